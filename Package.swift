@@ -1,0 +1,66 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let settings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "photosd",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "Photos", targets: ["Photos"]),
+        .executable(name: "photos", targets: ["PhotosCLI"]),
+    ],
+    dependencies: [
+        // SQLite access with migrations and WAL pools (DESIGN decision 1).
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        // The `photos` command line.
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // C libraries, one system-library target each.
+        .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
+        .systemLibrary(name: "CMagic", pkgConfig: "libmagic", providers: [.apt(["libmagic-dev"])]),
+
+        // Pure values and rules: no Glibc, no GRDB.
+        .target(name: "PhotosCore", swiftSettings: settings),
+        // Reading files: type sniffing and EXIF.
+        .target(name: "PhotosMetadata", dependencies: ["PhotosCore", "CExif", "CMagic"], swiftSettings: settings),
+        // The SQLite library file: schema, queries, change log.
+        .target(
+            name: "PhotosStore",
+            dependencies: ["PhotosCore", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: settings
+        ),
+        // PhotoKit's API: `import Photos`.
+        .target(name: "Photos", dependencies: ["PhotosCore", "PhotosStore", "PhotosMetadata"], swiftSettings: settings),
+        .executableTarget(
+            name: "PhotosCLI",
+            dependencies: ["Photos", "PhotosStore", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: settings
+        ),
+        .target(name: "PhotosTestSupport", dependencies: ["Photos", "PhotosStore"], swiftSettings: settings),
+
+        // Runnable PhotoKit listings from the seed documents.
+        .executableTarget(name: "query-library", dependencies: ["Photos"], path: "Examples/query-library"),
+        .executableTarget(name: "modify-albums", dependencies: ["Photos"], path: "Examples/modify-albums"),
+        .executableTarget(name: "add-asset-to-album", dependencies: ["Photos"], path: "Examples/add-asset-to-album"),
+
+        // Release-build benchmark: `swift run -c release photos-bench`.
+        .executableTarget(
+            name: "photos-bench",
+            dependencies: ["Photos", "PhotosStore", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Benchmarks/photos-bench",
+            swiftSettings: settings
+        ),
+
+        .testTarget(name: "PhotosCoreTests", dependencies: ["PhotosCore"], swiftSettings: settings),
+        .testTarget(name: "PhotosStoreTests", dependencies: ["PhotosStore", "PhotosTestSupport"], swiftSettings: settings),
+        .testTarget(name: "PhotosTests", dependencies: ["Photos", "PhotosTestSupport"], swiftSettings: settings),
+        .testTarget(name: "PhotosMetadataTests", dependencies: ["PhotosMetadata", "PhotosTestSupport"], swiftSettings: settings),
+        .testTarget(name: "PhotosCLITests", dependencies: ["PhotosTestSupport"], swiftSettings: settings),
+        .testTarget(name: "ExamplesTests", dependencies: ["PhotosTestSupport"], swiftSettings: settings),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,156 @@
+import Foundation
+import PhotosCore
+import PhotosMetadata
+import PhotosStore
+
+/// A request, made inside a change block, to create, delete or edit an asset.
+///
+/// ```swift
+/// try library.performChangesAndWait {
+///     let request = PHAssetChangeRequest(for: asset)
+///     request.isFavorite = true
+///     request.location = CLLocation(latitude: 59.33, longitude: 18.07)
+/// }
+/// ```
+public class PHAssetChangeRequest: PHChangeRequest, @unchecked Sendable {
+    /// The asset being edited, or nil when this request creates one.
+    let asset: PHAsset?
+    /// The identifier of the asset edited or created.
+    let targetIdentifier: String
+    private var changedProperties: [String] = []
+    private var newCreationDate: Date??
+    private var newLocation: CLLocation??
+    private var newFavorite: Bool?
+    private var newHidden: Bool?
+
+    /// A request to edit an existing asset's properties.
+    public init(for asset: PHAsset) {
+        self.asset = asset
+        targetIdentifier = asset.localIdentifier
+        placeholderForCreatedAsset = nil
+        super.init()
+    }
+
+    init(creating identifier: String) {
+        asset = nil
+        targetIdentifier = identifier
+        placeholderForCreatedAsset = PHObjectPlaceholder(localIdentifier: identifier)
+        super.init()
+    }
+
+    /// For a creation request, the placeholder of the asset it creates.
+    public let placeholderForCreatedAsset: PHObjectPlaceholder?
+
+    /// When the photo was taken.
+    public var creationDate: Date? {
+        get { newCreationDate ?? asset?.creationDate }
+        set { newCreationDate = .some(newValue); note("creationDate") }
+    }
+
+    /// Where the photo was taken.
+    public var location: CLLocation? {
+        get { newLocation ?? asset?.location }
+        set { newLocation = .some(newValue); note("location") }
+    }
+
+    /// Whether the asset is a favorite.
+    public var isFavorite: Bool {
+        get { newFavorite ?? asset?.isFavorite ?? false }
+        set { newFavorite = newValue; note("isFavorite") }
+    }
+
+    /// Whether the asset is hidden.
+    public var isHidden: Bool {
+        get { newHidden ?? asset?.isHidden ?? false }
+        set { newHidden = newValue; note("isHidden") }
+    }
+
+    /// Content editing is not supported yet; this does nothing.
+    public func revertAssetContentToOriginal() {}
+
+    private func note(_ property: String) {
+        if !changedProperties.contains(property) { changedProperties.append(property) }
+    }
+
+    // MARK: Creating and deleting
+
+    /// A request to add the image in `image` as a new asset.
+    public class func creationRequestForAsset(from image: UIImage) -> PHAssetChangeRequest {
+        let request = PHAssetCreationRequest.forAsset()
+        request.addResource(with: .photo, data: image.data, options: nil)
+        return request
+    }
+
+    /// A request to add the image file at `fileURL` as a new asset (the file is copied).
+    public class func creationRequestForAssetFromImage(atFileURL fileURL: URL) -> PHAssetChangeRequest? {
+        let request = PHAssetCreationRequest.forAsset()
+        request.addResource(with: .photo, fileURL: fileURL, options: nil)
+        return request
+    }
+
+    /// A request to add the video file at `fileURL` as a new asset (the file is copied).
+    public class func creationRequestForAssetFromVideo(atFileURL fileURL: URL) -> PHAssetChangeRequest? {
+        let request = PHAssetCreationRequest.forAsset()
+        request.addResource(with: .video, fileURL: fileURL, options: nil)
+        return request
+    }
+
+    /// Requests deleting assets (`PHAsset`s, in a fetch result, array or `NSArray`).
+    ///
+    /// Files the library imported are removed; files in watched directories are not touched.
+    public class func deleteAssets(_ assets: any NSFastEnumeration) {
+        _ = AssetDeletionRequest(identifiers: assets.photosObjects.map(\.localIdentifier))
+    }
+
+    // MARK: Applying
+
+    override func applyEdits(_ context: ApplyContext) throws {
+        guard !changedProperties.isEmpty else { return }
+        guard var record = try context.transaction.asset(withLocalIdentifier: targetIdentifier) else {
+            throw PHPhotosError(.identifierNotFound, "no asset \(targetIdentifier)", localIdentifiers: [targetIdentifier])
+        }
+        if let newCreationDate {
+            record.creationDate = newCreationDate?.timeIntervalSince1970
+            record.creationDateOffset = nil
+            record.creationDateIsFloating = false
+        }
+        if let newLocation {
+            record.latitude = newLocation?.coordinate.latitude
+            record.longitude = newLocation?.coordinate.longitude
+            record.altitude = newLocation.flatMap { $0.verticalAccuracy < 0 ? nil : $0.altitude }
+        }
+        if let newFavorite { record.isFavorite = newFavorite }
+        if let newHidden { record.isHidden = newHidden }
+        // A new asset's properties are part of its creation, not a modification.
+        if asset != nil {
+            record.modificationDate = Date().timeIntervalSince1970
+        }
+        try context.transaction.updateAsset(record, properties: changedProperties)
+    }
+}
+
+/// `PHAssetChangeRequest.deleteAssets(_:)`, applied after every creation and edit of the block.
+final class AssetDeletionRequest: PHChangeRequest, @unchecked Sendable {
+    let identifiers: [String]
+
+    init(identifiers: [String]) {
+        self.identifiers = identifiers
+        super.init()
+    }
+
+    override func applyDeletion(_ context: ApplyContext) throws {
+        let found = try context.transaction.assetIDs(forLocalIdentifiers: identifiers)
+        let missing = identifiers.filter { found[$0] == nil }
+        guard missing.isEmpty else {
+            throw PHPhotosError(
+                .identifierNotFound, "cannot delete unknown asset \(missing[0])", localIdentifiers: missing)
+        }
+        let ids = identifiers.compactMap { found[$0] }
+        let imports = context.library.importDirectory.standardizedFileURL.path + "/"
+        let resources = try context.library.database.resources(assetIDs: ids)
+        for resource in resources.values.joined() where resource.path.hasPrefix(imports) {
+            context.removeAfterCommit(URL(fileURLWithPath: resource.path))
+        }
+        try context.transaction.deleteAssets(ids)
+    }
+}

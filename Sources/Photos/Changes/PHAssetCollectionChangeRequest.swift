@@ -1,0 +1,167 @@
+import Foundation
+import PhotosCore
+import PhotosStore
+
+/// A request, made inside a change block, to create, delete, rename or edit the assets of an album.
+///
+/// Only user albums can be edited; `init(for:)` returns nil for smart albums and albums that mirror
+/// a directory (see the README's "Edit operations"). Index-based edits follow `NSMutableArray`'s
+/// rules; indexes that do not fit fail the whole block with `PHPhotosError.changeNotSupported`.
+/// ```swift
+/// PHPhotoLibrary.shared().performChanges({
+///     let album = PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "Trip")
+///     album.addAssets(PHAsset.fetchAssets(withLocalIdentifiers: ids, options: nil))
+/// })
+/// ```
+public final class PHAssetCollectionChangeRequest: PHChangeRequest, @unchecked Sendable {
+    private let collection: PHAssetCollection?
+    private let targetIdentifier: String
+    private var newTitle: String?
+    private var edits: [OrderedEdit<String>] = []
+
+    /// For a creation request, the placeholder of the album it creates.
+    public let placeholderForCreatedAssetCollection: PHObjectPlaceholder!
+
+    private init(creatingWithTitle title: String) {
+        collection = nil
+        targetIdentifier = LocalIdentifier.make(.assetCollection)
+        newTitle = title
+        placeholderForCreatedAssetCollection = PHObjectPlaceholder(localIdentifier: targetIdentifier)
+        super.init()
+    }
+
+    /// A request to edit an album; nil when the album cannot be edited.
+    public init?(for assetCollection: PHAssetCollection) {
+        guard assetCollection.canPerform(.addContent) || assetCollection.canPerform(.rename) else { return nil }
+        collection = assetCollection
+        targetIdentifier = assetCollection.localIdentifier
+        placeholderForCreatedAssetCollection = nil
+        super.init()
+    }
+
+    /// A request to edit an album, with the fetch result its index-based edits refer to.
+    ///
+    /// Indexes are checked against the album as it is when the block commits.
+    public convenience init?(for assetCollection: PHAssetCollection, assets: PHFetchResult<PHAsset>?) {
+        self.init(for: assetCollection)
+    }
+
+    /// A request to create a user album with a title (titles may repeat).
+    public class func creationRequestForAssetCollection(withTitle title: String) -> PHAssetCollectionChangeRequest {
+        PHAssetCollectionChangeRequest(creatingWithTitle: title)
+    }
+
+    /// Requests deleting albums; deleting one that cannot be deleted fails the block.
+    public class func deleteAssetCollections(_ assetCollections: any NSFastEnumeration) {
+        _ = CollectionDeletionRequest(objects: assetCollections.photosObjects)
+    }
+
+    /// The album's title.
+    public var title: String {
+        get { newTitle ?? collection?.localizedTitle ?? "" }
+        set { newTitle = newValue }
+    }
+
+    /// Appends assets that are not already in the album.
+    public func addAssets(_ assets: any NSFastEnumeration) {
+        edits.append(.add(Self.identifiers(assets)))
+    }
+
+    /// Inserts assets so that they end up at `indexes`.
+    public func insertAssets(_ assets: any NSFastEnumeration, at indexes: IndexSet) {
+        edits.append(.insert(Self.identifiers(assets), at: indexes))
+    }
+
+    /// Removes assets from the album (they stay in the library).
+    public func removeAssets(_ assets: any NSFastEnumeration) {
+        edits.append(.remove(Self.identifiers(assets)))
+    }
+
+    /// Removes the assets at some indexes.
+    public func removeAssets(at indexes: IndexSet) {
+        edits.append(.removeAt(indexes))
+    }
+
+    /// Replaces the assets at some indexes.
+    public func replaceAssets(at indexes: IndexSet, withAssets assets: any NSFastEnumeration) {
+        edits.append(.replace(indexes, with: Self.identifiers(assets)))
+    }
+
+    /// Moves the assets at some indexes to `toIndex` of the album as it is after removing them.
+    public func moveAssets(at fromIndexes: IndexSet, to toIndex: Int) {
+        edits.append(.move(fromIndexes, to: toIndex))
+    }
+
+    private static func identifiers(_ objects: any NSFastEnumeration) -> [String] {
+        objects.photosObjects.map(\.localIdentifier)
+    }
+
+    // MARK: Applying
+
+    override func applyCreation(_ context: ApplyContext) throws {
+        guard collection == nil else { return }
+        try context.transaction.insertCollection(
+            CollectionRecord(
+                localIdentifier: targetIdentifier, isList: false, type: PHAssetCollectionType.album.rawValue,
+                subtype: PHAssetCollectionSubtype.albumRegular.rawValue, title: newTitle,
+                position: Int.max / 2, createdDate: Date().timeIntervalSince1970))
+    }
+
+    override func applyEdits(_ context: ApplyContext) throws {
+        var record = try context.collection(targetIdentifier)
+        let name = "album '\(record.title ?? "")'"
+        if let newTitle, collection != nil, newTitle != record.title {
+            try Self.require(.rename, on: record, name)
+            record.title = newTitle
+            try context.transaction.updateCollection(record, properties: ["localizedTitle"])
+        }
+        guard !edits.isEmpty else { return }
+        let ids = try context.transaction.members(ofCollection: record.id!)
+        let identifiersByID = try context.transaction.assets(ids: ids).mapValues(\.localIdentifier)
+        var members = ids.compactMap { identifiersByID[$0] }
+        for edit in edits {
+            try Self.require(Self.operation(of: edit), on: record, name)
+            members = try edit.apply(to: members, describing: name)
+        }
+        let newIDs = try members.map { try context.assetID($0) }
+        try context.transaction.setMembers(ofCollection: record, to: newIDs)
+    }
+
+    static func operation<Element>(of edit: OrderedEdit<Element>) -> PHCollectionEditOperation {
+        switch edit {
+        case .add, .insert: .addContent
+        case .remove, .removeAt: .removeContent
+        case .replace: .addContent
+        case .move: .rearrangeContent
+        }
+    }
+
+    static func require(_ operation: PHCollectionEditOperation, on record: CollectionRecord, _ name: String) throws {
+        guard EditRules.allows(operation, on: record) else {
+            throw PHPhotosError(
+                .changeNotSupported, "\(name) does not allow \(operation)", localIdentifiers: [record.localIdentifier])
+        }
+    }
+}
+
+/// `deleteAssetCollections(_:)` and `deleteCollectionLists(_:)`, applied after creations and edits.
+final class CollectionDeletionRequest: PHChangeRequest, @unchecked Sendable {
+    let identifiers: [String]
+
+    init(objects: [PHObject]) {
+        identifiers = objects.map(\.localIdentifier)
+        super.init()
+    }
+
+    override func applyDeletion(_ context: ApplyContext) throws {
+        for identifier in identifiers {
+            // A folder deleted earlier in this block may have taken this collection with it.
+            guard let record = try context.transaction.collection(withLocalIdentifier: identifier) else {
+                if context.deletedCollections.contains(identifier) { continue }
+                throw PHPhotosError(.identifierNotFound, "no collection \(identifier)", localIdentifiers: [identifier])
+            }
+            try PHAssetCollectionChangeRequest.require(.delete, on: record, "'\(record.title ?? "")'")
+            context.deletedCollections.formUnion(try context.transaction.deleteCollection(record))
+        }
+    }
+}

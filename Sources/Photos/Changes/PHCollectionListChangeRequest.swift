@@ -1,0 +1,175 @@
+import Foundation
+import PhotosCore
+import PhotosStore
+
+/// A request, made inside a change block, to create, delete, rename or rearrange a folder.
+///
+/// A collection has one parent: adding it to a folder takes it out of its old one. Folders that
+/// mirror directories cannot be edited, and a folder cannot be put inside itself.
+/// ```swift
+/// PHPhotoLibrary.shared().performChanges({
+///     let folder = PHCollectionListChangeRequest.creationRequestForCollectionList(withTitle: "2024")
+///     folder.addChildCollections([album] as NSArray)
+/// })
+/// ```
+public final class PHCollectionListChangeRequest: PHChangeRequest, @unchecked Sendable {
+    private enum Target {
+        case create(String)
+        case edit(PHCollectionList)
+        case topLevel
+    }
+
+    private let target: Target
+    private var newTitle: String?
+    private var edits: [OrderedEdit<String>] = []
+
+    /// For a creation request, the placeholder of the folder it creates.
+    public let placeholderForCreatedCollectionList: PHObjectPlaceholder!
+
+    private init(target: Target, title: String?) {
+        self.target = target
+        newTitle = title
+        if case .create(let identifier) = target {
+            placeholderForCreatedCollectionList = PHObjectPlaceholder(localIdentifier: identifier)
+        } else {
+            placeholderForCreatedCollectionList = nil
+        }
+        super.init()
+    }
+
+    /// A request to edit a folder; nil when the folder cannot be edited.
+    public convenience init?(for collectionList: PHCollectionList) {
+        guard collectionList.canPerform(.addContent) || collectionList.canPerform(.rename) else { return nil }
+        self.init(target: .edit(collectionList), title: nil)
+    }
+
+    /// A request to edit a folder, with the fetch result its index-based edits refer to.
+    public convenience init?(for collectionList: PHCollectionList, childCollections: PHFetchResult<PHCollection>) {
+        self.init(for: collectionList)
+    }
+
+    /// A request to rearrange the top level of the user's albums and folders.
+    public convenience init?(forTopLevelCollectionListUserCollections childCollections: PHFetchResult<PHCollection>?) {
+        self.init(target: .topLevel, title: nil)
+    }
+
+    /// A request to create a folder with a title.
+    public class func creationRequestForCollectionList(withTitle title: String) -> PHCollectionListChangeRequest {
+        PHCollectionListChangeRequest(target: .create(LocalIdentifier.make(.collectionList)), title: title)
+    }
+
+    /// Requests deleting folders, with everything in them.
+    public class func deleteCollectionLists(_ collectionLists: any NSFastEnumeration) {
+        _ = CollectionDeletionRequest(objects: collectionLists.photosObjects)
+    }
+
+    /// The folder's title.
+    public var title: String {
+        get {
+            if let newTitle { return newTitle }
+            if case .edit(let list) = target { return list.localizedTitle ?? "" }
+            return ""
+        }
+        set { newTitle = newValue }
+    }
+
+    /// Appends collections, taking them out of their current folders.
+    public func addChildCollections(_ collections: any NSFastEnumeration) {
+        edits.append(.add(Self.identifiers(collections)))
+    }
+
+    /// Inserts collections so that they end up at `indexes`.
+    public func insertChildCollections(_ collections: any NSFastEnumeration, at indexes: IndexSet) {
+        edits.append(.insert(Self.identifiers(collections), at: indexes))
+    }
+
+    /// Takes collections out of the folder, to the top level.
+    public func removeChildCollections(_ collections: any NSFastEnumeration) {
+        edits.append(.remove(Self.identifiers(collections)))
+    }
+
+    /// Takes the collections at some indexes out of the folder.
+    public func removeChildCollections(at indexes: IndexSet) {
+        edits.append(.removeAt(indexes))
+    }
+
+    /// Replaces the collections at some indexes.
+    public func replaceChildCollections(at indexes: IndexSet, withChildCollections collections: any NSFastEnumeration) {
+        edits.append(.replace(indexes, with: Self.identifiers(collections)))
+    }
+
+    /// Moves the collections at some indexes to `toIndex` of the folder as it is after removing them.
+    public func moveChildCollections(at indexes: IndexSet, to toIndex: Int) {
+        edits.append(.move(indexes, to: toIndex))
+    }
+
+    private static func identifiers(_ objects: any NSFastEnumeration) -> [String] {
+        objects.photosObjects.map(\.localIdentifier)
+    }
+
+    // MARK: Applying
+
+    override func applyCreation(_ context: ApplyContext) throws {
+        guard case .create(let identifier) = target else { return }
+        try context.transaction.insertCollection(
+            CollectionRecord(
+                localIdentifier: identifier, isList: true, type: PHCollectionListType.folder.rawValue,
+                subtype: PHCollectionListSubtype.regularFolder.rawValue, title: newTitle, position: Int.max / 2,
+                createdDate: Date().timeIntervalSince1970))
+    }
+
+    override func applyEdits(_ context: ApplyContext) throws {
+        var list: CollectionRecord?
+        switch target {
+        case .create(let identifier): list = try context.collection(identifier)
+        case .edit(let folder): list = try context.collection(folder.localIdentifier)
+        case .topLevel: list = nil
+        }
+        let name = list.map { "folder '\($0.title ?? "")'" } ?? "the top level"
+        if var record = list, let newTitle, case .edit = target, newTitle != record.title {
+            try PHAssetCollectionChangeRequest.require(.rename, on: record, name)
+            record.title = newTitle
+            try context.transaction.updateCollection(record, properties: ["localizedTitle"])
+            list = record
+        }
+        guard !edits.isEmpty else { return }
+        let childIDs = try context.transaction.children(ofList: list?.id)
+        var children = try childIDs.compactMap { try context.transaction.collection(id: $0)?.localIdentifier }
+        for edit in edits {
+            if let list { try PHAssetCollectionChangeRequest.require(PHAssetCollectionChangeRequest.operation(of: edit), on: list, name) }
+            children = try edit.apply(to: children, describing: name)
+        }
+        var newIDs: [Int64] = []
+        for identifier in children {
+            let child = try context.collection(identifier)
+            if child.path != nil, child.parentId != list?.id {
+                throw PHPhotosError(
+                    .changeNotSupported, "'\(child.title ?? "")' mirrors a directory; move the directory instead",
+                    localIdentifiers: [identifier])
+            }
+            if child.type == PHAssetCollectionType.smartAlbum.rawValue, !child.isList {
+                throw PHPhotosError(.changeNotSupported, "smart albums cannot be put in folders",
+                                    localIdentifiers: [identifier])
+            }
+            if let list, try Self.isAncestor(child, of: list, context) {
+                throw PHPhotosError(
+                    .changeNotSupported, "'\(child.title ?? "")' cannot be put inside itself",
+                    localIdentifiers: [identifier])
+            }
+            newIDs.append(child.id!)
+        }
+        try context.transaction.setChildren(ofList: list, to: newIDs)
+    }
+
+    /// Whether `candidate` is `list` or one of its ancestors.
+    private static func isAncestor(_ candidate: CollectionRecord, of list: CollectionRecord, _ context: ApplyContext)
+        throws -> Bool
+    {
+        var current: CollectionRecord? = list
+        while let node = current {
+            if node.id == candidate.id { return true }
+            current = try node.parentId.flatMap { try context.transaction.collection(id: $0) }
+        }
+        return false
+    }
+}

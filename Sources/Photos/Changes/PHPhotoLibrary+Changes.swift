@@ -1,0 +1,57 @@
+import Dispatch
+import Foundation
+import PhotosCore
+
+/// Carries a value the caller promises to use from one thread at a time across a queue hop.
+struct UncheckedSendable<Value>: @unchecked Sendable {
+    let value: Value
+}
+
+extension PHPhotoLibrary {
+    /// Runs `changeBlock` on the library's serial queue, commits the requests it made atomically,
+    /// then calls `completionHandler` with the outcome on another serial queue.
+    ///
+    /// All requests of one block commit together or not at all. Blocks run one at a time, in the
+    /// order they were submitted.
+    /// ```swift
+    /// PHPhotoLibrary.shared().performChanges({
+    ///     let request = PHAssetChangeRequest(for: asset)
+    ///     request.isFavorite = true
+    /// }, completionHandler: { success, error in print(success, error as Any) })
+    /// ```
+    public func performChanges(
+        _ changeBlock: @escaping () -> Void, completionHandler: ((Bool, (any Error)?) -> Void)? = nil
+    ) {
+        let work = UncheckedSendable(value: (changeBlock, completionHandler))
+        changeQueue.async {
+            var failure: (any Error)?
+            do { try self.runChangeBlock(work.value.0) } catch { failure = error }
+            let outcome = UncheckedSendable(value: failure)
+            guard let completion = work.value.1 else { return }
+            let handler = UncheckedSendable(value: completion)
+            Self.completionQueue.async { handler.value(outcome.value == nil, outcome.value) }
+        }
+    }
+
+    /// Runs `changeBlock` and commits its requests, suspending until they are committed.
+    public func performChanges(_ changeBlock: @escaping () -> Void) async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            performChanges(changeBlock) { _, error in
+                if let error { continuation.resume(throwing: error) } else { continuation.resume() }
+            }
+        }
+    }
+
+    /// Runs `changeBlock` on this thread and commits its requests before returning; throws a
+    /// `PHPhotosError` (and changes nothing) if any request fails.
+    public func performChangesAndWait(_ changeBlock: () -> Void) throws {
+        try withoutActuallyEscaping(changeBlock) { block in
+            let work = UncheckedSendable(value: block)
+            try changeQueue.sync { try runChangeBlock(work.value) }
+        }
+    }
+
+    /// Completion handlers run here, in commit order, off the change queue (so that they may
+    /// start another change block and wait for it).
+    static let completionQueue = DispatchQueue(label: "photos.library.completions")
+}

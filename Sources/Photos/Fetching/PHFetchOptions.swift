@@ -1,0 +1,98 @@
+import Foundation
+import PhotosCore
+import PhotosStore
+
+/// How to filter, order and limit a fetch, with PhotoKit's defaults.
+///
+/// ```swift
+/// let options = PHFetchOptions()
+/// options.predicate = NSPredicate(format: "favorite == YES AND mediaType == %d", PHAssetMediaType.image.rawValue)
+/// options.sortDescriptors = [NSSortDescriptor(key: "creationDate", ascending: false)]
+/// options.fetchLimit = 50
+/// ```
+public final class PHFetchOptions: @unchecked Sendable {
+    /// Which objects to select, in PhotoKit's predicate format (keys per class as in PhotoKit).
+    public var predicate: NSPredicate?
+    /// The order, by PhotoKit keys; nil is the natural order (date taken, or an album's own order).
+    public var sortDescriptors: [NSSortDescriptor]?
+    /// At most this many objects; 0 (the default) means no limit.
+    public var fetchLimit: Int = 0
+    /// Whether hidden assets are included (default false).
+    public var includeHiddenAssets = false
+    /// Whether every burst member is included, not only representatives and picks (default false).
+    public var includeAllBurstAssets = false
+    /// Which asset sources to include (default: the user's library).
+    public var includeAssetSourceTypes: PHAssetSourceType = .typeUserLibrary
+    /// Whether change details for the result carry incremental changes (default true).
+    public var wantsIncrementalChangeDetails = true
+    /// The library to fetch from (not in PhotoKit's API); nil means the shared library, or the
+    /// library of the collection or asset a fetch is relative to.
+    public var photoLibrary: PHPhotoLibrary?
+
+    /// Options with PhotoKit's defaults.
+    public init() {}
+
+    /// Checks the predicate and sort keys against a class's supported keys, throwing a
+    /// `PredicateError` that names the problem and its position.
+    public func validate(for schema: PredicateSchema) throws(PhotosCore.PredicateError) {
+        _ = try compiledPredicate(for: schema, column: { $0 })
+        _ = try sortKeys(for: schema)
+    }
+
+    func compiledPredicate(for schema: PredicateSchema, column: (String) -> String) throws(PhotosCore.PredicateError)
+        -> SQLFragment?
+    {
+        guard let predicate else { return nil }
+        guard let format = predicate as? PHFormatPredicate else {
+            throw PhotosCore.PredicateError(
+                .unsupportedFeature, "only predicates made with NSPredicate(format:) are supported",
+                format: predicate.predicateFormat)
+        }
+        let parsed = try format.validate(for: schema)
+        return try parsed.sql(for: schema, column: column)
+    }
+
+    func sortKeys(for schema: PredicateSchema) throws(PhotosCore.PredicateError) -> [SortKey] {
+        var keys: [SortKey] = []
+        for descriptor in sortDescriptors ?? [] {
+            guard let keyed = descriptor as? PhotoKitSortDescriptor else {
+                throw PhotosCore.PredicateError(
+                    .unsupportedFeature, "only sort descriptors made with NSSortDescriptor(key:ascending:) are supported",
+                    format: "")
+            }
+            keys.append(try schema.sortKey(keyed.photosKey, ascending: keyed.ascending))
+        }
+        return keys
+    }
+
+    /// The asset query these options describe over a scope. Stops the program on an invalid predicate,
+    /// as PhotoKit raises; call ``validate(for:)`` first to get the error instead.
+    func assetQuery(scope: AssetQuery.Scope, mediaType: PHAssetMediaType? = nil) -> AssetQuery {
+        var query = AssetQuery(scope: scope)
+        query.mediaType = mediaType
+        query.limit = max(0, fetchLimit)
+        query.includeHidden = includeHiddenAssets
+        query.includeAllBursts = includeAllBurstAssets
+        query.sourceTypes = includeAssetSourceTypes
+        do {
+            query.filter = try compiledPredicate(for: .asset, column: AssetQuery.column(for:))
+            query.sort = try sortKeys(for: .asset)
+        } catch {
+            preconditionFailure("Unsupported fetch options for PHAsset: \(error)")
+        }
+        return query
+    }
+
+    /// The collection query these options describe over a scope (see ``assetQuery(scope:mediaType:)``).
+    func collectionQuery(scope: CollectionQuery.Scope, schema: PredicateSchema) -> CollectionQuery {
+        var query = CollectionQuery(scope: scope)
+        query.limit = max(0, fetchLimit)
+        do {
+            query.filter = try compiledPredicate(for: schema, column: CollectionQuery.column(for:))
+            query.sort = try sortKeys(for: schema)
+        } catch {
+            preconditionFailure("Unsupported fetch options for \(schema.className): \(error)")
+        }
+        return query
+    }
+}

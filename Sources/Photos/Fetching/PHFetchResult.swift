@@ -1,0 +1,171 @@
+import Foundation
+import PhotosCore
+import PhotosStore
+import Synchronization
+
+/// An ordered, immutable snapshot of the objects a fetch selected, loaded lazily.
+///
+/// The fetch reads only the row ids (8 bytes an object); `object(at:)` loads objects in pages of
+/// ``pageSize`` and keeps a bounded cache, so `count` and the first screenful of a million-asset
+/// result cost little. It is a `RandomAccessCollection`:
+/// ```swift
+/// let newest = PHAsset.fetchAssets(with: options)
+/// for asset in newest.prefix(10) { print(asset.localIdentifier) }
+/// ```
+public final class PHFetchResult<ObjectType: PHObject>: @unchecked Sendable, RandomAccessCollection {
+    /// Objects loaded per page.
+    public static var pageSize: Int { 128 }
+    private static var maximumCachedPages: Int { 64 }
+
+    enum Storage {
+        case rows([Int64], load: @Sendable ([Int64]) -> [Int64: PHObject])
+        case objects([ObjectType])
+    }
+
+    let storage: Storage
+    /// The query that made this result, to re-run when the library changes.
+    let origin: FetchOrigin?
+    private let pages = Mutex<[Int: [ObjectType]]>([:])
+
+    init(ids: [Int64], origin: FetchOrigin?, load: @escaping @Sendable ([Int64]) -> [Int64: PHObject]) {
+        storage = .rows(ids, load: load)
+        self.origin = origin
+    }
+
+    init(objects: [ObjectType]) {
+        storage = .objects(objects)
+        origin = nil
+    }
+
+    /// An empty result.
+    public convenience init() {
+        self.init(objects: [])
+    }
+
+    // MARK: Collection
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { count }
+
+    /// The number of objects.
+    public var count: Int {
+        switch storage {
+        case .rows(let ids, _): ids.count
+        case .objects(let objects): objects.count
+        }
+    }
+
+    public subscript(position: Int) -> ObjectType { object(at: position) }
+
+    /// The object at an index.
+    public func object(at index: Int) -> ObjectType {
+        precondition(index >= 0 && index < count, "index \(index) out of range 0..<\(count)")
+        switch storage {
+        case .objects(let objects):
+            return objects[index]
+        case .rows(let ids, let load):
+            let page = index / Self.pageSize
+            let offset = index % Self.pageSize
+            if let cached = pages.withLock({ $0[page] }) { return cached[offset] }
+            let pageIDs = Array(ids[(page * Self.pageSize)..<Swift.min(ids.count, (page + 1) * Self.pageSize)])
+            let loaded = load(pageIDs)
+            // An object deleted since the fetch is still served from the snapshot as a tombstone.
+            let objects = pageIDs.map { id in (loaded[id] as? ObjectType) ?? Self.missing(id) }
+            pages.withLock { cache in
+                if cache.count >= Self.maximumCachedPages { cache.removeAll(keepingCapacity: true) }
+                cache[page] = objects
+            }
+            return objects[offset]
+        }
+    }
+
+    private static func missing(_ id: Int64) -> ObjectType {
+        preconditionFailure("object \(id) of a fetch result could not be loaded")
+    }
+
+    /// The first object, or nil when empty.
+    public var firstObject: ObjectType? { isEmpty ? nil : object(at: 0) }
+    /// The last object, or nil when empty.
+    public var lastObject: ObjectType? { isEmpty ? nil : object(at: count - 1) }
+
+    /// The objects at some indexes, in index order.
+    public func objects(at indexes: IndexSet) -> [ObjectType] {
+        indexes.map { object(at: $0) }
+    }
+
+    /// Whether the result holds an object (compared by local identifier).
+    public func contains(_ anObject: ObjectType) -> Bool {
+        index(of: anObject) != NSNotFound
+    }
+
+    /// The index of an object, or `NSNotFound`.
+    public func index(of anObject: ObjectType) -> Int {
+        index(of: anObject, in: NSRange(location: 0, length: count))
+    }
+
+    /// The index of an object within a range of indexes, or `NSNotFound`.
+    public func index(of anObject: ObjectType, in range: NSRange) -> Int {
+        let lower = Swift.max(0, range.location)
+        let upper = Swift.min(count, range.location + range.length)
+        guard lower < upper else { return NSNotFound }
+        switch storage {
+        case .objects(let objects):
+            return objects[lower..<upper].firstIndex(of: anObject) ?? NSNotFound
+        case .rows(let ids, _):
+            guard let rowID = anObject.rowID else { return NSNotFound }
+            return ids[lower..<upper].firstIndex(of: rowID) ?? NSNotFound
+        }
+    }
+
+    /// Calls `block` with each object and its index until it sets `stop`.
+    public func enumerateObjects(_ block: (ObjectType, Int, UnsafeMutablePointer<ObjCBool>) -> Void) {
+        enumerateObjects(at: IndexSet(integersIn: 0..<count), options: [], using: block)
+    }
+
+    /// Calls `block` with each object and its index, forwards or (`.reverse`) backwards.
+    public func enumerateObjects(
+        options opts: NSEnumerationOptions = [], using block: (ObjectType, Int, UnsafeMutablePointer<ObjCBool>) -> Void
+    ) {
+        enumerateObjects(at: IndexSet(integersIn: 0..<count), options: opts, using: block)
+    }
+
+    /// Calls `block` with the objects at some indexes.
+    public func enumerateObjects(
+        at indexes: IndexSet, options opts: NSEnumerationOptions = [],
+        using block: (ObjectType, Int, UnsafeMutablePointer<ObjCBool>) -> Void
+    ) {
+        var stop: ObjCBool = false
+        let order: [Int] = opts.contains(.reverse) ? indexes.reversed() : Array(indexes)
+        for index in order {
+            block(object(at: index), index, &stop)
+            if stop.boolValue { return }
+        }
+    }
+
+    /// The number of assets of a media type in this result.
+    public func countOfAssets(with mediaType: PHAssetMediaType) -> Int {
+        reduce(0) { $0 + (($1 as? PHAsset)?.mediaType == mediaType ? 1 : 0) }
+    }
+
+    /// The row ids of the snapshot (empty for array-backed results).
+    var rowIDs: [Int64] {
+        if case .rows(let ids, _) = storage { return ids }
+        return []
+    }
+}
+
+extension PHFetchResult: NSFastEnumeration {
+    /// All the result's objects, loaded.
+    public var photosObjects: [PHObject] { map { $0 } }
+}
+
+extension PHFetchResult: PredicateArgumentConvertible {
+    /// The result's objects, for `SELF IN %@`.
+    public var predicateValue: PredicateValue { .array(map(\.predicateValue)) }
+}
+
+/// Which fetch made a result: enough to run it again when the library changes.
+enum FetchOrigin: Sendable, Hashable {
+    case assets(AssetQuery)
+    case collections(CollectionQuery)
+}

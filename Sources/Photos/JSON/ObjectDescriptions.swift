@@ -1,0 +1,129 @@
+import Foundation
+import PhotosCore
+
+/// The stable JSON shape of an asset (DESIGN: "Asset JSON"), as `photos assets --json` prints it.
+public struct AssetDescription: Codable, Sendable, Hashable {
+    /// One file behind the asset.
+    public struct Resource: Codable, Sendable, Hashable {
+        public var type: String
+        public var path: String
+        public var uniformTypeIdentifier: String
+        public var mimeType: String?
+        public var fileSize: Int64
+    }
+
+    /// Where the asset was taken.
+    public struct Location: Codable, Sendable, Hashable {
+        public var latitude: Double
+        public var longitude: Double
+        public var altitude: Double?
+    }
+
+    public var localIdentifier: String
+    public var mediaType: String
+    public var mediaSubtypes: [String]
+    public var pixelWidth: Int
+    public var pixelHeight: Int
+    public var creationDate: String?
+    public var modificationDate: String?
+    public var duration: Double
+    public var location: Location?
+    public var isFavorite: Bool
+    public var isHidden: Bool
+    public var burstIdentifier: String?
+    public var representsBurst: Bool
+    public var resources: [Resource]
+
+    /// Describes an asset; dates without a recorded offset are written in `timeZone`.
+    public init(_ asset: PHAsset, timeZone: TimeZone = .current) {
+        localIdentifier = asset.localIdentifier
+        mediaType = asset.mediaType.name
+        mediaSubtypes = asset.mediaSubtypes.names
+        pixelWidth = asset.pixelWidth
+        pixelHeight = asset.pixelHeight
+        creationDate = asset.creationDate.map {
+            ISO8601.string($0, offset: asset.creationDateUTCOffset ?? timeZone.secondsFromGMT(for: $0))
+        }
+        modificationDate = asset.modificationDate.map { ISO8601.string($0, offset: timeZone.secondsFromGMT(for: $0)) }
+        duration = asset.duration
+        location = asset.location.map {
+            Location(
+                latitude: $0.coordinate.latitude, longitude: $0.coordinate.longitude,
+                altitude: $0.verticalAccuracy < 0 ? nil : $0.altitude)
+        }
+        isFavorite = asset.isFavorite
+        isHidden = asset.isHidden
+        burstIdentifier = asset.burstIdentifier
+        representsBurst = asset.representsBurst
+        resources = PHAssetResource.assetResources(for: asset).map {
+            Resource(
+                type: $0.type.name, path: $0.fileURL.path, uniformTypeIdentifier: $0.uniformTypeIdentifier,
+                mimeType: $0.mimeType, fileSize: $0.fileSize)
+        }
+    }
+}
+
+/// The stable JSON shape of an album or folder (DESIGN: "Collection JSON").
+public struct CollectionDescription: Codable, Sendable, Hashable {
+    public var localIdentifier: String
+    public var localizedTitle: String?
+    /// `album`, `smartAlbum` or `folder`.
+    public var type: String
+    /// `albumRegular`, `smartAlbumFavorites`, `regularFolder`...
+    public var subtype: String
+    /// For albums: the number of assets (for smart albums, counted now).
+    public var estimatedAssetCount: Int?
+    /// For directory-backed albums and folders: the directory.
+    public var path: String?
+    /// The folder holding this collection, if any.
+    public var parentLocalIdentifier: String?
+    public var startDate: String?
+    public var endDate: String?
+
+    /// Describes a collection.
+    public init(_ collection: PHCollection, timeZone: TimeZone = .current) {
+        localIdentifier = collection.localIdentifier
+        localizedTitle = collection.localizedTitle
+        path = collection.directoryPath
+        parentLocalIdentifier = nil
+        let format = { (date: Date?) in date.map { ISO8601.string($0, offset: timeZone.secondsFromGMT(for: $0)) } }
+        if let album = collection as? PHAssetCollection {
+            type = album.assetCollectionType.name
+            subtype = album.assetCollectionSubtype.name
+            if album.estimatedAssetCount == NSNotFound {
+                let options = PHFetchOptions()
+                options.photoLibrary = collection.library
+                estimatedAssetCount = PHAsset.fetchAssets(in: album, options: options).count
+            } else {
+                estimatedAssetCount = album.estimatedAssetCount
+            }
+            startDate = format(album.startDate)
+            endDate = format(album.endDate)
+        } else if let list = collection as? PHCollectionList {
+            type = list.collectionListType.name
+            subtype = list.collectionListSubtype.name
+            startDate = format(list.startDate)
+            endDate = format(list.endDate)
+        } else {
+            type = "unknown"
+            subtype = "unknown"
+        }
+        if let parent = PHCollectionList.fetchCollectionListsContaining(collection, options: nil).firstObject {
+            parentLocalIdentifier = parent.localIdentifier
+        }
+    }
+}
+
+/// ISO 8601 dates with an explicit UTC offset.
+public enum ISO8601 {
+    /// Formats `date` as seen at `offset` seconds east of UTC, with milliseconds when not whole.
+    public static func string(_ date: Date, offset: Int) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.timeZone = TimeZone(secondsFromGMT: offset) ?? .gmt
+        let whole = date.timeIntervalSince1970.rounded(.down) == date.timeIntervalSince1970
+        formatter.formatOptions = whole ? [.withInternetDateTime] : [.withInternetDateTime, .withFractionalSeconds]
+        var text = formatter.string(from: date)
+        if offset == 0, text.hasSuffix("Z") { text = String(text.dropLast()) + "+00:00" }
+        return text
+    }
+}

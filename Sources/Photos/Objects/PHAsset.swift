@@ -1,0 +1,115 @@
+import Foundation
+import PhotosCore
+import PhotosStore
+
+/// A photo, video or Live Photo in the library: its metadata, not its pixels.
+///
+/// Fetch assets with the class methods, e.g. the 50 newest images:
+/// ```swift
+/// let options = PHFetchOptions()
+/// options.sortDescriptors = [NSSortDescriptor(key: "creationDate", ascending: false)]
+/// options.fetchLimit = 50
+/// let result = PHAsset.fetchAssets(with: .image, options: options)
+/// ```
+public final class PHAsset: PHObject, @unchecked Sendable {
+    /// How an asset should be played back.
+    public enum PlaybackStyle: Int, Sendable, Hashable {
+        case unsupported = 0
+        case image = 1
+        case imageAnimated = 2
+        case livePhoto = 3
+        case video = 4
+        case videoLooping = 5
+    }
+
+    /// Image, video or audio.
+    public let mediaType: PHAssetMediaType
+    /// Panorama, screenshot, Live Photo, slow motion...
+    public let mediaSubtypes: PHAssetMediaSubtype
+    /// Where the asset comes from: always the user's library here.
+    public let sourceType: PHAssetSourceType
+    /// Width in pixels as displayed (orientation applied).
+    public let pixelWidth: Int
+    /// Height in pixels as displayed (orientation applied).
+    public let pixelHeight: Int
+    /// When the photo or video was taken.
+    public let creationDate: Date?
+    /// When the asset last changed.
+    public let modificationDate: Date?
+    /// Where the photo or video was taken.
+    public let location: CLLocation?
+    /// Length in seconds; 0 for stills.
+    public let duration: TimeInterval
+    /// Whether the user marked the asset as a favorite.
+    public let isFavorite: Bool
+    /// Whether the user hid the asset; hidden assets are left out of fetches unless asked for.
+    public let isHidden: Bool
+    /// The burst this photo belongs to, if any.
+    public let burstIdentifier: String?
+    /// How this burst member was picked.
+    public let burstSelectionTypes: PHAssetBurstSelectionType
+    /// Whether this asset stands for its burst.
+    public let representsBurst: Bool
+    /// The identifier of the format of the asset's edits, if edited.
+    public let adjustmentFormatIdentifier: String?
+    /// Always false: there is no iCloud sync to fail.
+    public let isSyncFailureHidden = false
+    /// When the asset was added to the library (not in PhotoKit's public API).
+    public let addedDate: Date
+    /// The UTC offset, in seconds, the creation date was recorded with; nil when the file gave a
+    /// local time with no offset (then `creationDate` was read in the library's time zone).
+    public let creationDateUTCOffset: Int?
+
+    init(record: AssetRecord, library: PHPhotoLibrary?) {
+        mediaType = PHAssetMediaType(rawValue: record.mediaType) ?? .unknown
+        mediaSubtypes = PHAssetMediaSubtype(rawValue: UInt(truncatingIfNeeded: record.mediaSubtypes))
+        sourceType = PHAssetSourceType(rawValue: UInt(truncatingIfNeeded: record.sourceType))
+        pixelWidth = record.pixelWidth
+        pixelHeight = record.pixelHeight
+        creationDate = record.creationDate.map(Date.init(timeIntervalSince1970:))
+        modificationDate = record.modificationDate.map(Date.init(timeIntervalSince1970:))
+        if let latitude = record.latitude, let longitude = record.longitude {
+            location = CLLocation(
+                coordinate: CLLocationCoordinate2D(latitude: latitude, longitude: longitude),
+                altitude: record.altitude ?? 0, horizontalAccuracy: 0,
+                verticalAccuracy: record.altitude == nil ? -1 : 0,
+                timestamp: creationDate ?? Date(timeIntervalSince1970: record.addedDate))
+        } else {
+            location = nil
+        }
+        duration = record.duration
+        isFavorite = record.isFavorite
+        isHidden = record.isHidden
+        burstIdentifier = record.burstIdentifier
+        burstSelectionTypes = PHAssetBurstSelectionType(rawValue: UInt(truncatingIfNeeded: record.burstSelectionTypes))
+        representsBurst = record.representsBurst
+        adjustmentFormatIdentifier = record.adjustmentFormatIdentifier
+        addedDate = Date(timeIntervalSince1970: record.addedDate)
+        creationDateUTCOffset = record.creationDateIsFloating ? nil : record.creationDateOffset
+        super.init(localIdentifier: record.localIdentifier, rowID: record.id, library: library)
+    }
+
+    /// Whether the asset has been edited.
+    public var hasAdjustments: Bool { adjustmentFormatIdentifier != nil }
+
+    /// How the asset should be played back, from its type and subtypes.
+    public var playbackStyle: PlaybackStyle {
+        switch mediaType {
+        case .image:
+            if mediaSubtypes.contains(.photoLive) { return .livePhoto }
+            if mediaSubtypes.contains(.photoAnimation) { return .imageAnimated }
+            return .image
+        case .video: return .video
+        case .audio, .unknown: return .unsupported
+        }
+    }
+
+    /// Whether the asset allows an edit: deleting it and editing its properties, yes; editing its
+    /// content is not supported on Linux yet.
+    public func canPerform(_ editOperation: PHAssetEditOperation) -> Bool {
+        switch editOperation {
+        case .delete, .properties: true
+        case .content: false
+        }
+    }
+}

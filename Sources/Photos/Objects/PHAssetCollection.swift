@@ -1,0 +1,45 @@
+import Foundation
+import PhotosCore
+import PhotosStore
+
+/// An album: a user album, a smart album, or an album mirroring a directory of media.
+///
+/// ```swift
+/// let favorites = PHAssetCollection.fetchAssetCollections(with: .smartAlbum, subtype: .smartAlbumFavorites, options: nil)
+/// let assets = PHAsset.fetchAssets(in: favorites.firstObject!, options: nil)
+/// ```
+public final class PHAssetCollection: PHCollection, @unchecked Sendable {
+    /// Album or smart album.
+    public let assetCollectionType: PHAssetCollectionType
+    /// The kind of album.
+    public let assetCollectionSubtype: PHAssetCollectionSubtype
+    /// The number of assets in an album; `NSNotFound` for smart albums, as in PhotoKit.
+    public let estimatedAssetCount: Int
+    /// The earliest creation date among the album's assets.
+    public let startDate: Date?
+    /// The latest creation date among the album's assets.
+    public let endDate: Date?
+    /// Always nil: places are not computed yet.
+    public let approximateLocation: CLLocation? = nil
+    /// Always empty: places are not computed yet.
+    public let localizedLocationNames: [String] = []
+
+    /// The assets of a transient collection, which lives only in memory.
+    let transientAssets: [PHAsset]?
+
+    override convenience init(info: CollectionInfo, library: PHPhotoLibrary?) {
+        self.init(info: info, library: library, transientAssets: nil)
+    }
+
+    init(info: CollectionInfo, library: PHPhotoLibrary?, transientAssets: [PHAsset]?) {
+        self.transientAssets = transientAssets
+        assetCollectionType = PHAssetCollectionType(rawValue: info.record.type) ?? .album
+        assetCollectionSubtype = PHAssetCollectionSubtype(rawValue: info.record.subtype) ?? .albumRegular
+        estimatedAssetCount = info.estimatedAssetCount ?? NSNotFound
+        startDate = info.startDate.map(Date.init(timeIntervalSince1970:))
+        endDate = info.endDate.map(Date.init(timeIntervalSince1970:))
+        super.init(info: info, library: library)
+    }
+
+    public override var canContainAssets: Bool { true }
+}

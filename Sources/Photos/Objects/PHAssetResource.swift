@@ -1,0 +1,45 @@
+import Foundation
+import PhotosCore
+import PhotosStore
+
+/// A file behind an asset: its photo, a Live Photo's paired video, the RAW of a RAW+JPEG pair.
+///
+/// ```swift
+/// let video = PHAssetResource.assetResources(for: asset).first { $0.type == .pairedVideo }
+/// ```
+public final class PHAssetResource: NSObject, @unchecked Sendable {
+    /// What the file is to the asset.
+    public let type: PHAssetResourceType
+    /// The asset this resource belongs to.
+    public let assetLocalIdentifier: String
+    /// The file's uniform type identifier (`public.jpeg`).
+    public let uniformTypeIdentifier: String
+    /// The file's name when it was added.
+    public let originalFilename: String
+    /// The absolute path of the file (not in PhotoKit's API; Linux has no sandbox to hide it).
+    public let fileURL: URL
+    /// The file's MIME type (not in PhotoKit's API).
+    public let mimeType: String?
+    /// The file's size in bytes (not in PhotoKit's API).
+    public let fileSize: Int64
+
+    init(record: ResourceRecord, assetLocalIdentifier: String) {
+        type = PHAssetResourceType(rawValue: record.type) ?? .photo
+        self.assetLocalIdentifier = assetLocalIdentifier
+        uniformTypeIdentifier = record.uniformTypeIdentifier ?? "public.data"
+        originalFilename = record.originalFilename
+        fileURL = URL(fileURLWithPath: record.path)
+        mimeType = record.mimeType
+        fileSize = record.fileSize
+    }
+
+    /// The file's name (PhotoKit SDK 27's name for `originalFilename`).
+    public var filename: String { originalFilename }
+
+    /// The resources of an asset, photo first.
+    public class func assetResources(for asset: PHAsset) -> [PHAssetResource] {
+        guard let rowID = asset.rowID, let library = asset.library else { return [] }
+        let records = (try? library.database.resources(assetIDs: [rowID])[rowID]) ?? []
+        return records.map { PHAssetResource(record: $0, assetLocalIdentifier: asset.localIdentifier) }
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import PhotosCore
+import PhotosStore
+
+/// The base of albums (`PHAssetCollection`) and folders (`PHCollectionList`).
+open class PHCollection: PHObject, @unchecked Sendable {
+    /// The collection's title.
+    public let localizedTitle: String?
+    /// The directory behind a directory-backed album or folder (not in PhotoKit's API).
+    public let directoryPath: String?
+    let record: CollectionRecord
+
+    init(info: CollectionInfo, library: PHPhotoLibrary?) {
+        record = info.record
+        localizedTitle = info.record.title
+        directoryPath = info.record.path
+        super.init(localIdentifier: info.record.localIdentifier, rowID: info.record.id, library: library)
+    }
+
+    /// Whether the collection holds assets (albums) rather than collections.
+    public var canContainAssets: Bool { false }
+    /// Whether the collection holds other collections (folders).
+    public var canContainCollections: Bool { false }
+
+    /// Whether the collection allows an edit; see the README's "Edit operations" table.
+    public func canPerform(_ anOperation: PHCollectionEditOperation) -> Bool {
+        EditRules.allows(anOperation, on: record)
+    }
+
+    /// Whether this collection mirrors a directory on disk.
+    var isDirectoryBacked: Bool { record.path != nil }
+
+    /// Creates the right subclass for a collection row.
+    static func make(_ info: CollectionInfo, library: PHPhotoLibrary?) -> PHCollection {
+        info.record.isList ? PHCollectionList(info: info, library: library)
+            : PHAssetCollection(info: info, library: library)
+    }
+}
+
+/// Which edits each kind of collection allows (DESIGN decision 5).
+enum EditRules {
+    static func allows(_ operation: PHCollectionEditOperation, on record: CollectionRecord) -> Bool {
+        if record.path != nil { return false }  // Directory-backed: the disk decides.
+        if record.isList {
+            return record.type == PHCollectionListType.folder.rawValue
+                && record.subtype == PHCollectionListSubtype.regularFolder.rawValue
+                && operation != .deleteContent
+        }
+        return record.type == PHAssetCollectionType.album.rawValue
+            && record.subtype == PHAssetCollectionSubtype.albumRegular.rawValue
+    }
+}

@@ -1,0 +1,28 @@
+import Foundation
+import PhotosCore
+import PhotosStore
+
+/// A folder: holds albums and other folders. Each watched root and each directory of directories
+/// is one.
+public final class PHCollectionList: PHCollection, @unchecked Sendable {
+    /// Always `.folder` here.
+    public let collectionListType: PHCollectionListType
+    /// `.regularFolder`.
+    public let collectionListSubtype: PHCollectionListSubtype
+    /// The earliest creation date among the assets of the folder's albums.
+    public let startDate: Date?
+    /// The latest creation date among the assets of the folder's albums.
+    public let endDate: Date?
+    /// Always empty: places are not computed yet.
+    public let localizedLocationNames: [String] = []
+
+    override init(info: CollectionInfo, library: PHPhotoLibrary?) {
+        collectionListType = PHCollectionListType(rawValue: info.record.type) ?? .folder
+        collectionListSubtype = PHCollectionListSubtype(rawValue: info.record.subtype) ?? .regularFolder
+        startDate = info.startDate.map(Date.init(timeIntervalSince1970:))
+        endDate = info.endDate.map(Date.init(timeIntervalSince1970:))
+        super.init(info: info, library: library)
+    }
+
+    public override var canContainCollections: Bool { true }
+}

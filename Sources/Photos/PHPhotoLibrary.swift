@@ -1,0 +1,131 @@
+import Foundation
+import PhotosCore
+import PhotosMetadata
+import PhotosStore
+import Synchronization
+
+/// A photo library: one SQLite file, the assets and collections in it, and the way to change them.
+///
+/// `PHPhotoLibrary.shared()` opens the default library (`$PHOTOS_LIBRARY`, else
+/// `$XDG_DATA_HOME/photosd/library.sqlite`), the one `photosd` and `photos` use. Open another with
+/// ``init(url:configuration:)``:
+/// ```swift
+/// let library = try PHPhotoLibrary(url: URL(fileURLWithPath: "/tmp/test.sqlite"))
+/// try library.performChangesAndWait {
+///     PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "Trip")
+/// }
+/// ```
+public final class PHPhotoLibrary: @unchecked Sendable {
+    /// Settings of an opened library.
+    public struct Configuration: Sendable {
+        /// Where files added by creation requests are copied to. Default: `Imports/` beside the
+        /// library file (a temporary directory for an in-memory library).
+        public var importDirectory: URL?
+        /// The time zone for file dates that carry no UTC offset. Default: the system's.
+        public var timeZone: TimeZone = .current
+
+        /// The defaults.
+        public init() {}
+    }
+
+    /// The storage behind the library.
+    public let database: LibraryDatabase
+    /// The library's settings.
+    public let configuration: Configuration
+    /// The directory files added through creation requests are copied into.
+    public let importDirectory: URL
+    /// Change blocks run one at a time, in order, on this queue.
+    let changeQueue = DispatchQueue(label: "photos.library.changes")
+
+    /// Opens (creating if needed) the library file at `url`.
+    public init(url: URL, configuration: Configuration = Configuration()) throws {
+        database = try LibraryDatabase(path: url.path)
+        self.configuration = configuration
+        importDirectory = configuration.importDirectory
+            ?? url.deletingLastPathComponent().appendingPathComponent("Imports", isDirectory: true)
+    }
+
+    /// Opens a private in-memory library (for tests and scratch work).
+    public init(inMemoryWith configuration: Configuration = Configuration()) throws {
+        database = try LibraryDatabase()
+        self.configuration = configuration
+        importDirectory = configuration.importDirectory
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent(
+                "photos-imports-\(UUID().uuidString)", isDirectory: true)
+    }
+
+    // MARK: The shared library
+
+    private static let sharedLibrary: PHPhotoLibrary = {
+        let url = defaultLibraryURL()
+        do {
+            return try PHPhotoLibrary(url: url)
+        } catch {
+            fatalError("cannot open the photo library at \(url.path): \(error)")
+        }
+    }()
+
+    /// The default library, opened on first use. Stops the program if it cannot be opened; use
+    /// ``init(url:configuration:)`` to handle that error.
+    public class func shared() -> PHPhotoLibrary { sharedLibrary }
+
+    /// The library class fetch methods use when neither the options nor an object names one: the
+    /// library of the change block running on this thread, else the shared library.
+    static var current: PHPhotoLibrary {
+        ChangeBlock.current?.library ?? shared()
+    }
+
+    /// Where the default library lives: `$PHOTOS_LIBRARY`, else `$XDG_DATA_HOME/photosd/library.sqlite`
+    /// (`~/.local/share/photosd/library.sqlite`).
+    public class func defaultLibraryURL(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        if let path = environment["PHOTOS_LIBRARY"], !path.isEmpty {
+            return URL(fileURLWithPath: path)
+        }
+        let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.local/share"
+        return URL(fileURLWithPath: dataHome).appendingPathComponent("photosd/library.sqlite")
+    }
+
+    // MARK: Authorization
+
+    /// Access is the file system's on Linux: always `.authorized`.
+    public class func authorizationStatus(for accessLevel: PHAccessLevel) -> PHAuthorizationStatus { .authorized }
+
+    /// Access is the file system's on Linux: always `.authorized`.
+    public class func authorizationStatus() -> PHAuthorizationStatus { .authorized }
+
+    /// Calls `handler` with `.authorized`.
+    public class func requestAuthorization(
+        for accessLevel: PHAccessLevel, handler: @escaping @Sendable (PHAuthorizationStatus) -> Void
+    ) {
+        handler(.authorized)
+    }
+
+    /// Calls `handler` with `.authorized`.
+    public class func requestAuthorization(_ handler: @escaping @Sendable (PHAuthorizationStatus) -> Void) {
+        handler(.authorized)
+    }
+
+    /// Returns `.authorized`.
+    public class func requestAuthorization(for accessLevel: PHAccessLevel) async -> PHAuthorizationStatus {
+        .authorized
+    }
+
+    // MARK: Fetching
+
+    func fetchAssets(_ query: AssetQuery) -> PHFetchResult<PHAsset> {
+        let ids = (try? database.assetIDs(matching: query)) ?? []
+        return PHFetchResult(ids: ids, origin: .assets(query)) { [database, self] ids in
+            let records = (try? database.assets(ids: ids)) ?? [:]
+            return records.mapValues { PHAsset(record: $0, library: self) }
+        }
+    }
+
+    func fetchCollections<T: PHCollection>(_ query: CollectionQuery) -> PHFetchResult<T> {
+        let ids = (try? database.collectionIDs(matching: query)) ?? []
+        return PHFetchResult(ids: ids, origin: .collections(query)) { [database, self] ids in
+            let infos = (try? database.collections(ids: ids)) ?? [:]
+            return infos.mapValues { PHCollection.make($0, library: self) }
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import ArgumentParser
+import Foundation
+import Photos
+
+extension PhotosCommand {
+    /// `photos assets`: list assets, filtered and sorted like a PhotoKit fetch.
+    struct Assets: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List assets, with PhotoKit's fetch options.",
+            discussion: """
+                Predicates use PhotoKit's format and keys, e.g.
+                  --predicate 'mediaType == 1 AND favorite == YES'
+                  --predicate '(mediaSubtypes & 4) != 0'
+                Sort keys: creationDate, modificationDate, mediaType, pixelWidth, pixelHeight, duration...
+                """)
+
+        @OptionGroup var options: LibraryOptions
+
+        @Option(help: ArgumentHelp("A PhotoKit predicate format.", valueName: "format"))
+        var predicate: String?
+
+        @Option(help: ArgumentHelp("Sort by a key; prefix - for descending. Repeatable.", valueName: "[-]key"))
+        var sort: [String] = []
+
+        @Option(help: "At most this many assets (0: all).")
+        var limit: Int = 0
+
+        @Flag(help: "Include hidden assets.")
+        var includeHidden = false
+
+        @Flag(help: "Include every burst member, not only representatives.")
+        var includeAllBursts = false
+
+        @Option(help: ArgumentHelp("Only the assets of this album (a local identifier).", valueName: "id"))
+        var album: String?
+
+        func validate() throws {
+            guard limit >= 0 else { throw ValidationError("--limit must be 0 or more") }
+        }
+
+        func run() throws {
+            let library = try options.open()
+            let fetchOptions = PHFetchOptions()
+            fetchOptions.photoLibrary = library
+            fetchOptions.fetchLimit = limit
+            fetchOptions.includeHiddenAssets = includeHidden
+            fetchOptions.includeAllBurstAssets = includeAllBursts
+            if let predicate { fetchOptions.predicate = NSPredicate(format: predicate) }
+            fetchOptions.sortDescriptors = sort.map { key in
+                key.hasPrefix("-")
+                    ? NSSortDescriptor(key: String(key.dropFirst()), ascending: false)
+                    : NSSortDescriptor(key: key, ascending: true)
+            }
+            do {
+                try fetchOptions.validate(for: .asset)
+            } catch {
+                throw CLIError("invalid predicate or sort: \(error)")
+            }
+            let result: PHFetchResult<PHAsset>
+            if let album {
+                let collectionOptions = PHFetchOptions()
+                collectionOptions.photoLibrary = library
+                guard
+                    let collection = PHAssetCollection.fetchAssetCollections(
+                        withLocalIdentifiers: [album], options: collectionOptions
+                    ).firstObject
+                else { throw CLIError("no album \(album)") }
+                result = PHAsset.fetchAssets(in: collection, options: fetchOptions)
+            } else {
+                result = PHAsset.fetchAssets(with: fetchOptions)
+            }
+            let timeZone = library.configuration.timeZone
+            if options.json {
+                for asset in result { try Output.jsonLine(AssetDescription(asset, timeZone: timeZone)) }
+                return
+            }
+            let rows = result.map { asset -> [String] in
+                let description = AssetDescription(asset, timeZone: timeZone)
+                return [
+                    asset.localIdentifier, asset.mediaType.name, "\(asset.pixelWidth)x\(asset.pixelHeight)",
+                    description.creationDate ?? "-", (asset.isFavorite ? "♥" : "") + (asset.isHidden ? "hidden" : ""),
+                    description.resources.first?.path ?? "-",
+                ]
+            }
+            Output.table(["IDENTIFIER", "TYPE", "SIZE", "CREATED", "FLAGS", "FILE"], rows)
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import ArgumentParser
+import Foundation
+import Photos
+
+/// `photos`: query and follow a photo library from the command line.
+@main
+struct PhotosCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "photos",
+        abstract: "Query a PhotoKit-style photo library: assets, albums, folders and its change log.",
+        discussion: """
+            Without --library, the default library is used: $PHOTOS_LIBRARY, else
+            $XDG_DATA_HOME/photosd/library.sqlite (the one photosd and PHPhotoLibrary.shared() use).
+            """,
+        subcommands: [Assets.self, Albums.self, Folders.self, Changes.self]
+    )
+}
+
+/// Options every subcommand shares.
+struct LibraryOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("The library file.", valueName: "file"))
+    var library: String?
+
+    @Flag(name: .long, help: "Print one JSON object per line instead of a table.")
+    var json = false
+
+    /// Opens the library, refusing to create one that does not exist.
+    func open() throws -> PHPhotoLibrary {
+        let url = library.map { URL(fileURLWithPath: $0) } ?? PHPhotoLibrary.defaultLibraryURL()
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            throw CLIError("no library at \(url.path) (make one with `photos scan` or photosd, or pass --library)")
+        }
+        do {
+            return try PHPhotoLibrary(url: url)
+        } catch {
+            throw CLIError("cannot open the library at \(url.path): \(error)")
+        }
+    }
+}
+
+/// An error message for the user, printed as `Error: …` with exit status 1.
+struct CLIError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Writes JSON lines or aligned tables to standard output.
+enum Output {
+    static func jsonLine(_ value: some Encodable) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        FileHandle.standardOutput.write(try encoder.encode(value) + Data("\n".utf8))
+    }
+
+    static func table(_ header: [String], _ rows: [[String]]) {
+        var widths = header.map(\.count)
+        for row in rows {
+            for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) }
+        }
+        func line(_ cells: [String]) -> String {
+            cells.enumerated().map { index, cell in
+                index == cells.count - 1 ? cell : cell.padding(toLength: widths[index], withPad: " ", startingAt: 0)
+            }.joined(separator: "  ")
+        }
+        print(line(header))
+        for row in rows { print(line(row)) }
+    }
+}

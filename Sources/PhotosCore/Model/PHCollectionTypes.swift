@@ -1,0 +1,135 @@
+/// The major kind of an asset collection.
+public enum PHAssetCollectionType: Int, Sendable, Hashable, CaseIterable, Codable {
+    /// An album: made by the user, or backed by a directory.
+    case album = 1
+    /// A smart album, whose content the library computes.
+    case smartAlbum = 2
+    /// A moment (deprecated by PhotoKit; never returned here).
+    case moment = 3
+
+    /// The PhotoKit case name, as used in JSON.
+    public var name: String {
+        switch self {
+        case .album: "album"
+        case .smartAlbum: "smartAlbum"
+        case .moment: "moment"
+        }
+    }
+}
+
+/// The minor kind of an asset collection. Raw values are PhotoKit's.
+public enum PHAssetCollectionSubtype: Int, Sendable, Hashable, CaseIterable, Codable {
+    case albumRegular = 2
+    case albumSyncedEvent = 3
+    case albumSyncedFaces = 4
+    case albumSyncedAlbum = 5
+    case albumImported = 6
+    case albumMyPhotoStream = 100
+    case albumCloudShared = 101
+    case smartAlbumGeneric = 200
+    case smartAlbumPanoramas = 201
+    case smartAlbumVideos = 202
+    case smartAlbumFavorites = 203
+    case smartAlbumTimelapses = 204
+    case smartAlbumAllHidden = 205
+    case smartAlbumRecentlyAdded = 206
+    case smartAlbumBursts = 207
+    case smartAlbumSlomoVideos = 208
+    case smartAlbumUserLibrary = 209
+    case smartAlbumSelfPortraits = 210
+    case smartAlbumScreenshots = 211
+    case smartAlbumDepthEffect = 212
+    case smartAlbumLivePhotos = 213
+    case smartAlbumAnimated = 214
+    case smartAlbumLongExposures = 215
+    case smartAlbumUnableToUpload = 216
+    case smartAlbumRAW = 217
+    case smartAlbumCinematic = 218
+    case smartAlbumSpatial = 219
+    case smartAlbumScreenRecordings = 220
+    /// Matches every subtype when fetching.
+    case any = 9_223_372_036_854_775_807
+
+    /// The PhotoKit case name, as used in JSON (`"smartAlbumFavorites"`).
+    public var name: String { String(describing: self) }
+}
+
+/// The major kind of a collection list.
+public enum PHCollectionListType: Int, Sendable, Hashable, CaseIterable, Codable {
+    /// A moment list (deprecated by PhotoKit; never returned here).
+    case momentList = 1
+    /// A folder: made by the user, or backed by a directory.
+    case folder = 2
+    /// A smart folder (never returned here).
+    case smartFolder = 3
+
+    /// The PhotoKit case name, as used in JSON.
+    public var name: String { String(describing: self) }
+}
+
+/// The minor kind of a collection list. Raw values are PhotoKit's.
+public enum PHCollectionListSubtype: Int, Sendable, Hashable, CaseIterable, Codable {
+    case momentListCluster = 1
+    case momentListYear = 2
+    /// A folder: every folder here, including the one for each watched root.
+    case regularFolder = 100
+    /// The library's root folder (PhotoKit SDK 27).
+    case rootFolder = 101
+    case smartFolderEvents = 200
+    case smartFolderFaces = 201
+    /// Matches every subtype when fetching.
+    case any = 9_223_372_036_854_775_807
+
+    /// The PhotoKit case name, as used in JSON.
+    public var name: String { String(describing: self) }
+}
+
+/// The kinds of object the persistent change history reports on.
+public enum PHObjectType: Int, Sendable, Hashable, CaseIterable, Codable {
+    case asset = 1
+    case assetCollection = 2
+    case collectionList = 3
+}
+
+/// The kind of file behind one of an asset's resources. Raw values are PhotoKit's.
+public enum PHAssetResourceType: Int, Sendable, Hashable, CaseIterable, Codable {
+    case photo = 1
+    case video = 2
+    case audio = 3
+    /// A second version of a photo, e.g. the RAW of a RAW+JPEG pair.
+    case alternatePhoto = 4
+    case fullSizePhoto = 5
+    case fullSizeVideo = 6
+    case adjustmentData = 7
+    case adjustmentBasePhoto = 8
+    /// The motion part of a Live Photo.
+    case pairedVideo = 9
+    case fullSizePairedVideo = 10
+    case adjustmentBasePairedVideo = 11
+    case adjustmentBaseVideo = 12
+    case photoProxy = 19
+
+    /// The PhotoKit case name, as used in JSON (`"pairedVideo"`).
+    public var name: String { String(describing: self) }
+
+    /// The case whose `name` this is.
+    public init?(name: String) {
+        guard let match = Self.allCases.first(where: { $0.name == name }) else { return nil }
+        self = match
+    }
+}
+
+/// Whether the app may use the library. On Linux access is the file system's: always `authorized`.
+public enum PHAuthorizationStatus: Int, Sendable, Hashable {
+    case notDetermined = 0
+    case restricted = 1
+    case denied = 2
+    case authorized = 3
+    case limited = 4
+}
+
+/// The level of access an app asks for.
+public enum PHAccessLevel: Int, Sendable, Hashable {
+    case addOnly = 1
+    case readWrite = 2
+}

@@ -1,0 +1,68 @@
+/// A parsed, validated predicate. Parsing happens once, in init.
+///
+/// The format language is NSPredicate's, restricted to what PhotoKit fetches accept: comparisons, `IN`,
+/// `BETWEEN`, string operators with `[c]`/`[d]`, bitwise `&`/`|` on integer keys, and `AND`/`OR`/`NOT`.
+///
+/// ```swift
+/// let predicate = try PhotoKitPredicate(
+///     format: "(mediaSubtypes & %d) != 0 AND creationDate > %@",
+///     arguments: [.int(4), .date(since)]
+/// )
+/// let fragment = try predicate.sql(for: .asset) { "asset.\($0)" }
+/// // fragment.sql: "((asset.mediaSubtypes & ?) <> ? AND (asset.creationDate IS NOT NULL AND asset.creationDate > ?))"
+/// // fragment.arguments: [.int(4), .int(0), .double(since.timeIntervalSince1970)]
+/// ```
+public struct PhotoKitPredicate: Sendable, Hashable {
+    /// The format string as given.
+    public let format: String
+    /// The parsed predicate, with arguments substituted.
+    public let expression: PredicateNode
+
+    /// Parses a format, substituting `%@`, `%K`, `%d`... from `arguments` in order.
+    ///
+    /// Throws for syntax errors, unsupported NSPredicate features, and missing, extra or mistyped arguments.
+    /// Keys are checked later, against a class, by `validate(against:)` or `sql(for:column:)`.
+    public init(format: String, arguments: [PredicateValue]) throws(PredicateError) {
+        var parser = try PredicateParser(format: format, arguments: arguments)
+        self.format = format
+        self.expression = try parser.parse()
+    }
+
+    /// Parses a format with arguments as Swift code passes them to `NSPredicate(format:argumentArray:)`,
+    /// converting each with `PredicateValue(argument:)`.
+    public init(format: String, argumentArray: [Any]) throws(PredicateError) {
+        var values: [PredicateValue] = []
+        for (index, argument) in argumentArray.enumerated() {
+            guard let value = PredicateValue(argument: argument) else {
+                throw PredicateError(
+                    .argument,
+                    "argument \(index + 1) of type \(type(of: argument)) cannot be used in a predicate",
+                    format: format
+                )
+            }
+            values.append(value)
+        }
+        try self.init(format: format, arguments: values)
+    }
+
+    /// Type-checks against a schema (unknown key for that class, wrong operand type, unsupported operator...).
+    public func validate(against schema: PredicateSchema) throws(PredicateError) {
+        _ = try sql(for: schema) { $0 }
+    }
+
+    /// Compiles to SQL. `column` maps a canonical key name ("localIdentifier" for SELF) to the SQL expression of
+    /// its column.
+    ///
+    /// The fragment is safe to combine with `AND`/`OR` without extra parentheses. String operators call the
+    /// `photos_fold` and `photos_like` functions described in `PredicateFunctions`.
+    public func sql(for schema: PredicateSchema, column: (String) -> String) throws(PredicateError) -> SQLFragment {
+        try withoutActuallyEscaping(column) { column throws(PredicateError) in
+            try PredicateCompiler(schema: schema, format: format, column: column).compile(expression)
+        }
+    }
+
+    /// The predicate as normalized format text, arguments shown as literals.
+    public var predicateFormat: String {
+        expression.description
+    }
+}

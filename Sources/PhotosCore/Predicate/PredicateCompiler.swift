@@ -1,0 +1,431 @@
+import Foundation
+
+/// Type-checks a parsed predicate against a schema and compiles it to SQL.
+///
+/// Validation and compilation are one pass, so whatever validates also compiles. Every leaf yields 0 or 1,
+/// never NULL: equality uses `IS`, and other comparisons on nullable columns are guarded with `IS NOT NULL`,
+/// so `NOT` behaves as NSPredicate's two-valued logic (`NOT (burstIdentifier == "b")` matches nil).
+struct PredicateCompiler {
+    /// A compiled comparison side.
+    private struct Term {
+        enum Kind {
+            case key(PredicateKey)
+            case evaluatedObject
+            case integerExpression
+            case value(PredicateValue)
+        }
+
+        var kind: Kind
+        var offset: Int
+        /// The SQL expression (not used for `.value`).
+        var sql = ""
+        var arguments: [SQLValue] = []
+        /// Nullable column expressions this term reads.
+        var nullable: [String] = []
+        /// Whether a key (or SELF) appears in the term.
+        var hasKey = false
+        /// How the term is named in messages.
+        var name = ""
+
+        var value: PredicateValue? {
+            if case .value(let value) = kind { return value }
+            return nil
+        }
+
+        /// The value kind of a non-value term, for messages: "date key 'creationDate'".
+        var label: String {
+            switch kind {
+            case .key(let key): "\(key.type.label) key '\(name)'"
+            case .evaluatedObject: "SELF"
+            case .integerExpression: "bitwise expression \(name)"
+            case .value(let value): value.kindDescription
+            }
+        }
+
+        /// Comparable groups: numbers with numbers, dates with dates, strings with strings and SELF.
+        var family: String {
+            switch kind {
+            case .key(let key):
+                switch key.type {
+                case .integer, .double, .bitmask: "number"
+                case .bool: "bool"
+                case .date: "date"
+                case .string: "string"
+                }
+            case .evaluatedObject: "string"
+            case .integerExpression: "number"
+            case .value: "value"
+            }
+        }
+
+        var isString: Bool {
+            if case .key(let key) = kind { return key.type == .string }
+            return false
+        }
+
+        /// Whether `<`, `>` and BETWEEN make sense: not for booleans or SELF.
+        var isOrderable: Bool {
+            switch kind {
+            case .key(let key): key.type != .bool
+            case .evaluatedObject: false
+            case .integerExpression: true
+            case .value(let value): value != .null && value != .bool(true) && value != .bool(false)
+            }
+        }
+    }
+
+    let schema: PredicateSchema
+    let format: String
+    let column: (String) -> String
+
+    func compile(_ node: PredicateNode) throws(PredicateError) -> SQLFragment {
+        switch node {
+        case .constant(let value):
+            return SQLFragment(sql: value ? "1" : "0")
+        case .not(let inner):
+            let fragment = try compile(inner)
+            return SQLFragment(sql: "NOT (\(fragment.sql))", arguments: fragment.arguments)
+        case .and(let parts):
+            return try join(parts, with: "AND")
+        case .or(let parts):
+            return try join(parts, with: "OR")
+        case .comparison(let comparison):
+            return try compile(comparison)
+        }
+    }
+
+    private func join(_ parts: [PredicateNode], with keyword: String) throws(PredicateError) -> SQLFragment {
+        var sql: [String] = []
+        var arguments: [SQLValue] = []
+        for part in parts {
+            let fragment = try compile(part)
+            sql.append(fragment.sql)
+            arguments += fragment.arguments
+        }
+        return SQLFragment(sql: "(" + sql.joined(separator: " \(keyword) ") + ")", arguments: arguments)
+    }
+
+    // MARK: - Comparisons
+
+    private func compile(_ comparison: PredicateComparison) throws(PredicateError) -> SQLFragment {
+        var left = try term(comparison.left)
+        var right = try term(comparison.right)
+        var operatorType = comparison.operatorType
+        let at = comparison.offset
+        let name = operatorType.rawValue
+
+        guard left.hasKey || right.hasKey else {
+            throw error(.unsupportedFeature, "comparison '\(comparison)' must involve a key or SELF", at: at)
+        }
+        // Put the key side on the left: `%@ < creationDate` is `creationDate > %@`.
+        if left.value != nil {
+            guard
+                [.equalTo, .notEqualTo, .lessThan, .lessThanOrEqualTo, .greaterThan, .greaterThanOrEqualTo]
+                    .contains(operatorType)
+            else {
+                throw error(.unsupportedFeature, "\(name) needs a key or SELF on its left side", at: at)
+            }
+            swap(&left, &right)
+            operatorType = operatorType.mirrored
+        }
+        let options = comparison.options
+        if !options.isEmpty {
+            for side in [left, right] where side.value == nil && !side.isString {
+                throw error(.typeMismatch, "modifiers [c]/[d] apply only to strings, not to \(side.label)", at: at)
+            }
+        }
+
+        switch operatorType {
+        case .equalTo, .notEqualTo:
+            return try equality(left, right, negated: operatorType == .notEqualTo, options: options, at: at)
+        case .lessThan, .lessThanOrEqualTo, .greaterThan, .greaterThanOrEqualTo:
+            return try ordering(left, right, operatorType, options: options, at: at)
+        case .in:
+            return try membership(left, right, options: options, at: at)
+        case .between:
+            return try between(left, right, options: options, at: at)
+        case .beginsWith, .endsWith, .contains, .like:
+            return try stringOperator(left, right, operatorType, options: options, at: at)
+        }
+    }
+
+    private func equality(_ left: Term, _ right: Term, negated: Bool, options: PredicateComparisonOptions, at: Int)
+        throws(PredicateError) -> SQLFragment
+    {
+        if right.value == .null {
+            if case .integerExpression = left.kind {
+                throw error(.typeMismatch, "\(left.label) is never nil", at: right.offset)
+            }
+            return SQLFragment(sql: "\(left.sql) IS \(negated ? "NOT " : "")NULL", arguments: left.arguments)
+        }
+        let lhs = folded(left, options)
+        let rhs = try operandSQL(right, comparedWith: left, options: options)
+        // `=` gives NULL when a side is NULL; `IS` keeps the result 0/1 (and nil != "x" true, as in NSPredicate).
+        let canBeNull = !left.nullable.isEmpty || !right.nullable.isEmpty
+        let op = canBeNull ? (negated ? "IS NOT" : "IS") : (negated ? "<>" : "=")
+        return SQLFragment(sql: "\(lhs.sql) \(op) \(rhs.sql)", arguments: lhs.arguments + rhs.arguments)
+    }
+
+    private func ordering(
+        _ left: Term,
+        _ right: Term,
+        _ operatorType: PredicateOperatorType,
+        options: PredicateComparisonOptions,
+        at: Int
+    ) throws(PredicateError) -> SQLFragment {
+        for side in [left, right] where !side.isOrderable {
+            throw error(.typeMismatch, "\(operatorType.rawValue) cannot compare \(side.label)", at: at)
+        }
+        let lhs = folded(left, options)
+        let rhs = try operandSQL(right, comparedWith: left, options: options)
+        let fragment = SQLFragment(
+            sql: "\(lhs.sql) \(operatorType.rawValue) \(rhs.sql)",
+            arguments: lhs.arguments + rhs.arguments
+        )
+        return guarded(fragment, left.nullable + right.nullable)
+    }
+
+    private func membership(_ left: Term, _ right: Term, options: PredicateComparisonOptions, at: Int)
+        throws(PredicateError) -> SQLFragment
+    {
+        guard case .array(let elements) = right.value else {
+            throw error(
+                .typeMismatch,
+                "IN needs a collection (an array argument or {…}) on its right side, not \(right.label)",
+                at: right.offset
+            )
+        }
+        let lhs = folded(left, options)
+        var placeholders: [String] = []
+        var arguments = lhs.arguments
+        var includesNull = false
+        for element in elements {
+            if element == .null {
+                includesNull = true
+                continue
+            }
+            let bound = try bind(element, comparedWith: left, options: options, at: right.offset)
+            placeholders.append("?")
+            arguments.append(bound)
+        }
+        if placeholders.isEmpty {
+            // SQLite accepts `x IN ()`, but a constant reads better and cannot trip other engines.
+            guard includesNull else { return SQLFragment(sql: "0") }
+            return SQLFragment(sql: "\(left.sql) IS NULL", arguments: left.arguments)
+        }
+        let list = SQLFragment(sql: "\(lhs.sql) IN (\(placeholders.joined(separator: ", ")))", arguments: arguments)
+        if includesNull {
+            return SQLFragment(sql: "(\(left.sql) IS NULL OR \(list.sql))", arguments: left.arguments + list.arguments)
+        }
+        return guarded(list, left.nullable)
+    }
+
+    private func between(_ left: Term, _ right: Term, options: PredicateComparisonOptions, at: Int)
+        throws(PredicateError) -> SQLFragment
+    {
+        guard left.isOrderable else {
+            throw error(.typeMismatch, "BETWEEN cannot compare \(left.label)", at: at)
+        }
+        guard case .array(let bounds) = right.value, bounds.count == 2 else {
+            throw error(
+                .typeMismatch,
+                "BETWEEN needs two bounds {lower, upper} on its right side, not \(right.label)",
+                at: right.offset
+            )
+        }
+        let lhs = folded(left, options)
+        var arguments = lhs.arguments
+        for bound in bounds {
+            if bound == .null {
+                throw error(.typeMismatch, "BETWEEN bounds cannot be nil", at: right.offset)
+            }
+            arguments.append(try bind(bound, comparedWith: left, options: options, at: right.offset))
+        }
+        return guarded(SQLFragment(sql: "\(lhs.sql) BETWEEN ? AND ?", arguments: arguments), left.nullable)
+    }
+
+    private func stringOperator(
+        _ left: Term,
+        _ right: Term,
+        _ operatorType: PredicateOperatorType,
+        options: PredicateComparisonOptions,
+        at: Int
+    ) throws(PredicateError) -> SQLFragment {
+        let name = operatorType.rawValue
+        guard case .key(let key) = left.kind, key.type == .string else {
+            throw error(.typeMismatch, "\(name) needs a string key on its left side, not \(left.label)", at: at)
+        }
+        guard case .string(let pattern) = right.value else {
+            throw error(.typeMismatch, "\(name) needs a string on its right side, not \(right.label)", at: right.offset)
+        }
+        let fragment: SQLFragment
+        if operatorType == .like {
+            fragment = SQLFragment(
+                sql: "\(PredicateFunctions.likeFunctionName)(\(left.sql), ?, \(options.rawValue))",
+                arguments: [.text(pattern)]
+            )
+        } else {
+            let lhs = folded(left, options).sql
+            let needle = PredicateFunctions.fold(pattern, flags: options.rawValue)
+            // SQLite's substr/length count code points, so the needle's length is too.
+            let length = Int64(needle.unicodeScalars.count)
+            switch operatorType {
+            case .contains:
+                fragment = SQLFragment(sql: "instr(\(lhs), ?) > 0", arguments: [.text(needle)])
+            case .beginsWith:
+                fragment = SQLFragment(sql: "substr(\(lhs), 1, ?) = ?", arguments: [.int(length), .text(needle)])
+            default:
+                // substr(x, -0) would be all of x, so an empty suffix is matched by every string.
+                fragment =
+                    length == 0
+                    ? SQLFragment(sql: "1")
+                    : SQLFragment(sql: "substr(\(lhs), ?) = ?", arguments: [.int(-length), .text(needle)])
+            }
+        }
+        return guarded(fragment, left.nullable)
+    }
+
+    // MARK: - Terms
+
+    private func term(_ operand: PredicateOperand) throws(PredicateError) -> Term {
+        switch operand {
+        case .value(let value, let offset):
+            return Term(kind: .value(value), offset: offset)
+        case .evaluatedObject(let offset):
+            let sql = column("localIdentifier")
+            return Term(kind: .evaluatedObject, offset: offset, sql: sql, hasKey: true, name: "SELF")
+        case .key(let name, let offset):
+            guard let key = schema.key(named: name) else {
+                throw error(.unsupportedKey, schema.unsupportedKeyMessage(name), at: offset)
+            }
+            let sql = column(key.name)
+            return Term(
+                kind: .key(key),
+                offset: offset,
+                sql: sql,
+                nullable: key.isNullable ? [sql] : [],
+                hasKey: true,
+                name: name
+            )
+        case .bitwise(let leftOperand, let op, let rightOperand):
+            var combined = Term(kind: .integerExpression, offset: operand.offset, name: operand.description)
+            var parts: [String] = []
+            for side in [leftOperand, rightOperand] {
+                let part = try term(side)
+                switch part.kind {
+                case .key(let key) where key.type == .integer || key.type == .bitmask:
+                    break
+                case .integerExpression, .value(.int):
+                    break
+                default:
+                    throw error(
+                        .typeMismatch,
+                        "bitwise '\(op.rawValue)' needs integer keys and integers, not \(part.label)",
+                        at: part.offset
+                    )
+                }
+                if case .value(let value) = part.kind {
+                    parts.append("?")
+                    combined.arguments.append(try bind(value, comparedWith: combined, options: [], at: part.offset))
+                } else {
+                    parts.append(part.sql)
+                    combined.arguments += part.arguments
+                }
+                combined.nullable += part.nullable
+                combined.hasKey = combined.hasKey || part.hasKey
+            }
+            combined.sql = "(\(parts[0]) \(op.rawValue) \(parts[1]))"
+            return combined
+        }
+    }
+
+    /// SQL for the right side: a bound value checked against the left, or a compatible key.
+    private func operandSQL(_ term: Term, comparedWith other: Term, options: PredicateComparisonOptions)
+        throws(PredicateError) -> SQLFragment
+    {
+        if let value = term.value {
+            let bound = try bind(value, comparedWith: other, options: options, at: term.offset)
+            return SQLFragment(sql: "?", arguments: [bound])
+        }
+        guard term.family == other.family else {
+            throw error(.typeMismatch, "cannot compare \(other.label) with \(term.label)", at: term.offset)
+        }
+        return folded(term, options)
+    }
+
+    /// Converts a value to its storage form after checking it suits the term it is compared with.
+    private func bind(
+        _ value: PredicateValue,
+        comparedWith term: Term,
+        options: PredicateComparisonOptions,
+        at offset: Int
+    ) throws(PredicateError) -> SQLValue {
+        let message = "\(term.label) cannot be compared with \(value.kindDescription)"
+        let mismatch = error(.typeMismatch, message, at: offset)
+        switch (term.kind, value) {
+        case (.evaluatedObject, .string(let identifier)), (.evaluatedObject, .object(let identifier)):
+            return .text(identifier)
+        case (.key(let key), _):
+            switch (key.type, value) {
+            case (.integer, .int(let number)), (.bitmask, .int(let number)), (.double, .int(let number)):
+                return .int(number)
+            case (.integer, .double(let number)), (.double, .double(let number)):
+                return .double(number)
+            case (.bool, .bool(let flag)):
+                return .int(flag ? 1 : 0)
+            case (.bool, .int(let number)) where number == 0 || number == 1:
+                return .int(number)
+            case (.date, .date(let date)):
+                return .double(date.timeIntervalSince1970)
+            case (.string, .string(let text)):
+                return .text(PredicateFunctions.fold(text, flags: options.rawValue))
+            default:
+                throw mismatch
+            }
+        case (.integerExpression, .int(let number)):
+            return .int(number)
+        default:
+            throw mismatch
+        }
+    }
+
+    /// The term's SQL, wrapped in `photos_fold` when modifiers apply to a string column.
+    private func folded(_ term: Term, _ options: PredicateComparisonOptions) -> SQLFragment {
+        guard !options.isEmpty, term.isString else {
+            return SQLFragment(sql: term.sql, arguments: term.arguments)
+        }
+        return SQLFragment(
+            sql: "\(PredicateFunctions.foldFunctionName)(\(term.sql), \(options.rawValue))",
+            arguments: term.arguments
+        )
+    }
+
+    /// Prefixes `col IS NOT NULL AND` for each nullable column, so the leaf is 0 rather than NULL.
+    private func guarded(_ fragment: SQLFragment, _ nullable: [String]) -> SQLFragment {
+        var seen: Set<String> = []
+        let checks = nullable.filter { seen.insert($0).inserted }.map { "\($0) IS NOT NULL" }
+        guard !checks.isEmpty else { return fragment }
+        return SQLFragment(
+            sql: "(" + (checks + [fragment.sql]).joined(separator: " AND ") + ")",
+            arguments: fragment.arguments
+        )
+    }
+
+    private func error(_ code: PredicateError.Code, _ message: String, at offset: Int) -> PredicateError {
+        PredicateError(code, message, offset: offset, format: format)
+    }
+}
+
+extension PredicateKeyType {
+    /// The type's name in messages.
+    var label: String {
+        switch self {
+        case .integer: "integer"
+        case .bool: "bool"
+        case .double: "number"
+        case .date: "date"
+        case .string: "string"
+        case .bitmask: "bitmask"
+        }
+    }
+}

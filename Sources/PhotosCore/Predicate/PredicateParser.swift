@@ -1,0 +1,287 @@
+/// A recursive-descent parser for the NSPredicate format language subset PhotoKit accepts.
+///
+/// Precedence, loosest first: `OR`/`||`, `AND`/`&&`, `NOT`/`!`, comparison, `|`, `&`, primary. Predicates and
+/// operands share one grammar (so `(mediaSubtypes & 4) != 0` and `(a == 1) AND b == 2` both parse); each
+/// level then checks it got the kind it needs.
+struct PredicateParser {
+    /// A parse result: a predicate or an operand, with where it starts.
+    private enum Parsed {
+        case predicate(PredicateNode, offset: Int)
+        case operand(PredicateOperand)
+    }
+
+    private let format: String
+    private var lexer: PredicateLexer
+    /// The one token of lookahead.
+    private var current: PredicateToken
+
+    init(format: String, arguments: [PredicateValue]) throws(PredicateError) {
+        self.format = format
+        self.lexer = PredicateLexer(format: format, arguments: arguments)
+        self.current = try lexer.next()
+    }
+
+    /// Parses the whole format into a predicate.
+    mutating func parse() throws(PredicateError) -> PredicateNode {
+        if current.kind == .end {
+            throw error(.syntax, "empty predicate format", at: 0)
+        }
+        let result = try parseOr()
+        if current.kind != .end {
+            if current.isSymbol(")") {
+                throw error(.syntax, "unbalanced parentheses: unexpected ')'", at: current.offset)
+            }
+            throw error(.syntax, "unexpected '\(current.text)' after the end of the predicate", at: current.offset)
+        }
+        return try predicate(result)
+    }
+
+    // MARK: - Predicates
+
+    private mutating func parseOr() throws(PredicateError) -> Parsed {
+        let first = try parseAnd()
+        guard current.isKeyword("OR") || current.isSymbol("||") else { return first }
+        var parts = [try predicate(first)]
+        while current.isKeyword("OR") || current.isSymbol("||") {
+            try advance()
+            parts.append(try predicate(try parseAnd()))
+        }
+        return .predicate(.or(parts), offset: offset(of: first))
+    }
+
+    private mutating func parseAnd() throws(PredicateError) -> Parsed {
+        let first = try parseNot()
+        guard current.isKeyword("AND") || current.isSymbol("&&") else { return first }
+        var parts = [try predicate(first)]
+        while current.isKeyword("AND") || current.isSymbol("&&") {
+            try advance()
+            parts.append(try predicate(try parseNot()))
+        }
+        return .predicate(.and(parts), offset: offset(of: first))
+    }
+
+    private mutating func parseNot() throws(PredicateError) -> Parsed {
+        guard current.isKeyword("NOT") || current.isSymbol("!") else { return try parseComparison() }
+        let start = current.offset
+        try advance()
+        return .predicate(.not(try predicate(try parseNot())), offset: start)
+    }
+
+    private mutating func parseComparison() throws(PredicateError) -> Parsed {
+        let left = try parseBitwiseOr()
+        let operatorToken = current
+        guard let operatorType = try comparisonOperator() else { return left }
+        let options = try comparisonOptions()
+        let right = try parseBitwiseOr()
+        let comparison = PredicateComparison(
+            try operand(left, for: operatorToken),
+            operatorType,
+            try operand(right, for: operatorToken),
+            options: options,
+            offset: operatorToken.offset
+        )
+        return .predicate(.comparison(comparison), offset: offset(of: left))
+    }
+
+    /// Consumes a comparison operator if the current token is one.
+    private mutating func comparisonOperator() throws(PredicateError) -> PredicateOperatorType? {
+        let token = current
+        let operatorType: PredicateOperatorType?
+        switch token.kind {
+        case .symbol(let symbol):
+            operatorType = PredicateOperatorType.allCases.first { $0.rawValue == symbol }
+        case .keyword("MATCHES"):
+            throw error(.unsupportedFeature, "MATCHES (regular expressions) is not supported", at: token.offset)
+        case .keyword(let word):
+            operatorType = PredicateOperatorType.allCases.first { $0.rawValue == word }
+        default:
+            operatorType = nil
+        }
+        if operatorType != nil { try advance() }
+        return operatorType
+    }
+
+    /// Consumes `[c]`, `[d]`, `[cd]` after an operator.
+    private mutating func comparisonOptions() throws(PredicateError) -> PredicateComparisonOptions {
+        guard current.isSymbol("[") else { return [] }
+        let start = current.offset
+        try advance()
+        guard case .key(let letters) = current.kind else {
+            throw error(.syntax, "expected comparison modifiers like [c], [d] or [cd]", at: current.offset)
+        }
+        var options: PredicateComparisonOptions = []
+        for letter in letters {
+            switch letter {
+            case "c": options.insert(.caseInsensitive)
+            case "d": options.insert(.diacriticInsensitive)
+            default:
+                throw error(
+                    .unsupportedFeature,
+                    "unsupported comparison modifier '\(letter)' in [\(letters)]; use c and/or d",
+                    at: current.offset
+                )
+            }
+        }
+        try advance()
+        guard current.isSymbol("]") else {
+            throw error(.syntax, "expected ']' to close the modifiers opened", at: start)
+        }
+        try advance()
+        return options
+    }
+
+    // MARK: - Operands
+
+    private mutating func parseBitwiseOr() throws(PredicateError) -> Parsed {
+        var result = try parseBitwiseAnd()
+        while current.isSymbol("|") {
+            let token = current
+            try advance()
+            let right = try parseBitwiseAnd()
+            result = .operand(.bitwise(try operand(result, for: token), .or, try operand(right, for: token)))
+        }
+        return result
+    }
+
+    private mutating func parseBitwiseAnd() throws(PredicateError) -> Parsed {
+        var result = try parsePrimary()
+        while true {
+            if current.isSymbol("&") {
+                let token = current
+                try advance()
+                let right = try parsePrimary()
+                result = .operand(.bitwise(try operand(result, for: token), .and, try operand(right, for: token)))
+            } else if case .symbol(let symbol) = current.kind, ["+", "-", "*", "/", "**"].contains(symbol) {
+                throw error(.unsupportedFeature, "arithmetic operator '\(symbol)' is not supported", at: current.offset)
+            } else {
+                return result
+            }
+        }
+    }
+
+    private mutating func parsePrimary() throws(PredicateError) -> Parsed {
+        let token = current
+        switch token.kind {
+        case .symbol("("):
+            try advance()
+            let inner = try parseOr()
+            guard current.isSymbol(")") else {
+                if current.kind == .end {
+                    throw error(.syntax, "unbalanced parentheses: '(' is never closed", at: token.offset)
+                }
+                throw error(.syntax, "expected ')' but found '\(current.text)'", at: current.offset)
+            }
+            try advance()
+            if case .predicate(let node, _) = inner {
+                return .predicate(node, offset: token.offset)
+            }
+            return inner
+        case .symbol("{"):
+            return .operand(try parseAggregate())
+        case .value(let value):
+            try advance()
+            return .operand(.value(value, offset: token.offset))
+        case .key(let name):
+            try advance()
+            if current.isSymbol("(") {
+                throw error(.unsupportedFeature, "function expressions are not supported: '\(name)('", at: token.offset)
+            }
+            return .operand(.key(name, offset: token.offset))
+        case .evaluatedObject:
+            try advance()
+            return .operand(.evaluatedObject(offset: token.offset))
+        case .keyword("TRUEPREDICATE"):
+            try advance()
+            return .predicate(.constant(true), offset: token.offset)
+        case .keyword("FALSEPREDICATE"):
+            try advance()
+            return .predicate(.constant(false), offset: token.offset)
+        case .keyword(let word) where ["ANY", "ALL", "SOME", "NONE"].contains(word):
+            throw error(.unsupportedFeature, "aggregate operator \(word) is not supported", at: token.offset)
+        case .keyword(let word) where ["SUBQUERY", "FUNCTION", "CAST", "FETCH"].contains(word):
+            throw error(.unsupportedFeature, "\(word) expressions are not supported", at: token.offset)
+        case .keyword(let word) where ["FIRST", "LAST", "SIZE", "ANYKEY"].contains(word):
+            throw error(.unsupportedFeature, "\(word) is not supported", at: token.offset)
+        case .end:
+            throw error(.syntax, "unexpected end of format, expected a key or value", at: token.offset)
+        case .symbol(let symbol) where ["+", "-", "*", "/", "**"].contains(symbol):
+            throw error(.unsupportedFeature, "arithmetic operator '\(symbol)' is not supported", at: token.offset)
+        case .symbol(")"):
+            throw error(.syntax, "unbalanced parentheses: unexpected ')'", at: token.offset)
+        default:
+            throw error(.syntax, "expected a key or value, found '\(token.text)'", at: token.offset)
+        }
+    }
+
+    /// `{a, b, ...}`: a literal collection of values (keys are not allowed inside).
+    private mutating func parseAggregate() throws(PredicateError) -> PredicateOperand {
+        let start = current.offset
+        try advance()
+        var values: [PredicateValue] = []
+        if current.isSymbol("}") {
+            try advance()
+            return .value(.array([]), offset: start)
+        }
+        while true {
+            let elementToken = current
+            let element = try operand(try parseBitwiseOr(), for: elementToken)
+            guard case .value(let value, _) = element else {
+                throw error(
+                    .unsupportedFeature,
+                    "only values are allowed in an aggregate {…}, found '\(element)'",
+                    at: element.offset
+                )
+            }
+            values.append(value)
+            if current.isSymbol(",") {
+                try advance()
+            } else if current.isSymbol("}") {
+                try advance()
+                return .value(.array(values), offset: start)
+            } else if current.kind == .end {
+                throw error(.syntax, "unterminated aggregate: '{' is never closed", at: start)
+            } else {
+                throw error(.syntax, "expected ',' or '}' in aggregate, found '\(current.text)'", at: current.offset)
+            }
+        }
+    }
+
+    // MARK: - Helpers
+
+    /// Requires a predicate where a predicate is needed (operands of AND/OR/NOT and the whole format).
+    private func predicate(_ parsed: Parsed) throws(PredicateError) -> PredicateNode {
+        switch parsed {
+        case .predicate(let node, _):
+            return node
+        case .operand(let operand):
+            throw error(.syntax, "expected a comparison, found '\(operand)' alone", at: operand.offset)
+        }
+    }
+
+    /// Requires an operand where a value is needed (sides of a comparison or of `&`/`|`).
+    private func operand(_ parsed: Parsed, for token: PredicateToken) throws(PredicateError) -> PredicateOperand {
+        switch parsed {
+        case .operand(let operand):
+            return operand
+        case .predicate(_, let offset):
+            throw error(.syntax, "'\(token.text)' needs a key or value, not a predicate", at: offset)
+        }
+    }
+
+    private func offset(of parsed: Parsed) -> Int {
+        switch parsed {
+        case .predicate(_, let offset): offset
+        case .operand(let operand): operand.offset
+        }
+    }
+
+    private mutating func advance() throws(PredicateError) {
+        if current.kind != .end {
+            current = try lexer.next()
+        }
+    }
+
+    private func error(_ code: PredicateError.Code, _ message: String, at offset: Int) -> PredicateError {
+        PredicateError(code, message, offset: offset, format: format)
+    }
+}

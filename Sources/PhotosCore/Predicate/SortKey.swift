@@ -1,0 +1,76 @@
+/// A validated sort key: the canonical key name and its direction.
+///
+/// ```swift
+/// let key = try PredicateSchema.asset.sortKey("isFavorite", ascending: false)
+/// // key.key == "favorite"
+/// ```
+public struct SortKey: Sendable, Hashable {
+    /// The canonical key name (aliases resolved), as passed to the store's column mapping.
+    public let key: String
+    /// True for ascending order.
+    public let ascending: Bool
+
+    /// Creates a sort key without validation; use `PredicateSchema.sortKey(_:ascending:)` for user input.
+    public init(key: String, ascending: Bool) {
+        self.key = key
+        self.ascending = ascending
+    }
+}
+
+extension PredicateSchema {
+    /// Validates a sort descriptor key against this schema and resolves its alias.
+    ///
+    /// Throws for unknown keys, keys of another class, key paths and `SELF`; the error's `format` is the
+    /// key as given.
+    public func sortKey(_ name: String, ascending: Bool) throws(PredicateError) -> SortKey {
+        if let key = key(named: name) {
+            return SortKey(key: key.name, ascending: ascending)
+        }
+        if name.uppercased() == "SELF" {
+            throw PredicateError(.unsupportedKey, "sorting by SELF is not supported for \(className)", format: name)
+        }
+        throw PredicateError(.unsupportedKey, unsupportedKeyMessage(name), format: name)
+    }
+
+    /// The message for a key this schema lacks, saying which class has it or which spelling was meant.
+    func unsupportedKeyMessage(_ name: String) -> String {
+        var message = "unsupported key '\(name)' for \(className)"
+        if name.contains(".") {
+            message = "key paths are not supported: '\(name)' for \(className)"
+        } else if let other = PredicateSchema.all.first(where: { $0.key(named: name) != nil }) {
+            message += " (it is a \(other.className) key)"
+        } else if let near = nearestSpelling(of: name) {
+            message += " (did you mean '\(near)'?)"
+        }
+        return message
+    }
+
+    /// A key name or alias within two edits of `name`, ignoring case (`mediaSubtype` → `mediaSubtypes`).
+    private func nearestSpelling(of name: String) -> String? {
+        let target = Array(name.lowercased())
+        var best: (spelling: String, distance: Int)?
+        for spelling in keys.flatMap({ [$0.name] + $0.aliases }) {
+            let distance = editDistance(target, Array(spelling.lowercased()))
+            if distance <= 2, distance < best?.distance ?? .max {
+                best = (spelling, distance)
+            }
+        }
+        return best?.spelling
+    }
+
+    /// Levenshtein distance, one row at a time.
+    private func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+        guard !a.isEmpty else { return b.count }
+        guard !b.isEmpty else { return a.count }
+        var previous = Array(0...b.count)
+        for i in 1...a.count {
+            var current = [i] + Array(repeating: 0, count: b.count)
+            for j in 1...b.count {
+                let substitution = previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, substitution)
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
+}

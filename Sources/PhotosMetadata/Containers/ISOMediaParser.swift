@@ -1,0 +1,298 @@
+import Foundation
+
+/// Walks ISO base media boxes (QuickTime, MPEG-4, 3GPP, HEIF, AVIF): movie duration, creation
+/// time and the video track's size and rotation; an image's primary item size (`ispe`), its
+/// rotation (`irot`) and its EXIF item.
+///
+/// Boxes are read one header at a time, so a movie's `mdat` is skipped, never read, and `moov` may
+/// come before or after it. A top-level box that runs past the end of the file means an
+/// interrupted copy.
+enum ISOMediaParser {
+    struct Box {
+        let type: String
+        let start: Int
+        let payload: Int
+        let end: Int
+    }
+
+    /// Seconds from 1904-01-01 (QuickTime's epoch) to 1970-01-01.
+    private static let epochOffset: Double = 2_082_844_800
+
+    static func parse(_ reader: FileReader) throws(MetadataError) -> ContainerInfo {
+        var info = ContainerInfo()
+        let top = try children(of: nil, in: reader, strict: true)
+        guard top.contains(where: { ["ftyp", "moov", "meta", "mdat", "wide", "free"].contains($0.type) }) else {
+            throw reader.corrupt("no ISO base media boxes (ftyp, moov, meta) at the top level")
+        }
+        if let moov = top.first(where: { $0.type == "moov" }) {
+            try readMovie(moov, in: reader, into: &info)
+        } else if top.contains(where: { $0.type == "mdat" }), !top.contains(where: { $0.type == "meta" }) {
+            throw reader.corrupt("movie has media data but no movie header (moov)")
+        }
+        if let meta = top.first(where: { $0.type == "meta" }) {
+            try readImage(meta, in: reader, into: &info)
+        }
+        return info
+    }
+
+    // MARK: Boxes
+
+    /// The boxes inside `parent` (or at the top level of the file), at most 10 000.
+    ///
+    /// `strict` (the top level) reports a box running past the end as truncation; inside a box
+    /// the walk stops at the first box that does not fit its parent.
+    static func children(of parent: Box?, in reader: FileReader, strict: Bool = false) throws(MetadataError) -> [Box] {
+        var boxes: [Box] = []
+        var position = parent?.payload ?? 0
+        let limit = parent?.end ?? reader.size
+        while position + 8 <= limit, boxes.count < 10_000 {
+            let header = try reader.readExactly(at: position, count: min(16, limit - position), what: "box header")
+            guard let size32 = header.u32(at: 0, .bigEndian), let type = header.fourCC(at: 4) else { break }
+            var headerSize = 8
+            var size = Int(size32)
+            if size32 == 1 {
+                guard let large = header.u64(at: 8, .bigEndian), large <= UInt64(Int.max) else {
+                    if strict { throw reader.truncated("box \(type) at offset \(position) has a cut-off 64-bit size") }
+                    break
+                }
+                headerSize = 16
+                size = Int(large)
+            } else if size32 == 0 {
+                size = limit - position
+            }
+            guard size >= headerSize else {
+                if strict { throw reader.corrupt("box \(type) at offset \(position) has an impossible size \(size)") }
+                break
+            }
+            if position + size > limit {
+                if strict {
+                    throw reader.truncated(
+                        "box \(type) at offset \(position) (\(size) bytes) runs past the end of the file (\(limit) bytes)"
+                    )
+                }
+                break
+            }
+            boxes.append(Box(type: type, start: position, payload: position + headerSize, end: position + size))
+            position += size
+        }
+        return boxes
+    }
+
+    private static func child(_ type: String, of parent: Box, in reader: FileReader) throws(MetadataError) -> Box? {
+        try children(of: parent, in: reader).first { $0.type == type }
+    }
+
+    private static func payload(of box: Box, in reader: FileReader, limit: Int) throws(MetadataError) -> ArraySlice<UInt8> {
+        try reader.readExactly(at: box.payload, count: min(box.end - box.payload, limit), what: "\(box.type) box")
+    }
+
+    // MARK: Movies
+
+    private static func readMovie(_ moov: Box, in reader: FileReader, into info: inout ContainerInfo) throws(MetadataError) {
+        let boxes = try children(of: moov, in: reader)
+        if let mvhd = boxes.first(where: { $0.type == "mvhd" }) {
+            let fields = try payload(of: mvhd, in: reader, limit: 32)
+            let version = fields.u8(at: 0) ?? 0
+            let creation: UInt64?
+            let timescale: UInt32?
+            let duration: UInt64?
+            if version == 1 {
+                creation = fields.u64(at: 4, .bigEndian)
+                timescale = fields.u32(at: 20, .bigEndian)
+                duration = fields.u64(at: 24, .bigEndian)
+            } else {
+                creation = fields.u32(at: 4, .bigEndian).map(UInt64.init)
+                timescale = fields.u32(at: 12, .bigEndian)
+                duration = fields.u32(at: 16, .bigEndian).map(UInt64.init)
+            }
+            if let timescale, timescale > 0, let duration, duration > 0, duration != UInt64(UInt32.max),
+                duration != UInt64.max
+            {
+                info.duration = Double(duration) / Double(timescale)
+            }
+            // Zero means "not set"; values before 1970 are unset clocks.
+            if let creation, Double(creation) > epochOffset {
+                info.creationDate = Date(timeIntervalSince1970: Double(creation) - epochOffset)
+            }
+        }
+        for trak in boxes where trak.type == "trak" {
+            guard let mdia = try child("mdia", of: trak, in: reader), let hdlr = try child("hdlr", of: mdia, in: reader),
+                try payload(of: hdlr, in: reader, limit: 12).fourCC(at: 8) == "vide",
+                let tkhd = try child("tkhd", of: trak, in: reader)
+            else { continue }
+            let fields = try payload(of: tkhd, in: reader, limit: 100)
+            let matrixStart = (fields.u8(at: 0) == 1 ? 36 : 24) + 16
+            guard let width = fields.u32(at: matrixStart + 36, .bigEndian),
+                let height = fields.u32(at: matrixStart + 40, .bigEndian)
+            else { continue }
+            info.setSize(Int(width >> 16), Int(height >> 16))
+            if let a = fields.u32(at: matrixStart, .bigEndian), let b = fields.u32(at: matrixStart + 4, .bigEndian) {
+                let radians = atan2(Double(Int32(bitPattern: b)), Double(Int32(bitPattern: a)))
+                let degrees = Int((radians * 180 / .pi).rounded())
+                info.rotation = ((degrees % 360) + 360) % 360
+            }
+            break
+        }
+    }
+
+    // MARK: Images
+
+    private static func readImage(_ meta: Box, in reader: FileReader, into info: inout ContainerInfo) throws(MetadataError) {
+        // `meta` is a full box: its children start after version and flags.
+        let inner = Box(type: "meta", start: meta.start, payload: meta.payload + 4, end: meta.end)
+        let boxes = try children(of: inner, in: reader)
+        var primary: UInt32?
+        if let pitm = boxes.first(where: { $0.type == "pitm" }) {
+            let fields = try payload(of: pitm, in: reader, limit: 8)
+            primary = fields.u8(at: 0) == 0 ? fields.u16(at: 4, .bigEndian).map(UInt32.init) : fields.u32(at: 4, .bigEndian)
+        }
+        if let iprp = boxes.first(where: { $0.type == "iprp" }) {
+            try readProperties(iprp, primary: primary, in: reader, into: &info)
+        }
+        if let iinf = boxes.first(where: { $0.type == "iinf" }), let iloc = boxes.first(where: { $0.type == "iloc" }),
+            let exifItem = try exifItemID(iinf, in: reader),
+            let extent = try location(of: exifItem, iloc: iloc, in: reader), extent.length > 4
+        {
+            let header = try reader.readExactly(at: extent.offset, count: 4, what: "Exif item header")
+            let skip = Int(header.u32(at: 0, .bigEndian) ?? 0)
+            if skip < extent.length - 4 {
+                info.exifBlock = ExifBlocks.fromTIFF(
+                    in: reader, at: extent.offset + 4 + skip, length: extent.length - 4 - skip
+                )
+            }
+        }
+    }
+
+    private static func readProperties(
+        _ iprp: Box, primary: UInt32?, in reader: FileReader, into info: inout ContainerInfo
+    ) throws(MetadataError) {
+        let boxes = try children(of: iprp, in: reader)
+        guard let ipco = boxes.first(where: { $0.type == "ipco" }) else { return }
+        let properties = try children(of: ipco, in: reader)
+        var associated: [Int] = []
+        if let ipma = boxes.first(where: { $0.type == "ipma" }), let primary {
+            associated = try associations(ipma, item: primary, in: reader)
+        }
+        // Without an association table, fall back to the largest `ispe` (the full image).
+        let candidates = associated.isEmpty ? Array(properties.indices) : associated.map { $0 - 1 }
+        var best: (Int, Int)?
+        for index in candidates where properties.indices.contains(index) {
+            let property = properties[index]
+            switch property.type {
+            case "ispe":
+                let fields = try payload(of: property, in: reader, limit: 12)
+                if let width = fields.u32(at: 4, .bigEndian), let height = fields.u32(at: 8, .bigEndian) {
+                    if best.map({ $0.0 * $0.1 < Int(width) * Int(height) }) ?? true { best = (Int(width), Int(height)) }
+                }
+            case "irot":
+                let fields = try payload(of: property, in: reader, limit: 1)
+                // irot is anticlockwise in quarter turns; store clockwise degrees.
+                info.rotation = (360 - Int((fields.u8(at: 0) ?? 0) & 3) * 90) % 360
+            default:
+                break
+            }
+        }
+        if let best { info.setSize(best.0, best.1) }
+    }
+
+    /// The 1-based property indices associated with `item` in an `ipma` box.
+    private static func associations(_ ipma: Box, item: UInt32, in reader: FileReader) throws(MetadataError) -> [Int] {
+        let data = try payload(of: ipma, in: reader, limit: 1 << 20)
+        let version = data.u8(at: 0) ?? 0
+        let wideIndices = (data.u8(at: 3) ?? 0) & 1 == 1
+        guard let count = data.u32(at: 4, .bigEndian) else { return [] }
+        var offset = 8
+        for _ in 0..<min(Int(count), 100_000) {
+            let itemID: UInt32?
+            if version < 1 {
+                itemID = data.u16(at: offset, .bigEndian).map(UInt32.init)
+                offset += 2
+            } else {
+                itemID = data.u32(at: offset, .bigEndian)
+                offset += 4
+            }
+            guard let itemID, let associationCount = data.u8(at: offset) else { return [] }
+            offset += 1
+            var indices: [Int] = []
+            for _ in 0..<Int(associationCount) {
+                if wideIndices {
+                    guard let value = data.u16(at: offset, .bigEndian) else { return [] }
+                    indices.append(Int(value & 0x7FFF))
+                    offset += 2
+                } else {
+                    guard let value = data.u8(at: offset) else { return [] }
+                    indices.append(Int(value & 0x7F))
+                    offset += 1
+                }
+            }
+            if itemID == item { return indices }
+        }
+        return []
+    }
+
+    /// The ID of the item of type `Exif` in an `iinf` box.
+    private static func exifItemID(_ iinf: Box, in reader: FileReader) throws(MetadataError) -> UInt32? {
+        let version = try payload(of: iinf, in: reader, limit: 1).u8(at: 0) ?? 0
+        let inner = Box(type: "iinf", start: iinf.start, payload: iinf.payload + (version == 0 ? 6 : 8), end: iinf.end)
+        for infe in try children(of: inner, in: reader) where infe.type == "infe" {
+            let fields = try payload(of: infe, in: reader, limit: 16)
+            switch fields.u8(at: 0) {
+            case 2:
+                if fields.fourCC(at: 8) == "Exif" { return fields.u16(at: 4, .bigEndian).map(UInt32.init) }
+            case 3:
+                if fields.fourCC(at: 10) == "Exif" { return fields.u32(at: 4, .bigEndian) }
+            default:
+                continue
+            }
+        }
+        return nil
+    }
+
+    /// The file offset and length of `item`'s single extent in an `iloc` box (construction method
+    /// 0: in this file).
+    private static func location(of item: UInt32, iloc: Box, in reader: FileReader) throws(MetadataError) -> (
+        offset: Int, length: Int
+    )? {
+        let data = try payload(of: iloc, in: reader, limit: 1 << 20)
+        guard let version = data.u8(at: 0), let sizes = data.u8(at: 4), let sizes2 = data.u8(at: 5) else { return nil }
+        let offsetSize = Int(sizes >> 4)
+        let lengthSize = Int(sizes & 0x0F)
+        let baseOffsetSize = Int(sizes2 >> 4)
+        let indexSize = version >= 1 ? Int(sizes2 & 0x0F) : 0
+        var cursor = 6
+        func read(_ width: Int) -> Int? {
+            defer { cursor += width }
+            switch width {
+            case 0: return 0
+            case 2: return data.u16(at: cursor, .bigEndian).map(Int.init)
+            case 4: return data.u32(at: cursor, .bigEndian).map(Int.init)
+            case 8: return data.u64(at: cursor, .bigEndian).flatMap { $0 <= UInt64(Int.max) ? Int($0) : nil }
+            default: return nil
+            }
+        }
+        guard let itemCount = read(version < 2 ? 2 : 4) else { return nil }
+        for _ in 0..<min(itemCount, 100_000) {
+            guard let itemID = read(version < 2 ? 2 : 4) else { return nil }
+            var method = 0
+            if version >= 1 {
+                guard let value = read(2) else { return nil }
+                method = value & 0x0F
+            }
+            guard read(2) != nil, let baseOffset = read(baseOffsetSize), let extentCount = read(2) else { return nil }
+            var extents: [(Int, Int)] = []
+            for _ in 0..<extentCount {
+                guard read(indexSize) != nil, let offset = read(offsetSize), let length = read(lengthSize) else {
+                    return nil
+                }
+                extents.append((baseOffset + offset, length))
+            }
+            if UInt32(truncatingIfNeeded: itemID) == item {
+                guard method == 0, extents.count == 1, let (offset, length) = extents.first,
+                    offset >= 0, length > 0, offset <= reader.size - length
+                else { return nil }
+                return (offset, length)
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,86 @@
+/// Walks a PNG's chunks: IHDR for the size (CRC-checked), `eXIf` for EXIF, an uncompressed
+/// `iTXt` XMP packet; and checks that the chunks reach IEND inside the file with image data on
+/// the way.
+///
+/// Only chunk headers are read (through the reader's window cache), never the image data.
+enum PNGParser {
+    private static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+    private static let xmpKeyword = Array("XML:com.adobe.xmp".utf8)
+
+    static func parse(_ reader: FileReader) throws(MetadataError) -> ContainerInfo {
+        var info = ContainerInfo()
+        let head = try reader.readExactly(at: 0, count: 8 + 8 + 13 + 4, what: "PNG signature and IHDR chunk")
+        guard head.matches(signature) else { throw reader.corrupt("the file does not start with the PNG signature") }
+        guard head.u32(at: 8, .bigEndian) == 13, head.matches(ascii: "IHDR", at: 12),
+            let width = head.u32(at: 16, .bigEndian), let height = head.u32(at: 20, .bigEndian)
+        else { throw reader.corrupt("PNG does not start with a 13-byte IHDR chunk") }
+        guard let ihdr = head.slice(at: 12, count: 17), CRC32.checksum(ihdr) == head.u32(at: 29, .bigEndian) else {
+            throw reader.corrupt("PNG IHDR chunk fails its CRC check")
+        }
+        guard width > 0, height > 0, width <= 0x7FFF_FFFF, height <= 0x7FFF_FFFF else {
+            throw reader.corrupt("PNG IHDR gives an impossible size \(width)×\(height)")
+        }
+
+        var position = 8
+        var sawImageData = false
+        while true {
+            let header = try reader.readExactly(at: position, count: 8, what: "PNG chunk header")
+            guard let length = header.u32(at: 0, .bigEndian).map(Int.init), length <= 0x7FFF_FFFF,
+                let type = header.fourCC(at: 4)
+            else { throw reader.corrupt("PNG chunk at offset \(position) has an impossible length") }
+            let end = position + 12 + length
+            guard end <= reader.size else {
+                throw reader.truncated("PNG chunk \(type) at offset \(position) (\(length) bytes) runs past the end of the file")
+            }
+            switch type {
+            case "IDAT":
+                sawImageData = true
+            case "eXIf" where info.exifBlock == nil:
+                info.exifBlock = ExifBlocks.fromTIFF(in: reader, at: position + 8, length: length)
+            case "iTXt" where info.xmpPacket == nil && length <= FileReader.maximumRead:
+                info.xmpPacket = try xmp(fromITXt: reader.readExactly(at: position + 8, count: length, what: "iTXt"))
+            case "IEND":
+                guard sawImageData else { throw reader.corrupt("PNG has no image data (no IDAT chunk before IEND)") }
+                info.setSize(Int(width), Int(height))
+                return info
+            default:
+                break
+            }
+            position = end
+            if position == reader.size {
+                throw reader.truncated("PNG ends after \(type) at offset \(position) without an IEND chunk")
+            }
+        }
+    }
+
+    /// The XMP packet of an `iTXt` chunk with the XMP keyword, when it is not compressed.
+    private static func xmp(fromITXt data: ArraySlice<UInt8>) -> ArraySlice<UInt8>? {
+        guard data.matches(xmpKeyword), data.u8(at: xmpKeyword.count) == 0,
+            data.u8(at: xmpKeyword.count + 1) == 0  // compression flag
+        else { return nil }
+        // Skip the compression method, then the NUL-terminated language tag and translated keyword.
+        var offset = xmpKeyword.count + 3
+        for _ in 0..<2 {
+            guard let rest = data.slice(at: offset, count: data.count - offset),
+                let nul = rest.firstIndex(of: 0)
+            else { return nil }
+            offset += (nul - rest.startIndex) + 1
+        }
+        return data.slice(at: offset, count: data.count - offset)
+    }
+}
+
+/// CRC-32 as PNG uses it (ISO 3309, polynomial 0xEDB88320).
+enum CRC32 {
+    private static let table: [UInt32] = (0..<256).map { index in
+        var value = UInt32(index)
+        for _ in 0..<8 { value = value & 1 == 1 ? 0xEDB8_8320 ^ (value >> 1) : value >> 1 }
+        return value
+    }
+
+    static func checksum(_ bytes: ArraySlice<UInt8>) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in bytes { crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
+        return crc ^ 0xFFFF_FFFF
+    }
+}

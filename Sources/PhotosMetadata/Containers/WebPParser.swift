@@ -1,0 +1,62 @@
+/// Walks a WebP's RIFF chunks: the canvas size from VP8X, or the frame size from a lossy (VP8)
+/// or lossless (VP8L) bitstream header; EXIF and XMP chunks.
+enum WebPParser {
+    static func parse(_ reader: FileReader) throws(MetadataError) -> ContainerInfo {
+        let header = try reader.readExactly(at: 0, count: 12, what: "RIFF header")
+        guard header.matches(ascii: "RIFF"), header.matches(ascii: "WEBP", at: 8),
+            let riffSize = header.u32(at: 4, .littleEndian).map(Int.init)
+        else { throw reader.corrupt("the file does not start with a RIFF WEBP header") }
+        let riffEnd = 8 + riffSize
+        guard riffEnd <= reader.size else {
+            throw reader.truncated("WebP RIFF size says \(riffEnd) bytes but the file has \(reader.size)")
+        }
+
+        var info = ContainerInfo()
+        var canvas: (Int, Int)?
+        var frame: (Int, Int)?
+        var sawImage = false
+        var position = 12
+        while position + 8 <= riffEnd {
+            let chunkHeader = try reader.readExactly(at: position, count: 8, what: "WebP chunk header")
+            guard let type = chunkHeader.fourCC(at: 0), let size = chunkHeader.u32(at: 4, .littleEndian).map(Int.init)
+            else { break }
+            let payload = position + 8
+            guard payload + size <= riffEnd else {
+                throw reader.truncated("WebP chunk \(type) at offset \(position) (\(size) bytes) runs past the RIFF end")
+            }
+            switch type {
+            case "VP8X":
+                let fields = try reader.readExactly(at: payload, count: min(size, 10), what: "VP8X")
+                if let width = fields.u24(at: 4, .littleEndian), let height = fields.u24(at: 7, .littleEndian) {
+                    canvas = (Int(width) + 1, Int(height) + 1)
+                }
+            case "VP8 ":
+                sawImage = true
+                let fields = try reader.readExactly(at: payload, count: min(size, 10), what: "VP8 frame header")
+                guard fields.matches([0x9D, 0x01, 0x2A], at: 3), let width = fields.u16(at: 6, .littleEndian),
+                    let height = fields.u16(at: 8, .littleEndian)
+                else { throw reader.corrupt("WebP VP8 frame header lacks its start code") }
+                frame = frame ?? (Int(width & 0x3FFF), Int(height & 0x3FFF))
+            case "VP8L":
+                sawImage = true
+                let fields = try reader.readExactly(at: payload, count: min(size, 5), what: "VP8L header")
+                guard fields.u8(at: 0) == 0x2F, let bits = fields.u32(at: 1, .littleEndian) else {
+                    throw reader.corrupt("WebP VP8L header lacks its signature")
+                }
+                frame = frame ?? (Int(bits & 0x3FFF) + 1, Int((bits >> 14) & 0x3FFF) + 1)
+            case "ANMF", "ALPH":
+                sawImage = sawImage || type == "ANMF"
+            case "EXIF" where info.exifBlock == nil:
+                info.exifBlock = ExifBlocks.fromTIFF(in: reader, at: payload, length: size)
+            case "XMP " where info.xmpPacket == nil && size <= FileReader.maximumRead:
+                info.xmpPacket = try reader.readExactly(at: payload, count: size, what: "XMP")
+            default:
+                break
+            }
+            position = payload + size + (size & 1)
+        }
+        guard sawImage else { throw reader.corrupt("WebP has no image data (no VP8, VP8L or ANMF chunk)") }
+        if let (width, height) = canvas ?? frame { info.setSize(width, height) }
+        return info
+    }
+}

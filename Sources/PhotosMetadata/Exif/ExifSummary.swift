@@ -1,0 +1,127 @@
+/// The EXIF fields a photo library keeps, interpreted.
+///
+/// Dates follow the order ExifTool's users expect (and the corpus oracle uses): DateTimeOriginal
+/// with OffsetTimeOriginal and SubSecTimeOriginal, then CreateDate (DateTimeDigitized) with
+/// OffsetTimeDigitized, then IFD0's DateTime (ModifyDate) with OffsetTime, and last a
+/// DateTimeOriginal or CreateDate that a camera wrote to the wrong directory. XMP dates rank
+/// between CreateDate and ModifyDate; the extractor merges them (see ``dates``).
+struct ExifSummary: Sendable, Hashable {
+    /// A creation-date candidate and its rank among all sources (lower wins).
+    struct RankedDate: Sendable, Hashable {
+        var rank: Int
+        var date: CapturedDate
+    }
+
+    enum Rank {
+        static let dateTimeOriginal = 0
+        static let createDate = 1
+        static let xmp = 2  // 2, 3, 4: XMP exif:DateTimeOriginal, photoshop:DateCreated, xmp:CreateDate
+        static let modifyDate = 5
+        static let misplaced = 6
+    }
+
+    var dates: [RankedDate] = []
+    var latitude: Double?
+    var longitude: Double?
+    var altitude: Double?
+    var orientation: Int?
+    var make: String?
+    var model: String?
+    var pixelXDimension: Int?
+    var pixelYDimension: Int?
+
+    enum Tag {
+        static let make: UInt16 = 0x010F
+        static let model: UInt16 = 0x0110
+        static let orientation: UInt16 = 0x0112
+        static let dateTime: UInt16 = 0x0132
+        static let dateTimeOriginal: UInt16 = 0x9003
+        static let createDate: UInt16 = 0x9004
+        static let offsetTime: UInt16 = 0x9010
+        static let offsetTimeOriginal: UInt16 = 0x9011
+        static let offsetTimeDigitized: UInt16 = 0x9012
+        static let subSecTimeOriginal: UInt16 = 0x9291
+        static let pixelXDimension: UInt16 = 0xA002
+        static let pixelYDimension: UInt16 = 0xA003
+        static let gpsLatitudeRef: UInt16 = 0x0001
+        static let gpsLatitude: UInt16 = 0x0002
+        static let gpsLongitudeRef: UInt16 = 0x0003
+        static let gpsLongitude: UInt16 = 0x0004
+        static let gpsAltitudeRef: UInt16 = 0x0005
+        static let gpsAltitude: UInt16 = 0x0006
+    }
+
+    init() {}
+
+    /// Interprets the fields of a parsed EXIF block.
+    init(_ exif: ExifReader) {
+        let offsetTime = exif.string(Tag.offsetTime, in: .exif).flatMap(CapturedDate.offset(parsing:))
+        if var original = exif.string(Tag.dateTimeOriginal, in: .exif).flatMap(CapturedDate.init(parsing:)) {
+            if original.offset == nil {
+                original.offset = exif.string(Tag.offsetTimeOriginal, in: .exif).flatMap(CapturedDate.offset(parsing:))
+            }
+            if original.fraction == 0,
+                let fraction = exif.string(Tag.subSecTimeOriginal, in: .exif).flatMap(CapturedDate.fraction)
+            {
+                original.fraction = fraction
+            }
+            dates.append(RankedDate(rank: Rank.dateTimeOriginal, date: original))
+        }
+        if var created = exif.string(Tag.createDate, in: .exif).flatMap(CapturedDate.init(parsing:)) {
+            if created.offset == nil {
+                created.offset = exif.string(Tag.offsetTimeDigitized, in: .exif).flatMap(CapturedDate.offset(parsing:))
+            }
+            dates.append(RankedDate(rank: Rank.createDate, date: created))
+        }
+        if var modified = exif.string(Tag.dateTime, in: .ifd0).flatMap(CapturedDate.init(parsing:)) {
+            if modified.offset == nil { modified.offset = offsetTime }
+            dates.append(RankedDate(rank: Rank.modifyDate, date: modified))
+        }
+        for directory in [ExifReader.Directory.ifd0, .ifd1] {
+            for tag in [Tag.dateTimeOriginal, Tag.createDate] {
+                if let date = exif.string(tag, in: directory).flatMap(CapturedDate.init(parsing:)) {
+                    dates.append(RankedDate(rank: Rank.misplaced, date: date))
+                }
+            }
+        }
+
+        latitude = Self.coordinate(exif, Tag.gpsLatitude, ref: Tag.gpsLatitudeRef, negative: "S", limit: 90)
+        longitude = Self.coordinate(exif, Tag.gpsLongitude, ref: Tag.gpsLongitudeRef, negative: "W", limit: 180)
+        if let value = exif.rationals(Tag.gpsAltitude, in: .gps)?.first, let metres = value, metres.isFinite {
+            altitude = exif.integer(Tag.gpsAltitudeRef, in: .gps) == 1 ? -abs(metres) : metres
+        }
+
+        if let value = exif.integer(Tag.orientation, in: .ifd0), (1...8).contains(value) {
+            orientation = value
+        }
+        make = exif.string(Tag.make, in: .ifd0)
+        model = exif.string(Tag.model, in: .ifd0)
+        pixelXDimension = exif.integer(Tag.pixelXDimension, in: .exif)
+        pixelYDimension = exif.integer(Tag.pixelYDimension, in: .exif)
+    }
+
+    /// The best creation date among all candidates.
+    var bestDate: CapturedDate? {
+        dates.min { $0.rank < $1.rank }?.date
+    }
+
+    /// Degrees from a GPS degrees/minutes/seconds triple and its N/S or E/W reference.
+    ///
+    /// Like ExifTool's composite tags, a coordinate without its reference is dropped: the
+    /// hemisphere would be a guess.
+    private static func coordinate(
+        _ exif: ExifReader, _ tag: UInt16, ref: UInt16, negative: String, limit: Double
+    ) -> Double? {
+        guard let parts = exif.rationals(tag, in: .gps), let reference = exif.string(ref, in: .gps)?.uppercased(),
+            reference.hasPrefix("N") || reference.hasPrefix("S") || reference.hasPrefix("E")
+                || reference.hasPrefix("W")
+        else { return nil }
+        var degrees = 0.0
+        for (index, part) in parts.prefix(3).enumerated() {
+            guard let part, part.isFinite, part >= 0 else { return nil }
+            degrees += part / [1.0, 60.0, 3600.0][index]
+        }
+        guard degrees <= limit else { return nil }
+        return reference.hasPrefix(negative) ? -degrees : degrees
+    }
+}

@@ -1,0 +1,133 @@
+public import Foundation
+import Synchronization
+
+/// Describes a photo or video file: type, displayed size, orientation, creation date, location,
+/// camera, duration.
+///
+/// The type comes from the content (``MediaSniffer``); sizes from the format's own headers (JPEG
+/// SOF, PNG IHDR, GIF screen, WebP VP8/VP8L/VP8X, BMP, TIFF IFDs, HEIF `ispe`, movie track
+/// headers), never from EXIF's PixelXDimension, which editors often leave stale; the rest from
+/// EXIF (through libexif) and XMP. Only headers are read: typically the first 64 KiB, plus a few
+/// small reads for TIFF directories, movie boxes, and the check that the image data is complete.
+///
+/// Bad input throws a ``MetadataError`` with the reason, never traps: an empty file, text named
+/// `.jpg`, a JPEG cut off inside its image data, a PNG whose chunks run past the end. A file whose
+/// pixels are intact but whose EXIF is corrupt is described without the unreadable fields.
+///
+/// EXIF dates usually carry no UTC offset. Such floating wall-clock times are read in the
+/// extractor's `timeZone` and flagged with ``FileMetadata/creationDateIsFloating``.
+///
+/// ```swift
+/// let extractor = MetadataExtractor(timeZone: TimeZone(identifier: "Europe/Paris")!)
+/// let metadata = try extractor.extract(path: "/photos/DSCN0010.jpg")
+/// print(metadata.pixelWidth!, metadata.pixelHeight!, metadata.latitude!, metadata.longitude!)
+/// // 640 480 43.46744833333334 11.885126666663888
+/// ```
+///
+/// The extractor is a value that can be shared across tasks; it keeps a small pool of libmagic
+/// cookies so that concurrent extractions do not wait on each other.
+public struct MetadataExtractor: Sendable {
+    /// The zone in which EXIF dates without an offset are read.
+    public let timeZone: TimeZone
+    private let sniffers = SnifferPool()
+
+    /// Creates an extractor that reads floating EXIF times in `timeZone`.
+    public init(timeZone: TimeZone = .current) {
+        self.timeZone = timeZone
+    }
+
+    /// Describes the file at `path`.
+    ///
+    /// - Throws: ``MetadataError`` with code `unreadable`, `empty`, `notMedia`, `truncated`,
+    ///   `corrupt` or `libraryUnavailable`.
+    public func extract(path: String) throws(MetadataError) -> FileMetadata {
+        let reader = try FileReader(path: path)
+        guard reader.size > 0 else { throw MetadataError(code: .empty, message: "the file is empty", path: path) }
+        let type = try sniffers.withSniffer { $0.fileType(head: reader.head[...], path: path) }
+        guard type.kind != .other else {
+            var message = "the content is \(type.mimeType), not an image or a video"
+            let fileExtension = MediaSniffer.fileExtension(of: path)
+            if let claimed = FileType.withExtension(fileExtension) {
+                message += ", although the name ends in .\(fileExtension) (\(claimed.mimeType))"
+            }
+            throw MetadataError(code: .notMedia, message: message, path: path)
+        }
+
+        let info: ContainerInfo
+        switch type.container {
+        case .jpeg: info = try JPEGParser.parse(reader)
+        case .png: info = try PNGParser.parse(reader)
+        case .gif: info = try GIFParser.parse(reader)
+        case .webp: info = try WebPParser.parse(reader)
+        case .bmp: info = try BMPParser.parse(reader)
+        case .tiff: info = try TIFFParser.parse(reader, type: type)
+        case .isoMedia: info = try ISOMediaParser.parse(reader)
+        case .avi: info = try AVIParser.parse(reader)
+        case .none: info = ContainerInfo()
+        }
+        return describe(type: type, info: info)
+    }
+
+    /// Combines the container's facts with the interpreted EXIF and XMP.
+    private func describe(type: FileType, info: ContainerInfo) -> FileMetadata {
+        var summary = ExifSummary()
+        if let block = info.exifBlock, let exif = ExifReader(block: block) {
+            summary = ExifSummary(exif)
+        }
+        if let xmp = info.xmpPacket {
+            summary.dates += XMPDates.dates(in: xmp)
+        }
+
+        var metadata = FileMetadata(kind: type.kind, mimeType: type.mimeType, uniformTypeIdentifier: type.uniformTypeIdentifier)
+        if let width = info.width, let height = info.height {
+            // ISO media rotate with their track matrix or `irot`; EXIF orientation applies elsewhere.
+            let swapped: Bool
+            if let rotation = info.rotation {
+                swapped = rotation == 90 || rotation == 270
+            } else {
+                swapped = (5...8).contains(summary.orientation ?? 1)
+            }
+            metadata.pixelWidth = swapped ? height : width
+            metadata.pixelHeight = swapped ? width : height
+        }
+        metadata.orientation = summary.orientation
+        if let captured = summary.bestDate, let date = captured.date(in: timeZone) {
+            metadata.creationDate = date
+            metadata.creationDateOffset = captured.offset
+            metadata.creationDateIsFloating = captured.offset == nil
+        } else if let date = info.creationDate {
+            metadata.creationDate = date
+        }
+        if let latitude = summary.latitude, let longitude = summary.longitude {
+            metadata.latitude = latitude
+            metadata.longitude = longitude
+        }
+        metadata.altitude = summary.altitude
+        metadata.make = summary.make
+        metadata.model = summary.model
+        metadata.duration = info.duration
+        return metadata
+    }
+}
+
+/// Idle libmagic sniffers, lent to one extraction at a time.
+final class SnifferPool: Sendable {
+    private static let maximumIdle = 4
+    private let idle = Mutex<[MediaSniffer]>([])
+
+    /// Runs `body` with a sniffer nobody else is using, creating one when all are busy.
+    func withSniffer<Result>(_ body: (MediaSniffer) -> Result) throws(MetadataError) -> Result {
+        let sniffer: MediaSniffer
+        if let pooled = idle.withLock({ $0.popLast() }) {
+            sniffer = pooled
+        } else {
+            sniffer = try MediaSniffer()
+        }
+        defer {
+            idle.withLock { sniffers in
+                if sniffers.count < Self.maximumIdle { sniffers.append(sniffer) }
+            }
+        }
+        return body(sniffer)
+    }
+}

@@ -1,0 +1,141 @@
+import Foundation
+import GRDB
+import PhotosCore
+
+/// Which assets to fetch, in which order: the storage form of a PhotoKit asset fetch.
+///
+/// ```swift
+/// var query = AssetQuery()
+/// query.filter = try predicate.sql(for: .asset, column: AssetQuery.column(for:))
+/// query.sort = [SortKey(key: "creationDate", ascending: false)]
+/// query.limit = 50
+/// let ids = try database.assetIDs(matching: query)
+/// ```
+public struct AssetQuery: Sendable, Hashable {
+    /// Where the assets come from.
+    public enum Scope: Sendable, Hashable {
+        /// The whole library.
+        case library
+        /// The members of an album, in the album's order unless sorted.
+        case collection(Int64)
+        /// The members of a smart album.
+        case smartAlbum(PHAssetCollectionSubtype)
+        /// The assets with these local identifiers.
+        case localIdentifiers([String])
+        /// Every member of a burst.
+        case burst(String)
+    }
+
+    public var scope: Scope = .library
+    /// Only assets of this media type.
+    public var mediaType: PHAssetMediaType?
+    /// A compiled predicate (see ``column(for:)``).
+    public var filter: SQLFragment?
+    /// The order; empty means the scope's natural order.
+    public var sort: [SortKey] = []
+    /// At most this many assets; 0 means no limit.
+    public var limit: Int = 0
+    /// Include hidden assets (PhotoKit's default: no).
+    public var includeHidden = false
+    /// Include every burst member, not only representatives and user picks (PhotoKit's default: no).
+    public var includeAllBursts = false
+    /// Source types to include (nil: PhotoKit's default, the user library).
+    public var sourceTypes: PHAssetSourceType?
+
+    /// A query with PhotoKit's defaults.
+    public init(scope: Scope = .library) {
+        self.scope = scope
+    }
+
+    /// The SQL expression for a canonical predicate or sort key of `PHAsset`.
+    public static func column(for key: String) -> String {
+        switch key {
+        case "favorite", "isFavorite": "asset.isFavorite"
+        case "hidden", "isHidden": "asset.isHidden"
+        default: "asset." + key
+        }
+    }
+
+    /// The SELECT statement and its arguments for the row ids this query selects, in order.
+    public func sql(selecting selection: String = "asset.id") -> (sql: String, arguments: StatementArguments) {
+        var from = "asset"
+        var conditions: [String] = []
+        var arguments = StatementArguments()
+        var naturalOrder = ["asset.creationDate", "asset.id"]
+        var hiddenAllowed = includeHidden
+        var allBursts = includeAllBursts
+
+        switch scope {
+        case .library:
+            break
+        case .collection(let id):
+            from = "collection_asset JOIN asset ON asset.id = collection_asset.assetId"
+            conditions.append("collection_asset.collectionId = ?")
+            arguments += [id]
+            naturalOrder = ["collection_asset.position"]
+        case .smartAlbum(let subtype):
+            if let album = SmartAlbum.album(for: subtype) {
+                conditions.append(album.condition)
+                hiddenAllowed = hiddenAllowed || album.includesHidden
+            } else {
+                conditions.append("0")
+            }
+        case .localIdentifiers(let identifiers):
+            conditions.append("asset.localIdentifier IN (SELECT value FROM json_each(?))")
+            arguments += [Self.jsonArray(identifiers)]
+            naturalOrder = ["asset.id"]
+        case .burst(let identifier):
+            conditions.append("asset.burstIdentifier = ?")
+            arguments += [identifier]
+            allBursts = true
+        }
+        if let mediaType {
+            conditions.append("asset.mediaType = ?")
+            arguments += [mediaType.rawValue]
+        }
+        if !hiddenAllowed { conditions.append("asset.isHidden = 0") }
+        if !allBursts { conditions.append("asset.isBurstVisible = 1") }
+        if let sourceTypes, !sourceTypes.contains(.typeUserLibrary) {
+            conditions.append("(asset.sourceType & ?) != 0")
+            arguments += [Int64(sourceTypes.rawValue)]
+        }
+        if let filter {
+            conditions.append("(\(filter.sql))")
+            arguments += StatementArguments(filter.arguments.map(\.databaseValue))
+        }
+
+        var sql = "SELECT \(selection) FROM \(from)"
+        if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
+        if sort.isEmpty {
+            sql += " ORDER BY " + naturalOrder.joined(separator: ", ")
+        } else {
+            // The row id breaks ties in the last key's direction, so an index on the key serves the order.
+            let direction = sort.last!.ascending ? "" : " DESC"
+            sql += " ORDER BY "
+                + (sort.map { Self.column(for: $0.key) + ($0.ascending ? "" : " DESC") } + ["asset.id" + direction])
+                .joined(separator: ", ")
+        }
+        if limit > 0 {
+            sql += " LIMIT ?"
+            arguments += [limit]
+        }
+        return (sql, arguments)
+    }
+
+    static func jsonArray(_ strings: [String]) -> String {
+        let encoded = try? JSONSerialization.data(withJSONObject: strings)
+        return encoded.map { String(decoding: $0, as: UTF8.self) } ?? "[]"
+    }
+}
+
+extension SQLValue {
+    /// The GRDB value to bind.
+    var databaseValue: DatabaseValue {
+        switch self {
+        case .null: .null
+        case .int(let value): value.databaseValue
+        case .double(let value): value.databaseValue
+        case .text(let value): value.databaseValue
+        }
+    }
+}

@@ -1,0 +1,136 @@
+import GRDB
+import PhotosCore
+
+/// Which collections to fetch, in which order: the storage form of a PhotoKit collection fetch.
+public struct CollectionQuery: Sendable, Hashable {
+    /// Where the collections come from.
+    public enum Scope: Sendable, Hashable {
+        /// Asset collections of a type and subtype (nil: any).
+        case assetCollections(type: PHAssetCollectionType?, subtype: PHAssetCollectionSubtype?)
+        /// Collection lists of a type and subtype (nil: any).
+        case collectionLists(type: PHCollectionListType?, subtype: PHCollectionListSubtype?)
+        /// Collections with these local identifiers; `isList` nil means both kinds.
+        case localIdentifiers([String], isList: Bool?)
+        /// The children of a folder, or (nil) the top-level user collections, in their order.
+        case children(of: Int64?)
+        /// The albums (of a type, nil: any) holding an asset.
+        case containingAsset(Int64, type: PHAssetCollectionType?)
+        /// The folders directly holding a collection.
+        case listsContaining(Int64)
+    }
+
+    public var scope: Scope
+    /// A compiled predicate (see ``column(for:)``).
+    public var filter: SQLFragment?
+    /// The order; empty means the scope's natural order.
+    public var sort: [SortKey] = []
+    /// At most this many collections; 0 means no limit.
+    public var limit: Int = 0
+
+    /// A query over a scope.
+    public init(scope: Scope) {
+        self.scope = scope
+    }
+
+    /// The SQL expression for a canonical predicate or sort key of a collection.
+    public static func column(for key: String) -> String {
+        switch key {
+        case "title", "localizedTitle": "collection.title"
+        case "startDate": "(\(dateBound("MIN")))"
+        case "endDate": "(\(dateBound("MAX")))"
+        case "estimatedAssetCount":
+            "(SELECT COUNT(*) FROM collection_asset ca WHERE ca.collectionId = collection.id)"
+        default: "collection." + key
+        }
+    }
+
+    /// The earliest or latest creation date among an album's members, or a folder's albums' members.
+    private static func dateBound(_ function: String) -> String {
+        """
+        SELECT \(function)(a.creationDate) FROM collection_asset ca JOIN asset a ON a.id = ca.assetId
+        WHERE ca.collectionId = collection.id
+           OR ca.collectionId IN (SELECT child.id FROM collection child WHERE child.parentId = collection.id)
+        """
+    }
+
+    /// The SELECT statement and its arguments for the row ids this query selects, in order.
+    public func sql() -> (sql: String, arguments: StatementArguments) {
+        var conditions: [String] = []
+        var arguments = StatementArguments()
+        var naturalOrder = "collection.isList DESC, collection.position, collection.id"
+        switch scope {
+        case .assetCollections(let type, let subtype):
+            conditions.append("collection.isList = 0")
+            if let type {
+                conditions.append("collection.type = ?")
+                arguments += [type.rawValue]
+            }
+            if let subtype, subtype != .any {
+                conditions.append("collection.subtype = ?")
+                arguments += [subtype.rawValue]
+            }
+            naturalOrder = "collection.type DESC, collection.position, collection.id"
+        case .collectionLists(let type, let subtype):
+            conditions.append("collection.isList = 1")
+            if let type {
+                conditions.append("collection.type = ?")
+                arguments += [type.rawValue]
+            }
+            if let subtype, subtype != .any {
+                conditions.append("collection.subtype = ?")
+                arguments += [subtype.rawValue]
+            }
+            naturalOrder = "collection.position, collection.id"
+        case .localIdentifiers(let identifiers, let isList):
+            conditions.append("collection.localIdentifier IN (SELECT value FROM json_each(?))")
+            arguments += [AssetQuery.jsonArray(identifiers)]
+            if let isList {
+                conditions.append("collection.isList = ?")
+                arguments += [isList]
+            }
+            naturalOrder = "collection.id"
+        case .children(let parent):
+            if let parent {
+                conditions.append("collection.parentId = ?")
+                arguments += [parent]
+            } else {
+                // Folders, and albums that are not smart albums.
+                conditions.append("collection.parentId IS NULL")
+                conditions.append("collection.isList = 1 OR collection.type = ?")
+                arguments += [PHAssetCollectionType.album.rawValue]
+            }
+            naturalOrder = "collection.position, collection.id"
+        case .containingAsset(let asset, let type):
+            conditions.append("collection.isList = 0")
+            conditions.append(
+                "collection.id IN (SELECT collectionId FROM collection_asset WHERE assetId = ?)")
+            arguments += [asset]
+            if let type {
+                conditions.append("collection.type = ?")
+                arguments += [type.rawValue]
+            }
+        case .listsContaining(let child):
+            conditions.append("collection.isList = 1")
+            conditions.append("collection.id = (SELECT parentId FROM collection WHERE id = ?)")
+            arguments += [child]
+        }
+        if let filter {
+            conditions.append("(\(filter.sql))")
+            arguments += StatementArguments(filter.arguments.map(\.databaseValue))
+        }
+        var sql = "SELECT collection.id FROM collection"
+        if !conditions.isEmpty { sql += " WHERE " + conditions.map { "(\($0))" }.joined(separator: " AND ") }
+        if sort.isEmpty {
+            sql += " ORDER BY " + naturalOrder
+        } else {
+            sql += " ORDER BY "
+                + (sort.map { Self.column(for: $0.key) + ($0.ascending ? "" : " DESC") } + ["collection.id"])
+                .joined(separator: ", ")
+        }
+        if limit > 0 {
+            sql += " LIMIT ?"
+            arguments += [limit]
+        }
+        return (sql, arguments)
+    }
+}

@@ -1,0 +1,152 @@
+import Foundation
+import GRDB
+import PhotosCore
+
+/// A collection row with the figures PhotoKit derives from its members.
+public struct CollectionInfo: Sendable, Hashable {
+    public var record: CollectionRecord
+    /// Members of an album; nil where PhotoKit reports `NSNotFound` (smart albums, folders).
+    public var estimatedAssetCount: Int?
+    /// The earliest member creation date, seconds since 1970.
+    public var startDate: Double?
+    /// The latest member creation date, seconds since 1970.
+    public var endDate: Double?
+}
+
+extension LibraryDatabase {
+    /// The row ids an asset query selects, in order: the snapshot behind a fetch result.
+    public func assetIDs(matching query: AssetQuery) throws -> [Int64] {
+        let (sql, arguments) = query.sql()
+        return try read { db in try Self.fetchIDs(db, sql: sql, arguments: arguments) }
+    }
+
+    /// The number of assets an asset query selects.
+    public func countAssets(matching query: AssetQuery) throws -> Int {
+        var query = query
+        query.sort = []
+        let (sql, arguments) = query.sql(selecting: "COUNT(*)")
+        return try read { db in try Int.fetchOne(db, sql: sql, arguments: arguments) ?? 0 }
+    }
+
+    /// The row ids a collection query selects, in order.
+    public func collectionIDs(matching query: CollectionQuery) throws -> [Int64] {
+        let (sql, arguments) = query.sql()
+        return try read { db in try Self.fetchIDs(db, sql: sql, arguments: arguments) }
+    }
+
+    /// The assets with these row ids, keyed by id; deleted ones are absent.
+    public func assets(ids: [Int64]) throws -> [Int64: AssetRecord] {
+        try read { db in try Self.assets(ids: ids, db) }
+    }
+
+    /// The resources of these assets, keyed by asset id, each list in type order.
+    public func resources(assetIDs: [Int64]) throws -> [Int64: [ResourceRecord]] {
+        try read { db in
+            let rows = try ResourceRecord.fetchAll(
+                db,
+                sql: "SELECT * FROM resource WHERE assetId IN (SELECT value FROM json_each(?)) ORDER BY type, id",
+                arguments: [try LibraryTransaction.jsonList(assetIDs)])
+            return Dictionary(grouping: rows, by: \.assetId)
+        }
+    }
+
+    /// The collections with these row ids, with their derived figures, keyed by id.
+    public func collections(ids: [Int64]) throws -> [Int64: CollectionInfo] {
+        try read { db in
+            let records = try CollectionRecord.fetchAll(
+                db, sql: "SELECT * FROM collection WHERE id IN (SELECT value FROM json_each(?))",
+                arguments: [try LibraryTransaction.jsonList(ids)])
+            var result: [Int64: CollectionInfo] = [:]
+            for record in records {
+                result[record.id!] = try Self.info(for: record, db)
+            }
+            return result
+        }
+    }
+
+    /// The row id of the collection with a local identifier.
+    public func collectionID(forLocalIdentifier identifier: String) throws -> Int64? {
+        try read { db in
+            try Int64.fetchOne(db, sql: "SELECT id FROM collection WHERE localIdentifier = ?", arguments: [identifier])
+        }
+    }
+
+    /// The change-log entries after `token`, oldest first, at most `limit` (0: all).
+    public func changes(since token: Int64, limit: Int = 0) throws -> [LibraryChange] {
+        try read { db in
+            var sql = "SELECT token, payload FROM change WHERE token > ? ORDER BY token"
+            var arguments: StatementArguments = [token]
+            if limit > 0 {
+                sql += " LIMIT ?"
+                arguments += [limit]
+            }
+            let decoder = JSONDecoder()
+            return try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
+                let payload: String = row["payload"]
+                var change = try decoder.decode(LibraryChange.self, from: Data(payload.utf8))
+                change.token = row["token"]
+                return change
+            }
+        }
+    }
+
+    /// The oldest token still in the change log (nil when the log is empty).
+    public func oldestToken() throws -> Int64? {
+        try read { db in try Int64.fetchOne(db, sql: "SELECT MIN(token) FROM change") }
+    }
+
+    // MARK: Shared with transactions
+
+    static func fetchIDs(_ db: Database, sql: String, arguments: StatementArguments) throws -> [Int64] {
+        let statement = try db.cachedStatement(sql: sql)
+        var ids: [Int64] = []
+        let cursor = try Int64.fetchCursor(statement, arguments: arguments)
+        while let id = try cursor.next() { ids.append(id) }
+        return ids
+    }
+
+    static func assets(ids: [Int64], _ db: Database) throws -> [Int64: AssetRecord] {
+        let records = try AssetRecord.fetchAll(
+            db,
+            sql: "SELECT * FROM asset WHERE id IN (SELECT value FROM json_each(?))",
+            arguments: [try LibraryTransaction.jsonList(ids)])
+        return Dictionary(uniqueKeysWithValues: records.map { ($0.id!, $0) })
+    }
+
+    static func ids(table: String, localIdentifiers: [String], _ db: Database) throws -> [String: Int64] {
+        let rows = try Row.fetchAll(
+            db,
+            sql: "SELECT localIdentifier, id FROM \(table) WHERE localIdentifier IN (SELECT value FROM json_each(?))",
+            arguments: [AssetQuery.jsonArray(localIdentifiers)])
+        return Dictionary(uniqueKeysWithValues: rows.map { ($0["localIdentifier"], $0["id"]) })
+    }
+
+    static func info(for record: CollectionRecord, _ db: Database) throws -> CollectionInfo {
+        var info = CollectionInfo(record: record)
+        if record.type == PHAssetCollectionType.smartAlbum.rawValue && !record.isList {
+            return info
+        }
+        let row = try Row.fetchOne(
+            db,
+            sql: """
+                SELECT COUNT(*) AS count, MIN(a.creationDate) AS start, MAX(a.creationDate) AS end
+                FROM collection_asset ca JOIN asset a ON a.id = ca.assetId
+                WHERE ca.collectionId = ?1
+                   OR ca.collectionId IN (SELECT id FROM collection WHERE parentId = ?1)
+                """, arguments: [record.id])
+        if !record.isList { info.estimatedAssetCount = row?["count"] }
+        info.startDate = row?["start"]
+        info.endDate = row?["end"]
+        return info
+    }
+}
+
+extension CollectionInfo {
+    /// A collection with no derived figures yet.
+    public init(record: CollectionRecord) {
+        self.record = record
+        estimatedAssetCount = nil
+        startDate = nil
+        endDate = nil
+    }
+}

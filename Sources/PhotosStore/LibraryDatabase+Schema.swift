@@ -1,0 +1,102 @@
+import GRDB
+import PhotosCore
+
+extension LibraryDatabase {
+    /// The versioned schema. Add migrations at the end; never edit one that has shipped.
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE asset (
+                    id INTEGER PRIMARY KEY,
+                    localIdentifier TEXT NOT NULL UNIQUE,
+                    mediaType INTEGER NOT NULL,
+                    mediaSubtypes INTEGER NOT NULL DEFAULT 0,
+                    sourceType INTEGER NOT NULL DEFAULT 1,
+                    pixelWidth INTEGER NOT NULL DEFAULT 0,
+                    pixelHeight INTEGER NOT NULL DEFAULT 0,
+                    creationDate REAL,
+                    creationDateOffset INTEGER,
+                    creationDateIsFloating INTEGER NOT NULL DEFAULT 0,
+                    modificationDate REAL,
+                    addedDate REAL NOT NULL,
+                    latitude REAL,
+                    longitude REAL,
+                    altitude REAL,
+                    duration REAL NOT NULL DEFAULT 0,
+                    isFavorite INTEGER NOT NULL DEFAULT 0,
+                    isHidden INTEGER NOT NULL DEFAULT 0,
+                    burstIdentifier TEXT,
+                    burstSelectionTypes INTEGER NOT NULL DEFAULT 0,
+                    representsBurst INTEGER NOT NULL DEFAULT 0,
+                    adjustmentFormatIdentifier TEXT,
+                    isRAW INTEGER NOT NULL DEFAULT 0,
+                    -- Shown by default: not a burst member other than the representative or a user pick.
+                    isBurstVisible INTEGER GENERATED ALWAYS AS (
+                        burstIdentifier IS NULL OR representsBurst OR (burstSelectionTypes & 2) != 0
+                    ) VIRTUAL
+                );
+                -- Covers the default fetch (visible assets by date) without touching the table.
+                CREATE INDEX asset_by_creationDate ON asset(creationDate, isHidden, isBurstVisible);
+                CREATE INDEX asset_by_addedDate ON asset(addedDate);
+                CREATE INDEX asset_by_burst ON asset(burstIdentifier) WHERE burstIdentifier IS NOT NULL;
+                CREATE INDEX asset_by_mediaType_creationDate ON asset(mediaType, creationDate);
+
+                CREATE TABLE resource (
+                    id INTEGER PRIMARY KEY,
+                    assetId INTEGER NOT NULL REFERENCES asset(id) ON DELETE CASCADE,
+                    type INTEGER NOT NULL,
+                    path TEXT NOT NULL,
+                    uniformTypeIdentifier TEXT,
+                    mimeType TEXT,
+                    fileSize INTEGER NOT NULL DEFAULT 0,
+                    originalFilename TEXT NOT NULL
+                );
+                CREATE INDEX resource_by_asset ON resource(assetId);
+                CREATE INDEX resource_by_path ON resource(path);
+
+                CREATE TABLE collection (
+                    id INTEGER PRIMARY KEY,
+                    localIdentifier TEXT NOT NULL UNIQUE,
+                    isList INTEGER NOT NULL,
+                    type INTEGER NOT NULL,
+                    subtype INTEGER NOT NULL,
+                    title TEXT,
+                    parentId INTEGER REFERENCES collection(id) ON DELETE CASCADE,
+                    position INTEGER NOT NULL DEFAULT 0,
+                    path TEXT,
+                    createdDate REAL NOT NULL
+                );
+                CREATE INDEX collection_by_parent ON collection(parentId, position);
+                CREATE INDEX collection_by_type ON collection(isList, type, subtype);
+
+                CREATE TABLE collection_asset (
+                    collectionId INTEGER NOT NULL REFERENCES collection(id) ON DELETE CASCADE,
+                    assetId INTEGER NOT NULL REFERENCES asset(id) ON DELETE CASCADE,
+                    position INTEGER NOT NULL,
+                    PRIMARY KEY (collectionId, assetId)
+                ) WITHOUT ROWID;
+                CREATE INDEX collection_asset_by_position ON collection_asset(collectionId, position);
+                CREATE INDEX collection_asset_by_asset ON collection_asset(assetId);
+
+                CREATE TABLE change (
+                    token INTEGER PRIMARY KEY AUTOINCREMENT,
+                    timestamp REAL NOT NULL,
+                    payload TEXT NOT NULL
+                );
+                """)
+            for album in SmartAlbum.all {
+                try db.execute(
+                    sql: """
+                        INSERT INTO collection (localIdentifier, isList, type, subtype, title, position, createdDate)
+                        VALUES (?, 0, ?, ?, ?, ?, 0)
+                        """,
+                    arguments: [
+                        album.localIdentifier, PHAssetCollectionType.smartAlbum.rawValue, album.subtype.rawValue,
+                        album.title, album.position,
+                    ])
+            }
+        }
+        return migrator
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import GRDB
+import PhotosCore
+
+/// The SQLite file that holds one photo library: assets, resources, collections and the change log.
+///
+/// One library is one SQLite file in WAL mode, so several processes (the daemon, the CLI, apps) can
+/// read while one writes. Every write goes through ``write(_:)``, which appends one change-log entry
+/// in the same transaction (DESIGN decision 2).
+///
+/// ```swift
+/// let database = try LibraryDatabase(path: "/tmp/library.sqlite")
+/// let ids = try database.read { try AssetQuery().fetchIDs($0) }
+/// ```
+public final class LibraryDatabase: Sendable {
+    /// The library file, or nil for an in-memory library.
+    public let path: String?
+    let writer: any DatabaseWriter
+
+    /// Opens (creating if needed) the library at `path` and brings its schema up to date.
+    public init(path: String) throws {
+        self.path = path
+        let directory = (path as NSString).deletingLastPathComponent
+        if !directory.isEmpty {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        }
+        writer = try DatabasePool(path: path, configuration: Self.configuration())
+        try Self.migrator.migrate(writer)
+    }
+
+    /// Opens an existing library at `path` without creating it; throws if there is no library there.
+    public convenience init(existingAt path: String) throws {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw PHPhotosError(.identifierNotFound, "no library at \(path)")
+        }
+        try self.init(path: path)
+    }
+
+    /// Opens a private in-memory library, for tests and transient work.
+    public init() throws {
+        path = nil
+        writer = try DatabaseQueue(configuration: Self.configuration())
+        try Self.migrator.migrate(writer)
+    }
+
+    private static func configuration() -> Configuration {
+        var configuration = Configuration()
+        // Another process may hold the write lock for a batch; wait rather than fail.
+        configuration.busyMode = .timeout(10)
+        configuration.prepareDatabase { db in
+            db.add(function: Self.foldFunction)
+            db.add(function: Self.likeFunction)
+            try db.execute(sql: "PRAGMA foreign_keys = ON")
+        }
+        return configuration
+    }
+
+    /// `photos_fold(text, flags)`: case and diacritic folding for `[c]`/`[d]` predicate modifiers.
+    private static let foldFunction = DatabaseFunction("photos_fold", argumentCount: 2, pure: true) { values in
+        guard let text = String.fromDatabaseValue(values[0]) else { return nil }
+        return PredicateFunctions.fold(text, flags: Int.fromDatabaseValue(values[1]) ?? 0)
+    }
+
+    /// `photos_like(value, pattern, flags)`: NSPredicate's LIKE (`*`, `?`) after folding.
+    private static let likeFunction = DatabaseFunction("photos_like", argumentCount: 3, pure: true) { values in
+        guard let text = String.fromDatabaseValue(values[0]),
+            let pattern = String.fromDatabaseValue(values[1])
+        else { return nil }
+        return PredicateFunctions.like(text, pattern: pattern, flags: Int.fromDatabaseValue(values[2]) ?? 0)
+    }
+
+    /// Runs `body` in a read transaction: a consistent snapshot of the library.
+    public func read<T>(_ body: (Database) throws -> T) throws -> T {
+        try writer.read(body)
+    }
+
+    /// Runs `body` in one write transaction and appends one change-log entry for what it changed.
+    ///
+    /// Either everything `body` did commits, with its change-log entry, or nothing does. A body that
+    /// changes nothing appends no entry. Returns the body's result and the entry's token, if any.
+    @discardableResult
+    public func write<T>(_ body: (LibraryTransaction) throws -> T) throws -> (value: T, token: Int64?) {
+        try writer.write { db in
+            let transaction = LibraryTransaction(db: db)
+            let value = try body(transaction)
+            let token = try transaction.changes.append(to: db)
+            return (value, token)
+        }
+    }
+
+    /// The token of the newest change-log entry (0 for a library never written to).
+    public func currentToken() throws -> Int64 {
+        try read { db in try Int64.fetchOne(db, sql: "SELECT MAX(token) FROM change") ?? 0 }
+    }
+}

@@ -1,0 +1,224 @@
+import Foundation
+import GRDB
+import PhotosCore
+
+/// The writes one change block may make, inside one SQLite transaction.
+///
+/// Every method records what it changed, so that ``LibraryDatabase/write(_:)`` can append the
+/// transaction's change-log entry. Obtain one only through ``LibraryDatabase/write(_:)``.
+public final class LibraryTransaction {
+    let db: Database
+    var changes = ChangeLogWriter()
+
+    init(db: Database) {
+        self.db = db
+    }
+
+    // MARK: Assets
+
+    /// Inserts an asset and its resources, returning the asset's row id.
+    @discardableResult
+    public func insertAsset(_ asset: AssetRecord, resources: [ResourceRecord] = []) throws -> Int64 {
+        var asset = asset
+        try asset.insert(db)
+        let id = asset.id!
+        for var resource in resources {
+            resource.assetId = id
+            try resource.insert(db)
+        }
+        changes.recorder.inserted(.asset, asset.localIdentifier)
+        return id
+    }
+
+    /// Saves a changed asset, recording which PhotoKit properties changed.
+    public func updateAsset(_ asset: AssetRecord, properties: [String]) throws {
+        try asset.update(db)
+        changes.recorder.updated(.asset, asset.localIdentifier, properties: properties)
+    }
+
+    /// Deletes assets by row id; their resources and album memberships go with them.
+    public func deleteAssets(_ ids: [Int64]) throws {
+        guard !ids.isEmpty else { return }
+        let list = try Self.jsonList(ids)
+        let identifiers = try String.fetchAll(
+            db, sql: "SELECT localIdentifier FROM asset WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id",
+            arguments: [list])
+        // Albums that lose members change too.
+        let albums = try String.fetchAll(
+            db,
+            sql: """
+                SELECT DISTINCT c.localIdentifier FROM collection_asset ca JOIN collection c ON c.id = ca.collectionId
+                WHERE ca.assetId IN (SELECT value FROM json_each(?))
+                """, arguments: [list])
+        try db.execute(sql: "DELETE FROM asset WHERE id IN (SELECT value FROM json_each(?))", arguments: [list])
+        for identifier in identifiers { changes.recorder.deleted(.asset, identifier) }
+        for album in albums { changes.recorder.updated(.assetCollection, album, properties: ["assets"]) }
+    }
+
+    /// The asset with a local identifier, if it exists.
+    public func asset(withLocalIdentifier identifier: String) throws -> AssetRecord? {
+        try AssetRecord.filter(Column("localIdentifier") == identifier).fetchOne(db)
+    }
+
+    /// The assets with these row ids, keyed by id.
+    public func assets(ids: [Int64]) throws -> [Int64: AssetRecord] {
+        try LibraryDatabase.assets(ids: ids, db)
+    }
+
+    /// The row ids of these local identifiers, keyed by identifier; unknown ones are absent.
+    public func assetIDs(forLocalIdentifiers identifiers: [String]) throws -> [String: Int64] {
+        try LibraryDatabase.ids(table: "asset", localIdentifiers: identifiers, db)
+    }
+
+    /// Adds a resource to an existing asset.
+    public func insertResource(_ resource: ResourceRecord) throws {
+        var resource = resource
+        try resource.insert(db)
+    }
+
+    // MARK: Collections
+
+    /// Inserts a collection (album or folder), returning its row id.
+    @discardableResult
+    public func insertCollection(_ collection: CollectionRecord) throws -> Int64 {
+        var collection = collection
+        try collection.insert(db)
+        changes.recorder.inserted(collection.isList ? .collectionList : .assetCollection, collection.localIdentifier)
+        return collection.id!
+    }
+
+    /// Saves a changed collection, recording which properties changed.
+    public func updateCollection(_ collection: CollectionRecord, properties: [String]) throws {
+        try collection.update(db)
+        changes.recorder.updated(
+            collection.isList ? .collectionList : .assetCollection, collection.localIdentifier,
+            properties: properties)
+    }
+
+    /// Deletes a collection; a folder's descendants go with it. Returns the local identifiers deleted.
+    @discardableResult
+    public func deleteCollection(_ collection: CollectionRecord) throws -> [String] {
+        guard let id = collection.id else { return [] }
+        let descendants = try Row.fetchAll(
+            db,
+            sql: """
+                WITH RECURSIVE tree(id) AS (SELECT id FROM collection WHERE parentId = ?
+                    UNION ALL SELECT c.id FROM collection c JOIN tree ON c.parentId = tree.id)
+                SELECT c.localIdentifier, c.isList FROM collection c JOIN tree ON c.id = tree.id
+                """, arguments: [id])
+        if let parentId = collection.parentId {
+            try touchParent(parentId)
+        }
+        try db.execute(sql: "DELETE FROM collection WHERE id = ?", arguments: [id])
+        changes.recorder.deleted(collection.isList ? .collectionList : .assetCollection, collection.localIdentifier)
+        for row in descendants {
+            let isList: Bool = row["isList"]
+            changes.recorder.deleted(isList ? .collectionList : .assetCollection, row["localIdentifier"])
+        }
+        return [collection.localIdentifier] + descendants.map { $0["localIdentifier"] }
+    }
+
+    /// The collection with a local identifier, if it exists.
+    public func collection(withLocalIdentifier identifier: String) throws -> CollectionRecord? {
+        try CollectionRecord.filter(Column("localIdentifier") == identifier).fetchOne(db)
+    }
+
+    /// The collection with a row id, if it exists.
+    public func collection(id: Int64) throws -> CollectionRecord? {
+        try CollectionRecord.fetchOne(db, key: id)
+    }
+
+    /// The asset row ids of an album, in the album's order.
+    public func members(ofCollection id: Int64) throws -> [Int64] {
+        try Int64.fetchAll(
+            db, sql: "SELECT assetId FROM collection_asset WHERE collectionId = ? ORDER BY position", arguments: [id])
+    }
+
+    /// Replaces an album's members with `assetIDs`, in that order.
+    public func setMembers(ofCollection collection: CollectionRecord, to assetIDs: [Int64]) throws {
+        guard let id = collection.id else { return }
+        let before = try members(ofCollection: id)
+        guard before != assetIDs else { return }
+        try db.execute(sql: "DELETE FROM collection_asset WHERE collectionId = ?", arguments: [id])
+        let statement = try db.makeStatement(
+            sql: "INSERT INTO collection_asset (collectionId, assetId, position) VALUES (?, ?, ?)")
+        for (position, assetID) in assetIDs.enumerated() {
+            try statement.execute(arguments: [id, assetID, position])
+        }
+        changes.recorder.updated(.assetCollection, collection.localIdentifier, properties: ["assets"])
+    }
+
+    /// The child collection row ids of a folder (nil: the top level of user collections), in order.
+    public func children(ofList id: Int64?) throws -> [Int64] {
+        if let id {
+            return try Int64.fetchAll(
+                db, sql: "SELECT id FROM collection WHERE parentId = ? ORDER BY position, id", arguments: [id])
+        }
+        return try Int64.fetchAll(
+            db,
+            sql: "SELECT id FROM collection WHERE parentId IS NULL AND (isList = 1 OR type = ?) ORDER BY position, id",
+            arguments: [PHAssetCollectionType.album.rawValue])
+    }
+
+    /// Makes `childIDs` the children of a folder (nil: the top level), in that order.
+    ///
+    /// A collection has one parent: a child taken from another folder leaves it.
+    public func setChildren(ofList list: CollectionRecord?, to childIDs: [Int64]) throws {
+        let parentId = list?.id
+        let before = try children(ofList: parentId)
+        guard before != childIDs else { return }
+        let kept = Set(childIDs)
+        for removed in before where !kept.contains(removed) {
+            guard var child = try collection(id: removed) else { continue }
+            child.parentId = nil
+            child.position = Int.max / 2
+            try child.update(db)
+            changes.recorder.updated(child.isList ? .collectionList : .assetCollection, child.localIdentifier,
+                                     properties: ["parent"])
+        }
+        for (position, childID) in childIDs.enumerated() {
+            guard var child = try collection(id: childID) else { continue }
+            if child.parentId != parentId, let oldParent = child.parentId {
+                try touchParent(oldParent)
+            }
+            let moved = child.parentId != parentId
+            child.parentId = parentId
+            child.position = position
+            try child.update(db)
+            if moved {
+                changes.recorder.updated(child.isList ? .collectionList : .assetCollection, child.localIdentifier,
+                                         properties: ["parent"])
+            }
+        }
+        if let list { changes.recorder.updated(.collectionList, list.localIdentifier, properties: ["collections"]) }
+    }
+
+    private func touchParent(_ id: Int64) throws {
+        if let parent = try collection(id: id) {
+            changes.recorder.updated(.collectionList, parent.localIdentifier, properties: ["collections"])
+        }
+    }
+
+    static func jsonList(_ ids: [Int64]) throws -> String {
+        "[" + ids.map(String.init).joined(separator: ",") + "]"
+    }
+}
+
+/// Turns a transaction's recorded changes into its change-log row.
+struct ChangeLogWriter {
+    var recorder = ChangeRecorder()
+
+    /// Appends the entry, if anything changed, and returns its token.
+    func append(to db: Database) throws -> Int64? {
+        guard !recorder.isEmpty else { return nil }
+        let timestamp = Date().timeIntervalSince1970
+        var entry = LibraryChange(
+            token: 0, timestamp: timestamp, asset: recorder.changes(for: .asset),
+            assetCollection: recorder.changes(for: .assetCollection),
+            collectionList: recorder.changes(for: .collectionList))
+        let payload = String(decoding: try JSONEncoder().encode(entry), as: UTF8.self)
+        try db.execute(sql: "INSERT INTO change (timestamp, payload) VALUES (?, ?)", arguments: [timestamp, payload])
+        entry.token = db.lastInsertedRowID
+        return entry.token
+    }
+}

@@ -1,0 +1,44 @@
+import GRDB
+
+/// One row of the `collection` table: an album, a smart album, or a folder (collection list).
+public struct CollectionRecord: Sendable, Hashable, Codable, FetchableRecord, MutablePersistableRecord {
+    public static let databaseTableName = "collection"
+
+    public var id: Int64?
+    public var localIdentifier: String
+    /// True for a collection list (folder), false for an asset collection (album).
+    public var isList: Bool
+    /// A `PHAssetCollectionType` or `PHCollectionListType` raw value.
+    public var type: Int
+    /// A `PHAssetCollectionSubtype` or `PHCollectionListSubtype` raw value.
+    public var subtype: Int
+    public var title: String?
+    /// The folder holding this collection; nil at the top level.
+    public var parentId: Int64?
+    /// The order among the parent's children.
+    public var position: Int
+    /// The directory behind a directory-backed album or folder.
+    public var path: String?
+    public var createdDate: Double
+
+    /// Creates a collection row.
+    public init(
+        localIdentifier: String, isList: Bool, type: Int, subtype: Int, title: String?, parentId: Int64? = nil,
+        position: Int = 0, path: String? = nil, createdDate: Double
+    ) {
+        self.id = nil
+        self.localIdentifier = localIdentifier
+        self.isList = isList
+        self.type = type
+        self.subtype = subtype
+        self.title = title
+        self.parentId = parentId
+        self.position = position
+        self.path = path
+        self.createdDate = createdDate
+    }
+
+    public mutating func didInsert(_ inserted: InsertionSuccess) {
+        id = inserted.rowID
+    }
+}

@@ -1,0 +1,36 @@
+import GRDB
+
+/// One row of the `resource` table: a file behind an asset (its photo, paired video, RAW...).
+public struct ResourceRecord: Sendable, Hashable, Codable, FetchableRecord, MutablePersistableRecord {
+    public static let databaseTableName = "resource"
+
+    public var id: Int64?
+    public var assetId: Int64
+    /// A `PHAssetResourceType` raw value.
+    public var type: Int
+    /// The absolute path of the file.
+    public var path: String
+    public var uniformTypeIdentifier: String?
+    public var mimeType: String?
+    public var fileSize: Int64
+    public var originalFilename: String
+
+    /// Creates a resource row for an asset.
+    public init(
+        assetId: Int64, type: Int, path: String, uniformTypeIdentifier: String?, mimeType: String?,
+        fileSize: Int64, originalFilename: String
+    ) {
+        self.id = nil
+        self.assetId = assetId
+        self.type = type
+        self.path = path
+        self.uniformTypeIdentifier = uniformTypeIdentifier
+        self.mimeType = mimeType
+        self.fileSize = fileSize
+        self.originalFilename = originalFilename
+    }
+
+    public mutating func didInsert(_ inserted: InsertionSuccess) {
+        id = inserted.rowID
+    }
+}

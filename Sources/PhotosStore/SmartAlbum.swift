@@ -1,0 +1,61 @@
+import PhotosCore
+
+/// A smart album: a collection whose members are computed from the assets' own properties.
+///
+/// Smart albums are rows of the `collection` table (so they have stable local identifiers and can be
+/// fetched like any collection), but their members are the assets matching ``condition``.
+public struct SmartAlbum: Sendable, Hashable {
+    /// PhotoKit's subtype for this album.
+    public let subtype: PHAssetCollectionSubtype
+    /// The title PhotoKit shows (English).
+    public let title: String
+    /// A SQL condition on the `asset` table that selects the members.
+    public let condition: String
+    /// Whether the album lists hidden assets (only "Hidden" does).
+    public let includesHidden: Bool
+    /// The order smart albums are listed in.
+    public let position: Int
+
+    /// The stable local identifier, the same in every library.
+    public var localIdentifier: String {
+        let digits = String(subtype.rawValue)
+        return "00000000-0000-0000-0000-" + String(repeating: "0", count: 12 - digits.count) + digits + "/L0/040"
+    }
+
+    /// How long an asset counts as recently added.
+    public static let recentlyAddedInterval: Double = 30 * 24 * 3600
+
+    /// Every smart album this library can derive, in display order.
+    public static let all: [SmartAlbum] = {
+        let subtypes: [(PHAssetCollectionSubtype, String, String)] = [
+            (.smartAlbumUserLibrary, "Recents", "1"),
+            (.smartAlbumFavorites, "Favorites", "asset.isFavorite = 1"),
+            (.smartAlbumRecentlyAdded, "Recently Added",
+             "asset.addedDate >= (CAST(strftime('%s','now') AS REAL) - \(Int(recentlyAddedInterval)))"),
+            (.smartAlbumVideos, "Videos", "asset.mediaType = \(PHAssetMediaType.video.rawValue)"),
+            (.smartAlbumScreenshots, "Screenshots", bit(.photoScreenshot)),
+            (.smartAlbumPanoramas, "Panoramas", bit(.photoPanorama)),
+            (.smartAlbumLivePhotos, "Live Photos", bit(.photoLive)),
+            (.smartAlbumBursts, "Bursts", "asset.burstIdentifier IS NOT NULL"),
+            (.smartAlbumSlomoVideos, "Slo-mo", bit(.videoHighFrameRate)),
+            (.smartAlbumTimelapses, "Time-lapse", bit(.videoTimelapse)),
+            (.smartAlbumAnimated, "Animated", bit(.photoAnimation)),
+            (.smartAlbumRAW, "RAW", "asset.isRAW = 1"),
+            (.smartAlbumAllHidden, "Hidden", "asset.isHidden = 1"),
+        ]
+        return subtypes.enumerated().map { index, entry in
+            SmartAlbum(
+                subtype: entry.0, title: entry.1, condition: entry.2,
+                includesHidden: entry.0 == .smartAlbumAllHidden, position: index)
+        }
+    }()
+
+    /// The smart album of a subtype, if this library derives it.
+    public static func album(for subtype: PHAssetCollectionSubtype) -> SmartAlbum? {
+        all.first { $0.subtype == subtype }
+    }
+
+    private static func bit(_ subtype: PHAssetMediaSubtype) -> String {
+        "(asset.mediaSubtypes & \(subtype.rawValue)) != 0"
+    }
+}

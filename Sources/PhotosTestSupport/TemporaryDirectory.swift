@@ -1,0 +1,92 @@
+import Foundation
+
+/// A fresh directory under the system's temporary directory, removed when released.
+public final class TemporaryDirectory: @unchecked Sendable {
+    /// The directory.
+    public let url: URL
+
+    /// Creates an empty directory.
+    public init(prefix: String = "photos-test") throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    /// A path inside the directory.
+    public func path(_ name: String) -> URL { url.appendingPathComponent(name) }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+}
+
+/// The shared test corpus, `../shared/corpus` beside the package, and its oracle `truth.json`.
+public enum Corpus {
+    /// The package's root directory.
+    public static let packageRoot: URL = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() }
+        return url
+    }()
+
+    /// The corpus directory, or nil (with a loud message) when it is not there.
+    public static var root: URL? {
+        let url = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus")
+        if FileManager.default.fileExists(atPath: url.path) { return url }
+        FileHandle.standardError.write(Data("⚠️  ../shared/corpus is missing: corpus tests are SKIPPED\n".utf8))
+        return nil
+    }
+
+    /// Whether the corpus is present.
+    public static var isAvailable: Bool { root != nil }
+
+    /// A file of the corpus, by its path relative to the corpus root.
+    public static func file(_ relativePath: String) -> URL? {
+        root?.appendingPathComponent(relativePath)
+    }
+}
+
+/// Built products of this package (`.build/debug/photos` and the examples), for tests that run them.
+public enum BuiltProducts {
+    /// The directory holding the built executables: the one holding the running test bundle.
+    public static var directory: URL {
+        if let override = ProcessInfo.processInfo.environment["PHOTOS_BUILT_PRODUCTS"] {
+            return URL(fileURLWithPath: override)
+        }
+        var url = Bundle.main.bundleURL
+        if url.pathExtension == "xctest" { url.deleteLastPathComponent() }
+        for candidate in [url, packageRoot.appendingPathComponent(".build/debug")]
+        where FileManager.default.fileExists(atPath: candidate.appendingPathComponent("photos").path) {
+            return candidate
+        }
+        return url
+    }
+
+    static var packageRoot: URL { Corpus.packageRoot }
+
+    /// Runs a built executable and returns its exit status, standard output and standard error.
+    public static func run(
+        _ name: String, _ arguments: [String], environment: [String: String] = [:]
+    ) throws -> (status: Int32, stdout: String, stderr: String) {
+        let process = Process()
+        process.executableURL = directory.appendingPathComponent(name)
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env.merge(environment) { $1 }
+        process.environment = env
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        // Read both pipes while the process runs so that a full pipe cannot block it.
+        let group = DispatchGroup()
+        nonisolated(unsafe) var errData = Data()
+        group.enter()
+        DispatchQueue.global().async {
+            errData = err.fileHandleForReading.readDataToEndOfFile()
+            group.leave()
+        }
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+    }
+}
