@@ -43,9 +43,16 @@ let package = Package(
         .target(name: "PhotosTestSupport", dependencies: ["Photos", "PhotosStore"], swiftSettings: settings),
 
         // Runnable PhotoKit listings from the seed documents.
-        .executableTarget(name: "query-library", dependencies: ["Photos"], path: "Examples/query-library"),
-        .executableTarget(name: "modify-albums", dependencies: ["Photos"], path: "Examples/modify-albums"),
-        .executableTarget(name: "add-asset-to-album", dependencies: ["Photos"], path: "Examples/add-asset-to-album"),
+        // Swift 5 mode: these are PhotoKit listings as published, before strict concurrency.
+        .executableTarget(
+            name: "query-library", dependencies: ["Photos"], path: "Examples/query-library",
+            swiftSettings: [.swiftLanguageMode(.v5)]),
+        .executableTarget(
+            name: "modify-albums", dependencies: ["Photos"], path: "Examples/modify-albums",
+            swiftSettings: [.swiftLanguageMode(.v5)]),
+        .executableTarget(
+            name: "add-asset-to-album", dependencies: ["Photos"], path: "Examples/add-asset-to-album",
+            swiftSettings: [.swiftLanguageMode(.v5)]),
 
         // Release-build benchmark: `swift run -c release photos-bench`.
         .executableTarget(
@@ -59,8 +66,12 @@ let package = Package(
         .testTarget(name: "PhotosStoreTests", dependencies: ["PhotosStore", "PhotosTestSupport"], swiftSettings: settings),
         .testTarget(name: "PhotosTests", dependencies: ["Photos", "PhotosTestSupport"], swiftSettings: settings),
         .testTarget(name: "PhotosMetadataTests", dependencies: ["PhotosMetadata", "PhotosTestSupport"], swiftSettings: settings),
-        .testTarget(name: "PhotosCLITests", dependencies: ["PhotosTestSupport"], swiftSettings: settings),
-        .testTarget(name: "ExamplesTests", dependencies: ["PhotosTestSupport"], swiftSettings: settings),
+        // These run built executables; depending on them makes `swift test` build them first.
+        .testTarget(name: "PhotosCLITests", dependencies: ["PhotosTestSupport", "PhotosCLI"], swiftSettings: settings),
+        .testTarget(
+            name: "ExamplesTests",
+            dependencies: ["PhotosTestSupport", "PhotosCLI", "query-library", "modify-albums", "add-asset-to-album"],
+            swiftSettings: settings),
     ],
     swiftLanguageModes: [.v6]
 )

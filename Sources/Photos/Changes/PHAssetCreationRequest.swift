@@ -99,12 +99,15 @@ public final class PHAssetCreationRequest: PHAssetChangeRequest, @unchecked Send
         var primaryMetadata: FileMetadata?
 
         for resource in resources {
-            let stored = try store(resource, in: directory, context: context)
+            var stored = try store(resource, in: directory, context: context)
             let metadata: FileMetadata
             do {
                 metadata = try extractor.extract(path: stored.path)
             } catch {
                 throw PHPhotosError(.invalidResource, "\(stored.originalName): \(error)")
+            }
+            if case .data = resource.source, resource.originalFilename == nil {
+                stored = try nameByContent(stored, mimeType: metadata.mimeType, context: context)
             }
             try Self.check(metadata, for: resource.type, name: stored.originalName)
             if resource.type == .photo || resource.type == .video || resource.type == .audio {
@@ -148,6 +151,22 @@ public final class PHAssetCreationRequest: PHAssetChangeRequest, @unchecked Send
                 .invalidResource, "\(name) is \(metadata.mimeType), not the \(expected) a \(type.name) resource needs")
         }
     }
+
+    /// Gives data added without a file name the extension its content calls for (`photo-1.jpg`).
+    private func nameByContent(_ file: StoredFile, mimeType: String, context: ApplyContext) throws -> StoredFile {
+        guard let ext = Self.extensions[mimeType] else { return file }
+        let url = URL(fileURLWithPath: file.path)
+        let renamed = url.appendingPathExtension(ext)
+        try FileManager.default.moveItem(at: url, to: renamed)
+        context.copied(renamed)
+        return StoredFile(path: renamed.path, originalName: renamed.lastPathComponent, size: file.size)
+    }
+
+    private static let extensions: [String: String] = [
+        "image/jpeg": "jpg", "image/png": "png", "image/gif": "gif", "image/heic": "heic", "image/heif": "heif",
+        "image/avif": "avif", "image/webp": "webp", "image/tiff": "tiff", "image/bmp": "bmp",
+        "video/quicktime": "mov", "video/mp4": "mp4", "video/3gpp": "3gp",
+    ]
 
     private struct StoredFile {
         let path: String

@@ -45,6 +45,7 @@ extension PHPhotoLibrary {
     /// Runs `changeBlock` on this thread and commits its requests before returning; throws a
     /// `PHPhotosError` (and changes nothing) if any request fails.
     public func performChangesAndWait(_ changeBlock: () -> Void) throws {
+        precondition(ChangeBlock.current == nil, "performChangesAndWait cannot be called inside a change block")
         try withoutActuallyEscaping(changeBlock) { block in
             let work = UncheckedSendable(value: block)
             try changeQueue.sync { try runChangeBlock(work.value) }

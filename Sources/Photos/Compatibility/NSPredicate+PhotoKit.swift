@@ -10,17 +10,17 @@ public final class PHFormatPredicate: NSPredicate {
     /// The format string as given.
     public let predicateFormatString: String
     /// The parsed predicate, or the error that stopped parsing.
-    public let parsed: Result<PhotoKitPredicate, PhotosCore.PredicateError>
+    public let parsed: Result<PhotoKitPredicate, PredicateFormatError>
 
     init(format: String, arguments: [Any]) {
         predicateFormatString = format
         var values: [PredicateValue] = []
-        var conversionError: PhotosCore.PredicateError?
+        var conversionError: PredicateFormatError?
         for (index, argument) in arguments.enumerated() {
             if let value = PredicateValue(argument: argument) {
                 values.append(value)
             } else if conversionError == nil {
-                conversionError = PhotosCore.PredicateError(
+                conversionError = PredicateFormatError(
                     .argument, "argument \(index + 1) (\(type(of: argument))) cannot be used in a predicate",
                     format: format)
             }
@@ -28,7 +28,7 @@ public final class PHFormatPredicate: NSPredicate {
         if let conversionError {
             parsed = .failure(conversionError)
         } else {
-            parsed = Result { () throws(PhotosCore.PredicateError) in
+            parsed = Result { () throws(PredicateFormatError) in
                 try PhotoKitPredicate(format: format, arguments: values)
             }
         }
@@ -40,7 +40,7 @@ public final class PHFormatPredicate: NSPredicate {
     public override var predicateFormat: String { predicateFormatString }
 
     /// Checks that the format parsed and that every key suits `schema`'s class.
-    public func validate(for schema: PredicateSchema) throws(PhotosCore.PredicateError) -> PhotoKitPredicate {
+    public func validate(for schema: PredicateSchema) throws(PredicateFormatError) -> PhotoKitPredicate {
         let predicate = try parsed.get()
         try predicate.validate(against: schema)
         return predicate

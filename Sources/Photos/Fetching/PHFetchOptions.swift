@@ -33,18 +33,18 @@ public final class PHFetchOptions: @unchecked Sendable {
     public init() {}
 
     /// Checks the predicate and sort keys against a class's supported keys, throwing a
-    /// `PredicateError` that names the problem and its position.
-    public func validate(for schema: PredicateSchema) throws(PhotosCore.PredicateError) {
+    /// `PredicateFormatError` that names the problem and its position.
+    public func validate(for schema: PredicateSchema) throws(PredicateFormatError) {
         _ = try compiledPredicate(for: schema, column: { $0 })
         _ = try sortKeys(for: schema)
     }
 
-    func compiledPredicate(for schema: PredicateSchema, column: (String) -> String) throws(PhotosCore.PredicateError)
+    func compiledPredicate(for schema: PredicateSchema, column: (String) -> String) throws(PredicateFormatError)
         -> SQLFragment?
     {
         guard let predicate else { return nil }
         guard let format = predicate as? PHFormatPredicate else {
-            throw PhotosCore.PredicateError(
+            throw PredicateFormatError(
                 .unsupportedFeature, "only predicates made with NSPredicate(format:) are supported",
                 format: predicate.predicateFormat)
         }
@@ -52,11 +52,11 @@ public final class PHFetchOptions: @unchecked Sendable {
         return try parsed.sql(for: schema, column: column)
     }
 
-    func sortKeys(for schema: PredicateSchema) throws(PhotosCore.PredicateError) -> [SortKey] {
+    func sortKeys(for schema: PredicateSchema) throws(PredicateFormatError) -> [SortKey] {
         var keys: [SortKey] = []
         for descriptor in sortDescriptors ?? [] {
             guard let keyed = descriptor as? PhotoKitSortDescriptor else {
-                throw PhotosCore.PredicateError(
+                throw PredicateFormatError(
                     .unsupportedFeature, "only sort descriptors made with NSSortDescriptor(key:ascending:) are supported",
                     format: "")
             }

@@ -22,7 +22,7 @@ public struct PhotoKitPredicate: Sendable, Hashable {
     ///
     /// Throws for syntax errors, unsupported NSPredicate features, and missing, extra or mistyped arguments.
     /// Keys are checked later, against a class, by `validate(against:)` or `sql(for:column:)`.
-    public init(format: String, arguments: [PredicateValue]) throws(PredicateError) {
+    public init(format: String, arguments: [PredicateValue]) throws(PredicateFormatError) {
         var parser = try PredicateParser(format: format, arguments: arguments)
         self.format = format
         self.expression = try parser.parse()
@@ -30,11 +30,11 @@ public struct PhotoKitPredicate: Sendable, Hashable {
 
     /// Parses a format with arguments as Swift code passes them to `NSPredicate(format:argumentArray:)`,
     /// converting each with `PredicateValue(argument:)`.
-    public init(format: String, argumentArray: [Any]) throws(PredicateError) {
+    public init(format: String, argumentArray: [Any]) throws(PredicateFormatError) {
         var values: [PredicateValue] = []
         for (index, argument) in argumentArray.enumerated() {
             guard let value = PredicateValue(argument: argument) else {
-                throw PredicateError(
+                throw PredicateFormatError(
                     .argument,
                     "argument \(index + 1) of type \(type(of: argument)) cannot be used in a predicate",
                     format: format
@@ -46,7 +46,7 @@ public struct PhotoKitPredicate: Sendable, Hashable {
     }
 
     /// Type-checks against a schema (unknown key for that class, wrong operand type, unsupported operator...).
-    public func validate(against schema: PredicateSchema) throws(PredicateError) {
+    public func validate(against schema: PredicateSchema) throws(PredicateFormatError) {
         _ = try sql(for: schema) { $0 }
     }
 
@@ -55,8 +55,8 @@ public struct PhotoKitPredicate: Sendable, Hashable {
     ///
     /// The fragment is safe to combine with `AND`/`OR` without extra parentheses. String operators call the
     /// `photos_fold` and `photos_like` functions described in `PredicateFunctions`.
-    public func sql(for schema: PredicateSchema, column: (String) -> String) throws(PredicateError) -> SQLFragment {
-        try withoutActuallyEscaping(column) { column throws(PredicateError) in
+    public func sql(for schema: PredicateSchema, column: (String) -> String) throws(PredicateFormatError) -> SQLFragment {
+        try withoutActuallyEscaping(column) { column throws(PredicateFormatError) in
             try PredicateCompiler(schema: schema, format: format, column: column).compile(expression)
         }
     }

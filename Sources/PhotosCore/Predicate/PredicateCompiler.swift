@@ -78,7 +78,7 @@ struct PredicateCompiler {
     let format: String
     let column: (String) -> String
 
-    func compile(_ node: PredicateNode) throws(PredicateError) -> SQLFragment {
+    func compile(_ node: PredicateNode) throws(PredicateFormatError) -> SQLFragment {
         switch node {
         case .constant(let value):
             return SQLFragment(sql: value ? "1" : "0")
@@ -94,7 +94,7 @@ struct PredicateCompiler {
         }
     }
 
-    private func join(_ parts: [PredicateNode], with keyword: String) throws(PredicateError) -> SQLFragment {
+    private func join(_ parts: [PredicateNode], with keyword: String) throws(PredicateFormatError) -> SQLFragment {
         var sql: [String] = []
         var arguments: [SQLValue] = []
         for part in parts {
@@ -107,7 +107,7 @@ struct PredicateCompiler {
 
     // MARK: - Comparisons
 
-    private func compile(_ comparison: PredicateComparison) throws(PredicateError) -> SQLFragment {
+    private func compile(_ comparison: PredicateComparison) throws(PredicateFormatError) -> SQLFragment {
         var left = try term(comparison.left)
         var right = try term(comparison.right)
         var operatorType = comparison.operatorType
@@ -150,7 +150,7 @@ struct PredicateCompiler {
     }
 
     private func equality(_ left: Term, _ right: Term, negated: Bool, options: PredicateComparisonOptions, at: Int)
-        throws(PredicateError) -> SQLFragment
+        throws(PredicateFormatError) -> SQLFragment
     {
         if right.value == .null {
             if case .integerExpression = left.kind {
@@ -172,7 +172,7 @@ struct PredicateCompiler {
         _ operatorType: PredicateOperatorType,
         options: PredicateComparisonOptions,
         at: Int
-    ) throws(PredicateError) -> SQLFragment {
+    ) throws(PredicateFormatError) -> SQLFragment {
         for side in [left, right] where !side.isOrderable {
             throw error(.typeMismatch, "\(operatorType.rawValue) cannot compare \(side.label)", at: at)
         }
@@ -186,7 +186,7 @@ struct PredicateCompiler {
     }
 
     private func membership(_ left: Term, _ right: Term, options: PredicateComparisonOptions, at: Int)
-        throws(PredicateError) -> SQLFragment
+        throws(PredicateFormatError) -> SQLFragment
     {
         guard case .array(let elements) = right.value else {
             throw error(
@@ -221,7 +221,7 @@ struct PredicateCompiler {
     }
 
     private func between(_ left: Term, _ right: Term, options: PredicateComparisonOptions, at: Int)
-        throws(PredicateError) -> SQLFragment
+        throws(PredicateFormatError) -> SQLFragment
     {
         guard left.isOrderable else {
             throw error(.typeMismatch, "BETWEEN cannot compare \(left.label)", at: at)
@@ -250,7 +250,7 @@ struct PredicateCompiler {
         _ operatorType: PredicateOperatorType,
         options: PredicateComparisonOptions,
         at: Int
-    ) throws(PredicateError) -> SQLFragment {
+    ) throws(PredicateFormatError) -> SQLFragment {
         let name = operatorType.rawValue
         guard case .key(let key) = left.kind, key.type == .string else {
             throw error(.typeMismatch, "\(name) needs a string key on its left side, not \(left.label)", at: at)
@@ -287,7 +287,7 @@ struct PredicateCompiler {
 
     // MARK: - Terms
 
-    private func term(_ operand: PredicateOperand) throws(PredicateError) -> Term {
+    private func term(_ operand: PredicateOperand) throws(PredicateFormatError) -> Term {
         switch operand {
         case .value(let value, let offset):
             return Term(kind: .value(value), offset: offset)
@@ -341,7 +341,7 @@ struct PredicateCompiler {
 
     /// SQL for the right side: a bound value checked against the left, or a compatible key.
     private func operandSQL(_ term: Term, comparedWith other: Term, options: PredicateComparisonOptions)
-        throws(PredicateError) -> SQLFragment
+        throws(PredicateFormatError) -> SQLFragment
     {
         if let value = term.value {
             let bound = try bind(value, comparedWith: other, options: options, at: term.offset)
@@ -359,7 +359,7 @@ struct PredicateCompiler {
         comparedWith term: Term,
         options: PredicateComparisonOptions,
         at offset: Int
-    ) throws(PredicateError) -> SQLValue {
+    ) throws(PredicateFormatError) -> SQLValue {
         let message = "\(term.label) cannot be compared with \(value.kindDescription)"
         let mismatch = error(.typeMismatch, message, at: offset)
         switch (term.kind, value) {
@@ -411,8 +411,8 @@ struct PredicateCompiler {
         )
     }
 
-    private func error(_ code: PredicateError.Code, _ message: String, at offset: Int) -> PredicateError {
-        PredicateError(code, message, offset: offset, format: format)
+    private func error(_ code: PredicateFormatError.Code, _ message: String, at offset: Int) -> PredicateFormatError {
+        PredicateFormatError(code, message, offset: offset, format: format)
     }
 }
 

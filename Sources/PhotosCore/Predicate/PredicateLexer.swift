@@ -27,7 +27,7 @@ struct PredicateLexer {
     ///
     /// Tokens are produced on demand so that errors come out in source order: a syntax error before a bad
     /// `$variable` is reported first.
-    mutating func next() throws(PredicateError) -> PredicateToken {
+    mutating func next() throws(PredicateFormatError) -> PredicateToken {
         skipWhitespace()
         guard position < characters.count else {
             if argumentIndex < arguments.count {
@@ -47,7 +47,7 @@ struct PredicateLexer {
 
     // MARK: - Tokens
 
-    private mutating func nextToken() throws(PredicateError) -> PredicateToken {
+    private mutating func nextToken() throws(PredicateFormatError) -> PredicateToken {
         let start = position
         let character = characters[position]
         if character == "'" || character == "\"" {
@@ -86,7 +86,7 @@ struct PredicateLexer {
         }
     }
 
-    private mutating func symbol() throws(PredicateError) -> PredicateToken {
+    private mutating func symbol() throws(PredicateFormatError) -> PredicateToken {
         let start = position
         // Longest match first; the value is the normalized spelling.
         let symbols: [(String, String)] = [
@@ -103,7 +103,7 @@ struct PredicateLexer {
         throw error(.syntax, "unexpected character '\(characters[start])'", at: start)
     }
 
-    private mutating func word() throws(PredicateError) -> PredicateToken {
+    private mutating func word() throws(PredicateFormatError) -> PredicateToken {
         let start = position
         let name = identifier()
         let upper = name.uppercased()
@@ -126,7 +126,7 @@ struct PredicateLexer {
     }
 
     /// A key token, rejecting a dotted key path that follows the name.
-    private mutating func keyToken(_ name: String, start: Int) throws(PredicateError) -> PredicateToken {
+    private mutating func keyToken(_ name: String, start: Int) throws(PredicateFormatError) -> PredicateToken {
         if peek(0) == ".", let next = peek(1), isIdentifierStart(next) || next == "@" {
             throw error(.unsupportedKey, "key paths are not supported: '\(name)\(dottedTail())'", at: start)
         }
@@ -154,7 +154,7 @@ struct PredicateLexer {
 
     // MARK: - Literals
 
-    private mutating func stringLiteral(quote: Character) throws(PredicateError) -> PredicateToken {
+    private mutating func stringLiteral(quote: Character) throws(PredicateFormatError) -> PredicateToken {
         let start = position
         position += 1
         var value = ""
@@ -192,7 +192,7 @@ struct PredicateLexer {
         return PredicateToken(kind: .value(.string(value)), offset: start, text: String(characters[start..<position]))
     }
 
-    private mutating func numberLiteral(negative: Bool, start: Int) throws(PredicateError) -> PredicateToken {
+    private mutating func numberLiteral(negative: Bool, start: Int) throws(PredicateFormatError) -> PredicateToken {
         let digitsStart = position
         let radixes: [(String, Int)] = [("0x", 16), ("0X", 16), ("0o", 8), ("0O", 8), ("0b", 2), ("0B", 2)]
         for (prefix, radix) in radixes where matches(prefix) {
@@ -253,7 +253,7 @@ struct PredicateLexer {
 
     // MARK: - Arguments
 
-    private mutating func formatSpecifier() throws(PredicateError) -> PredicateToken {
+    private mutating func formatSpecifier() throws(PredicateFormatError) -> PredicateToken {
         let start = position
         position += 1
         var lengthModifier = ""
@@ -315,7 +315,7 @@ struct PredicateLexer {
         }
     }
 
-    private mutating func takeArgument(for spelling: String, at start: Int) throws(PredicateError) -> PredicateValue {
+    private mutating func takeArgument(for spelling: String, at start: Int) throws(PredicateFormatError) -> PredicateValue {
         guard argumentIndex < arguments.count else {
             throw error(
                 .argument,
@@ -328,7 +328,7 @@ struct PredicateLexer {
     }
 
     /// A `%K` key: any string is a key (reserved words too), except "SELF" and dotted paths.
-    private func substitutedKey(_ name: String, start: Int, spelling: String) throws(PredicateError)
+    private func substitutedKey(_ name: String, start: Int, spelling: String) throws(PredicateFormatError)
         -> PredicateToken
     {
         if name.uppercased() == "SELF" {
@@ -384,7 +384,7 @@ struct PredicateLexer {
         }
     }
 
-    private func error(_ code: PredicateError.Code, _ message: String, at offset: Int?) -> PredicateError {
-        PredicateError(code, message, offset: offset, format: format)
+    private func error(_ code: PredicateFormatError.Code, _ message: String, at offset: Int?) -> PredicateFormatError {
+        PredicateFormatError(code, message, offset: offset, format: format)
     }
 }

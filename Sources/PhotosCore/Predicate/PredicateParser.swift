@@ -15,14 +15,14 @@ struct PredicateParser {
     /// The one token of lookahead.
     private var current: PredicateToken
 
-    init(format: String, arguments: [PredicateValue]) throws(PredicateError) {
+    init(format: String, arguments: [PredicateValue]) throws(PredicateFormatError) {
         self.format = format
         self.lexer = PredicateLexer(format: format, arguments: arguments)
         self.current = try lexer.next()
     }
 
     /// Parses the whole format into a predicate.
-    mutating func parse() throws(PredicateError) -> PredicateNode {
+    mutating func parse() throws(PredicateFormatError) -> PredicateNode {
         if current.kind == .end {
             throw error(.syntax, "empty predicate format", at: 0)
         }
@@ -38,7 +38,7 @@ struct PredicateParser {
 
     // MARK: - Predicates
 
-    private mutating func parseOr() throws(PredicateError) -> Parsed {
+    private mutating func parseOr() throws(PredicateFormatError) -> Parsed {
         let first = try parseAnd()
         guard current.isKeyword("OR") || current.isSymbol("||") else { return first }
         var parts = [try predicate(first)]
@@ -49,7 +49,7 @@ struct PredicateParser {
         return .predicate(.or(parts), offset: offset(of: first))
     }
 
-    private mutating func parseAnd() throws(PredicateError) -> Parsed {
+    private mutating func parseAnd() throws(PredicateFormatError) -> Parsed {
         let first = try parseNot()
         guard current.isKeyword("AND") || current.isSymbol("&&") else { return first }
         var parts = [try predicate(first)]
@@ -60,14 +60,14 @@ struct PredicateParser {
         return .predicate(.and(parts), offset: offset(of: first))
     }
 
-    private mutating func parseNot() throws(PredicateError) -> Parsed {
+    private mutating func parseNot() throws(PredicateFormatError) -> Parsed {
         guard current.isKeyword("NOT") || current.isSymbol("!") else { return try parseComparison() }
         let start = current.offset
         try advance()
         return .predicate(.not(try predicate(try parseNot())), offset: start)
     }
 
-    private mutating func parseComparison() throws(PredicateError) -> Parsed {
+    private mutating func parseComparison() throws(PredicateFormatError) -> Parsed {
         let left = try parseBitwiseOr()
         let operatorToken = current
         guard let operatorType = try comparisonOperator() else { return left }
@@ -84,7 +84,7 @@ struct PredicateParser {
     }
 
     /// Consumes a comparison operator if the current token is one.
-    private mutating func comparisonOperator() throws(PredicateError) -> PredicateOperatorType? {
+    private mutating func comparisonOperator() throws(PredicateFormatError) -> PredicateOperatorType? {
         let token = current
         let operatorType: PredicateOperatorType?
         switch token.kind {
@@ -102,7 +102,7 @@ struct PredicateParser {
     }
 
     /// Consumes `[c]`, `[d]`, `[cd]` after an operator.
-    private mutating func comparisonOptions() throws(PredicateError) -> PredicateComparisonOptions {
+    private mutating func comparisonOptions() throws(PredicateFormatError) -> PredicateComparisonOptions {
         guard current.isSymbol("[") else { return [] }
         let start = current.offset
         try advance()
@@ -132,7 +132,7 @@ struct PredicateParser {
 
     // MARK: - Operands
 
-    private mutating func parseBitwiseOr() throws(PredicateError) -> Parsed {
+    private mutating func parseBitwiseOr() throws(PredicateFormatError) -> Parsed {
         var result = try parseBitwiseAnd()
         while current.isSymbol("|") {
             let token = current
@@ -143,7 +143,7 @@ struct PredicateParser {
         return result
     }
 
-    private mutating func parseBitwiseAnd() throws(PredicateError) -> Parsed {
+    private mutating func parseBitwiseAnd() throws(PredicateFormatError) -> Parsed {
         var result = try parsePrimary()
         while true {
             if current.isSymbol("&") {
@@ -159,7 +159,7 @@ struct PredicateParser {
         }
     }
 
-    private mutating func parsePrimary() throws(PredicateError) -> Parsed {
+    private mutating func parsePrimary() throws(PredicateFormatError) -> Parsed {
         let token = current
         switch token.kind {
         case .symbol("("):
@@ -214,7 +214,7 @@ struct PredicateParser {
     }
 
     /// `{a, b, ...}`: a literal collection of values (keys are not allowed inside).
-    private mutating func parseAggregate() throws(PredicateError) -> PredicateOperand {
+    private mutating func parseAggregate() throws(PredicateFormatError) -> PredicateOperand {
         let start = current.offset
         try advance()
         var values: [PredicateValue] = []
@@ -249,7 +249,7 @@ struct PredicateParser {
     // MARK: - Helpers
 
     /// Requires a predicate where a predicate is needed (operands of AND/OR/NOT and the whole format).
-    private func predicate(_ parsed: Parsed) throws(PredicateError) -> PredicateNode {
+    private func predicate(_ parsed: Parsed) throws(PredicateFormatError) -> PredicateNode {
         switch parsed {
         case .predicate(let node, _):
             return node
@@ -259,7 +259,7 @@ struct PredicateParser {
     }
 
     /// Requires an operand where a value is needed (sides of a comparison or of `&`/`|`).
-    private func operand(_ parsed: Parsed, for token: PredicateToken) throws(PredicateError) -> PredicateOperand {
+    private func operand(_ parsed: Parsed, for token: PredicateToken) throws(PredicateFormatError) -> PredicateOperand {
         switch parsed {
         case .operand(let operand):
             return operand
@@ -275,13 +275,13 @@ struct PredicateParser {
         }
     }
 
-    private mutating func advance() throws(PredicateError) {
+    private mutating func advance() throws(PredicateFormatError) {
         if current.kind != .end {
             current = try lexer.next()
         }
     }
 
-    private func error(_ code: PredicateError.Code, _ message: String, at offset: Int) -> PredicateError {
-        PredicateError(code, message, offset: offset, format: format)
+    private func error(_ code: PredicateFormatError.Code, _ message: String, at offset: Int) -> PredicateFormatError {
+        PredicateFormatError(code, message, offset: offset, format: format)
     }
 }

@@ -22,14 +22,14 @@ extension PredicateSchema {
     ///
     /// Throws for unknown keys, keys of another class, key paths and `SELF`; the error's `format` is the
     /// key as given.
-    public func sortKey(_ name: String, ascending: Bool) throws(PredicateError) -> SortKey {
+    public func sortKey(_ name: String, ascending: Bool) throws(PredicateFormatError) -> SortKey {
         if let key = key(named: name) {
             return SortKey(key: key.name, ascending: ascending)
         }
         if name.uppercased() == "SELF" {
-            throw PredicateError(.unsupportedKey, "sorting by SELF is not supported for \(className)", format: name)
+            throw PredicateFormatError(.unsupportedKey, "sorting by SELF is not supported for \(className)", format: name)
         }
-        throw PredicateError(.unsupportedKey, unsupportedKeyMessage(name), format: name)
+        throw PredicateFormatError(.unsupportedKey, unsupportedKeyMessage(name), format: name)
     }
 
     /// The message for a key this schema lacks, saying which class has it or which spelling was meant.

@@ -8,8 +8,8 @@
 /// }
 /// ```
 ///
-/// Foundation also declares a `PredicateError`; code importing both writes `PhotosCore.PredicateError`.
-public struct PredicateError: Error, Sendable, Hashable, CustomStringConvertible {
+/// Named apart from Foundation's own `PredicateError`, so code importing both needs no qualification.
+public struct PredicateFormatError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The kind of problem, for callers that map errors (all become `PHPhotosError` in the Photos module).
     public enum Code: String, Sendable, Hashable {
         /// The format does not parse: unexpected token, unterminated string, unbalanced parentheses.

@@ -1,0 +1,57 @@
+import Foundation
+import PhotosTestSupport
+import Testing
+
+/// Runs the seed listings in Examples/ against a temporary library (PHOTOS_LIBRARY) and checks what
+/// they did through the `photos` CLI.
+@Suite(.serialized) struct ExamplesTests {
+    let directory: TemporaryDirectory
+    var environment: [String: String] { ["PHOTOS_LIBRARY": directory.path("library.sqlite").path] }
+
+    init() throws {
+        directory = try TemporaryDirectory(prefix: "photos-examples")
+    }
+
+    static let images = [
+        "Camera/2008/Death Valley/FurnaceCreekInn.jpg", "Camera/2002/Fujifilm/DSCF0001.JPG",
+        "Phone/Screenshots/IMG_0999.PNG",
+    ]
+
+    @Test(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))
+    func seedListingsRunAgainstATemporaryLibrary() throws {
+        let files = Self.images.compactMap { Corpus.file($0)?.path }
+        let added = try BuiltProducts.run("add-asset-to-album", files, environment: environment)
+        #expect(added.status == 0, "\(added.stderr)")
+        #expect(added.stdout.contains("album Added holds 3 assets"), "\(added.stdout)")
+        #expect(added.stdout.contains("400x300 photo-1.jpg"), "\(added.stdout)")
+
+        let query = try BuiltProducts.run("query-library", [], environment: environment)
+        #expect(query.status == 0, "\(query.stderr)")
+        #expect(query.stdout.contains("recent images: 3"))
+        #expect(query.stdout.contains("album Added: 3 assets"))
+        #expect(query.stdout.contains("smart album Recents: 3 assets"))
+
+        let modify = try BuiltProducts.run("modify-albums", [], environment: environment)
+        #expect(modify.status == 0, "\(modify.stderr)")
+        for line in [
+            "created album Seed album", "added 2 assets: true, album has 2", "removed 1 asset: true, album has 1",
+            "moved album into folder: true, folder holds 1", "location set: true, favorite set: true, now 48.8584 true",
+            "inserted favorites at indexes: true", "deleted 2 deletable albums",
+        ] {
+            #expect(modify.stdout.contains(line), "missing '\(line)' in:\n\(modify.stdout)")
+        }
+
+        let favorites = try BuiltProducts.run(
+            "photos", ["assets", "--json", "--predicate", "favorite == YES"], environment: environment)
+        #expect(favorites.stdout.split(separator: "\n").count == 1)
+        #expect(favorites.stdout.contains("\"latitude\":48.8584"))
+        let albums = try BuiltProducts.run("photos", ["albums", "--user", "--json"], environment: environment)
+        #expect(albums.stdout.isEmpty, "the listing deleted every deletable album: \(albums.stdout)")
+    }
+
+    @Test func addAssetToAlbumExplainsItsUsage() throws {
+        let output = try BuiltProducts.run("add-asset-to-album", [], environment: environment)
+        #expect(output.status == 2)
+        #expect(output.stdout.contains("usage: add-asset-to-album IMAGE..."))
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import PhotosTestSupport
+import Photos
+import Testing
+
+/// Runs the built `photos` binary against a fixture library and reads what it prints.
+@Suite struct PhotosCLITests {
+    let fixture: LibraryFixture
+
+    init() throws {
+        fixture = try LibraryFixture()
+    }
+
+    func run(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+        try BuiltProducts.run("photos", arguments)
+    }
+
+    func jsonLines(_ text: String) throws -> [[String: Any]] {
+        try text.split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+    }
+
+    @Test func assetsAsJSONLinesWithPhotoKitNames() throws {
+        let output = try run(["assets", "--library", fixture.libraryURL.path, "--json"])
+        #expect(output.status == 0, "\(output.stderr)")
+        let assets = try jsonLines(output.stdout)
+        #expect(assets.count == 10)
+        let beach = try #require(assets.first { $0["localIdentifier"] as? String == fixture.assets["beach.jpg"] })
+        #expect(beach["mediaType"] as? String == "image")
+        #expect(beach["mediaSubtypes"] as? [String] == [])
+        #expect(beach["pixelWidth"] as? Int == 4000 && beach["pixelHeight"] as? Int == 3000)
+        #expect(beach["creationDate"] as? String == "2020-01-01T10:00:00+00:00")
+        #expect(beach["isFavorite"] as? Bool == true && beach["isHidden"] as? Bool == false)
+        let location = try #require(beach["location"] as? [String: Any])
+        #expect(location["latitude"] as? Double == 43.55 && location["longitude"] as? Double == 7.01)
+        let resources = try #require(beach["resources"] as? [[String: Any]])
+        #expect(resources.first?["type"] as? String == "photo")
+        #expect(resources.first?["path"] as? String == "/fixture/beach.jpg")
+        let live = try #require(assets.first { $0["localIdentifier"] as? String == fixture.assets["live.heic"] })
+        #expect(live["mediaSubtypes"] as? [String] == ["photoLive"])
+        let movie = try #require(assets.first { $0["localIdentifier"] as? String == fixture.assets["movie.mov"] })
+        #expect(movie["duration"] as? Double == 12.5 && movie["mediaType"] as? String == "video")
+    }
+
+    @Test func assetsWithPredicateSortAndLimit() throws {
+        let output = try run([
+            "assets", "--library", fixture.libraryURL.path, "--json", "--predicate", "mediaType == 1 AND favorite == YES",
+            "--sort", "-creationDate", "--limit", "1",
+        ])
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(try jsonLines(output.stdout).map { $0["localIdentifier"] as? String } == [fixture.assets["beach.jpg"]])
+        let hidden = try run(["assets", "--library", fixture.libraryURL.path, "--json", "--include-hidden", "--include-all-bursts"])
+        #expect(try jsonLines(hidden.stdout).count == 12)
+    }
+
+    @Test func aBadPredicateIsAClearError() throws {
+        let output = try run(["assets", "--library", fixture.libraryURL.path, "--predicate", "colour == 'red'"])
+        #expect(output.status != 0)
+        #expect(output.stderr.contains("unsupported key 'colour'"), "\(output.stderr)")
+        #expect(output.stderr.contains("offset 0"))
+        #expect(output.stdout.isEmpty)
+    }
+
+    @Test func aMissingLibraryIsAClearError() throws {
+        let path = fixture.directory.path("nowhere.sqlite").path
+        let output = try run(["assets", "--library", path])
+        #expect(output.status != 0)
+        #expect(output.stderr.contains("no library at \(path)"), "\(output.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: path), "the CLI does not create libraries")
+    }
+
+    @Test func albumsAndFoldersAsJSON() throws {
+        let albums = try jsonLines(try run(["albums", "--library", fixture.libraryURL.path, "--json"]).stdout)
+        let trip = try #require(albums.first { $0["localizedTitle"] as? String == "Trip" })
+        #expect(trip["type"] as? String == "album" && trip["subtype"] as? String == "albumRegular")
+        #expect(trip["estimatedAssetCount"] as? Int == 3)
+        let favorites = try #require(albums.first { $0["subtype"] as? String == "smartAlbumFavorites" })
+        #expect(favorites["type"] as? String == "smartAlbum" && favorites["estimatedAssetCount"] as? Int == 3)
+        let winter = try #require(albums.first { $0["localizedTitle"] as? String == "Winter" })
+        #expect(winter["parentLocalIdentifier"] as? String == fixture.collections["2020"])
+        #expect(albums.count == 15)
+        let folders = try jsonLines(try run(["folders", "--library", fixture.libraryURL.path, "--json"]).stdout)
+        #expect(folders.map { $0["localizedTitle"] as? String } == ["2020"])
+        #expect(folders.first?["type"] as? String == "folder")
+        let table = try run(["albums", "--library", fixture.libraryURL.path, "--user"]).stdout
+        #expect(table.hasPrefix("IDENTIFIER") && table.contains("Trip") && !table.contains("Favorites"))
+    }
+
+    @Test func changesSinceAToken() throws {
+        let all = try jsonLines(try run(["changes", "--library", fixture.libraryURL.path, "--json"]).stdout)
+        #expect(all.count == 1, "the fixture is written in one transaction")
+        let first = try #require(all.first)
+        #expect(first["token"] as? Int == 1)
+        let assets = try #require(first["asset"] as? [String: Any])
+        #expect((assets["inserted"] as? [String])?.count == 12)
+        try fixture.library.performChangesAndWait {
+            PHAssetChangeRequest(for: fixture.asset("pano.jpg")).isHidden = true
+        }
+        let since = try jsonLines(try run(["changes", "--library", fixture.libraryURL.path, "--json", "--since", "1"]).stdout)
+        #expect(since.count == 1)
+        let updated = try #require(since.first?["asset"] as? [String: Any])
+        #expect(updated["updated"] as? [String] == [fixture.assets["pano.jpg"]!])
+        #expect((updated["changedProperties"] as? [String: [String]])?[fixture.assets["pano.jpg"]!] == ["isHidden"])
+    }
+
+    @Test func helpNamesEverySubcommand() throws {
+        let help = try run(["--help"]).stdout
+        for command in ["assets", "albums", "folders", "changes"] {
+            #expect(help.contains(command))
+        }
+    }
+}
