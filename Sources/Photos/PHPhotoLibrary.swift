@@ -116,7 +116,7 @@ public final class PHPhotoLibrary: @unchecked Sendable {
     func fetchAssets(_ query: AssetQuery) -> PHFetchResult<PHAsset> {
         let ids = (try? database.assetIDs(matching: query)) ?? []
         return PHFetchResult(ids: ids, origin: .assets(query)) { [database, self] ids in
-            let records = (try? database.assets(ids: ids)) ?? [:]
+            let records = (try? database.assetsIncludingDeleted(ids: ids)) ?? [:]
             return records.mapValues { PHAsset(record: $0, library: self) }
         }
     }

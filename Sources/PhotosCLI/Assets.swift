@@ -19,7 +19,9 @@ extension PhotosCommand {
         @Option(help: ArgumentHelp("A PhotoKit predicate format.", valueName: "format"))
         var predicate: String?
 
-        @Option(help: ArgumentHelp("Sort by a key; prefix - for descending. Repeatable.", valueName: "[-]key"))
+        @Option(
+            parsing: .unconditionalSingleValue,
+            help: ArgumentHelp("Sort by a key; prefix - for descending. Repeatable.", valueName: "[-]key"))
         var sort: [String] = []
 
         @Option(help: "At most this many assets (0: all).")

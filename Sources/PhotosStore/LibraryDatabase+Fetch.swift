@@ -60,6 +60,12 @@ extension LibraryDatabase {
             for record in records {
                 result[record.id!] = try Self.info(for: record, db)
             }
+            if result.count < ids.count {
+                let missing = ids.filter { result[$0] == nil }
+                for (id, record) in try Self.tombstones(CollectionRecord.self, isAsset: false, ids: missing, db) {
+                    result[id] = CollectionInfo(record: record)
+                }
+            }
             return result
         }
     }
@@ -105,12 +111,42 @@ extension LibraryDatabase {
         return ids
     }
 
+    /// The assets with these row ids, keyed by id; deleted ones come from their tombstones.
+    public func assetsIncludingDeleted(ids: [Int64]) throws -> [Int64: AssetRecord] {
+        try read { db in
+            var records = try Self.assets(ids: ids, db)
+            if records.count < ids.count {
+                let missing = ids.filter { records[$0] == nil }
+                for (id, record) in try Self.tombstones(AssetRecord.self, isAsset: true, ids: missing, db) {
+                    records[id] = record
+                }
+            }
+            return records
+        }
+    }
+
     static func assets(ids: [Int64], _ db: Database) throws -> [Int64: AssetRecord] {
         let records = try AssetRecord.fetchAll(
             db,
             sql: "SELECT * FROM asset WHERE id IN (SELECT value FROM json_each(?))",
             arguments: [try LibraryTransaction.jsonList(ids)])
         return Dictionary(uniqueKeysWithValues: records.map { ($0.id!, $0) })
+    }
+
+    static func tombstones<Record: Decodable>(_ type: Record.Type, isAsset: Bool, ids: [Int64], _ db: Database) throws
+        -> [Int64: Record]
+    {
+        let rows = try Row.fetchAll(
+            db,
+            sql: "SELECT rowId, record FROM tombstone WHERE isAsset = ? AND rowId IN (SELECT value FROM json_each(?))",
+            arguments: [isAsset, try LibraryTransaction.jsonList(ids)])
+        let decoder = JSONDecoder()
+        var result: [Int64: Record] = [:]
+        for row in rows {
+            let json: String = row["record"]
+            result[row["rowId"]] = try decoder.decode(Record.self, from: Data(json.utf8))
+        }
+        return result
     }
 
     static func ids(table: String, localIdentifiers: [String], _ db: Database) throws -> [String: Int64] {

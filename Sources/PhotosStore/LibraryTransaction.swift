@@ -50,6 +50,10 @@ public final class LibraryTransaction {
                 SELECT DISTINCT c.localIdentifier FROM collection_asset ca JOIN collection c ON c.id = ca.collectionId
                 WHERE ca.assetId IN (SELECT value FROM json_each(?))
                 """, arguments: [list])
+        try keepTombstones(
+            of: try AssetRecord.fetchAll(
+                db, sql: "SELECT * FROM asset WHERE id IN (SELECT value FROM json_each(?))", arguments: [list]),
+            isAsset: true)
         try db.execute(sql: "DELETE FROM asset WHERE id IN (SELECT value FROM json_each(?))", arguments: [list])
         for identifier in identifiers { changes.recorder.deleted(.asset, identifier) }
         for album in albums { changes.recorder.updated(.assetCollection, album, properties: ["assets"]) }
@@ -109,6 +113,14 @@ public final class LibraryTransaction {
         if let parentId = collection.parentId {
             try touchParent(parentId)
         }
+        try keepTombstones(
+            of: try CollectionRecord.fetchAll(
+                db,
+                sql: """
+                    WITH RECURSIVE tree(id) AS (SELECT ? UNION ALL SELECT c.id FROM collection c JOIN tree ON c.parentId = tree.id)
+                    SELECT collection.* FROM collection JOIN tree ON collection.id = tree.id
+                    """, arguments: [id]),
+            isAsset: false)
         try db.execute(sql: "DELETE FROM collection WHERE id = ?", arguments: [id])
         changes.recorder.deleted(collection.isList ? .collectionList : .assetCollection, collection.localIdentifier)
         for row in descendants {
@@ -191,6 +203,22 @@ public final class LibraryTransaction {
             }
         }
         if let list { changes.recorder.updated(.collectionList, list.localIdentifier, properties: ["collections"]) }
+    }
+
+    /// Keeps the last state of objects about to be deleted. The token is the one this transaction's
+    /// change-log entry will get, so tombstones can be pruned with the log.
+    private func keepTombstones<Record: Encodable & Identifiable>(of records: [Record], isAsset: Bool) throws
+    where Record.ID == Int64? {
+        let token = (try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'change'") ?? 0) + 1
+        let encoder = JSONEncoder()
+        let statement = try db.makeStatement(
+            sql: "INSERT OR REPLACE INTO tombstone (rowId, isAsset, localIdentifier, record, token) VALUES (?, ?, ?, ?, ?)")
+        for record in records {
+            guard let id = record.id else { continue }
+            let json = String(decoding: try encoder.encode(record), as: UTF8.self)
+            let identifier = (record as? AssetRecord)?.localIdentifier ?? (record as? CollectionRecord)?.localIdentifier
+            try statement.execute(arguments: [id, isAsset, identifier, json, token])
+        }
     }
 
     private func touchParent(_ id: Int64) throws {

@@ -145,7 +145,7 @@ struct PredicateParserTests {
     }
 
     @Test func argumentArrayRejectsUnconvertibleValues() {
-        let error = #expect(throws: PhotosCore.PredicateError.self) {
+        let error = #expect(throws: PredicateFormatError.self) {
             try PhotoKitPredicate(format: "title == %@", argumentArray: [URL(fileURLWithPath: "/tmp")])
         }
         #expect(error?.code == .argument)
@@ -156,7 +156,7 @@ struct PredicateParserTests {
     struct Rejected: Sendable, CustomTestStringConvertible {
         let format: String
         let arguments: [PredicateValue]
-        let code: PhotosCore.PredicateError.Code
+        let code: PredicateFormatError.Code
         let message: String
         let offset: Int?
         var testDescription: String { format }
@@ -164,7 +164,7 @@ struct PredicateParserTests {
         init(
             _ format: String,
             _ arguments: [PredicateValue],
-            _ code: PhotosCore.PredicateError.Code,
+            _ code: PredicateFormatError.Code,
             _ message: String,
             at offset: Int?
         ) {
@@ -175,7 +175,7 @@ struct PredicateParserTests {
             self.offset = offset
         }
 
-        init(_ format: String, _ code: PhotosCore.PredicateError.Code, _ message: String, at offset: Int?) {
+        init(_ format: String, _ code: PredicateFormatError.Code, _ message: String, at offset: Int?) {
             self.init(format, [], code, message, at: offset)
         }
     }
@@ -238,7 +238,7 @@ struct PredicateParserTests {
 
     @Test("rejected formats name the problem and its offset", arguments: rejected)
     func rejectedFormatFails(_ example: Rejected) {
-        let error = #expect(throws: PhotosCore.PredicateError.self) {
+        let error = #expect(throws: PredicateFormatError.self) {
             try PhotoKitPredicate(format: example.format, arguments: example.arguments)
         }
         #expect(error?.code == example.code)
@@ -248,10 +248,10 @@ struct PredicateParserTests {
     }
 
     @Test func errorDescriptionNamesMessageOffsetAndFormat() {
-        let located = PhotosCore.PredicateError(
+        let located = PredicateFormatError(
             .unsupportedKey, "unsupported key 'foo' for PHAsset", offset: 12, format: "a == 1 AND foo == 1")
         #expect(located.description == #"unsupported key 'foo' for PHAsset at offset 12 in "a == 1 AND foo == 1""#)
-        let unlocated = PhotosCore.PredicateError(.argument, "2 arguments given", format: "a == %d")
+        let unlocated = PredicateFormatError(.argument, "2 arguments given", format: "a == %d")
         #expect(unlocated.description == #"2 arguments given in "a == %d""#)
     }
 }

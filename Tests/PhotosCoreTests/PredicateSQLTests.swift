@@ -194,7 +194,7 @@ struct PredicateSQLTests {
         let format: String
         let arguments: [PredicateValue]
         let schema: PredicateSchema
-        let code: PhotosCore.PredicateError.Code
+        let code: PredicateFormatError.Code
         let message: String
         let offset: Int
         var testDescription: String { "\(schema.className): \(format)" }
@@ -203,7 +203,7 @@ struct PredicateSQLTests {
             _ format: String,
             with arguments: [PredicateValue] = [],
             for schema: PredicateSchema = .asset,
-            _ code: PhotosCore.PredicateError.Code,
+            _ code: PredicateFormatError.Code,
             _ message: String,
             at offset: Int
         ) {
@@ -286,13 +286,13 @@ struct PredicateSQLTests {
     @Test("formats invalid for a class name the problem and its offset", arguments: invalid)
     func invalidFormatIsRejected(_ example: Invalid) throws {
         let predicate = try PhotoKitPredicate(format: example.format, arguments: example.arguments)
-        let error = #expect(throws: PhotosCore.PredicateError.self) {
+        let error = #expect(throws: PredicateFormatError.self) {
             try predicate.validate(against: example.schema)
         }
         #expect(error?.code == example.code)
         #expect(error?.message.contains(example.message) == true, "message: \(error?.message ?? "none")")
         #expect(error?.offset == example.offset)
-        let compileError = #expect(throws: PhotosCore.PredicateError.self) {
+        let compileError = #expect(throws: PredicateFormatError.self) {
             try predicate.sql(for: example.schema) { $0 }
         }
         #expect(compileError == error)
@@ -302,18 +302,18 @@ struct PredicateSQLTests {
         let predicate = try PhotoKitPredicate(format: "localizedTitle BEGINSWITH %@", arguments: [.string("Trip")])
         try predicate.validate(against: .assetCollection)
         try predicate.validate(against: .collectionList)
-        #expect(throws: PhotosCore.PredicateError.self) { try predicate.validate(against: .asset) }
+        #expect(throws: PredicateFormatError.self) { try predicate.validate(against: .asset) }
     }
 
     @Test func unknownKeyFarFromAnySpellingGetsNoSuggestion() throws {
         let predicate = try PhotoKitPredicate(format: "rating > 3", arguments: [])
-        let error = #expect(throws: PhotosCore.PredicateError.self) { try predicate.validate(against: .asset) }
+        let error = #expect(throws: PredicateFormatError.self) { try predicate.validate(against: .asset) }
         #expect(error?.message == "unsupported key 'rating' for PHAsset")
     }
 
     @Test func errorDescriptionQuotesTheFormat() throws {
         let predicate = try PhotoKitPredicate(format: "foo == 1", arguments: [])
-        let error = #expect(throws: PhotosCore.PredicateError.self) { try predicate.validate(against: .asset) }
+        let error = #expect(throws: PredicateFormatError.self) { try predicate.validate(against: .asset) }
         #expect(error?.description == #"unsupported key 'foo' for PHAsset at offset 0 in "foo == 1""#)
     }
 
@@ -369,7 +369,7 @@ struct PredicateSQLTests {
             let key = try example.schema.sortKey(example.name, ascending: false)
             #expect(key == SortKey(key: canonical, ascending: false))
         case .failure(let failure):
-            let error = #expect(throws: PhotosCore.PredicateError.self) {
+            let error = #expect(throws: PredicateFormatError.self) {
                 try example.schema.sortKey(example.name, ascending: true)
             }
             #expect(error?.code == .unsupportedKey)

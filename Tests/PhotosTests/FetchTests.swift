@@ -125,6 +125,8 @@ import Testing
             PHAssetChangeRequest.deleteAssets([fixture.asset("beach.jpg")] as NSArray)
         }
         #expect(before.count == 10)
+        #expect(fixture.names(before).contains("beach.jpg"), "the deleted asset is still served by the old result")
+        #expect(before[2].isFavorite && before[2].pixelWidth == 4000)
         #expect(PHAsset.fetchAssets(with: fixture.options()).count == 9)
     }
 

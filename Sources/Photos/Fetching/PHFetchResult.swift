@@ -69,7 +69,7 @@ public final class PHFetchResult<ObjectType: PHObject>: @unchecked Sendable, Ran
             if let cached = pages.withLock({ $0[page] }) { return cached[offset] }
             let pageIDs = Array(ids[(page * Self.pageSize)..<Swift.min(ids.count, (page + 1) * Self.pageSize)])
             let loaded = load(pageIDs)
-            // An object deleted since the fetch is still served from the snapshot as a tombstone.
+            // Objects deleted since the fetch are served from their tombstones, as PhotoKit's snapshots are.
             let objects = pageIDs.map { id in (loaded[id] as? ObjectType) ?? Self.missing(id) }
             pages.withLock { cache in
                 if cache.count >= Self.maximumCachedPages { cache.removeAll(keepingCapacity: true) }

@@ -3,7 +3,7 @@ import GRDB
 import PhotosCore
 
 /// One row of the `asset` table: everything PhotoKit's `PHAsset` exposes, in storage form.
-public struct AssetRecord: Sendable, Hashable, Codable, FetchableRecord, MutablePersistableRecord {
+public struct AssetRecord: Sendable, Hashable, Codable, Identifiable, FetchableRecord, MutablePersistableRecord {
     public static let databaseTableName = "asset"
 
     /// The row id; nil until inserted.

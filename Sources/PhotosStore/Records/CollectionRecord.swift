@@ -1,7 +1,7 @@
 import GRDB
 
 /// One row of the `collection` table: an album, a smart album, or a folder (collection list).
-public struct CollectionRecord: Sendable, Hashable, Codable, FetchableRecord, MutablePersistableRecord {
+public struct CollectionRecord: Sendable, Hashable, Codable, Identifiable, FetchableRecord, MutablePersistableRecord {
     public static let databaseTableName = "collection"
 
     public var id: Int64?
