@@ -4,10 +4,12 @@ import Synchronization
 /// Describes a photo or video file: type, displayed size, orientation, creation date, location,
 /// camera, duration.
 ///
-/// The type comes from the content (``MediaSniffer``); sizes from the format's own headers (JPEG
-/// SOF, PNG IHDR, GIF screen, WebP VP8/VP8L/VP8X, BMP, TIFF IFDs, HEIF `ispe`, movie track
-/// headers), never from EXIF's PixelXDimension, which editors often leave stale; the rest from
-/// EXIF (through libexif) and XMP. Only headers are read: typically the first 64 KiB, plus a few
+/// The type comes from the content (``MediaSniffer``). Sizes come from the format's own headers
+/// (JPEG SOF, PNG IHDR, GIF screen, WebP VP8/VP8L/VP8X, BMP, TIFF and RAW IFDs, HEIF `ispe`, JPEG
+/// XL, CRW and RAF headers, movie track headers, Matroska tracks), never from EXIF's
+/// PixelXDimension, which editors often leave stale. Dates, location and camera come from EXIF
+/// (through libexif: JPEG, TIFF, DNG, NEF, CR2, PNG `eXIf`, WebP, HEIF, RAF), XMP, and a movie's
+/// QuickTime keys and user data. Only headers are read: typically the first 64 KiB, plus a few
 /// small reads for TIFF directories, movie boxes, and the check that the image data is complete.
 ///
 /// Bad input throws a ``MetadataError`` with the reason, never traps: an empty file, text named
@@ -63,6 +65,10 @@ public struct MetadataExtractor: Sendable {
         case .tiff: info = try TIFFParser.parse(reader, type: type)
         case .isoMedia: info = try ISOMediaParser.parse(reader)
         case .avi: info = try AVIParser.parse(reader)
+        case .matroska: info = try MatroskaParser.parse(reader)
+        case .crw: info = try CRWParser.parse(reader)
+        case .raf: info = try RAFParser.parse(reader)
+        case .jpegXL: info = try JPEGXLParser.parse(reader)
         case .none: info = ContainerInfo()
         }
         return describe(type: type, info: info)
@@ -78,9 +84,11 @@ public struct MetadataExtractor: Sendable {
             summary.dates += XMPDates.dates(in: xmp)
         }
 
-        var metadata = FileMetadata(kind: type.kind, mimeType: type.mimeType, uniformTypeIdentifier: type.uniformTypeIdentifier)
+        var metadata = FileMetadata(
+            kind: type.kind, mimeType: type.mimeType, uniformTypeIdentifier: type.uniformTypeIdentifier)
         if let width = info.width, let height = info.height {
-            // ISO media rotate with their track matrix or `irot`; EXIF orientation applies elsewhere.
+            // A rotation stated by the container (movie track matrix, HEIF `irot`, CRW) is what
+            // players apply; elsewhere the EXIF orientation is.
             let swapped: Bool
             if let rotation = info.rotation {
                 swapped = rotation == 90 || rotation == 270
@@ -91,7 +99,8 @@ public struct MetadataExtractor: Sendable {
             metadata.pixelHeight = swapped ? width : height
         }
         metadata.orientation = summary.orientation
-        if let captured = summary.bestDate, let date = captured.date(in: timeZone) {
+        // EXIF wins over the container's own metadata; the movie header's UTC time comes last.
+        if let captured = summary.bestDate ?? info.statedDate, let date = captured.date(in: timeZone) {
             metadata.creationDate = date
             metadata.creationDateOffset = captured.offset
             metadata.creationDateIsFloating = captured.offset == nil
@@ -101,10 +110,16 @@ public struct MetadataExtractor: Sendable {
         if let latitude = summary.latitude, let longitude = summary.longitude {
             metadata.latitude = latitude
             metadata.longitude = longitude
+            metadata.altitude = summary.altitude
+        } else if let latitude = info.latitude, let longitude = info.longitude {
+            metadata.latitude = latitude
+            metadata.longitude = longitude
+            metadata.altitude = info.altitude
+        } else {
+            metadata.altitude = summary.altitude ?? info.altitude
         }
-        metadata.altitude = summary.altitude
-        metadata.make = summary.make
-        metadata.model = summary.model
+        metadata.make = summary.make ?? info.make
+        metadata.model = summary.model ?? info.model
         metadata.duration = info.duration
         return metadata
     }

@@ -58,28 +58,23 @@ public struct CollectionQuery: Sendable, Hashable {
         var conditions: [String] = []
         var arguments = StatementArguments()
         var naturalOrder = "collection.isList DESC, collection.position, collection.id"
+        func kind(isList: Bool, type: Int?, subtype: Int?) {
+            conditions.append("collection.isList = \(isList ? 1 : 0)")
+            if let type {
+                conditions.append("collection.type = ?")
+                arguments += [type]
+            }
+            if let subtype {
+                conditions.append("collection.subtype = ?")
+                arguments += [subtype]
+            }
+        }
         switch scope {
         case .assetCollections(let type, let subtype):
-            conditions.append("collection.isList = 0")
-            if let type {
-                conditions.append("collection.type = ?")
-                arguments += [type.rawValue]
-            }
-            if let subtype, subtype != .any {
-                conditions.append("collection.subtype = ?")
-                arguments += [subtype.rawValue]
-            }
+            kind(isList: false, type: type?.rawValue, subtype: subtype == .any ? nil : subtype?.rawValue)
             naturalOrder = "collection.type DESC, collection.position, collection.id"
         case .collectionLists(let type, let subtype):
-            conditions.append("collection.isList = 1")
-            if let type {
-                conditions.append("collection.type = ?")
-                arguments += [type.rawValue]
-            }
-            if let subtype, subtype != .any {
-                conditions.append("collection.subtype = ?")
-                arguments += [subtype.rawValue]
-            }
+            kind(isList: true, type: type?.rawValue, subtype: subtype == .any ? nil : subtype?.rawValue)
             naturalOrder = "collection.position, collection.id"
         case .localIdentifiers(let identifiers, let isList):
             conditions.append("collection.localIdentifier IN (SELECT value FROM json_each(?))")

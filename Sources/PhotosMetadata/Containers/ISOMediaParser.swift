@@ -10,6 +10,8 @@ import Foundation
 enum ISOMediaParser {
     struct Box {
         let type: String
+        /// The type as a number (QuickTime item lists name their entries by key index).
+        var typeCode: UInt32 = 0
         let start: Int
         let payload: Int
         let end: Int
@@ -47,7 +49,9 @@ enum ISOMediaParser {
         let limit = parent?.end ?? reader.size
         while position + 8 <= limit, boxes.count < 10_000 {
             let header = try reader.readExactly(at: position, count: min(16, limit - position), what: "box header")
-            guard let size32 = header.u32(at: 0, .bigEndian), let type = header.fourCC(at: 4) else { break }
+            guard let size32 = header.u32(at: 0, .bigEndian), let type = header.fourCC(at: 4),
+                let typeCode = header.u32(at: 4, .bigEndian)
+            else { break }
             var headerSize = 8
             var size = Int(size32)
             if size32 == 1 {
@@ -64,15 +68,20 @@ enum ISOMediaParser {
                 if strict { throw reader.corrupt("box \(type) at offset \(position) has an impossible size \(size)") }
                 break
             }
-            if position + size > limit {
+            if size > limit - position {
                 if strict {
                     throw reader.truncated(
-                        "box \(type) at offset \(position) (\(size) bytes) runs past the end of the file (\(limit) bytes)"
+                        "box \(type) at offset \(position) (\(size) bytes) runs past the end of the file "
+                            + "(\(limit) bytes)"
                     )
                 }
                 break
             }
-            boxes.append(Box(type: type, start: position, payload: position + headerSize, end: position + size))
+            boxes.append(
+                Box(
+                    type: type, typeCode: typeCode, start: position, payload: position + headerSize,
+                    end: position + size)
+            )
             position += size
         }
         return boxes
@@ -82,13 +91,17 @@ enum ISOMediaParser {
         try children(of: parent, in: reader).first { $0.type == type }
     }
 
-    private static func payload(of box: Box, in reader: FileReader, limit: Int) throws(MetadataError) -> ArraySlice<UInt8> {
+    private static func payload(
+        of box: Box, in reader: FileReader, limit: Int
+    ) throws(MetadataError) -> ArraySlice<UInt8> {
         try reader.readExactly(at: box.payload, count: min(box.end - box.payload, limit), what: "\(box.type) box")
     }
 
     // MARK: Movies
 
-    private static func readMovie(_ moov: Box, in reader: FileReader, into info: inout ContainerInfo) throws(MetadataError) {
+    private static func readMovie(
+        _ moov: Box, in reader: FileReader, into info: inout ContainerInfo
+    ) throws(MetadataError) {
         let boxes = try children(of: moov, in: reader)
         if let mvhd = boxes.first(where: { $0.type == "mvhd" }) {
             let fields = try payload(of: mvhd, in: reader, limit: 32)
@@ -116,7 +129,8 @@ enum ISOMediaParser {
             }
         }
         for trak in boxes where trak.type == "trak" {
-            guard let mdia = try child("mdia", of: trak, in: reader), let hdlr = try child("hdlr", of: mdia, in: reader),
+            guard let mdia = try child("mdia", of: trak, in: reader),
+                let hdlr = try child("hdlr", of: mdia, in: reader),
                 try payload(of: hdlr, in: reader, limit: 12).fourCC(at: 8) == "vide",
                 let tkhd = try child("tkhd", of: trak, in: reader)
             else { continue }
@@ -133,21 +147,27 @@ enum ISOMediaParser {
             }
             break
         }
+        try readMovieMetadata(boxes, in: reader, into: &info)
     }
 
     // MARK: Images
 
-    private static func readImage(_ meta: Box, in reader: FileReader, into info: inout ContainerInfo) throws(MetadataError) {
+    private static func readImage(
+        _ meta: Box, in reader: FileReader, into info: inout ContainerInfo
+    ) throws(MetadataError) {
         // `meta` is a full box: its children start after version and flags.
         let inner = Box(type: "meta", start: meta.start, payload: meta.payload + 4, end: meta.end)
         let boxes = try children(of: inner, in: reader)
         var primary: UInt32?
         if let pitm = boxes.first(where: { $0.type == "pitm" }) {
             let fields = try payload(of: pitm, in: reader, limit: 8)
-            primary = fields.u8(at: 0) == 0 ? fields.u16(at: 4, .bigEndian).map(UInt32.init) : fields.u32(at: 4, .bigEndian)
+            primary =
+                fields.u8(at: 0) == 0 ? fields.u16(at: 4, .bigEndian).map(UInt32.init) : fields.u32(at: 4, .bigEndian)
         }
         if let iprp = boxes.first(where: { $0.type == "iprp" }) {
             try readProperties(iprp, primary: primary, in: reader, into: &info)
+            // HEIF readers apply `irot` and ignore EXIF orientation, so no `irot` means upright.
+            info.rotation = info.rotation ?? 0
         }
         if let iinf = boxes.first(where: { $0.type == "iinf" }), let iloc = boxes.first(where: { $0.type == "iloc" }),
             let exifItem = try exifItemID(iinf, in: reader),
@@ -182,7 +202,8 @@ enum ISOMediaParser {
             case "ispe":
                 let fields = try payload(of: property, in: reader, limit: 12)
                 if let width = fields.u32(at: 4, .bigEndian), let height = fields.u32(at: 8, .bigEndian) {
-                    if best.map({ $0.0 * $0.1 < Int(width) * Int(height) }) ?? true { best = (Int(width), Int(height)) }
+                    let area = Double(width) * Double(height)
+                    if best.map({ Double($0.0) * Double($0.1) < area }) ?? true { best = (Int(width), Int(height)) }
                 }
             case "irot":
                 let fields = try payload(of: property, in: reader, limit: 1)
@@ -250,7 +271,9 @@ enum ISOMediaParser {
 
     /// The file offset and length of `item`'s single extent in an `iloc` box (construction method
     /// 0: in this file).
-    private static func location(of item: UInt32, iloc: Box, in reader: FileReader) throws(MetadataError) -> (
+    private static func location(
+        of item: UInt32, iloc: Box, in reader: FileReader
+    ) throws(MetadataError) -> (
         offset: Int, length: Int
     )? {
         let data = try payload(of: iloc, in: reader, limit: 1 << 20)
@@ -278,12 +301,14 @@ enum ISOMediaParser {
                 guard let value = read(2) else { return nil }
                 method = value & 0x0F
             }
-            guard read(2) != nil, let baseOffset = read(baseOffsetSize), let extentCount = read(2) else { return nil }
+            guard read(2) != nil, let baseOffset = read(baseOffsetSize), baseOffset <= reader.size,
+                let extentCount = read(2)
+            else { return nil }
             var extents: [(Int, Int)] = []
             for _ in 0..<extentCount {
-                guard read(indexSize) != nil, let offset = read(offsetSize), let length = read(lengthSize) else {
-                    return nil
-                }
+                guard read(indexSize) != nil, let offset = read(offsetSize), offset <= reader.size,
+                    let length = read(lengthSize)
+                else { return nil }
                 extents.append((baseOffset + offset, length))
             }
             if UInt32(truncatingIfNeeded: itemID) == item {

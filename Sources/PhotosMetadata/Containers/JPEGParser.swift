@@ -13,11 +13,20 @@ enum JPEGParser {
     private static let scanChunk = 1024 * 1024
 
     static func parse(_ reader: FileReader) throws(MetadataError) -> ContainerInfo {
-        var info = ContainerInfo()
-        let start = try reader.readExactly(at: 0, count: 2, what: "JPEG start-of-image marker")
-        guard start.matches([0xFF, 0xD8]) else { throw reader.corrupt("the file does not start with a JPEG SOI marker") }
+        try parse(reader, at: 0, requireImage: true)
+    }
 
-        var position = 2
+    /// Parses the JPEG that starts at `base` (a RAW's embedded preview, for instance). With
+    /// `requireImage` false the walk stops quietly at the first scan and the completeness check
+    /// is skipped: only the metadata segments are wanted.
+    static func parse(_ reader: FileReader, at base: Int, requireImage: Bool) throws(MetadataError) -> ContainerInfo {
+        var info = ContainerInfo()
+        let start = try reader.readExactly(at: base, count: 2, what: "JPEG start-of-image marker")
+        guard start.matches([0xFF, 0xD8]) else {
+            throw reader.corrupt("no JPEG SOI marker at offset \(base)")
+        }
+
+        var position = base + 2
         var frame: (width: Int, height: Int)?
         var scanStart: Int?
         for _ in 0..<100_000 {
@@ -56,7 +65,8 @@ enum JPEGParser {
             let segmentEnd = position + 2 + length
             guard segmentEnd <= reader.size else {
                 throw reader.truncated(
-                    "JPEG segment FF\(hex(marker)) at offset \(position) (\(length) bytes) runs past the end of the file"
+                    "JPEG segment FF\(hex(marker)) at offset \(position) (\(length) bytes) "
+                        + "runs past the end of the file"
                 )
             }
             switch marker {
@@ -66,7 +76,9 @@ enum JPEGParser {
                     guard let height = fields.u16(at: 1, .bigEndian), let width = fields.u16(at: 3, .bigEndian) else {
                         throw reader.corrupt("JPEG frame header at offset \(position) is too short")
                     }
-                    guard width > 0 else { throw reader.corrupt("JPEG frame header at offset \(position) gives width 0") }
+                    guard width > 0 else {
+                        throw reader.corrupt("JPEG frame header at offset \(position) gives width 0")
+                    }
                     frame = (Int(width), Int(height))
                 }
             case 0xE1:
@@ -79,6 +91,8 @@ enum JPEGParser {
                         at: payloadStart + xmpSignature.count, count: payloadLength - xmpSignature.count, what: "XMP"
                     )
                 }
+            case 0xDA where !requireImage:
+                scanStart = segmentEnd
             case 0xDA:
                 guard frame != nil else {
                     throw reader.corrupt("JPEG scan at offset \(position) comes before any frame header (SOF)")
@@ -90,11 +104,16 @@ enum JPEGParser {
             if scanStart != nil { break }
             position = segmentEnd
         }
+        if !requireImage {
+            if let frame { info.setSize(frame.width, frame.height) }
+            return info
+        }
         guard let scanStart, let frame else {
             throw reader.corrupt("JPEG has too many segments before its first scan")
         }
         guard try hasEndOfImage(after: scanStart, in: reader) else {
-            throw reader.truncated("JPEG ends inside the image data: no EOI marker after the scan at offset \(scanStart)")
+            throw reader.truncated(
+                "JPEG ends inside the image data: no EOI marker after the scan at offset \(scanStart)")
         }
         info.setSize(frame.width, frame.height)
         return info

@@ -2,7 +2,10 @@
 /// `iTXt` XMP packet; and checks that the chunks reach IEND inside the file with image data on
 /// the way.
 ///
-/// Only chunk headers are read (through the reader's window cache), never the image data.
+/// Only chunk headers are read, never the image data. Once the first IDAT is reached, a file
+/// that ends with an IEND chunk is taken as complete without walking the remaining IDAT chunks
+/// (a large PNG holds thousands); metadata chunks written after the image data are therefore not
+/// read.
 enum PNGParser {
     private static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
     private static let xmpKeyword = Array("XML:com.adobe.xmp".utf8)
@@ -30,11 +33,16 @@ enum PNGParser {
             else { throw reader.corrupt("PNG chunk at offset \(position) has an impossible length") }
             let end = position + 12 + length
             guard end <= reader.size else {
-                throw reader.truncated("PNG chunk \(type) at offset \(position) (\(length) bytes) runs past the end of the file")
+                throw reader.truncated(
+                    "PNG chunk \(type) at offset \(position) (\(length) bytes) runs past the end of the file")
             }
             switch type {
-            case "IDAT":
+            case "IDAT" where !sawImageData:
                 sawImageData = true
+                if try endsWithIEND(reader) {
+                    info.setSize(Int(width), Int(height))
+                    return info
+                }
             case "eXIf" where info.exifBlock == nil:
                 info.exifBlock = ExifBlocks.fromTIFF(in: reader, at: position + 8, length: length)
             case "iTXt" where info.xmpPacket == nil && length <= FileReader.maximumRead:
@@ -52,6 +60,14 @@ enum PNGParser {
             }
         }
     }
+
+    /// Whether the file's last 12 bytes are an IEND chunk.
+    private static func endsWithIEND(_ reader: FileReader) throws(MetadataError) -> Bool {
+        guard reader.size >= 12 else { return false }
+        return try reader.read(at: reader.size - 12, count: 12).matches(iend)
+    }
+
+    private static let iend: [UInt8] = [0, 0, 0, 0, 0x49, 0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82]
 
     /// The XMP packet of an `iTXt` chunk with the XMP keyword, when it is not compressed.
     private static func xmp(fromITXt data: ArraySlice<UInt8>) -> ArraySlice<UInt8>? {

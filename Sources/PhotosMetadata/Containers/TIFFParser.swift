@@ -40,7 +40,8 @@ enum TIFFParser {
             sizes.append((width, height))
         }
         if type.isTIFFBasedRAW {
-            if let largest = sizes.max(by: { $0.width * $0.height < $1.width * $1.height }) {
+            let area = { (size: (width: Int, height: Int)) in Double(size.width) * Double(size.height) }
+            if let largest = sizes.max(by: { area($0) < area($1) }) {
                 info.setSize(largest.width, largest.height)
             }
         } else if let size = tiff.imageSize(ifd0) {

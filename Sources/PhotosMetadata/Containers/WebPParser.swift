@@ -22,7 +22,8 @@ enum WebPParser {
             else { break }
             let payload = position + 8
             guard payload + size <= riffEnd else {
-                throw reader.truncated("WebP chunk \(type) at offset \(position) (\(size) bytes) runs past the RIFF end")
+                throw reader.truncated(
+                    "WebP chunk \(type) at offset \(position) (\(size) bytes) runs past the RIFF end")
             }
             switch type {
             case "VP8X":

@@ -87,7 +87,8 @@ struct CapturedDate: Sendable, Hashable {
         guard isValidDay else { return nil }
     }
 
-    init(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, fraction: Double = 0, offset: Int? = nil) {
+    init(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, fraction: Double = 0, offset: Int? = nil)
+    {
         self.year = year
         self.month = month
         self.day = day
@@ -96,6 +97,26 @@ struct CapturedDate: Sendable, Hashable {
         self.second = second
         self.fraction = fraction
         self.offset = offset
+    }
+
+    /// The wall-clock time of a camera that counts seconds since 1970 in local time (Canon CRW).
+    init(wallClockSecondsSince1970 seconds: Int) {
+        // Days to civil date (Howard Hinnant's algorithm), valid for the proleptic Gregorian calendar.
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let secondsOfDay = seconds - days * 86_400
+        let shifted = days + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        self.init(
+            year: year, month: month, day: day, hour: secondsOfDay / 3600, minute: secondsOfDay % 3600 / 60,
+            second: secondsOfDay % 60
+        )
     }
 
     /// Parses a UTC offset: `+01:00`, `-0530`, `+09`, `Z`; `nil` for blank or malformed text and

@@ -8,7 +8,7 @@ final class FileReader {
     /// How much of the file is read up front (and handed to libmagic).
     static let headLength = 64 * 1024
     /// The cache window for reads outside the head.
-    private static let windowLength = 64 * 1024
+    private static let windowLength = 16 * 1024
     /// The largest single read a parser may ask for; larger requests mean a corrupt length field.
     static let maximumRead = 32 * 1024 * 1024
 
@@ -86,9 +86,12 @@ final class FileReader {
     }
 
     /// Exactly `count` bytes at `offset`, or a `truncated` error naming `what` was being read.
-    func readExactly(at offset: Int, count: Int, what: @autoclosure () -> String) throws(MetadataError) -> ArraySlice<UInt8> {
+    func readExactly(
+        at offset: Int, count: Int, what: @autoclosure () -> String
+    ) throws(MetadataError) -> ArraySlice<UInt8> {
         guard offset >= 0, count >= 0, offset <= size, count <= size - offset else {
-            throw truncated("\(what()) at offset \(offset) (\(count) bytes) runs past the end of the file (\(size) bytes)")
+            throw truncated(
+                "\(what()) at offset \(offset) (\(count) bytes) runs past the end of the file (\(size) bytes)")
         }
         if count == 0 { return [] }
         let bytes = try read(at: offset, count: count)

@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A failed system call: its name and `errno`.
@@ -71,11 +71,11 @@ enum Syscall {
     /// `close(2)`; `EINTR` is not retried (on Linux the descriptor is already released).
     static func close(_ fd: Int32) {
         #if canImport(Glibc)
-        _ = Glibc.close(fd)
+            _ = Glibc.close(fd)
         #elseif canImport(Musl)
-        _ = Musl.close(fd)
+            _ = Musl.close(fd)
         #else
-        _ = Darwin.close(fd)
+            _ = Darwin.close(fd)
         #endif
     }
 }

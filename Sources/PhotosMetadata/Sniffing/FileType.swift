@@ -3,7 +3,7 @@
 struct FileType: Sendable, Hashable {
     /// Which header parser understands the type.
     enum Container: Sendable, Hashable {
-        case jpeg, png, gif, webp, bmp, tiff, isoMedia, avi, none
+        case jpeg, png, gif, webp, bmp, tiff, isoMedia, avi, matroska, crw, raf, jpegXL, none
     }
 
     let mimeType: String
@@ -32,14 +32,14 @@ extension FileType {
     static let heif = image("image/heif", "public.heif", .isoMedia, ["heif", "hif"])
     static let heicSequence = image("image/heic-sequence", "public.heics", .isoMedia, ["heics"])
     static let avif = image("image/avif", "public.avif", .isoMedia, ["avif"])
-    static let jpegXL = image("image/jxl", "public.jpeg-xl", .none, ["jxl"])
+    static let jpegXL = image("image/jxl", "public.jpeg-xl", .jpegXL, ["jxl"])
     static let dng = image("image/x-adobe-dng", "com.adobe.raw-image", .tiff, ["dng"])
     static let nef = image("image/x-nikon-nef", "com.nikon.raw-image", .tiff, ["nef"])
     static let nrw = image("image/x-nikon-nrw", "com.nikon.nrw-raw-image", .tiff, ["nrw"])
     static let cr2 = image("image/x-canon-cr2", "com.canon.cr2-raw-image", .tiff, ["cr2"])
     static let cr3 = image("image/x-canon-cr3", "com.canon.cr3-raw-image", .isoMedia, ["cr3"])
-    static let crw = image("image/x-canon-crw", "com.canon.crw-raw-image", .none, ["crw"])
-    static let raf = image("image/x-fujifilm-raf", "com.fuji.raw-image", .none, ["raf"])
+    static let crw = image("image/x-canon-crw", "com.canon.crw-raw-image", .crw, ["crw"])
+    static let raf = image("image/x-fujifilm-raf", "com.fuji.raw-image", .raf, ["raf"])
     static let arw = image("image/x-sony-arw", "com.sony.arw-raw-image", .tiff, ["arw"])
     static let orf = image("image/x-olympus-orf", "com.olympus.raw-image", .tiff, ["orf"])
     static let rw2 = image("image/x-panasonic-rw2", "com.panasonic.rw2-raw-image", .tiff, ["rw2"])
@@ -52,8 +52,8 @@ extension FileType {
     static let threeGPP = video("video/3gpp", "public.3gpp", .isoMedia, ["3gp"])
     static let threeGPP2 = video("video/3gpp2", "public.3gpp2", .isoMedia, ["3g2"])
     static let avi = video("video/x-msvideo", "public.avi", .avi, ["avi"])
-    static let webm = video("video/webm", "org.webmproject.webm", .none, ["webm"])
-    static let matroska = video("video/x-matroska", "org.matroska.mkv", .none, ["mkv"])
+    static let webm = video("video/webm", "org.webmproject.webm", .matroska, ["webm"])
+    static let matroska = video("video/x-matroska", "org.matroska.mkv", .matroska, ["mkv"])
     static let mpeg = video("video/mpeg", "public.mpeg", .none, ["mpg", "mpeg"])
     static let mpegTS = video("video/mp2t", "public.mpeg-2-transport-stream", .none, ["mts", "m2ts"])
 
@@ -137,11 +137,13 @@ extension FileType {
         )
     }
 
-    private static func image(_ mime: String, _ uti: String, _ container: Container, _ extensions: [String]) -> FileType {
+    private static func image(_ mime: String, _ uti: String, _ container: Container, _ extensions: [String]) -> FileType
+    {
         FileType(mimeType: mime, uniformTypeIdentifier: uti, kind: .image, container: container, extensions: extensions)
     }
 
-    private static func video(_ mime: String, _ uti: String, _ container: Container, _ extensions: [String]) -> FileType {
+    private static func video(_ mime: String, _ uti: String, _ container: Container, _ extensions: [String]) -> FileType
+    {
         FileType(mimeType: mime, uniformTypeIdentifier: uti, kind: .video, container: container, extensions: extensions)
     }
 }

@@ -3,7 +3,9 @@
 ///
 /// libmagic is vague in a few places a photo library cares about: camera RAW files built on TIFF
 /// are all `image/tiff`, ISO base media files are named by a guess at the brand, and data it does
-/// not know is `application/octet-stream`. The rules here settle those cases.
+/// not know is `application/octet-stream`, and a few bytes of binary can pass for `text/plain`.
+/// The rules here settle those cases, preferring evidence in the content (an `ftyp` brand, a
+/// format signature, a DNGVersion tag) over the name.
 enum TypeClassifier {
     /// The type of a file whose libmagic MIME type is `magicMIMEType`, whose first bytes are
     /// `head`, and whose name ends in `.fileExtension` (without the dot; empty when none).
@@ -17,10 +19,14 @@ enum TypeClassifier {
         if head.matches(ascii: "ftyp", at: 4), let branded = isoMediaType(head: head) {
             return branded
         }
+        // libmagic calls a few bytes of binary "text/plain", and data it cannot place
+        // "application/octet-stream"; a format signature at the start is stronger evidence.
+        if magic == "text/plain" || magic == "application/octet-stream", let signed = signatureType(head) {
+            if signed == .tiff { return tiffType(head: head, byExtension: byExtension) }
+            return signed
+        }
         if magic == "image/tiff" {
-            if let raw = byExtension, raw.isTIFFBasedRAW { return raw }
-            if tiffHasDNGVersion(head) { return .dng }
-            return .tiff
+            return tiffType(head: head, byExtension: byExtension)
         }
         if magic == "text/xml" || magic == "application/xml", fileExtension.lowercased() == "aae" {
             return FileType.generic("application/vnd.apple.photos")
@@ -32,6 +38,24 @@ enum TypeClassifier {
             return byExtension
         }
         return FileType.generic(magic.isEmpty ? "application/octet-stream" : magic)
+    }
+
+    /// A TIFF-based type: a RAW when the extension names one or IFD0 has a DNGVersion tag.
+    private static func tiffType(head: ArraySlice<UInt8>, byExtension: FileType?) -> FileType {
+        if let raw = byExtension, raw.isTIFFBasedRAW { return raw }
+        if tiffHasDNGVersion(head) { return .dng }
+        return .tiff
+    }
+
+    /// The type whose unambiguous signature starts `head`, if any.
+    private static func signatureType(_ head: ArraySlice<UInt8>) -> FileType? {
+        if head.matches([0xFF, 0xD8, 0xFF]) { return .jpeg }
+        if head.matches([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
+        if head.matches(ascii: "GIF87a") || head.matches(ascii: "GIF89a") { return .gif }
+        if head.matches(ascii: "RIFF"), head.matches(ascii: "WEBP", at: 8) { return .webp }
+        if head.matches(ascii: "RIFF"), head.matches(ascii: "AVI ", at: 8) { return .avi }
+        if head.matches([0x49, 0x49, 0x2A, 0x00]) || head.matches([0x4D, 0x4D, 0x00, 0x2A]) { return .tiff }
+        return nil
     }
 
     /// The type named by an ISO base media file's `ftyp` box: major brand first, then the

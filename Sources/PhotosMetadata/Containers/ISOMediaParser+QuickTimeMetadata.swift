@@ -1,0 +1,152 @@
+/// Movie metadata beyond the movie header: QuickTime keys (`meta/keys` + `ilst`, what iPhones
+/// write), iTunes-style item lists, and user data atoms (`date`, `loci`, `©xyz`, `©day`, `©mak`,
+/// `©mod`, what Android cameras and older QuickTime writers use).
+///
+/// Dates are ranked as ExifTool ranks them: the keys' `creationdate` (which carries the local
+/// offset), then user data, then the item list's `©day`; the movie header's UTC creation time is
+/// the last resort (see ``ContainerInfo/creationDate``).
+extension ISOMediaParser {
+    private static let childTypes: Set<String> = ["hdlr", "keys", "ilst"]
+
+    static func readMovieMetadata(
+        _ moovChildren: [Box], in reader: FileReader, into info: inout ContainerInfo
+    )
+        throws(MetadataError)
+    {
+        var keyed: [String: String] = [:]
+        var userData: [String: String] = [:]
+        var metas = moovChildren.filter { $0.type == "meta" }
+        if let udta = moovChildren.first(where: { $0.type == "udta" }) {
+            let atoms = try children(of: udta, in: reader)
+            metas += atoms.filter { $0.type == "meta" }
+            for atom in atoms where atom.end - atom.payload <= 4096 {
+                let data = try reader.readExactly(at: atom.payload, count: atom.end - atom.payload, what: atom.type)
+                switch atom.type {
+                case "date":
+                    userData["date"] = text(data)
+                case "loci":
+                    if let location = location3GPP(data) {
+                        (info.latitude, info.longitude, info.altitude) = location
+                    }
+                case "©xyz", "©day", "©mak", "©mod":
+                    userData[atom.type] = quickTimeText(data)
+                default:
+                    break
+                }
+            }
+        }
+        for meta in metas {
+            try readItemList(meta, in: reader, into: &keyed)
+        }
+
+        let dates = [keyed["com.apple.quicktime.creationdate"], userData["date"], userData["©day"], keyed["©day"]]
+        info.statedDate = dates.lazy.compactMap { $0.flatMap(CapturedDate.init(parsing:)) }.first
+        let iso6709 = keyed["com.apple.quicktime.location.ISO6709"] ?? userData["©xyz"] ?? keyed["©xyz"]
+        if let iso6709, let location = ISO6709.parse(iso6709) {
+            (info.latitude, info.longitude, info.altitude) = location
+        }
+        info.make = keyed["com.apple.quicktime.make"] ?? userData["©mak"]
+        info.model = keyed["com.apple.quicktime.model"] ?? userData["©mod"]
+    }
+
+    /// Adds the text values of a `meta` box's item list, by key name (QuickTime `keys`) or by
+    /// item type (iTunes `mdir`).
+    private static func readItemList(
+        _ meta: Box, in reader: FileReader, into values: inout [String: String]
+    )
+        throws(MetadataError)
+    {
+        // QuickTime's `meta` is a plain box; ISO's (and ffmpeg's) is a full box with 4 more bytes.
+        let peek = try reader.read(at: meta.payload + 4, count: 4)
+        let isPlain = peek.fourCC(at: 0).map(childTypes.contains) ?? false
+        let inner = Box(type: "meta", start: meta.start, payload: meta.payload + (isPlain ? 0 : 4), end: meta.end)
+        let boxes = try children(of: inner, in: reader)
+        var keys: [String] = []
+        if let keysBox = boxes.first(where: { $0.type == "keys" }), keysBox.end - keysBox.payload <= 1 << 20 {
+            let data = try reader.readExactly(at: keysBox.payload, count: keysBox.end - keysBox.payload, what: "keys")
+            var offset = 8
+            for _ in 0..<min(Int(data.u32(at: 4, .bigEndian) ?? 0), 4096) {
+                guard let size = data.u32(at: offset, .bigEndian).map(Int.init), size >= 8,
+                    let name = data.slice(at: offset + 8, count: size - 8)
+                else { break }
+                keys.append(String(decoding: name, as: UTF8.self))
+                offset += size
+            }
+        }
+        guard let ilst = boxes.first(where: { $0.type == "ilst" }) else { return }
+        for item in try children(of: ilst, in: reader) {
+            guard let dataBox = try children(of: item, in: reader).first(where: { $0.type == "data" }),
+                dataBox.end - dataBox.payload <= 4096
+            else { continue }
+            let data = try reader.readExactly(
+                at: dataBox.payload, count: dataBox.end - dataBox.payload, what: "item list data"
+            )
+            // Well-known type 1 is UTF-8 text; other types (numbers, images) are not needed here.
+            guard data.u32(at: 0, .bigEndian) == 1, let value = data.slice(at: 8, count: data.count - 8) else {
+                continue
+            }
+            let index = Int(item.typeCode)
+            let name = index >= 1 && index <= keys.count ? keys[index - 1] : item.type
+            values[name] = text(value)
+        }
+    }
+
+    private static func text(_ bytes: ArraySlice<UInt8>) -> String? {
+        let value = String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self).trimmingWhitespace()
+        return value.isEmpty ? nil : value
+    }
+
+    /// A QuickTime user data text atom: 16-bit length, 16-bit language, text. Some writers store
+    /// plain text instead; that is accepted too.
+    private static func quickTimeText(_ data: ArraySlice<UInt8>) -> String? {
+        if let length = data.u16(at: 0, .bigEndian).map(Int.init), length + 4 <= data.count,
+            let value = data.slice(at: 4, count: length)
+        {
+            return text(value)
+        }
+        return text(data)
+    }
+
+    /// A 3GPP `loci` box: version and flags, language, a NUL-terminated name, a role byte, then
+    /// longitude, latitude and altitude as signed 16.16 fixed-point numbers.
+    private static func location3GPP(_ data: ArraySlice<UInt8>) -> (Double, Double, Double?)? {
+        guard let name = data.slice(at: 6, count: max(0, data.count - 6)), let nul = name.firstIndex(of: 0) else {
+            return nil
+        }
+        let offset = 6 + (nul - name.startIndex) + 1 + 1
+        guard let longitude = data.u32(at: offset, .bigEndian), let latitude = data.u32(at: offset + 4, .bigEndian)
+        else { return nil }
+        let fixed = { (value: UInt32) in Double(Int32(bitPattern: value)) / 65536 }
+        let altitude = data.u32(at: offset + 8, .bigEndian).map(fixed)
+        let (lat, lon) = (fixed(latitude), fixed(longitude))
+        guard abs(lat) <= 90, abs(lon) <= 180 else { return nil }
+        return (lat, lon, altitude)
+    }
+}
+
+/// ISO 6709 location strings as QuickTime and Android write them: `+32.0929+034.8620+028.516/`.
+enum ISO6709 {
+    /// Latitude, longitude and optional altitude in decimal degrees and metres; `nil` for other
+    /// notations (degrees-minutes-seconds) or out-of-range values.
+    static func parse(_ text: String) -> (Double, Double, Double?)? {
+        var numbers: [Double] = []
+        var current = ""
+        for character in text {
+            if character == "+" || character == "-" || character == "/" {
+                if !current.isEmpty {
+                    guard let value = Double(current) else { return nil }
+                    numbers.append(value)
+                }
+                current = character == "/" ? "" : String(character)
+                if character == "/" { break }
+            } else if character.isNumber || character == "." {
+                current.append(character)
+            } else {
+                break  // a CRS suffix such as "CRSWGS_84"
+            }
+        }
+        if !current.isEmpty, let value = Double(current) { numbers.append(value) }
+        guard numbers.count >= 2, abs(numbers[0]) <= 90, abs(numbers[1]) <= 180 else { return nil }
+        return (numbers[0], numbers[1], numbers.count >= 3 ? numbers[2] : nil)
+    }
+}

@@ -1,0 +1,171 @@
+import Foundation
+import PhotosMetadata
+import Testing
+
+/// Every ingestable corpus file, extracted and compared field by field with the ExifTool oracle.
+///
+/// Floating EXIF times are extracted in UTC here so that the wall-clock comparison cannot be
+/// disturbed by a daylight-saving gap; `CapturedDateTests` covers other zones.
+@Suite(
+    "Corpus metadata against truth.json",
+    // The corpus lives outside the repository; without it there is nothing to compare.
+    .enabled(if: Corpus.isAvailable, "needs ../shared/corpus and ../shared/truth.json")
+)
+struct CorpusMetadataTests {
+    enum Field: String, CaseIterable, Comparable {
+        case type, size, orientation, creationDate, location, altitude, camera, duration
+
+        static func < (lhs: Field, rhs: Field) -> Bool {
+            allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+        }
+    }
+
+    struct Difference: CustomStringConvertible {
+        let path: String
+        let field: Field
+        let ours: String
+        let truth: String
+
+        var description: String { "\(path) [\(field.rawValue)]: ours \(ours), truth \(truth)" }
+    }
+
+    /// Known differences, each with the reason. A listed difference that stops occurring fails the
+    /// test too, so the list stays honest.
+    static let knownDifferences: [String: [Field: String]] = [
+        "Bad/sigma_bad_format.jpg": [
+            .type: "the file is cut off 6 bytes into its scan header; we reject it as truncated (like "
+                + "Bad/truncated.jpg), ExifTool reads only the metadata and ingests it"
+        ],
+        "Downloads/ReaganSmallPng.png": [
+            .creationDate: "the EXIF sits in a zlib-compressed zTXt 'Raw profile type exif' chunk, which needs zlib; "
+                + "we fall back to XMP exif:DateTimeOriginal, the same wall-clock time but with a +01:00 offset",
+            .orientation: "Orientation is in the zTXt EXIF (see creationDate)",
+            .camera: "make and model are in the zTXt EXIF (see creationDate)",
+        ],
+    ]
+
+    static let extractor = MetadataExtractor(timeZone: TimeZone(identifier: "UTC")!)
+
+    @Test func everyIngestableFileMatchesTheOracleExceptForListedDifferences() throws {
+        let records = Corpus.ingestable
+        try #require(!records.isEmpty, "truth.json lists no ingestable files")
+        var differences: [Difference] = []
+        var matchesPerField: [Field: Int] = [:]
+        for record in records {
+            let found = compare(record)
+            differences += found
+            for field in Field.allCases where !found.contains(where: { $0.field == field }) {
+                matchesPerField[field, default: 0] += 1
+            }
+        }
+
+        let explained = differences.filter { Self.knownDifferences[$0.path]?[$0.field] != nil }
+        let unexplained = differences.filter { Self.knownDifferences[$0.path]?[$0.field] == nil }
+        let stale = Self.knownDifferences.flatMap { path, fields in
+            fields.keys.filter { field in !differences.contains { $0.path == path && $0.field == field } }
+                .map { "\(path) [\($0.rawValue)]" }
+        }
+
+        print("Corpus accuracy over \(records.count) ingestable files:")
+        for field in Field.allCases {
+            print("  \(field.rawValue): \(matchesPerField[field, default: 0])/\(records.count)")
+        }
+        print("Known differences (\(explained.count)):")
+        for difference in explained.sorted(by: { ($0.path, $0.field) < ($1.path, $1.field) }) {
+            print("  \(difference)\n      why: \(Self.knownDifferences[difference.path]![difference.field]!)")
+        }
+        if !unexplained.isEmpty {
+            print("UNEXPLAINED differences (\(unexplained.count)):")
+            for difference in unexplained { print("  \(difference)") }
+        }
+
+        #expect(unexplained.isEmpty, "differences without a listed reason: \(unexplained)")
+        #expect(stale.isEmpty, "listed differences that no longer occur: \(stale)")
+        let exact = records.filter { record in !differences.contains { $0.path == record.path } }.count
+        #expect(exact == records.count - Self.knownDifferences.count)
+    }
+
+    /// The fields in which extraction differs from the record.
+    private func compare(_ record: Corpus.Record) -> [Difference] {
+        func differ(_ field: Field, _ ours: Any?, _ truth: Any?) -> Difference {
+            Difference(
+                path: record.path, field: field, ours: ours.map { "\($0)" } ?? "nil",
+                truth: truth.map { "\($0)" } ?? "nil"
+            )
+        }
+        let metadata: FileMetadata
+        do {
+            metadata = try Self.extractor.extract(path: record.url.path)
+        } catch {
+            return [differ(.type, "error \(error)", record.mime)]
+        }
+        var found: [Difference] = []
+        let expectedMIME = record.mime ?? record.libmagicMIME
+        if metadata.mimeType != expectedMIME || "\(metadata.kind)" != record.kind {
+            found.append(
+                differ(.type, "\(metadata.mimeType) \(metadata.kind)", "\(expectedMIME ?? "nil") \(record.kind)"))
+        }
+        if metadata.pixelWidth != record.width || metadata.pixelHeight != record.height {
+            found.append(
+                differ(
+                    .size, "\(metadata.pixelWidth ?? 0)×\(metadata.pixelHeight ?? 0)",
+                    "\(record.width ?? 0)×\(record.height ?? 0)"
+                )
+            )
+        }
+        // truth.json keeps ExifTool's out-of-range values (0); the module reports only 1–8.
+        let expectedOrientation = record.orientation.flatMap { (1...8).contains($0) ? $0 : nil }
+        if metadata.orientation != expectedOrientation {
+            found.append(differ(.orientation, metadata.orientation, record.orientation))
+        }
+        if !sameDate(metadata, record) {
+            let date = metadata.creationDate.map { "\($0)" } ?? "nil"
+            let offset = metadata.creationDateOffset.map { "\($0)" } ?? "nil"
+            found.append(differ(.creationDate, "\(date) offset \(offset)", record.creationDate))
+        }
+        if !close(metadata.latitude, record.lat, 1e-5) || !close(metadata.longitude, record.lon, 1e-5) {
+            found.append(
+                differ(
+                    .location, "\(metadata.latitude ?? .nan), \(metadata.longitude ?? .nan)",
+                    "\(record.lat ?? .nan), \(record.lon ?? .nan)"))
+        }
+        if !close(metadata.altitude, record.alt, 0.01) {
+            found.append(differ(.altitude, metadata.altitude, record.alt))
+        }
+        if metadata.make != record.make || metadata.model != record.model {
+            found.append(
+                differ(
+                    .camera, "\(metadata.make ?? "nil") / \(metadata.model ?? "nil")",
+                    "\(record.make ?? "nil") / \(record.model ?? "nil")"))
+        }
+        if !close(metadata.duration, record.durationSeconds, 0.01) {
+            found.append(differ(.duration, metadata.duration, record.durationSeconds))
+        }
+        return found
+    }
+
+    /// Within one second: as instants when the truth states an offset (then the offsets must agree
+    /// too), otherwise as wall-clock times, and floating only when the truth is floating.
+    private func sameDate(_ metadata: FileMetadata, _ record: Corpus.Record) -> Bool {
+        guard let text = record.creationDate else { return metadata.creationDate == nil }
+        guard let truth = TruthDate(text), let ours = metadata.creationDate else { return false }
+        if let instant = truth.instant {
+            // A `Z` date from a movie header is UTC by specification, not a local offset.
+            let offsetAgrees =
+                metadata.creationDateOffset == truth.offset
+                || (text.hasSuffix("Z") && metadata.creationDateOffset == nil && !metadata.creationDateIsFloating)
+            return offsetAgrees && abs(ours.timeIntervalSince(instant)) <= 1
+        }
+        guard metadata.creationDateIsFloating, metadata.creationDateOffset == nil else { return false }
+        // Extracted in UTC, so the instant's UTC reading is the camera's wall clock.
+        return abs(ours.timeIntervalSince(truth.wallClock)) <= 1
+    }
+
+    private func close(_ ours: Double?, _ truth: Double?, _ tolerance: Double) -> Bool {
+        switch (ours, truth) {
+        case (nil, nil): true
+        case let (ours?, truth?): abs(ours - truth) <= tolerance
+        default: false
+        }
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+import Testing
+
+@testable import PhotosMetadata
+
+@Suite struct MediaSnifferTests {
+    static let sniffer = try! MediaSniffer()
+
+    @Test(
+        .enabled(if: Corpus.isAvailable, "needs ../shared/corpus"),  // the corpus lives outside the repository
+        arguments: Corpus.files
+    )
+    func corpusFileSniffsAsTheOracleType(record: Corpus.Record) {
+        let result = Self.sniffer.sniff(path: record.url.path)
+
+        // ExifTool's MIME type where it has one (it names RAW formats and HEIF brands better than
+        // libmagic); libmagic's for files ExifTool does not know (empty, .DS_Store).
+        #expect(result.mimeType == record.mime ?? record.libmagicMIME)
+        let expectedKind: MediaKind =
+            switch record.kind {
+            case "image": .image
+            case "video": .video
+            case "bad": record.mime?.hasPrefix("image/") == true ? .image : .other
+            default: .other
+            }
+        #expect(result.kind == expectedKind)
+        if result.kind == .image || result.kind == .video {
+            #expect(result.uniformTypeIdentifier != nil)
+        }
+    }
+
+    /// Sniffing reads only the first 64 KiB; libmagic must still say what `file --mime-type` says
+    /// about the whole file.
+    @Test(
+        .enabled(if: Corpus.isAvailable, "needs ../shared/corpus"),  // the corpus lives outside the repository
+        arguments: Corpus.files
+    )
+    func libmagicOnTheFileHeadAgreesWithTheFileCommand(record: Corpus.Record) throws {
+        let reader = try FileReader(path: record.url.path)
+        #expect(Self.sniffer.magicMIMEType(reader.head[...]) == record.libmagicMIME)
+    }
+
+    @Test(
+        .enabled(if: Corpus.isAvailable, "needs ../shared/corpus"),  // the corpus lives outside the repository
+        arguments: [
+            ("Camera/RAW/DSC_0070.NEF", "com.nikon.raw-image"),
+            ("Camera/RAW/IMG_0350.CR2", "com.canon.cr2-raw-image"),
+            ("Camera/RAW/canon_eos_6d.dng", "com.adobe.raw-image"),
+            ("Phone/DCIM/100APPLE/IMG_0815.HEIC", "public.heic"),
+            ("Downloads/fox.avif", "public.avif"),
+            ("Downloads/gif.gif", "com.compuserve.gif"),
+            ("Downloads/webp.webp", "org.webmproject.webp"),
+            ("Scans/example.tif", "public.tiff"),
+            ("Phone/DCIM/100APPLE/IMG_0420.MOV", "com.apple.quicktime-movie"),
+            ("Videos/misc/mp4.mp4", "public.mpeg-4"),
+            ("Phone/old phone/sample.3gp", "public.3gpp"),
+        ])
+    func corpusFileHasItsUniformTypeIdentifier(path: String, identifier: String) {
+        #expect(
+            Self.sniffer.sniff(path: Corpus.directory.appendingPathComponent(path).path).uniformTypeIdentifier
+                == identifier)
+    }
+
+    static let tiffHeader: [UInt8] = [
+        0x49, 0x49, 0x2A, 0x00, 0x08, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x01, 0x03, 0x00, 0x01, 0x00, 0x00, 0x00,
+        0x10, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+    ]
+    static let dngHeader: [UInt8] = [
+        0x49, 0x49, 0x2A, 0x00, 0x08, 0x00, 0x00, 0x00, 0x01, 0x00, 0x12, 0xC6, 0x01, 0x00, 0x04, 0x00, 0x00, 0x00,
+        0x01, 0x04, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+    ]
+
+    static func ftyp(_ major: String, _ compatible: [String] = []) -> [UInt8] {
+        let size = UInt8(16 + 4 * compatible.count)
+        return [0, 0, 0, size] + Array("ftyp\(major)".utf8) + [0, 0, 0, 0] + compatible.flatMap { Array($0.utf8) }
+    }
+
+    /// The rule table: content first, the extension only where libmagic is vague.
+    @Test(arguments: [
+        ("image/tiff", tiffHeader, "NEF", "image/x-nikon-nef"),
+        ("image/tiff", tiffHeader, "cr2", "image/x-canon-cr2"),
+        ("image/tiff", tiffHeader, "tif", "image/tiff"),
+        ("image/tiff", tiffHeader, "jpg", "image/tiff"),
+        ("image/tiff", dngHeader, "", "image/x-adobe-dng"),
+        ("application/octet-stream", [0x01, 0x02] as [UInt8], "HEIC", "image/heic"),
+        ("application/octet-stream", [0x01, 0x02], "", "application/octet-stream"),
+        ("image/png", [0x89, 0x50], "jpg", "image/png"),
+        ("video/mp4", ftyp("qt  "), "mp4", "video/quicktime"),
+        ("video/quicktime", ftyp("isom", ["mp42"]), "mov", "video/mp4"),
+        ("image/heic", ftyp("heix", ["mif1", "heix"]), "HIF", "image/heif"),
+        ("image/heif", ftyp("mif1", ["avif"]), "avif", "image/avif"),
+        ("video/3gpp", ftyp("3gp5", ["3gp4"]), "3gp", "video/3gpp"),
+        ("video/mp4", ftyp("M4A ", ["isom"]), "m4a", "audio/mp4"),
+        ("image/x-ms-bmp", Array("BM".utf8), "bmp", "image/bmp"),
+        ("image/x-fuji-raf", Array("FUJIFILM".utf8), "raf", "image/x-fujifilm-raf"),
+        ("text/xml", Array("<?xml".utf8), "AAE", "application/vnd.apple.photos"),
+        ("text/plain", Array("hello".utf8), "jpg", "text/plain"),
+        ("text/plain", [0xFF, 0xD8, 0xFF], "", "image/jpeg"),
+        ("application/octet-stream", [0x4D, 0x4D, 0x00, 0x2A], "nef", "image/x-nikon-nef"),
+        ("inode/x-empty", [], "jpg", "inode/x-empty"),
+    ])
+    func typeIsDecidedByContentAndByExtensionOnlyWhereContentIsVague(
+        magic: String, head: [UInt8], fileExtension: String, expected: String
+    ) {
+        #expect(
+            TypeClassifier.classify(magicMIMEType: magic, head: head[...], fileExtension: fileExtension).mimeType
+                == expected)
+    }
+
+    @Test(arguments: [
+        ("/a/b/IMG_0001.HEIC", "HEIC"), ("/a/b/.DS_Store", ""), ("photo", ""), ("/a.b/c", ""), ("x.tar.gz", "gz"),
+    ])
+    func extensionIsTakenFromTheLastPathComponent(path: String, expected: String) {
+        #expect(MediaSniffer.fileExtension(of: path) == expected)
+    }
+
+    @Test func unreadableFileSniffsAsUnknownData() {
+        let result = Self.sniffer.sniff(path: "/nonexistent/photo.jpg")
+        #expect(result == SniffResult(mimeType: "application/octet-stream", kind: .other, uniformTypeIdentifier: nil))
+    }
+}

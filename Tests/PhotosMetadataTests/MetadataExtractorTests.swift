@@ -1,0 +1,225 @@
+import Foundation
+import PhotosMetadata
+import Testing
+
+/// Extraction from small files built in the test, each aimed at one rule.
+@Suite struct MetadataExtractorTests {
+    typealias Entries = [UInt16: TIFFBuilder.Value]
+
+    static let utc = TimeZone(identifier: "UTC")!
+
+    /// EXIF with every field the library keeps, in the given directories.
+    static func exif(
+        ifd0: Entries = [:], exif: Entries = [:], gps: Entries = [:], bigEndian: Bool = true, exifPadding: Int = 0
+    ) -> [UInt8] {
+        var root = ifd0
+        if !exif.isEmpty { root[0x8769] = .directory(exif, padding: exifPadding) }
+        if !gps.isEmpty { root[0x8825] = .directory(gps, padding: 0) }
+        return TIFFBuilder(bigEndian: bigEndian).build(root)
+    }
+
+    static let southWestBelowSeaLevel: Entries = [
+        0x0001: .ascii("S"), 0x0002: .rationals([(33, 1), (51, 1), (5400, 100)]),
+        0x0003: .ascii("W"), 0x0004: .rationals([(70, 1), (30, 1), (0, 1)]),
+        0x0005: .byte(1), 0x0006: .rationals([(1250, 100)]),
+    ]
+
+    @Test func jpegExifGivesDateWithOffsetAndSubsecondsLocationAndCamera() throws {
+        let directory = try TemporaryDirectory()
+        let tiff = Self.exif(
+            ifd0: [0x010F: .ascii("Maker  "), 0x0110: .ascii("Model X"), 0x0112: .short(1)],
+            exif: [0x9003: .ascii("2020:02:29 23:59:59"), 0x9011: .ascii("-03:30"), 0x9291: .ascii("25")],
+            gps: Self.southWestBelowSeaLevel
+        )
+        let path = try directory.write(JPEGBuilder.jpeg(width: 640, height: 480, exif: tiff), to: "a.jpg")
+
+        let metadata = try MetadataExtractor(timeZone: Self.utc).extract(path: path)
+
+        #expect(metadata.kind == .image)
+        #expect(metadata.mimeType == "image/jpeg")
+        #expect(metadata.uniformTypeIdentifier == "public.jpeg")
+        #expect(metadata.pixelWidth == 640 && metadata.pixelHeight == 480)
+        #expect(metadata.orientation == 1)
+        #expect(metadata.creationDateOffset == -12_600)
+        #expect(metadata.creationDateIsFloating == false)
+        // 23:59:59.25 at -03:30 is 03:29:59.25 UTC on 1 March.
+        #expect(metadata.creationDate == Date(timeIntervalSince1970: 1_583_033_399.25))
+        #expect(abs(metadata.latitude! - -(33 + 51.0 / 60 + 54.0 / 3600)) < 1e-9)
+        #expect(metadata.longitude == -70.5)
+        #expect(metadata.altitude == -12.5)
+        #expect(metadata.make == "Maker")
+        #expect(metadata.model == "Model X")
+    }
+
+    @Test(arguments: [(5, true), (6, true), (7, true), (8, true), (1, false), (3, false), (4, false)])
+    func orientationFiveToEightSwapsTheDisplayedSize(orientation: UInt16, swaps: Bool) throws {
+        let directory = try TemporaryDirectory()
+        let tiff = Self.exif(ifd0: [0x0112: .short(orientation)])
+        let path = try directory.write(JPEGBuilder.jpeg(width: 300, height: 200, exif: tiff), to: "o.jpg")
+
+        let metadata = try MetadataExtractor().extract(path: path)
+
+        #expect(metadata.orientation == Int(orientation))
+        #expect(metadata.pixelWidth == (swaps ? 200 : 300))
+        #expect(metadata.pixelHeight == (swaps ? 300 : 200))
+    }
+
+    @Test func floatingTimeIsReadInTheExtractorsTimeZoneAcrossDaylightSaving() throws {
+        let directory = try TemporaryDirectory()
+        let summer = try directory.write(
+            JPEGBuilder.jpeg(width: 8, height: 8, exif: Self.exif(exif: [0x9003: .ascii("2021:07:04 12:00:00")])),
+            to: "summer.jpg"
+        )
+        let winter = try directory.write(
+            JPEGBuilder.jpeg(width: 8, height: 8, exif: Self.exif(exif: [0x9003: .ascii("2021:01:04 12:00:00")])),
+            to: "winter.jpg"
+        )
+        let extractor = MetadataExtractor(timeZone: TimeZone(identifier: "America/New_York")!)
+
+        let july = try extractor.extract(path: summer)
+        let january = try extractor.extract(path: winter)
+
+        #expect(july.creationDateIsFloating && july.creationDateOffset == nil)
+        #expect(july.creationDate == Date(timeIntervalSince1970: 1_625_414_400))  // 16:00 UTC (EDT)
+        #expect(january.creationDate == Date(timeIntervalSince1970: 1_609_779_600))  // 17:00 UTC (EST)
+    }
+
+    @Test(arguments: ["0000:00:00 00:00:00", "    :  :     :  :  ", "", "2021:13:01 00:00:00", "2021:02:30 10:00:00"])
+    func unusableDateTimeOriginalFallsBackToCreateDate(original: String) throws {
+        let directory = try TemporaryDirectory()
+        let tiff = Self.exif(
+            ifd0: [0x0132: .ascii("2022:01:01 00:00:00")],
+            exif: [0x9003: .ascii(original), 0x9004: .ascii("2019:05:06 07:08:09"), 0x9012: .ascii("+02:00")]
+        )
+        let path = try directory.write(JPEGBuilder.jpeg(width: 8, height: 8, exif: tiff), to: "d.jpg")
+
+        let metadata = try MetadataExtractor(timeZone: Self.utc).extract(path: path)
+
+        #expect(metadata.creationDate == Date(timeIntervalSince1970: 1_557_119_289))  // 05:08:09 UTC
+        #expect(metadata.creationDateOffset == 7200)
+    }
+
+    @Test func modifyDateIsTheLastResortAndUsesOffsetTime() throws {
+        let directory = try TemporaryDirectory()
+        let tiff = Self.exif(ifd0: [0x0132: .ascii("2022:01:01 10:00:00")], exif: [0x9010: .ascii("+01:00")])
+        let path = try directory.write(JPEGBuilder.jpeg(width: 8, height: 8, exif: tiff), to: "m.jpg")
+
+        let metadata = try MetadataExtractor(timeZone: Self.utc).extract(path: path)
+
+        #expect(metadata.creationDate == Date(timeIntervalSince1970: 1_641_027_600))  // 09:00 UTC
+        #expect(metadata.creationDateOffset == 3600)
+    }
+
+    @Test func gpsWithoutHemisphereReferenceIsDropped() throws {
+        let directory = try TemporaryDirectory()
+        let tiff = Self.exif(gps: [0x0002: .rationals([(10, 1), (0, 1), (0, 1)]), 0x0004: .rationals([(20, 1)])])
+        let path = try directory.write(JPEGBuilder.jpeg(width: 8, height: 8, exif: tiff), to: "g.jpg")
+
+        let metadata = try MetadataExtractor().extract(path: path)
+
+        #expect(metadata.latitude == nil && metadata.longitude == nil)
+    }
+
+    @Test func gpsWithZeroDenominatorIsDropped() throws {
+        let directory = try TemporaryDirectory()
+        let tiff = Self.exif(gps: [
+            0x0001: .ascii("N"), 0x0002: .rationals([(10, 0), (0, 1), (0, 1)]),
+            0x0003: .ascii("E"), 0x0004: .rationals([(20, 1), (0, 1), (0, 1)]),
+        ])
+        let path = try directory.write(JPEGBuilder.jpeg(width: 8, height: 8, exif: tiff), to: "z.jpg")
+
+        let metadata = try MetadataExtractor().extract(path: path)
+
+        #expect(metadata.latitude == nil)
+    }
+
+    @Test func jpegWithoutExifHasSizeAndNothingElse() throws {
+        let directory = try TemporaryDirectory()
+        let path = try directory.write(JPEGBuilder.jpeg(width: 17, height: 23), to: "plain.jpg")
+
+        let metadata = try MetadataExtractor().extract(path: path)
+
+        #expect(
+            metadata
+                == FileMetadata(
+                    kind: .image, mimeType: "image/jpeg", uniformTypeIdentifier: "public.jpeg", pixelWidth: 17,
+                    pixelHeight: 23))
+    }
+
+    @Test func tiffWithExifBeyond64KiBStillYieldsDateAndLocation() throws {
+        // libexif reads at most 64 KiB of EXIF; the EXIF IFD here starts 100 KB into the file.
+        let directory = try TemporaryDirectory()
+        let tiff = Self.exif(
+            ifd0: [
+                0x0100: .short(300), 0x0101: .short(200), 0x0111: .long(8), 0x0117: .long(16),
+                0x0112: .short(6), 0x010F: .ascii("Scanner"),
+            ],
+            exif: [0x9003: .ascii("2010:10:10 10:10:10")],
+            gps: Self.southWestBelowSeaLevel,
+            bigEndian: false,
+            exifPadding: 100_000
+        )
+        let path = try directory.write(tiff, to: "scan.tif")
+
+        let metadata = try MetadataExtractor(timeZone: Self.utc).extract(path: path)
+
+        #expect(metadata.mimeType == "image/tiff")
+        #expect(metadata.pixelWidth == 200 && metadata.pixelHeight == 300)
+        #expect(metadata.creationDate == Date(timeIntervalSince1970: 1_286_705_410))
+        #expect(metadata.make == "Scanner")
+        #expect(metadata.longitude == -70.5)
+    }
+
+    @Test func rawWithAbsurdSizesDoesNotOverflow() throws {
+        let directory = try TemporaryDirectory()
+        let huge: TIFFBuilder.Value = .long(UInt32.max)
+        let tiff = TIFFBuilder().build([
+            0x0100: huge, 0x0101: huge, 0x014A: .directory([0x0100: huge, 0x0101: huge], padding: 0),
+        ])
+        let path = try directory.write(tiff, to: "huge.nef")
+
+        let metadata = try MetadataExtractor().extract(path: path)
+
+        #expect(metadata.mimeType == "image/x-nikon-nef")
+        #expect(metadata.pixelWidth == Int(UInt32.max))
+    }
+
+    @Test func tiffWhoseStripsRunPastTheEndIsTruncated() throws {
+        let directory = try TemporaryDirectory()
+        let tiff = TIFFBuilder().build([
+            0x0100: .short(10), 0x0101: .short(10), 0x0111: .long(8), 0x0117: .long(100_000),
+        ])
+        let path = try directory.write(tiff, to: "cut.tif")
+
+        let error = #expect(throws: MetadataError.self) { try MetadataExtractor().extract(path: path) }
+        #expect(error?.code == .truncated)
+    }
+
+    @Test func oneExtractorServesManyConcurrentTasksWithTheSameAnswers() async throws {
+        let directory = try TemporaryDirectory()
+        var paths: [String] = []
+        for index in 1...16 {
+            let tiff = Self.exif(exif: [0x9003: .ascii("2020:01:\(String(format: "%02d", index)) 12:00:00")])
+            paths.append(
+                try directory.write(JPEGBuilder.jpeg(width: UInt16(index), height: 9, exif: tiff), to: "\(index).jpg"))
+        }
+        let extractor = MetadataExtractor(timeZone: Self.utc)
+        let sequential = try paths.map { try extractor.extract(path: $0) }
+
+        let concurrent = try await withThrowingTaskGroup(of: (Int, FileMetadata).self) { group in
+            for round in 0..<4 {
+                for (index, path) in paths.enumerated() {
+                    group.addTask { (round * 100 + index, try extractor.extract(path: path)) }
+                }
+            }
+            var results: [Int: FileMetadata] = [:]
+            for try await (key, metadata) in group { results[key] = metadata }
+            return results
+        }
+
+        for (key, metadata) in concurrent {
+            #expect(metadata == sequential[key % 100])
+        }
+        #expect(concurrent.count == 64)
+    }
+}
