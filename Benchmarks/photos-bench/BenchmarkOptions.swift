@@ -1,0 +1,63 @@
+import Foundation
+
+/// The command line of `photos-bench`.
+///
+/// ```
+/// photos-bench [--sizes 100000,1000000] [--dir DIR] [--iterations N]
+/// ```
+struct BenchmarkOptions: Sendable {
+    /// Library sizes to measure, in assets, smallest first.
+    var sizes: [Int] = [100_000, 1_000_000]
+    /// Where the synthetic libraries are kept between runs.
+    var directory = FileManager.default.temporaryDirectory.appendingPathComponent("photos-bench").path
+    /// Timed samples per fetch and commit measure (count takes a tenth, at least 5).
+    var iterations = 200
+
+    static let usage = """
+        usage: photos-bench [--sizes 100000,1000000] [--dir DIR] [--iterations N]
+
+          --sizes       library sizes in assets, comma separated (default 100000,1000000)
+          --dir         where synthetic libraries are kept and reused (default $TMPDIR/photos-bench)
+          --iterations  timed samples per fetch and commit measure (default 200)
+        """
+
+    /// Parses `arguments` (without the program name); throws a message for the user on a bad one.
+    init(arguments: [String]) throws(UsageError) {
+        var remaining = arguments[...]
+        while let flag = remaining.popFirst() {
+            if flag == "-h" || flag == "--help" { throw UsageError(message: nil) }
+            guard let value = remaining.popFirst() else { throw UsageError(message: "\(flag) needs a value") }
+            switch flag {
+            case "--sizes":
+                let sizes = value.split(separator: ",").compactMap { Int($0.filter { $0 != "_" }) }
+                guard !sizes.isEmpty, sizes.allSatisfy({ $0 > 0 }) else {
+                    throw UsageError(message: "--sizes wants positive integers, got \(value)")
+                }
+                self.sizes = sizes.sorted()
+            case "--dir":
+                directory = (value as NSString).expandingTildeInPath
+            case "--iterations":
+                guard let count = Int(value), count >= 10 else {
+                    throw UsageError(message: "--iterations wants an integer of at least 10, got \(value)")
+                }
+                iterations = count
+            default:
+                throw UsageError(message: "unknown option \(flag)")
+            }
+        }
+    }
+
+    /// Timed samples for the unfiltered count, which reads every id of the library.
+    var countIterations: Int { max(5, iterations / 10) }
+
+    /// The command that repeats this run.
+    var commandLine: String {
+        "swift run -c release --scratch-path .build-bench photos-bench --sizes "
+            + sizes.map(String.init).joined(separator: ",") + " --dir \(directory) --iterations \(iterations)"
+    }
+}
+
+/// A bad command line, or a request for help (no message).
+struct UsageError: Error {
+    let message: String?
+}

@@ -1,0 +1,54 @@
+import Foundation
+import GRDB
+import Photos
+
+/// The measures taken on one synthetic library: each through PhotoKit's API, and the same work as
+/// plain SQL on the same file through GRDB (the floor).
+final class LibraryMeasurements {
+    let size: Int
+    let iterations: Int
+    let countIterations: Int
+    let library: PHPhotoLibrary
+    /// A plain GRDB pool on the library file: no PhotoKit objects, no query building.
+    let floor: DatabasePool
+    let table: ResultTable
+
+    /// The columns `AssetRecord` decodes, as the floor selects them.
+    static let assetColumns = """
+        id, localIdentifier, mediaType, mediaSubtypes, sourceType, pixelWidth, pixelHeight, creationDate, \
+        creationDateOffset, creationDateIsFloating, modificationDate, addedDate, latitude, longitude, altitude, \
+        duration, isFavorite, isHidden, burstIdentifier, burstSelectionTypes, representsBurst, \
+        adjustmentFormatIdentifier, isRAW
+        """
+    /// PhotoKit's default visibility: no hidden assets, only representatives and picks of bursts.
+    static let visible = "isHidden = 0 AND isBurstVisible = 1"
+
+    init(path: String, size: Int, options: BenchmarkOptions, table: ResultTable) throws {
+        self.size = size
+        iterations = options.iterations
+        countIterations = options.countIterations
+        library = try PHPhotoLibrary(url: URL(fileURLWithPath: path))
+        floor = try DatabasePool(path: path)
+        self.table = table
+    }
+
+    /// Untimed rounds before the timed ones: a tenth of the iterations, at least 3.
+    func warmups(_ iterations: Int) -> Int { max(3, iterations / 10) }
+
+    /// Options that fetch from this benchmark's library.
+    func fetchOptions() -> PHFetchOptions {
+        let options = PHFetchOptions()
+        options.photoLibrary = library
+        return options
+    }
+
+    /// Prints SQLite's plan for a statement, indented, one line per step.
+    func printPlan(_ label: String, sql: String, arguments: StatementArguments) throws {
+        let steps = try floor.read { db in
+            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: arguments).map { row -> String in
+                row["detail"]
+            }
+        }
+        print("    plan \(label): " + steps.joined(separator: " | "))
+    }
+}

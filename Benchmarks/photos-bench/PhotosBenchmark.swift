@@ -1,0 +1,82 @@
+import Foundation
+import GRDB
+
+/// One run: the machine context, each library size's measures, and whether the goals are met.
+struct PhotosBenchmark {
+    /// The goals of the issue, judged at 1M assets.
+    enum Goal {
+        static let size = 1_000_000
+        static let fetchP50 = 5.0
+        static let fetchOverFloor = 2.0
+        static let fetchResultMegabytes = 50.0
+    }
+
+    let options: BenchmarkOptions
+    let table = ResultTable()
+
+    func run() throws {
+        printContext()
+        try FileManager.default.createDirectory(atPath: options.directory, withIntermediateDirectories: true)
+        for size in options.sizes {
+            let synthetic = SyntheticLibrary(size: size, directory: options.directory)
+            print("library \(size): \(synthetic.path)")
+            if let seconds = try synthetic.prepare() {
+                print("  built in \(String(format: "%.1f", seconds)) s (\(Int(Double(size) / seconds)) assets/s)")
+            } else {
+                print("  reused")
+            }
+            let measurements = try LibraryMeasurements(
+                path: synthetic.path, size: size, options: options, table: table)
+            // Memory first, before other measures leave freed memory for it to reuse.
+            measurements.measureMemory()
+            try measurements.measureFetches()
+            try measurements.measureCount()
+            try measurements.measureCommit()
+        }
+        print()
+        print("results (ms unless noted; ratio = p50 / floor p50; floor = the same query as plain SQL via GRDB)")
+        table.printHeader()
+        for row in table.rows { table.add(row, recording: false) }
+        printSummary()
+        print()
+        print("rerun: \(options.commandLine)")
+    }
+
+    private func printContext() {
+        let sqliteVersion = (try? DatabaseQueue().read { db in
+            try String.fetchOne(db, sql: "SELECT sqlite_version()")
+        }).flatMap { $0 } ?? "?"
+        let load = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?
+            .split(separator: " ").prefix(3).joined(separator: " ") ?? "?"
+        print("photos-bench \(ISO8601DateFormatter().string(from: Date()))")
+        print("  cores \(ProcessInfo.processInfo.activeProcessorCount), load \(load), "
+            + "memory \(ProcessInfo.processInfo.physicalMemory / 1_048_576) MB, SQLite \(sqliteVersion), "
+            + "\(ProcessInfo.processInfo.operatingSystemVersionString)")
+        #if DEBUG
+        print("  WARNING: debug build; timings mean nothing. Use -c release.")
+        #endif
+        print("  sizes \(options.sizes.map(String.init).joined(separator: ",")), iterations \(options.iterations) "
+            + "(count: \(options.countIterations)), libraries in \(options.directory)")
+    }
+
+    private func printSummary() {
+        print()
+        let size = options.sizes.contains(Goal.size) ? Goal.size : options.sizes.last!
+        let note = size == Goal.size ? "" : " (goals are for \(Goal.size); judged at \(size))"
+        print("goals at \(size) assets\(note):")
+        for fetch in FetchCase.all {
+            guard let row = table.row(fetch.name, size: size), let ratio = row.ratio else { continue }
+            let fast = row.p50 < Goal.fetchP50
+            let close = ratio <= Goal.fetchOverFloor
+            print("  \(verdict(fast && close))  \(fetch.name): p50 \(ResultTable.format(row.p50)) ms "
+                + "(goal < \(Goal.fetchP50) ms: \(fast ? "yes" : "no")), "
+                + "\(String(format: "%.2f", ratio))x floor (goal <= \(Goal.fetchOverFloor)x: \(close ? "yes" : "no"))")
+        }
+        if let row = table.row("memory: fetch result (resident)", size: size) {
+            print("  \(verdict(row.p50 < Goal.fetchResultMegabytes))  fetch result of every asset: "
+                + "resident +\(ResultTable.format(row.p50)) MB (goal < \(Goal.fetchResultMegabytes) MB)")
+        }
+    }
+
+    private func verdict(_ met: Bool) -> String { met ? "MET   " : "MISSED" }
+}
