@@ -140,7 +140,12 @@ public final class LibraryFixture: @unchecked Sendable {
 
     /// The asset with a file name.
     public func asset(_ name: String) -> PHAsset {
-        PHAsset.fetchAssets(withLocalIdentifiers: [assets[name]!], options: options {
+        asset(identifier: assets[name]!)
+    }
+
+    /// The asset with a local identifier, hidden or not.
+    public func asset(identifier: String) -> PHAsset {
+        PHAsset.fetchAssets(withLocalIdentifiers: [identifier], options: options {
             $0.includeHiddenAssets = true
             $0.includeAllBurstAssets = true
         }).firstObject!

@@ -76,6 +76,44 @@ import Testing
         #expect(entry.assetCollection.inserted == [albumID!])
     }
 
+    @Test(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))
+    func videosAndLivePhotosFromFiles() throws {
+        let movie = try #require(Corpus.file("Phone/DCIM/100APPLE/IMG_0420.MOV"))
+        let still = try #require(Corpus.file("Phone/DCIM/100APPLE/IMG_0815.HEIC"))
+        var videoID = ""
+        var liveID = ""
+        try library.performChangesAndWait {
+            videoID = PHAssetChangeRequest.creationRequestForAssetFromVideo(atFileURL: movie)!
+                .placeholderForCreatedAsset!.localIdentifier
+            let live = PHAssetCreationRequest.forAsset()
+            let options = PHAssetResourceCreationOptions()
+            options.originalFilename = "Live.HEIC"
+            live.addResource(with: .photo, fileURL: still, options: options)
+            live.addResource(with: .pairedVideo, fileURL: movie, options: nil)
+            liveID = live.placeholderForCreatedAsset!.localIdentifier
+        }
+        let video = fixture.asset(identifier: videoID)
+        #expect(video.mediaType == .video && video.playbackStyle == .video)
+        #expect(video.pixelWidth == 320 && video.pixelHeight == 568, "rotation applied")
+        #expect(abs(video.duration - 4.002) < 0.05)
+        #expect(video.creationDate == ISO8601DateFormatter().date(from: "2019-07-24T08:25:40Z"))
+        let live = fixture.asset(identifier: liveID)
+        #expect(live.mediaType == .image && live.mediaSubtypes.contains(.photoLive) && live.playbackStyle == .livePhoto)
+        let resources = PHAssetResource.assetResources(for: live)
+        #expect(resources.map(\.type) == [.photo, .pairedVideo])
+        #expect(resources.map(\.originalFilename) == ["Live.HEIC", "IMG_0420.MOV"])
+        #expect(resources.map(\.uniformTypeIdentifier) == ["public.heic", "com.apple.quicktime-movie"])
+        #expect(FileManager.default.fileExists(atPath: movie.path), "copying leaves the caller's file alone")
+        let liveAlbum = try #require(PHAssetCollection.fetchAssetCollections(
+            with: .smartAlbum, subtype: .smartAlbumLivePhotos, options: fixture.options()).firstObject)
+        #expect(PHAsset.fetchAssets(in: liveAlbum, options: fixture.options()).contains(live))
+        #expect(throws: PHPhotosError.self) {
+            try library.performChangesAndWait {
+                PHAssetCreationRequest.forAsset().addResource(with: .photo, fileURL: movie, options: nil)
+            }
+        }
+    }
+
     @Test func aFailingRequestRollsBackTheWholeBlockAndItsCopies() throws {
         let source = try #require(Corpus.file("Camera/2008/Death Valley/FurnaceCreekInn.jpg"))
         try #require(FileManager.default.fileExists(atPath: source.path), "needs ../shared/corpus")
