@@ -33,11 +33,16 @@ let package = Package(
             dependencies: ["PhotosCore", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: settings
         ),
+        // Folders to library: crawl, read, classify, commit; shared by `photos scan` and photosd.
+        .target(
+            name: "PhotosIngest", dependencies: ["PhotosCore", "PhotosMetadata", "PhotosStore"], swiftSettings: settings),
         // PhotoKit's API: `import Photos`.
         .target(name: "Photos", dependencies: ["PhotosCore", "PhotosStore", "PhotosMetadata"], swiftSettings: settings),
         .executableTarget(
             name: "PhotosCLI",
-            dependencies: ["Photos", "PhotosStore", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: [
+                "Photos", "PhotosStore", "PhotosIngest", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             swiftSettings: settings
         ),
         .target(name: "PhotosTestSupport", dependencies: ["Photos", "PhotosStore"], swiftSettings: settings),
@@ -65,6 +70,7 @@ let package = Package(
         .testTarget(name: "PhotosCoreTests", dependencies: ["PhotosCore"], swiftSettings: settings),
         .testTarget(name: "PhotosStoreTests", dependencies: ["PhotosStore", "PhotosTestSupport"], swiftSettings: settings),
         .testTarget(name: "PhotosTests", dependencies: ["Photos", "PhotosTestSupport"], swiftSettings: settings),
+        .testTarget(name: "PhotosIngestTests", dependencies: ["PhotosIngest", "Photos", "PhotosTestSupport"], swiftSettings: settings),
         .testTarget(name: "PhotosMetadataTests", dependencies: ["PhotosMetadata", "PhotosTestSupport"], swiftSettings: settings),
         // These run built executables; depending on them makes `swift test` build them first.
         .testTarget(name: "PhotosCLITests", dependencies: ["PhotosTestSupport", "PhotosCLI"], swiftSettings: settings),

@@ -120,6 +120,37 @@ extension LibraryDatabase {
                     WHERE isHidden = 0 AND isBurstVisible = 1;
                 """)
         }
+        migrator.registerMigration("v3: files and directories on disk") { db in
+            try db.execute(sql: """
+                -- Where a resource's file is on disk, to notice moves (same inode) and changes (size, mtime).
+                ALTER TABLE resource ADD COLUMN device INTEGER;
+                ALTER TABLE resource ADD COLUMN inode INTEGER;
+                ALTER TABLE resource ADD COLUMN modificationTime REAL;
+                CREATE INDEX resource_by_inode ON resource(device, inode) WHERE inode IS NOT NULL;
+
+                -- The directory behind a directory-backed collection, to follow renames.
+                ALTER TABLE collection ADD COLUMN device INTEGER;
+                ALTER TABLE collection ADD COLUMN inode INTEGER;
+                CREATE INDEX collection_by_path ON collection(path) WHERE path IS NOT NULL;
+
+                -- Files that look like media but could not be read, with the reason.
+                CREATE TABLE rejected (
+                    path TEXT PRIMARY KEY,
+                    code TEXT NOT NULL,
+                    reason TEXT NOT NULL,
+                    fileSize INTEGER NOT NULL,
+                    modificationTime REAL NOT NULL,
+                    rejectedDate REAL NOT NULL
+                ) WITHOUT ROWID;
+
+                -- The directories scanned or watched, and whether they could be reached.
+                CREATE TABLE root (
+                    path TEXT PRIMARY KEY,
+                    isOffline INTEGER NOT NULL DEFAULT 0,
+                    lastScanDate REAL
+                ) WITHOUT ROWID;
+                """)
+        }
         return migrator
     }
 }

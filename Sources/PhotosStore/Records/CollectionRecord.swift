@@ -20,6 +20,9 @@ public struct CollectionRecord: Sendable, Hashable, Codable, Identifiable, Fetch
     /// The directory behind a directory-backed album or folder.
     public var path: String?
     public var createdDate: Double
+    /// The directory's device and inode, to follow a renamed directory.
+    public var device: Int64? = nil
+    public var inode: Int64? = nil
 
     /// Creates a collection row.
     public init(

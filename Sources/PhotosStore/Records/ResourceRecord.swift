@@ -14,6 +14,11 @@ public struct ResourceRecord: Sendable, Hashable, Codable, FetchableRecord, Muta
     public var mimeType: String?
     public var fileSize: Int64
     public var originalFilename: String
+    /// The file's device and inode when it was last seen, to recognise it after a move.
+    public var device: Int64? = nil
+    public var inode: Int64? = nil
+    /// The file's modification time (seconds since 1970) when it was last read.
+    public var modificationTime: Double? = nil
 
     /// Creates a resource row for an asset.
     public init(

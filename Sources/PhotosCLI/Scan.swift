@@ -1,0 +1,92 @@
+import ArgumentParser
+import Foundation
+import Glibc
+import Photos
+import PhotosIngest
+import PhotosStore
+
+extension PhotosCommand {
+    /// `photos scan`: make the library match directories on disk, once.
+    struct Scan: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Crawl directories and make the library match them: assets, folders and albums.",
+            discussion: """
+                Each root becomes a folder; each directory holding media an album; a directory holding
+                such directories a folder. Rescanning reads only new or changed files (a stat per file),
+                keeps identifiers, favorites and albums of files that moved, and never removes another
+                root's assets. A root that cannot be read is marked offline, not emptied.
+                Creates the library if it does not exist.
+                """)
+
+        @Option(name: .long, help: ArgumentHelp("The library file (created if missing).", valueName: "file"))
+        var library: String?
+
+        @Flag(help: "Print the summary as JSON.")
+        var json = false
+
+        @Argument(help: ArgumentHelp("Directories to scan.", valueName: "root"))
+        var roots: [String]
+
+        func validate() throws {
+            guard !roots.isEmpty else { throw ValidationError("name at least one directory to scan") }
+        }
+
+        func run() throws {
+            let url = library.map { URL(fileURLWithPath: $0) } ?? PHPhotoLibrary.defaultLibraryURL()
+            let database: LibraryDatabase
+            do {
+                database = try LibraryDatabase(path: url.path)
+            } catch {
+                throw CLIError("cannot open the library at \(url.path): \(error)")
+            }
+            let interactive = isatty(STDERR_FILENO) == 1
+            let start = ContinuousClock.now
+            let report = try Scanner(database: database).scan(roots: roots) { progress in
+                guard interactive else { return }
+                let seconds = Double((ContinuousClock.now - start).components.attoseconds) / 1e18
+                    + Double((ContinuousClock.now - start).components.seconds)
+                let rate = seconds > 0 ? Int(Double(progress.done) / seconds) : 0
+                FileHandle.standardError.write(
+                    Data("\r\(progress.phase) \(progress.done)/\(progress.total) files, \(rate) files/s   ".utf8))
+            }
+            if interactive { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+            if json {
+                try Output.jsonLine(report)
+                return
+            }
+            let elapsed = ContinuousClock.now - start
+            FileHandle.standardError.write(Data("""
+                scanned \(report.seen) files in \(elapsed): \(report.ingested) ingested, \(report.updated) updated, \
+                \(report.moved) moved, \(report.removed) removed, \(report.rejected) rejected, \
+                \(report.unchanged) unchanged, \(report.skipped) not media
+
+                """.utf8))
+            for root in report.offlineRoots {
+                FileHandle.standardError.write(Data("offline: \(root) cannot be read; its assets are kept\n".utf8))
+            }
+            if report.rejected > 0 {
+                FileHandle.standardError.write(Data("see `photos rejected` for the files that could not be read\n".utf8))
+            }
+        }
+    }
+
+    /// `photos rejected`: the files that looked like media but could not be read.
+    struct Rejected: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List files that look like media but could not be read, with the reason.")
+
+        @OptionGroup var options: LibraryOptions
+
+        func run() throws {
+            let library = try options.open()
+            let files = try library.database.rejectedFiles()
+            if options.json {
+                for file in files {
+                    try Output.jsonLine(["path": file.path, "reason": file.reason, "code": file.code])
+                }
+                return
+            }
+            Output.table(["PATH", "CODE", "REASON"], files.map { [$0.path, $0.code, $0.reason] })
+        }
+    }
+}

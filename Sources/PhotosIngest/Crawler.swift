@@ -1,0 +1,107 @@
+import Foundation
+import Glibc
+
+/// A regular file found under a root, with what `stat` says about it.
+public struct CrawledFile: Sendable, Hashable {
+    public var path: String
+    /// The directory holding the file.
+    public var directory: String
+    public var device: Int64
+    public var inode: Int64
+    public var size: Int64
+    /// Seconds since 1970.
+    public var modificationTime: Double
+
+    /// The file name.
+    public var name: String { String(path[path.index(after: path.lastIndex(of: "/")!)...]) }
+}
+
+/// A directory found under a root (or the root itself).
+public struct CrawledDirectory: Sendable, Hashable {
+    public var path: String
+    /// The directory holding it; nil for the root.
+    public var parent: String?
+    public var device: Int64
+    public var inode: Int64
+}
+
+/// Walks a root with `opendir`/`readdir`, skipping what ``IgnoreRules`` say to skip.
+public struct Crawler: Sendable {
+    public var rules: IgnoreRules
+
+    /// A crawler with the given rules.
+    public init(rules: IgnoreRules = IgnoreRules()) {
+        self.rules = rules
+    }
+
+    /// Every directory and candidate file under `root`; nil when the root cannot be read (offline).
+    public func crawl(_ root: String) -> (directories: [CrawledDirectory], files: [CrawledFile])? {
+        var info = stat()
+        guard stat(root, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR, let handle = opendir(root) else {
+            return nil
+        }
+        closedir(handle)
+        var directories: [CrawledDirectory] = []
+        var files: [CrawledFile] = []
+        var pending: [(path: String, parent: String?, info: stat)] = [(root, nil, info)]
+        while let next = pending.popLast() {
+            let (path, parent, directoryInfo) = next
+            guard let handle = opendir(path) else { continue }
+            defer { closedir(handle) }
+            var names: [String] = []
+            while let entry = readdir(handle) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
+                    String(decoding: bytes.prefix(while: { $0 != 0 }), as: UTF8.self)
+                }
+                if name == "." || name == ".." { continue }
+                names.append(name)
+            }
+            if rules.isExcludedByMarker(names) { continue }
+            directories.append(
+                CrawledDirectory(
+                    path: path, parent: parent, device: Int64(directoryInfo.st_dev), inode: Int64(directoryInfo.st_ino)))
+            for name in names.sorted() where !rules.isIgnoredName(name) {
+                let child = path.hasSuffix("/") ? path + name : path + "/" + name
+                var childInfo = stat()
+                guard lstat(child, &childInfo) == 0 else { continue }
+                switch childInfo.st_mode & S_IFMT {
+                case S_IFDIR:
+                    pending.append((child, path, childInfo))
+                case S_IFREG:
+                    files.append(
+                        CrawledFile(
+                            path: child, directory: path, device: Int64(childInfo.st_dev),
+                            inode: Int64(childInfo.st_ino), size: Int64(childInfo.st_size),
+                            modificationTime: Double(childInfo.st_mtim.tv_sec)
+                                + Double(childInfo.st_mtim.tv_nsec) / 1_000_000_000))
+                default:
+                    continue  // Links, devices, sockets: not media.
+                }
+            }
+        }
+        return (directories, files)
+    }
+}
+
+/// What the scanner and the watcher leave alone.
+public struct IgnoreRules: Sendable, Hashable {
+    /// A directory holding one of these files is skipped with everything below it.
+    public var markers: Set<String> = [".nomedia", ".photosignore"]
+    /// Name suffixes of files still being written.
+    public var temporarySuffixes: [String] = [".part", ".crdownload", ".tmp", ".download", ".partial"]
+
+    /// The default rules.
+    public init() {}
+
+    /// Hidden names (dot files, dot directories), temporary names and editor backups.
+    public func isIgnoredName(_ name: String) -> Bool {
+        if name.hasPrefix(".") || name.hasPrefix("~") || name.hasSuffix("~") { return true }
+        let lowercased = name.lowercased()
+        return temporarySuffixes.contains { lowercased.hasSuffix($0) }
+    }
+
+    /// Whether a directory's entries include a marker that excludes it.
+    public func isExcludedByMarker(_ names: [String]) -> Bool {
+        names.contains(where: markers.contains)
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import PhotosCore
+import PhotosStore
+
+/// Mirrors a root's directory tree as collections: the root and every directory holding
+/// directories with media are folders (collection lists); every directory holding media is an
+/// album. A directory holding both media and such directories is a folder whose first child is
+/// an album of the same name with its own media.
+///
+/// Collections are matched to directories by path, then by device and inode, so a renamed
+/// directory keeps its collection (and its identifier) with the new title.
+struct DirectoryMirror {
+    let root: String
+    let directories: [CrawledDirectory]
+
+    func apply(in transaction: LibraryTransaction) throws {
+        let files = try transaction.storedFiles(under: root)
+        let primaries = files.filter {
+            $0.type == PHAssetResourceType.photo.rawValue || $0.type == PHAssetResourceType.video.rawValue
+        }
+        var assetsByDirectory: [String: [Int64]] = [:]
+        for file in primaries {
+            assetsByDirectory[(file.path as NSString).deletingLastPathComponent, default: []].append(file.assetID)
+        }
+        let children = Dictionary(grouping: directories.filter { $0.parent != nil }, by: { $0.parent! })
+
+        // Which directories become lists and albums, deepest first.
+        var isList: [String: Bool] = [:]
+        var hasCollection: [String: Bool] = [:]
+        for directory in directories.sorted(by: { $0.path.count > $1.path.count }) {
+            let childHasCollection = (children[directory.path] ?? []).contains { hasCollection[$0.path] == true }
+            isList[directory.path] = directory.path == root || childHasCollection
+            hasCollection[directory.path] = isList[directory.path]! || assetsByDirectory[directory.path] != nil
+        }
+
+        var existing = try transaction.directoryCollections(under: root)
+        var kept = Set<Int64>()
+        func take(_ directory: CrawledDirectory, list: Bool) -> CollectionRecord? {
+            let match = existing.firstIndex { $0.path == directory.path && $0.isList == list && !kept.contains($0.id!) }
+                ?? existing.firstIndex {
+                    $0.device == directory.device && $0.inode == directory.inode && $0.isList == list
+                        && !kept.contains($0.id!)
+                }
+            guard let index = match else { return nil }
+            kept.insert(existing[index].id!)
+            return existing[index]
+        }
+
+        var listIDs: [String: Int64] = [:]
+        var positions: [Int64?: Int] = [:]
+        for directory in directories.sorted(by: { $0.path < $1.path }) where hasCollection[directory.path] == true {
+            let title = directory.path == "/" ? "/" : (directory.path as NSString).lastPathComponent
+            let parentList = directory.parent.flatMap { listIDs[$0] }
+            if isList[directory.path]! {
+                let id = try upsert(
+                    take(directory, list: true), directory: directory, list: true, title: title, parent: parentList,
+                    positions: &positions, transaction)
+                listIDs[directory.path] = id
+            }
+            if let assets = assetsByDirectory[directory.path] {
+                let parent = isList[directory.path]! ? listIDs[directory.path] : parentList
+                let id = try upsert(
+                    take(directory, list: false), directory: directory, list: false, title: title, parent: parent,
+                    positions: &positions, transaction)
+                let ordered = try transaction.assets(ids: assets).values
+                    .sorted { ($0.creationDate ?? 0, $0.id!) < ($1.creationDate ?? 0, $1.id!) }
+                    .map { $0.id! }
+                try transaction.setMembers(ofCollection: try transaction.collection(id: id)!, to: ordered)
+            }
+        }
+        existing.removeAll { kept.contains($0.id!) }
+        // Deepest first, so a folder is not deleted before what it holds is accounted for.
+        for stale in existing.sorted(by: { ($0.path ?? "").count > ($1.path ?? "").count }) {
+            if try transaction.collection(id: stale.id!) != nil { try transaction.deleteCollection(stale) }
+        }
+    }
+
+    private func upsert(
+        _ found: CollectionRecord?, directory: CrawledDirectory, list: Bool, title: String, parent: Int64?,
+        positions: inout [Int64?: Int], _ transaction: LibraryTransaction
+    ) throws -> Int64 {
+        let position = positions[parent, default: 0]
+        positions[parent] = position + 1
+        if var record = found {
+            var changed: [String] = []
+            if record.title != title { changed.append("localizedTitle") }
+            if record.parentId != parent { changed.append("parent") }
+            if record.path != directory.path || record.inode != directory.inode || record.position != position
+                || !changed.isEmpty
+            {
+                record.title = title
+                record.path = directory.path
+                record.parentId = parent
+                record.position = position
+                record.device = directory.device
+                record.inode = directory.inode
+                try transaction.updateCollection(record, properties: changed.isEmpty ? ["path"] : changed)
+            }
+            return record.id!
+        }
+        var record = CollectionRecord(
+            localIdentifier: UUID().uuidString + (list ? "/L0/020" : "/L0/040"), isList: list,
+            type: list ? PHCollectionListType.folder.rawValue : PHAssetCollectionType.album.rawValue,
+            subtype: list ? PHCollectionListSubtype.regularFolder.rawValue : PHAssetCollectionSubtype.albumRegular.rawValue,
+            title: title, parentId: parent, position: position, path: directory.path,
+            createdDate: Date().timeIntervalSince1970)
+        record.device = directory.device
+        record.inode = directory.inode
+        return try transaction.insertCollection(record)
+    }
+}

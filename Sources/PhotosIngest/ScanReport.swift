@@ -1,0 +1,31 @@
+/// What a scan did, for the summary line and for scripts.
+public struct ScanReport: Sendable, Hashable, Codable {
+    /// Files found under the roots (after ignore rules).
+    public var seen = 0
+    /// Files read for the first time and added as assets.
+    public var ingested = 0
+    /// Files whose content changed and were read again.
+    public var updated = 0
+    /// Files found at a new path, identity kept.
+    public var moved = 0
+    /// Files that left the disk, and with them their assets.
+    public var removed = 0
+    /// Files that look like media but could not be read (see `photos rejected`).
+    public var rejected = 0
+    /// Files not read again because size and modification time did not change.
+    public var unchanged = 0
+    /// Files that are not media (text, PDF, sidecars), left alone.
+    public var skipped = 0
+    /// Roots that could not be read: their assets are kept, marked offline.
+    public var offlineRoots: [String] = []
+
+    /// An empty report.
+    public init() {}
+}
+
+/// How far a scan has got, for progress output.
+public struct ScanProgress: Sendable, Hashable {
+    public var phase: String
+    public var done: Int
+    public var total: Int
+}

@@ -1,0 +1,133 @@
+import Foundation
+import GRDB
+import PhotosCore
+
+/// A resource as the scanner compares it with the disk.
+public struct StoredFile: Sendable, Hashable {
+    public var resourceID: Int64
+    public var assetID: Int64
+    public var type: Int
+    public var path: String
+    public var device: Int64?
+    public var inode: Int64?
+    public var fileSize: Int64
+    public var modificationTime: Double?
+}
+
+/// Reads and writes for mirroring directories: files under a root, rejections, directory collections.
+extension LibraryTransaction {
+    /// The SQL condition and arguments for paths strictly under `root`.
+    static func under(_ root: String, column: String) -> (String, StatementArguments) {
+        let prefix = root.hasSuffix("/") ? root : root + "/"
+        // "0" follows "/" in byte order, so this range is every path starting with the prefix.
+        return ("\(column) >= ? AND \(column) < ?", [prefix, String(prefix.dropLast()) + "0"])
+    }
+
+    /// Every resource whose file lies under `root`.
+    public func storedFiles(under root: String) throws -> [StoredFile] {
+        let (condition, arguments) = Self.under(root, column: "path")
+        return try Row.fetchAll(
+            db,
+            sql: """
+                SELECT id, assetId, type, path, device, inode, fileSize, modificationTime FROM resource
+                WHERE \(condition)
+                """, arguments: arguments
+        ).map {
+            StoredFile(
+                resourceID: $0["id"], assetID: $0["assetId"], type: $0["type"], path: $0["path"], device: $0["device"],
+                inode: $0["inode"], fileSize: $0["fileSize"], modificationTime: $0["modificationTime"])
+        }
+    }
+
+    /// Points a resource at its file's new place (a move keeps the asset).
+    public func moveResource(_ file: StoredFile, to path: String, name: String) throws {
+        try db.execute(
+            sql: "UPDATE resource SET path = ?, originalFilename = ? WHERE id = ?", arguments: [path, name, file.resourceID])
+        if let identifier = try String.fetchOne(
+            db, sql: "SELECT localIdentifier FROM asset WHERE id = ?", arguments: [file.assetID])
+        {
+            changes.recorder.updated(.asset, identifier, properties: ["resources"])
+        }
+    }
+
+    /// Removes resources; assets left with no resource are deleted.
+    public func deleteResources(_ files: [StoredFile]) throws {
+        guard !files.isEmpty else { return }
+        try db.execute(
+            sql: "DELETE FROM resource WHERE id IN (SELECT value FROM json_each(?))",
+            arguments: [try Self.jsonList(files.map(\.resourceID))])
+        let orphans = try Int64.fetchAll(
+            db,
+            sql: """
+                SELECT value FROM json_each(?) WHERE NOT EXISTS (SELECT 1 FROM resource WHERE assetId = value)
+                """, arguments: [try Self.jsonList(Array(Set(files.map(\.assetID))))])
+        try deleteAssets(orphans)
+    }
+
+    /// Replaces an asset's resources.
+    public func replaceResources(ofAsset assetID: Int64, with resources: [ResourceRecord]) throws {
+        try db.execute(sql: "DELETE FROM resource WHERE assetId = ?", arguments: [assetID])
+        for var resource in resources {
+            resource.assetId = assetID
+            try resource.insert(db)
+        }
+    }
+
+    /// The resources of an asset.
+    public func resources(ofAsset assetID: Int64) throws -> [ResourceRecord] {
+        try ResourceRecord.filter(Column("assetId") == assetID).order(Column("type")).fetchAll(db)
+    }
+
+    /// The asset with a row id.
+    public func asset(id: Int64) throws -> AssetRecord? {
+        try AssetRecord.fetchOne(db, key: id)
+    }
+
+    // MARK: Rejections
+
+    /// Rejections under a root, keyed by path.
+    public func rejectedFiles(under root: String) throws -> [String: RejectedFile] {
+        let (condition, arguments) = Self.under(root, column: "path")
+        let rows = try RejectedFile.fetchAll(db, sql: "SELECT * FROM rejected WHERE \(condition)", arguments: arguments)
+        return Dictionary(uniqueKeysWithValues: rows.map { ($0.path, $0) })
+    }
+
+    /// Records (or refreshes) a rejection.
+    public func reject(_ file: RejectedFile) throws {
+        try file.save(db)
+    }
+
+    /// Forgets rejections (the files are gone, or now read fine).
+    public func forgetRejections(_ paths: [String]) throws {
+        guard !paths.isEmpty else { return }
+        try db.execute(
+            sql: "DELETE FROM rejected WHERE path IN (SELECT value FROM json_each(?))",
+            arguments: [AssetQuery.jsonArray(paths)])
+    }
+
+    // MARK: Directory collections
+
+    /// The directory-backed collections at or under a root.
+    public func directoryCollections(under root: String) throws -> [CollectionRecord] {
+        let (condition, arguments) = Self.under(root, column: "path")
+        return try CollectionRecord.fetchAll(
+            db, sql: "SELECT * FROM collection WHERE path = ? OR (\(condition))", arguments: [root] + arguments)
+    }
+
+    /// Marks a root as reachable or offline and notes when it was scanned.
+    public func setRoot(_ path: String, offline: Bool) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO root (path, isOffline, lastScanDate) VALUES (?, ?, ?)
+                ON CONFLICT(path) DO UPDATE SET isOffline = excluded.isOffline,
+                    lastScanDate = CASE WHEN excluded.isOffline THEN root.lastScanDate ELSE excluded.lastScanDate END
+                """, arguments: [path, offline, Date().timeIntervalSince1970])
+    }
+}
+
+extension LibraryDatabase {
+    /// Every rejected file, by path.
+    public func rejectedFiles() throws -> [RejectedFile] {
+        try read { db in try RejectedFile.order(Column("path")).fetchAll(db) }
+    }
+}
