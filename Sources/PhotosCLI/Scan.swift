@@ -61,11 +61,40 @@ extension PhotosCommand {
                 \(report.unchanged) unchanged, \(report.skipped) not media
 
                 """.utf8))
+            if !report.stillChanging.isEmpty {
+                FileHandle.standardError.write(
+                    Data("\(report.stillChanging.count) files were still being written; scan again later:\n".utf8))
+                for path in report.stillChanging.prefix(10) { FileHandle.standardError.write(Data("  \(path)\n".utf8)) }
+            }
             for root in report.offlineRoots {
                 FileHandle.standardError.write(Data("offline: \(root) cannot be read; its assets are kept\n".utf8))
             }
             if report.rejected > 0 {
                 FileHandle.standardError.write(Data("see `photos rejected` for the files that could not be read\n".utf8))
+            }
+        }
+    }
+
+    /// `photos duplicates`: groups of assets whose files have identical content.
+    struct Duplicates: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List groups of assets whose files have identical content.",
+            discussion: "Content is compared for files that share a size with another file, when they are scanned.")
+
+        @OptionGroup var options: LibraryOptions
+
+        func run() throws {
+            let library = try options.open()
+            let groups = try library.database.duplicateGroups()
+            if options.json {
+                for group in groups {
+                    try Output.jsonLine(group.map { ["localIdentifier": $0.assetLocalIdentifier, "path": $0.path] })
+                }
+                return
+            }
+            for (index, group) in groups.enumerated() {
+                if index > 0 { print() }
+                for member in group { print("\(member.assetLocalIdentifier)  \(member.path)") }
             }
         }
     }

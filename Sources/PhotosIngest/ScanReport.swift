@@ -16,6 +16,8 @@ public struct ScanReport: Sendable, Hashable, Codable {
     public var unchanged = 0
     /// Files that are not media (text, PDF, sidecars), left alone.
     public var skipped = 0
+    /// Files that kept changing while they were read: still being written, left for later.
+    public var stillChanging: [String] = []
     /// Roots that could not be read: their assets are kept, marked offline.
     public var offlineRoots: [String] = []
 

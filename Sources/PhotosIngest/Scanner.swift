@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Glibc
 import PhotosCore
 import PhotosMetadata
 import PhotosStore
@@ -25,6 +26,9 @@ public final class Scanner: Sendable {
     let crawler: Crawler
     /// Files read and committed per transaction.
     let batchSize: Int
+    /// How often, and after how long, a file that changed while it was read is read again.
+    let retryAttempts = 3
+    let retryDelay = 0.5
 
     /// A scanner writing to `database`; file dates without an offset are read in `timeZone`.
     public init(database: LibraryDatabase, timeZone: TimeZone = .current, rules: IgnoreRules = IgnoreRules(),
@@ -88,12 +92,19 @@ public final class Scanner: Sendable {
         for (index, file) in vanished.enumerated() {
             if let device = file.device, let inode = file.inode { vanishedByInode[Inode(device, inode)] = index }
         }
+        // Across devices a move is a copy and a delete: then the name, size and modification time
+        // (which `mv` keeps) identify the file.
+        var vanishedBySignature: [Signature: Int] = [:]
+        for (index, file) in vanished.enumerated() {
+            vanishedBySignature[Signature(file.path, file.fileSize, file.modificationTime)] = index
+        }
         var stillAdded: [CrawledFile] = []
         var movedIndexes = Set<Int>()
         for file in plan.added {
-            if let index = vanishedByInode[Inode(file.device, file.inode)], vanished[index].fileSize == file.size,
-                !movedIndexes.contains(index)
-            {
+            let match = vanishedByInode[Inode(file.device, file.inode)].flatMap {
+                vanished[$0].fileSize == file.size ? $0 : nil
+            } ?? vanishedBySignature[Signature(file.path, file.size, file.modificationTime)]
+            if let index = match, !movedIndexes.contains(index) {
                 movedIndexes.insert(index)
                 plan.moved.append((file, vanished[index]))
             } else {
@@ -113,6 +124,23 @@ public final class Scanner: Sendable {
             done += batch.count
             progress?(ScanProgress(phase: "reading", done: done, total: toRead.count))
         }
+        // Files still being written are read again a little later, a few times; what is still
+        // changing after that is left for the next scan (or the daemon's next event).
+        for attempt in 1...retryAttempts where !report.stillChanging.isEmpty {
+            Thread.sleep(forTimeInterval: retryDelay * Double(attempt))
+            let pending = Set(report.stillChanging)
+            report.stillChanging = []
+            let again = (plan.added + plan.changed.map(\.0)).compactMap { file -> CrawledFile? in
+                guard pending.contains(file.path) else { return nil }
+                var info = stat()
+                guard lstat(file.path, &info) == 0 else { return nil }
+                var fresh = file
+                fresh.size = Int64(info.st_size)
+                fresh.modificationTime = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1_000_000_000
+                return fresh
+            }
+            try commit(batch: again, outcomes: read(again), plan: plan, report: &report)
+        }
         try database.write { transaction in
             for (file, known) in plan.moved {
                 try transaction.moveResource(known, to: file.path, name: file.name)
@@ -125,6 +153,23 @@ public final class Scanner: Sendable {
         }
         report.moved += plan.moved.count
         report.removed += vanished.count
+        try hashFilesSharingASize()
+    }
+
+    /// Hashes the files whose size another file shares, to recognise identical content.
+    private func hashFilesSharingASize() throws {
+        let pending = try database.write { try $0.resourcesNeedingHash() }.value
+        guard !pending.isEmpty else { return }
+        let hashes = Mutex<[Int64: String]>([:])
+        DispatchQueue.concurrentPerform(iterations: pending.count) { index in
+            if let hash = ContentHash.of(path: pending[index].path) {
+                hashes.withLock { $0[pending[index].id] = hash }
+            }
+        }
+        let computed = hashes.withLock { $0 }
+        try database.write { transaction in
+            for (id, hash) in computed { try transaction.setContentHash(hash, forResource: id) }
+        }
     }
 
     /// What reading one file gave.
@@ -132,6 +177,8 @@ public final class Scanner: Sendable {
         case media(FileMetadata)
         case rejected(MetadataError)
         case notMedia
+        /// The file's size or modification time changed while it was read: it is still being written.
+        case changing
     }
 
     private func read(_ files: [CrawledFile]) -> [Outcome] {
@@ -146,10 +193,24 @@ public final class Scanner: Sendable {
                 // A file that does not claim to be media (notes.txt, a PDF, a sidecar) is not a rejection.
                 outcome = error.code == .notMedia && !AssetFactory.claimsMedia(file.name) ? .notMedia : .rejected(error)
             }
-            results.withLock { $0[index] = outcome }
+            results.withLock { $0[index] = Self.stillTheSame(file) ? outcome : .changing }
         }
         return results.withLock { results in files.indices.map { results[$0]! } }
     }
+
+    /// Whether a file has settled: it still has the size and modification time it was crawled
+    /// with, and was not modified in the last ``settleTime`` (a writer may be about to append).
+    static func stillTheSame(_ file: CrawledFile) -> Bool {
+        var info = stat()
+        guard lstat(file.path, &info) == 0 else { return false }
+        let modificationTime = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1_000_000_000
+        let age = Date().timeIntervalSince1970 - modificationTime
+        return Int64(info.st_size) == file.size && modificationTime == file.modificationTime
+            && !(age > -1 && age < settleTime)
+    }
+
+    /// How long a file must have been left alone before it is taken as complete.
+    static let settleTime = 0.5
 
     private func commit(batch: [CrawledFile], outcomes: [Outcome], plan: ScanPlan, report: inout ScanReport) throws {
         let changedByPath = Dictionary(plan.changed.map { ($0.0.path, $0.1) }, uniquingKeysWith: { first, _ in first })
@@ -158,6 +219,8 @@ public final class Scanner: Sendable {
             var fine: [String] = []
             for (file, outcome) in zip(batch, outcomes) {
                 switch outcome {
+                case .changing:
+                    counts.stillChanging.append(file.path)
                 case .notMedia:
                     counts.skipped += 1
                     if let known = changedByPath[file.path] { try transaction.deleteResources([known]) }
@@ -191,6 +254,7 @@ public final class Scanner: Sendable {
             }
             try transaction.forgetRejections(fine)
         }
+        report.stillChanging += counts.stillChanging
         report.skipped += counts.skipped
         report.rejected += counts.rejected
         report.updated += counts.updated
@@ -205,6 +269,18 @@ struct Inode: Hashable {
     init(_ device: Int64, _ inode: Int64) {
         self.device = device
         self.inode = inode
+    }
+}
+
+/// A file's name, size and modification time.
+struct Signature: Hashable {
+    let name: Substring
+    let size: Int64
+    let modificationTime: Double?
+    init(_ path: String, _ size: Int64, _ modificationTime: Double?) {
+        name = path[path.index(after: path.lastIndex(of: "/") ?? path.startIndex)...]
+        self.size = size
+        self.modificationTime = modificationTime
     }
 }
 

@@ -127,6 +127,11 @@ extension LibraryDatabase {
                 ALTER TABLE resource ADD COLUMN inode INTEGER;
                 ALTER TABLE resource ADD COLUMN modificationTime REAL;
                 CREATE INDEX resource_by_inode ON resource(device, inode) WHERE inode IS NOT NULL;
+                -- A hash of the whole content, computed only where another file has the same size:
+                -- enough to find identical files (duplicates, copies moved across devices).
+                ALTER TABLE resource ADD COLUMN contentHash TEXT;
+                CREATE INDEX resource_by_size ON resource(fileSize);
+                CREATE INDEX resource_by_hash ON resource(contentHash) WHERE contentHash IS NOT NULL;
 
                 -- The directory behind a directory-backed collection, to follow renames.
                 ALTER TABLE collection ADD COLUMN device INTEGER;

@@ -131,3 +131,43 @@ extension LibraryDatabase {
         try read { db in try RejectedFile.order(Column("path")).fetchAll(db) }
     }
 }
+
+/// Content hashes and duplicates.
+extension LibraryTransaction {
+    /// Resources with no content hash yet whose size another resource shares: the ones worth hashing.
+    public func resourcesNeedingHash() throws -> [(id: Int64, path: String)] {
+        try Row.fetchAll(
+            db,
+            sql: """
+                SELECT id, path FROM resource WHERE contentHash IS NULL
+                AND fileSize IN (SELECT fileSize FROM resource GROUP BY fileSize HAVING COUNT(*) > 1)
+                """
+        ).map { ($0["id"], $0["path"]) }
+    }
+
+    /// Records a resource's content hash.
+    public func setContentHash(_ hash: String, forResource id: Int64) throws {
+        try db.execute(sql: "UPDATE resource SET contentHash = ? WHERE id = ?", arguments: [hash, id])
+    }
+}
+
+extension LibraryDatabase {
+    /// Groups of assets whose files have identical content, each group ordered by path.
+    public func duplicateGroups() throws -> [[(assetLocalIdentifier: String, path: String)]] {
+        try read { db in
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT r.contentHash, r.path, a.localIdentifier FROM resource r JOIN asset a ON a.id = r.assetId
+                    WHERE r.contentHash IN (
+                        SELECT contentHash FROM resource WHERE contentHash IS NOT NULL
+                        GROUP BY contentHash HAVING COUNT(*) > 1)
+                    ORDER BY r.contentHash, r.path
+                    """)
+            let grouped = Dictionary(grouping: rows, by: { $0["contentHash"] as String })
+            return grouped.values
+                .map { group in group.map { (assetLocalIdentifier: $0["localIdentifier"], path: $0["path"]) } }
+                .sorted { $0[0].path < $1[0].path }
+        }
+    }
+}

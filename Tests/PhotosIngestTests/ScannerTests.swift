@@ -133,6 +133,51 @@ import Testing
     }
 
     @Test(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))
+    func identicalFilesAreReportedAsDuplicates() throws {
+        let tree = try Tree()
+        try tree.copy("Camera/2008/Death Valley/FurnaceCreekInn.jpg", to: "a/one.jpg")
+        try tree.copy("Camera/2008/Death Valley/FurnaceCreekInn.jpg", to: "b/copy of one.jpg")
+        try tree.copy("Camera/2002/Fujifilm/DSCF0001.JPG", to: "b/other.jpg")
+        try tree.scan()
+        let groups = try tree.library.database.duplicateGroups()
+        #expect(groups.map { $0.map(\.path) } == [[
+            tree.root.appendingPathComponent("a/one.jpg").path, tree.root.appendingPathComponent("b/copy of one.jpg").path,
+        ]])
+        #expect(Set(groups[0].map(\.assetLocalIdentifier)).count == 2, "duplicates stay separate assets")
+    }
+
+    @Test(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))
+    func aFileStillBeingWrittenIsLeftForLater() throws {
+        let tree = try Tree()
+        try tree.copy("Camera/2002/Fujifilm/DSCF0001.JPG", to: "done.jpg")
+        let content = try Data(contentsOf: try #require(Corpus.file("Camera/2008/Death Valley/FurnaceCreekInn.jpg")))
+        let growing = tree.root.appendingPathComponent("growing.jpg")
+        FileManager.default.createFile(atPath: growing.path, contents: content.prefix(1024))
+        // Write the rest slowly, for longer than the scan waits for files to settle.
+        let writer = Thread {
+            let handle = try! FileHandle(forWritingTo: growing)
+            let chunks = 64
+            let step = (content.count - 1024 + chunks - 1) / chunks
+            for offset in stride(from: 1024, to: content.count, by: step) {
+                Thread.sleep(forTimeInterval: 0.07)
+                handle.seekToEndOfFile()
+                handle.write(content[offset..<min(offset + step, content.count)])
+            }
+            try! handle.close()
+        }
+        writer.start()
+        let report = try tree.scan()
+        #expect(report.stillChanging == [growing.path], "\(report)")
+        #expect(report.rejected == 0 && report.ingested == 1)
+        #expect(tree.asset(at: "growing.jpg") == nil)
+        while writer.isExecuting || !writer.isFinished { Thread.sleep(forTimeInterval: 0.05) }
+        Thread.sleep(forTimeInterval: 0.6)
+        let later = try tree.scan()
+        #expect(later.ingested == 1 && later.stillChanging.isEmpty, "\(later)")
+        #expect(tree.asset(at: "growing.jpg")?.pixelWidth == 400)
+    }
+
+    @Test(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))
     func ignoredNamesAndMarkerDirectoriesAreSkipped() throws {
         let tree = try Tree()
         try tree.copy("Camera/2008/Death Valley/FurnaceCreekInn.jpg", to: "keep/a.jpg")

@@ -19,6 +19,8 @@ public struct ResourceRecord: Sendable, Hashable, Codable, FetchableRecord, Muta
     public var inode: Int64? = nil
     /// The file's modification time (seconds since 1970) when it was last read.
     public var modificationTime: Double? = nil
+    /// A hash of the whole content, where another file of the same size made it worth computing.
+    public var contentHash: String? = nil
 
     /// Creates a resource row for an asset.
     public init(
