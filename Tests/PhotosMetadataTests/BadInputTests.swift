@@ -22,8 +22,6 @@ import Testing
         "Bad/exif_only_no_image.jpg": .corrupt,
         "Bad/garbage_ifd0.jpg": .corrupt,
         "Bad/heap-oob-write.tiff": .corrupt,
-        // truth.json says ingest; its scan header is cut off (see CorpusMetadataTests).
-        "Bad/sigma_bad_format.jpg": .truncated,
     ]
 
     @Test(
@@ -90,6 +88,30 @@ import Testing
     @Test func jpegCutInsideItsImageDataIsTruncated() throws {
         let directory = try TemporaryDirectory()
         let path = try directory.write(JPEGBuilder.jpeg(width: 8, height: 8, endOfImage: false), to: "cut.jpg")
+        #expect(code(path) == .truncated)
+    }
+
+    /// Bad/sigma_bad_format.jpg ends 6 bytes into its scan header: a metadata stub, ingested with
+    /// its size, while a file cut anywhere after the first entropy-coded byte is an interrupted
+    /// copy (Bad/truncated.jpg).
+    @Test func jpegEndingInsideOrRightAfterItsScanHeaderIsAMetadataStubWithItsSize() throws {
+        let directory = try TemporaryDirectory()
+        let whole = JPEGBuilder.jpeg(width: 31, height: 7)
+        let scanHeader = try #require(JPEGBuilder.scanHeaderRange(in: whole))
+        for end in [scanHeader.lowerBound + 2, scanHeader.lowerBound + 4, scanHeader.upperBound - 1,
+            scanHeader.upperBound]
+        {
+            let path = try directory.write(Array(whole.prefix(end)), to: "stub.jpg")
+            let metadata = try Self.extractor.extract(path: path)
+            #expect(metadata.pixelWidth == 31 && metadata.pixelHeight == 7, "cut at \(end)")
+        }
+        let oneEntropyByte = try directory.write(Array(whole.prefix(scanHeader.upperBound + 1)), to: "cut.jpg")
+        #expect(code(oneEntropyByte) == .truncated)
+    }
+
+    @Test func jpegWithoutFrameHeaderCutInItsScanHeaderIsStillRejected() throws {
+        let directory = try TemporaryDirectory()
+        let path = try directory.write([0xFF, 0xD8, 0xFF, 0xDA, 0x00, 0x0C, 0x03], to: "noframe.jpg")
         #expect(code(path) == .truncated)
     }
 

@@ -32,10 +32,6 @@ struct CorpusMetadataTests {
     /// Known differences, each with the reason. A listed difference that stops occurring fails the
     /// test too, so the list stays honest.
     static let knownDifferences: [String: [Field: String]] = [
-        "Bad/sigma_bad_format.jpg": [
-            .type: "the file is cut off 6 bytes into its scan header; we reject it as truncated (like "
-                + "Bad/truncated.jpg), ExifTool reads only the metadata and ingests it"
-        ],
         "Downloads/ReaganSmallPng.png": [
             .creationDate: "the EXIF sits in a zlib-compressed zTXt 'Raw profile type exif' chunk, which needs zlib; "
                 + "we fall back to XMP exif:DateTimeOriginal, the same wall-clock time but with a +01:00 offset",

@@ -4,6 +4,12 @@
 /// A JPEG without a frame header or a scan has no picture (an EXIF-only stub) and is corrupt; one
 /// whose entropy-coded data is cut off before EOI is truncated. Data after EOI (camera padding,
 /// maker trailers, a motion-photo video) is fine.
+///
+/// One kind of cut file is accepted: a *metadata stub* that ends inside or right after its first
+/// scan header, before any entropy-coded byte, with an intact frame header. Test suites and
+/// metadata tools keep such files (exiv2's sample of a Sigma SD10 is one) and their metadata and
+/// size are whole. An interrupted copy almost always stops inside the image data, which is far
+/// larger than the 10-odd bytes of a scan header, and is still rejected as truncated.
 enum JPEGParser {
     private static let exifSignature: [UInt8] = Array("Exif".utf8) + [0, 0]
     private static let xmpSignature: [UInt8] = Array("http://ns.adobe.com/xap/1.0/".utf8) + [0]
@@ -56,6 +62,9 @@ enum JPEGParser {
                 break
             }
             guard let length = header.u16(at: 2, .bigEndian).map(Int.init) else {
+                if marker == 0xDA, requireImage, let frame {
+                    return metadataStub(info, frame: frame)
+                }
                 throw reader.truncated("JPEG ends inside the marker at offset \(position)")
             }
             guard length >= 2 else {
@@ -64,6 +73,9 @@ enum JPEGParser {
             let payloadStart = position + 4
             let segmentEnd = position + 2 + length
             guard segmentEnd <= reader.size else {
+                if marker == 0xDA, requireImage, let frame {
+                    return metadataStub(info, frame: frame)
+                }
                 throw reader.truncated(
                     "JPEG segment FF\(hex(marker)) at offset \(position) (\(length) bytes) "
                         + "runs past the end of the file"
@@ -111,10 +123,20 @@ enum JPEGParser {
         guard let scanStart, let frame else {
             throw reader.corrupt("JPEG has too many segments before its first scan")
         }
+        if scanStart == reader.size {
+            return metadataStub(info, frame: frame)
+        }
         guard try hasEndOfImage(after: scanStart, in: reader) else {
             throw reader.truncated(
                 "JPEG ends inside the image data: no EOI marker after the scan at offset \(scanStart)")
         }
+        info.setSize(frame.width, frame.height)
+        return info
+    }
+
+    /// A JPEG that ends in or right after its first scan header: described by its headers alone.
+    private static func metadataStub(_ info: ContainerInfo, frame: (width: Int, height: Int)) -> ContainerInfo {
+        var info = info
         info.setSize(frame.width, frame.height)
         return info
     }

@@ -10,8 +10,14 @@ struct TIFFBuilder {
         case long(UInt32)
         case byte(UInt8)
         case rationals([(UInt32, UInt32)])
+        case shorts([UInt16])
+        /// UNDEFINED bytes (a maker note, a UserComment).
+        case undefined([UInt8])
         /// A pointer to a sub-directory (ExifIFD, GPS IFD).
         case directory([UInt16: Value], padding: Int)
+        /// An UNDEFINED entry holding a bare directory whose value offsets count from the TIFF
+        /// header, as Canon's maker note does.
+        case makerNote([UInt16: Value])
     }
 
     var bigEndian = true
@@ -31,12 +37,15 @@ struct TIFFBuilder {
         let tableLength = 2 + 12 * sorted.count + 4
         output += [UInt8](repeating: 0, count: tableLength)
         var table: [UInt8] = u16(UInt16(sorted.count))
-        var pending: [(fieldOffset: Int, entries: [UInt16: Value], padding: Int)] = []
+        var pending: [(fieldOffset: Int, entries: [UInt16: Value], padding: Int, isMakerNote: Bool)] = []
         for (tag, value) in sorted {
             let (type, count, bytes) = encode(value)
             table += u16(tag) + u16(type) + u32(count)
             if case let .directory(children, padding) = value {
-                pending.append((start + table.count, children, padding))
+                pending.append((start + table.count, children, padding, false))
+                table += [0, 0, 0, 0]
+            } else if case let .makerNote(children) = value {
+                pending.append((start + table.count, children, 0, true))
                 table += [0, 0, 0, 0]
             } else if bytes.count <= 4 {
                 table += bytes + [UInt8](repeating: 0, count: 4 - bytes.count)
@@ -48,10 +57,15 @@ struct TIFFBuilder {
         }
         table += [0, 0, 0, 0]
         output.replaceSubrange(start..<(start + tableLength), with: table)
-        for (fieldOffset, children, padding) in pending {
+        for (fieldOffset, children, padding, isMakerNote) in pending {
             output += [UInt8](repeating: 0, count: padding)
-            output.replaceSubrange(fieldOffset..<(fieldOffset + 4), with: u32(UInt32(output.count)))
+            let directoryStart = output.count
+            output.replaceSubrange(fieldOffset..<(fieldOffset + 4), with: u32(UInt32(directoryStart)))
             write(children, into: &output)
+            if isMakerNote {  // the count is the directory's length with its values
+                let length = UInt32(output.count - directoryStart)
+                output.replaceSubrange((fieldOffset - 4)..<fieldOffset, with: u32(length))
+            }
         }
     }
 
@@ -65,7 +79,10 @@ struct TIFFBuilder {
         case let .byte(number): return (1, 1, [number])
         case let .rationals(values):
             return (5, UInt32(values.count), values.flatMap { u32($0.0) + u32($0.1) })
+        case let .shorts(values): return (3, UInt32(values.count), values.flatMap { u16($0) })
+        case let .undefined(bytes): return (7, UInt32(bytes.count), bytes)
         case .directory: return (4, 1, [])
+        case .makerNote: return (7, 0, [])
         }
     }
 
@@ -80,13 +97,49 @@ struct TIFFBuilder {
     }
 }
 
-/// Minimal JPEG files: SOI, an optional EXIF APP1, a baseline frame header, one scan of a few
-/// entropy-coded bytes, EOI. Enough for every header parser; not a decodable picture.
+/// Apple maker notes: `Apple iOS\0`, version 1, `MM`, then a big-endian directory at offset 14
+/// whose value offsets count from the note's first byte.
+enum AppleMakerNoteBuilder {
+    enum Value {
+        case ascii(String)
+        case slong(Int32)
+    }
+
+    static func note(_ entries: [UInt16: Value]) -> [UInt8] {
+        let sorted = entries.sorted { $0.key < $1.key }
+        let header: [UInt8] = Array("Apple iOS".utf8) + [0, 0, 1] + Array("MM".utf8)
+        let tiff = TIFFBuilder(bigEndian: true)
+        var table = tiff.u16(UInt16(sorted.count))
+        var data: [UInt8] = []
+        let dataStart = header.count + 2 + 12 * sorted.count + 4
+        for (tag, value) in sorted {
+            switch value {
+            case let .ascii(text):
+                let bytes = Array(text.utf8) + [0]
+                table += tiff.u16(tag) + tiff.u16(2) + tiff.u32(UInt32(bytes.count))
+                table += tiff.u32(UInt32(dataStart + data.count))
+                data += bytes
+            case let .slong(number):
+                table += tiff.u16(tag) + tiff.u16(9) + tiff.u32(1) + tiff.u32(UInt32(bitPattern: number))
+            }
+        }
+        return header + table + [0, 0, 0, 0] + data
+    }
+}
+
+/// Minimal JPEG files: SOI, an optional EXIF APP1 and XMP APP1, a baseline frame header, one scan
+/// of a few entropy-coded bytes, EOI. Enough for every header parser; not a decodable picture.
 enum JPEGBuilder {
-    static func jpeg(width: UInt16, height: UInt16, exif tiff: [UInt8]? = nil, endOfImage: Bool = true) -> [UInt8] {
+    static func jpeg(
+        width: UInt16, height: UInt16, exif tiff: [UInt8]? = nil, xmp: String? = nil, endOfImage: Bool = true
+    ) -> [UInt8] {
         var bytes: [UInt8] = [0xFF, 0xD8]
         if let tiff {
             let payload = Array("Exif".utf8) + [0, 0] + tiff
+            bytes += [0xFF, 0xE1] + be16(UInt16(payload.count + 2)) + payload
+        }
+        if let xmp {
+            let payload = Array("http://ns.adobe.com/xap/1.0/".utf8) + [0] + Array(xmp.utf8)
             bytes += [0xFF, 0xE1] + be16(UInt16(payload.count + 2)) + payload
         }
         // SOF0: precision 8, height, width, one component.
@@ -99,6 +152,16 @@ enum JPEGBuilder {
     }
 
     static func be16(_ value: UInt16) -> [UInt8] { [UInt8(value >> 8), UInt8(value & 0xFF)] }
+
+    /// The byte range of the first scan header (from its FF DA marker to the first entropy-coded
+    /// byte) in a JPEG this builder made.
+    static func scanHeaderRange(in jpeg: [UInt8]) -> Range<Int>? {
+        guard let start = (0..<(jpeg.count - 3)).first(where: { jpeg[$0] == 0xFF && jpeg[$0 + 1] == 0xDA }) else {
+            return nil
+        }
+        let length = Int(jpeg[start + 2]) << 8 | Int(jpeg[start + 3])
+        return start..<(start + 2 + length)
+    }
 }
 
 /// A temporary directory, removed when the value is released.
@@ -137,5 +200,96 @@ struct SplitMix64: RandomNumberGenerator {
         value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
         value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
         return value ^ (value >> 31)
+    }
+}
+
+/// ISO base media boxes, and a minimal QuickTime movie: one video track whose sample durations
+/// (`stts`) are given, and optional QuickTime keys.
+enum MovieBuilder {
+    /// A box: 32-bit size, type, payload.
+    static func box(_ type: String, _ payload: [UInt8]) -> [UInt8] {
+        be32(UInt32(8 + payload.count)) + Array(type.utf8) + payload
+    }
+
+    /// A movie of `width`×`height` whose video track has `samples` runs of (count, duration) in
+    /// `timescale`; `textKeys` and `integerKeys` become QuickTime `mdta` keys (well-known types 1 and
+    /// 21).
+    static func movie(
+        width: UInt16 = 320, height: UInt16 = 240, timescale: UInt32 = 600, samples: [(UInt32, UInt32)],
+        textKeys: [String: String] = [:], integerKeys: [String: Int8] = [:]
+    ) -> [UInt8] {
+        let duration = samples.reduce(UInt32(0)) { $0 + $1.0 * $1.1 }
+        let mvhd = box("mvhd", [UInt8](repeating: 0, count: 12) + be32(timescale) + be32(duration) + zeros(80))
+        let tkhd = box(
+            "tkhd",
+            zeros(40) + identityMatrix + be32(UInt32(width) << 16) + be32(UInt32(height) << 16))
+        let mdhd = box("mdhd", zeros(12) + be32(timescale) + be32(duration) + zeros(4))
+        let hdlr = box("hdlr", zeros(8) + Array("vide".utf8) + zeros(13))
+        let stts = box("stts", zeros(4) + be32(UInt32(samples.count)) + samples.flatMap { be32($0.0) + be32($0.1) })
+        let trak = box("trak", tkhd + box("mdia", mdhd + hdlr + box("minf", box("stbl", stts))))
+
+        var names: [String] = []
+        var items: [UInt8] = []
+        for (name, value) in textKeys.sorted(by: { $0.key < $1.key }) {
+            names.append(name)
+            items += box(index(names.count), box("data", be32(1) + zeros(4) + Array(value.utf8)))
+        }
+        for (name, value) in integerKeys.sorted(by: { $0.key < $1.key }) {
+            names.append(name)
+            items += box(index(names.count), box("data", be32(21) + zeros(4) + [UInt8(bitPattern: value)]))
+        }
+        var meta: [UInt8] = []
+        if !names.isEmpty {
+            let keys = names.flatMap { be32(UInt32(8 + $0.utf8.count)) + Array("mdta".utf8) + Array($0.utf8) }
+            meta = box(
+                "meta",
+                box("hdlr", zeros(8) + Array("mdta".utf8) + zeros(13))
+                    + box("keys", zeros(4) + be32(UInt32(names.count)) + keys) + box("ilst", items))
+        }
+        let ftyp = box("ftyp", Array("qt  ".utf8) + zeros(4) + Array("qt  ".utf8))
+        return ftyp + box("moov", mvhd + trak + meta) + box("mdat", zeros(16))
+    }
+
+    /// The four bytes of item-list index `value`, which QuickTime writes as the item's box type.
+    private static func index(_ value: Int) -> String {
+        String(decoding: be32(UInt32(value)), as: UTF8.self)
+    }
+
+    private static let identityMatrix: [UInt8] =
+        be32(0x0001_0000) + zeros(12) + be32(0x0001_0000) + zeros(12) + be32(0x4000_0000)
+
+    static func be32(_ value: UInt32) -> [UInt8] {
+        [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
+    }
+
+    static func zeros(_ count: Int) -> [UInt8] { [UInt8](repeating: 0, count: count) }
+}
+
+/// Minimal PNG files: IHDR, an optional APNG animation control chunk, one IDAT of a few bytes,
+/// IEND. The chunk structure is valid (CRCs included); the pixels are not decodable.
+enum PNGBuilder {
+    static func png(width: UInt32, height: UInt32, animationFrames: UInt32? = nil) -> [UInt8] {
+        var bytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        bytes += chunk("IHDR", MovieBuilder.be32(width) + MovieBuilder.be32(height) + [8, 0, 0, 0, 0])
+        if let animationFrames {
+            bytes += chunk("acTL", MovieBuilder.be32(animationFrames) + MovieBuilder.be32(0))
+        }
+        bytes += chunk("IDAT", [0x78, 0x9C, 0x63, 0x00, 0x00])
+        bytes += chunk("IEND", [])
+        return bytes
+    }
+
+    static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+        let typed = Array(type.utf8) + data
+        return MovieBuilder.be32(UInt32(data.count)) + typed + MovieBuilder.be32(crc32(typed))
+    }
+
+    static func crc32(_ bytes: [UInt8]) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in bytes {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 == 1 ? 0xEDB8_8320 ^ (crc >> 1) : crc >> 1 }
+        }
+        return crc ^ 0xFFFF_FFFF
     }
 }
