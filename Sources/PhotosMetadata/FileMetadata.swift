@@ -11,6 +11,9 @@ public import Foundation
 /// if let date = metadata.creationDate, metadata.creationDateIsFloating {
 ///     print("taken at \(date), local time of an unknown zone")
 /// }
+/// if let pairing = metadata.contentIdentifier {
+///     print("half of a Live Photo: look for the movie with identifier \(pairing)")
+/// }
 /// ```
 public struct FileMetadata: Sendable, Hashable {
     /// Image, video or audio.
@@ -50,6 +53,38 @@ public struct FileMetadata: Sendable, Hashable {
     /// A movie's duration in seconds, when known.
     public var duration: Double?
 
+    // The facts below let the ingest pipeline group files (Live Photo halves, bursts) and set
+    // PhotoKit's media subtypes. They come from the content only, never from the file name. A
+    // flag is `true` when the file says so and `nil` when it does not: files do not state the
+    // negative, so `nil` reads as "no".
+
+    /// The identifier that pairs a Live Photo's still and movie: the Apple maker note's
+    /// ContentIdentifier in the still, QuickTime's `com.apple.quicktime.content.identifier` in
+    /// the movie. Both halves carry the same UUID string.
+    public var contentIdentifier: String?
+    /// The identifier every frame of a burst shares (Apple maker note BurstUUID).
+    public var burstIdentifier: String?
+    /// An HDR capture (PhotoKit `photoHDR`): Apple's HDRImageType (3, the composite, or 4, the
+    /// normal exposure kept beside it) or HDR CustomRendered value, or Canon's HDR scene mode.
+    public var isHDR: Bool?
+    /// A screenshot (`photoScreenshot`): the UserComment "Screenshot" that iOS writes in EXIF and XMP.
+    public var isScreenshot: Bool?
+    /// A panorama (`photoPanorama`): Google photo-sphere XMP (GPano) or Apple's panorama
+    /// CustomRendered value. A wide aspect ratio alone is not taken as proof.
+    public var isPanorama: Bool?
+    /// More than one frame (`photoAnimated`): a GIF with several images, an APNG, an animated WebP.
+    public var isAnimated: Bool?
+    /// A movie's video frames per second (sample count over track duration for QuickTime and
+    /// MPEG-4, the main header for AVI).
+    public var frameRate: Double?
+    /// A slow-motion movie (`videoHighFrameRate`): recorded at 90 frames per second or more and not
+    /// marked for full-speed playback (`com.apple.quicktime.full-frame-rate-playback-intent` 1).
+    public var isHighFrameRate: Bool?
+    /// Where the movie of a motion photo (Google or Samsung) starts in the still's file, in bytes.
+    public var embeddedVideoOffset: Int?
+    /// The length in bytes of a motion photo's movie; it runs to the end of its box or the file.
+    public var embeddedVideoLength: Int?
+
     /// Creates a description; everything but the type is optional.
     public init(
         kind: MediaKind,
@@ -66,7 +101,17 @@ public struct FileMetadata: Sendable, Hashable {
         altitude: Double? = nil,
         make: String? = nil,
         model: String? = nil,
-        duration: Double? = nil
+        duration: Double? = nil,
+        contentIdentifier: String? = nil,
+        burstIdentifier: String? = nil,
+        isHDR: Bool? = nil,
+        isScreenshot: Bool? = nil,
+        isPanorama: Bool? = nil,
+        isAnimated: Bool? = nil,
+        frameRate: Double? = nil,
+        isHighFrameRate: Bool? = nil,
+        embeddedVideoOffset: Int? = nil,
+        embeddedVideoLength: Int? = nil
     ) {
         self.kind = kind
         self.mimeType = mimeType
@@ -83,5 +128,15 @@ public struct FileMetadata: Sendable, Hashable {
         self.make = make
         self.model = model
         self.duration = duration
+        self.contentIdentifier = contentIdentifier
+        self.burstIdentifier = burstIdentifier
+        self.isHDR = isHDR
+        self.isScreenshot = isScreenshot
+        self.isPanorama = isPanorama
+        self.isAnimated = isAnimated
+        self.frameRate = frameRate
+        self.isHighFrameRate = isHighFrameRate
+        self.embeddedVideoOffset = embeddedVideoOffset
+        self.embeddedVideoLength = embeddedVideoLength
     }
 }

@@ -2,7 +2,8 @@ public import Foundation
 import Synchronization
 
 /// Describes a photo or video file: type, displayed size, orientation, creation date, location,
-/// camera, duration.
+/// camera, duration; and the facts that group and classify it (Live Photo and burst identifiers,
+/// HDR, screenshot, panorama, animation, frame rate, a motion photo's movie).
 ///
 /// The type comes from the content (``MediaSniffer``). Sizes come from the format's own headers
 /// (JPEG SOF, PNG IHDR, GIF screen, WebP VP8/VP8L/VP8X, BMP, TIFF and RAW IFDs, HEIF `ispe`, JPEG
@@ -78,10 +79,12 @@ public struct MetadataExtractor: Sendable {
     private func describe(type: FileType, info: ContainerInfo) -> FileMetadata {
         var summary = ExifSummary()
         if let block = info.exifBlock, let exif = ExifReader(block: block) {
-            summary = ExifSummary(exif)
+            summary = ExifSummary(exif, block: block)
         }
+        var hints: XMPHints?
         if let xmp = info.xmpPacket {
             summary.dates += XMPDates.dates(in: xmp)
+            hints = XMPHints(xmp)
         }
 
         var metadata = FileMetadata(
@@ -121,7 +124,29 @@ public struct MetadataExtractor: Sendable {
         metadata.make = summary.make ?? info.make
         metadata.model = summary.model ?? info.model
         metadata.duration = info.duration
+
+        metadata.contentIdentifier = summary.contentIdentifier ?? info.contentIdentifier
+        metadata.burstIdentifier = summary.burstIdentifier
+        metadata.isHDR = Self.flag(summary.isHDR)
+        metadata.isScreenshot = Self.flag(summary.isScreenshot || hints?.isScreenshot == true)
+        metadata.isPanorama = Self.flag(summary.isPanorama || hints?.isPanorama == true)
+        metadata.isAnimated = Self.flag(info.isAnimated)
+        metadata.frameRate = info.frameRate
+        if let rate = info.frameRate {
+            metadata.isHighFrameRate = Self.flag(
+                rate >= Self.highFrameRate && info.fullFrameRatePlaybackIntent != 1)
+        }
+        metadata.embeddedVideoOffset = info.embeddedVideo?.lowerBound
+        metadata.embeddedVideoLength = info.embeddedVideo?.count
         return metadata
+    }
+
+    /// Slow motion is recorded at 120 or 240 frames per second, ordinary video at 60 or less.
+    static let highFrameRate = 90.0
+
+    /// `true`, or `nil` for no: files state what they are, not what they are not.
+    private static func flag(_ value: Bool) -> Bool? {
+        value ? true : nil
     }
 }
 

@@ -1,4 +1,5 @@
-/// Reads an AVI's main header (`avih`): frame size, and duration from the frame count and rate.
+/// Reads an AVI's main header (`avih`): frame size, frame rate, and duration from the frame count
+/// and rate.
 enum AVIParser {
     static func parse(_ reader: FileReader) throws(MetadataError) -> ContainerInfo {
         let head = reader.head[...]
@@ -16,6 +17,9 @@ enum AVIParser {
         let frames = Int(fields.u32(at: 16, .littleEndian) ?? 0)
         if microsecondsPerFrame > 0, frames > 0 {
             info.duration = Double(frames) * Double(microsecondsPerFrame) / 1_000_000
+        }
+        if microsecondsPerFrame > 0 {
+            info.frameRate = 1_000_000 / Double(microsecondsPerFrame)
         }
         info.setSize(Int(fields.u32(at: 32, .littleEndian) ?? 0), Int(fields.u32(at: 36, .littleEndian) ?? 0))
         return info

@@ -27,6 +27,17 @@ struct ContainerInfo: Sendable {
     /// The camera from the container's own metadata.
     var make: String?
     var model: String?
+    /// A movie's Live Photo identifier (QuickTime key `com.apple.quicktime.content.identifier`).
+    var contentIdentifier: String?
+    /// Frames per second of a movie's video track: its sample count over its duration.
+    var frameRate: Double?
+    /// QuickTime key `com.apple.quicktime.full-frame-rate-playback-intent`: 1 when a high frame
+    /// rate movie is meant to play at full speed, 0 when it is slow motion.
+    var fullFrameRatePlaybackIntent: Int?
+    /// Whether the image holds more than one frame (GIF, APNG, WebP animation).
+    var isAnimated = false
+    /// The byte range of a movie embedded in a still image (a motion photo).
+    var embeddedVideo: Range<Int>?
 
     /// Sets the stored size when both sides are positive.
     mutating func setSize(_ width: Int, _ height: Int) {

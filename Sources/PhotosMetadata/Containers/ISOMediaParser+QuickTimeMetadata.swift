@@ -47,6 +47,10 @@ extension ISOMediaParser {
         }
         info.make = keyed["com.apple.quicktime.make"] ?? userData["©mak"]
         info.model = keyed["com.apple.quicktime.model"] ?? userData["©mod"]
+        // The Live Photo movie's half of the pairing; the still carries it in its maker note.
+        info.contentIdentifier = keyed["com.apple.quicktime.content.identifier"]
+        info.fullFrameRatePlaybackIntent = keyed["com.apple.quicktime.full-frame-rate-playback-intent"]
+            .flatMap { Int($0) }
     }
 
     /// Adds the text values of a `meta` box's item list, by key name (QuickTime `keys`) or by
@@ -81,13 +85,33 @@ extension ISOMediaParser {
             let data = try reader.readExactly(
                 at: dataBox.payload, count: dataBox.end - dataBox.payload, what: "item list data"
             )
-            // Well-known type 1 is UTF-8 text; other types (numbers, images) are not needed here.
-            guard data.u32(at: 0, .bigEndian) == 1, let value = data.slice(at: 8, count: data.count - 8) else {
+            guard let type = data.u32(at: 0, .bigEndian), let value = data.slice(at: 8, count: data.count - 8) else {
                 continue
             }
             let index = Int(item.typeCode)
             let name = index >= 1 && index <= keys.count ? keys[index - 1] : item.type
-            values[name] = text(value)
+            // Well-known types: 1 UTF-8 text, 21 and 22 big-endian signed and unsigned integers
+            // (kept as decimal text); others (floats, images) are not needed here.
+            switch type {
+            case 1: values[name] = text(value)
+            case 21, 22: values[name] = integer(value, signed: type == 21).map(String.init)
+            default: break
+            }
+        }
+    }
+
+    /// A big-endian integer of 1, 2, 4 or 8 bytes.
+    private static func integer(_ bytes: ArraySlice<UInt8>, signed: Bool) -> Int? {
+        switch (bytes.count, signed) {
+        case (1, false): bytes.u8(at: 0).map(Int.init)
+        case (1, true): bytes.u8(at: 0).map { Int(Int8(bitPattern: $0)) }
+        case (2, false): bytes.u16(at: 0, .bigEndian).map(Int.init)
+        case (2, true): bytes.u16(at: 0, .bigEndian).map { Int(Int16(bitPattern: $0)) }
+        case (4, false): bytes.u32(at: 0, .bigEndian).map(Int.init)
+        case (4, true): bytes.u32(at: 0, .bigEndian).map { Int(Int32(bitPattern: $0)) }
+        case (8, true): bytes.u64(at: 0, .bigEndian).map { Int(Int64(bitPattern: $0)) }
+        case (8, false): bytes.u64(at: 0, .bigEndian).flatMap { $0 <= UInt64(Int.max) ? Int($0) : nil }
+        default: nil
         }
     }
 

@@ -1,8 +1,8 @@
 import Foundation
 
 /// Walks ISO base media boxes (QuickTime, MPEG-4, 3GPP, HEIF, AVIF): movie duration, creation
-/// time and the video track's size and rotation; an image's primary item size (`ispe`), its
-/// rotation (`irot`) and its EXIF item.
+/// time and the video track's size, rotation and frame rate; an image's primary item size
+/// (`ispe`), its rotation (`irot`), its EXIF item and a motion photo's movie (`mpvd`).
 ///
 /// Boxes are read one header at a time, so a movie's `mdat` is skipped, never read, and `moov` may
 /// come before or after it. A top-level box that runs past the end of the file means an
@@ -33,6 +33,12 @@ enum ISOMediaParser {
         }
         if let meta = top.first(where: { $0.type == "meta" }) {
             try readImage(meta, in: reader, into: &info)
+            // Samsung's motion photo HEIF keeps its movie in a top-level `mpvd` box.
+            if let mpvd = top.first(where: { $0.type == "mpvd" }), mpvd.end - mpvd.payload >= 8,
+                try reader.read(at: mpvd.payload + 4, count: 4).matches(ascii: "ftyp")
+            {
+                info.embeddedVideo = mpvd.payload..<mpvd.end
+            }
         }
         return info
     }
@@ -145,9 +151,38 @@ enum ISOMediaParser {
                 let degrees = Int((radians * 180 / .pi).rounded())
                 info.rotation = ((degrees % 360) + 360) % 360
             }
+            info.frameRate = try frameRate(mdia, in: reader)
             break
         }
         try readMovieMetadata(boxes, in: reader, into: &info)
+    }
+
+    /// A video track's frames per second: its sample count over the sum of its sample durations
+    /// (`stts`), in the media timescale (`mdhd`), as ExifTool computes VideoFrameRate.
+    private static func frameRate(_ mdia: Box, in reader: FileReader) throws(MetadataError) -> Double? {
+        guard let mdhd = try child("mdhd", of: mdia, in: reader), let minf = try child("minf", of: mdia, in: reader),
+            let stbl = try child("stbl", of: minf, in: reader), let stts = try child("stts", of: stbl, in: reader)
+        else { return nil }
+        let header = try payload(of: mdhd, in: reader, limit: 24)
+        guard let timescale = header.u32(at: header.u8(at: 0) == 1 ? 20 : 12, .bigEndian), timescale > 0 else {
+            return nil
+        }
+        // Eight bytes an entry; a variable-rate movie has many, 1 MiB holds 131 000 of them.
+        let table = try payload(of: stts, in: reader, limit: 1 << 20)
+        guard let entryCount = table.u32(at: 4, .bigEndian).map(Int.init), entryCount <= (table.count - 8) / 8 else {
+            return nil
+        }
+        var samples = 0.0
+        var ticks = 0.0
+        for index in 0..<entryCount {
+            guard let count = table.u32(at: 8 + 8 * index, .bigEndian),
+                let delta = table.u32(at: 12 + 8 * index, .bigEndian)
+            else { return nil }
+            samples += Double(count)
+            ticks += Double(count) * Double(delta)
+        }
+        guard samples > 0, ticks > 0 else { return nil }
+        return samples * Double(timescale) / ticks
     }
 
     // MARK: Images

@@ -3,7 +3,8 @@
 ///
 /// A JPEG without a frame header or a scan has no picture (an EXIF-only stub) and is corrupt; one
 /// whose entropy-coded data is cut off before EOI is truncated. Data after EOI (camera padding,
-/// maker trailers, a motion-photo video) is fine.
+/// maker trailers, a motion-photo video) is fine, and a Google or Samsung motion photo's video
+/// there is located (see ``XMPHints``).
 ///
 /// One kind of cut file is accepted: a *metadata stub* that ends inside or right after its first
 /// scan header, before any entropy-coded byte, with an intact frame header. Test suites and
@@ -131,6 +132,9 @@ enum JPEGParser {
                 "JPEG ends inside the image data: no EOI marker after the scan at offset \(scanStart)")
         }
         info.setSize(frame.width, frame.height)
+        if let packet = info.xmpPacket, let length = XMPHints(packet).motionPhotoVideoLength {
+            info.embeddedVideo = try embeddedMovie(length: length, in: reader)
+        }
         return info
     }
 
@@ -139,6 +143,14 @@ enum JPEGParser {
         var info = info
         info.setSize(frame.width, frame.height)
         return info
+    }
+
+    /// The range of the last `length` bytes when they hold an ISO media movie (`ftyp` first).
+    private static func embeddedMovie(length: Int, in reader: FileReader) throws(MetadataError) -> Range<Int>? {
+        guard length >= 8, length < reader.size else { return nil }
+        let start = reader.size - length
+        guard try reader.read(at: start + 4, count: 4).matches(ascii: "ftyp") else { return nil }
+        return start..<reader.size
     }
 
     /// The offset of the next 0xFF within 64 KiB after `position`.

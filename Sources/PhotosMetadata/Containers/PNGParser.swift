@@ -1,6 +1,6 @@
 /// Walks a PNG's chunks: IHDR for the size (CRC-checked), `eXIf` for EXIF, an uncompressed
-/// `iTXt` XMP packet; and checks that the chunks reach IEND inside the file with image data on
-/// the way.
+/// `iTXt` XMP packet, APNG's `acTL` frame count; and checks that the chunks reach IEND inside the
+/// file with image data on the way.
 ///
 /// Only chunk headers are read, never the image data. Once the first IDAT is reached, a file
 /// that ends with an IEND chunk is taken as complete without walking the remaining IDAT chunks
@@ -43,6 +43,10 @@ enum PNGParser {
                     info.setSize(Int(width), Int(height))
                     return info
                 }
+            case "acTL":
+                // An animated PNG announces its frame count before the first IDAT.
+                let fields = try reader.readExactly(at: position + 8, count: min(length, 4), what: "acTL")
+                info.isAnimated = (fields.u32(at: 0, .bigEndian) ?? 0) > 1
             case "eXIf" where info.exifBlock == nil:
                 info.exifBlock = ExifBlocks.fromTIFF(in: reader, at: position + 8, length: length)
             case "iTXt" where info.xmpPacket == nil && length <= FileReader.maximumRead:

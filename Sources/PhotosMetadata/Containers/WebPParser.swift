@@ -1,5 +1,5 @@
 /// Walks a WebP's RIFF chunks: the canvas size from VP8X, or the frame size from a lossy (VP8)
-/// or lossless (VP8L) bitstream header; EXIF and XMP chunks.
+/// or lossless (VP8L) bitstream header; EXIF and XMP chunks; the number of animation frames (ANMF).
 enum WebPParser {
     static func parse(_ reader: FileReader) throws(MetadataError) -> ContainerInfo {
         let header = try reader.readExactly(at: 0, count: 12, what: "RIFF header")
@@ -15,6 +15,7 @@ enum WebPParser {
         var canvas: (Int, Int)?
         var frame: (Int, Int)?
         var sawImage = false
+        var frameCount = 0
         var position = 12
         while position + 8 <= riffEnd {
             let chunkHeader = try reader.readExactly(at: position, count: 8, what: "WebP chunk header")
@@ -45,8 +46,9 @@ enum WebPParser {
                     throw reader.corrupt("WebP VP8L header lacks its signature")
                 }
                 frame = frame ?? (Int(bits & 0x3FFF) + 1, Int((bits >> 14) & 0x3FFF) + 1)
-            case "ANMF", "ALPH":
-                sawImage = sawImage || type == "ANMF"
+            case "ANMF":
+                sawImage = true
+                frameCount += 1
             case "EXIF" where info.exifBlock == nil:
                 info.exifBlock = ExifBlocks.fromTIFF(in: reader, at: payload, length: size)
             case "XMP " where info.xmpPacket == nil && size <= FileReader.maximumRead:
@@ -58,6 +60,7 @@ enum WebPParser {
         }
         guard sawImage else { throw reader.corrupt("WebP has no image data (no VP8, VP8L or ANMF chunk)") }
         if let (width, height) = canvas ?? frame { info.setSize(width, height) }
+        info.isAnimated = frameCount > 1
         return info
     }
 }

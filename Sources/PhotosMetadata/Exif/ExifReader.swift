@@ -25,7 +25,8 @@ final class ExifReader {
     }
 
     private let data: UnsafeMutablePointer<ExifData>
-    private let order: ByteOrder
+    /// The block's byte order, which also orders UTF-16 text in UNDEFINED entries.
+    let order: ByteOrder
 
     /// Parses `block`, which starts with `Exif\0\0`; `nil` when libexif finds no entries at all.
     init?(block: [UInt8]) {

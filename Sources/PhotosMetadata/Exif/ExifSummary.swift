@@ -29,6 +29,16 @@ struct ExifSummary: Sendable, Hashable {
     var model: String?
     var pixelXDimension: Int?
     var pixelYDimension: Int?
+    /// Apple's Live Photo identifier (maker note), see ``AppleMakerNote``.
+    var contentIdentifier: String?
+    /// Apple's burst identifier (maker note).
+    var burstIdentifier: String?
+    /// An HDR capture, by Apple's HDRImageType or CustomRendered, or Canon's HDR scene mode.
+    var isHDR = false
+    /// A screenshot, by the UserComment iOS writes into them.
+    var isScreenshot = false
+    /// A panorama, by the CustomRendered value iOS writes into them.
+    var isPanorama = false
 
     enum Tag {
         static let make: UInt16 = 0x010F
@@ -43,6 +53,8 @@ struct ExifSummary: Sendable, Hashable {
         static let subSecTimeOriginal: UInt16 = 0x9291
         static let pixelXDimension: UInt16 = 0xA002
         static let pixelYDimension: UInt16 = 0xA003
+        static let userComment: UInt16 = 0x9286
+        static let customRendered: UInt16 = 0xA401
         static let gpsLatitudeRef: UInt16 = 0x0001
         static let gpsLatitude: UInt16 = 0x0002
         static let gpsLongitudeRef: UInt16 = 0x0003
@@ -98,6 +110,38 @@ struct ExifSummary: Sendable, Hashable {
         model = exif.string(Tag.model, in: .ifd0)
         pixelXDimension = exif.integer(Tag.pixelXDimension, in: .exif)
         pixelYDimension = exif.integer(Tag.pixelYDimension, in: .exif)
+
+        // iOS marks screenshots with this comment, in EXIF and in XMP (see ``XMPHints``).
+        isScreenshot = Self.userComment(exif) == "Screenshot"
+        // CustomRendered beyond the standard's 0 and 1 are Apple's: 2 and 3 HDR (without and with
+        // the original kept), 4 that original, 6 panorama, 7 portrait HDR.
+        if make == "Apple", let rendered = exif.integer(Tag.customRendered, in: .exif) {
+            isHDR = [2, 3, 4, 7].contains(rendered)
+            isPanorama = rendered == 6
+        }
+    }
+
+    /// Interprets a parsed EXIF block and the maker note in its raw bytes, which libexif does not
+    /// read correctly (see ``AppleMakerNote``).
+    init(_ exif: ExifReader, block: [UInt8]) {
+        self.init(exif)
+        readMakerNote(in: block)
+    }
+
+    /// The UserComment text: an 8-byte character code (`ASCII`, `UNICODE`, or zeros for
+    /// undefined), then the text; `nil` when empty.
+    static func userComment(_ exif: ExifReader) -> String? {
+        guard let value = exif.value(Tag.userComment, in: .exif), value.bytes.count > 8 else { return nil }
+        let text = value.bytes.dropFirst(8)
+        let decoded: String
+        if value.bytes.matches(ascii: "UNICODE\0") {
+            let units = stride(from: 0, to: text.count - 1, by: 2).compactMap { text.u16(at: $0, exif.order) }
+            decoded = String(decoding: units.prefix { $0 != 0 }, as: UTF16.self)
+        } else {
+            decoded = String(decoding: text.prefix { $0 != 0 }, as: UTF8.self)
+        }
+        let trimmed = decoded.trimmingWhitespace()
+        return trimmed.isEmpty ? nil : trimmed
     }
 
     /// The best creation date among all candidates.

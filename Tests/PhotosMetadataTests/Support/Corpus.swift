@@ -24,13 +24,25 @@ enum Corpus {
         let make: String?
         let model: String?
         let durationSeconds: Double?
+        let fps: Double?
+        let contentIdentifier: String?
+        let livePairOf: String?
+        let burstID: String?
+        let hdr: Bool?
+        /// Expected subtypes (`livePhoto`, `burst`, `screenshot`, `panorama`, `hdr`, `motionPhoto`,
+        /// `slomo`, `noExif`, `duplicate`); a trailing `?` marks a judgement call.
+        let subtypes: [String]?
+        let note: String?
 
         enum CodingKeys: String, CodingKey {
             case path, kind, expect, category, mime, width, height, orientation, rotation, creationDate
-            case lat, lon, alt, make, model
+            case lat, lon, alt, make, model, fps, hdr, subtypes, note
             case libmagicMIME = "libmagic_mime"
             case creationDateUTC = "creationDate_utc"
             case durationSeconds = "duration_s"
+            case contentIdentifier = "content_identifier"
+            case livePairOf = "live_pair_of"
+            case burstID = "burst_id"
         }
 
         /// The file's absolute path.

@@ -1,0 +1,28 @@
+extension ExifSummary {
+    private enum PointerTag {
+        static let exifIFD: UInt16 = 0x8769
+        static let makerNote: UInt16 = 0x927C
+    }
+
+    /// Finds the maker note in the EXIF directory of `block` and reads Apple's identifiers and HDR
+    /// type, or Canon's HDR scene mode. A missing or damaged note leaves the summary unchanged.
+    mutating func readMakerNote(in block: [UInt8]) {
+        guard let tiff = TIFFBytes(exifBlock: block), let ifd0Offset = tiff.firstDirectoryOffset,
+            let ifd0 = tiff.entries(at: ifd0Offset),
+            let exifOffset = tiff.integer(ifd0.first { $0.tag == PointerTag.exifIFD }),
+            let exifEntries = tiff.entries(at: exifOffset),
+            let note = exifEntries.first(where: { $0.tag == PointerTag.makerNote }),
+            let noteOffset = tiff.valueOffset(note)
+        else { return }
+        // Apple's values may sit past the count the EXIF entry declares; bound them by the block.
+        if let apple = AppleMakerNote(tiff.bytes.dropFirst(noteOffset)) {
+            contentIdentifier = apple.contentIdentifier
+            burstIdentifier = apple.burstIdentifier
+            isHDR = isHDR || apple.isHDR
+        } else if make?.hasPrefix("Canon") == true,
+            CanonMakerNote.easyMode(in: tiff, noteOffset: noteOffset) == CanonMakerNote.highDynamicRange
+        {
+            isHDR = true
+        }
+    }
+}

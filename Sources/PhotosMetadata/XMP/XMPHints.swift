@@ -1,0 +1,43 @@
+/// What an XMP packet says about the kind of picture: a screenshot, a panorama, a motion photo.
+struct XMPHints: Sendable, Hashable {
+    /// iOS writes `exif:UserComment` "Screenshot" into screenshots (and the same in EXIF).
+    var isScreenshot = false
+    /// Google's photo-sphere tags (GPano), which panorama and 360° cameras write.
+    var isPanorama = false
+    /// The length of the movie that ends the file of a Google or Samsung motion photo: the
+    /// `MotionPhoto` item of Google's container directory (format version 1), or the older
+    /// `GCamera:MicroVideoOffset`, which counts from the end of the file.
+    var motionPhotoVideoLength: Int?
+
+    /// Reads the hints of `packet` (UTF-8 text; other bytes are ignored).
+    init(_ packet: ArraySlice<UInt8>) {
+        let text = String(decoding: packet, as: UTF8.self)
+        func value(_ property: String) -> String? {
+            XMPProperties.value(of: property, in: text)?.trimmingWhitespace()
+        }
+        isScreenshot = value("exif:UserComment") == "Screenshot"
+        let hasProjection = !(value("GPano:ProjectionType") ?? "").isEmpty
+        let viewer = value("GPano:UsePanoramaViewer")?.lowercased()
+        isPanorama = viewer == "true" || (hasProjection && viewer != "false")
+        if value("GCamera:MotionPhoto") == "1" {
+            motionPhotoVideoLength = Self.containerItemLength(semantic: "MotionPhoto", in: text)
+        } else if value("GCamera:MicroVideo") == "1" {
+            motionPhotoVideoLength = value("GCamera:MicroVideoOffset").flatMap { Int($0) }
+        }
+        if let length = motionPhotoVideoLength, length <= 0 { motionPhotoVideoLength = nil }
+    }
+
+    /// `Item:Length` of the `Container:Item` whose `Item:Semantic` is `semantic`.
+    private static func containerItemLength(semantic: String, in text: String) -> Int? {
+        var rest = text[...]
+        while let start = rest.range(of: "<Container:Item") {
+            let element = rest[start.upperBound...].prefix { $0 != ">" }
+            let attributes = String(element)
+            if XMPProperties.value(of: "Item:Semantic", in: attributes) == semantic {
+                return XMPProperties.value(of: "Item:Length", in: attributes).flatMap { Int($0) }
+            }
+            rest = rest[start.upperBound...]
+        }
+        return nil
+    }
+}
