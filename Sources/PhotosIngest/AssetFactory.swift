@@ -47,6 +47,16 @@ enum AssetFactory {
         record.altitude = metadata.altitude
         record.modificationDate = file.modificationTime
         record.isRAW = metadata.uniformTypeIdentifier.map(RAWTypes.contains) ?? false
+        // Subtypes the file states; the Live Photo bit is grouping's to set.
+        var subtypes = PHAssetMediaSubtype(rawValue: UInt(truncatingIfNeeded: record.mediaSubtypes))
+            .intersection(.photoLive)
+        if metadata.isHDR == true { subtypes.insert(.photoHDR) }
+        if metadata.isScreenshot == true { subtypes.insert(.photoScreenshot) }
+        if metadata.isPanorama == true { subtypes.insert(.photoPanorama) }
+        if metadata.isAnimated == true { subtypes.insert(.photoAnimation) }
+        if metadata.isHighFrameRate == true { subtypes.insert(.videoHighFrameRate) }
+        record.mediaSubtypes = Int64(subtypes.rawValue)
+        record.burstIdentifier = metadata.burstIdentifier
     }
 
     static func resource(for file: CrawledFile, metadata: FileMetadata, type: PHAssetResourceType) -> ResourceRecord {

@@ -115,10 +115,9 @@ public final class Scanner: Sendable {
         vanished = vanished.enumerated().filter { !movedIndexes.contains($0.offset) }.map(\.element)
 
         // Read what is new or changed, both cores at a time, and commit in batches.
-        let toRead = plan.added + plan.changed.map(\.0)
+        let toRead = (plan.added + plan.changed.map(\.0)).sorted { $0.path < $1.path }
         var done = 0
-        for start in stride(from: 0, to: toRead.count, by: batchSize) {
-            let batch = Array(toRead[start..<min(start + batchSize, toRead.count)])
+        for batch in Self.batches(toRead, size: batchSize) {
             let outcomes = read(batch)
             try commit(batch: batch, outcomes: outcomes, plan: plan, report: &report)
             done += batch.count
@@ -212,11 +211,28 @@ public final class Scanner: Sendable {
     /// How long a file must have been left alone before it is taken as complete.
     static let settleTime = 0.5
 
+    /// Batches of about `size` files that never split a directory, so a Live Photo's halves or a
+    /// RAW+JPEG pair are grouped in the same transaction.
+    static func batches(_ files: [CrawledFile], size: Int) -> [[CrawledFile]] {
+        var batches: [[CrawledFile]] = []
+        var current: [CrawledFile] = []
+        for file in files {
+            if current.count >= size, current.last?.directory != file.directory {
+                batches.append(current)
+                current = []
+            }
+            current.append(file)
+        }
+        if !current.isEmpty { batches.append(current) }
+        return batches
+    }
+
     private func commit(batch: [CrawledFile], outcomes: [Outcome], plan: ScanPlan, report: inout ScanReport) throws {
         let changedByPath = Dictionary(plan.changed.map { ($0.0.path, $0.1) }, uniquingKeysWith: { first, _ in first })
         var counts = ScanReport()
         try database.write { transaction in
             var fine: [String] = []
+            var media: [String: [(CrawledFile, FileMetadata)]] = [:]
             for (file, outcome) in zip(batch, outcomes) {
                 switch outcome {
                 case .changing:
@@ -233,25 +249,16 @@ public final class Scanner: Sendable {
                     if let known = changedByPath[file.path] { try transaction.deleteResources([known]) }
                 case .media(let metadata):
                     fine.append(file.path)
-                    let type: PHAssetResourceType = metadata.kind == .video ? .video : .photo
-                    if let known = changedByPath[file.path], var record = try transaction.asset(id: known.assetID) {
-                        AssetFactory.apply(metadata, file: file, to: &record)
-                        try transaction.updateAsset(record, properties: ["content"])
-                        var resources = try transaction.resources(ofAsset: known.assetID)
-                        resources.removeAll { $0.path == file.path }
-                        resources.append(AssetFactory.resource(for: file, metadata: metadata, type: type))
-                        try transaction.replaceResources(ofAsset: known.assetID, with: resources)
-                        counts.updated += 1
-                    } else {
-                        var record = AssetRecord(
-                            localIdentifier: UUID().uuidString + "/L0/001", mediaType: AssetFactory.mediaType(metadata.kind))
-                        AssetFactory.apply(metadata, file: file, to: &record)
-                        try transaction.insertAsset(
-                            record, resources: [AssetFactory.resource(for: file, metadata: metadata, type: type)])
-                        counts.ingested += 1
-                    }
+                    media[file.directory, default: []].append((file, metadata))
+                    if changedByPath[file.path] != nil { counts.updated += 1 } else { counts.ingested += 1 }
                 }
             }
+            var bursts = Set<String>()
+            for (directory, files) in media.sorted(by: { $0.key < $1.key }) {
+                bursts.formUnion(
+                    try AssetGrouping(directory: directory, fresh: files, transaction: transaction).apply())
+            }
+            try transaction.pickBurstRepresentatives(bursts)
             try transaction.forgetRejections(fine)
         }
         report.stillChanging += counts.stillChanging

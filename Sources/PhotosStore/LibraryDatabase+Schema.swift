@@ -130,6 +130,8 @@ extension LibraryDatabase {
                 -- A hash of the whole content, computed only where another file has the same size:
                 -- enough to find identical files (duplicates, copies moved across devices).
                 ALTER TABLE resource ADD COLUMN contentHash TEXT;
+                -- Apple's content identifier, which pairs a Live Photo's still and movie.
+                ALTER TABLE resource ADD COLUMN contentIdentifier TEXT;
                 CREATE INDEX resource_by_size ON resource(fileSize);
                 CREATE INDEX resource_by_hash ON resource(contentHash) WHERE contentHash IS NOT NULL;
 

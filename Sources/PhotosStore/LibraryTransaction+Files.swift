@@ -56,12 +56,24 @@ extension LibraryTransaction {
         try db.execute(
             sql: "DELETE FROM resource WHERE id IN (SELECT value FROM json_each(?))",
             arguments: [try Self.jsonList(files.map(\.resourceID))])
+        let affected = try Self.jsonList(Array(Set(files.map(\.assetID))))
         let orphans = try Int64.fetchAll(
             db,
             sql: """
                 SELECT value FROM json_each(?) WHERE NOT EXISTS (SELECT 1 FROM resource WHERE assetId = value)
-                """, arguments: [try Self.jsonList(Array(Set(files.map(\.assetID))))])
+                """, arguments: [affected])
         try deleteAssets(orphans)
+        // A Live Photo whose movie left is a still photo.
+        let unpaired = try AssetRecord.fetchAll(
+            db,
+            sql: """
+                SELECT * FROM asset WHERE id IN (SELECT value FROM json_each(?)) AND (mediaSubtypes & ?) != 0
+                AND NOT EXISTS (SELECT 1 FROM resource WHERE assetId = asset.id AND type = ?)
+                """, arguments: [affected, PHAssetMediaSubtype.photoLive.rawValue, PHAssetResourceType.pairedVideo.rawValue])
+        for var asset in unpaired {
+            asset.mediaSubtypes &= ~Int64(PHAssetMediaSubtype.photoLive.rawValue)
+            try updateAsset(asset, properties: ["mediaSubtypes"])
+        }
     }
 
     /// Replaces an asset's resources.
@@ -168,6 +180,42 @@ extension LibraryDatabase {
             return grouped.values
                 .map { group in group.map { (assetLocalIdentifier: $0["localIdentifier"], path: $0["path"]) } }
                 .sorted { $0[0].path < $1[0].path }
+        }
+    }
+}
+
+/// Grouping files into assets (Live Photos, RAW+JPEG) and picking burst representatives.
+extension LibraryTransaction {
+    /// The resources whose files are directly in `directory`.
+    public func resources(inDirectory directory: String) throws -> [ResourceRecord] {
+        let (condition, arguments) = Self.under(directory, column: "path")
+        let prefix = directory.hasSuffix("/") ? directory : directory + "/"
+        return try ResourceRecord.fetchAll(
+            db, sql: "SELECT * FROM resource WHERE \(condition) AND instr(substr(path, ?), '/') = 0",
+            arguments: arguments + [prefix.unicodeScalars.count + 1])
+    }
+
+    /// Makes the earliest member of each burst its representative, and the others not.
+    public func pickBurstRepresentatives(_ burstIdentifiers: Set<String>) throws {
+        for burst in burstIdentifiers.sorted() {
+            let members = try AssetRecord.fetchAll(
+                db, sql: "SELECT * FROM asset WHERE burstIdentifier = ? ORDER BY creationDate, id", arguments: [burst])
+            for (index, var member) in members.enumerated() where member.representsBurst != (index == 0) {
+                member.representsBurst = index == 0
+                try updateAsset(member, properties: ["representsBurst"])
+            }
+        }
+    }
+}
+
+extension LibraryTransaction {
+    /// Removes some of an asset's resources; the asset goes too when it has none left.
+    public func removeResources(ofAsset assetID: Int64, atPaths paths: Set<String>) throws {
+        try db.execute(
+            sql: "DELETE FROM resource WHERE assetId = ? AND path IN (SELECT value FROM json_each(?))",
+            arguments: [assetID, AssetQuery.jsonArray(Array(paths))])
+        if try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM resource WHERE assetId = ?", arguments: [assetID]) == 0 {
+            try deleteAssets([assetID])
         }
     }
 }

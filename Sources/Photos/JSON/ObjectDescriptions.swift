@@ -34,6 +34,30 @@ public struct AssetDescription: Codable, Sendable, Hashable {
     public var representsBurst: Bool
     public var resources: [Resource]
 
+    enum CodingKeys: String, CodingKey {
+        case localIdentifier, mediaType, mediaSubtypes, pixelWidth, pixelHeight, creationDate, modificationDate,
+            duration, location, isFavorite, isHidden, burstIdentifier, representsBurst, resources
+    }
+
+    /// Writes every key, absent values as `null`, so the shape never changes.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(localIdentifier, forKey: .localIdentifier)
+        try container.encode(mediaType, forKey: .mediaType)
+        try container.encode(mediaSubtypes, forKey: .mediaSubtypes)
+        try container.encode(pixelWidth, forKey: .pixelWidth)
+        try container.encode(pixelHeight, forKey: .pixelHeight)
+        try container.encode(creationDate, forKey: .creationDate)
+        try container.encode(modificationDate, forKey: .modificationDate)
+        try container.encode(duration, forKey: .duration)
+        try container.encode(location, forKey: .location)
+        try container.encode(isFavorite, forKey: .isFavorite)
+        try container.encode(isHidden, forKey: .isHidden)
+        try container.encode(burstIdentifier, forKey: .burstIdentifier)
+        try container.encode(representsBurst, forKey: .representsBurst)
+        try container.encode(resources, forKey: .resources)
+    }
+
     /// Describes an asset; dates without a recorded offset are written in `timeZone`.
     public init(_ asset: PHAsset, timeZone: TimeZone = .current) {
         localIdentifier = asset.localIdentifier

@@ -21,6 +21,8 @@ public struct ResourceRecord: Sendable, Hashable, Codable, FetchableRecord, Muta
     public var modificationTime: Double? = nil
     /// A hash of the whole content, where another file of the same size made it worth computing.
     public var contentHash: String? = nil
+    /// Apple's content identifier (Live Photo pairing), when the file has one.
+    public var contentIdentifier: String? = nil
 
     /// Creates a resource row for an asset.
     public init(

@@ -1,0 +1,122 @@
+import Foundation
+import PhotosCore
+import PhotosMetadata
+import PhotosStore
+
+/// Makes one directory's assets match its files: groups the files (``Grouper``), then gives each
+/// group one asset, reusing the asset that already holds the group's primary file (so identity,
+/// favorites and albums stay), absorbing assets whose files joined another group, and creating
+/// assets for groups that have none.
+struct AssetGrouping {
+    let directory: String
+    /// Files of the directory read in this batch, with what they say.
+    let fresh: [(CrawledFile, FileMetadata)]
+    let transaction: LibraryTransaction
+
+    /// One file of the directory: read now, or known from the store.
+    private enum Member {
+        case fresh(CrawledFile, FileMetadata)
+        case stored(ResourceRecord)
+
+        var path: String {
+            switch self {
+            case .fresh(let file, _): file.path
+            case .stored(let resource): resource.path
+            }
+        }
+    }
+
+    /// Applies the grouping; returns the burst identifiers of the assets it touched.
+    func apply() throws -> Set<String> {
+        let freshPaths = Set(fresh.map(\.0.path))
+        let stored = try transaction.resources(inDirectory: directory).filter { !freshPaths.contains($0.path) }
+        let members = fresh.map { Member.fresh($0.0, $0.1) } + stored.map { Member.stored($0) }
+        let ownerByPath = Dictionary(
+            try transaction.resources(inDirectory: directory).map { ($0.path, $0.assetId) },
+            uniquingKeysWith: { first, _ in first })
+        let groups = Grouper.group(members.map(entry))
+        // Only groups with a file read now can have changed.
+        var bursts = Set<String>()
+        for group in groups {
+            let roles: [(Int, PHAssetResourceType?)] =
+                [(group.primary, nil)] + [group.pairedVideo.map { ($0, .pairedVideo) }, group.alternatePhoto.map {
+                    ($0, .alternatePhoto)
+                }].compactMap { $0 }
+            guard roles.contains(where: { if case .fresh = members[$0.0] { true } else { false } }) else { continue }
+            if let burst = try apply(group: roles, members: members, owners: ownerByPath) { bursts.insert(burst) }
+        }
+        return bursts
+    }
+
+    private func entry(_ member: Member) -> GroupEntry {
+        switch member {
+        case .fresh(let file, let metadata):
+            let isRAW = metadata.uniformTypeIdentifier.map(AssetFactory.RAWTypes.contains) ?? false
+            return GroupEntry(
+                name: file.name, isImage: metadata.kind == .image, isVideo: metadata.kind == .video, isRAW: isRAW,
+                contentIdentifier: metadata.contentIdentifier, duration: metadata.duration)
+        case .stored(let resource):
+            let type = PHAssetResourceType(rawValue: resource.type) ?? .photo
+            let isVideo = type == .video || type == .pairedVideo
+            return GroupEntry(
+                name: resource.originalFilename, isImage: !isVideo, isVideo: isVideo,
+                isRAW: resource.uniformTypeIdentifier.map(AssetFactory.RAWTypes.contains) ?? false,
+                contentIdentifier: resource.contentIdentifier, duration: nil)
+        }
+    }
+
+    /// Gives one group one asset; returns its burst identifier.
+    private func apply(group roles: [(Int, PHAssetResourceType?)], members: [Member], owners: [String: Int64])
+        throws -> String?
+    {
+        let primary = members[roles[0].0]
+        let ownerIDs = roles.compactMap { owners[members[$0.0].path] }
+        let target = owners[primary.path] ?? ownerIDs.first
+
+        var resources: [ResourceRecord] = []
+        for (index, role) in roles {
+            switch members[index] {
+            case .fresh(let file, let metadata):
+                let type = role ?? (metadata.kind == .video ? .video : .photo)
+                var resource = AssetFactory.resource(for: file, metadata: metadata, type: type)
+                resource.contentIdentifier = metadata.contentIdentifier
+                resources.append(resource)
+            case .stored(var resource):
+                // A file keeps its row but takes the role this grouping gives it: a movie that was
+                // its own asset becomes a paired video, a RAW left alone becomes a photo.
+                let wasVideo = resource.type == PHAssetResourceType.video.rawValue
+                    || resource.type == PHAssetResourceType.pairedVideo.rawValue
+                resource.id = nil
+                resource.type = (role ?? (wasVideo ? .video : .photo)).rawValue
+                resources.append(resource)
+            }
+        }
+
+        var record: AssetRecord
+        if let target, let existing = try transaction.asset(id: target) {
+            record = existing
+        } else {
+            record = AssetRecord(localIdentifier: UUID().uuidString + "/L0/001", mediaType: .image)
+        }
+        if case .fresh(let file, let metadata) = primary {
+            AssetFactory.apply(metadata, file: file, to: &record)
+        }
+        let live = roles.contains { $0.1 == .pairedVideo }
+        let liveBit = Int64(PHAssetMediaSubtype.photoLive.rawValue)
+        record.mediaSubtypes = live ? record.mediaSubtypes | liveBit : record.mediaSubtypes & ~liveBit
+        if roles.contains(where: { $0.1 == .alternatePhoto }) { record.isRAW = true }
+
+        if let target, record.id != nil {
+            try transaction.updateAsset(record, properties: ["content"])
+            try transaction.replaceResources(ofAsset: target, with: resources)
+        } else {
+            try transaction.insertAsset(record, resources: resources)
+        }
+        // Assets whose files joined this group are absorbed.
+        let paths = Set(roles.map { members[$0.0].path })
+        for other in Set(ownerIDs) where other != target {
+            try transaction.removeResources(ofAsset: other, atPaths: paths)
+        }
+        return record.burstIdentifier
+    }
+}
