@@ -79,12 +79,15 @@ extension PhotosCommand {
     struct Duplicates: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "List groups of assets whose files have identical content.",
-            discussion: "Content is compared for files that share a size with another file, when they are scanned.")
+            discussion: """
+                Files that share a size with another file are hashed (once; the hash is kept) and compared.
+                """)
 
         @OptionGroup var options: LibraryOptions
 
         func run() throws {
             let library = try options.open()
+            try Scanner(database: library.database).updateContentHashes()
             let groups = try library.database.duplicateGroups()
             if options.json {
                 for group in groups {

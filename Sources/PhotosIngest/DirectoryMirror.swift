@@ -22,6 +22,7 @@ struct DirectoryMirror {
         for file in primaries {
             assetsByDirectory[(file.path as NSString).deletingLastPathComponent, default: []].append(file.assetID)
         }
+        let dates = try transaction.assetCreationDates(under: root)
         let children = Dictionary(grouping: directories.filter { $0.parent != nil }, by: { $0.parent! })
 
         // Which directories become lists and albums, deepest first.
@@ -52,20 +53,18 @@ struct DirectoryMirror {
             let title = directory.path == "/" ? "/" : (directory.path as NSString).lastPathComponent
             let parentList = directory.parent.flatMap { listIDs[$0] }
             if isList[directory.path]! {
-                let id = try upsert(
+                let list = try upsert(
                     take(directory, list: true), directory: directory, list: true, title: title, parent: parentList,
                     positions: &positions, transaction)
-                listIDs[directory.path] = id
+                listIDs[directory.path] = list.id
             }
             if let assets = assetsByDirectory[directory.path] {
                 let parent = isList[directory.path]! ? listIDs[directory.path] : parentList
-                let id = try upsert(
+                let album = try upsert(
                     take(directory, list: false), directory: directory, list: false, title: title, parent: parent,
                     positions: &positions, transaction)
-                let ordered = try transaction.assets(ids: assets).values
-                    .sorted { ($0.creationDate ?? 0, $0.id!) < ($1.creationDate ?? 0, $1.id!) }
-                    .map { $0.id! }
-                try transaction.setMembers(ofCollection: try transaction.collection(id: id)!, to: ordered)
+                let ordered = Array(Set(assets)).sorted { (dates[$0] ?? 0, $0) < (dates[$1] ?? 0, $1) }
+                try transaction.setMembers(ofCollection: album, to: ordered)
             }
         }
         existing.removeAll { kept.contains($0.id!) }
@@ -78,7 +77,7 @@ struct DirectoryMirror {
     private func upsert(
         _ found: CollectionRecord?, directory: CrawledDirectory, list: Bool, title: String, parent: Int64?,
         positions: inout [Int64?: Int], _ transaction: LibraryTransaction
-    ) throws -> Int64 {
+    ) throws -> CollectionRecord {
         let position = positions[parent, default: 0]
         positions[parent] = position + 1
         if var record = found {
@@ -96,7 +95,7 @@ struct DirectoryMirror {
                 record.inode = directory.inode
                 try transaction.updateCollection(record, properties: changed.isEmpty ? ["path"] : changed)
             }
-            return record.id!
+            return record
         }
         var record = CollectionRecord(
             localIdentifier: UUID().uuidString + (list ? "/L0/020" : "/L0/040"), isList: list,
@@ -106,6 +105,7 @@ struct DirectoryMirror {
             createdDate: Date().timeIntervalSince1970)
         record.device = directory.device
         record.inode = directory.inode
-        return try transaction.insertCollection(record)
+        record.id = try transaction.insertCollection(record)
+        return record
     }
 }

@@ -116,10 +116,23 @@ public final class Scanner: Sendable {
 
         // Read what is new or changed, both cores at a time, and commit in batches.
         let toRead = (plan.added + plan.changed.map(\.0)).sorted { $0.path < $1.path }
+        let batches = Self.batches(toRead, size: batchSize)
         var done = 0
-        for batch in Self.batches(toRead, size: batchSize) {
-            let outcomes = read(batch)
+        // Batch k commits (one core) while batch k+1 is read (the other).
+        var outcomes = batches.isEmpty ? [] : read(batches[0])
+        for (index, batch) in batches.enumerated() {
+            let next = Mutex<[Outcome]?>(nil)
+            let reading = DispatchGroup()
+            if index + 1 < batches.count {
+                let upcoming = batches[index + 1]
+                DispatchQueue.global().async(group: reading) {
+                    let result = self.read(upcoming)
+                    next.withLock { $0 = result }
+                }
+            }
             try commit(batch: batch, outcomes: outcomes, plan: plan, report: &report)
+            reading.wait()
+            outcomes = next.withLock { $0 } ?? []
             done += batch.count
             progress?(ScanProgress(phase: "reading", done: done, total: toRead.count))
         }
@@ -148,15 +161,21 @@ public final class Scanner: Sendable {
             let gone = rejected.keys.filter { !seenPaths.contains($0) }
             try transaction.forgetRejections(gone)
             try transaction.setRoot(root, offline: false)
-            try DirectoryMirror(root: root, directories: tree.directories).apply(in: transaction)
+            // Albums and folders change only when files do (a renamed directory moves its files).
+            let filesChanged = !toRead.isEmpty || !plan.moved.isEmpty || !vanished.isEmpty
+            let mirrored = try transaction.directoryCollection(at: root) != nil
+            if filesChanged || !mirrored {
+                try DirectoryMirror(root: root, directories: tree.directories).apply(in: transaction)
+            }
         }
         report.moved += plan.moved.count
         report.removed += vanished.count
-        try hashFilesSharingASize()
     }
 
-    /// Hashes the files whose size another file shares, to recognise identical content.
-    private func hashFilesSharingASize() throws {
+    /// Hashes the files whose size another file shares and that have no hash yet, so that
+    /// `duplicateGroups()` can tell identical content. Done on demand, not during a scan: it reads
+    /// whole files.
+    public func updateContentHashes() throws {
         let pending = try database.write { try $0.resourcesNeedingHash() }.value
         guard !pending.isEmpty else { return }
         let hashes = Mutex<[Int64: String]>([:])

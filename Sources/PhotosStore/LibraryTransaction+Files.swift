@@ -126,6 +126,22 @@ extension LibraryTransaction {
             db, sql: "SELECT * FROM collection WHERE path = ? OR (\(condition))", arguments: [root] + arguments)
     }
 
+    /// The directory-backed collection list of a directory, if any.
+    public func directoryCollection(at path: String) throws -> CollectionRecord? {
+        try CollectionRecord.filter(Column("path") == path && Column("isList") == true).fetchOne(db)
+    }
+
+    /// The creation dates of the assets with a file under `root`, by asset id.
+    public func assetCreationDates(under root: String) throws -> [Int64: Double] {
+        let (condition, arguments) = Self.under(root, column: "r.path")
+        let rows = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT DISTINCT a.id, a.creationDate FROM resource r JOIN asset a ON a.id = r.assetId WHERE \(condition)
+                """, arguments: arguments)
+        return Dictionary(rows.map { ($0["id"], ($0["creationDate"] as Double?) ?? 0) }, uniquingKeysWith: { a, _ in a })
+    }
+
     /// Marks a root as reachable or offline and notes when it was scanned.
     public func setRoot(_ path: String, offline: Bool) throws {
         try db.execute(

@@ -10,10 +10,9 @@ enum XMPDates {
 
     /// Ranked candidates from `packet` (UTF-8 text; other bytes are ignored).
     static func dates(in packet: ArraySlice<UInt8>) -> [ExifSummary.RankedDate] {
-        let text = String(decoding: packet, as: UTF8.self)
         var found: [ExifSummary.RankedDate] = []
         for (index, property) in properties.enumerated() {
-            if let value = XMPProperties.value(of: property, in: text), let date = CapturedDate(parsing: value) {
+            if let value = XMPProperties.value(of: property, in: packet), let date = CapturedDate(parsing: value) {
                 found.append(ExifSummary.RankedDate(rank: ExifSummary.Rank.xmp + index, date: date))
             }
         }

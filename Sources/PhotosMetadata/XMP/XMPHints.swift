@@ -11,16 +11,15 @@ struct XMPHints: Sendable, Hashable {
 
     /// Reads the hints of `packet` (UTF-8 text; other bytes are ignored).
     init(_ packet: ArraySlice<UInt8>) {
-        let text = String(decoding: packet, as: UTF8.self)
         func value(_ property: String) -> String? {
-            XMPProperties.value(of: property, in: text)?.trimmingWhitespace()
+            XMPProperties.value(of: property, in: packet)?.trimmingWhitespace()
         }
         isScreenshot = value("exif:UserComment") == "Screenshot"
         let hasProjection = !(value("GPano:ProjectionType") ?? "").isEmpty
         let viewer = value("GPano:UsePanoramaViewer")?.lowercased()
         isPanorama = viewer == "true" || (hasProjection && viewer != "false")
         if value("GCamera:MotionPhoto") == "1" {
-            motionPhotoVideoLength = Self.containerItemLength(semantic: "MotionPhoto", in: text)
+            motionPhotoVideoLength = Self.containerItemLength(semantic: "MotionPhoto", in: packet)
         } else if value("GCamera:MicroVideo") == "1" {
             motionPhotoVideoLength = value("GCamera:MicroVideoOffset").flatMap { Int($0) }
         }
@@ -28,15 +27,15 @@ struct XMPHints: Sendable, Hashable {
     }
 
     /// `Item:Length` of the `Container:Item` whose `Item:Semantic` is `semantic`.
-    private static func containerItemLength(semantic: String, in text: String) -> Int? {
-        var rest = text[...]
-        while let start = rest.range(of: "<Container:Item") {
-            let element = rest[start.upperBound...].prefix { $0 != ">" }
-            let attributes = String(element)
+    private static func containerItemLength(semantic: String, in packet: ArraySlice<UInt8>) -> Int? {
+        var rest = packet
+        let tag = Array("<Container:Item".utf8)
+        while let start = XMPProperties.find(tag, in: rest) {
+            let attributes = rest[start...].prefix { $0 != UInt8(ascii: ">") }
             if XMPProperties.value(of: "Item:Semantic", in: attributes) == semantic {
                 return XMPProperties.value(of: "Item:Length", in: attributes).flatMap { Int($0) }
             }
-            rest = rest[start.upperBound...]
+            rest = rest[start...]
         }
         return nil
     }
