@@ -29,11 +29,10 @@ struct AssetGrouping {
     /// Applies the grouping; returns the burst identifiers of the assets it touched.
     func apply() throws -> Set<String> {
         let freshPaths = Set(fresh.map(\.0.path))
-        let stored = try transaction.resources(inDirectory: directory).filter { !freshPaths.contains($0.path) }
+        let inDirectory = try transaction.resources(inDirectory: directory)
+        let stored = inDirectory.filter { !freshPaths.contains($0.path) }
         let members = fresh.map { Member.fresh($0.0, $0.1) } + stored.map { Member.stored($0) }
-        let ownerByPath = Dictionary(
-            try transaction.resources(inDirectory: directory).map { ($0.path, $0.assetId) },
-            uniquingKeysWith: { first, _ in first })
+        let ownerByPath = Dictionary(inDirectory.map { ($0.path, $0.assetId) }, uniquingKeysWith: { first, _ in first })
         let groups = Grouper.group(members.map(entry))
         // Only groups with a file read now can have changed.
         var bursts = Set<String>()

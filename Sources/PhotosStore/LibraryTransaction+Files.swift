@@ -81,7 +81,7 @@ extension LibraryTransaction {
         try db.execute(sql: "DELETE FROM resource WHERE assetId = ?", arguments: [assetID])
         for var resource in resources {
             resource.assetId = assetID
-            try resource.insert(db)
+            try insertResource(resource)
         }
     }
 
@@ -92,7 +92,7 @@ extension LibraryTransaction {
 
     /// The asset with a row id.
     public func asset(id: Int64) throws -> AssetRecord? {
-        try AssetRecord.fetchOne(db, key: id)
+        try AssetRecord.fetchOne(db.cachedStatement(sql: "SELECT * FROM asset WHERE id = ?"), arguments: [id])
     }
 
     // MARK: Rejections
@@ -206,9 +206,9 @@ extension LibraryTransaction {
     public func resources(inDirectory directory: String) throws -> [ResourceRecord] {
         let (condition, arguments) = Self.under(directory, column: "path")
         let prefix = directory.hasSuffix("/") ? directory : directory + "/"
-        return try ResourceRecord.fetchAll(
-            db, sql: "SELECT * FROM resource WHERE \(condition) AND instr(substr(path, ?), '/') = 0",
-            arguments: arguments + [prefix.unicodeScalars.count + 1])
+        let statement = try db.cachedStatement(
+            sql: "SELECT * FROM resource WHERE \(condition) AND instr(substr(path, ?), '/') = 0")
+        return try ResourceRecord.fetchAll(statement, arguments: arguments + [prefix.unicodeScalars.count + 1])
     }
 
     /// Makes the earliest member of each burst its representative, and the others not.

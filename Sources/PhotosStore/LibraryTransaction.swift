@@ -19,12 +19,28 @@ public final class LibraryTransaction {
     /// Inserts an asset and its resources, returning the asset's row id.
     @discardableResult
     public func insertAsset(_ asset: AssetRecord, resources: [ResourceRecord] = []) throws -> Int64 {
-        var asset = asset
-        try asset.insert(db)
-        let id = asset.id!
+        // Statements prepared once per connection: ingest inserts thousands of rows a second, and
+        // GRDB's record insert prepares (and authorizes) its statement each time.
+        let statement = try db.cachedStatement(
+            sql: """
+                INSERT INTO asset (localIdentifier, mediaType, mediaSubtypes, sourceType, pixelWidth, pixelHeight,
+                    creationDate, creationDateOffset, creationDateIsFloating, modificationDate, addedDate, latitude,
+                    longitude, altitude, duration, isFavorite, isHidden, burstIdentifier, burstSelectionTypes,
+                    representsBurst, adjustmentFormatIdentifier, isRAW)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """)
+        let values: [(any DatabaseValueConvertible)?] = [
+            asset.localIdentifier, asset.mediaType, asset.mediaSubtypes, asset.sourceType, asset.pixelWidth,
+            asset.pixelHeight, asset.creationDate, asset.creationDateOffset, asset.creationDateIsFloating,
+            asset.modificationDate, asset.addedDate, asset.latitude, asset.longitude, asset.altitude, asset.duration,
+            asset.isFavorite, asset.isHidden, asset.burstIdentifier, asset.burstSelectionTypes, asset.representsBurst,
+            asset.adjustmentFormatIdentifier, asset.isRAW,
+        ]
+        try statement.execute(arguments: StatementArguments(values))
+        let id = db.lastInsertedRowID
         for var resource in resources {
             resource.assetId = id
-            try resource.insert(db)
+            try insertResource(resource)
         }
         changes.recorder.inserted(.asset, asset.localIdentifier)
         return id
@@ -76,8 +92,18 @@ public final class LibraryTransaction {
 
     /// Adds a resource to an existing asset.
     public func insertResource(_ resource: ResourceRecord) throws {
-        var resource = resource
-        try resource.insert(db)
+        let statement = try db.cachedStatement(
+            sql: """
+                INSERT INTO resource (assetId, type, path, uniformTypeIdentifier, mimeType, fileSize, originalFilename,
+                    device, inode, modificationTime, contentHash, contentIdentifier)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """)
+        let values: [(any DatabaseValueConvertible)?] = [
+            resource.assetId, resource.type, resource.path, resource.uniformTypeIdentifier, resource.mimeType,
+            resource.fileSize, resource.originalFilename, resource.device, resource.inode, resource.modificationTime,
+            resource.contentHash, resource.contentIdentifier,
+        ]
+        try statement.execute(arguments: StatementArguments(values))
     }
 
     // MARK: Collections

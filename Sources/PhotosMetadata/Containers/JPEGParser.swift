@@ -1,3 +1,4 @@
+import Glibc
 /// Reads a JPEG's marker segments up to the first scan: the frame size (SOFn), the EXIF APP1
 /// payload and the XMP packet; then checks that the image data ends with an EOI marker.
 ///
@@ -172,6 +173,9 @@ enum JPEGParser {
     /// which settles almost every file with one read; only files with a long trailer (a motion
     /// photo's video) are scanned forward from the scan.
     private static func hasEndOfImage(after scanStart: Int, in reader: FileReader) throws(MetadataError) -> Bool {
+        // Nearly every JPEG ends with its EOI or a little padding after it: look there first.
+        let nearEnd = max(scanStart, reader.size - 4096)
+        if containsEOI(try reader.read(at: nearEnd, count: reader.size - nearEnd)) { return true }
         let tailStart = max(scanStart, reader.size - tailLength)
         if containsEOI(try reader.read(at: tailStart, count: reader.size - tailStart)) { return true }
         var position = scanStart
@@ -186,14 +190,17 @@ enum JPEGParser {
     }
 
     private static func containsEOI(_ bytes: ArraySlice<UInt8>) -> Bool {
-        var index = bytes.startIndex
-        while let found = bytes[index...].firstIndex(of: 0xFF) {
-            let next = found + 1
-            guard next < bytes.endIndex else { return false }
-            if bytes[next] == 0xD9 { return true }
-            index = next
+        bytes.withUnsafeBufferPointer { buffer in
+            guard buffer.count >= 2 else { return false }
+            var offset = 0
+            while offset < buffer.count - 1 {
+                guard let hit = memchr(buffer.baseAddress! + offset, 0xFF, buffer.count - 1 - offset) else { return false }
+                let at = UnsafeRawPointer(buffer.baseAddress!).distance(to: UnsafeRawPointer(hit))
+                if buffer[at + 1] == 0xD9 { return true }
+                offset = at + 1
+            }
+            return false
         }
-        return false
     }
 
     private static func hex(_ byte: UInt8) -> String {
