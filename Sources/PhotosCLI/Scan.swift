@@ -24,11 +24,21 @@ extension PhotosCommand {
         @Flag(help: "Print the summary as JSON.")
         var json = false
 
+        @Option(
+            name: .customLong("time-zone"),
+            help: ArgumentHelp(
+                "The time zone for file dates that carry no UTC offset (default: the system's).",
+                valueName: "identifier"))
+        var timeZone: String?
+
         @Argument(help: ArgumentHelp("Directories to scan.", valueName: "root"))
         var roots: [String]
 
         func validate() throws {
             guard !roots.isEmpty else { throw ValidationError("name at least one directory to scan") }
+            if let timeZone, TimeZone(identifier: timeZone) == nil {
+                throw ValidationError("unknown time zone '\(timeZone)' (use an identifier such as Europe/Paris)")
+            }
         }
 
         func run() throws {
@@ -41,7 +51,8 @@ extension PhotosCommand {
             }
             let interactive = isatty(STDERR_FILENO) == 1
             let start = ContinuousClock.now
-            let report = try Scanner(database: database).scan(roots: roots) { progress in
+            let zone = timeZone.flatMap(TimeZone.init(identifier:)) ?? .current
+            let report = try Scanner(database: database, timeZone: zone).scan(roots: roots) { progress in
                 guard interactive else { return }
                 let seconds = Double((ContinuousClock.now - start).components.attoseconds) / 1e18
                     + Double((ContinuousClock.now - start).components.seconds)

@@ -27,14 +27,16 @@ enum AssetFactory {
     }
 
     /// Fills the file-derived fields of `record` (user state such as favorites is left alone).
-    static func apply(_ metadata: FileMetadata, file: CrawledFile, to record: inout AssetRecord) {
+    static func apply(_ metadata: FileMetadata, file: CrawledFile, timeZone: TimeZone, to record: inout AssetRecord) {
         record.mediaType = mediaType(metadata.kind).rawValue
         record.pixelWidth = metadata.pixelWidth ?? 0
         record.pixelHeight = metadata.pixelHeight ?? 0
         record.duration = metadata.duration ?? 0
         if let date = metadata.creationDate {
             record.creationDate = date.timeIntervalSince1970
-            record.creationDateOffset = metadata.creationDateOffset
+            // A floating local time keeps the offset of the zone it was read in, to be shown in it.
+            record.creationDateOffset = metadata.creationDateIsFloating
+                ? timeZone.secondsFromGMT(for: date) : metadata.creationDateOffset
             record.creationDateIsFloating = metadata.creationDateIsFloating
         } else {
             // The file's modification time, as a last resort.

@@ -12,6 +12,8 @@ struct AssetGrouping {
     /// Files of the directory read in this batch, with what they say.
     let fresh: [(CrawledFile, FileMetadata)]
     let transaction: LibraryTransaction
+    /// The zone floating file dates were read in.
+    let timeZone: TimeZone
 
     /// One file of the directory: read now, or known from the store.
     private enum Member {
@@ -98,7 +100,7 @@ struct AssetGrouping {
             record = AssetRecord(localIdentifier: UUID().uuidString + "/L0/001", mediaType: .image)
         }
         if case .fresh(let file, let metadata) = primary {
-            AssetFactory.apply(metadata, file: file, to: &record)
+            AssetFactory.apply(metadata, file: file, timeZone: timeZone, to: &record)
         }
         let live = roles.contains { $0.1 == .pairedVideo }
         let liveBit = Int64(PHAssetMediaSubtype.photoLive.rawValue)

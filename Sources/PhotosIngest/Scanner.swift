@@ -275,7 +275,9 @@ public final class Scanner: Sendable {
             var bursts = Set<String>()
             for (directory, files) in media.sorted(by: { $0.key < $1.key }) {
                 bursts.formUnion(
-                    try AssetGrouping(directory: directory, fresh: files, transaction: transaction).apply())
+                    try AssetGrouping(
+                        directory: directory, fresh: files, transaction: transaction, timeZone: extractor.timeZone
+                    ).apply())
             }
             try transaction.pickBurstRepresentatives(bursts)
             try transaction.forgetRejections(fine)

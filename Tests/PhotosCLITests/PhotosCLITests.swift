@@ -104,9 +104,50 @@ import Testing
         #expect((updated["changedProperties"] as? [String: [String]])?[fixture.assets["pano.jpg"]!] == ["isHidden"])
     }
 
+    @Test(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))
+    func scanRejectedAndDuplicates() throws {
+        let directory = try TemporaryDirectory(prefix: "photos-cli-scan")
+        let root = directory.path("Pictures")
+        let manager = FileManager.default
+        try manager.createDirectory(at: root.appendingPathComponent("Trip"), withIntermediateDirectories: true)
+        for (source, name) in [
+            ("Camera/2008/Death Valley/FurnaceCreekInn.jpg", "Trip/a.jpg"), ("Camera/2008/Death Valley/FurnaceCreekInn.jpg", "Trip/copy.jpg"),
+            ("Bad/truncated.jpg", "broken.jpg"), ("Bad/notes.txt", "notes.txt"),
+        ] {
+            try manager.copyItem(at: try #require(Corpus.file(source)), to: root.appendingPathComponent(name))
+        }
+        let library = directory.path("new/library.sqlite").path
+        let scan = try run(["scan", "--library", library, "--json", "--time-zone", "Europe/Paris", root.path])
+        #expect(scan.status == 0, "\(scan.stderr)")
+        let report = try #require(try jsonLines(scan.stdout).first)
+        #expect(report["seen"] as? Int == 4 && report["ingested"] as? Int == 2)
+        #expect(report["rejected"] as? Int == 1 && report["skipped"] as? Int == 1)
+
+        let rejected = try jsonLines(try run(["rejected", "--library", library, "--json"]).stdout)
+        #expect(rejected.map { $0["path"] as? String } == [root.appendingPathComponent("broken.jpg").path])
+        #expect((rejected.first?["reason"] as? String)?.isEmpty == false)
+
+        let groups = try run(["duplicates", "--library", library, "--json"]).stdout.split(separator: "\n")
+        #expect(groups.count == 1 && groups[0].contains("copy.jpg") && groups[0].contains("a.jpg"))
+
+        let assets = try jsonLines(try run(["assets", "--library", library, "--json"]).stdout)
+        #expect(assets.count == 2)
+        // The file's DateTimeOriginal has no offset: read in Europe/Paris (summer time, +02:00).
+        #expect(assets.map { $0["creationDate"] as? String } == ["2008-05-08T09:54:28+02:00", "2008-05-08T09:54:28+02:00"])
+        #expect(assets.allSatisfy { $0["creationDateHasOffset"] as? Bool == false })
+        let albums = try jsonLines(try run(["albums", "--library", library, "--json", "--user"]).stdout)
+        #expect(albums.map { $0["localizedTitle"] as? String } == ["Trip"])
+        #expect(albums.first?["path"] as? String == root.appendingPathComponent("Trip").path)
+
+        let badZone = try run(["scan", "--library", library, "--time-zone", "Mars/Olympus", root.path])
+        #expect(badZone.status != 0 && badZone.stderr.contains("unknown time zone 'Mars/Olympus'"))
+        let again = try run(["scan", "--library", library, "--json", root.path])
+        #expect(try jsonLines(again.stdout).first?["unchanged"] as? Int == 2)
+    }
+
     @Test func helpNamesEverySubcommand() throws {
         let help = try run(["--help"]).stdout
-        for command in ["assets", "albums", "folders", "changes"] {
+        for command in ["scan", "assets", "albums", "folders", "rejected", "duplicates", "changes"] {
             #expect(help.contains(command))
         }
     }

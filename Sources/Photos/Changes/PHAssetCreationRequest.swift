@@ -126,7 +126,9 @@ public final class PHAssetCreationRequest: PHAssetChangeRequest, @unchecked Send
             record.pixelHeight = metadata.pixelHeight ?? 0
             record.duration = metadata.duration ?? 0
             record.creationDate = metadata.creationDate?.timeIntervalSince1970
-            record.creationDateOffset = metadata.creationDateOffset
+            record.creationDateOffset = metadata.creationDateIsFloating
+                ? metadata.creationDate.map { context.library.configuration.timeZone.secondsFromGMT(for: $0) }
+                : metadata.creationDateOffset
             record.creationDateIsFloating = metadata.creationDateIsFloating
             record.latitude = metadata.latitude
             record.longitude = metadata.longitude

@@ -25,6 +25,8 @@ public struct AssetDescription: Codable, Sendable, Hashable {
     public var pixelWidth: Int
     public var pixelHeight: Int
     public var creationDate: String?
+    /// False when the file gave a local time with no UTC offset, read in the library's time zone.
+    public var creationDateHasOffset: Bool
     public var modificationDate: String?
     public var duration: Double
     public var location: Location?
@@ -35,7 +37,8 @@ public struct AssetDescription: Codable, Sendable, Hashable {
     public var resources: [Resource]
 
     enum CodingKeys: String, CodingKey {
-        case localIdentifier, mediaType, mediaSubtypes, pixelWidth, pixelHeight, creationDate, modificationDate,
+        case localIdentifier, mediaType, mediaSubtypes, pixelWidth, pixelHeight, creationDate, creationDateHasOffset,
+            modificationDate,
             duration, location, isFavorite, isHidden, burstIdentifier, representsBurst, resources
     }
 
@@ -48,6 +51,7 @@ public struct AssetDescription: Codable, Sendable, Hashable {
         try container.encode(pixelWidth, forKey: .pixelWidth)
         try container.encode(pixelHeight, forKey: .pixelHeight)
         try container.encode(creationDate, forKey: .creationDate)
+        try container.encode(creationDateHasOffset, forKey: .creationDateHasOffset)
         try container.encode(modificationDate, forKey: .modificationDate)
         try container.encode(duration, forKey: .duration)
         try container.encode(location, forKey: .location)
@@ -66,8 +70,9 @@ public struct AssetDescription: Codable, Sendable, Hashable {
         pixelWidth = asset.pixelWidth
         pixelHeight = asset.pixelHeight
         creationDate = asset.creationDate.map {
-            ISO8601.string($0, offset: asset.creationDateUTCOffset ?? timeZone.secondsFromGMT(for: $0))
+            ISO8601.string($0, offset: asset.recordedOffset ?? timeZone.secondsFromGMT(for: $0))
         }
+        creationDateHasOffset = !asset.creationDateIsFloating
         modificationDate = asset.modificationDate.map { ISO8601.string($0, offset: timeZone.secondsFromGMT(for: $0)) }
         duration = asset.duration
         location = asset.location.map {

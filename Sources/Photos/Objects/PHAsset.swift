@@ -59,6 +59,10 @@ public final class PHAsset: PHObject, @unchecked Sendable {
     /// The UTC offset, in seconds, the creation date was recorded with; nil when the file gave a
     /// local time with no offset (then `creationDate` was read in the library's time zone).
     public let creationDateUTCOffset: Int?
+    /// True when the file gave its date as a local time with no UTC offset (not in PhotoKit's API).
+    public let creationDateIsFloating: Bool
+    /// The offset to show the creation date in: the file's, or that of the zone a floating date was read in.
+    let recordedOffset: Int?
 
     init(record: AssetRecord, library: PHPhotoLibrary?) {
         mediaType = PHAssetMediaType(rawValue: record.mediaType) ?? .unknown
@@ -86,6 +90,8 @@ public final class PHAsset: PHObject, @unchecked Sendable {
         adjustmentFormatIdentifier = record.adjustmentFormatIdentifier
         addedDate = Date(timeIntervalSince1970: record.addedDate)
         creationDateUTCOffset = record.creationDateIsFloating ? nil : record.creationDateOffset
+        creationDateIsFloating = record.creationDateIsFloating
+        recordedOffset = record.creationDateOffset
         super.init(localIdentifier: record.localIdentifier, rowID: record.id, library: library)
     }
 
