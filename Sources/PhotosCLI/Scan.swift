@@ -58,7 +58,9 @@ extension PhotosCommand {
                     + Double((ContinuousClock.now - start).components.seconds)
                 let rate = seconds > 0 ? Int(Double(progress.done) / seconds) : 0
                 FileHandle.standardError.write(
-                    Data("\r\(progress.phase) \(progress.done)/\(progress.total) files, \(rate) files/s   ".utf8))
+                    Data(
+                        ("\r\(progress.seen) seen, \(progress.done)/\(progress.total) read, \(progress.ingested) ingested, "
+                            + "\(progress.rejected) rejected, \(rate) files/s   ").utf8))
             }
             if interactive { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
             if json {

@@ -27,7 +27,13 @@ public struct ScanReport: Sendable, Hashable, Codable {
 
 /// How far a scan has got, for progress output.
 public struct ScanProgress: Sendable, Hashable {
-    public var phase: String
+    /// The root being scanned.
+    public var root: String
+    /// Files read so far, of `total` to read (unchanged files are not read).
     public var done: Int
     public var total: Int
+    /// Files seen under the roots so far.
+    public var seen: Int
+    public var ingested: Int
+    public var rejected: Int
 }

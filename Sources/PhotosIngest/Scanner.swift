@@ -134,7 +134,10 @@ public final class Scanner: Sendable {
             reading.wait()
             outcomes = next.withLock { $0 } ?? []
             done += batch.count
-            progress?(ScanProgress(phase: "reading", done: done, total: toRead.count))
+            progress?(
+                ScanProgress(
+                    root: root, done: done, total: toRead.count, seen: report.seen, ingested: report.ingested,
+                    rejected: report.rejected))
         }
         // Files still being written are read again a little later, a few times; what is still
         // changing after that is left for the next scan (or the daemon's next event).
