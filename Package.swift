@@ -11,17 +11,24 @@ let package = Package(
     products: [
         .library(name: "Photos", targets: ["Photos"]),
         .executable(name: "photos", targets: ["PhotosCLI"]),
+        .executable(name: "photosd", targets: ["photosd"]),
     ],
     dependencies: [
         // SQLite access with migrations and WAL pools (DESIGN decision 1).
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         // The `photos` command line.
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // The daemon: one ServiceGroup with graceful SIGTERM/SIGINT, and structured logs.
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // C libraries, one system-library target each.
         .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
         .systemLibrary(name: "CMagic", pkgConfig: "libmagic", providers: [.apt(["libmagic-dev"])]),
+
+        // Linux calls Glibc's module does not import (statfs).
+        .target(name: "CPhotosLinux"),
 
         // Pure values and rules: no Glibc, no GRDB.
         .target(name: "PhotosCore", swiftSettings: settings),
@@ -36,12 +43,32 @@ let package = Package(
         // Folders to library: crawl, read, classify, commit; shared by `photos scan` and photosd.
         .target(
             name: "PhotosIngest", dependencies: ["PhotosCore", "PhotosMetadata", "PhotosStore"], swiftSettings: settings),
+        // Watching directories with inotify (directories only, within the watch budget).
+        .target(name: "PhotosWatcher", swiftSettings: settings),
+        // The daemon's services: watch, settle, ingest; systemd notification; status.
+        .target(
+            name: "PhotosDaemon",
+            dependencies: [
+                "PhotosCore", "PhotosStore", "PhotosIngest", "PhotosWatcher", "CPhotosLinux",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: settings),
+        .executableTarget(
+            name: "photosd",
+            dependencies: [
+                "PhotosDaemon", "Photos", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: settings),
         // PhotoKit's API: `import Photos`.
         .target(name: "Photos", dependencies: ["PhotosCore", "PhotosStore", "PhotosMetadata"], swiftSettings: settings),
         .executableTarget(
             name: "PhotosCLI",
             dependencies: [
-                "Photos", "PhotosStore", "PhotosIngest", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "Photos", "PhotosStore", "PhotosIngest", "PhotosDaemon",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: settings
         ),
@@ -70,6 +97,10 @@ let package = Package(
         .testTarget(name: "PhotosCoreTests", dependencies: ["PhotosCore"], swiftSettings: settings),
         .testTarget(name: "PhotosStoreTests", dependencies: ["PhotosStore", "PhotosTestSupport"], swiftSettings: settings),
         .testTarget(name: "PhotosTests", dependencies: ["Photos", "PhotosTestSupport"], swiftSettings: settings),
+        .testTarget(name: "PhotosWatcherTests", dependencies: ["PhotosWatcher"], swiftSettings: settings),
+        .testTarget(
+            name: "PhotosDaemonTests", dependencies: ["PhotosDaemon", "Photos", "PhotosTestSupport", "photosd"],
+            swiftSettings: settings),
         .testTarget(name: "PhotosIngestTests", dependencies: ["PhotosIngest", "Photos", "PhotosTestSupport"], swiftSettings: settings),
         .testTarget(name: "PhotosMetadataTests", dependencies: ["PhotosMetadata", "PhotosTestSupport"], swiftSettings: settings),
         // These run built executables; depending on them makes `swift test` build them first.

@@ -52,7 +52,7 @@ extension PhotosCommand {
             let interactive = isatty(STDERR_FILENO) == 1
             let start = ContinuousClock.now
             let zone = timeZone.flatMap(TimeZone.init(identifier:)) ?? .current
-            let report = try Scanner(database: database, timeZone: zone).scan(roots: roots) { progress in
+            let report = try FolderScanner(database: database, timeZone: zone).scan(roots: roots) { progress in
                 guard interactive else { return }
                 let seconds = Double((ContinuousClock.now - start).components.attoseconds) / 1e18
                     + Double((ContinuousClock.now - start).components.seconds)
@@ -100,7 +100,7 @@ extension PhotosCommand {
 
         func run() throws {
             let library = try options.open()
-            try Scanner(database: library.database).updateContentHashes()
+            try FolderScanner(database: library.database).updateContentHashes()
             let groups = try library.database.duplicateGroups()
             if options.json {
                 for group in groups {

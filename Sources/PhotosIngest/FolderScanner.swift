@@ -10,7 +10,7 @@ import Synchronization
 /// changed, commit in batches, mirror the directory tree as folders and albums.
 ///
 /// ```swift
-/// let scanner = Scanner(database: try LibraryDatabase(path: "library.sqlite"))
+/// let scanner = FolderScanner(database: try LibraryDatabase(path: "library.sqlite"))
 /// let report = try scanner.scan(roots: ["/home/me/Pictures"])
 /// print(report.ingested, report.rejected)
 /// ```
@@ -19,7 +19,7 @@ import Synchronization
 /// modification time changed (a rescan costs a `stat` per file), and a file that moved keeps its
 /// asset (matched by device and inode). A root that cannot be read is marked offline and its
 /// assets are kept.
-public final class Scanner: Sendable {
+public final class FolderScanner: Sendable {
     /// The library being written.
     public let database: LibraryDatabase
     let extractor: MetadataExtractor

@@ -5,8 +5,8 @@ import PhotosStore
 import PhotosTestSupport
 import Testing
 
-/// `Scanner` on real directories: the corpus against its oracle, and rescans after changes on disk.
-@Suite struct ScannerTests {
+/// `FolderScanner` on real directories: the corpus against its oracle, and rescans after changes on disk.
+@Suite struct FolderScannerTests {
     struct Truth: Decodable {
         let path: String
         let expect: String
@@ -33,7 +33,7 @@ import Testing
         // The scanner resolves symbolic links in roots; compare with the resolved path.
         let root = try #require(Corpus.root).resolvingSymlinksInPath().path
         let library = try PHPhotoLibrary(inMemoryWith: .init())
-        let report = try Scanner(database: library.database).scan(roots: [root])
+        let report = try FolderScanner(database: library.database).scan(roots: [root])
         let truth = try Self.truth()
 
         let options = PHFetchOptions()
@@ -64,7 +64,7 @@ import Testing
         // The scanner resolves symbolic links in roots; compare with the resolved path.
         let root = try #require(Corpus.root).resolvingSymlinksInPath().path
         let library = try PHPhotoLibrary(inMemoryWith: .init())
-        try Scanner(database: library.database).scan(roots: [root])
+        try FolderScanner(database: library.database).scan(roots: [root])
         let options = PHFetchOptions()
         options.photoLibrary = library
         options.includeHiddenAssets = true
@@ -75,7 +75,7 @@ import Testing
                 assetByPath[String(resource.fileURL.path.dropFirst(root.count + 1))] = (asset, resource.type)
             }
         }
-        try Scanner(database: library.database).updateContentHashes()
+        try FolderScanner(database: library.database).updateContentHashes()
         let duplicateGroups = try library.database.duplicateGroups()
             .map { Set($0.map { String($0.path.dropFirst(root.count + 1)) }) }
         let local = DateFormatter()
@@ -221,7 +221,7 @@ import Testing
 
         let elsewhere = try TemporaryDirectory(prefix: "photos-offline")
         let missingRoot = elsewhere.path("unplugged").path
-        report = try Scanner(database: tree.library.database).scan(roots: [missingRoot])
+        report = try FolderScanner(database: tree.library.database).scan(roots: [missingRoot])
         #expect(report.offlineRoots == [missingRoot])
         #expect(tree.asset(at: "x/b.jpg") != nil, "scanning an offline root removes nothing")
     }
@@ -234,7 +234,7 @@ import Testing
         try tree.copy("Camera/2002/Fujifilm/DSCF0001.JPG", to: "b/other.jpg")
         try tree.scan()
         #expect(try tree.library.database.duplicateGroups().isEmpty, "hashing waits until duplicates are asked for")
-        try Scanner(database: tree.library.database).updateContentHashes()
+        try FolderScanner(database: tree.library.database).updateContentHashes()
         let groups = try tree.library.database.duplicateGroups()
         #expect(groups.map { $0.map(\.path) } == [[
             tree.root.appendingPathComponent("a/one.jpg").path, tree.root.appendingPathComponent("b/copy of one.jpg").path,
@@ -312,7 +312,7 @@ final class Tree {
 
     @discardableResult
     func scan() throws -> ScanReport {
-        try Scanner(database: library.database).scan(roots: [root.path])
+        try FolderScanner(database: library.database).scan(roots: [root.path])
     }
 
     private func path(_ relative: String) -> String {

@@ -1,0 +1,11 @@
+#ifndef PHOTOSD_CPHOTOSLINUX_H
+#define PHOTOSD_CPHOTOSLINUX_H
+#include <sys/vfs.h>
+
+/// The file system magic number (statfs f_type) of the file system holding `path`, or -1.
+static inline long cphotos_filesystem_type(const char *_Nonnull path) {
+    struct statfs info;
+    if (statfs(path, &info) != 0) { return -1; }
+    return (long)info.f_type;
+}
+#endif

@@ -1,0 +1,39 @@
+import ArgumentParser
+import Glibc
+import Foundation
+import Photos
+import PhotosDaemon
+
+extension PhotosCommand {
+    /// `photos status`: what photosd is doing with a library.
+    struct Status: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show what photosd is doing: roots (watching, polling, offline), watches, queue, totals, errors.")
+
+        @OptionGroup var options: LibraryOptions
+
+        func run() throws {
+            let url = options.library.map { URL(fileURLWithPath: $0) } ?? PHPhotoLibrary.defaultLibraryURL()
+            let path = DaemonConfiguration.statusPath(forLibrary: url.path)
+            guard let status = try? DaemonStatus.read(from: path) else {
+                throw CLIError("no status at \(path): photosd has not run on this library")
+            }
+            let running = kill(status.pid, 0) == 0
+            if options.json {
+                try Output.jsonLine(status)
+                return
+            }
+            let updated = Date(timeIntervalSince1970: status.updatedAt)
+            print("photosd \(running ? "running" : "not running") (pid \(status.pid)), status of \(updated)")
+            Output.table(["ROOT", "STATE", "REASON"], status.roots.map { [$0.path, $0.state, $0.reason ?? "-"] })
+            print("watches: \(status.watches) of \(status.watchBudget) allowed; \(status.unwatchedDirectories) directories not watched")
+            print("queue: \(status.queueDepth) changes waiting to settle")
+            print("since start: \(status.ingested) ingested, \(status.updated) updated, \(status.moved) moved, "
+                + "\(status.removed) removed, \(status.rejected) rejected")
+            if !status.lastErrors.isEmpty {
+                print("last errors:")
+                for error in status.lastErrors { print("  \(error)") }
+            }
+        }
+    }
+}

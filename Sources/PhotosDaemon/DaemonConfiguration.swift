@@ -1,0 +1,33 @@
+import Foundation
+import PhotosIngest
+
+/// What the daemon watches and how: from the command line and the config file.
+public struct DaemonConfiguration: Sendable {
+    /// The library file.
+    public var libraryPath: String
+    /// The directories to watch.
+    public var roots: [String]
+    /// How long the tree must be quiet after a change before it is applied.
+    public var settle: Duration = .milliseconds(200)
+    /// How often roots that cannot be watched (network file systems, no watch budget left,
+    /// offline) are crawled instead.
+    public var pollInterval: Duration = .seconds(60)
+    /// The zone for file dates with no UTC offset.
+    public var timeZone: TimeZone = .current
+    /// Names to ignore, and marker files that exclude a directory.
+    public var rules = IgnoreRules()
+    /// Where the daemon writes its status for `photos status` (default: beside the library).
+    public var statusPath: String
+
+    /// A configuration with defaults for everything but the library and roots.
+    public init(libraryPath: String, roots: [String]) {
+        self.libraryPath = libraryPath
+        self.roots = roots
+        statusPath = Self.statusPath(forLibrary: libraryPath)
+    }
+
+    /// The status file of a library: `<library>.status.json`.
+    public static func statusPath(forLibrary libraryPath: String) -> String {
+        libraryPath + ".status.json"
+    }
+}

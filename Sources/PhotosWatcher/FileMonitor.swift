@@ -1,0 +1,25 @@
+/// Something that watches directory trees and reports changes as ``FileEvent``s.
+///
+/// ``InotifyMonitor`` is the real one; tests of later stages (settling, ingest) use a fake that
+/// replays scripted events, for what cannot be caused for real without root (a kernel queue
+/// overflow, the system's watch limit).
+///
+/// ```swift
+/// func follow(_ monitor: some FileMonitor) async {
+///     for await event in monitor.events where event.kind == .closedWrite { print(event.path) }
+/// }
+/// ```
+public protocol FileMonitor: AnyObject, Sendable {
+    /// What happens under the roots, until the monitor stops.
+    var events: AsyncStream<FileEvent> { get }
+    /// Watches a directory tree.
+    func addRoot(_ path: String) throws(WatchError)
+    /// Stops watching and finishes ``events``.
+    func stop()
+    /// The roots being watched.
+    var roots: [String] { get }
+    /// How many watches are held now.
+    var watchCount: Int { get }
+    /// Directories not watched for lack of budget.
+    var unwatchedDirectories: [String] { get }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import Synchronization
+
+/// Watches directory trees with inotify and reports what changes in them as ``FileEvent``s.
+///
+/// Only directories are watched, one watch each, recursively: a directory created or moved into a
+/// tree is watched at once and its contents are reported as `.created` (so `mkdir -p a/b/c && touch
+/// a/b/c/x` loses nothing), a directory renamed inside the trees keeps its watches under its new
+/// path, and one deleted or moved out stops being watched. Dot-directories are not watched. Watches
+/// stay within a ``WatchBudget``; directories beyond it are reported `.budgetExhausted` and listed
+/// in ``unwatchedDirectories``.
+///
+/// A dedicated thread (not one of Swift's cooperative pool) waits in `poll` on the inotify
+/// descriptor and an `eventfd` that ``stop()`` signals. Events go through ``events``, a stream with
+/// a bounded buffer: when the consumer falls that far behind, the affected root gets an `.overflow`
+/// instead of a silent loss, as when the kernel's own queue overflows. Recrawl the root then.
+///
+/// ```swift
+/// let monitor = try InotifyMonitor()
+/// try monitor.addRoot("/home/me/Pictures")
+/// for await event in monitor.events {
+///     print(event)                      // "closedWrite /home/me/Pictures/2024/IMG_0001.jpg"
+/// }
+/// // elsewhere, at shutdown:
+/// monitor.stop()                        // the loop above ends
+/// ```
+public final class InotifyMonitor: FileMonitor {
+    /// What happens under the roots, in order, from the moment the monitor is created.
+    ///
+    /// One consumer: iterate it once. The stream finishes when the monitor stops.
+    public let events: AsyncStream<FileEvent>
+
+    private let core: MonitorCore
+
+    /// The stream's default buffer: about a second of a fast copy's events.
+    public static let defaultBufferSize = 4096
+
+    /// Starts a monitor with no roots, and its reader thread.
+    ///
+    /// - Parameters:
+    ///   - budget: the watches it may take; ``WatchBudget/system()`` by default.
+    ///   - bufferSize: how many events wait for the consumer before the oldest root-level
+    ///     `.overflow` replaces the newest ones.
+    /// - Throws: ``WatchError`` when the process has no descriptor or thread left.
+    public init(budget: WatchBudget = .system(), bufferSize: Int = InotifyMonitor.defaultBufferSize) throws(WatchError) {
+        precondition(bufferSize > 0, "an event buffer needs room for at least one event")
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: FileEvent.self, bufferingPolicy: .bufferingOldest(bufferSize))
+        events = stream
+        core = MonitorCore(handles: try InotifyHandles(), maxWatches: budget.available, continuation: continuation)
+        let reader = try ReaderThread(name: "photosd-inotify") { [core] in core.runReader() }
+        core.state.withLock { $0.reader = reader }
+    }
+
+    deinit { stop() }
+
+    /// Watches `path` and every directory under it, except dot-directories and what the budget
+    /// does not allow (reported as `.budgetExhausted`).
+    ///
+    /// Existing files are not reported: a crawl does that. A root inside a root already watched
+    /// is already covered; a root that contains watched roots takes them over. A root given as a
+    /// symbolic link is followed; links below it are not.
+    ///
+    /// - Throws: ``WatchError``: `.notFound`, `.notADirectory`, `.permissionDenied` for the root
+    ///   itself, `.watchLimitReached` when not even the root fits in the budget.
+    public func addRoot(_ path: String) throws(WatchError) {
+        let root = path.normalizedPath(relativeTo: FileManager.default.currentDirectoryPath)
+        let core = self.core
+        let isCovered = try core.state.withLock { state throws(WatchError) -> Bool in
+            if state.isStopped { throw WatchError(code: .stopped, message: "the monitor is stopped", path: root) }
+            if state.roots.contains(where: { root.isWithin($0) }) { return true }
+            for inner in state.roots where inner.isWithin(root) { core.dropRoot(inner, in: &state) }
+            switch core.watch(root, root: root, isRoot: true, in: &state) {
+            case .watched: state.roots.insert(root)
+            case .refused:
+                throw WatchError(code: .watchLimitReached, message: "the watch budget is spent", path: root)
+            case .failed(let error): throw error
+            }
+            return false
+        }
+        if isCovered { return }
+
+        // One directory per lock, so that the reader thread keeps draining the kernel's queue
+        // while a large tree is walked.
+        var queue = [root]
+        var next = 0
+        while next < queue.count {
+            let directory = queue[next]
+            next += 1
+            for entry in DirectoryListing.entries(of: directory) where entry.isDirectory && !entry.isHidden {
+                let child = DirectoryListing.joined(directory, entry.name)
+                let isWatched = core.state.withLock { state -> Bool? in
+                    guard state.roots.contains(root) else { return nil }  // the root went away meanwhile
+                    switch core.watch(child, root: root, in: &state) {
+                    case .watched: return true
+                    case .refused:
+                        core.refuse(child, root: root, in: &state)
+                        return false
+                    case .failed: return false
+                    }
+                }
+                guard let isWatched else { return }
+                if isWatched { queue.append(child) }
+            }
+        }
+    }
+
+    /// Stops the reader thread and finishes ``events``. Returns once the thread has ended; calling
+    /// it again does nothing. Watches go when the descriptors close.
+    public func stop() {
+        let reader = core.state.withLock { state -> ReaderThread? in
+            state.isStopped = true
+            defer { state.reader = nil }
+            return state.reader
+        }
+        guard let reader else { return }
+        Syscall.signal(eventFD: core.handles.wakeUp)
+        if !reader.isCurrent { reader.join() }
+        core.continuation.finish()
+    }
+
+    /// The roots being watched, sorted.
+    public var roots: [String] { core.state.withLock { $0.roots.sorted() } }
+
+    /// How many inotify watches the monitor holds now.
+    public var watchCount: Int { core.state.withLock { $0.table.count } }
+
+    /// The most watches the monitor will take (its budget's ``WatchBudget/available`` at start).
+    public var watchLimit: Int { core.maxWatches }
+
+    /// Directories not watched for lack of budget, sorted; nothing under them is watched either.
+    /// Poll them instead.
+    public var unwatchedDirectories: [String] { core.state.withLock { $0.unwatched.sorted() } }
+}

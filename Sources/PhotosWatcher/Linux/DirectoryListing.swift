@@ -1,0 +1,56 @@
+import Glibc
+
+/// One entry of a directory, as `readdir` gives it.
+struct DirectoryEntry: Hashable, Sendable {
+    /// The entry's name (never `.` or `..`).
+    var name: String
+    /// Whether it is a directory; a symbolic link to one is not.
+    var isDirectory: Bool
+
+    /// Whether the monitor leaves the entry unwatched: dot-directories (`.git`, `.thumbnails`,
+    /// `.Trash-1000`) hold no library content.
+    var isHidden: Bool { name.hasPrefix(".") }
+}
+
+/// Reads directories without following symbolic links.
+enum DirectoryListing {
+    /// The entries of `path` sorted by name (so that which directories fit in a watch budget does
+    /// not depend on the file system's order), or an empty list when it cannot be opened (it
+    /// vanished, or is not readable: a directory the monitor cannot list, it cannot index either).
+    ///
+    /// The corresponding C functions are `opendir`, `readdir` and, where the file system leaves
+    /// `d_type` unknown, `lstat`.
+    static func entries(of path: String) -> [DirectoryEntry] {
+        guard let stream = opendir(path) else { return [] }
+        defer { closedir(stream) }
+        var entries: [DirectoryEntry] = []
+        while let record = readdir(stream) {
+            let name = withUnsafeBytes(of: record.pointee.d_name) { raw in
+                let length = raw.firstIndex(of: 0) ?? raw.count
+                return String(decoding: raw.prefix(length), as: UTF8.self)
+            }
+            if name == "." || name == ".." { continue }
+            let isDirectory: Bool
+            switch Int(record.pointee.d_type) {
+            case DT_DIR: isDirectory = true
+            case DT_UNKNOWN: isDirectory = Self.isDirectory(joined(path, name))
+            default: isDirectory = false
+            }
+            entries.append(DirectoryEntry(name: name, isDirectory: isDirectory))
+        }
+        return entries.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+    }
+
+    /// Whether `path` is a directory itself, not a symbolic link to one.
+    ///
+    /// The corresponding C function is `lstat`.
+    static func isDirectory(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    /// `directory/name`, without doubling the slash of `/`.
+    static func joined(_ directory: String, _ name: String) -> String {
+        directory.hasSuffix("/") ? directory + name : directory + "/" + name
+    }
+}

@@ -1,0 +1,48 @@
+import Glibc
+
+/// One event as the kernel wrote it, before its watch descriptor is resolved to a path.
+struct RawInotifyEvent: Hashable, Sendable {
+    /// The watch descriptor (-1 for `IN_Q_OVERFLOW`).
+    var wd: Int32
+    /// The `IN_*` bits.
+    var mask: UInt32
+    /// Pairs `IN_MOVED_FROM` with `IN_MOVED_TO`; 0 otherwise.
+    var cookie: UInt32
+    /// The entry's name inside the watched directory; nil for events about the directory itself.
+    var name: String?
+
+    /// Whether any of `bits` is set (`event.has(IN_ISDIR)`).
+    func has(_ bits: Int32) -> Bool { mask & UInt32(bitPattern: bits) != 0 }
+}
+
+/// Splits what `read` returned from an inotify descriptor into events.
+///
+/// Each event is the 16-byte `struct inotify_event` header (`wd`, `mask`, `cookie`, `len`) followed
+/// by `len` bytes of name, NUL-terminated and padded with NULs to an alignment boundary. Swift
+/// does not import the flexible `name[]` member, so the name is read from the bytes after the
+/// header; fields are loaded unaligned so that any buffer works.
+enum InotifyEventParser {
+    /// The header's size: 16 bytes.
+    static let headerSize = MemoryLayout<inotify_event>.size
+
+    /// The events in `bytes`; a truncated trailing event (which the kernel never writes) is ignored.
+    static func parse(_ bytes: UnsafeRawBufferPointer) -> [RawInotifyEvent] {
+        var events: [RawInotifyEvent] = []
+        var offset = 0
+        while offset + headerSize <= bytes.count {
+            let header = bytes.loadUnaligned(fromByteOffset: offset, as: inotify_event.self)
+            let nameStart = offset + headerSize
+            let nameEnd = nameStart + Int(header.len)
+            guard nameEnd <= bytes.count else { break }
+            var name: String?
+            if header.len > 0 {
+                let field = UnsafeRawBufferPointer(rebasing: bytes[nameStart..<nameEnd])
+                let length = field.firstIndex(of: 0) ?? field.count
+                if length > 0 { name = String(decoding: field.prefix(length), as: UTF8.self) }
+            }
+            events.append(RawInotifyEvent(wd: header.wd, mask: header.mask, cookie: header.cookie, name: name))
+            offset = nameEnd
+        }
+        return events
+    }
+}

@@ -1,0 +1,79 @@
+import ArgumentParser
+import Foundation
+import Logging
+import Photos
+import PhotosDaemon
+import PhotosStore
+import PhotosWatcher
+import ServiceLifecycle
+
+/// `photosd`: watch directories and keep a photo library true to them.
+@main
+struct PhotosDaemonCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "photosd",
+        abstract: "Watch directories with inotify and keep a photo library true to them.",
+        discussion: """
+            Runs in the foreground, logs on standard error, and stops gracefully on SIGTERM or SIGINT
+            (the batch in flight commits or rolls back whole). Changes made while it was stopped are
+            found at startup. Without --library it uses the default library ($PHOTOS_LIBRARY, else
+            $XDG_DATA_HOME/photosd/library.sqlite). Under systemd (Type=notify) it reports READY,
+            STOPPING and watchdog pings. `photos status` shows what it is doing.
+            """)
+
+    @Option(name: .long, help: ArgumentHelp("The library file (created if missing).", valueName: "file"))
+    var library: String?
+
+    @Option(name: .long, help: ArgumentHelp("A directory to watch. Repeatable.", valueName: "root"))
+    var watch: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("Quiet time before changes are applied, in milliseconds.", valueName: "ms"))
+    var settle: Int = 200
+
+    @Option(
+        name: .customLong("poll-interval"),
+        help: ArgumentHelp("How often unwatchable roots (network, over budget, offline) are crawled, in seconds.",
+                           valueName: "seconds"))
+    var pollInterval: Int = 60
+
+    @Option(
+        name: .customLong("time-zone"),
+        help: ArgumentHelp("The zone for file dates with no UTC offset (default: the system's).", valueName: "id"))
+    var timeZone: String?
+
+    @Option(name: .long, help: ArgumentHelp("Log level: trace, debug, info, notice, warning, error.", valueName: "level"))
+    var logLevel: String = "info"
+
+    func validate() throws {
+        guard !watch.isEmpty else { throw ValidationError("name at least one directory with --watch") }
+        guard settle >= 0 else { throw ValidationError("--settle must be 0 or more") }
+        guard pollInterval > 0 else { throw ValidationError("--poll-interval must be more than 0") }
+        if let timeZone, TimeZone(identifier: timeZone) == nil {
+            throw ValidationError("unknown time zone '\(timeZone)'")
+        }
+        guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown log level '\(logLevel)'") }
+    }
+
+    func run() async throws {
+        let level = Logger.Level(rawValue: logLevel) ?? .info
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let logger = Logger(label: "photosd")
+        let path = library ?? PHPhotoLibrary.defaultLibraryURL().path
+        var configuration = DaemonConfiguration(libraryPath: path, roots: watch)
+        configuration.settle = .milliseconds(settle)
+        configuration.pollInterval = .seconds(pollInterval)
+        if let timeZone, let zone = TimeZone(identifier: timeZone) { configuration.timeZone = zone }
+
+        let database = try LibraryDatabase(path: path)
+        let monitor = try InotifyMonitor()
+        let service = WatchService(configuration: configuration, database: database, monitor: monitor, logger: logger)
+        let group = ServiceGroup(
+            configuration: .init(services: [service], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        logger.info("starting", metadata: ["library.path": "\(path)", "roots": "\(watch.joined(separator: ", "))"])
+        try await group.run()
+    }
+}

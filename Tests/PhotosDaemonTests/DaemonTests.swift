@@ -1,0 +1,227 @@
+import Foundation
+import Glibc
+import Photos
+import PhotosDaemon
+import PhotosTestSupport
+import Testing
+
+/// The real `photosd` binary on real directories: changes on disk reach the library, identity
+/// and user state survive, and stops (graceful or not) lose nothing.
+@Suite(.serialized, .enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))
+struct DaemonTests {
+    let directory: TemporaryDirectory
+    var root: URL { directory.path("Pictures") }
+    var libraryURL: URL { directory.path("library.sqlite") }
+
+    init() throws {
+        directory = try TemporaryDirectory(prefix: "photosd-test")
+        try FileManager.default.createDirectory(at: directory.path("Pictures"), withIntermediateDirectories: true)
+    }
+
+    static let photo = "Camera/2008/Death Valley/FurnaceCreekInn.jpg"
+    static let other = "Camera/1997/Ricoh/RIMG0001.JPG"
+
+    func put(_ corpusPath: String, at relative: String) throws {
+        let destination = root.appendingPathComponent(relative)
+        try FileManager.default.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: try #require(Corpus.file(corpusPath)), to: destination)
+    }
+
+    @Test func newFilesAndDeepDirectoriesAreIngested() throws {
+        let daemon = try Daemon(test: self)
+        try put(Self.photo, at: "a.jpg")
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("x/y/z"), withIntermediateDirectories: true)
+        try put(Self.other, at: "x/y/z/b.jpg")
+        try daemon.wait("both files ingested") { $0.count == 2 }
+        let b = try #require(try daemon.asset(at: "x/y/z/b.jpg"))
+        #expect(b.pixelWidth == 640 && b.pixelHeight == 480)
+        try daemon.stop()
+    }
+
+    @Test func renamedDirectoryKeepsItsAlbumAndFavorites() throws {
+        try put(Self.photo, at: "Trip/a.jpg")
+        let daemon = try Daemon(test: self)
+        try daemon.wait("startup scan") { $0.count == 1 }
+        let asset = try #require(try daemon.asset(at: "Trip/a.jpg"))
+        try daemon.library.performChangesAndWait { PHAssetChangeRequest(for: asset).isFavorite = true }
+        let album = try #require(daemon.album(at: "Trip"))
+        try FileManager.default.moveItem(at: root.appendingPathComponent("Trip"), to: root.appendingPathComponent("Holiday"))
+        try daemon.wait("the file follows the directory") { _ in try daemon.asset(at: "Holiday/a.jpg") != nil }
+        let moved = try #require(try daemon.asset(at: "Holiday/a.jpg"))
+        #expect(moved.localIdentifier == asset.localIdentifier && moved.isFavorite)
+        let renamed = try #require(daemon.album(at: "Holiday"))
+        #expect(renamed.localIdentifier == album.localIdentifier && renamed.localizedTitle == "Holiday")
+        try daemon.stop()
+    }
+
+    @Test func aSlowlyWrittenFileIsIngestedOnceComplete() throws {
+        let daemon = try Daemon(test: self)
+        let content = try Data(contentsOf: try #require(Corpus.file(Self.photo)))
+        let target = root.appendingPathComponent("slow.jpg")
+        FileManager.default.createFile(atPath: target.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: target)
+        let step = content.count / 20 + 1
+        for offset in stride(from: 0, to: content.count, by: step) {
+            handle.write(content[offset..<min(offset + step, content.count)])
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        try handle.close()
+        try daemon.wait("the complete file ingested") { $0.count == 1 }
+        let asset = try #require(try daemon.asset(at: "slow.jpg"))
+        #expect(asset.pixelWidth == 400 && asset.pixelHeight == 300)
+        #expect(try daemon.library.database.rejectedFiles().isEmpty, "never read half-written")
+        try daemon.stop()
+    }
+
+    @Test func anAtomicSaveUpdatesTheSameAsset() throws {
+        try put(Self.photo, at: "a.jpg")
+        let daemon = try Daemon(test: self)
+        try daemon.wait("startup scan") { $0.count == 1 }
+        let before = try #require(try daemon.asset(at: "a.jpg"))
+        // Write a temporary file, then rename it over the original.
+        try put(Self.other, at: ".a.jpg.tmp")
+        rename(root.appendingPathComponent(".a.jpg.tmp").path, root.appendingPathComponent("a.jpg").path)
+        try daemon.wait("the new content read") { _ in try daemon.asset(at: "a.jpg")?.pixelWidth == 640 }
+        #expect(try daemon.asset(at: "a.jpg")?.localIdentifier == before.localIdentifier)
+        try daemon.stop()
+    }
+
+    @Test func deletionsAndMovesOutAndBackIn() throws {
+        try put(Self.photo, at: "keep/a.jpg")
+        try put(Self.other, at: "gone/deep/b.jpg")
+        let daemon = try Daemon(test: self)
+        try daemon.wait("startup scan") { $0.count == 2 }
+        try FileManager.default.removeItem(at: root.appendingPathComponent("gone"))
+        try daemon.wait("rm -rf applied") { $0.count == 1 }
+        #expect(daemon.album(at: "gone/deep") == nil)
+        let outside = directory.path("outside.jpg")
+        try FileManager.default.moveItem(at: root.appendingPathComponent("keep/a.jpg"), to: outside)
+        try daemon.wait("moved out") { $0.isEmpty }
+        try FileManager.default.moveItem(at: outside, to: root.appendingPathComponent("keep/back.jpg"))
+        try daemon.wait("moved back in") { _ in try daemon.asset(at: "keep/back.jpg") != nil }
+        try daemon.stop()
+    }
+
+    @Test func changesWhileStoppedAreFoundAtStartup() throws {
+        try put(Self.photo, at: "a/one.jpg")
+        var daemon = try Daemon(test: self)
+        try daemon.wait("startup scan") { $0.count == 1 }
+        let one = try #require(try daemon.asset(at: "a/one.jpg"))
+        try daemon.stop()
+        try FileManager.default.moveItem(at: root.appendingPathComponent("a"), to: root.appendingPathComponent("b"))
+        try put(Self.other, at: "b/two.jpg")
+        daemon = try Daemon(test: self)
+        try daemon.wait("reconciled") { $0.count == 2 }
+        #expect(try daemon.asset(at: "b/one.jpg")?.localIdentifier == one.localIdentifier)
+        try daemon.stop()
+    }
+
+    @Test func killedDuringALargeIngestLosesNothing() throws {
+        let daemon = try Daemon(test: self)
+        for index in 0..<300 { try put(index % 2 == 0 ? Self.photo : Self.other, at: "burst/\(index).jpg") }
+        Thread.sleep(forTimeInterval: 0.3)
+        daemon.kill9()
+        let restarted = try Daemon(test: self)
+        try restarted.wait("every file, once") { $0.count == 300 }
+        let paths = PHAsset.fetchAssets(with: restarted.options).flatMap { asset in
+            PHAssetResource.assetResources(for: asset).map(\.fileURL.path)
+        }
+        #expect(Set(paths).count == 300 && paths.count == 300, "no duplicates")
+        try restarted.stop()
+    }
+
+    @Test func statusReportsRootsAndTotals() throws {
+        try put(Self.photo, at: "a.jpg")
+        let daemon = try Daemon(test: self)
+        try daemon.wait("startup scan") { $0.count == 1 }
+        let status = try DaemonStatus.read(from: DaemonConfiguration.statusPath(forLibrary: libraryURL.path))
+        #expect(status.roots.map(\.state) == ["watching"])
+        #expect(status.ingested == 1 && status.watches >= 1)
+        let printed = try BuiltProducts.run("photos", ["status", "--library", libraryURL.path])
+        #expect(printed.stdout.contains("photosd running") && printed.stdout.contains("watching"), "\(printed.stdout)")
+        try daemon.stop()
+    }
+}
+
+/// A `photosd` process on a test's directory.
+final class Daemon {
+    let process = Process()
+    let library: PHPhotoLibrary
+    let root: URL
+    let statusPath: String
+    var options: PHFetchOptions {
+        let options = PHFetchOptions()
+        options.photoLibrary = library
+        options.includeHiddenAssets = true
+        return options
+    }
+
+    init(test: DaemonTests) throws {
+        root = test.root
+        statusPath = DaemonConfiguration.statusPath(forLibrary: test.libraryURL.path)
+        try? FileManager.default.removeItem(atPath: statusPath)
+        process.executableURL = BuiltProducts.directory.appendingPathComponent("photosd")
+        process.arguments = [
+            "--library", test.libraryURL.path, "--watch", test.root.path, "--settle", "50", "--log-level", "warning",
+        ]
+        try process.run()
+        // Ready once the startup scan wrote the status.
+        let deadline = Date().addingTimeInterval(20)
+        while !FileManager.default.fileExists(atPath: statusPath) {
+            guard Date() < deadline, process.isRunning else { throw DaemonError("photosd did not start") }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        library = try PHPhotoLibrary(url: test.libraryURL)
+    }
+
+    /// Waits until the library's assets satisfy `condition` (at most 20 s).
+    func wait(_ what: String, _ condition: (PHFetchResult<PHAsset>) throws -> Bool) throws {
+        let deadline = Date().addingTimeInterval(20)
+        while true {
+            if try condition(PHAsset.fetchAssets(with: options)) { return }
+            guard Date() < deadline else { throw DaemonError("timed out waiting for: \(what)") }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+    }
+
+    func asset(at relative: String) throws -> PHAsset? {
+        let path = root.appendingPathComponent(relative).path
+        return PHAsset.fetchAssets(with: options).first { asset in
+            PHAssetResource.assetResources(for: asset).contains { $0.fileURL.path == path }
+        }
+    }
+
+    func album(at relative: String) -> PHAssetCollection? {
+        let options = PHFetchOptions()
+        options.photoLibrary = library
+        return PHAssetCollection.fetchAssetCollections(with: .album, subtype: .any, options: options)
+            .first { $0.directoryPath == root.appendingPathComponent(relative).path }
+    }
+
+    /// SIGTERM, and the exit status must be 0 within 10 s.
+    func stop() throws {
+        process.terminate()
+        let deadline = Date().addingTimeInterval(10)
+        while process.isRunning {
+            guard Date() < deadline else { throw DaemonError("photosd did not stop on SIGTERM") }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        guard process.terminationStatus == 0 else {
+            throw DaemonError("photosd exited with \(process.terminationStatus) on SIGTERM")
+        }
+    }
+
+    func kill9() {
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    deinit {
+        if process.isRunning { kill9() }
+    }
+}
+
+struct DaemonError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import PhotosWatcher
+import Testing
+
+/// Stopping, the watch budget, and a consumer that falls behind.
+@Suite(.timeLimit(.minutes(1)))
+struct LifecycleTests {
+    @Test func stopEndsTheStreamAndLaterRootsAreRefused() async throws {
+        let root = try TemporaryDirectory()
+        let monitor = try InotifyMonitor()
+        try monitor.addRoot(root.path)
+        let recorder = EventRecorder(monitor.events)
+
+        let started = ContinuousClock.now
+        monitor.stop()
+        let took = ContinuousClock.now - started
+        print("stop() took \(took)")
+
+        #expect(await recorder.waitUntilFinished())
+        monitor.stop()  // again: nothing to do
+        #expect { try monitor.addRoot(root.path) } throws: { ($0 as? WatchError)?.code == .stopped }
+    }
+
+    @Test func releasingTheMonitorStopsItAndFinishesTheStream() async throws {
+        let root = try TemporaryDirectory()
+        var monitor: InotifyMonitor? = try InotifyMonitor()
+        try monitor?.addRoot(root.path)
+        let recorder = EventRecorder(try #require(monitor?.events))
+        let before = WatchBudget.watchesHeldByThisProcess()
+
+        monitor = nil
+
+        #expect(await recorder.waitUntilFinished())
+        // The descriptor closed with the last owner, and its watch with it.
+        #expect(await eventually { WatchBudget.watchesHeldByThisProcess() < before })
+    }
+
+    @Test func budgetOfTwoWatchesReportsTheDirectoriesBeyondIt() async throws {
+        let root = try TemporaryDirectory()
+        try makeDirectories(root("a/c"))
+        try makeDirectories(root("b"))
+        let monitor = try InotifyMonitor(budget: WatchBudget(limit: 2))
+        defer { monitor.stop() }
+        let recorder = EventRecorder(monitor.events)
+
+        try monitor.addRoot(root.path)
+
+        // Breadth first: the root and `a` fit; `b` and `a/c` do not.
+        #expect(monitor.watchCount == 2)
+        #expect(monitor.unwatchedDirectories == [root("a/c"), root("b")])
+        #expect(await recorder.waitUntil { $0.filter { $0.kind == .budgetExhausted }.count == 2 })
+        #expect(Set(recorder.events.filter { $0.kind == .budgetExhausted }.map(\.path)) == [root("a/c"), root("b")])
+
+        // A directory created later does not fit either, and says so.
+        try makeDirectories(root("new"))
+        #expect(await recorder.waitFor(FileEvent(path: root("new"), kind: .budgetExhausted, isDirectory: true)))
+        #expect(monitor.watchCount == 2)
+        #expect(monitor.unwatchedDirectories == [root("a/c"), root("b"), root("new")])
+
+        // Removed, it is no longer listed.
+        try FileManager.default.removeItem(atPath: root("new"))
+        #expect(await eventually { monitor.unwatchedDirectories == [root("a/c"), root("b")] })
+    }
+
+    @Test func rootBeyondTheBudgetIsRefused() throws {
+        let root = try TemporaryDirectory()
+        let monitor = try InotifyMonitor(budget: WatchBudget(limit: 600, reserve: 600))
+        defer { monitor.stop() }
+        #expect(monitor.watchLimit == 0)
+        #expect { try monitor.addRoot(root.path) } throws: { ($0 as? WatchError)?.code == .watchLimitReached }
+    }
+
+    @Test func consumerFallingBehindGetsAnOverflowForTheRootInsteadOfASilentLoss() async throws {
+        let root = try TemporaryDirectory()
+        let monitor = try InotifyMonitor(bufferSize: 8)
+        defer { monitor.stop() }
+        try monitor.addRoot(root.path)
+
+        // Nobody reads yet: 50 files make 150 events for an 8-event buffer.
+        for index in 0..<50 { try writeFile(root("\(index).jpg")) }
+        try await Task.sleep(for: .milliseconds(300))
+        let recorder = EventRecorder(monitor.events)
+
+        #expect(await recorder.waitFor(FileEvent(path: root.path, kind: .overflow, isDirectory: true)))
+        #expect(recorder.events.count < 150)
+        // Once the overflow is delivered, events flow again.
+        try writeFile(root("after.jpg"))
+        #expect(await recorder.waitFor(FileEvent(path: root("after.jpg"), kind: .closedWrite)))
+    }
+}

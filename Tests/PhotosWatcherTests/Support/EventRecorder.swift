@@ -1,0 +1,61 @@
+import PhotosWatcher
+import Synchronization
+
+/// Reads a monitor's events as they come, so that tests can wait for the ones they expect.
+///
+/// Every wait has a deadline: a monitor that misses an event fails the test instead of hanging it.
+final class EventRecorder: Sendable {
+    private final class Log: Sendable {
+        let events = Mutex<[FileEvent]>([])
+        let isFinished = Mutex(false)
+    }
+
+    private let log = Log()
+    private let task: Task<Void, Never>
+
+    /// Starts reading `stream` (a monitor's ``InotifyMonitor/events``).
+    init(_ stream: AsyncStream<FileEvent>) {
+        task = Task { [log] in
+            for await event in stream { log.events.withLock { $0.append(event) } }
+            log.isFinished.withLock { $0 = true }
+        }
+    }
+
+    deinit { task.cancel() }
+
+    /// The events so far.
+    var events: [FileEvent] { log.events.withLock { $0 } }
+
+    /// Whether the stream has finished.
+    var isFinished: Bool { log.isFinished.withLock { $0 } }
+
+    /// Waits until `condition` holds for the events so far, or `timeout` passes; returns whether it held.
+    func waitUntil(timeout: Duration = .seconds(5), _ condition: @escaping ([FileEvent]) -> Bool) async -> Bool {
+        await eventually(timeout: timeout) { self.log.events.withLock { condition($0) } }
+    }
+
+    /// Waits for an event.
+    func waitFor(_ event: FileEvent, timeout: Duration = .seconds(5)) async -> Bool {
+        await waitUntil(timeout: timeout) { $0.contains(event) }
+    }
+
+    /// Waits for the stream to finish.
+    func waitUntilFinished(timeout: Duration = .seconds(5)) async -> Bool {
+        await eventually(timeout: timeout) { self.isFinished }
+    }
+}
+
+/// Polls `condition` every few milliseconds until it holds or `timeout` passes; returns whether it held.
+func eventually(timeout: Duration = .seconds(5), _ condition: () -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+        if condition() { return true }
+        try? await Task.sleep(for: .milliseconds(5))
+    }
+    return condition()
+}
+
+extension Array where Element == FileEvent {
+    /// The kinds of the events for `path`, in order.
+    func kinds(at path: String) -> [FileEventKind] { filter { $0.path == path }.map(\.kind) }
+}
