@@ -89,6 +89,8 @@ public struct IgnoreRules: Sendable, Hashable {
     public var markers: Set<String> = [".nomedia", ".photosignore"]
     /// Name suffixes of files still being written.
     public var temporarySuffixes: [String] = [".part", ".crdownload", ".tmp", ".download", ".partial"]
+    /// Shell patterns (`*.xmp`, `@eaDir`) of names to skip, files or directories.
+    public var patterns: [String] = []
 
     /// The default rules.
     public init() {}
@@ -97,7 +99,8 @@ public struct IgnoreRules: Sendable, Hashable {
     public func isIgnoredName(_ name: String) -> Bool {
         if name.hasPrefix(".") || name.hasPrefix("~") || name.hasSuffix("~") { return true }
         let lowercased = name.lowercased()
-        return temporarySuffixes.contains { lowercased.hasSuffix($0) }
+        if temporarySuffixes.contains(where: { lowercased.hasSuffix($0) }) { return true }
+        return patterns.contains { fnmatch($0, name, 0) == 0 }
     }
 
     /// Whether a directory's entries include a marker that excludes it.

@@ -28,8 +28,10 @@ public enum FileEventKind: Sendable, Hashable {
     /// The file system holding this root was unmounted (`IN_UNMOUNT`): the root is offline and no
     /// longer watched. The event's path is the root.
     case rootUnmounted
-    /// The kernel dropped this root's watch (`IN_IGNORED` after the root was deleted or moved
-    /// away): the root is gone and no longer watched. The event's path is the root.
+    /// The kernel dropped this directory's watch. For a root (`IN_IGNORED` after it was deleted
+    /// or moved away), the root is gone and no longer watched. For a directory inside a root, a
+    /// file system mounted there was unmounted (`IN_UNMOUNT`): what was under it is unreachable,
+    /// not deleted; the directory now showing at that path is watched instead, so recrawl it.
     case watchRemoved
     /// This directory, and everything under it, is not watched: the ``WatchBudget`` is spent.
     /// Poll it instead. The event's path is the directory.

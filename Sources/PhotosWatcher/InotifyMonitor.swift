@@ -30,7 +30,7 @@ public final class InotifyMonitor: FileMonitor {
     /// One consumer: iterate it once. The stream finishes when the monitor stops.
     public let events: AsyncStream<FileEvent>
 
-    private let core: MonitorCore
+    let core: MonitorCore
 
     /// The stream's default buffer: about a second of a fast copy's events.
     public static let defaultBufferSize = 4096
@@ -42,7 +42,8 @@ public final class InotifyMonitor: FileMonitor {
     ///   - bufferSize: how many events wait for the consumer before the oldest root-level
     ///     `.overflow` replaces the newest ones.
     /// - Throws: ``WatchError`` when the process has no descriptor or thread left.
-    public init(budget: WatchBudget = .system(), bufferSize: Int = InotifyMonitor.defaultBufferSize) throws(WatchError) {
+    public init(budget: WatchBudget = .system(), bufferSize: Int = InotifyMonitor.defaultBufferSize) throws(WatchError)
+    {
         precondition(bufferSize > 0, "an event buffer needs room for at least one event")
         let (stream, continuation) = AsyncStream.makeStream(
             of: FileEvent.self, bufferingPolicy: .bufferingOldest(bufferSize))

@@ -24,17 +24,23 @@ struct PhotosDaemonCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The library file (created if missing).", valueName: "file"))
     var library: String?
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The configuration file (default: $XDG_CONFIG_HOME/photosd/config.toml, if present).", valueName: "file"))
+    var config: String?
+
     @Option(name: .long, help: ArgumentHelp("A directory to watch. Repeatable.", valueName: "root"))
     var watch: [String] = []
 
-    @Option(name: .long, help: ArgumentHelp("Quiet time before changes are applied, in milliseconds.", valueName: "ms"))
-    var settle: Int = 200
+    @Option(name: .long, help: ArgumentHelp("Quiet time before changes are applied, in milliseconds (default 200).", valueName: "ms"))
+    var settle: Int?
 
     @Option(
         name: .customLong("poll-interval"),
         help: ArgumentHelp("How often unwatchable roots (network, over budget, offline) are crawled, in seconds.",
                            valueName: "seconds"))
-    var pollInterval: Int = 60
+    var pollInterval: Int?
 
     @Option(
         name: .customLong("time-zone"),
@@ -45,9 +51,8 @@ struct PhotosDaemonCommand: AsyncParsableCommand {
     var logLevel: String = "info"
 
     func validate() throws {
-        guard !watch.isEmpty else { throw ValidationError("name at least one directory with --watch") }
-        guard settle >= 0 else { throw ValidationError("--settle must be 0 or more") }
-        guard pollInterval > 0 else { throw ValidationError("--poll-interval must be more than 0") }
+        if let settle, settle < 0 { throw ValidationError("--settle must be 0 or more") }
+        if let pollInterval, pollInterval <= 0 { throw ValidationError("--poll-interval must be more than 0") }
         if let timeZone, TimeZone(identifier: timeZone) == nil {
             throw ValidationError("unknown time zone '\(timeZone)'")
         }
@@ -62,18 +67,33 @@ struct PhotosDaemonCommand: AsyncParsableCommand {
             return handler
         }
         let logger = Logger(label: "photosd")
-        let path = library ?? PHPhotoLibrary.defaultLibraryURL().path
-        var configuration = DaemonConfiguration(libraryPath: path, roots: watch)
-        configuration.settle = .milliseconds(settle)
-        configuration.pollInterval = .seconds(pollInterval)
-        if let timeZone, let zone = TimeZone(identifier: timeZone) { configuration.timeZone = zone }
+        // The file gives defaults; the command line overrides them.
+        let file = try readConfigFile()
+        let path = library ?? file.library ?? PHPhotoLibrary.defaultLibraryURL().path
+        let roots = watch.isEmpty ? file.roots : watch
+        guard !roots.isEmpty else {
+            throw ValidationError("name at least one directory with --watch, or roots in \(config ?? ConfigFile.defaultPath())")
+        }
+        var configuration = DaemonConfiguration(libraryPath: path, roots: roots)
+        configuration.settle = .milliseconds(settle ?? file.settleMilliseconds ?? 200)
+        configuration.pollInterval = .seconds(pollInterval ?? file.pollIntervalSeconds ?? 60)
+        if let zone = (timeZone ?? file.timeZone).flatMap(TimeZone.init(identifier:)) { configuration.timeZone = zone }
+        configuration.rules.patterns = file.ignore
 
         let database = try LibraryDatabase(path: path)
         let monitor = try InotifyMonitor()
         let service = WatchService(configuration: configuration, database: database, monitor: monitor, logger: logger)
         let group = ServiceGroup(
             configuration: .init(services: [service], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
-        logger.info("starting", metadata: ["library.path": "\(path)", "roots": "\(watch.joined(separator: ", "))"])
+        logger.info("starting", metadata: ["library.path": "\(path)", "roots": "\(roots.joined(separator: ", "))"])
         try await group.run()
+    }
+
+    /// The configuration file named by --config (which must exist), else the default one if present.
+    private func readConfigFile() throws -> ConfigFile {
+        if let config { return try ConfigFile.read(path: config) }
+        let path = ConfigFile.defaultPath()
+        guard FileManager.default.fileExists(atPath: path) else { return ConfigFile() }
+        return try ConfigFile.read(path: path)
     }
 }

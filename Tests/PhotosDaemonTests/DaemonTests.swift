@@ -130,6 +130,26 @@ struct DaemonTests {
         try restarted.stop()
     }
 
+    @Test func aConfigFileGivesRootsAndIgnorePatterns() throws {
+        let config = directory.path("config.toml")
+        try """
+            roots = ["\(root.path)"]
+            ignore = ["*.skip.jpg"]
+            settle_ms = 50
+            """.write(to: config, atomically: true, encoding: .utf8)
+        let daemon = try Daemon(test: self, arguments: ["--library", libraryURL.path, "--config", config.path])
+        try put(Self.photo, at: "kept.jpg")
+        try put(Self.other, at: "left.skip.jpg")
+        try daemon.wait("the kept file") { $0.count == 1 }
+        Thread.sleep(forTimeInterval: 0.3)
+        #expect(PHAsset.fetchAssets(with: daemon.options).count == 1, "the ignored name stays out")
+        try daemon.stop()
+        let bad = directory.path("bad.toml")
+        try "roots = \"/x\"".write(to: bad, atomically: true, encoding: .utf8)
+        let output = try BuiltProducts.run("photosd", ["--library", libraryURL.path, "--config", bad.path])
+        #expect(output.status != 0 && output.stderr.contains("bad.toml:1: 'roots' must be an array of strings"), "\(output.stderr)")
+    }
+
     @Test func statusReportsRootsAndTotals() throws {
         try put(Self.photo, at: "a.jpg")
         let daemon = try Daemon(test: self)
@@ -156,14 +176,14 @@ final class Daemon {
         return options
     }
 
-    init(test: DaemonTests) throws {
+    init(test: DaemonTests, arguments: [String]? = nil) throws {
         root = test.root
         statusPath = DaemonConfiguration.statusPath(forLibrary: test.libraryURL.path)
         try? FileManager.default.removeItem(atPath: statusPath)
         process.executableURL = BuiltProducts.directory.appendingPathComponent("photosd")
-        process.arguments = [
-            "--library", test.libraryURL.path, "--watch", test.root.path, "--settle", "50", "--log-level", "warning",
-        ]
+        process.arguments = (arguments ?? [
+            "--library", test.libraryURL.path, "--watch", test.root.path, "--settle", "50",
+        ]) + ["--log-level", "warning"]
         try process.run()
         // Ready once the startup scan wrote the status.
         let deadline = Date().addingTimeInterval(20)

@@ -169,7 +169,8 @@ struct DirectoryTrackingTests {
 
         #expect(await recorder.waitFor(FileEvent(path: root("album/marker.jpg"), kind: .closedWrite)))
         #expect(recorder.events.contains(FileEvent(path: root(".thumbnails"), kind: .created, isDirectory: true)))
-        #expect(!recorder.events.contains { $0.path.hasPrefix(root(".git/")) || $0.path.hasPrefix(root(".thumbnails/")) })
+        #expect(
+            !recorder.events.contains { $0.path.hasPrefix(root(".git/")) || $0.path.hasPrefix(root(".thumbnails/")) })
         #expect(monitor.watchCount == 2)
     }
 

@@ -115,7 +115,9 @@ import Testing
         try writeFile(root("file"))
         let fd = try Inotify.initialize()
         defer { Syscall.close(fd) }
-        #expect(throws: WatchError.self) { try Inotify.addWatch(fd: fd, path: root("missing"), mask: Inotify.directoryMask) }
+        #expect(throws: WatchError.self) {
+            try Inotify.addWatch(fd: fd, path: root("missing"), mask: Inotify.directoryMask)
+        }
         do {
             _ = try Inotify.addWatch(fd: fd, path: root("missing"), mask: Inotify.directoryMask)
         } catch {
@@ -141,6 +143,8 @@ import Testing
         let error = WatchError(
             code: .watchLimitReached, message: "no watch left", path: "/p",
             cause: SystemCallError(call: "inotify_add_watch", errno: ENOSPC))
-        #expect(error.description == "watchLimitReached: no watch left (/p) [inotify_add_watch: No space left on device (errno 28)]")
+        #expect(
+            error.description
+                == "watchLimitReached: no watch left (/p) [inotify_add_watch: No space left on device (errno 28)]")
     }
 }

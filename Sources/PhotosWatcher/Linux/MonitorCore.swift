@@ -4,8 +4,10 @@ import Synchronization
 /// What the monitor knows, guarded by one `Mutex`: the reader thread and callers of
 /// ``InotifyMonitor/addRoot(_:)`` take turns.
 struct MonitorState: Sendable {
-    /// A directory renamed away (`IN_MOVED_FROM` with `IN_ISDIR`) whose `IN_MOVED_TO` is awaited.
-    struct PendingMove: Sendable {
+    /// A directory event that waits a moment for the events that complete it: a rename away
+    /// (`IN_MOVED_FROM` with `IN_ISDIR`) for its `IN_MOVED_TO`, an unmount for those of the
+    /// directories above it.
+    struct Pending: Sendable {
         var path: String
         var root: String
         var at: ContinuousClock.Instant
@@ -15,7 +17,9 @@ struct MonitorState: Sendable {
     var roots: Set<String> = []
     /// Directories refused for the budget; their subtrees are not watched either.
     var unwatched: Set<String> = []
-    var pendingMoves: [UInt32: PendingMove] = [:]
+    var pendingMoves: [UInt32: Pending] = [:]
+    /// Watched directories whose file system was unmounted, inside a root.
+    var pendingUnmounts: [String: Pending] = [:]
     /// Roots whose `.overflow` the consumer is owed: events for them were dropped.
     var overflowedRoots: Set<String> = []
     /// Roots reported as unmounted, whose final `IN_IGNORED` needs no `.watchRemoved`.
@@ -23,14 +27,9 @@ struct MonitorState: Sendable {
     var reader: ReaderThread?
     var isStopped = false
 
-    /// Whether the reader must wake on a timer: to pair or expire a directory move, or to retry
-    /// delivering an owed overflow.
-    var hasTimedWork: Bool { !pendingMoves.isEmpty || !overflowedRoots.isEmpty }
-
-    /// The root `path` lies in, if any.
-    func root(containing path: String) -> String? {
-        roots.first { path.isWithin($0) }
-    }
+    /// Whether the reader must wake on a timer: to pair or expire a directory move, to report an
+    /// unmount, or to retry delivering an owed overflow.
+    var hasTimedWork: Bool { !pendingMoves.isEmpty || !pendingUnmounts.isEmpty || !overflowedRoots.isEmpty }
 }
 
 /// The part of a monitor its reader thread shares: descriptors, state and the stream's
@@ -82,7 +81,7 @@ final class MonitorCore: Sendable {
             let now = ContinuousClock.now
             state.withLock { state in
                 for event in events { handle(event, at: now, in: &state) }
-                expireMoves(at: now, in: &state)
+                expirePending(at: now, in: &state)
                 flushOverflow(in: &state)
             }
         }
@@ -105,10 +104,14 @@ final class MonitorCore: Sendable {
         if event.has(IN_UNMOUNT) {
             if isRoot {
                 if state.unmountedRoots.insert(watch.root).inserted {
-                    emit(FileEvent(path: watch.root, kind: .rootUnmounted, isDirectory: true), root: watch.root, in: &state)
+                    emit(
+                        FileEvent(path: watch.root, kind: .rootUnmounted, isDirectory: true), root: watch.root,
+                        in: &state)
                 }
             } else {
-                emit(FileEvent(path: watch.path, kind: .watchRemoved, isDirectory: true), root: watch.root, in: &state)
+                // Every watched directory of that file system gets one; only the mount point is
+                // reported, once they are all in (see expirePending).
+                state.pendingUnmounts[watch.path] = MonitorState.Pending(path: watch.path, root: watch.root, at: now)
             }
             return
         }
@@ -141,12 +144,16 @@ final class MonitorCore: Sendable {
                 watchTree(from: path, root: root, reportingNewContents: true, in: &state)
             }
         } else if event.has(IN_MOVED_FROM) {
-            emit(FileEvent(path: path, kind: .movedFrom(cookie: event.cookie), isDirectory: isDirectory), root: root, in: &state)
+            emit(
+                FileEvent(path: path, kind: .movedFrom(cookie: event.cookie), isDirectory: isDirectory), root: root,
+                in: &state)
             if isDirectory {
-                state.pendingMoves[event.cookie] = MonitorState.PendingMove(path: path, root: root, at: now)
+                state.pendingMoves[event.cookie] = MonitorState.Pending(path: path, root: root, at: now)
             }
         } else if event.has(IN_MOVED_TO) {
-            emit(FileEvent(path: path, kind: .movedTo(cookie: event.cookie), isDirectory: isDirectory), root: root, in: &state)
+            emit(
+                FileEvent(path: path, kind: .movedTo(cookie: event.cookie), isDirectory: isDirectory), root: root,
+                in: &state)
             if isDirectory {
                 directoryMovedIn(path, named: name, cookie: event.cookie, root: root, in: &state)
             }
@@ -169,7 +176,10 @@ final class MonitorCore: Sendable {
     ) {
         let origin = state.pendingMoves.removeValue(forKey: cookie)
         let isHidden = name.hasPrefix(".")
-        if let origin, state.table.descriptor(for: origin.path) != nil || state.unwatched.contains(where: { $0.isWithin(origin.path) }) {
+        if let origin,
+            state.table.descriptor(for: origin.path) != nil
+                || state.unwatched.contains(where: { $0.isWithin(origin.path) })
+        {
             if isHidden {
                 dropSubtree(origin.path, in: &state)
             } else {
@@ -212,11 +222,29 @@ final class MonitorCore: Sendable {
         flushOverflow(in: &state)
     }
 
-    /// Directories moved away whose arrival never came left the watched trees: stop watching them.
-    private func expireMoves(at now: ContinuousClock.Instant, in state: inout MonitorState) {
+    /// Settles what waited for its companion events.
+    ///
+    /// A directory moved away whose arrival never came left the watched trees: it is no longer
+    /// watched. A file system unmounted inside a root (a memory card mounted on `Photos/card`) is reported
+    /// as `.watchRemoved` for its mount point, the top-most directory unmounted, whose contents
+    /// are now unreachable rather than deleted; the directory underneath is watched in its place.
+    private func expirePending(at now: ContinuousClock.Instant, in state: inout MonitorState) {
         for (cookie, move) in state.pendingMoves where now - move.at >= Self.moveTimeout {
             state.pendingMoves[cookie] = nil
             dropSubtree(move.path, in: &state)
+        }
+        guard let newest = state.pendingUnmounts.values.map(\.at).max(), now - newest >= Self.moveTimeout else {
+            return
+        }
+        let unmounts = state.pendingUnmounts.values
+        state.pendingUnmounts.removeAll()
+        for unmount in unmounts.sorted(by: { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }) {
+            // A whole root unmounted was reported as `.rootUnmounted` already.
+            guard state.roots.contains(unmount.root), !state.unmountedRoots.contains(unmount.root) else { continue }
+            let isMountPoint = !unmounts.contains { $0.path != unmount.path && unmount.path.isWithin($0.path) }
+            guard isMountPoint else { continue }
+            emit(FileEvent(path: unmount.path, kind: .watchRemoved, isDirectory: true), root: unmount.root, in: &state)
+            watchTree(from: unmount.path, root: unmount.root, reportingNewContents: false, in: &state)
         }
     }
 
@@ -260,8 +288,9 @@ final class MonitorCore: Sendable {
         if state.table.descriptor(for: path) == nil && state.table.count >= maxWatches { return .refused }
         let wd: Int32
         do {
-            wd = try Inotify.addWatch(fd: handles.inotify, path: path, mask: isRoot ? Inotify.rootMask : Inotify.directoryMask)
-        } catch where error.code == .watchLimitReached {
+            wd = try Inotify.addWatch(
+                fd: handles.inotify, path: path, mask: isRoot ? Inotify.rootMask : Inotify.directoryMask)
+        } catch  where error.code == .watchLimitReached {
             return .refused
         } catch {
             return .failed(error)
@@ -355,5 +384,6 @@ final class MonitorCore: Sendable {
         state.roots.remove(root)
         state.unwatched = state.unwatched.filter { !$0.isWithin(root) }
         state.pendingMoves = state.pendingMoves.filter { $0.value.root != root }
+        state.pendingUnmounts = state.pendingUnmounts.filter { $0.value.root != root }
     }
 }
