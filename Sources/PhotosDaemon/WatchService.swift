@@ -137,7 +137,11 @@ public final class WatchService: Service, Sendable {
                 state.pendingRoots.insert(root)
                 return
             case .rootUnmounted, .watchRemoved:
-                state.rootStates[root] = DaemonStatus.Root(path: root, state: "offline", reason: "unmounted or removed")
+                // A file system unmounted inside a root only changes what is under it: rescan. The
+                // root itself going away makes it offline (its assets stay) until it returns.
+                if event.path == root {
+                    state.rootStates[root] = DaemonStatus.Root(path: root, state: "offline", reason: "unmounted or removed")
+                }
                 state.pendingRoots.insert(root)
                 return
             case .budgetExhausted:

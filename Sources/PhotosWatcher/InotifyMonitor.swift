@@ -32,18 +32,19 @@ public final class InotifyMonitor: FileMonitor {
 
     let core: MonitorCore
 
-    /// The stream's default buffer: about a second of a fast copy's events.
+    /// The stream's default buffer, in events.
     public static let defaultBufferSize = 4096
 
     /// Starts a monitor with no roots, and its reader thread.
     ///
     /// - Parameters:
     ///   - budget: the watches it may take; ``WatchBudget/system()`` by default.
-    ///   - bufferSize: how many events wait for the consumer before the oldest root-level
-    ///     `.overflow` replaces the newest ones.
+    ///   - bufferSize: how many events wait for the consumer; beyond that, new events are dropped
+    ///     and their root gets an `.overflow` as soon as there is room for it.
     /// - Throws: ``WatchError`` when the process has no descriptor or thread left.
-    public init(budget: WatchBudget = .system(), bufferSize: Int = InotifyMonitor.defaultBufferSize) throws(WatchError)
-    {
+    public init(
+        budget: WatchBudget = .system(), bufferSize: Int = InotifyMonitor.defaultBufferSize
+    ) throws(WatchError) {
         precondition(bufferSize > 0, "an event buffer needs room for at least one event")
         let (stream, continuation) = AsyncStream.makeStream(
             of: FileEvent.self, bufferingPolicy: .bufferingOldest(bufferSize))
