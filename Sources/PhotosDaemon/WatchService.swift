@@ -30,7 +30,10 @@ public final class WatchService: Service, Sendable {
     struct State {
         var coalescer = ChangeCoalescer()
         var movedFrom: [UInt32: String] = [:]
+        /// Roots to rescan whole (startup, overflow, directories created, moved or removed).
         var pendingRoots: Set<String> = []
+        /// Directories whose files changed, by root: rescanned alone when their root is not pending.
+        var dirtyDirectories: [String: Set<String>] = [:]
         var lastEvent = ContinuousClock.now
         var rootStates: [String: DaemonStatus.Root] = [:]
         var totals = ScanReport()
@@ -164,12 +167,18 @@ public final class WatchService: Service, Sendable {
             case .movedTo(let cookie):
                 if let source = state.movedFrom.removeValue(forKey: cookie) {
                     state.coalescer.move(from: source, to: event.path)
+                    state.dirtyDirectories[root, default: []].insert((source as NSString).deletingLastPathComponent)
                 } else {
                     state.coalescer.record(.created, at: event.path)
                 }
             default: break
             }
-            state.pendingRoots.insert(root)
+            if event.isDirectory {
+                // The tree's shape changed: folders and albums may too.
+                state.pendingRoots.insert(root)
+            } else {
+                state.dirtyDirectories[root, default: []].insert((event.path as NSString).deletingLastPathComponent)
+            }
         }
     }
 
@@ -178,17 +187,29 @@ public final class WatchService: Service, Sendable {
         let tick = max(configuration.settle / 4, .milliseconds(5))
         while true {
             try await Task.sleep(for: tick)
-            let roots: [String]? = state.withLock { state in
-                guard !state.pendingRoots.isEmpty, ContinuousClock.now - state.lastEvent >= configuration.settle
+            let work: (roots: [String], directories: [String: Set<String>])? = state.withLock { state in
+                guard !state.pendingRoots.isEmpty || !state.dirtyDirectories.isEmpty,
+                    ContinuousClock.now - state.lastEvent >= configuration.settle
                 else { return nil }
+                // A file moved out of the watched trees left no moved-to: its directory is dirty too.
+                for source in state.movedFrom.values {
+                    if let root = self.root(of: source) {
+                        state.dirtyDirectories[root, default: []].insert((source as NSString).deletingLastPathComponent)
+                    }
+                }
                 defer {
                     state.pendingRoots = []
+                    state.dirtyDirectories = [:]
                     state.movedFrom = [:]
                     _ = state.coalescer.drain()
                 }
-                return state.pendingRoots.sorted()
+                return (state.pendingRoots.sorted(), state.dirtyDirectories.filter { !state.pendingRoots.contains($0.key) })
             }
-            if let roots { await scan(roots, reason: "changes") }
+            guard let work else { continue }
+            if !work.roots.isEmpty { await scan(work.roots, reason: "changes") }
+            for (root, directories) in work.directories.sorted(by: { $0.key < $1.key }) {
+                await scan(root: root, directories: directories)
+            }
         }
     }
 
@@ -210,9 +231,19 @@ public final class WatchService: Service, Sendable {
     /// Runs the scanner over some roots on the scan queue and records what it did.
     private func scan(_ roots: [String], reason: String) async {
         let scanner = self.scanner
+        await run(reason: reason, roots: roots) { try scanner.scan(roots: roots) }
+    }
+
+    /// Rescans only some directories of a root (their files changed, the tree's shape did not).
+    private func scan(root: String, directories: Set<String>) async {
+        let scanner = self.scanner
+        await run(reason: "changes", roots: [root]) { try scanner.scan(root: root, directories: directories) }
+    }
+
+    private func run(reason: String, roots: [String], _ work: @escaping @Sendable () throws -> ScanReport) async {
         let outcome: Result<ScanReport, any Error> = await withCheckedContinuation { continuation in
             scanQueue.async {
-                continuation.resume(returning: Result { try scanner.scan(roots: roots) })
+                continuation.resume(returning: Result { try work() })
             }
         }
         switch outcome {
@@ -260,7 +291,8 @@ public final class WatchService: Service, Sendable {
                 roots: configuration.roots.map { state.rootStates[$0] ?? .init(path: $0, state: "watching", reason: nil) },
                 watches: monitor.watchCount, watchBudget: WatchBudget.system().limit,
                 unwatchedDirectories: monitor.unwatchedDirectories.count,
-                queueDepth: state.coalescer.pending.count + state.movedFrom.count, ingested: state.totals.ingested,
+                queueDepth: state.coalescer.pending.count + state.movedFrom.count,
+                ingested: state.totals.ingested,
                 updated: state.totals.updated, moved: state.totals.moved, removed: state.totals.removed,
                 rejected: state.totals.rejected, lastErrors: Array(state.errors.suffix(10)))
         }

@@ -83,6 +83,39 @@ public struct Crawler: Sendable {
     }
 }
 
+extension Crawler {
+    /// The candidate files directly in `directory` (none when it is gone or holds a marker).
+    public func crawlFiles(in directory: String) -> [CrawledFile] {
+        guard let handle = opendir(directory) else { return [] }
+        defer { closedir(handle) }
+        var names: [String] = []
+        while let entry = readdir(handle) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
+                String(decoding: bytes.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        if rules.isExcludedByMarker(names) { return [] }
+        var files: [CrawledFile] = []
+        for name in names.sorted() where !rules.isIgnoredName(name) {
+            let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
+            var info = stat()
+            guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
+            files.append(
+                CrawledFile(
+                    path: path, directory: directory, device: Int64(info.st_dev), inode: Int64(info.st_ino),
+                    size: Int64(info.st_size),
+                    modificationTime: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1_000_000_000))
+        }
+        return files
+    }
+
+    /// Every directory under `root` (and the root), without looking at files.
+    public func crawlDirectories(_ root: String) -> [CrawledDirectory] {
+        crawl(root)?.directories ?? []
+    }
+}
+
 /// What the scanner and the watcher leave alone.
 public struct IgnoreRules: Sendable, Hashable {
     /// A directory holding one of these files is skipped with everything below it.

@@ -66,11 +66,75 @@ public final class FolderScanner: Sendable {
         let (stored, rejected) = try database.write { transaction in
             (try transaction.storedFiles(under: root), try transaction.rejectedFiles(under: root))
         }.value
+        try reconcile(
+            root: root, files: tree.files, stored: stored, rejected: rejected, report: &report, progress: progress
+        ) { transaction, filesChanged in
+            // Albums and folders change only when files do (a renamed directory moves its files).
+            let mirrored = try transaction.directoryCollection(at: root) != nil
+            if filesChanged || !mirrored {
+                try DirectoryMirror(root: root, directories: tree.directories).apply(in: transaction)
+            }
+        }
+    }
+
+    /// Scans some directories of a root, not what is below them: what the daemon does when files
+    /// change in directories it knows. Folders and albums are rebuilt only when one of these
+    /// directories gained its first media or lost its last; otherwise only their albums' members
+    /// are updated. Moves between the directories keep identity, as in a full scan.
+    public func scan(root: String, directories: Set<String>) throws -> ScanReport {
+        let root = Self.normalize(root)
+        var report = ScanReport()
+        var files: [CrawledFile] = []
+        for directory in directories.sorted() {
+            files += crawler.crawlFiles(in: directory)
+        }
+        let (stored, rejected) = try database.write { transaction in
+            var stored: [StoredFile] = []
+            var rejected: [String: RejectedFile] = [:]
+            for directory in directories {
+                stored += try transaction.storedFiles(inDirectory: directory)
+                for (path, file) in try transaction.rejectedFiles(under: directory)
+                where (path as NSString).deletingLastPathComponent == directory {
+                    rejected[path] = file
+                }
+            }
+            return (stored, rejected)
+        }.value
+        try reconcile(root: root, files: files, stored: stored, rejected: rejected, report: &report, progress: nil) {
+            transaction, filesChanged in
+            guard filesChanged else { return }
+            var structural = false
+            for directory in directories {
+                let hasMedia = try transaction.primaryAssets(inDirectory: directory)
+                let album = try transaction.directoryAlbum(at: directory)
+                switch (album, hasMedia.isEmpty) {
+                case (let album?, false):
+                    try transaction.setMembers(ofCollection: album, to: hasMedia)
+                case (nil, true):
+                    continue
+                default:
+                    structural = true
+                }
+            }
+            if structural {
+                try DirectoryMirror(root: root, directories: crawler.crawlDirectories(root)).apply(in: transaction)
+            }
+        }
+        return report
+    }
+
+    /// Compares files on disk with what the store has for them, reads what is new or changed,
+    /// commits it, and lets `finish` bring collections up to date in the last transaction.
+    private func reconcile(
+        root: String, files: [CrawledFile], stored: [StoredFile], rejected: [String: RejectedFile],
+        report: inout ScanReport, progress: (@Sendable (ScanProgress) -> Void)?,
+        finish: (LibraryTransaction, _ filesChanged: Bool) throws -> Void
+    ) throws {
         let storedByPath = Dictionary(stored.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
         var plan = ScanPlan()
-        report.seen += tree.files.count
+        report.seen += files.count
         var seenPaths = Set<String>()
-        for file in tree.files {
+        for file in files {
             seenPaths.insert(file.path)
             if let known = storedByPath[file.path] {
                 if known.fileSize == file.size && known.modificationTime == file.modificationTime {
@@ -164,12 +228,7 @@ public final class FolderScanner: Sendable {
             let gone = rejected.keys.filter { !seenPaths.contains($0) }
             try transaction.forgetRejections(gone)
             try transaction.setRoot(root, offline: false)
-            // Albums and folders change only when files do (a renamed directory moves its files).
-            let filesChanged = !toRead.isEmpty || !plan.moved.isEmpty || !vanished.isEmpty
-            let mirrored = try transaction.directoryCollection(at: root) != nil
-            if filesChanged || !mirrored {
-                try DirectoryMirror(root: root, directories: tree.directories).apply(in: transaction)
-            }
+            try finish(transaction, !toRead.isEmpty || !plan.moved.isEmpty || !vanished.isEmpty)
         }
         report.moved += plan.moved.count
         report.removed += vanished.count

@@ -39,6 +39,30 @@ extension LibraryTransaction {
         }
     }
 
+    /// Every resource whose file is directly in `directory`, as the scanner compares it.
+    public func storedFiles(inDirectory directory: String) throws -> [StoredFile] {
+        try resources(inDirectory: directory).map {
+            StoredFile(
+                resourceID: $0.id!, assetID: $0.assetId, type: $0.type, path: $0.path, device: $0.device,
+                inode: $0.inode, fileSize: $0.fileSize, modificationTime: $0.modificationTime)
+        }
+    }
+
+    /// The assets whose photo or video is directly in `directory`, oldest first.
+    public func primaryAssets(inDirectory directory: String) throws -> [Int64] {
+        let primaries = try resources(inDirectory: directory).filter {
+            $0.type == PHAssetResourceType.photo.rawValue || $0.type == PHAssetResourceType.video.rawValue
+        }
+        let ids = Array(Set(primaries.map(\.assetId)))
+        let records = try assets(ids: ids)
+        return ids.sorted { (records[$0]?.creationDate ?? 0, $0) < (records[$1]?.creationDate ?? 0, $1) }
+    }
+
+    /// The directory-backed album of a directory, if any.
+    public func directoryAlbum(at path: String) throws -> CollectionRecord? {
+        try CollectionRecord.filter(Column("path") == path && Column("isList") == false).fetchOne(db)
+    }
+
     /// Points a resource at its file's new place (a move keeps the asset).
     public func moveResource(_ file: StoredFile, to path: String, name: String) throws {
         try db.execute(

@@ -274,6 +274,37 @@ import Testing
     }
 
     @Test(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))
+    func scanningSomeDirectoriesKeepsIdentityAndAlbums() throws {
+        let tree = try Tree()
+        try tree.copy("Camera/2008/Death Valley/FurnaceCreekInn.jpg", to: "a/one.jpg")
+        try tree.copy("Camera/2002/Fujifilm/DSCF0001.JPG", to: "b/two.jpg")
+        try tree.scan()
+        let one = try #require(tree.asset(at: "a/one.jpg"))
+        let albumB = try #require(tree.album(at: "b"))
+        let scanner = FolderScanner(database: tree.library.database)
+        let a = tree.root.appendingPathComponent("a").path
+        let b = tree.root.appendingPathComponent("b").path
+
+        // A file moved between two directories, and a new one: only those directories are read.
+        try FileManager.default.moveItem(
+            at: tree.root.appendingPathComponent("a/one.jpg"), to: tree.root.appendingPathComponent("b/one.jpg"))
+        try tree.copy("Camera/1997/Ricoh/RIMG0001.JPG", to: "b/three.jpg")
+        Thread.sleep(forTimeInterval: 0.6)  // Let the new file settle.
+        var report = try scanner.scan(root: tree.root.path, directories: [a, b])
+        #expect(report.moved == 1 && report.ingested == 1 && report.seen == 3, "\(report)")
+        #expect(tree.asset(at: "b/one.jpg")?.localIdentifier == one.localIdentifier)
+        #expect(tree.album(at: "a") == nil, "a directory that lost its last photo loses its album")
+        let b2 = try #require(tree.album(at: "b"))
+        #expect(b2.localIdentifier == albumB.localIdentifier && b2.estimatedAssetCount == 3)
+
+        // Nothing changed: nothing read, nothing written.
+        let token = try tree.library.database.currentToken()
+        report = try scanner.scan(root: tree.root.path, directories: [b])
+        #expect(report.unchanged == 3 && report.ingested == 0)
+        #expect(try tree.library.database.currentToken() == token)
+    }
+
+    @Test(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))
     func ignoredNamesAndMarkerDirectoriesAreSkipped() throws {
         let tree = try Tree()
         try tree.copy("Camera/2008/Death Valley/FurnaceCreekInn.jpg", to: "keep/a.jpg")
