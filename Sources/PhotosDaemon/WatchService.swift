@@ -50,7 +50,9 @@ public final class WatchService: Service, Sendable {
         configuration.roots = configuration.roots.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
         self.configuration = configuration
         self.database = database
-        scanner = FolderScanner(database: database, timeZone: configuration.timeZone, rules: configuration.rules)
+        // The daemon saw each file closed and waited for the settle period: no extra quiet time.
+        scanner = FolderScanner(
+            database: database, timeZone: configuration.timeZone, rules: configuration.rules, quietTime: 0)
         self.monitor = monitor
         self.logger = logger
         self.notifier = notifier

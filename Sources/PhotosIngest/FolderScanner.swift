@@ -30,10 +30,19 @@ public final class FolderScanner: Sendable {
     let retryAttempts = 3
     let retryDelay = 0.5
 
+    /// How long a file must have been left alone before it is taken as complete, in seconds.
+    /// A one-off scan cannot know whether a writer is about to append, so it waits half a second
+    /// for recently modified files; the daemon, which saw the writer close the file and waited for
+    /// the tree to settle, passes 0.
+    let quietTime: Double
+
     /// A scanner writing to `database`; file dates without an offset are read in `timeZone`.
-    public init(database: LibraryDatabase, timeZone: TimeZone = .current, rules: IgnoreRules = IgnoreRules(),
-                batchSize: Int = 500) {
+    public init(
+        database: LibraryDatabase, timeZone: TimeZone = .current, rules: IgnoreRules = IgnoreRules(),
+        batchSize: Int = 500, quietTime: Double = 0.5
+    ) {
         self.database = database
+        self.quietTime = quietTime
         extractor = MetadataExtractor(timeZone: timeZone)
         crawler = Crawler(rules: rules)
         self.batchSize = batchSize
@@ -273,24 +282,22 @@ public final class FolderScanner: Sendable {
                 // A file that does not claim to be media (notes.txt, a PDF, a sidecar) is not a rejection.
                 outcome = error.code == .notMedia && !AssetFactory.claimsMedia(file.name) ? .notMedia : .rejected(error)
             }
-            results.withLock { $0[index] = Self.stillTheSame(file) ? outcome : .changing }
+            results.withLock { $0[index] = Self.stillTheSame(file, quietTime: quietTime) ? outcome : .changing }
         }
         return results.withLock { results in files.indices.map { results[$0]! } }
     }
 
     /// Whether a file has settled: it still has the size and modification time it was crawled
-    /// with, and was not modified in the last ``settleTime`` (a writer may be about to append).
-    static func stillTheSame(_ file: CrawledFile) -> Bool {
+    /// with, and was not modified in the last `quietTime` seconds (a writer may be about to append).
+    static func stillTheSame(_ file: CrawledFile, quietTime: Double) -> Bool {
         var info = stat()
         guard lstat(file.path, &info) == 0 else { return false }
         let modificationTime = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1_000_000_000
         let age = Date().timeIntervalSince1970 - modificationTime
         return Int64(info.st_size) == file.size && modificationTime == file.modificationTime
-            && !(age > -1 && age < settleTime)
+            && !(age > -1 && age < quietTime)
     }
 
-    /// How long a file must have been left alone before it is taken as complete.
-    static let settleTime = 0.5
 
     /// Batches of about `size` files that never split a directory, so a Live Photo's halves or a
     /// RAW+JPEG pair are grouped in the same transaction.
