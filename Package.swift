@@ -99,7 +99,12 @@ let package = Package(
         .testTarget(name: "PhotosTests", dependencies: ["Photos", "PhotosTestSupport"], swiftSettings: settings),
         .testTarget(name: "PhotosWatcherTests", dependencies: ["PhotosWatcher"], swiftSettings: settings),
         .testTarget(
-            name: "PhotosDaemonTests", dependencies: ["PhotosDaemon", "Photos", "PhotosTestSupport", "photosd"],
+            name: "PhotosDaemonTests",
+            dependencies: [
+                "PhotosDaemon", "PhotosWatcher", "PhotosStore", "Photos", "PhotosTestSupport", "photosd",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: settings),
         .testTarget(name: "PhotosIngestTests", dependencies: ["PhotosIngest", "Photos", "PhotosTestSupport"], swiftSettings: settings),
         .testTarget(name: "PhotosMetadataTests", dependencies: ["PhotosMetadata", "PhotosTestSupport"], swiftSettings: settings),

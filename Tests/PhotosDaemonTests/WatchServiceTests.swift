@@ -1,0 +1,149 @@
+import Foundation
+import Glibc
+import Logging
+import Photos
+import PhotosDaemon
+import PhotosStore
+import PhotosTestSupport
+import PhotosWatcher
+import ServiceLifecycle
+import Synchronization
+import Testing
+
+/// A monitor that reports only what the test tells it to: for what real inotify cannot be made
+/// to do without root (a queue overflow at will, the system's watch limit).
+final class FakeMonitor: FileMonitor, @unchecked Sendable {
+    let events: AsyncStream<FileEvent>
+    private let continuation: AsyncStream<FileEvent>.Continuation
+    private let watched = Mutex<[String]>([])
+    let refuse: Bool
+
+    init(refuseRoots: Bool = false) {
+        (events, continuation) = AsyncStream.makeStream()
+        refuse = refuseRoots
+    }
+
+    func addRoot(_ path: String) throws(WatchError) {
+        if refuse { throw WatchError(code: .watchLimitReached, message: "no watches left", path: path) }
+        watched.withLock { $0.append(path) }
+    }
+
+    func emit(_ event: FileEvent) { continuation.yield(event) }
+    func stop() { continuation.finish() }
+    var roots: [String] { watched.withLock { $0 } }
+    var watchCount: Int { roots.count }
+    var unwatchedDirectories: [String] { [] }
+}
+
+@Suite(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))
+struct WatchServiceTests {
+    let directory: TemporaryDirectory
+    var root: URL { directory.path("Pictures") }
+
+    init() throws {
+        directory = try TemporaryDirectory(prefix: "watch-service")
+        try FileManager.default.createDirectory(at: directory.path("Pictures"), withIntermediateDirectories: true)
+    }
+
+    func put(_ name: String) throws {
+        try FileManager.default.copyItem(
+            at: try #require(Corpus.file("Camera/2008/Death Valley/FurnaceCreekInn.jpg")), to: root.appendingPathComponent(name))
+    }
+
+    /// Runs the service with a fake monitor until `body` returns, then shuts it down gracefully.
+    func withService(
+        monitor: FakeMonitor, pollSeconds: Int = 60, _ body: (LibraryDatabase, WatchService) async throws -> Void
+    ) async throws {
+        let database = try LibraryDatabase(path: directory.path("library.sqlite").path)
+        var configuration = DaemonConfiguration(libraryPath: directory.path("library.sqlite").path, roots: [root.path])
+        configuration.settle = .milliseconds(20)
+        configuration.pollInterval = .seconds(pollSeconds)
+        let service = WatchService(
+            configuration: configuration, database: database, monitor: monitor, logger: Logger(label: "test"),
+            notifier: SystemdNotifier(environment: [:]))
+        let group = ServiceGroup(services: [service], logger: Logger(label: "test"))
+        try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { try await group.run() }
+            // Started once the startup scan wrote the status.
+            for _ in 0..<400 where !FileManager.default.fileExists(atPath: configuration.statusPath) {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            try await body(database, service)
+            await group.triggerGracefulShutdown()
+            try await tasks.waitForAll()
+        }
+    }
+
+    func waitForAssets(_ database: LibraryDatabase, count: Int) async throws {
+        for _ in 0..<400 {
+            if try database.assetIDs(matching: .init()).count == count { return }
+            try await Task.sleep(for: .milliseconds(25))
+        }
+        Issue.record("the library never reached \(count) assets")
+    }
+
+    @Test func anOverflowRecrawlsTheRoot() async throws {
+        let monitor = FakeMonitor()
+        try await withService(monitor: monitor) { database, _ in
+            try await waitForAssets(database, count: 0)
+            // Files arrive, but their events are lost: only the overflow says so.
+            try put("a.jpg")
+            try put("b.jpg")
+            try await Task.sleep(for: .milliseconds(100))
+            #expect(try database.assetIDs(matching: .init()).isEmpty)
+            monitor.emit(FileEvent(path: root.path, kind: .overflow))
+            try await waitForAssets(database, count: 2)
+        }
+    }
+
+    @Test func aRootBeyondTheWatchBudgetIsPolled() async throws {
+        let monitor = FakeMonitor(refuseRoots: true)
+        try await withService(monitor: monitor, pollSeconds: 1) { database, service in
+            #expect(service.status.roots.map(\.state) == ["polling"])
+            #expect(service.status.roots.first?.reason?.contains("no watches left") == true)
+            try put("late.jpg")
+            try await waitForAssets(database, count: 1)
+        }
+    }
+
+    @Test func eventsForFilesApplyTheirDirectory() async throws {
+        let monitor = FakeMonitor()
+        try await withService(monitor: monitor) { database, service in
+            try await waitForAssets(database, count: 0)
+            try put("x.jpg")
+            monitor.emit(FileEvent(path: root.appendingPathComponent("x.jpg").path, kind: .created))
+            monitor.emit(FileEvent(path: root.appendingPathComponent("x.jpg").path, kind: .closedWrite))
+            try await waitForAssets(database, count: 1)
+            // The totals are updated right after the commit.
+            for _ in 0..<200 where service.status.ingested == 0 { try await Task.sleep(for: .milliseconds(10)) }
+            #expect(service.status.ingested == 1)
+            #expect(service.status.queueDepth == 0, "applied changes leave the queue")
+        }
+    }
+}
+
+@Suite struct SystemdNotifierTests {
+    @Test func sendsDatagramsToNotifySocket() throws {
+        let directory = try TemporaryDirectory(prefix: "notify")
+        let path = directory.path("notify.sock").path
+        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+        #expect(fd >= 0)
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+            for (index, byte) in path.utf8.enumerated() { buffer[index] = byte }
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        #expect(bound == 0)
+        let notifier = SystemdNotifier(environment: ["NOTIFY_SOCKET": path, "WATCHDOG_USEC": "2000000"])
+        #expect(notifier.watchdogInterval == .seconds(2))
+        #expect(notifier.send("READY=1"))
+        var buffer = [UInt8](repeating: 0, count: 64)
+        let count = recv(fd, &buffer, buffer.count, 0)
+        #expect(String(decoding: buffer.prefix(max(0, count)), as: UTF8.self) == "READY=1")
+        #expect(SystemdNotifier(environment: [:]).send("READY=1") == false, "outside systemd nothing is sent")
+    }
+}
