@@ -178,6 +178,11 @@ extension LibraryTransaction {
 }
 
 extension LibraryDatabase {
+    /// The roots last found unreadable (unmounted, removed): their assets are kept, unavailable.
+    public func offlineRoots() throws -> [String] {
+        try read { db in try String.fetchAll(db, sql: "SELECT path FROM root WHERE isOffline = 1 ORDER BY path") }
+    }
+
     /// Every rejected file, by path.
     public func rejectedFiles() throws -> [RejectedFile] {
         try read { db in try RejectedFile.order(Column("path")).fetchAll(db) }

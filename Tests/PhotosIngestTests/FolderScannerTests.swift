@@ -224,6 +224,19 @@ import Testing
         report = try FolderScanner(database: tree.library.database).scan(roots: [missingRoot])
         #expect(report.offlineRoots == [missingRoot])
         #expect(tree.asset(at: "x/b.jpg") != nil, "scanning an offline root removes nothing")
+
+        // The root itself goes away (an unmounted disk): its assets stay, unavailable, and return.
+        let parked = elsewhere.path("parked")
+        try FileManager.default.moveItem(at: tree.root, to: parked)
+        report = try tree.scan()
+        #expect(report.offlineRoots == [tree.root.path] && report.removed == 0)
+        let kept = try #require(tree.asset(at: "x/b.jpg"))
+        #expect(!kept.isAvailable)
+        try FileManager.default.moveItem(at: parked, to: tree.root)
+        report = try tree.scan()
+        #expect(report.offlineRoots.isEmpty && report.unchanged == 1)
+        #expect(tree.asset(at: "x/b.jpg")?.isAvailable == true)
+        #expect(tree.asset(at: "x/b.jpg")?.localIdentifier == kept.localIdentifier)
     }
 
     @Test(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))

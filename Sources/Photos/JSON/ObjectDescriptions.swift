@@ -34,12 +34,14 @@ public struct AssetDescription: Codable, Sendable, Hashable {
     public var isHidden: Bool
     public var burstIdentifier: String?
     public var representsBurst: Bool
+    /// False while the asset's root is offline (its files cannot be read; the asset is kept).
+    public var isAvailable: Bool
     public var resources: [Resource]
 
     enum CodingKeys: String, CodingKey {
         case localIdentifier, mediaType, mediaSubtypes, pixelWidth, pixelHeight, creationDate, creationDateHasOffset,
             modificationDate,
-            duration, location, isFavorite, isHidden, burstIdentifier, representsBurst, resources
+            duration, location, isFavorite, isHidden, burstIdentifier, representsBurst, isAvailable, resources
     }
 
     /// Writes every key, absent values as `null`, so the shape never changes.
@@ -59,6 +61,7 @@ public struct AssetDescription: Codable, Sendable, Hashable {
         try container.encode(isHidden, forKey: .isHidden)
         try container.encode(burstIdentifier, forKey: .burstIdentifier)
         try container.encode(representsBurst, forKey: .representsBurst)
+        try container.encode(isAvailable, forKey: .isAvailable)
         try container.encode(resources, forKey: .resources)
     }
 
@@ -84,6 +87,7 @@ public struct AssetDescription: Codable, Sendable, Hashable {
         isHidden = asset.isHidden
         burstIdentifier = asset.burstIdentifier
         representsBurst = asset.representsBurst
+        isAvailable = asset.isAvailable
         resources = PHAssetResource.assetResources(for: asset).map {
             Resource(
                 type: $0.type.name, path: $0.fileURL.path, uniformTypeIdentifier: $0.uniformTypeIdentifier,

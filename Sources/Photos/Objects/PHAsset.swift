@@ -95,6 +95,16 @@ public final class PHAsset: PHObject, @unchecked Sendable {
         super.init(localIdentifier: record.localIdentifier, rowID: record.id, library: library)
     }
 
+    /// Whether the asset's files can be read now: false when they are under a root that was
+    /// found offline (an unmounted disk), whose assets are kept until it returns (not in PhotoKit's
+    /// API; PhotoKit reports such a library as `PHPhotosError.libraryVolumeOffline`).
+    public var isAvailable: Bool {
+        guard let library, let offline = try? library.database.offlineRoots(), !offline.isEmpty else { return true }
+        return !PHAssetResource.assetResources(for: self).contains { resource in
+            offline.contains { resource.fileURL.path.hasPrefix($0 + "/") }
+        }
+    }
+
     /// Whether the asset has been edited.
     public var hasAdjustments: Bool { adjustmentFormatIdentifier != nil }
 
