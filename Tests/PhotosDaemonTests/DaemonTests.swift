@@ -54,6 +54,34 @@ struct DaemonTests {
         try daemon.stop()
     }
 
+    @Test func filesMovedBetweenAlbumsKeepIdentityAndUserAlbums() throws {
+        try put(Self.photo, at: "A/one.jpg")
+        try put(Self.other, at: "B/two.jpg")
+        let daemon = try Daemon(test: self)
+        try daemon.wait("startup scan") { $0.count == 2 }
+        let one = try #require(try daemon.asset(at: "A/one.jpg"))
+        var best = ""
+        try daemon.library.performChangesAndWait {
+            let album = PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "Best")
+            album.addAssets([one] as NSArray)
+            PHAssetChangeRequest(for: one).isHidden = true
+            best = album.placeholderForCreatedAssetCollection.localIdentifier
+        }
+        try FileManager.default.moveItem(
+            at: root.appendingPathComponent("A/one.jpg"), to: root.appendingPathComponent("B/one.jpg"))
+        try daemon.wait("moved into B") { _ in try daemon.asset(at: "B/one.jpg") != nil }
+        let moved = try #require(try daemon.asset(at: "B/one.jpg"))
+        #expect(moved.localIdentifier == one.localIdentifier && moved.isHidden)
+        #expect(daemon.album(at: "B")?.estimatedAssetCount == 2)
+        #expect(daemon.album(at: "A") == nil)
+        let options = PHFetchOptions()
+        options.photoLibrary = daemon.library
+        options.includeHiddenAssets = true
+        let album = try #require(PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: [best], options: options).firstObject)
+        #expect(PHAsset.fetchAssets(in: album, options: options).firstObject == moved)
+        try daemon.stop()
+    }
+
     @Test func aSlowlyWrittenFileIsIngestedOnceComplete() throws {
         let daemon = try Daemon(test: self)
         let content = try Data(contentsOf: try #require(Corpus.file(Self.photo)))
