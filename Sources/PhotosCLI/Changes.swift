@@ -21,7 +21,12 @@ extension PhotosCommand {
             let library = try options.open()
             var token = since
             repeat {
-                let entries = try library.database.changes(since: token)
+                let entries: [LibraryChange]
+                do {
+                    entries = try library.database.changes(after: token)
+                } catch let error as PHPhotosError where error.code == .persistentChangeTokenExpired {
+                    throw CLIError("\(error.message) (error \(error.errorCode))")
+                }
                 for entry in entries {
                     try print(entry)
                     token = entry.token

@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 import PhotosCore
 
@@ -157,6 +158,19 @@ extension LibraryDatabase {
                     lastScanDate REAL
                 ) WITHOUT ROWID;
                 """)
+        }
+        migrator.registerMigration("v4: change history bounds") { db in
+            try db.execute(sql: """
+                -- One row of facts about the library: its identity (tokens of another library are
+                -- refused) and the newest token pruned from the change log (older tokens expired).
+                CREATE TABLE library (
+                    id INTEGER PRIMARY KEY CHECK (id = 1),
+                    identifier TEXT NOT NULL,
+                    prunedThrough INTEGER NOT NULL DEFAULT 0
+                );
+                """)
+            try db.execute(
+                sql: "INSERT INTO library (id, identifier) VALUES (1, ?)", arguments: [UUID().uuidString])
         }
         return migrator
     }

@@ -16,6 +16,9 @@ public final class LibraryDatabase: Sendable {
     /// The library file, or nil for an in-memory library.
     public let path: String?
     let writer: any DatabaseWriter
+    /// How many change-log entries are kept (older ones are pruned as new ones come); tokens
+    /// older than what is kept expire (`persistentChangeTokenExpired`).
+    public static let defaultHistoryLimit = 100_000
 
     /// Opens (creating if needed) the library at `path` and brings its schema up to date.
     public init(path: String) throws {
@@ -84,6 +87,8 @@ public final class LibraryDatabase: Sendable {
             let transaction = LibraryTransaction(db: db)
             let value = try body(transaction)
             let token = try transaction.changes.append(to: db)
+            // Prune now and then, in the same transaction, so the log stays bounded.
+            if let token, token % 1024 == 0 { try Self.prune(db, keeping: Self.defaultHistoryLimit) }
             return (value, token)
         }
     }

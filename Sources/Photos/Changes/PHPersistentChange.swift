@@ -1,0 +1,126 @@
+import Foundation
+import PhotosCore
+import PhotosStore
+
+/// A place in a library's change history, to ask later what changed since (iOS 16's
+/// `PHPersistentChangeToken`). Keep it across runs as `Codable` or ``dataRepresentation``.
+///
+/// ```swift
+/// let token = library.currentChangeToken
+/// // ... later, even in another process or after a restart:
+/// for change in try library.fetchPersistentChanges(since: token) {
+///     let assets = try change.changeDetails(for: .asset)
+///     print(assets.insertedLocalIdentifiers, assets.updatedLocalIdentifiers, assets.deletedLocalIdentifiers)
+/// }
+/// ```
+public final class PHPersistentChangeToken: NSObject, Codable, @unchecked Sendable {
+    /// The library the token belongs to.
+    public let libraryIdentifier: String
+    /// The change-log position.
+    public let token: Int64
+
+    init(libraryIdentifier: String, token: Int64) {
+        self.libraryIdentifier = libraryIdentifier
+        self.token = token
+    }
+
+    /// The token as bytes to store.
+    public var dataRepresentation: Data { (try? JSONEncoder().encode(self)) ?? Data() }
+
+    /// A token from ``dataRepresentation``; nil for anything else.
+    public convenience init?(dataRepresentation data: Data) {
+        guard let decoded = try? JSONDecoder().decode(PHPersistentChangeToken.self, from: data) else { return nil }
+        self.init(libraryIdentifier: decoded.libraryIdentifier, token: decoded.token)
+    }
+
+    public override func isEqual(_ object: Any?) -> Bool {
+        guard let other = object as? PHPersistentChangeToken else { return false }
+        return libraryIdentifier == other.libraryIdentifier && token == other.token
+    }
+
+    public override var hash: Int { token.hashValue ^ libraryIdentifier.hashValue }
+
+    public override var description: String { "<PHPersistentChangeToken \(token)>" }
+}
+
+/// The changes since a token, oldest first.
+public final class PHPersistentChangeFetchResult: Sequence, @unchecked Sendable {
+    let changes: [PHPersistentChange]
+
+    init(changes: [PHPersistentChange]) {
+        self.changes = changes
+    }
+
+    /// Calls `block` with each change until it sets `stop`.
+    public func enumerateChanges(_ block: (PHPersistentChange, UnsafeMutablePointer<ObjCBool>) -> Void) {
+        var stop: ObjCBool = false
+        for change in changes {
+            block(change, &stop)
+            if stop.boolValue { return }
+        }
+    }
+
+    public func makeIterator() -> IndexingIterator<[PHPersistentChange]> { changes.makeIterator() }
+}
+
+/// One committed change of the library: what it did to each type of object.
+public final class PHPersistentChange: NSObject, @unchecked Sendable {
+    /// The token just after this change: fetch from it to get the changes that followed.
+    public let changeToken: PHPersistentChangeToken
+    let entry: LibraryChange
+
+    init(entry: LibraryChange, libraryIdentifier: String) {
+        self.entry = entry
+        changeToken = PHPersistentChangeToken(libraryIdentifier: libraryIdentifier, token: entry.token)
+    }
+
+    /// What this change did to objects of one type.
+    public func changeDetails(for objectType: PHObjectType) throws -> PHPersistentObjectChangeDetails {
+        PHPersistentObjectChangeDetails(objectType: objectType, changes: entry.changes(for: objectType))
+    }
+}
+
+/// The identifiers of the objects of one type a change inserted, updated and deleted.
+public final class PHPersistentObjectChangeDetails: NSObject, @unchecked Sendable {
+    public let objectType: PHObjectType
+    public let insertedLocalIdentifiers: Set<String>
+    /// Includes hiding and unhiding, which are updates, not deletions.
+    public let updatedLocalIdentifiers: Set<String>
+    public let deletedLocalIdentifiers: Set<String>
+    /// For updated objects, which properties changed (not in PhotoKit's API).
+    public let changedProperties: [String: [String]]
+
+    init(objectType: PHObjectType, changes: ObjectChanges) {
+        self.objectType = objectType
+        insertedLocalIdentifiers = Set(changes.inserted)
+        updatedLocalIdentifiers = Set(changes.updated)
+        deletedLocalIdentifiers = Set(changes.deleted)
+        changedProperties = changes.changedProperties
+    }
+}
+
+extension PHPhotoLibrary {
+    /// The token of the library's latest change.
+    public var currentChangeToken: PHPersistentChangeToken {
+        PHPersistentChangeToken(
+            libraryIdentifier: (try? database.libraryIdentifier()) ?? "", token: (try? database.currentToken()) ?? 0)
+    }
+
+    /// The changes committed after `token`, by any process, oldest first.
+    ///
+    /// Throws `PHPhotosError.persistentChangeTokenExpired` (3105) when the history since the token
+    /// is no longer kept, or when the token belongs to another library: then fetch everything again.
+    public func fetchPersistentChanges(since token: PHPersistentChangeToken) throws -> PHPersistentChangeFetchResult {
+        do {
+            let identifier = try database.libraryIdentifier()
+            guard token.libraryIdentifier == identifier else {
+                throw PHPhotosError(.persistentChangeTokenExpired, "the token belongs to another library")
+            }
+            let entries = try database.changes(after: token.token)
+            return PHPersistentChangeFetchResult(
+                changes: entries.map { PHPersistentChange(entry: $0, libraryIdentifier: identifier) })
+        } catch {
+            throw Self.photosError(error)
+        }
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import GRDB
+import PhotosCore
+
+/// The change log's bounds: how much history is kept, and which tokens can still be answered.
+extension LibraryDatabase {
+    /// The library's identifier, fixed when it was created.
+    public func libraryIdentifier() throws -> String {
+        try read { db in try String.fetchOne(db, sql: "SELECT identifier FROM library WHERE id = 1") ?? "" }
+    }
+
+    /// The newest token removed from the log: changes after a token older than this cannot be told.
+    public func prunedThrough() throws -> Int64 {
+        try read { db in try Int64.fetchOne(db, sql: "SELECT prunedThrough FROM library WHERE id = 1") ?? 0 }
+    }
+
+    /// The entries after `token`, or `persistentChangeTokenExpired` (3105) when entries after it
+    /// were pruned: never a silent partial answer.
+    public func changes(after token: Int64) throws -> [LibraryChange] {
+        let floor = try prunedThrough()
+        guard token >= floor else {
+            throw PHPhotosError(
+                .persistentChangeTokenExpired,
+                "changes since token \(token) are no longer kept (history starts after \(floor)); fetch everything again")
+        }
+        let entries = try changes(since: token)
+        // Pruning between the two reads would leave a gap: check again.
+        guard try prunedThrough() <= token else { return try changes(after: token) }
+        return entries
+    }
+
+    /// Keeps at most `entries` change-log entries and drops older ones, with the tombstones of
+    /// objects deleted by them. Returns the number of entries removed.
+    @discardableResult
+    public func pruneHistory(keeping entries: Int) throws -> Int {
+        try writer.write { db in try Self.prune(db, keeping: entries) }
+    }
+
+    static func prune(_ db: Database, keeping entries: Int) throws -> Int {
+        let newest = try Int64.fetchOne(db, sql: "SELECT MAX(token) FROM change") ?? 0
+        let cutoff = newest - Int64(max(0, entries))
+        guard cutoff > 0 else { return 0 }
+        try db.execute(sql: "DELETE FROM change WHERE token <= ?", arguments: [cutoff])
+        let removed = db.changesCount
+        try db.execute(sql: "DELETE FROM tombstone WHERE token <= ?", arguments: [cutoff])
+        try db.execute(sql: "UPDATE library SET prunedThrough = MAX(prunedThrough, ?) WHERE id = 1", arguments: [cutoff])
+        return removed
+    }
+}
