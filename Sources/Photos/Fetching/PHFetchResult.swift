@@ -32,7 +32,8 @@ public final class PHFetchResult<ObjectType: PHObject>: @unchecked Sendable, Ran
         self.origin = origin
     }
 
-    init(objects: [ObjectType]) {
+    /// A result over objects already in memory (not in PhotoKit's public API).
+    public init(objects: [ObjectType]) {
         storage = .objects(objects)
         origin = nil
     }

@@ -1,0 +1,95 @@
+import Foundation
+import PhotosCore
+
+/// How a fetch result changed: what was removed, inserted, changed and moved, with PhotoKit's
+/// ordering rules, so a collection view can be updated in one batch.
+///
+/// - `removedIndexes` are positions in ``fetchResultBeforeChanges``; apply them first.
+/// - `insertedIndexes` are positions in ``fetchResultAfterChanges``; apply them second.
+/// - `changedIndexes` are positions in ``fetchResultAfterChanges`` (reload them in a second batch,
+///   as Apple advises, since UIKit reads reloads in before-coordinates).
+/// - ``enumerateMoves(_:)`` gives `(from, to)`: `from` in the before result, `to` in the after one.
+///
+/// ```swift
+/// let details = PHFetchResultChangeDetails(from: before, to: after, changedObjects: edited)
+/// collectionView.performBatchUpdates {
+///     collectionView.deleteItems(at: details.removedIndexes!.map { IndexPath(item: $0, section: 0) })
+///     collectionView.insertItems(at: details.insertedIndexes!.map { IndexPath(item: $0, section: 0) })
+///     details.enumerateMoves { collectionView.moveItem(at: [0, $0], to: [0, $1]) }
+/// }
+/// ```
+public final class PHFetchResultChangeDetails<ObjectType: PHObject>: NSObject, @unchecked Sendable {
+    /// The result the details start from.
+    public let fetchResultBeforeChanges: PHFetchResult<ObjectType>
+    /// The result as it is now: keep it for the next change.
+    public let fetchResultAfterChanges: PHFetchResult<ObjectType>
+    /// False when only ``fetchResultAfterChanges`` is given (the fetch did not want incremental
+    /// details): reload everything from it.
+    public let hasIncrementalChanges: Bool
+    /// Positions in the before result of the objects that left it.
+    public let removedIndexes: IndexSet?
+    /// Positions in the after result of the objects that arrived.
+    public let insertedIndexes: IndexSet?
+    /// Positions in the after result of the objects that stayed and changed.
+    public let changedIndexes: IndexSet?
+    private let moves: [(from: Int, to: Int)]
+
+    /// The details between any two fetch results of the same kind; `changedObjects` are the objects
+    /// whose content or properties changed.
+    public convenience init(
+        from fromResult: PHFetchResult<ObjectType>, to toResult: PHFetchResult<ObjectType>, changedObjects: [ObjectType]
+    ) {
+        self.init(from: fromResult, to: toResult, changedIdentifiers: Set(changedObjects.map(\.localIdentifier)),
+                  changedRows: Set(changedObjects.compactMap(\.rowID)), incremental: true)
+    }
+
+    init(
+        from fromResult: PHFetchResult<ObjectType>, to toResult: PHFetchResult<ObjectType>,
+        changedIdentifiers: Set<String>, changedRows: Set<Int64>, incremental: Bool
+    ) {
+        fetchResultBeforeChanges = fromResult
+        fetchResultAfterChanges = toResult
+        hasIncrementalChanges = incremental
+        guard incremental else {
+            removedIndexes = nil
+            insertedIndexes = nil
+            changedIndexes = nil
+            moves = []
+            super.init()
+            return
+        }
+        // Row ids when both results have them (no object is loaded), identifiers otherwise.
+        if case .rows(let old, _) = fromResult.storage, case .rows(let new, _) = toResult.storage {
+            let diff = OrderedDiff(from: old, to: new, changed: changedRows)
+            removedIndexes = diff.removedIndexes
+            insertedIndexes = diff.insertedIndexes
+            changedIndexes = diff.changedIndexes
+            moves = diff.moves
+        } else {
+            let diff = OrderedDiff(
+                from: fromResult.map(\.localIdentifier), to: toResult.map(\.localIdentifier),
+                changed: changedIdentifiers)
+            removedIndexes = diff.removedIndexes
+            insertedIndexes = diff.insertedIndexes
+            changedIndexes = diff.changedIndexes
+            moves = diff.moves
+        }
+        super.init()
+    }
+
+    /// The objects that left, parallel to ``removedIndexes`` (deleted ones as they last were).
+    public var removedObjects: [ObjectType] { removedIndexes.map { fetchResultBeforeChanges.objects(at: $0) } ?? [] }
+    /// The objects that arrived, parallel to ``insertedIndexes``.
+    public var insertedObjects: [ObjectType] { insertedIndexes.map { fetchResultAfterChanges.objects(at: $0) } ?? [] }
+    /// The objects that changed, parallel to ``changedIndexes``.
+    public var changedObjects: [ObjectType] { changedIndexes.map { fetchResultAfterChanges.objects(at: $0) } ?? [] }
+
+    /// Whether any object moved.
+    public var hasMoves: Bool { !moves.isEmpty }
+
+    /// Calls `handler(fromIndex, toIndex)` for each move, `fromIndex` in the before result and
+    /// `toIndex` in the after one.
+    public func enumerateMoves(_ handler: (Int, Int) -> Void) {
+        for move in moves { handler(move.from, move.to) }
+    }
+}
