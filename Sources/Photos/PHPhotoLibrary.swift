@@ -36,6 +36,8 @@ public final class PHPhotoLibrary: @unchecked Sendable {
     public let importDirectory: URL
     /// Change blocks run one at a time, in order, on this queue.
     let changeQueue = DispatchQueue(label: "photos.library.changes")
+    /// The registered change observers.
+    let observers = ObserverCenter()
 
     /// Opens (creating if needed) the library file at `url`.
     public init(url: URL, configuration: Configuration = Configuration()) throws {
@@ -115,15 +117,15 @@ public final class PHPhotoLibrary: @unchecked Sendable {
 
     func fetchAssets(_ query: AssetQuery) -> PHFetchResult<PHAsset> {
         let ids = (try? database.assetIDs(matching: query)) ?? []
-        return PHFetchResult(ids: ids, origin: .assets(query)) { [database, self] ids in
+        return PHFetchResult(ids: ids, origin: .assets(query), library: self) { [database, self] ids in
             let records = (try? database.assetsIncludingDeleted(ids: ids)) ?? [:]
             return records.mapValues { PHAsset(record: $0, library: self) }
         }
     }
 
-    func fetchCollections<T: PHCollection>(_ query: CollectionQuery) -> PHFetchResult<T> {
+    func fetchCollections<T: PHObject>(_ query: CollectionQuery) -> PHFetchResult<T> {
         let ids = (try? database.collectionIDs(matching: query)) ?? []
-        return PHFetchResult(ids: ids, origin: .collections(query)) { [database, self] ids in
+        return PHFetchResult(ids: ids, origin: .collections(query), library: self) { [database, self] ids in
             let infos = (try? database.collections(ids: ids)) ?? [:]
             return infos.mapValues { PHCollection.make($0, library: self) }
         }

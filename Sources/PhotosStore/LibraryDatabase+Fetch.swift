@@ -186,3 +186,11 @@ extension CollectionInfo {
         endDate = nil
     }
 }
+
+extension LibraryDatabase {
+    /// The row ids of objects by local identifier, assets or collections.
+    public static func rowIDs(localIdentifiers: [String], assets: Bool, _ db: Database) throws -> [Int64] {
+        guard !localIdentifiers.isEmpty else { return [] }
+        return Array(try ids(table: assets ? "asset" : "collection", localIdentifiers: localIdentifiers, db).values)
+    }
+}

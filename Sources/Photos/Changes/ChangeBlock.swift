@@ -42,6 +42,7 @@ final class ChangeBlock: @unchecked Sendable {
             throw PHPhotoLibrary.photosError(error)
         }
         context.removeFilesOfDeletedAssets()
+        library.observers.kick(library)
     }
 }
 

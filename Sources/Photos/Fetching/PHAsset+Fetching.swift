@@ -63,7 +63,9 @@ extension PHAsset {
     ) -> PHFetchResult<PHAsset> {
         let library = options?.photoLibrary ?? library ?? PHPhotoLibrary.current
         let query = (options ?? PHFetchOptions()).assetQuery(scope: scope, mediaType: mediaType)
-        return library.fetchAssets(query)
+        let result = library.fetchAssets(query)
+        result.wantsIncrementalChangeDetails = options?.wantsIncrementalChangeDetails ?? true
+        return result
     }
 }
 

@@ -25,17 +25,26 @@ public final class PHFetchResult<ObjectType: PHObject>: @unchecked Sendable, Ran
     let storage: Storage
     /// The query that made this result, to re-run when the library changes.
     let origin: FetchOrigin?
+    /// The library the query ran on.
+    let library: PHPhotoLibrary?
+    /// Whether change details for this result carry incremental changes (from the fetch options).
+    var wantsIncrementalChangeDetails = true
     private let pages = Mutex<[Int: [ObjectType]]>([:])
 
-    init(ids: [Int64], origin: FetchOrigin?, load: @escaping @Sendable ([Int64]) -> [Int64: PHObject]) {
+    init(
+        ids: [Int64], origin: FetchOrigin?, library: PHPhotoLibrary?,
+        load: @escaping @Sendable ([Int64]) -> [Int64: PHObject]
+    ) {
         storage = .rows(ids, load: load)
         self.origin = origin
+        self.library = library
     }
 
     /// A result over objects already in memory (not in PhotoKit's public API).
     public init(objects: [ObjectType]) {
         storage = .objects(objects)
         origin = nil
+        library = nil
     }
 
     /// An empty result.

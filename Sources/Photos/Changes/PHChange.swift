@@ -1,0 +1,125 @@
+import Foundation
+import PhotosCore
+import PhotosStore
+
+/// Something told about every committed change of a library, by this process or another.
+///
+/// ```swift
+/// final class Grid: NSObject, PHPhotoLibraryChangeObserver {
+///     var assets = PHAsset.fetchAssets(with: nil)
+///     func photoLibraryDidChange(_ changeInstance: PHChange) {
+///         guard let details = changeInstance.changeDetails(for: assets) else { return }
+///         assets = details.fetchResultAfterChanges
+///     }
+/// }
+/// PHPhotoLibrary.shared().register(grid)
+/// ```
+public protocol PHPhotoLibraryChangeObserver: AnyObject, Sendable {
+    /// Called once per committed change, in commit order, on a background queue.
+    func photoLibraryDidChange(_ changeInstance: PHChange)
+}
+
+/// One committed change, as observers see it: ask it about the objects and fetch results you hold.
+public final class PHChange: NSObject, @unchecked Sendable {
+    /// The change-log entry behind this change.
+    public let entry: LibraryChange
+    let library: PHPhotoLibrary
+
+    init(entry: LibraryChange, library: PHPhotoLibrary) {
+        self.entry = entry
+        self.library = library
+    }
+
+    private func changes(for object: PHObject) -> ObjectChanges {
+        switch object {
+        case is PHAsset: entry.asset
+        case is PHCollectionList: entry.collectionList
+        default: entry.assetCollection
+        }
+    }
+
+    /// What happened to one object, or nil when this change did not touch it. A change to an
+    /// album's assets is a change of the album, not of its assets.
+    public func changeDetails<T: PHObject>(for object: T) -> PHObjectChangeDetails<T>? {
+        let changes = changes(for: object)
+        let identifier = object.localIdentifier
+        let deleted = changes.deleted.contains(identifier)
+        guard deleted || changes.updated.contains(identifier) || changes.inserted.contains(identifier) else {
+            return nil
+        }
+        let after: T? = deleted ? nil : reload(object)
+        let properties = changes.changedProperties[identifier] ?? []
+        return PHObjectChangeDetails(
+            objectBeforeChanges: object, objectAfterChanges: after, assetContentChanged: properties.contains("content"),
+            objectWasDeleted: deleted)
+    }
+
+    private func reload<T: PHObject>(_ object: T) -> T? {
+        let options = PHFetchOptions()
+        options.photoLibrary = library
+        options.includeHiddenAssets = true
+        options.includeAllBurstAssets = true
+        let identifier = [object.localIdentifier]
+        switch object {
+        case is PHAsset: return PHAsset.fetchAssets(withLocalIdentifiers: identifier, options: options).firstObject as? T
+        case is PHCollectionList:
+            return PHCollectionList.fetchCollectionLists(withLocalIdentifiers: identifier, options: options).firstObject
+                as? T
+        default:
+            return PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: identifier, options: options).firstObject
+                as? T
+        }
+    }
+
+    /// How a fetch result is changed by this change, or nil when it is not (same objects, none of
+    /// them changed). The result is fetched again with the same query; keep
+    /// `fetchResultAfterChanges` for the next change.
+    public func changeDetails<T: PHObject>(for fetchResult: PHFetchResult<T>) -> PHFetchResultChangeDetails<T>? {
+        guard let origin = fetchResult.origin, let library = fetchResult.library else { return nil }
+        let after: PHFetchResult<T>
+        switch origin {
+        case .assets(let query):
+            guard let assets = library.fetchAssets(query) as? PHFetchResult<T> else { return nil }
+            after = assets
+        case .collections(let query):
+            after = library.fetchCollections(query)
+        }
+        after.wantsIncrementalChangeDetails = fetchResult.wantsIncrementalChangeDetails
+        let kind = T.self == PHAsset.self ? entry.asset : T.self == PHCollectionList.self ? entry.collectionList
+            : ObjectChanges(
+                inserted: entry.assetCollection.inserted + entry.collectionList.inserted,
+                updated: entry.assetCollection.updated + entry.collectionList.updated,
+                deleted: entry.assetCollection.deleted + entry.collectionList.deleted)
+        let touched = Set(kind.updated)
+        let before = fetchResult.rowIDs
+        let changedRows = Set(
+            (try? library.database.read { db in
+                try LibraryDatabase.rowIDs(
+                    localIdentifiers: Array(touched), assets: T.self == PHAsset.self, db)
+            }) ?? [])
+        if after.rowIDs == before && changedRows.isDisjoint(with: before) { return nil }
+        return PHFetchResultChangeDetails(
+            from: fetchResult, to: after, changedIdentifiers: touched, changedRows: changedRows,
+            incremental: fetchResult.wantsIncrementalChangeDetails)
+    }
+}
+
+/// What happened to one object in a change.
+public final class PHObjectChangeDetails<ObjectType: PHObject>: NSObject, @unchecked Sendable {
+    /// The object as it was (the one asked about).
+    public let objectBeforeChanges: ObjectType
+    /// The object as it is now; nil when it was deleted.
+    public let objectAfterChanges: ObjectType?
+    /// Whether the photo or video itself changed (not only its properties).
+    public let assetContentChanged: Bool
+    /// Whether the object was deleted.
+    public let objectWasDeleted: Bool
+
+    init(objectBeforeChanges: ObjectType, objectAfterChanges: ObjectType?, assetContentChanged: Bool,
+         objectWasDeleted: Bool) {
+        self.objectBeforeChanges = objectBeforeChanges
+        self.objectAfterChanges = objectAfterChanges
+        self.assetContentChanged = assetContentChanged
+        self.objectWasDeleted = objectWasDeleted
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import Photos
+import PhotosTestSupport
+import Synchronization
+import Testing
+
+/// Records what it is told.
+final class Recorder: PHPhotoLibraryChangeObserver, @unchecked Sendable {
+    let changes = Mutex<[PHChange]>([])
+    var onChange: (@Sendable (PHChange) -> Void)?
+
+    func photoLibraryDidChange(_ changeInstance: PHChange) {
+        changes.withLock { $0.append(changeInstance) }
+        onChange?(changeInstance)
+    }
+
+    func waitFor(_ count: Int, seconds: Double = 10) async throws {
+        let deadline = Date().addingTimeInterval(seconds)
+        while changes.withLock({ $0.count }) < count {
+            guard Date() < deadline else { Issue.record("only \(changes.withLock { $0.count }) of \(count) changes"); return }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
+}
+
+@Suite struct ChangeObserverTests {
+    @Test func anObserverGetsObjectAndFetchResultDetails() async throws {
+        let fixture = try LibraryFixture()
+        let library = fixture.library
+        let favorites = PHAsset.fetchAssets(with: fixture.options { $0.predicate = NSPredicate(format: "favorite == YES") })
+        let videos = PHAsset.fetchAssets(with: .video, options: fixture.options())
+        let trip: PHAssetCollection = fixture.collection("Trip")
+        let live = fixture.asset("live.heic")
+        let recorder = Recorder()
+        library.register(recorder)
+        try library.performChangesAndWait { PHAssetChangeRequest(for: live).isFavorite = true }
+        try await recorder.waitFor(1)
+        let change = try #require(recorder.changes.withLock { $0.first })
+
+        let asset = try #require(change.changeDetails(for: live))
+        #expect(asset.objectAfterChanges?.isFavorite == true && !asset.objectWasDeleted && !asset.assetContentChanged)
+        let details = try #require(change.changeDetails(for: favorites))
+        #expect(details.insertedObjects == [live] && details.removedIndexes!.isEmpty)
+        #expect(details.fetchResultAfterChanges.count == favorites.count + 1)
+        #expect(change.changeDetails(for: videos) == nil, "a result the change does not touch gets no details")
+        #expect(change.changeDetails(for: trip) == nil, "an asset's change is not a change of its album")
+        library.unregisterChangeObserver(recorder)
+    }
+
+    @Test func albumChangesAreObjectChangesOfTheAlbum() async throws {
+        let fixture = try LibraryFixture()
+        let trip: PHAssetCollection = fixture.collection("Trip")
+        let inTrip = PHAsset.fetchAssets(in: trip, options: fixture.options())
+        let recorder = Recorder()
+        fixture.library.register(recorder)
+        try fixture.library.performChangesAndWait { PHAssetCollectionChangeRequest(for: trip)!.title = "Holiday" }
+        try await recorder.waitFor(1)
+        let change = try #require(recorder.changes.withLock { $0.first })
+        #expect(change.changeDetails(for: trip)?.objectAfterChanges?.localizedTitle == "Holiday")
+        #expect(change.changeDetails(for: fixture.asset("beach.jpg")) == nil)
+        #expect(change.changeDetails(for: inTrip) == nil, "renaming an album does not change its assets")
+    }
+
+    @Test func wantsIncrementalChangeDetailsFalseGivesOnlyTheNewResult() async throws {
+        let fixture = try LibraryFixture()
+        let all = PHAsset.fetchAssets(with: fixture.options { $0.wantsIncrementalChangeDetails = false })
+        let recorder = Recorder()
+        fixture.library.register(recorder)
+        try fixture.library.performChangesAndWait { PHAssetChangeRequest.deleteAssets([fixture.asset("pano.jpg")] as NSArray) }
+        try await recorder.waitFor(1)
+        let details = try #require(recorder.changes.withLock { $0.first }?.changeDetails(for: all))
+        #expect(!details.hasIncrementalChanges && details.removedIndexes == nil)
+        #expect(details.fetchResultAfterChanges.count == all.count - 1)
+    }
+
+    @Test func rapidCommitsArriveOncePerCommitInOrder() async throws {
+        let fixture = try LibraryFixture()
+        let recorder = Recorder()
+        fixture.library.register(recorder)
+        let before = try fixture.library.database.currentToken()
+        for round in 0..<25 {
+            fixture.library.performChanges({
+                PHAssetChangeRequest(for: fixture.asset("beach.jpg")).isHidden = round % 2 == 0
+            }, completionHandler: nil)
+        }
+        try await recorder.waitFor(25)
+        let tokens = recorder.changes.withLock { $0.map(\.entry.token) }
+        #expect(tokens == Array((before + 1)...(before + 25)))
+    }
+
+    @Test(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))
+    func anotherProcessesCommitsReachTheObserver() async throws {
+        let fixture = try LibraryFixture()
+        let recorder = Recorder()
+        fixture.library.register(recorder)
+        let root = fixture.directory.path("Pictures")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            at: try #require(Corpus.file("Camera/1997/Ricoh/RIMG0001.JPG")), to: root.appendingPathComponent("a.jpg"))
+        // `photos scan` is another process writing the same library file.
+        let scan = try BuiltProducts.run("photos", ["scan", "--library", fixture.libraryURL.path, root.path])
+        #expect(scan.status == 0, "\(scan.stderr)")
+        try await recorder.waitFor(1)
+        let inserted = recorder.changes.withLock { $0.flatMap(\.entry.asset.inserted) }
+        #expect(inserted.count == 1)
+    }
+}
