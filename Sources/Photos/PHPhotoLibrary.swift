@@ -23,6 +23,9 @@ public final class PHPhotoLibrary: @unchecked Sendable {
         public var importDirectory: URL?
         /// The time zone for file dates that carry no UTC offset. Default: the system's.
         public var timeZone: TimeZone = .current
+        /// How many changes the history keeps for `fetchPersistentChanges(since:)` (default
+        /// 100,000); a token older than that expires.
+        public var changeHistoryLimit = LibraryDatabase.defaultHistoryLimit
 
         /// The defaults.
         public init() {}
@@ -41,7 +44,7 @@ public final class PHPhotoLibrary: @unchecked Sendable {
 
     /// Opens (creating if needed) the library file at `url`.
     public init(url: URL, configuration: Configuration = Configuration()) throws {
-        database = try LibraryDatabase(path: url.path)
+        database = try LibraryDatabase(path: url.path, historyLimit: configuration.changeHistoryLimit)
         self.configuration = configuration
         importDirectory = configuration.importDirectory
             ?? url.deletingLastPathComponent().appendingPathComponent("Imports", isDirectory: true)
@@ -49,7 +52,7 @@ public final class PHPhotoLibrary: @unchecked Sendable {
 
     /// Opens a private in-memory library (for tests and scratch work).
     public init(inMemoryWith configuration: Configuration = Configuration()) throws {
-        database = try LibraryDatabase()
+        database = try LibraryDatabase(historyLimit: configuration.changeHistoryLimit)
         self.configuration = configuration
         importDirectory = configuration.importDirectory
             ?? FileManager.default.temporaryDirectory.appendingPathComponent(

@@ -19,10 +19,13 @@ public final class LibraryDatabase: Sendable {
     /// How many change-log entries are kept (older ones are pruned as new ones come); tokens
     /// older than what is kept expire (`persistentChangeTokenExpired`).
     public static let defaultHistoryLimit = 100_000
+    /// How many change-log entries this library keeps.
+    public let historyLimit: Int
 
     /// Opens (creating if needed) the library at `path` and brings its schema up to date.
-    public init(path: String) throws {
+    public init(path: String, historyLimit: Int = LibraryDatabase.defaultHistoryLimit) throws {
         self.path = path
+        self.historyLimit = max(1, historyLimit)
         let directory = (path as NSString).deletingLastPathComponent
         if !directory.isEmpty {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -40,8 +43,9 @@ public final class LibraryDatabase: Sendable {
     }
 
     /// Opens a private in-memory library, for tests and transient work.
-    public init() throws {
+    public init(historyLimit: Int = LibraryDatabase.defaultHistoryLimit) throws {
         path = nil
+        self.historyLimit = max(1, historyLimit)
         writer = try DatabaseQueue(configuration: Self.configuration())
         try Self.migrator.migrate(writer)
     }
@@ -88,7 +92,7 @@ public final class LibraryDatabase: Sendable {
             let value = try body(transaction)
             let token = try transaction.changes.append(to: db)
             // Prune now and then, in the same transaction, so the log stays bounded.
-            if let token, token % 1024 == 0 { try Self.prune(db, keeping: Self.defaultHistoryLimit) }
+            if let token, token % Int64(min(1024, historyLimit)) == 0 { try Self.prune(db, keeping: historyLimit) }
             return (value, token)
         }
     }

@@ -33,6 +33,22 @@ import Testing
         #expect(Array(try library.fetchPersistentChanges(since: library.currentChangeToken)).isEmpty)
     }
 
+    @Test func theHistoryKeepsItsConfiguredNumberOfChanges() throws {
+        var configuration = PHPhotoLibrary.Configuration()
+        configuration.changeHistoryLimit = 3
+        let library = try PHPhotoLibrary(inMemoryWith: configuration)
+        let first = library.currentChangeToken
+        var tokens: [PHPersistentChangeToken] = []
+        for index in 0..<6 {
+            try library.performChangesAndWait {
+                _ = PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "album \(index)")
+            }
+            tokens.append(library.currentChangeToken)
+        }
+        #expect(throws: PHPhotosError.self) { try library.fetchPersistentChanges(since: first) }
+        #expect(Array(try library.fetchPersistentChanges(since: tokens[3])).count == 2)
+    }
+
     @Test func tokensSurviveRestartsAndSerialization() throws {
         let fixture = try LibraryFixture()
         let saved = fixture.library.currentChangeToken.dataRepresentation
