@@ -3,7 +3,7 @@ import Foundation
 /// The command line of `photos-bench`.
 ///
 /// ```
-/// photos-bench [--sizes 100000,1000000] [--dir DIR] [--iterations N]
+/// photos-bench [--sizes 100000,1000000] [--dir DIR] [--iterations N] [--changes SIZE]
 /// ```
 struct BenchmarkOptions: Sendable {
     /// Library sizes to measure, in assets, smallest first.
@@ -12,13 +12,18 @@ struct BenchmarkOptions: Sendable {
     var directory = FileManager.default.temporaryDirectory.appendingPathComponent("photos-bench").path
     /// Timed samples per fetch and commit measure (count takes a tenth, at least 5).
     var iterations = 200
+    /// The library size at which change observation is measured (issue 5); nil to skip it. It runs
+    /// only when this size is one of ``sizes``.
+    var changesSize: Int? = 100_000
 
     static let usage = """
-        usage: photos-bench [--sizes 100000,1000000] [--dir DIR] [--iterations N]
+        usage: photos-bench [--sizes 100000,1000000] [--dir DIR] [--iterations N] [--changes SIZE]
 
           --sizes       library sizes in assets, comma separated (default 100000,1000000)
           --dir         where synthetic libraries are kept and reused (default $TMPDIR/photos-bench)
           --iterations  timed samples per fetch and commit measure (default 200)
+          --changes     library size at which change observation is measured, one of --sizes;
+                        0 skips it (default 100000)
         """
 
     /// Parses `arguments` (without the program name); throws a message for the user on a bad one.
@@ -41,6 +46,11 @@ struct BenchmarkOptions: Sendable {
                     throw UsageError(message: "--iterations wants an integer of at least 10, got \(value)")
                 }
                 iterations = count
+            case "--changes":
+                guard let size = Int(value.filter { $0 != "_" }), size >= 0 else {
+                    throw UsageError(message: "--changes wants a library size, or 0, got \(value)")
+                }
+                changesSize = size == 0 ? nil : size
             default:
                 throw UsageError(message: "unknown option \(flag)")
             }
@@ -54,6 +64,7 @@ struct BenchmarkOptions: Sendable {
     var commandLine: String {
         "swift run -c release --scratch-path .build-bench photos-bench --sizes "
             + sizes.map(String.init).joined(separator: ",") + " --dir \(directory) --iterations \(iterations)"
+            + " --changes \(changesSize ?? 0)"
     }
 }
 

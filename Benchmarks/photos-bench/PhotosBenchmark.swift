@@ -33,11 +33,18 @@ struct PhotosBenchmark {
             try measurements.measureCount()
             try measurements.measureCommit()
         }
+        // Change observation last, so its allocations and writes touch no other measure.
+        if let size = options.changesSize, options.sizes.contains(size) {
+            let synthetic = SyntheticLibrary(size: size, directory: options.directory)
+            try LibraryMeasurements(path: synthetic.path, size: size, options: options, table: table)
+                .measureChanges()
+        }
         print()
         print("results (ms unless noted; ratio = p50 / floor p50; floor = the same query as plain SQL via GRDB)")
         table.printHeader()
         for row in table.rows { table.add(row, recording: false) }
         printSummary()
+        printChangesSummary()
         print()
         print("rerun: \(options.commandLine)")
     }

@@ -1,7 +1,7 @@
 // Release-build benchmark of the Photos library over synthetic libraries of 100k and 1M assets.
 //
 //     swift run -c release --scratch-path .build-bench photos-bench [--sizes 100000,1000000] [--dir DIR]
-//         [--iterations N]
+//         [--iterations N] [--changes SIZE]
 //
 // Each measure is printed beside the same query done as plain SQL on the same file (the floor).
 import Foundation
