@@ -119,8 +119,12 @@ public final class PHPhotoLibrary: @unchecked Sendable {
     // MARK: Fetching
 
     func fetchAssets(_ query: AssetQuery) -> PHFetchResult<PHAsset> {
-        let ids = (try? database.assetIDs(matching: query)) ?? []
-        return PHFetchResult(ids: ids, origin: .assets(query), library: self) { [database, self] ids in
+        fetchAssets(ids: (try? database.assetIDs(matching: query)) ?? [], origin: .assets(query))
+    }
+
+    /// A result over known row ids (a snapshot whose membership and order are known not to change).
+    func fetchAssets(ids: [Int64], origin: FetchOrigin) -> PHFetchResult<PHAsset> {
+        PHFetchResult(ids: ids, origin: origin, library: self) { [database, self] ids in
             let records = (try? database.assetsIncludingDeleted(ids: ids)) ?? [:]
             return records.mapValues { PHAsset(record: $0, library: self) }
         }

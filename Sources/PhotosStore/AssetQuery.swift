@@ -122,6 +122,22 @@ public struct AssetQuery: Sendable, Hashable {
         return (sql, arguments)
     }
 
+    /// Whether changing these PhotoKit properties of some assets can change which assets this
+    /// query selects or their order. `false` lets change details skip fetching again.
+    public func depends(onProperties properties: Set<String>) -> Bool {
+        let columns: [String: [String]] = [
+            "isFavorite": ["isFavorite"], "isHidden": ["isHidden"], "location": ["latitude", "longitude", "altitude"],
+            "creationDate": ["creationDate"], "representsBurst": ["representsBurst", "isBurstVisible"],
+        ]
+        let (sql, _) = self.sql()
+        for property in properties {
+            // Content and anything not listed may change any column.
+            guard let names = columns[property] else { return true }
+            if names.contains(where: { sql.contains("asset." + $0) }) { return true }
+        }
+        return false
+    }
+
     static func jsonArray(_ strings: [String]) -> String {
         let encoded = try? JSONSerialization.data(withJSONObject: strings)
         return encoded.map { String(decoding: $0, as: UTF8.self) } ?? "[]"

@@ -47,6 +47,28 @@ final class Recorder: PHPhotoLibraryChangeObserver, @unchecked Sendable {
         library.unregisterChangeObserver(recorder)
     }
 
+    @Test func editsThatCannotMoveAssetsKeepTheSnapshotOrder() async throws {
+        let fixture = try LibraryFixture()
+        let all = PHAsset.fetchAssets(with: fixture.options())
+        let recorder = Recorder()
+        fixture.library.register(recorder)
+        let live = fixture.asset("live.heic")
+        let secret = fixture.asset("secret.jpg")
+        try fixture.library.performChangesAndWait {
+            PHAssetChangeRequest(for: live).isFavorite = true
+            PHAssetChangeRequest(for: live).location = CLLocation(latitude: 1, longitude: 2)
+        }
+        try fixture.library.performChangesAndWait { PHAssetChangeRequest(for: secret).isHidden = false }
+        try await recorder.waitFor(2)
+        let changes = recorder.changes.withLock { $0 }
+        let favorite = try #require(changes[0].changeDetails(for: all))
+        #expect(favorite.removedIndexes!.isEmpty && favorite.insertedIndexes!.isEmpty && !favorite.hasMoves)
+        #expect(favorite.changedIndexes == IndexSet([all.index(of: live)]))
+        #expect(favorite.changedObjects.first?.isFavorite == true, "the changed object as it is now")
+        let unhidden = try #require(changes[1].changeDetails(for: favorite.fetchResultAfterChanges))
+        #expect(unhidden.insertedObjects.map(\.localIdentifier) == [secret.localIdentifier], "hiding filters the default fetch")
+    }
+
     @Test func albumChangesAreObjectChangesOfTheAlbum() async throws {
         let fixture = try LibraryFixture()
         let trip: PHAssetCollection = fixture.collection("Trip")

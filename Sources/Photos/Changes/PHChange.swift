@@ -76,6 +76,24 @@ public final class PHChange: NSObject, @unchecked Sendable {
     /// `fetchResultAfterChanges` for the next change.
     public func changeDetails<T: PHObject>(for fetchResult: PHFetchResult<T>) -> PHFetchResultChangeDetails<T>? {
         guard let origin = fetchResult.origin, let library = fetchResult.library else { return nil }
+        // Edits that cannot move assets in or out of the query, nor reorder it (a favorite in a
+        // result that does not filter or sort on favorites): the same snapshot, with changes.
+        if case .assets(let query) = origin, T.self == PHAsset.self, entry.asset.inserted.isEmpty,
+            entry.asset.deleted.isEmpty,
+            !query.depends(onProperties: Set(entry.asset.changedProperties.values.joined()))
+        {
+            let changedRows = Set(
+                (try? library.database.read { db in
+                    try LibraryDatabase.rowIDs(localIdentifiers: entry.asset.updated, assets: true, db)
+                }) ?? [])
+            guard fetchResult.rowIDs.contains(where: changedRows.contains),
+                let same = library.fetchAssets(ids: fetchResult.rowIDs, origin: origin) as? PHFetchResult<T>
+            else { return nil }
+            same.wantsIncrementalChangeDetails = fetchResult.wantsIncrementalChangeDetails
+            return PHFetchResultChangeDetails(
+                from: fetchResult, to: same, changedIdentifiers: Set(entry.asset.updated), changedRows: changedRows,
+                incremental: fetchResult.wantsIncrementalChangeDetails)
+        }
         let after: PHFetchResult<T>
         switch origin {
         case .assets(let query):

@@ -59,7 +59,13 @@ public final class PHFetchResultChangeDetails<ObjectType: PHObject>: NSObject, @
             return
         }
         // Row ids when both results have them (no object is loaded), identifiers otherwise.
-        if case .rows(let old, _) = fromResult.storage, case .rows(let new, _) = toResult.storage {
+        if case .rows(let old, _) = fromResult.storage, case .rows(let new, _) = toResult.storage, old == new {
+            // The same objects in the same order: only the changed ones, found in one pass.
+            removedIndexes = IndexSet()
+            insertedIndexes = IndexSet()
+            changedIndexes = changedRows.isEmpty ? IndexSet() : IndexSet(new.indices.filter { changedRows.contains(new[$0]) })
+            moves = []
+        } else if case .rows(let old, _) = fromResult.storage, case .rows(let new, _) = toResult.storage {
             let diff = OrderedDiff(from: old, to: new, changed: changedRows)
             removedIndexes = diff.removedIndexes
             insertedIndexes = diff.insertedIndexes
