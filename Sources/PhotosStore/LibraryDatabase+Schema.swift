@@ -172,6 +172,12 @@ extension LibraryDatabase {
             try db.execute(
                 sql: "INSERT INTO library (id, identifier) VALUES (1, ?)", arguments: [UUID().uuidString])
         }
+        migrator.registerMigration("v5: all assets by date") { db in
+            // Fetches that include hidden assets or every burst member, ordered by date then id,
+            // read this index in order (the covering one has flags between the date and the id,
+            // which made SQLite sort: 32 ms instead of ~10 for 100k assets, photos-bench).
+            try db.execute(sql: "CREATE INDEX asset_by_creationDate_only ON asset(creationDate)")
+        }
         return migrator
     }
 }

@@ -19,6 +19,10 @@ public struct OrderedDiff<Element: Hashable & Sendable>: Sendable {
     public let moves: [(from: Int, to: Int)]
 
     /// The diff from `old` to `new`; `changed` names the elements whose content changed.
+    ///
+    /// Inlinable, so that callers in other modules get it specialized for their element type:
+    /// unspecialized, the generic dictionary and tuple work costs several times as much.
+    @inlinable
     public init(from old: [Element], to new: [Element], changed: Set<Element> = []) {
         var oldIndex: [Element: Int] = [:]
         oldIndex.reserveCapacity(old.count)
@@ -61,6 +65,7 @@ public struct OrderedDiff<Element: Hashable & Sendable>: Sendable {
     /// Applies the diff to `old` as a UIKit batch update does: removals and moved-away items leave
     /// (old positions), then inserted and moved items take their new positions, and the rest fill
     /// the gaps in order. `inserting` gives the element for each inserted position.
+    @inlinable
     public func apply(to old: [Element], inserting: (Int) -> Element) -> [Element] {
         let movedFrom = Set(moves.map(\.from))
         var rest = old.enumerated().filter { !removedIndexes.contains($0.offset) && !movedFrom.contains($0.offset) }
@@ -82,6 +87,7 @@ public struct OrderedDiff<Element: Hashable & Sendable>: Sendable {
     }
 
     /// The positions (in `values`) of a longest strictly increasing subsequence.
+    @usableFromInline
     static func longestIncreasingSubsequence(_ values: [Int]) -> Set<Int> {
         var tails: [Int] = []  // Index into values of the smallest tail of each length.
         var previous = [Int](repeating: -1, count: values.count)
