@@ -15,11 +15,17 @@ import Foundation
 /// Keys are bare, values are strings, integers, booleans or arrays of strings (which may span
 /// lines); `#` starts a comment. Unknown keys and malformed lines are errors naming the line.
 public struct ConfigFile: Sendable, Hashable {
+    /// The library file (`library`).
     public var library: String?
+    /// The directories to watch (`roots`).
     public var roots: [String] = []
+    /// Shell patterns of names to skip (`ignore`).
     public var ignore: [String] = []
+    /// The settle period in milliseconds (`settle_ms`).
     public var settleMilliseconds: Int?
+    /// How often unwatchable roots are crawled, in seconds (`poll_interval_s`).
     public var pollIntervalSeconds: Int?
+    /// The zone for file dates with no offset (`time_zone`).
     public var timeZone: String?
 
     /// An empty configuration.
@@ -155,8 +161,12 @@ public struct ConfigFile: Sendable, Hashable {
 
 /// A problem in the configuration file, with its place.
 public struct ConfigError: Error, Sendable, CustomStringConvertible {
+    /// The configuration file.
     public let path: String
+    /// The line with the problem, from 1.
     public let line: Int
+    /// What is wrong.
     public let message: String
+    /// `path:line: message`.
     public var description: String { "\(path):\(line): \(message)" }
 }

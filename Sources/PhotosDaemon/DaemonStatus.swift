@@ -4,6 +4,7 @@ import Foundation
 public struct DaemonStatus: Sendable, Codable, Hashable {
     /// How one root is followed.
     public struct Root: Sendable, Codable, Hashable {
+        /// The root directory.
         public var path: String
         /// `watching` (inotify), `polling` (crawled every `pollInterval`), or `offline`.
         public var state: String
@@ -11,12 +12,17 @@ public struct DaemonStatus: Sendable, Codable, Hashable {
         public var reason: String?
     }
 
+    /// The daemon's process id.
     public var pid: Int32
+    /// When the daemon started, seconds since 1970.
     public var startedAt: Double
+    /// When this status was written, seconds since 1970.
     public var updatedAt: Double
+    /// Each root and how it is followed.
     public var roots: [Root]
     /// inotify watches held, and the most this daemon may hold.
     public var watches: Int
+    /// The system's inotify watch limit.
     public var watchBudget: Int
     /// Directories not watched for lack of budget (their roots are polled).
     public var unwatchedDirectories: Int
@@ -24,9 +30,13 @@ public struct DaemonStatus: Sendable, Codable, Hashable {
     public var queueDepth: Int
     /// Totals since the daemon started.
     public var ingested: Int
+    /// Files read again because they changed.
     public var updated: Int
+    /// Files found at a new path, identity kept.
     public var moved: Int
+    /// Files that left, and their assets.
     public var removed: Int
+    /// Files that could not be read.
     public var rejected: Int
     /// The most recent errors, newest last.
     public var lastErrors: [String]

@@ -3,11 +3,15 @@ import Glibc
 
 /// A regular file found under a root, with what `stat` says about it.
 public struct CrawledFile: Sendable, Hashable {
+    /// The absolute path.
     public var path: String
     /// The directory holding the file.
     public var directory: String
+    /// The device (`st_dev`).
     public var device: Int64
+    /// The inode (`st_ino`); with the device, the identity on disk.
     public var inode: Int64
+    /// The size in bytes.
     public var size: Int64
     /// Seconds since 1970.
     public var modificationTime: Double
@@ -18,15 +22,19 @@ public struct CrawledFile: Sendable, Hashable {
 
 /// A directory found under a root (or the root itself).
 public struct CrawledDirectory: Sendable, Hashable {
+    /// The absolute path.
     public var path: String
     /// The directory holding it; nil for the root.
     public var parent: String?
+    /// The device (`st_dev`).
     public var device: Int64
+    /// The inode (`st_ino`); with the device, the identity on disk.
     public var inode: Int64
 }
 
 /// Walks a root with `opendir`/`readdir`, skipping what ``IgnoreRules`` say to skip.
 public struct Crawler: Sendable {
+    /// What to skip.
     public var rules: IgnoreRules
 
     /// A crawler with the given rules.

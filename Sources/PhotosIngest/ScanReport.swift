@@ -31,9 +31,12 @@ public struct ScanProgress: Sendable, Hashable {
     public var root: String
     /// Files read so far, of `total` to read (unchanged files are not read).
     public var done: Int
+    /// Files to read in this root.
     public var total: Int
     /// Files seen under the roots so far.
     public var seen: Int
+    /// Files ingested so far.
     public var ingested: Int
+    /// Files rejected so far.
     public var rejected: Int
 }

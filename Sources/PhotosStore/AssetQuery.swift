@@ -26,6 +26,7 @@ public struct AssetQuery: Sendable, Hashable {
         case burst(String)
     }
 
+    /// Where the assets come from.
     public var scope: Scope = .library
     /// Only assets of this media type.
     public var mediaType: PHAssetMediaType?

@@ -19,6 +19,7 @@ public struct CollectionQuery: Sendable, Hashable {
         case listsContaining(Int64)
     }
 
+    /// Where the collections come from.
     public var scope: Scope
     /// A compiled predicate (see ``column(for:)``).
     public var filter: SQLFragment?

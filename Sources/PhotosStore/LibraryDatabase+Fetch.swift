@@ -4,6 +4,7 @@ import PhotosCore
 
 /// A collection row with the figures PhotoKit derives from its members.
 public struct CollectionInfo: Sendable, Hashable {
+    /// The collection row.
     public var record: CollectionRecord
     /// Members of an album; nil where PhotoKit reports `NSNotFound` (smart albums, folders).
     public var estimatedAssetCount: Int?

@@ -4,13 +4,21 @@ import PhotosCore
 
 /// A resource as the scanner compares it with the disk.
 public struct StoredFile: Sendable, Hashable {
+    /// The resource row.
     public var resourceID: Int64
+    /// The asset it belongs to.
     public var assetID: Int64
+    /// A `PHAssetResourceType` raw value.
     public var type: Int
+    /// The absolute path of the file.
     public var path: String
+    /// The file's device when last seen.
     public var device: Int64?
+    /// The file's inode when last seen.
     public var inode: Int64?
+    /// The file's size when last read.
     public var fileSize: Int64
+    /// The file's modification time when last read.
     public var modificationTime: Double?
 }
 

@@ -82,10 +82,13 @@ public final class PHPersistentChange: NSObject, @unchecked Sendable {
 
 /// The identifiers of the objects of one type a change inserted, updated and deleted.
 public final class PHPersistentObjectChangeDetails: NSObject, @unchecked Sendable {
+    /// The type of object these details are about.
     public let objectType: PHObjectType
+    /// Objects created.
     public let insertedLocalIdentifiers: Set<String>
     /// Includes hiding and unhiding, which are updates, not deletions.
     public let updatedLocalIdentifiers: Set<String>
+    /// Objects deleted.
     public let deletedLocalIdentifiers: Set<String>
     /// For updated objects, which properties changed (not in PhotoKit's API).
     public let changedProperties: [String: [String]]

@@ -9,7 +9,9 @@ public typealias CLLocationAccuracy = Double
 
 /// A latitude and longitude, as Core Location's `CLLocationCoordinate2D`.
 public struct CLLocationCoordinate2D: Sendable, Hashable {
+    /// Degrees, north positive.
     public var latitude: CLLocationDegrees
+    /// Degrees, east positive.
     public var longitude: CLLocationDegrees
     /// A coordinate at (0, 0).
     public init() { self.init(latitude: 0, longitude: 0) }

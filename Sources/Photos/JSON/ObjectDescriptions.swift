@@ -5,37 +5,59 @@ import PhotosCore
 public struct AssetDescription: Codable, Sendable, Hashable {
     /// One file behind the asset.
     public struct Resource: Codable, Sendable, Hashable {
+        /// The PhotoKit resource type name (`photo`, `video`, `pairedVideo`, `alternatePhoto`, ...).
         public var type: String
+        /// The absolute path of the file.
         public var path: String
+        /// The file's uniform type identifier.
         public var uniformTypeIdentifier: String
+        /// The file's MIME type.
         public var mimeType: String?
+        /// The file's size in bytes.
         public var fileSize: Int64
     }
 
     /// Where the asset was taken.
     public struct Location: Codable, Sendable, Hashable {
+        /// Degrees, north positive.
         public var latitude: Double
+        /// Degrees, east positive.
         public var longitude: Double
+        /// Meters above sea level, when known.
         public var altitude: Double?
     }
 
+    /// The object's local identifier.
     public var localIdentifier: String
+    /// `image`, `video`, `audio` or `unknown`.
     public var mediaType: String
+    /// PhotoKit subtype names (`photoLive`, `photoScreenshot`, ...).
     public var mediaSubtypes: [String]
+    /// Width as displayed (orientation applied).
     public var pixelWidth: Int
+    /// Height as displayed (orientation applied).
     public var pixelHeight: Int
+    /// When the photo or video was taken, ISO 8601 with its UTC offset.
     public var creationDate: String?
     /// False when the file gave a local time with no UTC offset, read in the library's time zone.
     public var creationDateHasOffset: Bool
+    /// When the asset last changed, ISO 8601 with the UTC offset.
     public var modificationDate: String?
+    /// Length in seconds; 0 for stills.
     public var duration: Double
+    /// Where it was taken, or null.
     public var location: Location?
+    /// Whether the user marked it a favorite.
     public var isFavorite: Bool
+    /// Whether the user hid it.
     public var isHidden: Bool
+    /// The burst it belongs to, or null.
     public var burstIdentifier: String?
+    /// Whether it stands for its burst.
     public var representsBurst: Bool
     /// False while the asset's root is offline (its files cannot be read; the asset is kept).
     public var isAvailable: Bool
+    /// The files behind the asset, photo or video first.
     public var resources: [Resource]
 
     enum CodingKeys: String, CodingKey {
@@ -98,7 +120,9 @@ public struct AssetDescription: Codable, Sendable, Hashable {
 
 /// The stable JSON shape of an album or folder (DESIGN: "Collection JSON").
 public struct CollectionDescription: Codable, Sendable, Hashable {
+    /// The object's local identifier.
     public var localIdentifier: String
+    /// The collection's title.
     public var localizedTitle: String?
     /// `album`, `smartAlbum` or `folder`.
     public var type: String
@@ -110,7 +134,9 @@ public struct CollectionDescription: Codable, Sendable, Hashable {
     public var path: String?
     /// The folder holding this collection, if any.
     public var parentLocalIdentifier: String?
+    /// The earliest creation date of its assets, ISO 8601.
     public var startDate: String?
+    /// The latest creation date of its assets, ISO 8601.
     public var endDate: String?
 
     /// Describes a collection.

@@ -36,8 +36,11 @@ public struct LibraryChange: Sendable, Hashable, Codable {
     public var token: Int64
     /// When the transaction committed.
     public var timestamp: Double
+    /// What happened to assets.
     public var asset: ObjectChanges
+    /// What happened to albums.
     public var assetCollection: ObjectChanges
+    /// What happened to folders.
     public var collectionList: ObjectChanges
 
     /// Creates an entry.

@@ -13,9 +13,13 @@ import Foundation
 /// Applied as a UIKit batch (remove, insert, move, each in its own coordinates), the old list
 /// becomes the new one; ``apply(to:inserting:)`` does exactly that.
 public struct OrderedDiff<Element: Hashable & Sendable>: Sendable {
+    /// Positions in the old list of what left.
     public let removedIndexes: IndexSet
+    /// Positions in the new list of what arrived.
     public let insertedIndexes: IndexSet
+    /// Positions in the new list of what stayed and changed.
     public let changedIndexes: IndexSet
+    /// `(from, to)`: from in the old list, to in the new one.
     public let moves: [(from: Int, to: Int)]
 
     /// The diff from `old` to `new`; `changed` names the elements whose content changed.

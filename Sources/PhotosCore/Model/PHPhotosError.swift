@@ -50,22 +50,38 @@ public struct PHPhotosError: Error, Sendable, Hashable, CustomStringConvertible 
     /// PhotoKit's numeric code.
     public var errorCode: Int { code.rawValue }
 
+    /// The code, its name and the message.
     public var description: String { "PHPhotosError \(code.rawValue) (\(code)): \(message)" }
 
+    /// The code to match in `catch PHPhotosError.internalError`.
     public static var internalError: Code { .internalError }
+    /// The code to match in `catch PHPhotosError.userCancelled`.
     public static var userCancelled: Code { .userCancelled }
+    /// The code to match in `catch PHPhotosError.persistentChangeTokenExpired`.
     public static var persistentChangeTokenExpired: Code { .persistentChangeTokenExpired }
+    /// The code to match in `catch PHPhotosError.libraryVolumeOffline`.
     public static var libraryVolumeOffline: Code { .libraryVolumeOffline }
+    /// The code to match in `catch PHPhotosError.identifierNotFound`.
     public static var identifierNotFound: Code { .identifierNotFound }
+    /// The code to match in `catch PHPhotosError.multipleIdentifiersFound`.
     public static var multipleIdentifiersFound: Code { .multipleIdentifiersFound }
+    /// The code to match in `catch PHPhotosError.persistentChangeDetailsUnavailable`.
     public static var persistentChangeDetailsUnavailable: Code { .persistentChangeDetailsUnavailable }
+    /// The code to match in `catch PHPhotosError.changeNotSupported`.
     public static var changeNotSupported: Code { .changeNotSupported }
+    /// The code to match in `catch PHPhotosError.operationInterrupted`.
     public static var operationInterrupted: Code { .operationInterrupted }
+    /// The code to match in `catch PHPhotosError.invalidResource`.
     public static var invalidResource: Code { .invalidResource }
+    /// The code to match in `catch PHPhotosError.missingResource`.
     public static var missingResource: Code { .missingResource }
+    /// The code to match in `catch PHPhotosError.notEnoughSpace`.
     public static var notEnoughSpace: Code { .notEnoughSpace }
+    /// The code to match in `catch PHPhotosError.requestNotSupportedForAsset`.
     public static var requestNotSupportedForAsset: Code { .requestNotSupportedForAsset }
+    /// The code to match in `catch PHPhotosError.accessRestricted`.
     public static var accessRestricted: Code { .accessRestricted }
+    /// The code to match in `catch PHPhotosError.accessUserDenied`.
     public static var accessUserDenied: Code { .accessUserDenied }
 }
 

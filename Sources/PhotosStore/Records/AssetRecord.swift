@@ -4,15 +4,22 @@ import PhotosCore
 
 /// One row of the `asset` table: everything PhotoKit's `PHAsset` exposes, in storage form.
 public struct AssetRecord: Sendable, Hashable, Codable, Identifiable, FetchableRecord, MutablePersistableRecord {
+    /// The table of assets.
     public static let databaseTableName = "asset"
 
     /// The row id; nil until inserted.
     public var id: Int64?
+    /// The asset's local identifier (`UUID/L0/001`).
     public var localIdentifier: String
+    /// A `PHAssetMediaType` raw value.
     public var mediaType: Int
+    /// `PHAssetMediaSubtype` bits.
     public var mediaSubtypes: Int64
+    /// `PHAssetSourceType` bits.
     public var sourceType: Int64
+    /// Width as displayed.
     public var pixelWidth: Int
+    /// Height as displayed.
     public var pixelHeight: Int
     /// Seconds since 1970.
     public var creationDate: Double?
@@ -20,18 +27,31 @@ public struct AssetRecord: Sendable, Hashable, Codable, Identifiable, FetchableR
     public var creationDateOffset: Int?
     /// True when the file gave a local time with no offset, read in the library's time zone.
     public var creationDateIsFloating: Bool
+    /// When the asset last changed, seconds since 1970.
     public var modificationDate: Double?
+    /// When the asset entered the library, seconds since 1970.
     public var addedDate: Double
+    /// Degrees, north positive.
     public var latitude: Double?
+    /// Degrees, east positive.
     public var longitude: Double?
+    /// Meters above sea level.
     public var altitude: Double?
+    /// Length in seconds; 0 for stills.
     public var duration: Double
+    /// Whether the user marked it a favorite.
     public var isFavorite: Bool
+    /// Whether the user hid it.
     public var isHidden: Bool
+    /// The burst it belongs to.
     public var burstIdentifier: String?
+    /// `PHAssetBurstSelectionType` bits.
     public var burstSelectionTypes: Int64
+    /// Whether it stands for its burst.
     public var representsBurst: Bool
+    /// The format of the asset's edits, if edited.
     public var adjustmentFormatIdentifier: String?
+    /// Whether a RAW file is among its resources (the RAW smart album).
     public var isRAW: Bool
 
     /// Creates a record for a new asset with PhotoKit's defaults.

@@ -2,9 +2,12 @@ import GRDB
 
 /// One row of the `collection` table: an album, a smart album, or a folder (collection list).
 public struct CollectionRecord: Sendable, Hashable, Codable, Identifiable, FetchableRecord, MutablePersistableRecord {
+    /// The table of albums, smart albums and folders.
     public static let databaseTableName = "collection"
 
+    /// The row id; nil until inserted.
     public var id: Int64?
+    /// The collection's local identifier.
     public var localIdentifier: String
     /// True for a collection list (folder), false for an asset collection (album).
     public var isList: Bool
@@ -12,6 +15,7 @@ public struct CollectionRecord: Sendable, Hashable, Codable, Identifiable, Fetch
     public var type: Int
     /// A `PHAssetCollectionSubtype` or `PHCollectionListSubtype` raw value.
     public var subtype: Int
+    /// The collection's title.
     public var title: String?
     /// The folder holding this collection; nil at the top level.
     public var parentId: Int64?
@@ -19,9 +23,11 @@ public struct CollectionRecord: Sendable, Hashable, Codable, Identifiable, Fetch
     public var position: Int
     /// The directory behind a directory-backed album or folder.
     public var path: String?
+    /// When the collection was created, seconds since 1970.
     public var createdDate: Double
     /// The directory's device and inode, to follow a renamed directory.
     public var device: Int64? = nil
+    /// The directory's inode (see `device`).
     public var inode: Int64? = nil
 
     /// Creates a collection row.

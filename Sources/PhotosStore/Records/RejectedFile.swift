@@ -2,6 +2,7 @@ import GRDB
 
 /// A file that looked like media but could not be read: its path and the reason.
 public struct RejectedFile: Sendable, Hashable, Codable, FetchableRecord, PersistableRecord {
+    /// The table of rejected files.
     public static let databaseTableName = "rejected"
 
     /// The file's absolute path.
@@ -10,9 +11,11 @@ public struct RejectedFile: Sendable, Hashable, Codable, FetchableRecord, Persis
     public var code: String
     /// What is wrong, for people.
     public var reason: String
+    /// The file's size when it was rejected.
     public var fileSize: Int64
     /// Seconds since 1970; a file rejected at this size and time is not read again.
     public var modificationTime: Double
+    /// When it was rejected, seconds since 1970.
     public var rejectedDate: Double
 
     /// Creates a rejection record.

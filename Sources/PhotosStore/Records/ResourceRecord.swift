@@ -2,20 +2,28 @@ import GRDB
 
 /// One row of the `resource` table: a file behind an asset (its photo, paired video, RAW...).
 public struct ResourceRecord: Sendable, Hashable, Codable, FetchableRecord, MutablePersistableRecord {
+    /// The table of the files behind assets.
     public static let databaseTableName = "resource"
 
+    /// The row id; nil until inserted.
     public var id: Int64?
+    /// The asset this file belongs to.
     public var assetId: Int64
     /// A `PHAssetResourceType` raw value.
     public var type: Int
     /// The absolute path of the file.
     public var path: String
+    /// The file's uniform type identifier.
     public var uniformTypeIdentifier: String?
+    /// The file's MIME type.
     public var mimeType: String?
+    /// The file's size in bytes.
     public var fileSize: Int64
+    /// The file's name.
     public var originalFilename: String
     /// The file's device and inode when it was last seen, to recognise it after a move.
     public var device: Int64? = nil
+    /// The file's inode (see `device`).
     public var inode: Int64? = nil
     /// The file's modification time (seconds since 1970) when it was last read.
     public var modificationTime: Double? = nil
