@@ -14,13 +14,20 @@ extension PhotosCommand {
         @Option(help: "Only entries after this token (default: from the start).")
         var since: Int64 = 0
 
-        @Flag(help: "Keep running and print new entries as they are committed.")
+        @Flag(help: "Keep running and print new entries as they are committed (by any process).")
         var follow = false
 
         func run() throws {
             let library = try options.open()
+            if follow { Self.unblockTerminationSignals() }
+            // Made before the first read, so that a commit landing between a read and the wait
+            // that follows it still wakes the wait.
+            let wakeups = DispatchSemaphore(value: 0)
+            let queue = DispatchQueue(label: "photos.changes.follow")
+            let signal = follow ? library.database.commitSignal(queue: queue) { wakeups.signal() } : nil
+            defer { signal?.cancel() }
             var token = since
-            repeat {
+            while true {
                 let entries: [LibraryChange]
                 do {
                     entries = try library.database.changes(after: token)
@@ -31,8 +38,26 @@ extension PhotosCommand {
                     try print(entry)
                     token = entry.token
                 }
-                if follow { Thread.sleep(forTimeInterval: 0.2) }
-            } while follow
+                guard follow else { return }
+                // A reader at the other end of a pipe sees each entry as it comes (nil: every stream).
+                fflush(nil)
+                // Sleep until the library's files change; wakeups that came meanwhile are folded
+                // into this one read.
+                wakeups.wait()
+                while wakeups.wait(timeout: .now()) == .success {}
+            }
+        }
+
+        /// Lets SIGTERM, SIGINT and SIGHUP end the endless follow. A parent that starts `photos` from
+        /// a thread blocking them (any libdispatch worker, through Foundation's `Process`) passes
+        /// that mask on, and the signals would stay pending forever.
+        ///
+        /// The corresponding C function is `pthread_sigmask`.
+        private static func unblockTerminationSignals() {
+            var signals = sigset_t()
+            sigemptyset(&signals)
+            for signal in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&signals, signal) }
+            pthread_sigmask(SIG_UNBLOCK, &signals, nil)
         }
 
         private func print(_ entry: LibraryChange) throws {

@@ -1,6 +1,7 @@
 import Foundation
 import PhotosTestSupport
 import Photos
+import Synchronization
 import Testing
 
 /// Runs the built `photos` binary against a fixture library and reads what it prints.
@@ -102,6 +103,60 @@ import Testing
         let updated = try #require(since.first?["asset"] as? [String: Any])
         #expect(updated["updated"] as? [String] == [fixture.assets["pano.jpg"]!])
         #expect((updated["changedProperties"] as? [String: [String]])?[fixture.assets["pano.jpg"]!] == ["isHidden"])
+    }
+
+    @Test func followPrintsEachCommitOfAnotherProcessAsItLands() async throws {
+        let process = Process()
+        process.executableURL = BuiltProducts.directory.appendingPathComponent("photos")
+        process.arguments = ["changes", "--library", fixture.libraryURL.path, "--json", "--follow"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        let printed = Mutex(Data())
+        // Collect the output as it comes; the pipe ends when the process does.
+        output.fileHandleForReading.readabilityHandler = { handle in
+            let data = handle.availableData
+            if data.isEmpty { handle.readabilityHandler = nil }
+            printed.withLock { $0 += data }
+        }
+        try process.run()
+        // Never leave it behind, even when an expectation below fails.
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        func waitForLines(_ count: Int) async throws -> [[String: Any]] {
+            let deadline = Date().addingTimeInterval(5)
+            while printed.withLock({ $0.count { $0 == UInt8(ascii: "\n") } }) < count && Date() < deadline
+                && process.isRunning
+            {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            return try jsonLines(String(decoding: printed.withLock { $0 }, as: UTF8.self))
+        }
+        // The fixture's entry first: once printed, `photos` is reading or waiting for the next.
+        #expect(try await waitForLines(1).map { $0["token"] as? Int } == [1])
+        try fixture.library.performChangesAndWait {
+            PHAssetChangeRequest(for: fixture.asset("pano.jpg")).isFavorite = false
+        }
+        let entries = try await waitForLines(2)
+        #expect(entries.map { $0["token"] as? Int } == [1, 2], "the commit woke it")
+        #expect((entries.last?["asset"] as? [String: Any])?["updated"] as? [String] == [fixture.assets["pano.jpg"]!])
+        #expect(process.isRunning, "--follow keeps running")
+        // This test runs on a thread that blocks signals, and the child inherits that mask:
+        // `photos` unblocks SIGTERM so that it can be stopped all the same.
+        process.terminate()
+        let deadline = Date().addingTimeInterval(5)
+        while process.isRunning && Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(!process.isRunning, "SIGTERM stops it")
+    }
+
+    @Test func followWithAnExpiredTokenFailsAtOnce() throws {
+        try fixture.library.performChangesAndWait {
+            PHAssetChangeRequest(for: fixture.asset("pano.jpg")).isHidden = true
+        }
+        try fixture.library.database.pruneHistory(keeping: 1)
+        let output = try run(["changes", "--library", fixture.libraryURL.path, "--json", "--follow", "--since", "0"])
+        #expect(output.status != 0)
+        #expect(output.stderr.contains("no longer kept") && output.stderr.contains("3105"), "\(output.stderr)")
+        #expect(output.stdout.isEmpty)
     }
 
     @Test(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))

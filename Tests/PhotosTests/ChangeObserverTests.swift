@@ -1,5 +1,6 @@
 import Foundation
 import Photos
+import PhotosStore
 import PhotosTestSupport
 import Synchronization
 import Testing
@@ -108,6 +109,21 @@ final class Recorder: PHPhotoLibraryChangeObserver, @unchecked Sendable {
         try await recorder.waitFor(25)
         let tokens = recorder.changes.withLock { $0.map(\.entry.token) }
         #expect(tokens == Array((before + 1)...(before + 25)))
+    }
+
+    @Test func commitsMadeThroughAnotherConnectionReachTheObserver() async throws {
+        let fixture = try LibraryFixture()
+        let recorder = Recorder()
+        fixture.library.register(recorder)
+        defer { fixture.library.unregisterChangeObserver(recorder) }
+        // Another connection to the file, as another process would have: no `kick`, only the file's
+        // change wakes the observer queue.
+        let other = try LibraryDatabase(path: fixture.libraryURL.path)
+        try other.write { try $0.insertAsset(AssetRecord(localIdentifier: "OTHER/L0/001", mediaType: .image)) }
+        try other.write { try $0.insertAsset(AssetRecord(localIdentifier: "OTHER/L0/002", mediaType: .video)) }
+        try await recorder.waitFor(2)
+        let inserted = recorder.changes.withLock { $0.map(\.entry.asset.inserted) }
+        #expect(inserted == [["OTHER/L0/001"], ["OTHER/L0/002"]], "once per commit, in order")
     }
 
     @Test(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))

@@ -19,55 +19,54 @@ extension PHPhotoLibrary {
 
 /// Delivers change-log entries to a library's observers, one call per entry, in token order.
 ///
-/// Commits made by this process are delivered right after they land. Another process's commits
-/// are noticed by checking the newest token every ``interval`` (one indexed read of the log,
-/// no file reads) while any observer is registered.
+/// Commits made by this process are delivered right after they land (``kick(_:)``). Another
+/// process's commits are noticed through a ``CommitSignal``: inotify on the library's directory
+/// wakes the observer queue when the WAL file is written, and one indexed read of the log finds
+/// what is new. The signal exists only while an observer is registered; when nobody writes, nothing
+/// runs. An in-memory library (or a machine without inotify) falls back to checking every
+/// ``CommitSignal/fallbackInterval``.
 final class ObserverCenter: @unchecked Sendable {
-    /// How often other processes' commits are looked for.
-    static let interval: DispatchTimeInterval = .milliseconds(20)
-
     private struct Entry {
         weak var observer: (any PHPhotoLibraryChangeObserver)?
     }
 
-    private let state = Mutex<(observers: [Entry], lastToken: Int64?, timer: (any DispatchSourceTimer)?)>(
-        ([], nil, nil))
-    /// Observers are called here, in order.
+    private let state = Mutex<(observers: [Entry], lastToken: Int64?, signal: CommitSignal?)>(([], nil, nil))
+    /// Observers are called here, in order; the commit signal's handler runs here too.
     private let queue = DispatchQueue(label: "photos.library.observers")
 
     func register(_ observer: any PHPhotoLibraryChangeObserver, library: PHPhotoLibrary) {
         let start = (try? library.database.currentToken()) ?? 0
-        state.withLock { state in
+        let started = state.withLock { state in
             state.observers.removeAll { $0.observer == nil || $0.observer === observer }
             state.observers.append(Entry(observer: observer))
             if state.lastToken == nil { state.lastToken = start }
-            if state.timer == nil {
-                let timer = DispatchSource.makeTimerSource(queue: queue)
-                timer.schedule(deadline: .now() + Self.interval, repeating: Self.interval, leeway: .milliseconds(5))
-                timer.setEventHandler { [weak self, weak library] in
-                    guard let self, let library else { return }
-                    self.deliver(library)
-                }
-                timer.resume()
-                state.timer = timer
+            guard state.signal == nil else { return false }
+            state.signal = library.database.commitSignal(queue: queue) { [weak self, weak library] in
+                guard let self, let library else { return }
+                self.deliver(library)
             }
+            return true
         }
+        // A commit between reading `start` and the watch being in place woke nobody: look once.
+        if started { kick(library) }
     }
 
     func unregister(_ observer: any PHPhotoLibraryChangeObserver) {
-        state.withLock { state in
+        let signal = state.withLock { state -> CommitSignal? in
             state.observers.removeAll { $0.observer == nil || $0.observer === observer }
-            if state.observers.isEmpty {
-                state.timer?.cancel()
-                state.timer = nil
+            guard state.observers.isEmpty else { return nil }
+            defer {
+                state.signal = nil
                 state.lastToken = nil
             }
+            return state.signal
         }
+        signal?.cancel()
     }
 
     /// Looks for new entries now (after a commit of this process).
     func kick(_ library: PHPhotoLibrary) {
-        guard state.withLock({ $0.timer != nil }) else { return }
+        guard state.withLock({ $0.signal != nil }) else { return }
         queue.async { [weak self, weak library] in
             guard let self, let library else { return }
             self.deliver(library)

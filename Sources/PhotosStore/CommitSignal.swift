@@ -1,0 +1,293 @@
+import Dispatch
+import Foundation
+import Glibc
+
+/// Tells when a library file may have a new commit, from any process, without polling.
+///
+/// A commit appends frames to the WAL file (`<library>-wal`); a checkpoint writes the library file
+/// itself. The signal watches the directory holding them with inotify and calls its handler when
+/// either file is modified, created, moved in or closed after writing. The directory is watched, not
+/// the files, because SQLite deletes the WAL file when the last connection closes and creates it
+/// again on the next open: a watch on the file would die with it.
+///
+/// The handler is a hint, not a change: it may run when nothing was committed (a checkpoint, a
+/// connection opening or closing the WAL file), so it should read the log
+/// (``LibraryDatabase/changes(after:)``) and find out. It runs once per batch of kernel events (one
+/// commit writes several pages), and again ``settleDelays`` after the last batch, because the kernel
+/// reports a WAL write a moment before the committing process publishes the commit to readers (it
+/// updates the shared-memory index, which inotify cannot see). When nobody writes, it does not run.
+/// Readers of this process touch only the `-shm` file, so reading the log does not wake it.
+///
+/// Where inotify cannot be used (an in-memory library, no inotify instance or watch left) the
+/// signal falls back to calling the handler every ``fallbackInterval``; ``mechanism`` says which.
+///
+/// Make the signal before reading, so that a commit landing between a read and the wait after it
+/// still wakes the wait:
+///
+/// ```swift
+/// let database = try LibraryDatabase(path: "/tmp/library.sqlite")
+/// let wakeups = DispatchSemaphore(value: 0)
+/// let signal = database.commitSignal(queue: DispatchQueue(label: "follow")) { wakeups.signal() }
+/// defer { signal.cancel() }  // releases the inotify descriptor
+/// var token = try database.currentToken()
+/// while true {
+///     wakeups.wait()
+///     for entry in try database.changes(after: token) { print(entry.token); token = entry.token }
+/// }
+/// ```
+public final class CommitSignal: Sendable {
+    /// How the signal learns of commits.
+    public enum Mechanism: Sendable, Equatable {
+        /// inotify on the library's directory: the handler runs only when the files change.
+        case inotify
+        /// A timer every ``CommitSignal/fallbackInterval``, where inotify cannot be used.
+        case timer
+    }
+
+    /// How often the handler runs when inotify cannot be used.
+    public static let fallbackInterval: DispatchTimeInterval = .milliseconds(20)
+
+    /// After the last batch of events, the handler runs again this long later, then again after
+    /// the next delay: a commit whose WAL write woke the signal but whose publication was not yet
+    /// visible to the first read is seen by one of these.
+    public static let settleDelays: [DispatchTimeInterval] = [.milliseconds(10), .milliseconds(100)]
+
+    /// Whether the kernel or a timer drives the handler.
+    public let mechanism: Mechanism
+    /// Why the signal fell back to a timer, or nil when it uses inotify.
+    public let fallbackReason: String?
+
+    /// The read source and settle timer, or the fallback timer. Dispatch does not mark its sources
+    /// `Sendable`, but the one thing done with them after `init`, `cancel()`, is thread-safe.
+    private nonisolated(unsafe) let sources: [any DispatchSourceProtocol]
+
+    /// Starts signalling commits to the library file at `path` (nil: an in-memory library, which
+    /// gets the timer) by calling `handler` on `queue`.
+    ///
+    /// The handler runs on `queue` only, never twice at once (even on a concurrent queue); pass a
+    /// serial queue to keep it in order with other work there. It keeps running until ``cancel()``
+    /// or until the signal is released.
+    public init(path: String?, queue: DispatchQueue, handler: @escaping @Sendable () -> Void) {
+        var reason = "an in-memory library has no file to watch"
+        if let path {
+            do {
+                let watch = try Self.watch(path)
+                let reader = EventReader(watch: watch, queue: queue, handler: handler)
+                mechanism = .inotify
+                fallbackReason = nil
+                sources = reader.sources
+                return
+            } catch {
+                reason = error.message
+            }
+        }
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        timer.schedule(
+            deadline: .now() + Self.fallbackInterval, repeating: Self.fallbackInterval, leeway: .milliseconds(5))
+        timer.setEventHandler(handler: handler)
+        timer.resume()
+        mechanism = .timer
+        fallbackReason = reason
+        sources = [timer]
+    }
+
+    /// Stops the handler and releases the inotify descriptor. A call of the handler already under
+    /// way finishes; none starts after it. Calling it again does nothing.
+    public func cancel() {
+        // Cancelling a source is thread-safe and idempotent.
+        for source in sources { source.cancel() }
+    }
+
+    deinit { cancel() }
+
+    /// What the signal watches: an inotify descriptor with one watch on the library's directory,
+    /// and the names in it that mean a commit.
+    struct Watch {
+        let descriptor: Int32
+        let names: Set<String>
+    }
+
+    /// Creates the inotify instance and its watch for the library file at `path`.
+    private static func watch(_ path: String) throws(InotifyError) -> Watch {
+        // SQLite follows a symbolic link to the library and keeps the WAL file beside the target.
+        let resolved = realpath(path, nil).map { pointer in
+            defer { free(pointer) }
+            return String(cString: pointer)
+        } ?? path
+        let file = (resolved as NSString).lastPathComponent
+        let directory = (resolved as NSString).deletingLastPathComponent
+        let descriptor = try Inotify.initialize()
+        do {
+            _ = try Inotify.addWatch(descriptor: descriptor, path: directory.isEmpty ? "." : directory)
+        } catch {
+            Inotify.close(descriptor)
+            throw error
+        }
+        return Watch(descriptor: descriptor, names: [file, file + "-wal"])
+    }
+}
+
+extension LibraryDatabase {
+    /// Starts calling `handler` on `queue` when this library's file may hold a new commit, made by
+    /// this process or any other; see ``CommitSignal``.
+    ///
+    /// ```swift
+    /// let queue = DispatchQueue(label: "observers")
+    /// let signal = database.commitSignal(queue: queue) { deliverNewEntries() }
+    /// // ... when nobody listens any more:
+    /// signal.cancel()
+    /// ```
+    public func commitSignal(queue: DispatchQueue, handler: @escaping @Sendable () -> Void) -> CommitSignal {
+        CommitSignal(path: path, queue: queue, handler: handler)
+    }
+}
+
+/// Reads the inotify descriptor when it is readable and runs the handler: once per drained batch
+/// that names a library file, then once per settle delay after the last such batch.
+///
+/// Its state is touched only on its serial queue, where both sources' handlers run.
+private final class EventReader: @unchecked Sendable {
+    private let watch: CommitSignal.Watch
+    private let handler: @Sendable () -> Void
+    private let readSource: any DispatchSourceRead
+    private let settleTimer: any DispatchSourceTimer
+    /// Which of ``CommitSignal/settleDelays`` the settle timer waits for next.
+    private var settleStage = 0
+    /// Bytes for `read`: room for many events, and at least one with the longest name.
+    private let buffer = UnsafeMutableRawBufferPointer.allocate(
+        byteCount: 64 * (MemoryLayout<inotify_event>.size + Int(NAME_MAX) + 1),
+        alignment: MemoryLayout<inotify_event>.alignment)
+
+    /// The sources to cancel; cancelling the read source closes the descriptor.
+    var sources: [any DispatchSourceProtocol] { [readSource, settleTimer] }
+
+    init(watch: CommitSignal.Watch, queue: DispatchQueue, handler: @escaping @Sendable () -> Void) {
+        self.watch = watch
+        self.handler = handler
+        // One serial queue for both sources: the handler never runs twice at once, and the settle
+        // stage needs no lock, whatever kind of queue the caller gave.
+        let serial = DispatchQueue(label: "photos.commit-signal", target: queue)
+        readSource = DispatchSource.makeReadSource(fileDescriptor: watch.descriptor, queue: serial)
+        settleTimer = DispatchSource.makeTimerSource(queue: serial)
+        // The sources hold the reader (and it holds them) until they are cancelled: cancelling
+        // frees their handlers.
+        readSource.setEventHandler { self.drain() }
+        readSource.setCancelHandler {
+            Inotify.close(watch.descriptor)
+            self.buffer.deallocate()
+        }
+        settleTimer.setEventHandler { self.settle() }
+        settleTimer.schedule(deadline: .distantFuture)
+        settleTimer.resume()
+        readSource.resume()
+    }
+
+    /// Reads every queued event; runs the handler once if any names a library file.
+    private func drain() {
+        var relevant = false
+        while let count = Inotify.read(descriptor: watch.descriptor, into: buffer), count > 0 {
+            relevant = relevant || Inotify.containsName(in: UnsafeRawBufferPointer(rebasing: buffer[..<count])) {
+                // nil: the queue overflowed and events were lost.
+                $0.map(watch.names.contains) ?? true
+            }
+        }
+        guard relevant else { return }
+        handler()
+        settleStage = 0
+        settleTimer.schedule(deadline: .now() + CommitSignal.settleDelays[0], leeway: .milliseconds(1))
+    }
+
+    private func settle() {
+        handler()
+        settleStage += 1
+        guard settleStage < CommitSignal.settleDelays.count else { return }
+        settleTimer.schedule(deadline: .now() + CommitSignal.settleDelays[settleStage], leeway: .milliseconds(1))
+    }
+}
+
+/// Why an inotify call failed.
+struct InotifyError: Error {
+    let message: String
+}
+
+/// The inotify system calls the signal makes, each retried on `EINTR`.
+///
+/// A closed descriptor (`EBADF`) or a bad buffer (`EFAULT`) is a bug here, hence the preconditions.
+private enum Inotify {
+    /// What a write, a new file, a file moved in, or a file closed after writing report.
+    static let mask = UInt32(IN_MODIFY | IN_CREATE | IN_MOVED_TO | IN_CLOSE_WRITE | IN_ONLYDIR)
+
+    /// Creates a non-blocking inotify instance, closed on exec, and returns its descriptor.
+    ///
+    /// The corresponding C function is `inotify_init1`.
+    static func initialize() throws(InotifyError) -> Int32 {
+        while true {
+            let descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+            if descriptor >= 0 { return descriptor }
+            let code = errno
+            if code == EINTR { continue }
+            throw InotifyError(message: "inotify_init1 failed: \(String(cString: strerror(code)))")
+        }
+    }
+
+    /// Watches the directory at `path` for ``mask``; returns the watch descriptor.
+    ///
+    /// The corresponding C function is `inotify_add_watch`.
+    static func addWatch(descriptor: Int32, path: String) throws(InotifyError) -> Int32 {
+        while true {
+            let watch = inotify_add_watch(descriptor, path, mask)
+            if watch >= 0 { return watch }
+            let code = errno
+            precondition(code != EBADF && code != EFAULT, "inotify_add_watch on a closed descriptor")
+            if code == EINTR { continue }
+            throw InotifyError(message: "inotify_add_watch \(path) failed: \(String(cString: strerror(code)))")
+        }
+    }
+
+    /// Reads whole events into `buffer`; returns the number of bytes, or nil when none is queued
+    /// (`EAGAIN`) or the read failed otherwise (the caller then waits for the next readiness).
+    ///
+    /// The corresponding C function is `read`.
+    static func read(descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Int? {
+        while true {
+            let count = Glibc.read(descriptor, buffer.baseAddress, buffer.count)
+            if count >= 0 { return count }
+            let code = errno
+            precondition(code != EBADF && code != EFAULT, "read on a closed inotify descriptor")
+            if code == EINTR { continue }
+            return nil
+        }
+    }
+
+    /// Closes an inotify descriptor, which removes its watches.
+    ///
+    /// The corresponding C function is `close` (not retried on `EINTR`: on Linux the descriptor is
+    /// released either way).
+    static func close(_ descriptor: Int32) {
+        precondition(Glibc.close(descriptor) == 0 || errno != EBADF, "close of a closed inotify descriptor")
+    }
+
+    /// Whether `matches` holds for the name of any event in `bytes` (nil for events without a name,
+    /// such as `IN_Q_OVERFLOW`).
+    ///
+    /// Each event is the 16-byte `struct inotify_event` header followed by `len` bytes of name,
+    /// NUL-terminated and padded with NULs.
+    static func containsName(in bytes: UnsafeRawBufferPointer, where matches: (String?) -> Bool) -> Bool {
+        let headerSize = MemoryLayout<inotify_event>.size
+        var offset = 0
+        var found = false
+        while offset + headerSize <= bytes.count {
+            let header = bytes.loadUnaligned(fromByteOffset: offset, as: inotify_event.self)
+            let end = offset + headerSize + Int(header.len)
+            guard end <= bytes.count else { break }
+            let field = UnsafeRawBufferPointer(rebasing: bytes[(offset + headerSize)..<end])
+            let length = field.firstIndex(of: 0) ?? field.count
+            let name = length > 0 ? String(decoding: field.prefix(length), as: UTF8.self) : nil
+            // The directory's own events (IN_IGNORED when it is removed) name nothing and are not
+            // an overflow: only IN_Q_OVERFLOW counts as "maybe".
+            if name != nil || header.mask & UInt32(IN_Q_OVERFLOW) != 0 { found = found || matches(name) }
+            offset = end
+        }
+        return found
+    }
+}

@@ -1,0 +1,190 @@
+import Dispatch
+import Foundation
+import Glibc
+import PhotosCore
+import PhotosStore
+import PhotosTestSupport
+import Synchronization
+import Testing
+
+/// Counts a signal's handler calls.
+final class Wakeups: Sendable {
+    private let count = Mutex(0)
+
+    func record() { count.withLock { $0 += 1 } }
+
+    var value: Int { count.withLock { $0 } }
+
+    /// Whether a call comes after the `previous`-th within `seconds`.
+    func arrive(after previous: Int, seconds: Double = 1) async throws -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while value <= previous {
+            guard Date() < deadline else { return false }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        return true
+    }
+
+    /// Waits until no call has come for `quiet` (the settle checks after the last event are done);
+    /// records an issue if calls keep coming for `windows` such spans.
+    ///
+    /// It counts spans, not seconds: when the whole suite runs, other tests can hold the cooperative
+    /// threads for seconds, and a span that overran is simply followed by another.
+    func settle(quiet: Duration = .milliseconds(300), windows: Int = 15) async throws {
+        var last = value
+        for _ in 0..<windows {
+            try await Task.sleep(for: quiet)
+            if value == last { return }
+            last = value
+        }
+        Issue.record("the signal never went quiet: \(value) calls")
+    }
+}
+
+@Suite struct CommitSignalTests {
+    let directory: TemporaryDirectory
+    let path: String
+    let queue = DispatchQueue(label: "commit-signal-tests")
+
+    init() throws {
+        directory = try TemporaryDirectory(prefix: "photos-signal")
+        path = directory.path("library.sqlite").path
+    }
+
+    func insertAsset(_ database: LibraryDatabase) throws {
+        let record = AssetRecord(localIdentifier: UUID().uuidString + "/L0/001", mediaType: .image)
+        try database.write { try $0.insertAsset(record) }
+    }
+
+    /// Waits up to two seconds for `condition`.
+    func eventually(_ condition: () throws -> Bool) async throws {
+        let deadline = Date().addingTimeInterval(2)
+        while try !condition() && Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
+    }
+
+    /// How many inotify watches of this process are on `directory`: `/proc/self/fdinfo` lists each
+    /// inotify descriptor's watches with the watched inode in hexadecimal.
+    func inotifyWatches(on directory: URL) throws -> Int {
+        var info = stat()
+        try #require(stat(directory.path, &info) == 0)
+        let inode = "ino:" + String(info.st_ino, radix: 16) + " "
+        var watches = 0
+        for name in try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fdinfo") {
+            // A descriptor closed meanwhile cannot be read: it watches nothing.
+            guard let text = try? String(contentsOfFile: "/proc/self/fdinfo/" + name, encoding: .utf8) else { continue }
+            watches += text.split(separator: "\n").count { $0.hasPrefix("inotify wd:") && $0.contains(inode) }
+        }
+        return watches
+    }
+
+    @Test func anotherConnectionsCommitFiresTheSignal() async throws {
+        let database = try LibraryDatabase(path: path)
+        let wakeups = Wakeups()
+        let signal = database.commitSignal(queue: queue) { wakeups.record() }
+        defer { signal.cancel() }
+        #expect(signal.mechanism == .inotify, "\(signal.fallbackReason ?? "")")
+        #expect(signal.fallbackReason == nil)
+        let writer = try LibraryDatabase(path: path)
+        try await wakeups.settle()
+        let before = wakeups.value
+        try insertAsset(writer)
+        #expect(try await wakeups.arrive(after: before), "within a second")
+        #expect(try database.currentToken() == 1)
+    }
+
+    @Test func nothingFiresWhileNobodyWrites() async throws {
+        let database = try LibraryDatabase(path: path)
+        let wakeups = Wakeups()
+        let signal = database.commitSignal(queue: queue) { wakeups.record() }
+        defer { signal.cancel() }
+        try insertAsset(try LibraryDatabase(path: path))
+        #expect(try await wakeups.arrive(after: 0))
+        // The settle checks end 110 ms after the last event; a timer or a busy loop never settles.
+        try await wakeups.settle()
+        let settled = wakeups.value
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(wakeups.value == settled, "no busy loop: nothing was written")
+    }
+
+    @Test func readingTheLogDoesNotWakeTheSignal() async throws {
+        let database = try LibraryDatabase(path: path)
+        try insertAsset(database)
+        let wakeups = Wakeups()
+        let signal = database.commitSignal(queue: queue) { wakeups.record() }
+        defer { signal.cancel() }
+        _ = try database.currentToken()
+        try await wakeups.settle()
+        let before = wakeups.value
+        for _ in 0..<20 {
+            _ = try database.currentToken()
+            _ = try database.changes(after: 0)
+        }
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(wakeups.value == before, "readers touch only the -shm file, so observers do not wake themselves")
+    }
+
+    @Test func survivesTheWALFileBeingDeletedAndMadeAgain() async throws {
+        let wal = path + "-wal"
+        do { _ = try LibraryDatabase(path: path) }
+        let wakeups = Wakeups()
+        let signal = CommitSignal(path: path, queue: queue) { wakeups.record() }
+        defer { signal.cancel() }
+        try #require(signal.mechanism == .inotify, "\(signal.fallbackReason ?? "")")
+        do {
+            let writer = try LibraryDatabase(path: path)
+            try insertAsset(writer)
+            #expect(try await wakeups.arrive(after: 0))
+        }
+        // Closing every connection checkpoints the WAL file into the library and deletes it.
+        try await eventually { !FileManager.default.fileExists(atPath: wal) }
+        try #require(!FileManager.default.fileExists(atPath: wal), "the last connection removed the WAL file")
+
+        let writer = try LibraryDatabase(path: path)
+        try #require(FileManager.default.fileExists(atPath: wal), "opening made a new WAL file")
+        try await wakeups.settle()
+        let before = wakeups.value
+        try insertAsset(writer)
+        #expect(try await wakeups.arrive(after: before), "the new WAL file is watched too")
+        #expect(try writer.currentToken() == 2)
+    }
+
+    @Test func cancellingStopsTheHandlerAndReleasesTheWatch() async throws {
+        let writer = try LibraryDatabase(path: path)
+        let wakeups = Wakeups()
+        let signal = CommitSignal(path: path, queue: queue) { wakeups.record() }
+        #expect(try inotifyWatches(on: directory.url) == 1)
+        signal.cancel()
+        signal.cancel()
+        try await eventually { try inotifyWatches(on: directory.url) == 0 }
+        #expect(try inotifyWatches(on: directory.url) == 0, "the inotify descriptor is closed")
+        let before = wakeups.value
+        try insertAsset(writer)
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(wakeups.value == before)
+    }
+
+    @Test func releasingTheSignalReleasesTheWatch() async throws {
+        do {
+            let signal = CommitSignal(path: path, queue: queue) {}
+            #expect(signal.mechanism == .inotify)
+            #expect(try inotifyWatches(on: directory.url) == 1)
+        }
+        try await eventually { try inotifyWatches(on: directory.url) == 0 }
+        #expect(try inotifyWatches(on: directory.url) == 0)
+    }
+
+    @Test func withoutAFileToWatchATimerStandsIn() async throws {
+        let memory = try LibraryDatabase()
+        let unwatchable = directory.path("missing/library.sqlite").path
+        for signal in [memory.commitSignal(queue: queue) {}, CommitSignal(path: unwatchable, queue: queue) {}] {
+            #expect(signal.mechanism == .timer)
+            #expect(signal.fallbackReason != nil)
+            signal.cancel()
+        }
+        let wakeups = Wakeups()
+        let signal = CommitSignal(path: nil, queue: queue) { wakeups.record() }
+        try await Task.sleep(for: .milliseconds(200))
+        signal.cancel()
+        #expect(wakeups.value >= 3, "every 20 ms: \(wakeups.value) calls in 200 ms")
+    }
+}
