@@ -60,6 +60,14 @@ public struct OrderedDiff<Element: Hashable & Sendable>: Sendable {
         self.moves = moves
     }
 
+    @usableFromInline
+    init(removedIndexes: IndexSet, insertedIndexes: IndexSet, changedIndexes: IndexSet, moves: [(from: Int, to: Int)]) {
+        self.removedIndexes = removedIndexes
+        self.insertedIndexes = insertedIndexes
+        self.changedIndexes = changedIndexes
+        self.moves = moves
+    }
+
     /// Whether anything moved.
     public var hasMoves: Bool { !moves.isEmpty }
 
