@@ -37,7 +37,10 @@ let package = Package(
         // The SQLite library file: schema, queries, change log.
         .target(
             name: "PhotosStore",
-            dependencies: ["PhotosCore", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "PhotosCore", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ],
             swiftSettings: settings
         ),
         // Folders to library: crawl, read, classify, commit; shared by `photos scan` and photosd.

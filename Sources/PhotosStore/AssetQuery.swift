@@ -59,6 +59,30 @@ public struct AssetQuery: Sendable, Hashable {
 
     /// The SELECT statement and its arguments for the row ids this query selects, in order.
     public func sql(selecting selection: String = "asset.id") -> (sql: String, arguments: StatementArguments) {
+        let clauses = clauses()
+        var sql = "SELECT \(selection) FROM \(clauses.from)"
+        if !clauses.conditions.isEmpty { sql += " WHERE " + clauses.conditions.joined(separator: " AND ") }
+        sql += " ORDER BY " + clauses.order.map { $0.expression + ($0.ascending ? "" : " DESC") }.joined(separator: ", ")
+        var arguments = clauses.arguments
+        if limit > 0 {
+            sql += " LIMIT ?"
+            arguments += [limit]
+        }
+        return (sql, arguments)
+    }
+
+    /// One term of the ORDER BY: an SQL expression and its direction.
+    public struct OrderTerm: Sendable, Hashable {
+        /// The SQL expression sorted on.
+        public var expression: String
+        /// Ascending (SQLite's default) or descending.
+        public var ascending: Bool
+    }
+
+    /// The parts of the query's SELECT: the FROM clause, the WHERE conditions (all must hold)
+    /// with their arguments, and the full order, which always ends with a unique column, so that
+    /// it is total.
+    public func clauses() -> (from: String, conditions: [String], arguments: StatementArguments, order: [OrderTerm]) {
         var from = "asset"
         var conditions: [String] = []
         var arguments = StatementArguments()
@@ -73,7 +97,7 @@ public struct AssetQuery: Sendable, Hashable {
             from = "collection_asset JOIN asset ON asset.id = collection_asset.assetId"
             conditions.append("collection_asset.collectionId = ?")
             arguments += [id]
-            naturalOrder = ["collection_asset.position"]
+            naturalOrder = ["collection_asset.position", "asset.id"]
         case .smartAlbum(let subtype):
             if let album = SmartAlbum.album(for: subtype) {
                 conditions.append(album.condition)
@@ -105,22 +129,15 @@ public struct AssetQuery: Sendable, Hashable {
             arguments += StatementArguments(filter.arguments.map(\.databaseValue))
         }
 
-        var sql = "SELECT \(selection) FROM \(from)"
-        if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
+        let order: [OrderTerm]
         if sort.isEmpty {
-            sql += " ORDER BY " + naturalOrder.joined(separator: ", ")
+            order = naturalOrder.map { OrderTerm(expression: $0, ascending: true) }
         } else {
             // The row id breaks ties in the last key's direction, so an index on the key serves the order.
-            let direction = sort.last!.ascending ? "" : " DESC"
-            sql += " ORDER BY "
-                + (sort.map { Self.column(for: $0.key) + ($0.ascending ? "" : " DESC") } + ["asset.id" + direction])
-                .joined(separator: ", ")
+            order = sort.map { OrderTerm(expression: Self.column(for: $0.key), ascending: $0.ascending) }
+                + [OrderTerm(expression: "asset.id", ascending: sort.last!.ascending)]
         }
-        if limit > 0 {
-            sql += " LIMIT ?"
-            arguments += [limit]
-        }
-        return (sql, arguments)
+        return (from, conditions, arguments, order)
     }
 
     /// Whether changing these PhotoKit properties of some assets can change which assets this

@@ -42,13 +42,15 @@ extension LibraryDatabase {
 
     /// The resources of these assets, keyed by asset id, each list in type order.
     public func resources(assetIDs: [Int64]) throws -> [Int64: [ResourceRecord]] {
-        try read { db in
-            let rows = try ResourceRecord.fetchAll(
-                db,
-                sql: "SELECT * FROM resource WHERE assetId IN (SELECT value FROM json_each(?)) ORDER BY type, id",
-                arguments: [try LibraryTransaction.jsonList(assetIDs)])
-            return Dictionary(grouping: rows, by: \.assetId)
-        }
+        try read { db in try Self.resources(assetIDs: assetIDs, db) }
+    }
+
+    static func resources(assetIDs: [Int64], _ db: Database) throws -> [Int64: [ResourceRecord]] {
+        let rows = try ResourceRecord.fetchAll(
+            db,
+            sql: "SELECT * FROM resource WHERE assetId IN (SELECT value FROM json_each(?)) ORDER BY type, id",
+            arguments: [try LibraryTransaction.jsonList(assetIDs)])
+        return Dictionary(grouping: rows, by: \.assetId)
     }
 
     /// The collections with these row ids, with their derived figures, keyed by id.

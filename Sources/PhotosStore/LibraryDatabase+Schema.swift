@@ -178,6 +178,49 @@ extension LibraryDatabase {
             // which made SQLite sort: 32 ms instead of ~10 for 100k assets, photos-bench).
             try db.execute(sql: "CREATE INDEX asset_by_creationDate_only ON asset(creationDate)")
         }
+        migrator.registerMigration("v6: tombstones by identifier") { db in
+            // Change details find the rows of deleted assets, which the log names by identifier.
+            try db.execute(sql: "CREATE INDEX tombstone_by_identifier ON tombstone(localIdentifier)")
+        }
+        migrator.registerMigration("v7: row ids are never reused") { db in
+            // SQLite hands a deleted row's id to the next insert when it was the largest. A fetch
+            // result kept from before would then show the new object in place of the deleted
+            // one, and change details would call it a move. AUTOINCREMENT never reuses an id.
+            try rebuildWithAutoincrement("asset", isAsset: true, db)
+            try rebuildWithAutoincrement("collection", isAsset: false, db)
+        }
         return migrator
+    }
+
+    /// Rebuilds a table as its `id INTEGER PRIMARY KEY AUTOINCREMENT` twin, keeping its rows, ids
+    /// and indexes (SQLite's way to change a table's definition; foreign keys are off during
+    /// migrations). No id that a live row or a tombstone holds is handed out again.
+    private static func rebuildWithAutoincrement(_ table: String, isAsset: Bool, _ db: Database) throws {
+        guard
+            let definition = try String.fetchOne(
+                db, sql: "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", arguments: [table]),
+            let primaryKey = definition.range(of: "id INTEGER PRIMARY KEY,"),
+            definition.hasPrefix("CREATE TABLE \(table) (")
+        else { throw PHPhotosError(.internalError, "unexpected definition of table \(table)") }
+        var rebuilt = definition
+        rebuilt.replaceSubrange(primaryKey, with: "id INTEGER PRIMARY KEY AUTOINCREMENT,")
+        rebuilt = "CREATE TABLE \(table)_rebuilt (" + rebuilt.dropFirst("CREATE TABLE \(table) (".count)
+        let indexes = try String.fetchAll(
+            db, sql: "SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL",
+            arguments: [table])
+        // table_info leaves out generated columns, which cannot be inserted.
+        let columns = try Row.fetchAll(db, sql: "PRAGMA table_info(\(table))").map { $0["name"] as String }
+            .joined(separator: ", ")
+        try db.execute(sql: rebuilt)
+        try db.execute(sql: "INSERT INTO \(table)_rebuilt (\(columns)) SELECT \(columns) FROM \(table)")
+        try db.execute(sql: "DROP TABLE \(table)")
+        try db.execute(sql: "ALTER TABLE \(table)_rebuilt RENAME TO \(table)")
+        for index in indexes { try db.execute(sql: index) }
+        try db.execute(sql: "DELETE FROM sqlite_sequence WHERE name = ?", arguments: [table])
+        try db.execute(
+            sql: """
+                INSERT INTO sqlite_sequence (name, seq) SELECT ?1, MAX(COALESCE(a, 0), COALESCE(b, 0))
+                FROM (SELECT MAX(id) AS a FROM \(table)), (SELECT MAX(rowId) AS b FROM tombstone WHERE isAsset = ?2)
+                """, arguments: [table, isAsset])
     }
 }

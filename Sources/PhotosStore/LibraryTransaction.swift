@@ -90,6 +90,11 @@ public final class LibraryTransaction {
         try LibraryDatabase.ids(table: "asset", localIdentifiers: identifiers, db)
     }
 
+    /// The resources of these assets, keyed by asset id, each list in type order.
+    public func resources(assetIDs: [Int64]) throws -> [Int64: [ResourceRecord]] {
+        try LibraryDatabase.resources(assetIDs: assetIDs, db)
+    }
+
     /// Adds a resource to an existing asset.
     public func insertResource(_ resource: ResourceRecord) throws {
         let statement = try db.cachedStatement(
