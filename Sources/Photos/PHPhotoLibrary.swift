@@ -119,12 +119,13 @@ public final class PHPhotoLibrary: @unchecked Sendable {
     // MARK: Fetching
 
     func fetchAssets(_ query: AssetQuery) -> PHFetchResult<PHAsset> {
-        fetchAssets(ids: (try? database.assetIDs(matching: query)) ?? [], origin: .assets(query))
+        let snapshot = (try? database.assetSnapshot(matching: query)) ?? AssetSnapshot(ids: [], token: -1)
+        return fetchAssets(ids: snapshot.ids, origin: .assets(query), token: snapshot.token >= 0 ? snapshot.token : nil)
     }
 
-    /// A result over known row ids (a snapshot whose membership and order are known not to change).
-    func fetchAssets(ids: [Int64], origin: FetchOrigin) -> PHFetchResult<PHAsset> {
-        PHFetchResult(ids: ids, origin: origin, library: self) { [database, self] ids in
+    /// A result over known row ids, current at `token` when given.
+    func fetchAssets(ids: [Int64], origin: FetchOrigin, token: Int64? = nil) -> PHFetchResult<PHAsset> {
+        PHFetchResult(ids: ids, origin: origin, library: self, token: token) { [database, self] ids in
             let records = (try? database.assetsIncludingDeleted(ids: ids)) ?? [:]
             return records.mapValues { PHAsset(record: $0, library: self) }
         }

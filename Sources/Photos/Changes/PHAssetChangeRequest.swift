@@ -147,7 +147,7 @@ final class AssetDeletionRequest: PHChangeRequest, @unchecked Sendable {
         }
         let ids = identifiers.compactMap { found[$0] }
         let imports = context.library.importDirectory.standardizedFileURL.path + "/"
-        let resources = try context.library.database.resources(assetIDs: ids)
+        let resources = try context.transaction.resources(assetIDs: ids)
         for resource in resources.values.joined() where resource.path.hasPrefix(imports) {
             context.removeAfterCommit(URL(fileURLWithPath: resource.path))
         }

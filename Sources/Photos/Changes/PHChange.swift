@@ -72,27 +72,15 @@ public final class PHChange: NSObject, @unchecked Sendable {
     }
 
     /// How a fetch result is changed by this change, or nil when it is not (same objects, none of
-    /// them changed). The result is fetched again with the same query; keep
-    /// `fetchResultAfterChanges` for the next change.
+    /// them changed). Keep `fetchResultAfterChanges` for the next change.
+    ///
+    /// The details cover every commit after the fetch result was made, up to the library's
+    /// current state: a result kept from an earlier change gets that change's effect too, and a
+    /// result already past this change gets nil.
     public func changeDetails<T: PHObject>(for fetchResult: PHFetchResult<T>) -> PHFetchResultChangeDetails<T>? {
         guard let origin = fetchResult.origin, let library = fetchResult.library else { return nil }
-        // Edits that cannot move assets in or out of the query, nor reorder it (a favorite in a
-        // result that does not filter or sort on favorites): the same snapshot, with changes.
-        if case .assets(let query) = origin, T.self == PHAsset.self, entry.asset.inserted.isEmpty,
-            entry.asset.deleted.isEmpty,
-            !query.depends(onProperties: Set(entry.asset.changedProperties.values.joined()))
-        {
-            let changedRows = Set(
-                (try? library.database.read { db in
-                    try LibraryDatabase.rowIDs(localIdentifiers: entry.asset.updated, assets: true, db)
-                }) ?? [])
-            guard fetchResult.rowIDs.contains(where: changedRows.contains),
-                let same = library.fetchAssets(ids: fetchResult.rowIDs, origin: origin) as? PHFetchResult<T>
-            else { return nil }
-            same.wantsIncrementalChangeDetails = fetchResult.wantsIncrementalChangeDetails
-            return PHFetchResultChangeDetails(
-                from: fetchResult, to: same, changedIdentifiers: Set(entry.asset.updated), changedRows: changedRows,
-                incremental: fetchResult.wantsIncrementalChangeDetails)
+        if case .assets(let query) = origin, T.self == PHAsset.self, let token = fetchResult.token {
+            return assetDetails(for: fetchResult, query: query, token: token, library: library)
         }
         let after: PHFetchResult<T>
         switch origin {
@@ -119,6 +107,38 @@ public final class PHChange: NSObject, @unchecked Sendable {
         return PHFetchResultChangeDetails(
             from: fetchResult, to: after, changedIdentifiers: touched, changedRows: changedRows,
             incremental: fetchResult.wantsIncrementalChangeDetails)
+    }
+
+    /// An asset fetch result brought up to date by the store, at a cost that follows what changed.
+    private func assetDetails<T: PHObject>(
+        for fetchResult: PHFetchResult<T>, query: AssetQuery, token: Int64, library: PHPhotoLibrary
+    ) -> PHFetchResultChangeDetails<T>? {
+        let snapshot = AssetSnapshot(ids: fetchResult.rowIDs, token: token)
+        guard let (update, current) = try? library.database.update(snapshot, query: query) else { return nil }
+        let incremental = fetchResult.wantsIncrementalChangeDetails
+        func result(_ ids: [Int64]) -> PHFetchResult<T>? {
+            let after = library.fetchAssets(ids: ids, origin: .assets(query), token: current) as? PHFetchResult<T>
+            after?.wantsIncrementalChangeDetails = incremental
+            return after
+        }
+        switch update {
+        case .unchanged:
+            return nil
+        case .edited(let indexes):
+            guard let after = result(snapshot.ids) else { return nil }
+            return PHFetchResultChangeDetails(
+                from: fetchResult, to: after, diff: incremental ? OrderedDiff(changedIndexes: indexes) : nil)
+        case .spliced(let ids, let before, let afterRows, let changed):
+            guard let after = result(ids) else { return nil }
+            let diff = incremental
+                ? OrderedDiff(oldCount: snapshot.ids.count, touchedBefore: before, touchedAfter: afterRows, changed: changed)
+                : nil
+            return PHFetchResultChangeDetails(from: fetchResult, to: after, diff: diff)
+        case .refetched(let ids, let changed):
+            guard let after = result(ids) else { return nil }
+            let diff = incremental ? OrderedDiff(from: snapshot.ids, to: ids, changed: changed) : nil
+            return PHFetchResultChangeDetails(from: fetchResult, to: after, diff: diff)
+        }
     }
 }
 

@@ -26,6 +26,18 @@ public final class PHFetchResultChangeDetails<ObjectType: PHObject>: NSObject, @
     /// False when only ``fetchResultAfterChanges`` is given (the fetch did not want incremental
     /// details): reload everything from it.
     public let hasIncrementalChanges: Bool
+    /// Details from a diff already computed (nil: not incremental).
+    init(from fromResult: PHFetchResult<ObjectType>, to toResult: PHFetchResult<ObjectType>, diff: OrderedDiff<Int64>?) {
+        fetchResultBeforeChanges = fromResult
+        fetchResultAfterChanges = toResult
+        hasIncrementalChanges = diff != nil
+        removedIndexes = diff?.removedIndexes
+        insertedIndexes = diff?.insertedIndexes
+        changedIndexes = diff?.changedIndexes
+        moves = diff?.moves ?? []
+        super.init()
+    }
+
     /// Positions in the before result of the objects that left it.
     public let removedIndexes: IndexSet?
     /// Positions in the after result of the objects that arrived.
@@ -61,10 +73,11 @@ public final class PHFetchResultChangeDetails<ObjectType: PHObject>: NSObject, @
         // Row ids when both results have them (no object is loaded), identifiers otherwise.
         if case .rows(let old, _) = fromResult.storage, case .rows(let new, _) = toResult.storage, old == new {
             // The same objects in the same order: only the changed ones, found in one pass.
-            removedIndexes = IndexSet()
-            insertedIndexes = IndexSet()
-            changedIndexes = changedRows.isEmpty ? IndexSet() : IndexSet(new.indices.filter { changedRows.contains(new[$0]) })
-            moves = []
+            let diff = OrderedDiff(unmoved: new, changed: changedRows)
+            removedIndexes = diff.removedIndexes
+            insertedIndexes = diff.insertedIndexes
+            changedIndexes = diff.changedIndexes
+            moves = diff.moves
         } else if case .rows(let old, _) = fromResult.storage, case .rows(let new, _) = toResult.storage {
             let diff = OrderedDiff(from: old, to: new, changed: changedRows)
             removedIndexes = diff.removedIndexes

@@ -27,17 +27,20 @@ public final class PHFetchResult<ObjectType: PHObject>: @unchecked Sendable, Ran
     let origin: FetchOrigin?
     /// The library the query ran on.
     let library: PHPhotoLibrary?
+    /// The change-log token the snapshot is current at (nil when unknown).
+    let token: Int64?
     /// Whether change details for this result carry incremental changes (from the fetch options).
     var wantsIncrementalChangeDetails = true
     private let pages = Mutex<[Int: [ObjectType]]>([:])
 
     init(
-        ids: [Int64], origin: FetchOrigin?, library: PHPhotoLibrary?,
+        ids: [Int64], origin: FetchOrigin?, library: PHPhotoLibrary?, token: Int64? = nil,
         load: @escaping @Sendable ([Int64]) -> [Int64: PHObject]
     ) {
         storage = .rows(ids, load: load)
         self.origin = origin
         self.library = library
+        self.token = token
     }
 
     /// A result over objects already in memory (not in PhotoKit's public API).
@@ -45,6 +48,7 @@ public final class PHFetchResult<ObjectType: PHObject>: @unchecked Sendable, Ran
         storage = .objects(objects)
         origin = nil
         library = nil
+        token = nil
     }
 
     /// An empty result.
