@@ -240,6 +240,25 @@ import Testing
         }
     }
 
+    @Test func editingADeletedAssetFailsAndCommitsNothing() throws {
+        let live = fixture.asset("live.heic")
+        let beach = fixture.asset("beach.jpg")
+        try library.performChangesAndWait { PHAssetChangeRequest.deleteAssets([live] as NSArray) }
+        let tokenBefore = try library.database.currentToken()
+        do {
+            try library.performChangesAndWait {
+                PHAssetChangeRequest(for: beach).isHidden = true
+                PHAssetChangeRequest(for: live).isFavorite = true
+            }
+            Issue.record("editing a deleted asset should fail")
+        } catch let error as PHPhotosError {
+            #expect(error.code == .identifierNotFound)
+            #expect(error.localIdentifiers == [live.localIdentifier])
+        }
+        #expect(!fixture.asset("beach.jpg").isHidden, "the block's other edit rolled back")
+        #expect(try library.database.currentToken() == tokenBefore)
+    }
+
     @Test func renamingAndDeletingUserAlbums() throws {
         let trip: PHAssetCollection = fixture.collection("Trip")
         try library.performChangesAndWait { PHAssetCollectionChangeRequest(for: trip)!.title = "Holiday" }

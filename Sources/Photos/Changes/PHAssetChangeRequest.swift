@@ -106,26 +106,27 @@ public class PHAssetChangeRequest: PHChangeRequest, @unchecked Sendable {
 
     override func applyEdits(_ context: ApplyContext) throws {
         guard !changedProperties.isEmpty else { return }
-        guard var record = try context.transaction.asset(withLocalIdentifier: targetIdentifier) else {
-            throw PHPhotosError(.identifierNotFound, "no asset \(targetIdentifier)", localIdentifiers: [targetIdentifier])
-        }
+        func real(_ value: Double?) -> SQLValue { value.map(SQLValue.double) ?? .null }
+        var columns: [(column: String, value: SQLValue)] = []
         if let newCreationDate {
-            record.creationDate = newCreationDate?.timeIntervalSince1970
-            record.creationDateOffset = nil
-            record.creationDateIsFloating = false
+            columns += [
+                ("creationDate", real(newCreationDate?.timeIntervalSince1970)), ("creationDateOffset", .null),
+                ("creationDateIsFloating", .int(0)),
+            ]
         }
         if let newLocation {
-            record.latitude = newLocation?.coordinate.latitude
-            record.longitude = newLocation?.coordinate.longitude
-            record.altitude = newLocation.flatMap { $0.verticalAccuracy < 0 ? nil : $0.altitude }
+            columns += [
+                ("latitude", real(newLocation?.coordinate.latitude)), ("longitude", real(newLocation?.coordinate.longitude)),
+                ("altitude", real(newLocation.flatMap { $0.verticalAccuracy < 0 ? nil : $0.altitude })),
+            ]
         }
-        if let newFavorite { record.isFavorite = newFavorite }
-        if let newHidden { record.isHidden = newHidden }
+        if let newFavorite { columns.append(("isFavorite", .int(newFavorite ? 1 : 0))) }
+        if let newHidden { columns.append(("isHidden", .int(newHidden ? 1 : 0))) }
         // A new asset's properties are part of its creation, not a modification.
-        if asset != nil {
-            record.modificationDate = Date().timeIntervalSince1970
-        }
-        try context.transaction.updateAsset(record, properties: changedProperties)
+        if asset != nil { columns.append(("modificationDate", .double(Date().timeIntervalSince1970))) }
+        // One UPDATE of these columns, without reading the row: blocks of thousands of edits.
+        try context.transaction.updateAsset(
+            localIdentifier: targetIdentifier, setting: columns, properties: changedProperties)
     }
 }
 
