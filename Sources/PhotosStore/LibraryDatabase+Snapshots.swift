@@ -83,17 +83,17 @@ struct SnapshotSplicer {
         let changes = try changesSinceSnapshot()
         guard let changes, splices(changes) else { return try refetch(changes) }
         let touched = try rowIDs(changes.asset)
-        // Splicing k rows reads about k·log(n) sort keys; past a point, one fetch is cheaper.
-        guard touched.all.count <= max(64, snapshot.ids.count / 32) else { return try refetch(changes) }
-
         if changes.asset.inserted.isEmpty && changes.asset.deleted.isEmpty
             && !query.depends(onProperties: Set(changes.asset.changedProperties.values.joined()))
         {
+            // Nothing can move: one pass finds the changed rows, however many.
             let filter = RowFilter(touched.updated)
             var indexes = IndexSet()
             for (index, id) in snapshot.ids.enumerated() where filter.contains(id) { indexes.insert(index) }
             return indexes.isEmpty ? .unchanged : .edited(indexes: indexes)
         }
+        // Splicing k rows reads about k·log(n/k) sort keys; past a point, one fetch is cheaper.
+        guard touched.all.count <= max(64, snapshot.ids.count / 32) else { return try refetch(changes) }
         return try splice(touched: touched.all, updated: touched.updated)
     }
 
