@@ -29,11 +29,16 @@ struct SyntheticLibrary {
     /// Returns the seconds spent building (nil when reused).
     func prepare() throws -> Double? {
         if FileManager.default.fileExists(atPath: path) {
-            let count = try LibraryDatabase(path: path).read { db in
-                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM asset") ?? 0
+            do {
+                let count = try LibraryDatabase(path: path).read { db in
+                    try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM asset") ?? 0
+                }
+                if count == size { return nil }
+                print("  \(path) holds \(count) assets, not \(size): rebuilding")
+            } catch {
+                // A library kept from a development schema that no migration leads on from.
+                print("  \(path) cannot be opened (\(error)): rebuilding")
             }
-            if count == size { return nil }
-            print("  \(path) holds \(count) assets, not \(size): rebuilding")
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
         }
         let clock = ContinuousClock()
