@@ -46,7 +46,8 @@ let package = Package(
         // Folders to library: crawl, read, classify, commit; shared by `photos scan` and photosd.
         .target(
             name: "PhotosIngest", dependencies: ["PhotosCore", "PhotosMetadata", "PhotosStore"], swiftSettings: settings),
-        // Watching directories with inotify (directories only, within the watch budget).
+        // inotify: watching directories (only directories, within the watch budget), and the
+        // library file for other processes' commits (CommitSignal).
         .target(name: "PhotosWatcher", swiftSettings: settings),
         // The daemon's services: watch, settle, ingest; systemd notification; status.
         .target(
@@ -66,11 +67,13 @@ let package = Package(
             ],
             swiftSettings: settings),
         // PhotoKit's API: `import Photos`.
-        .target(name: "Photos", dependencies: ["PhotosCore", "PhotosStore", "PhotosMetadata"], swiftSettings: settings),
+        .target(
+            name: "Photos", dependencies: ["PhotosCore", "PhotosStore", "PhotosMetadata", "PhotosWatcher"],
+            swiftSettings: settings),
         .executableTarget(
             name: "PhotosCLI",
             dependencies: [
-                "Photos", "PhotosStore", "PhotosIngest", "PhotosDaemon",
+                "Photos", "PhotosStore", "PhotosIngest", "PhotosDaemon", "PhotosWatcher",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: settings

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Photos
+import PhotosWatcher
 
 extension PhotosCommand {
     /// `photos changes`: print the library's change log.
@@ -24,7 +25,7 @@ extension PhotosCommand {
             // that follows it still wakes the wait.
             let wakeups = DispatchSemaphore(value: 0)
             let queue = DispatchQueue(label: "photos.changes.follow")
-            let signal = follow ? library.database.commitSignal(queue: queue) { wakeups.signal() } : nil
+            let signal = follow ? CommitSignal(path: library.database.path, queue: queue) { wakeups.signal() } : nil
             defer { signal?.cancel() }
             var token = since
             while true {

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import PhotosCore
 import PhotosStore
+import PhotosWatcher
 import Synchronization
 
 extension PHPhotoLibrary {
@@ -41,7 +42,7 @@ final class ObserverCenter: @unchecked Sendable {
             state.observers.append(Entry(observer: observer))
             if state.lastToken == nil { state.lastToken = start }
             guard state.signal == nil else { return false }
-            state.signal = library.database.commitSignal(queue: queue) { [weak self, weak library] in
+            state.signal = CommitSignal(path: library.database.path, queue: queue) { [weak self, weak library] in
                 guard let self, let library else { return }
                 self.deliver(library)
             }

@@ -12,7 +12,7 @@ import Glibc
 ///
 /// The handler is a hint, not a change: it may run when nothing was committed (a checkpoint, a
 /// connection opening or closing the WAL file), so it should read the log
-/// (``LibraryDatabase/changes(after:)``) and find out. It runs once per batch of kernel events (one
+/// (`LibraryDatabase.changes(after:)`) and find out. It runs once per batch of kernel events (one
 /// commit writes several pages), and again ``settleDelays`` after the last batch, because the kernel
 /// reports a WAL write a moment before the committing process publishes the commit to readers (it
 /// updates the shared-memory index, which inotify cannot see). When nobody writes, it does not run.
@@ -27,7 +27,7 @@ import Glibc
 /// ```swift
 /// let database = try LibraryDatabase(path: "/tmp/library.sqlite")
 /// let wakeups = DispatchSemaphore(value: 0)
-/// let signal = database.commitSignal(queue: DispatchQueue(label: "follow")) { wakeups.signal() }
+/// let signal = CommitSignal(path: database.path, queue: DispatchQueue(label: "follow")) { wakeups.signal() }
 /// defer { signal.cancel() }  // releases the inotify descriptor
 /// var token = try database.currentToken()
 /// while true {
@@ -58,6 +58,9 @@ public final class CommitSignal: Sendable {
     /// Events of the rest wait in the kernel, which merges repeats, and are read when it ends.
     public static let restInterval: DispatchTimeInterval = .milliseconds(5)
 
+    /// What a write, a new file, a file moved in, or a file closed after writing report.
+    static let mask = UInt32(IN_MODIFY | IN_CREATE | IN_MOVED_TO | IN_CLOSE_WRITE | IN_ONLYDIR)
+
     /// Whether the kernel or a timer drives the handler.
     public let mechanism: Mechanism
     /// Why the signal fell back to a timer, or nil when it uses inotify.
@@ -84,7 +87,7 @@ public final class CommitSignal: Sendable {
                 sources = reader.sources
                 return
             } catch {
-                reason = error.message
+                reason = error.description
             }
         }
         let timer = DispatchSource.makeTimerSource(queue: queue)
@@ -114,7 +117,7 @@ public final class CommitSignal: Sendable {
     }
 
     /// Creates the inotify instance and its watch for the library file at `path`.
-    private static func watch(_ path: String) throws(InotifyError) -> Watch {
+    private static func watch(_ path: String) throws(WatchError) -> Watch {
         // SQLite follows a symbolic link to the library and keeps the WAL file beside the target.
         let resolved = realpath(path, nil).map { pointer in
             defer { free(pointer) }
@@ -124,27 +127,12 @@ public final class CommitSignal: Sendable {
         let directory = (resolved as NSString).deletingLastPathComponent
         let descriptor = try Inotify.initialize()
         do {
-            _ = try Inotify.addWatch(descriptor: descriptor, path: directory.isEmpty ? "." : directory)
+            _ = try Inotify.addWatch(fd: descriptor, path: directory.isEmpty ? "." : directory, mask: Self.mask)
         } catch {
-            Inotify.close(descriptor)
+            Glibc.close(descriptor)
             throw error
         }
         return Watch(descriptor: descriptor, names: [file, file + "-wal"])
-    }
-}
-
-extension LibraryDatabase {
-    /// Starts calling `handler` on `queue` when this library's file may hold a new commit, made by
-    /// this process or any other; see ``CommitSignal``.
-    ///
-    /// ```swift
-    /// let queue = DispatchQueue(label: "observers")
-    /// let signal = database.commitSignal(queue: queue) { deliverNewEntries() }
-    /// // ... when nobody listens any more:
-    /// signal.cancel()
-    /// ```
-    public func commitSignal(queue: DispatchQueue, handler: @escaping @Sendable () -> Void) -> CommitSignal {
-        CommitSignal(path: path, queue: queue, handler: handler)
     }
 }
 
@@ -181,7 +169,8 @@ private final class EventReader: @unchecked Sendable {
         // frees their handlers.
         readSource.setEventHandler { self.drain() }
         readSource.setCancelHandler {
-            Inotify.close(watch.descriptor)
+            // Closing the instance removes its watch.
+            Glibc.close(watch.descriptor)
             self.buffer.deallocate()
         }
         settleTimer.setEventHandler { self.settle() }
@@ -193,10 +182,12 @@ private final class EventReader: @unchecked Sendable {
     /// Reads every queued event; runs the handler once if any names a library file.
     private func drain() {
         var relevant = false
-        while let count = Inotify.read(descriptor: watch.descriptor, into: buffer), count > 0 {
-            relevant = relevant || Inotify.containsName(in: UnsafeRawBufferPointer(rebasing: buffer[..<count])) {
-                // nil: the queue overflowed and events were lost.
-                $0.map(watch.names.contains) ?? true
+        // A read that fails otherwise than EAGAIN ends the batch; the next readiness reads again.
+        while let count = try? Inotify.read(fd: watch.descriptor, into: buffer), count > 0 {
+            for event in InotifyEventParser.parse(UnsafeRawBufferPointer(rebasing: buffer[..<count])) {
+                // An overflow lost events, which may have been commits.
+                if event.has(IN_Q_OVERFLOW) { relevant = true }
+                if let name = event.name, watch.names.contains(name) { relevant = true }
             }
         }
         guard relevant else { return }
@@ -212,92 +203,5 @@ private final class EventReader: @unchecked Sendable {
         settleStage += 1
         guard settleStage < CommitSignal.settleDelays.count else { return }
         settleTimer.schedule(deadline: .now() + CommitSignal.settleDelays[settleStage], leeway: .milliseconds(1))
-    }
-}
-
-/// Why an inotify call failed.
-struct InotifyError: Error {
-    let message: String
-}
-
-/// The inotify system calls the signal makes, each retried on `EINTR`.
-///
-/// A closed descriptor (`EBADF`) or a bad buffer (`EFAULT`) is a bug here, hence the preconditions.
-private enum Inotify {
-    /// What a write, a new file, a file moved in, or a file closed after writing report.
-    static let mask = UInt32(IN_MODIFY | IN_CREATE | IN_MOVED_TO | IN_CLOSE_WRITE | IN_ONLYDIR)
-
-    /// Creates a non-blocking inotify instance, closed on exec, and returns its descriptor.
-    ///
-    /// The corresponding C function is `inotify_init1`.
-    static func initialize() throws(InotifyError) -> Int32 {
-        while true {
-            let descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-            if descriptor >= 0 { return descriptor }
-            let code = errno
-            if code == EINTR { continue }
-            throw InotifyError(message: "inotify_init1 failed: \(String(cString: strerror(code)))")
-        }
-    }
-
-    /// Watches the directory at `path` for ``mask``; returns the watch descriptor.
-    ///
-    /// The corresponding C function is `inotify_add_watch`.
-    static func addWatch(descriptor: Int32, path: String) throws(InotifyError) -> Int32 {
-        while true {
-            let watch = inotify_add_watch(descriptor, path, mask)
-            if watch >= 0 { return watch }
-            let code = errno
-            precondition(code != EBADF && code != EFAULT, "inotify_add_watch on a closed descriptor")
-            if code == EINTR { continue }
-            throw InotifyError(message: "inotify_add_watch \(path) failed: \(String(cString: strerror(code)))")
-        }
-    }
-
-    /// Reads whole events into `buffer`; returns the number of bytes, or nil when none is queued
-    /// (`EAGAIN`) or the read failed otherwise (the caller then waits for the next readiness).
-    ///
-    /// The corresponding C function is `read`.
-    static func read(descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Int? {
-        while true {
-            let count = Glibc.read(descriptor, buffer.baseAddress, buffer.count)
-            if count >= 0 { return count }
-            let code = errno
-            precondition(code != EBADF && code != EFAULT, "read on a closed inotify descriptor")
-            if code == EINTR { continue }
-            return nil
-        }
-    }
-
-    /// Closes an inotify descriptor, which removes its watches.
-    ///
-    /// The corresponding C function is `close` (not retried on `EINTR`: on Linux the descriptor is
-    /// released either way).
-    static func close(_ descriptor: Int32) {
-        precondition(Glibc.close(descriptor) == 0 || errno != EBADF, "close of a closed inotify descriptor")
-    }
-
-    /// Whether `matches` holds for the name of any event in `bytes` (nil for events without a name,
-    /// such as `IN_Q_OVERFLOW`).
-    ///
-    /// Each event is the 16-byte `struct inotify_event` header followed by `len` bytes of name,
-    /// NUL-terminated and padded with NULs.
-    static func containsName(in bytes: UnsafeRawBufferPointer, where matches: (String?) -> Bool) -> Bool {
-        let headerSize = MemoryLayout<inotify_event>.size
-        var offset = 0
-        var found = false
-        while offset + headerSize <= bytes.count {
-            let header = bytes.loadUnaligned(fromByteOffset: offset, as: inotify_event.self)
-            let end = offset + headerSize + Int(header.len)
-            guard end <= bytes.count else { break }
-            let field = UnsafeRawBufferPointer(rebasing: bytes[(offset + headerSize)..<end])
-            let length = field.firstIndex(of: 0) ?? field.count
-            let name = length > 0 ? String(decoding: field.prefix(length), as: UTF8.self) : nil
-            // The directory's own events (IN_IGNORED when it is removed) name nothing and are not
-            // an overflow: only IN_Q_OVERFLOW counts as "maybe".
-            if name != nil || header.mask & UInt32(IN_Q_OVERFLOW) != 0 { found = found || matches(name) }
-            offset = end
-        }
-        return found
     }
 }

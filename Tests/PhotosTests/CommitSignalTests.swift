@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 import PhotosCore
 import PhotosStore
+import PhotosWatcher
 import PhotosTestSupport
 import Synchronization
 import Testing
@@ -80,7 +81,7 @@ final class Wakeups: Sendable {
     @Test func anotherConnectionsCommitFiresTheSignal() async throws {
         let database = try LibraryDatabase(path: path)
         let wakeups = Wakeups()
-        let signal = database.commitSignal(queue: queue) { wakeups.record() }
+        let signal = CommitSignal(path: database.path, queue: queue) { wakeups.record() }
         defer { signal.cancel() }
         #expect(signal.mechanism == .inotify, "\(signal.fallbackReason ?? "")")
         #expect(signal.fallbackReason == nil)
@@ -95,7 +96,7 @@ final class Wakeups: Sendable {
     @Test func nothingFiresWhileNobodyWrites() async throws {
         let database = try LibraryDatabase(path: path)
         let wakeups = Wakeups()
-        let signal = database.commitSignal(queue: queue) { wakeups.record() }
+        let signal = CommitSignal(path: database.path, queue: queue) { wakeups.record() }
         defer { signal.cancel() }
         try insertAsset(try LibraryDatabase(path: path))
         #expect(try await wakeups.arrive(after: 0))
@@ -110,7 +111,7 @@ final class Wakeups: Sendable {
         let database = try LibraryDatabase(path: path)
         try insertAsset(database)
         let wakeups = Wakeups()
-        let signal = database.commitSignal(queue: queue) { wakeups.record() }
+        let signal = CommitSignal(path: database.path, queue: queue) { wakeups.record() }
         defer { signal.cancel() }
         _ = try database.currentToken()
         try await wakeups.settle()
@@ -176,7 +177,7 @@ final class Wakeups: Sendable {
     @Test func withoutAFileToWatchATimerStandsIn() async throws {
         let memory = try LibraryDatabase()
         let unwatchable = directory.path("missing/library.sqlite").path
-        for signal in [memory.commitSignal(queue: queue) {}, CommitSignal(path: unwatchable, queue: queue) {}] {
+        for signal in [CommitSignal(path: memory.path, queue: queue) {}, CommitSignal(path: unwatchable, queue: queue) {}] {
             #expect(signal.mechanism == .timer)
             #expect(signal.fallbackReason != nil)
             signal.cancel()
