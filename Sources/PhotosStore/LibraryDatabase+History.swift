@@ -11,7 +11,11 @@ extension LibraryDatabase {
 
     /// The newest token removed from the log: changes after a token older than this cannot be told.
     public func prunedThrough() throws -> Int64 {
-        try read { db in try Int64.fetchOne(db, sql: "SELECT prunedThrough FROM library WHERE id = 1") ?? 0 }
+        try read { db in try Self.prunedThrough(db) }
+    }
+
+    static func prunedThrough(_ db: Database) throws -> Int64 {
+        try Int64.fetchOne(db, sql: "SELECT prunedThrough FROM library WHERE id = 1") ?? 0
     }
 
     /// The entries after `token`, or `persistentChangeTokenExpired` (3105) when entries after it
@@ -37,7 +41,7 @@ extension LibraryDatabase {
     }
 
     static func prune(_ db: Database, keeping entries: Int) throws -> Int {
-        let newest = try Int64.fetchOne(db, sql: "SELECT MAX(token) FROM change") ?? 0
+        let newest = try newestToken(db)
         let cutoff = newest - Int64(max(0, entries))
         guard cutoff > 0 else { return 0 }
         try db.execute(sql: "DELETE FROM change WHERE token <= ?", arguments: [cutoff])

@@ -55,7 +55,7 @@ extension LibraryDatabase {
     /// var snapshot = try database.assetSnapshot(matching: query)
     /// // ... commits ...
     /// let (update, current) = try database.update(snapshot, query: query)
-    /// if case .spliced(let ids, _, _, _) = update { snapshot = AssetSnapshot(ids: ids, token: current.token) }
+    /// if case .spliced(let ids, _, _, _) = update { snapshot = AssetSnapshot(ids: ids, token: current) }
     /// ```
     public func update(_ snapshot: AssetSnapshot, query: AssetQuery) throws -> (update: SnapshotUpdate, token: Int64) {
         try read { db in
@@ -65,6 +65,7 @@ extension LibraryDatabase {
         }
     }
 
+    /// The token of the newest change-log entry (0 for a library never written to).
     static func newestToken(_ db: Database) throws -> Int64 {
         try Int64.fetchOne(db, sql: "SELECT MAX(token) FROM change") ?? 0
     }
@@ -102,17 +103,11 @@ struct SnapshotSplicer {
     /// Every asset and collection change after the snapshot, merged; nil when the log no longer
     /// holds them all or they are too many to be worth reading.
     private func changesSinceSnapshot() throws -> LibraryChange? {
-        let pruned = try Int64.fetchOne(db, sql: "SELECT prunedThrough FROM library WHERE id = 1") ?? 0
-        guard snapshot.token >= pruned else { return nil }
-        let rows = try Row.fetchAll(
-            db, sql: "SELECT payload FROM change WHERE token > ? ORDER BY token LIMIT ?",
-            arguments: [snapshot.token, Self.maximumEntries + 1])
-        guard rows.count <= Self.maximumEntries else { return nil }
-        let decoder = JSONDecoder()
+        guard snapshot.token >= (try LibraryDatabase.prunedThrough(db)) else { return nil }
+        let entries = try LibraryDatabase.changes(since: snapshot.token, limit: Self.maximumEntries + 1, db)
+        guard entries.count <= Self.maximumEntries else { return nil }
         var merged = LibraryChange(token: 0, timestamp: 0)
-        for row in rows {
-            let payload: String = row["payload"]
-            let entry = try decoder.decode(LibraryChange.self, from: Data(payload.utf8))
+        for entry in entries {
             merged.asset.inserted += entry.asset.inserted
             merged.asset.updated += entry.asset.updated
             merged.asset.deleted += entry.asset.deleted

@@ -114,6 +114,6 @@ public final class LibraryDatabase: Sendable {
 
     /// The token of the newest change-log entry (0 for a library never written to).
     public func currentToken() throws -> Int64 {
-        try read { db in try Int64.fetchOne(db, sql: "SELECT MAX(token) FROM change") ?? 0 }
+        try read { db in try Self.newestToken(db) }
     }
 }

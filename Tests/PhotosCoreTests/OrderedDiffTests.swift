@@ -1,24 +1,13 @@
 import Foundation
 import PhotosCore
+import PhotosTestSupport
 import Testing
 
 /// Property tests: random edits of random lists; the diff applied to the old list gives the new.
 @Suite struct OrderedDiffTests {
-    /// A small deterministic generator, so a failure can be replayed from its seed.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     @Test(arguments: 0..<300)
     func applyingTheDiffGivesTheNewList(seed: Int) {
-        var random = Generator(state: UInt64(seed))
+        var random = SplitMix64(seed: UInt64(seed))
         let count = Int.random(in: 0...40, using: &random)
         let old = Array(0..<count).shuffled(using: &random)
         var new = old
@@ -60,7 +49,7 @@ import Testing
     /// removals, insertions and changes, and as few moves.
     @Test(arguments: 0..<300)
     func aSplicedDiffMatchesTheFullDiff(seed: Int) {
-        var random = Generator(state: UInt64(seed) &+ 7_777)
+        var random = SplitMix64(seed: UInt64(seed) &+ 7_777)
         let count = Int.random(in: 0...60, using: &random)
         let old = Array(0..<count).shuffled(using: &random)
         var new = old

@@ -1,5 +1,6 @@
 import Foundation
 import PhotosMetadata
+import PhotosTestSupport
 import Testing
 
 #if canImport(Glibc)

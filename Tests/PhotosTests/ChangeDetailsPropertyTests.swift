@@ -10,17 +10,6 @@ import Testing
 /// each, the change details applied to the old result give a fresh fetch, and the changed
 /// indexes point at the changed objects.
 @Suite struct ChangeDetailsPropertyTests {
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// The fetches observed, each made anew for comparison.
     static let fetches: [(name: String, fetch: @Sendable (PHPhotoLibrary, PHAssetCollection) -> PHFetchResult<PHAsset>)] = [
         ("natural order", { library, _ in PHAsset.fetchAssets(with: options(library)) }),
@@ -64,7 +53,7 @@ import Testing
 
     @Test(arguments: 0..<60)
     func detailsTurnTheOldResultIntoTheNewOne(seed: Int) throws {
-        var random = Generator(state: UInt64(seed) &* 31 &+ 5)
+        var random = SplitMix64(seed: UInt64(seed) &* 31 &+ 5)
         let library = try PHPhotoLibrary(inMemoryWith: .init())
         var dates: [Double] = (0..<40).map { _ in Double(Int.random(in: 0..<20, using: &random)) * 86_400 }
         try insert(count: 40, into: library, dates: &dates, random: &random)
@@ -136,7 +125,7 @@ import Testing
         }
     }
 
-    private func insert(count: Int, into library: PHPhotoLibrary, dates: inout [Double], random: inout Generator) throws {
+    private func insert(count: Int, into library: PHPhotoLibrary, dates: inout [Double], random: inout SplitMix64) throws {
         var records: [AssetRecord] = []
         for _ in 0..<count {
             var record = AssetRecord(

@@ -127,7 +127,7 @@ public final class PHChange: NSObject, @unchecked Sendable {
         case .edited(let indexes):
             guard let after = result(snapshot.ids) else { return nil }
             return PHFetchResultChangeDetails(
-                from: fetchResult, to: after, diff: incremental ? OrderedDiff(changedIndexes: indexes) : nil)
+                from: fetchResult, to: after, diff: incremental ? OrderedDiff<Int64>(changedIndexes: indexes) : nil)
         case .spliced(let ids, let before, let afterRows, let changed):
             guard let after = result(ids) else { return nil }
             let diff = incremental

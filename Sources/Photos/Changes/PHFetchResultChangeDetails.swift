@@ -26,18 +26,6 @@ public final class PHFetchResultChangeDetails<ObjectType: PHObject>: NSObject, @
     /// False when only ``fetchResultAfterChanges`` is given (the fetch did not want incremental
     /// details): reload everything from it.
     public let hasIncrementalChanges: Bool
-    /// Details from a diff already computed (nil: not incremental).
-    init(from fromResult: PHFetchResult<ObjectType>, to toResult: PHFetchResult<ObjectType>, diff: OrderedDiff<Int64>?) {
-        fetchResultBeforeChanges = fromResult
-        fetchResultAfterChanges = toResult
-        hasIncrementalChanges = diff != nil
-        removedIndexes = diff?.removedIndexes
-        insertedIndexes = diff?.insertedIndexes
-        changedIndexes = diff?.changedIndexes
-        moves = diff?.moves ?? []
-        super.init()
-    }
-
     /// Positions in the before result of the objects that left it.
     public let removedIndexes: IndexSet?
     /// Positions in the after result of the objects that arrived.
@@ -55,44 +43,40 @@ public final class PHFetchResultChangeDetails<ObjectType: PHObject>: NSObject, @
                   changedRows: Set(changedObjects.compactMap(\.rowID)), incremental: true)
     }
 
-    init(
+    /// Details diffing the two results in full.
+    convenience init(
         from fromResult: PHFetchResult<ObjectType>, to toResult: PHFetchResult<ObjectType>,
         changedIdentifiers: Set<String>, changedRows: Set<Int64>, incremental: Bool
     ) {
-        fetchResultBeforeChanges = fromResult
-        fetchResultAfterChanges = toResult
-        hasIncrementalChanges = incremental
         guard incremental else {
-            removedIndexes = nil
-            insertedIndexes = nil
-            changedIndexes = nil
-            moves = []
-            super.init()
+            self.init(from: fromResult, to: toResult, diff: OrderedDiff<Int64>?.none)
             return
         }
         // Row ids when both results have them (no object is loaded), identifiers otherwise.
-        if case .rows(let old, _) = fromResult.storage, case .rows(let new, _) = toResult.storage, old == new {
+        if case .rows(let old, _) = fromResult.storage, case .rows(let new, _) = toResult.storage {
             // The same objects in the same order: only the changed ones, found in one pass.
-            let diff = OrderedDiff(unmoved: new, changed: changedRows)
-            removedIndexes = diff.removedIndexes
-            insertedIndexes = diff.insertedIndexes
-            changedIndexes = diff.changedIndexes
-            moves = diff.moves
-        } else if case .rows(let old, _) = fromResult.storage, case .rows(let new, _) = toResult.storage {
-            let diff = OrderedDiff(from: old, to: new, changed: changedRows)
-            removedIndexes = diff.removedIndexes
-            insertedIndexes = diff.insertedIndexes
-            changedIndexes = diff.changedIndexes
-            moves = diff.moves
+            let diff = old == new ? OrderedDiff(unmoved: new, changed: changedRows)
+                : OrderedDiff(from: old, to: new, changed: changedRows)
+            self.init(from: fromResult, to: toResult, diff: diff)
         } else {
             let diff = OrderedDiff(
                 from: fromResult.map(\.localIdentifier), to: toResult.map(\.localIdentifier),
                 changed: changedIdentifiers)
-            removedIndexes = diff.removedIndexes
-            insertedIndexes = diff.insertedIndexes
-            changedIndexes = diff.changedIndexes
-            moves = diff.moves
+            self.init(from: fromResult, to: toResult, diff: diff)
         }
+    }
+
+    /// Details from a diff already computed (nil: not incremental).
+    init<Element>(
+        from fromResult: PHFetchResult<ObjectType>, to toResult: PHFetchResult<ObjectType>, diff: OrderedDiff<Element>?
+    ) {
+        fetchResultBeforeChanges = fromResult
+        fetchResultAfterChanges = toResult
+        hasIncrementalChanges = diff != nil
+        removedIndexes = diff?.removedIndexes
+        insertedIndexes = diff?.insertedIndexes
+        changedIndexes = diff?.changedIndexes
+        moves = diff?.moves ?? []
         super.init()
     }
 

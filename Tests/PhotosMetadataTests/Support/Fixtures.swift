@@ -187,21 +187,6 @@ final class TemporaryDirectory {
     }
 }
 
-/// A small deterministic random number generator (SplitMix64), so that fuzzed inputs are the same
-/// on every run.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var value = state
-        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-        return value ^ (value >> 31)
-    }
-}
 
 /// ISO base media boxes, and a minimal QuickTime movie: one video track whose sample durations
 /// (`stts`) are given, and optional QuickTime keys.
