@@ -68,7 +68,7 @@ let package = Package(
             swiftSettings: settings),
         // PhotoKit's API: `import Photos`.
         .target(
-            name: "Photos", dependencies: ["PhotosCore", "PhotosStore", "PhotosMetadata", "PhotosWatcher"],
+            name: "Photos", dependencies: ["PhotosCore", "PhotosStore", "PhotosMetadata", "PhotosIngest", "PhotosWatcher"],
             swiftSettings: settings),
         .executableTarget(
             name: "PhotosCLI",
@@ -102,7 +102,8 @@ let package = Package(
 
         .testTarget(name: "PhotosCoreTests", dependencies: ["PhotosCore", "PhotosTestSupport"], swiftSettings: settings),
         .testTarget(name: "PhotosStoreTests", dependencies: ["PhotosStore", "PhotosTestSupport"], swiftSettings: settings),
-        .testTarget(name: "PhotosTests", dependencies: ["Photos", "PhotosTestSupport"], swiftSettings: settings),
+        .testTarget(
+            name: "PhotosTests", dependencies: ["Photos", "PhotosIngest", "PhotosTestSupport"], swiftSettings: settings),
         .testTarget(name: "PhotosWatcherTests", dependencies: ["PhotosWatcher"], swiftSettings: settings),
         .testTarget(
             name: "PhotosDaemonTests",

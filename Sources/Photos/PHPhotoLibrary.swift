@@ -37,17 +37,29 @@ public final class PHPhotoLibrary: @unchecked Sendable {
     public let configuration: Configuration
     /// The directory files added through creation requests are copied into.
     public let importDirectory: URL
+    /// The work on disk committed change blocks owe: placing imported files, removing deleted ones.
+    var fileJournal: FileJournal {
+        FileJournal(database: database, importDirectory: importDirectory.standardizedFileURL.path)
+    }
     /// Change blocks run one at a time, in order, on this queue.
     let changeQueue = DispatchQueue(label: "photos.library.changes")
     /// The registered change observers.
     let observers = ObserverCenter()
 
     /// Opens (creating if needed) the library file at `url`.
+    ///
+    /// Opening finishes the file work a process that stopped mid-way left in the library's journal
+    /// (a moved file whose block had committed is put in place, and only then its original removed).
     public init(url: URL, configuration: Configuration = Configuration()) throws {
         database = try LibraryDatabase(path: url.path, historyLimit: configuration.changeHistoryLimit)
         self.configuration = configuration
         importDirectory = configuration.importDirectory
             ?? url.deletingLastPathComponent().appendingPathComponent("Imports", isDirectory: true)
+        do {
+            try fileJournal.recover()
+        } catch {
+            throw Self.photosError(error)
+        }
     }
 
     /// Opens a private in-memory library (for tests and scratch work).

@@ -3,8 +3,9 @@ import PhotosCore
 import PhotosMetadata
 import PhotosStore
 
-/// Turns what a file says into the rows of an asset.
-enum AssetFactory {
+/// Turns what a file says into the rows of an asset: the one mapping from a file to an asset, used
+/// by scanning, by `photosd` and by `PHAssetCreationRequest` alike.
+public enum AssetFactory {
     static let mediaExtensions: Set<String> = [
         "jpg", "jpeg", "jpe", "png", "gif", "webp", "heic", "heif", "hif", "avif", "tif", "tiff", "bmp", "jxl",
         "dng", "nef", "nrw", "cr2", "cr3", "crw", "arw", "srf", "sr2", "raf", "orf", "rw2", "pef", "srw", "x3f",
@@ -26,8 +27,17 @@ enum AssetFactory {
         }
     }
 
-    /// Fills the file-derived fields of `record` (user state such as favorites is left alone).
+    /// Fills the file-derived fields of `record` from a crawled file.
     static func apply(_ metadata: FileMetadata, file: CrawledFile, timeZone: TimeZone, to record: inout AssetRecord) {
+        apply(metadata, modificationTime: file.modificationTime, timeZone: timeZone, to: &record)
+    }
+
+    /// Fills the file-derived fields of `record` (user state such as favorites is left alone):
+    /// type, size as displayed, dates (the file's `modificationTime` when it states none), place,
+    /// RAW, burst and the subtypes the file states. The Live Photo bit is grouping's to set.
+    public static func apply(
+        _ metadata: FileMetadata, modificationTime: Double, timeZone: TimeZone, to record: inout AssetRecord
+    ) {
         record.mediaType = mediaType(metadata.kind).rawValue
         record.pixelWidth = metadata.pixelWidth ?? 0
         record.pixelHeight = metadata.pixelHeight ?? 0
@@ -40,15 +50,15 @@ enum AssetFactory {
             record.creationDateIsFloating = metadata.creationDateIsFloating
         } else {
             // The file's modification time, as a last resort.
-            record.creationDate = file.modificationTime
+            record.creationDate = modificationTime
             record.creationDateOffset = nil
             record.creationDateIsFloating = false
         }
         record.latitude = metadata.latitude
         record.longitude = metadata.longitude
         record.altitude = metadata.altitude
-        record.modificationDate = file.modificationTime
-        record.isRAW = metadata.uniformTypeIdentifier.map(RAWTypes.contains) ?? false
+        record.modificationDate = modificationTime
+        record.isRAW = metadata.isRAW
         // Subtypes the file states; the Live Photo bit is grouping's to set.
         var subtypes = PHAssetMediaSubtype(rawValue: UInt(truncatingIfNeeded: record.mediaSubtypes))
             .intersection(.photoLive)
@@ -62,19 +72,23 @@ enum AssetFactory {
     }
 
     static func resource(for file: CrawledFile, metadata: FileMetadata, type: PHAssetResourceType) -> ResourceRecord {
-        var resource = ResourceRecord(
-            assetId: 0, type: type.rawValue, path: file.path, uniformTypeIdentifier: metadata.uniformTypeIdentifier,
-            mimeType: metadata.mimeType, fileSize: file.size, originalFilename: file.name)
-        resource.device = file.device
-        resource.inode = file.inode
-        resource.modificationTime = file.modificationTime
-        return resource
+        resource(
+            path: file.path, name: file.name, device: file.device, inode: file.inode, size: file.size,
+            modificationTime: file.modificationTime, metadata: metadata, type: type)
     }
 
-    static let RAWTypes: Set<String> = [
-        "com.adobe.raw-image", "com.nikon.raw-image", "com.nikon.nrw-raw-image", "com.canon.cr2-raw-image",
-        "com.canon.cr3-raw-image", "com.canon.crw-raw-image", "com.fuji.raw-image", "com.sony.arw-raw-image",
-        "com.olympus.raw-image", "com.olympus.or-raw-image", "com.panasonic.raw-image", "com.panasonic.rw2-raw-image",
-        "com.pentax.raw-image", "com.sigma.raw-image", "com.samsung.raw-image", "public.camera-raw-image",
-    ]
+    /// The resource row of a file: where it is, what it is, and how to know it again after a move.
+    public static func resource(
+        path: String, name: String, device: Int64, inode: Int64, size: Int64, modificationTime: Double,
+        metadata: FileMetadata, type: PHAssetResourceType
+    ) -> ResourceRecord {
+        var resource = ResourceRecord(
+            assetId: 0, type: type.rawValue, path: path, uniformTypeIdentifier: metadata.uniformTypeIdentifier,
+            mimeType: metadata.mimeType, fileSize: size, originalFilename: name)
+        resource.device = device
+        resource.inode = inode
+        resource.modificationTime = modificationTime
+        resource.contentIdentifier = metadata.contentIdentifier
+        return resource
+    }
 }

@@ -52,7 +52,7 @@ struct AssetGrouping {
     private func entry(_ member: Member) -> GroupEntry {
         switch member {
         case .fresh(let file, let metadata):
-            let isRAW = metadata.uniformTypeIdentifier.map(AssetFactory.RAWTypes.contains) ?? false
+            let isRAW = metadata.isRAW
             return GroupEntry(
                 name: file.name, isImage: metadata.kind == .image, isVideo: metadata.kind == .video, isRAW: isRAW,
                 contentIdentifier: metadata.contentIdentifier, duration: metadata.duration)
@@ -61,7 +61,7 @@ struct AssetGrouping {
             let isVideo = type == .video || type == .pairedVideo
             return GroupEntry(
                 name: resource.originalFilename, isImage: !isVideo, isVideo: isVideo,
-                isRAW: resource.uniformTypeIdentifier.map(AssetFactory.RAWTypes.contains) ?? false,
+                isRAW: resource.uniformTypeIdentifier.map(RAWTypes.contains) ?? false,
                 contentIdentifier: resource.contentIdentifier, duration: nil)
         }
     }
@@ -79,9 +79,7 @@ struct AssetGrouping {
             switch members[index] {
             case .fresh(let file, let metadata):
                 let type = role ?? (metadata.kind == .video ? .video : .photo)
-                var resource = AssetFactory.resource(for: file, metadata: metadata, type: type)
-                resource.contentIdentifier = metadata.contentIdentifier
-                resources.append(resource)
+                resources.append(AssetFactory.resource(for: file, metadata: metadata, type: type))
             case .stored(var resource):
                 // A file keeps its row but takes the role this grouping gives it: a movie that was
                 // its own asset becomes a paired video, a RAW left alone becomes a photo.
@@ -97,7 +95,7 @@ struct AssetGrouping {
         if let target, let existing = try transaction.asset(id: target) {
             record = existing
         } else {
-            record = AssetRecord(localIdentifier: UUID().uuidString + "/L0/001", mediaType: .image)
+            record = AssetRecord(localIdentifier: LocalIdentifier.make(.asset), mediaType: .image)
         }
         if case .fresh(let file, let metadata) = primary {
             AssetFactory.apply(metadata, file: file, timeZone: timeZone, to: &record)

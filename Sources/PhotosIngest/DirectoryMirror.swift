@@ -98,7 +98,7 @@ struct DirectoryMirror {
             return record
         }
         var record = CollectionRecord(
-            localIdentifier: UUID().uuidString + (list ? "/L0/020" : "/L0/040"), isList: list,
+            localIdentifier: LocalIdentifier.make(list ? .collectionList : .assetCollection), isList: list,
             type: list ? PHCollectionListType.folder.rawValue : PHAssetCollectionType.album.rawValue,
             subtype: list ? PHCollectionListSubtype.regularFolder.rawValue : PHAssetCollectionSubtype.albumRegular.rawValue,
             title: title, parentId: parent, position: position, path: directory.path,

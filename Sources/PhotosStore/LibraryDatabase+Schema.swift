@@ -189,6 +189,29 @@ extension LibraryDatabase {
             try rebuildWithAutoincrement("asset", isAsset: true, db)
             try rebuildWithAutoincrement("collection", isAsset: false, db)
         }
+        migrator.registerMigration("v8: the file journal") { db in
+            try db.execute(sql: """
+                -- Files the library itself placed in its import folder: the only ones a deletion may remove.
+                ALTER TABLE resource ADD COLUMN isLibraryOwned INTEGER NOT NULL DEFAULT 0;
+                -- What is left to do on disk for a committed change block: files to put in place (a
+                -- copy staged under a temporary name, or the caller's file to move) and files to
+                -- remove. A row is written in the block's own transaction and deleted once its work is
+                -- done, so a crash in between is finished at the next open (FileJournalEntry).
+                CREATE TABLE fileJournal (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    operation TEXT NOT NULL CHECK (operation IN ('place', 'remove')),
+                    destination TEXT NOT NULL,
+                    staged TEXT,
+                    source TEXT,
+                    removeSource INTEGER NOT NULL DEFAULT 0,
+                    device INTEGER,
+                    inode INTEGER,
+                    fileSize INTEGER,
+                    modificationTime REAL,
+                    owner INTEGER NOT NULL
+                );
+                """)
+        }
         return migrator
     }
 

@@ -19,7 +19,7 @@ public struct SmartAlbum: Sendable, Hashable {
     /// The stable local identifier, the same in every library.
     public var localIdentifier: String {
         let digits = String(subtype.rawValue)
-        return "00000000-0000-0000-0000-" + String(repeating: "0", count: 12 - digits.count) + digits + "/L0/040"
+        return "00000000-0000-0000-0000-" + String(repeating: "0", count: 12 - digits.count) + digits + LocalIdentifier.suffix(.assetCollection)
     }
 
     /// How long an asset counts as recently added.

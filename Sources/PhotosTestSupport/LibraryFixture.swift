@@ -1,5 +1,6 @@
 import Foundation
 import Photos
+import PhotosCore
 import PhotosStore
 
 /// A small library with known assets and collections, written straight through the store.
@@ -74,7 +75,7 @@ public final class LibraryFixture: @unchecked Sendable {
         try library.database.write { transaction in
             var ids: [String: Int64] = [:]
             for spec in Self.specs {
-                let identifier = UUID().uuidString + "/L0/001"
+                let identifier = LocalIdentifier.make(.asset)
                 var record = AssetRecord(localIdentifier: identifier, mediaType: spec.type, addedDate: added)
                 added += 60
                 record.mediaSubtypes = Int64(spec.subtypes.rawValue)
@@ -102,7 +103,7 @@ public final class LibraryFixture: @unchecked Sendable {
                 assets[spec.name] = identifier
             }
             let trip = CollectionRecord(
-                localIdentifier: UUID().uuidString + "/L0/040", isList: false,
+                localIdentifier: LocalIdentifier.make(.assetCollection), isList: false,
                 type: PHAssetCollectionType.album.rawValue, subtype: PHAssetCollectionSubtype.albumRegular.rawValue,
                 title: "Trip", position: 0, createdDate: 0)
             let tripID = try transaction.insertCollection(trip)
@@ -110,12 +111,12 @@ public final class LibraryFixture: @unchecked Sendable {
                 ofCollection: try transaction.collection(id: tripID)!,
                 to: ["beach.jpg", "pano.jpg", "movie.mov"].map { ids[$0]! })
             let folder = CollectionRecord(
-                localIdentifier: UUID().uuidString + "/L0/020", isList: true,
+                localIdentifier: LocalIdentifier.make(.collectionList), isList: true,
                 type: PHCollectionListType.folder.rawValue, subtype: PHCollectionListSubtype.regularFolder.rawValue,
                 title: "2020", position: 1, createdDate: 0)
             let folderID = try transaction.insertCollection(folder)
             let winter = CollectionRecord(
-                localIdentifier: UUID().uuidString + "/L0/040", isList: false,
+                localIdentifier: LocalIdentifier.make(.assetCollection), isList: false,
                 type: PHAssetCollectionType.album.rawValue, subtype: PHAssetCollectionSubtype.albumRegular.rawValue,
                 title: "Winter", parentId: folderID, position: 0, createdDate: 0)
             let winterID = try transaction.insertCollection(winter)

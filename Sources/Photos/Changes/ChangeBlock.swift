@@ -26,23 +26,38 @@ final class ChangeBlock: @unchecked Sendable {
     }
 
     /// Applies every request in one transaction: creations first (so that placeholders resolve),
-    /// then edits in the order they were made, then deletions.
+    /// then edits in the order they were made, then deletions. Files are staged before the commit
+    /// and put in place after it (``FileJournal``); a caller's file is moved only once the asset
+    /// that records it has committed, and stays where it was, byte for byte, if the block fails.
     func commit() throws {
         guard !requests.isEmpty else { return }
         let context = ApplyContext(library: library)
+        let journal = library.fileJournal
+        var entries: [FileJournalEntry] = []
         do {
             try library.database.write { transaction in
                 context.transaction = transaction
                 for request in requests { try request.applyCreation(context) }
                 for request in requests { try request.applyEdits(context) }
                 for request in requests { try request.applyDeletion(context) }
+                entries = try context.journalEntries.map { try transaction.journal($0) }
+                journal.begin(entries.compactMap(\.id))
             }
         } catch {
-            context.discardCopiedFiles()
+            journal.end(entries.compactMap(\.id))
+            // A killed process cleans nothing up; the test that simulates one checks what is left.
+            if !error.isSimulatedCrash { context.staging.discard() }
             throw PHPhotoLibrary.photosError(error)
         }
-        context.removeFilesOfDeletedAssets()
-        library.observers.kick(library)
+        defer { library.observers.kick(library) }
+        do {
+            try journal.finish(entries)
+        } catch {
+            throw PHPhotosError(
+                .operationInterrupted,
+                "the changes were committed, but putting their files in place stopped (\(error)); "
+                    + "it is finished when the library is next opened")
+        }
     }
 }
 
@@ -50,34 +65,35 @@ final class ChangeBlock: @unchecked Sendable {
 final class ApplyContext {
     let library: PHPhotoLibrary
     var transaction: LibraryTransaction!
-    /// Files copied into the import directory by this block, removed again if it fails.
-    private(set) var copiedFiles: [URL] = []
-    /// Imported files of assets this block deletes, removed once it commits.
-    private(set) var filesToRemove: [URL] = []
+    /// Files this block adds to the import folder, staged before the commit.
+    let staging: ImportStaging
+    /// Work on disk owed once the block commits, recorded in its transaction.
+    private(set) var journalEntries: [FileJournalEntry] = []
     /// Collections deleted so far in this block (a folder takes its children with it).
     var deletedCollections: Set<String> = []
 
     init(library: PHPhotoLibrary) {
         self.library = library
+        staging = ImportStaging(importDirectory: library.importDirectory)
     }
 
-    func copied(_ url: URL) { copiedFiles.append(url) }
-    func removeAfterCommit(_ url: URL) { filesToRemove.append(url) }
-
-    func discardCopiedFiles() {
-        for url in copiedFiles { try? FileManager.default.removeItem(at: url) }
-        let directories = Set(copiedFiles.map { $0.deletingLastPathComponent() })
-        for directory in directories { try? FileManager.default.removeItem(at: directory) }
+    /// After the commit, put a staged file in place (and, for a move, remove the caller's original).
+    func place(_ file: StagedFile) {
+        let source = file.removeSource ? file.sourceIdentity : nil
+        journalEntries.append(
+            FileJournalEntry(
+                operation: .place, destination: file.destination, staged: file.staged,
+                source: file.removeSource ? file.source : nil, removeSource: file.removeSource,
+                device: source?.device, inode: source?.inode, fileSize: source?.size,
+                modificationTime: source?.modificationTime, owner: FileOperations.processID))
     }
 
-    func removeFilesOfDeletedAssets() {
-        for url in filesToRemove {
-            try? FileManager.default.removeItem(at: url)
-            let directory = url.deletingLastPathComponent()
-            if (try? FileManager.default.contentsOfDirectory(atPath: directory.path))?.isEmpty == true {
-                try? FileManager.default.removeItem(at: directory)
-            }
-        }
+    /// After the commit, remove a file the library placed for an asset this block deletes.
+    func removeAfterCommit(_ resource: ResourceRecord) {
+        journalEntries.append(
+            FileJournalEntry(
+                operation: .remove, destination: resource.path, device: resource.device, inode: resource.inode,
+                owner: FileOperations.processID))
     }
 
     /// The asset row id of a local identifier (an existing asset or one created earlier in this block).
@@ -121,6 +137,14 @@ extension PHPhotoLibrary {
     /// Any error as the `PHPhotosError` the public API throws.
     static func photosError(_ error: any Error) -> PHPhotosError {
         if let error = error as? PHPhotosError { return error }
+        if let error = error as? FileOperationError {
+            switch error.errno {
+            case ENOSPC, EDQUOT, EFBIG: return PHPhotosError(.notEnoughSpace, error.description)
+            case ENOENT, ENOTDIR: return PHPhotosError(.missingResource, error.description)
+            case EACCES, EPERM, EROFS: return PHPhotosError(.accessRestricted, error.description)
+            default: return PHPhotosError(.invalidResource, error.description)
+            }
+        }
         return PHPhotosError(.internalError, "\(error)")
     }
 }

@@ -147,10 +147,12 @@ final class AssetDeletionRequest: PHChangeRequest, @unchecked Sendable {
                 .identifierNotFound, "cannot delete unknown asset \(missing[0])", localIdentifiers: missing)
         }
         let ids = identifiers.compactMap { found[$0] }
-        let imports = context.library.importDirectory.standardizedFileURL.path + "/"
+        // Only files the library itself placed in its import folder go with their asset, checked on
+        // resolved paths; a folder-backed asset's file is the user's and stays.
         let resources = try context.transaction.resources(assetIDs: ids)
-        for resource in resources.values.joined() where resource.path.hasPrefix(imports) {
-            context.removeAfterCommit(URL(fileURLWithPath: resource.path))
+        for resource in resources.values.joined()
+        where resource.isLibraryOwned && FileJournal.isInside(resource.path, context.staging.importDirectory) {
+            context.removeAfterCommit(resource)
         }
         try context.transaction.deleteAssets(ids)
     }

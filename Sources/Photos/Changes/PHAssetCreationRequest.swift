@@ -1,5 +1,6 @@
 import Foundation
 import PhotosCore
+import PhotosIngest
 import PhotosMetadata
 import PhotosStore
 
@@ -25,8 +26,9 @@ public final class PHAssetResourceCreationOptions: @unchecked Sendable {
 /// request.addResource(with: .pairedVideo, fileURL: movie, options: nil)
 /// ```
 ///
-/// Files are copied into the library's import directory when the block commits, so the library
-/// never depends on the caller's file; if the block fails, the copies are removed.
+/// Files are copied into the library's import directory, so the library never depends on the
+/// caller's file. With `shouldMoveFile`, the caller's file is removed only after the block has
+/// committed and the copy is in place; if the block fails, it stays where it was, byte for byte.
 public final class PHAssetCreationRequest: PHAssetChangeRequest, @unchecked Sendable {
     enum Source {
         case file(URL)
@@ -91,51 +93,54 @@ public final class PHAssetCreationRequest: PHAssetChangeRequest, @unchecked Send
                 .invalidResource,
                 "an asset cannot be made of the resources [\(resources.map(\.type.name).joined(separator: ", "))]")
         }
-        let directory = context.library.importDirectory
-            .appendingPathComponent(String(targetIdentifier.prefix(36)), isDirectory: true)
-        let extractor = MetadataExtractor(timeZone: context.library.configuration.timeZone)
-        var record = AssetRecord(localIdentifier: targetIdentifier, mediaType: mediaType)
+        let directory = context.staging.importDirectory + "/" + String(targetIdentifier.prefix(36))
+        try context.staging.makeDirectory(directory)
+        let timeZone = context.library.configuration.timeZone
+        let extractor = MetadataExtractor(timeZone: timeZone)
         var rows: [ResourceRecord] = []
-        var primaryMetadata: FileMetadata?
+        var primary: (metadata: FileMetadata, modificationTime: Double)?
+        var hasRAW = false
 
-        for resource in resources {
-            var stored = try store(resource, in: directory, context: context)
+        for (index, resource) in resources.enumerated() {
+            var staged = try stage(resource, number: index + 1, in: directory, context: context)
             let metadata: FileMetadata
             do {
-                metadata = try extractor.extract(path: stored.path)
+                metadata = try extractor.extract(path: staged.staged)
             } catch {
-                throw PHPhotosError(.invalidResource, "\(stored.originalName): \(error)")
+                throw PHPhotosError(.invalidResource, "\(staged.originalFilename): \(error)")
             }
-            if case .data = resource.source, resource.originalFilename == nil {
-                stored = try nameByContent(stored, mimeType: metadata.mimeType, context: context)
+            if case .data = resource.source, resource.originalFilename == nil, let ext = Self.extensions[metadata.mimeType] {
+                // Data added without a name gets the extension its content calls for (`photo-1.jpg`).
+                staged.originalFilename += "." + ext
+                try context.staging.rename(&staged, to: staged.originalFilename)
             }
-            try Self.check(metadata, for: resource.type, name: stored.originalName)
+            try Self.check(metadata, for: resource.type, name: staged.originalFilename)
             if resource.type == .photo || resource.type == .video || resource.type == .audio {
-                primaryMetadata = metadata
+                primary = (metadata, staged.contentModificationTime)
             }
-            if resource.type == .pairedVideo { record.mediaSubtypes |= Int64(PHAssetMediaSubtype.photoLive.rawValue) }
-            if metadata.uniformTypeIdentifier.map(UniformTypes.isRAW) == true { record.isRAW = true }
-            rows.append(
-                ResourceRecord(
-                    assetId: 0, type: resource.type.rawValue, path: stored.path,
-                    uniformTypeIdentifier: resource.uniformTypeIdentifier ?? metadata.uniformTypeIdentifier,
-                    mimeType: metadata.mimeType, fileSize: stored.size, originalFilename: stored.originalName))
+            hasRAW = hasRAW || metadata.isRAW
+            var row = AssetFactory.resource(
+                path: staged.destination, name: staged.originalFilename, device: staged.identity.device,
+                inode: staged.identity.inode, size: staged.identity.size,
+                modificationTime: staged.identity.modificationTime, metadata: metadata, type: resource.type)
+            row.uniformTypeIdentifier = resource.uniformTypeIdentifier ?? row.uniformTypeIdentifier
+            row.isLibraryOwned = true
+            rows.append(row)
+            context.place(staged)
         }
-        if let metadata = primaryMetadata {
-            record.pixelWidth = metadata.pixelWidth ?? 0
-            record.pixelHeight = metadata.pixelHeight ?? 0
-            record.duration = metadata.duration ?? 0
-            record.creationDate = metadata.creationDate?.timeIntervalSince1970
-            record.creationDateOffset = metadata.creationDateIsFloating
-                ? metadata.creationDate.map { context.library.configuration.timeZone.secondsFromGMT(for: $0) }
-                : metadata.creationDateOffset
-            record.creationDateIsFloating = metadata.creationDateIsFloating
-            record.latitude = metadata.latitude
-            record.longitude = metadata.longitude
-            record.altitude = metadata.altitude
+        // The same mapping from a file to an asset as scanning: dates, place, subtypes, burst, RAW.
+        var record = AssetRecord(localIdentifier: targetIdentifier, mediaType: mediaType)
+        if let primary {
+            AssetFactory.apply(primary.metadata, modificationTime: primary.modificationTime, timeZone: timeZone, to: &record)
         }
+        record.mediaType = mediaType.rawValue
+        if resources.contains(where: { $0.type == .pairedVideo }) {
+            record.mediaSubtypes |= Int64(PHAssetMediaSubtype.photoLive.rawValue)
+        }
+        record.isRAW = record.isRAW || hasRAW
         if record.creationDate == nil { record.creationDate = record.addedDate }
         try context.transaction.insertAsset(record, resources: rows)
+        if let burst = record.burstIdentifier { try context.transaction.pickBurstRepresentatives([burst]) }
     }
 
     private static func check(_ metadata: FileMetadata, for type: PHAssetResourceType, name: String) throws {
@@ -154,76 +159,34 @@ public final class PHAssetCreationRequest: PHAssetChangeRequest, @unchecked Send
         }
     }
 
-    /// Gives data added without a file name the extension its content calls for (`photo-1.jpg`).
-    private func nameByContent(_ file: StoredFile, mimeType: String, context: ApplyContext) throws -> StoredFile {
-        guard let ext = Self.extensions[mimeType] else { return file }
-        let url = URL(fileURLWithPath: file.path)
-        let renamed = url.appendingPathExtension(ext)
-        try FileManager.default.moveItem(at: url, to: renamed)
-        context.copied(renamed)
-        return StoredFile(path: renamed.path, originalName: renamed.lastPathComponent, size: file.size)
-    }
-
     private static let extensions: [String: String] = [
         "image/jpeg": "jpg", "image/png": "png", "image/gif": "gif", "image/heic": "heic", "image/heif": "heif",
         "image/avif": "avif", "image/webp": "webp", "image/tiff": "tiff", "image/bmp": "bmp",
         "video/quicktime": "mov", "video/mp4": "mp4", "video/3gpp": "3gp",
     ]
 
-    private struct StoredFile {
-        let path: String
-        let originalName: String
-        let size: Int64
-    }
-
-    /// Copies, moves or writes a resource into the import directory.
-    private func store(_ resource: PendingResource, in directory: URL, context: ApplyContext) throws -> StoredFile {
-        let manager = FileManager.default
-        try manager.createDirectory(at: directory, withIntermediateDirectories: true)
-        let name: String
+    /// Stages a resource in the import folder: a copy of the caller's file (a hard link for a move
+    /// on the same file system), or the data; the caller's file itself is not touched here.
+    private func stage(
+        _ resource: PendingResource, number: Int, in directory: String, context: ApplyContext
+    ) throws -> StagedFile {
+        let given: String
         switch resource.source {
-        case .file(let url): name = resource.originalFilename ?? url.lastPathComponent
-        case .data: name = resource.originalFilename ?? "\(resource.type.name)-\(resources.count)"
+        case .file(let url): given = resource.originalFilename ?? url.lastPathComponent
+        case .data: given = resource.originalFilename ?? "\(resource.type.name)-\(number)"
         }
-        var destination = directory.appendingPathComponent(name)
-        var suffix = 1
-        while manager.fileExists(atPath: destination.path) {
-            destination = directory.appendingPathComponent("\(suffix)-\(name)")
-            suffix += 1
-        }
-        do {
-            switch resource.source {
-            case .file(let url):
-                guard manager.fileExists(atPath: url.path) else {
-                    throw PHPhotosError(.missingResource, "\(url.path): no such file")
-                }
-                if resource.move {
-                    try manager.moveItem(at: url, to: destination)
-                } else {
-                    try manager.copyItem(at: url, to: destination)
-                }
-            case .data(let data):
-                try data.write(to: destination)
+        // One path component, whatever the caller passed (`../x`, `a/b`): nothing lands outside.
+        let name = ImportNames.sanitized(given, fallback: "\(resource.type.name)-\(number)")
+        let destination = try context.staging.destination(for: name, in: directory)
+        switch resource.source {
+        case .file(let url):
+            guard FileManager.default.fileExists(atPath: url.path) else {
+                throw PHPhotosError(.missingResource, "\(url.path): no such file")
             }
-        } catch let error as PHPhotosError {
-            throw error
-        } catch {
-            throw PHPhotosError(.notEnoughSpace, "cannot store \(name) in \(directory.path): \(error)")
+            return try context.staging.stage(
+                file: url.path, move: resource.move, originalFilename: given, destination: destination)
+        case .data(let data):
+            return try context.staging.stage(data: data, originalFilename: given, destination: destination)
         }
-        context.copied(destination)
-        let size = (try? manager.attributesOfItem(atPath: destination.path)[.size] as? NSNumber)?.int64Value ?? 0
-        return StoredFile(path: destination.path, originalName: name, size: size)
     }
-}
-
-/// Uniform type identifiers the library treats specially.
-enum UniformTypes {
-    static let raw: Set<String> = [
-        "com.adobe.raw-image", "com.nikon.raw-image", "com.nikon.nrw-raw-image", "com.canon.cr2-raw-image",
-        "com.canon.cr3-raw-image", "com.canon.crw-raw-image", "com.fuji.raw-image", "com.sony.arw-raw-image",
-        "com.olympus.raw-image", "com.olympus.or-raw-image", "com.panasonic.raw-image", "com.panasonic.rw2-raw-image",
-        "com.pentax.raw-image", "com.sigma.raw-image", "com.samsung.raw-image", "public.camera-raw-image",
-    ]
-
-    static func isRAW(_ identifier: String) -> Bool { raw.contains(identifier) }
 }

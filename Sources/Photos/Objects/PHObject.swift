@@ -46,18 +46,3 @@ public final class PHObjectPlaceholder: PHObject, @unchecked Sendable {
         super.init(localIdentifier: localIdentifier, rowID: nil, library: nil)
     }
 }
-
-/// Local identifiers in PhotoKit's shape: a UUID and a suffix naming the object type.
-enum LocalIdentifier {
-    static func make(_ type: PHObjectType) -> String {
-        UUID().uuidString + suffix(type)
-    }
-
-    static func suffix(_ type: PHObjectType) -> String {
-        switch type {
-        case .asset: "/L0/001"
-        case .assetCollection: "/L0/040"
-        case .collectionList: "/L0/020"
-        }
-    }
-}

@@ -31,6 +31,9 @@ public struct ResourceRecord: Sendable, Hashable, Codable, FetchableRecord, Muta
     public var contentHash: String? = nil
     /// Apple's content identifier (Live Photo pairing), when the file has one.
     public var contentIdentifier: String? = nil
+    /// Whether the library itself put this file in its import folder (a creation request's copy
+    /// or move): only such files are ever removed when their asset is deleted.
+    public var isLibraryOwned = false
 
     /// Creates a resource row for an asset.
     public init(

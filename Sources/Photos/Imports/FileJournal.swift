@@ -1,0 +1,191 @@
+import Foundation
+import PhotosStore
+import Synchronization
+
+/// Does the work on disk that committed change blocks owe, and finishes what a stopped process left.
+///
+/// Order of the steps for a file placed in the library (each can be interrupted; the next open
+/// resumes from the journal entry, which is deleted last):
+/// 1. `link(staged, destination)`: the complete copy appears under its final name;
+/// 2. `unlink(staged)` and `fsync` of the directory;
+/// 3. for a move, `unlink(source)`, only if the source is still the file that was staged;
+/// 4. the entry is deleted.
+///
+/// For a file removed with its asset: `unlink(destination)` only if it is still the file the
+/// library placed (same device and inode), then the entry is deleted.
+struct FileJournal {
+    let database: LibraryDatabase
+    let importDirectory: String
+
+    /// Entries this process is working on, by library and entry id: not taken over by a recovery in
+    /// the same process. An entry of this process that is not here was left by an interrupted block.
+    private static let inFlight = Mutex<Set<String>>([])
+
+    private func key(_ id: Int64) -> String { "\(database.path ?? "memory")#\(id)" }
+
+    /// Marks entries as worked on by this process (called inside the block's transaction).
+    func begin(_ ids: [Int64]) {
+        Self.inFlight.withLock { set in for id in ids { set.insert(key(id)) } }
+    }
+
+    /// Releases entries (done, or abandoned by a failed or interrupted block).
+    func end(_ ids: [Int64]) {
+        Self.inFlight.withLock { set in for id in ids { set.remove(key(id)) } }
+    }
+
+    /// Does the work of committed entries, in order; the first failure stops it and is thrown (the
+    /// entries left are finished at the next open).
+    func finish(_ entries: [FileJournalEntry]) throws {
+        defer { end(entries.compactMap(\.id)) }
+        try FaultInjection.reach(.committed)
+        for entry in entries { try perform(entry) }
+    }
+
+    /// Finishes the entries of processes that stopped, and removes staged files nobody will place.
+    /// Run when a library is opened. Returns how many entries it finished.
+    @discardableResult
+    func recover() throws -> Int {
+        var finished = 0
+        let me = FileOperations.processID
+        for entry in try database.fileJournal() {
+            guard let id = entry.id else { continue }
+            let claimed = try database.claimJournalEntry(id, owner: me) { owner in
+                owner == me
+                    ? !Self.inFlight.withLock { $0.contains(key(id)) }
+                    : !FileOperations.processIsAlive(owner)
+            }
+            guard let claimed else { continue }
+            begin([id])
+            defer { end([id]) }
+            try perform(claimed)
+            finished += 1
+        }
+        try removeAbandonedStagedFiles()
+        return finished
+    }
+
+    private func perform(_ entry: FileJournalEntry) throws {
+        switch entry.operation {
+        case .place: try place(entry)
+        case .remove: try remove(entry)
+        }
+        if let id = entry.id { try database.finishJournalEntry(id) }
+    }
+
+    private func place(_ entry: FileJournalEntry) throws {
+        let destination = entry.destination
+        let directory = (destination as NSString).deletingLastPathComponent
+        if let staged = entry.staged, let stagedIdentity = try FileOperations.identity(staged) {
+            if let existing = try FileOperations.identity(destination) {
+                // Already linked by an interrupted run; anything else there is not ours to replace.
+                guard existing.device == stagedIdentity.device, existing.inode == stagedIdentity.inode else {
+                    throw FileOperationError(call: "link", path: destination, errno: EEXIST)
+                }
+            } else {
+                do {
+                    try FileOperations.link(staged, destination)
+                } catch let error as FileOperationError where [EPERM, ENOTSUP, EOPNOTSUPP, EMLINK].contains(error.errno) {
+                    try FileOperations.renameIfAbsent(staged, destination)
+                }
+            }
+            try FaultInjection.reach(.linked)
+            try FileOperations.unlink(staged)
+        }
+        try FileOperations.sync(directory, directory: true)
+        try FaultInjection.reach(.placed)
+        guard entry.removeSource, let source = entry.source else { return }
+        guard try FileOperations.identity(destination) != nil else {
+            // Nothing reached the library: the original stays where it is.
+            return
+        }
+        if let current = try FileOperations.identity(source), current.device == entry.device,
+            current.inode == entry.inode, current.size == entry.fileSize,
+            current.modificationTime == entry.modificationTime
+        {
+            try FileOperations.unlink(source)
+            try FileOperations.sync((source as NSString).deletingLastPathComponent, directory: true)
+        }
+        try FaultInjection.reach(.sourceRemoved)
+    }
+
+    private func remove(_ entry: FileJournalEntry) throws {
+        guard let current = try FileOperations.identity(entry.destination) else { return }
+        guard current.device == entry.device, current.inode == entry.inode,
+            Self.isInside(entry.destination, importDirectory)
+        else { return }
+        try FileOperations.unlink(entry.destination)
+        FileOperations.removeEmptyDirectory((entry.destination as NSString).deletingLastPathComponent)
+        try FaultInjection.reach(.removed)
+    }
+
+    /// Staged files of processes that are gone and that no entry will place: copies of blocks that
+    /// never committed.
+    private func removeAbandonedStagedFiles() throws {
+        let staging = importDirectory + "/.staging"
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: staging) else { return }
+        let wanted = Set(try database.fileJournal().compactMap(\.staged))
+        let me = FileOperations.processID
+        for name in names {
+            guard let owner = name.split(separator: "-", maxSplits: 1).first.flatMap({ Int64($0) }),
+                owner != me, !FileOperations.processIsAlive(owner)
+            else { continue }
+            let path = staging + "/" + name
+            if !wanted.contains(path) { try FileOperations.unlink(path) }
+        }
+    }
+
+    /// Whether `path`, with links and `..` resolved, lies inside `directory` (also resolved).
+    static func isInside(_ path: String, _ directory: String) -> Bool {
+        guard let resolvedDirectory = FileOperations.resolved(directory),
+            let resolvedParent = FileOperations.resolved((path as NSString).deletingLastPathComponent)
+        else { return false }
+        let resolved = resolvedParent + "/" + (path as NSString).lastPathComponent
+        let prefix = resolvedDirectory.hasSuffix("/") ? resolvedDirectory : resolvedDirectory + "/"
+        let name = (path as NSString).lastPathComponent
+        return resolved.hasPrefix(prefix) && name != ".." && name != "."
+    }
+}
+
+/// Test hooks between the steps of a change block's file work, to prove that a process stopped at
+/// any of them loses nothing. A hook that answers true stops the block there as a killed process
+/// would stop: no clean-up, the journal as it is.
+enum FaultInjection {
+    /// The points a hook can stop at.
+    enum Step: String, Sendable, CaseIterable {
+        /// A resource is staged; the block has not committed.
+        case staged
+        /// The block committed; nothing is placed yet.
+        case committed
+        /// The file is linked under its final name; the staged name is still there.
+        case linked
+        /// The file is in place; a moved original is still there.
+        case placed
+        /// The moved original is removed; the journal entry is not yet deleted.
+        case sourceRemoved
+        /// A deleted asset's file is removed; the journal entry is not yet deleted.
+        case removed
+    }
+
+    private static let hook = Mutex<(@Sendable (Step) -> Bool)?>(nil)
+
+    /// Installs (or, with nil, removes) the hook: it answers whether to stop at a step.
+    static func set(_ body: (@Sendable (Step) -> Bool)?) {
+        hook.withLock { $0 = body }
+    }
+
+    /// Asks the hook, if any, and stops (throws a simulated crash) where it says so.
+    static func reach(_ step: Step) throws {
+        guard let body = hook.withLock({ $0 }), body(step) else { return }
+        throw FileOperationError(call: "simulated crash at \(step.rawValue)", path: "", errno: crashCode)
+    }
+
+    /// The pseudo-errno that marks a simulated crash.
+    static let crashCode: Int32 = -9
+}
+
+extension Error {
+    /// Whether this is a test's simulated crash (``FaultInjection``), which skips every clean-up.
+    var isSimulatedCrash: Bool {
+        (self as? FileOperationError)?.errno == FaultInjection.crashCode
+    }
+}

@@ -1,0 +1,180 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// A failed file operation in the import folder: the call, the path and `errno`.
+struct FileOperationError: Error, CustomStringConvertible {
+    /// The C call that failed.
+    let call: String
+    /// The path it was given.
+    let path: String
+    /// Its `errno`.
+    let errno: Int32
+
+    var description: String {
+        let text = strerror(errno).map { String(cString: $0) } ?? "unknown error"
+        return "\(call) \(path): \(text)"
+    }
+}
+
+/// What `lstat` says about a file, as far as the journal needs it to know the file again.
+struct FileIdentity: Equatable {
+    var device: Int64
+    var inode: Int64
+    var size: Int64
+    var modificationTime: Double
+    var isRegularFile: Bool
+}
+
+/// The system calls the library makes on files, each retried on `EINTR`.
+///
+/// These are the only calls in the `Photos` module that create, link or remove files; the README's
+/// "Where the library writes" lists each caller and why it is safe.
+enum FileOperations {
+    /// Retries `body` while it fails with `EINTR`; throws the failure with the call and path.
+    private static func retrying(_ call: String, _ path: String, _ body: () -> Int32) throws -> Int32 {
+        while true {
+            let result = body()
+            if result >= 0 { return result }
+            let code = Glibc.errno
+            if code == EINTR { continue }
+            throw FileOperationError(call: call, path: path, errno: code)
+        }
+    }
+
+    /// `lstat(2)`: the file's identity, or nil when there is no file at `path`.
+    static func identity(_ path: String) throws -> FileIdentity? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else {
+            let code = Glibc.errno
+            if code == ENOENT || code == ENOTDIR { return nil }
+            throw FileOperationError(call: "lstat", path: path, errno: code)
+        }
+        let time = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
+        return FileIdentity(
+            device: Int64(info.st_dev), inode: Int64(info.st_ino), size: Int64(info.st_size), modificationTime: time,
+            isRegularFile: (info.st_mode & S_IFMT) == S_IFREG)
+    }
+
+    /// `mkdir(2)` with mode 0700; returns false when a directory is already there (not made here).
+    static func makeDirectory(_ path: String) throws -> Bool {
+        if mkdir(path, 0o700) == 0 { return true }
+        let code = Glibc.errno
+        var info = stat()
+        if code == EEXIST, stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR { return false }
+        throw FileOperationError(call: "mkdir", path: path, errno: code)
+    }
+
+    /// `rmdir(2)`: removes a directory only when it is empty; false when it is not (or is gone).
+    @discardableResult
+    static func removeEmptyDirectory(_ path: String) -> Bool {
+        rmdir(path) == 0
+    }
+
+    /// `open(2)` with `O_CREAT | O_EXCL` (never an existing file), mode 0600, write-only.
+    static func createExclusively(_ path: String) throws -> Int32 {
+        try retrying("open", path) { open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600) }
+    }
+
+    /// `link(2)`: a second name for a file; fails with `EEXIST` rather than replace one.
+    static func link(_ existing: String, _ new: String) throws {
+        _ = try retrying("link", new) { Glibc.link(existing, new) }
+    }
+
+    /// `unlink(2)`; a file already gone is not an error.
+    static func unlink(_ path: String) throws {
+        if Glibc.unlink(path) == 0 { return }
+        let code = Glibc.errno
+        if code == ENOENT { return }
+        throw FileOperationError(call: "unlink", path: path, errno: code)
+    }
+
+    /// `rename(2)`, only after checking that nothing is at `new`: for file systems without hard links.
+    /// Both names are in the library's own folder, where nothing else creates files.
+    static func renameIfAbsent(_ old: String, _ new: String) throws {
+        if try identity(new) != nil { throw FileOperationError(call: "rename", path: new, errno: EEXIST) }
+        _ = try retrying("rename", new) { Glibc.rename(old, new) }
+    }
+
+    /// `fsync(2)` of a file or directory by path: its content, or its entries, reach the disk.
+    static func sync(_ path: String, directory: Bool = false) throws {
+        let flags = (directory ? O_RDONLY | O_DIRECTORY : O_RDONLY) | O_CLOEXEC
+        let fd = try retrying("open", path) { open(path, flags) }
+        defer { close(fd) }
+        _ = try retrying("fsync", path) { fsync(fd) }
+    }
+
+    /// Writes all of `bytes` to `fd` (`write(2)`).
+    static func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws {
+        var done = 0
+        while done < bytes.count {
+            let written = Glibc.write(fd, bytes.baseAddress! + done, bytes.count - done)
+            if written < 0 {
+                if Glibc.errno == EINTR { continue }
+                throw FileOperationError(call: "write", path: path, errno: Glibc.errno)
+            }
+            done += written
+        }
+    }
+
+    /// Copies `source` to a new file at `destination` (which must not exist), then `fsync`s it.
+    /// On failure the partial copy is removed: it is the library's own file.
+    static func copy(_ source: String, to destination: String) throws {
+        let input = try retrying("open", source) { open(source, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY) }
+        defer { close(input) }
+        let output = try createExclusively(destination)
+        do {
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+            defer { buffer.deallocate() }
+            while true {
+                let count = Glibc.read(input, buffer.baseAddress, buffer.count)
+                if count < 0 {
+                    if Glibc.errno == EINTR { continue }
+                    throw FileOperationError(call: "read", path: source, errno: Glibc.errno)
+                }
+                if count == 0 { break }
+                try write(output, UnsafeRawBufferPointer(rebasing: buffer[..<count]), path: destination)
+            }
+            _ = try retrying("fsync", destination) { fsync(output) }
+            close(output)
+        } catch {
+            close(output)
+            try? unlink(destination)
+            throw error
+        }
+    }
+
+    /// Writes `data` to a new file at `destination` (which must not exist), then `fsync`s it.
+    static func write(_ data: Data, to destination: String) throws {
+        let output = try createExclusively(destination)
+        do {
+            try data.withUnsafeBytes { bytes in try write(output, bytes, path: destination) }
+            _ = try retrying("fsync", destination) { fsync(output) }
+            close(output)
+        } catch {
+            close(output)
+            try? unlink(destination)
+            throw error
+        }
+    }
+
+    /// `realpath(3)`: the path with links and `..` resolved, or nil when it does not resolve.
+    static func resolved(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// Whether a process with this id is running (`kill(pid, 0)`).
+    static func processIsAlive(_ pid: Int64) -> Bool {
+        guard pid > 0, pid <= Int64(Int32.max) else { return false }
+        return kill(pid_t(pid), 0) == 0 || Glibc.errno == EPERM
+    }
+
+    /// This process's id.
+    static var processID: Int64 { Int64(getpid()) }
+}

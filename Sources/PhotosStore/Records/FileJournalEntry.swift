@@ -1,0 +1,103 @@
+import GRDB
+
+/// One row of the `fileJournal` table: work on disk that a committed change block still owes.
+///
+/// A change block that adds a file to the library, or deletes an asset whose file the library
+/// placed, writes its entries in its own transaction. The work is done after the commit, and each
+/// entry is deleted when its work is done. An entry found at the next open belongs to a process that
+/// stopped in between (kill -9, power loss); the library finishes it then. The caller's file is
+/// never removed before the library's copy of it is complete under its final name.
+public struct FileJournalEntry: Sendable, Hashable, Codable, FetchableRecord, MutablePersistableRecord {
+    /// The table of work owed on disk.
+    public static let databaseTableName = "fileJournal"
+
+    /// What an entry asks for.
+    public enum Operation: String, Sendable, Codable {
+        /// Put a file in the import folder at `destination`: link `staged` (the library's complete
+        /// copy) there, or, with no staged copy, link the caller's `source` there (same file system).
+        case place
+        /// Remove `destination`, a file the library placed, if it is still that file (`device`, `inode`).
+        case remove
+    }
+
+    /// The row id; nil until inserted.
+    public var id: Int64?
+    /// What to do.
+    public var operation: Operation
+    /// The file's final path in the import folder (placing), or the file to remove.
+    public var destination: String
+    /// The library's complete, synced copy under a temporary name, when there is one.
+    public var staged: String?
+    /// The caller's file, when it is moved into the library.
+    public var source: String?
+    /// Whether to unlink `source` once `destination` holds its content (`shouldMoveFile`).
+    public var removeSource: Bool
+    /// The device of the file the entry is about: the source being moved, or the file to remove.
+    public var device: Int64?
+    /// Its inode: a file that is no longer this one is left alone.
+    public var inode: Int64?
+    /// Its size when the entry was written.
+    public var fileSize: Int64?
+    /// Its modification time when the entry was written (seconds since 1970).
+    public var modificationTime: Double?
+    /// The process that does the work; another process takes an entry over only once it has gone.
+    public var owner: Int64
+
+    /// An entry, owned by `owner`.
+    public init(
+        operation: Operation, destination: String, staged: String? = nil, source: String? = nil,
+        removeSource: Bool = false, device: Int64? = nil, inode: Int64? = nil, fileSize: Int64? = nil,
+        modificationTime: Double? = nil, owner: Int64
+    ) {
+        self.operation = operation
+        self.destination = destination
+        self.staged = staged
+        self.source = source
+        self.removeSource = removeSource
+        self.device = device
+        self.inode = inode
+        self.fileSize = fileSize
+        self.modificationTime = modificationTime
+        self.owner = owner
+    }
+
+    public mutating func didInsert(_ inserted: InsertionSuccess) {
+        id = inserted.rowID
+    }
+}
+
+extension LibraryTransaction {
+    /// Records work owed on disk once this transaction commits; returns the entry with its id.
+    public func journal(_ entry: FileJournalEntry) throws -> FileJournalEntry {
+        var entry = entry
+        try entry.insert(db)
+        return entry
+    }
+}
+
+extension LibraryDatabase {
+    /// Every entry still in the journal, oldest first.
+    public func fileJournal() throws -> [FileJournalEntry] {
+        try read { db in try FileJournalEntry.order(Column("id")).fetchAll(db) }
+    }
+
+    /// Makes `owner` the owner of an entry if `mayTakeOver` says its present owner may be replaced;
+    /// returns the entry when this call took it (nil when it is gone or another owner keeps it).
+    ///
+    /// This is a plain write, outside the change log: the journal is bookkeeping, not library content.
+    public func claimJournalEntry(
+        _ id: Int64, owner: Int64, mayTakeOver: (Int64) -> Bool
+    ) throws -> FileJournalEntry? {
+        try writer.write { db in
+            guard var entry = try FileJournalEntry.fetchOne(db, key: id), mayTakeOver(entry.owner) else { return nil }
+            entry.owner = owner
+            try entry.update(db)
+            return entry
+        }
+    }
+
+    /// Deletes an entry whose work is done.
+    public func finishJournalEntry(_ id: Int64) throws {
+        _ = try writer.write { db in try FileJournalEntry.deleteOne(db, key: id) }
+    }
+}
