@@ -295,23 +295,3 @@ import Testing
     }
 }
 
-/// Mounting a small tmpfs (as root), for a second file system in tests.
-enum TmpfsMount {
-    static func mount(at path: String) -> Bool {
-        run("/bin/mount", ["-t", "tmpfs", "-o", "size=16m", "tmpfs", path]) == 0
-    }
-
-    static func unmount(_ path: String) {
-        _ = run("/bin/umount", [path])
-    }
-
-    private static func run(_ executable: String, _ arguments: [String]) -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return -1 }
-        process.waitUntilExit()
-        return process.terminationStatus
-    }
-}
