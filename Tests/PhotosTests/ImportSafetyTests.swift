@@ -56,17 +56,24 @@ import Testing
         }
     }
 
+    /// Adds `source` as a new asset's photo, to be moved into the library.
+    func addMovedResource(_ source: URL) {
+        let options = PHAssetResourceCreationOptions()
+        options.shouldMoveFile = true
+        PHAssetCreationRequest.forAsset().addResource(with: .photo, fileURL: source, options: options)
+    }
+
+    func move(_ source: URL, into library: PHPhotoLibrary) throws {
+        try library.performChangesAndWait { addMovedResource(source) }
+    }
+
     // MARK: Failing blocks
 
     @Test(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))
     func aFailingBlockLeavesAMovedFileWhereItWasByteForByte() throws {
         let library = try openLibrary()
         let source = try userPhoto()
-        failingBlock(library) {
-            let options = PHAssetResourceCreationOptions()
-            options.shouldMoveFile = true
-            PHAssetCreationRequest.forAsset().addResource(with: .photo, fileURL: source, options: options)
-        }
+        failingBlock(library) { addMovedResource(source) }
         #expect(try Data(contentsOf: source) == photo, "the original is where it was, unchanged")
         #expect(filesInImports(library) == [], "nothing the block staged is left")
         #expect(PHAsset.fetchAssets(with: optionsFor(library)).count == 0)
@@ -94,11 +101,7 @@ import Testing
     func aMoveCommitsThenRemovesTheOriginal() throws {
         let library = try openLibrary()
         let source = try userPhoto()
-        try library.performChangesAndWait {
-            let options = PHAssetResourceCreationOptions()
-            options.shouldMoveFile = true
-            PHAssetCreationRequest.forAsset().addResource(with: .photo, fileURL: source, options: options)
-        }
+        try move(source, into: library)
         #expect(!FileManager.default.fileExists(atPath: source.path), "moved")
         let paths = try importedPaths(library)
         try #require(paths.count == 1)
@@ -118,13 +121,7 @@ import Testing
             let library = try openLibrary()
             FaultInjection.set { $0 == step }
             defer { FaultInjection.set(nil) }
-            #expect(throws: PHPhotosError.self) {
-                try library.performChangesAndWait {
-                    let options = PHAssetResourceCreationOptions()
-                    options.shouldMoveFile = true
-                    PHAssetCreationRequest.forAsset().addResource(with: .photo, fileURL: source, options: options)
-                }
-            }
+            #expect(throws: PHPhotosError.self) { try move(source, into: library) }
             // At the moment of the crash the photo is somewhere: the original, or the library's copy.
             let copies = filesInImports(library).map { library.importDirectory.path + "/" + $0 }
             let holders = ([source.path] + copies).filter { (try? Data(contentsOf: URL(fileURLWithPath: $0))) == photo }
@@ -174,13 +171,7 @@ import Testing
             let library = try openLibrary()
             FaultInjection.set { $0 == .placed }
             defer { FaultInjection.set(nil) }
-            #expect(throws: PHPhotosError.self) {
-                try library.performChangesAndWait {
-                    let options = PHAssetResourceCreationOptions()
-                    options.shouldMoveFile = true
-                    PHAssetCreationRequest.forAsset().addResource(with: .photo, fileURL: source, options: options)
-                }
-            }
+            #expect(throws: PHPhotosError.self) { try move(source, into: library) }
         }
         // The user saves another picture under the same name before the library is opened again.
         try FileManager.default.removeItem(at: source)
@@ -204,18 +195,10 @@ import Testing
         try photo.write(to: source)
         let library = try openLibrary()
         // A failing block first: the original on the other file system stays.
-        failingBlock(library) {
-            let options = PHAssetResourceCreationOptions()
-            options.shouldMoveFile = true
-            PHAssetCreationRequest.forAsset().addResource(with: .photo, fileURL: source, options: options)
-        }
+        failingBlock(library) { addMovedResource(source) }
         #expect(try Data(contentsOf: source) == photo)
         #expect(filesInImports(library) == [])
-        try library.performChangesAndWait {
-            let options = PHAssetResourceCreationOptions()
-            options.shouldMoveFile = true
-            PHAssetCreationRequest.forAsset().addResource(with: .photo, fileURL: source, options: options)
-        }
+        try move(source, into: library)
         #expect(!FileManager.default.fileExists(atPath: source.path))
         let paths = try importedPaths(library)
         try #require(paths.count == 1)

@@ -121,13 +121,27 @@ enum FileOperations {
         }
     }
 
+    /// Creates a new file at `path` (which must not exist), lets `fill` write to it, then `fsync`s
+    /// it. On failure the partial file is removed: it is the library's own, made here.
+    private static func createFile(at path: String, _ fill: (Int32) throws -> Void) throws {
+        let output = try createExclusively(path)
+        do {
+            try fill(output)
+            _ = try retrying("fsync", path) { fsync(output) }
+            close(output)
+        } catch {
+            close(output)
+            // The error that stopped the copy is the one to report; the partial file goes if it can.
+            try? unlink(path)
+            throw error
+        }
+    }
+
     /// Copies `source` to a new file at `destination` (which must not exist), then `fsync`s it.
-    /// On failure the partial copy is removed: it is the library's own file.
     static func copy(_ source: String, to destination: String) throws {
         let input = try retrying("open", source) { open(source, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY) }
         defer { close(input) }
-        let output = try createExclusively(destination)
-        do {
+        try createFile(at: destination) { output in
             let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
             defer { buffer.deallocate() }
             while true {
@@ -139,26 +153,13 @@ enum FileOperations {
                 if count == 0 { break }
                 try write(output, UnsafeRawBufferPointer(rebasing: buffer[..<count]), path: destination)
             }
-            _ = try retrying("fsync", destination) { fsync(output) }
-            close(output)
-        } catch {
-            close(output)
-            try? unlink(destination)
-            throw error
         }
     }
 
     /// Writes `data` to a new file at `destination` (which must not exist), then `fsync`s it.
     static func write(_ data: Data, to destination: String) throws {
-        let output = try createExclusively(destination)
-        do {
+        try createFile(at: destination) { output in
             try data.withUnsafeBytes { bytes in try write(output, bytes, path: destination) }
-            _ = try retrying("fsync", destination) { fsync(output) }
-            close(output)
-        } catch {
-            close(output)
-            try? unlink(destination)
-            throw error
         }
     }
 
