@@ -180,6 +180,23 @@ import Testing
         #expect(try Data(contentsOf: source) == Data("a different picture".utf8), "not the file that was moved")
     }
 
+    @Test(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))
+    func movingASymbolicLinkRemovesTheLinkNeverTheFileItNames() throws {
+        let library = try openLibrary()
+        let target = try userPhoto("kept.jpg", in: "Originals")
+        let link = directory.path("Desktop/shortcut.jpg")
+        try FileManager.default.createDirectory(at: link.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target)
+        try move(link, into: library)
+        #expect(try Data(contentsOf: target) == photo, "the file the link named is untouched")
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: link.path)) == nil, "the link moved")
+        let paths = try importedPaths(library)
+        try #require(paths.count == 1)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: paths[0])) == photo, "the library has a copy of the content")
+        let attributes = try FileManager.default.attributesOfItem(atPath: paths[0])
+        #expect(attributes[.type] as? FileAttributeType == .typeRegular)
+    }
+
     // MARK: Across file systems
 
     @Test(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))

@@ -46,13 +46,14 @@ enum FileOperations {
         }
     }
 
-    /// `lstat(2)`: the file's identity, or nil when there is no file at `path`.
-    static func identity(_ path: String) throws -> FileIdentity? {
+    /// `lstat(2)` (or `stat(2)`, following a symbolic link): the file's identity, or nil when
+    /// there is no file at `path`.
+    static func identity(_ path: String, followingLinks: Bool = false) throws -> FileIdentity? {
         var info = stat()
-        guard lstat(path, &info) == 0 else {
+        guard (followingLinks ? stat(path, &info) : lstat(path, &info)) == 0 else {
             let code = Glibc.errno
             if code == ENOENT || code == ENOTDIR { return nil }
-            throw FileOperationError(call: "lstat", path: path, errno: code)
+            throw FileOperationError(call: followingLinks ? "stat" : "lstat", path: path, errno: code)
         }
         let time = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
         return FileIdentity(

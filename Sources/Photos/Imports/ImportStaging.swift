@@ -19,7 +19,7 @@ struct StagedFile {
     var originalFilename: String
 
     /// When the content was last modified: the caller's file's time, or now for data.
-    var contentModificationTime: Double { sourceIdentity?.modificationTime ?? identity.modificationTime }
+    let contentModificationTime: Double
 }
 
 /// The files one change block adds to the library's import folder, before and after it commits.
@@ -91,12 +91,15 @@ final class ImportStaging {
     func stage(
         file source: String, move: Bool, originalFilename: String, destination: String
     ) throws -> StagedFile {
-        guard let sourceIdentity = try FileOperations.identity(source), sourceIdentity.isRegularFile else {
-            throw FileOperationError(call: "open", path: source, errno: ENOENT)
-        }
+        // The name the caller gave (a symbolic link is the link: a move removes the link, never
+        // the file it points to), and the content behind it, which must be a regular file.
+        guard let sourceIdentity = try FileOperations.identity(source),
+            let content = try FileOperations.identity(source, followingLinks: true)
+        else { throw FileOperationError(call: "open", path: source, errno: ENOENT) }
+        guard content.isRegularFile else { throw FileOperationError(call: "open", path: source, errno: EINVAL) }
         let staged = try stagingPath(for: (destination as NSString).lastPathComponent)
         var linked = false
-        if move {
+        if move, sourceIdentity.isRegularFile {
             do {
                 try FileOperations.link(source, staged)
                 linked = true
@@ -111,7 +114,8 @@ final class ImportStaging {
         }
         return StagedFile(
             destination: destination, staged: staged, source: source, sourceIdentity: sourceIdentity,
-            removeSource: move, identity: identity, originalFilename: originalFilename)
+            removeSource: move, identity: identity, originalFilename: originalFilename,
+            contentModificationTime: content.modificationTime)
     }
 
     /// Stages data as a new file.
@@ -124,7 +128,7 @@ final class ImportStaging {
         }
         return StagedFile(
             destination: destination, staged: staged, source: nil, sourceIdentity: nil, removeSource: false,
-            identity: identity, originalFilename: originalFilename)
+            identity: identity, originalFilename: originalFilename, contentModificationTime: identity.modificationTime)
     }
 
     /// The block failed: removes the files this block staged and the directories it made (only
