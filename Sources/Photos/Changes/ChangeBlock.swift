@@ -117,10 +117,4 @@ extension PHPhotoLibrary {
         ChangeBlock.$current.withValue(block) { changeBlock() }
         try block.commit()
     }
-
-    /// Any error as the `PHPhotosError` the public API throws.
-    static func photosError(_ error: any Error) -> PHPhotosError {
-        if let error = error as? PHPhotosError { return error }
-        return PHPhotosError(.internalError, "\(error)")
-    }
 }
