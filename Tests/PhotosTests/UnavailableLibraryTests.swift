@@ -81,6 +81,21 @@ final class AvailabilityRecorder: PHPhotoLibraryAvailabilityObserver {
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before, "the file is left as it was")
     }
 
+    @Test func aTruncatedLibraryIsDamagedNotEmpty() throws {
+        let path = fixture.directory.path("truncated.sqlite").path
+        try DamagedLibrary.copy(fixture.library.database, to: path)
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+        // Half the file: the schema on the first page names tables whose pages are gone.
+        truncate(path, off_t(size / 2))
+        // The schema check before opening reads pages that are gone: refused at once.
+        #expect {
+            _ = try PHPhotoLibrary(url: URL(fileURLWithPath: path))
+        } throws: { error in
+            guard let error = error as? PHPhotosError else { return false }
+            return error.code == .invalidResource && (error.underlyingError as? NSError)?.code == 11  // SQLITE_CORRUPT
+        }
+    }
+
     @Test func aDirectoryInPlaceOfTheLibraryIsOffline() throws {
         // Root reads any file whatever its mode, so an unreadable file cannot be made here; a
         // directory where the file should be fails the same open.
