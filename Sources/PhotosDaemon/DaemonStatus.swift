@@ -23,6 +23,14 @@ public struct DaemonStatus: Sendable, Codable, Hashable {
         public var consecutiveFailures: Int
         /// When the next try is due, seconds since 1970, while unavailable.
         public var retryAt: Double?
+
+        /// A library state.
+        public init(state: String, reason: String?, consecutiveFailures: Int, retryAt: Double?) {
+            self.state = state
+            self.reason = reason
+            self.consecutiveFailures = consecutiveFailures
+            self.retryAt = retryAt
+        }
     }
 
     /// The daemon's process id.
@@ -55,6 +63,15 @@ public struct DaemonStatus: Sendable, Codable, Hashable {
     public var lastErrors: [String]
     /// Whether the library can be used (absent in status files of older daemons).
     public var library: Library? = nil
+
+    /// The status while the library cannot be opened: nothing watched or counted yet.
+    public static func waitingForLibrary(startedAt: Double, roots: [String], library: Library) -> DaemonStatus {
+        DaemonStatus(
+            pid: getpid(), startedAt: startedAt, updatedAt: Date().timeIntervalSince1970,
+            roots: roots.map { Root(path: $0, state: "waiting", reason: "the library cannot be opened") },
+            watches: 0, watchBudget: 0, unwatchedDirectories: 0, queueDepth: 0, ingested: 0, updated: 0, moved: 0,
+            removed: 0, rejected: 0, lastErrors: library.reason.map { [$0] } ?? [], library: library)
+    }
 
     /// Writes the status atomically (a reader never sees half a file), private to the user (0600:
     /// it names every root).
