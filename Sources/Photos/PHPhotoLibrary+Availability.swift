@@ -28,7 +28,9 @@ public protocol PHPhotoLibraryAvailabilityObserver: AnyObject, Sendable {
 extension PHPhotoLibrary {
     /// Why the library cannot be read now, as a `PHPhotosError` with the cause in its `userInfo`;
     /// nil while it can. Set when a fetch or a change notification fails, cleared by the next fetch
-    /// that succeeds.
+    /// that succeeds. While a watched root is offline (an unmounted disk), an asset fetch sets it to
+    /// `libraryVolumeOffline` with the root in `NSFilePathErrorKey`: the root's assets are kept and
+    /// fetched, but their files cannot be read (``PHAsset/isAvailable``).
     public var unavailabilityReason: (any Error)? { availability.reason }
 
     /// Registers an observer told when the library becomes unavailable. It is held weakly, as in PhotoKit.
@@ -63,6 +65,32 @@ extension PHPhotoLibrary {
     func storeAnswered() {
         availability.succeed()
     }
+
+    /// Records which watched roots are offline now, after an asset fetch: their assets are in the
+    /// result, but their files cannot be read (PhotoKit's `libraryVolumeOffline`).
+    func checkOfflineRoots() {
+        let roots: [String]
+        do {
+            roots = try database.offlineRoots()
+        } catch {
+            storeFailed(error, while: "reading offline roots")
+            return
+        }
+        guard let first = roots.first else {
+            availability.setOffline(nil)
+            return
+        }
+        let error = PHPhotosError(
+            .libraryVolumeOffline,
+            "\(roots.count == 1 ? "a watched folder is" : "\(roots.count) watched folders are") offline ("
+                + roots.joined(separator: ", ") + "): their assets are kept, but their files cannot be read",
+            userInfo: [NSFilePathErrorKey: first])
+        if availability.setOffline(error) {
+            configuration.logger.warning(
+                "watched folders are offline", metadata: ["roots": "\(roots.joined(separator: ", "))"])
+            availability.notify(self)
+        }
+    }
 }
 
 /// A library's availability: the reason it cannot be read, and who to tell when it becomes so.
@@ -71,12 +99,14 @@ final class AvailabilityCenter: Sendable {
         weak var observer: (any PHPhotoLibraryAvailabilityObserver)?
     }
 
-    private let state = Mutex<(reason: PHPhotosError?, observers: [Entry])>((nil, []))
+    /// The store's last failure, the offline roots' error, and the observers.
+    private let state = Mutex<(failure: PHPhotosError?, offline: PHPhotosError?, observers: [Entry])>((nil, nil, []))
     /// Observers are called here, in order, off the thread whose fetch failed (which may hold the
     /// change queue: an observer may start a change block).
     private let queue = DispatchQueue(label: "photos.library.availability")
 
-    var reason: PHPhotosError? { state.withLock { $0.reason } }
+    /// A failure of the store first: it hides everything; offline roots hide only their assets' files.
+    var reason: PHPhotosError? { state.withLock { $0.failure ?? $0.offline } }
 
     func register(_ observer: any PHPhotoLibraryAvailabilityObserver) {
         state.withLock { state in
@@ -93,14 +123,25 @@ final class AvailabilityCenter: Sendable {
     /// told once per outage, not once per failing fetch).
     func fail(_ error: PHPhotosError) -> Bool {
         state.withLock { state in
-            defer { state.reason = error }
-            return state.reason == nil
+            defer { state.failure = error }
+            return state.failure == nil
         }
     }
 
     func succeed() {
         state.withLock { state in
-            if state.reason != nil { state.reason = nil }
+            if state.failure != nil { state.failure = nil }
+        }
+    }
+
+    /// Sets the offline roots' error; returns true when the library was available until now or
+    /// other roots went offline (observers are told then).
+    @discardableResult
+    func setOffline(_ error: PHPhotosError?) -> Bool {
+        state.withLock { state in
+            defer { state.offline = error }
+            guard let error, state.failure == nil else { return false }
+            return state.offline?.message != error.message
         }
     }
 

@@ -63,6 +63,14 @@ import Testing
         #expect(!smart.stdout.isEmpty)
     }
 
+    @Test func anOfflineRootIsAWarningAndItsAssetsAreListed() throws {
+        try fixture.library.database.write { transaction in try transaction.setRoot("/fixture", offline: true) }
+        let output = try run(["assets", "--library", fixture.libraryURL.path, "--json"])
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stdout.split(separator: "\n").count == 10)
+        #expect(output.stderr.contains("warning: a watched folder is offline (/fixture)"), "\(output.stderr)")
+    }
+
     @Test func aFileOfGarbageIsAnError() throws {
         let path = fixture.directory.path("garbage.sqlite").path
         try DamagedLibrary.writeGarbage(to: path)

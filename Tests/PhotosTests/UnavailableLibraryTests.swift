@@ -81,6 +81,28 @@ final class AvailabilityRecorder: PHPhotoLibraryAvailabilityObserver {
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before, "the file is left as it was")
     }
 
+    @Test func anOfflineRootIsReportedForItsAssets() throws {
+        let recorder = AvailabilityRecorder()
+        fixture.library.register(recorder)
+        #expect(PHAsset.fetchAssets(with: options(fixture.library)).count == 10)
+        #expect(fixture.library.unavailabilityReason == nil)
+        // The fixture's files are under /fixture: that root's disk is unmounted.
+        try fixture.library.database.write { transaction in try transaction.setRoot("/fixture", offline: true) }
+
+        let assets = PHAsset.fetchAssets(with: options(fixture.library))
+
+        #expect(assets.count == 10, "the offline root's assets are kept and fetched")
+        #expect(assets.firstObject?.isAvailable == false)
+        let reason = try #require(fixture.library.unavailabilityReason as? PHPhotosError)
+        #expect(reason.code == .libraryVolumeOffline && reason.filePath == "/fixture")
+        #expect(recorder.waitForCall())
+        // Back online: the next asset fetch clears it.
+        try fixture.library.database.write { transaction in try transaction.setRoot("/fixture", offline: false) }
+        _ = PHAsset.fetchAssets(with: options(fixture.library))
+        #expect(fixture.library.unavailabilityReason == nil)
+        #expect(recorder.calls.withLock { $0.count } == 1)
+    }
+
     @Test func aTruncatedLibraryIsDamagedNotEmpty() throws {
         let path = fixture.directory.path("truncated.sqlite").path
         try DamagedLibrary.copy(fixture.library.database, to: path)
