@@ -158,7 +158,8 @@ public final class PHPhotoLibrary: @unchecked Sendable {
         let snapshot = fetching("fetching assets", fallback: nil) { try database.assetSnapshot(matching: query) }
         if snapshot != nil { checkOfflineRoots() }
         return fetchAssets(
-            ids: snapshot?.ids ?? [], origin: .assets(query), token: snapshot.flatMap { $0.token >= 0 ? $0.token : nil })
+            ids: snapshot?.ids ?? [], origin: .assets(query),
+            token: snapshot.flatMap { $0.token >= 0 ? $0.token : nil })
     }
 
     /// A result over known row ids, current at `token` when given.

@@ -96,9 +96,12 @@ extension PHPhotosError {
                 userInfo: [NSLocalizedDescriptionKey: String(cString: strerror(number))])
         }
         if let sqliteCode = error.sqliteCode {
-            var sqliteInfo: [String: Any] = [NSLocalizedDescriptionKey: error.sqliteMessage ?? "SQLite error \(sqliteCode)"]
+            var sqliteInfo: [String: Any] = [
+                NSLocalizedDescriptionKey: error.sqliteMessage ?? "SQLite error \(sqliteCode)"
+            ]
             if let posix { sqliteInfo[NSUnderlyingErrorKey] = posix }
-            userInfo[NSUnderlyingErrorKey] = NSError(domain: Self.sqliteErrorDomain, code: Int(sqliteCode), userInfo: sqliteInfo)
+            userInfo[NSUnderlyingErrorKey] = NSError(
+                domain: Self.sqliteErrorDomain, code: Int(sqliteCode), userInfo: sqliteInfo)
         } else if let posix {
             userInfo[NSUnderlyingErrorKey] = posix
         }

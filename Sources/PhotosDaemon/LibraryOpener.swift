@@ -40,7 +40,8 @@ public struct LibraryOpener: Sendable {
             do {
                 let database = try LibraryDatabase(path: configuration.libraryPath)
                 if backoff.failures > 0 {
-                    logger.info("the library can be used again", metadata: ["library.path": "\(configuration.libraryPath)"])
+                    logger.info(
+                        "the library can be used again", metadata: ["library.path": "\(configuration.libraryPath)"])
                 }
                 return database
             } catch where Self.isWorthRetrying(error) {
@@ -61,7 +62,8 @@ public struct LibraryOpener: Sendable {
                     try status.write(to: configuration.statusPath)
                 } catch let statusError {
                     logger.warning(
-                        "cannot write status", metadata: ["file.path": "\(configuration.statusPath)", "error": "\(statusError)"])
+                        "cannot write status",
+                        metadata: ["file.path": "\(configuration.statusPath)", "error": "\(statusError)"])
                 }
                 try await Task.sleep(for: delay)
             }

@@ -70,7 +70,9 @@ public enum PrivateFiles {
         let fd = retrying { open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, fileMode) }
         guard fd >= 0 else { throw StoreError(posix: errno, "cannot create \(temporary)", path: temporary) }
         var failure: StoreError?
-        if fchmod(fd, fileMode) != 0 { failure = StoreError(posix: errno, "cannot make \(temporary) private", path: path) }
+        if fchmod(fd, fileMode) != 0 {
+            failure = StoreError(posix: errno, "cannot make \(temporary) private", path: path)
+        }
         data.withUnsafeBytes { buffer in
             var offset = 0
             while failure == nil, offset < buffer.count {

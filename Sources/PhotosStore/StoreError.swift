@@ -116,7 +116,8 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         case let error as StoreError: return error
         case let error as DatabaseError: return StoreError(error, path: path)
         case let error as CocoaError where error.code == .fileWriteOutOfSpace:
-            return StoreError(.full, "no space left to write \(path ?? "the library"): \(error)", path: path, errno: ENOSPC)
+            return StoreError(
+                .full, "no space left to write \(path ?? "the library"): \(error)", path: path, errno: ENOSPC)
         default:
             let nsError = error as NSError
             guard nsError.domain == NSPOSIXErrorDomain else { return error }

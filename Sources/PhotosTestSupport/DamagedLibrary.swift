@@ -12,7 +12,8 @@ public enum DamagedLibrary {
         try copy(database, to: path)
         let (pages, pageSize) = try DatabaseQueue(path: path).read { db in
             (
-                try Int.fetchAll(db, sql: "SELECT rootpage FROM sqlite_master WHERE tbl_name = 'asset' AND rootpage > 0"),
+                try Int.fetchAll(
+                    db, sql: "SELECT rootpage FROM sqlite_master WHERE tbl_name = 'asset' AND rootpage > 0"),
                 try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 4096
             )
         }

@@ -118,8 +118,8 @@ import Testing
             {"pid": 1, "startedAt": 0, "updatedAt": 0, "roots": [], "watches": 0, "watchBudget": 0,
              "unwatchedDirectories": 0, "queueDepth": 0, "ingested": 0, "updated": 0, "moved": 0, "removed": 0,
              "rejected": 0, "lastErrors": [],
-             "library": {"state": "unavailable", "reason": "no space left to write the library", "consecutiveFailures": 3,
-                         "retryAt": 100}}
+             "library": {"state": "unavailable", "reason": "no space left to write the library",
+                         "consecutiveFailures": 3, "retryAt": 100}}
             """
         try Data(status.utf8).write(to: URL(fileURLWithPath: library + ".status.json"))
         let output = try run(["status", "--library", library])

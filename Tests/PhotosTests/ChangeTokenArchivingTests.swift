@@ -25,7 +25,8 @@ import Testing
             let library = try PHPhotoLibrary(url: url)
             try makeAlbum("Before", in: library)
             token = library.currentChangeToken
-            archived = try NSKeyedArchiver.archivedData(withRootObject: try #require(token), requiringSecureCoding: true)
+            archived = try NSKeyedArchiver.archivedData(
+                withRootObject: try #require(token), requiringSecureCoding: true)
             try makeAlbum("After", in: library)
         }
         // The library instance is gone; another opens the same file, as a later run would.
@@ -37,8 +38,9 @@ import Testing
         let changes = Array(try reopened.fetchPersistentChanges(since: unarchived))
         #expect(changes.count == 1)
         let inserted = try #require(changes.first).changeDetails(for: .assetCollection).insertedLocalIdentifiers
-        let after = PHAssetCollection.fetchAssetCollections(
-            withLocalIdentifiers: Array(inserted), options: { let o = PHFetchOptions(); o.photoLibrary = reopened; return o }())
+        let options = PHFetchOptions()
+        options.photoLibrary = reopened
+        let after = PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: Array(inserted), options: options)
         #expect(after.firstObject?.localizedTitle == "After")
     }
 
@@ -48,7 +50,8 @@ import Testing
         try makeAlbum("One", in: first)
         let archived = try NSKeyedArchiver.archivedData(
             withRootObject: first.currentChangeToken, requiringSecureCoding: true)
-        let token = try #require(try NSKeyedUnarchiver.unarchivedObject(ofClass: PHPersistentChangeToken.self, from: archived))
+        let token = try #require(
+            try NSKeyedUnarchiver.unarchivedObject(ofClass: PHPersistentChangeToken.self, from: archived))
         do {
             _ = try second.fetchPersistentChanges(since: token)
             Issue.record("another library's token was accepted")
@@ -57,7 +60,8 @@ import Testing
     }
 
     @Test func anArchiveOfSomethingElseIsNoToken() throws {
-        let archived = try NSKeyedArchiver.archivedData(withRootObject: "not a token" as NSString, requiringSecureCoding: true)
+        let archived = try NSKeyedArchiver.archivedData(
+            withRootObject: "not a token" as NSString, requiringSecureCoding: true)
         // Foundation throws or answers nil, depending on the platform: never a token.
         let token = try? NSKeyedUnarchiver.unarchivedObject(ofClass: PHPersistentChangeToken.self, from: archived)
         #expect(token == nil)

@@ -8,7 +8,8 @@ import Testing
 /// `PHPhotosError` as PhotoKit's bridged error, and the one table from store failures to its codes.
 @Suite struct PhotosErrorTests {
     @Test func bridgesToNSErrorWithPhotoKitsDomainAndRawCode() {
-        let error: any Error = PHPhotosError(.notEnoughSpace, "disk full", userInfo: [NSFilePathErrorKey: "/x/library.sqlite"])
+        let error: any Error = PHPhotosError(
+            .notEnoughSpace, "disk full", userInfo: [NSFilePathErrorKey: "/x/library.sqlite"])
         let nsError = error as NSError
         #expect(nsError.domain == PHPhotosErrorDomain)
         #expect(nsError.domain == "PHPhotosErrorDomain")
@@ -74,7 +75,9 @@ import Testing
     }
 
     @Test func sqliteCodeMessageAndErrnoTravelInUserInfo() {
-        let store = StoreError(.full, "no space", path: "/l.sqlite", sqliteCode: 13, sqliteMessage: "database or disk is full", errno: ENOSPC)
+        let store = StoreError(
+            .full, "no space", path: "/l.sqlite", sqliteCode: 13, sqliteMessage: "database or disk is full",
+            errno: ENOSPC)
         let nsError = PHPhotoLibrary.photosError(store) as NSError
         #expect(nsError.code == PHPhotosError.Code.notEnoughSpace.rawValue)
         let sqlite = nsError.userInfo[NSUnderlyingErrorKey] as? NSError
@@ -86,7 +89,8 @@ import Testing
     }
 
     @Test func fileSystemErrorsOfFoundationGetTheirCodes() {
-        let missing = PHPhotoLibrary.photosError(CocoaError(.fileReadNoSuchFile, userInfo: [NSFilePathErrorKey: "/a.jpg"]))
+        let missing = PHPhotoLibrary.photosError(
+            CocoaError(.fileReadNoSuchFile, userInfo: [NSFilePathErrorKey: "/a.jpg"]))
         #expect(missing.code == .missingResource && missing.filePath == "/a.jpg")
         let full = PHPhotoLibrary.photosError(NSError(domain: NSPOSIXErrorDomain, code: Int(ENOSPC)))
         #expect(full.code == .notEnoughSpace)

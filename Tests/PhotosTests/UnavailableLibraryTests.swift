@@ -195,7 +195,8 @@ final class AvailabilityRecorder: PHPhotoLibraryAvailabilityObserver {
             }
         } throws: { error in
             guard let error = error as? PHPhotosError else { return false }
-            return error.code == .operationInterrupted && ((error.underlyingError as? NSError)?.code).map { $0 & 0xFF } == 5  // SQLITE_BUSY
+            let sqlite = (error.underlyingError as? NSError)?.code
+            return error.code == .operationInterrupted && sqlite.map { $0 & 0xFF } == 5  // SQLITE_BUSY
         }
         // Readers are not blocked by a writer (WAL): the library stays available.
         #expect(PHAsset.fetchAssets(with: options(library)).count == 10)
@@ -219,7 +220,8 @@ final class AvailabilityRecorder: PHPhotoLibraryAvailabilityObserver {
             }
         } throws: { error in
             guard let error = error as? PHPhotosError else { return false }
-            return error.code == .notEnoughSpace && ((error.underlyingError as? NSError)?.code).map { $0 & 0xFF } == 13  // SQLITE_FULL
+            let sqlite = (error.underlyingError as? NSError)?.code
+            return error.code == .notEnoughSpace && sqlite.map { $0 & 0xFF } == 13  // SQLITE_FULL
         }
         // Nothing of the failed block is there, and what was committed before is.
         let albums = PHAssetCollection.fetchAssetCollections(with: .album, subtype: .any, options: options(library))
