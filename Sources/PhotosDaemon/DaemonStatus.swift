@@ -7,7 +7,8 @@ public struct DaemonStatus: Sendable, Codable, Hashable {
     public struct Root: Sendable, Codable, Hashable {
         /// The root directory.
         public var path: String
-        /// `watching` (inotify), `polling` (crawled every `pollInterval`), or `offline`.
+        /// `watching` (inotify), `polling` (crawled every `pollInterval`), `offline`, or `waiting` (the
+        /// library cannot be opened yet).
         public var state: String
         /// Why it is polled or offline, if it is.
         public var reason: String?
