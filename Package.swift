@@ -68,7 +68,12 @@ let package = Package(
             swiftSettings: settings),
         // PhotoKit's API: `import Photos`.
         .target(
-            name: "Photos", dependencies: ["PhotosCore", "PhotosStore", "PhotosMetadata", "PhotosIngest", "PhotosWatcher"],
+            name: "Photos",
+            dependencies: [
+                "PhotosCore", "PhotosStore", "PhotosMetadata", "PhotosIngest", "PhotosWatcher",
+                // Fetches cannot throw (PhotoKit's API): their failures are logged with the cause.
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: settings),
         .executableTarget(
             name: "PhotosCLI",

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import PhotosCore
 import PhotosMetadata
 import PhotosStore
@@ -26,6 +27,12 @@ public final class PHPhotoLibrary: @unchecked Sendable {
         /// How many changes the history keeps for `fetchPersistentChanges(since:)` (default
         /// 100,000); a token older than that expires.
         public var changeHistoryLimit = LibraryDatabase.defaultHistoryLimit
+        /// How long a change block waits for another process's write lock before it fails with
+        /// `PHPhotosError.operationInterrupted` (default 10 seconds).
+        public var busyTimeout: TimeInterval = LibraryDatabase.defaultBusyTimeout
+        /// Where failures that fetches cannot throw are logged, with their cause (the library
+        /// also reports them in ``PHPhotoLibrary/unavailabilityReason``).
+        public var logger = Logger(label: "photos.library")
 
         /// The defaults.
         public init() {}
@@ -45,13 +52,25 @@ public final class PHPhotoLibrary: @unchecked Sendable {
     let changeQueue = DispatchQueue(label: "photos.library.changes")
     /// The registered change observers.
     let observers = ObserverCenter()
+    /// Whether the library can be read, and who to tell when it cannot.
+    let availability = AvailabilityCenter()
 
     /// Opens (creating if needed) the library file at `url`.
     ///
     /// Opening finishes the file work a process that stopped mid-way left in the library's journal
     /// (a moved file whose block had committed is put in place, and only then its original removed).
+    ///
+    /// Throws a `PHPhotosError` with the cause in its `userInfo` when the file cannot be opened:
+    /// `invalidResource` for a damaged file, `changeNotSupported` for a library made by a newer
+    /// build (refused, not opened), `accessRestricted` for permissions, `libraryVolumeOffline` for
+    /// a path that cannot be reached, `notEnoughSpace` for a full disk.
     public init(url: URL, configuration: Configuration = Configuration()) throws {
-        database = try LibraryDatabase(path: url.path, historyLimit: configuration.changeHistoryLimit)
+        do {
+            database = try LibraryDatabase(
+                path: url.path, historyLimit: configuration.changeHistoryLimit, busyTimeout: configuration.busyTimeout)
+        } catch {
+            throw Self.photosError(error)
+        }
         self.configuration = configuration
         importDirectory = configuration.importDirectory
             ?? url.deletingLastPathComponent().appendingPathComponent("Imports", isDirectory: true)
@@ -64,7 +83,11 @@ public final class PHPhotoLibrary: @unchecked Sendable {
 
     /// Opens a private in-memory library (for tests and scratch work).
     public init(inMemoryWith configuration: Configuration = Configuration()) throws {
-        database = try LibraryDatabase(historyLimit: configuration.changeHistoryLimit)
+        do {
+            database = try LibraryDatabase(historyLimit: configuration.changeHistoryLimit)
+        } catch {
+            throw Self.photosError(error)
+        }
         self.configuration = configuration
         importDirectory = configuration.importDirectory
             ?? FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -130,23 +153,45 @@ public final class PHPhotoLibrary: @unchecked Sendable {
 
     // MARK: Fetching
 
+    /// Runs a fetch; a failure is reported (``unavailabilityReason``, availability observers, the
+    /// log) and gives `fallback`, since PhotoKit's fetches do not throw.
+    func fetching<T>(_ action: String, fallback: T, _ body: () throws -> T) -> T {
+        do {
+            let value = try body()
+            storeAnswered()
+            return value
+        } catch {
+            storeFailed(error, while: action)
+            return fallback
+        }
+    }
+
     func fetchAssets(_ query: AssetQuery) -> PHFetchResult<PHAsset> {
-        let snapshot = (try? database.assetSnapshot(matching: query)) ?? AssetSnapshot(ids: [], token: -1)
-        return fetchAssets(ids: snapshot.ids, origin: .assets(query), token: snapshot.token >= 0 ? snapshot.token : nil)
+        let snapshot = fetching("fetching assets", fallback: nil) { try database.assetSnapshot(matching: query) }
+        if snapshot != nil { checkOfflineRoots() }
+        return fetchAssets(
+            ids: snapshot?.ids ?? [], origin: .assets(query),
+            token: snapshot.flatMap { $0.token >= 0 ? $0.token : nil })
     }
 
     /// A result over known row ids, current at `token` when given.
     func fetchAssets(ids: [Int64], origin: FetchOrigin, token: Int64? = nil) -> PHFetchResult<PHAsset> {
         PHFetchResult(ids: ids, origin: origin, library: self, token: token) { [database, self] ids in
-            let records = (try? database.assetsIncludingDeleted(ids: ids)) ?? [:]
+            let records = fetching("loading assets", fallback: [:]) { try database.assetsIncludingDeleted(ids: ids) }
             return records.mapValues { PHAsset(record: $0, library: self) }
         }
     }
 
     func fetchCollections<T: PHObject>(_ query: CollectionQuery) -> PHFetchResult<T> {
-        let ids = (try? database.collectionIDs(matching: query)) ?? []
+        // The first page is loaded now: a collection's figures read the asset table, and a failure
+        // found only when the result is read could not be reported but by stopping the program.
+        let ids = fetching("fetching collections", fallback: []) { () throws -> [Int64] in
+            let ids = try database.collectionIDs(matching: query)
+            _ = try database.collections(ids: Array(ids.prefix(PHFetchResult<T>.pageSize)))
+            return ids
+        }
         return PHFetchResult(ids: ids, origin: .collections(query), library: self) { [database, self] ids in
-            let infos = (try? database.collections(ids: ids)) ?? [:]
+            let infos = fetching("loading collections", fallback: [:]) { try database.collections(ids: ids) }
             return infos.mapValues { PHCollection.make($0, library: self) }
         }
     }

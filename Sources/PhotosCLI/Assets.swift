@@ -66,11 +66,15 @@ extension PhotosCommand {
                     let collection = PHAssetCollection.fetchAssetCollections(
                         withLocalIdentifiers: [album], options: collectionOptions
                     ).firstObject
-                else { throw CLIError("no album \(album)") }
+                else {
+                    try options.requireAvailable(library)
+                    throw CLIError("no album \(album)")
+                }
                 result = PHAsset.fetchAssets(in: collection, options: fetchOptions)
             } else {
                 result = PHAsset.fetchAssets(with: fetchOptions)
             }
+            try options.requireAvailable(library)
             let timeZone = library.configuration.timeZone
             if options.json {
                 for asset in result { try Output.jsonLine(AssetDescription(asset, timeZone: timeZone)) }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Photos
+import PhotosStore
 import PhotosWatcher
 
 extension PhotosCommand {
@@ -32,8 +33,9 @@ extension PhotosCommand {
                 let entries: [LibraryChange]
                 do {
                     entries = try library.database.changes(after: token)
-                } catch let error as PHPhotosError where error.code == .persistentChangeTokenExpired {
-                    throw CLIError("\(error.message) (error \(error.errorCode))")
+                } catch let error as StoreError where error.code == .historyExpired {
+                    let code = PHPhotosError.Code.persistentChangeTokenExpired.rawValue
+                    throw CLIError("\(error.message) (error \(code))")
                 }
                 for entry in entries {
                     try print(entry)

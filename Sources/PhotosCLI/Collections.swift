@@ -24,6 +24,8 @@ extension PhotosCommand {
             var albums: [PHAssetCollection] = []
             for kind in [PHAssetCollectionType.album, .smartAlbum] where type == nil || type == kind {
                 albums += PHAssetCollection.fetchAssetCollections(with: kind, subtype: .any, options: fetchOptions)
+                // After each fetch: the next one's success would clear this one's reason.
+                try options.requireAvailable(library)
             }
             try CollectionOutput.print(albums, json: options.json, timeZone: library.configuration.timeZone)
         }
@@ -41,6 +43,7 @@ extension PhotosCommand {
             let fetchOptions = PHFetchOptions()
             fetchOptions.photoLibrary = library
             let folders = PHCollectionList.fetchCollectionLists(with: .folder, subtype: .any, options: fetchOptions)
+            try options.requireAvailable(library)
             try CollectionOutput.print(Array(folders), json: options.json, timeZone: library.configuration.timeZone)
         }
     }

@@ -36,6 +36,21 @@ struct LibraryOptions: ParsableArguments {
             throw CLIError("cannot open the library at \(url.path): \(error)")
         }
     }
+
+    /// Throws the library's unavailability reason, if a fetch found one: an empty listing of a
+    /// library that cannot be read is a failure, never an empty library.
+    ///
+    /// Offline roots are not a failure of the library: their assets are listed, with a warning.
+    func requireAvailable(_ library: PHPhotoLibrary) throws {
+        guard let reason = library.unavailabilityReason else { return }
+        if let error = reason as? PHPhotosError, error.code == .libraryVolumeOffline,
+            let root = error.filePath, root != library.database.path
+        {
+            FileHandle.standardError.write(Data("warning: \(error.message)\n".utf8))
+            return
+        }
+        throw CLIError("cannot read the library at \(library.database.path ?? "memory"): \(reason)")
+    }
 }
 
 /// An error message for the user, printed as `Error: …` with exit status 1.

@@ -15,16 +15,30 @@ extension PhotosCommand {
         func run() throws {
             let url = options.library.map { URL(fileURLWithPath: $0) } ?? PHPhotoLibrary.defaultLibraryURL()
             let path = DaemonConfiguration.statusPath(forLibrary: url.path)
-            guard let status = try? DaemonStatus.read(from: path) else {
+            guard FileManager.default.fileExists(atPath: path) else {
                 throw CLIError("no status at \(path): photosd has not run on this library")
             }
+            let status: DaemonStatus
+            do {
+                status = try DaemonStatus.read(from: path)
+            } catch {
+                throw CLIError("cannot read the status at \(path): \(error)")
+            }
             let running = kill(status.pid, 0) == 0
+            // The library cannot be used: say so, and exit 1 for scripts, after the status itself.
+            let unavailable = status.library.map { $0.state != "available" } ?? false
             if options.json {
                 try Output.jsonLine(status)
+                if unavailable { throw ExitCode.failure }
                 return
             }
             let updated = Date(timeIntervalSince1970: status.updatedAt)
             print("photosd \(running ? "running" : "not running") (pid \(status.pid)), status of \(updated)")
+            if let library = status.library, library.state != "available" {
+                let retry = library.retryAt.map { " next try at \(Date(timeIntervalSince1970: $0))" } ?? ""
+                print("library: \(library.state) after \(library.consecutiveFailures) failed scans;\(retry)")
+                print("  \(library.reason ?? "unknown reason")")
+            }
             Output.table(["ROOT", "STATE", "REASON"], status.roots.map { [$0.path, $0.state, $0.reason ?? "-"] })
             print("watches: \(status.watches) of \(status.watchBudget) allowed; \(status.unwatchedDirectories) directories not watched")
             print("queue: \(status.queueDepth) changes waiting to settle")
@@ -34,6 +48,7 @@ extension PhotosCommand {
                 print("last errors:")
                 for error in status.lastErrors { print("  \(error)") }
             }
+            if unavailable { throw ExitCode.failure }
         }
     }
 }

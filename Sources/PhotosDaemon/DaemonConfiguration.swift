@@ -16,6 +16,8 @@ public struct DaemonConfiguration: Sendable {
     public var timeZone: TimeZone = .current
     /// Names to ignore, and marker files that exclude a directory.
     public var rules = IgnoreRules()
+    /// How long to wait before trying a failed scan again (0.5 s doubling to 60 s).
+    public var retryBackoff = RetryBackoff()
     /// Where the daemon writes its status for `photos status` (default: beside the library).
     public var statusPath: String
 

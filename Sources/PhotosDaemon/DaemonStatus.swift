@@ -1,4 +1,5 @@
 import Foundation
+import PhotosStore
 
 /// What the daemon is doing, as `photos status` shows it. Written as JSON beside the library.
 public struct DaemonStatus: Sendable, Codable, Hashable {
@@ -6,10 +7,31 @@ public struct DaemonStatus: Sendable, Codable, Hashable {
     public struct Root: Sendable, Codable, Hashable {
         /// The root directory.
         public var path: String
-        /// `watching` (inotify), `polling` (crawled every `pollInterval`), or `offline`.
+        /// `watching` (inotify), `polling` (crawled every `pollInterval`), `offline`, or `waiting` (the
+        /// library cannot be opened yet).
         public var state: String
         /// Why it is polled or offline, if it is.
         public var reason: String?
+    }
+
+    /// Whether the daemon can use the library.
+    public struct Library: Sendable, Codable, Hashable {
+        /// `available`, or `unavailable` while scans fail (a full disk, a lock, a damaged file).
+        public var state: String
+        /// Why the last scan failed, while unavailable.
+        public var reason: String?
+        /// Scans failed in a row.
+        public var consecutiveFailures: Int
+        /// When the next try is due, seconds since 1970, while unavailable.
+        public var retryAt: Double?
+
+        /// A library state.
+        public init(state: String, reason: String?, consecutiveFailures: Int, retryAt: Double?) {
+            self.state = state
+            self.reason = reason
+            self.consecutiveFailures = consecutiveFailures
+            self.retryAt = retryAt
+        }
     }
 
     /// The daemon's process id.
@@ -40,12 +62,24 @@ public struct DaemonStatus: Sendable, Codable, Hashable {
     public var rejected: Int
     /// The most recent errors, newest last.
     public var lastErrors: [String]
+    /// Whether the library can be used (absent in status files of older daemons).
+    public var library: Library? = nil
 
-    /// Writes the status atomically (a reader never sees half a file).
+    /// The status while the library cannot be opened: nothing watched or counted yet.
+    public static func waitingForLibrary(startedAt: Double, roots: [String], library: Library) -> DaemonStatus {
+        DaemonStatus(
+            pid: getpid(), startedAt: startedAt, updatedAt: Date().timeIntervalSince1970,
+            roots: roots.map { Root(path: $0, state: "waiting", reason: "the library cannot be opened") },
+            watches: 0, watchBudget: 0, unwatchedDirectories: 0, queueDepth: 0, ingested: 0, updated: 0, moved: 0,
+            removed: 0, rejected: 0, lastErrors: library.reason.map { [$0] } ?? [], library: library)
+    }
+
+    /// Writes the status atomically (a reader never sees half a file), private to the user (0600:
+    /// it names every root).
     public func write(to path: String) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        try encoder.encode(self).write(to: URL(fileURLWithPath: path), options: .atomic)
+        try PrivateFiles.write(try encoder.encode(self), atomicallyTo: path)
     }
 
     /// Reads a status file.

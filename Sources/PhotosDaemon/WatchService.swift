@@ -39,6 +39,12 @@ public final class WatchService: Service, Sendable {
         var totals = ScanReport()
         var errors: [String] = []
         let startedAt = Date().timeIntervalSince1970
+        /// Failed scans in a row, and the wait before the next.
+        var backoff: RetryBackoff
+        /// No scan starts before this while scans fail.
+        var retryAt: ContinuousClock.Instant?
+        /// Why the last scan failed, while they fail.
+        var failure: String?
     }
 
     /// A service watching `configuration.roots` into `database` through `monitor`.
@@ -56,7 +62,7 @@ public final class WatchService: Service, Sendable {
         self.monitor = monitor
         self.logger = logger
         self.notifier = notifier
-        state = Mutex(State())
+        state = Mutex(State(backoff: configuration.retryBackoff))
     }
 
     public func run() async throws {
@@ -191,7 +197,8 @@ public final class WatchService: Service, Sendable {
             try await Task.sleep(for: tick)
             let work: (roots: [String], directories: [String: Set<String>])? = state.withLock { state in
                 guard !state.pendingRoots.isEmpty || !state.dirtyDirectories.isEmpty,
-                    ContinuousClock.now - state.lastEvent >= configuration.settle
+                    ContinuousClock.now - state.lastEvent >= configuration.settle,
+                    state.retryAt.map({ ContinuousClock.now >= $0 }) ?? true
                 else { return nil }
                 // A file moved out of the watched trees left no moved-to: its directory is dirty too.
                 for source in state.movedFrom.values {
@@ -219,8 +226,14 @@ public final class WatchService: Service, Sendable {
     private func pollUnwatchedRoots() async throws {
         while true {
             try await Task.sleep(for: configuration.pollInterval)
-            let roots = state.withLock { $0.rootStates.values.filter { $0.state != "watching" }.map(\.path) }
-            guard !roots.isEmpty else { continue }
+            let (roots, waiting) = state.withLock { state in
+                (
+                    state.rootStates.values.filter { $0.state != "watching" }.map(\.path),
+                    state.retryAt.map { ContinuousClock.now < $0 } ?? false
+                )
+            }
+            // While scans fail, the backoff decides when to try again; the failed roots are pending.
+            guard !roots.isEmpty, !waiting else { continue }
             for root in roots where state.withLock({ $0.rootStates[root]?.state }) == "offline" {
                 follow(root)
             }
@@ -250,6 +263,15 @@ public final class WatchService: Service, Sendable {
         }
         switch outcome {
         case .success(let report):
+            let recovered = state.withLock { state in
+                defer {
+                    state.backoff.succeeded()
+                    state.retryAt = nil
+                    state.failure = nil
+                }
+                return state.failure != nil
+            }
+            if recovered { logger.info("the library can be used again", metadata: ["scan.reason": "\(reason)"]) }
             state.withLock { state in
                 state.totals.ingested += report.ingested
                 state.totals.updated += report.updated
@@ -274,11 +296,22 @@ public final class WatchService: Service, Sendable {
                     ])
             }
         case .failure(let error):
-            logger.error("scan failed", metadata: ["scan.reason": "\(reason)", "error": "\(error)"])
-            state.withLock { state in
+            // One log line per try: the backoff spaces the tries, 0.5 s doubling to a minute.
+            let (delay, failures) = state.withLock { state in
+                let delay = state.backoff.failed()
+                state.retryAt = .now + delay
+                state.failure = "\(error)"
                 state.errors.append("\(Date()): scan failed: \(error)")
+                if state.errors.count > 100 { state.errors.removeFirst(state.errors.count - 100) }
                 state.pendingRoots.formUnion(roots)
+                return (delay, state.backoff.failures)
             }
+            logger.error(
+                "scan failed; the library cannot be used",
+                metadata: [
+                    "scan.reason": "\(reason)", "error": "\(error)", "retry.seconds": "\(delay.seconds)",
+                    "failures": "\(failures)", "library.path": "\(configuration.libraryPath)",
+                ])
         }
         writeStatus()
     }
@@ -296,7 +329,11 @@ public final class WatchService: Service, Sendable {
                 queueDepth: state.coalescer.pending.count + state.movedFrom.count,
                 ingested: state.totals.ingested,
                 updated: state.totals.updated, moved: state.totals.moved, removed: state.totals.removed,
-                rejected: state.totals.rejected, lastErrors: Array(state.errors.suffix(10)))
+                rejected: state.totals.rejected, lastErrors: Array(state.errors.suffix(10)),
+                library: DaemonStatus.Library(
+                    state: state.failure == nil ? "available" : "unavailable", reason: state.failure,
+                    consecutiveFailures: state.backoff.failures,
+                    retryAt: state.retryAt.map { Date().timeIntervalSince1970 + (($0 - .now).seconds) }))
         }
     }
 

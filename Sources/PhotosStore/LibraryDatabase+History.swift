@@ -18,13 +18,13 @@ extension LibraryDatabase {
         try Int64.fetchOne(db, sql: "SELECT prunedThrough FROM library WHERE id = 1") ?? 0
     }
 
-    /// The entries after `token`, or `persistentChangeTokenExpired` (3105) when entries after it
+    /// The entries after `token`, or `StoreError` `.historyExpired` (PhotoKit's 3105) when entries after it
     /// were pruned: never a silent partial answer.
     public func changes(after token: Int64) throws -> [LibraryChange] {
         let floor = try prunedThrough()
         guard token >= floor else {
-            throw PHPhotosError(
-                .persistentChangeTokenExpired,
+            throw StoreError(
+                .historyExpired,
                 "changes since token \(token) are no longer kept (history starts after \(floor)); fetch everything again")
         }
         let entries = try changes(since: token)
@@ -37,7 +37,11 @@ extension LibraryDatabase {
     /// objects deleted by them. Returns the number of entries removed.
     @discardableResult
     public func pruneHistory(keeping entries: Int) throws -> Int {
-        try writer.write { db in try Self.prune(db, keeping: entries) }
+        do {
+            return try writer.write { db in try Self.prune(db, keeping: entries) }
+        } catch {
+            throw StoreError.wrap(error, path: path)
+        }
     }
 
     static func prune(_ db: Database, keeping entries: Int) throws -> Int {

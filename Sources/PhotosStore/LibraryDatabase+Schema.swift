@@ -3,6 +3,51 @@ import GRDB
 import PhotosCore
 
 extension LibraryDatabase {
+    /// The schema version this build writes and reads: the number of its migrations, kept in
+    /// `PRAGMA user_version` so that other tools can tell a library's version too.
+    public static var schemaVersion: Int { migrator.migrations.count }
+
+    /// Brings a library's schema up to this build's, or refuses a library made by a newer build.
+    ///
+    /// A library whose `grdb_migrations` names a migration this build does not know, or whose
+    /// `user_version` is above ``schemaVersion``, was made by a newer build: opening it would read
+    /// tables whose meaning changed, and a migration here could damage it. It is refused with
+    /// `StoreError.Code.newerSchema`, untouched.
+    static func migrate(_ writer: any DatabaseWriter, path: String?) throws {
+        let migrator = Self.migrator
+        let applied = try writer.read { db in try checkSchema(db, path: path) }
+        guard applied < migrator.migrations.count else { return }
+        try migrator.migrate(writer)
+        try writer.write { db in try db.execute(sql: "PRAGMA user_version = \(schemaVersion)") }
+    }
+
+    /// Checks, through a read-only connection, that an existing file is no library of a newer
+    /// build, before anything (even switching it to WAL mode) writes to it.
+    static func checkSchema(ofExistingFile path: String, busyTimeout: TimeInterval) throws {
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.busyMode = .timeout(busyTimeout)
+        let queue = try DatabaseQueue(path: path, configuration: configuration)
+        _ = try queue.read { db in try checkSchema(db, path: path) }
+    }
+
+    /// Throws `newerSchema` for a library of a newer build; returns how many migrations it has.
+    private static func checkSchema(_ db: Database, path: String?) throws -> Int {
+        let migrator = Self.migrator
+        let applied = try migrator.appliedIdentifiers(db)
+        let version = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
+        let unknown = applied.subtracting(migrator.migrations).sorted()
+        guard unknown.isEmpty, version <= schemaVersion else {
+            let what = unknown.isEmpty ? "schema version \(version)" : "migrations \(unknown.joined(separator: ", "))"
+            throw StoreError(
+                .newerSchema,
+                "the library at \(path ?? "memory") was made by a newer version of photosd (\(what); this build knows "
+                    + "schema version \(schemaVersion)): it is not opened, so that nothing in it is changed",
+                path: path)
+        }
+        return applied.count
+    }
+
     /// The versioned schema. Add migrations at the end; never edit one that has shipped.
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -224,7 +269,7 @@ extension LibraryDatabase {
                 db, sql: "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", arguments: [table]),
             let primaryKey = definition.range(of: "id INTEGER PRIMARY KEY,"),
             definition.hasPrefix("CREATE TABLE \(table) (")
-        else { throw PHPhotosError(.internalError, "unexpected definition of table \(table)") }
+        else { throw StoreError(.corrupt, "unexpected definition of table \(table)") }
         var rebuilt = definition
         rebuilt.replaceSubrange(primaryKey, with: "id INTEGER PRIMARY KEY AUTOINCREMENT,")
         rebuilt = "CREATE TABLE \(table)_rebuilt (" + rebuilt.dropFirst("CREATE TABLE \(table) (".count)

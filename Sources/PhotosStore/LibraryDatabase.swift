@@ -28,22 +28,44 @@ public final class LibraryDatabase: Sendable {
     /// commit-to-observer latency starts (photos-bench).
     public var lastCommit: (token: Int64, date: Date)? { newestCommit.withLock { $0 } }
 
+    /// How long a write waits for another connection's write lock before failing with
+    /// `StoreError.Code.busy` (10 seconds unless told otherwise).
+    public static let defaultBusyTimeout: TimeInterval = 10
+
     /// Opens (creating if needed) the library at `path` and brings its schema up to date.
-    public init(path: String, historyLimit: Int = LibraryDatabase.defaultHistoryLimit) throws {
+    ///
+    /// A new library's directory is created 0700 and its file 0600 (SQLite gives the `-wal` and
+    /// `-shm` files the library file's mode), whatever the umask. Creating and migrating hold a
+    /// lock on the directory, so processes opening a new library at once do not race. Throws a
+    /// ``StoreError``: `.corrupt` for a damaged file, `.newerSchema` for a library made by a newer
+    /// build (which is refused, not opened), `.permissionDenied`, `.unreachable`, `.full`...
+    public init(
+        path: String, historyLimit: Int = LibraryDatabase.defaultHistoryLimit,
+        busyTimeout: TimeInterval = LibraryDatabase.defaultBusyTimeout
+    ) throws {
         self.path = path
         self.historyLimit = max(1, historyLimit)
         let directory = (path as NSString).deletingLastPathComponent
-        if !directory.isEmpty {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        do {
+            if !directory.isEmpty { try PrivateFiles.makeDirectory(directory) }
+            writer = try PrivateFiles.withLock(onDirectory: directory) {
+                if try !PrivateFiles.createFile(path) {
+                    try Self.checkSchema(ofExistingFile: path, busyTimeout: busyTimeout)
+                }
+                let pool = try DatabasePool(path: path, configuration: Self.configuration(busyTimeout: busyTimeout))
+                try Self.migrate(pool, path: path)
+                return pool
+            }
+        } catch {
+            throw StoreError.wrap(error, path: path)
         }
-        writer = try DatabasePool(path: path, configuration: Self.configuration())
-        try Self.migrator.migrate(writer)
     }
 
-    /// Opens an existing library at `path` without creating it; throws if there is no library there.
+    /// Opens an existing library at `path` without creating it; throws `StoreError` `.notFound` if
+    /// there is no library there.
     public convenience init(existingAt path: String) throws {
         guard FileManager.default.fileExists(atPath: path) else {
-            throw PHPhotosError(.identifierNotFound, "no library at \(path)")
+            throw StoreError(.notFound, "no library at \(path)", path: path, errno: ENOENT)
         }
         try self.init(path: path)
     }
@@ -52,14 +74,14 @@ public final class LibraryDatabase: Sendable {
     public init(historyLimit: Int = LibraryDatabase.defaultHistoryLimit) throws {
         path = nil
         self.historyLimit = max(1, historyLimit)
-        writer = try DatabaseQueue(configuration: Self.configuration())
-        try Self.migrator.migrate(writer)
+        writer = try DatabaseQueue(configuration: Self.configuration(busyTimeout: Self.defaultBusyTimeout))
+        try Self.migrate(writer, path: nil)
     }
 
-    private static func configuration() -> Configuration {
+    private static func configuration(busyTimeout: TimeInterval) -> Configuration {
         var configuration = Configuration()
         // Another process may hold the write lock for a batch; wait rather than fail.
-        configuration.busyMode = .timeout(10)
+        configuration.busyMode = .timeout(busyTimeout)
         configuration.prepareDatabase { db in
             db.add(function: Self.foldFunction)
             db.add(function: Self.likeFunction)
@@ -87,22 +109,38 @@ public final class LibraryDatabase: Sendable {
     }
 
     /// Runs `body` in a read transaction: a consistent snapshot of the library.
+    ///
+    /// SQLite's and the file system's failures are thrown as ``StoreError``.
     public func read<T>(_ body: (Database) throws -> T) throws -> T {
-        try writer.read(body)
+        do {
+            return try writer.read(body)
+        } catch {
+            throw StoreError.wrap(error, path: path)
+        }
     }
 
     /// Runs `body` in one write transaction and appends one change-log entry for what it changed.
     ///
     /// Either everything `body` did commits, with its change-log entry, or nothing does. A body that
     /// changes nothing appends no entry. Returns the body's result and the entry's token, if any.
+    /// SQLite's and the file system's failures are thrown as ``StoreError``; the body's own errors
+    /// as they are.
     @discardableResult
     public func write<T>(_ body: (LibraryTransaction) throws -> T) throws -> (value: T, token: Int64?) {
+        do {
+            return try unwrappedWrite(body)
+        } catch {
+            throw StoreError.wrap(error, path: path)
+        }
+    }
+
+    private func unwrappedWrite<T>(_ body: (LibraryTransaction) throws -> T) throws -> (value: T, token: Int64?) {
         let result: (value: T, token: Int64?) = try writer.write { db in
             let transaction = LibraryTransaction(db: db)
             let value = try body(transaction)
             let token = try transaction.changes.append(to: db)
             // Prune now and then, in the same transaction, so the log stays bounded.
-            if let token, token % Int64(min(1024, historyLimit)) == 0 { try Self.prune(db, keeping: historyLimit) }
+            if let token, token % Int64(min(1024, historyLimit)) == 0 { _ = try Self.prune(db, keeping: historyLimit) }
             return (value, token)
         }
         if let token = result.token {

@@ -80,7 +80,8 @@ struct PhotosDaemonCommand: AsyncParsableCommand {
         if let zone = (timeZone ?? file.timeZone).flatMap(TimeZone.init(identifier:)) { configuration.timeZone = zone }
         configuration.rules.patterns = file.ignore
 
-        let database = try LibraryDatabase(path: path)
+        // A library that cannot be opened yet (volume not mounted, disk full) is waited for.
+        let database = try await LibraryOpener(configuration: configuration, logger: logger).open()
         let monitor = try InotifyMonitor()
         let service = WatchService(configuration: configuration, database: database, monitor: monitor, logger: logger)
         let group = ServiceGroup(

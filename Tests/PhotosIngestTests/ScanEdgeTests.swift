@@ -81,29 +81,18 @@ import Testing
         }
     }
 
-    @Test(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))
+    @Test(.enabled(if: Corpus.isAvailable && SmallFileSystem.isAvailable, "needs ../shared/corpus, root and tmpfs"))
     func aFullDiskFailsTheScanLoudlyAndLosesNothing() throws {
-        let mountPoint = directory.path("small").path
-        try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: true)
-        guard TmpfsMount.mount(at: mountPoint, size: "2m") else {
-            FileHandle.standardError.write(Data("⚠️  cannot mount a tmpfs (not root?): the full-disk test is SKIPPED\n".utf8))
-            return
-        }
-        defer { TmpfsMount.unmount(mountPoint) }
+        let disk = try SmallFileSystem(megabytes: 2)
         let root = directory.path("Pictures").path
         for index in 0..<400 {
             let album = root + "/Album \(index / 50)"
             try FileManager.default.createDirectory(atPath: album, withIntermediateDirectories: true)
             try photo.write(to: URL(fileURLWithPath: album + "/IMG_\(index).jpg"))
         }
-        let libraryPath = mountPoint + "/library.sqlite"
+        let library = try PHPhotoLibrary(url: disk.url.appendingPathComponent("library.sqlite"))
         // Fill what the library does not use, so that its file cannot grow.
-        let library = try PHPhotoLibrary(url: URL(fileURLWithPath: libraryPath))
-        let filler = mountPoint + "/filler"
-        FileManager.default.createFile(atPath: filler, contents: nil)
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: filler))
-        while (try? handle.write(contentsOf: Data(count: 16 * 1024))) != nil {}
-        try handle.close()
+        try disk.fill()
 
         #expect(throws: (any Error).self, "a full disk is an error, not a silent partial scan") {
             _ = try FolderScanner(database: library.database, batchSize: 50, quietTime: 0).scan(roots: [root])
@@ -116,7 +105,7 @@ import Testing
         #expect(orphans == 0)
         #expect(committed.count < 400)
 
-        try FileManager.default.removeItem(atPath: filler)
+        try disk.free()
         let report = try FolderScanner(database: library.database, batchSize: 50, quietTime: 0).scan(roots: [root])
         #expect(report.ingested == 400 - committed.count, "the rest arrives once there is room")
         #expect(paths(library).count == 400)

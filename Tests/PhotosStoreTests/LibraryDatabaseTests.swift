@@ -26,7 +26,7 @@ import Testing
         let reopened = try LibraryDatabase(path: path)
         #expect(try reopened.assetIDs(matching: AssetQuery()).count == 1)
         #expect(try reopened.currentToken() == 1)
-        #expect(throws: PHPhotosError.self) { try LibraryDatabase(existingAt: directory.path("missing.sqlite").path) }
+        #expect(throws: StoreError.self) { try LibraryDatabase(existingAt: directory.path("missing.sqlite").path) }
     }
 
     @Test func aWriteThatThrowsLeavesNoTrace() throws {

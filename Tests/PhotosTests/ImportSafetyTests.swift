@@ -199,16 +199,10 @@ import Testing
 
     // MARK: Across file systems
 
-    @Test(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))
+    @Test(.enabled(if: Corpus.isAvailable && SmallFileSystem.isAvailable, "needs ../shared/corpus, root and tmpfs"))
     func aMoveAcrossFileSystemsCopiesSyncsThenUnlinks() throws {
-        let mountPoint = directory.path("tmpfs")
-        try FileManager.default.createDirectory(at: mountPoint, withIntermediateDirectories: true)
-        guard TmpfsMount.mount(at: mountPoint.path) else {
-            FileHandle.standardError.write(Data("⚠️  cannot mount a tmpfs (not root?): the EXDEV test is SKIPPED\n".utf8))
-            return
-        }
-        defer { TmpfsMount.unmount(mountPoint.path) }
-        let source = mountPoint.appendingPathComponent("IMG_0002.jpg")
+        let disk = try SmallFileSystem(megabytes: 16)
+        let source = disk.url.appendingPathComponent("IMG_0002.jpg")
         try photo.write(to: source)
         let library = try openLibrary()
         // A failing block first: the original on the other file system stays.

@@ -133,18 +133,4 @@ extension PHPhotoLibrary {
         ChangeBlock.$current.withValue(block) { changeBlock() }
         try block.commit()
     }
-
-    /// Any error as the `PHPhotosError` the public API throws.
-    static func photosError(_ error: any Error) -> PHPhotosError {
-        if let error = error as? PHPhotosError { return error }
-        if let error = error as? FileOperationError {
-            switch error.errno {
-            case ENOSPC, EDQUOT, EFBIG: return PHPhotosError(.notEnoughSpace, error.description)
-            case ENOENT, ENOTDIR: return PHPhotosError(.missingResource, error.description)
-            case EACCES, EPERM, EROFS: return PHPhotosError(.accessRestricted, error.description)
-            default: return PHPhotosError(.invalidResource, error.description)
-            }
-        }
-        return PHPhotosError(.internalError, "\(error)")
-    }
 }

@@ -98,11 +98,17 @@ public final class PHChange: NSObject, @unchecked Sendable {
                 deleted: entry.assetCollection.deleted + entry.collectionList.deleted)
         let touched = Set(kind.updated)
         let before = fetchResult.rowIDs
-        let changedRows = Set(
-            (try? library.database.read { db in
-                try LibraryDatabase.rowIDs(
-                    localIdentifiers: Array(touched), assets: T.self == PHAsset.self, db)
-            }) ?? [])
+        let rows: [Int64]
+        do {
+            rows = try library.database.read { db in
+                try LibraryDatabase.rowIDs(localIdentifiers: Array(touched), assets: T.self == PHAsset.self, db)
+            }
+        } catch {
+            // Details cannot be told; the library's unavailability reason says why.
+            library.storeFailed(error, while: "computing change details")
+            return nil
+        }
+        let changedRows = Set(rows)
         if after.rowIDs == before && changedRows.isDisjoint(with: before) { return nil }
         return PHFetchResultChangeDetails(
             from: fetchResult, to: after, changedIdentifiers: touched, changedRows: changedRows,
@@ -114,7 +120,15 @@ public final class PHChange: NSObject, @unchecked Sendable {
         for fetchResult: PHFetchResult<T>, query: AssetQuery, token: Int64, library: PHPhotoLibrary
     ) -> PHFetchResultChangeDetails<T>? {
         let snapshot = AssetSnapshot(ids: fetchResult.rowIDs, token: token)
-        guard let (update, current) = try? library.database.update(snapshot, query: query) else { return nil }
+        let update: SnapshotUpdate
+        let current: Int64
+        do {
+            (update, current) = try library.database.update(snapshot, query: query)
+        } catch {
+            // Details cannot be told; the library's unavailability reason says why.
+            library.storeFailed(error, while: "computing change details")
+            return nil
+        }
         let incremental = fetchResult.wantsIncrementalChangeDetails
         func result(_ ids: [Int64]) -> PHFetchResult<T>? {
             let after = library.fetchAssets(ids: ids, origin: .assets(query), token: current) as? PHFetchResult<T>

@@ -3,17 +3,24 @@ import PhotosCore
 import PhotosStore
 
 /// A place in a library's change history, to ask later what changed since (iOS 16's
-/// `PHPersistentChangeToken`). Keep it across runs as `Codable` or ``dataRepresentation``.
+/// `PHPersistentChangeToken`). Keep it across runs with `NSKeyedArchiver` (it is `NSSecureCoding`,
+/// as PhotoKit's is), as `Codable`, or as ``dataRepresentation``.
 ///
 /// ```swift
-/// let token = library.currentChangeToken
+/// let data = try NSKeyedArchiver.archivedData(withRootObject: library.currentChangeToken, requiringSecureCoding: true)
 /// // ... later, even in another process or after a restart:
+/// let token = try NSKeyedUnarchiver.unarchivedObject(ofClass: PHPersistentChangeToken.self, from: data)!
 /// for change in try library.fetchPersistentChanges(since: token) {
 ///     let assets = try change.changeDetails(for: .asset)
 ///     print(assets.insertedLocalIdentifiers, assets.updatedLocalIdentifiers, assets.deletedLocalIdentifiers)
 /// }
 /// ```
-public final class PHPersistentChangeToken: NSObject, Codable, @unchecked Sendable {
+/// A token names its library: given to another library, `fetchPersistentChanges(since:)` throws
+/// `PHPhotosError.persistentChangeTokenExpired` (fetch everything again), as for a token older than
+/// the history kept.
+///
+/// Immutable after init (two `let`s), which is what makes it safe to share across threads.
+public final class PHPersistentChangeToken: NSObject, Codable, NSSecureCoding, @unchecked Sendable {
     /// The library the token belongs to.
     public let libraryIdentifier: String
     /// The change-log position.
@@ -22,6 +29,30 @@ public final class PHPersistentChangeToken: NSObject, Codable, @unchecked Sendab
     init(libraryIdentifier: String, token: Int64) {
         self.libraryIdentifier = libraryIdentifier
         self.token = token
+    }
+
+    private enum ArchiveKey {
+        static let libraryIdentifier = "libraryIdentifier"
+        static let token = "token"
+    }
+
+    /// Tokens decode only as what they are (`NSKeyedUnarchiver` with secure coding).
+    public static var supportsSecureCoding: Bool { true }
+
+    /// Archives the library's identifier and the change-log position.
+    public func encode(with coder: NSCoder) {
+        coder.encode(libraryIdentifier as NSString, forKey: ArchiveKey.libraryIdentifier)
+        coder.encode(token, forKey: ArchiveKey.token)
+    }
+
+    /// A token from an archive; nil when the archive does not hold one.
+    public init?(coder: NSCoder) {
+        guard
+            let identifier = coder.decodeObject(of: NSString.self, forKey: ArchiveKey.libraryIdentifier),
+            coder.containsValue(forKey: ArchiveKey.token)
+        else { return nil }
+        libraryIdentifier = identifier as String
+        token = coder.decodeInt64(forKey: ArchiveKey.token)
     }
 
     /// The token as bytes to store.
@@ -103,16 +134,24 @@ public final class PHPersistentObjectChangeDetails: NSObject, @unchecked Sendabl
 }
 
 extension PHPhotoLibrary {
-    /// The token of the library's latest change.
+    /// The token of the library's latest change. When the library cannot be read, a token that no
+    /// library accepts (its ``unavailabilityReason`` says why): never one that would silently skip
+    /// changes.
     public var currentChangeToken: PHPersistentChangeToken {
-        PHPersistentChangeToken(
-            libraryIdentifier: (try? database.libraryIdentifier()) ?? "", token: (try? database.currentToken()) ?? 0)
+        do {
+            return PHPersistentChangeToken(
+                libraryIdentifier: try database.libraryIdentifier(), token: try database.currentToken())
+        } catch {
+            storeFailed(error, while: "reading the current change token")
+            return PHPersistentChangeToken(libraryIdentifier: "", token: 0)
+        }
     }
 
     /// The changes committed after `token`, by any process, oldest first.
     ///
     /// Throws `PHPhotosError.persistentChangeTokenExpired` (3105) when the history since the token
     /// is no longer kept, or when the token belongs to another library: then fetch everything again.
+    /// A library that cannot be read throws its reason (also its ``unavailabilityReason``).
     public func fetchPersistentChanges(since token: PHPersistentChangeToken) throws -> PHPersistentChangeFetchResult {
         do {
             let identifier = try database.libraryIdentifier()
@@ -122,6 +161,8 @@ extension PHPhotoLibrary {
             let entries = try database.changes(after: token.token)
             return PHPersistentChangeFetchResult(
                 changes: entries.map { PHPersistentChange(entry: $0, libraryIdentifier: identifier) })
+        } catch let error as StoreError where error.code != .historyExpired {
+            throw storeFailed(error, while: "fetching persistent changes")
         } catch {
             throw Self.photosError(error)
         }

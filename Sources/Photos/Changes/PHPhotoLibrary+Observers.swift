@@ -36,7 +36,8 @@ final class ObserverCenter: @unchecked Sendable {
     private let queue = DispatchQueue(label: "photos.library.observers")
 
     func register(_ observer: any PHPhotoLibraryChangeObserver, library: PHPhotoLibrary) {
-        let start = (try? library.database.currentToken()) ?? 0
+        // A library that cannot be read now: the first delivery that can read it starts from there.
+        let start = Self.newestToken(library, while: "registering a change observer")
         let started = state.withLock { state in
             state.observers.removeAll { $0.observer == nil || $0.observer === observer }
             state.observers.append(Entry(observer: observer))
@@ -74,12 +75,34 @@ final class ObserverCenter: @unchecked Sendable {
         }
     }
 
+    /// The newest token, or nil (reported) when the library cannot be read.
+    private static func newestToken(_ library: PHPhotoLibrary, while action: String) -> Int64? {
+        do {
+            return try library.database.currentToken()
+        } catch {
+            library.storeFailed(error, while: action)
+            return nil
+        }
+    }
+
     /// Runs on `queue`: calls every observer once per new entry, oldest first.
     private func deliver(_ library: PHPhotoLibrary) {
-        guard let since = state.withLock({ $0.lastToken }),
-            let newest = try? library.database.currentToken(), newest > since,
-            let entries = try? library.database.changes(since: since)
-        else { return }
+        guard let since = state.withLock({ $0.lastToken }) else {
+            let start = Self.newestToken(library, while: "reading changes for observers")
+            state.withLock { state in
+                if state.lastToken == nil, !state.observers.isEmpty { state.lastToken = start }
+            }
+            return
+        }
+        let entries: [LibraryChange]
+        do {
+            guard try library.database.currentToken() > since else { return }
+            entries = try library.database.changes(since: since)
+        } catch {
+            // Tried again at the next commit signal; meanwhile the library says it is unavailable.
+            library.storeFailed(error, while: "reading changes for observers")
+            return
+        }
         for entry in entries {
             let observers = state.withLock { state in
                 state.lastToken = entry.token

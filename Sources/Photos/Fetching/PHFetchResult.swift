@@ -84,7 +84,7 @@ public final class PHFetchResult<ObjectType: PHObject>: @unchecked Sendable, Ran
             let pageIDs = Array(ids[(page * Self.pageSize)..<Swift.min(ids.count, (page + 1) * Self.pageSize)])
             let loaded = load(pageIDs)
             // Objects deleted since the fetch are served from their tombstones, as PhotoKit's snapshots are.
-            let objects = pageIDs.map { id in (loaded[id] as? ObjectType) ?? Self.missing(id) }
+            let objects = pageIDs.map { id in (loaded[id] as? ObjectType) ?? missing(id) }
             pages.withLock { cache in
                 if cache.count >= Self.maximumCachedPages { cache.removeAll(keepingCapacity: true) }
                 cache[page] = objects
@@ -93,8 +93,11 @@ public final class PHFetchResult<ObjectType: PHObject>: @unchecked Sendable, Ran
         }
     }
 
-    private static func missing(_ id: Int64) -> ObjectType {
-        preconditionFailure("object \(id) of a fetch result could not be loaded")
+    /// An object the library could not load: its failure was logged and made the library's
+    /// unavailability reason, but `object(at:)` cannot return nothing (PhotoKit's API), so this stops.
+    private func missing(_ id: Int64) -> ObjectType {
+        let reason = library?.unavailabilityReason.map { "\($0)" } ?? "unknown reason"
+        preconditionFailure("object \(id) of a fetch result could not be loaded: \(reason)")
     }
 
     /// The first object, or nil when empty.

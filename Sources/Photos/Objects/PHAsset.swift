@@ -98,8 +98,18 @@ public final class PHAsset: PHObject, @unchecked Sendable {
     /// Whether the asset's files can be read now: false when they are under a root that was
     /// found offline (an unmounted disk), whose assets are kept until it returns (not in PhotoKit's
     /// API; PhotoKit reports such a library as `PHPhotosError.libraryVolumeOffline`).
+    /// A library that cannot be read makes every asset unavailable (the reason is the library's
+    /// ``PHPhotoLibrary/unavailabilityReason``).
     public var isAvailable: Bool {
-        guard let library, let offline = try? library.database.offlineRoots(), !offline.isEmpty else { return true }
+        guard let library else { return true }
+        let offline: [String]
+        do {
+            offline = try library.database.offlineRoots()
+        } catch {
+            library.storeFailed(error, while: "reading offline roots")
+            return false
+        }
+        guard !offline.isEmpty else { return true }
         return !PHAssetResource.assetResources(for: self).contains { resource in
             offline.contains { resource.fileURL.path.hasPrefix($0 + "/") }
         }

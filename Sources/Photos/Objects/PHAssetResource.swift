@@ -36,10 +36,13 @@ public final class PHAssetResource: NSObject, @unchecked Sendable {
     /// The file's name (PhotoKit SDK 27's name for `originalFilename`).
     public var filename: String { originalFilename }
 
-    /// The resources of an asset, photo first.
+    /// The resources of an asset, photo first. Empty when the library cannot be read; then its
+    /// ``PHPhotoLibrary/unavailabilityReason`` says why.
     public class func assetResources(for asset: PHAsset) -> [PHAssetResource] {
         guard let rowID = asset.rowID, let library = asset.library else { return [] }
-        let records = (try? library.database.resources(assetIDs: [rowID])[rowID]) ?? []
+        let records = library.fetching("reading resources", fallback: []) {
+            try library.database.resources(assetIDs: [rowID])[rowID] ?? []
+        }
         return records.map { PHAssetResource(record: $0, assetLocalIdentifier: asset.localIdentifier) }
     }
 }
