@@ -38,7 +38,8 @@ let package = Package(
         .target(
             name: "PhotosStore",
             dependencies: [
-                "PhotosCore", .product(name: "GRDB", package: "GRDB.swift"),
+                // PhotosWatcher: the change feed sleeps on the commit signal (inotify).
+                "PhotosCore", "PhotosWatcher", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
             swiftSettings: settings

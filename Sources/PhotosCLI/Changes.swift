@@ -2,11 +2,10 @@ import ArgumentParser
 import Foundation
 import Photos
 import PhotosStore
-import PhotosWatcher
 
 extension PhotosCommand {
     /// `photos changes`: print the library's change log.
-    struct Changes: ParsableCommand {
+    struct Changes: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Print change-log entries: what each committed change inserted, updated and deleted.",
             discussion: "Each entry has a token; pass the last one you saw to --since to resume.")
@@ -19,35 +18,22 @@ extension PhotosCommand {
         @Flag(help: "Keep running and print new entries as they are committed (by any process).")
         var follow = false
 
-        func run() throws {
+        func run() async throws {
             let library = try options.open()
-            if follow { Self.unblockTerminationSignals() }
-            // Made before the first read, so that a commit landing between a read and the wait
-            // that follows it still wakes the wait.
-            let wakeups = DispatchSemaphore(value: 0)
-            let queue = DispatchQueue(label: "photos.changes.follow")
-            let signal = follow ? CommitSignal(path: library.database.path, queue: queue) { wakeups.signal() } : nil
-            defer { signal?.cancel() }
-            var token = since
-            while true {
-                let entries: [LibraryChange]
-                do {
-                    entries = try library.database.changes(after: token)
-                } catch let error as StoreError where error.code == .historyExpired {
-                    let code = PHPhotosError.Code.persistentChangeTokenExpired.rawValue
-                    throw CLIError("\(error.message) (error \(code))")
+            do {
+                guard follow else {
+                    for entry in try library.database.changes(after: since) { try print(entry) }
+                    return
                 }
-                for entry in entries {
+                Self.unblockTerminationSignals()
+                for try await entry in library.database.changeFeed(after: since) {
                     try print(entry)
-                    token = entry.token
+                    // A reader at the other end of a pipe sees each entry as it comes (nil: every stream).
+                    fflush(nil)
                 }
-                guard follow else { return }
-                // A reader at the other end of a pipe sees each entry as it comes (nil: every stream).
-                fflush(nil)
-                // Sleep until the library's files change; wakeups that came meanwhile are folded
-                // into this one read.
-                wakeups.wait()
-                while wakeups.wait(timeout: .now()) == .success {}
+            } catch let error as StoreError where error.code == .historyExpired {
+                let code = PHPhotosError.Code.persistentChangeTokenExpired.rawValue
+                throw CLIError("\(error.message) (error \(code))")
             }
         }
 

@@ -4,7 +4,7 @@ import Photos
 
 /// `photos`: query and follow a photo library from the command line.
 @main
-struct PhotosCommand: ParsableCommand {
+struct PhotosCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "photos",
         abstract: "Query a PhotoKit-style photo library: assets, albums, folders and its change log.",

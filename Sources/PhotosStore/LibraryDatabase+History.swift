@@ -20,16 +20,17 @@ extension LibraryDatabase {
 
     /// The entries after `token`, or `StoreError` `.historyExpired` (PhotoKit's 3105) when entries after it
     /// were pruned: never a silent partial answer.
-    public func changes(after token: Int64) throws -> [LibraryChange] {
+    /// At most `limit` entries (0: all), oldest first.
+    public func changes(after token: Int64, limit: Int = 0) throws -> [LibraryChange] {
         let floor = try prunedThrough()
         guard token >= floor else {
             throw StoreError(
                 .historyExpired,
                 "changes since token \(token) are no longer kept (history starts after \(floor)); fetch everything again")
         }
-        let entries = try changes(since: token)
+        let entries = try changes(since: token, limit: limit)
         // Pruning between the two reads would leave a gap: check again.
-        guard try prunedThrough() <= token else { return try changes(after: token) }
+        guard try prunedThrough() <= token else { return try changes(after: token, limit: limit) }
         return entries
     }
 

@@ -1,0 +1,86 @@
+import Foundation
+import PhotosCore
+import PhotosTestSupport
+import Synchronization
+import Testing
+
+@testable import PhotosStore
+
+/// The change feed: the log after a token, then each new commit of any connection, in order.
+@Suite struct ChangeFeedTests {
+    private func insert(_ database: LibraryDatabase, _ name: String) throws -> Int64 {
+        try database.write { try $0.insertAsset(AssetRecord(localIdentifier: name + "/L0/001", mediaType: .image)) }.token!
+    }
+
+    @Test func itGivesTheLogAfterATokenThenEachNewCommitOfAnotherConnection() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("library.sqlite").path
+        let writer = try LibraryDatabase(path: path)
+        let first = try insert(writer, "a")
+        let second = try insert(writer, "b")
+
+        // Another connection follows from the first token: it gets "b" from the log, then "c" and "d"
+        // committed by the writer while it waits.
+        let reader = try LibraryDatabase(path: path)
+        let seen = Mutex<[LibraryChange]>([])
+        let follower = Task {
+            for try await entry in reader.changeFeed(after: first) {
+                let count = seen.withLock { $0.append(entry); return $0.count }
+                if count == 3 { return }
+            }
+        }
+        try await waitUntil { seen.withLock { $0.count } == 1 }
+        let third = try insert(writer, "c")
+        let fourth = try insert(writer, "d")
+        try await follower.value
+        let entries = seen.withLock { $0 }
+        #expect(entries.map(\.token) == [second, third, fourth])
+        #expect(entries.map(\.asset.inserted) == [["b/L0/001"], ["c/L0/001"], ["d/L0/001"]])
+    }
+
+    @Test func aTokenOlderThanTheHistoryExpiresInsteadOfSkippingAhead() async throws {
+        let database = try LibraryDatabase(historyLimit: 2)
+        for name in ["a", "b", "c", "d", "e"] { _ = try insert(database, name) }
+        try database.pruneHistory(keeping: 2)
+        var iterator = database.changeFeed(after: 1).makeAsyncIterator()
+        let error = await #expect(throws: StoreError.self) { _ = try await iterator.next() }
+        #expect(error?.code == .historyExpired)
+    }
+
+    @Test func cancellingTheTaskEndsAFeedThatIsWaiting() async throws {
+        let directory = try TemporaryDirectory()
+        let database = try LibraryDatabase(path: directory.path("library.sqlite").path)
+        let token = try insert(database, "a")
+        let started = Mutex(false)
+        let follower = Task { () -> Int in
+            var count = 0
+            started.withLock { $0 = true }
+            for try await _ in database.changeFeed(after: token) { count += 1 }
+            return count
+        }
+        try await waitUntil { started.withLock { $0 } }
+        try await Task.sleep(for: .milliseconds(50))
+        follower.cancel()
+        #expect(try await follower.value == 0, "nothing was committed after the token, and the feed ended")
+    }
+
+    @Test func pagesOfTheLogComeInOrderWithoutGapsOrRepeats() async throws {
+        let database = try LibraryDatabase()
+        var tokens: [Int64] = []
+        for index in 0..<(ChangeFeed.pageSize * 2 + 7) { tokens.append(try insert(database, "n\(index)")) }
+        var seen: [Int64] = []
+        for try await entry in database.changeFeed(after: 0) {
+            seen.append(entry.token)
+            if seen.count == tokens.count { break }
+        }
+        #expect(seen == tokens)
+    }
+
+    private func waitUntil(_ condition: () -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !condition() {
+            guard ContinuousClock.now < deadline else { throw CancellationError() }
+            try await Task.sleep(for: .milliseconds(2))
+        }
+    }
+}
