@@ -48,7 +48,8 @@ let package = Package(
             name: "PhotosIngest", dependencies: ["PhotosCore", "PhotosMetadata", "PhotosStore"], swiftSettings: settings),
         // inotify: watching directories (only directories, within the watch budget), and the
         // library file for other processes' commits (CommitSignal).
-        .target(name: "PhotosWatcher", swiftSettings: settings),
+        // PhotosCore for PathBytes only: names that are not UTF-8 are kept byte for byte.
+        .target(name: "PhotosWatcher", dependencies: ["PhotosCore"], swiftSettings: settings),
         // The daemon's services: watch, settle, ingest; systemd notification; status.
         .target(
             name: "PhotosDaemon",
@@ -103,7 +104,7 @@ let package = Package(
         .testTarget(name: "PhotosCoreTests", dependencies: ["PhotosCore", "PhotosTestSupport"], swiftSettings: settings),
         .testTarget(name: "PhotosStoreTests", dependencies: ["PhotosStore", "PhotosTestSupport"], swiftSettings: settings),
         .testTarget(name: "PhotosTests", dependencies: ["Photos", "PhotosTestSupport"], swiftSettings: settings),
-        .testTarget(name: "PhotosWatcherTests", dependencies: ["PhotosWatcher"], swiftSettings: settings),
+        .testTarget(name: "PhotosWatcherTests", dependencies: ["PhotosWatcher", "PhotosCore"], swiftSettings: settings),
         .testTarget(
             name: "PhotosDaemonTests",
             dependencies: [
