@@ -53,7 +53,7 @@ struct DirectoryMirror {
             let match = existing.firstIndex { $0.path == directory.path && $0.isList == list && !kept.contains($0.id!) }
                 ?? existing.firstIndex {
                     $0.device == directory.device && $0.inode == directory.inode && $0.isList == list
-                        && !kept.contains($0.id!)
+                        && !kept.contains($0.id!) && $0.path.map(frozen.contains) != true
                 }
             guard let index = match else { return nil }
             kept.insert(existing[index].id!)
