@@ -113,7 +113,7 @@ public struct Crawler: Sendable {
                 return .success(names)
             }
             let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
-                PathBytes.string(bytes.prefix(while: { $0 != 0 }))
+                PathBytes.string(UnsafeRawBufferPointer(rebasing: bytes[..<(bytes.firstIndex(of: 0) ?? bytes.count)]))
             }
             if name != "." && name != ".." { names.append(name) }
         }

@@ -27,9 +27,22 @@ public enum PathBytes {
 
     /// The string standing for `bytes` (a name as `readdir` or inotify gives it, without its NUL).
     public static func string<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String {
+        if let string = bytes.withContiguousStorageIfAvailable({ string(UnsafeRawBufferPointer($0)) }) {
+            return string
+        }
+        return Array(bytes).withUnsafeBytes { string($0) }
+    }
+
+    /// The string standing for `bytes`; the crawler's path, one call per name, so not generic.
+    public static func string(_ bytes: UnsafeRawBufferPointer) -> String {
+        let units = bytes.assumingMemoryBound(to: UInt8.self)
         // Valid UTF-8 without the lead byte of the escape range: the string is the bytes.
-        if !bytes.contains(0xEE), let valid = String(validating: bytes, as: UTF8.self) { return valid }
-        let bytes = Array(bytes)
+        if !units.contains(0xEE), let valid = String(validating: units, as: UTF8.self) { return valid }
+        return escaping(Array(units))
+    }
+
+    /// The slow path of ``string(_:)-(UnsafeRawBufferPointer)``: some byte needs escaping.
+    private static func escaping(_ bytes: [UInt8]) -> String {
         var scalars = String.UnicodeScalarView()
         var index = 0
         while index < bytes.count {
@@ -52,8 +65,7 @@ public enum PathBytes {
 
     /// The bytes `string` stands for: each U+EF80–U+EFFF is its byte, every other code point its UTF-8.
     public static func bytes(_ string: String) -> [UInt8] {
-        // The escape range's code points all start with the byte 0xEE in UTF-8.
-        if !string.utf8.contains(0xEE) { return Array(string.utf8) }
+        if !mayHoldEscapes(string) { return Array(string.utf8) }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(string.utf8.count)
         for scalar in string.unicodeScalars {
@@ -72,6 +84,12 @@ public enum PathBytes {
     public static func withCString<Result, Failure: Error>(
         _ path: String, _ body: (UnsafePointer<CChar>) throws(Failure) -> Result
     ) throws(Failure) -> Result {
+        if !mayHoldEscapes(path) {
+            // The string's own UTF-8 is the path: no copy.
+            var outcome: Swift.Result<Result, Failure>?
+            path.withCString { chars in outcome = Swift.Result { () throws(Failure) -> Result in try body(chars) } }
+            return try outcome!.get()
+        }
         var bytes = Self.bytes(path)
         bytes.append(0)
         let outcome: Swift.Result<Result, Failure> = bytes.withUnsafeBufferPointer { buffer in
@@ -98,7 +116,13 @@ public enum PathBytes {
 
     /// Whether `string` holds a byte that is not valid UTF-8 (or an escaped code point of the range).
     public static func hasEscapedBytes(_ string: String) -> Bool {
-        string.utf8.contains(0xEE) && string.unicodeScalars.contains { escapeRange.contains($0.value) }
+        mayHoldEscapes(string) && string.unicodeScalars.contains { escapeRange.contains($0.value) }
+    }
+
+    /// False when `string` holds no code point of the escape range: those all start with the
+    /// byte 0xEE in UTF-8, which nothing else in a path is likely to hold.
+    private static func mayHoldEscapes(_ string: String) -> Bool {
+        string.utf8.withContiguousStorageIfAvailable { $0.contains(0xEE) } ?? string.utf8.contains(0xEE)
     }
 
     private static func escape(_ byte: UInt8) -> Unicode.Scalar {
