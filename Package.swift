@@ -49,7 +49,8 @@ let package = Package(
             name: "PhotosIngest", dependencies: ["PhotosCore", "PhotosMetadata", "PhotosStore"], swiftSettings: settings),
         // inotify: watching directories (only directories, within the watch budget), and the
         // library file for other processes' commits (CommitSignal).
-        .target(name: "PhotosWatcher", swiftSettings: settings),
+        // PhotosCore for PathBytes only: names that are not UTF-8 are kept byte for byte.
+        .target(name: "PhotosWatcher", dependencies: ["PhotosCore"], swiftSettings: settings),
         // The daemon's services: watch, settle, ingest; systemd notification; status.
         .target(
             name: "PhotosDaemon",
@@ -110,7 +111,7 @@ let package = Package(
         .testTarget(name: "PhotosStoreTests", dependencies: ["PhotosStore", "PhotosTestSupport"], swiftSettings: settings),
         .testTarget(
             name: "PhotosTests", dependencies: ["Photos", "PhotosIngest", "PhotosTestSupport"], swiftSettings: settings),
-        .testTarget(name: "PhotosWatcherTests", dependencies: ["PhotosWatcher"], swiftSettings: settings),
+        .testTarget(name: "PhotosWatcherTests", dependencies: ["PhotosWatcher", "PhotosCore"], swiftSettings: settings),
         .testTarget(
             name: "PhotosDaemonTests",
             dependencies: [

@@ -60,6 +60,11 @@ struct CLIError: Error, CustomStringConvertible {
 }
 
 /// Writes JSON lines or aligned tables to standard output.
+///
+/// Tables show names escaped (``PathBytes/displayed(_:)``): a control character, an escape
+/// sequence or a newline in a file name is printed as `\n`, `\x1B`..., never sent to the terminal,
+/// and a byte that is not UTF-8 as `\xE9`. JSON keeps names as the library's strings (JSON escapes
+/// controls itself; an undecodable byte is its code point U+EF80–U+EFFF, see ``PathBytes``).
 enum Output {
     static func jsonLine(_ value: some Encodable) throws {
         let encoder = JSONEncoder()
@@ -67,14 +72,19 @@ enum Output {
         FileHandle.standardOutput.write(try encoder.encode(value) + Data("\n".utf8))
     }
 
+    /// `text` as a table cell or a line of output shows it: one line, no terminal controls.
+    static func escaped(_ text: String) -> String { PathBytes.displayed(text) }
+
     static func table(_ header: [String], _ rows: [[String]]) {
-        var widths = header.map(\.count)
+        let rows = rows.map { $0.map(escaped) }
+        var widths = header.map(PathBytes.columns)
         for row in rows {
-            for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) }
+            for (index, cell) in row.enumerated() { widths[index] = max(widths[index], PathBytes.columns(cell)) }
         }
         func line(_ cells: [String]) -> String {
             cells.enumerated().map { index, cell in
-                index == cells.count - 1 ? cell : cell.padding(toLength: widths[index], withPad: " ", startingAt: 0)
+                index == cells.count - 1
+                    ? cell : cell + String(repeating: " ", count: max(0, widths[index] - PathBytes.columns(cell)))
             }.joined(separator: "  ")
         }
         print(line(header))

@@ -14,7 +14,8 @@ extension PhotosCommand {
                 Each root becomes a folder; each directory holding media an album; a directory holding
                 such directories a folder. Rescanning reads only new or changed files (a stat per file),
                 keeps identifiers, favorites and albums of files that moved, and never removes another
-                root's assets. A root that cannot be read is marked offline, not emptied.
+                root's assets. A root that cannot be read is marked offline, not emptied; a directory
+                that exists but cannot be listed keeps its assets, albums and folders, unavailable.
                 Creates the library if it does not exist.
                 """)
 
@@ -77,10 +78,19 @@ extension PhotosCommand {
             if !report.stillChanging.isEmpty {
                 FileHandle.standardError.write(
                     Data("\(report.stillChanging.count) files were still being written; scan again later:\n".utf8))
-                for path in report.stillChanging.prefix(10) { FileHandle.standardError.write(Data("  \(path)\n".utf8)) }
+                for path in report.stillChanging.prefix(10) {
+                    FileHandle.standardError.write(Data("  \(Output.escaped(path))\n".utf8))
+                }
             }
             for root in report.offlineRoots {
-                FileHandle.standardError.write(Data("offline: \(root) cannot be read; its assets are kept\n".utf8))
+                FileHandle.standardError.write(
+                    Data("offline: \(Output.escaped(root)) cannot be read; its assets are kept\n".utf8))
+            }
+            for directory in report.unreadableDirectories {
+                FileHandle.standardError.write(
+                    Data(
+                        ("unreadable: \(Output.escaped(directory.path)) (\(directory.reason)); its assets, albums and "
+                            + "folders are kept, unavailable, until it can be read\n").utf8))
             }
             if report.rejected > 0 {
                 FileHandle.standardError.write(Data("see `photos rejected` for the files that could not be read\n".utf8))
@@ -110,7 +120,7 @@ extension PhotosCommand {
             }
             for (index, group) in groups.enumerated() {
                 if index > 0 { print() }
-                for member in group { print("\(member.assetLocalIdentifier)  \(member.path)") }
+                for member in group { print("\(member.assetLocalIdentifier)  \(Output.escaped(member.path))") }
             }
         }
     }

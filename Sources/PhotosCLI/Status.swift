@@ -46,7 +46,7 @@ extension PhotosCommand {
                 + "\(status.removed) removed, \(status.rejected) rejected")
             if !status.lastErrors.isEmpty {
                 print("last errors:")
-                for error in status.lastErrors { print("  \(error)") }
+                for error in status.lastErrors { print("  \(Output.escaped(error))") }
             }
             if unavailable { throw ExitCode.failure }
         }

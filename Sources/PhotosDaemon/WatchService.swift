@@ -38,6 +38,9 @@ public final class WatchService: Service, Sendable {
         var rootStates: [String: DaemonStatus.Root] = [:]
         var totals = ScanReport()
         var errors: [String] = []
+        /// Directories found unreadable (kept, unavailable), by root: those roots are polled until
+        /// the directories read again, since a stale mount coming back sends no inotify event.
+        var unreadable: [String: Set<String>] = [:]
         let startedAt = Date().timeIntervalSince1970
         /// Failed scans in a row, and the wait before the next.
         var backoff: RetryBackoff
@@ -228,7 +231,8 @@ public final class WatchService: Service, Sendable {
             try await Task.sleep(for: configuration.pollInterval)
             let (roots, waiting) = state.withLock { state in
                 (
-                    state.rootStates.values.filter { $0.state != "watching" }.map(\.path),
+                    Set(state.rootStates.values.filter { $0.state != "watching" }.map(\.path))
+                        .union(state.unreadable.filter { !$0.value.isEmpty }.keys),
                     state.retryAt.map { ContinuousClock.now < $0 } ?? false
                 )
             }
@@ -272,6 +276,12 @@ public final class WatchService: Service, Sendable {
                 return state.failure != nil
             }
             if recovered { logger.info("the library can be used again", metadata: ["scan.reason": "\(reason)"]) }
+            var unreadable: [UnreadableDirectoryRecord] = []
+            do {
+                unreadable = try database.unreadableDirectories()
+            } catch {
+                logger.error("cannot read the unreadable directories", metadata: ["error": "\(error)"])
+            }
             state.withLock { state in
                 state.totals.ingested += report.ingested
                 state.totals.updated += report.updated
@@ -281,6 +291,19 @@ public final class WatchService: Service, Sendable {
                 for root in report.offlineRoots {
                     state.rootStates[root] = DaemonStatus.Root(path: root, state: "offline", reason: "cannot be read")
                 }
+                // The store knows every unreadable directory (a partial scan sees only some):
+                // report the new ones once, and poll their roots until they read again.
+                let known = state.unreadable.values.reduce(into: Set<String>()) { $0.formUnion($1) }
+                for directory in unreadable where !known.contains(directory.path) {
+                    logger.warning(
+                        "directory cannot be read: its assets are kept, unavailable",
+                        metadata: ["directory.path": "\(directory.path)", "error": "\(directory.reason)"])
+                    state.errors.append(
+                        "\(Date()): \(directory.path) cannot be read (\(directory.reason)): "
+                            + "its assets are kept, unavailable")
+                }
+                state.unreadable = Dictionary(grouping: unreadable.map(\.path)) { self.root(of: $0) ?? "" }
+                    .mapValues(Set.init)
                 if !report.stillChanging.isEmpty {
                     // Still being written: look again once they settle.
                     state.pendingRoots.formUnion(report.stillChanging.compactMap(self.root(of:)))

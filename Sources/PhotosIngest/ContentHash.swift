@@ -1,4 +1,5 @@
 import Glibc
+import PhotosCore
 
 /// A 128-bit hash of a file's whole content, to recognise identical files.
 ///
@@ -7,7 +8,7 @@ import Glibc
 enum ContentHash {
     /// The hash as 32 hex digits, or nil when the file cannot be read.
     static func of(path: String) -> String? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = PathBytes.withCString(path) { open($0, O_RDONLY | O_CLOEXEC) }
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         var a: UInt64 = 0x9E37_79B9_7F4A_7C15

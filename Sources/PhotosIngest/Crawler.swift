@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import PhotosCore
 
 /// A regular file found under a root, with what `stat` says about it.
 public struct CrawledFile: Sendable, Hashable {
@@ -32,95 +33,192 @@ public struct CrawledDirectory: Sendable, Hashable {
     public var inode: Int64
 }
 
+/// A directory that exists but cannot be listed now (permissions, a stale or failing mount): what
+/// the library had under it is kept, unavailable, until it can be read again.
+public struct UnreadableDirectory: Sendable, Hashable, Codable {
+    /// The absolute path (in ``PathBytes`` form).
+    public var path: String
+    /// The `errno` of the failed `opendir`, `readdir` or `lstat` (`EACCES`, `EIO`, `ESTALE`...).
+    public var code: Int32
+    /// The error as text (`strerror`).
+    public var reason: String
+
+    /// An unreadable directory.
+    public init(path: String, code: Int32) {
+        self.path = path
+        self.code = code
+        reason = strerror(code).map { String(cString: $0) } ?? "errno \(code)"
+    }
+
+    /// Whether a directory listing that failed with `code` means the directory is gone (and what
+    /// was under it with it), rather than unreadable for now.
+    public static func meansGone(_ code: Int32) -> Bool { code == ENOENT || code == ENOTDIR }
+}
+
+/// Why a directory could not be listed: the `errno`.
+public struct DirectoryReadError: Error, Sendable, Hashable {
+    /// The `errno` of the failed call.
+    public var code: Int32
+
+    /// An error with `errno` `code`.
+    public init(code: Int32) { self.code = code }
+}
+
+/// What a crawl of one root found.
+public struct CrawledTree: Sendable {
+    /// Every readable directory under the root, the root first.
+    public var directories: [CrawledDirectory] = []
+    /// Every candidate file in them.
+    public var files: [CrawledFile] = []
+    /// Directories that exist but could not be listed, with what `lstat` said of them; nothing
+    /// below them was seen.
+    public var unreadable: [(directory: CrawledDirectory, error: UnreadableDirectory)] = []
+}
+
 /// Walks a root with `opendir`/`readdir`, skipping what ``IgnoreRules`` say to skip.
+///
+/// Names are read as bytes and kept as ``PathBytes`` strings, so a name that is not valid UTF-8
+/// is found, opened and told apart from every other name. A directory that cannot be listed is
+/// reported as unreadable, never taken as empty.
 public struct Crawler: Sendable {
+    /// Lists a directory: the names in it (``PathBytes`` strings, without `.` and `..`), or why not.
+    public typealias DirectoryReader = @Sendable (_ path: String) -> Result<[String], DirectoryReadError>
+
     /// What to skip.
     public var rules: IgnoreRules
+    /// How directories are listed: ``readDirectory(_:)``, or a stand-in for tests that need a
+    /// directory to fail as a stale mount or a permission change would (root can read any mode).
+    public var readDirectory: DirectoryReader
 
-    /// A crawler with the given rules.
-    public init(rules: IgnoreRules = IgnoreRules()) {
+    /// A crawler with the given rules, listing directories with `reader`.
+    public init(rules: IgnoreRules = IgnoreRules(), reader: @escaping DirectoryReader = Crawler.readDirectory) {
         self.rules = rules
+        readDirectory = reader
+    }
+
+    /// The names in `path`, read with `opendir` and `readdir` as bytes; a `readdir` that fails
+    /// part way (`EIO`) fails the whole listing, so that a half-read directory never looks emptied.
+    ///
+    /// The corresponding C functions are `opendir`, `readdir` and `closedir`.
+    @Sendable public static func readDirectory(_ path: String) -> Result<[String], DirectoryReadError> {
+        guard let handle = PathBytes.withCString(path, { opendir($0) }) else {
+            return .failure(DirectoryReadError(code: errno))
+        }
+        defer { closedir(handle) }
+        var names: [String] = []
+        while true {
+            errno = 0
+            guard let entry = readdir(handle) else {
+                if errno != 0 { return .failure(DirectoryReadError(code: errno)) }
+                return .success(names)
+            }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
+                PathBytes.string(UnsafeRawBufferPointer(rebasing: bytes[..<(bytes.firstIndex(of: 0) ?? bytes.count)]))
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+    }
+
+    /// `lstat` of a ``PathBytes`` path: the information, or the `errno`.
+    static func lstatus(_ path: String) -> Result<stat, DirectoryReadError> {
+        var info = stat()
+        let result = PathBytes.withCString(path) { lstat($0, &info) }
+        return result == 0 ? .success(info) : .failure(DirectoryReadError(code: errno))
     }
 
     /// Every directory and candidate file under `root`; nil when the root cannot be read (offline).
-    public func crawl(_ root: String) -> (directories: [CrawledDirectory], files: [CrawledFile])? {
+    public func crawl(_ root: String) -> CrawledTree? {
         var info = stat()
-        guard stat(root, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR, let handle = opendir(root) else {
+        guard PathBytes.withCString(root, { stat($0, &info) }) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
             return nil
         }
-        closedir(handle)
-        var directories: [CrawledDirectory] = []
-        var files: [CrawledFile] = []
-        var pending: [(path: String, parent: String?, info: stat)] = [(root, nil, info)]
-        while let next = pending.popLast() {
-            let (path, parent, directoryInfo) = next
-            guard let handle = opendir(path) else { continue }
-            defer { closedir(handle) }
-            var names: [String] = []
-            while let entry = readdir(handle) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
-                    String(decoding: bytes.prefix(while: { $0 != 0 }), as: UTF8.self)
-                }
-                if name == "." || name == ".." { continue }
-                names.append(name)
-            }
-            if rules.isExcludedByMarker(names) { continue }
-            directories.append(
-                CrawledDirectory(
-                    path: path, parent: parent, device: Int64(directoryInfo.st_dev), inode: Int64(directoryInfo.st_ino)))
-            for name in names.sorted() where !rules.isIgnoredName(name) {
-                let child = path.hasSuffix("/") ? path + name : path + "/" + name
-                var childInfo = stat()
-                guard lstat(child, &childInfo) == 0 else { continue }
-                switch childInfo.st_mode & S_IFMT {
-                case S_IFDIR:
-                    pending.append((child, path, childInfo))
-                case S_IFREG:
-                    files.append(
-                        CrawledFile(
-                            path: child, directory: path, device: Int64(childInfo.st_dev),
-                            inode: Int64(childInfo.st_ino), size: Int64(childInfo.st_size),
-                            modificationTime: Double(childInfo.st_mtim.tv_sec)
-                                + Double(childInfo.st_mtim.tv_nsec) / 1_000_000_000))
-                default:
-                    continue  // Links, devices, sockets: not media.
+        var tree = CrawledTree()
+        var pending: [CrawledDirectory] = [
+            CrawledDirectory(path: root, parent: nil, device: Int64(info.st_dev), inode: Int64(info.st_ino))
+        ]
+        while let directory = pending.popLast() {
+            let listing = listFiles(in: directory.path)
+            switch listing {
+            case .failure where directory.parent == nil:
+                return nil  // The root itself cannot be listed: offline.
+            case .failure(let error):
+                // Vanished since its parent was listed: gone, like any directory not found.
+                if UnreadableDirectory.meansGone(error.code) { continue }
+                tree.unreadable.append((directory, UnreadableDirectory(path: directory.path, code: error.code)))
+            case .success(nil):
+                continue  // Excluded by a marker file.
+            case .success(let entries?):
+                tree.directories.append(directory)
+                for entry in entries {
+                    switch entry {
+                    case .file(let file): tree.files.append(file)
+                    case .directory(let path, let info):
+                        pending.append(
+                            CrawledDirectory(
+                                path: path, parent: directory.path, device: Int64(info.st_dev),
+                                inode: Int64(info.st_ino)))
+                    }
                 }
             }
         }
-        return (directories, files)
+        return tree
+    }
+
+    /// One entry of a listed directory worth keeping.
+    enum Entry {
+        case file(CrawledFile)
+        case directory(String, stat)
+    }
+
+    /// The candidate files and the subdirectories directly in `directory` (nil when a marker
+    /// excludes it), or why it cannot be listed. An entry `lstat` cannot reach (a directory
+    /// without search permission, an I/O error) makes the whole directory unreadable: skipping
+    /// the entry would take its file as deleted.
+    func listFiles(in directory: String) -> Result<[Entry]?, DirectoryReadError> {
+        let names: [String]
+        switch readDirectory(directory) {
+        case .failure(let error): return .failure(error)
+        case .success(let listed): names = listed
+        }
+        if rules.isExcludedByMarker(names) { return .success(nil) }
+        var entries: [Entry] = []
+        for name in names.sorted() where !rules.isIgnoredName(name) {
+            let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
+            let info: stat
+            switch Self.lstatus(path) {
+            case .success(let found): info = found
+            case .failure(let error) where UnreadableDirectory.meansGone(error.code): continue  // Removed meanwhile.
+            case .failure(let error): return .failure(error)
+            }
+            switch info.st_mode & S_IFMT {
+            case S_IFDIR:
+                entries.append(.directory(path, info))
+            case S_IFREG:
+                entries.append(
+                    .file(
+                        CrawledFile(
+                            path: path, directory: directory, device: Int64(info.st_dev), inode: Int64(info.st_ino),
+                            size: Int64(info.st_size),
+                            modificationTime: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1_000_000_000)))
+            default:
+                continue  // Links, devices, sockets: not media.
+            }
+        }
+        return .success(entries)
     }
 }
 
 extension Crawler {
-    /// The candidate files directly in `directory` (none when it is gone or holds a marker).
-    public func crawlFiles(in directory: String) -> [CrawledFile] {
-        guard let handle = opendir(directory) else { return [] }
-        defer { closedir(handle) }
-        var names: [String] = []
-        while let entry = readdir(handle) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
-                String(decoding: bytes.prefix(while: { $0 != 0 }), as: UTF8.self)
-            }
-            if name != "." && name != ".." { names.append(name) }
+    /// The candidate files directly in `directory`: none when it is gone or holds a marker, an
+    /// error when it exists but cannot be listed.
+    public func crawlFiles(in directory: String) -> Result<[CrawledFile], DirectoryReadError> {
+        switch listFiles(in: directory) {
+        case .failure(let error) where UnreadableDirectory.meansGone(error.code): return .success([])
+        case .failure(let error): return .failure(error)
+        case .success(nil): return .success([])
+        case .success(let entries?):
+            return .success(entries.compactMap { if case .file(let file) = $0 { file } else { nil } })
         }
-        if rules.isExcludedByMarker(names) { return [] }
-        var files: [CrawledFile] = []
-        for name in names.sorted() where !rules.isIgnoredName(name) {
-            let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
-            var info = stat()
-            guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
-            files.append(
-                CrawledFile(
-                    path: path, directory: directory, device: Int64(info.st_dev), inode: Int64(info.st_ino),
-                    size: Int64(info.st_size),
-                    modificationTime: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1_000_000_000))
-        }
-        return files
-    }
-
-    /// Every directory under `root` (and the root), without looking at files.
-    public func crawlDirectories(_ root: String) -> [CrawledDirectory] {
-        crawl(root)?.directories ?? []
     }
 }
 
@@ -141,7 +239,7 @@ public struct IgnoreRules: Sendable, Hashable {
         if name.hasPrefix(".") || name.hasPrefix("~") || name.hasSuffix("~") { return true }
         let lowercased = name.lowercased()
         if temporarySuffixes.contains(where: { lowercased.hasSuffix($0) }) { return true }
-        return patterns.contains { fnmatch($0, name, 0) == 0 }
+        return patterns.contains { pattern in PathBytes.withCString(name) { fnmatch(pattern, $0, 0) } == 0 }
     }
 
     /// Whether a directory's entries include a marker that excludes it.

@@ -9,9 +9,13 @@ import PhotosStore
 ///
 /// Collections are matched to directories by path, then by device and inode, so a renamed
 /// directory keeps its collection (and its identifier) with the new title.
+///
+/// A directory that could not be listed (``unreadable``) keeps its collections and everything
+/// below them as they were: nothing under it was seen, so nothing under it is known to have changed.
 struct DirectoryMirror {
     let root: String
     let directories: [CrawledDirectory]
+    var unreadable: [CrawledDirectory] = []
 
     func apply(in transaction: LibraryTransaction) throws {
         let files = try transaction.storedFiles(under: root)
@@ -23,24 +27,33 @@ struct DirectoryMirror {
             assetsByDirectory[(file.path as NSString).deletingLastPathComponent, default: []].append(file.assetID)
         }
         let dates = try transaction.assetCreationDates(under: root)
+        let directories = self.directories + unreadable
         let children = Dictionary(grouping: directories.filter { $0.parent != nil }, by: { $0.parent! })
+        var existing = try transaction.directoryCollections(under: root)
+        let frozen = FrozenPaths(unreadable.map(\.path))
+        let unreadablePaths = Set(unreadable.map(\.path))
 
-        // Which directories become lists and albums, deepest first.
+        // Which directories become lists and albums, deepest first. An unreadable directory keeps
+        // the collections it had.
         var isList: [String: Bool] = [:]
         var hasCollection: [String: Bool] = [:]
         for directory in directories.sorted(by: { $0.path.count > $1.path.count }) {
+            if unreadablePaths.contains(directory.path) {
+                isList[directory.path] = existing.contains { $0.path == directory.path && $0.isList }
+                hasCollection[directory.path] = existing.contains { $0.path == directory.path }
+                continue
+            }
             let childHasCollection = (children[directory.path] ?? []).contains { hasCollection[$0.path] == true }
             isList[directory.path] = directory.path == root || childHasCollection
             hasCollection[directory.path] = isList[directory.path]! || assetsByDirectory[directory.path] != nil
         }
 
-        var existing = try transaction.directoryCollections(under: root)
         var kept = Set<Int64>()
         func take(_ directory: CrawledDirectory, list: Bool) -> CollectionRecord? {
             let match = existing.firstIndex { $0.path == directory.path && $0.isList == list && !kept.contains($0.id!) }
                 ?? existing.firstIndex {
                     $0.device == directory.device && $0.inode == directory.inode && $0.isList == list
-                        && !kept.contains($0.id!)
+                        && !kept.contains($0.id!) && $0.path.map(frozen.contains) != true
                 }
             guard let index = match else { return nil }
             kept.insert(existing[index].id!)
@@ -52,6 +65,18 @@ struct DirectoryMirror {
         for directory in directories.sorted(by: { $0.path < $1.path }) where hasCollection[directory.path] == true {
             let title = directory.path == "/" ? "/" : (directory.path as NSString).lastPathComponent
             let parentList = directory.parent.flatMap { listIDs[$0] }
+            if unreadablePaths.contains(directory.path) {
+                // Kept as it was (members too), only placed among its siblings.
+                for list in [true, false] {
+                    guard let found = take(directory, list: list) else { continue }
+                    let parent = list ? parentList : (isList[directory.path]! ? listIDs[directory.path] : parentList)
+                    let record = try upsert(
+                        found, directory: directory, list: list, title: found.title ?? title, parent: parent,
+                        positions: &positions, transaction)
+                    if list { listIDs[directory.path] = record.id }
+                }
+                continue
+            }
             if isList[directory.path]! {
                 let list = try upsert(
                     take(directory, list: true), directory: directory, list: true, title: title, parent: parentList,
@@ -67,7 +92,8 @@ struct DirectoryMirror {
                 try transaction.setMembers(ofCollection: album, to: ordered)
             }
         }
-        existing.removeAll { kept.contains($0.id!) }
+        // What lies below an unreadable directory was not seen: it stays as it was.
+        existing.removeAll { kept.contains($0.id!) || $0.path.map(frozen.contains) == true }
         // Deepest first, so a folder is not deleted before what it holds is accounted for.
         for stale in existing.sorted(by: { ($0.path ?? "").count > ($1.path ?? "").count }) {
             if try transaction.collection(id: stale.id!) != nil { try transaction.deleteCollection(stale) }

@@ -18,7 +18,9 @@ import Synchronization
 /// Identity is kept across runs: a file at a known path is not read again unless its size or
 /// modification time changed (a rescan costs a `stat` per file), and a file that moved keeps its
 /// asset (matched by device and inode). A root that cannot be read is marked offline and its
-/// assets are kept.
+/// assets are kept; so are the assets, albums and folders under a directory that exists but cannot
+/// be listed (permissions, a stale mount): they stay, unavailable, until it can be read again.
+/// Only a directory that is gone (`ENOENT`) takes its assets with it.
 public final class FolderScanner: Sendable {
     /// The library being written.
     public let database: LibraryDatabase
@@ -37,14 +39,16 @@ public final class FolderScanner: Sendable {
     let quietTime: Double
 
     /// A scanner writing to `database`; file dates without an offset are read in `timeZone`.
+    /// `directoryReader` lists directories (tests pass one that fails where they say).
     public init(
         database: LibraryDatabase, timeZone: TimeZone = .current, rules: IgnoreRules = IgnoreRules(),
-        batchSize: Int = 500, quietTime: Double = 0.5
+        batchSize: Int = 500, quietTime: Double = 0.5,
+        directoryReader: @escaping Crawler.DirectoryReader = Crawler.readDirectory
     ) {
         self.database = database
         self.quietTime = quietTime
         extractor = MetadataExtractor(timeZone: timeZone)
-        crawler = Crawler(rules: rules)
+        crawler = Crawler(rules: rules, reader: directoryReader)
         self.batchSize = batchSize
     }
 
@@ -69,19 +73,27 @@ public final class FolderScanner: Sendable {
     }
 
     private func scan(
-        root: String, tree: (directories: [CrawledDirectory], files: [CrawledFile]), report: inout ScanReport,
-        progress: (@Sendable (ScanProgress) -> Void)?
+        root: String, tree: CrawledTree, report: inout ScanReport, progress: (@Sendable (ScanProgress) -> Void)?
     ) throws {
-        let (stored, rejected) = try database.write { transaction in
+        let unreadable = tree.unreadable.map(\.error)
+        report.unreadableDirectories += unreadable
+        let frozen = FrozenPaths(unreadable.map(\.path))
+        var (stored, rejected) = try database.write { transaction in
             (try transaction.storedFiles(under: root), try transaction.rejectedFiles(under: root))
         }.value
+        // What was under an unreadable directory was not seen, not deleted: leave it as it is.
+        stored.removeAll { frozen.contains($0.path) }
+        rejected = rejected.filter { !frozen.contains($0.key) }
         try reconcile(
             root: root, files: tree.files, stored: stored, rejected: rejected, report: &report, progress: progress
         ) { transaction, filesChanged in
+            try transaction.setUnreadableDirectories(unreadable.map(\.record), under: root)
             // Albums and folders change only when files do (a renamed directory moves its files).
             let mirrored = try transaction.directoryCollection(at: root) != nil
             if filesChanged || !mirrored {
-                try DirectoryMirror(root: root, directories: tree.directories).apply(in: transaction)
+                try DirectoryMirror(
+                    root: root, directories: tree.directories, unreadable: tree.unreadable.map(\.directory)
+                ).apply(in: transaction)
             }
         }
     }
@@ -94,23 +106,38 @@ public final class FolderScanner: Sendable {
         let root = Self.normalize(root)
         var report = ScanReport()
         var files: [CrawledFile] = []
+        var unreadable: [UnreadableDirectory] = []
         for directory in directories.sorted() {
-            files += crawler.crawlFiles(in: directory)
+            switch crawler.crawlFiles(in: directory) {
+            case .success(let found): files += found
+            case .failure(let error): unreadable.append(UnreadableDirectory(path: directory, code: error.code))
+            }
         }
-        let (stored, rejected) = try database.write { transaction in
+        report.unreadableDirectories = unreadable
+        let unreadablePaths = Set(unreadable.map(\.path))
+        let (stored, rejected, known) = try database.write { transaction in
             var stored: [StoredFile] = []
             var rejected: [String: RejectedFile] = [:]
+            var known: [String] = []
             for directory in directories {
+                known += try transaction.unreadableDirectories(under: directory).filter { $0 == directory }
+                // An unreadable directory's files were not seen, not deleted: leave them as they are.
+                if unreadablePaths.contains(directory) { continue }
                 stored += try transaction.storedFiles(inDirectory: directory)
                 for (path, file) in try transaction.rejectedFiles(under: directory)
                 where (path as NSString).deletingLastPathComponent == directory {
                     rejected[path] = file
                 }
             }
-            return (stored, rejected)
+            return (stored, rejected, known)
         }.value
+        // A directory readable again may hold a whole subtree kept while it was not: scan the root.
+        if known.contains(where: { !unreadablePaths.contains($0) }) {
+            return try scan(roots: [root])
+        }
         try reconcile(root: root, files: files, stored: stored, rejected: rejected, report: &report, progress: nil) {
             transaction, filesChanged in
+            for directory in unreadable { try transaction.markUnreadable(directory.record) }
             guard filesChanged else { return }
             var structural = false
             for directory in directories {
@@ -125,8 +152,10 @@ public final class FolderScanner: Sendable {
                     structural = true
                 }
             }
-            if structural {
-                try DirectoryMirror(root: root, directories: crawler.crawlDirectories(root)).apply(in: transaction)
+            if structural, let tree = crawler.crawl(root) {
+                try DirectoryMirror(
+                    root: root, directories: tree.directories, unreadable: tree.unreadable.map(\.directory)
+                ).apply(in: transaction)
             }
         }
         return report
@@ -219,9 +248,9 @@ public final class FolderScanner: Sendable {
             let pending = Set(report.stillChanging)
             report.stillChanging = []
             let again = (plan.added + plan.changed.map(\.0)).compactMap { file -> CrawledFile? in
-                guard pending.contains(file.path) else { return nil }
-                var info = stat()
-                guard lstat(file.path, &info) == 0 else { return nil }
+                guard pending.contains(file.path), case .success(let info) = Crawler.lstatus(file.path) else {
+                    return nil
+                }
                 var fresh = file
                 fresh.size = Int64(info.st_size)
                 fresh.modificationTime = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1_000_000_000
@@ -290,8 +319,7 @@ public final class FolderScanner: Sendable {
     /// Whether a file has settled: it still has the size and modification time it was crawled
     /// with, and was not modified in the last `quietTime` seconds (a writer may be about to append).
     static func stillTheSame(_ file: CrawledFile, quietTime: Double) -> Bool {
-        var info = stat()
-        guard lstat(file.path, &info) == 0 else { return false }
+        guard case .success(let info) = Crawler.lstatus(file.path) else { return false }
         let modificationTime = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1_000_000_000
         let age = Date().timeIntervalSince1970 - modificationTime
         return Int64(info.st_size) == file.size && modificationTime == file.modificationTime
@@ -379,6 +407,22 @@ struct Signature: Hashable {
         self.size = size
         self.modificationTime = modificationTime
     }
+}
+
+/// The paths under unreadable directories: seen by no crawl, so neither deleted nor changed.
+struct FrozenPaths {
+    let directories: [String]
+    init(_ directories: [String]) { self.directories = directories }
+
+    /// Whether `path` is one of the directories or lies under one.
+    func contains(_ path: String) -> Bool {
+        directories.contains { path == $0 || path.hasPrefix($0 + "/") }
+    }
+}
+
+extension UnreadableDirectory {
+    /// The store's record of it.
+    var record: UnreadableDirectoryRecord { UnreadableDirectoryRecord(path: path, code: code, reason: reason) }
 }
 
 /// What a scan of one root has to do.

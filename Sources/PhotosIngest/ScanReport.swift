@@ -20,6 +20,9 @@ public struct ScanReport: Sendable, Hashable, Codable {
     public var stillChanging: [String] = []
     /// Roots that could not be read: their assets are kept, marked offline.
     public var offlineRoots: [String] = []
+    /// Directories under the roots that exist but could not be listed (permissions, a stale
+    /// mount): their assets, albums and folders are kept, unavailable, until they read again.
+    public var unreadableDirectories: [UnreadableDirectory] = []
 
     /// An empty report.
     public init() {}

@@ -257,6 +257,18 @@ extension LibraryDatabase {
                 );
                 """)
         }
+        migrator.registerMigration("v9: unreadable directories") { db in
+            // A directory that exists but cannot be listed (permissions, a stale mount) is not
+            // deleted: what the library had under it stays, unavailable, until it reads again.
+            try db.execute(sql: """
+                CREATE TABLE unreadable_directory (
+                    path TEXT PRIMARY KEY,
+                    code INTEGER NOT NULL,
+                    reason TEXT NOT NULL,
+                    since REAL NOT NULL
+                ) WITHOUT ROWID;
+                """)
+        }
         return migrator
     }
 

@@ -96,22 +96,24 @@ public final class PHAsset: PHObject, @unchecked Sendable {
     }
 
     /// Whether the asset's files can be read now: false when they are under a root that was
-    /// found offline (an unmounted disk), whose assets are kept until it returns (not in PhotoKit's
-    /// API; PhotoKit reports such a library as `PHPhotosError.libraryVolumeOffline`).
+    /// found offline (an unmounted disk) or under a directory that could not be listed at the last
+    /// scan (permissions, a stale mount); such assets are kept, with their identifiers and user
+    /// state, until their files can be read again (not in PhotoKit's API; PhotoKit reports such a
+    /// library as `PHPhotosError.libraryVolumeOffline`).
     /// A library that cannot be read makes every asset unavailable (the reason is the library's
     /// ``PHPhotoLibrary/unavailabilityReason``).
     public var isAvailable: Bool {
         guard let library else { return true }
-        let offline: [String]
+        let unavailable: [String]
         do {
-            offline = try library.database.offlineRoots()
+            unavailable = try library.database.unavailablePaths()
         } catch {
-            library.storeFailed(error, while: "reading offline roots")
+            library.storeFailed(error, while: "reading unavailable folders")
             return false
         }
-        guard !offline.isEmpty else { return true }
+        guard !unavailable.isEmpty else { return true }
         return !PHAssetResource.assetResources(for: self).contains { resource in
-            offline.contains { resource.fileURL.path.hasPrefix($0 + "/") }
+            unavailable.contains { resource.fileURL.path.hasPrefix($0 == "/" ? "/" : $0 + "/") }
         }
     }
 

@@ -1,3 +1,5 @@
+import PhotosCore
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -22,9 +24,10 @@ struct SystemCallError: Error, CustomStringConvertible {
 /// A bad descriptor here is a bug in this module, not bad input, hence the preconditions.
 enum Syscall {
     /// `open(2)` read-only, close-on-exec, and non-blocking so that a FIFO cannot hang the caller.
+    /// `path` is a ``PathBytes`` string: a name that is not UTF-8 opens the file with those bytes.
     static func openForReading(_ path: String) throws(SystemCallError) -> Int32 {
         while true {
-            let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+            let fd = PathBytes.withCString(path) { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY) }
             if fd >= 0 { return fd }
             let code = errno
             if code == EINTR { continue }

@@ -1,8 +1,9 @@
 import Glibc
+import PhotosCore
 
 /// One entry of a directory, as `readdir` gives it.
 struct DirectoryEntry: Hashable, Sendable {
-    /// The entry's name (never `.` or `..`).
+    /// The entry's name (never `.` or `..`), a ``PathBytes`` string.
     var name: String
     /// Whether it is a directory; a symbolic link to one is not.
     var isDirectory: Bool
@@ -21,13 +22,13 @@ enum DirectoryListing {
     /// The corresponding C functions are `opendir`, `readdir` and, where the file system leaves
     /// `d_type` unknown, `lstat`.
     static func entries(of path: String) -> [DirectoryEntry] {
-        guard let stream = opendir(path) else { return [] }
+        guard let stream = PathBytes.withCString(path, { opendir($0) }) else { return [] }
         defer { closedir(stream) }
         var entries: [DirectoryEntry] = []
         while let record = readdir(stream) {
             let name = withUnsafeBytes(of: record.pointee.d_name) { raw in
                 let length = raw.firstIndex(of: 0) ?? raw.count
-                return String(decoding: raw.prefix(length), as: UTF8.self)
+                return PathBytes.string(raw.prefix(length))
             }
             if name == "." || name == ".." { continue }
             let isDirectory: Bool
@@ -46,7 +47,7 @@ enum DirectoryListing {
     /// The corresponding C function is `lstat`.
     static func isDirectory(_ path: String) -> Bool {
         var info = stat()
-        return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+        return PathBytes.withCString(path) { lstat($0, &info) } == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 
     /// `directory/name`, without doubling the slash of `/`.

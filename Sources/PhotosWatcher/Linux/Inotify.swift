@@ -1,4 +1,5 @@
 import Glibc
+import PhotosCore
 
 /// The inotify system calls, each retried on `EINTR`.
 ///
@@ -40,7 +41,7 @@ enum Inotify {
     /// The corresponding C function is `inotify_add_watch`.
     static func addWatch(fd: Int32, path: String, mask: UInt32) throws(WatchError) -> Int32 {
         while true {
-            let wd = inotify_add_watch(fd, path, mask)
+            let wd = PathBytes.withCString(path) { inotify_add_watch(fd, $0, mask) }
             if wd >= 0 { return wd }
             let code = errno
             precondition(code != EBADF && code != EFAULT, "inotify_add_watch on a closed descriptor or bad path")

@@ -1,4 +1,5 @@
 import Glibc
+import PhotosCore
 
 /// One event as the kernel wrote it, before its watch descriptor is resolved to a path.
 struct RawInotifyEvent: Hashable, Sendable {
@@ -8,7 +9,8 @@ struct RawInotifyEvent: Hashable, Sendable {
     var mask: UInt32
     /// Pairs `IN_MOVED_FROM` with `IN_MOVED_TO`; 0 otherwise.
     var cookie: UInt32
-    /// The entry's name inside the watched directory; nil for events about the directory itself.
+    /// The entry's name inside the watched directory (a ``PathBytes`` string, so a name that is not
+    /// UTF-8 keeps its bytes); nil for events about the directory itself.
     var name: String?
 
     /// Whether any of `bits` is set (`event.has(IN_ISDIR)`).
@@ -38,7 +40,7 @@ enum InotifyEventParser {
             if header.len > 0 {
                 let field = UnsafeRawBufferPointer(rebasing: bytes[nameStart..<nameEnd])
                 let length = field.firstIndex(of: 0) ?? field.count
-                if length > 0 { name = String(decoding: field.prefix(length), as: UTF8.self) }
+                if length > 0 { name = PathBytes.string(field.prefix(length)) }
             }
             events.append(RawInotifyEvent(wd: header.wd, mask: header.mask, cookie: header.cookie, name: name))
             offset = nameEnd

@@ -1,0 +1,83 @@
+import Foundation
+import GRDB
+
+/// A directory under a root that exists but could not be listed at the last scan: what the library
+/// had under it is kept (identifiers, favorites, albums) and shown unavailable until it reads again.
+public struct UnreadableDirectoryRecord: Sendable, Hashable {
+    /// The directory's absolute path.
+    public var path: String
+    /// The `errno` of the failed listing (`EACCES`, `EIO`, `ESTALE`...).
+    public var code: Int32
+    /// The error as text.
+    public var reason: String
+    /// When it was first found unreadable, seconds since 1970.
+    public var since: Double
+
+    /// A record of an unreadable directory.
+    public init(path: String, code: Int32, reason: String, since: Double = Date().timeIntervalSince1970) {
+        self.path = path
+        self.code = code
+        self.reason = reason
+        self.since = since
+    }
+}
+
+/// Which directories under a root are unreadable (their content kept, unavailable).
+extension LibraryTransaction {
+    /// Makes `directories` the unreadable directories strictly under `root`: others under it are
+    /// readable again. A directory already known keeps the date it was first found unreadable.
+    public func setUnreadableDirectories(_ directories: [UnreadableDirectoryRecord], under root: String) throws {
+        let (condition, arguments) = Self.under(root, column: "path")
+        let known = try String.fetchAll(
+            db, sql: "SELECT path FROM unreadable_directory WHERE \(condition)", arguments: arguments)
+        let now = Set(directories.map(\.path))
+        try markReadable(known.filter { !now.contains($0) })
+        for directory in directories { try markUnreadable(directory) }
+    }
+
+    /// Records one directory as unreadable (or refreshes its reason).
+    public func markUnreadable(_ directory: UnreadableDirectoryRecord) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO unreadable_directory (path, code, reason, since) VALUES (?, ?, ?, ?)
+                ON CONFLICT(path) DO UPDATE SET code = excluded.code, reason = excluded.reason
+                """, arguments: [directory.path, directory.code, directory.reason, directory.since])
+    }
+
+    /// Forgets that these directories were unreadable: they were listed again (or are gone).
+    public func markReadable(_ paths: [String]) throws {
+        guard !paths.isEmpty else { return }
+        try db.execute(
+            sql: "DELETE FROM unreadable_directory WHERE path IN (SELECT value FROM json_each(?))",
+            arguments: [AssetQuery.jsonArray(paths)])
+    }
+
+    /// The unreadable directories at or under `path`.
+    public func unreadableDirectories(under path: String) throws -> [String] {
+        let (condition, arguments) = Self.under(path, column: "path")
+        return try String.fetchAll(
+            db, sql: "SELECT path FROM unreadable_directory WHERE path = ? OR (\(condition)) ORDER BY path",
+            arguments: [path] + arguments)
+    }
+}
+
+extension LibraryDatabase {
+    /// Every directory found unreadable at its root's last scan, by path.
+    public func unreadableDirectories() throws -> [UnreadableDirectoryRecord] {
+        try read { db in
+            try Row.fetchAll(db, sql: "SELECT path, code, reason, since FROM unreadable_directory ORDER BY path").map {
+                UnreadableDirectoryRecord(path: $0["path"], code: $0["code"], reason: $0["reason"], since: $0["since"])
+            }
+        }
+    }
+
+    /// The paths under which files cannot be read now: offline roots and unreadable directories.
+    /// An asset with a file under one of them is unavailable (kept, not readable).
+    public func unavailablePaths() throws -> [String] {
+        try read { db in
+            try String.fetchAll(
+                db,
+                sql: "SELECT path FROM root WHERE isOffline = 1 UNION SELECT path FROM unreadable_directory ORDER BY 1")
+        }
+    }
+}

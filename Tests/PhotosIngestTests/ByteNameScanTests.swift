@@ -1,0 +1,87 @@
+import Foundation
+import Glibc
+import Photos
+import PhotosIngest
+import PhotosStore
+import PhotosTestSupport
+import Testing
+
+/// File and folder names that are not UTF-8 are ingested, kept byte for byte, and never merged
+/// with a name that a lossy decoding would have made of them.
+@Suite struct ByteNameScanTests {
+    /// Calls `body` with `bytes` as a NUL-terminated C path (no Foundation: it would re-encode).
+    static func withRaw<Result>(_ bytes: [UInt8], _ body: (UnsafePointer<CChar>) -> Result) -> Result {
+        (bytes + [0]).withUnsafeBufferPointer { $0.withMemoryRebound(to: CChar.self) { body($0.baseAddress!) } }
+    }
+
+    /// Writes `content` to the file whose path is `bytes`.
+    static func write(_ content: Data, to bytes: [UInt8]) throws {
+        let fd = withRaw(bytes) { open($0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644) }
+        guard fd >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        defer { close(fd) }
+        let written = content.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+        guard written == content.count else { throw POSIXError(.EIO) }
+    }
+
+    /// The whole content of the file whose path is `bytes`, read with `open` and `read`.
+    static func read(_ bytes: [UInt8]) -> Data? {
+        let fd = withRaw(bytes) { open($0, O_RDONLY | O_CLOEXEC) }
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            guard count > 0 else { return count == 0 ? data : nil }
+            data.append(contentsOf: buffer[0..<count])
+        }
+    }
+
+    @Test(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))
+    func latin1AndReplacementCharacterNamesAreTwoAssetsInAByteNamedFolder() throws {
+        let tree = try Tree()
+        let latin1Content = try Data(contentsOf: try #require(Corpus.file("Camera/2008/Death Valley/FurnaceCreekInn.jpg")))
+        let replacedContent = try Data(contentsOf: try #require(Corpus.file("Camera/1997/Ricoh/RIMG0001.JPG")))
+        // Pictures/\xFFolder/caf\xE9.jpg and Pictures/\xFFolder/caf\u{FFFD}.jpg
+        let folder = Array(tree.root.path.utf8) + [0x2F, 0xFF] + Array("older".utf8)
+        #expect(Self.withRaw(folder) { mkdir($0, 0o755) } == 0)
+        let latin1 = folder + Array("/caf".utf8) + [0xE9] + Array(".jpg".utf8)
+        let replaced = folder + Array("/caf\u{FFFD}.jpg".utf8)
+        try Self.write(latin1Content, to: latin1)
+        try Self.write(replacedContent, to: replaced)
+        Thread.sleep(forTimeInterval: 0.6)  // Let the new files settle.
+
+        var report = try tree.scan()
+        #expect(report.ingested == 2 && report.rejected == 0, "\(report)")
+        let assets = PHAsset.fetchAssets(with: tree.options)
+        #expect(assets.count == 2)
+        var contentByBytes: [[UInt8]: Data] = [:]
+        var identifiers: [[UInt8]: String] = [:]
+        for asset in assets {
+            for resource in PHAssetResource.assetResources(for: asset) {
+                let bytes = PathBytes.bytes(resource.fileURL.path)
+                contentByBytes[bytes] = Self.read(bytes)
+                identifiers[bytes] = asset.localIdentifier
+            }
+        }
+        #expect(Set(contentByBytes.keys) == [latin1, replaced], "the stored paths are the files' bytes")
+        #expect(contentByBytes[latin1] == latin1Content, "the Latin-1 name opens the Latin-1 file")
+        #expect(contentByBytes[replaced] == replacedContent, "the U+FFFD name opens its own file")
+        let album = try #require(tree.album(at: "\u{EFFF}older"), "the folder with a byte name is an album")
+        #expect(album.estimatedAssetCount == 2)
+        #expect(album.localizedTitle == "\u{EFFF}older")
+
+        // A rescan reads nothing and changes nothing.
+        let token = try tree.library.database.currentToken()
+        report = try tree.scan()
+        #expect(report.unchanged == 2 && report.ingested == 0 && report.removed == 0, "\(report)")
+        #expect(try tree.library.database.currentToken() == token)
+
+        // Deleting one removes that one only.
+        #expect(Self.withRaw(latin1) { unlink($0) } == 0)
+        report = try tree.scan()
+        #expect(report.removed == 1, "\(report)")
+        let left = PHAsset.fetchAssets(with: tree.options)
+        #expect(left.count == 1 && left.firstObject?.localIdentifier == identifiers[replaced])
+    }
+}
