@@ -1,4 +1,5 @@
 import Foundation
+import PhotosCore
 
 #if canImport(Glibc)
     import Glibc
@@ -30,7 +31,8 @@ struct FileIdentity: Equatable {
     var isRegularFile: Bool
 }
 
-/// The system calls the library makes on files, each retried on `EINTR`.
+/// The system calls the library makes on files, each retried on `EINTR`. Paths go to the kernel
+/// as the bytes they stand for (``PathBytes``), so a name that is not UTF-8 is never another file.
 ///
 /// These are the only calls in the `Photos` module that create, link or remove files; the README's
 /// "Where the library writes" lists each caller and why it is safe.
@@ -50,7 +52,7 @@ enum FileOperations {
     /// there is no file at `path`.
     static func identity(_ path: String, followingLinks: Bool = false) throws -> FileIdentity? {
         var info = stat()
-        guard (followingLinks ? stat(path, &info) : lstat(path, &info)) == 0 else {
+        guard PathBytes.withCString(path, { followingLinks ? stat($0, &info) : lstat($0, &info) }) == 0 else {
             let code = Glibc.errno
             if code == ENOENT || code == ENOTDIR { return nil }
             throw FileOperationError(call: followingLinks ? "stat" : "lstat", path: path, errno: code)
@@ -63,32 +65,32 @@ enum FileOperations {
 
     /// `mkdir(2)` with mode 0700; returns false when a directory is already there (not made here).
     static func makeDirectory(_ path: String) throws -> Bool {
-        if mkdir(path, 0o700) == 0 { return true }
+        if PathBytes.withCString(path, { mkdir($0, 0o700) }) == 0 { return true }
         let code = Glibc.errno
         var info = stat()
-        if code == EEXIST, stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR { return false }
+        if code == EEXIST, PathBytes.withCString(path, { stat($0, &info) }) == 0, (info.st_mode & S_IFMT) == S_IFDIR { return false }
         throw FileOperationError(call: "mkdir", path: path, errno: code)
     }
 
     /// `rmdir(2)`: removes a directory only when it is empty; false when it is not (or is gone).
     @discardableResult
     static func removeEmptyDirectory(_ path: String) -> Bool {
-        rmdir(path) == 0
+        PathBytes.withCString(path) { rmdir($0) } == 0
     }
 
     /// `open(2)` with `O_CREAT | O_EXCL` (never an existing file), mode 0600, write-only.
     static func createExclusively(_ path: String) throws -> Int32 {
-        try retrying("open", path) { open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600) }
+        try retrying("open", path) { PathBytes.withCString(path) { open($0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600) } }
     }
 
     /// `link(2)`: a second name for a file; fails with `EEXIST` rather than replace one.
     static func link(_ existing: String, _ new: String) throws {
-        _ = try retrying("link", new) { Glibc.link(existing, new) }
+        _ = try retrying("link", new) { PathBytes.withCString(existing) { old in PathBytes.withCString(new) { Glibc.link(old, $0) } } }
     }
 
     /// `unlink(2)`; a file already gone is not an error.
     static func unlink(_ path: String) throws {
-        if Glibc.unlink(path) == 0 { return }
+        if PathBytes.withCString(path, { Glibc.unlink($0) }) == 0 { return }
         let code = Glibc.errno
         if code == ENOENT { return }
         throw FileOperationError(call: "unlink", path: path, errno: code)
@@ -98,13 +100,13 @@ enum FileOperations {
     /// Both names are in the library's own folder, where nothing else creates files.
     static func renameIfAbsent(_ old: String, _ new: String) throws {
         if try identity(new) != nil { throw FileOperationError(call: "rename", path: new, errno: EEXIST) }
-        _ = try retrying("rename", new) { Glibc.rename(old, new) }
+        _ = try retrying("rename", new) { PathBytes.withCString(old) { from in PathBytes.withCString(new) { Glibc.rename(from, $0) } } }
     }
 
     /// `fsync(2)` of a file or directory by path: its content, or its entries, reach the disk.
     static func sync(_ path: String, directory: Bool = false) throws {
         let flags = (directory ? O_RDONLY | O_DIRECTORY : O_RDONLY) | O_CLOEXEC
-        let fd = try retrying("open", path) { open(path, flags) }
+        let fd = try retrying("open", path) { PathBytes.withCString(path) { open($0, flags) } }
         defer { close(fd) }
         _ = try retrying("fsync", path) { fsync(fd) }
     }
@@ -140,7 +142,7 @@ enum FileOperations {
 
     /// Copies `source` to a new file at `destination` (which must not exist), then `fsync`s it.
     static func copy(_ source: String, to destination: String) throws {
-        let input = try retrying("open", source) { open(source, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY) }
+        let input = try retrying("open", source) { PathBytes.withCString(source) { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY) } }
         defer { close(input) }
         try createFile(at: destination) { output in
             let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
@@ -166,9 +168,9 @@ enum FileOperations {
 
     /// `realpath(3)`: the path with links and `..` resolved, or nil when it does not resolve.
     static func resolved(_ path: String) -> String? {
-        guard let resolved = realpath(path, nil) else { return nil }
+        guard let resolved = PathBytes.withCString(path, { realpath($0, nil) }) else { return nil }
         defer { free(resolved) }
-        return String(cString: resolved)
+        return PathBytes.string(cString: resolved)
     }
 
     /// Whether a process with this id is running (`kill(pid, 0)`).
