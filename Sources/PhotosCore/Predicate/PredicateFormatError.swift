@@ -22,6 +22,9 @@ public struct PredicateFormatError: Error, Sendable, Hashable, CustomStringConve
         case typeMismatch
         /// Missing, extra, or wrongly typed `%` arguments.
         case argument
+        /// The format crosses a limit that keeps parsing and querying bounded: too long, nested too deeply, too
+        /// many comparisons or bound values.
+        case tooComplex
     }
 
     /// The kind of problem.
