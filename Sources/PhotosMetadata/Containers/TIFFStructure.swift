@@ -160,16 +160,31 @@ struct TIFFStructure {
         return (width, height)
     }
 
-    /// Where the directory's pixel data ends (the largest strip or tile end), relative to `base`.
-    func imageDataEnd(_ directory: TIFFDirectory) -> Int? {
-        let pairs = [(Tag.stripOffsets, Tag.stripByteCounts), (Tag.tileOffsets, Tag.tileByteCounts)]
-        for (offsetsTag, countsTag) in pairs {
-            guard let offsetsEntry = directory[offsetsTag], let countsEntry = directory[countsTag],
-                let offsets = integers(offsetsEntry), let counts = integers(countsEntry)
-            else { continue }
-            return zip(offsets, counts).map { $0 + $1 }.max()
+    /// What a directory says about its pixel data.
+    enum ImageData {
+        /// No strip or tile entries.
+        case absent
+        /// The strip or tile tables cannot be read: the named entries point outside the structure or count
+        /// more values than any image has.
+        case unreadable(String)
+        /// Where the pixel data ends (the largest strip or tile end), relative to `base`.
+        case end(Int)
+    }
+
+    /// Where the directory's pixel data ends, or why that cannot be told.
+    func imageData(_ directory: TIFFDirectory) -> ImageData {
+        let pairs = [
+            (Tag.stripOffsets, Tag.stripByteCounts, "strip tables"), (Tag.tileOffsets, Tag.tileByteCounts, "tile tables"),
+        ]
+        for (offsetsTag, countsTag, what) in pairs {
+            guard let offsetsEntry = directory[offsetsTag], let countsEntry = directory[countsTag] else { continue }
+            // A scan stored a row per strip has as many strips as rows.
+            guard let offsets = integers(offsetsEntry, limit: 1 << 20), let counts = integers(countsEntry, limit: 1 << 20),
+                let end = zip(offsets, counts).map({ $0 + $1 }).max()
+            else { return .unreadable(what) }
+            return .end(end)
         }
-        return nil
+        return .absent
     }
 
     /// The sub-IFD offsets listed by a directory's SubIFDs entry (DNG, NEF), at most eight.
