@@ -14,18 +14,25 @@ enum TIFFParser {
         let ifd0 = try tiff.directory(at: tiff.firstDirectoryOffset, name: "IFD0")
         // Every directory the file links to must lie inside it and be reached once: an offset past the end or a
         // chain that loops back is a file whose structure lies, which a TIFF reader would chase forever.
+        // Only a RAW's first few linked directories are read in full; the rest of the chain is checked by its links.
         var visited: Set<Int> = [ifd0.offset]
-        var chain: [TIFFDirectory] = [ifd0]
+        var chain: [TIFFDirectory] = []
+        var previous = ifd0.offset
         var next = ifd0.nextOffset
-        while next != 0, chain.count < maximumChain {
+        while next != 0, visited.count < maximumChain {
             guard visited.insert(next).inserted else {
                 throw reader.corrupt(
-                    "the directory at offset \(chain[chain.count - 1].offset) links back to offset \(next): "
-                        + "the IFD chain loops")
+                    "the directory at offset \(previous) links back to offset \(next): the IFD chain loops")
             }
-            let directory = try tiff.directory(at: next, name: "IFD\(chain.count)")
-            chain.append(directory)
-            next = directory.nextOffset
+            let name = "IFD\(visited.count - 1)"
+            previous = next
+            if type.isTIFFBasedRAW, chain.count < 4 {
+                let directory = try tiff.directory(at: next, name: name)
+                chain.append(directory)
+                next = directory.nextOffset
+            } else {
+                next = try tiff.nextDirectoryOffset(after: next, name: name)
+            }
         }
         var images: [TIFFDirectory] = [ifd0]
         if type.isTIFFBasedRAW {
@@ -35,7 +42,7 @@ enum TIFFParser {
                 }
                 images.append(try tiff.directory(at: offset, name: "SubIFD"))
             }
-            images += chain.dropFirst().prefix(4)
+            images += chain
         }
         var hasImageData = false
         for directory in images {

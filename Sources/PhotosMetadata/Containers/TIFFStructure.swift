@@ -117,6 +117,26 @@ struct TIFFStructure {
         return TIFFDirectory(offset: offset, entries: entries, nextOffset: next)
     }
 
+    /// The next-directory offset stored after the directory at `offset`, checked like ``directory(at:name:)`` but
+    /// without reading the entries: two small reads, so walking a long chain costs little whatever it declares.
+    func nextDirectoryOffset(after offset: Int, name: String) throws(MetadataError) -> Int {
+        guard offset >= 8, offset <= length - 2 else {
+            throw reader.corrupt("\(name) offset \(offset) lies outside the TIFF structure (\(length) bytes)")
+        }
+        let countBytes = try reader.readExactly(at: base + offset, count: 2, what: "\(name) entry count")
+        let count = Int(countBytes.u16(at: 0, order) ?? 0)
+        guard count > 0 else { throw reader.corrupt("\(name) at offset \(offset) has no entries") }
+        let tableLength = 2 + 12 * count
+        guard tableLength <= length - offset else {
+            throw reader.corrupt(
+                "\(name) at offset \(offset) declares \(count) entries, which run past the end of the TIFF structure"
+            )
+        }
+        guard tableLength + 4 <= length - offset else { return 0 }
+        let next = try reader.readExactly(at: base + offset + tableLength, count: 4, what: "\(name) link")
+        return next.u32(at: 0, order).map(Int.init) ?? 0
+    }
+
     /// The directory at `offset`, or `nil` when it is corrupt (for optional sub-directories).
     func optionalDirectory(at offset: Int, name: String) -> TIFFDirectory? {
         try? directory(at: offset, name: name)
