@@ -229,6 +229,31 @@ import Testing
         #expect(error.message.contains("size"), "\(error)")
     }
 
+    /// An `iloc` whose offset and length fields are zero bytes wide: each item declares 65 535 extents that cost
+    /// no data, so 60 KB of items once meant 655 million steps. The walk now stops after 10 000 extents; the image
+    /// keeps its size, without the EXIF item that cannot be located.
+    @Test func heifWhoseItemLocationsDeclareMillionsOfEmptyExtentsIsDescribedQuickly() throws {
+        let ftyp = MovieBuilder.box("ftyp", Array("heic".utf8) + MovieBuilder.zeros(4) + Array("mif1heic".utf8))
+        let exifEntry = MovieBuilder.box(
+            "infe", [2, 0, 0, 0] + [0, 1] + [0, 0] + Array("Exif".utf8) + [0])
+        let iinf = MovieBuilder.box("iinf", MovieBuilder.zeros(4) + [0, 1] + exifEntry)
+        var locations: [UInt8] = [0, 0, 0, 0, 0x00, 0x00] + [0x27, 0x10]  // version 0, all sizes 0, 10 000 items
+        for item in 0..<10_000 {
+            locations += [UInt8((item + 2) >> 8 & 0xFF), UInt8((item + 2) & 0xFF), 0, 0, 0xFF, 0xFF]
+        }
+        let iloc = MovieBuilder.box("iloc", locations)
+        let ispe = MovieBuilder.box("ispe", MovieBuilder.zeros(4) + MovieBuilder.be32(640) + MovieBuilder.be32(480))
+        let iprp = MovieBuilder.box("iprp", MovieBuilder.box("ipco", ispe))
+        let meta = MovieBuilder.box("meta", MovieBuilder.zeros(4) + iinf + iloc + iprp)
+        let directory = try TemporaryDirectory()
+        let path = try directory.write(ftyp + meta + MovieBuilder.box("mdat", MovieBuilder.zeros(16)), to: "tiles.heic")
+
+        let metadata = try Self.extractor.extract(path: path)
+
+        #expect(metadata.mimeType == "image/heic")
+        #expect(metadata.pixelWidth == 640 && metadata.pixelHeight == 480)
+    }
+
     @Test func wellFormedMovieStillExtracts() throws {
         #expect(try rejection(MovieBuilder.movie(samples: [(30, 20)]), as: "ok.mov") == nil)
     }
