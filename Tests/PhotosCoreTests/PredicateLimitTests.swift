@@ -34,6 +34,9 @@ struct PredicateLimitTests {
         #expect(error.code == .tooComplex)
         #expect(error.offset == PredicateParser.maximumDepth)
         #expect(error.message.contains("nests more than \(PredicateParser.maximumDepth)"))
+        // The description quotes only the format's start.
+        #expect(error.description.hasSuffix("…\" (\(format.count) characters)"))
+        #expect(error.description.count < 400)
     }
 
     @Test(arguments: ["!", "NOT ", "! "])
