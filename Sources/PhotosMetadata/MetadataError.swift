@@ -16,7 +16,7 @@ public struct MetadataError: Error, Sendable, CustomStringConvertible {
     /// The kind of failure, stable across releases (compare with `==`, switch with `case .x`).
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Wrapped: String, Hashable, Sendable {
-            case unreadable, empty, notMedia, truncated, corrupt, libraryUnavailable
+            case unreadable, empty, notMedia, truncated, corrupt, tooLarge, libraryUnavailable
         }
 
         private let wrapped: Wrapped
@@ -32,6 +32,9 @@ public struct MetadataError: Error, Sendable, CustomStringConvertible {
         public static let truncated = Code(.truncated)
         /// The structure is inconsistent: no image data, offsets outside the file, impossible sizes.
         public static let corrupt = Code(.corrupt)
+        /// The headers declare a size beyond the extractor's ``MetadataExtractor/Limits`` (a gigapixel by default,
+        /// far above any camera's): a lie, or a picture no decoder should be asked to allocate.
+        public static let tooLarge = Code(.tooLarge)
         /// libmagic could not be opened or could not load its database.
         public static let libraryUnavailable = Code(.libraryUnavailable)
 

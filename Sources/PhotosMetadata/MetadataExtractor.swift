@@ -30,19 +30,41 @@ import Synchronization
 /// The extractor is a value that can be shared across tasks; it keeps a small pool of libmagic
 /// cookies so that concurrent extractions do not wait on each other.
 public struct MetadataExtractor: Sendable {
+    /// The largest pictures the extractor believes: a file whose headers declare more is rejected as
+    /// ``MetadataError/Code/tooLarge`` rather than stored with a size that thumbnailers and viewers would then try
+    /// to allocate.
+    ///
+    /// The defaults sit far above any camera (a 100-megapixel sensor, a stitched 30 000-pixel panorama) and below
+    /// the values hostile files use (4294967295 on a side, 16777216 squared).
+    public struct Limits: Sendable, Hashable {
+        /// The most pixels (width × height) a file may declare; a gigapixel by default.
+        public var maximumPixelCount: Int
+        /// The longest side a file may declare, in pixels; a million by default.
+        public var maximumDimension: Int
+
+        /// Creates limits; the defaults are one gigapixel and a million pixels on a side.
+        public init(maximumPixelCount: Int = 1_000_000_000, maximumDimension: Int = 1_000_000) {
+            self.maximumPixelCount = maximumPixelCount
+            self.maximumDimension = maximumDimension
+        }
+    }
+
     /// The zone in which EXIF dates without an offset are read.
     public let timeZone: TimeZone
+    /// The largest declared size accepted.
+    public let limits: Limits
     private let sniffers = SnifferPool()
 
-    /// Creates an extractor that reads floating EXIF times in `timeZone`.
-    public init(timeZone: TimeZone = .current) {
+    /// Creates an extractor that reads floating EXIF times in `timeZone` and rejects sizes beyond `limits`.
+    public init(timeZone: TimeZone = .current, limits: Limits = Limits()) {
         self.timeZone = timeZone
+        self.limits = limits
     }
 
     /// Describes the file at `path`.
     ///
     /// - Throws: ``MetadataError`` with code `unreadable`, `empty`, `notMedia`, `truncated`,
-    ///   `corrupt` or `libraryUnavailable`.
+    ///   `corrupt`, `tooLarge` or `libraryUnavailable`.
     public func extract(path: String) throws(MetadataError) -> FileMetadata {
         let reader = try FileReader(path: path)
         guard reader.size > 0 else { throw MetadataError(code: .empty, message: "the file is empty", path: path) }
@@ -55,7 +77,12 @@ public struct MetadataExtractor: Sendable {
             }
             throw MetadataError(code: .notMedia, message: message, path: path)
         }
+        return try extract(reader, type: type)
+    }
 
+    /// Describes an open file whose type is known: the container parser for `type`, the checks, then EXIF and
+    /// XMP. The fuzz targets call this with the type fixed, so that every input reaches a parser.
+    func extract(_ reader: FileReader, type: FileType) throws(MetadataError) -> FileMetadata {
         let info: ContainerInfo
         switch type.container {
         case .jpeg: info = try JPEGParser.parse(reader)
@@ -72,7 +99,40 @@ public struct MetadataExtractor: Sendable {
         case .jpegXL: info = try JPEGXLParser.parse(reader)
         case .none: info = ContainerInfo()
         }
+        if type.container != FileType.Container.none {
+            try check(info, kind: type.kind, container: reader)
+        }
         return describe(type: type, info: info)
+    }
+
+    /// Rejects what a parser read but cannot vouch for: no size where the format always states one, or a size
+    /// beyond ``limits``. Storing either would invent an asset the file does not describe.
+    private func check(_ info: ContainerInfo, kind: MediaKind, container reader: FileReader) throws(MetadataError) {
+        guard let width = info.width, let height = info.height else {
+            switch kind {
+            case .image:
+                throw reader.corrupt("no image header states the picture's size")
+            case .video where info.duration == nil:
+                throw reader.corrupt("no movie header states a size or a duration")
+            default:
+                return
+            }
+        }
+        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+        guard width <= limits.maximumDimension, height <= limits.maximumDimension else {
+            throw MetadataError(
+                code: .tooLarge,
+                message: "the headers declare \(width)×\(height) pixels, a side longer than the limit of "
+                    + "\(limits.maximumDimension)",
+                path: reader.path)
+        }
+        guard !overflow, pixels <= limits.maximumPixelCount else {
+            throw MetadataError(
+                code: .tooLarge,
+                message: "the headers declare \(width)×\(height) pixels, more than the limit of "
+                    + "\(limits.maximumPixelCount)",
+                path: reader.path)
+        }
     }
 
     /// Combines the container's facts with the interpreted EXIF and XMP.

@@ -170,18 +170,20 @@ import Testing
         #expect(metadata.longitude == -70.5)
     }
 
-    @Test func rawWithAbsurdSizesDoesNotOverflow() throws {
+    /// Sizes are multiplied to pick a RAW's largest image; 4294967295 squared must neither overflow nor be stored.
+    @Test func rawWithAbsurdSizesDoesNotOverflowAndIsRejected() throws {
         let directory = try TemporaryDirectory()
         let huge: TIFFBuilder.Value = .long(UInt32.max)
         let tiff = TIFFBuilder().build([
-            0x0100: huge, 0x0101: huge, 0x014A: .directory([0x0100: huge, 0x0101: huge], padding: 0),
+            0x0100: .short(8), 0x0101: .short(8), 0x0111: .long(8), 0x0117: .long(16),
+            0x014A: .directory([0x0100: huge, 0x0101: huge, 0x0111: .long(8), 0x0117: .long(16)], padding: 0),
         ])
         let path = try directory.write(tiff, to: "huge.nef")
 
-        let metadata = try MetadataExtractor().extract(path: path)
+        let error = #expect(throws: MetadataError.self) { try MetadataExtractor().extract(path: path) }
 
-        #expect(metadata.mimeType == "image/x-nikon-nef")
-        #expect(metadata.pixelWidth == Int(UInt32.max))
+        #expect(error?.code == .tooLarge)
+        #expect(error?.message.contains("4294967295×4294967295") == true)
     }
 
     @Test func tiffWhoseStripsRunPastTheEndIsTruncated() throws {

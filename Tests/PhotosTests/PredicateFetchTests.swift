@@ -78,6 +78,36 @@ import Testing
         #expect(String(describing: error!).contains(message), "\(format): \(String(describing: error!))")
     }
 
+    /// SQLite refuses expressions deeper than 1000; 5 000 terms must still select the right rows.
+    @Test(arguments: ["OR", "AND"])
+    func fiveThousandTermChainsFetchTheRightAssets(keyword: String) throws {
+        let fixture = try LibraryFixture()
+        let format: String
+        let expected: [String]
+        if keyword == "OR" {
+            // 4 998 widths no fixture has (all are below 10 000), then the two that match.
+            format = ((1..<4_999).map { "pixelWidth == \(10_000 + $0)" } + ["pixelWidth == 1170", "pixelWidth == 8000"])
+                .joined(separator: " OR ")
+            expected = ["pano.jpg", "screen.png"]
+        } else {
+            // Every term up to pixelWidth > 1199 must hold: out go screen.png (1170) and anim.gif (500).
+            format = (0..<5_000).map { "pixelWidth > \($0 % 1200)" }.joined(separator: " AND ")
+            expected = ["beach.jpg", "burst1.jpg", "burst3.jpg", "live.heic", "movie.mov", "pano.jpg", "slomo.mov",
+                "sunset.heic"]
+        }
+        let options = fixture.options { $0.predicate = NSPredicate(format: format) }
+        try options.validate(for: .asset)
+        #expect(fixture.names(PHAsset.fetchAssets(with: options)).sorted() == expected)
+    }
+
+    @Test func predicateNestedThousandsDeepIsAnErrorNotACrash() throws {
+        let options = PHFetchOptions()
+        let format = String(repeating: "(", count: 2_000) + "favorite == YES" + String(repeating: ")", count: 2_000)
+        options.predicate = NSPredicate(format: format)
+        let error = #expect(throws: (any Error).self) { try options.validate(for: .asset) }
+        #expect(String(describing: error!).contains("offset 64"), "\(String(describing: error!))")
+    }
+
     @Test func sortKeysAreCheckedPerClass() {
         let options = PHFetchOptions()
         options.sortDescriptors = [NSSortDescriptor(key: "localizedTitle", ascending: true)]

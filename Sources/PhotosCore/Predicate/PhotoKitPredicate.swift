@@ -13,6 +13,9 @@
 /// // fragment.arguments: [.int(4), .int(0), .double(since.timeIntervalSince1970)]
 /// ```
 public struct PhotoKitPredicate: Sendable, Hashable {
+    /// The most values one predicate may bind, leaving room under SQLite's 32766 for the rest of the query.
+    public static let maximumBoundValues = 30_000
+
     /// The format string as given.
     public let format: String
     /// The parsed predicate, with arguments substituted.
@@ -56,9 +59,18 @@ public struct PhotoKitPredicate: Sendable, Hashable {
     /// The fragment is safe to combine with `AND`/`OR` without extra parentheses. String operators call the
     /// `photos_fold` and `photos_like` functions described in `PredicateFunctions`.
     public func sql(for schema: PredicateSchema, column: (String) -> String) throws(PredicateFormatError) -> SQLFragment {
-        try withoutActuallyEscaping(column) { column throws(PredicateFormatError) in
+        let fragment = try withoutActuallyEscaping(column) { column throws(PredicateFormatError) in
             try PredicateCompiler(schema: schema, format: format, column: column).compile(expression)
         }
+        // SQLite binds at most 32766 values to one statement (SQLITE_MAX_VARIABLE_NUMBER since 3.32); say so here
+        // rather than fail later in the store with a message that does not name the predicate.
+        guard fragment.arguments.count <= Self.maximumBoundValues else {
+            throw PredicateFormatError(
+                .tooComplex,
+                "the predicate binds \(fragment.arguments.count) values, more than \(Self.maximumBoundValues)",
+                format: format)
+        }
+        return fragment
     }
 
     /// The predicate as normalized format text, arguments shown as literals.

@@ -94,15 +94,35 @@ struct PredicateCompiler {
         }
     }
 
+    /// The most terms joined in one flat `a OR b OR …` run. SQLite parses such a run as a chain as deep as it is
+    /// long and refuses expressions deeper than 1000, so longer lists are joined as a tree of runs this long.
+    static let maximumRun = 16
+
     private func join(_ parts: [PredicateNode], with keyword: String) throws(PredicateFormatError) -> SQLFragment {
-        var sql: [String] = []
-        var arguments: [SQLValue] = []
+        // An empty conjunction is true and an empty disjunction false, as in NSCompoundPredicate.
+        guard !parts.isEmpty else { return SQLFragment(sql: keyword == "AND" ? "1" : "0") }
+        var fragments: [SQLFragment] = []
+        fragments.reserveCapacity(parts.count)
         for part in parts {
-            let fragment = try compile(part)
-            sql.append(fragment.sql)
-            arguments += fragment.arguments
+            fragments.append(try compile(part))
         }
-        return SQLFragment(sql: "(" + sql.joined(separator: " \(keyword) ") + ")", arguments: arguments)
+        // Each pass groups runs into one term, so 10 000 terms are 4 levels of at most 16.
+        repeat {
+            var grouped: [SQLFragment] = []
+            grouped.reserveCapacity(fragments.count / Self.maximumRun + 1)
+            var start = 0
+            while start < fragments.count {
+                let run = fragments[start..<min(start + Self.maximumRun, fragments.count)]
+                grouped.append(
+                    SQLFragment(
+                        sql: "(" + run.map(\.sql).joined(separator: " \(keyword) ") + ")",
+                        arguments: run.flatMap(\.arguments)
+                    ))
+                start += Self.maximumRun
+            }
+            fragments = grouped
+        } while fragments.count > 1
+        return fragments[0]
     }
 
     // MARK: - Comparisons

@@ -22,6 +22,9 @@ public struct PredicateFormatError: Error, Sendable, Hashable, CustomStringConve
         case typeMismatch
         /// Missing, extra, or wrongly typed `%` arguments.
         case argument
+        /// The format crosses a limit that keeps parsing and querying bounded: too long, nested too deeply, too
+        /// many comparisons or bound values.
+        case tooComplex
     }
 
     /// The kind of problem.
@@ -42,10 +45,17 @@ public struct PredicateFormatError: Error, Sendable, Hashable, CustomStringConve
     }
 
     /// The message with its place, e.g. `unsupported key 'foo' for PHAsset at offset 12 in "foo == 1"`.
+    /// A format longer than this is quoted by its start only: a hostile format can be megabytes long.
+    static let quotedLength = 200
+
     public var description: String {
-        if let offset {
-            return "\(message) at offset \(offset) in \"\(format)\""
+        var quoted = "\"\(format)\""
+        if format.utf8.count > Self.quotedLength, format.count > Self.quotedLength {
+            quoted = "\"\(format.prefix(Self.quotedLength))…\" (\(format.count) characters)"
         }
-        return "\(message) in \"\(format)\""
+        if let offset {
+            return "\(message) at offset \(offset) in \(quoted)"
+        }
+        return "\(message) in \(quoted)"
     }
 }

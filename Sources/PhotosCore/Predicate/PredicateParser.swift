@@ -3,7 +3,20 @@
 /// Precedence, loosest first: `OR`/`||`, `AND`/`&&`, `NOT`/`!`, comparison, `|`, `&`, primary. Predicates and
 /// operands share one grammar (so `(mediaSubtypes & 4) != 0` and `(a == 1) AND b == 2` both parse); each
 /// level then checks it got the kind it needs.
+///
+/// The format comes from callers that may pass anything, so the parser bounds its own work: a format longer than
+/// ``maximumLength`` characters, nesting deeper than ``maximumDepth`` (parentheses, `NOT`/`!`, `{…}`, chained `&`
+/// and `|`) or more than ``maximumComparisons`` comparisons is a `tooComplex` error with the offset where the limit
+/// was crossed, never a stack overflow deep in the recursion.
 struct PredicateParser {
+    /// The longest format accepted, in characters: room for tens of thousands of terms.
+    static let maximumLength = 1_000_000
+    /// The deepest nesting accepted. Every compiled level adds to SQLite's expression depth (at most 1000), and
+    /// each level recurses here and in the compiler; hand-written predicates nest a few levels.
+    static let maximumDepth = 64
+    /// The most comparisons accepted in one format; each binds one or two values, and SQLite binds at most 32766.
+    static let maximumComparisons = 10_000
+
     /// A parse result: a predicate or an operand, with where it starts.
     private enum Parsed {
         case predicate(PredicateNode, offset: Int)
@@ -14,9 +27,19 @@ struct PredicateParser {
     private var lexer: PredicateLexer
     /// The one token of lookahead.
     private var current: PredicateToken
+    /// How deeply the token being parsed is nested.
+    private var depth = 0
+    /// Comparisons parsed so far.
+    private var comparisons = 0
 
     init(format: String, arguments: [PredicateValue]) throws(PredicateFormatError) {
         self.format = format
+        // A character takes at least one UTF-8 byte, so only a long buffer needs counting.
+        if format.utf8.count > Self.maximumLength, format.count > Self.maximumLength {
+            throw PredicateFormatError(
+                .tooComplex, "the format is longer than \(Self.maximumLength) characters",
+                offset: Self.maximumLength, format: format)
+        }
         self.lexer = PredicateLexer(format: format, arguments: arguments)
         self.current = try lexer.next()
     }
@@ -63,6 +86,8 @@ struct PredicateParser {
     private mutating func parseNot() throws(PredicateFormatError) -> Parsed {
         guard current.isKeyword("NOT") || current.isSymbol("!") else { return try parseComparison() }
         let start = current.offset
+        try enter(at: start)
+        defer { depth -= 1 }
         try advance()
         return .predicate(.not(try predicate(try parseNot())), offset: start)
     }
@@ -72,6 +97,12 @@ struct PredicateParser {
         let operatorToken = current
         guard let operatorType = try comparisonOperator() else { return left }
         let options = try comparisonOptions()
+        comparisons += 1
+        guard comparisons <= Self.maximumComparisons else {
+            throw error(
+                .tooComplex, "the format has more than \(Self.maximumComparisons) comparisons",
+                at: operatorToken.offset)
+        }
         let right = try parseBitwiseOr()
         let comparison = PredicateComparison(
             try operand(left, for: operatorToken),
@@ -134,8 +165,12 @@ struct PredicateParser {
 
     private mutating func parseBitwiseOr() throws(PredicateFormatError) -> Parsed {
         var result = try parseBitwiseAnd()
+        // Each operator nests the result one level deeper (`(a | b) | c`).
+        let outer = depth
+        defer { depth = outer }
         while current.isSymbol("|") {
             let token = current
+            try enter(at: token.offset)
             try advance()
             let right = try parseBitwiseAnd()
             result = .operand(.bitwise(try operand(result, for: token), .or, try operand(right, for: token)))
@@ -145,9 +180,12 @@ struct PredicateParser {
 
     private mutating func parseBitwiseAnd() throws(PredicateFormatError) -> Parsed {
         var result = try parsePrimary()
+        let outer = depth
+        defer { depth = outer }
         while true {
             if current.isSymbol("&") {
                 let token = current
+                try enter(at: token.offset)
                 try advance()
                 let right = try parsePrimary()
                 result = .operand(.bitwise(try operand(result, for: token), .and, try operand(right, for: token)))
@@ -163,6 +201,8 @@ struct PredicateParser {
         let token = current
         switch token.kind {
         case .symbol("("):
+            try enter(at: token.offset)
+            defer { depth -= 1 }
             try advance()
             let inner = try parseOr()
             guard current.isSymbol(")") else {
@@ -177,6 +217,8 @@ struct PredicateParser {
             }
             return inner
         case .symbol("{"):
+            try enter(at: token.offset)
+            defer { depth -= 1 }
             return .operand(try parseAggregate())
         case .value(let value):
             try advance()
@@ -272,6 +314,14 @@ struct PredicateParser {
         switch parsed {
         case .predicate(_, let offset): offset
         case .operand(let operand): operand.offset
+        }
+    }
+
+    /// Goes one nesting level deeper, or throws when that crosses ``maximumDepth``.
+    private mutating func enter(at offset: Int) throws(PredicateFormatError) {
+        depth += 1
+        guard depth <= Self.maximumDepth else {
+            throw error(.tooComplex, "the format nests more than \(Self.maximumDepth) levels deep", at: offset)
         }
     }
 

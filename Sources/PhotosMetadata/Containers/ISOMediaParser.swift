@@ -329,6 +329,10 @@ enum ISOMediaParser {
             }
         }
         guard let itemCount = read(version < 2 ? 2 : 4) else { return nil }
+        // Offset and length fields may be zero bytes wide, so extents can cost no data and the box's size does not
+        // bound the walk: a 60 KB `iloc` of 10 000 items declaring 65 535 such extents each is 655 million steps.
+        // Real files list tens of items of one extent each.
+        var extentBudget = 10_000
         for _ in 0..<min(itemCount, 100_000) {
             guard let itemID = read(version < 2 ? 2 : 4) else { return nil }
             var method = 0
@@ -339,6 +343,8 @@ enum ISOMediaParser {
             guard read(2) != nil, let baseOffset = read(baseOffsetSize), baseOffset <= reader.size,
                 let extentCount = read(2)
             else { return nil }
+            extentBudget -= extentCount
+            guard extentBudget >= 0 else { return nil }
             var extents: [(Int, Int)] = []
             for _ in 0..<extentCount {
                 guard read(indexSize) != nil, let offset = read(offsetSize), offset <= reader.size,

@@ -6,28 +6,64 @@
 /// only described by EXIF's PixelXDimension; the largest of these is the RAW's size, as ExifTool
 /// reports it.
 enum TIFFParser {
+    /// How many directories of the IFD chain are checked; a multi-page fax may hold hundreds.
+    static let maximumChain = 1024
+
     static func parse(_ reader: FileReader, type: FileType) throws(MetadataError) -> ContainerInfo {
         let tiff = try TIFFStructure(reader: reader, base: 0, length: reader.size)
         let ifd0 = try tiff.directory(at: tiff.firstDirectoryOffset, name: "IFD0")
+        // Every directory the file links to must lie inside it and be reached once: an offset past the end or a
+        // chain that loops back is a file whose structure lies, which a TIFF reader would chase forever.
+        // Only a RAW's first few linked directories are read in full; the rest of the chain is checked by its links.
+        var visited: Set<Int> = [ifd0.offset]
+        var chain: [TIFFDirectory] = []
+        var previous = ifd0.offset
+        var next = ifd0.nextOffset
+        while next != 0, visited.count < maximumChain {
+            guard visited.insert(next).inserted else {
+                throw reader.corrupt(
+                    "the directory at offset \(previous) links back to offset \(next): the IFD chain loops")
+            }
+            let name = "IFD\(visited.count - 1)"
+            previous = next
+            if type.isTIFFBasedRAW, chain.count < 4 {
+                let directory = try tiff.directory(at: next, name: name)
+                chain.append(directory)
+                next = directory.nextOffset
+            } else {
+                next = try tiff.nextDirectoryOffset(after: next, name: name)
+            }
+        }
         var images: [TIFFDirectory] = [ifd0]
         if type.isTIFFBasedRAW {
             for offset in tiff.subDirectoryOffsets(ifd0) {
-                if let directory = tiff.optionalDirectory(at: offset, name: "SubIFD") { images.append(directory) }
+                guard visited.insert(offset).inserted else {
+                    throw reader.corrupt("a SubIFD of IFD0 points back to the directory at offset \(offset)")
+                }
+                images.append(try tiff.directory(at: offset, name: "SubIFD"))
             }
-            var next = ifd0.nextOffset
-            for index in 1...4 where next != 0 {
-                guard let directory = tiff.optionalDirectory(at: next, name: "IFD\(index)") else { break }
-                images.append(directory)
-                next = directory.nextOffset
+            images += chain
+        }
+        var hasImageData = false
+        for directory in images {
+            switch tiff.imageData(directory) {
+            case .absent:
+                continue
+            case .unreadable(let what):
+                throw reader.corrupt(
+                    "the \(what) of the directory at offset \(directory.offset) lie outside the file or are too many")
+            case .end(let end):
+                if end > reader.size {
+                    throw reader.truncated(
+                        "TIFF image data of the directory at offset \(directory.offset) ends at \(end), "
+                            + "past the end of the file (\(reader.size) bytes)"
+                    )
+                }
+                hasImageData = true
             }
         }
-        for directory in images {
-            if let end = tiff.imageDataEnd(directory), end > reader.size {
-                throw reader.truncated(
-                    "TIFF image data of the directory at offset \(directory.offset) ends at \(end), "
-                        + "past the end of the file (\(reader.size) bytes)"
-                )
-            }
+        guard hasImageData else {
+            throw reader.corrupt("no TIFF directory points to image data (strips or tiles)")
         }
 
         var info = ContainerInfo()

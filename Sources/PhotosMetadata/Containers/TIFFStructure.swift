@@ -117,6 +117,26 @@ struct TIFFStructure {
         return TIFFDirectory(offset: offset, entries: entries, nextOffset: next)
     }
 
+    /// The next-directory offset stored after the directory at `offset`, checked like ``directory(at:name:)`` but
+    /// without reading the entries: two small reads, so walking a long chain costs little whatever it declares.
+    func nextDirectoryOffset(after offset: Int, name: String) throws(MetadataError) -> Int {
+        guard offset >= 8, offset <= length - 2 else {
+            throw reader.corrupt("\(name) offset \(offset) lies outside the TIFF structure (\(length) bytes)")
+        }
+        let countBytes = try reader.readExactly(at: base + offset, count: 2, what: "\(name) entry count")
+        let count = Int(countBytes.u16(at: 0, order) ?? 0)
+        guard count > 0 else { throw reader.corrupt("\(name) at offset \(offset) has no entries") }
+        let tableLength = 2 + 12 * count
+        guard tableLength <= length - offset else {
+            throw reader.corrupt(
+                "\(name) at offset \(offset) declares \(count) entries, which run past the end of the TIFF structure"
+            )
+        }
+        guard tableLength + 4 <= length - offset else { return 0 }
+        let next = try reader.readExactly(at: base + offset + tableLength, count: 4, what: "\(name) link")
+        return next.u32(at: 0, order).map(Int.init) ?? 0
+    }
+
     /// The directory at `offset`, or `nil` when it is corrupt (for optional sub-directories).
     func optionalDirectory(at offset: Int, name: String) -> TIFFDirectory? {
         try? directory(at: offset, name: name)
@@ -160,16 +180,31 @@ struct TIFFStructure {
         return (width, height)
     }
 
-    /// Where the directory's pixel data ends (the largest strip or tile end), relative to `base`.
-    func imageDataEnd(_ directory: TIFFDirectory) -> Int? {
-        let pairs = [(Tag.stripOffsets, Tag.stripByteCounts), (Tag.tileOffsets, Tag.tileByteCounts)]
-        for (offsetsTag, countsTag) in pairs {
-            guard let offsetsEntry = directory[offsetsTag], let countsEntry = directory[countsTag],
-                let offsets = integers(offsetsEntry), let counts = integers(countsEntry)
-            else { continue }
-            return zip(offsets, counts).map { $0 + $1 }.max()
+    /// What a directory says about its pixel data.
+    enum ImageData {
+        /// No strip or tile entries.
+        case absent
+        /// The strip or tile tables cannot be read: the named entries point outside the structure or count
+        /// more values than any image has.
+        case unreadable(String)
+        /// Where the pixel data ends (the largest strip or tile end), relative to `base`.
+        case end(Int)
+    }
+
+    /// Where the directory's pixel data ends, or why that cannot be told.
+    func imageData(_ directory: TIFFDirectory) -> ImageData {
+        let pairs = [
+            (Tag.stripOffsets, Tag.stripByteCounts, "strip tables"), (Tag.tileOffsets, Tag.tileByteCounts, "tile tables"),
+        ]
+        for (offsetsTag, countsTag, what) in pairs {
+            guard let offsetsEntry = directory[offsetsTag], let countsEntry = directory[countsTag] else { continue }
+            // A scan stored a row per strip has as many strips as rows.
+            guard let offsets = integers(offsetsEntry, limit: 1 << 20), let counts = integers(countsEntry, limit: 1 << 20),
+                let end = zip(offsets, counts).map({ $0 + $1 }).max()
+            else { return .unreadable(what) }
+            return .end(end)
         }
-        return nil
+        return .absent
     }
 
     /// The sub-IFD offsets listed by a directory's SubIFDs entry (DNG, NEF), at most eight.
