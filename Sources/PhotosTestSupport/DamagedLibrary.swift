@@ -102,3 +102,39 @@ public final class SmallFileSystem: @unchecked Sendable {
         return process.terminationStatus
     }
 }
+
+/// Another connection holding a library's write lock (as another process's long write would),
+/// until ``release()``.
+public final class HeldWriteLock: @unchecked Sendable {
+    // Touched by the holding thread and by `release()`, which waits for that thread: never at once.
+    private let release_ = DispatchSemaphore(value: 0)
+    private let done = DispatchSemaphore(value: 0)
+    private var released = false
+
+    /// Opens the library at `path` on another connection and takes its write lock (`BEGIN IMMEDIATE`).
+    public init(path: String) throws {
+        let other = try DatabaseQueue(path: path)
+        let locked = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async { [release_, done] in
+            // A failure to lock shows as the test's write succeeding: nothing to report here.
+            try? other.writeWithoutTransaction { db in
+                try db.execute(sql: "BEGIN IMMEDIATE")
+                locked.signal()
+                release_.wait()
+                try db.execute(sql: "ROLLBACK")
+            }
+            done.signal()
+        }
+        locked.wait()
+    }
+
+    /// Gives the lock up and waits until the other connection has.
+    public func release() {
+        guard !released else { return }
+        released = true
+        release_.signal()
+        done.wait()
+    }
+
+    deinit { release() }
+}

@@ -120,24 +120,8 @@ import Testing
     @Test func aWriterPastTheBusyTimeoutIsBusy() throws {
         let path = directory.path("busy.sqlite").path
         let database = try LibraryDatabase(path: path, busyTimeout: 0.1)
-        let other = try DatabaseQueue(path: path)
-        let locked = DispatchSemaphore(value: 0)
-        let release = DispatchSemaphore(value: 0)
-        let done = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
-            try? other.writeWithoutTransaction { db in
-                try db.execute(sql: "BEGIN IMMEDIATE")
-                locked.signal()
-                release.wait()
-                try db.execute(sql: "ROLLBACK")
-            }
-            done.signal()
-        }
-        locked.wait()
-        defer {
-            release.signal()
-            done.wait()
-        }
+        let lock = try HeldWriteLock(path: path)
+        defer { lock.release() }
         #expect {
             try database.write { transaction in
                 try transaction.insertCollection(

@@ -171,24 +171,8 @@ final class AvailabilityRecorder: PHPhotoLibraryAvailabilityObserver {
         configuration.busyTimeout = 0.2
         let library = try PHPhotoLibrary(url: fixture.libraryURL, configuration: configuration)
         // Another connection (as another process would) takes the write lock and keeps it.
-        let other = try DatabaseQueue(path: fixture.libraryURL.path)
-        let locked = DispatchSemaphore(value: 0)
-        let release = DispatchSemaphore(value: 0)
-        let done = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
-            try? other.writeWithoutTransaction { db in
-                try db.execute(sql: "BEGIN IMMEDIATE")
-                locked.signal()
-                release.wait()
-                try db.execute(sql: "ROLLBACK")
-            }
-            done.signal()
-        }
-        locked.wait()
-        defer {
-            release.signal()
-            done.wait()
-        }
+        let lock = try HeldWriteLock(path: fixture.libraryURL.path)
+        defer { lock.release() }
         #expect {
             try library.performChangesAndWait {
                 _ = PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "Blocked")

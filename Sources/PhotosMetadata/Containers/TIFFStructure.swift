@@ -89,8 +89,8 @@ struct TIFFStructure {
         firstDirectoryOffset = Int(header.u32(at: 4, order) ?? 0)
     }
 
-    /// The directory at `offset`, checked to lie inside the structure.
-    func directory(at offset: Int, name: String) throws(MetadataError) -> TIFFDirectory {
+    /// The entry count and table length of the directory at `offset`, checked to lie inside the structure.
+    private func entryTable(at offset: Int, name: String) throws(MetadataError) -> (count: Int, tableLength: Int) {
         guard offset >= 8, offset <= length - 2 else {
             throw reader.corrupt("\(name) offset \(offset) lies outside the TIFF structure (\(length) bytes)")
         }
@@ -103,6 +103,12 @@ struct TIFFStructure {
                 "\(name) at offset \(offset) declares \(count) entries, which run past the end of the TIFF structure"
             )
         }
+        return (count, tableLength)
+    }
+
+    /// The directory at `offset`, checked to lie inside the structure.
+    func directory(at offset: Int, name: String) throws(MetadataError) -> TIFFDirectory {
+        let (count, tableLength) = try entryTable(at: offset, name: name)
         let table = try reader.readExactly(at: base + offset, count: min(tableLength + 4, length - offset), what: name)
         var entries: [TIFFEntry] = []
         entries.reserveCapacity(count)
@@ -120,18 +126,7 @@ struct TIFFStructure {
     /// The next-directory offset stored after the directory at `offset`, checked like ``directory(at:name:)`` but
     /// without reading the entries: two small reads, so walking a long chain costs little whatever it declares.
     func nextDirectoryOffset(after offset: Int, name: String) throws(MetadataError) -> Int {
-        guard offset >= 8, offset <= length - 2 else {
-            throw reader.corrupt("\(name) offset \(offset) lies outside the TIFF structure (\(length) bytes)")
-        }
-        let countBytes = try reader.readExactly(at: base + offset, count: 2, what: "\(name) entry count")
-        let count = Int(countBytes.u16(at: 0, order) ?? 0)
-        guard count > 0 else { throw reader.corrupt("\(name) at offset \(offset) has no entries") }
-        let tableLength = 2 + 12 * count
-        guard tableLength <= length - offset else {
-            throw reader.corrupt(
-                "\(name) at offset \(offset) declares \(count) entries, which run past the end of the TIFF structure"
-            )
-        }
+        let (_, tableLength) = try entryTable(at: offset, name: name)
         guard tableLength + 4 <= length - offset else { return 0 }
         let next = try reader.readExactly(at: base + offset + tableLength, count: 4, what: "\(name) link")
         return next.u32(at: 0, order).map(Int.init) ?? 0
