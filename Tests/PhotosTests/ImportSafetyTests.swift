@@ -197,6 +197,22 @@ import Testing
         #expect(attributes[.type] as? FileAttributeType == .typeRegular)
     }
 
+    @Test func stagedCopiesOfStoppedProcessesAreRemovedAtOpenAndNothingElse() throws {
+        _ = try openLibrary()
+        let staging = libraryURL.deletingLastPathComponent().appendingPathComponent("Imports/.staging")
+        try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
+        // A copy staged by a process that is gone (no process has this id), one of this running
+        // process, and a file that is no staged copy at all.
+        let abandoned = staging.appendingPathComponent("2147483646-\(UUID().uuidString)-IMG.jpg")
+        let running = staging.appendingPathComponent("\(getpid())-\(UUID().uuidString)-IMG.jpg")
+        let other = staging.appendingPathComponent("notes.txt")
+        for url in [abandoned, running, other] { try Data("x".utf8).write(to: url) }
+        _ = try openLibrary()
+        #expect(!FileManager.default.fileExists(atPath: abandoned.path), "a stopped process's copy goes")
+        #expect(FileManager.default.fileExists(atPath: running.path), "a running process's copy stays")
+        #expect(FileManager.default.fileExists(atPath: other.path), "what no process staged stays")
+    }
+
     // MARK: Across file systems
 
     @Test(.enabled(if: Corpus.isAvailable && SmallFileSystem.isAvailable, "needs ../shared/corpus, root and tmpfs"))

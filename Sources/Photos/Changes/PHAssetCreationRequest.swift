@@ -112,7 +112,7 @@ public final class PHAssetCreationRequest: PHAssetChangeRequest, @unchecked Send
             if case .data = resource.source, resource.originalFilename == nil, let ext = Self.extensions[metadata.mimeType] {
                 // Data added without a name gets the extension its content calls for (`photo-1.jpg`).
                 staged.originalFilename += "." + ext
-                try context.staging.rename(&staged, to: staged.originalFilename)
+                try context.staging.chooseDestination(&staged, named: staged.originalFilename)
             }
             try Self.check(metadata, for: resource.type, name: staged.originalFilename)
             if resource.type == .photo || resource.type == .video || resource.type == .audio {

@@ -73,7 +73,8 @@ final class ImportStaging {
     }
 
     /// Gives a staged file another final name (data named by its content), releasing the old one.
-    func rename(_ file: inout StagedFile, to name: String) throws {
+    /// Nothing on disk changes: the final name is only where the file will be linked after the commit.
+    func chooseDestination(_ file: inout StagedFile, named name: String) throws {
         reserved.remove(file.destination)
         file.destination = try destination(for: name, in: (file.destination as NSString).deletingLastPathComponent)
     }
