@@ -21,6 +21,10 @@ let package = Package(
         // The daemon: one ServiceGroup with graceful SIGTERM/SIGINT, and structured logs.
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // Exec hooks: processes with pipes, process groups and signals without hand-written fork/exec.
+        .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
+        // The config file: real TOML, so `[[hooks]]` arrays of tables work.
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         // C libraries, one system-library target each.
@@ -51,11 +55,24 @@ let package = Package(
         // library file for other processes' commits (CommitSignal).
         // PhotosCore for PathBytes only: names that are not UTF-8 are kept byte for byte.
         .target(name: "PhotosWatcher", dependencies: ["PhotosCore"], swiftSettings: settings),
+        // The JSON shapes other programs read (CLI output, hook payloads, status, socket API).
+        .target(name: "PhotosWire", dependencies: ["PhotosCore", "PhotosStore"], swiftSettings: settings),
+        // Exec hooks: definitions, durable cursors, payloads, and the runner.
+        .target(
+            name: "PhotosHooks",
+            dependencies: [
+                "PhotosCore", "PhotosStore", "PhotosWire",
+                .product(name: "Subprocess", package: "swift-subprocess"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: settings),
         // The daemon's services: watch, settle, ingest; systemd notification; status.
         .target(
             name: "PhotosDaemon",
             dependencies: [
-                "PhotosCore", "PhotosStore", "PhotosIngest", "PhotosWatcher", "CPhotosLinux",
+                "PhotosCore", "PhotosStore", "PhotosIngest", "PhotosWatcher", "CPhotosLinux", "PhotosWire",
+                "PhotosHooks", .product(name: "TOMLKit", package: "TOMLKit"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -72,7 +89,7 @@ let package = Package(
         .target(
             name: "Photos",
             dependencies: [
-                "PhotosCore", "PhotosStore", "PhotosMetadata", "PhotosIngest", "PhotosWatcher",
+                "PhotosCore", "PhotosStore", "PhotosMetadata", "PhotosIngest", "PhotosWatcher", "PhotosWire",
                 // Fetches cannot throw (PhotoKit's API): their failures are logged with the cause.
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -80,7 +97,7 @@ let package = Package(
         .executableTarget(
             name: "PhotosCLI",
             dependencies: [
-                "Photos", "PhotosStore", "PhotosIngest", "PhotosDaemon", "PhotosWatcher",
+                "Photos", "PhotosStore", "PhotosIngest", "PhotosDaemon", "PhotosWatcher", "PhotosWire", "PhotosHooks",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: settings
@@ -111,6 +128,11 @@ let package = Package(
         .testTarget(name: "PhotosStoreTests", dependencies: ["PhotosStore", "PhotosTestSupport"], swiftSettings: settings),
         .testTarget(
             name: "PhotosTests", dependencies: ["Photos", "PhotosIngest", "PhotosTestSupport"], swiftSettings: settings),
+        .testTarget(
+            name: "PhotosWireTests", dependencies: ["PhotosWire", "Photos", "PhotosTestSupport"], swiftSettings: settings),
+        .testTarget(
+            name: "PhotosHooksTests", dependencies: ["PhotosHooks", "PhotosWire", "Photos", "PhotosTestSupport"],
+            swiftSettings: settings),
         .testTarget(name: "PhotosWatcherTests", dependencies: ["PhotosWatcher", "PhotosCore"], swiftSettings: settings),
         .testTarget(
             name: "PhotosDaemonTests",

@@ -1,0 +1,48 @@
+import PhotosCore
+
+/// One exec hook as the config file declares it (a `[[hooks]]` table), validated.
+///
+/// ```toml
+/// [[hooks]]
+/// name = "backup-favorites"
+/// command = ["/home/me/bin/backup", "--to", "/mnt/backup"]
+/// objects = ["asset"]
+/// changes = ["inserted", "updated"]
+/// predicate = "favorite == YES AND mediaType == 1"
+/// albums = ["/home/me/Pictures/Family"]
+/// ```
+public struct HookDefinition: Sendable, Hashable {
+    /// What happened to an object, as a hook's `changes` filter names it.
+    public enum ChangeKind: String, Sendable, Hashable, CaseIterable, Codable {
+        case inserted, updated, deleted
+    }
+
+    /// Unique among the hooks; `[a-z0-9-]`, at most 64 characters. The hook's cursor is kept under it.
+    public var name: String
+    /// The program and its arguments (argv: no shell unless the hook names one).
+    public var command: [String]
+    /// The object types the hook is told about (`asset`, `assetCollection`, `collectionList`).
+    public var objects: Set<PHObjectType> = Set(PHObjectType.allCases)
+    /// The kinds of change the hook is told about.
+    public var changes: Set<ChangeKind> = Set(ChangeKind.allCases)
+    /// A PhotoKit predicate format that assets must match (deleted assets are matched on their last description).
+    public var predicate: String?
+    /// Only assets in these albums: each a directory path or an album's local identifier.
+    public var albums: [String] = []
+    /// The most objects in one run.
+    public var batch: Int = 500
+    /// How long to wait for more changes before a run.
+    public var settle: Duration = .zero
+    /// How long a run may take; then SIGTERM, and SIGKILL 5 s later.
+    public var timeout: Duration = .seconds(60)
+    /// Failed runs in a row after which the hook is parked until `photos hooks resume`.
+    public var maxFailures: Int = 5
+    /// A disabled hook does not run and does not hold history back.
+    public var enabled: Bool = true
+
+    /// A hook with the defaults for everything but its name and command.
+    public init(name: String, command: [String]) {
+        self.name = name
+        self.command = command
+    }
+}

@@ -1,0 +1,9 @@
+import Testing
+
+@testable import PhotosWire
+
+@Suite struct PhotosWireTests {
+    @Test func moduleLinks() {
+        #expect(String(describing: PhotosWire.self) == "PhotosWire")
+    }
+}
