@@ -61,6 +61,16 @@ public struct ChangeFeed: AsyncSequence, Sendable {
             token = entry.token
             return entry
         }
+
+        /// The next entry already committed, or nil without waiting: how a consumer that batches
+        /// (the exec hooks) takes everything that is there before it acts.
+        public mutating func nextCommitted() throws -> LibraryChange? {
+            if buffer.isEmpty { buffer = try database.changes(after: token, limit: ChangeFeed.pageSize) }
+            guard !buffer.isEmpty else { return nil }
+            let entry = buffer.removeFirst()
+            token = entry.token
+            return entry
+        }
     }
 
     /// Commit signals as an async stream that keeps at most one pending wakeup; the signal is

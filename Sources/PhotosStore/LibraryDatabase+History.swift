@@ -47,7 +47,7 @@ extension LibraryDatabase {
 
     static func prune(_ db: Database, keeping entries: Int) throws -> Int {
         let newest = try newestToken(db)
-        let cutoff = newest - Int64(max(0, entries))
+        let cutoff = try cutoffHeldByHooks(db, cutoff: newest - Int64(max(0, entries)), newest: newest)
         guard cutoff > 0 else { return 0 }
         try db.execute(sql: "DELETE FROM change WHERE token <= ?", arguments: [cutoff])
         let removed = db.changesCount

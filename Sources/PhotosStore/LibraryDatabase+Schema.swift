@@ -269,6 +269,7 @@ extension LibraryDatabase {
                 ) WITHOUT ROWID;
                 """)
         }
+        registerHookMigration(&migrator)
         return migrator
     }
 

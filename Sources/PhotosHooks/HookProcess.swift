@@ -1,0 +1,211 @@
+import Foundation
+import Logging
+import Subprocess
+import Synchronization
+
+#if canImport(System)
+    import System
+#else
+    import SystemPackage
+#endif
+
+/// One run of a hook's program: its payload on standard input, its output to the log (capped),
+/// a timeout, and a process group of its own so that whatever it starts goes with it.
+///
+/// A program that never reads its input, writes megabytes, exits at once or hangs costs the
+/// daemon nothing but this task: the input is written and the output drained concurrently, and a
+/// run that outlives its timeout (or the daemon) gets SIGTERM, then SIGKILL, sent to its group.
+struct HookProcess: Sendable {
+    /// How a run ended.
+    enum Termination: Sendable, Hashable {
+        case exited(Int32)
+        case signaled(Int32)
+        /// Killed after its timeout.
+        case timedOut(Duration)
+        /// Stopped because the daemon is stopping (or the hook's cursor was moved).
+        case cancelled
+        /// The program could not be started (not found, not executable).
+        case cannotStart(String)
+
+        var isSuccess: Bool { self == .exited(0) }
+
+        /// `exit 0`, `signal 9`, `timed out after 60 s`...
+        var description: String {
+            switch self {
+            case .exited(let code): "exit \(code)"
+            case .signaled(let signal): "signal \(signal)"
+            case .timedOut(let limit): "timed out after \(limit.formatted(.units(allowed: [.seconds, .milliseconds])))"
+            case .cancelled: "stopped with the daemon"
+            case .cannotStart(let reason): "cannot start: \(reason)"
+            }
+        }
+    }
+
+    /// What one run did.
+    struct Outcome: Sendable {
+        var termination: Termination
+        /// The end of its standard error (at most ``HookProcess/tailBytes``), for the parked reason.
+        var errorTail: String
+        /// Bytes written to stdout and stderr, all of them (only the first ``HookProcess/logBytes`` are logged).
+        var outputBytes: Int
+        /// When the process was started, and how long the run took.
+        var startedAt: Date
+        var duration: Duration
+    }
+
+    /// Output logged per run and stream; the rest is counted and dropped.
+    static let logBytes = 64 * 1024
+    /// Bytes of stderr kept for the parked reason.
+    static let tailBytes = 2048
+    /// The wait between SIGTERM and SIGKILL.
+    static let killGrace: Duration = .seconds(5)
+
+    var command: [String]
+    var environment: [String: String]
+    var timeout: Duration
+    var logger: Logger
+
+    /// Runs the program with `input` on its standard input. `started` is called once it runs.
+    func run(input: [UInt8], started: @Sendable () -> Void = {}) async -> Outcome {
+        _ = Self.ignoringBrokenPipes
+        let startedAt = Date()
+        let clock = ContinuousClock()
+        let begin = clock.now
+        guard let program = command.first, !program.isEmpty else {
+            return Outcome(
+                termination: .cannotStart("the command is empty"), errorTail: "", outputBytes: 0, startedAt: startedAt,
+                duration: .zero)
+        }
+        let executable: Executable = program.contains("/") ? .path(FilePath(program)) : .name(program)
+        var options = PlatformOptions()
+        // Its own group: SIGTERM and SIGKILL reach what it forked too.
+        options.processGroupID = 0
+        let environment = Environment.custom(
+            Dictionary(uniqueKeysWithValues: self.environment.map { (Environment.Key(stringLiteral: $0.key), $0.value) }))
+        let capture = Capture()
+        let timeout = self.timeout
+        let logger = self.logger
+        do {
+            let result = try await Subprocess.run(
+                executable, arguments: Arguments(Array(command.dropFirst())), environment: environment,
+                platformOptions: options, input: .inputWriter, output: .sequence, error: .sequence
+            ) { execution in
+                started()
+                let group = execution.processIdentifier.value
+                try await withTaskCancellationHandler {
+                    try await withThrowingTaskGroup(of: Bool.self) { tasks in
+                        tasks.addTask {
+                            // A hook that exits without reading its input is its own business: its exit
+                            // status says how it went.
+                            _ = try? await execution.standardInputWriter.write(input)
+                            try? await execution.standardInputWriter.finish()
+                            return true
+                        }
+                        tasks.addTask {
+                            try await Self.drain(execution.standardOutput, level: .info, logger: logger) { count in
+                                capture.outputBytes.add(count, ordering: .relaxed)
+                            }
+                            return true
+                        }
+                        tasks.addTask {
+                            try await Self.drain(execution.standardError, level: .warning, logger: logger) { count in
+                                capture.outputBytes.add(count, ordering: .relaxed)
+                            } keep: { bytes in
+                                capture.tail.withLock { kept in
+                                    kept.append(contentsOf: bytes)
+                                    if kept.count > Self.tailBytes { kept.removeFirst(kept.count - Self.tailBytes) }
+                                }
+                            }
+                            return true
+                        }
+                        tasks.addTask {
+                            // The timer: the only task that returns false.
+                            try await Task.sleep(for: timeout)
+                            capture.timedOut.store(true, ordering: .relaxed)
+                            Self.stop(group: group)
+                            return false
+                        }
+                        var finished = 0
+                        while let done = try await tasks.next() {
+                            if done { finished += 1 }
+                            if finished == 3 { break }
+                        }
+                        tasks.cancelAll()
+                    }
+                } onCancel: {
+                    Self.stop(group: group)
+                }
+            }
+            let termination: Termination
+            if Task.isCancelled {
+                termination = .cancelled
+            } else if capture.timedOut.load(ordering: .relaxed) {
+                termination = .timedOut(timeout)
+            } else {
+                switch result.terminationStatus {
+                case .exited(let code): termination = .exited(code)
+                case .signaled(let signal): termination = .signaled(signal)
+                }
+            }
+            return Outcome(
+                termination: termination, errorTail: String(decoding: capture.tail.withLock { $0 }, as: UTF8.self),
+                outputBytes: capture.outputBytes.load(ordering: .relaxed), startedAt: startedAt, duration: clock.now - begin)
+        } catch {
+            let reason = (error as? SubprocessError).map { "\($0)" } ?? "\(error)"
+            return Outcome(
+                termination: Task.isCancelled ? .cancelled : .cannotStart(reason), errorTail: "",
+                outputBytes: capture.outputBytes.load(ordering: .relaxed), startedAt: startedAt,
+                duration: clock.now - begin)
+        }
+    }
+
+    /// What the run's concurrent tasks record.
+    private final class Capture: Sendable {
+        let timedOut = Atomic<Bool>(false)
+        let tail = Mutex<[UInt8]>([])
+        let outputBytes = Atomic<Int>(0)
+    }
+
+    /// A hook that exits before reading all its input closes the pipe under our writer: that must be
+    /// an error of the write (EPIPE), not SIGPIPE killing the daemon. Set once, for the process.
+    private static let ignoringBrokenPipes: Void = { signal(SIGPIPE, SIG_IGN) }()
+
+    /// SIGTERM to the hook's process group now, SIGKILL after the grace period (if anything is left).
+    static func stop(group: pid_t) {
+        kill(-group, SIGTERM)
+        Task.detached {
+            try? await Task.sleep(for: killGrace)
+            kill(-group, SIGKILL)
+        }
+    }
+
+    /// Reads a stream to its end, logging lines until ``logBytes`` and counting the rest.
+    private static func drain(
+        _ stream: SubprocessOutputSequence, level: Logger.Level, logger: Logger, count: (Int) -> Void,
+        keep: ([UInt8]) -> Void = { _ in }
+    ) async throws {
+        var logged = 0
+        var dropped = 0
+        var line: [UInt8] = []
+        for try await buffer in stream {
+            let bytes = buffer.withUnsafeBytes { Array($0) }
+            count(bytes.count)
+            keep(bytes)
+            for byte in bytes {
+                if logged >= logBytes {
+                    dropped += 1
+                    continue
+                }
+                logged += 1
+                if byte == UInt8(ascii: "\n") {
+                    logger.log(level: level, "\(String(decoding: line, as: UTF8.self))")
+                    line.removeAll(keepingCapacity: true)
+                } else if line.count < 4096 {
+                    line.append(byte)
+                }
+            }
+        }
+        if !line.isEmpty { logger.log(level: level, "\(String(decoding: line, as: UTF8.self))") }
+        if dropped > 0 { logger.log(level: level, "\(dropped) more bytes not logged (the log keeps \(logBytes) per run)") }
+    }
+}

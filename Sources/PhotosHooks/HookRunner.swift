@@ -1,0 +1,298 @@
+import Dispatch
+import Foundation
+import Logging
+import PhotosCore
+import PhotosStore
+import PhotosWatcher
+import ServiceLifecycle
+import Synchronization
+
+/// The daemon's exec hooks: runs each configured hook with the changes it has not acknowledged,
+/// as one JSON document on standard input, and keeps its cursor in the library.
+///
+/// Delivery is at least once and in order. Each hook follows the change log through its own
+/// ``ChangeFeed`` from its durable cursor; one run at a time per hook, and what arrives during a
+/// run forms the next batch. The cursor moves only when the hook exits 0. A failed or timed-out run
+/// is given again after an exponential backoff; after ``HookDefinition/maxFailures`` failures in a
+/// row the hook is parked until `photos hooks resume`. A hook whose cursor fell out of the history
+/// gets one run with `"expired": true` and no changes. On graceful shutdown, running hooks get
+/// SIGTERM (then SIGKILL) and their batches are given again after the restart.
+///
+/// `photos hooks resume` and `replay` change the hook's row from another process; the runner sees
+/// the row's generation change (a commit signal wakes it) and starts that hook again from its cursor.
+public final class HookRunner: Service, Sendable {
+    /// What happened to one run; for status, tests and the benchmark.
+    public enum Event: Sendable {
+        /// The hook's process was started for the changes after `since` through `until`.
+        case started(hook: String, since: Int64, until: Int64, at: ContinuousClock.Instant)
+        /// The run ended.
+        case finished(hook: String, until: Int64, outcome: String, success: Bool)
+        /// The hook was parked.
+        case parked(hook: String, reason: String)
+    }
+
+    let hooks: [HookDefinition]
+    let database: LibraryDatabase
+    let libraryPath: String
+    let historyLimit: Int
+    let logger: Logger
+    let payloads: HookPayloadBuilder
+    let environment: [String: String]
+    let onEvent: @Sendable (Event) -> Void
+    /// The wait after a first failure; it doubles with each failure in a row.
+    let backoffBase: Duration
+
+    /// The longest wait between failed runs.
+    public static let maximumBackoff: Duration = .seconds(300)
+
+    /// A runner for `hooks` (disabled ones are skipped) over `database`, the library file at `libraryPath`.
+    ///
+    /// `historyLimit` bounds the change-log entries kept for hooks that lag behind. `environment` is
+    /// the daemon's; hooks get only its `PATH`, `HOME`, `USER`, `LOGNAME`, `LANG`, `LC_*` and `TZ`,
+    /// plus the `PHOTOS_*` variables.
+    public init(
+        hooks: [HookDefinition], database: LibraryDatabase, libraryPath: String, historyLimit: Int = 1_000_000,
+        timeZone: TimeZone = .current, logger: Logger,
+        environment: [String: String] = ProcessInfo.processInfo.environment, backoffBase: Duration = .seconds(1),
+        onEvent: @escaping @Sendable (Event) -> Void = { _ in }
+    ) {
+        self.backoffBase = backoffBase
+        self.hooks = hooks.filter(\.enabled)
+        self.database = database
+        self.libraryPath = libraryPath
+        self.historyLimit = historyLimit
+        self.logger = logger
+        self.payloads = HookPayloadBuilder(database: database, timeZone: timeZone)
+        self.environment = Self.minimalEnvironment(from: environment)
+        self.onEvent = onEvent
+    }
+
+    public func run() async throws {
+        try database.enrollHooks(hooks.map(\.name), historyLimit: historyLimit)
+        let filters = try hooks.map { try HookFilter(hook: $0, database: database) }
+        guard !filters.isEmpty else { return }
+        logger.info("hooks ready", metadata: ["hooks": "\(hooks.map(\.name).joined(separator: ","))"])
+        await cancelWhenGracefulShutdown {
+            await self.supervise(filters)
+        }
+    }
+
+    // MARK: Supervision
+
+    /// Starts each hook's follower, and starts it again when its row's generation changes (resume,
+    /// replay). Ends when cancelled, after every follower (and its process) has stopped.
+    private func supervise(_ filters: [HookFilter]) async {
+        let (wakeups, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let signal = CommitSignal(path: database.path, queue: DispatchQueue(label: "photosd.hooks.control")) {
+            continuation.yield()
+        }
+        defer { signal.cancel() }
+        var followers: [String: (generation: Int, task: Task<Void, Never>)] = [:]
+        func reconcile() {
+            let states: [String: HookState]
+            do {
+                states = Dictionary(uniqueKeysWithValues: try database.hookStates().map { ($0.name, $0) })
+            } catch {
+                logger.error("cannot read the hooks' cursors", metadata: ["error": "\(error)"])
+                return
+            }
+            for filter in filters {
+                let name = filter.hook.name
+                guard let state = states[name] else { continue }
+                if let current = followers[name], current.generation == state.generation { continue }
+                let previous = followers[name]?.task
+                previous?.cancel()
+                let parked = state.isParked
+                followers[name] = (
+                    state.generation,
+                    Task {
+                        // One instance per hook: the old follower's process is gone before the new one starts.
+                        await previous?.value
+                        guard !parked, !Task.isCancelled else { return }
+                        await self.follow(filter, generation: state.generation)
+                    }
+                )
+            }
+        }
+        reconcile()
+        await withTaskCancellationHandler {
+            for await _ in wakeups { reconcile() }
+        } onCancel: {
+            continuation.finish()
+        }
+        for follower in followers.values { follower.task.cancel() }
+        for follower in followers.values { await follower.task.value }
+    }
+
+    // MARK: One hook
+
+    /// Gives one hook its changes, batch after batch, until it is parked or cancelled.
+    private func follow(_ filter: HookFilter, generation: Int) async {
+        let hook = filter.hook
+        let log = logger.with(hook: hook.name)
+        guard var state = try? database.hookState(named: hook.name) else { return }
+        var failures = state.failures
+        var feed = database.changeFeed(after: state.cursor).makeAsyncIterator()
+        var carried: LibraryChange?
+        while !Task.isCancelled {
+            if failures > 0 {
+                // A hook that failed before a restart waits out its backoff again.
+                guard (try? await Task.sleep(for: backoff(afterFailures: failures))) != nil else { return }
+            }
+            let since = state.cursor
+            var entries: [LibraryChange] = []
+            var expired = false
+            do {
+                let first: LibraryChange
+                if let entry = carried {
+                    first = entry
+                    carried = nil
+                } else {
+                    guard let entry = try await feed.next() else { return }
+                    first = entry
+                }
+                if hook.settle > .zero { try await Task.sleep(for: hook.settle) }
+                entries = [first]
+                var objects = first.objectCount
+                while objects < hook.batch, let entry = try feed.nextCommitted() {
+                    if objects + entry.objectCount > hook.batch {
+                        carried = entry
+                        break
+                    }
+                    entries.append(entry)
+                    objects += entry.objectCount
+                }
+            } catch let error as StoreError where error.code == .historyExpired {
+                expired = true
+            } catch is CancellationError {
+                return
+            } catch {
+                log.error("cannot read the change log", metadata: ["error": "\(error)"])
+                guard (try? await Task.sleep(for: .seconds(1))) != nil else { return }
+                feed = database.changeFeed(after: state.cursor).makeAsyncIterator()
+                carried = nil
+                continue
+            }
+
+            let until: Int64
+            let payload: [UInt8]
+            let count: Int
+            do {
+                if expired {
+                    until = try database.currentToken()
+                    payload = try payloads.expired(hook: hook.name, since: since, until: until)
+                    count = 0
+                    log.warning("the hook's cursor fell out of the kept history: giving it an expired run",
+                                metadata: ["since": "\(since)"])
+                } else {
+                    until = entries.last!.token
+                    let selected = try filter.select(entries, in: database)
+                    if selected.isEmpty {
+                        // Nothing for this hook: the cursor moves without a run.
+                        guard try database.acknowledgeHook(
+                            hook.name, through: until, generation: generation, objects: 0, run: nil)
+                        else { return }
+                        state.cursor = until
+                        continue
+                    }
+                    count = selected.reduce(0) { $0 + $1.count }
+                    payload = try payloads.payload(hook: hook.name, since: since, until: until, changes: selected)
+                }
+            } catch {
+                log.error("cannot build the hook's payload", metadata: ["error": "\(error)"])
+                guard (try? await Task.sleep(for: .seconds(1))) != nil else { return }
+                feed = database.changeFeed(after: state.cursor).makeAsyncIterator()
+                carried = nil
+                continue
+            }
+
+            let process = HookProcess(
+                command: hook.command,
+                environment: environment.merging(
+                    [
+                        "PHOTOS_LIBRARY": libraryPath, "PHOTOS_HOOK": hook.name, "PHOTOS_SINCE": "\(since)",
+                        "PHOTOS_UNTIL": "\(until)",
+                    ], uniquingKeysWith: { $1 }),
+                timeout: hook.timeout, logger: log)
+            let onEvent = self.onEvent
+            let outcome = await process.run(input: payload) {
+                onEvent(.started(hook: hook.name, since: since, until: until, at: .now))
+            }
+            if outcome.termination == .cancelled || Task.isCancelled {
+                log.info("stopped a run; its changes are given again after the restart",
+                         metadata: ["since": "\(since)", "until": "\(until)"])
+                return
+            }
+            let record = HookRunRecord(
+                startedAt: outcome.startedAt.timeIntervalSince1970,
+                duration: Double(outcome.duration.components.seconds)
+                    + Double(outcome.duration.components.attoseconds) / 1e18,
+                outcome: outcome.termination.description,
+                errorTail: outcome.errorTail.isEmpty ? nil : outcome.errorTail)
+            onEvent(.finished(hook: hook.name, until: until, outcome: record.outcome, success: outcome.termination.isSuccess))
+            do {
+                if outcome.termination.isSuccess {
+                    guard try database.acknowledgeHook(
+                        hook.name, through: until, generation: generation, objects: count, run: record)
+                    else { return }
+                    log.debug("delivered", metadata: ["since": "\(since)", "until": "\(until)", "objects": "\(count)"])
+                    state.cursor = until
+                    failures = 0
+                    if expired { feed = database.changeFeed(after: until).makeAsyncIterator() }
+                } else {
+                    guard let failed = try database.recordHookFailure(
+                        hook.name, generation: generation, run: record, maxFailures: hook.maxFailures)
+                    else { return }
+                    failures = failed.failures
+                    if let reason = failed.parkedReason {
+                        log.error("parked until `photos hooks resume \(hook.name)`", metadata: ["reason": "\(reason)"])
+                        onEvent(.parked(hook: hook.name, reason: reason))
+                        return
+                    }
+                    log.warning("run failed; trying again", metadata: [
+                        "outcome": "\(record.outcome)", "failures": "\(failures)",
+                        "retryIn": "\(backoff(afterFailures: failures))",
+                    ])
+                    // The same changes again, from the cursor.
+                    feed = database.changeFeed(after: state.cursor).makeAsyncIterator()
+                    carried = nil
+                }
+            } catch {
+                log.error("cannot record the run", metadata: ["error": "\(error)"])
+                guard (try? await Task.sleep(for: .seconds(1))) != nil else { return }
+                feed = database.changeFeed(after: state.cursor).makeAsyncIterator()
+                carried = nil
+            }
+        }
+    }
+
+    /// ``backoffBase`` after the first failure, doubling, at most ``maximumBackoff``.
+    func backoff(afterFailures failures: Int) -> Duration {
+        min(backoffBase * (1 << min(max(failures - 1, 0), 16)), Self.maximumBackoff)
+    }
+
+    /// The few variables a hook inherits from the daemon.
+    static func minimalEnvironment(from environment: [String: String]) -> [String: String] {
+        var kept = environment.filter { key, _ in
+            ["PATH", "HOME", "USER", "LOGNAME", "LANG", "TZ", "TMPDIR"].contains(key) || key.hasPrefix("LC_")
+        }
+        if kept["PATH"] == nil { kept["PATH"] = "/usr/local/bin:/usr/bin:/bin" }
+        return kept
+    }
+}
+
+extension LibraryChange {
+    /// How many objects the entry names.
+    var objectCount: Int {
+        [asset, assetCollection, collectionList].reduce(0) { $0 + $1.inserted.count + $1.updated.count + $1.deleted.count }
+    }
+}
+
+extension Logger {
+    /// This logger with the hook's name in its metadata.
+    func with(hook: String) -> Logger {
+        var logger = self
+        logger[metadataKey: "hook"] = "\(hook)"
+        return logger
+    }
+}

@@ -1,0 +1,352 @@
+import Foundation
+import GRDB
+import PhotosCore
+
+/// Where one exec hook stands, kept in the library so that it survives restarts: the last change
+/// it was given and acknowledged (exit 0), its failures, and whether it is parked.
+///
+/// The daemon runs hooks; `photos hooks` reads and moves these rows. A row changed by another
+/// process is noticed through its ``HookState/generation``.
+public struct HookState: Sendable, Hashable, Codable, FetchableRecord, PersistableRecord {
+    public static let databaseTableName = "hook"
+
+    /// The hook's name in the config file.
+    public var name: String
+    /// The token of the last change-log entry the hook acknowledged: it is given what comes after.
+    public var cursor: Int64
+    /// Whether the hook is in the daemon's config now; only enabled hooks hold history back.
+    public var enabled: Bool
+    /// Failed runs in a row.
+    public var failures: Int
+    /// Set when the hook was parked after too many failures; cleared by `photos hooks resume`.
+    public var parkedAt: Double?
+    /// Why the hook was parked: its last exit status and the tail of its stderr.
+    public var parkedReason: String?
+    /// When the last run started, seconds since 1970.
+    public var lastRunAt: Double?
+    /// How the last run ended (`exit 0`, `exit 3`, `signal 9`, `timed out`, `cannot start: ...`).
+    public var lastOutcome: String?
+    /// How long the last run took, in seconds.
+    public var lastDuration: Double?
+    /// The tail of the last failed run's stderr.
+    public var lastError: String?
+    /// Runs that exited 0, and the objects they were given, since the hook was first seen.
+    public var runs: Int
+    /// Objects delivered by successful runs.
+    public var delivered: Int
+    /// Bumped whenever something outside the runner moves the row (resume, replay), so a running
+    /// daemon starts the hook again from the new cursor.
+    public var generation: Int
+
+    /// A hook seen for the first time, starting after `cursor`.
+    public init(name: String, cursor: Int64) {
+        self.name = name
+        self.cursor = cursor
+        enabled = true
+        failures = 0
+        runs = 0
+        delivered = 0
+        generation = 0
+    }
+
+    /// Whether the hook waits for `photos hooks resume`.
+    public var isParked: Bool { parkedAt != nil }
+}
+
+/// How a hook's run ended, as the runner records it.
+public struct HookRunRecord: Sendable, Hashable {
+    /// When the run started, seconds since 1970.
+    public var startedAt: Double
+    /// How long it took, in seconds.
+    public var duration: Double
+    /// `exit 0`, `exit 3`, `signal 9`, `timed out after 60 s`, `cannot start: ...`.
+    public var outcome: String
+    /// The tail of its stderr, for failures.
+    public var errorTail: String?
+
+    /// A run record.
+    public init(startedAt: Double, duration: Double, outcome: String, errorTail: String? = nil) {
+        self.startedAt = startedAt
+        self.duration = duration
+        self.outcome = outcome
+        self.errorTail = errorTail
+    }
+}
+
+extension LibraryDatabase {
+    /// The table of hook cursors, and the bound on history kept for hooks that lag behind.
+    static func registerHookMigration(_ migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("v11: hook cursors") { db in
+            try db.execute(sql: """
+                CREATE TABLE hook (
+                    name TEXT PRIMARY KEY,
+                    cursor INTEGER NOT NULL,
+                    enabled INTEGER NOT NULL DEFAULT 1,
+                    failures INTEGER NOT NULL DEFAULT 0,
+                    parkedAt REAL,
+                    parkedReason TEXT,
+                    lastRunAt REAL,
+                    lastOutcome TEXT,
+                    lastDuration REAL,
+                    lastError TEXT,
+                    runs INTEGER NOT NULL DEFAULT 0,
+                    delivered INTEGER NOT NULL DEFAULT 0,
+                    generation INTEGER NOT NULL DEFAULT 0
+                ) WITHOUT ROWID;
+                -- Entries an enabled hook has not acknowledged are kept past the library's own
+                -- history limit, up to this many (every process prunes, so the bound lives here).
+                ALTER TABLE library ADD COLUMN hookHistoryLimit INTEGER NOT NULL DEFAULT 1000000;
+                """)
+        }
+    }
+
+    // MARK: Reading
+
+    /// Every hook the library has a cursor for, by name.
+    public func hookStates() throws -> [HookState] {
+        try read { db in try HookState.order(Column("name")).fetchAll(db) }
+    }
+
+    /// One hook's state, or nil if the library has never seen it.
+    public func hookState(named name: String) throws -> HookState? {
+        try read { db in try HookState.fetchOne(db, key: name) }
+    }
+
+    // MARK: The daemon's writes
+
+    /// Makes the library's hook rows match the config: new hooks start after the newest entry (a hook
+    /// added today is not flooded with last year's changes; `photos hooks replay` goes back), hooks
+    /// no longer configured stop holding history. Returns the states of `names`, in that order.
+    @discardableResult
+    public func enrollHooks(_ names: [String], historyLimit: Int) throws -> [HookState] {
+        try hookWrite { db in
+            let newest = try Self.newestToken(db)
+            try db.execute(sql: "UPDATE hook SET enabled = 0")
+            for name in names {
+                if var state = try HookState.fetchOne(db, key: name) {
+                    state.enabled = true
+                    try state.update(db)
+                } else {
+                    try HookState(name: name, cursor: newest).insert(db)
+                }
+            }
+            try db.execute(
+                sql: "UPDATE library SET hookHistoryLimit = ? WHERE id = 1", arguments: [max(0, historyLimit)])
+            return try names.map { try HookState.fetchOne(db, key: $0)! }
+        }
+    }
+
+    /// Records a run that exited 0: the cursor moves to `token` unless the row was moved meanwhile
+    /// (its generation changed; then the replay or resume wins and this batch is given again).
+    /// Returns false when the row had moved.
+    @discardableResult
+    public func acknowledgeHook(
+        _ name: String, through token: Int64, generation: Int, objects: Int, run: HookRunRecord?
+    ) throws -> Bool {
+        try hookWrite { db in
+            guard var state = try HookState.fetchOne(db, key: name), state.generation == generation else {
+                return false
+            }
+            state.cursor = max(state.cursor, token)
+            state.failures = 0
+            if let run {
+                state.runs += 1
+                state.delivered += objects
+                state.lastRunAt = run.startedAt
+                state.lastDuration = run.duration
+                state.lastOutcome = run.outcome
+            }
+            try state.update(db)
+            return true
+        }
+    }
+
+    /// Records a failed run; parks the hook when it has failed `maxFailures` times in a row.
+    /// Returns the new state (nil if the row had moved meanwhile).
+    @discardableResult
+    public func recordHookFailure(_ name: String, generation: Int, run: HookRunRecord, maxFailures: Int) throws
+        -> HookState?
+    {
+        try hookWrite { db in
+            guard var state = try HookState.fetchOne(db, key: name), state.generation == generation else {
+                return nil
+            }
+            state.failures += 1
+            state.lastRunAt = run.startedAt
+            state.lastDuration = run.duration
+            state.lastOutcome = run.outcome
+            state.lastError = run.errorTail
+            if state.failures >= max(1, maxFailures) {
+                state.parkedAt = Date().timeIntervalSince1970
+                var reason = "\(run.outcome) after \(state.failures) failed runs in a row"
+                if let tail = run.errorTail, !tail.isEmpty { reason += "; stderr: \(tail)" }
+                state.parkedReason = reason
+            }
+            try state.update(db)
+            return state
+        }
+    }
+
+    // MARK: `photos hooks`
+
+    /// Unparks a hook: its failures are forgotten and the daemon runs it again from its cursor.
+    /// Throws `StoreError.Code.notFound` for a hook the library has never seen.
+    @discardableResult
+    public func resumeHook(_ name: String) throws -> HookState {
+        try hookWrite { db in
+            guard var state = try HookState.fetchOne(db, key: name) else { throw Self.unknownHook(name) }
+            state.parkedAt = nil
+            state.parkedReason = nil
+            state.failures = 0
+            state.generation += 1
+            try state.update(db)
+            return state
+        }
+    }
+
+    /// Moves a hook's cursor to `token` (back, to be given changes again; or forward, to skip),
+    /// and unparks it. A token older than the kept history gives the hook an `expired` run.
+    @discardableResult
+    public func moveHookCursor(_ name: String, to token: Int64) throws -> HookState {
+        try hookWrite { db in
+            guard var state = try HookState.fetchOne(db, key: name) else { throw Self.unknownHook(name) }
+            state.cursor = max(0, min(token, try Self.newestToken(db)))
+            state.parkedAt = nil
+            state.parkedReason = nil
+            state.failures = 0
+            state.generation += 1
+            try state.update(db)
+            return state
+        }
+    }
+
+    // MARK: History held for hooks
+
+    /// The oldest entry pruning must keep for hooks, given the cutoff it would use otherwise: the
+    /// lowest cursor of an enabled hook, but never more than the library's hook history limit behind
+    /// the newest entry (a hook that stopped for months does not grow the library without bound;
+    /// it gets an `expired` run instead).
+    static func cutoffHeldByHooks(_ db: Database, cutoff: Int64, newest: Int64) throws -> Int64 {
+        guard try db.tableExists("hook"),
+            let lowest = try Int64.fetchOne(db, sql: "SELECT MIN(cursor) FROM hook WHERE enabled = 1")
+        else { return cutoff }
+        let limit = try Int64.fetchOne(db, sql: "SELECT hookHistoryLimit FROM library WHERE id = 1") ?? 0
+        return min(cutoff, max(lowest, newest - limit))
+    }
+
+    private func hookWrite<T>(_ body: (Database) throws -> T) throws -> T {
+        do {
+            return try writer.write(body)
+        } catch {
+            throw StoreError.wrap(error, path: path)
+        }
+    }
+
+    private static func unknownHook(_ name: String) -> StoreError {
+        StoreError(.notFound, "no hook named \(name) has run in this library (is it in the daemon's config?)")
+    }
+}
+
+// MARK: What a hook's filter asks of the store
+
+extension LibraryDatabase {
+    /// The albums a hook's `albums` names: each a directory-backed album's directory or an album's
+    /// local identifier. Returns their row ids and directories, and the entries that name no album.
+    public func resolveAlbums(_ entries: [String]) throws -> (ids: [Int64], directories: [String], missing: [String]) {
+        try read { db in
+            var ids: [Int64] = []
+            var directories: [String] = []
+            var missing: [String] = []
+            for entry in entries {
+                let row = try Row.fetchOne(
+                    db,
+                    sql: """
+                        SELECT id, path FROM collection WHERE isList = 0 AND (localIdentifier = ?1 OR path = ?2)
+                        """,
+                    arguments: [entry, Self.trimmingSlash(entry)])
+                guard let row else {
+                    missing.append(entry)
+                    continue
+                }
+                ids.append(row["id"])
+                if let path: String = row["path"] { directories.append(path) }
+            }
+            return (ids, directories, missing)
+        }
+    }
+
+    /// Of these live assets, the ones that match `predicate` (nil: all) and belong to one of
+    /// `albums` (nil: any album or none). Hidden assets and burst members count like any other.
+    public func assetIdentifiers(among identifiers: [String], matching predicate: SQLFragment?, inAlbums albums: [Int64]?)
+        throws -> Set<String>
+    {
+        guard !identifiers.isEmpty else { return [] }
+        return try read { db in
+            var sql = "SELECT asset.localIdentifier FROM asset WHERE asset.localIdentifier IN (SELECT value FROM json_each(?))"
+            var arguments: StatementArguments = [try Self.jsonStrings(identifiers)]
+            if let predicate {
+                sql += " AND (\(predicate.sql))"
+                arguments += StatementArguments(predicate.arguments.map(\.databaseValue))
+            }
+            if let albums {
+                sql += """
+                     AND EXISTS (SELECT 1 FROM collection_asset WHERE collection_asset.assetId = asset.id
+                    AND collection_asset.collectionId IN (SELECT value FROM json_each(?)))
+                    """
+                arguments += [try LibraryTransaction.jsonList(albums)]
+            }
+            return Set(try String.fetchAll(db, sql: sql, arguments: arguments))
+        }
+    }
+
+    /// Of these deleted assets, the ones whose last state (their tombstone) matches `predicate`
+    /// (nil: all) and whose files lay in one of `directories` (nil: anywhere). A deleted asset's
+    /// user-album memberships are gone with it: only directory-backed albums can be told.
+    public func deletedAssetIdentifiers(
+        among identifiers: [String], matching predicate: SQLFragment?, inDirectories directories: [String]?
+    ) throws -> Set<String> {
+        guard !identifiers.isEmpty else { return [] }
+        return try read { db in
+            // The tombstones' records, as rows of a table named `asset`, so the compiled predicate
+            // reads them as it reads live assets.
+            let columns = try Row.fetchAll(db, sql: "PRAGMA table_info(asset)").map { $0["name"] as String }
+            let projection = columns.map { "json_extract(record, '$.\($0)') AS \($0)" }.joined(separator: ", ")
+            var sql = """
+                WITH asset AS (SELECT \(projection) FROM tombstone
+                WHERE isAsset = 1 AND localIdentifier IN (SELECT value FROM json_each(?)))
+                SELECT asset.localIdentifier FROM asset
+                """
+            var arguments: StatementArguments = [try Self.jsonStrings(identifiers)]
+            if let predicate {
+                sql += " WHERE (\(predicate.sql))"
+                arguments += StatementArguments(predicate.arguments.map(\.databaseValue))
+            }
+            var matched = Set(try String.fetchAll(db, sql: sql, arguments: arguments))
+            if let directories {
+                let wanted = Set(directories.map(Self.trimmingSlash))
+                let deleted = try deletedObjects(localIdentifiers: Array(matched))
+                matched = matched.filter { identifier in
+                    deleted[identifier]?.resources.contains { resource in
+                        wanted.contains(Self.directory(of: resource.path))
+                    } ?? false
+                }
+            }
+            return matched
+        }
+    }
+
+    private static func jsonStrings(_ strings: [String]) throws -> String {
+        String(decoding: try JSONEncoder().encode(strings), as: UTF8.self)
+    }
+
+    private static func trimmingSlash(_ path: String) -> String {
+        var path = path
+        while path.count > 1, path.hasSuffix("/") { path.removeLast() }
+        return path
+    }
+
+    private static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "" }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import Logging
+import Testing
+
+@testable import PhotosHooks
+
+/// The hook process alone: what a badly behaved program does to a run.
+@Suite struct HookProcessTests {
+    let logger = Logger(label: "test")
+
+    func process(_ script: String, timeout: Duration = .seconds(30)) -> HookProcess {
+        HookProcess(command: ["/bin/sh", "-c", script], environment: ["PATH": "/usr/bin:/bin"], timeout: timeout,
+                    logger: logger)
+    }
+
+    @Test func exitStatusAndInputArrive() async throws {
+        let directory = try FileManager.default.url(
+            for: .itemReplacementDirectory, in: .userDomainMask, appropriateFor: URL(fileURLWithPath: "/tmp"),
+            create: true)
+        let copy = directory.appendingPathComponent("payload").path
+        let outcome = await process("cat > '\(copy)'; exit 3").run(input: Array("{\"hello\":1}".utf8))
+        #expect(outcome.termination == .exited(3))
+        #expect(try String(contentsOfFile: copy, encoding: .utf8) == "{\"hello\":1}")
+    }
+
+    @Test func aHookThatNeverReadsAMegabytePayloadStillFinishes() async {
+        let outcome = await process("exit 0").run(input: [UInt8](repeating: 65, count: 4 << 20))
+        #expect(outcome.termination == .exited(0))
+    }
+
+    @Test func megabytesOfOutputAreDrainedAndCapped() async {
+        let outcome = await process("head -c 8000000 /dev/zero | tr '\\\\0' x; head -c 5000 /dev/zero | tr '\\\\0' e >&2")
+            .run(input: [])
+        #expect(outcome.termination == .exited(0))
+        #expect(outcome.outputBytes == 8_005_000)
+        #expect(outcome.errorTail.utf8.count == HookProcess.tailBytes)
+    }
+
+    @Test func aHangingHookAndWhatItForkedAreKilledAtTheTimeout() async throws {
+        let pidFile = "/tmp/photos-hook-child-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        defer { unlink(pidFile) }
+        // Both ignore SIGTERM; the child outlives its parent unless the whole group gets the SIGKILL.
+        let outcome = await process(
+            "trap '' TERM; (trap '' TERM; sleep 60) & echo $! > \(pidFile); sleep 60", timeout: .milliseconds(300)
+        ).run(input: [])
+        #expect(outcome.termination == .timedOut(.milliseconds(300)))
+        #expect(outcome.duration < .seconds(20))
+        let child = try #require(Int32(try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(!Self.isRunning(child), "the hook's child \(child) is still running")
+    }
+
+    /// Whether a process exists and is not a zombie waiting to be reaped.
+    static func isRunning(_ pid: Int32) -> Bool {
+        guard kill(pid, 0) == 0 else { return false }
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return false }
+        return !stat[close...].hasPrefix(") Z")
+    }
+
+    @Test func aMissingProgramCannotStart() async {
+        let outcome = await HookProcess(
+            command: ["/nonexistent/hook"], environment: [:], timeout: .seconds(5), logger: logger
+        ).run(input: [])
+        guard case .cannotStart = outcome.termination else {
+            Issue.record("expected cannotStart, got \(outcome.termination)")
+            return
+        }
+    }
+
+    @Test func cancellingTheRunStopsTheProcess() async {
+        let task = Task { await process("sleep 30").run(input: []) }
+        try? await Task.sleep(for: .milliseconds(300))
+        task.cancel()
+        let outcome = await task.value
+        #expect(outcome.termination == .cancelled)
+        #expect(outcome.duration < .seconds(10))
+    }
+}
