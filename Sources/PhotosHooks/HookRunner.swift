@@ -296,3 +296,38 @@ extension Logger {
         return logger
     }
 }
+
+extension HookRunner {
+    /// The payload the hook's next run would get now (`photos hooks run NAME --dry-run`), or nil
+    /// when nothing after its cursor passes its filter. Reads; changes nothing.
+    public static func pendingPayload(
+        for hook: HookDefinition, database: LibraryDatabase, timeZone: TimeZone = .current
+    ) throws -> (since: Int64, until: Int64, payload: [UInt8])? {
+        let builder = HookPayloadBuilder(database: database, timeZone: timeZone)
+        let filter = try HookFilter(hook: hook, database: database)
+        var since = try database.hookState(named: hook.name)?.cursor ?? database.currentToken()
+        var feed = database.changeFeed(after: since).makeAsyncIterator()
+        while true {
+            var entries: [LibraryChange] = []
+            var objects = 0
+            do {
+                while objects < hook.batch, let entry = try feed.nextCommitted() {
+                    if !entries.isEmpty, objects + entry.objectCount > hook.batch { break }
+                    entries.append(entry)
+                    objects += entry.objectCount
+                }
+            } catch let error as StoreError where error.code == .historyExpired {
+                let until = try database.currentToken()
+                return (since, until, try builder.expired(hook: hook.name, since: since, until: until))
+            }
+            guard let until = entries.last?.token else { return nil }
+            let selected = try filter.select(entries, in: database)
+            if !selected.isEmpty {
+                return (since, until, try builder.payload(hook: hook.name, since: since, until: until, changes: selected))
+            }
+            // Nothing in this batch for the hook; the run would be made of later entries.
+            since = until
+            feed = database.changeFeed(after: since).makeAsyncIterator()
+        }
+    }
+}

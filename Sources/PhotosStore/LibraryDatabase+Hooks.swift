@@ -350,3 +350,10 @@ extension LibraryDatabase {
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 }
+
+extension LibraryDatabase {
+    /// How many change-log entries come after `token` (a hook's lag).
+    public func changeCount(after token: Int64) throws -> Int {
+        try read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM change WHERE token > ?", arguments: [token]) ?? 0 }
+    }
+}
