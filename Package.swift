@@ -116,6 +116,11 @@ let package = Package(
             name: "add-asset-to-album", dependencies: ["Photos"], path: "Examples/add-asset-to-album",
             swiftSettings: [.swiftLanguageMode(.v5)]),
 
+        // An in-process PHPhotoLibraryChangeObserver plugin (Examples/hooks/ has exec hooks).
+        .executableTarget(
+            name: "observer-plugin", dependencies: ["Photos"], path: "Examples/observer-plugin",
+            swiftSettings: [.swiftLanguageMode(.v5)]),
+
         // Release-build benchmark: `swift run -c release photos-bench`.
         .executableTarget(
             name: "photos-bench",
@@ -148,7 +153,10 @@ let package = Package(
         .testTarget(name: "PhotosCLITests", dependencies: ["PhotosTestSupport", "PhotosCLI"], swiftSettings: settings),
         .testTarget(
             name: "ExamplesTests",
-            dependencies: ["PhotosTestSupport", "PhotosCLI", "query-library", "modify-albums", "add-asset-to-album"],
+            dependencies: [
+                "PhotosTestSupport", "PhotosCLI", "query-library", "modify-albums", "add-asset-to-album",
+                "observer-plugin",
+            ],
             swiftSettings: settings),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,55 @@
+// An in-process observer plugin: the PhotoKit way to follow a library, with no daemon hook at all.
+//
+//   PHOTOS_LIBRARY=/srv/photos/library.sqlite swift run observer-plugin [--count N]
+//
+// It registers a PHPhotoLibraryChangeObserver, keeps a fetch result of favorites up to date with
+// PHFetchResultChangeDetails, and prints a line for each change: whoever made it (photosd ingesting
+// a file, `photos`, another program), it arrives here. With --count N it exits after N changes.
+import Foundation
+import Photos
+
+final class FavoritesPlugin: NSObject, PHPhotoLibraryChangeObserver, @unchecked Sendable {
+    private let lock = NSLock()
+    private var favorites: PHFetchResult<PHAsset>
+    private var remaining: Int?
+    let done = DispatchSemaphore(value: 0)
+
+    init(count: Int?) {
+        let options = PHFetchOptions()
+        options.predicate = NSPredicate(format: "favorite == YES")
+        options.sortDescriptors = [NSSortDescriptor(key: "creationDate", ascending: true)]
+        favorites = PHAsset.fetchAssets(with: options)
+        remaining = count
+        super.init()
+        print("watching \(favorites.count) favorites", terminator: "\n")
+        fflush(stdout)
+    }
+
+    // Called once per committed change, in order, on a background queue.
+    func photoLibraryDidChange(_ changeInstance: PHChange) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let details = changeInstance.changeDetails(for: favorites) else { return }
+        favorites = details.fetchResultAfterChanges
+        for asset in details.insertedObjects {
+            let date = asset.creationDate.map { ISO8601DateFormatter().string(from: $0) } ?? "undated"
+            print("favorite: \(asset.localIdentifier) \(date)")
+        }
+        for asset in details.removedObjects {
+            print("no longer a favorite: \(asset.localIdentifier)")
+        }
+        print("favorites now: \(favorites.count)")
+        fflush(stdout)
+        if let left = remaining {
+            remaining = left - 1
+            if left - 1 <= 0 { done.signal() }
+        }
+    }
+}
+
+let arguments = CommandLine.arguments
+let count = arguments.firstIndex(of: "--count").flatMap { Int(arguments[$0 + 1]) }
+let plugin = FavoritesPlugin(count: count)
+PHPhotoLibrary.shared().register(plugin)
+plugin.done.wait()
+PHPhotoLibrary.shared().unregisterChangeObserver(plugin)

@@ -1,0 +1,36 @@
+import Foundation
+import Photos
+import PhotosTestSupport
+import Testing
+
+/// Examples/observer-plugin, run as a program: another process's commits reach its observer.
+@Suite struct ObserverPluginTests {
+    @Test func anotherProcesssChangesReachThePlugin() async throws {
+        let fixture = try LibraryFixture()
+        let process = Process()
+        process.executableURL = BuiltProducts.directory.appendingPathComponent("observer-plugin")
+        process.arguments = ["--count", "2"]
+        process.environment = ProcessInfo.processInfo.environment.merging(
+            ["PHOTOS_LIBRARY": fixture.libraryURL.path]) { $1 }
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        let reader = output.fileHandleForReading
+        // It has registered once it has said how many favorites it watches.
+        let first = String(decoding: reader.availableData, as: UTF8.self)
+        #expect(first.hasPrefix("watching 3 favorites"), "\(first)")
+
+        let secret = fixture.asset("secret.jpg")
+        try fixture.library.performChangesAndWait { PHAssetChangeRequest(for: secret).isFavorite = true }
+        let beach = fixture.asset("beach.jpg")
+        try fixture.library.performChangesAndWait { PHAssetChangeRequest(for: beach).isFavorite = false }
+
+        let rest = String(decoding: reader.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(rest.contains("favorite: \(secret.localIdentifier) 2020-02-02T10:00:00Z"), "\(rest)")
+        #expect(rest.contains("no longer a favorite: \(beach.localIdentifier)"), "\(rest)")
+        #expect(rest.hasSuffix("favorites now: 3\n"), "\(rest)")
+    }
+}
