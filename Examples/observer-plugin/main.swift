@@ -21,7 +21,12 @@ final class FavoritesPlugin: NSObject, PHPhotoLibraryChangeObserver, @unchecked 
         favorites = PHAsset.fetchAssets(with: options)
         remaining = count
         super.init()
-        print("watching \(favorites.count) favorites", terminator: "\n")
+    }
+
+    /// Registers with the library, then says so (a change committed after this line reaches it).
+    func start() {
+        PHPhotoLibrary.shared().register(self)
+        print("watching \(favorites.count) favorites")
         fflush(stdout)
     }
 
@@ -50,6 +55,6 @@ final class FavoritesPlugin: NSObject, PHPhotoLibraryChangeObserver, @unchecked 
 let arguments = CommandLine.arguments
 let count = arguments.firstIndex(of: "--count").flatMap { Int(arguments[$0 + 1]) }
 let plugin = FavoritesPlugin(count: count)
-PHPhotoLibrary.shared().register(plugin)
+plugin.start()
 plugin.done.wait()
 PHPhotoLibrary.shared().unregisterChangeObserver(plugin)
