@@ -68,7 +68,8 @@ extension ConfigFile {
             if try !database.collectionIDs(matching: CollectionQuery(scope: .localIdentifiers([entry], isList: true)))
                 .isEmpty
             {
-                return .failure(AlbumNotFound("\(ConfigReader.quote(entry)) is a folder (a collection list), not an album"))
+                return .failure(
+                    AlbumNotFound("\(ConfigReader.quote(entry)) is a folder (a collection list), not an album"))
             }
             return .failure(
                 AlbumNotFound(
@@ -85,10 +86,13 @@ extension ConfigFile {
         }
         for path in candidates where try collection(at: path, isList: true, in: database) != nil {
             return .failure(
-                AlbumNotFound("\(ConfigReader.quote(entry)) is a folder (a collection list), not an album: name its albums"))
+                AlbumNotFound(
+                    "\(ConfigReader.quote(entry)) is a folder (a collection list), not an album: name its albums"))
         }
         var isDirectory: ObjCBool = false
-        let roots = watchedRoots.flatMap { [normalize($0, resolvingSymlinks: false), normalize($0, resolvingSymlinks: true)] }
+        let roots = watchedRoots.flatMap {
+            [normalize($0, resolvingSymlinks: false), normalize($0, resolvingSymlinks: true)]
+        }
         let underRoot = candidates.contains { path in
             roots.contains { root in path == root || path.hasPrefix(root == "/" ? "/" : root + "/") }
         }

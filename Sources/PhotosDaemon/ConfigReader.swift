@@ -57,7 +57,8 @@ struct ConfigReader {
         var items: [String] = []
         for (index, item) in array.enumerated() {
             guard let text = item.string else {
-                throw error(.wrongType, key, "must be \(expected), but item \(index + 1) is \(Self.describe(item.type))")
+                let found = Self.describe(item.type)
+                throw error(.wrongType, key, "must be \(expected), but item \(index + 1) is \(found)")
             }
             items.append(text)
         }
@@ -155,7 +156,8 @@ struct ConfigReader {
             case "batch":
                 hook.batch = try integer(value, path, atLeast: 1, "a whole number of objects, 1 or more")
             case "settle_ms":
-                hook.settle = .milliseconds(try integer(value, path, atLeast: 0, "a whole number of milliseconds, 0 or more"))
+                let milliseconds = try integer(value, path, atLeast: 0, "a whole number of milliseconds, 0 or more")
+                hook.settle = .milliseconds(milliseconds)
             case "timeout_s":
                 hook.timeout = .seconds(try integer(value, path, atLeast: 1, "a whole number of seconds, 1 or more"))
             case "max_failures":

@@ -84,7 +84,9 @@ struct PhotosDaemonCommand: AsyncParsableCommand {
         // A library that cannot be opened yet (volume not mounted, disk full) is waited for.
         let database = try await LibraryOpener(configuration: configuration, logger: logger).open()
         // The hooks' albums need the library: checked (and named by identifier) before any service starts.
-        configuration.hooks = try Self.readingConfig { try file.hooksResolvingAlbums(in: database, watchedRoots: roots) }
+        configuration.hooks = try Self.readingConfig {
+            try file.hooksResolvingAlbums(in: database, watchedRoots: roots)
+        }
         let monitor = try InotifyMonitor()
         let service = WatchService(configuration: configuration, database: database, monitor: monitor, logger: logger)
         let group = ServiceGroup(

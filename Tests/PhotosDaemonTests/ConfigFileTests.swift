@@ -72,7 +72,8 @@ import Testing
         #expect(config.hooks == [backup, log])
         #expect(config.roots == ["/home/me/Pictures"], "top-level keys before the first table stay top-level")
         // The defaults a hook gets for what it leaves out.
-        #expect(log.objects == [.asset, .assetCollection, .collectionList] && log.changes == [.inserted, .updated, .deleted])
+        #expect(log.objects == [.asset, .assetCollection, .collectionList])
+        #expect(log.changes == [.inserted, .updated, .deleted])
         #expect(log.predicate == nil && log.albums.isEmpty && log.batch == 500 && log.settle == .zero)
         #expect(log.timeout == .seconds(60) && log.maxFailures == 5 && log.enabled)
     }
@@ -88,6 +89,9 @@ import Testing
         [[hooks]]
 
         """
+
+    /// The two hooks, the second with a name and a command; what follows starts on line 10.
+    static let second = twoHooks + "name = \"second\"\ncommand = [\"/x\"]\n"
 
     static let hookKeys =
         "known: name, command, objects, changes, predicate, albums, batch, settle_ms, timeout_s, max_failures, enabled"
@@ -126,12 +130,19 @@ import Testing
         ),
         // The hooks array itself.
         ("hooks = \"x\"", .wrongType, "config.toml:1: hooks: must be an array of tables ([[hooks]]), not a string"),
-        ("[hooks]\nname = \"a\"", .wrongType, "config.toml:1: hooks: must be an array of tables ([[hooks]]), not a table"),
+        (
+            "[hooks]\nname = \"a\"", .wrongType,
+            "config.toml:1: hooks: must be an array of tables ([[hooks]]), not a table"
+        ),
         ("hooks = [\"a\"]", .wrongType, "config.toml:1: hooks[0]: must be a table, not a string"),
         // One hook's keys, on the line that gives them.
-        (twoHooks + "name = \"second\"\ncomand = [\"/x\"]", .unknownKey, "config.toml:9: hooks[1].comand: unknown key (\(hookKeys))"),
+        (
+            twoHooks + "name = \"second\"\ncomand = [\"/x\"]", .unknownKey,
+            "config.toml:9: hooks[1].comand: unknown key (\(hookKeys))"
+        ),
         (twoHooks + "name = \"second\"", .missingKey,
-         "config.toml:7: hooks[1].command: missing: the program to run and its arguments, e.g. [\"/usr/local/bin/backup\", \"--to\", \"/mnt\"]"),
+         "config.toml:7: hooks[1].command: missing: the program to run and its arguments, "
+            + "e.g. [\"/usr/local/bin/backup\", \"--to\", \"/mnt\"]"),
         (twoHooks + "command = [\"/x\"]", .missingKey,
          "config.toml:7: hooks[1].name: missing: every hook needs a name (1 to 64 of a-z, 0-9 and -)"),
         (twoHooks + "name = \"second\"\ncommand = []", .invalidValue,
@@ -141,44 +152,51 @@ import Testing
         (twoHooks + "name = \"second\"\ncommand = \"backup.sh\"", .wrongType,
          "config.toml:9: hooks[1].command: must be an array of strings (the program and its arguments), not a string"),
         (twoHooks + "name = \"second\"\ncommand = [\"/x\", 3]", .wrongType,
-         "config.toml:9: hooks[1].command: must be an array of strings (the program and its arguments), but item 2 is an integer"),
-        (twoHooks + "name = 5\ncommand = [\"/x\"]", .wrongType, "config.toml:8: hooks[1].name: must be a string, not an integer"),
+         "config.toml:9: hooks[1].command: must be an array of strings (the program and its arguments), "
+            + "but item 2 is an integer"),
+        (
+            twoHooks + "name = 5\ncommand = [\"/x\"]", .wrongType,
+            "config.toml:8: hooks[1].name: must be a string, not an integer"
+        ),
         (twoHooks + "name = \"Backup Favorites\"\ncommand = [\"/x\"]", .invalidValue,
          "config.toml:8: hooks[1].name: \"Backup Favorites\" must be 1 to 64 characters of a-z, 0-9 and -"),
         (twoHooks + "name = \"\"\ncommand = [\"/x\"]", .invalidValue,
          "config.toml:8: hooks[1].name: \"\" must be 1 to 64 characters of a-z, 0-9 and -"),
         (twoHooks + "name = \"\(String(repeating: "a", count: 65))\"\ncommand = [\"/x\"]", .invalidValue,
-         "config.toml:8: hooks[1].name: \"\(String(repeating: "a", count: 65))\" must be 1 to 64 characters of a-z, 0-9 and -"),
+         "config.toml:8: hooks[1].name: \"\(String(repeating: "a", count: 65))\" "
+            + "must be 1 to 64 characters of a-z, 0-9 and -"),
         (twoHooks + "name = \"first\"\ncommand = [\"/x\"]", .duplicateName,
          "config.toml:8: hooks[1].name: \"first\" is already the name of hooks[0] (line 4)"),
-        (twoHooks + "name = \"second\"\ncommand = [\"/x\"]\nobjects = [\"asset\", \"photo\"]", .invalidValue,
+        (second + "objects = [\"asset\", \"photo\"]", .invalidValue,
          "config.toml:10: hooks[1].objects: \"photo\" is not one of asset, assetCollection, collectionList"),
-        (twoHooks + "name = \"second\"\ncommand = [\"/x\"]\nobjects = []", .invalidValue,
-         "config.toml:10: hooks[1].objects: must name at least one of asset, assetCollection, collectionList (leave the key out for all)"),
-        (twoHooks + "name = \"second\"\ncommand = [\"/x\"]\n\n\nchanges = [\"inserted2\"]", .invalidValue,
+        (second + "objects = []", .invalidValue,
+         "config.toml:10: hooks[1].objects: must name at least one of asset, assetCollection, collectionList "
+            + "(leave the key out for all)"),
+        (second + "\n\nchanges = [\"inserted2\"]", .invalidValue,
          "config.toml:12: hooks[1].changes: \"inserted2\" is not one of inserted, updated, deleted"),
-        (twoHooks + "name = \"second\"\ncommand = [\"/x\"]\nbatch = 0", .invalidValue,
+        (second + "batch = 0", .invalidValue,
          "config.toml:10: hooks[1].batch: must be a whole number of objects, 1 or more, not 0"),
-        (twoHooks + "name = \"second\"\ncommand = [\"/x\"]\nbatch = \"10\"", .wrongType,
+        (second + "batch = \"10\"", .wrongType,
          "config.toml:10: hooks[1].batch: must be a whole number of objects, 1 or more, not a string"),
-        (twoHooks + "name = \"second\"\ncommand = [\"/x\"]\nsettle_ms = -1", .invalidValue,
+        (second + "settle_ms = -1", .invalidValue,
          "config.toml:10: hooks[1].settle_ms: must be a whole number of milliseconds, 0 or more, not -1"),
-        (twoHooks + "name = \"second\"\ncommand = [\"/x\"]\ntimeout_s = -5", .invalidValue,
+        (second + "timeout_s = -5", .invalidValue,
          "config.toml:10: hooks[1].timeout_s: must be a whole number of seconds, 1 or more, not -5"),
-        (twoHooks + "name = \"second\"\ncommand = [\"/x\"]\ntimeout_s = 0", .invalidValue,
+        (second + "timeout_s = 0", .invalidValue,
          "config.toml:10: hooks[1].timeout_s: must be a whole number of seconds, 1 or more, not 0"),
-        (twoHooks + "name = \"second\"\ncommand = [\"/x\"]\nmax_failures = 0", .invalidValue,
+        (second + "max_failures = 0", .invalidValue,
          "config.toml:10: hooks[1].max_failures: must be a whole number of failed runs, 1 or more, not 0"),
-        (twoHooks + "name = \"second\"\ncommand = [\"/x\"]\nenabled = \"yes\"", .wrongType,
+        (second + "enabled = \"yes\"", .wrongType,
          "config.toml:10: hooks[1].enabled: must be true or false, not a string"),
-        (twoHooks + "name = \"second\"\ncommand = [\"/x\"]\nalbums = [\"/a\", \"\"]", .invalidValue,
+        (second + "albums = [\"/a\", \"\"]", .invalidValue,
          "config.toml:10: hooks[1].albums: item 2 is empty"),
-        (twoHooks + "name = \"second\"\ncommand = [\"/x\"]\npredicate = \"colour == 1\"", .invalidPredicate,
+        (second + "predicate = \"colour == 1\"", .invalidPredicate,
          "config.toml:10: hooks[1].predicate: unsupported key 'colour' for PHAsset at offset 0 in \"colour == 1\""),
-        (twoHooks + "name = \"second\"\ncommand = [\"/x\"]\n[hooks.env]\nHOME = \"/x\"", .unknownKey,
+        (second + "[hooks.env]\nHOME = \"/x\"", .unknownKey,
          "config.toml:10: hooks[1].env: unknown key (\(hookKeys))"),
         // Lines are found past multi-line arrays and strings that hold text looking like keys.
-        ("roots = [\n  \"/a\",\n  \"/b\",\n]\nlibrary = '''\nname = 1\n'''\n[[hooks]]\nname = \"x\"\ncommand = [\"/x\"]\nbatch = 0",
+        ("roots = [\n  \"/a\",\n  \"/b\",\n]\nlibrary = '''\nname = 1\n'''\n"
+            + "[[hooks]]\nname = \"x\"\ncommand = [\"/x\"]\nbatch = 0",
          .invalidValue, "config.toml:11: hooks[0].batch: must be a whole number of objects, 1 or more, not 0"),
         // Inline tables have no lines of their own: the line of the key that holds them.
         ("\nhooks = [{ name = \"a\", command = [\"/x\"] }, { name = \"a\", command = [\"/y\"] }]", .duplicateName,
@@ -202,8 +220,14 @@ import Testing
         ("\n\nlibrary", 3, "Error while parsing key-value pair: encountered end-of-file"),
         ("roots = [\"/a\",", 1, "Error while parsing array: encountered end-of-file"),
         ("library = \"/a", 1, "Error while parsing string: encountered end-of-file"),
-        ("roots = [\"/a\"]\nroots = [\"/b\"]", 2, "Error while parsing key-value pair: cannot redefine existing array 'roots'"),
-        ("[[hooks]]\nname = \"a\"\n[[hooks]\nname = \"b\"", 3, "Error while parsing table header: expected ']', saw '\\n'"),
+        (
+            "roots = [\"/a\"]\nroots = [\"/b\"]", 2,
+            "Error while parsing key-value pair: cannot redefine existing array 'roots'"
+        ),
+        (
+            "[[hooks]]\nname = \"a\"\n[[hooks]\nname = \"b\"", 3,
+            "Error while parsing table header: expected ']', saw '\\n'"
+        ),
         (
             "[[hooks]]\nname = \"a\"\n[hooks]\nname = \"b\"", 3,
             "Error while parsing table header: cannot redefine existing array 'hooks' as table"
@@ -231,7 +255,7 @@ import Testing
                 return error
             }
         }
-        for good in ["favorite == YES AND mediaType == 1", "(mediaSubtypes & 4) != 0", "pixelWidth > 1000 OR isHidden == NO"] {
+        for good in ["favorite == YES AND mediaType == 1", "(mediaSubtypes & 4) != 0", "pixelWidth > 1 OR isHidden == NO"] {
             #expect(problem(good) == nil, "\(good)")
         }
         for bad in ["favorite == ", "localizedTitle == 'x'", "mediaType == %@", "favorite MATCHES 'x'", "ANY x == 1"] {
@@ -248,7 +272,8 @@ import Testing
             try ConfigFile.read(path: missing)
         } throws: { error in
             guard let error = error as? ConfigError else { return false }
-            return error.code == .unreadable && error.line == nil && error.description.hasPrefix("\(missing): cannot read")
+            return error.code == .unreadable && error.line == nil
+                && error.description.hasPrefix("\(missing): cannot read the file: ")
         }
         let latin1 = directory.path("latin1.toml")
         try Data([0x6C, 0x69, 0x62, 0x72, 0x61, 0x72, 0x79, 0x3D, 0x22, 0xE9, 0x22]).write(to: latin1)
@@ -260,7 +285,8 @@ import Testing
     }
 
     @Test func defaultPathFollowsXDG() {
-        #expect(ConfigFile.defaultPath(environment: ["XDG_CONFIG_HOME": "/x", "HOME": "/h"]) == "/x/photosd/config.toml")
+        let xdg = ConfigFile.defaultPath(environment: ["XDG_CONFIG_HOME": "/x", "HOME": "/h"])
+        #expect(xdg == "/x/photosd/config.toml")
         #expect(ConfigFile.defaultPath(environment: ["HOME": "/h"]) == "/h/.config/photosd/config.toml")
     }
 }
@@ -305,12 +331,14 @@ import Testing
     func config(albums: [String]) throws -> ConfigFile {
         let list = albums.map { "\"\($0)\"" }.joined(separator: ", ")
         return try ConfigFile.parse(
-            "[[hooks]]\nname = \"a\"\ncommand = [\"/x\"]\n\n[[hooks]]\nname = \"b\"\ncommand = [\"/x\"]\nalbums = [\(list)]",
+            "[[hooks]]\nname = \"a\"\ncommand = [\"/x\"]\n\n"
+                + "[[hooks]]\nname = \"b\"\ncommand = [\"/x\"]\nalbums = [\(list)]",
             path: "hooks.toml")
     }
 
     @Test func pathsAndIdentifiersResolveToAlbumIdentifiers() throws {
-        try FileManager.default.createSymbolicLink(at: directory.path("link"), withDestinationURL: directory.path("Pictures"))
+        try FileManager.default.createSymbolicLink(
+            at: directory.path("link"), withDestinationURL: directory.path("Pictures"))
         let config = try config(albums: [root + "/Family/", best, directory.path("link/Family").path, family])
         try config.validateAlbums(in: database)
         let hooks = try config.hooksResolvingAlbums(in: database)
@@ -329,7 +357,8 @@ import Testing
         let cases: [(String, String)] = [
             (
                 root + "/Famly",
-                "\"\(root)/Famly\" is not the directory of an album in the library, nor a directory under a watched root"
+                "\"\(root)/Famly\" is not the directory of an album in the library, "
+                    + "nor a directory under a watched root"
             ),
             (
                 directory.path("Elsewhere").path,
@@ -340,7 +369,8 @@ import Testing
             (pictures, "\"\(pictures)\" is a folder (a collection list), not an album"),
             (
                 "Family",
-                "\"Family\" is not the local identifier of an album in the library (give a directory as an absolute path)"
+                "\"Family\" is not the local identifier of an album in the library "
+                    + "(give a directory as an absolute path)"
             ),
         ]
         for (entry, message) in cases {
@@ -376,9 +406,15 @@ import Testing
         #expect(bad.status == 78, "\(bad.stderr)")
         #expect(
             bad.stderr.contains(
-                "photosd: \(config.path):6: hooks[0].changes: \"inserted2\" is not one of inserted, updated, deleted\n"),
+                "photosd: \(config.path):6: hooks[0].changes: "
+                    + "\"inserted2\" is not one of inserted, updated, deleted\n"),
             "\(bad.stderr)")
         #expect(!FileManager.default.fileExists(atPath: library), "nothing started: not even the library")
+
+        // A --config that cannot be read is a configuration problem too.
+        let absent = directory.path("absent.toml").path
+        let missing = try BuiltProducts.run("photosd", ["--library", library, "--config", absent])
+        #expect(missing.status == 78 && missing.stderr.contains("photosd: \(absent): cannot read the file: "))
 
         // An unknown album is found once the library is open, still before any service starts.
         try """
@@ -393,7 +429,8 @@ import Testing
         #expect(album.status == 78, "\(album.stderr)")
         #expect(
             album.stderr.contains(
-                "photosd: \(config.path):6: hooks[0].albums: \"\(root.path)/Nowhere\" is not the directory of an album"),
+                "photosd: \(config.path):6: hooks[0].albums: "
+                    + "\"\(root.path)/Nowhere\" is not the directory of an album"),
             "\(album.stderr)")
         #expect(
             !FileManager.default.fileExists(atPath: DaemonConfiguration.statusPath(forLibrary: library)),
