@@ -4,9 +4,11 @@
 ///
 /// ```text
 /// config.toml:12: hooks[1].changes: "inserted2" is not one of inserted, updated, deleted
-/// config.toml:3: unexpected character while parsing a value   (TOML syntax: no key)
-/// config.toml: cannot read the file: No such file or directory (no line)
+/// config.toml:3: Error while parsing table header: expected ']', saw '\n'
+/// config.toml: cannot read the file: ...
 /// ```
+///
+/// A syntax error has no key, an unreadable file no line.
 ///
 /// `hooks[i]` counts the `[[hooks]]` tables from 0, in the order the file gives them.
 public struct ConfigError: Error, Sendable, CustomStringConvertible {
