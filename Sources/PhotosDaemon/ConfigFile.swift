@@ -1,6 +1,9 @@
 import Foundation
+import PhotosCore
+import PhotosHooks
+import TOMLKit
 
-/// photosd's configuration file: a small TOML subset read from `$XDG_CONFIG_HOME/photosd/config.toml`.
+/// photosd's configuration file, `$XDG_CONFIG_HOME/photosd/config.toml`, read with TOMLKit.
 ///
 /// ```toml
 /// # ~/.config/photosd/config.toml
@@ -10,10 +13,21 @@ import Foundation
 /// settle_ms = 300
 /// poll_interval_s = 120
 /// time_zone = "Europe/Paris"
+/// hook_history_limit = 1_000_000
+///
+/// [[hooks]]
+/// name = "backup-favorites"
+/// command = ["/home/me/bin/backup", "--to", "/mnt/backup"]
+/// objects = ["asset"]
+/// changes = ["inserted", "updated"]
+/// predicate = "favorite == YES AND mediaType == 1"
+/// albums = ["/home/me/Pictures/Family"]
 /// ```
 ///
-/// Keys are bare, values are strings, integers, booleans or arrays of strings (which may span
-/// lines); `#` starts a comment. Unknown keys and malformed lines are errors naming the line.
+/// Every problem is a ``ConfigError`` naming the file, the line and the key; the first one found, in
+/// the file's order, is thrown, so a daemon never starts with part of its configuration. Albums
+/// are checked against a library separately (``validateAlbums(in:watchedRoots:)``): parsing needs
+/// no library.
 public struct ConfigFile: Sendable, Hashable {
     /// The library file (`library`).
     public var library: String?
@@ -27,6 +41,28 @@ public struct ConfigFile: Sendable, Hashable {
     public var pollIntervalSeconds: Int?
     /// The zone for file dates with no offset (`time_zone`).
     public var timeZone: String?
+    /// The most change-log entries kept for hooks that lag behind (`hook_history_limit`).
+    public var hookHistoryLimit: Int?
+    /// The exec hooks (`[[hooks]]` tables), in the file's order, their albums as the file names them.
+    public var hooks: [HookDefinition] = []
+    /// The file's name and the lines of its keys, for problems found after parsing (a missing album).
+    var source: Source?
+
+    /// Where a parsed configuration came from.
+    struct Source: Sendable, Hashable {
+        var path: String
+        var lines: ConfigLines
+    }
+
+    /// The keys allowed at the top level.
+    public static let topLevelKeys = [
+        "library", "roots", "ignore", "settle_ms", "poll_interval_s", "time_zone", "hook_history_limit", "hooks",
+    ]
+    /// The keys allowed in a `[[hooks]]` table.
+    public static let hookKeys = [
+        "name", "command", "objects", "changes", "predicate", "albums", "batch", "settle_ms", "timeout_s",
+        "max_failures", "enabled",
+    ]
 
     /// An empty configuration.
     public init() {}
@@ -38,135 +74,81 @@ public struct ConfigFile: Sendable, Hashable {
         return base + "/photosd/config.toml"
     }
 
-    /// Reads a file; a missing file at the default location is an empty configuration.
-    public static func read(path: String) throws -> ConfigFile {
-        let text = try String(contentsOfFile: path, encoding: .utf8)
+    /// Reads and parses a file; a file that cannot be read or is not UTF-8 is a `.unreadable` error.
+    public static func read(path: String) throws(ConfigError) -> ConfigFile {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            let reason = (error as NSError).localizedDescription
+            throw ConfigError(
+                .unreadable, path: path, line: nil, key: nil, message: "cannot read the file: \(reason)",
+                cause: error)
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw ConfigError(.unreadable, path: path, line: nil, key: nil, message: "the file is not UTF-8 text")
+        }
         return try parse(text, path: path)
     }
 
-    /// Parses configuration text.
-    public static func parse(_ text: String, path: String = "config.toml") throws -> ConfigFile {
-        var config = ConfigFile()
-        var pending: (key: String, line: Int, text: String)?
-        for (number, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = stripComment(String(raw)).trimmingCharacters(in: .whitespaces)
-            if var open = pending {
-                open.text += " " + line
-                pending = open
-                if line.hasSuffix("]") {
-                    try config.set(open.key, try value(open.text, line: open.line, path: path), line: open.line, path: path)
-                    pending = nil
-                }
-                continue
-            }
-            if line.isEmpty { continue }
-            guard let equals = line.firstIndex(of: "=") else {
-                throw ConfigError(path: path, line: number + 1, message: "expected key = value, got '\(line)'")
-            }
-            let key = line[..<equals].trimmingCharacters(in: .whitespaces)
-            let rest = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
-            if rest.hasPrefix("[") && !rest.hasSuffix("]") {
-                pending = (key, number + 1, rest)
-                continue
-            }
-            try config.set(key, try value(rest, line: number + 1, path: path), line: number + 1, path: path)
+    /// Parses configuration text; `path` names the file in errors.
+    public static func parse(_ text: String, path: String = "config.toml") throws(ConfigError) -> ConfigFile {
+        // TOMLKit hands the text to C++ as a C string: a NUL would silently end the document there.
+        if let nul = text.unicodeScalars.firstIndex(of: "\0") {
+            let line = text.unicodeScalars[..<nul].reduce(1) { $1 == "\n" ? $0 + 1 : $0 }
+            throw ConfigError(.syntax, path: path, line: line, key: nil, message: "a NUL character is not allowed")
         }
-        if let open = pending {
-            throw ConfigError(path: path, line: open.line, message: "unterminated array for '\(open.key)'")
+        let table: TOMLTable
+        do {
+            table = try TOMLTable(string: text)
+        } catch let error as TOMLParseError {
+            throw ConfigError(.syntax, path: path, line: error.source.begin.line, key: nil, message: error.description)
+        } catch {
+            throw ConfigError(.syntax, path: path, line: nil, key: nil, message: "\(error)")
+        }
+        let reader = ConfigReader(path: path, lines: ConfigLines(text))
+        var config = ConfigFile()
+        config.source = Source(path: path, lines: reader.lines)
+        for key in reader.keysInFileOrder(table, under: nil) {
+            guard let value = table[key] else { continue }
+            switch key {
+            case "library": config.library = try reader.string(value, key)
+            case "roots": config.roots = try reader.strings(value, key)
+            case "ignore": config.ignore = try reader.strings(value, key)
+            case "settle_ms":
+                config.settleMilliseconds = try reader.integer(
+                    value, key, atLeast: 0, "a whole number of milliseconds, 0 or more")
+            case "poll_interval_s":
+                config.pollIntervalSeconds = try reader.integer(
+                    value, key, atLeast: 1, "a whole number of seconds, more than 0")
+            case "time_zone":
+                let zone = try reader.string(value, key)
+                guard TimeZone(identifier: zone) != nil else {
+                    throw reader.error(
+                        .invalidValue, key, "must be a time zone identifier such as Europe/Paris, not \"\(zone)\"")
+                }
+                config.timeZone = zone
+            case "hook_history_limit":
+                config.hookHistoryLimit = try reader.integer(
+                    value, key, atLeast: 1, "a whole number of change-log entries, 1 or more")
+            case "hooks":
+                config.hooks = try reader.hooks(value)
+            default:
+                throw reader.unknownKey(key, known: topLevelKeys)
+            }
         }
         return config
     }
 
-    private enum Value {
-        case string(String), integer(Int), boolean(Bool), strings([String])
+    /// Whether a hook name is 1 to 64 characters of `a-z`, `0-9` and `-`.
+    public static func isValidHookName(_ name: String) -> Bool {
+        (1...64).contains(name.utf8.count)
+            && name.utf8.allSatisfy { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || $0 == UInt8(ascii: "-") }
     }
 
-    private mutating func set(_ key: String, _ value: Value, line: Int, path: String) throws {
-        func fail(_ expected: String) -> ConfigError {
-            ConfigError(path: path, line: line, message: "'\(key)' must be \(expected)")
-        }
-        switch (key, value) {
-        case ("library", .string(let text)): library = text
-        case ("library", _): throw fail("a string")
-        case ("roots", .strings(let list)): roots = list
-        case ("roots", _): throw fail("an array of strings")
-        case ("ignore", .strings(let list)): ignore = list
-        case ("ignore", _): throw fail("an array of strings")
-        case ("settle_ms", .integer(let number)) where number >= 0: settleMilliseconds = number
-        case ("settle_ms", _): throw fail("a whole number of milliseconds, 0 or more")
-        case ("poll_interval_s", .integer(let number)) where number > 0: pollIntervalSeconds = number
-        case ("poll_interval_s", _): throw fail("a whole number of seconds, more than 0")
-        case ("time_zone", .string(let text)):
-            guard TimeZone(identifier: text) != nil else { throw fail("a time zone identifier such as Europe/Paris") }
-            timeZone = text
-        case ("time_zone", _): throw fail("a string")
-        default:
-            throw ConfigError(
-                path: path, line: line,
-                message: "unknown key '\(key)' (known: library, roots, ignore, settle_ms, poll_interval_s, time_zone)")
-        }
+    /// The line of a key path in the file this configuration was parsed from (`hooks[1].albums`).
+    func line(of key: String) -> Int? {
+        source?.lines.line(of: key)
     }
-
-    private static func value(_ text: String, line: Int, path: String) throws -> Value {
-        if text.hasPrefix("\"") || text.hasPrefix("'") {
-            return .string(try string(text, line: line, path: path))
-        }
-        if text.hasPrefix("[") && text.hasSuffix("]") {
-            let inner = text.dropFirst().dropLast().trimmingCharacters(in: .whitespaces)
-            if inner.isEmpty { return .strings([]) }
-            var items: [String] = []
-            var rest = Substring(inner)
-            while !rest.isEmpty {
-                rest = rest.drop { $0 == " " || $0 == "," }
-                if rest.isEmpty { break }
-                guard let quote = rest.first, quote == "\"" || quote == "'",
-                    let end = rest.dropFirst().firstIndex(of: quote)
-                else { throw ConfigError(path: path, line: line, message: "arrays hold quoted strings only") }
-                items.append(String(rest[rest.index(after: rest.startIndex)..<end]))
-                rest = rest[rest.index(after: end)...]
-            }
-            return .strings(items)
-        }
-        if text == "true" || text == "false" { return .boolean(text == "true") }
-        if let number = Int(text.replacingOccurrences(of: "_", with: "")) { return .integer(number) }
-        throw ConfigError(path: path, line: line, message: "cannot read the value '\(text)'")
-    }
-
-    private static func string(_ text: String, line: Int, path: String) throws -> String {
-        guard let quote = text.first, text.count >= 2, text.last == quote else {
-            throw ConfigError(path: path, line: line, message: "unterminated string \(text)")
-        }
-        var inner = String(text.dropFirst().dropLast())
-        if quote == "\"" {
-            inner = inner.replacingOccurrences(of: "\\\\", with: "\u{0}").replacingOccurrences(of: "\\\"", with: "\"")
-                .replacingOccurrences(of: "\\n", with: "\n").replacingOccurrences(of: "\u{0}", with: "\\")
-        }
-        return inner
-    }
-
-    private static func stripComment(_ line: String) -> String {
-        var quote: Character?
-        for (offset, character) in line.enumerated() {
-            if let open = quote {
-                if character == open { quote = nil }
-            } else if character == "\"" || character == "'" {
-                quote = character
-            } else if character == "#" {
-                return String(line.prefix(offset))
-            }
-        }
-        return line
-    }
-}
-
-/// A problem in the configuration file, with its place.
-public struct ConfigError: Error, Sendable, CustomStringConvertible {
-    /// The configuration file.
-    public let path: String
-    /// The line with the problem, from 1.
-    public let line: Int
-    /// What is wrong.
-    public let message: String
-    /// `path:line: message`.
-    public var description: String { "\(path):\(line): \(message)" }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PhotosHooks
 import PhotosIngest
 
 /// What the daemon watches and how: from the command line and the config file.
@@ -20,6 +21,13 @@ public struct DaemonConfiguration: Sendable {
     public var retryBackoff = RetryBackoff()
     /// Where the daemon writes its status for `photos status` (default: beside the library).
     public var statusPath: String
+    /// The exec hooks, as the config file declares them (`[[hooks]]`).
+    public var hooks: [HookDefinition] = []
+    /// The most change-log entries kept for hooks that lag behind (`hook_history_limit`).
+    public var hookHistoryLimit: Int = DaemonConfiguration.defaultHookHistoryLimit
+
+    /// `hook_history_limit` when the config file does not give it.
+    public static let defaultHookHistoryLimit = 1_000_000
 
     /// A configuration with defaults for everything but the library and roots.
     public init(libraryPath: String, roots: [String]) {

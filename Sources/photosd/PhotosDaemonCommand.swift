@@ -68,7 +68,7 @@ struct PhotosDaemonCommand: AsyncParsableCommand {
         }
         let logger = Logger(label: "photosd")
         // The file gives defaults; the command line overrides them.
-        let file = try readConfigFile()
+        let file = try Self.readingConfig { try readConfigFile() }
         let path = library ?? file.library ?? PHPhotoLibrary.defaultLibraryURL().path
         let roots = watch.isEmpty ? file.roots : watch
         guard !roots.isEmpty else {
@@ -79,15 +79,31 @@ struct PhotosDaemonCommand: AsyncParsableCommand {
         configuration.pollInterval = .seconds(pollInterval ?? file.pollIntervalSeconds ?? 60)
         if let zone = (timeZone ?? file.timeZone).flatMap(TimeZone.init(identifier:)) { configuration.timeZone = zone }
         configuration.rules.patterns = file.ignore
+        configuration.hookHistoryLimit = file.hookHistoryLimit ?? DaemonConfiguration.defaultHookHistoryLimit
 
         // A library that cannot be opened yet (volume not mounted, disk full) is waited for.
         let database = try await LibraryOpener(configuration: configuration, logger: logger).open()
+        // The hooks' albums need the library: checked (and named by identifier) before any service starts.
+        configuration.hooks = try Self.readingConfig {
+            try file.hooksResolvingAlbums(in: database, watchedRoots: roots)
+        }
         let monitor = try InotifyMonitor()
         let service = WatchService(configuration: configuration, database: database, monitor: monitor, logger: logger)
         let group = ServiceGroup(
             configuration: .init(services: [service], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         logger.info("starting", metadata: ["library.path": "\(path)", "roots": "\(roots.joined(separator: ", "))"])
         try await group.run()
+    }
+
+    /// Runs a step of reading the configuration. A problem in it is printed on standard error and
+    /// photosd exits with status 78 (EX_CONFIG) before starting anything: never half-configured.
+    private static func readingConfig<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as ConfigError {
+            FileHandle.standardError.write(Data("photosd: \(error)\n".utf8))
+            throw ExitCode(78)
+        }
     }
 
     /// The configuration file named by --config (which must exist), else the default one if present.

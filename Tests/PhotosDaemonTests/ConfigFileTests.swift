@@ -1,4 +1,9 @@
+import Foundation
+import PhotosCore
 import PhotosDaemon
+import PhotosHooks
+import PhotosStore
+import PhotosTestSupport
 import Testing
 
 @Suite struct ConfigFileTests {
@@ -14,37 +19,421 @@ import Testing
             settle_ms = 1_000
             poll_interval_s = 120
             time_zone = "Europe/Paris"
+            hook_history_limit = 50_000
             """)
         #expect(config.library == "/srv/photos/library.sqlite")
         #expect(config.roots == ["/home/me/Pictures", "/mnt/camera # not a comment"])
         #expect(config.ignore == ["*.xmp", "@eaDir"])
         #expect(config.settleMilliseconds == 1000 && config.pollIntervalSeconds == 120)
         #expect(config.timeZone == "Europe/Paris")
+        #expect(config.hookHistoryLimit == 50_000)
+        #expect(config.hooks.isEmpty)
     }
 
-    static let rejected: [(String, String)] = [
-        ("colour = \"red\"", "config.toml:1: unknown key 'colour'"),
-        ("roots = \"/home\"", "config.toml:1: 'roots' must be an array of strings"),
-        ("settle_ms = -5", "config.toml:1: 'settle_ms' must be a whole number"),
-        ("time_zone = \"Mars/Olympus\"", "config.toml:1: 'time_zone' must be a time zone identifier"),
-        ("\n\nlibrary", "config.toml:3: expected key = value"),
-        ("roots = [\"/a\",", "config.toml:1: unterminated array for 'roots'"),
-        ("library = \"/a", "config.toml:1: unterminated string"),
-        ("roots = [1, 2]", "config.toml:1: arrays hold quoted strings only"),
+    @Test func anEmptyFileGivesNoValues() throws {
+        let config = try ConfigFile.parse("# nothing here\n")
+        #expect(config.library == nil && config.roots.isEmpty && config.ignore.isEmpty)
+        #expect(config.settleMilliseconds == nil && config.pollIntervalSeconds == nil && config.timeZone == nil)
+        #expect(config.hookHistoryLimit == nil && config.hooks.isEmpty)
+    }
+
+    @Test func twoHooksParseToTheirDefinitions() throws {
+        let config = try ConfigFile.parse("""
+            roots = ["/home/me/Pictures"]
+
+            [[hooks]]
+            name = "backup-favorites"                # unique
+            command = ["/home/me/bin/backup", "--to", "/mnt/backup"]
+            objects = ["asset"]
+            changes = ["inserted", "updated"]
+            predicate = "favorite == YES AND mediaType == 1"
+            albums = ["/home/me/Pictures/Family", "2F1D4C1E-7E1B-4C0C-9E7B-3C7E2A1B0C11/L0/040"]
+            batch = 50
+            settle_ms = 250
+            timeout_s = 30
+            max_failures = 3
+            enabled = false
+
+            [[hooks]]
+            name = "log-2"
+            command = ["/bin/sh", "-c", "cat >> /tmp/log"]
+            """)
+        var backup = HookDefinition(name: "backup-favorites", command: ["/home/me/bin/backup", "--to", "/mnt/backup"])
+        backup.objects = [.asset]
+        backup.changes = [.inserted, .updated]
+        backup.predicate = "favorite == YES AND mediaType == 1"
+        backup.albums = ["/home/me/Pictures/Family", "2F1D4C1E-7E1B-4C0C-9E7B-3C7E2A1B0C11/L0/040"]
+        backup.batch = 50
+        backup.settle = .milliseconds(250)
+        backup.timeout = .seconds(30)
+        backup.maxFailures = 3
+        backup.enabled = false
+        let log = HookDefinition(name: "log-2", command: ["/bin/sh", "-c", "cat >> /tmp/log"])
+        #expect(config.hooks == [backup, log])
+        #expect(config.roots == ["/home/me/Pictures"], "top-level keys before the first table stay top-level")
+        // The defaults a hook gets for what it leaves out.
+        #expect(log.objects == [.asset, .assetCollection, .collectionList])
+        #expect(log.changes == [.inserted, .updated, .deleted])
+        #expect(log.predicate == nil && log.albums.isEmpty && log.batch == 500 && log.settle == .zero)
+        #expect(log.timeout == .seconds(60) && log.maxFailures == 5 && log.enabled)
+    }
+
+    /// Two hooks that parse; the bad configs below add lines to the second one, from line 8 on.
+    static let twoHooks = """
+        roots = ["/p"]
+
+        [[hooks]]
+        name = "first"
+        command = ["/bin/true"]
+
+        [[hooks]]
+
+        """
+
+    /// The two hooks, the second with a name and a command; what follows starts on line 10.
+    static let second = twoHooks + "name = \"second\"\ncommand = [\"/x\"]\n"
+
+    static let hookKeys =
+        "known: name, command, objects, changes, predicate, albums, batch, settle_ms, timeout_s, max_failures, enabled"
+    static let topKeys =
+        "known: library, roots, ignore, settle_ms, poll_interval_s, time_zone, hook_history_limit, hooks"
+
+    /// Bad configs and the exact error each gives.
+    static let rejected: [(text: String, code: ConfigError.Code, message: String)] = [
+        // The keys photosd had before hooks.
+        ("colour = \"red\"", .unknownKey, "config.toml:1: colour: unknown key (\(topKeys))"),
+        ("roots = \"/home\"", .wrongType, "config.toml:1: roots: must be an array of strings, not a string"),
+        ("roots = [1, 2]", .wrongType, "config.toml:1: roots: must be an array of strings, but item 1 is an integer"),
+        ("library = 3", .wrongType, "config.toml:1: library: must be a string, not an integer"),
+        (
+            "settle_ms = -5", .invalidValue,
+            "config.toml:1: settle_ms: must be a whole number of milliseconds, 0 or more, not -5"
+        ),
+        (
+            "\n\nsettle_ms = 1.5", .wrongType,
+            "config.toml:3: settle_ms: must be a whole number of milliseconds, 0 or more, not a floating-point number"
+        ),
+        (
+            "poll_interval_s = 0", .invalidValue,
+            "config.toml:1: poll_interval_s: must be a whole number of seconds, more than 0, not 0"
+        ),
+        (
+            "time_zone = \"Mars/Olympus\"", .invalidValue,
+            "config.toml:1: time_zone: must be a time zone identifier such as Europe/Paris, not \"Mars/Olympus\""
+        ),
+        (
+            "roots = []\nhook_history_limit = 0", .invalidValue,
+            "config.toml:2: hook_history_limit: must be a whole number of change-log entries, 1 or more, not 0"
+        ),
+        (
+            "[server]\nport = 1", .unknownKey, "config.toml:1: server: unknown key (\(topKeys))"
+        ),
+        // The hooks array itself.
+        ("hooks = \"x\"", .wrongType, "config.toml:1: hooks: must be an array of tables ([[hooks]]), not a string"),
+        (
+            "[hooks]\nname = \"a\"", .wrongType,
+            "config.toml:1: hooks: must be an array of tables ([[hooks]]), not a table"
+        ),
+        ("hooks = [\"a\"]", .wrongType, "config.toml:1: hooks[0]: must be a table, not a string"),
+        // One hook's keys, on the line that gives them.
+        (
+            twoHooks + "name = \"second\"\ncomand = [\"/x\"]", .unknownKey,
+            "config.toml:9: hooks[1].comand: unknown key (\(hookKeys))"
+        ),
+        (twoHooks + "name = \"second\"", .missingKey,
+         "config.toml:7: hooks[1].command: missing: the program to run and its arguments, "
+            + "e.g. [\"/usr/local/bin/backup\", \"--to\", \"/mnt\"]"),
+        (twoHooks + "command = [\"/x\"]", .missingKey,
+         "config.toml:7: hooks[1].name: missing: every hook needs a name (1 to 64 of a-z, 0-9 and -)"),
+        (twoHooks + "name = \"second\"\ncommand = []", .invalidValue,
+         "config.toml:9: hooks[1].command: must name the program to run: the array is empty"),
+        (twoHooks + "name = \"second\"\ncommand = [\"\", \"-v\"]", .invalidValue,
+         "config.toml:9: hooks[1].command: must name the program to run: its first item is empty"),
+        (twoHooks + "name = \"second\"\ncommand = \"backup.sh\"", .wrongType,
+         "config.toml:9: hooks[1].command: must be an array of strings (the program and its arguments), not a string"),
+        (twoHooks + "name = \"second\"\ncommand = [\"/x\", 3]", .wrongType,
+         "config.toml:9: hooks[1].command: must be an array of strings (the program and its arguments), "
+            + "but item 2 is an integer"),
+        (
+            twoHooks + "name = 5\ncommand = [\"/x\"]", .wrongType,
+            "config.toml:8: hooks[1].name: must be a string, not an integer"
+        ),
+        (twoHooks + "name = \"Backup Favorites\"\ncommand = [\"/x\"]", .invalidValue,
+         "config.toml:8: hooks[1].name: \"Backup Favorites\" must be 1 to 64 characters of a-z, 0-9 and -"),
+        (twoHooks + "name = \"\"\ncommand = [\"/x\"]", .invalidValue,
+         "config.toml:8: hooks[1].name: \"\" must be 1 to 64 characters of a-z, 0-9 and -"),
+        (twoHooks + "name = \"\(String(repeating: "a", count: 65))\"\ncommand = [\"/x\"]", .invalidValue,
+         "config.toml:8: hooks[1].name: \"\(String(repeating: "a", count: 65))\" "
+            + "must be 1 to 64 characters of a-z, 0-9 and -"),
+        (twoHooks + "name = \"first\"\ncommand = [\"/x\"]", .duplicateName,
+         "config.toml:8: hooks[1].name: \"first\" is already the name of hooks[0] (line 4)"),
+        (second + "objects = [\"asset\", \"photo\"]", .invalidValue,
+         "config.toml:10: hooks[1].objects: \"photo\" is not one of asset, assetCollection, collectionList"),
+        (second + "objects = []", .invalidValue,
+         "config.toml:10: hooks[1].objects: must name at least one of asset, assetCollection, collectionList "
+            + "(leave the key out for all)"),
+        (second + "\n\nchanges = [\"inserted2\"]", .invalidValue,
+         "config.toml:12: hooks[1].changes: \"inserted2\" is not one of inserted, updated, deleted"),
+        (second + "batch = 0", .invalidValue,
+         "config.toml:10: hooks[1].batch: must be a whole number of objects, 1 or more, not 0"),
+        (second + "batch = \"10\"", .wrongType,
+         "config.toml:10: hooks[1].batch: must be a whole number of objects, 1 or more, not a string"),
+        (second + "settle_ms = -1", .invalidValue,
+         "config.toml:10: hooks[1].settle_ms: must be a whole number of milliseconds, 0 or more, not -1"),
+        (second + "timeout_s = -5", .invalidValue,
+         "config.toml:10: hooks[1].timeout_s: must be a whole number of seconds, 1 or more, not -5"),
+        (second + "timeout_s = 0", .invalidValue,
+         "config.toml:10: hooks[1].timeout_s: must be a whole number of seconds, 1 or more, not 0"),
+        (second + "max_failures = 0", .invalidValue,
+         "config.toml:10: hooks[1].max_failures: must be a whole number of failed runs, 1 or more, not 0"),
+        (second + "enabled = \"yes\"", .wrongType,
+         "config.toml:10: hooks[1].enabled: must be true or false, not a string"),
+        (second + "albums = [\"/a\", \"\"]", .invalidValue,
+         "config.toml:10: hooks[1].albums: item 2 is empty"),
+        (second + "predicate = \"colour == 1\"", .invalidPredicate,
+         "config.toml:10: hooks[1].predicate: unsupported key 'colour' for PHAsset at offset 0 in \"colour == 1\""),
+        (second + "[hooks.env]\nHOME = \"/x\"", .unknownKey,
+         "config.toml:10: hooks[1].env: unknown key (\(hookKeys))"),
+        // Lines are found past multi-line arrays and strings that hold text looking like keys.
+        ("roots = [\n  \"/a\",\n  \"/b\",\n]\nlibrary = '''\nname = 1\n'''\n"
+            + "[[hooks]]\nname = \"x\"\ncommand = [\"/x\"]\nbatch = 0",
+         .invalidValue, "config.toml:11: hooks[0].batch: must be a whole number of objects, 1 or more, not 0"),
+        // Inline tables have no lines of their own: the line of the key that holds them.
+        ("\nhooks = [{ name = \"a\", command = [\"/x\"] }, { name = \"a\", command = [\"/y\"] }]", .duplicateName,
+         "config.toml:2: hooks[1].name: \"a\" is already the name of hooks[0] (line 2)"),
+        ("roots = [\"/a\"]\n\u{0}", .syntax, "config.toml:2: a NUL character is not allowed"),
     ]
 
     @Test(arguments: rejected)
-    func problemsNameTheLine(text: String, message: String) {
+    func problemsNameTheFileLineAndKey(text: String, code: ConfigError.Code, message: String) {
+        #expect(throws: ConfigError.self) { try ConfigFile.parse(text) }
         do {
             _ = try ConfigFile.parse(text)
+        } catch {
+            #expect(error.description == message)
+            #expect(error.code == code, "\(error)")
+        }
+    }
+
+    /// TOML syntax errors carry the line and the description TOMLKit gives.
+    static let syntaxErrors: [(text: String, line: Int, message: String)] = [
+        ("\n\nlibrary", 3, "Error while parsing key-value pair: encountered end-of-file"),
+        ("roots = [\"/a\",", 1, "Error while parsing array: encountered end-of-file"),
+        ("library = \"/a", 1, "Error while parsing string: encountered end-of-file"),
+        (
+            "roots = [\"/a\"]\nroots = [\"/b\"]", 2,
+            "Error while parsing key-value pair: cannot redefine existing array 'roots'"
+        ),
+        (
+            "[[hooks]]\nname = \"a\"\n[[hooks]\nname = \"b\"", 3,
+            "Error while parsing table header: expected ']', saw '\\n'"
+        ),
+        (
+            "[[hooks]]\nname = \"a\"\n[hooks]\nname = \"b\"", 3,
+            "Error while parsing table header: cannot redefine existing array 'hooks' as table"
+        ),
+    ]
+
+    @Test(arguments: syntaxErrors)
+    func syntaxErrorsNameTheLine(text: String, line: Int, message: String) {
+        do {
+            _ = try ConfigFile.parse(text, path: "/etc/photosd.toml")
             Issue.record("\(text) should be rejected")
         } catch {
-            #expect(String(describing: error).hasPrefix(message), "\(error)")
+            #expect(error.code == .syntax && error.line == line && error.key == nil, "\(error)")
+            #expect(error.description == "/etc/photosd.toml:\(line): \(message)")
+        }
+    }
+
+    @Test func aPredicateIsCheckedAsPHFetchOptionsChecksOne() throws {
+        func problem(_ predicate: String) -> ConfigError? {
+            let text = "[[hooks]]\nname = \"a\"\ncommand = [\"/x\"]\npredicate = '''\(predicate)'''"
+            do {
+                _ = try ConfigFile.parse(text)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        for good in ["favorite == YES AND mediaType == 1", "(mediaSubtypes & 4) != 0", "pixelWidth > 1 OR isHidden == NO"] {
+            #expect(problem(good) == nil, "\(good)")
+        }
+        for bad in ["favorite == ", "localizedTitle == 'x'", "mediaType == %@", "favorite MATCHES 'x'", "ANY x == 1"] {
+            let error = try #require(problem(bad), "\(bad)")
+            #expect(error.code == .invalidPredicate && error.line == 4 && error.key == "hooks[0].predicate")
+            #expect(error.cause is PredicateFormatError, "\(error)")
+        }
+    }
+
+    @Test func anUnreadableFileIsAnErrorWithoutALine() throws {
+        let directory = try TemporaryDirectory(prefix: "config-test")
+        let missing = directory.path("absent.toml").path
+        #expect {
+            try ConfigFile.read(path: missing)
+        } throws: { error in
+            guard let error = error as? ConfigError else { return false }
+            return error.code == .unreadable && error.line == nil
+                && error.description.hasPrefix("\(missing): cannot read the file: ")
+        }
+        let latin1 = directory.path("latin1.toml")
+        try Data([0x6C, 0x69, 0x62, 0x72, 0x61, 0x72, 0x79, 0x3D, 0x22, 0xE9, 0x22]).write(to: latin1)
+        #expect {
+            try ConfigFile.read(path: latin1.path)
+        } throws: { error in
+            (error as? ConfigError)?.description == "\(latin1.path): the file is not UTF-8 text"
         }
     }
 
     @Test func defaultPathFollowsXDG() {
-        #expect(ConfigFile.defaultPath(environment: ["XDG_CONFIG_HOME": "/x", "HOME": "/h"]) == "/x/photosd/config.toml")
+        let xdg = ConfigFile.defaultPath(environment: ["XDG_CONFIG_HOME": "/x", "HOME": "/h"])
+        #expect(xdg == "/x/photosd/config.toml")
         #expect(ConfigFile.defaultPath(environment: ["HOME": "/h"]) == "/h/.config/photosd/config.toml")
+    }
+}
+
+/// Hooks' `albums` against a real library file: directory albums by path, any album by identifier.
+@Suite struct ConfigAlbumTests {
+    let directory: TemporaryDirectory
+    let database: LibraryDatabase
+    let family: String
+    let best: String
+    let pictures: String
+
+    var root: String { directory.path("Pictures").path }
+
+    init() throws {
+        directory = try TemporaryDirectory(prefix: "config-albums")
+        for name in ["Pictures/Family", "Pictures/New", "Elsewhere"] {
+            try FileManager.default.createDirectory(at: directory.path(name), withIntermediateDirectories: true)
+        }
+        database = try LibraryDatabase(path: directory.path("library.sqlite").path)
+        let root = directory.path("Pictures").path
+        (family, best, pictures) = try database.write { transaction in
+            let list = CollectionRecord(
+                localIdentifier: LocalIdentifier.make(.collectionList), isList: true,
+                type: PHCollectionListType.folder.rawValue, subtype: PHCollectionListSubtype.regularFolder.rawValue,
+                title: "Pictures", path: root, createdDate: 0)
+            let listID = try transaction.insertCollection(list)
+            let family = CollectionRecord(
+                localIdentifier: LocalIdentifier.make(.assetCollection), isList: false,
+                type: PHAssetCollectionType.album.rawValue, subtype: PHAssetCollectionSubtype.albumRegular.rawValue,
+                title: "Family", parentId: listID, path: root + "/Family", createdDate: 0)
+            _ = try transaction.insertCollection(family)
+            let best = CollectionRecord(
+                localIdentifier: LocalIdentifier.make(.assetCollection), isList: false,
+                type: PHAssetCollectionType.album.rawValue, subtype: PHAssetCollectionSubtype.albumRegular.rawValue,
+                title: "Best", createdDate: 0)
+            _ = try transaction.insertCollection(best)
+            return (family.localIdentifier, best.localIdentifier, list.localIdentifier)
+        }.value
+    }
+
+    func config(albums: [String]) throws -> ConfigFile {
+        let list = albums.map { "\"\($0)\"" }.joined(separator: ", ")
+        return try ConfigFile.parse(
+            "[[hooks]]\nname = \"a\"\ncommand = [\"/x\"]\n\n"
+                + "[[hooks]]\nname = \"b\"\ncommand = [\"/x\"]\nalbums = [\(list)]",
+            path: "hooks.toml")
+    }
+
+    @Test func pathsAndIdentifiersResolveToAlbumIdentifiers() throws {
+        try FileManager.default.createSymbolicLink(
+            at: directory.path("link"), withDestinationURL: directory.path("Pictures"))
+        let config = try config(albums: [root + "/Family/", best, directory.path("link/Family").path, family])
+        try config.validateAlbums(in: database)
+        let hooks = try config.hooksResolvingAlbums(in: database)
+        #expect(hooks.map(\.albums) == [[], [family, best]], "one identifier per album, in the file's order")
+        #expect(hooks.map(\.name) == ["a", "b"])
+    }
+
+    @Test func aDirectoryNotScannedYetIsAcceptedOnlyUnderAWatchedRoot() throws {
+        let config = try config(albums: [root + "/New"])
+        let hooks = try config.hooksResolvingAlbums(in: database, watchedRoots: [root])
+        #expect(hooks[1].albums == [root + "/New"], "kept as its path until a scan makes it an album")
+        #expect(throws: ConfigError.self) { try config.validateAlbums(in: database) }
+    }
+
+    @Test func anAlbumMissingFromTheLibraryNamesItsLineAndEntry() throws {
+        let cases: [(String, String)] = [
+            (
+                root + "/Famly",
+                "\"\(root)/Famly\" is not the directory of an album in the library, "
+                    + "nor a directory under a watched root"
+            ),
+            (
+                directory.path("Elsewhere").path,
+                "\"\(directory.path("Elsewhere").path)\" is not the directory of an album in the library, "
+                    + "nor a directory under a watched root"
+            ),
+            (root, "\"\(root)\" is a folder (a collection list), not an album: name its albums"),
+            (pictures, "\"\(pictures)\" is a folder (a collection list), not an album"),
+            (
+                "Family",
+                "\"Family\" is not the local identifier of an album in the library "
+                    + "(give a directory as an absolute path)"
+            ),
+        ]
+        for (entry, message) in cases {
+            let config = try config(albums: [family, entry])
+            do {
+                try config.validateAlbums(in: database, watchedRoots: [root])
+                Issue.record("\(entry) should be rejected")
+            } catch let error as ConfigError {
+                #expect(error.description == "hooks.toml:8: hooks[1].albums: " + message)
+                #expect(error.code == .unknownAlbum)
+            }
+        }
+    }
+}
+
+/// The real `photosd` binary refuses a bad configuration with EX_CONFIG before starting anything.
+@Suite struct ConfigDaemonTests {
+    @Test func photosdExitsWithStatus78AndTheProblem() throws {
+        let directory = try TemporaryDirectory(prefix: "config-photosd")
+        let root = directory.path("Pictures")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        let library = directory.path("library.sqlite").path
+        let config = directory.path("bad.toml")
+        try """
+            roots = ["\(root.path)"]
+
+            [[hooks]]
+            name = "backup"
+            command = ["/bin/cat"]
+            changes = ["inserted2"]
+            """.write(to: config, atomically: true, encoding: .utf8)
+        let bad = try BuiltProducts.run("photosd", ["--library", library, "--config", config.path])
+        #expect(bad.status == 78, "\(bad.stderr)")
+        #expect(
+            bad.stderr.contains(
+                "photosd: \(config.path):6: hooks[0].changes: "
+                    + "\"inserted2\" is not one of inserted, updated, deleted\n"),
+            "\(bad.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: library), "nothing started: not even the library")
+
+        // A --config that cannot be read is a configuration problem too.
+        let absent = directory.path("absent.toml").path
+        let missing = try BuiltProducts.run("photosd", ["--library", library, "--config", absent])
+        #expect(missing.status == 78 && missing.stderr.contains("photosd: \(absent): cannot read the file: "))
+
+        // An unknown album is found once the library is open, still before any service starts.
+        try """
+            roots = ["\(root.path)"]
+
+            [[hooks]]
+            name = "backup"
+            command = ["/bin/cat"]
+            albums = ["\(root.path)/Nowhere"]
+            """.write(to: config, atomically: true, encoding: .utf8)
+        let album = try BuiltProducts.run("photosd", ["--library", library, "--config", config.path])
+        #expect(album.status == 78, "\(album.stderr)")
+        #expect(
+            album.stderr.contains(
+                "photosd: \(config.path):6: hooks[0].albums: "
+                    + "\"\(root.path)/Nowhere\" is not the directory of an album"),
+            "\(album.stderr)")
+        #expect(
+            !FileManager.default.fileExists(atPath: DaemonConfiguration.statusPath(forLibrary: library)),
+            "no service wrote a status")
     }
 }

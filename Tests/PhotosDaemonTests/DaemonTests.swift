@@ -175,7 +175,7 @@ struct DaemonTests {
         let bad = directory.path("bad.toml")
         try "roots = \"/x\"".write(to: bad, atomically: true, encoding: .utf8)
         let output = try BuiltProducts.run("photosd", ["--library", libraryURL.path, "--config", bad.path])
-        #expect(output.status != 0 && output.stderr.contains("bad.toml:1: 'roots' must be an array of strings"), "\(output.stderr)")
+        #expect(output.status != 0 && output.stderr.contains("bad.toml:1: roots: must be an array of strings"), "\(output.stderr)")
     }
 
     @Test func statusReportsRootsAndTotals() throws {
