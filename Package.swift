@@ -80,7 +80,7 @@ let package = Package(
         .executableTarget(
             name: "photosd",
             dependencies: [
-                "PhotosDaemon", "Photos", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "PhotosDaemon", "PhotosHooks", "Photos", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -28,16 +28,19 @@ struct HookOptions: ParsableArguments {
         "photosd's config file (default: $XDG_CONFIG_HOME/photosd/config.toml).", valueName: "file"))
     var config: String?
 
-    /// The hooks the config declares; a config that does not exist at the default path declares none.
-    func hooks() throws -> [HookDefinition] {
+    /// The config file; one that does not exist at the default path is an empty one.
+    func configFile() throws -> ConfigFile {
         let path = config ?? ConfigFile.defaultPath()
-        guard config != nil || FileManager.default.fileExists(atPath: path) else { return [] }
+        guard config != nil || FileManager.default.fileExists(atPath: path) else { return ConfigFile() }
         do {
-            return try ConfigFile.read(path: path).hooks
+            return try ConfigFile.read(path: path)
         } catch {
             throw CLIError("\(error)")
         }
     }
+
+    /// The hooks the config declares.
+    func hooks() throws -> [HookDefinition] { try configFile().hooks }
 
     /// The configured hook named `name`.
     func hook(named name: String) throws -> HookDefinition {
@@ -74,15 +77,14 @@ extension PhotosCommand.Hooks {
         @OptionGroup var options: HookOptions
 
         func run() throws {
-            let hooks = try options.hooks()
+            let config = try options.configFile()
+            let hooks = config.hooks
             let library = try options.library.open()
-            for hook in hooks {
-                // The same check the daemon makes at startup: albums and predicate against this library.
-                do {
-                    _ = try HookFilter(hook: hook, database: library.database)
-                } catch {
-                    throw CLIError("\(error)")
-                }
+            // The check the daemon makes at startup: each album a hook names is in this library.
+            do {
+                try config.validateAlbums(in: library.database, watchedRoots: config.roots)
+            } catch {
+                throw CLIError("\(error)")
             }
             if options.library.json {
                 for status in try options.statuses(library.database) { try Output.jsonLine(status) }

@@ -69,7 +69,7 @@ public final class HookRunner: Service, Sendable {
 
     public func run() async throws {
         try database.enrollHooks(hooks.map(\.name), historyLimit: historyLimit)
-        let filters = try hooks.map { try HookFilter(hook: $0, database: database) }
+        let filters = try hooks.map { try HookFilter(hook: $0) }
         guard !filters.isEmpty else { return }
         logger.info("hooks ready", metadata: ["hooks": "\(hooks.map(\.name).joined(separator: ","))"])
         await cancelWhenGracefulShutdown {
@@ -304,7 +304,7 @@ extension HookRunner {
         for hook: HookDefinition, database: LibraryDatabase, timeZone: TimeZone = .current
     ) throws -> (since: Int64, until: Int64, payload: [UInt8])? {
         let builder = HookPayloadBuilder(database: database, timeZone: timeZone)
-        let filter = try HookFilter(hook: hook, database: database)
+        let filter = try HookFilter(hook: hook)
         var since = try database.hookState(named: hook.name)?.cursor ?? database.currentToken()
         var feed = database.changeFeed(after: since).makeAsyncIterator()
         while true {

@@ -21,12 +21,11 @@ public struct SelectedChange: Sendable, Hashable {
 public struct HookFilter: Sendable {
     let hook: HookDefinition
     let predicate: SQLFragment?
-    /// Album row ids and their directories, when the hook names albums.
-    let albumIDs: [Int64]?
-    let albumDirectories: [String]?
 
-    /// Compiles the hook's predicate and resolves its albums; throws ``HookError`` naming what is wrong.
-    public init(hook: HookDefinition, database: LibraryDatabase) throws {
+    /// Compiles the hook's predicate; throws ``HookError`` naming what is wrong. Its albums are
+    /// looked up at each batch: a directory that becomes an album later (the daemon's first scan of
+    /// a new library) counts from then on.
+    public init(hook: HookDefinition) throws {
         self.hook = hook
         if let format = hook.predicate {
             do {
@@ -39,22 +38,10 @@ public struct HookFilter: Sendable {
         } else {
             predicate = nil
         }
-        if hook.albums.isEmpty {
-            albumIDs = nil
-            albumDirectories = nil
-        } else {
-            let resolved = try database.resolveAlbums(hook.albums)
-            guard resolved.missing.isEmpty else {
-                throw HookError(
-                    hook: hook.name, "albums: no album \(resolved.missing.map { "\"\($0)\"" }.joined(separator: ", "))")
-            }
-            albumIDs = resolved.ids
-            albumDirectories = resolved.directories
-        }
     }
 
     /// Whether the filter needs the store to decide about assets.
-    var asksStore: Bool { predicate != nil || albumIDs != nil }
+    var asksStore: Bool { predicate != nil || !hook.albums.isEmpty }
 
     /// What of these entries passes, entry by entry (entries nothing passes are left out).
     public func select(_ entries: [LibraryChange], in database: LibraryDatabase) throws -> [SelectedChange] {
@@ -69,9 +56,17 @@ public struct HookFilter: Sendable {
                 if hook.changes.contains(.updated) { live += entry.asset.updated }
                 if hook.changes.contains(.deleted) { deleted += entry.asset.deleted }
             }
+            var albumIDs: [Int64]?
+            var directories: [String]?
+            if !hook.albums.isEmpty {
+                let albums = try database.resolveAlbums(hook.albums)
+                albumIDs = albums.ids
+                // A path that is no album yet may become one; a deleted asset's files tell.
+                directories = albums.directories + albums.missing.filter { $0.hasPrefix("/") }
+            }
             liveMatches = try database.assetIdentifiers(among: live, matching: predicate, inAlbums: albumIDs)
             deletedMatches = try database.deletedAssetIdentifiers(
-                among: deleted, matching: predicate, inDirectories: albumDirectories)
+                among: deleted, matching: predicate, inDirectories: directories)
         }
         var selected: [SelectedChange] = []
         for entry in entries {

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import Photos
 import PhotosDaemon
+import PhotosHooks
 import PhotosStore
 import PhotosWatcher
 import ServiceLifecycle
@@ -89,8 +90,16 @@ struct PhotosDaemonCommand: AsyncParsableCommand {
         }
         let monitor = try InotifyMonitor()
         let service = WatchService(configuration: configuration, database: database, monitor: monitor, logger: logger)
+        var services: [any Service] = [service]
+        if configuration.hooks.contains(where: \.enabled) {
+            services.append(
+                HookRunner(
+                    hooks: configuration.hooks, database: database, libraryPath: path,
+                    historyLimit: configuration.hookHistoryLimit, timeZone: configuration.timeZone,
+                    logger: Logger(label: "photosd.hooks")))
+        }
         let group = ServiceGroup(
-            configuration: .init(services: [service], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+            configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         logger.info("starting", metadata: ["library.path": "\(path)", "roots": "\(roots.joined(separator: ", "))"])
         try await group.run()
     }

@@ -1,0 +1,324 @@
+import Foundation
+import Glibc
+import Photos
+import PhotosDaemon
+import PhotosStore
+import PhotosTestSupport
+import Testing
+
+/// Exec hooks end to end: the real `photosd` with a config declaring hooks, real corpus files
+/// copied into a watched root, and the payloads the hook programs received.
+@Suite(.serialized, .enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))
+struct HookDaemonTests {
+    let directory: TemporaryDirectory
+    var root: URL { directory.path("Pictures") }
+    var libraryURL: URL { directory.path("library.sqlite") }
+    var output: URL { directory.path("hook-output") }
+    var configURL: URL { directory.path("config.toml") }
+
+    init() throws {
+        directory = try TemporaryDirectory(prefix: "photosd-hooks")
+        for folder in [root, output] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+    }
+
+    static let photo = "Camera/2008/Death Valley/FurnaceCreekInn.jpg"
+    static let other = "Camera/1997/Ricoh/RIMG0001.JPG"
+    static let video = "Videos/2020/VID_20201120_150402.mp4"
+
+    /// A shell hook that copies its payload to OUTPUT/<since>-<until>.json; it fails while
+    /// OUTPUT/broken exists, and its first run hangs while OUTPUT/hang-once exists.
+    var recorder: String {
+        """
+        if [ -e "$0/broken" ]; then echo "broken on purpose" >&2; exit 7; fi
+        if [ -e "$0/hang-once" ]; then rm "$0/hang-once"; echo $$ > "$0/hung.pid"; echo "$PHOTOS_SINCE" > "$0/hung.since"; sleep 60; fi
+        cat > "$0/$PHOTOS_SINCE-$PHOTOS_UNTIL.json"
+        """
+    }
+
+    func writeConfig(_ hooks: String) throws {
+        try Data(hooks.utf8).write(to: configURL)
+    }
+
+    func hook(_ name: String, extra: String = "") -> String {
+        """
+        [[hooks]]
+        name = "\(name)"
+        command = ["/bin/sh", "-c", \(Self.tomlString(recorder)), "\(output.path)"]
+        \(extra)
+
+        """
+    }
+
+    static func tomlString(_ text: String) -> String {
+        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            .replacingOccurrences(of: "\n", with: "\\n") + "\""
+    }
+
+    func put(_ corpusPath: String, at relative: String) throws {
+        let destination = root.appendingPathComponent(relative)
+        try FileManager.default.createDirectory(
+            at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: try #require(Corpus.file(corpusPath)), to: destination)
+    }
+
+    /// The payloads the recorder wrote, by `since`.
+    func payloads() throws -> [[String: Any]] {
+        try FileManager.default.contentsOfDirectory(atPath: output.path).filter { $0.hasSuffix(".json") }
+            .sorted { Int($0.split(separator: "-")[0])! < Int($1.split(separator: "-")[0])! }
+            .map { name in
+                try #require(
+                    try JSONSerialization.jsonObject(with: Data(contentsOf: output.appendingPathComponent(name)))
+                        as? [String: Any])
+            }
+    }
+
+    static func assets(_ payload: [String: Any], _ kind: String = "inserted") -> [[String: Any]] {
+        (payload["changes"] as? [[String: Any]] ?? []).flatMap {
+            (($0["assets"] as? [String: Any])?[kind] as? [[String: Any]]) ?? []
+        }
+    }
+
+    static func eventually(_ what: String, seconds: Double = 30, _ condition: () throws -> Bool) throws {
+        let deadline = Date().addingTimeInterval(seconds)
+        while try !condition() {
+            guard Date() < deadline else { throw DaemonError("timed out waiting for: \(what)") }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+    }
+
+    func startDaemon() throws -> HookedDaemon {
+        try HookedDaemon(library: libraryURL, root: root, config: configURL)
+    }
+
+    func photos(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+        try BuiltProducts.run("photos", arguments + ["--library", libraryURL.path, "--config", configURL.path])
+    }
+
+    @Test func copiedFilesReachTheHookWithTheirMetadataAndAlbum() throws {
+        try writeConfig(hook("record"))
+        let daemon = try startDaemon()
+        try put(Self.photo, at: "Trips/Death Valley/inn.jpg")
+        try Self.eventually("the hook's run") { !Self.assets(try merged()).isEmpty }
+        let assets = Self.assets(try merged())
+        #expect(assets.count == 1)
+        let asset = try #require(assets.first)
+        #expect(asset["mediaType"] as? String == "image")
+        #expect(asset["pixelWidth"] as? Int == 640 && asset["pixelHeight"] as? Int == 480)
+        #expect((asset["creationDate"] as? String)?.hasPrefix("2008-") == true)
+        let resources = try #require(asset["resources"] as? [[String: Any]])
+        #expect(resources.first?["path"] as? String == root.appendingPathComponent("Trips/Death Valley/inn.jpg").path)
+        let albums = try #require(asset["albums"] as? [[String: Any]])
+        #expect(albums.map { $0["path"] as? String } == [root.appendingPathComponent("Trips/Death Valley").path])
+        #expect(albums.first?["localizedTitle"] as? String == "Death Valley")
+        // The run's environment named it.
+        let payload = try #require(try payloads().first)
+        #expect(payload["hook"] as? String == "record")
+        try daemon.stop()
+        let status = try photos(["hooks", "status", "--json"])
+        #expect(status.status == 0, "\(status.stderr)")
+        #expect(status.stdout.contains("\"name\":\"record\"") && status.stdout.contains("\"state\":\"ok\""), "\(status.stdout)")
+    }
+
+    /// Every payload's changes in one document (for tests that don't care how runs were split).
+    func merged() throws -> [String: Any] {
+        ["changes": try payloads().flatMap { ($0["changes"] as? [[String: Any]]) ?? [] }]
+    }
+
+    @Test func aFilterKeepsOutWhatItShould() throws {
+        try writeConfig(hook("videos", extra: "objects = [\"asset\"]\nchanges = [\"inserted\"]\npredicate = \"mediaType == 2\""))
+        let daemon = try startDaemon()
+        try put(Self.photo, at: "Mixed/inn.jpg")
+        try put(Self.video, at: "Mixed/clip.mov")
+        try Self.eventually("the video's run") { !Self.assets(try merged()).isEmpty }
+        // Both files are in the library; only the video reached the hook, and nothing but assets.
+        let library = try PHPhotoLibrary(url: libraryURL)
+        let options = PHFetchOptions()
+        options.photoLibrary = library
+        try Self.eventually("both ingested") { PHAsset.fetchAssets(with: options).count == 2 }
+        try Self.eventually("the cursor at the end") {
+            let status = try photos(["hooks", "status", "--json"]).stdout
+            return status.contains("\"lag\":0")
+        }
+        let all = try merged()
+        #expect(Self.assets(all).map { $0["mediaType"] as? String } == ["video"])
+        for change in all["changes"] as? [[String: Any]] ?? [] {
+            for type in ["assetCollections", "collectionLists"] {
+                let objects = change[type] as? [String: [Any]] ?? [:]
+                #expect(objects.values.allSatisfy(\.isEmpty), "\(type): \(objects)")
+            }
+        }
+        try daemon.stop()
+    }
+
+    @Test func aFailingHookIsParkedThenResumedWithTheDaemonRunning() throws {
+        try writeConfig(hook("flaky", extra: "max_failures = 2"))
+        FileManager.default.createFile(atPath: output.appendingPathComponent("broken").path, contents: nil)
+        let daemon = try startDaemon()
+        try put(Self.photo, at: "A/inn.jpg")
+        try Self.eventually("parked") { try photos(["hooks", "status", "--json"]).stdout.contains("\"state\":\"parked\"") }
+        let parked = try photos(["hooks", "status"])
+        #expect(parked.stdout.contains("flaky is parked: exit 7"), "\(parked.stdout)")
+        #expect(parked.stdout.contains("broken on purpose"), "\(parked.stdout)")
+        #expect(try payloads().isEmpty)
+        try FileManager.default.removeItem(at: output.appendingPathComponent("broken"))
+        let resumed = try photos(["hooks", "resume", "flaky"])
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        try Self.eventually("delivered after resume") { Self.assets(try merged()).count == 1 }
+        try daemon.stop()
+    }
+
+    @Test func aBatchInterruptedByKill9IsGivenAgainWithTheSameSince() throws {
+        try writeConfig(hook("steady"))
+        FileManager.default.createFile(atPath: output.appendingPathComponent("hang-once").path, contents: nil)
+        var daemon = try startDaemon()
+        try put(Self.photo, at: "B/inn.jpg")
+        let pidFile = output.appendingPathComponent("hung.pid").path
+        try Self.eventually("the hook hanging") {
+            (try? String(contentsOfFile: pidFile, encoding: .utf8))?.hasSuffix("\n") == true
+        }
+        let since = try String(contentsOfFile: output.appendingPathComponent("hung.since").path, encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        daemon.kill9()
+        // The orphaned run is stopped too (in life it would finish; its batch is not acknowledged).
+        if let pid = Int32(try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)) {
+            kill(-pid, SIGKILL)
+            kill(pid, SIGKILL)
+        }
+        daemon = try startDaemon()
+        try Self.eventually("delivered after the restart") { !(try payloads()).isEmpty }
+        let first = try #require(try payloads().first)
+        #expect("\(first["since"] ?? "")" == since)
+        #expect(Self.assets(first).count == 1)
+        try daemon.stop()
+    }
+
+    @Test func sigtermWithAHangingHookExitsWithinTheGracePeriod() throws {
+        let hang = """
+            [[hooks]]
+            name = "stubborn"
+            command = ["/bin/sh", "-c", "trap '' TERM; echo $$ > \(output.path)/stubborn.pid; sleep 60"]
+            """
+        try writeConfig(hang)
+        let daemon = try startDaemon()
+        try put(Self.photo, at: "C/inn.jpg")
+        let pidFile = output.appendingPathComponent("stubborn.pid").path
+        try Self.eventually("the hook running") { FileManager.default.fileExists(atPath: pidFile) }
+        Thread.sleep(forTimeInterval: 0.1)
+        let started = Date()
+        try daemon.stop(within: 15)
+        #expect(Date().timeIntervalSince(started) < 10)
+        let pid = try #require(Int32(try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        #expect(kill(pid, 0) != 0, "the hook's process \(pid) outlived the daemon")
+    }
+
+    @Test func aTenThousandFileBurstIsDeliveredInOrderInAFewRuns() throws {
+        try writeConfig(hook("burst", extra: "objects = [\"asset\"]\nbatch = 5000"))
+        var daemon = try startDaemon()
+        let source = try #require(Corpus.file(Self.photo))
+        let count = 10_000
+        for directory in 0..<20 {
+            let folder = root.appendingPathComponent("burst/d\(directory)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            for index in 0..<(count / 20) {
+                try FileManager.default.copyItem(at: source, to: folder.appendingPathComponent("f\(index).jpg"))
+            }
+        }
+        try Self.eventually("every file delivered", seconds: 300) { Self.assets(try merged()).count >= count }
+        let payloads = try payloads()
+        let identifiers = payloads.flatMap { Self.assets($0).compactMap { $0["localIdentifier"] as? String } }
+        #expect(identifiers.count == count)
+        #expect(Set(identifiers).count == count, "an asset was delivered twice")
+        #expect(payloads.count <= 40, "\(payloads.count) runs")
+        // In order: each run starts where the one before ended, and tokens only grow.
+        for (previous, next) in zip(payloads, payloads.dropFirst()) {
+            #expect("\(next["since"] ?? "")" == "\(previous["until"] ?? "")")
+        }
+        let tokens = payloads.flatMap { ($0["changes"] as? [[String: Any]] ?? []).compactMap { $0["token"] as? Int } }
+        #expect(tokens == tokens.sorted())
+        // A clean stop and a restart give nothing twice.
+        try daemon.stop()
+        daemon = try startDaemon()
+        Thread.sleep(forTimeInterval: 1)
+        #expect(try self.payloads().count == payloads.count)
+        try daemon.stop()
+    }
+
+    @Test func theBackupExampleCopiesAFavoriteUnderItsAlbumPath() throws {
+        let script = Corpus.packageRoot.appendingPathComponent("Examples/hooks/backup-favorites.sh").path
+        let backup = directory.path("backup")
+        try writeConfig(
+            """
+            [[hooks]]
+            name = "backup-favorites"
+            command = ["\(script)", "\(backup.path)"]
+            objects = ["asset"]
+            changes = ["inserted", "updated"]
+            predicate = "favorite == YES"
+            """)
+        let daemon = try startDaemon()
+        try put(Self.photo, at: "Family/inn.jpg")
+        try put(Self.other, at: "Family/ricoh.jpg")
+        let library = try PHPhotoLibrary(url: libraryURL)
+        let options = PHFetchOptions()
+        options.photoLibrary = library
+        try Self.eventually("both ingested") { PHAsset.fetchAssets(with: options).count == 2 }
+        let inn = try #require(PHAsset.fetchAssets(with: options).first { asset in
+            PHAssetResource.assetResources(for: asset).first?.originalFilename == "inn.jpg"
+        })
+        try library.performChangesAndWait { PHAssetChangeRequest(for: inn).isFavorite = true }
+        let copy = backup.appendingPathComponent(root.path).appendingPathComponent("Family/inn.jpg")
+        try Self.eventually("the favorite backed up") { FileManager.default.fileExists(atPath: copy.path) }
+        #expect(FileManager.default.contentsEqual(atPath: copy.path, andPath: root.appendingPathComponent("Family/inn.jpg").path))
+        #expect(!FileManager.default.fileExists(atPath: backup.appendingPathComponent(root.path).appendingPathComponent("Family/ricoh.jpg").path))
+        try daemon.stop()
+    }
+}
+
+/// A `photosd` process with a config file.
+final class HookedDaemon {
+    let process = Process()
+
+    init(library: URL, root: URL, config: URL) throws {
+        let statusPath = DaemonConfiguration.statusPath(forLibrary: library.path)
+        try? FileManager.default.removeItem(atPath: statusPath)
+        process.executableURL = BuiltProducts.directory.appendingPathComponent("photosd")
+        process.arguments = [
+            "--library", library.path, "--watch", root.path, "--config", config.path, "--settle", "0",
+            "--log-level", "warning",
+        ]
+        try process.run()
+        let deadline = Date().addingTimeInterval(20)
+        while !FileManager.default.fileExists(atPath: statusPath) {
+            guard Date() < deadline, process.isRunning else { throw DaemonError("photosd did not start") }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        // The hook runner enrolls its hooks as the daemon starts: changes from then on are theirs.
+        let database = try LibraryDatabase(existingAt: library.path)
+        while try database.hookStates().filter(\.enabled).isEmpty {
+            guard Date() < deadline, process.isRunning else { throw DaemonError("photosd enrolled no hook") }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+    }
+
+    /// SIGTERM; the exit status must be 0 within `seconds`.
+    func stop(within seconds: Double = 10) throws {
+        process.terminate()
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning {
+            guard Date() < deadline else { throw DaemonError("photosd did not stop on SIGTERM") }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        guard process.terminationStatus == 0 else {
+            throw DaemonError("photosd exited with \(process.terminationStatus) on SIGTERM")
+        }
+    }
+
+    func kill9() {
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    deinit {
+        if process.isRunning { kill9() }
+    }
+}
