@@ -218,9 +218,27 @@ public struct WireJSONWriter: Sendable {
         first = false
     }
 
+    /// Decimal digits, written in place (`description` allocated a string for each number).
     private mutating func integer<Value: BinaryInteger>(_ value: Value) {
-        bytes.append(contentsOf: value.description.utf8)
         first = false
+        guard let number = Int64(exactly: value), number != .min else {
+            bytes.append(contentsOf: value.description.utf8)
+            return
+        }
+        if number < 0 { bytes.append(UInt8(ascii: "-")) }
+        var magnitude = number.magnitude
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            var start = buffer.count
+            repeat {
+                start -= 1
+                buffer[start] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            bytes.append(contentsOf: buffer[start...])
+        }
     }
 
     /// As `JSONEncoder` writes a finite double: Swift's shortest round-tripping text, without `.0`.
