@@ -124,7 +124,7 @@ let package = Package(
         // Release-build benchmark: `swift run -c release photos-bench`.
         .executableTarget(
             name: "photos-bench",
-            dependencies: ["Photos", "PhotosStore", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["Photos", "PhotosStore", "PhotosWire", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Benchmarks/photos-bench",
             swiftSettings: settings
         ),
@@ -134,7 +134,8 @@ let package = Package(
         .testTarget(
             name: "PhotosTests", dependencies: ["Photos", "PhotosIngest", "PhotosTestSupport"], swiftSettings: settings),
         .testTarget(
-            name: "PhotosWireTests", dependencies: ["PhotosWire", "Photos", "PhotosTestSupport"], swiftSettings: settings),
+            name: "PhotosWireTests", dependencies: ["PhotosWire", "Photos", "PhotosStore", "PhotosIngest", "PhotosTestSupport"],
+            swiftSettings: settings),
         .testTarget(
             name: "PhotosHooksTests", dependencies: ["PhotosHooks", "PhotosWire", "Photos", "PhotosTestSupport"],
             swiftSettings: settings),

@@ -3,7 +3,7 @@ import Foundation
 /// The command line of `photos-bench`.
 ///
 /// ```
-/// photos-bench [--sizes 100000,1000000] [--dir DIR] [--iterations N] [--changes SIZE]
+/// photos-bench [--sizes 100000,1000000] [--dir DIR] [--iterations N] [--changes SIZE] [--json N]
 /// ```
 struct BenchmarkOptions: Sendable {
     /// Library sizes to measure, in assets, smallest first.
@@ -15,15 +15,20 @@ struct BenchmarkOptions: Sendable {
     /// The library size at which change observation is measured (issue 5); nil to skip it. It runs
     /// only when this size is one of ``sizes``.
     var changesSize: Int? = 100_000
+    /// Assets written as asset JSON by the PhotoKit path and by the description reader (issue 11);
+    /// nil to skip it.
+    var jsonSize: Int? = 20_000
 
     static let usage = """
-        usage: photos-bench [--sizes 100000,1000000] [--dir DIR] [--iterations N] [--changes SIZE]
+        usage: photos-bench [--sizes 100000,1000000] [--dir DIR] [--iterations N] [--changes SIZE] [--json N]
 
           --sizes       library sizes in assets, comma separated (default 100000,1000000)
           --dir         where synthetic libraries are kept and reused (default $TMPDIR/photos-bench)
           --iterations  timed samples per fetch and commit measure (default 200)
           --changes     library size at which change observation is measured, one of --sizes;
                         0 skips it (default 100000)
+          --json        assets written as asset JSON, old path and new, in a library of their own;
+                        0 skips it (default 20000)
         """
 
     /// Parses `arguments` (without the program name); throws a message for the user on a bad one.
@@ -51,6 +56,11 @@ struct BenchmarkOptions: Sendable {
                     throw UsageError(message: "--changes wants a library size, or 0, got \(value)")
                 }
                 changesSize = size == 0 ? nil : size
+            case "--json":
+                guard let size = Int(value.filter { $0 != "_" }), size >= 0 else {
+                    throw UsageError(message: "--json wants a number of assets, or 0, got \(value)")
+                }
+                jsonSize = size == 0 ? nil : size
             default:
                 throw UsageError(message: "unknown option \(flag)")
             }
@@ -64,7 +74,7 @@ struct BenchmarkOptions: Sendable {
     var commandLine: String {
         "swift run -c release --scratch-path .build-bench photos-bench --sizes "
             + sizes.map(String.init).joined(separator: ",") + " --dir \(directory) --iterations \(iterations)"
-            + " --changes \(changesSize ?? 0)"
+            + " --changes \(changesSize ?? 0) --json \(jsonSize ?? 0)"
     }
 }
 

@@ -39,12 +39,16 @@ struct PhotosBenchmark {
             try LibraryMeasurements(path: synthetic.path, size: size, options: options, table: table)
                 .measureChanges()
         }
+        if let size = options.jsonSize {
+            try AssetJSONMeasurement(size: size, directory: options.directory, rounds: 5, table: table).run()
+        }
         print()
         print("results (ms unless noted; ratio = p50 / floor p50; floor = the same query as plain SQL via GRDB)")
         table.printHeader()
         for row in table.rows { table.add(row, recording: false) }
         printSummary()
         printChangesSummary()
+        printAssetJSONSummary()
         print()
         print("rerun: \(options.commandLine)")
     }
@@ -83,6 +87,18 @@ struct PhotosBenchmark {
             print("  \(verdict(row.p50 < Goal.fetchResultMegabytes))  fetch result of every asset: "
                 + "resident +\(ResultTable.format(row.p50)) MB (goal < \(Goal.fetchResultMegabytes) MB)")
         }
+    }
+
+    private func printAssetJSONSummary() {
+        guard let size = options.jsonSize, let row = table.row("asset JSON: reader (floor = PhotoKit)", size: size)
+        else { return }
+        print()
+        print("asset JSON at \(size) assets:")
+        let cpu = table.row("asset JSON: reader, per CPU second", size: size).map { Int($0.p50) } ?? 0
+        print("  \(verdict(row.p50 >= AssetJSONMeasurement.goal))  reader: \(Int(row.p50)) assets/s, "
+            + "\(cpu) a CPU second (goal >= \(Int(AssetJSONMeasurement.goal))), PhotoKit path \(Int(row.floorP50 ?? 0)) assets/s "
+            + "(\(String(format: "%.1f", row.ratio ?? 0))x; \(Int(AssetJSONMeasurement.before)) assets/s "
+            + "before this issue, without albums)")
     }
 
     private func verdict(_ met: Bool) -> String { met ? "MET   " : "MISSED" }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Photos
+import PhotosWire
 
 extension PhotosCommand {
     /// `photos assets`: list assets, filtered and sorted like a PhotoKit fetch.
@@ -75,20 +76,35 @@ extension PhotosCommand {
                 result = PHAsset.fetchAssets(with: fetchOptions)
             }
             try options.requireAvailable(library)
-            let timeZone = library.configuration.timeZone
             if options.json {
-                for asset in result { try Output.jsonLine(AssetDescription(asset, timeZone: timeZone)) }
+                try Output.jsonLines(result)
                 return
             }
-            let rows = result.map { asset -> [String] in
-                let description = AssetDescription(asset, timeZone: timeZone)
-                return [
-                    asset.localIdentifier, asset.mediaType.name, "\(asset.pixelWidth)x\(asset.pixelHeight)",
-                    description.creationDate ?? "-", (asset.isFavorite ? "♥" : "") + (asset.isHidden ? "hidden" : ""),
-                    description.resources.first?.path ?? "-",
-                ]
+            var rows: [[String]] = []
+            try result.forEachDescriptionPage { page in
+                rows += page.map { description in
+                    [
+                        description.localIdentifier, description.mediaType,
+                        "\(description.pixelWidth)x\(description.pixelHeight)", description.creationDate ?? "-",
+                        (description.isFavorite ? "♥" : "") + (description.isHidden ? "hidden" : ""),
+                        description.resources.first?.path ?? "-",
+                    ]
+                }
             }
             Output.table(["IDENTIFIER", "TYPE", "SIZE", "CREATED", "FLAGS", "FILE"], rows)
+        }
+    }
+}
+
+extension Output {
+    /// Prints a fetch result's assets as JSON Lines, a page at a time: memory stays flat however
+    /// large the library, and each page is one write.
+    static func jsonLines(_ result: PHFetchResult<PHAsset>) throws {
+        var writer = WireJSONWriter()
+        try result.forEachDescriptionPage { page in
+            writer.removeAll()
+            for description in page { try writer.appendLine(description) }
+            FileHandle.standardOutput.write(Data(writer.bytes))
         }
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Photos
+import PhotosWire
 
 extension PhotosCommand {
     /// `photos albums`: list albums and smart albums.
@@ -21,13 +22,14 @@ extension PhotosCommand {
             let fetchOptions = PHFetchOptions()
             fetchOptions.photoLibrary = library
             let type: PHAssetCollectionType? = smart ? .smartAlbum : user ? .album : nil
-            var albums: [PHAssetCollection] = []
+            var results: [PHFetchResult<PHAssetCollection>] = []
             for kind in [PHAssetCollectionType.album, .smartAlbum] where type == nil || type == kind {
-                albums += PHAssetCollection.fetchAssetCollections(with: kind, subtype: .any, options: fetchOptions)
+                results.append(
+                    PHAssetCollection.fetchAssetCollections(with: kind, subtype: .any, options: fetchOptions))
                 // After each fetch: the next one's success would clear this one's reason.
                 try options.requireAvailable(library)
             }
-            try CollectionOutput.print(albums, json: options.json, timeZone: library.configuration.timeZone)
+            try CollectionOutput.print(results, json: options.json)
         }
     }
 
@@ -44,25 +46,41 @@ extension PhotosCommand {
             fetchOptions.photoLibrary = library
             let folders = PHCollectionList.fetchCollectionLists(with: .folder, subtype: .any, options: fetchOptions)
             try options.requireAvailable(library)
-            try CollectionOutput.print(Array(folders), json: options.json, timeZone: library.configuration.timeZone)
+            try CollectionOutput.print([folders], json: options.json)
         }
     }
 }
 
 enum CollectionOutput {
-    static func print(_ collections: [PHCollection], json: Bool, timeZone: TimeZone) throws {
-        let descriptions = collections.map { CollectionDescription($0, timeZone: timeZone) }
+    /// Prints the collections of some fetch results, in order: JSON Lines a page at a time, or a table.
+    static func print<Collection: PHCollection>(_ results: [PHFetchResult<Collection>], json: Bool) throws {
         if json {
-            for description in descriptions { try Output.jsonLine(description) }
+            for result in results { try Output.jsonLines(result) }
             return
+        }
+        var descriptions: [CollectionDescription] = []
+        for result in results {
+            try result.forEachDescriptionPage { descriptions += $0 }
         }
         Output.table(
             ["IDENTIFIER", "TITLE", "TYPE", "ASSETS", "PATH"],
             descriptions.map {
                 [
-                    $0.localIdentifier, $0.localizedTitle ?? "-", $0.subtype, $0.estimatedAssetCount.map(String.init) ?? "-",
-                    $0.path ?? "-",
+                    $0.localIdentifier, $0.localizedTitle ?? "-", $0.subtype,
+                    $0.estimatedAssetCount.map(String.init) ?? "-", $0.path ?? "-",
                 ]
             })
+    }
+}
+
+extension Output {
+    /// Prints a fetch result's albums or folders as JSON Lines, a page at a time.
+    static func jsonLines<Collection: PHCollection>(_ result: PHFetchResult<Collection>) throws {
+        var writer = WireJSONWriter()
+        try result.forEachDescriptionPage { page in
+            writer.removeAll()
+            for description in page { writer.appendLine(description) }
+            FileHandle.standardOutput.write(Data(writer.bytes))
+        }
     }
 }

@@ -3,6 +3,7 @@ import Glibc
 import Foundation
 import Photos
 import PhotosDaemon
+import PhotosWire
 
 extension PhotosCommand {
     /// `photos status`: what photosd is doing with a library.

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PhotosStore
+import PhotosWire
 
 /// Opens the daemon's library, waiting out what can pass: a volume not mounted yet, a full disk,
 /// a lock, a permission being fixed. Each failed try is logged and written to the status file

@@ -5,6 +5,7 @@ import PhotosCore
 import PhotosIngest
 import PhotosStore
 import PhotosWatcher
+import PhotosWire
 import ServiceLifecycle
 import Synchronization
 

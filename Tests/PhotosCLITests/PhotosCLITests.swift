@@ -42,6 +42,20 @@ import Testing
         #expect(live["mediaSubtypes"] as? [String] == ["photoLive"])
         let movie = try #require(assets.first { $0["localIdentifier"] as? String == fixture.assets["movie.mov"] })
         #expect(movie["duration"] as? Double == 12.5 && movie["mediaType"] as? String == "video")
+        // The albums holding each asset, every key written; a user album has no path.
+        let albums = try #require(beach["albums"] as? [[String: Any]])
+        #expect(albums.count == 1)
+        #expect(albums.first?["localIdentifier"] as? String == fixture.collections["Trip"])
+        #expect(albums.first?["localizedTitle"] as? String == "Trip")
+        #expect(albums.first?["path"] is NSNull)
+        let sunset = try #require(assets.first { $0["localIdentifier"] as? String == fixture.assets["sunset.heic"] })
+        #expect((sunset["albums"] as? [[String: Any]])?.map { $0["localizedTitle"] as? String } == ["Winter"])
+        #expect((live["albums"] as? [[String: Any]])?.isEmpty == true, "smart albums are not listed")
+        // Every line has every key, whatever the asset.
+        for asset in assets {
+            #expect(
+                Set(asset.keys).isSuperset(of: ["albums", "burstIdentifier", "creationDate", "location", "resources"]))
+        }
     }
 
     @Test func assetsWithPredicateSortAndLimit() throws {
@@ -193,6 +207,12 @@ import Testing
         let albums = try jsonLines(try run(["albums", "--library", library, "--json", "--user"]).stdout)
         #expect(albums.map { $0["localizedTitle"] as? String } == ["Trip"])
         #expect(albums.first?["path"] as? String == root.appendingPathComponent("Trip").path)
+        // Each asset names the directory album holding it.
+        for asset in assets {
+            let held = try #require(asset["albums"] as? [[String: Any]])
+            #expect(held.map { $0["path"] as? String } == [root.appendingPathComponent("Trip").path])
+            #expect(held.map { $0["localIdentifier"] as? String } == [albums.first?["localIdentifier"] as? String])
+        }
 
         let badZone = try run(["scan", "--library", library, "--time-zone", "Mars/Olympus", root.path])
         #expect(badZone.status != 0 && badZone.stderr.contains("unknown time zone 'Mars/Olympus'"))

@@ -3,6 +3,7 @@ import Glibc
 import Photos
 import PhotosDaemon
 import PhotosTestSupport
+import PhotosWire
 import Testing
 
 /// The real `photosd` binary on real directories: changes on disk reach the library, identity

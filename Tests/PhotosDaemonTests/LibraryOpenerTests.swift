@@ -3,6 +3,7 @@ import Glibc
 import PhotosDaemon
 import PhotosStore
 import PhotosTestSupport
+import PhotosWire
 import Testing
 
 /// The real `photosd` binary with a library it cannot open yet: it says so in its log and its

@@ -4,6 +4,7 @@ import Logging
 import PhotosDaemon
 import PhotosStore
 import PhotosTestSupport
+import PhotosWire
 import ServiceLifecycle
 import Testing
 

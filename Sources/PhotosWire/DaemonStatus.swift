@@ -12,6 +12,13 @@ public struct DaemonStatus: Sendable, Codable, Hashable {
         public var state: String
         /// Why it is polled or offline, if it is.
         public var reason: String?
+
+        /// A root's state.
+        public init(path: String, state: String, reason: String?) {
+            self.path = path
+            self.state = state
+            self.reason = reason
+        }
     }
 
     /// Whether the daemon can use the library.
@@ -64,6 +71,29 @@ public struct DaemonStatus: Sendable, Codable, Hashable {
     public var lastErrors: [String]
     /// Whether the library can be used (absent in status files of older daemons).
     public var library: Library? = nil
+
+    /// A status with every value given.
+    public init(
+        pid: Int32, startedAt: Double, updatedAt: Double, roots: [Root], watches: Int, watchBudget: Int,
+        unwatchedDirectories: Int, queueDepth: Int, ingested: Int, updated: Int, moved: Int, removed: Int,
+        rejected: Int, lastErrors: [String], library: Library? = nil
+    ) {
+        self.pid = pid
+        self.startedAt = startedAt
+        self.updatedAt = updatedAt
+        self.roots = roots
+        self.watches = watches
+        self.watchBudget = watchBudget
+        self.unwatchedDirectories = unwatchedDirectories
+        self.queueDepth = queueDepth
+        self.ingested = ingested
+        self.updated = updated
+        self.moved = moved
+        self.removed = removed
+        self.rejected = rejected
+        self.lastErrors = lastErrors
+        self.library = library
+    }
 
     /// The status while the library cannot be opened: nothing watched or counted yet.
     public static func waitingForLibrary(startedAt: Double, roots: [String], library: Library) -> DaemonStatus {
