@@ -83,9 +83,11 @@ struct PhotosDaemonCommand: AsyncParsableCommand {
         // A library that cannot be opened yet (volume not mounted, disk full) is waited for.
         let database = try await LibraryOpener(configuration: configuration, logger: logger).open()
         let monitor = try InotifyMonitor()
-        let service = WatchService(configuration: configuration, database: database, monitor: monitor, logger: logger)
+        // The daemon's services (settling, scans, roots, status, watchdog); more join with `adding:`.
+        let daemon = DaemonServices(configuration: configuration, database: database, monitor: monitor, logger: logger)
         let group = ServiceGroup(
-            configuration: .init(services: [service], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+            configuration: .init(
+                services: daemon.services(), gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         logger.info("starting", metadata: ["library.path": "\(path)", "roots": "\(roots.joined(separator: ", "))"])
         try await group.run()
     }
