@@ -146,7 +146,8 @@ public final class ScanRunner: Service, Sendable {
         } catch {
             logger.error("cannot read the unreadable directories", metadata: ["error": "\(error)"])
         }
-        board.update { board in
+        // Published with the library's state once the whole work is done: one status write.
+        board.update(publish: false) { board in
             board.totals.ingested += report.ingested
             board.totals.updated += report.updated
             board.totals.moved += report.moved
