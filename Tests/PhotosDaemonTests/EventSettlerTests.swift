@@ -12,6 +12,8 @@ import Testing
         var at: Int
         var due: ScanWork?
         var notices: [EventSettler.Notice] = []
+        /// The settle period in milliseconds.
+        var settle = 200
         var testDescription: String { name }
     }
 
@@ -30,6 +32,14 @@ import Testing
         ], at: 201, due: changes(["/p": ["/p"]])),
         Row(name: "not before", events: [(0, file("/a.jpg", .created)), (1, file("/a.jpg", .closedWrite))], at: 200,
             due: nil),
+        Row(name: "a file created and not yet closed waits the write grace (100 ms)", events: [
+            (0, file("/a.jpg", .created)), (1, file("/a.jpg", .modified)),
+        ], at: 100, due: nil, settle: 0),
+        Row(name: "closed, it is due at once with settle 0", events: [
+            (0, file("/a.jpg", .created)), (1, file("/a.jpg", .modified)), (2, file("/a.jpg", .closedWrite)),
+        ], at: 2, due: changes(["/p": ["/p"]]), settle: 0),
+        Row(name: "never closed (a hard link), after the grace", events: [(0, file("/a.jpg", .created))], at: 100,
+            due: changes(["/p": ["/p"]]), settle: 0),
         Row(name: "each event restarts the quiet period", events: [
             (0, file("/a.jpg", .closedWrite)), (150, file("/b/c.jpg", .closedWrite)),
         ], at: 349, due: nil),
@@ -84,7 +94,7 @@ import Testing
     @Test(arguments: rows)
     func settles(_ row: Row) {
         var settler = EventSettler(
-            roots: WatchedRoots(["/p", "/p/in/"]), rules: IgnoreRules(), settle: .milliseconds(200))
+            roots: WatchedRoots(["/p", "/p/in/"]), rules: IgnoreRules(), settle: .milliseconds(row.settle))
         let start = ContinuousClock.now
         var notices: [EventSettler.Notice] = []
         for (offset, event) in row.events {
@@ -98,6 +108,7 @@ import Testing
         var settler = EventSettler(roots: WatchedRoots(["/p"]), rules: IgnoreRules(), settle: .zero)
         let now = ContinuousClock.now
         settler.record(FileEvent(path: "/p/a.jpg", kind: .created), at: now)
+        settler.record(FileEvent(path: "/p/a.jpg", kind: .closedWrite), at: now)
         settler.record(FileEvent(path: "/p/b.jpg", kind: .movedFrom(cookie: 3)), at: now)
         #expect(settler.queueDepth == 2)
         #expect(settler.dueAt == now, "settle 0: due at once")

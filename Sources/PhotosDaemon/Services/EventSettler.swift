@@ -35,6 +35,10 @@ public struct EventSettler: Sendable {
     public let rules: IgnoreRules
     /// How long the tree must be quiet before what is pending is due.
     public let settle: Duration
+    /// How long to wait, at least, while a file was created or written and not yet closed: a
+    /// scan that reads it mid-write finds it still changing and waits half a second to look again
+    /// (with `--settle 0` that was the p99 of close() → library).
+    public let writeGrace: Duration
 
     private var coalescer = ChangeCoalescer()
     /// Moves seen leaving a path, by cookie, until their arrival (or the settle period) comes.
@@ -42,12 +46,15 @@ public struct EventSettler: Sendable {
     /// Roots to rescan whole.
     private var pendingRoots: Set<String> = []
     private var lastEvent: ContinuousClock.Instant?
+    /// Files created or written whose `closedWrite` has not come yet.
+    private var writing: Set<String> = []
 
     /// A settler with nothing pending.
-    public init(roots: WatchedRoots, rules: IgnoreRules, settle: Duration) {
+    public init(roots: WatchedRoots, rules: IgnoreRules, settle: Duration, writeGrace: Duration = .milliseconds(100)) {
         self.roots = roots
         self.rules = rules
         self.settle = settle
+        self.writeGrace = writeGrace
     }
 
     /// Changes waiting for the tree to settle (the status file's `queueDepth`).
@@ -56,10 +63,11 @@ public struct EventSettler: Sendable {
     /// Whether anything waits to be scanned.
     public var hasPending: Bool { !pendingRoots.isEmpty || !coalescer.pending.isEmpty || !movedFrom.isEmpty }
 
-    /// When what is pending is due, if anything is: the settle period after the last event.
+    /// When what is pending is due, if anything is: the settle period after the last event (at
+    /// least ``writeGrace`` while a file being written has not been closed).
     public var dueAt: ContinuousClock.Instant? {
         guard hasPending, let lastEvent else { return nil }
-        return lastEvent + settle
+        return lastEvent + (writing.isEmpty ? settle : max(settle, writeGrace))
     }
 
     /// Folds an event that arrived at `now` into what is pending.
@@ -85,6 +93,13 @@ public struct EventSettler: Sendable {
             // Remembered so that the rename giving the file its final name is a move from here.
             if case .movedFrom(let cookie) = event.kind { movedFrom[cookie] = event.path }
             return nil
+        }
+        if !event.isDirectory {
+            switch event.kind {
+            case .created, .modified: writing.insert(event.path)
+            case .closedWrite, .deleted, .movedFrom: writing.remove(event.path)
+            default: break
+            }
         }
         switch event.kind {
         case .created: coalescer.record(.created, at: event.path)
@@ -118,6 +133,9 @@ public struct EventSettler: Sendable {
         // A move whose arrival never came left the watched trees: its source is gone.
         for source in movedFrom.values { coalescer.record(.deleted, at: source) }
         movedFrom = [:]
+        // A file created and never closed (a hard link, a file found in a new directory) is
+        // scanned after the grace; if it is still being written, the scan says so.
+        writing = []
         var directories: [String: Set<String>] = [:]
         func dirty(_ path: String) {
             guard let root = roots.root(of: path) else { return }
