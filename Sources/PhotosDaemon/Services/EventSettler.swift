@@ -63,6 +63,10 @@ public struct EventSettler: Sendable {
     /// Whether anything waits to be scanned.
     public var hasPending: Bool { !pendingRoots.isEmpty || !coalescer.pending.isEmpty || !movedFrom.isEmpty }
 
+    /// Whether a file being written holds the work back: its `closedWrite` makes ``dueAt``
+    /// earlier, so a sleeper until ``dueAt`` should look again soon.
+    public var isWaitingForWrites: Bool { hasPending && !writing.isEmpty }
+
     /// When what is pending is due, if anything is: the settle period after the last event (at
     /// least ``writeGrace`` while a file being written has not been closed).
     public var dueAt: ContinuousClock.Instant? {

@@ -69,8 +69,12 @@ public final class SettlingService: Service, Sendable {
     private func settle() async throws {
         var wakes = self.wakes.makeAsyncIterator()
         while !Task.isCancelled {
-            if let due = settler.withLock({ $0.dueAt }) {
-                if due > .now { try await Task.sleep(until: due, clock: .continuous) }
+            if let (due, waitingForWrites) = settler.withLock({ s in s.dueAt.map { ($0, s.isWaitingForWrites) } }) {
+                // A due time only moves later, except when the close of a file being written
+                // brings it forward: then look again every millisecond (writes close within one).
+                let until = waitingForWrites ? min(due, .now + .milliseconds(1)) : due
+                if until > .now { try await Task.sleep(until: until, clock: .continuous) }
+                if until < due { continue }
             } else {
                 guard await wakes.next() != nil else { return }
                 continue
