@@ -85,7 +85,8 @@ import Testing
         Row(name: "a directory beyond the watch budget polls the root, scans nothing now", events: [
             (0, directory("/deep", .budgetExhausted)),
         ], at: 1000, due: nil, notices: [.polling(root: "/p", reason: "/p/deep is beyond the inotify watch budget")]),
-        Row(name: "events outside the roots are ignored", events: [(0, FileEvent(path: "/q/a.jpg", kind: .closedWrite))],
+        Row(name: "events outside the roots are ignored",
+            events: [(0, FileEvent(path: "/q/a.jpg", kind: .closedWrite))],
             at: 1000, due: nil),
         Row(name: "the innermost root holds a path", events: [(0, FileEvent(path: "/p/in/a.jpg", kind: .closedWrite))],
             at: 200, due: changes(["/p/in": ["/p/in"]])),

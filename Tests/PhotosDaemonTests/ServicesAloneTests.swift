@@ -43,7 +43,9 @@ final class NotifySocket {
             for (index, byte) in path.utf8.enumerated() { buffer[index] = byte }
         }
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         try #require(fd >= 0 && bound == 0)
     }
@@ -98,7 +100,9 @@ final class NotifySocket {
             tracker.post(.event(.polling(root: present, reason: "deep is beyond the inotify watch budget")))
             tracker.post(.scanned(
                 offlineRoots: [missing],
-                unreadable: [UnreadableDirectoryRecord(path: present + "/locked", code: EACCES, reason: "EACCES", since: 0)]))
+                unreadable: [
+                    UnreadableDirectoryRecord(path: present + "/locked", code: EACCES, reason: "EACCES", since: 0)
+                ]))
             #expect(await eventually { board.read { $0.roots[missing]?.state == "offline" } })
             #expect(board.read { $0.roots[present]?.state } == "polling")
             #expect(board.read { $0.errors.contains { $0.contains("locked cannot be read") } })
@@ -117,7 +121,8 @@ struct ScanRunnerTests {
     @Test func runsQueuedWorkAndReportsWhatItFound() async throws {
         let directory = try TemporaryDirectory(prefix: "scan-runner")
         let root = directory.path("Pictures")
-        try FileManager.default.createDirectory(at: root.appendingPathComponent("2008"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: root.appendingPathComponent("2008"), withIntermediateDirectories: true)
         try FileManager.default.copyItem(
             at: try #require(Corpus.file("Camera/2008/Death Valley/FurnaceCreekInn.jpg")),
             to: root.appendingPathComponent("2008/a.jpg"))
@@ -141,7 +146,8 @@ struct ScanRunnerTests {
             try FileManager.default.copyItem(
                 at: try #require(Corpus.file("Camera/2008/Death Valley/FurnaceCreekInn.jpg")),
                 to: root.appendingPathComponent("2008/b.jpg"))
-            scans.submit(ScanWork(directories: [root.path: [root.appendingPathComponent("2008").path]], reasons: ["changes"]))
+            scans.submit(
+                ScanWork(directories: [root.path: [root.appendingPathComponent("2008").path]], reasons: ["changes"]))
             #expect(await eventually { board.read(\.totals.ingested) == 2 })
             #expect(board.read(\.libraryFailure) == nil && board.read(\.consecutiveFailures) == 0)
         }
