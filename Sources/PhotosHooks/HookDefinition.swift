@@ -46,14 +46,3 @@ public struct HookDefinition: Sendable, Hashable {
         self.command = command
     }
 }
-
-extension PHObjectType {
-    /// The name a hook's `objects` and its payload use: `asset`, `assetCollection`, `collectionList`.
-    public var hookName: String {
-        switch self {
-        case .asset: "asset"
-        case .assetCollection: "assetCollection"
-        case .collectionList: "collectionList"
-        }
-    }
-}

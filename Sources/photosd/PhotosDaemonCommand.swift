@@ -89,17 +89,20 @@ struct PhotosDaemonCommand: AsyncParsableCommand {
             try file.hooksResolvingAlbums(in: database, watchedRoots: roots)
         }
         let monitor = try InotifyMonitor()
-        let service = WatchService(configuration: configuration, database: database, monitor: monitor, logger: logger)
-        var services: [any Service] = [service]
+        // The daemon's services (settling, scans, roots, status, watchdog), and the hooks' runner.
+        let daemon = DaemonServices(configuration: configuration, database: database, monitor: monitor, logger: logger)
+        var hooks: [any Service] = []
         if configuration.hooks.contains(where: \.enabled) {
-            services.append(
+            hooks.append(
                 HookRunner(
                     hooks: configuration.hooks, database: database, libraryPath: path,
                     historyLimit: configuration.hookHistoryLimit, timeZone: configuration.timeZone,
                     logger: Logger(label: "photosd.hooks")))
         }
         let group = ServiceGroup(
-            configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+            configuration: .init(
+                services: daemon.services(adding: hooks), gracefulShutdownSignals: [.sigterm, .sigint],
+                logger: logger))
         logger.info("starting", metadata: ["library.path": "\(path)", "roots": "\(roots.joined(separator: ", "))"])
         try await group.run()
     }

@@ -144,7 +144,8 @@ struct HookDaemonTests {
         for change in all["changes"] as? [[String: Any]] ?? [] {
             for type in ["assetCollections", "collectionLists"] {
                 let objects = change[type] as? [String: [Any]] ?? [:]
-                #expect(objects.values.allSatisfy(\.isEmpty), "\(type): \(objects)")
+                let empty = objects.values.allSatisfy { $0.isEmpty }
+                #expect(empty, "\(type): \(objects)")
             }
         }
         try daemon.stop()
@@ -152,7 +153,7 @@ struct HookDaemonTests {
 
     @Test func aFailingHookIsParkedThenResumedWithTheDaemonRunning() throws {
         try writeConfig(hook("flaky", extra: "max_failures = 2"))
-        FileManager.default.createFile(atPath: output.appendingPathComponent("broken").path, contents: nil)
+        _ = FileManager.default.createFile(atPath: output.appendingPathComponent("broken").path, contents: nil)
         let daemon = try startDaemon()
         try put(Self.photo, at: "A/inn.jpg")
         try Self.eventually("parked") { try photos(["hooks", "status", "--json"]).stdout.contains("\"state\":\"parked\"") }
@@ -169,7 +170,7 @@ struct HookDaemonTests {
 
     @Test func aBatchInterruptedByKill9IsGivenAgainWithTheSameSince() throws {
         try writeConfig(hook("steady"))
-        FileManager.default.createFile(atPath: output.appendingPathComponent("hang-once").path, contents: nil)
+        _ = FileManager.default.createFile(atPath: output.appendingPathComponent("hang-once").path, contents: nil)
         var daemon = try startDaemon()
         try put(Self.photo, at: "B/inn.jpg")
         let pidFile = output.appendingPathComponent("hung.pid").path

@@ -82,10 +82,10 @@ struct FullDiskDaemonTests {
         // The status goes where there is space; the backoff is short so that the test is short.
         configuration.statusPath = directory.path("status.json").path
         configuration.retryBackoff = RetryBackoff(initial: .milliseconds(200), maximum: .milliseconds(400))
-        let service = WatchService(
+        let service = DaemonServices(
             configuration: configuration, database: database, monitor: FakeMonitor(), logger: Logger(label: "test"),
             notifier: SystemdNotifier(environment: [:]))
-        let group = ServiceGroup(services: [service], logger: Logger(label: "test"))
+        let group = ServiceGroup(services: service.services(), logger: Logger(label: "test"))
         try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask { try await group.run() }
             // The startup scan fails: the status says why and when the next try is.

@@ -1,3 +1,4 @@
+import PhotosWire
 import Foundation
 import Glibc
 import Logging
@@ -36,12 +37,12 @@ final class FakeMonitor: FileMonitor, @unchecked Sendable {
 }
 
 @Suite(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))
-struct WatchServiceTests {
+struct DaemonServicesTests {
     let directory: TemporaryDirectory
     var root: URL { directory.path("Pictures") }
 
     init() throws {
-        directory = try TemporaryDirectory(prefix: "watch-service")
+        directory = try TemporaryDirectory(prefix: "daemon-services")
         try FileManager.default.createDirectory(at: directory.path("Pictures"), withIntermediateDirectories: true)
     }
 
@@ -50,18 +51,19 @@ struct WatchServiceTests {
             at: try #require(Corpus.file("Camera/2008/Death Valley/FurnaceCreekInn.jpg")), to: root.appendingPathComponent(name))
     }
 
-    /// Runs the service with a fake monitor until `body` returns, then shuts it down gracefully.
+    /// Runs the daemon's services with a fake monitor until `body` returns, then shuts them down
+    /// gracefully.
     func withService(
-        monitor: FakeMonitor, pollSeconds: Int = 60, _ body: (LibraryDatabase, WatchService) async throws -> Void
+        monitor: FakeMonitor, pollSeconds: Int = 60, _ body: (LibraryDatabase, DaemonServices) async throws -> Void
     ) async throws {
         let database = try LibraryDatabase(path: directory.path("library.sqlite").path)
         var configuration = DaemonConfiguration(libraryPath: directory.path("library.sqlite").path, roots: [root.path])
         configuration.settle = .milliseconds(20)
         configuration.pollInterval = .seconds(pollSeconds)
-        let service = WatchService(
+        let service = DaemonServices(
             configuration: configuration, database: database, monitor: monitor, logger: Logger(label: "test"),
             notifier: SystemdNotifier(environment: [:]))
-        let group = ServiceGroup(services: [service], logger: Logger(label: "test"))
+        let group = ServiceGroup(services: service.services(), logger: Logger(label: "test"))
         try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask { try await group.run() }
             // Started once the startup scan wrote the status.
@@ -121,6 +123,50 @@ struct WatchServiceTests {
             for _ in 0..<200 where service.status.queueDepth > 0 { try await Task.sleep(for: .milliseconds(10)) }
             #expect(service.status.queueDepth == 0, "applied changes leave the queue")
             #expect(service.status.ingested == 1, "the second batch finds nothing new")
+        }
+    }
+
+    @Test func aSectionAddedByAnotherServiceIsInTheStatusFile() async throws {
+        let monitor = FakeMonitor()
+        try await withService(monitor: monitor) { database, daemon in
+            let path = DaemonConfiguration.statusPath(forLibrary: directory.path("library.sqlite").path)
+            // A section under a key of the status itself is left out: old readers keep working.
+            daemon.board.update {
+                $0.sections["hooks"] = ["backup-favorites": "parked"]
+                $0.sections["roots"] = 7
+            }
+            var object: [String: Any] = [:]
+            for _ in 0..<400 {
+                let data = try Data(contentsOf: URL(fileURLWithPath: path))
+                object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+                if object["hooks"] != nil { break }
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            #expect(object["hooks"] as? [String: String] == ["backup-favorites": "parked"])
+            let status = try DaemonStatus.read(from: path)
+            #expect(status.roots.map(\.state) == ["watching"])
+            #expect(status.pid == getpid())
+            #expect(FileManager.default.fileExists(atPath: path))
+            let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+            #expect(mode == 0o600)
+        }
+    }
+
+    @Test func theRootUnmountedIsOfflineThenWatchedAgainWhenPolled() async throws {
+        let monitor = FakeMonitor()
+        try await withService(monitor: monitor, pollSeconds: 1) { _, daemon in
+            #expect(monitor.roots == [root.path], "watched before the startup scan")
+            monitor.emit(FileEvent(path: root.path, kind: .rootUnmounted))
+            for _ in 0..<200 where daemon.status.roots.first?.state != "offline" {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            #expect(daemon.status.roots.first?.state == "offline")
+            // It is still there: the next poll watches it again.
+            for _ in 0..<300 where daemon.status.roots.first?.state != "watching" {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            #expect(daemon.status.roots.first?.state == "watching")
+            #expect(monitor.roots == [root.path, root.path])
         }
     }
 }

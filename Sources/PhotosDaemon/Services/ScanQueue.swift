@@ -1,0 +1,44 @@
+import Synchronization
+
+/// The seam between those who ask for scans (settling, root tracking, retries) and the scan
+/// runner: submitted ``ScanWork`` merges into one pending value, and ``wakes`` tells the runner
+/// there is some.
+///
+/// Bounded without losing anything: the wake stream buffers one element, and work merges by
+/// root and directory, so a burst of 10,000 files while a scan runs becomes one pending value
+/// whose size is the number of directories touched.
+///
+/// ```swift
+/// queue.submit(ScanWork(roots: ["/p"], reasons: ["poll"]))
+/// for await _ in queue.wakes { while let work = queue.take() { run(work) } }
+/// ```
+public final class ScanQueue: Sendable {
+    private let pending = Mutex(ScanWork())
+    /// One element each time work was submitted since the last; the consumer takes all of it.
+    public let wakes: AsyncStream<Void>
+    private let continuation: AsyncStream<Void>.Continuation
+
+    /// An empty queue.
+    public init() {
+        (wakes, continuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
+    }
+
+    /// Adds work; the runner does it after what it is doing now.
+    public func submit(_ work: ScanWork) {
+        guard !work.isEmpty else { return }
+        pending.withLock { $0.merge(work) }
+        continuation.yield()
+    }
+
+    /// All pending work, or nil when there is none.
+    public func take() -> ScanWork? {
+        pending.withLock { pending in
+            guard !pending.isEmpty else { return nil }
+            defer { pending = ScanWork() }
+            return pending
+        }
+    }
+
+    /// Ends ``wakes``: the runner stops after what it is doing.
+    public func finish() { continuation.finish() }
+}

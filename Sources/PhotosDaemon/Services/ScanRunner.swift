@@ -1,0 +1,169 @@
+import Dispatch
+import Foundation
+import Logging
+import PhotosIngest
+import PhotosStore
+import ServiceLifecycle
+
+/// Runs the ``FolderScanner`` over the work in a ``ScanQueue``, one scan at a time, off the
+/// cooperative pool (scans block on file reads and SQLite), and records what each did.
+///
+/// A scan that fails (a full disk, a locked or damaged library) makes the library unavailable
+/// on the ``StatusBoard``; it is tried again as whole-root rescans after the ``RetryBackoff``
+/// delay, merged with whatever arrived meanwhile. On a graceful shutdown the scan in flight
+/// finishes (its batch commits or rolls back whole) and no other starts.
+public final class ScanRunner: Service, Sendable {
+    /// What one successful scan found, for the root tracker and the settler.
+    public struct Outcome: Sendable, Hashable {
+        /// Roots that could not be read.
+        public var offlineRoots: [String]
+        /// Every unreadable directory the library knows.
+        public var unreadable: [UnreadableDirectoryRecord]
+        /// Files that kept changing while read: still being written.
+        public var stillChanging: [String]
+
+        /// An outcome.
+        public init(offlineRoots: [String], unreadable: [UnreadableDirectoryRecord], stillChanging: [String]) {
+            self.offlineRoots = offlineRoots
+            self.unreadable = unreadable
+            self.stillChanging = stillChanging
+        }
+    }
+
+    let scanner: FolderScanner
+    let database: LibraryDatabase
+    let queue: ScanQueue
+    let board: StatusBoard
+    let backoff: RetryBackoff
+    let libraryPath: String
+    let logger: Logger
+    let report: @Sendable (Outcome) -> Void
+    /// Scans run here, one at a time.
+    private let scanQueue = DispatchQueue(label: "photosd.scan")
+
+    /// A runner taking work from `queue`; `report` hears what each successful scan found.
+    public init(
+        scanner: FolderScanner, database: LibraryDatabase, queue: ScanQueue, board: StatusBoard,
+        backoff: RetryBackoff, libraryPath: String, logger: Logger,
+        report: @escaping @Sendable (Outcome) -> Void = { _ in }
+    ) {
+        self.scanner = scanner
+        self.database = database
+        self.queue = queue
+        self.board = board
+        self.backoff = backoff
+        self.libraryPath = libraryPath
+        self.logger = logger
+        self.report = report
+    }
+
+    public func run() async throws {
+        var backoff = self.backoff
+        var wakes = queue.wakes.cancelOnGracefulShutdown().makeAsyncIterator()
+        while true {
+            guard let work = queue.take() else {
+                guard try await wakes.next() != nil else { return }
+                continue
+            }
+            if let failed = await perform(work) {
+                let delay = backoff.failed()
+                let failures = backoff.failures
+                board.update { board in
+                    board.retryAt = .now + delay
+                    board.libraryFailure = "\(failed.error)"
+                    board.consecutiveFailures = failures
+                    board.append(error: "\(Date()): scan failed: \(failed.error)")
+                }
+                // One log line per try: the backoff spaces the tries, 0.5 s doubling to a minute.
+                logger.error(
+                    "scan failed; the library cannot be used",
+                    metadata: [
+                        "scan.reason": "\(failed.reason)", "error": "\(failed.error)",
+                        "retry.seconds": "\(delay.seconds)",
+                        "failures": "\(failures)", "library.path": "\(libraryPath)",
+                    ])
+                if work.isStartup { board.update { $0.isReady = true } }
+                try? await cancelWhenGracefulShutdown { try await Task.sleep(for: delay) }
+                if Task.isShuttingDownGracefully || Task.isCancelled { return }
+                queue.submit(failed.retry)
+            } else {
+                if backoff.failures > 0 {
+                    logger.info("the library can be used again", metadata: ["scan.reason": "\(Self.reason(work))"])
+                }
+                backoff.succeeded()
+                board.update { board in
+                    board.retryAt = nil
+                    board.libraryFailure = nil
+                    board.consecutiveFailures = 0
+                    if work.isStartup { board.isReady = true }
+                }
+            }
+        }
+    }
+
+    private struct Failure {
+        var error: any Error
+        var reason: String
+        var retry: ScanWork
+    }
+
+    /// Scans the roots of `work` whole, then the directories of the others; nil when all went well.
+    private func perform(_ work: ScanWork) async -> Failure? {
+        let reason = Self.reason(work)
+        if !work.roots.isEmpty {
+            let roots = work.roots.sorted()
+            let scanner = self.scanner
+            if let error = await scan(reason: reason, { try scanner.scan(roots: roots) }) {
+                // What was not done yet is done again whole.
+                return Failure(error: error, reason: reason, retry: work.wholeRoots)
+            }
+        }
+        for (root, directories) in work.partialDirectories.sorted(by: { $0.key < $1.key }) {
+            let scanner = self.scanner
+            if let error = await scan(reason: reason, { try scanner.scan(root: root, directories: directories) }) {
+                let rest = ScanWork(directories: work.partialDirectories.filter { $0.key >= root })
+                return Failure(error: error, reason: reason, retry: rest.wholeRoots)
+            }
+        }
+        return nil
+    }
+
+    private static func reason(_ work: ScanWork) -> String { work.reasons.sorted().joined(separator: ",") }
+
+    /// Runs one scan on the scan queue and records what it did; the error when it failed.
+    private func scan(reason: String, _ body: @escaping @Sendable () throws -> ScanReport) async -> (any Error)? {
+        let outcome: Result<ScanReport, any Error> = await withCheckedContinuation { continuation in
+            scanQueue.async { continuation.resume(returning: Result { try body() }) }
+        }
+        let report: ScanReport
+        switch outcome {
+        case .failure(let error): return error
+        case .success(let value): report = value
+        }
+        var unreadable: [UnreadableDirectoryRecord] = []
+        do {
+            unreadable = try database.unreadableDirectories()
+        } catch {
+            logger.error("cannot read the unreadable directories", metadata: ["error": "\(error)"])
+        }
+        // Published with the library's state once the whole work is done: one status write.
+        board.update(publish: false) { board in
+            board.totals.ingested += report.ingested
+            board.totals.updated += report.updated
+            board.totals.moved += report.moved
+            board.totals.removed += report.removed
+            board.totals.rejected += report.rejected
+        }
+        self.report(
+            Outcome(offlineRoots: report.offlineRoots, unreadable: unreadable, stillChanging: report.stillChanging))
+        if report.ingested + report.updated + report.moved + report.removed + report.rejected > 0 {
+            logger.info(
+                "applied changes",
+                metadata: [
+                    "scan.reason": "\(reason)", "ingested": "\(report.ingested)", "updated": "\(report.updated)",
+                    "moved": "\(report.moved)", "removed": "\(report.removed)", "rejected": "\(report.rejected)",
+                ])
+        }
+        return nil
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import Logging
+import PhotosStore
+import PhotosWire
+import PhotosWatcher
+import ServiceLifecycle
+
+/// Writes the ``StatusBoard`` to the status file for `photos status`: after the startup scan,
+/// after each published change, and once more when the daemon stops.
+///
+/// The file is ``DaemonStatus`` as JSON with each of the board's ``StatusBoard/Board/sections``
+/// as one more top-level key. No file exists before the startup scan is done, so that scripts
+/// and tests can take its appearance as "ready".
+public final class StatusReporter: Service, Sendable {
+    let board: StatusBoard
+    let roots: WatchedRoots
+    let monitor: any FileMonitor
+    let path: String
+    let logger: Logger
+    private let changes: AsyncStream<Void>
+
+    /// A reporter writing `board` to `path`.
+    public init(board: StatusBoard, roots: WatchedRoots, monitor: any FileMonitor, path: String, logger: Logger) {
+        self.board = board
+        self.roots = roots
+        self.monitor = monitor
+        self.path = path
+        self.logger = logger
+        // Subscribed now, so that no update made before `run` starts is missed.
+        changes = board.subscribe()
+    }
+
+    /// The status now, as the file would say it (without added sections).
+    public var status: DaemonStatus { board.status(roots: roots, monitor: monitor) }
+
+    public func run() async throws {
+        for await _ in changes.cancelOnGracefulShutdown() where board.read(\.isReady) {
+            write()
+        }
+        // The last word: the totals and root states at exit.
+        write()
+    }
+
+    /// Writes the file now.
+    public func write() {
+        do {
+            try StatusDocument(status: status, sections: board.read(\.sections)).write(to: path)
+        } catch {
+            logger.warning("cannot write status", metadata: ["file.path": "\(path)", "error": "\(error)"])
+        }
+    }
+}
+
+/// The status file's content: ``DaemonStatus`` and the sections other services added.
+struct StatusDocument: Encodable {
+    let status: DaemonStatus
+    let sections: [String: any Encodable & Sendable]
+
+    private struct Key: CodingKey {
+        let stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    /// The keys of ``DaemonStatus`` itself, which a section may not replace.
+    static let reservedKeys: Set<String> = {
+        let status = DaemonStatus.waitingForLibrary(
+            startedAt: 0, roots: [], library: .init(state: "", reason: "", consecutiveFailures: 0, retryAt: 0))
+        let data = (try? JSONEncoder().encode(status)) ?? Data()
+        let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+        return Set(object.map { Array($0.keys) } ?? [])
+    }()
+
+    func encode(to encoder: any Encoder) throws {
+        try status.encode(to: encoder)
+        var container = encoder.container(keyedBy: Key.self)
+        for (key, value) in sections where !Self.reservedKeys.contains(key) {
+            try container.encode(value, forKey: Key(stringValue: key))
+        }
+    }
+
+    /// Writes the document atomically (a reader never sees half a file), private to the user (0600:
+    /// it names every root), formatted as ``DaemonStatus/write(to:)`` formats it.
+    func write(to path: String) throws {
+        guard !sections.isEmpty else { return try status.write(to: path) }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        try PrivateFiles.write(try encoder.encode(self), atomicallyTo: path)
+    }
+}

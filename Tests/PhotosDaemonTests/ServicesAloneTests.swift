@@ -1,0 +1,181 @@
+import PhotosWire
+import Foundation
+import Glibc
+import Logging
+import PhotosDaemon
+import PhotosIngest
+import PhotosStore
+import PhotosTestSupport
+import PhotosWatcher
+import ServiceLifecycle
+import Testing
+
+/// Runs `services` in a group until `body` returns, then shuts the group down gracefully.
+func withGroup(_ services: [any Service], _ body: () async throws -> Void) async throws {
+    let group = ServiceGroup(services: services, logger: Logger(label: "test"))
+    try await withThrowingTaskGroup(of: Void.self) { tasks in
+        tasks.addTask { try await group.run() }
+        try await body()
+        await group.triggerGracefulShutdown()
+        try await tasks.waitForAll()
+    }
+}
+
+/// Polls `condition` every 10 ms, at most 4 s: what a service does happens on its own tasks.
+func eventually(_ condition: () -> Bool) async -> Bool {
+    for _ in 0..<400 {
+        if condition() { return true }
+        try? await Task.sleep(for: .milliseconds(10))
+    }
+    return condition()
+}
+
+/// A datagram socket standing in for systemd's `$NOTIFY_SOCKET`.
+final class NotifySocket {
+    let path: String
+    let fd: Int32
+
+    init(directory: TemporaryDirectory) throws {
+        path = directory.path("notify.sock").path
+        fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+            for (index, byte) in path.utf8.enumerated() { buffer[index] = byte }
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        try #require(fd >= 0 && bound == 0)
+    }
+
+    deinit { close(fd) }
+
+    /// The next message, or nil when none arrives within `milliseconds`.
+    func receive(within milliseconds: Int32) -> String? {
+        var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        guard poll(&poller, 1, milliseconds) == 1 else { return nil }
+        var buffer = [UInt8](repeating: 0, count: 64)
+        let count = recv(fd, &buffer, buffer.count, 0)
+        return String(decoding: buffer.prefix(max(0, count)), as: UTF8.self)
+    }
+}
+
+@Suite struct WatchdogServiceTests {
+    @Test func readyOnlyAfterTheStartupScanThenStoppingOnShutdown() async throws {
+        let directory = try TemporaryDirectory(prefix: "watchdog")
+        let socket = try NotifySocket(directory: directory)
+        let board = StatusBoard()
+        let notifier = SystemdNotifier(environment: ["NOTIFY_SOCKET": socket.path, "WATCHDOG_USEC": "40000"])
+        let service = WatchdogService(notifier: notifier, board: board, logger: Logger(label: "test"))
+        try await withGroup([service]) {
+            board.update { $0.totals.ingested = 3 }
+            #expect(socket.receive(within: 100) == nil, "not ready before the startup scan")
+            board.update { $0.isReady = true }
+            #expect(socket.receive(within: 10_000) == "READY=1")
+            #expect(socket.receive(within: 10_000) == "WATCHDOG=1", "fed at half of WATCHDOG_USEC")
+        }
+        var messages: [String] = []
+        while let message = socket.receive(within: 0) { messages.append(message) }
+        #expect(messages.contains("STOPPING=1"), "\(messages)")
+    }
+}
+
+@Suite struct RootTrackerTests {
+    @Test func followsRootsThenAsksForTheStartupScan() async throws {
+        let directory = try TemporaryDirectory(prefix: "root-tracker")
+        let present = directory.path("present").path
+        let missing = directory.path("missing").path
+        try FileManager.default.createDirectory(atPath: present, withIntermediateDirectories: true)
+        let monitor = FakeMonitor()
+        let board = StatusBoard()
+        let scans = ScanQueue()
+        let tracker = RootTracker(
+            roots: WatchedRoots([present, missing]), monitor: monitor, board: board, scans: scans,
+            pollInterval: .seconds(60), logger: Logger(label: "test"))
+        try await withGroup([tracker]) {
+            #expect(await eventually { scans.take() == ScanWork(roots: [present, missing], reasons: ["startup"]) })
+            #expect(monitor.roots == [present, missing], "both watched before the scan was asked for")
+            tracker.post(.event(.polling(root: present, reason: "deep is beyond the inotify watch budget")))
+            tracker.post(.scanned(
+                offlineRoots: [missing],
+                unreadable: [
+                    UnreadableDirectoryRecord(path: present + "/locked", code: EACCES, reason: "EACCES", since: 0)
+                ]))
+            #expect(await eventually { board.read { $0.roots[missing]?.state == "offline" } })
+            #expect(board.read { $0.roots[present]?.state } == "polling")
+            #expect(board.read { $0.errors.contains { $0.contains("locked cannot be read") } })
+            #expect(tracker.unwatchedRoots == [present, missing])
+            // Once the directory reads again, only the offline root is left to poll.
+            tracker.post(.event(.offline(root: missing, reason: "unmounted or removed")))
+            tracker.post(.scanned(offlineRoots: [], unreadable: []))
+            board.update { $0.roots[present] = nil }
+            #expect(await eventually { tracker.unwatchedRoots == [missing] })
+        }
+    }
+}
+
+@Suite(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))
+struct ScanRunnerTests {
+    @Test func runsQueuedWorkAndReportsWhatItFound() async throws {
+        let directory = try TemporaryDirectory(prefix: "scan-runner")
+        let root = directory.path("Pictures")
+        try FileManager.default.createDirectory(
+            at: root.appendingPathComponent("2008"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            at: try #require(Corpus.file("Camera/2008/Death Valley/FurnaceCreekInn.jpg")),
+            to: root.appendingPathComponent("2008/a.jpg"))
+        let database = try LibraryDatabase(path: directory.path("library.sqlite").path)
+        let board = StatusBoard()
+        let scans = ScanQueue()
+        let outcomes = AsyncStream<ScanRunner.Outcome>.makeStream(bufferingPolicy: .bufferingNewest(8))
+        let runner = ScanRunner(
+            scanner: FolderScanner(database: database, timeZone: .current, rules: IgnoreRules(), quietTime: 0),
+            database: database, queue: scans, board: board, backoff: RetryBackoff(), libraryPath: "library.sqlite",
+            logger: Logger(label: "test"), report: { outcomes.continuation.yield($0) })
+        try await withGroup([runner]) {
+            scans.submit(ScanWork(roots: [root.path], reasons: ["startup"]))
+            #expect(await eventually { board.read(\.isReady) }, "ready once the startup scan is done")
+            #expect(board.read(\.totals.ingested) == 1)
+            #expect(try database.assetIDs(matching: .init()).count == 1)
+            var reported = outcomes.stream.makeAsyncIterator()
+            let first = await reported.next()
+            #expect(first == ScanRunner.Outcome(offlineRoots: [], unreadable: [], stillChanging: []))
+            // A directory rescan finds the new file alone.
+            try FileManager.default.copyItem(
+                at: try #require(Corpus.file("Camera/2008/Death Valley/FurnaceCreekInn.jpg")),
+                to: root.appendingPathComponent("2008/b.jpg"))
+            scans.submit(
+                ScanWork(directories: [root.path: [root.appendingPathComponent("2008").path]], reasons: ["changes"]))
+            #expect(await eventually { board.read(\.totals.ingested) == 2 })
+            #expect(board.read(\.libraryFailure) == nil && board.read(\.consecutiveFailures) == 0)
+        }
+    }
+}
+
+@Suite struct StatusReporterTests {
+    @Test func writesNothingBeforeReadyThenEachPublishedChange() async throws {
+        let directory = try TemporaryDirectory(prefix: "status-reporter")
+        let path = directory.path("status.json").path
+        let board = StatusBoard()
+        let monitor = FakeMonitor()
+        let reporter = StatusReporter(
+            board: board, roots: WatchedRoots(["/p"]), monitor: monitor, path: path, logger: Logger(label: "test"))
+        try await withGroup([reporter]) {
+            board.update { $0.totals.ingested = 1 }
+            try await Task.sleep(for: .milliseconds(50))
+            #expect(!FileManager.default.fileExists(atPath: path), "no status file before the startup scan")
+            board.update { $0.isReady = true }
+            #expect(await eventually { (try? DaemonStatus.read(from: path))?.ingested == 1 })
+            board.update(publish: false) { $0.totals.ingested = 2 }
+            board.update { $0.totals.rejected = 1 }
+            #expect(await eventually { (try? DaemonStatus.read(from: path))?.rejected == 1 })
+            #expect(try DaemonStatus.read(from: path).ingested == 2, "an unpublished change is written with the next")
+            board.update(publish: false) { $0.totals.moved = 5 }
+        }
+        #expect(try DaemonStatus.read(from: path).moved == 5, "the last status is written on the way out")
+        #expect(try DaemonStatus.read(from: path).roots.map { [$0.path, $0.state] } == [["/p", "watching"]])
+    }
+}
