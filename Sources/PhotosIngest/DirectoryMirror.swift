@@ -17,6 +17,8 @@ struct DirectoryMirror {
     let directories: [CrawledDirectory]
     var unreadable: [CrawledDirectory] = []
 
+    /// Makes the collections match the tree and the store's files under the root, members of
+    /// every album included; collections whose directory is gone are deleted.
     func apply(in transaction: LibraryTransaction) throws {
         let files = try transaction.storedFiles(under: root)
         let primaries = files.filter {
@@ -27,6 +29,30 @@ struct DirectoryMirror {
             assetsByDirectory[(file.path as NSString).deletingLastPathComponent, default: []].append(file.assetID)
         }
         let dates = try transaction.assetCreationDates(under: root)
+        try mirror(mediaDirectories: Set(assetsByDirectory.keys), removingStale: true, transaction) { directory in
+            let assets = Set(assetsByDirectory[directory] ?? [])
+            return assets.sorted { (dates[$0] ?? 0, $0) < (dates[$1] ?? 0, $1) }
+        }
+    }
+
+    /// What one batch of a scan needs in its own transaction, so that the assets it commits arrive
+    /// with their album: the collections of `mediaDirectories` (the directories known to hold media
+    /// now, which the scanner tracks, not reading every file under the root again), and the members
+    /// of the albums of `touched` (the directories whose files the batch committed). Nothing is
+    /// deleted: what went is settled by ``apply(in:)`` at the end of the scan, which then finds the
+    /// same collections in the same places.
+    func apply(in transaction: LibraryTransaction, mediaDirectories: Set<String>, touched: Set<String>) throws {
+        try mirror(mediaDirectories: mediaDirectories, removingStale: false, transaction) { directory in
+            touched.contains(directory) ? try transaction.primaryAssets(inDirectory: directory) : nil
+        }
+    }
+
+    /// The one way collections are placed, for a whole scan and for a batch alike. `members` gives
+    /// an album's assets in order, or nil to leave its members as they are.
+    private func mirror(
+        mediaDirectories: Set<String>, removingStale: Bool, _ transaction: LibraryTransaction,
+        members: (String) throws -> [Int64]?
+    ) throws {
         let directories = self.directories + unreadable
         let children = Dictionary(grouping: directories.filter { $0.parent != nil }, by: { $0.parent! })
         var existing = try transaction.directoryCollections(under: root)
@@ -45,7 +71,7 @@ struct DirectoryMirror {
             }
             let childHasCollection = (children[directory.path] ?? []).contains { hasCollection[$0.path] == true }
             isList[directory.path] = directory.path == root || childHasCollection
-            hasCollection[directory.path] = isList[directory.path]! || assetsByDirectory[directory.path] != nil
+            hasCollection[directory.path] = isList[directory.path]! || mediaDirectories.contains(directory.path)
         }
 
         var kept = Set<Int64>()
@@ -83,15 +109,17 @@ struct DirectoryMirror {
                     positions: &positions, transaction)
                 listIDs[directory.path] = list.id
             }
-            if let assets = assetsByDirectory[directory.path] {
+            if mediaDirectories.contains(directory.path) {
                 let parent = isList[directory.path]! ? listIDs[directory.path] : parentList
                 let album = try upsert(
                     take(directory, list: false), directory: directory, list: false, title: title, parent: parent,
                     positions: &positions, transaction)
-                let ordered = Array(Set(assets)).sorted { (dates[$0] ?? 0, $0) < (dates[$1] ?? 0, $1) }
-                try transaction.setMembers(ofCollection: album, to: ordered)
+                if let ordered = try members(directory.path) {
+                    try transaction.setMembers(ofCollection: album, to: ordered)
+                }
             }
         }
+        guard removingStale else { return }
         // What lies below an unreadable directory was not seen: it stays as it was.
         existing.removeAll { kept.contains($0.id!) || $0.path.map(frozen.contains) == true }
         // Deepest first, so a folder is not deleted before what it holds is accounted for.
@@ -107,10 +135,14 @@ struct DirectoryMirror {
         let position = positions[parent, default: 0]
         positions[parent] = position + 1
         if var record = found {
+            // Only what PhotoKit shows is a change of the collection: a new place among its
+            // siblings is a change of its folder's `collections` (the transaction records it), a
+            // directory's new inode no change at all.
             var changed: [String] = []
             if record.title != title { changed.append("localizedTitle") }
             if record.parentId != parent { changed.append("parent") }
-            if record.path != directory.path || record.inode != directory.inode || record.position != position
+            if record.path != directory.path { changed.append("path") }
+            if record.inode != directory.inode || record.device != directory.device || record.position != position
                 || !changed.isEmpty
             {
                 record.title = title
@@ -119,7 +151,7 @@ struct DirectoryMirror {
                 record.position = position
                 record.device = directory.device
                 record.inode = directory.inode
-                try transaction.updateCollection(record, properties: changed.isEmpty ? ["path"] : changed)
+                try transaction.updateCollection(record, properties: changed)
             }
             return record
         }

@@ -84,17 +84,22 @@ public final class FolderScanner: Sendable {
         // What was under an unreadable directory was not seen, not deleted: leave it as it is.
         stored.removeAll { frozen.contains($0.path) }
         rejected = rejected.filter { !frozen.contains($0.key) }
+        let mirror = DirectoryMirror(
+            root: root, directories: tree.directories, unreadable: tree.unreadable.map(\.directory))
+        // The directories holding media as the store has them while batches commit: what it had,
+        // and what each batch adds (files that went are deleted at the end).
+        var mediaDirectories = Set(stored.filter(\.isPrimary).map(\.directory))
         try reconcile(
-            root: root, files: tree.files, stored: stored, rejected: rejected, report: &report, progress: progress
+            root: root, files: tree.files, stored: stored, rejected: rejected, report: &report, progress: progress,
+            place: { transaction, touched in
+                mediaDirectories.formUnion(touched)
+                try mirror.apply(in: transaction, mediaDirectories: mediaDirectories, touched: touched)
+            }
         ) { transaction, filesChanged in
             try transaction.setUnreadableDirectories(unreadable.map(\.record), under: root)
             // Albums and folders change only when files do (a renamed directory moves its files).
             let mirrored = try transaction.directoryCollection(at: root) != nil
-            if filesChanged || !mirrored {
-                try DirectoryMirror(
-                    root: root, directories: tree.directories, unreadable: tree.unreadable.map(\.directory)
-                ).apply(in: transaction)
-            }
+            if filesChanged || !mirrored { try mirror.apply(in: transaction) }
         }
     }
 
@@ -135,37 +140,52 @@ public final class FolderScanner: Sendable {
         if known.contains(where: { !unreadablePaths.contains($0) }) {
             return try scan(roots: [root])
         }
-        try reconcile(root: root, files: files, stored: stored, rejected: rejected, report: &report, progress: nil) {
-            transaction, filesChanged in
+        // Each batch brings the albums of the files it commits; the last transaction settles what
+        // moves and deletions changed.
+        try reconcile(
+            root: root, files: files, stored: stored, rejected: rejected, report: &report, progress: nil,
+            place: { transaction, touched in try placeDirectories(touched, root: root, transaction) }
+        ) { transaction, filesChanged in
             for directory in unreadable { try transaction.markUnreadable(directory.record) }
             guard filesChanged else { return }
-            var structural = false
-            for directory in directories {
-                let hasMedia = try transaction.primaryAssets(inDirectory: directory)
-                let album = try transaction.directoryAlbum(at: directory)
-                switch (album, hasMedia.isEmpty) {
-                case (let album?, false):
-                    try transaction.setMembers(ofCollection: album, to: hasMedia)
-                case (nil, true):
-                    continue
-                default:
-                    structural = true
-                }
-            }
-            if structural, let tree = crawler.crawl(root) {
-                try DirectoryMirror(
-                    root: root, directories: tree.directories, unreadable: tree.unreadable.map(\.directory)
-                ).apply(in: transaction)
-            }
+            try placeDirectories(directories, root: root, transaction)
         }
         return report
     }
 
-    /// Compares files on disk with what the store has for them, reads what is new or changed,
-    /// commits it, and lets `finish` bring collections up to date in the last transaction.
+    /// Brings the albums of some directories up to date with the store's files in them: their
+    /// members when the albums exist and stay, and the root's folders and albums from a crawl of
+    /// the root when a directory gained its first media or lost its last.
+    private func placeDirectories(_ directories: Set<String>, root: String, _ transaction: LibraryTransaction) throws {
+        var structural = false
+        for directory in directories.sorted() {
+            let hasMedia = try transaction.primaryAssets(inDirectory: directory)
+            let album = try transaction.directoryAlbum(at: directory)
+            switch (album, hasMedia.isEmpty) {
+            case (let album?, false):
+                try transaction.setMembers(ofCollection: album, to: hasMedia)
+            case (nil, true):
+                continue
+            default:
+                structural = true
+            }
+        }
+        if structural, let tree = crawler.crawl(root) {
+            try DirectoryMirror(
+                root: root, directories: tree.directories, unreadable: tree.unreadable.map(\.directory)
+            ).apply(in: transaction)
+        }
+    }
+
+    /// Compares files on disk with what the store has for them, reads what is new or changed, and
+    /// commits it in batches. Each batch's transaction lets `place` put the directories whose media
+    /// it committed (`touched`) in their albums, so that a file's asset, its album and folder, and
+    /// its membership are one change; `finish` brings collections up to date in the last
+    /// transaction, after moves and deletions.
     private func reconcile(
         root: String, files: [CrawledFile], stored: [StoredFile], rejected: [String: RejectedFile],
         report: inout ScanReport, progress: (@Sendable (ScanProgress) -> Void)?,
+        place: (LibraryTransaction, _ touched: Set<String>) throws -> Void,
         finish: (LibraryTransaction, _ filesChanged: Bool) throws -> Void
     ) throws {
         let storedByPath = Dictionary(stored.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
@@ -232,7 +252,7 @@ public final class FolderScanner: Sendable {
                     next.withLock { $0 = result }
                 }
             }
-            try commit(batch: batch, outcomes: outcomes, plan: plan, report: &report)
+            try commit(batch: batch, outcomes: outcomes, plan: plan, report: &report, place: place)
             reading.wait()
             outcomes = next.withLock { $0 } ?? []
             done += batch.count
@@ -256,7 +276,7 @@ public final class FolderScanner: Sendable {
                 fresh.modificationTime = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1_000_000_000
                 return fresh
             }
-            try commit(batch: again, outcomes: read(again), plan: plan, report: &report)
+            try commit(batch: again, outcomes: read(again), plan: plan, report: &report, place: place)
         }
         try database.write { transaction in
             for (file, known) in plan.moved {
@@ -343,7 +363,10 @@ public final class FolderScanner: Sendable {
         return batches
     }
 
-    private func commit(batch: [CrawledFile], outcomes: [Outcome], plan: ScanPlan, report: inout ScanReport) throws {
+    private func commit(
+        batch: [CrawledFile], outcomes: [Outcome], plan: ScanPlan, report: inout ScanReport,
+        place: (LibraryTransaction, _ touched: Set<String>) throws -> Void
+    ) throws {
         let changedByPath = Dictionary(plan.changed.map { ($0.0.path, $0.1) }, uniquingKeysWith: { first, _ in first })
         var counts = ScanReport()
         try database.write { transaction in
@@ -378,6 +401,7 @@ public final class FolderScanner: Sendable {
             }
             try transaction.pickBurstRepresentatives(bursts)
             try transaction.forgetRejections(fine)
+            if !media.isEmpty { try place(transaction, Set(media.keys)) }
         }
         report.stillChanging += counts.stillChanging
         report.skipped += counts.skipped
@@ -423,6 +447,14 @@ struct FrozenPaths {
 extension UnreadableDirectory {
     /// The store's record of it.
     var record: UnreadableDirectoryRecord { UnreadableDirectoryRecord(path: path, code: code, reason: reason) }
+}
+
+extension StoredFile {
+    /// Whether the file is its asset's photo or video: what puts the asset in its directory's album.
+    var isPrimary: Bool { type == PHAssetResourceType.photo.rawValue || type == PHAssetResourceType.video.rawValue }
+
+    /// The directory holding the file.
+    var directory: String { (path as NSString).deletingLastPathComponent }
 }
 
 /// What a scan of one root has to do.

@@ -80,27 +80,6 @@ extension LibraryDatabase {
         }
     }
 
-    /// The change-log entries after `token`, oldest first, at most `limit` (0: all).
-    public func changes(since token: Int64, limit: Int = 0) throws -> [LibraryChange] {
-        try read { db in try Self.changes(since: token, limit: limit, db) }
-    }
-
-    static func changes(since token: Int64, limit: Int, _ db: Database) throws -> [LibraryChange] {
-        var sql = "SELECT token, payload FROM change WHERE token > ? ORDER BY token"
-        var arguments: StatementArguments = [token]
-        if limit > 0 {
-            sql += " LIMIT ?"
-            arguments += [limit]
-        }
-        let decoder = JSONDecoder()
-        return try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
-            let payload: String = row["payload"]
-            var change = try decoder.decode(LibraryChange.self, from: Data(payload.utf8))
-            change.token = row["token"]
-            return change
-        }
-    }
-
     /// The oldest token still in the change log (nil when the log is empty).
     public func oldestToken() throws -> Int64? {
         try read { db in try Int64.fetchOne(db, sql: "SELECT MIN(token) FROM change") }

@@ -21,17 +21,37 @@ extension LibraryDatabase {
     /// The entries after `token`, or `StoreError` `.historyExpired` (PhotoKit's 3105) when entries after it
     /// were pruned: never a silent partial answer.
     /// At most `limit` entries (0: all), oldest first.
+    ///
+    /// This is the one read of the log: ``changeFeed(after:)`` pages through it, and
+    /// `fetchPersistentChanges`, `photos changes` and the daemon's consumers call it. The bound and the
+    /// entries are read in one read transaction, so pruning cannot slip between them.
     public func changes(after token: Int64, limit: Int = 0) throws -> [LibraryChange] {
-        let floor = try prunedThrough()
-        guard token >= floor else {
-            throw StoreError(
-                .historyExpired,
-                "changes since token \(token) are no longer kept (history starts after \(floor)); fetch everything again")
+        try read { db in
+            let floor = try Self.prunedThrough(db)
+            guard token >= floor else {
+                throw StoreError(
+                    .historyExpired,
+                    "changes since token \(token) are no longer kept (history starts after \(floor)); fetch everything again")
+            }
+            return try Self.entries(after: token, limit: limit, db)
         }
-        let entries = try changes(since: token, limit: limit)
-        // Pruning between the two reads would leave a gap: check again.
-        guard try prunedThrough() <= token else { return try changes(after: token, limit: limit) }
-        return entries
+    }
+
+    /// The log's rows after `token` in a transaction that already checked the history bound.
+    static func entries(after token: Int64, limit: Int, _ db: Database) throws -> [LibraryChange] {
+        var sql = "SELECT token, payload FROM change WHERE token > ? ORDER BY token"
+        var arguments: StatementArguments = [token]
+        if limit > 0 {
+            sql += " LIMIT ?"
+            arguments += [limit]
+        }
+        let decoder = JSONDecoder()
+        return try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
+            let payload: String = row["payload"]
+            var change = try decoder.decode(LibraryChange.self, from: Data(payload.utf8))
+            change.token = row["token"]
+            return change
+        }
     }
 
     /// Keeps at most `entries` change-log entries and drops older ones, with the tombstones of

@@ -269,6 +269,13 @@ extension LibraryDatabase {
                 ) WITHOUT ROWID;
                 """)
         }
+        migrator.registerMigration("v10: what deleted objects were") { db in
+            // A tombstone keeps the deleted row, but an asset's files were in its resource rows,
+            // which go with it: a hook cleaning up after a deletion (a backup, a thumbnail, a search
+            // index) needs their paths. JSON `[{"type": "photo", "path": "/..."}]`, photo or video
+            // first; NULL for collections and for tombstones kept before this migration.
+            try db.execute(sql: "ALTER TABLE tombstone ADD COLUMN resources TEXT")
+        }
         registerHookMigration(&migrator)
         return migrator
     }

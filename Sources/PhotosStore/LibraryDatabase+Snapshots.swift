@@ -104,7 +104,7 @@ struct SnapshotSplicer {
     /// holds them all or they are too many to be worth reading.
     private func changesSinceSnapshot() throws -> LibraryChange? {
         guard snapshot.token >= (try LibraryDatabase.prunedThrough(db)) else { return nil }
-        let entries = try LibraryDatabase.changes(since: snapshot.token, limit: Self.maximumEntries + 1, db)
+        let entries = try LibraryDatabase.entries(after: snapshot.token, limit: Self.maximumEntries + 1, db)
         guard entries.count <= Self.maximumEntries else { return nil }
         var merged = LibraryChange(token: 0, timestamp: 0)
         for entry in entries {

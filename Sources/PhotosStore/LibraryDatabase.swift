@@ -23,6 +23,9 @@ public final class LibraryDatabase: Sendable {
     /// How many change-log entries this library keeps.
     public let historyLimit: Int
     private let newestCommit = Mutex<(token: Int64, date: Date)?>(nil)
+    /// This process's change feeds on this database, woken by its commits at once (other processes'
+    /// commits reach them through a `CommitSignal`).
+    let localCommits = LocalCommits()
 
     /// The token of this process's newest commit and when its COMMIT returned: where a
     /// commit-to-observer latency starts (photos-bench).
@@ -146,6 +149,7 @@ public final class LibraryDatabase: Sendable {
         if let token = result.token {
             let committed = Date()
             newestCommit.withLock { $0 = (token, committed) }
+            localCommits.announce()
         }
         return result
     }

@@ -85,16 +85,18 @@ extension LibraryTransaction {
     /// Removes resources; assets left with no resource are deleted.
     public func deleteResources(_ files: [StoredFile]) throws {
         guard !files.isEmpty else { return }
-        try db.execute(
-            sql: "DELETE FROM resource WHERE id IN (SELECT value FROM json_each(?))",
-            arguments: [try Self.jsonList(files.map(\.resourceID))])
+        let removed = try Self.jsonList(files.map(\.resourceID))
         let affected = try Self.jsonList(Array(Set(files.map(\.assetID))))
+        // Assets losing every file are deleted while their resource rows are still there, so that
+        // their tombstones say which files they had.
         let orphans = try Int64.fetchAll(
             db,
             sql: """
-                SELECT value FROM json_each(?) WHERE NOT EXISTS (SELECT 1 FROM resource WHERE assetId = value)
-                """, arguments: [affected])
+                SELECT value FROM json_each(?1) WHERE NOT EXISTS (SELECT 1 FROM resource WHERE assetId = value
+                    AND id NOT IN (SELECT value FROM json_each(?2)))
+                """, arguments: [affected, removed])
         try deleteAssets(orphans)
+        try db.execute(sql: "DELETE FROM resource WHERE id IN (SELECT value FROM json_each(?))", arguments: [removed])
         // A Live Photo whose movie left is a still photo.
         let unpaired = try AssetRecord.fetchAll(
             db,
@@ -264,11 +266,14 @@ extension LibraryTransaction {
 extension LibraryTransaction {
     /// Removes some of an asset's resources; the asset goes too when it has none left.
     public func removeResources(ofAsset assetID: Int64, atPaths paths: Set<String>) throws {
+        let paths = AssetQuery.jsonArray(Array(paths))
+        let kept = try Int.fetchOne(
+            db, sql: "SELECT COUNT(*) FROM resource WHERE assetId = ? AND path NOT IN (SELECT value FROM json_each(?))",
+            arguments: [assetID, paths])
+        // An asset left with nothing is deleted with its rows, which its tombstone describes.
+        guard kept != 0 else { return try deleteAssets([assetID]) }
         try db.execute(
             sql: "DELETE FROM resource WHERE assetId = ? AND path IN (SELECT value FROM json_each(?))",
-            arguments: [assetID, AssetQuery.jsonArray(Array(paths))])
-        if try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM resource WHERE assetId = ?", arguments: [assetID]) == 0 {
-            try deleteAssets([assetID])
-        }
+            arguments: [assetID, paths])
     }
 }

@@ -139,18 +139,29 @@ public final class LibraryTransaction {
 
     // MARK: Collections
 
-    /// Inserts a collection (album or folder), returning its row id.
+    /// Inserts a collection (album or folder), returning its row id. The folder it is put in is
+    /// recorded as updated (`collections`): its children changed.
     @discardableResult
     public func insertCollection(_ collection: CollectionRecord) throws -> Int64 {
         var collection = collection
         try collection.insert(db)
         changes.recorder.inserted(collection.isList ? .collectionList : .assetCollection, collection.localIdentifier)
+        if let parentId = collection.parentId { try touchParent(parentId) }
         return collection.id!
     }
 
-    /// Saves a changed collection, recording which properties changed.
+    /// Saves a changed collection, recording which of its properties changed (none: a change no
+    /// PhotoKit property shows, such as the inode of its directory). A collection that moves to
+    /// another folder or to another place among its siblings changes its folders' `collections`,
+    /// which are recorded too.
     public func updateCollection(_ collection: CollectionRecord, properties: [String]) throws {
+        let before = try collection.id.flatMap { try self.collection(id: $0) }
         try collection.update(db)
+        if let before, before.parentId != collection.parentId || before.position != collection.position {
+            if let old = before.parentId { try touchParent(old) }
+            if let new = collection.parentId, new != before.parentId { try touchParent(new) }
+        }
+        guard !properties.isEmpty else { return }
         changes.recorder.updated(
             collection.isList ? .collectionList : .assetCollection, collection.localIdentifier,
             properties: properties)
@@ -262,19 +273,34 @@ public final class LibraryTransaction {
         if let list { changes.recorder.updated(.collectionList, list.localIdentifier, properties: ["collections"]) }
     }
 
-    /// Keeps the last state of objects about to be deleted. The token is the one this transaction's
-    /// change-log entry will get, so tombstones can be pruned with the log.
+    /// Keeps the last state of objects about to be deleted, with an asset's files (their rows go
+    /// with it): what ``LibraryDatabase/deletedObjects(localIdentifiers:)`` tells. The token is the
+    /// one this transaction's change-log entry will get, so tombstones can be pruned with the log.
     private func keepTombstones<Record: Encodable & Identifiable>(of records: [Record], isAsset: Bool) throws
     where Record.ID == Int64? {
+        guard !records.isEmpty else { return }
         let token = (try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'change'") ?? 0) + 1
         let encoder = JSONEncoder()
+        let files = isAsset ? try resources(assetIDs: records.compactMap(\.id)) : [:]
         let statement = try db.makeStatement(
-            sql: "INSERT OR REPLACE INTO tombstone (rowId, isAsset, localIdentifier, record, token) VALUES (?, ?, ?, ?, ?)")
+            sql: """
+                INSERT OR REPLACE INTO tombstone (rowId, isAsset, localIdentifier, record, token, resources)
+                VALUES (?, ?, ?, ?, ?, ?)
+                """)
         for record in records {
             guard let id = record.id else { continue }
             let json = String(decoding: try encoder.encode(record), as: UTF8.self)
             let identifier = (record as? AssetRecord)?.localIdentifier ?? (record as? CollectionRecord)?.localIdentifier
-            try statement.execute(arguments: [id, isAsset, identifier, json, token])
+            var resources: String?
+            if isAsset {
+                // In type order: the photo or video first.
+                let described = (files[id] ?? []).map {
+                    DeletedObject.Resource(
+                        type: PHAssetResourceType(rawValue: $0.type)?.name ?? "\($0.type)", path: $0.path)
+                }
+                resources = String(decoding: try encoder.encode(described), as: UTF8.self)
+            }
+            try statement.execute(arguments: [id, isAsset, identifier, json, token, resources])
         }
     }
 

@@ -84,3 +84,32 @@ import Testing
         }
     }
 }
+
+/// A feed wakes for commits of its own database at once: an in-memory library has no file for a
+/// commit signal to watch, so nothing else could wake it.
+@Suite struct LocalCommitTests {
+    @Test func aFeedOfAnInMemoryLibraryGetsItsCommits() async throws {
+        let database = try LibraryDatabase()
+        let seen = Mutex<[String]>([])
+        let follower = Task {
+            for try await entry in database.changeFeed(after: 0) {
+                if seen.withLock({ $0.append(contentsOf: entry.asset.inserted); return $0.count }) == 2 { return }
+            }
+        }
+        try database.write { try $0.insertAsset(AssetRecord(localIdentifier: "a/L0/001", mediaType: .image)) }
+        // The second commit comes once the feed has delivered the first, so the feed is waiting.
+        let deadline = ContinuousClock.now + .seconds(10)
+        while seen.withLock({ $0.isEmpty }) {
+            try #require(ContinuousClock.now < deadline, "the feed never woke")
+            try await Task.sleep(for: .milliseconds(2))
+        }
+        try database.write { try $0.insertAsset(AssetRecord(localIdentifier: "b/L0/001", mediaType: .image)) }
+        let waiting = Task {
+            try await Task.sleep(for: .seconds(10))
+            follower.cancel()
+        }
+        try await follower.value
+        waiting.cancel()
+        #expect(seen.withLock { $0 } == ["a/L0/001", "b/L0/001"])
+    }
+}

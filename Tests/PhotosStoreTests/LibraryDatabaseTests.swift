@@ -52,11 +52,11 @@ import Testing
         }
         let nothing = try database.write { _ in }
         #expect(first.token == 1 && second.token == 2 && nothing.token == nil)
-        let entries = try database.changes(since: 0)
+        let entries = try database.changes(after: 0)
         #expect(entries.map(\.token) == [1, 2])
         #expect(entries[0].asset.inserted == ["A/L0/001"])
         #expect(entries[1].asset.changedProperties == ["A/L0/001": ["isFavorite"]])
-        #expect(try database.changes(since: 1).map(\.token) == [2])
+        #expect(try database.changes(after: 1).map(\.token) == [2])
         #expect(try database.oldestToken() == 1)
     }
 

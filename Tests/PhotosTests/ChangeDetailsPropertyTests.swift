@@ -99,7 +99,7 @@ import Testing
                     }
                 }
             }
-            let entries = try library.database.changes(since: seen)
+            let entries = try library.database.changes(after: seen)
             guard let newest = entries.last?.token else { continue }
             seen = newest
             let change = PHChange(entry: entries.last!, library: library)

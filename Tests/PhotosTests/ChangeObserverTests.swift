@@ -148,6 +148,49 @@ final class Recorder: PHPhotoLibraryChangeObserver, @unchecked Sendable {
         #expect(inserted == [["OTHER/L0/001"], ["OTHER/L0/002"]], "once per commit, in order")
     }
 
+    @Test func theLogIsFollowedOnlyWhileSomeoneObserves() async throws {
+        let fixture = try LibraryFixture()
+        let directory = fixture.libraryURL.deletingLastPathComponent()
+        let before = try CommitSignalTests.inotifyWatches(on: directory)
+        let first = Recorder()
+        let second = Recorder()
+        fixture.library.register(first)
+        fixture.library.register(second)
+        // One follower for the library, however many observers: one watch on its directory.
+        try await eventually { try CommitSignalTests.inotifyWatches(on: directory) == before + 1 }
+        #expect(try CommitSignalTests.inotifyWatches(on: directory) == before + 1)
+        fixture.library.unregisterChangeObserver(first)
+        try fixture.library.performChangesAndWait { PHAssetChangeRequest(for: fixture.asset("beach.jpg")).isFavorite = true }
+        try await second.waitFor(1)
+        #expect(try CommitSignalTests.inotifyWatches(on: directory) == before + 1, "still followed for the other one")
+        #expect(first.changes.withLock { $0.count } == 0, "an unregistered observer is told nothing")
+        fixture.library.unregisterChangeObserver(second)
+        // The last one gone: the follower is cancelled and its watch closed.
+        try await eventually { try CommitSignalTests.inotifyWatches(on: directory) == before }
+        #expect(try CommitSignalTests.inotifyWatches(on: directory) == before)
+    }
+
+    @Test func anInMemoryLibrarysObserversHearItsCommits() async throws {
+        // No file, so no commit signal: the library's own commits must wake its follower.
+        let library = try PHPhotoLibrary(inMemoryWith: .init())
+        let recorder = Recorder()
+        library.register(recorder)
+        defer { library.unregisterChangeObserver(recorder) }
+        var album = ""
+        try library.performChangesAndWait {
+            album = PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "Trip")
+                .placeholderForCreatedAssetCollection.localIdentifier
+        }
+        try await recorder.waitFor(1)
+        #expect(recorder.changes.withLock { $0.map(\.entry.assetCollection.inserted) } == [[album]])
+    }
+
+    /// Waits up to ten seconds for `condition`.
+    func eventually(_ condition: () throws -> Bool) async throws {
+        let deadline = Date().addingTimeInterval(10)
+        while try !condition() && Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
+    }
+
     @Test(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))
     func anotherProcessesCommitsReachTheObserver() async throws {
         let fixture = try LibraryFixture()

@@ -27,7 +27,7 @@ import Testing
         #expect(after.creationDate == newDate)
         #expect(after.location?.coordinate == CLLocationCoordinate2D(latitude: 1.5, longitude: -2.25))
         #expect(after.modificationDate! > beach.modificationDate!)
-        let entries = try library.database.changes(since: before)
+        let entries = try library.database.changes(after: before)
         #expect(entries.count == 1)
         #expect(entries[0].asset.updated == [beach.localIdentifier])
         #expect(entries[0].asset.changedProperties[beach.localIdentifier] == ["creationDate", "isFavorite", "isHidden", "location"])
@@ -71,7 +71,7 @@ import Testing
         #expect(FileManager.default.contentsEqual(atPath: resource.fileURL.path, andPath: source.path))
         let album = try #require(PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: [albumID!], options: fixture.options()).firstObject)
         #expect(PHAsset.fetchAssets(in: album, options: fixture.options()).firstObject == asset)
-        let entry = try #require(try library.database.changes(since: 0).last)
+        let entry = try #require(try library.database.changes(after: 0).last)
         #expect(entry.asset.inserted == [assetID!] && entry.asset.updated.isEmpty)
         #expect(entry.assetCollection.inserted == [albumID!])
     }
@@ -159,7 +159,7 @@ import Testing
         #expect(PHAsset.fetchAssets(withLocalIdentifiers: [beach.localIdentifier], options: fixture.options()).isEmpty)
         let trip: PHAssetCollection = fixture.collection("Trip")
         #expect(fixture.names(PHAsset.fetchAssets(in: trip, options: fixture.options())) == ["pano.jpg", "movie.mov"])
-        let entry = try #require(try library.database.changes(since: 0).last)
+        let entry = try #require(try library.database.changes(after: 0).last)
         #expect(entry.asset.deleted == [beach.localIdentifier])
         #expect(entry.assetCollection.updated == [trip.localIdentifier])
         #expect(throws: PHPhotosError.self) {
@@ -322,7 +322,7 @@ import Testing
             PHAssetCollectionChangeRequest.deleteAssetCollections([winter] as NSArray)
         }
         #expect(PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: [winter.localIdentifier], options: fixture.options()).isEmpty)
-        let entry = try #require(try library.database.changes(since: 0).last)
+        let entry = try #require(try library.database.changes(after: 0).last)
         #expect(entry.collectionList.deleted == [year.localIdentifier])
         #expect(entry.assetCollection.deleted == [winter.localIdentifier])
     }

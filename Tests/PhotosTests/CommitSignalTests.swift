@@ -65,7 +65,10 @@ final class Wakeups: Sendable {
 
     /// How many inotify watches of this process are on `directory`: `/proc/self/fdinfo` lists each
     /// inotify descriptor's watches with the watched inode in hexadecimal.
-    func inotifyWatches(on directory: URL) throws -> Int {
+    func inotifyWatches(on directory: URL) throws -> Int { try Self.inotifyWatches(on: directory) }
+
+    /// How many inotify watches of this process are on `directory` (see the instance method).
+    static func inotifyWatches(on directory: URL) throws -> Int {
         var info = stat()
         try #require(stat(directory.path, &info) == 0)
         let inode = "ino:" + String(info.st_ino, radix: 16) + " "

@@ -49,7 +49,6 @@ final class ChangeBlock: @unchecked Sendable {
             if !error.isSimulatedCrash { context.staging.discard() }
             throw PHPhotoLibrary.photosError(error)
         }
-        defer { library.observers.kick(library) }
         do {
             try journal.finish(entries)
         } catch {

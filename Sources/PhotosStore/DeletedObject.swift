@@ -1,0 +1,101 @@
+import Foundation
+import GRDB
+import PhotosCore
+
+/// What a deleted object was, kept with the change-log entry that deleted it and pruned with it.
+///
+/// A consumer of the change log learns only a deleted object's identifier; this is the rest of
+/// what it needs to clean up after it (a backup copy, a thumbnail, an index entry):
+///
+/// ```swift
+/// let gone = try database.deletedObjects(localIdentifiers: entry.asset.deleted)
+/// for object in gone.values { for resource in object.resources { forget(resource.path) } }
+/// ```
+public struct DeletedObject: Sendable, Hashable, Codable {
+    /// One file a deleted asset had.
+    public struct Resource: Sendable, Hashable, Codable {
+        /// The PhotoKit resource type name (`photo`, `video`, `pairedVideo`, `alternatePhoto`, ...).
+        public var type: String
+        /// The file's absolute path when the asset was deleted (the file itself may be gone).
+        public var path: String
+
+        /// A resource of a deleted asset.
+        public init(type: String, path: String) {
+            self.type = type
+            self.path = path
+        }
+    }
+
+    /// The object's local identifier.
+    public var localIdentifier: String
+    /// Asset, album or folder.
+    public var objectType: PHObjectType
+    /// Assets: `image`, `video`, `audio` or `unknown`; nil for collections.
+    public var mediaType: String?
+    /// Collections: their title; nil for assets.
+    public var title: String?
+    /// Directory-backed collections: the directory; nil otherwise.
+    public var path: String?
+    /// Assets: the files it had, photo or video first; empty for collections.
+    public var resources: [Resource]
+    /// The token of the change-log entry that deleted it.
+    public var token: Int64
+
+    /// A description of a deleted object.
+    public init(
+        localIdentifier: String, objectType: PHObjectType, mediaType: String? = nil, title: String? = nil,
+        path: String? = nil, resources: [Resource] = [], token: Int64
+    ) {
+        self.localIdentifier = localIdentifier
+        self.objectType = objectType
+        self.mediaType = mediaType
+        self.title = title
+        self.path = path
+        self.resources = resources
+        self.token = token
+    }
+}
+
+extension LibraryDatabase {
+    /// What the deleted objects with these identifiers were, keyed by identifier. Identifiers of
+    /// objects never deleted, or whose deletion was pruned from the history, are absent.
+    public func deletedObjects(localIdentifiers: [String]) throws -> [String: DeletedObject] {
+        guard !localIdentifiers.isEmpty else { return [:] }
+        return try read { db in
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT isAsset, record, resources, token FROM tombstone
+                    WHERE localIdentifier IN (SELECT value FROM json_each(?)) ORDER BY token
+                    """, arguments: [AssetQuery.jsonArray(localIdentifiers)])
+            let decoder = JSONDecoder()
+            var result: [String: DeletedObject] = [:]
+            // Oldest first: should an identifier have been deleted twice, the latest deletion wins.
+            for row in rows {
+                let object = try Self.deletedObject(row, decoder)
+                result[object.localIdentifier] = object
+            }
+            return result
+        }
+    }
+
+    private static func deletedObject(_ row: Row, _ decoder: JSONDecoder) throws -> DeletedObject {
+        let record = Data((row["record"] as String).utf8)
+        let token: Int64 = row["token"]
+        guard row["isAsset"] as Bool else {
+            let collection = try decoder.decode(CollectionRecord.self, from: record)
+            return DeletedObject(
+                localIdentifier: collection.localIdentifier,
+                objectType: collection.isList ? .collectionList : .assetCollection, title: collection.title,
+                path: collection.path, token: token)
+        }
+        let asset = try decoder.decode(AssetRecord.self, from: record)
+        let resources = try (row["resources"] as String?).map {
+            try decoder.decode([DeletedObject.Resource].self, from: Data($0.utf8))
+        }
+        return DeletedObject(
+            localIdentifier: asset.localIdentifier, objectType: .asset,
+            mediaType: (PHAssetMediaType(rawValue: asset.mediaType) ?? .unknown).name, resources: resources ?? [],
+            token: token)
+    }
+}
