@@ -80,6 +80,8 @@ struct HookProcess: Sendable {
         var options = PlatformOptions()
         // Its own group: SIGTERM and SIGKILL reach what it forked too.
         options.processGroupID = 0
+        // Cancelled (the daemon stopping): SIGTERM, and SIGKILL if it has not exited after the grace.
+        options.teardownSequence = [.gracefulShutDown(allowedDurationToNextStep: Self.killGrace)]
         let environment = Environment.custom(
             Dictionary(uniqueKeysWithValues: self.environment.map { (Environment.Key(stringLiteral: $0.key), $0.value) }))
         let capture = Capture()
@@ -92,6 +94,7 @@ struct HookProcess: Sendable {
             ) { execution in
                 started()
                 let group = execution.processIdentifier.value
+                capture.group.store(group, ordering: .relaxed)
                 try await withTaskCancellationHandler {
                     try await withThrowingTaskGroup(of: Bool.self) { tasks in
                         tasks.addTask {
@@ -138,6 +141,8 @@ struct HookProcess: Sendable {
             }
             let termination: Termination
             if Task.isCancelled {
+                // The hook has exited or been killed; what it left in its group goes too.
+                Self.killGroup(capture.group.load(ordering: .relaxed))
                 termination = .cancelled
             } else if capture.timedOut.load(ordering: .relaxed) {
                 termination = .timedOut(timeout)
@@ -151,6 +156,7 @@ struct HookProcess: Sendable {
                 termination: termination, errorTail: String(decoding: capture.tail.withLock { $0 }, as: UTF8.self),
                 outputBytes: capture.outputBytes.load(ordering: .relaxed), startedAt: startedAt, duration: clock.now - begin)
         } catch {
+            if Task.isCancelled { Self.killGroup(capture.group.load(ordering: .relaxed)) }
             let reason = (error as? SubprocessError).map { "\($0)" } ?? "\(error)"
             return Outcome(
                 termination: Task.isCancelled ? .cancelled : .cannotStart(reason), errorTail: "",
@@ -159,8 +165,14 @@ struct HookProcess: Sendable {
         }
     }
 
+    /// SIGKILL to what is left of a hook's process group.
+    static func killGroup(_ group: pid_t) {
+        if group > 0 { kill(-group, SIGKILL) }
+    }
+
     /// What the run's concurrent tasks record.
     private final class Capture: Sendable {
+        let group = Atomic<pid_t>(0)
         let timedOut = Atomic<Bool>(false)
         let tail = Mutex<[UInt8]>([])
         let outputBytes = Atomic<Int>(0)

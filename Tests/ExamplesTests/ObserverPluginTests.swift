@@ -15,12 +15,14 @@ import Testing
         let output = Pipe()
         process.standardOutput = output
         try process.run()
+        // Our copy of the write end would keep the pipe open after the plugin exits.
+        try output.fileHandleForWriting.close()
         defer { if process.isRunning { process.terminate() } }
         // A plugin that never hears of the changes is stopped, and the expectations below fail.
         DispatchQueue.global().asyncAfter(deadline: .now() + 30) { if process.isRunning { process.terminate() } }
         let reader = output.fileHandleForReading
         // It has registered once it has said how many favorites it watches.
-        let first = String(decoding: reader.availableData, as: UTF8.self)
+        let first = String(decoding: await Self.offThePool { reader.availableData }, as: UTF8.self)
         #expect(first.hasPrefix("watching 3 favorites"), "\(first)")
 
         let screen = fixture.asset("screen.png")
@@ -28,11 +30,18 @@ import Testing
         let beach = fixture.asset("beach.jpg")
         try fixture.library.performChangesAndWait { PHAssetChangeRequest(for: beach).isFavorite = false }
 
-        let rest = String(decoding: reader.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let rest = String(decoding: await Self.offThePool { reader.readDataToEndOfFile() }, as: UTF8.self)
+        await Self.offThePool { process.waitUntilExit() }
         #expect(process.terminationStatus == 0)
         #expect(rest.contains("favorite: \(screen.localIdentifier) 2021-01-01T09:00:00Z"), "\(rest)")
         #expect(rest.contains("no longer a favorite: \(beach.localIdentifier)"), "\(rest)")
         #expect(rest.hasSuffix("favorites now: 3\n"), "\(rest)")
+    }
+
+    /// Runs a blocking read on a thread of its own, not one of the shared pool's few threads.
+    static func offThePool<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(returning: body()) }
+        }
     }
 }
