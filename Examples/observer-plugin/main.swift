@@ -32,9 +32,14 @@ final class FavoritesPlugin: NSObject, PHPhotoLibraryChangeObserver, @unchecked 
 
     // Called once per committed change, in order, on a background queue.
     func photoLibraryDidChange(_ changeInstance: PHChange) {
+        if handle(changeInstance) { done.signal() }
+    }
+
+    /// Updates the favorites; true once the last change asked for has come.
+    private func handle(_ changeInstance: PHChange) -> Bool {
         lock.lock()
         defer { lock.unlock() }
-        guard let details = changeInstance.changeDetails(for: favorites) else { return }
+        guard let details = changeInstance.changeDetails(for: favorites) else { return false }
         favorites = details.fetchResultAfterChanges
         for asset in details.insertedObjects {
             let date = asset.creationDate.map { ISO8601DateFormatter().string(from: $0) } ?? "undated"
@@ -45,12 +50,18 @@ final class FavoritesPlugin: NSObject, PHPhotoLibraryChangeObserver, @unchecked 
         }
         print("favorites now: \(favorites.count)")
         fflush(stdout)
-        if let left = remaining {
-            remaining = left - 1
-            if left - 1 <= 0 { done.signal() }
-        }
+        guard let left = remaining else { return false }
+        remaining = left - 1
+        return left - 1 <= 0
     }
 }
+
+// A parent that started us with SIGTERM and SIGINT blocked (a Swift program's Process does)
+// could not stop us: let them end the wait.
+var terminationSignals = sigset_t()
+sigemptyset(&terminationSignals)
+for signal in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&terminationSignals, signal) }
+pthread_sigmask(SIG_UNBLOCK, &terminationSignals, nil)
 
 let arguments = CommandLine.arguments
 let count = arguments.firstIndex(of: "--count").flatMap { Int(arguments[$0 + 1]) }

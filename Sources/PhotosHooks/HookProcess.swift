@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Logging
 import Subprocess
@@ -121,19 +122,15 @@ struct HookProcess: Sendable {
                             }
                             return true
                         }
-                        tasks.addTask {
-                            // The timer: the only task that returns false.
-                            try await Task.sleep(for: timeout)
+                        // The timer runs on a dispatch queue of its own, not the shared pool: a
+                        // pool kept busy elsewhere must not let a hook outlive its timeout.
+                        let timer = DispatchWorkItem {
                             capture.timedOut.store(true, ordering: .relaxed)
                             Self.stop(group: group)
-                            return false
                         }
-                        var finished = 0
-                        while let done = try await tasks.next() {
-                            if done { finished += 1 }
-                            if finished == 3 { break }
-                        }
-                        tasks.cancelAll()
+                        Self.signals.asyncAfter(deadline: .now() + timeout.timeInterval, execute: timer)
+                        defer { timer.cancel() }
+                        try await tasks.waitForAll()
                     }
                 } onCancel: {
                     Self.stop(group: group)
@@ -182,13 +179,13 @@ struct HookProcess: Sendable {
     /// an error of the write (EPIPE), not SIGPIPE killing the daemon. Set once, for the process.
     private static let ignoringBrokenPipes: Void = { signal(SIGPIPE, SIG_IGN) }()
 
+    /// Timeouts and the SIGKILL after the grace: a serial queue has a thread of its own.
+    static let signals = DispatchQueue(label: "photosd.hooks.signals")
+
     /// SIGTERM to the hook's process group now, SIGKILL after the grace period (if anything is left).
     static func stop(group: pid_t) {
         kill(-group, SIGTERM)
-        Task.detached {
-            try? await Task.sleep(for: killGrace)
-            kill(-group, SIGKILL)
-        }
+        signals.asyncAfter(deadline: .now() + killGrace.timeInterval) { kill(-group, SIGKILL) }
     }
 
     /// Reads a stream to its end, logging lines until ``logBytes`` and counting the rest.
@@ -219,5 +216,12 @@ struct HookProcess: Sendable {
         }
         if !line.isEmpty { logger.log(level: level, "\(String(decoding: line, as: UTF8.self))") }
         if dropped > 0 { logger.log(level: level, "\(dropped) more bytes not logged (the log keeps \(logBytes) per run)") }
+    }
+}
+
+extension Duration {
+    /// Seconds, for Dispatch.
+    var timeInterval: Double {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 }

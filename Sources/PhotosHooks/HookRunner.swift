@@ -39,6 +39,8 @@ public final class HookRunner: Service, Sendable {
     let payloads: HookPayloadBuilder
     let environment: [String: String]
     let onEvent: @Sendable (Event) -> Void
+    /// Writes the hooks' cursors off the follow loops.
+    let cursors: CursorWriter
     /// The wait after a first failure; it doubles with each failure in a row.
     let backoffBase: Duration
 
@@ -57,6 +59,7 @@ public final class HookRunner: Service, Sendable {
         onEvent: @escaping @Sendable (Event) -> Void = { _ in }
     ) {
         self.backoffBase = backoffBase
+        cursors = CursorWriter(database: database, logger: logger)
         self.hooks = hooks.filter(\.enabled)
         self.database = database
         self.libraryPath = libraryPath
@@ -122,6 +125,7 @@ public final class HookRunner: Service, Sendable {
         }
         for follower in followers.values { follower.task.cancel() }
         for follower in followers.values { await follower.task.value }
+        await cursors.drain()
     }
 
     // MARK: One hook
@@ -189,9 +193,7 @@ public final class HookRunner: Service, Sendable {
                     let selected = try filter.select(entries, in: database)
                     if selected.isEmpty {
                         // Nothing for this hook: the cursor moves without a run.
-                        guard try database.acknowledgeHook(
-                            hook.name, through: until, generation: generation, objects: 0, run: nil)
-                        else { return }
+                        cursors.acknowledge(hook.name, through: until, generation: generation, objects: 0, run: nil)
                         state.cursor = until
                         continue
                     }
@@ -232,15 +234,13 @@ public final class HookRunner: Service, Sendable {
             onEvent(.finished(hook: hook.name, until: until, outcome: record.outcome, success: outcome.termination.isSuccess))
             do {
                 if outcome.termination.isSuccess {
-                    guard try database.acknowledgeHook(
-                        hook.name, through: until, generation: generation, objects: count, run: record)
-                    else { return }
+                    cursors.acknowledge(hook.name, through: until, generation: generation, objects: count, run: record)
                     log.debug("delivered", metadata: ["since": "\(since)", "until": "\(until)", "objects": "\(count)"])
                     state.cursor = until
                     failures = 0
                     if expired { feed = database.changeFeed(after: until).makeAsyncIterator() }
                 } else {
-                    guard let failed = try database.recordHookFailure(
+                    guard let failed = try await cursors.recordFailure(
                         hook.name, generation: generation, run: record, maxFailures: hook.maxFailures)
                     else { return }
                     failures = failed.failures
@@ -278,6 +278,54 @@ public final class HookRunner: Service, Sendable {
         }
         if kept["PATH"] == nil { kept["PATH"] = "/usr/local/bin:/usr/bin:/bin" }
         return kept
+    }
+}
+
+/// Records the hooks' cursors on a serial queue of its own, in order.
+///
+/// A successful run's cursor is written without the hook's next run waiting for it: the write
+/// may queue behind the daemon's own long transactions (a scan placing its albums), and the next
+/// batch need not wait for that. Delivery stays at least once: after a crash, the durable cursor
+/// is at most a little behind, and those changes are given again. Failures are recorded after
+/// every acknowledgement before them, and awaited (they decide about parking).
+final class CursorWriter: Sendable {
+    let database: LibraryDatabase
+    let logger: Logger
+    private let queue = DispatchQueue(label: "photosd.hooks.cursors")
+
+    init(database: LibraryDatabase, logger: Logger) {
+        self.database = database
+        self.logger = logger
+    }
+
+    /// Moves a hook's cursor to `token`, soon. A row moved meanwhile (resume, replay) wins.
+    func acknowledge(_ name: String, through token: Int64, generation: Int, objects: Int, run: HookRunRecord?) {
+        queue.async { [database, logger] in
+            do {
+                try database.acknowledgeHook(name, through: token, generation: generation, objects: objects, run: run)
+            } catch {
+                logger.error("cannot record the hook's cursor", metadata: ["hook": "\(name)", "error": "\(error)"])
+            }
+        }
+    }
+
+    /// Records a failed run after the acknowledgements before it; nil if the row had moved.
+    func recordFailure(_ name: String, generation: Int, run: HookRunRecord, maxFailures: Int) async throws
+        -> HookState?
+    {
+        try await withCheckedThrowingContinuation { continuation in
+            queue.async { [database] in
+                continuation.resume(
+                    with: Result {
+                        try database.recordHookFailure(name, generation: generation, run: run, maxFailures: maxFailures)
+                    })
+            }
+        }
+    }
+
+    /// Waits for every write queued so far.
+    func drain() async {
+        await withCheckedContinuation { continuation in queue.async { continuation.resume() } }
     }
 }
 

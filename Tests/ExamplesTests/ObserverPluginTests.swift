@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Photos
 import PhotosTestSupport
 import Testing
@@ -19,7 +20,8 @@ import Testing
         try output.fileHandleForWriting.close()
         defer { if process.isRunning { process.terminate() } }
         // A plugin that never hears of the changes is stopped, and the expectations below fail.
-        DispatchQueue.global().asyncAfter(deadline: .now() + 30) { if process.isRunning { process.terminate() } }
+        let pid = process.processIdentifier
+        DispatchQueue(label: "plugin-guard").asyncAfter(deadline: .now() + 30) { kill(pid, SIGKILL) }
         let reader = output.fileHandleForReading
         // It has registered once it has said how many favorites it watches.
         let first = String(decoding: await Self.offThePool { reader.availableData }, as: UTF8.self)
