@@ -3,6 +3,7 @@ import Glibc
 import Foundation
 import Photos
 import PhotosDaemon
+import PhotosStore
 import PhotosWire
 
 extension PhotosCommand {
@@ -19,11 +20,21 @@ extension PhotosCommand {
             guard FileManager.default.fileExists(atPath: path) else {
                 throw CLIError("no status at \(path): photosd has not run on this library")
             }
-            let status: DaemonStatus
+            var status: DaemonStatus
             do {
                 status = try DaemonStatus.read(from: path)
             } catch {
                 throw CLIError("cannot read the status at \(path): \(error)")
+            }
+            // The hooks' cursors live in the library (any process can read them).
+            if let database = try? LibraryDatabase(existingAt: url.path), let states = try? database.hookStates(),
+                !states.isEmpty
+            {
+                status.hooks = states.map { state in
+                    HookStatus(
+                        name: state.name, command: nil, enabled: state.enabled, state: state,
+                        lag: try? database.changeCount(after: state.cursor))
+                }
             }
             let running = kill(status.pid, 0) == 0
             // The library cannot be used: say so, and exit 1 for scripts, after the status itself.
@@ -48,6 +59,10 @@ extension PhotosCommand {
             if !status.lastErrors.isEmpty {
                 print("last errors:")
                 for error in status.lastErrors { print("  \(Output.escaped(error))") }
+            }
+            if let hooks = status.hooks {
+                print("hooks:")
+                HookStatusTable.print(hooks)
             }
             if unavailable { throw ExitCode.failure }
         }

@@ -71,6 +71,9 @@ public struct DaemonStatus: Sendable, Codable, Hashable {
     public var lastErrors: [String]
     /// Whether the library can be used (absent in status files of older daemons).
     public var library: Library? = nil
+    /// The exec hooks and where they stand, read from the library by `photos status` (the daemon's
+    /// file does not carry them: their cursors live in the library).
+    public var hooks: [HookStatus]? = nil
 
     /// A status with every value given.
     public init(

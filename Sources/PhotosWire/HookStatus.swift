@@ -41,7 +41,7 @@ public struct HookStatus: Codable, Sendable, Hashable {
         runs = row?.runs ?? 0
         delivered = row?.delivered ?? 0
         state =
-            if !enabled || command == nil { "disabled" }
+            if !enabled { "disabled" }
             else if row == nil { "new" }
             else if row?.isParked == true { "parked" }
             else if failures > 0 { "retrying" }

@@ -128,6 +128,11 @@ struct HookDaemonTests {
         let status = try photos(["hooks", "status", "--json"])
         #expect(status.status == 0, "\(status.stderr)")
         #expect(status.stdout.contains("\"name\":\"record\"") && status.stdout.contains("\"state\":\"ok\""), "\(status.stdout)")
+        // `photos status` shows the hooks beside the daemon's own status.
+        let overall = try BuiltProducts.run("photos", ["status", "--library", libraryURL.path])
+        #expect(overall.stdout.contains("hooks:") && overall.stdout.contains("record"), "\(overall.stdout)")
+        let json = try BuiltProducts.run("photos", ["status", "--library", libraryURL.path, "--json"])
+        #expect(json.stdout.contains("\"hooks\":[{"), "\(json.stdout)")
     }
 
     /// Every payload's changes in one document (for tests that don't care how runs were split).
