@@ -132,17 +132,19 @@ struct DaemonServicesTests {
             let path = DaemonConfiguration.statusPath(forLibrary: directory.path("library.sqlite").path)
             // A section under a key of the status itself is left out: old readers keep working.
             daemon.board.update {
-                $0.sections["hooks"] = ["backup-favorites": "parked"]
+                $0.sections["thumbnails"] = ["queue": "parked"]
                 $0.sections["roots"] = 7
+                $0.sections["hooks"] = 7
             }
             var object: [String: Any] = [:]
             for _ in 0..<400 {
                 let data = try Data(contentsOf: URL(fileURLWithPath: path))
                 object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-                if object["hooks"] != nil { break }
+                if object["thumbnails"] != nil { break }
                 try await Task.sleep(for: .milliseconds(10))
             }
-            #expect(object["hooks"] as? [String: String] == ["backup-favorites": "parked"])
+            #expect(object["thumbnails"] as? [String: String] == ["queue": "parked"])
+            #expect(object["hooks"] == nil, "photos status fills in the hooks; a section may not")
             let status = try DaemonStatus.read(from: path)
             #expect(status.roots.map(\.state) == ["watching"])
             #expect(status.pid == getpid())

@@ -65,8 +65,10 @@ struct StatusDocument: Encodable {
 
     /// The keys of ``DaemonStatus`` itself, which a section may not replace.
     static let reservedKeys: Set<String> = {
-        let status = DaemonStatus.waitingForLibrary(
+        var status = DaemonStatus.waitingForLibrary(
             startedAt: 0, roots: [], library: .init(state: "", reason: "", consecutiveFailures: 0, retryAt: 0))
+        // Optional keys are written only when set: set them, so that they are reserved too.
+        status.hooks = []
         let data = (try? JSONEncoder().encode(status)) ?? Data()
         let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
         return Set(object.map { Array($0.keys) } ?? [])
