@@ -68,4 +68,6 @@ let count = arguments.firstIndex(of: "--count").flatMap { Int(arguments[$0 + 1])
 let plugin = FavoritesPlugin(count: count)
 plugin.start()
 plugin.done.wait()
-PHPhotoLibrary.shared().unregisterChangeObserver(plugin)
+// The process ends here, and its observer with it.
+fflush(stdout)
+exit(0)
