@@ -70,6 +70,7 @@ public final class HookRunner: Service, Sendable {
         self.onEvent = onEvent
     }
 
+    /// Enrolls the hooks, then runs them until graceful shutdown (running hooks get SIGTERM, then SIGKILL).
     public func run() async throws {
         try database.enrollHooks(hooks.map(\.name), historyLimit: historyLimit)
         let filters = try hooks.map { try HookFilter(hook: $0) }

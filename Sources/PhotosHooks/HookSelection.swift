@@ -7,7 +7,9 @@ public struct SelectedChange: Sendable, Hashable {
     public var token: Int64
     /// Per object type, what passed: identifiers by kind of change, and the updated ones' changed properties.
     public var asset = ObjectChanges()
+    /// What passed of the albums.
     public var assetCollection = ObjectChanges()
+    /// What passed of the folders.
     public var collectionList = ObjectChanges()
 
     /// How many objects the hook is given for this entry.
@@ -113,5 +115,6 @@ public struct HookError: Error, Sendable, Hashable, CustomStringConvertible {
         self.message = message
     }
 
+    /// `hook NAME: message`.
     public var description: String { "hook \(hook): \(message)" }
 }

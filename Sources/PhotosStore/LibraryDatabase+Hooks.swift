@@ -8,6 +8,7 @@ import PhotosCore
 /// The daemon runs hooks; `photos hooks` reads and moves these rows. A row changed by another
 /// process is noticed through its ``HookState/generation``.
 public struct HookState: Sendable, Hashable, Codable, FetchableRecord, PersistableRecord {
+    /// The table of hook cursors.
     public static let databaseTableName = "hook"
 
     /// The hook's name in the config file.

@@ -58,8 +58,11 @@ public struct DeletedObjectDescription: Codable, Sendable, Hashable {
 public struct HookPayload: Sendable {
     /// What happened to the objects of one type in one change-log entry.
     public struct Objects<Object: Sendable>: Sendable {
+        /// Objects created, as they are now.
         public var inserted: [Object] = []
+        /// Objects changed, as they are now, with the names of the properties that changed.
         public var updated: [(object: Object, changedProperties: [String])] = []
+        /// What deleted objects were.
         public var deleted: [DeletedObjectDescription] = []
 
         /// No objects.
@@ -68,9 +71,13 @@ public struct HookPayload: Sendable {
 
     /// One change-log entry, as the hook is told it.
     public struct Change: Sendable {
+        /// The entry's token.
         public var token: Int64
+        /// What happened to assets.
         public var assets = Objects<AssetDescription>()
+        /// What happened to albums.
         public var assetCollections = Objects<CollectionDescription>()
+        /// What happened to folders.
         public var collectionLists = Objects<CollectionDescription>()
 
         /// An entry with nothing in it yet.

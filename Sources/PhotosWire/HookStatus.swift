@@ -23,8 +23,9 @@ public struct HookStatus: Codable, Sendable, Hashable {
     public var lastDuration: Double?
     /// Why it is parked: the last exit status and the tail of its stderr.
     public var parkedReason: String?
-    /// Successful runs, and the objects they were given.
+    /// Runs that exited 0.
     public var runs: Int
+    /// Objects given to runs that exited 0.
     public var delivered: Int
 
     /// The status of a hook from its configuration (if any) and its row in the library (if any).
