@@ -4,7 +4,9 @@
 //
 // It registers a PHPhotoLibraryChangeObserver, keeps a fetch result of favorites up to date with
 // PHFetchResultChangeDetails, and prints a line for each change: whoever made it (photosd ingesting
-// a file, `photos`, another program), it arrives here. With --count N it exits after N changes.
+// a file, `photos`, another program), it arrives here. With --count N it exits once N favorites have
+// come, gone or changed. (Count objects, not calls: like PhotoKit, the library may coalesce commits
+// that land close together into one PHChange.)
 import Foundation
 import Photos
 
@@ -30,12 +32,12 @@ final class FavoritesPlugin: NSObject, PHPhotoLibraryChangeObserver, @unchecked 
         fflush(stdout)
     }
 
-    // Called once per committed change, in order, on a background queue.
+    // Called in order on a background queue, once per commit or once for several close together.
     func photoLibraryDidChange(_ changeInstance: PHChange) {
         if handle(changeInstance) { done.signal() }
     }
 
-    /// Updates the favorites; true once the last change asked for has come.
+    /// Updates the favorites; true once as many favorites as asked for have come, gone or changed.
     private func handle(_ changeInstance: PHChange) -> Bool {
         lock.lock()
         defer { lock.unlock() }
@@ -51,8 +53,10 @@ final class FavoritesPlugin: NSObject, PHPhotoLibraryChangeObserver, @unchecked 
         print("favorites now: \(favorites.count)")
         fflush(stdout)
         guard let left = remaining else { return false }
-        remaining = left - 1
-        return left - 1 <= 0
+        let changed = details.insertedObjects.count + details.removedObjects.count
+            + details.changedObjects.count
+        remaining = left - changed
+        return left - changed <= 0
     }
 }
 
