@@ -18,6 +18,8 @@ final class FakeMonitor: FileMonitor, @unchecked Sendable {
     private let continuation: AsyncStream<FileEvent>.Continuation
     private let watched = Mutex<[String]>([])
     let refuse: Bool
+    /// Roots that are gone (unmounted): watching them fails as inotify_add_watch would.
+    let missing = Mutex<Set<String>>([])
 
     init(refuseRoots: Bool = false) {
         (events, continuation) = AsyncStream.makeStream()
@@ -26,6 +28,9 @@ final class FakeMonitor: FileMonitor, @unchecked Sendable {
 
     func addRoot(_ path: String) throws(WatchError) {
         if refuse { throw WatchError(code: .watchLimitReached, message: "no watches left", path: path) }
+        if missing.withLock({ $0.contains(path) }) {
+            throw WatchError(code: .notFound, message: "\(path) does not exist", path: path)
+        }
         watched.withLock { $0.append(path) }
     }
 
@@ -158,13 +163,19 @@ struct DaemonServicesTests {
         let monitor = FakeMonitor()
         try await withService(monitor: monitor, pollSeconds: 1) { _, daemon in
             #expect(monitor.roots == [root.path], "watched before the startup scan")
+            // The root goes away: offline, and still offline after the polls while it is gone.
+            monitor.missing.withLock { $0 = [root.path] }
             monitor.emit(FileEvent(path: root.path, kind: .rootUnmounted))
-            for _ in 0..<200 where daemon.status.roots.first?.state != "offline" {
+            for _ in 0..<500 where daemon.status.roots.first?.state != "offline" {
                 try await Task.sleep(for: .milliseconds(10))
             }
             #expect(daemon.status.roots.first?.state == "offline")
-            // It is still there: the next poll watches it again.
-            for _ in 0..<300 where daemon.status.roots.first?.state != "watching" {
+            try await Task.sleep(for: .milliseconds(1500))
+            #expect(daemon.status.roots.first?.state == "offline")
+            #expect(monitor.roots == [root.path])
+            // It comes back: the next poll watches it again.
+            monitor.missing.withLock { $0 = [] }
+            for _ in 0..<500 where daemon.status.roots.first?.state != "watching" {
                 try await Task.sleep(for: .milliseconds(10))
             }
             #expect(daemon.status.roots.first?.state == "watching")
