@@ -83,6 +83,9 @@ public final class HookRunner: Service, Sendable {
 
     // MARK: Supervision
 
+    /// How long after a commit the supervisor reads the hooks' rows.
+    static let supervisionDelay: Duration = .milliseconds(200)
+
     /// Starts each hook's follower, and starts it again when its row's generation changes (resume,
     /// replay). Ends when cancelled, after every follower (and its process) has stopped.
     private func supervise(_ filters: [HookFilter]) async {
@@ -120,7 +123,13 @@ public final class HookRunner: Service, Sendable {
         }
         reconcile()
         await withTaskCancellationHandler {
-            for await _ in wakeups { reconcile() }
+            for await _ in wakeups {
+                // Any process's commit wakes this, the daemon's own ingest included, while the rows
+                // change only with `photos hooks resume|replay`: look once for a stream of commits,
+                // a moment later, rather than beside each one.
+                guard (try? await Task.sleep(for: Self.supervisionDelay)) != nil else { break }
+                reconcile()
+            }
         } onCancel: {
             continuation.finish()
         }

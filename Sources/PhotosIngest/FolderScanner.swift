@@ -120,10 +120,11 @@ public final class FolderScanner: Sendable {
         }
         report.unreadableDirectories = unreadable
         let unreadablePaths = Set(unreadable.map(\.path))
-        let (stored, rejected, known) = try database.write { transaction in
+        let (stored, rejected, known, online) = try database.write { transaction in
             var stored: [StoredFile] = []
             var rejected: [String: RejectedFile] = [:]
             var known: [String] = []
+            let online = try transaction.isOnlineRoot(root)
             for directory in directories {
                 known += try transaction.unreadableDirectories(under: directory).filter { $0 == directory }
                 // An unreadable directory's files were not seen, not deleted: leave them as they are.
@@ -134,7 +135,7 @@ public final class FolderScanner: Sendable {
                     rejected[path] = file
                 }
             }
-            return (stored, rejected, known)
+            return (stored, rejected, known, online)
         }.value
         // A directory readable again may hold a whole subtree kept while it was not: scan the root.
         if known.contains(where: { !unreadablePaths.contains($0) }) {
@@ -142,8 +143,11 @@ public final class FolderScanner: Sendable {
         }
         // Each batch brings the albums of the files it commits; the last transaction settles what
         // moves and deletions changed.
+        // Files that only arrived or changed were placed by their batches: then the last transaction
+        // has nothing to do, and is left out (the daemon's path from close() to the hooks).
         try reconcile(
             root: root, files: files, stored: stored, rejected: rejected, report: &report, progress: nil,
+            finishAlways: !online || !unreadable.isEmpty,
             place: { transaction, touched in try placeDirectories(touched, root: root, transaction) }
         ) { transaction, filesChanged in
             for directory in unreadable { try transaction.markUnreadable(directory.record) }
@@ -181,15 +185,16 @@ public final class FolderScanner: Sendable {
     /// commits it in batches. Each batch's transaction lets `place` put the directories whose media
     /// it committed (`touched`) in their albums, so that a file's asset, its album and folder, and
     /// its membership are one change; `finish` brings collections up to date in the last
-    /// transaction, after moves and deletions.
+    /// transaction, after moves and deletions; without `finishAlways`, only when there were some, or
+    /// when a batch removed files' resources (a file no longer media) without placing them.
     private func reconcile(
         root: String, files: [CrawledFile], stored: [StoredFile], rejected: [String: RejectedFile],
-        report: inout ScanReport, progress: (@Sendable (ScanProgress) -> Void)?,
+        report: inout ScanReport, progress: (@Sendable (ScanProgress) -> Void)?, finishAlways: Bool = true,
         place: (LibraryTransaction, _ touched: Set<String>) throws -> Void,
         finish: (LibraryTransaction, _ filesChanged: Bool) throws -> Void
     ) throws {
         let storedByPath = Dictionary(stored.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
-        var plan = ScanPlan()
+        var plan = ScanPlan(rejectedPaths: Set(rejected.keys))
         report.seen += files.count
         var seenPaths = Set<String>()
         for file in files {
@@ -240,6 +245,7 @@ public final class FolderScanner: Sendable {
         let toRead = (plan.added + plan.changed.map(\.0)).sorted { $0.path < $1.path }
         let batches = Self.batches(toRead, size: batchSize)
         var done = 0
+        var unplaced = false
         // Batch k commits (one core) while batch k+1 is read (the other).
         var outcomes = batches.isEmpty ? [] : read(batches[0])
         for (index, batch) in batches.enumerated() {
@@ -252,7 +258,7 @@ public final class FolderScanner: Sendable {
                     next.withLock { $0 = result }
                 }
             }
-            try commit(batch: batch, outcomes: outcomes, plan: plan, report: &report, place: place)
+            unplaced = try commit(batch: batch, outcomes: outcomes, plan: plan, report: &report, place: place) || unplaced
             reading.wait()
             outcomes = next.withLock { $0 } ?? []
             done += batch.count
@@ -276,14 +282,18 @@ public final class FolderScanner: Sendable {
                 fresh.modificationTime = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1_000_000_000
                 return fresh
             }
-            try commit(batch: again, outcomes: read(again), plan: plan, report: &report, place: place)
+            unplaced = try commit(batch: again, outcomes: read(again), plan: plan, report: &report, place: place)
+                || unplaced
+        }
+        let gone = rejected.keys.filter { !seenPaths.contains($0) }
+        if !finishAlways && !unplaced && plan.moved.isEmpty && vanished.isEmpty && gone.isEmpty {
+            return
         }
         try database.write { transaction in
             for (file, known) in plan.moved {
                 try transaction.moveResource(known, to: file.path, name: file.name)
             }
             try transaction.deleteResources(vanished)
-            let gone = rejected.keys.filter { !seenPaths.contains($0) }
             try transaction.forgetRejections(gone)
             try transaction.setRoot(root, offline: false)
             try finish(transaction, !toRead.isEmpty || !plan.moved.isEmpty || !vanished.isEmpty)
@@ -363,10 +373,13 @@ public final class FolderScanner: Sendable {
         return batches
     }
 
+    /// Commits one batch; true when it removed resources of known files (no longer media) that
+    /// `place` was not asked to account for.
     private func commit(
         batch: [CrawledFile], outcomes: [Outcome], plan: ScanPlan, report: inout ScanReport,
         place: (LibraryTransaction, _ touched: Set<String>) throws -> Void
-    ) throws {
+    ) throws -> Bool {
+        var unplaced = false
         let changedByPath = Dictionary(plan.changed.map { ($0.0.path, $0.1) }, uniquingKeysWith: { first, _ in first })
         var counts = ScanReport()
         try database.write { transaction in
@@ -378,14 +391,20 @@ public final class FolderScanner: Sendable {
                     counts.stillChanging.append(file.path)
                 case .notMedia:
                     counts.skipped += 1
-                    if let known = changedByPath[file.path] { try transaction.deleteResources([known]) }
+                    if let known = changedByPath[file.path] {
+                        try transaction.deleteResources([known])
+                        unplaced = true
+                    }
                 case .rejected(let error):
                     counts.rejected += 1
                     try transaction.reject(
                         RejectedFile(
                             path: file.path, code: error.code.description, reason: error.message, fileSize: file.size,
                             modificationTime: file.modificationTime, rejectedDate: Date().timeIntervalSince1970))
-                    if let known = changedByPath[file.path] { try transaction.deleteResources([known]) }
+                    if let known = changedByPath[file.path] {
+                        try transaction.deleteResources([known])
+                        unplaced = true
+                    }
                 case .media(let metadata):
                     fine.append(file.path)
                     media[file.directory, default: []].append((file, metadata))
@@ -400,7 +419,7 @@ public final class FolderScanner: Sendable {
                     ).apply())
             }
             try transaction.pickBurstRepresentatives(bursts)
-            try transaction.forgetRejections(fine)
+            try transaction.forgetRejections(fine.filter(plan.rejectedPaths.contains))
             if !media.isEmpty { try place(transaction, Set(media.keys)) }
         }
         report.stillChanging += counts.stillChanging
@@ -408,6 +427,7 @@ public final class FolderScanner: Sendable {
         report.rejected += counts.rejected
         report.updated += counts.updated
         report.ingested += counts.ingested
+        return unplaced
     }
 }
 
@@ -459,6 +479,8 @@ extension StoredFile {
 
 /// What a scan of one root has to do.
 struct ScanPlan {
+    /// Paths the store holds rejections for: a file there that reads as media now is forgotten.
+    var rejectedPaths: Set<String> = []
     var added: [CrawledFile] = []
     var changed: [(CrawledFile, StoredFile)] = []
     var moved: [(CrawledFile, StoredFile)] = []

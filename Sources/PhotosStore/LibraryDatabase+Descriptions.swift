@@ -121,7 +121,7 @@ extension LibraryDatabase {
         }
         if !albumIDs.isEmpty {
             let albums = try CollectionRecord.fetchAll(
-                db, sql: "SELECT * FROM collection WHERE id IN (SELECT value FROM json_each(?))",
+                db.cachedStatement(sql: "SELECT * FROM collection WHERE id IN (SELECT value FROM json_each(?))"),
                 arguments: [try LibraryTransaction.jsonList(Array(albumIDs))])
             rows.albums = Dictionary(uniqueKeysWithValues: albums.map { ($0.id!, $0) })
         }
@@ -168,7 +168,7 @@ extension LibraryDatabase {
         guard !ids.isEmpty else { return rows }
         let list = try LibraryTransaction.jsonList(ids)
         let records = try CollectionRecord.fetchAll(
-            db, sql: "SELECT * FROM collection WHERE id IN (SELECT value FROM json_each(?))", arguments: [list])
+            db.cachedStatement(sql: "SELECT * FROM collection WHERE id IN (SELECT value FROM json_each(?))"), arguments: [list])
         let byID = Dictionary(uniqueKeysWithValues: records.map { ($0.id!, $0) })
 
         // The figures `info(for:)` derives one collection at a time, for all of them: members of the
@@ -186,20 +186,20 @@ extension LibraryDatabase {
         }
         var figures: [Int64: Figures] = [:]
         let own = try Row.fetchAll(
-            db,
+            db.cachedStatement(
             sql: """
                 SELECT ca.collectionId, COUNT(*), MIN(a.creationDate), MAX(a.creationDate)
                 FROM collection_asset ca JOIN asset a ON a.id = ca.assetId
                 WHERE ca.collectionId IN (SELECT value FROM json_each(?)) GROUP BY ca.collectionId
-                """, arguments: [list])
+                """), arguments: [list])
         let children = try Row.fetchAll(
-            db,
+            db.cachedStatement(
             sql: """
                 SELECT child.parentId, COUNT(*), MIN(a.creationDate), MAX(a.creationDate)
                 FROM collection child JOIN collection_asset ca ON ca.collectionId = child.id
                 JOIN asset a ON a.id = ca.assetId
                 WHERE child.parentId IN (SELECT value FROM json_each(?)) GROUP BY child.parentId
-                """, arguments: [list])
+                """), arguments: [list])
         for row in own + children {
             figures[row[0], default: Figures()].add(count: row[1], start: row[2], end: row[3])
         }
@@ -224,11 +224,11 @@ extension LibraryDatabase {
 
         if !parents.isEmpty {
             let folders = try Row.fetchAll(
-                db,
+                db.cachedStatement(
                 sql: """
                     SELECT id, localIdentifier FROM collection
                     WHERE isList = 1 AND id IN (SELECT value FROM json_each(?))
-                    """,
+                    """),
                 arguments: [try LibraryTransaction.jsonList(Array(parents))])
             for row in folders { rows.parentIdentifiers[row[0]] = row[1] }
         }

@@ -135,10 +135,10 @@ extension LibraryDatabase {
 
     static func ids(table: String, localIdentifiers: [String], _ db: Database) throws -> [String: Int64] {
         let rows = try Row.fetchAll(
-            db,
-            sql: "SELECT localIdentifier, id FROM \(table) WHERE localIdentifier IN (SELECT value FROM json_each(?))",
+            db.cachedStatement(
+                sql: "SELECT localIdentifier, id FROM \(table) WHERE localIdentifier IN (SELECT value FROM json_each(?))"),
             arguments: [AssetQuery.jsonArray(localIdentifiers)])
-        return Dictionary(uniqueKeysWithValues: rows.map { ($0["localIdentifier"], $0["id"]) })
+        return Dictionary(uniqueKeysWithValues: rows.map { ($0[0], $0[1]) })
     }
 
     static func info(for record: CollectionRecord, _ db: Database) throws -> CollectionInfo {

@@ -34,41 +34,55 @@ extension LibraryTransaction {
     /// Every resource whose file lies under `root`.
     public func storedFiles(under root: String) throws -> [StoredFile] {
         let (condition, arguments) = Self.under(root, column: "path")
-        return try Row.fetchAll(
-            db,
-            sql: """
-                SELECT id, assetId, type, path, device, inode, fileSize, modificationTime FROM resource
-                WHERE \(condition)
-                """, arguments: arguments
-        ).map {
-            StoredFile(
-                resourceID: $0["id"], assetID: $0["assetId"], type: $0["type"], path: $0["path"], device: $0["device"],
-                inode: $0["inode"], fileSize: $0["fileSize"], modificationTime: $0["modificationTime"])
-        }
+        return try storedFiles(where: condition, arguments)
     }
 
     /// Every resource whose file is directly in `directory`, as the scanner compares it.
     public func storedFiles(inDirectory directory: String) throws -> [StoredFile] {
-        try resources(inDirectory: directory).map {
+        let (condition, arguments) = Self.directlyIn(directory, column: "path")
+        return try storedFiles(where: condition, arguments)
+    }
+
+    /// Read column by column: the daemon asks this for each file that arrives.
+    private func storedFiles(where condition: String, _ arguments: StatementArguments) throws -> [StoredFile] {
+        let statement = try db.cachedStatement(
+            sql: """
+                SELECT id, assetId, type, path, device, inode, fileSize, modificationTime FROM resource
+                WHERE \(condition)
+                """)
+        return try Row.fetchAll(statement, arguments: arguments).map {
             StoredFile(
-                resourceID: $0.id!, assetID: $0.assetId, type: $0.type, path: $0.path, device: $0.device,
-                inode: $0.inode, fileSize: $0.fileSize, modificationTime: $0.modificationTime)
+                resourceID: $0[0], assetID: $0[1], type: $0[2], path: $0[3], device: $0[4], inode: $0[5],
+                fileSize: $0[6], modificationTime: $0[7])
         }
     }
 
-    /// The assets whose photo or video is directly in `directory`, oldest first.
+    /// The SQL condition and arguments for paths directly in `directory` (not below it).
+    static func directlyIn(_ directory: String, column: String) -> (String, StatementArguments) {
+        let (condition, arguments) = under(directory, column: column)
+        let prefix = directory.hasSuffix("/") ? directory : directory + "/"
+        return ("\(condition) AND instr(substr(\(column), ?), '/') = 0", arguments + [prefix.unicodeScalars.count + 1])
+    }
+
+    /// The assets whose photo or video is directly in `directory`, oldest first: an album's
+    /// members, asked for each file that arrives (one query, no records decoded).
     public func primaryAssets(inDirectory directory: String) throws -> [Int64] {
-        let primaries = try resources(inDirectory: directory).filter {
-            $0.type == PHAssetResourceType.photo.rawValue || $0.type == PHAssetResourceType.video.rawValue
-        }
-        let ids = Array(Set(primaries.map(\.assetId)))
-        let records = try assets(ids: ids)
-        return ids.sorted { (records[$0]?.creationDate ?? 0, $0) < (records[$1]?.creationDate ?? 0, $1) }
+        let (condition, arguments) = Self.directlyIn(directory, column: "r.path")
+        let statement = try db.cachedStatement(
+            sql: """
+                SELECT a.id FROM asset a WHERE a.id IN (
+                    SELECT r.assetId FROM resource r WHERE \(condition) AND r.type IN (?, ?))
+                ORDER BY coalesce(a.creationDate, 0), a.id
+                """)
+        return try Int64.fetchAll(
+            statement,
+            arguments: arguments + [PHAssetResourceType.photo.rawValue, PHAssetResourceType.video.rawValue])
     }
 
     /// The directory-backed album of a directory, if any.
     public func directoryAlbum(at path: String) throws -> CollectionRecord? {
-        try CollectionRecord.filter(Column("path") == path && Column("isList") == false).fetchOne(db)
+        try CollectionRecord.fetchOne(
+            db.cachedStatement(sql: "SELECT * FROM collection WHERE path = ? AND isList = 0 LIMIT 1"), arguments: [path])
     }
 
     /// Points a resource at its file's new place (a move keeps the asset).
@@ -146,9 +160,8 @@ extension LibraryTransaction {
     /// Forgets rejections (the files are gone, or now read fine).
     public func forgetRejections(_ paths: [String]) throws {
         guard !paths.isEmpty else { return }
-        try db.execute(
-            sql: "DELETE FROM rejected WHERE path IN (SELECT value FROM json_each(?))",
-            arguments: [AssetQuery.jsonArray(paths)])
+        try db.cachedStatement(sql: "DELETE FROM rejected WHERE path IN (SELECT value FROM json_each(?))")
+            .execute(arguments: [AssetQuery.jsonArray(paths)])
     }
 
     // MARK: Directory collections
@@ -177,6 +190,12 @@ extension LibraryTransaction {
     }
 
     /// Marks a root as reachable or offline and notes when it was scanned.
+    /// Whether the library knows `path` as a root, online: scanned, and not found gone since.
+    public func isOnlineRoot(_ path: String) throws -> Bool {
+        try Bool.fetchOne(db.cachedStatement(sql: "SELECT NOT isOffline FROM root WHERE path = ?"), arguments: [path])
+            ?? false
+    }
+
     public func setRoot(_ path: String, offline: Bool) throws {
         try db.execute(
             sql: """
@@ -243,11 +262,9 @@ extension LibraryDatabase {
 extension LibraryTransaction {
     /// The resources whose files are directly in `directory`.
     public func resources(inDirectory directory: String) throws -> [ResourceRecord] {
-        let (condition, arguments) = Self.under(directory, column: "path")
-        let prefix = directory.hasSuffix("/") ? directory : directory + "/"
-        let statement = try db.cachedStatement(
-            sql: "SELECT * FROM resource WHERE \(condition) AND instr(substr(path, ?), '/') = 0")
-        return try ResourceRecord.fetchAll(statement, arguments: arguments + [prefix.unicodeScalars.count + 1])
+        let (condition, arguments) = Self.directlyIn(directory, column: "path")
+        let statement = try db.cachedStatement(sql: "SELECT * FROM resource WHERE \(condition)")
+        return try ResourceRecord.fetchAll(statement, arguments: arguments)
     }
 
     /// Makes the earliest member of each burst its representative, and the others not.

@@ -215,16 +215,28 @@ public final class LibraryTransaction {
     }
 
     /// Replaces an album's members with `assetIDs`, in that order.
+    ///
+    /// Only the rows that differ are written: a photo added to the end of an album of 10,000 is
+    /// one insert, not 10,000.
     public func setMembers(ofCollection collection: CollectionRecord, to assetIDs: [Int64]) throws {
         guard let id = collection.id else { return }
         let before = try members(ofCollection: id)
         guard before != assetIDs else { return }
-        try db.execute(sql: "DELETE FROM collection_asset WHERE collectionId = ?", arguments: [id])
-        let statement = try db.makeStatement(
+        var positions = Dictionary(before.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        let insert = try db.cachedStatement(
             sql: "INSERT INTO collection_asset (collectionId, assetId, position) VALUES (?, ?, ?)")
+        let move = try db.cachedStatement(
+            sql: "UPDATE collection_asset SET position = ? WHERE collectionId = ? AND assetId = ?")
         for (position, assetID) in assetIDs.enumerated() {
-            try statement.execute(arguments: [id, assetID, position])
+            switch positions.removeValue(forKey: assetID) {
+            case position?: continue
+            case nil: try insert.execute(arguments: [id, assetID, position])
+            case _?: try move.execute(arguments: [position, id, assetID])
+            }
         }
+        // What is left in `positions` is no longer a member.
+        let remove = try db.cachedStatement(sql: "DELETE FROM collection_asset WHERE collectionId = ? AND assetId = ?")
+        for assetID in positions.keys { try remove.execute(arguments: [id, assetID]) }
         changes.recorder.updated(.assetCollection, collection.localIdentifier, properties: ["assets"])
     }
 

@@ -4,6 +4,7 @@ import Logging
 import PhotosIngest
 import PhotosStore
 import ServiceLifecycle
+import Synchronization
 
 /// Runs the ``FolderScanner`` over the work in a ``ScanQueue``, one scan at a time, off the
 /// cooperative pool (scans block on file reads and SQLite), and records what each did.
@@ -40,6 +41,8 @@ public final class ScanRunner: Service, Sendable {
     let report: @Sendable (Outcome) -> Void
     /// Scans run here, one at a time.
     private let scanQueue = DispatchQueue(label: "photosd.scan")
+    /// Whether the last look at the library found unreadable directories.
+    private let knowsUnreadable = Mutex(false)
 
     /// A runner taking work from `queue`; `report` hears what each successful scan found.
     public init(
@@ -113,14 +116,16 @@ public final class ScanRunner: Service, Sendable {
         if !work.roots.isEmpty {
             let roots = work.roots.sorted()
             let scanner = self.scanner
-            if let error = await scan(reason: reason, { try scanner.scan(roots: roots) }) {
+            if let error = await scan(reason: reason, wholeRoots: true, { try scanner.scan(roots: roots) }) {
                 // What was not done yet is done again whole.
                 return Failure(error: error, reason: reason, retry: work.wholeRoots)
             }
         }
         for (root, directories) in work.partialDirectories.sorted(by: { $0.key < $1.key }) {
             let scanner = self.scanner
-            if let error = await scan(reason: reason, { try scanner.scan(root: root, directories: directories) }) {
+            if let error = await scan(reason: reason, wholeRoots: false, {
+                try scanner.scan(root: root, directories: directories)
+            }) {
                 let rest = ScanWork(directories: work.partialDirectories.filter { $0.key >= root })
                 return Failure(error: error, reason: reason, retry: rest.wholeRoots)
             }
@@ -131,7 +136,9 @@ public final class ScanRunner: Service, Sendable {
     private static func reason(_ work: ScanWork) -> String { work.reasons.sorted().joined(separator: ",") }
 
     /// Runs one scan on the scan queue and records what it did; the error when it failed.
-    private func scan(reason: String, _ body: @escaping @Sendable () throws -> ScanReport) async -> (any Error)? {
+    private func scan(reason: String, wholeRoots: Bool, _ body: @escaping @Sendable () throws -> ScanReport) async
+        -> (any Error)?
+    {
         let outcome: Result<ScanReport, any Error> = await withCheckedContinuation { continuation in
             scanQueue.async { continuation.resume(returning: Result { try body() }) }
         }
@@ -140,11 +147,17 @@ public final class ScanRunner: Service, Sendable {
         case .failure(let error): return error
         case .success(let value): report = value
         }
+        // The library's unreadable directories change only in scans that find some, clear some
+        // (the directory's root is then scanned whole) or cover whole roots: the others, a file
+        // arriving in a known directory, do not read them again.
         var unreadable: [UnreadableDirectoryRecord] = []
-        do {
-            unreadable = try database.unreadableDirectories()
-        } catch {
-            logger.error("cannot read the unreadable directories", metadata: ["error": "\(error)"])
+        if wholeRoots || !report.unreadableDirectories.isEmpty || knowsUnreadable.withLock({ $0 }) {
+            do {
+                unreadable = try database.unreadableDirectories()
+                knowsUnreadable.withLock { $0 = !unreadable.isEmpty }
+            } catch {
+                logger.error("cannot read the unreadable directories", metadata: ["error": "\(error)"])
+            }
         }
         // Published with the library's state once the whole work is done: one status write.
         board.update(publish: false) { board in

@@ -6,9 +6,9 @@ import Synchronization
 /// Feeds the monitor's events to an ``EventSettler`` and hands the work it settles to the
 /// ``ScanQueue`` as soon as the tree has been quiet for the settle period.
 ///
-/// It sleeps until the settler's ``EventSettler/dueAt`` (no ticking): with `--settle 0` work is
-/// handed on as soon as an event arrives, and while a scan runs, what settles meanwhile merges
-/// in the queue. On a graceful shutdown it stops the monitor; what was not yet settled is found
+/// It sleeps until the settler's ``EventSettler/dueAt`` (no ticking); work already due when an
+/// event is recorded (`--settle 0`) is handed on by the event's own task. While a scan runs, what
+/// settles meanwhile merges in the queue. On a graceful shutdown it stops the monitor; what was not yet settled is found
 /// by the next startup scan.
 public final class SettlingService: Service, Sendable {
     let monitor: any FileMonitor
@@ -59,9 +59,16 @@ public final class SettlingService: Service, Sendable {
     }
 
     private func record(_ event: FileEvent) {
-        let (notice, depth) = settler.withLock { settler in (settler.record(event, at: .now), settler.queueDepth) }
+        let (notice, work, depth) = settler.withLock { settler in
+            let notice = settler.record(event, at: .now)
+            // Due at once (`--settle 0`, the file closed): handed on from here, not after a hop
+            // through the sleeper.
+            let work = settler.dueAt.flatMap { $0 <= .now ? settler.take(at: .now) : nil }
+            return (notice, work, settler.queueDepth)
+        }
         board.update(publish: false) { $0.queueDepth = depth }
         if let notice { notify(notice) }
+        if let work { scans.submit(work) }
         wake.yield()
     }
 

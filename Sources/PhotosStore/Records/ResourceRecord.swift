@@ -53,4 +53,42 @@ public struct ResourceRecord: Sendable, Hashable, Codable, FetchableRecord, Muta
     public mutating func didInsert(_ inserted: InsertionSuccess) {
         id = inserted.rowID
     }
+
+    // Written out rather than derived from Codable: the daemon reads a directory's resources for
+    // each file that arrives, and the derived decoder cost ten times as much as the query.
+
+    /// A resource from a row of the `resource` table.
+    public init(row: Row) throws {
+        id = row["id"]
+        assetId = row["assetId"]
+        type = row["type"]
+        path = row["path"]
+        uniformTypeIdentifier = row["uniformTypeIdentifier"]
+        mimeType = row["mimeType"]
+        fileSize = row["fileSize"]
+        originalFilename = row["originalFilename"]
+        device = row["device"]
+        inode = row["inode"]
+        modificationTime = row["modificationTime"]
+        contentHash = row["contentHash"]
+        contentIdentifier = row["contentIdentifier"]
+        isLibraryOwned = row["isLibraryOwned"]
+    }
+
+    public func encode(to container: inout PersistenceContainer) throws {
+        container["id"] = id
+        container["assetId"] = assetId
+        container["type"] = type
+        container["path"] = path
+        container["uniformTypeIdentifier"] = uniformTypeIdentifier
+        container["mimeType"] = mimeType
+        container["fileSize"] = fileSize
+        container["originalFilename"] = originalFilename
+        container["device"] = device
+        container["inode"] = inode
+        container["modificationTime"] = modificationTime
+        container["contentHash"] = contentHash
+        container["contentIdentifier"] = contentIdentifier
+        container["isLibraryOwned"] = isLibraryOwned
+    }
 }
