@@ -35,7 +35,7 @@ public struct HookFilter: Sendable {
                 predicate = try parsed.sql(for: .asset, column: AssetQuery.column(for:))
             } catch {
                 throw HookError(
-                    hook: hook.name, "predicate \"\(format)\": \((error as? PredicateFormatError)?.message ?? "\(error)")")
+                    hook: hook.name, "predicate \"\(format)\": \(error.message)")
             }
         } else {
             predicate = nil

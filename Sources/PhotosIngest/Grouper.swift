@@ -1,3 +1,5 @@
+import PhotosCore
+
 /// One media file of a directory, as grouping sees it.
 struct GroupEntry: Sendable, Hashable {
     var name: String
@@ -9,11 +11,7 @@ struct GroupEntry: Sendable, Hashable {
     var duration: Double?
 
     /// The name without its extension, lowercased: `IMG_0001` for `IMG_0001.HEIC` and `img_0001.mov`.
-    var baseName: String {
-        let lower = name.lowercased()
-        guard let dot = lower.lastIndex(of: ".") else { return lower }
-        return String(lower[..<dot])
-    }
+    var baseName: String { PairingName.of(name) }
 }
 
 /// Files of one directory that make one asset.

@@ -267,6 +267,43 @@ extension LibraryTransaction {
         return try ResourceRecord.fetchAll(statement, arguments: arguments)
     }
 
+    /// The resources at `paths` and those directly in `directory` that can pair with files of these
+    /// pairing names (``PairingName``) or Apple content identifiers, and those that can pair with
+    /// them in turn: what grouping new files needs to see of a directory, without reading all of it.
+    public func resources(
+        at paths: Set<String>, inDirectory directory: String, pairingWith names: Set<String>,
+        contentIdentifiers: Set<String>
+    ) throws -> [ResourceRecord] {
+        let (condition, arguments) = Self.directlyIn(directory, column: "path")
+        let statement = try db.cachedStatement(
+            sql: """
+                SELECT * FROM resource WHERE \(condition)
+                AND (path IN (SELECT value FROM json_each(?))
+                     OR photos_pairing_name(originalFilename) IN (SELECT value FROM json_each(?))
+                     OR contentIdentifier IN (SELECT value FROM json_each(?)))
+                """)
+        var names = names
+        var identifiers = contentIdentifiers
+        var found: [String: ResourceRecord] = [:]
+        // A file found may pair with others by its own name or identifier: look until none is new.
+        var asked = (names: Set<String>(), identifiers: Set<String>())
+        while names != asked.names || identifiers != asked.identifiers {
+            asked = (names, identifiers)
+            let rows = try ResourceRecord.fetchAll(
+                statement,
+                arguments: arguments + [
+                    AssetQuery.jsonArray(Array(paths)), AssetQuery.jsonArray(Array(names)),
+                    AssetQuery.jsonArray(Array(identifiers)),
+                ])
+            for resource in rows where found[resource.path] == nil {
+                found[resource.path] = resource
+                names.insert(PairingName.of(resource.originalFilename))
+                if let identifier = resource.contentIdentifier { identifiers.insert(identifier) }
+            }
+        }
+        return found.values.sorted { $0.path < $1.path }
+    }
+
     /// Makes the earliest member of each burst its representative, and the others not.
     public func pickBurstRepresentatives(_ burstIdentifiers: Set<String>) throws {
         for burst in burstIdentifiers.sorted() {
