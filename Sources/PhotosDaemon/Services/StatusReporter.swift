@@ -6,7 +6,8 @@ import PhotosWatcher
 import ServiceLifecycle
 
 /// Writes the ``StatusBoard`` to the status file for `photos status`: after the startup scan,
-/// after each published change, and once more when the daemon stops.
+/// after published changes (at most every ``minimumInterval``: a stream of arrivals makes a few
+/// writes a second, not one fsync'd file per file), and once more when the daemon stops.
 ///
 /// The file is ``DaemonStatus`` as JSON with each of the board's ``StatusBoard/Board/sections``
 /// as one more top-level key. No file exists before the startup scan is done, so that scripts
@@ -33,9 +34,13 @@ public final class StatusReporter: Service, Sendable {
     /// The status now, as the file would say it (without added sections).
     public var status: DaemonStatus { board.status(roots: roots, monitor: monitor) }
 
+    /// The least time between two writes; what changes meanwhile is in the next one.
+    static let minimumInterval: Duration = .milliseconds(250)
+
     public func run() async throws {
         for await _ in changes.cancelOnGracefulShutdown() where board.read(\.isReady) {
             write()
+            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: Self.minimumInterval) }
         }
         // The last word: the totals and root states at exit.
         write()
