@@ -209,6 +209,35 @@ public struct Crawler: Sendable {
 }
 
 extension Crawler {
+    /// The file at `path` as a listing of its directory would give it: nil when it is gone, not a
+    /// regular file, or ignored by name; a failure when it cannot be looked at.
+    public func crawlFile(at path: String) -> Result<CrawledFile?, DirectoryReadError> {
+        let slash = path.lastIndex(of: "/") ?? path.startIndex
+        let directory = slash == path.startIndex ? "/" : String(path[..<slash])
+        guard !rules.isIgnoredName(String(path[path.index(after: slash)...])) else { return .success(nil) }
+        switch Self.lstatus(path) {
+        case .failure(let error) where UnreadableDirectory.meansGone(error.code): return .success(nil)
+        case .failure(let error): return .failure(error)
+        case .success(let info):
+            guard info.st_mode & S_IFMT == S_IFREG else { return .success(nil) }
+            return .success(
+                CrawledFile(
+                    path: path, directory: directory, device: Int64(info.st_dev), inode: Int64(info.st_ino),
+                    size: Int64(info.st_size),
+                    modificationTime: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1_000_000_000))
+        }
+    }
+
+    /// Whether `directory` holds one of the rules' marker files (looked up by name, not listed).
+    public func isExcludedByMarker(directory: String) -> Bool {
+        rules.markers.contains { marker in
+            if case .success = Self.lstatus(directory.hasSuffix("/") ? directory + marker : directory + "/" + marker) {
+                return true
+            }
+            return false
+        }
+    }
+
     /// The candidate files directly in `directory`: none when it is gone or holds a marker, an
     /// error when it exists but cannot be listed.
     public func crawlFiles(in directory: String) -> Result<[CrawledFile], DirectoryReadError> {

@@ -157,6 +157,47 @@ public final class FolderScanner: Sendable {
         return report
     }
 
+    /// Looks at some files of a root alone, the paths the daemon's events named (arrived, changed,
+    /// moved or deleted files), without listing the rest of their directories: a photo arriving in
+    /// a folder of thousands costs what it costs in an empty one. What only a listing can tell (an
+    /// ignore marker in the directory, a file or directory that cannot be read, a directory the
+    /// store knows unreadable) sends those directories to ``scan(root:directories:)``. Moves between
+    /// the paths keep identity, as in any scan.
+    public func scan(root: String, files paths: Set<String>) throws -> ScanReport {
+        let root = Self.normalize(root)
+        let directories = Set(paths.map { ($0 as NSString).deletingLastPathComponent })
+        if directories.contains(where: crawler.isExcludedByMarker(directory:)) {
+            return try scan(root: root, directories: directories)
+        }
+        var files: [CrawledFile] = []
+        for path in paths.sorted() {
+            switch crawler.crawlFile(at: path) {
+            case .success(let file?): files.append(file)
+            case .success(nil): continue
+            case .failure: return try scan(root: root, directories: directories)
+            }
+        }
+        let (stored, rejected, unreadable, online) = try database.write { transaction in
+            var unreadable: [String] = []
+            for directory in directories { unreadable += try transaction.unreadableDirectories(under: directory) }
+            return (
+                try transaction.storedFiles(atPaths: paths), try transaction.rejectedFiles(atPaths: paths),
+                unreadable, try transaction.isOnlineRoot(root)
+            )
+        }.value
+        guard unreadable.isEmpty else { return try scan(root: root, directories: directories) }
+        var report = ScanReport()
+        try reconcile(
+            root: root, files: files, stored: stored, rejected: rejected, report: &report, progress: nil,
+            finishAlways: !online,
+            place: { transaction, touched in try placeDirectories(touched, root: root, transaction) }
+        ) { transaction, filesChanged in
+            guard filesChanged else { return }
+            try placeDirectories(directories, root: root, transaction)
+        }
+        return report
+    }
+
     /// Brings the albums of some directories up to date with the store's files in them: their
     /// members when the albums exist and stay, and the root's folders and albums from a crawl of
     /// the root when a directory gained its first media or lost its last.

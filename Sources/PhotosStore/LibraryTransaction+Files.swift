@@ -37,6 +37,11 @@ extension LibraryTransaction {
         return try storedFiles(where: condition, arguments)
     }
 
+    /// The resources whose files are at these paths, as the scanner compares them.
+    public func storedFiles(atPaths paths: Set<String>) throws -> [StoredFile] {
+        try storedFiles(where: "path IN (SELECT value FROM json_each(?))", [AssetQuery.jsonArray(Array(paths))])
+    }
+
     /// Every resource whose file is directly in `directory`, as the scanner compares it.
     public func storedFiles(inDirectory directory: String) throws -> [StoredFile] {
         let (condition, arguments) = Self.directlyIn(directory, column: "path")
@@ -149,6 +154,14 @@ extension LibraryTransaction {
     public func rejectedFiles(under root: String) throws -> [String: RejectedFile] {
         let (condition, arguments) = Self.under(root, column: "path")
         let rows = try RejectedFile.fetchAll(db, sql: "SELECT * FROM rejected WHERE \(condition)", arguments: arguments)
+        return Dictionary(uniqueKeysWithValues: rows.map { ($0.path, $0) })
+    }
+
+    /// The rejections of files at these paths, by path.
+    public func rejectedFiles(atPaths paths: Set<String>) throws -> [String: RejectedFile] {
+        let rows = try RejectedFile.fetchAll(
+            db.cachedStatement(sql: "SELECT * FROM rejected WHERE path IN (SELECT value FROM json_each(?))"),
+            arguments: [AssetQuery.jsonArray(Array(paths))])
         return Dictionary(uniqueKeysWithValues: rows.map { ($0.path, $0) })
     }
 

@@ -8,7 +8,7 @@ import PhotosWatcher
 ///
 /// File events are folded per path by ``ChangeCoalescer`` (a file created and deleted within the
 /// settle period cancels out and costs no scan; a move pair is one move); what is left names the
-/// directories to rescan, the source directory of a move included. Events on directories change
+/// files to look at, the source of a move included (their directories are not listed again). Events on directories change
 /// the tree's shape (folders, albums), so their root is rescanned whole, as after a queue
 /// overflow. Root-level events also come back as a ``Notice`` for the root tracker.
 ///
@@ -16,7 +16,7 @@ import PhotosWatcher
 /// var settler = EventSettler(roots: WatchedRoots(["/p"]), rules: IgnoreRules(), settle: .milliseconds(200))
 /// settler.record(FileEvent(path: "/p/a.jpg", kind: .closedWrite), at: t0)
 /// settler.take(at: t0 + .milliseconds(100))  // nil: not quiet long enough
-/// settler.take(at: t0 + .milliseconds(200))  // directories ["/p": ["/p"]]
+/// settler.take(at: t0 + .milliseconds(200))  // files ["/p": ["/p/a.jpg"]]
 /// ```
 public struct EventSettler: Sendable {
     /// What an event says about a whole root, for the root tracker and the status.
@@ -140,19 +140,18 @@ public struct EventSettler: Sendable {
         // A file created and never closed (a hard link, a file found in a new directory) is
         // scanned after the grace; if it is still being written, the scan says so.
         writing = []
-        var directories: [String: Set<String>] = [:]
+        var files: [String: Set<String>] = [:]
         func dirty(_ path: String) {
             guard let root = roots.root(of: path) else { return }
-            directories[root, default: []].insert((path as NSString).deletingLastPathComponent)
+            files[root, default: []].insert(path)
         }
         for (path, change) in coalescer.drain() {
             dirty(path)
             if case .moved(let source, _) = change { dirty(source) }
         }
-        let work = ScanWork(roots: pendingRoots, directories: directories, reasons: ["changes"])
+        let work = ScanWork(roots: pendingRoots, files: files, reasons: ["changes"])
         pendingRoots = []
         // Everything pending may have cancelled out (created, then deleted).
-        return work.isEmpty ? nil : ScanWork(
-            roots: work.roots, directories: work.partialDirectories, reasons: work.reasons)
+        return work.isEmpty ? nil : ScanWork(roots: work.roots, files: work.partialFiles, reasons: work.reasons)
     }
 }

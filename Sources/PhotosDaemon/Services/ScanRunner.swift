@@ -110,7 +110,8 @@ public final class ScanRunner: Service, Sendable {
         var retry: ScanWork
     }
 
-    /// Scans the roots of `work` whole, then the directories of the others; nil when all went well.
+    /// Scans the roots of `work` whole, then the directories, then the files of the others; nil when
+    /// all went well.
     private func perform(_ work: ScanWork) async -> Failure? {
         let reason = Self.reason(work)
         if !work.roots.isEmpty {
@@ -126,7 +127,15 @@ public final class ScanRunner: Service, Sendable {
             if let error = await scan(reason: reason, wholeRoots: false, {
                 try scanner.scan(root: root, directories: directories)
             }) {
-                let rest = ScanWork(directories: work.partialDirectories.filter { $0.key >= root })
+                let rest = ScanWork(
+                    directories: work.partialDirectories.filter { $0.key >= root }, files: work.partialFiles)
+                return Failure(error: error, reason: reason, retry: rest.wholeRoots)
+            }
+        }
+        for (root, files) in work.partialFiles.sorted(by: { $0.key < $1.key }) {
+            let scanner = self.scanner
+            if let error = await scan(reason: reason, wholeRoots: false, { try scanner.scan(root: root, files: files) }) {
+                let rest = ScanWork(files: work.partialFiles.filter { $0.key >= root })
                 return Failure(error: error, reason: reason, retry: rest.wholeRoots)
             }
         }
