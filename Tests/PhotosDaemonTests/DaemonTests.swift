@@ -194,10 +194,9 @@ struct DaemonTests {
 
 /// A `photosd` process on a test's directory.
 final class Daemon {
-    let process = Process()
+    let photosd: PhotosdProcess
     let library: PHPhotoLibrary
     let root: URL
-    let statusPath: String
     var options: PHFetchOptions {
         let options = PHFetchOptions()
         options.photoLibrary = library
@@ -207,19 +206,9 @@ final class Daemon {
 
     init(test: DaemonTests, arguments: [String]? = nil) throws {
         root = test.root
-        statusPath = DaemonConfiguration.statusPath(forLibrary: test.libraryURL.path)
-        try? FileManager.default.removeItem(atPath: statusPath)
-        process.executableURL = BuiltProducts.directory.appendingPathComponent("photosd")
-        process.arguments = (arguments ?? [
-            "--library", test.libraryURL.path, "--watch", test.root.path, "--settle", "50",
-        ]) + ["--log-level", "warning"]
-        try process.run()
-        // Ready once the startup scan wrote the status.
-        let deadline = Date().addingTimeInterval(20)
-        while !FileManager.default.fileExists(atPath: statusPath) {
-            guard Date() < deadline, process.isRunning else { throw DaemonError("photosd did not start") }
-            Thread.sleep(forTimeInterval: 0.02)
-        }
+        photosd = try PhotosdProcess(
+            arguments: arguments ?? ["--library", test.libraryURL.path, "--watch", test.root.path, "--settle", "50"],
+            library: test.libraryURL.path)
         library = try PHPhotoLibrary(url: test.libraryURL)
     }
 
@@ -248,29 +237,8 @@ final class Daemon {
     }
 
     /// SIGTERM, and the exit status must be 0 within 10 s.
-    func stop() throws {
-        process.terminate()
-        let deadline = Date().addingTimeInterval(10)
-        while process.isRunning {
-            guard Date() < deadline else { throw DaemonError("photosd did not stop on SIGTERM") }
-            Thread.sleep(forTimeInterval: 0.02)
-        }
-        guard process.terminationStatus == 0 else {
-            throw DaemonError("photosd exited with \(process.terminationStatus) on SIGTERM")
-        }
-    }
+    func stop() throws { try photosd.stop() }
 
-    func kill9() {
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-    }
-
-    deinit {
-        if process.isRunning { kill9() }
-    }
+    func kill9() { photosd.kill9() }
 }
 
-struct DaemonError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}

@@ -297,51 +297,23 @@ struct HookDaemonTests {
     }
 }
 
-/// A `photosd` process with a config file.
+/// A `photosd` process with a config file, ready once its hooks are enrolled.
 final class HookedDaemon {
-    let process = Process()
+    let photosd: PhotosdProcess
 
     init(library: URL, root: URL, config: URL) throws {
-        let statusPath = DaemonConfiguration.statusPath(forLibrary: library.path)
-        try? FileManager.default.removeItem(atPath: statusPath)
-        process.executableURL = BuiltProducts.directory.appendingPathComponent("photosd")
-        process.arguments = [
-            "--library", library.path, "--watch", root.path, "--config", config.path, "--settle", "0",
-            "--log-level", "warning",
-        ]
-        try process.run()
-        let deadline = Date().addingTimeInterval(20)
-        while !FileManager.default.fileExists(atPath: statusPath) {
-            guard Date() < deadline, process.isRunning else { throw DaemonError("photosd did not start") }
-            Thread.sleep(forTimeInterval: 0.02)
-        }
+        photosd = try PhotosdProcess(
+            arguments: ["--library", library.path, "--watch", root.path, "--config", config.path, "--settle", "0"],
+            library: library.path)
         // The hook runner enrolls its hooks as the daemon starts: changes from then on are theirs.
         let database = try LibraryDatabase(existingAt: library.path)
-        while try database.hookStates().filter(\.enabled).isEmpty {
-            guard Date() < deadline, process.isRunning else { throw DaemonError("photosd enrolled no hook") }
-            Thread.sleep(forTimeInterval: 0.02)
+        try photosd.waitWhileRunning(upTo: 20, "photosd enrolled no hook") {
+            try !database.hookStates().filter(\.enabled).isEmpty
         }
     }
 
     /// SIGTERM; the exit status must be 0 within `seconds`.
-    func stop(within seconds: Double = 10) throws {
-        process.terminate()
-        let deadline = Date().addingTimeInterval(seconds)
-        while process.isRunning {
-            guard Date() < deadline else { throw DaemonError("photosd did not stop on SIGTERM") }
-            Thread.sleep(forTimeInterval: 0.02)
-        }
-        guard process.terminationStatus == 0 else {
-            throw DaemonError("photosd exited with \(process.terminationStatus) on SIGTERM")
-        }
-    }
+    func stop(within seconds: Double = 10) throws { try photosd.stop(within: seconds) }
 
-    func kill9() {
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-    }
-
-    deinit {
-        if process.isRunning { kill9() }
-    }
+    func kill9() { photosd.kill9() }
 }
