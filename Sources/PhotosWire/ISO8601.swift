@@ -1,4 +1,5 @@
 import Foundation
+import PhotosCore
 
 /// ISO 8601 dates with an explicit UTC offset, as the wire shapes write them:
 /// `2020-01-01T10:00:00+01:00`, with milliseconds (`…:00.250+01:00`) when the date is not a whole
@@ -49,7 +50,7 @@ public enum ISO8601 {
         let (seconds, millisecond) = floorDivision(local, 1000)
         guard localSeconds.contains(seconds) else { return nil }
         let (days, secondOfDay) = floorDivision(seconds, 86_400)
-        let (year, month, day) = civilDate(daysSince1970: days)
+        let (year, month, day) = CivilDate.from(daysSince1970: days)
 
         // Written in place: one allocation for the string, none for a buffer (it was a tenth of the
         // asset JSON's time).
@@ -99,19 +100,5 @@ public enum ISO8601 {
             remainder += divisor
         }
         return (quotient, remainder)
-    }
-
-    /// The proleptic Gregorian year, month and day of a day count since 1970-01-01 (Howard
-    /// Hinnant's `civil_from_days`, eras of 400 years).
-    private static func civilDate(daysSince1970 days: Int64) -> (year: Int64, month: Int64, day: Int64) {
-        let shifted = days + 719_468
-        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let shiftedMonth = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
-        let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PhotosCore
 
 /// A date as a file writes it: wall-clock fields, an optional fraction of a second, and the UTC
 /// offset when the file states one.
@@ -101,18 +102,9 @@ struct CapturedDate: Sendable, Hashable {
 
     /// The wall-clock time of a camera that counts seconds since 1970 in local time (Canon CRW).
     init(wallClockSecondsSince1970 seconds: Int) {
-        // Days to civil date (Howard Hinnant's algorithm), valid for the proleptic Gregorian calendar.
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondsOfDay = seconds - days * 86_400
-        let shifted = days + 719_468
-        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        let (year, month, day) = CivilDate.from(daysSince1970: days)
         self.init(
             year: year, month: month, day: day, hour: secondsOfDay / 3600, minute: secondsOfDay % 3600 / 60,
             second: secondsOfDay % 60
