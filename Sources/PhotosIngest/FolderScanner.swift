@@ -141,19 +141,9 @@ public final class FolderScanner: Sendable {
         if known.contains(where: { !unreadablePaths.contains($0) }) {
             return try scan(roots: [root])
         }
-        // Each batch brings the albums of the files it commits; the last transaction settles what
-        // moves and deletions changed.
-        // Files that only arrived or changed were placed by their batches: then the last transaction
-        // has nothing to do, and is left out (the daemon's path from close() to the hooks).
         try reconcile(
-            root: root, files: files, stored: stored, rejected: rejected, report: &report, progress: nil,
-            finishAlways: !online || !unreadable.isEmpty,
-            place: { transaction, touched in try placeDirectories(touched, root: root, transaction) }
-        ) { transaction, filesChanged in
-            for directory in unreadable { try transaction.markUnreadable(directory.record) }
-            guard filesChanged else { return }
-            try placeDirectories(directories, root: root, transaction)
-        }
+            directories: directories, of: root, files: files, stored: stored, rejected: rejected, online: online,
+            unreadable: unreadable, report: &report)
         return report
     }
 
@@ -188,14 +178,29 @@ public final class FolderScanner: Sendable {
         guard unreadable.isEmpty else { return try scan(root: root, directories: directories) }
         var report = ScanReport()
         try reconcile(
+            directories: directories, of: root, files: files, stored: stored, rejected: rejected, online: online,
+            unreadable: [], report: &report)
+        return report
+    }
+
+    /// Reconciles what was found in some directories of a root (all their files, or some) with the
+    /// store's rows for the same. Each batch places the albums of the files it commits; the last
+    /// transaction marks `unreadable` directories and settles what moves and deletions changed,
+    /// and is left out when it has nothing to do (files that only arrived or changed were placed by
+    /// their batches: the daemon's path from close() to the hooks).
+    private func reconcile(
+        directories: Set<String>, of root: String, files: [CrawledFile], stored: [StoredFile],
+        rejected: [String: RejectedFile], online: Bool, unreadable: [UnreadableDirectory], report: inout ScanReport
+    ) throws {
+        try reconcile(
             root: root, files: files, stored: stored, rejected: rejected, report: &report, progress: nil,
-            finishAlways: !online,
+            finishAlways: !online || !unreadable.isEmpty,
             place: { transaction, touched in try placeDirectories(touched, root: root, transaction) }
         ) { transaction, filesChanged in
+            for directory in unreadable { try transaction.markUnreadable(directory.record) }
             guard filesChanged else { return }
             try placeDirectories(directories, root: root, transaction)
         }
-        return report
     }
 
     /// Brings the albums of some directories up to date with the store's files in them: their
@@ -299,7 +304,8 @@ public final class FolderScanner: Sendable {
                     next.withLock { $0 = result }
                 }
             }
-            unplaced = try commit(batch: batch, outcomes: outcomes, plan: plan, report: &report, place: place) || unplaced
+            let removed = try commit(batch: batch, outcomes: outcomes, plan: plan, report: &report, place: place)
+            unplaced = unplaced || removed
             reading.wait()
             outcomes = next.withLock { $0 } ?? []
             done += batch.count
@@ -323,8 +329,8 @@ public final class FolderScanner: Sendable {
                 fresh.modificationTime = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1_000_000_000
                 return fresh
             }
-            unplaced = try commit(batch: again, outcomes: read(again), plan: plan, report: &report, place: place)
-                || unplaced
+            let removed = try commit(batch: again, outcomes: read(again), plan: plan, report: &report, place: place)
+            unplaced = unplaced || removed
         }
         let gone = rejected.keys.filter { !seenPaths.contains($0) }
         if !finishAlways && !unplaced && plan.moved.isEmpty && vanished.isEmpty && gone.isEmpty {

@@ -273,13 +273,6 @@ extension LibraryDatabase {
 
 /// Grouping files into assets (Live Photos, RAW+JPEG) and picking burst representatives.
 extension LibraryTransaction {
-    /// The resources whose files are directly in `directory`.
-    public func resources(inDirectory directory: String) throws -> [ResourceRecord] {
-        let (condition, arguments) = Self.directlyIn(directory, column: "path")
-        let statement = try db.cachedStatement(sql: "SELECT * FROM resource WHERE \(condition)")
-        return try ResourceRecord.fetchAll(statement, arguments: arguments)
-    }
-
     /// The resources at `paths` and those directly in `directory` that can pair with files of these
     /// pairing names (``PairingName``) or Apple content identifiers, and those that can pair with
     /// them in turn: what grouping new files needs to see of a directory, without reading all of it.

@@ -8,7 +8,9 @@
 /// ```
 public enum CivilDate {
     /// The year, month (1-12) and day (1-31) of a day count since 1970-01-01 (negative before it).
-    public static func from<Count: BinaryInteger>(daysSince1970 days: Count) -> (year: Count, month: Count, day: Count) {
+    public static func from<Count: BinaryInteger>(daysSince1970 days: Count)
+        -> (year: Count, month: Count, day: Count)
+    {
         let shifted = days + 719_468
         let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
         let dayOfEra = shifted - era * 146_097

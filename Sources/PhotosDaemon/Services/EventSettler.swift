@@ -8,9 +8,9 @@ import PhotosWatcher
 ///
 /// File events are folded per path by ``ChangeCoalescer`` (a file created and deleted within the
 /// settle period cancels out and costs no scan; a move pair is one move); what is left names the
-/// files to look at, the source of a move included (their directories are not listed again). Events on directories change
-/// the tree's shape (folders, albums), so their root is rescanned whole, as after a queue
-/// overflow. Root-level events also come back as a ``Notice`` for the root tracker.
+/// files to look at, the source of a move included (their directories are not listed again).
+/// Events on directories change the tree's shape (folders, albums), so their root is rescanned
+/// whole, as after a queue overflow. Root-level events also come back as a ``Notice`` for the root tracker.
 ///
 /// ```swift
 /// var settler = EventSettler(roots: WatchedRoots(["/p"]), rules: IgnoreRules(), settle: .milliseconds(200))

@@ -134,7 +134,9 @@ public final class ScanRunner: Service, Sendable {
         }
         for (root, files) in work.partialFiles.sorted(by: { $0.key < $1.key }) {
             let scanner = self.scanner
-            if let error = await scan(reason: reason, wholeRoots: false, { try scanner.scan(root: root, files: files) }) {
+            if let error = await scan(reason: reason, wholeRoots: false, {
+                try scanner.scan(root: root, files: files)
+            }) {
                 let rest = ScanWork(files: work.partialFiles.filter { $0.key >= root })
                 return Failure(error: error, reason: reason, retry: rest.wholeRoots)
             }

@@ -8,8 +8,8 @@ import Synchronization
 ///
 /// It sleeps until the settler's ``EventSettler/dueAt`` (no ticking); work already due when an
 /// event is recorded (`--settle 0`) is handed on by the event's own task. While a scan runs, what
-/// settles meanwhile merges in the queue. On a graceful shutdown it stops the monitor; what was not yet settled is found
-/// by the next startup scan.
+/// settles meanwhile merges in the queue. On a graceful shutdown it stops the monitor; what was
+/// not yet settled is found by the next startup scan.
 public final class SettlingService: Service, Sendable {
     let monitor: any FileMonitor
     let scans: ScanQueue
