@@ -202,13 +202,13 @@ extension LibraryTransaction {
         return Dictionary(rows.map { ($0["id"], ($0["creationDate"] as Double?) ?? 0) }, uniquingKeysWith: { a, _ in a })
     }
 
-    /// Marks a root as reachable or offline and notes when it was scanned.
     /// Whether the library knows `path` as a root, online: scanned, and not found gone since.
     public func isOnlineRoot(_ path: String) throws -> Bool {
         try Bool.fetchOne(db.cachedStatement(sql: "SELECT NOT isOffline FROM root WHERE path = ?"), arguments: [path])
             ?? false
     }
 
+    /// Marks a root as reachable or offline and notes when it was scanned.
     public func setRoot(_ path: String, offline: Bool) throws {
         try db.execute(
             sql: """

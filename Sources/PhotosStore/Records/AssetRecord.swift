@@ -128,6 +128,7 @@ public struct AssetRecord: Sendable, Hashable, Codable, Identifiable, FetchableR
         isRAW = row["isRAW"]
     }
 
+    /// The asset's columns, for inserts and updates.
     public func encode(to container: inout PersistenceContainer) throws {
         container["id"] = id
         container["localIdentifier"] = localIdentifier

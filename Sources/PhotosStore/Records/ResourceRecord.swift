@@ -75,6 +75,7 @@ public struct ResourceRecord: Sendable, Hashable, Codable, FetchableRecord, Muta
         isLibraryOwned = row["isLibraryOwned"]
     }
 
+    /// The resource's columns, for inserts and updates.
     public func encode(to container: inout PersistenceContainer) throws {
         container["id"] = id
         container["assetId"] = assetId
