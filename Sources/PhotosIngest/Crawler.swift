@@ -18,7 +18,7 @@ public struct CrawledFile: Sendable, Hashable {
     public var modificationTime: Double
 
     /// The file name.
-    public var name: String { String(path[path.index(after: path.lastIndex(of: "/")!)...]) }
+    public var name: String { PathName.name(of: path) }
 }
 
 /// A directory found under a root (or the root itself).
@@ -212,9 +212,8 @@ extension Crawler {
     /// The file at `path` as a listing of its directory would give it: nil when it is gone, not a
     /// regular file, or ignored by name; a failure when it cannot be looked at.
     public func crawlFile(at path: String) -> Result<CrawledFile?, DirectoryReadError> {
-        let slash = path.lastIndex(of: "/") ?? path.startIndex
-        let directory = slash == path.startIndex ? "/" : String(path[..<slash])
-        guard !rules.isIgnoredName(String(path[path.index(after: slash)...])) else { return .success(nil) }
+        let directory = PathName.directory(of: path)
+        guard !rules.isIgnoredName(PathName.name(of: path)) else { return .success(nil) }
         switch Self.lstatus(path) {
         case .failure(let error) where UnreadableDirectory.meansGone(error.code): return .success(nil)
         case .failure(let error): return .failure(error)

@@ -26,7 +26,7 @@ struct DirectoryMirror {
         }
         var assetsByDirectory: [String: [Int64]] = [:]
         for file in primaries {
-            assetsByDirectory[(file.path as NSString).deletingLastPathComponent, default: []].append(file.assetID)
+            assetsByDirectory[PathName.directory(of: file.path), default: []].append(file.assetID)
         }
         let dates = try transaction.assetCreationDates(under: root)
         try mirror(mediaDirectories: Set(assetsByDirectory.keys), removingStale: true, transaction) { directory in
@@ -89,7 +89,7 @@ struct DirectoryMirror {
         var listIDs: [String: Int64] = [:]
         var positions: [Int64?: Int] = [:]
         for directory in directories.sorted(by: { $0.path < $1.path }) where hasCollection[directory.path] == true {
-            let title = directory.path == "/" ? "/" : (directory.path as NSString).lastPathComponent
+            let title = PathName.name(of: directory.path)
             let parentList = directory.parent.flatMap { listIDs[$0] }
             if unreadablePaths.contains(directory.path) {
                 // Kept as it was (members too), only placed among its siblings.

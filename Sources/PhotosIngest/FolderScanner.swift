@@ -131,7 +131,7 @@ public final class FolderScanner: Sendable {
                 if unreadablePaths.contains(directory) { continue }
                 stored += try transaction.storedFiles(inDirectory: directory)
                 for (path, file) in try transaction.rejectedFiles(under: directory)
-                where (path as NSString).deletingLastPathComponent == directory {
+                where PathName.directory(of: path) == directory {
                     rejected[path] = file
                 }
             }
@@ -155,7 +155,7 @@ public final class FolderScanner: Sendable {
     /// the paths keep identity, as in any scan.
     public func scan(root: String, files paths: Set<String>) throws -> ScanReport {
         let root = Self.normalize(root)
-        let directories = Set(paths.map { ($0 as NSString).deletingLastPathComponent })
+        let directories = Set(paths.map(PathName.directory(of:)))
         if directories.contains(where: crawler.isExcludedByMarker(directory:)) {
             return try scan(root: root, directories: directories)
         }

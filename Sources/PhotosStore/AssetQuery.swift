@@ -107,7 +107,7 @@ public struct AssetQuery: Sendable, Hashable {
             }
         case .localIdentifiers(let identifiers):
             conditions.append("asset.localIdentifier IN (SELECT value FROM json_each(?))")
-            arguments += [Self.jsonArray(identifiers)]
+            arguments += [JSONText.array(identifiers)]
             naturalOrder = ["asset.id"]
         case .burst(let identifier):
             conditions.append("asset.burstIdentifier = ?")
@@ -154,11 +154,6 @@ public struct AssetQuery: Sendable, Hashable {
             if names.contains(where: { sql.contains("asset." + $0) }) { return true }
         }
         return false
-    }
-
-    static func jsonArray(_ strings: [String]) -> String {
-        let encoded = try? JSONSerialization.data(withJSONObject: strings)
-        return encoded.map { String(decoding: $0, as: UTF8.self) } ?? "[]"
     }
 }
 

@@ -79,7 +79,7 @@ public struct CollectionQuery: Sendable, Hashable {
             naturalOrder = "collection.position, collection.id"
         case .localIdentifiers(let identifiers, let isList):
             conditions.append("collection.localIdentifier IN (SELECT value FROM json_each(?))")
-            arguments += [AssetQuery.jsonArray(identifiers)]
+            arguments += [JSONText.array(identifiers)]
             if let isList {
                 conditions.append("collection.isList = ?")
                 arguments += [isList]

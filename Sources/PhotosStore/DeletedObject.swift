@@ -67,7 +67,7 @@ extension LibraryDatabase {
                 sql: """
                     SELECT isAsset, record, resources, token FROM tombstone
                     WHERE localIdentifier IN (SELECT value FROM json_each(?)) ORDER BY token
-                    """, arguments: [AssetQuery.jsonArray(localIdentifiers)])
+                    """, arguments: [JSONText.array(localIdentifiers)])
             let decoder = JSONDecoder()
             var result: [String: DeletedObject] = [:]
             // Oldest first: should an identifier have been deleted twice, the latest deletion wins.

@@ -70,7 +70,7 @@ extension LibraryDatabase {
     private static func assetDescriptionRows(ids: [Int64], _ db: Database) throws -> AssetDescriptionRows {
         var rows = AssetDescriptionRows(assets: [], resources: [:], albumIDs: [:], albums: [:], unavailablePaths: [])
         guard !ids.isEmpty else { return rows }
-        let list = try LibraryTransaction.jsonList(ids)
+        let list = JSONText.array(ids)
 
         // Rows are decoded by column index: the Codable path cost several microseconds an asset.
         var byID: [Int64: AssetRecord] = [:]
@@ -122,7 +122,7 @@ extension LibraryDatabase {
         if !albumIDs.isEmpty {
             let albums = try CollectionRecord.fetchAll(
                 db.cachedStatement(sql: "SELECT * FROM collection WHERE id IN (SELECT value FROM json_each(?))"),
-                arguments: [try LibraryTransaction.jsonList(Array(albumIDs))])
+                arguments: [JSONText.array(Array(albumIDs))])
             rows.albums = Dictionary(uniqueKeysWithValues: albums.map { ($0.id!, $0) })
         }
 
@@ -166,7 +166,7 @@ extension LibraryDatabase {
     private static func collectionDescriptionRows(ids: [Int64], _ db: Database) throws -> CollectionDescriptionRows {
         var rows = CollectionDescriptionRows(collections: [], smartAlbumCounts: [:], parentIdentifiers: [:])
         guard !ids.isEmpty else { return rows }
-        let list = try LibraryTransaction.jsonList(ids)
+        let list = JSONText.array(ids)
         let records = try CollectionRecord.fetchAll(
             db.cachedStatement(sql: "SELECT * FROM collection WHERE id IN (SELECT value FROM json_each(?))"), arguments: [list])
         let byID = Dictionary(uniqueKeysWithValues: records.map { ($0.id!, $0) })
@@ -229,7 +229,7 @@ extension LibraryDatabase {
                     SELECT id, localIdentifier FROM collection
                     WHERE isList = 1 AND id IN (SELECT value FROM json_each(?))
                     """),
-                arguments: [try LibraryTransaction.jsonList(Array(parents))])
+                arguments: [JSONText.array(Array(parents))])
             for row in folders { rows.parentIdentifiers[row[0]] = row[1] }
         }
         return rows

@@ -49,7 +49,7 @@ extension LibraryDatabase {
         let rows = try ResourceRecord.fetchAll(
             db,
             sql: "SELECT * FROM resource WHERE assetId IN (SELECT value FROM json_each(?)) ORDER BY type, id",
-            arguments: [try LibraryTransaction.jsonList(assetIDs)])
+            arguments: [JSONText.array(assetIDs)])
         return Dictionary(grouping: rows, by: \.assetId)
     }
 
@@ -58,7 +58,7 @@ extension LibraryDatabase {
         try read { db in
             let records = try CollectionRecord.fetchAll(
                 db, sql: "SELECT * FROM collection WHERE id IN (SELECT value FROM json_each(?))",
-                arguments: [try LibraryTransaction.jsonList(ids)])
+                arguments: [JSONText.array(ids)])
             var result: [Int64: CollectionInfo] = [:]
             for record in records {
                 result[record.id!] = try Self.info(for: record, db)
@@ -113,7 +113,7 @@ extension LibraryDatabase {
         let records = try AssetRecord.fetchAll(
             db,
             sql: "SELECT * FROM asset WHERE id IN (SELECT value FROM json_each(?))",
-            arguments: [try LibraryTransaction.jsonList(ids)])
+            arguments: [JSONText.array(ids)])
         return Dictionary(uniqueKeysWithValues: records.map { ($0.id!, $0) })
     }
 
@@ -123,7 +123,7 @@ extension LibraryDatabase {
         let rows = try Row.fetchAll(
             db,
             sql: "SELECT rowId, record FROM tombstone WHERE isAsset = ? AND rowId IN (SELECT value FROM json_each(?))",
-            arguments: [isAsset, try LibraryTransaction.jsonList(ids)])
+            arguments: [isAsset, JSONText.array(ids)])
         let decoder = JSONDecoder()
         var result: [Int64: Record] = [:]
         for row in rows {
@@ -137,7 +137,7 @@ extension LibraryDatabase {
         let rows = try Row.fetchAll(
             db.cachedStatement(
                 sql: "SELECT localIdentifier, id FROM \(table) WHERE localIdentifier IN (SELECT value FROM json_each(?))"),
-            arguments: [AssetQuery.jsonArray(localIdentifiers)])
+            arguments: [JSONText.array(localIdentifiers)])
         return Dictionary(uniqueKeysWithValues: rows.map { ($0[0], $0[1]) })
     }
 

@@ -284,7 +284,7 @@ extension LibraryDatabase {
         guard !identifiers.isEmpty else { return [] }
         return try read { db in
             var sql = "SELECT asset.localIdentifier FROM asset WHERE asset.localIdentifier IN (SELECT value FROM json_each(?))"
-            var arguments: StatementArguments = [try Self.jsonStrings(identifiers)]
+            var arguments: StatementArguments = [JSONText.array(identifiers)]
             if let predicate {
                 sql += " AND (\(predicate.sql))"
                 arguments += StatementArguments(predicate.arguments.map(\.databaseValue))
@@ -294,7 +294,7 @@ extension LibraryDatabase {
                      AND EXISTS (SELECT 1 FROM collection_asset WHERE collection_asset.assetId = asset.id
                     AND collection_asset.collectionId IN (SELECT value FROM json_each(?)))
                     """
-                arguments += [try LibraryTransaction.jsonList(albums)]
+                arguments += [JSONText.array(albums)]
             }
             return Set(try String.fetchAll(db, sql: sql, arguments: arguments))
         }
@@ -317,7 +317,7 @@ extension LibraryDatabase {
                 WHERE isAsset = 1 AND localIdentifier IN (SELECT value FROM json_each(?)))
                 SELECT asset.localIdentifier FROM asset
                 """
-            var arguments: StatementArguments = [try Self.jsonStrings(identifiers)]
+            var arguments: StatementArguments = [JSONText.array(identifiers)]
             if let predicate {
                 sql += " WHERE (\(predicate.sql))"
                 arguments += StatementArguments(predicate.arguments.map(\.databaseValue))
@@ -328,7 +328,7 @@ extension LibraryDatabase {
                 let deleted = try deletedObjects(localIdentifiers: Array(matched))
                 matched = matched.filter { identifier in
                     deleted[identifier]?.resources.contains { resource in
-                        wanted.contains(Self.directory(of: resource.path))
+                        wanted.contains(PathName.directory(of: resource.path))
                     } ?? false
                 }
             }
@@ -336,19 +336,10 @@ extension LibraryDatabase {
         }
     }
 
-    private static func jsonStrings(_ strings: [String]) throws -> String {
-        String(decoding: try JSONEncoder().encode(strings), as: UTF8.self)
-    }
-
     private static func trimmingSlash(_ path: String) -> String {
         var path = path
         while path.count > 1, path.hasSuffix("/") { path.removeLast() }
         return path
-    }
-
-    private static func directory(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "" }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 }
 

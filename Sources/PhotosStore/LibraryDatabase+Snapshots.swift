@@ -140,7 +140,7 @@ struct SnapshotSplicer {
             let deleted = try Row.fetchAll(
                 db,
                 sql: "SELECT localIdentifier, rowId FROM tombstone WHERE isAsset = 1 AND localIdentifier IN (SELECT value FROM json_each(?))",
-                arguments: [AssetQuery.jsonArray(Array(gone))])
+                arguments: [JSONText.array(Array(gone))])
             for row in deleted { rows[row[0]] = row[1] }
         }
         return (Set(rows.values), Set(changes.updated.compactMap { rows[$0] }))

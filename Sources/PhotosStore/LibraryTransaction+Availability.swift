@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import PhotosCore
 
 /// A directory under a root that exists but could not be listed at the last scan: what the library
 /// had under it is kept (identifiers, favorites, albums) and shown unavailable until it reads again.
@@ -49,7 +50,7 @@ extension LibraryTransaction {
         guard !paths.isEmpty else { return }
         try db.execute(
             sql: "DELETE FROM unreadable_directory WHERE path IN (SELECT value FROM json_each(?))",
-            arguments: [AssetQuery.jsonArray(paths)])
+            arguments: [JSONText.array(paths)])
     }
 
     /// The unreadable directories at or under `path`.

@@ -39,7 +39,7 @@ extension LibraryTransaction {
 
     /// The resources whose files are at these paths, as the scanner compares them.
     public func storedFiles(atPaths paths: Set<String>) throws -> [StoredFile] {
-        try storedFiles(where: "path IN (SELECT value FROM json_each(?))", [AssetQuery.jsonArray(Array(paths))])
+        try storedFiles(where: "path IN (SELECT value FROM json_each(?))", [JSONText.array(Array(paths))])
     }
 
     /// Every resource whose file is directly in `directory`, as the scanner compares it.
@@ -104,8 +104,8 @@ extension LibraryTransaction {
     /// Removes resources; assets left with no resource are deleted.
     public func deleteResources(_ files: [StoredFile]) throws {
         guard !files.isEmpty else { return }
-        let removed = try Self.jsonList(files.map(\.resourceID))
-        let affected = try Self.jsonList(Array(Set(files.map(\.assetID))))
+        let removed = JSONText.array(files.map(\.resourceID))
+        let affected = JSONText.array(Array(Set(files.map(\.assetID))))
         // Assets losing every file are deleted while their resource rows are still there, so that
         // their tombstones say which files they had.
         let orphans = try Int64.fetchAll(
@@ -161,7 +161,7 @@ extension LibraryTransaction {
     public func rejectedFiles(atPaths paths: Set<String>) throws -> [String: RejectedFile] {
         let rows = try RejectedFile.fetchAll(
             db.cachedStatement(sql: "SELECT * FROM rejected WHERE path IN (SELECT value FROM json_each(?))"),
-            arguments: [AssetQuery.jsonArray(Array(paths))])
+            arguments: [JSONText.array(Array(paths))])
         return Dictionary(uniqueKeysWithValues: rows.map { ($0.path, $0) })
     }
 
@@ -174,7 +174,7 @@ extension LibraryTransaction {
     public func forgetRejections(_ paths: [String]) throws {
         guard !paths.isEmpty else { return }
         try db.cachedStatement(sql: "DELETE FROM rejected WHERE path IN (SELECT value FROM json_each(?))")
-            .execute(arguments: [AssetQuery.jsonArray(paths)])
+            .execute(arguments: [JSONText.array(paths)])
     }
 
     // MARK: Directory collections
@@ -298,8 +298,8 @@ extension LibraryTransaction {
             let rows = try ResourceRecord.fetchAll(
                 statement,
                 arguments: arguments + [
-                    AssetQuery.jsonArray(Array(paths)), AssetQuery.jsonArray(Array(names)),
-                    AssetQuery.jsonArray(Array(identifiers)),
+                    JSONText.array(Array(paths)), JSONText.array(Array(names)),
+                    JSONText.array(Array(identifiers)),
                 ])
             for resource in rows where found[resource.path] == nil {
                 found[resource.path] = resource
@@ -326,7 +326,7 @@ extension LibraryTransaction {
 extension LibraryTransaction {
     /// Removes some of an asset's resources; the asset goes too when it has none left.
     public func removeResources(ofAsset assetID: Int64, atPaths paths: Set<String>) throws {
-        let paths = AssetQuery.jsonArray(Array(paths))
+        let paths = JSONText.array(Array(paths))
         let kept = try Int.fetchOne(
             db, sql: "SELECT COUNT(*) FROM resource WHERE assetId = ? AND path NOT IN (SELECT value FROM json_each(?))",
             arguments: [assetID, paths])

@@ -81,7 +81,7 @@ public final class LibraryTransaction {
     /// Deletes assets by row id; their resources and album memberships go with them.
     public func deleteAssets(_ ids: [Int64]) throws {
         guard !ids.isEmpty else { return }
-        let list = try Self.jsonList(ids)
+        let list = JSONText.array(ids)
         let identifiers = try String.fetchAll(
             db, sql: "SELECT localIdentifier FROM asset WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id",
             arguments: [list])
@@ -320,10 +320,6 @@ public final class LibraryTransaction {
         if let parent = try collection(id: id) {
             changes.recorder.updated(.collectionList, parent.localIdentifier, properties: ["collections"])
         }
-    }
-
-    static func jsonList(_ ids: [Int64]) throws -> String {
-        "[" + ids.map(String.init).joined(separator: ",") + "]"
     }
 }
 

@@ -110,7 +110,6 @@ public struct HookPayload: Sendable {
         let encoder = WireJSON.makeEncoder()
         var out: [UInt8] = []
         func raw(_ text: String) { out.append(contentsOf: text.utf8) }
-        func string(_ text: String) throws { out.append(contentsOf: try encoder.encode(text)) }
         func list<Object>(_ objects: [Object], _ write: (Object) throws -> Void) rethrows {
             raw("[")
             for (index, object) in objects.enumerated() {
@@ -123,7 +122,7 @@ public struct HookPayload: Sendable {
         func updated(_ json: [UInt8], _ properties: [String]) throws {
             out.append(contentsOf: json.dropLast())
             raw(",\"changedProperties\":")
-            out.append(contentsOf: try encoder.encode(properties))
+            out.append(contentsOf: JSONText.array(properties).utf8)
             raw("}")
         }
         func objects<Object>(_ objects: Objects<Object>, _ json: (Object) throws -> [UInt8]) throws {
@@ -146,7 +145,7 @@ public struct HookPayload: Sendable {
             return writer.bytes
         }
         raw("{\"hook\":")
-        try string(hook)
+        JSONText.appendString(hook, to: &out)
         raw(",\"since\":\(since),\"until\":\(until),\"expired\":\(expired),\"changes\":")
         try list(changes) { change in
             raw("{\"token\":\(change.token),\"assets\":")

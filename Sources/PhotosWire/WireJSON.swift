@@ -1,4 +1,5 @@
 import Foundation
+import PhotosCore
 
 /// How the wire shapes are written: keys sorted, slashes not escaped (`photos … --json`, hook
 /// payloads).
@@ -252,35 +253,10 @@ public struct WireJSONWriter: Sendable {
         first = false
     }
 
-    /// As `JSONEncoder` escapes: quote, backslash, and control characters (`\b \t \n \f \r` by
-    /// name, the others as `\u00xx`); everything else, `/` and non-ASCII included, as it is.
+    /// As `JSONEncoder` escapes (``JSONText/appendString(_:to:)``).
     private mutating func string(_ value: String?) {
-        guard var value else { return null() }
-        bytes.append(UInt8(ascii: "\""))
-        value.withUTF8 { utf8 in
-            var start = 0
-            for (index, byte) in utf8.enumerated() where byte < 0x20 || byte == 0x22 || byte == 0x5C {
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index]))
-                start = index + 1
-                bytes.append(UInt8(ascii: "\\"))
-                switch byte {
-                case 0x22: bytes.append(UInt8(ascii: "\""))
-                case 0x5C: bytes.append(UInt8(ascii: "\\"))
-                case 0x08: bytes.append(UInt8(ascii: "b"))
-                case 0x09: bytes.append(UInt8(ascii: "t"))
-                case 0x0A: bytes.append(UInt8(ascii: "n"))
-                case 0x0C: bytes.append(UInt8(ascii: "f"))
-                case 0x0D: bytes.append(UInt8(ascii: "r"))
-                default:
-                    let hex = Array("0123456789abcdef".utf8)
-                    bytes.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
-                    bytes.append(hex[Int(byte >> 4)])
-                    bytes.append(hex[Int(byte & 0xF)])
-                }
-            }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...]))
-        }
-        bytes.append(UInt8(ascii: "\""))
+        guard let value else { return null() }
+        JSONText.appendString(value, to: &bytes)
         first = false
     }
 }

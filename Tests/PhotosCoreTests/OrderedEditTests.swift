@@ -6,7 +6,7 @@ import Testing
 @Suite struct OrderedEditTests {
     static let start = ["a", "b", "c", "d"]
 
-    nonisolated(unsafe) static let accepted: [(OrderedEdit<String>, [String])] = [
+    static let accepted: [(OrderedEdit<String>, [String])] = [
         (.add(["e", "a", "f"]), ["a", "b", "c", "d", "e", "f"]),
         (.insert(["x", "y"], at: IndexSet([0, 2])), ["x", "a", "y", "b", "c", "d"]),
         (.insert(["x"], at: IndexSet([4])), ["a", "b", "c", "d", "x"]),
@@ -25,7 +25,7 @@ import Testing
         #expect(try edit.apply(to: Self.start, describing: "test") == expected)
     }
 
-    nonisolated(unsafe) static let rejected: [(OrderedEdit<String>, String)] = [
+    static let rejected: [(OrderedEdit<String>, String)] = [
         (.insert(["x"], at: IndexSet([0, 1])), "2 indexes given for 1 objects"),
         (.insert(["x"], at: IndexSet([5])), "insertion index 5 is beyond the end"),
         (.insert(["a"], at: IndexSet([0])), "a is already in test"),

@@ -93,7 +93,7 @@ public struct EventSettler: Sendable {
         default:
             break
         }
-        if !event.isDirectory && rules.isIgnoredName((event.path as NSString).lastPathComponent) {
+        if !event.isDirectory && rules.isIgnoredName(PathName.name(of: event.path)) {
             // Remembered so that the rename giving the file its final name is a move from here.
             if case .movedFrom(let cookie) = event.kind { movedFrom[cookie] = event.path }
             return nil

@@ -65,7 +65,7 @@ public final class ScanRunner: Service, Sendable {
         var wakes = queue.wakes.cancelOnGracefulShutdown().makeAsyncIterator()
         while true {
             guard let work = queue.take() else {
-                guard try await wakes.next() != nil else { return }
+                guard await wakes.next() != nil else { return }
                 continue
             }
             if let failed = await perform(work) {

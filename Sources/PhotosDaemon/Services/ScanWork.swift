@@ -1,4 +1,5 @@
 import Foundation
+import PhotosCore
 
 /// What the scan runner is asked to do: roots to rescan whole and, for other roots, only some
 /// directories or only some files. Values from the settler, the root tracker and failed scans
@@ -44,7 +45,7 @@ public struct ScanWork: Sendable, Hashable {
         var partial: [String: Set<String>] = [:]
         for (root, paths) in files where !roots.contains(root) {
             let rescanned = directories[root] ?? []
-            let alone = paths.filter { !rescanned.contains(($0 as NSString).deletingLastPathComponent) }
+            let alone = paths.filter { !rescanned.contains(PathName.directory(of: $0)) }
             if !alone.isEmpty { partial[root] = alone }
         }
         return partial

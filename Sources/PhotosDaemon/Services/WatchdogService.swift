@@ -21,7 +21,7 @@ public final class WatchdogService: Service, Sendable {
     }
 
     public func run() async throws {
-        try await withGracefulShutdownHandler {
+        await withGracefulShutdownHandler {
             // Cancelled when the shutdown begins, wherever it is waiting.
             try? await cancelWhenGracefulShutdown { [self] in
                 if !board.read(\.isReady) {
