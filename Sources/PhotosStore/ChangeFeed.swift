@@ -7,9 +7,10 @@ import Synchronization
 /// after a token, in order, by any process, then each new one as it is committed.
 ///
 /// It reads the log in pages and, when it has caught up, sleeps until a commit: one made through
-/// this `LibraryDatabase` wakes it at once, another connection's or process's when a
-/// ``CommitSignal`` says the library file was written (inotify; no polling, nothing runs while
-/// nobody writes; an in-memory library has no other writer and needs no signal). It throws
+/// this `LibraryDatabase` wakes it at once and hands it its entry (the next one is taken as it is,
+/// without reading the log), another connection's or process's when a ``CommitSignal`` says the
+/// library file was written (inotify; no polling, nothing runs while nobody writes; an in-memory
+/// library has no other writer and needs no signal). It throws
 /// ``StoreError`` `.historyExpired` (PhotoKit's 3105) when entries after the token were pruned:
 /// never a silent gap. It ends (returns nil) when its task is cancelled.
 ///
@@ -42,6 +43,9 @@ public struct ChangeFeed: AsyncSequence, Sendable {
         var token: Int64
         var buffer: [LibraryChange] = []
         var wakeups: Wakeups?
+        /// The wakeups counted when the feed last knew it had every committed entry: while the
+        /// count stays there, nothing new was committed and ``nextCommitted()`` need not read.
+        var caughtUpAt: Int?
 
         init(database: LibraryDatabase, token: Int64) {
             self.database = database
@@ -55,9 +59,16 @@ public struct ChangeFeed: AsyncSequence, Sendable {
             if wakeups == nil { wakeups = Wakeups(database: database) }
             while buffer.isEmpty {
                 if Task.isCancelled { return nil }
-                buffer = try database.changes(after: token, limit: ChangeFeed.pageSize)
+                try read()
                 if buffer.isEmpty {
-                    guard await wakeups!.wait() else { return nil }
+                    guard let wakeup = await wakeups!.wait() else { return nil }
+                    // This process's commit of the very next entry: nothing lies between, so it is
+                    // taken as it is (the log's copy says the same), and the feed has caught up
+                    // unless a wakeup was counted after it.
+                    if case .committed(let entry, let count) = wakeup, entry.token == token + 1 {
+                        buffer = [entry]
+                        caughtUpAt = count
+                    }
                 }
             }
             let entry = buffer.removeFirst()
@@ -65,10 +76,22 @@ public struct ChangeFeed: AsyncSequence, Sendable {
             return entry
         }
 
+        /// The next page of the log after ``token``.
+        private mutating func read() throws {
+            let count = wakeups?.count
+            buffer = try database.changes(after: token, limit: ChangeFeed.pageSize)
+            caughtUpAt = buffer.count < ChangeFeed.pageSize ? count : nil
+        }
+
         /// The next entry already committed, or nil without waiting: how a consumer that batches
-        /// (the exec hooks) takes everything that is there before it acts.
+        /// (the exec hooks) takes everything that is there before it acts. Once the feed knows it
+        /// has caught up, it reads the log again only after a wakeup: another process's commit
+        /// counts from its commit signal, a few milliseconds after it.
         public mutating func nextCommitted() throws -> LibraryChange? {
-            if buffer.isEmpty { buffer = try database.changes(after: token, limit: ChangeFeed.pageSize) }
+            if buffer.isEmpty {
+                if let caughtUpAt, caughtUpAt == wakeups?.count { return nil }
+                try read()
+            }
             guard !buffer.isEmpty else { return nil }
             let entry = buffer.removeFirst()
             token = entry.token
@@ -76,30 +99,56 @@ public struct ChangeFeed: AsyncSequence, Sendable {
         }
     }
 
-    /// Commits as an async stream that keeps at most one pending wakeup: this database's own at
-    /// once, other connections' through a commit signal, which is cancelled (its inotify
-    /// descriptor closed) when the iterator goes.
+    /// One reason to look at the log again.
+    enum Wakeup: Sendable {
+        /// The library file was written, by some process.
+        case signalled
+        /// This `LibraryDatabase` committed `entry`; `count` is ``Wakeups/count`` right after it.
+        case committed(LibraryChange, count: Int)
+    }
+
+    /// Commits as an async stream that keeps at most one pending wakeup (the newest): this
+    /// database's own at once, with their entries, other connections' through a commit signal,
+    /// which is cancelled (its inotify descriptor closed) when the iterator goes.
     final class Wakeups: Sendable {
         private let signal: CommitSignal?
-        private let stream: AsyncStream<Void>
+        private let stream: AsyncStream<Wakeup>
         private let localCommits: LocalCommits
         private let subscription: Int
+        private let counter = Counter()
+
+        /// How many wakeups came so far, counted before each is yielded.
+        var count: Int { counter.value.load(ordering: .acquiring) }
+
+        private final class Counter: Sendable {
+            let value = Atomic<Int>(0)
+
+            /// Counts one wakeup; the count with it.
+            func increment() -> Int { value.add(1, ordering: .acquiringAndReleasing).newValue }
+        }
 
         init(database: LibraryDatabase) {
-            let (stream, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+            let (stream, continuation) = AsyncStream<Wakeup>.makeStream(bufferingPolicy: .bufferingNewest(1))
             self.stream = stream
+            let counter = self.counter
             localCommits = database.localCommits
-            subscription = localCommits.add { continuation.yield() }
+            subscription = localCommits.add { entry in
+                let count = counter.increment()
+                continuation.yield(.committed(entry, count: count))
+            }
             // Nobody else can write an in-memory library: its own commits are all there is.
             signal = database.path.map { path in
-                CommitSignal(path: path, queue: DispatchQueue(label: "photos.change-feed")) { continuation.yield() }
+                CommitSignal(path: path, queue: DispatchQueue(label: "photos.change-feed")) {
+                    _ = counter.increment()
+                    continuation.yield(.signalled)
+                }
             }
         }
 
-        /// Waits for the next signal; false when the task is cancelled.
-        func wait() async -> Bool {
+        /// Waits for the next wakeup; nil when the task is cancelled.
+        func wait() async -> Wakeup? {
             var iterator = stream.makeAsyncIterator()
-            return await iterator.next() != nil
+            return await iterator.next()
         }
 
         deinit {
@@ -109,14 +158,15 @@ public struct ChangeFeed: AsyncSequence, Sendable {
     }
 }
 
-/// The change feeds of one `LibraryDatabase` in this process, told of each of its commits as soon
-/// as the commit returns: a process's own changes reach its observers and hooks without waiting for
-/// the kernel's file events and the commit signal's settle checks.
+/// The change feeds of one `LibraryDatabase` in this process, told of each of its commits, with its
+/// entry, as soon as the commit returns: a process's own changes reach its observers and hooks
+/// without waiting for the kernel's file events and the commit signal's settle checks, and without
+/// reading back what was just written.
 final class LocalCommits: Sendable {
-    private let state = Mutex<(next: Int, wakers: [Int: @Sendable () -> Void])>((0, [:]))
+    private let state = Mutex<(next: Int, wakers: [Int: @Sendable (LibraryChange) -> Void])>((0, [:]))
 
     /// Calls `wake` after every commit until ``remove(_:)`` is called with the number returned.
-    func add(_ wake: @escaping @Sendable () -> Void) -> Int {
+    func add(_ wake: @escaping @Sendable (LibraryChange) -> Void) -> Int {
         state.withLock { state in
             state.next += 1
             state.wakers[state.next] = wake
@@ -129,10 +179,10 @@ final class LocalCommits: Sendable {
         _ = state.withLock { $0.wakers.removeValue(forKey: subscription) }
     }
 
-    /// Wakes every feed (outside the lock: a waker only yields to a stream).
-    func announce() {
+    /// Wakes every feed with the entry just committed (outside the lock: a waker only yields to a stream).
+    func announce(_ entry: LibraryChange) {
         let wakers = state.withLock { Array($0.wakers.values) }
-        for wake in wakers { wake() }
+        for wake in wakers { wake(entry) }
     }
 }
 

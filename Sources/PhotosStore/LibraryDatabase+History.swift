@@ -15,7 +15,7 @@ extension LibraryDatabase {
     }
 
     static func prunedThrough(_ db: Database) throws -> Int64 {
-        try Int64.fetchOne(db, sql: "SELECT prunedThrough FROM library WHERE id = 1") ?? 0
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT prunedThrough FROM library WHERE id = 1")) ?? 0
     }
 
     /// The entries after `token`, or `StoreError` `.historyExpired` (PhotoKit's 3105) when entries after it
@@ -46,7 +46,7 @@ extension LibraryDatabase {
             arguments += [limit]
         }
         let decoder = JSONDecoder()
-        return try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
+        return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments).map { row in
             let payload: String = row["payload"]
             var change = try decoder.decode(LibraryChange.self, from: Data(payload.utf8))
             change.token = row["token"]

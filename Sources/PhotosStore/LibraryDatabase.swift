@@ -144,18 +144,21 @@ public final class LibraryDatabase: Sendable {
     }
 
     private func unwrappedWrite<T>(_ body: (LibraryTransaction) throws -> T) throws -> (value: T, token: Int64?) {
-        let result: (value: T, token: Int64?) = try writer.write { db in
+        let (value, entry): (T, LibraryChange?) = try writer.write { db in
             let transaction = LibraryTransaction(db: db)
             let value = try body(transaction)
-            let token = try transaction.changes.append(to: db)
+            let entry = try transaction.changes.append(to: db)
             // Prune now and then, in the same transaction, so the log stays bounded.
-            if let token, token % Int64(min(1024, historyLimit)) == 0 { _ = try Self.prune(db, keeping: historyLimit) }
-            return (value, token)
+            if let token = entry?.token, token % Int64(min(1024, historyLimit)) == 0 {
+                _ = try Self.prune(db, keeping: historyLimit)
+            }
+            return (value, entry)
         }
-        if let token = result.token {
+        let result = (value: value, token: entry?.token)
+        if let entry {
             let committed = Date()
-            newestCommit.withLock { $0 = (token, committed) }
-            localCommits.announce()
+            newestCommit.withLock { $0 = (entry.token, committed) }
+            localCommits.announce(entry)
         }
         return result
     }

@@ -327,8 +327,8 @@ public final class LibraryTransaction {
 struct ChangeLogWriter {
     var recorder = ChangeRecorder()
 
-    /// Appends the entry, if anything changed, and returns its token.
-    func append(to db: Database) throws -> Int64? {
+    /// Appends the entry, if anything changed, and returns it with its token.
+    func append(to db: Database) throws -> LibraryChange? {
         guard !recorder.isEmpty else { return nil }
         let timestamp = Date().timeIntervalSince1970
         var entry = LibraryChange(
@@ -336,8 +336,9 @@ struct ChangeLogWriter {
             assetCollection: recorder.changes(for: .assetCollection),
             collectionList: recorder.changes(for: .collectionList))
         let payload = String(decoding: try JSONEncoder().encode(entry), as: UTF8.self)
-        try db.execute(sql: "INSERT INTO change (timestamp, payload) VALUES (?, ?)", arguments: [timestamp, payload])
+        try db.cachedStatement(sql: "INSERT INTO change (timestamp, payload) VALUES (?, ?)")
+            .execute(arguments: [timestamp, payload])
         entry.token = db.lastInsertedRowID
-        return entry.token
+        return entry
     }
 }

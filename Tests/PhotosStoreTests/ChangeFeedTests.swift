@@ -112,4 +112,43 @@ import Testing
         waiting.cancel()
         #expect(seen.withLock { $0 } == ["a/L0/001", "b/L0/001"])
     }
+
+    /// The entry a commit hands its feeds is the log's entry, and a feed that took it without
+    /// reading still finds, without waiting, every entry committed after it.
+    @Test func aHandedOverEntryIsTheLogsAndWhatFollowsItIsStillFound() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("library.sqlite").path
+        let database = try LibraryDatabase(path: path)
+        let start = try database.currentToken()
+        let follower = Task {
+            var iterator = database.changeFeed(after: start).makeAsyncIterator()
+            let taken = try await iterator.next()
+            #expect(taken == (try database.changes(after: start)).first)
+            #expect(taken?.asset.inserted == ["a/L0/001"])
+
+            // Committed after the handed-over entry, by this database and by another connection.
+            let second = try database.write {
+                try $0.insertAsset(AssetRecord(localIdentifier: "b/L0/001", mediaType: .image))
+            }.token!
+            #expect(try iterator.nextCommitted()?.token == second)
+            #expect(try iterator.nextCommitted() == nil, "nothing else was committed")
+            let other = try LibraryDatabase(path: path)
+            let third = try other.write {
+                try $0.insertAsset(AssetRecord(localIdentifier: "c/L0/001", mediaType: .image))
+            }.token!
+            // Another process's commit is known once its commit signal came (a few milliseconds).
+            let deadline = ContinuousClock.now + .seconds(10)
+            var found: LibraryChange?
+            while found == nil, ContinuousClock.now < deadline {
+                found = try iterator.nextCommitted()
+                if found == nil { try await Task.sleep(for: .milliseconds(2)) }
+            }
+            #expect(found?.token == third)
+            #expect(found?.asset.inserted == ["c/L0/001"])
+        }
+        // Once the feed waits (it read an empty log first), the commit wakes it with its entry.
+        try await Task.sleep(for: .milliseconds(50))
+        try database.write { try $0.insertAsset(AssetRecord(localIdentifier: "a/L0/001", mediaType: .image)) }
+        try await follower.value
+    }
 }
