@@ -277,6 +277,23 @@ extension LibraryDatabase {
             try db.execute(sql: "ALTER TABLE tombstone ADD COLUMN resources TEXT")
         }
         registerHookMigration(&migrator)
+        migrator.registerMigration("v12: files by pairing name") { db in
+            // Grouping a new file reads the files of its directory it can pair with: those of its
+            // pairing name (``PairingName``) or Apple content identifier. Asked through a function
+            // of every row, that cost a scan of the directory per file (0.6 ms at 300 files, and
+            // growing); kept in an indexed column, it is a lookup.
+            try db.execute(sql: "ALTER TABLE resource ADD COLUMN pairingName TEXT")
+            let update = try db.makeStatement(sql: "UPDATE resource SET pairingName = ? WHERE id = ?")
+            let rows = try Row.fetchCursor(db, sql: "SELECT id, originalFilename FROM resource")
+            while let row = try rows.next() {
+                let name: String = row[1]
+                try update.execute(arguments: [PairingName.of(name), row[0] as Int64])
+            }
+            try db.execute(sql: """
+                CREATE INDEX resource_by_pairing_name ON resource(pairingName);
+                CREATE INDEX resource_by_content_identifier ON resource(contentIdentifier);
+                """)
+        }
         return migrator
     }
 

@@ -92,8 +92,8 @@ extension LibraryTransaction {
 
     /// Points a resource at its file's new place (a move keeps the asset).
     public func moveResource(_ file: StoredFile, to path: String, name: String) throws {
-        try db.execute(
-            sql: "UPDATE resource SET path = ?, originalFilename = ? WHERE id = ?", arguments: [path, name, file.resourceID])
+        try db.cachedStatement(sql: "UPDATE resource SET path = ?, originalFilename = ?, pairingName = ? WHERE id = ?")
+            .execute(arguments: [path, name, PairingName.of(name), file.resourceID])
         if let identifier = try String.fetchOne(
             db, sql: "SELECT localIdentifier FROM asset WHERE id = ?", arguments: [file.assetID])
         {
@@ -281,12 +281,14 @@ extension LibraryTransaction {
         contentIdentifiers: Set<String>
     ) throws -> [ResourceRecord] {
         let (condition, arguments) = Self.directlyIn(directory, column: "path")
+        // Each of the three by its index, then the directory: never a walk of the directory.
         let statement = try db.cachedStatement(
             sql: """
-                SELECT * FROM resource WHERE \(condition)
-                AND (path IN (SELECT value FROM json_each(?))
-                     OR photos_pairing_name(originalFilename) IN (SELECT value FROM json_each(?))
-                     OR contentIdentifier IN (SELECT value FROM json_each(?)))
+                SELECT * FROM resource WHERE id IN (
+                    SELECT id FROM resource WHERE path IN (SELECT value FROM json_each(?))
+                    UNION SELECT id FROM resource WHERE pairingName IN (SELECT value FROM json_each(?))
+                    UNION SELECT id FROM resource WHERE contentIdentifier IN (SELECT value FROM json_each(?)))
+                AND \(condition)
                 """)
         var names = names
         var identifiers = contentIdentifiers
@@ -297,10 +299,9 @@ extension LibraryTransaction {
             asked = (names, identifiers)
             let rows = try ResourceRecord.fetchAll(
                 statement,
-                arguments: arguments + [
-                    JSONText.array(Array(paths)), JSONText.array(Array(names)),
-                    JSONText.array(Array(identifiers)),
-                ])
+                arguments: [
+                    JSONText.array(Array(paths)), JSONText.array(Array(names)), JSONText.array(Array(identifiers)),
+                ] + arguments)
             for resource in rows where found[resource.path] == nil {
                 found[resource.path] = resource
                 names.insert(PairingName.of(resource.originalFilename))

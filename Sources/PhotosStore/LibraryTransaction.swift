@@ -126,13 +126,14 @@ public final class LibraryTransaction {
         let statement = try db.cachedStatement(
             sql: """
                 INSERT INTO resource (assetId, type, path, uniformTypeIdentifier, mimeType, fileSize, originalFilename,
-                    device, inode, modificationTime, contentHash, contentIdentifier, isLibraryOwned)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    pairingName, device, inode, modificationTime, contentHash, contentIdentifier, isLibraryOwned)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
         let values: [(any DatabaseValueConvertible)?] = [
             resource.assetId, resource.type, resource.path, resource.uniformTypeIdentifier, resource.mimeType,
-            resource.fileSize, resource.originalFilename, resource.device, resource.inode, resource.modificationTime,
-            resource.contentHash, resource.contentIdentifier, resource.isLibraryOwned,
+            resource.fileSize, resource.originalFilename, PairingName.of(resource.originalFilename), resource.device,
+            resource.inode, resource.modificationTime, resource.contentHash, resource.contentIdentifier,
+            resource.isLibraryOwned,
         ]
         try statement.execute(arguments: StatementArguments(values))
     }

@@ -1,4 +1,5 @@
 import GRDB
+import PhotosCore
 
 /// One row of the `resource` table: a file behind an asset (its photo, paired video, RAW...).
 public struct ResourceRecord: Sendable, Hashable, Codable, FetchableRecord, MutablePersistableRecord {
@@ -85,6 +86,7 @@ public struct ResourceRecord: Sendable, Hashable, Codable, FetchableRecord, Muta
         container["mimeType"] = mimeType
         container["fileSize"] = fileSize
         container["originalFilename"] = originalFilename
+        container["pairingName"] = PairingName.of(originalFilename)
         container["device"] = device
         container["inode"] = inode
         container["modificationTime"] = modificationTime
