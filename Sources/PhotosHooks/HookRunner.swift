@@ -70,9 +70,17 @@ public final class HookRunner: Service, Sendable {
         self.onEvent = onEvent
     }
 
+    /// Records the hooks in the library: a new one's cursor starts at the newest change, and a hook
+    /// no longer configured is disabled (its cursor kept). Call it before anything else writes (the
+    /// daemon does, before its startup scan), so that a new hook is given that scan's changes;
+    /// ``run()`` calls it again, which changes nothing.
+    public func enroll() throws {
+        try database.enrollHooks(hooks.map(\.name), historyLimit: historyLimit)
+    }
+
     /// Enrolls the hooks, then runs them until graceful shutdown (running hooks get SIGTERM, then SIGKILL).
     public func run() async throws {
-        try database.enrollHooks(hooks.map(\.name), historyLimit: historyLimit)
+        try enroll()
         let filters = try hooks.map { try HookFilter(hook: $0) }
         guard !filters.isEmpty else { return }
         logger.info("hooks ready", metadata: ["hooks": "\(hooks.map(\.name).joined(separator: ","))"])

@@ -93,11 +93,13 @@ struct PhotosDaemonCommand: AsyncParsableCommand {
         let daemon = DaemonServices(configuration: configuration, database: database, monitor: monitor, logger: logger)
         var hooks: [any Service] = []
         if configuration.hooks.contains(where: \.enabled) {
-            hooks.append(
-                HookRunner(
-                    hooks: configuration.hooks, database: database, libraryPath: path,
-                    historyLimit: configuration.hookHistoryLimit, timeZone: configuration.timeZone,
-                    logger: Logger(label: "photosd.hooks")))
+            let runner = HookRunner(
+                hooks: configuration.hooks, database: database, libraryPath: path,
+                historyLimit: configuration.hookHistoryLimit, timeZone: configuration.timeZone,
+                logger: Logger(label: "photosd.hooks"))
+            // Before the services start: a new hook is given the startup scan's changes too.
+            try runner.enroll()
+            hooks.append(runner)
         }
         let group = ServiceGroup(
             configuration: .init(
