@@ -61,7 +61,7 @@ let package = Package(
         .target(
             name: "PhotosHooks",
             dependencies: [
-                "PhotosCore", "PhotosStore", "PhotosWire", "PhotosWatcher",
+                "PhotosCore", "PhotosStore", "PhotosWire", "PhotosWatcher", "CPhotosLinux",
                 .product(name: "Subprocess", package: "swift-subprocess"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),

@@ -1,3 +1,4 @@
+import CPhotosLinux
 import Dispatch
 import Foundation
 import Logging
@@ -14,8 +15,10 @@ import Synchronization
 /// a timeout, and a process group of its own so that whatever it starts goes with it.
 ///
 /// A program that never reads its input, writes megabytes, exits at once or hangs costs the
-/// daemon nothing but this task: the input is written and the output drained concurrently, and a
-/// run that outlives its timeout (or the daemon) gets SIGTERM, then SIGKILL, sent to its group.
+/// daemon nothing but this task: the payload is an in-memory file on its standard input (written
+/// before the start, so nothing waits on the hook to read it; the hook reads it as any stdin, and
+/// may also seek or map it), the output is drained, and a run that outlives its timeout (or the
+/// daemon) gets SIGTERM, then SIGKILL, sent to its group.
 struct HookProcess: Sendable {
     /// How a run ended.
     enum Termination: Sendable, Hashable {
@@ -89,22 +92,17 @@ struct HookProcess: Sendable {
         let timeout = self.timeout
         let logger = self.logger
         do {
+            let payload = try Self.payloadFile(holding: input)
             let result = try await Subprocess.run(
                 executable, arguments: Arguments(Array(command.dropFirst())), environment: environment,
-                platformOptions: options, input: .inputWriter, output: .sequence, error: .sequence
+                platformOptions: options, input: .fileDescriptor(payload, closeAfterSpawningProcess: true),
+                output: .sequence, error: .sequence
             ) { execution in
                 started()
                 let group = execution.processIdentifier.value
                 capture.group.store(group, ordering: .relaxed)
                 try await withTaskCancellationHandler {
                     try await withThrowingTaskGroup(of: Bool.self) { tasks in
-                        tasks.addTask {
-                            // A hook that exits without reading its input is its own business: its exit
-                            // status says how it went.
-                            _ = try? await execution.standardInputWriter.write(input)
-                            try? await execution.standardInputWriter.finish()
-                            return true
-                        }
                         tasks.addTask {
                             try await Self.drain(execution.standardOutput, level: .info, logger: logger) { count in
                                 capture.outputBytes.add(count, ordering: .relaxed)
@@ -160,6 +158,29 @@ struct HookProcess: Sendable {
                 outputBytes: capture.outputBytes.load(ordering: .relaxed), startedAt: startedAt,
                 duration: clock.now - begin)
         }
+    }
+
+    /// The payload in an anonymous in-memory file, at offset 0 (a deleted temporary file where
+    /// the kernel has no memfd). A hook that exits without reading it is its own business: its exit
+    /// status says how it went.
+    static func payloadFile(holding bytes: [UInt8], inMemory: Bool = true) throws -> FileDescriptor {
+        var raw = inMemory ? cphotos_memory_file("photosd-hook-payload") : -1
+        if raw < 0 {
+            var template = Array((NSTemporaryDirectory() + "/photosd-hook-XXXXXX").utf8CString)
+            raw = mkstemp(&template)
+            guard raw >= 0 else { throw Errno(rawValue: errno) }
+            _ = fcntl(raw, F_SETFD, FD_CLOEXEC)
+            unlink(String(cString: template))
+        }
+        let file = FileDescriptor(rawValue: raw)
+        do {
+            _ = try file.writeAll(bytes)
+            try file.seek(offset: 0, from: .start)
+        } catch {
+            try? file.close()
+            throw error
+        }
+        return file
     }
 
     /// SIGKILL to what is left of a hook's process group.

@@ -23,6 +23,25 @@ import Testing
         #expect(try String(contentsOfFile: copy, encoding: .utf8) == "{\"hello\":1}")
     }
 
+    /// The payload is a file at offset 0 holding the bytes, in memory or (where the kernel has no
+    /// memfd) a deleted temporary file.
+    @Test(arguments: [true, false])
+    func thePayloadFileHoldsTheBytesFromTheStart(inMemory: Bool) throws {
+        let bytes = (0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        let file = try HookProcess.payloadFile(holding: bytes, inMemory: inMemory)
+        defer { try? file.close() }
+        var read: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = try chunk.withUnsafeMutableBytes { try file.read(into: $0) }
+            if count == 0 { break }
+            read += chunk[..<count]
+        }
+        #expect(read == bytes)
+        let link = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(file.rawValue)")
+        #expect(link.contains("photosd-hook") && link.contains("deleted"), "\(link)")
+    }
+
     @Test func aHookThatNeverReadsAMegabytePayloadStillFinishes() async {
         let outcome = await process("exit 0").run(input: [UInt8](repeating: 65, count: 4 << 20))
         #expect(outcome.termination == .exited(0))

@@ -8,4 +8,8 @@ static inline long cphotos_filesystem_type(const char *_Nonnull path) {
     if (statfs(path, &info) != 0) { return -1; }
     return (long)info.f_type;
 }
+
+/// An anonymous file in memory (memfd_create with MFD_CLOEXEC), named `name` in /proc; -1 and
+/// errno when the kernel has none.
+int cphotos_memory_file(const char *_Nonnull name);
 #endif
