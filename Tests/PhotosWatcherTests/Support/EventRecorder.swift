@@ -39,6 +39,24 @@ final class EventRecorder: Sendable {
         await waitUntil(timeout: timeout) { $0.contains(event) }
     }
 
+    /// Waits until no event has come for `quiet` (the monitor's buffer drained), or `timeout` passes.
+    func waitUntilQuiet(for quiet: Duration = .milliseconds(300), timeout: Duration = .seconds(60)) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        var count = log.events.withLock { $0.count }
+        var since = ContinuousClock.now
+        while ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(20))
+            let now = log.events.withLock { $0.count }
+            if now != count {
+                count = now
+                since = ContinuousClock.now
+            } else if ContinuousClock.now - since >= quiet {
+                return true
+            }
+        }
+        return false
+    }
+
     /// Waits for the stream to finish.
     func waitUntilFinished(timeout: Duration = .seconds(5)) async -> Bool {
         await eventually(timeout: timeout) { self.isFinished }
