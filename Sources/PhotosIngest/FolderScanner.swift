@@ -91,7 +91,8 @@ public final class FolderScanner: Sendable {
         var mediaDirectories = Set(stored.filter(\.isPrimary).map(\.directory))
         try reconcile(
             root: root, files: tree.files, stored: stored, rejected: rejected, report: &report, progress: progress,
-            place: { transaction, touched in
+            place: { transaction, arrivals in
+                let touched = Set(arrivals.keys)
                 mediaDirectories.formUnion(touched)
                 try mirror.apply(in: transaction, mediaDirectories: mediaDirectories, touched: touched)
             }
@@ -195,7 +196,9 @@ public final class FolderScanner: Sendable {
         try reconcile(
             root: root, files: files, stored: stored, rejected: rejected, report: &report, progress: nil,
             finishAlways: !online || !unreadable.isEmpty,
-            place: { transaction, touched in try placeDirectories(touched, root: root, transaction) }
+            place: { transaction, arrivals in
+                try placeDirectories(Set(arrivals.keys), root: root, arrivals: arrivals, transaction)
+            }
         ) { transaction, filesChanged in
             for directory in unreadable { try transaction.markUnreadable(directory.record) }
             guard filesChanged else { return }
@@ -205,10 +208,19 @@ public final class FolderScanner: Sendable {
 
     /// Brings the albums of some directories up to date with the store's files in them: their
     /// members when the albums exist and stay, and the root's folders and albums from a crawl of
-    /// the root when a directory gained its first media or lost its last.
-    private func placeDirectories(_ directories: Set<String>, root: String, _ transaction: LibraryTransaction) throws {
+    /// the root when a directory gained its first media or lost its last. Files that just arrived
+    /// (`arrivals`, by directory) and are newer than everything in their album are appended to it
+    /// without listing the directory.
+    private func placeDirectories(
+        _ directories: Set<String>, root: String, arrivals: [String: [String]] = [:], _ transaction: LibraryTransaction
+    ) throws {
         var structural = false
         for directory in directories.sorted() {
+            if let paths = arrivals[directory], let album = try transaction.directoryAlbum(at: directory),
+                try transaction.appendArrivals(atPaths: paths, toAlbum: album)
+            {
+                continue
+            }
             let hasMedia = try transaction.primaryAssets(inDirectory: directory)
             let album = try transaction.directoryAlbum(at: directory)
             switch (album, hasMedia.isEmpty) {
@@ -229,14 +241,14 @@ public final class FolderScanner: Sendable {
 
     /// Compares files on disk with what the store has for them, reads what is new or changed, and
     /// commits it in batches. Each batch's transaction lets `place` put the directories whose media
-    /// it committed (`touched`) in their albums, so that a file's asset, its album and folder, and
+    /// it committed in their albums (`arrivals`: those files' paths, by directory), so that a file's asset, its album and folder, and
     /// its membership are one change; `finish` brings collections up to date in the last
     /// transaction, after moves and deletions; without `finishAlways`, only when there were some, or
     /// when a batch removed files' resources (a file no longer media) without placing them.
     private func reconcile(
         root: String, files: [CrawledFile], stored: [StoredFile], rejected: [String: RejectedFile],
         report: inout ScanReport, progress: (@Sendable (ScanProgress) -> Void)?, finishAlways: Bool = true,
-        place: (LibraryTransaction, _ touched: Set<String>) throws -> Void,
+        place: (LibraryTransaction, _ arrivals: [String: [String]]) throws -> Void,
         finish: (LibraryTransaction, _ filesChanged: Bool) throws -> Void
     ) throws {
         let storedByPath = Dictionary(stored.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
@@ -424,7 +436,7 @@ public final class FolderScanner: Sendable {
     /// `place` was not asked to account for.
     private func commit(
         batch: [CrawledFile], outcomes: [Outcome], plan: ScanPlan, report: inout ScanReport,
-        place: (LibraryTransaction, _ touched: Set<String>) throws -> Void
+        place: (LibraryTransaction, _ arrivals: [String: [String]]) throws -> Void
     ) throws -> Bool {
         var unplaced = false
         let changedByPath = Dictionary(plan.changed.map { ($0.0.path, $0.1) }, uniquingKeysWith: { first, _ in first })
@@ -467,7 +479,7 @@ public final class FolderScanner: Sendable {
             }
             try transaction.pickBurstRepresentatives(bursts)
             try transaction.forgetRejections(fine.filter(plan.rejectedPaths.contains))
-            if !media.isEmpty { try place(transaction, Set(media.keys)) }
+            if !media.isEmpty { try place(transaction, media.mapValues { $0.map(\.0.path) }) }
         }
         report.stillChanging += counts.stillChanging
         report.skipped += counts.skipped

@@ -241,6 +241,51 @@ public final class LibraryTransaction {
         changes.recorder.updated(.assetCollection, collection.localIdentifier, properties: ["assets"])
     }
 
+    /// Appends the assets of files that just arrived to their directory's album, when the album
+    /// needs nothing else: each is a photo or video's asset, none is a member yet, and all sort
+    /// after the album's last member (by creation date, then id: new photos are the newest). Then
+    /// the album is changed by a few inserts, whatever its size, and true is returned; otherwise
+    /// nothing is changed and false says to set the members from the directory (`setMembers`).
+    public func appendArrivals(atPaths paths: [String], toAlbum album: CollectionRecord) throws -> Bool {
+        guard let id = album.id, !paths.isEmpty else { return false }
+        let rows = try Row.fetchAll(
+            db.cachedStatement(
+                sql: """
+                    SELECT a.id, coalesce(a.creationDate, 0),
+                        EXISTS (SELECT 1 FROM collection_asset ca WHERE ca.collectionId = ? AND ca.assetId = a.id)
+                    FROM asset a WHERE a.id IN (
+                        SELECT assetId FROM resource
+                        WHERE path IN (SELECT value FROM json_each(?)) AND type IN (?, ?))
+                    ORDER BY 2, 1
+                    """),
+            arguments: [id, JSONText.array(paths), PHAssetResourceType.photo.rawValue, PHAssetResourceType.video.rawValue])
+        // A file that joined an asset as its paired video or RAW, or a member's file that changed
+        // (its date may move it): the directory decides.
+        guard !rows.isEmpty, rows.allSatisfy({ !($0[2] as Bool) }) else { return false }
+        let arrivals = rows.map { (id: $0[0] as Int64, date: $0[1] as Double) }
+        let last = try Row.fetchOne(
+            db.cachedStatement(
+                sql: """
+                    SELECT ca.position, coalesce(a.creationDate, 0), a.id
+                    FROM collection_asset ca JOIN asset a ON a.id = ca.assetId
+                    WHERE ca.collectionId = ? ORDER BY ca.position DESC LIMIT 1
+                    """),
+            arguments: [id])
+        // An empty album is new or emptied: the directory decides.
+        guard let last, let first = arrivals.first else { return false }
+        let (lastDate, lastID): (Double, Int64) = (last[1], last[2])
+        guard (lastDate, lastID) < (first.date, first.id) else { return false }
+        var position: Int = last[0]
+        let insert = try db.cachedStatement(
+            sql: "INSERT INTO collection_asset (collectionId, assetId, position) VALUES (?, ?, ?)")
+        for arrival in arrivals {
+            position += 1
+            try insert.execute(arguments: [id, arrival.id, position])
+        }
+        changes.recorder.updated(.assetCollection, album.localIdentifier, properties: ["assets"])
+        return true
+    }
+
     /// The child collection row ids of a folder (nil: the top level of user collections), in order.
     public func children(ofList id: Int64?) throws -> [Int64] {
         if let id {

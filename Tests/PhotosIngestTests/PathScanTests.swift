@@ -39,6 +39,21 @@ struct PathScanTests {
         #expect(try tree.library.database.currentToken() == token)
     }
 
+    /// A newer photo is appended to its album; an older one puts the album back in date order.
+    @Test func arrivalsKeepTheirAlbumInDateOrderNewerOrOlder() throws {
+        try tree.copy("Camera/2002/Fujifilm/DSCF0001.JPG", to: "Trip/2002.jpg")
+        try tree.scan()
+        let album = try #require(tree.album(at: "Trip"))
+        for name in ["2008", "1997"] {
+            let source = name == "2008" ? "Camera/2008/Death Valley/FurnaceCreekInn.jpg" : "Camera/1997/Ricoh/RIMG0001.JPG"
+            try tree.copy(source, to: "Trip/\(name).jpg")
+            #expect(try scanner.scan(root: tree.root.path, files: [path("Trip/\(name).jpg")]).ingested == 1)
+        }
+        let members = PHAsset.fetchAssets(in: album, options: tree.options)
+        let expected = try ["1997", "2002", "2008"].map { try #require(tree.asset(at: "Trip/\($0).jpg")) }
+        #expect((0..<members.count).map { members.object(at: $0) } == expected)
+    }
+
     @Test func aMoveKeepsIdentityAndADeletionRemovesAndAlbumsFollow() throws {
         try tree.copy("Camera/2008/Death Valley/FurnaceCreekInn.jpg", to: "a/one.jpg")
         try tree.copy("Camera/2002/Fujifilm/DSCF0001.JPG", to: "b/two.jpg")

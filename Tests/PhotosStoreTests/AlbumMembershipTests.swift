@@ -70,4 +70,36 @@ import Testing
         try database.write { try $0.setMembers(ofCollection: album, to: []) }
         #expect(try database.write { try $0.members(ofCollection: album.id!) }.value.isEmpty)
     }
+
+    /// Files that arrive newest are appended without listing the directory; anything else (an
+    /// older file, a member's file, a paired video, an empty album) is left to `setMembers`. Either
+    /// way the album ends as the directory orders it.
+    @Test func arrivalsNewerThanTheAlbumAreAppendedAndOthersAreRefused() throws {
+        let ids = try (0..<3).map { try insert("/p/\($0).jpg", date: Double($0 * 10)) }
+        let album = try album()
+        #expect(try database.write { try $0.appendArrivals(atPaths: ["/p/0.jpg"], toAlbum: album) }.value == false,
+                "an empty album")
+        try database.write { try $0.setMembers(ofCollection: album, to: ids) }
+        let newer = try insert("/p/new.jpg", date: 25)
+        let newest = try insert("/p/newest.jpg", date: 40)
+        let before = try database.currentToken()
+        let appended = try database.write {
+            try $0.appendArrivals(atPaths: ["/p/newest.jpg", "/p/new.jpg"], toAlbum: album)
+        }.value
+        #expect(appended)
+        let members = try database.write { try $0.members(ofCollection: album.id!) }.value
+        #expect(members == ids + [newer, newest])
+        #expect(members == (try database.write { try $0.primaryAssets(inDirectory: "/p") }.value))
+        let change = try #require(try database.changes(after: before).first)
+        #expect(change.assetCollection.updated == ["A/L0/001"])
+        #expect(change.assetCollection.changedProperties["A/L0/001"] == ["assets"])
+
+        _ = try insert("/p/older.jpg", date: 5)
+        _ = try insert("/p/clip.mov", date: 50, type: .pairedVideo)
+        for paths in [["/p/older.jpg"], ["/p/1.jpg"], ["/p/clip.mov"], ["/p/missing.jpg"], ["/p/older.jpg", "/p/late"]] {
+            let refused = try database.write { try $0.appendArrivals(atPaths: paths, toAlbum: album) }.value
+            #expect(!refused, "\(paths)")
+        }
+        #expect(try database.write { try $0.members(ofCollection: album.id!) }.value == members, "nothing written")
+    }
 }
