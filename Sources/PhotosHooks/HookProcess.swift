@@ -160,17 +160,19 @@ struct HookProcess: Sendable {
         }
     }
 
-    /// The payload in an anonymous in-memory file, at offset 0 (a deleted temporary file where
-    /// the kernel has no memfd). A hook that exits without reading it is its own business: its exit
-    /// status says how it went.
+    /// The payload in an anonymous in-memory file, at offset 0, or where the kernel has no memfd in
+    /// a temporary file this creates (`mkstemp`: never an existing file) and unlinks at once, so
+    /// nothing is left behind whether the write succeeds or not. A hook that exits without reading
+    /// it is its own business: its exit status says how it went.
     static func payloadFile(holding bytes: [UInt8], inMemory: Bool = true) throws -> FileDescriptor {
         var raw = inMemory ? cphotos_memory_file("photosd-hook-payload") : -1
         if raw < 0 {
-            var template = Array((NSTemporaryDirectory() + "/photosd-hook-XXXXXX").utf8CString)
+            var template = Array(
+                (NSTemporaryDirectory() as NSString).appendingPathComponent("photosd-hook-XXXXXX").utf8CString)
             raw = mkstemp(&template)
             guard raw >= 0 else { throw Errno(rawValue: errno) }
             _ = fcntl(raw, F_SETFD, FD_CLOEXEC)
-            unlink(String(cString: template))
+            unlink(template)
         }
         let file = FileDescriptor(rawValue: raw)
         do {

@@ -216,13 +216,11 @@ public final class FolderScanner: Sendable {
     ) throws {
         var structural = false
         for directory in directories.sorted() {
-            if let paths = arrivals[directory], let album = try transaction.directoryAlbum(at: directory),
-                try transaction.appendArrivals(atPaths: paths, toAlbum: album)
-            {
+            let album = try transaction.directoryAlbum(at: directory)
+            if let album, let paths = arrivals[directory], try transaction.appendArrivals(atPaths: paths, toAlbum: album) {
                 continue
             }
             let hasMedia = try transaction.primaryAssets(inDirectory: directory)
-            let album = try transaction.directoryAlbum(at: directory)
             switch (album, hasMedia.isEmpty) {
             case (let album?, false):
                 try transaction.setMembers(ofCollection: album, to: hasMedia)
@@ -241,8 +239,8 @@ public final class FolderScanner: Sendable {
 
     /// Compares files on disk with what the store has for them, reads what is new or changed, and
     /// commits it in batches. Each batch's transaction lets `place` put the directories whose media
-    /// it committed in their albums (`arrivals`: those files' paths, by directory), so that a file's asset, its album and folder, and
-    /// its membership are one change; `finish` brings collections up to date in the last
+    /// it committed in their albums (`arrivals`: those files' paths, by directory), so that a file's
+    /// asset, its album and folder, and its membership are one change; `finish` brings collections up to date in the last
     /// transaction, after moves and deletions; without `finishAlways`, only when there were some, or
     /// when a batch removed files' resources (a file no longer media) without placing them.
     private func reconcile(

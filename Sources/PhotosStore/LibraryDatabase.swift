@@ -88,7 +88,6 @@ public final class LibraryDatabase: Sendable {
         configuration.prepareDatabase { db in
             db.add(function: Self.foldFunction)
             db.add(function: Self.likeFunction)
-            db.add(function: Self.pairingNameFunction)
             try db.execute(sql: "PRAGMA foreign_keys = ON")
             // In WAL mode, NORMAL syncs at checkpoints rather than at every commit: a committed
             // change survives a crash of any process; a power loss may take back the last few. FULL
@@ -102,11 +101,6 @@ public final class LibraryDatabase: Sendable {
     private static let foldFunction = DatabaseFunction("photos_fold", argumentCount: 2, pure: true) { values in
         guard let text = String.fromDatabaseValue(values[0]) else { return nil }
         return PredicateFunctions.fold(text, flags: Int.fromDatabaseValue(values[1]) ?? 0)
-    }
-
-    /// `photos_pairing_name(name)`: ``PairingName`` (the grouper's base name) in SQL.
-    private static let pairingNameFunction = DatabaseFunction("photos_pairing_name", argumentCount: 1, pure: true) {
-        values in String.fromDatabaseValue(values[0]).map(PairingName.of)
     }
 
     /// `photos_like(value, pattern, flags)`: NSPredicate's LIKE (`*`, `?`) after folding.

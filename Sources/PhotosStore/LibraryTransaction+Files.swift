@@ -295,16 +295,15 @@ extension LibraryTransaction {
         var found: [String: ResourceRecord] = [:]
         // A file found may pair with others by its own name or identifier: look until none is new.
         var asked = (names: Set<String>(), identifiers: Set<String>())
+        let pathList = JSONText.array(Array(paths))
         while names != asked.names || identifiers != asked.identifiers {
             asked = (names, identifiers)
             let rows = try ResourceRecord.fetchAll(
                 statement,
-                arguments: [
-                    JSONText.array(Array(paths)), JSONText.array(Array(names)), JSONText.array(Array(identifiers)),
-                ] + arguments)
+                arguments: [pathList, JSONText.array(Array(names)), JSONText.array(Array(identifiers))] + arguments)
             for resource in rows where found[resource.path] == nil {
                 found[resource.path] = resource
-                names.insert(PairingName.of(resource.originalFilename))
+                names.insert(resource.pairingName)
                 if let identifier = resource.contentIdentifier { identifiers.insert(identifier) }
             }
         }

@@ -131,7 +131,7 @@ public final class LibraryTransaction {
                 """)
         let values: [(any DatabaseValueConvertible)?] = [
             resource.assetId, resource.type, resource.path, resource.uniformTypeIdentifier, resource.mimeType,
-            resource.fileSize, resource.originalFilename, PairingName.of(resource.originalFilename), resource.device,
+            resource.fileSize, resource.originalFilename, resource.pairingName, resource.device,
             resource.inode, resource.modificationTime, resource.contentHash, resource.contentIdentifier,
             resource.isLibraryOwned,
         ]
@@ -224,8 +224,7 @@ public final class LibraryTransaction {
         let before = try members(ofCollection: id)
         guard before != assetIDs else { return }
         var positions = Dictionary(before.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
-        let insert = try db.cachedStatement(
-            sql: "INSERT INTO collection_asset (collectionId, assetId, position) VALUES (?, ?, ?)")
+        let insert = try memberInsert()
         let move = try db.cachedStatement(
             sql: "UPDATE collection_asset SET position = ? WHERE collectionId = ? AND assetId = ?")
         for (position, assetID) in assetIDs.enumerated() {
@@ -276,14 +275,18 @@ public final class LibraryTransaction {
         let (lastDate, lastID): (Double, Int64) = (last[1], last[2])
         guard (lastDate, lastID) < (first.date, first.id) else { return false }
         var position: Int = last[0]
-        let insert = try db.cachedStatement(
-            sql: "INSERT INTO collection_asset (collectionId, assetId, position) VALUES (?, ?, ?)")
+        let insert = try memberInsert()
         for arrival in arrivals {
             position += 1
             try insert.execute(arguments: [id, arrival.id, position])
         }
         changes.recorder.updated(.assetCollection, album.localIdentifier, properties: ["assets"])
         return true
+    }
+
+    /// Inserts one membership: arguments collection id, asset id, position.
+    private func memberInsert() throws -> Statement {
+        try db.cachedStatement(sql: "INSERT INTO collection_asset (collectionId, assetId, position) VALUES (?, ?, ?)")
     }
 
     /// The child collection row ids of a folder (nil: the top level of user collections), in order.

@@ -87,7 +87,7 @@ struct DaemonTests {
         let daemon = try Daemon(test: self)
         let content = try Data(contentsOf: try #require(Corpus.file(Self.photo)))
         let target = root.appendingPathComponent("slow.jpg")
-        FileManager.default.createFile(atPath: target.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: target.path, contents: nil)
         let handle = try FileHandle(forWritingTo: target)
         let step = content.count / 20 + 1
         for offset in stride(from: 0, to: content.count, by: step) {

@@ -122,7 +122,7 @@ import Testing
         let fixture = try LibraryFixture()
         let output = try TemporaryDirectory(prefix: "hook-out")
         let database = fixture.library.database
-        FileManager.default.createFile(atPath: output.path("broken").path, contents: nil)
+        _ = FileManager.default.createFile(atPath: output.path("broken").path, contents: nil)
         var hook = Self.recorder("flaky", in: output.url)
         hook.maxFailures = 3
         try await Self.withRunner([hook], fixture: fixture) {

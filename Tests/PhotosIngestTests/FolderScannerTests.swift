@@ -64,7 +64,7 @@ import Testing
         // The scanner resolves symbolic links in roots; compare with the resolved path.
         let root = try #require(Corpus.root).resolvingSymlinksInPath().path
         let library = try PHPhotoLibrary(inMemoryWith: .init())
-        try FolderScanner(database: library.database).scan(roots: [root])
+        _ = try FolderScanner(database: library.database).scan(roots: [root])
         let options = PHFetchOptions()
         options.photoLibrary = library
         options.includeHiddenAssets = true
@@ -261,7 +261,7 @@ import Testing
         try tree.copy("Camera/2002/Fujifilm/DSCF0001.JPG", to: "done.jpg")
         let content = try Data(contentsOf: try #require(Corpus.file("Camera/2008/Death Valley/FurnaceCreekInn.jpg")))
         let growing = tree.root.appendingPathComponent("growing.jpg")
-        FileManager.default.createFile(atPath: growing.path, contents: content.prefix(1024))
+        _ = FileManager.default.createFile(atPath: growing.path, contents: content.prefix(1024))
         // Write the rest slowly, for longer than the scan waits for files to settle.
         let writer = Thread {
             let handle = try! FileHandle(forWritingTo: growing)
@@ -325,7 +325,7 @@ import Testing
         try tree.copy("Camera/2008/Death Valley/FurnaceCreekInn.jpg", to: "keep/b.jpg.part")
         try tree.copy("Camera/2008/Death Valley/FurnaceCreekInn.jpg", to: ".cache/c.jpg")
         try tree.copy("Camera/2008/Death Valley/FurnaceCreekInn.jpg", to: "private/d.jpg")
-        FileManager.default.createFile(atPath: tree.root.appendingPathComponent("private/.nomedia").path, contents: Data())
+        _ = FileManager.default.createFile(atPath: tree.root.appendingPathComponent("private/.nomedia").path, contents: Data())
         let report = try tree.scan()
         #expect(report.seen == 1 && report.ingested == 1, "\(report)")
     }

@@ -79,7 +79,7 @@ struct PathScanTests {
         #expect(!still.mediaSubtypes.contains(.photoLive))
 
         try tree.copy("Phone/DCIM/100APPLE/IMG_5195.MOV", to: "Phone/IMG_5195.MOV")
-        try scanner.scan(root: tree.root.path, files: [path("Phone/IMG_5195.MOV")])
+        _ = try scanner.scan(root: tree.root.path, files: [path("Phone/IMG_5195.MOV")])
         let live = try #require(tree.asset(at: "Phone/IMG_5195.MOV"))
         #expect(live.localIdentifier == still.localIdentifier)
         #expect(live.mediaSubtypes.contains(.photoLive))
@@ -91,9 +91,9 @@ struct PathScanTests {
         try tree.scan()
         #expect(tree.asset(at: "Private/one.jpg") != nil)
         try tree.copy("Camera/2002/Fujifilm/DSCF0001.JPG", to: "Private/two.jpg")
-        FileManager.default.createFile(atPath: path("Private/.nomedia"), contents: Data())
+        _ = FileManager.default.createFile(atPath: path("Private/.nomedia"), contents: Data())
 
-        try scanner.scan(root: tree.root.path, files: [path("Private/two.jpg")])
+        _ = try scanner.scan(root: tree.root.path, files: [path("Private/two.jpg")])
         #expect(tree.asset(at: "Private/two.jpg") == nil)
         #expect(tree.asset(at: "Private/one.jpg") == nil, "the directory is excluded whole, as a listing finds it")
     }

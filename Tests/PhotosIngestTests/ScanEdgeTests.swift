@@ -60,7 +60,7 @@ import Testing
         defer { close(fd) }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
-        _ = withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
             socketPath.utf8CString.withUnsafeBytes { buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0.prefix(buffer.count))) }
         }
         let bound = withUnsafePointer(to: &address) {

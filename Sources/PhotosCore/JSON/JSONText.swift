@@ -1,5 +1,5 @@
 /// JSON text written by hand where `JSONEncoder` and `JSONSerialization` cost too much: strings
-/// escaped as `JSONEncoder` escapes them, and arrays of strings.
+/// escaped as `JSONEncoder` escapes them, and arrays of strings or integers.
 ///
 /// The store passes sets of paths and identifiers to SQLite as one JSON array (`json_each(?)`),
 /// on ingest's and the hooks' hot paths; `JSONSerialization` spent half of a hook payload's time

@@ -58,6 +58,10 @@ public struct ResourceRecord: Sendable, Hashable, Codable, FetchableRecord, Muta
     // Written out rather than derived from Codable: the daemon reads a directory's resources for
     // each file that arrives, and the derived decoder cost ten times as much as the query.
 
+    /// The name that pairs its file with others of its directory (``PairingName``), stored beside
+    /// it so that the store can look a file's partners up by index.
+    public var pairingName: String { PairingName.of(originalFilename) }
+
     /// A resource from a row of the `resource` table.
     public init(row: Row) throws {
         id = row["id"]
@@ -86,7 +90,7 @@ public struct ResourceRecord: Sendable, Hashable, Codable, FetchableRecord, Muta
         container["mimeType"] = mimeType
         container["fileSize"] = fileSize
         container["originalFilename"] = originalFilename
-        container["pairingName"] = PairingName.of(originalFilename)
+        container["pairingName"] = pairingName
         container["device"] = device
         container["inode"] = inode
         container["modificationTime"] = modificationTime
