@@ -102,34 +102,34 @@ struct HookProcess: Sendable {
                 let group = execution.processIdentifier.value
                 capture.group.store(group, ordering: .relaxed)
                 try await withTaskCancellationHandler {
-                    try await withThrowingTaskGroup(of: Bool.self) { tasks in
-                        tasks.addTask {
-                            try await Self.drain(execution.standardOutput, level: .info, logger: logger) { count in
-                                capture.outputBytes.add(count, ordering: .relaxed)
-                            }
-                            return true
+                    // The output is read by tasks of their own, not children of this one: a
+                    // cancelled run still reads what the hook writes as it stops (to its exit,
+                    // which Subprocess reports even where a grandchild keeps the pipe open).
+                    let output = Task {
+                        try await Self.drain(execution.standardOutput, level: .info, logger: logger) { count in
+                            capture.outputBytes.add(count, ordering: .relaxed)
                         }
-                        tasks.addTask {
-                            try await Self.drain(execution.standardError, level: .warning, logger: logger) { count in
-                                capture.outputBytes.add(count, ordering: .relaxed)
-                            } keep: { bytes in
-                                capture.tail.withLock { kept in
-                                    kept.append(contentsOf: bytes)
-                                    if kept.count > Self.tailBytes { kept.removeFirst(kept.count - Self.tailBytes) }
-                                }
-                            }
-                            return true
-                        }
-                        // The timer runs on a dispatch queue of its own, not the shared pool: a
-                        // pool kept busy elsewhere must not let a hook outlive its timeout.
-                        let timer = DispatchWorkItem {
-                            capture.timedOut.store(true, ordering: .relaxed)
-                            Self.stop(group: group)
-                        }
-                        Self.signals.asyncAfter(deadline: .now() + timeout.timeInterval, execute: timer)
-                        defer { timer.cancel() }
-                        try await tasks.waitForAll()
                     }
+                    let errors = Task {
+                        try await Self.drain(execution.standardError, level: .warning, logger: logger) { count in
+                            capture.outputBytes.add(count, ordering: .relaxed)
+                        } keep: { bytes in
+                            capture.tail.withLock { kept in
+                                kept.append(contentsOf: bytes)
+                                if kept.count > Self.tailBytes { kept.removeFirst(kept.count - Self.tailBytes) }
+                            }
+                        }
+                    }
+                    // The timer runs on a dispatch queue of its own, not the shared pool: a
+                    // pool kept busy elsewhere must not let a hook outlive its timeout.
+                    let timer = DispatchWorkItem {
+                        capture.timedOut.store(true, ordering: .relaxed)
+                        Self.stop(group: group)
+                    }
+                    Self.signals.asyncAfter(deadline: .now() + timeout.timeInterval, execute: timer)
+                    defer { timer.cancel() }
+                    try await output.value
+                    try await errors.value
                 } onCancel: {
                     Self.stop(group: group)
                 }
