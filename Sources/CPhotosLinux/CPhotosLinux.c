@@ -1,8 +1,20 @@
 // Shims that need _GNU_SOURCE, which must come before any system header.
 #define _GNU_SOURCE
+#include <errno.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
+#include <unistd.h>
 #include "CPhotosLinux.h"
 
 int cphotos_memory_file(const char *name) {
     return memfd_create(name, MFD_CLOEXEC);
+}
+
+int cphotos_lower_thread_priority(int increment) {
+    id_t thread = (id_t)gettid();
+    errno = 0;
+    int niceness = getpriority(PRIO_PROCESS, thread);
+    if (niceness == -1 && errno != 0) { return errno; }
+    niceness += increment;
+    return setpriority(PRIO_PROCESS, thread, niceness > 19 ? 19 : niceness) == 0 ? 0 : errno;
 }

@@ -41,6 +41,8 @@ public final class HookRunner: Service, Sendable {
     let onEvent: @Sendable (Event) -> Void
     /// Writes the hooks' cursors off the follow loops.
     let cursors: CursorWriter
+    /// Selects each batch and builds its payload, below ingest's priority.
+    let worker = BatchWorker(name: "photosd-hooks")
     /// The wait after a first failure; it doubles with each failure in a row.
     let backoffBase: Duration
 
@@ -208,15 +210,23 @@ public final class HookRunner: Service, Sendable {
                                 metadata: ["since": "\(since)"])
                 } else {
                     until = entries.last!.token
-                    let selected = try filter.select(entries, in: database)
-                    if selected.isEmpty {
+                    let batch = entries
+                    let (database, payloads) = (self.database, self.payloads)
+                    let built = try await worker.perform { () throws -> (count: Int, payload: [UInt8])? in
+                        let selected = try filter.select(batch, in: database)
+                        if selected.isEmpty { return nil }
+                        return (
+                            selected.reduce(0) { $0 + $1.count },
+                            try payloads.payload(hook: hook.name, since: since, until: until, changes: selected)
+                        )
+                    }
+                    guard let built else {
                         // Nothing for this hook: the cursor moves without a run.
                         cursors.acknowledge(hook.name, through: until, generation: generation, objects: 0, run: nil)
                         state.cursor = until
                         continue
                     }
-                    count = selected.reduce(0) { $0 + $1.count }
-                    payload = try payloads.payload(hook: hook.name, since: since, until: until, changes: selected)
+                    (count, payload) = built
                 }
             } catch {
                 log.error("cannot build the hook's payload", metadata: ["error": "\(error)"])

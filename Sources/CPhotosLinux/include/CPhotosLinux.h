@@ -12,4 +12,8 @@ static inline long cphotos_filesystem_type(const char *_Nonnull path) {
 /// An anonymous file in memory (memfd_create with MFD_CLOEXEC), named `name` in /proc; -1 and
 /// errno when the kernel has none.
 int cphotos_memory_file(const char *_Nonnull name);
+
+/// Adds `increment` to the nice value of the calling thread only (Linux schedules threads one by
+/// one), at most 19; 0 or errno.
+int cphotos_lower_thread_priority(int increment);
 #endif

@@ -1,0 +1,59 @@
+import CPhotosLinux
+import Dispatch
+import Foundation
+import Synchronization
+
+/// The thread that reads the hooks' batches and builds their payloads: one of its own, at a lower
+/// scheduling priority (nice +10) than the daemon's ingest.
+///
+/// Building a payload is the runner's only real work (a few milliseconds per few hundred assets,
+/// in reads and JSON). On the shared pool it competes with ingest on equal terms, so a burst of new
+/// files would be ingested more slowly for the hooks' sake. Here the kernel gives ingest the CPU
+/// first when both want it, and the hooks catch up in the gaps and as soon as the burst ends; on an
+/// idle machine the priority changes nothing (a single new file reaches its hook as fast).
+final class BatchWorker: Sendable {
+    /// What the thread and the worker share: the jobs, and whether to stop.
+    private final class Jobs: Sendable {
+        let queue = Mutex<(jobs: [@Sendable () -> Void], stopped: Bool)>(([], false))
+        let available = DispatchSemaphore(value: 0)
+
+        /// The next job; nil when stopped with nothing left.
+        func next() -> (@Sendable () -> Void)? {
+            while true {
+                available.wait()
+                let (job, stopped) = queue.withLock { queue in
+                    (queue.jobs.isEmpty ? nil : queue.jobs.removeFirst(), queue.stopped)
+                }
+                if let job { return job }
+                if stopped { return nil }
+            }
+        }
+    }
+    private let jobs = Jobs()
+
+    /// How much higher the worker thread's nice value is than the daemon's.
+    static let niceness: Int32 = 10
+
+    /// Starts the thread, named `name`; it ends when the worker is released.
+    init(name: String) {
+        Thread { [jobs] in
+            // Named from inside: Foundation names the system's thread only from the thread itself.
+            Thread.current.name = name
+            _ = cphotos_lower_thread_priority(Self.niceness)
+            while let job = jobs.next() { job() }
+        }.start()
+    }
+
+    deinit {
+        jobs.queue.withLock { $0.stopped = true }
+        jobs.available.signal()
+    }
+
+    /// Runs `body` on the worker's thread and returns what it returns.
+    func perform<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            jobs.queue.withLock { $0.jobs.append { continuation.resume(with: Result { try body() }) } }
+            jobs.available.signal()
+        }
+    }
+}
