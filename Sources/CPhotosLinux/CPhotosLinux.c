@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include "CPhotosLinux.h"
 
@@ -17,4 +18,13 @@ int cphotos_lower_thread_priority(int increment) {
     if (niceness == -1 && errno != 0) { return errno; }
     niceness += increment;
     return setpriority(PRIO_PROCESS, thread, niceness > 19 ? 19 : niceness) == 0 ? 0 : errno;
+}
+
+int cphotos_child_has_exited(int pid) {
+    siginfo_t info = {0};
+    if (waitid(P_PID, (id_t)pid, &info, WEXITED | WNOHANG | WNOWAIT) != 0) {
+        // ECHILD: no such child any more, it was reaped.
+        return errno == ECHILD ? 1 : -1;
+    }
+    return info.si_pid == pid ? 1 : 0;
 }

@@ -123,8 +123,7 @@ struct HookProcess: Sendable {
                     // The timer runs on a dispatch queue of its own, not the shared pool: a
                     // pool kept busy elsewhere must not let a hook outlive its timeout.
                     let timer = DispatchWorkItem {
-                        capture.timedOut.store(true, ordering: .relaxed)
-                        Self.stop(group: group)
+                        if Self.stopIfRunning(group: group) { capture.timedOut.store(true, ordering: .relaxed) }
                     }
                     Self.signals.asyncAfter(deadline: .now() + timeout.timeInterval, execute: timer)
                     defer { timer.cancel() }
@@ -204,6 +203,15 @@ struct HookProcess: Sendable {
 
     /// Timeouts and the SIGKILL after the grace: a serial queue has a thread of its own.
     static let signals = DispatchQueue(label: "photosd.hooks.signals")
+
+    /// The timeout: stops the hook (its group led by `group`) if it is still running, and says
+    /// whether it did. A hook that exited in time is not timed out because this process was slow to
+    /// read its end (a pool kept busy elsewhere): only a running one is.
+    static func stopIfRunning(group: pid_t) -> Bool {
+        guard cphotos_child_has_exited(group) != 1 else { return false }
+        stop(group: group)
+        return true
+    }
 
     /// SIGTERM to the hook's process group now, SIGKILL after the grace period (if anything is left).
     static func stop(group: pid_t) {

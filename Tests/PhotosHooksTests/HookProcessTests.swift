@@ -74,6 +74,28 @@ import Testing
         #expect(!Self.isRunning(child), "the hook's child \(child) is still running")
     }
 
+    /// The timeout stops a hook that still runs, and leaves alone one that exited in time (whose
+    /// end this process may only be slow to read).
+    @Test func theTimeoutStopsOnlyAHookStillRunning() throws {
+        let exited = Process()
+        exited.executableURL = URL(fileURLWithPath: "/bin/true")
+        try exited.run()
+        exited.waitUntilExit()
+        #expect(!HookProcess.stopIfRunning(group: exited.processIdentifier))
+
+        // Foundation starts it leading a group of its own, as a hook does.
+        let running = Process()
+        running.executableURL = URL(fileURLWithPath: "/bin/sleep")
+        running.arguments = ["30"]
+        try running.run()
+        defer { kill(running.processIdentifier, SIGKILL) }
+        try #require(getpgid(running.processIdentifier) == running.processIdentifier)
+        #expect(HookProcess.stopIfRunning(group: running.processIdentifier))
+        running.waitUntilExit()
+        // SIGTERM, or SIGKILL after the grace where the test runner's blocked signals were inherited.
+        #expect(running.terminationReason == .uncaughtSignal)
+    }
+
     /// Whether a process exists and is not a zombie waiting to be reaped.
     static func isRunning(_ pid: Int32) -> Bool {
         guard kill(pid, 0) == 0 else { return false }

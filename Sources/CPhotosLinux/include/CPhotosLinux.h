@@ -16,4 +16,8 @@ int cphotos_memory_file(const char *_Nonnull name);
 /// Adds `increment` to the nice value of the calling thread only (Linux schedules threads one by
 /// one), at most 19; 0 or errno.
 int cphotos_lower_thread_priority(int increment);
+
+/// Whether the child process `pid` has exited (1; a zombie, or already reaped), is running (0), or
+/// cannot be asked (-1). Reaps nothing (waitid with WNOWAIT).
+int cphotos_child_has_exited(int pid);
 #endif
