@@ -25,6 +25,9 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
         // The config file: real TOML, so `[[hooks]]` arrays of tables work.
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        // The socket API: HTTP/1.1 on a Unix socket (only PhotosServer imports it). No default
+        // traits: swift-configuration is not needed.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
     ],
     targets: [
         // C libraries, one system-library target each.
@@ -77,10 +80,21 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: settings),
+        // The daemon's API: HTTP/JSON on a Unix socket, over PhotoKit's API and the change feed.
+        .target(
+            name: "PhotosServer",
+            dependencies: [
+                "Photos", "PhotosCore", "PhotosStore", "PhotosWire",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: settings),
         .executableTarget(
             name: "photosd",
             dependencies: [
-                "PhotosDaemon", "PhotosHooks", "Photos", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "PhotosDaemon", "PhotosHooks", "Photos", "PhotosServer", "PhotosWire",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -138,6 +152,14 @@ let package = Package(
             swiftSettings: settings),
         .testTarget(
             name: "PhotosHooksTests", dependencies: ["PhotosHooks", "PhotosWire", "Photos", "PhotosTestSupport"],
+            swiftSettings: settings),
+        .testTarget(
+            name: "PhotosServerTests",
+            dependencies: [
+                "PhotosServer", "Photos", "PhotosCore", "PhotosWire", "PhotosTestSupport", "PhotosDaemon", "photosd",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: settings),
         .testTarget(name: "PhotosWatcherTests", dependencies: ["PhotosWatcher", "PhotosCore"], swiftSettings: settings),
         .testTarget(

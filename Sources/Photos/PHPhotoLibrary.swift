@@ -81,6 +81,19 @@ public final class PHPhotoLibrary: @unchecked Sendable {
         }
     }
 
+    /// A library over a store this process already has open (photosd's API serves the daemon's
+    /// own store, so that its commits reach the API's change streams without a read back).
+    ///
+    /// The caller opened the store; this does not finish a stopped process's file work (see
+    /// ``init(url:configuration:)``), which the first opening of the file did.
+    public init(database: LibraryDatabase, configuration: Configuration = Configuration()) {
+        self.database = database
+        self.configuration = configuration
+        importDirectory = configuration.importDirectory
+            ?? URL(fileURLWithPath: database.path ?? NSTemporaryDirectory()).deletingLastPathComponent()
+                .appendingPathComponent("Imports", isDirectory: true)
+    }
+
     /// Opens a private in-memory library (for tests and scratch work).
     public init(inMemoryWith configuration: Configuration = Configuration()) throws {
         do {

@@ -27,15 +27,7 @@ extension PhotosCommand {
                 throw CLIError("cannot read the status at \(path): \(error)")
             }
             // The hooks' cursors live in the library (any process can read them).
-            if let database = try? LibraryDatabase(existingAt: url.path), let states = try? database.hookStates(),
-                !states.isEmpty
-            {
-                status.hooks = states.map { state in
-                    HookStatus(
-                        name: state.name, command: nil, enabled: state.enabled, state: state,
-                        lag: try? database.changeCount(after: state.cursor))
-                }
-            }
+            if let database = try? LibraryDatabase(existingAt: url.path) { status.addHooks(from: database) }
             let running = kill(status.pid, 0) == 0
             // The library cannot be used: say so, and exit 1 for scripts, after the status itself.
             let unavailable = status.library.map { $0.state != "available" } ?? false

@@ -14,6 +14,7 @@ import TOMLKit
 /// poll_interval_s = 120
 /// time_zone = "Europe/Paris"
 /// hook_history_limit = 1_000_000
+/// socket = "/run/user/1000/photosd.sock"   # the API's socket; "" turns the API off
 ///
 /// [[hooks]]
 /// name = "backup-favorites"
@@ -43,6 +44,8 @@ public struct ConfigFile: Sendable, Hashable {
     public var timeZone: String?
     /// The most change-log entries kept for hooks that lag behind (`hook_history_limit`).
     public var hookHistoryLimit: Int?
+    /// The API's Unix socket (`socket`); empty turns the API off.
+    public var socket: String?
     /// The exec hooks (`[[hooks]]` tables), in the file's order, their albums as the file names them.
     public var hooks: [HookDefinition] = []
     /// The file's name and the lines of its keys, for problems found after parsing (a missing album).
@@ -56,7 +59,7 @@ public struct ConfigFile: Sendable, Hashable {
 
     /// The keys allowed at the top level.
     public static let topLevelKeys = [
-        "library", "roots", "ignore", "settle_ms", "poll_interval_s", "time_zone", "hook_history_limit", "hooks",
+        "library", "roots", "ignore", "settle_ms", "poll_interval_s", "time_zone", "hook_history_limit", "socket", "hooks",
     ]
     /// The keys allowed in a `[[hooks]]` table.
     public static let hookKeys = [
@@ -131,6 +134,12 @@ public struct ConfigFile: Sendable, Hashable {
             case "hook_history_limit":
                 config.hookHistoryLimit = try reader.integer(
                     value, key, atLeast: 1, "a whole number of change-log entries, 1 or more")
+            case "socket":
+                let socket = try reader.string(value, key)
+                guard socket.isEmpty || socket.hasPrefix("/") else {
+                    throw reader.error(.invalidValue, key, "must be an absolute path, or \"\" to turn the API off, not \"\(socket)\"")
+                }
+                config.socket = socket
             case "hooks":
                 config.hooks = try reader.hooks(value)
             default:

@@ -49,3 +49,17 @@ public struct HookStatus: Codable, Sendable, Hashable {
             else { "ok" }
     }
 }
+
+extension DaemonStatus {
+    /// Fills ``hooks`` from the library's hook rows (their cursors live there, not in the daemon's
+    /// status file), as `photos status` and `GET /v1/status` show them. Leaves it nil when the
+    /// library has no hooks or cannot be read.
+    public mutating func addHooks(from database: LibraryDatabase) {
+        guard let states = try? database.hookStates(), !states.isEmpty else { return }
+        hooks = states.map { state in
+            HookStatus(
+                name: state.name, command: nil, enabled: state.enabled, state: state,
+                lag: try? database.changeCount(after: state.cursor))
+        }
+    }
+}

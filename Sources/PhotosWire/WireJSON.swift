@@ -182,6 +182,45 @@ public struct WireJSONWriter: Sendable {
         end("}")
     }
 
+    // MARK: Listings
+
+    /// Starts a listing, `{"NAME":[`; its elements follow with `appendElement`.
+    public mutating func beginListing(_ name: String) {
+        bytes.append(UInt8(ascii: "{"))
+        JSONText.appendString(name, to: &bytes)
+        bytes.append(contentsOf: ":[".utf8)
+        first = true
+    }
+
+    /// One asset of a listing.
+    public mutating func appendElement(_ asset: AssetDescription) throws {
+        let mark = bytes.count
+        separator()
+        do {
+            try append(asset)
+        } catch {
+            bytes.removeSubrange(mark...)
+            throw error
+        }
+    }
+
+    /// One album or folder of a listing.
+    public mutating func appendElement(_ collection: CollectionDescription) {
+        separator()
+        append(collection)
+    }
+
+    /// Ends a listing: `]`, then `"next"` when there is more to fetch, then `}`.
+    public mutating func endListing(next: String?) {
+        bytes.append(UInt8(ascii: "]"))
+        if let next {
+            bytes.append(contentsOf: ",\"next\":".utf8)
+            JSONText.appendString(next, to: &bytes)
+        }
+        bytes.append(UInt8(ascii: "}"))
+        first = false
+    }
+
     // MARK: Pieces
 
     /// Whether the next key or element is the first of its object or array (no comma before it).

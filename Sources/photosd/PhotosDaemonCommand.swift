@@ -4,6 +4,8 @@ import Logging
 import Photos
 import PhotosDaemon
 import PhotosHooks
+import PhotosServer
+import PhotosWire
 import PhotosStore
 import PhotosWatcher
 import ServiceLifecycle
@@ -48,6 +50,13 @@ struct PhotosDaemonCommand: AsyncParsableCommand {
         help: ArgumentHelp("The zone for file dates with no UTC offset (default: the system's).", valueName: "id"))
     var timeZone: String?
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The API's Unix socket (default: $XDG_RUNTIME_DIR/photosd.sock); \"\" turns the API off.",
+            valueName: "path"))
+    var socket: String?
+
     @Option(name: .long, help: ArgumentHelp("Log level: trace, debug, info, notice, warning, error.", valueName: "level"))
     var logLevel: String = "info"
 
@@ -58,6 +67,9 @@ struct PhotosDaemonCommand: AsyncParsableCommand {
             throw ValidationError("unknown time zone '\(timeZone)'")
         }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown log level '\(logLevel)'") }
+        if let socket, !socket.isEmpty, !socket.hasPrefix("/") {
+            throw ValidationError("--socket must be an absolute path, or \"\" to turn the API off")
+        }
     }
 
     func run() async throws {
@@ -91,7 +103,7 @@ struct PhotosDaemonCommand: AsyncParsableCommand {
         let monitor = try InotifyMonitor()
         // The daemon's services (settling, scans, roots, status, watchdog), and the hooks' runner.
         let daemon = DaemonServices(configuration: configuration, database: database, monitor: monitor, logger: logger)
-        var hooks: [any Service] = []
+        var services: [any Service] = []
         if configuration.hooks.contains(where: \.enabled) {
             let runner = HookRunner(
                 hooks: configuration.hooks, database: database, libraryPath: path,
@@ -99,11 +111,24 @@ struct PhotosDaemonCommand: AsyncParsableCommand {
                 logger: Logger(label: "photosd.hooks"))
             // Before the services start: a new hook is given the startup scan's changes too.
             try runner.enroll()
-            hooks.append(runner)
+            services.append(runner)
+        }
+        // The API, unless turned off: one more service, over the daemon's own store.
+        let socketPath = socket ?? file.socket ?? APIServer.defaultSocketPath()
+        if !socketPath.isEmpty {
+            var libraryConfiguration = PHPhotoLibrary.Configuration()
+            libraryConfiguration.timeZone = configuration.timeZone
+            let statusPath = configuration.statusPath
+            services.append(
+                APIServer(
+                    socketPath: socketPath,
+                    library: PHPhotoLibrary(database: database, configuration: libraryConfiguration),
+                    status: { FileManager.default.fileExists(atPath: statusPath) ? try DaemonStatus.read(from: statusPath) : nil },
+                    logger: Logger(label: "photosd.api")))
         }
         let group = ServiceGroup(
             configuration: .init(
-                services: daemon.services(adding: hooks), gracefulShutdownSignals: [.sigterm, .sigint],
+                services: daemon.services(adding: services), gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: logger))
         logger.info("starting", metadata: ["library.path": "\(path)", "roots": "\(roots.joined(separator: ", "))"])
         try await group.run()

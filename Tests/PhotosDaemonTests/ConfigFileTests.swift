@@ -20,6 +20,7 @@ import Testing
             poll_interval_s = 120
             time_zone = "Europe/Paris"
             hook_history_limit = 50_000
+            socket = "/run/user/1000/photosd.sock"
             """)
         #expect(config.library == "/srv/photos/library.sqlite")
         #expect(config.roots == ["/home/me/Pictures", "/mnt/camera # not a comment"])
@@ -27,6 +28,7 @@ import Testing
         #expect(config.settleMilliseconds == 1000 && config.pollIntervalSeconds == 120)
         #expect(config.timeZone == "Europe/Paris")
         #expect(config.hookHistoryLimit == 50_000)
+        #expect(config.socket == "/run/user/1000/photosd.sock")
         #expect(config.hooks.isEmpty)
     }
 
@@ -96,7 +98,7 @@ import Testing
     static let hookKeys =
         "known: name, command, objects, changes, predicate, albums, batch, settle_ms, timeout_s, max_failures, enabled"
     static let topKeys =
-        "known: library, roots, ignore, settle_ms, poll_interval_s, time_zone, hook_history_limit, hooks"
+        "known: library, roots, ignore, settle_ms, poll_interval_s, time_zone, hook_history_limit, socket, hooks"
 
     /// Bad configs and the exact error each gives.
     static let rejected: [(text: String, code: ConfigError.Code, message: String)] = [
@@ -124,6 +126,10 @@ import Testing
         (
             "roots = []\nhook_history_limit = 0", .invalidValue,
             "config.toml:2: hook_history_limit: must be a whole number of change-log entries, 1 or more, not 0"
+        ),
+        (
+            "socket = \"run/photosd.sock\"", .invalidValue,
+            "config.toml:1: socket: must be an absolute path, or \"\" to turn the API off, not \"run/photosd.sock\""
         ),
         (
             "[server]\nport = 1", .unknownKey, "config.toml:1: server: unknown key (\(topKeys))"

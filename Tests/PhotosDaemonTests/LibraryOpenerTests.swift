@@ -30,7 +30,7 @@ import Testing
         let logHandle = try FileHandle(forWritingTo: log)
         let process = Process()
         process.executableURL = BuiltProducts.directory.appendingPathComponent("photosd")
-        process.arguments = ["--library", library.path, "--watch", root.path, "--settle", "50"]
+        process.arguments = ["--library", library.path, "--watch", root.path, "--settle", "50", "--socket", ""]
         process.standardError = logHandle
         process.standardOutput = logHandle
         try process.run()

@@ -9,12 +9,15 @@ import PhotosTestSupport
 final class PhotosdProcess {
     let process = Process()
 
-    /// Starts `photosd` with `arguments` (at warning level) and waits for the status file of `library`.
+    /// Starts `photosd` with `arguments` (at warning level, without its API unless they name a
+    /// `--socket`) and waits for the status file of `library`.
     init(arguments: [String], library: String) throws {
         let statusPath = DaemonConfiguration.statusPath(forLibrary: library)
         try? FileManager.default.removeItem(atPath: statusPath)
         process.executableURL = BuiltProducts.directory.appendingPathComponent("photosd")
-        process.arguments = arguments + ["--log-level", "warning"]
+        // No API unless the test asks for one: parallel daemons would all want the default socket.
+        let socket = arguments.contains("--socket") ? [] : ["--socket", ""]
+        process.arguments = arguments + socket + ["--log-level", "warning"]
         try process.run()
         try waitWhileRunning(upTo: 20, "photosd did not start") { FileManager.default.fileExists(atPath: statusPath) }
     }

@@ -1,0 +1,188 @@
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import Photos
+import PhotosStore
+import PhotosWire
+import ServiceLifecycle
+import Synchronization
+
+/// The daemon's HTTP/1.1 + JSON API on a Unix socket: one service of photosd's `ServiceGroup`.
+///
+/// Every route reads the library through PhotoKit's API (`import Photos`) and answers DESIGN's
+/// shapes from `PhotosWire`, as the `photos` command does; HTTP lives only in this module. The
+/// socket is made private to the user (0600) as it is bound, in a directory the caller picks
+/// (`$XDG_RUNTIME_DIR` by default, itself private). A socket left by a daemon that stopped is
+/// replaced; one that answers is another photosd's, and this one refuses to start its API.
+public struct APIServer: Service {
+    let socketPath: String
+    let library: PHPhotoLibrary
+    let status: @Sendable () throws -> DaemonStatus?
+    let logger: Logger
+    let onListening: @Sendable () -> Void
+
+    /// A server on the socket at `socketPath` over `library`; `status` gives the daemon's status
+    /// (nil before it has one); `onListening` is called once the socket accepts connections.
+    public init(
+        socketPath: String, library: PHPhotoLibrary, status: @escaping @Sendable () throws -> DaemonStatus?,
+        logger: Logger, onListening: @escaping @Sendable () -> Void = {}
+    ) {
+        self.socketPath = socketPath
+        self.library = library
+        self.status = status
+        self.logger = logger
+        self.onListening = onListening
+    }
+
+    /// The socket's path when neither `--socket` nor the config names one:
+    /// `$XDG_RUNTIME_DIR/photosd.sock`, else `/tmp/photosd-UID/photosd.sock`.
+    public static func defaultSocketPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty {
+            return (runtime as NSString).appendingPathComponent("photosd.sock")
+        }
+        return "/tmp/photosd-\(getuid())/photosd.sock"
+    }
+
+    /// Serves until graceful shutdown. A socket it cannot take (another photosd's, a file of the
+    /// user's, a directory it cannot write) is logged as an error and the daemon goes on without
+    /// its API: ingest and hooks do not depend on it.
+    public func run() async throws {
+        do {
+            try SocketFile.prepare(socketPath)
+        } catch {
+            logger.error("API not started", metadata: ["socket": "\(socketPath)", "reason": "\(error)"])
+            try? await gracefulShutdown()
+            return
+        }
+        let router = Router(context: BasicRequestContext.self)
+        router.add(middleware: ErrorMiddleware())
+        addStatusRoutes(to: router)
+        FetchRoutes(library: library, cursors: ListingCursors()).add(to: router)
+        ChangeRoutes(database: library.database).add(to: router)
+        let socketPath = self.socketPath
+        let logger = self.logger
+        let onListening = self.onListening
+        let listening = Flag()
+        let application = Application(
+            router: router,
+            configuration: .init(address: .unixDomainSocket(path: socketPath), serverName: "photosd"),
+            onServerRunning: { _ in
+                listening.set()
+                chmod(socketPath, 0o600)
+                logger.info("API listening", metadata: ["socket": "\(socketPath)"])
+                onListening()
+            },
+            logger: logger)
+        do {
+            try await application.run()
+        } catch {
+            // Bound and served, then failed: the socket is ours to remove. Never bound: not ours.
+            if listening.isSet { SocketFile.remove(socketPath) }
+            logger.error("API stopped", metadata: ["socket": "\(socketPath)", "reason": "\(error)"])
+            try? await gracefulShutdown()
+            return
+        }
+        if listening.isSet { SocketFile.remove(socketPath) }
+    }
+
+    private func addStatusRoutes(to router: Router<BasicRequestContext>) {
+        let database = library.database
+        router.get("/v1/health") { _, _ in
+            do {
+                let token = try database.currentToken()
+                return try Self.json(API.Health(status: "ok", token: token))
+            } catch {
+                throw APIError(.serviceUnavailable, "cannot read the library: \(error)")
+            }
+        }
+        router.get("/v1/status") { _, _ in
+            guard var status = try self.status() else {
+                throw APIError(.serviceUnavailable, "photosd has no status yet")
+            }
+            status.addHooks(from: database)
+            return try Self.json(status)
+        }
+    }
+
+    static func json(_ value: some Encodable) throws -> Response {
+        FetchRoutes.json(Array(try WireJSON.makeEncoder().encode(value)))
+    }
+}
+
+/// Turns whatever a route throws into the API's error body: ``APIError``s as they are, anything
+/// else through ``APIError/from(_:)``, and an unknown path into a 404 with the same shape.
+struct ErrorMiddleware: RouterMiddleware {
+    typealias Context = BasicRequestContext
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
+        do {
+            return try await next(request, context)
+        } catch let error as APIError {
+            throw error
+        } catch let error as HTTPError {
+            throw APIError(error.status, error.body ?? error.status.reasonPhrase)
+        } catch {
+            throw APIError.from(error)
+        }
+    }
+}
+
+/// The socket's file: a stale one (a socket nothing answers on) is replaced; anything else at the
+/// path is left alone and refused.
+enum SocketFile {
+    static func prepare(_ path: String) throws {
+        let directory = (path as NSString).deletingLastPathComponent
+        if !FileManager.default.fileExists(atPath: directory) {
+            try FileManager.default.createDirectory(
+                atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        }
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return }
+        guard info.st_mode & S_IFMT == S_IFSOCK else {
+            throw APIStartError("\(path) exists and is not a socket; photosd leaves it alone (choose another with --socket)")
+        }
+        guard !answers(path) else {
+            throw APIStartError("another process serves \(path) (another photosd?); choose another with --socket")
+        }
+        unlink(path)
+    }
+
+    /// Removes the socket this server bound, if a socket is still there.
+    static func remove(_ path: String) {
+        var info = stat()
+        if lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFSOCK { unlink(path) }
+    }
+
+    /// Whether something accepts connections on the socket.
+    static func answers(_ path: String) -> Bool {
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return false }
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) == 0
+            }
+        }
+    }
+}
+
+/// Set once, read from anywhere.
+final class Flag: Sendable {
+    private let value = Atomic<Bool>(false)
+    func set() { value.store(true, ordering: .relaxed) }
+    var isSet: Bool { value.load(ordering: .relaxed) }
+}
+
+/// The API cannot start: the socket's path is taken.
+public struct APIStartError: Error, CustomStringConvertible {
+    public let description: String
+    init(_ description: String) { self.description = description }
+}

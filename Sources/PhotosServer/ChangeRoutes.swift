@@ -1,0 +1,84 @@
+import Foundation
+import Hummingbird
+import PhotosCore
+import PhotosStore
+import PhotosWire
+import ServiceLifecycle
+
+/// `GET /v1/changes?since=TOKEN[&follow=true]`: the change log after a token, from the store's one
+/// change feed, as NDJSON (one entry per line, as `photos changes --json` prints them) or, when
+/// the client accepts `text/event-stream`, as Server-Sent Events whose ids are the tokens.
+///
+/// Without `follow` the answer ends at the newest entry; with it the stream stays open and each
+/// commit is written as it lands, until the client leaves or the daemon stops (a stream never
+/// holds up shutdown). A token older than the kept history is a 410 carrying PhotoKit's 3105, never
+/// a gap; a stream that falls that far behind gets that error as its last event.
+struct ChangeRoutes: Sendable {
+    let database: LibraryDatabase
+
+    func add(to router: Router<BasicRequestContext>) {
+        router.get("/v1/changes") { request, _ in try self.changes(request) }
+    }
+
+    func changes(_ request: Request) throws -> Response {
+        let query = Query(request.uri.query)
+        let unknown = query.unknown(["since", "follow"])
+        guard unknown.isEmpty else {
+            throw APIError(.badRequest, "unknown parameters \(unknown.joined(separator: ", ")); known: follow, since")
+        }
+        let since = try query.integer("since", in: 0...Int64.max, default: 0)
+        let follow = try query.flag("follow")
+        let events = request.headers[.accept]?.contains("text/event-stream") ?? false
+        // Checked before the stream starts, so that it is an HTTP status.
+        do {
+            let floor = try database.prunedThrough()
+            guard since >= floor else {
+                throw StoreError(
+                    .historyExpired,
+                    "changes since token \(since) are no longer kept (history starts after \(floor)); fetch everything again")
+            }
+        } catch {
+            throw APIError.from(error)
+        }
+        let database = self.database
+        let body = ResponseBody { writer in
+            do {
+                if follow {
+                    // The feed ends when the daemon starts stopping: a stream never holds up shutdown.
+                    for try await entry in database.changeFeed(after: since).cancelOnGracefulShutdown() {
+                        try await writer.write(ByteBuffer(bytes: try Self.record(entry, events: events)))
+                    }
+                } else {
+                    var last = since
+                    while true {
+                        let page = try database.changes(after: last, limit: 1000)
+                        guard let newest = page.last else { break }
+                        var bytes: [UInt8] = []
+                        for entry in page { bytes += try Self.record(entry, events: events) }
+                        try await writer.write(ByteBuffer(bytes: bytes))
+                        last = newest.token
+                    }
+                }
+            } catch is CancellationError {
+                // The daemon is stopping or the client left.
+            } catch {
+                // The headers are gone: the error is the stream's last record.
+                let failure = APIError.from(error).body
+                let json = try WireJSON.makeEncoder().encode(failure)
+                try? await writer.write(ByteBuffer(bytes: events ? Array("event: error\ndata: ".utf8) + json + Array("\n\n".utf8) : json + [10]))
+            }
+            try await writer.finish(nil)
+        }
+        return Response(
+            status: .ok,
+            headers: [.contentType: events ? "text/event-stream" : "application/x-ndjson", .cacheControl: "no-cache"],
+            body: body)
+    }
+
+    /// One entry: a JSON line, or an SSE event whose id is its token.
+    static func record(_ entry: LibraryChange, events: Bool) throws -> [UInt8] {
+        let json = try WireJSON.makeEncoder().encode(entry)
+        if events { return Array("id: \(entry.token)\ndata: ".utf8) + json + Array("\n\n".utf8) }
+        return json + [10]
+    }
+}

@@ -1,0 +1,218 @@
+import Foundation
+import Hummingbird
+import Photos
+import PhotosCore
+import PhotosWire
+
+/// `GET /v1/assets`, `/v1/albums`, `/v1/folders` and each object by identifier: PhotoKit's fetches,
+/// answered as listings of DESIGN's asset and collection JSON, a page at a time.
+struct FetchRoutes: Sendable {
+    let library: PHPhotoLibrary
+    let cursors: ListingCursors
+
+    /// Objects per page unless `pageSize` says otherwise, and the most it may say.
+    static let defaultPageSize = 1000
+    static let maximumPageSize = 10_000
+
+    func add(to router: Router<BasicRequestContext>) {
+        router.get("/v1/assets") { request, _ in try self.assets(Query(request.uri.query)) }
+        router.get("/v1/albums") { request, _ in try self.albums(Query(request.uri.query)) }
+        router.get("/v1/folders") { request, _ in try self.folders(Query(request.uri.query)) }
+        router.get("/v1/assets/**") { _, context in try self.asset(Self.identifier(context)) }
+        router.get("/v1/albums/**") { _, context in try self.collection(Self.identifier(context), list: false) }
+        router.get("/v1/folders/**") { _, context in try self.collection(Self.identifier(context), list: true) }
+    }
+
+    /// A local identifier from the rest of the path: identifiers hold slashes (`UUID/L0/001`),
+    /// given as they are or as `%2F`.
+    static func identifier(_ context: BasicRequestContext) -> String {
+        context.parameters.getCatchAll().joined(separator: "/").removingPercentEncoding ?? ""
+    }
+
+    // MARK: Listings
+
+    func assets(_ query: Query) throws -> Response {
+        try refuseUnknown(query, ["predicate", "sort", "limit", "includeHidden", "includeAllBursts", "in"])
+        if let page = try continued(query) { return page }
+        let options = try fetchOptions(query, schema: .asset)
+        options.includeHiddenAssets = try query.flag("includeHidden")
+        options.includeAllBurstAssets = try query.flag("includeAllBursts")
+        let result: PHFetchResult<PHAsset>
+        if let identifier = query["in"] {
+            guard let collection = PHAssetCollection.fetchAssetCollections(
+                withLocalIdentifiers: [identifier], options: plainOptions()
+            ).firstObject else {
+                try requireAvailable()
+                throw APIError(.notFound, "no album \(identifier)")
+            }
+            result = PHAsset.fetchAssets(in: collection, options: options)
+        } else {
+            result = PHAsset.fetchAssets(with: options)
+        }
+        try requireAvailable()
+        return try firstPage(of: Listing(assets: result), query)
+    }
+
+    func albums(_ query: Query) throws -> Response {
+        try refuseUnknown(query, ["predicate", "sort", "limit", "type"])
+        if let page = try continued(query) { return page }
+        let options = try fetchOptions(query, schema: .assetCollection)
+        let types: [PHAssetCollectionType]
+        switch query["type"] {
+        case nil: types = [.album, .smartAlbum]
+        case "album": types = [.album]
+        case "smartAlbum": types = [.smartAlbum]
+        case let other?: throw APIError(.badRequest, "type must be album or smartAlbum, not '\(other)'")
+        }
+        var results: [PHFetchResult<PHAssetCollection>] = []
+        for type in types {
+            results.append(PHAssetCollection.fetchAssetCollections(with: type, subtype: .any, options: options))
+            // After each fetch: the next one's success would clear this one's reason.
+            try requireAvailable()
+        }
+        return try firstPage(of: Listing("albums", collections: results), query)
+    }
+
+    func folders(_ query: Query) throws -> Response {
+        try refuseUnknown(query, ["predicate", "sort", "limit"])
+        if let page = try continued(query) { return page }
+        let options = try fetchOptions(query, schema: .collectionList)
+        let folders = PHCollectionList.fetchCollectionLists(with: .folder, subtype: .any, options: options)
+        try requireAvailable()
+        return try firstPage(of: Listing("folders", collections: [folders]), query)
+    }
+
+    // MARK: One object
+
+    func asset(_ identifier: String) throws -> Response {
+        let result = PHAsset.fetchAssets(withLocalIdentifiers: [identifier], options: hiddenIncluded())
+        try requireAvailable()
+        var writer = WireJSONWriter()
+        var found = false
+        try result.forEachDescriptionPage { page in
+            for asset in page.prefix(1) {
+                try writer.append(asset)
+                found = true
+            }
+        }
+        guard found else { throw APIError(.notFound, "no asset \(identifier)") }
+        return Self.json(writer.bytes)
+    }
+
+    func collection(_ identifier: String, list: Bool) throws -> Response {
+        var writer = WireJSONWriter()
+        var found = false
+        func write(_ page: [CollectionDescription]) {
+            for collection in page.prefix(1) {
+                writer.append(collection)
+                found = true
+            }
+        }
+        if list {
+            try PHCollectionList.fetchCollectionLists(withLocalIdentifiers: [identifier], options: plainOptions())
+                .forEachDescriptionPage(write)
+        } else {
+            try PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: [identifier], options: plainOptions())
+                .forEachDescriptionPage(write)
+        }
+        try requireAvailable()
+        guard found else { throw APIError(.notFound, "no \(list ? "folder" : "album") \(identifier)") }
+        return Self.json(writer.bytes)
+    }
+
+    // MARK: Pieces
+
+    /// The page after a cursor, or nil when the query has none. The cursor stands for the whole
+    /// query: other parameters beside it are refused rather than ignored.
+    private func continued(_ query: Query) throws -> Response? {
+        guard let cursor = query["next"] else { return nil }
+        guard query.unknown(["next", "pageSize"]).isEmpty else {
+            throw APIError(.badRequest, "next carries the listing's query: give only next (and pageSize)")
+        }
+        guard let (listing, offset) = cursors.take(cursor) else {
+            throw APIError(.notFound, "no listing at cursor \(cursor) (cursors last \(Int(ListingCursors.lifetime)) s after their page)")
+        }
+        return try page(of: listing, from: offset, size: try pageSize(query))
+    }
+
+    private func firstPage(of listing: Listing, _ query: Query) throws -> Response {
+        try page(of: listing, from: 0, size: try pageSize(query))
+    }
+
+    private func page(of listing: Listing, from offset: Int, size: Int) throws -> Response {
+        let end = min(listing.count, offset + size)
+        var writer = WireJSONWriter()
+        writer.beginListing(listing.name)
+        do {
+            try listing.write(offset..<end, &writer)
+        } catch {
+            throw APIError.from(error)
+        }
+        writer.endListing(next: end < listing.count ? cursors.keep(listing, at: end) : nil)
+        return Self.json(writer.bytes)
+    }
+
+    private func pageSize(_ query: Query) throws -> Int {
+        try query.integer("pageSize", in: 1...Self.maximumPageSize, default: Self.defaultPageSize)
+    }
+
+    private func refuseUnknown(_ query: Query, _ known: Set<String>) throws {
+        let unknown = query.unknown(known.union(["next", "pageSize"]))
+        guard unknown.isEmpty else {
+            throw APIError(
+                .badRequest, "unknown parameter\(unknown.count == 1 ? "" : "s") \(unknown.joined(separator: ", ")); "
+                    + "known: \(known.union(["next", "pageSize"]).sorted().joined(separator: ", "))")
+        }
+    }
+
+    /// PhotoKit's fetch options from `predicate`, `sort` (`-key` descending; repeatable or
+    /// comma-separated) and `limit`, checked against the class's keys.
+    private func fetchOptions(_ query: Query, schema: PredicateSchema) throws -> PHFetchOptions {
+        let options = plainOptions()
+        options.fetchLimit = try query.integer("limit", in: 0...Int.max, default: 0)
+        if let predicate = query["predicate"] { options.predicate = NSPredicate(format: predicate) }
+        options.sortDescriptors = query.all("sort").map { key in
+            key.hasPrefix("-")
+                ? NSSortDescriptor(key: String(key.dropFirst()), ascending: false)
+                : NSSortDescriptor(key: key, ascending: true)
+        }
+        do {
+            try options.validate(for: schema)
+        } catch {
+            throw APIError(.badRequest, "invalid predicate or sort: \(error)")
+        }
+        return options
+    }
+
+    private func plainOptions() -> PHFetchOptions {
+        let options = PHFetchOptions()
+        options.photoLibrary = library
+        return options
+    }
+
+    /// By identifier a hidden asset is still found, as PhotoKit finds it.
+    private func hiddenIncluded() -> PHFetchOptions {
+        let options = plainOptions()
+        options.includeHiddenAssets = true
+        options.includeAllBurstAssets = true
+        return options
+    }
+
+    /// A library the fetch could not read is a 503, never an empty listing. Offline roots are not
+    /// a failure of the library: their assets are listed.
+    private func requireAvailable() throws {
+        guard let reason = library.unavailabilityReason else { return }
+        if let error = reason as? PHPhotosError, error.code == .libraryVolumeOffline,
+            let root = error.filePath, root != library.database.path
+        {
+            return
+        }
+        throw APIError(.serviceUnavailable, "cannot read the library: \(reason)")
+    }
+
+    static func json(_ bytes: [UInt8]) -> Response {
+        Response(
+            status: .ok, headers: [.contentType: "application/json"],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+}

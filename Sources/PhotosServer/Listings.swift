@@ -1,0 +1,84 @@
+import Foundation
+import Photos
+import PhotosWire
+import Synchronization
+
+/// A fetch a client pages through: the snapshot the first request took, described a page at a
+/// time. The snapshot is PhotoKit's fetch result (row ids at the fetch's token), so a cursor stays
+/// valid while the library changes: the next page carries on where the last ended, and objects
+/// deleted meanwhile are left out, never shifting what follows.
+struct Listing: Sendable {
+    /// `assets`, `albums` or `folders`: the listing's key.
+    let name: String
+    /// How many objects the snapshot holds.
+    let count: Int
+    /// Writes the snapshot's objects at these positions as elements of the listing.
+    let write: @Sendable (Range<Int>, inout WireJSONWriter) throws -> Void
+
+    init(assets result: PHFetchResult<PHAsset>) {
+        name = "assets"
+        count = result.count
+        write = { range, writer in
+            try result.forEachDescriptionPage(in: range) { page in
+                for asset in page { try writer.appendElement(asset) }
+            }
+        }
+    }
+
+    init<Collection: PHCollection>(_ name: String, collections results: [PHFetchResult<Collection>]) {
+        self.name = name
+        let counts = results.map(\.count)
+        count = counts.reduce(0, +)
+        write = { range, writer in
+            // Positions run through the results one after the other.
+            var start = 0
+            for (result, count) in zip(results, counts) {
+                let part = range.clamped(to: start..<start + count)
+                if !part.isEmpty {
+                    try result.forEachDescriptionPage(in: part.lowerBound - start..<part.upperBound - start) { page in
+                        for collection in page { writer.appendElement(collection) }
+                    }
+                }
+                start += count
+            }
+        }
+    }
+}
+
+/// The listings clients are paging through, by cursor: each kept for ``lifetime`` after its last
+/// page, at most ``capacity`` at once (the oldest go first).
+final class ListingCursors: Sendable {
+    static let lifetime: TimeInterval = 600
+    static let capacity = 256
+
+    private struct Entry {
+        var listing: Listing
+        var offset: Int
+        var touched: Date
+    }
+    private let entries = Mutex<[String: Entry]>([:])
+
+    /// Keeps `listing` to be continued at `offset`; returns the cursor that names it.
+    func keep(_ listing: Listing, at offset: Int, now: Date = Date()) -> String {
+        let cursor = UUID().uuidString
+        entries.withLock { entries in
+            entries = entries.filter { now.timeIntervalSince($0.value.touched) < Self.lifetime }
+            if entries.count >= Self.capacity, let oldest = entries.min(by: { $0.value.touched < $1.value.touched }) {
+                entries[oldest.key] = nil
+            }
+            entries[cursor] = Entry(listing: listing, offset: offset, touched: now)
+        }
+        return cursor
+    }
+
+    /// The listing a cursor names and where it goes on, taken out (a cursor serves one page; the
+    /// page answers the next cursor). Nil for an unknown or expired cursor.
+    func take(_ cursor: String, now: Date = Date()) -> (listing: Listing, offset: Int)? {
+        entries.withLock { entries in
+            guard let entry = entries.removeValue(forKey: cursor),
+                now.timeIntervalSince(entry.touched) < Self.lifetime
+            else { return nil }
+            return (entry.listing, entry.offset)
+        }
+    }
+}

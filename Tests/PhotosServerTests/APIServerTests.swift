@@ -1,0 +1,256 @@
+import Foundation
+import Logging
+import Photos
+import PhotosTestSupport
+import PhotosWire
+import ServiceLifecycle
+import Testing
+
+@testable import PhotosServer
+
+/// The API in this process over the fixture library, on a socket of its own: what each endpoint
+/// answers, its errors, paging, and the change stream.
+@Suite struct APIServerTests {
+    /// Runs the server over a fresh fixture for `body`, then stops it gracefully.
+    static func withServer(
+        status: DaemonStatus? = nil, _ body: (_ socket: String, _ fixture: LibraryFixture) async throws -> Void
+    ) async throws {
+        let fixture = try LibraryFixture()
+        let socket = fixture.directory.path("api.sock").path
+        let listening = AsyncStream<Void>.makeStream()
+        let server = APIServer(
+            socketPath: socket, library: fixture.library, status: { status }, logger: Logger(label: "api-test"),
+            onListening: { listening.continuation.yield() })
+        let group = ServiceGroup(
+            configuration: .init(services: [server], gracefulShutdownSignals: [], logger: Logger(label: "api-test")))
+        try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { try await group.run() }
+            var ready = listening.stream.makeAsyncIterator()
+            _ = await ready.next()
+            do {
+                try await body(socket, fixture)
+            } catch {
+                await group.triggerGracefulShutdown()
+                throw error
+            }
+            await group.triggerGracefulShutdown()
+            try await tasks.waitForAll()
+        }
+        // The socket is the server's: gone once it stops.
+        #expect(!FileManager.default.fileExists(atPath: socket))
+    }
+
+    static func get(_ socket: String, _ target: String, headers: [String: String] = [:]) async throws
+        -> UnixHTTPClient.Reply
+    {
+        try await offPool { try UnixHTTPClient.request(socket, "GET", target, headers: headers) }
+    }
+
+    @Test func healthAndTheSocketsMode() async throws {
+        try await Self.withServer { socket, fixture in
+            let reply = try await Self.get(socket, "/v1/health")
+            #expect(reply.status == 200)
+            #expect(reply.headers["content-type"] == "application/json")
+            let health = try JSONDecoder().decode(API.Health.self, from: Data(reply.body))
+            #expect(health.status == "ok")
+            #expect(health.token == (try fixture.library.database.currentToken()))
+            var info = stat()
+            #expect(lstat(socket, &info) == 0)
+            #expect(info.st_mode & 0o777 == 0o600)
+        }
+    }
+
+    @Test func assetsListTheFetchWithPredicateSortAndLimit() async throws {
+        try await Self.withServer { socket, fixture in
+            // The same fetch in process, described as the CLI's --json describes it.
+            let options = fixture.options {
+                $0.predicate = NSPredicate(format: "favorite == YES")
+                $0.sortDescriptors = [NSSortDescriptor(key: "creationDate", ascending: false)]
+            }
+            var expected: [AssetDescription] = []
+            try PHAsset.fetchAssets(with: options).forEachDescriptionPage { expected += $0 }
+            #expect(expected.count == 3)
+
+            let reply = try await Self.get(socket, "/v1/assets?predicate=favorite+%3D%3D+YES&sort=-creationDate")
+            #expect(reply.status == 200, "\(reply.text)")
+            let page = try JSONDecoder().decode([String: [AssetDescription]].self, from: Data(reply.body))
+            #expect(page["assets"] == expected)
+
+            let limited = try await Self.get(socket, "/v1/assets?sort=creationDate&limit=2")
+            let oldestTwo = fixture.names(PHAsset.fetchAssets(with: fixture.options {
+                $0.sortDescriptors = [NSSortDescriptor(key: "creationDate", ascending: true)]
+                $0.fetchLimit = 2
+            }))
+            #expect(oldestTwo.count == 2)
+            #expect(try Self.assetNames(limited) == oldestTwo)
+        }
+    }
+
+    @Test func pagesFollowTheirCursorWhileTheLibraryChanges() async throws {
+        try await Self.withServer { socket, fixture in
+            var all: [String] = []
+            var target = "/v1/assets?sort=creationDate&includeAllBursts=true&pageSize=3"
+            var pages = 0
+            while true {
+                let reply = try await Self.get(socket, target)
+                #expect(reply.status == 200, "\(reply.text)")
+                let object = try reply.object()
+                all += try Self.assetNames(reply)
+                pages += 1
+                if pages == 1 {
+                    // A deletion of what the first page listed: a listing that ran its query again
+                    // from an offset would now skip one; the cursor's snapshot does not shift.
+                    let first = fixture.asset(all[0])
+                    try fixture.library.performChangesAndWait {
+                        PHAssetChangeRequest.deleteAssets([first] as NSArray)
+                    }
+                }
+                guard let next = object["next"] as? String else { break }
+                target = "/v1/assets?next=\(next)&pageSize=3"
+            }
+            let fresh = fixture.names(PHAsset.fetchAssets(with: fixture.options {
+                $0.sortDescriptors = [NSSortDescriptor(key: "creationDate", ascending: true)]
+                $0.includeAllBurstAssets = true
+            }))
+            #expect(!fresh.contains(all[0]))
+            #expect(all == [all[0]] + fresh)
+            #expect(pages == 4)
+            // A cursor serves once.
+            let again = try await Self.get(socket, target)
+            #expect(again.status == 404)
+        }
+    }
+
+    @Test func objectsByIdentifierWithSlashesEncodedOrNot() async throws {
+        try await Self.withServer { socket, fixture in
+            let identifier = try #require(fixture.assets["secret.jpg"])
+            #expect(identifier.contains("/"))
+            for target in [
+                "/v1/assets/\(identifier)",
+                "/v1/assets/\(identifier.replacingOccurrences(of: "/", with: "%2F"))",
+            ] {
+                let reply = try await Self.get(socket, target)
+                #expect(reply.status == 200, "\(target): \(reply.text)")
+                let asset = try JSONDecoder().decode(AssetDescription.self, from: Data(reply.body))
+                #expect(asset.localIdentifier == identifier)
+                #expect(asset.isHidden)
+            }
+            let trip = try #require(fixture.collections["Trip"])
+            let album = try await Self.get(socket, "/v1/albums/\(trip)")
+            #expect(try album.object()["localizedTitle"] as? String == "Trip")
+            let folder = try await Self.get(socket, "/v1/folders/\(try #require(fixture.collections["2020"]))")
+            #expect(try folder.object()["localizedTitle"] as? String == "2020")
+            let inTrip = try await Self.get(socket, "/v1/assets?in=\(trip)")
+            #expect(try Self.assetNames(inTrip) == ["beach.jpg", "pano.jpg", "movie.mov"])
+            let albums = try await Self.get(socket, "/v1/albums?type=album")
+            #expect(try (albums.object()["albums"] as? [[String: Any]])?.compactMap { $0["localizedTitle"] as? String }.sorted()
+                == ["Trip", "Winter"])
+        }
+    }
+
+    @Test(arguments: [
+        ("/v1/assets?predicate=colour+%3D%3D+1", 400),
+        ("/v1/assets?sort=flavour", 400),
+        ("/v1/assets?limit=-1", 400),
+        ("/v1/assets?pageSize=0", 400),
+        ("/v1/assets?includeHidden=maybe", 400),
+        ("/v1/assets?colour=red", 400),
+        ("/v1/assets?next=nope", 404),
+        ("/v1/assets/nope", 404),
+        ("/v1/albums/nope", 404),
+        ("/v1/assets?in=nope", 404),
+        ("/v1/albums?type=folder", 400),
+        ("/v1/changes?since=abc", 400),
+        ("/v1/nothing", 404),
+        ("/v1/status", 503),
+    ])
+    func badRequestsGetTheErrorShape(target: String, status: Int) async throws {
+        try await Self.withServer { socket, _ in
+            let reply = try await Self.get(socket, target)
+            #expect(reply.status == status, "\(target): \(reply.text)")
+            let error = try JSONDecoder().decode(API.ErrorBody.self, from: Data(reply.body))
+            #expect(error.error.code == status)
+            #expect(error.error.domain == "HTTP")
+            #expect(!error.error.message.isEmpty)
+        }
+    }
+
+    @Test func statusIsTheDaemons() async throws {
+        let status = DaemonStatus(
+            pid: 42, startedAt: 1, updatedAt: 2, roots: [.init(path: "/p", state: "watching", reason: nil)], watches: 3,
+            watchBudget: 100, unwatchedDirectories: 0, queueDepth: 0, ingested: 5, updated: 0, moved: 0, removed: 0,
+            rejected: 0, lastErrors: [])
+        try await Self.withServer(status: status) { socket, _ in
+            let reply = try await Self.get(socket, "/v1/status")
+            #expect(reply.status == 200)
+            #expect(try JSONDecoder().decode(DaemonStatus.self, from: Data(reply.body)) == status)
+        }
+    }
+
+    @Test func changesAreTheLogThenAStreamOfCommits() async throws {
+        try await Self.withServer { socket, fixture in
+            let database = fixture.library.database
+            let token = try database.currentToken()
+            // Without follow: the log after the token, then the end.
+            let log = try await Self.get(socket, "/v1/changes?since=0")
+            #expect(log.status == 200)
+            #expect(log.headers["content-type"] == "application/x-ndjson")
+            let lines = log.text.split(separator: "\n")
+            #expect(lines.count == (try database.changes(after: 0).count))
+            let last = try JSONDecoder().decode(LibraryChange.self, from: Data(lines.last!.utf8))
+            #expect(last.token == token)
+
+            // With follow: each commit as it lands, as NDJSON and as SSE.
+            let stream = try UnixHTTPClient(socket: socket)
+            let head = try await offPool { try stream.send("GET", "/v1/changes?since=\(token)&follow=true") }
+            #expect(head.status == 200)
+            let events = try UnixHTTPClient(socket: socket)
+            _ = try await offPool {
+                try events.send("GET", "/v1/changes?since=\(token)&follow=1", headers: ["Accept": "text/event-stream"])
+            }
+            let beach = fixture.asset("beach.jpg")
+            try fixture.library.performChangesAndWait {
+                PHAssetChangeRequest(for: beach).isHidden = true
+            }
+            let line = try #require(try await offPool { try stream.nextLine() })
+            let entry = try JSONDecoder().decode(LibraryChange.self, from: Data(line.utf8))
+            #expect(entry.token == token + 1)
+            #expect(entry.asset.updated == [beach.localIdentifier])
+            #expect(try await offPool { try events.nextLine() } == "id: \(token + 1)")
+            let data = try #require(try await offPool { try events.nextLine() })
+            #expect(data.hasPrefix("data: {"))
+            #expect(try JSONDecoder().decode(LibraryChange.self, from: Data(data.dropFirst(6).utf8)) == entry)
+        }
+        // (withServer's graceful shutdown ended both streams: it returned.)
+    }
+
+    @Test func anExpiredTokenIs410With3105() async throws {
+        try await Self.withServer { socket, fixture in
+            let beach = fixture.asset("beach.jpg")
+            for _ in 0..<3 {
+                try fixture.library.performChangesAndWait { PHAssetChangeRequest(for: beach).isFavorite.toggle() }
+            }
+            _ = try fixture.library.database.pruneHistory(keeping: 1)
+            let reply = try await Self.get(socket, "/v1/changes?since=1&follow=true")
+            #expect(reply.status == 410)
+            let error = try JSONDecoder().decode(API.ErrorBody.self, from: Data(reply.body))
+            #expect(error.error.code == 3105)
+            #expect(error.error.domain == PHPhotosErrorDomain)
+        }
+    }
+
+    @Test func aSocketFileThatIsNotASocketIsLeftAloneAndTheServerDoesNotStart() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("photosd.sock").path
+        try Data("a user's file".utf8).write(to: URL(fileURLWithPath: path))
+        #expect(throws: APIStartError.self) { try SocketFile.prepare(path) }
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "a user's file")
+    }
+
+    static func assetNames(_ reply: UnixHTTPClient.Reply) throws -> [String] {
+        let assets = try #require(try reply.object()["assets"] as? [[String: Any]], "\(reply.text)")
+        return assets.compactMap { asset in
+            ((asset["resources"] as? [[String: Any]])?.first?["path"] as? String).map { ($0 as NSString).lastPathComponent }
+        }
+    }
+}

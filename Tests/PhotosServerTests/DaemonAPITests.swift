@@ -1,0 +1,90 @@
+import Foundation
+import Glibc
+import PhotosCore
+import PhotosDaemon
+import PhotosTestSupport
+import PhotosWire
+import Testing
+
+/// The real `photosd` with its API on a socket of the test's: a photo dropped into a watched root
+/// reaches a follow stream and the listings, and SIGTERM with a stream attached exits promptly.
+@Suite struct DaemonAPITests {
+    @Test func aNewPhotoReachesTheStreamAndTheListingsAndSIGTERMEndsTheStream() async throws {
+        guard let sample = Corpus.file("Camera/2008/Death Valley/FurnaceCreekInn.jpg") else {
+            print("⚠️ DaemonAPITests: ../shared/corpus is absent; skipping the end-to-end API test")
+            return
+        }
+        let directory = try TemporaryDirectory(prefix: "photos-api")
+        let root = directory.path("Pictures")
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("Trip"), withIntermediateDirectories: true)
+        let library = directory.path("library.sqlite").path
+        let socket = directory.path("run/photosd.sock").path
+        let log = directory.path("photosd.log")
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        let process = Process()
+        process.executableURL = BuiltProducts.directory.appendingPathComponent("photosd")
+        process.arguments = [
+            "--library", library, "--watch", root.path, "--settle", "0", "--socket", socket, "--log-level", "warning",
+        ]
+        let logHandle = try FileHandle(forWritingTo: log)
+        process.standardError = logHandle
+        process.standardOutput = logHandle
+        try process.run()
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        func daemonLog() -> String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
+
+        // Ready: the startup scan wrote the status, and the socket answers.
+        let statusPath = DaemonConfiguration.statusPath(forLibrary: library)
+        let deadline = Date().addingTimeInterval(30)
+        while !FileManager.default.fileExists(atPath: statusPath)
+            || (try? UnixHTTPClient.request(socket, "GET", "/v1/health").status) != 200
+        {
+            try #require(Date() < deadline && process.isRunning, "photosd did not start its API:\n\(daemonLog())")
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        // The directory holding the socket was made private; the socket too.
+        var info = stat()
+        #expect(stat((socket as NSString).deletingLastPathComponent, &info) == 0 && info.st_mode & 0o777 == 0o700)
+        #expect(stat(socket, &info) == 0 && info.st_mode & 0o777 == 0o600)
+
+        let health = try JSONDecoder().decode(
+            API.Health.self, from: Data(try await offPool { try UnixHTTPClient.request(socket, "GET", "/v1/health") }.body))
+        let stream = try UnixHTTPClient(socket: socket)
+        let head = try await offPool { try stream.send("GET", "/v1/changes?since=\(health.token)&follow=true") }
+        #expect(head.status == 200)
+
+        let copy = root.appendingPathComponent("Trip/inn.jpg")
+        try FileManager.default.copyItem(at: sample, to: copy)
+        let line = try #require(try await offPool { try stream.nextLine() }, "no change streamed:\n\(daemonLog())")
+        let entry = try JSONDecoder().decode(LibraryChange.self, from: Data(line.utf8))
+        #expect(entry.token > health.token)
+        let identifier = try #require(entry.asset.inserted.first, "\(line)")
+        // The album its directory became came in the same entry.
+        #expect(!entry.assetCollection.inserted.isEmpty)
+
+        let reply = try await offPool { try UnixHTTPClient.request(socket, "GET", "/v1/assets/\(identifier)") }
+        #expect(reply.status == 200, "\(reply.text)")
+        let asset = try JSONDecoder().decode(AssetDescription.self, from: Data(reply.body))
+        #expect(asset.resources.first?.path == copy.path)
+        #expect(asset.albums.map(\.localizedTitle) == ["Trip"])
+        #expect(asset.pixelWidth > 0 && asset.creationDate != nil)
+        let listing = try await offPool {
+            try UnixHTTPClient.request(socket, "GET", "/v1/assets?predicate=mediaType+%3D%3D+1")
+        }
+        let page = try JSONDecoder().decode([String: [AssetDescription]].self, from: Data(listing.body))
+        #expect(page["assets"]?.map(\.localIdentifier) == [identifier])
+        let status = try await offPool { try UnixHTTPClient.request(socket, "GET", "/v1/status") }
+        #expect(try JSONDecoder().decode(DaemonStatus.self, from: Data(status.body)).roots.map(\.path) == [root.path])
+
+        // SIGTERM with the stream attached: the stream ends and photosd exits 0, promptly.
+        let stopped = Date()
+        process.terminate()
+        #expect(try await offPool { try stream.nextLine() } == nil)
+        while process.isRunning {
+            try #require(Date().timeIntervalSince(stopped) < 10, "photosd did not exit within 10 s of SIGTERM")
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(process.terminationStatus == 0, "\(daemonLog())")
+        #expect(!FileManager.default.fileExists(atPath: socket))
+    }
+}
