@@ -28,6 +28,8 @@ let package = Package(
         // The socket API: HTTP/1.1 on a Unix socket (only PhotosServer imports it). No default
         // traits: swift-configuration is not needed.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        // Tests only: reading the OpenAPI document to check real responses against it.
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
         // C libraries, one system-library target each.
@@ -157,6 +159,7 @@ let package = Package(
             name: "PhotosServerTests",
             dependencies: [
                 "PhotosServer", "Photos", "PhotosCore", "PhotosWire", "PhotosTestSupport", "PhotosDaemon", "photosd",
+                .product(name: "Yams", package: "Yams"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ],

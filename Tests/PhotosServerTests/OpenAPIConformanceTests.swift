@@ -1,0 +1,142 @@
+import Foundation
+import Photos
+import PhotosTestSupport
+import Testing
+import Yams
+
+/// Real responses checked against `openapi/photosd.yaml`: each endpoint's answer, errors included,
+/// matches the schema the document gives for its path, status and content type, and every path of
+/// the document is answered.
+@Suite struct OpenAPIConformanceTests {
+    /// The document as plain dictionaries.
+    static func document() throws -> [String: Any] {
+        let url = Corpus.packageRoot.appendingPathComponent("openapi/photosd.yaml")
+        let loaded = try Yams.load(yaml: try String(contentsOf: url, encoding: .utf8))
+        return try #require(plain(loaded as Any) as? [String: Any])
+    }
+
+    /// Yams' `[AnyHashable: Any]` mappings as `[String: Any]`, all the way down.
+    static func plain(_ value: Any) -> Any {
+        if let mapping = value as? [AnyHashable: Any] {
+            return Dictionary(uniqueKeysWithValues: mapping.map { ("\($0.key)", plain($0.value)) })
+        }
+        if let sequence = value as? [Any] { return sequence.map(plain) }
+        return value
+    }
+
+    @Test func responsesMatchTheDocument() async throws {
+        let document = try Self.document()
+        let paths = try #require(document["paths"] as? [String: Any])
+        try await APIServerTests.withServer { socket, fixture in
+            let asset = try #require(fixture.assets["beach.jpg"])
+            let album = try #require(fixture.collections["Trip"])
+            let folder = try #require(fixture.collections["2020"])
+            let checks: [(template: String, target: String, status: Int)] = [
+                ("/v1/health", "/v1/health", 200),
+                ("/v1/status", "/v1/status", 503),
+                ("/v1/assets", "/v1/assets?sort=-creationDate&includeHidden=true&includeAllBursts=true", 200),
+                ("/v1/assets", "/v1/assets?pageSize=2", 200),
+                ("/v1/assets", "/v1/assets?predicate=colour", 400),
+                ("/v1/assets", "/v1/assets?in=nope", 404),
+                ("/v1/assets/{id}", "/v1/assets/\(asset)", 200),
+                ("/v1/assets/{id}", "/v1/assets/nope", 404),
+                ("/v1/albums", "/v1/albums", 200),
+                ("/v1/albums", "/v1/albums?type=nope", 400),
+                ("/v1/albums/{id}", "/v1/albums/\(album)", 200),
+                ("/v1/albums/{id}", "/v1/albums/nope", 404),
+                ("/v1/folders", "/v1/folders", 200),
+                ("/v1/folders/{id}", "/v1/folders/\(folder)", 200),
+                ("/v1/folders/{id}", "/v1/folders/nope", 404),
+                ("/v1/changes", "/v1/changes?since=0", 200),
+                ("/v1/changes", "/v1/changes?since=x", 400),
+            ]
+            for check in checks {
+                let reply = try await APIServerTests.get(socket, check.target)
+                #expect(reply.status == check.status, "\(check.target): \(reply.text)")
+                let operation = try #require(
+                    (paths[check.template] as? [String: Any])?["get"] as? [String: Any], "\(check.template) not in the document")
+                var response = try #require(
+                    (operation["responses"] as? [String: Any])?["\(reply.status)"] as? [String: Any],
+                    "\(check.template): no \(reply.status) in the document")
+                response = try Self.resolve(response, in: document)
+                let contentType = reply.headers["content-type"] ?? ""
+                let schema = try #require(
+                    ((response["content"] as? [String: Any])?[contentType] as? [String: Any])?["schema"] as? [String: Any],
+                    "\(check.template) \(reply.status): no schema for \(contentType)")
+                let bodies = contentType == "application/x-ndjson"
+                    ? reply.text.split(separator: "\n").map { Data($0.utf8) } : [Data(reply.body)]
+                #expect(!bodies.isEmpty)
+                for body in bodies {
+                    let value = try JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed])
+                    let problems = Self.validate(value, schema, in: document, at: "$")
+                    #expect(problems.isEmpty, "\(check.target): \(problems.prefix(5))")
+                }
+            }
+            // Every path the document names was answered.
+            #expect(Set(paths.keys) == Set(checks.map(\.template)))
+        }
+    }
+
+    /// A `$ref` followed, once or more.
+    static func resolve(_ schema: [String: Any], in document: [String: Any]) throws -> [String: Any] {
+        guard let reference = schema["$ref"] as? String else { return schema }
+        var node: Any = document
+        for part in reference.dropFirst(2).split(separator: "/") {
+            node = try #require((node as? [String: Any])?[String(part)], "unresolved \(reference)")
+        }
+        return try resolve(try #require(node as? [String: Any]), in: document)
+    }
+
+    /// What of `value` breaks `schema` (the JSON Schema keywords the document uses: type, enum,
+    /// properties, required, additionalProperties, items).
+    static func validate(_ value: Any, _ schema: [String: Any], in document: [String: Any], at path: String) -> [String] {
+        guard let schema = try? resolve(schema, in: document) else { return ["\(path): unresolved reference"] }
+        var problems: [String] = []
+        if let declared = schema["type"] {
+            let types = (declared as? [String]) ?? [declared as? String ?? ""]
+            guard types.contains(where: { Self.value(value, is: $0) }) else {
+                return ["\(path): \(value) is not \(types)"]
+            }
+        }
+        if let options = schema["enum"] as? [Any], !options.contains(where: { "\($0)" == "\(value)" }) {
+            problems.append("\(path): \(value) is not one of \(options)")
+        }
+        if let object = value as? [String: Any] {
+            let properties = schema["properties"] as? [String: Any] ?? [:]
+            for key in schema["required"] as? [String] ?? [] where object[key] == nil {
+                problems.append("\(path): no \(key)")
+            }
+            for (key, member) in object {
+                if let property = properties[key] as? [String: Any] {
+                    problems += validate(member, property, in: document, at: "\(path).\(key)")
+                } else if schema["additionalProperties"] as? Bool == false {
+                    problems.append("\(path): \(key) is not in the schema")
+                } else if let additional = schema["additionalProperties"] as? [String: Any] {
+                    problems += validate(member, additional, in: document, at: "\(path).\(key)")
+                }
+            }
+        }
+        if let array = value as? [Any], let items = schema["items"] as? [String: Any] {
+            for (index, element) in array.enumerated() {
+                problems += validate(element, items, in: document, at: "\(path)[\(index)]")
+            }
+        }
+        return problems
+    }
+
+    static func value(_ value: Any, is kind: String) -> Bool {
+        switch kind {
+        case "null": return value is NSNull
+        case "object": return value is [String: Any]
+        case "array": return value is [Any]
+        case "string": return value is String
+        // JSONSerialization gives true and false as a boolean kind of NSNumber.
+        case "boolean": return String(describing: type(of: value)) == "__NSCFBoolean"
+        case "integer":
+            guard let number = value as? NSNumber, !Self.value(value, is: "boolean") else { return false }
+            return number.doubleValue.rounded() == number.doubleValue
+        case "number": return value is NSNumber && !Self.value(value, is: "boolean")
+        default: return false
+        }
+    }
+}
