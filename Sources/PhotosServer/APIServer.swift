@@ -120,10 +120,11 @@ struct ErrorMiddleware: RouterMiddleware {
     {
         do {
             return try await next(request, context)
-        } catch let error as APIError {
-            throw error
         } catch let error as HTTPError {
             throw APIError(error.status, error.body ?? error.status.reasonPhrase)
+        } catch let error as any HTTPResponseError {
+            // The API's own (APIError, APIRangeError): already in its shape.
+            throw error
         } catch {
             throw APIError.from(error)
         }

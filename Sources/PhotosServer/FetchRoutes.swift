@@ -18,7 +18,14 @@ struct FetchRoutes: Sendable {
         router.get("/v1/assets") { request, _ in try self.assets(Query(request.uri.query)) }
         router.get("/v1/albums") { request, _ in try self.albums(Query(request.uri.query)) }
         router.get("/v1/folders") { request, _ in try self.folders(Query(request.uri.query)) }
-        router.get("/v1/assets/**") { _, context in try self.asset(Self.identifier(context)) }
+        let resources = ResourceRoutes(fetches: self)
+        router.get("/v1/assets/**") { request, context in
+            let path = Self.identifier(context)
+            if let (identifier, type) = ResourceRoutes.resource(in: path) {
+                return try await resources.serve(identifier: identifier, type: type, request: request, context: context)
+            }
+            return try self.asset(path)
+        }
         router.get("/v1/albums/**") { _, context in try self.collection(Self.identifier(context), list: false) }
         router.get("/v1/folders/**") { _, context in try self.collection(Self.identifier(context), list: true) }
     }
@@ -85,18 +92,19 @@ struct FetchRoutes: Sendable {
     // MARK: One object
 
     func asset(_ identifier: String) throws -> Response {
-        let result = PHAsset.fetchAssets(withLocalIdentifiers: [identifier], options: hiddenIncluded())
-        try requireAvailable()
         var writer = WireJSONWriter()
-        var found = false
-        try result.forEachDescriptionPage { page in
-            for asset in page.prefix(1) {
-                try writer.append(asset)
-                found = true
-            }
-        }
-        guard found else { throw APIError(.notFound, "no asset \(identifier)") }
+        try writer.append(try description(ofAsset: identifier))
         return Self.json(writer.bytes)
+    }
+
+    /// The asset's JSON description, hidden or not; a 404 for an unknown identifier.
+    func description(ofAsset identifier: String) throws -> AssetDescription {
+        let result = PHAsset.fetchAssets(withLocalIdentifiers: [identifier], options: hiddenIncluded())
+        var found: AssetDescription?
+        try result.forEachDescriptionPage { page in found = found ?? page.first }
+        try requireAvailable()
+        guard let found else { throw APIError(.notFound, "no asset \(identifier)") }
+        return found
     }
 
     func collection(_ identifier: String, list: Bool) throws -> Response {

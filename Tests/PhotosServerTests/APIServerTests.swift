@@ -247,6 +247,25 @@ import Testing
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "a user's file")
     }
 
+    @Test(arguments: [
+        ("bytes=0-0", 0...0), ("bytes=0-9", 0...9), ("bytes=5-", 5...9), ("bytes=-3", 7...9), ("bytes=-30", 0...9),
+        ("bytes=8-100", 8...9),
+    ])
+    func byteRangesWithinTenBytes(header: String, expected: ClosedRange<Int>) {
+        #expect(ResourceRoutes.byteRange(header, size: 10) == expected)
+    }
+
+    @Test(arguments: ["bytes=10-", "bytes=5-2", "bytes=-0", "bytes=0-1,4-5", "items=0-1", "bytes=x-1", "bytes=-"])
+    func unsatisfiableByteRanges(header: String) {
+        #expect(ResourceRoutes.byteRange(header, size: 10) == nil)
+    }
+
+    @Test func resourcePathsAreToldFromIdentifiers() {
+        #expect(ResourceRoutes.resource(in: "A/L0/001/original")! == ("A/L0/001", nil))
+        #expect(ResourceRoutes.resource(in: "A/L0/001/resources/pairedVideo")! == ("A/L0/001", "pairedVideo"))
+        #expect(ResourceRoutes.resource(in: "A/L0/001") == nil)
+    }
+
     static func assetNames(_ reply: UnixHTTPClient.Reply) throws -> [String] {
         let assets = try #require(try reply.object()["assets"] as? [[String: Any]], "\(reply.text)")
         return assets.compactMap { asset in

@@ -68,6 +68,41 @@ import Testing
         #expect(asset.resources.first?.path == copy.path)
         #expect(asset.albums.map(\.localizedTitle) == ["Trip"])
         #expect(asset.pixelWidth > 0 && asset.creationDate != nil)
+        // Its file, whole, in part, and not again when unchanged.
+        let bytes = [UInt8](try Data(contentsOf: copy))
+        let original = try await offPool { try UnixHTTPClient.request(socket, "GET", "/v1/assets/\(identifier)/original") }
+        #expect(original.status == 200)
+        #expect(original.body == bytes)
+        #expect(original.headers["content-type"] == "image/jpeg")
+        #expect(original.headers["accept-ranges"] == "bytes")
+        let etag = try #require(original.headers["etag"])
+        let byType = try await offPool {
+            try UnixHTTPClient.request(socket, "GET", "/v1/assets/\(identifier)/resources/photo")
+        }
+        #expect(byType.body == bytes)
+        for (range, expected) in [("bytes=0-99", 0..<100), ("bytes=-10", bytes.count - 10..<bytes.count),
+                                  ("bytes=100-", 100..<bytes.count)] {
+            let part = try await offPool {
+                try UnixHTTPClient.request(socket, "GET", "/v1/assets/\(identifier)/original", headers: ["Range": range])
+            }
+            #expect(part.status == 206, "\(range)")
+            #expect(part.body == Array(bytes[expected]), "\(range)")
+            #expect(part.headers["content-range"] == "bytes \(expected.lowerBound)-\(expected.upperBound - 1)/\(bytes.count)")
+        }
+        let unchanged = try await offPool {
+            try UnixHTTPClient.request(socket, "GET", "/v1/assets/\(identifier)/original", headers: ["If-None-Match": etag])
+        }
+        #expect(unchanged.status == 304 && unchanged.body.isEmpty)
+        let beyond = try await offPool {
+            try UnixHTTPClient.request(socket, "GET", "/v1/assets/\(identifier)/original", headers: ["Range": "bytes=999999999-"])
+        }
+        #expect(beyond.status == 416)
+        #expect(beyond.headers["content-range"] == "bytes */\(bytes.count)")
+        let noVideo = try await offPool {
+            try UnixHTTPClient.request(socket, "GET", "/v1/assets/\(identifier)/resources/video")
+        }
+        #expect(noVideo.status == 404)
+
         let listing = try await offPool {
             try UnixHTTPClient.request(socket, "GET", "/v1/assets?predicate=mediaType+%3D%3D+1")
         }

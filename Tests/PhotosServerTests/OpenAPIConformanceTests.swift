@@ -40,6 +40,9 @@ import Yams
                 ("/v1/assets", "/v1/assets?in=nope", 404),
                 ("/v1/assets/{id}", "/v1/assets/\(asset)", 200),
                 ("/v1/assets/{id}", "/v1/assets/nope", 404),
+                // The fixture's assets have no files on disk: their resources are 404s.
+                ("/v1/assets/{id}/original", "/v1/assets/\(asset)/original", 404),
+                ("/v1/assets/{id}/resources/{type}", "/v1/assets/\(asset)/resources/photo", 404),
                 ("/v1/albums", "/v1/albums", 200),
                 ("/v1/albums", "/v1/albums?type=nope", 400),
                 ("/v1/albums/{id}", "/v1/albums/\(album)", 200),

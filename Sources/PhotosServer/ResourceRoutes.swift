@@ -1,0 +1,124 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Photos
+import PhotosWire
+
+/// `GET /v1/assets/{id}/original` and `/v1/assets/{id}/resources/{type}`: a resource's bytes, from
+/// the file the library records for it, with `Range` (one range), `ETag`, `Last-Modified`,
+/// `If-None-Match` and `If-Modified-Since`. Only files that are resources of the library's assets
+/// are served, and only read.
+struct ResourceRoutes: Sendable {
+    let fetches: FetchRoutes
+
+    /// The asset's identifier and the resource type (nil: the original, its first resource) when
+    /// `path` (what follows `/v1/assets/`, decoded) names a resource.
+    static func resource(in path: String) -> (identifier: String, type: String?)? {
+        if path.hasSuffix("/original") { return (String(path.dropLast("/original".count)), nil) }
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        if parts.count >= 3, parts[parts.count - 2] == "resources" {
+            return (parts.dropLast(2).joined(separator: "/"), String(parts[parts.count - 1]))
+        }
+        return nil
+    }
+
+    func serve(identifier: String, type: String?, request: Request, context: BasicRequestContext) async throws
+        -> Response
+    {
+        let asset = try fetches.description(ofAsset: identifier)
+        guard let resource = type.map({ type in asset.resources.first { $0.type == type } }) ?? asset.resources.first
+        else {
+            let types = asset.resources.map(\.type).joined(separator: ", ")
+            throw APIError(.notFound, "asset \(identifier) has no \(type ?? "") resource (it has: \(types))")
+        }
+        var info = stat()
+        guard stat(resource.path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            throw APIError(.notFound, "the file of asset \(identifier) is not there: \(resource.path) (errno \(errno))")
+        }
+        guard access(resource.path, R_OK) == 0 else {
+            throw APIError(.forbidden, "photosd cannot read \(resource.path)")
+        }
+        let size = Int(info.st_size)
+        let modified = Date(
+            timeIntervalSince1970: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1_000_000_000)
+        var headers: HTTPFields = [
+            .contentType: resource.mimeType ?? "application/octet-stream",
+            .eTag: "\"\(info.st_ino)-\(size)-\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)\"",
+            .lastModified: HTTPDate.string(modified),
+            .acceptRanges: "bytes",
+        ]
+        if let match = request.headers[.ifNoneMatch], match == headers[.eTag] || match == "*" {
+            return Response(status: .notModified, headers: headers)
+        }
+        if request.headers[.ifNoneMatch] == nil, let since = request.headers[.ifModifiedSince].flatMap(HTTPDate.parse),
+            modified.timeIntervalSince1970.rounded(.down) <= since.timeIntervalSince1970
+        {
+            return Response(status: .notModified, headers: headers)
+        }
+        var range: ClosedRange<Int>? = nil
+        if let header = request.headers[.range],
+            request.headers[.ifRange].map({ $0 == headers[.eTag] || $0 == headers[.lastModified] }) ?? true
+        {
+            guard let wanted = Self.byteRange(header, size: size) else {
+                headers[.contentRange] = "bytes */\(size)"
+                throw APIRangeError(headers: headers, size: size)
+            }
+            range = wanted
+        }
+        let whole = size > 0 ? 0...(size - 1) : nil
+        guard let part = range ?? whole else {
+            headers[.contentLength] = "0"
+            return Response(status: .ok, headers: headers, body: ResponseBody())
+        }
+        headers[.contentLength] = "\(part.count)"
+        if range != nil { headers[.contentRange] = "bytes \(part.lowerBound)-\(part.upperBound)/\(size)" }
+        let body = try await FileIO().loadFile(path: resource.path, range: part, context: context)
+        return Response(status: range != nil ? .partialContent : .ok, headers: headers, body: body)
+    }
+
+    /// One range of `bytes=a-b`, `bytes=a-` or `bytes=-n`, within a file of `size` bytes; nil when
+    /// it cannot be satisfied (or names several ranges).
+    static func byteRange(_ header: String, size: Int) -> ClosedRange<Int>? {
+        guard header.hasPrefix("bytes="), size > 0 else { return nil }
+        let spec = header.dropFirst("bytes=".count).trimmingCharacters(in: .whitespaces)
+        guard !spec.contains(","), let dash = spec.firstIndex(of: "-") else { return nil }
+        let first = spec[..<dash], last = spec[spec.index(after: dash)...]
+        if first.isEmpty {
+            guard let count = Int(last), count > 0 else { return nil }
+            return max(0, size - count)...(size - 1)
+        }
+        guard let start = Int(first), start >= 0, start < size else { return nil }
+        if last.isEmpty { return start...(size - 1) }
+        guard let end = Int(last), end >= start else { return nil }
+        return start...min(end, size - 1)
+    }
+}
+
+/// 416 with the file's size in `Content-Range`, in the API's error shape.
+struct APIRangeError: Error, HTTPResponseError {
+    let headers: HTTPFields
+    let size: Int
+    var status: HTTPResponse.Status { .rangeNotSatisfiable }
+
+    func response(from request: Request, context: some RequestContext) throws -> Response {
+        var response = try APIError(.rangeNotSatisfiable, "the range is not within the file's \(size) bytes")
+            .response(from: request, context: context)
+        response.headers[.contentRange] = headers[.contentRange]
+        return response
+    }
+}
+
+/// HTTP's date format (RFC 9110's IMF-fixdate): `Sun, 06 Nov 1994 08:49:37 GMT`.
+enum HTTPDate {
+    private static let formatter: DateFormatter = {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        return formatter
+    }()
+    private static let lock = NSLock()
+
+    static func string(_ date: Date) -> String { lock.withLock { formatter.string(from: date) } }
+    static func parse(_ text: String) -> Date? { lock.withLock { formatter.date(from: text) } }
+}
