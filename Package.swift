@@ -140,7 +140,11 @@ let package = Package(
         // Release-build benchmark: `swift run -c release photos-bench`.
         .executableTarget(
             name: "photos-bench",
-            dependencies: ["Photos", "PhotosStore", "PhotosWire", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "Photos", "PhotosStore", "PhotosWire", "PhotosServer", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             path: "Benchmarks/photos-bench",
             swiftSettings: settings
         ),

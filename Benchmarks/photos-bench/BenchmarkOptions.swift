@@ -18,9 +18,13 @@ struct BenchmarkOptions: Sendable {
     /// Assets written as asset JSON by the PhotoKit path and by the description reader (issue 11);
     /// nil to skip it.
     var jsonSize: Int? = 20_000
+    /// The library size at which the socket API is measured against the same fetch in process
+    /// (issue 12); nil to skip it. It runs only when this size is one of ``sizes``.
+    var apiSize: Int? = nil
 
     static let usage = """
         usage: photos-bench [--sizes 100000,1000000] [--dir DIR] [--iterations N] [--changes SIZE] [--json N]
+                            [--api SIZE]
 
           --sizes       library sizes in assets, comma separated (default 100000,1000000)
           --dir         where synthetic libraries are kept and reused (default $TMPDIR/photos-bench)
@@ -29,6 +33,8 @@ struct BenchmarkOptions: Sendable {
                         0 skips it (default 100000)
           --json        assets written as asset JSON, old path and new, in a library of their own;
                         0 skips it (default 20000)
+          --api         library size at which the socket API is measured beside the same fetch in
+                        process, one of --sizes (default: not measured)
         """
 
     /// Parses `arguments` (without the program name); throws a message for the user on a bad one.
@@ -61,6 +67,11 @@ struct BenchmarkOptions: Sendable {
                     throw UsageError(message: "--json wants a number of assets, or 0, got \(value)")
                 }
                 jsonSize = size == 0 ? nil : size
+            case "--api":
+                guard let size = Int(value.filter { $0 != "_" }), size >= 0 else {
+                    throw UsageError(message: "--api wants a number of assets, or 0, got \(value)")
+                }
+                apiSize = size == 0 ? nil : size
             default:
                 throw UsageError(message: "unknown option \(flag)")
             }
@@ -74,7 +85,7 @@ struct BenchmarkOptions: Sendable {
     var commandLine: String {
         "swift run -c release --scratch-path .build-bench photos-bench --sizes "
             + sizes.map(String.init).joined(separator: ",") + " --dir \(directory) --iterations \(iterations)"
-            + " --changes \(changesSize ?? 0) --json \(jsonSize ?? 0)"
+            + " --changes \(changesSize ?? 0) --json \(jsonSize ?? 0)" + (apiSize.map { " --api \($0)" } ?? "")
     }
 }
 

@@ -39,6 +39,10 @@ struct PhotosBenchmark {
             try LibraryMeasurements(path: synthetic.path, size: size, options: options, table: table)
                 .measureChanges()
         }
+        if let size = options.apiSize, options.sizes.contains(size) {
+            let synthetic = SyntheticLibrary(size: size, directory: options.directory)
+            try APIMeasurement(path: synthetic.path, size: size, iterations: options.iterations).run()
+        }
         if let size = options.jsonSize {
             try AssetJSONMeasurement(size: size, directory: options.directory, rounds: 5, table: table).run()
         }

@@ -1,0 +1,268 @@
+import Foundation
+import Logging
+import Photos
+import PhotosServer
+import PhotosWire
+import ServiceLifecycle
+import Synchronization
+
+/// The socket API against the same fetch in process (issue 12): photosd's `APIServer` over the
+/// synthetic library, served in this process on a socket of its own, and clients on keep-alive
+/// connections from threads of their own. The in-process baseline does the work the API does
+/// minus HTTP: the fetch, then the page's JSON.
+struct APIMeasurement {
+    let path: String
+    let size: Int
+    let iterations: Int
+
+    /// Goals of issue 12.
+    enum Goal {
+        static let overInProcess = 1.5
+        static let plusMilliseconds = 0.3
+        static let fetchesPerSecond = 5_000.0
+    }
+
+    struct Case {
+        let name: String
+        let target: String
+        let inProcess: (PHPhotoLibrary) throws -> [UInt8]
+    }
+
+    func run() throws {
+        let library = try PHPhotoLibrary(url: URL(fileURLWithPath: path))
+        let favorite = PHAsset.fetchAssets(with: {
+            let options = PHFetchOptions()
+            options.photoLibrary = library
+            options.fetchLimit = 1
+            return options
+        }()).firstObject!.localIdentifier
+        let cases = [
+            Case(
+                name: "50 newest favorites",
+                target: "/v1/assets?predicate=favorite+%3D%3D+YES&sort=-creationDate&limit=50"
+            ) { library in
+                let options = PHFetchOptions()
+                options.photoLibrary = library
+                options.predicate = NSPredicate(format: "favorite == YES")
+                options.sortDescriptors = [NSSortDescriptor(key: "creationDate", ascending: false)]
+                options.fetchLimit = 50
+                let result = PHAsset.fetchAssets(with: options)
+                var writer = WireJSONWriter()
+                writer.beginListing("assets")
+                try result.forEachDescriptionPage(in: 0..<50) { page in
+                    for asset in page { try writer.appendElement(asset) }
+                }
+                writer.endListing(next: nil)
+                return writer.bytes
+            },
+            Case(name: "one asset by identifier", target: "/v1/assets/\(favorite)") { library in
+                let options = PHFetchOptions()
+                options.photoLibrary = library
+                options.includeHiddenAssets = true
+                var writer = WireJSONWriter()
+                try PHAsset.fetchAssets(withLocalIdentifiers: [favorite], options: options).forEachDescriptionPage {
+                    if let asset = $0.first { try writer.append(asset) }
+                }
+                return writer.bytes
+            },
+        ]
+
+        let socket = NSTemporaryDirectory() + "photos-bench-api-\(getpid()).sock"
+        let listening = DispatchSemaphore(value: 0)
+        var logger = Logger(label: "photos-bench.api")
+        logger.logLevel = .warning
+        let server = APIServer(
+            socketPath: socket, library: library, status: { nil }, logger: logger,
+            onListening: { listening.signal() })
+        let group = ServiceGroup(configuration: .init(services: [server], gracefulShutdownSignals: [], logger: logger))
+        let serving = Task.detached { try await group.run() }
+        defer {
+            let stopped = DispatchSemaphore(value: 0)
+            Task.detached {
+                await group.triggerGracefulShutdown()
+                _ = await serving.result
+                stopped.signal()
+            }
+            stopped.wait()
+        }
+        guard listening.wait(timeout: .now() + 30) == .success else { throw BenchError("the API did not start") }
+
+        print()
+        print("API over a Unix socket, library \(size) (\(iterations) requests per measure; in-process = the same fetch and JSON)")
+        print("  measure                                   in-process p50/p99   API 1 client p50/p99   ratio   API 16 clients: req/s, p50/p99")
+        var verdicts: [String] = []
+        for test in cases {
+            // The API's answer is the in-process one, byte for byte.
+            let expected = try test.inProcess(library)
+            let check = try KeepAliveClient(socket: socket)
+            let answer = try check.get(test.target)
+            guard answer.status == 200, answer.body == expected else {
+                throw BenchError("\(test.target) answered \(answer.status), not the in-process bytes")
+            }
+            for _ in 0..<20 { _ = try test.inProcess(library); _ = try check.get(test.target) }
+
+            var local = Samples()
+            for _ in 0..<iterations { local.append(try timed { try test.inProcess(library) }.duration) }
+            var remote = Samples()
+            for _ in 0..<iterations { remote.append(try timed { try check.get(test.target) }.duration) }
+            let (perSecond, concurrent) = try Self.concurrent(socket: socket, target: test.target, clients: 16,
+                                                               requests: max(iterations, 100))
+            let ratio = remote.p50 / local.p50
+            let bound = Goal.overInProcess * local.p50 + Goal.plusMilliseconds
+            verdicts.append(
+                "  \(test.name): API p50 \(f(remote.p50)) ms <= \(f(bound)) ms: \(remote.p50 <= bound ? "MET" : "NOT MET"); "
+                    + "\(Int(perSecond)) fetches/s at 16 clients >= \(Int(Goal.fetchesPerSecond)): "
+                    + "\(perSecond >= Goal.fetchesPerSecond ? "MET" : "NOT MET")")
+            print("  \(test.name.padding(toLength: 40, withPad: " ", startingAt: 0))"
+                + "  \(f(local.p50)) / \(f(local.p99))        \(f(remote.p50)) / \(f(remote.p99))          "
+                + "\(String(format: "%.2f", ratio))    \(Int(perSecond)), \(f(concurrent.p50)) / \(f(concurrent.p99))")
+        }
+        print("  goals (issue 12): API p50 <= \(Goal.overInProcess)x in-process + \(Goal.plusMilliseconds) ms; "
+            + ">= \(Int(Goal.fetchesPerSecond)) fetches/s on this machine")
+        for verdict in verdicts { print(verdict) }
+        try measureStream(library: library, socket: socket, asset: favorite)
+    }
+
+    /// A change block's start → its entry read by a client following `/v1/changes`.
+    private func measureStream(library: PHPhotoLibrary, socket: String, asset identifier: String) throws {
+        let options = PHFetchOptions()
+        options.photoLibrary = library
+        options.includeHiddenAssets = true
+        let asset = PHAsset.fetchAssets(withLocalIdentifiers: [identifier], options: options).firstObject!
+        let follower = try KeepAliveClient(socket: socket)
+        try follower.startStream("/v1/changes?since=\(try library.database.currentToken())&follow=true")
+        var samples = Samples()
+        let rounds = min(iterations, 200)
+        for round in 0..<rounds + 10 {
+            let start = ContinuousClock.now
+            try library.performChangesAndWait { PHAssetChangeRequest(for: asset).isFavorite = round % 2 == 0 }
+            _ = try follower.nextStreamLine()
+            if round >= 10 { samples.append(ContinuousClock.now - start) }
+        }
+        // Put it back as it was.
+        try library.performChangesAndWait { PHAssetChangeRequest(for: asset).isFavorite = true }
+        let met = samples.p99 <= 5
+        print("  one asset changed → its entry on a follow stream (commit included): p50 \(f(samples.p50)) / p99 "
+            + "\(f(samples.p99)) ms over \(rounds) changes (goal p99 <= 5 ms: \(met ? "MET" : "NOT MET"))")
+    }
+
+    private func f(_ value: Double) -> String { String(format: "%.3f", value) }
+
+    /// `clients` threads, each on its own connection, `requests` requests each: requests per second
+    /// over the whole, and the latencies.
+    static func concurrent(socket: String, target: String, clients: Int, requests: Int) throws -> (Double, Samples) {
+        let results = Mutex<(samples: [Double], failure: String?)>(([], nil))
+        let done = DispatchGroup()
+        let start = ContinuousClock.now
+        for _ in 0..<clients {
+            done.enter()
+            Thread {
+                defer { done.leave() }
+                do {
+                    let client = try KeepAliveClient(socket: socket)
+                    var mine = Samples()
+                    for _ in 0..<requests { mine.append(try timed { try client.get(target) }.duration) }
+                    results.withLock { $0.samples += mine.milliseconds }
+                } catch {
+                    results.withLock { $0.failure = "\(error)" }
+                }
+            }.start()
+        }
+        done.wait()
+        let elapsed = (ContinuousClock.now - start).milliseconds / 1000
+        let (values, failure) = results.withLock { ($0.samples, $0.failure) }
+        if let failure { throw BenchError(failure) }
+        var samples = Samples()
+        for value in values { samples.append(.nanoseconds(Int64(value * 1_000_000))) }
+        return (Double(clients * requests) / elapsed, samples)
+    }
+}
+
+struct BenchError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// HTTP/1.1 GETs on one kept-alive Unix-socket connection; bodies by Content-Length.
+final class KeepAliveClient {
+    private let descriptor: Int32
+    private var buffer: [UInt8] = []
+
+    init(socket path: String) throws {
+        descriptor = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        guard connected == 0 else { throw BenchError("cannot connect to \(path): errno \(errno)") }
+    }
+
+    deinit { close(descriptor) }
+
+    func get(_ target: String) throws -> (status: Int, body: [UInt8]) {
+        let request = Array("GET \(target) HTTP/1.1\r\nHost: photosd\r\n\r\n".utf8)
+        guard request.withUnsafeBytes({ write(descriptor, $0.baseAddress, $0.count) }) == request.count else {
+            throw BenchError("write failed")
+        }
+        while true {
+            if let end = Self.headEnd(buffer) {
+                let head = String(decoding: buffer[..<end], as: UTF8.self)
+                let status = Int(head.split(separator: " ")[1]) ?? 0
+                var length = 0
+                for line in head.split(separator: "\r\n") where line.lowercased().hasPrefix("content-length:") {
+                    length = Int(line.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) ?? 0
+                }
+                while buffer.count < end + 4 + length { try fill() }
+                let body = Array(buffer[(end + 4)..<(end + 4 + length)])
+                buffer.removeFirst(end + 4 + length)
+                return (status, body)
+            }
+            try fill()
+        }
+    }
+
+    /// Sends a GET whose answer is a chunked stream, and reads its head.
+    func startStream(_ target: String) throws {
+        let request = Array("GET \(target) HTTP/1.1\r\nHost: photosd\r\n\r\n".utf8)
+        guard request.withUnsafeBytes({ write(descriptor, $0.baseAddress, $0.count) }) == request.count else {
+            throw BenchError("write failed")
+        }
+        while Self.headEnd(buffer) == nil { try fill() }
+        buffer.removeFirst(Self.headEnd(buffer)! + 4)
+    }
+
+    /// The stream's next line of data, skipping the chunks' size lines.
+    func nextStreamLine() throws -> String {
+        while true {
+            if let newline = buffer.firstIndex(of: 10) {
+                let line = String(decoding: buffer[..<newline], as: UTF8.self)
+                    .trimmingCharacters(in: CharacterSet(charactersIn: "\r"))
+                buffer.removeFirst(newline + 1)
+                // A chunk's size line (hex), or the empty line after a chunk: not data.
+                if line.isEmpty || line.allSatisfy(\.isHexDigit) { continue }
+                return line
+            }
+            try fill()
+        }
+    }
+
+    private static func headEnd(_ bytes: [UInt8]) -> Int? {
+        guard bytes.count >= 4 else { return nil }
+        for index in 0...(bytes.count - 4)
+        where bytes[index] == 13 && bytes[index + 1] == 10 && bytes[index + 2] == 13 && bytes[index + 3] == 10 {
+            return index
+        }
+        return nil
+    }
+
+    private func fill() throws {
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        guard count > 0 else { throw BenchError("connection closed") }
+        buffer += chunk[..<count]
+    }
+}
