@@ -21,13 +21,20 @@ public struct APIServer: Service {
     let status: @Sendable () throws -> DaemonStatus?
     let logger: Logger
     let onListening: @Sendable () -> Void
+    let maximumStreams: Int
+
+    /// The follow streams open at once unless the caller says otherwise.
+    public static let defaultMaximumStreams = 64
 
     /// A server on the socket at `socketPath` over `library`; `status` gives the daemon's status
-    /// (nil before it has one); `onListening` is called once the socket accepts connections.
+    /// (nil before it has one); `onListening` is called once the socket accepts connections. At most
+    /// `maximumStreams` change streams follow at once; one more is refused with 503.
     public init(
         socketPath: String, library: PHPhotoLibrary, status: @escaping @Sendable () throws -> DaemonStatus?,
-        logger: Logger, onListening: @escaping @Sendable () -> Void = {}
+        logger: Logger, maximumStreams: Int = APIServer.defaultMaximumStreams,
+        onListening: @escaping @Sendable () -> Void = {}
     ) {
+        self.maximumStreams = maximumStreams
         self.socketPath = socketPath
         self.library = library
         self.status = status
@@ -59,7 +66,7 @@ public struct APIServer: Service {
         router.add(middleware: ErrorMiddleware())
         addStatusRoutes(to: router)
         FetchRoutes(library: library, cursors: ListingCursors()).add(to: router)
-        ChangeRoutes(database: library.database).add(to: router)
+        ChangeRoutes(database: library.database, streams: StreamCount(limit: maximumStreams)).add(to: router)
         let socketPath = self.socketPath
         let logger = self.logger
         let onListening = self.onListening

@@ -4,6 +4,7 @@ import PhotosCore
 import PhotosStore
 import PhotosWire
 import ServiceLifecycle
+import Synchronization
 
 /// `GET /v1/changes?since=TOKEN[&follow=true]`: the change log after a token, from the store's one
 /// change feed, as NDJSON (one entry per line, as `photos changes --json` prints them) or, when
@@ -15,6 +16,8 @@ import ServiceLifecycle
 /// a gap; a stream that falls that far behind gets that error as its last event.
 struct ChangeRoutes: Sendable {
     let database: LibraryDatabase
+    /// The follow streams open now, and the most allowed at once: one more is a 503.
+    let streams: StreamCount
 
     func add(to router: Router<BasicRequestContext>) {
         router.get("/v1/changes") { request, _ in try self.changes(request) }
@@ -41,7 +44,10 @@ struct ChangeRoutes: Sendable {
             throw APIError.from(error)
         }
         let database = self.database
+        // A follow stream holds a connection for as long as the client stays: there is a bound.
+        let slot = follow ? try streams.open() : nil
         let body = ResponseBody { writer in
+            defer { slot?.close() }
             do {
                 if follow {
                     // The feed ends when the daemon starts stopping: a stream never holds up shutdown.
@@ -80,5 +86,45 @@ struct ChangeRoutes: Sendable {
         let json = try WireJSON.makeEncoder().encode(entry)
         if events { return Array("id: \(entry.token)\ndata: ".utf8) + json + Array("\n\n".utf8) }
         return json + [10]
+    }
+}
+
+/// Counts the open follow streams against a limit.
+final class StreamCount: Sendable {
+    let limit: Int
+    private let count = Mutex(0)
+
+    init(limit: Int) { self.limit = limit }
+
+    /// A slot for one more stream, or a 503 when `limit` are open; close the slot when the stream ends.
+    func open() throws -> Slot {
+        let taken = count.withLock { open in
+            guard open < limit else { return false }
+            open += 1
+            return true
+        }
+        guard taken else {
+            throw APIError(.serviceUnavailable, "too many streams: \(limit) are open; try again when one ends")
+        }
+        return Slot(count: self)
+    }
+
+    fileprivate func release() { count.withLock { $0 -= 1 } }
+
+    /// One stream's place in the count.
+    final class Slot: Sendable {
+        private let streams: StreamCount
+        private let closed = Mutex(false)
+        fileprivate init(count: StreamCount) { streams = count }
+
+        func close() {
+            let first = closed.withLock { closed in
+                defer { closed = true }
+                return !closed
+            }
+            if first { streams.release() }
+        }
+
+        deinit { close() }
     }
 }

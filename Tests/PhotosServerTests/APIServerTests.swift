@@ -13,14 +13,15 @@ import Testing
 @Suite struct APIServerTests {
     /// Runs the server over a fresh fixture for `body`, then stops it gracefully.
     static func withServer(
-        status: DaemonStatus? = nil, _ body: (_ socket: String, _ fixture: LibraryFixture) async throws -> Void
+        status: DaemonStatus? = nil, maximumStreams: Int = APIServer.defaultMaximumStreams,
+        _ body: (_ socket: String, _ fixture: LibraryFixture) async throws -> Void
     ) async throws {
         let fixture = try LibraryFixture()
         let socket = fixture.directory.path("api.sock").path
         let listening = AsyncStream<Void>.makeStream()
         let server = APIServer(
             socketPath: socket, library: fixture.library, status: { status }, logger: Logger(label: "api-test"),
-            onListening: { listening.continuation.yield() })
+            maximumStreams: maximumStreams, onListening: { listening.continuation.yield() })
         let group = ServiceGroup(
             configuration: .init(services: [server], gracefulShutdownSignals: [], logger: Logger(label: "api-test")))
         try await withThrowingTaskGroup(of: Void.self) { tasks in
@@ -222,6 +223,35 @@ import Testing
             #expect(try JSONDecoder().decode(LibraryChange.self, from: Data(data.dropFirst(6).utf8)) == entry)
         }
         // (withServer's graceful shutdown ended both streams: it returned.)
+    }
+
+    @Test func followStreamsAreBoundedAndAClosedOneFreesItsPlace() async throws {
+        try await Self.withServer(maximumStreams: 2) { socket, fixture in
+            let beach = fixture.asset("beach.jpg")
+            var streams: [UnixHTTPClient] = []
+            for _ in 0..<2 {
+                let stream = try UnixHTTPClient(socket: socket)
+                #expect(try await offPool { try stream.send("GET", "/v1/changes?follow=true") }.status == 200)
+                streams.append(stream)
+            }
+            let refused = try await Self.get(socket, "/v1/changes?follow=true")
+            #expect(refused.status == 503)
+            #expect(try refused.object()["error"] != nil)
+            // The log without follow is not a stream: still served.
+            #expect(try await Self.get(socket, "/v1/changes").status == 200)
+            // A client that leaves frees its place, once the server sees it gone (its next write).
+            streams.removeFirst()
+            var admitted = false
+            for _ in 0..<100 where !admitted {
+                // A commit makes the server write to every stream, and find the closed one.
+                try fixture.library.performChangesAndWait { PHAssetChangeRequest(for: beach).isFavorite.toggle() }
+                let again = try UnixHTTPClient(socket: socket)
+                let head = try await offPool { try again.send("GET", "/v1/changes?follow=true") }
+                admitted = head.status == 200
+                if admitted { streams.append(again) } else { try await Task.sleep(for: .milliseconds(50)) }
+            }
+            #expect(admitted)
+        }
     }
 
     @Test func anExpiredTokenIs410With3105() async throws {
