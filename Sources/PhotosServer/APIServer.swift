@@ -65,8 +65,12 @@ public struct APIServer: Service {
         let router = Router(context: BasicRequestContext.self)
         router.add(middleware: ErrorMiddleware())
         addStatusRoutes(to: router)
-        FetchRoutes(library: library, cursors: ListingCursors()).add(to: router)
-        ChangeRoutes(database: library.database, streams: StreamCount(limit: maximumStreams)).add(to: router)
+        let fetches = FetchRoutes(library: library, cursors: ListingCursors())
+        fetches.add(to: router)
+        // Change streams and live queries share the bound on open streams.
+        let streams = StreamCount(limit: maximumStreams)
+        ChangeRoutes(database: library.database, streams: streams).add(to: router)
+        LiveQueryRoutes(library: library, fetches: fetches, streams: streams).add(to: router)
         let socketPath = self.socketPath
         let logger = self.logger
         let onListening = self.onListening

@@ -89,6 +89,35 @@ struct FetchRoutes: Sendable {
         return try firstPage(of: Listing("folders", collections: [folders]), query)
     }
 
+    /// The assets a live query's options fetch (``LiveQueryRoutes``), checked as a listing's are.
+    func liveAssets(_ posted: LiveQueryRoutes.Request) throws -> PHFetchResult<PHAsset> {
+        var items: [String] = []
+        func add(_ name: String, _ value: String?) {
+            if let value { items.append("\(name)=\(value.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? value)") }
+        }
+        add("predicate", posted.predicate)
+        for key in posted.sort ?? [] { add("sort", key) }
+        add("limit", posted.limit.map(String.init))
+        let query = Query(items.joined(separator: "&"))
+        let options = try fetchOptions(query, schema: .asset)
+        options.includeHiddenAssets = posted.includeHidden ?? false
+        options.includeAllBurstAssets = posted.includeAllBursts ?? false
+        let result: PHFetchResult<PHAsset>
+        if let identifier = posted.in {
+            guard let collection = PHAssetCollection.fetchAssetCollections(
+                withLocalIdentifiers: [identifier], options: plainOptions()
+            ).firstObject else {
+                try requireAvailable()
+                throw APIError(.notFound, "no album \(identifier)")
+            }
+            result = PHAsset.fetchAssets(in: collection, options: options)
+        } else {
+            result = PHAsset.fetchAssets(with: options)
+        }
+        try requireAvailable()
+        return result
+    }
+
     // MARK: One object
 
     func asset(_ identifier: String) throws -> Response {

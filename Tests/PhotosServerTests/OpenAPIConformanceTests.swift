@@ -31,7 +31,7 @@ import Yams
             let asset = try #require(fixture.assets["beach.jpg"])
             let album = try #require(fixture.collections["Trip"])
             let folder = try #require(fixture.collections["2020"])
-            let checks: [(template: String, target: String, status: Int)] = [
+            let gets: [(template: String, target: String, status: Int)] = [
                 ("/v1/health", "/v1/health", 200),
                 ("/v1/status", "/v1/status", 503),
                 ("/v1/assets", "/v1/assets?sort=-creationDate&includeHidden=true&includeAllBursts=true", 200),
@@ -53,11 +53,17 @@ import Yams
                 ("/v1/changes", "/v1/changes?since=0", 200),
                 ("/v1/changes", "/v1/changes?since=x", 400),
             ]
+            var checks = gets.map { (method: "get", template: $0.template, target: $0.target, status: $0.status, body: "") }
+            checks.append(("post", "/v1/queries", "/v1/queries", 400, #"{"colour": 1}"#))
+            checks.append(("post", "/v1/queries", "/v1/queries", 404, #"{"in": "nope"}"#))
             for check in checks {
-                let reply = try await APIServerTests.get(socket, check.target)
+                let reply = try await offPool {
+                    try UnixHTTPClient.request(socket, check.method.uppercased(), check.target, body: Array(check.body.utf8))
+                }
                 #expect(reply.status == check.status, "\(check.target): \(reply.text)")
                 let operation = try #require(
-                    (paths[check.template] as? [String: Any])?["get"] as? [String: Any], "\(check.template) not in the document")
+                    (paths[check.template] as? [String: Any])?[check.method] as? [String: Any],
+                    "\(check.method) \(check.template) not in the document")
                 var response = try #require(
                     (operation["responses"] as? [String: Any])?["\(reply.status)"] as? [String: Any],
                     "\(check.template): no \(reply.status) in the document")

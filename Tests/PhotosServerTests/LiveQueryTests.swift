@@ -1,0 +1,101 @@
+import Foundation
+import Photos
+import PhotosTestSupport
+import Testing
+
+/// `POST /v1/queries`: a client that applies each streamed diff with PhotoKit's rules holds what a
+/// fresh fetch returns, through a random sequence of changes.
+@Suite struct LiveQueryTests {
+    /// PhotoKit's rules, as a client applies them to the identifiers it holds.
+    static func apply(_ record: [String: Any], to held: inout [String]) throws {
+        if let reset = record["reset"] as? [String: Any] {
+            held = try #require(reset["assets"] as? [[String: Any]]).compactMap { $0["localIdentifier"] as? String }
+            return
+        }
+        let count = try #require(record["count"] as? Int)
+        let removed = Set(try #require(record["removed"] as? [Int]))
+        let moves = try #require(record["moves"] as? [[String: Int]])
+        let inserted = try #require(record["inserted"] as? [[String: Any]])
+        let changed = try #require(record["changed"] as? [[String: Any]])
+        let movedFrom = Set(moves.compactMap { $0["from"] })
+        var kept = held.enumerated().filter { !removed.contains($0.offset) && !movedFrom.contains($0.offset) }
+            .map(\.element).makeIterator()
+        var after = [String?](repeating: nil, count: count)
+        for insertion in inserted {
+            let asset = try #require(insertion["asset"] as? [String: Any])
+            after[try #require(insertion["index"] as? Int)] = asset["localIdentifier"] as? String
+        }
+        for move in moves { after[try #require(move["to"])] = held[try #require(move["from"])] }
+        for index in after.indices where after[index] == nil { after[index] = kept.next() }
+        #expect(kept.next() == nil, "objects left over after placing \(record)")
+        held = after.map { $0 ?? "?" }
+        for change in changed {
+            let index = try #require(change["index"] as? Int)
+            let asset = try #require(change["asset"] as? [String: Any])
+            #expect(held[index] == asset["localIdentifier"] as? String, "a changed object is not where it says")
+        }
+    }
+
+    @Test(arguments: [UInt64(1), 2, 3])
+    func aClientApplyingTheDiffsHoldsWhatAFreshFetchReturns(seed: UInt64) async throws {
+        try await APIServerTests.withServer { socket, fixture in
+            let query = #"{"predicate": "favorite == YES OR mediaType == 2", "sort": ["-creationDate"]}"#
+            let fresh = {
+                fixture.names(PHAsset.fetchAssets(with: fixture.options {
+                    $0.predicate = NSPredicate(format: "favorite == YES OR mediaType == 2")
+                    $0.sortDescriptors = [NSSortDescriptor(key: "creationDate", ascending: false)]
+                })).map { fixture.assets[$0]! }
+            }
+            let client = try UnixHTTPClient(socket: socket)
+            let head = try await offPool { try client.send("POST", "/v1/queries", body: Array(query.utf8)) }
+            #expect(head.status == 200)
+            let first = try #require(try await offPool { try client.nextLine() })
+            let initial = try #require((try JSONSerialization.jsonObject(with: Data(first.utf8)) as? [String: Any])?["initial"] as? [String: Any])
+            var held = try #require(initial["assets"] as? [[String: Any]]).compactMap { $0["localIdentifier"] as? String }
+            #expect(held == fresh())
+
+            var random = SplitMix64(seed: seed)
+            let names = fixture.assets.keys.sorted()
+            var records = 0
+            for _ in 0..<30 {
+                let asset = fixture.asset(identifier: fixture.assets[names[Int(random.next() % UInt64(names.count))]]!)
+                guard !asset.localIdentifier.isEmpty else { continue }
+                let choice = random.next() % 4
+                let date = Date(timeIntervalSince1970: 1_500_000_000 + Double(random.next() % 200_000_000))
+                try fixture.library.performChangesAndWait {
+                    let request = PHAssetChangeRequest(for: asset)
+                    switch choice {
+                    case 0: request.isFavorite.toggle()
+                    case 1: request.isHidden.toggle()
+                    case 2: request.creationDate = date
+                    default: request.isFavorite = true
+                    }
+                }
+                // Read diffs until the client holds the fresh fetch.
+                let expected = fresh()
+                var reads = 0
+                while held != expected {
+                    reads += 1
+                    try #require(reads < 50, "the client never caught up: holds \(held), fresh \(expected)")
+                    let line = try #require(try await offPool { try client.nextLine() }, "the stream ended")
+                    let record = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+                    try Self.apply(record, to: &held)
+                    records += 1
+                }
+            }
+            #expect(records > 5)
+        }
+    }
+
+    @Test(arguments: [
+        (#"{"predicate": "colour == 1"}"#, 400), (#"{"colour": 1}"#, 400), ("not json", 400),
+        (#"{"in": "nope"}"#, 404),
+    ])
+    func badQueriesAreRefused(body: String, status: Int) async throws {
+        try await APIServerTests.withServer { socket, _ in
+            let reply = try await offPool { try UnixHTTPClient.request(socket, "POST", "/v1/queries", body: Array(body.utf8)) }
+            #expect(reply.status == status, "\(body): \(reply.text)")
+            #expect(try reply.object()["error"] != nil)
+        }
+    }
+}
