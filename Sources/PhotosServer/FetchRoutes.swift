@@ -91,15 +91,8 @@ struct FetchRoutes: Sendable {
 
     /// The assets a live query's options fetch (``LiveQueryRoutes``), checked as a listing's are.
     func liveAssets(_ posted: LiveQueryRoutes.Request) throws -> PHFetchResult<PHAsset> {
-        var items: [String] = []
-        func add(_ name: String, _ value: String?) {
-            if let value { items.append("\(name)=\(value.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? value)") }
-        }
-        add("predicate", posted.predicate)
-        for key in posted.sort ?? [] { add("sort", key) }
-        add("limit", posted.limit.map(String.init))
-        let query = Query(items.joined(separator: "&"))
-        let options = try fetchOptions(query, schema: .asset)
+        let options = try fetchOptions(
+            predicate: posted.predicate, sort: posted.sort ?? [], limit: posted.limit ?? 0, schema: .asset)
         options.includeHiddenAssets = posted.includeHidden ?? false
         options.includeAllBurstAssets = posted.includeAllBursts ?? false
         let result: PHFetchResult<PHAsset>
@@ -205,10 +198,19 @@ struct FetchRoutes: Sendable {
     /// PhotoKit's fetch options from `predicate`, `sort` (`-key` descending; repeatable or
     /// comma-separated) and `limit`, checked against the class's keys.
     private func fetchOptions(_ query: Query, schema: PredicateSchema) throws -> PHFetchOptions {
+        try fetchOptions(
+            predicate: query["predicate"], sort: query.all("sort"),
+            limit: try query.integer("limit", in: 0...Int.max, default: 0), schema: schema)
+    }
+
+    private func fetchOptions(predicate: String?, sort: [String], limit: Int, schema: PredicateSchema) throws
+        -> PHFetchOptions
+    {
+        guard limit >= 0 else { throw APIError(.badRequest, "limit must be 0 or more") }
         let options = plainOptions()
-        options.fetchLimit = try query.integer("limit", in: 0...Int.max, default: 0)
-        if let predicate = query["predicate"] { options.predicate = NSPredicate(format: predicate) }
-        options.sortDescriptors = query.all("sort").map { key in
+        options.fetchLimit = limit
+        if let predicate { options.predicate = NSPredicate(format: predicate) }
+        options.sortDescriptors = sort.map { key in
             key.hasPrefix("-")
                 ? NSSortDescriptor(key: String(key.dropFirst()), ascending: false)
                 : NSSortDescriptor(key: key, ascending: true)

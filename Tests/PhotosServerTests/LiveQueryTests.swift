@@ -89,7 +89,7 @@ import Testing
 
     @Test(arguments: [
         (#"{"predicate": "colour == 1"}"#, 400), (#"{"colour": 1}"#, 400), ("not json", 400),
-        (#"{"in": "nope"}"#, 404),
+        (#"{"limit": -1}"#, 400), (#"{"sort": ["flavour"]}"#, 400), (#"{"in": "nope"}"#, 404),
     ])
     func badQueriesAreRefused(body: String, status: Int) async throws {
         try await APIServerTests.withServer { socket, _ in
