@@ -64,7 +64,7 @@ public struct ConfigFile: Sendable, Hashable {
     /// The keys allowed in a `[[hooks]]` table.
     public static let hookKeys = [
         "name", "command", "objects", "changes", "predicate", "albums", "batch", "settle_ms", "timeout_s",
-        "max_failures", "enabled",
+        "max_failures", "nice", "enabled",
     ]
 
     /// An empty configuration.

@@ -162,6 +162,11 @@ struct ConfigReader {
                 hook.timeout = .seconds(try integer(value, path, atLeast: 1, "a whole number of seconds, 1 or more"))
             case "max_failures":
                 hook.maxFailures = try integer(value, path, atLeast: 1, "a whole number of failed runs, 1 or more")
+            case "nice":
+                hook.nice = try integer(value, path, atLeast: 0, "a nice increment from 0 to 19")
+                guard hook.nice <= 19 else {
+                    throw error(.invalidValue, path, "must be a nice increment from 0 to 19, not \(hook.nice)")
+                }
             case "enabled":
                 hook.enabled = try boolean(value, path)
             default:

@@ -37,6 +37,10 @@ public struct HookDefinition: Sendable, Hashable {
     public var timeout: Duration = .seconds(60)
     /// Failed runs in a row after which the hook is parked until `photos hooks resume`.
     public var maxFailures: Int = 5
+    /// How much lower than the daemon's the hook's scheduling priority is: added to the daemon's
+    /// nice value for the hook and what it starts (at most 19 in all). A busy hook (a thumbnailer,
+    /// a face tagger) then takes the CPU only when ingest leaves it; on an idle machine it runs as fast.
+    public var nice: Int = 10
     /// A disabled hook does not run and does not hold history back.
     public var enabled: Bool = true
 

@@ -68,6 +68,8 @@ struct HookProcess: Sendable {
     var environment: [String: String]
     var timeout: Duration
     var logger: Logger
+    /// Added to the daemon's nice value for the hook's process group (``HookDefinition/nice``).
+    var niceness: Int = 0
 
     /// Runs the program with `input` on its standard input. `started` is called once it runs.
     func run(input: [UInt8], started: @Sendable () -> Void = {}) async -> Outcome {
@@ -90,6 +92,7 @@ struct HookProcess: Sendable {
             Dictionary(uniqueKeysWithValues: self.environment.map { (Environment.Key(stringLiteral: $0.key), $0.value) }))
         let capture = Capture()
         let timeout = self.timeout
+        let niceness = self.niceness
         let logger = self.logger
         do {
             let payload = try Self.payloadFile(holding: input)
@@ -98,8 +101,9 @@ struct HookProcess: Sendable {
                 platformOptions: options, input: .fileDescriptor(payload, closeAfterSpawningProcess: true),
                 output: .sequence, error: .sequence
             ) { execution in
-                started()
                 let group = execution.processIdentifier.value
+                Self.lowerPriority(of: group, by: niceness, logger: logger)
+                started()
                 capture.group.store(group, ordering: .relaxed)
                 try await withTaskCancellationHandler {
                     // The output is read by tasks of their own, not children of this one: a
@@ -203,6 +207,25 @@ struct HookProcess: Sendable {
 
     /// Timeouts and the SIGKILL after the grace: a serial queue has a thread of its own.
     static let signals = DispatchQueue(label: "photosd.hooks.signals")
+
+    /// Lowers the scheduling priority of the hook's process group, just started, by `increment`
+    /// below the daemon's own (at most to 19).
+    ///
+    /// Subprocess spawns with `posix_spawn`, which has no priority attribute, so the value is set
+    /// from here, as soon as the run's body starts: everything in the group then gets it, and what
+    /// starts later inherits it. Only what the hook runs and ends in its first moments (before this
+    /// task is scheduled, milliseconds on a busy machine) may run at the daemon's priority; a hook
+    /// that works for long does not.
+    static func lowerPriority(of group: pid_t, by increment: Int, logger: Logger) {
+        guard increment > 0 else { return }
+        errno = 0
+        let daemon = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(getpid()))
+        guard daemon != -1 || errno == 0 else { return }
+        let value = min(Int(daemon) + increment, 19)
+        if setpriority(__priority_which_t(PRIO_PGRP.rawValue), id_t(group), Int32(value)) != 0, errno != ESRCH {
+            logger.warning("cannot lower the hook's priority", metadata: ["errno": "\(errno)"])
+        }
+    }
 
     /// The timeout: stops the hook (its group led by `group`) if it is still running, and says
     /// whether it did. A hook that exited in time is not timed out because this process was slow to

@@ -243,7 +243,7 @@ public final class HookRunner: Service, Sendable {
                         "PHOTOS_LIBRARY": libraryPath, "PHOTOS_HOOK": hook.name, "PHOTOS_SINCE": "\(since)",
                         "PHOTOS_UNTIL": "\(until)",
                     ], uniquingKeysWith: { $1 }),
-                timeout: hook.timeout, logger: log)
+                timeout: hook.timeout, logger: log, niceness: hook.nice)
             let onEvent = self.onEvent
             let outcome = await process.run(input: payload) {
                 onEvent(.started(hook: hook.name, since: since, until: until, at: .now))

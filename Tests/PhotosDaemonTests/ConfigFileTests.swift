@@ -54,6 +54,7 @@ import Testing
             settle_ms = 250
             timeout_s = 30
             max_failures = 3
+            nice = 0
             enabled = false
 
             [[hooks]]
@@ -69,6 +70,7 @@ import Testing
         backup.settle = .milliseconds(250)
         backup.timeout = .seconds(30)
         backup.maxFailures = 3
+        backup.nice = 0
         backup.enabled = false
         let log = HookDefinition(name: "log-2", command: ["/bin/sh", "-c", "cat >> /tmp/log"])
         #expect(config.hooks == [backup, log])
@@ -77,7 +79,7 @@ import Testing
         #expect(log.objects == [.asset, .assetCollection, .collectionList])
         #expect(log.changes == [.inserted, .updated, .deleted])
         #expect(log.predicate == nil && log.albums.isEmpty && log.batch == 500 && log.settle == .zero)
-        #expect(log.timeout == .seconds(60) && log.maxFailures == 5 && log.enabled)
+        #expect(log.timeout == .seconds(60) && log.maxFailures == 5 && log.nice == 10 && log.enabled)
     }
 
     /// Two hooks that parse; the bad configs below add lines to the second one, from line 8 on.
@@ -96,7 +98,7 @@ import Testing
     static let second = twoHooks + "name = \"second\"\ncommand = [\"/x\"]\n"
 
     static let hookKeys =
-        "known: name, command, objects, changes, predicate, albums, batch, settle_ms, timeout_s, max_failures, enabled"
+        "known: name, command, objects, changes, predicate, albums, batch, settle_ms, timeout_s, max_failures, nice, enabled"
     static let topKeys =
         "known: library, roots, ignore, settle_ms, poll_interval_s, time_zone, hook_history_limit, socket, hooks"
 
@@ -192,6 +194,8 @@ import Testing
          "config.toml:10: hooks[1].timeout_s: must be a whole number of seconds, 1 or more, not 0"),
         (second + "max_failures = 0", .invalidValue,
          "config.toml:10: hooks[1].max_failures: must be a whole number of failed runs, 1 or more, not 0"),
+        (second + "nice = 20", .invalidValue, "config.toml:10: hooks[1].nice: must be a nice increment from 0 to 19, not 20"),
+        (second + "nice = -1", .invalidValue, "config.toml:10: hooks[1].nice: must be a nice increment from 0 to 19, not -1"),
         (second + "enabled = \"yes\"", .wrongType,
          "config.toml:10: hooks[1].enabled: must be true or false, not a string"),
         (second + "albums = [\"/a\", \"\"]", .invalidValue,

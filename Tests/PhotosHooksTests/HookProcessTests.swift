@@ -46,6 +46,34 @@ import Testing
         #expect(link.contains("photosd-hook"), "\(link)")
     }
 
+    /// The hook, and what it starts, run below the daemon's priority by the hook's `nice`, set as
+    /// soon as the run's task gets to it (the hook waits for that: on a busy machine it is late).
+    @Test func theHookAndItsChildrenRunAtTheirNiceness() async throws {
+        let directory = try FileManager.default.url(
+            for: .itemReplacementDirectory, in: .userDomainMask, appropriateFor: URL(fileURLWithPath: "/tmp"),
+            create: true)
+        let own = directory.appendingPathComponent("own").path
+        let child = directory.appendingPathComponent("child").path
+        errno = 0
+        let daemon = Int(getpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(getpid())))
+        #expect(errno == 0)
+        let expected = min(daemon + 7, 19)
+        // `nice` with no arguments prints the niceness it runs at.
+        var hook = process("""
+            i=0; while [ "$(nice)" = \(daemon) ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i+1)); done
+            nice > '\(own)'; sh -c "nice > '\(child)'"
+            """)
+        hook.niceness = 7
+        let outcome = await hook.run(input: [])
+        #expect(outcome.termination == .exited(0))
+        #expect(try String(contentsOfFile: own, encoding: .utf8) == "\(expected)\n")
+        #expect(try String(contentsOfFile: child, encoding: .utf8) == "\(expected)\n")
+        // Without it, the daemon's own.
+        let plain = await process("sleep 0.2; nice > '\(own)'").run(input: [])
+        #expect(plain.termination == .exited(0))
+        #expect(try String(contentsOfFile: own, encoding: .utf8) == "\(daemon)\n")
+    }
+
     @Test func aHookThatNeverReadsAMegabytePayloadStillFinishes() async {
         let outcome = await process("exit 0").run(input: [UInt8](repeating: 65, count: 4 << 20))
         #expect(outcome.termination == .exited(0))
