@@ -92,6 +92,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: settings),
+        // The API's client side: `photos` speaking to photosd over its socket.
+        .target(name: "PhotosClient", dependencies: ["PhotosWire"], swiftSettings: settings),
         .executableTarget(
             name: "photosd",
             dependencies: [
@@ -114,7 +116,7 @@ let package = Package(
             name: "PhotosCLI",
             dependencies: [
                 "Photos", "PhotosStore", "PhotosIngest", "PhotosDaemon", "PhotosWatcher", "PhotosWire", "PhotosHooks",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "PhotosClient", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: settings
         ),
@@ -162,7 +164,8 @@ let package = Package(
         .testTarget(
             name: "PhotosServerTests",
             dependencies: [
-                "PhotosServer", "Photos", "PhotosCore", "PhotosWire", "PhotosTestSupport", "PhotosDaemon", "photosd",
+                "PhotosServer", "PhotosClient", "Photos", "PhotosCore", "PhotosWire", "PhotosTestSupport", "PhotosDaemon",
+                "photosd", "PhotosCLI",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),

@@ -25,7 +25,7 @@ extension PhotosCommand {
                     for entry in try library.database.changes(after: since) { try print(entry) }
                     return
                 }
-                Self.unblockTerminationSignals()
+                unblockTerminationSignals()
                 for try await entry in library.database.changeFeed(after: since) {
                     try print(entry)
                     // A reader at the other end of a pipe sees each entry as it comes (nil: every stream).
@@ -35,18 +35,6 @@ extension PhotosCommand {
                 let code = PHPhotosError.Code.persistentChangeTokenExpired.rawValue
                 throw CLIError("\(error.message) (error \(code))")
             }
-        }
-
-        /// Lets SIGTERM, SIGINT and SIGHUP end the endless follow. A parent that starts `photos` from
-        /// a thread blocking them (any libdispatch worker, through Foundation's `Process`) passes
-        /// that mask on, and the signals would stay pending forever.
-        ///
-        /// The corresponding C function is `pthread_sigmask`.
-        private static func unblockTerminationSignals() {
-            var signals = sigset_t()
-            sigemptyset(&signals)
-            for signal in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&signals, signal) }
-            pthread_sigmask(SIG_UNBLOCK, &signals, nil)
         }
 
         private func print(_ entry: LibraryChange) throws {

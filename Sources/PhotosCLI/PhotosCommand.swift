@@ -12,7 +12,7 @@ struct PhotosCommand: AsyncParsableCommand {
             Without --library, the default library is used: $PHOTOS_LIBRARY, else
             $XDG_DATA_HOME/photosd/library.sqlite (the one photosd and PHPhotoLibrary.shared() use).
             """,
-        subcommands: [Scan.self, Assets.self, Albums.self, Folders.self, Rejected.self, Duplicates.self, Changes.self, Status.self, Hooks.self]
+        subcommands: [Scan.self, Assets.self, Albums.self, Folders.self, Rejected.self, Duplicates.self, Changes.self, WatchQuery.self, Status.self, Hooks.self]
     )
 }
 
@@ -90,4 +90,16 @@ enum Output {
         print(line(header))
         for row in rows { print(line(row)) }
     }
+}
+
+/// Lets SIGTERM, SIGINT and SIGHUP end an endless follow. A parent that starts `photos` from a
+/// thread blocking them (any libdispatch worker, through Foundation's `Process`) passes that mask
+/// on, and the signals would stay pending forever.
+///
+/// The corresponding C function is `pthread_sigmask`.
+func unblockTerminationSignals() {
+    var signals = sigset_t()
+    sigemptyset(&signals)
+    for signal in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&signals, signal) }
+    pthread_sigmask(SIG_UNBLOCK, &signals, nil)
 }

@@ -42,13 +42,9 @@ public struct APIServer: Service {
         self.onListening = onListening
     }
 
-    /// The socket's path when neither `--socket` nor the config names one:
-    /// `$XDG_RUNTIME_DIR/photosd.sock`, else `/tmp/photosd-UID/photosd.sock`.
+    /// The socket's path when neither `--socket` nor the config names one (``API/defaultSocketPath(environment:)``).
     public static func defaultSocketPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
-        if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty {
-            return (runtime as NSString).appendingPathComponent("photosd.sock")
-        }
-        return "/tmp/photosd-\(getuid())/photosd.sock"
+        API.defaultSocketPath(environment: environment)
     }
 
     /// Serves until graceful shutdown. A socket it cannot take (another photosd's, a file of the

@@ -3,6 +3,15 @@ import PhotosCore
 
 /// The socket API's own shapes: its errors, and its listings (`{"assets": [...]}`).
 public enum API {
+    /// The socket photosd serves its API on when neither `--socket` nor the config names one:
+    /// `$XDG_RUNTIME_DIR/photosd.sock`, else `/tmp/photosd-UID/photosd.sock`.
+    public static func defaultSocketPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty {
+            return (runtime as NSString).appendingPathComponent("photosd.sock")
+        }
+        return "/tmp/photosd-\(getuid())/photosd.sock"
+    }
+
     /// `{"error": {"code", "domain", "message"}}`: what every failed request answers.
     ///
     /// `code` is a `PHPhotosError` code where PhotoKit has one (3105 for an expired token), else the
@@ -38,5 +47,43 @@ public enum API {
             self.status = status
             self.token = token
         }
+    }
+}
+
+extension API {
+    /// One record of a live query's stream (`POST /v1/queries`): the initial result, one change's
+    /// details, a reset, or the error that ended the stream. Positions follow PhotoKit's rules:
+    /// `removed` and `moves[].from` before the change, `inserted`, `moves[].to` and `changed` after.
+    public struct LiveQueryRecord: Sendable, Codable, Hashable {
+        /// A whole result: the initial one, or the one a reset replaces everything with.
+        public struct Listing: Sendable, Codable, Hashable {
+            public var assets: [AssetDescription]
+            public var count: Int
+            /// The change token the initial result is as of (not given with a reset: see the record's).
+            public var token: Int64?
+        }
+
+        /// An object at its position after the change.
+        public struct Placed: Sendable, Codable, Hashable {
+            public var index: Int
+            public var asset: AssetDescription?
+        }
+
+        public struct Move: Sendable, Codable, Hashable {
+            public var from: Int
+            public var to: Int
+        }
+
+        public var initial: Listing?
+        /// The change this record describes.
+        public var token: Int64?
+        /// The result's count after the change.
+        public var count: Int?
+        public var removed: [Int]?
+        public var inserted: [Placed]?
+        public var moves: [Move]?
+        public var changed: [Placed]?
+        public var reset: Listing?
+        public var error: ErrorBody.Detail?
     }
 }

@@ -1,7 +1,6 @@
 import Foundation
 import Glibc
 import PhotosCore
-import PhotosDaemon
 import PhotosTestSupport
 import PhotosWire
 import Testing
@@ -17,31 +16,10 @@ import Testing
         let directory = try TemporaryDirectory(prefix: "photos-api")
         let root = directory.path("Pictures")
         try FileManager.default.createDirectory(at: root.appendingPathComponent("Trip"), withIntermediateDirectories: true)
-        let library = directory.path("library.sqlite").path
-        let socket = directory.path("run/photosd.sock").path
-        let log = directory.path("photosd.log")
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        let process = Process()
-        process.executableURL = BuiltProducts.directory.appendingPathComponent("photosd")
-        process.arguments = [
-            "--library", library, "--watch", root.path, "--settle", "0", "--socket", socket, "--log-level", "warning",
-        ]
-        let logHandle = try FileHandle(forWritingTo: log)
-        process.standardError = logHandle
-        process.standardOutput = logHandle
-        try process.run()
-        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
-        func daemonLog() -> String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
+        let daemon = try await APIDaemon(directory: directory, root: root)
+        let (process, socket) = (daemon.process, daemon.socket)
+        func daemonLog() -> String { daemon.logText }
 
-        // Ready: the startup scan wrote the status, and the socket answers.
-        let statusPath = DaemonConfiguration.statusPath(forLibrary: library)
-        let deadline = Date().addingTimeInterval(30)
-        while !FileManager.default.fileExists(atPath: statusPath)
-            || (try? UnixHTTPClient.request(socket, "GET", "/v1/health").status) != 200
-        {
-            try #require(Date() < deadline && process.isRunning, "photosd did not start its API:\n\(daemonLog())")
-            try await Task.sleep(for: .milliseconds(50))
-        }
         // The directory holding the socket was made private; the socket too.
         var info = stat()
         #expect(stat((socket as NSString).deletingLastPathComponent, &info) == 0 && info.st_mode & 0o777 == 0o700)

@@ -1,0 +1,126 @@
+import ArgumentParser
+import Foundation
+import PhotosClient
+import PhotosWire
+
+extension PhotosCommand {
+    /// `photos watch-query`: a live query through the daemon's socket; prints the result, then each
+    /// change to it as PhotoKit's change details.
+    struct WatchQuery: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "watch-query",
+            abstract: "Fetch assets through photosd, then print each change to the result as it happens.",
+            discussion: """
+                Asks the running photosd (POST /v1/queries on its socket) and keeps the answer open. Lines
+                are tab-separated, each starting with the change token:
+                  TOKEN  result    INDEX  IDENTIFIER  FILE     the initial result (and after a reset)
+                  TOKEN  removed   INDEX                      positions before the change
+                  TOKEN  inserted  INDEX  IDENTIFIER  FILE    positions after it
+                  TOKEN  moved     FROM   TO
+                  TOKEN  changed   INDEX  IDENTIFIER  FILE
+                  TOKEN  count     N                          the result's size, after each record
+                Applied in that order, they keep a copy equal to a fresh fetch. --json prints the
+                stream's records as they come (the API's NDJSON). Ends on SIGINT or SIGTERM, or when
+                photosd stops.
+                """)
+
+        @Option(help: ArgumentHelp("photosd's socket (default: $XDG_RUNTIME_DIR/photosd.sock).", valueName: "path"))
+        var socket: String?
+
+        @Option(help: ArgumentHelp("A PhotoKit predicate format.", valueName: "format"))
+        var predicate: String?
+
+        @Option(
+            parsing: .unconditionalSingleValue,
+            help: ArgumentHelp("Sort by a key; prefix - for descending. Repeatable.", valueName: "[-]key"))
+        var sort: [String] = []
+
+        @Option(help: "At most this many assets (0: all).")
+        var limit: Int = 0
+
+        @Flag(help: "Include hidden assets.")
+        var includeHidden = false
+
+        @Flag(help: "Include every burst member, not only representatives.")
+        var includeAllBursts = false
+
+        @Option(help: ArgumentHelp("Only the assets of this album (a local identifier).", valueName: "id"))
+        var album: String?
+
+        @Flag(help: "Print the stream's JSON records, one per line.")
+        var json = false
+
+        func validate() throws {
+            guard limit >= 0 else { throw ValidationError("--limit must be 0 or more") }
+        }
+
+        /// The fetch options as the API takes them.
+        var body: [UInt8] {
+            var options: [String: Any] = [:]
+            if let predicate { options["predicate"] = predicate }
+            if !sort.isEmpty { options["sort"] = sort }
+            if limit > 0 { options["limit"] = limit }
+            if includeHidden { options["includeHidden"] = true }
+            if includeAllBursts { options["includeAllBursts"] = true }
+            if let album { options["in"] = album }
+            return [UInt8]((try? JSONSerialization.data(withJSONObject: options, options: [.sortedKeys])) ?? Data("{}".utf8))
+        }
+
+        func run() throws {
+            unblockTerminationSignals()
+            let path = socket ?? API.defaultSocketPath()
+            let connection: APIConnection
+            let head: (status: Int, headers: [String: String])
+            do {
+                // No read timeout: a query may see no change for hours.
+                connection = try APIConnection(socket: path, timeout: nil)
+                head = try connection.send(
+                    "POST", "/v1/queries", headers: ["Content-Type": "application/json"], body: body)
+            } catch let error as APIConnection.ConnectionError where error.notListening {
+                throw CLIError("photosd is not running on \(path) (start it, or pass --socket)")
+            }
+            guard head.status == 200 else {
+                let reply = APIConnection.Reply(status: head.status, headers: head.headers, body: try connection.readAll())
+                throw CLIError(reply.errorMessage)
+            }
+            let decoder = JSONDecoder()
+            while let line = try connection.nextLine() {
+                if line.isEmpty { continue }
+                if json {
+                    print(line)
+                } else {
+                    let record = try decoder.decode(API.LiveQueryRecord.self, from: Data(line.utf8))
+                    if let error = record.error { throw CLIError(error.message) }
+                    Self.printRecord(record)
+                }
+                // A reader at the other end of a pipe sees each record as it comes (nil: every stream).
+                fflush(nil)
+            }
+        }
+
+        /// A record as the lines the discussion lists.
+        static func printRecord(_ record: API.LiveQueryRecord) {
+            func placed(_ kind: String, _ token: Int64, _ index: Int, _ asset: AssetDescription?) {
+                let file = asset?.resources.first?.path ?? "-"
+                Swift.print("\(token)\t\(kind)\t\(index)\t\(asset?.localIdentifier ?? "-")\t\(Output.escaped(file))")
+            }
+            if let initial = record.initial {
+                let token = initial.token ?? 0
+                for (index, asset) in initial.assets.enumerated() { placed("result", token, index, asset) }
+                Swift.print("\(token)\tcount\t\(initial.count)")
+                return
+            }
+            guard let token = record.token else { return }
+            if let reset = record.reset {
+                for (index, asset) in reset.assets.enumerated() { placed("result", token, index, asset) }
+                Swift.print("\(token)\tcount\t\(reset.count)")
+                return
+            }
+            for index in record.removed ?? [] { Swift.print("\(token)\tremoved\t\(index)") }
+            for item in record.inserted ?? [] { placed("inserted", token, item.index, item.asset) }
+            for move in record.moves ?? [] { Swift.print("\(token)\tmoved\t\(move.from)\t\(move.to)") }
+            for item in record.changed ?? [] { placed("changed", token, item.index, item.asset) }
+            if let count = record.count { Swift.print("\(token)\tcount\t\(count)") }
+        }
+    }
+}

@@ -1,0 +1,224 @@
+import Foundation
+import Glibc
+import PhotosWire
+
+/// One HTTP/1.1 request to photosd's API over its Unix socket, and its reply: bodies by
+/// Content-Length or chunked, and streams (`/v1/changes?follow`, live queries) read a line at a time.
+///
+/// The calls block, on purpose: `photos` is a command line tool reading one stream, and a caller
+/// in async code runs them on a thread of its own (never on Swift's shared pool, whose threads the
+/// server in the same process may need).
+///
+/// ```swift
+/// let connection = try APIConnection(socket: API.defaultSocketPath())
+/// let head = try connection.send("GET", "/v1/changes?since=0&follow=true")
+/// while let line = try connection.nextLine() { print(line) }
+/// ```
+public final class APIConnection: @unchecked Sendable {
+    /// A whole reply.
+    public struct Reply: Sendable {
+        public var status: Int
+        /// Header names in lower case.
+        public var headers: [String: String]
+        public var body: [UInt8]
+
+        public init(status: Int, headers: [String: String], body: [UInt8]) {
+            self.status = status
+            self.headers = headers
+            self.body = body
+        }
+
+        public var text: String { String(decoding: body, as: UTF8.self) }
+        public func json() throws -> Any { try JSONSerialization.jsonObject(with: Data(body)) }
+
+        /// The API's error message when the reply is one (`{"error": {"message"}}`), else its text.
+        public var errorMessage: String {
+            (try? JSONDecoder().decode(API.ErrorBody.self, from: Data(body)).error.message) ?? text
+        }
+    }
+
+    /// Why a request failed below HTTP.
+    public struct ConnectionError: Error, CustomStringConvertible {
+        public let description: String
+        /// Nobody listens at the socket: no file there, or a socket left by a daemon that stopped.
+        public let notListening: Bool
+
+        init(_ description: String, notListening: Bool = false) {
+            self.description = description
+            self.notListening = notListening
+        }
+    }
+
+    private let descriptor: Int32
+    private var buffer: [UInt8] = []
+    private var chunked = false
+    private var chunkLeft = 0
+    private var ended = false
+
+    /// Connects to the socket at `path`. A read that waits longer than `timeout` seconds fails;
+    /// nil waits as long as it takes (a follow stream may be quiet for hours).
+    public init(socket path: String, timeout: Int? = 30) throws {
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: sockaddr_un().sun_path) else {
+            throw ConnectionError("the socket path is too long: \(path)")
+        }
+        descriptor = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { throw ConnectionError("socket: \(String(cString: strerror(errno)))") }
+        if let timeout {
+            var wait = timeval(tv_sec: timeout, tv_usec: 0)
+            setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
+        }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        guard connected == 0 else {
+            let code = errno
+            close(descriptor)
+            throw ConnectionError(
+                "cannot connect to \(path): \(String(cString: strerror(code)))",
+                notListening: code == ENOENT || code == ECONNREFUSED)
+        }
+    }
+
+    deinit { close(descriptor) }
+
+    /// One request; the connection closes after the reply.
+    public static func request(
+        _ socket: String, _ method: String = "GET", _ target: String, headers: [String: String] = [:], body: [UInt8] = []
+    ) throws -> Reply {
+        let client = try APIConnection(socket: socket)
+        let head = try client.send(method, target, headers: headers, body: body)
+        return Reply(status: head.status, headers: head.headers, body: try client.readAll())
+    }
+
+    /// Sends a request and reads the reply's status and headers.
+    public func send(_ method: String, _ target: String, headers: [String: String] = [:], body: [UInt8] = []) throws
+        -> (status: Int, headers: [String: String])
+    {
+        var text = "\(method) \(target) HTTP/1.1\r\nHost: photosd\r\nConnection: close\r\n"
+        for (name, value) in headers { text += "\(name): \(value)\r\n" }
+        if !body.isEmpty { text += "Content-Length: \(body.count)\r\n" }
+        let request = Array((text + "\r\n").utf8) + body
+        var sent = 0
+        while sent < request.count {
+            let count = request[sent...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            guard count > 0 else { throw ConnectionError("write: errno \(errno)") }
+            sent += count
+        }
+        let statusLine = try readLine()
+        let parts = statusLine.split(separator: " ", maxSplits: 2)
+        guard parts.count >= 2, let status = Int(parts[1]) else { throw ConnectionError("bad status line \(statusLine)") }
+        var fields: [String: String] = [:]
+        while true {
+            let line = try readLine()
+            if line.isEmpty { break }
+            if let colon = line.firstIndex(of: ":") {
+                fields[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            }
+        }
+        chunked = fields["transfer-encoding"]?.lowercased() == "chunked"
+        if !chunked, let length = fields["content-length"].flatMap(Int.init) { chunkLeft = length }
+        else if !chunked { chunkLeft = Int.max }
+        if !chunked, chunkLeft == 0 { ended = true }
+        return (status, fields)
+    }
+
+    /// The rest of the body.
+    public func readAll() throws -> [UInt8] {
+        var body: [UInt8] = []
+        while let bytes = try readBody() { body += bytes }
+        return body
+    }
+
+    /// The body's next line (without its newline), nil at its end.
+    public func nextLine() throws -> String? {
+        while true {
+            if let newline = pending.firstIndex(of: 10) {
+                let line = String(decoding: pending[..<newline], as: UTF8.self)
+                pending.removeSubrange(...newline)
+                return line
+            }
+            guard let bytes = try readBody() else {
+                if pending.isEmpty { return nil }
+                defer { pending = [] }
+                return String(decoding: pending, as: UTF8.self)
+            }
+            pending += bytes
+        }
+    }
+    private var pending: [UInt8] = []
+
+    /// The next piece of the body, decoding chunks; nil at its end.
+    private func readBody() throws -> [UInt8]? {
+        if ended { return nil }
+        if chunked {
+            if chunkLeft == 0 {
+                let sizeLine = try readLine()
+                guard let size = Int(sizeLine.split(separator: ";")[0], radix: 16) else {
+                    throw ConnectionError("bad chunk size \(sizeLine)")
+                }
+                if size == 0 {
+                    while try !readLine().isEmpty {}
+                    ended = true
+                    return nil
+                }
+                chunkLeft = size
+            }
+            let bytes = try readUpTo(chunkLeft)
+            chunkLeft -= bytes.count
+            if chunkLeft == 0 { _ = try readLine() }
+            return bytes
+        }
+        guard chunkLeft > 0 else {
+            ended = true
+            return nil
+        }
+        let bytes = try readUpTo(chunkLeft, eofEnds: chunkLeft == Int.max)
+        if bytes.isEmpty {
+            ended = true
+            return nil
+        }
+        if chunkLeft != Int.max { chunkLeft -= bytes.count }
+        if chunkLeft == 0 { ended = true }
+        return bytes
+    }
+
+    private func readLine() throws -> String {
+        while true {
+            if let end = buffer.firstIndex(of: 10) {
+                let line = buffer[..<end].last == 13 ? buffer[..<(end - 1)] : buffer[..<end]
+                defer { buffer.removeSubrange(...end) }
+                return String(decoding: line, as: UTF8.self)
+            }
+            guard try fill() else { throw ConnectionError("connection closed mid-line") }
+        }
+    }
+
+    private func readUpTo(_ count: Int, eofEnds: Bool = false) throws -> [UInt8] {
+        if buffer.isEmpty {
+            guard try fill() else {
+                if eofEnds { return [] }
+                throw ConnectionError("connection closed mid-body")
+            }
+        }
+        let taken = Array(buffer.prefix(count))
+        buffer.removeFirst(taken.count)
+        return taken
+    }
+
+    /// Reads more from the socket; false at its end.
+    private func fill() throws -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        if count < 0 { throw ConnectionError(errno == EAGAIN ? "read timed out" : "read: errno \(errno)") }
+        if count == 0 { return false }
+        buffer += chunk[..<count]
+        return true
+    }
+}
+

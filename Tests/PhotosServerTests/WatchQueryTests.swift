@@ -1,0 +1,135 @@
+import Foundation
+import Glibc
+import PhotosTestSupport
+import PhotosWire
+import Testing
+
+/// `photos watch-query` against the real `photosd`: the initial result, then the change details of
+/// files dropped into and removed from a watched root, applied by the test to a copy that must
+/// equal a fresh listing; its errors; SIGTERM ends it.
+@Suite struct WatchQueryTests {
+    /// Starts `photos ARGUMENTS`, its stdout read a line at a time.
+    func photos(_ arguments: [String]) throws -> (Process, LineReader, Pipe) {
+        let process = Process()
+        process.executableURL = BuiltProducts.directory.appendingPathComponent("photos")
+        process.arguments = arguments
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        return (process, LineReader(output), errors)
+    }
+
+    @Test func theResultThenEachChangeToItAsTheyHappen() async throws {
+        guard let first = Corpus.file("Camera/2008/Death Valley/FurnaceCreekInn.jpg"),
+            let second = Corpus.file("Camera/2008/Nikon D3/DSC_0815.JPG")
+        else {
+            print("⚠️ WatchQueryTests: ../shared/corpus is absent; skipping the watch-query test")
+            return
+        }
+        let directory = try TemporaryDirectory(prefix: "photos-watch")
+        let root = directory.path("Pictures")
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("Trip"), withIntermediateDirectories: true)
+        let inn = root.appendingPathComponent("Trip/inn.jpg")
+        try FileManager.default.copyItem(at: first, to: inn)
+        let daemon = try await APIDaemon(directory: directory, root: root)
+
+        let (watch, lines, _) = try photos(["watch-query", "--socket", daemon.socket, "--sort", "creationDate"])
+        defer { if watch.isRunning { kill(watch.processIdentifier, SIGKILL) } }
+        let isCount: @Sendable (String) -> Bool = { $0.split(separator: "\t").dropFirst().first == "count" }
+        // What the lines say, applied to a copy of the result: paths by position.
+        var copy: [String] = []
+        func apply(_ lines: [String]) {
+            var removed: [Int] = []
+            var placed: [(Int, String)] = []
+            var moved: [(Int, Int)] = []
+            for line in lines {
+                let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+                switch fields[1] {
+                case "result" where fields[2] == "0": copy = [fields[4]]
+                case "result": copy.append(fields[4])
+                case "removed": removed.append(Int(fields[2])!)
+                case "inserted": placed.append((Int(fields[2])!, fields[4]))
+                case "moved": moved.append((Int(fields[2])!, Int(fields[3])!))
+                case "changed": copy[Int(fields[2])!] = fields[4]
+                default: break
+                }
+            }
+            // PhotoKit's order: removals (and moves' sources) by old position, then insertions (and
+            // moves' targets) by new position.
+            let movedPaths = moved.map { (copy[$0.0], $0.1) }
+            for index in (removed + moved.map(\.0)).sorted(by: >) { copy.remove(at: index) }
+            for (index, path) in (placed + movedPaths.map { ($0.1, $0.0) }).sorted(by: { $0.0 < $1.0 }) {
+                copy.insert(path, at: index)
+            }
+        }
+
+        let initial = try await offPool { try lines.lines(until: isCount) }
+        apply(initial)
+        #expect(copy == [inn.path], "\(initial)")
+        #expect(initial.last?.hasSuffix("\tcount\t1") == true)
+
+        // A new file: inserted where the sort puts it, first (taken two months before the inn's).
+        let point = root.appendingPathComponent("Trip/nikon.jpg")
+        try FileManager.default.copyItem(at: second, to: point)
+        let inserted = try await offPool { try lines.lines(until: isCount) }
+        #expect(inserted.contains { $0.contains("\tinserted\t0\t") && $0.hasSuffix(point.path) }, "\(inserted)")
+        apply(inserted)
+        #expect(copy == [point.path, inn.path])
+        #expect(inserted.last?.hasSuffix("\tcount\t2") == true)
+
+        // A file removed: its position, before the change.
+        try FileManager.default.removeItem(at: inn)
+        let removed = try await offPool { try lines.lines(until: isCount) }
+        #expect(removed.contains { $0.hasSuffix("\tremoved\t1") }, "\(removed)")
+        apply(removed)
+        #expect(copy == [point.path])
+
+        // The copy is what a fresh fetch lists.
+        let listing = try await offPool {
+            try UnixHTTPClient.request(daemon.socket, "GET", "/v1/assets?sort=creationDate")
+        }
+        let fresh = try JSONDecoder().decode([String: [AssetDescription]].self, from: Data(listing.body))
+        #expect(fresh["assets"]?.compactMap { $0.resources.first?.path } == copy)
+
+        // SIGTERM ends it at once.
+        watch.terminate()
+        let stopped = Date()
+        while watch.isRunning {
+            try #require(Date().timeIntervalSince(stopped) < 10, "photos watch-query did not end on SIGTERM")
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(watch.terminationReason == .uncaughtSignal && watch.terminationStatus == SIGTERM)
+    }
+
+    @Test func jsonRecordsAreTheStreamsAndErrorsAreClear() async throws {
+        let directory = try TemporaryDirectory(prefix: "photos-watch")
+        let root = directory.path("Pictures")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        let daemon = try await APIDaemon(directory: directory, root: root)
+
+        // --json: the API's records, as they come; the first is the (empty) initial result.
+        let (watch, lines, _) = try photos(["watch-query", "--socket", daemon.socket, "--json", "--limit", "5"])
+        defer { if watch.isRunning { kill(watch.processIdentifier, SIGKILL) } }
+        let line = try #require(try await offPool { lines.next() })
+        let record = try JSONDecoder().decode(API.LiveQueryRecord.self, from: Data(line.utf8))
+        #expect(record.initial?.count == 0 && record.initial?.assets == [])
+        watch.terminate()
+
+        // A bad predicate: the API's message, exit status 1.
+        let (bad, _, badErrors) = try photos(["watch-query", "--socket", daemon.socket, "--predicate", "colour == 1"])
+        bad.waitUntilExit()
+        let message = String(decoding: badErrors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(bad.terminationStatus == 1)
+        #expect(message.contains("colour"), "\(message)")
+
+        // No daemon there: says so, and how to point at one.
+        let nowhere = directory.path("none.sock").path
+        let (missing, _, missingErrors) = try photos(["watch-query", "--socket", nowhere])
+        missing.waitUntilExit()
+        let said = String(decoding: missingErrors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(missing.terminationStatus == 1)
+        #expect(said.contains("photosd is not running on \(nowhere)"), "\(said)")
+    }
+}
