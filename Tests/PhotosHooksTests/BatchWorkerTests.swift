@@ -1,4 +1,6 @@
+import Dispatch
 import Foundation
+import Synchronization
 import Testing
 
 @testable import PhotosHooks
@@ -24,6 +26,38 @@ import Testing
         await #expect(throws: Refused.self) { try await worker.perform { () throws -> Int in throw Refused() } }
         // The daemon's own threads keep their priority.
         #expect(Self.threadNiceness().niceness == daemon)
+    }
+
+    /// The callers are resumed from a thread at the daemon's priority, never from the niced one: a
+    /// thread the executor started from there would keep the hooks' priority for good (Linux gives a
+    /// new thread its creator's), and so would each hook spawned from it. The executor here notes
+    /// the priority of every thread that hands it the test's task.
+    @Test func callersAreResumedAtTheDaemonsPriority() async throws {
+        let worker = BatchWorker(name: "test-resumes")
+        let daemon = Self.threadNiceness(Int32(getpid())).niceness
+        let executor = RecordingExecutor()
+        try await withTaskExecutorPreference(executor) {
+            for index in 0..<20 {
+                // (A moment's work, so that the task waits for it and is resumed.)
+                let answer = try await worker.perform { usleep(2_000); return index * 2 }
+                #expect(answer == index * 2)
+            }
+        }
+        let enqueuers = executor.enqueuers.withLock { $0 }
+        #expect(enqueuers.count >= 20)
+        #expect(enqueuers.allSatisfy { $0 == daemon }, "niceness of the threads resuming: \(enqueuers)")
+    }
+
+    /// Runs jobs on the global queue, noting the nice value of each thread that enqueues one.
+    final class RecordingExecutor: TaskExecutor {
+        let enqueuers = Mutex<[Int32]>([])
+
+        func enqueue(_ job: consuming ExecutorJob) {
+            enqueuers.withLock { $0.append(BatchWorkerTests.threadNiceness().niceness) }
+            let job = UnownedJob(job)
+            let executor = asUnownedTaskExecutor()
+            DispatchQueue.global().async { job.runSynchronously(on: executor) }
+        }
     }
 
     /// A thread's id and nice value (the calling thread's by default), from /proc (field 19 of its stat).
