@@ -16,6 +16,7 @@ extension PhotosCommand {
                 """)
 
         @OptionGroup var options: LibraryOptions
+        @OptionGroup var daemon: DaemonOptions
 
         @Option(help: ArgumentHelp("A PhotoKit predicate format.", valueName: "format"))
         var predicate: String?
@@ -42,6 +43,7 @@ extension PhotosCommand {
         }
 
         func run() throws {
+            if let source = try daemon.daemon(library: options.library) { return try run(through: source) }
             let library = try options.open()
             let fetchOptions = PHFetchOptions()
             fetchOptions.photoLibrary = library
@@ -81,17 +83,37 @@ extension PhotosCommand {
                 return
             }
             var rows: [[String]] = []
-            try result.forEachDescriptionPage { page in
-                rows += page.map { description in
-                    [
-                        description.localIdentifier, description.mediaType,
-                        "\(description.pixelWidth)x\(description.pixelHeight)", description.creationDate ?? "-",
-                        (description.isFavorite ? "♥" : "") + (description.isHidden ? "hidden" : ""),
-                        description.resources.first?.path ?? "-",
-                    ]
-                }
+            try result.forEachDescriptionPage { page in rows += page.map(Self.row) }
+            Output.table(Self.header, rows)
+        }
+
+        /// The same listing, asked of photosd.
+        func run(through source: DaemonSource) throws {
+            var query: [(String, String)] = []
+            if let predicate { query.append(("predicate", predicate)) }
+            for key in sort { query.append(("sort", key)) }
+            if limit > 0 { query.append(("limit", "\(limit)")) }
+            if includeHidden { query.append(("includeHidden", "true")) }
+            if includeAllBursts { query.append(("includeAllBursts", "true")) }
+            if let album { query.append(("in", album)) }
+            if options.json { return try source.copyLines("/v1/assets", query) }
+            var rows: [[String]] = []
+            let decoder = JSONDecoder()
+            try source.eachLine("/v1/assets", query) { line in
+                rows.append(Self.row(try decoder.decode(AssetDescription.self, from: Data(line.utf8))))
             }
-            Output.table(["IDENTIFIER", "TYPE", "SIZE", "CREATED", "FLAGS", "FILE"], rows)
+            Output.table(Self.header, rows)
+        }
+
+        static let header = ["IDENTIFIER", "TYPE", "SIZE", "CREATED", "FLAGS", "FILE"]
+
+        static func row(_ description: AssetDescription) -> [String] {
+            [
+                description.localIdentifier, description.mediaType,
+                "\(description.pixelWidth)x\(description.pixelHeight)", description.creationDate ?? "-",
+                (description.isFavorite ? "♥" : "") + (description.isHidden ? "hidden" : ""),
+                description.resources.first?.path ?? "-",
+            ]
         }
     }
 }

@@ -11,6 +11,7 @@ extension PhotosCommand {
             discussion: "Each entry has a token; pass the last one you saw to --since to resume.")
 
         @OptionGroup var options: LibraryOptions
+        @OptionGroup var daemon: DaemonOptions
 
         @Option(help: "Only entries after this token (default: from the start).")
         var since: Int64 = 0
@@ -19,6 +20,7 @@ extension PhotosCommand {
         var follow = false
 
         func run() async throws {
+            if let source = try daemon.daemon(library: options.library) { return try run(through: source) }
             let library = try options.open()
             do {
                 guard follow else {
@@ -34,6 +36,22 @@ extension PhotosCommand {
             } catch let error as StoreError where error.code == .historyExpired {
                 let code = PHPhotosError.Code.persistentChangeTokenExpired.rawValue
                 throw CLIError("\(error.message) (error \(code))")
+            }
+        }
+
+        /// The same entries, asked of photosd (its change feed, for --follow).
+        func run(through source: DaemonSource) throws {
+            if follow { unblockTerminationSignals() }
+            var query = [("since", "\(since)")]
+            if follow { query.append(("follow", "true")) }
+            let decoder = JSONDecoder()
+            try source.eachLine("/v1/changes", query, follow: follow) { line in
+                if options.json {
+                    Swift.print(line)
+                } else {
+                    try print(try decoder.decode(LibraryChange.self, from: Data(line.utf8)))
+                }
+                if follow { fflush(nil) }
             }
         }
 

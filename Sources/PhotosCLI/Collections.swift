@@ -10,6 +10,7 @@ extension PhotosCommand {
             abstract: "List albums: user albums, albums that mirror directories, and smart albums.")
 
         @OptionGroup var options: LibraryOptions
+        @OptionGroup var daemon: DaemonOptions
 
         @Flag(help: "Only smart albums.")
         var smart = false
@@ -18,6 +19,10 @@ extension PhotosCommand {
         var user = false
 
         func run() throws {
+            if let source = try daemon.daemon(library: options.library) {
+                let type = smart ? [("type", "smartAlbum")] : user ? [("type", "album")] : []
+                return try CollectionOutput.print(from: source, "/v1/albums", type, json: options.json)
+            }
             let library = try options.open()
             let fetchOptions = PHFetchOptions()
             fetchOptions.photoLibrary = library
@@ -39,8 +44,12 @@ extension PhotosCommand {
             abstract: "List folders: user folders and the folders that mirror directories.")
 
         @OptionGroup var options: LibraryOptions
+        @OptionGroup var daemon: DaemonOptions
 
         func run() throws {
+            if let source = try daemon.daemon(library: options.library) {
+                return try CollectionOutput.print(from: source, "/v1/folders", [], json: options.json)
+            }
             let library = try options.open()
             let fetchOptions = PHFetchOptions()
             fetchOptions.photoLibrary = library
@@ -62,6 +71,21 @@ enum CollectionOutput {
         for result in results {
             try result.forEachDescriptionPage { descriptions += $0 }
         }
+        table(descriptions)
+    }
+
+    /// The same listing, asked of photosd.
+    static func print(from source: DaemonSource, _ path: String, _ query: [(String, String)], json: Bool) throws {
+        if json { return try source.copyLines(path, query) }
+        var descriptions: [CollectionDescription] = []
+        let decoder = JSONDecoder()
+        try source.eachLine(path, query) { line in
+            descriptions.append(try decoder.decode(CollectionDescription.self, from: Data(line.utf8)))
+        }
+        table(descriptions)
+    }
+
+    static func table(_ descriptions: [CollectionDescription]) {
         Output.table(
             ["IDENTIFIER", "TITLE", "TYPE", "ASSETS", "PATH"],
             descriptions.map {

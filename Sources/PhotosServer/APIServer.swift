@@ -98,7 +98,7 @@ public struct APIServer: Service {
         router.get("/v1/health") { _, _ in
             do {
                 let token = try database.currentToken()
-                return try Self.json(API.Health(status: "ok", token: token))
+                return try Self.json(API.Health(status: "ok", token: token, library: library.database.path))
             } catch {
                 throw APIError(.serviceUnavailable, "cannot read the library: \(error)")
             }

@@ -15,9 +15,11 @@ struct FetchRoutes: Sendable {
     static let maximumPageSize = 10_000
 
     func add(to router: Router<BasicRequestContext>) {
-        router.get("/v1/assets") { request, _ in try self.assets(Query(request.uri.query)) }
-        router.get("/v1/albums") { request, _ in try self.albums(Query(request.uri.query)) }
-        router.get("/v1/folders") { request, _ in try self.folders(Query(request.uri.query)) }
+        router.get("/v1/assets") { request, _ in try self.assets(Query(request.uri.query), lines: Self.wantsLines(request)) }
+        router.get("/v1/albums") { request, _ in try self.albums(Query(request.uri.query), lines: Self.wantsLines(request)) }
+        router.get("/v1/folders") { request, _ in
+            try self.folders(Query(request.uri.query), lines: Self.wantsLines(request))
+        }
         let resources = ResourceRoutes(fetches: self)
         router.get("/v1/assets/**") { request, context in
             let path = Self.identifier(context)
@@ -38,7 +40,12 @@ struct FetchRoutes: Sendable {
 
     // MARK: Listings
 
-    func assets(_ query: Query) throws -> Response {
+    /// Whether the client asked for the whole listing as JSON Lines (`Accept: application/x-ndjson`).
+    static func wantsLines(_ request: Request) -> Bool {
+        request.headers[.accept]?.contains("application/x-ndjson") ?? false
+    }
+
+    func assets(_ query: Query, lines: Bool = false) throws -> Response {
         try refuseUnknown(query, ["predicate", "sort", "limit", "includeHidden", "includeAllBursts", "in"])
         if let page = try continued(query) { return page }
         let options = try fetchOptions(query, schema: .asset)
@@ -57,10 +64,10 @@ struct FetchRoutes: Sendable {
             result = PHAsset.fetchAssets(with: options)
         }
         try requireAvailable()
-        return try firstPage(of: Listing(assets: result), query)
+        return try firstPage(of: Listing(assets: result), query, lines: lines)
     }
 
-    func albums(_ query: Query) throws -> Response {
+    func albums(_ query: Query, lines: Bool = false) throws -> Response {
         try refuseUnknown(query, ["predicate", "sort", "limit", "type"])
         if let page = try continued(query) { return page }
         let options = try fetchOptions(query, schema: .assetCollection)
@@ -77,16 +84,16 @@ struct FetchRoutes: Sendable {
             // After each fetch: the next one's success would clear this one's reason.
             try requireAvailable()
         }
-        return try firstPage(of: Listing("albums", collections: results), query)
+        return try firstPage(of: Listing("albums", collections: results), query, lines: lines)
     }
 
-    func folders(_ query: Query) throws -> Response {
+    func folders(_ query: Query, lines: Bool = false) throws -> Response {
         try refuseUnknown(query, ["predicate", "sort", "limit"])
         if let page = try continued(query) { return page }
         let options = try fetchOptions(query, schema: .collectionList)
         let folders = PHCollectionList.fetchCollectionLists(with: .folder, subtype: .any, options: options)
         try requireAvailable()
-        return try firstPage(of: Listing("folders", collections: [folders]), query)
+        return try firstPage(of: Listing("folders", collections: [folders]), query, lines: lines)
     }
 
     /// The assets a live query's options fetch (``LiveQueryRoutes``), checked as a listing's are.
@@ -165,8 +172,32 @@ struct FetchRoutes: Sendable {
         return try page(of: listing, from: offset, size: try pageSize(query))
     }
 
-    private func firstPage(of listing: Listing, _ query: Query) throws -> Response {
-        try page(of: listing, from: 0, size: try pageSize(query))
+    private func firstPage(of listing: Listing, _ query: Query, lines: Bool) throws -> Response {
+        guard lines else { return try page(of: listing, from: 0, size: try pageSize(query)) }
+        guard query["pageSize"] == nil else {
+            throw APIError(.badRequest, "pageSize pages the JSON listing; JSON Lines (application/x-ndjson) are the whole of it")
+        }
+        return Self.lines(of: listing)
+    }
+
+    /// The whole listing as JSON Lines, the objects of one page of the snapshot per write: the
+    /// response starts at once and memory stays flat however long it is (`photos assets` through
+    /// the socket).
+    static func lines(of listing: Listing) -> Response {
+        Response(
+            status: .ok, headers: [.contentType: "application/x-ndjson"],
+            body: ResponseBody { writer in
+                var offset = 0
+                var json = WireJSONWriter()
+                while offset < listing.count {
+                    let end = min(listing.count, offset + defaultPageSize)
+                    json.removeAll()
+                    try listing.write(offset..<end, .line, &json)
+                    try await writer.write(ByteBuffer(bytes: json.bytes))
+                    offset = end
+                }
+                try await writer.finish(nil)
+            })
     }
 
     private func page(of listing: Listing, from offset: Int, size: Int) throws -> Response {
@@ -174,7 +205,7 @@ struct FetchRoutes: Sendable {
         var writer = WireJSONWriter()
         writer.beginListing(listing.name)
         do {
-            try listing.write(offset..<end, &writer)
+            try listing.write(offset..<end, .element, &writer)
         } catch {
             throw APIError.from(error)
         }

@@ -12,15 +12,23 @@ struct Listing: Sendable {
     let name: String
     /// How many objects the snapshot holds.
     let count: Int
-    /// Writes the snapshot's objects at these positions as elements of the listing.
-    let write: @Sendable (Range<Int>, inout WireJSONWriter) throws -> Void
+    /// Writes the snapshot's objects at these positions, as elements of the listing or as lines.
+    let write: @Sendable (Range<Int>, Form, inout WireJSONWriter) throws -> Void
+
+    /// How objects are written: elements of `{"assets": [...]}`, or one JSON object a line (NDJSON).
+    enum Form { case element, line }
 
     init(assets result: PHFetchResult<PHAsset>) {
         name = "assets"
         count = result.count
-        write = { range, writer in
+        write = { range, form, writer in
             try result.forEachDescriptionPage(in: range) { page in
-                for asset in page { try writer.appendElement(asset) }
+                for asset in page {
+                    switch form {
+                    case .element: try writer.appendElement(asset)
+                    case .line: try writer.appendLine(asset)
+                    }
+                }
             }
         }
     }
@@ -29,14 +37,19 @@ struct Listing: Sendable {
         self.name = name
         let counts = results.map(\.count)
         count = counts.reduce(0, +)
-        write = { range, writer in
+        write = { range, form, writer in
             // Positions run through the results one after the other.
             var start = 0
             for (result, count) in zip(results, counts) {
                 let part = range.clamped(to: start..<start + count)
                 if !part.isEmpty {
                     try result.forEachDescriptionPage(in: part.lowerBound - start..<part.upperBound - start) { page in
-                        for collection in page { writer.appendElement(collection) }
+                        for collection in page {
+                            switch form {
+                            case .element: writer.appendElement(collection)
+                            case .line: writer.appendLine(collection)
+                            }
+                        }
                     }
                 }
                 start += count

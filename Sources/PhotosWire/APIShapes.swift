@@ -42,10 +42,13 @@ public enum API {
         public var status: String
         /// The newest change-log token.
         public var token: Int64
+        /// The library file the daemon serves: `photos` uses the socket only for that library.
+        public var library: String?
 
-        public init(status: String, token: Int64) {
+        public init(status: String, token: Int64, library: String? = nil) {
             self.status = status
             self.token = token
+            self.library = library
         }
     }
 }

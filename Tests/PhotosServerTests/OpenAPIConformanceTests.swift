@@ -53,12 +53,20 @@ import Yams
                 ("/v1/changes", "/v1/changes?since=0", 200),
                 ("/v1/changes", "/v1/changes?since=x", 400),
             ]
-            var checks = gets.map { (method: "get", template: $0.template, target: $0.target, status: $0.status, body: "") }
-            checks.append(("post", "/v1/queries", "/v1/queries", 400, #"{"colour": 1}"#))
-            checks.append(("post", "/v1/queries", "/v1/queries", 404, #"{"in": "nope"}"#))
+            var checks = gets.map {
+                (method: "get", template: $0.template, target: $0.target, status: $0.status, body: "", accept: "")
+            }
+            checks.append(("post", "/v1/queries", "/v1/queries", 400, #"{"colour": 1}"#, ""))
+            checks.append(("post", "/v1/queries", "/v1/queries", 404, #"{"in": "nope"}"#, ""))
+            // Whole listings as JSON Lines, as `photos` reads them.
+            for listing in ["/v1/assets", "/v1/albums", "/v1/folders"] {
+                checks.append(("get", listing, listing, 200, "", "application/x-ndjson"))
+            }
             for check in checks {
                 let reply = try await offPool {
-                    try UnixHTTPClient.request(socket, check.method.uppercased(), check.target, body: Array(check.body.utf8))
+                    try UnixHTTPClient.request(
+                        socket, check.method.uppercased(), check.target,
+                        headers: check.accept.isEmpty ? [:] : ["Accept": check.accept], body: Array(check.body.utf8))
                 }
                 #expect(reply.status == check.status, "\(check.target): \(reply.text)")
                 let operation = try #require(

@@ -1,0 +1,99 @@
+import ArgumentParser
+import Foundation
+import Photos
+import PhotosClient
+import PhotosWire
+
+/// Where a listing command reads: photosd's socket when the daemon answers for this library, else
+/// the library file. The output is the same either way, byte for byte.
+struct DaemonOptions: ParsableArguments {
+    @Option(help: ArgumentHelp(
+        "Ask photosd on this socket (default: its usual socket, when it serves this library).", valueName: "path"))
+    var socket: String?
+
+    @Flag(name: .customLong("no-daemon"), help: "Read the library file even when photosd answers.")
+    var noDaemon = false
+
+    func validate() throws {
+        if noDaemon, socket != nil { throw ValidationError("--socket and --no-daemon exclude each other") }
+    }
+
+    /// The daemon to ask, or nil to open the library file.
+    ///
+    /// `--socket` must answer. Otherwise the usual socket is asked (a second at most) and used only
+    /// when the daemon there serves the library this command would open; `--library` and
+    /// `--no-daemon` mean the file. `environment` says where the usual socket and library are.
+    func daemon(library: String?, environment: [String: String] = ProcessInfo.processInfo.environment) throws
+        -> DaemonSource?
+    {
+        if noDaemon { return nil }
+        if let socket {
+            do {
+                let reply = try APIConnection.request(socket, "GET", "/v1/health")
+                guard reply.status == 200 else { throw CLIError("photosd on \(socket): \(reply.errorMessage)") }
+            } catch let error as APIConnection.ConnectionError {
+                throw CLIError(error.notListening ? "photosd is not running on \(socket)" : error.description)
+            }
+            return DaemonSource(socket: socket)
+        }
+        if library != nil { return nil }
+        let socket = API.defaultSocketPath(environment: environment)
+        guard let connection = try? APIConnection(socket: socket, timeout: 1),
+            (try? connection.send("GET", "/v1/health").status) == 200,
+            let body = try? connection.readAll(),
+            let health = try? JSONDecoder().decode(API.Health.self, from: Data(body)),
+            let served = health.library, Self.sameFile(served, PHPhotoLibrary.defaultLibraryURL(environment: environment).path)
+        else { return nil }
+        return DaemonSource(socket: socket)
+    }
+
+    static func sameFile(_ a: String, _ b: String) -> Bool {
+        var first = stat()
+        var second = stat()
+        return stat(a, &first) == 0 && stat(b, &second) == 0 && first.st_dev == second.st_dev
+            && first.st_ino == second.st_ino
+    }
+}
+
+/// photosd's API as the listing commands read it: every object, or every change entry, a JSON
+/// line at a time.
+struct DaemonSource {
+    let socket: String
+
+    /// Calls `body` with each line of the answer to `GET path?query` (JSON Lines).
+    func eachLine(_ path: String, _ query: [(String, String)], follow: Bool = false, _ body: (String) throws -> Void)
+        throws
+    {
+        let target = path + (query.isEmpty ? "" : "?" + query.map { "\($0)=\(Self.encoded($1))" }.joined(separator: "&"))
+        // A follow stream may be quiet for hours; a listing is not.
+        let connection = try APIConnection(socket: socket, timeout: follow ? nil : 300)
+        let head = try connection.send("GET", target, headers: ["Accept": "application/x-ndjson"])
+        guard head.status == 200 else {
+            let reply = APIConnection.Reply(status: head.status, headers: head.headers, body: try connection.readAll())
+            throw CLIError(reply.errorMessage)
+        }
+        while let line = try connection.nextLine() {
+            if !line.isEmpty { try body(line) }
+        }
+    }
+
+    /// Prints each line of the answer as it is, in large writes.
+    func copyLines(_ path: String, _ query: [(String, String)]) throws {
+        var pending: [UInt8] = []
+        try eachLine(path, query) { line in
+            pending += line.utf8
+            pending.append(10)
+            if pending.count > 1 << 16 {
+                FileHandle.standardOutput.write(Data(pending))
+                pending.removeAll(keepingCapacity: true)
+            }
+        }
+        FileHandle.standardOutput.write(Data(pending))
+    }
+
+    /// A query value as a URL carries it: everything but unreserved characters escaped.
+    static func encoded(_ value: String) -> String {
+        let allowed = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+        return value.addingPercentEncoding(withAllowedCharacters: allowed) ?? value
+    }
+}
