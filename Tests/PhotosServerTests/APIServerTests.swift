@@ -122,6 +122,44 @@ import Testing
         }
     }
 
+    /// `Accept: application/x-ndjson`: the whole listing, one object a line, what the pages hold
+    /// together; paging it is a 400.
+    @Test func wholeListingsAsJSONLines() async throws {
+        try await Self.withServer { socket, fixture in
+            let lines = ["Accept": "application/x-ndjson"]
+            for listing in ["assets", "albums", "folders"] {
+                var paged: [[String: Any]] = []
+                var target = "/v1/\(listing)?pageSize=1"
+                while true {
+                    let object = try await Self.get(socket, target).object()
+                    paged += try #require(object[listing] as? [[String: Any]])
+                    guard let next = object["next"] as? String else { break }
+                    target = "/v1/\(listing)?next=\(next)"
+                }
+                let whole = try await Self.get(socket, "/v1/\(listing)", headers: lines)
+                #expect(whole.status == 200)
+                #expect(whole.headers["content-type"] == "application/x-ndjson")
+                let objects = try whole.text.split(separator: "\n").map {
+                    try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+                }
+                #expect(objects.count == paged.count && !objects.isEmpty, "\(listing)")
+                #expect(objects.map { $0["localIdentifier"] as? String } == paged.map { $0["localIdentifier"] as? String })
+            }
+            let sorted = try await Self.get(socket, "/v1/assets?sort=creationDate&includeAllBursts=true", headers: lines)
+            let names = try sorted.text.split(separator: "\n").map {
+                try JSONDecoder().decode(AssetDescription.self, from: Data($0.utf8)).localIdentifier
+            }
+            let expected = PHAsset.fetchAssets(with: fixture.options {
+                $0.sortDescriptors = [NSSortDescriptor(key: "creationDate", ascending: true)]
+                $0.includeAllBurstAssets = true
+            })
+            #expect(names == (0..<expected.count).map { expected.object(at: $0).localIdentifier })
+            let paging = try await Self.get(socket, "/v1/assets?pageSize=2", headers: lines)
+            #expect(paging.status == 400)
+            #expect(paging.errorMessage.contains("pageSize"), "\(paging.text)")
+        }
+    }
+
     @Test func objectsByIdentifierWithSlashesEncodedOrNot() async throws {
         try await Self.withServer { socket, fixture in
             let identifier = try #require(fixture.assets["secret.jpg"])
