@@ -67,6 +67,7 @@ public struct APIServer: Service {
         let streams = StreamCount(limit: maximumStreams)
         ChangeRoutes(database: library.database, streams: streams).add(to: router)
         LiveQueryRoutes(library: library, fetches: fetches, streams: streams).add(to: router)
+        ChangeBatchRoutes(library: library).add(to: router)
         let socketPath = self.socketPath
         let logger = self.logger
         let onListening = self.onListening
