@@ -404,4 +404,16 @@ import Testing
             #expect(error.body.error.message == "changes[3] (op): why")
         }
     }
+
+    @Test(arguments: [
+        ("PUT", "/v1/changes", "GET, POST"), ("DELETE", "/v1/changes", "GET, POST"), ("GET", "/v1/queries", "POST"),
+        ("POST", "/v1/health", "GET"), ("DELETE", "/v1/assets/A/L0/001", "GET"), ("PATCH", "/v1/albums", "GET"),
+    ])
+    func aKnownPathAskedWithAnotherMethodIs405WithAllow(method: String, target: String, allow: String) async throws {
+        try await APIServerTests.withServer { socket, _ in
+            let reply = try await offPool { try UnixHTTPClient.request(socket, method, target) }
+            #expect(reply.headers["allow"] == allow)
+            try Self.error(reply, 405)
+        }
+    }
 }
