@@ -386,6 +386,24 @@ import Testing
         }
     }
 
+    @Test(.enabled(if: Corpus.isAvailable && SmallFileSystem.isAvailable, "needs ../shared/corpus, root and tmpfs"))
+    func aMoveFromAReadOnlyPlaceIs403With3310AndTheFileStays() async throws {
+        try await APIServerTests.withServer { socket, fixture in
+            let disk = try SmallFileSystem(megabytes: 4)
+            let source = disk.url.appendingPathComponent("card.jpg")
+            let bytes = try Data(contentsOf: try #require(Corpus.file("Camera/2008/Death Valley/FurnaceCreekInn.jpg")))
+            try bytes.write(to: source)
+            try disk.makeReadOnly()
+            let before = try fixture.library.database.currentToken()
+            try Self.error(try await Self.post(socket, [.createAsset(.init(path: source.path, move: true))]), 403, photos: 3310)
+            #expect(try fixture.library.database.currentToken() == before)
+            #expect(try Data(contentsOf: source) == bytes)
+            #expect(Self.importedFiles(fixture.library) == [])
+            // Copied, the same file is welcome.
+            _ = try Self.result(try await Self.post(socket, [.createAsset(.init(path: source.path))]))
+        }
+    }
+
     @Test func eachPhotoKitCodeHasItsStatus() {
         let expected: [PHPhotosError.Code: Int] = [
             .identifierNotFound: 404, .changeNotSupported: 409, .multipleIdentifiersFound: 409,
