@@ -203,7 +203,12 @@ final class ChangeBatchApplier {
     /// The resource type the operation names, else the one the file's content is (a file that
     /// is not media is offered as a photo, which the library refuses with 3302).
     private func resourceType(_ fields: API.ChangeOperation.CreateAsset) -> PHAssetResourceType {
-        switch fields.type ?? sniffer.map({ $0.sniff(path: fields.path).kind.resourceName }) {
+        // Only a regular file is read: opening a FIFO would wait for a writer, holding the
+        // library's change queue. Anything else is the library's to refuse.
+        var info = stat()
+        let regular = stat(fields.path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
+        let sniffed = regular ? sniffer.map { $0.sniff(path: fields.path).kind.resourceName } : nil
+        return switch fields.type ?? sniffed {
         case "video": .video
         case "audio": .audio
         default: .photo
@@ -214,6 +219,15 @@ final class ChangeBatchApplier {
 
     private func placeholderName(_ value: String) -> String? {
         value.hasPrefix("$") ? String(value.dropFirst()) : nil
+    }
+
+    /// The request that made placeholder `name`. ``API/ChangeBatch/validate()`` has checked that an
+    /// earlier operation made it, of this kind; a miss here is a bug, answered as one, not a crash.
+    private func made<Request>(_ requests: [String: Request], _ name: String) throws -> Request {
+        guard let request = requests[name] else {
+            throw PHPhotosError(.internalError, "no earlier operation made $\(name) of this kind")
+        }
+        return request
     }
 
     private func options() -> PHFetchOptions {
@@ -240,14 +254,14 @@ final class ChangeBatchApplier {
         result.enumerateObjects { asset, _, _ in found[asset.localIdentifier] = asset }
         let missing = identifiers.filter { found[$0] == nil }
         guard missing.isEmpty else { throw notFound("asset", missing) }
-        return values.map { value in
-            if let name = placeholderName(value) { return newAssets[name]!.placeholderForCreatedAsset! }
+        return try values.map { value in
+            if let name = placeholderName(value) { return try made(newAssets, name).placeholderForCreatedAsset! }
             return found[value]!
         }
     }
 
     private func assetRequest(_ value: String) throws -> PHAssetChangeRequest {
-        if let name = placeholderName(value) { return newAssets[name]! }
+        if let name = placeholderName(value) { return try made(newAssets, name) }
         if let request = assetEdits[value] { return request }
         guard let asset = try assets([value]).first as? PHAsset else { throw notFound("asset", [value]) }
         let request = PHAssetChangeRequest(for: asset)
@@ -272,31 +286,34 @@ final class ChangeBatchApplier {
     }
 
     private func album(_ value: String) throws -> PHObject {
-        if let name = placeholderName(value) { return newAlbums[name]!.placeholderForCreatedAssetCollection }
+        if let name = placeholderName(value) { return try made(newAlbums, name).placeholderForCreatedAssetCollection }
         return try existingAlbum(value)
     }
 
     private func folder(_ value: String) throws -> PHObject {
-        if let name = placeholderName(value) { return newFolders[name]!.placeholderForCreatedCollectionList }
+        if let name = placeholderName(value) { return try made(newFolders, name).placeholderForCreatedCollectionList }
         return try existingFolder(value)
     }
 
     /// An album or a folder.
     private func collection(_ value: String) throws -> PHObject {
         if let name = placeholderName(value) {
-            return newAlbums[name]?.placeholderForCreatedAssetCollection
-                ?? newFolders[name]!.placeholderForCreatedCollectionList
+            if let album = newAlbums[name] { return album.placeholderForCreatedAssetCollection }
+            return try made(newFolders, name).placeholderForCreatedCollectionList
         }
         if let album = PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: [value], options: options())
             .firstObject
         {
             return album
         }
-        return try existingFolder(value)
+        let folder = PHCollectionList.fetchCollectionLists(withLocalIdentifiers: [value], options: options()).firstObject
+        try requireReadable()
+        guard let folder else { throw notFound("album or folder", [value]) }
+        return folder
     }
 
     private func albumRequest(_ value: String) throws -> PHAssetCollectionChangeRequest {
-        if let name = placeholderName(value) { return newAlbums[name]! }
+        if let name = placeholderName(value) { return try made(newAlbums, name) }
         if let request = albumEdits[value] { return request }
         let album = try existingAlbum(value)
         guard let request = PHAssetCollectionChangeRequest(for: album) else {
@@ -310,7 +327,7 @@ final class ChangeBatchApplier {
     }
 
     private func folderRequest(_ value: String) throws -> PHCollectionListChangeRequest {
-        if let name = placeholderName(value) { return newFolders[name]! }
+        if let name = placeholderName(value) { return try made(newFolders, name) }
         if let request = folderEdits[value] { return request }
         let folder = try existingFolder(value)
         guard let request = PHCollectionListChangeRequest(for: folder) else {

@@ -295,6 +295,10 @@ import Testing
             try Self.error(try await Self.post(socket, [.createAsset(.init(path: document.path, move: true))]), 422, photos: 3302)
             try Self.error(
                 try await Self.post(socket, [.createAsset(.init(path: fixture.directory.path("user").path))]), 422, photos: 3302)
+            // A FIFO is not read (opening it would wait for a writer, holding the change queue).
+            let fifo = fixture.directory.path("user/pipe.jpg").path
+            #expect(mkfifo(fifo, 0o600) == 0)
+            try Self.error(try await Self.post(socket, [.createAsset(.init(path: fifo))]), 422, photos: 3302)
             #expect(FileManager.default.fileExists(atPath: document.path), "a refused move leaves the file")
             #expect(Self.importedFiles(fixture.library) == [])
         }
