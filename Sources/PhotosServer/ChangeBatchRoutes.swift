@@ -67,8 +67,16 @@ struct ChangeBatchRoutes: Sendable {
 extension APIError {
     /// A change the library refused: PhotoKit's code, under the status that tells a client what to
     /// do about it; `prefix` names the operation when one is known.
+    ///
+    /// A failure of the library file itself (SQLite's error under PhotoKit's: a damaged page is
+    /// 3302, as a damaged resource is) is the library being unavailable, not the request being
+    /// wrong: 503, or 507 for a full disk, whatever the code.
     static func refusedChange(_ error: PHPhotosError, where prefix: String) -> APIError {
-        APIError(status(for: error.code), photos: error.code, prefix + error.message)
+        var status = status(for: error.code)
+        if (error.underlyingError as? NSError)?.domain == PHPhotosError.sqliteErrorDomain, error.code != .notEnoughSpace {
+            status = .serviceUnavailable
+        }
+        return APIError(status, photos: error.code, prefix + error.message)
     }
 
     /// The HTTP status of each PhotoKit code a change can fail with.

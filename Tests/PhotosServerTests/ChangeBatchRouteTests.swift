@@ -408,6 +408,21 @@ import Testing
         }
     }
 
+    @Test func aDamagedLibraryIs503NotTheClientsError() async throws {
+        let fixture = try LibraryFixture()
+        let path = fixture.directory.path("damaged.sqlite").path
+        try DamagedLibrary.copyWithDamagedAssets(of: fixture.library.database, to: path)
+        let library = try PHPhotoLibrary(url: URL(fileURLWithPath: path))
+        try await APIServerTests.withServer(library: library, socket: fixture.directory.path("api.sock").path) { socket in
+            let beach = try #require(fixture.assets["beach.jpg"])
+            // The asset table cannot be read: not a 404 (it may well exist), not a 422 (3302 is
+            // about the library's pages here, not a file of the client's).
+            let reply = try await Self.post(socket, [.editAsset(.init(asset: beach, isFavorite: false))])
+            #expect(reply.status == 503, "\(reply.text)")
+            #expect(try JSONDecoder().decode(API.ErrorBody.self, from: Data(reply.body)).error.code == 3302)
+        }
+    }
+
     @Test func eachPhotoKitCodeHasItsStatus() {
         let expected: [PHPhotosError.Code: Int] = [
             .identifierNotFound: 404, .changeNotSupported: 409, .multipleIdentifiersFound: 409,
@@ -422,8 +437,13 @@ import Testing
         for code in PHPhotosError.Code.allCases {
             #expect(APIError.status(for: code).code == expected[code], "\(code)")
             let error = APIError.refusedChange(PHPhotosError(code, "why"), where: "changes[3] (op): ")
+            #expect(error.status.code == expected[code])
             #expect(error.body.error.code == code.rawValue)
             #expect(error.body.error.message == "changes[3] (op): why")
+            // The library file failing under the code: unavailable (or full), whatever the code.
+            let store = PHPhotosError(
+                code, "why", userInfo: [NSUnderlyingErrorKey: NSError(domain: PHPhotosError.sqliteErrorDomain, code: 11)])
+            #expect(APIError.refusedChange(store, where: "").status.code == (code == .notEnoughSpace ? 507 : 503))
         }
     }
 
