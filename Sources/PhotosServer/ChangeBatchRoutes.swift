@@ -73,7 +73,8 @@ extension APIError {
     /// wrong: 503, or 507 for a full disk, whatever the code.
     static func refusedChange(_ error: PHPhotosError, where prefix: String) -> APIError {
         var status = status(for: error.code)
-        if (error.underlyingError as? NSError)?.domain == PHPhotosError.sqliteErrorDomain, error.code != .notEnoughSpace {
+        let underlying = error.underlyingError as? NSError
+        if underlying?.domain == PHPhotosError.sqliteErrorDomain, error.code != .notEnoughSpace {
             status = .serviceUnavailable
         }
         return APIError(status, photos: error.code, prefix + error.message)
@@ -85,10 +86,13 @@ extension APIError {
     /// |---|---|
     /// | `identifierNotFound` (3201) | 404 |
     /// | `changeNotSupported` (3300), `multipleIdentifiersFound` (3202) | 409 |
-    /// | `invalidResource` (3302), `missingResource` (3303), `requestNotSupportedForAsset` (3306), `limitExceeded` (3307) | 422 |
+    /// | `invalidResource` (3302), `missingResource` (3303), `requestNotSupportedForAsset` (3306) | 422 |
+    /// | `limitExceeded` (3307) | 422 |
     /// | `accessRestricted` (3310), `accessUserDenied` (3311) | 403 |
     /// | `notEnoughSpace` (3305) | 507 |
-    /// | `libraryVolumeOffline` (3114), `operationInterrupted` (3301), the library being handed over (3142, 3143) | 503 |
+    /// | `libraryVolumeOffline` (3114), `operationInterrupted` (3301) | 503 |
+    /// | the library being handed over (3142, 3143) | 503 |
+    /// | `persistentChangeTokenExpired` (3105) | 410 |
     /// | anything else (`internalError`) | 500 |
     static func status(for code: PHPhotosError.Code) -> HTTPResponse.Status {
         switch code {
@@ -156,7 +160,8 @@ final class ChangeBatchApplier {
             let request = PHAssetCreationRequest.forAsset()
             let options = PHAssetResourceCreationOptions()
             options.shouldMoveFile = fields.move ?? false
-            request.addResource(with: resourceType(fields), fileURL: URL(fileURLWithPath: fields.path), options: options)
+            request.addResource(
+                with: resourceType(fields), fileURL: URL(fileURLWithPath: fields.path), options: options)
             let placeholder = request.placeholderForCreatedAsset!
             if let ref = fields.ref { newAssets[ref] = request }
             created[fields.ref ?? String(index)] = placeholder.localIdentifier
@@ -249,7 +254,8 @@ final class ChangeBatchApplier {
 
     private func notFound(_ kind: String, _ identifiers: [String]) -> PHPhotosError {
         PHPhotosError(
-            .identifierNotFound, "no \(kind)\(identifiers.count == 1 ? "" : "s") \(identifiers.joined(separator: ", "))",
+            .identifierNotFound,
+            "no \(kind)\(identifiers.count == 1 ? "" : "s") \(identifiers.joined(separator: ", "))",
             localIdentifiers: identifiers)
     }
 
@@ -314,7 +320,8 @@ final class ChangeBatchApplier {
         {
             return album
         }
-        let folder = PHCollectionList.fetchCollectionLists(withLocalIdentifiers: [value], options: options()).firstObject
+        let folder = PHCollectionList.fetchCollectionLists(withLocalIdentifiers: [value], options: options())
+            .firstObject
         try requireReadable()
         guard let folder else { throw notFound("album or folder", [value]) }
         return folder
@@ -327,7 +334,8 @@ final class ChangeBatchApplier {
         guard let request = PHAssetCollectionChangeRequest(for: album) else {
             throw PHPhotosError(
                 .changeNotSupported,
-                "\(album.assetCollectionType == .smartAlbum ? "smart album" : "album") '\(album.localizedTitle ?? "")' cannot be edited",
+                "\(album.assetCollectionType == .smartAlbum ? "smart album" : "album") "
+                    + "'\(album.localizedTitle ?? "")' cannot be edited",
                 localIdentifiers: [value])
         }
         albumEdits[value] = request
@@ -340,7 +348,8 @@ final class ChangeBatchApplier {
         let folder = try existingFolder(value)
         guard let request = PHCollectionListChangeRequest(for: folder) else {
             throw PHPhotosError(
-                .changeNotSupported, "folder '\(folder.localizedTitle ?? "")' cannot be edited", localIdentifiers: [value])
+                .changeNotSupported, "folder '\(folder.localizedTitle ?? "")' cannot be edited",
+                localIdentifiers: [value])
         }
         folderEdits[value] = request
         return request

@@ -20,6 +20,7 @@ extension API {
         /// The operations, in order.
         public var changes: [ChangeOperation]
 
+        /// A batch of these operations, in order.
         public init(changes: [ChangeOperation]) {
             self.changes = changes
         }
@@ -28,6 +29,7 @@ extension API {
             case changes
         }
 
+        /// Decodes strictly: a key other than `changes` is an error.
         public init(from decoder: any Decoder) throws {
             try StrictFields.check(decoder, allowed: CodingKeys.allCases.map(\.rawValue), in: "the batch")
             let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -47,6 +49,7 @@ extension API {
         /// library's current token when the batch changed nothing.
         public var token: Int64
 
+        /// An answer with the created identifiers and the commit's token.
         public init(created: [String: String], token: Int64) {
             self.created = created
             self.token = token
@@ -55,19 +58,33 @@ extension API {
 
     /// One operation of a ``ChangeBatch``: `{"op": NAME, FIELDS...}`.
     public enum ChangeOperation: Sendable, Hashable {
+        /// `createAsset`: a new asset from a file.
         case createAsset(CreateAsset)
+        /// `editAsset`: an asset's favorite, hidden, date and place.
         case editAsset(EditAsset)
+        /// `deleteAssets`.
         case deleteAssets(DeleteAssets)
+        /// `createAlbum`: a user album.
         case createAlbum(CreateCollection)
+        /// `renameAlbum`.
         case renameAlbum(RenameAlbum)
+        /// `deleteAlbums`.
         case deleteAlbums(DeleteAlbums)
+        /// `addToAlbum`: appends assets.
         case addToAlbum(AlbumMembers)
+        /// `removeFromAlbum`.
         case removeFromAlbum(AlbumMembers)
+        /// `moveInAlbum`: reorders an album.
         case moveInAlbum(MoveInAlbum)
+        /// `createFolder`: a collection list.
         case createFolder(CreateCollection)
+        /// `renameFolder`.
         case renameFolder(RenameFolder)
+        /// `deleteFolders`, with what is in them.
         case deleteFolders(DeleteFolders)
+        /// `addToFolder`: albums and folders move in.
         case addToFolder(FolderChildren)
+        /// `removeFromFolder`: albums and folders move to the top level.
         case removeFromFolder(FolderChildren)
 
         /// Every operation's name (its `op`) and fields, `op` aside: what strict decoding accepts.
@@ -126,6 +143,7 @@ extension API.ChangeOperation {
         /// The placeholder's name: later operations name the new asset `$ref`.
         public var ref: String?
 
+        /// A `createAsset` operation.
         public init(path: String, type: String? = nil, move: Bool? = nil, ref: String? = nil) {
             self.path = path
             self.type = type
@@ -146,13 +164,16 @@ extension API.ChangeOperation {
     public struct EditAsset: Sendable, Hashable, Codable {
         /// A local identifier or `$ref`.
         public var asset: String
+        /// The new favorite flag, if it changes.
         public var isFavorite: Bool?
+        /// The new hidden flag, if it changes.
         public var isHidden: Bool?
         /// nil: unchanged; `.some(nil)`: cleared. ISO 8601 with an offset on the wire.
         public var creationDate: Date??
         /// nil: unchanged; `.some(nil)`: cleared.
         public var location: Location??
 
+        /// An `editAsset` operation; give at least one property.
         public init(
             asset: String, isFavorite: Bool? = nil, isHidden: Bool? = nil, creationDate: Date?? = nil,
             location: Location?? = nil
@@ -168,6 +189,7 @@ extension API.ChangeOperation {
             case asset, isFavorite, isHidden, creationDate, location
         }
 
+        /// Decodes `null` as "clear" and an absent key as "unchanged"; an edit of nothing is an error.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             asset = try container.decode(String.self, forKey: .asset)
@@ -181,7 +203,8 @@ extension API.ChangeOperation {
                     guard let date = Self.date(text) else {
                         throw DecodingError.dataCorruptedError(
                             forKey: .creationDate, in: container,
-                            debugDescription: "'\(text)' is not an ISO 8601 date with a UTC offset (2024-05-01T12:00:00+02:00)")
+                            debugDescription:
+                                "'\(text)' is not an ISO 8601 date with a UTC offset (2024-05-01T12:00:00+02:00)")
                     }
                     creationDate = .some(date)
                 }
@@ -194,10 +217,12 @@ extension API.ChangeOperation {
                 throw DecodingError.dataCorrupted(
                     .init(
                         codingPath: decoder.codingPath,
-                        debugDescription: "editAsset changes nothing: give isFavorite, isHidden, creationDate or location"))
+                        debugDescription:
+                            "editAsset changes nothing: give isFavorite, isHidden, creationDate or location"))
             }
         }
 
+        /// Encodes what changes only, a cleared value as `null`, dates in ISO 8601 at UTC.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(asset, forKey: .asset)
@@ -227,10 +252,14 @@ extension API.ChangeOperation {
 
     /// A place: degrees, and metres above sea level when known.
     public struct Location: Sendable, Hashable, Codable {
+        /// Degrees north, -90 to 90.
         public var latitude: Double
+        /// Degrees east, -180 to 180.
         public var longitude: Double
+        /// Metres above sea level, if known.
         public var altitude: Double?
 
+        /// A place.
         public init(latitude: Double, longitude: Double, altitude: Double? = nil) {
             self.latitude = latitude
             self.longitude = longitude
@@ -241,6 +270,7 @@ extension API.ChangeOperation {
             case latitude, longitude, altitude
         }
 
+        /// Decodes strictly, and refuses degrees out of range.
         public init(from decoder: any Decoder) throws {
             try StrictFields.check(decoder, allowed: CodingKeys.allCases.map(\.rawValue), in: "location")
             let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -259,7 +289,9 @@ extension API.ChangeOperation {
     /// `deleteAssets`: assets leave the library. Files the library imported go with them; files in
     /// watched folders are the user's and stay.
     public struct DeleteAssets: Sendable, Hashable, Codable {
+        /// Local identifiers or `$ref`s.
         public var assets: [String]
+        /// A `deleteAssets` operation.
         public init(assets: [String]) { self.assets = assets }
         enum CodingKeys: String, CodingKey, CaseIterable { case assets }
     }
@@ -267,12 +299,14 @@ extension API.ChangeOperation {
     /// `createAlbum` and `createFolder`: a user album or folder with a title, at the top level or in
     /// `folder`.
     public struct CreateCollection: Sendable, Hashable, Codable {
+        /// The title (titles may repeat).
         public var title: String
         /// The placeholder's name: later operations name the new collection `$ref`.
         public var ref: String?
         /// The folder to put it in (a local identifier or `$ref`); the top level by default.
         public var folder: String?
 
+        /// A `createAlbum` or `createFolder` operation.
         public init(title: String, ref: String? = nil, folder: String? = nil) {
             self.title = title
             self.ref = ref
@@ -284,8 +318,11 @@ extension API.ChangeOperation {
 
     /// `renameAlbum`.
     public struct RenameAlbum: Sendable, Hashable, Codable {
+        /// A local identifier or `$ref`.
         public var album: String
+        /// The new title.
         public var title: String
+        /// A `renameAlbum` operation.
         public init(album: String, title: String) {
             self.album = album
             self.title = title
@@ -295,15 +332,20 @@ extension API.ChangeOperation {
 
     /// `deleteAlbums`: the albums go; their assets stay in the library.
     public struct DeleteAlbums: Sendable, Hashable, Codable {
+        /// Local identifiers or `$ref`s.
         public var albums: [String]
+        /// A `deleteAlbums` operation.
         public init(albums: [String]) { self.albums = albums }
         enum CodingKeys: String, CodingKey, CaseIterable { case albums }
     }
 
     /// `addToAlbum` (appends those not already in it) and `removeFromAlbum` (they stay in the library).
     public struct AlbumMembers: Sendable, Hashable, Codable {
+        /// A local identifier or `$ref`.
         public var album: String
+        /// Local identifiers or `$ref`s.
         public var assets: [String]
+        /// An `addToAlbum` or `removeFromAlbum` operation.
         public init(album: String, assets: [String]) {
             self.album = album
             self.assets = assets
@@ -314,9 +356,13 @@ extension API.ChangeOperation {
     /// `moveInAlbum`: the assets at positions `from` move to `to` of the album as it is once they are
     /// taken out (`PHAssetCollectionChangeRequest.moveAssets(at:to:)`).
     public struct MoveInAlbum: Sendable, Hashable, Codable {
+        /// A local identifier or `$ref`.
         public var album: String
+        /// Positions in the album as it is before the move.
         public var from: [Int]
+        /// The position in the album once the moved assets are taken out.
         public var to: Int
+        /// A `moveInAlbum` operation.
         public init(album: String, from: [Int], to: Int) {
             self.album = album
             self.from = from
@@ -327,8 +373,11 @@ extension API.ChangeOperation {
 
     /// `renameFolder`.
     public struct RenameFolder: Sendable, Hashable, Codable {
+        /// A local identifier or `$ref`.
         public var folder: String
+        /// The new title.
         public var title: String
+        /// A `renameFolder` operation.
         public init(folder: String, title: String) {
             self.folder = folder
             self.title = title
@@ -338,7 +387,9 @@ extension API.ChangeOperation {
 
     /// `deleteFolders`: the folders go with everything in them (albums and folders, not assets).
     public struct DeleteFolders: Sendable, Hashable, Codable {
+        /// Local identifiers or `$ref`s.
         public var folders: [String]
+        /// A `deleteFolders` operation.
         public init(folders: [String]) { self.folders = folders }
         enum CodingKeys: String, CodingKey, CaseIterable { case folders }
     }
@@ -346,9 +397,11 @@ extension API.ChangeOperation {
     /// `addToFolder` (albums and folders move into it from wherever they were) and
     /// `removeFromFolder` (they move to the top level).
     public struct FolderChildren: Sendable, Hashable, Codable {
+        /// A local identifier or `$ref`.
         public var folder: String
         /// Albums and folders: local identifiers or `$ref`s.
         public var collections: [String]
+        /// An `addToFolder` or `removeFromFolder` operation.
         public init(folder: String, collections: [String]) {
             self.folder = folder
             self.collections = collections
@@ -368,6 +421,7 @@ extension API.ChangeOperation: Codable {
         static let op = OpKey(stringValue: "op")
     }
 
+    /// Decodes by `op`, strictly: an unknown op, or a field that op does not have, is an error.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: OpKey.self)
         let name = try container.decode(String.self, forKey: .op)
@@ -395,6 +449,7 @@ extension API.ChangeOperation: Codable {
         }
     }
 
+    /// Encodes `op` beside the operation's fields.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: OpKey.self)
         try container.encode(name, forKey: .op)
@@ -441,14 +496,21 @@ enum StrictFields {
 extension API.ChangeBatch {
     /// What a placeholder stands for.
     public enum ObjectKind: String, Sendable, Hashable {
-        case asset, album, folder
+        /// Made by `createAsset`.
+        case asset
+        /// Made by `createAlbum`.
+        case album
+        /// Made by `createFolder`.
+        case folder
     }
 
     /// A batch that is well-formed JSON but cannot be applied as it stands: which operation, and why.
     public struct Invalid: Error, Sendable, Hashable, CustomStringConvertible {
         /// The position of the operation in `changes`.
         public var index: Int
+        /// What is wrong, after the operation's name.
         public var message: String
+        /// `changes[INDEX]: MESSAGE`.
         public var description: String { "changes[\(index)]: \(message)" }
     }
 
@@ -459,7 +521,8 @@ extension API.ChangeBatch {
     /// empty; paths are absolute; `type` is a resource type; at most ``maximumOperations``.
     public func validate() throws(Invalid) {
         guard changes.count <= Self.maximumOperations else {
-            throw Invalid(index: Self.maximumOperations, message: "a batch holds at most \(Self.maximumOperations) operations")
+            throw Invalid(
+                index: Self.maximumOperations, message: "a batch holds at most \(Self.maximumOperations) operations")
         }
         var placeholders: [String: ObjectKind] = [:]
         for (index, operation) in changes.enumerated() {
@@ -473,7 +536,8 @@ extension API.ChangeBatch {
                 }
                 guard kinds.contains(kind) else {
                     let article = kind == .folder ? "a" : "an"
-                    throw fail("\(field): $\(name) is \(article) \(kind), not \(kinds.map(\.rawValue).sorted().joined(separator: " or "))")
+                    let wanted = kinds.map(\.rawValue).sorted().joined(separator: " or ")
+                    throw fail("\(field): $\(name) is \(article) \(kind), not \(wanted)")
                 }
             }
             func objects(_ values: [String], _ field: String, _ kinds: Set<ObjectKind>) throws(Invalid) {
@@ -483,7 +547,8 @@ extension API.ChangeBatch {
             func define(_ ref: String?, _ kind: ObjectKind) throws(Invalid) {
                 guard let ref else { return }
                 guard Self.isPlaceholderName(ref) else {
-                    throw fail("ref '\(ref)' must start with a letter and hold only letters, digits, _, - and . (at most 64)")
+                    throw fail(
+                        "ref '\(ref)' must start with a letter and hold only letters, digits, _, - and . (at most 64)")
                 }
                 guard placeholders[ref] == nil else { throw fail("ref '\(ref)' is already taken in this batch") }
                 placeholders[ref] = kind
@@ -495,7 +560,8 @@ extension API.ChangeBatch {
             case .createAsset(let fields):
                 guard fields.path.hasPrefix("/") else { throw fail("path must be absolute, not '\(fields.path)'") }
                 if let type = fields.type, !API.ChangeOperation.CreateAsset.types.contains(type) {
-                    throw fail("type '\(type)' is not one of \(API.ChangeOperation.CreateAsset.types.joined(separator: ", "))")
+                    let types = API.ChangeOperation.CreateAsset.types.joined(separator: ", ")
+                    throw fail("type '\(type)' is not one of \(types)")
                 }
                 try define(fields.ref, .asset)
             case .editAsset(let fields): try object(fields.asset, "asset", [.asset])
@@ -531,8 +597,9 @@ extension API.ChangeBatch {
     /// Whether `name` can be a `ref`: a letter, then up to 63 letters, digits, `_`, `-` or `.`.
     public static func isPlaceholderName(_ name: String) -> Bool {
         func letter(_ scalar: Unicode.Scalar) -> Bool { ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) }
-        guard let first = name.unicodeScalars.first, letter(first), name.unicodeScalars.count <= 64 else { return false }
-        return name.unicodeScalars.allSatisfy { letter($0) || ("0"..."9").contains($0) || "_-.".unicodeScalars.contains($0) }
+        let scalars = name.unicodeScalars
+        guard let first = scalars.first, letter(first), scalars.count <= 64 else { return false }
+        return scalars.allSatisfy { letter($0) || ("0"..."9").contains($0) || "_-.".unicodeScalars.contains($0) }
     }
 }
 
@@ -540,6 +607,7 @@ extension API.ChangeBatch {
     /// A body that is not a batch: not JSON, or not its shape. ``description`` names where
     /// (`changes[2].location.latitude: ...`).
     public struct Malformed: Error, Sendable, Hashable, CustomStringConvertible {
+        /// What is wrong, and where.
         public var description: String
     }
 
@@ -558,7 +626,11 @@ extension API.ChangeBatch {
         func path(_ keys: [any CodingKey]) -> String {
             var text = ""
             for key in keys {
-                if let index = key.intValue { text += "[\(index)]" } else { text += (text.isEmpty ? "" : ".") + key.stringValue }
+                if let index = key.intValue {
+                    text += "[\(index)]"
+                } else {
+                    text += (text.isEmpty ? "" : ".") + key.stringValue
+                }
             }
             return text.isEmpty ? "the body" : text
         }
