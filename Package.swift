@@ -86,7 +86,8 @@ let package = Package(
         .target(
             name: "PhotosServer",
             dependencies: [
-                "Photos", "PhotosCore", "PhotosStore", "PhotosWire",
+                // PhotosMetadata: a posted file's resource type, sniffed when the batch does not name it.
+                "Photos", "PhotosCore", "PhotosStore", "PhotosWire", "PhotosMetadata",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),

@@ -10,6 +10,8 @@ import PhotosWire
 struct APIError: Error, HTTPResponseError {
     var status: HTTPResponse.Status
     var body: API.ErrorBody
+    /// Headers the answer carries beside the body (`Allow` with a 405).
+    var headers: HTTPFields = [:]
 
     /// An error with the HTTP status as its code.
     init(_ status: HTTPResponse.Status, _ message: String) {
@@ -21,6 +23,14 @@ struct APIError: Error, HTTPResponseError {
     init(_ status: HTTPResponse.Status, photos code: PHPhotosError.Code, _ message: String) {
         self.status = status
         body = API.ErrorBody(code: code.rawValue, domain: PHPhotosError.errorDomain, message: message)
+    }
+
+    /// A 405 for a path served with other methods, which the `Allow` header lists.
+    static func methodNotAllowed(_ method: HTTPRequest.Method, path: String, allowed: [HTTPRequest.Method]) -> APIError {
+        let names = allowed.map(\.rawValue).joined(separator: ", ")
+        var error = APIError(.methodNotAllowed, "\(method.rawValue) is not served at \(path); it answers \(names)")
+        error.headers[.allow] = names
+        return error
     }
 
     /// What a store or library failure means to a client: an expired token is 410 with 3105, a
@@ -37,7 +47,7 @@ struct APIError: Error, HTTPResponseError {
     }
 
     func response(from request: Request, context: some RequestContext) throws -> Response {
-        var headers = HTTPFields()
+        var headers = self.headers
         headers[.contentType] = "application/json"
         let bytes = (try? WireJSON.makeEncoder().encode(body)) ?? Data()
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))

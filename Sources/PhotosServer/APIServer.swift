@@ -67,6 +67,8 @@ public struct APIServer: Service {
         let streams = StreamCount(limit: maximumStreams)
         ChangeRoutes(database: library.database, streams: streams).add(to: router)
         LiveQueryRoutes(library: library, fetches: fetches, streams: streams).add(to: router)
+        ChangeBatchRoutes(library: library).add(to: router)
+        Self.addMethodNotAllowed(to: router)
         let socketPath = self.socketPath
         let logger = self.logger
         let onListening = self.onListening
@@ -109,6 +111,27 @@ public struct APIServer: Service {
             }
             status.addHooks(from: database)
             return try Self.json(status)
+        }
+    }
+
+    /// Each path the API serves, and the methods it answers there.
+    static let methods: [(path: String, methods: [HTTPRequest.Method])] = [
+        ("/v1/health", [.get]), ("/v1/status", [.get]),
+        ("/v1/assets", [.get]), ("/v1/albums", [.get]), ("/v1/folders", [.get]),
+        ("/v1/assets/**", [.get]), ("/v1/albums/**", [.get]), ("/v1/folders/**", [.get]),
+        ("/v1/changes", [.get, .post]), ("/v1/queries", [.post]),
+    ]
+
+    /// A known path asked with another method is a 405 naming the methods it answers (`Allow`),
+    /// not the router's 404, which would say the path does not exist.
+    static func addMethodNotAllowed(to router: Router<BasicRequestContext>) {
+        let all: [HTTPRequest.Method] = [.get, .post, .put, .patch, .delete, .options]
+        for (path, allowed) in methods {
+            for method in all where !allowed.contains(method) {
+                router.on(RouterPath(path), method: method) { request, _ -> Response in
+                    throw APIError.methodNotAllowed(request.method, path: request.uri.path, allowed: allowed)
+                }
+            }
         }
     }
 

@@ -81,6 +81,13 @@ public final class SmallFileSystem: @unchecked Sendable {
         while (try? handle.write(contentsOf: small)) != nil {}
     }
 
+    /// Remounts the file system read-only: writes, and removing its files, fail with `EROFS`, for
+    /// root too.
+    public func makeReadOnly() throws {
+        let status = try Self.run("/bin/mount", ["-o", "remount,ro", url.path])
+        guard status == 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path]) }
+    }
+
     /// Removes what ``fill()`` wrote.
     public func free() throws {
         try FileManager.default.removeItem(at: filler)

@@ -17,10 +17,20 @@ import Testing
         _ body: (_ socket: String, _ fixture: LibraryFixture) async throws -> Void
     ) async throws {
         let fixture = try LibraryFixture()
-        let socket = fixture.directory.path("api.sock").path
+        try await withServer(
+            library: fixture.library, socket: fixture.directory.path("api.sock").path, status: status,
+            maximumStreams: maximumStreams
+        ) { socket in try await body(socket, fixture) }
+    }
+
+    /// Runs the server over `library` on `socket` for `body`, then stops it gracefully.
+    static func withServer(
+        library: PHPhotoLibrary, socket: String, status: DaemonStatus? = nil,
+        maximumStreams: Int = APIServer.defaultMaximumStreams, _ body: (_ socket: String) async throws -> Void
+    ) async throws {
         let listening = AsyncStream<Void>.makeStream()
         let server = APIServer(
-            socketPath: socket, library: fixture.library, status: { status }, logger: Logger(label: "api-test"),
+            socketPath: socket, library: library, status: { status }, logger: Logger(label: "api-test"),
             maximumStreams: maximumStreams, onListening: { listening.continuation.yield() })
         let group = ServiceGroup(
             configuration: .init(services: [server], gracefulShutdownSignals: [], logger: Logger(label: "api-test")))
@@ -29,7 +39,7 @@ import Testing
             var ready = listening.stream.makeAsyncIterator()
             _ = await ready.next()
             do {
-                try await body(socket, fixture)
+                try await body(socket)
             } catch {
                 await group.triggerGracefulShutdown()
                 throw error

@@ -62,6 +62,39 @@ import Yams
             for listing in ["/v1/assets", "/v1/albums", "/v1/folders"] {
                 checks.append(("get", listing, listing, 200, "", "application/x-ndjson"))
             }
+            // Change batches: what each answer looks like, and every body sent is one the document describes.
+            let batches: [(status: Int, body: String)] = [
+                (200, #"""
+                    {"changes": [{"op": "createFolder", "title": "Y", "ref": "y"},
+                                 {"op": "createAlbum", "title": "A", "ref": "a", "folder": "$y"},
+                                 {"op": "addToAlbum", "album": "$a", "assets": ["\#(asset)"]},
+                                 {"op": "editAsset", "asset": "\#(asset)", "isHidden": false, "creationDate": null,
+                                  "location": {"latitude": 1.5, "longitude": 2}},
+                                 {"op": "moveInAlbum", "album": "\#(album)", "from": [0], "to": 1},
+                                 {"op": "renameFolder", "folder": "\#(folder)", "title": "F"}]}
+                    """#),
+                (200, #"{"changes": []}"#),
+                (404, #"{"changes": [{"op": "renameAlbum", "album": "nope", "title": "x"}]}"#),
+                (409, #"{"changes": [{"op": "addToFolder", "folder": "\#(folder)", "collections": ["\#(folder)"]}]}"#),
+                (422, #"{"changes": [{"op": "createAsset", "path": "/nonexistent/photo.jpg"}]}"#),
+            ]
+            for batch in batches {
+                checks.append(("post", "/v1/changes", "/v1/changes", batch.status, batch.body, ""))
+                let request = try #require(
+                    ((((paths["/v1/changes"] as? [String: Any])?["post"] as? [String: Any])?["requestBody"] as? [String: Any])?[
+                        "content"] as? [String: Any])?["application/json"] as? [String: Any])
+                let sent = try JSONSerialization.jsonObject(with: Data(batch.body.utf8))
+                let problems = Self.validate(sent, try #require(request["schema"] as? [String: Any]), in: document, at: "$")
+                #expect(problems.isEmpty, "request \(batch.body): \(problems.prefix(5))")
+            }
+            // Not JSON, an unknown op, an unknown field: 400s; the document refuses those bodies too.
+            for body in [#"{"changes": [{"op": "paint"}]}"#, #"{"changes": [{"op": "createAlbum", "title": "T", "x": 1}]}"#] {
+                checks.append(("post", "/v1/changes", "/v1/changes", 400, body, ""))
+                let schema: [String: Any] = ["$ref": "#/components/schemas/ChangeBatch"]
+                let sent = try JSONSerialization.jsonObject(with: Data(body.utf8))
+                #expect(!Self.validate(sent, schema, in: document, at: "$").isEmpty, "the document accepts \(body)")
+            }
+            checks.append(("post", "/v1/changes", "/v1/changes", 400, #"{"changes": "#, ""))
             for check in checks {
                 let reply = try await offPool {
                     try UnixHTTPClient.request(
@@ -105,10 +138,28 @@ import Yams
     }
 
     /// What of `value` breaks `schema` (the JSON Schema keywords the document uses: type, enum,
-    /// properties, required, additionalProperties, items).
+    /// const, oneOf, properties, required, additionalProperties, items, minItems, minLength,
+    /// minimum, maximum).
     static func validate(_ value: Any, _ schema: [String: Any], in document: [String: Any], at path: String) -> [String] {
         guard let schema = try? resolve(schema, in: document) else { return ["\(path): unresolved reference"] }
         var problems: [String] = []
+        if let choices = schema["oneOf"] as? [[String: Any]] {
+            let fits = choices.filter { validate(value, $0, in: document, at: path).isEmpty }.count
+            if fits != 1 { problems.append("\(path): \(value) fits \(fits) of oneOf's \(choices.count) schemas, not 1") }
+        }
+        if let constant = schema["const"], "\(constant)" != "\(value)" {
+            problems.append("\(path): \(value) is not \(constant)")
+        }
+        if let least = schema["minItems"] as? Int, let array = value as? [Any], array.count < least {
+            problems.append("\(path): fewer than \(least) items")
+        }
+        if let least = schema["minLength"] as? Int, let text = value as? String, text.count < least {
+            problems.append("\(path): shorter than \(least)")
+        }
+        if Self.value(value, is: "number"), let number = Self.double(value) {
+            if let low = Self.double(schema["minimum"]), number < low { problems.append("\(path): \(number) is below \(low)") }
+            if let high = Self.double(schema["maximum"]), number > high { problems.append("\(path): \(number) is above \(high)") }
+        }
         if let declared = schema["type"] {
             let types = (declared as? [String]) ?? [declared as? String ?? ""]
             guard types.contains(where: { Self.value(value, is: $0) }) else {
@@ -139,6 +190,16 @@ import Yams
             }
         }
         return problems
+    }
+
+    /// A number of the document (Yams gives Int or Double) or of a JSON body (NSNumber).
+    static func double(_ value: Any?) -> Double? {
+        switch value {
+        case let number as Int: Double(number)
+        case let number as Double: number
+        case let number as NSNumber: number.doubleValue
+        default: nil
+        }
     }
 
     static func value(_ value: Any, is kind: String) -> Bool {

@@ -232,6 +232,30 @@ import Testing
         #expect(try Data(contentsOf: URL(fileURLWithPath: paths[0])) == photo)
     }
 
+    @Test(.enabled(if: Corpus.isAvailable && SmallFileSystem.isAvailable, "needs ../shared/corpus, root and tmpfs"))
+    func aMoveFromWhereTheOriginalCannotBeRemovedFailsBeforeTheCommit() throws {
+        let disk = try SmallFileSystem(megabytes: 16)
+        let source = disk.url.appendingPathComponent("IMG_0003.jpg")
+        try photo.write(to: source)
+        try disk.makeReadOnly()
+        let library = try openLibrary()
+        let token = library.currentChangeToken
+        // Found after the commit, the asset would be in the library and the original left behind.
+        #expect {
+            try move(source, into: library)
+        } throws: { error in
+            (error as? PHPhotosError)?.code == .accessRestricted
+        }
+        #expect(library.currentChangeToken == token)
+        #expect(try Data(contentsOf: source) == photo)
+        #expect(filesInImports(library) == [])
+        // A copy of the same file is fine: nothing of it needs removing.
+        try library.performChangesAndWait {
+            PHAssetCreationRequest.forAsset().addResource(with: .photo, fileURL: source, options: nil)
+        }
+        #expect(try importedPaths(library).count == 1)
+    }
+
     // MARK: Names
 
     @Test(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))

@@ -33,6 +33,54 @@ import Testing
         #expect(Array(try library.fetchPersistentChanges(since: library.currentChangeToken)).isEmpty)
     }
 
+    @Test func performChangesReturningTokenGivesTheTokenOfItsOwnCommit() async throws {
+        let fixture = try LibraryFixture()
+        let library = fixture.library
+        let before = library.currentChangeToken
+        let beach = fixture.asset("beach.jpg")
+        var album = ""
+        let token = try await library.performChangesReturningToken {
+            PHAssetChangeRequest(for: beach).isHidden = true
+            album = PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "New")
+                .placeholderForCreatedAssetCollection.localIdentifier
+        }
+        #expect(token.token == before.token + 1)
+        #expect(token == library.currentChangeToken)
+        let changes = Array(try library.fetchPersistentChanges(since: before))
+        #expect(changes.map(\.changeToken) == [token])
+        #expect(try changes[0].changeDetails(for: .assetCollection).insertedLocalIdentifiers == [album])
+        // A block that changes nothing commits nothing: the current token.
+        let unchanged = try await library.performChangesReturningToken {}
+        #expect(unchanged == token)
+    }
+
+    @Test func aThrowingChangeBlockCommitsNothingAndRethrowsItsError() async throws {
+        struct Refused: Error {}
+        let fixture = try LibraryFixture()
+        let library = fixture.library
+        let before = library.currentChangeToken
+        let beach = fixture.asset("beach.jpg")
+        await #expect(throws: Refused.self) {
+            _ = try await library.performChangesReturningToken {
+                PHAssetChangeRequest(for: beach).isFavorite = false
+                _ = PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "Never")
+                throw Refused()
+            }
+        }
+        #expect(library.currentChangeToken == before)
+        #expect(fixture.asset("beach.jpg").isFavorite)
+        // A request the library refuses at commit is a PHPhotosError, and nothing of the block lands.
+        await #expect(throws: PHPhotosError.self) {
+            _ = try await library.performChangesReturningToken {
+                PHAssetChangeRequest(for: beach).isFavorite = false
+                let folder: PHCollectionList = fixture.collection("2020")
+                PHCollectionListChangeRequest(for: folder)?.addChildCollections([folder] as NSArray)
+            }
+        }
+        #expect(library.currentChangeToken == before)
+        #expect(fixture.asset("beach.jpg").isFavorite)
+    }
+
     @Test func theHistoryKeepsItsConfiguredNumberOfChanges() throws {
         var configuration = PHPhotoLibrary.Configuration()
         configuration.changeHistoryLimit = 3

@@ -29,20 +29,24 @@ final class ChangeBlock: @unchecked Sendable {
     /// then edits in the order they were made, then deletions. Files are staged before the commit
     /// and put in place after it (``FileJournal``); a caller's file is moved only once the asset
     /// that records it has committed, and stays where it was, byte for byte, if the block fails.
-    func commit() throws {
-        guard !requests.isEmpty else { return }
+    ///
+    /// Returns the token of the change-log entry the commit appended; nil when nothing changed.
+    @discardableResult
+    func commit() throws -> Int64? {
+        guard !requests.isEmpty else { return nil }
         let context = ApplyContext(library: library)
         let journal = library.fileJournal
         var entries: [FileJournalEntry] = []
+        let token: Int64?
         do {
-            try library.database.write { transaction in
+            token = try library.database.write { transaction in
                 context.transaction = transaction
                 for request in requests { try request.applyCreation(context) }
                 for request in requests { try request.applyEdits(context) }
                 for request in requests { try request.applyDeletion(context) }
                 entries = try context.journalEntries.map { try transaction.journal($0) }
                 journal.begin(entries.compactMap(\.id))
-            }
+            }.token
         } catch {
             journal.end(entries.compactMap(\.id))
             // A killed process cleans nothing up; the test that simulates one checks what is left.
@@ -57,6 +61,7 @@ final class ChangeBlock: @unchecked Sendable {
                 "the changes were committed, but putting their files in place stopped (\(error)); "
                     + "it is finished when the library is next opened")
         }
+        return token
     }
 }
 
@@ -125,11 +130,14 @@ open class PHChangeRequest: NSObject, @unchecked Sendable {
 }
 
 extension PHPhotoLibrary {
-    /// Runs a change block now, on this thread, and commits its requests.
-    func runChangeBlock(_ changeBlock: () -> Void) throws {
+    /// Runs a change block now, on this thread, and commits its requests; returns the token of
+    /// the commit's change-log entry (nil when nothing changed). A block that throws commits
+    /// nothing: its requests are dropped and its error is rethrown as it is.
+    @discardableResult
+    func runChangeBlock(_ changeBlock: () throws -> Void) throws -> Int64? {
         precondition(ChangeBlock.current == nil, "performChanges cannot be nested inside a change block")
         let block = ChangeBlock(library: self)
-        ChangeBlock.$current.withValue(block) { changeBlock() }
-        try block.commit()
+        try ChangeBlock.$current.withValue(block) { try changeBlock() }
+        return try block.commit()
     }
 }

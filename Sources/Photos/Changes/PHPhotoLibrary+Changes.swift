@@ -52,6 +52,41 @@ extension PHPhotoLibrary {
         }
     }
 
+    /// Runs `changeBlock` on the library's serial queue and commits its requests atomically, as
+    /// ``performChanges(_:)`` does, then returns the persistent change token of that commit: the
+    /// token its change-log entry carries, so that a caller can tell its own change in a change
+    /// stream (`fetchPersistentChanges(since:)`, photosd's `GET /v1/changes`). A block that changes
+    /// nothing returns the library's current token.
+    ///
+    /// Not in PhotoKit: the block may throw. A block that throws commits nothing, not even the
+    /// requests it made before throwing, and its error is rethrown as it is; a failed commit throws
+    /// a `PHPhotosError`, as `performChanges` reports it.
+    /// ```swift
+    /// let token = try await library.performChangesReturningToken {
+    ///     guard let album = PHAssetCollectionChangeRequest(for: trip) else { throw MyError.readOnly }
+    ///     album.title = "Trip 2024"
+    /// }
+    /// ```
+    public func performChangesReturningToken(_ changeBlock: @escaping () throws -> Void) async throws
+        -> PHPersistentChangeToken
+    {
+        let work = UncheckedSendable(value: changeBlock)
+        return try await withCheckedThrowingContinuation { continuation in
+            changeQueue.async {
+                continuation.resume(with: Result {
+                    let committed = try self.runChangeBlock(work.value)
+                    do {
+                        return PHPersistentChangeToken(
+                            libraryIdentifier: try self.database.libraryIdentifier(),
+                            token: try committed ?? self.database.currentToken())
+                    } catch {
+                        throw Self.photosError(error)
+                    }
+                })
+            }
+        }
+    }
+
     /// Completion handlers run here, in commit order, off the change queue (so that they may
     /// start another change block and wait for it).
     static let completionQueue = DispatchQueue(label: "photos.library.completions")

@@ -98,6 +98,15 @@ final class ImportStaging {
             let content = try FileOperations.identity(source, followingLinks: true)
         else { throw FileOperationError(call: "open", path: source, errno: ENOENT) }
         guard content.isRegularFile else { throw FileOperationError(call: "open", path: source, errno: EINVAL) }
+        if move {
+            // The original goes after the commit: a directory it cannot be removed from (read-only,
+            // or not the caller's to write) would leave an asset committed and its original behind.
+            // Found now, the block fails whole (accessRestricted) and nothing is staged.
+            let directory = (source as NSString).deletingLastPathComponent
+            guard access(directory.isEmpty ? "." : directory, W_OK) == 0 else {
+                throw FileOperationError(call: "access", path: directory, errno: errno)
+            }
+        }
         let staged = try stagingPath(for: (destination as NSString).lastPathComponent)
         var linked = false
         if move, sourceIdentity.isRegularFile {
