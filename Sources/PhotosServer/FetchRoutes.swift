@@ -47,7 +47,7 @@ struct FetchRoutes: Sendable {
 
     func assets(_ query: Query, lines: Bool = false) throws -> Response {
         try refuseUnknown(query, ["predicate", "sort", "limit", "includeHidden", "includeAllBursts", "in"])
-        if let page = try continued(query) { return page }
+        if let page = try continued("assets", query) { return page }
         let options = try fetchOptions(query, schema: .asset)
         options.includeHiddenAssets = try query.flag("includeHidden")
         options.includeAllBurstAssets = try query.flag("includeAllBursts")
@@ -69,7 +69,7 @@ struct FetchRoutes: Sendable {
 
     func albums(_ query: Query, lines: Bool = false) throws -> Response {
         try refuseUnknown(query, ["predicate", "sort", "limit", "type"])
-        if let page = try continued(query) { return page }
+        if let page = try continued("albums", query) { return page }
         let options = try fetchOptions(query, schema: .assetCollection)
         let types: [PHAssetCollectionType]
         switch query["type"] {
@@ -89,7 +89,7 @@ struct FetchRoutes: Sendable {
 
     func folders(_ query: Query, lines: Bool = false) throws -> Response {
         try refuseUnknown(query, ["predicate", "sort", "limit"])
-        if let page = try continued(query) { return page }
+        if let page = try continued("folders", query) { return page }
         let options = try fetchOptions(query, schema: .collectionList)
         let folders = PHCollectionList.fetchCollectionLists(with: .folder, subtype: .any, options: options)
         try requireAvailable()
@@ -161,13 +161,14 @@ struct FetchRoutes: Sendable {
 
     /// The page after a cursor, or nil when the query has none. The cursor stands for the whole
     /// query: other parameters beside it are refused rather than ignored.
-    private func continued(_ query: Query) throws -> Response? {
+    /// The next page of the `name` listing whose cursor `next` names, if the query has one.
+    private func continued(_ name: String, _ query: Query) throws -> Response? {
         guard let cursor = query["next"] else { return nil }
         guard query.unknown(["next", "pageSize"]).isEmpty else {
             throw APIError(.badRequest, "next carries the listing's query: give only next (and pageSize)")
         }
-        guard let (listing, offset) = cursors.take(cursor) else {
-            throw APIError(.notFound, "no listing at cursor \(cursor) (cursors last \(Int(ListingCursors.lifetime)) s after their page)")
+        guard let (listing, offset) = cursors.take(cursor, of: name) else {
+            throw APIError(.notFound, "no \(name) listing at cursor \(cursor) (cursors last \(Int(ListingCursors.lifetime)) s after their page)")
         }
         return try page(of: listing, from: offset, size: try pageSize(query))
     }

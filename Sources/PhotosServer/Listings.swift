@@ -85,12 +85,14 @@ final class ListingCursors: Sendable {
     }
 
     /// The listing a cursor names and where it goes on, taken out (a cursor serves one page; the
-    /// page answers the next cursor). Nil for an unknown or expired cursor.
-    func take(_ cursor: String, now: Date = Date()) -> (listing: Listing, offset: Int)? {
+    /// page answers the next cursor). Nil for an unknown or expired cursor, and for another
+    /// listing's (`name` is the listing's: assets, albums or folders), which keeps it.
+    func take(_ cursor: String, of name: String, now: Date = Date()) -> (listing: Listing, offset: Int)? {
         entries.withLock { entries in
-            guard let entry = entries.removeValue(forKey: cursor),
-                now.timeIntervalSince(entry.touched) < Self.lifetime
-            else { return nil }
+            // Another listing's cursor is not this one's, and stays for its own.
+            guard let entry = entries[cursor], entry.listing.name == name else { return nil }
+            entries[cursor] = nil
+            guard now.timeIntervalSince(entry.touched) < Self.lifetime else { return nil }
             return (entry.listing, entry.offset)
         }
     }

@@ -132,6 +132,21 @@ import Testing
         }
     }
 
+    /// A cursor pages its own listing only: another endpoint answers 404 and leaves it to its own.
+    @Test func aCursorServesOnlyItsOwnListing() async throws {
+        try await Self.withServer { socket, _ in
+            let first = try await Self.get(socket, "/v1/assets?pageSize=1").object()
+            let cursor = try #require(first["next"] as? String)
+            for other in ["/v1/folders", "/v1/albums"] {
+                let reply = try await Self.get(socket, "\(other)?next=\(cursor)")
+                #expect(reply.status == 404, "\(other): \(reply.text)")
+            }
+            let second = try await Self.get(socket, "/v1/assets?next=\(cursor)&pageSize=1")
+            #expect(second.status == 200)
+            #expect(try #require(second.object()["assets"] as? [[String: Any]]).count == 1)
+        }
+    }
+
     /// `Accept: application/x-ndjson`: the whole listing, one object a line, what the pages hold
     /// together; paging it is a 400.
     @Test func wholeListingsAsJSONLines() async throws {
