@@ -68,7 +68,6 @@ public struct APIServer: Service {
         ChangeRoutes(database: library.database, streams: streams).add(to: router)
         LiveQueryRoutes(library: library, fetches: fetches, streams: streams).add(to: router)
         ChangeBatchRoutes(library: library).add(to: router)
-        Self.addMethodNotAllowed(to: router)
         let socketPath = self.socketPath
         let logger = self.logger
         let onListening = self.onListening
@@ -122,17 +121,14 @@ public struct APIServer: Service {
         ("/v1/changes", [.get, .post]), ("/v1/queries", [.post]),
     ]
 
-    /// A known path asked with another method is a 405 naming the methods it answers (`Allow`),
-    /// not the router's 404, which would say the path does not exist.
-    static func addMethodNotAllowed(to router: Router<BasicRequestContext>) {
-        let all: [HTTPRequest.Method] = [.get, .post, .put, .patch, .delete, .options]
-        for (path, allowed) in methods {
-            for method in all where !allowed.contains(method) {
-                router.on(RouterPath(path), method: method) { request, _ -> Response in
-                    throw APIError.methodNotAllowed(request.method, path: request.uri.path, allowed: allowed)
-                }
-            }
-        }
+    /// The methods the API answers at `path`, if it serves that path at all: asked with another
+    /// method, a known path is a 405 naming them (`Allow`), not a 404 saying it does not exist.
+    static func allowedMethods(at path: String) -> [HTTPRequest.Method]? {
+        methods.first { pattern, _ in
+            guard pattern.hasSuffix("/**") else { return path == pattern }
+            let prefix = pattern.dropLast(2)
+            return path.hasPrefix(prefix) && path.count > prefix.count
+        }?.methods
     }
 
     static func json(_ value: some Encodable) throws -> Response {
@@ -151,6 +147,10 @@ struct ErrorMiddleware: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch let error as HTTPError {
+            // The router found no route: for a path it serves with other methods, that is a 405.
+            if error.status == .notFound, let allowed = APIServer.allowedMethods(at: request.uri.path) {
+                throw APIError.methodNotAllowed(request.method, path: request.uri.path, allowed: allowed)
+            }
             throw APIError(error.status, error.body ?? error.status.reasonPhrase)
         } catch let error as any HTTPResponseError {
             // The API's own (APIError, APIRangeError): already in its shape.
