@@ -144,7 +144,8 @@ let package = Package(
         .executableTarget(
             name: "photos-bench",
             dependencies: [
-                "Photos", "PhotosStore", "PhotosWire", "PhotosServer", .product(name: "GRDB", package: "GRDB.swift"),
+                "Photos", "PhotosStore", "PhotosWire", "PhotosServer", "PhotosClient",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ],
