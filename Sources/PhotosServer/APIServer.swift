@@ -22,19 +22,26 @@ public struct APIServer: Service {
     let logger: Logger
     let onListening: @Sendable () -> Void
     let maximumStreams: Int
+    let idleTimeout: Duration
 
     /// The follow streams open at once unless the caller says otherwise.
     public static let defaultMaximumStreams = 64
+    /// How long a connection may wait between requests, or send a request's head or body, before
+    /// photosd closes it (a client that connects and stalls holds nothing for long). An answer
+    /// being written, a follow stream's included, is never cut by it.
+    public static let defaultIdleTimeout: Duration = .seconds(30)
 
     /// A server on the socket at `socketPath` over `library`; `status` gives the daemon's status
     /// (nil before it has one); `onListening` is called once the socket accepts connections. At most
-    /// `maximumStreams` change streams follow at once; one more is refused with 503.
+    /// `maximumStreams` change streams follow at once; one more is refused with 503. A connection
+    /// idle (or stalled in its request) for `idleTimeout` is closed.
     public init(
         socketPath: String, library: PHPhotoLibrary, status: @escaping @Sendable () throws -> DaemonStatus?,
         logger: Logger, maximumStreams: Int = APIServer.defaultMaximumStreams,
-        onListening: @escaping @Sendable () -> Void = {}
+        idleTimeout: Duration = APIServer.defaultIdleTimeout, onListening: @escaping @Sendable () -> Void = {}
     ) {
         self.maximumStreams = maximumStreams
+        self.idleTimeout = idleTimeout
         self.socketPath = socketPath
         self.library = library
         self.status = status
@@ -74,6 +81,7 @@ public struct APIServer: Service {
         let listening = Flag()
         let application = Application(
             router: router,
+            server: .http1(configuration: .init(idleTimeout: .nanoseconds(Int64(idleTimeout / .nanoseconds(1))))),
             configuration: .init(address: .unixDomainSocket(path: socketPath), serverName: "photosd"),
             onServerRunning: { _ in
                 listening.set()

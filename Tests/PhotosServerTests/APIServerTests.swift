@@ -14,24 +14,26 @@ import Testing
     /// Runs the server over a fresh fixture for `body`, then stops it gracefully.
     static func withServer(
         status: DaemonStatus? = nil, maximumStreams: Int = APIServer.defaultMaximumStreams,
+        idleTimeout: Duration = APIServer.defaultIdleTimeout,
         _ body: (_ socket: String, _ fixture: LibraryFixture) async throws -> Void
     ) async throws {
         let fixture = try LibraryFixture()
         try await withServer(
             library: fixture.library, socket: fixture.directory.path("api.sock").path, status: status,
-            maximumStreams: maximumStreams
+            maximumStreams: maximumStreams, idleTimeout: idleTimeout
         ) { socket in try await body(socket, fixture) }
     }
 
     /// Runs the server over `library` on `socket` for `body`, then stops it gracefully.
     static func withServer(
         library: PHPhotoLibrary, socket: String, status: DaemonStatus? = nil,
-        maximumStreams: Int = APIServer.defaultMaximumStreams, _ body: (_ socket: String) async throws -> Void
+        maximumStreams: Int = APIServer.defaultMaximumStreams, idleTimeout: Duration = APIServer.defaultIdleTimeout,
+        _ body: (_ socket: String) async throws -> Void
     ) async throws {
         let listening = AsyncStream<Void>.makeStream()
         let server = APIServer(
             socketPath: socket, library: library, status: { status }, logger: Logger(label: "api-test"),
-            maximumStreams: maximumStreams, onListening: { listening.continuation.yield() })
+            maximumStreams: maximumStreams, idleTimeout: idleTimeout, onListening: { listening.continuation.yield() })
         let group = ServiceGroup(
             configuration: .init(services: [server], gracefulShutdownSignals: [], logger: Logger(label: "api-test")))
         try await withThrowingTaskGroup(of: Void.self) { tasks in
@@ -129,6 +131,66 @@ import Testing
             // A cursor serves once.
             let again = try await Self.get(socket, target)
             #expect(again.status == 404)
+        }
+    }
+
+    /// Clients that connect and stall (sending nothing, half a head, half a body) are closed after
+    /// the idle timeout while others are served; a follow stream quiet for longer is not cut.
+    @Test func stalledClientsAreClosedAndQuietStreamsAreNot() async throws {
+        try await Self.withServer(idleTimeout: .milliseconds(400)) { socket, fixture in
+            let follower = try UnixHTTPClient(socket: socket, timeout: 10)
+            let since = try fixture.library.database.currentToken()
+            _ = try await offPool { try follower.send("GET", "/v1/changes?since=\(since)&follow=true") }
+            let started = ContinuousClock.now
+            let stalled = try [
+                "", "GET /v1/health HTTP/1.1\r\nHost: photosd\r\n",
+                "POST /v1/changes HTTP/1.1\r\nHost: photosd\r\nContent-Length: 100\r\n\r\n{\"changes\"",
+            ].map { try StalledClient(socket: socket, sending: $0) }
+            #expect(try await Self.get(socket, "/v1/health").status == 200)
+            for client in stalled {
+                #expect(try await offPool { try client.waitForClose(seconds: 10) }, "\(client.sent)")
+            }
+            #expect(ContinuousClock.now - started >= .milliseconds(350))
+            // The stream, quiet for three timeouts and more, still brings the next change.
+            try await Task.sleep(for: .milliseconds(1_200))
+            let beach = fixture.asset("beach.jpg")
+            try fixture.library.performChangesAndWait { PHAssetChangeRequest(for: beach).isFavorite.toggle() }
+            let line = try await offPool { try follower.nextLine() }
+            #expect(line?.contains(beach.localIdentifier) == true, "\(line ?? "the stream ended")")
+        }
+    }
+
+    /// A raw connection that sends `sent` and then nothing.
+    final class StalledClient: Sendable {
+        let descriptor: Int32
+        let sent: String
+
+        init(socket path: String, sending text: String) throws {
+            descriptor = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+            sent = text
+            var address = sockaddr_un()
+            address.sun_family = sa_family_t(AF_UNIX)
+            withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+                }
+            }
+            try #require(connected == 0)
+            let bytes = Array(text.utf8)
+            try #require(bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) } == bytes.count)
+        }
+
+        deinit { close(descriptor) }
+
+        /// Whether the server closed the connection (end of file, or a reset) within `seconds`,
+        /// having answered nothing.
+        func waitForClose(seconds: Int) throws -> Bool {
+            var limit = timeval(tv_sec: seconds, tv_usec: 0)
+            setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+            var byte: UInt8 = 0
+            let count = read(descriptor, &byte, 1)
+            return count == 0 || (count < 0 && errno == ECONNRESET)
         }
     }
 
