@@ -38,11 +38,12 @@ struct DaemonOptions: ParsableArguments {
         }
         if library != nil { return nil }
         let socket = API.defaultSocketPath(environment: environment)
+        let usualLibrary = PHPhotoLibrary.defaultLibraryURL(environment: environment).path
         guard let connection = try? APIConnection(socket: socket, timeout: 1),
             (try? connection.send("GET", "/v1/health").status) == 200,
             let body = try? connection.readAll(),
             let health = try? JSONDecoder().decode(API.Health.self, from: Data(body)),
-            let served = health.library, Self.sameFile(served, PHPhotoLibrary.defaultLibraryURL(environment: environment).path)
+            let served = health.library, Self.sameFile(served, usualLibrary)
         else { return nil }
         return DaemonSource(socket: socket)
     }
@@ -64,7 +65,8 @@ struct DaemonSource {
     func eachLine(_ path: String, _ query: [(String, String)], follow: Bool = false, _ body: (String) throws -> Void)
         throws
     {
-        let target = path + (query.isEmpty ? "" : "?" + query.map { "\($0)=\(Self.encoded($1))" }.joined(separator: "&"))
+        let parameters = query.map { "\($0)=\(Self.encoded($1))" }.joined(separator: "&")
+        let target = path + (query.isEmpty ? "" : "?" + parameters)
         // A follow stream may be quiet for hours; a listing is not.
         let connection = try APIConnection(socket: socket, timeout: follow ? nil : 300)
         let head = try connection.send("GET", target, headers: ["Accept": "application/x-ndjson"])
