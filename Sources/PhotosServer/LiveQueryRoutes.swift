@@ -135,15 +135,20 @@ struct LiveQueryRoutes: Sendable {
             return Array("{\"token\":\(token),\"reset\":".utf8) + writer.bytes.dropLast()
                 + Array(",\"count\":\(after.count)}}".utf8)
         }
+        // The objects at their positions, all read at once; one deleted since is null.
         func described(_ indexes: [Int]) throws -> [UInt8] {
+            let descriptions = try after.descriptions(at: indexes)
+            let byIdentifier = Dictionary(
+                descriptions.map { ($0.localIdentifier, $0) }, uniquingKeysWith: { first, _ in first })
+            let identifiers = descriptions.count == indexes.count
+                ? descriptions.map(\.localIdentifier) : indexes.map { after.object(at: $0).localIdentifier }
             var bytes = Array("[".utf8)
             for (position, index) in indexes.enumerated() {
                 if position > 0 { bytes.append(UInt8(ascii: ",")) }
                 var writer = WireJSONWriter()
-                try after.forEachDescriptionPage(in: index..<index + 1) { page in
-                    if let asset = page.first { try writer.append(asset) }
-                }
-                bytes += Array("{\"index\":\(index),\"asset\":".utf8) + (writer.bytes.isEmpty ? Array("null".utf8) : writer.bytes) + [UInt8(ascii: "}")]
+                if let asset = byIdentifier[identifiers[position]] { try writer.append(asset) }
+                bytes += Array("{\"index\":\(index),\"asset\":".utf8)
+                    + (writer.bytes.isEmpty ? Array("null".utf8) : writer.bytes) + [UInt8(ascii: "}")]
             }
             return bytes + [UInt8(ascii: "]")]
         }

@@ -133,6 +133,19 @@ struct DescriptionEquivalenceTests {
         #expect(try corpus.reader.assets(rowIDs: [-5, 999_999]).isEmpty)
     }
 
+    /// Positions in any order, read at once, give what the pages give at those positions; positions
+    /// outside the result are left out.
+    @Test func descriptionsAtPositionsAreThePagesAtThem() throws {
+        let result = corpus.allAssets()
+        var pages: [AssetDescription] = []
+        try result.forEachDescriptionPage { pages += $0 }
+        #expect(pages.count > 5)
+        let positions = [pages.count - 1, 0, 3, 1]
+        #expect(try result.descriptions(at: positions) == positions.map { pages[$0] })
+        #expect(try result.descriptions(at: [-1, 2, pages.count]) == [pages[2]])
+        #expect(try result.descriptions(at: []).isEmpty)
+    }
+
     @Test func albumsNameTheDirectoryAndUserAlbumsHoldingTheAsset() throws {
         let directory = corpus.root.appendingPathComponent("Camera/2008/Death Valley").path
         let assets = try corpus.reader.assets(localIdentifiers: corpus.allAssets().map(\.localIdentifier))

@@ -16,9 +16,25 @@ extension PHFetchResult where ObjectType == PHAsset {
     public func forEachDescriptionPage(
         in range: Range<Int>? = nil, pageSize: Int = 1000, _ body: ([AssetDescription]) throws -> Void
     ) throws {
-        try forEachPage(in: range, pageSize: pageSize, body) { reader, ids in try reader.assets(rowIDs: ids) } describe: {
+        let wanted = (range ?? 0..<count).clamped(to: 0..<count)
+        try forEachPage(at: wanted, pageSize: pageSize, body) { reader, ids in try reader.assets(rowIDs: ids) }
+            describe: { AssetDescription($0, timeZone: $1) }
+    }
+
+    /// The asset JSON of the assets at these positions, in the order given, read together (a live
+    /// query's inserted and changed assets: one read for a hundred, not a hundred reads). Give each
+    /// position once (a repeated one is described once). Positions past the end are ignored; assets
+    /// deleted since the fetch are left out.
+    public func descriptions(at positions: [Int]) throws -> [AssetDescription] {
+        var descriptions: [AssetDescription] = []
+        try forEachPage(at: positions.filter { (0..<count).contains($0) }, pageSize: Swift.max(1, positions.count)) {
+            descriptions += $0
+        } read: { reader, ids in
+            try reader.assets(rowIDs: ids)
+        } describe: {
             AssetDescription($0, timeZone: $1)
         }
+        return descriptions
     }
 }
 
@@ -32,7 +48,8 @@ extension PHFetchResult where ObjectType: PHCollection {
     public func forEachDescriptionPage(
         in range: Range<Int>? = nil, pageSize: Int = 1000, _ body: ([CollectionDescription]) throws -> Void
     ) throws {
-        try forEachPage(in: range, pageSize: pageSize, fallBackToObjects: true, body) { reader, ids in
+        let wanted = (range ?? 0..<count).clamped(to: 0..<count)
+        try forEachPage(at: wanted, pageSize: pageSize, fallBackToObjects: true, body) { reader, ids in
             try reader.collections(rowIDs: ids)
         } describe: {
             CollectionDescription($0, timeZone: $1)
@@ -41,26 +58,27 @@ extension PHFetchResult where ObjectType: PHCollection {
 }
 
 extension PHFetchResult {
-    /// Reads pages of row ids through a reader; objects with no row (a transient collection's) are
-    /// described one by one through PhotoKit's API.
-    fileprivate func forEachPage<Description>(
-        in range: Range<Int>?, pageSize: Int, fallBackToObjects: Bool = false, _ body: ([Description]) throws -> Void,
+    /// Reads pages of row ids (the objects at `positions`, which are within the result) through a
+    /// reader; objects with no row (a transient collection's) are described one by one through
+    /// PhotoKit's API.
+    fileprivate func forEachPage<Description, Positions: RandomAccessCollection<Int>>(
+        at positions: Positions, pageSize: Int, fallBackToObjects: Bool = false, _ body: ([Description]) throws -> Void,
         read: (DescriptionReader, [Int64]) throws -> [Description],
         describe: (ObjectType, TimeZone) -> Description
     ) throws {
         let size = Swift.max(1, pageSize)
-        let wanted = (range ?? 0..<count).clamped(to: 0..<count)
-        var ids = Array(rowIDs.isEmpty ? [] : rowIDs[wanted])
-        if rowIDs.isEmpty, case .objects(let all) = storage {
-            let objects = all[wanted]
-            let rows = objects.compactMap(\.rowID)
+        let rows = rowIDs
+        var ids = rows.isEmpty ? [] : positions.map { rows[$0] }
+        if rows.isEmpty, case .objects(let all) = storage {
+            let objects = positions.map { all[$0] }
+            let objectRows = objects.compactMap(\.rowID)
             let library = objects.first?.library
-            if rows.count == objects.count, library != nil, objects.allSatisfy({ $0.library === library }) {
-                ids = rows
+            if objectRows.count == objects.count, library != nil, objects.allSatisfy({ $0.library === library }) {
+                ids = objectRows
             } else {
-                for start in stride(from: objects.startIndex, to: objects.endIndex, by: size) {
+                for start in stride(from: 0, to: objects.count, by: size) {
                     try body(
-                        objects[start..<Swift.min(objects.endIndex, start + size)].map {
+                        objects[start..<Swift.min(objects.count, start + size)].map {
                             describe($0, $0.library?.configuration.timeZone ?? .current)
                         })
                 }
@@ -77,7 +95,9 @@ extension PHFetchResult {
             } catch {
                 let failure = library.storeFailed(error, while: "describing objects")
                 guard fallBackToObjects else { throw failure }
-                page = (start..<end).map { describe(self[wanted.lowerBound + $0], library.configuration.timeZone) }
+                page = (start..<end).map {
+                    describe(self[positions[positions.index(positions.startIndex, offsetBy: $0)]], library.configuration.timeZone)
+                }
             }
             try body(page)
         }
