@@ -57,6 +57,14 @@ struct PhotosDaemonCommand: AsyncParsableCommand {
             valueName: "path"))
     var socket: String?
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Also serve the API on TCP at this loopback address (127.0.0.1:PORT or [::1]:PORT); every TCP client "
+                + "sends a token (photos token create). Off by default.",
+            valueName: "host:port"))
+    var listen: String?
+
     @Option(name: .long, help: ArgumentHelp("Log level: trace, debug, info, notice, warning, error.", valueName: "level"))
     var logLevel: String = "info"
 
@@ -69,6 +77,13 @@ struct PhotosDaemonCommand: AsyncParsableCommand {
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown log level '\(logLevel)'") }
         if let socket, !socket.isEmpty, !socket.hasPrefix("/") {
             throw ValidationError("--socket must be an absolute path, or \"\" to turn the API off")
+        }
+        if let listen {
+            do {
+                _ = try ListenAddress(listen)
+            } catch {
+                throw ValidationError("--listen: \(error)")
+            }
         }
     }
 
@@ -115,6 +130,15 @@ struct PhotosDaemonCommand: AsyncParsableCommand {
         }
         // The API, unless turned off: one more service, over the daemon's own store.
         let socketPath = socket ?? file.socket ?? APIServer.defaultSocketPath()
+        let listenAddress = try Self.readingConfig { () throws -> ListenAddress? in
+            guard let text = listen ?? file.listen else { return nil }
+            do {
+                return try ListenAddress(text)
+            } catch {
+                let path = config ?? ConfigFile.defaultPath()
+                throw ConfigError(.invalidValue, path: path, line: nil, key: "listen", message: "\(error)")
+            }
+        }
         if !socketPath.isEmpty {
             var libraryConfiguration = PHPhotoLibrary.Configuration()
             libraryConfiguration.timeZone = configuration.timeZone
@@ -124,7 +148,7 @@ struct PhotosDaemonCommand: AsyncParsableCommand {
                     socketPath: socketPath,
                     library: PHPhotoLibrary(database: database, configuration: libraryConfiguration),
                     status: { FileManager.default.fileExists(atPath: statusPath) ? try DaemonStatus.read(from: statusPath) : nil },
-                    logger: Logger(label: "photosd.api")))
+                    logger: Logger(label: "photosd.api"), listen: listenAddress))
         }
         let group = ServiceGroup(
             configuration: .init(
