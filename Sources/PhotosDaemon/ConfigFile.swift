@@ -68,7 +68,7 @@ public struct ConfigFile: Sendable, Hashable {
     /// The keys allowed in a `[[hooks]]` table.
     public static let hookKeys = [
         "name", "command", "objects", "changes", "predicate", "albums", "batch", "settle_ms", "timeout_s",
-        "max_failures", "nice", "enabled",
+        "max_failures", "nice", "enabled", "access",
     ]
 
     /// An empty configuration.

@@ -119,17 +119,21 @@ struct PhotosDaemonCommand: AsyncParsableCommand {
         // The daemon's services (settling, scans, roots, status, watchdog), and the hooks' runner.
         let daemon = DaemonServices(configuration: configuration, database: database, monitor: monitor, logger: logger)
         var services: [any Service] = []
+        let socketPath = socket ?? file.socket ?? APIServer.defaultSocketPath()
+        // Each hook's API token, of the level its config names, made anew at each start: the last
+        // start's are revoked, so a token a hook leaked lives no longer than the daemon.
+        let hookEnvironment = try Self.mintHookTokens(
+            configuration.hooks, socketPath: socketPath, database: database, logger: logger)
         if configuration.hooks.contains(where: \.enabled) {
             let runner = HookRunner(
                 hooks: configuration.hooks, database: database, libraryPath: path,
                 historyLimit: configuration.hookHistoryLimit, timeZone: configuration.timeZone,
-                logger: Logger(label: "photosd.hooks"))
+                logger: Logger(label: "photosd.hooks"), hookEnvironment: hookEnvironment)
             // Before the services start: a new hook is given the startup scan's changes too.
             try runner.enroll()
             services.append(runner)
         }
         // The API, unless turned off: one more service, over the daemon's own store.
-        let socketPath = socket ?? file.socket ?? APIServer.defaultSocketPath()
         let listenAddress = try Self.readingConfig { () throws -> ListenAddress? in
             guard let text = listen ?? file.listen else { return nil }
             do {
@@ -156,6 +160,25 @@ struct PhotosDaemonCommand: AsyncParsableCommand {
                 logger: logger))
         logger.info("starting", metadata: ["library.path": "\(path)", "roots": "\(roots.joined(separator: ", "))"])
         try await group.run()
+    }
+
+    /// Revokes the tokens earlier starts made for hooks and makes one per enabled hook, at its
+    /// `access` level; returns each hook's `PHOTOS_SOCKET` and `PHOTOS_TOKEN` (none when the API is off).
+    private static func mintHookTokens(
+        _ hooks: [HookDefinition], socketPath: String, database: LibraryDatabase, logger: Logger
+    ) throws -> [String: [String: String]] {
+        for token in try database.accessTokens() where token.owner?.hasPrefix("hook:") == true {
+            try database.revokeAccessToken(token.id)
+        }
+        guard !socketPath.isEmpty else { return [:] }
+        var environment: [String: [String: String]] = [:]
+        for hook in hooks where hook.enabled {
+            let (_, secret) = try database.createAccessToken(
+                level: hook.access, name: "hook \(hook.name)", owner: "hook:\(hook.name)")
+            environment[hook.name] = ["PHOTOS_SOCKET": socketPath, "PHOTOS_TOKEN": secret]
+        }
+        if !environment.isEmpty { logger.debug("hook tokens made", metadata: ["hooks": "\(environment.count)"]) }
+        return environment
     }
 
     /// Runs a step of reading the configuration. A problem in it is printed on standard error and

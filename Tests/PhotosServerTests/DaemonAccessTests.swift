@@ -129,3 +129,63 @@ import Testing
         #expect(try await offPool { try UnixHTTPClient.request(daemon.socket, "GET", "/v1/assets") }.status == 200)
     }
 }
+
+/// Hooks get `PHOTOS_SOCKET` and a token of their config's `access` level in `PHOTOS_TOKEN`.
+@Suite struct HookTokenTests {
+    @Test func aHookIsGivenTheSocketAndATokenOfItsLevelMadeAnewAtEachStart() async throws {
+        let directory = try TemporaryDirectory(prefix: "photos-hook-token")
+        let root = directory.path("Pictures")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        let out = directory.path("hook.env").path
+        let config = directory.path("config.toml")
+        try """
+            [[hooks]]
+            name = "env"
+            command = ["/bin/sh", "-c", "cat > /dev/null; echo \\"$PHOTOS_SOCKET $PHOTOS_TOKEN\\" > \(out)"]
+            access = "read-only"
+            """.write(to: config, atomically: true, encoding: .utf8)
+        let library = directory.path("library.sqlite").path
+        var previous: String?
+        for start in 0..<2 {
+            try? FileManager.default.removeItem(atPath: out)
+            let daemon = try await APIDaemon(directory: directory, root: root, arguments: ["--config", config.path])
+            // A change for the hook to be given.
+            let batch = Array(#"{"changes":[{"op":"createAlbum","title":"A\#(start)"}]}"#.utf8)
+            let made = try await offPool {
+                try UnixHTTPClient.request(daemon.socket, "POST", "/v1/changes", headers: ["Content-Type": "application/json"], body: batch)
+            }
+            #expect(made.status == 200, "\(made.text)")
+            let deadline = Date().addingTimeInterval(20)
+            while (try? String(contentsOfFile: out, encoding: .utf8))?.hasSuffix("\n") != true, Date() < deadline {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            let words = try #require(try? String(contentsOfFile: out, encoding: .utf8), "the hook did not run:\n\(daemon.logText)")
+                .split(whereSeparator: \.isWhitespace).map(String.init)
+            try #require(words.count == 2, "\(words)")
+            #expect(words[0] == daemon.socket)
+            let token = words[1]
+            let bearer = ["Authorization": "Bearer \(token)"]
+            let read = try await offPool { try UnixHTTPClient.request(daemon.socket, "GET", "/v1/albums", headers: bearer) }
+            #expect(read.status == 200)
+            let write = try await offPool {
+                try UnixHTTPClient.request(
+                    daemon.socket, "POST", "/v1/changes", headers: bearer.merging(["Content-Type": "application/json"]) { $1 },
+                    body: batch)
+            }
+            #expect(write.status == 403)
+            if let previous {
+                // The last start's token was revoked.
+                #expect(previous != token)
+                let old = try await offPool {
+                    try UnixHTTPClient.request(daemon.socket, "GET", "/v1/albums", headers: ["Authorization": "Bearer \(previous)"])
+                }
+                #expect(old.status == 401)
+            }
+            previous = token
+            daemon.process.terminate()
+            daemon.process.waitUntilExit()
+        }
+        let tokens = try BuiltProducts.run("photos", ["token", "list", "--json", "--library", library])
+        #expect(tokens.stdout.split(separator: "\n").count == 1 && tokens.stdout.contains("hook:env"))
+    }
+}
