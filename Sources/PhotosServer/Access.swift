@@ -58,6 +58,8 @@ struct AccessMiddleware: RouterMiddleware {
     let transport: Transport
     /// When each token's last use was recorded: written at most once a minute per token.
     let touched: TokenUses
+    /// The peer's uid of each open connection, asked of the kernel once per connection.
+    let peers = PeerUIDs()
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response
@@ -89,7 +91,7 @@ struct AccessMiddleware: RouterMiddleware {
             if touched.shouldRecord(token.id) { try? database.touchAccessToken(token.id) }
             return ClientAccess(level: level, albums: token.albums, tokenID: token.id)
         }
-        if case .unixSocket(let owner?) = transport, let peer = await Self.peerUID(context.channel), peer == owner {
+        if case .unixSocket(let owner?) = transport, let peer = await peers.uid(of: context.channel), peer == owner {
             return .owner
         }
         let how =
@@ -135,6 +137,22 @@ struct AccessMiddleware: RouterMiddleware {
         let future: EventLoopFuture<PeerCredentials> = provider.unsafeGetSocketOption(
             level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(SO_PEERCRED))
         return try? await future.get().uid
+    }
+}
+
+/// The peer's uid of each open connection: `getsockopt` runs on the connection's event loop, a
+/// hop that keep-alive requests after the first need not make. An entry goes when its connection
+/// closes, before the channel (whose identity keys it) can be freed.
+final class PeerUIDs: Sendable {
+    private let uids = Mutex<[ObjectIdentifier: uid_t]>([:])
+
+    func uid(of channel: any Channel) async -> uid_t? {
+        let key = ObjectIdentifier(channel)
+        if let uid = uids.withLock({ $0[key] }) { return uid }
+        guard let uid = await AccessMiddleware.peerUID(channel) else { return nil }
+        let added = uids.withLock { uids in uids.updateValue(uid, forKey: key) == nil }
+        if added { channel.closeFuture.whenComplete { [self] _ in _ = uids.withLock { $0.removeValue(forKey: key) } } }
+        return uid
     }
 }
 
