@@ -88,7 +88,12 @@ struct AccessMiddleware: RouterMiddleware {
             guard let token = found, let level = token.accessLevel else {
                 throw APIError.unauthorized("the token is unknown, revoked or expired", invalid: true)
             }
-            if touched.shouldRecord(token.id) { try? database.touchAccessToken(token.id) }
+            if touched.shouldRecord(token.id) {
+                // A write may wait for another process's lock (up to the busy timeout): never in
+                // the request's path, and never on Swift's shared pool.
+                let database = self.database
+                DispatchQueue.global(qos: .utility).async { try? database.touchAccessToken(token.id) }
+            }
             return ClientAccess(level: level, albums: token.albums, tokenID: token.id)
         }
         if case .unixSocket(let owner?) = transport, let peer = await peers.uid(of: context.channel), peer == owner {
