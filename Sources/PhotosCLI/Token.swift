@@ -36,7 +36,8 @@ extension PhotosCommand.Token {
             valueName: "id"))
         var albums: [String] = []
 
-        @Option(help: ArgumentHelp("How long it lasts: 30d, 12h, 15m, 90s, 2w (default: until revoked).", valueName: "duration"))
+        @Option(help: ArgumentHelp(
+            "How long it lasts: 30d, 12h, 15m, 90s, 2w (default: until revoked).", valueName: "duration"))
         var expires: String?
 
         @Option(help: ArgumentHelp("A name to tell it by.", valueName: "text"))
@@ -70,7 +71,9 @@ extension PhotosCommand.Token {
             if options.json {
                 try Output.jsonLine(API.CreatedToken(token: secret, stored: API.TokenDescription(token)))
             } else {
-                let until = token.expiresAt.map { " until \(ISO8601.string(Date(timeIntervalSince1970: $0), offset: 0))" }
+                let until = token.expiresAt.map {
+                    " until \(ISO8601.string(Date(timeIntervalSince1970: $0), offset: 0))"
+                }
                 print("token \(token.id) (\(level.rawValue)\(until ?? "")): \(secret)")
             }
         }

@@ -109,7 +109,8 @@ public final class APIConnection: @unchecked Sendable {
             let code = errno
             close(descriptor)
             throw ConnectionError(
-                "cannot connect to \(host):\(port): \(String(cString: strerror(code)))", notListening: code == ECONNREFUSED)
+                "cannot connect to \(host):\(port): \(String(cString: strerror(code)))",
+                notListening: code == ECONNREFUSED)
         }
     }
 

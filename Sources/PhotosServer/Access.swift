@@ -187,7 +187,8 @@ extension APIError {
     /// A 401 with `WWW-Authenticate: Bearer` (RFC 6750), saying `error="invalid_token"` when a token was sent.
     static func unauthorized(_ message: String, invalid: Bool = false) -> APIError {
         var error = APIError(.unauthorized, message)
-        error.headers[.wwwAuthenticate] = invalid ? "Bearer realm=\"photosd\", error=\"invalid_token\"" : "Bearer realm=\"photosd\""
+        error.headers[.wwwAuthenticate] =
+            invalid ? "Bearer realm=\"photosd\", error=\"invalid_token\"" : "Bearer realm=\"photosd\""
         return error
     }
 }

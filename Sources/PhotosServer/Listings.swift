@@ -87,7 +87,9 @@ final class ListingCursors: Sendable {
 
     /// The listing a cursor names and where it goes on, taken out (a cursor serves one page; the
     /// page answers the next cursor). Nil for an unknown or expired cursor.
-    func take(_ cursor: String, for access: ClientAccess = .owner, now: Date = Date()) -> (listing: Listing, offset: Int)? {
+    func take(_ cursor: String, for access: ClientAccess = .owner, now: Date = Date())
+        -> (listing: Listing, offset: Int)?
+    {
         entries.withLock { entries in
             guard let entry = entries[cursor], entry.access == access else { return nil }
             entries[cursor] = nil

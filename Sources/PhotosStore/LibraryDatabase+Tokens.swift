@@ -97,8 +97,9 @@ extension LibraryDatabase {
     ) throws -> (token: AccessToken, secret: String) {
         let secret = AccessToken.makeSecret()
         var generator = SystemRandomNumberGenerator()
-        let id = "tok-" + (0..<6).map { _ in String(format: "%02x", UInt8.random(in: .min ... .max, using: &generator)) }
-            .joined()
+        let id = "tok-" + (0..<6).map { _ in
+            String(format: "%02x", UInt8.random(in: .min ... .max, using: &generator))
+        }.joined()
         let albumList = String(decoding: try JSONEncoder().encode(albums), as: UTF8.self)
         let token = AccessToken(
             id: id, name: name, level: level.rawValue, albumList: albumList,
