@@ -100,7 +100,16 @@ public struct APIServer: Service {
         do {
             if let tcp {
                 try await withThrowingDiscardingTaskGroup { group in
-                    group.addTask { try await tcp.run() }
+                    group.addTask {
+                        // A port that cannot be had (another program's) costs the TCP listener, not
+                        // the socket: its clients are served on.
+                        do {
+                            try await tcp.run()
+                        } catch {
+                            logger.error(
+                                "API TCP listener stopped", metadata: ["address": "\(listen!)", "reason": "\(error)"])
+                        }
+                    }
                     group.addTask { try await application.run() }
                 }
             } else {

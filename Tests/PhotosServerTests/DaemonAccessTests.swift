@@ -83,6 +83,36 @@ import Testing
         #expect(try await Self.tcp(port, "GET", "/v1/assets", headers: bearer).status == 401)
     }
 
+    @Test func aTCPPortThatIsTakenCostsTheListenerNotTheSocket() async throws {
+        let directory = try TemporaryDirectory(prefix: "photos-tcp")
+        let root = directory.path("Pictures")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        // A port this test holds.
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+        var size = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(descriptor, pointer, size) == 0 && getsockname(descriptor, pointer, &size) == 0
+                    && listen(descriptor, 1) == 0
+            }
+        }
+        try #require(bound)
+        let port = Int(UInt16(bigEndian: address.sin_port))
+        // APIDaemon waits for the socket to answer: it does although the port is taken.
+        let daemon = try await APIDaemon(directory: directory, root: root, arguments: ["--listen", "127.0.0.1:\(port)"])
+        let deadline = Date().addingTimeInterval(10)
+        while !daemon.logText.contains("TCP listener stopped"), Date() < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(daemon.logText.contains("TCP listener stopped"), "\(daemon.logText)")
+        let reply = try await offPool { try UnixHTTPClient.request(daemon.socket, "GET", "/v1/assets") }
+        #expect(reply.status == 200)
+    }
+
     @Test func photosdRefusesATCPAddressThatIsNotLoopback() throws {
         let directory = try TemporaryDirectory(prefix: "photos-tcp")
         for address in ["0.0.0.0:8421", "192.168.1.2:8421", "localhost:8421", "127.0.0.1:0", "127.0.0.1"] {
