@@ -28,6 +28,8 @@ let package = Package(
         // The socket API: HTTP/1.1 on a Unix socket (only PhotosServer imports it). No default
         // traits: swift-configuration is not needed.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        // Access tokens: SHA-256 of each token is what the library stores (the token itself never).
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         // Tests only: reading the OpenAPI document to check real responses against it.
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
@@ -50,6 +52,8 @@ let package = Package(
                 // PhotosWatcher: the change feed sleeps on the commit signal (inotify).
                 "PhotosCore", "PhotosWatcher", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                // Access tokens are stored as their SHA-256.
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: settings
         ),

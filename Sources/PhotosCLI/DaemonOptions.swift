@@ -14,6 +14,19 @@ struct DaemonOptions: ParsableArguments {
     @Flag(name: .customLong("no-daemon"), help: "Read the library file even when photosd answers.")
     var noDaemon = false
 
+    @Option(help: ArgumentHelp(
+        "A token for a photosd whose socket is not yours (default: $PHOTOS_TOKEN; see photos token).",
+        valueName: "token"))
+    var token: String?
+
+    /// `Authorization` for `token`, else `$PHOTOS_TOKEN` (a hook's), else nothing: the socket's owner needs none.
+    static func authorization(_ token: String?, environment: [String: String] = ProcessInfo.processInfo.environment)
+        -> [String: String]
+    {
+        guard let token = token ?? environment["PHOTOS_TOKEN"], !token.isEmpty else { return [:] }
+        return ["Authorization": "Bearer \(token)"]
+    }
+
     func validate() throws {
         if noDaemon, socket != nil { throw ValidationError("--socket and --no-daemon exclude each other") }
     }
@@ -27,25 +40,26 @@ struct DaemonOptions: ParsableArguments {
         -> DaemonSource?
     {
         if noDaemon { return nil }
+        let authorization = Self.authorization(token, environment: environment)
         if let socket {
             do {
-                let reply = try APIConnection.request(socket, "GET", "/v1/health")
+                let reply = try APIConnection.request(socket, "GET", "/v1/health", headers: authorization)
                 guard reply.status == 200 else { throw CLIError("photosd on \(socket): \(reply.errorMessage)") }
             } catch let error as APIConnection.ConnectionError {
                 throw CLIError(error.notListening ? "photosd is not running on \(socket)" : error.description)
             }
-            return DaemonSource(socket: socket)
+            return DaemonSource(socket: socket, authorization: authorization)
         }
         if library != nil { return nil }
         let socket = API.defaultSocketPath(environment: environment)
         let usualLibrary = PHPhotoLibrary.defaultLibraryURL(environment: environment).path
         guard let connection = try? APIConnection(socket: socket, timeout: 1),
-            (try? connection.send("GET", "/v1/health").status) == 200,
+            (try? connection.send("GET", "/v1/health", headers: authorization).status) == 200,
             let body = try? connection.readAll(),
             let health = try? JSONDecoder().decode(API.Health.self, from: Data(body)),
             let served = health.library, Self.sameFile(served, usualLibrary)
         else { return nil }
-        return DaemonSource(socket: socket)
+        return DaemonSource(socket: socket, authorization: authorization)
     }
 
     static func sameFile(_ a: String, _ b: String) -> Bool {
@@ -60,6 +74,8 @@ struct DaemonOptions: ParsableArguments {
 /// line at a time.
 struct DaemonSource {
     let socket: String
+    /// `Authorization: Bearer TOKEN` for a client that is not the socket's owner, else empty.
+    var authorization: [String: String] = [:]
 
     /// Calls `body` with each line of the answer to `GET path?query` (JSON Lines).
     func eachLine(_ path: String, _ query: [(String, String)], follow: Bool = false, _ body: (String) throws -> Void)
@@ -69,7 +85,8 @@ struct DaemonSource {
         let target = path + (query.isEmpty ? "" : "?" + parameters)
         // A follow stream may be quiet for hours; a listing is not.
         let connection = try APIConnection(socket: socket, timeout: follow ? nil : 300)
-        let head = try connection.send("GET", target, headers: ["Accept": "application/x-ndjson"])
+        let head = try connection.send(
+            "GET", target, headers: authorization.merging(["Accept": "application/x-ndjson"]) { $1 })
         guard head.status == 200 else {
             let reply = APIConnection.Reply(status: head.status, headers: head.headers, body: try connection.readAll())
             throw CLIError(reply.errorMessage)

@@ -27,6 +27,10 @@ extension PhotosCommand {
         @Option(help: ArgumentHelp("photosd's socket (default: $XDG_RUNTIME_DIR/photosd.sock).", valueName: "path"))
         var socket: String?
 
+        @Option(help: ArgumentHelp(
+            "A token for a photosd whose socket is not yours (default: $PHOTOS_TOKEN).", valueName: "token"))
+        var token: String?
+
         @Option(help: ArgumentHelp("A PhotoKit predicate format.", valueName: "format"))
         var predicate: String?
 
@@ -75,7 +79,9 @@ extension PhotosCommand {
                 // No read timeout: a query may see no change for hours.
                 connection = try APIConnection(socket: path, timeout: nil)
                 head = try connection.send(
-                    "POST", "/v1/queries", headers: ["Content-Type": "application/json"], body: body)
+                    "POST", "/v1/queries",
+                    headers: DaemonOptions.authorization(token).merging(["Content-Type": "application/json"]) { $1 },
+                    body: body)
             } catch let error as APIConnection.ConnectionError where error.notListening {
                 throw CLIError("photosd is not running on \(path) (start it, or pass --socket)")
             }

@@ -85,6 +85,35 @@ public final class APIConnection: @unchecked Sendable {
         }
     }
 
+    /// Connects to photosd's loopback TCP listener (`photosd --listen`) at an IPv4 address such as
+    /// `127.0.0.1`. Every request on TCP needs `Authorization: Bearer TOKEN`.
+    public init(host: String, port: Int, timeout: Int? = 30) throws {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(clamping: port).bigEndian)
+        guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else {
+            throw ConnectionError("not an IPv4 address: \(host)")
+        }
+        descriptor = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { throw ConnectionError("socket: \(String(cString: strerror(errno)))") }
+        if let timeout {
+            var wait = timeval(tv_sec: timeout, tv_usec: 0)
+            setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
+        }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else {
+            let code = errno
+            close(descriptor)
+            throw ConnectionError(
+                "cannot connect to \(host):\(port): \(String(cString: strerror(code)))",
+                notListening: code == ECONNREFUSED)
+        }
+    }
+
     deinit { close(descriptor) }
 
     /// One request; the connection closes after the reply.

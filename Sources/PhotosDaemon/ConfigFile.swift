@@ -15,6 +15,7 @@ import TOMLKit
 /// time_zone = "Europe/Paris"
 /// hook_history_limit = 1_000_000
 /// socket = "/run/user/1000/photosd.sock"   # the API's socket; "" turns the API off
+/// listen = "127.0.0.1:8421"                 # also TCP, loopback only, every client with a token
 ///
 /// [[hooks]]
 /// name = "backup-favorites"
@@ -46,6 +47,8 @@ public struct ConfigFile: Sendable, Hashable {
     public var hookHistoryLimit: Int?
     /// The API's Unix socket (`socket`); empty turns the API off.
     public var socket: String?
+    /// The API's loopback TCP listener (`listen`, `HOST:PORT`; photosd checks that it is loopback).
+    public var listen: String?
     /// The exec hooks (`[[hooks]]` tables), in the file's order, their albums as the file names them.
     public var hooks: [HookDefinition] = []
     /// The file's name and the lines of its keys, for problems found after parsing (a missing album).
@@ -60,11 +63,12 @@ public struct ConfigFile: Sendable, Hashable {
     /// The keys allowed at the top level.
     public static let topLevelKeys = [
         "library", "roots", "ignore", "settle_ms", "poll_interval_s", "time_zone", "hook_history_limit", "socket", "hooks",
+        "listen",
     ]
     /// The keys allowed in a `[[hooks]]` table.
     public static let hookKeys = [
         "name", "command", "objects", "changes", "predicate", "albums", "batch", "settle_ms", "timeout_s",
-        "max_failures", "nice", "enabled",
+        "max_failures", "nice", "enabled", "access",
     ]
 
     /// An empty configuration.
@@ -140,6 +144,8 @@ public struct ConfigFile: Sendable, Hashable {
                     throw reader.error(.invalidValue, key, "must be an absolute path, or \"\" to turn the API off, not \"\(socket)\"")
                 }
                 config.socket = socket
+            case "listen":
+                config.listen = try reader.string(value, key)
             case "hooks":
                 config.hooks = try reader.hooks(value)
             default:

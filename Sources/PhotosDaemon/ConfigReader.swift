@@ -169,6 +169,12 @@ struct ConfigReader {
                 }
             case "enabled":
                 hook.enabled = try boolean(value, path)
+            case "access":
+                let text = try string(value, path)
+                guard let level = AccessLevel(rawValue: text), level != .limited else {
+                    throw error(.invalidValue, path, "must be read-only, read-write or add-only, not \"\(text)\"")
+                }
+                hook.access = level
             default:
                 throw unknownKey(path, known: ConfigFile.hookKeys)
             }

@@ -43,6 +43,9 @@ public struct HookDefinition: Sendable, Hashable {
     public var nice: Int = 10
     /// A disabled hook does not run and does not hold history back.
     public var enabled: Bool = true
+    /// The level of the API token the hook is given in `PHOTOS_TOKEN` (`access`): read-only by
+    /// default; read-write or add-only when the config says so.
+    public var access: AccessLevel = .readOnly
 
     /// A hook with the defaults for everything but its name and command.
     public init(name: String, command: [String]) {

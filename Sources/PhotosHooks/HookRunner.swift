@@ -38,6 +38,8 @@ public final class HookRunner: Service, Sendable {
     let logger: Logger
     let payloads: HookPayloadBuilder
     let environment: [String: String]
+    /// Variables for one hook only, by name (its API token).
+    let hookEnvironment: [String: [String: String]]
     let onEvent: @Sendable (Event) -> Void
     /// Writes the hooks' cursors off the follow loops.
     let cursors: CursorWriter
@@ -53,13 +55,15 @@ public final class HookRunner: Service, Sendable {
     ///
     /// `historyLimit` bounds the change-log entries kept for hooks that lag behind. `environment` is
     /// the daemon's; hooks get only its `PATH`, `HOME`, `USER`, `LOGNAME`, `LANG`, `LC_*` and `TZ`,
-    /// plus the `PHOTOS_*` variables.
+    /// plus the `PHOTOS_*` variables, and `hookEnvironment[name]` (`PHOTOS_SOCKET`, `PHOTOS_TOKEN`).
     public init(
         hooks: [HookDefinition], database: LibraryDatabase, libraryPath: String, historyLimit: Int = 1_000_000,
         timeZone: TimeZone = .current, logger: Logger,
-        environment: [String: String] = ProcessInfo.processInfo.environment, backoffBase: Duration = .seconds(1),
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        hookEnvironment: [String: [String: String]] = [:], backoffBase: Duration = .seconds(1),
         onEvent: @escaping @Sendable (Event) -> Void = { _ in }
     ) {
+        self.hookEnvironment = hookEnvironment
         self.backoffBase = backoffBase
         cursors = CursorWriter(database: database, logger: logger)
         self.hooks = hooks.filter(\.enabled)
@@ -242,7 +246,7 @@ public final class HookRunner: Service, Sendable {
                     [
                         "PHOTOS_LIBRARY": libraryPath, "PHOTOS_HOOK": hook.name, "PHOTOS_SINCE": "\(since)",
                         "PHOTOS_UNTIL": "\(until)",
-                    ], uniquingKeysWith: { $1 }),
+                    ].merging(hookEnvironment[hook.name] ?? [:], uniquingKeysWith: { $1 }), uniquingKeysWith: { $1 }),
                 timeout: hook.timeout, logger: log, niceness: hook.nice)
             let onEvent = self.onEvent
             let outcome = await process.run(input: payload) {

@@ -15,8 +15,16 @@ import Synchronization
 /// socket is made private to the user (0600) as it is bound, in a directory the caller picks
 /// (`$XDG_RUNTIME_DIR` by default, itself private). A socket left by a daemon that stopped is
 /// replaced; one that answers is another photosd's, and this one refuses to start its API.
+///
+/// Who may do what is ``AccessMiddleware``'s: the socket's owner (`ownerUID`, the daemon's uid) has
+/// read-write access without a token; other clients, and every client of the optional loopback TCP
+/// listener (`listen`), send a bearer token (`photos token create`).
 public struct APIServer: Service {
     let socketPath: String
+    /// The loopback address and port of the TCP listener, if there is one.
+    let listen: ListenAddress?
+    /// The uid with read-write access on the socket without a token; nil: nobody.
+    let ownerUID: uid_t?
     let library: PHPhotoLibrary
     let status: @Sendable () throws -> DaemonStatus?
     let logger: Logger
@@ -38,8 +46,11 @@ public struct APIServer: Service {
     public init(
         socketPath: String, library: PHPhotoLibrary, status: @escaping @Sendable () throws -> DaemonStatus?,
         logger: Logger, maximumStreams: Int = APIServer.defaultMaximumStreams,
-        idleTimeout: Duration = APIServer.defaultIdleTimeout, onListening: @escaping @Sendable () -> Void = {}
+        idleTimeout: Duration = APIServer.defaultIdleTimeout, listen: ListenAddress? = nil,
+        ownerUID: uid_t? = getuid(), onListening: @escaping @Sendable () -> Void = {}
     ) {
+        self.listen = listen
+        self.ownerUID = ownerUID
         self.maximumStreams = maximumStreams
         self.idleTimeout = idleTimeout
         self.socketPath = socketPath
@@ -65,20 +76,26 @@ public struct APIServer: Service {
             try? await gracefulShutdown()
             return
         }
-        let router = Router(context: BasicRequestContext.self)
-        router.add(middleware: ErrorMiddleware())
-        addStatusRoutes(to: router)
+        // Both listeners share the listings' cursors, the bound on streams and token uses.
         let fetches = FetchRoutes(library: library, cursors: ListingCursors())
-        fetches.add(to: router)
-        // Change streams and live queries share the bound on open streams.
         let streams = StreamCount(limit: maximumStreams)
-        ChangeRoutes(database: library.database, streams: streams).add(to: router)
-        LiveQueryRoutes(library: library, fetches: fetches, streams: streams).add(to: router)
-        ChangeBatchRoutes(library: library).add(to: router)
+        let uses = TokenUses()
+        let router = makeRouter(transport: .unixSocket(owner: ownerUID), fetches: fetches, streams: streams, uses: uses)
         let socketPath = self.socketPath
         let logger = self.logger
         let onListening = self.onListening
         let listening = Flag()
+        var tcp: Application<RouterResponder<APIContext>>?
+        if let listen {
+            tcp = Application(
+                router: makeRouter(transport: .tcp, fetches: fetches, streams: streams, uses: uses),
+                server: .http1(configuration: .init(idleTimeout: .nanoseconds(Int64(idleTimeout / .nanoseconds(1))))),
+                configuration: .init(address: .hostname(listen.host, port: listen.port), serverName: "photosd"),
+                onServerRunning: { _ in
+                    logger.info("API listening", metadata: ["address": "\(listen)"])
+                },
+                logger: logger)
+        }
         let application = Application(
             router: router,
             server: .http1(configuration: .init(idleTimeout: .nanoseconds(Int64(idleTimeout / .nanoseconds(1))))),
@@ -91,7 +108,23 @@ public struct APIServer: Service {
             },
             logger: logger)
         do {
-            try await application.run()
+            if let tcp {
+                try await withThrowingDiscardingTaskGroup { group in
+                    group.addTask {
+                        // A port that cannot be had (another program's) costs the TCP listener, not
+                        // the socket: its clients are served on.
+                        do {
+                            try await tcp.run()
+                        } catch {
+                            logger.error(
+                                "API TCP listener stopped", metadata: ["address": "\(listen!)", "reason": "\(error)"])
+                        }
+                    }
+                    group.addTask { try await application.run() }
+                }
+            } else {
+                try await application.run()
+            }
         } catch {
             // Bound and served, then failed: the socket is ours to remove. Never bound: not ours.
             if listening.isSet { SocketFile.remove(socketPath) }
@@ -102,7 +135,23 @@ public struct APIServer: Service {
         if listening.isSet { SocketFile.remove(socketPath) }
     }
 
-    private func addStatusRoutes(to router: Router<BasicRequestContext>) {
+    /// The API's routes behind the error and access middleware, for one listener.
+    private func makeRouter(transport: Transport, fetches: FetchRoutes, streams: StreamCount, uses: TokenUses)
+        -> Router<APIContext>
+    {
+        let router = Router(context: APIContext.self)
+        router.add(middleware: ErrorMiddleware())
+        router.add(middleware: AccessMiddleware(database: library.database, transport: transport, touched: uses))
+        addStatusRoutes(to: router)
+        fetches.add(to: router)
+        // Change streams and live queries share the bound on open streams.
+        ChangeRoutes(database: library.database, streams: streams).add(to: router)
+        LiveQueryRoutes(library: library, fetches: fetches, streams: streams).add(to: router)
+        ChangeBatchRoutes(library: library).add(to: router)
+        return router
+    }
+
+    private func addStatusRoutes(to router: Router<APIContext>) {
         let database = library.database
         router.get("/v1/health") { _, _ in
             do {
@@ -147,7 +196,7 @@ public struct APIServer: Service {
 /// Turns whatever a route throws into the API's error body: ``APIError``s as they are, anything
 /// else through ``APIError/from(_:)``, and an unknown path into a 404 with the same shape.
 struct ErrorMiddleware: RouterMiddleware {
-    typealias Context = BasicRequestContext
+    typealias Context = APIContext
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response
@@ -222,6 +271,60 @@ final class Flag: Sendable {
 
 /// The API cannot start: the socket's path is taken.
 public struct APIStartError: Error, CustomStringConvertible {
+    public let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Where the optional TCP listener listens: a loopback address (127.0.0.0/8 or ::1) and a port,
+/// written `127.0.0.1:8421` or `[::1]:8421`. Any other address is refused: the API has no TLS, and
+/// its tokens would cross the network in the clear.
+public struct ListenAddress: Sendable, Hashable, CustomStringConvertible {
+    public let host: String
+    public let port: Int
+
+    /// Parses `HOST:PORT`; throws a message naming what is wrong.
+    public init(_ text: String) throws(ListenAddressError) {
+        let host: Substring
+        let port: Substring
+        if text.hasPrefix("[") {
+            guard let close = text.firstIndex(of: "]"), text[text.index(after: close)...].hasPrefix(":") else {
+                throw ListenAddressError("'\(text)' is not [IPV6]:PORT")
+            }
+            host = text[text.index(after: text.startIndex)..<close]
+            port = text[text.index(close, offsetBy: 2)...]
+        } else {
+            guard let colon = text.lastIndex(of: ":") else { throw ListenAddressError("'\(text)' is not HOST:PORT") }
+            host = text[..<colon]
+            port = text[text.index(after: colon)...]
+        }
+        guard let number = Int(port), (1...65535).contains(number) else {
+            throw ListenAddressError("'\(port)' in '\(text)' is not a port from 1 to 65535")
+        }
+        guard Self.isLoopback(String(host)) else {
+            throw ListenAddressError(
+                "'\(host)' is not a loopback address: photosd listens on TCP only on 127.0.0.1 (127.0.0.0/8) or [::1]")
+        }
+        self.host = String(host)
+        self.port = number
+    }
+
+    /// Whether `host` is a literal loopback address (names such as localhost are refused: what
+    /// they resolve to is not this code's to promise).
+    static func isLoopback(_ host: String) -> Bool {
+        var v4 = in_addr()
+        if inet_pton(AF_INET, host, &v4) == 1 { return UInt32(bigEndian: v4.s_addr) >> 24 == 127 }
+        var v6 = in6_addr()
+        if inet_pton(AF_INET6, host, &v6) == 1 {
+            return withUnsafeBytes(of: &v6) { bytes in bytes.prefix(15).allSatisfy { $0 == 0 } && bytes[15] == 1 }
+        }
+        return false
+    }
+
+    public var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+}
+
+/// A `--listen` address photosd refuses.
+public struct ListenAddressError: Error, CustomStringConvertible {
     public let description: String
     init(_ description: String) { self.description = description }
 }

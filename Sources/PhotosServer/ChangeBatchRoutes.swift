@@ -31,11 +31,11 @@ struct ChangeBatchRoutes: Sendable {
         sniffer = try? MediaSniffer()
     }
 
-    func add(to router: Router<BasicRequestContext>) {
-        router.post("/v1/changes") { request, _ in try await self.apply(request) }
+    func add(to router: Router<APIContext>) {
+        router.post("/v1/changes") { request, context in try await self.apply(request, access: context.access) }
     }
 
-    func apply(_ request: Request) async throws -> Response {
+    func apply(_ request: Request, access: ClientAccess = .owner) async throws -> Response {
         let body: ByteBuffer
         do {
             body = try await request.body.collect(upTo: Self.maximumBodySize)
@@ -51,6 +51,7 @@ struct ChangeBatchRoutes: Sendable {
         } catch let error as API.ChangeBatch.Invalid {
             throw APIError(.badRequest, error.description)
         }
+        if let refusal = try refusal(of: batch, access: access) { throw APIError(.forbidden, refusal) }
         let applier = ChangeBatchApplier(library: library, sniffer: sniffer)
         let token: PHPersistentChangeToken
         do {
@@ -61,6 +62,70 @@ struct ChangeBatchRoutes: Sendable {
             throw APIError.refusedChange(error, where: "")
         }
         return try APIServer.json(API.ChangeBatchResult(created: applier.created, token: token.token))
+    }
+}
+
+extension ChangeBatchRoutes {
+    /// Why a client of this level may not make this batch, or nil when it may. Checked before
+    /// anything is applied: a batch is refused whole.
+    ///
+    /// - add-only: `createAsset`, `createAlbum` outside any folder, and `addToAlbum` of new assets
+    ///   (`$ref`) to new albums. PhotoKit's add-only access, which reads nothing, so it names no
+    ///   existing object.
+    /// - limited: `createAsset`; edits, deletions and album membership of the assets it sees
+    ///   (or new ones); renaming, deleting and ordering its own albums. No new albums or folders,
+    ///   no folder edits: what it made there it could never see.
+    /// - read-only never gets here (``AccessMiddleware``); read-write may do anything.
+    func refusal(of batch: API.ChangeBatch, access: ClientAccess) throws -> String? {
+        func isNew(_ value: String) -> Bool { value.hasPrefix("$") }
+        switch access.level {
+        case .readWrite: return nil
+        case .readOnly: return "a read-only client cannot change the library"
+        case .addOnly:
+            for (index, operation) in batch.changes.enumerated() {
+                let allowed: Bool =
+                    switch operation {
+                    case .createAsset: true
+                    case .createAlbum(let fields): fields.folder == nil
+                    case .addToAlbum(let fields): isNew(fields.album) && fields.assets.allSatisfy(isNew)
+                    default: false
+                    }
+                if !allowed {
+                    return "changes[\(index)] (\(operation.name)): an add-only client creates assets and albums "
+                        + "and adds new assets to new albums; it cannot name existing objects"
+                }
+            }
+            return nil
+        case .limited:
+            var visible: Set<String>?
+            func sees(_ assets: [String]) throws -> Bool {
+                let existing = assets.filter { !isNew($0) }
+                if existing.isEmpty { return true }
+                if visible == nil { visible = try library.database.assetIdentifiers(inAlbums: access.albums) }
+                return existing.allSatisfy(visible!.contains)
+            }
+            let albums = Set(access.albums)
+            for (index, operation) in batch.changes.enumerated() {
+                let allowed: Bool =
+                    switch operation {
+                    case .createAsset: true
+                    case .editAsset(let fields): try sees([fields.asset])
+                    case .deleteAssets(let fields): try sees(fields.assets)
+                    case .renameAlbum(let fields): albums.contains(fields.album)
+                    case .deleteAlbums(let fields): fields.albums.allSatisfy(albums.contains)
+                    case .addToAlbum(let fields), .removeFromAlbum(let fields):
+                        try albums.contains(fields.album) && sees(fields.assets)
+                    case .moveInAlbum(let fields): albums.contains(fields.album)
+                    case .createAlbum, .createFolder, .renameFolder, .deleteFolders, .addToFolder, .removeFromFolder:
+                        false
+                    }
+                if !allowed {
+                    return "changes[\(index)] (\(operation.name)): a limited client changes only the assets and albums "
+                        + "it was given"
+                }
+            }
+            return nil
+        }
     }
 }
 

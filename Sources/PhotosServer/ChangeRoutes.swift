@@ -19,11 +19,13 @@ struct ChangeRoutes: Sendable {
     /// The follow streams open now, and the most allowed at once: one more is a 503.
     let streams: StreamCount
 
-    func add(to router: Router<BasicRequestContext>) {
-        router.get("/v1/changes") { request, _ in try self.changes(request) }
+    func add(to router: Router<APIContext>) {
+        router.get("/v1/changes") { request, context in try self.changes(request, access: context.access) }
     }
 
-    func changes(_ request: Request) throws -> Response {
+    /// A limited client's stream holds only its albums' assets and the albums themselves
+    /// (``ChangeFilter``); an entry with nothing left for it is not written.
+    func changes(_ request: Request, access: ClientAccess = .owner) throws -> Response {
         let query = Query(request.uri.query)
         let unknown = query.unknown(["since", "follow"])
         guard unknown.isEmpty else {
@@ -49,9 +51,11 @@ struct ChangeRoutes: Sendable {
         let body = ResponseBody { writer in
             defer { slot?.close() }
             do {
+                let filter = access.isLimited ? try ChangeFilter(database: database, albums: access.albums) : nil
                 if follow {
                     // The feed ends when the daemon starts stopping: a stream never holds up shutdown.
                     for try await entry in database.changeFeed(after: since).cancelOnGracefulShutdown() {
+                        guard let entry = try filter.map({ try $0.apply(entry) }) ?? entry else { continue }
                         try await writer.write(ByteBuffer(bytes: try Self.record(entry, events: events)))
                     }
                 } else {
@@ -60,7 +64,10 @@ struct ChangeRoutes: Sendable {
                         let page = try database.changes(after: last, limit: 1000)
                         guard let newest = page.last else { break }
                         var bytes: [UInt8] = []
-                        for entry in page { bytes += try Self.record(entry, events: events) }
+                        for entry in page {
+                            guard let entry = try filter.map({ try $0.apply(entry) }) ?? entry else { continue }
+                            bytes += try Self.record(entry, events: events)
+                        }
                         try await writer.write(ByteBuffer(bytes: bytes))
                         last = newest.token
                     }
@@ -126,5 +133,42 @@ final class StreamCount: Sendable {
         }
 
         deinit { close() }
+    }
+}
+
+/// What a limited client's change stream keeps of each entry: the assets of its albums (those
+/// in them when the entry is read, and, for deletions, those it has seen in them since its stream
+/// began) and its albums; no folders. An entry with nothing left is dropped.
+final class ChangeFilter {
+    let database: LibraryDatabase
+    let albums: Set<String>
+    /// Every asset seen in the albums since the stream began: their deletions are the client's to see.
+    private var seen: Set<String>
+
+    init(database: LibraryDatabase, albums: [String]) throws {
+        self.database = database
+        self.albums = Set(albums)
+        seen = try database.assetIdentifiers(inAlbums: albums)
+    }
+
+    /// The part of `entry` the client sees, or nil when that is nothing.
+    func apply(_ entry: LibraryChange) throws -> LibraryChange? {
+        let members = try database.assetIdentifiers(inAlbums: Array(albums))
+        seen.formUnion(members)
+        var kept = LibraryChange(token: entry.token, timestamp: entry.timestamp)
+        kept.asset = Self.keep(entry.asset, current: members, deleted: seen)
+        kept.assetCollection = Self.keep(entry.assetCollection, current: albums, deleted: albums)
+        guard !kept.asset.isEmpty || !kept.assetCollection.isEmpty else { return nil }
+        return kept
+    }
+
+    private static func keep(_ changes: ObjectChanges, current: Set<String>, deleted: Set<String>) -> ObjectChanges {
+        var kept = changes
+        kept.inserted = changes.inserted.filter(current.contains)
+        kept.updated = changes.updated.filter(current.contains)
+        kept.deleted = changes.deleted.filter(deleted.contains)
+        let ids = Set(kept.inserted + kept.updated + kept.deleted)
+        kept.changedProperties = changes.changedProperties.filter { ids.contains($0.key) }
+        return kept
     }
 }

@@ -14,11 +14,15 @@ struct FetchRoutes: Sendable {
     static let defaultPageSize = 1000
     static let maximumPageSize = 10_000
 
-    func add(to router: Router<BasicRequestContext>) {
-        router.get("/v1/assets") { request, _ in try self.assets(Query(request.uri.query), lines: Self.wantsLines(request)) }
-        router.get("/v1/albums") { request, _ in try self.albums(Query(request.uri.query), lines: Self.wantsLines(request)) }
-        router.get("/v1/folders") { request, _ in
-            try self.folders(Query(request.uri.query), lines: Self.wantsLines(request))
+    func add(to router: Router<APIContext>) {
+        router.get("/v1/assets") { request, context in
+            try self.assets(Query(request.uri.query), lines: Self.wantsLines(request), access: context.access)
+        }
+        router.get("/v1/albums") { request, context in
+            try self.albums(Query(request.uri.query), lines: Self.wantsLines(request), access: context.access)
+        }
+        router.get("/v1/folders") { request, context in
+            try self.folders(Query(request.uri.query), lines: Self.wantsLines(request), access: context.access)
         }
         let resources = ResourceRoutes(fetches: self)
         router.get("/v1/assets/**") { request, context in
@@ -26,15 +30,19 @@ struct FetchRoutes: Sendable {
             if let (identifier, type) = ResourceRoutes.resource(in: path) {
                 return try await resources.serve(identifier: identifier, type: type, request: request, context: context)
             }
-            return try self.asset(path)
+            return try self.asset(path, access: context.access)
         }
-        router.get("/v1/albums/**") { _, context in try self.collection(Self.identifier(context), list: false) }
-        router.get("/v1/folders/**") { _, context in try self.collection(Self.identifier(context), list: true) }
+        router.get("/v1/albums/**") { _, context in
+            try self.collection(Self.identifier(context), list: false, access: context.access)
+        }
+        router.get("/v1/folders/**") { _, context in
+            try self.collection(Self.identifier(context), list: true, access: context.access)
+        }
     }
 
     /// A local identifier from the rest of the path: identifiers hold slashes (`UUID/L0/001`),
     /// given as they are or as `%2F`.
-    static func identifier(_ context: BasicRequestContext) -> String {
+    static func identifier(_ context: APIContext) -> String {
         context.parameters.getCatchAll().joined(separator: "/").removingPercentEncoding ?? ""
     }
 
@@ -45,10 +53,10 @@ struct FetchRoutes: Sendable {
         request.headers[.accept]?.contains("application/x-ndjson") ?? false
     }
 
-    func assets(_ query: Query, lines: Bool = false) throws -> Response {
+    func assets(_ query: Query, lines: Bool = false, access: ClientAccess = .owner) throws -> Response {
         try refuseUnknown(query, ["predicate", "sort", "limit", "includeHidden", "includeAllBursts", "in"])
-        if let page = try continued("assets", query) { return page }
-        let options = try fetchOptions(query, schema: .asset)
+        if let page = try continued("assets", query, access: access) { return page }
+        let options = try fetchOptions(query, schema: .asset, only: try assetRestriction(access, album: query["in"]))
         options.includeHiddenAssets = try query.flag("includeHidden")
         options.includeAllBurstAssets = try query.flag("includeAllBursts")
         let result: PHFetchResult<PHAsset>
@@ -64,13 +72,15 @@ struct FetchRoutes: Sendable {
             result = PHAsset.fetchAssets(with: options)
         }
         try requireAvailable()
-        return try firstPage(of: Listing(assets: result), query, lines: lines)
+        return try firstPage(of: Listing(assets: result), query, lines: lines, access: access)
     }
 
-    func albums(_ query: Query, lines: Bool = false) throws -> Response {
+    func albums(_ query: Query, lines: Bool = false, access: ClientAccess = .owner) throws -> Response {
         try refuseUnknown(query, ["predicate", "sort", "limit", "type"])
-        if let page = try continued("albums", query) { return page }
-        let options = try fetchOptions(query, schema: .assetCollection)
+        if let page = try continued("albums", query, access: access) { return page }
+        // A limited client sees its albums only.
+        let options = try fetchOptions(
+            query, schema: .assetCollection, only: access.isLimited ? Set(access.albums) : nil)
         let types: [PHAssetCollectionType]
         switch query["type"] {
         case nil: types = [.album, .smartAlbum]
@@ -84,22 +94,29 @@ struct FetchRoutes: Sendable {
             // After each fetch: the next one's success would clear this one's reason.
             try requireAvailable()
         }
-        return try firstPage(of: Listing("albums", collections: results), query, lines: lines)
+        return try firstPage(of: Listing("albums", collections: results), query, lines: lines, access: access)
     }
 
-    func folders(_ query: Query, lines: Bool = false) throws -> Response {
+    func folders(_ query: Query, lines: Bool = false, access: ClientAccess = .owner) throws -> Response {
         try refuseUnknown(query, ["predicate", "sort", "limit"])
-        if let page = try continued("folders", query) { return page }
-        let options = try fetchOptions(query, schema: .collectionList)
+        if let page = try continued("folders", query, access: access) { return page }
+        // A limited client sees no folder: its albums are what it has.
+        let options = try fetchOptions(query, schema: .collectionList, only: access.isLimited ? [] : nil)
         let folders = PHCollectionList.fetchCollectionLists(with: .folder, subtype: .any, options: options)
         try requireAvailable()
-        return try firstPage(of: Listing("folders", collections: [folders]), query, lines: lines)
+        return try firstPage(of: Listing("folders", collections: [folders]), query, lines: lines, access: access)
     }
 
     /// The assets a live query's options fetch (``LiveQueryRoutes``), checked as a listing's are.
-    func liveAssets(_ posted: LiveQueryRoutes.Request) throws -> PHFetchResult<PHAsset> {
+    ///
+    /// A limited client's query of one of its albums follows the album; its query of all it sees
+    /// follows its one album when it has one, else the assets its albums held when the query began.
+    func liveAssets(_ posted: LiveQueryRoutes.Request, access: ClientAccess = .owner) throws -> PHFetchResult<PHAsset> {
+        var posted = posted
+        if access.isLimited, posted.in == nil, access.albums.count == 1 { posted.in = access.albums[0] }
         let options = try fetchOptions(
-            predicate: posted.predicate, sort: posted.sort ?? [], limit: posted.limit ?? 0, schema: .asset)
+            predicate: posted.predicate, sort: posted.sort ?? [], limit: posted.limit ?? 0, schema: .asset,
+            only: try assetRestriction(access, album: posted.in))
         options.includeHiddenAssets = posted.includeHidden ?? false
         options.includeAllBurstAssets = posted.includeAllBursts ?? false
         let result: PHFetchResult<PHAsset>
@@ -120,14 +137,18 @@ struct FetchRoutes: Sendable {
 
     // MARK: One object
 
-    func asset(_ identifier: String) throws -> Response {
+    func asset(_ identifier: String, access: ClientAccess = .owner) throws -> Response {
         var writer = WireJSONWriter()
-        try writer.append(try description(ofAsset: identifier))
+        try writer.append(try description(ofAsset: identifier, access: access))
         return Self.json(writer.bytes)
     }
 
-    /// The asset's JSON description, hidden or not; a 404 for an unknown identifier.
-    func description(ofAsset identifier: String) throws -> AssetDescription {
+    /// The asset's JSON description, hidden or not; a 404 for an unknown identifier, and for one a
+    /// limited client does not see (as if it were not there).
+    func description(ofAsset identifier: String, access: ClientAccess = .owner) throws -> AssetDescription {
+        if access.isLimited, !(try visibleAssets(access).contains(identifier)) {
+            throw APIError(.notFound, "no asset \(identifier)")
+        }
         let result = PHAsset.fetchAssets(withLocalIdentifiers: [identifier], options: hiddenIncluded())
         var found: AssetDescription?
         try result.forEachDescriptionPage { page in found = found ?? page.first }
@@ -136,7 +157,10 @@ struct FetchRoutes: Sendable {
         return found
     }
 
-    func collection(_ identifier: String, list: Bool) throws -> Response {
+    func collection(_ identifier: String, list: Bool, access: ClientAccess = .owner) throws -> Response {
+        if access.isLimited, list || !access.albums.contains(identifier) {
+            throw APIError(.notFound, "no \(list ? "folder" : "album") \(identifier)")
+        }
         var writer = WireJSONWriter()
         var found = false
         func write(_ page: [CollectionDescription]) {
@@ -162,19 +186,21 @@ struct FetchRoutes: Sendable {
     /// The page after a cursor, or nil when the query has none. The cursor stands for the whole
     /// query: other parameters beside it are refused rather than ignored.
     /// The next page of the `name` listing whose cursor `next` names, if the query has one.
-    private func continued(_ name: String, _ query: Query) throws -> Response? {
+    private func continued(_ name: String, _ query: Query, access: ClientAccess) throws -> Response? {
         guard let cursor = query["next"] else { return nil }
         guard query.unknown(["next", "pageSize"]).isEmpty else {
             throw APIError(.badRequest, "next carries the listing's query: give only next (and pageSize)")
         }
-        guard let (listing, offset) = cursors.take(cursor, of: name) else {
+        // A cursor is its listing's and its client's: another endpoint, or another client (another
+        // level, another token), cannot page it.
+        guard let (listing, offset) = cursors.take(cursor, of: name, for: access) else {
             throw APIError(.notFound, "no \(name) listing at cursor \(cursor) (cursors last \(Int(ListingCursors.lifetime)) s after their page)")
         }
-        return try page(of: listing, from: offset, size: try pageSize(query))
+        return try page(of: listing, from: offset, size: try pageSize(query), access: access)
     }
 
-    private func firstPage(of listing: Listing, _ query: Query, lines: Bool) throws -> Response {
-        guard lines else { return try page(of: listing, from: 0, size: try pageSize(query)) }
+    private func firstPage(of listing: Listing, _ query: Query, lines: Bool, access: ClientAccess) throws -> Response {
+        guard lines else { return try page(of: listing, from: 0, size: try pageSize(query), access: access) }
         guard query["pageSize"] == nil else {
             throw APIError(.badRequest, "pageSize pages the JSON listing; JSON Lines (application/x-ndjson) are the whole of it")
         }
@@ -201,7 +227,7 @@ struct FetchRoutes: Sendable {
             })
     }
 
-    private func page(of listing: Listing, from offset: Int, size: Int) throws -> Response {
+    private func page(of listing: Listing, from offset: Int, size: Int, access: ClientAccess) throws -> Response {
         let end = min(listing.count, offset + size)
         var writer = WireJSONWriter()
         writer.beginListing(listing.name)
@@ -210,7 +236,7 @@ struct FetchRoutes: Sendable {
         } catch {
             throw APIError.from(error)
         }
-        writer.endListing(next: end < listing.count ? cursors.keep(listing, at: end) : nil)
+        writer.endListing(next: end < listing.count ? cursors.keep(listing, at: end, for: access) : nil)
         return Self.json(writer.bytes)
     }
 
@@ -229,15 +255,16 @@ struct FetchRoutes: Sendable {
 
     /// PhotoKit's fetch options from `predicate`, `sort` (`-key` descending; repeatable or
     /// comma-separated) and `limit`, checked against the class's keys.
-    private func fetchOptions(_ query: Query, schema: PredicateSchema) throws -> PHFetchOptions {
+    private func fetchOptions(_ query: Query, schema: PredicateSchema, only: Set<String>?) throws -> PHFetchOptions {
         try fetchOptions(
             predicate: query["predicate"], sort: query.all("sort"),
-            limit: try query.integer("limit", in: 0...Int.max, default: 0), schema: schema)
+            limit: try query.integer("limit", in: 0...Int.max, default: 0), schema: schema, only: only)
     }
 
-    private func fetchOptions(predicate: String?, sort: [String], limit: Int, schema: PredicateSchema) throws
-        -> PHFetchOptions
-    {
+    /// `only`: the local identifiers the fetch is kept to (a limited client's), nil for no bound.
+    private func fetchOptions(
+        predicate: String?, sort: [String], limit: Int, schema: PredicateSchema, only: Set<String>?
+    ) throws -> PHFetchOptions {
         guard limit >= 0 else { throw APIError(.badRequest, "limit must be 0 or more") }
         let options = plainOptions()
         options.fetchLimit = limit
@@ -252,7 +279,44 @@ struct FetchRoutes: Sendable {
         } catch {
             throw APIError(.badRequest, "invalid predicate or sort: \(error)")
         }
+        if let only {
+            // The client's predicate parsed alone above, so in parentheses it is one term: nothing
+            // it holds can reach past the AND.
+            let identifiers = only.sorted()
+            options.predicate =
+                if let predicate {
+                    NSPredicate(format: "(\(predicate)) AND localIdentifier IN %@", argumentArray: [identifiers])
+                } else {
+                    NSPredicate(format: "localIdentifier IN %@", argumentArray: [identifiers])
+                }
+            do {
+                try options.validate(for: schema)
+            } catch {
+                throw APIError(.badRequest, "invalid predicate: \(error)")
+            }
+        }
         return options
+    }
+
+    /// The assets a limited client may fetch (nil: the fetch needs no bound): none outside its
+    /// albums. `album`, the fetch's `in`, must be one of them (else 404, as if absent); the album
+    /// itself is then the bound.
+    func assetRestriction(_ access: ClientAccess, album: String?) throws -> Set<String>? {
+        guard access.isLimited else { return nil }
+        if let album {
+            guard access.albums.contains(album) else { throw APIError(.notFound, "no album \(album)") }
+            return nil
+        }
+        return try visibleAssets(access)
+    }
+
+    /// The assets of a limited client's albums now.
+    func visibleAssets(_ access: ClientAccess) throws -> Set<String> {
+        do {
+            return try library.database.assetIdentifiers(inAlbums: access.albums)
+        } catch {
+            throw APIError.from(error)
+        }
     }
 
     private func plainOptions() -> PHFetchOptions {

@@ -68,29 +68,33 @@ final class ListingCursors: Sendable {
         var listing: Listing
         var offset: Int
         var touched: Date
+        var access: ClientAccess
     }
     private let entries = Mutex<[String: Entry]>([:])
 
     /// Keeps `listing` to be continued at `offset`; returns the cursor that names it.
-    func keep(_ listing: Listing, at offset: Int, now: Date = Date()) -> String {
+    func keep(_ listing: Listing, at offset: Int, for access: ClientAccess = .owner, now: Date = Date()) -> String {
         let cursor = UUID().uuidString
         entries.withLock { entries in
             entries = entries.filter { now.timeIntervalSince($0.value.touched) < Self.lifetime }
             if entries.count >= Self.capacity, let oldest = entries.min(by: { $0.value.touched < $1.value.touched }) {
                 entries[oldest.key] = nil
             }
-            entries[cursor] = Entry(listing: listing, offset: offset, touched: now)
+            entries[cursor] = Entry(listing: listing, offset: offset, touched: now, access: access)
         }
         return cursor
     }
 
     /// The listing a cursor names and where it goes on, taken out (a cursor serves one page; the
     /// page answers the next cursor). Nil for an unknown or expired cursor, and for another
-    /// listing's (`name` is the listing's: assets, albums or folders), which keeps it.
-    func take(_ cursor: String, of name: String, now: Date = Date()) -> (listing: Listing, offset: Int)? {
+    /// listing's (`name` is the listing's: assets, albums or folders) or another client's, which
+    /// keep it.
+    func take(_ cursor: String, of name: String, for access: ClientAccess = .owner, now: Date = Date())
+        -> (listing: Listing, offset: Int)?
+    {
         entries.withLock { entries in
-            // Another listing's cursor is not this one's, and stays for its own.
-            guard let entry = entries[cursor], entry.listing.name == name else { return nil }
+            // Another listing's or client's cursor is not this one's, and stays for its own.
+            guard let entry = entries[cursor], entry.listing.name == name, entry.access == access else { return nil }
             entries[cursor] = nil
             guard now.timeIntervalSince(entry.touched) < Self.lifetime else { return nil }
             return (entry.listing, entry.offset)

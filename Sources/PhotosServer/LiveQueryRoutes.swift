@@ -38,11 +38,11 @@ struct LiveQueryRoutes: Sendable {
         static let keys: Set<String> = ["predicate", "sort", "limit", "includeHidden", "includeAllBursts", "in"]
     }
 
-    func add(to router: Router<BasicRequestContext>) {
+    func add(to router: Router<APIContext>) {
         router.post("/v1/queries") { request, context in try await self.query(request, context: context) }
     }
 
-    func query(_ request: Hummingbird.Request, context: BasicRequestContext) async throws -> Response {
+    func query(_ request: Hummingbird.Request, context: APIContext) async throws -> Response {
         let body: ByteBuffer
         do {
             body = try await request.body.collect(upTo: 64 * 1024)
@@ -74,7 +74,7 @@ struct LiveQueryRoutes: Sendable {
         let token: Int64
         do {
             token = try library.database.currentToken()
-            result = try fetches.liveAssets(posted)
+            result = try fetches.liveAssets(posted, access: context.access)
         } catch {
             library.unregisterChangeObserver(observer)
             slot.close()

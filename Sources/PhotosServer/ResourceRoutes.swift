@@ -22,10 +22,11 @@ struct ResourceRoutes: Sendable {
         return nil
     }
 
-    func serve(identifier: String, type: String?, request: Request, context: BasicRequestContext) async throws
+    func serve(identifier: String, type: String?, request: Request, context: APIContext) async throws
         -> Response
     {
-        let asset = try fetches.description(ofAsset: identifier)
+        // A limited client's 404 for an asset it does not see, as for one that is not there.
+        let asset = try fetches.description(ofAsset: identifier, access: context.access)
         guard let resource = type.map({ type in asset.resources.first { $0.type == type } }) ?? asset.resources.first
         else {
             let types = asset.resources.map(\.type).joined(separator: ", ")

@@ -294,6 +294,7 @@ extension LibraryDatabase {
                 CREATE INDEX resource_by_content_identifier ON resource(contentIdentifier);
                 """)
         }
+        registerTokenMigration(&migrator)
         return migrator
     }
 

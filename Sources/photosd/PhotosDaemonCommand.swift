@@ -57,6 +57,14 @@ struct PhotosDaemonCommand: AsyncParsableCommand {
             valueName: "path"))
     var socket: String?
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Also serve the API on TCP at this loopback address (127.0.0.1:PORT or [::1]:PORT); every TCP client "
+                + "sends a token (photos token create). Off by default.",
+            valueName: "host:port"))
+    var listen: String?
+
     @Option(name: .long, help: ArgumentHelp("Log level: trace, debug, info, notice, warning, error.", valueName: "level"))
     var logLevel: String = "info"
 
@@ -69,6 +77,13 @@ struct PhotosDaemonCommand: AsyncParsableCommand {
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown log level '\(logLevel)'") }
         if let socket, !socket.isEmpty, !socket.hasPrefix("/") {
             throw ValidationError("--socket must be an absolute path, or \"\" to turn the API off")
+        }
+        if let listen {
+            do {
+                _ = try ListenAddress(listen)
+            } catch {
+                throw ValidationError("--listen: \(error)")
+            }
         }
     }
 
@@ -104,17 +119,30 @@ struct PhotosDaemonCommand: AsyncParsableCommand {
         // The daemon's services (settling, scans, roots, status, watchdog), and the hooks' runner.
         let daemon = DaemonServices(configuration: configuration, database: database, monitor: monitor, logger: logger)
         var services: [any Service] = []
+        let socketPath = socket ?? file.socket ?? APIServer.defaultSocketPath()
+        // Each hook's API token, of the level its config names, made anew at each start: the last
+        // start's are revoked, so a token a hook leaked lives no longer than the daemon.
+        let hookEnvironment = try Self.mintHookTokens(
+            configuration.hooks, socketPath: socketPath, database: database, logger: logger)
         if configuration.hooks.contains(where: \.enabled) {
             let runner = HookRunner(
                 hooks: configuration.hooks, database: database, libraryPath: path,
                 historyLimit: configuration.hookHistoryLimit, timeZone: configuration.timeZone,
-                logger: Logger(label: "photosd.hooks"))
+                logger: Logger(label: "photosd.hooks"), hookEnvironment: hookEnvironment)
             // Before the services start: a new hook is given the startup scan's changes too.
             try runner.enroll()
             services.append(runner)
         }
         // The API, unless turned off: one more service, over the daemon's own store.
-        let socketPath = socket ?? file.socket ?? APIServer.defaultSocketPath()
+        let listenAddress = try Self.readingConfig { () throws -> ListenAddress? in
+            guard let text = listen ?? file.listen else { return nil }
+            do {
+                return try ListenAddress(text)
+            } catch {
+                let path = config ?? ConfigFile.defaultPath()
+                throw ConfigError(.invalidValue, path: path, line: nil, key: "listen", message: "\(error)")
+            }
+        }
         if !socketPath.isEmpty {
             var libraryConfiguration = PHPhotoLibrary.Configuration()
             libraryConfiguration.timeZone = configuration.timeZone
@@ -124,7 +152,7 @@ struct PhotosDaemonCommand: AsyncParsableCommand {
                     socketPath: socketPath,
                     library: PHPhotoLibrary(database: database, configuration: libraryConfiguration),
                     status: { FileManager.default.fileExists(atPath: statusPath) ? try DaemonStatus.read(from: statusPath) : nil },
-                    logger: Logger(label: "photosd.api")))
+                    logger: Logger(label: "photosd.api"), listen: listenAddress))
         }
         let group = ServiceGroup(
             configuration: .init(
@@ -132,6 +160,25 @@ struct PhotosDaemonCommand: AsyncParsableCommand {
                 logger: logger))
         logger.info("starting", metadata: ["library.path": "\(path)", "roots": "\(roots.joined(separator: ", "))"])
         try await group.run()
+    }
+
+    /// Revokes the tokens earlier starts made for hooks and makes one per enabled hook, at its
+    /// `access` level; returns each hook's `PHOTOS_SOCKET` and `PHOTOS_TOKEN` (none when the API is off).
+    private static func mintHookTokens(
+        _ hooks: [HookDefinition], socketPath: String, database: LibraryDatabase, logger: Logger
+    ) throws -> [String: [String: String]] {
+        for token in try database.accessTokens() where token.owner?.hasPrefix("hook:") == true {
+            try database.revokeAccessToken(token.id)
+        }
+        guard !socketPath.isEmpty else { return [:] }
+        var environment: [String: [String: String]] = [:]
+        for hook in hooks where hook.enabled {
+            let (_, secret) = try database.createAccessToken(
+                level: hook.access, name: "hook \(hook.name)", owner: "hook:\(hook.name)")
+            environment[hook.name] = ["PHOTOS_SOCKET": socketPath, "PHOTOS_TOKEN": secret]
+        }
+        if !environment.isEmpty { logger.debug("hook tokens made", metadata: ["hooks": "\(environment.count)"]) }
+        return environment
     }
 
     /// Runs a step of reading the configuration. A problem in it is printed on standard error and

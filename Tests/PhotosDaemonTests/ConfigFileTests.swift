@@ -98,9 +98,9 @@ import Testing
     static let second = twoHooks + "name = \"second\"\ncommand = [\"/x\"]\n"
 
     static let hookKeys =
-        "known: name, command, objects, changes, predicate, albums, batch, settle_ms, timeout_s, max_failures, nice, enabled"
+        "known: name, command, objects, changes, predicate, albums, batch, settle_ms, timeout_s, max_failures, nice, enabled, access"
     static let topKeys =
-        "known: library, roots, ignore, settle_ms, poll_interval_s, time_zone, hook_history_limit, socket, hooks"
+        "known: library, roots, ignore, settle_ms, poll_interval_s, time_zone, hook_history_limit, socket, hooks, listen"
 
     /// Bad configs and the exact error each gives.
     static let rejected: [(text: String, code: ConfigError.Code, message: String)] = [
@@ -194,6 +194,8 @@ import Testing
          "config.toml:10: hooks[1].timeout_s: must be a whole number of seconds, 1 or more, not 0"),
         (second + "max_failures = 0", .invalidValue,
          "config.toml:10: hooks[1].max_failures: must be a whole number of failed runs, 1 or more, not 0"),
+        (second + "access = \"limited\"", .invalidValue,
+         "config.toml:10: hooks[1].access: must be read-only, read-write or add-only, not \"limited\""),
         (second + "nice = 20", .invalidValue, "config.toml:10: hooks[1].nice: must be a nice increment from 0 to 19, not 20"),
         (second + "nice = -1", .invalidValue, "config.toml:10: hooks[1].nice: must be a nice increment from 0 to 19, not -1"),
         (second + "enabled = \"yes\"", .wrongType,

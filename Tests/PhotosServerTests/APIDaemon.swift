@@ -11,7 +11,8 @@ final class APIDaemon: @unchecked Sendable {
     let socket: String
     let log: URL
 
-    init(directory: TemporaryDirectory, root: URL) async throws {
+    /// `arguments` go on photosd's command line after the test's own (`--listen 127.0.0.1:PORT`).
+    init(directory: TemporaryDirectory, root: URL, arguments: [String] = []) async throws {
         let library = directory.path("library.sqlite").path
         socket = directory.path("run/photosd.sock").path
         log = directory.path("photosd.log")
@@ -19,7 +20,7 @@ final class APIDaemon: @unchecked Sendable {
         process.executableURL = BuiltProducts.directory.appendingPathComponent("photosd")
         process.arguments = [
             "--library", library, "--watch", root.path, "--settle", "0", "--socket", socket, "--log-level", "warning",
-        ]
+        ] + arguments
         let logHandle = try FileHandle(forWritingTo: log)
         process.standardError = logHandle
         process.standardOutput = logHandle

@@ -14,13 +14,13 @@ import Testing
     /// Runs the server over a fresh fixture for `body`, then stops it gracefully.
     static func withServer(
         status: DaemonStatus? = nil, maximumStreams: Int = APIServer.defaultMaximumStreams,
-        idleTimeout: Duration = APIServer.defaultIdleTimeout,
+        idleTimeout: Duration = APIServer.defaultIdleTimeout, ownerUID: uid_t? = getuid(), listen: ListenAddress? = nil,
         _ body: (_ socket: String, _ fixture: LibraryFixture) async throws -> Void
     ) async throws {
         let fixture = try LibraryFixture()
         try await withServer(
             library: fixture.library, socket: fixture.directory.path("api.sock").path, status: status,
-            maximumStreams: maximumStreams, idleTimeout: idleTimeout
+            maximumStreams: maximumStreams, idleTimeout: idleTimeout, ownerUID: ownerUID, listen: listen
         ) { socket in try await body(socket, fixture) }
     }
 
@@ -28,12 +28,14 @@ import Testing
     static func withServer(
         library: PHPhotoLibrary, socket: String, status: DaemonStatus? = nil,
         maximumStreams: Int = APIServer.defaultMaximumStreams, idleTimeout: Duration = APIServer.defaultIdleTimeout,
+        ownerUID: uid_t? = getuid(), listen: ListenAddress? = nil,
         _ body: (_ socket: String) async throws -> Void
     ) async throws {
         let listening = AsyncStream<Void>.makeStream()
         let server = APIServer(
             socketPath: socket, library: library, status: { status }, logger: Logger(label: "api-test"),
-            maximumStreams: maximumStreams, idleTimeout: idleTimeout, onListening: { listening.continuation.yield() })
+            maximumStreams: maximumStreams, idleTimeout: idleTimeout, listen: listen, ownerUID: ownerUID,
+            onListening: { listening.continuation.yield() })
         let group = ServiceGroup(
             configuration: .init(services: [server], gracefulShutdownSignals: [], logger: Logger(label: "api-test")))
         try await withThrowingTaskGroup(of: Void.self) { tasks in

@@ -149,4 +149,26 @@ import Testing
             #expect(output.stdout.isEmpty)
         }
     }
+
+    /// `--token` (or `$PHOTOS_TOKEN`) makes `photos` a client of that token's level: a limited one
+    /// lists its album's assets only; a bad one is the daemon's 401, said as it is.
+    @Test func aTokenMakesPhotosAClientOfItsLevel() async throws {
+        guard let running = try await running() else { return }
+        let socket = running.daemon.socket
+        let made = try photos([
+            "token", "create", "--access", "limited", "--album", running.root.appendingPathComponent("Valley").path,
+            "--library", running.library,
+        ])
+        #expect(made.status == 0, "\(made.stderr)")
+        let token = try #require(made.stdout.split(whereSeparator: \.isWhitespace).last.map(String.init))
+        let all = try photos(["assets", "--json", "--socket", socket])
+        #expect(all.stdout.split(separator: "\n").count == 3, "\(all.stderr)")
+        let limited = try photos(["assets", "--json", "--socket", socket, "--token", token])
+        #expect(limited.status == 0, "\(limited.stderr)")
+        #expect(limited.stdout.split(separator: "\n").count == 1 && limited.stdout.contains("FurnaceCreekInn"))
+        let fromEnvironment = try photos(["assets", "--json", "--socket", socket], environment: ["PHOTOS_TOKEN": token])
+        #expect(fromEnvironment.stdout == limited.stdout)
+        let bad = try photos(["assets", "--json", "--socket", socket, "--token", "pht_nope"])
+        #expect(bad.status != 0 && bad.stderr.contains("unknown, revoked or expired"), "\(bad.stderr)")
+    }
 }

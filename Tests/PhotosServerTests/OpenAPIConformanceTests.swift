@@ -54,13 +54,13 @@ import Yams
                 ("/v1/changes", "/v1/changes?since=x", 400),
             ]
             var checks = gets.map {
-                (method: "get", template: $0.template, target: $0.target, status: $0.status, body: "", accept: "")
+                (method: "get", template: $0.template, target: $0.target, status: $0.status, body: "", headers: [String: String]())
             }
-            checks.append(("post", "/v1/queries", "/v1/queries", 400, #"{"colour": 1}"#, ""))
-            checks.append(("post", "/v1/queries", "/v1/queries", 404, #"{"in": "nope"}"#, ""))
+            checks.append(("post", "/v1/queries", "/v1/queries", 400, #"{"colour": 1}"#, [:]))
+            checks.append(("post", "/v1/queries", "/v1/queries", 404, #"{"in": "nope"}"#, [:]))
             // Whole listings as JSON Lines, as `photos` reads them.
             for listing in ["/v1/assets", "/v1/albums", "/v1/folders"] {
-                checks.append(("get", listing, listing, 200, "", "application/x-ndjson"))
+                checks.append(("get", listing, listing, 200, "", ["Accept": "application/x-ndjson"]))
             }
             // Change batches: what each answer looks like, and every body sent is one the document describes.
             let batches: [(status: Int, body: String)] = [
@@ -79,7 +79,7 @@ import Yams
                 (422, #"{"changes": [{"op": "createAsset", "path": "/nonexistent/photo.jpg"}]}"#),
             ]
             for batch in batches {
-                checks.append(("post", "/v1/changes", "/v1/changes", batch.status, batch.body, ""))
+                checks.append(("post", "/v1/changes", "/v1/changes", batch.status, batch.body, [:]))
                 let request = try #require(
                     ((((paths["/v1/changes"] as? [String: Any])?["post"] as? [String: Any])?["requestBody"] as? [String: Any])?[
                         "content"] as? [String: Any])?["application/json"] as? [String: Any])
@@ -89,17 +89,25 @@ import Yams
             }
             // Not JSON, an unknown op, an unknown field: 400s; the document refuses those bodies too.
             for body in [#"{"changes": [{"op": "paint"}]}"#, #"{"changes": [{"op": "createAlbum", "title": "T", "x": 1}]}"#] {
-                checks.append(("post", "/v1/changes", "/v1/changes", 400, body, ""))
+                checks.append(("post", "/v1/changes", "/v1/changes", 400, body, [:]))
                 let schema: [String: Any] = ["$ref": "#/components/schemas/ChangeBatch"]
                 let sent = try JSONSerialization.jsonObject(with: Data(body.utf8))
                 #expect(!Self.validate(sent, schema, in: document, at: "$").isEmpty, "the document accepts \(body)")
             }
-            checks.append(("post", "/v1/changes", "/v1/changes", 400, #"{"changes": "#, ""))
+            checks.append(("post", "/v1/changes", "/v1/changes", 400, #"{"changes": "#, [:]))
+            // Access: a bad token is a 401, a level too low a 403.
+            let readOnly = try fixture.library.database.createAccessToken(level: .readOnly).secret
+            let addOnly = try fixture.library.database.createAccessToken(level: .addOnly).secret
+            checks.append(("get", "/v1/assets", "/v1/assets", 401, "", ["Authorization": "Bearer pht_unknown"]))
+            checks.append(("get", "/v1/health", "/v1/health", 401, "", ["Authorization": "Bearer pht_unknown"]))
+            checks.append(("get", "/v1/assets", "/v1/assets", 403, "", ["Authorization": "Bearer \(addOnly)"]))
+            checks.append((
+                "post", "/v1/changes", "/v1/changes", 403, #"{"changes": []}"#, ["Authorization": "Bearer \(readOnly)"]))
             for check in checks {
                 let reply = try await offPool {
                     try UnixHTTPClient.request(
                         socket, check.method.uppercased(), check.target,
-                        headers: check.accept.isEmpty ? [:] : ["Accept": check.accept], body: Array(check.body.utf8))
+                        headers: check.headers, body: Array(check.body.utf8))
                 }
                 #expect(reply.status == check.status, "\(check.target): \(reply.text)")
                 let operation = try #require(

@@ -1,0 +1,194 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import PhotosCore
+import PhotosStore
+import Synchronization
+
+/// Who is asking, as ``AccessMiddleware`` found: a PhotoKit access level and, for `limited`, the
+/// albums whose assets the client sees.
+struct ClientAccess: Sendable, Hashable {
+    var level: AccessLevel
+    /// The albums of a `limited` client (local identifiers).
+    var albums: [String]
+    /// The token the client sent, if any.
+    var tokenID: String?
+
+    /// The socket's owner: everything, without a token.
+    static let owner = ClientAccess(level: .readWrite, albums: [], tokenID: nil)
+    /// A request no middleware has vouched for: limited to no album, it sees and changes nothing.
+    static let nobody = ClientAccess(level: .limited, albums: [], tokenID: nil)
+
+    /// Whether the client sees only its albums' assets.
+    var isLimited: Bool { level == .limited }
+}
+
+/// The request context of the API's routes: Hummingbird's, the connection (for the peer's
+/// credentials) and the client's access.
+struct APIContext: RequestContext {
+    var coreContext: CoreRequestContextStorage
+    let channel: any Channel
+    /// Set by ``AccessMiddleware`` before any route runs.
+    var access = ClientAccess.nobody
+
+    init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        channel = source.channel
+    }
+}
+
+/// How a client reaches the API: the Unix socket (the peer's uid is known) or loopback TCP (it is not).
+enum Transport: Sendable {
+    /// `owner`: the uid that has read-write access without a token (nil: nobody does).
+    case unixSocket(owner: uid_t?)
+    case tcp
+}
+
+/// Decides each request's ``ClientAccess`` and refuses what its level never allows.
+///
+/// A request with `Authorization: Bearer TOKEN` has that token's level, whoever sends it (the owner
+/// too: a way to see the API as a client of that level sees it). Without one, a client on the Unix
+/// socket whose uid (`SO_PEERCRED`) is the owner's has read-write access; anyone else, and every TCP
+/// client, is a 401 with `WWW-Authenticate: Bearer`. A level that never reaches the path is a 403
+/// (``refusal(_:path:access:)``); what a `limited` client sees of a path the routes decide.
+struct AccessMiddleware: RouterMiddleware {
+    typealias Context = APIContext
+    let database: LibraryDatabase
+    let transport: Transport
+    /// When each token's last use was recorded: written at most once a minute per token.
+    let touched: TokenUses
+    /// The peer's uid of each open connection, asked of the kernel once per connection.
+    let peers = PeerUIDs()
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
+        var context = context
+        context.access = try await access(request, context)
+        if let refusal = Self.refusal(request.method, path: request.uri.path, access: context.access) {
+            throw APIError(.forbidden, refusal)
+        }
+        return try await next(request, context)
+    }
+
+    private func access(_ request: Request, _ context: Context) async throws -> ClientAccess {
+        if let header = request.headers[.authorization] {
+            let parts = header.split(separator: " ", maxSplits: 1)
+            guard parts.count == 2, parts[0].lowercased() == "bearer" else {
+                throw APIError.unauthorized("Authorization must be 'Bearer TOKEN'", invalid: true)
+            }
+            let secret = parts[1].trimmingCharacters(in: .whitespaces)
+            let found: AccessToken?
+            do {
+                found = try database.accessToken(secret: secret)
+            } catch {
+                throw APIError(.serviceUnavailable, "cannot read the library's tokens: \(error)")
+            }
+            guard let token = found, let level = token.accessLevel else {
+                throw APIError.unauthorized("the token is unknown, revoked or expired", invalid: true)
+            }
+            if touched.shouldRecord(token.id) {
+                // A write may wait for another process's lock (up to the busy timeout): never in
+                // the request's path, and never on Swift's shared pool.
+                let database = self.database
+                DispatchQueue.global(qos: .utility).async { try? database.touchAccessToken(token.id) }
+            }
+            return ClientAccess(level: level, albums: token.albums, tokenID: token.id)
+        }
+        if case .unixSocket(let owner?) = transport, let peer = await peers.uid(of: context.channel), peer == owner {
+            return .owner
+        }
+        let how =
+            switch transport {
+            case .tcp: "every TCP client"
+            case .unixSocket: "a client other than the socket's owner"
+            }
+        throw APIError.unauthorized("\(how) sends Authorization: Bearer TOKEN (make one with photos token create)")
+    }
+
+    /// Why `access` may never have `method path`, or nil when it may (or its route decides).
+    ///
+    /// | level | refused |
+    /// |---|---|
+    /// | read-write | nothing |
+    /// | read-only | `POST /v1/changes` |
+    /// | add-only | everything but `GET /v1/health` and `POST /v1/changes` |
+    /// | limited | `GET /v1/status` (the daemon's roots and hooks are not its albums') |
+    static func refusal(_ method: HTTPRequest.Method, path: String, access: ClientAccess) -> String? {
+        if path == "/v1/health" { return nil }
+        let level = access.level.rawValue
+        switch access.level {
+        case .readWrite:
+            return nil
+        case .readOnly:
+            guard method == .post, path == "/v1/changes" else { return nil }
+            return "a read-only client cannot change the library"
+        case .addOnly:
+            guard method == .post, path == "/v1/changes" else {
+                return "an add-only client reads nothing; it may only POST /v1/changes to create assets and albums"
+            }
+            return nil
+        case .limited:
+            guard path == "/v1/status" else { return nil }
+            return "a \(level) client sees only its albums' assets, not the daemon's status"
+        }
+    }
+
+    /// The uid of the process at the other end of a Unix socket (`getsockopt(SO_PEERCRED)`), nil
+    /// when the channel is no socket or the kernel does not say.
+    static func peerUID(_ channel: any Channel) async -> uid_t? {
+        guard let provider = channel as? any SocketOptionProvider else { return nil }
+        let future: EventLoopFuture<PeerCredentials> = provider.unsafeGetSocketOption(
+            level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(SO_PEERCRED))
+        return try? await future.get().uid
+    }
+}
+
+/// The peer's uid of each open connection: `getsockopt` runs on the connection's event loop, a
+/// hop that keep-alive requests after the first need not make. An entry goes when its connection
+/// closes, before the channel (whose identity keys it) can be freed.
+final class PeerUIDs: Sendable {
+    private let uids = Mutex<[ObjectIdentifier: uid_t]>([:])
+
+    func uid(of channel: any Channel) async -> uid_t? {
+        let key = ObjectIdentifier(channel)
+        if let uid = uids.withLock({ $0[key] }) { return uid }
+        guard let uid = await AccessMiddleware.peerUID(channel) else { return nil }
+        let added = uids.withLock { uids in uids.updateValue(uid, forKey: key) == nil }
+        if added { channel.closeFuture.whenComplete { [self] _ in _ = uids.withLock { $0.removeValue(forKey: key) } } }
+        return uid
+    }
+}
+
+/// `struct ucred` (pid, uid, gid: three 32-bit fields), which Glibc's module does not import.
+struct PeerCredentials: Sendable {
+    var pid: Int32 = 0
+    var uid: UInt32 = 0
+    var gid: UInt32 = 0
+}
+
+/// When each token's use was last written to the library.
+final class TokenUses: Sendable {
+    private let recorded = Mutex<[String: Date]>([:])
+    static let interval: TimeInterval = 60
+
+    /// Whether a use of token `id` at `now` should be written (none written for a minute).
+    func shouldRecord(_ id: String, now: Date = Date()) -> Bool {
+        recorded.withLock { recorded in
+            if let last = recorded[id], now.timeIntervalSince(last) < Self.interval { return false }
+            recorded[id] = now
+            return true
+        }
+    }
+}
+
+extension APIError {
+    /// A 401 with `WWW-Authenticate: Bearer` (RFC 6750), saying `error="invalid_token"` when a token was sent.
+    static func unauthorized(_ message: String, invalid: Bool = false) -> APIError {
+        var error = APIError(.unauthorized, message)
+        error.headers[.wwwAuthenticate] =
+            invalid ? "Bearer realm=\"photosd\", error=\"invalid_token\"" : "Bearer realm=\"photosd\""
+        return error
+    }
+}

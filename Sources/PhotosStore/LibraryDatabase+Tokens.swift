@@ -1,0 +1,191 @@
+import Crypto
+import Foundation
+import GRDB
+import PhotosCore
+
+/// A bearer token of the daemon's API, as the library keeps it: never the token itself, only its
+/// SHA-256, beside what it allows (``AccessLevel`` and, for `limited`, the albums) and its dates.
+///
+/// ```swift
+/// let (token, secret) = try database.createAccessToken(level: .readOnly, name: "backup")
+/// print(secret)  // pht_…: shown once, stored nowhere
+/// let found = try database.accessToken(secret: secret)  // token, until it expires or is revoked
+/// ```
+public struct AccessToken: Sendable, Hashable, Codable, FetchableRecord, PersistableRecord {
+    /// The table of tokens.
+    public static let databaseTableName = "accessToken"
+
+    /// The token's public name for `photos token revoke` (not the secret).
+    public var id: String
+    /// What the user called it, if anything.
+    public var name: String?
+    /// ``AccessLevel``'s raw value.
+    public var level: String
+    /// For `limited`: the local identifiers of its albums, as a JSON array.
+    public var albumList: String
+    /// SHA-256 of the secret.
+    public var secretHash: Data
+    /// Seconds since 1970.
+    public var createdAt: Double
+    /// Seconds since 1970; nil: never expires.
+    public var expiresAt: Double?
+    /// When a request last used it (updated at most once a minute), seconds since 1970.
+    public var lastUsedAt: Double?
+    /// Who made it when it was not a person: `hook:NAME` for a hook's token, which the daemon
+    /// replaces at each start.
+    public var owner: String?
+
+    /// The level, or nil for one this build does not know (a newer build's): then it allows nothing.
+    public var accessLevel: AccessLevel? { AccessLevel(rawValue: level) }
+
+    /// The albums of a `limited` token.
+    public var albums: [String] {
+        (try? JSONDecoder().decode([String].self, from: Data(albumList.utf8))) ?? []
+    }
+
+    /// Whether the token has expired at `now`.
+    public func isExpired(at now: Date = Date()) -> Bool {
+        expiresAt.map { now.timeIntervalSince1970 >= $0 } ?? false
+    }
+
+    /// The prefix of every secret: a token is recognisable in a leaked log or config.
+    public static let secretPrefix = "pht_"
+
+    /// A new secret: 32 bytes from the system's random source (getrandom), base64url without padding.
+    public static func makeSecret() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        return secretPrefix + base64URL(bytes)
+    }
+
+    /// What the library stores of a secret.
+    public static func hash(ofSecret secret: String) -> Data {
+        Data(SHA256.hash(data: Data(secret.utf8)))
+    }
+
+    static func base64URL(_ bytes: [UInt8]) -> String {
+        Data(bytes).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+}
+
+extension LibraryDatabase {
+    /// The table of access tokens.
+    static func registerTokenMigration(_ migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("v13: access tokens") { db in
+            try db.execute(sql: """
+                CREATE TABLE accessToken (
+                    id TEXT PRIMARY KEY,
+                    name TEXT,
+                    level TEXT NOT NULL,
+                    albumList TEXT NOT NULL DEFAULT '[]',
+                    secretHash BLOB NOT NULL UNIQUE,
+                    createdAt REAL NOT NULL,
+                    expiresAt REAL,
+                    lastUsedAt REAL,
+                    owner TEXT
+                ) WITHOUT ROWID;
+                """)
+        }
+    }
+
+    /// Makes a token; returns it and its secret, which is shown once and kept nowhere.
+    public func createAccessToken(
+        level: AccessLevel, albums: [String] = [], name: String? = nil, expiresAt: Date? = nil, owner: String? = nil,
+        now: Date = Date()
+    ) throws -> (token: AccessToken, secret: String) {
+        let secret = AccessToken.makeSecret()
+        var generator = SystemRandomNumberGenerator()
+        let id = "tok-" + (0..<6).map { _ in
+            String(format: "%02x", UInt8.random(in: .min ... .max, using: &generator))
+        }.joined()
+        let albumList = String(decoding: try JSONEncoder().encode(albums), as: UTF8.self)
+        let token = AccessToken(
+            id: id, name: name, level: level.rawValue, albumList: albumList,
+            secretHash: AccessToken.hash(ofSecret: secret), createdAt: now.timeIntervalSince1970,
+            expiresAt: expiresAt?.timeIntervalSince1970, lastUsedAt: nil, owner: owner)
+        try tokenWrite { db in try token.insert(db) }
+        return (token, secret)
+    }
+
+    /// Every token, oldest first.
+    public func accessTokens() throws -> [AccessToken] {
+        try read { db in try AccessToken.order(Column("createdAt"), Column("id")).fetchAll(db) }
+    }
+
+    /// The token whose secret this is, unless it is unknown, revoked or expired at `now`.
+    public func accessToken(secret: String, now: Date = Date()) throws -> AccessToken? {
+        let hash = AccessToken.hash(ofSecret: secret)
+        let token = try read { db in
+            try AccessToken.filter(Column("secretHash") == hash).fetchOne(db)
+        }
+        guard let token, !token.isExpired(at: now) else { return nil }
+        return token
+    }
+
+    /// Records that a request used the token.
+    public func touchAccessToken(_ id: String, at now: Date = Date()) throws {
+        try tokenWrite { db in
+            try db.execute(
+                sql: "UPDATE accessToken SET lastUsedAt = ? WHERE id = ?", arguments: [now.timeIntervalSince1970, id])
+        }
+    }
+
+    /// Revokes (deletes) a token: its secret stops working at once. Throws `notFound` for an unknown id.
+    public func revokeAccessToken(_ id: String) throws {
+        try tokenWrite { db in
+            try db.execute(sql: "DELETE FROM accessToken WHERE id = ?", arguments: [id])
+            guard db.changesCount > 0 else { throw StoreError(.notFound, "no token \(id) (see `photos token list`)") }
+        }
+    }
+
+    /// Revokes every token made for `owner` (a hook's, when the daemon starts again); returns how many.
+    @discardableResult
+    public func revokeAccessTokens(owner: String) throws -> Int {
+        try tokenWrite { db in
+            try db.execute(sql: "DELETE FROM accessToken WHERE owner = ?", arguments: [owner])
+            return db.changesCount
+        }
+    }
+
+    private func tokenWrite<T>(_ body: (Database) throws -> T) throws -> T {
+        do {
+            return try writer.write(body)
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError.wrap(error, path: path)
+        }
+    }
+}
+
+// MARK: What a limited token sees
+
+extension LibraryDatabase {
+    /// The local identifiers of these albums' rows, in order (rows that are gone are left out).
+    public func albumIdentifiers(rowIDs: [Int64]) throws -> [String] {
+        try read { db in
+            try rowIDs.compactMap { id in
+                try String.fetchOne(db, sql: "SELECT localIdentifier FROM collection WHERE id = ?", arguments: [id])
+            }
+        }
+    }
+
+    /// The local identifiers of the assets in these albums (by local identifier) now.
+    public func assetIdentifiers(inAlbums albums: [String]) throws -> Set<String> {
+        guard !albums.isEmpty else { return [] }
+        return try read { db in
+            Set(
+                try String.fetchAll(
+                    db,
+                    sql: """
+                        SELECT DISTINCT asset.localIdentifier FROM asset
+                        JOIN collection_asset ON collection_asset.assetId = asset.id
+                        JOIN collection ON collection.id = collection_asset.collectionId
+                        WHERE collection.localIdentifier IN (SELECT value FROM json_each(?))
+                        """,
+                    arguments: [String(decoding: try JSONEncoder().encode(albums), as: UTF8.self)]))
+        }
+    }
+}

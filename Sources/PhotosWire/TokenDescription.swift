@@ -1,0 +1,67 @@
+import Foundation
+import PhotosCore
+import PhotosStore
+
+extension API {
+    /// An access token as `photos token list --json` shows it: never its secret.
+    public struct TokenDescription: Sendable, Codable, Hashable {
+        /// What `photos token revoke` takes.
+        public var id: String
+        public var name: String?
+        /// `read-write`, `read-only`, `add-only` or `limited`.
+        public var access: String
+        /// The albums of a `limited` token (local identifiers); empty for the others.
+        public var albums: [String]
+        /// ISO 8601, UTC.
+        public var created: String
+        /// ISO 8601, UTC; null: never.
+        public var expires: String?
+        /// ISO 8601, UTC, to the minute; null: never used.
+        public var lastUsed: String?
+        /// `hook:NAME` for a token photosd made for a hook at its start.
+        public var owner: String?
+        /// Whether it has expired (an expired token is refused; revoke it to remove it).
+        public var expired: Bool
+
+        /// The description of a stored token.
+        public init(_ token: AccessToken, now: Date = Date()) {
+            id = token.id
+            name = token.name
+            access = token.level
+            albums = token.albums
+            created = ISO8601.string(Date(timeIntervalSince1970: token.createdAt), offset: 0)
+            expires = token.expiresAt.map { ISO8601.string(Date(timeIntervalSince1970: $0), offset: 0) }
+            lastUsed = token.lastUsedAt.map { ISO8601.string(Date(timeIntervalSince1970: $0), offset: 0) }
+            owner = token.owner
+            expired = token.isExpired(at: now)
+        }
+    }
+
+    /// What `photos token create --json` prints: the new token's description and, this once, its
+    /// secret under `token`, in one object.
+    public struct CreatedToken: Sendable, Codable, Hashable {
+        /// The secret to send as `Authorization: Bearer TOKEN`.
+        public var token: String
+        /// The token as `photos token list` shows it.
+        public var stored: TokenDescription
+
+        public init(token: String, stored: TokenDescription) {
+            self.token = token
+            self.stored = stored
+        }
+
+        private enum CodingKeys: String, CodingKey { case token }
+
+        public init(from decoder: any Decoder) throws {
+            token = try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .token)
+            stored = try TokenDescription(from: decoder)
+        }
+
+        /// The description's fields and `token` beside them.
+        public func encode(to encoder: any Encoder) throws {
+            try stored.encode(to: encoder)
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(token, forKey: .token)
+        }
+    }
+}

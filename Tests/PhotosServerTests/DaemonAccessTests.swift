@@ -1,0 +1,221 @@
+import Foundation
+import Glibc
+import PhotosTestSupport
+import PhotosWire
+import Testing
+
+/// The real `photosd`: its loopback TCP listener (`--listen`), where every request needs a token,
+/// tokens made by the real `photos token create`, and a client of another uid on the socket.
+@Suite(.serialized) struct DaemonAccessTests {
+    /// A port nothing listens on now (the kernel's pick, released).
+    static func freePort() throws -> Int {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+        var size = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(descriptor, pointer, size) == 0 && getsockname(descriptor, pointer, &size) == 0
+            }
+        }
+        try #require(bound)
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    static func tcp(_ port: Int, _ method: String, _ target: String, headers: [String: String] = [:], body: String = "")
+        async throws -> UnixHTTPClient.Reply
+    {
+        try await offPool {
+            let connection = try UnixHTTPClient(host: "127.0.0.1", port: port, timeout: 10)
+            var headers = headers
+            if !body.isEmpty { headers["Content-Type"] = "application/json" }
+            let head = try connection.send(method, target, headers: headers, body: Array(body.utf8))
+            return UnixHTTPClient.Reply(status: head.status, headers: head.headers, body: try connection.readAll())
+        }
+    }
+
+    static func token(_ library: String, _ arguments: [String]) throws -> String {
+        let made = try BuiltProducts.run("photos", ["token", "create", "--library", library] + arguments)
+        try #require(made.status == 0, "\(made.stderr)")
+        return try #require(made.stdout.split(whereSeparator: \.isWhitespace).last.map(String.init))
+    }
+
+    @Test func theTCPListenerServesOnlyClientsWithATokenOfTheirLevel() async throws {
+        let directory = try TemporaryDirectory(prefix: "photos-tcp")
+        let root = directory.path("Pictures")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        let port = try Self.freePort()
+        let daemon = try await APIDaemon(directory: directory, root: root, arguments: ["--listen", "127.0.0.1:\(port)"])
+        let library = directory.path("library.sqlite").path
+        // The socket answers first; the TCP listener starts beside it.
+        var health = try? await Self.tcp(port, "GET", "/v1/health")
+        for _ in 0..<100 where health == nil {
+            try await Task.sleep(for: .milliseconds(50))
+            health = try? await Self.tcp(port, "GET", "/v1/health")
+        }
+        let anonymous = try #require(health, "nothing listens on \(port):\n\(daemon.logText)")
+        #expect(anonymous.status == 401)
+        #expect(anonymous.headers["www-authenticate"]?.hasPrefix("Bearer") == true)
+        #expect(try JSONDecoder().decode(API.ErrorBody.self, from: Data(anonymous.body)).error.code == 401)
+
+        let readOnly = try Self.token(library, ["--access", "read-only"])
+        let bearer = ["Authorization": "Bearer \(readOnly)"]
+        #expect(try await Self.tcp(port, "GET", "/v1/health", headers: bearer).status == 200)
+        let assets = try await Self.tcp(port, "GET", "/v1/assets", headers: bearer)
+        #expect(assets.status == 200, "\(assets.text)")
+        let create = #"{"changes":[{"op":"createAlbum","title":"From TCP"}]}"#
+        #expect(try await Self.tcp(port, "POST", "/v1/changes", headers: bearer, body: create).status == 403)
+        let readWrite = try Self.token(library, ["--access", "read-write"])
+        let created = try await Self.tcp(
+            port, "POST", "/v1/changes", headers: ["Authorization": "Bearer \(readWrite)"], body: create)
+        #expect(created.status == 200, "\(created.text)")
+        // The socket's owner still needs none on the socket.
+        let owner = try await offPool { try UnixHTTPClient.request(daemon.socket, "GET", "/v1/assets") }
+        #expect(owner.status == 200)
+        // Revoked: refused at once.
+        let listed = try BuiltProducts.run("photos", ["token", "list", "--json", "--library", library])
+        for line in listed.stdout.split(separator: "\n") {
+            let id = try JSONDecoder().decode(API.TokenDescription.self, from: Data(line.utf8)).id
+            #expect(try BuiltProducts.run("photos", ["token", "revoke", id, "--library", library]).status == 0)
+        }
+        #expect(try await Self.tcp(port, "GET", "/v1/assets", headers: bearer).status == 401)
+    }
+
+    @Test func aTCPPortThatIsTakenCostsTheListenerNotTheSocket() async throws {
+        let directory = try TemporaryDirectory(prefix: "photos-tcp")
+        let root = directory.path("Pictures")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        // A port this test holds.
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+        var size = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(descriptor, pointer, size) == 0 && getsockname(descriptor, pointer, &size) == 0
+                    && listen(descriptor, 1) == 0
+            }
+        }
+        try #require(bound)
+        let port = Int(UInt16(bigEndian: address.sin_port))
+        // APIDaemon waits for the socket to answer: it does although the port is taken.
+        let daemon = try await APIDaemon(directory: directory, root: root, arguments: ["--listen", "127.0.0.1:\(port)"])
+        let deadline = Date().addingTimeInterval(10)
+        while !daemon.logText.contains("TCP listener stopped"), Date() < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(daemon.logText.contains("TCP listener stopped"), "\(daemon.logText)")
+        let reply = try await offPool { try UnixHTTPClient.request(daemon.socket, "GET", "/v1/assets") }
+        #expect(reply.status == 200)
+    }
+
+    @Test func photosdRefusesATCPAddressThatIsNotLoopback() throws {
+        let directory = try TemporaryDirectory(prefix: "photos-tcp")
+        for address in ["0.0.0.0:8421", "192.168.1.2:8421", "localhost:8421", "127.0.0.1:0", "127.0.0.1"] {
+            let run = try BuiltProducts.run(
+                "photosd",
+                ["--library", directory.path("l.sqlite").path, "--watch", directory.url.path, "--socket", "",
+                 "--listen", address])
+            #expect(run.status != 0, "\(address) was accepted")
+            #expect(run.stderr.contains("--listen"), "\(address): \(run.stderr)")
+        }
+    }
+
+    static var canDropPrivileges: Bool {
+        getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")
+            && FileManager.default.isExecutableFile(atPath: "/usr/bin/curl")
+    }
+
+    @Test(.enabled(if: canDropPrivileges, "needs root, setpriv and curl"))
+    func anotherUserOnTheSocketNeedsAToken() async throws {
+        let directory = try TemporaryDirectory(prefix: "photos-peer")
+        let root = directory.path("Pictures")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        let daemon = try await APIDaemon(directory: directory, root: root)
+        // Let user nobody reach the socket (photosd makes it the owner's alone).
+        for path in [directory.url.path, (daemon.socket as NSString).deletingLastPathComponent] { chmod(path, 0o711) }
+        chmod(daemon.socket, 0o666)
+        func curl(_ headers: [String]) throws -> String {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+            process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/curl", "-s", "-o", "/dev/null",
+                                 "-w", "%{http_code}", "--unix-socket", daemon.socket]
+                + headers.flatMap { ["-H", $0] } + ["http://photosd/v1/assets"]
+            let out = Pipe()
+            process.standardOutput = out
+            try process.run()
+            let data = out.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return String(decoding: data, as: UTF8.self)
+        }
+        #expect(try curl([]) == "401")
+        let token = try Self.token(directory.path("library.sqlite").path, ["--access", "read-only"])
+        #expect(try curl(["Authorization: Bearer \(token)"]) == "200")
+        // The owner, on the same socket, needs none.
+        #expect(try await offPool { try UnixHTTPClient.request(daemon.socket, "GET", "/v1/assets") }.status == 200)
+    }
+}
+
+/// Hooks get `PHOTOS_SOCKET` and a token of their config's `access` level in `PHOTOS_TOKEN`.
+@Suite struct HookTokenTests {
+    @Test func aHookIsGivenTheSocketAndATokenOfItsLevelMadeAnewAtEachStart() async throws {
+        let directory = try TemporaryDirectory(prefix: "photos-hook-token")
+        let root = directory.path("Pictures")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        let out = directory.path("hook.env").path
+        let config = directory.path("config.toml")
+        try """
+            [[hooks]]
+            name = "env"
+            command = ["/bin/sh", "-c", "cat > /dev/null; echo \\"$PHOTOS_SOCKET $PHOTOS_TOKEN\\" > \(out)"]
+            access = "read-only"
+            """.write(to: config, atomically: true, encoding: .utf8)
+        let library = directory.path("library.sqlite").path
+        var previous: String?
+        for start in 0..<2 {
+            try? FileManager.default.removeItem(atPath: out)
+            let daemon = try await APIDaemon(directory: directory, root: root, arguments: ["--config", config.path])
+            // A change for the hook to be given.
+            let batch = Array(#"{"changes":[{"op":"createAlbum","title":"A\#(start)"}]}"#.utf8)
+            let made = try await offPool {
+                try UnixHTTPClient.request(daemon.socket, "POST", "/v1/changes", headers: ["Content-Type": "application/json"], body: batch)
+            }
+            #expect(made.status == 200, "\(made.text)")
+            let deadline = Date().addingTimeInterval(20)
+            while (try? String(contentsOfFile: out, encoding: .utf8))?.hasSuffix("\n") != true, Date() < deadline {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            let words = try #require(try? String(contentsOfFile: out, encoding: .utf8), "the hook did not run:\n\(daemon.logText)")
+                .split(whereSeparator: \.isWhitespace).map(String.init)
+            try #require(words.count == 2, "\(words)")
+            #expect(words[0] == daemon.socket)
+            let token = words[1]
+            let bearer = ["Authorization": "Bearer \(token)"]
+            let read = try await offPool { try UnixHTTPClient.request(daemon.socket, "GET", "/v1/albums", headers: bearer) }
+            #expect(read.status == 200)
+            let write = try await offPool {
+                try UnixHTTPClient.request(
+                    daemon.socket, "POST", "/v1/changes", headers: bearer.merging(["Content-Type": "application/json"]) { $1 },
+                    body: batch)
+            }
+            #expect(write.status == 403)
+            if let previous {
+                // The last start's token was revoked.
+                #expect(previous != token)
+                let old = try await offPool {
+                    try UnixHTTPClient.request(daemon.socket, "GET", "/v1/albums", headers: ["Authorization": "Bearer \(previous)"])
+                }
+                #expect(old.status == 401)
+            }
+            previous = token
+            daemon.process.terminate()
+            daemon.process.waitUntilExit()
+        }
+        let tokens = try BuiltProducts.run("photos", ["token", "list", "--json", "--library", library])
+        #expect(tokens.stdout.split(separator: "\n").count == 1 && tokens.stdout.contains("hook:env"))
+    }
+}
