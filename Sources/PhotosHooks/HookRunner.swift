@@ -236,17 +236,23 @@ public final class HookRunner: Service, Sendable {
                 continue
             }
 
-            let process = HookProcess(
-                command: hook.command,
-                environment: environment.merging(
-                    [
-                        "PHOTOS_LIBRARY": libraryPath, "PHOTOS_HOOK": hook.name, "PHOTOS_SINCE": "\(since)",
-                        "PHOTOS_UNTIL": "\(until)",
-                    ], uniquingKeysWith: { $1 }),
-                timeout: hook.timeout, logger: log, niceness: hook.nice)
             let onEvent = self.onEvent
-            let outcome = await process.run(input: payload) {
-                onEvent(.started(hook: hook.name, since: since, until: until, at: .now))
+            let started: @Sendable () -> Void = { onEvent(.started(hook: hook.name, since: since, until: until, at: .now)) }
+            let outcome: HookProcess.Outcome
+            if let url = hook.url {
+                // A webhook: the same run, POSTed instead of given to a program.
+                let post = HookPost(url: url, secret: hook.secret, hook: hook.name, timeout: hook.timeout, logger: log)
+                outcome = await post.run(input: payload, since: since, until: until, started: started)
+            } else {
+                let process = HookProcess(
+                    command: hook.command,
+                    environment: environment.merging(
+                        [
+                            "PHOTOS_LIBRARY": libraryPath, "PHOTOS_HOOK": hook.name, "PHOTOS_SINCE": "\(since)",
+                            "PHOTOS_UNTIL": "\(until)",
+                        ], uniquingKeysWith: { $1 }),
+                    timeout: hook.timeout, logger: log, niceness: hook.nice)
+                outcome = await process.run(input: payload, started: started)
             }
             if outcome.termination == .cancelled || Task.isCancelled {
                 log.info("stopped a run; its changes are given again after the restart",
@@ -258,7 +264,8 @@ public final class HookRunner: Service, Sendable {
                 duration: Double(outcome.duration.components.seconds)
                     + Double(outcome.duration.components.attoseconds) / 1e18,
                 outcome: outcome.termination.description,
-                errorTail: outcome.errorTail.isEmpty ? nil : outcome.errorTail)
+                errorTail: outcome.errorTail.isEmpty ? nil : outcome.errorTail,
+                tailName: hook.url == nil ? "stderr" : "body")
             onEvent(.finished(hook: hook.name, until: until, outcome: record.outcome, success: outcome.termination.isSuccess))
             do {
                 if outcome.termination.isSuccess {
