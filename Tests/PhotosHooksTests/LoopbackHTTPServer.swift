@@ -12,21 +12,22 @@ final class LoopbackHTTPServer: Sendable {
         /// Names in lower case.
         var headers: [String: String]
         var body: [UInt8]
+        var receivedAt: ContinuousClock.Instant
     }
 
     /// How the server answers.
     enum Reply: Sendable {
         case status(Int, body: String)
-        /// Reads the request and keeps the connection open without a word.
+        /// Reads the request and answers nothing, until the client closes the connection.
         case silence
     }
 
     let port: Int
     private let listener: Int32
-    private let state: Mutex<(requests: [Request], reply: Reply, held: [Int32])>
+    private let state: Mutex<(requests: [Request], reply: Reply, held: [Int32], closes: [ContinuousClock.Instant])>
 
     init(reply: Reply = .status(200, body: "ok")) throws {
-        state = Mutex(([], reply, []))
+        state = Mutex(([], reply, [], []))
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -55,6 +56,27 @@ final class LoopbackHTTPServer: Sendable {
     }
 
     var requests: [Request] { state.withLock { $0.requests } }
+
+    /// When clients closed the connections the server stayed silent on (seen on this server's thread,
+    /// not Swift's shared pool, so a busy pool does not delay it).
+    var clientCloses: [ContinuousClock.Instant] { state.withLock { $0.closes } }
+
+    /// A port where nothing listens (bound, not listening, so no other test takes it) while `body` runs.
+    static func withRefusingPort<T>(_ body: (Int) async throws -> T) async throws -> T {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
+                bind(descriptor, address, length) == 0 && getsockname(descriptor, address, &length) == 0
+            }
+        }
+        guard bound else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        return try await body(Int(UInt16(bigEndian: address.sin_port)))
+    }
 
     func answer(_ reply: Reply) { state.withLock { $0.reply = reply } }
 
@@ -97,12 +119,16 @@ final class LoopbackHTTPServer: Sendable {
         let body = Array(buffer[bodyStart..<min(buffer.count, bodyStart + length)])
         let reply = state.withLock { state in
             state.requests.append(
-                Request(method: String(requestLine[0]), target: String(requestLine[1]), headers: headers, body: body))
+                Request(
+                    method: String(requestLine[0]), target: String(requestLine[1]), headers: headers, body: body,
+                    receivedAt: .now))
             return state.reply
         }
         switch reply {
         case .silence:
             state.withLock { $0.held.append(connection) }
+            while fill() {}
+            state.withLock { $0.closes.append(.now) }
         case .status(let status, let text):
             let answer = Array("HTTP/1.1 \(status) Status\r\nContent-Length: \(text.utf8.count)\r\nConnection: close\r\n\r\n\(text)".utf8)
             _ = answer.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
