@@ -117,7 +117,8 @@ public final class APIConnection: @unchecked Sendable {
         }
         guard (1...65535).contains(port) else { throw ConnectionError("not a port: \(port)") }
         host = hostHeader ?? (family == AF_INET6 ? "[\(address)]:\(port)" : "\(address):\(port)")
-        descriptor = Glibc.socket(family, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue | SOCK_NONBLOCK.rawValue), 0)
+        descriptor = Glibc.socket(
+            family, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue | SOCK_NONBLOCK.rawValue), 0)
         guard descriptor >= 0 else { throw ConnectionError("socket: \(String(cString: strerror(errno)))") }
         // Non-blocking while connecting, so that the connection waits at most `timeout`; blocking
         // (with timeouts on each read and write) afterwards.
@@ -184,9 +185,12 @@ public final class APIConnection: @unchecked Sendable {
         var sent = 0
         while sent < request.count {
             // MSG_NOSIGNAL: a peer that closed early is an error of this write (EPIPE), not SIGPIPE.
-            let count = request[sent...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let count = request[sent...].withUnsafeBytes {
+                Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            }
             guard count > 0 else {
-                throw ConnectionError(errno == EAGAIN ? "write timed out" : "write: \(String(cString: strerror(errno)))")
+                let reason = errno == EAGAIN ? "write timed out" : "write: \(String(cString: strerror(errno)))"
+                throw ConnectionError(reason)
             }
             sent += count
         }

@@ -147,7 +147,8 @@ struct ConfigReader {
                 }
             case "secret", "secret_file":
                 if let secretKey {
-                    throw error(.invalidValue, path, "give either secret or secret_file, not both (\(secretKey) is given too)")
+                    throw error(
+                        .invalidValue, path, "give either secret or secret_file, not both (\(secretKey) is given too)")
                 }
                 hook.secret = try secret(value, key, path)
                 secretKey = key
@@ -201,15 +202,18 @@ struct ConfigReader {
                 "missing: the program to run and its arguments, e.g. [\"/usr/local/bin/backup\", \"--to\", \"/mnt\"], "
                     + "or a url to POST to")
         case (.some, .some):
-            throw error(.invalidValue, "\(prefix).url", "give either command or url, not both: a hook runs a program or POSTs")
+            throw error(
+                .invalidValue, "\(prefix).url", "give either command or url, not both: a hook runs a program or POSTs")
         case (.some(let command), nil):
             if let secretKey {
-                throw error(.invalidValue, "\(prefix).\(secretKey)", "signs a webhook's POST: only a hook with a url has one")
+                throw error(
+                    .invalidValue, "\(prefix).\(secretKey)", "signs a webhook's POST: only a hook with a url has one")
             }
             hook.command = command
         case (nil, .some(let url)):
             if let niceKey {
-                throw error(.invalidValue, "\(prefix).\(niceKey)", "sets a command's priority: a webhook (url) runs none")
+                throw error(
+                    .invalidValue, "\(prefix).\(niceKey)", "sets a command's priority: a webhook (url) runs none")
             }
             hook.url = url
         }

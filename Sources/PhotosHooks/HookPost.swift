@@ -88,7 +88,8 @@ struct HookPost: Sendable {
     ) -> Answer {
         let connection: APIConnection
         do {
-            connection = try APIConnection(address: url.address, port: url.port, timeout: seconds, hostHeader: url.hostHeader)
+            connection = try APIConnection(
+                address: url.address, port: url.port, timeout: seconds, hostHeader: url.hostHeader)
         } catch {
             return Answer(failure: "\(error)")
         }

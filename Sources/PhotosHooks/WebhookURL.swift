@@ -41,7 +41,8 @@ public struct WebhookURL: Sendable, Hashable, CustomStringConvertible {
                     + "another host), not \(Self.quote(text))")
         }
         guard lower.hasPrefix("http://") else {
-            throw Problem(description: "must be an http:// URL such as \"http://127.0.0.1:8080/photos\", not \(Self.quote(text))")
+            throw Problem(
+                description: "must be an http:// URL such as \"http://127.0.0.1:8080/photos\", not \(Self.quote(text))")
         }
         var rest = Substring(text.dropFirst("http://".count))
         if let fragment = rest.firstIndex(of: "#") { rest = rest[..<fragment] }
@@ -52,10 +53,13 @@ public struct WebhookURL: Sendable, Hashable, CustomStringConvertible {
         // The target goes into the request line as it is: no spaces or control characters there.
         guard target.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }) else {
             throw Problem(
-                description: "the path must be printable ASCII without spaces (percent-encode the rest), not \(Self.quote(text))")
+                description: "the path must be printable ASCII without spaces (percent-encode the rest), "
+                    + "not \(Self.quote(text))")
         }
         guard !authority.contains("@") else {
-            throw Problem(description: "must not carry a user or password (use secret or secret_file to sign), not \(Self.quote(text))")
+            throw Problem(
+                description: "must not carry a user or password (use secret or secret_file to sign), "
+                    + "not \(Self.quote(text))")
         }
         var host: Substring
         var portText: Substring?
@@ -86,8 +90,8 @@ public struct WebhookURL: Sendable, Hashable, CustomStringConvertible {
         }
         guard let address = Self.loopbackAddress(String(host)) else {
             throw Problem(
-                description: "\(Self.quote(String(host))) is not a loopback host: photosd POSTs plain http, which would "
-                    + "send photo metadata in clear across the network; use 127.0.0.1, ::1 or localhost "
+                description: "\(Self.quote(String(host))) is not a loopback host: photosd POSTs plain http, "
+                    + "which would send photo metadata in clear across the network; use 127.0.0.1, ::1 or localhost "
                     + "(a TLS proxy on loopback can forward to another host)")
         }
         self.address = address
@@ -112,6 +116,7 @@ public struct WebhookURL: Sendable, Hashable, CustomStringConvertible {
     }
 
     private static func quote(_ text: String) -> String {
-        "\"" + String(text.unicodeScalars.prefix(100).map { $0.value < 0x20 || $0 == "\"" ? "?" : Character($0) }) + "\""
+        let shown = text.unicodeScalars.prefix(100).map { $0.value < 0x20 || $0 == "\"" ? "?" : Character($0) }
+        return "\"" + String(shown) + "\""
     }
 }
