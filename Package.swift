@@ -28,7 +28,7 @@ let package = Package(
         // The socket API: HTTP/1.1 on a Unix socket (only PhotosServer imports it). No default
         // traits: swift-configuration is not needed.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
-        // Access tokens: SHA-256 of each token is what the library stores (the token itself never).
+        // SHA-256 of access tokens (what the library stores) and HMAC-SHA256 of webhooks' bodies.
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         // Tests only: reading the OpenAPI document to check real responses against it.
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
@@ -66,14 +66,16 @@ let package = Package(
         .target(name: "PhotosWatcher", dependencies: ["PhotosCore"], swiftSettings: settings),
         // The JSON shapes other programs read (CLI output, hook payloads, status, socket API).
         .target(name: "PhotosWire", dependencies: ["PhotosCore", "PhotosStore"], swiftSettings: settings),
-        // Exec hooks: definitions, durable cursors, payloads, and the runner.
+        // Exec hooks and webhooks: definitions, durable cursors, payloads, and the runner.
         .target(
             name: "PhotosHooks",
             dependencies: [
-                "PhotosCore", "PhotosStore", "PhotosWire", "PhotosWatcher", "CPhotosLinux",
+                // PhotosClient: webhooks POST with the HTTP client `photos` uses.
+                "PhotosCore", "PhotosStore", "PhotosWire", "PhotosWatcher", "CPhotosLinux", "PhotosClient",
                 .product(name: "Subprocess", package: "swift-subprocess"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: settings),
         // The daemon's services: watch, settle, ingest; systemd notification; status.
@@ -165,7 +167,7 @@ let package = Package(
             name: "PhotosWireTests", dependencies: ["PhotosWire", "Photos", "PhotosStore", "PhotosIngest", "PhotosTestSupport"],
             swiftSettings: settings),
         .testTarget(
-            name: "PhotosHooksTests", dependencies: ["PhotosHooks", "PhotosWire", "Photos", "PhotosTestSupport"],
+            name: "PhotosHooksTests", dependencies: ["PhotosHooks", "PhotosWire", "Photos", "PhotosTestSupport", "PhotosClient"],
             swiftSettings: settings),
         .testTarget(
             name: "PhotosServerTests",

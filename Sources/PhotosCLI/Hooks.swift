@@ -57,7 +57,7 @@ struct HookOptions: ParsableArguments {
         var statuses = try configured.map { hook in
             let row = rows[hook.name]
             return HookStatus(
-                name: hook.name, command: hook.command, enabled: hook.enabled, state: row,
+                name: hook.name, command: hook.command, url: hook.url?.text, enabled: hook.enabled, state: row,
                 lag: try row.map { try database.changeCount(after: $0.cursor) })
         }
         let names = Set(configured.map(\.name))
@@ -97,7 +97,7 @@ extension PhotosCommand.Hooks {
                         hook.name, hook.objects.map(\.hookName).sorted().joined(separator: ","),
                         hook.changes.map(\.rawValue).sorted().joined(separator: ","),
                         ([hook.predicate].compactMap { $0 } + hook.albums.map { "in \($0)" }).joined(separator: "; "),
-                        hook.command.joined(separator: " "),
+                        hook.url.map { "POST \($0)" } ?? hook.command.joined(separator: " "),
                     ].map { $0.isEmpty ? "-" : Output.escaped($0) }
                 })
         }

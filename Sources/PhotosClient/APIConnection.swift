@@ -4,6 +4,7 @@ import PhotosWire
 
 /// One HTTP/1.1 request to photosd's API over its Unix socket, and its reply: bodies by
 /// Content-Length or chunked, and streams (`/v1/changes?follow`, live queries) read a line at a time.
+/// The same client speaks TCP (``init(address:port:timeout:)``): photosd's webhooks POST with it.
 ///
 /// The calls block, on purpose: `photos` is a command line tool reading one stream, and a caller
 /// in async code runs them on a thread of its own (never on Swift's shared pool, whose threads the
@@ -50,6 +51,8 @@ public final class APIConnection: @unchecked Sendable {
     }
 
     private let descriptor: Int32
+    /// The `Host` header's value.
+    private let host: String
     private var buffer: [UInt8] = []
     private var chunked = false
     private var chunkLeft = 0
@@ -58,6 +61,7 @@ public final class APIConnection: @unchecked Sendable {
     /// Connects to the socket at `path`. A read that waits longer than `timeout` seconds fails;
     /// nil waits as long as it takes (a follow stream may be quiet for hours).
     public init(socket path: String, timeout: Int? = 30) throws {
+        host = "photosd"
         let bytes = Array(path.utf8)
         guard bytes.count < MemoryLayout.size(ofValue: sockaddr_un().sun_path) else {
             throw ConnectionError("the socket path is too long: \(path)")
@@ -85,36 +89,81 @@ public final class APIConnection: @unchecked Sendable {
         }
     }
 
-    /// Connects to photosd's loopback TCP listener (`photosd --listen`) at an IPv4 address such as
-    /// `127.0.0.1`. Every request on TCP needs `Authorization: Bearer TOKEN`.
-    public init(host: String, port: Int, timeout: Int? = 30) throws {
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(clamping: port).bigEndian)
-        guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else {
-            throw ConnectionError("not an IPv4 address: \(host)")
+    /// Connects over TCP to `address` (an IPv4 or IPv6 literal: `127.0.0.1`, `::1`; no name
+    /// lookup) on `port`. The connection, each read and each write fail after `timeout` seconds;
+    /// `hostHeader` is the request's `Host` (the address and port by default).
+    public init(address: String, port: Int, timeout: Int, hostHeader: String? = nil) throws {
+        var storage = sockaddr_storage()
+        let length: socklen_t
+        let family: Int32
+        if address.contains(":") {
+            var ipv6 = sockaddr_in6()
+            ipv6.sin6_family = sa_family_t(AF_INET6)
+            ipv6.sin6_port = in_port_t(UInt16(truncatingIfNeeded: port).bigEndian)
+            guard inet_pton(AF_INET6, address, &ipv6.sin6_addr) == 1 else {
+                throw ConnectionError("not an IP address: \(address)")
+            }
+            withUnsafeMutableBytes(of: &storage) { target in withUnsafeBytes(of: ipv6) { target.copyMemory(from: $0) } }
+            (length, family) = (socklen_t(MemoryLayout<sockaddr_in6>.size), AF_INET6)
+        } else {
+            var ipv4 = sockaddr_in()
+            ipv4.sin_family = sa_family_t(AF_INET)
+            ipv4.sin_port = in_port_t(UInt16(truncatingIfNeeded: port).bigEndian)
+            guard inet_pton(AF_INET, address, &ipv4.sin_addr) == 1 else {
+                throw ConnectionError("not an IP address: \(address)")
+            }
+            withUnsafeMutableBytes(of: &storage) { target in withUnsafeBytes(of: ipv4) { target.copyMemory(from: $0) } }
+            (length, family) = (socklen_t(MemoryLayout<sockaddr_in>.size), AF_INET)
         }
-        descriptor = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
+        guard (1...65535).contains(port) else { throw ConnectionError("not a port: \(port)") }
+        host = hostHeader ?? (family == AF_INET6 ? "[\(address)]:\(port)" : "\(address):\(port)")
+        descriptor = Glibc.socket(
+            family, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue | SOCK_NONBLOCK.rawValue), 0)
         guard descriptor >= 0 else { throw ConnectionError("socket: \(String(cString: strerror(errno)))") }
-        if let timeout {
-            var wait = timeval(tv_sec: timeout, tv_usec: 0)
-            setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
+        // Non-blocking while connecting, so that the connection waits at most `timeout`; blocking
+        // (with timeouts on each read and write) afterwards.
+        let connected = withUnsafePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, length) }
         }
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        var code = connected == 0 ? 0 : errno
+        if code == EINPROGRESS {
+            var ready = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+            var waited: Int32
+            repeat { waited = poll(&ready, 1, Int32(clamping: timeout * 1000)) } while waited < 0 && errno == EINTR
+            if waited == 0 {
+                code = ETIMEDOUT
+            } else {
+                var error: Int32 = 0
+                var size = socklen_t(MemoryLayout<Int32>.size)
+                getsockopt(descriptor, SOL_SOCKET, SO_ERROR, &error, &size)
+                code = waited < 0 ? errno : error
             }
         }
-        guard connected == 0 else {
-            let code = errno
+        guard code == 0 else {
             close(descriptor)
             throw ConnectionError(
-                "cannot connect to \(host):\(port): \(String(cString: strerror(code)))",
-                notListening: code == ECONNREFUSED)
+                "cannot connect to \(host): \(String(cString: strerror(code)))", notListening: code == ECONNREFUSED)
         }
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
+        var wait = timeval(tv_sec: timeout, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
     }
 
     deinit { close(descriptor) }
+
+    /// Ends whatever this connection is waiting for, from another thread: its read or write fails
+    /// at once (`shutdown`), and so does every later one. The descriptor stays open until deinit.
+    public func cancel() {
+        shutdown(descriptor, Int32(SHUT_RDWR))
+    }
+
+    /// At most `limit` bytes of the rest of the body (the start of an error page, say).
+    public func readBody(atMost limit: Int) throws -> [UInt8] {
+        var body: [UInt8] = []
+        while body.count < limit, let bytes = try readBody() { body += bytes }
+        return Array(body.prefix(limit))
+    }
 
     /// One request; the connection closes after the reply.
     public static func request(
@@ -129,14 +178,20 @@ public final class APIConnection: @unchecked Sendable {
     public func send(_ method: String, _ target: String, headers: [String: String] = [:], body: [UInt8] = []) throws
         -> (status: Int, headers: [String: String])
     {
-        var text = "\(method) \(target) HTTP/1.1\r\nHost: photosd\r\nConnection: close\r\n"
+        var text = "\(method) \(target) HTTP/1.1\r\nHost: \(host)\r\nConnection: close\r\n"
         for (name, value) in headers { text += "\(name): \(value)\r\n" }
-        if !body.isEmpty { text += "Content-Length: \(body.count)\r\n" }
+        if !body.isEmpty || method == "POST" || method == "PUT" { text += "Content-Length: \(body.count)\r\n" }
         let request = Array((text + "\r\n").utf8) + body
         var sent = 0
         while sent < request.count {
-            let count = request[sent...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-            guard count > 0 else { throw ConnectionError("write: errno \(errno)") }
+            // MSG_NOSIGNAL: a peer that closed early is an error of this write (EPIPE), not SIGPIPE.
+            let count = request[sent...].withUnsafeBytes {
+                Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            }
+            guard count > 0 else {
+                let reason = errno == EAGAIN ? "write timed out" : "write: \(String(cString: strerror(errno)))"
+                throw ConnectionError(reason)
+            }
             sent += count
         }
         let statusLine = try readLine()

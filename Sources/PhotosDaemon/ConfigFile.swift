@@ -24,6 +24,11 @@ import TOMLKit
 /// changes = ["inserted", "updated"]
 /// predicate = "favorite == YES AND mediaType == 1"
 /// albums = ["/home/me/Pictures/Family"]
+///
+/// [[hooks]]
+/// name = "frame"
+/// url = "http://127.0.0.1:8080/photos"          # a webhook: POSTed instead of run
+/// secret_file = "frame.secret"                  # signs the POST (X-Photos-Signature)
 /// ```
 ///
 /// Every problem is a ``ConfigError`` naming the file, the line and the key; the first one found, in
@@ -49,7 +54,7 @@ public struct ConfigFile: Sendable, Hashable {
     public var socket: String?
     /// The API's loopback TCP listener (`listen`, `HOST:PORT`; photosd checks that it is loopback).
     public var listen: String?
-    /// The exec hooks (`[[hooks]]` tables), in the file's order, their albums as the file names them.
+    /// The exec hooks and webhooks (`[[hooks]]` tables), in the file's order, their albums as the file names them.
     public var hooks: [HookDefinition] = []
     /// The file's name and the lines of its keys, for problems found after parsing (a missing album).
     var source: Source?
@@ -69,6 +74,7 @@ public struct ConfigFile: Sendable, Hashable {
     public static let hookKeys = [
         "name", "command", "objects", "changes", "predicate", "albums", "batch", "settle_ms", "timeout_s",
         "max_failures", "nice", "enabled", "access",
+        "url", "secret", "secret_file",
     ]
 
     /// An empty configuration.

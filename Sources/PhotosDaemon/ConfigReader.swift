@@ -115,6 +115,10 @@ struct ConfigReader {
         var hook = HookDefinition(name: "", command: [])
         var name: String?
         var command: [String]?
+        // A webhook's keys, checked against `command` once the whole table is read.
+        var url: WebhookURL?
+        var secretKey: String?
+        var niceKey: String?
         for key in keysInFileOrder(table, under: prefix) {
             guard let value = table[key] else { continue }
             let path = "\(prefix).\(key)"
@@ -134,6 +138,20 @@ struct ConfigReader {
                     throw error(.invalidValue, path, "must name the program to run: its first item is empty")
                 }
                 command = argv
+            case "url":
+                let text = try string(value, path)
+                do {
+                    url = try WebhookURL(text)
+                } catch {
+                    throw self.error(.invalidValue, path, error.description)
+                }
+            case "secret", "secret_file":
+                if let secretKey {
+                    throw error(
+                        .invalidValue, path, "give either secret or secret_file, not both (\(secretKey) is given too)")
+                }
+                hook.secret = try secret(value, key, path)
+                secretKey = key
             case "objects":
                 hook.objects = try choices(value, path, Self.objectNames)
             case "changes":
@@ -167,6 +185,7 @@ struct ConfigReader {
                 guard hook.nice <= 19 else {
                     throw error(.invalidValue, path, "must be a nice increment from 0 to 19, not \(hook.nice)")
                 }
+                niceKey = key
             case "enabled":
                 hook.enabled = try boolean(value, path)
             case "access":
@@ -182,14 +201,46 @@ struct ConfigReader {
         guard let name else {
             throw error(.missingKey, "\(prefix).name", "missing: every hook needs a name (1 to 64 of a-z, 0-9 and -)")
         }
-        guard let command else {
+        switch (command, url) {
+        case (nil, nil):
             throw error(
                 .missingKey, "\(prefix).command",
-                "missing: the program to run and its arguments, e.g. [\"/usr/local/bin/backup\", \"--to\", \"/mnt\"]")
+                "missing: the program to run and its arguments, e.g. [\"/usr/local/bin/backup\", \"--to\", \"/mnt\"], "
+                    + "or a url to POST to")
+        case (.some, .some):
+            throw error(
+                .invalidValue, "\(prefix).url", "give either command or url, not both: a hook runs a program or POSTs")
+        case (.some(let command), nil):
+            if let secretKey {
+                throw error(
+                    .invalidValue, "\(prefix).\(secretKey)", "signs a webhook's POST: only a hook with a url has one")
+            }
+            hook.command = command
+        case (nil, .some(let url)):
+            if let niceKey {
+                throw error(
+                    .invalidValue, "\(prefix).\(niceKey)", "sets a command's priority: a webhook (url) runs none")
+            }
+            hook.url = url
         }
         hook.name = name
-        hook.command = command
         return hook
+    }
+
+    /// A webhook's secret: the string itself (`secret`), or read now from a file (`secret_file`, a
+    /// path relative to the config file's directory; a final newline is not part of it).
+    func secret(_ value: any TOMLValueConvertible, _ key: String, _ path: String) throws(ConfigError) -> WebhookSecret {
+        let text = try string(value, path)
+        guard !text.isEmpty else { throw error(.invalidValue, path, "must not be empty") }
+        guard key == "secret_file" else { return WebhookSecret(Array(text.utf8)) }
+        let base = (self.path as NSString).deletingLastPathComponent
+        let file = text.hasPrefix("/") || base.isEmpty ? text : (base as NSString).appendingPathComponent(text)
+        guard var bytes = FileManager.default.contents(atPath: file).map(Array.init) else {
+            throw error(.invalidValue, path, "cannot read the file \(Self.quote(file))")
+        }
+        while let last = bytes.last, last == UInt8(ascii: "\n") || last == UInt8(ascii: "\r") { bytes.removeLast() }
+        guard !bytes.isEmpty else { throw error(.invalidValue, path, "the file \(Self.quote(file)) is empty") }
+        return WebhookSecret(bytes)
     }
 
     /// A TOML type with its article, as messages name what they found: "an integer", "a table".

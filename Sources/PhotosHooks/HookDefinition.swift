@@ -1,6 +1,7 @@
 import PhotosCore
 
-/// One exec hook as the config file declares it (a `[[hooks]]` table), validated.
+/// One hook as the config file declares it (a `[[hooks]]` table), validated: an exec hook (a
+/// `command`) or a webhook (a `url` POSTed to, `secret` signing it), never both.
 ///
 /// ```toml
 /// [[hooks]]
@@ -19,8 +20,12 @@ public struct HookDefinition: Sendable, Hashable {
 
     /// Unique among the hooks; `[a-z0-9-]`, at most 64 characters. The hook's cursor is kept under it.
     public var name: String
-    /// The program and its arguments (argv: no shell unless the hook names one).
+    /// The program and its arguments (argv: no shell unless the hook names one); empty for a webhook.
     public var command: [String]
+    /// A webhook's URL: the payload is POSTed there instead of given to a program.
+    public var url: WebhookURL?
+    /// What a webhook signs its bodies with (`X-Photos-Signature`); none sends no signature.
+    public var secret: WebhookSecret?
     /// The object types the hook is told about (`asset`, `assetCollection`, `collectionList`).
     public var objects: Set<PHObjectType> = Set(PHObjectType.allCases)
     /// The kinds of change the hook is told about.
@@ -33,7 +38,7 @@ public struct HookDefinition: Sendable, Hashable {
     public var batch: Int = 500
     /// How long to wait for more changes before a run.
     public var settle: Duration = .zero
-    /// How long a run may take; then SIGTERM, and SIGKILL 5 s later.
+    /// How long a run may take; then SIGTERM, and SIGKILL 5 s later (a webhook's POST: then it is abandoned).
     public var timeout: Duration = .seconds(60)
     /// Failed runs in a row after which the hook is parked until `photos hooks resume`.
     public var maxFailures: Int = 5
@@ -51,5 +56,13 @@ public struct HookDefinition: Sendable, Hashable {
     public init(name: String, command: [String]) {
         self.name = name
         self.command = command
+    }
+
+    /// A webhook with the defaults for everything but its name, URL and secret.
+    public init(name: String, url: WebhookURL, secret: WebhookSecret? = nil) {
+        self.name = name
+        self.command = []
+        self.url = url
+        self.secret = secret
     }
 }

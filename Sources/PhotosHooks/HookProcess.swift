@@ -30,8 +30,18 @@ struct HookProcess: Sendable {
         case cancelled
         /// The program could not be started (not found, not executable).
         case cannotStart(String)
+        /// A webhook's server answered with this HTTP status.
+        case answered(Int)
+        /// A webhook's request failed below HTTP (connection refused, closed mid-reply...).
+        case unreachable(String)
 
-        var isSuccess: Bool { self == .exited(0) }
+        var isSuccess: Bool {
+            switch self {
+            case .exited(0): true
+            case .answered(let status): (200..<300).contains(status)
+            default: false
+            }
+        }
 
         /// `exit 0`, `signal 9`, `timed out after 60 s`...
         var description: String {
@@ -41,6 +51,8 @@ struct HookProcess: Sendable {
             case .timedOut(let limit): "timed out after \(limit.formatted(.units(allowed: [.seconds, .milliseconds])))"
             case .cancelled: "stopped with the daemon"
             case .cannotStart(let reason): "cannot start: \(reason)"
+            case .answered(let status): "HTTP \(status)"
+            case .unreachable(let reason): reason
             }
         }
     }
@@ -48,7 +60,8 @@ struct HookProcess: Sendable {
     /// What one run did.
     struct Outcome: Sendable {
         var termination: Termination
-        /// The end of its standard error (at most ``HookProcess/tailBytes``), for the parked reason.
+        /// The end of its standard error (at most ``HookProcess/tailBytes``), for the parked reason;
+        /// for a webhook, the start of the answer's body.
         var errorTail: String
         /// Bytes written to stdout and stderr, all of them (only the first ``HookProcess/logBytes`` are logged).
         var outputBytes: Int

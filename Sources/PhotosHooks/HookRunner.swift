@@ -8,14 +8,15 @@ import ServiceLifecycle
 import Synchronization
 
 /// The daemon's exec hooks: runs each configured hook with the changes it has not acknowledged,
-/// as one JSON document on standard input, and keeps its cursor in the library.
+/// as one JSON document on standard input, and keeps its cursor in the library. A webhook (a hook
+/// with a ``HookDefinition/url``) is run the same way, its document POSTed instead (``HookPost``).
 ///
 /// Delivery is at least once and in order. Each hook follows the change log through its own
 /// ``ChangeFeed`` from its durable cursor; one run at a time per hook, and what arrives during a
-/// run forms the next batch. The cursor moves only when the hook exits 0. A failed or timed-out run
-/// is given again after an exponential backoff; after ``HookDefinition/maxFailures`` failures in a
-/// row the hook is parked until `photos hooks resume`. A hook whose cursor fell out of the history
-/// gets one run with `"expired": true` and no changes. On graceful shutdown, running hooks get
+/// run forms the next batch. The cursor moves only when the hook exits 0 (a webhook: answers 2xx).
+/// A failed or timed-out run is given again after an exponential backoff; after
+/// ``HookDefinition/maxFailures`` failures in a row the hook is parked until `photos hooks resume`.
+/// A hook whose cursor fell out of the history gets one run with `"expired": true` and no changes. On graceful shutdown, running hooks get
 /// SIGTERM (then SIGKILL) and their batches are given again after the restart.
 ///
 /// `photos hooks resume` and `replay` change the hook's row from another process; the runner sees
@@ -240,17 +241,25 @@ public final class HookRunner: Service, Sendable {
                 continue
             }
 
-            let process = HookProcess(
-                command: hook.command,
-                environment: environment.merging(
-                    [
-                        "PHOTOS_LIBRARY": libraryPath, "PHOTOS_HOOK": hook.name, "PHOTOS_SINCE": "\(since)",
-                        "PHOTOS_UNTIL": "\(until)",
-                    ].merging(hookEnvironment[hook.name] ?? [:], uniquingKeysWith: { $1 }), uniquingKeysWith: { $1 }),
-                timeout: hook.timeout, logger: log, niceness: hook.nice)
             let onEvent = self.onEvent
-            let outcome = await process.run(input: payload) {
+            let started: @Sendable () -> Void = {
                 onEvent(.started(hook: hook.name, since: since, until: until, at: .now))
+            }
+            let outcome: HookProcess.Outcome
+            if let url = hook.url {
+                // A webhook: the same run, POSTed instead of given to a program.
+                let post = HookPost(url: url, secret: hook.secret, hook: hook.name, timeout: hook.timeout, logger: log)
+                outcome = await post.run(input: payload, since: since, until: until, started: started)
+            } else {
+                let process = HookProcess(
+                    command: hook.command,
+                    environment: environment.merging(
+                        [
+                            "PHOTOS_LIBRARY": libraryPath, "PHOTOS_HOOK": hook.name, "PHOTOS_SINCE": "\(since)",
+                            "PHOTOS_UNTIL": "\(until)",
+                        ].merging(hookEnvironment[hook.name] ?? [:], uniquingKeysWith: { $1 }), uniquingKeysWith: { $1 }),
+                    timeout: hook.timeout, logger: log, niceness: hook.nice)
+                outcome = await process.run(input: payload, started: started)
             }
             if outcome.termination == .cancelled || Task.isCancelled {
                 log.info("stopped a run; its changes are given again after the restart",
@@ -262,7 +271,8 @@ public final class HookRunner: Service, Sendable {
                 duration: Double(outcome.duration.components.seconds)
                     + Double(outcome.duration.components.attoseconds) / 1e18,
                 outcome: outcome.termination.description,
-                errorTail: outcome.errorTail.isEmpty ? nil : outcome.errorTail)
+                errorTail: outcome.errorTail.isEmpty ? nil : outcome.errorTail,
+                tailName: hook.url == nil ? "stderr" : "body")
             onEvent(.finished(hook: hook.name, until: until, outcome: record.outcome, success: outcome.termination.isSuccess))
             do {
                 if outcome.termination.isSuccess {

@@ -62,15 +62,18 @@ public struct HookRunRecord: Sendable, Hashable {
     public var duration: Double
     /// `exit 0`, `exit 3`, `signal 9`, `timed out after 60 s`, `cannot start: ...`.
     public var outcome: String
-    /// The tail of its stderr, for failures.
+    /// The tail of its stderr, for failures (a webhook's: the start of the answer's body).
     public var errorTail: String?
+    /// What the parked reason calls ``errorTail``: `stderr`, or `body` for a webhook.
+    public var tailName: String
 
     /// A run record.
-    public init(startedAt: Double, duration: Double, outcome: String, errorTail: String? = nil) {
+    public init(startedAt: Double, duration: Double, outcome: String, errorTail: String? = nil, tailName: String = "stderr") {
         self.startedAt = startedAt
         self.duration = duration
         self.outcome = outcome
         self.errorTail = errorTail
+        self.tailName = tailName
     }
 }
 
@@ -180,7 +183,7 @@ extension LibraryDatabase {
             if state.failures >= max(1, maxFailures) {
                 state.parkedAt = Date().timeIntervalSince1970
                 var reason = "\(run.outcome) after \(state.failures) failed runs in a row"
-                if let tail = run.errorTail, !tail.isEmpty { reason += "; stderr: \(tail)" }
+                if let tail = run.errorTail, !tail.isEmpty { reason += "; \(run.tailName): \(tail)" }
                 state.parkedReason = reason
             }
             try state.update(db)

@@ -6,6 +6,8 @@ public struct HookStatus: Codable, Sendable, Hashable {
     public var name: String
     /// The program and its arguments, as configured (null when the hook is in the library but not the config).
     public var command: [String]?
+    /// A webhook's URL, as configured (null for an exec hook, or a hook not in the config).
+    public var url: String?
     /// `ok`, `retrying` (its last runs failed), `parked`, `disabled` (not in the config, or `enabled = false`),
     /// or `new` (configured, not yet seen by the daemon).
     public var state: String
@@ -17,11 +19,12 @@ public struct HookStatus: Codable, Sendable, Hashable {
     public var failures: Int
     /// When the last run started, seconds since 1970.
     public var lastRunAt: Double?
-    /// How the last run ended (`exit 0`, `exit 3`, `signal 9`, `timed out after 60 s`...).
+    /// How the last run ended (`exit 0`, `exit 3`, `signal 9`, `timed out after 60 s`, `HTTP 500`...).
     public var lastOutcome: String?
     /// How long it took, in seconds.
     public var lastDuration: Double?
-    /// Why it is parked: the last exit status and the tail of its stderr.
+    /// Why it is parked: the last exit status and the tail of its stderr (a webhook's: the HTTP
+    /// status or the connection's error, and the start of the answer's body).
     public var parkedReason: String?
     /// Runs that exited 0.
     public var runs: Int
@@ -29,9 +32,10 @@ public struct HookStatus: Codable, Sendable, Hashable {
     public var delivered: Int
 
     /// The status of a hook from its configuration (if any) and its row in the library (if any).
-    public init(name: String, command: [String]?, enabled: Bool, state row: HookState?, lag: Int?) {
+    public init(name: String, command: [String]?, url: String? = nil, enabled: Bool, state row: HookState?, lag: Int?) {
         self.name = name
-        self.command = command
+        self.command = url == nil ? command : nil
+        self.url = url
         cursor = row?.cursor
         self.lag = lag
         failures = row?.failures ?? 0

@@ -97,8 +97,12 @@ import Testing
     /// The two hooks, the second with a name and a command; what follows starts on line 10.
     static let second = twoHooks + "name = \"second\"\ncommand = [\"/x\"]\n"
 
+    /// The two hooks, the second a webhook; what follows starts on line 10.
+    static let webhook = twoHooks + "name = \"second\"\nurl = \"http://127.0.0.1:8080/photos\"\n"
+
     static let hookKeys =
-        "known: name, command, objects, changes, predicate, albums, batch, settle_ms, timeout_s, max_failures, nice, enabled, access"
+        "known: name, command, objects, changes, predicate, albums, batch, settle_ms, timeout_s, max_failures, nice, enabled, "
+        + "access, url, secret, secret_file"
     static let topKeys =
         "known: library, roots, ignore, settle_ms, poll_interval_s, time_zone, hook_history_limit, socket, hooks, listen"
 
@@ -150,7 +154,7 @@ import Testing
         ),
         (twoHooks + "name = \"second\"", .missingKey,
          "config.toml:7: hooks[1].command: missing: the program to run and its arguments, "
-            + "e.g. [\"/usr/local/bin/backup\", \"--to\", \"/mnt\"]"),
+            + "e.g. [\"/usr/local/bin/backup\", \"--to\", \"/mnt\"], or a url to POST to"),
         (twoHooks + "command = [\"/x\"]", .missingKey,
          "config.toml:7: hooks[1].name: missing: every hook needs a name (1 to 64 of a-z, 0-9 and -)"),
         (twoHooks + "name = \"second\"\ncommand = []", .invalidValue,
@@ -202,6 +206,29 @@ import Testing
          "config.toml:10: hooks[1].enabled: must be true or false, not a string"),
         (second + "albums = [\"/a\", \"\"]", .invalidValue,
          "config.toml:10: hooks[1].albums: item 2 is empty"),
+        // Webhooks: a url instead of a command, on loopback, and secrets only for them.
+        (second + "url = \"http://127.0.0.1:8080/photos\"", .invalidValue,
+         "config.toml:10: hooks[1].url: give either command or url, not both: a hook runs a program or POSTs"),
+        (twoHooks + "name = \"second\"\nurl = \"http://192.168.1.20:8123/hook\"", .invalidValue,
+         "config.toml:9: hooks[1].url: \"192.168.1.20\" is not a loopback host: photosd POSTs plain http, which would "
+            + "send photo metadata in clear across the network; use 127.0.0.1, ::1 or localhost "
+            + "(a TLS proxy on loopback can forward to another host)"),
+        (twoHooks + "name = \"second\"\nurl = \"https://127.0.0.1/hook\"", .invalidValue,
+         "config.toml:9: hooks[1].url: https is not supported: POST to http:// on loopback (a TLS proxy there can reach "
+            + "another host), not \"https://127.0.0.1/hook\""),
+        (twoHooks + "name = \"second\"\nurl = [\"http://127.0.0.1/\"]", .wrongType,
+         "config.toml:9: hooks[1].url: must be a string, not an array"),
+        (second + "secret = \"s3cret\"", .invalidValue,
+         "config.toml:10: hooks[1].secret: signs a webhook's POST: only a hook with a url has one"),
+        (twoHooks + "name = \"second\"\nsecret_file = \"/etc/hostname\"\ncommand = [\"/x\"]", .invalidValue,
+         "config.toml:9: hooks[1].secret_file: signs a webhook's POST: only a hook with a url has one"),
+        (webhook + "secret = \"a\"\nsecret_file = \"/etc/hostname\"", .invalidValue,
+         "config.toml:11: hooks[1].secret_file: give either secret or secret_file, not both (secret is given too)"),
+        (webhook + "secret = \"\"", .invalidValue, "config.toml:10: hooks[1].secret: must not be empty"),
+        (webhook + "secret_file = \"/nonexistent/photosd.secret\"", .invalidValue,
+         "config.toml:10: hooks[1].secret_file: cannot read the file \"/nonexistent/photosd.secret\""),
+        (webhook + "nice = 5", .invalidValue,
+         "config.toml:10: hooks[1].nice: sets a command's priority: a webhook (url) runs none"),
         (second + "predicate = \"colour == 1\"", .invalidPredicate,
          "config.toml:10: hooks[1].predicate: unsupported key 'colour' for PHAsset at offset 0 in \"colour == 1\""),
         (second + "[hooks.env]\nHOME = \"/x\"", .unknownKey,
@@ -225,6 +252,30 @@ import Testing
             #expect(error.description == message)
             #expect(error.code == code, "\(error)")
         }
+    }
+
+    @Test func aWebhookReadsItsSecretFileBesideTheConfig() throws {
+        let directory = try TemporaryDirectory(prefix: "config-webhook")
+        try Data("s3cret with spaces\n".utf8).write(to: directory.path("frame.secret"))
+        let path = directory.path("config.toml").path
+        try Data("""
+            [[hooks]]
+            name = "frame"
+            url = "http://localhost:8080/photos"
+            secret_file = "frame.secret"
+            objects = ["asset"]
+
+            [[hooks]]
+            name = "inline"
+            url = "http://[::1]:9/x"
+            secret = "abc"
+            """.utf8).write(to: URL(fileURLWithPath: path))
+        let hooks = try ConfigFile.read(path: path).hooks
+        #expect(hooks.map(\.name) == ["frame", "inline"])
+        #expect(hooks[0].url?.text == "http://localhost:8080/photos" && hooks[0].command.isEmpty)
+        #expect(hooks[0].secret == WebhookSecret(Array("s3cret with spaces".utf8)))
+        #expect(hooks[0].objects == [.asset])
+        #expect(hooks[1].url?.address == "::1" && hooks[1].secret == WebhookSecret(Array("abc".utf8)))
     }
 
     /// TOML syntax errors carry the line and the description TOMLKit gives.

@@ -1,0 +1,134 @@
+import Dispatch
+import Foundation
+import Logging
+import PhotosClient
+import Synchronization
+
+/// One run of a webhook: the payload POSTed to the hook's URL, signed when the hook has a secret.
+///
+/// The same run as ``HookProcess``'s, with "a program reads the payload on stdin" replaced by "a
+/// server answers the POST": a 2xx answer is success; anything else (no connection, no answer
+/// within the hook's timeout, another status) is a failed run, whose outcome (`HTTP 500`,
+/// `cannot connect to 127.0.0.1:8080: Connection refused`) and the start of the answer's body
+/// are recorded where an exec hook's exit status and stderr are.
+///
+/// The request is blocking I/O on a thread of its own, never on Swift's shared pool. The timeout
+/// and the daemon stopping end it from outside (`shutdown` on the socket), so a server that
+/// accepts and never answers costs the daemon that thread for at most the hook's `timeout_s`.
+struct HookPost: Sendable {
+    var url: WebhookURL
+    var secret: WebhookSecret?
+    var hook: String
+    var timeout: Duration
+    var logger: Logger
+
+    /// The request's headers: the body's type, the hook, its range of tokens, and the signature.
+    func headers(since: Int64, until: Int64, body: [UInt8]) -> [String: String] {
+        var headers = [
+            "Content-Type": "application/json", "User-Agent": "photosd", "X-Photos-Hook": hook,
+            "X-Photos-Since": "\(since)", "X-Photos-Until": "\(until)",
+        ]
+        if let secret { headers["X-Photos-Signature"] = secret.signature(of: body) }
+        return headers
+    }
+
+    /// POSTs `input`; `started` is called as the connection is opened.
+    func run(input: [UInt8], since: Int64, until: Int64, started: @Sendable () -> Void = {}) async
+        -> HookProcess.Outcome
+    {
+        let startedAt = Date()
+        let clock = ContinuousClock()
+        let begin = clock.now
+        let attempt = Attempt()
+        let (url, headers, logger) = (url, headers(since: since, until: until, body: input), logger)
+        // Whole seconds for the socket's own timeouts; the timer below holds the run to `timeout`.
+        let seconds = max(1, Int(timeout.timeInterval.rounded(.up)))
+        started()
+        let timer = DispatchWorkItem { attempt.stop(timedOut: true) }
+        HookProcess.signals.asyncAfter(deadline: .now() + timeout.timeInterval, execute: timer)
+        defer { timer.cancel() }
+        let answer: Answer = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                Thread {
+                    continuation.resume(returning: Self.post(
+                        input, to: url, headers: headers, seconds: seconds, attempt: attempt, logger: logger))
+                }.start()
+            }
+        } onCancel: {
+            attempt.stop(timedOut: false)
+        }
+        let termination: HookProcess.Termination
+        let (timedOut, cancelled) = attempt.stopped
+        if let status = answer.status {
+            // An answer counts even if the run was stopped while its body was read.
+            termination = .answered(status)
+        } else if cancelled || Task.isCancelled {
+            termination = .cancelled
+        } else if timedOut {
+            termination = .timedOut(timeout)
+        } else {
+            termination = .unreachable(answer.failure ?? "no answer")
+        }
+        return HookProcess.Outcome(
+            termination: termination, errorTail: answer.body, outputBytes: answer.bodyBytes, startedAt: startedAt,
+            duration: clock.now - begin)
+    }
+
+    /// What the server said, or why it said nothing.
+    struct Answer: Sendable {
+        var status: Int?
+        var body = ""
+        var bodyBytes = 0
+        var failure: String?
+    }
+
+    /// The blocking request, on the calling thread.
+    static func post(
+        _ body: [UInt8], to url: WebhookURL, headers: [String: String], seconds: Int, attempt: Attempt, logger: Logger
+    ) -> Answer {
+        let connection: APIConnection
+        do {
+            connection = try APIConnection(
+                address: url.address, port: url.port, timeout: seconds, hostHeader: url.hostHeader)
+        } catch {
+            return Answer(failure: "\(error)")
+        }
+        guard attempt.register(connection) else { return Answer(failure: "stopped") }
+        let status: Int
+        do {
+            status = try connection.send("POST", url.target, headers: headers, body: body).status
+        } catch {
+            return Answer(failure: "no HTTP answer from \(url.hostHeader): \(error)")
+        }
+        // A success's body is not read: nothing waits on a server that keeps the connection open.
+        guard !(200..<300).contains(status) else { return Answer(status: status) }
+        let start = (try? connection.readBody(atMost: HookProcess.tailBytes)) ?? []
+        let text = String(decoding: start, as: UTF8.self)
+        logger.warning("the webhook answered \(status)", metadata: ["url": "\(url)", "body": "\(text)"])
+        return Answer(status: status, body: text, bodyBytes: start.count)
+    }
+
+    /// One request's connection, and whether the timeout or the daemon stopped it; either ends
+    /// the request from outside by shutting its socket down.
+    final class Attempt: Sendable {
+        private let state = Mutex<(connection: APIConnection?, timedOut: Bool, cancelled: Bool)>((nil, false, false))
+
+        /// Keeps the request's connection; false if the run was stopped already (then it is not used).
+        func register(_ connection: APIConnection) -> Bool {
+            state.withLock { state in
+                state.connection = connection
+                return !state.timedOut && !state.cancelled
+            }
+        }
+
+        func stop(timedOut: Bool) {
+            let connection = state.withLock { state in
+                if timedOut { state.timedOut = true } else { state.cancelled = true }
+                return state.connection
+            }
+            connection?.cancel()
+        }
+
+        var stopped: (timedOut: Bool, cancelled: Bool) { state.withLock { ($0.timedOut, $0.cancelled) } }
+    }
+}
