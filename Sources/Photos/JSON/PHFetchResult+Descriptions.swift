@@ -55,6 +55,24 @@ extension PHFetchResult where ObjectType: PHCollection {
             CollectionDescription($0, timeZone: $1)
         }
     }
+
+    /// The collection JSON of the albums or folders at these positions, in the order given, read
+    /// together (a live query's inserted and changed collections; see the asset version of
+    /// ``descriptions(at:)``). Positions past the end are ignored.
+    public func descriptions(at positions: [Int]) throws -> [CollectionDescription] {
+        var descriptions: [CollectionDescription] = []
+        try forEachPage(
+            at: positions.filter { (0..<count).contains($0) }, pageSize: Swift.max(1, positions.count),
+            fallBackToObjects: true
+        ) {
+            descriptions += $0
+        } read: { reader, ids in
+            try reader.collections(rowIDs: ids)
+        } describe: {
+            CollectionDescription($0, timeZone: $1)
+        }
+        return descriptions
+    }
 }
 
 extension PHFetchResult {
