@@ -57,19 +57,51 @@ extension API {
     /// One record of a live query's stream (`POST /v1/queries`): the initial result, one change's
     /// details, a reset, or the error that ended the stream. Positions follow PhotoKit's rules:
     /// `removed` and `moves[].from` before the change, `inserted`, `moves[].to` and `changed` after.
+    ///
+    /// A query of assets gives `assets` and `asset`; one of albums `albums` and `album`; one of
+    /// folders `folders` and `folder`.
     public struct LiveQueryRecord: Sendable, Codable, Hashable {
         /// A whole result: the initial one, or the one a reset replaces everything with.
         public struct Listing: Sendable, Codable, Hashable {
+            /// The assets of a query of assets (empty for one of albums or folders).
             public var assets: [AssetDescription]
+            /// The albums of a query of albums.
+            public var albums: [CollectionDescription]?
+            /// The folders of a query of folders.
+            public var folders: [CollectionDescription]?
             public var count: Int
             /// The change token the initial result is as of (not given with a reset: see the record's).
             public var token: Int64?
+
+            private enum CodingKeys: String, CodingKey { case assets, albums, folders, count, token }
+
+            public init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                albums = try container.decodeIfPresent([CollectionDescription].self, forKey: .albums)
+                folders = try container.decodeIfPresent([CollectionDescription].self, forKey: .folders)
+                // Required in a query of assets, as before albums and folders could be followed.
+                assets = albums == nil && folders == nil
+                    ? try container.decode([AssetDescription].self, forKey: .assets) : []
+                count = try container.decode(Int.self, forKey: .count)
+                token = try container.decodeIfPresent(Int64.self, forKey: .token)
+            }
+
+            public func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                if albums == nil && folders == nil { try container.encode(assets, forKey: .assets) }
+                try container.encodeIfPresent(albums, forKey: .albums)
+                try container.encodeIfPresent(folders, forKey: .folders)
+                try container.encode(count, forKey: .count)
+                try container.encodeIfPresent(token, forKey: .token)
+            }
         }
 
-        /// An object at its position after the change.
+        /// An object at its position after the change (null when deleted since).
         public struct Placed: Sendable, Codable, Hashable {
             public var index: Int
             public var asset: AssetDescription?
+            public var album: CollectionDescription?
+            public var folder: CollectionDescription?
         }
 
         public struct Move: Sendable, Codable, Hashable {
