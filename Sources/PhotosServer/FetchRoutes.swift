@@ -135,6 +135,43 @@ struct FetchRoutes: Sendable {
         return result
     }
 
+    /// The albums a live query of albums follows (``LiveQueryRoutes``), with the options of
+    /// `GET /v1/albums`. `type` is required: the listing of both types is two fetches, and a live
+    /// query follows one. A limited client follows its albums only, as its listing shows them.
+    func liveAlbums(_ posted: LiveQueryRoutes.Request, access: ClientAccess = .owner) throws
+        -> PHFetchResult<PHAssetCollection>
+    {
+        let type: PHAssetCollectionType
+        switch posted.type {
+        case "album": type = .album
+        case "smartAlbum": type = .smartAlbum
+        case nil: throw APIError(.badRequest, "a live query of albums follows one type: give type album or smartAlbum")
+        case let other?: throw APIError(.badRequest, "type must be album or smartAlbum, not '\(other)'")
+        }
+        let options = try fetchOptions(
+            predicate: posted.predicate, sort: posted.sort ?? [], limit: posted.limit ?? 0, schema: .assetCollection,
+            only: access.isLimited ? Set(access.albums) : nil)
+        let result = PHAssetCollection.fetchAssetCollections(with: type, subtype: .any, options: options)
+        try requireAvailable()
+        return result
+    }
+
+    /// The folders a live query of folders follows, with the options of `GET /v1/folders`. A
+    /// limited client is refused: it has albums, no folder.
+    func liveFolders(_ posted: LiveQueryRoutes.Request, access: ClientAccess = .owner) throws
+        -> PHFetchResult<PHCollectionList>
+    {
+        if access.isLimited {
+            throw APIError(.forbidden, "a limited client sees only its albums: it cannot follow folders")
+        }
+        let options = try fetchOptions(
+            predicate: posted.predicate, sort: posted.sort ?? [], limit: posted.limit ?? 0, schema: .collectionList,
+            only: nil)
+        let result = PHCollectionList.fetchCollectionLists(with: .folder, subtype: .any, options: options)
+        try requireAvailable()
+        return result
+    }
+
     // MARK: One object
 
     func asset(_ identifier: String, access: ClientAccess = .owner) throws -> Response {

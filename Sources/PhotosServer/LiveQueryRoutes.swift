@@ -9,7 +9,11 @@ import ServiceLifecycle
 /// `PHFetchResultChangeDetails` for that query, so that a client applying them holds exactly what a
 /// fresh fetch would return.
 ///
-/// Records (NDJSON, or SSE events when the client accepts `text/event-stream`):
+/// `of` says what the query fetches: `assets` (the default: the options of `GET /v1/assets`),
+/// `albums` (those of `GET /v1/albums`, with `type` required: a live query follows one fetch) or
+/// `folders` (those of `GET /v1/folders`). Records (NDJSON, or SSE events when the client accepts
+/// `text/event-stream`), here for assets; albums and folders name theirs `albums`/`album` and
+/// `folders`/`folder`:
 /// ```
 /// {"initial":{"assets":[ASSET...],"count":N,"token":T}}
 /// {"token":T,"count":N,"removed":[i...],"inserted":[{"index":i,"asset":ASSET}...],
@@ -28,14 +32,22 @@ struct LiveQueryRoutes: Sendable {
 
     /// The fetch options a client posts.
     struct Request: Decodable {
+        var of: String?
         var predicate: String?
         var sort: [String]?
         var limit: Int?
         var includeHidden: Bool?
         var includeAllBursts: Bool?
         var `in`: String?
+        var type: String?
 
-        static let keys: Set<String> = ["predicate", "sort", "limit", "includeHidden", "includeAllBursts", "in"]
+        /// The fields each kind of query takes.
+        static let keys: [String: Set<String>] = [
+            "assets": ["of", "predicate", "sort", "limit", "includeHidden", "includeAllBursts", "in"],
+            "albums": ["of", "predicate", "sort", "limit", "type"],
+            "folders": ["of", "predicate", "sort", "limit"],
+        ]
+        static let allKeys = keys.values.reduce(Set<String>()) { $0.union($1) }
     }
 
     func add(to router: Router<APIContext>) {
@@ -53,10 +65,10 @@ struct LiveQueryRoutes: Sendable {
         guard let object = try? JSONSerialization.jsonObject(with: bytes) as? [String: Any] else {
             throw APIError(.badRequest, "the body must be a JSON object of fetch options")
         }
-        let unknown = Set(object.keys).subtracting(Request.keys)
+        let unknown = Set(object.keys).subtracting(Request.allKeys)
         guard unknown.isEmpty else {
             throw APIError(
-                .badRequest, "unknown fields \(unknown.sorted().joined(separator: ", ")); known: \(Request.keys.sorted().joined(separator: ", "))")
+                .badRequest, "unknown fields \(unknown.sorted().joined(separator: ", ")); known: \(Request.allKeys.sorted().joined(separator: ", "))")
         }
         let posted: Request
         do {
@@ -64,17 +76,42 @@ struct LiveQueryRoutes: Sendable {
         } catch {
             throw APIError(.badRequest, "bad fetch options: \(error)")
         }
+        let kind = posted.of ?? "assets"
+        guard let known = Request.keys[kind] else {
+            throw APIError(.badRequest, "of must be assets, albums or folders, not '\(kind)'")
+        }
+        let inapplicable = Set(object.keys).subtracting(known)
+        guard inapplicable.isEmpty else {
+            throw APIError(
+                .badRequest, "\(inapplicable.sorted().joined(separator: ", ")) do\(inapplicable.count == 1 ? "es" : "") not "
+                    + "apply to a live query of \(kind); it takes \(known.sorted().joined(separator: ", "))")
+        }
         let events = request.headers[.accept]?.contains("text/event-stream") ?? false
+        let access = context.access
+        switch kind {
+        case "albums":
+            return try follow(.albums, events: events) { try fetches.liveAlbums(posted, access: access) }
+        case "folders":
+            return try follow(.folders, events: events) { try fetches.liveFolders(posted, access: access) }
+        default:
+            return try follow(.assets, events: events) { try fetches.liveAssets(posted, access: access) }
+        }
+    }
+
+    /// Answers the stream of the result `fetch` makes.
+    private func follow<Object: PHObject, Description>(
+        _ kind: LiveKind<Object, Description>, events: Bool, fetch: () throws -> PHFetchResult<Object>
+    ) throws -> Response {
         let slot = try streams.open()
         // Watching starts before the fetch: a change committed in between is in the result, and
         // nothing after the result is missed.
-        let observer = QueryObserver()
+        let observer = QueryObserver(kind)
         library.register(observer)
-        let result: PHFetchResult<PHAsset>
+        let result: PHFetchResult<Object>
         let token: Int64
         do {
             token = try library.database.currentToken()
-            result = try fetches.liveAssets(posted, access: context.access)
+            result = try fetch()
         } catch {
             library.unregisterChangeObserver(observer)
             slot.close()
@@ -93,7 +130,7 @@ struct LiveQueryRoutes: Sendable {
                 }
                 do {
                     try await writer.write(
-                        ByteBuffer(bytes: Self.record(try Self.initial(result, token: token), events: events)))
+                        ByteBuffer(bytes: Self.record(try Self.initial(result, kind, token: token), events: events)))
                     for await record in observer.records.cancelOnGracefulShutdown() {
                         try await writer.write(ByteBuffer(bytes: Self.record(try record.get(), events: events)))
                     }
@@ -110,44 +147,48 @@ struct LiveQueryRoutes: Sendable {
         events ? Array("data: ".utf8) + json + Array("\n\n".utf8) : Array(json) + [10]
     }
 
-    static func initial(_ result: PHFetchResult<PHAsset>, token: Int64) throws -> [UInt8] {
+    /// The whole result as a listing named after the kind, without its closing brace.
+    private static func listing<Object, Description>(
+        _ result: PHFetchResult<Object>, _ kind: LiveKind<Object, Description>
+    ) throws -> [UInt8] {
         var writer = WireJSONWriter()
-        writer.beginListing("assets")
-        try result.forEachDescriptionPage { page in
-            for asset in page { try writer.appendElement(asset) }
+        writer.beginListing(kind.listing)
+        try kind.pages(result) { page in
+            for object in page { try kind.element(&writer, object) }
         }
         writer.endListing(next: nil)
-        var bytes = Array("{\"initial\":".utf8) + writer.bytes.dropLast()
-        bytes += Array(",\"count\":\(result.count),\"token\":\(token)}}".utf8)
-        return bytes
+        return Array(writer.bytes.dropLast())
+    }
+
+    static func initial<Object, Description>(
+        _ result: PHFetchResult<Object>, _ kind: LiveKind<Object, Description>, token: Int64
+    ) throws -> [UInt8] {
+        Array("{\"initial\":".utf8) + (try listing(result, kind))
+            + Array(",\"count\":\(result.count),\"token\":\(token)}}".utf8)
     }
 
     /// One change's details as a record; the objects described at their positions after it.
-    static func diff(_ details: PHFetchResultChangeDetails<PHAsset>, token: Int64) throws -> [UInt8] {
+    static func diff<Object, Description>(
+        _ details: PHFetchResultChangeDetails<Object>, _ kind: LiveKind<Object, Description>, token: Int64
+    ) throws -> [UInt8] {
         let after = details.fetchResultAfterChanges
         guard details.hasIncrementalChanges else {
-            var writer = WireJSONWriter()
-            writer.beginListing("assets")
-            try after.forEachDescriptionPage { page in
-                for asset in page { try writer.appendElement(asset) }
-            }
-            writer.endListing(next: nil)
-            return Array("{\"token\":\(token),\"reset\":".utf8) + writer.bytes.dropLast()
+            return Array("{\"token\":\(token),\"reset\":".utf8) + (try listing(after, kind))
                 + Array(",\"count\":\(after.count)}}".utf8)
         }
         // The objects at their positions, all read at once; one deleted since is null.
         func described(_ indexes: [Int]) throws -> [UInt8] {
-            let descriptions = try after.descriptions(at: indexes)
+            let descriptions = try kind.described(after, indexes)
             let byIdentifier = Dictionary(
-                descriptions.map { ($0.localIdentifier, $0) }, uniquingKeysWith: { first, _ in first })
+                descriptions.map { (kind.identifier($0), $0) }, uniquingKeysWith: { first, _ in first })
             let identifiers = descriptions.count == indexes.count
-                ? descriptions.map(\.localIdentifier) : indexes.map { after.object(at: $0).localIdentifier }
+                ? descriptions.map(kind.identifier) : indexes.map { after.object(at: $0).localIdentifier }
             var bytes = Array("[".utf8)
             for (position, index) in indexes.enumerated() {
                 if position > 0 { bytes.append(UInt8(ascii: ",")) }
                 var writer = WireJSONWriter()
-                if let asset = byIdentifier[identifiers[position]] { try writer.append(asset) }
-                bytes += Array("{\"index\":\(index),\"asset\":".utf8)
+                if let object = byIdentifier[identifiers[position]] { try kind.write(&writer, object) }
+                bytes += Array("{\"index\":\(index),\"\(kind.object)\":".utf8)
                     + (writer.bytes.isEmpty ? Array("null".utf8) : writer.bytes) + [UInt8(ascii: "}")]
             }
             return bytes + [UInt8(ascii: "]")]
@@ -162,20 +203,65 @@ struct LiveQueryRoutes: Sendable {
     }
 }
 
+/// What a live query follows: the names its records give the objects, and how they are described.
+struct LiveKind<Object: PHObject, Description>: Sendable {
+    /// The listing's key (`assets`) and one placed object's (`asset`).
+    let listing: String
+    let object: String
+    /// The result's descriptions, a page at a time.
+    let pages: @Sendable (PHFetchResult<Object>, ([Description]) throws -> Void) throws -> Void
+    /// The descriptions of the objects at these positions, read together; deleted ones left out.
+    let described: @Sendable (PHFetchResult<Object>, [Int]) throws -> [Description]
+    let identifier: @Sendable (Description) -> String
+    /// Writes one description as a listing's element, and alone.
+    let element: @Sendable (inout WireJSONWriter, Description) throws -> Void
+    let write: @Sendable (inout WireJSONWriter, Description) throws -> Void
+}
+
+extension LiveKind where Object == PHAsset, Description == AssetDescription {
+    static var assets: Self {
+        LiveKind(
+            listing: "assets", object: "asset", pages: { try $0.forEachDescriptionPage($1) },
+            described: { try $0.descriptions(at: $1) }, identifier: \.localIdentifier,
+            element: { try $0.appendElement($1) }, write: { try $0.append($1) })
+    }
+}
+
+extension LiveKind where Object: PHCollection, Description == CollectionDescription {
+    static func collections(_ listing: String, _ object: String) -> Self {
+        LiveKind(
+            listing: listing, object: object, pages: { try $0.forEachDescriptionPage($1) },
+            described: { try $0.descriptions(at: $1) }, identifier: \.localIdentifier,
+            element: { $0.appendElement($1) }, write: { $0.append($1) })
+    }
+}
+
+extension LiveKind where Object == PHAssetCollection, Description == CollectionDescription {
+    static var albums: Self { collections("albums", "album") }
+}
+
+extension LiveKind where Object == PHCollectionList, Description == CollectionDescription {
+    static var folders: Self { collections("folders", "folder") }
+}
+
 /// Follows one live query: each change that touches its result becomes a record, and the result
 /// moves on to the one after the change.
-final class QueryObserver: PHPhotoLibraryChangeObserver, @unchecked Sendable {
+///
+/// `@unchecked Sendable`: the result is read and replaced only under `lock`; the kind is immutable.
+final class QueryObserver<Object: PHObject, Description>: PHPhotoLibraryChangeObserver, @unchecked Sendable {
     private let lock = NSLock()
-    private var result: PHFetchResult<PHAsset>?
+    private let kind: LiveKind<Object, Description>
+    private var result: PHFetchResult<Object>?
     let records: AsyncStream<Result<[UInt8], any Error>>
     private let continuation: AsyncStream<Result<[UInt8], any Error>>.Continuation
 
-    init() {
+    init(_ kind: LiveKind<Object, Description>) {
+        self.kind = kind
         (records, continuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(10_000))
     }
 
     /// Starts following `result`; changes before it are in it.
-    func follow(_ result: PHFetchResult<PHAsset>) { lock.withLock { self.result = result } }
+    func follow(_ result: PHFetchResult<Object>) { lock.withLock { self.result = result } }
 
     func photoLibraryDidChange(_ changeInstance: PHChange) {
         let token = changeInstance.entry.token
@@ -183,7 +269,7 @@ final class QueryObserver: PHPhotoLibraryChangeObserver, @unchecked Sendable {
             guard let current = result, let details = changeInstance.changeDetails(for: current) else { return }
             result = details.fetchResultAfterChanges
             // Described now, while the objects are as this change left them.
-            continuation.yield(Result { try LiveQueryRoutes.diff(details, token: token) })
+            continuation.yield(Result { try LiveQueryRoutes.diff(details, kind, token: token) })
         }
     }
 

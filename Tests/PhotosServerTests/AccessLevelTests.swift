@@ -85,6 +85,9 @@ import Testing
             Endpoint(
                 method: "POST", target: "/v1/queries", body: #"{"in":"\#(winter)"}"#,
                 expected: levels(.ok, limited: .notFound)),
+            Endpoint(method: "POST", target: "/v1/queries", body: #"{"of":"albums","type":"album"}"#, expected: levels(.ok)),
+            Endpoint(
+                method: "POST", target: "/v1/queries", body: #"{"of":"folders"}"#, expected: levels(.ok, limited: .forbidden)),
             Endpoint(
                 method: "POST", target: "/v1/changes", body: edit.replacingOccurrences(of: "BEACH", with: beach),
                 expected: levels(.ok, readOnly: .forbidden, addOnly: .forbidden)),

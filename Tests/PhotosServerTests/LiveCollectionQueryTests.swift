@@ -1,0 +1,273 @@
+import Foundation
+import Photos
+import PhotosTestSupport
+import PhotosWire
+import Testing
+
+/// `POST /v1/queries` with `"of": "albums"` or `"folders"`: the albums or folders a listing
+/// fetches, then PhotoKit's change details of that fetch for each change that touches it.
+@Suite struct LiveCollectionQueryTests {
+    /// A live query's stream, read a record at a time.
+    final class Stream: Sendable {
+        let client: UnixHTTPClient
+
+        init(_ socket: String, _ body: String, headers: [String: String] = [:]) async throws {
+            client = try UnixHTTPClient(socket: socket, timeout: 30)
+            let client = self.client
+            let head = try await offPool { try client.send("POST", "/v1/queries", headers: headers, body: Array(body.utf8)) }
+            #expect(head.status == 200)
+        }
+
+        func nextLine() async throws -> String {
+            let client = self.client
+            return try #require(try await offPool { try client.nextLine() }, "the stream ended")
+        }
+
+        func next() async throws -> API.LiveQueryRecord {
+            try JSONDecoder().decode(API.LiveQueryRecord.self, from: Data(try await nextLine().utf8))
+        }
+    }
+
+    /// An object as the client holds it: what a changed record must bring up to date.
+    static func summary(_ object: [String: Any]) -> String {
+        ["localIdentifier", "localizedTitle", "estimatedAssetCount", "parentLocalIdentifier"]
+            .map { "\(object[$0] ?? "-")" }.joined(separator: "|")
+    }
+
+    /// PhotoKit's rules, as a client applies them to the objects it holds (`listing`: the records'
+    /// name for the objects, `object`: a placed one's).
+    static func apply(_ record: [String: Any], to held: inout [String], listing: String, object: String) throws {
+        if let reset = record["reset"] as? [String: Any] {
+            held = try #require(reset[listing] as? [[String: Any]]).map(summary)
+            return
+        }
+        let count = try #require(record["count"] as? Int)
+        let removed = Set(try #require(record["removed"] as? [Int]))
+        let moves = try #require(record["moves"] as? [[String: Int]])
+        let inserted = try #require(record["inserted"] as? [[String: Any]])
+        let changed = try #require(record["changed"] as? [[String: Any]])
+        let movedFrom = Set(moves.compactMap { $0["from"] })
+        var kept = held.enumerated().filter { !removed.contains($0.offset) && !movedFrom.contains($0.offset) }
+            .map(\.element).makeIterator()
+        var after = [String?](repeating: nil, count: count)
+        for insertion in inserted {
+            after[try #require(insertion["index"] as? Int)] = summary(try #require(insertion[object] as? [String: Any]))
+        }
+        for move in moves { after[try #require(move["to"])] = held[try #require(move["from"])] }
+        for index in after.indices where after[index] == nil { after[index] = kept.next() }
+        #expect(kept.next() == nil, "objects left over after placing \(record)")
+        held = after.map { $0 ?? "?" }
+        for change in changed {
+            let index = try #require(change["index"] as? Int)
+            let new = summary(try #require(change[object] as? [String: Any]))
+            #expect(held[index].split(separator: "|").first == new.split(separator: "|").first,
+                    "a changed object is not where it says")
+            held[index] = new
+        }
+    }
+
+    @Test func anAlbumQueryFollowsCreationRenamingMembershipAndDeletion() async throws {
+        try await APIServerTests.withServer { socket, fixture in
+            let stream = try await Stream(socket, #"{"of": "albums", "type": "album", "sort": ["title"]}"#)
+            let initial = try #require(try await stream.next().initial)
+            #expect(initial.albums?.map(\.localizedTitle) == ["Trip", "Winter"])
+            #expect(initial.count == 2 && initial.token != nil && initial.assets.isEmpty && initial.folders == nil)
+
+            try fixture.library.performChangesAndWait {
+                _ = PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "Alps")
+            }
+            var record = try await stream.next()
+            #expect(record.count == 3 && record.removed == [] && record.moves == [] && record.changed == [])
+            #expect(record.inserted?.map(\.index) == [0])
+            #expect(record.inserted?.first?.album?.localizedTitle == "Alps")
+            #expect(record.inserted?.first?.asset == nil)
+
+            let trip: PHAssetCollection = fixture.collection("Trip")
+            try fixture.library.performChangesAndWait { PHAssetCollectionChangeRequest(for: trip)!.title = "Tripp" }
+            record = try await stream.next()
+            #expect(record.inserted == [] && record.removed == [])
+            #expect(record.changed?.map(\.index) == [1])
+            #expect(record.changed?.first?.album?.localizedTitle == "Tripp")
+
+            // A change of an album's assets is a change of the album: its count comes with it.
+            let winter: PHAssetCollection = fixture.collection("Winter")
+            let before = try #require(initial.albums?.last?.estimatedAssetCount)
+            let beach = fixture.asset("beach.jpg")
+            try fixture.library.performChangesAndWait { PHAssetCollectionChangeRequest(for: winter)!.addAssets([beach] as NSArray) }
+            record = try await stream.next()
+            #expect(record.changed?.map(\.index) == [2])
+            #expect(record.changed?.first?.album?.estimatedAssetCount == before + 1)
+
+            try fixture.library.performChangesAndWait {
+                PHAssetCollectionChangeRequest.deleteAssetCollections([winter] as NSArray)
+            }
+            record = try await stream.next()
+            #expect(record.removed == [2] && record.inserted == [] && record.count == 2)
+        }
+    }
+
+    @Test func aFolderQueryFollowsCreationRenamingAndDeletion() async throws {
+        try await APIServerTests.withServer { socket, fixture in
+            let stream = try await Stream(socket, #"{"of": "folders", "sort": ["title"]}"#)
+            let first = try await stream.nextLine()
+            #expect(first.hasPrefix(#"{"initial":{"folders":["#))
+            let initial = try #require(try JSONDecoder().decode(API.LiveQueryRecord.self, from: Data(first.utf8)).initial)
+            #expect(initial.folders?.map(\.localizedTitle) == ["2020"] && initial.count == 1)
+
+            try fixture.library.performChangesAndWait {
+                _ = PHCollectionListChangeRequest.creationRequestForCollectionList(withTitle: "2021")
+            }
+            var record = try await stream.next()
+            #expect(record.inserted?.map(\.index) == [1] && record.count == 2)
+            #expect(record.inserted?.first?.folder?.localizedTitle == "2021")
+
+            let folder: PHCollectionList = fixture.collection("2020")
+            try fixture.library.performChangesAndWait { PHCollectionListChangeRequest(for: folder)!.title = "2019" }
+            record = try await stream.next()
+            #expect(record.changed?.map(\.index) == [0] && record.inserted == [] && record.removed == [])
+            #expect(record.changed?.first?.folder?.localizedTitle == "2019")
+
+            try fixture.library.performChangesAndWait {
+                PHCollectionListChangeRequest.deleteCollectionLists([folder] as NSArray)
+            }
+            record = try await stream.next()
+            #expect(record.removed == [0] && record.count == 1)
+        }
+    }
+
+    @Test(arguments: [UInt64(1), 2, 3])
+    func aClientApplyingAlbumDiffsHoldsWhatAFreshListingReturns(seed: UInt64) async throws {
+        try await APIServerTests.withServer { socket, fixture in
+            let predicate = "title != 'Skip'"
+            let stream = try await Stream(
+                socket, #"{"of": "albums", "type": "album", "predicate": "\#(predicate)", "sort": ["title"]}"#)
+            let fresh = {
+                let reply = try await APIServerTests.get(
+                    socket, "/v1/albums?type=album&sort=title&predicate=\(predicate.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)")
+                return try #require(try reply.object()["albums"] as? [[String: Any]]).map(Self.summary)
+            }
+            let first = try #require(try JSONSerialization.jsonObject(with: Data(try await stream.nextLine().utf8)) as? [String: Any])
+            var held = try #require((first["initial"] as? [String: Any])?["albums"] as? [[String: Any]]).map(Self.summary)
+            #expect(held == (try await fresh()))
+
+            var random = SplitMix64(seed: seed)
+            let titles = ["Alps", "Beach", "Skip", "Zoo", "Trip"]
+            let assets = fixture.assets.keys.sorted().map { fixture.asset($0) }
+            var records = 0
+            for _ in 0..<30 {
+                let albums = PHAssetCollection.fetchAssetCollections(with: .album, subtype: .any, options: fixture.options())
+                let title = titles[Int(random.next() % UInt64(titles.count))]
+                let asset = assets[Int(random.next() % UInt64(assets.count))]
+                let album = albums.count == 0 ? nil : albums.object(at: Int(random.next() % UInt64(albums.count)))
+                let choice = album == nil ? 0 : random.next() % 5
+                try fixture.library.performChangesAndWait {
+                    switch choice {
+                    case 0: _ = PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: title)
+                    case 1: PHAssetCollectionChangeRequest(for: album!)?.title = title
+                    case 2: PHAssetCollectionChangeRequest.deleteAssetCollections([album!] as NSArray)
+                    case 3: PHAssetCollectionChangeRequest(for: album!)?.addAssets([asset] as NSArray)
+                    default: PHAssetCollectionChangeRequest(for: album!)?.removeAssets([asset] as NSArray)
+                    }
+                }
+                // Read diffs until the client holds the fresh listing.
+                let expected = try await fresh()
+                var reads = 0
+                while held != expected {
+                    reads += 1
+                    try #require(reads < 50, "the client never caught up: holds \(held), fresh \(expected)")
+                    let line = try await stream.nextLine()
+                    let record = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+                    try Self.apply(record, to: &held, listing: "albums", object: "album")
+                    records += 1
+                }
+            }
+            #expect(records > 5)
+        }
+    }
+
+    @Test(arguments: [
+        (#"{"of": "pictures"}"#, 400), (#"{"of": 1}"#, 400), (#"{"of": "albums"}"#, 400),
+        (#"{"of": "albums", "type": "folder"}"#, 400), (#"{"of": "albums", "type": "album", "includeHidden": true}"#, 400),
+        (#"{"of": "albums", "type": "album", "in": "x"}"#, 400), (#"{"of": "folders", "type": "album"}"#, 400),
+        (#"{"of": "folders", "includeAllBursts": true}"#, 400), (#"{"of": "assets", "type": "album"}"#, 400),
+        (#"{"type": "album"}"#, 400), (#"{"of": "albums", "type": "album", "predicate": "pixelWidth > 1"}"#, 400),
+        (#"{"of": "folders", "sort": ["estimatedAssetCount"]}"#, 400),
+    ])
+    func badCollectionQueriesAreRefused(body: String, status: Int) async throws {
+        try await APIServerTests.withServer { socket, _ in
+            let reply = try await offPool { try UnixHTTPClient.request(socket, "POST", "/v1/queries", body: Array(body.utf8)) }
+            #expect(reply.status == status, "\(body): \(reply.text)")
+            #expect(try reply.object()["error"] != nil)
+        }
+    }
+
+    @Test func aLimitedClientFollowsItsAlbumsOnlyAndNoFolders() async throws {
+        try await APIServerTests.withServer { socket, fixture in
+            let database = fixture.library.database
+            let trip = try #require(fixture.collections["Trip"])
+            let limited = ["Authorization": "Bearer \(try database.createAccessToken(level: .limited, albums: [trip]).secret)"]
+            let stream = try await Stream(socket, #"{"of": "albums", "type": "album"}"#, headers: limited)
+            let initial = try #require(try await stream.next().initial)
+            #expect(initial.albums?.map(\.localIdentifier) == [trip])
+            // Another album's change does not reach it; its album's does.
+            let winter: PHAssetCollection = fixture.collection("Winter")
+            let album: PHAssetCollection = fixture.collection("Trip")
+            try fixture.library.performChangesAndWait { PHAssetCollectionChangeRequest(for: winter)!.title = "W" }
+            try fixture.library.performChangesAndWait { PHAssetCollectionChangeRequest(for: album)!.title = "T" }
+            let record = try await stream.next()
+            #expect(record.changed?.map(\.album?.localizedTitle) == ["T"] && record.count == 1)
+
+            let folders = try await offPool {
+                try UnixHTTPClient.request(socket, "POST", "/v1/queries", headers: limited, body: Array(#"{"of": "folders"}"#.utf8))
+            }
+            #expect(folders.status == 403, "\(folders.text)")
+            let addOnly = ["Authorization": "Bearer \(try database.createAccessToken(level: .addOnly).secret)"]
+            for body in [#"{"of": "albums", "type": "album"}"#, #"{"of": "folders"}"#] {
+                let reply = try await offPool {
+                    try UnixHTTPClient.request(socket, "POST", "/v1/queries", headers: addOnly, body: Array(body.utf8))
+                }
+                #expect(reply.status == 403, "\(body): \(reply.text)")
+            }
+            let readOnly = ["Authorization": "Bearer \(try database.createAccessToken(level: .readOnly).secret)"]
+            let seen = try await Stream(socket, #"{"of": "folders"}"#, headers: readOnly)
+            #expect(try await seen.next().initial?.folders?.count == 1)
+        }
+    }
+
+    /// The records of album and folder queries, and the bodies that ask for them, are what
+    /// `openapi/photosd.yaml` describes.
+    @Test func recordsMatchTheDocument() async throws {
+        let document = try OpenAPIConformanceTests.document()
+        let request = try #require(
+            (((((document["paths"] as? [String: Any])?["/v1/queries"] as? [String: Any])?["post"] as? [String: Any])?[
+                "requestBody"] as? [String: Any])?["content"] as? [String: Any])?["application/json"] as? [String: Any])
+        let requestSchema = try #require(request["schema"] as? [String: Any])
+        let recordSchema: [String: Any] = ["$ref": "#/components/schemas/LiveQueryRecord"]
+        try await APIServerTests.withServer { socket, fixture in
+            for body in [#"{"of": "albums", "type": "album", "sort": ["-title"], "limit": 5}"#, #"{"of": "folders"}"#] {
+                let sent = try JSONSerialization.jsonObject(with: Data(body.utf8))
+                let refused = OpenAPIConformanceTests.validate(sent, requestSchema, in: document, at: "$")
+                #expect(refused.isEmpty, "\(body): \(refused.prefix(5))")
+                let stream = try await Stream(socket, body)
+                var lines = [try await stream.nextLine()]
+                try fixture.library.performChangesAndWait {
+                    _ = PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "Z")
+                    _ = PHCollectionListChangeRequest.creationRequestForCollectionList(withTitle: "Y")
+                    let winter: PHAssetCollection = fixture.collection("Winter")
+                    PHAssetCollectionChangeRequest(for: winter)!.title = "Winter 2"
+                    let folder: PHCollectionList = fixture.collection("2020")
+                    PHCollectionListChangeRequest(for: folder)!.title = "2020 \(body.count)"
+                }
+                lines.append(try await stream.nextLine())
+                for line in lines {
+                    let value = try JSONSerialization.jsonObject(with: Data(line.utf8))
+                    let problems = OpenAPIConformanceTests.validate(value, recordSchema, in: document, at: "$")
+                    #expect(problems.isEmpty, "\(line): \(problems.prefix(5))")
+                }
+            }
+            // The document refuses a kind it does not know.
+            let unknown = try JSONSerialization.jsonObject(with: Data(#"{"of": "pictures"}"#.utf8))
+            #expect(!OpenAPIConformanceTests.validate(unknown, requestSchema, in: document, at: "$").isEmpty)
+        }
+    }
+}
