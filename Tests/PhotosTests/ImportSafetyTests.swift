@@ -119,8 +119,8 @@ import Testing
         let source = try userPhoto()
         do {
             let library = try openLibrary()
-            FaultInjection.set { $0 == step }
-            defer { FaultInjection.set(nil) }
+            FaultInjection.set(in: library.importDirectory.standardizedFileURL.path) { $0 == step }
+            defer { FaultInjection.clear() }
             #expect(throws: PHPhotosError.self) { try move(source, into: library) }
             // At the moment of the crash the photo is somewhere: the original, or the library's copy.
             let copies = filesInImports(library).map { library.importDirectory.path + "/" + $0 }
@@ -152,8 +152,8 @@ import Testing
                 PHAssetCreationRequest.forAsset().addResource(with: .photo, fileURL: source, options: nil)
             }
             let asset = try #require(PHAsset.fetchAssets(with: optionsFor(library)).firstObject)
-            FaultInjection.set { $0 == step }
-            defer { FaultInjection.set(nil) }
+            FaultInjection.set(in: library.importDirectory.standardizedFileURL.path) { $0 == step }
+            defer { FaultInjection.clear() }
             #expect(throws: PHPhotosError.self) {
                 try library.performChangesAndWait { PHAssetChangeRequest.deleteAssets([asset] as NSArray) }
             }
@@ -169,8 +169,8 @@ import Testing
         let source = try userPhoto()
         do {
             let library = try openLibrary()
-            FaultInjection.set { $0 == .placed }
-            defer { FaultInjection.set(nil) }
+            FaultInjection.set(in: library.importDirectory.standardizedFileURL.path) { $0 == .placed }
+            defer { FaultInjection.clear() }
             #expect(throws: PHPhotosError.self) { try move(source, into: library) }
         }
         // The user saves another picture under the same name before the library is opened again.

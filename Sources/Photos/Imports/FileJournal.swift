@@ -37,7 +37,7 @@ struct FileJournal {
     /// entries left are finished at the next open).
     func finish(_ entries: [FileJournalEntry]) throws {
         defer { end(entries.compactMap(\.id)) }
-        try FaultInjection.reach(.committed)
+        try FaultInjection.reach(.committed, in: importDirectory)
         for entry in entries { try perform(entry) }
     }
 
@@ -88,11 +88,11 @@ struct FileJournal {
                     try FileOperations.renameIfAbsent(staged, destination)
                 }
             }
-            try FaultInjection.reach(.linked)
+            try FaultInjection.reach(.linked, in: importDirectory)
             try FileOperations.unlink(staged)
         }
         try FileOperations.sync(directory, directory: true)
-        try FaultInjection.reach(.placed)
+        try FaultInjection.reach(.placed, in: importDirectory)
         guard entry.removeSource, let source = entry.source else { return }
         guard try FileOperations.identity(destination) != nil else {
             // Nothing reached the library: the original stays where it is.
@@ -105,7 +105,7 @@ struct FileJournal {
             try FileOperations.unlink(source)
             try FileOperations.sync((source as NSString).deletingLastPathComponent, directory: true)
         }
-        try FaultInjection.reach(.sourceRemoved)
+        try FaultInjection.reach(.sourceRemoved, in: importDirectory)
     }
 
     private func remove(_ entry: FileJournalEntry) throws {
@@ -115,7 +115,7 @@ struct FileJournal {
         else { return }
         try FileOperations.unlink(entry.destination)
         FileOperations.removeEmptyDirectory((entry.destination as NSString).deletingLastPathComponent)
-        try FaultInjection.reach(.removed)
+        try FaultInjection.reach(.removed, in: importDirectory)
     }
 
     /// Staged files of processes that are gone and that no entry will place: copies of blocks that
@@ -166,16 +166,22 @@ enum FaultInjection {
         case removed
     }
 
-    private static let hook = Mutex<(@Sendable (Step) -> Bool)?>(nil)
+    private static let hook = Mutex<(importDirectory: String, body: @Sendable (Step) -> Bool)?>(nil)
 
-    /// Installs (or, with nil, removes) the hook: it answers whether to stop at a step.
-    static func set(_ body: (@Sendable (Step) -> Bool)?) {
-        hook.withLock { $0 = body }
+    /// Installs the hook for the library whose import directory is `importDirectory`: it answers
+    /// whether to stop at a step. Other libraries' blocks never stop: tests run in parallel in one
+    /// process, and one test's crash must not land in another's commit.
+    static func set(in importDirectory: String, _ body: @escaping @Sendable (Step) -> Bool) {
+        hook.withLock { $0 = (importDirectory, body) }
     }
 
-    /// Asks the hook, if any, and stops (throws a simulated crash) where it says so.
-    static func reach(_ step: Step) throws {
-        guard let body = hook.withLock({ $0 }), body(step) else { return }
+    /// Removes the hook.
+    static func clear() { hook.withLock { $0 = nil } }
+
+    /// Asks the hook, if it is this library's (`importDirectory`), and stops (throws a simulated
+    /// crash) where it says so.
+    static func reach(_ step: Step, in importDirectory: String) throws {
+        guard let hook = hook.withLock({ $0 }), hook.importDirectory == importDirectory, hook.body(step) else { return }
         throw FileOperationError(call: "simulated crash at \(step.rawValue)", path: "", errno: crashCode)
     }
 

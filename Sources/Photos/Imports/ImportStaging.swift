@@ -118,7 +118,7 @@ final class ImportStaging {
             }
         }
         if !linked { try FileOperations.copy(source, to: staged) }
-        try FaultInjection.reach(.staged)
+        try FaultInjection.reach(.staged, in: importDirectory)
         guard let identity = try FileOperations.identity(staged) else {
             throw FileOperationError(call: "lstat", path: staged, errno: ENOENT)
         }
@@ -132,7 +132,7 @@ final class ImportStaging {
     func stage(data: Data, originalFilename: String, destination: String) throws -> StagedFile {
         let staged = try stagingPath(for: (destination as NSString).lastPathComponent)
         try FileOperations.write(data, to: staged)
-        try FaultInjection.reach(.staged)
+        try FaultInjection.reach(.staged, in: importDirectory)
         guard let identity = try FileOperations.identity(staged) else {
             throw FileOperationError(call: "lstat", path: staged, errno: ENOENT)
         }
