@@ -90,7 +90,11 @@ struct LiveQueryRoutes: Sendable {
         let access = context.access
         switch kind {
         case "albums":
-            return try follow(.albums, events: events) { try fetches.liveAlbums(posted, access: access) }
+            // A smart album's members are its assets' doing: PhotoKit reports no change of the album
+            // when they change, but its count and dates do.
+            return try follow(.albums, derived: posted.type == "smartAlbum", events: events) {
+                try fetches.liveAlbums(posted, access: access)
+            }
         case "folders":
             return try follow(.folders, events: events) { try fetches.liveFolders(posted, access: access) }
         default:
@@ -99,13 +103,17 @@ struct LiveQueryRoutes: Sendable {
     }
 
     /// Answers the stream of the result `fetch` makes.
+    ///
+    /// `derived`: the objects' descriptions follow from assets, not from the objects' own changes
+    /// (smart albums' counts and dates): the observer compares them at each change of assets.
     private func follow<Object: PHObject, Description>(
-        _ kind: LiveKind<Object, Description>, events: Bool, fetch: () throws -> PHFetchResult<Object>
+        _ kind: LiveKind<Object, Description>, derived: Bool = false, events: Bool,
+        fetch: () throws -> PHFetchResult<Object>
     ) throws -> Response {
         let slot = try streams.open()
         // Watching starts before the fetch: a change committed in between is in the result, and
         // nothing after the result is missed.
-        let observer = QueryObserver(kind)
+        let observer = QueryObserver(kind, derived: derived)
         library.register(observer)
         let result: PHFetchResult<Object>
         let token: Int64
@@ -204,7 +212,7 @@ struct LiveQueryRoutes: Sendable {
 }
 
 /// What a live query follows: the names its records give the objects, and how they are described.
-struct LiveKind<Object: PHObject, Description>: Sendable {
+struct LiveKind<Object: PHObject, Description: Hashable>: Sendable {
     /// The listing's key (`assets`) and one placed object's (`asset`).
     let listing: String
     let object: String
@@ -247,26 +255,58 @@ extension LiveKind where Object == PHCollectionList, Description == CollectionDe
 /// Follows one live query: each change that touches its result becomes a record, and the result
 /// moves on to the one after the change.
 ///
-/// `@unchecked Sendable`: the result is read and replaced only under `lock`; the kind is immutable.
-final class QueryObserver<Object: PHObject, Description>: PHPhotoLibraryChangeObserver, @unchecked Sendable {
+/// `@unchecked Sendable`: the result and the descriptions sent are read and replaced only under
+/// `lock`; the kind is immutable.
+final class QueryObserver<Object: PHObject, Description: Hashable>: PHPhotoLibraryChangeObserver, @unchecked Sendable {
     private let lock = NSLock()
     private let kind: LiveKind<Object, Description>
     private var result: PHFetchResult<Object>?
+    /// For objects whose descriptions follow from assets (smart albums): each one's description as
+    /// the client holds it, by identifier; nil when the objects' own changes say it all.
+    private var sent: [String: Description]?
     let records: AsyncStream<Result<[UInt8], any Error>>
     private let continuation: AsyncStream<Result<[UInt8], any Error>>.Continuation
 
-    init(_ kind: LiveKind<Object, Description>) {
+    init(_ kind: LiveKind<Object, Description>, derived: Bool = false) {
         self.kind = kind
+        sent = derived ? [:] : nil
         (records, continuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(10_000))
     }
 
     /// Starts following `result`; changes before it are in it.
-    func follow(_ result: PHFetchResult<Object>) { lock.withLock { self.result = result } }
+    func follow(_ result: PHFetchResult<Object>) {
+        lock.withLock {
+            self.result = result
+            if sent != nil { sent = describedAll(result) }
+        }
+    }
+
+    private func describedAll(_ result: PHFetchResult<Object>) -> [String: Description] {
+        let all = (try? kind.described(result, Array(0..<result.count))) ?? []
+        return Dictionary(all.map { (kind.identifier($0), $0) }, uniquingKeysWith: { first, _ in first })
+    }
 
     func photoLibraryDidChange(_ changeInstance: PHChange) {
         let token = changeInstance.entry.token
         lock.withLock {
-            guard let current = result, let details = changeInstance.changeDetails(for: current) else { return }
+            guard let current = result else { return }
+            var details = changeInstance.changeDetails(for: current)
+            if let held = sent, !changeInstance.entry.asset.isEmpty, details?.hasIncrementalChanges ?? true {
+                // Objects whose description the change of assets made stale are changed objects.
+                let after = details?.fetchResultAfterChanges ?? current
+                let now = describedAll(after)
+                let stale = (0..<after.count).map(after.object(at:)).filter { object in
+                    now[object.localIdentifier].map { held[object.localIdentifier] != $0 } ?? false
+                }
+                sent = now
+                if !stale.isEmpty {
+                    let changed = (details?.changedIndexes ?? []).map(after.object(at:))
+                    details = PHFetchResultChangeDetails(from: current, to: after, changedObjects: changed + stale)
+                }
+            } else if sent != nil, let after = details?.fetchResultAfterChanges {
+                sent = describedAll(after)
+            }
+            guard let details else { return }
             result = details.fetchResultAfterChanges
             // Described now, while the objects are as this change left them.
             continuation.yield(Result { try LiveQueryRoutes.diff(details, kind, token: token) })

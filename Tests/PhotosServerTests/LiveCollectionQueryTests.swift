@@ -106,6 +106,35 @@ import Testing
         }
     }
 
+    /// PhotoKit reports no change of a smart album when its assets change; its count does change,
+    /// and the client's copy would go stale without a `changed`.
+    @Test func aSmartAlbumQueryFollowsItsCountsThroughChangesOfAssets() async throws {
+        try await APIServerTests.withServer { socket, fixture in
+            let stream = try await Stream(socket, #"{"of": "albums", "type": "smartAlbum"}"#)
+            let initial = try #require(try await stream.next().initial)
+            let albums = try #require(initial.albums)
+            let favorites = try #require(albums.firstIndex { $0.subtype == "smartAlbumFavorites" })
+            let videos = try #require(albums.firstIndex { $0.subtype == "smartAlbumVideos" })
+            let beach = fixture.asset("beach.jpg")
+            let wasFavorite = beach.isFavorite
+            try fixture.library.performChangesAndWait { PHAssetChangeRequest(for: beach).isFavorite = !wasFavorite }
+            let record = try await stream.next()
+            #expect(record.inserted == [] && record.removed == [] && record.count == albums.count)
+            let changed = try #require(record.changed?.first { $0.index == favorites }?.album)
+            #expect(changed.estimatedAssetCount == (albums[favorites].estimatedAssetCount ?? 0) + (wasFavorite ? -1 : 1))
+            #expect(record.changed?.contains { $0.index == videos } == false, "an album whose description stayed")
+            // A change that leaves every smart album as it was sends nothing: the next record is the
+            // next real one.
+            try fixture.library.performChangesAndWait {
+                PHAssetChangeRequest(for: beach).creationDate = beach.creationDate
+            }
+            try fixture.library.performChangesAndWait { PHAssetChangeRequest(for: beach).isFavorite = wasFavorite }
+            let next = try await stream.next()
+            #expect(next.changed?.first { $0.index == favorites }?.album?.estimatedAssetCount
+                == albums[favorites].estimatedAssetCount)
+        }
+    }
+
     @Test func aFolderQueryFollowsCreationRenamingAndDeletion() async throws {
         try await APIServerTests.withServer { socket, fixture in
             let stream = try await Stream(socket, #"{"of": "folders", "sort": ["title"]}"#)
