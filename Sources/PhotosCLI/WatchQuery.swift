@@ -9,7 +9,7 @@ extension PhotosCommand {
     struct WatchQuery: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "watch-query",
-            abstract: "Fetch assets through photosd, then print each change to the result as it happens.",
+            abstract: "Fetch assets, albums or folders through photosd, then print each change to the result as it happens.",
             discussion: """
                 Asks the running photosd (POST /v1/queries on its socket) and keeps the answer open. Lines
                 are tab-separated, each starting with the change token:
@@ -19,6 +19,8 @@ extension PhotosCommand {
                   TOKEN  moved     FROM   TO
                   TOKEN  changed   INDEX  IDENTIFIER  FILE
                   TOKEN  count     N                          the result's size, after each record
+                With --albums or --folders the query follows albums (of --type, default album) or
+                folders, and IDENTIFIER is followed by the TITLE instead of a FILE.
                 Applied in that order, they keep a copy equal to a fresh fetch. --json prints the
                 stream's records as they come (the API's NDJSON). Ends on SIGINT or SIGTERM, or when
                 photosd stops.
@@ -51,11 +53,25 @@ extension PhotosCommand {
         @Option(help: ArgumentHelp("Only the assets of this album (a local identifier).", valueName: "id"))
         var album: String?
 
+        @Flag(help: "Follow albums instead of assets (with --predicate, --sort, --limit, --type).")
+        var albums = false
+
+        @Flag(help: "Follow folders instead of assets (with --predicate, --sort, --limit).")
+        var folders = false
+
+        @Option(help: ArgumentHelp("With --albums: album or smartAlbum.", valueName: "type"))
+        var type: String?
+
         @Flag(help: "Print the stream's JSON records, one per line.")
         var json = false
 
         func validate() throws {
             guard limit >= 0 else { throw ValidationError("--limit must be 0 or more") }
+            guard !(albums && folders) else { throw ValidationError("--albums and --folders: give one") }
+            if albums || folders, includeHidden || includeAllBursts || album != nil {
+                throw ValidationError("--include-hidden, --include-all-bursts and --album are for assets")
+            }
+            if type != nil, !albums { throw ValidationError("--type goes with --albums") }
         }
 
         /// The fetch options as the API takes them.
@@ -67,6 +83,11 @@ extension PhotosCommand {
             if includeHidden { options["includeHidden"] = true }
             if includeAllBursts { options["includeAllBursts"] = true }
             if let album { options["in"] = album }
+            if albums {
+                options["of"] = "albums"
+                options["type"] = type ?? "album"
+            }
+            if folders { options["of"] = "folders" }
             return [UInt8]((try? JSONSerialization.data(withJSONObject: options, options: [.sortedKeys])) ?? Data("{}".utf8))
         }
 
@@ -110,22 +131,38 @@ extension PhotosCommand {
                 let file = asset?.resources.first?.path ?? "-"
                 Swift.print("\(token)\t\(kind)\t\(index)\t\(asset?.localIdentifier ?? "-")\t\(Output.escaped(file))")
             }
+            func placed(_ kind: String, _ token: Int64, _ index: Int, _ collection: CollectionDescription?) {
+                let title = collection?.localizedTitle ?? "-"
+                Swift.print("\(token)\t\(kind)\t\(index)\t\(collection?.localIdentifier ?? "-")\t\(Output.escaped(title))")
+            }
+            func listing(_ listing: API.LiveQueryRecord.Listing, _ token: Int64) {
+                if let collections = listing.albums ?? listing.folders {
+                    for (index, collection) in collections.enumerated() { placed("result", token, index, collection) }
+                } else {
+                    for (index, asset) in listing.assets.enumerated() { placed("result", token, index, asset) }
+                }
+                Swift.print("\(token)\tcount\t\(listing.count)")
+            }
+            func item(_ kind: String, _ token: Int64, _ item: API.LiveQueryRecord.Placed) {
+                if let collection = item.album ?? item.folder {
+                    placed(kind, token, item.index, collection)
+                } else {
+                    placed(kind, token, item.index, item.asset)
+                }
+            }
             if let initial = record.initial {
-                let token = initial.token ?? 0
-                for (index, asset) in initial.assets.enumerated() { placed("result", token, index, asset) }
-                Swift.print("\(token)\tcount\t\(initial.count)")
+                listing(initial, initial.token ?? 0)
                 return
             }
             guard let token = record.token else { return }
             if let reset = record.reset {
-                for (index, asset) in reset.assets.enumerated() { placed("result", token, index, asset) }
-                Swift.print("\(token)\tcount\t\(reset.count)")
+                listing(reset, token)
                 return
             }
             for index in record.removed ?? [] { Swift.print("\(token)\tremoved\t\(index)") }
-            for item in record.inserted ?? [] { placed("inserted", token, item.index, item.asset) }
+            for inserted in record.inserted ?? [] { item("inserted", token, inserted) }
             for move in record.moves ?? [] { Swift.print("\(token)\tmoved\t\(move.from)\t\(move.to)") }
-            for item in record.changed ?? [] { placed("changed", token, item.index, item.asset) }
+            for changed in record.changed ?? [] { item("changed", token, changed) }
             if let count = record.count { Swift.print("\(token)\tcount\t\(count)") }
         }
     }

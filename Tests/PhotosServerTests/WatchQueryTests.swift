@@ -132,4 +132,41 @@ import Testing
         #expect(missing.terminationStatus == 1)
         #expect(said.contains("photosd is not running on \(nowhere)"), "\(said)")
     }
+
+    /// `--folders` (and `--albums`): the same lines, with each collection's title in place of a file.
+    @Test func foldersAreFollowedWithTheirTitles() async throws {
+        let directory = try TemporaryDirectory(prefix: "photos-watch")
+        let root = directory.path("Pictures")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        let daemon = try await APIDaemon(directory: directory, root: root)
+
+        let (watch, lines, _) = try photos(["watch-query", "--socket", daemon.socket, "--folders", "--sort", "title"])
+        defer { if watch.isRunning { kill(watch.processIdentifier, SIGKILL) } }
+        let isCount: @Sendable (String) -> Bool = { $0.split(separator: "\t").dropFirst().first == "count" }
+        let initial = try await offPool { try lines.lines(until: isCount) }
+        // The watched root is a folder already; each result line is one.
+        let folders = initial.count - 1
+        #expect(initial.last?.hasSuffix("\tcount\t\(folders)") == true, "\(initial)")
+        #expect(initial.dropLast().allSatisfy { $0.split(separator: "\t").dropFirst().first == "result" }, "\(initial)")
+        let socket = daemon.socket
+        let created = try await offPool {
+            try UnixHTTPClient.request(
+                socket, "POST", "/v1/changes", body: Array(#"{"changes": [{"op": "createFolder", "title": "Trips 2024"}]}"#.utf8))
+        }
+        #expect(created.status == 200, "\(created.text)")
+        let folder = try #require((try created.object()["created"] as? [String: String])?["0"])
+        let change = try await offPool { try lines.lines(until: isCount) }
+        #expect(change.count == 2, "\(change)")
+        let fields = change.first?.split(separator: "\t").map(String.init) ?? []
+        // Sorted by title: after every folder there (the root's "Pictures").
+        #expect(fields.dropFirst() == ["inserted", "\(folders)", folder, "Trips 2024"], "\(change)")
+        #expect(change.last?.hasSuffix("\tcount\t\(folders + 1)") == true)
+        watch.terminate()
+
+        // A field of assets with --albums is the command line's error, before photosd is asked.
+        let (bad, _, badErrors) = try photos(["watch-query", "--socket", daemon.socket, "--albums", "--include-hidden"])
+        bad.waitUntilExit()
+        let message = String(decoding: badErrors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(bad.terminationStatus != 0 && message.contains("are for assets"), "\(message)")
+    }
 }
