@@ -106,7 +106,7 @@ struct LiveQueryRoutes: Sendable {
     ///
     /// `derived`: the objects' descriptions follow from assets, not from the objects' own changes
     /// (smart albums' counts and dates): the observer compares them at each change of assets.
-    private func follow<Object: PHObject, Description>(
+    private func follow<Object: PHObject, Description: Hashable & Sendable>(
         _ kind: LiveKind<Object, Description>, derived: Bool = false, events: Bool,
         fetch: () throws -> PHFetchResult<Object>
     ) throws -> Response {
@@ -212,7 +212,7 @@ struct LiveQueryRoutes: Sendable {
 }
 
 /// What a live query follows: the names its records give the objects, and how they are described.
-struct LiveKind<Object: PHObject, Description: Hashable>: Sendable {
+struct LiveKind<Object: PHObject, Description: Hashable & Sendable>: Sendable {
     /// The listing's key (`assets`) and one placed object's (`asset`).
     let listing: String
     let object: String
@@ -257,7 +257,7 @@ extension LiveKind where Object == PHCollectionList, Description == CollectionDe
 ///
 /// `@unchecked Sendable`: the result and the descriptions sent are read and replaced only under
 /// `lock`; the kind is immutable.
-final class QueryObserver<Object: PHObject, Description: Hashable>: PHPhotoLibraryChangeObserver, @unchecked Sendable {
+final class QueryObserver<Object: PHObject, Description: Hashable & Sendable>: PHPhotoLibraryChangeObserver, @unchecked Sendable {
     private let lock = NSLock()
     private let kind: LiveKind<Object, Description>
     private var result: PHFetchResult<Object>?
