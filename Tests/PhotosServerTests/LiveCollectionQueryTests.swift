@@ -34,38 +34,6 @@ import Testing
             .map { "\(object[$0] ?? "-")" }.joined(separator: "|")
     }
 
-    /// PhotoKit's rules, as a client applies them to the objects it holds (`listing`: the records'
-    /// name for the objects, `object`: a placed one's).
-    static func apply(_ record: [String: Any], to held: inout [String], listing: String, object: String) throws {
-        if let reset = record["reset"] as? [String: Any] {
-            held = try #require(reset[listing] as? [[String: Any]]).map(summary)
-            return
-        }
-        let count = try #require(record["count"] as? Int)
-        let removed = Set(try #require(record["removed"] as? [Int]))
-        let moves = try #require(record["moves"] as? [[String: Int]])
-        let inserted = try #require(record["inserted"] as? [[String: Any]])
-        let changed = try #require(record["changed"] as? [[String: Any]])
-        let movedFrom = Set(moves.compactMap { $0["from"] })
-        var kept = held.enumerated().filter { !removed.contains($0.offset) && !movedFrom.contains($0.offset) }
-            .map(\.element).makeIterator()
-        var after = [String?](repeating: nil, count: count)
-        for insertion in inserted {
-            after[try #require(insertion["index"] as? Int)] = summary(try #require(insertion[object] as? [String: Any]))
-        }
-        for move in moves { after[try #require(move["to"])] = held[try #require(move["from"])] }
-        for index in after.indices where after[index] == nil { after[index] = kept.next() }
-        #expect(kept.next() == nil, "objects left over after placing \(record)")
-        held = after.map { $0 ?? "?" }
-        for change in changed {
-            let index = try #require(change["index"] as? Int)
-            let new = summary(try #require(change[object] as? [String: Any]))
-            #expect(held[index].split(separator: "|").first == new.split(separator: "|").first,
-                    "a changed object is not where it says")
-            held[index] = new
-        }
-    }
-
     @Test func anAlbumQueryFollowsCreationRenamingMembershipAndDeletion() async throws {
         try await APIServerTests.withServer { socket, fixture in
             let stream = try await Stream(socket, #"{"of": "albums", "type": "album", "sort": ["title"]}"#)
@@ -206,7 +174,7 @@ import Testing
                     try #require(reads < 50, "the client never caught up: holds \(held), fresh \(expected)")
                     let line = try await stream.nextLine()
                     let record = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-                    try Self.apply(record, to: &held, listing: "albums", object: "album")
+                    try LiveQueryTests.apply(record, to: &held, listing: "albums", object: "album", summary: Self.summary)
                     records += 1
                 }
             }

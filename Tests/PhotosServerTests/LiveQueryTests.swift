@@ -6,10 +6,15 @@ import Testing
 /// `POST /v1/queries`: a client that applies each streamed diff with PhotoKit's rules holds what a
 /// fresh fetch returns, through a random sequence of changes.
 @Suite struct LiveQueryTests {
-    /// PhotoKit's rules, as a client applies them to the identifiers it holds.
-    static func apply(_ record: [String: Any], to held: inout [String]) throws {
+    /// PhotoKit's rules, as a client applies them to the objects it holds (`listing`: the records'
+    /// name for the objects, `object`: a placed one's; `summary`: what the client keeps of each,
+    /// which a changed record brings up to date; an asset's identifier by default).
+    static func apply(
+        _ record: [String: Any], to held: inout [String], listing: String = "assets", object: String = "asset",
+        summary: ([String: Any]) -> String = { "\($0["localIdentifier"] ?? "-")" }
+    ) throws {
         if let reset = record["reset"] as? [String: Any] {
-            held = try #require(reset["assets"] as? [[String: Any]]).compactMap { $0["localIdentifier"] as? String }
+            held = try #require(reset[listing] as? [[String: Any]]).map(summary)
             return
         }
         let count = try #require(record["count"] as? Int)
@@ -22,8 +27,7 @@ import Testing
             .map(\.element).makeIterator()
         var after = [String?](repeating: nil, count: count)
         for insertion in inserted {
-            let asset = try #require(insertion["asset"] as? [String: Any])
-            after[try #require(insertion["index"] as? Int)] = asset["localIdentifier"] as? String
+            after[try #require(insertion["index"] as? Int)] = summary(try #require(insertion[object] as? [String: Any]))
         }
         for move in moves { after[try #require(move["to"])] = held[try #require(move["from"])] }
         for index in after.indices where after[index] == nil { after[index] = kept.next() }
@@ -31,8 +35,10 @@ import Testing
         held = after.map { $0 ?? "?" }
         for change in changed {
             let index = try #require(change["index"] as? Int)
-            let asset = try #require(change["asset"] as? [String: Any])
-            #expect(held[index] == asset["localIdentifier"] as? String, "a changed object is not where it says")
+            let new = summary(try #require(change[object] as? [String: Any]))
+            #expect(held[index].split(separator: "|").first == new.split(separator: "|").first,
+                    "a changed object is not where it says")
+            held[index] = new
         }
     }
 
