@@ -33,7 +33,7 @@ struct ChangeRoutes: Sendable {
         }
         let since = try query.integer("since", in: 0...Int64.max, default: 0)
         let follow = try query.flag("follow")
-        let events = request.headers[.accept]?.contains("text/event-stream") ?? false
+        let format = StreamFormat(request)
         // Checked before the stream starts, so that it is an HTTP status.
         do {
             let floor = try database.prunedThrough()
@@ -56,7 +56,7 @@ struct ChangeRoutes: Sendable {
                     // The feed ends when the daemon starts stopping: a stream never holds up shutdown.
                     for try await entry in database.changeFeed(after: since).cancelOnGracefulShutdown() {
                         guard let entry = try filter.map({ try $0.apply(entry) }) ?? entry else { continue }
-                        try await writer.write(ByteBuffer(bytes: try Self.record(entry, events: events)))
+                        try await writer.write(ByteBuffer(bytes: try Self.record(entry, format)))
                     }
                 } else {
                     var last = since
@@ -66,7 +66,7 @@ struct ChangeRoutes: Sendable {
                         var bytes: [UInt8] = []
                         for entry in page {
                             guard let entry = try filter.map({ try $0.apply(entry) }) ?? entry else { continue }
-                            bytes += try Self.record(entry, events: events)
+                            bytes += try Self.record(entry, format)
                         }
                         try await writer.write(ByteBuffer(bytes: bytes))
                         last = newest.token
@@ -78,21 +78,16 @@ struct ChangeRoutes: Sendable {
                 // The headers are gone: the error is the stream's last record.
                 let failure = APIError.from(error).body
                 let json = try WireJSON.makeEncoder().encode(failure)
-                try? await writer.write(ByteBuffer(bytes: events ? Array("event: error\ndata: ".utf8) + json + Array("\n\n".utf8) : json + [10]))
+                try? await writer.write(ByteBuffer(bytes: format.record(json, event: "error")))
             }
             try await writer.finish(nil)
         }
-        return Response(
-            status: .ok,
-            headers: [.contentType: events ? "text/event-stream" : "application/x-ndjson", .cacheControl: "no-cache"],
-            body: body)
+        return Response(status: .ok, headers: format.headers, body: body)
     }
 
     /// One entry: a JSON line, or an SSE event whose id is its token.
-    static func record(_ entry: LibraryChange, events: Bool) throws -> [UInt8] {
-        let json = try WireJSON.makeEncoder().encode(entry)
-        if events { return Array("id: \(entry.token)\ndata: ".utf8) + json + Array("\n\n".utf8) }
-        return json + [10]
+    static func record(_ entry: LibraryChange, _ format: StreamFormat) throws -> [UInt8] {
+        format.record(try WireJSON.makeEncoder().encode(entry), id: entry.token)
     }
 }
 

@@ -50,7 +50,7 @@ struct FetchRoutes: Sendable {
 
     /// Whether the client asked for the whole listing as JSON Lines (`Accept: application/x-ndjson`).
     static func wantsLines(_ request: Request) -> Bool {
-        request.headers[.accept]?.contains("application/x-ndjson") ?? false
+        request.accepts("application/x-ndjson")
     }
 
     func assets(_ query: Query, lines: Bool = false, access: ClientAccess = .owner) throws -> Response {

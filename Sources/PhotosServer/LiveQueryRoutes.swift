@@ -86,19 +86,19 @@ struct LiveQueryRoutes: Sendable {
                 .badRequest, "\(inapplicable.sorted().joined(separator: ", ")) do\(inapplicable.count == 1 ? "es" : "") not "
                     + "apply to a live query of \(kind); it takes \(known.sorted().joined(separator: ", "))")
         }
-        let events = request.headers[.accept]?.contains("text/event-stream") ?? false
+        let format = StreamFormat(request)
         let access = context.access
         switch kind {
         case "albums":
             // A smart album's members are its assets' doing: PhotoKit reports no change of the album
             // when they change, but its count and dates do.
-            return try follow(.albums, derived: posted.type == "smartAlbum", events: events) {
+            return try follow(.albums, derived: posted.type == "smartAlbum", format: format) {
                 try fetches.liveAlbums(posted, access: access)
             }
         case "folders":
-            return try follow(.folders, events: events) { try fetches.liveFolders(posted, access: access) }
+            return try follow(.folders, format: format) { try fetches.liveFolders(posted, access: access) }
         default:
-            return try follow(.assets, events: events) { try fetches.liveAssets(posted, access: access) }
+            return try follow(.assets, format: format) { try fetches.liveAssets(posted, access: access) }
         }
     }
 
@@ -107,7 +107,7 @@ struct LiveQueryRoutes: Sendable {
     /// `derived`: the objects' descriptions follow from assets, not from the objects' own changes
     /// (smart albums' counts and dates): the observer compares them at each change of assets.
     private func follow<Object: PHObject, Description: Hashable & Sendable>(
-        _ kind: LiveKind<Object, Description>, derived: Bool = false, events: Bool,
+        _ kind: LiveKind<Object, Description>, derived: Bool = false, format: StreamFormat,
         fetch: () throws -> PHFetchResult<Object>
     ) throws -> Response {
         let slot = try streams.open()
@@ -129,7 +129,7 @@ struct LiveQueryRoutes: Sendable {
         let library = self.library
         return Response(
             status: .ok,
-            headers: [.contentType: events ? "text/event-stream" : "application/x-ndjson", .cacheControl: "no-cache"],
+            headers: format.headers,
             body: ResponseBody { writer in
                 defer {
                     library.unregisterChangeObserver(observer)
@@ -138,21 +138,17 @@ struct LiveQueryRoutes: Sendable {
                 }
                 do {
                     try await writer.write(
-                        ByteBuffer(bytes: Self.record(try Self.initial(result, kind, token: token), events: events)))
+                        ByteBuffer(bytes: format.record(try Self.initial(result, kind, token: token))))
                     for await record in observer.records.cancelOnGracefulShutdown() {
-                        try await writer.write(ByteBuffer(bytes: Self.record(try record.get(), events: events)))
+                        try await writer.write(ByteBuffer(bytes: format.record(try record.get())))
                     }
                 } catch is CancellationError {
                 } catch {
                     let json = try WireJSON.makeEncoder().encode(APIError.from(error).body)
-                    try? await writer.write(ByteBuffer(bytes: Self.record(json, events: events)))
+                    try? await writer.write(ByteBuffer(bytes: format.record(json)))
                 }
                 try await writer.finish(nil)
             })
-    }
-
-    static func record(_ json: some Collection<UInt8>, events: Bool) -> [UInt8] {
-        events ? Array("data: ".utf8) + json + Array("\n\n".utf8) : Array(json) + [10]
     }
 
     /// The whole result as a listing named after the kind, without its closing brace.

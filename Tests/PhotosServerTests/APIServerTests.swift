@@ -196,6 +196,17 @@ import Testing
         }
     }
 
+    /// A stream's records: a JSON line, or an SSE event with its id and event name when given.
+    @Test func streamRecordsAreLinesOrEvents() {
+        let json = Array(#"{"a":1}"#.utf8)
+        let text = { (bytes: [UInt8]) in String(decoding: bytes, as: UTF8.self) }
+        #expect(text(StreamFormat.lines.record(json, id: 3, event: "error")) == "{\"a\":1}\n")
+        #expect(text(StreamFormat.events.record(json)) == "data: {\"a\":1}\n\n")
+        #expect(text(StreamFormat.events.record(json, id: 3, event: "error")) == "id: 3\nevent: error\ndata: {\"a\":1}\n\n")
+        #expect(StreamFormat.events.contentType == "text/event-stream")
+        #expect(StreamFormat.lines.contentType == "application/x-ndjson")
+    }
+
     /// A cursor pages its own listing only: another endpoint answers 404 and leaves it to its own.
     @Test func aCursorServesOnlyItsOwnListing() async throws {
         try await Self.withServer { socket, _ in
