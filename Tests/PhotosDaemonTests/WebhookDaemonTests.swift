@@ -120,13 +120,13 @@ extension HookDaemonTests {
         /// (hooks run in process, waiting for their tasks) cannot have.
         func photos(_ arguments: [String]) async throws -> (status: Int32, stdout: String, stderr: String) {
             let arguments = arguments + ["--library", libraryURL.path, "--config", configURL.path]
-            return try await offThePool { try BuiltProducts.run("photos", arguments) }
+            return try await offPool { try BuiltProducts.run("photos", arguments) }
         }
 
         /// Starts photosd and waits for its hooks' enrollment, off the shared pool.
         func startDaemon() async throws -> HookedDaemon {
             let (library, root, config) = (libraryURL, root, configURL)
-            return try await offThePool { try HookedDaemon(library: library, root: root, config: config) }
+            return try await offPool { try HookedDaemon(library: library, root: root, config: config) }
         }
 
         /// Polls `condition` (which may run `photos`) until it holds, for up to `seconds`.
@@ -165,7 +165,7 @@ extension HookDaemonTests {
             #expect(resources.first?["path"] as? String == root.appendingPathComponent("Trips/Death Valley/inn.jpg").path)
             let albums = try #require(asset["albums"] as? [[String: Any]])
             #expect(albums.map { $0["path"] as? String } == [root.appendingPathComponent("Trips/Death Valley").path])
-            try await offThePool { try daemon.stop() }
+            try await offPool { try daemon.stop() }
             let status = try await photos(["hooks", "status", "--json"])
             #expect(status.stdout.contains("\"url\":\"http:\\/\\/127.0.0.1:\(port)\\/photos?from=photosd\"")
                         || status.stdout.contains("\"url\":\"http://127.0.0.1:\(port)/photos?from=photosd\""), "\(status.stdout)")
@@ -203,7 +203,7 @@ extension HookDaemonTests {
             // The same batch as the failed runs, from the same cursor.
             #expect("\(Self.payload(delivered)["since"] ?? "")" == "\(Self.payload(failed[0])["since"] ?? "")")
             #expect(delivered["signatureValid"] as? Bool == true)
-            try await offThePool { try daemon.stop() }
+            try await offPool { try daemon.stop() }
         }
 
         @Test func aServerThatIsNotThereParksTheHookWithTheConnectionError() async throws {
@@ -218,19 +218,7 @@ extension HookDaemonTests {
             }
             let parked = try await photos(["hooks", "status"])
             #expect(parked.stdout.contains("web is parked: cannot connect to 127.0.0.1:\(port): Connection refused"), "\(parked.stdout)")
-            try await offThePool { try daemon.stop() }
+            try await offPool { try daemon.stop() }
         }
     }
-}
-
-/// A value handed from the thread that made it to the task that waits for it, once.
-private struct HandedOver<T>: @unchecked Sendable { var value: T }
-
-/// Runs blocking work (a process's start, stop or run) on a thread of its own, off Swift's shared pool.
-private func offThePool<T>(_ body: @escaping () throws -> T) async throws -> T {
-    // The closure runs once, on that thread, while the caller waits.
-    nonisolated(unsafe) let body = body
-    return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HandedOver<T>, any Error>) in
-        Thread { continuation.resume(with: Result { HandedOver(value: try body()) }) }.start()
-    }.value
 }

@@ -9,10 +9,3 @@ extension APIConnection.Reply {
     /// The body as a JSON object, or the test fails.
     func object() throws -> [String: Any] { try #require(try json() as? [String: Any]) }
 }
-
-/// Runs blocking work on a thread of its own, off Swift's shared pool.
-func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread { continuation.resume(with: Result { try body() }) }.start()
-    }
-}
