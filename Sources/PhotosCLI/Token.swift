@@ -10,11 +10,11 @@ extension PhotosCommand {
         static let configuration = CommandConfiguration(
             abstract: "Make, list and revoke the bearer tokens of photosd's API.",
             discussion: """
-                The socket's owner needs no token. Other users, TCP clients (photosd --listen) and hooks
-                send `Authorization: Bearer TOKEN`. A token's level is PhotoKit's: read-write; read-only
-                (never writes); add-only (creates assets and albums, reads nothing); limited (sees and
-                changes only the assets of the albums it names). The library keeps only each token's
-                SHA-256; the token itself is printed once, by `create`.
+                The socket's owner needs no token. Other users, TCP clients (photosd --listen) and \
+                hooks send `Authorization: Bearer TOKEN`. A token's level is PhotoKit's: read-write; \
+                read-only (never writes); add-only (creates assets and albums, reads nothing); limited \
+                (sees and changes only the assets of the albums it names). The library keeps only each \
+                token's SHA-256; the token itself is printed once, by `create`.
                 """,
             subcommands: [Create.self, List.self, Revoke.self], defaultSubcommand: List.self)
     }

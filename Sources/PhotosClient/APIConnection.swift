@@ -18,18 +18,23 @@ import PhotosWire
 public final class APIConnection: @unchecked Sendable {
     /// A whole reply.
     public struct Reply: Sendable {
+        /// The HTTP status.
         public var status: Int
         /// Header names in lower case.
         public var headers: [String: String]
+        /// The body, chunked encoding undone.
         public var body: [UInt8]
 
+        /// A reply with every value given.
         public init(status: Int, headers: [String: String], body: [UInt8]) {
             self.status = status
             self.headers = headers
             self.body = body
         }
 
+        /// The body as UTF-8 text.
         public var text: String { String(decoding: body, as: UTF8.self) }
+        /// The body parsed as JSON.
         public func json() throws -> Any { try JSONSerialization.jsonObject(with: Data(body)) }
 
         /// The API's error message when the reply is one (`{"error": {"message"}}`), else its text.
@@ -40,6 +45,7 @@ public final class APIConnection: @unchecked Sendable {
 
     /// Why a request failed below HTTP.
     public struct ConnectionError: Error, CustomStringConvertible {
+        /// What failed, with the system's reason.
         public let description: String
         /// Nobody listens at the socket: no file there, or a socket left by a daemon that stopped.
         public let notListening: Bool

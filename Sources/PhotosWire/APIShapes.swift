@@ -17,11 +17,16 @@ public enum API {
     /// `code` is a `PHPhotosError` code where PhotoKit has one (3105 for an expired token), else the
     /// HTTP status; `domain` says which (`PHPhotosErrorDomain` or `HTTP`).
     public struct ErrorBody: Sendable, Codable, Hashable {
+        /// The error itself.
         public struct Detail: Sendable, Codable, Hashable {
+            /// A `PHPhotosError` code, or the HTTP status.
             public var code: Int
+            /// `PHPhotosErrorDomain` or `HTTP`: what `code` is.
             public var domain: String
+            /// What went wrong, for a person.
             public var message: String
 
+            /// An error with every value given.
             public init(code: Int, domain: String, message: String) {
                 self.code = code
                 self.domain = domain
@@ -29,8 +34,10 @@ public enum API {
             }
         }
 
+        /// The error.
         public var error: Detail
 
+        /// The body of an error with these values.
         public init(code: Int, domain: String, message: String) {
             error = Detail(code: code, domain: domain, message: message)
         }
@@ -45,6 +52,7 @@ public enum API {
         /// The library file the daemon serves: `photos` uses the socket only for that library.
         public var library: String?
 
+        /// A health answer with every value given.
         public init(status: String, token: Int64, library: String? = nil) {
             self.status = status
             self.token = token
@@ -69,12 +77,14 @@ extension API {
             public var albums: [CollectionDescription]?
             /// The folders of a query of folders.
             public var folders: [CollectionDescription]?
+            /// How many objects the result holds.
             public var count: Int
             /// The change token the initial result is as of (not given with a reset: see the record's).
             public var token: Int64?
 
             private enum CodingKeys: String, CodingKey { case assets, albums, folders, count, token }
 
+            /// Decodes a listing of any kind (`assets` is required only when it is one of assets).
             public init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 albums = try container.decodeIfPresent([CollectionDescription].self, forKey: .albums)
@@ -86,6 +96,7 @@ extension API {
                 token = try container.decodeIfPresent(Int64.self, forKey: .token)
             }
 
+            /// Encodes the listing under its kind's key only.
             public func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 if albums == nil && folders == nil { try container.encode(assets, forKey: .assets) }
@@ -98,27 +109,41 @@ extension API {
 
         /// An object at its position after the change (null when deleted since).
         public struct Placed: Sendable, Codable, Hashable {
+            /// The position after the change.
             public var index: Int
+            /// The asset there, in a query of assets.
             public var asset: AssetDescription?
+            /// The album there, in a query of albums.
             public var album: CollectionDescription?
+            /// The folder there, in a query of folders.
             public var folder: CollectionDescription?
         }
 
+        /// An object that moved: from its position before the change to its position after it.
         public struct Move: Sendable, Codable, Hashable {
+            /// The position before the change.
             public var from: Int
+            /// The position after the change.
             public var to: Int
         }
 
+        /// The result as the query began (the stream's first record).
         public var initial: Listing?
         /// The change this record describes.
         public var token: Int64?
         /// The result's count after the change.
         public var count: Int?
+        /// Positions before the change of the objects it removed.
         public var removed: [Int]?
+        /// The objects it inserted, at their positions after it.
         public var inserted: [Placed]?
+        /// The objects it moved.
         public var moves: [Move]?
+        /// The objects it changed, at their positions after it, as they are now.
         public var changed: [Placed]?
+        /// The whole result after a change PhotoKit has no incremental details for.
         public var reset: Listing?
+        /// The error that ended the stream.
         public var error: ErrorBody.Detail?
     }
 }
