@@ -80,10 +80,14 @@ final class LoopbackHTTPServer: Sendable {
 
     func answer(_ reply: Reply) { state.withLock { $0.reply = reply } }
 
-    /// Stops accepting and closes what it held open.
+    /// Stops accepting and ends the connections it holds open. Their serving thread closes them:
+    /// closing one here, while that thread may be about to read it again, would let the thread
+    /// read whatever socket next gets the same number (another test's client, answers lost).
     func stop() {
         shutdown(listener, Int32(SHUT_RDWR))
-        for connection in state.withLock({ $0.held }) { close(connection) }
+        state.withLock { state in
+            for connection in state.held { shutdown(connection, Int32(SHUT_RDWR)) }
+        }
     }
 
     deinit { close(listener) }
@@ -128,7 +132,11 @@ final class LoopbackHTTPServer: Sendable {
         case .silence:
             state.withLock { $0.held.append(connection) }
             while fill() {}
-            state.withLock { $0.closes.append(.now) }
+            state.withLock { state in
+                state.closes.append(.now)
+                state.held.removeAll { $0 == connection }
+                close(connection)
+            }
         case .status(let status, let text):
             let answer = Array("HTTP/1.1 \(status) Status\r\nContent-Length: \(text.utf8.count)\r\nConnection: close\r\n\r\n\(text)".utf8)
             _ = answer.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
