@@ -132,3 +132,32 @@ extension AssetRecord {
         return copy
     }
 }
+
+/// The plans SQLite picks for the fetches clients make most: read in order from an index, with no
+/// row looked up to be skipped and nothing sorted afterwards.
+@Suite struct FetchPlanTests {
+    /// The plan of `query`'s SELECT, one line per step.
+    private func plan(_ query: AssetQuery, in database: LibraryDatabase) throws -> [String] {
+        let (sql, arguments) = query.sql()
+        return try database.read { db in
+            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: arguments).map { $0["detail"] as String }
+        }
+    }
+
+    @Test(arguments: [true, false]) func favoritesNewestFirstAreOneRunOfAnIndex(favorite: Bool) throws {
+        let database = try LibraryDatabase()
+        var query = AssetQuery()
+        query.filter = try PhotoKitPredicate(format: "favorite == %@", arguments: [.bool(favorite)])
+            .sql(for: .asset, column: AssetQuery.column(for:))
+        query.sort = [SortKey(key: "creationDate", ascending: false)]
+        query.limit = 50
+        let steps = try plan(query, in: database)
+        #expect(steps == ["SEARCH asset USING INDEX asset_visible_by_favorite_creationDate (isFavorite=?)"], "\(steps)")
+    }
+
+    @Test func theFavoritesSmartAlbumReadsTheSameIndex() throws {
+        let database = try LibraryDatabase()
+        let steps = try plan(AssetQuery(scope: .smartAlbum(.smartAlbumFavorites)), in: database)
+        #expect(steps == ["SEARCH asset USING INDEX asset_visible_by_favorite_creationDate (isFavorite=?)"], "\(steps)")
+    }
+}
