@@ -66,16 +66,9 @@ extension PHPhotoLibrary {
         availability.succeed()
     }
 
-    /// Records which watched roots are offline now, after an asset fetch: their assets are in the
-    /// result, but their files cannot be read (PhotoKit's `libraryVolumeOffline`).
-    func checkOfflineRoots() {
-        let roots: [String]
-        do {
-            roots = try database.offlineRoots()
-        } catch {
-            storeFailed(error, while: "reading offline roots")
-            return
-        }
+    /// Records which watched roots are offline now, read with an asset fetch: their assets are in
+    /// the result, but their files cannot be read (PhotoKit's `libraryVolumeOffline`).
+    func noteOfflineRoots(_ roots: [String]) {
         guard let first = roots.first else {
             availability.setOffline(nil)
             return

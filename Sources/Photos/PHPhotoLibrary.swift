@@ -180,8 +180,9 @@ public final class PHPhotoLibrary: @unchecked Sendable {
     }
 
     func fetchAssets(_ query: AssetQuery) -> PHFetchResult<PHAsset> {
-        let snapshot = fetching("fetching assets", fallback: nil) { try database.assetSnapshot(matching: query) }
-        if snapshot != nil { checkOfflineRoots() }
+        let read = fetching("fetching assets", fallback: nil) { try database.assetSnapshotAndOfflineRoots(matching: query) }
+        if let read { noteOfflineRoots(read.offlineRoots) }
+        let snapshot = read?.snapshot
         return fetchAssets(
             ids: snapshot?.ids ?? [], origin: .assets(query),
             token: snapshot.flatMap { $0.token >= 0 ? $0.token : nil })

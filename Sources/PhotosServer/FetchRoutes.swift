@@ -186,10 +186,16 @@ struct FetchRoutes: Sendable {
         if access.isLimited, !(try visibleAssets(access).contains(identifier)) {
             throw APIError(.notFound, "no asset \(identifier)")
         }
-        let result = PHAsset.fetchAssets(withLocalIdentifiers: [identifier], options: hiddenIncluded())
-        var found: AssetDescription?
-        try result.forEachDescriptionPage { page in found = found ?? page.first }
-        try requireAvailable()
+        // One read of the asset's row, files and albums: a fetch result first (PhotoKit's
+        // `fetchAssets(withLocalIdentifiers:)` with hidden assets and every burst member, which is
+        // every live asset) cost two more read transactions for the same answer.
+        let found: AssetDescription?
+        do {
+            found = try DescriptionReader(database: library.database, timeZone: library.configuration.timeZone)
+                .assets(localIdentifiers: [identifier]).first
+        } catch {
+            throw APIError(.serviceUnavailable, "cannot read the library: \(error)")
+        }
         guard let found else { throw APIError(.notFound, "no asset \(identifier)") }
         return found
     }
@@ -359,14 +365,6 @@ struct FetchRoutes: Sendable {
     private func plainOptions() -> PHFetchOptions {
         let options = PHFetchOptions()
         options.photoLibrary = library
-        return options
-    }
-
-    /// By identifier a hidden asset is still found, as PhotoKit finds it.
-    private func hiddenIncluded() -> PHFetchOptions {
-        let options = plainOptions()
-        options.includeHiddenAssets = true
-        options.includeAllBurstAssets = true
         return options
     }
 

@@ -44,6 +44,19 @@ extension LibraryDatabase {
         }
     }
 
+    /// The snapshot of `query` and the watched roots that are offline (``offlineRoots()``), in one
+    /// read: an asset fetch reports both, and each read transaction costs a lock and a reader.
+    public func assetSnapshotAndOfflineRoots(matching query: AssetQuery) throws
+        -> (snapshot: AssetSnapshot, offlineRoots: [String])
+    {
+        let (sql, arguments) = query.sql()
+        return try read { db in
+            let snapshot = AssetSnapshot(
+                ids: try Self.fetchIDs(db, sql: sql, arguments: arguments), token: try Self.newestToken(db))
+            return (snapshot, try Self.offlineRoots(db))
+        }
+    }
+
     /// Brings a snapshot of `query` up to date with every change committed after its token.
     ///
     /// The cost follows what changed, not the size of the snapshot, wherever it can: edits that
@@ -67,7 +80,7 @@ extension LibraryDatabase {
 
     /// The token of the newest change-log entry (0 for a library never written to).
     static func newestToken(_ db: Database) throws -> Int64 {
-        try Int64.fetchOne(db, sql: "SELECT MAX(token) FROM change") ?? 0
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT MAX(token) FROM change")) ?? 0
     }
 }
 

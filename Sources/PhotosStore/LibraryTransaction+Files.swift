@@ -222,7 +222,11 @@ extension LibraryTransaction {
 extension LibraryDatabase {
     /// The roots last found unreadable (unmounted, removed): their assets are kept, unavailable.
     public func offlineRoots() throws -> [String] {
-        try read { db in try String.fetchAll(db, sql: "SELECT path FROM root WHERE isOffline = 1 ORDER BY path") }
+        try read { db in try Self.offlineRoots(db) }
+    }
+
+    static func offlineRoots(_ db: Database) throws -> [String] {
+        try String.fetchAll(db.cachedStatement(sql: "SELECT path FROM root WHERE isOffline = 1 ORDER BY path"))
     }
 
     /// Every rejected file, by path.
