@@ -56,14 +56,11 @@ struct APIMeasurement {
                 writer.endListing(next: nil)
                 return writer.bytes
             },
+            // As photosd reads one asset: its description straight from the store, in one read.
             Case(name: "one asset by identifier", target: "/v1/assets/\(favorite)") { library in
-                let options = PHFetchOptions()
-                options.photoLibrary = library
-                options.includeHiddenAssets = true
                 var writer = WireJSONWriter()
-                try PHAsset.fetchAssets(withLocalIdentifiers: [favorite], options: options).forEachDescriptionPage {
-                    if let asset = $0.first { try writer.append(asset) }
-                }
+                let reader = DescriptionReader(database: library.database, timeZone: library.configuration.timeZone)
+                if let asset = try reader.assets(localIdentifiers: [favorite]).first { try writer.append(asset) }
                 return writer.bytes
             },
         ]
@@ -118,6 +115,10 @@ struct APIMeasurement {
                 + "  \(f(local.p50)) / \(f(local.p99))        \(f(remote.p50)) / \(f(remote.p99))          "
                 + "\(String(format: "%.2f", ratio))    \(Int(perSecond)), \(f(concurrent.p50)) / \(f(concurrent.p99))")
         }
+        let (healthPerSecond, health) = try Self.concurrent(
+            socket: socket, target: "/v1/health", clients: 16, requests: max(iterations, 100))
+        print("  the server's floor: GET /v1/health (one read of the newest token), 16 clients: "
+            + "\(Int(healthPerSecond)) req/s, p50 \(f(health.p50)) / p99 \(f(health.p99)) ms")
         print("  goals (issue 12): API p50 <= \(Goal.overInProcess)x in-process + \(Goal.plusMilliseconds) ms; "
             + ">= \(Int(Goal.fetchesPerSecond)) fetches/s on this machine")
         for verdict in verdicts { print(verdict) }
