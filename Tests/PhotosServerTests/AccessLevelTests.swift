@@ -256,6 +256,46 @@ import Testing
         }
     }
 
+    /// A limited token none of whose albums exists (a hook's, before the scan that makes them)
+    /// sees nothing: empty listings and streams, every object absent, no change allowed.
+    @Test func aLimitedClientOfNoAlbumSeesNothing() async throws {
+        try await APIServerTests.withServer { socket, fixture in
+            let secret = try fixture.library.database.createAccessToken(level: .limited, albums: []).secret
+            let headers = ["Authorization": "Bearer \(secret)"]
+            let beach = fixture.assets["beach.jpg"]!, trip = fixture.collections["Trip"]!
+            func send(_ method: String, _ target: String, _ body: String = "") async throws -> (status: Int, body: String) {
+                let reply = try await Self.send(
+                    socket, Endpoint(method: method, target: target, body: body, expected: [:]), headers: headers)
+                return (reply.status, reply.body)
+            }
+            func listed(_ target: String, _ key: String) async throws -> [[String: Any]] {
+                let reply = try await send("GET", target)
+                #expect(reply.status == 200, "\(target): \(reply.body)")
+                let object = try #require(try JSONSerialization.jsonObject(with: Data(reply.body.utf8)) as? [String: Any])
+                return try #require(object[key] as? [[String: Any]])
+            }
+            #expect(try await listed("/v1/assets", "assets").isEmpty)
+            #expect(try await listed("/v1/assets?includeHidden=true&includeAllBursts=true", "assets").isEmpty)
+            #expect(try await listed("/v1/albums", "albums").isEmpty)
+            #expect(try await listed("/v1/folders", "folders").isEmpty)
+            #expect(try await send("GET", "/v1/assets/\(beach)").status == 404)
+            #expect(try await send("GET", "/v1/albums/\(trip)").status == 404)
+            #expect(try await send("GET", "/v1/assets?in=\(trip)").status == 404)
+            let since = try fixture.library.database.currentToken()
+            try fixture.library.performChangesAndWait { PHAssetChangeRequest(for: fixture.asset("beach.jpg")).isFavorite = false }
+            let changes = try await send("GET", "/v1/changes?since=\(since)")
+            #expect(changes.status == 200 && changes.body.isEmpty, "\(changes.body)")
+            for body in ["{}", #"{"of":"albums","type":"album"}"#, #"{"of":"albums","type":"smartAlbum"}"#] {
+                let query = try await send("POST", "/v1/queries", body)
+                let record = try JSONDecoder().decode(API.LiveQueryRecord.self, from: Data(query.body.utf8))
+                #expect(record.initial?.count == 0, "\(body): \(query.body)")
+            }
+            let edit = #"{"changes":[{"op":"editAsset","asset":"\#(beach)","isFavorite":true}]}"#
+            #expect(try await send("POST", "/v1/changes", edit).status == 403)
+            #expect(fixture.asset("beach.jpg").isFavorite == false)
+        }
+    }
+
     @Test func accessRefusalsAreATable() {
         let rows: [(AccessLevel, String, String, Bool)] = [
             (.readWrite, "POST", "/v1/changes", true), (.readOnly, "POST", "/v1/changes", false),
