@@ -86,6 +86,7 @@ import Testing
                 method: "POST", target: "/v1/queries", body: #"{"in":"\#(winter)"}"#,
                 expected: levels(.ok, limited: .notFound)),
             Endpoint(method: "POST", target: "/v1/queries", body: #"{"of":"albums","type":"album"}"#, expected: levels(.ok)),
+            Endpoint(method: "POST", target: "/v1/queries", body: #"{"of":"albums"}"#, expected: levels(.ok)),
             Endpoint(
                 method: "POST", target: "/v1/queries", body: #"{"of":"folders"}"#, expected: levels(.ok, limited: .forbidden)),
             Endpoint(
@@ -285,7 +286,7 @@ import Testing
             try fixture.library.performChangesAndWait { PHAssetChangeRequest(for: fixture.asset("beach.jpg")).isFavorite = false }
             let changes = try await send("GET", "/v1/changes?since=\(since)")
             #expect(changes.status == 200 && changes.body.isEmpty, "\(changes.body)")
-            for body in ["{}", #"{"of":"albums","type":"album"}"#, #"{"of":"albums","type":"smartAlbum"}"#] {
+            for body in ["{}", #"{"of":"albums"}"#, #"{"of":"albums","type":"album"}"#, #"{"of":"albums","type":"smartAlbum"}"#] {
                 let query = try await send("POST", "/v1/queries", body)
                 let record = try JSONDecoder().decode(API.LiveQueryRecord.self, from: Data(query.body.utf8))
                 #expect(record.initial?.count == 0, "\(body): \(query.body)")
