@@ -194,7 +194,8 @@ struct ConfigReader {
                 let text = try string(value, path)
                 guard let level = AccessLevel(rawValue: text) else {
                     throw error(
-                        .invalidValue, path, "must be read-only, read-write, add-only or limited, not \(Self.quote(text))")
+                        .invalidValue, path,
+                        "must be read-only, read-write, add-only or limited, not \(Self.quote(text))")
                 }
                 hook.access = level
                 accessKey = key

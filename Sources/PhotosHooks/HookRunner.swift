@@ -260,7 +260,8 @@ public final class HookRunner: Service, Sendable {
                         [
                             "PHOTOS_LIBRARY": libraryPath, "PHOTOS_HOOK": hook.name, "PHOTOS_SINCE": "\(since)",
                             "PHOTOS_UNTIL": "\(until)",
-                        ].merging(tokens.environment(for: hook.name), uniquingKeysWith: { $1 }), uniquingKeysWith: { $1 }),
+                        ].merging(tokens.environment(for: hook.name), uniquingKeysWith: { $1 }),
+                        uniquingKeysWith: { $1 }),
                     timeout: hook.timeout, logger: log, niceness: hook.nice)
                 outcome = await process.run(input: payload, started: started)
             }
