@@ -19,8 +19,9 @@ extension PhotosCommand {
                   TOKEN  moved     FROM   TO
                   TOKEN  changed   INDEX  IDENTIFIER  FILE
                   TOKEN  count     N                          the result's size, after each record
-                With --albums or --folders the query follows albums (of --type, default album) or
-                folders, and IDENTIFIER is followed by the TITLE instead of a FILE.
+                With --albums or --folders the query follows albums (regular ones then smart ones, as
+                `photos albums` lists them, or those of --type) or folders, and IDENTIFIER is followed
+                by the TITLE instead of a FILE.
                 Applied in that order, they keep a copy equal to a fresh fetch. --json prints the
                 stream's records as they come (the API's NDJSON). Ends on SIGINT or SIGTERM, or when
                 photosd stops.
@@ -59,7 +60,7 @@ extension PhotosCommand {
         @Flag(help: "Follow folders instead of assets (with --predicate, --sort, --limit).")
         var folders = false
 
-        @Option(help: ArgumentHelp("With --albums: album or smartAlbum.", valueName: "type"))
+        @Option(help: ArgumentHelp("With --albums: only album or only smartAlbum (default: both).", valueName: "type"))
         var type: String?
 
         @Flag(help: "Print the stream's JSON records, one per line.")
@@ -85,7 +86,7 @@ extension PhotosCommand {
             if let album { options["in"] = album }
             if albums {
                 options["of"] = "albums"
-                options["type"] = type ?? "album"
+                if let type { options["type"] = type }
             }
             if folders { options["of"] = "folders" }
             return [UInt8]((try? JSONSerialization.data(withJSONObject: options, options: [.sortedKeys])) ?? Data("{}".utf8))

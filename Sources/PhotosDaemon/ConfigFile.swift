@@ -24,6 +24,7 @@ import TOMLKit
 /// changes = ["inserted", "updated"]
 /// predicate = "favorite == YES AND mediaType == 1"
 /// albums = ["/home/me/Pictures/Family"]
+/// access = "limited"                            # PHOTOS_TOKEN sees only the albums' assets
 ///
 /// [[hooks]]
 /// name = "frame"

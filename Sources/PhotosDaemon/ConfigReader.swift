@@ -119,6 +119,8 @@ struct ConfigReader {
         var url: WebhookURL?
         var secretKey: String?
         var niceKey: String?
+        // Checked against `albums` once the whole table is read: a limited token sees only the hook's albums.
+        var accessKey: String?
         for key in keysInFileOrder(table, under: prefix) {
             guard let value = table[key] else { continue }
             let path = "\(prefix).\(key)"
@@ -190,16 +192,26 @@ struct ConfigReader {
                 hook.enabled = try boolean(value, path)
             case "access":
                 let text = try string(value, path)
-                guard let level = AccessLevel(rawValue: text), level != .limited else {
-                    throw error(.invalidValue, path, "must be read-only, read-write or add-only, not \"\(text)\"")
+                guard let level = AccessLevel(rawValue: text) else {
+                    throw error(
+                        .invalidValue, path,
+                        "must be read-only, read-write, add-only or limited, not \(Self.quote(text))")
                 }
                 hook.access = level
+                accessKey = key
             default:
                 throw unknownKey(path, known: ConfigFile.hookKeys)
             }
         }
         guard let name else {
             throw error(.missingKey, "\(prefix).name", "missing: every hook needs a name (1 to 64 of a-z, 0-9 and -)")
+        }
+        if let accessKey, hook.access == .limited, hook.albums.isEmpty {
+            // Without albums a limited token would see nothing, and the hook would be told about every asset.
+            throw error(
+                .missingKey, "\(prefix).\(accessKey)",
+                "\"limited\" sees only the assets of the hook's albums: name them, e.g. "
+                    + "albums = [\"/home/me/Pictures/Family\"] (album directories or local identifiers)")
         }
         switch (command, url) {
         case (nil, nil):

@@ -49,7 +49,8 @@ public struct HookDefinition: Sendable, Hashable {
     /// A disabled hook does not run and does not hold history back.
     public var enabled: Bool = true
     /// The level of the API token the hook is given in `PHOTOS_TOKEN` (`access`): read-only by
-    /// default; read-write or add-only when the config says so.
+    /// default; read-write, add-only or limited when the config says so. A limited token sees and
+    /// changes only the assets of the hook's ``albums`` (the config requires some).
     public var access: AccessLevel = .readOnly
 
     /// A hook with the defaults for everything but its name and command.

@@ -39,8 +39,8 @@ public final class HookRunner: Service, Sendable {
     let logger: Logger
     let payloads: HookPayloadBuilder
     let environment: [String: String]
-    /// Variables for one hook only, by name (its API token).
-    let hookEnvironment: [String: [String: String]]
+    /// Each exec hook's API token (`PHOTOS_SOCKET`, `PHOTOS_TOKEN`); a limited one follows the hook's albums.
+    let tokens: HookTokens
     let onEvent: @Sendable (Event) -> Void
     /// Writes the hooks' cursors off the follow loops.
     let cursors: CursorWriter
@@ -56,15 +56,15 @@ public final class HookRunner: Service, Sendable {
     ///
     /// `historyLimit` bounds the change-log entries kept for hooks that lag behind. `environment` is
     /// the daemon's; hooks get only its `PATH`, `HOME`, `USER`, `LOGNAME`, `LANG`, `LC_*` and `TZ`,
-    /// plus the `PHOTOS_*` variables, and `hookEnvironment[name]` (`PHOTOS_SOCKET`, `PHOTOS_TOKEN`).
+    /// plus the `PHOTOS_*` variables, and their token's `PHOTOS_SOCKET` and `PHOTOS_TOKEN` (`tokens`).
     public init(
         hooks: [HookDefinition], database: LibraryDatabase, libraryPath: String, historyLimit: Int = 1_000_000,
         timeZone: TimeZone = .current, logger: Logger,
         environment: [String: String] = ProcessInfo.processInfo.environment,
-        hookEnvironment: [String: [String: String]] = [:], backoffBase: Duration = .seconds(1),
+        tokens: HookTokens = HookTokens(), backoffBase: Duration = .seconds(1),
         onEvent: @escaping @Sendable (Event) -> Void = { _ in }
     ) {
-        self.hookEnvironment = hookEnvironment
+        self.tokens = tokens
         self.backoffBase = backoffBase
         cursors = CursorWriter(database: database, logger: logger)
         self.hooks = hooks.filter(\.enabled)
@@ -211,6 +211,7 @@ public final class HookRunner: Service, Sendable {
                     until = try database.currentToken()
                     payload = try payloads.expired(hook: hook.name, since: since, until: until)
                     count = 0
+                    refreshToken(of: hook, log: log)
                     log.warning("the hook's cursor fell out of the kept history: giving it an expired run",
                                 metadata: ["since": "\(since)"])
                 } else {
@@ -220,6 +221,8 @@ public final class HookRunner: Service, Sendable {
                     let built = try await worker.perform { () throws -> (count: Int, payload: [UInt8])? in
                         let selected = try filter.select(batch, in: database)
                         if selected.isEmpty { return nil }
+                        // The hook is told about its albums as they are now: its token sees them too.
+                        self.refreshToken(of: hook, log: log)
                         return (
                             selected.reduce(0) { $0 + $1.count },
                             try payloads.payload(hook: hook.name, since: since, until: until, changes: selected)
@@ -257,7 +260,8 @@ public final class HookRunner: Service, Sendable {
                         [
                             "PHOTOS_LIBRARY": libraryPath, "PHOTOS_HOOK": hook.name, "PHOTOS_SINCE": "\(since)",
                             "PHOTOS_UNTIL": "\(until)",
-                        ].merging(hookEnvironment[hook.name] ?? [:], uniquingKeysWith: { $1 }), uniquingKeysWith: { $1 }),
+                        ].merging(tokens.environment(for: hook.name), uniquingKeysWith: { $1 }),
+                        uniquingKeysWith: { $1 }),
                     timeout: hook.timeout, logger: log, niceness: hook.nice)
                 outcome = await process.run(input: payload, started: started)
             }
@@ -309,6 +313,18 @@ public final class HookRunner: Service, Sendable {
     }
 
     /// ``backoffBase`` after the first failure, doubling, at most ``maximumBackoff``.
+    /// Brings a limited hook's token up to its albums as the library has them now (an album a scan
+    /// made since the last run); on a failure the run goes ahead with the token as it was.
+    func refreshToken(of hook: HookDefinition, log: Logger) {
+        do {
+            if let albums = try tokens.refreshAlbums(of: hook, in: database) {
+                log.info("the hook's limited token follows its albums", metadata: ["albums": "\(albums.count)"])
+            }
+        } catch {
+            log.error("cannot bring the hook's token up to its albums", metadata: ["error": "\(error)"])
+        }
+    }
+
     func backoff(afterFailures failures: Int) -> Duration {
         min(backoffBase * (1 << min(max(failures - 1, 0), 16)), Self.maximumBackoff)
     }

@@ -136,24 +136,29 @@ struct FetchRoutes: Sendable {
     }
 
     /// The albums a live query of albums follows (``LiveQueryRoutes``), with the options of
-    /// `GET /v1/albums`. `type` is required: the listing of both types is two fetches, and a live
-    /// query follows one. A limited client follows its albums only, as its listing shows them.
+    /// `GET /v1/albums`: one fetch of the `type` asked, or without one, as the listing, the regular
+    /// albums' fetch and then the smart albums' (each with the options, as the listing's are). A
+    /// limited client follows its albums only, as its listing shows them.
     func liveAlbums(_ posted: LiveQueryRoutes.Request, access: ClientAccess = .owner) throws
-        -> PHFetchResult<PHAssetCollection>
+        -> [(type: PHAssetCollectionType, result: PHFetchResult<PHAssetCollection>)]
     {
-        let type: PHAssetCollectionType
+        let types: [PHAssetCollectionType]
         switch posted.type {
-        case "album": type = .album
-        case "smartAlbum": type = .smartAlbum
-        case nil: throw APIError(.badRequest, "a live query of albums follows one type: give type album or smartAlbum")
+        case nil: types = [.album, .smartAlbum]
+        case "album": types = [.album]
+        case "smartAlbum": types = [.smartAlbum]
         case let other?: throw APIError(.badRequest, "type must be album or smartAlbum, not '\(other)'")
         }
         let options = try fetchOptions(
             predicate: posted.predicate, sort: posted.sort ?? [], limit: posted.limit ?? 0, schema: .assetCollection,
             only: access.isLimited ? Set(access.albums) : nil)
-        let result = PHAssetCollection.fetchAssetCollections(with: type, subtype: .any, options: options)
-        try requireAvailable()
-        return result
+        var results: [(type: PHAssetCollectionType, result: PHFetchResult<PHAssetCollection>)] = []
+        for type in types {
+            results.append((type, PHAssetCollection.fetchAssetCollections(with: type, subtype: .any, options: options)))
+            // After each fetch: the next one's success would clear this one's reason.
+            try requireAvailable()
+        }
+        return results
     }
 
     /// The folders a live query of folders follows, with the options of `GET /v1/folders`. A

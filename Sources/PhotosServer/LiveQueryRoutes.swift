@@ -10,10 +10,10 @@ import ServiceLifecycle
 /// fresh fetch would return.
 ///
 /// `of` says what the query fetches: `assets` (the default: the options of `GET /v1/assets`),
-/// `albums` (those of `GET /v1/albums`, with `type` required: a live query follows one fetch) or
-/// `folders` (those of `GET /v1/folders`). Records (NDJSON, or SSE events when the client accepts
-/// `text/event-stream`), here for assets; albums and folders name theirs `albums`/`album` and
-/// `folders`/`folder`:
+/// `albums` (those of `GET /v1/albums`: without `type`, the regular albums then the smart ones, as
+/// the listing gives them, followed as one list) or `folders` (those of `GET /v1/folders`).
+/// Records (NDJSON, or SSE events when the client accepts `text/event-stream`), here for assets;
+/// albums and folders name theirs `albums`/`album` and `folders`/`folder`:
 /// ```
 /// {"initial":{"assets":[ASSET...],"count":N,"token":T}}
 /// {"token":T,"count":N,"removed":[i...],"inserted":[{"index":i,"asset":ASSET}...],
@@ -92,40 +92,42 @@ struct LiveQueryRoutes: Sendable {
         case "albums":
             // A smart album's members are its assets' doing: PhotoKit reports no change of the album
             // when they change, but its count and dates do.
-            return try follow(.albums, derived: posted.type == "smartAlbum", format: format) {
-                try fetches.liveAlbums(posted, access: access)
+            return try follow(.albums, format: format) {
+                try fetches.liveAlbums(posted, access: access).map { ($0.result, derived: $0.type == .smartAlbum) }
             }
         case "folders":
-            return try follow(.folders, format: format) { try fetches.liveFolders(posted, access: access) }
+            return try follow(.folders, format: format) { [(try fetches.liveFolders(posted, access: access), false)] }
         default:
-            return try follow(.assets, format: format) { try fetches.liveAssets(posted, access: access) }
+            return try follow(.assets, format: format) { [(try fetches.liveAssets(posted, access: access), false)] }
         }
     }
 
-    /// Answers the stream of the result `fetch` makes.
+    /// Answers the stream of the results `fetch` makes, followed as one: the objects of the first,
+    /// then those of the next, as `GET /v1/albums` without `type` lists regular and smart albums.
     ///
-    /// `derived`: the objects' descriptions follow from assets, not from the objects' own changes
+    /// `derived`: the result's descriptions follow from assets, not from its objects' own changes
     /// (smart albums' counts and dates): the observer compares them at each change of assets.
     private func follow<Object: PHObject, Description: Hashable & Sendable>(
-        _ kind: LiveKind<Object, Description>, derived: Bool = false, format: StreamFormat,
-        fetch: () throws -> PHFetchResult<Object>
+        _ kind: LiveKind<Object, Description>, format: StreamFormat,
+        fetch: () throws -> [(PHFetchResult<Object>, derived: Bool)]
     ) throws -> Response {
         let slot = try streams.open()
         // Watching starts before the fetch: a change committed in between is in the result, and
         // nothing after the result is missed.
-        let observer = QueryObserver(kind, derived: derived)
+        let observer = QueryObserver(kind)
         library.register(observer)
-        let result: PHFetchResult<Object>
+        let sections: [(PHFetchResult<Object>, derived: Bool)]
         let token: Int64
         do {
             token = try library.database.currentToken()
-            result = try fetch()
+            sections = try fetch()
         } catch {
             library.unregisterChangeObserver(observer)
             slot.close()
             throw APIError.from(error)
         }
-        observer.follow(result)
+        observer.follow(sections)
+        let results = sections.map(\.0)
         let library = self.library
         return Response(
             status: .ok,
@@ -138,7 +140,7 @@ struct LiveQueryRoutes: Sendable {
                 }
                 do {
                     try await writer.write(
-                        ByteBuffer(bytes: format.record(try Self.initial(result, kind, token: token))))
+                        ByteBuffer(bytes: format.record(try Self.initial(results, kind, token: token))))
                     for await record in observer.records.cancelOnGracefulShutdown() {
                         try await writer.write(ByteBuffer(bytes: format.record(try record.get())))
                     }
@@ -151,59 +153,125 @@ struct LiveQueryRoutes: Sendable {
             })
     }
 
-    /// The whole result as a listing named after the kind, without its closing brace.
+    /// The whole result (its sections one after the other) as a listing named after the kind,
+    /// without its closing brace.
     private static func listing<Object, Description>(
-        _ result: PHFetchResult<Object>, _ kind: LiveKind<Object, Description>
+        _ results: [PHFetchResult<Object>], _ kind: LiveKind<Object, Description>
     ) throws -> [UInt8] {
         var writer = WireJSONWriter()
         writer.beginListing(kind.listing)
-        try kind.pages(result) { page in
-            for object in page { try kind.element(&writer, object) }
+        for result in results {
+            try kind.pages(result) { page in
+                for object in page { try kind.element(&writer, object) }
+            }
         }
         writer.endListing(next: nil)
         return Array(writer.bytes.dropLast())
     }
 
     static func initial<Object, Description>(
-        _ result: PHFetchResult<Object>, _ kind: LiveKind<Object, Description>, token: Int64
+        _ results: [PHFetchResult<Object>], _ kind: LiveKind<Object, Description>, token: Int64
     ) throws -> [UInt8] {
-        Array("{\"initial\":".utf8) + (try listing(result, kind))
-            + Array(",\"count\":\(result.count),\"token\":\(token)}}".utf8)
+        Array("{\"initial\":".utf8) + (try listing(results, kind))
+            + Array(",\"count\":\(results.reduce(0) { $0 + $1.count }),\"token\":\(token)}}".utf8)
     }
 
-    /// One change's details as a record; the objects described at their positions after it.
+    /// One change's details as a record; the objects described at their positions after it, in
+    /// `after`, the results (sections) the change left.
     static func diff<Object, Description>(
-        _ details: PHFetchResultChangeDetails<Object>, _ kind: LiveKind<Object, Description>, token: Int64
+        _ change: LiveChange, after: [PHFetchResult<Object>], _ kind: LiveKind<Object, Description>, token: Int64
     ) throws -> [UInt8] {
-        let after = details.fetchResultAfterChanges
-        guard details.hasIncrementalChanges else {
+        let count = after.reduce(0) { $0 + $1.count }
+        guard let details = change.details else {
             return Array("{\"token\":\(token),\"reset\":".utf8) + (try listing(after, kind))
-                + Array(",\"count\":\(after.count)}}".utf8)
+                + Array(",\"count\":\(count)}}".utf8)
         }
-        // The objects at their positions, all read at once; one deleted since is null.
+        // The objects at their positions, all of a section read at once; one deleted since is null.
         func described(_ indexes: [Int]) throws -> [UInt8] {
-            let descriptions = try kind.described(after, indexes)
-            let byIdentifier = Dictionary(
-                descriptions.map { (kind.identifier($0), $0) }, uniquingKeysWith: { first, _ in first })
-            let identifiers = descriptions.count == indexes.count
-                ? descriptions.map(kind.identifier) : indexes.map { after.object(at: $0).localIdentifier }
             var bytes = Array("[".utf8)
-            for (position, index) in indexes.enumerated() {
-                if position > 0 { bytes.append(UInt8(ascii: ",")) }
-                var writer = WireJSONWriter()
-                if let object = byIdentifier[identifiers[position]] { try kind.write(&writer, object) }
-                bytes += Array("{\"index\":\(index),\"\(kind.object)\":".utf8)
-                    + (writer.bytes.isEmpty ? Array("null".utf8) : writer.bytes) + [UInt8(ascii: "}")]
+            var start = 0
+            var position = 0
+            for section in after {
+                let end = start + section.count
+                var local: [Int] = []
+                while position + local.count < indexes.count, indexes[position + local.count] < end {
+                    local.append(indexes[position + local.count] - start)
+                }
+                if !local.isEmpty {
+                    let descriptions = try kind.described(section, local)
+                    let byIdentifier = Dictionary(
+                        descriptions.map { (kind.identifier($0), $0) }, uniquingKeysWith: { first, _ in first })
+                    let identifiers = descriptions.count == local.count
+                        ? descriptions.map(kind.identifier) : local.map { section.object(at: $0).localIdentifier }
+                    for (offset, index) in local.enumerated() {
+                        if position + offset > 0 { bytes.append(UInt8(ascii: ",")) }
+                        var writer = WireJSONWriter()
+                        if let object = byIdentifier[identifiers[offset]] { try kind.write(&writer, object) }
+                        bytes += Array("{\"index\":\(start + index),\"\(kind.object)\":".utf8)
+                            + (writer.bytes.isEmpty ? Array("null".utf8) : writer.bytes) + [UInt8(ascii: "}")]
+                    }
+                    position += local.count
+                }
+                start = end
             }
             return bytes + [UInt8(ascii: "]")]
         }
-        var moves: [String] = []
-        details.enumerateMoves { from, to in moves.append("{\"from\":\(from),\"to\":\(to)}") }
-        let removed = (details.removedIndexes ?? []).map(String.init).joined(separator: ",")
-        return Array("{\"token\":\(token),\"count\":\(after.count),\"removed\":[\(removed)],\"inserted\":".utf8)
-            + (try described(Array(details.insertedIndexes ?? [])))
-            + Array(",\"moves\":[\(moves.joined(separator: ","))],\"changed\":".utf8)
-            + (try described(Array(details.changedIndexes ?? []))) + [UInt8(ascii: "}")]
+        let moves = details.moves.map { "{\"from\":\($0.from),\"to\":\($0.to)}" }.joined(separator: ",")
+        let removed = details.removed.map(String.init).joined(separator: ",")
+        return Array("{\"token\":\(token),\"count\":\(count),\"removed\":[\(removed)],\"inserted\":".utf8)
+            + (try described(details.inserted))
+            + Array(",\"moves\":[\(moves)],\"changed\":".utf8)
+            + (try described(details.changed)) + [UInt8(ascii: "}")]
+    }
+}
+
+/// How a live query's result changed, in PhotoKit's terms, over the whole result: its sections'
+/// `PHFetchResultChangeDetails` one after the other, each section's positions offset by the
+/// objects of the sections before it (before the change for `removed` and `moves[].from`, after
+/// it for `inserted`, `changed` and `moves[].to`).
+///
+/// Sections never share an object, so a client that drops the removed and moved-from objects,
+/// places the inserted and moved ones and keeps the others in order around them fills each
+/// section's free places with exactly that section's remaining objects.
+struct LiveChange: Sendable, Hashable {
+    /// The incremental details; nil when a section has none (PhotoKit's `hasIncrementalChanges`
+    /// false): the client is sent everything again.
+    var details: Details?
+
+    struct Details: Sendable, Hashable {
+        var removed: [Int] = []
+        var inserted: [Int] = []
+        var changed: [Int] = []
+        var moves: [Move] = []
+    }
+
+    struct Move: Sendable, Hashable {
+        var from: Int
+        var to: Int
+    }
+
+    /// The change of the whole result from its sections' changes: each section's result before
+    /// the change, and its details (nil for a section the change left as it was).
+    init<Object>(_ sections: [(before: PHFetchResult<Object>, details: PHFetchResultChangeDetails<Object>?)]) {
+        var joined = Details()
+        var before = 0
+        var after = 0
+        for (result, details) in sections {
+            defer {
+                before += result.count
+                after += details?.fetchResultAfterChanges.count ?? result.count
+            }
+            guard let details else { continue }
+            guard details.hasIncrementalChanges else {
+                self.details = nil
+                return
+            }
+            joined.removed += (details.removedIndexes ?? []).map { before + $0 }
+            joined.inserted += (details.insertedIndexes ?? []).map { after + $0 }
+            joined.changed += (details.changedIndexes ?? []).map { after + $0 }
+            details.enumerateMoves { from, to in joined.moves.append(Move(from: before + from, to: after + to)) }
+        }
+        details = joined
     }
 }
 
@@ -249,31 +317,38 @@ extension LiveKind where Object == PHCollectionList, Description == CollectionDe
 }
 
 /// Follows one live query: each change that touches its result becomes a record, and the result
-/// moves on to the one after the change.
+/// moves on to the one after the change. The result is one or more fetch results (sections),
+/// followed as one list: the sections' objects one after the other.
 ///
-/// `@unchecked Sendable`: the result and the descriptions sent are read and replaced only under
+/// `@unchecked Sendable`: the sections and the descriptions sent are read and replaced only under
 /// `lock`; the kind is immutable.
 final class QueryObserver<Object: PHObject, Description: Hashable & Sendable>: PHPhotoLibraryChangeObserver, @unchecked Sendable {
+    /// One fetch result of the query, as the client holds it.
+    private struct Section {
+        var result: PHFetchResult<Object>
+        /// For objects whose descriptions follow from assets (smart albums): each one's description as
+        /// the client holds it, by identifier; nil when the objects' own changes say it all.
+        var sent: [String: Description]?
+    }
+
     private let lock = NSLock()
     private let kind: LiveKind<Object, Description>
-    private var result: PHFetchResult<Object>?
-    /// For objects whose descriptions follow from assets (smart albums): each one's description as
-    /// the client holds it, by identifier; nil when the objects' own changes say it all.
-    private var sent: [String: Description]?
+    private var sections: [Section] = []
     let records: AsyncStream<Result<[UInt8], any Error>>
     private let continuation: AsyncStream<Result<[UInt8], any Error>>.Continuation
 
-    init(_ kind: LiveKind<Object, Description>, derived: Bool = false) {
+    init(_ kind: LiveKind<Object, Description>) {
         self.kind = kind
-        sent = derived ? [:] : nil
         (records, continuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(10_000))
     }
 
-    /// Starts following `result`; changes before it are in it.
-    func follow(_ result: PHFetchResult<Object>) {
+    /// Starts following `results` (each `derived` when its objects' descriptions follow from
+    /// assets); changes before them are in them.
+    func follow(_ results: [(PHFetchResult<Object>, derived: Bool)]) {
         lock.withLock {
-            self.result = result
-            if sent != nil { sent = describedAll(result) }
+            sections = results.map { result, derived in
+                Section(result: result, sent: derived ? describedAll(result) : nil)
+            }
         }
     }
 
@@ -285,28 +360,42 @@ final class QueryObserver<Object: PHObject, Description: Hashable & Sendable>: P
     func photoLibraryDidChange(_ changeInstance: PHChange) {
         let token = changeInstance.entry.token
         lock.withLock {
-            guard let current = result else { return }
-            var details = changeInstance.changeDetails(for: current)
-            if let held = sent, !changeInstance.entry.asset.isEmpty, details?.hasIncrementalChanges ?? true {
-                // Objects whose description the change of assets made stale are changed objects.
-                let after = details?.fetchResultAfterChanges ?? current
-                let now = describedAll(after)
-                let stale = (0..<after.count).map(after.object(at:)).filter { object in
-                    now[object.localIdentifier].map { held[object.localIdentifier] != $0 } ?? false
-                }
-                sent = now
-                if !stale.isEmpty {
-                    let changed = (details?.changedIndexes ?? []).map(after.object(at:))
-                    details = PHFetchResultChangeDetails(from: current, to: after, changedObjects: changed + stale)
-                }
-            } else if sent != nil, let after = details?.fetchResultAfterChanges {
-                sent = describedAll(after)
+            guard !sections.isEmpty else { return }
+            let changes = sections.indices.map { index in
+                (before: sections[index].result, details: details(of: &sections[index], changeInstance))
             }
-            guard let details else { return }
-            result = details.fetchResultAfterChanges
+            guard changes.contains(where: { $0.details != nil }) else { return }
+            for (index, change) in changes.enumerated() {
+                if let details = change.details { sections[index].result = details.fetchResultAfterChanges }
+            }
+            let after = sections.map(\.result)
             // Described now, while the objects are as this change left them.
-            continuation.yield(Result { try LiveQueryRoutes.diff(details, kind, token: token) })
+            let change = LiveChange(changes)
+            continuation.yield(Result { try LiveQueryRoutes.diff(change, after: after, kind, token: token) })
         }
+    }
+
+    /// How the change changed one section, or nil when it did not; the descriptions it holds of
+    /// objects that follow from assets are brought up to date.
+    private func details(of section: inout Section, _ changeInstance: PHChange) -> PHFetchResultChangeDetails<Object>? {
+        let current = section.result
+        var details = changeInstance.changeDetails(for: current)
+        if let held = section.sent, !changeInstance.entry.asset.isEmpty, details?.hasIncrementalChanges ?? true {
+            // Objects whose description the change of assets made stale are changed objects.
+            let after = details?.fetchResultAfterChanges ?? current
+            let now = describedAll(after)
+            let stale = (0..<after.count).map(after.object(at:)).filter { object in
+                now[object.localIdentifier].map { held[object.localIdentifier] != $0 } ?? false
+            }
+            section.sent = now
+            if !stale.isEmpty {
+                let changed = (details?.changedIndexes ?? []).map(after.object(at:))
+                details = PHFetchResultChangeDetails(from: current, to: after, changedObjects: changed + stale)
+            }
+        } else if section.sent != nil, let after = details?.fetchResultAfterChanges {
+            section.sent = describedAll(after)
+        }
+        return details
     }
 
     func finish() { continuation.finish() }

@@ -140,6 +140,17 @@ extension LibraryDatabase {
         }
     }
 
+    /// Replaces the albums a `limited` token sees (local identifiers), at once for every request
+    /// after this one: a hook's token follows its albums as scans make them. Throws `notFound` for
+    /// an unknown id.
+    public func setAccessTokenAlbums(_ id: String, albums: [String]) throws {
+        let albumList = String(decoding: try JSONEncoder().encode(albums), as: UTF8.self)
+        try tokenWrite { db in
+            try db.execute(sql: "UPDATE accessToken SET albumList = ? WHERE id = ?", arguments: [albumList, id])
+            guard db.changesCount > 0 else { throw StoreError(.notFound, "no token \(id) (see `photos token list`)") }
+        }
+    }
+
     /// Revokes every token made for `owner` (a hook's, when the daemon starts again); returns how many.
     @discardableResult
     public func revokeAccessTokens(owner: String) throws -> Int {

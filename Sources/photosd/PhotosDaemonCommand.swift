@@ -122,13 +122,13 @@ struct PhotosDaemonCommand: AsyncParsableCommand {
         let socketPath = socket ?? file.socket ?? APIServer.defaultSocketPath()
         // Each hook's API token, of the level its config names, made anew at each start: the last
         // start's are revoked, so a token a hook leaked lives no longer than the daemon.
-        let hookEnvironment = try Self.mintHookTokens(
-            configuration.hooks, socketPath: socketPath, database: database, logger: logger)
+        let hookTokens = try HookTokens.mint(
+            for: configuration.hooks, socketPath: socketPath, database: database, logger: logger)
         if configuration.hooks.contains(where: \.enabled) {
             let runner = HookRunner(
                 hooks: configuration.hooks, database: database, libraryPath: path,
                 historyLimit: configuration.hookHistoryLimit, timeZone: configuration.timeZone,
-                logger: Logger(label: "photosd.hooks"), hookEnvironment: hookEnvironment)
+                logger: Logger(label: "photosd.hooks"), tokens: hookTokens)
             // Before the services start: a new hook is given the startup scan's changes too.
             try runner.enroll()
             services.append(runner)
@@ -160,25 +160,6 @@ struct PhotosDaemonCommand: AsyncParsableCommand {
                 logger: logger))
         logger.info("starting", metadata: ["library.path": "\(path)", "roots": "\(roots.joined(separator: ", "))"])
         try await group.run()
-    }
-
-    /// Revokes the tokens earlier starts made for hooks and makes one per enabled hook, at its
-    /// `access` level; returns each hook's `PHOTOS_SOCKET` and `PHOTOS_TOKEN` (none when the API is off).
-    private static func mintHookTokens(
-        _ hooks: [HookDefinition], socketPath: String, database: LibraryDatabase, logger: Logger
-    ) throws -> [String: [String: String]] {
-        for token in try database.accessTokens() where token.owner?.hasPrefix("hook:") == true {
-            try database.revokeAccessToken(token.id)
-        }
-        guard !socketPath.isEmpty else { return [:] }
-        var environment: [String: [String: String]] = [:]
-        for hook in hooks where hook.enabled {
-            let (_, secret) = try database.createAccessToken(
-                level: hook.access, name: "hook \(hook.name)", owner: "hook:\(hook.name)")
-            environment[hook.name] = ["PHOTOS_SOCKET": socketPath, "PHOTOS_TOKEN": secret]
-        }
-        if !environment.isEmpty { logger.debug("hook tokens made", metadata: ["hooks": "\(environment.count)"]) }
-        return environment
     }
 
     /// Runs a step of reading the configuration. A problem in it is printed on standard error and

@@ -39,6 +39,21 @@ import Testing
         #expect(config.hookHistoryLimit == nil && config.hooks.isEmpty)
     }
 
+    @Test func aHookTakesEveryAccessLevelAndALimitedOneItsAlbums() throws {
+        let config = try ConfigFile.parse(Self.twoHooks + """
+            name = "tagger"
+            command = ["/x"]
+            access = "limited"
+            albums = ["/home/me/Pictures/Family", "2F1D4C1E-7E1B-4C0C-9E7B-3C7E2A1B0C11/L0/040"]
+            """)
+        #expect(config.hooks.map(\.access) == [.readOnly, .limited], "read-only unless the config says")
+        #expect(config.hooks[1].albums == ["/home/me/Pictures/Family", "2F1D4C1E-7E1B-4C0C-9E7B-3C7E2A1B0C11/L0/040"])
+        for level in ["read-only", "read-write", "add-only"] {
+            let hook = try ConfigFile.parse(Self.second + "access = \"\(level)\"").hooks[1]
+            #expect(hook.access.rawValue == level && hook.albums.isEmpty)
+        }
+    }
+
     @Test func twoHooksParseToTheirDefinitions() throws {
         let config = try ConfigFile.parse("""
             roots = ["/home/me/Pictures"]
@@ -105,6 +120,10 @@ import Testing
         + "access, url, secret, secret_file"
     static let topKeys =
         "known: library, roots, ignore, settle_ms, poll_interval_s, time_zone, hook_history_limit, socket, hooks, listen"
+
+    static let limitedWithoutAlbums =
+        "\"limited\" sees only the assets of the hook's albums: name them, e.g. "
+        + "albums = [\"/home/me/Pictures/Family\"] (album directories or local identifiers)"
 
     /// Bad configs and the exact error each gives.
     static let rejected: [(text: String, code: ConfigError.Code, message: String)] = [
@@ -198,8 +217,13 @@ import Testing
          "config.toml:10: hooks[1].timeout_s: must be a whole number of seconds, 1 or more, not 0"),
         (second + "max_failures = 0", .invalidValue,
          "config.toml:10: hooks[1].max_failures: must be a whole number of failed runs, 1 or more, not 0"),
-        (second + "access = \"limited\"", .invalidValue,
-         "config.toml:10: hooks[1].access: must be read-only, read-write or add-only, not \"limited\""),
+        (second + "access = \"admin\"", .invalidValue,
+         "config.toml:10: hooks[1].access: must be read-only, read-write, add-only or limited, not \"admin\""),
+        (second + "access = 2", .wrongType, "config.toml:10: hooks[1].access: must be a string, not an integer"),
+        // A limited token sees the hook's albums: without them it would see nothing.
+        (second + "access = \"limited\"", .missingKey, "config.toml:10: hooks[1].access: \(limitedWithoutAlbums)"),
+        (second + "albums = []\naccess = \"limited\"", .missingKey,
+         "config.toml:11: hooks[1].access: \(limitedWithoutAlbums)"),
         (second + "nice = 20", .invalidValue, "config.toml:10: hooks[1].nice: must be a nice increment from 0 to 19, not 20"),
         (second + "nice = -1", .invalidValue, "config.toml:10: hooks[1].nice: must be a nice increment from 0 to 19, not -1"),
         (second + "enabled = \"yes\"", .wrongType,
@@ -478,6 +502,24 @@ import Testing
         let absent = directory.path("absent.toml").path
         let missing = try BuiltProducts.run("photosd", ["--library", library, "--config", absent])
         #expect(missing.status == 78 && missing.stderr.contains("photosd: \(absent): cannot read the file: "))
+
+        // A limited hook names the albums its token sees.
+        try """
+            roots = ["\(root.path)"]
+
+            [[hooks]]
+            name = "tagger"
+            command = ["/bin/cat"]
+            access = "limited"
+            """.write(to: config, atomically: true, encoding: .utf8)
+        let limited = try BuiltProducts.run("photosd", ["--library", library, "--config", config.path])
+        #expect(limited.status == 78, "\(limited.stderr)")
+        #expect(
+            limited.stderr.contains(
+                "photosd: \(config.path):6: hooks[0].access: \"limited\" sees only the assets of the hook's albums: "
+                    + "name them, e.g. albums = ["),
+            "\(limited.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: library))
 
         // An unknown album is found once the library is open, still before any service starts.
         try """

@@ -86,6 +86,7 @@ import Testing
                 method: "POST", target: "/v1/queries", body: #"{"in":"\#(winter)"}"#,
                 expected: levels(.ok, limited: .notFound)),
             Endpoint(method: "POST", target: "/v1/queries", body: #"{"of":"albums","type":"album"}"#, expected: levels(.ok)),
+            Endpoint(method: "POST", target: "/v1/queries", body: #"{"of":"albums"}"#, expected: levels(.ok)),
             Endpoint(
                 method: "POST", target: "/v1/queries", body: #"{"of":"folders"}"#, expected: levels(.ok, limited: .forbidden)),
             Endpoint(
@@ -253,6 +254,46 @@ import Testing
             #expect(hidden.status == 404 && hidden.body.contains("no asset"))
             let seen = try await get("/v1/assets/\(fixture.assets["beach.jpg"]!)/original")
             #expect(seen.status == 404 && seen.body.contains("not there"))
+        }
+    }
+
+    /// A limited token none of whose albums exists (a hook's, before the scan that makes them)
+    /// sees nothing: empty listings and streams, every object absent, no change allowed.
+    @Test func aLimitedClientOfNoAlbumSeesNothing() async throws {
+        try await APIServerTests.withServer { socket, fixture in
+            let secret = try fixture.library.database.createAccessToken(level: .limited, albums: []).secret
+            let headers = ["Authorization": "Bearer \(secret)"]
+            let beach = fixture.assets["beach.jpg"]!, trip = fixture.collections["Trip"]!
+            func send(_ method: String, _ target: String, _ body: String = "") async throws -> (status: Int, body: String) {
+                let reply = try await Self.send(
+                    socket, Endpoint(method: method, target: target, body: body, expected: [:]), headers: headers)
+                return (reply.status, reply.body)
+            }
+            func listed(_ target: String, _ key: String) async throws -> [[String: Any]] {
+                let reply = try await send("GET", target)
+                #expect(reply.status == 200, "\(target): \(reply.body)")
+                let object = try #require(try JSONSerialization.jsonObject(with: Data(reply.body.utf8)) as? [String: Any])
+                return try #require(object[key] as? [[String: Any]])
+            }
+            #expect(try await listed("/v1/assets", "assets").isEmpty)
+            #expect(try await listed("/v1/assets?includeHidden=true&includeAllBursts=true", "assets").isEmpty)
+            #expect(try await listed("/v1/albums", "albums").isEmpty)
+            #expect(try await listed("/v1/folders", "folders").isEmpty)
+            #expect(try await send("GET", "/v1/assets/\(beach)").status == 404)
+            #expect(try await send("GET", "/v1/albums/\(trip)").status == 404)
+            #expect(try await send("GET", "/v1/assets?in=\(trip)").status == 404)
+            let since = try fixture.library.database.currentToken()
+            try fixture.library.performChangesAndWait { PHAssetChangeRequest(for: fixture.asset("beach.jpg")).isFavorite = false }
+            let changes = try await send("GET", "/v1/changes?since=\(since)")
+            #expect(changes.status == 200 && changes.body.isEmpty, "\(changes.body)")
+            for body in ["{}", #"{"of":"albums"}"#, #"{"of":"albums","type":"album"}"#, #"{"of":"albums","type":"smartAlbum"}"#] {
+                let query = try await send("POST", "/v1/queries", body)
+                let record = try JSONDecoder().decode(API.LiveQueryRecord.self, from: Data(query.body.utf8))
+                #expect(record.initial?.count == 0, "\(body): \(query.body)")
+            }
+            let edit = #"{"changes":[{"op":"editAsset","asset":"\#(beach)","isFavorite":true}]}"#
+            #expect(try await send("POST", "/v1/changes", edit).status == 403)
+            #expect(fixture.asset("beach.jpg").isFavorite == false)
         }
     }
 

@@ -216,3 +216,162 @@ import Testing
         #expect(tokens.stdout.split(separator: "\n").count == 1 && tokens.stdout.contains("hook:env"))
     }
 }
+
+/// A hook whose `access` is `limited`: its token sees the hook's albums, through the real photosd.
+@Suite struct LimitedHookTokenTests {
+    /// curl on the PATH, which the hook's script uses to ask the API.
+    static let curl: String? = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        .split(separator: ":").map { "\($0)/curl" }.first(where: FileManager.default.isExecutableFile(atPath:))
+
+    /// The hook: with its token, lists the assets and albums it sees and records the status of
+    /// requests it may not make; once `$1/outside` names an asset and an album of another album's,
+    /// asks for those too. Each run's findings go to `$1/run-UNTIL/`.
+    static let script = #"""
+        out="$1"; curl="$2"
+        cat > /dev/null
+        run="$out/run-$PHOTOS_UNTIL"
+        mkdir -p "$run.part"
+        ask() { "$curl" -s --unix-socket "$PHOTOS_SOCKET" -H "Authorization: Bearer $PHOTOS_TOKEN" "$@"; }
+        code() { ask -o /dev/null -w '%{http_code}' "$@"; }
+        post() { code -H 'Content-Type: application/json' -d "$1" http://photosd/v1/changes; }
+        ask -o "$run.part/assets.json" http://photosd/v1/assets
+        ask -o "$run.part/albums.json" http://photosd/v1/albums
+        {
+            echo "status $(code http://photosd/v1/status)"
+            echo "createAlbum $(post '{"changes":[{"op":"createAlbum","title":"Mine"}]}')"
+            if [ -e "$out/outside" ]; then
+                read -r asset album < "$out/outside"
+                echo "asset $(code "http://photosd/v1/assets/$asset")"
+                echo "original $(code "http://photosd/v1/assets/$asset/original")"
+                echo "album $(code "http://photosd/v1/albums/$album")"
+                echo "in $(code "http://photosd/v1/assets?in=$album")"
+                echo "edit $(post "{\"changes\":[{\"op\":\"editAsset\",\"asset\":\"$asset\",\"isFavorite\":true}]}")"
+            fi
+        } > "$run.part/codes"
+        mv "$run.part" "$run"
+        """#
+
+    static func owner(_ socket: String, _ target: String, method: String = "GET", body: String = "")
+        async throws -> UnixHTTPClient.Reply
+    {
+        try await offPool {
+            try UnixHTTPClient.request(
+                socket, method, target, headers: body.isEmpty ? [:] : ["Content-Type": "application/json"],
+                body: Array(body.utf8))
+        }
+    }
+
+    static func identifiers(_ data: Data, _ key: String) throws -> [String: String] {
+        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let items = try #require(object[key] as? [[String: Any]], "\(String(decoding: data, as: UTF8.self))")
+        return Dictionary(uniqueKeysWithValues: items.map { item in
+            let name = (item["localizedTitle"] as? String)
+                ?? ((item["resources"] as? [[String: Any]])?.first?["path"] as? String).map { ($0 as NSString).lastPathComponent }
+            return (name ?? "?", item["localIdentifier"] as? String ?? "?")
+        })
+    }
+
+    @Test(.enabled(if: Corpus.isAvailable && curl != nil, "needs ../shared/corpus and curl"))
+    func aLimitedHookSeesOnlyItsAlbumsAssetsAndIsRefusedTheRest() async throws {
+        let curl = try #require(Self.curl)
+        let directory = try TemporaryDirectory(prefix: "photos-limited-hook")
+        let root = directory.path("Pictures")
+        let out = directory.path("hook-out")
+        for (source, place) in [
+            ("Camera/2008/Death Valley/FurnaceCreekInn.jpg", "Family/inn.jpg"), ("Camera/1997/Ricoh/RIMG0001.JPG", "Other/ricoh.jpg"),
+        ] {
+            let destination = root.appendingPathComponent(place)
+            try FileManager.default.createDirectory(
+                at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: try #require(Corpus.file(source)), to: destination)
+        }
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        let script = directory.path("limited-hook.sh")
+        try Self.script.write(to: script, atomically: true, encoding: .utf8)
+        let config = directory.path("config.toml")
+        try """
+            [[hooks]]
+            name = "family-only"
+            command = ["/bin/sh", "\(script.path)", "\(out.path)", "\(curl)"]
+            objects = ["asset"]
+            access = "limited"
+            albums = ["\(root.appendingPathComponent("Family").path)"]
+            """.write(to: config, atomically: true, encoding: .utf8)
+
+        // A new library: Family is no album when photosd starts (its first scan makes it), which
+        // photosd says; the token follows the album once the scan has made it.
+        let daemon = try await APIDaemon(directory: directory, root: root, arguments: ["--config", config.path])
+        #expect(daemon.logText.contains("none of the hook's albums is an album yet"), "\(daemon.logText)")
+        func runs() throws -> [URL] {
+            try FileManager.default.contentsOfDirectory(at: out, includingPropertiesForKeys: nil)
+                .filter { $0.lastPathComponent.hasPrefix("run-") && !$0.pathExtension.contains("part") }
+                .sorted { Int($0.lastPathComponent.dropFirst(4))! < Int($1.lastPathComponent.dropFirst(4))! }
+        }
+        func codes(_ run: URL) throws -> [String: String] {
+            let text = try String(contentsOf: run.appendingPathComponent("codes"), encoding: .utf8)
+            return Dictionary(uniqueKeysWithValues: text.split(separator: "\n").map { line in
+                let words = line.split(separator: " ", maxSplits: 1).map(String.init)
+                return (words[0], words.count > 1 ? words[1] : "")
+            })
+        }
+        func waitForRun(_ what: String, _ matches: (URL) throws -> Bool) async throws -> URL {
+            let deadline = Date().addingTimeInterval(30)
+            while true {
+                if let run = try runs().last(where: matches) { return run }
+                try #require(Date() < deadline, "no run \(what):\n\(daemon.logText)")
+                try await Task.sleep(for: .milliseconds(50))
+            }
+        }
+
+        let first = try await waitForRun("of the startup scan's Family photo") { run in
+            try Self.identifiers(Data(contentsOf: run.appendingPathComponent("assets.json")), "assets").keys
+                .contains("inn.jpg")
+        }
+        #expect(try Self.identifiers(Data(contentsOf: first.appendingPathComponent("assets.json")), "assets").keys.sorted()
+            == ["inn.jpg"])
+        #expect(try Self.identifiers(Data(contentsOf: first.appendingPathComponent("albums.json")), "albums").keys.sorted()
+            == ["Family"])
+        #expect(try codes(first) == ["status": "403", "createAlbum": "403"])
+
+        // The owner sees both albums; the hook is told of the other one's asset and album.
+        var assets: [String: String] = [:]
+        let deadline = Date().addingTimeInterval(30)
+        while assets.count < 2 {
+            try #require(Date() < deadline, "both photos were not ingested:\n\(daemon.logText)")
+            assets = try Self.identifiers(Data(try await Self.owner(daemon.socket, "/v1/assets").body), "assets")
+            if assets.count < 2 { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        let albums = try Self.identifiers(
+            Data(try await Self.owner(daemon.socket, "/v1/albums?type=album").body), "albums")
+        let (ricoh, other, inn) = (try #require(assets["ricoh.jpg"]), try #require(albums["Other"]), try #require(assets["inn.jpg"]))
+        try "\(ricoh) \(other)\n".write(to: out.appendingPathComponent("outside"), atomically: true, encoding: .utf8)
+        // A change of the Family photo gives the hook another run.
+        let edit = try await Self.owner(
+            daemon.socket, "/v1/changes", method: "POST",
+            body: #"{"changes":[{"op":"editAsset","asset":"\#(inn)","isFavorite":true}]}"#)
+        #expect(edit.status == 200, "\(edit.text)")
+        let second = try await waitForRun("after the outside ids") { try codes($0)["asset"] != nil }
+        #expect(
+            try codes(second) == [
+                "status": "403", "createAlbum": "403", "asset": "404", "original": "404", "album": "404", "in": "404",
+                "edit": "403",
+            ])
+        #expect(try Self.identifiers(Data(contentsOf: second.appendingPathComponent("assets.json")), "assets") == ["inn.jpg": inn])
+        // Nothing the hook was refused happened.
+        let ricohNow = try await Self.owner(daemon.socket, "/v1/assets/\(ricoh)")
+        #expect((try JSONSerialization.jsonObject(with: Data(ricohNow.body)) as? [String: Any])?["isFavorite"] as? Bool == false)
+        #expect(try Self.identifiers(Data(try await Self.owner(daemon.socket, "/v1/albums?type=album").body), "albums").keys.sorted()
+            == ["Family", "Other"])
+
+        // `photos token list` shows the hook's token with the album it followed.
+        let listed = try BuiltProducts.run(
+            "photos", ["token", "list", "--json", "--library", directory.path("library.sqlite").path])
+        let tokens = try listed.stdout.split(separator: "\n").map {
+            try JSONDecoder().decode(API.TokenDescription.self, from: Data($0.utf8))
+        }
+        #expect(tokens.map(\.owner) == ["hook:family-only"] && tokens.map(\.access) == ["limited"])
+        #expect(tokens.first?.albums == [try #require(albums["Family"])])
+        daemon.process.terminate()
+        daemon.process.waitUntilExit()
+    }
+}

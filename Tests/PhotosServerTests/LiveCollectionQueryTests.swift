@@ -132,15 +132,61 @@ import Testing
         }
     }
 
-    @Test(arguments: [UInt64(1), 2, 3])
-    func aClientApplyingAlbumDiffsHoldsWhatAFreshListingReturns(seed: UInt64) async throws {
+    /// Without `type`, a query of albums follows what `GET /v1/albums` lists: the regular albums,
+    /// then the smart ones, each section's positions after the one before.
+    @Test func anAlbumQueryWithoutTypeFollowsBothTypesInTheListingsOrder() async throws {
+        try await APIServerTests.withServer { socket, fixture in
+            let stream = try await Stream(socket, #"{"of": "albums", "sort": ["title"]}"#)
+            let initial = try #require(try await stream.next().initial)
+            let listed = try #require(
+                try await APIServerTests.get(socket, "/v1/albums?sort=title").object()["albums"] as? [[String: Any]])
+            let albums = try #require(initial.albums)
+            #expect(albums.map(\.localIdentifier) == listed.compactMap { $0["localIdentifier"] as? String })
+            #expect(albums.prefix(2).map(\.localizedTitle) == ["Trip", "Winter"])
+            #expect(albums.dropFirst(2).allSatisfy { $0.type == "smartAlbum" } && albums.count > 3)
+            #expect(initial.count == albums.count)
+            let favorites = try #require(albums.firstIndex { $0.subtype == "smartAlbumFavorites" })
+
+            // A new regular album is placed among the regular ones; the smart ones move down by one.
+            try fixture.library.performChangesAndWait {
+                _ = PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "Alps")
+            }
+            var record = try await stream.next()
+            #expect(record.inserted?.map(\.index) == [0] && record.removed == [] && record.moves == [])
+            #expect(record.count == albums.count + 1)
+
+            // A change of assets that alters a smart album's count is a change at its place in the whole.
+            let beach = fixture.asset("beach.jpg")
+            let wasFavorite = beach.isFavorite
+            try fixture.library.performChangesAndWait { PHAssetChangeRequest(for: beach).isFavorite = !wasFavorite }
+            record = try await stream.next()
+            #expect(record.inserted == [] && record.removed == [])
+            let changed = try #require(record.changed?.first { $0.index == favorites + 1 }?.album)
+            #expect(changed.subtype == "smartAlbumFavorites")
+            #expect(changed.estimatedAssetCount == (albums[favorites].estimatedAssetCount ?? 0) + (wasFavorite ? -1 : 1))
+            #expect(record.changed?.allSatisfy { $0.index >= 3 } == true, "no regular album changed")
+
+            // A deleted regular album is removed at its place before the change.
+            let winter: PHAssetCollection = fixture.collection("Winter")
+            try fixture.library.performChangesAndWait {
+                PHAssetCollectionChangeRequest.deleteAssetCollections([winter] as NSArray)
+            }
+            record = try await stream.next()
+            #expect(record.removed == [2] && record.inserted == [] && record.count == albums.count)
+        }
+    }
+
+    @Test(arguments: [nil, "album"], [UInt64(1), 2, 3])
+    func aClientApplyingAlbumDiffsHoldsWhatAFreshListingReturns(type: String?, seed: UInt64) async throws {
         try await APIServerTests.withServer { socket, fixture in
             let predicate = "title != 'Skip'"
+            let typeField = type.map { #""type": "\#($0)", "# } ?? ""
             let stream = try await Stream(
-                socket, #"{"of": "albums", "type": "album", "predicate": "\#(predicate)", "sort": ["title"]}"#)
+                socket, #"{"of": "albums", \#(typeField)"predicate": "\#(predicate)", "sort": ["title"]}"#)
             let fresh = {
                 let reply = try await APIServerTests.get(
-                    socket, "/v1/albums?type=album&sort=title&predicate=\(predicate.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)")
+                    socket, "/v1/albums?\(type.map { "type=\($0)&" } ?? "")sort=title&predicate="
+                        + predicate.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)
                 return try #require(try reply.object()["albums"] as? [[String: Any]]).map(Self.summary)
             }
             let first = try #require(try JSONSerialization.jsonObject(with: Data(try await stream.nextLine().utf8)) as? [String: Any])
@@ -154,16 +200,19 @@ import Testing
             for _ in 0..<30 {
                 let albums = PHAssetCollection.fetchAssetCollections(with: .album, subtype: .any, options: fixture.options())
                 let title = titles[Int(random.next() % UInt64(titles.count))]
-                let asset = assets[Int(random.next() % UInt64(assets.count))]
+                let asset = fixture.asset(identifier: assets[Int(random.next() % UInt64(assets.count))].localIdentifier)
                 let album = albums.count == 0 ? nil : albums.object(at: Int(random.next() % UInt64(albums.count)))
-                let choice = album == nil ? 0 : random.next() % 5
+                // Albums' own changes, and changes of assets, which smart albums' counts follow.
+                let choice = album == nil ? random.next() % 3 * 3 : random.next() % 7
                 try fixture.library.performChangesAndWait {
                     switch choice {
                     case 0: _ = PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: title)
                     case 1: PHAssetCollectionChangeRequest(for: album!)?.title = title
                     case 2: PHAssetCollectionChangeRequest.deleteAssetCollections([album!] as NSArray)
-                    case 3: PHAssetCollectionChangeRequest(for: album!)?.addAssets([asset] as NSArray)
-                    default: PHAssetCollectionChangeRequest(for: album!)?.removeAssets([asset] as NSArray)
+                    case 3: PHAssetChangeRequest(for: asset).isFavorite = !asset.isFavorite
+                    case 4: PHAssetCollectionChangeRequest(for: album!)?.addAssets([asset] as NSArray)
+                    case 5: PHAssetCollectionChangeRequest(for: album!)?.removeAssets([asset] as NSArray)
+                    default: PHAssetChangeRequest(for: asset).isHidden = !asset.isHidden
                     }
                 }
                 // Read diffs until the client holds the fresh listing.
@@ -183,7 +232,7 @@ import Testing
     }
 
     @Test(arguments: [
-        (#"{"of": "pictures"}"#, 400), (#"{"of": 1}"#, 400), (#"{"of": "albums"}"#, 400),
+        (#"{"of": "pictures"}"#, 400), (#"{"of": 1}"#, 400), (#"{"of": "albums", "type": ""}"#, 400),
         (#"{"of": "albums", "type": "folder"}"#, 400), (#"{"of": "albums", "type": "album", "includeHidden": true}"#, 400),
         (#"{"of": "albums", "type": "album", "in": "x"}"#, 400), (#"{"of": "folders", "type": "album"}"#, 400),
         (#"{"of": "folders", "includeAllBursts": true}"#, 400), (#"{"of": "assets", "type": "album"}"#, 400),
@@ -241,7 +290,10 @@ import Testing
         let requestSchema = try #require(request["schema"] as? [String: Any])
         let recordSchema: [String: Any] = ["$ref": "#/components/schemas/LiveQueryRecord"]
         try await APIServerTests.withServer { socket, fixture in
-            for body in [#"{"of": "albums", "type": "album", "sort": ["-title"], "limit": 5}"#, #"{"of": "folders"}"#] {
+            for body in [
+                #"{"of": "albums", "type": "album", "sort": ["-title"], "limit": 5}"#, #"{"of": "albums", "sort": ["-title"]}"#,
+                #"{"of": "folders"}"#,
+            ] {
                 let sent = try JSONSerialization.jsonObject(with: Data(body.utf8))
                 let refused = OpenAPIConformanceTests.validate(sent, requestSchema, in: document, at: "$")
                 #expect(refused.isEmpty, "\(body): \(refused.prefix(5))")

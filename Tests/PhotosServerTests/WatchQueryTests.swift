@@ -133,7 +133,8 @@ import Testing
         #expect(said.contains("photosd is not running on \(nowhere)"), "\(said)")
     }
 
-    /// `--folders` (and `--albums`): the same lines, with each collection's title in place of a file.
+    /// `--folders` and `--albums` (of both types unless `--type` says): the same lines, with each
+    /// collection's title in place of a file.
     @Test func foldersAreFollowedWithTheirTitles() async throws {
         let directory = try TemporaryDirectory(prefix: "photos-watch")
         let root = directory.path("Pictures")
@@ -162,6 +163,40 @@ import Testing
         #expect(fields.dropFirst() == ["inserted", "\(folders)", folder, "Trips 2024"], "\(change)")
         #expect(change.last?.hasSuffix("\tcount\t\(folders + 1)") == true)
         watch.terminate()
+
+        // --albums without --type: the regular albums, then the smart ones, as GET /v1/albums lists them.
+        let first = try await offPool {
+            try UnixHTTPClient.request(
+                socket, "POST", "/v1/changes", body: Array(#"{"changes": [{"op": "createAlbum", "title": "Aa"}]}"#.utf8))
+        }
+        #expect(first.status == 200, "\(first.text)")
+        let fresh = try await offPool { try UnixHTTPClient.request(socket, "GET", "/v1/albums?sort=title") }
+        let listed = try #require(try fresh.object()["albums"] as? [[String: Any]])
+        let regular = listed.filter { $0["type"] as? String == "album" }.count
+        #expect(regular > 0 && listed.count > regular, "\(fresh.text)")
+        for (arguments, expected) in [([String](), listed), (["--type", "smartAlbum"], Array(listed.dropFirst(regular)))] {
+            let (albums, albumLines, _) = try photos(
+                ["watch-query", "--socket", daemon.socket, "--albums", "--sort", "title"] + arguments)
+            defer { if albums.isRunning { kill(albums.processIdentifier, SIGKILL) } }
+            let result = try await offPool { try albumLines.lines(until: isCount) }
+            #expect(
+                result.dropLast().map { $0.split(separator: "\t").map(String.init)[3] }
+                    == expected.compactMap { $0["localIdentifier"] as? String }, "\(arguments): \(result)")
+            if arguments.isEmpty {
+                // A new album: inserted among the regular ones, before every smart album.
+                let made = try await offPool {
+                    try UnixHTTPClient.request(
+                        socket, "POST", "/v1/changes", body: Array(#"{"changes": [{"op": "createAlbum", "title": "Zz"}]}"#.utf8))
+                }
+                #expect(made.status == 200, "\(made.text)")
+                let album = try #require((try made.object()["created"] as? [String: String])?["0"])
+                let change = try await offPool { try albumLines.lines(until: isCount) }
+                #expect(change.first?.split(separator: "\t").dropFirst().map(String.init) == ["inserted", "\(regular)", album, "Zz"],
+                        "\(change)")
+                #expect(change.last?.hasSuffix("\tcount\t\(listed.count + 1)") == true, "\(change)")
+            }
+            albums.terminate()
+        }
 
         // A field of assets with --albums is the command line's error, before photosd is asked.
         let (bad, _, badErrors) = try photos(["watch-query", "--socket", daemon.socket, "--albums", "--include-hidden"])
