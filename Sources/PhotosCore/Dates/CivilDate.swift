@@ -8,6 +8,7 @@
 /// ```
 public enum CivilDate {
     /// The year, month (1-12) and day (1-31) of a day count since 1970-01-01 (negative before it).
+    @inlinable
     public static func from<Count: BinaryInteger>(daysSince1970 days: Count)
         -> (year: Count, month: Count, day: Count)
     {

@@ -51,7 +51,10 @@ public enum PHAssetCollectionSubtype: Int, Sendable, Hashable, CaseIterable, Cod
     case any = 9_223_372_036_854_775_807
 
     /// The PhotoKit case name, as used in JSON (`"smartAlbumFavorites"`).
-    public var name: String { String(describing: self) }
+    public var name: String { Self.names[self] ?? String(describing: self) }
+    /// Each case's name, made once: `String(describing:)` reflects on the value (a Mirror), about a
+    /// microsecond a call, and every asset's JSON names its resources' types.
+    private static let names = Dictionary(uniqueKeysWithValues: allCases.map { ($0, String(describing: $0)) })
 }
 
 /// The major kind of a collection list.
@@ -64,7 +67,10 @@ public enum PHCollectionListType: Int, Sendable, Hashable, CaseIterable, Codable
     case smartFolder = 3
 
     /// The PhotoKit case name, as used in JSON.
-    public var name: String { String(describing: self) }
+    public var name: String { Self.names[self] ?? String(describing: self) }
+    /// Each case's name, made once: `String(describing:)` reflects on the value (a Mirror), about a
+    /// microsecond a call, and every asset's JSON names its resources' types.
+    private static let names = Dictionary(uniqueKeysWithValues: allCases.map { ($0, String(describing: $0)) })
 }
 
 /// The minor kind of a collection list. Raw values are PhotoKit's.
@@ -81,7 +87,10 @@ public enum PHCollectionListSubtype: Int, Sendable, Hashable, CaseIterable, Coda
     case any = 9_223_372_036_854_775_807
 
     /// The PhotoKit case name, as used in JSON.
-    public var name: String { String(describing: self) }
+    public var name: String { Self.names[self] ?? String(describing: self) }
+    /// Each case's name, made once: `String(describing:)` reflects on the value (a Mirror), about a
+    /// microsecond a call, and every asset's JSON names its resources' types.
+    private static let names = Dictionary(uniqueKeysWithValues: allCases.map { ($0, String(describing: $0)) })
 }
 
 /// The kinds of object the persistent change history reports on.
@@ -110,7 +119,10 @@ public enum PHAssetResourceType: Int, Sendable, Hashable, CaseIterable, Codable 
     case photoProxy = 19
 
     /// The PhotoKit case name, as used in JSON (`"pairedVideo"`).
-    public var name: String { String(describing: self) }
+    public var name: String { Self.names[self] ?? String(describing: self) }
+    /// Each case's name, made once: `String(describing:)` reflects on the value (a Mirror), about a
+    /// microsecond a call, and every asset's JSON names its resources' types.
+    private static let names = Dictionary(uniqueKeysWithValues: allCases.map { ($0, String(describing: $0)) })
 
     /// The case whose `name` this is.
     public init?(name: String) {
