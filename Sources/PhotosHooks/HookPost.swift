@@ -89,11 +89,11 @@ struct HookPost: Sendable {
         let connection: APIConnection
         do {
             connection = try APIConnection(
-                address: url.address, port: url.port, timeout: seconds, hostHeader: url.hostHeader)
+                host: url.address, port: url.port, timeout: seconds, hostHeader: url.hostHeader,
+                cancellation: attempt.cancellation)
         } catch {
             return Answer(failure: "\(error)")
         }
-        guard attempt.register(connection) else { return Answer(failure: "stopped") }
         let status: Int
         do {
             status = try connection.send("POST", url.target, headers: headers, body: body).status
@@ -108,25 +108,18 @@ struct HookPost: Sendable {
         return Answer(status: status, body: text, bodyBytes: start.count)
     }
 
-    /// One request's connection, and whether the timeout or the daemon stopped it; either ends
-    /// the request from outside by shutting its socket down.
+    /// One request's cancellation, and whether the timeout or the daemon stopped it; either ends
+    /// the request from outside, at whatever step it is (connect or exchange).
     final class Attempt: Sendable {
-        private let state = Mutex<(connection: APIConnection?, timedOut: Bool, cancelled: Bool)>((nil, false, false))
-
-        /// Keeps the request's connection; false if the run was stopped already (then it is not used).
-        func register(_ connection: APIConnection) -> Bool {
-            state.withLock { state in
-                state.connection = connection
-                return !state.timedOut && !state.cancelled
-            }
-        }
+        /// Handed to the request's connection before it exists, so that no stop is missed.
+        let cancellation = APIConnection.Cancellation()
+        private let state = Mutex<(timedOut: Bool, cancelled: Bool)>((false, false))
 
         func stop(timedOut: Bool) {
-            let connection = state.withLock { state in
+            state.withLock { state in
                 if timedOut { state.timedOut = true } else { state.cancelled = true }
-                return state.connection
             }
-            connection?.cancel()
+            cancellation.cancel()
         }
 
         var stopped: (timedOut: Bool, cancelled: Bool) { state.withLock { ($0.timedOut, $0.cancelled) } }
