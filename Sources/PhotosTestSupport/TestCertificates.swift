@@ -79,6 +79,31 @@ public struct TestCertificates: Sendable {
         return Server(certificate: directory.path("\(base).pem"), key: directory.path("\(base).key"))
     }
 
+    /// A self-signed server certificate for DNS `name` (not a CA: `CA:FALSE`), signed by its own
+    /// key, not this authority: what a home server often shows. Its certificate is its own `ca_file`.
+    public func selfSigned(name: String) throws -> Server {
+        let base = "self-signed-\(name)"
+        try Data(
+            """
+            [req]
+            distinguished_name = dn
+            prompt = no
+            [dn]
+            CN = \(name)
+            [leaf]
+            basicConstraints = critical,CA:FALSE
+            keyUsage = critical,digitalSignature
+            extendedKeyUsage = serverAuth
+            subjectAltName = DNS:\(name)
+
+            """.utf8
+        ).write(to: directory.path("\(base).cnf"))
+        try Self.openssl(
+            ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", "\(base).key",
+             "-out", "\(base).pem", "-days", "2", "-config", "\(base).cnf", "-extensions", "leaf"], in: directory.url)
+        return Server(certificate: directory.path("\(base).pem"), key: directory.path("\(base).key"))
+    }
+
     /// Runs `openssl` in `directory`; its standard error becomes the error when it fails.
     private static func openssl(_ arguments: [String], in directory: URL) throws {
         guard let openssl else { throw CocoaError(.executableNotLoadable, userInfo: [NSFilePathErrorKey: "openssl"]) }

@@ -91,6 +91,23 @@ struct HTTPSWebhookTests {
         #expect(try receiver.requests().isEmpty)
     }
 
+    @Test func aSelfSignedCertificateIsTrustedAsItsOwnCAFile() async throws {
+        let certificates = certificates
+        let server = try await offPool { try certificates.selfSigned(name: "localhost") }
+        let folder = directory.path("self-signed")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let receiver = try await WebhookReceiver(in: folder, secretFile: secretFile, tls: server)
+        defer { receiver.stop() }
+        let outcome = try await post("https://localhost:\(receiver.port)/photos", caFile: server.certificate)
+            .run(input: Self.body, since: 4, until: 9)
+        #expect(outcome.termination == .answered(200), "\(outcome.termination)")
+        #expect(try receiver.requests().first?["signatureValid"] as? Bool == true)
+        // Trusted only as that file: the test authority's file does not cover it.
+        let refused = try await post("https://localhost:\(receiver.port)/photos", caFile: certificates.authority)
+            .run(input: Self.body, since: 4, until: 9)
+        #expect(Self.reason(refused)?.contains("certificate verify failed: ") == true, "\(refused.termination)")
+    }
+
     @Test func aCertificateFromAnotherAuthorityIsRefused() async throws {
         let receiver = try await receiver(names: ["localhost"])
         defer { receiver.stop() }
