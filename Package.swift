@@ -37,6 +37,9 @@ let package = Package(
         // C libraries, one system-library target each.
         .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
         .systemLibrary(name: "CMagic", pkgConfig: "libmagic", providers: [.apt(["libmagic-dev"])]),
+        // TLS for https webhooks: the system's OpenSSL (its CA store, its security updates), not
+        // swift-nio-ssl's BoringSSL, whose build alone would cost minutes on 2 cores.
+        .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
 
         // Linux calls Glibc's module does not import (statfs).
         .target(name: "CPhotosLinux"),
@@ -99,8 +102,9 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: settings),
-        // The API's client side: `photos` speaking to photosd over its socket.
-        .target(name: "PhotosClient", dependencies: ["PhotosWire"], swiftSettings: settings),
+        // The API's client side: `photos` speaking to photosd over its socket; webhooks' POSTs,
+        // over TLS (COpenSSL) for https.
+        .target(name: "PhotosClient", dependencies: ["PhotosWire", "COpenSSL"], swiftSettings: settings),
         .executableTarget(
             name: "photosd",
             dependencies: [

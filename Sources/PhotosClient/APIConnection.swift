@@ -4,7 +4,8 @@ import PhotosWire
 
 /// One HTTP/1.1 request to photosd's API over its Unix socket, and its reply: bodies by
 /// Content-Length or chunked, and streams (`/v1/changes?follow`, live queries) read a line at a time.
-/// The same client speaks TCP (``init(address:port:timeout:)``): photosd's webhooks POST with it.
+/// The same client speaks TCP, and TLS over it (``init(host:port:timeout:tls:hostHeader:cancellation:)``):
+/// photosd's webhooks POST with it, to `http://` on loopback or `https://` anywhere.
 ///
 /// The calls block, on purpose: `photos` is a command line tool reading one stream, and a caller
 /// in async code runs them on a thread of its own (never on Swift's shared pool, whose threads the
@@ -57,6 +58,10 @@ public final class APIConnection: @unchecked Sendable {
     }
 
     private let descriptor: Int32
+    /// The TLS session on the socket, for https; reads and writes go through it.
+    private var session: TLSSession?
+    /// What shuts the socket down from another thread (TCP connections only).
+    private var cancellation: Cancellation?
     /// The `Host` header's value.
     private let host: String
     private var buffer: [UInt8] = []
@@ -83,7 +88,7 @@ public final class APIConnection: @unchecked Sendable {
         withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+                Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
             }
         }
         guard connected == 0 else {
@@ -95,41 +100,63 @@ public final class APIConnection: @unchecked Sendable {
         }
     }
 
-    /// Connects over TCP to `address` (an IPv4 or IPv6 literal: `127.0.0.1`, `::1`; no name
-    /// lookup) on `port`. The connection, each read and each write fail after `timeout` seconds;
-    /// `hostHeader` is the request's `Host` (the address and port by default).
-    public init(address: String, port: Int, timeout: Int, hostHeader: String? = nil) throws {
-        var storage = sockaddr_storage()
-        let length: socklen_t
-        let family: Int32
-        if address.contains(":") {
-            var ipv6 = sockaddr_in6()
-            ipv6.sin6_family = sa_family_t(AF_INET6)
-            ipv6.sin6_port = in_port_t(UInt16(truncatingIfNeeded: port).bigEndian)
-            guard inet_pton(AF_INET6, address, &ipv6.sin6_addr) == 1 else {
-                throw ConnectionError("not an IP address: \(address)")
-            }
-            withUnsafeMutableBytes(of: &storage) { target in withUnsafeBytes(of: ipv6) { target.copyMemory(from: $0) } }
-            (length, family) = (socklen_t(MemoryLayout<sockaddr_in6>.size), AF_INET6)
-        } else {
-            var ipv4 = sockaddr_in()
-            ipv4.sin_family = sa_family_t(AF_INET)
-            ipv4.sin_port = in_port_t(UInt16(truncatingIfNeeded: port).bigEndian)
-            guard inet_pton(AF_INET, address, &ipv4.sin_addr) == 1 else {
-                throw ConnectionError("not an IP address: \(address)")
-            }
-            withUnsafeMutableBytes(of: &storage) { target in withUnsafeBytes(of: ipv4) { target.copyMemory(from: $0) } }
-            (length, family) = (socklen_t(MemoryLayout<sockaddr_in>.size), AF_INET)
-        }
+    /// Connects over TCP to `host` (an IP literal, `127.0.0.1` or `::1`, or a name looked up with
+    /// getaddrinfo, each address tried in turn) on `port`, then, with `tls`, makes the TLS
+    /// handshake and checks the server's certificate. The lookup, the connection, the handshake,
+    /// each read and each write fail after `timeout` seconds; `cancellation` ends any of them at
+    /// once from another thread. `hostHeader` is the request's `Host` (the host and port by default).
+    public init(
+        host: String, port: Int, timeout: Int, tls: TLS? = nil, hostHeader: String? = nil,
+        cancellation: Cancellation = Cancellation()
+    ) throws {
         guard (1...65535).contains(port) else { throw ConnectionError("not a port: \(port)") }
-        host = hostHeader ?? (family == AF_INET6 ? "[\(address)]:\(port)" : "\(address):\(port)")
-        descriptor = Glibc.socket(
-            family, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue | SOCK_NONBLOCK.rawValue), 0)
+        let peer = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+        self.host = hostHeader ?? peer
+        let addresses = try HostLookup.addresses(of: host, port: port, timeout: timeout, cancellation: cancellation)
+        var failure = ConnectionError("cannot connect to \(peer): no address")
+        var connected: Int32?
+        for address in addresses {
+            do {
+                connected = try Self.connect(to: address, timeout: timeout, cancellation: cancellation)
+                break
+            } catch {
+                failure = ConnectionError("cannot connect to \(peer): \(error)", notListening: error.notListening)
+                if cancellation.isCancelled { break }
+            }
+        }
+        guard let descriptor = connected else { throw failure }
+        self.descriptor = descriptor
+        self.cancellation = cancellation
+        if let tls {
+            do {
+                let session = try TLSSession(descriptor: descriptor, trust: tls)
+                try session.handshake()
+                self.session = session
+            } catch {
+                // deinit closes the socket.
+                throw ConnectionError(
+                    cancellation.isCancelled ? "stopped" : "TLS handshake with \(peer) failed: \(error)")
+            }
+        }
+    }
+
+    /// A socket connected to `address` within `timeout` seconds, blocking, with that timeout on
+    /// each read and write, watched by `cancellation`.
+    private static func connect(
+        to address: SocketAddress, timeout: Int, cancellation: Cancellation
+    ) throws(ConnectionError) -> Int32 {
+        let descriptor = Glibc.socket(
+            address.family, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue | SOCK_NONBLOCK.rawValue), 0)
         guard descriptor >= 0 else { throw ConnectionError("socket: \(String(cString: strerror(errno)))") }
+        guard cancellation.watch(descriptor) else {
+            close(descriptor)
+            throw ConnectionError("stopped")
+        }
         // Non-blocking while connecting, so that the connection waits at most `timeout`; blocking
         // (with timeouts on each read and write) afterwards.
+        var storage = address.storage
         let connected = withUnsafePointer(to: &storage) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, length) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(descriptor, $0, address.length) }
         }
         var code = connected == 0 ? 0 : errno
         if code == EINPROGRESS {
@@ -145,18 +172,26 @@ public final class APIConnection: @unchecked Sendable {
                 code = waited < 0 ? errno : error
             }
         }
+        // A cancellation shuts the connecting socket down, which poll sees as done.
+        if cancellation.isCancelled { code = ECANCELED }
         guard code == 0 else {
+            cancellation.forget(descriptor)
             close(descriptor)
             throw ConnectionError(
-                "cannot connect to \(host): \(String(cString: strerror(code)))", notListening: code == ECONNREFUSED)
+                code == ECANCELED ? "stopped" : String(cString: strerror(code)), notListening: code == ECONNREFUSED)
         }
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
         var wait = timeval(tv_sec: timeout, tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
+        return descriptor
     }
 
-    deinit { close(descriptor) }
+    deinit {
+        session?.close()
+        cancellation?.forget(descriptor)
+        close(descriptor)
+    }
 
     /// Ends whatever this connection is waiting for, from another thread: its read or write fails
     /// at once (`shutdown`), and so does every later one. The descriptor stays open until deinit.
@@ -189,17 +224,7 @@ public final class APIConnection: @unchecked Sendable {
         if !body.isEmpty || method == "POST" || method == "PUT" { text += "Content-Length: \(body.count)\r\n" }
         let request = Array((text + "\r\n").utf8) + body
         var sent = 0
-        while sent < request.count {
-            // MSG_NOSIGNAL: a peer that closed early is an error of this write (EPIPE), not SIGPIPE.
-            let count = request[sent...].withUnsafeBytes {
-                Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
-            }
-            guard count > 0 else {
-                let reason = errno == EAGAIN ? "write timed out" : "write: \(String(cString: strerror(errno)))"
-                throw ConnectionError(reason)
-            }
-            sent += count
-        }
+        while sent < request.count { sent += try request[sent...].withUnsafeBytes { try write($0) } }
         let statusLine = try readLine()
         let parts = statusLine.split(separator: " ", maxSplits: 2)
         guard parts.count >= 2, let status = Int(parts[1]) else { throw ConnectionError("bad status line \(statusLine)") }
@@ -301,11 +326,27 @@ public final class APIConnection: @unchecked Sendable {
         return taken
     }
 
-    /// Reads more from the socket; false at its end.
+    /// Writes some of `bytes` to the socket, or to the TLS session on it; how many.
+    private func write(_ bytes: UnsafeRawBufferPointer) throws -> Int {
+        if let session { return try session.write(bytes) }
+        // MSG_NOSIGNAL: a peer that closed early is an error of this write (EPIPE), not SIGPIPE.
+        let count = Glibc.send(descriptor, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL))
+        guard count > 0 else {
+            throw ConnectionError(errno == EAGAIN ? "write timed out" : "write: \(String(cString: strerror(errno)))")
+        }
+        return count
+    }
+
+    /// Reads more from the socket, or the TLS session on it; false at its end.
     private func fill() throws -> Bool {
         var chunk = [UInt8](repeating: 0, count: 65536)
-        let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-        if count < 0 { throw ConnectionError(errno == EAGAIN ? "read timed out" : "read: errno \(errno)") }
+        let count: Int
+        if let session {
+            count = try chunk.withUnsafeMutableBytes { try session.read(into: $0) }
+        } else {
+            count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 { throw ConnectionError(errno == EAGAIN ? "read timed out" : "read: errno \(errno)") }
+        }
         if count == 0 { return false }
         buffer += chunk[..<count]
         return true

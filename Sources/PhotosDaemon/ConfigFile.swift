@@ -75,7 +75,7 @@ public struct ConfigFile: Sendable, Hashable {
     public static let hookKeys = [
         "name", "command", "objects", "changes", "predicate", "albums", "batch", "settle_ms", "timeout_s",
         "max_failures", "nice", "enabled", "access",
-        "url", "secret", "secret_file",
+        "url", "secret", "secret_file", "ca_file",
     ]
 
     /// An empty configuration.

@@ -118,6 +118,7 @@ struct ConfigReader {
         // A webhook's keys, checked against `command` once the whole table is read.
         var url: WebhookURL?
         var secretKey: String?
+        var caFile: String?
         var niceKey: String?
         // Checked against `albums` once the whole table is read: a limited token sees only the hook's albums.
         var accessKey: String?
@@ -154,6 +155,11 @@ struct ConfigReader {
                 }
                 hook.secret = try secret(value, key, path)
                 secretKey = key
+            case "ca_file":
+                // The file is checked once the table says the hook is an https webhook.
+                let text = try string(value, path)
+                guard !text.isEmpty else { throw error(.invalidValue, path, "must not be empty") }
+                caFile = relativeToConfig(text)
             case "objects":
                 hook.objects = try choices(value, path, Self.objectNames)
             case "changes":
@@ -227,11 +233,18 @@ struct ConfigReader {
                 throw error(
                     .invalidValue, "\(prefix).\(secretKey)", "signs a webhook's POST: only a hook with a url has one")
             }
+            if caFile != nil {
+                throw error(
+                    .invalidValue, "\(prefix).ca_file", "trusts an https webhook's server: only a hook with a url has one")
+            }
             hook.command = command
         case (nil, .some(let url)):
             if let niceKey {
                 throw error(
                     .invalidValue, "\(prefix).\(niceKey)", "sets a command's priority: a webhook (url) runs none")
+            }
+            if let caFile {
+                hook.caFile = try self.caFile(caFile, "\(prefix).ca_file", for: url)
             }
             hook.url = url
         }
@@ -245,14 +258,38 @@ struct ConfigReader {
         let text = try string(value, path)
         guard !text.isEmpty else { throw error(.invalidValue, path, "must not be empty") }
         guard key == "secret_file" else { return WebhookSecret(Array(text.utf8)) }
-        let base = (self.path as NSString).deletingLastPathComponent
-        let file = text.hasPrefix("/") || base.isEmpty ? text : (base as NSString).appendingPathComponent(text)
+        let file = relativeToConfig(text)
         guard var bytes = FileManager.default.contents(atPath: file).map(Array.init) else {
             throw error(.invalidValue, path, "cannot read the file \(Self.quote(file))")
         }
         while let last = bytes.last, last == UInt8(ascii: "\n") || last == UInt8(ascii: "\r") { bytes.removeLast() }
         guard !bytes.isEmpty else { throw error(.invalidValue, path, "the file \(Self.quote(file)) is empty") }
         return WebhookSecret(bytes)
+    }
+
+    /// An https webhook's certificate authorities (`ca_file`): a readable file out of which OpenSSL
+    /// loads a certificate.
+    func caFile(_ file: String, _ path: String, for url: WebhookURL) throws(ConfigError) -> WebhookCAFile {
+        guard url.scheme == .https else {
+            throw error(
+                .invalidValue, path,
+                "trusts an https webhook's server: \(Self.quote(url.text)) is plain http, with no certificate to check")
+        }
+        guard FileManager.default.isReadableFile(atPath: file) else {
+            throw error(.invalidValue, path, "cannot read the file \(Self.quote(file))")
+        }
+        do {
+            return try WebhookCAFile(file)
+        } catch {
+            throw self.error(.invalidValue, path, error.description)
+        }
+    }
+
+    /// A file a key names (`secret_file`, `ca_file`): an absolute path, or one relative to the
+    /// config file's directory.
+    func relativeToConfig(_ text: String) -> String {
+        let base = (path as NSString).deletingLastPathComponent
+        return text.hasPrefix("/") || base.isEmpty ? text : (base as NSString).appendingPathComponent(text)
     }
 
     /// A TOML type with its article, as messages name what they found: "an integer", "a table".

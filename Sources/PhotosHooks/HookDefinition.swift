@@ -1,7 +1,8 @@
 import PhotosCore
 
 /// One hook as the config file declares it (a `[[hooks]]` table), validated: an exec hook (a
-/// `command`) or a webhook (a `url` POSTed to, `secret` signing it), never both.
+/// `command`) or a webhook (a `url` POSTed to, `secret` signing it, `ca_file` trusted for https),
+/// never both.
 ///
 /// ```toml
 /// [[hooks]]
@@ -26,6 +27,9 @@ public struct HookDefinition: Sendable, Hashable {
     public var url: WebhookURL?
     /// What a webhook signs its bodies with (`X-Photos-Signature`); none sends no signature.
     public var secret: WebhookSecret?
+    /// The authorities an https webhook's server certificate is checked against instead of the
+    /// system's store (`ca_file`); nil trusts the system's.
+    public var caFile: WebhookCAFile?
     /// The object types the hook is told about (`asset`, `assetCollection`, `collectionList`).
     public var objects: Set<PHObjectType> = Set(PHObjectType.allCases)
     /// The kinds of change the hook is told about.

@@ -4,20 +4,26 @@ import Logging
 import PhotosClient
 import Synchronization
 
-/// One run of a webhook: the payload POSTed to the hook's URL, signed when the hook has a secret.
+/// One run of a webhook: the payload POSTed to the hook's URL, signed when the hook has a secret,
+/// over TLS for an https URL.
 ///
 /// The same run as ``HookProcess``'s, with "a program reads the payload on stdin" replaced by "a
-/// server answers the POST": a 2xx answer is success; anything else (no connection, no answer
-/// within the hook's timeout, another status) is a failed run, whose outcome (`HTTP 500`,
-/// `cannot connect to 127.0.0.1:8080: Connection refused`) and the start of the answer's body
-/// are recorded where an exec hook's exit status and stderr are.
+/// server answers the POST": a 2xx answer is success; anything else (no connection, a refused
+/// certificate, no answer within the hook's timeout, another status) is a failed run, whose
+/// outcome (`HTTP 500`, `cannot connect to 127.0.0.1:8080: Connection refused`, `TLS handshake
+/// with nas.home:443 failed: certificate verify failed: unable to get local issuer certificate`)
+/// and the start of the answer's body are recorded where an exec hook's exit status and stderr are.
 ///
-/// The request is blocking I/O on a thread of its own, never on Swift's shared pool. The timeout
-/// and the daemon stopping end it from outside (`shutdown` on the socket), so a server that
-/// accepts and never answers costs the daemon that thread for at most the hook's `timeout_s`.
+/// The request (the name lookup, the connection, the TLS handshake, the exchange) is blocking
+/// I/O on a thread of its own, never on Swift's shared pool. The timeout and the daemon stopping
+/// end it from outside (``APIConnection/Cancellation``: `shutdown` on the socket, or the end of
+/// the lookup's wait), so a server that accepts and never answers, or a resolver that never
+/// answers, costs the daemon that thread for at most the hook's `timeout_s`.
 struct HookPost: Sendable {
     var url: WebhookURL
     var secret: WebhookSecret?
+    /// For https: the authorities trusted instead of the system's.
+    var caFile: WebhookCAFile?
     var hook: String
     var timeout: Duration
     var logger: Logger
@@ -40,7 +46,7 @@ struct HookPost: Sendable {
         let clock = ContinuousClock()
         let begin = clock.now
         let attempt = Attempt()
-        let (url, headers, logger) = (url, headers(since: since, until: until, body: input), logger)
+        let (url, caFile, headers, logger) = (url, caFile, headers(since: since, until: until, body: input), logger)
         // Whole seconds for the socket's own timeouts; the timer below holds the run to `timeout`.
         let seconds = max(1, Int(timeout.timeInterval.rounded(.up)))
         started()
@@ -51,7 +57,8 @@ struct HookPost: Sendable {
             await withCheckedContinuation { continuation in
                 Thread {
                     continuation.resume(returning: Self.post(
-                        input, to: url, headers: headers, seconds: seconds, attempt: attempt, logger: logger))
+                        input, to: url, caFile: caFile, headers: headers, seconds: seconds, attempt: attempt,
+                        logger: logger))
                 }.start()
             }
         } onCancel: {
@@ -84,16 +91,18 @@ struct HookPost: Sendable {
 
     /// The blocking request, on the calling thread.
     static func post(
-        _ body: [UInt8], to url: WebhookURL, headers: [String: String], seconds: Int, attempt: Attempt, logger: Logger
+        _ body: [UInt8], to url: WebhookURL, caFile: WebhookCAFile?, headers: [String: String], seconds: Int,
+        attempt: Attempt, logger: Logger
     ) -> Answer {
         let connection: APIConnection
+        let tls = url.scheme == .https ? APIConnection.TLS(serverName: url.serverName, caFile: caFile?.path) : nil
         do {
             connection = try APIConnection(
-                address: url.address, port: url.port, timeout: seconds, hostHeader: url.hostHeader)
+                host: url.host, port: url.port, timeout: seconds, tls: tls, hostHeader: url.hostHeader,
+                cancellation: attempt.cancellation)
         } catch {
             return Answer(failure: "\(error)")
         }
-        guard attempt.register(connection) else { return Answer(failure: "stopped") }
         let status: Int
         do {
             status = try connection.send("POST", url.target, headers: headers, body: body).status
@@ -108,25 +117,18 @@ struct HookPost: Sendable {
         return Answer(status: status, body: text, bodyBytes: start.count)
     }
 
-    /// One request's connection, and whether the timeout or the daemon stopped it; either ends
-    /// the request from outside by shutting its socket down.
+    /// One request's cancellation, and whether the timeout or the daemon stopped it; either ends
+    /// the request from outside, at whatever step it is (lookup, connect, handshake, exchange).
     final class Attempt: Sendable {
-        private let state = Mutex<(connection: APIConnection?, timedOut: Bool, cancelled: Bool)>((nil, false, false))
-
-        /// Keeps the request's connection; false if the run was stopped already (then it is not used).
-        func register(_ connection: APIConnection) -> Bool {
-            state.withLock { state in
-                state.connection = connection
-                return !state.timedOut && !state.cancelled
-            }
-        }
+        /// Handed to the request's connection before it exists, so that no stop is missed.
+        let cancellation = APIConnection.Cancellation()
+        private let state = Mutex<(timedOut: Bool, cancelled: Bool)>((false, false))
 
         func stop(timedOut: Bool) {
-            let connection = state.withLock { state in
+            state.withLock { state in
                 if timedOut { state.timedOut = true } else { state.cancelled = true }
-                return state.connection
             }
-            connection?.cancel()
+            cancellation.cancel()
         }
 
         var stopped: (timedOut: Bool, cancelled: Bool) { state.withLock { ($0.timedOut, $0.cancelled) } }

@@ -251,7 +251,8 @@ public final class HookRunner: Service, Sendable {
             let outcome: HookProcess.Outcome
             if let url = hook.url {
                 // A webhook: the same run, POSTed instead of given to a program.
-                let post = HookPost(url: url, secret: hook.secret, hook: hook.name, timeout: hook.timeout, logger: log)
+                let post = HookPost(
+                    url: url, secret: hook.secret, caFile: hook.caFile, hook: hook.name, timeout: hook.timeout, logger: log)
                 outcome = await post.run(input: payload, since: since, until: until, started: started)
             } else {
                 let process = HookProcess(

@@ -1,16 +1,20 @@
 import Glibc
 
-/// Where a webhook POSTs: an `http://` URL on this machine (`url = "http://127.0.0.1:8080/photos"`).
+/// Where a webhook POSTs: an `https://` URL to any host (`url = "https://photos.example.net/hook"`),
+/// or an `http://` URL on this machine (`url = "http://127.0.0.1:8080/photos"`).
 ///
-/// Only loopback hosts are accepted (`127.0.0.0/8`, `::1`, `localhost`): the payload is photo
-/// metadata (paths, places, dates), and plain http to another host would carry it in clear across
-/// the network. `https://` is not supported; a TLS-terminating proxy listening on loopback
-/// (nginx, stunnel, socat) reaches another host safely. No name is looked up: `localhost` is
-/// 127.0.0.1, so nothing waits on a resolver.
+/// The payload is photo metadata (paths, places, dates). Over https it is encrypted and the
+/// server proves its name with a certificate (checked when the POST is made: see
+/// ``HookDefinition/caFile``); plain http would carry it in clear across the network, so http is
+/// accepted for loopback hosts only (`127.0.0.0/8`, `::1`, `localhost`), where no name is looked
+/// up (`localhost` is 127.0.0.1). An https host may be a name, looked up at each POST, or an IP
+/// literal, which the certificate must then name.
 ///
 /// ```swift
 /// let url = try WebhookURL("http://localhost:8080/photos?source=photosd")
-/// // url.address == "127.0.0.1", url.port == 8080, url.target == "/photos?source=photosd"
+/// // url.host == "127.0.0.1", url.port == 8080, url.target == "/photos?source=photosd"
+/// let remote = try WebhookURL("https://photos.example.net/hook")
+/// // remote.scheme == .https, remote.host == "photos.example.net", remote.port == 443
 /// ```
 public struct WebhookURL: Sendable, Hashable, CustomStringConvertible {
     /// Why a URL was refused, as the config error's message says it.
@@ -18,11 +22,22 @@ public struct WebhookURL: Sendable, Hashable, CustomStringConvertible {
         public let description: String
     }
 
+    /// How the POST travels.
+    public enum Scheme: String, Sendable, Hashable {
+        /// Plain HTTP, to a loopback host only.
+        case http
+        /// HTTP over TLS, the server's certificate verified.
+        case https
+    }
+
     /// The URL as the config file gives it.
     public let text: String
-    /// The IP address connected to (an IPv4 or IPv6 literal).
-    public let address: String
-    /// The TCP port (80 when the URL names none).
+    /// `http` or `https`.
+    public let scheme: Scheme
+    /// What is connected to: for http, a loopback IP literal (`localhost` is 127.0.0.1); for
+    /// https, the host as the URL names it (an IP literal without its brackets, or a name to look up).
+    public let host: String
+    /// The TCP port (80 or 443 when the URL names none).
     public let port: Int
     /// The request target: path and query (`/` when the URL has no path).
     public let target: String
@@ -31,20 +46,29 @@ public struct WebhookURL: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { text }
 
+    /// The name an https server's certificate must be for: the host in lower case, without a DNS
+    /// name's final dot.
+    public var serverName: String {
+        let name = host.lowercased()
+        return name.hasSuffix(".") && !name.hasSuffix("..") ? String(name.dropLast()) : name
+    }
+
     /// Parses and checks `text`; a problem says what to write instead.
     public init(_ text: String) throws(Problem) {
         self.text = text
         let lower = text.lowercased()
+        let scheme: Scheme
         if lower.hasPrefix("https://") {
+            scheme = .https
+        } else if lower.hasPrefix("http://") {
+            scheme = .http
+        } else {
             throw Problem(
-                description: "https is not supported: POST to http:// on loopback (a TLS proxy there can reach "
-                    + "another host), not \(Self.quote(text))")
+                description: "must be an https:// URL such as \"https://photos.example.net/hook\" "
+                    + "(or http:// to this machine, \"http://127.0.0.1:8080/photos\"), not \(Self.quote(text))")
         }
-        guard lower.hasPrefix("http://") else {
-            throw Problem(
-                description: "must be an http:// URL such as \"http://127.0.0.1:8080/photos\", not \(Self.quote(text))")
-        }
-        var rest = Substring(text.dropFirst("http://".count))
+        self.scheme = scheme
+        var rest = Substring(text.dropFirst(scheme == .https ? "https://".count : "http://".count))
         if let fragment = rest.firstIndex(of: "#") { rest = rest[..<fragment] }
         let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
         let authority = rest[..<authorityEnd]
@@ -63,7 +87,8 @@ public struct WebhookURL: Sendable, Hashable, CustomStringConvertible {
         }
         var host: Substring
         var portText: Substring?
-        if authority.hasPrefix("[") {
+        let bracketed = authority.hasPrefix("[")
+        if bracketed {
             guard let close = authority.firstIndex(of: "]") else {
                 throw Problem(description: "has an unclosed [ in its host: \(Self.quote(text))")
             }
@@ -86,17 +111,58 @@ public struct WebhookURL: Sendable, Hashable, CustomStringConvertible {
             }
             self.port = port
         } else {
-            port = 80
+            port = scheme == .https ? 443 : 80
         }
-        guard let address = Self.loopbackAddress(String(host)) else {
-            throw Problem(
-                description: "\(Self.quote(String(host))) is not a loopback host: photosd POSTs plain http, "
-                    + "which would send photo metadata in clear across the network; use 127.0.0.1, ::1 or localhost "
-                    + "(a TLS proxy on loopback can forward to another host)")
+        switch scheme {
+        case .http:
+            guard let address = Self.loopbackAddress(String(host)) else {
+                throw Problem(
+                    description: "\(Self.quote(String(host))) is not a loopback host: plain http would send photo "
+                        + "metadata in clear across the network; use https:// (photosd verifies the server's "
+                        + "certificate), or http:// to 127.0.0.1, ::1 or localhost")
+            }
+            self.host = address
+        case .https:
+            try Self.checkHost(host, bracketed: bracketed, in: text)
+            self.host = String(host)
         }
-        self.address = address
         self.target = target
         hostHeader = String(authority)
+    }
+
+    /// Refuses what is neither an IP literal nor a DNS name: `[...]` must hold an IPv6 address;
+    /// a name is ASCII labels of letters, digits, `-` and `_`, and does not end in a number (that
+    /// would be an IPv4 address in a form getaddrinfo reads loosely, `127.1`).
+    private static func checkHost(_ host: Substring, bracketed: Bool, in text: String) throws(Problem) {
+        var ipv4 = in_addr()
+        var ipv6 = in6_addr()
+        if bracketed {
+            guard inet_pton(AF_INET6, String(host), &ipv6) == 1 else {
+                throw Problem(description: "\(quote(String(host))) in [ ] is not an IPv6 address: \(quote(text))")
+            }
+            return
+        }
+        if inet_pton(AF_INET, String(host), &ipv4) == 1 { return }
+        guard host.unicodeScalars.allSatisfy(\.isASCII) else {
+            throw Problem(
+                description: "\(quote(String(host))) is not ASCII: write an internationalized name in its xn-- "
+                    + "(punycode) form")
+        }
+        let name = host.hasSuffix(".") ? host.dropLast() : host
+        let labels = name.split(separator: ".", omittingEmptySubsequences: false)
+        let isLabel: (Substring) -> Bool = { label in
+            (1...63).contains(label.utf8.count)
+                && label.utf8.allSatisfy { byte in
+                    (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
+                        || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                        || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+                }
+        }
+        guard name.utf8.count <= 253, labels.allSatisfy(isLabel),
+            let last = labels.last, !last.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
+        else {
+            throw Problem(description: "\(quote(String(host))) is not a host name nor an IP address: \(quote(text))")
+        }
     }
 
     /// The address to connect to when `host` is a loopback one: `localhost`, an IPv4 literal in

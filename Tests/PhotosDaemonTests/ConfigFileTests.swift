@@ -114,10 +114,12 @@ import Testing
 
     /// The two hooks, the second a webhook; what follows starts on line 10.
     static let webhook = twoHooks + "name = \"second\"\nurl = \"http://127.0.0.1:8080/photos\"\n"
+    /// The two hooks, the second an https webhook; what follows starts on line 10.
+    static let httpsWebhook = twoHooks + "name = \"second\"\nurl = \"https://photos.example.net/hook\"\n"
 
     static let hookKeys =
         "known: name, command, objects, changes, predicate, albums, batch, settle_ms, timeout_s, max_failures, nice, enabled, "
-        + "access, url, secret, secret_file"
+        + "access, url, secret, secret_file, ca_file"
     static let topKeys =
         "known: library, roots, ignore, settle_ms, poll_interval_s, time_zone, hook_history_limit, socket, hooks, listen"
 
@@ -234,12 +236,25 @@ import Testing
         (second + "url = \"http://127.0.0.1:8080/photos\"", .invalidValue,
          "config.toml:10: hooks[1].url: give either command or url, not both: a hook runs a program or POSTs"),
         (twoHooks + "name = \"second\"\nurl = \"http://192.168.1.20:8123/hook\"", .invalidValue,
-         "config.toml:9: hooks[1].url: \"192.168.1.20\" is not a loopback host: photosd POSTs plain http, which would "
-            + "send photo metadata in clear across the network; use 127.0.0.1, ::1 or localhost "
-            + "(a TLS proxy on loopback can forward to another host)"),
-        (twoHooks + "name = \"second\"\nurl = \"https://127.0.0.1/hook\"", .invalidValue,
-         "config.toml:9: hooks[1].url: https is not supported: POST to http:// on loopback (a TLS proxy there can reach "
-            + "another host), not \"https://127.0.0.1/hook\""),
+         "config.toml:9: hooks[1].url: \"192.168.1.20\" is not a loopback host: plain http would send photo metadata "
+            + "in clear across the network; use https:// (photosd verifies the server's certificate), or http:// to "
+            + "127.0.0.1, ::1 or localhost"),
+        (twoHooks + "name = \"second\"\nurl = \"ftp://127.0.0.1/hook\"", .invalidValue,
+         "config.toml:9: hooks[1].url: must be an https:// URL such as \"https://photos.example.net/hook\" (or http:// "
+            + "to this machine, \"http://127.0.0.1:8080/photos\"), not \"ftp://127.0.0.1/hook\""),
+        // ca_file: for https webhooks only, a file OpenSSL loads certificates out of.
+        (second + "ca_file = \"/nonexistent/ca.pem\"", .invalidValue,
+         "config.toml:10: hooks[1].ca_file: trusts an https webhook's server: only a hook with a url has one"),
+        (webhook + "ca_file = \"/nonexistent/ca.pem\"", .invalidValue,
+         "config.toml:10: hooks[1].ca_file: trusts an https webhook's server: \"http://127.0.0.1:8080/photos\" is "
+            + "plain http, with no certificate to check"),
+        (httpsWebhook + "ca_file = \"/nonexistent/ca.pem\"", .invalidValue,
+         "config.toml:10: hooks[1].ca_file: cannot read the file \"/nonexistent/ca.pem\""),
+        (httpsWebhook + "ca_file = \"\"", .invalidValue, "config.toml:10: hooks[1].ca_file: must not be empty"),
+        (httpsWebhook + "ca_file = [\"/a.pem\"]", .wrongType,
+         "config.toml:10: hooks[1].ca_file: must be a string, not an array"),
+        (httpsWebhook + "nice = 5", .invalidValue,
+         "config.toml:10: hooks[1].nice: sets a command's priority: a webhook (url) runs none"),
         (twoHooks + "name = \"second\"\nurl = [\"http://127.0.0.1/\"]", .wrongType,
          "config.toml:9: hooks[1].url: must be a string, not an array"),
         (second + "secret = \"s3cret\"", .invalidValue,
@@ -299,7 +314,37 @@ import Testing
         #expect(hooks[0].url?.text == "http://localhost:8080/photos" && hooks[0].command.isEmpty)
         #expect(hooks[0].secret == WebhookSecret(Array("s3cret with spaces".utf8)))
         #expect(hooks[0].objects == [.asset])
-        #expect(hooks[1].url?.address == "::1" && hooks[1].secret == WebhookSecret(Array("abc".utf8)))
+        #expect(hooks[1].url?.host == "::1" && hooks[1].secret == WebhookSecret(Array("abc".utf8)))
+        #expect(hooks.allSatisfy { $0.caFile == nil })
+    }
+
+    @Test(.enabled(if: TestCertificates.openssl != nil, "needs openssl"))
+    func anHTTPSWebhookReadsItsCAFileBesideTheConfig() throws {
+        let directory = try TemporaryDirectory(prefix: "config-webhook-ca")
+        let certificates = try TestCertificates()
+        try FileManager.default.copyItem(at: certificates.authority, to: directory.path("home-ca.pem"))
+        try Data("not a certificate\n".utf8).write(to: directory.path("frame.secret"))
+        let path = directory.path("config.toml").path
+        let hook = """
+            [[hooks]]
+            name = "nas"
+            url = "https://nas.home:8443/photos"
+            secret = "abc"
+            ca_file = "FILE"
+            """
+        try Data(hook.replacingOccurrences(of: "FILE", with: "home-ca.pem").utf8).write(to: URL(fileURLWithPath: path))
+        let hooks = try ConfigFile.read(path: path).hooks
+        #expect(hooks[0].url?.scheme == .https && hooks[0].url?.host == "nas.home" && hooks[0].url?.port == 8443)
+        #expect(hooks[0].caFile?.path == directory.path("home-ca.pem").path)
+
+        // A file with no certificate in it is found now, not at each POST.
+        try Data(hook.replacingOccurrences(of: "FILE", with: "frame.secret").utf8).write(to: URL(fileURLWithPath: path))
+        let error = #expect(throws: ConfigError.self) { try ConfigFile.read(path: path) }
+        #expect(error?.code == .invalidValue)
+        #expect(
+            error?.description.hasPrefix(
+                "\(path):5: hooks[0].ca_file: cannot load the CA file \(directory.path("frame.secret").path): ") == true,
+            "\(String(describing: error))")
     }
 
     /// TOML syntax errors carry the line and the description TOMLKit gives.
@@ -540,5 +585,19 @@ import Testing
         #expect(
             !FileManager.default.fileExists(atPath: DaemonConfiguration.statusPath(forLibrary: library)),
             "no service wrote a status")
+
+        // An https webhook's ca_file that is not there.
+        try """
+            [[hooks]]
+            name = "nas"
+            url = "https://nas.home/photos"
+            ca_file = "missing-ca.pem"
+            """.write(to: config, atomically: true, encoding: .utf8)
+        let ca = try BuiltProducts.run("photosd", ["--library", library, "--config", config.path])
+        #expect(ca.status == 78, "\(ca.stderr)")
+        #expect(
+            ca.stderr.contains(
+                "photosd: \(config.path):4: hooks[0].ca_file: cannot read the file \"\(directory.path("missing-ca.pem").path)\""),
+            "\(ca.stderr)")
     }
 }

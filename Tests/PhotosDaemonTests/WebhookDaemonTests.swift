@@ -3,95 +3,39 @@ import Glibc
 import PhotosTestSupport
 import Testing
 
-/// python3 on the PATH.
-let webhookPython: String? = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
-    .split(separator: ":").map { "\($0)/python3" }.first { FileManager.default.isExecutableFile(atPath: $0) }
-
 extension HookDaemonTests {
     // Nested in HookDaemonTests so that `.serialized` runs these one at a time with its tests, not
     // beside them: two photosd daemons at once on 2 cores slow the in-process hook tests past their waits.
-    /// Webhooks end to end: the real `photosd` POSTing to a server on loopback written in Python,
-    /// which checks each signature with Python's own `hmac` (not this project's code).
-    @Suite(.enabled(if: webhookPython != nil, "needs python3"))
+    /// Webhooks end to end: the real `photosd` POSTing to a server on loopback written in Python
+    /// (``WebhookReceiver``), which checks each signature with Python's own `hmac` and, for https,
+    /// makes the TLS handshake with Python's `ssl` (not this project's code).
+    @Suite(.enabled(if: WebhookReceiver.python != nil, "needs python3"))
     struct WebhookDaemonTests {
         let directory: TemporaryDirectory
         var root: URL { directory.path("Pictures") }
         var libraryURL: URL { directory.path("library.sqlite") }
-        var received: URL { directory.path("received") }
         var configURL: URL { directory.path("config.toml") }
+        var secretFile: URL { directory.path("hook.secret") }
 
         static let secret = "correct horse battery staple"
 
-        /// Records each POST as RECEIVED/NNNN.json (its headers, its JSON body, and whether its
-        /// signature is HMAC-SHA256 of the body with the secret in SECRET_FILE); answers 500 with
-        /// "failing on purpose" while RECEIVED/fail exists, else 200. Writes its port to RECEIVED/port.
-        static let server = #"""
-            import hashlib, hmac, http.server, json, os, sys
-            secret = open(sys.argv[1], "rb").read().rstrip(b"\r\n")
-            out = sys.argv[2]
-            count = 0
-            class Hook(http.server.BaseHTTPRequestHandler):
-                def do_POST(self):
-                    global count
-                    body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
-                    expected = "sha256=" + hmac.new(secret, body, hashlib.sha256).hexdigest()
-                    failing = os.path.exists(os.path.join(out, "fail"))
-                    count += 1
-                    record = {"path": self.path, "headers": {k.lower(): v for k, v in self.headers.items()},
-                              "signatureValid": hmac.compare_digest(expected, self.headers.get("X-Photos-Signature", "")),
-                              "answered": 500 if failing else 200, "payload": json.loads(body)}
-                    name = os.path.join(out, "%04d.json" % count)
-                    with open(name + ".tmp", "w") as f:
-                        json.dump(record, f)
-                    os.rename(name + ".tmp", name)
-                    answer = b"failing on purpose" if failing else b"thanks"
-                    self.send_response(500 if failing else 200)
-                    self.send_header("Content-Length", str(len(answer)))
-                    self.end_headers()
-                    self.wfile.write(answer)
-                def log_message(self, *args):
-                    pass
-            server = http.server.HTTPServer(("127.0.0.1", 0), Hook)
-            with open(os.path.join(out, "port.tmp"), "w") as f:
-                f.write(str(server.server_port))
-            os.rename(os.path.join(out, "port.tmp"), os.path.join(out, "port"))
-            server.serve_forever()
-            """#
-
         init() throws {
             directory = try TemporaryDirectory(prefix: "photosd-webhooks")
-            for folder in [root, received] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
-            try Data((Self.secret + "\n").utf8).write(to: directory.path("hook.secret"))
+            try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+            try Data((Self.secret + "\n").utf8).write(to: secretFile)
         }
 
-        /// Starts the Python server; returns it and its port.
-        func startServer() async throws -> (Process, Int) {
-            let script = directory.path("server.py")
-            try Data(Self.server.utf8).write(to: script)
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: try #require(webhookPython))
-            process.arguments = [script.path, directory.path("hook.secret").path, received.path]
-            try process.run()
-            let portFile = received.appendingPathComponent("port").path
-            try await HookDaemonTests.eventually("the server's port", seconds: 20) {
-                FileManager.default.fileExists(atPath: portFile)
-            }
-            return (process, try #require(Int(try String(contentsOfFile: portFile, encoding: .utf8))))
+        /// Starts the Python receiver, over TLS with `tls`'s certificate.
+        func startServer(tls: TestCertificates.Server? = nil) async throws -> WebhookReceiver {
+            try await WebhookReceiver(in: directory.url, secretFile: secretFile, tls: tls)
         }
 
-        /// SIGKILL: the test process may ignore SIGTERM (a service group in another suite), and the
-        /// server inherits that.
-        static func stop(_ server: Process) {
-            kill(server.processIdentifier, SIGKILL)
-            server.waitUntilExit()
-        }
-
-        func writeConfig(port: Int, extra: String = "") throws {
+        func writeConfig(port: Int, url: String? = nil, extra: String = "") throws {
             try Data(
                 """
                 [[hooks]]
                 name = "web"
-                url = "http://127.0.0.1:\(port)/photos?from=photosd"
+                url = "\(url ?? "http://127.0.0.1:\(port)/photos?from=photosd")"
                 secret_file = "hook.secret"
                 \(extra)
                 """.utf8
@@ -102,16 +46,6 @@ extension HookDaemonTests {
             let destination = root.appendingPathComponent(relative)
             try FileManager.default.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
             try FileManager.default.copyItem(at: try #require(Corpus.file(corpusPath)), to: destination)
-        }
-
-        /// The requests the server recorded, in order.
-        func requests() throws -> [[String: Any]] {
-            try FileManager.default.contentsOfDirectory(atPath: received.path).filter { $0.hasSuffix(".json") }.sorted()
-                .map { name in
-                    try #require(
-                        try JSONSerialization.jsonObject(with: Data(contentsOf: received.appendingPathComponent(name)))
-                            as? [String: Any])
-                }
         }
 
         static func payload(_ request: [String: Any]) -> [String: Any] { request["payload"] as? [String: Any] ?? [:] }
@@ -139,15 +73,16 @@ extension HookDaemonTests {
         }
 
         @Test func aCopiedFileIsPostedWithItsAlbumAndAValidSignature() async throws {
-            let (server, port) = try await startServer()
-            defer { Self.stop(server) }
+            let server = try await startServer()
+            let port = server.port
+            defer { server.stop() }
             try writeConfig(port: port)
             let daemon = try await startDaemon()
             try put(HookDaemonTests.photo, at: "Trips/Death Valley/inn.jpg")
             try await HookDaemonTests.eventually("the POST with the asset") {
-                try requests().contains { !HookDaemonTests.assets(Self.payload($0)).isEmpty }
+                try server.requests().contains { !HookDaemonTests.assets(Self.payload($0)).isEmpty }
             }
-            let all = try requests()
+            let all = try server.requests()
             // Every POST, the startup scan's folder included, is signed and answered 200.
             for request in all {
                 #expect(request["signatureValid"] as? Bool == true, "\(request)")
@@ -175,10 +110,10 @@ extension HookDaemonTests {
         }
 
         @Test func aFailingServerParksTheHookAndResumeDelivers() async throws {
-            let (server, port) = try await startServer()
-            defer { Self.stop(server) }
-            _ = FileManager.default.createFile(atPath: received.appendingPathComponent("fail").path, contents: nil)
-            try writeConfig(port: port, extra: "objects = [\"asset\"]\nmax_failures = 2")
+            let server = try await startServer()
+            defer { server.stop() }
+            server.fail(true)
+            try writeConfig(port: server.port, extra: "objects = [\"asset\"]\nmax_failures = 2")
             let daemon = try await startDaemon()
             try put(HookDaemonTests.photo, at: "A/inn.jpg")
             try await Self.until("parked") {
@@ -188,18 +123,20 @@ extension HookDaemonTests {
             #expect(
                 parked.stdout.contains("web is parked: HTTP 500 after 2 failed runs in a row; body: failing on purpose"),
                 "\(parked.stdout)")
-            let failed = try requests()
+            let failed = try server.requests()
             #expect(failed.count == 2 && failed.allSatisfy { $0["answered"] as? Int == 500 && $0["signatureValid"] as? Bool == true })
             // Parked: nothing more is posted.
             try await Task.sleep(for: .milliseconds(500))
-            #expect(try requests().count == 2)
-            try FileManager.default.removeItem(at: received.appendingPathComponent("fail"))
+            #expect(try server.requests().count == 2)
+            server.fail(false)
             let resumed = try await photos(["hooks", "resume", "web"])
             #expect(resumed.status == 0, "\(resumed.stderr)")
             try await HookDaemonTests.eventually("delivered after resume") {
-                try requests().contains { $0["answered"] as? Int == 200 && !HookDaemonTests.assets(Self.payload($0)).isEmpty }
+                try server.requests().contains {
+                    $0["answered"] as? Int == 200 && !HookDaemonTests.assets(Self.payload($0)).isEmpty
+                }
             }
-            let delivered = try #require(try requests().last)
+            let delivered = try #require(try server.requests().last)
             // The same batch as the failed runs, from the same cursor.
             #expect("\(Self.payload(delivered)["since"] ?? "")" == "\(Self.payload(failed[0])["since"] ?? "")")
             #expect(delivered["signatureValid"] as? Bool == true)
@@ -208,8 +145,9 @@ extension HookDaemonTests {
 
         @Test func aServerThatIsNotThereParksTheHookWithTheConnectionError() async throws {
             // A port the Python server had, closed: nothing listens there.
-            let (server, port) = try await startServer()
-            Self.stop(server)
+            let server = try await startServer()
+            let port = server.port
+            server.stop()
             try writeConfig(port: port, extra: "objects = [\"asset\"]\nmax_failures = 1")
             let daemon = try await startDaemon()
             try put(HookDaemonTests.photo, at: "B/inn.jpg")
@@ -218,6 +156,86 @@ extension HookDaemonTests {
             }
             let parked = try await photos(["hooks", "status"])
             #expect(parked.stdout.contains("web is parked: cannot connect to 127.0.0.1:\(port): Connection refused"), "\(parked.stdout)")
+            try await offPool { try daemon.stop() }
+        }
+
+        // MARK: https
+
+        /// A test authority and a receiver serving a certificate it signed for `names`, over TLS.
+        func startTLSServer(names: [String]) async throws -> (WebhookReceiver, TestCertificates) {
+            let certificates = try await offPool { try TestCertificates() }
+            let certificate = try await offPool { try certificates.server(names: names) }
+            return (try await startServer(tls: certificate), certificates)
+        }
+
+        @Test(.enabled(if: TestCertificates.openssl != nil, "needs openssl"))
+        func anHTTPSWebhookTrustingItsCAFileDeliversOverTLS() async throws {
+            let (server, certificates) = try await startTLSServer(names: ["localhost"])
+            defer { server.stop() }
+            let url = "https://localhost:\(server.port)/photos?from=photosd"
+            try writeConfig(port: server.port, url: url, extra: "ca_file = \"\(certificates.authority.path)\"")
+            let daemon = try await startDaemon()
+            try put(HookDaemonTests.photo, at: "Trips/inn.jpg")
+            try await HookDaemonTests.eventually("the POST with the asset") {
+                try server.requests().contains { !HookDaemonTests.assets(Self.payload($0)).isEmpty }
+            }
+            for request in try server.requests() {
+                #expect(request["tls"] as? Bool == true && request["signatureValid"] as? Bool == true, "\(request)")
+                #expect((request["headers"] as? [String: String])?["host"] == "localhost:\(server.port)")
+            }
+            try #expect(server.refusedHandshakes().isEmpty)
+            try await offPool { try daemon.stop() }
+            let status = try await photos(["hooks", "status", "--json"])
+            #expect(status.stdout.contains("\"state\":\"ok\"") && status.stdout.contains("\"lastOutcome\":\"HTTP 200\""), "\(status.stdout)")
+            let list = try await photos(["hooks", "list"])
+            #expect(list.stdout.contains("POST \(url)"), "\(list.stdout)")
+        }
+
+        @Test(.enabled(if: TestCertificates.openssl != nil, "needs openssl"))
+        func withoutACAFileTheCertificateIsRefusedRetriedAndParked() async throws {
+            let (server, _) = try await startTLSServer(names: ["localhost"])
+            defer { server.stop() }
+            try writeConfig(
+                port: server.port, url: "https://localhost:\(server.port)/photos",
+                extra: "objects = [\"asset\"]\nmax_failures = 2")
+            let daemon = try await startDaemon()
+            try put(HookDaemonTests.photo, at: "C/inn.jpg")
+            try await Self.until("parked") {
+                try await photos(["hooks", "status", "--json"]).stdout.contains("\"state\":\"parked\"")
+            }
+            let parked = try await photos(["hooks", "status"])
+            #expect(
+                parked.stdout.contains(
+                    "web is parked: TLS handshake with localhost:\(server.port) failed: certificate verify failed: "
+                        + "unable to get local issuer certificate after 2 failed runs in a row"),
+                "\(parked.stdout)")
+            // Tried twice (the server saw both refusals), and no payload ever reached it.
+            try await Self.until("both refusals recorded") { try server.refusedHandshakes().count == 2 }
+            #expect(try server.refusedHandshakes().allSatisfy { $0.contains("unknown ca") })
+            #expect(try server.requests().isEmpty)
+            try await offPool { try daemon.stop() }
+        }
+
+        @Test(.enabled(if: TestCertificates.openssl != nil, "needs openssl"))
+        func aCertificateForAnotherHostIsRefusedAndParks() async throws {
+            // The authority is trusted, but what it signed is for another name.
+            let (server, certificates) = try await startTLSServer(names: ["photos.example.net"])
+            defer { server.stop() }
+            try writeConfig(
+                port: server.port, url: "https://localhost:\(server.port)/photos",
+                extra: "objects = [\"asset\"]\nmax_failures = 1\nca_file = \"\(certificates.authority.path)\"")
+            let daemon = try await startDaemon()
+            try put(HookDaemonTests.photo, at: "D/inn.jpg")
+            try await Self.until("parked") {
+                try await photos(["hooks", "status", "--json"]).stdout.contains("\"state\":\"parked\"")
+            }
+            let parked = try await photos(["hooks", "status"])
+            #expect(
+                parked.stdout.contains(
+                    "web is parked: TLS handshake with localhost:\(server.port) failed: certificate verify failed: "
+                        + "hostname mismatch"),
+                "\(parked.stdout)")
+            #expect(try server.requests().isEmpty)
             try await offPool { try daemon.stop() }
         }
     }

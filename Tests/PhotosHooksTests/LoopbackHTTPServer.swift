@@ -24,10 +24,12 @@ final class LoopbackHTTPServer: Sendable {
 
     let port: Int
     private let listener: Int32
-    private let state: Mutex<(requests: [Request], reply: Reply, held: [Int32], closes: [ContinuousClock.Instant])>
+    private let state: Mutex<
+        (requests: [Request], reply: Reply, held: [Int32], closes: [ContinuousClock.Instant], connections: Int)
+    >
 
     init(reply: Reply = .status(200, body: "ok")) throws {
-        state = Mutex(([], reply, [], []))
+        state = Mutex(([], reply, [], [], 0))
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -57,8 +59,11 @@ final class LoopbackHTTPServer: Sendable {
 
     var requests: [Request] { state.withLock { $0.requests } }
 
-    /// When clients closed the connections the server stayed silent on (seen on this server's thread,
-    /// not Swift's shared pool, so a busy pool does not delay it).
+    /// The connections accepted, requests or not (a TLS client's hello is no HTTP request).
+    var connections: Int { state.withLock { $0.connections } }
+
+    /// When clients closed the connections the server stayed silent on, or closed before a whole
+    /// request (seen on this server's thread, not Swift's shared pool, so a busy pool does not delay it).
     var clientCloses: [ContinuousClock.Instant] { state.withLock { $0.closes } }
 
     /// A port where nothing listens (bound, not listening, so no other test takes it) while `body` runs.
@@ -93,6 +98,7 @@ final class LoopbackHTTPServer: Sendable {
     deinit { close(listener) }
 
     private func serve(_ connection: Int32) {
+        state.withLock { $0.connections += 1 }
         var buffer: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)
         func fill() -> Bool {
@@ -106,6 +112,8 @@ final class LoopbackHTTPServer: Sendable {
         while headEnd == nil {
             headEnd = buffer.indices.dropLast(3).first { Array(buffer[$0..<($0 + 4)]) == separator }
             if headEnd == nil, !fill() {
+                // The client went before a whole request's head (a TLS client, say, that gave up).
+                state.withLock { $0.closes.append(.now) }
                 close(connection)
                 return
             }

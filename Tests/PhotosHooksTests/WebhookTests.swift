@@ -38,34 +38,74 @@ import Testing
 
     // MARK: URLs
 
-    static let accepted: [(text: String, address: String, port: Int, target: String, host: String)] = [
-        ("http://127.0.0.1:8080/photos", "127.0.0.1", 8080, "/photos", "127.0.0.1:8080"),
-        ("http://localhost/photos?from=photosd", "127.0.0.1", 80, "/photos?from=photosd", "localhost"),
-        ("HTTP://LOCALHOST:9", "127.0.0.1", 9, "/", "LOCALHOST:9"),
-        ("http://127.9.8.7:1?x=1#part", "127.9.8.7", 1, "/?x=1", "127.9.8.7:1"),
-        ("http://[::1]:8080/a/b%20c", "::1", 8080, "/a/b%20c", "[::1]:8080"),
+    static let accepted: [(text: String, scheme: WebhookURL.Scheme, host: String, port: Int, target: String, header: String)] = [
+        ("http://127.0.0.1:8080/photos", .http, "127.0.0.1", 8080, "/photos", "127.0.0.1:8080"),
+        ("http://localhost/photos?from=photosd", .http, "127.0.0.1", 80, "/photos?from=photosd", "localhost"),
+        ("HTTP://LOCALHOST:9", .http, "127.0.0.1", 9, "/", "LOCALHOST:9"),
+        ("http://127.9.8.7:1?x=1#part", .http, "127.9.8.7", 1, "/?x=1", "127.9.8.7:1"),
+        ("http://[::1]:8080/a/b%20c", .http, "::1", 8080, "/a/b%20c", "[::1]:8080"),
+        // https: any host, names looked up when the POST is made; 443 by default.
+        ("https://photos.example.net/hook", .https, "photos.example.net", 443, "/hook", "photos.example.net"),
+        ("HTTPS://NAS.Home:8443", .https, "NAS.Home", 8443, "/", "NAS.Home:8443"),
+        ("https://my_box.local./x?y=1#z", .https, "my_box.local.", 443, "/x?y=1", "my_box.local."),
+        ("https://192.168.1.20:8123/api/webhook/x", .https, "192.168.1.20", 8123, "/api/webhook/x", "192.168.1.20:8123"),
+        ("https://127.0.0.1/photos", .https, "127.0.0.1", 443, "/photos", "127.0.0.1"),
+        ("https://[2001:db8::7]:9443/p", .https, "2001:db8::7", 9443, "/p", "[2001:db8::7]:9443"),
+        ("https://[::1]", .https, "::1", 443, "/", "[::1]"),
+        ("https://[::ffff:192.0.2.1]/", .https, "::ffff:192.0.2.1", 443, "/", "[::ffff:192.0.2.1]"),
+        ("https://xn--bcher-kva.example/", .https, "xn--bcher-kva.example", 443, "/", "xn--bcher-kva.example"),
     ]
 
     @Test(arguments: accepted)
-    func loopbackURLsAreAccepted(text: String, address: String, port: Int, target: String, host: String) throws {
+    func loopbackHTTPAndAnyHTTPSURLsAreAccepted(
+        text: String, scheme: WebhookURL.Scheme, host: String, port: Int, target: String, header: String
+    ) throws {
         let url = try WebhookURL(text)
-        #expect(url.address == address && url.port == port && url.target == target && url.hostHeader == host)
+        #expect(url.scheme == scheme && url.host == host && url.port == port)
+        #expect(url.target == target && url.hostHeader == header)
+    }
+
+    /// The name a certificate must carry: lower case, no final dot; an IP literal as it is.
+    @Test(arguments: [
+        ("https://NAS.Home:8443", "nas.home"), ("https://my_box.local./x", "my_box.local"),
+        ("https://[2001:DB8::7]/", "2001:db8::7"), ("https://192.168.1.20/", "192.168.1.20"),
+    ])
+    func theServerNameIsTheHostInLowerCaseWithoutItsFinalDot(text: String, name: String) throws {
+        #expect(try WebhookURL(text).serverName == name)
     }
 
     static let refused: [(text: String, reason: String)] = [
-        ("https://127.0.0.1/photos", "https is not supported"),
-        ("ftp://127.0.0.1/photos", "must be an http:// URL"),
-        ("127.0.0.1:8080/photos", "must be an http:// URL"),
-        ("http://192.168.1.20:8123/api/webhook/x", "\"192.168.1.20\" is not a loopback host"),
+        ("ftp://127.0.0.1/photos", "must be an https:// URL such as"),
+        ("127.0.0.1:8080/photos", "must be an https:// URL such as"),
+        ("httpss://example.com/", "must be an https:// URL such as"),
+        ("http://192.168.1.20:8123/api/webhook/x", "\"192.168.1.20\" is not a loopback host: plain http would send"),
         ("http://example.com/hook", "\"example.com\" is not a loopback host"),
+        ("http://example.com/hook", "use https:// (photosd verifies the server's certificate)"),
         ("http://[fe80::1]/hook", "\"fe80::1\" is not a loopback host"),
         ("http://user:pw@127.0.0.1/hook", "must not carry a user or password"),
+        ("https://user@photos.example.net/hook", "must not carry a user or password"),
         ("http://127.0.0.1:0/hook", "must name a port from 1 to 65535"),
         ("http://127.0.0.1:99999/hook", "must name a port from 1 to 65535"),
         ("http://127.0.0.1:http/hook", "must name a port from 1 to 65535"),
+        ("https://photos.example.net:/hook", "must name a port from 1 to 65535"),
+        ("https://photos.example.net:443x/hook", "must name a port from 1 to 65535"),
         ("http:///hook", "names no host"),
+        ("https://:443/hook", "names no host"),
         ("http://127.0.0.1/a b", "printable ASCII without spaces"),
         ("http://127.0.0.1/a\r\nX-Evil: 1", "printable ASCII without spaces"),
+        ("https://photos.example.net/a\r\nX-Evil: 1", "printable ASCII without spaces"),
+        // A host goes into the Host header and the certificate check: a name or an IP literal only.
+        ("https://[photos.example.net]/", "is not an IPv6 address"),
+        ("https://[::1/", "has an unclosed ["),
+        ("https://[::1]x/", "has a bad host"),
+        ("https://photos example.net/", "is not a host name nor an IP address"),
+        ("https://photos..example.net/", "is not a host name nor an IP address"),
+        ("https://photos.example.net\r\nX-Evil:1/", "is not a host name nor an IP address"),
+        ("https://%70hotos.example.net/", "is not a host name nor an IP address"),
+        ("https://127.1/", "is not a host name nor an IP address"),
+        ("https://999.0.0.1/", "is not a host name nor an IP address"),
+        ("https://" + String(repeating: "a", count: 64) + ".example/", "is not a host name nor an IP address"),
+        ("https://bücher.example/", "write an internationalized name in its xn-- (punycode) form"),
     ]
 
     @Test(arguments: refused)

@@ -37,7 +37,7 @@ import Testing
         async throws -> UnixHTTPClient.Reply
     {
         try await offPool {
-            let connection = try UnixHTTPClient(address: "127.0.0.1", port: port, timeout: 10)
+            let connection = try UnixHTTPClient(host: "127.0.0.1", port: port, timeout: 10)
             var headers = headers
             if !body.isEmpty { headers["Content-Type"] = "application/json" }
             let head = try connection.send(method, target, headers: headers, body: Array(body.utf8))
