@@ -175,6 +175,36 @@ struct PredicateSQLTests {
         #expect(fragment.sql.filter { $0 == "?" }.count == fragment.arguments.count)
     }
 
+    @Test func aLongListIsBoundAsOneJSONArray() throws {
+        // Quotes and backslashes survive the JSON.
+        let names = (0..<PredicateCompiler.longestPlaceholderList).map { "id \"\($0)\" \\" }
+        let short = names.map { PredicateValue.string($0) }
+        let fragment = try PhotoKitPredicate(format: "localIdentifier IN %@", arguments: [.array(short)])
+            .sql(for: .asset) { $0 }
+        #expect(fragment.arguments.count == short.count, "up to the bound, a placeholder each")
+
+        let long = short + [.string("last"), .null]
+        let compiled = try PhotoKitPredicate(format: "localIdentifier IN %@", arguments: [.array(long)])
+            .sql(for: .asset) { $0 }
+        #expect(compiled.sql == "(localIdentifier IS NULL OR localIdentifier IN (SELECT value FROM json_each(?)))")
+        guard case .text(let json) = compiled.arguments.last, compiled.arguments.count == 1 else {
+            Issue.record("\(compiled.arguments)")
+            return
+        }
+        let decoded = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String]
+        #expect(decoded == names + ["last"])
+
+        let numbers: [PredicateValue] = (0...100).map { .int(Int64($0) * 1_000_000_007) } + [.double(0.1), .double(-2.5e-300)]
+        let numeric = try PhotoKitPredicate(format: "pixelWidth IN %@", arguments: [.array(numbers)]).sql(for: .asset) { $0 }
+        guard case .text(let list) = numeric.arguments.last else {
+            Issue.record("\(numeric.arguments)")
+            return
+        }
+        let values = try #require(try JSONSerialization.jsonObject(with: Data(list.utf8)) as? [NSNumber])
+        #expect(values.count == numbers.count)
+        #expect(values.last?.doubleValue == -2.5e-300 && values[100].int64Value == 100 * 1_000_000_007)
+    }
+
     @Test func columnMappingReceivesCanonicalNames() throws {
         let predicate = try PhotoKitPredicate(
             format: "SELF IN %@ AND isFavorite == YES",

@@ -57,6 +57,18 @@ import Testing
         #expect(fixture.names(PHAsset.fetchAssets(with: byID)) == ["live.heic"])
     }
 
+    /// SQLite takes at most 32,766 placeholders in a statement: a list past that (a limited
+    /// client's assets, a program's selection) is bound as one JSON array and still selects.
+    @Test func anInListLongerThanSQLitesPlaceholderLimitSelects() throws {
+        let fixture = try LibraryFixture()
+        let wanted = [fixture.assets["beach.jpg"]!, fixture.assets["movie.mov"]!]
+        let identifiers = (0..<40_000).map { "NOT-AN-ASSET-\($0)/L0/001" } + wanted
+        let options = fixture.options { $0.predicate = NSPredicate(format: "localIdentifier IN %@", identifiers) }
+        #expect(fixture.names(PHAsset.fetchAssets(with: options)).sorted() == ["beach.jpg", "movie.mov"])
+        let numbers = fixture.options { $0.predicate = NSPredicate(format: "pixelWidth IN %@", [500, 1170] + Array(100_000..<140_000)) }
+        #expect(fixture.names(PHAsset.fetchAssets(with: numbers)).sorted() == ["anim.gif", "screen.png"])
+    }
+
     nonisolated(unsafe) static let rejected: [(String, [Any], String)] = [
         ("foo == 1", [], "unsupported key 'foo'"),
         ("localizedTitle == 'x'", [], "unsupported key 'localizedTitle'"),

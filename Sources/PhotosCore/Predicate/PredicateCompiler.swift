@@ -205,6 +205,29 @@ struct PredicateCompiler {
         return guarded(fragment, left.nullable + right.nullable)
     }
 
+    /// Lists longer than this are bound as one JSON array (`json_each`), not a placeholder each.
+    static let longestPlaceholderList = 64
+
+    /// The values as a JSON array, or nil if one has no JSON form that reads back as the same
+    /// value (a non-finite double; NULLs are never in the list).
+    static func jsonArray(_ values: ArraySlice<SQLValue>) -> String? {
+        var bytes: [UInt8] = [UInt8(ascii: "[")]
+        for (index, value) in values.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            switch value {
+            case .int(let number): bytes.append(contentsOf: String(number).utf8)
+            case .double(let number):
+                guard number.isFinite else { return nil }
+                // Swift's shortest round-trip form; SQLite reads it back to the same double.
+                bytes.append(contentsOf: "\(number)".utf8)
+            case .text(let text): JSONText.appendString(text, to: &bytes)
+            case .null: return nil
+            }
+        }
+        bytes.append(UInt8(ascii: "]"))
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     private func membership(_ left: Term, _ right: Term, options: PredicateComparisonOptions, at: Int)
         throws(PredicateFormatError) -> SQLFragment
     {
@@ -233,7 +256,16 @@ struct PredicateCompiler {
             guard includesNull else { return SQLFragment(sql: "0") }
             return SQLFragment(sql: "\(left.sql) IS NULL", arguments: left.arguments)
         }
-        let list = SQLFragment(sql: "\(lhs.sql) IN (\(placeholders.joined(separator: ", ")))", arguments: arguments)
+        let list: SQLFragment
+        if placeholders.count > Self.longestPlaceholderList, let json = Self.jsonArray(arguments[lhs.arguments.count...]) {
+            // One argument whatever the length: SQLite allows at most 32,766 placeholders in a
+            // statement, and each length would be a statement of its own in the cache. The values
+            // from json_each have no affinity, as bound ones have none: comparisons are the same.
+            list = SQLFragment(
+                sql: "\(lhs.sql) IN (SELECT value FROM json_each(?))", arguments: lhs.arguments + [.text(json)])
+        } else {
+            list = SQLFragment(sql: "\(lhs.sql) IN (\(placeholders.joined(separator: ", ")))", arguments: arguments)
+        }
         if includesNull {
             return SQLFragment(sql: "(\(left.sql) IS NULL OR \(list.sql))", arguments: left.arguments + list.arguments)
         }
