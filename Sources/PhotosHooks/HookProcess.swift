@@ -267,6 +267,11 @@ struct HookProcess: Sendable {
             let bytes = buffer.withUnsafeBytes { Array($0) }
             count(bytes.count)
             keep(bytes)
+            // Past the log's share, a buffer is counted whole, not looked at byte by byte.
+            if logged >= logBytes {
+                dropped += bytes.count
+                continue
+            }
             for byte in bytes {
                 if logged >= logBytes {
                     dropped += 1
