@@ -56,7 +56,9 @@ struct FetchRoutes: Sendable {
     func assets(_ query: Query, lines: Bool = false, access: ClientAccess = .owner) throws -> Response {
         try refuseUnknown(query, ["predicate", "sort", "limit", "includeHidden", "includeAllBursts", "in"])
         if let page = try continued("assets", query, access: access) { return page }
-        let options = try fetchOptions(query, schema: .asset, only: try assetRestriction(access, album: query["in"]))
+        let albums = try assetRestriction(access, album: query["in"])
+        let options = try fetchOptions(query, schema: .asset, only: nil)
+        options.restrictedToAlbums = albums
         options.includeHiddenAssets = try query.flag("includeHidden")
         options.includeAllBurstAssets = try query.flag("includeAllBursts")
         let result: PHFetchResult<PHAsset>
@@ -109,14 +111,13 @@ struct FetchRoutes: Sendable {
 
     /// The assets a live query's options fetch (``LiveQueryRoutes``), checked as a listing's are.
     ///
-    /// A limited client's query of one of its albums follows the album; its query of all it sees
-    /// follows its one album when it has one, else the assets its albums held when the query began.
+    /// A limited client's query follows its albums as they gain and lose assets: the one it names
+    /// with `in`, else all of them (the bound is part of the query, not a list taken at its start).
     func liveAssets(_ posted: LiveQueryRoutes.Request, access: ClientAccess = .owner) throws -> PHFetchResult<PHAsset> {
-        var posted = posted
-        if access.isLimited, posted.in == nil, access.albums.count == 1 { posted.in = access.albums[0] }
+        let albums = try assetRestriction(access, album: posted.in)
         let options = try fetchOptions(
-            predicate: posted.predicate, sort: posted.sort ?? [], limit: posted.limit ?? 0, schema: .asset,
-            only: try assetRestriction(access, album: posted.in))
+            predicate: posted.predicate, sort: posted.sort ?? [], limit: posted.limit ?? 0, schema: .asset, only: nil)
+        options.restrictedToAlbums = albums
         options.includeHiddenAssets = posted.includeHidden ?? false
         options.includeAllBurstAssets = posted.includeAllBursts ?? false
         let result: PHFetchResult<PHAsset>
@@ -188,7 +189,7 @@ struct FetchRoutes: Sendable {
     /// The asset's JSON description, hidden or not; a 404 for an unknown identifier, and for one a
     /// limited client does not see (as if it were not there).
     func description(ofAsset identifier: String, access: ClientAccess = .owner) throws -> AssetDescription {
-        if access.isLimited, !(try visibleAssets(access).contains(identifier)) {
+        if access.isLimited, !(try sees(identifier, access)) {
             throw APIError(.notFound, "no asset \(identifier)")
         }
         // One read of the asset's row, files and albums: a fetch result first (PhotoKit's
@@ -346,22 +347,22 @@ struct FetchRoutes: Sendable {
         return options
     }
 
-    /// The assets a limited client may fetch (nil: the fetch needs no bound): none outside its
-    /// albums. `album`, the fetch's `in`, must be one of them (else 404, as if absent); the album
-    /// itself is then the bound.
-    func assetRestriction(_ access: ClientAccess, album: String?) throws -> Set<String>? {
+    /// The albums a limited client's asset fetch is bounded to (nil: the fetch needs no bound):
+    /// its albums. `album`, the fetch's `in`, must be one of them (else 404, as if absent); the
+    /// album itself is then the bound.
+    func assetRestriction(_ access: ClientAccess, album: String?) throws -> [String]? {
         guard access.isLimited else { return nil }
         if let album {
             guard access.albums.contains(album) else { throw APIError(.notFound, "no album \(album)") }
             return nil
         }
-        return try visibleAssets(access)
+        return access.albums
     }
 
-    /// The assets of a limited client's albums now.
-    func visibleAssets(_ access: ClientAccess) throws -> Set<String> {
+    /// Whether the asset is in one of a limited client's albums now.
+    func sees(_ asset: String, _ access: ClientAccess) throws -> Bool {
         do {
-            return try library.database.assetIdentifiers(inAlbums: access.albums)
+            return try library.database.asset(asset, isInAlbums: access.albums)
         } catch {
             throw APIError.from(error)
         }

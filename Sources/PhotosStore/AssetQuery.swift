@@ -42,6 +42,10 @@ public struct AssetQuery: Sendable, Hashable {
     public var includeAllBursts = false
     /// Source types to include (nil: PhotoKit's default, the user library).
     public var sourceTypes: PHAssetSourceType?
+    /// Only assets that are members of one of these albums, by local identifier (a limited API
+    /// client's bound); nil for no bound. Evaluated in the query, so a snapshot kept up to date
+    /// follows the albums as assets come and go.
+    public var albums: [String]?
 
     /// A query with PhotoKit's defaults.
     public init(scope: Scope = .library) {
@@ -123,6 +127,14 @@ public struct AssetQuery: Sendable, Hashable {
         if let sourceTypes, !sourceTypes.contains(.typeUserLibrary) {
             conditions.append("(asset.sourceType & ?) != 0")
             arguments += [Int64(sourceTypes.rawValue)]
+        }
+        if let albums {
+            conditions.append("""
+                asset.id IN (SELECT member.assetId FROM collection_asset member \
+                JOIN collection album ON album.id = member.collectionId \
+                WHERE album.isList = 0 AND album.localIdentifier IN (SELECT value FROM json_each(?)))
+                """)
+            arguments += [JSONText.array(albums)]
         }
         if let filter {
             conditions.append("(\(filter.sql))")

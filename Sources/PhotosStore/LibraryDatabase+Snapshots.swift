@@ -135,6 +135,8 @@ struct SnapshotSplicer {
     /// the clock.
     private func splices(_ changes: LibraryChange) -> Bool {
         guard query.limit == 0 else { return false }
+        // Albums bounding the query may have gained or lost members.
+        if query.albums != nil, !changes.assetCollection.updated.isEmpty { return false }
         switch query.scope {
         case .collection: return changes.assetCollection.updated.isEmpty
         case .smartAlbum(let subtype): return subtype != .smartAlbumRecentlyAdded

@@ -183,6 +183,24 @@ extension LibraryDatabase {
         }
     }
 
+    /// Whether the asset with this local identifier is a member of one of these albums: one
+    /// lookup, not the albums' members.
+    public func asset(_ identifier: String, isInAlbums albums: [String]) throws -> Bool {
+        guard !albums.isEmpty else { return false }
+        return try read { db in
+            try Bool.fetchOne(
+                db.cachedStatement(
+                    sql: """
+                        SELECT EXISTS (SELECT 1 FROM asset
+                        JOIN collection_asset ON collection_asset.assetId = asset.id
+                        JOIN collection ON collection.id = collection_asset.collectionId
+                        WHERE asset.localIdentifier = ? AND collection.isList = 0
+                            AND collection.localIdentifier IN (SELECT value FROM json_each(?)))
+                        """),
+                arguments: [identifier, JSONText.array(albums)]) ?? false
+        }
+    }
+
     /// The local identifiers of the assets in these albums (by local identifier) now.
     public func assetIdentifiers(inAlbums albums: [String]) throws -> Set<String> {
         guard !albums.isEmpty else { return [] }

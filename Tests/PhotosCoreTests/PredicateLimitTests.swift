@@ -126,10 +126,20 @@ struct PredicateLimitTests {
     }
 
     @Test func tooManyBoundValuesIsAnErrorBeforeSQLiteSeesIt() throws {
-        let values = (0..<(PhotoKitPredicate.maximumBoundValues + 1)).map { PredicateValue.int(Int64($0)) }
-        let predicate = try PhotoKitPredicate(format: "pixelWidth IN %@", arguments: [.array(values)])
+        // A long IN list binds one value (its JSON array); lists short enough for a placeholder
+        // each, ORed together, still bind one per value.
+        let width = PredicateCompiler.longestPlaceholderList
+        let lists = PhotoKitPredicate.maximumBoundValues / width + 1
+        let arguments = (0..<lists).map { list in
+            PredicateValue.array((0..<width).map { .int(Int64(list * width + $0)) })
+        }
+        let format = Array(repeating: "pixelWidth IN %@", count: lists).joined(separator: " OR ")
+        let predicate = try PhotoKitPredicate(format: format, arguments: arguments)
         let error = #expect(throws: PredicateFormatError.self) { try predicate.sql(for: .asset) { $0 } }
         #expect(error?.code == .tooComplex)
+        let long = (0..<(PhotoKitPredicate.maximumBoundValues + 1)).map { PredicateValue.int(Int64($0)) }
+        #expect(try PhotoKitPredicate(format: "pixelWidth IN %@", arguments: [.array(long)]).sql(for: .asset) { $0 }
+            .arguments.count == 1)
     }
 
     @Test func emptyCompoundNodesCompileToConstants() throws {

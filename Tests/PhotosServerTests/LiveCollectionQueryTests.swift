@@ -282,6 +282,55 @@ import Testing
 
     /// The records of album and folder queries, and the bodies that ask for them, are what
     /// `openapi/photosd.yaml` describes.
+    /// A limited client with two albums and no `in` follows both as they gain and lose assets (the
+    /// bound is in the query, not the members it had when the query began), and sees each newcomer.
+    @Test func aLimitedClientsAssetQueryFollowsItsAlbumsMembers() async throws {
+        try await APIServerTests.withServer { socket, fixture in
+            let database = fixture.library.database
+            let (trip, winter) = (try #require(fixture.collections["Trip"]), try #require(fixture.collections["Winter"]))
+            let token = try database.createAccessToken(level: .limited, albums: [trip, winter]).secret
+            let limited = ["Authorization": "Bearer \(token)"]
+            let stream = try await Stream(socket, #"{"sort": ["creationDate"]}"#, headers: limited)
+            var held = try #require(try await stream.next().initial).assets.map(\.localIdentifier)
+            let members = ["beach.jpg", "pano.jpg", "movie.mov", "sunset.heic"].map { fixture.assets[$0]! }
+            #expect(Set(held) == Set(members))
+
+            let screen = fixture.asset("screen.png")
+            let album: PHAssetCollection = fixture.collection("Winter")
+            try fixture.library.performChangesAndWait {
+                PHAssetCollectionChangeRequest(for: album)!.addAssets([screen] as NSArray)
+            }
+            let added = try await stream.next()
+            let inserted = try #require(added.inserted)
+            #expect(inserted.map { $0.asset?.localIdentifier } == [screen.localIdentifier])
+            for place in inserted { held.insert(place.asset!.localIdentifier, at: place.index) }
+
+            let beach = fixture.asset("beach.jpg")
+            let tripAlbum: PHAssetCollection = fixture.collection("Trip")
+            try fixture.library.performChangesAndWait {
+                PHAssetCollectionChangeRequest(for: tripAlbum)!.removeAssets([beach] as NSArray)
+            }
+            let removed = try await stream.next()
+            #expect(removed.removed?.map { held[$0] } == [beach.localIdentifier])
+            for index in (removed.removed ?? []).sorted(by: >) { held.remove(at: index) }
+
+            // What it holds is what a fresh listing gives it; the newcomer is its to read.
+            let listing = try await offPool {
+                try UnixHTTPClient.request(socket, "GET", "/v1/assets?sort=creationDate", headers: limited)
+            }
+            let object = try #require(try listing.object()["assets"] as? [[String: Any]])
+            #expect(object.compactMap { $0["localIdentifier"] as? String } == held)
+            let newcomer = try await offPool {
+                try UnixHTTPClient.request(socket, "GET", "/v1/assets/\(screen.localIdentifier)", headers: limited)
+            }
+            #expect(newcomer.status == 200)
+            let gone = try await offPool {
+                try UnixHTTPClient.request(socket, "GET", "/v1/assets/\(beach.localIdentifier)", headers: limited)
+            }
+            #expect(gone.status == 404)
+        }
+    }
+
     @Test func recordsMatchTheDocument() async throws {
         let document = try OpenAPIConformanceTests.document()
         let request = try #require(

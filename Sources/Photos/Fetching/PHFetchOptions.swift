@@ -28,6 +28,10 @@ public final class PHFetchOptions: @unchecked Sendable {
     /// The library to fetch from (not in PhotoKit's API); nil means the shared library, or the
     /// library of the collection or asset a fetch is relative to.
     public var photoLibrary: PHPhotoLibrary?
+    /// Only assets that are members of one of these albums, by local identifier (not in PhotoKit's
+    /// API; photosd bounds a limited client's fetches with it). A result's change details follow
+    /// the albums: an asset added to one comes in as an insert. Asset fetches only.
+    public var restrictedToAlbums: [String]?
 
     /// Options with PhotoKit's defaults.
     public init() {}
@@ -74,6 +78,7 @@ public final class PHFetchOptions: @unchecked Sendable {
         query.includeHidden = includeHiddenAssets
         query.includeAllBursts = includeAllBurstAssets
         query.sourceTypes = includeAssetSourceTypes
+        query.albums = restrictedToAlbums
         do {
             query.filter = try compiledPredicate(for: .asset, column: AssetQuery.column(for:))
             query.sort = try sortKeys(for: .asset)
