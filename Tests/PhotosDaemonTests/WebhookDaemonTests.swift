@@ -162,6 +162,23 @@ extension HookDaemonTests {
         // MARK: https
 
         /// A test authority and a receiver serving a certificate it signed for `names`, over TLS.
+        /// photosd with an https webhook to `server` for assets (and the `extra` hook keys), given
+        /// a photo at `file`: waits until the hook is parked; returns the daemon and what
+        /// `photos hooks status` says then.
+        func parkedWebhook(to server: WebhookReceiver, extra: String, photoAt file: String) async throws
+            -> (HookedDaemon, (status: Int32, stdout: String, stderr: String))
+        {
+            try writeConfig(
+                port: server.port, url: "https://localhost:\(server.port)/photos",
+                extra: "objects = [\"asset\"]\n" + extra)
+            let daemon = try await startDaemon()
+            try put(HookDaemonTests.photo, at: file)
+            try await Self.until("parked") {
+                try await photos(["hooks", "status", "--json"]).stdout.contains("\"state\":\"parked\"")
+            }
+            return (daemon, try await photos(["hooks", "status"]))
+        }
+
         func startTLSServer(names: [String]) async throws -> (WebhookReceiver, TestCertificates) {
             let certificates = try await offPool { try TestCertificates() }
             let certificate = try await offPool { try certificates.server(names: names) }
@@ -195,15 +212,7 @@ extension HookDaemonTests {
         func withoutACAFileTheCertificateIsRefusedRetriedAndParked() async throws {
             let (server, _) = try await startTLSServer(names: ["localhost"])
             defer { server.stop() }
-            try writeConfig(
-                port: server.port, url: "https://localhost:\(server.port)/photos",
-                extra: "objects = [\"asset\"]\nmax_failures = 2")
-            let daemon = try await startDaemon()
-            try put(HookDaemonTests.photo, at: "C/inn.jpg")
-            try await Self.until("parked") {
-                try await photos(["hooks", "status", "--json"]).stdout.contains("\"state\":\"parked\"")
-            }
-            let parked = try await photos(["hooks", "status"])
+            let (daemon, parked) = try await parkedWebhook(to: server, extra: "max_failures = 2", photoAt: "C/inn.jpg")
             #expect(
                 parked.stdout.contains(
                     "web is parked: TLS handshake with localhost:\(server.port) failed: certificate verify failed: "
@@ -221,15 +230,8 @@ extension HookDaemonTests {
             // The authority is trusted, but what it signed is for another name.
             let (server, certificates) = try await startTLSServer(names: ["photos.example.net"])
             defer { server.stop() }
-            try writeConfig(
-                port: server.port, url: "https://localhost:\(server.port)/photos",
-                extra: "objects = [\"asset\"]\nmax_failures = 1\nca_file = \"\(certificates.authority.path)\"")
-            let daemon = try await startDaemon()
-            try put(HookDaemonTests.photo, at: "D/inn.jpg")
-            try await Self.until("parked") {
-                try await photos(["hooks", "status", "--json"]).stdout.contains("\"state\":\"parked\"")
-            }
-            let parked = try await photos(["hooks", "status"])
+            let (daemon, parked) = try await parkedWebhook(
+                to: server, extra: "max_failures = 1\nca_file = \"\(certificates.authority.path)\"", photoAt: "D/inn.jpg")
             #expect(
                 parked.stdout.contains(
                     "web is parked: TLS handshake with localhost:\(server.port) failed: certificate verify failed: "
