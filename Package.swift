@@ -40,6 +40,11 @@ let package = Package(
         // TLS for https webhooks: the system's OpenSSL (its CA store, its security updates), not
         // swift-nio-ssl's BoringSSL, whose build alone would cost minutes on 2 cores.
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+        // Image decoding and thumbnails (issue 13): libvips streams, shrinks on load, and reads
+        // JPEG, PNG, WebP, GIF, TIFF, HEIC/AVIF (libheif) and JPEG XL from Debian's packages.
+        .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
+        // libvips' options are C varargs, which Swift cannot call: plain wrappers for PhotosImaging.
+        .target(name: "CPhotosVips", dependencies: ["CVips"]),
 
         // Linux calls Glibc's module does not import (statfs).
         .target(name: "CPhotosLinux"),
