@@ -53,6 +53,9 @@ let package = Package(
         .target(name: "PhotosCore", swiftSettings: settings),
         // Reading files: type sniffing and EXIF.
         .target(name: "PhotosMetadata", dependencies: ["PhotosCore", "CExif", "CMagic"], swiftSettings: settings),
+        // Decoding and resizing images through libvips: headers, thumbnails, crops, sRGB, limits.
+        // PhotosMetadata reads the EXIF thumbnail that serves fast requests.
+        .target(name: "PhotosImaging", dependencies: ["PhotosCore", "PhotosMetadata", "CPhotosVips"], swiftSettings: settings),
         // The SQLite library file: schema, queries, change log.
         .target(
             name: "PhotosStore",
@@ -199,6 +202,7 @@ let package = Package(
             swiftSettings: settings),
         .testTarget(name: "PhotosIngestTests", dependencies: ["PhotosIngest", "Photos", "PhotosTestSupport"], swiftSettings: settings),
         .testTarget(name: "PhotosMetadataTests", dependencies: ["PhotosMetadata", "PhotosTestSupport"], swiftSettings: settings),
+        .testTarget(name: "PhotosImagingTests", dependencies: ["PhotosImaging", "PhotosTestSupport"], swiftSettings: settings),
         // These run built executables; depending on them makes `swift test` build them first.
         .testTarget(name: "PhotosCLITests", dependencies: ["PhotosTestSupport", "PhotosCLI"], swiftSettings: settings),
         .testTarget(

@@ -1,0 +1,179 @@
+import Foundation
+import PhotosImaging
+import PhotosTestSupport
+import Testing
+
+/// Rendering real files from the corpus (`../shared/corpus`), and hostile ones made here.
+@Suite(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))
+struct ImageRendererTests {
+    let renderer = ImageRenderer()
+
+    static func chart(_ orientation: Int) -> String {
+        Corpus.file("Test charts/Orientation/landscape_\(orientation).jpg")!.path
+    }
+
+    /// The mean absolute difference of two images' samples, 0 (same) to 255, leaving out the
+    /// pixels `excluded` says to. Each image's mean is taken off each channel first: the charts
+    /// were exported at different brightness (chart 3 is 13 levels darker than chart 1 all over).
+    static func difference(
+        _ a: ImagePixels, _ b: ImagePixels, excluding excluded: (Int, Int) -> Bool = { _, _ in false }
+    ) -> Double {
+        precondition(a.size == b.size && a.channels == b.channels)
+        var points: [(Int, Int)] = []
+        for y in 0..<a.size.height {
+            for x in 0..<a.size.width where !excluded(x, y) { points.append((x, y)) }
+        }
+        func means(_ image: ImagePixels) -> [Double] {
+            var sums = [Double](repeating: 0, count: image.channels)
+            for (x, y) in points {
+                for (channel, sample) in image.pixel(x: x, y: y).enumerated() { sums[channel] += Double(sample) }
+            }
+            return sums.map { $0 / Double(max(points.count, 1)) }
+        }
+        let meanA = means(a), meanB = means(b)
+        var total = 0.0
+        for (x, y) in points {
+            for (channel, (p, q)) in zip(a.pixel(x: x, y: y), b.pixel(x: x, y: y)).enumerated() {
+                total += abs((Double(p) - meanA[channel]) - (Double(q) - meanB[channel]))
+            }
+        }
+        return total / Double(max(points.count * a.channels, 1))
+    }
+
+    /// The middle of a chart, where each shows its own orientation's digit.
+    static func isDigit(_ size: PixelSize) -> (Int, Int) -> Bool {
+        { x, y in x * 8 >= size.width * 3 && x * 8 < size.width * 5 && y * 4 >= size.height && y * 4 < size.height * 3 }
+    }
+
+    /// `pixels` turned half a turn (what an orientation 3 chart looks like if its tag is ignored),
+    /// or only mirrored left to right (orientation 2).
+    static func transformed(_ pixels: ImagePixels, halfTurn: Bool) -> ImagePixels {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(pixels.bytes.count)
+        let rows = Array(0..<pixels.size.height)
+        for y in halfTurn ? rows.reversed() : rows {
+            for x in (0..<pixels.size.width).reversed() { bytes += pixels.pixel(x: x, y: y) }
+        }
+        return ImagePixels(size: pixels.size, channels: pixels.channels, bytes: bytes)
+    }
+
+    @Test(arguments: 1...8)
+    func orientationChartRendersUpright(orientation: Int) throws {
+        let request = ImageRequest(target: PixelSize(width: 96, height: 96))
+        let upright = try renderer.pixels(of: renderer.render(fileAt: Self.chart(1), request).data)
+        let rendered = try renderer.render(fileAt: Self.chart(orientation), request)
+        #expect(rendered.size == PixelSize(width: 96, height: 72), "every chart is 600x450 as displayed")
+        let pixels = try renderer.pixels(of: rendered.data)
+        #expect(pixels.size == upright.size)
+        // Each chart shows its number in the middle; the scene around it is the same.
+        let difference = Self.difference(pixels, upright, excluding: Self.isDigit(upright.size))
+        #expect(difference < 12, "orientation \(orientation) differs from the upright chart by \(difference)")
+        // The comparison can fail: the upright chart turned half a turn, or mirrored, is far from
+        // itself (about 61 and 40 here, against 5.5 for every correctly oriented chart).
+        for halfTurn in [true, false] {
+            let wrong = Self.difference(
+                Self.transformed(upright, halfTurn: halfTurn), upright, excluding: Self.isDigit(upright.size))
+            #expect(wrong > 30, "\(wrong)")
+        }
+    }
+
+    @Test func headerGivesTheDisplayedSize() throws {
+        let header = try renderer.header(ofFileAt: Self.chart(6))
+        #expect(header.storedSize == PixelSize(width: 450, height: 600))
+        #expect(header.orientation == 6)
+        #expect(header.size == PixelSize(width: 600, height: 450))
+        #expect(header.loader.hasPrefix("jpegload"))
+    }
+
+    @Test func fitAndFillOfALandscapeAndAPortrait() throws {
+        let box = PixelSize(width: 200, height: 200)
+        let landscape = Self.chart(1)  // 600x450
+        #expect(try renderer.render(fileAt: landscape, ImageRequest(target: box)).size == PixelSize(width: 200, height: 150))
+        #expect(
+            try renderer.render(fileAt: landscape, ImageRequest(target: box, fill: true)).size
+                == PixelSize(width: 267, height: 200))
+        let portrait = try #require(Corpus.file("Phone/DCIM/100APPLE/IMG_0815.HEIC")).path  // 3024x4032
+        #expect(try renderer.render(fileAt: portrait, ImageRequest(target: box)).size == PixelSize(width: 150, height: 200))
+        #expect(
+            try renderer.render(fileAt: portrait, ImageRequest(target: box, fill: true)).size
+                == PixelSize(width: 200, height: 267))
+    }
+
+    @Test func cropKeepsTheAskedPart() throws {
+        // The right half of the upright chart, rendered alone, matches the right half of the whole.
+        let whole = try renderer.pixels(of: renderer.render(fileAt: Self.chart(8), ImageRequest()).data)
+        var request = ImageRequest(target: PixelSize(width: 300, height: 450))
+        request.crop = NormalizedRect(x: 0.5, y: 0, width: 0.5, height: 1)
+        let rendered = try renderer.render(fileAt: Self.chart(8), request)
+        #expect(rendered.size == PixelSize(width: 300, height: 450))
+        let half = try renderer.pixels(of: rendered.data)
+        var right: [UInt8] = []
+        var left: [UInt8] = []
+        for y in 0..<450 {
+            for x in 300..<600 { right += whole.pixel(x: x, y: y) }
+            for x in 0..<300 { left += whole.pixel(x: x, y: y) }
+        }
+        let expected = ImagePixels(size: half.size, channels: 3, bytes: right)
+        let wrong = ImagePixels(size: half.size, channels: 3, bytes: left)
+        #expect(Self.difference(half, expected) < 8)
+        #expect(Self.difference(half, wrong) > 20, "the left half would not do")
+    }
+
+    @Test func formatsAreWhatTheyAskFor() throws {
+        for format in ImageFormat.allCases {
+            let image = try renderer.render(fileAt: Self.chart(1), ImageRequest(target: PixelSize(width: 64, height: 64), format: format))
+            #expect(image.format == format)
+            let header = try renderer.header(of: image.data)
+            #expect(header.loader.hasPrefix("\(format.rawValue)load"), "\(header.loader)")
+            #expect(header.storedSize == PixelSize(width: 64, height: 48))
+        }
+    }
+
+    @Test func previewComesFromTheEmbeddedThumbnailWhenLargeEnough() throws {
+        let path = try #require(Corpus.file("Camera/2008/Road trip/DSCN0010.jpg")).path
+        let request = ImageRequest(target: PixelSize(width: 256, height: 256))
+        let preview = try renderer.renderPreview(fileAt: path, request, edge: 256)
+        #expect(preview.isFromEmbeddedThumbnail)
+        #expect(preview.size == PixelSize(width: 256, height: 192))
+        // A larger preview than the thumbnail can give is decoded from the picture.
+        let large = try renderer.renderPreview(fileAt: path, ImageRequest(target: PixelSize(width: 600, height: 600)), edge: 600)
+        #expect(!large.isFromEmbeddedThumbnail)
+        #expect(large.size == PixelSize(width: 600, height: 450))
+        // The final rendering never uses it.
+        #expect(try !renderer.render(fileAt: path, request).isFromEmbeddedThumbnail)
+    }
+
+    @Test func truncatedAndCorruptFilesAreErrorsWithTheFile() throws {
+        for name in ["Bad/truncated.jpg", "Bad/corrupt.png", "Bad/empty.jpg", "Bad/not_really_a_photo.jpg", "Bad/heap-oob-write.tiff"] {
+            let path = try #require(Corpus.file(name)).path
+            let error = #expect(throws: ImagingError.self) {
+                try renderer.render(fileAt: path, ImageRequest(target: PixelSize(width: 128, height: 128)))
+            }
+            #expect(error?.code == .undecodable, "\(name): \(String(describing: error))")
+            #expect(error?.path == path)
+            #expect(error?.message.isEmpty == false)
+        }
+    }
+
+    @Test func aMissingFileIsMissing() {
+        let error = #expect(throws: ImagingError.self) {
+            try renderer.render(fileAt: "/nonexistent/photo.jpg", ImageRequest())
+        }
+        #expect(error?.code == .missing)
+    }
+
+    @Test func aDecompressionBombIsRefusedBeforeDecoding() throws {
+        let directory = try TemporaryDirectory()
+        let bomb = directory.path("bomb.png")
+        try TestImages.bombPNG().write(to: bomb)
+        #expect(try Data(contentsOf: bomb).count < 2000)
+        let error = #expect(throws: ImagingError.self) {
+            try renderer.render(fileAt: bomb.path, ImageRequest(target: PixelSize(width: 256, height: 256)))
+        }
+        #expect(error?.code == .tooLarge)
+        #expect(error?.message.contains("60000x60000") == true, "\(String(describing: error))")
+        // The same limit holds for encoded data handed over in memory.
+        let inMemory = #expect(throws: ImagingError.self) { try renderer.pixels(of: [UInt8](TestImages.bombPNG())) }
+        #expect(inMemory?.code == .undecodable || inMemory?.code == .tooLarge)
+    }
+}
