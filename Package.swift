@@ -127,6 +127,8 @@ let package = Package(
             name: "Photos",
             dependencies: [
                 "PhotosCore", "PhotosStore", "PhotosMetadata", "PhotosIngest", "PhotosWatcher", "PhotosWire",
+                // PHImageManager and UIImage decode through it.
+                "PhotosImaging",
                 // Fetches cannot throw (PhotoKit's API): their failures are logged with the cause.
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -139,7 +141,7 @@ let package = Package(
             ],
             swiftSettings: settings
         ),
-        .target(name: "PhotosTestSupport", dependencies: ["Photos", "PhotosStore"], swiftSettings: settings),
+        .target(name: "PhotosTestSupport", dependencies: ["Photos", "PhotosStore", "PhotosImaging"], swiftSettings: settings),
 
         // Runnable PhotoKit listings from the seed documents.
         // Swift 5 mode: these are PhotoKit listings as published, before strict concurrency.

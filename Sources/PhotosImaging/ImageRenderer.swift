@@ -82,6 +82,12 @@ public struct ImageRenderer: Sendable {
         return ImagePixels(size: image.size, channels: image.bands, bytes: bytes)
     }
 
+    /// Encoded image data decoded, turned upright, and encoded again as `format`.
+    public func transcode(_ data: [UInt8], to format: ImageFormat, quality: Int = 85) throws(ImagingError) -> [UInt8] {
+        try Vips.start()
+        return try encode(decode(data, orientation: 0, size: nil, path: nil), format, quality: quality, path: nil)
+    }
+
     private func render(fileAt path: String, _ request: ImageRequest, previewEdge: Int?) throws(ImagingError)
         -> RenderedImage
     {
@@ -151,7 +157,7 @@ public struct ImageRenderer: Sendable {
         return VipsObject(decoded)
     }
 
-    private func encode(_ image: VipsObject, _ format: ImageFormat, quality: Int, path: String) throws(ImagingError)
+    private func encode(_ image: VipsObject, _ format: ImageFormat, quality: Int, path: String?) throws(ImagingError)
         -> [UInt8]
     {
         let code: Int32 =
