@@ -27,6 +27,9 @@ public final class UIImage: @unchecked Sendable {  // Immutable after init.
     /// Decoded samples: rows top to bottom, RGB or RGBA, 8 bits each, sRGB.
     public typealias Pixels = ImagePixels
 
+    /// Encodings of images made here: `.jpeg`, `.png`, `.webp`.
+    public typealias Format = ImageFormat
+
     /// The encoded image.
     public let data: Data
     /// The size in points: pixels divided by ``scale``.

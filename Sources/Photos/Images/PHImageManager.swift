@@ -247,6 +247,7 @@ struct ImagePlan: Sendable {
             request.crop = NormalizedRect(
                 x: Double(crop.minX), y: Double(crop.minY), width: Double(crop.width), height: Double(crop.height))
         }
+        request.format = options.encoding
         self.request = request
         isSynchronous = options.isSynchronous
         // PhotoKit: a synchronous request delivers one result, the final one.

@@ -93,6 +93,9 @@ public class PHImageRequestOptions: NSObject {
     public var isNetworkAccessAllowed = false
     /// Called with 0 and 1 around the final decode; its `stop` flag cancels the request.
     public var progressHandler: PHAssetImageProgressHandler?
+    /// How the delivered ``UIImage`` is encoded (not in PhotoKit, whose images are decoded
+    /// bitmaps): nil (the default) for JPEG, or PNG when the image has transparency.
+    public var encoding: UIImage.Format?
 
     /// Options with PhotoKit's defaults.
     public override init() {}
