@@ -155,6 +155,10 @@ let package = Package(
             name: "add-asset-to-album", dependencies: ["Photos"], path: "Examples/add-asset-to-album",
             swiftSettings: [.swiftLanguageMode(.v5)]),
 
+        .executableTarget(
+            name: "get-images", dependencies: ["Photos"], path: "Examples/get-images",
+            swiftSettings: [.swiftLanguageMode(.v5)]),
+
         // An in-process PHPhotoLibraryChangeObserver plugin (Examples/hooks/ has exec hooks).
         .executableTarget(
             name: "observer-plugin", dependencies: ["Photos"], path: "Examples/observer-plugin",
@@ -211,7 +215,7 @@ let package = Package(
             name: "ExamplesTests",
             dependencies: [
                 "PhotosTestSupport", "PhotosCLI", "query-library", "modify-albums", "add-asset-to-album",
-                "observer-plugin",
+                "observer-plugin", "get-images",
             ],
             swiftSettings: settings),
     ],
