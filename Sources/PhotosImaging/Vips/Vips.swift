@@ -2,9 +2,11 @@ internal import CPhotosVips
 
 /// libvips, started once per process.
 enum Vips {
-    /// Starts libvips (VIPS_INIT) with its limits for hostile input; see `cphotos_vips_start`.
+    /// Starts libvips (VIPS_INIT) with its limits for hostile input (see `cphotos_vips_start`),
+    /// and clears its error text, so that a failure's reason is not an earlier warning's.
     static func start() throws(ImagingError) {
         guard started else { throw ImagingError(.failed, "libvips could not start: \(takeError() ?? "no reason given")") }
+        _ = takeError()
     }
 
     private static let started: Bool = cphotos_vips_start() == 0
