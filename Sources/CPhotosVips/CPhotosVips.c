@@ -174,6 +174,21 @@ void *cphotos_vips_finish(void *pointer) {
         if (advance(&image, next, status) != 0) { return NULL; }
         next = NULL;
     }
+    // An embedded profile (Display P3 in every iPhone HEIC, Adobe RGB from cameras) is applied:
+    // the result is encoded without it, and its pixels must mean sRGB. CMYK was imported already.
+    if (vips_image_get_typeof(image, VIPS_META_ICC_NAME) != 0
+        && vips_image_get_interpretation(image) != VIPS_INTERPRETATION_CMYK) {
+        int status = vips_icc_transform(image, &next, "srgb", "embedded", TRUE,
+            "intent", VIPS_INTENT_RELATIVE, "depth", 8, NULL);
+        if (status != 0) {
+            // A profile lcms cannot use is ignored, as a browser would: the pixels are taken as sRGB.
+            vips_error_clear();
+        } else {
+            g_object_unref(image);
+            image = next;
+        }
+        next = NULL;
+    }
     if (vips_image_get_interpretation(image) != VIPS_INTERPRETATION_sRGB
         || vips_image_get_format(image) != VIPS_FORMAT_UCHAR) {
         int status = vips_colourspace(image, &next, VIPS_INTERPRETATION_sRGB, NULL);

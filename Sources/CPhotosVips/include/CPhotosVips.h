@@ -66,7 +66,7 @@ void *_Nullable cphotos_vips_crop(void *_Nonnull image, int left, int top, int w
 /// `image` scaled to exactly `width` x `height` (lazy).
 void *_Nullable cphotos_vips_resize(void *_Nonnull image, int width, int height);
 
-/// `image` converted to 8-bit sRGB (colour profile applied, grey and CMYK to RGB, alpha kept)
+/// `image` converted to 8-bit sRGB (an embedded colour profile applied, grey and CMYK to RGB, alpha kept)
 /// and decoded into memory: the step where damaged data fails.
 void *_Nullable cphotos_vips_finish(void *_Nonnull image);
 
