@@ -19,13 +19,16 @@ extension PhotosCommand {
         @Argument(help: ArgumentHelp("The asset's local identifier.", valueName: "id"))
         var identifier: String
 
-        @Option(help: ArgumentHelp("The box to fit or fill, WIDTHxHEIGHT (or one number for a square).", valueName: "size"))
+        @Option(
+            help: ArgumentHelp("The box to fit or fill, WIDTHxHEIGHT (or one number for a square).", valueName: "size"))
         var size: String = "256x256"
 
         @Flag(help: "Fill the box rather than fit inside it.")
         var fill = false
 
-        @Option(help: ArgumentHelp("jpeg, png or webp (default: from the output's extension, else jpeg).", valueName: "format"))
+        @Option(
+            help: ArgumentHelp(
+                "jpeg, png or webp (default: from the output's extension, else jpeg).", valueName: "format"))
         var format: String?
 
         @Option(name: .shortAndLong, help: ArgumentHelp("The file to write; - for standard output.", valueName: "file"))
@@ -64,7 +67,8 @@ extension PhotosCommand {
             fetchOptions.photoLibrary = library
             fetchOptions.includeHiddenAssets = true
             fetchOptions.includeAllBurstAssets = true
-            guard let asset = PHAsset.fetchAssets(withLocalIdentifiers: [identifier], options: fetchOptions).firstObject else {
+            guard let asset = PHAsset.fetchAssets(withLocalIdentifiers: [identifier], options: fetchOptions).firstObject
+            else {
                 try options.requireAvailable(library)
                 throw CLIError("no asset \(identifier)")
             }
@@ -103,7 +107,8 @@ extension PhotosCommand {
                 try Output.jsonLine(
                     Written(
                         localIdentifier: identifier, path: URL(fileURLWithPath: output).path,
-                        pixelWidth: Int(image.size.width), pixelHeight: Int(image.size.height), format: encoding.rawValue))
+                        pixelWidth: Int(image.size.width), pixelHeight: Int(image.size.height),
+                        format: encoding.rawValue))
             } else {
                 print("wrote \(Output.escaped(output)) (\(summary))")
             }

@@ -61,8 +61,10 @@ public struct NormalizedRect: Sendable, Hashable {
     /// pixel each way.
     public func pixels(in size: PixelSize) -> PixelRect {
         func clamp(_ value: Double) -> Double { value.isFinite ? min(max(value, 0), 1) : 0 }
-        let left = clamp(x), top = clamp(y)
-        let right = clamp(x + width), bottom = clamp(y + height)
+        let left = clamp(x)
+        let top = clamp(y)
+        let right = clamp(x + width)
+        let bottom = clamp(y + height)
         let x0 = min(Int((left * Double(size.width)).rounded()), size.width - 1)
         let y0 = min(Int((top * Double(size.height)).rounded()), size.height - 1)
         let x1 = max(Int((right * Double(size.width)).rounded()), x0 + 1)
@@ -95,18 +97,23 @@ public enum ImageGeometry {
     /// The size the whole image of `size` is scaled to so that its `region` comes out at `output`.
     public static func whole(_ size: PixelSize, region: PixelRect, output: PixelSize) -> PixelSize {
         PixelSize(
-            width: max(output.width, Int((Double(size.width) * Double(output.width) / Double(region.size.width)).rounded())),
+            width: max(
+                output.width, Int((Double(size.width) * Double(output.width) / Double(region.size.width)).rounded())),
             height: max(
-                output.height, Int((Double(size.height) * Double(output.height) / Double(region.size.height)).rounded())))
+                output.height, Int((Double(size.height) * Double(output.height) / Double(region.size.height)).rounded())
+            ))
     }
 
     /// `region` of an image of `size`, moved to the same place in the image scaled to `whole`, with
     /// `output` as its size (kept inside `whole`).
-    public static func place(_ region: PixelRect, of size: PixelSize, in whole: PixelSize, output: PixelSize) -> PixelRect {
+    public static func place(_ region: PixelRect, of size: PixelSize, in whole: PixelSize, output: PixelSize)
+        -> PixelRect
+    {
         let x = Int((Double(region.x) * Double(whole.width) / Double(size.width)).rounded())
         let y = Int((Double(region.y) * Double(whole.height) / Double(size.height)).rounded())
         return PixelRect(
-            x: max(0, min(x, whole.width - output.width)), y: max(0, min(y, whole.height - output.height)), size: output)
+            x: max(0, min(x, whole.width - output.width)), y: max(0, min(y, whole.height - output.height)), size: output
+        )
     }
 
     /// Whether an embedded thumbnail of `thumbnail` pixels has the proportions of a picture of

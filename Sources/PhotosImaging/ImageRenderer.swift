@@ -1,5 +1,5 @@
-import Glibc
 internal import CPhotosVips
+import Glibc
 import PhotosCore
 
 /// Decodes, orients, crops and scales images with libvips, within limits set for hostile files.
@@ -94,9 +94,11 @@ public struct ImageRenderer: Sendable {
         let file = try OpenImage(path: path)
         let header = try checked(file.header(), path: path)
         let upright = header.size
-        let region = request.crop.flatMap { $0.isEmpty ? nil : $0.pixels(in: upright) }
+        let region =
+            request.crop.flatMap { $0.isEmpty ? nil : $0.pixels(in: upright) }
             ?? PixelRect(x: 0, y: 0, size: upright)
-        var output = request.target.map { ImageGeometry.scaled(region.size, into: $0, fill: request.fill) } ?? region.size
+        var output =
+            request.target.map { ImageGeometry.scaled(region.size, into: $0, fill: request.fill) } ?? region.size
         if let previewEdge {
             output = ImageGeometry.scaled(output, into: PixelSize(width: previewEdge, height: previewEdge), fill: false)
         }
@@ -110,7 +112,8 @@ public struct ImageRenderer: Sendable {
             image = decoded
             fromThumbnail = true
         } else {
-            guard let scaled = cphotos_vips_thumbnail(file.source.pointer, Int32(whole.width), Int32(whole.height)) else {
+            guard let scaled = cphotos_vips_thumbnail(file.source.pointer, Int32(whole.width), Int32(whole.height))
+            else {
                 throw ImagingError(.undecodable, Vips.reason("libvips cannot decode it"), path: path)
             }
             image = VipsObject(scaled)
@@ -139,7 +142,8 @@ public struct ImageRenderer: Sendable {
     private func usableThumbnail(_ header: ImageHeader, whole: PixelSize) -> [UInt8]? {
         guard let thumbnail = header.embeddedThumbnail, let thumbnailHeader = try? self.header(of: thumbnail),
             ImageGeometry.sameProportions(thumbnailHeader.storedSize, header.storedSize),
-            max(thumbnailHeader.storedSize.width, thumbnailHeader.storedSize.height) * 2 >= max(whole.width, whole.height)
+            max(thumbnailHeader.storedSize.width, thumbnailHeader.storedSize.height) * 2
+                >= max(whole.width, whole.height)
         else { return nil }
         return thumbnail
     }

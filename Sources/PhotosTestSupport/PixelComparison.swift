@@ -21,7 +21,8 @@ public enum PixelComparison {
             }
             return sums.map { $0 / Double(max(points.count, 1)) }
         }
-        let meanA = means(a), meanB = means(b)
+        let meanA = means(a)
+        let meanB = means(b)
         var total = 0.0
         for (x, y) in points {
             for (channel, (p, q)) in zip(a.pixel(x: x, y: y), b.pixel(x: x, y: y)).enumerated() {

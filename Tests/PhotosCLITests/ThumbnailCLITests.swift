@@ -17,7 +17,9 @@ struct ThumbnailCLITests {
 
     func thumbnail(_ file: URL, _ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
         try BuiltProducts.run(
-            "photos", ["thumbnail", library.identifiers[file.path]!, "--library", library.directory.path("library.sqlite").path] + arguments)
+            "photos",
+            ["thumbnail", library.identifiers[file.path]!, "--library", library.directory.path("library.sqlite").path]
+                + arguments)
     }
 
     @Test func writesAnUprightJPEGOfTheSizeAsked() throws {
@@ -35,7 +37,9 @@ struct ThumbnailCLITests {
         let filled = try thumbnail(Self.chart, ["--size", "120", "--fill", "-o", png.path, "--json"])
         #expect(filled.status == 0, "\(filled.stderr)")
         let line = try #require(try JSONSerialization.jsonObject(with: Data(filled.stdout.utf8)) as? [String: Any])
-        #expect(line["pixelWidth"] as? Int == 160 && line["pixelHeight"] as? Int == 120 && line["format"] as? String == "png")
+        #expect(
+            line["pixelWidth"] as? Int == 160 && line["pixelHeight"] as? Int == 120
+                && line["format"] as? String == "png")
         #expect(try Data(contentsOf: png).prefix(4) == Data([0x89, 0x50, 0x4E, 0x47]))
         let webp = library.directory.path("thumb.bin")
         #expect(try thumbnail(Self.chart, ["--format", "webp", "-o", webp.path]).status == 0)
@@ -49,7 +53,8 @@ struct ThumbnailCLITests {
         #expect(damaged.stderr.contains(Self.truncated.path), "\(damaged.stderr)")
         #expect(!FileManager.default.fileExists(atPath: output.path))
         let unknown = try BuiltProducts.run(
-            "photos", ["thumbnail", "nope", "--library", library.directory.path("library.sqlite").path, "-o", output.path])
+            "photos",
+            ["thumbnail", "nope", "--library", library.directory.path("library.sqlite").path, "-o", output.path])
         #expect(unknown.status == 1 && unknown.stderr.contains("no asset nope"))
         let badSize = try thumbnail(Self.chart, ["--size", "0x10", "-o", output.path])
         #expect(badSize.status == 64 && badSize.stderr.contains("--size"))
@@ -61,7 +66,11 @@ struct ThumbnailCLITests {
         try FileManager.default.copyItem(at: Self.chart, to: copy)
         let library = try FileAssetLibrary(files: [copy], directory: directory)
         let run = try BuiltProducts.run(
-            "photos", ["thumbnail", library.identifiers[copy.path]!, "--library", directory.path("library.sqlite").path, "-o", copy.path])
+            "photos",
+            [
+                "thumbnail", library.identifiers[copy.path]!, "--library", directory.path("library.sqlite").path, "-o",
+                copy.path,
+            ])
         #expect(run.status == 1 && run.stderr.contains("own file"), "\(run.stderr)")
         #expect(try Data(contentsOf: copy) == (try Data(contentsOf: Self.chart)))
     }

@@ -5,15 +5,36 @@ import Testing
 @Suite struct ImageGeometryTests {
     @Test(arguments: [
         // source, target, fill, expected
-        (PixelSize(width: 600, height: 450), PixelSize(width: 200, height: 200), false, PixelSize(width: 200, height: 150)),
-        (PixelSize(width: 600, height: 450), PixelSize(width: 200, height: 200), true, PixelSize(width: 267, height: 200)),
-        (PixelSize(width: 450, height: 600), PixelSize(width: 200, height: 200), false, PixelSize(width: 150, height: 200)),
-        (PixelSize(width: 450, height: 600), PixelSize(width: 200, height: 200), true, PixelSize(width: 200, height: 267)),
+        (
+            PixelSize(width: 600, height: 450), PixelSize(width: 200, height: 200), false,
+            PixelSize(width: 200, height: 150)
+        ),
+        (
+            PixelSize(width: 600, height: 450), PixelSize(width: 200, height: 200), true,
+            PixelSize(width: 267, height: 200)
+        ),
+        (
+            PixelSize(width: 450, height: 600), PixelSize(width: 200, height: 200), false,
+            PixelSize(width: 150, height: 200)
+        ),
+        (
+            PixelSize(width: 450, height: 600), PixelSize(width: 200, height: 200), true,
+            PixelSize(width: 200, height: 267)
+        ),
         // Never enlarged.
-        (PixelSize(width: 600, height: 450), PixelSize(width: 1000, height: 1000), false, PixelSize(width: 600, height: 450)),
-        (PixelSize(width: 600, height: 450), PixelSize(width: 1000, height: 100), true, PixelSize(width: 600, height: 450)),
+        (
+            PixelSize(width: 600, height: 450), PixelSize(width: 1000, height: 1000), false,
+            PixelSize(width: 600, height: 450)
+        ),
+        (
+            PixelSize(width: 600, height: 450), PixelSize(width: 1000, height: 100), true,
+            PixelSize(width: 600, height: 450)
+        ),
         // A sliver keeps a pixel.
-        (PixelSize(width: 10000, height: 10), PixelSize(width: 100, height: 100), false, PixelSize(width: 100, height: 1)),
+        (
+            PixelSize(width: 10000, height: 10), PixelSize(width: 100, height: 100), false,
+            PixelSize(width: 100, height: 1)
+        ),
     ])
     func fitAndFillSizes(source: PixelSize, target: PixelSize, fill: Bool, expected: PixelSize) {
         #expect(ImageGeometry.scaled(source, into: target, fill: fill) == expected)
@@ -35,6 +56,7 @@ import Testing
 
     @Test func paddedThumbnailsAreNotTheSameShape() {
         #expect(ImageGeometry.sameProportions(PixelSize(width: 160, height: 120), PixelSize(width: 4000, height: 3000)))
-        #expect(!ImageGeometry.sameProportions(PixelSize(width: 160, height: 120), PixelSize(width: 6000, height: 4000)))
+        #expect(
+            !ImageGeometry.sameProportions(PixelSize(width: 160, height: 120), PixelSize(width: 6000, height: 4000)))
     }
 }

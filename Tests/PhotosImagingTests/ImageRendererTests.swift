@@ -27,7 +27,8 @@ struct ImageRendererTests {
         // itself (about 61 and 40 here, against 5.5 for every correctly oriented chart).
         for halfTurn in [true, false] {
             let wrong = PixelComparison.difference(
-                PixelComparison.transformed(upright, halfTurn: halfTurn), upright, excluding: PixelComparison.isDigit(upright.size))
+                PixelComparison.transformed(upright, halfTurn: halfTurn), upright,
+                excluding: PixelComparison.isDigit(upright.size))
             #expect(wrong > 30, "\(wrong)")
         }
     }
@@ -43,12 +44,15 @@ struct ImageRendererTests {
     @Test func fitAndFillOfALandscapeAndAPortrait() throws {
         let box = PixelSize(width: 200, height: 200)
         let landscape = Self.chart(1)  // 600x450
-        #expect(try renderer.render(fileAt: landscape, ImageRequest(target: box)).size == PixelSize(width: 200, height: 150))
+        #expect(
+            try renderer.render(fileAt: landscape, ImageRequest(target: box)).size == PixelSize(width: 200, height: 150)
+        )
         #expect(
             try renderer.render(fileAt: landscape, ImageRequest(target: box, fill: true)).size
                 == PixelSize(width: 267, height: 200))
         let portrait = try #require(Corpus.file("Phone/DCIM/100APPLE/IMG_0815.HEIC")).path  // 3024x4032
-        #expect(try renderer.render(fileAt: portrait, ImageRequest(target: box)).size == PixelSize(width: 150, height: 200))
+        #expect(
+            try renderer.render(fileAt: portrait, ImageRequest(target: box)).size == PixelSize(width: 150, height: 200))
         #expect(
             try renderer.render(fileAt: portrait, ImageRequest(target: box, fill: true)).size
                 == PixelSize(width: 200, height: 267))
@@ -76,7 +80,8 @@ struct ImageRendererTests {
 
     @Test func formatsAreWhatTheyAskFor() throws {
         for format in ImageFormat.allCases {
-            let image = try renderer.render(fileAt: Self.chart(1), ImageRequest(target: PixelSize(width: 64, height: 64), format: format))
+            let image = try renderer.render(
+                fileAt: Self.chart(1), ImageRequest(target: PixelSize(width: 64, height: 64), format: format))
             #expect(image.format == format)
             let header = try renderer.header(of: image.data)
             #expect(header.loader.hasPrefix("\(format.rawValue)load"), "\(header.loader)")
@@ -91,7 +96,8 @@ struct ImageRendererTests {
         #expect(preview.isFromEmbeddedThumbnail)
         #expect(preview.size == PixelSize(width: 256, height: 192))
         // A larger preview than the thumbnail can give is decoded from the picture.
-        let large = try renderer.renderPreview(fileAt: path, ImageRequest(target: PixelSize(width: 600, height: 600)), edge: 600)
+        let large = try renderer.renderPreview(
+            fileAt: path, ImageRequest(target: PixelSize(width: 600, height: 600)), edge: 600)
         #expect(!large.isFromEmbeddedThumbnail)
         #expect(large.size == PixelSize(width: 600, height: 450))
         // The final rendering never uses it.
@@ -99,7 +105,10 @@ struct ImageRendererTests {
     }
 
     @Test func truncatedAndCorruptFilesAreErrorsWithTheFile() throws {
-        for name in ["Bad/truncated.jpg", "Bad/corrupt.png", "Bad/empty.jpg", "Bad/not_really_a_photo.jpg", "Bad/heap-oob-write.tiff"] {
+        for name in [
+            "Bad/truncated.jpg", "Bad/corrupt.png", "Bad/empty.jpg", "Bad/not_really_a_photo.jpg",
+            "Bad/heap-oob-write.tiff",
+        ] {
             let path = try #require(Corpus.file(name)).path
             let error = #expect(throws: ImagingError.self) {
                 try renderer.render(fileAt: path, ImageRequest(target: PixelSize(width: 128, height: 128)))
@@ -157,7 +166,9 @@ struct CorpusImageTests {
     /// NEF's or DNG's first directory (a 160 or 256 px thumbnail) and fails on a CR2's.
     static func notRendered(_ path: String) -> String? {
         if path.hasPrefix("Camera/RAW/") { return "RAW: not read beyond what libtiff sees" }
-        if path == "Bad/sigma_bad_format.jpg" { return "ends at its scan header: no pixels (truth.json has it for its EXIF)" }
+        if path == "Bad/sigma_bad_format.jpg" {
+            return "ends at its scan header: no pixels (truth.json has it for its EXIF)"
+        }
         return nil
     }
 
@@ -178,7 +189,9 @@ struct CorpusImageTests {
                 if header.size != expected { failures.append("\(record.path): \(header.size), truth \(expected)") }
                 let image = try renderer.render(fileAt: path, ImageRequest(target: PixelSize(width: 64, height: 64)))
                 let fitted = ImageGeometry.scaled(expected, into: PixelSize(width: 64, height: 64), fill: false)
-                if image.size != fitted { failures.append("\(record.path): rendered \(image.size), expected \(fitted)") }
+                if image.size != fitted {
+                    failures.append("\(record.path): rendered \(image.size), expected \(fitted)")
+                }
             } catch {
                 failures.append("\(record.path): \(error)")
             }

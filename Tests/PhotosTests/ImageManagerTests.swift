@@ -60,7 +60,9 @@ struct ImageManagerTests {
         }
     }
 
-    static func chart(_ orientation: Int) -> URL { Corpus.file("Test charts/Orientation/landscape_\(orientation).jpg")! }
+    static func chart(_ orientation: Int) -> URL {
+        Corpus.file("Test charts/Orientation/landscape_\(orientation).jpg")!
+    }
     static let portrait = Corpus.file("Phone/DCIM/100APPLE/IMG_0815.HEIC")!  // 3024x4032
     static let camera = Corpus.file("Camera/2008/Road trip/DSCN0010.jpg")!  // 640x480, 160x120 EXIF thumbnail
     static let truncated = Corpus.file("Bad/truncated.jpg")!
@@ -70,7 +72,8 @@ struct ImageManagerTests {
     let manager = PHImageManager()
 
     init() throws {
-        library = try FileAssetLibrary(files: (1...8).map(Self.chart) + [Self.portrait, Self.camera, Self.truncated, Self.corrupt])
+        library = try FileAssetLibrary(
+            files: (1...8).map(Self.chart) + [Self.portrait, Self.camera, Self.truncated, Self.corrupt])
     }
 
     func options(_ configure: (PHImageRequestOptions) -> Void) -> PHImageRequestOptions {
@@ -93,8 +96,10 @@ struct ImageManagerTests {
     func orientationChartArrivesUpright(orientation: Int) throws {
         let options = options { $0.deliveryMode = .highQualityFormat }
         let size = CGSize(width: 96, height: 96)
-        let upright = try #require(try request(Self.chart(1), size, .aspectFit, options, collector: Collector(decode: true)).last?.pixels)
-        let result = try #require(try request(Self.chart(orientation), size, .aspectFit, options, collector: Collector(decode: true)).last)
+        let upright = try #require(
+            try request(Self.chart(1), size, .aspectFit, options, collector: Collector(decode: true)).last?.pixels)
+        let result = try #require(
+            try request(Self.chart(orientation), size, .aspectFit, options, collector: Collector(decode: true)).last)
         #expect(result.size == CGSize(width: 96, height: 72))
         let pixels = try #require(result.pixels)
         let difference = PixelComparison.difference(pixels, upright, excluding: PixelComparison.isDigit(upright.size))
@@ -114,14 +119,16 @@ struct ImageManagerTests {
     }
 
     @Test func highQualityDeliversExactlyOneFinalImage() throws {
-        let deliveries = try request(Self.camera, CGSize(width: 320, height: 320), .aspectFit, options { $0.deliveryMode = .highQualityFormat })
+        let deliveries = try request(
+            Self.camera, CGSize(width: 320, height: 320), .aspectFit, options { $0.deliveryMode = .highQualityFormat })
         #expect(deliveries.count == 1)
         #expect(deliveries.first?.degraded == false)
         #expect(deliveries.first?.size == CGSize(width: 320, height: 240))
     }
 
     @Test func fastFormatDeliversOneQuickImage() throws {
-        let deliveries = try request(Self.camera, CGSize(width: 200, height: 200), .aspectFit, options { $0.deliveryMode = .fastFormat })
+        let deliveries = try request(
+            Self.camera, CGSize(width: 200, height: 200), .aspectFit, options { $0.deliveryMode = .fastFormat })
         #expect(deliveries.count == 1)
         #expect(deliveries.first?.degraded == false)
         #expect(deliveries.first?.size == CGSize(width: 200, height: 150))
@@ -131,7 +138,10 @@ struct ImageManagerTests {
         let caller = pthread_self()
         let delivered = Mutex<[Delivery]>([])
         let options = options { $0.isSynchronous = true }  // opportunistic, which synchronous requests ignore
-        manager.requestImage(for: library.asset(Self.chart(6)), targetSize: CGSize(width: 60, height: 60), contentMode: .aspectFit, options: options) { image, info in
+        manager.requestImage(
+            for: library.asset(Self.chart(6)), targetSize: CGSize(width: 60, height: 60), contentMode: .aspectFit,
+            options: options
+        ) { image, info in
             let delivery = Delivery(image, info, decode: false)
             delivered.withLock { $0.append(delivery) }
         }
@@ -151,7 +161,9 @@ struct ImageManagerTests {
         #expect(try request(Self.portrait, box, .aspectFill, exact).last?.size == CGSize(width: 200, height: 267))
         #expect(try request(Self.chart(6), box, .default, exact).last?.size == CGSize(width: 200, height: 150))
         // The whole image: PHImageManagerMaximumSize, or resizeMode none whatever the target.
-        #expect(try request(Self.chart(6), PHImageManagerMaximumSize, .aspectFit, exact).last?.size == CGSize(width: 600, height: 450))
+        #expect(
+            try request(Self.chart(6), PHImageManagerMaximumSize, .aspectFit, exact).last?.size
+                == CGSize(width: 600, height: 450))
         let none = options {
             $0.deliveryMode = .highQualityFormat
             $0.resizeMode = .none
@@ -167,12 +179,16 @@ struct ImageManagerTests {
             $0.normalizedCropRect = crop
         }
         let decoding = Collector(decode: true)
-        let cropped = try #require(try request(Self.chart(3), CGSize(width: 150, height: 225), .aspectFit, exact, collector: decoding).last)
+        let cropped = try #require(
+            try request(Self.chart(3), CGSize(width: 150, height: 225), .aspectFit, exact, collector: decoding).last)
         #expect(cropped.size == CGSize(width: 150, height: 225))
         // The right half: compare with the right half of the whole chart at the same scale.
         let whole = try #require(
-            try request(Self.chart(3), CGSize(width: 300, height: 225), .aspectFit, options { $0.deliveryMode = .highQualityFormat },
-                collector: Collector(decode: true)).last?.pixels)
+            try request(
+                Self.chart(3), CGSize(width: 300, height: 225), .aspectFit,
+                options { $0.deliveryMode = .highQualityFormat },
+                collector: Collector(decode: true)
+            ).last?.pixels)
         var right: [UInt8] = []
         var left: [UInt8] = []
         for y in 0..<225 {
@@ -187,14 +203,17 @@ struct ImageManagerTests {
             $0.deliveryMode = .highQualityFormat
             $0.normalizedCropRect = crop
         }
-        #expect(try request(Self.chart(3), CGSize(width: 150, height: 225), .aspectFit, fast).last?.size == CGSize(width: 150, height: 113))
+        #expect(
+            try request(Self.chart(3), CGSize(width: 150, height: 225), .aspectFit, fast).last?.size
+                == CGSize(width: 150, height: 113))
     }
 
     @Test func cancelledBeforeDeliveryGivesTheCancelledKey() throws {
         manager.queue.suspend()
         let collector = Collector()
         let id = manager.requestImage(
-            for: library.asset(Self.camera), targetSize: CGSize(width: 100, height: 100), contentMode: .aspectFit, options: nil,
+            for: library.asset(Self.camera), targetSize: CGSize(width: 100, height: 100), contentMode: .aspectFit,
+            options: nil,
             resultHandler: collector.handler)
         manager.cancelImageRequest(id)
         manager.queue.resume()
@@ -210,7 +229,8 @@ struct ImageManagerTests {
         let collector = Collector { delivery in
             if delivery.degraded, let id = delivery.requestID { manager.cancelImageRequest(id) }
         }
-        let deliveries = try request(Self.camera, CGSize(width: 400, height: 400), .aspectFit, nil, collector: collector)
+        let deliveries = try request(
+            Self.camera, CGSize(width: 400, height: 400), .aspectFit, nil, collector: collector)
         #expect(deliveries.map(\.degraded) == [true, false])
         #expect(deliveries.last?.cancelled == true)
         #expect(deliveries.last?.size == nil)
@@ -234,7 +254,8 @@ struct ImageManagerTests {
     func aDamagedFileGivesTheErrorKeyWithTheFile(name: String) throws {
         let file = try #require(Corpus.file(name))
         for mode in [PHImageRequestOptionsDeliveryMode.highQualityFormat, .opportunistic] {
-            let deliveries = try request(file, CGSize(width: 128, height: 128), .aspectFit, options { $0.deliveryMode = mode })
+            let deliveries = try request(
+                file, CGSize(width: 128, height: 128), .aspectFit, options { $0.deliveryMode = mode })
             let last = try #require(deliveries.last)
             #expect(last.size == nil && !last.degraded)
             let error = try #require(last.error, "\(name) \(mode)")
@@ -252,7 +273,8 @@ struct ImageManagerTests {
         let library = try FileAssetLibrary(files: [bomb], directory: directory)
         let collector = Collector()
         manager.requestImage(
-            for: library.asset(bomb), targetSize: CGSize(width: 256, height: 256), contentMode: .aspectFill, options: nil,
+            for: library.asset(bomb), targetSize: CGSize(width: 256, height: 256), contentMode: .aspectFill,
+            options: nil,
             resultHandler: collector.handler)
         let deliveries = try collector.wait()
         #expect(deliveries.count == 1, "no degraded image either")
@@ -279,7 +301,8 @@ struct ImageManagerTests {
     @Test func imageDataComesWithItsOrientation() throws {
         let done = DispatchSemaphore(value: 0)
         let result = Mutex<(Data?, String?, CGImagePropertyOrientation)?>(nil)
-        manager.requestImageDataAndOrientation(for: library.asset(Self.chart(6)), options: nil) { data, uti, orientation, _ in
+        manager.requestImageDataAndOrientation(for: library.asset(Self.chart(6)), options: nil) {
+            data, uti, orientation, _ in
             result.withLock { $0 = (data, uti, orientation) }
             done.signal()
         }
@@ -293,7 +316,10 @@ struct ImageManagerTests {
     @Test func aRequestedImageEncodesAndDecodes() throws {
         let image = Mutex<UIImage?>(nil)
         let options = options { $0.isSynchronous = true }
-        manager.requestImage(for: library.asset(Self.portrait), targetSize: CGSize(width: 64, height: 64), contentMode: .aspectFit, options: options) { result, _ in
+        manager.requestImage(
+            for: library.asset(Self.portrait), targetSize: CGSize(width: 64, height: 64), contentMode: .aspectFit,
+            options: options
+        ) { result, _ in
             image.withLock { $0 = result }
         }
         let result = try #require(image.withLock { $0 })

@@ -52,7 +52,8 @@ public class PHImageManager: NSObject, @unchecked Sendable {  // Mutable state i
         for asset: PHAsset, targetSize: CGSize, contentMode: PHImageContentMode, options: PHImageRequestOptions?,
         resultHandler: @escaping @Sendable (UIImage?, [AnyHashable: Any]?) -> Void
     ) -> PHImageRequestID {
-        let plan = ImagePlan(targetSize: targetSize, contentMode: contentMode, options: options ?? PHImageRequestOptions())
+        let plan = ImagePlan(
+            targetSize: targetSize, contentMode: contentMode, options: options ?? PHImageRequestOptions())
         let id = register()
         let job: @Sendable () -> Void = { [self] in
             run(plan, for: asset, id: id, resultHandler)
@@ -86,7 +87,8 @@ public class PHImageManager: NSObject, @unchecked Sendable {  // Mutable state i
                 do {
                     data = try Data(contentsOf: resource.fileURL)
                 } catch {
-                    throw Self.error(ImagingError(.unreadable, "\(error.localizedDescription)", path: path), asset: asset)
+                    throw Self.error(
+                        ImagingError(.unreadable, "\(error.localizedDescription)", path: path), asset: asset)
                 }
                 let orientation = header.flatMap { CGImagePropertyOrientation(rawValue: UInt32($0.orientation)) } ?? .up
                 resultHandler(data, resource.uniformTypeIdentifier, orientation, info)
@@ -183,7 +185,9 @@ public class PHImageManager: NSObject, @unchecked Sendable {  // Mutable state i
             _ = deliver(nil, degraded: false)
             return
         }
-        let result = Result { () throws(ImagingError) -> RenderedImage in try renderer.render(fileAt: path, plan.request) }
+        let result = Result { () throws(ImagingError) -> RenderedImage in
+            try renderer.render(fileAt: path, plan.request)
+        }
         if let progress = plan.progressHandler {
             var stop: ObjCBool = false
             progress(1, nil, &stop, [PHImageResultRequestIDKey: id])
@@ -251,7 +255,8 @@ struct ImagePlan: Sendable {
         self.request = request
         isSynchronous = options.isSynchronous
         // PhotoKit: a synchronous request delivers one result, the final one.
-        delivery = options.isSynchronous && options.deliveryMode == .opportunistic ? .highQualityFormat : options.deliveryMode
+        delivery =
+            options.isSynchronous && options.deliveryMode == .opportunistic ? .highQualityFormat : options.deliveryMode
         progressHandler = options.progressHandler
     }
 }

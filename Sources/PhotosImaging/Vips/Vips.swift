@@ -5,7 +5,9 @@ enum Vips {
     /// Starts libvips (VIPS_INIT) with its limits for hostile input (see `cphotos_vips_start`),
     /// and clears its error text, so that a failure's reason is not an earlier warning's.
     static func start() throws(ImagingError) {
-        guard started else { throw ImagingError(.failed, "libvips could not start: \(takeError() ?? "no reason given")") }
+        guard started else {
+            throw ImagingError(.failed, "libvips could not start: \(takeError() ?? "no reason given")")
+        }
         _ = takeError()
     }
 
