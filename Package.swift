@@ -40,6 +40,11 @@ let package = Package(
         // TLS for https webhooks: the system's OpenSSL (its CA store, its security updates), not
         // swift-nio-ssl's BoringSSL, whose build alone would cost minutes on 2 cores.
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+        // Image decoding and thumbnails (issue 13): libvips streams, shrinks on load, and reads
+        // JPEG, PNG, WebP, GIF, TIFF, HEIC/AVIF (libheif) and JPEG XL from Debian's packages.
+        .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
+        // libvips' options are C varargs, which Swift cannot call: plain wrappers for PhotosImaging.
+        .target(name: "CPhotosVips", dependencies: ["CVips"]),
 
         // Linux calls Glibc's module does not import (statfs).
         .target(name: "CPhotosLinux"),
@@ -48,6 +53,9 @@ let package = Package(
         .target(name: "PhotosCore", swiftSettings: settings),
         // Reading files: type sniffing and EXIF.
         .target(name: "PhotosMetadata", dependencies: ["PhotosCore", "CExif", "CMagic"], swiftSettings: settings),
+        // Decoding and resizing images through libvips: headers, thumbnails, crops, sRGB, limits.
+        // PhotosMetadata reads the EXIF thumbnail that serves fast requests.
+        .target(name: "PhotosImaging", dependencies: ["PhotosCore", "PhotosMetadata", "CPhotosVips"], swiftSettings: settings),
         // The SQLite library file: schema, queries, change log.
         .target(
             name: "PhotosStore",
@@ -119,6 +127,8 @@ let package = Package(
             name: "Photos",
             dependencies: [
                 "PhotosCore", "PhotosStore", "PhotosMetadata", "PhotosIngest", "PhotosWatcher", "PhotosWire",
+                // PHImageManager and UIImage decode through it.
+                "PhotosImaging",
                 // Fetches cannot throw (PhotoKit's API): their failures are logged with the cause.
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -131,7 +141,7 @@ let package = Package(
             ],
             swiftSettings: settings
         ),
-        .target(name: "PhotosTestSupport", dependencies: ["Photos", "PhotosStore"], swiftSettings: settings),
+        .target(name: "PhotosTestSupport", dependencies: ["Photos", "PhotosStore", "PhotosImaging"], swiftSettings: settings),
 
         // Runnable PhotoKit listings from the seed documents.
         // Swift 5 mode: these are PhotoKit listings as published, before strict concurrency.
@@ -143,6 +153,10 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v5)]),
         .executableTarget(
             name: "add-asset-to-album", dependencies: ["Photos"], path: "Examples/add-asset-to-album",
+            swiftSettings: [.swiftLanguageMode(.v5)]),
+
+        .executableTarget(
+            name: "get-images", dependencies: ["Photos"], path: "Examples/get-images",
             swiftSettings: [.swiftLanguageMode(.v5)]),
 
         // An in-process PHPhotoLibraryChangeObserver plugin (Examples/hooks/ has exec hooks).
@@ -194,13 +208,14 @@ let package = Package(
             swiftSettings: settings),
         .testTarget(name: "PhotosIngestTests", dependencies: ["PhotosIngest", "Photos", "PhotosTestSupport"], swiftSettings: settings),
         .testTarget(name: "PhotosMetadataTests", dependencies: ["PhotosMetadata", "PhotosTestSupport"], swiftSettings: settings),
+        .testTarget(name: "PhotosImagingTests", dependencies: ["PhotosImaging", "PhotosTestSupport"], swiftSettings: settings),
         // These run built executables; depending on them makes `swift test` build them first.
         .testTarget(name: "PhotosCLITests", dependencies: ["PhotosTestSupport", "PhotosCLI"], swiftSettings: settings),
         .testTarget(
             name: "ExamplesTests",
             dependencies: [
                 "PhotosTestSupport", "PhotosCLI", "query-library", "modify-albums", "add-asset-to-album",
-                "observer-plugin",
+                "observer-plugin", "get-images",
             ],
             swiftSettings: settings),
     ],

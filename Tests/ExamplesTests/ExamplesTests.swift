@@ -31,6 +31,16 @@ import Testing
         #expect(query.stdout.contains("album Added: 3 assets"))
         #expect(query.stdout.contains("smart album Recents: 3 assets"))
 
+        // Seed 004's thumbnail (opportunistic: degraded, then final) and full-size listings.
+        let images = try BuiltProducts.run("get-images", [], environment: environment)
+        #expect(images.status == 0, "\(images.stderr)\n\(images.stdout)")
+        for line in [
+            "thumbnail 1 of photo-1.jpg: 171x128", "thumbnail 2 of photo-1.jpg: 171x128", "full size of photo-1.jpg: 400x300",
+        ] {
+            #expect(images.stdout.contains(line), "missing '\(line)' in:\n\(images.stdout)")
+        }
+        #expect(images.stdout.components(separatedBy: "full size of").count == 4, "three images: \(images.stdout)")
+
         let modify = try BuiltProducts.run("modify-albums", [], environment: environment)
         #expect(modify.status == 0, "\(modify.stderr)")
         for line in [

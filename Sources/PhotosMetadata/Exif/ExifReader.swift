@@ -102,6 +102,13 @@ final class ExifReader {
         }
     }
 
+    /// The thumbnail IFD1 points at (JPEGInterchangeFormat and its length), as libexif cut it
+    /// from the block: within the block's bounds or not at all.
+    var thumbnail: [UInt8]? {
+        guard let pointer = data.pointee.data, data.pointee.size > 0 else { return nil }
+        return Array(UnsafeBufferPointer(start: pointer, count: Int(data.pointee.size)))
+    }
+
     private func content(_ directory: Directory) -> UnsafeMutablePointer<ExifContent>? {
         let contents = data.pointee.ifd
         return switch directory {

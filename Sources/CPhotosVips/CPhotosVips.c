@@ -1,0 +1,249 @@
+#include "CPhotosVips.h"
+
+#include <pthread.h>
+#include <string.h>
+#include <vips/vips.h>
+
+static pthread_once_t start_once = PTHREAD_ONCE_INIT;
+static int start_result = -1;
+
+static void drop_warning(const gchar *domain, GLogLevelFlags level, const gchar *message, gpointer data) {
+    (void)domain; (void)level; (void)message; (void)data;
+}
+
+static void start(void) {
+    if (VIPS_INIT("photosd") != 0) { return; }
+    // Each request is a different file or size, and 8.14 keys a load by its file name alone.
+    vips_cache_set_max(0);
+    vips_cache_set_max_mem(0);
+    vips_cache_set_max_files(0);
+    vips_block_untrusted_set(TRUE);
+    // libvips 8.14 counts its JPEG XL loader as untrusted only for being new; JPEG XL is a format
+    // cameras and phones write.
+    vips_operation_block_set("VipsForeignLoadJxl", FALSE);
+    g_log_set_handler("VIPS", G_LOG_LEVEL_WARNING | G_LOG_LEVEL_MESSAGE, drop_warning, NULL);
+    start_result = 0;
+}
+
+int cphotos_vips_start(void) {
+    pthread_once(&start_once, start);
+    return start_result;
+}
+
+char *cphotos_vips_take_error(void) {
+    char *text = vips_error_buffer_copy();
+    if (text != NULL && text[0] == '\0') {
+        g_free(text);
+        return NULL;
+    }
+    return text;
+}
+
+void cphotos_vips_free(void *pointer) { g_free(pointer); }
+
+static void fill_header(VipsImage *image, cphotos_vips_header *header) {
+    memset(header, 0, sizeof *header);
+    header->width = vips_image_get_width(image);
+    header->height = vips_image_get_height(image);
+    header->orientation = vips_image_get_orientation(image);
+    header->pages = vips_image_get_n_pages(image);
+    const char *loader = NULL;
+    if (vips_image_get_typeof(image, VIPS_META_LOADER) != 0
+        && vips_image_get_string(image, VIPS_META_LOADER, &loader) == 0 && loader != NULL) {
+        g_strlcpy(header->loader, loader, sizeof header->loader);
+    }
+    const void *exif = NULL;
+    size_t length = 0;
+    if (vips_image_get_typeof(image, VIPS_META_EXIF_NAME) != 0
+        && vips_image_get_blob(image, VIPS_META_EXIF_NAME, &exif, &length) == 0 && exif != NULL && length > 0) {
+        header->exif = g_memdup2(exif, length);
+        header->exif_length = length;
+    }
+}
+
+void *cphotos_vips_source(int descriptor) { return vips_source_new_from_descriptor(descriptor); }
+
+int cphotos_vips_read_header(void *source, cphotos_vips_header *header) {
+    VipsImage *image = vips_image_new_from_source(
+        (VipsSource *)source, "", "access", VIPS_ACCESS_SEQUENTIAL, "fail_on", VIPS_FAIL_ON_ERROR, NULL);
+    if (image == NULL) { return -1; }
+    fill_header(image, header);
+    g_object_unref(image);
+    return 0;
+}
+
+int cphotos_vips_read_header_buffer(const void *data, size_t length, cphotos_vips_header *header) {
+    VipsImage *image = vips_image_new_from_buffer(
+        data, length, "", "access", VIPS_ACCESS_SEQUENTIAL, "fail_on", VIPS_FAIL_ON_ERROR, NULL);
+    if (image == NULL) { return -1; }
+    fill_header(image, header);
+    g_object_unref(image);
+    return 0;
+}
+
+void *cphotos_vips_thumbnail(void *source, int width, int height) {
+    VipsImage *out = NULL;
+    // The loader's own options go through option_string: 8.14 does not pass thumbnail's fail_on on
+    // to a source's loader, and a truncated JPEG would come back grey at the bottom.
+    if (vips_thumbnail_source((VipsSource *)source, &out, width, "height", height, "size", VIPS_SIZE_FORCE,
+            "option_string", "fail_on=error", NULL) != 0) {
+        return NULL;
+    }
+    return out;
+}
+
+/// Makes `*image` the output of the operation that just ran (`status` its result), releasing the
+/// input; on failure releases the input and leaves NULL. 0, or -1. The operation runs before the
+/// call, never among its arguments: C leaves the order of evaluating those open, and `output`
+/// must be read after the operation set it.
+static int advance(VipsImage **image, VipsImage *output, int status) {
+    g_object_unref(*image);
+    if (status != 0) {
+        if (output != NULL) { g_object_unref(output); }
+        *image = NULL;
+        return -1;
+    }
+    *image = output;
+    return 0;
+}
+
+void *cphotos_vips_decode_buffer(
+    const void *data, size_t length, int orientation, int width, int height, double max_pixels) {
+    VipsImage *image = vips_image_new_from_buffer(
+        data, length, "", "access", VIPS_ACCESS_SEQUENTIAL, "fail_on", VIPS_FAIL_ON_ERROR, NULL);
+    if (image == NULL) { return NULL; }
+    int stored_width = vips_image_get_width(image), stored_height = vips_image_get_height(image);
+    if ((double)stored_width * (double)stored_height > max_pixels) {
+        vips_error("photosd", "the image declares %dx%d pixels, above the limit of %.0f",
+            stored_width, stored_height, max_pixels);
+        g_object_unref(image);
+        return NULL;
+    }
+    VipsImage *next = NULL;
+    int status;
+    if (orientation >= 1 && orientation <= 8) {
+        // Metadata is set on a copy: the loaded image may be shared.
+        status = vips_copy(image, &next, NULL);
+        if (advance(&image, next, status) != 0) { return NULL; }
+        vips_image_set_int(image, VIPS_META_ORIENTATION, orientation);
+    }
+    next = NULL;
+    status = vips_autorot(image, &next, NULL);
+    if (advance(&image, next, status) != 0) { return NULL; }
+    int upright_width = vips_image_get_width(image), upright_height = vips_image_get_height(image);
+    if (width > 0 && height > 0 && (width != upright_width || height != upright_height)) {
+        next = NULL;
+        status = vips_resize(image, &next, (double)width / upright_width,
+            "vscale", (double)height / upright_height, NULL);
+        if (advance(&image, next, status) != 0) { return NULL; }
+    }
+    void *done = cphotos_vips_finish(image);
+    g_object_unref(image);
+    return done;
+}
+
+void *cphotos_vips_crop(void *image, int left, int top, int width, int height) {
+    VipsImage *out = NULL;
+    if (vips_extract_area((VipsImage *)image, &out, left, top, width, height, NULL) != 0) { return NULL; }
+    return out;
+}
+
+void *cphotos_vips_resize(void *pointer, int width, int height) {
+    VipsImage *image = pointer, *out = NULL;
+    int status = vips_resize(image, &out, (double)width / vips_image_get_width(image),
+        "vscale", (double)height / vips_image_get_height(image), NULL);
+    if (status != 0) { return NULL; }
+    // vips_resize rounds; a pixel short is cut or padded so the size is the one asked for.
+    if (vips_image_get_width(out) != width || vips_image_get_height(out) != height) {
+        VipsImage *exact = NULL;
+        status = vips_embed(out, &exact, 0, 0, width, height, "extend", VIPS_EXTEND_COPY, NULL);
+        g_object_unref(out);
+        if (status != 0) { return NULL; }
+        out = exact;
+    }
+    return out;
+}
+
+void *cphotos_vips_finish(void *pointer) {
+    VipsImage *image = pointer, *next = NULL;
+    g_object_ref(image);
+    if (!vips_colourspace_issupported(image)) {
+        // An image libvips has no colour route for (MULTIBAND...): taken as RGB or grey.
+        VipsInterpretation as = vips_image_get_bands(image) >= 3 ? VIPS_INTERPRETATION_sRGB : VIPS_INTERPRETATION_B_W;
+        int status = vips_copy(image, &next, "interpretation", as, NULL);
+        if (advance(&image, next, status) != 0) { return NULL; }
+        next = NULL;
+    }
+    // An embedded profile (Display P3 in every iPhone HEIC, Adobe RGB from cameras) is applied:
+    // the result is encoded without it, and its pixels must mean sRGB. CMYK was imported already.
+    if (vips_image_get_typeof(image, VIPS_META_ICC_NAME) != 0
+        && vips_image_get_interpretation(image) != VIPS_INTERPRETATION_CMYK) {
+        int status = vips_icc_transform(image, &next, "srgb", "embedded", TRUE,
+            "intent", VIPS_INTENT_RELATIVE, "depth", 8, NULL);
+        if (status != 0) {
+            // A profile lcms cannot use is ignored, as a browser would: the pixels are taken as sRGB.
+            vips_error_clear();
+        } else {
+            g_object_unref(image);
+            image = next;
+        }
+        next = NULL;
+    }
+    if (vips_image_get_interpretation(image) != VIPS_INTERPRETATION_sRGB
+        || vips_image_get_format(image) != VIPS_FORMAT_UCHAR) {
+        int status = vips_colourspace(image, &next, VIPS_INTERPRETATION_sRGB, NULL);
+        if (advance(&image, next, status) != 0) { return NULL; }
+        next = NULL;
+    }
+    if (vips_image_get_format(image) != VIPS_FORMAT_UCHAR) {
+        int status = vips_cast_uchar(image, &next, NULL);
+        if (advance(&image, next, status) != 0) { return NULL; }
+        next = NULL;
+    }
+    if (vips_image_get_bands(image) > 4) {
+        int status = vips_extract_band(image, &next, 0, "n", 4, NULL);
+        if (advance(&image, next, status) != 0) { return NULL; }
+        next = NULL;
+    }
+    VipsImage *memory = vips_image_copy_memory(image);
+    g_object_unref(image);
+    return memory;
+}
+
+int cphotos_vips_width(void *image) { return vips_image_get_width((VipsImage *)image); }
+int cphotos_vips_height(void *image) { return vips_image_get_height((VipsImage *)image); }
+int cphotos_vips_bands(void *image) { return vips_image_get_bands((VipsImage *)image); }
+
+int cphotos_vips_encode(void *pointer, int format, int quality, void **data, size_t *length) {
+    VipsImage *image = pointer;
+    *data = NULL;
+    *length = 0;
+    switch (format) {
+    case CPHOTOS_VIPS_JPEG: {
+        if (!vips_image_hasalpha(image)) {
+            return vips_jpegsave_buffer(image, data, length, "Q", quality, "strip", TRUE, NULL);
+        }
+        VipsArrayDouble *white = vips_array_double_newv(1, 255.0);
+        VipsImage *flat = NULL;
+        int status = vips_flatten(image, &flat, "background", white, NULL);
+        vips_area_unref(VIPS_AREA(white));
+        if (status != 0) { return -1; }
+        status = vips_jpegsave_buffer(flat, data, length, "Q", quality, "strip", TRUE, NULL);
+        g_object_unref(flat);
+        return status;
+    }
+    case CPHOTOS_VIPS_PNG:
+        return vips_pngsave_buffer(image, data, length, "strip", TRUE, NULL);
+    case CPHOTOS_VIPS_WEBP:
+        return vips_webpsave_buffer(image, data, length, "Q", quality, "strip", TRUE, NULL);
+    default:
+        vips_error("photosd", "unknown output format %d", format);
+        return -1;
+    }
+}
+
+void *cphotos_vips_pixels(void *image, size_t *length) {
+    return vips_image_write_to_memory((VipsImage *)image, length);
+}
+
+void cphotos_vips_release(void *image) { g_object_unref(image); }

@@ -1,0 +1,132 @@
+import ArgumentParser
+import Foundation
+import Glibc
+import Photos
+
+extension PhotosCommand {
+    /// `photos thumbnail`: an asset's image at a size, through PHImageManager.
+    struct Thumbnail: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write an asset's image, upright and scaled, as JPEG, PNG or WebP.",
+            discussion: """
+                The image fits inside --size (proportions kept), or with --fill covers it (one side may be
+                longer). It is never enlarged. The asset's own files are only read; -o may not name one.
+                  photos thumbnail 6A1F.../L0/001 --size 512x512 -o thumb.jpg
+                """)
+
+        @OptionGroup var options: LibraryOptions
+
+        @Argument(help: ArgumentHelp("The asset's local identifier.", valueName: "id"))
+        var identifier: String
+
+        @Option(
+            help: ArgumentHelp("The box to fit or fill, WIDTHxHEIGHT (or one number for a square).", valueName: "size"))
+        var size: String = "256x256"
+
+        @Flag(help: "Fill the box rather than fit inside it.")
+        var fill = false
+
+        @Option(
+            help: ArgumentHelp(
+                "jpeg, png or webp (default: from the output's extension, else jpeg).", valueName: "format"))
+        var format: String?
+
+        @Option(name: .shortAndLong, help: ArgumentHelp("The file to write; - for standard output.", valueName: "file"))
+        var output: String
+
+        func validate() throws {
+            guard Self.parse(size: size) != nil else {
+                throw ValidationError("--size must be WIDTHxHEIGHT or one number, each 1 to 100000: '\(size)'")
+            }
+            if let format, UIImage.Format(rawValue: format.lowercased()) == nil {
+                throw ValidationError("--format must be jpeg, png or webp: '\(format)'")
+            }
+        }
+
+        /// `256x192` or `256`.
+        static func parse(size: String) -> CGSize? {
+            let parts = size.lowercased().split(separator: "x", omittingEmptySubsequences: false).map { Int($0) }
+            guard parts.count == 1 || parts.count == 2, parts.allSatisfy({ $0 != nil && (1...100_000).contains($0!) })
+            else { return nil }
+            return CGSize(width: parts[0]!, height: parts.last!!)
+        }
+
+        /// The format asked for, else the output's extension's, else JPEG.
+        var encoding: UIImage.Format {
+            if let format, let chosen = UIImage.Format(rawValue: format.lowercased()) { return chosen }
+            switch URL(fileURLWithPath: output).pathExtension.lowercased() {
+            case "png": return .png
+            case "webp": return .webp
+            default: return .jpeg
+            }
+        }
+
+        func run() throws {
+            let library = try options.open()
+            let fetchOptions = PHFetchOptions()
+            fetchOptions.photoLibrary = library
+            fetchOptions.includeHiddenAssets = true
+            fetchOptions.includeAllBurstAssets = true
+            guard let asset = PHAsset.fetchAssets(withLocalIdentifiers: [identifier], options: fetchOptions).firstObject
+            else {
+                try options.requireAvailable(library)
+                throw CLIError("no asset \(identifier)")
+            }
+            if output != "-" { try refuseOwnFiles(of: asset) }
+
+            let requestOptions = PHImageRequestOptions()
+            requestOptions.isSynchronous = true
+            requestOptions.deliveryMode = .highQualityFormat
+            requestOptions.resizeMode = .exact
+            requestOptions.encoding = encoding
+            nonisolated(unsafe) var result: (image: UIImage?, error: (any Error)?) = (nil, nil)
+            PHImageManager.default().requestImage(
+                for: asset, targetSize: Self.parse(size: size)!, contentMode: fill ? .aspectFill : .aspectFit,
+                options: requestOptions
+            ) { image, info in
+                result = (image, info?[PHImageErrorKey] as? any Error)
+            }
+            guard let image = result.image else {
+                let reason = (result.error as? PHPhotosError)?.message ?? result.error.map { "\($0)" } ?? "no image"
+                throw CLIError("cannot make a thumbnail of \(identifier): \(reason)")
+            }
+            if output == "-" {
+                FileHandle.standardOutput.write(image.data)
+                return
+            }
+            do {
+                try image.data.write(to: URL(fileURLWithPath: output), options: .atomic)
+            } catch {
+                throw CLIError("cannot write \(output): \(error.localizedDescription)")
+            }
+            let summary = "\(Int(image.size.width))x\(Int(image.size.height)) \(encoding.rawValue)"
+            if options.json {
+                struct Written: Encodable {
+                    let localIdentifier: String, path: String, pixelWidth: Int, pixelHeight: Int, format: String
+                }
+                try Output.jsonLine(
+                    Written(
+                        localIdentifier: identifier, path: URL(fileURLWithPath: output).path,
+                        pixelWidth: Int(image.size.width), pixelHeight: Int(image.size.height),
+                        format: encoding.rawValue))
+            } else {
+                print("wrote \(Output.escaped(output)) (\(summary))")
+            }
+        }
+
+        /// Refuses an output that is one of the asset's own files (same device and inode): a
+        /// user's photos are never written.
+        func refuseOwnFiles(of asset: PHAsset) throws {
+            var target = stat()
+            guard stat(output, &target) == 0 else { return }
+            for resource in PHAssetResource.assetResources(for: asset) {
+                var own = stat()
+                if PathBytes.withCString(resource.fileURL.path, { stat($0, &own) }) == 0,
+                    own.st_dev == target.st_dev, own.st_ino == target.st_ino
+                {
+                    throw CLIError("\(output) is the asset's own file; photos are never written over")
+                }
+            }
+        }
+    }
+}

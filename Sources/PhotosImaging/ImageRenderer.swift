@@ -1,0 +1,258 @@
+internal import CPhotosVips
+import Glibc
+import PhotosCore
+
+/// Decodes, orients, crops and scales images with libvips, within limits set for hostile files.
+///
+/// Files are opened read-only; nothing is ever written beside them. Every result is upright
+/// (EXIF orientation applied), sRGB (an embedded colour profile converted), 8 bits a channel,
+/// and encoded without metadata. A damaged file throws ``ImagingError`` with the reason; a file
+/// whose header declares more than ``Limits-swift.struct/maximumPixelCount`` pixels is refused
+/// before any pixel is decoded.
+///
+/// ```swift
+/// let renderer = ImageRenderer()
+/// let image = try renderer.render(fileAt: "/photos/IMG_0001.JPG",
+///                                 ImageRequest(target: PixelSize(width: 256, height: 256)))
+/// try Data(image.data).write(to: URL(fileURLWithPath: "/tmp/thumb.jpg"))
+/// ```
+public struct ImageRenderer: Sendable {
+    /// How large an image the renderer decodes.
+    public struct Limits: Sendable, Hashable {
+        /// The most pixels (width x height) an image may declare: 200 megapixels by default, above
+        /// any camera's sensor and below what a few-kilobyte PNG or JPEG can claim.
+        public var maximumPixelCount: Int
+
+        /// Creates limits.
+        public init(maximumPixelCount: Int = 200_000_000) {
+            self.maximumPixelCount = maximumPixelCount
+        }
+    }
+
+    /// The largest image decoded.
+    public let limits: Limits
+
+    /// Creates a renderer with `limits`.
+    public init(limits: Limits = Limits()) {
+        self.limits = limits
+    }
+
+    /// The header of the file at `path`, checked against the limits.
+    public func header(ofFileAt path: String) throws(ImagingError) -> ImageHeader {
+        let file = try OpenImage(path: path)
+        return try checked(file.header(), path: path)
+    }
+
+    /// The file at `path` rendered as `request` asks.
+    public func render(fileAt path: String, _ request: ImageRequest) throws(ImagingError) -> RenderedImage {
+        try render(fileAt: path, request, previewEdge: nil)
+    }
+
+    /// A quick, smaller rendering of the same request: at most `edge` pixels on its longer side,
+    /// from the camera's embedded thumbnail when that is at least half the size needed and has
+    /// the picture's proportions, else a shrink-on-load decode (JPEG decodes at 1/2, 1/4 or 1/8).
+    public func renderPreview(fileAt path: String, _ request: ImageRequest, edge: Int = 256) throws(ImagingError)
+        -> RenderedImage
+    {
+        try render(fileAt: path, request, previewEdge: max(edge, 1))
+    }
+
+    /// The header of encoded image data.
+    public func header(of data: [UInt8]) throws(ImagingError) -> ImageHeader {
+        try Vips.start()
+        var header = cphotos_vips_header()
+        let status = data.withUnsafeBytes { buffer -> Int32 in
+            guard let base = buffer.baseAddress else { return -1 }
+            return cphotos_vips_read_header_buffer(base, buffer.count, &header)
+        }
+        guard status == 0 else { throw ImagingError(.undecodable, Vips.reason("not an image libvips reads")) }
+        return try checked(ImageHeader(header), path: nil)
+    }
+
+    /// The pixels of encoded image data, upright.
+    public func pixels(of data: [UInt8]) throws(ImagingError) -> ImagePixels {
+        try Vips.start()
+        let image = try decode(data, orientation: 0, size: nil, path: nil)
+        var length = 0
+        guard let samples = cphotos_vips_pixels(image.pointer, &length) else {
+            throw ImagingError(.undecodable, Vips.reason("the pixels could not be decoded"))
+        }
+        defer { cphotos_vips_free(samples) }
+        let bytes = Array(UnsafeRawBufferPointer(start: samples, count: length))
+        return ImagePixels(size: image.size, channels: image.bands, bytes: bytes)
+    }
+
+    /// Encoded image data decoded, turned upright, and encoded again as `format`.
+    public func transcode(_ data: [UInt8], to format: ImageFormat, quality: Int = 85) throws(ImagingError) -> [UInt8] {
+        try Vips.start()
+        return try encode(decode(data, orientation: 0, size: nil, path: nil), format, quality: quality, path: nil)
+    }
+
+    private func render(fileAt path: String, _ request: ImageRequest, previewEdge: Int?) throws(ImagingError)
+        -> RenderedImage
+    {
+        let file = try OpenImage(path: path)
+        let header = try checked(file.header(), path: path)
+        let upright = header.size
+        let region =
+            request.crop.flatMap { $0.isEmpty ? nil : $0.pixels(in: upright) }
+            ?? PixelRect(x: 0, y: 0, size: upright)
+        var output =
+            request.target.map { ImageGeometry.scaled(region.size, into: $0, fill: request.fill) } ?? region.size
+        if let previewEdge {
+            output = ImageGeometry.scaled(output, into: PixelSize(width: previewEdge, height: previewEdge), fill: false)
+        }
+        let whole = ImageGeometry.whole(upright, region: region, output: output)
+
+        var image: VipsObject
+        var fromThumbnail = false
+        if previewEdge != nil, let thumbnail = usableThumbnail(header, whole: whole),
+            let decoded = try? decode(thumbnail, orientation: header.orientation, size: whole, path: path)
+        {
+            image = decoded
+            fromThumbnail = true
+        } else {
+            guard let scaled = cphotos_vips_thumbnail(file.source.pointer, Int32(whole.width), Int32(whole.height))
+            else {
+                throw ImagingError(.undecodable, Vips.reason("libvips cannot decode it"), path: path)
+            }
+            image = VipsObject(scaled)
+        }
+        if output != whole {
+            let area = ImageGeometry.place(region, of: upright, in: whole, output: output)
+            guard
+                let cropped = cphotos_vips_crop(
+                    image.pointer, Int32(area.x), Int32(area.y), Int32(area.size.width), Int32(area.size.height))
+            else { throw ImagingError(.failed, Vips.reason("the crop failed"), path: path) }
+            image = VipsObject(cropped)
+        }
+        guard let finished = cphotos_vips_finish(image.pointer) else {
+            throw ImagingError(.undecodable, Vips.reason("libvips cannot decode it"), path: path)
+        }
+        image = VipsObject(finished)
+        let hasAlpha = image.bands == 2 || image.bands == 4
+        let format = request.format ?? (hasAlpha ? .png : .jpeg)
+        let data = try encode(image, format, quality: request.quality, path: path)
+        return RenderedImage(
+            size: image.size, data: data, format: format, hasAlpha: hasAlpha && format != .jpeg,
+            isFromEmbeddedThumbnail: fromThumbnail)
+    }
+
+    /// The embedded thumbnail when it can stand in for the picture scaled to `whole`.
+    private func usableThumbnail(_ header: ImageHeader, whole: PixelSize) -> [UInt8]? {
+        guard let thumbnail = header.embeddedThumbnail, let thumbnailHeader = try? self.header(of: thumbnail),
+            ImageGeometry.sameProportions(thumbnailHeader.storedSize, header.storedSize),
+            max(thumbnailHeader.storedSize.width, thumbnailHeader.storedSize.height) * 2
+                >= max(whole.width, whole.height)
+        else { return nil }
+        return thumbnail
+    }
+
+    private func decode(_ data: [UInt8], orientation: Int, size: PixelSize?, path: String?) throws(ImagingError)
+        -> VipsObject
+    {
+        let decoded = data.withUnsafeBytes { buffer -> UnsafeMutableRawPointer? in
+            guard let base = buffer.baseAddress else { return nil }
+            return cphotos_vips_decode_buffer(
+                base, buffer.count, Int32(orientation), Int32(size?.width ?? 0), Int32(size?.height ?? 0),
+                Double(limits.maximumPixelCount))
+        }
+        guard let decoded else { throw ImagingError(.undecodable, Vips.reason("libvips cannot decode it"), path: path) }
+        return VipsObject(decoded)
+    }
+
+    private func encode(_ image: VipsObject, _ format: ImageFormat, quality: Int, path: String?) throws(ImagingError)
+        -> [UInt8]
+    {
+        let code: Int32 =
+            switch format {
+            case .jpeg: Int32(CPHOTOS_VIPS_JPEG)
+            case .png: Int32(CPHOTOS_VIPS_PNG)
+            case .webp: Int32(CPHOTOS_VIPS_WEBP)
+            }
+        var data: UnsafeMutableRawPointer?
+        var length = 0
+        guard cphotos_vips_encode(image.pointer, code, Int32(min(max(quality, 1), 100)), &data, &length) == 0,
+            let data
+        else { throw ImagingError(.failed, Vips.reason("cannot encode \(format.rawValue)"), path: path) }
+        defer { cphotos_vips_free(data) }
+        return Array(UnsafeRawBufferPointer(start: data, count: length))
+    }
+
+    /// `header`, or ``ImagingError/Code/tooLarge`` when it declares more pixels than the limit.
+    private func checked(_ header: ImageHeader, path: String?) throws(ImagingError) -> ImageHeader {
+        let size = header.storedSize
+        let (pixels, overflow) = size.width.multipliedReportingOverflow(by: size.height)
+        guard size.width > 0, size.height > 0 else {
+            throw ImagingError(.undecodable, "the image declares no pixels (\(size))", path: path)
+        }
+        guard !overflow, pixels <= limits.maximumPixelCount else {
+            let megapixels = Double(size.width) * Double(size.height) / 1e6
+            throw ImagingError(
+                .tooLarge,
+                "the image is \(size) (\(megapixels.formatted1) megapixels), above the limit of "
+                    + "\((Double(limits.maximumPixelCount) / 1e6).formatted1); not decoded",
+                path: path)
+        }
+        return header
+    }
+}
+
+extension Double {
+    fileprivate var formatted1: String { String((self * 10).rounded() / 10) }
+}
+
+extension ImageHeader {
+    init(_ header: cphotos_vips_header) {
+        var header = header
+        let loader = withUnsafeBytes(of: &header.loader) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        var exif: [UInt8]?
+        if let block = header.exif {
+            exif = Array(UnsafeRawBufferPointer(start: block, count: header.exif_length))
+            cphotos_vips_free(block)
+        }
+        self.init(
+            storedSize: PixelSize(width: Int(header.width), height: Int(header.height)),
+            orientation: (1...8).contains(header.orientation) ? Int(header.orientation) : 1, pages: Int(header.pages),
+            loader: loader, exif: exif)
+    }
+}
+
+/// An image file open for reading: its descriptor and the libvips source over it.
+private struct OpenImage {
+    let source: VipsObject
+    let path: String
+
+    /// Opens `path` read-only. A name that is not a regular file (a FIFO would block; a directory
+    /// has no pixels) is refused before libvips sees it.
+    init(path: String) throws(ImagingError) {
+        try Vips.start()
+        self.path = path
+        var descriptor: Int32
+        repeat {
+            descriptor = PathBytes.withCString(path) { open($0, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK) }
+        } while descriptor < 0 && errno == EINTR
+        guard descriptor >= 0 else {
+            let code = errno
+            throw ImagingError(code == ENOENT ? .missing : .unreadable, String(cString: strerror(code)), path: path)
+        }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            throw ImagingError(.unreadable, "not a regular file", path: path)
+        }
+        guard info.st_size > 0 else { throw ImagingError(.undecodable, "the file is empty", path: path) }
+        guard let source = cphotos_vips_source(descriptor) else {
+            throw ImagingError(.unreadable, Vips.reason("libvips cannot read it"), path: path)
+        }
+        self.source = VipsObject(source)
+    }
+
+    func header() throws(ImagingError) -> ImageHeader {
+        var header = cphotos_vips_header()
+        guard cphotos_vips_read_header(source.pointer, &header) == 0 else {
+            throw ImagingError(.undecodable, Vips.reason("not an image libvips reads"), path: path)
+        }
+        return ImageHeader(header)
+    }
+}

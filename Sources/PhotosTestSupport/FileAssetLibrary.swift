@@ -1,0 +1,41 @@
+import Foundation
+import Photos
+import PhotosCore
+import PhotosStore
+
+/// A library whose assets are given files, referenced where they are (the corpus is only read):
+/// one asset per file, written straight through the store, so that files a scan would reject
+/// (truncated, corrupt, a decompression bomb) can be assets too.
+public final class FileAssetLibrary: @unchecked Sendable {  // Immutable after init.
+    /// The library, in a temporary directory.
+    public let library: PHPhotoLibrary
+    /// The temporary directory (the library file, and any files a test makes there).
+    public let directory: TemporaryDirectory
+    /// Asset local identifiers by file path.
+    public private(set) var identifiers: [String: String] = [:]
+
+    /// Creates a library with an asset for each of `files` (image assets; `videos` as videos).
+    public init(files: [URL], videos: [URL] = [], directory: TemporaryDirectory? = nil) throws {
+        self.directory = try directory ?? TemporaryDirectory(prefix: "photos-images")
+        library = try PHPhotoLibrary(url: self.directory.path("library.sqlite"))
+        try library.database.write { transaction in
+            for (file, type) in files.map({ ($0, PHAssetMediaType.image) }) + videos.map({ ($0, .video) }) {
+                let identifier = LocalIdentifier.make(.asset)
+                let record = AssetRecord(localIdentifier: identifier, mediaType: type)
+                let resource = ResourceRecord(
+                    assetId: 0, type: (type == .video ? PHAssetResourceType.video : .photo).rawValue, path: file.path,
+                    uniformTypeIdentifier: file.pathExtension.lowercased() == "png" ? "public.png" : "public.jpeg",
+                    mimeType: nil, fileSize: 0, originalFilename: file.lastPathComponent)
+                _ = try transaction.insertAsset(record, resources: [resource])
+                identifiers[file.path] = identifier
+            }
+        }
+    }
+
+    /// The asset of a file.
+    public func asset(_ file: URL) -> PHAsset {
+        let options = PHFetchOptions()
+        options.photoLibrary = library
+        return PHAsset.fetchAssets(withLocalIdentifiers: [identifiers[file.path]!], options: options).firstObject!
+    }
+}

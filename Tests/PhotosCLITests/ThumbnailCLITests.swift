@@ -1,0 +1,77 @@
+import Foundation
+import Photos
+import PhotosTestSupport
+import Testing
+
+/// `photos thumbnail`, run as the built binary on corpus files.
+@Suite(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))
+struct ThumbnailCLITests {
+    static let chart = Corpus.file("Test charts/Orientation/landscape_6.jpg")!  // 450x600 stored, 600x450 shown
+    static let truncated = Corpus.file("Bad/truncated.jpg")!
+
+    let library: FileAssetLibrary
+
+    init() throws {
+        library = try FileAssetLibrary(files: [Self.chart, Self.truncated])
+    }
+
+    func thumbnail(_ file: URL, _ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+        try BuiltProducts.run(
+            "photos",
+            ["thumbnail", library.identifiers[file.path]!, "--library", library.directory.path("library.sqlite").path]
+                + arguments)
+    }
+
+    @Test func writesAnUprightJPEGOfTheSizeAsked() throws {
+        let output = library.directory.path("thumb.jpg")
+        let run = try thumbnail(Self.chart, ["--size", "120x120", "-o", output.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("120x90 jpeg"), "\(run.stdout)")
+        let data = try Data(contentsOf: output)
+        #expect(data.prefix(3) == Data([0xFF, 0xD8, 0xFF]), "a JPEG")
+        #expect(UIImage(data: data)?.size == CGSize(width: 120, height: 90), "upright: wider than tall")
+    }
+
+    @Test func fillAndFormats() throws {
+        let png = library.directory.path("thumb.png")
+        let filled = try thumbnail(Self.chart, ["--size", "120", "--fill", "-o", png.path, "--json"])
+        #expect(filled.status == 0, "\(filled.stderr)")
+        let line = try #require(try JSONSerialization.jsonObject(with: Data(filled.stdout.utf8)) as? [String: Any])
+        #expect(
+            line["pixelWidth"] as? Int == 160 && line["pixelHeight"] as? Int == 120
+                && line["format"] as? String == "png")
+        #expect(try Data(contentsOf: png).prefix(4) == Data([0x89, 0x50, 0x4E, 0x47]))
+        let webp = library.directory.path("thumb.bin")
+        #expect(try thumbnail(Self.chart, ["--format", "webp", "-o", webp.path]).status == 0)
+        #expect(try Data(contentsOf: webp).prefix(4) == Data("RIFF".utf8))
+    }
+
+    @Test func badInputIsAClearError() throws {
+        let output = library.directory.path("bad.jpg")
+        let damaged = try thumbnail(Self.truncated, ["-o", output.path])
+        #expect(damaged.status == 1)
+        #expect(damaged.stderr.contains(Self.truncated.path), "\(damaged.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: output.path))
+        let unknown = try BuiltProducts.run(
+            "photos",
+            ["thumbnail", "nope", "--library", library.directory.path("library.sqlite").path, "-o", output.path])
+        #expect(unknown.status == 1 && unknown.stderr.contains("no asset nope"))
+        let badSize = try thumbnail(Self.chart, ["--size", "0x10", "-o", output.path])
+        #expect(badSize.status == 64 && badSize.stderr.contains("--size"))
+    }
+
+    @Test func neverWritesOverTheAssetsOwnFile() throws {
+        let directory = try TemporaryDirectory()
+        let copy = directory.path("photo.jpg")
+        try FileManager.default.copyItem(at: Self.chart, to: copy)
+        let library = try FileAssetLibrary(files: [copy], directory: directory)
+        let run = try BuiltProducts.run(
+            "photos",
+            [
+                "thumbnail", library.identifiers[copy.path]!, "--library", directory.path("library.sqlite").path, "-o",
+                copy.path,
+            ])
+        #expect(run.status == 1 && run.stderr.contains("own file"), "\(run.stderr)")
+        #expect(try Data(contentsOf: copy) == (try Data(contentsOf: Self.chart)))
+    }
+}
