@@ -1,0 +1,152 @@
+import ArgumentParser
+import Foundation
+import Glibc
+import Photos
+
+extension PhotosCommand {
+    /// `photos export`: copies of an asset's files, under their own names, into a directory.
+    struct Export: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Copy an asset's files (a Live Photo's still and movie, a RAW and its JPEG) into a directory.",
+            discussion: """
+                Each file keeps its name. Nothing is written over: when a name is taken in the directory,
+                nothing is copied and the command says which. The asset's own files are only read.
+                --current is the same as --original until edits are rendered.
+                  photos export 6A1F.../L0/001 -o ~/Desktop/out
+                """)
+
+        /// Which version of the asset to export.
+        enum Version: String, EnumerableFlag {
+            case original, current
+
+            static func help(for value: Self) -> ArgumentHelp? {
+                switch value {
+                case .original: "The files as they are on disk (the default)."
+                case .current: "The asset as it looks now: its original files, until edits are rendered."
+                }
+            }
+        }
+
+        @OptionGroup var options: LibraryOptions
+
+        @Argument(help: ArgumentHelp("The asset's local identifier.", valueName: "id"))
+        var identifier: String
+
+        @Flag var version: Version = .original
+
+        @Option(
+            name: .shortAndLong,
+            help: ArgumentHelp("The directory to copy into (made if missing).", valueName: "dir"))
+        var output: String
+
+        func run() throws {
+            let library = try options.open()
+            let fetchOptions = PHFetchOptions()
+            fetchOptions.photoLibrary = library
+            fetchOptions.includeHiddenAssets = true
+            fetchOptions.includeAllBurstAssets = true
+            guard let asset = PHAsset.fetchAssets(withLocalIdentifiers: [identifier], options: fetchOptions).firstObject
+            else {
+                try options.requireAvailable(library)
+                throw CLIError("no asset \(identifier)")
+            }
+            let resources = PHAssetResource.assetResources(for: asset)
+            try options.requireAvailable(library)
+            guard !resources.isEmpty else { throw CLIError("asset \(identifier) has no files") }
+
+            do {
+                try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+            } catch {
+                throw CLIError("cannot make \(output): \(error.localizedDescription)")
+            }
+            let directory = URL(fileURLWithPath: output)
+            let copies = resources.map { (resource: $0, to: directory.appendingPathComponent($0.originalFilename).path) }
+            let names = copies.map { $0.resource.originalFilename }
+            if let twice = names.first(where: { name in names.filter { $0 == name }.count > 1 }) {
+                throw CLIError("two of the asset's files are named \(Output.escaped(twice)): export them one by one")
+            }
+            // Every name is checked before anything is copied, so a refusal leaves the directory as it was.
+            for copy in copies where Self.exists(copy.to) {
+                throw CLIError("\(Output.escaped(copy.to)) exists: nothing was copied (nothing is written over)")
+            }
+            var written: [String] = []
+            do {
+                for copy in copies {
+                    try FileCopy.copy(copy.resource.fileURL.path, to: copy.to)
+                    written.append(copy.to)
+                }
+            } catch {
+                // Only the copies this run made are removed: they are the command's, not the user's.
+                for path in written { _ = PathBytes.withCString(path) { unlink($0) } }
+                throw CLIError("\(error)\(written.isEmpty ? "" : "; the \(written.count) copied before it were removed")")
+            }
+            for copy in copies {
+                if options.json {
+                    struct Written: Encodable {
+                        let localIdentifier: String, type: String, source: String, path: String, version: String
+                    }
+                    try Output.jsonLine(
+                        Written(
+                            localIdentifier: identifier, type: copy.resource.type.name, source: copy.resource.fileURL.path,
+                            path: copy.to, version: version.rawValue))
+                } else {
+                    print("wrote \(Output.escaped(copy.to)) (\(copy.resource.type.name))")
+                }
+            }
+        }
+
+        static func exists(_ path: String) -> Bool {
+            var status = stat()
+            return PathBytes.withCString(path) { lstat($0, &status) } == 0
+        }
+    }
+}
+
+/// A file copied without ever writing over one: into a new temporary file beside the destination,
+/// flushed to disk, then linked under its name (`link` fails if the name is taken, even when another
+/// program takes it meanwhile) and the temporary name removed.
+enum FileCopy {
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    static func copy(_ source: String, to destination: String) throws(Failure) {
+        let input = PathBytes.withCString(source) { open($0, O_RDONLY | O_CLOEXEC) }
+        guard input >= 0 else { throw Failure(description: "cannot read \(Output.escaped(source)): \(reason())") }
+        defer { close(input) }
+        let temporary = destination + ".photos-export-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let output = PathBytes.withCString(temporary) { open($0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644) }
+        guard output >= 0 else { throw Failure(description: "cannot write \(Output.escaped(temporary)): \(reason())") }
+        // The temporary name goes whatever happens; after the link the copy keeps its own name.
+        defer {
+            close(output)
+            _ = PathBytes.withCString(temporary) { unlink($0) }
+        }
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count >= 0 else { throw Failure(description: "cannot read \(Output.escaped(source)): \(reason())") }
+            if count == 0 { break }
+            var offset = 0
+            while offset < count {
+                let sent = buffer.withUnsafeBytes { write(output, $0.baseAddress! + offset, count - offset) }
+                if sent < 0, errno == EINTR { continue }
+                guard sent > 0 else {
+                    throw Failure(description: "cannot write \(Output.escaped(destination)): \(reason())")
+                }
+                offset += sent
+            }
+        }
+        guard fsync(output) == 0 else {
+            throw Failure(description: "cannot write \(Output.escaped(destination)): \(reason())")
+        }
+        let result = PathBytes.withCString(temporary) { from in PathBytes.withCString(destination) { link(from, $0) } }
+        guard result == 0 else {
+            let why = errno == EEXIST ? "it exists (nothing is written over)" : reason()
+            throw Failure(description: "cannot write \(Output.escaped(destination)): \(why)")
+        }
+    }
+
+    private static func reason() -> String { String(cString: strerror(errno)) }
+}
