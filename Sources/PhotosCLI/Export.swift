@@ -72,13 +72,14 @@ extension PhotosCommand {
             var written: [String] = []
             do {
                 for copy in copies {
-                    try FileCopy.copy(copy.resource.fileURL.path, to: copy.to)
+                    try ResourceFileCopy.copy(copy.resource.fileURL.path, to: copy.to)
                     written.append(copy.to)
                 }
             } catch {
                 // Only the copies this run made are removed: they are the command's, not the user's.
                 for path in written { _ = PathBytes.withCString(path) { unlink($0) } }
-                throw CLIError("\(error)\(written.isEmpty ? "" : "; the \(written.count) copied before it were removed")")
+                let reason = (error as? PHPhotosError)?.message ?? "\(error)"
+                throw CLIError("\(reason)\(written.isEmpty ? "" : "; the \(written.count) copied before it were removed")")
             }
             for copy in copies {
                 if options.json {
@@ -100,53 +101,4 @@ extension PhotosCommand {
             return PathBytes.withCString(path) { lstat($0, &status) } == 0
         }
     }
-}
-
-/// A file copied without ever writing over one: into a new temporary file beside the destination,
-/// flushed to disk, then linked under its name (`link` fails if the name is taken, even when another
-/// program takes it meanwhile) and the temporary name removed.
-enum FileCopy {
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
-    }
-
-    static func copy(_ source: String, to destination: String) throws(Failure) {
-        let input = PathBytes.withCString(source) { open($0, O_RDONLY | O_CLOEXEC) }
-        guard input >= 0 else { throw Failure(description: "cannot read \(Output.escaped(source)): \(reason())") }
-        defer { close(input) }
-        let temporary = destination + ".photos-export-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        let output = PathBytes.withCString(temporary) { open($0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644) }
-        guard output >= 0 else { throw Failure(description: "cannot write \(Output.escaped(temporary)): \(reason())") }
-        // The temporary name goes whatever happens; after the link the copy keeps its own name.
-        defer {
-            close(output)
-            _ = PathBytes.withCString(temporary) { unlink($0) }
-        }
-        var buffer = [UInt8](repeating: 0, count: 1 << 20)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            guard count >= 0 else { throw Failure(description: "cannot read \(Output.escaped(source)): \(reason())") }
-            if count == 0 { break }
-            var offset = 0
-            while offset < count {
-                let sent = buffer.withUnsafeBytes { write(output, $0.baseAddress! + offset, count - offset) }
-                if sent < 0, errno == EINTR { continue }
-                guard sent > 0 else {
-                    throw Failure(description: "cannot write \(Output.escaped(destination)): \(reason())")
-                }
-                offset += sent
-            }
-        }
-        guard fsync(output) == 0 else {
-            throw Failure(description: "cannot write \(Output.escaped(destination)): \(reason())")
-        }
-        let result = PathBytes.withCString(temporary) { from in PathBytes.withCString(destination) { link(from, $0) } }
-        guard result == 0 else {
-            let why = errno == EEXIST ? "it exists (nothing is written over)" : reason()
-            throw Failure(description: "cannot write \(Output.escaped(destination)): \(why)")
-        }
-    }
-
-    private static func reason() -> String { String(cString: strerror(errno)) }
 }
