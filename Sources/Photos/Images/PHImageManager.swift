@@ -146,6 +146,10 @@ public class PHImageManager: NSObject, @unchecked Sendable {  // Mutable state i
             return true
         }
 
+        if let cached = cachedImage(of: asset, plan.request) {
+            _ = deliver(UIImage(rendered: cached), degraded: false)
+            return
+        }
         let path: String
         do {
             guard asset.mediaType == .image else {
@@ -199,8 +203,14 @@ public class PHImageManager: NSObject, @unchecked Sendable {  // Mutable state i
         }
     }
 
+    /// An image made ahead of the request (``PHCachingImageManager``); none here.
+    func cachedImage(of asset: PHAsset, _ request: ImageRequest) -> RenderedImage? { nil }
+
+    /// The renderer, for a subclass that renders ahead.
+    var imageRenderer: ImageRenderer { renderer }
+
     /// The file holding the asset's picture: its photo resource (or full-size photo, or alternate).
-    private static func photoResource(of asset: PHAsset) throws -> PHAssetResource {
+    static func photoResource(of asset: PHAsset) throws -> PHAssetResource {
         let resources = PHAssetResource.assetResources(for: asset)
         for type in [PHAssetResourceType.photo, .fullSizePhoto, .alternatePhoto] {
             if let resource = resources.first(where: { $0.type == type }) { return resource }
