@@ -41,15 +41,7 @@ extension PhotosCommand {
 
         func run() throws {
             let library = try options.open()
-            let fetchOptions = PHFetchOptions()
-            fetchOptions.photoLibrary = library
-            fetchOptions.includeHiddenAssets = true
-            fetchOptions.includeAllBurstAssets = true
-            guard let asset = PHAsset.fetchAssets(withLocalIdentifiers: [identifier], options: fetchOptions).firstObject
-            else {
-                try options.requireAvailable(library)
-                throw CLIError("no asset \(identifier)")
-            }
+            let asset = try options.asset(identifier, in: library)
             let resources = PHAssetResource.assetResources(for: asset)
             try options.requireAvailable(library)
             guard !resources.isEmpty else { throw CLIError("asset \(identifier) has no files") }
@@ -77,7 +69,7 @@ extension PhotosCommand {
                 }
             } catch {
                 // Only the copies this run made are removed: they are the command's, not the user's.
-                for path in written { _ = PathBytes.withCString(path) { unlink($0) } }
+                for path in written { try? ResourceFileCopy.removeCopy(path) }
                 let reason = (error as? PHPhotosError)?.message ?? "\(error)"
                 throw CLIError("\(reason)\(written.isEmpty ? "" : "; the \(written.count) copied before it were removed")")
             }

@@ -51,6 +51,21 @@ struct LibraryOptions: ParsableArguments {
         }
         throw CLIError("cannot read the library at \(library.database.path ?? "memory"): \(reason)")
     }
+
+    /// The asset with this local identifier, hidden or a burst member alike (what `thumbnail` and
+    /// `export` name); an error for one the library does not hold, or cannot read.
+    func asset(_ identifier: String, in library: PHPhotoLibrary) throws -> PHAsset {
+        let fetchOptions = PHFetchOptions()
+        fetchOptions.photoLibrary = library
+        fetchOptions.includeHiddenAssets = true
+        fetchOptions.includeAllBurstAssets = true
+        guard let asset = PHAsset.fetchAssets(withLocalIdentifiers: [identifier], options: fetchOptions).firstObject
+        else {
+            try requireAvailable(library)
+            throw CLIError("no asset \(identifier)")
+        }
+        return asset
+    }
 }
 
 /// An error message for the user, printed as `Error: …` with exit status 1.

@@ -10,7 +10,7 @@ extension PhotosCommand {
             abstract: "Write an asset's image, upright and scaled, as JPEG, PNG or WebP.",
             discussion: """
                 The image fits inside --size (proportions kept), or with --fill covers it (one side may be
-                longer). It is never enlarged. The asset's own files are only read; -o may not name one.
+                longer). It is never enlarged. Nothing is written over: -o must name a new file.
                   photos thumbnail 6A1F.../L0/001 --size 512x512 -o thumb.jpg
                 """)
 
@@ -63,16 +63,12 @@ extension PhotosCommand {
 
         func run() throws {
             let library = try options.open()
-            let fetchOptions = PHFetchOptions()
-            fetchOptions.photoLibrary = library
-            fetchOptions.includeHiddenAssets = true
-            fetchOptions.includeAllBurstAssets = true
-            guard let asset = PHAsset.fetchAssets(withLocalIdentifiers: [identifier], options: fetchOptions).firstObject
-            else {
-                try options.requireAvailable(library)
-                throw CLIError("no asset \(identifier)")
+            let asset = try options.asset(identifier, in: library)
+            // Nothing is written over (an asset's own file least of all): a taken name stops the
+            // command before anything is decoded.
+            if output != "-", Export.exists(output) {
+                throw CLIError("\(Output.escaped(output)) exists: nothing is written over")
             }
-            if output != "-" { try refuseOwnFiles(of: asset) }
 
             let requestOptions = PHImageRequestOptions()
             requestOptions.isSynchronous = true
@@ -95,9 +91,9 @@ extension PhotosCommand {
                 return
             }
             do {
-                try image.data.write(to: URL(fileURLWithPath: output), options: .atomic)
+                try ResourceFileCopy.create(output, bytes: image.data)
             } catch {
-                throw CLIError("cannot write \(output): \(error.localizedDescription)")
+                throw CLIError((error as? PHPhotosError)?.message ?? "cannot write \(output): \(error)")
             }
             let summary = "\(Int(image.size.width))x\(Int(image.size.height)) \(encoding.rawValue)"
             if options.json {
@@ -111,21 +107,6 @@ extension PhotosCommand {
                         format: encoding.rawValue))
             } else {
                 print("wrote \(Output.escaped(output)) (\(summary))")
-            }
-        }
-
-        /// Refuses an output that is one of the asset's own files (same device and inode): a
-        /// user's photos are never written.
-        func refuseOwnFiles(of asset: PHAsset) throws {
-            var target = stat()
-            guard stat(output, &target) == 0 else { return }
-            for resource in PHAssetResource.assetResources(for: asset) {
-                var own = stat()
-                if PathBytes.withCString(resource.fileURL.path, { stat($0, &own) }) == 0,
-                    own.st_dev == target.st_dev, own.st_ino == target.st_ino
-                {
-                    throw CLIError("\(output) is the asset's own file; photos are never written over")
-                }
             }
         }
     }

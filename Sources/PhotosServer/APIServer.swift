@@ -279,7 +279,9 @@ public struct APIStartError: Error, CustomStringConvertible {
 /// written `127.0.0.1:8421` or `[::1]:8421`. Any other address is refused: the API has no TLS, and
 /// its tokens would cross the network in the clear.
 public struct ListenAddress: Sendable, Hashable, CustomStringConvertible {
+    /// The loopback address, as written (without brackets for IPv6).
     public let host: String
+    /// The TCP port.
     public let port: Int
 
     /// Parses `HOST:PORT`; throws a message naming what is wrong.

@@ -21,7 +21,9 @@ public struct TestCertificates: Sendable {
 
     /// A server's certificate and its private key, PEM files.
     public struct Server: Sendable {
+        /// The certificate, signed by the test authority.
         public let certificate: URL
+        /// Its private key.
         public let key: URL
     }
 

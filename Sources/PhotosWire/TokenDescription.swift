@@ -7,6 +7,7 @@ extension API {
     public struct TokenDescription: Sendable, Codable, Hashable {
         /// What `photos token revoke` takes.
         public var id: String
+        /// The name given at `photos token create --name` (a hook's token: `hook NAME`).
         public var name: String?
         /// `read-write`, `read-only`, `add-only` or `limited`.
         public var access: String
@@ -45,6 +46,7 @@ extension API {
         /// The token as `photos token list` shows it.
         public var stored: TokenDescription
 
+        /// A new token's secret and description.
         public init(token: String, stored: TokenDescription) {
             self.token = token
             self.stored = stored

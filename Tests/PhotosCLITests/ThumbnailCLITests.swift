@@ -71,7 +71,23 @@ struct ThumbnailCLITests {
                 "thumbnail", library.identifiers[copy.path]!, "--library", directory.path("library.sqlite").path, "-o",
                 copy.path,
             ])
-        #expect(run.status == 1 && run.stderr.contains("own file"), "\(run.stderr)")
+        #expect(run.status == 1 && run.stderr.contains("exists: nothing is written over"), "\(run.stderr)")
         #expect(try Data(contentsOf: copy) == (try Data(contentsOf: Self.chart)))
+        // Nor any other file that is there already; a new name is written, and no temporary is left.
+        let mine = directory.path("mine.jpg")
+        try Data("the user's own file".utf8).write(to: mine)
+        let other = try BuiltProducts.run(
+            "photos",
+            ["thumbnail", library.identifiers[copy.path]!, "--library", directory.path("library.sqlite").path, "-o", mine.path])
+        #expect(other.status == 1 && other.stderr.contains("exists"), "\(other.stderr)")
+        #expect(try String(contentsOf: mine, encoding: .utf8) == "the user's own file")
+        let fresh = try BuiltProducts.run(
+            "photos",
+            [
+                "thumbnail", library.identifiers[copy.path]!, "--library", directory.path("library.sqlite").path, "-o",
+                directory.path("new.jpg").path,
+            ])
+        #expect(fresh.status == 0, "\(fresh.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).allSatisfy { !$0.contains(".photos-copy-") })
     }
 }

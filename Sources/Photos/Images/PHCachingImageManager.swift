@@ -59,6 +59,7 @@ public final class PHCachingImageManager: PHImageManager, @unchecked Sendable { 
         super.init()
     }
 
+    /// A cache of at most 64 MB.
     public override convenience init() {
         self.init(maximumBytes: 64 << 20)
     }

@@ -14,6 +14,7 @@ public final class PHAssetResourceRequestOptions: NSObject, @unchecked Sendable 
     /// Called with the fraction read so far (0 to 1), on the request's queue.
     public var progressHandler: (@Sendable (Double) -> Void)?
 
+    /// Options with PhotoKit's defaults.
     public override init() {}
 }
 
@@ -41,6 +42,7 @@ public final class PHAssetResourceManager: NSObject, @unchecked Sendable {
     /// The manager every caller shares.
     public class func `default`() -> PHAssetResourceManager { shared }
 
+    /// A manager of its own (the shared ``default()`` is the usual choice).
     public override init() {}
 
     /// Reads the resource's file, handing it to `dataReceivedHandler` a chunk at a time, then
@@ -122,41 +124,44 @@ public final class PHAssetResourceManager: NSObject, @unchecked Sendable {
     }
 }
 
-/// A file copied without ever writing over one: into a new temporary file beside the destination,
-/// flushed to disk, then linked under its name (`link` fails if the name is taken, even when another
-/// program takes it meanwhile) and the temporary name removed. `photos export` and
-/// ``PHAssetResourceManager/writeData(for:toFile:options:completionHandler:)`` copy with it.
+/// Files written without ever writing over one, through the library's ``FileOperations``: into a
+/// new temporary file beside the destination (`O_CREAT | O_EXCL`, flushed), then linked under its
+/// name (`link` fails if the name is taken, even when another program takes it meanwhile) and the
+/// temporary name removed. `photos export`, `photos thumbnail` and
+/// ``PHAssetResourceManager/writeData(for:toFile:options:completionHandler:)`` write with it.
 public enum ResourceFileCopy {
     /// Copies `source` to `destination`; throws a `PHPhotosError` naming the file and the reason.
     public static func copy(_ source: String, to destination: String) throws {
-        let input = PathBytes.withCString(source) { open($0, O_RDONLY | O_CLOEXEC) }
-        guard input >= 0 else { throw error(errno, reading: source) }
-        defer { close(input) }
+        try place(destination) { temporary in try FileOperations.copy(source, to: temporary) }
+    }
+
+    /// Writes `bytes` as a new file at `destination`; throws a `PHPhotosError` if the name is
+    /// taken or the file cannot be written.
+    public static func create(_ destination: String, bytes: Data) throws {
+        try place(destination) { temporary in try FileOperations.write(bytes, to: temporary) }
+    }
+
+    /// Removes a file one of these calls made (a copy of a run that failed later): never another.
+    public static func removeCopy(_ path: String) throws {
+        do {
+            try FileOperations.unlink(path)
+        } catch let failure as FileOperationError {
+            throw error(failure.errno, writing: path)
+        }
+    }
+
+    /// A temporary file beside `destination`, made by `make`, then linked as `destination`.
+    private static func place(_ destination: String, make: (String) throws -> Void) throws {
         let temporary = destination + ".photos-copy-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        let output = PathBytes.withCString(temporary) { open($0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644) }
-        guard output >= 0 else { throw error(errno, writing: destination) }
-        // The temporary name goes whatever happens; after the link the copy keeps its own name.
-        defer {
-            close(output)
-            _ = PathBytes.withCString(temporary) { unlink($0) }
+        // The temporary name goes whatever happens; after the link the file keeps its own name.
+        defer { try? FileOperations.unlink(temporary) }
+        do {
+            try make(temporary)
+            try FileOperations.link(temporary, destination)
+        } catch let failure as FileOperationError {
+            throw failure.call == "read" || (failure.call == "open" && failure.path != temporary)
+                ? error(failure.errno, reading: failure.path) : error(failure.errno, writing: destination)
         }
-        var buffer = [UInt8](repeating: 0, count: 1 << 20)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            guard count >= 0 else { throw error(errno, reading: source) }
-            if count == 0 { break }
-            var offset = 0
-            while offset < count {
-                let sent = buffer.withUnsafeBytes { write(output, $0.baseAddress! + offset, count - offset) }
-                if sent < 0, errno == EINTR { continue }
-                guard sent > 0 else { throw error(errno, writing: destination) }
-                offset += sent
-            }
-        }
-        guard fsync(output) == 0 else { throw error(errno, writing: destination) }
-        let linked = PathBytes.withCString(temporary) { from in PathBytes.withCString(destination) { link(from, $0) } }
-        guard linked == 0 else { throw error(errno, writing: destination) }
     }
 
     static func error(_ code: Int32, reading path: String) -> PHPhotosError {
