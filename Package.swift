@@ -182,7 +182,11 @@ let package = Package(
         .testTarget(
             name: "PhotosTests", dependencies: ["Photos", "PhotosIngest", "PhotosTestSupport"], swiftSettings: settings),
         .testTarget(
-            name: "PhotosWireTests", dependencies: ["PhotosWire", "Photos", "PhotosStore", "PhotosIngest", "PhotosTestSupport"],
+            name: "PhotosWireTests",
+            dependencies: [
+                "PhotosWire", "Photos", "PhotosStore", "PhotosIngest", "PhotosTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             swiftSettings: settings),
         .testTarget(
             name: "PhotosHooksTests", dependencies: ["PhotosHooks", "PhotosWire", "Photos", "PhotosTestSupport", "PhotosClient"],

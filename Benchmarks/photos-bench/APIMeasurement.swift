@@ -50,9 +50,7 @@ struct APIMeasurement {
                 let result = PHAsset.fetchAssets(with: options)
                 var writer = WireJSONWriter()
                 writer.beginListing("assets")
-                try result.forEachDescriptionPage(in: 0..<50) { page in
-                    for asset in page { try writer.appendElement(asset) }
-                }
+                try result.writeAssetJSON(in: 0..<50, as: .element, into: &writer)
                 writer.endListing(next: nil)
                 return writer.bytes
             },

@@ -123,9 +123,10 @@ extension Output {
     /// large the library, and each page is one write.
     static func jsonLines(_ result: PHFetchResult<PHAsset>) throws {
         var writer = WireJSONWriter()
-        try result.forEachDescriptionPage { page in
+        let page = 1000
+        for start in stride(from: 0, to: result.count, by: page) {
             writer.removeAll()
-            for description in page { try writer.appendLine(description) }
+            try result.writeAssetJSON(in: start..<start + page, as: .line, into: &writer)
             FileHandle.standardOutput.write(Data(writer.bytes))
         }
     }

@@ -16,21 +16,12 @@ struct Listing: Sendable {
     let write: @Sendable (Range<Int>, Form, inout WireJSONWriter) throws -> Void
 
     /// How objects are written: elements of `{"assets": [...]}`, or one JSON object a line (NDJSON).
-    enum Form { case element, line }
+    typealias Form = WireJSONWriter.Form
 
     init(assets result: PHFetchResult<PHAsset>) {
         name = "assets"
         count = result.count
-        write = { range, form, writer in
-            try result.forEachDescriptionPage(in: range) { page in
-                for asset in page {
-                    switch form {
-                    case .element: try writer.appendElement(asset)
-                    case .line: try writer.appendLine(asset)
-                    }
-                }
-            }
-        }
+        write = { range, form, writer in try result.writeAssetJSON(in: range, as: form, into: &writer) }
     }
 
     init<Collection: PHCollection>(_ name: String, collections results: [PHFetchResult<Collection>]) {

@@ -31,13 +31,32 @@ public struct DescriptionReader: Sendable {
     /// In the order given; identifiers with no live asset are skipped.
     public func assets(localIdentifiers: [String]) throws -> [AssetDescription] {
         guard !localIdentifiers.isEmpty else { return [] }
-        return describe(try database.assetDescriptionRows(localIdentifiers: localIdentifiers))
+        return try database.withAssetRows(localIdentifiers: localIdentifiers) { rows in
+            try AssetRowJSON.describe(&rows, timeZone: timeZone)
+        }
     }
 
     /// In the order given; row ids with no live asset are skipped.
     public func assets(rowIDs: [Int64]) throws -> [AssetDescription] {
         guard !rowIDs.isEmpty else { return [] }
-        return describe(try database.assetDescriptionRows(ids: rowIDs))
+        return try database.withAssetRows(ids: rowIDs) { rows in try AssetRowJSON.describe(&rows, timeZone: timeZone) }
+    }
+
+    /// Writes the asset JSON of these assets, in the order given, as elements of a listing or as
+    /// lines: the bytes ``assets(rowIDs:)``'s descriptions written by `writer` would be, made
+    /// straight from the rows (about three times as fast; no description is made). Row ids with no
+    /// live asset are skipped. Returns the number of assets written.
+    ///
+    /// Throws `EncodingError.invalidValue` at an asset with a number JSON cannot hold (see
+    /// ``WireJSONWriter/appendLine(_:)-(AssetDescription)``); the assets before it stay written.
+    @discardableResult
+    public func writeAssets(rowIDs: [Int64], as form: WireJSONWriter.Form, into writer: inout WireJSONWriter) throws
+        -> Int
+    {
+        guard !rowIDs.isEmpty else { return 0 }
+        return try database.withAssetRows(ids: rowIDs) { rows in
+            try writer.appendAssets(&rows, as: form, timeZone: timeZone)
+        }
     }
 
     /// In the order given; identifiers with no live album or folder are skipped.
@@ -53,60 +72,6 @@ public struct DescriptionReader: Sendable {
     }
 
     // MARK: Building
-
-    private func describe(_ rows: AssetDescriptionRows) -> [AssetDescription] {
-        var subtypeNames: [Int64: [String]] = [:]
-        var albums: [Int64: AssetDescription.Album] = [:]
-        for (id, record) in rows.albums {
-            albums[id] = AssetDescription.Album(
-                localIdentifier: record.localIdentifier, localizedTitle: record.title, path: record.path)
-        }
-        // As PHAsset.isAvailable tests it: a file under an offline root or an unreadable directory.
-        let unavailablePrefixes = rows.unavailablePaths.map { $0 == "/" ? "/" : $0 + "/" }
-
-        return rows.assets.map { record in
-            let id = record.id ?? -1
-            let names: [String]
-            if let known = subtypeNames[record.mediaSubtypes] {
-                names = known
-            } else {
-                names = PHAssetMediaSubtype(rawValue: UInt(truncatingIfNeeded: record.mediaSubtypes)).names
-                subtypeNames[record.mediaSubtypes] = names
-            }
-            let creationDate = record.creationDate.map(Date.init(timeIntervalSince1970:))
-            let modificationDate = record.modificationDate.map(Date.init(timeIntervalSince1970:))
-            let resources = rows.resources[id] ?? []
-            let location: AssetDescription.Location? =
-                if let latitude = record.latitude, let longitude = record.longitude {
-                    AssetDescription.Location(latitude: latitude, longitude: longitude, altitude: record.altitude)
-                } else {
-                    nil
-                }
-            return AssetDescription(
-                localIdentifier: record.localIdentifier,
-                mediaType: (PHAssetMediaType(rawValue: record.mediaType) ?? .unknown).name,
-                mediaSubtypes: names, pixelWidth: record.pixelWidth, pixelHeight: record.pixelHeight,
-                creationDate: creationDate.map {
-                    ISO8601.string($0, offset: record.creationDateOffset ?? timeZone.secondsFromGMT(for: $0))
-                },
-                creationDateHasOffset: !record.creationDateIsFloating,
-                modificationDate: modificationDate.map { ISO8601.string($0, offset: timeZone.secondsFromGMT(for: $0)) },
-                duration: record.duration, location: location, isFavorite: record.isFavorite,
-                isHidden: record.isHidden, burstIdentifier: record.burstIdentifier,
-                representsBurst: record.representsBurst,
-                isAvailable: unavailablePrefixes.isEmpty
-                    || !resources.contains { resource in
-                        unavailablePrefixes.contains { resource.path.hasPrefix($0) }
-                    },
-                resources: resources.map { resource in
-                    AssetDescription.Resource(
-                        type: (PHAssetResourceType(rawValue: resource.type) ?? .photo).name, path: resource.path,
-                        uniformTypeIdentifier: resource.uniformTypeIdentifier ?? "public.data",
-                        mimeType: resource.mimeType, fileSize: resource.fileSize)
-                },
-                albums: (rows.albumIDs[id] ?? []).compactMap { albums[$0] })
-        }
-    }
 
     private func describe(_ rows: CollectionDescriptionRows) -> [CollectionDescription] {
         let format = { (seconds: Double?) in

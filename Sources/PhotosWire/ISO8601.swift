@@ -40,24 +40,42 @@ public enum ISO8601 {
 
     /// The hand-made text, or nil outside its domain.
     static func fast(_ date: Date, offset: Int) -> String? {
-        guard offset % 60 == 0, abs(offset) <= widestOffset else { return nil }
-        let since1970 = date.timeIntervalSince1970
-        let whole = since1970.rounded(.down) == since1970
-        // Milliseconds as CoreFoundation rounds them: from the reference date, half up.
-        let milliseconds = ((date.timeIntervalSinceReferenceDate + 978_307_200) * 1000 + 0.5).rounded(.down)
-        guard milliseconds.isFinite, abs(milliseconds) < 1e15 else { return nil }
-        let local = Int64(milliseconds) + Int64(offset) * 1000
-        let (seconds, millisecond) = floorDivision(local, 1000)
-        guard localSeconds.contains(seconds) else { return nil }
-        let (days, secondOfDay) = floorDivision(seconds, 86_400)
-        let (year, month, day) = CivilDate.from(daysSince1970: days)
-
+        guard let fields = Fields(date, offset: offset) else { return nil }
         // Written in place: one allocation for the string, none for a buffer (it was a tenth of the
         // asset JSON's time).
-        return String(unsafeUninitializedCapacity: 29) { buffer in
+        return String(unsafeUninitializedCapacity: Fields.maximumLength) { fields.write(into: $0.baseAddress!) }
+    }
+
+    /// A date's fields at an offset, in the hand-made path's domain (nil outside it).
+    struct Fields {
+        static let maximumLength = 29
+
+        let year, month, day, secondOfDay, millisecond: Int64
+        let whole: Bool
+        let offset: Int
+
+        init?(_ date: Date, offset: Int) {
+            guard offset % 60 == 0, abs(offset) <= widestOffset else { return nil }
+            let since1970 = date.timeIntervalSince1970
+            whole = since1970.rounded(.down) == since1970
+            // Milliseconds as CoreFoundation rounds them: from the reference date, half up.
+            let milliseconds = ((date.timeIntervalSinceReferenceDate + 978_307_200) * 1000 + 0.5).rounded(.down)
+            guard milliseconds.isFinite, abs(milliseconds) < 1e15 else { return nil }
+            let local = Int64(milliseconds) + Int64(offset) * 1000
+            let (seconds, millisecond) = floorDivision(local, 1000)
+            guard localSeconds.contains(seconds) else { return nil }
+            let (days, secondOfDay) = floorDivision(seconds, 86_400)
+            (year, month, day) = CivilDate.from(daysSince1970: days)
+            self.secondOfDay = secondOfDay
+            self.millisecond = millisecond
+            self.offset = offset
+        }
+
+        /// Writes the text at `output` (room for ``maximumLength`` bytes); returns its length.
+        func write(into output: UnsafeMutablePointer<UInt8>) -> Int {
             var count = 0
             func put(_ byte: UInt8) {
-                buffer[count] = byte
+                output[count] = byte
                 count += 1
             }
             func put(_ value: Int64, digits: Int) {

@@ -24,7 +24,7 @@ public enum WireJSON {
 /// ```
 public struct WireJSONWriter: Sendable {
     /// What was written so far.
-    public private(set) var bytes: [UInt8] = []
+    public internal(set) var bytes: [UInt8] = []
 
     /// An empty writer.
     public init() {}
@@ -224,7 +224,7 @@ public struct WireJSONWriter: Sendable {
     // MARK: Pieces
 
     /// Whether the next key or element is the first of its object or array (no comma before it).
-    private var first = true
+    var first = true
 
     private mutating func begin(_ bracket: Unicode.Scalar) {
         bytes.append(UInt8(ascii: bracket))

@@ -193,6 +193,32 @@ struct DescriptionEquivalenceTests {
         #expect(try corpus.reader.collections(localIdentifiers: ["missing"]).isEmpty)
     }
 
+    /// The JSON written straight from the rows, a page at a time, is what the descriptions give.
+    @Test func assetJSONFromTheRowsIsTheDescriptionsWritten() throws {
+        let result = corpus.allAssets()
+        var described = WireJSONWriter()
+        try result.forEachDescriptionPage { page in
+            for asset in page { try described.appendLine(asset) }
+        }
+        for pageSize in [1, 7, 1000] {
+            var direct = WireJSONWriter()
+            try result.writeAssetJSON(as: .line, into: &direct, pageSize: pageSize)
+            #expect(String(decoding: direct.bytes, as: UTF8.self) == String(decoding: described.bytes, as: UTF8.self))
+        }
+        // A range of the result, as elements of a listing.
+        var direct = WireJSONWriter()
+        direct.beginListing("assets")
+        try result.writeAssetJSON(in: 3..<result.count + 10, as: .element, into: &direct)
+        direct.endListing(next: nil)
+        var expected = WireJSONWriter()
+        expected.beginListing("assets")
+        try result.forEachDescriptionPage(in: 3..<result.count) { page in
+            for asset in page { try expected.appendElement(asset) }
+        }
+        expected.endListing(next: nil)
+        #expect(direct.bytes == expected.bytes)
+    }
+
     @Test func theWriterWritesWhatJSONEncoderWritesForTheCorpus() throws {
         let encoder = WireJSON.makeEncoder()
         let assets = try corpus.reader.assets(localIdentifiers: corpus.allAssets().map(\.localIdentifier))

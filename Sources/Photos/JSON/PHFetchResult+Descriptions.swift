@@ -21,6 +21,47 @@ extension PHFetchResult where ObjectType == PHAsset {
             describe: { AssetDescription($0, timeZone: $1) }
     }
 
+    /// Writes the asset JSON of the result's assets at these positions, in order, as elements of a
+    /// listing or as lines: the bytes ``forEachDescriptionPage(in:pageSize:_:)``'s descriptions
+    /// written by `writer` would be, made straight from the store's rows a page at a time, without
+    /// making the descriptions (not in PhotoKit's API). Assets deleted since the fetch are left
+    /// out; positions past the end are ignored.
+    ///
+    /// Throws the `PHPhotosError` of a library that cannot be read, or `EncodingError` at an asset
+    /// with a number JSON cannot hold (the assets before it stay written).
+    public func writeAssetJSON(
+        in range: Range<Int>? = nil, as form: WireJSONWriter.Form, into writer: inout WireJSONWriter,
+        pageSize: Int = 1000
+    ) throws {
+        let wanted = (range ?? 0..<count).clamped(to: 0..<count)
+        guard !wanted.isEmpty else { return }
+        let rows = rowIDs
+        let library = library ?? firstObject?.library
+        guard !rows.isEmpty, let library else {
+            // Objects without rows of one library (a transient result): through their descriptions.
+            return try forEachDescriptionPage(in: wanted, pageSize: pageSize) { page in
+                for asset in page {
+                    switch form {
+                    case .element: try writer.appendElement(asset)
+                    case .line: try writer.appendLine(asset)
+                    }
+                }
+            }
+        }
+        let reader = DescriptionReader(database: library.database, timeZone: library.configuration.timeZone)
+        let size = Swift.max(1, pageSize)
+        for start in stride(from: wanted.lowerBound, to: wanted.upperBound, by: size) {
+            let page = Array(rows[start..<Swift.min(wanted.upperBound, start + size)])
+            do {
+                try reader.writeAssets(rowIDs: page, as: form, into: &writer)
+            } catch let error as EncodingError {
+                throw error
+            } catch {
+                throw library.storeFailed(error, while: "describing objects")
+            }
+        }
+    }
+
     /// The asset JSON of the assets at these positions, in the order given, read together (a live
     /// query's inserted and changed assets: one read for a hundred, not a hundred reads). Give each
     /// position once (a repeated one is described once). Positions past the end are ignored; assets

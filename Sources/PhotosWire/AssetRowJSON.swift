@@ -1,0 +1,300 @@
+import Foundation
+import PhotosCore
+import PhotosStore
+
+/// The asset JSON made straight from the store's rows (``PhotosStore/AssetRows``): what
+/// ``DescriptionReader`` gives as ``AssetDescription`` values, and what it writes as bytes without
+/// making them (a listing's page, `photos assets --json`). Both walk the rows with the rules here, so
+/// both say the same; `DescriptionEquivalenceTests` holds the bytes to ``WireJSONWriter``'s over the
+/// values, and the values to PhotoKit's objects.
+enum AssetRowJSON {
+    typealias Asset = AssetRows.AssetColumn
+    typealias Album = AssetRows.AlbumColumn
+    typealias Resource = AssetRows.ResourceColumn
+
+    // MARK: The rules
+
+    /// The creation date and the offset it is written at: the recorded one, else the zone's.
+    static func creationDate(_ row: RowCursor, timeZone: TimeZone) -> (date: Date, offset: Int)? {
+        guard let seconds = row.double(Asset.creationDate) else { return nil }
+        let date = Date(timeIntervalSince1970: seconds)
+        let offset = row.isNull(Asset.creationDateOffset)
+            ? timeZone.secondsFromGMT(for: date) : Int(row.integer(Asset.creationDateOffset))
+        return (date, offset)
+    }
+
+    /// The modification date, at the zone's offset.
+    static func modificationDate(_ row: RowCursor, timeZone: TimeZone) -> (date: Date, offset: Int)? {
+        guard let seconds = row.double(Asset.modificationDate) else { return nil }
+        let date = Date(timeIntervalSince1970: seconds)
+        return (date, timeZone.secondsFromGMT(for: date))
+    }
+
+    static func mediaTypeName(_ row: RowCursor) -> String {
+        (PHAssetMediaType(rawValue: Int(truncatingIfNeeded: row.integer(Asset.mediaType))) ?? .unknown).name
+    }
+
+    static func resourceTypeName(_ row: RowCursor) -> String {
+        (PHAssetResourceType(rawValue: Int(truncatingIfNeeded: row.integer(Resource.type))) ?? .photo).name
+    }
+
+    /// The location, when both coordinates are there.
+    static func location(_ row: RowCursor) -> AssetDescription.Location? {
+        guard let latitude = row.double(Asset.latitude), let longitude = row.double(Asset.longitude) else { return nil }
+        return AssetDescription.Location(latitude: latitude, longitude: longitude, altitude: row.double(Asset.altitude))
+    }
+
+    /// Paths under which files are unavailable, each ending in a slash, as UTF-8.
+    static func unavailablePrefixes(_ rows: AssetRows) -> [[UInt8]] {
+        rows.unavailablePaths.map { Array(($0 == "/" ? "/" : $0 + "/").utf8) }
+    }
+
+    /// Whether a file's path lies under one of `prefixes` (as `PHAsset.isAvailable` tests it: under
+    /// an offline root or an unreadable directory).
+    static func isUnavailable(_ path: UnsafeBufferPointer<UInt8>?, under prefixes: [[UInt8]]) -> Bool {
+        guard let path, !prefixes.isEmpty else { return false }
+        return prefixes.contains { prefix in path.starts(with: prefix) }
+    }
+
+    /// Steps `cursor` past the rows of positions before `position` (an asset asked for that has no
+    /// live row leaves its albums' and files' rows behind).
+    static func skip(_ cursor: inout RowCursor, before position: Int) throws {
+        while let row = cursor.position, row < position { try cursor.advance() }
+    }
+
+    /// Throws what `JSONEncoder` throws for a number JSON cannot hold, as ``WireJSONWriter`` does.
+    static func requireFinite(_ numbers: Double?...) throws {
+        for case let number? in numbers where !number.isFinite {
+            throw EncodingError.invalidValue(
+                number,
+                EncodingError.Context(
+                    codingPath: [], debugDescription: "Unable to encode Double.\(number) directly in JSON."))
+        }
+    }
+
+    // MARK: Values
+
+    /// The descriptions of every asset row, in order.
+    static func describe(_ rows: inout AssetRows, timeZone: TimeZone) throws -> [AssetDescription] {
+        var subtypeNames: [Int64: [String]] = [:]
+        let prefixes = unavailablePrefixes(rows)
+        var descriptions: [AssetDescription] = []
+        while let position = rows.assets.position {
+            let row = rows.assets
+            try skip(&rows.albums, before: position)
+            var albums: [AssetDescription.Album] = []
+            while rows.albums.position == position {
+                albums.append(
+                    AssetDescription.Album(
+                        localIdentifier: rows.albums.string(Album.localIdentifier) ?? "",
+                        localizedTitle: rows.albums.string(Album.title), path: rows.albums.string(Album.path)))
+                try rows.albums.advance()
+            }
+            try skip(&rows.resources, before: position)
+            var resources: [AssetDescription.Resource] = []
+            var isAvailable = true
+            while rows.resources.position == position {
+                let file = rows.resources
+                if isUnavailable(file.text(Resource.path), under: prefixes) { isAvailable = false }
+                resources.append(
+                    AssetDescription.Resource(
+                        type: resourceTypeName(file), path: file.string(Resource.path) ?? "",
+                        uniformTypeIdentifier: file.string(Resource.uniformTypeIdentifier) ?? "public.data",
+                        mimeType: file.string(Resource.mimeType), fileSize: file.integer(Resource.fileSize)))
+                try rows.resources.advance()
+            }
+            let subtypes = row.integer(Asset.mediaSubtypes)
+            let names: [String]
+            if let known = subtypeNames[subtypes] {
+                names = known
+            } else {
+                names = PHAssetMediaSubtype(rawValue: UInt(truncatingIfNeeded: subtypes)).names
+                subtypeNames[subtypes] = names
+            }
+            descriptions.append(
+                AssetDescription(
+                    localIdentifier: row.string(Asset.localIdentifier) ?? "", mediaType: mediaTypeName(row),
+                    mediaSubtypes: names, pixelWidth: Int(truncatingIfNeeded: row.integer(Asset.pixelWidth)),
+                    pixelHeight: Int(truncatingIfNeeded: row.integer(Asset.pixelHeight)),
+                    creationDate: creationDate(row, timeZone: timeZone).map { ISO8601.string($0.date, offset: $0.offset) },
+                    creationDateHasOffset: !row.bool(Asset.creationDateIsFloating),
+                    modificationDate: modificationDate(row, timeZone: timeZone).map {
+                        ISO8601.string($0.date, offset: $0.offset)
+                    },
+                    duration: row.double(Asset.duration) ?? 0, location: location(row),
+                    isFavorite: row.bool(Asset.isFavorite), isHidden: row.bool(Asset.isHidden),
+                    burstIdentifier: row.string(Asset.burstIdentifier), representsBurst: row.bool(Asset.representsBurst),
+                    isAvailable: isAvailable, resources: resources, albums: albums))
+            try rows.assets.advance()
+        }
+        return descriptions
+    }
+}
+
+extension WireJSONWriter {
+    /// How assets are written: elements of a listing (``beginListing(_:)``), or one a line.
+    public enum Form: Sendable {
+        case element, line
+    }
+
+    /// Writes the asset JSON of every asset row, in order, straight from the rows: the bytes
+    /// ``appendElement(_:)-(AssetDescription)`` or ``appendLine(_:)-(AssetDescription)`` write for
+    /// the same assets' descriptions, without making them. Returns the number of assets written.
+    ///
+    /// Throws `EncodingError.invalidValue`, as `JSONEncoder` does, at an asset with a number JSON
+    /// cannot hold; what came before it stays written, nothing of it is.
+    @discardableResult
+    mutating func appendAssets(_ rows: inout AssetRows, as form: Form, timeZone: TimeZone) throws -> Int {
+        typealias Asset = AssetRowJSON.Asset
+        typealias Album = AssetRowJSON.Album
+        typealias Resource = AssetRowJSON.Resource
+        var subtypes: [Int64: [UInt8]] = [:]
+        let prefixes = AssetRowJSON.unavailablePrefixes(rows)
+        var files: [UInt8] = []
+        var written = 0
+        while let position = rows.assets.position {
+            let row = rows.assets
+            let duration = row.double(Asset.duration) ?? 0
+            let location = AssetRowJSON.location(row)
+            try AssetRowJSON.requireFinite(duration, location?.latitude, location?.longitude, location?.altitude)
+
+            // The albums, first of the keys.
+            if form == .element, !first { bytes.append(UInt8(ascii: ",")) }
+            bytes.append(contentsOf: #"{"albums":["#.utf8)
+            try AssetRowJSON.skip(&rows.albums, before: position)
+            var firstAlbum = true
+            while rows.albums.position == position {
+                let identifier = rows.albums.text(Album.localIdentifier)
+                let title = rows.albums.text(Album.title)
+                let path = rows.albums.text(Album.path)
+                let bound = 64 + ReservedBytes.stringBound((identifier?.count ?? 0) + (title?.count ?? 0) + (path?.count ?? 0))
+                bytes.write(atMost: bound) { out in
+                    if !firstAlbum { out.put(UInt8(ascii: ",")) }
+                    out.put(#"{"localIdentifier":"#)
+                    out.putString(identifier ?? UnsafeBufferPointer(start: nil, count: 0))
+                    out.put(#","localizedTitle":"#)
+                    out.putOptionalString(title)
+                    out.put(#","path":"#)
+                    out.putOptionalString(path)
+                    out.put(UInt8(ascii: "}"))
+                }
+                firstAlbum = false
+                try rows.albums.advance()
+            }
+
+            // The files, last of the keys, written aside first: whether the asset is available
+            // (a key before them) depends on their paths.
+            try AssetRowJSON.skip(&rows.resources, before: position)
+            files.removeAll(keepingCapacity: true)
+            var isAvailable = true
+            while rows.resources.position == position {
+                let file = rows.resources
+                let type = AssetRowJSON.resourceTypeName(file)
+                let path = file.text(Resource.path)
+                let uniformType = file.text(Resource.uniformTypeIdentifier)
+                let mimeType = file.text(Resource.mimeType)
+                if AssetRowJSON.isUnavailable(path, under: prefixes) { isAvailable = false }
+                let bound = 128 + type.utf8.count
+                    + ReservedBytes.stringBound((path?.count ?? 0) + (uniformType?.count ?? 0) + (mimeType?.count ?? 0))
+                let firstFile = files.isEmpty
+                files.write(atMost: bound) { out in
+                    if !firstFile { out.put(UInt8(ascii: ",")) }
+                    out.put(#"{"fileSize":"#)
+                    out.putInteger(file.integer(Resource.fileSize))
+                    // An absent MIME type has no key (the synthesized encoding).
+                    if let mimeType {
+                        out.put(#","mimeType":"#)
+                        out.putString(mimeType)
+                    }
+                    out.put(#","path":"#)
+                    out.putString(path ?? UnsafeBufferPointer(start: nil, count: 0))
+                    out.put(#","type":"#)
+                    out.putString(type)
+                    out.put(#","uniformTypeIdentifier":"#)
+                    if let uniformType { out.putString(uniformType) } else { out.put(#""public.data""#) }
+                    out.put(UInt8(ascii: "}"))
+                }
+                try rows.resources.advance()
+            }
+
+            // The other keys, in one reserved run.
+            let identifier = row.text(Asset.localIdentifier)
+            let burst = row.text(Asset.burstIdentifier)
+            let created = AssetRowJSON.creationDate(row, timeZone: timeZone).map { ISO8601Text($0.date, offset: $0.offset) }
+            let modified = AssetRowJSON.modificationDate(row, timeZone: timeZone).map {
+                ISO8601Text($0.date, offset: $0.offset)
+            }
+            let subtypeBits = row.integer(Asset.mediaSubtypes)
+            let subtypeJSON: [UInt8]
+            if let known = subtypes[subtypeBits] {
+                subtypeJSON = known
+            } else {
+                var names: [UInt8] = [UInt8(ascii: "[")]
+                for (index, name) in PHAssetMediaSubtype(rawValue: UInt(truncatingIfNeeded: subtypeBits)).names.enumerated() {
+                    if index > 0 { names.append(UInt8(ascii: ",")) }
+                    JSONText.appendString(name, to: &names)
+                }
+                names.append(UInt8(ascii: "]"))
+                subtypes[subtypeBits] = names
+                subtypeJSON = names
+            }
+            let mediaType = AssetRowJSON.mediaTypeName(row)
+            let bound = 512 + subtypeJSON.count + (created?.bound ?? 0) + (modified?.bound ?? 0)
+                + ReservedBytes.stringBound((identifier?.count ?? 0) + (burst?.count ?? 0) + mediaType.utf8.count)
+            bytes.write(atMost: bound) { out in
+                out.put(#"],"burstIdentifier":"#)
+                out.putOptionalString(burst)
+                out.put(#","creationDate":"#)
+                if let created { out.putDate(created) } else { out.put("null") }
+                out.put(#","creationDateHasOffset":"#)
+                out.putBool(!row.bool(Asset.creationDateIsFloating))
+                out.put(#","duration":"#)
+                out.putDouble(duration)
+                out.put(#","isAvailable":"#)
+                out.putBool(isAvailable)
+                out.put(#","isFavorite":"#)
+                out.putBool(row.bool(Asset.isFavorite))
+                out.put(#","isHidden":"#)
+                out.putBool(row.bool(Asset.isHidden))
+                out.put(#","localIdentifier":"#)
+                out.putString(identifier ?? UnsafeBufferPointer(start: nil, count: 0))
+                out.put(#","location":"#)
+                if let location {
+                    // An absent altitude has no key (the synthesized encoding).
+                    if let altitude = location.altitude {
+                        out.put(#"{"altitude":"#)
+                        out.putDouble(altitude)
+                        out.put(#","latitude":"#)
+                    } else {
+                        out.put(#"{"latitude":"#)
+                    }
+                    out.putDouble(location.latitude)
+                    out.put(#","longitude":"#)
+                    out.putDouble(location.longitude)
+                    out.put(UInt8(ascii: "}"))
+                } else {
+                    out.put("null")
+                }
+                out.put(#","mediaSubtypes":"#)
+                out.put(subtypeJSON)
+                out.put(#","mediaType":"#)
+                out.putString(mediaType)
+                out.put(#","modificationDate":"#)
+                if let modified { out.putDate(modified) } else { out.put("null") }
+                out.put(#","pixelHeight":"#)
+                out.putInteger(row.integer(Asset.pixelHeight))
+                out.put(#","pixelWidth":"#)
+                out.putInteger(row.integer(Asset.pixelWidth))
+                out.put(#","representsBurst":"#)
+                out.putBool(row.bool(Asset.representsBurst))
+                out.put(#","resources":["#)
+            }
+            bytes.append(contentsOf: files)
+            bytes.append(contentsOf: form == .line ? "]}\n".utf8 : "]}".utf8)
+            first = false
+            written += 1
+            try rows.assets.advance()
+        }
+        return written
+    }
+}

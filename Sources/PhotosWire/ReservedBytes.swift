@@ -1,0 +1,185 @@
+import Foundation
+
+extension Array<UInt8> {
+    /// Appends what `body` writes into `bound` bytes reserved at the end: one capacity check for a
+    /// whole JSON object instead of one an append (the checks were a quarter of the asset JSON's
+    /// time). Writing past `bound` stops the program; write less and the rest is not appended.
+    mutating func write(atMost bound: Int, _ body: (inout ReservedBytes) -> Void) {
+        append(addingCapacity: bound) { span in
+            span.withUnsafeMutableBufferPointer { buffer, initialized in
+                var reserved = ReservedBytes(buffer, count: initialized)
+                body(&reserved)
+                initialized = reserved.count
+            }
+        }
+    }
+}
+
+/// Space reserved at the end of a byte array, written through a pointer (``Swift/Array/write(atMost:_:)``),
+/// with the JSON pieces the wire shapes are made of.
+struct ReservedBytes: ~Copyable {
+    private let buffer: UnsafeMutableBufferPointer<UInt8>
+    private(set) var count: Int
+
+    fileprivate init(_ buffer: UnsafeMutableBufferPointer<UInt8>, count: Int) {
+        self.buffer = buffer
+        self.count = count
+    }
+
+    /// The bound a string of `count` UTF-8 bytes needs, quoted and escaped at worst (`\u00xx` a byte).
+    static func stringBound(_ count: Int) -> Int { 2 + 6 * count }
+
+    /// The bound any number needs.
+    static let numberBound = 32
+
+    private mutating func room(_ needed: Int) -> UnsafeMutablePointer<UInt8> {
+        precondition(needed <= buffer.count - count, "JSON written past its reserved bound")
+        return buffer.baseAddress! + count
+    }
+
+    mutating func put(_ byte: UInt8) {
+        room(1).pointee = byte
+        count += 1
+    }
+
+    mutating func put(_ text: StaticString) {
+        put(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    mutating func put(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
+        room(bytes.count).update(from: base, count: bytes.count)
+        count += bytes.count
+    }
+
+    mutating func put(_ bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { put($0) }
+    }
+
+    mutating func putBool(_ value: Bool) {
+        put(value ? "true" : "false")
+    }
+
+    /// A JSON string of these UTF-8 bytes, escaped as ``PhotosCore/JSONText/appendString(_:to:)``
+    /// escapes; bytes that are not valid UTF-8 are repaired (U+FFFD) as `String(decoding:as:)`
+    /// repairs them. Needs ``stringBound(_:)`` bytes.
+    mutating func putString(_ utf8: UnsafeBufferPointer<UInt8>) {
+        let mark = count
+        put(UInt8(ascii: "\""))
+        var start = 0
+        var ascii = true
+        for index in utf8.indices {
+            let byte = utf8[index]
+            if byte >= 0x80 {
+                ascii = false
+                continue
+            }
+            guard byte < 0x20 || byte == 0x22 || byte == 0x5C else { continue }
+            put(UnsafeBufferPointer(rebasing: utf8[start..<index]))
+            start = index + 1
+            put(UInt8(ascii: "\\"))
+            switch byte {
+            case 0x22: put(UInt8(ascii: "\""))
+            case 0x5C: put(UInt8(ascii: "\\"))
+            case 0x08: put(UInt8(ascii: "b"))
+            case 0x09: put(UInt8(ascii: "t"))
+            case 0x0A: put(UInt8(ascii: "n"))
+            case 0x0C: put(UInt8(ascii: "f"))
+            case 0x0D: put(UInt8(ascii: "r"))
+            default:
+                put("u00")
+                put(Self.hexDigits[Int(byte >> 4)])
+                put(Self.hexDigits[Int(byte & 0xF)])
+            }
+        }
+        if !ascii, String(validating: utf8, as: UTF8.self) == nil {
+            // Rare: repaired, each bad byte at most three: within the bound still.
+            count = mark
+            var repaired = String(decoding: utf8, as: UTF8.self)
+            repaired.withUTF8 { putString($0) }
+            return
+        }
+        put(UnsafeBufferPointer(rebasing: utf8[start...]))
+        put(UInt8(ascii: "\""))
+    }
+
+    /// A JSON string, or `null`.
+    mutating func putOptionalString(_ utf8: UnsafeBufferPointer<UInt8>?) {
+        if let utf8 { putString(utf8) } else { put("null") }
+    }
+
+    mutating func putString(_ value: String) {
+        var value = value
+        value.withUTF8 { putString($0) }
+    }
+
+    /// Decimal digits.
+    mutating func putInteger(_ value: Int64) {
+        let output = room(20)  // Int64.min: a sign and 19 digits
+        var magnitude = value.magnitude
+        var length = 1
+        var rest = magnitude / 10
+        while rest > 0 {
+            length += 1
+            rest /= 10
+        }
+        if value < 0 {
+            output[0] = UInt8(ascii: "-")
+            length += 1
+        }
+        // Digits from the right.
+        var index = length
+        repeat {
+            index -= 1
+            output[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
+            magnitude /= 10
+        } while magnitude > 0
+        count += length
+    }
+
+    /// As `JSONEncoder` writes a finite double: Swift's shortest round-tripping text, without `.0`.
+    mutating func putDouble(_ value: Double) {
+        var text = value.description
+        text.withUTF8 { utf8 in
+            let trimmed = utf8.count > 2 && utf8[utf8.count - 2] == UInt8(ascii: ".") && utf8[utf8.count - 1] == UInt8(ascii: "0")
+            put(trimmed ? UnsafeBufferPointer(rebasing: utf8.dropLast(2)) : utf8)
+        }
+    }
+
+    /// A date as ``ISO8601/string(_:offset:)`` writes it, quoted: needs ``ISO8601Text/bound``.
+    mutating func putDate(_ date: ISO8601Text) {
+        switch date {
+        case .fields(let fields):
+            put(UInt8(ascii: "\""))
+            count += fields.write(into: room(ISO8601.Fields.maximumLength))
+            put(UInt8(ascii: "\""))
+        case .text(let text):
+            putString(text)
+        }
+    }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+}
+
+/// A date to write: by the hand-made path straight into the output, or as Foundation's text, made
+/// before the output is reserved (the rare dates outside the hand-made path's domain).
+enum ISO8601Text {
+    case fields(ISO8601.Fields)
+    case text(String)
+
+    init(_ date: Date, offset: Int) {
+        if let fields = ISO8601.Fields(date, offset: offset) {
+            self = .fields(fields)
+        } else {
+            self = .text(ISO8601.foundation(date, offset: offset))
+        }
+    }
+
+    /// The bytes it needs, quoted.
+    var bound: Int {
+        switch self {
+        case .fields: ISO8601.Fields.maximumLength + 2
+        case .text(let text): ReservedBytes.stringBound(text.utf8.count)
+        }
+    }
+}
