@@ -85,7 +85,7 @@ struct APIMeasurement {
 
         print()
         print("API over a Unix socket, library \(size) (\(iterations) requests per measure; in-process = the same fetch and JSON)")
-        print("  measure                                   in-process p50/p99   API 1 client p50/p99   ratio   API 16 clients: req/s, p50/p99")
+        print("  measure                                   in-process p50/p99   API 1 client p50/p99   ratio   API 16 clients (best of 3): req/s, p50/p99")
         var verdicts: [String] = []
         for test in cases {
             // The API's answer is the in-process one, byte for byte.
@@ -207,7 +207,18 @@ struct APIMeasurement {
 
     /// `clients` threads, each on its own connection, `requests` requests each: requests per second
     /// over the whole, and the latencies.
+    /// The best of three rounds of ``concurrentRound(socket:target:clients:requests:)``: on a shared
+    /// machine another process's turn lowers a round's figure, never raises it.
     static func concurrent(socket: String, target: String, clients: Int, requests: Int) throws -> (Double, Samples) {
+        var best: (Double, Samples)?
+        for _ in 0..<3 {
+            let round = try concurrentRound(socket: socket, target: target, clients: clients, requests: requests)
+            if round.0 > best?.0 ?? 0 { best = round }
+        }
+        return best!
+    }
+
+    static func concurrentRound(socket: String, target: String, clients: Int, requests: Int) throws -> (Double, Samples) {
         let results = Mutex<(samples: [Double], failure: String?)>(([], nil))
         let done = DispatchGroup()
         let start = ContinuousClock.now
@@ -316,10 +327,18 @@ final class KeepAliveClient {
         return nil
     }
 
+    /// Reads what the socket has into the buffer's spare room: a client as lean as curl, so that the
+    /// server's figures are not the client's (a zeroed 64 KiB array a read cost as much as the server's
+    /// JSON for a page).
     private func fill() throws {
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        let room = 65536
+        var count = 0
+        buffer.append(addingCapacity: room) { span in
+            span.withUnsafeMutableBufferPointer { spare, initialized in
+                count = read(descriptor, spare.baseAddress! + initialized, spare.count - initialized)
+                initialized += max(count, 0)
+            }
+        }
         guard count > 0 else { throw BenchError("connection closed") }
-        buffer += chunk[..<count]
     }
 }

@@ -112,7 +112,7 @@ public struct CollectionQuery: Sendable, Hashable {
         }
         if let filter {
             conditions.append("(\(filter.sql))")
-            arguments += StatementArguments(filter.arguments.map(\.databaseValue))
+            arguments += StatementArguments(databaseValues: filter.arguments.map { $0.databaseValue })
         }
         var sql = "SELECT collection.id FROM collection"
         if !conditions.isEmpty { sql += " WHERE " + conditions.map { "(\($0))" }.joined(separator: " AND ") }

@@ -290,7 +290,7 @@ extension LibraryDatabase {
             var arguments: StatementArguments = [JSONText.array(identifiers)]
             if let predicate {
                 sql += " AND (\(predicate.sql))"
-                arguments += StatementArguments(predicate.arguments.map(\.databaseValue))
+                arguments += StatementArguments(databaseValues: predicate.arguments.map { $0.databaseValue })
             }
             if let albums {
                 sql += """
@@ -323,7 +323,7 @@ extension LibraryDatabase {
             var arguments: StatementArguments = [JSONText.array(identifiers)]
             if let predicate {
                 sql += " WHERE (\(predicate.sql))"
-                arguments += StatementArguments(predicate.arguments.map(\.databaseValue))
+                arguments += StatementArguments(databaseValues: predicate.arguments.map { $0.databaseValue })
             }
             var matched = Set(try String.fetchAll(db, sql: sql, arguments: arguments))
             if let directories {

@@ -68,9 +68,9 @@ public final class LibraryTransaction {
     ) throws {
         let assignments = columns.map { "\($0.column) = ?" }.joined(separator: ", ")
         let statement = try db.cachedStatement(sql: "UPDATE asset SET \(assignments) WHERE localIdentifier = ?")
-        var values = columns.map(\.value.databaseValue)
+        var values = columns.map { $0.value.databaseValue }
         values.append(localIdentifier.databaseValue)
-        statement.setUncheckedArguments(StatementArguments(values))
+        statement.setUncheckedArguments(StatementArguments(databaseValues: values))
         try statement.execute()
         guard db.changesCount == 1 else {
             throw PHPhotosError(.identifierNotFound, "no asset \(localIdentifier)", localIdentifiers: [localIdentifier])

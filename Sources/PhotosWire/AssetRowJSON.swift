@@ -56,6 +56,17 @@ enum AssetRowJSON {
         return prefixes.contains { prefix in path.starts(with: prefix) }
     }
 
+    /// The order of an asset's albums: PhotoKit's `fetchAssetCollectionsContaining(_:with: .album)`
+    /// order, the albums' position, then row id.
+    static func albumOrder(_ row: RowCursor) -> (Int64, Int64) {
+        (row.integer(Album.position), row.integer(Album.id))
+    }
+
+    /// The order of an asset's files: type, then row id (``PhotosStore/LibraryDatabase/resources(assetIDs:)``).
+    static func resourceOrder(_ row: RowCursor) -> (Int64, Int64) {
+        (row.integer(Resource.type), row.integer(Resource.id))
+    }
+
     /// Steps `cursor` past the rows of positions before `position` (an asset asked for that has no
     /// live row leaves its albums' and files' rows behind).
     static func skip(_ cursor: inout RowCursor, before position: Int) throws {
@@ -82,25 +93,31 @@ enum AssetRowJSON {
         while let position = rows.assets.position {
             let row = rows.assets
             try skip(&rows.albums, before: position)
-            var albums: [AssetDescription.Album] = []
+            var albums: [(key: (Int64, Int64), album: AssetDescription.Album)] = []
             while rows.albums.position == position {
                 albums.append(
-                    AssetDescription.Album(
-                        localIdentifier: rows.albums.string(Album.localIdentifier) ?? "",
-                        localizedTitle: rows.albums.string(Album.title), path: rows.albums.string(Album.path)))
+                    (
+                        albumOrder(rows.albums),
+                        AssetDescription.Album(
+                            localIdentifier: rows.albums.string(Album.localIdentifier) ?? "",
+                            localizedTitle: rows.albums.string(Album.title), path: rows.albums.string(Album.path))
+                    ))
                 try rows.albums.advance()
             }
             try skip(&rows.resources, before: position)
-            var resources: [AssetDescription.Resource] = []
+            var resources: [(key: (Int64, Int64), resource: AssetDescription.Resource)] = []
             var isAvailable = true
             while rows.resources.position == position {
                 let file = rows.resources
                 if isUnavailable(file.text(Resource.path), under: prefixes) { isAvailable = false }
                 resources.append(
-                    AssetDescription.Resource(
-                        type: resourceTypeName(file), path: file.string(Resource.path) ?? "",
-                        uniformTypeIdentifier: file.string(Resource.uniformTypeIdentifier) ?? "public.data",
-                        mimeType: file.string(Resource.mimeType), fileSize: file.integer(Resource.fileSize)))
+                    (
+                        resourceOrder(file),
+                        AssetDescription.Resource(
+                            type: resourceTypeName(file), path: file.string(Resource.path) ?? "",
+                            uniformTypeIdentifier: file.string(Resource.uniformTypeIdentifier) ?? "public.data",
+                            mimeType: file.string(Resource.mimeType), fileSize: file.integer(Resource.fileSize))
+                    ))
                 try rows.resources.advance()
             }
             let subtypes = row.integer(Asset.mediaSubtypes)
@@ -124,7 +141,8 @@ enum AssetRowJSON {
                     duration: row.double(Asset.duration) ?? 0, location: location(row),
                     isFavorite: row.bool(Asset.isFavorite), isHidden: row.bool(Asset.isHidden),
                     burstIdentifier: row.string(Asset.burstIdentifier), representsBurst: row.bool(Asset.representsBurst),
-                    isAvailable: isAvailable, resources: resources, albums: albums))
+                    isAvailable: isAvailable, resources: resources.sorted { $0.key < $1.key }.map(\.resource),
+                    albums: albums.sorted { $0.key < $1.key }.map(\.album)))
             try rows.assets.advance()
         }
         return descriptions
@@ -150,7 +168,8 @@ extension WireJSONWriter {
         typealias Resource = AssetRowJSON.Resource
         var subtypes: [Int64: [UInt8]] = [:]
         let prefixes = AssetRowJSON.unavailablePrefixes(rows)
-        var files: [UInt8] = []
+        var albums = SortedPieces()
+        var files = SortedPieces()
         var written = 0
         while let position = rows.assets.position {
             let row = rows.assets
@@ -159,17 +178,14 @@ extension WireJSONWriter {
             try AssetRowJSON.requireFinite(duration, location?.latitude, location?.longitude, location?.altitude)
 
             // The albums, first of the keys.
-            if form == .element, !first { bytes.append(UInt8(ascii: ",")) }
-            bytes.append(contentsOf: #"{"albums":["#.utf8)
             try AssetRowJSON.skip(&rows.albums, before: position)
-            var firstAlbum = true
+            albums.removeAll()
             while rows.albums.position == position {
                 let identifier = rows.albums.text(Album.localIdentifier)
                 let title = rows.albums.text(Album.title)
                 let path = rows.albums.text(Album.path)
                 let bound = 64 + ReservedBytes.stringBound((identifier?.count ?? 0) + (title?.count ?? 0) + (path?.count ?? 0))
-                bytes.write(atMost: bound) { out in
-                    if !firstAlbum { out.put(UInt8(ascii: ",")) }
+                albums.write(key: AssetRowJSON.albumOrder(rows.albums), atMost: bound) { out in
                     out.put(#"{"localIdentifier":"#)
                     out.putString(identifier ?? UnsafeBufferPointer(start: nil, count: 0))
                     out.put(#","localizedTitle":"#)
@@ -178,14 +194,16 @@ extension WireJSONWriter {
                     out.putOptionalString(path)
                     out.put(UInt8(ascii: "}"))
                 }
-                firstAlbum = false
                 try rows.albums.advance()
             }
+            if form == .element, !first { bytes.append(UInt8(ascii: ",")) }
+            bytes.append(contentsOf: #"{"albums":["#.utf8)
+            albums.append(to: &bytes)
 
             // The files, last of the keys, written aside first: whether the asset is available
             // (a key before them) depends on their paths.
             try AssetRowJSON.skip(&rows.resources, before: position)
-            files.removeAll(keepingCapacity: true)
+            files.removeAll()
             var isAvailable = true
             while rows.resources.position == position {
                 let file = rows.resources
@@ -196,9 +214,7 @@ extension WireJSONWriter {
                 if AssetRowJSON.isUnavailable(path, under: prefixes) { isAvailable = false }
                 let bound = 128 + type.utf8.count
                     + ReservedBytes.stringBound((path?.count ?? 0) + (uniformType?.count ?? 0) + (mimeType?.count ?? 0))
-                let firstFile = files.isEmpty
-                files.write(atMost: bound) { out in
-                    if !firstFile { out.put(UInt8(ascii: ",")) }
+                files.write(key: AssetRowJSON.resourceOrder(file), atMost: bound) { out in
                     out.put(#"{"fileSize":"#)
                     out.putInteger(file.integer(Resource.fileSize))
                     // An absent MIME type has no key (the synthesized encoding).
@@ -289,12 +305,41 @@ extension WireJSONWriter {
                 out.putBool(row.bool(Asset.representsBurst))
                 out.put(#","resources":["#)
             }
-            bytes.append(contentsOf: files)
+            files.append(to: &bytes)
             bytes.append(contentsOf: form == .line ? "]}\n".utf8 : "]}".utf8)
             first = false
             written += 1
             try rows.assets.advance()
         }
         return written
+    }
+}
+
+/// JSON objects written aside, each with the key it sorts by, then appended in key order and comma
+/// separated: an asset's albums and files, which the rows give in no particular order (most assets
+/// have one of each, in order already).
+struct SortedPieces {
+    private var bytes: [UInt8] = []
+    private var pieces: [(key: (Int64, Int64), range: Range<Int>)] = []
+
+    mutating func removeAll() {
+        bytes.removeAll(keepingCapacity: true)
+        pieces.removeAll(keepingCapacity: true)
+    }
+
+    /// Writes one piece, sorted by `key` (see ``Swift/Array/write(atMost:_:)``).
+    mutating func write(key: (Int64, Int64), atMost bound: Int, _ body: (inout ReservedBytes) -> Void) {
+        let start = bytes.count
+        bytes.write(atMost: bound, body)
+        pieces.append((key, start..<bytes.count))
+    }
+
+    /// Appends the pieces to `output` in key order, separated by commas.
+    func append(to output: inout [UInt8]) {
+        let inOrder = zip(pieces, pieces.dropFirst()).allSatisfy { $0.key <= $1.key }
+        for (index, piece) in (inOrder ? pieces : pieces.sorted { $0.key < $1.key }).enumerated() {
+            if index > 0 { output.append(UInt8(ascii: ",")) }
+            output.append(contentsOf: bytes[piece.range])
+        }
     }
 }

@@ -66,17 +66,25 @@ struct ReservedBytes: ~Copyable {
     mutating func putString(_ utf8: UnsafeBufferPointer<UInt8>) {
         let mark = count
         put(UInt8(ascii: "\""))
+        guard let base = utf8.baseAddress else { return put(UInt8(ascii: "\"")) }
         var start = 0
+        var index = 0
         var ascii = true
-        for index in utf8.indices {
-            let byte = utf8[index]
+        while index < utf8.count {
+            // Eight bytes at a time while none needs a look: most text is plain ASCII.
+            if index + 8 <= utf8.count, Self.isPlain(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)) {
+                index += 8
+                continue
+            }
+            let byte = base[index]
+            index += 1
             if byte >= 0x80 {
                 ascii = false
                 continue
             }
             guard byte < 0x20 || byte == 0x22 || byte == 0x5C else { continue }
-            put(UnsafeBufferPointer(rebasing: utf8[start..<index]))
-            start = index + 1
+            put(UnsafeBufferPointer(rebasing: utf8[start..<index - 1]))
+            start = index
             put(UInt8(ascii: "\\"))
             switch byte {
             case 0x22: put(UInt8(ascii: "\""))
@@ -101,6 +109,20 @@ struct ReservedBytes: ~Copyable {
         }
         put(UnsafeBufferPointer(rebasing: utf8[start...]))
         put(UInt8(ascii: "\""))
+    }
+
+    /// Whether none of eight bytes needs escaping (below 0x20, `"`, `\\`) or is outside ASCII: the
+    /// word tests of "Bit Twiddling Hacks" (a byte less than n; a byte equal to n), exact for "any".
+    @inline(__always)
+    private static func isPlain(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let control = (word &- ones &* 0x20) & ~word & highs
+        let quotes = word ^ (ones &* 0x22)
+        let backslashes = word ^ (ones &* 0x5C)
+        let quote = (quotes &- ones) & ~quotes & highs
+        let backslash = (backslashes &- ones) & ~backslashes & highs
+        return (control | quote | backslash | (word & highs)) == 0
     }
 
     /// A JSON string, or `null`.

@@ -27,4 +27,15 @@ import Testing
         #expect(JSONText.array([Int64]()) == "[]")
         #expect(JSONText.array([1, -2, Int64.max]) == "[1,-2,9223372036854775807]")
     }
+
+    @Test func integersAreWrittenAsTheirDescriptions() {
+        var random = SystemRandomNumberGenerator()
+        let edges: [Int64] = [0, -1, 9, 10, -10, 99, 100, Int64.max, Int64.min, Int64.min + 1]
+        let integers = edges + (0..<2_000).map { index in
+            // Every length of digits.
+            Int64.random(in: -Int64.max...Int64.max, using: &random) >> (index % 63)
+        }
+        #expect(JSONText.array(integers) == "[" + integers.map(String.init).joined(separator: ",") + "]")
+        #expect(JSONText.array([Int64.min]) == "[-9223372036854775808]")
+    }
 }

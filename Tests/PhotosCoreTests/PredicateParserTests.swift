@@ -262,3 +262,31 @@ enum PredicateTestMediaType: Int {
     case image = 1
     case video = 2
 }
+
+/// Formats without arguments are parsed once and kept: what comes back from the cache is what a
+/// parse gives, past the cache's capacity too, and a format with arguments is parsed each time.
+@Suite("Predicate parse cache")
+struct PredicateParseCacheTests {
+    @Test func aKeptParseIsTheParse() throws {
+        // More distinct formats than the cache keeps, each asked twice.
+        for round in 0..<2 {
+            for index in 0..<(PhotoKitPredicate.parsedFormatCapacity + 20) {
+                let format = "pixelWidth > \(index) AND (favorite == YES OR title CONTAINS[c] 'x\(index)')"
+                let predicate = try PhotoKitPredicate(format: format, arguments: [])
+                #expect(predicate.format == format)
+                #expect(
+                    predicate.expression.description
+                        == "pixelWidth > \(index) AND (favorite == YES OR title CONTAINS[c] \"x\(index)\")",
+                    "round \(round)")
+            }
+        }
+        // The same text with arguments substitutes them, whatever was kept for another format.
+        _ = try PhotoKitPredicate(format: "pixelWidth > 5", arguments: [])
+        let withArgument = try PhotoKitPredicate(format: "pixelWidth > %d", arguments: [.int(7)])
+        #expect(withArgument.expression.description == "pixelWidth > 7")
+        // An error is not kept as a parse.
+        for _ in 0..<2 {
+            #expect(throws: PredicateFormatError.self) { try PhotoKitPredicate(format: "pixelWidth >", arguments: []) }
+        }
+    }
+}

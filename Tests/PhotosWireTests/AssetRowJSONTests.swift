@@ -18,7 +18,11 @@ import Testing
         let timeZone = TimeZone(identifier: "America/New_York")!
         static let offline = "/offline root"
 
-        static let texts = WireJSONWriterTests.awkward.filter { !$0.contains("\u{0}") } + ["a/b", "Ünïcödé/ファイル.jpg"]
+        static let texts = WireJSONWriterTests.awkward.filter { !$0.contains("\u{0}") } + [
+            "a/b", "Ünïcödé/ファイル.jpg",
+            // Escapes and non-ASCII at each place of an eight-byte word, and the widest ASCII byte.
+            "abcdefg\"hijklmno\\pqrstuvwxyz0123\u{1f}4567", "ABCDEFGH\u{7f}IJKLMNOPQRSTUVWXé", "1234567\t",
+        ]
         static let dates: [Double] = [
             0, 1_700_000_000, 1_700_000_000.25, 1_600_000_000.999_6, -1_000_000_000,
             -25_000_000_000,  // 1177: before the Gregorian switch, through Foundation
@@ -144,6 +148,29 @@ import Testing
         #expect(direct.bytes == described.bytes)
         let object = try JSONSerialization.jsonObject(with: Data(direct.bytes)) as? [String: Any]
         #expect((object?["assets"] as? [Any])?.count == library.ids.count)
+    }
+
+    /// An asset's files are in the store's order (type, then row id) and its albums in a collection
+    /// fetch's (position, then row id), whatever order the rows came in: checked against the store's
+    /// own queries, not the rules the reader shares with the writer.
+    @Test func filesAndAlbumsAreInTheStoresOrder() throws {
+        let library = try library
+        let descriptions = try library.reader.assets(rowIDs: library.ids)
+        let resources = try library.database.resources(assetIDs: library.ids)
+        var unsortedFiles = 0
+        var unsortedAlbums = 0
+        for (id, description) in zip(library.ids, descriptions) {
+            let files = resources[id] ?? []
+            #expect(description.resources.map(\.fileSize) == files.map(\.fileSize))
+            if files.compactMap(\.id) != files.compactMap(\.id).sorted() { unsortedFiles += 1 }
+            let albums = try library.database.collectionIDs(
+                matching: CollectionQuery(scope: .containingAsset(id, type: .album)))
+            let records = try library.database.collections(ids: albums)
+            #expect(description.albums.map(\.localIdentifier) == albums.compactMap { records[$0]?.record.localIdentifier })
+            if albums != albums.sorted() { unsortedAlbums += 1 }
+        }
+        // The library holds assets whose files and albums are not in row id order.
+        #expect(unsortedFiles > 10 && unsortedAlbums > 10, "\(unsortedFiles) \(unsortedAlbums)")
     }
 
     /// Any order, repeats and ids with no asset: the order asked, each repeat written again, the

@@ -52,8 +52,8 @@ public final class PHFetchOptions: @unchecked Sendable {
                 .unsupportedFeature, "only predicates made with NSPredicate(format:) are supported",
                 format: predicate.predicateFormat)
         }
-        let parsed = try format.validate(for: schema)
-        return try parsed.sql(for: schema, column: column)
+        // Compiling checks every key against the schema: validating first compiled twice.
+        return try format.parsed.get().sql(for: schema, column: column)
     }
 
     func sortKeys(for schema: PredicateSchema) throws(PredicateFormatError) -> [SortKey] {

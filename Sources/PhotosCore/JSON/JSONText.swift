@@ -54,7 +54,39 @@ public enum JSONText {
 
     /// The integers as one JSON array (row ids for `json_each(?)`).
     public static func array(_ integers: [Int64]) -> String {
-        "[" + integers.map(String.init).joined(separator: ",") + "]"
+        // Digits written in place: a string per integer, then joined, was a twentieth of a 50-asset
+        // page's time.
+        String(unsafeUninitializedCapacity: 2 + integers.count * 21) { output in
+            var count = 0
+            output[count] = UInt8(ascii: "[")
+            count += 1
+            for (index, integer) in integers.enumerated() {
+                if index > 0 {
+                    output[count] = UInt8(ascii: ",")
+                    count += 1
+                }
+                var magnitude = integer.magnitude
+                var length = 1
+                var rest = magnitude / 10
+                while rest > 0 {
+                    length += 1
+                    rest /= 10
+                }
+                if integer < 0 {
+                    output[count] = UInt8(ascii: "-")
+                    count += 1
+                }
+                var position = count + length
+                repeat {
+                    position -= 1
+                    output[position] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
+                    magnitude /= 10
+                } while magnitude > 0
+                count += length
+            }
+            output[count] = UInt8(ascii: "]")
+            return count + 1
+        }
     }
 
     private static let hexDigits = Array("0123456789abcdef".utf8)
