@@ -5,7 +5,13 @@
 //
 // Each measure is printed beside the same query done as plain SQL on the same file (the floor).
 import Foundation
+import PhotosServer
 
+// As photosd runs: Swift concurrency on the API's event loops (set PHOTOSD_CONCURRENCY_POOL=1 to
+// measure the concurrency pool instead).
+if ProcessInfo.processInfo.environment["PHOTOSD_CONCURRENCY_POOL"] != "1" {
+    APIServer.runConcurrencyOnEventLoops()
+}
 do {
     let options = try BenchmarkOptions(arguments: Array(CommandLine.arguments.dropFirst()))
     try PhotosBenchmark(options: options).run()

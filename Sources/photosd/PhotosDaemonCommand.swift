@@ -10,8 +10,19 @@ import PhotosStore
 import PhotosWatcher
 import ServiceLifecycle
 
-/// `photosd`: watch directories and keep a photo library true to them.
+/// The program's entry: concurrency moves onto the API's event loops before anything starts
+/// (``PhotosServer/APIServer/runConcurrencyOnEventLoops()``), then the command runs.
 @main
+enum PhotosDaemonMain {
+    static func main() async {
+        if ProcessInfo.processInfo.environment["PHOTOSD_CONCURRENCY_POOL"] != "1" {
+            APIServer.runConcurrencyOnEventLoops()
+        }
+        await PhotosDaemonCommand.main()
+    }
+}
+
+/// `photosd`: watch directories and keep a photo library true to them.
 struct PhotosDaemonCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "photosd",
