@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PhotosCore
+import PhotosImaging
 import PhotosMetadata
 import PhotosStore
 import Synchronization
@@ -33,6 +34,12 @@ public final class PHPhotoLibrary: @unchecked Sendable {
         /// Where failures that fetches cannot throw are logged, with their cause (the library
         /// also reports them in ``PHPhotoLibrary/unavailabilityReason``).
         public var logger = Logger(label: "photos.library")
+        /// Where small images made for ``PHImageManager`` (at most 1,024 pixels a side) are kept
+        /// between runs, shared with the user's other processes (``ThumbnailDiskCache``). Default:
+        /// `$XDG_CACHE_HOME/photosd/thumbnails`; nil keeps none.
+        public var thumbnailCacheDirectory: String? = ThumbnailDiskCache.defaultDirectory()
+        /// The most bytes the thumbnail cache holds (default 512 MB; 0 keeps none).
+        public var thumbnailCacheBytes = 512 << 20
 
         /// The defaults.
         public init() {}
@@ -42,6 +49,14 @@ public final class PHPhotoLibrary: @unchecked Sendable {
     public let database: LibraryDatabase
     /// The library's settings.
     public let configuration: Configuration
+
+    /// The disk cache of small images for this library's image requests (nil: none is kept).
+    var thumbnailCache: ThumbnailDiskCache? {
+        guard let directory = configuration.thumbnailCacheDirectory, configuration.thumbnailCacheBytes > 0 else {
+            return nil
+        }
+        return .shared(directory: directory, maximumBytes: configuration.thumbnailCacheBytes)
+    }
     /// The directory files added through creation requests are copied into.
     public let importDirectory: URL
     /// The work on disk committed change blocks owe: placing imported files, removing deleted ones.

@@ -32,6 +32,11 @@ public struct ImageRenderer: Sendable {
     /// The largest image decoded.
     public let limits: Limits
 
+    /// What the renderer makes of a file and a request, as a number: raised when the same request
+    /// would give other pixels (a changed resampling, colour handling, encoder setting), so that
+    /// images kept on disk (``ThumbnailDiskCache``) from before are not served.
+    public static let version = 1
+
     /// Creates a renderer with `limits`.
     public init(limits: Limits = Limits()) {
         self.limits = limits

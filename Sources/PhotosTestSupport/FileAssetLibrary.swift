@@ -15,9 +15,16 @@ public final class FileAssetLibrary: @unchecked Sendable {  // Immutable after i
     public private(set) var identifiers: [String: String] = [:]
 
     /// Creates a library with an asset for each of `files` (image assets; `videos` as videos).
-    public init(files: [URL], videos: [URL] = [], directory: TemporaryDirectory? = nil) throws {
+    /// Its image requests keep no disk cache unless `thumbnailCache` names a directory for one:
+    /// the corpus' files keep their stamps from run to run, so a shared cache would answer one
+    /// run's requests with another's images.
+    public init(
+        files: [URL], videos: [URL] = [], directory: TemporaryDirectory? = nil, thumbnailCache: String? = nil
+    ) throws {
         self.directory = try directory ?? TemporaryDirectory(prefix: "photos-images")
-        library = try PHPhotoLibrary(url: self.directory.path("library.sqlite"))
+        var configuration = PHPhotoLibrary.Configuration()
+        configuration.thumbnailCacheDirectory = thumbnailCache
+        library = try PHPhotoLibrary(url: self.directory.path("library.sqlite"), configuration: configuration)
         try library.database.write { transaction in
             for (file, type) in files.map({ ($0, PHAssetMediaType.image) }) + videos.map({ ($0, .video) }) {
                 let identifier = LocalIdentifier.make(.asset)

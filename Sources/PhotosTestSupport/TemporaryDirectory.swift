@@ -61,7 +61,16 @@ public enum BuiltProducts {
 
     static var packageRoot: URL { Corpus.packageRoot }
 
+    /// A cache home of the test run's own: programs the tests run write their caches (the
+    /// thumbnail cache) there, never in the user's `~/.cache`.
+    public static let cacheHome: String = {
+        let path = NSTemporaryDirectory() + "photos-test-cache-\(getpid())"
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }()
+
     /// Runs a built executable and returns its exit status, standard output and standard error.
+    /// Unless `environment` says otherwise, its `XDG_CACHE_HOME` is ``cacheHome``.
     public static func run(
         _ name: String, _ arguments: [String], environment: [String: String] = [:]
     ) throws -> (status: Int32, stdout: String, stderr: String) {
@@ -69,6 +78,7 @@ public enum BuiltProducts {
         process.executableURL = directory.appendingPathComponent(name)
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
+        env["XDG_CACHE_HOME"] = cacheHome
         env.merge(environment) { $1 }
         process.environment = env
         let out = Pipe()

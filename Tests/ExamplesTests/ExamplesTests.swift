@@ -6,7 +6,10 @@ import Testing
 /// they did through the `photos` CLI.
 @Suite(.serialized) struct ExamplesTests {
     let directory: TemporaryDirectory
-    var environment: [String: String] { ["PHOTOS_LIBRARY": directory.path("library.sqlite").path] }
+    /// The library, and a cache directory of the test's own (the thumbnail cache goes there).
+    var environment: [String: String] {
+        ["PHOTOS_LIBRARY": directory.path("library.sqlite").path, "XDG_CACHE_HOME": directory.path("cache").path]
+    }
 
     init() throws {
         directory = try TemporaryDirectory(prefix: "photos-examples")

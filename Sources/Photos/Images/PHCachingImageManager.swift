@@ -18,7 +18,9 @@ import Synchronization
 /// ```
 ///
 /// At most ``maximumBytes`` of encoded images are kept; the least recently used go first. An image
-/// whose file changed since it was made (size or modification time) is dropped, not served.
+/// whose file changed since it was made (size or modification time) is dropped, not served. Under
+/// it, the library's disk cache (``PhotosImaging/ThumbnailDiskCache``) keeps high-quality images
+/// between runs: an image another run made is read, not rendered.
 public final class PHCachingImageManager: PHImageManager, @unchecked Sendable {  // State is in a Mutex.
     /// Whether images are cached at the quality of a final result (true, the default) or as fast,
     /// degraded ones.
@@ -133,10 +135,19 @@ public final class PHCachingImageManager: PHImageManager, @unchecked Sendable { 
             return
         }
         let stamp = FileStamp(path: path)
-        let image =
-            highQuality
-            ? try? imageRenderer.render(fileAt: path, key.request)
-            : try? imageRenderer.renderPreview(fileAt: path, key.request)
+        // High-quality images come from the disk cache when another run made them, and go there.
+        let kept = highQuality ? asset.library?.thumbnailCache.flatMap { cache in
+            ThumbnailDiskCache.Key(fileAt: path, key.request).map { (cache: cache, key: $0) }
+        } : nil
+        let image: RenderedImage?
+        if let kept, let found = kept.cache.image(for: kept.key) {
+            image = found
+        } else if highQuality {
+            image = try? imageRenderer.render(fileAt: path, key.request)
+            if let kept, let image { kept.cache.store(image, for: kept.key) }
+        } else {
+            image = try? imageRenderer.renderPreview(fileAt: path, key.request)
+        }
         state.withLock { state in
             guard state.wanted.remove(key) != nil, let image, let stamp, image.data.count <= maximumBytes else { return }
             state.clock += 1

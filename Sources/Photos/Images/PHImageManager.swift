@@ -164,6 +164,16 @@ public class PHImageManager: NSObject, @unchecked Sendable {  // Mutable state i
             return
         }
 
+        // Kept on disk by this or another process (a small image of the file as it is now): as a
+        // memory-cached image, the final result at once, without a preview first.
+        let kept = plan.delivery == .fastFormat ? nil : asset.library?.thumbnailCache.flatMap { cache in
+            ThumbnailDiskCache.Key(fileAt: path, plan.request).map { (cache: cache, key: $0) }
+        }
+        if let kept, let image = kept.cache.image(for: kept.key) {
+            _ = deliver(UIImage(rendered: image), degraded: false)
+            return
+        }
+
         switch plan.delivery {
         case .fastFormat:
             do {
@@ -198,7 +208,9 @@ public class PHImageManager: NSObject, @unchecked Sendable {  // Mutable state i
             if stop.boolValue { cancelImageRequest(id) }
         }
         switch result {
-        case .success(let image): _ = deliver(UIImage(rendered: image), degraded: false)
+        case .success(let image):
+            _ = deliver(UIImage(rendered: image), degraded: false)
+            if let kept { kept.cache.store(image, for: kept.key) }
         case .failure(let error): _ = deliver(nil, degraded: false, error: Self.error(error, asset: asset))
         }
     }
