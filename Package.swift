@@ -94,7 +94,7 @@ let package = Package(
             name: "PhotosDaemon",
             dependencies: [
                 "PhotosCore", "PhotosStore", "PhotosIngest", "PhotosWatcher", "CPhotosLinux", "PhotosWire",
-                "PhotosHooks", .product(name: "TOMLKit", package: "TOMLKit"),
+                "PhotosHooks", "PhotosImaging", .product(name: "TOMLKit", package: "TOMLKit"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -116,7 +116,7 @@ let package = Package(
         .executableTarget(
             name: "photosd",
             dependencies: [
-                "PhotosDaemon", "PhotosHooks", "Photos", "PhotosServer", "PhotosWire",
+                "PhotosDaemon", "PhotosHooks", "PhotosImaging", "Photos", "PhotosServer", "PhotosWire",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),

@@ -16,6 +16,8 @@ import TOMLKit
 /// hook_history_limit = 1_000_000
 /// socket = "/run/user/1000/photosd.sock"   # the API's socket; "" turns the API off
 /// listen = "127.0.0.1:8421"                 # also TCP, loopback only, every client with a token
+/// thumbnail_sizes = [256, 512]              # make these thumbnails of new photos at idle priority
+/// thumbnail_cache_mb = 1024                 # the thumbnail cache's bound (default 512; 0: none)
 ///
 /// [[hooks]]
 /// name = "backup-favorites"
@@ -55,6 +57,11 @@ public struct ConfigFile: Sendable, Hashable {
     public var socket: String?
     /// The API's loopback TCP listener (`listen`, `HOST:PORT`; photosd checks that it is loopback).
     public var listen: String?
+    /// The sides of the square thumbnails made of new and changed photos ahead of requests
+    /// (`thumbnail_sizes`, 16 to 1,024 each); empty makes none.
+    public var thumbnailSizes: [Int] = []
+    /// The thumbnail cache's bound in megabytes (`thumbnail_cache_mb`); 0 keeps no cache.
+    public var thumbnailCacheMegabytes: Int?
     /// The exec hooks and webhooks (`[[hooks]]` tables), in the file's order, their albums as the file names them.
     public var hooks: [HookDefinition] = []
     /// The file's name and the lines of its keys, for problems found after parsing (a missing album).
@@ -69,7 +76,7 @@ public struct ConfigFile: Sendable, Hashable {
     /// The keys allowed at the top level.
     public static let topLevelKeys = [
         "library", "roots", "ignore", "settle_ms", "poll_interval_s", "time_zone", "hook_history_limit", "socket", "hooks",
-        "listen",
+        "listen", "thumbnail_sizes", "thumbnail_cache_mb",
     ]
     /// The keys allowed in a `[[hooks]]` table.
     public static let hookKeys = [
@@ -153,6 +160,23 @@ public struct ConfigFile: Sendable, Hashable {
                 config.socket = socket
             case "listen":
                 config.listen = try reader.string(value, key)
+            case "thumbnail_sizes":
+                let expected = "an array of whole numbers of pixels from 16 to 1024"
+                guard let array = value.array else { throw reader.wrongType(key, expected, value) }
+                config.thumbnailSizes = []
+                for (index, item) in array.enumerated() {
+                    guard let side = item.int else {
+                        let found = ConfigReader.describe(item.type)
+                        throw reader.error(.wrongType, key, "must be \(expected), but item \(index + 1) is \(found)")
+                    }
+                    guard (16...1024).contains(side) else {
+                        throw reader.error(.invalidValue, key, "must be \(expected), not \(side)")
+                    }
+                    if !config.thumbnailSizes.contains(side) { config.thumbnailSizes.append(side) }
+                }
+            case "thumbnail_cache_mb":
+                config.thumbnailCacheMegabytes = try reader.integer(
+                    value, key, atLeast: 0, "a whole number of megabytes, 0 or more")
             case "hooks":
                 config.hooks = try reader.hooks(value)
             default:

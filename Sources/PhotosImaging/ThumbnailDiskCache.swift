@@ -157,6 +157,11 @@ public final class ThumbnailDiskCache: Sendable {
         return image
     }
 
+    /// Whether an entry is kept for `key` (not checked, not counted as served).
+    public func contains(_ key: Key) -> Bool {
+        access(path(of: key), F_OK) == 0
+    }
+
     /// Keeps `image` for `key`, then trims the cache when it may have passed its bound. Failures
     /// (a full disk, a directory that cannot be made) leave the cache as it was: it is a cache.
     public func store(_ image: RenderedImage, for key: Key) {

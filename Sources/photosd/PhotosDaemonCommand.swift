@@ -4,6 +4,7 @@ import Logging
 import Photos
 import PhotosDaemon
 import PhotosHooks
+import PhotosImaging
 import PhotosServer
 import PhotosWire
 import PhotosStore
@@ -154,9 +155,19 @@ struct PhotosDaemonCommand: AsyncParsableCommand {
                 throw ConfigError(.invalidValue, path: path, line: nil, key: "listen", message: "\(error)")
             }
         }
+        // The thumbnail cache, and the thumbnails made ahead when the config names sizes.
+        let thumbnailBytes = (file.thumbnailCacheMegabytes ?? 512) << 20
+        if !file.thumbnailSizes.isEmpty, thumbnailBytes > 0 {
+            services.append(
+                ThumbnailService(
+                    database: database,
+                    cache: .shared(directory: ThumbnailDiskCache.defaultDirectory(), maximumBytes: thumbnailBytes),
+                    sizes: file.thumbnailSizes, logger: Logger(label: "photosd.thumbnails")))
+        }
         if !socketPath.isEmpty {
             var libraryConfiguration = PHPhotoLibrary.Configuration()
             libraryConfiguration.timeZone = configuration.timeZone
+            libraryConfiguration.thumbnailCacheBytes = thumbnailBytes
             let statusPath = configuration.statusPath
             services.append(
                 APIServer(

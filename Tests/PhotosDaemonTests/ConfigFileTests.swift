@@ -21,6 +21,8 @@ import Testing
             time_zone = "Europe/Paris"
             hook_history_limit = 50_000
             socket = "/run/user/1000/photosd.sock"
+            thumbnail_sizes = [256, 512, 256]
+            thumbnail_cache_mb = 0
             """)
         #expect(config.library == "/srv/photos/library.sqlite")
         #expect(config.roots == ["/home/me/Pictures", "/mnt/camera # not a comment"])
@@ -29,6 +31,8 @@ import Testing
         #expect(config.timeZone == "Europe/Paris")
         #expect(config.hookHistoryLimit == 50_000)
         #expect(config.socket == "/run/user/1000/photosd.sock")
+        #expect(config.thumbnailSizes == [256, 512], "each size once")
+        #expect(config.thumbnailCacheMegabytes == 0)
         #expect(config.hooks.isEmpty)
     }
 
@@ -121,7 +125,8 @@ import Testing
         "known: name, command, objects, changes, predicate, albums, batch, settle_ms, timeout_s, max_failures, nice, enabled, "
         + "access, url, secret, secret_file, ca_file"
     static let topKeys =
-        "known: library, roots, ignore, settle_ms, poll_interval_s, time_zone, hook_history_limit, socket, hooks, listen"
+        "known: library, roots, ignore, settle_ms, poll_interval_s, time_zone, hook_history_limit, socket, hooks, listen, "
+        + "thumbnail_sizes, thumbnail_cache_mb"
 
     static let limitedWithoutAlbums =
         "\"limited\" sees only the assets of the hook's albums: name them, e.g. "
@@ -134,6 +139,22 @@ import Testing
         ("roots = \"/home\"", .wrongType, "config.toml:1: roots: must be an array of strings, not a string"),
         ("roots = [1, 2]", .wrongType, "config.toml:1: roots: must be an array of strings, but item 1 is an integer"),
         ("library = 3", .wrongType, "config.toml:1: library: must be a string, not an integer"),
+        (
+            "thumbnail_sizes = [256, 2048]", .invalidValue,
+            "config.toml:1: thumbnail_sizes: must be an array of whole numbers of pixels from 16 to 1024, not 2048"
+        ),
+        (
+            "thumbnail_sizes = [\"256\"]", .wrongType,
+            "config.toml:1: thumbnail_sizes: must be an array of whole numbers of pixels from 16 to 1024, but item 1 is a string"
+        ),
+        (
+            "thumbnail_sizes = 256", .wrongType,
+            "config.toml:1: thumbnail_sizes: must be an array of whole numbers of pixels from 16 to 1024, not an integer"
+        ),
+        (
+            "thumbnail_cache_mb = -1", .invalidValue,
+            "config.toml:1: thumbnail_cache_mb: must be a whole number of megabytes, 0 or more, not -1"
+        ),
         (
             "settle_ms = -5", .invalidValue,
             "config.toml:1: settle_ms: must be a whole number of milliseconds, 0 or more, not -5"

@@ -11,10 +11,14 @@ final class PhotosdProcess {
 
     /// Starts `photosd` with `arguments` (at warning level, without its API unless they name a
     /// `--socket`) and waits for the status file of `library`.
-    init(arguments: [String], library: String) throws {
+    /// Its cache home (`XDG_CACHE_HOME`, the thumbnail cache's) is the test run's own
+    /// (``BuiltProducts/cacheHome``) unless `environment` names one.
+    init(arguments: [String], library: String, environment: [String: String] = [:]) throws {
         let statusPath = DaemonConfiguration.statusPath(forLibrary: library)
         try? FileManager.default.removeItem(atPath: statusPath)
         process.executableURL = BuiltProducts.directory.appendingPathComponent("photosd")
+        process.environment = ProcessInfo.processInfo.environment
+            .merging(["XDG_CACHE_HOME": BuiltProducts.cacheHome]) { $1 }.merging(environment) { $1 }
         // No API unless the test asks for one: parallel daemons would all want the default socket.
         let socket = arguments.contains("--socket") ? [] : ["--socket", ""]
         process.arguments = arguments + socket + ["--log-level", "warning"]

@@ -1,0 +1,64 @@
+import Foundation
+import PhotosImaging
+import PhotosStore
+import PhotosTestSupport
+import Testing
+
+/// photosd with `thumbnail_sizes`: a photo dropped into a watched root gets those thumbnails in
+/// the disk cache, as `PHImageManager` would ask for them, before anyone asks; without the key it
+/// makes none.
+@Suite(.serialized, .enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))
+struct ThumbnailDaemonTests {
+    let directory: TemporaryDirectory
+    var root: URL { directory.path("Pictures") }
+    var cache: String { directory.path("cache/photosd/thumbnails").path }
+
+    init() throws {
+        directory = try TemporaryDirectory(prefix: "photosd-thumbnails")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+    }
+
+    func start(config: String) throws -> PhotosdProcess {
+        let configPath = directory.path("config.toml").path
+        try Data(config.utf8).write(to: URL(fileURLWithPath: configPath))
+        let library = directory.path("library.sqlite").path
+        return try PhotosdProcess(
+            arguments: ["--library", library, "--watch", root.path, "--config", configPath, "--settle", "50"],
+            library: library, environment: ["XDG_CACHE_HOME": directory.path("cache").path])
+    }
+
+    func drop() throws -> String {
+        let file = root.appendingPathComponent("inn.jpg")
+        try FileManager.default.copyItem(at: try #require(Corpus.file("Camera/2008/Death Valley/FurnaceCreekInn.jpg")), to: file)
+        return file.path
+    }
+
+    @Test func aNewPhotoGetsItsThumbnailsAhead() throws {
+        let daemon = try start(config: "thumbnail_sizes = [64, 160]\n")
+        let photo = try drop()
+        let reader = ThumbnailDiskCache(directory: cache, maximumBytes: 1 << 30)
+        for side in [64, 160] {
+            let request = ImageRequest(target: PixelSize(width: side, height: side), fill: true)
+            let key = try #require(ThumbnailDiskCache.Key(fileAt: photo, request))
+            try daemon.waitWhileRunning(upTo: 60, "no \(side) px thumbnail was made") { reader.contains(key) }
+            // What PHImageManager would make for (side, side), aspectFill: the short side fills it.
+            let image = try #require(reader.image(for: key))
+            #expect(min(image.size.width, image.size.height) == side, "\(image.size)")
+        }
+        try daemon.stop()
+    }
+
+    @Test func withoutTheKeyNoneIsMade() throws {
+        let daemon = try start(config: "settle_ms = 50\n")
+        _ = try drop()
+        let library = directory.path("library.sqlite").path
+        let database = try LibraryDatabase(path: library)
+        try daemon.waitWhileRunning(upTo: 30, "the photo was not ingested") {
+            try database.countAssets(matching: AssetQuery()) == 1
+        }
+        // The service would have had a second to start on it.
+        Thread.sleep(forTimeInterval: 1)
+        try daemon.stop()
+        #expect(!FileManager.default.fileExists(atPath: cache))
+    }
+}
