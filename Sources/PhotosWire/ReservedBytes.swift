@@ -1,4 +1,5 @@
 import Foundation
+import PhotosCore
 
 extension Array<UInt8> {
     /// Appends what `body` writes into `bound` bytes reserved at the end: one capacity check for a
@@ -137,26 +138,7 @@ struct ReservedBytes: ~Copyable {
 
     /// Decimal digits.
     mutating func putInteger(_ value: Int64) {
-        let output = room(20)  // Int64.min: a sign and 19 digits
-        var magnitude = value.magnitude
-        var length = 1
-        var rest = magnitude / 10
-        while rest > 0 {
-            length += 1
-            rest /= 10
-        }
-        if value < 0 {
-            output[0] = UInt8(ascii: "-")
-            length += 1
-        }
-        // Digits from the right.
-        var index = length
-        repeat {
-            index -= 1
-            output[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
-            magnitude /= 10
-        } while magnitude > 0
-        count += length
+        count += JSONText.writeInteger(value, to: room(20))
     }
 
     /// As `JSONEncoder` writes a finite double: Swift's shortest round-tripping text, without `.0`.

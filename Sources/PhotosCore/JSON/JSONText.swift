@@ -57,36 +57,45 @@ public enum JSONText {
         // Digits written in place: a string per integer, then joined, was a twentieth of a 50-asset
         // page's time.
         String(unsafeUninitializedCapacity: 2 + integers.count * 21) { output in
+            let base = output.baseAddress!
             var count = 0
-            output[count] = UInt8(ascii: "[")
+            base[count] = UInt8(ascii: "[")
             count += 1
             for (index, integer) in integers.enumerated() {
                 if index > 0 {
-                    output[count] = UInt8(ascii: ",")
+                    base[count] = UInt8(ascii: ",")
                     count += 1
                 }
-                var magnitude = integer.magnitude
-                var length = 1
-                var rest = magnitude / 10
-                while rest > 0 {
-                    length += 1
-                    rest /= 10
-                }
-                if integer < 0 {
-                    output[count] = UInt8(ascii: "-")
-                    count += 1
-                }
-                var position = count + length
-                repeat {
-                    position -= 1
-                    output[position] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
-                    magnitude /= 10
-                } while magnitude > 0
-                count += length
+                count += writeInteger(integer, to: base + count)
             }
-            output[count] = UInt8(ascii: "]")
+            base[count] = UInt8(ascii: "]")
             return count + 1
         }
+    }
+
+    /// Writes `value`'s decimal digits (and sign) at `output`, which has room for 20 bytes (`Int64.min`
+    /// takes them all); returns how many it wrote.
+    @inlinable
+    public static func writeInteger(_ value: Int64, to output: UnsafeMutablePointer<UInt8>) -> Int {
+        var magnitude = value.magnitude
+        var length = 1
+        var rest = magnitude / 10
+        while rest > 0 {
+            length += 1
+            rest /= 10
+        }
+        if value < 0 {
+            output[0] = UInt8(ascii: "-")
+            length += 1
+        }
+        // Digits from the right.
+        var position = length
+        repeat {
+            position -= 1
+            output[position] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
+            magnitude /= 10
+        } while magnitude > 0
+        return length
     }
 
     private static let hexDigits = Array("0123456789abcdef".utf8)
