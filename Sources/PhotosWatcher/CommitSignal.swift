@@ -48,15 +48,9 @@ public final class CommitSignal: Sendable {
     public static let fallbackInterval: DispatchTimeInterval = .milliseconds(20)
 
     /// After the last batch of events, the handler runs again this long later, then again after
-    /// each next delay: a commit whose WAL write woke the signal but whose publication was not yet
-    /// visible to the first read is seen by one of these. The later ones (1 and 5 s on) cover a
-    /// committing process descheduled between its write and its publication on a loaded machine:
-    /// with only 10 and 100 ms, a later publication waited for the next commit. (Once, in a full
-    /// test run beside a CI build, an observer of another process's commits heard of neither of two
-    /// within a minute; whether this was the cause is not known.)
-    public static let settleDelays: [DispatchTimeInterval] = [
-        .milliseconds(10), .milliseconds(100), .seconds(1), .seconds(5),
-    ]
+    /// the next delay: a commit whose WAL write woke the signal but whose publication was not yet
+    /// visible to the first read is seen by one of these.
+    public static let settleDelays: [DispatchTimeInterval] = [.milliseconds(10), .milliseconds(100)]
 
     /// After a batch of events, the signal rests this long before reading more. A large
     /// transaction writes the WAL file thousands of times; without the rest each write cost a
