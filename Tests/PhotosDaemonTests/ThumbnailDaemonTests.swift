@@ -48,6 +48,25 @@ struct ThumbnailDaemonTests {
         try daemon.stop()
     }
 
+    /// Photos the library held before photosd was told to make thumbnails get them too.
+    @Test func photosAlreadyInTheLibraryGetThemToo() throws {
+        let first = try start(config: "settle_ms = 50\n")
+        let photo = try drop()
+        let database = try LibraryDatabase(path: directory.path("library.sqlite").path)
+        try first.waitWhileRunning(upTo: 30, "the photo was not ingested") {
+            try database.countAssets(matching: AssetQuery()) == 1
+        }
+        try first.stop()
+        #expect(!FileManager.default.fileExists(atPath: cache))
+
+        let second = try start(config: "thumbnail_sizes = [96]\n")
+        let reader = ThumbnailDiskCache(directory: cache, maximumBytes: 1 << 30)
+        let key = try #require(
+            ThumbnailDiskCache.Key(fileAt: photo, ImageRequest(target: PixelSize(width: 96, height: 96), fill: true)))
+        try second.waitWhileRunning(upTo: 60, "the photo already there got no thumbnail") { reader.contains(key) }
+        try second.stop()
+    }
+
     @Test func withoutTheKeyNoneIsMade() throws {
         let daemon = try start(config: "settle_ms = 50\n")
         _ = try drop()

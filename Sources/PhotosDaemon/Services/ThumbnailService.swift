@@ -13,9 +13,12 @@ import ServiceLifecycle
 /// when nothing else wants the processor). Off unless photosd's config names sizes
 /// (`thumbnail_sizes`).
 ///
-/// It follows the change feed from where the daemon started (photos already in the library keep
-/// what requests made of them), reads the photo file of each inserted or updated image asset, and
-/// makes the sizes that are not kept yet; a file that cannot be rendered is logged and skipped.
+/// It follows the change feed from where the daemon started, reads the photo file of each inserted
+/// or updated image asset, and makes the sizes that are not kept yet. Beside that, it goes through
+/// the photos the library held at the start, newest first, a page at a time; a new photo's
+/// thumbnails come before the next page of old ones. A file that cannot be rendered is logged and
+/// skipped; what is kept already costs two `stat`s a size, so a restart goes through a large
+/// library quickly.
 public struct ThumbnailService: Service {
     let database: LibraryDatabase
     let cache: ThumbnailDiskCache
@@ -41,29 +44,54 @@ public struct ThumbnailService: Service {
         ImageRequest(target: PixelSize(width: side, height: side), fill: true)
     }
 
+    /// Photos of the library at the start gone through a page at a time.
+    static let backfillPage = 100
+
     public func run() async throws {
         let worker = IdleWorker()
         defer { worker.stop() }
         let start = try database.currentToken()
-        for try await entry in database.changeFeed(after: start).cancelOnGracefulShutdown() {
-            let identifiers = entry.asset.inserted + entry.asset.updated
-            guard !identifiers.isEmpty else { continue }
-            let paths = try photoPaths(identifiers)
-            guard !paths.isEmpty else { continue }
-            // A batch of a scan may hold thousands: stopping the daemon stops it between two images.
-            await withGracefulShutdownHandler {
-                await withTaskCancellationHandler {
-                    await worker.run { stopped in
-                        for path in paths {
-                            for side in sizes where !stopped() { make(side: side, of: path) }
-                        }
+        // Stopping the daemon stops the worker between two images: a batch may hold thousands.
+        try await withGracefulShutdownHandler {
+            try await withTaskCancellationHandler {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask { try await backfill(on: worker) }
+                    for try await entry in database.changeFeed(after: start).cancelOnGracefulShutdown() {
+                        let identifiers = entry.asset.inserted + entry.asset.updated
+                        guard !identifiers.isEmpty else { continue }
+                        let paths = try photoPaths(identifiers)
+                        if !paths.isEmpty { await worker.run(first: true) { make(paths, stopped: $0) } }
                     }
-                } onCancel: {
-                    worker.stop()
+                    // The feed ends only with the daemon; the backfill stops with it.
+                    group.cancelAll()
                 }
-            } onGracefulShutdown: {
+            } onCancel: {
                 worker.stop()
             }
+        } onGracefulShutdown: {
+            worker.stop()
+        }
+    }
+
+    /// The library's photos at the start, newest first, a page at a time on the worker.
+    func backfill(on worker: IdleWorker) async throws {
+        var query = AssetQuery()
+        query.mediaType = .image
+        query.includeHidden = true
+        query.includeAllBursts = true
+        query.sort = [SortKey(key: "creationDate", ascending: false)]
+        let ids = try database.assetIDs(matching: query)
+        for page in stride(from: 0, to: ids.count, by: Self.backfillPage) {
+            guard !worker.isStopping, !Task.isCancelled else { return }
+            let paths = try photoPaths(ids: Array(ids[page..<min(ids.count, page + Self.backfillPage)]))
+            await worker.run(first: false) { make(paths, stopped: $0) }
+        }
+    }
+
+    /// Makes every size of every file, until told to stop.
+    func make(_ paths: [String], stopped: () -> Bool) {
+        for path in paths {
+            for side in sizes where !stopped() { make(side: side, of: path) }
         }
     }
 
@@ -81,24 +109,31 @@ public struct ThumbnailService: Service {
     /// The photo file of each image asset among these (its photo, else full-size photo, else
     /// alternate photo: what `PHImageManager` renders).
     func photoPaths(_ identifiers: [String]) throws -> [String] {
-        try database.withAssetRows(localIdentifiers: identifiers) { rows in
-            var paths: [String] = []
-            while let position = rows.assets.position {
-                let isImage = rows.assets.integer(AssetRows.AssetColumn.mediaType) == PHAssetMediaType.image.rawValue
-                while let row = rows.resources.position, row < position { try rows.resources.advance() }
-                var files: [Int64: String] = [:]
-                while rows.resources.position == position {
-                    let type = rows.resources.integer(AssetRows.ResourceColumn.type)
-                    if files[type] == nil { files[type] = rows.resources.string(AssetRows.ResourceColumn.path) }
-                    try rows.resources.advance()
-                }
-                let preferred = [PHAssetResourceType.photo, .fullSizePhoto, .alternatePhoto].lazy
-                    .compactMap { files[Int64($0.rawValue)] }.first
-                if isImage, let preferred { paths.append(preferred) }
-                try rows.assets.advance()
+        try database.withAssetRows(localIdentifiers: identifiers) { rows in try Self.photoPaths(&rows) }
+    }
+
+    /// The same, by row id.
+    func photoPaths(ids: [Int64]) throws -> [String] {
+        try database.withAssetRows(ids: ids) { rows in try Self.photoPaths(&rows) }
+    }
+
+    private static func photoPaths(_ rows: inout AssetRows) throws -> [String] {
+        var paths: [String] = []
+        while let position = rows.assets.position {
+            let isImage = rows.assets.integer(AssetRows.AssetColumn.mediaType) == PHAssetMediaType.image.rawValue
+            while let row = rows.resources.position, row < position { try rows.resources.advance() }
+            var files: [Int64: String] = [:]
+            while rows.resources.position == position {
+                let type = rows.resources.integer(AssetRows.ResourceColumn.type)
+                if files[type] == nil { files[type] = rows.resources.string(AssetRows.ResourceColumn.path) }
+                try rows.resources.advance()
             }
-            return paths
+            let preferred = [PHAssetResourceType.photo, .fullSizePhoto, .alternatePhoto].lazy
+                .compactMap { files[Int64($0.rawValue)] }.first
+            if isImage, let preferred { paths.append(preferred) }
+            try rows.assets.advance()
         }
+        return paths
     }
 }
 
@@ -109,6 +144,8 @@ final class IdleWorker: @unchecked Sendable {  // The queue is guarded by `condi
 
     private let condition = NSCondition()
     private var jobs: [() -> Void] = []
+    /// How many of `jobs`, at their head, were run first.
+    private var firstJobs = 0
     private var stopping = false
 
     init() {
@@ -117,18 +154,33 @@ final class IdleWorker: @unchecked Sendable {  // The queue is guarded by `condi
         thread.start()
     }
 
-    /// Runs `body` on the worker and waits for it; `body` is told when the worker is stopping.
-    func run(_ body: @escaping @Sendable (_ stopped: () -> Bool) -> Void) async {
+    /// Runs `body` on the worker and waits for it; `body` is told when the worker is stopping. A
+    /// job run `first` goes before every job not run first that waits.
+    func run(first: Bool, _ body: @escaping @Sendable (_ stopped: () -> Bool) -> Void) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             condition.lock()
-            jobs.append { [self] in
-                body { self.condition.withLock { self.stopping } }
+            // Stopped, the thread may have ended: nothing would run the job.
+            guard !stopping else {
+                condition.unlock()
+                return continuation.resume()
+            }
+            let job = { [self] in
+                body { self.isStopping }
                 continuation.resume()
+            }
+            if first {
+                jobs.insert(job, at: firstJobs)
+                firstJobs += 1
+            } else {
+                jobs.append(job)
             }
             condition.signal()
             condition.unlock()
         }
     }
+
+    /// Whether ``stop()`` was called.
+    var isStopping: Bool { condition.withLock { stopping } }
 
     /// Ends the thread after the job under way (a job waiting is still run, told to stop).
     func stop() {
@@ -151,6 +203,7 @@ final class IdleWorker: @unchecked Sendable {  // The queue is guarded by `condi
                 return
             }
             let job = jobs.removeFirst()
+            firstJobs = max(0, firstJobs - 1)
             condition.unlock()
             job()
         }
