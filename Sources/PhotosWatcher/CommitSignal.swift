@@ -48,9 +48,16 @@ public final class CommitSignal: Sendable {
     public static let fallbackInterval: DispatchTimeInterval = .milliseconds(20)
 
     /// After the last batch of events, the handler runs again this long later, then again after
-    /// the next delay: a commit whose WAL write woke the signal but whose publication was not yet
-    /// visible to the first read is seen by one of these.
-    public static let settleDelays: [DispatchTimeInterval] = [.milliseconds(10), .milliseconds(100)]
+    /// each next delay (the default of ``init(path:queue:settleDelays:handler:)``): a commit whose
+    /// WAL write woke the signal but whose publication was not yet visible to the first read is
+    /// seen by one of these. The later ones (1 and 5 s on) cover a committing process descheduled
+    /// between its write and its publication on a loaded machine, which with only 10 and 100 ms
+    /// waited for the next commit to be seen. (Once, in a full test run beside a CI build, an
+    /// observer of another process's commits heard of neither of two within a minute; whether this
+    /// was the cause is not known.)
+    public static let settleDelays: [DispatchTimeInterval] = [
+        .milliseconds(10), .milliseconds(100), .seconds(1), .seconds(5),
+    ]
 
     /// After a batch of events, the signal rests this long before reading more. A large
     /// transaction writes the WAL file thousands of times; without the rest each write cost a
@@ -76,12 +83,15 @@ public final class CommitSignal: Sendable {
     /// The handler runs on `queue` only, never twice at once (even on a concurrent queue); pass a
     /// serial queue to keep it in order with other work there. It keeps running until ``cancel()``
     /// or until the signal is released.
-    public init(path: String?, queue: DispatchQueue, handler: @escaping @Sendable () -> Void) {
+    public init(
+        path: String?, queue: DispatchQueue, settleDelays: [DispatchTimeInterval] = CommitSignal.settleDelays,
+        handler: @escaping @Sendable () -> Void
+    ) {
         var reason = "an in-memory library has no file to watch"
         if let path {
             do {
                 let watch = try Self.watch(path)
-                let reader = EventReader(watch: watch, queue: queue, handler: handler)
+                let reader = EventReader(watch: watch, queue: queue, settleDelays: settleDelays, handler: handler)
                 mechanism = .inotify
                 fallbackReason = nil
                 sources = reader.sources
@@ -146,7 +156,9 @@ private final class EventReader: @unchecked Sendable {
     private let readSource: any DispatchSourceRead
     private let settleTimer: any DispatchSourceTimer
     private let serial: DispatchQueue
-    /// Which of ``CommitSignal/settleDelays`` the settle timer waits for next.
+    /// The delays of the settle reads after a batch (``CommitSignal/settleDelays``).
+    private let settleDelays: [DispatchTimeInterval]
+    /// Which of ``settleDelays`` the settle timer waits for next.
     private var settleStage = 0
     /// Bytes for `read`: room for many events, and at least one with the longest name.
     private let buffer = UnsafeMutableRawBufferPointer.allocate(
@@ -156,9 +168,13 @@ private final class EventReader: @unchecked Sendable {
     /// The sources to cancel; cancelling the read source closes the descriptor.
     var sources: [any DispatchSourceProtocol] { [readSource, settleTimer] }
 
-    init(watch: CommitSignal.Watch, queue: DispatchQueue, handler: @escaping @Sendable () -> Void) {
+    init(
+        watch: CommitSignal.Watch, queue: DispatchQueue, settleDelays: [DispatchTimeInterval],
+        handler: @escaping @Sendable () -> Void
+    ) {
         self.watch = watch
         self.handler = handler
+        self.settleDelays = settleDelays
         // One serial queue for both sources: the handler never runs twice at once, and the settle
         // stage needs no lock, whatever kind of queue the caller gave.
         let serial = DispatchQueue(label: "photos.commit-signal", target: queue)
@@ -193,7 +209,7 @@ private final class EventReader: @unchecked Sendable {
         guard relevant else { return }
         handler()
         settleStage = 0
-        settleTimer.schedule(deadline: .now() + CommitSignal.settleDelays[0], leeway: .milliseconds(1))
+        if let first = settleDelays.first { settleTimer.schedule(deadline: .now() + first, leeway: .milliseconds(1)) }
         readSource.suspend()
         serial.asyncAfter(deadline: .now() + CommitSignal.restInterval) { self.readSource.resume() }
     }
@@ -201,7 +217,7 @@ private final class EventReader: @unchecked Sendable {
     private func settle() {
         handler()
         settleStage += 1
-        guard settleStage < CommitSignal.settleDelays.count else { return }
-        settleTimer.schedule(deadline: .now() + CommitSignal.settleDelays[settleStage], leeway: .milliseconds(1))
+        guard settleStage < settleDelays.count else { return }
+        settleTimer.schedule(deadline: .now() + settleDelays[settleStage], leeway: .milliseconds(1))
     }
 }

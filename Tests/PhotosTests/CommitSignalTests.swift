@@ -43,6 +43,10 @@ final class Wakeups: Sendable {
 }
 
 @Suite struct CommitSignalTests {
+    /// The settle reads of 10 and 100 ms only: the tests that wait for quiet would otherwise wait
+    /// through the later ones (1 and 5 s), which ``theLaterSettleReadsCome`` checks.
+    static let quick: [DispatchTimeInterval] = [.milliseconds(10), .milliseconds(100)]
+
     let directory: TemporaryDirectory
     let path: String
     let queue = DispatchQueue(label: "commit-signal-tests")
@@ -84,7 +88,7 @@ final class Wakeups: Sendable {
     @Test func anotherConnectionsCommitFiresTheSignal() async throws {
         let database = try LibraryDatabase(path: path)
         let wakeups = Wakeups()
-        let signal = CommitSignal(path: database.path, queue: queue) { wakeups.record() }
+        let signal = CommitSignal(path: database.path, queue: queue, settleDelays: Self.quick) { wakeups.record() }
         defer { signal.cancel() }
         #expect(signal.mechanism == .inotify, "\(signal.fallbackReason ?? "")")
         #expect(signal.fallbackReason == nil)
@@ -96,10 +100,27 @@ final class Wakeups: Sendable {
         #expect(try database.currentToken() == 1)
     }
 
+    /// With the default delays, reads come about 1 and 5 s after the burst's settle reads, for a
+    /// commit published late; then nothing while nobody writes. Gaps between the handler's calls,
+    /// as its queue saw them: a loaded machine delays a timer, never makes it early.
+    @Test func theLaterSettleReadsCome() async throws {
+        let database = try LibraryDatabase(path: path)
+        let times = Mutex<[ContinuousClock.Instant]>([])
+        let signal = CommitSignal(path: database.path, queue: queue) { times.withLock { $0.append(.now) } }
+        defer { signal.cancel() }
+        try insertAsset(try LibraryDatabase(path: path))
+        try await Task.sleep(for: .seconds(7))
+        let calls = times.withLock { $0 }
+        let gaps = zip(calls, calls.dropFirst()).map { ($1 - $0) / .milliseconds(1) }
+        #expect(gaps.contains { (800...2_500).contains($0) }, "the read a second later: \(gaps)")
+        #expect(gaps.contains { (3_800...7_000).contains($0) }, "the read five seconds after that: \(gaps)")
+        #expect(calls.last.map { ContinuousClock.now - $0 > .milliseconds(300) } ?? false, "then quiet")
+    }
+
     @Test func nothingFiresWhileNobodyWrites() async throws {
         let database = try LibraryDatabase(path: path)
         let wakeups = Wakeups()
-        let signal = CommitSignal(path: database.path, queue: queue) { wakeups.record() }
+        let signal = CommitSignal(path: database.path, queue: queue, settleDelays: Self.quick) { wakeups.record() }
         defer { signal.cancel() }
         try insertAsset(try LibraryDatabase(path: path))
         #expect(try await wakeups.arrive(after: 0))
@@ -114,7 +135,7 @@ final class Wakeups: Sendable {
         let database = try LibraryDatabase(path: path)
         try insertAsset(database)
         let wakeups = Wakeups()
-        let signal = CommitSignal(path: database.path, queue: queue) { wakeups.record() }
+        let signal = CommitSignal(path: database.path, queue: queue, settleDelays: Self.quick) { wakeups.record() }
         defer { signal.cancel() }
         _ = try database.currentToken()
         try await wakeups.settle()
@@ -131,7 +152,7 @@ final class Wakeups: Sendable {
         let wal = path + "-wal"
         do { _ = try LibraryDatabase(path: path) }
         let wakeups = Wakeups()
-        let signal = CommitSignal(path: path, queue: queue) { wakeups.record() }
+        let signal = CommitSignal(path: path, queue: queue, settleDelays: Self.quick) { wakeups.record() }
         defer { signal.cancel() }
         try #require(signal.mechanism == .inotify, "\(signal.fallbackReason ?? "")")
         do {
@@ -155,7 +176,7 @@ final class Wakeups: Sendable {
     @Test func cancellingStopsTheHandlerAndReleasesTheWatch() async throws {
         let writer = try LibraryDatabase(path: path)
         let wakeups = Wakeups()
-        let signal = CommitSignal(path: path, queue: queue) { wakeups.record() }
+        let signal = CommitSignal(path: path, queue: queue, settleDelays: Self.quick) { wakeups.record() }
         #expect(try inotifyWatches(on: directory.url) == 1)
         signal.cancel()
         signal.cancel()
@@ -169,7 +190,7 @@ final class Wakeups: Sendable {
 
     @Test func releasingTheSignalReleasesTheWatch() async throws {
         do {
-            let signal = CommitSignal(path: path, queue: queue) {}
+            let signal = CommitSignal(path: path, queue: queue, settleDelays: Self.quick) {}
             #expect(signal.mechanism == .inotify)
             #expect(try inotifyWatches(on: directory.url) == 1)
         }
@@ -180,13 +201,16 @@ final class Wakeups: Sendable {
     @Test func withoutAFileToWatchATimerStandsIn() async throws {
         let memory = try LibraryDatabase()
         let unwatchable = directory.path("missing/library.sqlite").path
-        for signal in [CommitSignal(path: memory.path, queue: queue) {}, CommitSignal(path: unwatchable, queue: queue) {}] {
+        for signal in [
+            CommitSignal(path: memory.path, queue: queue, settleDelays: Self.quick) {},
+            CommitSignal(path: unwatchable, queue: queue, settleDelays: Self.quick) {},
+        ] {
             #expect(signal.mechanism == .timer)
             #expect(signal.fallbackReason != nil)
             signal.cancel()
         }
         let wakeups = Wakeups()
-        let signal = CommitSignal(path: nil, queue: queue) { wakeups.record() }
+        let signal = CommitSignal(path: nil, queue: queue, settleDelays: Self.quick) { wakeups.record() }
         try await Task.sleep(for: .milliseconds(200))
         signal.cancel()
         #expect(wakeups.value >= 3, "every 20 ms: \(wakeups.value) calls in 200 ms")
