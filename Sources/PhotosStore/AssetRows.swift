@@ -79,6 +79,12 @@ public struct RowCursor {
         try advance()
     }
 
+    /// Steps past the rows of positions before `position`: an asset asked for that has no live
+    /// row leaves its albums' and files' rows behind.
+    public mutating func skip(before position: Int) throws {
+        while let row = self.position, row < position { try advance() }
+    }
+
     /// Steps to the next row. Throws if the rows' positions went back (see ``AssetRows``).
     public mutating func advance() throws {
         let previous = position ?? 0

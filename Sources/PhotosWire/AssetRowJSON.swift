@@ -67,12 +67,6 @@ enum AssetRowJSON {
         (row.integer(Resource.type), row.integer(Resource.id))
     }
 
-    /// Steps `cursor` past the rows of positions before `position` (an asset asked for that has no
-    /// live row leaves its albums' and files' rows behind).
-    static func skip(_ cursor: inout RowCursor, before position: Int) throws {
-        while let row = cursor.position, row < position { try cursor.advance() }
-    }
-
     /// Throws what `JSONEncoder` throws for a number JSON cannot hold, as ``WireJSONWriter`` does.
     static func requireFinite(_ numbers: Double?...) throws {
         for case let number? in numbers where !number.isFinite {
@@ -92,7 +86,7 @@ enum AssetRowJSON {
         var descriptions: [AssetDescription] = []
         while let position = rows.assets.position {
             let row = rows.assets
-            try skip(&rows.albums, before: position)
+            try rows.albums.skip(before: position)
             var albums: [(key: (Int64, Int64), album: AssetDescription.Album)] = []
             while rows.albums.position == position {
                 albums.append(
@@ -104,7 +98,7 @@ enum AssetRowJSON {
                     ))
                 try rows.albums.advance()
             }
-            try skip(&rows.resources, before: position)
+            try rows.resources.skip(before: position)
             var resources: [(key: (Int64, Int64), resource: AssetDescription.Resource)] = []
             var isAvailable = true
             while rows.resources.position == position {
@@ -178,13 +172,13 @@ extension WireJSONWriter {
             try AssetRowJSON.requireFinite(duration, location?.latitude, location?.longitude, location?.altitude)
 
             // The albums, first of the keys.
-            try AssetRowJSON.skip(&rows.albums, before: position)
+            try rows.albums.skip(before: position)
             albums.removeAll()
             while rows.albums.position == position {
                 let identifier = rows.albums.text(Album.localIdentifier)
                 let title = rows.albums.text(Album.title)
                 let path = rows.albums.text(Album.path)
-                let bound = 64 + ReservedBytes.stringBound((identifier?.count ?? 0) + (title?.count ?? 0) + (path?.count ?? 0))
+                let bound = 64 + JSONText.stringBound((identifier?.count ?? 0) + (title?.count ?? 0) + (path?.count ?? 0))
                 albums.write(key: AssetRowJSON.albumOrder(rows.albums), atMost: bound) { out in
                     out.put(#"{"localIdentifier":"#)
                     out.putString(identifier ?? UnsafeBufferPointer(start: nil, count: 0))
@@ -202,7 +196,7 @@ extension WireJSONWriter {
 
             // The files, last of the keys, written aside first: whether the asset is available
             // (a key before them) depends on their paths.
-            try AssetRowJSON.skip(&rows.resources, before: position)
+            try rows.resources.skip(before: position)
             files.removeAll()
             var isAvailable = true
             while rows.resources.position == position {
@@ -213,7 +207,7 @@ extension WireJSONWriter {
                 let mimeType = file.text(Resource.mimeType)
                 if AssetRowJSON.isUnavailable(path, under: prefixes) { isAvailable = false }
                 let bound = 128 + type.utf8.count
-                    + ReservedBytes.stringBound((path?.count ?? 0) + (uniformType?.count ?? 0) + (mimeType?.count ?? 0))
+                    + JSONText.stringBound((path?.count ?? 0) + (uniformType?.count ?? 0) + (mimeType?.count ?? 0))
                 files.write(key: AssetRowJSON.resourceOrder(file), atMost: bound) { out in
                     out.put(#"{"fileSize":"#)
                     out.putInteger(file.integer(Resource.fileSize))
@@ -245,18 +239,13 @@ extension WireJSONWriter {
             if let known = subtypes[subtypeBits] {
                 subtypeJSON = known
             } else {
-                var names: [UInt8] = [UInt8(ascii: "[")]
-                for (index, name) in PHAssetMediaSubtype(rawValue: UInt(truncatingIfNeeded: subtypeBits)).names.enumerated() {
-                    if index > 0 { names.append(UInt8(ascii: ",")) }
-                    JSONText.appendString(name, to: &names)
-                }
-                names.append(UInt8(ascii: "]"))
-                subtypes[subtypeBits] = names
-                subtypeJSON = names
+                subtypeJSON = Array(
+                    JSONText.array(PHAssetMediaSubtype(rawValue: UInt(truncatingIfNeeded: subtypeBits)).names).utf8)
+                subtypes[subtypeBits] = subtypeJSON
             }
             let mediaType = AssetRowJSON.mediaTypeName(row)
             let bound = 512 + subtypeJSON.count + (created?.bound ?? 0) + (modified?.bound ?? 0)
-                + ReservedBytes.stringBound((identifier?.count ?? 0) + (burst?.count ?? 0) + mediaType.utf8.count)
+                + JSONText.stringBound((identifier?.count ?? 0) + (burst?.count ?? 0) + mediaType.utf8.count)
             bytes.write(atMost: bound) { out in
                 out.put(#"],"burstIdentifier":"#)
                 out.putOptionalString(burst)

@@ -27,9 +27,6 @@ struct ReservedBytes: ~Copyable {
         self.count = count
     }
 
-    /// The bound a string of `count` UTF-8 bytes needs, quoted and escaped at worst (`\u00xx` a byte).
-    static func stringBound(_ count: Int) -> Int { 2 + 6 * count }
-
     /// The bound any number needs.
     static let numberBound = 32
 
@@ -61,69 +58,10 @@ struct ReservedBytes: ~Copyable {
         put(value ? "true" : "false")
     }
 
-    /// A JSON string of these UTF-8 bytes, escaped as ``PhotosCore/JSONText/appendString(_:to:)``
-    /// escapes; bytes that are not valid UTF-8 are repaired (U+FFFD) as `String(decoding:as:)`
-    /// repairs them. Needs ``stringBound(_:)`` bytes.
+    /// A JSON string of these UTF-8 bytes (``PhotosCore/JSONText/writeString(_:to:)``: bytes that
+    /// are not UTF-8 repaired). Needs ``PhotosCore/JSONText/stringBound(_:)`` bytes.
     mutating func putString(_ utf8: UnsafeBufferPointer<UInt8>) {
-        let mark = count
-        put(UInt8(ascii: "\""))
-        guard let base = utf8.baseAddress else { return put(UInt8(ascii: "\"")) }
-        var start = 0
-        var index = 0
-        var ascii = true
-        while index < utf8.count {
-            // Eight bytes at a time while none needs a look: most text is plain ASCII.
-            if index + 8 <= utf8.count, Self.isPlain(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)) {
-                index += 8
-                continue
-            }
-            let byte = base[index]
-            index += 1
-            if byte >= 0x80 {
-                ascii = false
-                continue
-            }
-            guard byte < 0x20 || byte == 0x22 || byte == 0x5C else { continue }
-            put(UnsafeBufferPointer(rebasing: utf8[start..<index - 1]))
-            start = index
-            put(UInt8(ascii: "\\"))
-            switch byte {
-            case 0x22: put(UInt8(ascii: "\""))
-            case 0x5C: put(UInt8(ascii: "\\"))
-            case 0x08: put(UInt8(ascii: "b"))
-            case 0x09: put(UInt8(ascii: "t"))
-            case 0x0A: put(UInt8(ascii: "n"))
-            case 0x0C: put(UInt8(ascii: "f"))
-            case 0x0D: put(UInt8(ascii: "r"))
-            default:
-                put("u00")
-                put(Self.hexDigits[Int(byte >> 4)])
-                put(Self.hexDigits[Int(byte & 0xF)])
-            }
-        }
-        if !ascii, String(validating: utf8, as: UTF8.self) == nil {
-            // Rare: repaired, each bad byte at most three: within the bound still.
-            count = mark
-            var repaired = String(decoding: utf8, as: UTF8.self)
-            repaired.withUTF8 { putString($0) }
-            return
-        }
-        put(UnsafeBufferPointer(rebasing: utf8[start...]))
-        put(UInt8(ascii: "\""))
-    }
-
-    /// Whether none of eight bytes needs escaping (below 0x20, `"`, `\\`) or is outside ASCII: the
-    /// word tests of "Bit Twiddling Hacks" (a byte less than n; a byte equal to n), exact for "any".
-    @inline(__always)
-    private static func isPlain(_ word: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        let control = (word &- ones &* 0x20) & ~word & highs
-        let quotes = word ^ (ones &* 0x22)
-        let backslashes = word ^ (ones &* 0x5C)
-        let quote = (quotes &- ones) & ~quotes & highs
-        let backslash = (backslashes &- ones) & ~backslashes & highs
-        return (control | quote | backslash | (word & highs)) == 0
+        count += JSONText.writeString(utf8, to: room(JSONText.stringBound(utf8.count)))
     }
 
     /// A JSON string, or `null`.
@@ -162,7 +100,6 @@ struct ReservedBytes: ~Copyable {
         }
     }
 
-    private static let hexDigits = Array("0123456789abcdef".utf8)
 }
 
 /// A date to write: by the hand-made path straight into the output, or as Foundation's text, made
@@ -183,7 +120,7 @@ enum ISO8601Text {
     var bound: Int {
         switch self {
         case .fields: ISO8601.Fields.maximumLength + 2
-        case .text(let text): ReservedBytes.stringBound(text.utf8.count)
+        case .text(let text): JSONText.stringBound(text.utf8.count)
         }
     }
 }

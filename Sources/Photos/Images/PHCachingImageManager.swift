@@ -136,9 +136,7 @@ public final class PHCachingImageManager: PHImageManager, @unchecked Sendable { 
         }
         let stamp = FileStamp(path: path)
         // High-quality images come from the disk cache when another run made them, and go there.
-        let kept = highQuality ? asset.library?.thumbnailCache.flatMap { cache in
-            ThumbnailDiskCache.Key(fileAt: path, key.request).map { (cache: cache, key: $0) }
-        } : nil
+        let kept = highQuality ? Self.diskEntry(of: asset, fileAt: path, key.request) : nil
         let image: RenderedImage?
         if let kept, let found = kept.cache.image(for: kept.key) {
             image = found

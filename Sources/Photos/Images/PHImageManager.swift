@@ -166,9 +166,7 @@ public class PHImageManager: NSObject, @unchecked Sendable {  // Mutable state i
 
         // Kept on disk by this or another process (a small image of the file as it is now): as a
         // memory-cached image, the final result at once, without a preview first.
-        let kept = plan.delivery == .fastFormat ? nil : asset.library?.thumbnailCache.flatMap { cache in
-            ThumbnailDiskCache.Key(fileAt: path, plan.request).map { (cache: cache, key: $0) }
-        }
+        let kept = plan.delivery == .fastFormat ? nil : Self.diskEntry(of: asset, fileAt: path, plan.request)
         if let kept, let image = kept.cache.image(for: kept.key) {
             _ = deliver(UIImage(rendered: image), degraded: false)
             return
@@ -215,6 +213,17 @@ public class PHImageManager: NSObject, @unchecked Sendable {  // Mutable state i
         }
     }
 
+    /// Where the library's disk cache keeps (or would keep) this request's image of the file at
+    /// `path`; nil when the library keeps no disk cache or the request is not a small image.
+    static func diskEntry(of asset: PHAsset, fileAt path: String, _ request: ImageRequest)
+        -> (cache: ThumbnailDiskCache, key: ThumbnailDiskCache.Key)?
+    {
+        guard let cache = asset.library?.thumbnailCache, let key = ThumbnailDiskCache.Key(fileAt: path, request) else {
+            return nil
+        }
+        return (cache, key)
+    }
+
     /// An image made ahead of the request (``PHCachingImageManager``); none here.
     func cachedImage(of asset: PHAsset, _ request: ImageRequest) -> RenderedImage? { nil }
 
@@ -224,7 +233,7 @@ public class PHImageManager: NSObject, @unchecked Sendable {  // Mutable state i
     /// The file holding the asset's picture: its photo resource (or full-size photo, or alternate).
     static func photoResource(of asset: PHAsset) throws -> PHAssetResource {
         let resources = PHAssetResource.assetResources(for: asset)
-        for type in [PHAssetResourceType.photo, .fullSizePhoto, .alternatePhoto] {
+        for type in PHAssetResourceType.pictureSources {
             if let resource = resources.first(where: { $0.type == type }) { return resource }
         }
         if let reason = asset.library?.unavailabilityReason { throw reason }

@@ -3,7 +3,8 @@
 ///
 /// The store passes sets of paths and identifiers to SQLite as one JSON array (`json_each(?)`),
 /// on ingest's and the hooks' hot paths; `JSONSerialization` spent half of a hook payload's time
-/// writing those arrays. The wire writer (`WireJSONWriter`) escapes its strings here too.
+/// writing those arrays. The wire writers (`WireJSONWriter`, and the asset JSON written from the
+/// store's rows) escape their strings here too: one escaping rule.
 ///
 /// ```swift
 /// JSONText.array(["/a/b.jpg", "say \"hi\""])   // ["/a/b.jpg","say \"hi\""]
@@ -14,30 +15,97 @@ public enum JSONText {
     /// it is, which is what `JSONEncoder` writes with `.withoutEscapingSlashes`.
     public static func appendString(_ value: String, to bytes: inout [UInt8]) {
         var value = value
-        bytes.append(UInt8(ascii: "\""))
         value.withUTF8 { utf8 in
-            var start = 0
-            for (index, byte) in utf8.enumerated() where byte < 0x20 || byte == 0x22 || byte == 0x5C {
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index]))
-                start = index + 1
-                bytes.append(UInt8(ascii: "\\"))
-                switch byte {
-                case 0x22: bytes.append(UInt8(ascii: "\""))
-                case 0x5C: bytes.append(UInt8(ascii: "\\"))
-                case 0x08: bytes.append(UInt8(ascii: "b"))
-                case 0x09: bytes.append(UInt8(ascii: "t"))
-                case 0x0A: bytes.append(UInt8(ascii: "n"))
-                case 0x0C: bytes.append(UInt8(ascii: "f"))
-                case 0x0D: bytes.append(UInt8(ascii: "r"))
-                default:
-                    bytes.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
-                    bytes.append(hexDigits[Int(byte >> 4)])
-                    bytes.append(hexDigits[Int(byte & 0xF)])
+            bytes.append(addingCapacity: stringBound(utf8.count)) { span in
+                span.withUnsafeMutableBufferPointer { buffer, initialized in
+                    initialized += writeString(utf8, to: buffer.baseAddress! + initialized)
                 }
             }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...]))
         }
-        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// The most bytes ``writeString(_:to:)`` writes for `count` bytes of UTF-8: the quotes, and
+    /// six a byte at worst (`\u00xx`).
+    @inlinable
+    public static func stringBound(_ count: Int) -> Int { 2 + 6 * count }
+
+    /// Writes these UTF-8 bytes as a JSON string at `output`, which has room for
+    /// ``stringBound(_:)`` bytes, escaped as ``appendString(_:to:)`` escapes; bytes that are not
+    /// valid UTF-8 are repaired (U+FFFD) as `String(decoding:as:)` repairs them. Returns how many
+    /// bytes it wrote. Plain ASCII is looked at eight bytes at a time: most text is.
+    public static func writeString(_ utf8: UnsafeBufferPointer<UInt8>, to output: UnsafeMutablePointer<UInt8>) -> Int {
+        var count = 0
+        func put(_ byte: UInt8) {
+            output[count] = byte
+            count += 1
+        }
+        func put(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) {
+            guard !bytes.isEmpty else { return }
+            (output + count).update(from: bytes.base.baseAddress! + bytes.startIndex, count: bytes.count)
+            count += bytes.count
+        }
+        put(UInt8(ascii: "\""))
+        guard let base = utf8.baseAddress else {
+            put(UInt8(ascii: "\""))
+            return count
+        }
+        var start = 0
+        var index = 0
+        var ascii = true
+        while index < utf8.count {
+            if index + 8 <= utf8.count, isPlain(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)) {
+                index += 8
+                continue
+            }
+            let byte = base[index]
+            index += 1
+            if byte >= 0x80 {
+                ascii = false
+                continue
+            }
+            guard byte < 0x20 || byte == 0x22 || byte == 0x5C else { continue }
+            put(utf8[start..<index - 1])
+            start = index
+            put(UInt8(ascii: "\\"))
+            switch byte {
+            case 0x22: put(UInt8(ascii: "\""))
+            case 0x5C: put(UInt8(ascii: "\\"))
+            case 0x08: put(UInt8(ascii: "b"))
+            case 0x09: put(UInt8(ascii: "t"))
+            case 0x0A: put(UInt8(ascii: "n"))
+            case 0x0C: put(UInt8(ascii: "f"))
+            case 0x0D: put(UInt8(ascii: "r"))
+            default:
+                put(UInt8(ascii: "u"))
+                put(UInt8(ascii: "0"))
+                put(UInt8(ascii: "0"))
+                put(hexDigits[Int(byte >> 4)])
+                put(hexDigits[Int(byte & 0xF)])
+            }
+        }
+        if !ascii, String(validating: utf8, as: UTF8.self) == nil {
+            // Rare (a swift String is always valid): repaired, each bad byte at most three, so
+            // within the bound still.
+            var repaired = String(decoding: utf8, as: UTF8.self)
+            return repaired.withUTF8 { writeString($0, to: output) }
+        }
+        put(utf8[start...])
+        put(UInt8(ascii: "\""))
+        return count
+    }
+
+    /// Whether none of eight bytes needs escaping (below 0x20, `"`, `\\`) or is outside ASCII: the
+    /// word tests of "Bit Twiddling Hacks" (a byte less than n; a byte equal to n), exact for "any".
+    @inline(__always)
+    private static func isPlain(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let control = (word &- ones &* 0x20) & ~word & highs
+        let quotes = word ^ (ones &* 0x22)
+        let backslashes = word ^ (ones &* 0x5C)
+        let quote = (quotes &- ones) & ~quotes & highs
+        let backslash = (backslashes &- ones) & ~backslashes & highs
+        return (control | quote | backslash | (word & highs)) == 0
     }
 
     /// The strings as one JSON array, in order.

@@ -118,6 +118,10 @@ public enum PHAssetResourceType: Int, Sendable, Hashable, CaseIterable, Codable 
     case adjustmentBaseVideo = 12
     case photoProxy = 19
 
+    /// The resources an asset's picture is rendered from, the first an asset has: its photo, else
+    /// its full-size photo, else its alternate photo (`PHImageManager`, photosd's thumbnails).
+    public static let pictureSources: [PHAssetResourceType] = [.photo, .fullSizePhoto, .alternatePhoto]
+
     /// The PhotoKit case name, as used in JSON (`"pairedVideo"`).
     public var name: String { Self.names[self] ?? String(describing: self) }
     /// Each case's name, made once: `String(describing:)` reflects on the value (a Mirror), about a

@@ -121,15 +121,14 @@ public struct ThumbnailService: Service {
         var paths: [String] = []
         while let position = rows.assets.position {
             let isImage = rows.assets.integer(AssetRows.AssetColumn.mediaType) == PHAssetMediaType.image.rawValue
-            while let row = rows.resources.position, row < position { try rows.resources.advance() }
+            try rows.resources.skip(before: position)
             var files: [Int64: String] = [:]
             while rows.resources.position == position {
                 let type = rows.resources.integer(AssetRows.ResourceColumn.type)
                 if files[type] == nil { files[type] = rows.resources.string(AssetRows.ResourceColumn.path) }
                 try rows.resources.advance()
             }
-            let preferred = [PHAssetResourceType.photo, .fullSizePhoto, .alternatePhoto].lazy
-                .compactMap { files[Int64($0.rawValue)] }.first
+            let preferred = PHAssetResourceType.pictureSources.lazy.compactMap { files[Int64($0.rawValue)] }.first
             if isImage, let preferred { paths.append(preferred) }
             try rows.assets.advance()
         }
