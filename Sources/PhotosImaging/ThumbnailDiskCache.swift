@@ -38,9 +38,13 @@ public final class ThumbnailDiskCache: Sendable {
 
     /// What the cache did since it was made (for tests and `photos status`).
     public struct Counts: Sendable, Hashable {
+        /// Images served.
         public var hits = 0
+        /// Images asked for and not kept (or damaged).
         public var misses = 0
+        /// Images kept.
         public var writes = 0
+        /// Entries and stale temporary files removed.
         public var removed = 0
     }
 

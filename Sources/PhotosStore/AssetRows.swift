@@ -96,6 +96,7 @@ public struct RowCursor {
         }
     }
 
+    /// Whether a column is NULL.
     @inlinable
     public func isNull<Column: RawRepresentable<Int32>>(_ column: Column) -> Bool {
         sqlite3_column_type(handle, column.rawValue) == SQLITE_NULL

@@ -27,6 +27,8 @@ public struct ThumbnailService: Service {
     let renderer: ImageRenderer
     let logger: Logger
 
+    /// A service making thumbnails of `sizes` (square boxes' sides) of `database`'s photos into
+    /// `cache`, logging the files it cannot render.
     public init(
         database: LibraryDatabase, cache: ThumbnailDiskCache, sizes: [Int], renderer: ImageRenderer = ImageRenderer(),
         logger: Logger
@@ -47,6 +49,7 @@ public struct ThumbnailService: Service {
     /// Photos of the library at the start gone through a page at a time.
     static let backfillPage = 100
 
+    /// Runs until the daemon stops: the new photos as they come, the others newest first.
     public func run() async throws {
         let worker = IdleWorker()
         defer { worker.stop() }
