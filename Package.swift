@@ -46,6 +46,20 @@ let package = Package(
         // libvips' options are C varargs, which Swift cannot call: plain wrappers for PhotosImaging.
         .target(name: "CPhotosVips", dependencies: ["CVips"]),
 
+        // Video poster frames and the AVAsset stand-ins (issue 13): FFmpeg's libraries from Debian
+        // (libavformat-dev, libavcodec-dev, libswscale-dev, libavutil-dev), in process, not one
+        // ffmpeg process per request. CPhotosVideo wraps the few calls made, as CPhotosVips does.
+        .systemLibrary(
+            name: "CAV", pkgConfig: "libavformat",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]),
+        // pkg-config's libavformat names only -lavformat; the other three are linked by name.
+        .target(
+            name: "CPhotosVideo", dependencies: ["CAV"],
+            linkerSettings: [
+                .linkedLibrary("avformat"), .linkedLibrary("avcodec"), .linkedLibrary("swscale"),
+                .linkedLibrary("avutil"),
+            ]),
+
         // Linux calls Glibc's module does not import (statfs).
         .target(name: "CPhotosLinux"),
 
@@ -55,7 +69,10 @@ let package = Package(
         .target(name: "PhotosMetadata", dependencies: ["PhotosCore", "CExif", "CMagic"], swiftSettings: settings),
         // Decoding and resizing images through libvips: headers, thumbnails, crops, sRGB, limits.
         // PhotosMetadata reads the EXIF thumbnail that serves fast requests.
-        .target(name: "PhotosImaging", dependencies: ["PhotosCore", "PhotosMetadata", "CPhotosVips"], swiftSettings: settings),
+        // Video poster frames are decoded by FFmpeg (CPhotosVideo), then scaled like any image.
+        .target(
+            name: "PhotosImaging", dependencies: ["PhotosCore", "PhotosMetadata", "CPhotosVips", "CPhotosVideo"],
+            swiftSettings: settings),
         // The SQLite library file: schema, queries, change log.
         .target(
             name: "PhotosStore",

@@ -142,6 +142,20 @@ void *cphotos_vips_decode_buffer(
     return done;
 }
 
+void *cphotos_vips_from_rgb(const void *pixels, int width, int height, int rotation) {
+    VipsImage *image = vips_image_new_from_memory_copy(pixels, (size_t)width * height * 3, width, height, 3,
+        VIPS_FORMAT_UCHAR);
+    if (image == NULL) { return NULL; }
+    VipsAngle angle = rotation == 90 ? VIPS_ANGLE_D90 : rotation == 180 ? VIPS_ANGLE_D180
+                      : rotation == 270                 ? VIPS_ANGLE_D270
+                                                        : VIPS_ANGLE_D0;
+    if (angle == VIPS_ANGLE_D0) { return image; }
+    VipsImage *next = NULL;
+    int status = vips_rot(image, &next, angle, NULL);
+    if (advance(&image, next, status) != 0) { return NULL; }
+    return image;
+}
+
 void *cphotos_vips_crop(void *image, int left, int top, int width, int height) {
     VipsImage *out = NULL;
     if (vips_extract_area((VipsImage *)image, &out, left, top, width, height, NULL) != 0) { return NULL; }

@@ -123,6 +123,40 @@ public struct ImageRenderer: Sendable {
             }
             image = VipsObject(scaled)
         }
+        return try finish(
+            image, region: region, of: upright, whole: whole, output: output, request, path: path,
+            fromThumbnail: fromThumbnail)
+    }
+
+    /// The first frame of the video at `path` rendered as `request` asks: its poster frame,
+    /// decoded by FFmpeg, upright (the track's rotation applied), scaled and encoded as an image.
+    public func render(videoAt path: String, _ request: ImageRequest) throws(ImagingError) -> RenderedImage {
+        let file = try VideoFile(path: path)
+        guard let track = file.info.primaryVideo else {
+            throw ImagingError(.undecodable, "the file has no video track", path: path)
+        }
+        let upright = try checked(track.displaySize, path: path)
+        let region =
+            request.crop.flatMap { $0.isEmpty ? nil : $0.pixels(in: upright) }
+            ?? PixelRect(x: 0, y: 0, size: upright)
+        let output =
+            request.target.map { ImageGeometry.scaled(region.size, into: $0, fill: request.fill) } ?? region.size
+        let whole = ImageGeometry.whole(upright, region: region, output: output)
+        // FFmpeg scales the frame as stored; libvips turns it upright after.
+        let stored = track.rotation % 180 == 90 ? whole.transposed : whole
+        let image = try file.firstFrame(scaledTo: stored, maximumPixelCount: limits.maximumPixelCount)
+        return try finish(
+            image, region: region, of: upright, whole: whole, output: output, request, path: path,
+            fromThumbnail: false)
+    }
+
+    /// An image scaled to `whole` (the upright picture's size at the output's scale): the
+    /// request's `region` cut from it, then converted to sRGB and encoded.
+    private func finish(
+        _ image: VipsObject, region: PixelRect, of upright: PixelSize, whole: PixelSize, output: PixelSize,
+        _ request: ImageRequest, path: String, fromThumbnail: Bool
+    ) throws(ImagingError) -> RenderedImage {
+        var image = image
         if output != whole {
             let area = ImageGeometry.place(region, of: upright, in: whole, output: output)
             guard
@@ -186,7 +220,12 @@ public struct ImageRenderer: Sendable {
 
     /// `header`, or ``ImagingError/Code/tooLarge`` when it declares more pixels than the limit.
     private func checked(_ header: ImageHeader, path: String?) throws(ImagingError) -> ImageHeader {
-        let size = header.storedSize
+        _ = try checked(header.storedSize, path: path)
+        return header
+    }
+
+    /// `size`, or ``ImagingError/Code/tooLarge`` when it is more pixels than the limit.
+    private func checked(_ size: PixelSize, path: String?) throws(ImagingError) -> PixelSize {
         let (pixels, overflow) = size.width.multipliedReportingOverflow(by: size.height)
         guard size.width > 0, size.height > 0 else {
             throw ImagingError(.undecodable, "the image declares no pixels (\(size))", path: path)
@@ -199,7 +238,7 @@ public struct ImageRenderer: Sendable {
                     + "\((Double(limits.maximumPixelCount) / 1e6).formatted1); not decoded",
                 path: path)
         }
-        return header
+        return size
     }
 }
 
@@ -228,25 +267,12 @@ private struct OpenImage {
     let source: VipsObject
     let path: String
 
-    /// Opens `path` read-only. A name that is not a regular file (a FIFO would block; a directory
-    /// has no pixels) is refused before libvips sees it.
+    /// Opens `path` read-only (see ``OpenFile``).
     init(path: String) throws(ImagingError) {
         try Vips.start()
         self.path = path
-        var descriptor: Int32
-        repeat {
-            descriptor = PathBytes.withCString(path) { open($0, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK) }
-        } while descriptor < 0 && errno == EINTR
-        guard descriptor >= 0 else {
-            let code = errno
-            throw ImagingError(code == ENOENT ? .missing : .unreadable, String(cString: strerror(code)), path: path)
-        }
+        let descriptor = try OpenFile.descriptor(path)
         defer { close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
-            throw ImagingError(.unreadable, "not a regular file", path: path)
-        }
-        guard info.st_size > 0 else { throw ImagingError(.undecodable, "the file is empty", path: path) }
         guard let source = cphotos_vips_source(descriptor) else {
             throw ImagingError(.unreadable, Vips.reason("libvips cannot read it"), path: path)
         }
@@ -259,5 +285,31 @@ private struct OpenImage {
             throw ImagingError(.undecodable, Vips.reason("not an image libvips reads"), path: path)
         }
         return ImageHeader(header)
+    }
+}
+
+/// Opening the files the renderer reads.
+enum OpenFile {
+    /// A descriptor of `path`, opened read-only. A name that is not a regular file (a FIFO would
+    /// block; a directory has no pixels) or an empty file is refused before a decoder sees it.
+    static func descriptor(_ path: String) throws(ImagingError) -> Int32 {
+        var descriptor: Int32
+        repeat {
+            descriptor = PathBytes.withCString(path) { open($0, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK) }
+        } while descriptor < 0 && errno == EINTR
+        guard descriptor >= 0 else {
+            let code = errno
+            throw ImagingError(code == ENOENT ? .missing : .unreadable, String(cString: strerror(code)), path: path)
+        }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            close(descriptor)
+            throw ImagingError(.unreadable, "not a regular file", path: path)
+        }
+        guard info.st_size > 0 else {
+            close(descriptor)
+            throw ImagingError(.undecodable, "the file is empty", path: path)
+        }
+        return descriptor
     }
 }

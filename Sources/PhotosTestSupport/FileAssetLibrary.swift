@@ -14,12 +14,14 @@ public final class FileAssetLibrary: @unchecked Sendable {  // Immutable after i
     /// Asset local identifiers by file path.
     public private(set) var identifiers: [String: String] = [:]
 
-    /// Creates a library with an asset for each of `files` (image assets; `videos` as videos).
+    /// Creates a library with an asset for each of `files` (image assets; `videos` as videos;
+    /// each of `livePhotos` as one Live Photo of its still and its movie).
     /// Its image requests keep no disk cache unless `thumbnailCache` names a directory for one:
     /// the corpus' files keep their stamps from run to run, so a shared cache would answer one
     /// run's requests with another's images.
     public init(
-        files: [URL], videos: [URL] = [], directory: TemporaryDirectory? = nil, thumbnailCache: String? = nil
+        files: [URL], videos: [URL] = [], livePhotos: [(photo: URL, video: URL)] = [],
+        directory: TemporaryDirectory? = nil, thumbnailCache: String? = nil
     ) throws {
         self.directory = try directory ?? TemporaryDirectory(prefix: "photos-images")
         var configuration = PHPhotoLibrary.Configuration()
@@ -35,6 +37,19 @@ public final class FileAssetLibrary: @unchecked Sendable {  // Immutable after i
                     mimeType: nil, fileSize: 0, originalFilename: file.lastPathComponent)
                 _ = try transaction.insertAsset(record, resources: [resource])
                 identifiers[file.path] = identifier
+            }
+            for (photo, video) in livePhotos {
+                let identifier = LocalIdentifier.make(.asset)
+                var record = AssetRecord(localIdentifier: identifier, mediaType: .image)
+                record.mediaSubtypes = Int64(PHAssetMediaSubtype.photoLive.rawValue)
+                let resources = [(photo, PHAssetResourceType.photo, "public.heic"), (video, .pairedVideo, "com.apple.quicktime-movie")]
+                    .map { file, type, identifier in
+                        ResourceRecord(
+                            assetId: 0, type: type.rawValue, path: file.path, uniformTypeIdentifier: identifier,
+                            mimeType: nil, fileSize: 0, originalFilename: file.lastPathComponent)
+                    }
+                _ = try transaction.insertAsset(record, resources: resources)
+                identifiers[photo.path] = identifier
             }
         }
     }

@@ -48,4 +48,12 @@ public enum PixelComparison {
         }
         return ImagePixels(size: pixels.size, channels: pixels.channels, bytes: bytes)
     }
+
+    /// The rows `rows` of `pixels`.
+    public static func cropped(_ pixels: ImagePixels, rows: Range<Int>) -> ImagePixels {
+        let stride = pixels.size.width * pixels.channels
+        let bytes = Array(pixels.bytes[rows.lowerBound * stride..<rows.upperBound * stride])
+        return ImagePixels(
+            size: PixelSize(width: pixels.size.width, height: rows.count), channels: pixels.channels, bytes: bytes)
+    }
 }

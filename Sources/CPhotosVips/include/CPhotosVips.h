@@ -60,6 +60,10 @@ void *_Nullable cphotos_vips_thumbnail(void *_Nonnull source, int width, int hei
 void *_Nullable cphotos_vips_decode_buffer(
     const void *_Nonnull data, size_t length, int orientation, int width, int height, double max_pixels);
 
+/// An image of `width` x `height` RGB pixels (8 bits a channel, rows of `width * 3` bytes), copied,
+/// then turned `rotation` degrees clockwise (0, 90, 180 or 270): a video's frame, upright.
+void *_Nullable cphotos_vips_from_rgb(const void *_Nonnull pixels, int width, int height, int rotation);
+
 /// The area of `image` at `left`, `top` of `width` x `height` (lazy).
 void *_Nullable cphotos_vips_crop(void *_Nonnull image, int left, int top, int width, int height);
 

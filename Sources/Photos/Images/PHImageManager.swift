@@ -109,7 +109,7 @@ public class PHImageManager: NSObject, @unchecked Sendable {  // Mutable state i
         }
     }
 
-    private func register() -> PHImageRequestID {
+    func register() -> PHImageRequestID {
         requests.withLock { requests in
             let id = requests.next
             requests.next = requests.next == .max ? 1 : requests.next + 1
@@ -118,11 +118,11 @@ public class PHImageManager: NSObject, @unchecked Sendable {  // Mutable state i
         }
     }
 
-    private func finish(_ id: PHImageRequestID) {
+    func finish(_ id: PHImageRequestID) {
         _ = requests.withLock { $0.active.removeValue(forKey: id) }
     }
 
-    private func isCancelled(_ id: PHImageRequestID) -> Bool {
+    func isCancelled(_ id: PHImageRequestID) -> Bool {
         requests.withLock { $0.active[id] ?? false }
     }
 
@@ -151,14 +151,9 @@ public class PHImageManager: NSObject, @unchecked Sendable {  // Mutable state i
             return
         }
         let path: String
+        let isVideo = asset.mediaType == .video
         do {
-            guard asset.mediaType == .image else {
-                throw PHPhotosError(
-                    .requestNotSupportedForAsset,
-                    "images of \(asset.mediaType) assets (video poster frames) are not supported yet",
-                    localIdentifiers: [asset.localIdentifier])
-            }
-            path = try Self.photoResource(of: asset).fileURL.path
+            path = try (isVideo ? Self.videoResource(of: asset) : Self.photoResource(of: asset)).fileURL.path
         } catch {
             _ = deliver(nil, degraded: false, error: error)
             return
@@ -166,13 +161,14 @@ public class PHImageManager: NSObject, @unchecked Sendable {  // Mutable state i
 
         // Kept on disk by this or another process (a small image of the file as it is now): as a
         // memory-cached image, the final result at once, without a preview first.
-        let kept = plan.delivery == .fastFormat ? nil : Self.diskEntry(of: asset, fileAt: path, plan.request)
+        let kept = plan.delivery == .fastFormat && !isVideo ? nil : Self.diskEntry(of: asset, fileAt: path, plan.request)
         if let kept, let image = kept.cache.image(for: kept.key) {
             _ = deliver(UIImage(rendered: image), degraded: false)
             return
         }
 
-        switch plan.delivery {
+        // A video's poster frame costs one decode whatever its size: every mode gives the final image alone.
+        switch isVideo ? .highQualityFormat : plan.delivery {
         case .fastFormat:
             do {
                 _ = deliver(UIImage(rendered: try renderer.renderPreview(fileAt: path, plan.request)), degraded: false)
@@ -198,7 +194,7 @@ public class PHImageManager: NSObject, @unchecked Sendable {  // Mutable state i
             return
         }
         let result = Result { () throws(ImagingError) -> RenderedImage in
-            try renderer.render(fileAt: path, plan.request)
+            try isVideo ? renderer.render(videoAt: path, plan.request) : renderer.render(fileAt: path, plan.request)
         }
         if let progress = plan.progressHandler {
             var stop: ObjCBool = false
@@ -239,6 +235,23 @@ public class PHImageManager: NSObject, @unchecked Sendable {  // Mutable state i
         if let reason = asset.library?.unavailabilityReason { throw reason }
         throw PHPhotosError(
             .missingResource, "the asset has no photo resource", localIdentifiers: [asset.localIdentifier])
+    }
+
+    /// The file holding a video asset's movie; `requestNotSupportedForAsset` for an asset that is
+    /// not a video (a Live Photo's movie is its `.pairedVideo` resource, or ``requestLivePhoto``).
+    static func videoResource(of asset: PHAsset) throws -> PHAssetResource {
+        guard asset.mediaType == .video else {
+            throw PHPhotosError(
+                .requestNotSupportedForAsset, "the asset is not a video (it is \(asset.mediaType))",
+                localIdentifiers: [asset.localIdentifier])
+        }
+        let resources = PHAssetResource.assetResources(for: asset)
+        for type in [PHAssetResourceType.video, .fullSizeVideo] {
+            if let resource = resources.first(where: { $0.type == type }) { return resource }
+        }
+        if let reason = asset.library?.unavailabilityReason { throw reason }
+        throw PHPhotosError(
+            .missingResource, "the asset has no video resource", localIdentifiers: [asset.localIdentifier])
     }
 
     /// PhotoKit's error for a rendering failure, with the file and the reason.
