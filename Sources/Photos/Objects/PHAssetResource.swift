@@ -1,5 +1,6 @@
 import Foundation
 import PhotosCore
+import PhotosMetadata
 import PhotosStore
 
 /// A file behind an asset: its photo, a Live Photo's paired video, the RAW of a RAW+JPEG pair.
@@ -33,6 +34,18 @@ public final class PHAssetResource: NSObject, @unchecked Sendable {
         fileSize = record.fileSize
     }
 
+    /// A resource of a file that is in no library (a ``PHLivePhoto`` made from files), its type
+    /// read from its content.
+    init(type: PHAssetResourceType, fileURL: URL, sniffed: SniffResult, fileSize: Int64) {
+        self.type = type
+        assetLocalIdentifier = ""
+        uniformTypeIdentifier = sniffed.uniformTypeIdentifier ?? "public.data"
+        originalFilename = fileURL.lastPathComponent
+        self.fileURL = fileURL
+        mimeType = sniffed.mimeType
+        self.fileSize = fileSize
+    }
+
     /// The file's name (PhotoKit SDK 27's name for `originalFilename`).
     public var filename: String { originalFilename }
 
@@ -44,5 +57,10 @@ public final class PHAssetResource: NSObject, @unchecked Sendable {
             try library.database.resources(assetIDs: [rowID])[rowID] ?? []
         }
         return records.map { PHAssetResource(record: $0, assetLocalIdentifier: asset.localIdentifier) }
+    }
+
+    /// The resources of a Live Photo: its photo, then its paired video.
+    public class func assetResources(for livePhoto: PHLivePhoto) -> [PHAssetResource] {
+        [livePhoto.photoResource, livePhoto.videoResource]
     }
 }
