@@ -175,6 +175,9 @@ let package = Package(
         .executableTarget(
             name: "get-images", dependencies: ["Photos"], path: "Examples/get-images",
             swiftSettings: [.swiftLanguageMode(.v5)]),
+        .executableTarget(
+            name: "get-videos", dependencies: ["Photos"], path: "Examples/get-videos",
+            swiftSettings: [.swiftLanguageMode(.v5)]),
 
         // An in-process PHPhotoLibraryChangeObserver plugin (Examples/hooks/ has exec hooks).
         .executableTarget(
@@ -236,7 +239,7 @@ let package = Package(
             name: "ExamplesTests",
             dependencies: [
                 "PhotosTestSupport", "PhotosCLI", "query-library", "modify-albums", "add-asset-to-album",
-                "observer-plugin", "get-images",
+                "observer-plugin", "get-images", "get-videos",
             ],
             swiftSettings: settings),
     ],

@@ -62,6 +62,31 @@ import Testing
         #expect(albums.stdout.isEmpty, "the listing deleted every deletable album: \(albums.stdout)")
     }
 
+    /// Seed 004's video and Live Photo listings, on a scanned folder holding a movie and a Live Photo.
+    @Test(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))
+    func videoAndLivePhotoListingsRun() throws {
+        let folder = directory.path("Pictures/Phone")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for name in ["IMG_0420.MOV", "IMG_5195.HEIC", "IMG_5195.MOV"] {
+            try FileManager.default.copyItem(
+                at: Corpus.file("Phone/DCIM/100APPLE/\(name)")!, to: folder.appendingPathComponent(name))
+        }
+        let scan = try BuiltProducts.run("photos", ["scan", folder.path], environment: environment)
+        #expect(scan.status == 0, "\(scan.stderr)")
+
+        let videos = try BuiltProducts.run("get-videos", [], environment: environment)
+        #expect(videos.status == 0, "\(videos.stderr)\n\(videos.stdout)")
+        for line in [
+            // AVFoundation's natural size: as stored, before the quarter turn.
+            "video IMG_0420.MOV: 568x320, 4.0 s",
+            "live photo IMG_5195.HEIC: 232x300",
+            // The listing copies the paired movie out through PHAssetResourceManager, then reads it.
+            "live photo video of IMG_5195.HEIC: 742x960, 1.5 s",
+        ] {
+            #expect(videos.stdout.contains(line), "missing '\(line)' in:\n\(videos.stdout)")
+        }
+    }
+
     @Test func addAssetToAlbumExplainsItsUsage() throws {
         let output = try BuiltProducts.run("add-asset-to-album", [], environment: environment)
         #expect(output.status == 2)
