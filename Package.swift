@@ -189,6 +189,8 @@ let package = Package(
             name: "photos-bench",
             dependencies: [
                 "Photos", "PhotosStore", "PhotosWire", "PhotosServer", "PhotosClient",
+                // The thumbnail measure: the renderer, and a library of given corpus files.
+                "PhotosImaging", "PhotosTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),

@@ -21,10 +21,13 @@ struct BenchmarkOptions: Sendable {
     /// The library size at which the socket API is measured against the same fetch in process
     /// (issue 12); nil to skip it. It runs only when this size is one of ``sizes``.
     var apiSize: Int? = nil
+    /// Rounds of each 12 MP file thumbnailed by ours and by `vipsthumbnail` (issue 13); nil to
+    /// skip the thumbnail measures.
+    var thumbnailRounds: Int? = nil
 
     static let usage = """
         usage: photos-bench [--sizes 100000,1000000] [--dir DIR] [--iterations N] [--changes SIZE] [--json N]
-                            [--api SIZE]
+                            [--api SIZE] [--thumbnails ROUNDS]
 
           --sizes       library sizes in assets, comma separated (default 100000,1000000)
           --dir         where synthetic libraries are kept and reused (default $TMPDIR/photos-bench)
@@ -35,6 +38,9 @@ struct BenchmarkOptions: Sendable {
                         0 skips it (default 20000)
           --api         library size at which the socket API is measured beside the same fetch in
                         process, one of --sizes (default: not measured)
+          --thumbnails  rounds of each 12 MP corpus JPEG and HEIC made into a 256 px thumbnail, beside
+                        vipsthumbnail (libvips-tools) on the same files; with fastFormat and disk-cache
+                        p50 and the peak memory for a 100 MP JPEG (default: not measured)
         """
 
     /// Parses `arguments` (without the program name); throws a message for the user on a bad one.
@@ -72,6 +78,11 @@ struct BenchmarkOptions: Sendable {
                     throw UsageError(message: "--api wants a number of assets, or 0, got \(value)")
                 }
                 apiSize = size == 0 ? nil : size
+            case "--thumbnails":
+                guard let rounds = Int(value), rounds >= 0 else {
+                    throw UsageError(message: "--thumbnails wants a number of rounds, or 0, got \(value)")
+                }
+                thumbnailRounds = rounds == 0 ? nil : rounds
             default:
                 throw UsageError(message: "unknown option \(flag)")
             }
@@ -86,6 +97,7 @@ struct BenchmarkOptions: Sendable {
         "swift run -c release --scratch-path .build-bench photos-bench --sizes "
             + sizes.map(String.init).joined(separator: ",") + " --dir \(directory) --iterations \(iterations)"
             + " --changes \(changesSize ?? 0) --json \(jsonSize ?? 0)" + (apiSize.map { " --api \($0)" } ?? "")
+            + (thumbnailRounds.map { " --thumbnails \($0)" } ?? "")
     }
 }
 

@@ -43,6 +43,11 @@ struct PhotosBenchmark {
             let synthetic = SyntheticLibrary(size: size, directory: options.directory)
             try APIMeasurement(path: synthetic.path, size: size, iterations: options.iterations).run()
         }
+        if let rounds = options.thumbnailRounds {
+            try ImageMeasurement(
+                rounds: rounds, iterations: options.iterations, directory: options.directory, table: table
+            ).run()
+        }
         if let size = options.jsonSize {
             try AssetJSONMeasurement(size: size, directory: options.directory, rounds: 5, table: table).run()
         }
@@ -53,6 +58,7 @@ struct PhotosBenchmark {
         printSummary()
         printChangesSummary()
         printAssetJSONSummary()
+        printThumbnailSummary()
         print()
         print("rerun: \(options.commandLine)")
     }
@@ -104,6 +110,31 @@ struct PhotosBenchmark {
             + "\(cpu) a CPU second (goal >= \(Int(AssetJSONMeasurement.goal))); descriptions written \(described) assets/s, "
             + "PhotoKit path \(Int(row.floorP50 ?? 0)) assets/s (\(String(format: "%.1f", row.ratio ?? 0))x; "
             + "\(Int(AssetJSONMeasurement.before)) assets/s before issue 11)")
+    }
+
+    private func printThumbnailSummary() {
+        guard options.thumbnailRounds != nil else { return }
+        typealias Goal = ImageMeasurement.Goal
+        print()
+        print("thumbnails (256 px, one request at a time; goals of issue 13):")
+        for name in ["12 MP JPEG", "12 MP HEIC"] {
+            guard let row = table.row("thumbnails: \(name), per CPU s", size: 2), let ratio = row.ratio else { continue }
+            print("  \(verdict(ratio >= Goal.rateOverVips))  \(name): \(Int(row.p50)) a CPU second, vipsthumbnail "
+                + "\(Int(row.floorP50 ?? 0)): \(String(format: "%.2f", ratio))x (goal >= \(Goal.rateOverVips)x per core)")
+        }
+        if let row = table.row("thumbnail: fastFormat, JPEG", size: 1) {
+            print("  \(verdict(row.p50 < Goal.fastFormatP50))  fastFormat p50 (12 MP JPEG): "
+                + "\(ResultTable.format(row.p50)) ms (goal < \(Goal.fastFormatP50) ms)")
+        }
+        for name in ["JPEG", "HEIC"] {
+            guard let row = table.row("thumbnail: disk cache hit, \(name)", size: 1) else { continue }
+            print("  \(verdict(row.p50 < Goal.cacheHitP50))  disk cache hit p50 (\(name)): "
+                + "\(ResultTable.format(row.p50)) ms (goal < \(Goal.cacheHitP50) ms)")
+        }
+        if let row = table.row("thumbnail peak: 100 MP JPEG", size: 1) {
+            print("  \(verdict(row.p50 < Goal.peakMegabytes))  peak for a 100 MP JPEG: \(Int(row.p50)) MB "
+                + "(goal < \(Int(Goal.peakMegabytes)) MB; vipsthumbnail \(Int(row.floorP50 ?? 0)) MB)")
+        }
     }
 
     private func verdict(_ met: Bool) -> String { met ? "MET   " : "MISSED" }

@@ -12,6 +12,16 @@ import PhotosServer
 if ProcessInfo.processInfo.environment["PHOTOSD_CONCURRENCY_POOL"] != "1" {
     APIServer.runConcurrencyOnEventLoops()
 }
+// The child the thumbnail measure runs to take one 256 px thumbnail's peak memory alone.
+if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "--render-once" {
+    do {
+        try ImageMeasurement.renderOnce(CommandLine.arguments[2])
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("photos-bench: \(error)\n".utf8))
+        exit(1)
+    }
+}
 do {
     let options = try BenchmarkOptions(arguments: Array(CommandLine.arguments.dropFirst()))
     try PhotosBenchmark(options: options).run()

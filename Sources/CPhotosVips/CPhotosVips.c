@@ -47,6 +47,7 @@ static void fill_header(VipsImage *image, cphotos_vips_header *header) {
     header->height = vips_image_get_height(image);
     header->orientation = vips_image_get_orientation(image);
     header->pages = vips_image_get_n_pages(image);
+    header->bands = vips_image_get_bands(image);
     const char *loader = NULL;
     if (vips_image_get_typeof(image, VIPS_META_LOADER) != 0
         && vips_image_get_string(image, VIPS_META_LOADER, &loader) == 0 && loader != NULL) {

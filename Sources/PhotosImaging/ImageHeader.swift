@@ -12,6 +12,8 @@ public struct ImageHeader: Sendable, Hashable {
     public let loader: String
     /// The EXIF block, if any.
     let exif: [UInt8]?
+    /// Samples a pixel (1 grey, 3 RGB, 4 CMYK or RGB with alpha).
+    let bands: Int
 
     /// The size as displayed: orientations 5 to 8 turn the picture a quarter.
     public var size: PixelSize { orientation >= 5 && orientation <= 8 ? storedSize.transposed : storedSize }

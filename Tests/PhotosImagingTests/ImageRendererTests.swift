@@ -94,7 +94,20 @@ struct ImageRendererTests {
         let request = ImageRequest(target: PixelSize(width: 256, height: 256))
         let preview = try renderer.renderPreview(fileAt: path, request, edge: 256)
         #expect(preview.isFromEmbeddedThumbnail)
-        #expect(preview.size == PixelSize(width: 256, height: 192))
+        // Upright, a JPEG, and smaller than the preview: the camera's thumbnail as it is, not decoded.
+        #expect(preview.size == PixelSize(width: 160, height: 120))
+        let header = try renderer.header(ofFileAt: path)
+        #expect(preview.data == header.embeddedThumbnail)
+        // Asked as PNG, or for a part of the picture, it is decoded and scaled to the preview's size.
+        for asked in [
+            ImageRequest(target: PixelSize(width: 256, height: 256), format: .png),
+            ImageRequest(target: PixelSize(width: 200, height: 200), crop: NormalizedRect(x: 0, y: 0, width: 0.5, height: 1)),
+        ] {
+            let decoded = try renderer.renderPreview(fileAt: path, asked, edge: 256)
+            #expect(decoded.isFromEmbeddedThumbnail)
+            #expect(decoded.data != header.embeddedThumbnail)
+            #expect(decoded.size == (asked.format == .png ? PixelSize(width: 256, height: 192) : PixelSize(width: 133, height: 200)))
+        }
         // A larger preview than the thumbnail can give is decoded from the picture.
         let large = try renderer.renderPreview(
             fileAt: path, ImageRequest(target: PixelSize(width: 600, height: 600)), edge: 600)

@@ -28,6 +28,8 @@ typedef struct {
     int orientation;
     /// The number of pages or frames.
     int pages;
+    /// Samples a pixel (1 grey, 3 RGB, 4 CMYK or RGBA...).
+    int bands;
     /// The name of the libvips loader (`jpegload`, `pngload`, `heifload`...).
     char loader[48];
     /// A copy of the EXIF block (`Exif\0\0...`) or NULL, to free with cphotos_vips_free.
