@@ -44,7 +44,10 @@ let package = Package(
         // JPEG, PNG, WebP, GIF, TIFF, HEIC/AVIF (libheif) and JPEG XL from Debian's packages.
         .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
         // libvips' options are C varargs, which Swift cannot call: plain wrappers for PhotosImaging.
-        .target(name: "CPhotosVips", dependencies: ["CVips"]),
+        // Little CMS, which libvips uses too: CPhotosVips keeps one colour transform per embedded
+        // profile, where libvips would make one per image.
+        .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
+        .target(name: "CPhotosVips", dependencies: ["CVips", "CLCMS2"]),
 
         // Video poster frames and the AVAsset stand-ins (issue 13): FFmpeg's libraries from Debian
         // (libavformat-dev, libavcodec-dev, libswscale-dev, libavutil-dev), in process, not one

@@ -115,7 +115,10 @@ public struct ImageRenderer: Sendable {
         if let thumbnail, let kept = asItIs(thumbnail, header, request, whole: whole, output: output) {
             return kept
         }
-        if let thumbnail,
+        if previewEdge != nil, output == whole, let kept = heifThumbnail(file, header, whole: whole) {
+            image = kept
+            fromThumbnail = true
+        } else if let thumbnail,
             let decoded = try? decode(thumbnail.data, orientation: header.orientation, size: whole, path: path)
         {
             image = decoded
@@ -127,9 +130,32 @@ public struct ImageRenderer: Sendable {
             }
             image = VipsObject(scaled)
         }
+        // A thumbnail smaller than the preview is delivered at its own size, not enlarged.
+        let size = image.size
+        if fromThumbnail, size != whole {
+            let all = PixelRect(x: 0, y: 0, size: size)
+            return try finish(
+                image, region: all, of: size, whole: size, output: size, request, path: path, fromThumbnail: true)
+        }
         return try finish(
             image, region: region, of: upright, whole: whole, output: output, request, path: path,
             fromThumbnail: fromThumbnail)
+    }
+
+    /// The thumbnail a HEIF or AVIF file carries (320x240 from an iPhone), for a preview of the
+    /// whole picture scaled to `whole`: as it is when no larger, else shrunk to `whole`; nil when
+    /// the file has none, or one too small (under half of `whole`) or of other proportions.
+    private func heifThumbnail(_ file: OpenImage, _ header: ImageHeader, whole: PixelSize) -> VipsObject? {
+        guard header.loader.hasPrefix("heifload"),
+            let pointer = cphotos_vips_heif_thumbnail(
+                file.source.pointer, Int32(header.storedSize.width), Int32(header.storedSize.height))
+        else { return nil }
+        let thumbnail = VipsObject(pointer)
+        let size = thumbnail.size
+        guard ImageGeometry.sameProportions(size, header.size), max(size.width, size.height) * 2 >= max(whole.width, whole.height)
+        else { return nil }
+        if size.width <= whole.width && size.height <= whole.height { return thumbnail }
+        return cphotos_vips_resize(thumbnail.pointer, Int32(whole.width), Int32(whole.height)).map(VipsObject.init)
     }
 
     /// The first frame of the video at `path` rendered as `request` asks: its poster frame,

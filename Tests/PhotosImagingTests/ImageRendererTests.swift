@@ -1,6 +1,7 @@
 import Foundation
 import PhotosImaging
 import PhotosTestSupport
+import Synchronization
 import Testing
 
 /// Rendering real files from the corpus (`../shared/corpus`), and hostile ones made here.
@@ -115,6 +116,69 @@ struct ImageRendererTests {
         #expect(large.size == PixelSize(width: 600, height: 450))
         // The final rendering never uses it.
         #expect(try !renderer.render(fileAt: path, request).isFromEmbeddedThumbnail)
+    }
+
+    /// Channel means at 64 px of pictures with embedded profiles (Display P3 in iPhone HEICs, a
+    /// camera profile in a JPEG), as libvips' own transform (`vips_icc_transform`, which the renderer
+    /// used before keeping one lcms transform per profile) gave them. Leaving the profile out moves
+    /// IMG_0815's red by -0.8 and its blue by +1.6: far outside the tolerance.
+    @Test func embeddedProfilesAreConvertedToSRGB() throws {
+        let expected: [(String, [Double])] = [
+            ("Phone/DCIM/100APPLE/IMG_0815.HEIC", [168.3, 163.7, 151.3]),
+            ("Phone/DCIM/100APPLE/IMG_5195.HEIC", [124.3, 119.8, 117.6]),
+            ("Camera/2021/Norway/aurora.jpg", [9.1, 71.8, 83.7]),
+        ]
+        for (name, means) in expected {
+            let path = try #require(Corpus.file(name)).path
+            let image = try renderer.render(fileAt: path, ImageRequest(target: PixelSize(width: 64, height: 64), format: .png))
+            let pixels = try renderer.pixels(of: image.data)
+            var sums = [Double](repeating: 0, count: pixels.channels)
+            for (index, sample) in pixels.bytes.enumerated() { sums[index % pixels.channels] += Double(sample) }
+            let ours = sums.map { $0 / Double(pixels.size.width * pixels.size.height) }
+            for (channel, (mean, want)) in zip(ours, means).enumerated() {
+                #expect(abs(mean - want) < 0.2, "\(name) channel \(channel): \(mean), libvips gave \(want)")
+            }
+        }
+    }
+
+    /// One transform per profile serves every thread at once: the same pixels as one at a time.
+    @Test func renderingAtOnceGivesTheSameImages() throws {
+        let paths = ["Phone/DCIM/100APPLE/IMG_0815.HEIC", "Phone/DCIM/100APPLE/IMG_2682.HEIC", "Camera/2021/Norway/aurora.jpg"]
+            .map { Corpus.file($0)!.path }
+        let request = ImageRequest(target: PixelSize(width: 48, height: 48), format: .png)
+        let alone = try paths.map { try renderer.render(fileAt: $0, request).data }
+        let results = Mutex([Int: [UInt8]]())
+        DispatchQueue.concurrentPerform(iterations: 12) { index in
+            let data = try? renderer.render(fileAt: paths[index % paths.count], request).data
+            results.withLock { $0[index] = data }
+        }
+        for (index, data) in results.withLock({ $0 }) {
+            #expect(data == alone[index % paths.count], "render \(index) differs")
+        }
+    }
+
+    /// A HEIC's own thumbnail (320x240 beside an iPhone's 4032x3024 picture) serves previews: shrunk
+    /// to the preview when larger, as it is when smaller, and upright like the picture.
+    @Test(arguments: ["Phone/DCIM/100APPLE/IMG_0815.HEIC", "Phone/DCIM/100APPLE/IMG_2682.HEIC"])
+    func previewComesFromTheHEIFThumbnail(name: String) throws {
+        let path = try #require(Corpus.file(name)).path
+        let upright = try renderer.header(ofFileAt: path).size
+        let small = try renderer.renderPreview(fileAt: path, ImageRequest(target: PixelSize(width: 128, height: 128)))
+        #expect(small.isFromEmbeddedThumbnail)
+        #expect(small.size == ImageGeometry.scaled(upright, into: PixelSize(width: 128, height: 128), fill: false))
+        let large = try renderer.renderPreview(
+            fileAt: path, ImageRequest(target: PixelSize(width: 512, height: 512)), edge: 512)
+        #expect(large.isFromEmbeddedThumbnail)
+        #expect(max(large.size.width, large.size.height) == 320, "the thumbnail's own size: \(large.size)")
+        #expect(ImageGeometry.sameProportions(large.size, upright))
+        // The same picture as the full decode, the same way up.
+        let final = try renderer.render(fileAt: path, ImageRequest(target: PixelSize(width: 128, height: 128)))
+        let difference = PixelComparison.difference(try renderer.pixels(of: small.data), try renderer.pixels(of: final.data))
+        #expect(difference < 12, "the preview is \(difference) from the picture")
+        // Too large a preview for the thumbnail is decoded from the picture.
+        let decoded = try renderer.renderPreview(
+            fileAt: path, ImageRequest(target: PixelSize(width: 1024, height: 1024)), edge: 1024)
+        #expect(!decoded.isFromEmbeddedThumbnail)
     }
 
     @Test func truncatedAndCorruptFilesAreErrorsWithTheFile() throws {

@@ -54,8 +54,18 @@ struct ThumbnailDiskCacheImageTests {
         #expect(counts.counts.hits == 1)
         #expect(served.first?.size == made.last?.size && served.first?.size == CGSize(width: 341, height: 256))
         #expect(served.first?.pixels == made.last?.pixels, "the same picture")
-        // Fast previews are not kept, nor read.
-        #expect(try request(PHImageManager(), second.asset(photo), .fastFormat).first?.size != served.first?.size)
+        // A fast request is served the kept image too (nothing is faster), but a fast preview is not kept.
+        let fast = try request(PHImageManager(), second.asset(photo), .fastFormat)
+        #expect(fast.count == 1 && fast.first?.size == served.first?.size && counts.counts.hits == 2)
+        let other = try FileAssetLibrary(
+            files: [photo], directory: try TemporaryDirectory(prefix: "disk-cache-fast"), thumbnailCache: cache)
+        let options = PHImageRequestOptions()
+        options.deliveryMode = .fastFormat
+        let collector = Collector(decode: false)
+        PHImageManager().requestImage(
+            for: other.asset(photo), targetSize: CGSize(width: 100, height: 100), contentMode: .aspectFit,
+            options: options, resultHandler: collector.handler)
+        #expect(try collector.wait().first?.size == CGSize(width: 100, height: 75))
         #expect(entries().count == 1)
     }
 

@@ -55,6 +55,11 @@ int cphotos_vips_read_header_buffer(
 /// decoded by cphotos_vips_finish. Fails on truncated or damaged data rather than guessing.
 void *_Nullable cphotos_vips_thumbnail(void *_Nonnull source, int width, int height);
 
+/// The thumbnail a HEIF or AVIF file carries beside its picture (an iPhone's is 320x240), upright
+/// and lazy; NULL when the file has none (libvips then gives the picture itself, which is
+/// released and not returned: `picture_width` x `picture_height` tells it apart).
+void *_Nullable cphotos_vips_heif_thumbnail(void *_Nonnull source, int picture_width, int picture_height);
+
 /// Encoded image data, decoded, oriented by `orientation` (1-8; 0 = the data's own EXIF
 /// orientation), scaled to `width` x `height` (0 x 0 = as it is). Refuses data whose header
 /// declares more than `max_pixels` before decoding any. The data must outlive the call only:

@@ -160,8 +160,9 @@ public class PHImageManager: NSObject, @unchecked Sendable {  // Mutable state i
         }
 
         // Kept on disk by this or another process (a small image of the file as it is now): as a
-        // memory-cached image, the final result at once, without a preview first.
-        let kept = plan.delivery == .fastFormat && !isVideo ? nil : Self.diskEntry(of: asset, fileAt: path, plan.request)
+        // memory-cached image, the final result at once, without a preview first (a fast request
+        // too: nothing is faster). Fast previews are not kept.
+        let kept = Self.diskEntry(of: asset, fileAt: path, plan.request)
         if let kept, let image = kept.cache.image(for: kept.key) {
             _ = deliver(UIImage(rendered: image), degraded: false)
             return
@@ -204,7 +205,7 @@ public class PHImageManager: NSObject, @unchecked Sendable {  // Mutable state i
         switch result {
         case .success(let image):
             _ = deliver(UIImage(rendered: image), degraded: false)
-            if let kept { kept.cache.store(image, for: kept.key) }
+            if let kept, plan.delivery != .fastFormat || isVideo { kept.cache.store(image, for: kept.key) }
         case .failure(let error): _ = deliver(nil, degraded: false, error: Self.error(error, asset: asset))
         }
     }
