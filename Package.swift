@@ -63,6 +63,10 @@ let package = Package(
                 .linkedLibrary("avutil"),
             ]),
 
+        // Camera RAW previews and development (issue 13): LibRaw's thread-safe build from Debian.
+        .systemLibrary(name: "CLibRaw", pkgConfig: "libraw_r", providers: [.apt(["libraw-dev"])]),
+        .target(name: "CPhotosRaw", dependencies: ["CLibRaw"], linkerSettings: [.linkedLibrary("raw_r")]),
+
         // Linux calls Glibc's module does not import (statfs).
         .target(name: "CPhotosLinux"),
 
@@ -74,7 +78,8 @@ let package = Package(
         // PhotosMetadata reads the EXIF thumbnail that serves fast requests.
         // Video poster frames are decoded by FFmpeg (CPhotosVideo), then scaled like any image.
         .target(
-            name: "PhotosImaging", dependencies: ["PhotosCore", "PhotosMetadata", "CPhotosVips", "CPhotosVideo"],
+            name: "PhotosImaging",
+            dependencies: ["PhotosCore", "PhotosMetadata", "CPhotosVips", "CPhotosVideo", "CPhotosRaw"],
             swiftSettings: settings),
         // The SQLite library file: schema, queries, change log.
         .target(

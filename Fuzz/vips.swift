@@ -1,6 +1,6 @@
 import PhotosImaging
 
-/// libFuzzer target: hostile images through the renderer, as PHImageManager asks: the header, a
+/// libFuzzer target: hostile images (and camera RAWs, through LibRaw) through the renderer, as PHImageManager asks: the header, a
 /// 64 px thumbnail, the fast preview (EXIF and HEIF thumbnails), and the buffer paths
 /// (`pixels(of:)`, `header(of:)`) that UIImage(data:) and embedded thumbnails take. Each may throw
 /// an `ImagingError`; none may crash, read out of bounds, or run past the limits.

@@ -35,7 +35,7 @@ public struct ImageRenderer: Sendable {
     /// What the renderer makes of a file and a request, as a number: raised when the same request
     /// would give other pixels (a changed resampling, colour handling, encoder setting), so that
     /// images kept on disk (``ThumbnailDiskCache``) from before are not served.
-    public static let version = 1
+    public static let version = 2
 
     /// Creates a renderer with `limits`.
     public init(limits: Limits = Limits()) {
@@ -44,6 +44,7 @@ public struct ImageRenderer: Sendable {
 
     /// The header of the file at `path`, checked against the limits.
     public func header(ofFileAt path: String) throws(ImagingError) -> ImageHeader {
+        if let raw = try RawFile.open(path) { return try checked(raw.header, path: path) }
         let file = try OpenImage(path: path)
         return try checked(file.header(), path: path)
     }
@@ -96,18 +97,11 @@ public struct ImageRenderer: Sendable {
     private func render(fileAt path: String, _ request: ImageRequest, previewEdge: Int?) throws(ImagingError)
         -> RenderedImage
     {
+        if let raw = try RawFile.open(path) { return try render(raw, request, previewEdge: previewEdge) }
         let file = try OpenImage(path: path)
         let header = try checked(file.header(), path: path)
         let upright = header.size
-        let region =
-            request.crop.flatMap { $0.isEmpty ? nil : $0.pixels(in: upright) }
-            ?? PixelRect(x: 0, y: 0, size: upright)
-        var output =
-            request.target.map { ImageGeometry.scaled(region.size, into: $0, fill: request.fill) } ?? region.size
-        if let previewEdge {
-            output = ImageGeometry.scaled(output, into: PixelSize(width: previewEdge, height: previewEdge), fill: false)
-        }
-        let whole = ImageGeometry.whole(upright, region: region, output: output)
+        let (region, output, whole) = Framing(upright, request, previewEdge: previewEdge).parts
 
         var image: VipsObject
         var fromThumbnail = false
@@ -158,6 +152,84 @@ public struct ImageRenderer: Sendable {
         return cphotos_vips_resize(thumbnail.pointer, Int32(whole.width), Int32(whole.height)).map(VipsObject.init)
     }
 
+    /// A camera RAW rendered: from its largest embedded preview when that is as large as the
+    /// request needs (most cameras embed one of the full size), or for a preview; else from its
+    /// sensor data, developed by LibRaw (at half size when that suffices); else, when the data
+    /// cannot be developed, from the preview at its own size.
+    private func render(_ raw: RawFile, _ request: ImageRequest, previewEdge: Int?) throws(ImagingError)
+        -> RenderedImage
+    {
+        let path = raw.path
+        let picture = try checked(raw.size, path: path)
+        let framing = Framing(picture, request, previewEdge: previewEdge)
+        var fallback: (RawFile.Preview, PixelSize)?
+        var previewProblem = raw.hasPreview ? nil : "no embedded preview"
+        let preview = Result { () throws(ImagingError) in try raw.hasPreview ? raw.preview() : nil }
+        if case .failure(let error) = preview { previewProblem = error.message }
+        if case .success(let preview?) = preview {
+            let stored: PixelSize? =
+                switch preview {
+                case .jpeg(let data): try? header(of: data).storedSize
+                case .pixels(_, let size): size
+                }
+            if let stored, stored.width > 0, stored.height > 0,
+                ImageGeometry.sameProportions(raw.orientation >= 5 ? stored.transposed : stored, picture)
+            {
+                let upright = raw.orientation >= 5 ? stored.transposed : stored
+                if previewEdge != nil
+                    || (upright.width >= framing.whole.width && upright.height >= framing.whole.height)
+                {
+                    return try render(preview, upright: upright, of: raw, request, previewEdge: previewEdge)
+                }
+                fallback = (preview, upright)
+            } else {
+                previewProblem = "the embedded preview is not of the picture's proportions"
+            }
+        }
+        let developed: VipsObject
+        do {
+            let half = picture.width / 2 >= framing.whole.width && picture.height / 2 >= framing.whole.height
+            developed = try raw.develop(half: half, maximumPixelCount: limits.maximumPixelCount)
+        } catch {
+            guard let (preview, upright) = fallback else {
+                let reasons = [previewProblem, error.message].compactMap { $0 }.joined(separator: "; ")
+                throw ImagingError(error.code, reasons, path: path)
+            }
+            return try render(preview, upright: upright, of: raw, request, previewEdge: previewEdge)
+        }
+        var image = developed
+        if image.size != framing.whole {
+            guard let scaled = cphotos_vips_resize(image.pointer, Int32(framing.whole.width), Int32(framing.whole.height))
+            else { throw ImagingError(.failed, Vips.reason("the developed picture could not be scaled"), path: path) }
+            image = VipsObject(scaled)
+        }
+        return try finish(
+            image, region: framing.region, of: picture, whole: framing.whole, output: framing.output, request,
+            path: path, fromThumbnail: false)
+    }
+
+    /// A RAW's embedded preview rendered as the picture (`upright` its size as displayed).
+    private func render(
+        _ preview: RawFile.Preview, upright: PixelSize, of raw: RawFile, _ request: ImageRequest, previewEdge: Int?
+    ) throws(ImagingError) -> RenderedImage {
+        let framing = Framing(upright, request, previewEdge: previewEdge)
+        var image: VipsObject
+        switch preview {
+        case .jpeg(let data):
+            image = try decode(data, orientation: raw.orientation, size: framing.whole, path: raw.path)
+        case .pixels(let pixels, let size):
+            let rotation: Int32 = raw.orientation == 3 ? 180 : raw.orientation == 6 ? 90 : raw.orientation == 8 ? 270 : 0
+            guard let turned = cphotos_vips_from_rgb(pixels, Int32(size.width), Int32(size.height), rotation),
+                let scaled = cphotos_vips_resize(turned, Int32(framing.whole.width), Int32(framing.whole.height))
+            else { throw ImagingError(.failed, Vips.reason("the preview could not be scaled"), path: raw.path) }
+            cphotos_vips_release(turned)
+            image = VipsObject(scaled)
+        }
+        return try finish(
+            image, region: framing.region, of: upright, whole: framing.whole, output: framing.output, request,
+            path: raw.path, fromThumbnail: false)
+    }
+
     /// The first frame of the video at `path` rendered as `request` asks: its poster frame,
     /// decoded by FFmpeg, upright (the track's rotation applied), scaled and encoded as an image.
     public func render(videoAt path: String, _ request: ImageRequest) throws(ImagingError) -> RenderedImage {
@@ -166,12 +238,7 @@ public struct ImageRenderer: Sendable {
             throw ImagingError(.undecodable, "the file has no video track", path: path)
         }
         let upright = try checked(track.displaySize, path: path)
-        let region =
-            request.crop.flatMap { $0.isEmpty ? nil : $0.pixels(in: upright) }
-            ?? PixelRect(x: 0, y: 0, size: upright)
-        let output =
-            request.target.map { ImageGeometry.scaled(region.size, into: $0, fill: request.fill) } ?? region.size
-        let whole = ImageGeometry.whole(upright, region: region, output: output)
+        let (region, output, whole) = Framing(upright, request, previewEdge: nil).parts
         // FFmpeg scales the frame as stored; libvips turns it upright after.
         let stored = track.rotation % 180 == 90 ? whole.transposed : whole
         let image = try file.firstFrame(scaledTo: stored, maximumPixelCount: limits.maximumPixelCount)
@@ -359,4 +426,28 @@ enum OpenFile {
         }
         return descriptor
     }
+}
+
+/// Where a request's picture comes from in the upright image, and at what size: the region asked
+/// for (the whole picture, or its crop), the output's size, and the size the whole picture is
+/// scaled to so that the region comes out at the output's.
+struct Framing {
+    let region: PixelRect
+    let output: PixelSize
+    let whole: PixelSize
+
+    init(_ upright: PixelSize, _ request: ImageRequest, previewEdge: Int?) {
+        let region =
+            request.crop.flatMap { $0.isEmpty ? nil : $0.pixels(in: upright) } ?? PixelRect(x: 0, y: 0, size: upright)
+        var output =
+            request.target.map { ImageGeometry.scaled(region.size, into: $0, fill: request.fill) } ?? region.size
+        if let previewEdge {
+            output = ImageGeometry.scaled(output, into: PixelSize(width: previewEdge, height: previewEdge), fill: false)
+        }
+        self.region = region
+        self.output = output
+        whole = ImageGeometry.whole(upright, region: region, output: output)
+    }
+
+    var parts: (PixelRect, PixelSize, PixelSize) { (region, output, whole) }
 }

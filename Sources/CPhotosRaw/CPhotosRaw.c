@@ -1,0 +1,135 @@
+#include "CPhotosRaw.h"
+
+#include <libraw/libraw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void say(char *error, size_t error_size, const char *what, int code) {
+    if (code != 0) {
+        snprintf(error, error_size, "%s: %s", what, libraw_strerror(code));
+    } else {
+        snprintf(error, error_size, "%s", what);
+    }
+}
+
+/// LibRaw's flip (0, 3, 5, 6) as an EXIF orientation.
+static int orientation_of(int flip) {
+    switch (flip) {
+    case 3: return 3;
+    case 5: return 8;
+    case 6: return 6;
+    default: return 1;
+    }
+}
+
+void *cphotos_raw_open(const char *path, cphotos_raw_info *info, char *error, size_t error_size) {
+    memset(info, 0, sizeof *info);
+    libraw_data_t *raw = libraw_init(0);
+    if (raw == NULL) {
+        say(error, error_size, "LibRaw could not start", 0);
+        return NULL;
+    }
+    int code = libraw_open_file(raw, path);
+    if (code != LIBRAW_SUCCESS) {
+        say(error, error_size, "not a camera RAW LibRaw reads", code);
+        libraw_close(raw);
+        return NULL;
+    }
+    info->width = raw->sizes.width;
+    info->height = raw->sizes.height;
+    info->orientation = orientation_of(raw->sizes.flip);
+    info->has_preview = raw->thumbnail.tlength > 0;
+    info->preview_width = raw->thumbnail.twidth;
+    info->preview_height = raw->thumbnail.theight;
+    snprintf(info->make, sizeof info->make, "%s", raw->idata.make);
+    snprintf(info->model, sizeof info->model, "%s", raw->idata.model);
+    return raw;
+}
+
+int cphotos_raw_preview(void *pointer, void **data, size_t *length, int *is_jpeg, int *width, int *height,
+    char *error, size_t error_size) {
+    libraw_data_t *raw = pointer;
+    *data = NULL;
+    *length = 0;
+    int code = libraw_unpack_thumb(raw);
+    if (code != LIBRAW_SUCCESS) {
+        say(error, error_size, "the embedded preview cannot be read", code);
+        return -1;
+    }
+    libraw_processed_image_t *image = libraw_dcraw_make_mem_thumb(raw, &code);
+    if (image == NULL) {
+        say(error, error_size, "the embedded preview cannot be read", code);
+        return -1;
+    }
+    int usable = image->type == LIBRAW_IMAGE_JPEG
+                 || (image->type == LIBRAW_IMAGE_BITMAP && image->bits == 8 && image->colors == 3
+                     && image->data_size == (unsigned)image->width * image->height * 3);
+    if (!usable || image->data_size == 0) {
+        say(error, error_size, "the embedded preview is in a form not read here", 0);
+        libraw_dcraw_clear_mem(image);
+        return -1;
+    }
+    *data = malloc(image->data_size);
+    if (*data == NULL) {
+        say(error, error_size, "out of memory", 0);
+        libraw_dcraw_clear_mem(image);
+        return -1;
+    }
+    memcpy(*data, image->data, image->data_size);
+    *length = image->data_size;
+    *is_jpeg = image->type == LIBRAW_IMAGE_JPEG;
+    *width = image->width;
+    *height = image->height;
+    libraw_dcraw_clear_mem(image);
+    return 0;
+}
+
+int cphotos_raw_develop(void *pointer, int half, double max_pixels, void **pixels, int *width, int *height,
+    char *error, size_t error_size) {
+    libraw_data_t *raw = pointer;
+    *pixels = NULL;
+    if ((double)raw->sizes.raw_width * (double)raw->sizes.raw_height > max_pixels) {
+        char what[128];
+        snprintf(what, sizeof what, "the sensor declares %dx%d pixels, above the limit of %.0f",
+            raw->sizes.raw_width, raw->sizes.raw_height, max_pixels);
+        say(error, error_size, what, 0);
+        return -1;
+    }
+    raw->params.half_size = half != 0;
+    raw->params.use_camera_wb = 1;
+    raw->params.output_bps = 8;
+    raw->params.output_color = 1;  // sRGB
+    int code = libraw_unpack(raw);
+    if (code == LIBRAW_SUCCESS) { code = libraw_dcraw_process(raw); }
+    if (code != LIBRAW_SUCCESS) {
+        say(error, error_size, "the sensor data cannot be developed", code);
+        return -1;
+    }
+    libraw_processed_image_t *image = libraw_dcraw_make_mem_image(raw, &code);
+    if (image == NULL) {
+        say(error, error_size, "the developed picture cannot be made", code);
+        return -1;
+    }
+    if (image->type != LIBRAW_IMAGE_BITMAP || image->bits != 8 || image->colors != 3
+        || image->data_size != (unsigned)image->width * image->height * 3) {
+        say(error, error_size, "the developed picture is not 8-bit RGB", 0);
+        libraw_dcraw_clear_mem(image);
+        return -1;
+    }
+    *pixels = malloc(image->data_size);
+    if (*pixels == NULL) {
+        say(error, error_size, "out of memory", 0);
+        libraw_dcraw_clear_mem(image);
+        return -1;
+    }
+    memcpy(*pixels, image->data, image->data_size);
+    *width = image->width;
+    *height = image->height;
+    libraw_dcraw_clear_mem(image);
+    return 0;
+}
+
+void cphotos_raw_close(void *raw) { libraw_close(raw); }
+
+void cphotos_raw_free(void *pointer) { free(pointer); }
