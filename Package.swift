@@ -235,7 +235,8 @@ let package = Package(
         .testTarget(
             name: "PhotosDaemonTests",
             dependencies: [
-                "PhotosDaemon", "PhotosWatcher", "PhotosStore", "Photos", "PhotosTestSupport", "photosd",
+                "PhotosDaemon", "PhotosWatcher", "PhotosStore", "PhotosWire", "Photos", "PhotosTestSupport", "photosd",
+                "PhotosCLI",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -56,7 +56,19 @@ extension PhotosCommand {
                 print("hooks:")
                 HookStatusTable.print(hooks)
             }
+            if let thumbnails = status.thumbnails { print(Self.describe(thumbnails)) }
             if unavailable { throw ExitCode.failure }
+        }
+
+        /// The thumbnails' lines: what was made, and the cache.
+        static func describe(_ thumbnails: ThumbnailStatus) -> String {
+            func megabytes(_ bytes: Int) -> String { "\((bytes + (1 << 19)) >> 20) MB" }
+            let sizes = thumbnails.sizes.map(String.init).joined(separator: ", ")
+            let cache = thumbnails.bytes.map { "\(megabytes($0)) of \(megabytes(thumbnails.maximumBytes))" }
+                ?? "not counted yet, bound \(megabytes(thumbnails.maximumBytes))"
+            return "thumbnails (\(sizes) px): \(thumbnails.made) made, \(thumbnails.kept) kept already, "
+                + "\(thumbnails.failed) failed; photos from before the start: \(thumbnails.photosAtStartDone) of "
+                + "\(thumbnails.photosAtStart) done\n  cache: \(cache) in \(Output.escaped(thumbnails.directory))"
         }
     }
 }

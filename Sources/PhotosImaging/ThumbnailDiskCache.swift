@@ -92,6 +92,10 @@ public final class ThumbnailDiskCache: Sendable {
     /// What the cache did so far.
     public var counts: Counts { state.withLock { $0.counts } }
 
+    /// The entries' bytes as last counted by ``trim()``, plus what was written since; nil before
+    /// the first count.
+    public var estimatedBytes: Int? { state.withLock { $0.estimate } }
+
     // MARK: Keys
 
     /// What an entry is found by.

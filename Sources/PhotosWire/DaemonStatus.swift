@@ -74,6 +74,9 @@ public struct DaemonStatus: Sendable, Codable, Hashable {
     /// The exec hooks and where they stand, read from the library by `photos status` (the daemon's
     /// file does not carry them: their cursors live in the library).
     public var hooks: [HookStatus]? = nil
+    /// The thumbnails photosd makes ahead, when its config names sizes (a section the daemon's
+    /// thumbnail service adds to the file).
+    public var thumbnails: ThumbnailStatus? = nil
 
     /// A status with every value given.
     public init(

@@ -162,7 +162,7 @@ struct PhotosDaemonCommand: AsyncParsableCommand {
                 ThumbnailService(
                     database: database,
                     cache: .shared(directory: ThumbnailDiskCache.defaultDirectory(), maximumBytes: thumbnailBytes),
-                    sizes: file.thumbnailSizes, logger: Logger(label: "photosd.thumbnails")))
+                    sizes: file.thumbnailSizes, board: daemon.board, logger: Logger(label: "photosd.thumbnails")))
         }
         if !socketPath.isEmpty {
             var libraryConfiguration = PHPhotoLibrary.Configuration()

@@ -2,6 +2,7 @@ import Foundation
 import PhotosImaging
 import PhotosStore
 import PhotosTestSupport
+import PhotosWire
 import Testing
 
 /// photosd with `thumbnail_sizes`: a photo dropped into a watched root gets those thumbnails in
@@ -64,6 +65,23 @@ struct ThumbnailDaemonTests {
         let key = try #require(
             ThumbnailDiskCache.Key(fileAt: photo, ImageRequest(target: PixelSize(width: 96, height: 96), fill: true)))
         try second.waitWhileRunning(upTo: 60, "the photo already there got no thumbnail") { reader.contains(key) }
+
+        // photos status tells what was made, and the cache's size.
+        let library = directory.path("library.sqlite").path
+        let environment = ["XDG_CACHE_HOME": directory.path("cache").path]
+        var shown: ThumbnailStatus?
+        try second.waitWhileRunning(upTo: 30, "photos status shows no finished backfill") {
+            let status = try BuiltProducts.run("photos", ["status", "--library", library, "--json"], environment: environment)
+            let line = Data(status.stdout.utf8)
+            shown = (try? JSONDecoder().decode(DaemonStatus.self, from: line))?.thumbnails
+            return shown?.photosAtStartDone == 1
+        }
+        #expect(shown?.sizes == [96] && shown?.made == 1 && shown?.failed == 0 && shown?.photosAtStart == 1)
+        #expect(shown?.directory == cache)
+        #expect((shown?.bytes ?? 0) > 0 && shown?.maximumBytes == 512 << 20)
+        let text = try BuiltProducts.run("photos", ["status", "--library", library], environment: environment)
+        #expect(text.stdout.contains("thumbnails (96 px): 1 made, 0 kept already, 0 failed; photos from before the start: 1 of 1 done"), "\(text.stdout)")
+        #expect(text.stdout.contains("cache: 0 MB of 512 MB in \(cache)"), "\(text.stdout)")
         try second.stop()
     }
 

@@ -4,7 +4,9 @@ import Logging
 import PhotosCore
 import PhotosImaging
 import PhotosStore
+import PhotosWire
 import ServiceLifecycle
+import Synchronization
 
 /// Makes the common thumbnails of photos as they arrive or change, into the disk cache that
 /// `PHImageManager` reads (``PhotosImaging/ThumbnailDiskCache``), so that a grid never waits for
@@ -19,25 +21,41 @@ import ServiceLifecycle
 /// thumbnails come before the next page of old ones. A file that cannot be rendered is logged and
 /// skipped; what is kept already costs two `stat`s a size, so a restart goes through a large
 /// library quickly.
-public struct ThumbnailService: Service {
+public final class ThumbnailService: Service, Sendable {
     let database: LibraryDatabase
     let cache: ThumbnailDiskCache
     /// The sides of the square boxes made.
     public let sizes: [Int]
     let renderer: ImageRenderer
     let logger: Logger
+    /// Where it reports what it made (`photos status`), if anywhere.
+    let board: StatusBoard?
+    private let progress: Mutex<ThumbnailStatus>
 
     /// A service making thumbnails of `sizes` (square boxes' sides) of `database`'s photos into
-    /// `cache`, logging the files it cannot render.
+    /// `cache`, logging the files it cannot render, and reporting what it did on `board`.
     public init(
         database: LibraryDatabase, cache: ThumbnailDiskCache, sizes: [Int], renderer: ImageRenderer = ImageRenderer(),
-        logger: Logger
+        board: StatusBoard? = nil, logger: Logger
     ) {
         self.database = database
         self.cache = cache
         self.sizes = sizes
         self.renderer = renderer
+        self.board = board
         self.logger = logger
+        progress = Mutex(ThumbnailStatus(sizes: sizes, directory: cache.directory, maximumBytes: cache.maximumBytes))
+    }
+
+    /// What it has done so far.
+    public var status: ThumbnailStatus { progress.withLock { $0 } }
+
+    /// Puts the figures on the board (the status file is written).
+    private func publish() {
+        guard let board else { return }
+        var status = self.status
+        status.bytes = cache.estimatedBytes
+        board.update { $0.sections["thumbnails"] = status }
     }
 
     /// The request a grid's `requestImage(targetSize: (side, side), contentMode: .aspectFill,
@@ -58,12 +76,15 @@ public struct ThumbnailService: Service {
         try await withGracefulShutdownHandler {
             try await withTaskCancellationHandler {
                 try await withThrowingTaskGroup(of: Void.self) { group in
-                    group.addTask { try await backfill(on: worker) }
+                    group.addTask { try await self.backfill(on: worker) }
                     for try await entry in database.changeFeed(after: start).cancelOnGracefulShutdown() {
                         let identifiers = entry.asset.inserted + entry.asset.updated
                         guard !identifiers.isEmpty else { continue }
                         let paths = try photoPaths(identifiers)
-                        if !paths.isEmpty { await worker.run(first: true) { make(paths, stopped: $0) } }
+                        if !paths.isEmpty {
+                            await worker.run(first: true) { self.make(paths, stopped: $0) }
+                            publish()
+                        }
                     }
                     // The feed ends only with the daemon; the backfill stops with it.
                     group.cancelAll()
@@ -84,10 +105,18 @@ public struct ThumbnailService: Service {
         query.includeAllBursts = true
         query.sort = [SortKey(key: "creationDate", ascending: false)]
         let ids = try database.assetIDs(matching: query)
+        progress.withLock { $0.photosAtStart = ids.count }
+        // The cache's size, counted once (it walks the entries) before the first page.
+        await worker.run(first: false) { _ in _ = self.cache.trim() }
+        publish()
         for page in stride(from: 0, to: ids.count, by: Self.backfillPage) {
             guard !worker.isStopping, !Task.isCancelled else { return }
-            let paths = try photoPaths(ids: Array(ids[page..<min(ids.count, page + Self.backfillPage)]))
-            await worker.run(first: false) { make(paths, stopped: $0) }
+            let pageIDs = ids[page..<min(ids.count, page + Self.backfillPage)]
+            let paths = try photoPaths(ids: Array(pageIDs))
+            await worker.run(first: false) { self.make(paths, stopped: $0) }
+            guard !worker.isStopping else { return }
+            progress.withLock { $0.photosAtStartDone += pageIDs.count }
+            publish()
         }
     }
 
@@ -101,10 +130,16 @@ public struct ThumbnailService: Service {
     /// Makes one size of one file unless it is kept already.
     func make(side: Int, of path: String) {
         let request = Self.request(side: side)
-        guard let key = ThumbnailDiskCache.Key(fileAt: path, request), !cache.contains(key) else { return }
+        guard let key = ThumbnailDiskCache.Key(fileAt: path, request) else { return }
+        guard !cache.contains(key) else {
+            progress.withLock { $0.kept += 1 }
+            return
+        }
         do {
             cache.store(try renderer.render(fileAt: path, request), for: key)
+            progress.withLock { $0.made += 1 }
         } catch {
+            progress.withLock { $0.failed += 1 }
             logger.info("no thumbnail", metadata: ["path": "\(path)", "side": "\(side)", "reason": "\(error)"])
         }
     }
