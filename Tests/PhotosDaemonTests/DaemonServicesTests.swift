@@ -137,7 +137,7 @@ struct DaemonServicesTests {
             let path = DaemonConfiguration.statusPath(forLibrary: directory.path("library.sqlite").path)
             // A section under a key of the status itself is left out: old readers keep working.
             daemon.board.update {
-                $0.sections["thumbnails"] = ["queue": "parked"]
+                $0.sections["importer"] = ["queue": "parked"]
                 $0.sections["roots"] = 7
                 $0.sections["hooks"] = 7
             }
@@ -145,10 +145,10 @@ struct DaemonServicesTests {
             for _ in 0..<400 {
                 let data = try Data(contentsOf: URL(fileURLWithPath: path))
                 object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-                if object["thumbnails"] != nil { break }
+                if object["importer"] != nil { break }
                 try await Task.sleep(for: .milliseconds(10))
             }
-            #expect(object["thumbnails"] as? [String: String] == ["queue": "parked"])
+            #expect(object["importer"] as? [String: String] == ["queue": "parked"])
             #expect(object["hooks"] == nil, "photos status fills in the hooks; a section may not")
             let status = try DaemonStatus.read(from: path)
             #expect(status.roots.map(\.state) == ["watching"])
