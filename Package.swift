@@ -129,7 +129,8 @@ let package = Package(
             name: "PhotosServer",
             dependencies: [
                 // PhotosMetadata: a posted file's resource type, sniffed when the batch does not name it.
-                "Photos", "PhotosCore", "PhotosStore", "PhotosWire", "PhotosMetadata",
+                // PhotosImaging: the thumbnails' formats and the renderer's version (their ETags).
+                "Photos", "PhotosCore", "PhotosStore", "PhotosWire", "PhotosMetadata", "PhotosImaging",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),

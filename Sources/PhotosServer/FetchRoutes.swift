@@ -25,8 +25,12 @@ struct FetchRoutes: Sendable {
             try self.folders(Query(request.uri.query), lines: Self.wantsLines(request), access: context.access)
         }
         let resources = ResourceRoutes(fetches: self)
+        let thumbnails = ThumbnailRoutes(fetches: self, manager: PHImageManager())
         router.get("/v1/assets/**") { request, context in
             let path = Self.identifier(context)
+            if let identifier = ThumbnailRoutes.thumbnail(in: path) {
+                return try await thumbnails.serve(identifier: identifier, request: request, context: context)
+            }
             if let (identifier, type) = ResourceRoutes.resource(in: path) {
                 return try await resources.serve(identifier: identifier, type: type, request: request, context: context)
             }

@@ -77,6 +77,8 @@ import Testing
             // The fixture's files are not on disk: a served resource is a 404 for its file (checked below).
             Endpoint(method: "GET", target: "/v1/assets/\(beach)/original", expected: levels(.notFound)),
             Endpoint(method: "GET", target: "/v1/assets/\(sunset)/original", expected: levels(.notFound)),
+            Endpoint(method: "GET", target: "/v1/assets/\(beach)/thumbnail", expected: levels(.notFound)),
+            Endpoint(method: "GET", target: "/v1/assets/\(sunset)/thumbnail?size=64", expected: levels(.notFound)),
             Endpoint(method: "GET", target: "/v1/albums/\(trip)", expected: levels(.ok)),
             Endpoint(method: "GET", target: "/v1/albums/\(winter)", expected: levels(.ok, limited: .notFound)),
             Endpoint(method: "GET", target: "/v1/folders/\(folder)", expected: levels(.ok, limited: .notFound)),
@@ -254,6 +256,11 @@ import Testing
             #expect(hidden.status == 404 && hidden.body.contains("no asset"))
             let seen = try await get("/v1/assets/\(fixture.assets["beach.jpg"]!)/original")
             #expect(seen.status == 404 && seen.body.contains("not there"))
+            // The same for a thumbnail: the file of one it sees is looked for (and is not there).
+            let hiddenThumbnail = try await get("/v1/assets/\(fixture.assets["sunset.heic"]!)/thumbnail")
+            #expect(hiddenThumbnail.status == 404 && hiddenThumbnail.body.contains("no asset"))
+            let seenThumbnail = try await get("/v1/assets/\(fixture.assets["beach.jpg"]!)/thumbnail")
+            #expect(seenThumbnail.status == 404 && seenThumbnail.body.contains("3303"), "\(seenThumbnail.body)")
         }
     }
 

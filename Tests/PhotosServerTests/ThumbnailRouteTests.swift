@@ -1,0 +1,101 @@
+import Foundation
+import Photos
+import PhotosImaging
+import PhotosTestSupport
+import PhotosWire
+import Testing
+
+@testable import PhotosServer
+
+/// `GET /v1/assets/{id}/thumbnail` over corpus files: sizes, modes, formats, ETags, a movie's poster
+/// frame, and the errors for bad requests and bad files.
+@Suite(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))
+struct ThumbnailRouteTests {
+    static let photo = Corpus.file("Camera/2008/Road trip/DSCN0010.jpg")!  // 640x480
+    static let movie = Corpus.file("Phone/DCIM/100APPLE/IMG_0420.MOV")!  // 320x568 upright
+    static let truncated = Corpus.file("Bad/truncated.jpg")!
+
+    let files: FileAssetLibrary
+    let renderer = ImageRenderer()
+
+    init() throws {
+        let directory = try TemporaryDirectory(prefix: "photos-thumbnail-route")
+        files = try FileAssetLibrary(
+            files: [Self.photo, Self.truncated, directory.path("gone.jpg")], videos: [Self.movie], directory: directory)
+    }
+
+    func withServer(_ body: (_ socket: String) async throws -> Void) async throws {
+        try await APIServerTests.withServer(
+            library: files.library, socket: files.directory.path("api.sock").path, body)
+    }
+
+    func target(_ file: URL, _ query: String = "") -> String {
+        "/v1/assets/\(files.identifiers[file.path]!)/thumbnail\(query)"
+    }
+
+    @Test func sizesModesAndFormats() async throws {
+        try await withServer { socket in
+            let plain = try await APIServerTests.get(socket, target(Self.photo))
+            #expect(plain.status == 200, "\(plain.text)")
+            #expect(plain.headers["content-type"] == "image/jpeg")
+            #expect(plain.headers["content-length"] == "\(plain.body.count)")
+            let header = try renderer.header(of: plain.body)
+            #expect(header.loader.hasPrefix("jpegload") && header.size == PixelSize(width: 256, height: 192))
+
+            let filled = try await APIServerTests.get(socket, target(Self.photo, "?size=100x100&mode=fill&format=webp"))
+            #expect(filled.headers["content-type"] == "image/webp")
+            let webp = try renderer.header(of: filled.body)
+            #expect(webp.loader.hasPrefix("webpload") && webp.size == PixelSize(width: 133, height: 100))
+
+            let png = try await APIServerTests.get(socket, target(Self.photo, "?size=32&format=png"))
+            #expect(try renderer.header(of: png.body).size == PixelSize(width: 32, height: 24))
+        }
+    }
+
+    @Test func theETagAnswersA304WithoutTheImage() async throws {
+        try await withServer { socket in
+            let first = try await APIServerTests.get(socket, target(Self.photo, "?size=64"))
+            let tag = try #require(first.headers["etag"])
+            #expect(first.headers["cache-control"] == "private, no-cache")
+            let again = try await APIServerTests.get(socket, target(Self.photo, "?size=64"), headers: ["If-None-Match": tag])
+            #expect(again.status == 304 && again.body.isEmpty)
+            // Another request of the same file is another tag.
+            let other = try await APIServerTests.get(socket, target(Self.photo, "?size=65"))
+            #expect(other.headers["etag"] != tag)
+            let stale = try await APIServerTests.get(socket, target(Self.photo, "?size=65"), headers: ["If-None-Match": tag])
+            #expect(stale.status == 200)
+        }
+    }
+
+    @Test func aMovieGivesItsPosterFrame() async throws {
+        try await withServer { socket in
+            let reply = try await APIServerTests.get(socket, target(Self.movie, "?size=64"))
+            #expect(reply.status == 200)
+            #expect(try renderer.header(of: reply.body).size == PixelSize(width: 36, height: 64))
+        }
+    }
+
+    @Test(arguments: ["?size=0", "?size=5000", "?size=12x", "?size=abc", "?mode=crop", "?format=gif", "?colour=red"])
+    func badRequestsAre400s(query: String) async throws {
+        try await withServer { socket in
+            let reply = try await APIServerTests.get(socket, target(Self.photo, query))
+            #expect(reply.status == 400, "\(query): \(reply.text)")
+            let error = try JSONDecoder().decode(API.ErrorBody.self, from: Data(reply.body))
+            #expect(!error.error.message.isEmpty)
+        }
+    }
+
+    @Test func badFilesSayWhy() async throws {
+        try await withServer { socket in
+            let gone = try await APIServerTests.get(socket, target(files.directory.path("gone.jpg")))
+            #expect(gone.status == 404)
+            #expect(try JSONDecoder().decode(API.ErrorBody.self, from: Data(gone.body)).error.code == 3303)
+            let cut = try await APIServerTests.get(socket, target(Self.truncated))
+            #expect(cut.status == 422)
+            let error = try JSONDecoder().decode(API.ErrorBody.self, from: Data(cut.body)).error
+            #expect(error.code == 3302 && error.message.contains("truncated.jpg"), "\(error.message)")
+            let nobody = try await APIServerTests.get(socket, "/v1/assets/nope/thumbnail")
+            #expect(nobody.status == 404)
+        }
+    }
+}
