@@ -24,6 +24,8 @@ public struct AssetQuery: Sendable, Hashable {
         case localIdentifiers([String])
         /// Every member of a burst.
         case burst(String)
+        /// These assets, by row id, in this order unless sorted: a transient collection's.
+        case listed([Int64])
     }
 
     /// Where the assets come from.
@@ -119,6 +121,11 @@ public struct AssetQuery: Sendable, Hashable {
             conditions.append("asset.burstIdentifier = ?")
             values.append(identifier.databaseValue)
             allBursts = true
+        case .listed(let ids):
+            // The FROM's placeholder is the first: no value is gathered before this switch.
+            from = "json_each(?) AS listed JOIN asset ON asset.id = listed.value"
+            values.append(JSONText.array(ids).databaseValue)
+            naturalOrder = ["listed.key", "asset.id"]
         }
         if let mediaType {
             conditions.append("asset.mediaType = ?")

@@ -17,6 +17,8 @@ public struct CollectionQuery: Sendable, Hashable {
         case containingAsset(Int64, type: PHAssetCollectionType?)
         /// The folders directly holding a collection.
         case listsContaining(Int64)
+        /// These collections, by row id, in this order unless sorted: a transient folder's.
+        case listed([Int64])
     }
 
     /// Where the collections come from.
@@ -109,6 +111,11 @@ public struct CollectionQuery: Sendable, Hashable {
             conditions.append("collection.isList = 1")
             conditions.append("collection.id = (SELECT parentId FROM collection WHERE id = ?)")
             arguments += [child]
+        case .listed(let ids):
+            // Row ids are integers the library made: written into the statement, in order.
+            let list = JSONText.array(ids)
+            conditions.append("collection.id IN (SELECT value FROM json_each('\(list)'))")
+            naturalOrder = "(SELECT key FROM json_each('\(list)') WHERE value = collection.id), collection.id"
         }
         if let filter {
             conditions.append("(\(filter.sql))")

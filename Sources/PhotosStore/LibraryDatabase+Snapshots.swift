@@ -141,6 +141,8 @@ struct SnapshotSplicer {
         case .collection: return changes.assetCollection.updated.isEmpty
         case .smartAlbum(let subtype): return subtype != .smartAlbumRecentlyAdded
         case .library, .localIdentifiers, .burst: return true
+        // A transient collection's few assets: fetched again rather than spliced by list position.
+        case .listed: return false
         }
     }
 

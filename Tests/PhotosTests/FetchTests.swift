@@ -37,6 +37,28 @@ import Testing
         #expect(options.predicate == nil && options.sortDescriptors == nil)
     }
 
+    /// `copy()` (NSCopying) gives options that fetch the same, and change alone.
+    @Test func copiedOptionsFetchTheSameAndChangeAlone() throws {
+        let original = fixture.options {
+            $0.predicate = NSPredicate(format: "mediaType == %d", PHAssetMediaType.image.rawValue)
+            $0.sortDescriptors = [NSSortDescriptor(key: "creationDate", ascending: false)]
+            $0.fetchLimit = 4
+            $0.includeHiddenAssets = true
+            $0.includeAllBurstAssets = true
+            $0.wantsIncrementalChangeDetails = false
+        }
+        let copy = try #require(original.copy() as? PHFetchOptions)
+        #expect(copy !== original)
+        #expect(fixture.names(PHAsset.fetchAssets(with: copy)) == fixture.names(PHAsset.fetchAssets(with: original)))
+        #expect(copy.fetchLimit == 4 && copy.includeHiddenAssets && copy.includeAllBurstAssets)
+        #expect(!copy.wantsIncrementalChangeDetails && copy.photoLibrary === original.photoLibrary)
+        copy.fetchLimit = 1
+        copy.includeHiddenAssets = false
+        #expect(original.fetchLimit == 4 && original.includeHiddenAssets, "the original is as it was")
+        #expect(PHAsset.fetchAssets(with: copy).count == 1)
+        #expect(try #require(PHFetchOptions().copy(with: nil) as? PHFetchOptions).fetchLimit == 0)
+    }
+
     @Test func includeOptionsBringBackHiddenAndBurstMembers() {
         let all = PHAsset.fetchAssets(with: fixture.options {
             $0.includeHiddenAssets = true
@@ -236,5 +258,43 @@ import Testing
         #expect(transient.localizedTitle == "Picked" && transient.estimatedAssetCount == 2)
         #expect(fixture.names(PHAsset.fetchAssets(in: transient, options: fixture.options())) == ["movie.mov", "pano.jpg"])
         #expect(!transient.canPerform(.addContent) && !transient.canPerform(.rename))
+    }
+
+    /// A transient album's assets are fetched with the options, as any album's: predicate, sort,
+    /// limit and hidden assets; in the order given unless sorted.
+    @Test func transientAlbumsHonourTheOptions() {
+        let picked = ["slomo.mov", "secret.jpg", "beach.jpg", "movie.mov", "pano.jpg"]
+        let transient = PHAssetCollection.transientAssetCollection(
+            with: picked.map { fixture.asset($0) }, title: "Picked")
+        // By default the hidden one is left out, and the order is the one given.
+        #expect(fixture.names(PHAsset.fetchAssets(in: transient, options: nil)) == ["slomo.mov", "beach.jpg", "movie.mov", "pano.jpg"])
+        let all = fixture.options { $0.includeHiddenAssets = true }
+        #expect(fixture.names(PHAsset.fetchAssets(in: transient, options: all)) == picked)
+        let videos = fixture.options {
+            $0.predicate = NSPredicate(format: "mediaType == %d", PHAssetMediaType.video.rawValue)
+        }
+        #expect(fixture.names(PHAsset.fetchAssets(in: transient, options: videos)) == ["slomo.mov", "movie.mov"])
+        let newest = fixture.options {
+            $0.sortDescriptors = [NSSortDescriptor(key: "creationDate", ascending: false)]
+            $0.fetchLimit = 2
+        }
+        #expect(fixture.names(PHAsset.fetchAssets(in: transient, options: newest)) == ["slomo.mov", "movie.mov"])
+        let favorites = fixture.options { $0.predicate = NSPredicate(format: "favorite == YES") }
+        #expect(fixture.names(try! #require(PHAsset.fetchKeyAssets(in: transient, options: favorites))) == ["slomo.mov"])
+    }
+
+    /// A transient folder holds the collections it was made with, fetched with the options.
+    @Test func transientFoldersKeepTheirCollections() {
+        let trip: PHAssetCollection = fixture.collection("Trip")
+        let winter: PHAssetCollection = fixture.collection("Winter")
+        let folder: PHCollectionList = fixture.collection("2020")
+        let transient = PHCollectionList.transientCollectionList(with: [winter, folder, trip], title: "Mine")
+        #expect(transient.localizedTitle == "Mine")
+        let children = PHCollection.fetchCollections(in: transient, options: nil)
+        #expect(children.map(\.localIdentifier) == [winter, folder, trip].map(\.localIdentifier))
+        let titled = fixture.options { $0.sortDescriptors = [NSSortDescriptor(key: "localizedTitle", ascending: true)] }
+        #expect(PHCollection.fetchCollections(in: transient, options: titled).map(\.localizedTitle) == ["2020", "Trip", "Winter"])
+        let one = fixture.options { $0.predicate = NSPredicate(format: "localizedTitle == %@", "Trip") }
+        #expect(PHCollection.fetchCollections(in: transient, options: one).map(\.localizedTitle) == ["Trip"])
     }
 }

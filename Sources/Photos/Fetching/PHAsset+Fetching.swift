@@ -18,7 +18,15 @@ extension PHAsset {
     public class func fetchAssets(in assetCollection: PHAssetCollection, options: PHFetchOptions?)
         -> PHFetchResult<PHAsset>
     {
-        if let transient = assetCollection.transientAssets { return PHFetchResult(objects: transient) }
+        if let transient = assetCollection.transientAssets {
+            // The options apply as to any album: a query over the listed assets, in their order
+            // unless sorted. Assets of no library (or of several) can only be given as they are.
+            let rows = transient.compactMap(\.rowID)
+            guard let library = options?.photoLibrary ?? transient.first?.library, rows.count == transient.count,
+                transient.allSatisfy({ $0.library === library })
+            else { return PHFetchResult(objects: transient) }
+            return fetch(.listed(rows), mediaType: nil, options: options, library: library)
+        }
         return fetch(scope(of: assetCollection), mediaType: nil, options: options, library: assetCollection.library)
     }
 
@@ -40,12 +48,8 @@ extension PHAsset {
     public class func fetchKeyAssets(in assetCollection: PHAssetCollection, options: PHFetchOptions?)
         -> PHFetchResult<PHAsset>?
     {
-        let options = options ?? PHFetchOptions()
-        let limited = PHFetchOptions()
-        limited.predicate = options.predicate
-        limited.sortDescriptors = options.sortDescriptors
-        limited.includeHiddenAssets = options.includeHiddenAssets
-        limited.photoLibrary = options.photoLibrary
+        // Every option applies; the limit is one.
+        let limited = (options ?? PHFetchOptions()).copy(with: nil) as! PHFetchOptions
         limited.fetchLimit = 1
         let result = fetchAssets(in: assetCollection, options: limited)
         return result.isEmpty ? nil : result
@@ -74,6 +78,15 @@ extension PHCollection {
     public class func fetchCollections(in collectionList: PHCollectionList, options: PHFetchOptions?)
         -> PHFetchResult<PHCollection>
     {
+        if let transient = collectionList.transientCollections {
+            // As for a folder: a query over the listed collections, in their order unless sorted.
+            let rows = transient.compactMap(\.rowID)
+            guard let library = options?.photoLibrary ?? transient.first?.library, rows.count == transient.count,
+                transient.allSatisfy({ $0.library === library })
+            else { return PHFetchResult(objects: transient) }
+            return library.fetchCollections(
+                (options ?? PHFetchOptions()).collectionQuery(scope: .listed(rows), schema: .collection))
+        }
         let library = options?.photoLibrary ?? collectionList.library ?? PHPhotoLibrary.current
         let query = (options ?? PHFetchOptions()).collectionQuery(
             scope: .children(of: collectionList.rowID ?? -1), schema: .collection)
@@ -173,7 +186,7 @@ extension PHCollectionList {
 
     /// A folder that exists only in memory, over some collections; it cannot be edited.
     public class func transientCollectionList(with collections: [PHCollection], title: String?) -> PHCollectionList {
-        TransientCollections.list(title: title)
+        TransientCollections.list(collections: collections, title: title)
     }
 
     private static func fetch(_ scope: CollectionQuery.Scope, options: PHFetchOptions?, library: PHPhotoLibrary?)
@@ -200,7 +213,7 @@ enum TransientCollections {
         return PHAssetCollection(info: info, library: nil, transientAssets: assets)
     }
 
-    static func list(title: String?) -> PHCollectionList {
+    static func list(collections: [PHCollection], title: String?) -> PHCollectionList {
         PHCollectionList(
             info: CollectionInfo(
                 record: CollectionRecord(
@@ -208,6 +221,6 @@ enum TransientCollections {
                     type: PHCollectionListType.smartFolder.rawValue,
                     subtype: PHCollectionListSubtype.smartFolderEvents.rawValue, title: title,
                     createdDate: Date().timeIntervalSince1970)),
-            library: nil)
+            library: nil, transientCollections: collections)
     }
 }

@@ -10,7 +10,7 @@ import PhotosStore
 /// options.sortDescriptors = [NSSortDescriptor(key: "creationDate", ascending: false)]
 /// options.fetchLimit = 50
 /// ```
-public final class PHFetchOptions: @unchecked Sendable {
+public final class PHFetchOptions: NSCopying, @unchecked Sendable {
     /// Which objects to select, in PhotoKit's predicate format (keys per class as in PhotoKit).
     public var predicate: NSPredicate?
     /// The order, by PhotoKit keys; nil is the natural order (date taken, or an album's own order).
@@ -35,6 +35,30 @@ public final class PHFetchOptions: @unchecked Sendable {
 
     /// Options with PhotoKit's defaults.
     public init() {}
+
+    /// An independent copy (PhotoKit's `NSCopying`): changing one leaves the other as it was.
+    ///
+    /// ```swift
+    /// let recent = base.copy() as! PHFetchOptions
+    /// recent.fetchLimit = 50
+    /// ```
+    public func copy(with zone: NSZone? = nil) -> Any {
+        let copy = PHFetchOptions()
+        // Predicates and sort descriptors are immutable once made: shared, as NSCopying shares them.
+        copy.predicate = predicate
+        copy.sortDescriptors = sortDescriptors
+        copy.fetchLimit = fetchLimit
+        copy.includeHiddenAssets = includeHiddenAssets
+        copy.includeAllBurstAssets = includeAllBurstAssets
+        copy.includeAssetSourceTypes = includeAssetSourceTypes
+        copy.wantsIncrementalChangeDetails = wantsIncrementalChangeDetails
+        copy.photoLibrary = photoLibrary
+        copy.restrictedToAlbums = restrictedToAlbums
+        return copy
+    }
+
+    /// The same as ``copy(with:)`` (NSObject's spelling).
+    public func copy() -> Any { copy(with: nil) }
 
     /// Checks the predicate and sort keys against a class's supported keys, throwing a
     /// `PredicateFormatError` that names the problem and its position.

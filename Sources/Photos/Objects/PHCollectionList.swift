@@ -16,7 +16,15 @@ public final class PHCollectionList: PHCollection, @unchecked Sendable {
     /// Always empty: places are not computed yet.
     public let localizedLocationNames: [String] = []
 
-    override init(info: CollectionInfo, library: PHPhotoLibrary?) {
+    /// The collections of a transient folder, which lives only in memory.
+    let transientCollections: [PHCollection]?
+
+    override convenience init(info: CollectionInfo, library: PHPhotoLibrary?) {
+        self.init(info: info, library: library, transientCollections: nil)
+    }
+
+    init(info: CollectionInfo, library: PHPhotoLibrary?, transientCollections: [PHCollection]?) {
+        self.transientCollections = transientCollections
         collectionListType = PHCollectionListType(rawValue: info.record.type) ?? .folder
         collectionListSubtype = PHCollectionListSubtype(rawValue: info.record.subtype) ?? .regularFolder
         startDate = info.startDate.map(Date.init(timeIntervalSince1970:))
