@@ -156,27 +156,55 @@ public final class PHPhotoLibrary: @unchecked Sendable {
 
     // MARK: Authorization
 
-    /// Access is the file system's on Linux: always `.authorized`.
-    public class func authorizationStatus(for accessLevel: PHAccessLevel) -> PHAuthorizationStatus { .authorized }
+    /// What the file system lets this user do with the shared library (``defaultLibraryURL(environment:)``):
+    /// `.authorized` when its file and folder can be read and written (or, before it exists, when
+    /// it can be made there); `.restricted` when they can be read but not written (fetches work,
+    /// changes cannot be saved, and nothing the app asks can change that); `.denied` when the file
+    /// cannot be read, or cannot be made. Linux has no prompt: `.notDetermined` is never given.
+    public class func authorizationStatus(for accessLevel: PHAccessLevel) -> PHAuthorizationStatus {
+        authorizationStatus(ofLibraryAt: defaultLibraryURL().path, for: accessLevel)
+    }
 
-    /// Access is the file system's on Linux: always `.authorized`.
-    public class func authorizationStatus() -> PHAuthorizationStatus { .authorized }
+    /// The status for `.readWrite` (PhotoKit's deprecated form).
+    public class func authorizationStatus() -> PHAuthorizationStatus { authorizationStatus(for: .readWrite) }
 
-    /// Calls `handler` with `.authorized`.
+    /// Calls `handler` with ``authorizationStatus(for:)``, on the calling thread: there is no one to ask.
     public class func requestAuthorization(
         for accessLevel: PHAccessLevel, handler: @escaping @Sendable (PHAuthorizationStatus) -> Void
     ) {
-        handler(.authorized)
+        handler(authorizationStatus(for: accessLevel))
     }
 
-    /// Calls `handler` with `.authorized`.
+    /// Calls `handler` with ``authorizationStatus()``.
     public class func requestAuthorization(_ handler: @escaping @Sendable (PHAuthorizationStatus) -> Void) {
-        handler(.authorized)
+        handler(authorizationStatus())
     }
 
-    /// Returns `.authorized`.
+    /// Returns ``authorizationStatus(for:)``.
     public class func requestAuthorization(for accessLevel: PHAccessLevel) async -> PHAuthorizationStatus {
-        .authorized
+        authorizationStatus(for: accessLevel)
+    }
+
+    /// What the file system lets this user do with the library at `path` (see
+    /// ``authorizationStatus(for:)``); `canAccess` is `access(2)` unless a test gives another.
+    /// Both levels need writing: `.addOnly` adds assets as `.readWrite` changes them.
+    static func authorizationStatus(
+        ofLibraryAt path: String, for accessLevel: PHAccessLevel,
+        canAccess: (String, Int32) -> Bool = { path, mode in PathBytes.withCString(path) { access($0, mode) } == 0 }
+    ) -> PHAuthorizationStatus {
+        let folder = (path as NSString).deletingLastPathComponent
+        guard canAccess(path, F_OK) else {
+            // Not made yet: made on first use where the nearest existing folder is writable.
+            var existing = folder.isEmpty ? "." : folder
+            while !canAccess(existing, F_OK), existing != "/", !existing.isEmpty {
+                existing = (existing as NSString).deletingLastPathComponent
+            }
+            return canAccess(existing, W_OK | X_OK) ? .authorized : .denied
+        }
+        guard canAccess(path, R_OK) else { return .denied }
+        // SQLite writes its journal (`-wal`, `-shm`) beside the file.
+        let writable = canAccess(path, W_OK) && canAccess(folder.isEmpty ? "." : folder, W_OK | X_OK)
+        return writable ? .authorized : .restricted
     }
 
     // MARK: Fetching
