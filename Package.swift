@@ -36,6 +36,8 @@ let package = Package(
     targets: [
         // C libraries, one system-library target each.
         .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
+        // PNG's compressed text chunks, where EXIF is kept as a "Raw profile type exif".
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CMagic", pkgConfig: "libmagic", providers: [.apt(["libmagic-dev"])]),
         // TLS for https webhooks: the system's OpenSSL (its CA store, its security updates), not
         // swift-nio-ssl's BoringSSL, whose build alone would cost minutes on 2 cores.
@@ -73,7 +75,7 @@ let package = Package(
         // Pure values and rules: no Glibc, no GRDB.
         .target(name: "PhotosCore", swiftSettings: settings),
         // Reading files: type sniffing and EXIF.
-        .target(name: "PhotosMetadata", dependencies: ["PhotosCore", "CExif", "CMagic"], swiftSettings: settings),
+        .target(name: "PhotosMetadata", dependencies: ["PhotosCore", "CExif", "CMagic", "CZlib"], swiftSettings: settings),
         // Decoding and resizing images through libvips: headers, thumbnails, crops, sRGB, limits.
         // PhotosMetadata reads the EXIF thumbnail that serves fast requests.
         // Video poster frames are decoded by FFmpeg (CPhotosVideo), then scaled like any image.

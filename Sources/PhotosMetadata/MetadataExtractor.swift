@@ -102,7 +102,7 @@ public struct MetadataExtractor: Sendable {
         if type.container != FileType.Container.none {
             try check(info, kind: type.kind, container: reader)
         }
-        return describe(type: type, info: info)
+        return describe(type: type, info: info, name: reader.path.split(separator: "/").last.map(String.init) ?? "")
     }
 
     /// Rejects what a parser read but cannot vouch for: no size where the format always states one, or a size
@@ -136,7 +136,7 @@ public struct MetadataExtractor: Sendable {
     }
 
     /// Combines the container's facts with the interpreted EXIF and XMP.
-    private func describe(type: FileType, info: ContainerInfo) -> FileMetadata {
+    private func describe(type: FileType, info: ContainerInfo, name: String) -> FileMetadata {
         var summary = ExifSummary()
         if let block = info.exifBlock, let exif = ExifReader(block: block) {
             summary = ExifSummary(exif, block: block)
@@ -188,21 +188,26 @@ public struct MetadataExtractor: Sendable {
         metadata.contentIdentifier = summary.contentIdentifier ?? info.contentIdentifier
         metadata.burstIdentifier = summary.burstIdentifier
         metadata.isHDR = Self.flag(summary.isHDR)
-        metadata.isScreenshot = Self.flag(summary.isScreenshot || hints?.isScreenshot == true)
+        // A screenshot says so in its EXIF or XMP (iOS), else only by its name (macOS, Android...).
+        let namedScreenshot =
+            type.kind == .image && metadata.make == nil && metadata.model == nil && ScreenshotNames.matches(name)
+        metadata.isScreenshot = Self.flag(summary.isScreenshot || hints?.isScreenshot == true || namedScreenshot)
         metadata.isPanorama = Self.flag(summary.isPanorama || hints?.isPanorama == true)
         metadata.isAnimated = Self.flag(info.isAnimated)
         metadata.frameRate = info.frameRate
         if let rate = info.frameRate {
             metadata.isHighFrameRate = Self.flag(
-                rate >= Self.highFrameRate && info.fullFrameRatePlaybackIntent != 1)
+                Self.highFrameRates.contains(rate) && info.fullFrameRatePlaybackIntent != 1)
         }
         metadata.embeddedVideoOffset = info.embeddedVideo?.lowerBound
         metadata.embeddedVideoLength = info.embeddedVideo?.count
         return metadata
     }
 
-    /// Slow motion is recorded at 120 or 240 frames per second, ordinary video at 60 or less.
-    static let highFrameRate = 90.0
+    /// Slow motion is recorded at 120 or 240 frames per second (960 at most), ordinary video at 60
+    /// or less. 1,000 and more is a muxer's clock, not a camera's: WebM writers give every frame
+    /// the default 1 ms, which ExifTool reports as 1,000 frames a second.
+    static let highFrameRates = 90.0..<1000.0
 
     /// `true`, or `nil` for no: files state what they are, not what they are not.
     private static func flag(_ value: Bool) -> Bool? {

@@ -37,20 +37,6 @@ struct CorpusMetadataTests {
             .subtypes: "truth's 'panorama?' is a judgement call on a 2.95:1 crop with no panorama tags (Photoshop "
                 + "export, no GPano, no Apple CustomRendered 6); we classify by content tags, not aspect ratio"
         ],
-        "Phone/Screenshots/Screenshot 2019-05-21 at 10.45.52.png": [
-            .subtypes: "a macOS screenshot known only by its file name; its content (an XMP packet with nothing but "
-                + "the pixel size) carries no screenshot marker, and the extractor reads content only"
-        ],
-        "Videos/misc/webm.webm": [
-            .frameRate: "frame rates are read for QuickTime/MPEG-4 and AVI only; ExifTool's 1000 is this WebM's "
-                + "DefaultDuration of 1 ms, a muxer placeholder rather than a capture rate"
-        ],
-        "Downloads/ReaganSmallPng.png": [
-            .creationDate: "the EXIF sits in a zlib-compressed zTXt 'Raw profile type exif' chunk, which needs zlib; "
-                + "we fall back to XMP exif:DateTimeOriginal, the same wall-clock time but with a +01:00 offset",
-            .orientation: "Orientation is in the zTXt EXIF (see creationDate)",
-            .camera: "make and model are in the zTXt EXIF (see creationDate)",
-        ],
     ]
 
     static let extractor = MetadataExtractor(timeZone: TimeZone(identifier: "UTC")!)

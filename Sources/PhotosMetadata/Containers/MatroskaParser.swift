@@ -1,7 +1,8 @@
 import Foundation
 
 /// Reads a Matroska or WebM file's EBML elements: the segment's duration and date (Info) and
-/// the first video track's pixel size (Tracks). Clusters, the media data, are skipped unread.
+/// the first video track's pixel size and frame rate (Tracks: `DefaultDuration`, a frame's
+/// length in nanoseconds, as ExifTool reads it). Clusters, the media data, are skipped unread.
 enum MatroskaParser {
     private enum ID {
         static let ebml: UInt32 = 0x1A45_DFA3
@@ -13,6 +14,7 @@ enum MatroskaParser {
         static let tracks: UInt32 = 0x1654_AE6B
         static let trackEntry: UInt32 = 0xAE
         static let trackType: UInt32 = 0x83
+        static let defaultDuration: UInt32 = 0x23_E383
         static let video: UInt32 = 0xE0
         static let pixelWidth: UInt32 = 0xB0
         static let pixelHeight: UInt32 = 0xBA
@@ -105,6 +107,13 @@ enum MatroskaParser {
                 if field.id == ID.pixelWidth { width = Int(value ?? 0) } else { height = Int(value ?? 0) }
             }
             info.setSize(width, height)
+            if let field = fields.first(where: { $0.id == ID.defaultDuration }),
+                let nanoseconds = try unsigned(
+                    reader.readExactly(at: field.payload, count: field.size ?? 0, what: "DefaultDuration")),
+                nanoseconds > 0
+            {
+                info.frameRate = 1e9 / Double(nanoseconds)
+            }
             return
         }
     }

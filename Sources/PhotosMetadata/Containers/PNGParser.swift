@@ -1,5 +1,8 @@
-/// Walks a PNG's chunks: IHDR for the size (CRC-checked), `eXIf` for EXIF, an uncompressed
-/// `iTXt` XMP packet, APNG's `acTL` frame count; and checks that the chunks reach IEND inside the
+internal import CZlib
+import Foundation
+
+/// Walks a PNG's chunks: IHDR for the size (CRC-checked), `eXIf` for EXIF (or a `zTXt` raw
+/// profile of it, see ``RawProfile``), an uncompressed `iTXt` XMP packet, APNG's `acTL` frame count; and checks that the chunks reach IEND inside the
 /// file with image data on the way.
 ///
 /// Only chunk headers are read, never the image data. Once the first IDAT is reached, a file
@@ -49,6 +52,9 @@ enum PNGParser {
                 info.isAnimated = (fields.u32(at: 0, .bigEndian) ?? 0) > 1
             case "eXIf" where info.exifBlock == nil:
                 info.exifBlock = ExifBlocks.fromTIFF(in: reader, at: position + 8, length: length)
+            case "zTXt" where info.exifBlock == nil && length <= RawProfile.largestChunk:
+                let chunk = try reader.readExactly(at: position + 8, count: length, what: "zTXt")
+                info.exifBlock = RawProfile.exif(fromZTXt: chunk)
             case "iTXt" where info.xmpPacket == nil && length <= FileReader.maximumRead:
                 info.xmpPacket = try xmp(fromITXt: reader.readExactly(at: position + 8, count: length, what: "iTXt"))
             case "IEND":
@@ -87,6 +93,70 @@ enum PNGParser {
             offset += (nul - rest.startIndex) + 1
         }
         return data.slice(at: offset, count: data.count - offset)
+    }
+}
+
+/// EXIF kept in a PNG's compressed text chunk as ImageMagick writes it: keyword `Raw profile type
+/// exif` (or `APP1`), and the text "\nexif\n  LENGTH\n" then the bytes in hexadecimal, 36 a line.
+enum RawProfile {
+    /// The largest chunk read, and the most text it may inflate to: an EXIF block is at most
+    /// 64 KiB, twice that in hexadecimal with its line breaks.
+    static let largestChunk = 256 << 10
+    static let largestText = 256 << 10
+
+    private static let keywords = ["Raw profile type exif", "Raw profile type APP1"].map { Array($0.utf8) }
+
+    /// The EXIF block of a `zTXt` chunk's data, or nil when it holds none.
+    static func exif(fromZTXt chunk: ArraySlice<UInt8>) -> [UInt8]? {
+        guard let nul = chunk.firstIndex(of: 0), keywords.contains(Array(chunk[chunk.startIndex..<nul])),
+            chunk.index(after: nul) < chunk.endIndex, chunk[chunk.index(after: nul)] == 0  // deflate
+        else { return nil }
+        guard let text = inflate(chunk[(nul + 2)...]) else { return nil }
+        return exif(fromText: text[...])
+    }
+
+    /// The bytes of the raw profile's text: a name line, a length line, then hexadecimal digits.
+    static func exif(fromText text: ArraySlice<UInt8>) -> [UInt8]? {
+        let lines = text.split(separator: UInt8(ascii: "\n"), maxSplits: 2, omittingEmptySubsequences: true)
+        guard lines.count == 3,
+            let length = Int(String(decoding: lines[1], as: UTF8.self).trimmingCharacters(in: .whitespaces)),
+            length > 0, length <= 0xFFFF
+        else { return nil }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(length)
+        var high: UInt8?
+        for character in lines[2] {
+            let digit: UInt8
+            switch character {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = character - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = character - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = character - UInt8(ascii: "A") + 10
+            case UInt8(ascii: "\n"), UInt8(ascii: " "), UInt8(ascii: "\r"), UInt8(ascii: "\t"): continue
+            default: return nil
+            }
+            if let first = high {
+                bytes.append(first << 4 | digit)
+                high = nil
+                if bytes.count == length { break }
+            } else {
+                high = digit
+            }
+        }
+        guard bytes.count == length else { return nil }
+        return ExifBlocks.fromTIFF(bytes: bytes[...])
+    }
+
+    /// zlib data inflated, at most ``largestText`` bytes; nil when damaged or larger.
+    private static func inflate(_ data: ArraySlice<UInt8>) -> [UInt8]? {
+        var output = [UInt8](repeating: 0, count: largestText)
+        var length = uLongf(largestText)
+        let status = data.withUnsafeBufferPointer { source in
+            output.withUnsafeMutableBufferPointer { target in
+                uncompress(target.baseAddress, &length, source.baseAddress, uLong(source.count))
+            }
+        }
+        guard status == Z_OK else { return nil }
+        return Array(output.prefix(Int(length)))
     }
 }
 

@@ -21,4 +21,12 @@ enum ExifBlocks {
         guard let tiff = try? TIFFStructure(reader: reader, base: offset, length: length) else { return nil }
         return ExifBlockBuilder.block(from: tiff)
     }
+
+    /// The EXIF block for a TIFF structure in memory (optionally starting with `Exif\0\0`), or
+    /// `nil` when it is too short, or too long for libexif's 64 KiB.
+    static func fromTIFF(bytes: ArraySlice<UInt8>) -> [UInt8]? {
+        let tiff = bytes.starts(with: header) ? bytes.dropFirst(header.count) : bytes
+        guard tiff.count >= 8, tiff.count + header.count <= 0xFFFE else { return nil }
+        return header + tiff
+    }
 }
