@@ -52,23 +52,51 @@ extension LibraryDatabase {
             }
         }
         var figures: [Int64: Figures] = [:]
+        // The kept figures (CollectionStats): a row per album. A figure left dirty by a write made
+        // outside LibraryDatabase.write sends the listing back to reading the members.
         let own = try Row.fetchAll(
             db.cachedStatement(
             sql: """
-                SELECT ca.collectionId, COUNT(*), MIN(a.creationDate), MAX(a.creationDate)
-                FROM collection_asset ca JOIN asset a ON a.id = ca.assetId
-                WHERE ca.collectionId IN (SELECT value FROM json_each(?)) GROUP BY ca.collectionId
+                SELECT collectionId, assetCount, startDate, endDate, dirty FROM collection_stats
+                WHERE collectionId IN (SELECT value FROM json_each(?))
                 """), arguments: [list])
         let children = try Row.fetchAll(
             db.cachedStatement(
             sql: """
-                SELECT child.parentId, COUNT(*), MIN(a.creationDate), MAX(a.creationDate)
-                FROM collection child JOIN collection_asset ca ON ca.collectionId = child.id
-                JOIN asset a ON a.id = ca.assetId
+                SELECT child.parentId, SUM(s.assetCount), MIN(s.startDate), MAX(s.endDate), MAX(s.dirty)
+                FROM collection child JOIN collection_stats s ON s.collectionId = child.id
                 WHERE child.parentId IN (SELECT value FROM json_each(?)) GROUP BY child.parentId
                 """), arguments: [list])
-        for row in own + children {
-            figures[row[0], default: Figures()].add(count: row[1], start: row[2], end: row[3])
+        if (own + children).contains(where: { $0[4] == true }) {
+            figures = try membersFigures(list, db)
+        } else {
+            for row in own + children {
+                figures[row[0], default: Figures()].add(count: row[1], start: row[2], end: row[3])
+            }
+        }
+
+        /// The same figures read from the members.
+        func membersFigures(_ list: String, _ db: Database) throws -> [Int64: Figures] {
+            var figures: [Int64: Figures] = [:]
+            let own = try Row.fetchAll(
+                db.cachedStatement(
+                sql: """
+                    SELECT ca.collectionId, COUNT(*), MIN(a.creationDate), MAX(a.creationDate)
+                    FROM collection_asset ca JOIN asset a ON a.id = ca.assetId
+                    WHERE ca.collectionId IN (SELECT value FROM json_each(?)) GROUP BY ca.collectionId
+                    """), arguments: [list])
+            let children = try Row.fetchAll(
+                db.cachedStatement(
+                sql: """
+                    SELECT child.parentId, COUNT(*), MIN(a.creationDate), MAX(a.creationDate)
+                    FROM collection child JOIN collection_asset ca ON ca.collectionId = child.id
+                    JOIN asset a ON a.id = ca.assetId
+                    WHERE child.parentId IN (SELECT value FROM json_each(?)) GROUP BY child.parentId
+                    """), arguments: [list])
+            for row in own + children {
+                figures[row[0], default: Figures()].add(count: row[1], start: row[2], end: row[3])
+            }
+            return figures
         }
 
         var parents = Set<Int64>()

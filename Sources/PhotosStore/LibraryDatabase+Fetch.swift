@@ -146,14 +146,31 @@ extension LibraryDatabase {
         if record.type == PHAssetCollectionType.smartAlbum.rawValue && !record.isList {
             return info
         }
+        // An album's kept figures (CollectionStats), a folder's from its albums' figures: a row or a
+        // few, never a read of the members, unless a figure was left dirty by a write made outside
+        // LibraryDatabase.write.
         let row = try Row.fetchOne(
-            db,
-            sql: """
-                SELECT COUNT(*) AS count, MIN(a.creationDate) AS start, MAX(a.creationDate) AS end
-                FROM collection_asset ca JOIN asset a ON a.id = ca.assetId
-                WHERE ca.collectionId = ?1
-                   OR ca.collectionId IN (SELECT id FROM collection WHERE parentId = ?1)
-                """, arguments: [record.id])
+            db.cachedStatement(
+                sql: """
+                    SELECT COALESCE(SUM(assetCount), 0) AS count, MIN(startDate) AS start, MAX(endDate) AS end,
+                        MAX(dirty) AS dirty
+                    FROM collection_stats
+                    WHERE collectionId = ?1 OR collectionId IN (SELECT id FROM collection WHERE parentId = ?1)
+                    """), arguments: [record.id])
+        if row?["dirty"] == true {
+            let members = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT COUNT(*) AS count, MIN(a.creationDate) AS start, MAX(a.creationDate) AS end
+                    FROM collection_asset ca JOIN asset a ON a.id = ca.assetId
+                    WHERE ca.collectionId = ?1
+                       OR ca.collectionId IN (SELECT id FROM collection WHERE parentId = ?1)
+                    """, arguments: [record.id])
+            if !record.isList { info.estimatedAssetCount = members?["count"] }
+            info.startDate = members?["start"]
+            info.endDate = members?["end"]
+            return info
+        }
         if !record.isList { info.estimatedAssetCount = row?["count"] }
         info.startDate = row?["start"]
         info.endDate = row?["end"]

@@ -306,6 +306,9 @@ extension LibraryDatabase {
                     WHERE isHidden = 0 AND isBurstVisible = 1;
                 """)
         }
+        migrator.registerMigration("v15: album counts and dates kept") { db in
+            try CollectionStats.create(db)
+        }
         return migrator
     }
 

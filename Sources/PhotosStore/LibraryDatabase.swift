@@ -141,6 +141,8 @@ public final class LibraryDatabase: Sendable {
         let (value, entry): (T, LibraryChange?) = try writer.write { db in
             let transaction = LibraryTransaction(db: db)
             let value = try body(transaction)
+            // Albums whose dates a removal or a date change may have moved, computed once each.
+            try CollectionStats.refresh(db)
             let entry = try transaction.changes.append(to: db)
             // Prune now and then, in the same transaction, so the log stays bounded.
             if let token = entry?.token, token % Int64(min(1024, historyLimit)) == 0 {

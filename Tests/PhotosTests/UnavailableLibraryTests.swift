@@ -56,11 +56,13 @@ final class AvailabilityRecorder: PHPhotoLibraryAvailabilityObserver {
         #expect(recorder.calls.withLock { $0.first?.contains("3302") } == true)
         // One outage, one call: a second failing fetch does not tell again.
         _ = PHAsset.fetchAssets(with: options(library))
-        // Albums count their assets: they cannot be read either, and say so.
+        // Albums keep their counts and dates apart from the assets (issue 15): they still answer,
+        // with the counts they had, and an answer clears the reason.
         let albums = PHAssetCollection.fetchAssetCollections(with: .album, subtype: .any, options: options(library))
-        #expect(albums.count == 0)
-        #expect((library.unavailabilityReason as? PHPhotosError)?.code == .invalidResource)
-        // Tables that are intact still answer, and an answer clears the reason.
+        #expect(albums.count == 2)
+        #expect(albums.map(\.estimatedAssetCount).sorted() == [1, 3])
+        #expect(library.unavailabilityReason == nil)
+        // Other tables that are intact answer too.
         let smart = PHAssetCollection.fetchAssetCollections(with: .smartAlbum, subtype: .any, options: options(library))
         #expect(smart.count > 0)
         #expect(library.unavailabilityReason == nil)
