@@ -8,6 +8,15 @@ import PhotosStore
 /// favorites and albums stay), absorbing assets whose files joined another group, and creating
 /// assets for groups that have none.
 struct AssetGrouping {
+    /// A file's resource type when no pairing gives it a role: a photo, a movie or a sound.
+    static func resourceType(of kind: MediaKind) -> PHAssetResourceType {
+        switch kind {
+        case .video: .video
+        case .audio: .audio
+        case .image, .other: .photo
+        }
+    }
+
     let directory: String
     /// Files of the directory read in this batch, with what they say.
     let fresh: [(CrawledFile, FileMetadata)]
@@ -82,15 +91,16 @@ struct AssetGrouping {
         for (index, role) in roles {
             switch members[index] {
             case .fresh(let file, let metadata):
-                let type = role ?? (metadata.kind == .video ? .video : .photo)
+                let type = role ?? Self.resourceType(of: metadata.kind)
                 resources.append(AssetFactory.resource(for: file, metadata: metadata, type: type))
             case .stored(var resource):
                 // A file keeps its row but takes the role this grouping gives it: a movie that was
                 // its own asset becomes a paired video, a RAW left alone becomes a photo.
                 let wasVideo = resource.type == PHAssetResourceType.video.rawValue
                     || resource.type == PHAssetResourceType.pairedVideo.rawValue
+                let wasAudio = resource.type == PHAssetResourceType.audio.rawValue
                 resource.id = nil
-                resource.type = (role ?? (wasVideo ? .video : .photo)).rawValue
+                resource.type = (role ?? (wasVideo ? .video : wasAudio ? .audio : .photo)).rawValue
                 resources.append(resource)
             }
         }

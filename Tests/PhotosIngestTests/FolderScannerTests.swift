@@ -28,6 +28,34 @@ import Testing
         return try JSONDecoder().decode([Truth].self, from: Data(contentsOf: url))
     }
 
+    /// A sound (an M4A: `ftyp M4A `, a movie header of 5 s, no track) is an audio asset whose file
+    /// is its `.audio` resource, not a photo.
+    @Test func aSoundIsAnAudioAssetWithAnAudioResource() throws {
+        let tree = try Tree()
+        func box(_ type: String, _ body: [UInt8]) -> [UInt8] {
+            withUnsafeBytes(of: UInt32(8 + body.count).bigEndian, Array.init) + Array(type.utf8) + body
+        }
+        func be32(_ value: UInt32) -> [UInt8] { withUnsafeBytes(of: value.bigEndian, Array.init) }
+        let matrix = [0x10000, 0, 0, 0, 0x10000, 0, 0, 0, 0x4000_0000].flatMap { be32(UInt32($0)) }
+        let header = [0, 0, 0, 0] + be32(0) + be32(0) + be32(1000) + be32(5000) + be32(0x10000) + [1, 0]
+            + [UInt8](repeating: 0, count: 10) + matrix + [UInt8](repeating: 0, count: 24) + be32(2)
+        let bytes = box("ftyp", Array("M4A ".utf8) + be32(0) + Array("M4A mp42isom".utf8))
+            + box("moov", box("mvhd", header)) + box("mdat", [UInt8](repeating: 0, count: 64))
+        try Data(bytes).write(to: tree.root.appendingPathComponent("song.m4a"))
+        let report = try tree.scan()
+        #expect(report.ingested == 1, "\(report)")
+        let sounds = PHAsset.fetchAssets(with: .audio, options: tree.options)
+        let sound = try #require(sounds.firstObject)
+        #expect(abs(sound.duration - 5) < 0.01)
+        #expect(PHAssetResource.assetResources(for: sound).map(\.type) == [.audio])
+        // Scanned again, the file keeps its type.
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSinceNow: 60)], ofItemAtPath: tree.root.appendingPathComponent("song.m4a").path)
+        _ = try tree.scan()
+        let again = try #require(PHAsset.fetchAssets(with: .audio, options: tree.options).firstObject)
+        #expect(PHAssetResource.assetResources(for: again).map(\.type) == [.audio])
+    }
+
     @Test(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus and truth.json"))
     func corpusScanMatchesTheOracle() throws {
         // The scanner resolves symbolic links in roots; compare with the resolved path.
