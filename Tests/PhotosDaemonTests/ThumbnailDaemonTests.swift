@@ -49,6 +49,20 @@ struct ThumbnailDaemonTests {
         try daemon.stop()
     }
 
+    /// A movie's thumbnail is its poster frame, made ahead as a photo's is, upright.
+    @Test func aNewMovieGetsItsPosterFrameAhead() throws {
+        let daemon = try start(config: "thumbnail_sizes = [64]\n")
+        let movie = root.appendingPathComponent("clip.mov")
+        try FileManager.default.copyItem(at: try #require(Corpus.file("Phone/DCIM/100APPLE/IMG_0420.MOV")), to: movie)
+        let reader = ThumbnailDiskCache(directory: cache, maximumBytes: 1 << 30)
+        let request = ImageRequest(target: PixelSize(width: 64, height: 64), fill: true)
+        let key = try #require(ThumbnailDiskCache.Key(fileAt: movie.path, request))
+        try daemon.waitWhileRunning(upTo: 60, "no poster frame was made") { reader.contains(key) }
+        // 320x568 upright, filling 64x64: 64 wide.
+        #expect(try #require(reader.image(for: key)).size == PixelSize(width: 64, height: 114))
+        try daemon.stop()
+    }
+
     /// Photos the library held before photosd was told to make thumbnails get them too.
     @Test func photosAlreadyInTheLibraryGetThemToo() throws {
         let first = try start(config: "settle_ms = 50\n")

@@ -80,7 +80,7 @@ public final class ThumbnailService: Service, Sendable {
                     for try await entry in database.changeFeed(after: start).cancelOnGracefulShutdown() {
                         let identifiers = entry.asset.inserted + entry.asset.updated
                         guard !identifiers.isEmpty else { continue }
-                        let paths = try photoPaths(identifiers)
+                        let paths = try pictures(identifiers)
                         if !paths.isEmpty {
                             await worker.run(first: true) { self.make(paths, stopped: $0) }
                             publish()
@@ -99,8 +99,8 @@ public final class ThumbnailService: Service, Sendable {
 
     /// The library's photos at the start, newest first, a page at a time on the worker.
     func backfill(on worker: IdleWorker) async throws {
+        // Photos and videos (a grid shows both).
         var query = AssetQuery()
-        query.mediaType = .image
         query.includeHidden = true
         query.includeAllBursts = true
         query.sort = [SortKey(key: "creationDate", ascending: false)]
@@ -112,7 +112,7 @@ public final class ThumbnailService: Service, Sendable {
         for page in stride(from: 0, to: ids.count, by: Self.backfillPage) {
             guard !worker.isStopping, !Task.isCancelled else { return }
             let pageIDs = ids[page..<min(ids.count, page + Self.backfillPage)]
-            let paths = try photoPaths(ids: Array(pageIDs))
+            let paths = try pictures(ids: Array(pageIDs))
             await worker.run(first: false) { self.make(paths, stopped: $0) }
             guard !worker.isStopping else { return }
             progress.withLock { $0.photosAtStartDone += pageIDs.count }
@@ -120,23 +120,31 @@ public final class ThumbnailService: Service, Sendable {
         }
     }
 
+    /// A file to make thumbnails of: a photo, or a video (its poster frame).
+    struct Picture: Equatable {
+        let path: String
+        let isVideo: Bool
+    }
+
     /// Makes every size of every file, until told to stop.
-    func make(_ paths: [String], stopped: () -> Bool) {
-        for path in paths {
-            for side in sizes where !stopped() { make(side: side, of: path) }
+    func make(_ pictures: [Picture], stopped: () -> Bool) {
+        for picture in pictures {
+            for side in sizes where !stopped() { make(side: side, of: picture) }
         }
     }
 
     /// Makes one size of one file unless it is kept already.
-    func make(side: Int, of path: String) {
-        let request = Self.request(side: side)
+    func make(side: Int, of picture: Picture) {
+        let (path, request) = (picture.path, Self.request(side: side))
         guard let key = ThumbnailDiskCache.Key(fileAt: path, request) else { return }
         guard !cache.contains(key) else {
             progress.withLock { $0.kept += 1 }
             return
         }
         do {
-            cache.store(try renderer.render(fileAt: path, request), for: key)
+            let image =
+                try picture.isVideo ? renderer.render(videoAt: path, request) : renderer.render(fileAt: path, request)
+            cache.store(image, for: key)
             progress.withLock { $0.made += 1 }
         } catch {
             progress.withLock { $0.failed += 1 }
@@ -144,21 +152,23 @@ public final class ThumbnailService: Service, Sendable {
         }
     }
 
-    /// The photo file of each image asset among these (its photo, else full-size photo, else
-    /// alternate photo: what `PHImageManager` renders).
-    func photoPaths(_ identifiers: [String]) throws -> [String] {
-        try database.withAssetRows(localIdentifiers: identifiers) { rows in try Self.photoPaths(&rows) }
+    /// The picture of each image or video asset among these: a photo's file (its photo, else
+    /// full-size photo, else alternate photo), a video's movie: what `PHImageManager` renders.
+    func pictures(_ identifiers: [String]) throws -> [Picture] {
+        try database.withAssetRows(localIdentifiers: identifiers) { rows in try Self.pictures(&rows) }
     }
 
     /// The same, by row id.
-    func photoPaths(ids: [Int64]) throws -> [String] {
-        try database.withAssetRows(ids: ids) { rows in try Self.photoPaths(&rows) }
+    func pictures(ids: [Int64]) throws -> [Picture] {
+        try database.withAssetRows(ids: ids) { rows in try Self.pictures(&rows) }
     }
 
-    private static func photoPaths(_ rows: inout AssetRows) throws -> [String] {
-        var paths: [String] = []
+    private static func pictures(_ rows: inout AssetRows) throws -> [Picture] {
+        var paths: [Picture] = []
         while let position = rows.assets.position {
-            let isImage = rows.assets.integer(AssetRows.AssetColumn.mediaType) == PHAssetMediaType.image.rawValue
+            let mediaType = rows.assets.integer(AssetRows.AssetColumn.mediaType)
+            let isImage = mediaType == PHAssetMediaType.image.rawValue
+            let isVideo = mediaType == PHAssetMediaType.video.rawValue
             try rows.resources.skip(before: position)
             var files: [Int64: String] = [:]
             while rows.resources.position == position {
@@ -166,8 +176,9 @@ public final class ThumbnailService: Service, Sendable {
                 if files[type] == nil { files[type] = rows.resources.string(AssetRows.ResourceColumn.path) }
                 try rows.resources.advance()
             }
-            let preferred = PHAssetResourceType.pictureSources.lazy.compactMap { files[Int64($0.rawValue)] }.first
-            if isImage, let preferred { paths.append(preferred) }
+            let sources: [PHAssetResourceType] = isVideo ? [.video, .fullSizeVideo] : PHAssetResourceType.pictureSources
+            let preferred = sources.lazy.compactMap { files[Int64($0.rawValue)] }.first
+            if isImage || isVideo, let preferred { paths.append(Picture(path: preferred, isVideo: isVideo)) }
             try rows.assets.advance()
         }
         return paths
