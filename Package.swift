@@ -53,21 +53,17 @@ let package = Package(
 
         // Video poster frames and the AVAsset stand-ins (issue 13): FFmpeg's libraries from Debian
         // (libavformat-dev, libavcodec-dev, libswscale-dev, libavutil-dev), in process, not one
-        // ffmpeg process per request. CPhotosVideo wraps the few calls made, as CPhotosVips does.
+        // ffmpeg process per request. CPhotosVideo wraps the few calls made, as CPhotosVips does,
+        // and opens the libraries on the first video (dlopen): linked, they and the seventy
+        // libraries they need would load into every `photos` command and photosd. So CAV gives
+        // the headers only (no pkg-config: its flags would link them).
         .systemLibrary(
-            name: "CAV", pkgConfig: "libavformat",
-            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]),
-        // pkg-config's libavformat names only -lavformat; the other three are linked by name.
-        .target(
-            name: "CPhotosVideo", dependencies: ["CAV"],
-            linkerSettings: [
-                .linkedLibrary("avformat"), .linkedLibrary("avcodec"), .linkedLibrary("swscale"),
-                .linkedLibrary("avutil"),
-            ]),
-
-        // Camera RAW previews and development (issue 13): LibRaw's thread-safe build from Debian.
-        .systemLibrary(name: "CLibRaw", pkgConfig: "libraw_r", providers: [.apt(["libraw-dev"])]),
-        .target(name: "CPhotosRaw", dependencies: ["CLibRaw"], linkerSettings: [.linkedLibrary("raw_r")]),
+            name: "CAV", providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]),
+        .target(name: "CPhotosVideo", dependencies: ["CAV"]),
+        // Camera RAW previews and development (issue 13): LibRaw's thread-safe build from Debian,
+        // opened on the first RAW, as FFmpeg is on the first video.
+        .systemLibrary(name: "CLibRaw", providers: [.apt(["libraw-dev"])]),
+        .target(name: "CPhotosRaw", dependencies: ["CLibRaw"]),
 
         // Linux calls Glibc's module does not import (statfs).
         .target(name: "CPhotosLinux"),

@@ -1,13 +1,73 @@
 #include "CPhotosRaw.h"
 
+#include <dlfcn.h>
 #include <libraw/libraw.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+/// LibRaw, opened on the first RAW (dlopen), not when the program starts: linked, it and what it
+/// needs (OpenMP, JasPer...) would load into every `photos` command and photosd. The header fixes
+/// the library version (the ABI) the code was compiled against.
+static struct {
+    __typeof__(&libraw_init) libraw_init;
+    __typeof__(&libraw_open_file) libraw_open_file;
+    __typeof__(&libraw_close) libraw_close;
+    __typeof__(&libraw_strerror) libraw_strerror;
+    __typeof__(&libraw_unpack_thumb) libraw_unpack_thumb;
+    __typeof__(&libraw_dcraw_make_mem_thumb) libraw_dcraw_make_mem_thumb;
+    __typeof__(&libraw_dcraw_clear_mem) libraw_dcraw_clear_mem;
+    __typeof__(&libraw_unpack) libraw_unpack;
+    __typeof__(&libraw_dcraw_process) libraw_dcraw_process;
+    __typeof__(&libraw_dcraw_make_mem_image) libraw_dcraw_make_mem_image;
+} lr;
+
+static pthread_once_t load_once = PTHREAD_ONCE_INIT;
+static char load_error[256] = "LibRaw was not loaded";
+
+#define STRINGIFY_(x) #x
+#define STRINGIFY(x) STRINGIFY_(x)
+
+static void load(void) {
+    const char *name = "libraw_r.so." STRINGIFY(LIBRAW_SHLIB_CURRENT);
+    void *library = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+    if (library == NULL) {
+        const char *reason = dlerror();
+        snprintf(load_error, sizeof load_error, "LibRaw cannot be loaded (install libraw%d): %s",
+            LIBRAW_SHLIB_CURRENT, reason != NULL ? reason : name);
+        return;
+    }
+#define LOAD(symbol)                                                                    \
+    if ((*(void **)&lr.symbol = dlsym(library, #symbol)) == NULL) {                     \
+        snprintf(load_error, sizeof load_error, "%s has no %s", name, #symbol);         \
+        return;                                                                         \
+    }
+    LOAD(libraw_init)
+    LOAD(libraw_open_file)
+    LOAD(libraw_close)
+    LOAD(libraw_strerror)
+    LOAD(libraw_unpack_thumb)
+    LOAD(libraw_dcraw_make_mem_thumb)
+    LOAD(libraw_dcraw_clear_mem)
+    LOAD(libraw_unpack)
+    LOAD(libraw_dcraw_process)
+    LOAD(libraw_dcraw_make_mem_image)
+#undef LOAD
+    load_error[0] = '\0';
+}
+
+/// Loads LibRaw once; 0, or -1 with the reason in `error`.
+static int loaded(char *error, size_t error_size) {
+    pthread_once(&load_once, load);
+    if (load_error[0] == '\0') { return 0; }
+    snprintf(error, error_size, "%s", load_error);
+    return -1;
+}
+
 static void say(char *error, size_t error_size, const char *what, int code) {
     if (code != 0) {
-        snprintf(error, error_size, "%s: %s", what, libraw_strerror(code));
+        snprintf(error, error_size, "%s: %s", what, lr.libraw_strerror(code));
     } else {
         snprintf(error, error_size, "%s", what);
     }
@@ -25,15 +85,16 @@ static int orientation_of(int flip) {
 
 void *cphotos_raw_open(const char *path, cphotos_raw_info *info, char *error, size_t error_size) {
     memset(info, 0, sizeof *info);
-    libraw_data_t *raw = libraw_init(0);
+    if (loaded(error, error_size) != 0) { return NULL; }
+    libraw_data_t *raw = lr.libraw_init(0);
     if (raw == NULL) {
         say(error, error_size, "LibRaw could not start", 0);
         return NULL;
     }
-    int code = libraw_open_file(raw, path);
+    int code = lr.libraw_open_file(raw, path);
     if (code != LIBRAW_SUCCESS) {
         say(error, error_size, "not a camera RAW LibRaw reads", code);
-        libraw_close(raw);
+        lr.libraw_close(raw);
         return NULL;
     }
     info->width = raw->sizes.width;
@@ -52,12 +113,12 @@ int cphotos_raw_preview(void *pointer, void **data, size_t *length, int *is_jpeg
     libraw_data_t *raw = pointer;
     *data = NULL;
     *length = 0;
-    int code = libraw_unpack_thumb(raw);
+    int code = lr.libraw_unpack_thumb(raw);
     if (code != LIBRAW_SUCCESS) {
         say(error, error_size, "the embedded preview cannot be read", code);
         return -1;
     }
-    libraw_processed_image_t *image = libraw_dcraw_make_mem_thumb(raw, &code);
+    libraw_processed_image_t *image = lr.libraw_dcraw_make_mem_thumb(raw, &code);
     if (image == NULL) {
         say(error, error_size, "the embedded preview cannot be read", code);
         return -1;
@@ -67,13 +128,13 @@ int cphotos_raw_preview(void *pointer, void **data, size_t *length, int *is_jpeg
                      && image->data_size == (unsigned)image->width * image->height * 3);
     if (!usable || image->data_size == 0) {
         say(error, error_size, "the embedded preview is in a form not read here", 0);
-        libraw_dcraw_clear_mem(image);
+        lr.libraw_dcraw_clear_mem(image);
         return -1;
     }
     *data = malloc(image->data_size);
     if (*data == NULL) {
         say(error, error_size, "out of memory", 0);
-        libraw_dcraw_clear_mem(image);
+        lr.libraw_dcraw_clear_mem(image);
         return -1;
     }
     memcpy(*data, image->data, image->data_size);
@@ -81,7 +142,7 @@ int cphotos_raw_preview(void *pointer, void **data, size_t *length, int *is_jpeg
     *is_jpeg = image->type == LIBRAW_IMAGE_JPEG;
     *width = image->width;
     *height = image->height;
-    libraw_dcraw_clear_mem(image);
+    lr.libraw_dcraw_clear_mem(image);
     return 0;
 }
 
@@ -100,13 +161,13 @@ int cphotos_raw_develop(void *pointer, int half, double max_pixels, void **pixel
     raw->params.use_camera_wb = 1;
     raw->params.output_bps = 8;
     raw->params.output_color = 1;  // sRGB
-    int code = libraw_unpack(raw);
-    if (code == LIBRAW_SUCCESS) { code = libraw_dcraw_process(raw); }
+    int code = lr.libraw_unpack(raw);
+    if (code == LIBRAW_SUCCESS) { code = lr.libraw_dcraw_process(raw); }
     if (code != LIBRAW_SUCCESS) {
         say(error, error_size, "the sensor data cannot be developed", code);
         return -1;
     }
-    libraw_processed_image_t *image = libraw_dcraw_make_mem_image(raw, &code);
+    libraw_processed_image_t *image = lr.libraw_dcraw_make_mem_image(raw, &code);
     if (image == NULL) {
         say(error, error_size, "the developed picture cannot be made", code);
         return -1;
@@ -114,22 +175,22 @@ int cphotos_raw_develop(void *pointer, int half, double max_pixels, void **pixel
     if (image->type != LIBRAW_IMAGE_BITMAP || image->bits != 8 || image->colors != 3
         || image->data_size != (unsigned)image->width * image->height * 3) {
         say(error, error_size, "the developed picture is not 8-bit RGB", 0);
-        libraw_dcraw_clear_mem(image);
+        lr.libraw_dcraw_clear_mem(image);
         return -1;
     }
     *pixels = malloc(image->data_size);
     if (*pixels == NULL) {
         say(error, error_size, "out of memory", 0);
-        libraw_dcraw_clear_mem(image);
+        lr.libraw_dcraw_clear_mem(image);
         return -1;
     }
     memcpy(*pixels, image->data, image->data_size);
     *width = image->width;
     *height = image->height;
-    libraw_dcraw_clear_mem(image);
+    lr.libraw_dcraw_clear_mem(image);
     return 0;
 }
 
-void cphotos_raw_close(void *raw) { libraw_close(raw); }
+void cphotos_raw_close(void *raw) { lr.libraw_close(raw); }
 
 void cphotos_raw_free(void *pointer) { free(pointer); }

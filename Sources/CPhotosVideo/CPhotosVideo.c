@@ -1,5 +1,6 @@
 #include "CPhotosVideo.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
@@ -14,19 +15,134 @@
 #include <libavutil/imgutils.h>
 #include <libswscale/swscale.h>
 
+/// FFmpeg's libraries, opened on the first video (dlopen), not when the program starts: linked,
+/// they and the seventy libraries they need (every codec Debian builds them with) would load into
+/// every `photos` command and photosd, for a scan that never decodes a frame. The headers fix the
+/// major versions (the ABI) the code was compiled against.
+static struct {
+    __typeof__(&av_log_set_level) av_log_set_level;
+    __typeof__(&av_strerror) av_strerror;
+    __typeof__(&av_malloc) av_malloc;
+    __typeof__(&av_mallocz) av_mallocz;
+    __typeof__(&av_free) av_free;
+    __typeof__(&av_freep) av_freep;
+    __typeof__(&av_dict_set) av_dict_set;
+    __typeof__(&av_dict_free) av_dict_free;
+    __typeof__(&av_display_rotation_get) av_display_rotation_get;
+    __typeof__(&av_frame_alloc) av_frame_alloc;
+    __typeof__(&av_frame_free) av_frame_free;
+    __typeof__(&avcodec_get_name) avcodec_get_name;
+    __typeof__(&avcodec_find_decoder) avcodec_find_decoder;
+    __typeof__(&avcodec_alloc_context3) avcodec_alloc_context3;
+    __typeof__(&avcodec_parameters_to_context) avcodec_parameters_to_context;
+    __typeof__(&avcodec_open2) avcodec_open2;
+    __typeof__(&avcodec_receive_frame) avcodec_receive_frame;
+    __typeof__(&avcodec_send_packet) avcodec_send_packet;
+    __typeof__(&avcodec_free_context) avcodec_free_context;
+    __typeof__(&av_packet_alloc) av_packet_alloc;
+    __typeof__(&av_packet_free) av_packet_free;
+    __typeof__(&av_packet_unref) av_packet_unref;
+    __typeof__(&avio_alloc_context) avio_alloc_context;
+    __typeof__(&avio_context_free) avio_context_free;
+    __typeof__(&avformat_alloc_context) avformat_alloc_context;
+    __typeof__(&avformat_open_input) avformat_open_input;
+    __typeof__(&avformat_find_stream_info) avformat_find_stream_info;
+    __typeof__(&avformat_close_input) avformat_close_input;
+    __typeof__(&av_find_best_stream) av_find_best_stream;
+    __typeof__(&av_read_frame) av_read_frame;
+    __typeof__(&av_stream_get_side_data) av_stream_get_side_data;
+    __typeof__(&sws_getContext) sws_getContext;
+    __typeof__(&sws_freeContext) sws_freeContext;
+    __typeof__(&sws_getCoefficients) sws_getCoefficients;
+    __typeof__(&sws_getColorspaceDetails) sws_getColorspaceDetails;
+    __typeof__(&sws_setColorspaceDetails) sws_setColorspaceDetails;
+    __typeof__(&sws_scale) sws_scale;
+} ff;
+
+static pthread_once_t load_once = PTHREAD_ONCE_INIT;
+/// Why the libraries could not be loaded; empty once they are.
+static char load_error[256] = "FFmpeg's libraries were not loaded";
+
+#define STRINGIFY_(x) #x
+#define STRINGIFY(x) STRINGIFY_(x)
+
+static void load(void) {
+    const char *names[] = {
+        "libavutil.so." STRINGIFY(LIBAVUTIL_VERSION_MAJOR), "libavcodec.so." STRINGIFY(LIBAVCODEC_VERSION_MAJOR),
+        "libavformat.so." STRINGIFY(LIBAVFORMAT_VERSION_MAJOR), "libswscale.so." STRINGIFY(LIBSWSCALE_VERSION_MAJOR),
+    };
+    void *libraries[4];
+    for (int index = 0; index < 4; index++) {
+        libraries[index] = dlopen(names[index], RTLD_NOW | RTLD_LOCAL);
+        if (libraries[index] == NULL) {
+            const char *reason = dlerror();
+            snprintf(load_error, sizeof load_error, "FFmpeg's libraries cannot be loaded (install libavformat%d, "
+                "libavcodec%d, libswscale%d): %s", LIBAVFORMAT_VERSION_MAJOR, LIBAVCODEC_VERSION_MAJOR,
+                LIBSWSCALE_VERSION_MAJOR, reason != NULL ? reason : names[index]);
+            return;
+        }
+    }
+#define LOAD(library, name)                                                                     \
+    if ((*(void **)&ff.name = dlsym(libraries[library], #name)) == NULL) {                       \
+        snprintf(load_error, sizeof load_error, "FFmpeg's %s has no %s", names[library], #name); \
+        return;                                                                                 \
+    }
+    LOAD(0, av_log_set_level)
+    LOAD(0, av_strerror)
+    LOAD(0, av_malloc)
+    LOAD(0, av_mallocz)
+    LOAD(0, av_free)
+    LOAD(0, av_freep)
+    LOAD(0, av_dict_set)
+    LOAD(0, av_dict_free)
+    LOAD(0, av_display_rotation_get)
+    LOAD(0, av_frame_alloc)
+    LOAD(0, av_frame_free)
+    LOAD(1, avcodec_get_name)
+    LOAD(1, avcodec_find_decoder)
+    LOAD(1, avcodec_alloc_context3)
+    LOAD(1, avcodec_parameters_to_context)
+    LOAD(1, avcodec_open2)
+    LOAD(1, avcodec_receive_frame)
+    LOAD(1, avcodec_send_packet)
+    LOAD(1, avcodec_free_context)
+    LOAD(1, av_packet_alloc)
+    LOAD(1, av_packet_free)
+    LOAD(1, av_packet_unref)
+    LOAD(2, avio_alloc_context)
+    LOAD(2, avio_context_free)
+    LOAD(2, avformat_alloc_context)
+    LOAD(2, avformat_open_input)
+    LOAD(2, avformat_find_stream_info)
+    LOAD(2, avformat_close_input)
+    LOAD(2, av_find_best_stream)
+    LOAD(2, av_read_frame)
+    LOAD(2, av_stream_get_side_data)
+    LOAD(3, sws_getContext)
+    LOAD(3, sws_freeContext)
+    LOAD(3, sws_getCoefficients)
+    LOAD(3, sws_getColorspaceDetails)
+    LOAD(3, sws_setColorspaceDetails)
+    LOAD(3, sws_scale)
+#undef LOAD
+    ff.av_log_set_level(AV_LOG_QUIET);
+    load_error[0] = '\0';
+}
+
+/// Loads FFmpeg once; 0, or -1 with the reason in `error`.
+static int loaded(char *error, size_t error_size) {
+    pthread_once(&load_once, load);
+    if (load_error[0] == '\0') { return 0; }
+    snprintf(error, error_size, "%s", load_error);
+    return -1;
+}
+
 /// The demuxers of the containers cameras, phones and screen recorders write. Every other one
 /// (playlists, which open further files; image sequences; the long tail of old formats) is refused.
 static const char *const allowed_formats = "mov,mp4,m4a,3gp,3g2,mj2,matroska,webm,avi,mpegts,mpeg,flv,asf,ogg";
 
 /// Packets read for one frame at most: a stream that gives no picture in that many is damaged.
 static const int max_packets = 2000;
-
-static pthread_once_t start_once = PTHREAD_ONCE_INIT;
-
-static void start(void) {
-    // FFmpeg logs to stderr by default; its reasons come back through the return codes.
-    av_log_set_level(AV_LOG_QUIET);
-}
 
 /// The descriptor FFmpeg reads through, and the file's size for AVSEEK_SIZE.
 typedef struct {
@@ -62,7 +178,7 @@ static int64_t seek(void *opaque, int64_t offset, int whence) {
 static void say(char *error, size_t error_size, const char *what, int code) {
     char reason[AV_ERROR_MAX_STRING_SIZE] = {0};
     if (code != 0) {
-        av_strerror(code, reason, sizeof reason);
+        ff.av_strerror(code, reason, sizeof reason);
         snprintf(error, error_size, "%s: %s", what, reason);
     } else {
         snprintf(error, error_size, "%s", what);
@@ -70,20 +186,20 @@ static void say(char *error, size_t error_size, const char *what, int code) {
 }
 
 static void release(video *opened) {
-    if (opened->format != NULL) { avformat_close_input(&opened->format); }
+    if (opened->format != NULL) { ff.avformat_close_input(&opened->format); }
     if (opened->io != NULL) {
-        av_freep(&opened->io->buffer);
-        avio_context_free(&opened->io);
+        ff.av_freep(&opened->io->buffer);
+        ff.avio_context_free(&opened->io);
     }
-    av_free(opened);
+    ff.av_free(opened);
 }
 
 /// Degrees to turn the stream clockwise to show it upright, from its display matrix.
 static int rotation_of(AVStream *stream) {
     size_t size = 0;
-    const int32_t *matrix = (const int32_t *)av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, &size);
+    const int32_t *matrix = (const int32_t *)ff.av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, &size);
     if (matrix == NULL || size < 9 * sizeof(int32_t)) { return 0; }
-    double degrees = av_display_rotation_get(matrix);  // counterclockwise
+    double degrees = ff.av_display_rotation_get(matrix);  // counterclockwise
     if (isnan(degrees)) { return 0; }
     int clockwise = (int)lround(-degrees / 90.0) * 90;
     clockwise %= 360;
@@ -103,7 +219,7 @@ static void describe(AVStream *stream, cphotos_video_track *track) {
     track->kind = parameters->codec_type == AVMEDIA_TYPE_VIDEO   ? CPHOTOS_VIDEO_VIDEO
                   : parameters->codec_type == AVMEDIA_TYPE_AUDIO ? CPHOTOS_VIDEO_AUDIO
                                                                  : CPHOTOS_VIDEO_OTHER;
-    snprintf(track->codec, sizeof track->codec, "%s", avcodec_get_name(parameters->codec_id));
+    snprintf(track->codec, sizeof track->codec, "%s", ff.avcodec_get_name(parameters->codec_id));
     track->bit_rate = parameters->bit_rate;
     track->duration = seconds(stream->duration, stream->time_base);
     track->is_attached_picture = (stream->disposition & AV_DISPOSITION_ATTACHED_PIC) != 0;
@@ -128,15 +244,15 @@ static void describe(AVStream *stream, cphotos_video_track *track) {
 }
 
 void *cphotos_video_open(int descriptor, cphotos_video_info *info, char *error, size_t error_size) {
-    pthread_once(&start_once, start);
     memset(info, 0, sizeof *info);
     info->primary_video = -1;
+    if (loaded(error, error_size) != 0) { return NULL; }
     struct stat status;
     if (fstat(descriptor, &status) != 0) {
         say(error, error_size, strerror(errno), 0);
         return NULL;
     }
-    video *opened = av_mallocz(sizeof *opened);
+    video *opened = ff.av_mallocz(sizeof *opened);
     if (opened == NULL) {
         say(error, error_size, "out of memory", 0);
         return NULL;
@@ -144,12 +260,12 @@ void *cphotos_video_open(int descriptor, cphotos_video_info *info, char *error, 
     opened->file = (reader){.descriptor = descriptor, .size = (int64_t)status.st_size};
     opened->video_stream = -1;
     const int buffer_size = 1 << 16;
-    uint8_t *buffer = av_malloc(buffer_size);
+    uint8_t *buffer = ff.av_malloc(buffer_size);
     if (buffer != NULL) {
-        opened->io = avio_alloc_context(buffer, buffer_size, 0, &opened->file, read_packet, NULL, seek);
-        if (opened->io == NULL) { av_free(buffer); }
+        opened->io = ff.avio_alloc_context(buffer, buffer_size, 0, &opened->file, read_packet, NULL, seek);
+        if (opened->io == NULL) { ff.av_free(buffer); }
     }
-    opened->format = avformat_alloc_context();
+    opened->format = ff.avformat_alloc_context();
     if (opened->io == NULL || opened->format == NULL) {
         say(error, error_size, "out of memory", 0);
         release(opened);
@@ -158,11 +274,11 @@ void *cphotos_video_open(int descriptor, cphotos_video_info *info, char *error, 
     opened->format->pb = opened->io;
     opened->format->flags |= AVFMT_FLAG_CUSTOM_IO;
     AVDictionary *options = NULL;
-    av_dict_set(&options, "format_whitelist", allowed_formats, 0);
+    ff.av_dict_set(&options, "format_whitelist", allowed_formats, 0);
     // No protocol at all: the one input is the descriptor, and nothing in a file opens another.
-    av_dict_set(&options, "protocol_whitelist", "none", 0);
-    int code = avformat_open_input(&opened->format, NULL, NULL, &options);
-    av_dict_free(&options);
+    ff.av_dict_set(&options, "protocol_whitelist", "none", 0);
+    int code = ff.avformat_open_input(&opened->format, NULL, NULL, &options);
+    ff.av_dict_free(&options);
     if (code < 0) {
         // avformat_open_input frees the context on failure.
         opened->format = NULL;
@@ -170,7 +286,7 @@ void *cphotos_video_open(int descriptor, cphotos_video_info *info, char *error, 
         release(opened);
         return NULL;
     }
-    code = avformat_find_stream_info(opened->format, NULL);
+    code = ff.avformat_find_stream_info(opened->format, NULL);
     if (code < 0) {
         say(error, error_size, "the streams cannot be read", code);
         release(opened);
@@ -179,7 +295,7 @@ void *cphotos_video_open(int descriptor, cphotos_video_info *info, char *error, 
     AVFormatContext *format = opened->format;
     info->duration = format->duration == AV_NOPTS_VALUE ? -1 : (double)format->duration / AV_TIME_BASE;
     snprintf(info->container, sizeof info->container, "%s", format->iformat->name);
-    int best = av_find_best_stream(format, AVMEDIA_TYPE_VIDEO, -1, -1, NULL, 0);
+    int best = ff.av_find_best_stream(format, AVMEDIA_TYPE_VIDEO, -1, -1, NULL, 0);
     for (unsigned index = 0; index < format->nb_streams && info->track_count < CPHOTOS_VIDEO_MAX_TRACKS; index++) {
         cphotos_video_track *track = &info->tracks[info->track_count];
         describe(format->streams[index], track);
@@ -202,7 +318,7 @@ void *cphotos_video_open(int descriptor, cphotos_video_info *info, char *error, 
 
 static int convert(AVFrame *picture, int width, int height, cphotos_video_frame *frame, char *error,
     size_t error_size) {
-    struct SwsContext *scaler = sws_getContext(picture->width, picture->height, picture->format, width, height,
+    struct SwsContext *scaler = ff.sws_getContext(picture->width, picture->height, picture->format, width, height,
         AV_PIX_FMT_RGB24, width < picture->width ? SWS_AREA : SWS_BICUBIC, NULL, NULL, NULL);
     if (scaler == NULL) {
         say(error, error_size, "the frame's pixel format cannot be converted", 0);
@@ -214,25 +330,25 @@ static int convert(AVFrame *picture, int width, int height, cphotos_video_frame 
         space = picture->height >= 720 ? AVCOL_SPC_BT709 : AVCOL_SPC_BT470BG;
     }
     int *source_table, *destination_table, source_range, destination_range, brightness, contrast, saturation;
-    if (sws_getColorspaceDetails(scaler, &source_table, &source_range, &destination_table, &destination_range,
+    if (ff.sws_getColorspaceDetails(scaler, &source_table, &source_range, &destination_table, &destination_range,
             &brightness, &contrast, &saturation) >= 0) {
         if (picture->color_range == AVCOL_RANGE_JPEG) { source_range = 1; }
-        sws_setColorspaceDetails(scaler, sws_getCoefficients(space), source_range, destination_table, 1,
+        ff.sws_setColorspaceDetails(scaler, ff.sws_getCoefficients(space), source_range, destination_table, 1,
             brightness, contrast, saturation);
     }
     // swscale's vector code writes past the end of a row: rows are converted into aligned,
     // padded strides, then packed tight for libvips.
     size_t tight = (size_t)width * 3, stride = FFALIGN(tight, 64);
-    uint8_t *pixels = av_malloc(stride * (size_t)height + 64);
+    uint8_t *pixels = ff.av_malloc(stride * (size_t)height + 64);
     if (pixels == NULL) {
-        sws_freeContext(scaler);
+        ff.sws_freeContext(scaler);
         say(error, error_size, "out of memory", 0);
         return -1;
     }
     uint8_t *planes[4] = {pixels, NULL, NULL, NULL};
     int strides[4] = {(int)stride, 0, 0, 0};
-    sws_scale(scaler, (const uint8_t *const *)picture->data, picture->linesize, 0, picture->height, planes, strides);
-    sws_freeContext(scaler);
+    ff.sws_scale(scaler, (const uint8_t *const *)picture->data, picture->linesize, 0, picture->height, planes, strides);
+    ff.sws_freeContext(scaler);
     for (int row = 1; row < height; row++) { memmove(pixels + row * tight, pixels + row * stride, tight); }
     frame->pixels = pixels;
     frame->width = width;
@@ -258,26 +374,26 @@ int cphotos_video_decode_frame(void *pointer, int width, int height, double max_
         say(error, error_size, what, 0);
         return -1;
     }
-    const AVCodec *codec = avcodec_find_decoder(parameters->codec_id);
+    const AVCodec *codec = ff.avcodec_find_decoder(parameters->codec_id);
     if (codec == NULL) {
         char what[96];
-        snprintf(what, sizeof what, "no decoder for %s video", avcodec_get_name(parameters->codec_id));
+        snprintf(what, sizeof what, "no decoder for %s video", ff.avcodec_get_name(parameters->codec_id));
         say(error, error_size, what, 0);
         return -1;
     }
-    AVCodecContext *decoder = avcodec_alloc_context3(codec);
-    AVPacket *packet = av_packet_alloc();
-    AVFrame *picture = av_frame_alloc();
+    AVCodecContext *decoder = ff.avcodec_alloc_context3(codec);
+    AVPacket *packet = ff.av_packet_alloc();
+    AVFrame *picture = ff.av_frame_alloc();
     int result = -1;
     if (decoder == NULL || packet == NULL || picture == NULL) {
         say(error, error_size, "out of memory", 0);
         goto done;
     }
-    int code = avcodec_parameters_to_context(decoder, parameters);
+    int code = ff.avcodec_parameters_to_context(decoder, parameters);
     if (code >= 0) {
         // One frame: threads would only add their start-up and delay.
         decoder->thread_count = 1;
-        code = avcodec_open2(decoder, codec, NULL);
+        code = ff.avcodec_open2(decoder, codec, NULL);
     }
     if (code < 0) {
         say(error, error_size, "the decoder cannot start", code);
@@ -285,7 +401,7 @@ int cphotos_video_decode_frame(void *pointer, int width, int height, double max_
     }
     int packets = 0, draining = 0;
     for (;;) {
-        code = avcodec_receive_frame(decoder, picture);
+        code = ff.avcodec_receive_frame(decoder, picture);
         if (code >= 0) { break; }
         if (code != AVERROR(EAGAIN) || draining) {
             say(error, error_size, draining ? "the video track has no decodable frame" : "the frame cannot be decoded",
@@ -296,19 +412,19 @@ int cphotos_video_decode_frame(void *pointer, int width, int height, double max_
             say(error, error_size, "no frame in the first packets of the video track", 0);
             goto done;
         }
-        code = av_read_frame(opened->format, packet);
+        code = ff.av_read_frame(opened->format, packet);
         if (code < 0) {
             // The end of the file: what the decoder holds comes out now.
             draining = 1;
-            avcodec_send_packet(decoder, NULL);
+            ff.avcodec_send_packet(decoder, NULL);
             continue;
         }
         if (packet->stream_index == opened->video_stream) {
-            code = avcodec_send_packet(decoder, packet);
+            code = ff.avcodec_send_packet(decoder, packet);
             // A damaged packet is skipped; the next key frame may decode.
             (void)code;
         }
-        av_packet_unref(packet);
+        ff.av_packet_unref(packet);
     }
     if (picture->width <= 0 || picture->height <= 0
         || (double)picture->width * (double)picture->height > max_pixels) {
@@ -326,12 +442,12 @@ int cphotos_video_decode_frame(void *pointer, int width, int height, double max_
     }
     result = convert(picture, width, height, frame, error, error_size);
 done:
-    av_frame_free(&picture);
-    av_packet_free(&packet);
-    avcodec_free_context(&decoder);
+    ff.av_frame_free(&picture);
+    ff.av_packet_free(&packet);
+    ff.avcodec_free_context(&decoder);
     return result;
 }
 
 void cphotos_video_close(void *pointer) { release(pointer); }
 
-void cphotos_video_free(void *pointer) { av_free(pointer); }
+void cphotos_video_free(void *pointer) { ff.av_free(pointer); }
