@@ -40,9 +40,9 @@ struct ImageMeasurement {
             throw BenchmarkError("thumbnails: vipsthumbnail is missing (apt-get install libvips-tools)")
         }
         print("thumbnails: \(rounds) rounds of each file, one thread; baseline \(vipsthumbnail)")
-        let output = (directory as NSString).appendingPathComponent("thumbnails")
-        try? FileManager.default.removeItem(atPath: output)
-        try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+        // A directory of the bench's own (mkdtemp: never one that was there), removed at the end.
+        let output = try Scratch.directory(in: directory, prefix: "photos-bench-thumbnails")
+        defer { try? FileManager.default.removeItem(atPath: output) }
 
         for (name, files) in [("12 MP JPEG", Self.jpegs), ("12 MP HEIC", Self.heics)] {
             let paths = files.map { corpus.appendingPathComponent($0).path }
@@ -168,8 +168,7 @@ struct ImageMeasurement {
         let path = (directory as NSString).appendingPathComponent("photos-bench-100mp.jpg")
         if FileManager.default.fileExists(atPath: path) { return path }
         print("  making a 10000x10000 JPEG with vips (once)")
-        let work = (directory as NSString).appendingPathComponent("photos-bench-100mp")
-        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+        let work = try Scratch.directory(in: directory, prefix: "photos-bench-100mp")
         defer { try? FileManager.default.removeItem(atPath: work) }
         var planes: [String] = []
         for band in 0..<3 {
@@ -223,8 +222,9 @@ enum Child {
     static let gnuTime = FileManager.default.isExecutableFile(atPath: "/usr/bin/time") ? "/usr/bin/time" : nil
 
     static func run(_ path: String, _ arguments: [String], environment: [String: String] = [:]) throws -> Outcome {
-        let report = FileManager.default.temporaryDirectory.appendingPathComponent("photos-bench-time-\(getpid())").path
-        defer { try? FileManager.default.removeItem(atPath: report) }
+        let scratch = try Scratch.directory(in: FileManager.default.temporaryDirectory.path, prefix: "photos-bench-time")
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let report = scratch + "/report"
         let process = Process()
         if let gnuTime {
             process.executableURL = URL(fileURLWithPath: gnuTime)
@@ -247,5 +247,18 @@ enum Child {
             status: process.terminationStatus, seconds: seconds,
             peakMegabytes: fields.count == 3 ? fields[0] / 1024 : nil,
             cpuSeconds: fields.count == 3 ? fields[1] + fields[2] : nil)
+    }
+}
+
+/// Directories the bench makes for itself and removes: `mkdtemp` gives a new one, so what is
+/// removed was never a user's.
+enum Scratch {
+    static func directory(in parent: String, prefix: String) throws -> String {
+        try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+        var template = Array("\(parent)/\(prefix)-XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else {
+            throw BenchmarkError("cannot make a directory in \(parent): \(String(cString: strerror(errno)))")
+        }
+        return String(cString: made)
     }
 }

@@ -212,6 +212,17 @@ import Testing
             fixture.asset("beach.jpg"), with: .smartAlbum, options: fixture.options())
         // The fixture's assets were added in 2023, so they are not recently added.
         #expect(Set(smartContaining.map(\.assetCollectionSubtype)) == [.smartAlbumUserLibrary, .smartAlbumFavorites])
+        // The options apply to the smart albums too: predicate, sort, limit.
+        let favoritesOnly = PHAssetCollection.fetchAssetCollectionsContaining(
+            fixture.asset("beach.jpg"), with: .smartAlbum,
+            options: fixture.options { $0.predicate = NSPredicate(format: "localizedTitle == %@", "Favorites") })
+        #expect(favoritesOnly.map(\.assetCollectionSubtype) == [.smartAlbumFavorites])
+        let firstByTitle = PHAssetCollection.fetchAssetCollectionsContaining(
+            fixture.asset("beach.jpg"), with: .smartAlbum, options: fixture.options {
+                $0.sortDescriptors = [NSSortDescriptor(key: "localizedTitle", ascending: true)]
+                $0.fetchLimit = 1
+            })
+        #expect(firstByTitle.map(\.localizedTitle) == ["Favorites"])
         let byIdentifier = PHAssetCollection.fetchAssetCollections(
             withLocalIdentifiers: [fixture.collections["Winter"]!, fixture.collections["2020"]!], options: fixture.options())
         #expect(byIdentifier.map(\.localizedTitle) == ["Winter"], "a folder is not an asset collection")

@@ -136,7 +136,11 @@ extension PHAssetCollection {
                 options.predicate = NSPredicate(format: "SELF == %@", asset)
                 return !PHAsset.fetchAssets(in: album, options: options).isEmpty
             }
-            return PHFetchResult(objects: matching)
+            // The smart albums holding it, fetched with the options (predicate, sort, limit) as
+            // any collections are: in their own order unless sorted.
+            let query = (options ?? PHFetchOptions()).collectionQuery(
+                scope: .listed(matching.compactMap(\.rowID)), schema: .assetCollection)
+            return library.fetchCollections(query)
         }
         return fetch(.containingAsset(asset.rowID ?? -1, type: type), options: options, library: library)
     }
