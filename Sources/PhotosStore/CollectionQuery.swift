@@ -42,18 +42,20 @@ public struct CollectionQuery: Sendable, Hashable {
         case "startDate": "(\(dateBound("MIN")))"
         case "endDate": "(\(dateBound("MAX")))"
         case "estimatedAssetCount":
-            "(SELECT COUNT(*) FROM collection_asset ca WHERE ca.collectionId = collection.id)"
+            "COALESCE((SELECT s.assetCount FROM collection_stats s WHERE s.collectionId = collection.id), 0)"
         default: "collection." + key
         }
     }
 
-    /// The earliest or latest creation date among an album's members, or a folder's albums' members.
+    /// The earliest or latest creation date among an album's members, or a folder's albums'
+    /// members: from the figures the library keeps (``CollectionStats``), a row per album.
     private static func dateBound(_ function: String) -> String {
-        """
-        SELECT \(function)(a.creationDate) FROM collection_asset ca JOIN asset a ON a.id = ca.assetId
-        WHERE ca.collectionId = collection.id
-           OR ca.collectionId IN (SELECT child.id FROM collection child WHERE child.parentId = collection.id)
-        """
+        let column = function == "MIN" ? "startDate" : "endDate"
+        return """
+            SELECT \(function)(s.\(column)) FROM collection_stats s
+            WHERE s.collectionId = collection.id
+               OR s.collectionId IN (SELECT child.id FROM collection child WHERE child.parentId = collection.id)
+            """
     }
 
     /// The SELECT statement and its arguments for the row ids this query selects, in order.

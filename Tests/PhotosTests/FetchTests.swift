@@ -255,6 +255,21 @@ import Testing
             $0.predicate = NSPredicate(format: "estimatedAssetCount > 1")
         })
         #expect(big.map(\.localizedTitle) == ["Trip"])
+        // Sorted and filtered by the figures the library keeps: Winter (sunset, 2020-06-01) starts
+        // after Trip (pano 2019, beach 2020-01-01, movie).
+        let byStart = PHAssetCollection.fetchAssetCollections(with: .album, subtype: .any, options: fixture.options {
+            $0.sortDescriptors = [NSSortDescriptor(key: "startDate", ascending: false)]
+        })
+        #expect(byStart.map(\.localizedTitle) == ["Winter", "Trip"])
+        let byCount = PHAssetCollection.fetchAssetCollections(with: .album, subtype: .any, options: fixture.options {
+            $0.sortDescriptors = [NSSortDescriptor(key: "estimatedAssetCount", ascending: true)]
+        })
+        #expect(byCount.map(\.localizedTitle) == ["Winter", "Trip"])
+        // Trip ends in 2022 (movie), Winter on 2020-06-01.
+        let endedBy2021 = PHAssetCollection.fetchAssetCollections(with: .album, subtype: .any, options: fixture.options {
+            $0.predicate = NSPredicate(format: "endDate < %@", Date(timeIntervalSince1970: 1_609_459_200) as NSDate)
+        })
+        #expect(endedBy2021.map(\.localizedTitle) == ["Winter"])
         let started = PHCollectionList.fetchCollectionLists(with: .folder, subtype: .any, options: fixture.options {
             $0.predicate = NSPredicate(format: "localizedTitle BEGINSWITH '20'")
         })
