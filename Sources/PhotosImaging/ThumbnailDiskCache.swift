@@ -142,7 +142,9 @@ public final class ThumbnailDiskCache: Sendable {
 
     // MARK: Reading and writing
 
-    /// The image kept for `key`, or nil. A damaged entry is removed.
+    /// The image kept for `key`, or nil. A damaged entry is removed when it is provably the
+    /// cache's (it begins as entries do, or is empty, as a crash can leave a renamed file); any
+    /// other file at the name is a miss and is left alone.
     public func image(for key: Key) -> RenderedImage? {
         let path = path(of: key)
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
@@ -155,7 +157,7 @@ public final class ThumbnailDiskCache: Sendable {
         guard fstat(descriptor, &status) == 0, status.st_size >= Entry.headerSize, status.st_size <= 64 << 20,
             let bytes = Self.read(descriptor, count: Int(status.st_size)), let image = Entry.decode(bytes)
         else {
-            unlink(path)
+            if status.st_mode & S_IFMT == S_IFREG, status.st_size == 0 || Self.isWrittenByCache(path) { unlink(path) }
             state.withLock { $0.counts.misses += 1 }
             return nil
         }
@@ -184,7 +186,12 @@ public final class ThumbnailDiskCache: Sendable {
         guard descriptor >= 0 else { return }
         let written = bytes.withUnsafeBytes { Self.write(descriptor, $0) }
         close(descriptor)
-        guard written, rename(temporary, path) == 0 else {
+        // An entry of the cache's is replaced; a file of anyone else's at the name never is.
+        var existing = stat()
+        let replaceable =
+            lstat(path, &existing) != 0
+            || (existing.st_mode & S_IFMT == S_IFREG && (existing.st_size == 0 || Self.isWrittenByCache(path)))
+        guard written, replaceable, rename(temporary, path) == 0 else {
             unlink(temporary)
             return
         }

@@ -71,8 +71,8 @@ struct ThumbnailRoutes: Sendable {
         let wanted = try Wanted(Query(request.uri.query))
         // A limited client's 404 for an asset it does not see, as for one that is not there.
         let description = try fetches.description(ofAsset: identifier, access: context.access)
-        let sources = description.mediaType == "video" ? ["video", "fullSizeVideo"] : ["photo", "fullSizePhoto", "alternatePhoto"]
-        guard let file = sources.lazy.compactMap({ type in description.resources.first { $0.type == type } }).first
+        let sources = description.mediaType == "video" ? PHAssetResourceType.movieSources : PHAssetResourceType.pictureSources
+        guard let file = sources.lazy.compactMap({ type in description.resources.first { $0.type == type.name } }).first
         else {
             throw APIError(.notFound, "asset \(identifier) has no picture to make a thumbnail of")
         }

@@ -16,8 +16,9 @@ public struct ThumbnailStatus: Codable, Sendable, Hashable {
     public var kept: Int
     /// Files that could not be rendered (each logged).
     public var failed: Int
-    /// Photos the library held when the daemon started, and how many of them are done.
+    /// Photos and videos the library held when the daemon started.
     public var photosAtStart: Int
+    /// How many of those are done (every size made or kept).
     public var photosAtStartDone: Int
 
     /// A status with nothing made yet.

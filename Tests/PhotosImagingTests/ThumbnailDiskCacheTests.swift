@@ -84,7 +84,7 @@ import Testing
         let cache = ThumbnailDiskCache(directory: cacheDirectory, maximumBytes: 1 << 20)
         let key = try #require(ThumbnailDiskCache.Key(fileAt: source, request))
         let path = cache.path(of: key)
-        for damage in ["flip", "cut", "empty", "header"] {
+        for damage in ["flip", "cut", "empty"] {
             cache.store(Self.image(3_000), for: key)
             var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
             switch damage {
@@ -97,6 +97,25 @@ import Testing
             #expect(cache.image(for: key) == nil, "\(damage)")
             #expect(!FileManager.default.fileExists(atPath: path), "\(damage)")
         }
+    }
+
+    /// A file at an entry's name that does not begin as entries do (a user's, or an entry whose
+    /// header was overwritten) is a miss, and is neither removed nor written over.
+    @Test func aForeignFileAtAnEntrysNameIsLeftAlone() throws {
+        let cache = ThumbnailDiskCache(directory: cacheDirectory, maximumBytes: 1 << 20)
+        let key = try #require(ThumbnailDiskCache.Key(fileAt: source, request))
+        let path = cache.path(of: key)
+        try FileManager.default.createDirectory(
+            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        let foreign = Data("someone's notes, not an entry".utf8)
+        try foreign.write(to: URL(fileURLWithPath: path))
+        #expect(cache.image(for: key) == nil)
+        cache.store(Self.image(1_000), for: key)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == foreign)
+        #expect(cache.image(for: key) == nil)
+        // The store's temporary file went too: nothing else is left in the folder.
+        let folder = (path as NSString).deletingLastPathComponent
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == [(path as NSString).lastPathComponent])
     }
 
     /// Past the bound, the least recently served go first, to nine tenths of it; files that are not

@@ -247,7 +247,7 @@ public class PHImageManager: NSObject, @unchecked Sendable {  // Mutable state i
                 localIdentifiers: [asset.localIdentifier])
         }
         let resources = PHAssetResource.assetResources(for: asset)
-        for type in [PHAssetResourceType.video, .fullSizeVideo] {
+        for type in PHAssetResourceType.movieSources {
             if let resource = resources.first(where: { $0.type == type }) { return resource }
         }
         if let reason = asset.library?.unavailabilityReason { throw reason }

@@ -3,11 +3,16 @@ import Synchronization
 
 /// A container type an export writes.
 public struct AVFileType: RawRepresentable, Sendable, Hashable {
+    /// The container's uniform type identifier.
     public let rawValue: String
+    /// The type with that identifier.
     public init(rawValue: String) { self.rawValue = rawValue }
 
+    /// QuickTime (`.mov`).
     public static let mov = AVFileType(rawValue: "com.apple.quicktime-movie")
+    /// MPEG-4 (`.mp4`).
     public static let mp4 = AVFileType(rawValue: "public.mpeg-4")
+    /// Apple's MPEG-4 variant (`.m4v`).
     public static let m4v = AVFileType(rawValue: "com.apple.m4v-video")
 }
 
@@ -15,7 +20,9 @@ public struct AVFileType: RawRepresentable, Sendable, Hashable {
 public let AVAssetExportPresetPassthrough = "AVAssetExportPresetPassthrough"
 /// Presets that re-encode; Linux has no encoder behind them (``PHImageManager`` refuses them).
 public let AVAssetExportPresetHighestQuality = "AVAssetExportPresetHighestQuality"
+/// A re-encoding preset (refused: see ``AVAssetExportPresetHighestQuality``).
 public let AVAssetExportPresetMediumQuality = "AVAssetExportPresetMediumQuality"
+/// A re-encoding preset (refused: see ``AVAssetExportPresetHighestQuality``).
 public let AVAssetExportPresetLowQuality = "AVAssetExportPresetLowQuality"
 
 /// Writes an asset's file to a new one: AVFoundation's `AVAssetExportSession`, with the
@@ -37,6 +44,7 @@ public let AVAssetExportPresetLowQuality = "AVAssetExportPresetLowQuality"
 public final class AVAssetExportSession: NSObject, @unchecked Sendable {  // Mutable state is in `state`.
     /// Where an export is.
     public enum Status: Int, Sendable, Hashable {
+        /// Not started; `waiting` once asked, `exporting` while copying; then one of the last three.
         case unknown, waiting, exporting, completed, failed, cancelled
     }
 
@@ -87,6 +95,7 @@ public final class AVAssetExportSession: NSObject, @unchecked Sendable {  // Mut
         }
     }
 
+    /// Where the export is.
     public var status: Status { state.withLock { $0.status } }
     /// Why the export failed.
     public var error: (any Error)? { state.withLock { $0.error } }

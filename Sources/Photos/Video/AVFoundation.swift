@@ -7,7 +7,9 @@ import PhotosImaging
 
 /// A time as a rational number of seconds: Core Media's `CMTime`.
 public struct CMTime: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// The count of `1 / timescale` seconds.
     public var value: Int64
+    /// Steps a second; 0 for ``invalid``.
     public var timescale: Int32
     /// Whether the time is a number; ``invalid`` is not.
     public let isValid: Bool
@@ -36,11 +38,13 @@ public struct CMTime: Sendable, Hashable, Comparable, CustomStringConvertible {
 
     /// No time: what a video that cannot be read gives as its duration.
     public static let invalid = CMTime(invalid: ())
+    /// No time at all.
     public static let zero = CMTime(value: 0, timescale: 1)
 
     /// The time in seconds; NaN for ``invalid``.
     public var seconds: Double { isValid ? Double(value) / Double(timescale) : .nan }
 
+    /// Earlier than, by seconds.
     public static func < (lhs: CMTime, rhs: CMTime) -> Bool { lhs.seconds < rhs.seconds }
 
     public var description: String { isValid ? "\(value)/\(timescale) s" : "invalid" }
@@ -54,12 +58,18 @@ public typealias CMPersistentTrackID = Int32
 
 /// What a track carries.
 public struct AVMediaType: RawRepresentable, Sendable, Hashable {
+    /// QuickTime's four-letter media type.
     public let rawValue: String
+    /// The type with that code.
     public init(rawValue: String) { self.rawValue = rawValue }
 
+    /// Moving pictures.
     public static let video = AVMediaType(rawValue: "vide")
+    /// Sound.
     public static let audio = AVMediaType(rawValue: "soun")
+    /// Timed metadata (and any other track FFmpeg names neither video nor audio).
     public static let metadata = AVMediaType(rawValue: "meta")
+    /// Subtitles and other text.
     public static let text = AVMediaType(rawValue: "text")
 }
 
@@ -137,6 +147,7 @@ public class AVURLAsset: AVAsset, @unchecked Sendable {
 public final class AVAssetTrack: NSObject, @unchecked Sendable {  // Immutable after init.
     /// The track's identifier in its file (MP4's `tkhd` track ID).
     public let trackID: CMPersistentTrackID
+    /// What the track carries.
     public let mediaType: AVMediaType
     /// Video: the picture's size as stored (pixel aspect ratio applied), before
     /// ``preferredTransform``: a portrait iPhone video is 1920x1080 turned a quarter.

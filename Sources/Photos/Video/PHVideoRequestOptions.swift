@@ -3,9 +3,13 @@ import Foundation
 /// Which quality of a video to give; every mode gives the file itself on Linux (there is no
 /// smaller copy in a cloud to give first).
 public enum PHVideoRequestOptionsDeliveryMode: Int, Sendable, Hashable {
+    /// PhotoKit picks the quality; here, the file.
     case automatic = 0
+    /// The best quality; here, the file.
     case highQualityFormat = 1
+    /// A medium quality; here, the file.
     case mediumQualityFormat = 2
+    /// Whatever comes fastest; here, the file.
     case fastFormat = 3
 }
 

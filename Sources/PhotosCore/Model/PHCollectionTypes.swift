@@ -122,6 +122,11 @@ public enum PHAssetResourceType: Int, Sendable, Hashable, CaseIterable, Codable 
     /// its full-size photo, else its alternate photo (`PHImageManager`, photosd's thumbnails).
     public static let pictureSources: [PHAssetResourceType] = [.photo, .fullSizePhoto, .alternatePhoto]
 
+    /// The resources a video asset's movie is read from, the first it has: its video, else its
+    /// full-size video (`PHImageManager`'s poster frames and video requests, photosd's thumbnails,
+    /// the API's).
+    public static let movieSources: [PHAssetResourceType] = [.video, .fullSizeVideo]
+
     /// The PhotoKit case name, as used in JSON (`"pairedVideo"`).
     public var name: String { Self.names[self] ?? String(describing: self) }
     /// Each case's name, made once: `String(describing:)` reflects on the value (a Mirror), about a

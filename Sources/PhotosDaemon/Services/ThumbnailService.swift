@@ -176,7 +176,7 @@ public final class ThumbnailService: Service, Sendable {
                 if files[type] == nil { files[type] = rows.resources.string(AssetRows.ResourceColumn.path) }
                 try rows.resources.advance()
             }
-            let sources: [PHAssetResourceType] = isVideo ? [.video, .fullSizeVideo] : PHAssetResourceType.pictureSources
+            let sources = isVideo ? PHAssetResourceType.movieSources : PHAssetResourceType.pictureSources
             let preferred = sources.lazy.compactMap { files[Int64($0.rawValue)] }.first
             if isImage || isVideo, let preferred { paths.append(Picture(path: preferred, isVideo: isVideo)) }
             try rows.assets.advance()

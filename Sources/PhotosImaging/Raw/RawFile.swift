@@ -29,8 +29,8 @@ final class RawFile {
     private init?(path: String) {
         self.path = path
         var info = cphotos_raw_info()
-        var error = [CChar](repeating: 0, count: 256)
-        guard let raw = PathBytes.withCString(path, { name in cphotos_raw_open(name, &info, &error, error.count) })
+        var error = ErrorText()
+        guard let raw = error.withBuffer({ buffer, size in PathBytes.withCString(path) { cphotos_raw_open($0, &info, buffer, size) } })
         else { return nil }
         self.raw = raw
         storedSize = PixelSize(width: Int(info.width), height: Int(info.height))
@@ -60,10 +60,11 @@ final class RawFile {
         var isJPEG: Int32 = 0
         var width: Int32 = 0
         var height: Int32 = 0
-        var error = [CChar](repeating: 0, count: 256)
-        guard cphotos_raw_preview(raw, &data, &length, &isJPEG, &width, &height, &error, error.count) == 0,
-            let data
-        else { throw ImagingError(.undecodable, Self.text(error), path: path) }
+        var error = ErrorText()
+        let status = error.withBuffer { cphotos_raw_preview(raw, &data, &length, &isJPEG, &width, &height, $0, $1) }
+        guard status == 0, let data else {
+            throw ImagingError(.undecodable, error.text ?? "LibRaw cannot read it", path: path)
+        }
         defer { cphotos_raw_free(data) }
         let bytes = Array(UnsafeRawBufferPointer(start: data, count: length))
         return isJPEG != 0 ? .jpeg(bytes) : .pixels(bytes, PixelSize(width: Int(width), height: Int(height)))
@@ -75,23 +76,19 @@ final class RawFile {
         var pixels: UnsafeMutableRawPointer?
         var width: Int32 = 0
         var height: Int32 = 0
-        var error = [CChar](repeating: 0, count: 256)
-        guard
-            cphotos_raw_develop(
-                raw, half ? 1 : 0, Double(maximumPixelCount), &pixels, &width, &height, &error, error.count) == 0,
-            let pixels
-        else { throw ImagingError(.undecodable, Self.text(error), path: path) }
+        var error = ErrorText()
+        let status = error.withBuffer {
+            cphotos_raw_develop(raw, half ? 1 : 0, Double(maximumPixelCount), &pixels, &width, &height, $0, $1)
+        }
+        guard status == 0, let pixels else {
+            throw ImagingError(.undecodable, error.text ?? "LibRaw cannot develop it", path: path)
+        }
         defer { cphotos_raw_free(pixels) }
         try Vips.start()
         guard let image = cphotos_vips_from_rgb(pixels, width, height, 0) else {
             throw ImagingError(.failed, Vips.reason("the developed picture could not be copied"), path: path)
         }
         return VipsObject(image)
-    }
-
-    private static func text(_ error: [CChar]) -> String {
-        let text = error.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        return text.isEmpty ? "LibRaw cannot read it" : text
     }
 
     /// Whether the file open as `descriptor` starts as a RAW family does.

@@ -27,11 +27,13 @@ public struct VideoInfo: Sendable, Hashable {
 public struct VideoTrack: Sendable, Hashable {
     /// What a track carries.
     public enum Kind: Sendable, Hashable {
+        /// Moving pictures, sound, or anything else (subtitles, data, cover art).
         case video, audio, other
     }
 
     /// The container's track identifier (MP4's `tkhd` track ID), or the stream's position + 1.
     public let identifier: Int
+    /// What it carries.
     public let kind: Kind
     /// The codec's short name (`h264`, `hevc`, `aac`, `pcm_s16le`).
     public let codec: String
@@ -43,8 +45,9 @@ public struct VideoTrack: Sendable, Hashable {
     public let rotation: Int
     /// Video: frames per second, 0 when unknown.
     public let frameRate: Double
-    /// Audio: samples per second and channels.
+    /// Audio: samples per second.
     public let sampleRate: Int
+    /// Audio: channels.
     public let channels: Int
     /// Bits per second, 0 when unknown.
     public let bitRate: Int
@@ -106,20 +109,6 @@ final class VideoFile {
                 pixels, frame.width, frame.height, Int32(info.primaryVideo?.rotation ?? 0))
         else { throw ImagingError(.failed, Vips.reason("the frame could not be copied"), path: path) }
         return VipsObject(image)
-    }
-}
-
-/// A buffer for the C functions' reasons.
-private struct ErrorText {
-    private var bytes = [CChar](repeating: 0, count: 256)
-
-    mutating func withBuffer<Result>(_ body: (UnsafeMutablePointer<CChar>, Int) -> Result) -> Result {
-        bytes.withUnsafeMutableBufferPointer { body($0.baseAddress!, $0.count) }
-    }
-
-    var text: String? {
-        let text = bytes.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        return text.isEmpty ? nil : text
     }
 }
 
