@@ -11,7 +11,9 @@ extension PhotosCommand {
             discussion: """
                 Each file keeps its name. Nothing is written over: when a name is taken in the directory,
                 nothing is copied and the command says which. The asset's own files are only read.
-                --current is the same as --original until edits are rendered.
+                With --current, an edited asset's render takes its photo's (or video's) place, named
+                after it (IMG_0001.HEIC edited gives IMG_0001.jpg), and its adjustment data comes as
+                IMG_0001.AAE, the sidecar iOS writes.
                   photos export 6A1F.../L0/001 -o ~/Desktop/out
                 """)
 
@@ -21,8 +23,8 @@ extension PhotosCommand {
 
             static func help(for value: Self) -> ArgumentHelp? {
                 switch value {
-                case .original: "The files as they are on disk (the default)."
-                case .current: "The asset as it looks now: its original files, until edits are rendered."
+                case .original: "The original files, without edits (the default)."
+                case .current: "The asset as it looks now: an edit's render and adjustment data instead of its original."
                 }
             }
         }
@@ -52,8 +54,10 @@ extension PhotosCommand {
                 throw CLIError("cannot make \(output): \(error.localizedDescription)")
             }
             let directory = URL(fileURLWithPath: output)
-            let copies = resources.map { (resource: $0, to: directory.appendingPathComponent($0.originalFilename).path) }
-            let names = copies.map { $0.resource.originalFilename }
+            let copies = Self.files(of: resources, version: version).map {
+                (resource: $0.resource, to: directory.appendingPathComponent($0.name).path)
+            }
+            let names = copies.map { ($0.to as NSString).lastPathComponent }
             if let twice = names.first(where: { name in names.filter { $0 == name }.count > 1 }) {
                 throw CLIError("two of the asset's files are named \(Output.escaped(twice)): export them one by one")
             }
@@ -86,6 +90,31 @@ extension PhotosCommand {
                     print("wrote \(Output.escaped(copy.to)) (\(copy.resource.type.name))")
                 }
             }
+        }
+
+        /// The files of a version and their names: the originals; or, as the asset looks now, an
+        /// edit's render in its original's place under the original's name with the render's
+        /// extension, and its adjustment data under the same name with `.AAE`.
+        static func files(of resources: [PHAssetResource], version: Version) -> [(resource: PHAssetResource, name: String)] {
+            let originals = resources.filter { !PHAssetResourceType.editTypes.contains($0.type) }
+            guard version == .current else { return originals.map { ($0, $0.originalFilename) } }
+            var files: [(resource: PHAssetResource, name: String)] = []
+            var stem: String?
+            for resource in originals {
+                let renderType: PHAssetResourceType? =
+                    resource.type == .photo ? .fullSizePhoto : resource.type == .video ? .fullSizeVideo : nil
+                if let renderType, let render = resources.first(where: { $0.type == renderType }) {
+                    let name = (resource.originalFilename as NSString).deletingPathExtension
+                    stem = name
+                    files.append((render, name + "." + render.fileURL.pathExtension))
+                } else {
+                    files.append((resource, resource.originalFilename))
+                }
+            }
+            if let stem, let adjustment = resources.first(where: { $0.type == .adjustmentData }) {
+                files.append((adjustment, stem + ".AAE"))
+            }
+            return files
         }
 
         static func exists(_ path: String) -> Bool {

@@ -48,12 +48,14 @@ extension LibraryTransaction {
         return try storedFiles(where: condition, arguments)
     }
 
-    /// Read column by column: the daemon asks this for each file that arrives.
+    /// Read column by column: the daemon asks this for each file that arrives. An edit's files are
+    /// the library's own, never the scanner's to compare, move or remove (even under a root that
+    /// holds the library's folder).
     private func storedFiles(where condition: String, _ arguments: StatementArguments) throws -> [StoredFile] {
         let statement = try db.cachedStatement(
             sql: """
                 SELECT id, assetId, type, path, device, inode, fileSize, modificationTime FROM resource
-                WHERE \(condition)
+                WHERE \(condition) AND type NOT IN \(PHAssetResourceType.editTypesSQL)
                 """)
         return try Row.fetchAll(statement, arguments: arguments).map {
             StoredFile(
@@ -107,12 +109,13 @@ extension LibraryTransaction {
         let removed = JSONText.array(files.map(\.resourceID))
         let affected = JSONText.array(Array(Set(files.map(\.assetID))))
         // Assets losing every file are deleted while their resource rows are still there, so that
-        // their tombstones say which files they had.
+        // their tombstones say which files they had. An edit's files do not keep an asset whose
+        // original is gone.
         let orphans = try Int64.fetchAll(
             db,
             sql: """
                 SELECT value FROM json_each(?1) WHERE NOT EXISTS (SELECT 1 FROM resource WHERE assetId = value
-                    AND id NOT IN (SELECT value FROM json_each(?2)))
+                    AND id NOT IN (SELECT value FROM json_each(?2)) AND type NOT IN \(PHAssetResourceType.editTypesSQL))
                 """, arguments: [affected, removed])
         try deleteAssets(orphans)
         try db.execute(sql: "DELETE FROM resource WHERE id IN (SELECT value FROM json_each(?))", arguments: [removed])
@@ -129,9 +132,11 @@ extension LibraryTransaction {
         }
     }
 
-    /// Replaces an asset's resources.
+    /// Replaces an asset's resources; its edit's files (``PhotosCore/PHAssetResourceType/editTypes``) stay.
     public func replaceResources(ofAsset assetID: Int64, with resources: [ResourceRecord]) throws {
-        try db.execute(sql: "DELETE FROM resource WHERE assetId = ?", arguments: [assetID])
+        try db.execute(
+            sql: "DELETE FROM resource WHERE assetId = ? AND type NOT IN \(PHAssetResourceType.editTypesSQL)",
+            arguments: [assetID])
         for var resource in resources {
             resource.assetId = assetID
             try insertResource(resource)
@@ -328,11 +333,16 @@ extension LibraryTransaction {
 }
 
 extension LibraryTransaction {
-    /// Removes some of an asset's resources; the asset goes too when it has none left.
+    /// Removes some of an asset's resources; the asset goes too when it has none left but its
+    /// edit's files.
     public func removeResources(ofAsset assetID: Int64, atPaths paths: Set<String>) throws {
         let paths = JSONText.array(Array(paths))
         let kept = try Int.fetchOne(
-            db, sql: "SELECT COUNT(*) FROM resource WHERE assetId = ? AND path NOT IN (SELECT value FROM json_each(?))",
+            db,
+            sql: """
+                SELECT COUNT(*) FROM resource WHERE assetId = ? AND path NOT IN (SELECT value FROM json_each(?))
+                AND type NOT IN \(PHAssetResourceType.editTypesSQL)
+                """,
             arguments: [assetID, paths])
         // An asset left with nothing is deleted with its rows, which its tombstone describes.
         guard kept != 0 else { return try deleteAssets([assetID]) }

@@ -9,6 +9,9 @@ import PhotosCore
 public final class LibraryTransaction {
     let db: Database
     var changes = ChangeLogWriter()
+    /// Whether this transaction journaled file work that any process may do once it commits
+    /// (``FileJournalEntry/anyOwner``): the files of deleted assets and of dropped edits.
+    public internal(set) var owesFileWork = false
 
     init(db: Database) {
         self.db = db
@@ -96,6 +99,12 @@ public final class LibraryTransaction {
             of: try AssetRecord.fetchAll(
                 db, sql: "SELECT * FROM asset WHERE id IN (SELECT value FROM json_each(?))", arguments: [list]),
             isAsset: true)
+        // Files the library placed for these assets (imported copies, edits) go after the commit,
+        // whoever deletes them: a change block, or the scanner when an edited photo's file is gone.
+        try journalRemoval(
+            of: ResourceRecord.fetchAll(
+                db, sql: "SELECT * FROM resource WHERE assetId IN (SELECT value FROM json_each(?)) AND isLibraryOwned = 1",
+                arguments: [list]))
         try db.execute(sql: "DELETE FROM asset WHERE id IN (SELECT value FROM json_each(?))", arguments: [list])
         for identifier in identifiers { changes.recorder.deleted(.asset, identifier) }
         for album in albums { changes.recorder.updated(.assetCollection, album, properties: ["assets"]) }

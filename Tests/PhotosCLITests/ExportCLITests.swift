@@ -1,5 +1,8 @@
 import Foundation
+import Photos
+import PhotosImaging
 import PhotosTestSupport
+import Synchronization
 import Testing
 
 /// `photos export`, run as the built binary on a Live Photo of the corpus (a HEIC still and its
@@ -95,5 +98,52 @@ struct ExportCLITests {
             == Set(["IMG_5195.HEIC", "IMG_5195.MOV"].map { out.appendingPathComponent($0).path }))
         let unknown = try export(["nope", "-o", out.path])
         #expect(unknown.status == 1 && unknown.stderr.contains("no asset nope"), "\(unknown.stderr)")
+    }
+
+    /// Edits the Live Photo's still through PhotoKit's API: a 300-pixel JPEG render.
+    func editLivePhoto() throws -> Data {
+        var configuration = PHPhotoLibrary.Configuration()
+        configuration.thumbnailCacheDirectory = nil
+        let photos = try PHPhotoLibrary(url: URL(fileURLWithPath: library), configuration: configuration)
+        let options = PHFetchOptions()
+        options.photoLibrary = photos
+        let asset = try #require(PHAsset.fetchAssets(with: .image, options: options).firstObject)
+        let box = Mutex<PHContentEditingInput?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        asset.requestContentEditingInput(with: nil) { input, _ in
+            box.withLock { $0 = input }
+            done.signal()
+        }
+        try #require(done.wait(timeout: .now() + 60) == .success)
+        let input = try #require(box.withLock { $0 })
+        let output = PHContentEditingOutput(contentEditingInput: input)
+        output.adjustmentData = PHAdjustmentData(formatIdentifier: "org.example.test", formatVersion: "1", data: Data([1]))
+        let render = Data(
+            try ImageRenderer().render(
+                fileAt: input.fullSizeImageURL!.path, ImageRequest(target: PixelSize(width: 300, height: 300))
+            ).data)
+        try render.write(to: output.renderedContentURL)
+        try photos.performChangesAndWait { PHAssetChangeRequest(for: asset).contentEditingOutput = output }
+        return render
+    }
+
+    @Test func anEditedAssetExportsItsRenderAndSidecarAsItLooksNowAndItsOriginalsOtherwise() throws {
+        let identifier = try livePhoto()
+        let render = try editLivePhoto()
+
+        let current = directory.path("current")
+        let run = try export([identifier, "--current", "-o", current.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: current.path).sorted() == ["IMG_5195.AAE", "IMG_5195.MOV", "IMG_5195.jpg"])
+        #expect(try Data(contentsOf: current.appendingPathComponent("IMG_5195.jpg")) == render, "the render, as the app wrote it")
+        let sidecar = try Data(contentsOf: current.appendingPathComponent("IMG_5195.AAE"))
+        let list = try #require(PropertyListSerialization.propertyList(from: sidecar, format: nil) as? [String: Any])
+        #expect(list["adjustmentFormatIdentifier"] as? String == "org.example.test")
+
+        let original = directory.path("original")
+        let plain = try export([identifier, "-o", original.path])
+        #expect(plain.status == 0, "\(plain.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: original.path).sorted() == ["IMG_5195.HEIC", "IMG_5195.MOV"])
+        #expect(try Data(contentsOf: original.appendingPathComponent("IMG_5195.HEIC")) == Data(contentsOf: Self.still))
     }
 }

@@ -120,7 +120,7 @@ import Testing
         do {
             let library = try openLibrary()
             FaultInjection.set(in: library.importDirectory.standardizedFileURL.path) { $0 == step }
-            defer { FaultInjection.clear() }
+            defer { FaultInjection.clear(in: library.importDirectory.standardizedFileURL.path) }
             #expect(throws: PHPhotosError.self) { try move(source, into: library) }
             // At the moment of the crash the photo is somewhere: the original, or the library's copy.
             let copies = filesInImports(library).map { library.importDirectory.path + "/" + $0 }
@@ -153,7 +153,7 @@ import Testing
             }
             let asset = try #require(PHAsset.fetchAssets(with: optionsFor(library)).firstObject)
             FaultInjection.set(in: library.importDirectory.standardizedFileURL.path) { $0 == step }
-            defer { FaultInjection.clear() }
+            defer { FaultInjection.clear(in: library.importDirectory.standardizedFileURL.path) }
             #expect(throws: PHPhotosError.self) {
                 try library.performChangesAndWait { PHAssetChangeRequest.deleteAssets([asset] as NSArray) }
             }
@@ -170,7 +170,7 @@ import Testing
         do {
             let library = try openLibrary()
             FaultInjection.set(in: library.importDirectory.standardizedFileURL.path) { $0 == .placed }
-            defer { FaultInjection.clear() }
+            defer { FaultInjection.clear(in: library.importDirectory.standardizedFileURL.path) }
             #expect(throws: PHPhotosError.self) { try move(source, into: library) }
         }
         // The user saves another picture under the same name before the library is opened again.

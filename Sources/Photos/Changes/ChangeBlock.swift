@@ -37,6 +37,7 @@ final class ChangeBlock: @unchecked Sendable {
         let context = ApplyContext(library: library)
         let journal = library.fileJournal
         var entries: [FileJournalEntry] = []
+        var owesFileWork = false
         let token: Int64?
         do {
             token = try library.database.write { transaction in
@@ -46,6 +47,7 @@ final class ChangeBlock: @unchecked Sendable {
                 for request in requests { try request.applyDeletion(context) }
                 entries = try context.journalEntries.map { try transaction.journal($0) }
                 journal.begin(entries.compactMap(\.id))
+                owesFileWork = transaction.owesFileWork
             }.token
         } catch {
             journal.end(entries.compactMap(\.id))
@@ -55,6 +57,8 @@ final class ChangeBlock: @unchecked Sendable {
         }
         do {
             try journal.finish(entries)
+            // Files of deleted assets and dropped edits, journaled by the store for any process.
+            if owesFileWork { try journal.finishUnowned() }
         } catch {
             throw PHPhotosError(
                 .operationInterrupted,
@@ -90,14 +94,6 @@ final class ApplyContext {
                 source: file.removeSource ? file.source : nil, removeSource: file.removeSource,
                 device: source?.device, inode: source?.inode, fileSize: source?.size,
                 modificationTime: source?.modificationTime, owner: FileOperations.processID))
-    }
-
-    /// After the commit, remove a file the library placed for an asset this block deletes.
-    func removeAfterCommit(_ resource: ResourceRecord) {
-        journalEntries.append(
-            FileJournalEntry(
-                operation: .remove, destination: resource.path, device: resource.device, inode: resource.inode,
-                owner: FileOperations.processID))
     }
 
     /// The asset row id of a local identifier (an existing asset or one created earlier in this block).

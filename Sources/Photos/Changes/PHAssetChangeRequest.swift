@@ -22,6 +22,8 @@ public class PHAssetChangeRequest: PHChangeRequest, @unchecked Sendable {
     private var newLocation: CLLocation??
     private var newFavorite: Bool?
     private var newHidden: Bool?
+    /// An edit or a revert, the last asked for.
+    private var contentChange: ContentChange?
 
     /// A request to edit an existing asset's properties.
     public init(for asset: PHAsset) {
@@ -65,8 +67,21 @@ public class PHAssetChangeRequest: PHChangeRequest, @unchecked Sendable {
         set { newHidden = newValue; note("isHidden") }
     }
 
-    /// Content editing is not supported yet; this does nothing.
-    public func revertAssetContentToOriginal() {}
+    /// The edit to commit: the output of ``PHContentEditingOutput/init(contentEditingInput:)`` with
+    /// its adjustment data set and its render written. The asset's original file stays as it is.
+    public var contentEditingOutput: PHContentEditingOutput? {
+        get {
+            if case .edit(let output) = contentChange { return output }
+            return nil
+        }
+        set { contentChange = newValue.map(ContentChange.edit) }
+    }
+
+    /// Drops the asset's edit: its render, adjustment data and base are removed (after the commit)
+    /// and it looks as its original file again. An asset without edits is left as it is.
+    public func revertAssetContentToOriginal() {
+        contentChange = .revert
+    }
 
     private func note(_ property: String) {
         if !changedProperties.contains(property) { changedProperties.append(property) }
@@ -105,6 +120,7 @@ public class PHAssetChangeRequest: PHChangeRequest, @unchecked Sendable {
     // MARK: Applying
 
     override func applyEdits(_ context: ApplyContext) throws {
+        if let contentChange { try apply(contentChange, context) }
         guard !changedProperties.isEmpty else { return }
         func real(_ value: Double?) -> SQLValue { value.map(SQLValue.double) ?? .null }
         var columns: [(column: String, value: SQLValue)] = []
@@ -146,14 +162,9 @@ final class AssetDeletionRequest: PHChangeRequest, @unchecked Sendable {
             throw PHPhotosError(
                 .identifierNotFound, "cannot delete unknown asset \(missing[0])", localIdentifiers: missing)
         }
-        let ids = identifiers.compactMap { found[$0] }
-        // Only files the library itself placed in its import folder go with their asset, checked on
-        // resolved paths; a folder-backed asset's file is the user's and stays.
-        let resources = try context.transaction.resources(assetIDs: ids)
-        for resource in resources.values.joined()
-        where resource.isLibraryOwned && FileJournal.isInside(resource.path, context.staging.importDirectory) {
-            context.removeAfterCommit(resource)
-        }
-        try context.transaction.deleteAssets(ids)
+        // Only files the library itself placed in its folder go with their asset (the store
+        // journals them; they are removed after the commit, checked on resolved paths inside the
+        // import folder); a folder-backed asset's file is the user's and stays.
+        try context.transaction.deleteAssets(identifiers.compactMap { found[$0] })
     }
 }

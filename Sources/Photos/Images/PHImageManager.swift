@@ -71,6 +71,7 @@ public class PHImageManager: NSObject, @unchecked Sendable {  // Mutable state i
         resultHandler: @escaping @Sendable (Data?, String?, CGImagePropertyOrientation, [AnyHashable: Any]?) -> Void
     ) -> PHImageRequestID {
         let isSynchronous = options?.isSynchronous ?? false
+        let edited = (options?.version ?? .current) == .current
         let id = register()
         let job: @Sendable () -> Void = { [self] in
             defer { finish(id) }
@@ -80,7 +81,7 @@ public class PHImageManager: NSObject, @unchecked Sendable {  // Mutable state i
                 return resultHandler(nil, nil, .up, info)
             }
             do {
-                let resource = try Self.photoResource(of: asset)
+                let resource = try Self.photoResource(of: asset, edited: edited)
                 let path = resource.fileURL.path
                 let header = try? Self.headers.header(ofFileAt: path)
                 let data: Data
@@ -146,14 +147,17 @@ public class PHImageManager: NSObject, @unchecked Sendable {  // Mutable state i
             return true
         }
 
-        if let cached = cachedImage(of: asset, plan.request) {
+        // The caching manager renders the asset as it looks now.
+        if plan.isCurrentVersion, let cached = cachedImage(of: asset, plan.request) {
             _ = deliver(UIImage(rendered: cached), degraded: false)
             return
         }
         let path: String
         let isVideo = asset.mediaType == .video
         do {
-            path = try (isVideo ? Self.videoResource(of: asset) : Self.photoResource(of: asset)).fileURL.path
+            path = try (isVideo
+                ? Self.videoResource(of: asset, edited: plan.isCurrentVersion)
+                : Self.photoResource(of: asset, edited: plan.isCurrentVersion)).fileURL.path
         } catch {
             _ = deliver(nil, degraded: false, error: error)
             return
@@ -227,10 +231,11 @@ public class PHImageManager: NSObject, @unchecked Sendable {  // Mutable state i
     /// The renderer, for a subclass that renders ahead.
     var imageRenderer: ImageRenderer { renderer }
 
-    /// The file holding the asset's picture: its photo resource (or full-size photo, or alternate).
-    static func photoResource(of asset: PHAsset) throws -> PHAssetResource {
+    /// The file holding the asset's picture: as edited, its edit's render (`fullSizePhoto`), else
+    /// its photo, else its alternate; unedited, its photo, else its alternate.
+    static func photoResource(of asset: PHAsset, edited: Bool = true) throws -> PHAssetResource {
         let resources = PHAssetResource.assetResources(for: asset)
-        for type in PHAssetResourceType.pictureSources {
+        for type in edited ? PHAssetResourceType.pictureSources : PHAssetResourceType.originalPictureSources {
             if let resource = resources.first(where: { $0.type == type }) { return resource }
         }
         if let reason = asset.library?.unavailabilityReason { throw reason }
@@ -240,14 +245,15 @@ public class PHImageManager: NSObject, @unchecked Sendable {  // Mutable state i
 
     /// The file holding a video asset's movie; `requestNotSupportedForAsset` for an asset that is
     /// not a video (a Live Photo's movie is its `.pairedVideo` resource, or ``requestLivePhoto``).
-    static func videoResource(of asset: PHAsset) throws -> PHAssetResource {
+    /// As edited, its edit's render (`fullSizeVideo`) if it has one; unedited, its video.
+    static func videoResource(of asset: PHAsset, edited: Bool = true) throws -> PHAssetResource {
         guard asset.mediaType == .video else {
             throw PHPhotosError(
                 .requestNotSupportedForAsset, "the asset is not a video (it is \(asset.mediaType))",
                 localIdentifiers: [asset.localIdentifier])
         }
         let resources = PHAssetResource.assetResources(for: asset)
-        for type in PHAssetResourceType.movieSources {
+        for type in edited ? PHAssetResourceType.movieSources : PHAssetResourceType.originalMovieSources {
             if let resource = resources.first(where: { $0.type == type }) { return resource }
         }
         if let reason = asset.library?.unavailabilityReason { throw reason }
@@ -280,6 +286,8 @@ struct ImagePlan: Sendable {
     let delivery: PHImageRequestOptionsDeliveryMode
     let isSynchronous: Bool
     let progressHandler: PHAssetImageProgressHandler?
+    /// Whether the image is of the asset as edited (``PHImageRequestOptionsVersion/current``).
+    let isCurrentVersion: Bool
 
     init(targetSize: CGSize, contentMode: PHImageContentMode, options: PHImageRequestOptions) {
         var request = ImageRequest()
@@ -299,6 +307,7 @@ struct ImagePlan: Sendable {
         request.format = options.encoding
         self.request = request
         isSynchronous = options.isSynchronous
+        isCurrentVersion = options.version == .current
         // PhotoKit: a synchronous request delivers one result, the final one.
         delivery =
             options.isSynchronous && options.deliveryMode == .opportunistic ? .highQualityFormat : options.deliveryMode

@@ -56,11 +56,11 @@ public enum PHImageRequestOptionsResizeMode: Int, Sendable, Hashable {
 
 /// Which version of an edited image.
 public enum PHImageRequestOptionsVersion: Int, Sendable, Hashable {
-    /// With the edits. No edits are rendered yet: the original file.
+    /// With the edits: the edit's render (`fullSizePhoto`) when the asset has one, else the original.
     case current = 0
     /// Without the edits: the original file.
     case unadjusted = 1
-    /// The original file.
+    /// The original file (for a RAW+JPEG pair, as for `unadjusted`, its photo).
     case original = 2
 }
 

@@ -41,6 +41,26 @@ struct FileJournal {
         for entry in entries { try perform(entry) }
     }
 
+    /// Does the work journaled for any process (``PhotosStore/FileJournalEntry/anyOwner``): the
+    /// removals a committed transaction owes (deleted assets' files, dropped edits), when this
+    /// process takes them before another does. Returns how many it finished.
+    @discardableResult
+    func finishUnowned() throws -> Int {
+        var finished = 0
+        for entry in try database.fileJournal() where entry.owner == FileJournalEntry.anyOwner {
+            guard let id = entry.id,
+                let claimed = try database.claimJournalEntry(id, owner: FileOperations.processID, mayTakeOver: {
+                    $0 == FileJournalEntry.anyOwner
+                })
+            else { continue }
+            begin([id])
+            defer { end([id]) }
+            try perform(claimed)
+            finished += 1
+        }
+        return finished
+    }
+
     /// Finishes the entries of processes that stopped, and removes staged files nobody will place.
     /// Run when a library is opened. Returns how many entries it finished.
     @discardableResult
@@ -166,22 +186,24 @@ enum FaultInjection {
         case removed
     }
 
-    private static let hook = Mutex<(importDirectory: String, body: @Sendable (Step) -> Bool)?>(nil)
+    /// The hooks, by import directory.
+    private static let hooks = Mutex<[String: @Sendable (Step) -> Bool]>([:])
 
     /// Installs the hook for the library whose import directory is `importDirectory`: it answers
     /// whether to stop at a step. Other libraries' blocks never stop: tests run in parallel in one
-    /// process, and one test's crash must not land in another's commit.
+    /// process, and one test's crash must not land in another's commit (each library has its own
+    /// hook, so parallel tests with hooks do not replace each other's either).
     static func set(in importDirectory: String, _ body: @escaping @Sendable (Step) -> Bool) {
-        hook.withLock { $0 = (importDirectory, body) }
+        hooks.withLock { $0[importDirectory] = body }
     }
 
-    /// Removes the hook.
-    static func clear() { hook.withLock { $0 = nil } }
+    /// Removes the hook of the library whose import directory is `importDirectory`.
+    static func clear(in importDirectory: String) { _ = hooks.withLock { $0.removeValue(forKey: importDirectory) } }
 
     /// Asks the hook, if it is this library's (`importDirectory`), and stops (throws a simulated
     /// crash) where it says so.
     static func reach(_ step: Step, in importDirectory: String) throws {
-        guard let hook = hook.withLock({ $0 }), hook.importDirectory == importDirectory, hook.body(step) else { return }
+        guard let hook = hooks.withLock({ $0[importDirectory] }), hook(step) else { return }
         throw FileOperationError(call: "simulated crash at \(step.rawValue)", path: "", errno: crashCode)
     }
 

@@ -133,11 +133,11 @@ public final class PHAsset: PHObject, @unchecked Sendable {
     }
 
     /// Whether the asset allows an edit: deleting it and editing its properties, yes; editing its
-    /// content is not supported on Linux yet.
+    /// content (``PHAssetChangeRequest/contentEditingOutput``), for photos and videos.
     public func canPerform(_ editOperation: PHAssetEditOperation) -> Bool {
         switch editOperation {
         case .delete, .properties: true
-        case .content: false
+        case .content: mediaType == .image || mediaType == .video
         }
     }
 }

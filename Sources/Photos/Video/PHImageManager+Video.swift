@@ -63,6 +63,7 @@ extension PHImageManager {
         deliver: @escaping @Sendable (Result?, [AnyHashable: Any]?) -> Void
     ) -> PHImageRequestID {
         let progress = options?.progressHandler
+        let version = options?.version ?? .current
         let id = register()
         queue.async { [self] in
             defer { finish(id) }
@@ -81,7 +82,7 @@ extension PHImageManager {
             }
             do {
                 guard !cancelled() else { return }
-                let resource = try Self.videoResource(of: asset)
+                let resource = try Self.videoResource(of: asset, edited: version == .current)
                 report(0)
                 guard !cancelled() else { return }
                 let video = AVURLAsset(url: resource.fileURL)

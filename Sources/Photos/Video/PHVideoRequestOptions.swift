@@ -15,7 +15,7 @@ public enum PHVideoRequestOptionsDeliveryMode: Int, Sendable, Hashable {
 
 /// Which version of an edited video.
 public enum PHVideoRequestOptionsVersion: Int, Sendable, Hashable {
-    /// With the edits. No edits are rendered yet: the original file.
+    /// With the edits: the edit's render (`fullSizeVideo`) when the asset has one, else the original.
     case current = 0
     /// The original file.
     case original = 1

@@ -118,14 +118,33 @@ public enum PHAssetResourceType: Int, Sendable, Hashable, CaseIterable, Codable 
     case adjustmentBaseVideo = 12
     case photoProxy = 19
 
-    /// The resources an asset's picture is rendered from, the first an asset has: its photo, else
-    /// its full-size photo, else its alternate photo (`PHImageManager`, photosd's thumbnails).
-    public static let pictureSources: [PHAssetResourceType] = [.photo, .fullSizePhoto, .alternatePhoto]
+    /// The resources an asset's picture is rendered from as it looks now, the first an asset has:
+    /// its edit's render, else its photo, else its alternate photo (`PHImageManager`'s `.current`
+    /// version, photosd's thumbnails, the API's).
+    public static let pictureSources: [PHAssetResourceType] = [.fullSizePhoto, .photo, .alternatePhoto]
 
-    /// The resources a video asset's movie is read from, the first it has: its video, else its
-    /// full-size video (`PHImageManager`'s poster frames and video requests, photosd's thumbnails,
-    /// the API's).
-    public static let movieSources: [PHAssetResourceType] = [.video, .fullSizeVideo]
+    /// The resources an asset's picture is rendered from without its edits (`PHImageManager`'s
+    /// `.unadjusted` and `.original` versions).
+    public static let originalPictureSources: [PHAssetResourceType] = [.photo, .alternatePhoto]
+
+    /// The resources a video asset's movie is read from as it looks now, the first it has: its
+    /// edit's render, else its video (`PHImageManager`'s poster frames and video requests,
+    /// photosd's thumbnails, the API's).
+    public static let movieSources: [PHAssetResourceType] = [.fullSizeVideo, .video]
+
+    /// The resources a video asset's movie is read from without its edits.
+    public static let originalMovieSources: [PHAssetResourceType] = [.video]
+
+    /// The resources an edit adds to an asset (its render, its adjustment data, the render it was
+    /// made over): files the library writes in its own folder, never the scanner's to change, and
+    /// all removed by `revertAssetContentToOriginal()`.
+    public static let editTypes: Set<PHAssetResourceType> = [
+        .fullSizePhoto, .fullSizeVideo, .adjustmentData, .adjustmentBasePhoto, .fullSizePairedVideo,
+        .adjustmentBasePairedVideo, .adjustmentBaseVideo,
+    ]
+
+    /// ``editTypes`` as an SQL list of raw values, `(5, 6, ...)`.
+    public static let editTypesSQL = "(" + editTypes.map(\.rawValue).sorted().map(String.init).joined(separator: ", ") + ")"
 
     /// The PhotoKit case name, as used in JSON (`"pairedVideo"`).
     public var name: String { Self.names[self] ?? String(describing: self) }

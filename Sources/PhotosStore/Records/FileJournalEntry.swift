@@ -64,6 +64,9 @@ public struct FileJournalEntry: Sendable, Hashable, Codable, FetchableRecord, Mu
     public mutating func didInsert(_ inserted: InsertionSuccess) {
         id = inserted.rowID
     }
+
+    /// The owner of work any process may do: no process id is 0, so every process may take it over.
+    public static let anyOwner: Int64 = 0
 }
 
 extension LibraryTransaction {

@@ -1,0 +1,56 @@
+import Foundation
+import GRDB
+import PhotosCore
+
+/// An asset's edit (content editing): its files, kept as resources of the edit types
+/// (``PhotosCore/PHAssetResourceType/editTypes``) in the library's own folder, and their removal.
+///
+/// An edit's files are the library's: the scanner never compares, moves or removes them, and
+/// they go only after the commit that drops them, through the file journal (`remove` entries that
+/// any process finishes, checked against the file's device and inode).
+extension LibraryTransaction {
+    /// The edit files of an asset (render, adjustment data, base), in type order.
+    public func editResources(ofAsset assetID: Int64) throws -> [ResourceRecord] {
+        try ResourceRecord.fetchAll(
+            db,
+            sql: "SELECT * FROM resource WHERE assetId = ? AND type IN \(PHAssetResourceType.editTypesSQL) ORDER BY type, id",
+            arguments: [assetID])
+    }
+
+    /// Drops resource rows of an asset's edit; files the library placed for them are removed once
+    /// this transaction has committed (see ``journalRemoval(of:)``). Other resources are never touched.
+    public func removeEditResources(_ resources: [ResourceRecord]) throws {
+        let ids = resources.filter { PHAssetResourceType(rawValue: $0.type).map(PHAssetResourceType.editTypes.contains) ?? false }
+            .compactMap(\.id)
+        guard !ids.isEmpty else { return }
+        let rows = try ResourceRecord.fetchAll(
+            db,
+            sql: """
+                SELECT * FROM resource WHERE id IN (SELECT value FROM json_each(?))
+                AND type IN \(PHAssetResourceType.editTypesSQL)
+                """,
+            arguments: [JSONText.array(ids)])
+        try journalRemoval(of: rows)
+        try db.execute(sql: "DELETE FROM resource WHERE id IN (SELECT value FROM json_each(?))", arguments: [JSONText.array(rows.compactMap(\.id))])
+    }
+
+    /// Gives a resource another type (an edit's render becomes the base of the next edit).
+    public func setResourceType(_ resourceID: Int64, to type: PHAssetResourceType) throws {
+        try db.execute(sql: "UPDATE resource SET type = ? WHERE id = ?", arguments: [type.rawValue, resourceID])
+    }
+
+    /// Journals the removal of the files the library placed for these resources (library-owned
+    /// ones; a scanned file is the user's and is never journaled), to be done after the commit by
+    /// whichever process comes next: the change block that committed, or the next opening of the
+    /// library. A `remove` entry removes its file only while it is still the same file (device and
+    /// inode) inside the library's import folder.
+    func journalRemoval(of resources: [ResourceRecord]) throws {
+        for resource in resources where resource.isLibraryOwned {
+            _ = try journal(
+                FileJournalEntry(
+                    operation: .remove, destination: resource.path, device: resource.device, inode: resource.inode,
+                    owner: FileJournalEntry.anyOwner))
+            owesFileWork = true
+        }
+    }
+}
