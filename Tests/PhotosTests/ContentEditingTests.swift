@@ -117,7 +117,7 @@ struct ContentEditingTests {
         let library = try openLibrary()
         try scan(library)
         var asset = try onlyAsset(library)
-        #expect(asset.canPerform(.content) && !asset.hasAdjustments)
+        #expect(asset.canPerform(.content) && !asset.hasAdjustments && asset.adjustmentsState == .none)
 
         let first = try input(asset)
         #expect(first.fullSizeImageURL?.path == userPhoto.path && first.adjustmentData == nil)
@@ -144,6 +144,7 @@ struct ContentEditingTests {
 
         asset = try onlyAsset(library)
         #expect(asset.hasAdjustments && asset.adjustmentFormatIdentifier == "org.example.sepia")
+        #expect(asset.adjustmentsState == .userAdjusted)
         #expect(types(asset) == [.photo, .fullSizePhoto, .adjustmentData])
         let resources = PHAssetResource.assetResources(for: asset)
         let render = try #require(resources.first { $0.type == .fullSizePhoto })
@@ -167,7 +168,7 @@ struct ContentEditingTests {
         // Reverting drops the edit's files after the commit; the photo stays as it was.
         try library.performChangesAndWait { PHAssetChangeRequest(for: asset).revertAssetContentToOriginal() }
         asset = try onlyAsset(library)
-        #expect(!asset.hasAdjustments && asset.adjustmentFormatIdentifier == nil)
+        #expect(!asset.hasAdjustments && asset.adjustmentFormatIdentifier == nil && asset.adjustmentsState == .none)
         #expect(types(asset) == [.photo])
         #expect(editFiles(library) == [], "the render and adjustment data are gone")
         #expect(try library.database.fileJournal().isEmpty)

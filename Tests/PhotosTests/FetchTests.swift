@@ -322,5 +322,12 @@ import Testing
         #expect(PHCollection.fetchCollections(in: transient, options: titled).map(\.localizedTitle) == ["2020", "Trip", "Winter"])
         let one = fixture.options { $0.predicate = NSPredicate(format: "localizedTitle == %@", "Trip") }
         #expect(PHCollection.fetchCollections(in: transient, options: one).map(\.localizedTitle) == ["Trip"])
+
+        // The same from a fetch result, in its order.
+        let albums = PHAssetCollection.fetchAssetCollections(with: .album, subtype: .any, options: titled)
+        let fromResult = PHCollectionList.transientCollectionList(withCollectionsFetchResult: albums, title: "Albums")
+        #expect(fromResult.localizedTitle == "Albums")
+        #expect(PHCollection.fetchCollections(in: fromResult, options: nil).map(\.localIdentifier) == albums.map(\.localIdentifier))
+        #expect(!albums.isEmpty)
     }
 }

@@ -193,6 +193,13 @@ extension PHCollectionList {
         TransientCollections.list(collections: collections, title: title)
     }
 
+    /// A transient folder over a fetch result's collections (albums, folders, or both).
+    public class func transientCollectionList<Collection: PHCollection>(
+        withCollectionsFetchResult fetchResult: PHFetchResult<Collection>, title: String?
+    ) -> PHCollectionList {
+        TransientCollections.list(collections: fetchResult.map { $0 as PHCollection }, title: title)
+    }
+
     private static func fetch(_ scope: CollectionQuery.Scope, options: PHFetchOptions?, library: PHPhotoLibrary?)
         -> PHFetchResult<PHCollectionList>
     {

@@ -120,6 +120,10 @@ public final class PHAsset: PHObject, @unchecked Sendable {
     /// Whether the asset has been edited.
     public var hasAdjustments: Bool { adjustmentFormatIdentifier != nil }
 
+    /// Whether the asset's look is an edit's (`.userAdjusted`) or its file's (`.none`); no camera's
+    /// own adjustments are told apart from the picture here, so `.cameraAutoAdjusted` is never given.
+    public var adjustmentsState: PHAssetAdjustmentsState { hasAdjustments ? .userAdjusted : .none }
+
     /// How the asset should be played back, from its type and subtypes.
     public var playbackStyle: PlaybackStyle {
         switch mediaType {

@@ -27,3 +27,13 @@ public enum PHCollectionEditOperation: Int, Sendable, Hashable, CaseIterable {
     /// Renaming the collection.
     case rename = 7
 }
+
+/// Whether an asset's look comes from an edit (`PHAsset.adjustmentsState`, iOS 18). Raw values are PhotoKit's.
+public enum PHAssetAdjustmentsState: Int, Sendable, Hashable, CaseIterable {
+    /// As its file is.
+    case none = 0
+    /// Edited (content editing).
+    case userAdjusted = 2
+    /// Adjusted by the camera (never given here).
+    case cameraAutoAdjusted = 3
+}
