@@ -69,6 +69,9 @@ public enum AssetFactory {
         if metadata.isHighFrameRate == true { subtypes.insert(.videoHighFrameRate) }
         record.mediaSubtypes = Int64(subtypes.rawValue)
         record.burstIdentifier = metadata.burstIdentifier
+        // The file's stars when it states some (a rating written by another program is taken when
+        // the file is read again); otherwise the library's stay.
+        if let rating = metadata.rating { record.rating = Int64(rating) }
     }
 
     static func resource(for file: CrawledFile, metadata: FileMetadata, type: PHAssetResourceType) -> ResourceRecord {

@@ -80,6 +80,10 @@ public struct FileMetadata: Sendable, Hashable {
     /// A slow-motion movie (`videoHighFrameRate`): recorded at 90 frames per second or more and not
     /// marked for full-speed playback (`com.apple.quicktime.full-frame-rate-playback-intent` 1).
     public var isHighFrameRate: Bool?
+    /// The star rating the file states, 0 (none) to 5 (`PHAssetRating`): `xmp:Rating`, else the
+    /// EXIF Rating tag; a rejected picture (-1) and values out of range count as 0. Nil when the
+    /// file states none.
+    public var rating: Int?
     /// Where the movie of a motion photo (Google or Samsung) starts in the still's file, in bytes.
     public var embeddedVideoOffset: Int?
     /// The length in bytes of a motion photo's movie; it runs to the end of its box or the file.

@@ -194,6 +194,7 @@ public struct MetadataExtractor: Sendable {
         metadata.isScreenshot = Self.flag(summary.isScreenshot || hints?.isScreenshot == true || namedScreenshot)
         metadata.isPanorama = Self.flag(summary.isPanorama || hints?.isPanorama == true)
         metadata.isAnimated = Self.flag(info.isAnimated)
+        metadata.rating = (hints?.rating ?? summary.rating).map { (0...5).contains($0) ? $0 : 0 }
         metadata.frameRate = info.frameRate
         if let rate = info.frameRate {
             metadata.isHighFrameRate = Self.flag(

@@ -234,6 +234,7 @@ final class ChangeBatchApplier {
             let request = try assetRequest(fields.asset)
             if let value = fields.isFavorite { request.isFavorite = value }
             if let value = fields.isHidden { request.isHidden = value }
+            if let value = fields.rating { request.rating = PHAssetRating(rawValue: value) ?? .unset }
             if let value = fields.creationDate { request.creationDate = value }
             if let value = fields.location {
                 request.location = value.map { place in

@@ -309,6 +309,10 @@ extension LibraryDatabase {
         migrator.registerMigration("v15: album counts and dates kept") { db in
             try CollectionStats.create(db)
         }
+        migrator.registerMigration("v16: star ratings") { db in
+            // PHAsset.rating (PhotoKit SDK 27): 0 (none) to 5, the user's or the file's xmp:Rating.
+            try db.execute(sql: "ALTER TABLE asset ADD COLUMN rating INTEGER NOT NULL DEFAULT 0")
+        }
         return migrator
     }
 

@@ -118,6 +118,8 @@ public struct AssetDescription: Codable, Sendable, Hashable {
     public var burstIdentifier: String?
     /// Whether it stands for its burst.
     public var representsBurst: Bool
+    /// Stars, 0 (none) to 5: the user's, or the file's `xmp:Rating`.
+    public var rating: Int
     /// False while the asset's root is offline (its files cannot be read; the asset is kept).
     public var isAvailable: Bool
     /// The files behind the asset, photo or video first.
@@ -131,7 +133,7 @@ public struct AssetDescription: Codable, Sendable, Hashable {
         localIdentifier: String, mediaType: String, mediaSubtypes: [String], pixelWidth: Int, pixelHeight: Int,
         creationDate: String?, creationDateHasOffset: Bool, modificationDate: String?, duration: Double,
         location: Location?, isFavorite: Bool, isHidden: Bool, burstIdentifier: String?, representsBurst: Bool,
-        isAvailable: Bool, resources: [Resource], albums: [Album]
+        isAvailable: Bool, resources: [Resource], albums: [Album], rating: Int = 0
     ) {
         self.localIdentifier = localIdentifier
         self.mediaType = mediaType
@@ -150,15 +152,16 @@ public struct AssetDescription: Codable, Sendable, Hashable {
         self.isAvailable = isAvailable
         self.resources = resources
         self.albums = albums
+        self.rating = rating
     }
 
     enum CodingKeys: String, CodingKey {
         case localIdentifier, mediaType, mediaSubtypes, pixelWidth, pixelHeight, creationDate, creationDateHasOffset,
             modificationDate, duration, location, isFavorite, isHidden, burstIdentifier, representsBurst,
-            isAvailable, resources, albums
+            isAvailable, resources, albums, rating
     }
 
-    /// Reads an asset description; `albums` may be absent (JSON written before albums were added).
+    /// Reads an asset description; `albums` and `rating` may be absent (JSON written before they were added).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         localIdentifier = try container.decode(String.self, forKey: .localIdentifier)
@@ -178,6 +181,7 @@ public struct AssetDescription: Codable, Sendable, Hashable {
         isAvailable = try container.decode(Bool.self, forKey: .isAvailable)
         resources = try container.decode([Resource].self, forKey: .resources)
         albums = try container.decodeIfPresent([Album].self, forKey: .albums) ?? []
+        rating = try container.decodeIfPresent(Int.self, forKey: .rating) ?? 0
     }
 
     /// Writes every key, absent values as `null`, so the shape never changes.
@@ -200,5 +204,6 @@ public struct AssetDescription: Codable, Sendable, Hashable {
         try container.encode(isAvailable, forKey: .isAvailable)
         try container.encode(resources, forKey: .resources)
         try container.encode(albums, forKey: .albums)
+        try container.encode(rating, forKey: .rating)
     }
 }

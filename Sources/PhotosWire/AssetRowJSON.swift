@@ -136,7 +136,8 @@ enum AssetRowJSON {
                     isFavorite: row.bool(Asset.isFavorite), isHidden: row.bool(Asset.isHidden),
                     burstIdentifier: row.string(Asset.burstIdentifier), representsBurst: row.bool(Asset.representsBurst),
                     isAvailable: isAvailable, resources: resources.sorted { $0.key < $1.key }.map(\.resource),
-                    albums: albums.sorted { $0.key < $1.key }.map(\.album)))
+                    albums: albums.sorted { $0.key < $1.key }.map(\.album),
+                    rating: Int(truncatingIfNeeded: row.integer(Asset.rating))))
             try rows.assets.advance()
         }
         return descriptions
@@ -290,6 +291,8 @@ extension WireJSONWriter {
                 out.putInteger(row.integer(Asset.pixelHeight))
                 out.put(#","pixelWidth":"#)
                 out.putInteger(row.integer(Asset.pixelWidth))
+                out.put(#","rating":"#)
+                out.putInteger(row.integer(Asset.rating))
                 out.put(#","representsBurst":"#)
                 out.putBool(row.bool(Asset.representsBurst))
                 out.put(#","resources":["#)

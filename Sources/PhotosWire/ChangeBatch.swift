@@ -168,6 +168,8 @@ extension API.ChangeOperation {
         public var isFavorite: Bool?
         /// The new hidden flag, if it changes.
         public var isHidden: Bool?
+        /// The new stars, 0 to 5, if they change.
+        public var rating: Int?
         /// nil: unchanged; `.some(nil)`: cleared. ISO 8601 with an offset on the wire.
         public var creationDate: Date??
         /// nil: unchanged; `.some(nil)`: cleared.
@@ -176,9 +178,10 @@ extension API.ChangeOperation {
         /// An `editAsset` operation; give at least one property.
         public init(
             asset: String, isFavorite: Bool? = nil, isHidden: Bool? = nil, creationDate: Date?? = nil,
-            location: Location?? = nil
+            location: Location?? = nil, rating: Int? = nil
         ) {
             self.asset = asset
+            self.rating = rating
             self.isFavorite = isFavorite
             self.isHidden = isHidden
             self.creationDate = creationDate
@@ -186,7 +189,7 @@ extension API.ChangeOperation {
         }
 
         enum CodingKeys: String, CodingKey, CaseIterable {
-            case asset, isFavorite, isHidden, creationDate, location
+            case asset, isFavorite, isHidden, rating, creationDate, location
         }
 
         /// Decodes `null` as "clear" and an absent key as "unchanged"; an edit of nothing is an error.
@@ -195,6 +198,11 @@ extension API.ChangeOperation {
             asset = try container.decode(String.self, forKey: .asset)
             isFavorite = try container.decodeIfPresent(Bool.self, forKey: .isFavorite)
             isHidden = try container.decodeIfPresent(Bool.self, forKey: .isHidden)
+            rating = try container.decodeIfPresent(Int.self, forKey: .rating)
+            if let rating, !(0...5).contains(rating) {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .rating, in: container, debugDescription: "rating \(rating) is not 0 to 5 stars")
+            }
             if container.contains(.creationDate) {
                 if try container.decodeNil(forKey: .creationDate) {
                     creationDate = .some(nil)
@@ -213,12 +221,12 @@ extension API.ChangeOperation {
                 location = try container.decodeNil(forKey: .location)
                     ? .some(nil) : .some(try container.decode(Location.self, forKey: .location))
             }
-            guard isFavorite != nil || isHidden != nil || creationDate != nil || location != nil else {
+            guard isFavorite != nil || isHidden != nil || rating != nil || creationDate != nil || location != nil else {
                 throw DecodingError.dataCorrupted(
                     .init(
                         codingPath: decoder.codingPath,
                         debugDescription:
-                            "editAsset changes nothing: give isFavorite, isHidden, creationDate or location"))
+                            "editAsset changes nothing: give isFavorite, isHidden, rating, creationDate or location"))
             }
         }
 
@@ -228,6 +236,7 @@ extension API.ChangeOperation {
             try container.encode(asset, forKey: .asset)
             try container.encodeIfPresent(isFavorite, forKey: .isFavorite)
             try container.encodeIfPresent(isHidden, forKey: .isHidden)
+            try container.encodeIfPresent(rating, forKey: .rating)
             switch creationDate {
             case nil: break
             case .some(nil): try container.encodeNil(forKey: .creationDate)

@@ -120,6 +120,8 @@ public struct WireJSONWriter: Sendable {
         integer(asset.pixelHeight)
         key("pixelWidth")
         integer(asset.pixelWidth)
+        key("rating")
+        integer(asset.rating)
         key("representsBurst")
         bool(asset.representsBurst)
         key("resources")

@@ -336,9 +336,9 @@ struct PredicateSQLTests {
     }
 
     @Test func unknownKeyFarFromAnySpellingGetsNoSuggestion() throws {
-        let predicate = try PhotoKitPredicate(format: "rating > 3", arguments: [])
+        let predicate = try PhotoKitPredicate(format: "stars > 3", arguments: [])
         let error = #expect(throws: PredicateFormatError.self) { try predicate.validate(against: .asset) }
-        #expect(error?.message == "unsupported key 'rating' for PHAsset")
+        #expect(error?.message == "unsupported key 'stars' for PHAsset")
     }
 
     @Test func errorDescriptionQuotesTheFormat() throws {
@@ -354,6 +354,7 @@ struct PredicateSQLTests {
             PredicateSchema.asset.keys.map(\.name) == [
                 "localIdentifier", "creationDate", "modificationDate", "mediaType", "mediaSubtypes", "duration",
                 "pixelWidth", "pixelHeight", "favorite", "hidden", "burstIdentifier", "adjustmentFormatIdentifier",
+                "rating",
             ])
         #expect(
             PredicateSchema.assetCollection.keys.map(\.name) == [

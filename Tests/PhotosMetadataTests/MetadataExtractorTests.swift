@@ -51,6 +51,24 @@ import Testing
         #expect(metadata.model == "Model X")
     }
 
+    /// Stars: `xmp:Rating` (an attribute or an element, a real number allowed), else EXIF's
+    /// Rating tag; a rejected picture (-1) and nonsense count as none; no statement is nil.
+    @Test(arguments: [
+        (#"<rdf:Description xmp:Rating="3"/>"#, UInt16?.none, Int?.some(3)),
+        ("<xmp:Rating>4.0</xmp:Rating>", 2, 4),
+        (#"<rdf:Description xmp:Rating="-1"/>"#, nil, 0),
+        (#"<rdf:Description MicrosoftPhoto:Rating="75"/>"#, 5, 5),
+        (nil, 2, 2),
+        (nil, 9, 0),
+        (nil, nil, nil),
+    ] as [(String?, UInt16?, Int?)])
+    func ratingsComeFromXMPThenEXIF(xmp: String?, exifRating: UInt16?, expected: Int?) throws {
+        let directory = try TemporaryDirectory()
+        let tiff = Self.exif(ifd0: exifRating.map { [0x4746: .short($0)] } ?? [0x0112: .short(1)])
+        let path = try directory.write(JPEGBuilder.jpeg(width: 8, height: 8, exif: tiff, xmp: xmp), to: "r.jpg")
+        #expect(try MetadataExtractor().extract(path: path).rating == expected)
+    }
+
     @Test(arguments: [(5, true), (6, true), (7, true), (8, true), (1, false), (3, false), (4, false)])
     func orientationFiveToEightSwapsTheDisplayedSize(orientation: UInt16, swaps: Bool) throws {
         let directory = try TemporaryDirectory()

@@ -93,11 +93,12 @@ import Testing
                 {"changes": [
                   {"op": "editAsset", "asset": "\#(beach)", "isFavorite": false, "creationDate": "2024-05-01T12:00:00+02:00",
                    "location": {"latitude": 59.33, "longitude": 18.07, "altitude": 12}},
-                  {"op": "editAsset", "asset": "\#(secret)", "isHidden": false, "location": null}
+                  {"op": "editAsset", "asset": "\#(secret)", "isHidden": false, "location": null, "rating": 4}
                 ]}
                 """#))
             let edited = fixture.asset(identifier: beach)
             #expect(!edited.isFavorite)
+            #expect(edited.rating == .unset && fixture.asset(identifier: secret).rating == .four)
             #expect(edited.creationDate == date)
             #expect(edited.location?.coordinate == CLLocationCoordinate2D(latitude: 59.33, longitude: 18.07))
             #expect(edited.location?.altitude == 12)

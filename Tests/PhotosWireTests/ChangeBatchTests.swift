@@ -82,6 +82,7 @@ import Testing
         (#"{"changes": [{"op": "editAsset", "asset": "A", "title": "x"}]}"#, "unknown field title in editAsset"),
         (#"{"changes": [{"op": "editAsset", "asset": "A"}]}"#, "changes nothing"),
         (#"{"changes": [{"op": "editAsset", "asset": "A", "isFavorite": 1}]}"#, "isFavorite"),
+        (#"{"changes": [{"op": "editAsset", "asset": "A", "rating": 6}]}"#, "rating 6 is not 0 to 5 stars"),
         (#"{"changes": [{"op": "editAsset", "asset": "A", "creationDate": "yesterday"}]}"#, "not an ISO 8601 date"),
         (#"{"changes": [{"op": "editAsset", "asset": "A", "creationDate": "2024-05-01T12:00:00"}]}"#, "ISO 8601"),
         (#"{"changes": [{"op": "editAsset", "asset": "A", "location": {"latitude": 1, "longitude": 2, "x": 3}}]}"#,

@@ -91,7 +91,7 @@ import Testing
                 {"albums":[{"localIdentifier":"B/L0/040","localizedTitle":null,"path":null}],"burstIdentifier":null,\
                 "creationDate":null,"creationDateHasOffset":true,"duration":0,"isAvailable":true,"isFavorite":false,\
                 "isHidden":false,"localIdentifier":"A/L0/001","location":null,"mediaSubtypes":[],"mediaType":"image",\
-                "modificationDate":null,"pixelHeight":0,"pixelWidth":0,"representsBurst":false,"resources":[]}
+                "modificationDate":null,"pixelHeight":0,"pixelWidth":0,"rating":0,"representsBurst":false,"resources":[]}
                 """)
         // JSON written before `albums` existed still reads.
         let old = try JSONDecoder().decode(

@@ -22,6 +22,7 @@ public class PHAssetChangeRequest: PHChangeRequest, @unchecked Sendable {
     private var newLocation: CLLocation??
     private var newFavorite: Bool?
     private var newHidden: Bool?
+    private var newRating: PHAssetRating?
     /// An edit or a revert, the last asked for.
     private var contentChange: ContentChange?
 
@@ -65,6 +66,12 @@ public class PHAssetChangeRequest: PHChangeRequest, @unchecked Sendable {
     public var isHidden: Bool {
         get { newHidden ?? asset?.isHidden ?? false }
         set { newHidden = newValue; note("isHidden") }
+    }
+
+    /// The asset's stars (PhotoKit SDK 27).
+    public var rating: PHAssetRating {
+        get { newRating ?? asset?.rating ?? .unset }
+        set { newRating = newValue; note("rating") }
     }
 
     /// The edit to commit: the output of ``PHContentEditingOutput/init(contentEditingInput:)`` with
@@ -138,6 +145,7 @@ public class PHAssetChangeRequest: PHChangeRequest, @unchecked Sendable {
         }
         if let newFavorite { columns.append(("isFavorite", .int(newFavorite ? 1 : 0))) }
         if let newHidden { columns.append(("isHidden", .int(newHidden ? 1 : 0))) }
+        if let newRating { columns.append(("rating", .int(Int64(newRating.rawValue)))) }
         // A new asset's properties are part of its creation, not a modification.
         if asset != nil { columns.append(("modificationDate", .double(Date().timeIntervalSince1970))) }
         // One UPDATE of these columns, without reading the row: blocks of thousands of edits.

@@ -42,7 +42,8 @@ extension AssetDescription {
                 : PHAssetCollection.fetchAssetCollectionsContaining(asset, with: .album, options: options).map {
                     Album(
                         localIdentifier: $0.localIdentifier, localizedTitle: $0.localizedTitle, path: $0.directoryPath)
-                })
+                },
+            rating: asset.rating.rawValue)
     }
 }
 

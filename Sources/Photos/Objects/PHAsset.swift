@@ -52,6 +52,8 @@ public final class PHAsset: PHObject, @unchecked Sendable {
     public let representsBurst: Bool
     /// The identifier of the format of the asset's edits, if edited.
     public let adjustmentFormatIdentifier: String?
+    /// Its stars: the user's, or those the file states (`xmp:Rating`, or EXIF's Rating tag).
+    public let rating: PHAssetRating
     /// Always false: there is no iCloud sync to fail.
     public let isSyncFailureHidden = false
     /// When the asset was added to the library (not in PhotoKit's public API).
@@ -88,6 +90,7 @@ public final class PHAsset: PHObject, @unchecked Sendable {
         burstSelectionTypes = PHAssetBurstSelectionType(rawValue: UInt(truncatingIfNeeded: record.burstSelectionTypes))
         representsBurst = record.representsBurst
         adjustmentFormatIdentifier = record.adjustmentFormatIdentifier
+        rating = PHAssetRating(rawValue: Int(record.rating)) ?? .unset
         addedDate = Date(timeIntervalSince1970: record.addedDate)
         creationDateUTCOffset = record.creationDateIsFloating ? nil : record.creationDateOffset
         creationDateIsFloating = record.creationDateIsFloating

@@ -23,3 +23,15 @@ public struct PHAssetBurstSelectionType: OptionSet, Sendable, Hashable, Codable 
     /// The user picked this photo.
     public static let userPick = PHAssetBurstSelectionType(rawValue: 1 << 1)
 }
+
+/// An asset's stars (`PHAsset.rating`, PhotoKit SDK 27). Raw values are PhotoKit's.
+public enum PHAssetRating: Int, Sendable, Hashable, CaseIterable, Comparable {
+    case unset = 0
+    case one = 1
+    case two = 2
+    case three = 3
+    case four = 4
+    case five = 5
+
+    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+}

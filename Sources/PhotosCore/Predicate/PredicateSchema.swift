@@ -40,6 +40,7 @@ public struct PredicateSchema: Sendable {
             PredicateKey(name: "hidden", aliases: ["isHidden"], type: .bool),
             PredicateKey(name: "burstIdentifier", type: .string),
             PredicateKey(name: "adjustmentFormatIdentifier", type: .string),
+            PredicateKey(name: "rating", type: .integer, isNullable: false),
         ]
     )
 

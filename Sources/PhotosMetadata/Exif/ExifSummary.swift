@@ -39,9 +39,12 @@ struct ExifSummary: Sendable, Hashable {
     var isScreenshot = false
     /// A panorama, by the CustomRendered value iOS writes into them.
     var isPanorama = false
+    /// The star rating, 0 to 5 (IFD0 Rating, as Windows and digiKam write it); nil when absent.
+    var rating: Int?
 
     enum Tag {
         static let make: UInt16 = 0x010F
+        static let rating: UInt16 = 0x4746
         static let model: UInt16 = 0x0110
         static let orientation: UInt16 = 0x0112
         static let dateTime: UInt16 = 0x0132
@@ -108,6 +111,7 @@ struct ExifSummary: Sendable, Hashable {
         }
         make = exif.string(Tag.make, in: .ifd0)
         model = exif.string(Tag.model, in: .ifd0)
+        rating = exif.integer(Tag.rating, in: .ifd0)
         pixelXDimension = exif.integer(Tag.pixelXDimension, in: .exif)
         pixelYDimension = exif.integer(Tag.pixelYDimension, in: .exif)
 

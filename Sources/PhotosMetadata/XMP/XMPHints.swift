@@ -8,6 +8,9 @@ struct XMPHints: Sendable, Hashable {
     /// `MotionPhoto` item of Google's container directory (format version 1), or the older
     /// `GCamera:MicroVideoOffset`, which counts from the end of the file.
     var motionPhotoVideoLength: Int?
+    /// The star rating (`xmp:Rating`, as Lightroom, darktable, digiKam and cameras write it): 0
+    /// to 5, or -1 for a rejected picture; nil when absent.
+    var rating: Int?
 
     /// Reads the hints of `packet` (UTF-8 text; other bytes are ignored).
     init(_ packet: ArraySlice<UInt8>) {
@@ -15,6 +18,8 @@ struct XMPHints: Sendable, Hashable {
             XMPProperties.value(of: property, in: packet)?.trimmingWhitespace()
         }
         isScreenshot = value("exif:UserComment") == "Screenshot"
+        // XMP allows a real number ("3.0"); older packets use the xap prefix.
+        rating = (value("xmp:Rating") ?? value("xap:Rating")).flatMap { Double($0) }.map { Int($0.rounded()) }
         let hasProjection = !(value("GPano:ProjectionType") ?? "").isEmpty
         let viewer = value("GPano:UsePanoramaViewer")?.lowercased()
         isPanorama = viewer == "true" || (hasProjection && viewer != "false")

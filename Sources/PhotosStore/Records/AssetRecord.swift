@@ -53,6 +53,8 @@ public struct AssetRecord: Sendable, Hashable, Codable, Identifiable, FetchableR
     public var adjustmentFormatIdentifier: String?
     /// Whether a RAW file is among its resources (the RAW smart album).
     public var isRAW: Bool
+    /// Stars, 0 (none) to 5 (`PHAssetRating`): the user's, or the file's `xmp:Rating`.
+    public var rating: Int64
 
     /// Creates a record for a new asset with PhotoKit's defaults.
     public init(
@@ -82,6 +84,36 @@ public struct AssetRecord: Sendable, Hashable, Codable, Identifiable, FetchableR
         self.representsBurst = false
         self.adjustmentFormatIdentifier = nil
         self.isRAW = false
+        self.rating = 0
+    }
+
+    /// A record from JSON (a tombstone); one kept before ratings existed has none.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decodeIfPresent(Int64.self, forKey: .id)
+        localIdentifier = try container.decode(String.self, forKey: .localIdentifier)
+        mediaType = try container.decode(Int.self, forKey: .mediaType)
+        mediaSubtypes = try container.decode(Int64.self, forKey: .mediaSubtypes)
+        sourceType = try container.decode(Int64.self, forKey: .sourceType)
+        pixelWidth = try container.decode(Int.self, forKey: .pixelWidth)
+        pixelHeight = try container.decode(Int.self, forKey: .pixelHeight)
+        creationDate = try container.decodeIfPresent(Double.self, forKey: .creationDate)
+        creationDateOffset = try container.decodeIfPresent(Int.self, forKey: .creationDateOffset)
+        creationDateIsFloating = try container.decode(Bool.self, forKey: .creationDateIsFloating)
+        modificationDate = try container.decodeIfPresent(Double.self, forKey: .modificationDate)
+        addedDate = try container.decode(Double.self, forKey: .addedDate)
+        latitude = try container.decodeIfPresent(Double.self, forKey: .latitude)
+        longitude = try container.decodeIfPresent(Double.self, forKey: .longitude)
+        altitude = try container.decodeIfPresent(Double.self, forKey: .altitude)
+        duration = try container.decode(Double.self, forKey: .duration)
+        isFavorite = try container.decode(Bool.self, forKey: .isFavorite)
+        isHidden = try container.decode(Bool.self, forKey: .isHidden)
+        burstIdentifier = try container.decodeIfPresent(String.self, forKey: .burstIdentifier)
+        burstSelectionTypes = try container.decode(Int64.self, forKey: .burstSelectionTypes)
+        representsBurst = try container.decode(Bool.self, forKey: .representsBurst)
+        adjustmentFormatIdentifier = try container.decodeIfPresent(String.self, forKey: .adjustmentFormatIdentifier)
+        isRAW = try container.decode(Bool.self, forKey: .isRAW)
+        rating = try container.decodeIfPresent(Int64.self, forKey: .rating) ?? 0
     }
 
     /// The columns ``AssetRecord`` reads (the generated `isBurstVisible` is not one of them).
@@ -91,7 +123,7 @@ public struct AssetRecord: Sendable, Hashable, Codable, Identifiable, FetchableR
         Column("creationDateOffset"), Column("creationDateIsFloating"), Column("modificationDate"),
         Column("addedDate"), Column("latitude"), Column("longitude"), Column("altitude"), Column("duration"),
         Column("isFavorite"), Column("isHidden"), Column("burstIdentifier"), Column("burstSelectionTypes"),
-        Column("representsBurst"), Column("adjustmentFormatIdentifier"), Column("isRAW"),
+        Column("representsBurst"), Column("adjustmentFormatIdentifier"), Column("isRAW"), Column("rating"),
     ]}
 
     public mutating func didInsert(_ inserted: InsertionSuccess) {
@@ -126,6 +158,7 @@ public struct AssetRecord: Sendable, Hashable, Codable, Identifiable, FetchableR
         representsBurst = row["representsBurst"]
         adjustmentFormatIdentifier = row["adjustmentFormatIdentifier"]
         isRAW = row["isRAW"]
+        rating = row["rating"]
     }
 
     /// The asset's columns, for inserts and updates.
@@ -153,5 +186,6 @@ public struct AssetRecord: Sendable, Hashable, Codable, Identifiable, FetchableR
         container["representsBurst"] = representsBurst
         container["adjustmentFormatIdentifier"] = adjustmentFormatIdentifier
         container["isRAW"] = isRAW
+        container["rating"] = rating
     }
 }
