@@ -12,10 +12,73 @@ import PhotosStore
 ///
 /// A directory that could not be listed (``unreadable``) keeps its collections and everything
 /// below them as they were: nothing under it was seen, so nothing under it is known to have changed.
+///
+/// A scan places what each batch brings as the batch commits (``place(in:mediaDirectories:touched:)``,
+/// then ``committed(token:)``) and settles the whole tree once at the end (``apply(in:)``). The
+/// first batch looks at every directory; a later one only at the directories whose collections its
+/// files change, because the mirror remembers what it placed: a batch of a scan of thousands of
+/// directories costs what its own directories cost, not what the tree costs.
 struct DirectoryMirror {
     let root: String
-    let directories: [CrawledDirectory]
-    var unreadable: [CrawledDirectory] = []
+    /// Every directory, the readable ones first, then the unreadable ones: the order a pass over the
+    /// whole tree finds them in. Directories are named by their index in it below.
+    private let directories: [CrawledDirectory]
+    /// Where the unreadable directories begin in ``directories``.
+    private let firstUnreadable: Int
+    /// The paths under unreadable directories, whose collections nothing may take.
+    private let frozen: FrozenPaths
+    private let indexes: [String: Int]
+    /// Each directory's parent, if crawled.
+    private let parents: [Int?]
+    /// Each directory's children, in path order.
+    private let children: [[Int]]
+    /// Every directory in path order: parents before their children, siblings in order.
+    private let pathOrder: [Int]
+    /// Each directory's place in ``pathOrder``.
+    private let ranks: [Int]
+    /// Every directory, longest path first: children before their parents.
+    private let deepestFirst: [Int]
+
+    /// What the last pass placed, while it is known to be what the library holds; nil before the
+    /// first batch, and whenever another writer may have changed the library since.
+    private var placed: Placement?
+    /// The newest change-log token a batch's pass found, until its transaction commits.
+    private var checkedToken: Int64?
+    /// Always pass over the whole tree, as every batch once did (tests compare the two).
+    var placesWholeTree = false
+    /// What the last pass looked at (tests count it).
+    private(set) var lastPass = Pass(wholeTree: false, directories: 0)
+
+    /// A pass's work: over the whole tree or not, and how many directories it placed collections for.
+    struct Pass: Equatable {
+        var wholeTree: Bool
+        var directories: Int
+    }
+
+    init(root: String, directories: [CrawledDirectory], unreadable: [CrawledDirectory] = []) {
+        self.root = root
+        let all = directories + unreadable
+        self.directories = all
+        firstUnreadable = directories.count
+        frozen = FrozenPaths(unreadable.map(\.path))
+        let indexes = Dictionary(all.enumerated().map { ($1.path, $0) }, uniquingKeysWith: { first, _ in first })
+        self.indexes = indexes
+        let parents = all.map { directory in directory.parent.flatMap { indexes[$0] } }
+        self.parents = parents
+        let pathOrder = all.indices.sorted { all[$0].path < all[$1].path }
+        self.pathOrder = pathOrder
+        var ranks = [Int](repeating: 0, count: all.count)
+        var children = [[Int]](repeating: [], count: all.count)
+        for (rank, index) in pathOrder.enumerated() {
+            ranks[index] = rank
+            if let parent = parents[index] { children[parent].append(index) }
+        }
+        self.ranks = ranks
+        self.children = children
+        deepestFirst = all.indices.sorted { all[$0].path.count > all[$1].path.count }
+    }
+
+    private func isUnreadable(_ index: Int) -> Bool { index >= firstUnreadable }
 
     /// Makes the collections match the tree and the store's files under the root, members of
     /// every album included; collections whose directory is gone are deleted.
@@ -29,7 +92,8 @@ struct DirectoryMirror {
             assetsByDirectory[PathName.directory(of: file.path), default: []].append(file.assetID)
         }
         let dates = try transaction.assetCreationDates(under: root)
-        try mirror(mediaDirectories: Set(assetsByDirectory.keys), removingStale: true, transaction) { directory in
+        _ = try placeWholeTree(mediaDirectories: Set(assetsByDirectory.keys), removingStale: true, transaction) {
+            directory in
             let assets = Set(assetsByDirectory[directory] ?? [])
             return assets.sorted { (dates[$0] ?? 0, $0) < (dates[$1] ?? 0, $1) }
         }
@@ -41,99 +105,245 @@ struct DirectoryMirror {
     /// of the albums of `touched` (the directories whose files the batch committed). Nothing is
     /// deleted: what went is settled by ``apply(in:)`` at the end of the scan, which then finds the
     /// same collections in the same places.
-    func apply(in transaction: LibraryTransaction, mediaDirectories: Set<String>, touched: Set<String>) throws {
-        try mirror(mediaDirectories: mediaDirectories, removingStale: false, transaction) { directory in
-            touched.contains(directory) ? try transaction.primaryAssets(inDirectory: directory) : nil
+    ///
+    /// When the library's newest change is this mirror's last batch, only the directories this
+    /// batch changes are looked at (``placeChanges(_:mediaDirectories:touched:_:)``), with the same
+    /// outcome, change for change, as a pass over the whole tree; otherwise the whole tree is.
+    /// Call ``committed(token:)`` once the transaction has committed.
+    mutating func place(
+        in transaction: LibraryTransaction, mediaDirectories: Set<String>, touched: Set<String>
+    ) throws {
+        let newest = try transaction.newestChangeToken()
+        checkedToken = newest
+        // Until the transaction commits, what is placed is not known to be in the library. (Moved
+        // out, not copied: one reference, so the batch changes it in place.)
+        var state = placed
+        placed = nil
+        if state?.token == newest, !placesWholeTree {
+            try placeChanges(&state!, mediaDirectories: mediaDirectories, touched: touched, transaction)
+            placed = state
+        } else {
+            let whole = try placeWholeTree(mediaDirectories: mediaDirectories, removingStale: false, transaction) {
+                touched.contains($0) ? try transaction.primaryAssets(inDirectory: $0) : nil
+            }
+            placed = whole.state
+            lastPass = Pass(wholeTree: true, directories: whole.looked)
         }
+        placed?.token = nil
     }
 
-    /// The one way collections are placed, for a whole scan and for a batch alike. `members` gives
-    /// an album's assets in order, or nil to leave its members as they are.
-    private func mirror(
+    /// Tells the mirror that a batch's transaction committed, with the token of its change-log
+    /// entry (nil: it appended none). After a batch this mirror placed, what it placed is what the
+    /// library holds as of that token. After a batch it did not place, which wrote an entry, another
+    /// writer may have committed before it: the next batch looks at the whole tree.
+    mutating func committed(token: Int64?) {
+        if let checked = checkedToken {
+            placed?.token = token ?? checked
+        } else if token != nil {
+            placed?.token = nil
+        }
+        checkedToken = nil
+    }
+
+    /// What a pass placed: which directories hold collections and which those are, as the library
+    /// holds them once the pass's transaction has committed.
+    private struct Placement {
+        var isList: [Bool]
+        var hasCollection: [Bool]
+        /// The folder and the album of each directory, as last written.
+        var lists: [Int: CollectionRecord] = [:]
+        var albums: [Int: CollectionRecord] = [:]
+        /// The collections no directory took, which a directory that gains its first media may take.
+        var pool: CollectionPool
+        /// The newest change-log token when this was true of the library; nil until the pass commits.
+        var token: Int64?
+    }
+
+    /// The one way collections are placed over the whole tree, for a whole scan and for a batch
+    /// alike. `members` gives an album's assets in order, or nil to leave its members as they are.
+    private func placeWholeTree(
         mediaDirectories: Set<String>, removingStale: Bool, _ transaction: LibraryTransaction,
         members: (String) throws -> [Int64]?
-    ) throws {
-        let directories = self.directories + unreadable
-        let children = Dictionary(grouping: directories.filter { $0.parent != nil }, by: { $0.parent! })
-        var existing = try transaction.directoryCollections(under: root)
-        let frozen = FrozenPaths(unreadable.map(\.path))
-        let unreadablePaths = Set(unreadable.map(\.path))
+    ) throws -> (state: Placement, looked: Int) {
+        let pool = CollectionPool(try transaction.directoryCollections(under: root), frozen: frozen)
 
         // Which directories become lists and albums, deepest first. An unreadable directory keeps
         // the collections it had.
-        var isList: [String: Bool] = [:]
-        var hasCollection: [String: Bool] = [:]
-        for directory in directories.sorted(by: { $0.path.count > $1.path.count }) {
-            if unreadablePaths.contains(directory.path) {
-                isList[directory.path] = existing.contains { $0.path == directory.path && $0.isList }
-                hasCollection[directory.path] = existing.contains { $0.path == directory.path }
+        var isList = [Bool](repeating: false, count: directories.count)
+        var hasCollection = isList
+        for index in deepestFirst {
+            let path = directories[index].path
+            if isUnreadable(index) {
+                isList[index] = pool.holds(path, list: true)
+                hasCollection[index] = pool.holds(path, list: nil)
                 continue
             }
-            let childHasCollection = (children[directory.path] ?? []).contains { hasCollection[$0.path] == true }
-            isList[directory.path] = directory.path == root || childHasCollection
-            hasCollection[directory.path] = isList[directory.path]! || mediaDirectories.contains(directory.path)
+            isList[index] = path == root || children[index].contains { hasCollection[$0] }
+            hasCollection[index] = isList[index] || mediaDirectories.contains(path)
         }
 
-        var kept = Set<Int64>()
-        func take(_ directory: CrawledDirectory, list: Bool) -> CollectionRecord? {
-            let match = existing.firstIndex { $0.path == directory.path && $0.isList == list && !kept.contains($0.id!) }
-                ?? existing.firstIndex {
-                    $0.device == directory.device && $0.inode == directory.inode && $0.isList == list
-                        && !kept.contains($0.id!) && $0.path.map(frozen.contains) != true
-                }
-            guard let index = match else { return nil }
-            kept.insert(existing[index].id!)
-            return existing[index]
-        }
-
-        var listIDs: [String: Int64] = [:]
+        var state = Placement(isList: isList, hasCollection: hasCollection, pool: pool)
         var positions: [Int64?: Int] = [:]
-        for directory in directories.sorted(by: { $0.path < $1.path }) where hasCollection[directory.path] == true {
+        func next(in parent: Int64?) -> Int {
+            defer { positions[parent, default: 0] += 1 }
+            return positions[parent, default: 0]
+        }
+        var looked = 0
+        for index in pathOrder where hasCollection[index] {
+            looked += 1
+            let directory = directories[index]
             let title = PathName.name(of: directory.path)
-            let parentList = directory.parent.flatMap { listIDs[$0] }
-            if unreadablePaths.contains(directory.path) {
+            let parentList = parents[index].flatMap { state.lists[$0]?.id }
+            if isUnreadable(index) {
                 // Kept as it was (members too), only placed among its siblings.
                 for list in [true, false] {
-                    guard let found = take(directory, list: list) else { continue }
-                    let parent = list ? parentList : (isList[directory.path]! ? listIDs[directory.path] : parentList)
+                    guard let found = state.pool.take(directory, list: list) else { continue }
+                    let parent = list ? parentList : (isList[index] ? state.lists[index]?.id : parentList)
                     let record = try upsert(
                         found, directory: directory, list: list, title: found.title ?? title, parent: parent,
-                        positions: &positions, transaction)
-                    if list { listIDs[directory.path] = record.id }
+                        position: next(in: parent), transaction)
+                    if list { state.lists[index] = record } else { state.albums[index] = record }
                 }
                 continue
             }
-            if isList[directory.path]! {
-                let list = try upsert(
-                    take(directory, list: true), directory: directory, list: true, title: title, parent: parentList,
-                    positions: &positions, transaction)
-                listIDs[directory.path] = list.id
+            if isList[index] {
+                state.lists[index] = try upsert(
+                    state.pool.take(directory, list: true), directory: directory, list: true, title: title,
+                    parent: parentList, position: next(in: parentList), transaction)
             }
             if mediaDirectories.contains(directory.path) {
-                let parent = isList[directory.path]! ? listIDs[directory.path] : parentList
+                let parent = isList[index] ? state.lists[index]?.id : parentList
                 let album = try upsert(
-                    take(directory, list: false), directory: directory, list: false, title: title, parent: parent,
-                    positions: &positions, transaction)
+                    state.pool.take(directory, list: false), directory: directory, list: false, title: title,
+                    parent: parent, position: next(in: parent), transaction)
+                state.albums[index] = album
                 if let ordered = try members(directory.path) {
                     try transaction.setMembers(ofCollection: album, to: ordered)
                 }
             }
         }
-        guard removingStale else { return }
+        guard removingStale else { return (state, looked) }
         // What lies below an unreadable directory was not seen: it stays as it was.
-        existing.removeAll { kept.contains($0.id!) || $0.path.map(frozen.contains) == true }
+        let stale = state.pool.untaken.filter { $0.path.map(frozen.contains) != true }
         // Deepest first, so a folder is not deleted before what it holds is accounted for.
-        for stale in existing.sorted(by: { ($0.path ?? "").count > ($1.path ?? "").count }) {
-            if try transaction.collection(id: stale.id!) != nil { try transaction.deleteCollection(stale) }
+        for collection in stale.sorted(by: { ($0.path ?? "").count > ($1.path ?? "").count }) {
+            if try transaction.collection(id: collection.id!) != nil { try transaction.deleteCollection(collection) }
         }
+        return (state, looked)
+    }
+
+    /// Places what a batch changed, given what the previous passes placed (`state`, true of the
+    /// library): the albums of `touched` directories that hold media for the first time, the
+    /// folders above them that become folders, and the siblings whose places these shift; and the
+    /// members of the `touched` albums. Collections only appear during a scan's batches (the
+    /// directories holding media only grow), so nothing else can change.
+    ///
+    /// Each collection it writes is written as the pass over the whole tree would write it, in the
+    /// same order (by path, a folder before its album), so the batch records the same changes.
+    private mutating func placeChanges(
+        _ state: inout Placement, mediaDirectories: Set<String>, touched: Set<String>,
+        _ transaction: LibraryTransaction
+    ) throws {
+        // Folders whose children (their own album first) need their places worked out again.
+        var folders = Set<Int>()
+        var visit = Set<Int>()
+        for path in touched {
+            guard let index = indexes[path], !isUnreadable(index), mediaDirectories.contains(path) else { continue }
+            visit.insert(index)
+            guard state.albums[index] == nil else { continue }
+            if state.isList[index] {
+                // A folder's new album comes first in it.
+                folders.insert(index)
+                continue
+            }
+            // A new album among its parent's children; the folders above that were none become folders.
+            state.hasCollection[index] = true
+            var child = index
+            while let parent = parents[child] {
+                folders.insert(parent)
+                if state.isList[parent] { break }
+                state.isList[parent] = true
+                state.hasCollection[parent] = true
+                child = parent
+            }
+        }
+
+        // The place of every child of those folders, in the order a whole pass counts them.
+        var places: [Slot: Int] = [:]
+        for folder in folders {
+            var position = 0
+            func count(_ index: Int, list: Bool) {
+                places[Slot(index: index, list: list)] = position
+                position += 1
+                visit.insert(index)
+            }
+            if mediaDirectories.contains(directories[folder].path) { count(folder, list: false) }
+            let folderID = state.lists[folder]?.id
+            for child in children[folder] {
+                if isUnreadable(child) {
+                    // Only what it kept, where the whole pass put it.
+                    if let list = state.lists[child], folderID != nil, list.parentId == folderID {
+                        count(child, list: true)
+                    }
+                    if let album = state.albums[child], folderID != nil, album.parentId == folderID {
+                        count(child, list: false)
+                    }
+                } else if state.hasCollection[child] {
+                    count(child, list: state.isList[child])
+                }
+            }
+        }
+
+        for index in visit.sorted(by: { ranks[$0] < ranks[$1] }) {
+            let directory = directories[index]
+            let title = PathName.name(of: directory.path)
+            let parentList = parents[index].flatMap { state.lists[$0]?.id }
+            if isUnreadable(index) {
+                for list in [true, false] {
+                    guard let found = list ? state.lists[index] : state.albums[index],
+                        let position = places[Slot(index: index, list: list)]
+                    else { continue }
+                    let parent = list ? parentList : (state.isList[index] ? state.lists[index]?.id : parentList)
+                    let record = try upsert(
+                        found, directory: directory, list: list, title: found.title ?? title, parent: parent,
+                        position: position, transaction)
+                    if list { state.lists[index] = record } else { state.albums[index] = record }
+                }
+                continue
+            }
+            // A collection already placed, whose place is not worked out again, stays where it is.
+            if state.isList[index], state.lists[index] == nil || places[Slot(index: index, list: true)] != nil {
+                let found = state.lists[index] ?? state.pool.take(directory, list: true)
+                state.lists[index] = try upsert(
+                    found, directory: directory, list: true, title: title, parent: parentList,
+                    position: places[Slot(index: index, list: true)] ?? found?.position ?? 0, transaction)
+            }
+            guard mediaDirectories.contains(directory.path) else { continue }
+            if state.albums[index] == nil || places[Slot(index: index, list: false)] != nil {
+                let found = state.albums[index] ?? state.pool.take(directory, list: false)
+                let parent = state.isList[index] ? state.lists[index]?.id : parentList
+                state.albums[index] = try upsert(
+                    found, directory: directory, list: false, title: title, parent: parent,
+                    position: places[Slot(index: index, list: false)] ?? found?.position ?? 0, transaction)
+            }
+            if touched.contains(directory.path), let album = state.albums[index] {
+                let assets = try transaction.primaryAssets(inDirectory: directory.path)
+                try transaction.setMembers(ofCollection: album, to: assets)
+            }
+        }
+        lastPass = Pass(wholeTree: false, directories: visit.count)
+    }
+
+    /// A directory's folder (`list`) or album.
+    private struct Slot: Hashable {
+        var index: Int
+        var list: Bool
     }
 
     private func upsert(
         _ found: CollectionRecord?, directory: CrawledDirectory, list: Bool, title: String, parent: Int64?,
-        positions: inout [Int64?: Int], _ transaction: LibraryTransaction
+        position: Int, _ transaction: LibraryTransaction
     ) throws -> CollectionRecord {
-        let position = positions[parent, default: 0]
-        positions[parent] = position + 1
         if var record = found {
             // Only what PhotoKit shows is a change of the collection: a new place among its
             // siblings is a change of its folder's `collections` (the transaction records it), a
@@ -166,4 +376,51 @@ struct DirectoryMirror {
         record.id = try transaction.insertCollection(record)
         return record
     }
+}
+
+/// The directory collections a pass may give to directories, each to one: by path first, then by
+/// device and inode (a renamed directory), never one under an unreadable directory by inode.
+/// Candidates are tried in the order the store listed them.
+struct CollectionPool {
+    private let records: [CollectionRecord]
+    private let byPath: [String: [Int]]
+    private let byInode: [Inode: [Int]]
+    private let frozen: FrozenPaths
+    private var taken = Set<Int64>()
+
+    init(_ records: [CollectionRecord], frozen: FrozenPaths) {
+        self.records = records
+        self.frozen = frozen
+        var byPath: [String: [Int]] = [:]
+        var byInode: [Inode: [Int]] = [:]
+        for (index, record) in records.enumerated() {
+            if let path = record.path { byPath[path, default: []].append(index) }
+            if let device = record.device, let inode = record.inode {
+                byInode[Inode(device, inode), default: []].append(index)
+            }
+        }
+        self.byPath = byPath
+        self.byInode = byInode
+    }
+
+    /// Whether a collection at `path` exists, a folder or album (`list`) or either (nil), taken or not.
+    func holds(_ path: String, list: Bool?) -> Bool {
+        (byPath[path] ?? []).contains { list == nil || records[$0].isList == list }
+    }
+
+    /// The collection `directory` keeps, if any, which no other directory may take after it.
+    mutating func take(_ directory: CrawledDirectory, list: Bool) -> CollectionRecord? {
+        let match =
+            (byPath[directory.path] ?? []).first { records[$0].isList == list && !taken.contains(records[$0].id!) }
+            ?? (byInode[Inode(directory.device, directory.inode)] ?? []).first {
+                records[$0].isList == list && !taken.contains(records[$0].id!)
+                    && records[$0].path.map(frozen.contains) != true
+            }
+        guard let index = match else { return nil }
+        taken.insert(records[index].id!)
+        return records[index]
+    }
+
+    /// The collections no directory took, in the store's order.
+    var untaken: [CollectionRecord] { records.filter { !taken.contains($0.id!) } }
 }

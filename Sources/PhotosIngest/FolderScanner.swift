@@ -84,7 +84,7 @@ public final class FolderScanner: Sendable {
         // What was under an unreadable directory was not seen, not deleted: leave it as it is.
         stored.removeAll { frozen.contains($0.path) }
         rejected = rejected.filter { !frozen.contains($0.key) }
-        let mirror = DirectoryMirror(
+        var mirror = DirectoryMirror(
             root: root, directories: tree.directories, unreadable: tree.unreadable.map(\.directory))
         // The directories holding media as the store has them while batches commit: what it had,
         // and what each batch adds (files that went are deleted at the end).
@@ -94,8 +94,9 @@ public final class FolderScanner: Sendable {
             place: { transaction, arrivals in
                 let touched = Set(arrivals.keys)
                 mediaDirectories.formUnion(touched)
-                try mirror.apply(in: transaction, mediaDirectories: mediaDirectories, touched: touched)
-            }
+                try mirror.place(in: transaction, mediaDirectories: mediaDirectories, touched: touched)
+            },
+            committed: { mirror.committed(token: $0) }
         ) { transaction, filesChanged in
             try transaction.setUnreadableDirectories(unreadable.map(\.record), under: root)
             // Albums and folders change only when files do (a renamed directory moves its files).
@@ -243,10 +244,12 @@ public final class FolderScanner: Sendable {
     /// asset, its album and folder, and its membership are one change; `finish` brings collections up to date in the last
     /// transaction, after moves and deletions; without `finishAlways`, only when there were some, or
     /// when a batch removed files' resources (a file no longer media) without placing them.
+    /// `committed` is told the change-log token of each batch's transaction once it has committed.
     private func reconcile(
         root: String, files: [CrawledFile], stored: [StoredFile], rejected: [String: RejectedFile],
         report: inout ScanReport, progress: (@Sendable (ScanProgress) -> Void)?, finishAlways: Bool = true,
         place: (LibraryTransaction, _ arrivals: [String: [String]]) throws -> Void,
+        committed: (_ token: Int64?) -> Void = { _ in },
         finish: (LibraryTransaction, _ filesChanged: Bool) throws -> Void
     ) throws {
         let storedByPath = Dictionary(stored.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
@@ -314,7 +317,9 @@ public final class FolderScanner: Sendable {
                     next.withLock { $0 = result }
                 }
             }
-            let removed = try commit(batch: batch, outcomes: outcomes, plan: plan, report: &report, place: place)
+            let (removed, token) = try commit(
+                batch: batch, outcomes: outcomes, plan: plan, report: &report, place: place)
+            committed(token)
             unplaced = unplaced || removed
             reading.wait()
             outcomes = next.withLock { $0 } ?? []
@@ -339,7 +344,9 @@ public final class FolderScanner: Sendable {
                 fresh.modificationTime = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1_000_000_000
                 return fresh
             }
-            let removed = try commit(batch: again, outcomes: read(again), plan: plan, report: &report, place: place)
+            let (removed, token) = try commit(
+                batch: again, outcomes: read(again), plan: plan, report: &report, place: place)
+            committed(token)
             unplaced = unplaced || removed
         }
         let gone = rejected.keys.filter { !seenPaths.contains($0) }
@@ -430,16 +437,16 @@ public final class FolderScanner: Sendable {
         return batches
     }
 
-    /// Commits one batch; true when it removed resources of known files (no longer media) that
-    /// `place` was not asked to account for.
+    /// Commits one batch; `removed` is true when it removed resources of known files (no longer
+    /// media) that `place` was not asked to account for; `token` is its change-log entry's, if any.
     private func commit(
         batch: [CrawledFile], outcomes: [Outcome], plan: ScanPlan, report: inout ScanReport,
         place: (LibraryTransaction, _ arrivals: [String: [String]]) throws -> Void
-    ) throws -> Bool {
+    ) throws -> (removed: Bool, token: Int64?) {
         var unplaced = false
         let changedByPath = Dictionary(plan.changed.map { ($0.0.path, $0.1) }, uniquingKeysWith: { first, _ in first })
         var counts = ScanReport()
-        try database.write { transaction in
+        let token = try database.write { transaction in
             var fine: [String] = []
             var media: [String: [(CrawledFile, FileMetadata)]] = [:]
             for (file, outcome) in zip(batch, outcomes) {
@@ -478,13 +485,13 @@ public final class FolderScanner: Sendable {
             try transaction.pickBurstRepresentatives(bursts)
             try transaction.forgetRejections(fine.filter(plan.rejectedPaths.contains))
             if !media.isEmpty { try place(transaction, media.mapValues { $0.map(\.0.path) }) }
-        }
+        }.token
         report.stillChanging += counts.stillChanging
         report.skipped += counts.skipped
         report.rejected += counts.rejected
         report.updated += counts.updated
         report.ingested += counts.ingested
-        return unplaced
+        return (unplaced, token)
     }
 }
 
