@@ -64,6 +64,7 @@ public enum AssetFactory {
             .intersection(.photoLive)
         if metadata.isHDR == true { subtypes.insert(.photoHDR) }
         if metadata.isScreenshot == true { subtypes.insert(.photoScreenshot) }
+        if metadata.isScreenRecording == true { subtypes.insert(.videoScreenRecording) }
         if metadata.isPanorama == true { subtypes.insert(.photoPanorama) }
         if metadata.isAnimated == true { subtypes.insert(.photoAnimation) }
         if metadata.isHighFrameRate == true { subtypes.insert(.videoHighFrameRate) }
@@ -72,6 +73,7 @@ public enum AssetFactory {
         // The file's stars when it states some (a rating written by another program is taken when
         // the file is read again); otherwise the library's stay.
         if let rating = metadata.rating { record.rating = Int64(rating) }
+        record.isSelfie = metadata.isFrontCamera == true
     }
 
     static func resource(for file: CrawledFile, metadata: FileMetadata, type: PHAssetResourceType) -> ResourceRecord {

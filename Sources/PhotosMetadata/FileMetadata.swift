@@ -69,6 +69,12 @@ public struct FileMetadata: Sendable, Hashable {
     public var isHDR: Bool?
     /// A screenshot (`photoScreenshot`): the UserComment "Screenshot" that iOS writes in EXIF and XMP.
     public var isScreenshot: Bool?
+    /// A screen recording (`videoScreenRecording`): a movie that states no camera, under a name a
+    /// system gives its screen recordings (``ScreenRecordingNames``).
+    public var isScreenRecording: Bool?
+    /// Taken with the front camera (the Selfies smart album): the EXIF LensModel phones write
+    /// ("iPhone 12 front camera 2.71mm f/2.2", "Pixel 8 Pro front camera").
+    public var isFrontCamera: Bool?
     /// A panorama (`photoPanorama`): Google photo-sphere XMP (GPano) or Apple's panorama
     /// CustomRendered value. A wide aspect ratio alone is not taken as proof.
     public var isPanorama: Bool?

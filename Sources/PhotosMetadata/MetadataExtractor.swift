@@ -192,6 +192,9 @@ public struct MetadataExtractor: Sendable {
         let namedScreenshot =
             type.kind == .image && metadata.make == nil && metadata.model == nil && ScreenshotNames.matches(name)
         metadata.isScreenshot = Self.flag(summary.isScreenshot || hints?.isScreenshot == true || namedScreenshot)
+        metadata.isScreenRecording = Self.flag(
+            type.kind == .video && metadata.make == nil && metadata.model == nil && ScreenRecordingNames.matches(name))
+        metadata.isFrontCamera = Self.flag(summary.lensModel?.lowercased().contains("front camera") == true)
         metadata.isPanorama = Self.flag(summary.isPanorama || hints?.isPanorama == true)
         metadata.isAnimated = Self.flag(info.isAnimated)
         metadata.rating = (hints?.rating ?? summary.rating).map { (0...5).contains($0) ? $0 : 0 }

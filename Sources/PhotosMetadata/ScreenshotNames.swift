@@ -24,7 +24,7 @@ public enum ScreenshotNames {
     }
 
     /// Whether the text starts with a date: eight digits, or `YYYY-MM-DD`.
-    private static func startsWithDate(_ text: Substring) -> Bool {
+    static func startsWithDate(_ text: Substring) -> Bool {
         let characters = Array(text.prefix(10))
         let digits = characters.prefix { $0.isASCII && $0.isNumber }.count
         if digits >= 8 { return true }

@@ -313,6 +313,12 @@ extension LibraryDatabase {
             // PHAsset.rating (PhotoKit SDK 27): 0 (none) to 5, the user's or the file's xmp:Rating.
             try db.execute(sql: "ALTER TABLE asset ADD COLUMN rating INTEGER NOT NULL DEFAULT 0")
         }
+        migrator.registerMigration("v17: selfies and screen recordings") { db in
+            // Front-camera pictures (EXIF LensModel) for the Selfies smart album; photos scanned
+            // before are flagged when their files are read again.
+            try db.execute(sql: "ALTER TABLE asset ADD COLUMN isSelfie INTEGER NOT NULL DEFAULT 0")
+            try SmartAlbum.insertMissing(db)
+        }
         return migrator
     }
 

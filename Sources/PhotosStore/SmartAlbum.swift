@@ -1,3 +1,4 @@
+import GRDB
 import PhotosCore
 
 /// A smart album: a collection whose members are computed from the assets' own properties.
@@ -33,7 +34,9 @@ public struct SmartAlbum: Sendable, Hashable {
             (.smartAlbumRecentlyAdded, "Recently Added",
              "asset.addedDate >= (CAST(strftime('%s','now') AS REAL) - \(Int(recentlyAddedInterval)))"),
             (.smartAlbumVideos, "Videos", "asset.mediaType = \(PHAssetMediaType.video.rawValue)"),
+            (.smartAlbumSelfPortraits, "Selfies", "asset.isSelfie = 1"),
             (.smartAlbumScreenshots, "Screenshots", bit(.photoScreenshot)),
+            (.smartAlbumScreenRecordings, "Screen Recordings", bit(.videoScreenRecording)),
             (.smartAlbumPanoramas, "Panoramas", bit(.photoPanorama)),
             (.smartAlbumLivePhotos, "Live Photos", bit(.photoLive)),
             (.smartAlbumBursts, "Bursts", "asset.burstIdentifier IS NOT NULL"),
@@ -53,6 +56,25 @@ public struct SmartAlbum: Sendable, Hashable {
     /// The smart album of a subtype, if this library derives it.
     public static func album(for subtype: PHAssetCollectionSubtype) -> SmartAlbum? {
         all.first { $0.subtype == subtype }
+    }
+
+    /// Adds the rows of smart albums a library made by an earlier build lacks, and puts every smart
+    /// album at its place in ``all`` (a migration's step: new albums join old libraries).
+    static func insertMissing(_ db: Database) throws {
+        for album in all {
+            try db.execute(
+                sql: """
+                    INSERT OR IGNORE INTO collection (localIdentifier, isList, type, subtype, title, position, createdDate)
+                    VALUES (?, 0, ?, ?, ?, ?, 0)
+                    """,
+                arguments: [
+                    album.localIdentifier, PHAssetCollectionType.smartAlbum.rawValue, album.subtype.rawValue,
+                    album.title, album.position,
+                ])
+            try db.execute(
+                sql: "UPDATE collection SET position = ? WHERE localIdentifier = ?",
+                arguments: [album.position, album.localIdentifier])
+        }
     }
 
     private static func bit(_ subtype: PHAssetMediaSubtype) -> String {

@@ -21,3 +21,25 @@ struct ScreenshotNameTests {
         #expect(!ScreenshotNames.matches(name))
     }
 }
+
+/// Screen recordings known only by the names systems give them.
+struct ScreenRecordingNameTests {
+    @Test(arguments: [
+        "Screen Recording 2024-01-05 at 10.11.12.mov", "RPReplay_Final1609459200.MP4",
+        "Screen Recording 2024-01-05 101112.mp4", "Screencast from 2024-01-05 10-11-12.webm",
+        "Screencast From 2024-01-05 10-11-12.webm", "Screencast 2019-01-01 10:11:12.webm",
+        "Screen_Recording_20240105-101112_Chrome.mp4", "screen-20240105-101112.mp4",
+        "Screenrecorder-2024-01-05-10-11-12-123.mp4",
+    ])
+    func systemNamesAreScreenRecordings(name: String) {
+        #expect(ScreenRecordingNames.matches(name))
+    }
+
+    @Test(arguments: [
+        "IMG_0420.MOV", "Screen Recording.mov", "RPReplay_Final.MP4", "RPReplay_Final12.mp4", "screencast of the demo.webm",
+        "Screen Recording of 2024-01-05.mov", "screen-door.mp4", "Screenshot 2024-01-05 at 10.11.12.png",
+    ])
+    func otherNamesAreNot(name: String) {
+        #expect(!ScreenRecordingNames.matches(name))
+    }
+}

@@ -41,10 +41,13 @@ struct ExifSummary: Sendable, Hashable {
     var isPanorama = false
     /// The star rating, 0 to 5 (IFD0 Rating, as Windows and digiKam write it); nil when absent.
     var rating: Int?
+    /// The lens, as phones name their cameras ("iPhone 12 front camera 2.71mm f/2.2").
+    var lensModel: String?
 
     enum Tag {
         static let make: UInt16 = 0x010F
         static let rating: UInt16 = 0x4746
+        static let lensModel: UInt16 = 0xA434
         static let model: UInt16 = 0x0110
         static let orientation: UInt16 = 0x0112
         static let dateTime: UInt16 = 0x0132
@@ -112,6 +115,7 @@ struct ExifSummary: Sendable, Hashable {
         make = exif.string(Tag.make, in: .ifd0)
         model = exif.string(Tag.model, in: .ifd0)
         rating = exif.integer(Tag.rating, in: .ifd0)
+        lensModel = exif.string(Tag.lensModel, in: .exif)
         pixelXDimension = exif.integer(Tag.pixelXDimension, in: .exif)
         pixelYDimension = exif.integer(Tag.pixelYDimension, in: .exif)
 

@@ -55,6 +55,8 @@ public struct AssetRecord: Sendable, Hashable, Codable, Identifiable, FetchableR
     public var isRAW: Bool
     /// Stars, 0 (none) to 5 (`PHAssetRating`): the user's, or the file's `xmp:Rating`.
     public var rating: Int64
+    /// Taken with a phone's front camera (the Selfies smart album).
+    public var isSelfie: Bool
 
     /// Creates a record for a new asset with PhotoKit's defaults.
     public init(
@@ -85,9 +87,10 @@ public struct AssetRecord: Sendable, Hashable, Codable, Identifiable, FetchableR
         self.adjustmentFormatIdentifier = nil
         self.isRAW = false
         self.rating = 0
+        self.isSelfie = false
     }
 
-    /// A record from JSON (a tombstone); one kept before ratings existed has none.
+    /// A record from JSON (a tombstone); one kept before ratings and selfies existed has neither.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         id = try container.decodeIfPresent(Int64.self, forKey: .id)
@@ -114,6 +117,7 @@ public struct AssetRecord: Sendable, Hashable, Codable, Identifiable, FetchableR
         adjustmentFormatIdentifier = try container.decodeIfPresent(String.self, forKey: .adjustmentFormatIdentifier)
         isRAW = try container.decode(Bool.self, forKey: .isRAW)
         rating = try container.decodeIfPresent(Int64.self, forKey: .rating) ?? 0
+        isSelfie = try container.decodeIfPresent(Bool.self, forKey: .isSelfie) ?? false
     }
 
     /// The columns ``AssetRecord`` reads (the generated `isBurstVisible` is not one of them).
@@ -124,6 +128,7 @@ public struct AssetRecord: Sendable, Hashable, Codable, Identifiable, FetchableR
         Column("addedDate"), Column("latitude"), Column("longitude"), Column("altitude"), Column("duration"),
         Column("isFavorite"), Column("isHidden"), Column("burstIdentifier"), Column("burstSelectionTypes"),
         Column("representsBurst"), Column("adjustmentFormatIdentifier"), Column("isRAW"), Column("rating"),
+        Column("isSelfie"),
     ]}
 
     public mutating func didInsert(_ inserted: InsertionSuccess) {
@@ -159,6 +164,7 @@ public struct AssetRecord: Sendable, Hashable, Codable, Identifiable, FetchableR
         adjustmentFormatIdentifier = row["adjustmentFormatIdentifier"]
         isRAW = row["isRAW"]
         rating = row["rating"]
+        isSelfie = row["isSelfie"]
     }
 
     /// The asset's columns, for inserts and updates.
@@ -187,5 +193,6 @@ public struct AssetRecord: Sendable, Hashable, Codable, Identifiable, FetchableR
         container["adjustmentFormatIdentifier"] = adjustmentFormatIdentifier
         container["isRAW"] = isRAW
         container["rating"] = rating
+        container["isSelfie"] = isSelfie
     }
 }

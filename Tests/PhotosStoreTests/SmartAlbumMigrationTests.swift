@@ -1,0 +1,36 @@
+import Foundation
+import GRDB
+import PhotosCore
+import PhotosTestSupport
+import Testing
+
+@testable import PhotosStore
+
+/// Smart albums added by a later build join a library made by an earlier one, at their places.
+struct SmartAlbumMigrationTests {
+    @Test func aLibraryOfTheEarlierSchemaGetsTheNewSmartAlbums() throws {
+        let directory = try TemporaryDirectory(prefix: "smart-albums")
+        let path = directory.path("library.sqlite").path
+        let before = try LibraryDatabase(path: path)
+        let added = [PHAssetCollectionSubtype.smartAlbumSelfPortraits, .smartAlbumScreenRecordings]
+        // As a library of schema 16: no selfie column, no such albums, the others one place up.
+        try before.writer.write { db in
+            for subtype in added {
+                try db.execute(sql: "DELETE FROM collection WHERE subtype = ? AND type = 2 AND isList = 0", arguments: [subtype.rawValue])
+            }
+            try db.execute(sql: "UPDATE collection SET position = position - 1 WHERE type = 2 AND isList = 0 AND position > 3")
+            try db.execute(sql: "ALTER TABLE asset DROP COLUMN isSelfie")
+            try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v17: selfies and screen recordings'")
+            try db.execute(sql: "PRAGMA user_version = 16")
+        }
+        let after = try LibraryDatabase(path: path)
+        let smart = try after.read { db in
+            try Row.fetchAll(db, sql: "SELECT subtype, title, position FROM collection WHERE type = 2 AND isList = 0 ORDER BY position")
+        }
+        #expect(smart.map { $0["subtype"] as Int } == SmartAlbum.all.map(\.subtype.rawValue))
+        #expect(smart.map { $0["position"] as Int } == Array(0..<SmartAlbum.all.count))
+        #expect(smart.map { $0["title"] as String }.contains("Selfies"))
+        let columns = try after.read { db in try db.columns(in: "asset").map(\.name) }
+        #expect(columns.contains("isSelfie"))
+    }
+}
