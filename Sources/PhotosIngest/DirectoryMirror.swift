@@ -184,21 +184,21 @@ struct DirectoryMirror {
 
         var state = Placement(isList: isList, hasCollection: hasCollection, pool: pool)
         var positions: [Int64?: Int] = [:]
-        func next(in parent: Int64?) -> Int {
-            defer { positions[parent, default: 0] += 1 }
-            return positions[parent, default: 0]
+        func next(in parent: CollectionRecord?) -> Int {
+            defer { positions[parent?.id, default: 0] += 1 }
+            return positions[parent?.id, default: 0]
         }
         var looked = 0
         for index in pathOrder where hasCollection[index] {
             looked += 1
             let directory = directories[index]
             let title = PathName.name(of: directory.path)
-            let parentList = parents[index].flatMap { state.lists[$0]?.id }
+            let parentList = parents[index].flatMap { state.lists[$0] }
             if isUnreadable(index) {
                 // Kept as it was (members too), only placed among its siblings.
                 for list in [true, false] {
                     guard let found = state.pool.take(directory, list: list) else { continue }
-                    let parent = list ? parentList : (isList[index] ? state.lists[index]?.id : parentList)
+                    let parent = list ? parentList : (isList[index] ? state.lists[index] : parentList)
                     let record = try upsert(
                         found, directory: directory, list: list, title: found.title ?? title, parent: parent,
                         position: next(in: parent), transaction)
@@ -212,13 +212,14 @@ struct DirectoryMirror {
                     parent: parentList, position: next(in: parentList), transaction)
             }
             if mediaDirectories.contains(directory.path) {
-                let parent = isList[index] ? state.lists[index]?.id : parentList
+                let parent = isList[index] ? state.lists[index] : parentList
+                let found = state.pool.take(directory, list: false)
                 let album = try upsert(
-                    state.pool.take(directory, list: false), directory: directory, list: false, title: title,
-                    parent: parent, position: next(in: parent), transaction)
+                    found, directory: directory, list: false, title: title, parent: parent,
+                    position: next(in: parent), transaction)
                 state.albums[index] = album
                 if let ordered = try members(directory.path) {
-                    try transaction.setMembers(ofCollection: album, to: ordered)
+                    try setMembers(of: album, new: found == nil, to: ordered, transaction)
                 }
             }
         }
@@ -297,13 +298,13 @@ struct DirectoryMirror {
         for index in visit.sorted(by: { ranks[$0] < ranks[$1] }) {
             let directory = directories[index]
             let title = PathName.name(of: directory.path)
-            let parentList = parents[index].flatMap { state.lists[$0]?.id }
+            let parentList = parents[index].flatMap { state.lists[$0] }
             if isUnreadable(index) {
                 for list in [true, false] {
                     guard let found = list ? state.lists[index] : state.albums[index],
                         let position = places[Slot(index: index, list: list)]
                     else { continue }
-                    let parent = list ? parentList : (state.isList[index] ? state.lists[index]?.id : parentList)
+                    let parent = list ? parentList : (state.isList[index] ? state.lists[index] : parentList)
                     let record = try upsert(
                         found, directory: directory, list: list, title: found.title ?? title, parent: parent,
                         position: position, transaction)
@@ -319,16 +320,18 @@ struct DirectoryMirror {
                     position: places[Slot(index: index, list: true)] ?? found?.position ?? 0, transaction)
             }
             guard mediaDirectories.contains(directory.path) else { continue }
+            var new = false
             if state.albums[index] == nil || places[Slot(index: index, list: false)] != nil {
                 let found = state.albums[index] ?? state.pool.take(directory, list: false)
-                let parent = state.isList[index] ? state.lists[index]?.id : parentList
+                new = found == nil
+                let parent = state.isList[index] ? state.lists[index] : parentList
                 state.albums[index] = try upsert(
                     found, directory: directory, list: false, title: title, parent: parent,
                     position: places[Slot(index: index, list: false)] ?? found?.position ?? 0, transaction)
             }
             if touched.contains(directory.path), let album = state.albums[index] {
                 let assets = try transaction.primaryAssets(inDirectory: directory.path)
-                try transaction.setMembers(ofCollection: album, to: assets)
+                try setMembers(of: album, new: new, to: assets, transaction)
             }
         }
         lastPass = Pass(wholeTree: false, directories: visit.count)
@@ -340,10 +343,24 @@ struct DirectoryMirror {
         var list: Bool
     }
 
+    /// An album's members: an album inserted in this transaction has none yet to compare with.
+    private func setMembers(
+        of album: CollectionRecord, new: Bool, to assetIDs: [Int64], _ transaction: LibraryTransaction
+    ) throws {
+        if new {
+            try transaction.setMembers(ofNewCollection: album, to: assetIDs)
+        } else {
+            try transaction.setMembers(ofCollection: album, to: assetIDs)
+        }
+    }
+
+    /// Writes a directory's collection (`found`, or a new one) where it belongs: in `parent` (nil:
+    /// the top level) at `position`.
     private func upsert(
-        _ found: CollectionRecord?, directory: CrawledDirectory, list: Bool, title: String, parent: Int64?,
-        position: Int, _ transaction: LibraryTransaction
+        _ found: CollectionRecord?, directory: CrawledDirectory, list: Bool, title: String,
+        parent parentRecord: CollectionRecord?, position: Int, _ transaction: LibraryTransaction
     ) throws -> CollectionRecord {
+        let parent = parentRecord?.id
         if var record = found {
             // Only what PhotoKit shows is a change of the collection: a new place among its
             // siblings is a change of its folder's `collections` (the transaction records it), a
@@ -373,7 +390,7 @@ struct DirectoryMirror {
             createdDate: Date().timeIntervalSince1970)
         record.device = directory.device
         record.inode = directory.inode
-        record.id = try transaction.insertCollection(record)
+        record.id = try transaction.insertCollection(record, in: parentRecord)
         return record
     }
 }

@@ -1,6 +1,9 @@
 import GRDB
+import PhotosCore
 
-/// What a scan asks of the library between its batches.
+/// What a scan asks of the library as it places thousands of directories' collections in a few
+/// transactions: the same writes and the same recorded changes as the general methods, without
+/// reading back rows the scan has just written.
 extension LibraryTransaction {
     /// The token of the newest change-log entry (0 for a library never written to).
     ///
@@ -8,5 +11,32 @@ extension LibraryTransaction {
     /// or another, has committed since: what it remembers of the library is still true.
     public func newestChangeToken() throws -> Int64 {
         try LibraryDatabase.newestToken(db)
+    }
+
+    /// Inserts a collection into `folder`, as ``insertCollection(_:)`` does, given the folder
+    /// (`collection.parentId`'s row, nil at the top level) instead of reading it: a scan holds
+    /// every folder it places. The folder is recorded as updated (`collections`).
+    @discardableResult
+    public func insertCollection(_ collection: CollectionRecord, in folder: CollectionRecord?) throws -> Int64 {
+        precondition(collection.parentId == folder?.id, "the folder is the collection's parent")
+        var collection = collection
+        try collection.insert(db)
+        changes.recorder.inserted(collection.isList ? .collectionList : .assetCollection, collection.localIdentifier)
+        if let folder {
+            changes.recorder.updated(.collectionList, folder.localIdentifier, properties: ["collections"])
+        }
+        return collection.id!
+    }
+
+    /// Gives an album inserted in this transaction its members, in order: what
+    /// ``setMembers(ofCollection:to:)`` does for an album that has none, without reading them.
+    public func setMembers(ofNewCollection collection: CollectionRecord, to assetIDs: [Int64]) throws {
+        guard let id = collection.id, !assetIDs.isEmpty else { return }
+        let insert = try db.cachedStatement(
+            sql: "INSERT INTO collection_asset (collectionId, assetId, position) VALUES (?, ?, ?)")
+        for (position, assetID) in assetIDs.enumerated() {
+            try insert.execute(arguments: [id, assetID, position])
+        }
+        changes.recorder.updated(.assetCollection, collection.localIdentifier, properties: ["assets"])
     }
 }
