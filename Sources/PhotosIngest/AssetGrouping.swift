@@ -41,10 +41,15 @@ struct AssetGrouping {
     func apply() throws -> Set<String> {
         let freshPaths = Set(fresh.map(\.0.path))
         // Only files that can pair with these (and their own stored rows) can change group: a file
-        // arriving in a directory of thousands reads a handful of rows, not thousands.
-        let inDirectory = try transaction.resources(
-            at: freshPaths, inDirectory: directory, pairingWith: Set(fresh.map { PairingName.of($0.0.name) }),
-            contentIdentifiers: Set(fresh.compactMap(\.1.contentIdentifier)))
+        // arriving in a directory of thousands reads a handful of rows, not thousands. A directory
+        // the store has nothing in (a new one: every directory of a first scan) has none, and is
+        // not looked up by name: a name such as IMG_0001 recurs in thousands of other directories.
+        let inDirectory =
+            try transaction.hasFiles(under: directory)
+            ? transaction.resources(
+                at: freshPaths, inDirectory: directory, pairingWith: Set(fresh.map { PairingName.of($0.0.name) }),
+                contentIdentifiers: Set(fresh.compactMap(\.1.contentIdentifier)))
+            : []
         let stored = inDirectory.filter { !freshPaths.contains($0.path) }
         let members = fresh.map { Member.fresh($0.0, $0.1) } + stored.map { Member.stored($0) }
         let ownerByPath = Dictionary(inDirectory.map { ($0.path, $0.assetId) }, uniquingKeysWith: { first, _ in first })

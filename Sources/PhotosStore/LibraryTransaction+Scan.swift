@@ -13,6 +13,15 @@ extension LibraryTransaction {
         try LibraryDatabase.newestToken(db)
     }
 
+    /// Whether the store has a file under `directory`, at any depth: one probe of the path index.
+    /// A directory it has nothing under has no rows for a new file there to pair with.
+    public func hasFiles(under directory: String) throws -> Bool {
+        let (condition, arguments) = Self.under(directory, column: "path")
+        return try Bool.fetchOne(
+            db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM resource WHERE \(condition))"), arguments: arguments)
+            ?? false
+    }
+
     /// Inserts a collection into `folder`, as ``insertCollection(_:)`` does, given the folder
     /// (`collection.parentId`'s row, nil at the top level) instead of reading it: a scan holds
     /// every folder it places. The folder is recorded as updated (`collections`).
