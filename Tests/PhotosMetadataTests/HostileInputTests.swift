@@ -254,6 +254,39 @@ import Testing
         #expect(metadata.pixelWidth == 640 && metadata.pixelHeight == 480)
     }
 
+    /// A HEIF whose coded image is cropped by a clean aperture (`clap`) and turned by `irot`: its
+    /// size as displayed is the crop's, turned; a nonsense aperture is ignored.
+    @Test(arguments: [
+        ((600, 1, 400, 1), UInt8(1), (400, 600)),
+        ((1201, 2, 801, 2), 0, (601, 401)),
+        ((600, 1, 400, 1), 0, (600, 400)),
+        ((0, 1, 400, 1), 0, (640, 480)),
+        ((900, 1, 400, 1), 0, (640, 480)),
+        ((600, 0, 400, 1), 0, (640, 480)),
+    ] as [((UInt32, UInt32, UInt32, UInt32), UInt8, (Int, Int))])
+    func heifCleanApertureCropsTheDisplayedSize(
+        aperture: (UInt32, UInt32, UInt32, UInt32), quarterTurns: UInt8, expected: (Int, Int)
+    ) throws {
+        let ftyp = MovieBuilder.box("ftyp", Array("heic".utf8) + MovieBuilder.zeros(4) + Array("mif1heic".utf8))
+        let pitm = MovieBuilder.box("pitm", MovieBuilder.zeros(4) + [0, 1])
+        let ispe = MovieBuilder.box("ispe", MovieBuilder.zeros(4) + MovieBuilder.be32(640) + MovieBuilder.be32(480))
+        let clap = MovieBuilder.box(
+            "clap",
+            MovieBuilder.be32(aperture.0) + MovieBuilder.be32(aperture.1) + MovieBuilder.be32(aperture.2)
+                + MovieBuilder.be32(aperture.3) + MovieBuilder.zeros(16))
+        let irot = MovieBuilder.box("irot", [quarterTurns])
+        // Item 1 has properties 1 (ispe), 2 (clap) and 3 (irot).
+        let ipma = MovieBuilder.box("ipma", MovieBuilder.zeros(4) + MovieBuilder.be32(1) + [0, 1, 3, 1, 2, 3])
+        let iprp = MovieBuilder.box("iprp", MovieBuilder.box("ipco", ispe + clap + irot) + ipma)
+        let meta = MovieBuilder.box("meta", MovieBuilder.zeros(4) + pitm + iprp)
+        let directory = try TemporaryDirectory()
+        let path = try directory.write(ftyp + meta + MovieBuilder.box("mdat", MovieBuilder.zeros(16)), to: "crop.heic")
+
+        let metadata = try Self.extractor.extract(path: path)
+
+        #expect(metadata.pixelWidth == expected.0 && metadata.pixelHeight == expected.1)
+    }
+
     @Test func wellFormedMovieStillExtracts() throws {
         #expect(try rejection(MovieBuilder.movie(samples: [(30, 20)]), as: "ok.mov") == nil)
     }

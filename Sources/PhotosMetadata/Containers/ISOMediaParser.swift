@@ -231,6 +231,7 @@ enum ISOMediaParser {
         // Without an association table, fall back to the largest `ispe` (the full image).
         let candidates = associated.isEmpty ? Array(properties.indices) : associated.map { $0 - 1 }
         var best: (Int, Int)?
+        var cleanAperture: (Int, Int)?
         for index in candidates where properties.indices.contains(index) {
             let property = properties[index]
             switch property.type {
@@ -244,11 +245,35 @@ enum ISOMediaParser {
                 let fields = try payload(of: property, in: reader, limit: 1)
                 // irot is anticlockwise in quarter turns; store clockwise degrees.
                 info.rotation = (360 - Int((fields.u8(at: 0) ?? 0) & 3) * 90) % 360
+            case "clap":
+                cleanAperture = try Self.cleanAperture(property, in: reader)
             default:
                 break
             }
         }
-        if let best { info.setSize(best.0, best.1) }
+        // The clean aperture crops the coded image (iPhones code 4032x3024 in 64-pixel tiles and
+        // crop); readers show the crop, then rotate it by `irot`.
+        if var best {
+            if let (width, height) = cleanAperture, width <= best.0, height <= best.1 { best = (width, height) }
+            info.setSize(best.0, best.1)
+        }
+    }
+
+    /// The width and height of a `clap` box (rationals, rounded to whole pixels); nil when they
+    /// are not positive.
+    private static func cleanAperture(_ box: Box, in reader: FileReader) throws(MetadataError) -> (Int, Int)? {
+        let fields = try payload(of: box, in: reader, limit: 32)
+        guard let widthN = fields.u32(at: 0, .bigEndian), let widthD = fields.u32(at: 4, .bigEndian),
+            let heightN = fields.u32(at: 8, .bigEndian), let heightD = fields.u32(at: 12, .bigEndian),
+            widthD > 0, heightD > 0
+        else { return nil }
+        // Signed per ISO 14496-12; a negative size means nothing.
+        guard Int32(bitPattern: widthN) > 0, Int32(bitPattern: heightN) > 0, Int32(bitPattern: widthD) > 0,
+            Int32(bitPattern: heightD) > 0
+        else { return nil }
+        let width = Int((Double(widthN) / Double(widthD)).rounded())
+        let height = Int((Double(heightN) / Double(heightD)).rounded())
+        return width > 0 && height > 0 ? (width, height) : nil
     }
 
     /// The 1-based property indices associated with `item` in an `ipma` box.
