@@ -6,9 +6,14 @@ import Testing
 /// they did through the `photos` CLI.
 @Suite(.serialized) struct ExamplesTests {
     let directory: TemporaryDirectory
-    /// The library, and a cache directory of the test's own (the thumbnail cache goes there).
+    /// The library, and cache and temporary directories of the test's own (the thumbnail cache goes
+    /// there, and the files listings write to `FileManager.default.temporaryDirectory`, as seed
+    /// 004's Live Photo listing does, go with the test's directory instead of piling up in /tmp).
     var environment: [String: String] {
-        ["PHOTOS_LIBRARY": directory.path("library.sqlite").path, "XDG_CACHE_HOME": directory.path("cache").path]
+        [
+            "PHOTOS_LIBRARY": directory.path("library.sqlite").path, "XDG_CACHE_HOME": directory.path("cache").path,
+            "TMPDIR": directory.url.path,
+        ]
     }
 
     init() throws {
