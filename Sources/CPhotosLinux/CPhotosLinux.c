@@ -1,6 +1,7 @@
 // Shims that need _GNU_SOURCE, which must come before any system header.
 #define _GNU_SOURCE
 #include <errno.h>
+#include <malloc.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -27,4 +28,8 @@ int cphotos_child_has_exited(int pid) {
         return errno == ECHILD ? 1 : -1;
     }
     return info.si_pid == pid ? 1 : 0;
+}
+
+int cphotos_release_free_memory(void) {
+    return malloc_trim(0);
 }

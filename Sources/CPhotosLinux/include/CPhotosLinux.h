@@ -20,4 +20,8 @@ int cphotos_lower_thread_priority(int increment);
 /// Whether the child process `pid` has exited (1; a zombie, or already reaped), is running (0), or
 /// cannot be asked (-1). Reaps nothing (waitid with WNOWAIT).
 int cphotos_child_has_exited(int pid);
+
+/// Gives the memory malloc holds free back to the system (glibc's malloc_trim(0)); 1 when some
+/// was released.
+int cphotos_release_free_memory(void);
 #endif

@@ -1,3 +1,4 @@
+import CPhotosLinux
 import Dispatch
 import Foundation
 import Logging
@@ -151,7 +152,14 @@ public final class ScanRunner: Service, Sendable {
         -> (any Error)?
     {
         let outcome: Result<ScanReport, any Error> = await withCheckedContinuation { continuation in
-            scanQueue.async { continuation.resume(returning: Result { try body() }) }
+            scanQueue.async {
+                let result = Result { try body() }
+                // A whole-root scan reads the tree and what the library holds of it; glibc keeps
+                // the freed memory in its arenas, so a daemon that reconciled a large tree at
+                // start would sit at the scan's peak. Given back, it idles at its working set.
+                if wholeRoots { ReleasedMemory.giveBack() }
+                continuation.resume(returning: result)
+            }
         }
         let report: ScanReport
         switch outcome {
@@ -189,5 +197,14 @@ public final class ScanRunner: Service, Sendable {
                 ])
         }
         return nil
+    }
+}
+
+/// Memory the process freed, given back to the system.
+enum ReleasedMemory {
+    /// `malloc_trim(0)`: releases the free memory at the top of the heap and whole free pages in
+    /// every arena.
+    static func giveBack() {
+        _ = cphotos_release_free_memory()
     }
 }
