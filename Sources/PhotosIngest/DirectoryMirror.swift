@@ -92,8 +92,11 @@ struct DirectoryMirror {
             assetsByDirectory[PathName.directory(of: file.path), default: []].append(file.assetID)
         }
         let dates = try transaction.assetCreationDates(under: root)
-        _ = try placeWholeTree(mediaDirectories: Set(assetsByDirectory.keys), removingStale: true, transaction) {
-            directory in
+        // Every album's members are compared: read them all at once, not album by album.
+        let members = try transaction.membersOfDirectoryAlbums(under: root)
+        _ = try placeWholeTree(
+            mediaDirectories: Set(assetsByDirectory.keys), removingStale: true, members: members, transaction
+        ) { directory in
             let assets = Set(assetsByDirectory[directory] ?? [])
             return assets.sorted { (dates[$0] ?? 0, $0) < (dates[$1] ?? 0, $1) }
         }
@@ -160,10 +163,11 @@ struct DirectoryMirror {
     }
 
     /// The one way collections are placed over the whole tree, for a whole scan and for a batch
-    /// alike. `members` gives an album's assets in order, or nil to leave its members as they are.
+    /// alike. `ordered` gives an album's assets in order, or nil to leave its members as they are;
+    /// `members`, when given, are the albums' members now (by album id).
     private func placeWholeTree(
-        mediaDirectories: Set<String>, removingStale: Bool, _ transaction: LibraryTransaction,
-        members: (String) throws -> [Int64]?
+        mediaDirectories: Set<String>, removingStale: Bool, members: [Int64: [Int64]]? = nil,
+        _ transaction: LibraryTransaction, ordered: (String) throws -> [Int64]?
     ) throws -> (state: Placement, looked: Int) {
         let pool = CollectionPool(try transaction.directoryCollections(under: root), frozen: frozen)
 
@@ -218,8 +222,10 @@ struct DirectoryMirror {
                     found, directory: directory, list: false, title: title, parent: parent,
                     position: next(in: parent), transaction)
                 state.albums[index] = album
-                if let ordered = try members(directory.path) {
-                    try setMembers(of: album, new: found == nil, to: ordered, transaction)
+                if let assets = try ordered(directory.path) {
+                    // Members the read of the whole tree's found in place need no write (nor a read each).
+                    let inPlace = found != nil && members.map { ($0[album.id!] ?? []) == assets } == true
+                    if !inPlace { try setMembers(of: album, new: found == nil, to: assets, transaction) }
                 }
             }
         }

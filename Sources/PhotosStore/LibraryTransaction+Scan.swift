@@ -37,6 +37,23 @@ extension LibraryTransaction {
         return collection.id!
     }
 
+    /// The members of the directory albums at or under `root`, each album's in its order, by album
+    /// row id (an album with none is absent): ``members(ofCollection:)`` for a whole tree in one query.
+    public func membersOfDirectoryAlbums(under root: String) throws -> [Int64: [Int64]] {
+        let (condition, arguments) = Self.under(root, column: "c.path")
+        let rows = try Row.fetchCursor(
+            db,
+            sql: """
+                SELECT ca.collectionId, ca.assetId FROM collection c JOIN collection_asset ca ON ca.collectionId = c.id
+                WHERE c.isList = 0 AND (c.path = ? OR (\(condition))) ORDER BY ca.collectionId, ca.position
+                """, arguments: [root] + arguments)
+        var members: [Int64: [Int64]] = [:]
+        while let row = try rows.next() {
+            members[row[0], default: []].append(row[1])
+        }
+        return members
+    }
+
     /// Gives an album inserted in this transaction its members, in order: what
     /// ``setMembers(ofCollection:to:)`` does for an album that has none, without reading them.
     public func setMembers(ofNewCollection collection: CollectionRecord, to assetIDs: [Int64]) throws {
