@@ -300,6 +300,8 @@ public final class FolderScanner: Sendable {
         plan.added = stillAdded
         vanished = vanished.enumerated().filter { !movedIndexes.contains($0.offset) }.map(\.element)
 
+        plan.changedByPath = Dictionary(plan.changed.map { ($0.0.path, $0.1) }, uniquingKeysWith: { first, _ in first })
+
         // Read what is new or changed, both cores at a time, and commit in batches.
         let toRead = (plan.added + plan.changed.map(\.0)).sorted { $0.path < $1.path }
         let batches = Self.batches(toRead, size: batchSize)
@@ -444,7 +446,7 @@ public final class FolderScanner: Sendable {
         place: (LibraryTransaction, _ arrivals: [String: [String]]) throws -> Void
     ) throws -> (removed: Bool, token: Int64?) {
         var unplaced = false
-        let changedByPath = Dictionary(plan.changed.map { ($0.0.path, $0.1) }, uniquingKeysWith: { first, _ in first })
+        let changedByPath = plan.changedByPath
         var counts = ScanReport()
         let token = try database.write { transaction in
             var fine: [String] = []
@@ -547,5 +549,7 @@ struct ScanPlan {
     var rejectedPaths: Set<String> = []
     var added: [CrawledFile] = []
     var changed: [(CrawledFile, StoredFile)] = []
+    /// What the store had of each changed file, by path: looked up for every file of every batch.
+    var changedByPath: [String: StoredFile] = [:]
     var moved: [(CrawledFile, StoredFile)] = []
 }
