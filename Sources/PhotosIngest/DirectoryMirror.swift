@@ -10,7 +10,7 @@ import PhotosStore
 /// Collections are matched to directories by path, then by device and inode, so a renamed
 /// directory keeps its collection (and its identifier) with the new title.
 ///
-/// A directory that could not be listed (``unreadable``) keeps its collections and everything
+/// A directory that could not be listed (`unreadable`) keeps its collections and everything
 /// below them as they were: nothing under it was seen, so nothing under it is known to have changed.
 ///
 /// A scan places what each batch brings as the batch commits (``place(in:mediaDirectories:touched:)``,
@@ -20,24 +20,12 @@ import PhotosStore
 /// directories costs what its own directories cost, not what the tree costs.
 struct DirectoryMirror {
     let root: String
-    /// Every directory, the readable ones first, then the unreadable ones: the order a pass over the
-    /// whole tree finds them in. Directories are named by their index in it below.
-    private let directories: [CrawledDirectory]
-    /// Where the unreadable directories begin in ``directories``.
-    private let firstUnreadable: Int
-    /// The paths under unreadable directories, whose collections nothing may take.
-    private let frozen: FrozenPaths
-    private let indexes: [String: Int]
-    /// Each directory's parent, if crawled.
-    private let parents: [Int?]
-    /// Each directory's children, in path order.
-    private let children: [[Int]]
-    /// Every directory in path order: parents before their children, siblings in order.
-    private let pathOrder: [Int]
-    /// Each directory's place in ``pathOrder``.
-    private let ranks: [Int]
-    /// Every directory, longest path first: children before their parents.
-    private let deepestFirst: [Int]
+    /// The readable directories, the root first.
+    private let crawled: [CrawledDirectory]
+    /// The directories that could not be listed.
+    private let unreadable: [CrawledDirectory]
+    /// The directories indexed for a pass, made by the first (a scan of an unchanged tree makes none).
+    private var layout: Layout?
 
     /// What the last pass placed, while it is known to be what the library holds; nil before the
     /// first batch, and whenever another writer may have changed the library since.
@@ -57,28 +45,61 @@ struct DirectoryMirror {
 
     init(root: String, directories: [CrawledDirectory], unreadable: [CrawledDirectory] = []) {
         self.root = root
-        let all = directories + unreadable
-        self.directories = all
-        firstUnreadable = directories.count
-        frozen = FrozenPaths(unreadable.map(\.path))
-        let indexes = Dictionary(all.enumerated().map { ($1.path, $0) }, uniquingKeysWith: { first, _ in first })
-        self.indexes = indexes
-        let parents = all.map { directory in directory.parent.flatMap { indexes[$0] } }
-        self.parents = parents
-        let pathOrder = all.indices.sorted { all[$0].path < all[$1].path }
-        self.pathOrder = pathOrder
-        var ranks = [Int](repeating: 0, count: all.count)
-        var children = [[Int]](repeating: [], count: all.count)
-        for (rank, index) in pathOrder.enumerated() {
-            ranks[index] = rank
-            if let parent = parents[index] { children[parent].append(index) }
-        }
-        self.ranks = ranks
-        self.children = children
-        deepestFirst = all.indices.sorted { all[$0].path.count > all[$1].path.count }
+        crawled = directories
+        self.unreadable = unreadable
     }
 
-    private func isUnreadable(_ index: Int) -> Bool { index >= firstUnreadable }
+    /// The tree's directories as a pass walks them, each named by its index in ``directories``.
+    private struct Layout {
+        /// Every directory, the readable ones first, then the unreadable ones: the order a pass over
+        /// the whole tree finds them in.
+        let directories: [CrawledDirectory]
+        /// Where the unreadable directories begin in ``directories``.
+        let firstUnreadable: Int
+        /// The paths under unreadable directories, whose collections no directory may take by inode.
+        let frozen: FrozenPaths
+        /// Each directory's index, by path.
+        let indexes: [String: Int]
+        /// Each directory's parent, if crawled.
+        let parents: [Int?]
+        /// Each directory's children, in path order.
+        let children: [[Int]]
+        /// Every directory in path order: parents before their children, siblings in order.
+        let pathOrder: [Int]
+        /// Each directory's place in ``pathOrder``.
+        let ranks: [Int]
+
+        init(_ crawled: [CrawledDirectory], unreadable: [CrawledDirectory]) {
+            let all = crawled + unreadable
+            directories = all
+            firstUnreadable = crawled.count
+            frozen = FrozenPaths(unreadable.map(\.path))
+            let indexes = Dictionary(all.enumerated().map { ($1.path, $0) }, uniquingKeysWith: { first, _ in first })
+            self.indexes = indexes
+            let parents = all.map { directory in directory.parent.flatMap { indexes[$0] } }
+            self.parents = parents
+            let pathOrder = all.indices.sorted { all[$0].path < all[$1].path }
+            self.pathOrder = pathOrder
+            var ranks = [Int](repeating: 0, count: all.count)
+            var children = [[Int]](repeating: [], count: all.count)
+            for (rank, index) in pathOrder.enumerated() {
+                ranks[index] = rank
+                if let parent = parents[index] { children[parent].append(index) }
+            }
+            self.ranks = ranks
+            self.children = children
+        }
+
+        func isUnreadable(_ index: Int) -> Bool { index >= firstUnreadable }
+    }
+
+    /// The layout, made once.
+    private mutating func madeLayout() -> Layout {
+        if let layout { return layout }
+        let made = Layout(crawled, unreadable: unreadable)
+        layout = made
+        return made
+    }
 
     /// Makes the collections match the tree and the store's files under the root, members of
     /// every album included; collections whose directory is gone are deleted.
@@ -95,7 +116,8 @@ struct DirectoryMirror {
         // Every album's members are compared: read them all at once, not album by album.
         let members = try transaction.membersOfDirectoryAlbums(under: root)
         _ = try placeWholeTree(
-            mediaDirectories: Set(assetsByDirectory.keys), removingStale: true, members: members, transaction
+            layout ?? Layout(crawled, unreadable: unreadable), mediaDirectories: Set(assetsByDirectory.keys),
+            removingStale: true, members: members, transaction
         ) { directory in
             let assets = Set(assetsByDirectory[directory] ?? [])
             return assets.sorted { (dates[$0] ?? 0, $0) < (dates[$1] ?? 0, $1) }
@@ -122,13 +144,14 @@ struct DirectoryMirror {
         // out, not copied: one reference, so the batch changes it in place.)
         var state = placed
         placed = nil
+        let layout = madeLayout()
         if state?.token == newest, !placesWholeTree {
-            try placeChanges(&state!, mediaDirectories: mediaDirectories, touched: touched, transaction)
+            try placeChanges(layout, &state!, mediaDirectories: mediaDirectories, touched: touched, transaction)
             placed = state
         } else {
-            let whole = try placeWholeTree(mediaDirectories: mediaDirectories, removingStale: false, transaction) {
-                touched.contains($0) ? try transaction.primaryAssets(inDirectory: $0) : nil
-            }
+            let whole = try placeWholeTree(
+                layout, mediaDirectories: mediaDirectories, removingStale: false, transaction
+            ) { touched.contains($0) ? try transaction.primaryAssets(inDirectory: $0) : nil }
             placed = whole.state
             lastPass = Pass(wholeTree: true, directories: whole.looked)
         }
@@ -166,23 +189,23 @@ struct DirectoryMirror {
     /// alike. `ordered` gives an album's assets in order, or nil to leave its members as they are;
     /// `members`, when given, are the albums' members now (by album id).
     private func placeWholeTree(
-        mediaDirectories: Set<String>, removingStale: Bool, members: [Int64: [Int64]]? = nil,
+        _ tree: Layout, mediaDirectories: Set<String>, removingStale: Bool, members: [Int64: [Int64]]? = nil,
         _ transaction: LibraryTransaction, ordered: (String) throws -> [Int64]?
     ) throws -> (state: Placement, looked: Int) {
-        let pool = CollectionPool(try transaction.directoryCollections(under: root), frozen: frozen)
+        let pool = CollectionPool(try transaction.directoryCollections(under: root), frozen: tree.frozen)
 
-        // Which directories become lists and albums, deepest first. An unreadable directory keeps
-        // the collections it had.
-        var isList = [Bool](repeating: false, count: directories.count)
+        // Which directories become lists and albums, children first (the reverse of path order). An
+        // unreadable directory keeps the collections it had.
+        var isList = [Bool](repeating: false, count: tree.directories.count)
         var hasCollection = isList
-        for index in deepestFirst {
-            let path = directories[index].path
-            if isUnreadable(index) {
+        for index in tree.pathOrder.reversed() {
+            let path = tree.directories[index].path
+            if tree.isUnreadable(index) {
                 isList[index] = pool.holds(path, list: true)
                 hasCollection[index] = pool.holds(path, list: nil)
                 continue
             }
-            isList[index] = path == root || children[index].contains { hasCollection[$0] }
+            isList[index] = path == root || tree.children[index].contains { hasCollection[$0] }
             hasCollection[index] = isList[index] || mediaDirectories.contains(path)
         }
 
@@ -193,12 +216,12 @@ struct DirectoryMirror {
             return positions[parent?.id, default: 0]
         }
         var looked = 0
-        for index in pathOrder where hasCollection[index] {
+        for index in tree.pathOrder where hasCollection[index] {
             looked += 1
-            let directory = directories[index]
+            let directory = tree.directories[index]
             let title = PathName.name(of: directory.path)
-            let parentList = parents[index].flatMap { state.lists[$0] }
-            if isUnreadable(index) {
+            let parentList = tree.parents[index].flatMap { state.lists[$0] }
+            if tree.isUnreadable(index) {
                 // Kept as it was (members too), only placed among its siblings.
                 for list in [true, false] {
                     guard let found = state.pool.take(directory, list: list) else { continue }
@@ -231,7 +254,7 @@ struct DirectoryMirror {
         }
         guard removingStale else { return (state, looked) }
         // What lies below an unreadable directory was not seen: it stays as it was.
-        let stale = state.pool.untaken.filter { $0.path.map(frozen.contains) != true }
+        let stale = state.pool.untaken.filter { $0.path.map(tree.frozen.contains) != true }
         // Deepest first, so a folder is not deleted before what it holds is accounted for.
         for collection in stale.sorted(by: { ($0.path ?? "").count > ($1.path ?? "").count }) {
             if try transaction.collection(id: collection.id!) != nil { try transaction.deleteCollection(collection) }
@@ -248,14 +271,16 @@ struct DirectoryMirror {
     /// Each collection it writes is written as the pass over the whole tree would write it, in the
     /// same order (by path, a folder before its album), so the batch records the same changes.
     private mutating func placeChanges(
-        _ state: inout Placement, mediaDirectories: Set<String>, touched: Set<String>,
+        _ tree: Layout, _ state: inout Placement, mediaDirectories: Set<String>, touched: Set<String>,
         _ transaction: LibraryTransaction
     ) throws {
         // Folders whose children (their own album first) need their places worked out again.
         var folders = Set<Int>()
         var visit = Set<Int>()
         for path in touched {
-            guard let index = indexes[path], !isUnreadable(index), mediaDirectories.contains(path) else { continue }
+            guard let index = tree.indexes[path], !tree.isUnreadable(index), mediaDirectories.contains(path) else {
+                continue
+            }
             visit.insert(index)
             guard state.albums[index] == nil else { continue }
             if state.isList[index] {
@@ -266,7 +291,7 @@ struct DirectoryMirror {
             // A new album among its parent's children; the folders above that were none become folders.
             state.hasCollection[index] = true
             var child = index
-            while let parent = parents[child] {
+            while let parent = tree.parents[child] {
                 folders.insert(parent)
                 if state.isList[parent] { break }
                 state.isList[parent] = true
@@ -284,10 +309,10 @@ struct DirectoryMirror {
                 position += 1
                 visit.insert(index)
             }
-            if mediaDirectories.contains(directories[folder].path) { count(folder, list: false) }
+            if mediaDirectories.contains(tree.directories[folder].path) { count(folder, list: false) }
             let folderID = state.lists[folder]?.id
-            for child in children[folder] {
-                if isUnreadable(child) {
+            for child in tree.children[folder] {
+                if tree.isUnreadable(child) {
                     // Only what it kept, where the whole pass put it.
                     if let list = state.lists[child], folderID != nil, list.parentId == folderID {
                         count(child, list: true)
@@ -301,11 +326,11 @@ struct DirectoryMirror {
             }
         }
 
-        for index in visit.sorted(by: { ranks[$0] < ranks[$1] }) {
-            let directory = directories[index]
+        for index in visit.sorted(by: { tree.ranks[$0] < tree.ranks[$1] }) {
+            let directory = tree.directories[index]
             let title = PathName.name(of: directory.path)
-            let parentList = parents[index].flatMap { state.lists[$0] }
-            if isUnreadable(index) {
+            let parentList = tree.parents[index].flatMap { state.lists[$0] }
+            if tree.isUnreadable(index) {
                 for list in [true, false] {
                     guard let found = list ? state.lists[index] : state.albums[index],
                         let position = places[Slot(index: index, list: list)]
