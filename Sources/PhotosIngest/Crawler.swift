@@ -112,9 +112,7 @@ public struct Crawler: Sendable {
                 if errno != 0 { return .failure(DirectoryReadError(code: errno)) }
                 return .success(names)
             }
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
-                PathBytes.string(UnsafeRawBufferPointer(rebasing: bytes[..<(bytes.firstIndex(of: 0) ?? bytes.count)]))
-            }
+            let name = PathBytes.name(ofEntry: entry)
             if name != "." && name != ".." { names.append(name) }
         }
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Photos
+import PhotosCore
 import PhotosIngest
 import PhotosStore
 import PhotosTestSupport
@@ -83,5 +84,18 @@ import Testing
         #expect(report.removed == 1, "\(report)")
         let left = PHAsset.fetchAssets(with: tree.options)
         #expect(left.count == 1 && left.firstObject?.localIdentifier == identifiers[replaced])
+    }
+
+    /// Names of every length, 1 to 255 bytes, are crawled exactly (`d_name` read in place).
+    @Test func namesOfEveryLengthAreReadExactly() throws {
+        let directory = try TemporaryDirectory(prefix: "crawl-lengths")
+        var expected: [String] = []
+        for length in 1...255 {
+            let bytes = [UInt8](repeating: UInt8(ascii: "b") + UInt8(length % 20), count: length)
+            try Self.write(Data(), to: Array(directory.url.path.utf8) + [UInt8(ascii: "/")] + bytes)
+            expected.append(PathBytes.string(bytes))
+        }
+        let listed = try Crawler.readDirectory(directory.url.path).get()
+        #expect(listed.sorted() == expected.sorted())
     }
 }

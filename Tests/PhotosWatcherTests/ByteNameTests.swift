@@ -56,4 +56,26 @@ struct ByteNameTests {
         #expect(entries.map(\.name) == ["caf\u{EFE9}.jpg"])
         #expect(DirectoryListing.entries(of: root.path).contains { $0.name == "dir\u{EFFF}" && $0.isDirectory })
     }
+
+    /// Names of every length a directory entry can hold, 1 to 255 bytes, one of them not UTF-8:
+    /// both readers of `readdir` (the watcher's and the scanner's crawl) give each name exactly,
+    /// reading `d_name` in place rather than as a 256-byte field copied past the entry.
+    @Test func namesOfEveryLengthAreListedExactly() throws {
+        let directory = try TemporaryDirectory()
+        var expected: Set<String> = []
+        for length in 1...255 {
+            var bytes = [UInt8](repeating: UInt8(ascii: "a") + UInt8(length % 26), count: length)
+            if length == 200 { bytes[100] = 0xE9 }
+            let path = Array(directory.path.utf8) + [UInt8(ascii: "/")] + bytes + [0]
+            let fd = path.withUnsafeBufferPointer {
+                $0.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600) }
+            }
+            try #require(fd >= 0, "cannot create a name of \(length) bytes")
+            close(fd)
+            expected.insert(PathBytes.string(bytes))
+        }
+        let listed = DirectoryListing.entries(of: directory.path)
+        #expect(Set(listed.map { $0.name }) == expected && listed.count == 255)
+        #expect(listed.allSatisfy { !$0.isDirectory })
+    }
 }

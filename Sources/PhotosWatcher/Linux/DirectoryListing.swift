@@ -26,10 +26,7 @@ enum DirectoryListing {
         defer { closedir(stream) }
         var entries: [DirectoryEntry] = []
         while let record = readdir(stream) {
-            let name = withUnsafeBytes(of: record.pointee.d_name) { raw in
-                let length = raw.firstIndex(of: 0) ?? raw.count
-                return PathBytes.string(raw.prefix(length))
-            }
+            let name = PathBytes.name(ofEntry: record)
             if name == "." || name == ".." { continue }
             let isDirectory: Bool
             switch Int(record.pointee.d_type) {
