@@ -98,14 +98,16 @@ import Testing
         }
         try database.write { try $0.insertAsset(AssetRecord(localIdentifier: "a/L0/001", mediaType: .image)) }
         // The second commit comes once the feed has delivered the first, so the feed is waiting.
-        let deadline = ContinuousClock.now + .seconds(10)
+        // A liveness bound, not a timing: on CI's two cores other suites' blocking tests can hold
+        // the shared pool for tens of seconds (a 10 s bound once failed after 55 s there).
+        let deadline = ContinuousClock.now + .seconds(120)
         while seen.withLock({ $0.isEmpty }) {
             try #require(ContinuousClock.now < deadline, "the feed never woke")
             try await Task.sleep(for: .milliseconds(2))
         }
         try database.write { try $0.insertAsset(AssetRecord(localIdentifier: "b/L0/001", mediaType: .image)) }
         let waiting = Task {
-            try await Task.sleep(for: .seconds(10))
+            try await Task.sleep(for: .seconds(120))
             follower.cancel()
         }
         try await follower.value
