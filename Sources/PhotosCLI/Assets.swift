@@ -12,6 +12,7 @@ extension PhotosCommand {
                 Predicates use PhotoKit's format and keys, e.g.
                   --predicate 'mediaType == 1 AND favorite == YES'
                   --predicate '(mediaSubtypes & 4) != 0'
+                  --predicate 'creationDate >= CAST("2024-06-01T00:00:00+02:00", "NSDate")'
                 Sort keys: creationDate, modificationDate, mediaType, pixelWidth, pixelHeight, duration...
                 """)
 

@@ -1,3 +1,4 @@
+import Foundation
 /// A recursive-descent parser for the NSPredicate format language subset PhotoKit accepts.
 ///
 /// Precedence, loosest first: `OR`/`||`, `AND`/`&&`, `NOT`/`!`, comparison, `|`, `&`, primary. Predicates and
@@ -240,7 +241,9 @@ struct PredicateParser {
             return .predicate(.constant(false), offset: token.offset)
         case .keyword(let word) where ["ANY", "ALL", "SOME", "NONE"].contains(word):
             throw error(.unsupportedFeature, "aggregate operator \(word) is not supported", at: token.offset)
-        case .keyword(let word) where ["SUBQUERY", "FUNCTION", "CAST", "FETCH"].contains(word):
+        case .keyword("CAST"):
+            return .operand(.value(try parseDateCast(), offset: token.offset))
+        case .keyword(let word) where ["SUBQUERY", "FUNCTION", "FETCH"].contains(word):
             throw error(.unsupportedFeature, "\(word) expressions are not supported", at: token.offset)
         case .keyword(let word) where ["FIRST", "LAST", "SIZE", "ANYKEY"].contains(word):
             throw error(.unsupportedFeature, "\(word) is not supported", at: token.offset)
@@ -253,6 +256,64 @@ struct PredicateParser {
         default:
             throw error(.syntax, "expected a key or value, found '\(token.text)'", at: token.offset)
         }
+    }
+
+    /// `CAST(value, "NSDate")`: a date written in the format itself, as `NSPredicate` writes one
+    /// (`predicateFormat` of a date argument): seconds since 2001-01-01 UTC, or (a Linux addition,
+    /// for the command line) an ISO 8601 date and time with its UTC offset.
+    /// ```
+    /// creationDate > CAST(599529600, "NSDate")
+    /// creationDate > CAST("2020-01-01T00:00:00Z", "NSDate")
+    /// ```
+    private mutating func parseDateCast() throws(PredicateFormatError) -> PredicateValue {
+        let start = current.offset
+        try advance()
+        guard current.isSymbol("(") else {
+            throw error(.syntax, "expected '(' after CAST, found '\(current.text)'", at: current.offset)
+        }
+        try advance()
+        guard case .value(let value) = current.kind else {
+            throw error(.syntax, "CAST takes a number or a string, found '\(current.text)'", at: current.offset)
+        }
+        let valueOffset = current.offset
+        try advance()
+        guard current.isSymbol(",") else {
+            throw error(.syntax, "expected ',' in CAST, found '\(current.text)'", at: current.offset)
+        }
+        try advance()
+        guard case .value(.string(let type)) = current.kind else {
+            throw error(.syntax, "CAST needs a type name in quotes, found '\(current.text)'", at: current.offset)
+        }
+        guard type == "NSDate" else {
+            throw error(.unsupportedFeature, "CAST to \(type) is not supported (only \"NSDate\")", at: current.offset)
+        }
+        try advance()
+        guard current.isSymbol(")") else {
+            throw error(.syntax, "expected ')' to close CAST, found '\(current.text)'", at: current.offset)
+        }
+        try advance()
+        switch value {
+        case .int(let seconds): return .date(Date(timeIntervalSinceReferenceDate: Double(seconds)))
+        case .double(let seconds) where seconds.isFinite: return .date(Date(timeIntervalSinceReferenceDate: seconds))
+        case .string(let text):
+            guard let date = Self.iso8601(text) else {
+                throw error(
+                    .syntax, "'\(text)' is not an ISO 8601 date and time with a UTC offset (2020-01-01T00:00:00Z)",
+                    at: valueOffset)
+            }
+            return .date(date)
+        default:
+            throw error(.syntax, "CAST to NSDate takes seconds since 2001 or an ISO 8601 string", at: start)
+        }
+    }
+
+    /// An ISO 8601 date and time with a UTC offset (or `Z`), with or without fractional seconds.
+    private static func iso8601(_ text: String) -> Date? {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        if let date = formatter.date(from: text) { return date }
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.date(from: text)
     }
 
     /// `{a, b, ...}`: a literal collection of values (keys are not allowed inside).
