@@ -20,18 +20,14 @@ extension LibraryTransaction {
     /// Drops resource rows of an asset's edit; files the library placed for them are removed once
     /// this transaction has committed (see ``journalRemoval(of:)``). Other resources are never touched.
     public func removeEditResources(_ resources: [ResourceRecord]) throws {
-        let ids = resources.filter { PHAssetResourceType(rawValue: $0.type).map(PHAssetResourceType.editTypes.contains) ?? false }
-            .compactMap(\.id)
-        guard !ids.isEmpty else { return }
-        let rows = try ResourceRecord.fetchAll(
-            db,
-            sql: """
-                SELECT * FROM resource WHERE id IN (SELECT value FROM json_each(?))
-                AND type IN \(PHAssetResourceType.editTypesSQL)
-                """,
-            arguments: [JSONText.array(ids)])
+        let rows = resources.filter { row in
+            row.id != nil && PHAssetResourceType(rawValue: row.type).map(PHAssetResourceType.editTypes.contains) == true
+        }
+        guard !rows.isEmpty else { return }
         try journalRemoval(of: rows)
-        try db.execute(sql: "DELETE FROM resource WHERE id IN (SELECT value FROM json_each(?))", arguments: [JSONText.array(rows.compactMap(\.id))])
+        try db.execute(
+            sql: "DELETE FROM resource WHERE id IN (SELECT value FROM json_each(?)) AND type IN \(PHAssetResourceType.editTypesSQL)",
+            arguments: [JSONText.array(rows.compactMap(\.id))])
     }
 
     /// Gives a resource another type (an edit's render becomes the base of the next edit).

@@ -1,4 +1,5 @@
 import Foundation
+import PhotosCore
 
 extension API {
     /// `POST /v1/changes`: change requests applied atomically in one change block, as
@@ -208,7 +209,7 @@ extension API.ChangeOperation {
                     creationDate = .some(nil)
                 } else {
                     let text = try container.decode(String.self, forKey: .creationDate)
-                    guard let date = Self.date(text) else {
+                    guard let date = ISO8601Dates.date(from: text) else {
                         throw DecodingError.dataCorruptedError(
                             forKey: .creationDate, in: container,
                             debugDescription:
@@ -249,14 +250,6 @@ extension API.ChangeOperation {
             }
         }
 
-        /// An ISO 8601 date and time with a UTC offset (or `Z`), with or without fractional seconds.
-        static func date(_ text: String) -> Date? {
-            let formatter = ISO8601DateFormatter()
-            formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-            if let date = formatter.date(from: text) { return date }
-            formatter.formatOptions = [.withInternetDateTime]
-            return formatter.date(from: text)
-        }
     }
 
     /// A place: degrees, and metres above sea level when known.

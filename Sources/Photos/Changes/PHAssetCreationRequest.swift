@@ -159,7 +159,9 @@ public final class PHAssetCreationRequest: PHAssetChangeRequest, @unchecked Send
         }
     }
 
-    private static let extensions: [String: String] = [
+    /// The file name extension of each MIME type the library names files by (data added without a
+    /// name, an edit's render).
+    static let extensions: [String: String] = [
         "image/jpeg": "jpg", "image/png": "png", "image/gif": "gif", "image/heic": "heic", "image/heif": "heif",
         "image/avif": "avif", "image/webp": "webp", "image/tiff": "tiff", "image/bmp": "bmp",
         "video/quicktime": "mov", "video/mp4": "mp4", "video/3gpp": "3gp",

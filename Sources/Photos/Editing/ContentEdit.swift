@@ -96,8 +96,8 @@ extension PHAssetChangeRequest {
         let directory = staging.importDirectory + "/.edits/" + String(targetIdentifier.prefix(36)) + "/"
             + UUID().uuidString
         try staging.makeDirectory(directory)
-        let extensions = ["image/jpeg": "jpg", "image/heic": "heic", "image/png": "png", "video/mp4": "mp4"]
-        let renderName = "FullSizeRender." + (extensions[metadata.mimeType] ?? (isVideo ? "mov" : "jpg"))
+        let renderName = "FullSizeRender."
+            + (PHAssetCreationRequest.extensions[metadata.mimeType] ?? (isVideo ? "mov" : "jpg"))
         let render = try stageRender(renderPath, identity: renderIdentity, name: renderName, in: directory, staging)
         let envelope = try staging.stage(
             data: AdjustmentEnvelope.encode(adjustment, overEarlierRender: newBase != nil, at: Date()),

@@ -26,12 +26,19 @@ public struct PHAssetBurstSelectionType: OptionSet, Sendable, Hashable, Codable 
 
 /// An asset's stars (`PHAsset.rating`, PhotoKit SDK 27). Raw values are PhotoKit's.
 public enum PHAssetRating: Int, Sendable, Hashable, CaseIterable, Comparable {
+    /// No stars.
     case unset = 0
+    /// One star.
     case one = 1
+    /// Two stars.
     case two = 2
+    /// Three stars.
     case three = 3
+    /// Four stars.
     case four = 4
+    /// Five stars.
     case five = 5
 
+    /// Fewer stars first.
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 }

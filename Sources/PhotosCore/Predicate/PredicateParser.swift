@@ -296,7 +296,7 @@ struct PredicateParser {
         case .int(let seconds): return .date(Date(timeIntervalSinceReferenceDate: Double(seconds)))
         case .double(let seconds) where seconds.isFinite: return .date(Date(timeIntervalSinceReferenceDate: seconds))
         case .string(let text):
-            guard let date = Self.iso8601(text) else {
+            guard let date = ISO8601Dates.date(from: text) else {
                 throw error(
                     .syntax, "'\(text)' is not an ISO 8601 date and time with a UTC offset (2020-01-01T00:00:00Z)",
                     at: valueOffset)
@@ -305,15 +305,6 @@ struct PredicateParser {
         default:
             throw error(.syntax, "CAST to NSDate takes seconds since 2001 or an ISO 8601 string", at: start)
         }
-    }
-
-    /// An ISO 8601 date and time with a UTC offset (or `Z`), with or without fractional seconds.
-    private static func iso8601(_ text: String) -> Date? {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        if let date = formatter.date(from: text) { return date }
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter.date(from: text)
     }
 
     /// `{a, b, ...}`: a literal collection of values (keys are not allowed inside).
