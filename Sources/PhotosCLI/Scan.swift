@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Synchronization
 import Glibc
 import Photos
 import PhotosIngest
@@ -53,15 +54,22 @@ extension PhotosCommand {
             let interactive = isatty(STDERR_FILENO) == 1
             let start = ContinuousClock.now
             let zone = timeZone.flatMap(TimeZone.init(identifier:)) ?? .current
+            // Told after every directory: shown at most ten times a second.
+            let shown = Mutex(start)
             let report = try FolderScanner(database: database, timeZone: zone).scan(roots: roots) { progress in
-                guard interactive else { return }
-                let seconds = Double((ContinuousClock.now - start).components.attoseconds) / 1e18
-                    + Double((ContinuousClock.now - start).components.seconds)
-                let rate = seconds > 0 ? Int(Double(progress.done) / seconds) : 0
+                let now = ContinuousClock.now
+                guard interactive, shown.withLock({ shown in
+                    guard now - shown >= .milliseconds(100) else { return false }
+                    shown = now
+                    return true
+                }) else { return }
+                let seconds = Double((now - start).components.attoseconds) / 1e18 + Double((now - start).components.seconds)
+                let rate = seconds > 0 ? Int(Double(progress.seen) / seconds) : 0
                 FileHandle.standardError.write(
                     Data(
-                        ("\r\(progress.seen) seen, \(progress.done)/\(progress.total) read, \(progress.ingested) ingested, "
-                            + "\(progress.rejected) rejected, \(rate) files/s   ").utf8))
+                        ("\r\(progress.directoriesDone)/\(progress.directories) folders, \(progress.seen) seen, "
+                            + "\(progress.read) read, \(progress.ingested) ingested, \(progress.rejected) rejected, "
+                            + "\(rate) files/s   ").utf8))
             }
             if interactive { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
             if json {

@@ -64,15 +64,30 @@ public struct DirectoryReadError: Error, Sendable, Hashable {
     public init(code: Int32) { self.code = code }
 }
 
-/// What a crawl of one root found.
+/// The directories of one root: what a scan walks, one directory's files at a time.
 public struct CrawledTree: Sendable {
     /// Every readable directory under the root, the root first.
     public var directories: [CrawledDirectory] = []
-    /// Every candidate file in them.
-    public var files: [CrawledFile] = []
     /// Directories that exist but could not be listed, with what `lstat` said of them; nothing
     /// below them was seen.
     public var unreadable: [(directory: CrawledDirectory, error: UnreadableDirectory)] = []
+}
+
+/// A name in a directory listing, with the type `readdir` gave it.
+public struct DirectoryEntryName: Sendable, Hashable {
+    /// The name (a ``PathBytes`` string), never `.` or `..`.
+    public var name: String
+    /// `d_type`: `DT_DIR`, `DT_REG`, `DT_LNK`... or `DT_UNKNOWN` when the file system does not say.
+    public var type: UInt8
+
+    /// An entry of a listing.
+    public init(name: String, type: UInt8) {
+        self.name = name
+        self.type = type
+    }
+
+    /// Whether the entry may be a directory: it says so, or says nothing.
+    var mayBeDirectory: Bool { type == UInt8(DT_DIR) || type == UInt8(DT_UNKNOWN) }
 }
 
 /// Walks a root with `opendir`/`readdir`, skipping what ``IgnoreRules`` say to skip.
@@ -81,8 +96,9 @@ public struct CrawledTree: Sendable {
 /// is found, opened and told apart from every other name. A directory that cannot be listed is
 /// reported as unreadable, never taken as empty.
 public struct Crawler: Sendable {
-    /// Lists a directory: the names in it (``PathBytes`` strings, without `.` and `..`), or why not.
-    public typealias DirectoryReader = @Sendable (_ path: String) -> Result<[String], DirectoryReadError>
+    /// Lists a directory: the names in it (``PathBytes`` strings, without `.` and `..`) with their
+    /// types, or why not.
+    public typealias DirectoryReader = @Sendable (_ path: String) -> Result<[DirectoryEntryName], DirectoryReadError>
 
     /// What to skip.
     public var rules: IgnoreRules
@@ -100,12 +116,12 @@ public struct Crawler: Sendable {
     /// part way (`EIO`) fails the whole listing, so that a half-read directory never looks emptied.
     ///
     /// The corresponding C functions are `opendir`, `readdir` and `closedir`.
-    @Sendable public static func readDirectory(_ path: String) -> Result<[String], DirectoryReadError> {
+    @Sendable public static func readDirectory(_ path: String) -> Result<[DirectoryEntryName], DirectoryReadError> {
         guard let handle = PathBytes.withCString(path, { opendir($0) }) else {
             return .failure(DirectoryReadError(code: errno))
         }
         defer { closedir(handle) }
-        var names: [String] = []
+        var names: [DirectoryEntryName] = []
         while true {
             errno = 0
             guard let entry = readdir(handle) else {
@@ -113,7 +129,7 @@ public struct Crawler: Sendable {
                 return .success(names)
             }
             let name = PathBytes.name(ofEntry: entry)
-            if name != "." && name != ".." { names.append(name) }
+            if name != "." && name != ".." { names.append(DirectoryEntryName(name: name, type: entry.pointee.d_type)) }
         }
     }
 
@@ -124,7 +140,12 @@ public struct Crawler: Sendable {
         return result == 0 ? .success(info) : .failure(DirectoryReadError(code: errno))
     }
 
-    /// Every directory and candidate file under `root`; nil when the root cannot be read (offline).
+    /// Every directory under `root`, without looking at its files: `readdir`'s types tell the
+    /// directories apart, and only they are looked at with `lstat` (where a file system does not
+    /// say, every entry is). Nil when the root cannot be read (offline).
+    ///
+    /// A scan walks the directories found here one at a time, listing each one's files then
+    /// (``listFiles(in:)``): what it holds at once is a directory's files, never a tree's.
     public func crawl(_ root: String) -> CrawledTree? {
         var info = stat()
         guard PathBytes.withCString(root, { stat($0, &info) }) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
@@ -135,8 +156,7 @@ public struct Crawler: Sendable {
             CrawledDirectory(path: root, parent: nil, device: Int64(info.st_dev), inode: Int64(info.st_ino))
         ]
         while let directory = pending.popLast() {
-            let listing = listFiles(in: directory.path)
-            switch listing {
+            switch listDirectories(in: directory.path) {
             case .failure where directory.parent == nil:
                 return nil  // The root itself cannot be listed: offline.
             case .failure(let error):
@@ -145,21 +165,38 @@ public struct Crawler: Sendable {
                 tree.unreadable.append((directory, UnreadableDirectory(path: directory.path, code: error.code)))
             case .success(nil):
                 continue  // Excluded by a marker file.
-            case .success(let entries?):
+            case .success(let subdirectories?):
                 tree.directories.append(directory)
-                for entry in entries {
-                    switch entry {
-                    case .file(let file): tree.files.append(file)
-                    case .directory(let path, let info):
-                        pending.append(
-                            CrawledDirectory(
-                                path: path, parent: directory.path, device: Int64(info.st_dev),
-                                inode: Int64(info.st_ino)))
-                    }
+                for (path, info) in subdirectories {
+                    pending.append(
+                        CrawledDirectory(
+                            path: path, parent: directory.path, device: Int64(info.st_dev), inode: Int64(info.st_ino)))
                 }
             }
         }
         return tree
+    }
+
+    /// The subdirectories directly in `directory` (nil when a marker excludes it), or why it
+    /// cannot be listed; as ``listFiles(in:)`` would find them, without a `stat` of its files.
+    func listDirectories(in directory: String) -> Result<[(String, stat)]?, DirectoryReadError> {
+        let entries: [DirectoryEntryName]
+        switch readDirectory(directory) {
+        case .failure(let error): return .failure(error)
+        case .success(let listed): entries = listed
+        }
+        if rules.isExcludedByMarker(entries.map(\.name)) { return .success(nil) }
+        var subdirectories: [(String, stat)] = []
+        for entry in entries where entry.mayBeDirectory && !rules.isIgnoredName(entry.name) {
+            let path = directory.hasSuffix("/") ? directory + entry.name : directory + "/" + entry.name
+            switch Self.lstatus(path) {
+            case .success(let info) where info.st_mode & S_IFMT == S_IFDIR: subdirectories.append((path, info))
+            case .success: continue
+            case .failure(let error) where UnreadableDirectory.meansGone(error.code): continue  // Removed meanwhile.
+            case .failure(let error): return .failure(error)
+            }
+        }
+        return .success(subdirectories)
     }
 
     /// One entry of a listed directory worth keeping.
@@ -176,7 +213,7 @@ public struct Crawler: Sendable {
         let names: [String]
         switch readDirectory(directory) {
         case .failure(let error): return .failure(error)
-        case .success(let listed): names = listed
+        case .success(let listed): names = listed.map(\.name)
         }
         if rules.isExcludedByMarker(names) { return .success(nil) }
         var entries: [Entry] = []

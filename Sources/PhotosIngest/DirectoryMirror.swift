@@ -103,25 +103,24 @@ struct DirectoryMirror {
 
     /// Makes the collections match the tree and the store's files under the root, members of
     /// every album included; collections whose directory is gone are deleted.
+    ///
+    /// Each directory's media are read on their own (``DirectoryRanges``), so what this holds is
+    /// the albums' members, never the files of the whole tree.
     func apply(in transaction: LibraryTransaction) throws {
-        let files = try transaction.storedFiles(under: root)
-        let primaries = files.filter {
-            $0.type == PHAssetResourceType.photo.rawValue || $0.type == PHAssetResourceType.video.rawValue
-        }
+        let tree = layout ?? Layout(crawled, unreadable: unreadable)
         var assetsByDirectory: [String: [Int64]] = [:]
-        for file in primaries {
-            assetsByDirectory[PathName.directory(of: file.path), default: []].append(file.assetID)
+        for index in tree.directories.indices where !tree.isUnreadable(index) {
+            let directory = tree.directories[index].path
+            let ranges = DirectoryRanges(
+                directory: directory, subdirectories: tree.children[index].map { tree.directories[$0].path })
+            let assets = try transaction.primaryAssets(in: ranges)
+            if !assets.isEmpty { assetsByDirectory[directory] = assets }
         }
-        let dates = try transaction.assetCreationDates(under: root)
         // Every album's members are compared: read them all at once, not album by album.
         let members = try transaction.membersOfDirectoryAlbums(under: root)
         _ = try placeWholeTree(
-            layout ?? Layout(crawled, unreadable: unreadable), mediaDirectories: Set(assetsByDirectory.keys),
-            removingStale: true, members: members, transaction
-        ) { directory in
-            let assets = Set(assetsByDirectory[directory] ?? [])
-            return assets.sorted { (dates[$0] ?? 0, $0) < (dates[$1] ?? 0, $1) }
-        }
+            tree, mediaDirectories: Set(assetsByDirectory.keys), removingStale: true, members: members, transaction
+        ) { directory in assetsByDirectory[directory] ?? [] }
     }
 
     /// What one batch of a scan needs in its own transaction, so that the assets it commits arrive

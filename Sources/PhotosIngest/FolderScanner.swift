@@ -38,6 +38,12 @@ public final class FolderScanner: Sendable {
     /// the tree to settle, passes 0.
     let quietTime: Double
 
+    /// The most files and rows the last scan held at once (tests count them).
+    public var lastFootprint: ScanFootprint { footprints.withLock { $0 } }
+    private let footprints = Mutex(ScanFootprint())
+
+    func noteFootprint(_ footprint: ScanFootprint) { footprints.withLock { $0 = footprint } }
+
     /// A scanner writing to `database`; file dates without an offset are read in `timeZone`.
     /// `directoryReader` lists directories (tests pass one that fails where they say).
     public init(
@@ -53,6 +59,10 @@ public final class FolderScanner: Sendable {
     }
 
     /// Scans each root once and returns what changed. `progress` is called as files are read.
+    ///
+    /// A root is walked a directory at a time, each compared with the store's rows for its files
+    /// alone: what the scan holds at once is a directory's files, a batch being read and one being
+    /// committed, and what changed (moves, files gone), however large the tree.
     public func scan(roots: [String], progress: (@Sendable (ScanProgress) -> Void)? = nil) throws -> ScanReport {
         var report = ScanReport()
         for root in roots.map(Self.normalize) {
@@ -61,7 +71,7 @@ public final class FolderScanner: Sendable {
                 try database.write { try $0.setRoot(root, offline: true) }
                 continue
             }
-            try scan(root: root, tree: tree, report: &report, progress: progress)
+            report = try scan(root: root, tree: tree, report: report, progress: progress)
         }
         return report
     }
@@ -73,36 +83,79 @@ public final class FolderScanner: Sendable {
     }
 
     private func scan(
-        root: String, tree: CrawledTree, report: inout ScanReport, progress: (@Sendable (ScanProgress) -> Void)?
-    ) throws {
-        let unreadable = tree.unreadable.map(\.error)
+        root: String, tree: CrawledTree, report: ScanReport, progress: (@Sendable (ScanProgress) -> Void)?
+    ) throws -> ScanReport {
+        var report = report
+        var unreadable = tree.unreadable.map(\.error)
         report.unreadableDirectories += unreadable
-        let frozen = FrozenPaths(unreadable.map(\.path))
-        var (stored, rejected) = try database.write { transaction in
-            (try transaction.storedFiles(under: root), try transaction.rejectedFiles(under: root))
-        }.value
-        // What was under an unreadable directory was not seen, not deleted: leave it as it is.
-        stored.removeAll { frozen.contains($0.path) }
-        rejected = rejected.filter { !frozen.contains($0.key) }
+        let ranges = Self.ranges(of: tree)
+        let directories = tree.directories.map(\.path).sorted()
+        let (hadFiles, held) = try database.scanReader { reader in
+            (try reader.hasFiles(under: root), try directories.filter { try reader.holdsMedia(in: ranges[$0]!) })
+        }
         var mirror = DirectoryMirror(
             root: root, directories: tree.directories, unreadable: tree.unreadable.map(\.directory))
         // The directories holding media as the store has them while batches commit: what it had,
         // and what each batch adds (files that went are deleted at the end).
-        var mediaDirectories = Set(stored.filter(\.isPrimary).map(\.directory))
-        try reconcile(
-            root: root, files: tree.files, stored: stored, rejected: rejected, report: &report, progress: progress,
+        var mediaDirectories = Set(held)
+        let lookahead = MoveSources.Lookahead(
+            crawled: Set(directories), frozen: FrozenPaths(unreadable.map(\.path)), rules: crawler.rules)
+        var reconciliation = Reconciliation(
+            scanner: self, root: root, report: report,
+            sources: MoveSources(root: root, lookahead: hadFiles ? lookahead : nil),
             place: { transaction, arrivals in
                 let touched = Set(arrivals.keys)
                 mediaDirectories.formUnion(touched)
                 try mirror.place(in: transaction, mediaDirectories: mediaDirectories, touched: touched)
             },
-            committed: { mirror.committed(token: $0) }
-        ) { transaction, filesChanged in
-            try transaction.setUnreadableDirectories(unreadable.map(\.record), under: root)
+            committed: { mirror.committed(token: $0) })
+        var compared = 0
+        for directory in directories {
+            let files: [CrawledFile]
+            switch crawler.crawlFiles(in: directory) {
+            case .success(let found):
+                files = found
+            case .failure(let error):
+                // Readable a moment ago: what it holds is kept as it is, as under any unreadable directory.
+                let failed = UnreadableDirectory(path: directory, code: error.code)
+                unreadable.append(failed)
+                reconciliation.report.unreadableDirectories.append(failed)
+                reconciliation.sources.lookahead?.frozen = FrozenPaths(unreadable.map(\.path))
+                continue
+            }
+            try database.scanReader { reader in
+                try reconciliation.compare(ScanUnit(files: files, rows: reader.rows(in: ranges[directory]!)), reader: reader)
+            }
+            reconciliation.sources.lookahead?.compared.insert(directory)
+            try reconciliation.flush()
+            compared += 1
+            if let progress {
+                let report = reconciliation.report
+                progress(
+                    ScanProgress(
+                        root: root, directoriesDone: compared, directories: directories.count, seen: report.seen,
+                        read: reconciliation.filesRead, ingested: report.ingested, rejected: report.rejected))
+            }
+        }
+        let failed = unreadable
+        return try reconciliation.finish(finishAlways: true) { transaction, filesChanged in
+            try transaction.setUnreadableDirectories(failed.map(\.record), under: root)
             // Albums and folders change only when files do (a renamed directory moves its files).
             let mirrored = try transaction.directoryCollection(at: root) != nil
             if filesChanged || !mirrored { try mirror.apply(in: transaction) }
         }
+    }
+
+    /// Each readable directory's ranges of paths, stepping over its subdirectories (readable or
+    /// not) as the crawl found them.
+    static func ranges(of tree: CrawledTree) -> [String: DirectoryRanges] {
+        var children: [String: [String]] = [:]
+        for directory in tree.directories + tree.unreadable.map(\.directory) {
+            if let parent = directory.parent { children[parent, default: []].append(directory.path) }
+        }
+        return Dictionary(
+            tree.directories.map { ($0.path, DirectoryRanges(directory: $0.path, subdirectories: children[$0.path] ?? [])) },
+            uniquingKeysWith: { first, _ in first })
     }
 
     /// Scans some directories of a root, not what is below them: what the daemon does when files
@@ -194,13 +247,16 @@ public final class FolderScanner: Sendable {
         directories: Set<String>, of root: String, files: [CrawledFile], stored: [StoredFile],
         rejected: [String: RejectedFile], online: Bool, unreadable: [UnreadableDirectory], report: inout ScanReport
     ) throws {
-        try reconcile(
-            root: root, files: files, stored: stored, rejected: rejected, report: &report, progress: nil,
-            finishAlways: !online || !unreadable.isEmpty,
+        var reconciliation = Reconciliation(
+            scanner: self, root: root, report: report, sources: MoveSources(root: root, lookahead: nil),
             place: { transaction, arrivals in
-                try placeDirectories(Set(arrivals.keys), root: root, arrivals: arrivals, transaction)
-            }
-        ) { transaction, filesChanged in
+                try self.placeDirectories(Set(arrivals.keys), root: root, arrivals: arrivals, transaction)
+            })
+        try database.scanReader { reader in
+            try reconciliation.compare(
+                ScanUnit(files: files, rows: DirectoryRows(stored: stored, rejected: rejected)), reader: reader)
+        }
+        report = try reconciliation.finish(finishAlways: !online || !unreadable.isEmpty) { transaction, filesChanged in
             for directory in unreadable { try transaction.markUnreadable(directory.record) }
             guard filesChanged else { return }
             try placeDirectories(directories, root: root, transaction)
@@ -238,136 +294,6 @@ public final class FolderScanner: Sendable {
         }
     }
 
-    /// Compares files on disk with what the store has for them, reads what is new or changed, and
-    /// commits it in batches. Each batch's transaction lets `place` put the directories whose media
-    /// it committed in their albums (`arrivals`: those files' paths, by directory), so that a file's
-    /// asset, its album and folder, and its membership are one change; `finish` brings collections up to date in the last
-    /// transaction, after moves and deletions; without `finishAlways`, only when there were some, or
-    /// when a batch removed files' resources (a file no longer media) without placing them.
-    /// `committed` is told the change-log token of each batch's transaction once it has committed.
-    private func reconcile(
-        root: String, files: [CrawledFile], stored: [StoredFile], rejected: [String: RejectedFile],
-        report: inout ScanReport, progress: (@Sendable (ScanProgress) -> Void)?, finishAlways: Bool = true,
-        place: (LibraryTransaction, _ arrivals: [String: [String]]) throws -> Void,
-        committed: (_ token: Int64?) -> Void = { _ in },
-        finish: (LibraryTransaction, _ filesChanged: Bool) throws -> Void
-    ) throws {
-        let storedByPath = Dictionary(stored.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
-        var plan = ScanPlan(rejectedPaths: Set(rejected.keys))
-        report.seen += files.count
-        var seenPaths = Set<String>()
-        for file in files {
-            seenPaths.insert(file.path)
-            if let known = storedByPath[file.path] {
-                if known.fileSize == file.size && known.modificationTime == file.modificationTime {
-                    report.unchanged += 1
-                } else {
-                    plan.changed.append((file, known))
-                }
-            } else if let rejection = rejected[file.path], rejection.fileSize == file.size,
-                rejection.modificationTime == file.modificationTime
-            {
-                report.rejected += 1
-            } else {
-                plan.added.append(file)
-            }
-        }
-        // A new path with the inode of a path that vanished is the same file, moved.
-        var vanished = stored.filter { !seenPaths.contains($0.path) }
-        var vanishedByInode: [Inode: Int] = [:]
-        for (index, file) in vanished.enumerated() {
-            if let device = file.device, let inode = file.inode { vanishedByInode[Inode(device, inode)] = index }
-        }
-        // Across devices a move is a copy and a delete: then the name, size and modification time
-        // (which `mv` keeps) identify the file.
-        var vanishedBySignature: [Signature: Int] = [:]
-        for (index, file) in vanished.enumerated() {
-            vanishedBySignature[Signature(file.path, file.fileSize, file.modificationTime)] = index
-        }
-        var stillAdded: [CrawledFile] = []
-        var movedIndexes = Set<Int>()
-        for file in plan.added {
-            let match = vanishedByInode[Inode(file.device, file.inode)].flatMap {
-                vanished[$0].fileSize == file.size ? $0 : nil
-            } ?? vanishedBySignature[Signature(file.path, file.size, file.modificationTime)]
-            if let index = match, !movedIndexes.contains(index) {
-                movedIndexes.insert(index)
-                plan.moved.append((file, vanished[index]))
-            } else {
-                stillAdded.append(file)
-            }
-        }
-        plan.added = stillAdded
-        vanished = vanished.enumerated().filter { !movedIndexes.contains($0.offset) }.map(\.element)
-
-        plan.changedByPath = Dictionary(plan.changed.map { ($0.0.path, $0.1) }, uniquingKeysWith: { first, _ in first })
-
-        // Read what is new or changed, both cores at a time, and commit in batches.
-        let toRead = (plan.added + plan.changed.map(\.0)).sorted { $0.path < $1.path }
-        let batches = Self.batches(toRead, size: batchSize)
-        var done = 0
-        var unplaced = false
-        // Batch k commits (one core) while batch k+1 is read (the other).
-        var outcomes = batches.isEmpty ? [] : read(batches[0])
-        for (index, batch) in batches.enumerated() {
-            let next = Mutex<[Outcome]?>(nil)
-            let reading = DispatchGroup()
-            if index + 1 < batches.count {
-                let upcoming = batches[index + 1]
-                DispatchQueue.global().async(group: reading) {
-                    let result = self.read(upcoming)
-                    next.withLock { $0 = result }
-                }
-            }
-            let (removed, token) = try commit(
-                batch: batch, outcomes: outcomes, plan: plan, report: &report, place: place)
-            committed(token)
-            unplaced = unplaced || removed
-            reading.wait()
-            outcomes = next.withLock { $0 } ?? []
-            done += batch.count
-            progress?(
-                ScanProgress(
-                    root: root, done: done, total: toRead.count, seen: report.seen, ingested: report.ingested,
-                    rejected: report.rejected))
-        }
-        // Files still being written are read again a little later, a few times; what is still
-        // changing after that is left for the next scan (or the daemon's next event).
-        for attempt in 1...retryAttempts where !report.stillChanging.isEmpty {
-            Thread.sleep(forTimeInterval: retryDelay * Double(attempt))
-            let pending = Set(report.stillChanging)
-            report.stillChanging = []
-            let again = (plan.added + plan.changed.map(\.0)).compactMap { file -> CrawledFile? in
-                guard pending.contains(file.path), case .success(let info) = Crawler.lstatus(file.path) else {
-                    return nil
-                }
-                var fresh = file
-                fresh.size = Int64(info.st_size)
-                fresh.modificationTime = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1_000_000_000
-                return fresh
-            }
-            let (removed, token) = try commit(
-                batch: again, outcomes: read(again), plan: plan, report: &report, place: place)
-            committed(token)
-            unplaced = unplaced || removed
-        }
-        let gone = rejected.keys.filter { !seenPaths.contains($0) }
-        if !finishAlways && !unplaced && plan.moved.isEmpty && vanished.isEmpty && gone.isEmpty {
-            return
-        }
-        try database.write { transaction in
-            for (file, known) in plan.moved {
-                try transaction.moveResource(known, to: file.path, name: file.name)
-            }
-            try transaction.deleteResources(vanished)
-            try transaction.forgetRejections(gone)
-            try transaction.setRoot(root, offline: false)
-            try finish(transaction, !toRead.isEmpty || !plan.moved.isEmpty || !vanished.isEmpty)
-        }
-        report.moved += plan.moved.count
-        report.removed += vanished.count
-    }
-
     /// Hashes the files whose size another file shares and that have no hash yet, so that
     /// `duplicateGroups()` can tell identical content. Done on demand, not during a scan: it reads
     /// whole files.
@@ -395,7 +321,7 @@ public final class FolderScanner: Sendable {
         case changing
     }
 
-    private func read(_ files: [CrawledFile]) -> [Outcome] {
+    func read(_ files: [CrawledFile]) -> [Outcome] {
         let results = Mutex<[Int: Outcome]>([:])
         let extractor = self.extractor
         DispatchQueue.concurrentPerform(iterations: files.count) { index in
@@ -421,80 +347,6 @@ public final class FolderScanner: Sendable {
         return Int64(info.st_size) == file.size && modificationTime == file.modificationTime
             && !(age > -1 && age < quietTime)
     }
-
-
-    /// Batches of about `size` files that never split a directory, so a Live Photo's halves or a
-    /// RAW+JPEG pair are grouped in the same transaction.
-    static func batches(_ files: [CrawledFile], size: Int) -> [[CrawledFile]] {
-        var batches: [[CrawledFile]] = []
-        var current: [CrawledFile] = []
-        for file in files {
-            if current.count >= size, current.last?.directory != file.directory {
-                batches.append(current)
-                current = []
-            }
-            current.append(file)
-        }
-        if !current.isEmpty { batches.append(current) }
-        return batches
-    }
-
-    /// Commits one batch; `removed` is true when it removed resources of known files (no longer
-    /// media) that `place` was not asked to account for; `token` is its change-log entry's, if any.
-    private func commit(
-        batch: [CrawledFile], outcomes: [Outcome], plan: ScanPlan, report: inout ScanReport,
-        place: (LibraryTransaction, _ arrivals: [String: [String]]) throws -> Void
-    ) throws -> (removed: Bool, token: Int64?) {
-        var unplaced = false
-        let changedByPath = plan.changedByPath
-        var counts = ScanReport()
-        let token = try database.write { transaction in
-            var fine: [String] = []
-            var media: [String: [(CrawledFile, FileMetadata)]] = [:]
-            for (file, outcome) in zip(batch, outcomes) {
-                switch outcome {
-                case .changing:
-                    counts.stillChanging.append(file.path)
-                case .notMedia:
-                    counts.skipped += 1
-                    if let known = changedByPath[file.path] {
-                        try transaction.deleteResources([known])
-                        unplaced = true
-                    }
-                case .rejected(let error):
-                    counts.rejected += 1
-                    try transaction.reject(
-                        RejectedFile(
-                            path: file.path, code: error.code.description, reason: error.message, fileSize: file.size,
-                            modificationTime: file.modificationTime, rejectedDate: Date().timeIntervalSince1970))
-                    if let known = changedByPath[file.path] {
-                        try transaction.deleteResources([known])
-                        unplaced = true
-                    }
-                case .media(let metadata):
-                    fine.append(file.path)
-                    media[file.directory, default: []].append((file, metadata))
-                    if changedByPath[file.path] != nil { counts.updated += 1 } else { counts.ingested += 1 }
-                }
-            }
-            var bursts = Set<String>()
-            for (directory, files) in media.sorted(by: { $0.key < $1.key }) {
-                bursts.formUnion(
-                    try AssetGrouping(
-                        directory: directory, fresh: files, transaction: transaction, timeZone: extractor.timeZone
-                    ).apply())
-            }
-            try transaction.pickBurstRepresentatives(bursts)
-            try transaction.forgetRejections(fine.filter(plan.rejectedPaths.contains))
-            if !media.isEmpty { try place(transaction, media.mapValues { $0.map(\.0.path) }) }
-        }.token
-        report.stillChanging += counts.stillChanging
-        report.skipped += counts.skipped
-        report.rejected += counts.rejected
-        report.updated += counts.updated
-        report.ingested += counts.ingested
-        return (unplaced, token)
-    }
 }
 
 /// A file's identity on disk.
@@ -504,18 +356,6 @@ struct Inode: Hashable {
     init(_ device: Int64, _ inode: Int64) {
         self.device = device
         self.inode = inode
-    }
-}
-
-/// A file's name, size and modification time.
-struct Signature: Hashable {
-    let name: Substring
-    let size: Int64
-    let modificationTime: Double?
-    init(_ path: String, _ size: Int64, _ modificationTime: Double?) {
-        name = path[path.index(after: path.lastIndex(of: "/") ?? path.startIndex)...]
-        self.size = size
-        self.modificationTime = modificationTime
     }
 }
 
@@ -541,15 +381,4 @@ extension StoredFile {
 
     /// The directory holding the file.
     var directory: String { (path as NSString).deletingLastPathComponent }
-}
-
-/// What a scan of one root has to do.
-struct ScanPlan {
-    /// Paths the store holds rejections for: a file there that reads as media now is forgotten.
-    var rejectedPaths: Set<String> = []
-    var added: [CrawledFile] = []
-    var changed: [(CrawledFile, StoredFile)] = []
-    /// What the store had of each changed file, by path: looked up for every file of every batch.
-    var changedByPath: [String: StoredFile] = [:]
-    var moved: [(CrawledFile, StoredFile)] = []
 }

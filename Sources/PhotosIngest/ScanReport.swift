@@ -28,16 +28,18 @@ public struct ScanReport: Sendable, Hashable, Codable {
     public init() {}
 }
 
-/// How far a scan has got, for progress output.
+/// How far a scan has got, for progress output: told after each directory is compared.
 public struct ScanProgress: Sendable, Hashable {
     /// The root being scanned.
     public var root: String
-    /// Files read so far, of `total` to read (unchanged files are not read).
-    public var done: Int
-    /// Files to read in this root.
-    public var total: Int
+    /// Directories compared so far, of `directories` in this root.
+    public var directoriesDone: Int
+    /// The readable directories of this root.
+    public var directories: Int
     /// Files seen under the roots so far.
     public var seen: Int
+    /// Files read so far in this root (unchanged files are not read).
+    public var read: Int
     /// Files ingested so far.
     public var ingested: Int
     /// Files rejected so far.

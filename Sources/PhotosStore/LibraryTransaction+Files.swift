@@ -52,6 +52,12 @@ extension LibraryTransaction {
     /// the library's own, never the scanner's to compare, move or remove (even under a root that
     /// holds the library's folder).
     private func storedFiles(where condition: String, _ arguments: StatementArguments) throws -> [StoredFile] {
+        try Self.storedFiles(db, where: condition, arguments)
+    }
+
+    static func storedFiles(
+        _ db: Database, where condition: String, _ arguments: StatementArguments
+    ) throws -> [StoredFile] {
         let statement = try db.cachedStatement(
             sql: """
                 SELECT id, assetId, type, path, device, inode, fileSize, modificationTime FROM resource
@@ -194,17 +200,6 @@ extension LibraryTransaction {
     /// The directory-backed collection list of a directory, if any.
     public func directoryCollection(at path: String) throws -> CollectionRecord? {
         try CollectionRecord.filter(Column("path") == path && Column("isList") == true).fetchOne(db)
-    }
-
-    /// The creation dates of the assets with a file under `root`, by asset id.
-    public func assetCreationDates(under root: String) throws -> [Int64: Double] {
-        let (condition, arguments) = Self.under(root, column: "r.path")
-        let rows = try Row.fetchAll(
-            db,
-            sql: """
-                SELECT DISTINCT a.id, a.creationDate FROM resource r JOIN asset a ON a.id = r.assetId WHERE \(condition)
-                """, arguments: arguments)
-        return Dictionary(rows.map { ($0["id"], ($0["creationDate"] as Double?) ?? 0) }, uniquingKeysWith: { a, _ in a })
     }
 
     /// Whether the library knows `path` as a root, online: scanned, and not found gone since.

@@ -1,0 +1,357 @@
+import Dispatch
+import Foundation
+import Glibc
+import PhotosCore
+import PhotosMetadata
+import PhotosStore
+import Synchronization
+
+/// The files of one directory (or of the paths a scan was given) beside what the store has for
+/// them: what a scan compares, one unit at a time.
+struct ScanUnit {
+    var files: [CrawledFile]
+    var rows: DirectoryRows
+}
+
+/// A file to read, with what the store had for it.
+struct ScanItem: Sendable {
+    var file: CrawledFile
+    /// The store's row for the file at this path, when the file changed there.
+    var known: StoredFile?
+    /// Whether the store holds a rejection of this path (forgotten if the file now reads as media).
+    var wasRejected: Bool
+}
+
+/// One scan's comparison of disk and store, fed unit by unit: it reads what is new or changed on
+/// the other core while committing the batch before, and keeps only what changed (moves, files
+/// gone, files still being written), never the files that did not.
+///
+/// Each batch's transaction lets `place` put the directories whose media it committed in their
+/// albums (`arrivals`: those files' paths, by directory), so that a file's asset, its album and
+/// folder, and its membership are one change. ``finish(finishAlways:_:)`` settles moves and
+/// deletions in a last transaction.
+struct Reconciliation {
+    let scanner: FolderScanner
+    let root: String
+    var report: ScanReport
+    var sources: MoveSources
+    let place: (LibraryTransaction, _ arrivals: [String: [String]]) throws -> Void
+    let committed: (_ token: Int64?) -> Void
+
+    /// Files found at a new path, with the store's row for where they were.
+    private(set) var moved: [(CrawledFile, StoredFile)] = []
+    /// Rejections of paths no longer on disk.
+    private var gone: [String] = []
+    /// Files to read, not yet in a batch: whole directories, so a Live Photo's halves or a RAW+JPEG
+    /// pair are grouped in the same transaction.
+    private var pending: [ScanItem] = []
+    /// The batch being read on the other core.
+    private var reading: PendingRead?
+    /// Files that changed while they were read, to read again at the end.
+    private var changing: [ScanItem] = []
+    /// Files read so far, and whether any were.
+    private(set) var filesRead = 0
+    private var readAny = false
+    /// Whether a batch removed resources of known files (no longer media) without placing them.
+    private var unplaced = false
+    /// The most files and store rows held at once so far.
+    private(set) var footprint = ScanFootprint()
+
+    init(
+        scanner: FolderScanner, root: String, report: ScanReport, sources: MoveSources,
+        place: @escaping (LibraryTransaction, _ arrivals: [String: [String]]) throws -> Void,
+        committed: @escaping (_ token: Int64?) -> Void = { _ in }
+    ) {
+        self.scanner = scanner
+        self.root = root
+        self.report = report
+        self.sources = sources
+        self.place = place
+        self.committed = committed
+    }
+
+    /// Compares one unit: counts what did not change, keeps what vanished, matches new paths to
+    /// vanished files (a move keeps its asset), and queues the rest to be read. `reader` answers
+    /// where a new file may have moved from.
+    mutating func compare(_ unit: ScanUnit, reader: ScanReader) throws {
+        let storedByPath = Dictionary(
+            unit.rows.stored.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
+        report.seen += unit.files.count
+        var seen = Set<String>(minimumCapacity: unit.files.count)
+        var added: [CrawledFile] = []
+        for file in unit.files {
+            seen.insert(file.path)
+            if let known = storedByPath[file.path] {
+                if known.fileSize == file.size && known.modificationTime == file.modificationTime {
+                    report.unchanged += 1
+                } else {
+                    pending.append(ScanItem(file: file, known: known, wasRejected: false))
+                }
+            } else if let rejection = unit.rows.rejected[file.path], rejection.fileSize == file.size,
+                rejection.modificationTime == file.modificationTime
+            {
+                report.rejected += 1
+            } else {
+                added.append(file)
+            }
+        }
+        sources.vanish(unit.rows.stored.filter { !seen.contains($0.path) })
+        gone += unit.rows.rejected.keys.filter { !seen.contains($0) }
+        footprint.note(
+            files: unit.files.count + pending.count + (reading?.batch.count ?? 0),
+            rows: unit.rows.stored.count + unit.rows.rejected.count)
+        // A new path with the inode of a path that vanished is the same file, moved.
+        for file in added {
+            if let source = try sources.claim(for: file, reader: reader) {
+                moved.append((file, source))
+            } else {
+                pending.append(ScanItem(file: file, known: nil, wasRejected: unit.rows.rejected[file.path] != nil))
+            }
+        }
+    }
+
+    /// Sends the queued files to be read once there are a batch's worth (or whatever there is,
+    /// when `all`), committing the batch read before.
+    mutating func flush(all: Bool = false) throws {
+        guard !pending.isEmpty, all || pending.count >= scanner.batchSize else { return }
+        let queued = pending.sorted { $0.file.path < $1.file.path }
+        pending = []
+        for batch in Self.batches(queued, size: scanner.batchSize) {
+            readAny = true
+            let next = PendingRead(batch, scanner: scanner)
+            let previous = reading
+            reading = next
+            if let previous {
+                footprint.note(files: previous.batch.count + batch.count, rows: 0)
+                try commit(previous.batch, previous.outcomes())
+            }
+        }
+    }
+
+    /// Batches of about `size` files that never split a directory, so a Live Photo's halves or a
+    /// RAW+JPEG pair are grouped in the same transaction.
+    static func batches(_ items: [ScanItem], size: Int) -> [[ScanItem]] {
+        var batches: [[ScanItem]] = []
+        var current: [ScanItem] = []
+        for item in items {
+            if current.count >= size, current.last?.file.directory != item.file.directory {
+                batches.append(current)
+                current = []
+            }
+            current.append(item)
+        }
+        if !current.isEmpty { batches.append(current) }
+        return batches
+    }
+
+    /// Commits what is still being read, reads again what was still being written, and settles
+    /// moves, deletions and forgotten rejections in a last transaction (left out when
+    /// `finishAlways` is false and it has nothing to do). `finish` brings collections up to date
+    /// in it (`filesChanged`: whether any file was read, moved or removed).
+    mutating func finish(
+        finishAlways: Bool, _ finish: (LibraryTransaction, _ filesChanged: Bool) throws -> Void
+    ) throws -> ScanReport {
+        defer { scanner.noteFootprint(footprint) }
+        try flush(all: true)
+        if let last = reading {
+            reading = nil
+            try commit(last.batch, last.outcomes())
+        }
+        // Files still being written are read again a little later, a few times; what is still
+        // changing after that is left for the next scan (or the daemon's next event).
+        for attempt in 1...scanner.retryAttempts where !report.stillChanging.isEmpty {
+            Thread.sleep(forTimeInterval: scanner.retryDelay * Double(attempt))
+            let again = changing.compactMap { item -> ScanItem? in
+                guard case .success(let info) = Crawler.lstatus(item.file.path) else { return nil }
+                var fresh = item
+                fresh.file.size = Int64(info.st_size)
+                fresh.file.modificationTime =
+                    Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1_000_000_000
+                return fresh
+            }
+            report.stillChanging = []
+            changing = []
+            try commit(again, scanner.read(again.map(\.file)))
+        }
+        let vanished = sources.unclaimed
+        if !finishAlways && !unplaced && moved.isEmpty && vanished.isEmpty && gone.isEmpty {
+            return report
+        }
+        let (moved, gone, root) = (moved, gone, root)
+        let filesChanged = readAny || !moved.isEmpty || !vanished.isEmpty
+        try scanner.database.write { transaction in
+            for (file, known) in moved {
+                try transaction.moveResource(known, to: file.path, name: file.name)
+            }
+            try transaction.deleteResources(vanished)
+            try transaction.forgetRejections(gone)
+            try transaction.setRoot(root, offline: false)
+            try finish(transaction, filesChanged)
+        }
+        report.moved += moved.count
+        report.removed += vanished.count
+        return report
+    }
+
+    /// Commits one batch, with its directories placed in their albums.
+    private mutating func commit(_ batch: [ScanItem], _ outcomes: [FolderScanner.Outcome]) throws {
+        var counts = ScanReport()
+        var removed = false
+        var stillChanging: [ScanItem] = []
+        let (place, timeZone) = (place, scanner.extractor.timeZone)
+        let token = try scanner.database.write { transaction in
+            var fine: [String] = []
+            var media: [String: [(CrawledFile, FileMetadata)]] = [:]
+            for (item, outcome) in zip(batch, outcomes) {
+                let file = item.file
+                switch outcome {
+                case .changing:
+                    stillChanging.append(item)
+                case .notMedia:
+                    counts.skipped += 1
+                    if let known = item.known {
+                        try transaction.deleteResources([known])
+                        removed = true
+                    }
+                case .rejected(let error):
+                    counts.rejected += 1
+                    try transaction.reject(
+                        RejectedFile(
+                            path: file.path, code: error.code.description, reason: error.message, fileSize: file.size,
+                            modificationTime: file.modificationTime, rejectedDate: Date().timeIntervalSince1970))
+                    if let known = item.known {
+                        try transaction.deleteResources([known])
+                        removed = true
+                    }
+                case .media(let metadata):
+                    if item.wasRejected { fine.append(file.path) }
+                    media[file.directory, default: []].append((file, metadata))
+                    if item.known != nil { counts.updated += 1 } else { counts.ingested += 1 }
+                }
+            }
+            var bursts = Set<String>()
+            for (directory, files) in media.sorted(by: { $0.key < $1.key }) {
+                bursts.formUnion(
+                    try AssetGrouping(directory: directory, fresh: files, transaction: transaction, timeZone: timeZone)
+                        .apply())
+            }
+            try transaction.pickBurstRepresentatives(bursts)
+            try transaction.forgetRejections(fine)
+            if !media.isEmpty { try place(transaction, media.mapValues { $0.map(\.0.path) }) }
+        }.token
+        committed(token)
+        unplaced = unplaced || removed
+        changing += stillChanging
+        report.stillChanging += stillChanging.map(\.file.path)
+        report.skipped += counts.skipped
+        report.rejected += counts.rejected
+        report.updated += counts.updated
+        report.ingested += counts.ingested
+        filesRead += batch.count
+    }
+}
+
+/// The most a scan held at once, counted rather than timed: files found on disk (a directory's, a
+/// batch being read, one being committed) and the store's rows compared with them. Neither grows
+/// with the tree, only with its largest directory and the batch size.
+public struct ScanFootprint: Sendable, Hashable {
+    /// Files held at once.
+    public var files = 0
+    /// Rows of the store held at once.
+    public var rows = 0
+
+    mutating func note(files: Int, rows: Int) {
+        self.files = max(self.files, files)
+        self.rows = max(self.rows, rows)
+    }
+}
+
+/// A batch being read on the other core.
+private final class PendingRead: Sendable {
+    let batch: [ScanItem]
+    private let result = Mutex<[FolderScanner.Outcome]>([])
+    private let group = DispatchGroup()
+
+    init(_ batch: [ScanItem], scanner: FolderScanner) {
+        self.batch = batch
+        DispatchQueue.global().async(group: group) { [self] in
+            let outcomes = scanner.read(batch.map(\.file))
+            result.withLock { $0 = outcomes }
+        }
+    }
+
+    /// What reading gave, once it has.
+    func outcomes() -> [FolderScanner.Outcome] {
+        group.wait()
+        return result.withLock { $0 }
+    }
+}
+
+/// Where a file new at its path may have come from: a file the store has under the root that the
+/// scan finds gone from disk. Each is claimed by one new path at most.
+struct MoveSources {
+    /// For a scan of a whole root, walked a directory at a time: how to tell whether a stored file
+    /// in a directory not compared yet is gone. Nil for a scan of some directories or paths, which
+    /// finds sources only among what it compares.
+    struct Lookahead {
+        /// The directories the crawl found readable.
+        var crawled: Set<String>
+        /// The directories compared so far.
+        var compared: Set<String> = []
+        /// The directories not listed (unreadable): nothing under them moved.
+        var frozen: FrozenPaths
+        var rules: IgnoreRules
+    }
+
+    let root: String
+    var lookahead: Lookahead?
+    /// What the store had and the scan did not find, so far.
+    private var vanished: [StoredFile] = []
+    private var vanishedIDs = Set<Int64>()
+    private var claimed = Set<Int64>()
+
+    init(root: String, lookahead: Lookahead?) {
+        self.root = root
+        self.lookahead = lookahead
+    }
+
+    /// Files the store had where the scan found none.
+    mutating func vanish(_ files: [StoredFile]) {
+        for file in files where vanishedIDs.insert(file.resourceID).inserted { vanished.append(file) }
+    }
+
+    /// The vanished files no new path claimed: what left the disk.
+    var unclaimed: [StoredFile] { vanished.filter { !claimed.contains($0.resourceID) } }
+
+    /// The stored file `file` moved from, claimed for it: one with its device and inode (and
+    /// size), else, across devices, one with its name, size and modification time; nil when none
+    /// is gone from disk.
+    mutating func claim(for file: CrawledFile, reader: ScanReader) throws -> StoredFile? {
+        guard lookahead != nil || !vanished.isEmpty else { return nil }
+        let byInode = try reader.files(device: file.device, inode: file.inode, under: root)
+            .first { $0.fileSize == file.size && isSource($0, of: file) }
+        let name = file.name
+        let source = try byInode
+            ?? reader.files(size: file.size, modificationTime: file.modificationTime, under: root)
+            .first { PathName.name(of: $0.path) == name && isSource($0, of: file) }
+        if let source { claimed.insert(source.resourceID) }
+        return source
+    }
+
+    /// Whether `stored` is gone from disk and not claimed by another path.
+    private func isSource(_ stored: StoredFile, of file: CrawledFile) -> Bool {
+        guard stored.path != file.path, !claimed.contains(stored.resourceID) else { return false }
+        if vanishedIDs.contains(stored.resourceID) { return true }
+        guard let lookahead else { return false }
+        let directory = PathName.directory(of: stored.path)
+        if lookahead.compared.contains(directory) || lookahead.frozen.contains(stored.path) { return false }
+        // Its directory is gone or excluded, or its name is ignored now: the scan will not find it.
+        if !lookahead.crawled.contains(directory) || lookahead.rules.isIgnoredName(PathName.name(of: stored.path)) {
+            return true
+        }
+        switch Crawler.lstatus(stored.path) {
+        case .success(let info): return info.st_mode & S_IFMT != S_IFREG
+        case .failure(let error): return UnreadableDirectory.meansGone(error.code)
+        }
+    }
+}

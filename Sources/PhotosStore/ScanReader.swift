@@ -1,0 +1,111 @@
+import GRDB
+import PhotosCore
+
+/// What the store holds of one directory's files, as a scan compares them with the disk.
+public struct DirectoryRows: Sendable {
+    /// The resources whose files were in the directory (an edit's files are the library's, never
+    /// a scan's: they are left out).
+    public var stored: [StoredFile]
+    /// The rejected files there, by path.
+    public var rejected: [String: RejectedFile]
+
+    /// Rows as a scan compares them.
+    public init(stored: [StoredFile], rejected: [String: RejectedFile]) {
+        self.stored = stored
+        self.rejected = rejected
+    }
+}
+
+/// The reads a scan makes between its transactions, directory by directory, so that it never holds
+/// what the store knows of a whole tree: on a read connection, beside the transactions that commit
+/// what the scan read. Obtain one with ``LibraryDatabase/scanReader(_:)``.
+public struct ScanReader {
+    let db: Database
+
+    /// The store's rows for the files in `ranges`: those directly in the directory, and those
+    /// under subdirectories the ranges do not step over (gone from disk).
+    public func rows(in ranges: DirectoryRanges) throws -> DirectoryRows {
+        var stored: [StoredFile] = []
+        var rejected: [String: RejectedFile] = [:]
+        let rejections = try db.cachedStatement(sql: "SELECT * FROM rejected WHERE path >= ? AND path < ?")
+        for arguments in ranges.arguments {
+            stored += try LibraryTransaction.storedFiles(db, where: "path >= ? AND path < ?", arguments)
+            for file in try RejectedFile.fetchAll(rejections, arguments: arguments) { rejected[file.path] = file }
+        }
+        return DirectoryRows(stored: stored, rejected: rejected)
+    }
+
+    /// Whether a photo or video is directly in the directory of `ranges`: whether it has an album.
+    public func holdsMedia(in ranges: DirectoryRanges) throws -> Bool {
+        let statement = try db.cachedStatement(
+            sql: """
+                SELECT EXISTS (SELECT 1 FROM resource WHERE path >= ? AND path < ? AND instr(substr(path, ?), '/') = 0
+                    AND type IN (?, ?))
+                """)
+        for arguments in ranges.arguments {
+            let found = try Bool.fetchOne(
+                statement,
+                arguments: arguments
+                    + [ranges.prefixLength + 1, PHAssetResourceType.photo.rawValue, PHAssetResourceType.video.rawValue])
+            if found == true { return true }
+        }
+        return false
+    }
+
+    /// The files under `root` on device `device` with inode `inode`: where a file new at its path
+    /// may have been before it moved.
+    public func files(device: Int64, inode: Int64, under root: String) throws -> [StoredFile] {
+        let (condition, arguments) = LibraryTransaction.under(root, column: "path")
+        return try LibraryTransaction.storedFiles(
+            db, where: "device = ? AND inode = ? AND \(condition)", [device, inode] + arguments)
+    }
+
+    /// The files under `root` of `size` bytes last modified at `modificationTime`: where a file
+    /// new at its path may have been before it was moved across devices (`mv` keeps both).
+    public func files(size: Int64, modificationTime: Double, under root: String) throws -> [StoredFile] {
+        let (condition, arguments) = LibraryTransaction.under(root, column: "path")
+        return try LibraryTransaction.storedFiles(
+            db, where: "fileSize = ? AND modificationTime = ? AND \(condition)", [size, modificationTime] + arguments)
+    }
+
+    /// Whether the store has a file under `root`, at any depth: when it has none, no file found
+    /// there can have moved from anywhere the scan looks.
+    public func hasFiles(under root: String) throws -> Bool {
+        let (condition, arguments) = LibraryTransaction.under(root, column: "path")
+        return try Bool.fetchOne(
+            db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM resource WHERE \(condition))"), arguments: arguments)
+            ?? false
+    }
+}
+
+extension LibraryDatabase {
+    /// Runs `body` with a ``ScanReader`` in one read transaction.
+    public func scanReader<T>(_ body: (ScanReader) throws -> T) throws -> T {
+        try read { db in try body(ScanReader(db: db)) }
+    }
+}
+
+extension LibraryTransaction {
+    /// The assets whose photo or video is directly in the directory of `ranges`, oldest first: its
+    /// album's members, without visiting the rows below its subdirectories.
+    public func primaryAssets(in ranges: DirectoryRanges) throws -> [Int64] {
+        let statement = try db.cachedStatement(
+            sql: """
+                SELECT a.id, coalesce(a.creationDate, 0) FROM resource r JOIN asset a ON a.id = r.assetId
+                WHERE r.path >= ? AND r.path < ? AND instr(substr(r.path, ?), '/') = 0 AND r.type IN (?, ?)
+                """)
+        var assets: [(id: Int64, date: Double)] = []
+        var seen = Set<Int64>()
+        for arguments in ranges.arguments {
+            let rows = try Row.fetchCursor(
+                statement,
+                arguments: arguments
+                    + [ranges.prefixLength + 1, PHAssetResourceType.photo.rawValue, PHAssetResourceType.video.rawValue])
+            while let row = try rows.next() {
+                let id: Int64 = row[0]
+                if seen.insert(id).inserted { assets.append((id, row[1])) }
+            }
+        }
+        return assets.sorted { ($0.date, $0.id) < ($1.date, $1.id) }.map(\.id)
+    }
+}
