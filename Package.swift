@@ -209,6 +209,11 @@ let package = Package(
             swiftSettings: settings
         ),
 
+        // Release-build driver of scripts/bench-raw: camera RAW metadata through LibRaw alone or the parsers.
+        .executableTarget(
+            name: "raw-metadata-bench", dependencies: ["PhotosMetadata"], path: "Benchmarks/raw-metadata-bench",
+            swiftSettings: settings),
+
         .testTarget(name: "PhotosCoreTests", dependencies: ["PhotosCore", "PhotosTestSupport"], swiftSettings: settings),
         .testTarget(name: "PhotosStoreTests", dependencies: ["PhotosStore", "PhotosTestSupport"], swiftSettings: settings),
         .testTarget(
