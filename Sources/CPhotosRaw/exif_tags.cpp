@@ -36,14 +36,23 @@ char *target_of(cphotos_raw_metadata *metadata, int tag, size_t *size) {
 
 extern "C" void cphotos_raw_exif_tag(
     void *context, int tag, int type, int len, unsigned int byte_order, void *stream, long long base) {
-    (void)byte_order;
     (void)base;
+    cphotos_raw_metadata *metadata = static_cast<cphotos_raw_metadata *>(context);
+    LibRaw_abstract_datastream *input = static_cast<LibRaw_abstract_datastream *>(stream);
+    // Orientation (SHORT), the first met: LibRaw's flip ignores it where it reads the TIFF only for tags (MRW).
+    if ((tag & 0xFFFF) == 0x0112 && in_tiff_directory(tag) && type == 3 && len == 1
+        && metadata->exif_orientation == 0) {
+        unsigned char bytes[2];
+        if (input->read(bytes, 1, 2) != 2) { return; }
+        int value = byte_order == 0x4D4D ? bytes[0] << 8 | bytes[1] : bytes[1] << 8 | bytes[0];
+        metadata->exif_orientation = value >= 1 && value <= 8 ? value : 0;
+        return;
+    }
     size_t size = 0;
-    char *target = target_of(static_cast<cphotos_raw_metadata *>(context), tag, &size);
+    char *target = target_of(metadata, tag, &size);
     // ASCII only, and the first occurrence: the main TIFF's IFD0 comes before embedded previews' IFDs.
     if (target == NULL || target[0] != '\0' || type != 2 || len <= 0) { return; }
     size_t count = (size_t)len < size - 1 ? (size_t)len : size - 1;
-    LibRaw_abstract_datastream *input = static_cast<LibRaw_abstract_datastream *>(stream);
     if (input->read(target, 1, count) != (int)count) {
         target[0] = '\0';
         return;

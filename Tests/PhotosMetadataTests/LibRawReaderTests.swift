@@ -157,6 +157,39 @@ struct LibRawReaderTests {
         #expect(byParser.creationDate == byLibRaw.creationDate)
     }
 
+    /// A Minolta MRW made here (no corpus file is one): a PRD block with the sensor's size and a TTW block with
+    /// a TIFF whose IFD0 names the camera and turns the picture (orientation 6) and whose EXIF IFD dates it. It is
+    /// found by its signature under any name, read by LibRaw, and described as the parsers describe a file.
+    @Test func aMinoltaMRWIsReadThroughLibRaw() throws {
+        let tiff = TIFFBuilder().build([
+            0x010F: .ascii("Konica Minolta Camera, Inc."),
+            0x0110: .ascii("DiMAGE A2"),
+            0x0112: .short(6),
+            0x8769: .directory([0x9003: .ascii("2004:11:18 23:14:58"), 0x9011: .ascii("+09:00")], padding: 0),
+        ])
+        func be16(_ value: Int) -> [UInt8] { [UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)] }
+        func be32(_ value: Int) -> [UInt8] { be16(value >> 16) + be16(value) }
+        func block(_ name: String, _ payload: [UInt8]) -> [UInt8] { [0] + Array(name.utf8) + be32(payload.count) + payload }
+        // PRD: version, sensor height and width, image height and width, data size, 12 bits, packed (0x52), Bayer.
+        let prd = block(
+            "PRD", Array("21810002".utf8) + be16(2456) + be16(3272) + be16(2448) + be16(3264) + [12, 12, 0x52]
+                + [0, 0, 0, 0] + [0x01, 0x00])
+        let blocks = prd + block("TTW", tiff)
+        let file = [0x00, 0x4D, 0x52, 0x4D] + be32(blocks.count) + blocks + [UInt8](repeating: 0, count: 1024)
+
+        let directory = try TemporaryDirectory()
+        let path = try directory.write(file, to: "PICT0001")
+        let metadata = try MetadataExtractor(timeZone: TimeZone(identifier: "UTC")!).extract(path: path)
+        #expect(metadata.mimeType == "image/x-minolta-mrw" && metadata.uniformTypeIdentifier == "com.konicaminolta.raw-image")
+        #expect(metadata.isRAW)
+        #expect(metadata.orientation == 6)
+        #expect(metadata.pixelWidth == 2456 && metadata.pixelHeight == 3272, "turned by orientation 6")
+        #expect(metadata.make == "Konica Minolta Camera, Inc." && metadata.model == "DiMAGE A2")
+        // The wall clock at the stated offset: 23:14:58 at +09:00 is 14:14:58 UTC.
+        #expect(metadata.creationDateOffset == 9 * 3600 && !metadata.creationDateIsFloating)
+        #expect(metadata.creationDate == Date(timeIntervalSince1970: 1_100_787_298))
+    }
+
     /// The families the parsers read keep the parsers' answer by default.
     @Test func theParsersFamiliesKeepTheParsersAnswer() throws {
         let extractor = MetadataExtractor(timeZone: TimeZone(identifier: "UTC")!)

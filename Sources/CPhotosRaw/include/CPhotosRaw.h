@@ -49,6 +49,9 @@ typedef struct {
     int raw_width, raw_height;
     /// EXIF orientation, 1 to 8, from LibRaw's flip.
     int orientation;
+    /// The Orientation tag as the file's TIFF IFD0 states it, 1 to 8; 0 when LibRaw met none. LibRaw does
+    /// not always apply it (MRW's TIFF block), so it can differ from `orientation`.
+    int exif_orientation;
     /// LibRaw's `other.timestamp`; 0 when the file states no date. Families differ in what it
     /// counts: see cphotos_raw_metadata_read.
     long long timestamp;

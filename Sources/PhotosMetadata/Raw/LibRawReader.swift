@@ -15,7 +15,8 @@ import PhotosCore
 /// - **Size.** The visible area the camera declares inside its sensor (LibRaw's inset crop, which
 ///   is the size of the camera's own JPEG and what ExifTool reports for Canon, Panasonic...), else
 ///   the picture LibRaw develops (with Fujifilm's 45° sensors and non-square pixels adjusted). The
-///   orientation (LibRaw's flip) turns it as for EXIF.
+///   orientation turns it as for EXIF: the file's IFD0 Orientation tag, else LibRaw's flip (LibRaw
+///   does not apply the tag in every family: an MRW's is in a TIFF block it reads for tags only).
 /// - **Capture date.** LibRaw keeps it as a `time_t`. For dates it reads from EXIF or TIFF text,
 ///   that is `mktime` of the wall-clock text, in this process's zone; `localtime_r` in the same zone
 ///   gives the text's fields back (except in the hour a daylight-saving change skips, which no
@@ -50,14 +51,16 @@ enum LibRawReader {
     /// What ``MetadataExtractor`` takes from LibRaw's answer.
     static func info(of metadata: cphotos_raw_metadata, signature: RAWSignature) -> ContainerInfo {
         var info = ContainerInfo()
-        let orientation = (1...8).contains(metadata.orientation) ? Int(metadata.orientation) : 1
-        info.orientation = orientation
+        let flip = (1...8).contains(metadata.orientation) ? Int(metadata.orientation) : 1
+        // The file's own Orientation tag, as the parsers and ExifTool read it, over LibRaw's flip, which
+        // ignores it in some families (MRW).
+        info.orientation = (1...8).contains(metadata.exif_orientation) ? Int(metadata.exif_orientation) : flip
         let crop = (width: Int(metadata.crop_width), height: Int(metadata.crop_height))
         if crop.width > 0, crop.height > 0, crop.width <= Int(metadata.raw_width),
             crop.height <= Int(metadata.raw_height)
         {
             info.setSize(crop.width, crop.height)
-        } else if orientation >= 5 {
+        } else if flip >= 5 {
             // Developed sizes are upright already; ContainerInfo holds sizes as stored.
             info.setSize(Int(metadata.developed_height), Int(metadata.developed_width))
         } else {
