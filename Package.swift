@@ -71,7 +71,10 @@ let package = Package(
         // Pure values and rules: no Glibc, no GRDB.
         .target(name: "PhotosCore", swiftSettings: settings),
         // Reading files: type sniffing and EXIF.
-        .target(name: "PhotosMetadata", dependencies: ["PhotosCore", "CExif", "CMagic", "CZlib"], swiftSettings: settings),
+        // CPhotosRaw: the RAW families no parser reads, through LibRaw (opened on the first such file).
+        .target(
+            name: "PhotosMetadata", dependencies: ["PhotosCore", "CExif", "CMagic", "CZlib", "CPhotosRaw"],
+            swiftSettings: settings),
         // Decoding and resizing images through libvips: headers, thumbnails, crops, sRGB, limits.
         // PhotosMetadata reads the EXIF thumbnail that serves fast requests.
         // Video poster frames are decoded by FFmpeg (CPhotosVideo), then scaled like any image.
@@ -205,6 +208,11 @@ let package = Package(
             path: "Benchmarks/photos-bench",
             swiftSettings: settings
         ),
+
+        // Release-build driver of scripts/bench-raw: camera RAW metadata through LibRaw alone or the parsers.
+        .executableTarget(
+            name: "raw-metadata-bench", dependencies: ["PhotosMetadata"], path: "Benchmarks/raw-metadata-bench",
+            swiftSettings: settings),
 
         .testTarget(name: "PhotosCoreTests", dependencies: ["PhotosCore", "PhotosTestSupport"], swiftSettings: settings),
         .testTarget(name: "PhotosStoreTests", dependencies: ["PhotosStore", "PhotosTestSupport"], swiftSettings: settings),

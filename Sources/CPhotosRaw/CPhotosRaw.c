@@ -1,5 +1,7 @@
 #include "CPhotosRaw.h"
 
+#include "exif_tags.h"
+
 #include <dlfcn.h>
 #include <libraw/libraw.h>
 #include <pthread.h>
@@ -21,6 +23,8 @@ static struct {
     __typeof__(&libraw_unpack) libraw_unpack;
     __typeof__(&libraw_dcraw_process) libraw_dcraw_process;
     __typeof__(&libraw_dcraw_make_mem_image) libraw_dcraw_make_mem_image;
+    __typeof__(&libraw_set_exifparser_handler) libraw_set_exifparser_handler;
+    __typeof__(&libraw_adjust_sizes_info_only) libraw_adjust_sizes_info_only;
 } lr;
 
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
@@ -53,6 +57,8 @@ static void load(void) {
     LOAD(libraw_unpack)
     LOAD(libraw_dcraw_process)
     LOAD(libraw_dcraw_make_mem_image)
+    LOAD(libraw_set_exifparser_handler)
+    LOAD(libraw_adjust_sizes_info_only)
 #undef LOAD
     load_error[0] = '\0';
 }
@@ -73,12 +79,17 @@ static void say(char *error, size_t error_size, const char *what, int code) {
     }
 }
 
-/// LibRaw's flip (0, 3, 5, 6) as an EXIF orientation.
+/// LibRaw's flip as an EXIF orientation: LibRaw reads orientation 1-8 as flip 0, 1, 3, 2, 4, 6, 7, 5
+/// (bit 0 mirrors left to right, bit 1 top to bottom, bit 2 transposes).
 static int orientation_of(int flip) {
     switch (flip) {
+    case 1: return 2;
+    case 2: return 4;
     case 3: return 3;
+    case 4: return 5;
     case 5: return 8;
     case 6: return 6;
+    case 7: return 7;
     default: return 1;
     }
 }
@@ -188,6 +199,41 @@ int cphotos_raw_develop(void *pointer, int half, double max_pixels, void **pixel
     *width = image->width;
     *height = image->height;
     lr.libraw_dcraw_clear_mem(image);
+    return 0;
+}
+
+int cphotos_raw_metadata_read(const char *path, cphotos_raw_metadata *metadata, char *error, size_t error_size) {
+    memset(metadata, 0, sizeof *metadata);
+    if (loaded(error, error_size) != 0) { return -2; }
+    // No data-error callback: LibRaw's default one prints to standard error, and a scan reports a
+    // file it cannot read as a rejection instead.
+    libraw_data_t *raw = lr.libraw_init(LIBRAW_OPIONS_NO_DATAERR_CALLBACK);
+    if (raw == NULL) {
+        say(error, error_size, "LibRaw could not start", 0);
+        return -1;
+    }
+    lr.libraw_set_exifparser_handler(raw, cphotos_raw_exif_tag, metadata);
+    int code = lr.libraw_open_file(raw, path);
+    if (code != LIBRAW_SUCCESS) {
+        say(error, error_size, "not a camera RAW LibRaw reads", code);
+        lr.libraw_close(raw);
+        return -1;
+    }
+    metadata->raw_width = raw->sizes.raw_width;
+    metadata->raw_height = raw->sizes.raw_height;
+    metadata->crop_width = raw->sizes.raw_inset_crop.cwidth;
+    metadata->crop_height = raw->sizes.raw_inset_crop.cheight;
+    metadata->orientation = orientation_of(raw->sizes.flip);
+    metadata->timestamp = (long long)raw->other.timestamp;
+    snprintf(metadata->make, sizeof metadata->make, "%s", raw->idata.make);
+    snprintf(metadata->model, sizeof metadata->model, "%s", raw->idata.model);
+    const char *lens = raw->lens.Lens[0] != '\0' ? raw->lens.Lens : raw->lens.makernotes.Lens;
+    snprintf(metadata->lens, sizeof metadata->lens, "%s", lens);
+    // After the fields above: it rewrites the sizes it adjusts.
+    lr.libraw_adjust_sizes_info_only(raw);
+    metadata->developed_width = raw->sizes.iwidth;
+    metadata->developed_height = raw->sizes.iheight;
+    lr.libraw_close(raw);
     return 0;
 }
 

@@ -52,6 +52,9 @@ public struct FileMetadata: Sendable, Hashable {
     public var model: String?
     /// A movie's duration in seconds, when known.
     public var duration: Double?
+    /// The lens (EXIF LensModel, or for a RAW read through LibRaw the name its maker-note tables
+    /// give), trimmed.
+    public var lensModel: String?
 
     // The facts below let the ingest pipeline group files (Live Photo halves, bursts) and set
     // PhotoKit's media subtypes. They come from the content only, never from the file name. A

@@ -8,7 +8,8 @@ import Synchronization
 /// The type comes from the content (``MediaSniffer``). Sizes come from the format's own headers
 /// (JPEG SOF, PNG IHDR, GIF screen, WebP VP8/VP8L/VP8X, BMP, TIFF and RAW IFDs, HEIF `ispe`, JPEG
 /// XL, CRW and RAF headers, movie track headers, Matroska tracks), never from EXIF's
-/// PixelXDimension, which editors often leave stale. Dates, location and camera come from EXIF
+/// PixelXDimension, which editors often leave stale. Camera RAW families no parser reads (RW2, MRW,
+/// X3F, IIQ, 3FR, ...) are read through LibRaw (see ``RAWReading``). Dates, location and camera come from EXIF
 /// (through libexif: JPEG, TIFF, DNG, NEF, CR2, PNG `eXIf`, WebP, HEIF, RAF), XMP, and a movie's
 /// QuickTime keys and user data. Only headers are read: typically the first 64 KiB, plus a few
 /// small reads for TIFF directories, movie boxes, and the check that the image data is complete.
@@ -53,12 +54,16 @@ public struct MetadataExtractor: Sendable {
     public let timeZone: TimeZone
     /// The largest declared size accepted.
     public let limits: Limits
+    /// Which reader describes camera RAW files.
+    public let rawReading: RAWReading
     private let sniffers = SnifferPool()
 
-    /// Creates an extractor that reads floating EXIF times in `timeZone` and rejects sizes beyond `limits`.
-    public init(timeZone: TimeZone = .current, limits: Limits = Limits()) {
+    /// Creates an extractor that reads floating EXIF times in `timeZone`, rejects sizes beyond `limits`, and reads
+    /// camera RAW files as `rawReading` says.
+    public init(timeZone: TimeZone = .current, limits: Limits = Limits(), rawReading: RAWReading = .parsersFirst) {
         self.timeZone = timeZone
         self.limits = limits
+        self.rawReading = rawReading
     }
 
     /// Describes the file at `path`.
@@ -84,7 +89,8 @@ public struct MetadataExtractor: Sendable {
     /// XMP. The fuzz targets call this with the type fixed, so that every input reaches a parser.
     func extract(_ reader: FileReader, type: FileType) throws(MetadataError) -> FileMetadata {
         let info: ContainerInfo
-        switch type.container {
+        let container = rawReading == .libRaw && type.isRAW ? FileType.Container.libRaw : type.container
+        switch container {
         case .jpeg: info = try JPEGParser.parse(reader)
         case .png: info = try PNGParser.parse(reader)
         case .gif: info = try GIFParser.parse(reader)
@@ -97,6 +103,7 @@ public struct MetadataExtractor: Sendable {
         case .crw: info = try CRWParser.parse(reader)
         case .raf: info = try RAFParser.parse(reader)
         case .jpegXL: info = try JPEGXLParser.parse(reader)
+        case .libRaw: info = try LibRawReader.read(reader)
         case .none: info = ContainerInfo()
         }
         if type.container != FileType.Container.none {
@@ -156,12 +163,12 @@ public struct MetadataExtractor: Sendable {
             if let rotation = info.rotation {
                 swapped = rotation == 90 || rotation == 270
             } else {
-                swapped = (5...8).contains(summary.orientation ?? 1)
+                swapped = (5...8).contains(summary.orientation ?? info.orientation ?? 1)
             }
             metadata.pixelWidth = swapped ? height : width
             metadata.pixelHeight = swapped ? width : height
         }
-        metadata.orientation = summary.orientation
+        metadata.orientation = summary.orientation ?? info.orientation
         // EXIF wins over the container's own metadata; the movie header's UTC time comes last.
         if let captured = summary.bestDate ?? info.statedDate, let date = captured.date(in: timeZone) {
             metadata.creationDate = date
@@ -183,6 +190,7 @@ public struct MetadataExtractor: Sendable {
         }
         metadata.make = summary.make ?? info.make
         metadata.model = summary.model ?? info.model
+        metadata.lensModel = summary.lensModel ?? info.lensModel
         metadata.duration = info.duration
 
         metadata.contentIdentifier = summary.contentIdentifier ?? info.contentIdentifier
@@ -194,7 +202,7 @@ public struct MetadataExtractor: Sendable {
         metadata.isScreenshot = Self.flag(summary.isScreenshot || hints?.isScreenshot == true || namedScreenshot)
         metadata.isScreenRecording = Self.flag(
             type.kind == .video && metadata.make == nil && metadata.model == nil && ScreenRecordingNames.matches(name))
-        metadata.isFrontCamera = Self.flag(summary.lensModel?.lowercased().contains("front camera") == true)
+        metadata.isFrontCamera = Self.flag(metadata.lensModel?.lowercased().contains("front camera") == true)
         metadata.isPanorama = Self.flag(summary.isPanorama || hints?.isPanorama == true)
         metadata.isAnimated = Self.flag(info.isAnimated)
         metadata.rating = (hints?.rating ?? summary.rating).map { (0...5).contains($0) ? $0 : 0 }

@@ -98,6 +98,15 @@ import Testing
         ("text/plain", [0xFF, 0xD8, 0xFF], "", "image/jpeg"),
         ("application/octet-stream", [0x4D, 0x4D, 0x00, 0x2A], "nef", "image/x-nikon-nef"),
         ("inode/x-empty", [], "jpg", "inode/x-empty"),
+        // RAW families read through LibRaw: MRW by its signature whatever its name, X3F by libmagic's name, the
+        // TIFF-based ones (IIQ, 3FR) and RW2 by extension, and a TIFF named .iiq only when it starts as a TIFF.
+        ("application/octet-stream", [0x00, 0x4D, 0x52, 0x4D, 0x00], "", "image/x-minolta-mrw"),
+        ("application/octet-stream", [0x00, 0x4D, 0x52, 0x4D, 0x00], "jpg", "image/x-minolta-mrw"),
+        ("image/x-x3f", Array("FOVb".utf8), "x3f", "image/x-sigma-x3f"),
+        ("image/tiff", tiffHeader, "IIQ", "image/x-phaseone-iiq"),
+        ("image/tiff", tiffHeader, "3fr", "image/x-hasselblad-3fr"),
+        ("application/octet-stream", [0x49, 0x49, 0x55, 0x00], "RW2", "image/x-panasonic-rw2"),
+        ("image/jpeg", [0xFF, 0xD8, 0xFF], "iiq", "image/jpeg"),
     ])
     func typeIsDecidedByContentAndByExtensionOnlyWhereContentIsVague(
         magic: String, head: [UInt8], fileExtension: String, expected: String

@@ -9,6 +9,9 @@ struct ContainerInfo: Sendable {
     /// HEIF `irot` property, a CRW's ImageInfo). When set, it decides the displayed size instead of
     /// EXIF orientation.
     var rotation: Int?
+    /// An EXIF-style orientation (1-8) the container states outside EXIF (LibRaw's flip); EXIF's
+    /// own Orientation wins over it.
+    var orientation: Int?
     /// An EXIF block starting with `Exif\0\0`, ready for ``ExifReader``.
     var exifBlock: [UInt8]?
     /// An XMP packet.
@@ -27,6 +30,8 @@ struct ContainerInfo: Sendable {
     /// The camera from the container's own metadata.
     var make: String?
     var model: String?
+    /// The lens from the container's own metadata.
+    var lensModel: String?
     /// A movie's Live Photo identifier (QuickTime key `com.apple.quicktime.content.identifier`).
     var contentIdentifier: String?
     /// Frames per second of a movie's video track: its sample count over its duration.

@@ -4,6 +4,8 @@ struct FileType: Sendable, Hashable {
     /// Which header parser understands the type.
     enum Container: Sendable, Hashable {
         case jpeg, png, gif, webp, bmp, tiff, isoMedia, avi, matroska, crw, raf, jpegXL, none
+        /// A camera RAW family no parser here reads: LibRaw reads its headers (``LibRawReader``).
+        case libRaw
     }
 
     let mimeType: String
@@ -42,9 +44,24 @@ extension FileType {
     static let raf = image("image/x-fujifilm-raf", "com.fuji.raw-image", .raf, ["raf"])
     static let arw = image("image/x-sony-arw", "com.sony.arw-raw-image", .tiff, ["arw"])
     static let orf = image("image/x-olympus-orf", "com.olympus.raw-image", .tiff, ["orf"])
-    static let rw2 = image("image/x-panasonic-rw2", "com.panasonic.rw2-raw-image", .tiff, ["rw2"])
+    // TIFF-like, but its size is in Panasonic's own tags (sensor borders) and its EXIF in the embedded JPEG.
+    static let rw2 = image("image/x-panasonic-rw2", "com.panasonic.rw2-raw-image", .libRaw, ["rw2"])
     static let pef = image("image/x-pentax-pef", "com.pentax.raw-image", .tiff, ["pef"])
     static let srw = image("image/x-samsung-srw", "com.samsung.raw-image", .tiff, ["srw"])
+    // RAW families read through LibRaw: one library instead of a parser per maker.
+    static let mrw = image("image/x-minolta-mrw", "com.konicaminolta.raw-image", .libRaw, ["mrw"])
+    static let x3f = image("image/x-sigma-x3f", "com.sigma.raw-image", .libRaw, ["x3f"])
+    static let iiq = image("image/x-phaseone-iiq", "com.phaseone.raw-image", .libRaw, ["iiq"])
+    static let threeFR = image("image/x-hasselblad-3fr", "com.hasselblad.3fr-raw-image", .libRaw, ["3fr"])
+    static let fff = image("image/x-hasselblad-fff", "com.hasselblad.fff-raw-image", .libRaw, ["fff"])
+    static let erf = image("image/x-epson-erf", "com.epson.raw-image", .libRaw, ["erf"])
+    static let mos = image("image/x-leaf-mos", "com.leafamerica.raw-image", .libRaw, ["mos"])
+    static let mef = image("image/x-mamiya-mef", "com.mamiya.raw-image", .libRaw, ["mef"])
+    static let kdc = image("image/x-kodak-kdc", "com.kodak.raw-image", .libRaw, ["kdc"])
+    static let dcr = image("image/x-kodak-dcr", "com.kodak.raw-image", .libRaw, ["dcr"])
+    static let srf = image("image/x-sony-srf", "com.sony.raw-image", .libRaw, ["srf"])
+    static let sr2 = image("image/x-sony-sr2", "com.sony.sr2-raw-image", .libRaw, ["sr2"])
+    static let rwl = image("image/x-leica-rwl", "com.leica.rwl-raw-image", .libRaw, ["rwl"])
 
     static let quickTime = video("video/quicktime", "com.apple.quicktime-movie", .isoMedia, ["mov", "qt"])
     static let mpeg4 = video("video/mp4", "public.mpeg-4", .isoMedia, ["mp4"])
@@ -66,6 +83,7 @@ extension FileType {
     static let known: [FileType] = [
         .jpeg, .png, .gif, .webp, .bmp, .tiff, .heic, .heif, .heicSequence, .avif, .jpegXL,
         .dng, .nef, .nrw, .cr2, .cr3, .crw, .raf, .arw, .orf, .rw2, .pef, .srw,
+        .mrw, .x3f, .iiq, .threeFR, .fff, .erf, .mos, .mef, .kdc, .dcr, .srf, .sr2, .rwl,
         .quickTime, .mpeg4, .m4v, .threeGPP, .threeGPP2, .avi, .webm, .matroska, .mpeg, .mpegTS, .m4a,
     ]
 
@@ -99,6 +117,7 @@ extension FileType {
     private static let aliases: [String: String] = [
         "image/x-ms-bmp": "image/bmp",
         "image/x-fuji-raf": "image/x-fujifilm-raf",
+        "image/x-x3f": "image/x-sigma-x3f",
         "image/x-canon-cr3": "image/x-canon-cr3",
         "image/heif-sequence": "image/heic-sequence",
         "audio/x-m4a": "audio/mp4",

@@ -40,9 +40,12 @@ enum TypeClassifier {
         return FileType.generic(magic.isEmpty ? "application/octet-stream" : magic)
     }
 
-    /// A TIFF-based type: a RAW when the extension names one or IFD0 has a DNGVersion tag.
+    /// A TIFF-based type: a RAW when the extension names one (read by the TIFF parser or, for the families it does
+    /// not read, such as IIQ and 3FR, by LibRaw) or IFD0 has a DNGVersion tag.
     private static func tiffType(head: ArraySlice<UInt8>, byExtension: FileType?) -> FileType {
-        if let raw = byExtension, raw.isTIFFBasedRAW { return raw }
+        if let raw = byExtension, raw.isTIFFBasedRAW || (raw.container == .libRaw && RAWSignature(head: head) == .tiff) {
+            return raw
+        }
         if tiffHasDNGVersion(head) { return .dng }
         return .tiff
     }
@@ -55,6 +58,7 @@ enum TypeClassifier {
         if head.matches(ascii: "RIFF"), head.matches(ascii: "WEBP", at: 8) { return .webp }
         if head.matches(ascii: "RIFF"), head.matches(ascii: "AVI ", at: 8) { return .avi }
         if head.matches([0x49, 0x49, 0x2A, 0x00]) || head.matches([0x4D, 0x4D, 0x00, 0x2A]) { return .tiff }
+        if RAWSignature(head: head) == .minolta { return .mrw }
         return nil
     }
 
