@@ -99,7 +99,7 @@ extension LibraryDatabase {
             return figures
         }
 
-        // Every smart album listed is counted in one pass over the assets.
+        // Every smart album listed: kept counts, a row each.
         let smartSubtypes = Set(
             records.filter { !$0.isList && $0.type == PHAssetCollectionType.smartAlbum.rawValue }.map(\.subtype))
         rows.smartAlbumCounts = try smartAlbumCounts(subtypes: smartSubtypes, db)
@@ -134,27 +134,15 @@ extension LibraryDatabase {
     }
 
     /// What `PHAsset.fetchAssets(in: smartAlbum, options: nil).count` counts, for each of these
-    /// smart albums, by subtype: one pass over the assets for all of them (each album's query
-    /// alone read the whole asset table for most albums: 1.4 s for the 15 of a million assets).
+    /// smart albums, by subtype: kept by triggers (``SmartAlbumCounts``), else counted in one pass
+    /// over the assets (each album's query alone read the whole asset table for most albums: 1.4 s
+    /// for the 15 of a million assets); Recently Added through its date index.
     static func smartAlbumCounts(subtypes: Set<Int>, _ db: Database) throws -> [Int: Int] {
+        let kept = try SmartAlbumCounts.read(db) ?? SmartAlbumCounts.countedAgain(db)
         var counts: [Int: Int] = [:]
-        var sums: [(subtype: Int, condition: String)] = []
-        for raw in subtypes.sorted() {
-            guard let subtype = PHAssetCollectionSubtype(rawValue: raw) else {
-                counts[raw] = 0
-                continue
-            }
-            let clauses = AssetQuery(scope: .smartAlbum(subtype)).clauses()
-            if clauses.from == "asset", clauses.arguments.isEmpty, !clauses.conditions.isEmpty {
-                sums.append((raw, clauses.conditions.map { "(\($0))" }.joined(separator: " AND ")))
-            } else {
-                counts[raw] = try smartAlbumCount(subtype: raw, db)
-            }
+        for subtype in subtypes {
+            counts[subtype] = try kept[subtype] ?? smartAlbumCount(subtype: subtype, db)
         }
-        guard !sums.isEmpty else { return counts }
-        let columns = sums.map { "COALESCE(SUM(CASE WHEN \($0.condition) THEN 1 ELSE 0 END), 0)" }
-        let row = try Row.fetchOne(db, sql: "SELECT \(columns.joined(separator: ", ")) FROM asset")
-        for (index, sum) in sums.enumerated() { counts[sum.subtype] = row?[index] ?? 0 }
         return counts
     }
 

@@ -16,9 +16,18 @@ extension LibraryDatabase {
     static func migrate(_ writer: any DatabaseWriter, path: String?) throws {
         let migrator = Self.migrator
         let applied = try writer.read { db in try checkSchema(db, path: path) }
-        guard applied < migrator.migrations.count else { return }
-        try migrator.migrate(writer)
-        try writer.write { db in try db.execute(sql: "PRAGMA user_version = \(schemaVersion)") }
+        if applied < migrator.migrations.count {
+            try migrator.migrate(writer)
+            try writer.write { db in try db.execute(sql: "PRAGMA user_version = \(schemaVersion)") }
+        }
+        // Smart album counts kept by another build's triggers are made again with this build's
+        // (a library that cannot be written is counted the slow way).
+        guard try !writer.read(SmartAlbumCounts.areCurrent) else { return }
+        do {
+            try writer.write(SmartAlbumCounts.create)
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_READONLY {
+            return
+        }
     }
 
     /// Checks, through a read-only connection, that an existing file is no library of a newer
@@ -318,6 +327,9 @@ extension LibraryDatabase {
             // before are flagged when their files are read again.
             try db.execute(sql: "ALTER TABLE asset ADD COLUMN isSelfie INTEGER NOT NULL DEFAULT 0")
             try SmartAlbum.insertMissing(db)
+        }
+        migrator.registerMigration("v18: smart album counts kept") { db in
+            try SmartAlbumCounts.create(db)
         }
         return migrator
     }

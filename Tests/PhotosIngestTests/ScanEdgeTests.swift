@@ -83,7 +83,10 @@ import Testing
 
     @Test(.enabled(if: Corpus.isAvailable && SmallFileSystem.isAvailable, "needs ../shared/corpus, root and tmpfs"))
     func aFullDiskFailsTheScanLoudlyAndLosesNothing() throws {
-        let disk = try SmallFileSystem(megabytes: 2)
+        // Room for the write-ahead log of the whole scan once the filler is gone: SQLite checkpoints
+        // at 4 MB of log, and the scan of these 400 photos leaves 2.1 MB of it (measured), more than
+        // a 2 MB disk holds since each transaction also writes the kept smart album counts.
+        let disk = try SmallFileSystem(megabytes: 3)
         let root = directory.path("Pictures").path
         for index in 0..<400 {
             let album = root + "/Album \(index / 50)"

@@ -21,7 +21,8 @@ struct SmartAlbumCountTests {
             for index in 0..<400 {
                 var record = AssetRecord(
                     localIdentifier: "A\(index)/L0/001", mediaType: random.next() % 3 == 0 ? .video : .image,
-                    addedDate: Date(timeIntervalSinceNow: -Double(random.next() % 60) * 86_400))
+                    // Half a day off the 30-day mark: Recently Added's cutoff moves by the second.
+                    addedDate: Date(timeIntervalSinceNow: -Double(random.next() % 60) * 86_400 - 43_200))
                 record.creationDate = Double(random.next() % 1_000_000)
                 record.isFavorite = random.next() % 4 == 0
                 record.isHidden = random.next() % 7 == 0
@@ -38,13 +39,75 @@ struct SmartAlbumCountTests {
                 try transaction.insertAsset(record)
             }
         }
+        try Self.expectCountsAgree(database)
+
+        // The kept counts follow updates and deletions, in transactions of several changes each.
+        for _ in 0..<6 {
+            let ids = try database.read { try Int64.fetchAll($0, sql: "SELECT id FROM asset") }
+            try database.write { transaction in
+                for id in ids where random.next() % 5 == 0 {
+                    var record = try #require(try transaction.asset(id: id))
+                    record.isFavorite.toggle()
+                    if random.next() % 2 == 0 { record.isHidden.toggle() }
+                    if random.next() % 3 == 0 { record.mediaSubtypes ^= Int64(subtypes.randomElement(using: &random)!.rawValue) }
+                    if random.next() % 4 == 0 { record.representsBurst.toggle() }
+                    if random.next() % 6 == 0 { record.burstIdentifier = record.burstIdentifier == nil ? "burst-9" : nil }
+                    if random.next() % 4 == 0 { record.mediaType = record.mediaType == 2 ? 1 : 2 }
+                    if random.next() % 5 == 0 { record.isSelfie.toggle() }
+                    if random.next() % 5 == 0 { record.isRAW.toggle() }
+                    try transaction.updateAsset(record, properties: ["isFavorite"])
+                }
+                try transaction.deleteAssets(ids.filter { _ in random.next() % 15 == 0 })
+            }
+            try Self.expectCountsAgree(database)
+        }
+    }
+
+    /// Every smart album's listed count against its own query, the kept counts in use.
+    static func expectCountsAgree(_ database: LibraryDatabase) throws {
         let all = Set(SmartAlbum.all.map(\.subtype.rawValue) + [9_999])
         try database.read { db in
+            let kept = try SmartAlbumCounts.read(db)
+            #expect(kept != nil, "the triggers are this build's")
             let together = try LibraryDatabase.smartAlbumCounts(subtypes: all, db)
             for subtype in all {
                 #expect(together[subtype] == (try LibraryDatabase.smartAlbumCount(subtype: subtype, db)), "subtype \(subtype)")
             }
             #expect(together[PHAssetCollectionSubtype.smartAlbumUserLibrary.rawValue]! > 0)
         }
+    }
+
+    /// A library whose triggers another build made (here: one dropped, one changed, counts wrong)
+    /// is counted from its assets, and opened writable gets this build's triggers and true counts.
+    @Test func countsKeptByOtherTriggersAreNotTrustedAndAreMadeAgainOnOpening() throws {
+        let directory = try TemporaryDirectory(prefix: "smart-counts")
+        let path = directory.path("library.sqlite").path
+        do {
+            let database = try LibraryDatabase(path: path)
+            try database.write { transaction in
+                for index in 0..<30 {
+                    var record = AssetRecord(localIdentifier: "A\(index)/L0/001", mediaType: .image)
+                    record.isFavorite = index % 3 == 0
+                    try transaction.insertAsset(record)
+                }
+            }
+            let favorites = PHAssetCollectionSubtype.smartAlbumFavorites.rawValue
+            let kept = try database.read { db in try SmartAlbumCounts.read(db) }
+            #expect(kept?[favorites] == 10)
+            // Another build's: a trigger missing, and a count that is not what the assets say.
+            try database.writer.write { db in
+                try db.execute(sql: "DROP TRIGGER smart_album_count_deleted")
+                try db.execute(sql: "UPDATE smart_album_count SET assetCount = 99")
+            }
+            let (stale, counted) = try database.read { db in
+                (try SmartAlbumCounts.read(db), try LibraryDatabase.smartAlbumCounts(subtypes: [favorites], db))
+            }
+            #expect(stale == nil, "another build's triggers are not trusted")
+            #expect(counted[favorites] == 10)
+        }
+        let reopened = try LibraryDatabase(path: path)
+        let remade = try reopened.read { db in try SmartAlbumCounts.read(db) }
+        #expect(remade?[PHAssetCollectionSubtype.smartAlbumFavorites.rawValue] == 10)
+        try Self.expectCountsAgree(reopened)
     }
 }

@@ -13,8 +13,12 @@ struct SmartAlbumMigrationTests {
         let path = directory.path("library.sqlite").path
         let before = try LibraryDatabase(path: path)
         let added = [PHAssetCollectionSubtype.smartAlbumSelfPortraits, .smartAlbumScreenRecordings]
-        // As a library of schema 16: no selfie column, no such albums, the others one place up.
+        // As a library of schema 16: no selfie column, no such albums, the others one place up, no
+        // kept smart album counts (schema 18).
         try before.writer.write { db in
+            for trigger in SmartAlbumCounts.triggers { try db.execute(sql: "DROP TRIGGER \(trigger.name)") }
+            try db.execute(sql: "DROP TABLE smart_album_count")
+            try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v18: smart album counts kept'")
             for subtype in added {
                 try db.execute(sql: "DELETE FROM collection WHERE subtype = ? AND type = 2 AND isList = 0", arguments: [subtype.rawValue])
             }
@@ -32,5 +36,7 @@ struct SmartAlbumMigrationTests {
         #expect(smart.map { $0["title"] as String }.contains("Selfies"))
         let columns = try after.read { db in try db.columns(in: "asset").map(\.name) }
         #expect(columns.contains("isSelfie"))
+        let kept = try after.read { db in try SmartAlbumCounts.read(db) }
+        #expect(kept != nil, "the counts are kept again")
     }
 }
