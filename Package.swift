@@ -96,7 +96,8 @@ let package = Package(
         ),
         // Folders to library: crawl, read, classify, commit; shared by `photos scan` and photosd.
         .target(
-            name: "PhotosIngest", dependencies: ["PhotosCore", "PhotosMetadata", "PhotosStore"], swiftSettings: settings),
+            name: "PhotosIngest", dependencies: ["PhotosCore", "PhotosMetadata", "PhotosStore", "CPhotosLinux"],
+            swiftSettings: settings),
         // inotify: watching directories (only directories, within the watch budget), and the
         // library file for other processes' commits (CommitSignal).
         // PhotosCore for PathBytes only: names that are not UTF-8 are kept byte for byte.

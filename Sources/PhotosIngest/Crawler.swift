@@ -1,3 +1,4 @@
+import CPhotosLinux
 import Foundation
 import Glibc
 import PhotosCore
@@ -140,6 +141,13 @@ public struct Crawler: Sendable {
         return result == 0 ? .success(info) : .failure(DirectoryReadError(code: errno))
     }
 
+    /// `fstatat` of a name in the directory open as `directory`, not following a symbolic link.
+    static func lstatus(_ name: String, in directory: Int32) -> Result<stat, DirectoryReadError> {
+        var info = stat()
+        let result = PathBytes.withCString(name) { fstatat(directory, $0, &info, AT_SYMLINK_NOFOLLOW) }
+        return result == 0 ? .success(info) : .failure(DirectoryReadError(code: errno))
+    }
+
     /// Every directory under `root`, without looking at its files: `readdir`'s types tell the
     /// directories apart, and only they are looked at with `lstat` (where a file system does not
     /// say, every entry is). Nil when the root cannot be read (offline).
@@ -152,10 +160,17 @@ public struct Crawler: Sendable {
             return nil
         }
         var tree = CrawledTree()
-        var pending: [CrawledDirectory] = [
-            CrawledDirectory(path: root, parent: nil, device: Int64(info.st_dev), inode: Int64(info.st_ino))
+        var pending: [(CrawledDirectory, links: UInt)] = [
+            (CrawledDirectory(path: root, parent: nil, device: Int64(info.st_dev), inode: Int64(info.st_ino)), UInt(info.st_nlink))
         ]
-        while let directory = pending.popLast() {
+        var linkCounts = LinkCountedFileSystems()
+        while let (directory, links) = pending.popLast() {
+            // A directory of two links has no subdirectories where the file system counts them: it
+            // is not listed here (its files are, as the scan walks it).
+            if directory.parent != nil, links == 2, linkCounts.countsSubdirectories(directory) {
+                tree.directories.append(directory)
+                continue
+            }
             switch listDirectories(in: directory.path) {
             case .failure where directory.parent == nil:
                 return nil  // The root itself cannot be listed: offline.
@@ -169,8 +184,12 @@ public struct Crawler: Sendable {
                 tree.directories.append(directory)
                 for (path, info) in subdirectories {
                     pending.append(
-                        CrawledDirectory(
-                            path: path, parent: directory.path, device: Int64(info.st_dev), inode: Int64(info.st_ino)))
+                        (
+                            CrawledDirectory(
+                                path: path, parent: directory.path, device: Int64(info.st_dev),
+                                inode: Int64(info.st_ino)),
+                            UInt(info.st_nlink)
+                        ))
                 }
             }
         }
@@ -208,7 +227,8 @@ public struct Crawler: Sendable {
     /// The candidate files and the subdirectories directly in `directory` (nil when a marker
     /// excludes it), or why it cannot be listed. An entry `lstat` cannot reach (a directory
     /// without search permission, an I/O error) makes the whole directory unreadable: skipping
-    /// the entry would take its file as deleted.
+    /// the entry would take its file as deleted. Entries come in the directory's own order: a scan
+    /// sorts only what it reads.
     func listFiles(in directory: String) -> Result<[Entry]?, DirectoryReadError> {
         let names: [String]
         switch readDirectory(directory) {
@@ -216,11 +236,14 @@ public struct Crawler: Sendable {
         case .success(let listed): names = listed.map(\.name)
         }
         if rules.isExcludedByMarker(names) { return .success(nil) }
+        // Each name is looked up in the directory itself, not by its whole path from the root.
+        let handle = PathBytes.withCString(directory) { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        defer { if handle >= 0 { close(handle) } }
         var entries: [Entry] = []
-        for name in names.sorted() where !rules.isIgnoredName(name) {
+        for name in names where !rules.isIgnoredName(name) {
             let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
             let info: stat
-            switch Self.lstatus(path) {
+            switch handle >= 0 ? Self.lstatus(name, in: handle) : Self.lstatus(path) {
             case .success(let found): info = found
             case .failure(let error) where UnreadableDirectory.meansGone(error.code): continue  // Removed meanwhile.
             case .failure(let error): return .failure(error)
@@ -282,6 +305,25 @@ extension Crawler {
         case .success(let entries?):
             return .success(entries.compactMap { if case .file(let file) = $0 { file } else { nil } })
         }
+    }
+}
+
+/// The file systems whose directories count their subdirectories in their link count (2 plus one
+/// per subdirectory), as ext2/3/4, XFS and tmpfs do: a crawl need not list a directory of two links
+/// to find directories in it. Others (btrfs counts 1, network and FUSE file systems may count
+/// anything) are always listed, as is a device whose type cannot be told. One `statfs` per device.
+struct LinkCountedFileSystems {
+    private var known: [Int64: Bool] = [:]
+
+    /// ext2/3/4, XFS, tmpfs.
+    static let magics: Set<Int> = [0xEF53, 0x5846_5342, 0x0102_1994]
+
+    mutating func countsSubdirectories(_ directory: CrawledDirectory) -> Bool {
+        if let counts = known[directory.device] { return counts }
+        let type = PathBytes.withCString(directory.path) { cphotos_filesystem_type($0) }
+        let counts = type != -1 && Self.magics.contains(type)
+        known[directory.device] = counts
+        return counts
     }
 }
 

@@ -74,20 +74,27 @@ struct Reconciliation {
     /// vanished files (a move keeps its asset), and queues the rest to be read. `reader` answers
     /// where a new file may have moved from.
     mutating func compare(_ unit: ScanUnit, reader: ScanReader) throws {
-        let storedByPath = Dictionary(
-            unit.rows.stored.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
+        let stored = unit.rows.stored
+        var storedByPath = [String: Int](minimumCapacity: stored.count)
+        for (index, file) in stored.enumerated() where storedByPath[file.path] == nil { storedByPath[file.path] = index }
+        // Which stored files are on disk: by index, so that each path is hashed once.
+        var found = [Bool](repeating: false, count: stored.count)
+        var foundPaths: Set<String> = []
         report.seen += unit.files.count
-        var seen = Set<String>(minimumCapacity: unit.files.count)
         var added: [CrawledFile] = []
         for file in unit.files {
-            seen.insert(file.path)
-            if let known = storedByPath[file.path] {
+            if !unit.rows.rejected.isEmpty { foundPaths.insert(file.path) }
+            if let index = storedByPath[file.path] {
+                found[index] = true
+                let known = stored[index]
                 if known.fileSize == file.size && known.modificationTime == file.modificationTime {
                     report.unchanged += 1
                 } else {
                     pending.append(ScanItem(file: file, known: known, wasRejected: false))
                 }
-            } else if let rejection = unit.rows.rejected[file.path], rejection.fileSize == file.size,
+                continue
+            }
+            if let rejection = unit.rows.rejected[file.path], rejection.fileSize == file.size,
                 rejection.modificationTime == file.modificationTime
             {
                 report.rejected += 1
@@ -95,8 +102,9 @@ struct Reconciliation {
                 added.append(file)
             }
         }
-        sources.vanish(unit.rows.stored.filter { !seen.contains($0.path) })
-        gone += unit.rows.rejected.keys.filter { !seen.contains($0) }
+        // What was stored and is not on disk (every row of a path stored twice, as one).
+        sources.vanish(stored.filter { !found[storedByPath[$0.path]!] })
+        gone += unit.rows.rejected.keys.filter { !foundPaths.contains($0) }
         footprint.note(
             files: unit.files.count + pending.count + (reading?.batch.count ?? 0),
             rows: unit.rows.stored.count + unit.rows.rejected.count)

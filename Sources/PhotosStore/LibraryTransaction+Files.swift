@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import PhotosCore
 
 /// A resource as the scanner compares it with the disk.
@@ -55,6 +56,8 @@ extension LibraryTransaction {
         try Self.storedFiles(db, where: condition, arguments)
     }
 
+    /// Read column by column from SQLite's own row: a rescan reads every file's row, and GRDB's
+    /// row decoding cost a sixth of a rescan of a million files.
     static func storedFiles(
         _ db: Database, where condition: String, _ arguments: StatementArguments
     ) throws -> [StoredFile] {
@@ -63,11 +66,24 @@ extension LibraryTransaction {
                 SELECT id, assetId, type, path, device, inode, fileSize, modificationTime FROM resource
                 WHERE \(condition) AND type NOT IN \(PHAssetResourceType.editTypesSQL)
                 """)
-        return try Row.fetchAll(statement, arguments: arguments).map {
-            StoredFile(
-                resourceID: $0[0], assetID: $0[1], type: $0[2], path: $0[3], device: $0[4], inode: $0[5],
-                fileSize: $0[6], modificationTime: $0[7])
+        let cursor = try Row.fetchCursor(statement, arguments: arguments)
+        let row = statement.sqliteStatement
+        func integer(_ column: Int32) -> Int64? {
+            sqlite3_column_type(row, column) == SQLITE_NULL ? nil : sqlite3_column_int64(row, column)
         }
+        var files: [StoredFile] = []
+        while try cursor.next() != nil {
+            let path = sqlite3_column_text(row, 3).map { text in
+                String(decoding: UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(row, 3))), as: UTF8.self)
+            }
+            files.append(
+                StoredFile(
+                    resourceID: sqlite3_column_int64(row, 0), assetID: sqlite3_column_int64(row, 1),
+                    type: Int(sqlite3_column_int64(row, 2)), path: path ?? "", device: integer(4), inode: integer(5),
+                    fileSize: sqlite3_column_int64(row, 6),
+                    modificationTime: sqlite3_column_type(row, 7) == SQLITE_NULL ? nil : sqlite3_column_double(row, 7)))
+        }
+        return files
     }
 
     /// The SQL condition and arguments for paths directly in `directory` (not below it).
