@@ -15,6 +15,20 @@ public struct CollectionInfo: Sendable, Hashable {
 }
 
 extension LibraryDatabase {
+    /// Where the members of an album (row `id`) were taken, those with a position: what its
+    /// approximate location is the centre of.
+    public func memberPositions(ofCollection id: Int64) throws -> [(latitude: Double, longitude: Double)] {
+        try read { db in
+            let rows = try Row.fetchAll(
+                db.cachedStatement(
+                    sql: """
+                        SELECT a.latitude, a.longitude FROM collection_asset ca JOIN asset a ON a.id = ca.assetId
+                        WHERE ca.collectionId = ? AND a.latitude IS NOT NULL AND a.longitude IS NOT NULL
+                        """), arguments: [id])
+            return rows.map { (latitude: $0[0], longitude: $0[1]) }
+        }
+    }
+
     /// The row ids an asset query selects, in order: the snapshot behind a fetch result.
     public func assetIDs(matching query: AssetQuery) throws -> [Int64] {
         let (sql, arguments) = query.sql()

@@ -19,8 +19,21 @@ public final class PHAssetCollection: PHCollection, @unchecked Sendable {
     public let startDate: Date?
     /// The latest creation date among the album's assets.
     public let endDate: Date?
-    /// Always nil: places are not computed yet.
-    public let approximateLocation: CLLocation? = nil
+    /// The centre of where the album's photos were taken (those with a position), computed when
+    /// asked; nil when none has one, and for smart albums, whose members are a query.
+    public var approximateLocation: CLLocation? {
+        let positions: [(latitude: Double, longitude: Double)]
+        if let transientAssets {
+            positions = transientAssets.compactMap { asset in
+                asset.location.map { (latitude: $0.coordinate.latitude, longitude: $0.coordinate.longitude) }
+            }
+        } else if assetCollectionType != .smartAlbum, let rowID, let database = library?.database {
+            positions = (try? database.memberPositions(ofCollection: rowID)) ?? []
+        } else {
+            positions = []
+        }
+        return GeographicCentroid.of(positions).map { CLLocation(latitude: $0.latitude, longitude: $0.longitude) }
+    }
     /// Always empty: places are not computed yet.
     public let localizedLocationNames: [String] = []
 
