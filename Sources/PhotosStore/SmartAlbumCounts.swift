@@ -25,25 +25,30 @@ enum SmartAlbumCounts {
         return (album.subtype.rawValue, condition)
     }
 
-    /// The trigger statements, as `sqlite_master` keeps them.
+    /// The column of a kept album's count in the table's one row.
+    static func column(_ subtype: Int) -> String { "s\(subtype)" }
+
+    /// The trigger statements, as `sqlite_master` keeps them. Each firing is one update of the
+    /// table's one row, each album's condition evaluated once on the row's values.
     static let triggers: [(name: String, sql: String)] = {
-        // 1 when the row (`NEW` or `OLD`) is a member of the album of the row's `subtype`, else 0.
-        func membership(_ row: String) -> String {
-            let cases = kept.map { entry in
-                let condition = entry.condition.replacingOccurrences(
-                    of: #"\basset\."#, with: row + ".", options: .regularExpression)
-                return "WHEN \(entry.subtype) THEN CASE WHEN \(condition) THEN 1 ELSE 0 END"
-            }
-            return "(CASE subtype \(cases.joined(separator: " ")) ELSE 0 END)"
+        // 1 when the row (`NEW` or `OLD`) meets the album's condition, else 0.
+        func member(_ condition: String, _ row: String) -> String {
+            let condition = condition.replacingOccurrences(of: #"\basset\."#, with: row + ".", options: .regularExpression)
+            return "(CASE WHEN \(condition) THEN 1 ELSE 0 END)"
         }
-        let new = membership("NEW")
-        let old = membership("OLD")
+        func assignments(_ change: (String) -> String) -> String {
+            kept.map { "\(column($0.subtype)) = \(column($0.subtype)) + \(change($0.condition))" }
+                .joined(separator: ", ")
+        }
+        let inserted = assignments { member($0, "NEW") }
+        let deleted = assignments { "-" + member($0, "OLD") }
+        let updated = assignments { member($0, "NEW") + " - " + member($0, "OLD") }
         return [
             (
                 "smart_album_count_inserted",
                 """
                 CREATE TRIGGER smart_album_count_inserted AFTER INSERT ON asset BEGIN
-                    UPDATE smart_album_count SET assetCount = assetCount + 1 WHERE \(new) = 1;
+                    UPDATE smart_album_count SET \(inserted) WHERE id = 1;
                 END
                 """
             ),
@@ -51,7 +56,7 @@ enum SmartAlbumCounts {
                 "smart_album_count_deleted",
                 """
                 CREATE TRIGGER smart_album_count_deleted AFTER DELETE ON asset BEGIN
-                    UPDATE smart_album_count SET assetCount = assetCount - 1 WHERE \(old) = 1;
+                    UPDATE smart_album_count SET \(deleted) WHERE id = 1;
                 END
                 """
             ),
@@ -59,7 +64,7 @@ enum SmartAlbumCounts {
                 "smart_album_count_updated",
                 """
                 CREATE TRIGGER smart_album_count_updated AFTER UPDATE ON asset BEGIN
-                    UPDATE smart_album_count SET assetCount = assetCount + \(new) - \(old) WHERE \(new) != \(old);
+                    UPDATE smart_album_count SET \(updated) WHERE id = 1;
                 END
                 """
             ),
@@ -69,16 +74,16 @@ enum SmartAlbumCounts {
     /// Makes (or makes again) the table, its counts and its triggers.
     static func create(_ db: Database) throws {
         for trigger in triggers { try db.execute(sql: "DROP TRIGGER IF EXISTS \(trigger.name)") }
+        let columns = kept.map { ", \(column($0.subtype)) INTEGER NOT NULL" }.joined()
         try db.execute(sql: """
             DROP TABLE IF EXISTS smart_album_count;
-            CREATE TABLE smart_album_count (subtype INTEGER PRIMARY KEY, assetCount INTEGER NOT NULL);
+            CREATE TABLE smart_album_count (id INTEGER PRIMARY KEY CHECK (id = 1)\(columns));
             """)
         let counts = try countedAgain(db)
-        for (subtype, _) in kept {
-            try db.execute(
-                sql: "INSERT INTO smart_album_count (subtype, assetCount) VALUES (?, ?)",
-                arguments: [subtype, counts[subtype] ?? 0])
-        }
+        let names = kept.map { ", " + column($0.subtype) }.joined()
+        try db.execute(
+            sql: "INSERT INTO smart_album_count (id\(names)) VALUES (1\(String(repeating: ", ?", count: kept.count)))",
+            arguments: StatementArguments(kept.map { counts[$0.subtype] ?? 0 }))
         for trigger in triggers { try db.execute(sql: trigger.sql) }
     }
 
@@ -92,9 +97,11 @@ enum SmartAlbumCounts {
 
     /// The kept counts, by subtype raw value; nil when the library's triggers are not this build's.
     static func read(_ db: Database) throws -> [Int: Int]? {
-        guard try areCurrent(db) else { return nil }
-        let rows = try Row.fetchAll(db.cachedStatement(sql: "SELECT subtype, assetCount FROM smart_album_count"))
-        return Dictionary(rows.map { ($0[0], $0[1]) }, uniquingKeysWith: { first, _ in first })
+        guard try areCurrent(db), let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM smart_album_count"))
+        else { return nil }
+        var counts: [Int: Int] = [:]
+        for entry in kept { counts[entry.subtype] = row[column(entry.subtype)] }
+        return counts
     }
 
     /// Every kept album counted from the assets, in one pass.

@@ -89,7 +89,7 @@ public final class InotifyMonitor: FileMonitor {
         while next < queue.count {
             let directory = queue[next]
             next += 1
-            for entry in DirectoryListing.entries(of: directory) where entry.isDirectory && !entry.isHidden {
+            for entry in DirectoryListing.entries(of: directory, directoriesOnly: true) where !entry.isHidden {
                 let child = DirectoryListing.joined(directory, entry.name)
                 let isWatched = core.state.withLock { state -> Bool? in
                     guard state.roots.contains(root) else { return nil }  // the root went away meanwhile

@@ -97,7 +97,7 @@ struct SmartAlbumCountTests {
             // Another build's: a trigger missing, and a count that is not what the assets say.
             try database.writer.write { db in
                 try db.execute(sql: "DROP TRIGGER smart_album_count_deleted")
-                try db.execute(sql: "UPDATE smart_album_count SET assetCount = 99")
+                try db.execute(sql: "UPDATE smart_album_count SET s\(favorites) = 99")
             }
             let (stale, counted) = try database.read { db in
                 (try SmartAlbumCounts.read(db), try LibraryDatabase.smartAlbumCounts(subtypes: [favorites], db))

@@ -78,4 +78,20 @@ struct ByteNameTests {
         #expect(Set(listed.map { $0.name }) == expected && listed.count == 255)
         #expect(listed.allSatisfy { !$0.isDirectory })
     }
+
+    /// A walk that reports nothing lists a directory's subdirectories alone, sorted: not its files,
+    /// nor a symbolic link to a directory.
+    @Test func aListingOfDirectoriesOnlyLeavesFilesAndLinksOut() throws {
+        let directory = try TemporaryDirectory()
+        let manager = FileManager.default
+        for name in ["b", "a", "c"] {
+            try manager.createDirectory(atPath: directory.path + "/" + name, withIntermediateDirectories: false)
+        }
+        for name in ["x.jpg", "a.jpg", "zz"] { manager.createFile(atPath: directory.path + "/" + name, contents: Data()) }
+        try manager.createSymbolicLink(atPath: directory.path + "/link", withDestinationPath: directory.path + "/a")
+        let listed = DirectoryListing.entries(of: directory.path, directoriesOnly: true)
+        #expect(listed.map(\.name) == ["a", "b", "c"])
+        #expect(listed.allSatisfy { $0.isDirectory })
+        #expect(DirectoryListing.entries(of: directory.path).count == 7, "the full listing has them all")
+    }
 }

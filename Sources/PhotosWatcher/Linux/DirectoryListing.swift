@@ -21,19 +21,25 @@ enum DirectoryListing {
     ///
     /// The corresponding C functions are `opendir`, `readdir` and, where the file system leaves
     /// `d_type` unknown, `lstat`.
-    static func entries(of path: String) -> [DirectoryEntry] {
+    ///
+    /// With `directoriesOnly`, only the subdirectories: what a walk that reports nothing needs, and
+    /// no name of the (often thousands of) files is kept or sorted.
+    static func entries(of path: String, directoriesOnly: Bool = false) -> [DirectoryEntry] {
         guard let stream = PathBytes.withCString(path, { opendir($0) }) else { return [] }
         defer { closedir(stream) }
         var entries: [DirectoryEntry] = []
         while let record = readdir(stream) {
+            let type = Int(record.pointee.d_type)
+            if directoriesOnly && type != DT_DIR && type != DT_UNKNOWN { continue }
             let name = PathBytes.name(ofEntry: record)
             if name == "." || name == ".." { continue }
             let isDirectory: Bool
-            switch Int(record.pointee.d_type) {
+            switch type {
             case DT_DIR: isDirectory = true
             case DT_UNKNOWN: isDirectory = Self.isDirectory(joined(path, name))
             default: isDirectory = false
             }
+            if directoriesOnly && !isDirectory { continue }
             entries.append(DirectoryEntry(name: name, isDirectory: isDirectory))
         }
         return entries.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }

@@ -338,7 +338,7 @@ final class MonitorCore: Sendable {
                 guard reached.insert(wd).inserted else { continue }
                 report = reportingNewContents && isNew
             }
-            for entry in DirectoryListing.entries(of: directory) {
+            for entry in DirectoryListing.entries(of: directory, directoriesOnly: !report) {
                 let path = DirectoryListing.joined(directory, entry.name)
                 if report {
                     emit(FileEvent(path: path, kind: .created, isDirectory: entry.isDirectory), root: root, in: &state)
