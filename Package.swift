@@ -101,7 +101,7 @@ let package = Package(
         // inotify: watching directories (only directories, within the watch budget), and the
         // library file for other processes' commits (CommitSignal).
         // PhotosCore for PathBytes only: names that are not UTF-8 are kept byte for byte.
-        .target(name: "PhotosWatcher", dependencies: ["PhotosCore"], swiftSettings: settings),
+        .target(name: "PhotosWatcher", dependencies: ["PhotosCore", "CPhotosLinux"], swiftSettings: settings),
         // The JSON shapes other programs read (CLI output, hook payloads, status, socket API).
         .target(name: "PhotosWire", dependencies: ["PhotosCore", "PhotosStore"], swiftSettings: settings),
         // Exec hooks and webhooks: definitions, durable cursors, payloads, and the runner.
@@ -239,7 +239,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: settings),
-        .testTarget(name: "PhotosWatcherTests", dependencies: ["PhotosWatcher", "PhotosCore"], swiftSettings: settings),
+        .testTarget(name: "PhotosWatcherTests", dependencies: ["PhotosWatcher", "PhotosCore", "CPhotosLinux"], swiftSettings: settings),
         .testTarget(
             name: "PhotosDaemonTests",
             dependencies: [

@@ -308,20 +308,15 @@ extension Crawler {
     }
 }
 
-/// The file systems whose directories count their subdirectories in their link count (2 plus one
-/// per subdirectory), as ext2/3/4, XFS and tmpfs do: a crawl need not list a directory of two links
-/// to find directories in it. Others (btrfs counts 1, network and FUSE file systems may count
-/// anything) are always listed, as is a device whose type cannot be told. One `statfs` per device.
+/// Which devices' file systems count a directory's subdirectories in its link count
+/// (`cphotos_links_count_subdirectories`: ext2/3/4, XFS, tmpfs), so that a crawl need not list a
+/// directory of two links to find directories in it. One `statfs` per device.
 struct LinkCountedFileSystems {
     private var known: [Int64: Bool] = [:]
 
-    /// ext2/3/4, XFS, tmpfs.
-    static let magics: Set<Int> = [0xEF53, 0x5846_5342, 0x0102_1994]
-
     mutating func countsSubdirectories(_ directory: CrawledDirectory) -> Bool {
         if let counts = known[directory.device] { return counts }
-        let type = PathBytes.withCString(directory.path) { cphotos_filesystem_type($0) }
-        let counts = type != -1 && Self.magics.contains(type)
+        let counts = PathBytes.withCString(directory.path) { cphotos_links_count_subdirectories($0) } == 1
         known[directory.device] = counts
         return counts
     }

@@ -86,9 +86,12 @@ public final class InotifyMonitor: FileMonitor {
         // while a large tree is walked.
         var queue = [root]
         var next = 0
+        var linkCounting: [UInt64: Bool] = [:]
         while next < queue.count {
             let directory = queue[next]
             next += 1
+            // Only directories are wanted here: none is in a directory that holds none.
+            if directory != root, DirectoryListing.holdsNoDirectories(directory, devices: &linkCounting) { continue }
             for entry in DirectoryListing.entries(of: directory, directoriesOnly: true) where !entry.isHidden {
                 let child = DirectoryListing.joined(directory, entry.name)
                 let isWatched = core.state.withLock { state -> Bool? in

@@ -1,3 +1,4 @@
+import CPhotosLinux
 import Foundation
 import Glibc
 import PhotosCore
@@ -93,5 +94,24 @@ struct ByteNameTests {
         #expect(listed.map(\.name) == ["a", "b", "c"])
         #expect(listed.allSatisfy { $0.isDirectory })
         #expect(DirectoryListing.entries(of: directory.path).count == 7, "the full listing has them all")
+    }
+
+    /// A directory of two links holds no directory where the file system counts them (ext4, XFS,
+    /// tmpfs): the walk skips listing it. One with a subdirectory, or a file, never is skipped.
+    @Test func onlyADirectoryWithNoSubdirectoryIsLeftUnlisted() throws {
+        let directory = try TemporaryDirectory()
+        let manager = FileManager.default
+        try manager.createDirectory(atPath: directory.path + "/parent/child", withIntermediateDirectories: true)
+        manager.createFile(atPath: directory.path + "/parent/child/a.jpg", contents: Data())
+        manager.createFile(atPath: directory.path + "/file", contents: Data())
+        var devices: [UInt64: Bool] = [:]
+        #expect(!DirectoryListing.holdsNoDirectories(directory.path + "/parent", devices: &devices))
+        #expect(!DirectoryListing.holdsNoDirectories(directory.path + "/file", devices: &devices))
+        #expect(!DirectoryListing.holdsNoDirectories(directory.path + "/missing", devices: &devices))
+        let counting = cphotos_links_count_subdirectories(directory.path) == 1
+        #expect(DirectoryListing.holdsNoDirectories(directory.path + "/parent/child", devices: &devices) == counting)
+        if !counting {
+            FileHandle.standardError.write(Data("⚠️  \(directory.path) is on a file system that does not count subdirectories in links: only the negative cases ran\n".utf8))
+        }
     }
 }

@@ -1,3 +1,4 @@
+import CPhotosLinux
 import Glibc
 import PhotosCore
 
@@ -43,6 +44,19 @@ enum DirectoryListing {
             entries.append(DirectoryEntry(name: name, isDirectory: isDirectory))
         }
         return entries.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+    }
+
+    /// Whether the directory at `path` holds no directory, told without listing it: it has two
+    /// links on a file system that counts subdirectories in them (asked once per device, kept in
+    /// `devices`). False whenever that cannot be told.
+    static func holdsNoDirectories(_ path: String, devices: inout [UInt64: Bool]) -> Bool {
+        var info = stat()
+        guard PathBytes.withCString(path, { lstat($0, &info) }) == 0, info.st_nlink == 2 else { return false }
+        let device = UInt64(info.st_dev)
+        if let counts = devices[device] { return counts }
+        let counts = PathBytes.withCString(path) { cphotos_links_count_subdirectories($0) } == 1
+        devices[device] = counts
+        return counts
     }
 
     /// Whether `path` is a directory itself, not a symbolic link to one.

@@ -323,6 +323,7 @@ final class MonitorCore: Sendable {
         var reached: Set<Int32> = []
         var queue = [start]
         var next = 0
+        var linkCounting: [UInt64: Bool] = [:]
         while next < queue.count {
             let directory = queue[next]
             next += 1
@@ -337,6 +338,10 @@ final class MonitorCore: Sendable {
                 // The same inode twice in one walk: a bind mount loop.
                 guard reached.insert(wd).inserted else { continue }
                 report = reportingNewContents && isNew
+            }
+            // A walk that reports nothing wants only directories: none is in a directory that holds none.
+            if !report, directory != root, DirectoryListing.holdsNoDirectories(directory, devices: &linkCounting) {
+                continue
             }
             for entry in DirectoryListing.entries(of: directory, directoriesOnly: !report) {
                 let path = DirectoryListing.joined(directory, entry.name)
