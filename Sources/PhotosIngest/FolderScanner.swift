@@ -374,11 +374,3 @@ extension UnreadableDirectory {
     /// The store's record of it.
     var record: UnreadableDirectoryRecord { UnreadableDirectoryRecord(path: path, code: code, reason: reason) }
 }
-
-extension StoredFile {
-    /// Whether the file is its asset's photo or video: what puts the asset in its directory's album.
-    var isPrimary: Bool { type == PHAssetResourceType.photo.rawValue || type == PHAssetResourceType.video.rawValue }
-
-    /// The directory holding the file.
-    var directory: String { (path as NSString).deletingLastPathComponent }
-}

@@ -47,7 +47,8 @@ struct Reconciliation {
     private var pending: [ScanItem] = []
     /// The batch being read on the other core.
     private var reading: PendingRead?
-    /// Files that changed while they were read, to read again at the end.
+    /// Files that changed while they were read, to read again at the end; those still changing
+    /// then are the report's `stillChanging`.
     private var changing: [ScanItem] = []
     /// Files read so far, and whether any were.
     private(set) var filesRead = 0
@@ -167,7 +168,7 @@ struct Reconciliation {
         }
         // Files still being written are read again a little later, a few times; what is still
         // changing after that is left for the next scan (or the daemon's next event).
-        for attempt in 1...scanner.retryAttempts where !report.stillChanging.isEmpty {
+        for attempt in 1...scanner.retryAttempts where !changing.isEmpty {
             Thread.sleep(forTimeInterval: scanner.retryDelay * Double(attempt))
             let again = changing.compactMap { item -> ScanItem? in
                 guard case .success(let info) = Crawler.lstatus(item.file.path) else { return nil }
@@ -177,10 +178,11 @@ struct Reconciliation {
                     Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1_000_000_000
                 return fresh
             }
-            report.stillChanging = []
             changing = []
             try commit(again, scanner.read(again.map(\.file)))
         }
+        // What a root's scan could not read settled joins what earlier roots' could not.
+        report.stillChanging += changing.map(\.file.path)
         let vanished = sources.unclaimed
         if !finishAlways && !unplaced && moved.isEmpty && vanished.isEmpty && gone.isEmpty {
             return report
@@ -250,7 +252,6 @@ struct Reconciliation {
         committed(token)
         unplaced = unplaced || removed
         changing += stillChanging
-        report.stillChanging += stillChanging.map(\.file.path)
         report.skipped += counts.skipped
         report.rejected += counts.rejected
         report.updated += counts.updated

@@ -1,4 +1,5 @@
 import GRDB
+import PhotosCore
 
 /// The paths directly in one directory, as ranges of an index on paths that step over the
 /// subtrees of its subdirectories: what a scan asks of the store one directory at a time, without
@@ -68,6 +69,20 @@ public struct DirectoryRanges: Sendable, Hashable {
     /// searches find nothing at once).
     var arguments: [StatementArguments] {
         bounds.map { [Self.text($0.lower), Self.text($0.upper)] }
+    }
+
+    /// The condition on the resource table (as `table`) for a photo or video directly in the
+    /// directory, within one range: bound with one of ``primaryArguments``. An album's members.
+    static func primaryCondition(_ table: String) -> String {
+        "\(table).path >= ? AND \(table).path < ? AND instr(substr(\(table).path, ?), '/') = 0 AND \(table).type IN (?, ?)"
+    }
+
+    /// The arguments of ``primaryCondition(_:)``, one set per range.
+    var primaryArguments: [StatementArguments] {
+        let rest: StatementArguments = [
+            prefixLength + 1, PHAssetResourceType.photo.rawValue, PHAssetResourceType.video.rawValue,
+        ]
+        return arguments.map { $0 + rest }
     }
 
     /// The bytes as the text SQLite stores: every path comes from a Swift string, so its bytes are

@@ -16,7 +16,11 @@ extension LibraryTransaction {
     /// Whether the store has a file under `directory`, at any depth: one probe of the path index.
     /// A directory it has nothing under has no rows for a new file there to pair with.
     public func hasFiles(under directory: String) throws -> Bool {
-        let (condition, arguments) = Self.under(directory, column: "path")
+        try Self.hasFiles(db, under: directory)
+    }
+
+    static func hasFiles(_ db: Database, under directory: String) throws -> Bool {
+        let (condition, arguments) = under(directory, column: "path")
         return try Bool.fetchOne(
             db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM resource WHERE \(condition))"), arguments: arguments)
             ?? false

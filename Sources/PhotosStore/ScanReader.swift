@@ -38,18 +38,8 @@ public struct ScanReader {
     /// Whether a photo or video is directly in the directory of `ranges`: whether it has an album.
     public func holdsMedia(in ranges: DirectoryRanges) throws -> Bool {
         let statement = try db.cachedStatement(
-            sql: """
-                SELECT EXISTS (SELECT 1 FROM resource WHERE path >= ? AND path < ? AND instr(substr(path, ?), '/') = 0
-                    AND type IN (?, ?))
-                """)
-        for arguments in ranges.arguments {
-            let found = try Bool.fetchOne(
-                statement,
-                arguments: arguments
-                    + [ranges.prefixLength + 1, PHAssetResourceType.photo.rawValue, PHAssetResourceType.video.rawValue])
-            if found == true { return true }
-        }
-        return false
+            sql: "SELECT EXISTS (SELECT 1 FROM resource r WHERE \(DirectoryRanges.primaryCondition("r")))")
+        return try ranges.primaryArguments.contains { try Bool.fetchOne(statement, arguments: $0) == true }
     }
 
     /// The files under `root` on device `device` with inode `inode`: where a file new at its path
@@ -71,10 +61,7 @@ public struct ScanReader {
     /// Whether the store has a file under `root`, at any depth: when it has none, no file found
     /// there can have moved from anywhere the scan looks.
     public func hasFiles(under root: String) throws -> Bool {
-        let (condition, arguments) = LibraryTransaction.under(root, column: "path")
-        return try Bool.fetchOne(
-            db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM resource WHERE \(condition))"), arguments: arguments)
-            ?? false
+        try LibraryTransaction.hasFiles(db, under: root)
     }
 }
 
@@ -92,15 +79,12 @@ extension LibraryTransaction {
         let statement = try db.cachedStatement(
             sql: """
                 SELECT a.id, coalesce(a.creationDate, 0) FROM resource r JOIN asset a ON a.id = r.assetId
-                WHERE r.path >= ? AND r.path < ? AND instr(substr(r.path, ?), '/') = 0 AND r.type IN (?, ?)
+                WHERE \(DirectoryRanges.primaryCondition("r"))
                 """)
         var assets: [(id: Int64, date: Double)] = []
         var seen = Set<Int64>()
-        for arguments in ranges.arguments {
-            let rows = try Row.fetchCursor(
-                statement,
-                arguments: arguments
-                    + [ranges.prefixLength + 1, PHAssetResourceType.photo.rawValue, PHAssetResourceType.video.rawValue])
+        for arguments in ranges.primaryArguments {
+            let rows = try Row.fetchCursor(statement, arguments: arguments)
             while let row = try rows.next() {
                 let id: Int64 = row[0]
                 if seen.insert(id).inserted { assets.append((id, row[1])) }
