@@ -183,8 +183,9 @@ extension LibraryDatabase {
             resources: try RowCursor(
                 db.cachedStatement(
                     sql: """
-                        SELECT j.key, r.type, r.path, r.uniformTypeIdentifier, r.mimeType, r.fileSize, r.id
+                        SELECT j.key, r.type, d.path || r.name, r.uniformTypeIdentifier, r.mimeType, r.fileSize, r.id
                         FROM json_each(?) AS j CROSS JOIN resource r ON r.assetId = j.value
+                        JOIN directory d ON d.id = r.directoryId
                         """),
                 arguments: list),
             unavailablePaths: try String.fetchAll(

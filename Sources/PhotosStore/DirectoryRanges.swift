@@ -54,10 +54,6 @@ public struct DirectoryRanges: Sendable, Hashable {
         self.bounds = bounds
     }
 
-    /// The length of the directory's path with its "/", in characters as SQLite's `substr` counts
-    /// them (code points).
-    var prefixLength: Int { (directory.hasSuffix("/") ? directory : directory + "/").unicodeScalars.count }
-
     /// Whether `path` lies in one of the ranges.
     public func contains(_ path: String) -> Bool {
         let bytes = Array(path.utf8)
@@ -71,18 +67,17 @@ public struct DirectoryRanges: Sendable, Hashable {
         bounds.map { [Self.text($0.lower), Self.text($0.upper)] }
     }
 
-    /// The condition on the resource table (as `table`) for a photo or video directly in the
-    /// directory, within one range: bound with one of ``primaryArguments``. An album's members.
-    static func primaryCondition(_ table: String) -> String {
-        "\(table).path >= ? AND \(table).path < ? AND instr(substr(\(table).path, ?), '/') = 0 AND \(table).type IN (?, ?)"
-    }
+    /// The condition on `FileDirectories.join` for a photo or video directly in the directory (an
+    /// album's members), bound with ``primaryArguments``: the store keeps each directory's files
+    /// apart, so this needs no range.
+    static let primaryCondition = "d.path = ? AND r.type IN (?, ?)"
 
-    /// The arguments of ``primaryCondition(_:)``, one set per range.
-    var primaryArguments: [StatementArguments] {
-        let rest: StatementArguments = [
-            prefixLength + 1, PHAssetResourceType.photo.rawValue, PHAssetResourceType.video.rawValue,
+    /// The arguments of ``primaryCondition``.
+    var primaryArguments: StatementArguments {
+        [
+            directory.hasSuffix("/") ? directory : directory + "/", PHAssetResourceType.photo.rawValue,
+            PHAssetResourceType.video.rawValue,
         ]
-        return arguments.map { $0 + rest }
     }
 
     /// The bytes as the text SQLite stores: every path comes from a Swift string, so its bytes are

@@ -62,7 +62,10 @@ extension LibraryDatabase {
     static func resources(assetIDs: [Int64], _ db: Database) throws -> [Int64: [ResourceRecord]] {
         let rows = try ResourceRecord.fetchAll(
             db,
-            sql: "SELECT * FROM resource WHERE assetId IN (SELECT value FROM json_each(?)) ORDER BY type, id",
+            sql: """
+                SELECT \(FileDirectories.columns) FROM \(FileDirectories.join)
+                WHERE r.assetId IN (SELECT value FROM json_each(?)) ORDER BY r.type, r.id
+                """,
             arguments: [JSONText.array(assetIDs)])
         return Dictionary(grouping: rows, by: \.assetId)
     }

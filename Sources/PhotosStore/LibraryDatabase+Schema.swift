@@ -331,6 +331,9 @@ extension LibraryDatabase {
         migrator.registerMigration("v18: smart album counts kept") { db in
             try SmartAlbumCounts.create(db)
         }
+        migrator.registerMigration("v19: files by directory") { db in
+            try FileDirectories.migrate(db)
+        }
         return migrator
     }
 

@@ -13,7 +13,10 @@ extension LibraryTransaction {
     public func editResources(ofAsset assetID: Int64) throws -> [ResourceRecord] {
         try ResourceRecord.fetchAll(
             db,
-            sql: "SELECT * FROM resource WHERE assetId = ? AND type IN \(PHAssetResourceType.editTypesSQL) ORDER BY type, id",
+            sql: """
+                SELECT \(FileDirectories.columns) FROM \(FileDirectories.join)
+                WHERE r.assetId = ? AND r.type IN \(PHAssetResourceType.editTypesSQL) ORDER BY r.type, r.id
+                """,
             arguments: [assetID])
     }
 

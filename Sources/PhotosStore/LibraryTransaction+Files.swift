@@ -34,18 +34,19 @@ extension LibraryTransaction {
 
     /// Every resource whose file lies under `root`.
     public func storedFiles(under root: String) throws -> [StoredFile] {
-        let (condition, arguments) = Self.under(root, column: "path")
+        let (condition, arguments) = FileDirectories.under(root)
         return try storedFiles(where: condition, arguments)
     }
 
     /// The resources whose files are at these paths, as the scanner compares them.
     public func storedFiles(atPaths paths: Set<String>) throws -> [StoredFile] {
-        try storedFiles(where: "path IN (SELECT value FROM json_each(?))", [JSONText.array(Array(paths))])
+        let (ids, arguments) = FileDirectories.ids(at: paths)
+        return try storedFiles(where: "r.id IN (\(ids))", arguments)
     }
 
     /// Every resource whose file is directly in `directory`, as the scanner compares it.
     public func storedFiles(inDirectory directory: String) throws -> [StoredFile] {
-        let (condition, arguments) = Self.directlyIn(directory, column: "path")
+        let (condition, arguments) = FileDirectories.directlyIn(directory)
         return try storedFiles(where: condition, arguments)
     }
 
@@ -57,14 +58,16 @@ extension LibraryTransaction {
     }
 
     /// Read column by column from SQLite's own row: a rescan reads every file's row, and GRDB's
-    /// row decoding cost a sixth of a rescan of a million files.
+    /// row decoding cost a sixth of a rescan of a million files. `condition` is on
+    /// `FileDirectories.join` (`r` and `d`).
     static func storedFiles(
         _ db: Database, where condition: String, _ arguments: StatementArguments
     ) throws -> [StoredFile] {
         let statement = try db.cachedStatement(
             sql: """
-                SELECT id, assetId, type, path, device, inode, fileSize, modificationTime FROM resource
-                WHERE \(condition) AND type NOT IN \(PHAssetResourceType.editTypesSQL)
+                SELECT r.id, r.assetId, r.type, d.path || r.name, r.device, r.inode, r.fileSize, r.modificationTime
+                FROM \(FileDirectories.join)
+                WHERE \(condition) AND r.type NOT IN \(PHAssetResourceType.editTypesSQL)
                 """)
         let cursor = try Row.fetchCursor(statement, arguments: arguments)
         let row = statement.sqliteStatement
@@ -86,26 +89,10 @@ extension LibraryTransaction {
         return files
     }
 
-    /// The SQL condition and arguments for paths directly in `directory` (not below it).
-    static func directlyIn(_ directory: String, column: String) -> (String, StatementArguments) {
-        let (condition, arguments) = under(directory, column: column)
-        let prefix = directory.hasSuffix("/") ? directory : directory + "/"
-        return ("\(condition) AND instr(substr(\(column), ?), '/') = 0", arguments + [prefix.unicodeScalars.count + 1])
-    }
-
     /// The assets whose photo or video is directly in `directory`, oldest first: an album's
     /// members, asked for each file that arrives (one query, no records decoded).
     public func primaryAssets(inDirectory directory: String) throws -> [Int64] {
-        let (condition, arguments) = Self.directlyIn(directory, column: "r.path")
-        let statement = try db.cachedStatement(
-            sql: """
-                SELECT a.id FROM asset a WHERE a.id IN (
-                    SELECT r.assetId FROM resource r WHERE \(condition) AND r.type IN (?, ?))
-                ORDER BY coalesce(a.creationDate, 0), a.id
-                """)
-        return try Int64.fetchAll(
-            statement,
-            arguments: arguments + [PHAssetResourceType.photo.rawValue, PHAssetResourceType.video.rawValue])
+        try primaryAssets(in: DirectoryRanges(directory: directory, subdirectories: []))
     }
 
     /// The directory-backed album of a directory, if any.
@@ -116,8 +103,13 @@ extension LibraryTransaction {
 
     /// Points a resource at its file's new place (a move keeps the asset).
     public func moveResource(_ file: StoredFile, to path: String, name: String) throws {
-        try db.cachedStatement(sql: "UPDATE resource SET path = ?, originalFilename = ?, pairingName = ? WHERE id = ?")
-            .execute(arguments: [path, name, PairingName.of(name), file.resourceID])
+        let (directory, fileName) = FileDirectories.split(path)
+        try db.cachedStatement(
+            sql: "UPDATE resource SET directoryId = ?, name = ?, originalFilename = ?, pairingName = ? WHERE id = ?"
+        ).execute(arguments: [
+            try FileDirectories.id(of: directory, db), fileName, name == fileName ? nil : name, PairingName.of(name),
+            file.resourceID,
+        ])
         if let identifier = try String.fetchOne(
             db, sql: "SELECT localIdentifier FROM asset WHERE id = ?", arguments: [file.assetID])
         {
@@ -167,7 +159,10 @@ extension LibraryTransaction {
 
     /// The resources of an asset.
     public func resources(ofAsset assetID: Int64) throws -> [ResourceRecord] {
-        try ResourceRecord.filter(Column("assetId") == assetID).order(Column("type")).fetchAll(db)
+        try ResourceRecord.fetchAll(
+            db.cachedStatement(
+                sql: "SELECT \(FileDirectories.columns) FROM \(FileDirectories.join) WHERE r.assetId = ? ORDER BY r.type"),
+            arguments: [assetID])
     }
 
     /// The asset with a row id.
@@ -258,8 +253,8 @@ extension LibraryTransaction {
         try Row.fetchAll(
             db,
             sql: """
-                SELECT id, path FROM resource WHERE contentHash IS NULL
-                AND fileSize IN (SELECT fileSize FROM resource GROUP BY fileSize HAVING COUNT(*) > 1)
+                SELECT r.id, \(FileDirectories.path) AS path FROM \(FileDirectories.join) WHERE r.contentHash IS NULL
+                AND r.fileSize IN (SELECT fileSize FROM resource GROUP BY fileSize HAVING COUNT(*) > 1)
                 """
         ).map { ($0["id"], $0["path"]) }
     }
@@ -277,11 +272,12 @@ extension LibraryDatabase {
             let rows = try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT r.contentHash, r.path, a.localIdentifier FROM resource r JOIN asset a ON a.id = r.assetId
+                    SELECT r.contentHash, \(FileDirectories.path) AS path, a.localIdentifier
+                    FROM \(FileDirectories.join) JOIN asset a ON a.id = r.assetId
                     WHERE r.contentHash IN (
                         SELECT contentHash FROM resource WHERE contentHash IS NOT NULL
                         GROUP BY contentHash HAVING COUNT(*) > 1)
-                    ORDER BY r.contentHash, r.path
+                    ORDER BY r.contentHash, path
                     """)
             let grouped = Dictionary(grouping: rows, by: { $0["contentHash"] as String })
             return grouped.values
@@ -300,12 +296,13 @@ extension LibraryTransaction {
         at paths: Set<String>, inDirectory directory: String, pairingWith names: Set<String>,
         contentIdentifiers: Set<String>
     ) throws -> [ResourceRecord] {
-        let (condition, arguments) = Self.directlyIn(directory, column: "path")
+        let (condition, arguments) = FileDirectories.directlyIn(directory)
+        let (atPaths, pathArguments) = FileDirectories.ids(at: paths)
         // Each of the three by its index, then the directory: never a walk of the directory.
         let statement = try db.cachedStatement(
             sql: """
-                SELECT * FROM resource WHERE id IN (
-                    SELECT id FROM resource WHERE path IN (SELECT value FROM json_each(?))
+                SELECT \(FileDirectories.columns) FROM \(FileDirectories.join) WHERE r.id IN (
+                    \(atPaths)
                     UNION SELECT id FROM resource WHERE pairingName IN (SELECT value FROM json_each(?))
                     UNION SELECT id FROM resource WHERE contentIdentifier IN (SELECT value FROM json_each(?)))
                 AND \(condition)
@@ -315,12 +312,11 @@ extension LibraryTransaction {
         var found: [String: ResourceRecord] = [:]
         // A file found may pair with others by its own name or identifier: look until none is new.
         var asked = (names: Set<String>(), identifiers: Set<String>())
-        let pathList = JSONText.array(Array(paths))
         while names != asked.names || identifiers != asked.identifiers {
             asked = (names, identifiers)
             let rows = try ResourceRecord.fetchAll(
                 statement,
-                arguments: [pathList, JSONText.array(Array(names)), JSONText.array(Array(identifiers))] + arguments)
+                arguments: pathArguments + [JSONText.array(Array(names)), JSONText.array(Array(identifiers))] + arguments)
             for resource in rows where found[resource.path] == nil {
                 found[resource.path] = resource
                 names.insert(resource.pairingName)
@@ -347,18 +343,16 @@ extension LibraryTransaction {
     /// Removes some of an asset's resources; the asset goes too when it has none left but its
     /// edit's files.
     public func removeResources(ofAsset assetID: Int64, atPaths paths: Set<String>) throws {
-        let paths = JSONText.array(Array(paths))
+        let (removed, arguments) = FileDirectories.ids(at: paths)
         let kept = try Int.fetchOne(
             db,
             sql: """
-                SELECT COUNT(*) FROM resource WHERE assetId = ? AND path NOT IN (SELECT value FROM json_each(?))
+                SELECT COUNT(*) FROM resource WHERE assetId = ? AND id NOT IN (\(removed))
                 AND type NOT IN \(PHAssetResourceType.editTypesSQL)
                 """,
-            arguments: [assetID, paths])
+            arguments: [assetID] + arguments)
         // An asset left with nothing is deleted with its rows, which its tombstone describes.
         guard kept != 0 else { return try deleteAssets([assetID]) }
-        try db.execute(
-            sql: "DELETE FROM resource WHERE assetId = ? AND path IN (SELECT value FROM json_each(?))",
-            arguments: [assetID, paths])
+        try db.execute(sql: "DELETE FROM resource WHERE assetId = ? AND id IN (\(removed))", arguments: [assetID] + arguments)
     }
 }

@@ -13,16 +13,17 @@ extension LibraryTransaction {
         try LibraryDatabase.newestToken(db)
     }
 
-    /// Whether the store has a file under `directory`, at any depth: one probe of the path index.
+    /// Whether the store has a file under `directory`, at any depth: one probe of the index on
+    /// directory paths (a directory's row lives as long as a file is in it).
     /// A directory it has nothing under has no rows for a new file there to pair with.
     public func hasFiles(under directory: String) throws -> Bool {
         try Self.hasFiles(db, under: directory)
     }
 
     static func hasFiles(_ db: Database, under directory: String) throws -> Bool {
-        let (condition, arguments) = under(directory, column: "path")
+        let (condition, arguments) = FileDirectories.under(directory)
         return try Bool.fetchOne(
-            db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM resource WHERE \(condition))"), arguments: arguments)
+            db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM directory d WHERE \(condition))"), arguments: arguments)
             ?? false
     }
 

@@ -103,7 +103,11 @@ public final class LibraryTransaction {
         // whoever deletes them: a change block, or the scanner when an edited photo's file is gone.
         try journalRemoval(
             of: ResourceRecord.fetchAll(
-                db, sql: "SELECT * FROM resource WHERE assetId IN (SELECT value FROM json_each(?)) AND isLibraryOwned = 1",
+                db,
+                sql: """
+                    SELECT \(FileDirectories.columns) FROM \(FileDirectories.join)
+                    WHERE r.assetId IN (SELECT value FROM json_each(?)) AND r.isLibraryOwned = 1
+                    """,
                 arguments: [list]))
         try db.execute(sql: "DELETE FROM asset WHERE id IN (SELECT value FROM json_each(?))", arguments: [list])
         for identifier in identifiers { changes.recorder.deleted(.asset, identifier) }
@@ -132,17 +136,20 @@ public final class LibraryTransaction {
 
     /// Adds a resource to an existing asset.
     public func insertResource(_ resource: ResourceRecord) throws {
+        let (directory, name) = FileDirectories.split(resource.path)
         let statement = try db.cachedStatement(
             sql: """
-                INSERT INTO resource (assetId, type, path, uniformTypeIdentifier, mimeType, fileSize, originalFilename,
-                    pairingName, device, inode, modificationTime, contentHash, contentIdentifier, isLibraryOwned)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO resource (assetId, type, directoryId, name, uniformTypeIdentifier, mimeType, fileSize,
+                    originalFilename, pairingName, device, inode, modificationTime, contentHash, contentIdentifier,
+                    isLibraryOwned)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
         let values: [(any DatabaseValueConvertible)?] = [
-            resource.assetId, resource.type, resource.path, resource.uniformTypeIdentifier, resource.mimeType,
-            resource.fileSize, resource.originalFilename, resource.pairingName, resource.device,
-            resource.inode, resource.modificationTime, resource.contentHash, resource.contentIdentifier,
-            resource.isLibraryOwned,
+            resource.assetId, resource.type, try FileDirectories.id(of: directory, db), name,
+            resource.uniformTypeIdentifier, resource.mimeType, resource.fileSize,
+            resource.originalFilename == name ? nil : resource.originalFilename, resource.pairingName,
+            resource.device, resource.inode, resource.modificationTime, resource.contentHash,
+            resource.contentIdentifier, resource.isLibraryOwned,
         ]
         try statement.execute(arguments: StatementArguments(values))
     }
@@ -256,17 +263,18 @@ public final class LibraryTransaction {
     /// nothing is changed and false says to set the members from the directory (`setMembers`).
     public func appendArrivals(atPaths paths: [String], toAlbum album: CollectionRecord) throws -> Bool {
         guard let id = album.id, !paths.isEmpty else { return false }
+        let (arrived, arrivedArguments) = FileDirectories.ids(at: paths)
         let rows = try Row.fetchAll(
             db.cachedStatement(
                 sql: """
                     SELECT a.id, coalesce(a.creationDate, 0),
                         EXISTS (SELECT 1 FROM collection_asset ca WHERE ca.collectionId = ? AND ca.assetId = a.id)
                     FROM asset a WHERE a.id IN (
-                        SELECT assetId FROM resource
-                        WHERE path IN (SELECT value FROM json_each(?)) AND type IN (?, ?))
+                        SELECT assetId FROM resource WHERE id IN (\(arrived)) AND type IN (?, ?))
                     ORDER BY 2, 1
                     """),
-            arguments: [id, JSONText.array(paths), PHAssetResourceType.photo.rawValue, PHAssetResourceType.video.rawValue])
+            arguments: [id] + arrivedArguments
+                + [PHAssetResourceType.photo.rawValue, PHAssetResourceType.video.rawValue])
         // A file that joined an asset as its paired video or RAW, or a member's file that changed
         // (its date may move it): the directory decides.
         guard !rows.isEmpty, rows.allSatisfy({ !($0[2] as Bool) }) else { return false }

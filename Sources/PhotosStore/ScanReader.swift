@@ -29,7 +29,9 @@ public struct ScanReader {
         var rejected: [String: RejectedFile] = [:]
         let rejections = try db.cachedStatement(sql: "SELECT * FROM rejected WHERE path >= ? AND path < ?")
         for arguments in ranges.arguments {
-            stored += try LibraryTransaction.storedFiles(db, where: "path >= ? AND path < ?", arguments)
+            // Directory paths end with "/": those of the directory and of its subdirectories gone
+            // from disk lie in the ranges, as the paths of their files do.
+            stored += try LibraryTransaction.storedFiles(db, where: "d.path >= ? AND d.path < ?", arguments)
             for file in try RejectedFile.fetchAll(rejections, arguments: arguments) { rejected[file.path] = file }
         }
         return DirectoryRows(stored: stored, rejected: rejected)
@@ -38,24 +40,24 @@ public struct ScanReader {
     /// Whether a photo or video is directly in the directory of `ranges`: whether it has an album.
     public func holdsMedia(in ranges: DirectoryRanges) throws -> Bool {
         let statement = try db.cachedStatement(
-            sql: "SELECT EXISTS (SELECT 1 FROM resource r WHERE \(DirectoryRanges.primaryCondition("r")))")
-        return try ranges.primaryArguments.contains { try Bool.fetchOne(statement, arguments: $0) == true }
+            sql: "SELECT EXISTS (SELECT 1 FROM \(FileDirectories.join) WHERE \(DirectoryRanges.primaryCondition))")
+        return try Bool.fetchOne(statement, arguments: ranges.primaryArguments) == true
     }
 
     /// The files under `root` on device `device` with inode `inode`: where a file new at its path
     /// may have been before it moved.
     public func files(device: Int64, inode: Int64, under root: String) throws -> [StoredFile] {
-        let (condition, arguments) = LibraryTransaction.under(root, column: "path")
+        let (condition, arguments) = FileDirectories.under(root)
         return try LibraryTransaction.storedFiles(
-            db, where: "device = ? AND inode = ? AND \(condition)", [device, inode] + arguments)
+            db, where: "r.device = ? AND r.inode = ? AND \(condition)", [device, inode] + arguments)
     }
 
     /// The files under `root` of `size` bytes last modified at `modificationTime`: where a file
     /// new at its path may have been before it was moved across devices (`mv` keeps both).
     public func files(size: Int64, modificationTime: Double, under root: String) throws -> [StoredFile] {
-        let (condition, arguments) = LibraryTransaction.under(root, column: "path")
+        let (condition, arguments) = FileDirectories.under(root)
         return try LibraryTransaction.storedFiles(
-            db, where: "fileSize = ? AND modificationTime = ? AND \(condition)", [size, modificationTime] + arguments)
+            db, where: "r.fileSize = ? AND r.modificationTime = ? AND \(condition)", [size, modificationTime] + arguments)
     }
 
     /// Whether the store has a file under `root`, at any depth: when it has none, no file found
@@ -76,20 +78,12 @@ extension LibraryTransaction {
     /// The assets whose photo or video is directly in the directory of `ranges`, oldest first: its
     /// album's members, without visiting the rows below its subdirectories.
     public func primaryAssets(in ranges: DirectoryRanges) throws -> [Int64] {
-        let statement = try db.cachedStatement(
-            sql: """
-                SELECT a.id, coalesce(a.creationDate, 0) FROM resource r JOIN asset a ON a.id = r.assetId
-                WHERE \(DirectoryRanges.primaryCondition("r"))
-                """)
-        var assets: [(id: Int64, date: Double)] = []
-        var seen = Set<Int64>()
-        for arguments in ranges.primaryArguments {
-            let rows = try Row.fetchCursor(statement, arguments: arguments)
-            while let row = try rows.next() {
-                let id: Int64 = row[0]
-                if seen.insert(id).inserted { assets.append((id, row[1])) }
-            }
-        }
-        return assets.sorted { ($0.date, $0.id) < ($1.date, $1.id) }.map(\.id)
+        try Int64.fetchAll(
+            db.cachedStatement(
+                sql: """
+                    SELECT a.id FROM \(FileDirectories.join) JOIN asset a ON a.id = r.assetId
+                    WHERE \(DirectoryRanges.primaryCondition) GROUP BY a.id ORDER BY coalesce(a.creationDate, 0), a.id
+                    """),
+            arguments: ranges.primaryArguments)
     }
 }

@@ -51,7 +51,7 @@ import Testing
 
         #expect(try committedAssets(library) == committedAssets(reference), "as many assets as a scan never killed")
         let duplicated = try PHPhotoLibrary(url: URL(fileURLWithPath: library)).database.read { db in
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM (SELECT path FROM resource GROUP BY path HAVING COUNT(*) > 1)")
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM (SELECT 1 FROM resource GROUP BY directoryId, name HAVING COUNT(*) > 1)")
         }
         #expect(duplicated == 0, "no file is ingested twice")
     }

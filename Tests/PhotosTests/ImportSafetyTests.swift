@@ -41,7 +41,7 @@ import Testing
     }
 
     func importedPaths(_ library: PHPhotoLibrary) throws -> [String] {
-        try library.database.read { db in try String.fetchAll(db, sql: "SELECT path FROM resource ORDER BY path") }
+        try library.database.read { db in try String.fetchAll(db, sql: "SELECT d.path || r.name AS path FROM resource r JOIN directory d ON d.id = r.directoryId ORDER BY path") }
     }
 
     /// Runs `body` in a block that then fails.
@@ -298,7 +298,7 @@ import Testing
         }
         #expect(try Data(contentsOf: victim) == photo)
         let recorded = try library.database.read { db in
-            try String.fetchAll(db, sql: "SELECT originalFilename FROM resource ORDER BY id")
+            try String.fetchAll(db, sql: "SELECT coalesce(originalFilename, name) FROM resource ORDER BY id")
         }
         #expect(recorded.first == "../../Pictures/precious.jpg", "the name the caller gave is what PhotoKit reports")
     }

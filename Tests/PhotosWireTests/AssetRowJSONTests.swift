@@ -88,7 +88,7 @@ import Testing
             // What Swift never writes but a damaged or foreign file may hold: bytes that are not
             // UTF-8, and text with a NUL in it.
             try DatabaseQueue(path: path).write { db in
-                try db.execute(sql: "UPDATE resource SET path = CAST(X'2F706963747572657302FF80C3' AS TEXT) WHERE id = (SELECT MIN(id) FROM resource)")
+                try db.execute(sql: "UPDATE directory SET path = CAST(X'2F706963747572657302FF80C32F' AS TEXT) WHERE id = (SELECT directoryId FROM resource WHERE id = (SELECT MIN(id) FROM resource))")
                 try db.execute(sql: "UPDATE asset SET burstIdentifier = CAST(X'4275727374005A' AS TEXT) WHERE id = ?", arguments: [ids[4]])
                 try db.execute(sql: "INSERT INTO root (path, isOffline) VALUES (?, 1)", arguments: [Self.offline])
             }

@@ -2,9 +2,10 @@ import GRDB
 import PhotosCore
 
 /// One row of the `resource` table: a file behind an asset (its photo, paired video, RAW...).
-public struct ResourceRecord: Sendable, Hashable, Codable, FetchableRecord, MutablePersistableRecord {
-    /// The table of the files behind assets.
-    public static let databaseTableName = "resource"
+///
+/// The table keeps a file's directory and name apart (``FileDirectories``): rows are read with
+/// their path joined (`FileDirectories.columns`) and written by ``LibraryTransaction/insertResource(_:)``.
+public struct ResourceRecord: Sendable, Hashable, Codable, FetchableRecord {
 
     /// The row id; nil until inserted.
     public var id: Int64?
@@ -51,10 +52,6 @@ public struct ResourceRecord: Sendable, Hashable, Codable, FetchableRecord, Muta
         self.originalFilename = originalFilename
     }
 
-    public mutating func didInsert(_ inserted: InsertionSuccess) {
-        id = inserted.rowID
-    }
-
     // Written out rather than derived from Codable: the daemon reads a directory's resources for
     // each file that arrives, and the derived decoder cost ten times as much as the query.
 
@@ -62,7 +59,7 @@ public struct ResourceRecord: Sendable, Hashable, Codable, FetchableRecord, Muta
     /// it so that the store can look a file's partners up by index.
     public var pairingName: String { PairingName.of(originalFilename) }
 
-    /// A resource from a row of the `resource` table.
+    /// A resource from a row of the `resource` table with its `path` (`FileDirectories.columns`).
     public init(row: Row) throws {
         id = row["id"]
         assetId = row["assetId"]
@@ -71,31 +68,13 @@ public struct ResourceRecord: Sendable, Hashable, Codable, FetchableRecord, Muta
         uniformTypeIdentifier = row["uniformTypeIdentifier"]
         mimeType = row["mimeType"]
         fileSize = row["fileSize"]
-        originalFilename = row["originalFilename"]
+        // NULL where it is the file's name.
+        originalFilename = (row["originalFilename"] as String?) ?? row["name"]
         device = row["device"]
         inode = row["inode"]
         modificationTime = row["modificationTime"]
         contentHash = row["contentHash"]
         contentIdentifier = row["contentIdentifier"]
         isLibraryOwned = row["isLibraryOwned"]
-    }
-
-    /// The resource's columns, for inserts and updates.
-    public func encode(to container: inout PersistenceContainer) throws {
-        container["id"] = id
-        container["assetId"] = assetId
-        container["type"] = type
-        container["path"] = path
-        container["uniformTypeIdentifier"] = uniformTypeIdentifier
-        container["mimeType"] = mimeType
-        container["fileSize"] = fileSize
-        container["originalFilename"] = originalFilename
-        container["pairingName"] = pairingName
-        container["device"] = device
-        container["inode"] = inode
-        container["modificationTime"] = modificationTime
-        container["contentHash"] = contentHash
-        container["contentIdentifier"] = contentIdentifier
-        container["isLibraryOwned"] = isLibraryOwned
     }
 }

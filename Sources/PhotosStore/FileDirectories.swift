@@ -1,0 +1,135 @@
+import GRDB
+import PhotosCore
+
+/// How the store keeps the path of a resource's file: its directory once, in the `directory`
+/// table (the path up to and with its last "/"), and its name in the resource row.
+///
+/// A library of a million photos in a thousand folders held each folder's path a thousand times
+/// over, in the rows and again in the index on paths: about 150 of every asset's 700 bytes. Kept
+/// once per directory, a path costs a small integer and its name, and the index that finds a file
+/// by path is an index on (directory, name).
+///
+/// SQL that reads resources joins the two as `resource r JOIN directory d ON d.id = r.directoryId`
+/// (``join``) and reads a file's path as `d.path || r.name` (``path``). Conditions on where files
+/// are go on `d.path`: the directory paths end with "/", so a range of paths under a root is the
+/// same range of directory paths.
+enum FileDirectories {
+    /// The resources with their directories.
+    static let join = "resource r JOIN directory d ON d.id = r.directoryId"
+
+    /// A file's path, in SQL over ``join``.
+    static let path = "d.path || r.name"
+
+    /// Every column of a resource row, and its path as `path`: what ``ResourceRecord`` decodes.
+    static let columns = "r.*, d.path || r.name AS path"
+
+    /// Splits a path at its last "/": the directory with its "/", and the name after it.
+    static func split(_ path: String) -> (directory: String, name: String) {
+        let bytes = path.utf8
+        guard let slash = bytes.lastIndex(of: UInt8(ascii: "/")) else { return ("", path) }
+        let nameStart = bytes.index(after: slash)
+        return (String(path[..<nameStart]), String(path[nameStart...]))
+    }
+
+    /// The condition on ``join`` for files directly in `directory`, not below it.
+    static func directlyIn(_ directory: String) -> (String, StatementArguments) {
+        ("d.path = ?", [directory.hasSuffix("/") ? directory : directory + "/"])
+    }
+
+    /// The condition on ``join`` for files under `root`, at any depth: one range of the index on
+    /// directory paths.
+    static func under(_ root: String) -> (String, StatementArguments) {
+        LibraryTransaction.under(root, column: "d.path")
+    }
+
+    /// A query of the row ids of the resources at these paths, for `id IN (...)`: a search of the
+    /// index on (directory, name) per path.
+    static func ids(at paths: some Sequence<String>) -> (String, StatementArguments) {
+        let pairs = paths.map { path in
+            let (directory, name) = split(path)
+            return JSONText.array([directory, name])
+        }
+        return (
+            """
+            SELECT fr.id FROM json_each(?) fj
+                JOIN directory fd ON fd.path = json_extract(fj.value, '$[0]')
+                JOIN resource fr ON fr.directoryId = fd.id AND fr.name = json_extract(fj.value, '$[1]')
+            """,
+            ["[" + pairs.joined(separator: ",") + "]"]
+        )
+    }
+
+    /// The row of `directory` (a path ending with "/"), inserted if the library has no file there yet.
+    static func id(of directory: String, _ db: Database) throws -> Int64 {
+        if let id = try Int64.fetchOne(
+            db.cachedStatement(sql: "SELECT id FROM directory WHERE path = ?"), arguments: [directory])
+        {
+            return id
+        }
+        try db.cachedStatement(sql: "INSERT INTO directory (path) VALUES (?)").execute(arguments: [directory])
+        return db.lastInsertedRowID
+    }
+
+    /// Moves the paths of the `resource` table into `directory` (schema v19). The resource table is
+    /// made again with `directoryId` and `name` in place of `path`; its `originalFilename` is NULL
+    /// where it is the file's name (most files: a scanned file's name is its original name), and
+    /// its index on Apple content identifiers holds only the files that have one.
+    static func migrate(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE directory (
+                id INTEGER PRIMARY KEY,
+                path TEXT NOT NULL UNIQUE
+            );
+            -- rtrim of every character but "/" leaves the path up to and with its last "/".
+            INSERT INTO directory (path)
+                SELECT DISTINCT rtrim(path, replace(path, '/', '')) FROM resource ORDER BY 1;
+            CREATE TABLE resource_rebuilt (
+                id INTEGER PRIMARY KEY,
+                assetId INTEGER NOT NULL REFERENCES asset(id) ON DELETE CASCADE,
+                type INTEGER NOT NULL,
+                directoryId INTEGER NOT NULL REFERENCES directory(id),
+                name TEXT NOT NULL,
+                uniformTypeIdentifier TEXT,
+                mimeType TEXT,
+                fileSize INTEGER NOT NULL DEFAULT 0,
+                -- NULL when it is the name.
+                originalFilename TEXT,
+                device INTEGER,
+                inode INTEGER,
+                modificationTime REAL,
+                contentHash TEXT,
+                contentIdentifier TEXT,
+                isLibraryOwned INTEGER NOT NULL DEFAULT 0,
+                pairingName TEXT
+            );
+            INSERT INTO resource_rebuilt
+                SELECT r.id, r.assetId, r.type, d.id, substr(r.path, length(d.path) + 1), r.uniformTypeIdentifier,
+                    r.mimeType, r.fileSize, nullif(r.originalFilename, substr(r.path, length(d.path) + 1)), r.device,
+                    r.inode, r.modificationTime, r.contentHash, r.contentIdentifier, r.isLibraryOwned, r.pairingName
+                FROM resource r JOIN directory d ON d.path = rtrim(r.path, replace(r.path, '/', ''));
+            DROP TABLE resource;
+            ALTER TABLE resource_rebuilt RENAME TO resource;
+            CREATE INDEX resource_by_asset ON resource(assetId);
+            CREATE INDEX resource_by_file ON resource(directoryId, name);
+            CREATE INDEX resource_by_inode ON resource(device, inode) WHERE inode IS NOT NULL;
+            CREATE INDEX resource_by_size ON resource(fileSize);
+            CREATE INDEX resource_by_hash ON resource(contentHash) WHERE contentHash IS NOT NULL;
+            CREATE INDEX resource_by_pairing_name ON resource(pairingName);
+            CREATE INDEX resource_by_content_identifier ON resource(contentIdentifier) WHERE contentIdentifier IS NOT NULL;
+
+            -- A directory's row lives as long as a file of the library is in it.
+            CREATE TRIGGER directory_emptied AFTER DELETE ON resource
+            WHEN NOT EXISTS (SELECT 1 FROM resource WHERE directoryId = old.directoryId) BEGIN
+                DELETE FROM directory WHERE id = old.directoryId;
+            END;
+            CREATE TRIGGER directory_left AFTER UPDATE OF directoryId ON resource
+            WHEN NOT EXISTS (SELECT 1 FROM resource WHERE directoryId = old.directoryId) BEGIN
+                DELETE FROM directory WHERE id = old.directoryId;
+            END;
+
+            -- Redundant: visible assets by date read asset_visible_by_creationDate (v2), all assets by
+            -- date asset_by_creationDate_only (v5). 21 bytes of every asset.
+            DROP INDEX asset_by_creationDate;
+            """)
+    }
+}
