@@ -6,6 +6,10 @@ import PhotosCore
 /// visiting the rows of everything below it (a root's own files would otherwise cost a pass over
 /// the whole library).
 ///
+/// The store searches them in its index on directory paths (``FileDirectories``; each ends with
+/// "/", so the directory itself and the directories under it fall in the same ranges as their
+/// files' paths would), then reads each directory's files by its row.
+///
 /// Rows under a subdirectory that is not named (one gone from disk, or excluded) fall inside the
 /// ranges, so a scan that asks for a directory's files also finds what was under subdirectories it
 /// no longer has.
