@@ -8,8 +8,15 @@ import PhotosStore
 public final class PHAssetResourceCreationOptions: @unchecked Sendable {
     /// The file name to record (default: the source file's name).
     public var originalFilename: String?
-    /// The uniform type identifier to record (default: sniffed from the content).
+    /// The uniform type identifier to record (default: sniffed from the content). The same setting
+    /// as ``contentType``.
     public var uniformTypeIdentifier: String?
+    /// The type to record (iOS 26; default: sniffed from the content): ``uniformTypeIdentifier`` as
+    /// a ``UTType``. Setting one sets the other.
+    public var contentType: UTType? {
+        get { uniformTypeIdentifier.map { UTType(importedAs: $0) } }
+        set { uniformTypeIdentifier = newValue?.identifier }
+    }
     /// Move the file into the library instead of copying it (default false).
     public var shouldMoveFile = false
 
