@@ -335,7 +335,9 @@ struct ImageManagerTests {
         #expect(orientation == .right)
     }
 
-    func imageData(_ file: URL, in library: FileAssetLibrary? = nil) throws -> (Data?, String?, UIImage.Orientation) {
+    func imageData(_ file: URL, in library: FileAssetLibrary? = nil) throws
+        -> (Data?, String?, UIImage.Orientation)
+    {
         let done = DispatchSemaphore(value: 0)
         let result = Mutex<(Data?, String?, UIImage.Orientation)?>(nil)
         let asset = (library ?? self.library).asset(file)
