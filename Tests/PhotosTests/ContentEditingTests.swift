@@ -303,6 +303,31 @@ struct ContentEditingTests {
         #expect(try Data(contentsOf: userPhoto) == original, "a folder's photo is the user's: it stays")
     }
 
+    /// `PHAsset.contentType` is the type of what the asset shows: a TIFF's JPEG render once edited.
+    @Test func anEditedAssetsContentTypeIsItsRenders() throws {
+        try FileManager.default.removeItem(at: userPhoto)
+        try FileManager.default.copyItem(
+            at: try #require(Corpus.file("Scans/Reagan.tiff")), to: pictures.appendingPathComponent("Reagan.tiff"))
+        let library = try openLibrary()
+        try scan(library)
+        let asset = try onlyAsset(library)
+        #expect(asset.contentType == .tiff)
+        #expect(try input(asset).contentType == .tiff, "the input is the file to edit")
+        let editing = try input(asset)
+        let output = PHContentEditingOutput(contentEditingInput: editing)
+        output.adjustmentData = Self.sepia
+        var request = ImageRequest(target: PixelSize(width: 100, height: 100))
+        request.format = .jpeg  // The scan has transparency: left to itself, the render would be a PNG.
+        let tiff = try #require(editing.fullSizeImageURL).path
+        try Data(ImageRenderer().render(fileAt: tiff, request).data).write(to: output.renderedContentURL)
+        try library.performChangesAndWait { PHAssetChangeRequest(for: asset).contentEditingOutput = output }
+        let edited = try onlyAsset(library)
+        #expect(edited.contentType == .jpeg, "the render, a JPEG, is what is shown")
+        #expect(PHAssetResource.assetResources(for: edited).first { $0.type == .photo }?.contentType == .tiff)
+        try library.performChangesAndWait { PHAssetChangeRequest(for: edited).revertAssetContentToOriginal() }
+        #expect(try onlyAsset(library).contentType == .tiff)
+    }
+
     @Test func theScannerKeepsAnEditAndDropsItOnlyWithItsPhoto() throws {
         let library = try openLibrary()
         try scan(library)

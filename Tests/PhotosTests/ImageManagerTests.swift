@@ -315,6 +315,41 @@ struct ImageManagerTests {
         #expect(orientation == .right)
     }
 
+    /// The deprecated `requestImageData` for each EXIF orientation: the same bytes and UTI, and
+    /// UIKit's name for the orientation by Apple's mapping.
+    @Test(arguments: zip(1...8, [
+        UIImage.Orientation.up, .upMirrored, .down, .downMirrored, .leftMirrored, .right, .rightMirrored, .left,
+    ]))
+    func deprecatedImageDataGivesUIKitsOrientation(exif: Int, expected: UIImage.Orientation) throws {
+        let (data, uti, orientation) = try imageData(Self.chart(exif))
+        #expect(data == (try Data(contentsOf: Self.chart(exif))), "the file's bytes, not turned")
+        #expect(uti == "public.jpeg")
+        #expect(orientation == expected)
+    }
+
+    /// A camera's portrait JPEG, stored on its side (EXIF 6): `.right`, as UIKit would show it.
+    @Test func deprecatedImageDataOfARotatedCameraPhotoIsRight() throws {
+        let photo = try #require(Corpus.file("Camera/2008/Garden/IMG_0127.JPG"))
+        let (data, uti, orientation) = try imageData(photo, in: try FileAssetLibrary(files: [photo]))
+        #expect(data == (try Data(contentsOf: photo)) && uti == "public.jpeg")
+        #expect(orientation == .right)
+    }
+
+    func imageData(_ file: URL, in library: FileAssetLibrary? = nil) throws
+        -> (Data?, String?, UIImage.Orientation)
+    {
+        let done = DispatchSemaphore(value: 0)
+        let result = Mutex<(Data?, String?, UIImage.Orientation)?>(nil)
+        let asset = (library ?? self.library).asset(file)
+        (manager as any DeprecatedImageData).requestImageData(for: asset, options: nil) {
+            data, uti, orientation, _ in
+            result.withLock { $0 = (data, uti, orientation) }
+            done.signal()
+        }
+        try #require(done.wait(timeout: .now() + 60) == .success)
+        return try #require(result.withLock { $0 })
+    }
+
     @Test func aRequestedImageEncodesAndDecodes() throws {
         let image = Mutex<UIImage?>(nil)
         let options = options { $0.isSynchronous = true }
@@ -332,3 +367,15 @@ struct ImageManagerTests {
         #expect(UIImage(data: Data("not an image".utf8)) == nil)
     }
 }
+
+/// PhotoKit's deprecated `requestImageData`, called through a protocol so that testing it is not
+/// a deprecation warning on every build.
+protocol DeprecatedImageData {
+    @discardableResult
+    func requestImageData(
+        for asset: PHAsset, options: PHImageRequestOptions?,
+        resultHandler: @escaping @Sendable (Data?, String?, UIImage.Orientation, [AnyHashable: Any]?) -> Void
+    ) -> PHImageRequestID
+}
+
+extension PHImageManager: DeprecatedImageData {}

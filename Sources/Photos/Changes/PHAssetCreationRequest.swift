@@ -8,8 +8,15 @@ import PhotosStore
 public final class PHAssetResourceCreationOptions: @unchecked Sendable {
     /// The file name to record (default: the source file's name).
     public var originalFilename: String?
-    /// The uniform type identifier to record (default: sniffed from the content).
+    /// The uniform type identifier to record (default: sniffed from the content). The same setting
+    /// as ``contentType``.
     public var uniformTypeIdentifier: String?
+    /// The type to record (iOS 26; default: sniffed from the content): ``uniformTypeIdentifier`` as
+    /// a ``UTType``. Setting one sets the other.
+    public var contentType: UTType? {
+        get { uniformTypeIdentifier.map { UTType(importedAs: $0) } }
+        set { uniformTypeIdentifier = newValue?.identifier }
+    }
     /// Move the file into the library instead of copying it (default false).
     public var shouldMoveFile = false
 
@@ -109,7 +116,9 @@ public final class PHAssetCreationRequest: PHAssetChangeRequest, @unchecked Send
             } catch {
                 throw PHPhotosError(.invalidResource, "\(staged.originalFilename): \(error)")
             }
-            if case .data = resource.source, resource.originalFilename == nil, let ext = Self.extensions[metadata.mimeType] {
+            if case .data = resource.source, resource.originalFilename == nil,
+                let ext = Self.filenameExtension(forMIMEType: metadata.mimeType)
+            {
                 // Data added without a name gets the extension its content calls for (`photo-1.jpg`).
                 staged.originalFilename += "." + ext
                 try context.staging.chooseDestination(&staged, named: staged.originalFilename)
@@ -159,13 +168,13 @@ public final class PHAssetCreationRequest: PHAssetChangeRequest, @unchecked Send
         }
     }
 
-    /// The file name extension of each MIME type the library names files by (data added without a
-    /// name, an edit's render).
-    static let extensions: [String: String] = [
-        "image/jpeg": "jpg", "image/png": "png", "image/gif": "gif", "image/heic": "heic", "image/heif": "heif",
-        "image/avif": "avif", "image/webp": "webp", "image/tiff": "tiff", "image/bmp": "bmp",
-        "video/quicktime": "mov", "video/mp4": "mp4", "video/3gpp": "3gp",
-    ]
+    /// The file name extension the library gives a file of this MIME type that came without a
+    /// name (data added without one, an edit's render): the type's preferred one in the one table
+    /// of types (``UTType``'s), but `jpg` for JPEG, as cameras and most programs write it.
+    static func filenameExtension(forMIMEType mimeType: String) -> String? {
+        let preferred = UniformTypeDeclaration.withMIMEType(mimeType)?.filenameExtensions.first
+        return preferred == "jpeg" ? "jpg" : preferred
+    }
 
     /// Stages a resource in the import folder: a copy of the caller's file (a hard link for a move
     /// on the same file system), or the data; the caller's file itself is not touched here.

@@ -94,6 +94,30 @@ public final class PHPersistentChangeFetchResult: Sequence, @unchecked Sendable 
     public func makeIterator() -> IndexingIterator<[PHPersistentChange]> { changes.makeIterator() }
 }
 
+/// Something told that a library's persistent change history has grown (SDK 27), by this process
+/// or another, so that it reads the new changes with ``PHPhotoLibrary/fetchPersistentChanges(since:)``
+/// from the token it kept: the push counterpart of that pull, for code that keeps a token rather
+/// than fetch results.
+///
+/// ```swift
+/// final class Sync: PHPhotoLibraryPersistentChangesObserver, @unchecked Sendable {
+///     var token = PHPhotoLibrary.shared().currentChangeToken  // or one kept from the last run
+///     func photoLibraryPersistentChangesDidUpdate(_ photoLibrary: PHPhotoLibrary) {
+///         guard let changes = try? photoLibrary.fetchPersistentChanges(since: token) else { return }
+///         for change in changes {
+///             print(try! change.changeDetails(for: .asset).insertedLocalIdentifiers)
+///             token = change.changeToken
+///         }
+///     }
+/// }
+/// PHPhotoLibrary.shared().register(sync)
+/// ```
+public protocol PHPhotoLibraryPersistentChangesObserver: AnyObject, Sendable {
+    /// Called once per committed change, in commit order, on a background serial queue (the one
+    /// change observers are called on); the change is already in ``PHPhotoLibrary/fetchPersistentChanges(since:)``.
+    func photoLibraryPersistentChangesDidUpdate(_ photoLibrary: PHPhotoLibrary)
+}
+
 /// One committed change of the library: what it did to each type of object.
 public final class PHPersistentChange: NSObject, @unchecked Sendable {
     /// The token just after this change: fetch from it to get the changes that followed.

@@ -15,9 +15,28 @@ extension PHPhotoLibrary {
     public func unregisterChangeObserver(_ observer: any PHPhotoLibraryChangeObserver) {
         observers.unregister(observer)
     }
+
+    /// Registers an observer told each time the library's persistent change history grows (SDK
+    /// 27): after every committed change, by this process or any other, in commit order. It then
+    /// reads what changed with ``fetchPersistentChanges(since:)``. Held weakly, as in PhotoKit.
+    ///
+    /// The same follower of the change log serves it as the ``PHPhotoLibraryChangeObserver``s: one
+    /// feed, one watch on the library's folder, however many observers of either kind. A type that
+    /// adopts both protocols says which it registers, as with Apple's SDK:
+    /// `library.register(self as any PHPhotoLibraryPersistentChangesObserver)`.
+    public func register(_ observer: any PHPhotoLibraryPersistentChangesObserver) {
+        observers.register(persistent: observer, library: self)
+    }
+
+    /// Stops telling a persistent-changes observer that the history grew.
+    public func unregisterPersistentChangesObserver(_ observer: any PHPhotoLibraryPersistentChangesObserver) {
+        observers.unregister(persistent: observer)
+    }
 }
 
-/// Delivers change-log entries to a library's observers, one call per entry, in token order.
+/// Delivers change-log entries to a library's observers, one call per entry, in token order: a
+/// ``PHChange`` to each ``PHPhotoLibraryChangeObserver``, and the news that the history grew to each
+/// ``PHPhotoLibraryPersistentChangesObserver``, in the order they registered.
 ///
 /// It reads the log through the store's one change feed (``LibraryDatabase/changeFeed(after:)``),
 /// from one task that runs while an observer is registered and is cancelled when the last one goes.
@@ -25,8 +44,19 @@ extension PHPhotoLibrary {
 /// nobody writes, nothing runs. Observers are called on one serial queue, after any change block
 /// of this process that is under way has finished (its files are in place), and held weakly.
 final class ObserverCenter: Sendable {
+    /// One registration: of a change observer or of a persistent-changes observer.
     private struct Entry {
         weak var observer: (any PHPhotoLibraryChangeObserver)?
+        weak var persistent: (any PHPhotoLibraryPersistentChangesObserver)?
+
+        /// Whether the object registered has gone without unregistering.
+        var isGone: Bool { observer == nil && persistent == nil }
+    }
+
+    /// A registered observer held for one delivery.
+    private enum Held {
+        case change(any PHPhotoLibraryChangeObserver)
+        case persistent(any PHPhotoLibraryPersistentChangesObserver)
     }
 
     private struct State {
@@ -50,11 +80,29 @@ final class ObserverCenter: Sendable {
     static let retryDelays: [Duration] = [.milliseconds(100), .milliseconds(400), .seconds(2)]
 
     func register(_ observer: any PHPhotoLibraryChangeObserver, library: PHPhotoLibrary) {
+        add(Entry(observer: observer), library: library) { $0.observer === observer }
+    }
+
+    func register(persistent observer: any PHPhotoLibraryPersistentChangesObserver, library: PHPhotoLibrary) {
+        add(Entry(persistent: observer), library: library) { $0.persistent === observer }
+    }
+
+    func unregister(_ observer: any PHPhotoLibraryChangeObserver) {
+        remove { $0.observer === observer }
+    }
+
+    func unregister(persistent observer: any PHPhotoLibraryPersistentChangesObserver) {
+        remove { $0.persistent === observer }
+    }
+
+    /// Registers `entry` in place of an earlier registration of the same object (`same`), and
+    /// starts the follower if it is not running.
+    private func add(_ entry: Entry, library: PHPhotoLibrary, same: (Entry) -> Bool) {
         // A library that cannot be read now: the follower starts from the first token it can read.
         let start = Self.newestToken(library, while: "registering a change observer")
         state.withLock { state in
-            state.observers.removeAll { $0.observer == nil || $0.observer === observer }
-            state.observers.append(Entry(observer: observer))
+            state.observers.removeAll { $0.isGone || same($0) }
+            state.observers.append(entry)
             guard state.follower == nil else { return }
             state.generation += 1
             let generation = state.generation
@@ -67,9 +115,10 @@ final class ObserverCenter: Sendable {
         }
     }
 
-    func unregister(_ observer: any PHPhotoLibraryChangeObserver) {
+    /// Removes the registrations `matching` says; the last one gone stops the follower.
+    private func remove(matching: (Entry) -> Bool) {
         let follower = state.withLock { state -> Task<Void, Never>? in
-            state.observers.removeAll { $0.observer == nil || $0.observer === observer }
+            state.observers.removeAll { $0.isGone || matching($0) }
             guard state.observers.isEmpty else { return nil }
             defer {
                 state.follower = nil
@@ -143,20 +192,27 @@ final class ObserverCenter: Sendable {
         // there: waiting for what runs there now means observers find the files of the assets they
         // are told about. (Nothing on the change queue waits for the follower's queue.)
         library.changeQueue.sync {}
-        let observers = state.withLock { state -> [any PHPhotoLibraryChangeObserver]? in
+        let observers = state.withLock { state -> [Held]? in
             guard state.generation == generation else { return nil }
-            state.observers.removeAll { $0.observer == nil }
+            state.observers.removeAll(where: \.isGone)
             guard !state.observers.isEmpty else {
                 // Every observer went without unregistering: stop until one registers.
                 state.follower = nil
                 state.generation += 1
                 return nil
             }
-            return state.observers.compactMap(\.observer)
+            return state.observers.compactMap { entry in
+                entry.observer.map(Held.change) ?? entry.persistent.map(Held.persistent)
+            }
         }
         guard let observers else { return false }
         let change = PHChange(entry: entry, library: library)
-        for observer in observers { observer.photoLibraryDidChange(change) }
+        for observer in observers {
+            switch observer {
+            case .change(let observer): observer.photoLibraryDidChange(change)
+            case .persistent(let observer): observer.photoLibraryPersistentChangesDidUpdate(library)
+            }
+        }
         return true
     }
 }

@@ -10,3 +10,20 @@ public enum CGImagePropertyOrientation: UInt32, Sendable, Hashable {
     case rightMirrored = 7
     case left = 8
 }
+
+extension UIImage.Orientation {
+    /// UIKit's name for an EXIF orientation (Apple's mapping: 1 up, 2 upMirrored, 3 down,
+    /// 4 downMirrored, 5 leftMirrored, 6 right, 7 rightMirrored, 8 left).
+    init(_ orientation: CGImagePropertyOrientation) {
+        switch orientation {
+        case .up: self = .up
+        case .upMirrored: self = .upMirrored
+        case .down: self = .down
+        case .downMirrored: self = .downMirrored
+        case .leftMirrored: self = .leftMirrored
+        case .right: self = .right
+        case .rightMirrored: self = .rightMirrored
+        case .left: self = .left
+        }
+    }
+}

@@ -97,7 +97,7 @@ extension PHAssetChangeRequest {
             + UUID().uuidString
         try staging.makeDirectory(directory)
         let renderName = "FullSizeRender."
-            + (PHAssetCreationRequest.extensions[metadata.mimeType] ?? (isVideo ? "mov" : "jpg"))
+            + (PHAssetCreationRequest.filenameExtension(forMIMEType: metadata.mimeType) ?? (isVideo ? "mov" : "jpg"))
         let render = try stageRender(renderPath, identity: renderIdentity, name: renderName, in: directory, staging)
         let envelope = try staging.stage(
             data: AdjustmentEnvelope.encode(adjustment, overEarlierRender: newBase != nil, at: Date()),

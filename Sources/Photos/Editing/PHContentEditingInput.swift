@@ -54,6 +54,8 @@ public class PHContentEditingInput: NSObject, @unchecked Sendable {  // Immutabl
     public let location: CLLocation?
     /// The uniform type identifier of the file to edit (``fullSizeImageURL``'s, or the movie's).
     public let uniformTypeIdentifier: String?
+    /// The type of the file to edit (iOS 26): ``uniformTypeIdentifier`` as a ``UTType``.
+    public var contentType: UTType? { uniformTypeIdentifier.map { UTType(importedAs: $0) } }
     /// How the asset is played back.
     public let playbackStyle: PHAsset.PlaybackStyle
     /// The earlier edit's adjustment data, when ``PHContentEditingInputRequestOptions/canHandleAdjustmentData``

@@ -102,6 +102,21 @@ public class PHImageManager: NSObject, @unchecked Sendable {  // Mutable state i
         return id
     }
 
+    /// Requests the asset's original file data, its uniform type identifier, and the orientation it
+    /// is to be shown in as UIKit's ``UIImage/Orientation``: PhotoKit's older form of
+    /// ``requestImageDataAndOrientation(for:options:resultHandler:)``, deprecated since iOS 13, which
+    /// it calls. The data is not turned.
+    @available(*, deprecated, message: "use requestImageDataAndOrientation(for:options:resultHandler:)")
+    @discardableResult
+    public func requestImageData(
+        for asset: PHAsset, options: PHImageRequestOptions?,
+        resultHandler: @escaping @Sendable (Data?, String?, UIImage.Orientation, [AnyHashable: Any]?) -> Void
+    ) -> PHImageRequestID {
+        requestImageDataAndOrientation(for: asset, options: options) { data, type, orientation, info in
+            resultHandler(data, type, UIImage.Orientation(orientation), info)
+        }
+    }
+
     /// Cancels a request: if its final result has not been delivered, the handler gets a nil image
     /// and ``PHImageCancelledKey`` instead, once. Unknown or finished requests are ignored.
     public func cancelImageRequest(_ requestID: PHImageRequestID) {

@@ -127,6 +127,29 @@ public final class PHAsset: PHObject, @unchecked Sendable {
     /// own adjustments are told apart from the picture here, so `.cameraAutoAdjusted` is never given.
     public var adjustmentsState: PHAssetAdjustmentsState { hasAdjustments ? .userAdjusted : .none }
 
+    /// The type of the picture, movie or sound shown for the asset (iOS 26): the ``PHAssetResource/contentType``
+    /// of its primary resource (photo, video or audio), or of its edit's render (`fullSizePhoto`,
+    /// `fullSizeVideo`) when it has been edited, since that is what is shown. A RAW+JPEG pair is its
+    /// JPEG. With no such resource to read: `.image`, `.movie`, `.audio` or `.data` by media type.
+    public var contentType: UTType {
+        let sources: [PHAssetResourceType] =
+            switch mediaType {
+            case .video: PHAssetResourceType.movieSources
+            case .audio: [.audio]
+            case .image, .unknown: PHAssetResourceType.pictureSources
+            }
+        let resources = PHAssetResource.assetResources(for: self)
+        for type in sources {
+            if let resource = resources.first(where: { $0.type == type }) { return resource.contentType }
+        }
+        switch mediaType {
+        case .image: return .image
+        case .video: return .movie
+        case .audio: return .audio
+        case .unknown: return .data
+        }
+    }
+
     /// How the asset should be played back, from its type and subtypes.
     public var playbackStyle: PlaybackStyle {
         switch mediaType {

@@ -46,6 +46,11 @@ public final class PHAssetResource: NSObject, @unchecked Sendable {
         self.fileSize = fileSize
     }
 
+    /// The type of the file (iOS 26): ``uniformTypeIdentifier`` as a ``UTType``, so that its MIME
+    /// type, extension and kind can be asked (`contentType.conforms(to: .rawImage)`). An identifier
+    /// the type table does not know gives an undeclared type conforming to `public.data`.
+    public var contentType: UTType { UTType(importedAs: uniformTypeIdentifier) }
+
     /// The file's name (PhotoKit SDK 27's name for `originalFilename`).
     public var filename: String { originalFilename }
 

@@ -12,7 +12,8 @@ struct FileType: Sendable, Hashable {
     let uniformTypeIdentifier: String?
     let kind: MediaKind
     let container: Container
-    /// Lower-case file extensions, used only to break ties where the content is ambiguous.
+    /// Lower-case file extensions, Apple's preferred one first (`UTType.preferredFilenameExtension`);
+    /// sniffing uses them only to break ties where the content is ambiguous.
     let extensions: [String]
 
     var sniffResult: SniffResult {
@@ -24,12 +25,12 @@ struct FileType: Sendable, Hashable {
 }
 
 extension FileType {
-    static let jpeg = image("image/jpeg", "public.jpeg", .jpeg, ["jpg", "jpeg", "jpe", "jfif"])
+    static let jpeg = image("image/jpeg", "public.jpeg", .jpeg, ["jpeg", "jpg", "jpe", "jfif"])
     static let png = image("image/png", "public.png", .png, ["png"])
     static let gif = image("image/gif", "com.compuserve.gif", .gif, ["gif"])
     static let webp = image("image/webp", "org.webmproject.webp", .webp, ["webp"])
     static let bmp = image("image/bmp", "com.microsoft.bmp", .bmp, ["bmp", "dib"])
-    static let tiff = image("image/tiff", "public.tiff", .tiff, ["tif", "tiff"])
+    static let tiff = image("image/tiff", "public.tiff", .tiff, ["tiff", "tif"])
     static let heic = image("image/heic", "public.heic", .isoMedia, ["heic"])
     static let heif = image("image/heif", "public.heif", .isoMedia, ["heif", "hif"])
     static let heicSequence = image("image/heic-sequence", "public.heics", .isoMedia, ["heics"])
@@ -88,7 +89,7 @@ extension FileType {
     ]
 
     /// Types that are not media but have a well-known identifier.
-    private static let documents: [String: String] = [
+    static let documents: [String: String] = [
         "application/pdf": "com.adobe.pdf",
         "text/plain": "public.plain-text",
         "text/xml": "public.xml",
