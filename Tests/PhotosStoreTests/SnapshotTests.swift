@@ -45,7 +45,7 @@ import Testing
             #expect(try Int.fetchAll(db, sql: "SELECT id FROM asset ORDER BY id") == [1, 2, 3])
             #expect(try Bool.fetchOne(db, sql: "SELECT isBurstVisible FROM asset WHERE id = 2") == true)
             #expect(try Int.fetchOne(db, sql: "SELECT assetId FROM resource") == 3, "references survive the rebuild")
-            #expect(try db.indexes(on: "asset").contains { $0.name == "asset_by_addedDate" })
+            #expect(try db.indexes(on: "asset").contains { $0.name == "asset_by_mediaType_creationDate" })
             try db.execute(sql: "INSERT INTO asset (localIdentifier, mediaType, addedDate) VALUES ('A5/L0/001', 1, 0)")
             #expect(db.lastInsertedRowID == 5, "id 4 belonged to a deleted asset")
             try db.execute(sql: "DELETE FROM asset WHERE id = 3")
