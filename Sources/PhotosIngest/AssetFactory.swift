@@ -94,6 +94,8 @@ public enum AssetFactory {
         resource.inode = inode
         resource.modificationTime = modificationTime
         resource.contentIdentifier = metadata.contentIdentifier
+        resource.pixelWidth = metadata.pixelWidth.map(Int64.init)
+        resource.pixelHeight = metadata.pixelHeight.map(Int64.init)
         return resource
     }
 }

@@ -73,7 +73,8 @@ enum FileDirectories {
     /// Moves the paths of the `resource` table into `directory` (schema v19). The resource table is
     /// made again with `directoryId` and `name` in place of `path`; its `originalFilename` is NULL
     /// where it is the file's name (most files: a scanned file's name is its original name), and
-    /// its index on Apple content identifiers holds only the files that have one. Two indexes of
+    /// its index on Apple content identifiers holds only the files that have one. Each file gets
+    /// its displayed size (`PHAssetResource.pixelWidth`). Two indexes of
     /// assets by date are traded for one that serves the query they were for (see below).
     static func migrate(_ db: Database) throws {
         try db.execute(sql: """
@@ -101,13 +102,21 @@ enum FileDirectories {
                 contentHash TEXT,
                 contentIdentifier TEXT,
                 isLibraryOwned INTEGER NOT NULL DEFAULT 0,
-                pairingName TEXT
+                pairingName TEXT,
+                -- The file's displayed size (PHAssetResource.pixelWidth), NULL when not known.
+                pixelWidth INTEGER,
+                pixelHeight INTEGER
             );
             INSERT INTO resource_rebuilt
                 SELECT r.id, r.assetId, r.type, d.id, substr(r.path, length(d.path) + 1), r.uniformTypeIdentifier,
                     r.mimeType, r.fileSize, nullif(r.originalFilename, substr(r.path, length(d.path) + 1)), r.device,
-                    r.inode, r.modificationTime, r.contentHash, r.contentIdentifier, r.isLibraryOwned, r.pairingName
-                FROM resource r JOIN directory d ON d.path = rtrim(r.path, replace(r.path, '/', ''));
+                    r.inode, r.modificationTime, r.contentHash, r.contentIdentifier, r.isLibraryOwned, r.pairingName,
+                    -- An unedited asset's size is its photo's or video's; other files are read again
+                    -- (or stay unknown).
+                    CASE WHEN r.type IN (1, 2) AND a.adjustmentFormatIdentifier IS NULL THEN nullif(a.pixelWidth, 0) END,
+                    CASE WHEN r.type IN (1, 2) AND a.adjustmentFormatIdentifier IS NULL THEN nullif(a.pixelHeight, 0) END
+                FROM resource r JOIN directory d ON d.path = rtrim(r.path, replace(r.path, '/', ''))
+                LEFT JOIN asset a ON a.id = r.assetId;
             DROP TABLE resource;
             ALTER TABLE resource_rebuilt RENAME TO resource;
             CREATE INDEX resource_by_asset ON resource(assetId);

@@ -141,15 +141,15 @@ public final class LibraryTransaction {
             sql: """
                 INSERT INTO resource (assetId, type, directoryId, name, uniformTypeIdentifier, mimeType, fileSize,
                     originalFilename, pairingName, device, inode, modificationTime, contentHash, contentIdentifier,
-                    isLibraryOwned)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    isLibraryOwned, pixelWidth, pixelHeight)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
         let values: [(any DatabaseValueConvertible)?] = [
             resource.assetId, resource.type, try FileDirectories.id(of: directory, db), name,
             resource.uniformTypeIdentifier, resource.mimeType, resource.fileSize,
             resource.originalFilename == name ? nil : resource.originalFilename, resource.pairingName,
             resource.device, resource.inode, resource.modificationTime, resource.contentHash,
-            resource.contentIdentifier, resource.isLibraryOwned,
+            resource.contentIdentifier, resource.isLibraryOwned, resource.pixelWidth, resource.pixelHeight,
         ]
         try statement.execute(arguments: StatementArguments(values))
     }

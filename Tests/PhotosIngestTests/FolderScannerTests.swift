@@ -98,9 +98,11 @@ import Testing
         options.includeHiddenAssets = true
         options.includeAllBurstAssets = true
         var assetByPath: [String: (PHAsset, PHAssetResourceType)] = [:]
+        var resourceByPath: [String: PHAssetResource] = [:]
         for asset in PHAsset.fetchAssets(with: options) {
             for resource in PHAssetResource.assetResources(for: asset) {
                 assetByPath[String(resource.fileURL.path.dropFirst(root.count + 1))] = (asset, resource.type)
+                resourceByPath[String(resource.fileURL.path.dropFirst(root.count + 1))] = resource
             }
         }
         try FolderScanner(database: library.database).updateContentHashes()
@@ -120,6 +122,12 @@ import Testing
                 asset.pixelWidth != width || asset.pixelHeight != height
             {
                 problem("size \(asset.pixelWidth)x\(asset.pixelHeight), expected \(width)x\(height)")
+            }
+            // Each file's own size, a Live Photo's movie and a RAW+JPEG pair's RAW too.
+            if let width = file.width, let height = file.height, let resource = resourceByPath[file.path],
+                resource.pixelWidth != width || resource.pixelHeight != height
+            {
+                problem("file size \(resource.pixelWidth)x\(resource.pixelHeight), expected \(width)x\(height)")
             }
             if role != .pairedVideo, let text = file.creationDate {
                 let expected = file.creationDate_utc.flatMap { instant.date(from: $0) }

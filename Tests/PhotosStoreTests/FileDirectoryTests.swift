@@ -42,8 +42,11 @@ struct FileDirectoryTests {
         try queue.write { db in
             for (index, file) in Self.files.enumerated() {
                 try db.execute(
-                    sql: "INSERT INTO asset (id, localIdentifier, mediaType, addedDate) VALUES (?, ?, 1, 0)",
-                    arguments: [index + 1, "A\(index)/L0/001"])
+                    sql: """
+                        INSERT INTO asset (id, localIdentifier, mediaType, addedDate, pixelWidth, pixelHeight)
+                        VALUES (?, ?, 1, 0, ?, 30)
+                        """,
+                    arguments: [index + 1, "A\(index)/L0/001", 40 + index])
                 try db.execute(
                     sql: """
                         INSERT INTO resource (assetId, type, path, originalFilename, pairingName, fileSize)
@@ -51,12 +54,32 @@ struct FileDirectoryTests {
                         """,
                     arguments: [index + 1, file.path, file.original, PairingName.of(file.original)])
             }
+            // The first asset is a Live Photo: its movie's size was never kept.
+            try db.execute(sql: """
+                INSERT INTO resource (assetId, type, path, originalFilename, pairingName, fileSize)
+                VALUES (1, 9, '/p/2024/a.mov', 'a.mov', 'a', 10)
+                """)
         }
         try queue.close()
 
         let database = try LibraryDatabase(path: path)
         let stored = try Self.storedPaths(database)
-        #expect(stored == Dictionary(uniqueKeysWithValues: Self.files.map { ($0.path, $0.original) }))
+        #expect(
+            stored
+                == Dictionary(uniqueKeysWithValues: (Self.files + [("/p/2024/a.mov", "a.mov")]).map { ($0.path, $0.original) }))
+        // An unedited asset's photo has the asset's size; its movie's is not known.
+        let sizes = try database.read { db in
+            try Row.fetchAll(db, sql: "SELECT assetId, type, pixelWidth, pixelHeight FROM resource ORDER BY assetId, type")
+        }
+        #expect(sizes.count == Self.files.count + 1)
+        for row in sizes {
+            let asset: Int = row["assetId"]
+            if row["type"] as Int == 9 {
+                #expect(row["pixelWidth"] as Int? == nil && row["pixelHeight"] as Int? == nil)
+            } else {
+                #expect(row["pixelWidth"] as Int? == 39 + asset && row["pixelHeight"] as Int? == 30)
+            }
+        }
         let (directories, namesKept, indexes) = try database.read { db in
             (
                 try String.fetchAll(db, sql: "SELECT path FROM directory ORDER BY path"),

@@ -23,6 +23,13 @@ public final class PHAssetResource: NSObject, @unchecked Sendable {
     public let mimeType: String?
     /// The file's size in bytes (not in PhotoKit's API).
     public let fileSize: Int64
+    /// The width in pixels of the file's picture or movie as displayed (orientation applied, as
+    /// ``PHAsset/pixelWidth``); 0 when the file has none (adjustment data) or its size was not
+    /// kept (a paired video or RAW stored by a build before sizes were kept per file, until the
+    /// file changes and is read again).
+    public let pixelWidth: Int
+    /// The height in pixels of the file's picture or movie as displayed (see ``pixelWidth``).
+    public let pixelHeight: Int
 
     init(record: ResourceRecord, assetLocalIdentifier: String) {
         type = PHAssetResourceType(rawValue: record.type) ?? .photo
@@ -32,6 +39,8 @@ public final class PHAssetResource: NSObject, @unchecked Sendable {
         fileURL = URL(fileURLWithPath: record.path)
         mimeType = record.mimeType
         fileSize = record.fileSize
+        pixelWidth = Int(record.pixelWidth ?? 0)
+        pixelHeight = Int(record.pixelHeight ?? 0)
     }
 
     /// A resource of a file that is in no library (a ``PHLivePhoto`` made from files), its type
@@ -44,6 +53,8 @@ public final class PHAssetResource: NSObject, @unchecked Sendable {
         self.fileURL = fileURL
         mimeType = sniffed.mimeType
         self.fileSize = fileSize
+        pixelWidth = 0
+        pixelHeight = 0
     }
 
     /// The type of the file (iOS 26): ``uniformTypeIdentifier`` as a ``UTType``, so that its MIME

@@ -36,6 +36,11 @@ public struct ResourceRecord: Sendable, Hashable, Codable, FetchableRecord {
     /// Whether the library itself put this file in its import folder (a creation request's copy
     /// or move): only such files are ever removed when their asset is deleted.
     public var isLibraryOwned = false
+    /// The file's picture or movie width in pixels as displayed (orientation applied); nil when
+    /// not known (a file that is no picture, or one stored before sizes were kept per file).
+    public var pixelWidth: Int64? = nil
+    /// The file's displayed height in pixels (see ``pixelWidth``).
+    public var pixelHeight: Int64? = nil
 
     /// Creates a resource row for an asset.
     public init(
@@ -76,5 +81,7 @@ public struct ResourceRecord: Sendable, Hashable, Codable, FetchableRecord {
         contentHash = row["contentHash"]
         contentIdentifier = row["contentIdentifier"]
         isLibraryOwned = row["isLibraryOwned"]
+        pixelWidth = row["pixelWidth"]
+        pixelHeight = row["pixelHeight"]
     }
 }
