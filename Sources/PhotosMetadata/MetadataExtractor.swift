@@ -205,6 +205,13 @@ public struct MetadataExtractor: Sendable {
         metadata.isFrontCamera = Self.flag(metadata.lensModel?.lowercased().contains("front camera") == true)
         metadata.isPanorama = Self.flag(summary.isPanorama || hints?.isPanorama == true)
         metadata.isAnimated = Self.flag(info.isAnimated)
+        metadata.isDepthEffect = Self.flag(type.kind == .image && (info.hasDepth || hints?.hasDepthMap == true))
+        metadata.isSpatial = Self.flag(info.isStereo)
+        metadata.isTimelapse = Self.flag(type.kind == .video && info.captureMode == "Time-lapse")
+        // Apple's Photos: a Cinematic metadata track makes a Cinematic video unless the movie says
+        // it is not one (`cinematic-video-intent` 0, iOS 26).
+        metadata.isCinematic = Self.flag(
+            type.kind == .video && info.hasCinematicMetadata && info.cinematicVideoIntent != 0)
         metadata.rating = (hints?.rating ?? summary.rating).map { (0...5).contains($0) ? $0 : 0 }
         metadata.frameRate = info.frameRate
         if let rate = info.frameRate {
