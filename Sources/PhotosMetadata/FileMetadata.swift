@@ -98,7 +98,8 @@ public struct FileMetadata: Sendable, Hashable {
     /// right image) or an MV-HEVC movie whose video states both eye views (Apple's `vexu`).
     public var isSpatial: Bool?
     /// A time-lapse movie (`videoTimelapse`): the video track's QuickTime key
-    /// `com.apple.photos.captureMode` is "Time-lapse", as the iPhone's Camera writes it.
+    /// `com.apple.photos.captureMode` is "Time-lapse", as the iPhone's Camera writes it, or
+    /// Android's `com.android.capture.fps` is below half the movie's frame rate.
     public var isTimelapse: Bool?
     /// A Cinematic mode movie (`videoCinematic`): a timed metadata track declares Apple's
     /// `cinematic-video.rendering` and `cinematic-video.cinematography` keys, and the movie does not

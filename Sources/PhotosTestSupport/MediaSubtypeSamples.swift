@@ -103,10 +103,11 @@ public enum MediaSubtypeSamples {
     /// A 2 s, 30 fps QuickTime movie of one HEVC video track described by `video`; `captureMode`
     /// becomes the video track's `com.apple.photos.captureMode` key, `metadataKeys` the key table
     /// of a second, timed metadata track (`mebx`), and `cinematicIntent` the movie-level
-    /// `com.apple.quicktime.cinematic-video-intent` (an unsigned byte, well-known type 75).
+    /// `com.apple.quicktime.cinematic-video-intent` (an unsigned byte, well-known type 75), and
+    /// `androidCaptureRate` Android's movie-level `com.android.capture.fps` (a float, type 23).
     public static func movie(
         video: Video = .singleLayer, captureMode: String? = nil, metadataKeys: [String]? = nil,
-        cinematicIntent: UInt8? = nil
+        cinematicIntent: UInt8? = nil, androidCaptureRate: Float? = nil
     ) -> [UInt8] {
         let timescale: UInt32 = 600
         let duration: UInt32 = 1200
@@ -143,11 +144,10 @@ public enum MediaSubtypeSamples {
             let metaTkhd = box("tkhd", zeros(40) + identityMatrix + be32(0) + be32(0))
             tracks += box("trak", metaTkhd + box("mdia", mdhd + handler("meta") + box("minf", metadataTable)))
         }
-        var movieMeta: [UInt8] = []
-        if let cinematicIntent {
-            let intent = "com.apple.quicktime.cinematic-video-intent"
-            movieMeta = keyedMeta(text: [:], bytes: [intent: (75, [cinematicIntent])])
-        }
+        var movieKeys: [String: (UInt32, [UInt8])] = [:]
+        if let cinematicIntent { movieKeys["com.apple.quicktime.cinematic-video-intent"] = (75, [cinematicIntent]) }
+        if let androidCaptureRate { movieKeys["com.android.capture.fps"] = (23, be32(androidCaptureRate.bitPattern)) }
+        let movieMeta = movieKeys.isEmpty ? [] : keyedMeta(text: [:], bytes: movieKeys)
         let ftyp = box("ftyp", ascii("qt  ") + zeros(4) + ascii("qt  "))
         return ftyp + box("moov", mvhd + tracks + movieMeta) + box("mdat", zeros(16))
     }

@@ -126,6 +126,17 @@ import Testing
         #expect(Self.flags(metadata) == (isTimelapse ? ["videoTimelapse"] : []))
     }
 
+    /// Android's recorder states its capture rate: 30 fps played from 1 captured a second is a
+    /// time-lapse, from 240 (slow motion) or from 30 (an ordinary movie) is not, nor is 20, whose
+    /// ratio AOSP still plays as captured.
+    @Test(arguments: [(Float(1), true), (0.5, true), (14.9, true), (20, false), (30, false), (240, false)])
+    func androidCaptureRateBelowHalfThePlaybackRateIsATimeLapse(rate: Float, isTimelapse: Bool) throws {
+        let movie = MediaSubtypeSamples.movie(androidCaptureRate: rate)
+        let metadata = try Self.extract(movie, name: "VID_20240101_120000.mp4")
+        #expect(metadata.frameRate == 30)
+        #expect(Self.flags(metadata) == (isTimelapse ? ["videoTimelapse"] : []))
+    }
+
     // MARK: Cinematic
 
     static let rendering = "com.apple.quicktime.cinematic-video.rendering"

@@ -31,6 +31,8 @@ import Testing
         "flat.mov": MediaSubtypeSamples.movie(video: .singleLayer),
         "oneeye.mov": MediaSubtypeSamples.movie(video: .multiLayer(eyeViews: 0x01)),
         "timelapse.mov": MediaSubtypeSamples.movie(captureMode: "Time-lapse"),
+        "VID_timelapse.mp4": MediaSubtypeSamples.movie(androidCaptureRate: 1),
+        "VID_normal.mp4": MediaSubtypeSamples.movie(androidCaptureRate: 30),
         "cinematic.mov": MediaSubtypeSamples.movie(metadataKeys: [
             "com.apple.quicktime.cinematic-video.rendering", "com.apple.quicktime.cinematic-video.cinematography",
         ]),
@@ -56,7 +58,7 @@ import Testing
         let expected: [(PHAssetCollectionSubtype, String, PHAssetMediaSubtype, [String])] = [
             (.smartAlbumDepthEffect, "Portrait", .photoDepthEffect, ["lensblur.jpg", "portrait.heic", "portrait.jpg"]),
             (.smartAlbumSpatial, "Spatial", .spatialMedia, ["spatial.mov", "stereo.heic"]),
-            (.smartAlbumTimelapses, "Time-lapse", .videoTimelapse, ["timelapse.mov"]),
+            (.smartAlbumTimelapses, "Time-lapse", .videoTimelapse, ["VID_timelapse.mp4", "timelapse.mov"]),
             (.smartAlbumCinematic, "Cinematic", .videoCinematic, ["cinematic.mov"]),
         ]
         let albums = try expected.map { subtype, _, _, _ in
@@ -86,6 +88,8 @@ import Testing
         let four: PHAssetMediaSubtype = [.photoDepthEffect, .spatialMedia, .videoTimelapse, .videoCinematic]
         let plain = PHAsset.fetchAssets(with: options).filter { $0.mediaSubtypes.isDisjoint(with: four) }
         #expect(
-            plain.map(name).sorted() == ["alpha.heic", "flat.mov", "gainmap.heic", "hdr.jpg", "live.mov", "oneeye.mov"])
+            plain.map(name).sorted() == [
+                "VID_normal.mp4", "alpha.heic", "flat.mov", "gainmap.heic", "hdr.jpg", "live.mov", "oneeye.mov",
+            ])
     }
 }

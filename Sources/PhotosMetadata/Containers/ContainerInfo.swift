@@ -47,6 +47,9 @@ struct ContainerInfo: Sendable {
     var isStereo = false
     /// The first video track's QuickTime key `com.apple.photos.captureMode` ("Time-lapse", ...).
     var captureMode: String?
+    /// Android's `com.android.capture.fps`: the rate frames were captured at, when the recorder was
+    /// asked for one other than the playback rate.
+    var captureFrameRate: Double?
     /// Whether a timed metadata track (`mebx`) declares both Cinematic mode keys.
     var hasCinematicMetadata = false
     /// QuickTime key `com.apple.quicktime.cinematic-video-intent`: 0 when a movie recorded with
