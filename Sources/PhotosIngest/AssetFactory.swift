@@ -68,6 +68,10 @@ public enum AssetFactory {
         if metadata.isPanorama == true { subtypes.insert(.photoPanorama) }
         if metadata.isAnimated == true { subtypes.insert(.photoAnimation) }
         if metadata.isHighFrameRate == true { subtypes.insert(.videoHighFrameRate) }
+        if metadata.isDepthEffect == true { subtypes.insert(.photoDepthEffect) }
+        if metadata.isSpatial == true { subtypes.insert(.spatialMedia) }
+        if metadata.isTimelapse == true { subtypes.insert(.videoTimelapse) }
+        if metadata.isCinematic == true { subtypes.insert(.videoCinematic) }
         record.mediaSubtypes = Int64(subtypes.rawValue)
         record.burstIdentifier = metadata.burstIdentifier
         // The file's stars when it states some (a rating written by another program is taken when

@@ -89,6 +89,22 @@ public struct FileMetadata: Sendable, Hashable {
     /// A slow-motion movie (`videoHighFrameRate`): recorded at 90 frames per second or more and not
     /// marked for full-speed playback (`com.apple.quicktime.full-frame-rate-playback-intent` 1).
     public var isHighFrameRate: Bool?
+    /// A photo with depth (`photoDepthEffect`, the Portrait album): a HEIF auxiliary image of a
+    /// depth or disparity map or Apple's portrait effects matte, a JPEG whose XMP carries Google's
+    /// depth map (GDepth, Dynamic Depth) or whose MPF second image is Apple's depth data. An HDR
+    /// gain map or an alpha plane is no depth (``AuxiliaryImageTypes``).
+    public var isDepthEffect: Bool?
+    /// Spatial media (`spatialMedia`): a stereo HEIF (a `ster` entity group pairing a left and a
+    /// right image) or an MV-HEVC movie whose video states both eye views (Apple's `vexu`).
+    public var isSpatial: Bool?
+    /// A time-lapse movie (`videoTimelapse`): the video track's QuickTime key
+    /// `com.apple.photos.captureMode` is "Time-lapse", as the iPhone's Camera writes it, or
+    /// Android's `com.android.capture.fps` is below half the movie's frame rate.
+    public var isTimelapse: Bool?
+    /// A Cinematic mode movie (`videoCinematic`): a timed metadata track declares Apple's
+    /// `cinematic-video.rendering` and `cinematic-video.cinematography` keys, and the movie does not
+    /// opt out with `com.apple.quicktime.cinematic-video-intent` 0.
+    public var isCinematic: Bool?
     /// The star rating the file states, 0 (none) to 5 (`PHAssetRating`): `xmp:Rating`, else the
     /// EXIF Rating tag; a rejected picture (-1) and values out of range count as 0. Nil when the
     /// file states none.

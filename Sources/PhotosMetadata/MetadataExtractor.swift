@@ -205,6 +205,13 @@ public struct MetadataExtractor: Sendable {
         metadata.isFrontCamera = Self.flag(metadata.lensModel?.lowercased().contains("front camera") == true)
         metadata.isPanorama = Self.flag(summary.isPanorama || hints?.isPanorama == true)
         metadata.isAnimated = Self.flag(info.isAnimated)
+        metadata.isDepthEffect = Self.flag(type.kind == .image && (info.hasDepth || hints?.hasDepthMap == true))
+        metadata.isSpatial = Self.flag(info.isStereo)
+        metadata.isTimelapse = Self.flag(type.kind == .video && Self.isTimelapse(info))
+        // Apple's Photos: a Cinematic metadata track makes a Cinematic video unless the movie says
+        // it is not one (`cinematic-video-intent` 0, iOS 26).
+        metadata.isCinematic = Self.flag(
+            type.kind == .video && info.hasCinematicMetadata && info.cinematicVideoIntent != 0)
         metadata.rating = (hints?.rating ?? summary.rating).map { (0...5).contains($0) ? $0 : 0 }
         metadata.frameRate = info.frameRate
         if let rate = info.frameRate {
@@ -220,6 +227,15 @@ public struct MetadataExtractor: Sendable {
     /// or less. 1,000 and more is a muxer's clock, not a camera's: WebM writers give every frame
     /// the default 1 ms, which ExifTool reports as 1,000 frames a second.
     static let highFrameRates = 90.0..<1000.0
+
+    /// A time-lapse: the iPhone's Camera names its capture mode "Time-lapse" (what Apple's Photos
+    /// reads); Android's recorder states a capture rate below half the playback rate, the ratio at
+    /// which its own encoder input (AOSP `GraphicBufferSource`) switches to time-lapse timing.
+    static func isTimelapse(_ info: ContainerInfo) -> Bool {
+        if info.captureMode == "Time-lapse" { return true }
+        guard let capture = info.captureFrameRate, capture > 0, let playback = info.frameRate else { return false }
+        return playback > 2 * capture
+    }
 
     /// `true`, or `nil` for no: files state what they are, not what they are not.
     private static func flag(_ value: Bool) -> Bool? {

@@ -334,6 +334,12 @@ extension LibraryDatabase {
         migrator.registerMigration("v19: files by directory") { db in
             try FileDirectories.migrate(db)
         }
+        migrator.registerMigration("v20: portrait, cinematic and spatial smart albums") { db in
+            // Their subtypes are read from files since issue 14; photos scanned before get them
+            // when their files are read again. The kept counts gain a column each: opening the
+            // library makes the count table and its triggers again (`migrate`).
+            try SmartAlbum.insertMissing(db)
+        }
         return migrator
     }
 

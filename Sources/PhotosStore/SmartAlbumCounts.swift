@@ -28,9 +28,12 @@ enum SmartAlbumCounts {
     /// The column of a kept album's count in the table's one row.
     static func column(_ subtype: Int) -> String { "s\(subtype)" }
 
-    /// The trigger statements, as `sqlite_master` keeps them. Each firing is one update of the
+    /// This build's trigger statements, as `sqlite_master` keeps them.
+    static let triggers = triggers(for: kept)
+
+    /// The trigger statements that keep the counts of `kept`. Each firing is one update of the
     /// table's one row, each album's condition evaluated once on the row's values.
-    static let triggers: [(name: String, sql: String)] = {
+    static func triggers(for kept: [(subtype: Int, condition: String)]) -> [(name: String, sql: String)] {
         // 1 when the row (`NEW` or `OLD`) meets the album's condition, else 0.
         func member(_ condition: String, _ row: String) -> String {
             let condition = condition.replacingOccurrences(of: #"\basset\."#, with: row + ".", options: .regularExpression)
@@ -69,22 +72,28 @@ enum SmartAlbumCounts {
                 """
             ),
         ]
-    }()
+    }
 
-    /// Makes (or makes again) the table, its counts and its triggers.
+    /// Makes (or makes again) the table, its counts and its triggers: a column and a condition for
+    /// each of `kept` (this build's albums; a test passes another build's). The table is made anew,
+    /// so albums a later build added get their columns.
     static func create(_ db: Database) throws {
+        try create(db, kept: kept)
+    }
+
+    static func create(_ db: Database, kept: [(subtype: Int, condition: String)]) throws {
         for trigger in triggers { try db.execute(sql: "DROP TRIGGER IF EXISTS \(trigger.name)") }
         let columns = kept.map { ", \(column($0.subtype)) INTEGER NOT NULL" }.joined()
         try db.execute(sql: """
             DROP TABLE IF EXISTS smart_album_count;
             CREATE TABLE smart_album_count (id INTEGER PRIMARY KEY CHECK (id = 1)\(columns));
             """)
-        let counts = try countedAgain(db)
+        let counts = try countedAgain(db, kept: kept)
         let names = kept.map { ", " + column($0.subtype) }.joined()
         try db.execute(
             sql: "INSERT INTO smart_album_count (id\(names)) VALUES (1\(String(repeating: ", ?", count: kept.count)))",
             arguments: StatementArguments(kept.map { counts[$0.subtype] ?? 0 }))
-        for trigger in triggers { try db.execute(sql: trigger.sql) }
+        for trigger in triggers(for: kept) { try db.execute(sql: trigger.sql) }
     }
 
     /// Whether the library's triggers are this build's.
@@ -106,6 +115,10 @@ enum SmartAlbumCounts {
 
     /// Every kept album counted from the assets, in one pass.
     static func countedAgain(_ db: Database) throws -> [Int: Int] {
+        try countedAgain(db, kept: kept)
+    }
+
+    private static func countedAgain(_ db: Database, kept: [(subtype: Int, condition: String)]) throws -> [Int: Int] {
         guard !kept.isEmpty else { return [:] }
         let columns = kept.map { "COALESCE(SUM(CASE WHEN \($0.condition) THEN 1 ELSE 0 END), 0)" }
         let row = try Row.fetchOne(db, sql: "SELECT \(columns.joined(separator: ", ")) FROM asset")

@@ -94,7 +94,7 @@ import Testing
         #expect(favorites["type"] as? String == "smartAlbum" && favorites["estimatedAssetCount"] as? Int == 3)
         let winter = try #require(albums.first { $0["localizedTitle"] as? String == "Winter" })
         #expect(winter["parentLocalIdentifier"] as? String == fixture.collections["2020"])
-        #expect(albums.count == 17, "2 user albums and 15 smart albums")
+        #expect(albums.count == 20, "2 user albums and 18 smart albums")
         let folders = try jsonLines(try run(["folders", "--library", fixture.libraryURL.path, "--json"]).stdout)
         #expect(folders.map { $0["localizedTitle"] as? String } == ["2020"])
         #expect(folders.first?["type"] as? String == "folder")

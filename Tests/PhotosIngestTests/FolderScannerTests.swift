@@ -147,6 +147,9 @@ import Testing
             }
             let expectedSubtypes: [String: PHAssetMediaSubtype] = [
                 "hdr": .photoHDR, "screenshot": .photoScreenshot, "panorama": .photoPanorama, "livePhoto": .photoLive,
+                // Named by no corpus file: none may carry them.
+                "depthEffect": .photoDepthEffect, "spatial": .spatialMedia, "timelapse": .videoTimelapse,
+                "cinematic": .videoCinematic,
             ]
             for (name, subtype) in expectedSubtypes where (file.subtypes ?? []).contains(name) != asset.mediaSubtypes.contains(subtype) {
                 problem("subtype \(name): expected \((file.subtypes ?? []).contains(name)), got \(asset.mediaSubtypes.names)")

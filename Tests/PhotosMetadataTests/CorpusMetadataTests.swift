@@ -176,6 +176,13 @@ struct CorpusMetadataTests {
         if metadata.isPanorama == true { names.insert("panorama") }
         if metadata.embeddedVideoOffset != nil { names.insert("motionPhoto") }
         if metadata.isHighFrameRate == true { names.insert("slomo") }
+        // The truth names none of these: no corpus file is a Portrait, spatial, time-lapse or
+        // Cinematic capture (its iPhone gain map HEIC, Pixel Ultra HDR JPEG and Live Photo movies
+        // with timed metadata are near-misses), so any of them is a difference.
+        if metadata.isDepthEffect == true { names.insert("depthEffect") }
+        if metadata.isSpatial == true { names.insert("spatial") }
+        if metadata.isTimelapse == true { names.insert("timelapse") }
+        if metadata.isCinematic == true { names.insert("cinematic") }
         return names
     }
 

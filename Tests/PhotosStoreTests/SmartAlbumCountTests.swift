@@ -15,7 +15,7 @@ struct SmartAlbumCountTests {
         let database = try LibraryDatabase()
         let subtypes: [PHAssetMediaSubtype] = [
             .photoScreenshot, .photoPanorama, .photoLive, .photoAnimation, .videoHighFrameRate, .videoTimelapse,
-            .videoScreenRecording, .photoHDR,
+            .videoScreenRecording, .photoHDR, .photoDepthEffect, .spatialMedia, .videoCinematic,
         ]
         try database.write { transaction in
             for index in 0..<400 {
@@ -108,6 +108,53 @@ struct SmartAlbumCountTests {
         let reopened = try LibraryDatabase(path: path)
         let remade = try reopened.read { db in try SmartAlbumCounts.read(db) }
         #expect(remade?[PHAssetCollectionSubtype.smartAlbumFavorites.rawValue] == 10)
+        try Self.expectCountsAgree(reopened)
+    }
+
+    /// Counts kept by a build that had fewer smart albums (no column for Portrait, Cinematic and
+    /// Spatial, triggers that do not count them) are not trusted, and opening the library writable
+    /// makes the table again with a column for every album of this build, counted from the assets.
+    @Test func countsKeptByABuildWithFewerAlbumsGainTheNewAlbumsColumnsOnOpening() throws {
+        let directory = try TemporaryDirectory(prefix: "smart-counts")
+        let path = directory.path("library.sqlite").path
+        let added: [PHAssetCollectionSubtype] = [.smartAlbumDepthEffect, .smartAlbumCinematic, .smartAlbumSpatial]
+        let flags: [PHAssetMediaSubtype] = [.photoDepthEffect, .videoCinematic, .spatialMedia]
+        do {
+            let database = try LibraryDatabase(path: path)
+            try database.write { transaction in
+                for index in 0..<12 {
+                    var record = AssetRecord(localIdentifier: "A\(index)/L0/001", mediaType: .image)
+                    record.mediaSubtypes = Int64(flags[index % 3].rawValue)
+                    record.isFavorite = index < 4
+                    try transaction.insertAsset(record)
+                }
+            }
+            // As the build before them kept its counts.
+            try database.writer.write { db in
+                let older = SmartAlbumCounts.kept.filter { !added.map(\.rawValue).contains($0.subtype) }
+                try SmartAlbumCounts.create(db, kept: older)
+                let columns = try db.columns(in: "smart_album_count").map(\.name)
+                #expect(!columns.contains(SmartAlbumCounts.column(PHAssetCollectionSubtype.smartAlbumSpatial.rawValue)))
+            }
+            let (stale, counted) = try database.read { db in
+                let subtypes = Set(added.map(\.rawValue))
+                return (try SmartAlbumCounts.read(db), try LibraryDatabase.smartAlbumCounts(subtypes: subtypes, db))
+            }
+            #expect(stale == nil, "another build's triggers are not trusted")
+            #expect(added.allSatisfy { counted[$0.rawValue] == 4 })
+        }
+        let reopened = try LibraryDatabase(path: path)
+        let kept = try #require(try reopened.read { db in try SmartAlbumCounts.read(db) })
+        #expect(added.allSatisfy { kept[$0.rawValue] == 4 }, "\(kept)")
+        #expect(kept[PHAssetCollectionSubtype.smartAlbumFavorites.rawValue] == 4)
+        // The new columns follow writes from now on.
+        try reopened.write { transaction in
+            var record = AssetRecord(localIdentifier: "B/L0/001", mediaType: .video)
+            record.mediaSubtypes = Int64(PHAssetMediaSubtype.videoCinematic.rawValue)
+            try transaction.insertAsset(record)
+        }
+        let after = try reopened.read { db in try SmartAlbumCounts.read(db) }
+        #expect(after?[PHAssetCollectionSubtype.smartAlbumCinematic.rawValue] == 5)
         try Self.expectCountsAgree(reopened)
     }
 }

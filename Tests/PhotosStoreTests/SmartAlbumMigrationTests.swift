@@ -39,4 +39,45 @@ struct SmartAlbumMigrationTests {
         let kept = try after.read { db in try SmartAlbumCounts.read(db) }
         #expect(kept != nil, "the counts are kept again")
     }
+
+    /// A library of schema 19 (before Portrait, Cinematic and Spatial were derived) gets the three
+    /// albums at their places and kept counts for them.
+    @Test func aLibraryOfSchema19GetsPortraitCinematicAndSpatial() throws {
+        let directory = try TemporaryDirectory(prefix: "smart-albums")
+        let path = directory.path("library.sqlite").path
+        let added = [PHAssetCollectionSubtype.smartAlbumDepthEffect, .smartAlbumCinematic, .smartAlbumSpatial]
+        do {
+            let before = try LibraryDatabase(path: path)
+            try before.write { transaction in
+                var record = AssetRecord(localIdentifier: "A/L0/001", mediaType: .image)
+                record.mediaSubtypes = Int64(PHAssetMediaSubtype.photoDepthEffect.rawValue)
+                try transaction.insertAsset(record)
+            }
+            try before.writer.write { db in
+                for subtype in added {
+                    try db.execute(
+                        sql: "DELETE FROM collection WHERE subtype = ? AND type = 2 AND isList = 0",
+                        arguments: [subtype.rawValue])
+                }
+                let older = SmartAlbumCounts.kept.filter { !added.map(\.rawValue).contains($0.subtype) }
+                try SmartAlbumCounts.create(db, kept: older)
+                try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier LIKE 'v20:%'")
+                try db.execute(sql: "PRAGMA user_version = 19")
+            }
+        }
+        let after = try LibraryDatabase(path: path)
+        let smart = try after.read { db in
+            try Row.fetchAll(
+                db, sql: "SELECT subtype, title, position FROM collection WHERE type = 2 AND isList = 0 ORDER BY position")
+        }
+        #expect(smart.map { $0["subtype"] as Int } == SmartAlbum.all.map(\.subtype.rawValue))
+        #expect(smart.map { $0["position"] as Int } == Array(0..<SmartAlbum.all.count))
+        let titles = smart.map { $0["title"] as String }
+        #expect(titles.contains("Portrait") && titles.contains("Cinematic") && titles.contains("Spatial"))
+        let kept = try after.read { db in try SmartAlbumCounts.read(db) }
+        #expect(kept?[PHAssetCollectionSubtype.smartAlbumDepthEffect.rawValue] == 1)
+        #expect(kept?[PHAssetCollectionSubtype.smartAlbumSpatial.rawValue] == 0)
+        let version = try after.read { db in try Int.fetchOne(db, sql: "PRAGMA user_version") }
+        #expect(version == LibraryDatabase.schemaVersion)
+    }
 }

@@ -199,7 +199,7 @@ import Testing
         #expect(recents.localizedTitle == "Recents")
         #expect(PHAsset.fetchAssets(in: recents, options: fixture.options()).count == 10)
         let smart = PHAssetCollection.fetchAssetCollections(with: .smartAlbum, subtype: .any, options: fixture.options())
-        #expect(smart.count == 15)
+        #expect(smart.count == 18)
     }
 
     @Test func collectionFetches() throws {

@@ -39,6 +39,22 @@ struct ContainerInfo: Sendable {
     /// QuickTime key `com.apple.quicktime.full-frame-rate-playback-intent`: 1 when a high frame
     /// rate movie is meant to play at full speed, 0 when it is slow motion.
     var fullFrameRatePlaybackIntent: Int?
+    /// Whether the picture carries a depth map or a portrait matte beside it: a HEIF auxiliary
+    /// image of a depth type, or a JPEG's MPF image whose XMP is depth data.
+    var hasDepth = false
+    /// Whether the file holds a stereo pair: a HEIF `ster` entity group, or a video track whose
+    /// sample entry is multi-layer HEVC (`lhvC`) stating a left and a right eye view (`vexu`).
+    var isStereo = false
+    /// The first video track's QuickTime key `com.apple.photos.captureMode` ("Time-lapse", ...).
+    var captureMode: String?
+    /// Android's `com.android.capture.fps`: the rate frames were captured at, when the recorder was
+    /// asked for one other than the playback rate.
+    var captureFrameRate: Double?
+    /// Whether a timed metadata track (`mebx`) declares both Cinematic mode keys.
+    var hasCinematicMetadata = false
+    /// QuickTime key `com.apple.quicktime.cinematic-video-intent`: 0 when a movie recorded with
+    /// Cinematic metadata is not to be treated as Cinematic.
+    var cinematicVideoIntent: Int?
     /// Whether the image holds more than one frame (GIF, APNG, WebP animation).
     var isAnimated = false
     /// The byte range of a movie embedded in a still image (a motion photo).

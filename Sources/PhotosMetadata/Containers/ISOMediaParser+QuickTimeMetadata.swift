@@ -51,11 +51,13 @@ extension ISOMediaParser {
         info.contentIdentifier = keyed["com.apple.quicktime.content.identifier"]
         info.fullFrameRatePlaybackIntent = keyed["com.apple.quicktime.full-frame-rate-playback-intent"]
             .flatMap { Int($0) }
+        info.cinematicVideoIntent = keyed["com.apple.quicktime.cinematic-video-intent"].flatMap { Int($0) }
+        info.captureFrameRate = keyed["com.android.capture.fps"].flatMap { Double($0) }
     }
 
     /// Adds the text values of a `meta` box's item list, by key name (QuickTime `keys`) or by
     /// item type (iTunes `mdir`).
-    private static func readItemList(
+    static func readItemList(
         _ meta: Box, in reader: FileReader, into values: inout [String: String]
     )
         throws(MetadataError)
@@ -90,11 +92,19 @@ extension ISOMediaParser {
             }
             let index = Int(item.typeCode)
             let name = index >= 1 && index <= keys.count ? keys[index - 1] : item.type
-            // Well-known types: 1 UTF-8 text, 21 and 22 big-endian signed and unsigned integers
-            // (kept as decimal text); others (floats, images) are not needed here.
+            // Well-known types: 1 UTF-8 text; 21 and 22 big-endian signed and unsigned integers of
+            // any width, 65-67 and 74 signed and 75-78 unsigned ones of 1, 2, 4 and 8 bytes, 23 a
+            // 32-bit float (kept as decimal text); others (doubles, images) are not needed here.
             switch type {
             case 1: values[name] = text(value)
+            case 23:
+                if value.count == 4, let bits = value.u32(at: 0, .bigEndian) {
+                    let number = Float(bitPattern: bits)
+                    if number.isFinite { values[name] = String(number) }
+                }
             case 21, 22: values[name] = integer(value, signed: type == 21).map(String.init)
+            case 65, 66, 67, 74, 75, 76, 77, 78:
+                values[name] = integer(value, signed: type <= 74).map(String.init)
             default: break
             }
         }

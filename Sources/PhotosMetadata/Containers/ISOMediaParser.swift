@@ -93,11 +93,11 @@ enum ISOMediaParser {
         return boxes
     }
 
-    private static func child(_ type: String, of parent: Box, in reader: FileReader) throws(MetadataError) -> Box? {
+    static func child(_ type: String, of parent: Box, in reader: FileReader) throws(MetadataError) -> Box? {
         try children(of: parent, in: reader).first { $0.type == type }
     }
 
-    private static func payload(
+    static func payload(
         of box: Box, in reader: FileReader, limit: Int
     ) throws(MetadataError) -> ArraySlice<UInt8> {
         try reader.readExactly(at: box.payload, count: min(box.end - box.payload, limit), what: "\(box.type) box")
@@ -134,12 +134,17 @@ enum ISOMediaParser {
                 info.creationDate = Date(timeIntervalSince1970: Double(creation) - epochOffset)
             }
         }
+        var sawVideo = false
         for trak in boxes where trak.type == "trak" {
             guard let mdia = try child("mdia", of: trak, in: reader),
-                let hdlr = try child("hdlr", of: mdia, in: reader),
-                try payload(of: hdlr, in: reader, limit: 12).fourCC(at: 8) == "vide",
-                let tkhd = try child("tkhd", of: trak, in: reader)
+                let hdlr = try child("hdlr", of: mdia, in: reader)
             else { continue }
+            let handler = try payload(of: hdlr, in: reader, limit: 12).fourCC(at: 8)
+            if handler == "meta" {
+                if try declaresCinematicKeys(mdia, in: reader) { info.hasCinematicMetadata = true }
+                continue
+            }
+            guard handler == "vide", !sawVideo, let tkhd = try child("tkhd", of: trak, in: reader) else { continue }
             let fields = try payload(of: tkhd, in: reader, limit: 100)
             let matrixStart = (fields.u8(at: 0) == 1 ? 36 : 24) + 16
             guard let width = fields.u32(at: matrixStart + 36, .bigEndian),
@@ -152,7 +157,9 @@ enum ISOMediaParser {
                 info.rotation = ((degrees % 360) + 360) % 360
             }
             info.frameRate = try frameRate(mdia, in: reader)
-            break
+            info.isStereo = try isStereoVideo(mdia, in: reader)
+            info.captureMode = try captureMode(trak, in: reader)
+            sawVideo = true
         }
         try readMovieMetadata(boxes, in: reader, into: &info)
     }
@@ -199,10 +206,27 @@ enum ISOMediaParser {
             primary =
                 fields.u8(at: 0) == 0 ? fields.u16(at: 4, .bigEndian).map(UInt32.init) : fields.u32(at: 4, .bigEndian)
         }
+        var properties: [Box] = []
+        var associations: [UInt32: [Int]] = [:]
         if let iprp = boxes.first(where: { $0.type == "iprp" }) {
-            try readProperties(iprp, primary: primary, in: reader, into: &info)
+            let iprpBoxes = try children(of: iprp, in: reader)
+            if let ipco = iprpBoxes.first(where: { $0.type == "ipco" }) {
+                properties = try children(of: ipco, in: reader)
+            }
+            if let ipma = iprpBoxes.first(where: { $0.type == "ipma" }) {
+                associations = try associationTable(ipma, in: reader)
+            }
+            let associated = primary.flatMap { associations[$0] } ?? []
+            try readProperties(properties, associated: associated, in: reader, into: &info)
             // HEIF readers apply `irot` and ignore EXIF orientation, so no `irot` means upright.
             info.rotation = info.rotation ?? 0
+        }
+        if let iref = boxes.first(where: { $0.type == "iref" }) {
+            info.hasDepth = try hasDepthImage(
+                iref, primary: primary, properties: properties, associations: associations, in: reader)
+        }
+        if let grpl = boxes.first(where: { $0.type == "grpl" }) {
+            info.isStereo = try hasStereoPair(grpl, in: reader)
         }
         if let iinf = boxes.first(where: { $0.type == "iinf" }), let iloc = boxes.first(where: { $0.type == "iloc" }),
             let exifItem = try exifItemID(iinf, in: reader),
@@ -218,16 +242,11 @@ enum ISOMediaParser {
         }
     }
 
+    /// The primary item's size, rotation and crop, from its `associated` properties (1-based indices
+    /// into `properties`, the `ipco` boxes).
     private static func readProperties(
-        _ iprp: Box, primary: UInt32?, in reader: FileReader, into info: inout ContainerInfo
+        _ properties: [Box], associated: [Int], in reader: FileReader, into info: inout ContainerInfo
     ) throws(MetadataError) {
-        let boxes = try children(of: iprp, in: reader)
-        guard let ipco = boxes.first(where: { $0.type == "ipco" }) else { return }
-        let properties = try children(of: ipco, in: reader)
-        var associated: [Int] = []
-        if let ipma = boxes.first(where: { $0.type == "ipma" }), let primary {
-            associated = try associations(ipma, item: primary, in: reader)
-        }
         // Without an association table, fall back to the largest `ispe` (the full image).
         let candidates = associated.isEmpty ? Array(properties.indices) : associated.map { $0 - 1 }
         var best: (Int, Int)?
@@ -276,12 +295,14 @@ enum ISOMediaParser {
         return width > 0 && height > 0 ? (width, height) : nil
     }
 
-    /// The 1-based property indices associated with `item` in an `ipma` box.
-    private static func associations(_ ipma: Box, item: UInt32, in reader: FileReader) throws(MetadataError) -> [Int] {
+    /// The 1-based property indices associated with each item in an `ipma` box (the first entry of
+    /// an item listed twice).
+    static func associationTable(_ ipma: Box, in reader: FileReader) throws(MetadataError) -> [UInt32: [Int]] {
         let data = try payload(of: ipma, in: reader, limit: 1 << 20)
         let version = data.u8(at: 0) ?? 0
         let wideIndices = (data.u8(at: 3) ?? 0) & 1 == 1
-        guard let count = data.u32(at: 4, .bigEndian) else { return [] }
+        guard let count = data.u32(at: 4, .bigEndian) else { return [:] }
+        var table: [UInt32: [Int]] = [:]
         var offset = 8
         for _ in 0..<min(Int(count), 100_000) {
             let itemID: UInt32?
@@ -292,23 +313,23 @@ enum ISOMediaParser {
                 itemID = data.u32(at: offset, .bigEndian)
                 offset += 4
             }
-            guard let itemID, let associationCount = data.u8(at: offset) else { return [] }
+            guard let itemID, let associationCount = data.u8(at: offset) else { return table }
             offset += 1
             var indices: [Int] = []
             for _ in 0..<Int(associationCount) {
                 if wideIndices {
-                    guard let value = data.u16(at: offset, .bigEndian) else { return [] }
+                    guard let value = data.u16(at: offset, .bigEndian) else { return table }
                     indices.append(Int(value & 0x7FFF))
                     offset += 2
                 } else {
-                    guard let value = data.u8(at: offset) else { return [] }
+                    guard let value = data.u8(at: offset) else { return table }
                     indices.append(Int(value & 0x7F))
                     offset += 1
                 }
             }
-            if itemID == item { return indices }
+            if table[itemID] == nil { table[itemID] = indices }
         }
-        return []
+        return table
     }
 
     /// The ID of the item of type `Exif` in an `iinf` box.

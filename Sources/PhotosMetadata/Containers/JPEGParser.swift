@@ -37,6 +37,7 @@ enum JPEGParser {
         var position = base + 2
         var frame: (width: Int, height: Int)?
         var scanStart: Int?
+        var multiPicture: MultiPictureIndex?
         for _ in 0..<100_000 {
             let header = try reader.read(at: position, count: 4)
             guard header.count >= 2 else {
@@ -105,6 +106,14 @@ enum JPEGParser {
                         at: payloadStart + xmpSignature.count, count: payloadLength - xmpSignature.count, what: "XMP"
                     )
                 }
+            case 0xE2 where requireImage && multiPicture == nil:
+                // The MPF index of the images stored after this one (CIPA DC-007).
+                let payloadLength = length - 2
+                if try reader.read(at: payloadStart, count: 4).matches(MultiPictureIndex.signature) {
+                    let payload = try reader.readExactly(
+                        at: payloadStart, count: min(payloadLength, MultiPictureIndex.maximumLength), what: "MPF")
+                    multiPicture = MultiPictureIndex(payload, at: payloadStart)
+                }
             case 0xDA where !requireImage:
                 scanStart = segmentEnd
             case 0xDA:
@@ -135,6 +144,9 @@ enum JPEGParser {
         info.setSize(frame.width, frame.height)
         if let packet = info.xmpPacket, let length = XMPHints(packet).motionPhotoVideoLength {
             info.embeddedVideo = try embeddedMovie(length: length, in: reader)
+        }
+        if let multiPicture {
+            info.hasDepth = try multiPicture.holdsDepth(in: reader)
         }
         return info
     }

@@ -8,6 +8,9 @@ struct XMPHints: Sendable, Hashable {
     /// `MotionPhoto` item of Google's container directory (format version 1), or the older
     /// `GCamera:MicroVideoOffset`, which counts from the end of the file.
     var motionPhotoVideoLength: Int?
+    /// A depth map described in the packet (Google's GDepth or Dynamic Depth, Apple's depth data):
+    /// see ``AuxiliaryImageTypes/describesDepth(_:)``.
+    var hasDepthMap = false
     /// The star rating (`xmp:Rating`, as Lightroom, darktable, digiKam and cameras write it): 0
     /// to 5, or -1 for a rejected picture; nil when absent.
     var rating: Int?
@@ -23,6 +26,7 @@ struct XMPHints: Sendable, Hashable {
         let hasProjection = !(value("GPano:ProjectionType") ?? "").isEmpty
         let viewer = value("GPano:UsePanoramaViewer")?.lowercased()
         isPanorama = viewer == "true" || (hasProjection && viewer != "false")
+        hasDepthMap = AuxiliaryImageTypes.describesDepth(packet)
         if value("GCamera:MotionPhoto") == "1" {
             motionPhotoVideoLength = Self.containerItemLength(semantic: "MotionPhoto", in: packet)
         } else if value("GCamera:MicroVideo") == "1" {
