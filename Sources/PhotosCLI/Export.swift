@@ -9,10 +9,10 @@ extension PhotosCommand {
         static let configuration = CommandConfiguration(
             abstract: "Copy an asset's files (a Live Photo's still and movie, a RAW and its JPEG) into a directory.",
             discussion: """
-                Each file keeps its name. Nothing is written over: when a name is taken in the directory,
-                nothing is copied and the command says which. The asset's own files are only read.
-                With --current, an edited asset's render takes its photo's (or video's) place, named
-                after it (IMG_0001.HEIC edited gives IMG_0001.jpg), and its adjustment data comes as
+                Each file keeps its name. Nothing is written over: when a name is taken in the directory, \
+                nothing is copied and the command says which. The asset's own files are only read. \
+                With --current, an edited asset's render takes its photo's (or video's) place, named \
+                after it (IMG_0001.HEIC edited gives IMG_0001.jpg), and its adjustment data comes as \
                 IMG_0001.AAE, the sidecar iOS writes.
                   photos export 6A1F.../L0/001 -o ~/Desktop/out
                 """)

@@ -12,8 +12,8 @@ extension PhotosCommand {
         static let configuration = CommandConfiguration(
             abstract: "Show and steer photosd's exec hooks: cursors, lag, last runs, parked hooks.",
             discussion: """
-                Hooks are declared as [[hooks]] tables in photosd's config file; their cursors live in
-                the library, so these commands work whether or not the daemon runs. A running daemon
+                Hooks are declared as [[hooks]] tables in photosd's config file; their cursors live in \
+                the library, so these commands work whether or not the daemon runs. A running daemon \
                 notices resume and replay at once.
                 """,
             subcommands: [List.self, Status.self, Resume.self, Replay.self, Run.self], defaultSubcommand: List.self)

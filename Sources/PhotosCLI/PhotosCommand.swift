@@ -9,7 +9,7 @@ struct PhotosCommand: AsyncParsableCommand {
         commandName: "photos",
         abstract: "Query a PhotoKit-style photo library: assets, albums, folders and its change log.",
         discussion: """
-            Without --library, the default library is used: $PHOTOS_LIBRARY, else
+            Without --library, the default library is used: $PHOTOS_LIBRARY, else \
             $XDG_DATA_HOME/photosd/library.sqlite (the one photosd and PHPhotoLibrary.shared() use).
             """,
         subcommands: [Scan.self, Assets.self, Albums.self, Folders.self, Rejected.self, Duplicates.self, Thumbnail.self, Export.self, Changes.self, WatchQuery.self, Status.self, Hooks.self, Token.self]

@@ -12,11 +12,11 @@ extension PhotosCommand {
         static let configuration = CommandConfiguration(
             abstract: "Crawl directories and make the library match them: assets, folders and albums.",
             discussion: """
-                Each root becomes a folder; each directory holding media an album; a directory holding
-                such directories a folder. Rescanning reads only new or changed files (a stat per file),
-                keeps identifiers, favorites and albums of files that moved, and never removes another
-                root's assets. A root that cannot be read is marked offline, not emptied; a directory
-                that exists but cannot be listed keeps its assets, albums and folders, unavailable.
+                Each root becomes a folder; each directory holding media an album; a directory holding \
+                such directories a folder. Rescanning reads only new or changed files (a stat per file), \
+                keeps identifiers, favorites and albums of files that moved, and never removes another \
+                root's assets. A root that cannot be read is marked offline, not emptied; a directory \
+                that exists but cannot be listed keeps its assets, albums and folders, unavailable. \
                 Creates the library if it does not exist.
                 """)
 

@@ -9,7 +9,7 @@ extension PhotosCommand {
         static let configuration = CommandConfiguration(
             abstract: "Write an asset's image, upright and scaled, as JPEG, PNG or WebP.",
             discussion: """
-                The image fits inside --size (proportions kept), or with --fill covers it (one side may be
+                The image fits inside --size (proportions kept), or with --fill covers it (one side may be \
                 longer). It is never enlarged. Nothing is written over: -o must name a new file.
                   photos thumbnail 6A1F.../L0/001 --size 512x512 -o thumb.jpg
                 """)

@@ -11,7 +11,7 @@ extension PhotosCommand {
             commandName: "watch-query",
             abstract: "Fetch assets, albums or folders through photosd, then print each change to the result as it happens.",
             discussion: """
-                Asks the running photosd (POST /v1/queries on its socket) and keeps the answer open. Lines
+                Asks the running photosd (POST /v1/queries on its socket) and keeps the answer open. Lines \
                 are tab-separated, each starting with the change token:
                   TOKEN  result    INDEX  IDENTIFIER  FILE     the initial result (and after a reset)
                   TOKEN  removed   INDEX                      positions before the change
@@ -19,11 +19,11 @@ extension PhotosCommand {
                   TOKEN  moved     FROM   TO
                   TOKEN  changed   INDEX  IDENTIFIER  FILE
                   TOKEN  count     N                          the result's size, after each record
-                With --albums or --folders the query follows albums (regular ones then smart ones, as
-                `photos albums` lists them, or those of --type) or folders, and IDENTIFIER is followed
-                by the TITLE instead of a FILE.
-                Applied in that order, they keep a copy equal to a fresh fetch. --json prints the
-                stream's records as they come (the API's NDJSON). Ends on SIGINT or SIGTERM, or when
+                With --albums or --folders the query follows albums (regular ones then smart ones, as \
+                `photos albums` lists them, or those of --type) or folders, and IDENTIFIER is followed \
+                by the TITLE instead of a FILE. \
+                Applied in that order, they keep a copy equal to a fresh fetch. --json prints the \
+                stream's records as they come (the API's NDJSON). Ends on SIGINT or SIGTERM, or when \
                 photosd stops.
                 """)
 

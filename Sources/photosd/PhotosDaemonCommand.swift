@@ -29,10 +29,10 @@ struct PhotosDaemonCommand: AsyncParsableCommand {
         commandName: "photosd",
         abstract: "Watch directories with inotify and keep a photo library true to them.",
         discussion: """
-            Runs in the foreground, logs on standard error, and stops gracefully on SIGTERM or SIGINT
-            (the batch in flight commits or rolls back whole). Changes made while it was stopped are
-            found at startup. Without --library it uses the default library ($PHOTOS_LIBRARY, else
-            $XDG_DATA_HOME/photosd/library.sqlite). Under systemd (Type=notify) it reports READY,
+            Runs in the foreground, logs on standard error, and stops gracefully on SIGTERM or SIGINT \
+            (the batch in flight commits or rolls back whole). Changes made while it was stopped are \
+            found at startup. Without --library it uses the default library ($PHOTOS_LIBRARY, else \
+            $XDG_DATA_HOME/photosd/library.sqlite). Under systemd (Type=notify) it reports READY, \
             STOPPING and watchdog pings. `photos status` shows what it is doing.
             """)
 
