@@ -20,8 +20,11 @@ import Testing
         try output.fileHandleForWriting.close()
         defer { if process.isRunning { process.terminate() } }
         // A plugin that never hears of both changes is stopped, and the expectations below fail.
+        // Not after one minute: a full `swift test` on 2 cores kept this test's own pool busy for
+        // that long between starting the plugin and committing the changes (CI), and the guard,
+        // on a clock of its own, stopped a plugin that had not yet been sent anything.
         let pid = process.processIdentifier
-        DispatchQueue(label: "plugin-guard").asyncAfter(deadline: .now() + 60) { kill(pid, SIGKILL) }
+        DispatchQueue(label: "plugin-guard").asyncAfter(deadline: .now() + 600) { kill(pid, SIGKILL) }
         let reader = output.fileHandleForReading
         // It has registered once it has said how many favorites it watches.
         let first = String(decoding: await Self.offThePool { reader.availableData }, as: UTF8.self)

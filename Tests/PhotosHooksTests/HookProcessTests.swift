@@ -97,8 +97,11 @@ import Testing
         let pidFile = "/tmp/photos-hook-child-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         defer { unlink(pidFile) }
         // Both ignore SIGTERM; the child outlives its parent unless the whole group gets the SIGKILL.
+        // They hang for 10 minutes, not one: the timer is armed once the run's body starts on the
+        // shared pool, which a full `swift test` on 2 cores kept busy for over a minute (CI), and a
+        // hook that had finished by then exited on its own.
         let outcome = await process(
-            "trap '' TERM; (trap '' TERM; sleep 60) & echo $! > \(pidFile); sleep 60", timeout: .milliseconds(300)
+            "trap '' TERM; (trap '' TERM; sleep 600) & echo $! > \(pidFile); sleep 600", timeout: .milliseconds(300)
         ).run(input: [])
         #expect(outcome.termination == .timedOut(.milliseconds(300)))
         // (No bound on the run's duration here: under a full test run the shared pool that resumes

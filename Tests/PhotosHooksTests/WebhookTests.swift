@@ -174,7 +174,10 @@ import Testing
 
     @Test func aRefusedConnectionIsAFailedRun() async throws {
         try await LoopbackHTTPServer.withRefusingPort { port in
-            let outcome = try await Self.post(to: port).run(input: Array("{}".utf8), since: 0, until: 1)
+            // The refusal comes at once; the long timeout covers a full `swift test` on 2 cores
+            // keeping the shared pool, which makes the connection, busy for over a minute (CI).
+            let outcome = try await Self.post(to: port, timeout: .seconds(600)).run(
+                input: Array("{}".utf8), since: 0, until: 1)
             guard case .unreachable(let reason) = outcome.termination else {
                 Issue.record("\(outcome.termination)")
                 return
