@@ -169,7 +169,7 @@ let package = Package(
             ],
             swiftSettings: settings
         ),
-        .target(name: "PhotosTestSupport", dependencies: ["Photos", "PhotosStore", "PhotosImaging"], swiftSettings: settings),
+        .target(name: "PhotosTestSupport", dependencies: ["Photos", "PhotosStore", "PhotosImaging", "PhotosIngest"], swiftSettings: settings),
 
         // Runnable PhotoKit listings from the seed documents.
         // Swift 5 mode: these are PhotoKit listings as published, before strict concurrency.

@@ -89,22 +89,10 @@ import Testing
     /// Every ingested file's asset, field by field, against ExifTool's answer.
     @Test(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus and truth.json"))
     func corpusAssetsCarryTheOraclesMetadata() throws {
-        // The scanner resolves symbolic links in roots; compare with the resolved path.
-        let root = try #require(Corpus.root).resolvingSymlinksInPath().path
-        let library = try PHPhotoLibrary(inMemoryWith: .init())
-        _ = try FolderScanner(database: library.database).scan(roots: [root])
-        let options = PHFetchOptions()
-        options.photoLibrary = library
-        options.includeHiddenAssets = true
-        options.includeAllBurstAssets = true
-        var assetByPath: [String: (PHAsset, PHAssetResourceType)] = [:]
-        var resourceByPath: [String: PHAssetResource] = [:]
-        for asset in PHAsset.fetchAssets(with: options) {
-            for resource in PHAssetResource.assetResources(for: asset) {
-                assetByPath[String(resource.fileURL.path.dropFirst(root.count + 1))] = (asset, resource.type)
-                resourceByPath[String(resource.fileURL.path.dropFirst(root.count + 1))] = resource
-            }
-        }
+        let corpus = try ScannedCorpus()
+        let (root, library, options) = (corpus.root, corpus.library, corpus.options)
+        let assetByPath = corpus.files.mapValues { ($0.asset, $0.resource.type) }
+        let resourceByPath = corpus.files.mapValues(\.resource)
         try FolderScanner(database: library.database).updateContentHashes()
         let duplicateGroups = try library.database.duplicateGroups()
             .map { Set($0.map { String($0.path.dropFirst(root.count + 1)) }) }

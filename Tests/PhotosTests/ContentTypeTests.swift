@@ -222,19 +222,7 @@ import Testing
         }
         let truthURL = Corpus.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/truth.json")
         let truth = try JSONDecoder().decode([Truth].self, from: Data(contentsOf: truthURL))
-        let root = try #require(Corpus.root).resolvingSymlinksInPath().path
-        let library = try PHPhotoLibrary(inMemoryWith: .init())
-        _ = try FolderScanner(database: library.database).scan(roots: [root])
-        let options = PHFetchOptions()
-        options.photoLibrary = library
-        options.includeHiddenAssets = true
-        options.includeAllBurstAssets = true
-        var resourceByPath: [String: (PHAssetResource, PHAsset)] = [:]
-        for asset in PHAsset.fetchAssets(with: options) {
-            for resource in PHAssetResource.assetResources(for: asset) {
-                resourceByPath[String(resource.fileURL.path.dropFirst(root.count + 1))] = (resource, asset)
-            }
-        }
+        let resourceByPath = try ScannedCorpus().files
         var problems: [String] = []
         var checked = 0
         for file in truth where file.expect == "ingest" {
