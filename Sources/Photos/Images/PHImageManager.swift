@@ -247,10 +247,11 @@ public class PHImageManager: NSObject, @unchecked Sendable {  // Mutable state i
     var imageRenderer: ImageRenderer { renderer }
 
     /// The file holding the asset's picture: as edited, its edit's render (`fullSizePhoto`), else
-    /// its photo, else its alternate; unedited, its photo, else its alternate.
+    /// its original; unedited, its original. The original is its photo, else its alternate; for a
+    /// RAW+JPEG pair whose ``PHAsset/originalResourceChoice`` is `.raw`, its RAW (the alternate) first.
     static func photoResource(of asset: PHAsset, edited: Bool = true) throws -> PHAssetResource {
         let resources = PHAssetResource.assetResources(for: asset)
-        for type in edited ? PHAssetResourceType.pictureSources : PHAssetResourceType.originalPictureSources {
+        for type in asset.pictureSources(edited: edited) {
             if let resource = resources.first(where: { $0.type == type }) { return resource }
         }
         if let reason = asset.library?.unavailabilityReason { throw reason }

@@ -58,9 +58,11 @@ public enum PHImageRequestOptionsResizeMode: Int, Sendable, Hashable {
 public enum PHImageRequestOptionsVersion: Int, Sendable, Hashable {
     /// With the edits: the edit's render (`fullSizePhoto`) when the asset has one, else the original.
     case current = 0
-    /// Without the edits: the original file.
+    /// Without the edits: the original file (for a RAW+JPEG pair, the one its
+    /// ``PHAsset/originalResourceChoice`` names: its photo, or its RAW).
     case unadjusted = 1
-    /// The original file (for a RAW+JPEG pair, as for `unadjusted`, its photo).
+    /// The original file (for a RAW+JPEG pair, as for `unadjusted`, the one its original resource
+    /// choice names).
     case original = 2
 }
 
