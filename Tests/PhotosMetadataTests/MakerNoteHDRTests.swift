@@ -118,7 +118,8 @@ import Testing
         #expect(plain.isHDR == nil && plain.creationDate == Self.date)
         var results: [Bool] = []
         for length in 0...note.count {
-            let cut = try GroupingAndSubtypeTests.extract(Self.jpeg(make: make, note: Array(note.prefix(length))), name: "cut.jpg")
+            let bytes = Self.jpeg(make: make, note: Array(note.prefix(length)))
+            let cut = try GroupingAndSubtypeTests.extract(bytes, name: "cut.jpg")
             #expect(cut.creationDate == plain.creationDate && cut.make == plain.make && cut.model == plain.model)
             #expect(cut.pixelWidth == plain.pixelWidth && cut.isPanorama == plain.isPanorama)
             results.append(cut.isHDR == true)
@@ -138,9 +139,8 @@ import Testing
         }
 
         // The EXIF block itself cut inside the note: the note is not read at all.
-        let exif = TIFFBuilder().build([
-            0x010F: .ascii(make), 0x8769: .directory([0x9003: .ascii("2020:01:02 03:04:05"), 0x927C: .undefined(note)], padding: 100),
-        ])
+        let exifIFD: [UInt16: TIFFBuilder.Value] = [0x9003: .ascii("2020:01:02 03:04:05"), 0x927C: .undefined(note)]
+        let exif = TIFFBuilder().build([0x010F: .ascii(make), 0x8769: .directory(exifIFD, padding: 100)])
         for length in stride(from: exif.count - note.count, to: exif.count, by: 3) {
             let bytes = JPEGBuilder.jpeg(width: 40, height: 30, exif: Array(exif.prefix(length)))
             let read = try GroupingAndSubtypeTests.extract(bytes, name: "short-exif.jpg")
@@ -171,10 +171,12 @@ import Testing
     /// no HDR; with its HDR setting changed to 1.0 EV, in place, it is.
     @Test(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))
     func theCorpusSonyNoteIsReadInPlace() throws {
-        let bytes = try [UInt8](Data(contentsOf: Corpus.directory.appendingPathComponent("Camera/2010/Sony/DSC00042.JPG")))
+        let file = Corpus.directory.appendingPathComponent("Camera/2010/Sony/DSC00042.JPG")
+        let bytes = try [UInt8](Data(contentsOf: file))
         #expect(try GroupingAndSubtypeTests.extract(bytes, name: "DSC00042.JPG").isHDR == nil)
         // Tag 0x200A, LONG, count 1, little-endian; its 4 value bytes follow.
-        let patched = try #require(Self.patch(bytes, after: [0x0A, 0x20, 0x04, 0x00, 0x01, 0x00, 0x00, 0x00], with: [0x10, 0x00]))
+        let entry: [UInt8] = [0x0A, 0x20, 0x04, 0x00, 0x01, 0x00, 0x00, 0x00]
+        let patched = try #require(Self.patch(bytes, after: entry, with: [0x10, 0x00]))
         #expect(try GroupingAndSubtypeTests.extract(patched, name: "DSC00042.JPG").isHDR == true)
     }
 
@@ -182,13 +184,15 @@ import Testing
     /// DriveMode's fourth byte changed to HDR, in place, it is.
     @Test(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))
     func theCorpusPentaxNoteIsReadInPlace() throws {
-        let bytes = try [UInt8](Data(contentsOf: Corpus.directory.appendingPathComponent("Camera/2004/Pentax/IMGP0001.JPG")))
+        let file = Corpus.directory.appendingPathComponent("Camera/2004/Pentax/IMGP0001.JPG")
+        let bytes = try [UInt8](Data(contentsOf: file))
         #expect(try GroupingAndSubtypeTests.extract(bytes, name: "IMGP0001.JPG").isHDR == nil)
         // Tag 0x0034, BYTE, count 4, big-endian; the fourth value byte is the exposure kind.
         let pattern: [UInt8] = [0x00, 0x34, 0x00, 0x01, 0x00, 0x00, 0x00, 0x04]
         let index = try #require(Self.index(of: pattern, in: bytes))
         #expect(bytes[index + 11] == 0x00, "Single Exposure")
-        let patched = try #require(Self.patch(bytes, after: pattern + Array(bytes[(index + 8)..<(index + 11)]), with: [0x10]))
+        let firstThree = Array(bytes[(index + 8)..<(index + 11)])
+        let patched = try #require(Self.patch(bytes, after: pattern + firstThree, with: [0x10]))
         #expect(try GroupingAndSubtypeTests.extract(patched, name: "IMGP0001.JPG").isHDR == true)
     }
 }

@@ -124,7 +124,9 @@ struct ImageManagerTests {
         // Half the final 600 px: 300 px, after the 160 px thumbnail, before the final image.
         let camera = try request(Self.camera, CGSize(width: 600, height: 600), .aspectFit, secondary)
         #expect(camera.map(\.degraded) == [true, true, false])
-        #expect(camera.map(\.size) == [CGSize(width: 160, height: 120), CGSize(width: 300, height: 225), CGSize(width: 600, height: 450)])
+        #expect(camera.map(\.size) == [
+            CGSize(width: 160, height: 120), CGSize(width: 300, height: 225), CGSize(width: 600, height: 450),
+        ])
         #expect(Set(camera.compactMap(\.requestID)).count == 1 && camera.allSatisfy { $0.error == nil })
         // The whole 3024x4032 HEIC: at most 1,024 px.
         let whole = try request(Self.portrait, PHImageManagerMaximumSize, .aspectFit, secondary)

@@ -126,8 +126,8 @@ struct OriginalResourceChoiceTests {
         // An edit over the RAW; reverting to the compressed original drops it and switches back.
         let output = PHContentEditingOutput(contentEditingInput: try #require(given.input))
         output.adjustmentData = PHAdjustmentData(formatIdentifier: "org.example.develop", formatVersion: "1", data: Data())
-        let render = try ImageRenderer().render(
-            fileAt: try #require(given.input?.fullSizeImageURL).path, ImageRequest(target: PixelSize(width: 300, height: 300)))
+        let source = try #require(given.input?.fullSizeImageURL).path
+        let render = try ImageRenderer().render(fileAt: source, ImageRequest(target: PixelSize(width: 300, height: 300)))
         try Data(render.data).write(to: output.renderedContentURL)
         try library.performChangesAndWait { PHAssetChangeRequest(for: raw).contentEditingOutput = output }
         let edited = try pair()

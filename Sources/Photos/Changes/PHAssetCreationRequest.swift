@@ -158,10 +158,11 @@ public final class PHAssetCreationRequest: PHAssetChangeRequest, @unchecked Send
         record.isRAW = record.isRAW || hasRAW
         if let chosenOriginal {
             guard PHAsset.isRAWPlusCompressedPair(rows) else {
+                let types = resources.map(\.type.name).joined(separator: ", ")
                 throw PHPhotosError(
                     .invalidResource,
                     "originalResourceChoice applies to RAW+JPEG assets only: a compressed .photo and a RAW "
-                        + ".alternatePhoto (this asset is made of [\(resources.map(\.type.name).joined(separator: ", "))])")
+                        + ".alternatePhoto (this asset is made of [\(types)])")
             }
             record.originalResourceChoice = Int64(chosenOriginal.rawValue)
         }

@@ -48,7 +48,8 @@ extension PHAssetChangeRequest {
                 columns.append(("adjustmentFormatIdentifier", .null))
             }
             columns.append(("modificationDate", .double(Date().timeIntervalSince1970)))
-            try context.transaction.updateAsset(localIdentifier: targetIdentifier, setting: columns, properties: ["content"])
+            try context.transaction.updateAsset(
+                localIdentifier: targetIdentifier, setting: columns, properties: ["content"])
         case .edit(let output):
             try commit(output, record: record, assetID: assetID, existing: existing, context)
         }

@@ -231,8 +231,8 @@ extension PHAsset {
         if let chosen = options.chosenOriginal, !PHAsset.isRAWPlusCompressedPair(records) {
             throw PHPhotosError(
                 .requestNotSupportedForAsset,
-                "originalResourceChoice (\(chosen)) applies to RAW+JPEG assets only: this asset has no compressed photo "
-                    + "with a RAW alternate", localIdentifiers: [localIdentifier])
+                "originalResourceChoice (\(chosen)) applies to RAW+JPEG assets only: this asset has no "
+                    + "compressed photo with a RAW alternate", localIdentifiers: [localIdentifier])
         }
         // The original is the one the options choose, else the asset's choice.
         guard let original = first(isVideo ? [.video] : pictureSources(edited: false, choice: options.chosenOriginal))

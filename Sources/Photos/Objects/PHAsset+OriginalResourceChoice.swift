@@ -41,7 +41,8 @@ extension PHAsset {
     /// (by their types, as sniffed from their content).
     static func isRAWPlusCompressedPair(_ resources: [ResourceRecord]) -> Bool {
         func isRAW(_ type: PHAssetResourceType) -> Bool? {
-            resources.first { $0.type == type.rawValue }.map { $0.uniformTypeIdentifier.map(RAWTypes.contains) ?? false }
+            resources.first { $0.type == type.rawValue }
+                .map { $0.uniformTypeIdentifier.map(RAWTypes.contains) ?? false }
         }
         return isRAW(.photo) == false && isRAW(.alternatePhoto) == true
     }

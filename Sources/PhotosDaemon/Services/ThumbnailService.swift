@@ -180,7 +180,8 @@ public final class ThumbnailService: Service, Sendable {
             let rawOriginal = rows.assets.integer(AssetRows.AssetColumn.originalResourceChoice) == 1
             let sources =
                 isVideo
-                ? PHAssetResourceType.movieSources : PHAssetResourceType.pictureSources(edited: true, rawOriginal: rawOriginal)
+                ? PHAssetResourceType.movieSources
+                : PHAssetResourceType.pictureSources(edited: true, rawOriginal: rawOriginal)
             let preferred = sources.lazy.compactMap { files[Int64($0.rawValue)] }.first
             if isImage || isVideo, let preferred { paths.append(Picture(path: preferred, isVideo: isVideo)) }
             try rows.assets.advance()

@@ -30,9 +30,12 @@ enum PentaxMakerNote {
             return false
         }
         let order: ByteOrder =
-            note.matches(ascii: "MM", at: mark) ? .bigEndian : note.matches(ascii: "II", at: mark) ? .littleEndian : tiff.order
-        let structure = TIFFBytes(bytes: tiff.bytes, order: order)
-        guard let (structure, entries) = structure.directoryInEitherOrder(at: noteOffset + mark + 2) else { return false }
+            note.matches(ascii: "MM", at: mark)
+            ? .bigEndian : note.matches(ascii: "II", at: mark) ? .littleEndian : tiff.order
+        guard
+            let (structure, entries) = TIFFBytes(bytes: tiff.bytes, order: order)
+                .directoryInEitherOrder(at: noteOffset + mark + 2)
+        else { return false }
         func byte(_ tag: UInt16, _ index: Int) -> Int? {
             guard let entry = entries.first(where: { $0.tag == tag }), entry.type == 1 || entry.type == 7 else {
                 return nil
