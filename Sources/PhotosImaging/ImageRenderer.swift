@@ -54,6 +54,11 @@ public struct ImageRenderer: Sendable {
         try render(fileAt: path, request, previewEdge: nil)
     }
 
+    /// The size the file at `path` renders at for `request` (its header only: nothing is decoded).
+    public func outputSize(ofFileAt path: String, _ request: ImageRequest) throws(ImagingError) -> PixelSize {
+        Framing(try header(ofFileAt: path).size, request, previewEdge: nil).output
+    }
+
     /// A quick, smaller rendering of the same request: at most `edge` pixels on its longer side,
     /// from the camera's embedded thumbnail when that is at least half the size needed and has
     /// the picture's proportions, else a shrink-on-load decode (JPEG decodes at 1/2, 1/4 or 1/8).

@@ -71,7 +71,19 @@ struct ThumbnailRoutes: Sendable {
         let wanted = try Wanted(Query(request.uri.query))
         // A limited client's 404 for an asset it does not see, as for one that is not there.
         let description = try fetches.description(ofAsset: identifier, access: context.access)
-        let sources = description.mediaType == "video" ? PHAssetResourceType.movieSources : PHAssetResourceType.pictureSources
+        let options = PHFetchOptions()
+        options.photoLibrary = fetches.library
+        options.includeHiddenAssets = true
+        options.includeAllBurstAssets = true
+        guard let asset = PHAsset.fetchAssets(withLocalIdentifiers: [identifier], options: options).firstObject else {
+            throw APIError(.notFound, "no asset \(identifier)")
+        }
+        // The file the manager renders (a RAW+JPEG pair's RAW when that is its chosen original), whose
+        // stamp is the ETag's.
+        let sources =
+            description.mediaType == "video"
+            ? PHAssetResourceType.movieSources
+            : PHAssetResourceType.pictureSources(edited: true, rawOriginal: asset.originalResourceChoice == .raw)
         guard let file = sources.lazy.compactMap({ type in description.resources.first { $0.type == type.name } }).first
         else {
             throw APIError(.notFound, "asset \(identifier) has no picture to make a thumbnail of")
@@ -79,13 +91,6 @@ struct ThumbnailRoutes: Sendable {
         let tag = wanted.tag(ofFileAt: file.path)
         if let tag, request.headers[.ifNoneMatch] == tag {
             return Response(status: .notModified, headers: [.eTag: tag, .cacheControl: "private, no-cache"])
-        }
-        let options = PHFetchOptions()
-        options.photoLibrary = fetches.library
-        options.includeHiddenAssets = true
-        options.includeAllBurstAssets = true
-        guard let asset = PHAsset.fetchAssets(withLocalIdentifiers: [identifier], options: options).firstObject else {
-            throw APIError(.notFound, "no asset \(identifier)")
         }
         let data = try await render(asset, wanted)
         var headers: HTTPFields = [

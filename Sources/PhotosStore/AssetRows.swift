@@ -46,7 +46,7 @@ public struct AssetRows {
     public enum AssetColumn: Int32 {
         case localIdentifier = 1, mediaType, mediaSubtypes, pixelWidth, pixelHeight, creationDate,
             creationDateOffset, creationDateIsFloating, modificationDate, latitude, longitude, altitude, duration,
-            isFavorite, isHidden, burstIdentifier, representsBurst, rating
+            isFavorite, isHidden, burstIdentifier, representsBurst, rating, originalResourceChoice
     }
 
     /// Columns of ``albums``' rows.
@@ -167,7 +167,7 @@ extension LibraryDatabase {
                         SELECT j.key, a.localIdentifier, a.mediaType, a.mediaSubtypes, a.pixelWidth, a.pixelHeight,
                             a.creationDate, a.creationDateOffset, a.creationDateIsFloating, a.modificationDate,
                             a.latitude, a.longitude, a.altitude, a.duration, a.isFavorite, a.isHidden,
-                            a.burstIdentifier, a.representsBurst, a.rating
+                            a.burstIdentifier, a.representsBurst, a.rating, a.originalResourceChoice
                         FROM json_each(?) AS j CROSS JOIN asset a ON a.id = j.value
                         """),
                 arguments: list),

@@ -340,6 +340,11 @@ extension LibraryDatabase {
             // library makes the count table and its triggers again (`migrate`).
             try SmartAlbum.insertMissing(db)
         }
+        migrator.registerMigration("v21: original resource choice") { db in
+            // PHAsset.originalResourceChoice (PhotoKit SDK 27): which original of a RAW+JPEG pair
+            // renders and edits start from, 0 (compressed, PhotoKit's default) or 1 (RAW).
+            try db.execute(sql: "ALTER TABLE asset ADD COLUMN originalResourceChoice INTEGER NOT NULL DEFAULT 0")
+        }
         return migrator
     }
 

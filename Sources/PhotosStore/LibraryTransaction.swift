@@ -29,15 +29,15 @@ public final class LibraryTransaction {
                 INSERT INTO asset (localIdentifier, mediaType, mediaSubtypes, sourceType, pixelWidth, pixelHeight,
                     creationDate, creationDateOffset, creationDateIsFloating, modificationDate, addedDate, latitude,
                     longitude, altitude, duration, isFavorite, isHidden, burstIdentifier, burstSelectionTypes,
-                    representsBurst, adjustmentFormatIdentifier, isRAW, rating, isSelfie)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    representsBurst, adjustmentFormatIdentifier, isRAW, rating, isSelfie, originalResourceChoice)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
         let values: [(any DatabaseValueConvertible)?] = [
             asset.localIdentifier, asset.mediaType, asset.mediaSubtypes, asset.sourceType, asset.pixelWidth,
             asset.pixelHeight, asset.creationDate, asset.creationDateOffset, asset.creationDateIsFloating,
             asset.modificationDate, asset.addedDate, asset.latitude, asset.longitude, asset.altitude, asset.duration,
             asset.isFavorite, asset.isHidden, asset.burstIdentifier, asset.burstSelectionTypes, asset.representsBurst,
-            asset.adjustmentFormatIdentifier, asset.isRAW, asset.rating, asset.isSelfie,
+            asset.adjustmentFormatIdentifier, asset.isRAW, asset.rating, asset.isSelfie, asset.originalResourceChoice,
         ]
         try statement.execute(arguments: StatementArguments(values))
         let id = db.lastInsertedRowID

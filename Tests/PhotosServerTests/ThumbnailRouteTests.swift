@@ -67,6 +67,33 @@ struct ThumbnailRouteTests {
         }
     }
 
+    /// A RAW+JPEG pair whose chosen original is its RAW: the thumbnail is the RAW's (1224x816, not
+    /// the JPEG's 640x480), and once the choice goes back to the JPEG the old ETag is stale.
+    @Test func aPairsThumbnailAndETagFollowItsChosenOriginal() async throws {
+        let raw = try #require(Corpus.file("Camera/RAW/canon_eos_6d.dng"))
+        var identifier = ""
+        try files.library.performChangesAndWait {
+            let request = PHAssetCreationRequest.forAsset()
+            request.addResource(with: .photo, fileURL: Self.photo, options: nil)
+            request.addResource(with: .alternatePhoto, fileURL: raw, options: nil)
+            request.originalResourceChoice = .raw
+            identifier = request.placeholderForCreatedAsset!.localIdentifier
+        }
+        try await withServer { socket in
+            let target = "/v1/assets/\(identifier)/thumbnail?size=2000"
+            let first = try await APIServerTests.get(socket, target)
+            #expect(try renderer.header(of: first.body).size == PixelSize(width: 1224, height: 816))
+            let tag = try #require(first.headers["etag"])
+            let options = PHFetchOptions()
+            options.photoLibrary = files.library
+            let pair = try #require(PHAsset.fetchAssets(withLocalIdentifiers: [identifier], options: options).firstObject)
+            try files.library.performChangesAndWait { PHAssetChangeRequest(for: pair).revertAssetContent(to: .compressed) }
+            let after = try await APIServerTests.get(socket, target, headers: ["If-None-Match": tag])
+            #expect(after.status == 200 && after.headers["etag"] != tag)
+            #expect(try renderer.header(of: after.body).size == PixelSize(width: 640, height: 480))
+        }
+    }
+
     @Test func aMovieGivesItsPosterFrame() async throws {
         try await withServer { socket in
             let reply = try await APIServerTests.get(socket, target(Self.movie, "?size=64"))

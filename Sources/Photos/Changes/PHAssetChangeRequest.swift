@@ -87,7 +87,15 @@ public class PHAssetChangeRequest: PHChangeRequest, @unchecked Sendable {
     /// Drops the asset's edit: its render, adjustment data and base are removed (after the commit)
     /// and it looks as its original file again. An asset without edits is left as it is.
     public func revertAssetContentToOriginal() {
-        contentChange = .revert
+        contentChange = .revert(to: nil)
+    }
+
+    /// Drops the asset's edit, as ``revertAssetContentToOriginal()`` does, and makes `choice` the
+    /// original its pictures and later edits start from (SDK 27): the RAW or the compressed file of
+    /// a RAW+JPEG asset. For any other asset the block fails with `changeNotSupported`, as
+    /// PhotoKit does not support it. The change is a content change (`assetContentChanged`).
+    public func revertAssetContent(to choice: PHAsset.OriginalResourceChoice) {
+        contentChange = .revert(to: choice)
     }
 
     private func note(_ property: String) {

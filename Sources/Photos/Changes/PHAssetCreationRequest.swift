@@ -51,6 +51,15 @@ public final class PHAssetCreationRequest: PHAssetChangeRequest, @unchecked Send
     }
 
     private(set) var resources: [PendingResource] = []
+    private var chosenOriginal: PHAsset.OriginalResourceChoice?
+
+    /// Which original of the new RAW+JPEG asset its pictures and edits start from (SDK 27):
+    /// `.compressed` (the default) or `.raw`. It applies to an asset made of a compressed `.photo`
+    /// and a RAW `.alternatePhoto` only: set on any other, the block fails with `invalidResource`.
+    public var originalResourceChoice: PHAsset.OriginalResourceChoice {
+        get { chosenOriginal ?? .compressed }
+        set { chosenOriginal = newValue }
+    }
 
     /// A request to create an asset; add its resources with `addResource`.
     public class func forAsset() -> PHAssetCreationRequest {
@@ -147,6 +156,16 @@ public final class PHAssetCreationRequest: PHAssetChangeRequest, @unchecked Send
             record.mediaSubtypes |= Int64(PHAssetMediaSubtype.photoLive.rawValue)
         }
         record.isRAW = record.isRAW || hasRAW
+        if let chosenOriginal {
+            guard PHAsset.isRAWPlusCompressedPair(rows) else {
+                let types = resources.map(\.type.name).joined(separator: ", ")
+                throw PHPhotosError(
+                    .invalidResource,
+                    "originalResourceChoice applies to RAW+JPEG assets only: a compressed .photo and a RAW "
+                        + ".alternatePhoto (this asset is made of [\(types)])")
+            }
+            record.originalResourceChoice = Int64(chosenOriginal.rawValue)
+        }
         if record.creationDate == nil { record.creationDate = record.addedDate }
         try context.transaction.insertAsset(record, resources: rows)
         if let burst = record.burstIdentifier { try context.transaction.pickBurstRepresentatives([burst]) }

@@ -4,10 +4,11 @@ import PhotosIngest
 import PhotosMetadata
 import PhotosStore
 
-/// A change of an asset's content asked for in a change block: an edit to commit, or a revert.
+/// A change of an asset's content asked for in a change block: an edit to commit, or a revert
+/// (to a RAW+JPEG asset's chosen original, or to the one it has).
 enum ContentChange {
     case edit(PHContentEditingOutput)
-    case revert
+    case revert(to: PHAsset.OriginalResourceChoice?)
 }
 
 /// Committing edits and reverts.
@@ -27,13 +28,28 @@ extension PHAssetChangeRequest {
         }
         let existing = try context.transaction.editResources(ofAsset: assetID)
         switch change {
-        case .revert:
-            guard !existing.isEmpty || record.adjustmentFormatIdentifier != nil else { return }
-            try context.transaction.removeEditResources(existing)
+        case .revert(let choice):
+            var columns: [(column: String, value: SQLValue)] = []
+            if let choice {
+                guard PHAsset.isRAWPlusCompressedPair(try context.transaction.resources(ofAsset: assetID)) else {
+                    throw PHPhotosError(
+                        .changeNotSupported,
+                        "revertAssetContent(to:) applies to RAW+JPEG assets only: this asset has no compressed photo "
+                            + "with a RAW alternate", localIdentifiers: [targetIdentifier])
+                }
+                if record.originalResourceChoice != Int64(choice.rawValue) {
+                    columns.append(("originalResourceChoice", .int(Int64(choice.rawValue))))
+                }
+            }
+            let isEdited = !existing.isEmpty || record.adjustmentFormatIdentifier != nil
+            guard isEdited || !columns.isEmpty else { return }
+            if isEdited {
+                try context.transaction.removeEditResources(existing)
+                columns.append(("adjustmentFormatIdentifier", .null))
+            }
+            columns.append(("modificationDate", .double(Date().timeIntervalSince1970)))
             try context.transaction.updateAsset(
-                localIdentifier: targetIdentifier,
-                setting: [("adjustmentFormatIdentifier", .null), ("modificationDate", .double(Date().timeIntervalSince1970))],
-                properties: ["content"])
+                localIdentifier: targetIdentifier, setting: columns, properties: ["content"])
         case .edit(let output):
             try commit(output, record: record, assetID: assetID, existing: existing, context)
         }

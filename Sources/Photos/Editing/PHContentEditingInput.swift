@@ -24,6 +24,16 @@ public class PHContentEditingInputRequestOptions: NSObject, @unchecked Sendable 
     public var isNetworkAccessAllowed = false
     /// Called with 0 before the input is made and 1 after; setting `stop` cancels the request.
     public var progressHandler: ((Double, UnsafeMutablePointer<ObjCBool>) -> Void)?
+    /// Which original of a RAW+JPEG asset to give when the input is the asset's original (SDK 27):
+    /// once set, the request is answered as though it were the asset's own
+    /// ``PHAsset/originalResourceChoice`` (the asset's is not changed); unset, the asset's applies.
+    /// Set for an asset that is not a RAW+JPEG pair, the request fails with `requestNotSupportedForAsset`.
+    public var originalResourceChoice: PHAsset.OriginalResourceChoice {
+        get { chosenOriginal ?? .compressed }
+        set { chosenOriginal = newValue }
+    }
+    /// The choice set, if any.
+    private(set) var chosenOriginal: PHAsset.OriginalResourceChoice?
 
     /// Options with PhotoKit's defaults.
     public override init() {}
@@ -61,8 +71,9 @@ public class PHContentEditingInput: NSObject, @unchecked Sendable {  // Immutabl
     /// The earlier edit's adjustment data, when ``PHContentEditingInputRequestOptions/canHandleAdjustmentData``
     /// accepted it; nil otherwise (the picture is then the edited one).
     public let adjustmentData: PHAdjustmentData?
-    /// The photo to edit, for a photo: the original, the picture an accepted edit was made on, or
-    /// the asset as it looks now. Read it; never write it (it may be the user's own file).
+    /// The photo to edit, for a photo: the original (a RAW+JPEG asset's RAW when that is the
+    /// original chosen, as LibRaw or any RAW developer reads it), the picture an accepted edit was
+    /// made on, or the asset as it looks now. Read it; never write it (it may be the user's own file).
     public let fullSizeImageURL: URL?
     /// The EXIF orientation of ``fullSizeImageURL`` (1 = up), as `CGImagePropertyOrientation` raw values.
     public let fullSizeImageOrientation: Int32
@@ -217,7 +228,15 @@ extension PHAsset {
         func first(_ types: [PHAssetResourceType]) -> ResourceRecord? {
             types.lazy.compactMap { type in records.first { $0.type == type.rawValue } }.first
         }
-        guard let original = first(isVideo ? [.video] : PHAssetResourceType.originalPictureSources) else {
+        if let chosen = options.chosenOriginal, !PHAsset.isRAWPlusCompressedPair(records) {
+            throw PHPhotosError(
+                .requestNotSupportedForAsset,
+                "originalResourceChoice (\(chosen)) applies to RAW+JPEG assets only: this asset has no "
+                    + "compressed photo with a RAW alternate", localIdentifiers: [localIdentifier])
+        }
+        // The original is the one the options choose, else the asset's choice.
+        guard let original = first(isVideo ? [.video] : pictureSources(edited: false, choice: options.chosenOriginal))
+        else {
             if let reason = library.unavailabilityReason { throw reason }
             throw PHPhotosError(
                 .missingResource, "the asset has no \(isVideo ? "video" : "photo") resource",

@@ -46,7 +46,8 @@ public class PHImageManager: NSObject, @unchecked Sendable {  // Mutable state i
 
     /// Requests an image of `asset` scaled to `targetSize` (pixels; ``PHImageManagerMaximumSize``
     /// for the whole image) by `contentMode`, delivered to `resultHandler` once, or twice for an
-    /// asynchronous opportunistic request (degraded first).
+    /// asynchronous opportunistic request (degraded first; three times with
+    /// ``PHImageRequestOptions/allowSecondaryDegradedImage``, two degraded, growing).
     @discardableResult
     public func requestImage(
         for asset: PHAsset, targetSize: CGSize, contentMode: PHImageContentMode, options: PHImageRequestOptions?,
@@ -198,8 +199,21 @@ public class PHImageManager: NSObject, @unchecked Sendable {  // Mutable state i
             return
         case .opportunistic:
             // A failed preview is no result: the final rendering reports the error.
+            var degradedEdge = 0
             if let preview = try? renderer.renderPreview(fileAt: path, plan.request) {
                 guard deliver(UIImage(rendered: preview), degraded: true) else { return }
+                degradedEdge = max(preview.size.width, preview.size.height)
+            }
+            // The second is decoded from the picture (shrunk on load), not the camera's thumbnail:
+            // the final image's framing at half its size, at most 1,024 px.
+            if plan.allowsSecondaryDegradedImage, let final = try? renderer.outputSize(ofFileAt: path, plan.request) {
+                let edge = min(Self.secondaryDegradedEdge, max(final.width, final.height) / 2)
+                var request = plan.request
+                request.target = ImageGeometry.scaled(final, into: PixelSize(width: edge, height: edge), fill: false)
+                request.fill = false
+                if edge > degradedEdge, let secondary = try? renderer.render(fileAt: path, request) {
+                    guard deliver(UIImage(rendered: secondary), degraded: true) else { return }
+                }
             }
         case .highQualityFormat:
             break
@@ -247,10 +261,11 @@ public class PHImageManager: NSObject, @unchecked Sendable {  // Mutable state i
     var imageRenderer: ImageRenderer { renderer }
 
     /// The file holding the asset's picture: as edited, its edit's render (`fullSizePhoto`), else
-    /// its photo, else its alternate; unedited, its photo, else its alternate.
+    /// its original; unedited, its original. The original is its photo, else its alternate; for a
+    /// RAW+JPEG pair whose ``PHAsset/originalResourceChoice`` is `.raw`, its RAW (the alternate) first.
     static func photoResource(of asset: PHAsset, edited: Bool = true) throws -> PHAssetResource {
         let resources = PHAssetResource.assetResources(for: asset)
-        for type in edited ? PHAssetResourceType.pictureSources : PHAssetResourceType.originalPictureSources {
+        for type in asset.pictureSources(edited: edited) {
             if let resource = resources.first(where: { $0.type == type }) { return resource }
         }
         if let reason = asset.library?.unavailabilityReason { throw reason }
@@ -291,6 +306,9 @@ public class PHImageManager: NSObject, @unchecked Sendable {  // Mutable state i
         return PHPhotosError(code, error.description, localIdentifiers: [asset.localIdentifier], userInfo: userInfo)
     }
 
+    /// The longest side of a secondary degraded image (``PHImageRequestOptions/allowSecondaryDegradedImage``).
+    static let secondaryDegradedEdge = 1024
+
     /// Headers only, for the orientation of data requests: no size limit applies to reading data.
     private static let headers = ImageRenderer(limits: .init(maximumPixelCount: .max))
 }
@@ -303,6 +321,8 @@ struct ImagePlan: Sendable {
     let progressHandler: PHAssetImageProgressHandler?
     /// Whether the image is of the asset as edited (``PHImageRequestOptionsVersion/current``).
     let isCurrentVersion: Bool
+    /// Whether an opportunistic request may deliver a second, larger degraded image.
+    let allowsSecondaryDegradedImage: Bool
 
     init(targetSize: CGSize, contentMode: PHImageContentMode, options: PHImageRequestOptions) {
         var request = ImageRequest()
@@ -327,6 +347,7 @@ struct ImagePlan: Sendable {
         delivery =
             options.isSynchronous && options.deliveryMode == .opportunistic ? .highQualityFormat : options.deliveryMode
         progressHandler = options.progressHandler
+        allowsSecondaryDegradedImage = options.allowSecondaryDegradedImage
     }
 }
 

@@ -58,9 +58,11 @@ public enum PHImageRequestOptionsResizeMode: Int, Sendable, Hashable {
 public enum PHImageRequestOptionsVersion: Int, Sendable, Hashable {
     /// With the edits: the edit's render (`fullSizePhoto`) when the asset has one, else the original.
     case current = 0
-    /// Without the edits: the original file.
+    /// Without the edits: the original file (for a RAW+JPEG pair, the one its
+    /// ``PHAsset/originalResourceChoice`` names: its photo, or its RAW).
     case unadjusted = 1
-    /// The original file (for a RAW+JPEG pair, as for `unadjusted`, its photo).
+    /// The original file (for a RAW+JPEG pair, as for `unadjusted`, the one its original resource
+    /// choice names).
     case original = 2
 }
 
@@ -93,6 +95,12 @@ public class PHImageRequestOptions: NSObject {
     public var isNetworkAccessAllowed = false
     /// Called with 0 and 1 around the final decode; its `stop` flag cancels the request.
     public var progressHandler: PHAssetImageProgressHandler?
+    /// With ``PHImageRequestOptionsDeliveryMode/opportunistic`` delivery (iOS 17), a second, larger
+    /// degraded image between the fast one and the final one (``PHImageResultIsDegradedKey`` true
+    /// for both), decoded from the picture rather than the camera's thumbnail: the final image's
+    /// framing at half its size, at most 1,024 pixels on its longer side, given only when that is
+    /// larger than the first. False by default: one degraded image, then the final one.
+    public var allowSecondaryDegradedImage = false
     /// How the delivered ``UIImage`` is encoded (not in PhotoKit, whose images are decoded
     /// bitmaps): nil (the default) for JPEG, or PNG when the image has transparency.
     public var encoding: UIImage.Format?

@@ -54,6 +54,9 @@ public final class PHAsset: PHObject, @unchecked Sendable {
     public let adjustmentFormatIdentifier: String?
     /// Its stars: the user's, or those the file states (`xmp:Rating`, or EXIF's Rating tag).
     public let rating: PHAssetRating
+    /// Which original of a RAW+JPEG asset its pictures and edits start from (SDK 27): `.raw` only
+    /// when chosen for such a pair, else `.compressed`.
+    public let originalResourceChoice: OriginalResourceChoice
     /// Always false: there is no iCloud sync to fail.
     public let isSyncFailureHidden = false
     /// When the asset was added to the library (not in PhotoKit's public API).
@@ -91,6 +94,7 @@ public final class PHAsset: PHObject, @unchecked Sendable {
         representsBurst = record.representsBurst
         adjustmentFormatIdentifier = record.adjustmentFormatIdentifier
         rating = PHAssetRating(rawValue: Int(record.rating)) ?? .unset
+        originalResourceChoice = OriginalResourceChoice(rawValue: Int(record.originalResourceChoice)) ?? .compressed
         addedDate = Date(timeIntervalSince1970: record.addedDate)
         creationDateUTCOffset = record.creationDateIsFloating ? nil : record.creationDateOffset
         creationDateIsFloating = record.creationDateIsFloating
@@ -130,13 +134,14 @@ public final class PHAsset: PHObject, @unchecked Sendable {
     /// The type of the picture, movie or sound shown for the asset (iOS 26): the ``PHAssetResource/contentType``
     /// of its primary resource (photo, video or audio), or of its edit's render (`fullSizePhoto`,
     /// `fullSizeVideo`) when it has been edited, since that is what is shown. A RAW+JPEG pair is its
-    /// JPEG. With no such resource to read: `.image`, `.movie`, `.audio` or `.data` by media type.
+    /// JPEG, or its RAW when that is its ``originalResourceChoice``. With no such resource to read:
+    /// `.image`, `.movie`, `.audio` or `.data` by media type.
     public var contentType: UTType {
         let sources: [PHAssetResourceType] =
             switch mediaType {
             case .video: PHAssetResourceType.movieSources
             case .audio: [.audio]
-            case .image, .unknown: PHAssetResourceType.pictureSources
+            case .image, .unknown: pictureSources(edited: true)
             }
         let resources = PHAssetResource.assetResources(for: self)
         for type in sources {

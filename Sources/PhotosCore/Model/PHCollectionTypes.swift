@@ -127,6 +127,16 @@ public enum PHAssetResourceType: Int, Sendable, Hashable, CaseIterable, Codable 
     /// `.unadjusted` and `.original` versions).
     public static let originalPictureSources: [PHAssetResourceType] = [.photo, .alternatePhoto]
 
+    /// The resources an asset's picture is rendered from, the first it has, for an asset whose
+    /// original resource choice (`PHAsset.OriginalResourceChoice`) may be its RAW: as it looks now
+    /// (`edited`), its edit's render first; then its originals, the RAW of a RAW+JPEG pair (its
+    /// alternate photo) first when `rawOriginal`, else its photo first. With `rawOriginal` false
+    /// these are ``pictureSources`` and ``originalPictureSources``.
+    public static func pictureSources(edited: Bool, rawOriginal: Bool) -> [PHAssetResourceType] {
+        let originals: [PHAssetResourceType] = rawOriginal ? [.alternatePhoto, .photo] : originalPictureSources
+        return edited ? [.fullSizePhoto] + originals : originals
+    }
+
     /// The resources a video asset's movie is read from as it looks now, the first it has: its
     /// edit's render, else its video (`PHImageManager`'s poster frames and video requests,
     /// photosd's thumbnails, the API's).

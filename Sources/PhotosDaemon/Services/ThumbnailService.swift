@@ -176,7 +176,12 @@ public final class ThumbnailService: Service, Sendable {
                 if files[type] == nil { files[type] = rows.resources.string(AssetRows.ResourceColumn.path) }
                 try rows.resources.advance()
             }
-            let sources = isVideo ? PHAssetResourceType.movieSources : PHAssetResourceType.pictureSources
+            // The picture PHImageManager renders: a RAW+JPEG pair's RAW when that is its chosen original.
+            let rawOriginal = rows.assets.integer(AssetRows.AssetColumn.originalResourceChoice) == 1
+            let sources =
+                isVideo
+                ? PHAssetResourceType.movieSources
+                : PHAssetResourceType.pictureSources(edited: true, rawOriginal: rawOriginal)
             let preferred = sources.lazy.compactMap { files[Int64($0.rawValue)] }.first
             if isImage || isVideo, let preferred { paths.append(Picture(path: preferred, isVideo: isVideo)) }
             try rows.assets.advance()

@@ -5,7 +5,8 @@ extension ExifSummary {
     }
 
     /// Finds the maker note in the EXIF directory of `block` and reads Apple's identifiers and HDR
-    /// type, or Canon's HDR scene mode. A missing or damaged note leaves the summary unchanged.
+    /// type, or whether Canon's, Sony's, Nikon's or Pentax's says HDR. A missing or damaged note
+    /// leaves the summary unchanged.
     mutating func readMakerNote(in block: [UInt8]) {
         guard let tiff = TIFFBytes(exifBlock: block), let ifd0Offset = tiff.firstDirectoryOffset,
             let ifd0 = tiff.entries(at: ifd0Offset),
@@ -19,9 +20,16 @@ extension ExifSummary {
             contentIdentifier = apple.contentIdentifier
             burstIdentifier = apple.burstIdentifier
             isHDR = isHDR || apple.isHDR
-        } else if make?.hasPrefix("Canon") == true,
-            CanonMakerNote.easyMode(in: tiff, noteOffset: noteOffset) == CanonMakerNote.highDynamicRange
+        } else if make?.hasPrefix("Canon") == true {
+            if CanonMakerNote.easyMode(in: tiff, noteOffset: noteOffset) == CanonMakerNote.highDynamicRange {
+                isHDR = true
+            }
+        } else if SonyMakerNote.isHDR(in: tiff, noteOffset: noteOffset, make: make)
+            || NikonMakerNote.isHDR(in: tiff, noteOffset: noteOffset)
+            || PentaxMakerNote.isHDR(in: tiff, noteOffset: noteOffset)
         {
+            // Each looks for its own note's signature first. Samsung's notes have no HDR field
+            // (ExifTool's Samsung Type2 table names none).
             isHDR = true
         }
     }

@@ -48,6 +48,20 @@ struct TIFFBytes {
         }
     }
 
+    /// The directory at `offset` read in whichever byte order makes it a plausible directory (every
+    /// entry of a known type), this structure's first: maker notes do not all follow their EXIF
+    /// block's order (ExifTool reads them in an "unknown" order, and tries both). Returns the
+    /// structure in the order that worked, with the entries; `nil` when neither does.
+    func directoryInEitherOrder(at offset: Int) -> (tiff: TIFFBytes, entries: [TIFFEntry])? {
+        for order in [order, order == .littleEndian ? .bigEndian : .littleEndian] {
+            let tiff = TIFFBytes(bytes: bytes, order: order)
+            if let entries = tiff.entries(at: offset), entries.allSatisfy({ (1...13).contains($0.type) }) {
+                return (tiff, entries)
+            }
+        }
+        return nil
+    }
+
     /// Where an entry's values start when they are stored out of line (more than 4 bytes), or
     /// `nil` when they are inline or do not fit in the structure.
     func valueOffset(_ entry: TIFFEntry) -> Int? {

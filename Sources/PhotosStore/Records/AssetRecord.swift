@@ -57,6 +57,9 @@ public struct AssetRecord: Sendable, Hashable, Codable, Identifiable, FetchableR
     public var rating: Int64
     /// Taken with a phone's front camera (the Selfies smart album).
     public var isSelfie: Bool
+    /// Which original of a RAW+JPEG pair renders and edits start from: 0 the compressed one (the
+    /// `.photo`, the default), 1 the RAW (the `.alternatePhoto`); `PHAsset.OriginalResourceChoice`.
+    public var originalResourceChoice: Int64
 
     /// Creates a record for a new asset with PhotoKit's defaults.
     public init(
@@ -88,9 +91,11 @@ public struct AssetRecord: Sendable, Hashable, Codable, Identifiable, FetchableR
         self.isRAW = false
         self.rating = 0
         self.isSelfie = false
+        self.originalResourceChoice = 0
     }
 
-    /// A record from JSON (a tombstone); one kept before ratings and selfies existed has neither.
+    /// A record from JSON (a tombstone); one kept before ratings, selfies and the original resource
+    /// choice existed has none of them.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         id = try container.decodeIfPresent(Int64.self, forKey: .id)
@@ -118,6 +123,7 @@ public struct AssetRecord: Sendable, Hashable, Codable, Identifiable, FetchableR
         isRAW = try container.decode(Bool.self, forKey: .isRAW)
         rating = try container.decodeIfPresent(Int64.self, forKey: .rating) ?? 0
         isSelfie = try container.decodeIfPresent(Bool.self, forKey: .isSelfie) ?? false
+        originalResourceChoice = try container.decodeIfPresent(Int64.self, forKey: .originalResourceChoice) ?? 0
     }
 
     /// The columns ``AssetRecord`` reads (the generated `isBurstVisible` is not one of them).
@@ -128,7 +134,7 @@ public struct AssetRecord: Sendable, Hashable, Codable, Identifiable, FetchableR
         Column("addedDate"), Column("latitude"), Column("longitude"), Column("altitude"), Column("duration"),
         Column("isFavorite"), Column("isHidden"), Column("burstIdentifier"), Column("burstSelectionTypes"),
         Column("representsBurst"), Column("adjustmentFormatIdentifier"), Column("isRAW"), Column("rating"),
-        Column("isSelfie"),
+        Column("isSelfie"), Column("originalResourceChoice"),
     ]}
 
     public mutating func didInsert(_ inserted: InsertionSuccess) {
@@ -165,6 +171,7 @@ public struct AssetRecord: Sendable, Hashable, Codable, Identifiable, FetchableR
         isRAW = row["isRAW"]
         rating = row["rating"]
         isSelfie = row["isSelfie"]
+        originalResourceChoice = row["originalResourceChoice"]
     }
 
     /// The asset's columns, for inserts and updates.
@@ -194,5 +201,6 @@ public struct AssetRecord: Sendable, Hashable, Codable, Identifiable, FetchableR
         container["isRAW"] = isRAW
         container["rating"] = rating
         container["isSelfie"] = isSelfie
+        container["originalResourceChoice"] = originalResourceChoice
     }
 }
