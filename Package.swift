@@ -70,6 +70,9 @@ let package = Package(
 
         // Pure values and rules: no Glibc, no GRDB.
         .target(name: "PhotosCore", swiftSettings: settings),
+        // Place names for albums (localizedLocationNames): a GeoNames gazetteer the user supplies,
+        // indexed by position in memory. Foundation only.
+        .target(name: "PhotosPlaces", swiftSettings: settings),
         // Reading files: type sniffing and EXIF.
         // CPhotosRaw: the RAW families no parser reads, through LibRaw (opened on the first such file).
         .target(
@@ -215,6 +218,7 @@ let package = Package(
             name: "raw-metadata-bench", dependencies: ["PhotosMetadata"], path: "Benchmarks/raw-metadata-bench",
             swiftSettings: settings),
 
+        .testTarget(name: "PhotosPlacesTests", dependencies: ["PhotosPlaces", "PhotosTestSupport"], swiftSettings: settings),
         .testTarget(name: "PhotosCoreTests", dependencies: ["PhotosCore", "PhotosTestSupport"], swiftSettings: settings),
         .testTarget(name: "PhotosStoreTests", dependencies: ["PhotosStore", "PhotosTestSupport"], swiftSettings: settings),
         .testTarget(
