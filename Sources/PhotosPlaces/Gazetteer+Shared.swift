@@ -3,7 +3,9 @@ import Synchronization
 
 extension Gazetteer {
     /// The GeoNames files looked for in the default directory, the most detailed first.
-    public static let fileNames = ["cities500.txt", "cities1000.txt", "cities5000.txt", "cities15000.txt", "allCountries.txt"]
+    public static let fileNames = [
+        "cities500.txt", "cities1000.txt", "cities5000.txt", "cities15000.txt", "allCountries.txt",
+    ]
 
     /// The directory a gazetteer is looked for in: `$XDG_DATA_HOME/photosd/places`
     /// (`~/.local/share/photosd/places`), beside the default library.

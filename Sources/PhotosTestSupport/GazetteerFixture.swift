@@ -6,36 +6,49 @@ import Foundation
 public enum GazetteerFixture {
     /// The cities' lines: 19 tab-separated columns each, as in `cities1000.txt`.
     public static let cities = [
-        "2996944\tLyon\tLyon\t\t45.74846\t4.84671\tP\tPPLA\tFR\t\t84\t\t\t\t522969\t\t200\tEurope/Paris\t2024-01-01",
-        "2968254\tVilleurbanne\tVilleurbanne\t\t45.76601\t4.8795\tP\tPPL\tFR\t\t84\t\t\t\t150659\t\t200\tEurope/Paris\t2024-01-01",
-        "3037543\tAnnecy\tAnnecy\t\t45.9\t6.11667\tP\tPPLA3\tFR\t\t84\t\t\t\t128199\t\t200\tEurope/Paris\t2024-01-01",
-        "3014728\tGrenoble\tGrenoble\t\t45.16667\t5.71667\tP\tPPLA3\tFR\t\t84\t\t\t\t158552\t\t200\tEurope/Paris\t2024-01-01",
-        "2660646\tGeneva\tGeneva\t\t46.20222\t6.14569\tP\tPPLA\tCH\t\tGE\t\t\t\t183981\t\t200\tEurope/Zurich\t2024-01-01",
-        "2988507\tParis\tParis\t\t48.85341\t2.3488\tP\tPPLC\tFR\t\t11\t\t\t\t2138551\t\t200\tEurope/Paris\t2024-01-01",
-        "3169070\tRome\tRome\tRoma,Rom\t41.89193\t12.51133\tP\tPPLC\tIT\t\t07\t\t\t\t2318895\t\t200\tEurope/Rome\t2024-01-01",
-        "3176959\tFlorence\tFlorence\tFirenze\t43.77925\t11.24626\tP\tPPLA\tIT\t\t16\t\t\t\t349296\t\t200\tEurope/Rome\t2024-01-01",
-        "2643743\tLondon\tLondon\t\t51.50853\t-0.12574\tP\tPPLC\tGB\t\tENG\t\t\t\t8961989\t\t200\tEurope/London\t2024-01-01",
-        "3413829\tReykjavík\tReykjavik\t\t64.13548\t-21.89541\tP\tPPLC\tIS\t\t39\t\t\t\t118918\t\t200\tAtlantic/Reykjavik\t2024-01-01",
-        "2198148\tSuva\tSuva\t\t-18.14161\t178.44149\tP\tPPLC\tFJ\t\t01\t\t\t\t77366\t\t200\tPacific/Fiji\t2024-01-01",
-        "1850147\tTokyo\tTokyo\t\t35.6895\t139.69171\tP\tPPLC\tJP\t\t40\t\t\t\t8336599\t\t200\tAsia/Tokyo\t2024-01-01",
-        "3451190\tRio de Janeiro\tRio de Janeiro\t\t-22.90642\t-43.18223\tP\tPPLA\tBR\t\t21\t\t\t\t6747815\t\t200\tAmerica/Sao_Paulo\t2024-01-01",
+        geoname(2_996_944, "Lyon", "45.74846", "4.84671", "PPLA", "FR", "84", 522_969, "Europe/Paris"),
+        geoname(2_968_254, "Villeurbanne", "45.76601", "4.8795", "PPL", "FR", "84", 150_659, "Europe/Paris"),
+        geoname(3_037_543, "Annecy", "45.9", "6.11667", "PPLA3", "FR", "84", 128_199, "Europe/Paris"),
+        geoname(3_014_728, "Grenoble", "45.16667", "5.71667", "PPLA3", "FR", "84", 158_552, "Europe/Paris"),
+        geoname(2_660_646, "Geneva", "46.20222", "6.14569", "PPLA", "CH", "GE", 183_981, "Europe/Zurich"),
+        geoname(2_988_507, "Paris", "48.85341", "2.3488", "PPLC", "FR", "11", 2_138_551, "Europe/Paris"),
+        geoname(3_169_070, "Rome", "41.89193", "12.51133", "PPLC", "IT", "07", 2_318_895, "Europe/Rome", "Roma,Rom"),
+        geoname(3_176_959, "Florence", "43.77925", "11.24626", "PPLA", "IT", "16", 349_296, "Europe/Rome", "Firenze"),
+        geoname(2_643_743, "London", "51.50853", "-0.12574", "PPLC", "GB", "ENG", 8_961_989, "Europe/London"),
+        geoname(3_413_829, "Reykjavík", "64.13548", "-21.89541", "PPLC", "IS", "39", 118_918, "Atlantic/Reykjavik"),
+        geoname(2_198_148, "Suva", "-18.14161", "178.44149", "PPLC", "FJ", "01", 77_366, "Pacific/Fiji"),
+        geoname(1_850_147, "Tokyo", "35.6895", "139.69171", "PPLC", "JP", "40", 8_336_599, "Asia/Tokyo"),
+        geoname(
+            3_451_190, "Rio de Janeiro", "-22.90642", "-43.18223", "PPLA", "BR", "21", 6_747_815, "America/Sao_Paulo"),
     ]
 
     /// Well-formed lines that name no place a photo is named after: a mountain (class T) and a
     /// section of a city (PPLX).
     public static let otherFeatures = [
-        "2995603\tMont Blanc\tMont Blanc\t\t45.83265\t6.86517\tT\tMT\tFR\t\t84\t\t\t\t0\t4808\t4695\tEurope/Paris\t2024-01-01",
-        "6615344\tVieux Lyon\tVieux Lyon\t\t45.7626\t4.8271\tP\tPPLX\tFR\t\t84\t\t\t\t0\t\t170\tEurope/Paris\t2024-01-01",
+        geoname(2_995_603, "Mont Blanc", "45.83265", "6.86517", "MT", "FR", "84", 0, "Europe/Paris", class: "T"),
+        geoname(6_615_344, "Vieux Lyon", "45.7626", "4.8271", "PPLX", "FR", "84", 0, "Europe/Paris"),
     ]
+
+    /// A line of GeoNames' "geoname" table (the ASCII name is the name: the reader does not use it).
+    static func geoname(
+        _ id: Int, _ name: String, _ latitude: String, _ longitude: String, _ code: String, _ country: String,
+        _ admin1: String, _ population: Int, _ timeZone: String, _ alternateNames: String = "", class: String = "P"
+    ) -> String {
+        [
+            "\(id)", name, name, alternateNames, latitude, longitude, `class`, code, country, "", admin1, "", "", "",
+            "\(population)", "", "200", timeZone, "2024-01-01",
+        ].joined(separator: "\t")
+    }
 
     /// Lines that are not geonames, each for its own reason.
     public static let malformed = [
         "only\tfive\tcolumns\there\t1",
-        "3000000\tNowhere\tNowhere\t\tnorth\t4.8\tP\tPPL\tFR\t\t84\t\t\t\t10\t\t0\tEurope/Paris\t2024-01-01",
-        "3000001\tBeyond\tBeyond\t\t123.5\t4.8\tP\tPPL\tFR\t\t84\t\t\t\t10\t\t0\tEurope/Paris\t2024-01-01",
-        "3000002\t\t\t\t45.7\t4.8\tP\tPPL\tFR\t\t84\t\t\t\t10\t\t0\tEurope/Paris\t2024-01-01",
-        "3000003\tToo\tmany\t\t45.7\t4.8\tP\tPPL\tFR\t\t84\t\t\t\t10\t\t0\tEurope/Paris\t2024-01-01\textra\tmore",
-        "not a number\tLyon 2\tLyon 2\t\t45.7\t4.8\tP\tPPL\tFR\t\t84\t\t\t\t10\t\t0\tEurope/Paris\t2024-01-01",
+        geoname(3_000_000, "Nowhere", "north", "4.8", "PPL", "FR", "84", 10, "Europe/Paris"),
+        geoname(3_000_001, "Beyond", "123.5", "4.8", "PPL", "FR", "84", 10, "Europe/Paris"),
+        geoname(3_000_002, "", "45.7", "4.8", "PPL", "FR", "84", 10, "Europe/Paris"),
+        geoname(3_000_003, "Too many", "45.7", "4.8", "PPL", "FR", "84", 10, "Europe/Paris") + "\textra\tmore",
+        geoname(3_000_004, "Lyon 2", "45.7", "4.8", "PPL", "FR", "84", 10, "Europe/Paris")
+            .replacingOccurrences(of: "3000004", with: "not a number"),
         "\u{1}\u{7F}\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t",
     ]
 

@@ -138,7 +138,8 @@ import Testing
 
     @Test func theGazetteerIsFoundByVariableOrInTheDataDirectory() throws {
         let directory = try TemporaryDirectory(prefix: "photos-places")
-        #expect(Gazetteer.defaultPath(environment: ["PHOTOS_GAZETTEER": "/some/cities500.txt"]) == "/some/cities500.txt")
+        let variable = ["PHOTOS_GAZETTEER": "/some/cities500.txt", "XDG_DATA_HOME": directory.url.path]
+        #expect(Gazetteer.defaultPath(environment: variable) == "/some/cities500.txt")
         let data = directory.url.path
         #expect(Gazetteer.defaultDirectory(environment: ["XDG_DATA_HOME": data]) == data + "/photosd/places")
         #expect(Gazetteer.defaultDirectory(environment: ["HOME": "/home/me"]) == "/home/me/.local/share/photosd/places")

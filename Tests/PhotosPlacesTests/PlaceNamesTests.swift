@@ -20,7 +20,8 @@ import Testing
     init() throws {
         directory = try TemporaryDirectory(prefix: "photos-places")
         let files = try GazetteerFixture.write(in: directory)
-        gazetteer = try Gazetteer(contentsOf: files.gazetteer, countryNames: CountryNames.read(contentsOf: files.countries))
+        gazetteer = try Gazetteer(
+            contentsOf: files.gazetteer, countryNames: CountryNames.read(contentsOf: files.countries))
     }
 
     /// Each row: the positions, then the names expected.
