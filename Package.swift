@@ -160,6 +160,8 @@ let package = Package(
                 "PhotosCore", "PhotosStore", "PhotosMetadata", "PhotosIngest", "PhotosWatcher", "PhotosWire",
                 // PHImageManager and UIImage decode through it.
                 "PhotosImaging",
+                // Albums' and folders' localizedLocationNames.
+                "PhotosPlaces",
                 // Fetches cannot throw (PhotoKit's API): their failures are logged with the cause.
                 .product(name: "Logging", package: "swift-log"),
             ],
