@@ -220,6 +220,11 @@ let package = Package(
             name: "raw-metadata-bench", dependencies: ["PhotosMetadata"], path: "Benchmarks/raw-metadata-bench",
             swiftSettings: settings),
 
+        // Release-build driver of scripts/bench-places: a gazetteer's load time and lookups/s.
+        .executableTarget(
+            name: "places-bench", dependencies: ["PhotosPlaces"], path: "Benchmarks/places-bench",
+            swiftSettings: settings),
+
         .testTarget(
             name: "PhotosPlacesTests", dependencies: ["PhotosPlaces", "PhotosTestSupport"], swiftSettings: settings),
         .testTarget(name: "PhotosCoreTests", dependencies: ["PhotosCore", "PhotosTestSupport"], swiftSettings: settings),
