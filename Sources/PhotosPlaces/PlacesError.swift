@@ -20,5 +20,6 @@ public struct PlacesError: Error, Sendable, Hashable, CustomStringConvertible {
         self.message = message
     }
 
+    /// The file and the cause, for logs.
     public var description: String { "\(path): \(message)" }
 }
