@@ -70,6 +70,9 @@ let package = Package(
 
         // Pure values and rules: no Glibc, no GRDB.
         .target(name: "PhotosCore", swiftSettings: settings),
+        // Place names for albums (localizedLocationNames): a GeoNames gazetteer the user supplies,
+        // indexed by position in memory. Foundation only.
+        .target(name: "PhotosPlaces", swiftSettings: settings),
         // Reading files: type sniffing and EXIF.
         // CPhotosRaw: the RAW families no parser reads, through LibRaw (opened on the first such file).
         .target(
@@ -157,6 +160,8 @@ let package = Package(
                 "PhotosCore", "PhotosStore", "PhotosMetadata", "PhotosIngest", "PhotosWatcher", "PhotosWire",
                 // PHImageManager and UIImage decode through it.
                 "PhotosImaging",
+                // Albums' and folders' localizedLocationNames.
+                "PhotosPlaces",
                 // Fetches cannot throw (PhotoKit's API): their failures are logged with the cause.
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -215,6 +220,13 @@ let package = Package(
             name: "raw-metadata-bench", dependencies: ["PhotosMetadata"], path: "Benchmarks/raw-metadata-bench",
             swiftSettings: settings),
 
+        // Release-build driver of scripts/bench-places: a gazetteer's load time and lookups/s.
+        .executableTarget(
+            name: "places-bench", dependencies: ["PhotosPlaces"], path: "Benchmarks/places-bench",
+            swiftSettings: settings),
+
+        .testTarget(
+            name: "PhotosPlacesTests", dependencies: ["PhotosPlaces", "PhotosTestSupport"], swiftSettings: settings),
         .testTarget(name: "PhotosCoreTests", dependencies: ["PhotosCore", "PhotosTestSupport"], swiftSettings: settings),
         .testTarget(name: "PhotosStoreTests", dependencies: ["PhotosStore", "PhotosTestSupport"], swiftSettings: settings),
         .testTarget(

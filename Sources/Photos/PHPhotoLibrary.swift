@@ -3,6 +3,7 @@ import Logging
 import PhotosCore
 import PhotosImaging
 import PhotosMetadata
+import PhotosPlaces
 import PhotosStore
 import Synchronization
 
@@ -40,6 +41,14 @@ public final class PHPhotoLibrary: @unchecked Sendable {
         public var thumbnailCacheDirectory: String? = ThumbnailDiskCache.defaultDirectory()
         /// The most bytes the thumbnail cache holds (default 512 MB; 0 keeps none).
         public var thumbnailCacheBytes = 512 << 20
+        /// The GeoNames file albums' and folders' `localizedLocationNames` are found in (read once
+        /// per process, when first needed). Default: `$PHOTOS_GAZETTEER`, else the first of
+        /// `cities500.txt`, `cities1000.txt`, `cities5000.txt`, `cities15000.txt`,
+        /// `allCountries.txt` in `$XDG_DATA_HOME/photosd/places`; nil (none found) names no place.
+        public var gazetteerPath: String? = Gazetteer.defaultPath()
+        /// tzdata's table of country names (`/usr/share/zoneinfo/iso3166.tab`), for names that
+        /// are countries; nil names places only.
+        public var countryNamesPath: String? = CountryNames.defaultPath()
 
         /// The defaults.
         public init() {}

@@ -29,6 +29,24 @@ extension LibraryDatabase {
         }
     }
 
+    /// Where the assets of a folder's albums were taken (row `id`), those with a position, through
+    /// its folders at every depth; an asset in two of its albums counts once.
+    public func memberPositions(ofFolder id: Int64) throws -> [(latitude: Double, longitude: Double)] {
+        try read { db in
+            let rows = try Row.fetchAll(
+                db.cachedStatement(
+                    sql: """
+                        WITH RECURSIVE tree(id) AS (
+                            SELECT id FROM collection WHERE parentId = ?
+                            UNION SELECT c.id FROM collection c JOIN tree ON c.parentId = tree.id)
+                        SELECT a.latitude, a.longitude FROM asset a
+                        WHERE a.id IN (SELECT assetId FROM collection_asset WHERE collectionId IN tree)
+                          AND a.latitude IS NOT NULL AND a.longitude IS NOT NULL
+                        """), arguments: [id])
+            return rows.map { (latitude: $0[0], longitude: $0[1]) }
+        }
+    }
+
     /// The row ids an asset query selects, in order: the snapshot behind a fetch result.
     public func assetIDs(matching query: AssetQuery) throws -> [Int64] {
         let (sql, arguments) = query.sql()

@@ -1,5 +1,6 @@
 import Foundation
 import PhotosCore
+import PhotosPlaces
 import PhotosStore
 
 /// An album: a user album, a smart album, or an album mirroring a directory of media.
@@ -22,20 +23,21 @@ public final class PHAssetCollection: PHCollection, @unchecked Sendable {
     /// The centre of where the album's photos were taken (those with a position), computed when
     /// asked; nil when none has one, and for smart albums, whose members are a query.
     public var approximateLocation: CLLocation? {
-        let positions: [(latitude: Double, longitude: Double)]
-        if let transientAssets {
-            positions = transientAssets.compactMap { asset in
-                asset.location.map { (latitude: $0.coordinate.latitude, longitude: $0.coordinate.longitude) }
-            }
-        } else if assetCollectionType != .smartAlbum, let rowID, let database = library?.database {
-            positions = (try? database.memberPositions(ofCollection: rowID)) ?? []
-        } else {
-            positions = []
-        }
-        return GeographicCentroid.of(positions).map { CLLocation(latitude: $0.latitude, longitude: $0.longitude) }
+        GeographicCentroid.of(memberPositions).map { CLLocation(latitude: $0.latitude, longitude: $0.longitude) }
     }
-    /// Always empty: places are not computed yet.
-    public let localizedLocationNames: [String] = []
+    /// The names of the places where the album's photos were taken, computed when asked: each
+    /// member with a position is named after the nearest populated place within 50 km in the
+    /// GeoNames gazetteer the user supplies (``PHPhotoLibrary/Configuration/gazetteerPath``); the
+    /// distinct names come most frequent first (ties in name order), at most three, or the
+    /// countries when there are more names than that across countries (`["France", "Italy"]`).
+    /// Empty without a gazetteer, with no positioned member, and for smart albums.
+    public var localizedLocationNames: [String] {
+        // The gazetteer first: without one, no member is read.
+        guard assetCollectionType != .smartAlbum, let gazetteer = PlaceLookup.gazetteer(for: placesLibrary) else {
+            return []
+        }
+        return PlaceNames.names(of: memberPositions, in: gazetteer)
+    }
 
     /// The assets of a transient collection, which lives only in memory.
     let transientAssets: [PHAsset]?

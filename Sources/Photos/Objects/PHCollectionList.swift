@@ -1,5 +1,6 @@
 import Foundation
 import PhotosCore
+import PhotosPlaces
 import PhotosStore
 
 /// A folder: holds albums and other folders. Each watched root and each directory of directories
@@ -13,8 +14,13 @@ public final class PHCollectionList: PHCollection, @unchecked Sendable {
     public let startDate: Date?
     /// The latest creation date among the assets of the folder's albums.
     public let endDate: Date?
-    /// Always empty: places are not computed yet.
-    public let localizedLocationNames: [String] = []
+    /// The names of the places where the photos of the folder's albums were taken, through its
+    /// folders at every depth, computed when asked; the rule of
+    /// ``PHAssetCollection/localizedLocationNames``. Empty without a gazetteer.
+    public var localizedLocationNames: [String] {
+        guard let gazetteer = PlaceLookup.gazetteer(for: placesLibrary) else { return [] }
+        return PlaceNames.names(of: memberPositions, in: gazetteer)
+    }
 
     /// The collections of a transient folder, which lives only in memory.
     let transientCollections: [PHCollection]?
