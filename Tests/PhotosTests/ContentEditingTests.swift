@@ -91,14 +91,7 @@ struct ContentEditingTests {
     }
 
     func imageSize(_ asset: PHAsset, _ version: PHImageRequestOptionsVersion) -> CGSize? {
-        let options = PHImageRequestOptions()
-        options.isSynchronous = true
-        options.version = version
-        let size = Mutex<CGSize?>(nil)
-        PHImageManager.default().requestImage(
-            for: asset, targetSize: PHImageManagerMaximumSize, contentMode: .default, options: options
-        ) { image, _ in size.withLock { $0 = image?.size } }
-        return size.withLock { $0 }
+        PHImageManager.default().fullSizeImageSize(of: asset, version: version)
     }
 
     func types(_ asset: PHAsset) -> [PHAssetResourceType] {

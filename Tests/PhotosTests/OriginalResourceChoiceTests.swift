@@ -52,14 +52,7 @@ struct OriginalResourceChoiceTests {
     }
 
     func imageSize(_ asset: PHAsset, _ version: PHImageRequestOptionsVersion) -> CGSize? {
-        let options = PHImageRequestOptions()
-        options.isSynchronous = true
-        options.version = version
-        let size = Mutex<CGSize?>(nil)
-        PHImageManager.default().requestImage(
-            for: asset, targetSize: PHImageManagerMaximumSize, contentMode: .default, options: options
-        ) { image, _ in size.withLock { $0 = image?.size } }
-        return size.withLock { $0 }
+        PHImageManager.default().fullSizeImageSize(of: asset, version: version)
     }
 
     func imageData(_ asset: PHAsset, _ version: PHImageRequestOptionsVersion) -> (Data?, String?) {
