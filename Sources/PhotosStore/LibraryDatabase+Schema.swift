@@ -345,6 +345,17 @@ extension LibraryDatabase {
             // renders and edits start from, 0 (compressed, PhotoKit's default) or 1 (RAW).
             try db.execute(sql: "ALTER TABLE asset ADD COLUMN originalResourceChoice INTEGER NOT NULL DEFAULT 0")
         }
+        migrator.registerMigration("v22: pairing names by directory") { db in
+            // Files pair (Live Photos, RAW+JPEG) only within their directory, so pairing names are
+            // looked up by directory first. Keyed by name alone, a camera's IMG_0001 of every folder
+            // shared one place in the index: a first scan of folders of camera names wrote each
+            // directory's names all over it, and its disk writes nearly doubled (265 MB against
+            // 140 at 100,000 files); by directory they arrive in order.
+            try db.execute(sql: """
+                DROP INDEX resource_by_pairing_name;
+                CREATE INDEX resource_by_directory_pairing_name ON resource(directoryId, pairingName);
+                """)
+        }
         return migrator
     }
 

@@ -298,15 +298,7 @@ extension LibraryTransaction {
     ) throws -> [ResourceRecord] {
         let (condition, arguments) = FileDirectories.directlyIn(directory)
         let (atPaths, pathArguments) = FileDirectories.ids(at: paths)
-        // Each of the three by its index, then the directory: never a walk of the directory.
-        let statement = try db.cachedStatement(
-            sql: """
-                SELECT \(FileDirectories.columns) FROM \(FileDirectories.join) WHERE r.id IN (
-                    \(atPaths)
-                    UNION SELECT id FROM resource WHERE pairingName IN (SELECT value FROM json_each(?))
-                    UNION SELECT id FROM resource WHERE contentIdentifier IN (SELECT value FROM json_each(?)))
-                AND \(condition)
-                """)
+        let statement = try db.cachedStatement(sql: Self.pairingRowsSQL(atPaths: atPaths, directory: condition))
         var names = names
         var identifiers = contentIdentifiers
         var found: [String: ResourceRecord] = [:]
@@ -316,7 +308,8 @@ extension LibraryTransaction {
             asked = (names, identifiers)
             let rows = try ResourceRecord.fetchAll(
                 statement,
-                arguments: pathArguments + [JSONText.array(Array(names)), JSONText.array(Array(identifiers))] + arguments)
+                arguments: pathArguments + arguments + [JSONText.array(Array(names)), JSONText.array(Array(identifiers))]
+                    + arguments)
             for resource in rows where found[resource.path] == nil {
                 found[resource.path] = resource
                 names.insert(resource.pairingName)
@@ -324,6 +317,24 @@ extension LibraryTransaction {
             }
         }
         return found.values.sorted { $0.path < $1.path }
+    }
+
+    /// The query of ``resources(at:inDirectory:pairingWith:contentIdentifiers:)``: the rows of
+    /// `atPaths` (a query of row ids), of the pairing names and of the content identifiers (two JSON
+    /// arrays) in the directory (its path twice, for the names and for `directory`, the condition).
+    /// Each of the three by its index, then each row found by its id (`CROSS JOIN` keeps SQLite
+    /// from walking the directory's rows instead), and its directory checked: never a walk of the
+    /// directory. Names are looked up in this directory alone (`resource_by_directory_pairing_name`):
+    /// a name such as IMG_0001 recurs in thousands of others.
+    static func pairingRowsSQL(atPaths: String, directory: String) -> String {
+        """
+        SELECT \(FileDirectories.columns) FROM resource r CROSS JOIN directory d ON d.id = r.directoryId WHERE r.id IN (
+            \(atPaths)
+            UNION SELECT id FROM resource WHERE directoryId = (SELECT id FROM directory WHERE path = ?)
+                AND pairingName IN (SELECT value FROM json_each(?))
+            UNION SELECT id FROM resource WHERE contentIdentifier IN (SELECT value FROM json_each(?)))
+        AND \(directory)
+        """
     }
 
     /// Makes the earliest member of each burst its representative, and the others not.

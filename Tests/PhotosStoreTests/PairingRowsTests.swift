@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import PhotosCore
 import PhotosTestSupport
 import Testing
@@ -44,5 +45,69 @@ import Testing
         // A changed file's own row comes whatever its name says.
         #expect(try rows(at: ["/p/renamed.jpg"], names: ["other"]) == ["/p/renamed.jpg"])
         #expect(try rows(names: ["nothing"]).isEmpty)
+    }
+
+    /// Names are searched in the directory's part of the index on (directory, pairing name), not
+    /// among every file of that name: a camera's IMG_0001 is in thousands of folders.
+    @Test func namesAreSearchedWithinTheDirectory() throws {
+        for directory in ["/p", "/q", "/r"] { try insert("\(directory)/IMG_0001.JPG") }
+        let (condition, arguments) = FileDirectories.directlyIn("/p")
+        let (atPaths, pathArguments) = FileDirectories.ids(at: [String]())
+        let sql = LibraryTransaction.pairingRowsSQL(atPaths: atPaths, directory: condition)
+        let plan = try database.read { db in
+            try Row.fetchAll(
+                db, sql: "EXPLAIN QUERY PLAN " + sql,
+                arguments: pathArguments + arguments + [#"["img_0001"]"#, "[]"] + arguments
+            ).map { $0["detail"] as String }
+        }
+        // The names by the directory's part of the index; each row found by its id, not by a walk
+        // of the directory's rows.
+        #expect(
+            plan.contains {
+                $0.contains("USING COVERING INDEX resource_by_directory_pairing_name (directoryId=? AND pairingName=?)")
+            }, "\(plan)")
+        #expect(plan.first == "SEARCH r USING INTEGER PRIMARY KEY (rowid=?)", "\(plan)")
+        #expect(!plan.contains { $0.hasPrefix("SEARCH r USING") && $0.hasSuffix("(directoryId=?)") }, "\(plan)")
+        #expect(try rows(names: ["img_0001"]) == ["/p/IMG_0001.JPG"])
+    }
+
+    /// A library made before schema v22 gets the index by directory in place of the one by name,
+    /// and its files pair as before, within their directory.
+    @Test func anEarlierLibraryGetsTheIndexByDirectory() throws {
+        let directory = try TemporaryDirectory(prefix: "pairing-rows")
+        let path = directory.path("library.sqlite").path
+        let queue = try DatabaseQueue(path: path)
+        try LibraryDatabase.migrator.migrate(queue, upTo: "v21: original resource choice")
+        func indexes() throws -> [String] {
+            try queue.read { db in
+                try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'resource'")
+            }
+        }
+        #expect(try indexes().contains("resource_by_pairing_name"))
+        try queue.write { db in
+            try db.execute(sql: """
+                INSERT INTO directory (id, path) VALUES (1, '/p/'), (2, '/q/');
+                INSERT INTO asset (id, localIdentifier, mediaType, addedDate, pixelWidth, pixelHeight)
+                    VALUES (1, 'A/L0/001', 1, 0, 4, 3), (2, 'B/L0/001', 2, 0, 4, 3), (3, 'C/L0/001', 1, 0, 4, 3);
+                INSERT INTO resource (assetId, type, directoryId, name, pairingName, fileSize)
+                    VALUES (1, 1, 1, 'IMG_1.HEIC', 'img_1', 10), (2, 2, 1, 'IMG_1.MOV', 'img_1', 10),
+                        (3, 1, 2, 'IMG_1.HEIC', 'img_1', 10);
+                """)
+        }
+        try queue.close()
+        let migrated = try LibraryDatabase(path: path)
+        let names = try migrated.read { db in
+            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'resource'")
+        }
+        #expect(!names.contains("resource_by_pairing_name"))
+        #expect(names.contains("resource_by_directory_pairing_name"))
+        let columns = try migrated.read { db in
+            try String.fetchAll(db, sql: "SELECT name FROM pragma_index_info('resource_by_directory_pairing_name')")
+        }
+        #expect(columns == ["directoryId", "pairingName"])
+        let paired = try migrated.write {
+            try $0.resources(at: [], inDirectory: "/p", pairingWith: ["img_1"], contentIdentifiers: [])
+        }.value.map(\.path)
+        #expect(paired == ["/p/IMG_1.HEIC", "/p/IMG_1.MOV"])
     }
 }
