@@ -139,6 +139,18 @@ public final class LibraryFixture: @unchecked Sendable {
         return result.map { byIdentifier[$0.localIdentifier] ?? $0.localIdentifier }
     }
 
+    /// Copies a corpus file (by its path in the corpus) into a Pictures folder of the fixture's
+    /// directory as `a.jpg`, and scans that folder into this library with the built `photos`: a
+    /// commit by another process. Returns `photos scan`'s exit status and standard error.
+    public func scanInAnotherProcess(corpusFile: String) throws -> (status: Int32, stderr: String) {
+        let root = directory.path("Pictures")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        guard let source = Corpus.file(corpusFile) else { return (-1, "no corpus file \(corpusFile)") }
+        try FileManager.default.copyItem(at: source, to: root.appendingPathComponent("a.jpg"))
+        let scan = try BuiltProducts.run("photos", ["scan", "--library", libraryURL.path, root.path])
+        return (scan.status, scan.stderr)
+    }
+
     /// The asset with a file name.
     public func asset(_ name: String) -> PHAsset {
         asset(identifier: assets[name]!)

@@ -196,12 +196,8 @@ final class Recorder: PHPhotoLibraryChangeObserver, @unchecked Sendable {
         let fixture = try LibraryFixture()
         let recorder = Recorder()
         fixture.library.register(recorder)
-        let root = fixture.directory.path("Pictures")
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(
-            at: try #require(Corpus.file("Camera/1997/Ricoh/RIMG0001.JPG")), to: root.appendingPathComponent("a.jpg"))
         // `photos scan` is another process writing the same library file.
-        let scan = try BuiltProducts.run("photos", ["scan", "--library", fixture.libraryURL.path, root.path])
+        let scan = try fixture.scanInAnotherProcess(corpusFile: "Camera/1997/Ricoh/RIMG0001.JPG")
         #expect(scan.status == 0, "\(scan.stderr)")
         try await recorder.waitFor(1)
         let inserted = recorder.changes.withLock { $0.flatMap(\.entry.asset.inserted) }

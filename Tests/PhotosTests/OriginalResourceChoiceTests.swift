@@ -138,6 +138,60 @@ struct OriginalResourceChoiceTests {
         #expect(copies == userFiles, "the user's files are only read")
     }
 
+    /// Reverting an edited pair to its RAW removes the edit's files (the library's own) only after
+    /// the commit: stopped right after it, or after a file went, the next opening finishes the
+    /// removal, and the user's DNG and JPEG are never written.
+    @Test(arguments: [FaultInjection.Step.committed, .removed])
+    func aRevertToTheRAWStoppedAfterItsCommitRemovesTheEditAtTheNextOpen(step: FaultInjection.Step) throws {
+        let path = directory.path("halfway.sqlite")
+        var configuration = PHPhotoLibrary.Configuration()
+        configuration.thumbnailCacheDirectory = nil
+        let userFiles = try ["IMG_0001.DNG", "IMG_0001.JPG"].map { try Data(contentsOf: pictures.appendingPathComponent($0)) }
+        func pair(in library: PHPhotoLibrary) throws -> PHAsset {
+            let options = PHFetchOptions()
+            options.photoLibrary = library
+            return try #require(PHAsset.fetchAssets(with: options).firstObject)
+        }
+        func editFiles(_ library: PHPhotoLibrary) -> [String] {
+            let root = library.importDirectory.appendingPathComponent(".edits").path
+            return (FileManager.default.enumerator(atPath: root)?.compactMap { $0 as? String } ?? []).filter { name in
+                var isDirectory: ObjCBool = false
+                return FileManager.default.fileExists(atPath: root + "/" + name, isDirectory: &isDirectory)
+                    && !isDirectory.boolValue
+            }
+        }
+        do {
+            let halfway = try PHPhotoLibrary(url: path, configuration: configuration)
+            _ = try FolderScanner(database: halfway.database, quietTime: 0).scan(roots: [pictures.path])
+            let given = try #require(try input(try pair(in: halfway)).input)
+            let output = PHContentEditingOutput(contentEditingInput: given)
+            output.adjustmentData = PHAdjustmentData(formatIdentifier: "org.example.develop", formatVersion: "1", data: Data())
+            let render = try ImageRenderer().render(
+                fileAt: try #require(given.fullSizeImageURL).path, ImageRequest(target: PixelSize(width: 300, height: 300)))
+            try Data(render.data).write(to: output.renderedContentURL)
+            let unedited = try pair(in: halfway)
+            try halfway.performChangesAndWait { PHAssetChangeRequest(for: unedited).contentEditingOutput = output }
+            #expect(editFiles(halfway).count == 2, "the render and the adjustment data")
+
+            let importDirectory = halfway.importDirectory.standardizedFileURL.path
+            FaultInjection.set(in: importDirectory) { $0 == step }
+            defer { FaultInjection.clear(in: importDirectory) }
+            let edited = try pair(in: halfway)
+            #expect(throws: PHPhotosError.self) {
+                try halfway.performChangesAndWait { PHAssetChangeRequest(for: edited).revertAssetContent(to: .raw) }
+            }
+            let reverted = try pair(in: halfway)
+            #expect(reverted.originalResourceChoice == .raw && !reverted.hasAdjustments, "the revert committed")
+            #expect(try !halfway.database.fileJournal().isEmpty, "with file work owed")
+        }
+        let reopened = try PHPhotoLibrary(url: path, configuration: configuration)
+        #expect(try reopened.database.fileJournal().isEmpty)
+        #expect(editFiles(reopened).isEmpty, "the edit's files went at the next open")
+        #expect(try pair(in: reopened).originalResourceChoice == .raw)
+        let copies = try ["IMG_0001.DNG", "IMG_0001.JPG"].map { try Data(contentsOf: pictures.appendingPathComponent($0)) }
+        #expect(copies == userFiles, "the user's files are only read")
+    }
+
     @Test func theChoiceOutlivesARescanAndIsAContentChange() throws {
         try scan()
         let token = library.currentChangeToken

@@ -174,12 +174,8 @@ final class BothObserver: PHPhotoLibraryChangeObserver, PHPhotoLibraryPersistent
         let reader = HistoryReader(from: fixture.library.currentChangeToken)
         fixture.library.register(reader)
         defer { fixture.library.unregisterPersistentChangesObserver(reader) }
-        let root = fixture.directory.path("Pictures")
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(
-            at: try #require(Corpus.file("Camera/1997/Ricoh/RIMG0001.JPG")), to: root.appendingPathComponent("a.jpg"))
         // `photos scan` is another process writing the same library file.
-        let scan = try BuiltProducts.run("photos", ["scan", "--library", fixture.libraryURL.path, root.path])
+        let scan = try fixture.scanInAnotherProcess(corpusFile: "Camera/1997/Ricoh/RIMG0001.JPG")
         #expect(scan.status == 0, "\(scan.stderr)")
         try await reader.waitFor(calls: 1)
         let inserted = try reader.inserted(.asset)
