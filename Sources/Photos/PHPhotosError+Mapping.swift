@@ -77,6 +77,7 @@ extension PHPhotosError {
         case .readOnly, .permissionDenied: .accessRestricted
         case .unreachable, .notFound: .libraryVolumeOffline
         case .newerSchema: .changeNotSupported
+        case .missingColumn: .internalError
         case .historyExpired: .persistentChangeTokenExpired
         case .other: .internalError
         }

@@ -29,7 +29,7 @@ public struct LibraryOpener: Sendable {
         guard let error = error as? StoreError else { return false }
         switch error.code {
         case .busy, .full, .readOnly, .permissionDenied, .unreachable, .notFound, .interrupted: return true
-        case .corrupt, .newerSchema, .historyExpired, .other: return false
+        case .corrupt, .newerSchema, .missingColumn, .historyExpired, .other: return false
         }
     }
 

@@ -80,9 +80,9 @@ extension LibraryDatabase {
     }
 
     private static func deletedObject(_ row: Row, _ decoder: JSONDecoder) throws -> DeletedObject {
-        let record = Data((row["record"] as String).utf8)
-        let token: Int64 = row["token"]
-        guard row["isAsset"] as Bool else {
+        let record = Data((try row.column("record") as String).utf8)
+        let token: Int64 = try row.column("token")
+        guard try row.column("isAsset") as Bool else {
             let collection = try decoder.decode(CollectionRecord.self, from: record)
             return DeletedObject(
                 localIdentifier: collection.localIdentifier,
@@ -90,7 +90,7 @@ extension LibraryDatabase {
                 path: collection.path, token: token)
         }
         let asset = try decoder.decode(AssetRecord.self, from: record)
-        let resources = try (row["resources"] as String?).map {
+        let resources = try (row.column("resources") as String?).map {
             try decoder.decode([DeletedObject.Resource].self, from: Data($0.utf8))
         }
         return DeletedObject(

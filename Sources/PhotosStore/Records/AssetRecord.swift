@@ -126,15 +126,28 @@ public struct AssetRecord: Sendable, Hashable, Codable, Identifiable, FetchableR
         originalResourceChoice = try container.decodeIfPresent(Int64.self, forKey: .originalResourceChoice) ?? 0
     }
 
-    /// The columns ``AssetRecord`` reads (the generated `isBurstVisible` is not one of them).
-    public static var databaseSelection: [any SQLSelectable] {[
-        Column("id"), Column("localIdentifier"), Column("mediaType"), Column("mediaSubtypes"),
-        Column("sourceType"), Column("pixelWidth"), Column("pixelHeight"), Column("creationDate"),
-        Column("creationDateOffset"), Column("creationDateIsFloating"), Column("modificationDate"),
-        Column("addedDate"), Column("latitude"), Column("longitude"), Column("altitude"), Column("duration"),
-        Column("isFavorite"), Column("isHidden"), Column("burstIdentifier"), Column("burstSelectionTypes"),
-        Column("representsBurst"), Column("adjustmentFormatIdentifier"), Column("isRAW"), Column("rating"),
-        Column("isSelfie"), Column("originalResourceChoice"),
+    /// The columns ``AssetRecord`` reads and writes, `id` first (the generated `isBurstVisible` is
+    /// not one of them): the one list the store selects and inserts with, and that SQL written
+    /// elsewhere (a benchmark's floor) takes as ``selectionSQL``, so that no copy can fall behind.
+    public static let columnNames = [
+        "id", "localIdentifier", "mediaType", "mediaSubtypes", "sourceType", "pixelWidth", "pixelHeight",
+        "creationDate", "creationDateOffset", "creationDateIsFloating", "modificationDate", "addedDate", "latitude",
+        "longitude", "altitude", "duration", "isFavorite", "isHidden", "burstIdentifier", "burstSelectionTypes",
+        "representsBurst", "adjustmentFormatIdentifier", "isRAW", "rating", "isSelfie", "originalResourceChoice",
+    ]
+
+    /// ``columnNames`` as an SQL result list: `SELECT \(AssetRecord.selectionSQL) FROM asset WHERE ...`.
+    public static let selectionSQL = columnNames.joined(separator: ", ")
+
+    /// The columns ``AssetRecord`` reads.
+    public static var databaseSelection: [any SQLSelectable] { columnNames.map { Column($0) } }
+
+    /// The record's values for ``columnNames`` after `id`, in their order: what an insert binds.
+    var insertionValues: [(any DatabaseValueConvertible)?] {[
+        localIdentifier, mediaType, mediaSubtypes, sourceType, pixelWidth, pixelHeight, creationDate,
+        creationDateOffset, creationDateIsFloating, modificationDate, addedDate, latitude, longitude, altitude,
+        duration, isFavorite, isHidden, burstIdentifier, burstSelectionTypes, representsBurst,
+        adjustmentFormatIdentifier, isRAW, rating, isSelfie, originalResourceChoice,
     ]}
 
     public mutating func didInsert(_ inserted: InsertionSuccess) {
@@ -146,32 +159,32 @@ public struct AssetRecord: Sendable, Hashable, Codable, Identifiable, FetchableR
 
     /// An asset from a row of the `asset` table.
     public init(row: Row) throws {
-        id = row["id"]
-        localIdentifier = row["localIdentifier"]
-        mediaType = row["mediaType"]
-        mediaSubtypes = row["mediaSubtypes"]
-        sourceType = row["sourceType"]
-        pixelWidth = row["pixelWidth"]
-        pixelHeight = row["pixelHeight"]
-        creationDate = row["creationDate"]
-        creationDateOffset = row["creationDateOffset"]
-        creationDateIsFloating = row["creationDateIsFloating"]
-        modificationDate = row["modificationDate"]
-        addedDate = row["addedDate"]
-        latitude = row["latitude"]
-        longitude = row["longitude"]
-        altitude = row["altitude"]
-        duration = row["duration"]
-        isFavorite = row["isFavorite"]
-        isHidden = row["isHidden"]
-        burstIdentifier = row["burstIdentifier"]
-        burstSelectionTypes = row["burstSelectionTypes"]
-        representsBurst = row["representsBurst"]
-        adjustmentFormatIdentifier = row["adjustmentFormatIdentifier"]
-        isRAW = row["isRAW"]
-        rating = row["rating"]
-        isSelfie = row["isSelfie"]
-        originalResourceChoice = row["originalResourceChoice"]
+        id = try row.column("id")
+        localIdentifier = try row.column("localIdentifier")
+        mediaType = try row.column("mediaType")
+        mediaSubtypes = try row.column("mediaSubtypes")
+        sourceType = try row.column("sourceType")
+        pixelWidth = try row.column("pixelWidth")
+        pixelHeight = try row.column("pixelHeight")
+        creationDate = try row.column("creationDate")
+        creationDateOffset = try row.column("creationDateOffset")
+        creationDateIsFloating = try row.column("creationDateIsFloating")
+        modificationDate = try row.column("modificationDate")
+        addedDate = try row.column("addedDate")
+        latitude = try row.column("latitude")
+        longitude = try row.column("longitude")
+        altitude = try row.column("altitude")
+        duration = try row.column("duration")
+        isFavorite = try row.column("isFavorite")
+        isHidden = try row.column("isHidden")
+        burstIdentifier = try row.column("burstIdentifier")
+        burstSelectionTypes = try row.column("burstSelectionTypes")
+        representsBurst = try row.column("representsBurst")
+        adjustmentFormatIdentifier = try row.column("adjustmentFormatIdentifier")
+        isRAW = try row.column("isRAW")
+        rating = try row.column("rating")
+        isSelfie = try row.column("isSelfie")
+        originalResourceChoice = try row.column("originalResourceChoice")
     }
 
     /// The asset's columns, for inserts and updates.

@@ -66,22 +66,22 @@ public struct ResourceRecord: Sendable, Hashable, Codable, FetchableRecord {
 
     /// A resource from a row of the `resource` table with its `path` (`FileDirectories.columns`).
     public init(row: Row) throws {
-        id = row["id"]
-        assetId = row["assetId"]
-        type = row["type"]
-        path = row["path"]
-        uniformTypeIdentifier = row["uniformTypeIdentifier"]
-        mimeType = row["mimeType"]
-        fileSize = row["fileSize"]
+        id = try row.column("id")
+        assetId = try row.column("assetId")
+        type = try row.column("type")
+        path = try row.column("path")
+        uniformTypeIdentifier = try row.column("uniformTypeIdentifier")
+        mimeType = try row.column("mimeType")
+        fileSize = try row.column("fileSize")
         // NULL where it is the file's name.
-        originalFilename = (row["originalFilename"] as String?) ?? row["name"]
-        device = row["device"]
-        inode = row["inode"]
-        modificationTime = row["modificationTime"]
-        contentHash = row["contentHash"]
-        contentIdentifier = row["contentIdentifier"]
-        isLibraryOwned = row["isLibraryOwned"]
-        pixelWidth = row["pixelWidth"]
-        pixelHeight = row["pixelHeight"]
+        originalFilename = try (row.column("originalFilename") as String?) ?? row.column("name")
+        device = try row.column("device")
+        inode = try row.column("inode")
+        modificationTime = try row.column("modificationTime")
+        contentHash = try row.column("contentHash")
+        contentIdentifier = try row.column("contentIdentifier")
+        isLibraryOwned = try row.column("isLibraryOwned")
+        pixelWidth = try row.column("pixelWidth")
+        pixelHeight = try row.column("pixelHeight")
     }
 }

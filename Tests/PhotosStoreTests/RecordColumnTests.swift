@@ -1,0 +1,86 @@
+import Foundation
+import GRDB
+import PhotosCore
+import PhotosTestSupport
+import Testing
+
+@testable import PhotosStore
+
+/// A row that lacks a column its record reads is an error naming the column, never a trap: a query
+/// with a stale column list (as `photos-bench` had before ratings) or a library written by another
+/// build must not crash its reader.
+struct RecordColumnTests {
+    /// A library with one asset and its file.
+    static func library(_ directory: TemporaryDirectory) throws -> LibraryDatabase {
+        let database = try LibraryDatabase(path: directory.path("library.sqlite").path)
+        try database.write { transaction in
+            var asset = AssetRecord(localIdentifier: "A1/L0/001", mediaType: .image)
+            asset.latitude = 59.3
+            asset.rating = 4
+            let resource = ResourceRecord(
+                assetId: 0, type: PHAssetResourceType.photo.rawValue, path: "/p/2024/a.jpg",
+                uniformTypeIdentifier: "public.jpeg", mimeType: "image/jpeg", fileSize: 10, originalFilename: "a.jpg")
+            try transaction.insertAsset(asset, resources: [resource])
+        }
+        return database
+    }
+
+    /// The error reading `sql` as asset records throws, if any.
+    static func assetError(_ database: LibraryDatabase, _ sql: String) -> StoreError? {
+        do {
+            _ = try database.read { db in try AssetRecord.fetchAll(db, sql: sql) }
+            return nil
+        } catch {
+            return error as? StoreError
+        }
+    }
+
+    @Test func theStoresColumnListReadsEveryColumnBack() throws {
+        let directory = try TemporaryDirectory(prefix: "record-columns")
+        let database = try Self.library(directory)
+        let assets = try database.read { db in
+            try AssetRecord.fetchAll(db, sql: "SELECT \(AssetRecord.selectionSQL) FROM asset")
+        }
+        #expect(assets.count == 1)
+        #expect(assets.first?.rating == 4)
+        #expect(assets.first?.latitude == 59.3)
+        // The generated column is not the record's, and every column the record writes is read.
+        #expect(!AssetRecord.columnNames.contains("isBurstVisible"))
+        let tableColumns = try database.read { db in try db.columns(in: "asset").map(\.name) }
+        #expect(Set(AssetRecord.columnNames) == Set(tableColumns).subtracting(["isBurstVisible"]))
+    }
+
+    @Test func theColumnListOfBeforeRatingsNamesRatingInsteadOfTrapping() throws {
+        let directory = try TemporaryDirectory(prefix: "record-columns")
+        let database = try Self.library(directory)
+        // photos-bench's own copy of the list, as it stood when it crashed on `rating`.
+        let stale = AssetRecord.columnNames.filter { !["rating", "isSelfie", "originalResourceChoice"].contains($0) }
+        let error = try #require(Self.assetError(database, "SELECT \(stale.joined(separator: ", ")) FROM asset"))
+        #expect(error.code == .missingColumn)
+        #expect(error.message.contains("\"rating\""))
+    }
+
+    @Test(arguments: ["mediaType", "latitude", "burstIdentifier", "originalResourceChoice"])
+    func aMissingColumnIsAnErrorWhetherOrNotItMayBeNull(column: String) throws {
+        let directory = try TemporaryDirectory(prefix: "record-columns")
+        let database = try Self.library(directory)
+        let columns = AssetRecord.columnNames.filter { $0 != column }
+        let error = try #require(Self.assetError(database, "SELECT \(columns.joined(separator: ", ")) FROM asset"))
+        #expect(error.code == .missingColumn)
+        #expect(error.message.contains("\"\(column)\""))
+    }
+
+    @Test func aResourceRowWithoutItsPathNamesThePath() throws {
+        let directory = try TemporaryDirectory(prefix: "record-columns")
+        let database = try Self.library(directory)
+        let error = #expect(throws: StoreError.self) {
+            try database.read { db in try ResourceRecord.fetchAll(db, sql: "SELECT r.* FROM resource r") }
+        }
+        #expect(error?.code == .missingColumn)
+        #expect(error?.message.contains("\"path\"") == true)
+        let resources = try database.read { db in
+            try ResourceRecord.fetchAll(db, sql: "SELECT \(FileDirectories.columns) FROM \(FileDirectories.join)")
+        }
+        #expect(resources.map(\.path) == ["/p/2024/a.jpg"])
+    }
+}
