@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Photos
+import PhotosStore
 
 extension LibraryMeasurements {
     /// `performChangesAndWait` with one `PHAssetChangeRequest` toggling `isFavorite`, against a plain
@@ -41,18 +42,12 @@ extension LibraryMeasurements {
     }
 
     private func floorToggle(id: Int64, identifier: String) throws {
-        let timestamp = Date().timeIntervalSince1970
-        // The change-log payload the library writes for one updated property, built by hand.
-        let payload = """
-            {"token":0,"timestamp":\(timestamp),"asset":{"inserted":[],"updated":["\(identifier)"],"deleted":[],\
-            "changedProperties":{"\(identifier)":["isFavorite"]}},"assetCollection":{"inserted":[],"updated":[],\
-            "deleted":[],"changedProperties":{}},"collectionList":{"inserted":[],"updated":[],"deleted":[],\
-            "changedProperties":{}}}
-            """
+        // The change-log row the library writes for one updated property, by the store's own writer.
+        var log = ChangeLogWriter()
+        log.recorder.updated(.asset, identifier, properties: ["isFavorite"])
         try floor.write { db in
             try db.execute(sql: "UPDATE asset SET isFavorite = NOT isFavorite WHERE id = ?", arguments: [id])
-            try db.execute(
-                sql: "INSERT INTO change (timestamp, payload) VALUES (?, ?)", arguments: [timestamp, payload])
+            _ = try log.append(to: db)
         }
     }
 

@@ -33,7 +33,7 @@ struct FetchCase: Sendable {
     ]
 
     var floorSQL: String {
-        "SELECT \(LibraryMeasurements.assetColumns) FROM asset WHERE \(LibraryMeasurements.visible) AND "
+        "SELECT \(AssetRecord.selectionSQL) FROM asset WHERE \(LibraryMeasurements.visible) AND "
             + "\(floorCondition) ORDER BY creationDate DESC, id DESC LIMIT \(Self.limit)"
     }
 }

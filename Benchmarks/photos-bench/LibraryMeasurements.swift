@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Photos
+import PhotosStore
 
 /// The measures taken on one synthetic library: each through PhotoKit's API, and the same work as
 /// plain SQL on the same file through GRDB (the floor).
@@ -13,15 +14,9 @@ final class LibraryMeasurements {
     let floor: DatabasePool
     let table: ResultTable
 
-    /// The columns `AssetRecord` decodes, as the floor selects them.
-    static let assetColumns = """
-        id, localIdentifier, mediaType, mediaSubtypes, sourceType, pixelWidth, pixelHeight, creationDate, \
-        creationDateOffset, creationDateIsFloating, modificationDate, addedDate, latitude, longitude, altitude, \
-        duration, isFavorite, isHidden, burstIdentifier, burstSelectionTypes, representsBurst, \
-        adjustmentFormatIdentifier, isRAW
-        """
-    /// PhotoKit's default visibility: no hidden assets, only representatives and picks of bursts.
-    static let visible = "isHidden = 0 AND isBurstVisible = 1"
+    /// PhotoKit's default visibility, as the store writes it: no hidden assets, only
+    /// representatives and picks of bursts.
+    static let visible = "\(AssetQuery.hiddenExcluded) AND \(AssetQuery.burstsCollapsed)"
 
     init(path: String, size: Int, options: BenchmarkOptions, table: ResultTable) throws {
         self.size = size

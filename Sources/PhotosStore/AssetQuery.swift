@@ -49,6 +49,11 @@ public struct AssetQuery: Sendable, Hashable {
     /// follows the albums as assets come and go.
     public var albums: [String]?
 
+    /// The condition that leaves hidden assets out (PhotoKit's default), on `asset`.
+    public static let hiddenExcluded = "asset.isHidden = 0"
+    /// The condition that keeps of each burst only its representative and picks (PhotoKit's default), on `asset`.
+    public static let burstsCollapsed = "asset.isBurstVisible = 1"
+
     /// A query with PhotoKit's defaults.
     public init(scope: Scope = .library) {
         self.scope = scope
@@ -131,8 +136,8 @@ public struct AssetQuery: Sendable, Hashable {
             conditions.append("asset.mediaType = ?")
             values.append(mediaType.rawValue.databaseValue)
         }
-        if !hiddenAllowed { conditions.append("asset.isHidden = 0") }
-        if !allBursts { conditions.append("asset.isBurstVisible = 1") }
+        if !hiddenAllowed { conditions.append(Self.hiddenExcluded) }
+        if !allBursts { conditions.append(Self.burstsCollapsed) }
         if let sourceTypes, !sourceTypes.contains(.typeUserLibrary) {
             conditions.append("(asset.sourceType & ?) != 0")
             values.append(Int64(sourceTypes.rawValue).databaseValue)

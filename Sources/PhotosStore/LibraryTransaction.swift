@@ -19,26 +19,20 @@ public final class LibraryTransaction {
 
     // MARK: Assets
 
+    /// The insert of an asset row: every column of ``AssetRecord/columnNames`` but the row id.
+    private static let insertAssetSQL: String = {
+        let columns = AssetRecord.columnNames.dropFirst()
+        return "INSERT INTO asset (\(columns.joined(separator: ", "))) VALUES ("
+            + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
+    }()
+
     /// Inserts an asset and its resources, returning the asset's row id.
     @discardableResult
     public func insertAsset(_ asset: AssetRecord, resources: [ResourceRecord] = []) throws -> Int64 {
         // Statements prepared once per connection: ingest inserts thousands of rows a second, and
         // GRDB's record insert prepares (and authorizes) its statement each time.
-        let statement = try db.cachedStatement(
-            sql: """
-                INSERT INTO asset (localIdentifier, mediaType, mediaSubtypes, sourceType, pixelWidth, pixelHeight,
-                    creationDate, creationDateOffset, creationDateIsFloating, modificationDate, addedDate, latitude,
-                    longitude, altitude, duration, isFavorite, isHidden, burstIdentifier, burstSelectionTypes,
-                    representsBurst, adjustmentFormatIdentifier, isRAW, rating, isSelfie, originalResourceChoice)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """)
-        let values: [(any DatabaseValueConvertible)?] = [
-            asset.localIdentifier, asset.mediaType, asset.mediaSubtypes, asset.sourceType, asset.pixelWidth,
-            asset.pixelHeight, asset.creationDate, asset.creationDateOffset, asset.creationDateIsFloating,
-            asset.modificationDate, asset.addedDate, asset.latitude, asset.longitude, asset.altitude, asset.duration,
-            asset.isFavorite, asset.isHidden, asset.burstIdentifier, asset.burstSelectionTypes, asset.representsBurst,
-            asset.adjustmentFormatIdentifier, asset.isRAW, asset.rating, asset.isSelfie, asset.originalResourceChoice,
-        ]
+        let statement = try db.cachedStatement(sql: Self.insertAssetSQL)
+        let values = asset.insertionValues
         try statement.execute(arguments: StatementArguments(values))
         let id = db.lastInsertedRowID
         for var resource in resources {
@@ -389,12 +383,23 @@ public final class LibraryTransaction {
     }
 }
 
-/// Turns a transaction's recorded changes into its change-log row.
-struct ChangeLogWriter {
-    var recorder = ChangeRecorder()
+/// Turns a transaction's recorded changes into its change-log row: the one writer of the `change`
+/// table's rows, which SQL written elsewhere (a benchmark's floor) uses too rather than a copy.
+///
+/// ```swift
+/// var log = ChangeLogWriter()
+/// log.recorder.updated(.asset, identifier, properties: ["isFavorite"])
+/// try pool.write { db in _ = try log.append(to: db) }
+/// ```
+public struct ChangeLogWriter: Sendable {
+    /// What the transaction changed.
+    public var recorder = ChangeRecorder()
+
+    /// A writer with nothing recorded.
+    public init() {}
 
     /// Appends the entry, if anything changed, and returns it with its token.
-    func append(to db: Database) throws -> LibraryChange? {
+    public func append(to db: Database) throws -> LibraryChange? {
         guard !recorder.isEmpty else { return nil }
         let timestamp = Date().timeIntervalSince1970
         var entry = LibraryChange(
