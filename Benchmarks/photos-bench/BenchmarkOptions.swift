@@ -3,7 +3,8 @@ import Foundation
 /// The command line of `photos-bench`.
 ///
 /// ```
-/// photos-bench [--sizes 100000,1000000] [--dir DIR] [--iterations N] [--changes SIZE] [--json N]
+/// photos-bench [--smoke] [--sizes 100000,1000000] [--dir DIR] [--iterations N] [--changes SIZE] [--json N]
+///              [--api SIZE] [--thumbnails ROUNDS] [--large-side PIXELS]
 /// ```
 struct BenchmarkOptions: Sendable {
     /// Library sizes to measure, in assets, smallest first.
@@ -24,10 +25,30 @@ struct BenchmarkOptions: Sendable {
     /// Rounds of each 12 MP file thumbnailed by ours and by `vipsthumbnail` (issue 13); nil to
     /// skip the thumbnail measures.
     var thumbnailRounds: Int? = nil
+    /// The side in pixels of the square JPEG whose thumbnail's peak memory the thumbnail measure takes.
+    var largeSide = 10_000
+    /// A smoke run (``smokeArguments``): every measure on a tiny library in a directory of its own,
+    /// to show that each still runs; no goal is judged.
+    var smoke = false
+    /// Whether ``directory`` is the smoke run's own, to remove at the end.
+    var removesDirectory = false
+
+    /// What `--smoke` stands for: every part on a library of 1,000 assets. The documented runs are
+    /// the same command with bigger sizes.
+    static let smokeArguments = [
+        "--sizes", "1000", "--iterations", "10", "--changes", "1000", "--json", "200", "--api", "1000",
+        "--thumbnails", "1", "--large-side", "2000",
+    ]
 
     static let usage = """
-        usage: photos-bench [--sizes 100000,1000000] [--dir DIR] [--iterations N] [--changes SIZE] [--json N]
-                            [--api SIZE] [--thumbnails ROUNDS]
+        usage: photos-bench [--smoke] [--sizes 100000,1000000] [--dir DIR] [--iterations N] [--changes SIZE]
+                            [--json N] [--api SIZE] [--thumbnails ROUNDS] [--large-side PIXELS]
+
+          --smoke       every measure on a tiny library, to check that each still runs (CI runs it):
+                        --sizes 1000 --iterations 10 --changes 1000 --json 200 --api 1000 --thumbnails 1
+                        --large-side 2000 (and 10 requests a client where the API's 16 clients make 100),
+                        in a new temporary directory removed at the end unless --dir is given; options
+                        after it override these; goals are not judged
 
           --sizes       library sizes in assets, comma separated (default 100000,1000000)
           --dir         where synthetic libraries are kept and reused (default $TMPDIR/photos-bench)
@@ -41,13 +62,20 @@ struct BenchmarkOptions: Sendable {
           --thumbnails  rounds of each 12 MP corpus JPEG and HEIC made into a 256 px thumbnail, beside
                         vipsthumbnail (libvips-tools) on the same files; with fastFormat and disk-cache
                         p50 and the peak memory for a 100 MP JPEG (default: not measured)
+          --large-side  the side in pixels of that large JPEG (default 10000: 100 MP)
         """
 
     /// Parses `arguments` (without the program name); throws a message for the user on a bad one.
     init(arguments: [String]) throws(UsageError) {
         var remaining = arguments[...]
+        var directoryGiven = false
         while let flag = remaining.popFirst() {
             if flag == "-h" || flag == "--help" { throw UsageError(message: nil) }
+            if flag == "--smoke" {
+                smoke = true
+                remaining = Self.smokeArguments[...] + remaining
+                continue
+            }
             guard let value = remaining.popFirst() else { throw UsageError(message: "\(flag) needs a value") }
             switch flag {
             case "--sizes":
@@ -58,6 +86,7 @@ struct BenchmarkOptions: Sendable {
                 self.sizes = sizes.sorted()
             case "--dir":
                 directory = (value as NSString).expandingTildeInPath
+                directoryGiven = true
             case "--iterations":
                 guard let count = Int(value), count >= 10 else {
                     throw UsageError(message: "--iterations wants an integer of at least 10, got \(value)")
@@ -78,6 +107,11 @@ struct BenchmarkOptions: Sendable {
                     throw UsageError(message: "--api wants a number of assets, or 0, got \(value)")
                 }
                 apiSize = size == 0 ? nil : size
+            case "--large-side":
+                guard let side = Int(value), side >= 256 else {
+                    throw UsageError(message: "--large-side wants a number of pixels of at least 256, got \(value)")
+                }
+                largeSide = side
             case "--thumbnails":
                 guard let rounds = Int(value), rounds >= 0 else {
                     throw UsageError(message: "--thumbnails wants a number of rounds, or 0, got \(value)")
@@ -87,6 +121,15 @@ struct BenchmarkOptions: Sendable {
                 throw UsageError(message: "unknown option \(flag)")
             }
         }
+        if smoke && !directoryGiven {
+            let template = FileManager.default.temporaryDirectory.appendingPathComponent("photos-bench-smoke-XXXXXX").path
+            var bytes = Array(template.utf8CString)
+            guard mkdtemp(&bytes) != nil else {
+                throw UsageError(message: "--smoke cannot make a directory under \(template)")
+            }
+            directory = String(cString: bytes)
+            removesDirectory = true
+        }
     }
 
     /// Timed samples for the unfiltered count, which reads every id of the library.
@@ -94,10 +137,11 @@ struct BenchmarkOptions: Sendable {
 
     /// The command that repeats this run.
     var commandLine: String {
-        "swift run -c release --scratch-path .build-bench photos-bench --sizes "
-            + sizes.map(String.init).joined(separator: ",") + " --dir \(directory) --iterations \(iterations)"
+        "swift run -c release --scratch-path .build-bench photos-bench " + (smoke ? "--smoke " : "") + "--sizes "
+            + sizes.map(String.init).joined(separator: ",") + (removesDirectory ? "" : " --dir \(directory)") + " --iterations \(iterations)"
             + " --changes \(changesSize ?? 0) --json \(jsonSize ?? 0)" + (apiSize.map { " --api \($0)" } ?? "")
             + (thumbnailRounds.map { " --thumbnails \($0)" } ?? "")
+            + (largeSide == 10_000 ? "" : " --large-side \(largeSide)")
     }
 }
 
