@@ -77,7 +77,7 @@ extension PHPhotosError {
         case .readOnly, .permissionDenied: .accessRestricted
         case .unreachable, .notFound: .libraryVolumeOffline
         case .newerSchema: .changeNotSupported
-        case .missingColumn: .internalError
+        case .missingColumn: .invalidResource
         case .historyExpired: .persistentChangeTokenExpired
         case .other: .internalError
         }

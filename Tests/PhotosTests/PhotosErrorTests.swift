@@ -59,6 +59,7 @@ import Testing
         (.unreachable, .libraryVolumeOffline),
         (.notFound, .libraryVolumeOffline),
         (.newerSchema, .changeNotSupported),
+        (.missingColumn, .invalidResource),
         (.historyExpired, .persistentChangeTokenExpired),
         (.other, .internalError),
     ])
