@@ -197,7 +197,9 @@ extension LibraryMeasurements {
         var datesBefore: [String: Date] = [:]
         var last: TimingObserver.Arrival?
 
-        for round in 0..<(ChangeCase.warmups + change.rounds) {
+        // A full run's iterations (200) leave each case its rounds; a smoke run's 10 make them 2.
+        let rounds = min(change.rounds, max(2, iterations / 10 * 2))
+        for round in 0..<(ChangeCase.warmups + rounds) {
             let restoring = round % 2 == 1
             if !restoring {
                 chosen = Self.pick(change.changed, of: identifiers, &random)
