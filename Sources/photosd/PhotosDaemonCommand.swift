@@ -132,6 +132,14 @@ struct PhotosDaemonCommand: AsyncParsableCommand {
         let daemon = DaemonServices(configuration: configuration, database: database, monitor: monitor, logger: logger)
         var services: [any Service] = []
         let socketPath = socket ?? file.socket ?? APIServer.defaultSocketPath()
+        // Before any token is made for it: a socket in a directory another user holds would hand
+        // them the hooks' tokens and the clients' too.
+        do {
+            if !socketPath.isEmpty { try SocketDirectory.claim(forSocket: socketPath) }
+        } catch {
+            FileHandle.standardError.write(Data("photosd: \(error)\n".utf8))
+            throw ExitCode(77)
+        }
         // Each hook's API token, of the level its config names, made anew at each start: the last
         // start's are revoked, so a token a hook leaked lives no longer than the daemon.
         let hookTokens = try HookTokens.mint(
