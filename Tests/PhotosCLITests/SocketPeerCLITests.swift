@@ -3,16 +3,17 @@ import Glibc
 import PhotosTestSupport
 import Testing
 
+/// Whether this test can run here.
+private var rootWithSetprivAndPython: Bool {
+    getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")
+        && FileManager.default.isExecutableFile(atPath: "/usr/bin/python3")
+}
+
 /// The built `photos` against a program of another user serving on photosd's socket path (as a
 /// user who made `/tmp/photosd-UID` first could): it refuses before sending a byte, so the token
 /// in `$PHOTOS_TOKEN` never reaches that program and its forged answer is never printed.
-@Suite(.serialized, .enabled(if: SocketPeerCLITests.canChangeUsers, "needs root, setpriv and /usr/bin/python3"))
+@Suite(.serialized, .enabled(if: rootWithSetprivAndPython, "needs root, setpriv and /usr/bin/python3"))
 struct SocketPeerCLITests {
-    static var canChangeUsers: Bool {
-        getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")
-            && FileManager.default.isExecutableFile(atPath: "/usr/bin/python3")
-    }
-
     static let token = "photos-test-secret-token"
     static let forged = "FORGED-BY-ANOTHER-USER"
 

@@ -4,18 +4,19 @@ import PhotosDaemon
 import PhotosTestSupport
 import Testing
 
+/// Whether this test can run here.
+private var rootWithSetpriv: Bool {
+    getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")
+}
+
 /// The fallback socket directory (`/tmp/photosd-UID` without `$XDG_RUNTIME_DIR`) with the real
 /// `photosd`: another user's, open to others, or a link is refused with the reason; a missing one
 /// is made the user's alone.
 ///
 /// The daemon runs as a uid of its own (setpriv), so that its fallback directory is one no other
 /// test or daemon on the machine uses; making a directory another user's takes root.
-@Suite(.serialized, .enabled(if: SocketDirectoryDaemonTests.canChangeUsers, "needs root and setpriv"))
+@Suite(.serialized, .enabled(if: rootWithSetpriv, "needs root and setpriv"))
 struct SocketDirectoryDaemonTests {
-    static var canChangeUsers: Bool {
-        getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")
-    }
-
     /// The daemon's user: a uid no account has, different in each run.
     let uid = uid_t.random(in: 40_000..<60_000)
     /// The squatter: user nobody.
