@@ -189,6 +189,9 @@ extension HookDaemonTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path("backup").path) == ["inner"])
         let copy = try #require(Self.files(under: backup).first { $0.hasSuffix("/inn.jpg") })
         #expect(!copy.contains(".."))
+        // The root is the photo's album folder, which wins over the user album's title: the title's
+        // own path is what the hostile payload test above drives.
+        #expect(copy == String(root.path.dropFirst()) + "/inn.jpg")
         #expect(
             FileManager.default.contentsEqual(
                 atPath: backup.appendingPathComponent(copy).path, andPath: root.appendingPathComponent("inn.jpg").path))
