@@ -163,6 +163,8 @@ struct PhotosDaemonCommand: AsyncParsableCommand {
                 throw ConfigError(.invalidValue, path: path, line: nil, key: "listen", message: "\(error)")
             }
         }
+        // What image decodes may take at once, for every renderer of the process.
+        DecodeMemory.shared.budget = min(file.decodeMemoryMegabytes ?? DecodeMemory.defaultBudget >> 20, 1 << 24) << 20
         // The thumbnail cache, and the thumbnails made ahead when the config names sizes.
         let thumbnailBytes = (file.thumbnailCacheMegabytes ?? 512) << 20
         if !file.thumbnailSizes.isEmpty, thumbnailBytes > 0 {
