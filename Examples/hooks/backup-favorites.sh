@@ -14,22 +14,40 @@
 # It only reads the library's files. A copy that fails makes the hook exit non-zero, and photosd
 # gives it the same batch again later; files already copied are kept (cp -n), so a batch given
 # twice copies nothing twice.
+#
+# Everything in the payload is data, never a path to trust: an album's title is anyone's text (a
+# limited token can name an album "../../../../tmp/x"), and a file name can hold a newline, a tab or
+# a leading "-". So a title becomes one safe path component (no "/", no control character, never
+# "." or "..", no leading "-" or ".", at most 100 characters), an album's folder is used only when
+# it is an absolute path without "." or ".." parts, and the names reach cp and mkdir quoted by jq's
+# @sh and after "--", never split on whitespace.
 set -eu
 backup=${1:?usage: backup-favorites.sh BACKUP_DIR}
 
-jq -r '
+# copy FILE DIRECTORY: FILE into DIRECTORY (made if missing), an existing copy kept.
+copy() {
+    mkdir -p -- "$2"
+    cp -n -p -- "$1" "$2/"
+}
+
+commands=$(jq -r --arg backup "$backup" '
+  # One path component from any text.
+  def component:
+    gsub("[[:cntrl:]/]"; "_")
+    | sub("^[-.]"; "_")
+    | if length > 100 then .[0:100] else . end
+    | if . == "" then "_" else . end;
+  # An album folder under the backup, or null when it is not a plain absolute path.
+  def folder:
+    if startswith("/") and (split("/") | all(. != "." and . != "..")) then . else null end;
   .changes[].assets | (.inserted + .updated)[] | select(.isFavorite)
   | . as $asset
-  | ([$asset.albums[] | select(.path != null) | .path][0]
-     // ([$asset.albums[] | "Albums/\(.localizedTitle)"][0])
-     // "Unfiled") as $album
-  | $asset.resources[] | select(.type != "adjustmentData")
-  | [.path, $album] | @tsv' |
-while IFS="$(printf '\t')" read -r file album; do
-    case $album in
-        /*) target="$backup$album" ;;
-        *) target="$backup/$album" ;;
-    esac
-    mkdir -p "$target"
-    cp -n -p "$file" "$target/"
-done
+  | ([$asset.albums[] | .path | select(. != null) | folder | select(. != null)][0] // null) as $folder
+  | (if $folder != null then $backup + $folder
+     else ([$asset.albums[] | select(.path == null) | "Albums/" + (.localizedTitle // "" | component)][0]
+           // "Unfiled") as $relative
+          | $backup + "/" + $relative
+     end) as $target
+  | $asset.resources[] | select(.type != "adjustmentData") | select(.path | startswith("/"))
+  | "copy \([.path, $target] | @sh)"')
+eval "$commands"

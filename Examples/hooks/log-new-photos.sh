@@ -11,13 +11,22 @@
 # The payload arrives on standard input (see the README, "Exec hooks"). Delivery is at least once:
 # after a crash a batch can come again, so a log may repeat a line; a hook that must not repeat
 # itself keys on the asset's localIdentifier.
+#
+# A file name can hold a tab, a newline or a terminal's escape sequence: each field is written
+# escaped as in JSON (without the quotes), C1 controls as \u0080..\u009f too, so a photo is one
+# line of tab-separated fields and reading the log in a terminal runs nothing.
 set -eu
 log=${1:?usage: log-new-photos.sh LOGFILE}
 
 jq -r '
+  # Text shown safely: JSON escapes (\n, \t, \u001b...), and C1 controls, which JSON leaves as they are.
+  def shown:
+    tostring | tojson | .[1:-1]
+    | gsub("(?<c>[\u0080-\u009f])"; "\\u00" + (.c | explode[0] | [(. / 16 | floor), (. % 16)]
+        | map(if . < 10 then . + 48 else . + 87 end) | implode));
   .changes[].assets.inserted[]
   | [ (.creationDate // "undated"),
       (if .location then "\(.location.latitude),\(.location.longitude)" else "nowhere" end),
       .mediaType,
       (.resources[0].path // "?") ]
-  | @tsv' >> "$log"
+  | map(shown) | join("\t")' >> "$log"

@@ -49,6 +49,17 @@ static void fill_header(VipsImage *image, cphotos_vips_header *header) {
     header->orientation = vips_image_get_orientation(image);
     header->pages = vips_image_get_n_pages(image);
     header->bands = vips_image_get_bands(image);
+    header->bytes_per_sample = (int)vips_format_sizeof(vips_image_get_format(image));
+    int flag = 0;
+    // Set by libvips' PNG loader ("interlaced") and JPEG loader ("jpeg-multiscan") for these costly kinds.
+    if (vips_image_get_typeof(image, "interlaced") != 0 && vips_image_get_int(image, "interlaced", &flag) == 0) {
+        header->interlaced = flag != 0;
+    }
+    flag = 0;
+    if (vips_image_get_typeof(image, "jpeg-multiscan") != 0
+        && vips_image_get_int(image, "jpeg-multiscan", &flag) == 0) {
+        header->progressive = flag != 0;
+    }
     const char *loader = NULL;
     if (vips_image_get_typeof(image, VIPS_META_LOADER) != 0
         && vips_image_get_string(image, VIPS_META_LOADER, &loader) == 0 && loader != NULL) {

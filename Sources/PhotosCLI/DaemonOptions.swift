@@ -19,6 +19,22 @@ struct DaemonOptions: ParsableArguments {
         valueName: "token"))
     var token: String?
 
+    @Option(
+        name: .customLong("socket-owner"),
+        help: ArgumentHelp(
+            "Also trust a photosd running as this user (a uid or a name) on the socket; by default only yours or root's.",
+            valueName: "user"))
+    var socketOwner: String?
+
+    /// The users whose process may answer on the socket: the own user and root, and `--socket-owner`.
+    /// Checked on the connection (`SO_PEERCRED`) before a token is sent or an answer read.
+    static func trustedPeers(_ owner: String?) throws -> APIConnection.TrustedPeers {
+        guard let owner else { return .ownAndRoot }
+        if let uid = UInt32(owner) { return .ownRootAnd(uid) }
+        guard let entry = getpwnam(owner) else { throw ValidationError("--socket-owner: no user named \(owner)") }
+        return .ownRootAnd(entry.pointee.pw_uid)
+    }
+
     /// `Authorization` for `token`, else `$PHOTOS_TOKEN` (a hook's), else nothing: the socket's owner needs none.
     static func authorization(_ token: String?, environment: [String: String] = ProcessInfo.processInfo.environment)
         -> [String: String]
@@ -41,25 +57,36 @@ struct DaemonOptions: ParsableArguments {
     {
         if noDaemon { return nil }
         let authorization = Self.authorization(token, environment: environment)
+        let peers = try Self.trustedPeers(socketOwner)
         if let socket {
             do {
-                let reply = try APIConnection.request(socket, "GET", "/v1/health", headers: authorization)
+                let reply = try APIConnection.request(
+                    socket, "GET", "/v1/health", headers: authorization, trusting: peers)
                 guard reply.status == 200 else { throw CLIError("photosd on \(socket): \(reply.errorMessage)") }
             } catch let error as APIConnection.ConnectionError {
                 throw CLIError(error.notListening ? "photosd is not running on \(socket)" : error.description)
             }
-            return DaemonSource(socket: socket, authorization: authorization)
+            return DaemonSource(socket: socket, authorization: authorization, peers: peers)
         }
         if library != nil { return nil }
         let socket = API.defaultSocketPath(environment: environment)
         let usualLibrary = PHPhotoLibrary.defaultLibraryURL(environment: environment).path
-        guard let connection = try? APIConnection(socket: socket, timeout: 1),
+        let usual: APIConnection?
+        do {
+            usual = try APIConnection(socket: socket, timeout: 1, trusting: peers)
+        } catch let error as APIConnection.ConnectionError where error.untrustedPeer {
+            // Not a quiet fall back to the file: someone else's program on the usual path is worth knowing.
+            throw CLIError(error.description)
+        } catch {
+            usual = nil
+        }
+        guard let connection = usual,
             (try? connection.send("GET", "/v1/health", headers: authorization).status) == 200,
             let body = try? connection.readAll(),
             let health = try? JSONDecoder().decode(API.Health.self, from: Data(body)),
             let served = health.library, Self.sameFile(served, usualLibrary)
         else { return nil }
-        return DaemonSource(socket: socket, authorization: authorization)
+        return DaemonSource(socket: socket, authorization: authorization, peers: peers)
     }
 
     static func sameFile(_ a: String, _ b: String) -> Bool {
@@ -76,6 +103,8 @@ struct DaemonSource {
     let socket: String
     /// `Authorization: Bearer TOKEN` for a client that is not the socket's owner, else empty.
     var authorization: [String: String] = [:]
+    /// Whose process may answer on the socket (``DaemonOptions/trustedPeers(_:)``).
+    var peers: APIConnection.TrustedPeers = .ownAndRoot
 
     /// Calls `body` with each line of the answer to `GET path?query` (JSON Lines).
     func eachLine(_ path: String, _ query: [(String, String)], follow: Bool = false, _ body: (String) throws -> Void)
@@ -84,7 +113,7 @@ struct DaemonSource {
         let parameters = query.map { "\($0)=\(Self.encoded($1))" }.joined(separator: "&")
         let target = path + (query.isEmpty ? "" : "?" + parameters)
         // A follow stream may be quiet for hours; a listing is not.
-        let connection = try APIConnection(socket: socket, timeout: follow ? nil : 300)
+        let connection = try APIConnection(socket: socket, timeout: follow ? nil : 300, trusting: peers)
         let head = try connection.send(
             "GET", target, headers: authorization.merging(["Accept": "application/x-ndjson"]) { $1 })
         guard head.status == 200 else {

@@ -34,6 +34,13 @@ extension PhotosCommand {
             "A token for a photosd whose socket is not yours (default: $PHOTOS_TOKEN).", valueName: "token"))
         var token: String?
 
+        @Option(
+            name: .customLong("socket-owner"),
+            help: ArgumentHelp(
+                "Also trust a photosd running as this user (a uid or a name) on the socket; by default only yours or root's.",
+                valueName: "user"))
+        var socketOwner: String?
+
         @Option(help: ArgumentHelp("A PhotoKit predicate format.", valueName: "format"))
         var predicate: String?
 
@@ -99,13 +106,16 @@ extension PhotosCommand {
             let head: (status: Int, headers: [String: String])
             do {
                 // No read timeout: a query may see no change for hours.
-                connection = try APIConnection(socket: path, timeout: nil)
+                connection = try APIConnection(
+                    socket: path, timeout: nil, trusting: DaemonOptions.trustedPeers(socketOwner))
                 head = try connection.send(
                     "POST", "/v1/queries",
                     headers: DaemonOptions.authorization(token).merging(["Content-Type": "application/json"]) { $1 },
                     body: body)
             } catch let error as APIConnection.ConnectionError where error.notListening {
                 throw CLIError("photosd is not running on \(path) (start it, or pass --socket)")
+            } catch let error as APIConnection.ConnectionError {
+                throw CLIError(error.description)
             }
             guard head.status == 200 else {
                 let reply = APIConnection.Reply(status: head.status, headers: head.headers, body: try connection.readAll())

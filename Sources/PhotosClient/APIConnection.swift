@@ -50,10 +50,38 @@ public final class APIConnection: @unchecked Sendable {
         public let description: String
         /// Nobody listens at the socket: no file there, or a socket left by a daemon that stopped.
         public let notListening: Bool
+        /// A process of a user not trusted serves the socket (``APIConnection/init(socket:timeout:trusting:)``):
+        /// nothing was sent to it.
+        public let untrustedPeer: Bool
 
-        init(_ description: String, notListening: Bool = false) {
+        init(_ description: String, notListening: Bool = false, untrustedPeer: Bool = false) {
             self.description = description
             self.notListening = notListening
+            self.untrustedPeer = untrustedPeer
+        }
+    }
+
+    /// Whose program a Unix socket's client talks to: the users whose process may serve it.
+    ///
+    /// A socket path in a shared directory (`/tmp/photosd-UID/` without `$XDG_RUNTIME_DIR`) can be
+    /// taken by another user first: their program would receive the client's token and could answer
+    /// anything. The connection asks the kernel who accepted it (`SO_PEERCRED`) before a byte is sent.
+    public struct TrustedPeers: Sendable, Hashable {
+        /// The uids whose process may serve the socket.
+        public var uids: Set<UInt32>
+
+        /// This process's own user and root: the default, since photosd runs as the user whose
+        /// library it serves (or as root for a system-wide library).
+        public static var ownAndRoot: TrustedPeers { TrustedPeers(uids: [getuid(), 0]) }
+
+        /// The own user, root, and `uid` (another user's photosd, named by the caller).
+        public static func ownRootAnd(_ uid: UInt32) -> TrustedPeers {
+            TrustedPeers(uids: [getuid(), 0, uid])
+        }
+
+        /// Peers of these uids.
+        public init(uids: Set<UInt32>) {
+            self.uids = uids
         }
     }
 
@@ -70,8 +98,10 @@ public final class APIConnection: @unchecked Sendable {
     private var ended = false
 
     /// Connects to the socket at `path`. A read that waits longer than `timeout` seconds fails;
-    /// nil waits as long as it takes (a follow stream may be quiet for hours).
-    public init(socket path: String, timeout: Int? = 30) throws {
+    /// nil waits as long as it takes (a follow stream may be quiet for hours). The process that
+    /// accepted the connection must run as one of `trusting`'s users (`SO_PEERCRED`), else the
+    /// connection is closed before anything is sent and ``ConnectionError/untrustedPeer`` is thrown.
+    public init(socket path: String, timeout: Int? = 30, trusting peers: TrustedPeers = .ownAndRoot) throws {
         host = "photosd"
         let bytes = Array(path.utf8)
         guard bytes.count < MemoryLayout.size(ofValue: sockaddr_un().sun_path) else {
@@ -97,6 +127,32 @@ public final class APIConnection: @unchecked Sendable {
             throw ConnectionError(
                 "cannot connect to \(path): \(String(cString: strerror(code)))",
                 notListening: code == ENOENT || code == ECONNREFUSED)
+        }
+        // Every property is set: deinit closes the socket if this throws.
+        try Self.checkPeer(of: descriptor, at: path, trusting: peers)
+    }
+
+    /// Throws unless the process at the other end of the Unix socket `descriptor` runs as one of
+    /// `peers`' users. Its uid is the one it had when it listened, which the kernel records: a
+    /// server cannot claim another.
+    private static func checkPeer(of descriptor: Int32, at path: String, trusting peers: TrustedPeers) throws {
+        // `struct ucred` (pid, uid, gid: three 32-bit fields), which Glibc's module does not import.
+        var credentials: (pid: Int32, uid: UInt32, gid: UInt32) = (0, 0, 0)
+        var length = socklen_t(MemoryLayout.size(ofValue: credentials))
+        guard getsockopt(descriptor, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0,
+            Int(length) == MemoryLayout.size(ofValue: credentials)
+        else {
+            throw ConnectionError(
+                "cannot tell who serves \(path) (SO_PEERCRED: \(String(cString: strerror(errno)))); nothing was sent",
+                untrustedPeer: true)
+        }
+        guard peers.uids.contains(credentials.uid) else {
+            let own = getuid()
+            throw ConnectionError(
+                "\(path) is served by a process of uid \(credentials.uid), not by you (uid \(own)) or root; nothing was "
+                    + "sent to it (no token, no request) and nothing it says is trusted. Another user may have taken "
+                    + "the socket's path first. Name that uid with --socket-owner if it is a photosd you mean to use",
+                untrustedPeer: true)
         }
     }
 
@@ -208,9 +264,10 @@ public final class APIConnection: @unchecked Sendable {
 
     /// One request; the connection closes after the reply.
     public static func request(
-        _ socket: String, _ method: String = "GET", _ target: String, headers: [String: String] = [:], body: [UInt8] = []
+        _ socket: String, _ method: String = "GET", _ target: String, headers: [String: String] = [:], body: [UInt8] = [],
+        trusting peers: TrustedPeers = .ownAndRoot
     ) throws -> Reply {
-        let client = try APIConnection(socket: socket)
+        let client = try APIConnection(socket: socket, trusting: peers)
         let head = try client.send(method, target, headers: headers, body: body)
         return Reply(status: head.status, headers: head.headers, body: try client.readAll())
     }

@@ -18,6 +18,7 @@ import TOMLKit
 /// listen = "127.0.0.1:8421"                 # also TCP, loopback only, every client with a token
 /// thumbnail_sizes = [256, 512]              # make these thumbnails of new photos at idle priority
 /// thumbnail_cache_mb = 1024                 # the thumbnail cache's bound (default 512; 0: none)
+/// decode_memory_mb = 256                    # memory image decodes may take at once (default 256)
 ///
 /// [[hooks]]
 /// name = "backup-favorites"
@@ -62,6 +63,9 @@ public struct ConfigFile: Sendable, Hashable {
     public var thumbnailSizes: [Int] = []
     /// The thumbnail cache's bound in megabytes (`thumbnail_cache_mb`); 0 keeps no cache.
     public var thumbnailCacheMegabytes: Int?
+    /// The memory image decodes may hold at once, in megabytes (`decode_memory_mb`, at least 16):
+    /// a decode that alone would need more is refused, others wait their turn.
+    public var decodeMemoryMegabytes: Int?
     /// The exec hooks and webhooks (`[[hooks]]` tables), in the file's order, their albums as the file names them.
     public var hooks: [HookDefinition] = []
     /// The file's name and the lines of its keys, for problems found after parsing (a missing album).
@@ -76,7 +80,7 @@ public struct ConfigFile: Sendable, Hashable {
     /// The keys allowed at the top level.
     public static let topLevelKeys = [
         "library", "roots", "ignore", "settle_ms", "poll_interval_s", "time_zone", "hook_history_limit", "socket", "hooks",
-        "listen", "thumbnail_sizes", "thumbnail_cache_mb",
+        "listen", "thumbnail_sizes", "thumbnail_cache_mb", "decode_memory_mb",
     ]
     /// The keys allowed in a `[[hooks]]` table.
     public static let hookKeys = [
@@ -177,6 +181,9 @@ public struct ConfigFile: Sendable, Hashable {
             case "thumbnail_cache_mb":
                 config.thumbnailCacheMegabytes = try reader.integer(
                     value, key, atLeast: 0, "a whole number of megabytes, 0 or more")
+            case "decode_memory_mb":
+                config.decodeMemoryMegabytes = try reader.integer(
+                    value, key, atLeast: 16, "a whole number of megabytes, 16 or more")
             case "hooks":
                 config.hooks = try reader.hooks(value)
             default:

@@ -18,7 +18,9 @@ import Synchronization
 /// daemon nothing but this task: the payload is an in-memory file on its standard input (written
 /// before the start, so nothing waits on the hook to read it; the hook reads it as any stdin, and
 /// may also seek or map it), the output is drained, and a run that outlives its timeout (or the
-/// daemon) gets SIGTERM, then SIGKILL, sent to its group.
+/// daemon) gets SIGTERM, then SIGKILL, sent to its group. When the hook's own process has ended,
+/// however it ended, whatever is left in its group is killed (SIGKILL): a background job a hook
+/// started does not outlive its run.
 struct HookProcess: Sendable {
     /// How a run ended.
     enum Termination: Sendable, Hashable {
@@ -150,10 +152,11 @@ struct HookProcess: Sendable {
                     Self.stop(group: group)
                 }
             }
+            // The hook has exited or been killed: what it left in its group (`sleep 300 &`) goes
+            // too, however the run ended, so nothing it started outlives it or the daemon.
+            Self.killGroup(capture.group.load(ordering: .relaxed))
             let termination: Termination
             if Task.isCancelled {
-                // The hook has exited or been killed; what it left in its group goes too.
-                Self.killGroup(capture.group.load(ordering: .relaxed))
                 termination = .cancelled
             } else if capture.timedOut.load(ordering: .relaxed) {
                 termination = .timedOut(timeout)
@@ -167,7 +170,7 @@ struct HookProcess: Sendable {
                 termination: termination, errorTail: String(decoding: capture.tail.withLock { $0 }, as: UTF8.self),
                 outputBytes: capture.outputBytes.load(ordering: .relaxed), startedAt: startedAt, duration: clock.now - begin)
         } catch {
-            if Task.isCancelled { Self.killGroup(capture.group.load(ordering: .relaxed)) }
+            Self.killGroup(capture.group.load(ordering: .relaxed))
             let reason = (error as? SubprocessError).map { "\($0)" } ?? "\(error)"
             return Outcome(
                 termination: Task.isCancelled ? .cancelled : .cannotStart(reason), errorTail: "",

@@ -14,6 +14,12 @@ public struct ImageHeader: Sendable, Hashable {
     let exif: [UInt8]?
     /// Samples a pixel (1 grey, 3 RGB, 4 CMYK or RGB with alpha).
     let bands: Int
+    /// Bytes a sample as decoded (2 for a 16-bit PNG).
+    var bytesPerSample = 1
+    /// An interlaced PNG, which libvips decodes whole into memory.
+    var interlaced = false
+    /// A progressive JPEG, whose coefficients libjpeg keeps for the whole picture.
+    var progressive = false
 
     /// The size as displayed: orientations 5 to 8 turn the picture a quarter.
     public var size: PixelSize { orientation >= 5 && orientation <= 8 ? storedSize.transposed : storedSize }

@@ -123,11 +123,19 @@ public struct ImageRenderer: Sendable {
             image = decoded
             fromThumbnail = true
         } else {
-            guard let scaled = cphotos_vips_thumbnail(file.source.pointer, Int32(whole.width), Int32(whole.height))
-            else {
-                throw ImagingError(.undecodable, Vips.reason("libvips cannot decode it"), path: path)
+            // The picture itself: its memory reserved for the whole decode (libvips decodes lazily,
+            // in finish), or refused when it alone would take more than the budget.
+            return try DecodeMemory.shared.reserving(
+                DecodeCost.bytes(of: header, output: whole), path: path, reason: DecodeCost.reason(of: header)
+            ) { () throws(ImagingError) -> RenderedImage in
+                guard let scaled = cphotos_vips_thumbnail(file.source.pointer, Int32(whole.width), Int32(whole.height))
+                else {
+                    throw ImagingError(.undecodable, Vips.reason("libvips cannot decode it"), path: path)
+                }
+                return try finish(
+                    VipsObject(scaled), region: region, of: upright, whole: whole, output: output, request, path: path,
+                    fromThumbnail: false)
             }
-            image = VipsObject(scaled)
         }
         // A thumbnail smaller than the preview is delivered at its own size, not enlarged.
         let size = image.size
@@ -191,9 +199,31 @@ public struct ImageRenderer: Sendable {
                 previewProblem = "the embedded preview is not of the picture's proportions"
             }
         }
+        let half = picture.width / 2 >= framing.whole.width && picture.height / 2 >= framing.whole.height
+        // LibRaw holds the sensor data (2 bytes a photosite), its 4-channel 16-bit working image
+        // and the developed RGB: reserved so that large develops run one after the other. A RAW
+        // is under the pixel limit already and has no cheaper way to be developed, so it is not
+        // refused: it takes the whole budget at most, alone.
+        let pixels = picture.width * picture.height
+        let developCost = pixels * 2 + (half ? pixels / 4 : pixels) * 14
+        return try DecodeMemory.shared.reserving(
+            min(developCost, DecodeMemory.shared.budget), path: path, reason: "a camera RAW developed"
+        ) { () throws(ImagingError) -> RenderedImage in
+            try develop(raw, request, framing: framing, half: half, fallback: fallback, previewProblem: previewProblem,
+                        previewEdge: previewEdge)
+        }
+    }
+
+    /// A RAW's sensor data developed and rendered; when it cannot be developed, its preview
+    /// (`fallback`), else the reasons.
+    private func develop(
+        _ raw: RawFile, _ request: ImageRequest, framing: Framing, half: Bool,
+        fallback: (RawFile.Preview, PixelSize)?, previewProblem: String?, previewEdge: Int?
+    ) throws(ImagingError) -> RenderedImage {
+        let path = raw.path
+        let picture = raw.size
         let developed: VipsObject
         do {
-            let half = picture.width / 2 >= framing.whole.width && picture.height / 2 >= framing.whole.height
             developed = try raw.develop(half: half, maximumPixelCount: limits.maximumPixelCount)
         } catch {
             guard let (preview, upright) = fallback else {
@@ -377,7 +407,8 @@ extension ImageHeader {
         self.init(
             storedSize: PixelSize(width: Int(header.width), height: Int(header.height)),
             orientation: (1...8).contains(header.orientation) ? Int(header.orientation) : 1, pages: Int(header.pages),
-            loader: loader, exif: exif, bands: Int(header.bands))
+            loader: loader, exif: exif, bands: Int(header.bands), bytesPerSample: max(Int(header.bytes_per_sample), 1),
+            interlaced: header.interlaced != 0, progressive: header.progressive != 0)
     }
 }
 

@@ -132,6 +132,14 @@ struct PhotosDaemonCommand: AsyncParsableCommand {
         let daemon = DaemonServices(configuration: configuration, database: database, monitor: monitor, logger: logger)
         var services: [any Service] = []
         let socketPath = socket ?? file.socket ?? APIServer.defaultSocketPath()
+        // Before any token is made for it: a socket in a directory another user holds would hand
+        // them the hooks' tokens and the clients' too.
+        do {
+            if !socketPath.isEmpty { try SocketDirectory.claim(forSocket: socketPath) }
+        } catch {
+            FileHandle.standardError.write(Data("photosd: \(error)\n".utf8))
+            throw ExitCode(77)
+        }
         // Each hook's API token, of the level its config names, made anew at each start: the last
         // start's are revoked, so a token a hook leaked lives no longer than the daemon.
         let hookTokens = try HookTokens.mint(
@@ -155,6 +163,8 @@ struct PhotosDaemonCommand: AsyncParsableCommand {
                 throw ConfigError(.invalidValue, path: path, line: nil, key: "listen", message: "\(error)")
             }
         }
+        // What image decodes may take at once, for every renderer of the process.
+        DecodeMemory.shared.budget = min(file.decodeMemoryMegabytes ?? DecodeMemory.defaultBudget >> 20, 1 << 24) << 20
         // The thumbnail cache, and the thumbnails made ahead when the config names sizes.
         let thumbnailBytes = (file.thumbnailCacheMegabytes ?? 512) << 20
         if !file.thumbnailSizes.isEmpty, thumbnailBytes > 0 {

@@ -23,6 +23,7 @@ import Testing
             socket = "/run/user/1000/photosd.sock"
             thumbnail_sizes = [256, 512, 256]
             thumbnail_cache_mb = 0
+            decode_memory_mb = 128
             """)
         #expect(config.library == "/srv/photos/library.sqlite")
         #expect(config.roots == ["/home/me/Pictures", "/mnt/camera # not a comment"])
@@ -33,6 +34,7 @@ import Testing
         #expect(config.socket == "/run/user/1000/photosd.sock")
         #expect(config.thumbnailSizes == [256, 512], "each size once")
         #expect(config.thumbnailCacheMegabytes == 0)
+        #expect(config.decodeMemoryMegabytes == 128)
         #expect(config.hooks.isEmpty)
     }
 
@@ -126,7 +128,7 @@ import Testing
         + "access, url, secret, secret_file, ca_file"
     static let topKeys =
         "known: library, roots, ignore, settle_ms, poll_interval_s, time_zone, hook_history_limit, socket, hooks, listen, "
-        + "thumbnail_sizes, thumbnail_cache_mb"
+        + "thumbnail_sizes, thumbnail_cache_mb, decode_memory_mb"
 
     static let limitedWithoutAlbums =
         "\"limited\" sees only the assets of the hook's albums: name them, e.g. "
@@ -154,6 +156,10 @@ import Testing
         (
             "thumbnail_cache_mb = -1", .invalidValue,
             "config.toml:1: thumbnail_cache_mb: must be a whole number of megabytes, 0 or more, not -1"
+        ),
+        (
+            "decode_memory_mb = 8", .invalidValue,
+            "config.toml:1: decode_memory_mb: must be a whole number of megabytes, 16 or more, not 8"
         ),
         (
             "settle_ms = -5", .invalidValue,

@@ -175,3 +175,23 @@ import Testing
         #expect(!Self.isRunning(sleeper), "the hook's child \(sleeper) is still running")
     }
 }
+
+extension HookProcessTests {
+    /// A hook that starts a background job and exits: the job goes with the run, whether it kept
+    /// the hook's output open or not, and the run ends when the hook does, not when the job would.
+    @Test(arguments: [" >/dev/null 2>&1", ""])
+    func whatAHookLeftRunningIsKilledWhenItExits(redirect: String) async throws {
+        let pidFile = "/tmp/photos-hook-left-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        defer { unlink(pidFile) }
+        let clock = ContinuousClock()
+        let start = clock.now
+        let outcome = await process("sleep 300\(redirect) & echo $! > \(pidFile); exit 0", timeout: .seconds(600))
+            .run(input: [])
+        #expect(outcome.termination == .exited(0))
+        #expect(clock.now - start < .seconds(300))
+        let child = try #require(
+            Int32(try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(!Self.isRunning(child), "the hook's child \(child) is still running")
+    }
+}

@@ -30,6 +30,13 @@ typedef struct {
     int pages;
     /// Samples a pixel (1 grey, 3 RGB, 4 CMYK or RGBA...).
     int bands;
+    /// Bytes a sample as the loader decodes it (1 for 8 bits, 2 for 16, 4 for float...).
+    int bytes_per_sample;
+    /// An interlaced (Adam7) PNG: libvips decodes it whole into memory, never a strip at a time.
+    int interlaced;
+    /// A progressive (multi-scan) JPEG: libjpeg keeps every coefficient of the picture, at full
+    /// size whatever the shrink-on-load.
+    int progressive;
     /// The name of the libvips loader (`jpegload`, `pngload`, `heifload`...).
     char loader[48];
     /// A copy of the EXIF block (`Exif\0\0...`) or NULL, to free with cphotos_vips_free.
