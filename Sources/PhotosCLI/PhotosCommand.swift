@@ -12,6 +12,7 @@ struct PhotosCommand: AsyncParsableCommand {
             Without --library, the default library is used: $PHOTOS_LIBRARY, else \
             $XDG_DATA_HOME/photosd/library.sqlite (the one photosd and PHPhotoLibrary.shared() use).
             """,
+        version: "photos \(PhotosVersion.current)",
         subcommands: [Scan.self, Assets.self, Albums.self, Folders.self, Rejected.self, Duplicates.self, Thumbnail.self, Export.self, Changes.self, WatchQuery.self, Status.self, Hooks.self, Token.self]
     )
 }

@@ -34,7 +34,8 @@ struct PhotosDaemonCommand: AsyncParsableCommand {
             found at startup. Without --library it uses the default library ($PHOTOS_LIBRARY, else \
             $XDG_DATA_HOME/photosd/library.sqlite). Under systemd (Type=notify) it reports READY, \
             STOPPING and watchdog pings. `photos status` shows what it is doing.
-            """)
+            """,
+        version: "photosd \(PhotosVersion.current)")
 
     @Option(name: .long, help: ArgumentHelp("The library file (created if missing).", valueName: "file"))
     var library: String?
@@ -114,6 +115,17 @@ struct PhotosDaemonCommand: AsyncParsableCommand {
         guard !roots.isEmpty else {
             throw ValidationError("name at least one directory with --watch, or roots in \(config ?? ConfigFile.defaultPath())")
         }
+        // A root that is not there is watched for (offline) with a warning; none there at all is
+        // a mistake to say at once, not a daemon that watches nothing for ever.
+        let present = roots.filter { root in
+            var isDirectory: ObjCBool = false
+            return FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory) && isDirectory.boolValue
+        }
+        if present.isEmpty {
+            let listed = roots.map { "\($0) (\(Self.missing($0)))" }.joined(separator: ", ")
+            FileHandle.standardError.write(Data("photosd: no root to watch exists: \(listed)\n".utf8))
+            throw ExitCode(78)
+        }
         var configuration = DaemonConfiguration(libraryPath: path, roots: roots)
         configuration.settle = .milliseconds(settle ?? file.settleMilliseconds ?? 200)
         configuration.pollInterval = .seconds(pollInterval ?? file.pollIntervalSeconds ?? 60)
@@ -121,8 +133,14 @@ struct PhotosDaemonCommand: AsyncParsableCommand {
         configuration.rules.patterns = file.ignore
         configuration.hookHistoryLimit = file.hookHistoryLimit ?? DaemonConfiguration.defaultHookHistoryLimit
 
+        // One photosd per library: a second one stops here, before its status file or hooks could
+        // stand in for the first's. A library whose directory is not there yet (a volume not
+        // mounted) is locked once it opens.
+        let libraryDirectory = (path as NSString).deletingLastPathComponent
+        var lock = FileManager.default.fileExists(atPath: libraryDirectory) ? try Self.locking(path) : nil
         // A library that cannot be opened yet (volume not mounted, disk full) is waited for.
         let database = try await LibraryOpener(configuration: configuration, logger: logger).open()
+        if lock == nil { lock = try Self.locking(path) }
         // The hooks' albums need the library: checked (and named by identifier) before any service starts.
         configuration.hooks = try Self.readingConfig {
             try file.hooksResolvingAlbums(in: database, watchedRoots: roots)
@@ -192,6 +210,26 @@ struct PhotosDaemonCommand: AsyncParsableCommand {
                 logger: logger))
         logger.info("starting", metadata: ["library.path": "\(path)", "roots": "\(roots.joined(separator: ", "))"])
         try await group.run()
+        withExtendedLifetime(lock) {}
+    }
+
+    /// Why a root is not a directory photosd can watch: "does not exist", "is not a directory".
+    private static func missing(_ root: String) -> String {
+        var info = stat()
+        guard stat(root, &info) == 0 else { return String(cString: strerror(errno)).lowercased() }
+        return info.st_mode & S_IFMT == S_IFDIR ? "cannot be read" : "not a directory"
+    }
+
+    /// Takes the library's lock (``DaemonLock``); another photosd holding it is printed on standard
+    /// error with its PID, and photosd exits with status 75 (EX_TEMPFAIL: once that one stops, this
+    /// one can start).
+    private static func locking(_ library: String) throws -> DaemonLock {
+        do {
+            return try DaemonLock.acquire(forLibrary: library)
+        } catch {
+            FileHandle.standardError.write(Data("photosd: \(error)\n".utf8))
+            throw ExitCode(75)
+        }
     }
 
     /// Runs a step of reading the configuration. A problem in it is printed on standard error and

@@ -90,8 +90,12 @@ public final class RootTracker: Service, Sendable {
             }
         }
         if entry.state != "watching" {
-            logger.info("root not watched", metadata: ["root.path": "\(root)", "root.state": "\(entry.state)",
-                                                       "reason": "\(entry.reason ?? "")"])
+            // A root that is not there (mistyped, or its disk not mounted) is a warning: watching
+            // nothing there is rarely what was meant. Polling is a choice the daemon made.
+            let level: Logger.Level = entry.state == "offline" ? .warning : .info
+            logger.log(level: level, "root not watched", metadata: [
+                "root.path": "\(root)", "root.state": "\(entry.state)", "reason": "\(entry.reason ?? "")",
+            ])
         }
         board.update { $0.roots[root] = entry }
     }

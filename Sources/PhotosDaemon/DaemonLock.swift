@@ -1,0 +1,107 @@
+import Foundation
+import Glibc
+
+/// One photosd per library: an exclusive lock on `<library>.photosd.lock`, held for the daemon's
+/// life, with the holder's PID written in the file.
+///
+/// Two daemons on one library would both run the hooks and overwrite each other's status file, so
+/// that `photos status` reported the wrong process and roots. The second one now stops before it
+/// does anything, naming the first:
+/// ```swift
+/// let lock = try DaemonLock.acquire(forLibrary: path)
+/// // DaemonLockError: photosd (pid 4242) already serves the library at /home/me/.local/share/photosd/library.sqlite
+/// ```
+/// The lock is `flock(2)`'s: the kernel drops it when the process ends however it ends, so a killed
+/// daemon leaves no stale lock (the file stays, unlocked, and is reused). The descriptor is
+/// close-on-exec: hooks and other children never hold it.
+public final class DaemonLock: Sendable {
+    /// The lock file.
+    public let path: String
+    private let descriptor: Int32
+
+    private init(path: String, descriptor: Int32) {
+        self.path = path
+        self.descriptor = descriptor
+    }
+
+    deinit {
+        close(descriptor)
+    }
+
+    /// The lock file of a library: `<library>.photosd.lock`.
+    public static func path(forLibrary libraryPath: String) -> String {
+        libraryPath + ".photosd.lock"
+    }
+
+    /// Takes the library's lock, or throws ``DaemonLockError`` naming the process that holds it.
+    public static func acquire(forLibrary libraryPath: String) throws(DaemonLockError) -> DaemonLock {
+        let path = path(forLibrary: libraryPath)
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard descriptor >= 0 else {
+            throw DaemonLockError(.unusable, library: libraryPath, path: path, reason: String(cString: strerror(errno)))
+        }
+        var result: Int32
+        repeat { result = flock(descriptor, LOCK_EX | LOCK_NB) } while result != 0 && errno == EINTR
+        guard result == 0 else {
+            let number = errno
+            let holder = readPID(descriptor)
+            close(descriptor)
+            guard number == EWOULDBLOCK else {
+                throw DaemonLockError(.unusable, library: libraryPath, path: path, reason: String(cString: strerror(number)))
+            }
+            throw DaemonLockError(.held(pid: holder), library: libraryPath, path: path, reason: nil)
+        }
+        // The holder's PID, for the next one's message (and for people): written whole, once locked.
+        let text = Array("\(getpid())\n".utf8)
+        _ = ftruncate(descriptor, 0)
+        _ = text.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
+        return DaemonLock(path: path, descriptor: descriptor)
+    }
+
+    /// The PID written in a lock file, if it holds one.
+    private static func readPID(_ descriptor: Int32) -> Int32? {
+        var buffer = [UInt8](repeating: 0, count: 32)
+        let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
+        guard count > 0 else { return nil }
+        return Int32(String(decoding: buffer[..<count], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+}
+
+/// photosd cannot take its library's lock: another photosd holds it, or the lock file cannot be made.
+public struct DaemonLockError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// Why the lock was not taken.
+    public enum Code: Sendable, Hashable {
+        /// Another process holds it; its PID when the file names one.
+        case held(pid: Int32?)
+        /// The lock file cannot be opened or locked (the reason says why).
+        case unusable
+    }
+
+    /// Why.
+    public let code: Code
+    /// The library.
+    public let library: String
+    /// The lock file.
+    public let path: String
+    /// The system's reason, for ``Code/unusable``.
+    public let reason: String?
+
+    init(_ code: Code, library: String, path: String, reason: String?) {
+        self.code = code
+        self.library = library
+        self.path = path
+        self.reason = reason
+    }
+
+    /// What happened and what to do, in a sentence.
+    public var description: String {
+        switch code {
+        case .held(let pid):
+            let who = pid.map { "photosd (pid \($0))" } ?? "another photosd"
+            return "\(who) already serves the library at \(library) (it holds \(path)); stop it first, "
+                + "or give this one another --library"
+        case .unusable:
+            return "cannot lock \(path) to serve the library at \(library) alone: \(reason ?? "unknown error")"
+        }
+    }
+}
