@@ -8,13 +8,16 @@ extension PhotosCommand {
     struct Changes: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Print change-log entries: what each committed change inserted, updated and deleted.",
-            discussion: "Each entry has a token; pass the last one you saw to --since to resume.")
+            discussion: """
+                Each entry has a token; pass the last one you saw to --since to resume. Without --since, \
+                the whole log is printed, or, with --follow, what is committed from now on (as tail -f).
+                """)
 
         @OptionGroup var options: LibraryOptions
         @OptionGroup var daemon: DaemonOptions
 
-        @Option(help: "Only entries after this token (default: from the start).")
-        var since: Int64 = 0
+        @Option(help: "Only entries after this token (default: from the start; with --follow, from now).")
+        var since: Int64?
 
         @Flag(help: "Keep running and print new entries as they are committed (by any process).")
         var follow = false
@@ -24,11 +27,12 @@ extension PhotosCommand {
             let library = try options.open()
             do {
                 guard follow else {
-                    for entry in try library.database.changes(after: since) { try print(entry) }
+                    for entry in try library.database.changes(after: since ?? 0) { try print(entry) }
                     return
                 }
                 unblockTerminationSignals()
-                for try await entry in library.database.changeFeed(after: since) {
+                let start = try since ?? library.database.currentToken()
+                for try await entry in library.database.changeFeed(after: start) {
                     try print(entry)
                     // A reader at the other end of a pipe sees each entry as it comes (nil: every stream).
                     fflush(nil)
@@ -42,7 +46,8 @@ extension PhotosCommand {
         /// The same entries, asked of photosd (its change feed, for --follow).
         func run(through source: DaemonSource) throws {
             if follow { unblockTerminationSignals() }
-            var query = [("since", "\(since)")]
+            // Without --since, photosd follows from now (and lists from the start).
+            var query = since.map { [("since", "\($0)")] } ?? []
             if follow { query.append(("follow", "true")) }
             let decoder = JSONDecoder()
             try source.eachLine("/v1/changes", query, follow: follow) { line in

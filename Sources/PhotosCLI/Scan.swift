@@ -72,8 +72,15 @@ extension PhotosCommand {
                             + "\(rate) files/s   ").utf8))
             }
             if interactive { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+            // A root that cannot be read (mistyped, not mounted) was not scanned: the others were
+            // committed, and the exit status says that one was not.
+            let failed = report.offlineRoots.isEmpty ? nil : ExitCode(1)
             if json {
                 try Output.jsonLine(report)
+                for root in report.offlineRoots {
+                    FileHandle.standardError.write(Data("offline: \(Output.escaped(root)) \(Self.why(root))\n".utf8))
+                }
+                if let failed { throw failed }
                 return
             }
             let elapsed = ContinuousClock.now - start
@@ -92,7 +99,7 @@ extension PhotosCommand {
             }
             for root in report.offlineRoots {
                 FileHandle.standardError.write(
-                    Data("offline: \(Output.escaped(root)) cannot be read; its assets are kept\n".utf8))
+                    Data("offline: \(Output.escaped(root)) \(Self.why(root)); its assets are kept\n".utf8))
             }
             for directory in report.unreadableDirectories {
                 FileHandle.standardError.write(
@@ -103,6 +110,16 @@ extension PhotosCommand {
             if report.rejected > 0 {
                 FileHandle.standardError.write(Data("see `photos rejected` for the files that could not be read\n".utf8))
             }
+            if let failed { throw failed }
+        }
+
+        /// Why a root could not be scanned, in words: "does not exist", "is not a directory", "cannot be read".
+        static func why(_ root: String) -> String {
+            var info = stat()
+            guard stat(root, &info) == 0 else {
+                return errno == ENOENT ? "does not exist" : "cannot be read (\(String(cString: strerror(errno))))"
+            }
+            return info.st_mode & S_IFMT == S_IFDIR ? "cannot be read" : "is not a directory"
         }
     }
 

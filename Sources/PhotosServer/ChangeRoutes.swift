@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import PhotosCore
 import PhotosStore
@@ -23,6 +24,15 @@ struct ChangeRoutes: Sendable {
         router.get("/v1/changes") { request, context in try self.changes(request, access: context.access) }
     }
 
+    /// The token an SSE client's `Last-Event-ID` names: where a reconnecting EventSource resumes.
+    static func lastEventID(_ request: Request, _ format: StreamFormat) throws -> Int64? {
+        guard format == .events, let text = request.headers[HTTPField.Name("Last-Event-ID")!] else { return nil }
+        guard let token = Int64(text.trimmingCharacters(in: .whitespaces)), token >= 0 else {
+            throw APIError(.badRequest, "Last-Event-ID must be a change token (a whole number), not '\(text)'")
+        }
+        return token
+    }
+
     /// A limited client's stream holds only its albums' assets and the albums themselves
     /// (``ChangeFilter``); an entry with nothing left for it is not written.
     func changes(_ request: Request, access: ClientAccess = .owner) throws -> Response {
@@ -31,9 +41,20 @@ struct ChangeRoutes: Sendable {
         guard unknown.isEmpty else {
             throw APIError(.badRequest, "unknown parameters \(unknown.joined(separator: ", ")); known: follow, since")
         }
-        let since = try query.integer("since", in: 0...Int64.max, default: 0)
         let follow = try query.flag("follow")
         let format = StreamFormat(request)
+        // Following starts now, as `tail -f` does; `since` resumes after a token, and so does the
+        // `Last-Event-ID` an EventSource sends when it reconnects (each event's id is its token).
+        let resumed = try Self.lastEventID(request, format)
+        let since: Int64
+        do {
+            since = try query.integer("since", in: 0...Int64.max, default: nil) ?? resumed
+                ?? (follow ? try database.currentToken() : 0)
+        } catch let error as APIError {
+            throw error
+        } catch {
+            throw APIError.from(error)
+        }
         // Checked before the stream starts, so that it is an HTTP status.
         do {
             let floor = try database.prunedThrough()

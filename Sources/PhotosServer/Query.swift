@@ -43,6 +43,13 @@ struct Query: Sendable {
     func integer<Number: FixedWidthInteger>(_ name: String, in range: ClosedRange<Number>, default value: Number) throws
         -> Number
     {
+        try integer(name, in: range, default: Optional(value))!
+    }
+
+    /// A whole number in `range`, or `default` (nil: none) when absent; anything else is a 400.
+    func integer<Number: FixedWidthInteger>(_ name: String, in range: ClosedRange<Number>, default value: Number?)
+        throws -> Number?
+    {
         guard let text = self[name] else { return value }
         guard let number = Number(text), range.contains(number) else {
             throw APIError(.badRequest, "\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound)")

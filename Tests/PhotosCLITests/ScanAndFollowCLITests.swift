@@ -1,0 +1,82 @@
+import Foundation
+import Glibc
+import PhotosTestSupport
+import Testing
+
+/// `photos scan` of a root that is not there says so and fails; `photos changes --follow` starts
+/// at the next commit unless `--since` says where to resume.
+@Suite(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))
+struct ScanAndFollowCLITests {
+    static let photo = Corpus.file("Camera/2008/Death Valley/FurnaceCreekInn.jpg")!
+    static let other = Corpus.file("Camera/1997/Ricoh/RIMG0001.JPG")!
+
+    let directory: TemporaryDirectory
+    var library: String { directory.path("library.sqlite").path }
+
+    init() throws {
+        directory = try TemporaryDirectory(prefix: "photos-scan-follow")
+        for (folder, file) in [("Pictures", Self.photo), ("More", Self.other)] {
+            let root = directory.path(folder)
+            try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: file, to: root.appendingPathComponent(file.lastPathComponent))
+        }
+    }
+
+    @Test func aRootThatIsNotThereFailsTheScanAndTheOthersAreScanned() throws {
+        let missing = directory.path("Picturs").path
+        let scan = try BuiltProducts.run("photos", ["scan", "--library", library, missing, directory.path("Pictures").path])
+        #expect(scan.status == 1, "\(scan.stderr)")
+        #expect(scan.stderr.contains("offline: \(missing) does not exist"), "\(scan.stderr)")
+        #expect(scan.stderr.contains("1 ingested"), "\(scan.stderr)")
+        // JSON too: the report on standard output, the reason on standard error, the status 1.
+        let json = try BuiltProducts.run("photos", ["scan", "--json", "--library", library, missing])
+        #expect(json.status == 1 && json.stdout.contains("\"offlineRoots\""), "\(json.stdout)")
+        #expect(json.stderr.contains("offline: \(missing) does not exist"), "\(json.stderr)")
+        let fine = try BuiltProducts.run("photos", ["scan", "--library", library, directory.path("Pictures").path])
+        #expect(fine.status == 0, "\(fine.stderr)")
+    }
+
+    @Test func followingStartsAtTheNextCommitAndSinceResumes() throws {
+        let first = try BuiltProducts.run("photos", ["scan", "--library", library, directory.path("Pictures").path])
+        #expect(first.status == 0, "\(first.stderr)")
+        let follower = Process()
+        follower.executableURL = BuiltProducts.directory.appendingPathComponent("photos")
+        follower.arguments = ["changes", "--follow", "--json", "--no-daemon", "--library", library]
+        let output = Pipe()
+        follower.standardOutput = output
+        try follower.run()
+        defer { if follower.isRunning { kill(follower.processIdentifier, SIGKILL); follower.waitUntilExit() } }
+        // Time to open the library and read the current token; a late start would miss the commit
+        // and fail below, never pass wrongly (the history's first entry is token 1).
+        Thread.sleep(forTimeInterval: 1)
+        let second = try BuiltProducts.run("photos", ["scan", "--library", library, directory.path("More").path])
+        #expect(second.status == 0, "\(second.stderr)")
+        let line = try #require(Self.firstLine(of: output.fileHandleForReading, within: 20))
+        let entry = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        let log = try BuiltProducts.run("photos", ["changes", "--json", "--no-daemon", "--library", library])
+        let tokens = log.stdout.split(separator: "\n").compactMap {
+            (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["token"] as? Int
+        }
+        #expect(tokens.count >= 2 && entry["token"] as? Int == tokens.last, "\(line)")
+        // --since resumes: everything after the first scan's entries, without following.
+        let resumed = try BuiltProducts.run(
+            "photos", ["changes", "--json", "--no-daemon", "--library", library, "--since", "\(tokens[0])"])
+        #expect(resumed.stdout.split(separator: "\n").count == tokens.count - 1)
+    }
+
+    /// The first line written to `handle`, waiting at most `seconds`.
+    static func firstLine(of handle: FileHandle, within seconds: Double) -> String? {
+        let descriptor = handle.fileDescriptor
+        var collected: [UInt8] = []
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            guard poll(&poller, 1, 100) > 0 else { continue }
+            var byte: UInt8 = 0
+            guard read(descriptor, &byte, 1) == 1 else { return nil }
+            if byte == 10 { return String(decoding: collected, as: UTF8.self) }
+            collected.append(byte)
+        }
+        return nil
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import Photos
+import PhotosTestSupport
+import Testing
+
+@testable import PhotosServer
+
+/// Following the change stream starts now, as `tail -f` does, and an EventSource that reconnects
+/// resumes after the last event it saw (`Last-Event-ID`), not from the start of history.
+@Suite struct FollowFromNowTests {
+    @Test func aFollowStreamWithoutSinceStartsAtTheNextCommit() async throws {
+        try await APIServerTests.withServer { socket, fixture in
+            let token = try fixture.library.database.currentToken()
+            #expect(token >= 1, "the fixture has history that a replay would send first")
+            let stream = try UnixHTTPClient(socket: socket)
+            #expect(try await offPool { try stream.send("GET", "/v1/changes?follow=true") }.status == 200)
+            let beach = fixture.asset("beach.jpg")
+            try fixture.library.performChangesAndWait { PHAssetChangeRequest(for: beach).isFavorite.toggle() }
+            let line = try #require(try await offPool { try stream.nextLine() })
+            #expect(try JSONDecoder().decode(LibraryChange.self, from: Data(line.utf8)).token == token + 1)
+            // Without follow, the log is still the whole of it.
+            let log = try await APIServerTests.get(socket, "/v1/changes")
+            #expect(log.text.split(separator: "\n").count == (try fixture.library.database.changes(after: 0).count))
+        }
+    }
+
+    @Test func anEventSourceResumesAfterItsLastEventID() async throws {
+        try await APIServerTests.withServer { socket, fixture in
+            let token = try fixture.library.database.currentToken()
+            let events = try UnixHTTPClient(socket: socket)
+            let head = try await offPool {
+                try events.send(
+                    "GET", "/v1/changes?follow=true",
+                    headers: ["Accept": "text/event-stream", "Last-Event-ID": "\(token - 1)"])
+            }
+            #expect(head.status == 200)
+            // The entry it missed first, then the new one.
+            #expect(try await offPool { try events.nextLine() } == "id: \(token)")
+            let beach = fixture.asset("beach.jpg")
+            try fixture.library.performChangesAndWait { PHAssetChangeRequest(for: beach).isFavorite.toggle() }
+            var ids: [String] = []
+            while ids.count < 1, let line = try await offPool({ try events.nextLine() }) {
+                if line.hasPrefix("id: ") { ids.append(line) }
+            }
+            #expect(ids == ["id: \(token + 1)"])
+            // A header that is no token is a 400.
+            let bad = try await APIServerTests.get(
+                socket, "/v1/changes", headers: ["Accept": "text/event-stream", "Last-Event-ID": "yesterday"])
+            #expect(bad.status == 400)
+        }
+    }
+}
