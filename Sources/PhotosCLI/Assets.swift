@@ -44,7 +44,7 @@ extension PhotosCommand {
         }
 
         func run() throws {
-            if let source = try daemon.daemon(library: options.library) { return try run(through: source) }
+            if let source = try daemon.daemon(for: options) { return try run(through: source) }
             let library = try options.open()
             let fetchOptions = PHFetchOptions()
             fetchOptions.photoLibrary = library

@@ -23,7 +23,7 @@ extension PhotosCommand {
         var follow = false
 
         func run() async throws {
-            if let source = try daemon.daemon(library: options.library) { return try run(through: source) }
+            if let source = try daemon.daemon(for: options) { return try run(through: source) }
             let library = try options.open()
             do {
                 guard follow else {

@@ -19,7 +19,7 @@ extension PhotosCommand {
         var user = false
 
         func run() throws {
-            if let source = try daemon.daemon(library: options.library) {
+            if let source = try daemon.daemon(for: options) {
                 let type = smart ? [("type", "smartAlbum")] : user ? [("type", "album")] : []
                 return try CollectionOutput.print(from: source, "/v1/albums", type, json: options.json)
             }
@@ -47,7 +47,7 @@ extension PhotosCommand {
         @OptionGroup var daemon: DaemonOptions
 
         func run() throws {
-            if let source = try daemon.daemon(library: options.library) {
+            if let source = try daemon.daemon(for: options) {
                 return try CollectionOutput.print(from: source, "/v1/folders", [], json: options.json)
             }
             let library = try options.open()

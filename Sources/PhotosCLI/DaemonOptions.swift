@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Photos
 import PhotosClient
+import PhotosDaemon
 import PhotosWire
 
 /// Where a listing command reads: photosd's socket when the daemon answers for this library, else
@@ -49,11 +50,12 @@ struct DaemonOptions: ParsableArguments {
 
     /// The daemon to ask, or nil to open the library file.
     ///
-    /// `--socket` must answer. Otherwise the usual socket is asked (a second at most) and used only
-    /// when the daemon there serves the library this command would open; `--library` and
+    /// `--socket` must answer. Otherwise photosd's usual socket (the config's `socket`, else the
+    /// default) is asked (a second at most) and used only when the daemon there serves the library
+    /// this command would open (``LibraryOptions/locate(environment:)``); `--library` and
     /// `--no-daemon` mean the file. `environment` says where the usual socket and library are.
-    func daemon(library: String?, environment: [String: String] = ProcessInfo.processInfo.environment) throws
-        -> DaemonSource?
+    func daemon(for options: LibraryOptions, environment: [String: String] = ProcessInfo.processInfo.environment)
+        throws -> DaemonSource?
     {
         if noDaemon { return nil }
         let authorization = Self.authorization(token, environment: environment)
@@ -68,9 +70,10 @@ struct DaemonOptions: ParsableArguments {
             }
             return DaemonSource(socket: socket, authorization: authorization, peers: peers)
         }
-        if library != nil { return nil }
-        let socket = API.defaultSocketPath(environment: environment)
-        let usualLibrary = PHPhotoLibrary.defaultLibraryURL(environment: environment).path
+        if options.library != nil { return nil }
+        let config = try options.configFile(environment: environment)
+        let location = LibraryOptions.locate(library: nil, config: config, environment: environment)
+        let socket = Self.usualSocket(config.file, environment: environment)
         let usual: APIConnection?
         do {
             usual = try APIConnection(socket: socket, timeout: 1, trusting: peers)
@@ -84,9 +87,27 @@ struct DaemonOptions: ParsableArguments {
             (try? connection.send("GET", "/v1/health", headers: authorization).status) == 200,
             let body = try? connection.readAll(),
             let health = try? JSONDecoder().decode(API.Health.self, from: Data(body)),
-            let served = health.library, Self.sameFile(served, usualLibrary)
+            let served = health.library, Self.sameFile(served, location.path)
         else { return nil }
         return DaemonSource(socket: socket, authorization: authorization, peers: peers)
+    }
+
+    /// photosd's usual socket: the config's `socket`, else `$XDG_RUNTIME_DIR/photosd.sock` (or its fallback).
+    static func usualSocket(_ config: ConfigFile?, environment: [String: String] = ProcessInfo.processInfo.environment)
+        -> String
+    {
+        config?.socket.flatMap { $0.isEmpty ? nil : $0 } ?? API.defaultSocketPath(environment: environment)
+    }
+
+    /// The library photosd serves on `socket` (its health answer), or nil when nothing trusted
+    /// answers there within a second.
+    static func servedLibrary(socket: String) -> String? {
+        guard let connection = try? APIConnection(socket: socket, timeout: 1, trusting: .ownAndRoot),
+            (try? connection.send("GET", "/v1/health", headers: [:]).status) == 200,
+            let body = try? connection.readAll(),
+            let health = try? JSONDecoder().decode(API.Health.self, from: Data(body))
+        else { return nil }
+        return health.library
     }
 
     static func sameFile(_ a: String, _ b: String) -> Bool {

@@ -24,19 +24,10 @@ extension PhotosCommand {
 struct HookOptions: ParsableArguments {
     @OptionGroup var library: LibraryOptions
 
-    @Option(name: .long, help: ArgumentHelp(
-        "photosd's config file (default: $XDG_CONFIG_HOME/photosd/config.toml).", valueName: "file"))
-    var config: String?
-
-    /// The config file; one that does not exist at the default path is an empty one.
+    /// The config file (`--config`, else the default one); one that does not exist at the default
+    /// path is an empty one.
     func configFile() throws -> ConfigFile {
-        let path = config ?? ConfigFile.defaultPath()
-        guard config != nil || FileManager.default.fileExists(atPath: path) else { return ConfigFile() }
-        do {
-            return try ConfigFile.read(path: path)
-        } catch {
-            throw CLIError("\(error)")
-        }
+        try library.configFile().file ?? ConfigFile()
     }
 
     /// The hooks the config declares.
@@ -45,7 +36,7 @@ struct HookOptions: ParsableArguments {
     /// The configured hook named `name`.
     func hook(named name: String) throws -> HookDefinition {
         guard let hook = try hooks().first(where: { $0.name == name }) else {
-            throw CLIError("no hook named \(name) in \(config ?? ConfigFile.defaultPath())")
+            throw CLIError("no hook named \(name) in \(library.config ?? ConfigFile.defaultPath())")
         }
         return hook
     }

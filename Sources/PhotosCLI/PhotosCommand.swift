@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import Photos
+import PhotosDaemon
+import PhotosWire
 
 /// `photos`: query and follow a photo library from the command line.
 @main
@@ -9,8 +11,9 @@ struct PhotosCommand: AsyncParsableCommand {
         commandName: "photos",
         abstract: "Query a PhotoKit-style photo library: assets, albums, folders and its change log.",
         discussion: """
-            Without --library, the default library is used: $PHOTOS_LIBRARY, else \
-            $XDG_DATA_HOME/photosd/library.sqlite (the one photosd and PHPhotoLibrary.shared() use).
+            The library is --library, else $PHOTOS_LIBRARY, else the config's library (--config, else \
+            $XDG_CONFIG_HOME/photosd/config.toml), else the one photosd serves on its usual socket, else \
+            $XDG_DATA_HOME/photosd/library.sqlite (the one PHPhotoLibrary.shared() uses): the rule photosd follows too.
             """,
         version: "photos \(PhotosVersion.current)",
         subcommands: [Scan.self, Assets.self, Albums.self, Folders.self, Rejected.self, Duplicates.self, Thumbnail.self, Export.self, Changes.self, WatchQuery.self, Status.self, Hooks.self, Token.self]
@@ -22,20 +25,72 @@ struct LibraryOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The library file.", valueName: "file"))
     var library: String?
 
+    @Option(name: .long, help: ArgumentHelp(
+        "photosd's config file, for its library, socket and hooks (default: $XDG_CONFIG_HOME/photosd/config.toml).",
+        valueName: "file"))
+    var config: String?
+
     @Flag(name: .long, help: "Print one JSON object per line instead of a table.")
     var json = false
 
-    /// Opens the library, refusing to create one that does not exist.
-    func open() throws -> PHPhotoLibrary {
-        let url = library.map { URL(fileURLWithPath: $0) } ?? PHPhotoLibrary.defaultLibraryURL()
-        guard FileManager.default.fileExists(atPath: url.path) else {
-            throw CLIError("no library at \(url.path) (make one with `photos scan` or photosd, or pass --library)")
+    /// The config file (``ConfigFile/load(named:environment:)``): `--config`, else the default one if present.
+    func configFile(environment: [String: String] = ProcessInfo.processInfo.environment) throws
+        -> (file: ConfigFile?, path: String)
+    {
+        do {
+            return try ConfigFile.load(named: config, environment: environment)
+        } catch {
+            throw CLIError("\(error)")
+        }
+    }
+
+    /// The library this command uses, by the one rule (``LibraryLocation``): `--library`,
+    /// `$PHOTOS_LIBRARY`, the config's `library`, the library photosd serves on its usual socket,
+    /// the default.
+    func locate(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> LibraryLocation {
+        try LibraryOptions.locate(library: library, config: configFile(environment: environment), environment: environment)
+    }
+
+    /// The rule, for a command with options of its own (`photos scan`).
+    static func locate(
+        library: String?, config: (file: ConfigFile?, path: String),
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> LibraryLocation {
+        if let named = LibraryLocation.named(
+            option: library, config: config.file, configPath: config.path, environment: environment)
+        {
+            return named
+        }
+        let socket = DaemonOptions.usualSocket(config.file, environment: environment)
+        if let served = DaemonOptions.servedLibrary(socket: socket) {
+            return LibraryLocation(path: served, source: .daemon(socket))
+        }
+        return LibraryLocation(path: PHPhotoLibrary.defaultLibraryURL(environment: environment).path, source: .standard)
+    }
+
+    /// Opens the library, refusing to create one that does not exist: the error says which library
+    /// it looked for, how it found it, and which one a running photosd serves.
+    func open(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> PHPhotoLibrary {
+        let config = try configFile(environment: environment)
+        let location = Self.locate(library: library, config: config, environment: environment)
+        guard FileManager.default.fileExists(atPath: location.path) else {
+            throw CLIError(Self.missing(location, socket: DaemonOptions.usualSocket(config.file, environment: environment)))
         }
         do {
-            return try PHPhotoLibrary(url: url)
+            return try PHPhotoLibrary(url: URL(fileURLWithPath: location.path))
         } catch {
-            throw CLIError("cannot open the library at \(url.path): \(error)")
+            throw CLIError("cannot open the library at \(location): \(error)")
         }
+    }
+
+    /// "no library at …": which library, found how, and the one photosd serves on `socket`, if it runs.
+    static func missing(_ location: LibraryLocation, socket: String) -> String {
+        let message = "no library at \(location)"
+        if case .daemon = location.source {
+        } else if let served = DaemonOptions.servedLibrary(socket: socket) {
+            return message + "; photosd on \(socket) serves \(served) (pass --library \(served), or the --config it runs with)"
+        }
+        return message + " (make one with `photos scan` or photosd, or pass --library or --config)"
     }
 
     /// Throws the library's unavailability reason, if a fetch found one: an empty listing of a

@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import Glibc
 import Photos
+import PhotosDaemon
 import PhotosIngest
 import PhotosStore
 
@@ -22,6 +23,11 @@ extension PhotosCommand {
 
         @Option(name: .long, help: ArgumentHelp("The library file (created if missing).", valueName: "file"))
         var library: String?
+
+        @Option(name: .long, help: ArgumentHelp(
+            "photosd's config file, for its library (default: $XDG_CONFIG_HOME/photosd/config.toml).",
+            valueName: "file"))
+        var config: String?
 
         @Flag(help: "Print the summary as JSON.")
         var json = false
@@ -44,7 +50,13 @@ extension PhotosCommand {
         }
 
         func run() throws {
-            let url = library.map { URL(fileURLWithPath: $0) } ?? PHPhotoLibrary.defaultLibraryURL()
+            let configFile: (file: ConfigFile?, path: String)
+            do {
+                configFile = try ConfigFile.load(named: config)
+            } catch {
+                throw CLIError("\(error)")
+            }
+            let url = URL(fileURLWithPath: LibraryOptions.locate(library: library, config: configFile).path)
             let database: LibraryDatabase
             do {
                 database = try LibraryDatabase(path: url.path)

@@ -15,10 +15,11 @@ extension PhotosCommand {
         @OptionGroup var options: LibraryOptions
 
         func run() throws {
-            let url = options.library.map { URL(fileURLWithPath: $0) } ?? PHPhotoLibrary.defaultLibraryURL()
+            let location = try options.locate()
+            let url = URL(fileURLWithPath: location.path)
             let path = DaemonConfiguration.statusPath(forLibrary: url.path)
             guard FileManager.default.fileExists(atPath: path) else {
-                throw CLIError("no status at \(path): photosd has not run on this library")
+                throw CLIError("no status at \(path): photosd has not run on the library \(location)")
             }
             var status: DaemonStatus
             do {

@@ -31,8 +31,8 @@ struct PhotosDaemonCommand: AsyncParsableCommand {
         discussion: """
             Runs in the foreground, logs on standard error, and stops gracefully on SIGTERM or SIGINT \
             (the batch in flight commits or rolls back whole). Changes made while it was stopped are \
-            found at startup. Without --library it uses the default library ($PHOTOS_LIBRARY, else \
-            $XDG_DATA_HOME/photosd/library.sqlite). Under systemd (Type=notify) it reports READY, \
+            found at startup. The library is --library, else $PHOTOS_LIBRARY, else the config's library, \
+            else $XDG_DATA_HOME/photosd/library.sqlite. Under systemd (Type=notify) it reports READY, \
             STOPPING and watchdog pings. `photos status` shows what it is doing.
             """,
         version: "photosd \(PhotosVersion.current)")
@@ -109,8 +109,11 @@ struct PhotosDaemonCommand: AsyncParsableCommand {
         }
         let logger = Logger(label: "photosd")
         // The file gives defaults; the command line overrides them.
-        let file = try Self.readingConfig { try readConfigFile() }
-        let path = library ?? file.library ?? PHPhotoLibrary.defaultLibraryURL().path
+        let (found, configPath) = try Self.readingConfig { try ConfigFile.load(named: config) }
+        let file = found ?? ConfigFile()
+        // The rule every `photos` command follows too (LibraryLocation).
+        let path = (LibraryLocation.named(option: library, config: found, configPath: configPath)
+            ?? LibraryLocation(path: PHPhotoLibrary.defaultLibraryURL().path, source: .standard)).path
         let roots = watch.isEmpty ? file.roots : watch
         guard !roots.isEmpty else {
             throw ValidationError("name at least one directory with --watch, or roots in \(config ?? ConfigFile.defaultPath())")
@@ -243,11 +246,4 @@ struct PhotosDaemonCommand: AsyncParsableCommand {
         }
     }
 
-    /// The configuration file named by --config (which must exist), else the default one if present.
-    private func readConfigFile() throws -> ConfigFile {
-        if let config { return try ConfigFile.read(path: config) }
-        let path = ConfigFile.defaultPath()
-        guard FileManager.default.fileExists(atPath: path) else { return ConfigFile() }
-        return try ConfigFile.read(path: path)
-    }
 }

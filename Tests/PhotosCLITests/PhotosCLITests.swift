@@ -122,7 +122,8 @@ import Testing
     @Test func followPrintsEachCommitOfAnotherProcessAsItLands() async throws {
         let process = Process()
         process.executableURL = BuiltProducts.directory.appendingPathComponent("photos")
-        process.arguments = ["changes", "--library", fixture.libraryURL.path, "--json", "--follow"]
+        // --since 0: the history first, whose last line says that it is reading or waiting.
+        process.arguments = ["changes", "--library", fixture.libraryURL.path, "--json", "--follow", "--since", "0"]
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice

@@ -81,8 +81,8 @@ import Testing
         #expect(socket.stdout.contains("\"type\":\"smartAlbum\""))
     }
 
-    /// `changes --follow` through the socket prints the history, then a new file's entry as it
-    /// commits, the same line as the file's history says.
+    /// `changes --follow --since 0` through the socket prints the history, then a new file's entry
+    /// as it commits, the same line as the file's history says.
     @Test func followingTheChangesThroughTheSocket() async throws {
         guard let running = try await running(),
             let added = Corpus.file("Camera/2008/Death Valley/FurnaceCreekInn.jpg")
@@ -91,7 +91,7 @@ import Testing
             .split(separator: "\n").map(String.init)
         let process = Process()
         process.executableURL = BuiltProducts.directory.appendingPathComponent("photos")
-        process.arguments = ["changes", "--follow", "--json", "--socket", running.daemon.socket]
+        process.arguments = ["changes", "--follow", "--since", "0", "--json", "--socket", running.daemon.socket]
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
@@ -128,11 +128,13 @@ import Testing
         // Each answer: the socket chosen, or nil for the file.
         let chosen = try await offPool { () throws -> [String?] in
             [
-                try DaemonOptions.parse([]).daemon(library: nil, environment: served)?.socket,
-                try DaemonOptions.parse([]).daemon(library: nil, environment: other)?.socket,
-                try DaemonOptions.parse([]).daemon(library: library, environment: served)?.socket,
-                try DaemonOptions.parse(["--no-daemon"]).daemon(library: nil, environment: served)?.socket,
-                try DaemonOptions.parse(["--socket", socket]).daemon(library: "/elsewhere", environment: [:])?.socket,
+                try DaemonOptions.parse([]).daemon(for: LibraryOptions.parse([]), environment: served)?.socket,
+                try DaemonOptions.parse([]).daemon(for: LibraryOptions.parse([]), environment: other)?.socket,
+                try DaemonOptions.parse([]).daemon(for: LibraryOptions.parse(["--library", library]), environment: served)?
+                    .socket,
+                try DaemonOptions.parse(["--no-daemon"]).daemon(for: LibraryOptions.parse([]), environment: served)?.socket,
+                try DaemonOptions.parse(["--socket", socket]).daemon(
+                    for: LibraryOptions.parse(["--library", "/elsewhere"]), environment: [:])?.socket,
             ]
         }
         #expect(chosen == [socket, nil, nil, nil, socket])
