@@ -78,7 +78,8 @@ struct FetchRoutes: Sendable {
             result = PHAsset.fetchAssets(with: options)
         }
         try requireAvailable()
-        return try firstPage(of: Listing(assets: result), query, lines: lines, access: access)
+        return try firstPage(
+            of: Listing(assets: result, albums: access.namedAlbums), query, lines: lines, access: access)
     }
 
     func albums(_ query: Query, lines: Bool = false, access: ClientAccess = .owner) throws -> Response {
@@ -207,7 +208,7 @@ struct FetchRoutes: Sendable {
             throw APIError(.serviceUnavailable, "cannot read the library: \(error)")
         }
         guard let found else { throw APIError(.notFound, "no asset \(identifier)") }
-        return found
+        return found.keepingAlbums(access.namedAlbums)
     }
 
     func collection(_ identifier: String, list: Bool, access: ClientAccess = .owner) throws -> Response {
