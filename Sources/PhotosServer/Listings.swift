@@ -40,7 +40,10 @@ struct Listing: Sendable {
         }
     }
 
-    init<Collection: PHCollection>(_ name: String, collections results: [PHFetchResult<Collection>]) {
+    /// `limited`: the client sees no folder, so an album's JSON names none (its parent is left out).
+    init<Collection: PHCollection>(
+        _ name: String, collections results: [PHFetchResult<Collection>], limited: Bool = false
+    ) {
         self.name = name
         let counts = results.map(\.count)
         count = counts.reduce(0, +)
@@ -52,6 +55,7 @@ struct Listing: Sendable {
                 if !part.isEmpty {
                     try result.forEachDescriptionPage(in: part.lowerBound - start..<part.upperBound - start) { page in
                         for collection in page {
+                            let collection = collection.seen(limited: limited)
                             switch form {
                             case .element: writer.appendElement(collection)
                             case .line: writer.appendLine(collection)
@@ -123,4 +127,15 @@ extension AssetDescription {
 extension ClientAccess {
     /// The albums an asset's JSON may name for this client: its own if limited; nil (all) otherwise.
     var namedAlbums: Set<String>? { isLimited ? Set(albums) : nil }
+}
+
+extension CollectionDescription {
+    /// The description as a client sees it: a limited client, which sees no folder, is not told
+    /// the identifier of the folder that holds the album.
+    func seen(limited: Bool) -> CollectionDescription {
+        guard limited else { return self }
+        var seen = self
+        seen.parentLocalIdentifier = nil
+        return seen
+    }
 }

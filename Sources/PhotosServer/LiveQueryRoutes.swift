@@ -93,7 +93,7 @@ struct LiveQueryRoutes: Sendable {
         case "albums":
             // A smart album's members are its assets' doing: PhotoKit reports no change of the album
             // when they change, but its count and dates do.
-            return try follow(.albums, format: format, channel: context.channel) {
+            return try follow(.albums(limited: access.isLimited), format: format, channel: context.channel) {
                 try fetches.liveAlbums(posted, access: access).map { ($0.result, derived: $0.type == .smartAlbum) }
             }
         case "folders":
@@ -308,16 +308,19 @@ extension LiveKind where Object == PHAsset, Description == AssetDescription {
 }
 
 extension LiveKind where Object: PHCollection, Description == CollectionDescription {
-    static func collections(_ listing: String, _ object: String) -> Self {
+    /// `limited`: a client that sees no folder, whose albums' JSON names none.
+    static func collections(_ listing: String, _ object: String, limited: Bool = false) -> Self {
         LiveKind(
-            listing: listing, object: object, pages: { try $0.forEachDescriptionPage($1) },
-            described: { try $0.descriptions(at: $1) }, identifier: \.localIdentifier,
+            listing: listing, object: object,
+            pages: { result, body in try result.forEachDescriptionPage { try body($0.map { $0.seen(limited: limited) }) } },
+            described: { try $0.descriptions(at: $1).map { $0.seen(limited: limited) } }, identifier: \.localIdentifier,
             element: { $0.appendElement($1) }, write: { $0.append($1) })
     }
 }
 
 extension LiveKind where Object == PHAssetCollection, Description == CollectionDescription {
-    static var albums: Self { collections("albums", "album") }
+    static func albums(limited: Bool) -> Self { collections("albums", "album", limited: limited) }
+    static var albums: Self { albums(limited: false) }
 }
 
 extension LiveKind where Object == PHCollectionList, Description == CollectionDescription {

@@ -454,7 +454,7 @@ final class AccessLevelDaemon: @unchecked Sendable {
     // MARK: Limited clients
 
     @Test(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))
-    func aLimitedClientsAssetJSONNamesOnlyItsAlbums() async throws {
+    func aLimitedClientsJSONNamesOnlyItsAlbumsAndNoFolder() async throws {
         let access = try await AccessLevelDaemon()
         defer { access.stop() }
         let inn = try #require(access.assets["inn.jpg"])
@@ -484,6 +484,21 @@ final class AccessLevelDaemon: @unchecked Sendable {
         for (name, text) in [("asset", one.text), ("listing", listing.text), ("lines", lines.text), ("live query", live)] {
             #expect(text.contains(family), "\(name) names the token's album: \(text)")
             #expect(!text.contains(secret) && !text.contains(album), "\(name) names another album: \(text)")
+        }
+        // Nor does its albums' JSON name the folder that holds them (it sees no folder).
+        let folder = try #require(access.folders["Pictures"])
+        let owners = try await access.socket("GET", "/v1/albums/\(family)", level: nil)
+        #expect(owners.text.contains(folder), "the owner is told the parent: \(owners.text)")
+        let albums = try await access.socket("GET", "/v1/albums", level: .limited)
+        let itsAlbum = try await access.socket("GET", "/v1/albums/\(family)", level: .limited)
+        let liveAlbums = try await offPool { [socket = access.daemon.socket, headers = access.headers(.limited, contentType: "application/json")] in
+            let connection = try UnixHTTPClient(socket: socket, timeout: 10)
+            _ = try connection.send("POST", "/v1/queries", headers: headers, body: Array(#"{"of":"albums"}"#.utf8))
+            return try connection.nextLine() ?? ""
+        }
+        for (name, text) in [("albums", albums.text), ("album", itsAlbum.text), ("live albums", liveAlbums)] {
+            #expect(text.contains(family), "\(name): \(text)")
+            #expect(!text.contains(folder) && !text.contains(secret), "\(name) names what the token may not see: \(text)")
         }
     }
 
