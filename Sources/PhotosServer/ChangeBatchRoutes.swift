@@ -16,8 +16,10 @@ import PhotosWire
 /// then, inside the change block, each object it names (404, or 409 for one that cannot be edited).
 /// The library checks the rest as it commits, as for any change block (PhotoKit's code, under the
 /// status of ``APIError/status(for:)``). A failure anywhere leaves the library as it was: the block
-/// throws before it commits, or the commit rolls back whole. The route itself never touches a file:
-/// copies and moves are the library's (a moved file is removed only after the commit).
+/// throws before it commits, or the commit rolls back whole. The files a batch takes are made
+/// ready before its block (``BatchFiles``: uploads claimed, callers' files copied into the
+/// daemon's uploads folder); the library moves each into place, and a caller's moved file is
+/// removed only after the commit.
 ///
 /// A `createAsset` takes a file of the caller's, never one of the daemon's: an upload of its own
 /// (``Uploads``), or, from a read-write client on the Unix socket only, a `path` that client may
