@@ -32,6 +32,8 @@ public struct APIServer: Service {
     let onListening: @Sendable () -> Void
     let maximumStreams: Int
     let idleTimeout: Duration
+    /// The largest `POST /v1/uploads` body, in bytes.
+    let maximumUploadSize: Int64
 
     /// The follow streams open at once unless the caller says otherwise.
     public static let defaultMaximumStreams = 64
@@ -39,18 +41,23 @@ public struct APIServer: Service {
     /// photosd closes it (a client that connects and stalls holds nothing for long). An answer
     /// being written, a follow stream's included, is never cut by it.
     public static let defaultIdleTimeout: Duration = .seconds(30)
+    /// The largest `POST /v1/uploads` body unless the caller says otherwise: 1 GiB.
+    public static let defaultMaximumUploadSize: Int64 = 1 << 30
 
     /// A server on the socket at `socketPath` over `library`; `status` gives the daemon's status
     /// (nil before it has one); `onListening` is called once the socket accepts connections. At most
     /// `maximumStreams` change streams follow at once; one more is refused with 503. A connection
-    /// idle (or stalled in its request) for `idleTimeout` is closed.
+    /// idle (or stalled in its request) for `idleTimeout` is closed. A `POST /v1/uploads` body past
+    /// `maximumUploadSize` bytes is refused with 413.
     public init(
         socketPath: String, library: PHPhotoLibrary, status: @escaping @Sendable () throws -> DaemonStatus?,
         logger: Logger, maximumStreams: Int = APIServer.defaultMaximumStreams,
         idleTimeout: Duration = APIServer.defaultIdleTimeout, listen: ListenAddress? = nil,
-        ownerUID: uid_t? = getuid(), onListening: @escaping @Sendable () -> Void = {}
+        ownerUID: uid_t? = getuid(), maximumUploadSize: Int64 = APIServer.defaultMaximumUploadSize,
+        onListening: @escaping @Sendable () -> Void = {}
     ) {
         self.listen = listen
+        self.maximumUploadSize = maximumUploadSize
         self.ownerUID = ownerUID
         self.maximumStreams = maximumStreams
         self.idleTimeout = idleTimeout
@@ -81,7 +88,10 @@ public struct APIServer: Service {
         let fetches = FetchRoutes(library: library, cursors: ListingCursors())
         let streams = StreamCount(limit: maximumStreams)
         let uses = TokenUses()
-        let router = makeRouter(transport: .unixSocket(owner: ownerUID), fetches: fetches, streams: streams, uses: uses)
+        let uploads = Uploads(importDirectory: library.importDirectory, maximumSize: maximumUploadSize)
+        uploads.sweep()
+        let router = makeRouter(
+            transport: .unixSocket(owner: ownerUID), fetches: fetches, streams: streams, uses: uses, uploads: uploads)
         let socketPath = self.socketPath
         let logger = self.logger
         let onListening = self.onListening
@@ -89,7 +99,7 @@ public struct APIServer: Service {
         var tcp: Application<RouterResponder<APIContext>>?
         if let listen {
             tcp = Application(
-                router: makeRouter(transport: .tcp, fetches: fetches, streams: streams, uses: uses),
+                router: makeRouter(transport: .tcp, fetches: fetches, streams: streams, uses: uses, uploads: uploads),
                 server: .http1(configuration: .init(idleTimeout: .nanoseconds(Int64(idleTimeout / .nanoseconds(1))))),
                 configuration: .init(address: .hostname(listen.host, port: listen.port), serverName: "photosd"),
                 onServerRunning: { _ in
@@ -137,9 +147,9 @@ public struct APIServer: Service {
     }
 
     /// The API's routes behind the error and access middleware, for one listener.
-    private func makeRouter(transport: Transport, fetches: FetchRoutes, streams: StreamCount, uses: TokenUses)
-        -> Router<APIContext>
-    {
+    private func makeRouter(
+        transport: Transport, fetches: FetchRoutes, streams: StreamCount, uses: TokenUses, uploads: Uploads
+    ) -> Router<APIContext> {
         let router = Router(context: APIContext.self)
         router.add(middleware: ErrorMiddleware())
         router.add(middleware: AccessMiddleware(database: library.database, transport: transport, touched: uses))
@@ -148,8 +158,19 @@ public struct APIServer: Service {
         // Change streams and live queries share the bound on open streams.
         ChangeRoutes(database: library.database, streams: streams).add(to: router)
         LiveQueryRoutes(library: library, fetches: fetches, streams: streams).add(to: router)
-        ChangeBatchRoutes(library: library).add(to: router)
+        ChangeBatchRoutes(library: library, uploads: uploads).add(to: router)
+        uploads.add(to: router)
         return router
+    }
+
+    /// Each route the API's router serves, as method and pattern (`GET /v1/assets/**`): what tests
+    /// that must cover every route are generated from.
+    func routes() -> [(method: HTTPRequest.Method, path: String)] {
+        let router = makeRouter(
+            transport: .tcp, fetches: FetchRoutes(library: library, cursors: ListingCursors()),
+            streams: StreamCount(limit: maximumStreams), uses: TokenUses(),
+            uploads: Uploads(importDirectory: library.importDirectory, maximumSize: maximumUploadSize))
+        return router.routes.map { ($0.method, $0.path.description) }
     }
 
     private func addStatusRoutes(to router: Router<APIContext>) {
@@ -176,7 +197,7 @@ public struct APIServer: Service {
         ("/v1/health", [.get]), ("/v1/status", [.get]),
         ("/v1/assets", [.get]), ("/v1/albums", [.get]), ("/v1/folders", [.get]),
         ("/v1/assets/**", [.get]), ("/v1/albums/**", [.get]), ("/v1/folders/**", [.get]),
-        ("/v1/changes", [.get, .post]), ("/v1/queries", [.post]),
+        ("/v1/changes", [.get, .post]), ("/v1/queries", [.post]), ("/v1/uploads", [.post]),
     ]
 
     /// The methods the API answers at `path`, if it serves that path at all: asked with another

@@ -31,6 +31,9 @@ struct APIContext: RequestContext {
     let channel: any Channel
     /// Set by ``AccessMiddleware`` before any route runs.
     var access = ClientAccess.nobody
+    /// The process at the other end of the Unix socket, as the kernel said when it connected
+    /// (`SO_PEERCRED`); nil over TCP or when the kernel does not say. Set by ``AccessMiddleware``.
+    var peer: PeerCredentials?
 
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
@@ -64,12 +67,35 @@ struct AccessMiddleware: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response
     {
+        // Before anything else: the router matches `/v1//status/` as `/v1/status` (it drops empty
+        // segments), and a check of the string could be fooled by any spelling it matches.
+        if let reason = Self.nonCanonical(request.uri.path) {
+            throw APIError(.notFound, "no such path: \(reason)")
+        }
         var context = context
         context.access = try await access(request, context)
-        if let refusal = Self.refusal(request.method, path: request.uri.path, access: context.access) {
+        if case .unixSocket = transport { context.peer = await peers.credentials(of: context.channel) }
+        // Access is decided on the route the router matched (its pattern, `/v1/assets/**`), not on
+        // how the client spelled it; a path no route matched is the 404 that follows.
+        let route = context.endpointPath ?? request.uri.path
+        if let refusal = Self.refusal(request.method, path: route, access: context.access) {
             throw APIError(.forbidden, refusal)
         }
         return try await next(request, context)
+    }
+
+    /// Why `path` (as the client sent it, percent-encoded) is not a canonical spelling of a path, or
+    /// nil when it is: one leading `/`, no empty segment (`//`, a trailing `/`), no `.` or `..`
+    /// segment, plain or percent-encoded. Identifiers keep their slashes (`/v1/assets/UUID/L0/001`)
+    /// and may encode them (`UUID%2FL0%2F001`): both are canonical.
+    static func nonCanonical(_ path: String) -> String? {
+        guard path.hasPrefix("/") else { return "a path starts with /" }
+        for segment in path.dropFirst().split(separator: "/", omittingEmptySubsequences: false) {
+            if segment.isEmpty { return "an empty segment (// or a trailing /)" }
+            let decoded = segment.removingPercentEncoding ?? String(segment)
+            if decoded == "." || decoded == ".." { return "a . or .. segment" }
+        }
+        return nil
     }
 
     private func access(_ request: Request, _ context: Context) async throws -> ClientAccess {
@@ -96,7 +122,9 @@ struct AccessMiddleware: RouterMiddleware {
             }
             return ClientAccess(level: level, albums: token.albums, tokenID: token.id)
         }
-        if case .unixSocket(let owner?) = transport, let peer = await peers.uid(of: context.channel), peer == owner {
+        if case .unixSocket(let owner?) = transport, let peer = await peers.credentials(of: context.channel)?.uid,
+            peer == owner
+        {
             return .owner
         }
         let how =
@@ -113,20 +141,25 @@ struct AccessMiddleware: RouterMiddleware {
     /// |---|---|
     /// | read-write | nothing |
     /// | read-only | `POST /v1/changes` |
-    /// | add-only | everything but `GET /v1/health` and `POST /v1/changes` |
+    /// | read-only | `POST /v1/changes`, `POST /v1/uploads` |
+    /// | add-only | everything but `GET /v1/health`, `POST /v1/changes` and `POST /v1/uploads` |
     /// | limited | `GET /v1/status` (the daemon's roots and hooks are not its albums') |
+    ///
+    /// `path` is the route's pattern as the router matched it (`/v1/assets/**`).
     static func refusal(_ method: HTTPRequest.Method, path: String, access: ClientAccess) -> String? {
         if path == "/v1/health" { return nil }
         let level = access.level.rawValue
+        let changes = method == .post && (path == "/v1/changes" || path == "/v1/uploads")
         switch access.level {
         case .readWrite:
             return nil
         case .readOnly:
-            guard method == .post, path == "/v1/changes" else { return nil }
+            guard changes else { return nil }
             return "a read-only client cannot change the library"
         case .addOnly:
-            guard method == .post, path == "/v1/changes" else {
-                return "an add-only client reads nothing; it may only POST /v1/changes to create assets and albums"
+            guard changes else {
+                return "an add-only client reads nothing; it may only POST /v1/uploads and /v1/changes to create "
+                    + "assets and albums"
             }
             return nil
         case .limited:
@@ -135,34 +168,34 @@ struct AccessMiddleware: RouterMiddleware {
         }
     }
 
-    /// The uid of the process at the other end of a Unix socket (`getsockopt(SO_PEERCRED)`), nil
-    /// when the channel is no socket or the kernel does not say.
-    static func peerUID(_ channel: any Channel) async -> uid_t? {
+    /// The credentials of the process at the other end of a Unix socket (`getsockopt(SO_PEERCRED)`),
+    /// nil when the channel is no socket or the kernel does not say.
+    static func peerCredentials(_ channel: any Channel) async -> PeerCredentials? {
         guard let provider = channel as? any SocketOptionProvider else { return nil }
         let future: EventLoopFuture<PeerCredentials> = provider.unsafeGetSocketOption(
             level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(SO_PEERCRED))
-        return try? await future.get().uid
+        return try? await future.get()
     }
 }
 
-/// The peer's uid of each open connection: `getsockopt` runs on the connection's event loop, a
-/// hop that keep-alive requests after the first need not make. An entry goes when its connection
-/// closes, before the channel (whose identity keys it) can be freed.
+/// The peer's credentials of each open connection: `getsockopt` runs on the connection's event
+/// loop, a hop that keep-alive requests after the first need not make. An entry goes when its
+/// connection closes, before the channel (whose identity keys it) can be freed.
 final class PeerUIDs: Sendable {
-    private let uids = Mutex<[ObjectIdentifier: uid_t]>([:])
+    private let known = Mutex<[ObjectIdentifier: PeerCredentials]>([:])
 
-    func uid(of channel: any Channel) async -> uid_t? {
+    func credentials(of channel: any Channel) async -> PeerCredentials? {
         let key = ObjectIdentifier(channel)
-        if let uid = uids.withLock({ $0[key] }) { return uid }
-        guard let uid = await AccessMiddleware.peerUID(channel) else { return nil }
-        let added = uids.withLock { uids in uids.updateValue(uid, forKey: key) == nil }
-        if added { channel.closeFuture.whenComplete { [self] _ in _ = uids.withLock { $0.removeValue(forKey: key) } } }
-        return uid
+        if let found = known.withLock({ $0[key] }) { return found }
+        guard let found = await AccessMiddleware.peerCredentials(channel) else { return nil }
+        let added = known.withLock { known in known.updateValue(found, forKey: key) == nil }
+        if added { channel.closeFuture.whenComplete { [self] _ in _ = known.withLock { $0.removeValue(forKey: key) } } }
+        return found
     }
 }
 
 /// `struct ucred` (pid, uid, gid: three 32-bit fields), which Glibc's module does not import.
-struct PeerCredentials: Sendable {
+struct PeerCredentials: Sendable, Hashable {
     var pid: Int32 = 0
     var uid: UInt32 = 0
     var gid: UInt32 = 0

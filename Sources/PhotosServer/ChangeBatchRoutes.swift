@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import NIOPosix
 import Photos
 import PhotosCore
 import PhotosMetadata
@@ -15,27 +16,43 @@ import PhotosWire
 /// then, inside the change block, each object it names (404, or 409 for one that cannot be edited).
 /// The library checks the rest as it commits, as for any change block (PhotoKit's code, under the
 /// status of ``APIError/status(for:)``). A failure anywhere leaves the library as it was: the block
-/// throws before it commits, or the commit rolls back whole. The route itself never touches a file:
-/// copies and moves are the library's (a moved file is removed only after the commit).
+/// throws before it commits, or the commit rolls back whole. The files a batch takes are made
+/// ready before its block (``BatchFiles``: uploads claimed, callers' files copied into the
+/// daemon's uploads folder); the library moves each into place, and a caller's moved file is
+/// removed only after the commit.
+///
+/// A `createAsset` takes a file of the caller's, never one of the daemon's: an upload of its own
+/// (``Uploads``), or, from a read-write client on the Unix socket only, a `path` that client may
+/// read (and, to move, remove), which the daemon copies from the descriptor it checked
+/// (``CallerFile``) before the block starts.
 struct ChangeBatchRoutes: Sendable {
     let library: PHPhotoLibrary
     /// Decides a file's resource type when the operation does not; nil if libmagic cannot load
     /// (then `photo`, and the library refuses what is not one).
     let sniffer: MediaSniffer?
+    /// The uploads batches take, and where copies of callers' files are made.
+    let uploads: Uploads
 
     /// The largest body accepted.
     static let maximumBodySize = 1 << 20
 
-    init(library: PHPhotoLibrary) {
+    init(library: PHPhotoLibrary, uploads: Uploads? = nil) {
         self.library = library
+        self.uploads = uploads ?? Uploads(importDirectory: library.importDirectory)
         sniffer = try? MediaSniffer()
     }
 
     func add(to router: Router<APIContext>) {
-        router.post("/v1/changes") { request, context in try await self.apply(request, access: context.access) }
+        router.post("/v1/changes") { request, context in
+            try await self.apply(request, access: context.access, peer: context.peer)
+        }
     }
 
-    func apply(_ request: Request, access: ClientAccess = .owner) async throws -> Response {
+    /// `peer`: the Unix socket's client as the kernel gave it (nil over TCP): a `path` is that
+    /// client's file or nothing.
+    func apply(_ request: Request, access: ClientAccess = .owner, peer: PeerCredentials? = nil) async throws
+        -> Response
+    {
         let body: ByteBuffer
         do {
             body = try await request.body.collect(upTo: Self.maximumBodySize)
@@ -51,17 +68,105 @@ struct ChangeBatchRoutes: Sendable {
         } catch let error as API.ChangeBatch.Invalid {
             throw APIError(.badRequest, error.description)
         }
-        if let refusal = try refusal(of: batch, access: access) { throw APIError(.forbidden, refusal) }
-        let applier = ChangeBatchApplier(library: library, sniffer: sniffer)
+        if let refusal = try refusal(of: batch, access: access, peer: peer) { throw APIError(.forbidden, refusal) }
+        let files = try await BatchFiles.prepare(batch, access: access, peer: peer, library: library, uploads: uploads)
+        let applier = ChangeBatchApplier(library: library, sniffer: sniffer, files: files.files)
         let token: PHPersistentChangeToken
         do {
             token = try await library.performChangesReturningToken { try applier.apply(batch) }
         } catch let failure as ChangeBatchApplier.Failure {
-            throw APIError.refusedChange(failure.error, where: "changes[\(failure.index)] (\(failure.operation)): ")
+            files.failed(uploads)
+            var error = APIError.refusedChange(failure.error, where: "changes[\(failure.index)] (\(failure.operation)): ")
+            if failure.operation == "createAsset" { error.body.error.message = Self.plainMessage(failure) }
+            throw error
         } catch let error as PHPhotosError {
-            throw APIError.refusedChange(error, where: "")
+            files.failed(uploads)
+            var answer = APIError.refusedChange(error, where: "")
+            if files.isEmpty == false, answer.body.error.message.contains(library.importDirectory.standardizedFileURL.path) {
+                answer.body.error.message = "the new assets' files cannot be placed (PhotoKit \(error.code.rawValue))"
+            }
+            throw answer
+        } catch {
+            files.failed(uploads)
+            throw error
         }
+        files.committed()
         return try APIServer.json(API.ChangeBatchResult(created: applier.created, token: token.token))
+    }
+
+    /// A `createAsset` failure said without the paths it names (the staging folder's, with the
+    /// daemon's process id; the upload's): what is wrong with the file, by PhotoKit's code.
+    static func plainMessage(_ failure: ChangeBatchApplier.Failure) -> String {
+        let what =
+            switch failure.error.code {
+            case .invalidResource: "the file is not a photo, video or audio file the library can read"
+            case .missingResource: "the file is gone"
+            case .notEnoughSpace: "the library's disk is full"
+            case .accessRestricted, .accessUserDenied: "the file cannot be taken"
+            default: "the file cannot be added"
+            }
+        return "changes[\(failure.index)] (createAsset): \(what)"
+    }
+}
+
+/// The files a batch's `createAsset`s take, made ready before its change block: uploads claimed,
+/// callers' files checked and copied into the uploads folder. The block moves each into place;
+/// after the commit the callers' moved files are removed, after a failure the copies are.
+final class BatchFiles: @unchecked Sendable {
+    /// The file each `createAsset` takes, by its position in the batch, and its original name.
+    private(set) var files: [Int: (path: String, originalFilename: String?)] = [:]
+    private var callers: [CallerFile] = []
+    private var copies: [String] = []
+    private var claimed: [String: Uploads.Entry] = [:]
+
+    var isEmpty: Bool { files.isEmpty }
+
+    static func prepare(
+        _ batch: API.ChangeBatch, access: ClientAccess, peer: PeerCredentials?, library: PHPhotoLibrary,
+        uploads: Uploads
+    ) async throws -> BatchFiles {
+        let prepared = BatchFiles()
+        var wanted: [(index: Int, id: String)] = []
+        for (index, operation) in batch.changes.enumerated() {
+            if case .createAsset(let fields) = operation, let id = fields.upload { wanted.append((index, id)) }
+        }
+        guard Set(wanted.map(\.id)).count == wanted.count else {
+            throw APIError(.badRequest, "createAsset: an upload serves one asset; this batch names one twice")
+        }
+        prepared.claimed = try uploads.claim(wanted.map(\.id), for: access)
+        for (index, id) in wanted {
+            let entry = prepared.claimed[id]!
+            prepared.files[index] = (entry.path, entry.filename)
+        }
+        do {
+            for (index, operation) in batch.changes.enumerated() {
+                guard case .createAsset(let fields) = operation, let path = fields.path else { continue }
+                // ``ChangeBatchRoutes/refusal(of:access:peer:)`` let no path through without a peer.
+                guard let peer else { throw CallerFile.refusal }
+                let caller = try CallerFile(path: path, peer: peer, move: fields.move ?? false, library: library)
+                let copy = try uploads.makeFile()
+                prepared.copies.append(copy)
+                // A copy of a large file blocks: not on the event loops.
+                try await NIOThreadPool.singleton.runIfActive { try caller.copy(to: copy) }
+                prepared.callers.append(caller)
+                prepared.files[index] = (copy, caller.name)
+            }
+        } catch {
+            prepared.failed(uploads)
+            throw error
+        }
+        return prepared
+    }
+
+    /// The batch failed: the copies go, the uploads wait again for another batch.
+    func failed(_ uploads: Uploads) {
+        for copy in copies { unlink(copy) }
+        uploads.restore(claimed)
+    }
+
+    /// The batch committed: the callers' moved files go (each only if still the file checked).
+    func committed() {
+        for caller in callers { caller.removeMovedName() }
     }
 }
 
@@ -76,8 +181,17 @@ extension ChangeBatchRoutes {
     ///   (or new ones); renaming, deleting and ordering its own albums. No new albums or folders,
     ///   no folder edits: what it made there it could never see.
     /// - read-only never gets here (``AccessMiddleware``); read-write may do anything.
-    func refusal(of batch: API.ChangeBatch, access: ClientAccess) throws -> String? {
+    ///
+    /// At every level, a `createAsset` with a server-side `path` needs a read-write client on the
+    /// Unix socket (`peer` known); every other client sends the bytes (`upload`).
+    func refusal(of batch: API.ChangeBatch, access: ClientAccess, peer: PeerCredentials? = nil) throws -> String? {
         func isNew(_ value: String) -> Bool { value.hasPrefix("$") }
+        for (index, operation) in batch.changes.enumerated() {
+            if case .createAsset(let fields) = operation, fields.path != nil, access.level != .readWrite || peer == nil {
+                return "changes[\(index)] (createAsset): a server-side path is taken only from a read-write client on "
+                    + "the Unix socket; send the file's bytes to POST /v1/uploads and give createAsset its upload"
+            }
+        }
         switch access.level {
         case .readWrite: return nil
         case .readOnly: return "a read-only client cannot change the library"
@@ -191,6 +305,8 @@ final class ChangeBatchApplier {
 
     let library: PHPhotoLibrary
     let sniffer: MediaSniffer?
+    /// The file each `createAsset` takes (``BatchFiles``), by position: the daemon's own copy or upload.
+    let files: [Int: (path: String, originalFilename: String?)]
     /// The identifiers of the objects the batch creates, under their ref or their operation's index.
     private(set) var created: [String: String] = [:]
 
@@ -203,9 +319,10 @@ final class ChangeBatchApplier {
     private var albumEdits: [String: PHAssetCollectionChangeRequest] = [:]
     private var folderEdits: [String: PHCollectionListChangeRequest] = [:]
 
-    init(library: PHPhotoLibrary, sniffer: MediaSniffer?) {
+    init(library: PHPhotoLibrary, sniffer: MediaSniffer?, files: [Int: (path: String, originalFilename: String?)]) {
         self.library = library
         self.sniffer = sniffer
+        self.files = files
     }
 
     /// Makes every operation's requests; a batch already ``API/ChangeBatch/validate()``d.
@@ -222,11 +339,16 @@ final class ChangeBatchApplier {
     private func apply(_ operation: API.ChangeOperation, index: Int) throws {
         switch operation {
         case .createAsset(let fields):
+            guard let file = files[index] else {
+                throw PHPhotosError(.internalError, "no file was prepared for this createAsset")
+            }
             let request = PHAssetCreationRequest.forAsset()
             let options = PHAssetResourceCreationOptions()
-            options.shouldMoveFile = fields.move ?? false
+            // The daemon's own file (an upload, or its copy of the caller's): taken, never copied again.
+            options.shouldMoveFile = true
+            options.originalFilename = file.originalFilename
             request.addResource(
-                with: resourceType(fields), fileURL: URL(fileURLWithPath: fields.path), options: options)
+                with: resourceType(fields, path: file.path), fileURL: URL(fileURLWithPath: file.path), options: options)
             let placeholder = request.placeholderForCreatedAsset!
             if let ref = fields.ref { newAssets[ref] = request }
             created[fields.ref ?? String(index)] = placeholder.localIdentifier
@@ -281,12 +403,12 @@ final class ChangeBatchApplier {
 
     /// The resource type the operation names, else the one the file's content is (a file that
     /// is not media is offered as a photo, which the library refuses with 3302).
-    private func resourceType(_ fields: API.ChangeOperation.CreateAsset) -> PHAssetResourceType {
+    private func resourceType(_ fields: API.ChangeOperation.CreateAsset, path: String) -> PHAssetResourceType {
         // Only a regular file is read: opening a FIFO would wait for a writer, holding the
         // library's change queue. Anything else is the library's to refuse.
         var info = stat()
-        let regular = stat(fields.path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
-        let sniffed = regular ? sniffer.map { $0.sniff(path: fields.path).kind.resourceName } : nil
+        let regular = stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
+        let sniffed = regular ? sniffer.map { $0.sniff(path: path).kind.resourceName } : nil
         return switch fields.type ?? sniffed {
         case "video": .video
         case "audio": .audio

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import NIOCore
 import PhotosCore
 import PhotosStore
 import PhotosWire
@@ -21,7 +22,9 @@ struct ChangeRoutes: Sendable {
     let streams: StreamCount
 
     func add(to router: Router<APIContext>) {
-        router.get("/v1/changes") { request, context in try self.changes(request, access: context.access) }
+        router.get("/v1/changes") { request, context in
+            try self.changes(request, access: context.access, channel: context.channel)
+        }
     }
 
     /// The token an SSE client's `Last-Event-ID` names: where a reconnecting EventSource resumes.
@@ -35,7 +38,9 @@ struct ChangeRoutes: Sendable {
 
     /// A limited client's stream holds only its albums' assets and the albums themselves
     /// (``ChangeFilter``); an entry with nothing left for it is not written.
-    func changes(_ request: Request, access: ClientAccess = .owner) throws -> Response {
+    ///
+    /// A follow stream ends as soon as `channel` closes (its client left), not at the next commit.
+    func changes(_ request: Request, access: ClientAccess = .owner, channel: (any Channel)? = nil) throws -> Response {
         let query = Query(request.uri.query)
         let unknown = query.unknown(["since", "follow"])
         guard unknown.isEmpty else {
@@ -68,9 +73,10 @@ struct ChangeRoutes: Sendable {
         }
         let database = self.database
         // A follow stream holds a connection for as long as the client stays: there is a bound.
-        let slot = follow ? try streams.open() : nil
+        let slot = follow ? try streams.open(for: channel) : nil
         let body = ResponseBody { writer in
             defer { slot?.close() }
+            try await LeavingClient.cancelling(on: follow ? channel : nil) {
             do {
                 let filter = access.isLimited ? try ChangeFilter(database: database, albums: access.albums) : nil
                 if follow {
@@ -101,6 +107,7 @@ struct ChangeRoutes: Sendable {
                 let json = try WireJSON.makeEncoder().encode(failure)
                 try? await writer.write(ByteBuffer(bytes: format.record(json, event: "error")))
             }
+            }
             try await writer.finish(nil)
         }
         return Response(status: .ok, headers: format.headers, body: body)
@@ -119,8 +126,10 @@ final class StreamCount: Sendable {
 
     init(limit: Int) { self.limit = limit }
 
-    /// A slot for one more stream, or a 503 when `limit` are open; close the slot when the stream ends.
-    func open() throws -> Slot {
+    /// A slot for one more stream, or a 503 when `limit` are open; close the slot when the stream
+    /// ends. The slot is closed as soon as `channel` closes: a client that leaves while nothing is
+    /// written gives its place back at once, not when the next write fails.
+    func open(for channel: (any Channel)? = nil) throws -> Slot {
         let taken = count.withLock { open in
             guard open < limit else { return false }
             open += 1
@@ -129,7 +138,9 @@ final class StreamCount: Sendable {
         guard taken else {
             throw APIError(.serviceUnavailable, "too many streams: \(limit) are open; try again when one ends")
         }
-        return Slot(count: self)
+        let slot = Slot(count: self)
+        channel?.closeFuture.whenComplete { _ in slot.close() }
+        return slot
     }
 
     fileprivate func release() { count.withLock { $0 -= 1 } }
@@ -186,5 +197,34 @@ final class ChangeFilter {
         let ids = Set(kept.inserted + kept.updated + kept.deleted)
         kept.changedProperties = changes.changedProperties.filter { ids.contains($0.key) }
         return kept
+    }
+}
+
+/// Ends a stream's work when its client leaves. A stream waiting for the next change writes
+/// nothing, so a closed connection would only be found at the next write (the next commit: on an
+/// idle library, never); the connection's close is noticed at once and cancels the task writing.
+enum LeavingClient {
+    /// Runs `body`, cancelling the task running it if `channel` closes meanwhile (nil: just runs it).
+    static func cancelling<T>(on channel: (any Channel)?, _ body: () async throws -> T) async rethrows -> T {
+        guard let channel else { return try await body() }
+        let canceller = Canceller()
+        withUnsafeCurrentTask { task in canceller.watch(task.map(Handle.init)) }
+        channel.closeFuture.whenComplete { _ in canceller.cancel() }
+        // The task handle is good only while the task runs: forgotten before `body`'s caller goes on.
+        defer { canceller.forget() }
+        return try await body()
+    }
+
+    /// The running task's handle: used only under ``Canceller``'s lock, while the task runs.
+    private struct Handle: @unchecked Sendable {
+        let task: UnsafeCurrentTask
+    }
+
+    /// The running task's handle, cancelled or forgotten under one lock: never used after `forget`.
+    private final class Canceller: Sendable {
+        private let task = Mutex<Handle?>(nil)
+        func watch(_ current: Handle?) { task.withLock { $0 = current } }
+        func cancel() { task.withLock { $0?.task.cancel() } }
+        func forget() { task.withLock { $0 = nil } }
     }
 }

@@ -78,7 +78,8 @@ struct FetchRoutes: Sendable {
             result = PHAsset.fetchAssets(with: options)
         }
         try requireAvailable()
-        return try firstPage(of: Listing(assets: result), query, lines: lines, access: access)
+        return try firstPage(
+            of: Listing(assets: result, albums: access.namedAlbums), query, lines: lines, access: access)
     }
 
     func albums(_ query: Query, lines: Bool = false, access: ClientAccess = .owner) throws -> Response {
@@ -100,7 +101,8 @@ struct FetchRoutes: Sendable {
             // After each fetch: the next one's success would clear this one's reason.
             try requireAvailable()
         }
-        return try firstPage(of: Listing("albums", collections: results), query, lines: lines, access: access)
+        return try firstPage(
+            of: Listing("albums", collections: results, limited: access.isLimited), query, lines: lines, access: access)
     }
 
     func folders(_ query: Query, lines: Bool = false, access: ClientAccess = .owner) throws -> Response {
@@ -207,7 +209,7 @@ struct FetchRoutes: Sendable {
             throw APIError(.serviceUnavailable, "cannot read the library: \(error)")
         }
         guard let found else { throw APIError(.notFound, "no asset \(identifier)") }
-        return found
+        return found.keepingAlbums(access.namedAlbums)
     }
 
     func collection(_ identifier: String, list: Bool, access: ClientAccess = .owner) throws -> Response {
@@ -218,7 +220,7 @@ struct FetchRoutes: Sendable {
         var found = false
         func write(_ page: [CollectionDescription]) {
             for collection in page.prefix(1) {
-                writer.append(collection)
+                writer.append(collection.seen(limited: access.isLimited))
                 found = true
             }
         }

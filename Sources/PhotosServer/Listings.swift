@@ -18,13 +18,32 @@ struct Listing: Sendable {
     /// How objects are written: elements of `{"assets": [...]}`, or one JSON object a line (NDJSON).
     typealias Form = WireJSONWriter.Form
 
-    init(assets result: PHFetchResult<PHAsset>) {
+    /// `albums`: the only albums an asset's JSON may name (a limited client's); nil: every album.
+    init(assets result: PHFetchResult<PHAsset>, albums: Set<String>? = nil) {
         name = "assets"
         count = result.count
-        write = { range, form, writer in try result.writeAssetJSON(in: range, as: form, into: &writer) }
+        guard let albums else {
+            write = { range, form, writer in try result.writeAssetJSON(in: range, as: form, into: &writer) }
+            return
+        }
+        // Through the descriptions, whose album lists are cut to the client's albums: the raw rows
+        // name every album that holds the asset.
+        write = { range, form, writer in
+            try result.forEachDescriptionPage(in: range) { page in
+                for asset in page {
+                    switch form {
+                    case .element: try writer.appendElement(asset.keepingAlbums(albums))
+                    case .line: try writer.appendLine(asset.keepingAlbums(albums))
+                    }
+                }
+            }
+        }
     }
 
-    init<Collection: PHCollection>(_ name: String, collections results: [PHFetchResult<Collection>]) {
+    /// `limited`: the client sees no folder, so an album's JSON names none (its parent is left out).
+    init<Collection: PHCollection>(
+        _ name: String, collections results: [PHFetchResult<Collection>], limited: Bool = false
+    ) {
         self.name = name
         let counts = results.map(\.count)
         count = counts.reduce(0, +)
@@ -36,6 +55,7 @@ struct Listing: Sendable {
                 if !part.isEmpty {
                     try result.forEachDescriptionPage(in: part.lowerBound - start..<part.upperBound - start) { page in
                         for collection in page {
+                            let collection = collection.seen(limited: limited)
                             switch form {
                             case .element: writer.appendElement(collection)
                             case .line: writer.appendLine(collection)
@@ -90,5 +110,32 @@ final class ListingCursors: Sendable {
             guard now.timeIntervalSince(entry.touched) < Self.lifetime else { return nil }
             return (entry.listing, entry.offset)
         }
+    }
+}
+
+extension AssetDescription {
+    /// The description naming only `albums` of the albums that hold the asset: a limited client
+    /// learns nothing of the albums it was not given, not even their titles or identifiers.
+    func keepingAlbums(_ albums: Set<String>?) -> AssetDescription {
+        guard let albums else { return self }
+        var kept = self
+        kept.albums = self.albums.filter { albums.contains($0.localIdentifier) }
+        return kept
+    }
+}
+
+extension ClientAccess {
+    /// The albums an asset's JSON may name for this client: its own if limited; nil (all) otherwise.
+    var namedAlbums: Set<String>? { isLimited ? Set(albums) : nil }
+}
+
+extension CollectionDescription {
+    /// The description as a client sees it: a limited client, which sees no folder, is not told
+    /// the identifier of the folder that holds the album.
+    func seen(limited: Bool) -> CollectionDescription {
+        guard limited else { return self }
+        var seen = self
+        seen.parentLocalIdentifier = nil
+        return seen
     }
 }

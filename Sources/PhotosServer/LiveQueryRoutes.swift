@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import NIOCore
 import Photos
 import PhotosWire
 import ServiceLifecycle
@@ -92,13 +93,15 @@ struct LiveQueryRoutes: Sendable {
         case "albums":
             // A smart album's members are its assets' doing: PhotoKit reports no change of the album
             // when they change, but its count and dates do.
-            return try follow(.albums, format: format) {
+            return try follow(.albums(limited: access.isLimited), format: format, channel: context.channel) {
                 try fetches.liveAlbums(posted, access: access).map { ($0.result, derived: $0.type == .smartAlbum) }
             }
         case "folders":
-            return try follow(.folders, format: format) { [(try fetches.liveFolders(posted, access: access), false)] }
+            return try follow(.folders, format: format, channel: context.channel) { [(try fetches.liveFolders(posted, access: access), false)] }
         default:
-            return try follow(.assets, format: format) { [(try fetches.liveAssets(posted, access: access), false)] }
+            return try follow(.assets(naming: access.namedAlbums), format: format, channel: context.channel) {
+                [(try fetches.liveAssets(posted, access: access), false)]
+            }
         }
     }
 
@@ -108,10 +111,11 @@ struct LiveQueryRoutes: Sendable {
     /// `derived`: the result's descriptions follow from assets, not from its objects' own changes
     /// (smart albums' counts and dates): the observer compares them at each change of assets.
     private func follow<Object: PHObject, Description: Hashable & Sendable>(
-        _ kind: LiveKind<Object, Description>, format: StreamFormat,
+        _ kind: LiveKind<Object, Description>, format: StreamFormat, channel: (any Channel)? = nil,
         fetch: () throws -> [(PHFetchResult<Object>, derived: Bool)]
     ) throws -> Response {
-        let slot = try streams.open()
+        // The client's leaving ends the stream at once (``LeavingClient``), its slot first.
+        let slot = try streams.open(for: channel)
         // Watching starts before the fetch: a change committed in between is in the result, and
         // nothing after the result is missed.
         let observer = QueryObserver(kind)
@@ -141,8 +145,10 @@ struct LiveQueryRoutes: Sendable {
                 do {
                     try await writer.write(
                         ByteBuffer(bytes: format.record(try Self.initial(results, kind, token: token))))
-                    for await record in observer.records.cancelOnGracefulShutdown() {
-                        try await writer.write(ByteBuffer(bytes: format.record(try record.get())))
+                    try await LeavingClient.cancelling(on: channel) {
+                        for await record in observer.records.cancelOnGracefulShutdown() {
+                            try await writer.write(ByteBuffer(bytes: format.record(try record.get())))
+                        }
                     }
                 } catch is CancellationError {
                 } catch {
@@ -291,25 +297,30 @@ struct LiveKind<Object: PHObject, Description: Hashable & Sendable>: Sendable {
 }
 
 extension LiveKind where Object == PHAsset, Description == AssetDescription {
-    static var assets: Self {
+    /// Assets whose JSON names only `albums` of their albums (a limited client's; nil: all).
+    static func assets(naming albums: Set<String>?) -> Self {
         LiveKind(
-            listing: "assets", object: "asset", pages: { try $0.forEachDescriptionPage($1) },
-            described: { try $0.descriptions(at: $1) }, identifier: \.localIdentifier,
+            listing: "assets", object: "asset",
+            pages: { result, body in try result.forEachDescriptionPage { try body($0.map { $0.keepingAlbums(albums) }) } },
+            described: { try $0.descriptions(at: $1).map { $0.keepingAlbums(albums) } }, identifier: \.localIdentifier,
             element: { try $0.appendElement($1) }, write: { try $0.append($1) })
     }
 }
 
 extension LiveKind where Object: PHCollection, Description == CollectionDescription {
-    static func collections(_ listing: String, _ object: String) -> Self {
+    /// `limited`: a client that sees no folder, whose albums' JSON names none.
+    static func collections(_ listing: String, _ object: String, limited: Bool = false) -> Self {
         LiveKind(
-            listing: listing, object: object, pages: { try $0.forEachDescriptionPage($1) },
-            described: { try $0.descriptions(at: $1) }, identifier: \.localIdentifier,
+            listing: listing, object: object,
+            pages: { result, body in try result.forEachDescriptionPage { try body($0.map { $0.seen(limited: limited) }) } },
+            described: { try $0.descriptions(at: $1).map { $0.seen(limited: limited) } }, identifier: \.localIdentifier,
             element: { $0.appendElement($1) }, write: { $0.append($1) })
     }
 }
 
 extension LiveKind where Object == PHAssetCollection, Description == CollectionDescription {
-    static var albums: Self { collections("albums", "album") }
+    static func albums(limited: Bool) -> Self { collections("albums", "album", limited: limited) }
+    static var albums: Self { albums(limited: false) }
 }
 
 extension LiveKind where Object == PHCollectionList, Description == CollectionDescription {

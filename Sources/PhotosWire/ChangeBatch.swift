@@ -131,29 +131,34 @@ extension API {
 // MARK: The operations
 
 extension API.ChangeOperation {
-    /// `createAsset`: a new asset from a file. The file is copied into the library's import folder;
-    /// with `move`, the library takes the file itself (removed from `path` only once the commit that
-    /// records the asset has landed; left as it was if the batch fails).
+    /// `createAsset`: a new asset from a file: the caller's file at `path` on the daemon's machine,
+    /// or the bytes it sent to `POST /v1/uploads` (`upload`), exactly one of the two. A file at
+    /// `path` is copied into the library's import folder; with `move`, it is removed from `path`
+    /// once the commit that records the asset has landed (left as it was if the batch fails). Who
+    /// may name a `path` the daemon decides (the README's access table).
     public struct CreateAsset: Sendable, Hashable, Codable {
-        /// An absolute path to a photo, video or audio file.
-        public var path: String
+        /// An absolute path to a photo, video or audio file of the caller's.
+        public var path: String?
+        /// The identifier `POST /v1/uploads` answered.
+        public var upload: String?
         /// The resource type: `photo`, `video` or `audio`; by default what the file's content is.
         public var type: String?
-        /// Take the file instead of copying it (default false).
+        /// Take the file instead of copying it (default false); only with `path`.
         public var move: Bool?
         /// The placeholder's name: later operations name the new asset `$ref`.
         public var ref: String?
 
         /// A `createAsset` operation.
-        public init(path: String, type: String? = nil, move: Bool? = nil, ref: String? = nil) {
+        public init(path: String? = nil, upload: String? = nil, type: String? = nil, move: Bool? = nil, ref: String? = nil) {
             self.path = path
+            self.upload = upload
             self.type = type
             self.move = move
             self.ref = ref
         }
 
         enum CodingKeys: String, CodingKey, CaseIterable {
-            case path, type, move, ref
+            case path, upload, type, move, ref
         }
 
         /// The resource types a file can be added as.
@@ -560,7 +565,15 @@ extension API.ChangeBatch {
             }
             switch operation {
             case .createAsset(let fields):
-                guard fields.path.hasPrefix("/") else { throw fail("path must be absolute, not '\(fields.path)'") }
+                switch (fields.path, fields.upload) {
+                case (let path?, nil):
+                    guard path.hasPrefix("/") else { throw fail("path must be absolute, not '\(path)'") }
+                case (nil, let upload?):
+                    guard !upload.isEmpty else { throw fail("upload is empty") }
+                    guard fields.move == nil else { throw fail("move goes with path; an upload is always taken") }
+                default:
+                    throw fail("give path or upload, one of the two")
+                }
                 if let type = fields.type, !API.ChangeOperation.CreateAsset.types.contains(type) {
                     let types = API.ChangeOperation.CreateAsset.types.joined(separator: ", ")
                     throw fail("type '\(type)' is not one of \(types)")

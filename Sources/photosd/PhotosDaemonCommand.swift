@@ -78,6 +78,14 @@ struct PhotosDaemonCommand: AsyncParsableCommand {
             valueName: "host:port"))
     var listen: String?
 
+    @Option(
+        name: .customLong("max-upload"),
+        help: ArgumentHelp(
+            "The largest file a client may send to POST /v1/uploads, in bytes (default 1073741824, 1 GiB); a larger "
+                + "body is refused with 413.",
+            valueName: "bytes"))
+    var maximumUpload: Int64?
+
     @Option(name: .long, help: ArgumentHelp("Log level: trace, debug, info, notice, warning, error.", valueName: "level"))
     var logLevel: String = "info"
 
@@ -205,7 +213,8 @@ struct PhotosDaemonCommand: AsyncParsableCommand {
                     socketPath: socketPath,
                     library: PHPhotoLibrary(database: database, configuration: libraryConfiguration),
                     status: { FileManager.default.fileExists(atPath: statusPath) ? try DaemonStatus.read(from: statusPath) : nil },
-                    logger: Logger(label: "photosd.api"), listen: listenAddress))
+                    logger: Logger(label: "photosd.api"), listen: listenAddress,
+                    maximumUploadSize: max(1, maximumUpload ?? APIServer.defaultMaximumUploadSize)))
         }
         let group = ServiceGroup(
             configuration: .init(

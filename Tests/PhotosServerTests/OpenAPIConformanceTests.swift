@@ -80,7 +80,7 @@ import Yams
                 (200, #"{"changes": []}"#),
                 (404, #"{"changes": [{"op": "renameAlbum", "album": "nope", "title": "x"}]}"#),
                 (409, #"{"changes": [{"op": "addToFolder", "folder": "\#(folder)", "collections": ["\#(folder)"]}]}"#),
-                (422, #"{"changes": [{"op": "createAsset", "path": "/nonexistent/photo.jpg"}]}"#),
+                (403, #"{"changes": [{"op": "createAsset", "path": "/nonexistent/photo.jpg"}]}"#),
             ]
             for batch in batches {
                 checks.append(("post", "/v1/changes", "/v1/changes", batch.status, batch.body, [:]))
@@ -107,6 +107,10 @@ import Yams
             checks.append(("get", "/v1/assets", "/v1/assets", 403, "", ["Authorization": "Bearer \(addOnly)"]))
             checks.append((
                 "post", "/v1/changes", "/v1/changes", 403, #"{"changes": []}"#, ["Authorization": "Bearer \(readOnly)"]))
+            // Uploads: the bytes kept for a createAsset; a client that may not create is refused.
+            checks.append(("post", "/v1/uploads", "/v1/uploads?filename=a.jpg", 201, "bytes", ["Authorization": "Bearer \(addOnly)"]))
+            checks.append(("post", "/v1/uploads", "/v1/uploads", 403, "bytes", ["Authorization": "Bearer \(readOnly)"]))
+            checks.append(("post", "/v1/uploads", "/v1/uploads?colour=red", 400, "bytes", [:]))
             for check in checks {
                 let reply = try await offPool {
                     try UnixHTTPClient.request(

@@ -76,7 +76,6 @@ import Testing
         // Operations: unknown, missing, extra, mistyped.
         (#"{"changes": [{"path": "/a.jpg"}]}"#, "op"),
         (#"{"changes": [{"op": "paint", "asset": "A"}]}"#, "unknown op 'paint'"),
-        (#"{"changes": [{"op": "createAsset"}]}"#, "changes[0].path"),
         (#"{"changes": [{"op": "createAsset", "path": "/a.jpg", "colour": "red"}]}"#, "unknown field colour in createAsset"),
         (#"{"changes": [{"op": "createAsset", "path": "/a.jpg", "move": "yes"}]}"#, "changes[0].move"),
         (#"{"changes": [{"op": "editAsset", "asset": "A", "title": "x"}]}"#, "unknown field title in editAsset"),
@@ -121,6 +120,9 @@ import Testing
         ([.deleteAssets(.init(assets: []))], 0, "assets is empty"),
         ([.addToAlbum(.init(album: "", assets: ["A"]))], 0, "album is empty"),
         ([.createAsset(.init(path: "in/a.jpg"))], 0, "path must be absolute"),
+        ([.createAsset(.init())], 0, "give path or upload, one of the two"),
+        ([.createAsset(.init(path: "/a.jpg", upload: "U"))], 0, "give path or upload, one of the two"),
+        ([.createAsset(.init(upload: "U", move: true))], 0, "move goes with path"),
         ([.createAsset(.init(path: "/a.jpg", type: "sticker"))], 0, "type 'sticker'"),
         ([.moveInAlbum(.init(album: "C", from: [], to: 0))], 0, "from is empty"),
         ([.moveInAlbum(.init(album: "C", from: [-1], to: 0))], 0, "0 or more"),
