@@ -243,21 +243,25 @@ struct ErrorMiddleware: RouterMiddleware {
 /// The socket's file: a stale one (a socket nothing answers on) is replaced; anything else at the
 /// path is left alone and refused.
 enum SocketFile {
+    /// Takes the path for a new socket: refused as ``check(_:)`` refuses, a stale socket removed.
+    /// The directory is not made: a socket under a directory that is not there is a mistyped path.
     static func prepare(_ path: String) throws {
-        let directory = (path as NSString).deletingLastPathComponent
-        if !FileManager.default.fileExists(atPath: directory) {
-            try FileManager.default.createDirectory(
-                atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        }
+        if try check(path) { unlink(path) }
+    }
+
+    /// Whether the path is free (false) or a stale socket nobody answers on (true); anything else
+    /// at the path (a file of the user's, another program's live socket) is refused.
+    @discardableResult
+    static func check(_ path: String) throws(APIStartError) -> Bool {
         var info = stat()
-        guard lstat(path, &info) == 0 else { return }
+        guard lstat(path, &info) == 0 else { return false }
         guard info.st_mode & S_IFMT == S_IFSOCK else {
             throw APIStartError("\(path) exists and is not a socket; photosd leaves it alone (choose another with --socket)")
         }
         guard !answers(path) else {
             throw APIStartError("another process serves \(path) (another photosd?); choose another with --socket")
         }
-        unlink(path)
+        return true
     }
 
     /// Removes the socket this server bound, if a socket is still there.

@@ -169,6 +169,24 @@ struct PhotosDaemonCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("photosd: \(error)\n".utf8))
             throw ExitCode(77)
         }
+        // The API's listeners, checked before any hook's token is made for them.
+        let listenAddress = try Self.readingConfig { () throws -> ListenAddress? in
+            guard let text = listen ?? file.listen else { return nil }
+            do {
+                return try ListenAddress(text)
+            } catch {
+                let path = config ?? ConfigFile.defaultPath()
+                throw ConfigError(.invalidValue, path: path, line: nil, key: "listen", message: "\(error)")
+            }
+        }
+        // A listener that cannot be had (its directory missing, the socket another program's, the
+        // port taken) stops photosd here, before any service starts: never a daemon without its API.
+        do {
+            try APIServer.checkListeners(socket: socketPath, listen: listenAddress)
+        } catch {
+            FileHandle.standardError.write(Data("photosd: the API cannot start: \(error)\n".utf8))
+            throw ExitCode(78)
+        }
         // Each hook's API token, of the level its config names, made anew at each start: the last
         // start's are revoked, so a token a hook leaked lives no longer than the daemon.
         let hookTokens = try HookTokens.mint(
@@ -181,16 +199,6 @@ struct PhotosDaemonCommand: AsyncParsableCommand {
             // Before the services start: a new hook is given the startup scan's changes too.
             try runner.enroll()
             services.append(runner)
-        }
-        // The API, unless turned off: one more service, over the daemon's own store.
-        let listenAddress = try Self.readingConfig { () throws -> ListenAddress? in
-            guard let text = listen ?? file.listen else { return nil }
-            do {
-                return try ListenAddress(text)
-            } catch {
-                let path = config ?? ConfigFile.defaultPath()
-                throw ConfigError(.invalidValue, path: path, line: nil, key: "listen", message: "\(error)")
-            }
         }
         // What image decodes may take at once, for every renderer of the process.
         DecodeMemory.shared.budget = min(file.decodeMemoryMegabytes ?? DecodeMemory.defaultBudget >> 20, 1 << 24) << 20

@@ -35,33 +35,33 @@ struct LibraryLocationCLITests {
         try BuiltProducts.run("photos", arguments, environment: environment.merging(extra) { $1 })
     }
 
-    @Test func everyCommandTakesTheLibraryFromTheConfig() throws {
+    @Test func everyCommandTakesTheLibraryFromTheConfig() async throws {
         // The default config (XDG_CONFIG_HOME) names the library: scan makes it there.
-        let scan = try photos(["scan", root])
+        let scan = try await offPool { try self.photos(["scan", root]) }
         #expect(scan.status == 0, "\(scan.stderr)")
         #expect(FileManager.default.fileExists(atPath: configured))
         #expect(!FileManager.default.fileExists(atPath: directory.path("data/photosd/library.sqlite").path))
-        let assets = try photos(["assets", "--json"])
+        let assets = try await offPool { try self.photos(["assets", "--json"]) }
         #expect(assets.status == 0 && assets.stdout.contains("inn.jpg"), "\(assets.stderr)")
         // --config names it just as well, for the hooks' commands too.
         let elsewhere = ["XDG_CONFIG_HOME": directory.path("none").path]
-        #expect(try photos(["albums", "--json", "--config", config], elsewhere).status == 0)
-        let hooks = try photos(["hooks", "status", "--config", config], elsewhere)
+        #expect(try await offPool { try self.photos(["albums", "--json", "--config", config], elsewhere) }.status == 0)
+        let hooks = try await offPool { try self.photos(["hooks", "status", "--config", config], elsewhere) }
         #expect(hooks.status == 0, "\(hooks.stderr)")
-        let status = try photos(["status", "--config", config], elsewhere)
+        let status = try await offPool { try self.photos(["status", "--config", config], elsewhere) }
         #expect(status.stderr.contains("photosd has not run on the library \(configured) (library = in \(config))"),
                 "\(status.stderr)")
         // $PHOTOS_LIBRARY comes before the config, and an error names the library and the rule that chose it.
         let missing = directory.path("missing.sqlite").path
-        let named = try photos(["assets"], ["PHOTOS_LIBRARY": missing])
+        let named = try await offPool { try self.photos(["assets"], ["PHOTOS_LIBRARY": missing]) }
         #expect(named.status != 0)
         #expect(named.stderr.contains("no library at \(missing) ($PHOTOS_LIBRARY)"), "\(named.stderr)")
-        let fallback = try photos(["assets"], elsewhere)
+        let fallback = try await offPool { try self.photos(["assets"], elsewhere) }
         #expect(fallback.stderr.contains("(the default library)"), "\(fallback.stderr)")
     }
 
-    @Test func withoutAnyNameTheLibraryPhotosdServesIsUsedAndNamedInErrors() throws {
-        let scan = try photos(["scan", "--library", configured, root])
+    @Test func withoutAnyNameTheLibraryPhotosdServesIsUsedAndNamedInErrors() async throws {
+        let scan = try await offPool { try self.photos(["scan", "--library", configured, root]) }
         #expect(scan.status == 0, "\(scan.stderr)")
         let daemon = Process()
         daemon.executableURL = BuiltProducts.directory.appendingPathComponent("photosd")
@@ -72,17 +72,17 @@ struct LibraryLocationCLITests {
         let socket = directory.path("run/photosd.sock").path
         let deadline = Date().addingTimeInterval(20)
         while !FileManager.default.fileExists(atPath: socket), daemon.isRunning, Date() < deadline {
-            Thread.sleep(forTimeInterval: 0.05)
+            try await Task.sleep(for: .milliseconds(50))
         }
         // No --library, no $PHOTOS_LIBRARY, no config: photosd's library, through photosd.
         let none = ["XDG_CONFIG_HOME": directory.path("none").path]
-        let assets = try photos(["assets", "--json"], none)
+        let assets = try await offPool { try self.photos(["assets", "--json"], none) }
         #expect(assets.status == 0 && assets.stdout.contains("inn.jpg"), "\(assets.stderr)")
-        let hooks = try photos(["hooks", "status"], none)
+        let hooks = try await offPool { try self.photos(["hooks", "status"], none) }
         #expect(hooks.status == 0, "\(hooks.stderr)")
         // A library named that does not exist: the error says which one photosd serves.
         let missing = directory.path("missing.sqlite").path
-        let wrong = try photos(["assets"], none.merging(["PHOTOS_LIBRARY": missing]) { $1 })
+        let wrong = try await offPool { try self.photos(["assets"], none.merging(["PHOTOS_LIBRARY": missing]) { $1 }) }
         #expect(wrong.status != 0)
         #expect(wrong.stderr.contains("photosd on \(socket) serves \(configured)"), "\(wrong.stderr)")
     }

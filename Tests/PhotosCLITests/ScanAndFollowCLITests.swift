@@ -22,22 +22,28 @@ struct ScanAndFollowCLITests {
         }
     }
 
-    @Test func aRootThatIsNotThereFailsTheScanAndTheOthersAreScanned() throws {
+    @Test func aRootThatIsNotThereFailsTheScanAndTheOthersAreScanned() async throws {
         let missing = directory.path("Picturs").path
-        let scan = try BuiltProducts.run("photos", ["scan", "--library", library, missing, directory.path("Pictures").path])
+        let scan = try await offPool {
+            try BuiltProducts.run("photos", ["scan", "--library", self.library, missing, self.directory.path("Pictures").path])
+        }
         #expect(scan.status == 1, "\(scan.stderr)")
         #expect(scan.stderr.contains("offline: \(missing) does not exist"), "\(scan.stderr)")
         #expect(scan.stderr.contains("1 ingested"), "\(scan.stderr)")
         // JSON too: the report on standard output, the reason on standard error, the status 1.
-        let json = try BuiltProducts.run("photos", ["scan", "--json", "--library", library, missing])
+        let json = try await offPool { try BuiltProducts.run("photos", ["scan", "--json", "--library", self.library, missing]) }
         #expect(json.status == 1 && json.stdout.contains("\"offlineRoots\""), "\(json.stdout)")
         #expect(json.stderr.contains("offline: \(missing) does not exist"), "\(json.stderr)")
-        let fine = try BuiltProducts.run("photos", ["scan", "--library", library, directory.path("Pictures").path])
+        let fine = try await offPool {
+            try BuiltProducts.run("photos", ["scan", "--library", self.library, self.directory.path("Pictures").path])
+        }
         #expect(fine.status == 0, "\(fine.stderr)")
     }
 
-    @Test func followingStartsAtTheNextCommitAndSinceResumes() throws {
-        let first = try BuiltProducts.run("photos", ["scan", "--library", library, directory.path("Pictures").path])
+    @Test func followingStartsAtTheNextCommitAndSinceResumes() async throws {
+        let first = try await offPool {
+            try BuiltProducts.run("photos", ["scan", "--library", self.library, self.directory.path("Pictures").path])
+        }
         #expect(first.status == 0, "\(first.stderr)")
         let follower = Process()
         follower.executableURL = BuiltProducts.directory.appendingPathComponent("photos")
@@ -48,19 +54,26 @@ struct ScanAndFollowCLITests {
         defer { if follower.isRunning { kill(follower.processIdentifier, SIGKILL); follower.waitUntilExit() } }
         // Time to open the library and read the current token; a late start would miss the commit
         // and fail below, never pass wrongly (the history's first entry is token 1).
-        Thread.sleep(forTimeInterval: 1)
-        let second = try BuiltProducts.run("photos", ["scan", "--library", library, directory.path("More").path])
+        try await Task.sleep(for: .seconds(1))
+        let second = try await offPool {
+            try BuiltProducts.run("photos", ["scan", "--library", self.library, self.directory.path("More").path])
+        }
         #expect(second.status == 0, "\(second.stderr)")
-        let line = try #require(Self.firstLine(of: output.fileHandleForReading, within: 20))
+        let reading = output.fileHandleForReading
+        let line = try #require(try await offPool { Self.firstLine(of: reading, within: 20) })
         let entry = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-        let log = try BuiltProducts.run("photos", ["changes", "--json", "--no-daemon", "--library", library])
+        let log = try await offPool {
+            try BuiltProducts.run("photos", ["changes", "--json", "--no-daemon", "--library", self.library])
+        }
         let tokens = log.stdout.split(separator: "\n").compactMap {
             (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["token"] as? Int
         }
         #expect(tokens.count >= 2 && entry["token"] as? Int == tokens.last, "\(line)")
         // --since resumes: everything after the first scan's entries, without following.
-        let resumed = try BuiltProducts.run(
-            "photos", ["changes", "--json", "--no-daemon", "--library", library, "--since", "\(tokens[0])"])
+        let since = "\(tokens[0])"
+        let resumed = try await offPool {
+            try BuiltProducts.run("photos", ["changes", "--json", "--no-daemon", "--library", self.library, "--since", since])
+        }
         #expect(resumed.stdout.split(separator: "\n").count == tokens.count - 1)
     }
 

@@ -19,11 +19,13 @@ struct DaemonStartupTests {
         try FileManager.default.createDirectory(atPath: directory.path("Pictures").path, withIntermediateDirectories: true)
     }
 
-    /// Runs photosd to its end (it is expected to stop by itself), with its standard error.
+    /// Runs photosd to its end (it is expected to stop by itself), with its standard error; without
+    /// its API unless `arguments` name a `--socket`.
     func runToExit(_ arguments: [String], within seconds: Double = 20) throws -> (status: Int32, stderr: String) {
         let process = Process()
         process.executableURL = BuiltProducts.directory.appendingPathComponent("photosd")
-        process.arguments = arguments + ["--socket", "", "--log-level", "warning"]
+        let socket = arguments.contains("--socket") ? [] : ["--socket", ""]
+        process.arguments = arguments + socket + ["--log-level", "warning"]
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
@@ -39,12 +41,17 @@ struct DaemonStartupTests {
         return (process.terminationStatus, text)
     }
 
-    @Test func aSecondDaemonOnTheSameLibraryIsRefusedNamingTheFirst() throws {
-        let first = try PhotosdProcess(arguments: ["--library", library, "--watch", root], library: library)
+    /// photosd on the test's library and root, started (its status file written).
+    func daemon() throws -> PhotosdProcess {
+        try PhotosdProcess(arguments: ["--library", library, "--watch", root], library: library)
+    }
+
+    @Test func aSecondDaemonOnTheSameLibraryIsRefusedNamingTheFirst() async throws {
+        let first = try await offPool { try self.daemon() }
         let statusPath = DaemonConfiguration.statusPath(forLibrary: library)
         let before = try DaemonStatus.read(from: statusPath)
 
-        let second = try runToExit(["--library", library, "--watch", directory.url.path])
+        let second = try await offPool { try self.runToExit(["--library", library, "--watch", directory.url.path]) }
         #expect(second.status == 75, "\(second.stderr)")
         #expect(second.stderr.contains("photosd (pid \(first.process.processIdentifier)) already serves the library"),
                 "\(second.stderr)")
@@ -53,26 +60,26 @@ struct DaemonStartupTests {
         let after = try DaemonStatus.read(from: statusPath)
         #expect(after.pid == first.process.processIdentifier && after.pid == before.pid)
         #expect(after.roots.map(\.path) == [root])
-        try first.stop()
+        try await offPool { try first.stop() }
 
         // Once the first has stopped, the lock is free: a new daemon starts (and stops cleanly).
-        let next = try PhotosdProcess(arguments: ["--library", library, "--watch", root], library: library)
-        try next.stop()
+        let next = try await offPool { try self.daemon() }
+        try await offPool { try next.stop() }
     }
 
-    @Test func aDaemonKilledWithoutWarningLeavesNoStaleLock() throws {
-        let first = try PhotosdProcess(arguments: ["--library", library, "--watch", root], library: library)
-        first.kill9()
+    @Test func aDaemonKilledWithoutWarningLeavesNoStaleLock() async throws {
+        let first = try await offPool { try self.daemon() }
+        try await offPool { first.kill9() }
         #expect(FileManager.default.fileExists(atPath: DaemonLock.path(forLibrary: library)))
-        let next = try PhotosdProcess(arguments: ["--library", library, "--watch", root], library: library)
-        try next.stop()
+        let next = try await offPool { try self.daemon() }
+        try await offPool { try next.stop() }
     }
 
-    @Test func noRootThatExistsIsAConfigurationErrorAtOnce() throws {
+    @Test func noRootThatExistsIsAConfigurationErrorAtOnce() async throws {
         let missing = directory.path("Picturs").path
         let file = directory.path("file.txt").path
         try Data("x".utf8).write(to: URL(fileURLWithPath: file))
-        let result = try runToExit(["--library", library, "--watch", missing, "--watch", file])
+        let result = try await offPool { try self.runToExit(["--library", library, "--watch", missing, "--watch", file]) }
         #expect(result.status == 78, "\(result.stderr)")
         #expect(result.stderr.contains("no root to watch exists"), "\(result.stderr)")
         #expect(result.stderr.contains("\(missing) (no such file or directory)"), "\(result.stderr)")
@@ -81,7 +88,7 @@ struct DaemonStartupTests {
         #expect(!FileManager.default.fileExists(atPath: library))
     }
 
-    @Test func aMissingRootBesideAnotherIsAWarningAndShownOffline() throws {
+    @Test func aMissingRootBesideAnotherIsAWarningAndShownOffline() async throws {
         let missing = directory.path("Picturs").path
         let log = directory.path("photosd.log")
         FileManager.default.createFile(atPath: log.path, contents: nil)
@@ -96,22 +103,88 @@ struct DaemonStartupTests {
         let statusPath = DaemonConfiguration.statusPath(forLibrary: library)
         let deadline = Date().addingTimeInterval(20)
         while !FileManager.default.fileExists(atPath: statusPath), process.isRunning, Date() < deadline {
-            Thread.sleep(forTimeInterval: 0.02)
+            try await Task.sleep(for: .milliseconds(20))
         }
         let status = try DaemonStatus.read(from: statusPath)
         let entry = try #require(status.roots.first { $0.path == missing })
         #expect(entry.state == "offline")
         #expect(entry.reason?.isEmpty == false)
         process.terminate()
-        process.waitUntilExit()
+        try await offPool { process.waitUntilExit() }
         #expect(process.terminationStatus == 0)
         let text = try String(contentsOf: log, encoding: .utf8)
         #expect(text.contains("warning") && text.contains("root not watched") && text.contains(missing), "\(text)")
     }
 
-    @Test func bothProgramsSayTheirVersion() throws {
+    /// A Unix socket listening at `path`, as another program's would; closed by the caller.
+    static func listeningUnixSocket(_ path: String) throws -> Int32 {
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+            for (index, byte) in path.utf8.enumerated() { buffer[index] = byte }
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard bound == 0, listen(descriptor, 4) == 0 else { throw DaemonError("cannot listen on \(path)") }
+        return descriptor
+    }
+
+    /// A TCP socket listening on 127.0.0.1 at a port the kernel chose, and the port.
+    static func listeningTCPSocket() throws -> (descriptor: Int32, port: Int) {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(descriptor, pointer, length) == 0 && listen(descriptor, 4) == 0
+                    && getsockname(descriptor, pointer, &length) == 0
+            }
+        }
+        guard bound else { throw DaemonError("cannot listen on 127.0.0.1") }
+        return (descriptor, Int(UInt16(bigEndian: address.sin_port)))
+    }
+
+    @Test func aListenerThatCannotBeHadStopsTheDaemonWithItsReason() async throws {
+        // The socket's directory is not there: refused, and not made.
+        let nowhere = directory.path("no/such/dir/photosd.sock").path
+        let missing = try await offPool { try self.runToExit(["--library", library, "--watch", root, "--socket", nowhere]) }
+        #expect(missing.status == 78, "\(missing.stderr)")
+        #expect(missing.stderr.contains("the socket's directory \(directory.path("no/such/dir").path) does not exist"),
+                "\(missing.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: directory.path("no").path))
+        // A file of the user's at the socket's path: left alone.
+        let file = directory.path("notes.sock").path
+        try Data("mine".utf8).write(to: URL(fileURLWithPath: file))
+        let taken = try await offPool { try self.runToExit(["--library", library, "--watch", root, "--socket", file]) }
+        #expect(taken.status == 78 && taken.stderr.contains("exists and is not a socket"), "\(taken.stderr)")
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == "mine")
+        // Another program's live socket.
+        let served = directory.path("served.sock").path
+        let other = try Self.listeningUnixSocket(served)
+        defer { close(other) }
+        let busy = try await offPool { try self.runToExit(["--library", library, "--watch", root, "--socket", served]) }
+        #expect(busy.status == 78 && busy.stderr.contains("another process serves \(served)"), "\(busy.stderr)")
+        // A TCP port another program listens on.
+        let (tcp, port) = try Self.listeningTCPSocket()
+        defer { close(tcp) }
+        let socket = directory.path("api.sock").path
+        let inUse = try await offPool {
+            try self.runToExit(["--library", library, "--watch", root, "--socket", socket, "--listen", "127.0.0.1:\(port)"])
+        }
+        #expect(inUse.status == 78, "\(inUse.stderr)")
+        #expect(inUse.stderr.contains("127.0.0.1:\(port) is taken: Address already in use"), "\(inUse.stderr)")
+        // Nothing was started: no socket left behind, no status written.
+        #expect(!FileManager.default.fileExists(atPath: socket))
+        #expect(!FileManager.default.fileExists(atPath: DaemonConfiguration.statusPath(forLibrary: library)))
+    }
+
+    @Test func bothProgramsSayTheirVersion() async throws {
         for program in ["photos", "photosd"] {
-            let result = try BuiltProducts.run(program, ["--version"])
+            let result = try await offPool { try BuiltProducts.run(program, ["--version"]) }
             #expect(result.status == 0)
             #expect(result.stdout.trimmingCharacters(in: .newlines) == "\(program) \(PhotosVersion.current)")
         }

@@ -16,6 +16,9 @@ final class APIDaemon: @unchecked Sendable {
         let library = directory.path("library.sqlite").path
         socket = directory.path("run/photosd.sock").path
         log = directory.path("photosd.log")
+        // photosd makes no socket directory but its fallback's: a missing one is a mistyped path.
+        try FileManager.default.createDirectory(
+            atPath: directory.path("run").path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         process.executableURL = BuiltProducts.directory.appendingPathComponent("photosd")
         process.arguments = [

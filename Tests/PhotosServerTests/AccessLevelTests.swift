@@ -132,7 +132,9 @@ import Testing
         -> (status: Int, headers: [String: String], body: String)
     {
         try await offPool {
-            let connection = try UnixHTTPClient(socket: socket, timeout: 10)
+            // Patience for a whole test run on 2 cores, whose blocking tests can keep the in-process
+            // server waiting for a thread of Swift's pool for seconds; the answers are what is checked.
+            let connection = try UnixHTTPClient(socket: socket, timeout: 60)
             var headers = headers
             if !endpoint.body.isEmpty { headers["Content-Type"] = "application/json" }
             let head = try connection.send(endpoint.method, endpoint.target, headers: headers, body: Array(endpoint.body.utf8))

@@ -92,22 +92,25 @@ import Testing
         #expect(try await Self.tcp(port, "GET", "/v1/assets", headers: bearer).status == 401)
     }
 
-    @Test func aTCPPortThatIsTakenCostsTheListenerNotTheSocket() async throws {
+    /// A port another program holds is a startup error (exit 78) with the reason, not a daemon that
+    /// runs on without its TCP listener; nothing is left behind on the socket's path.
+    @Test func aTCPPortThatIsTakenStopsTheDaemonWithTheReason() async throws {
         let directory = try TemporaryDirectory(prefix: "photos-tcp")
         let root = directory.path("Pictures")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         // A port this test holds.
         let (descriptor, port) = try Self.boundPort(listening: true)
         defer { close(descriptor) }
-        // APIDaemon waits for the socket to answer: it does although the port is taken.
-        let daemon = try await APIDaemon(directory: directory, root: root, arguments: ["--listen", "127.0.0.1:\(port)"])
-        let deadline = Date().addingTimeInterval(10)
-        while !daemon.logText.contains("TCP listener stopped"), Date() < deadline {
-            try await Task.sleep(for: .milliseconds(50))
+        let socket = directory.path("api.sock").path
+        let run = try await offPool {
+            try BuiltProducts.run(
+                "photosd",
+                ["--library", directory.path("l.sqlite").path, "--watch", root.path, "--socket", socket,
+                 "--listen", "127.0.0.1:\(port)"])
         }
-        #expect(daemon.logText.contains("TCP listener stopped"), "\(daemon.logText)")
-        let reply = try await offPool { try UnixHTTPClient.request(daemon.socket, "GET", "/v1/assets") }
-        #expect(reply.status == 200)
+        #expect(run.status == 78, "\(run.stderr)")
+        #expect(run.stderr.contains("127.0.0.1:\(port) is taken"), "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: socket))
     }
 
     @Test func photosdRefusesATCPAddressThatIsNotLoopback() throws {
