@@ -16,7 +16,7 @@ struct PhotosCommand: AsyncParsableCommand {
             $XDG_DATA_HOME/photosd/library.sqlite (the one PHPhotoLibrary.shared() uses): the rule photosd follows too.
             """,
         version: "photos \(PhotosVersion.current)",
-        subcommands: [Scan.self, Assets.self, Albums.self, Folders.self, Rejected.self, Duplicates.self, Thumbnail.self, Export.self, Changes.self, WatchQuery.self, Status.self, Hooks.self, Token.self]
+        subcommands: [Scan.self, Assets.self, Albums.self, Folders.self, Rejected.self, Duplicates.self, Thumbnail.self, Export.self, Changes.self, WatchQuery.self, Status.self, Hooks.self, Token.self, Completion.self]
     )
 }
 
