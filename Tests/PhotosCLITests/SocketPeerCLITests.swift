@@ -98,10 +98,10 @@ struct SocketPeerCLITests {
             })
     }
 
-    @Test func aSocketServedByAnotherUserGetsNoTokenAndItsAnswerIsNotPrinted() throws {
-        let fake = try startFake(as: 65534)
+    @Test func aSocketServedByAnotherUserGetsNoTokenAndItsAnswerIsNotPrinted() async throws {
+        let fake = try await offPool { try self.startFake(as: 65534) }
         defer { stop(fake) }
-        let result = try photos(["assets", "--socket", socket, "--json"])
+        let result = try await offPool { try self.photos(["assets", "--socket", socket, "--json"]) }
         #expect(result.status != 0)
         #expect(result.stderr.contains("\(socket) is served by a process of uid 65534, not by you (uid 0) or root"))
         #expect(result.stderr.contains("nothing was sent"))
@@ -110,21 +110,21 @@ struct SocketPeerCLITests {
         #expect(received.isEmpty, "\(received)")
     }
 
-    @Test func theUsualSocketServedByAnotherUserIsRefusedNotSilentlySkipped() throws {
-        let fake = try startFake(as: 65534)
+    @Test func theUsualSocketServedByAnotherUserIsRefusedNotSilentlySkipped() async throws {
+        let fake = try await offPool { try self.startFake(as: 65534) }
         defer { stop(fake) }
         // The usual socket: $XDG_RUNTIME_DIR/photosd.sock, here the fake's.
-        let result = try photos(["assets", "--json"], environment: ["XDG_RUNTIME_DIR": run.path])
+        let result = try await offPool { try self.photos(["assets", "--json"], environment: ["XDG_RUNTIME_DIR": run.path]) }
         #expect(result.status != 0)
         #expect(result.stderr.contains("is served by a process of uid 65534"))
         #expect(!result.stdout.contains(Self.forged))
         #expect(received.isEmpty, "\(received)")
     }
 
-    @Test func aLiveQueryOnASocketOfAnotherUserSendsNothing() throws {
-        let fake = try startFake(as: 65534)
+    @Test func aLiveQueryOnASocketOfAnotherUserSendsNothing() async throws {
+        let fake = try await offPool { try self.startFake(as: 65534) }
         defer { stop(fake) }
-        let result = try photos(["watch-query", "--socket", socket, "--json"])
+        let result = try await offPool { try self.photos(["watch-query", "--socket", socket, "--json"]) }
         #expect(result.status != 0)
         #expect(result.stderr.contains("is served by a process of uid 65534"))
         #expect(received.isEmpty, "\(received)")
@@ -132,18 +132,18 @@ struct SocketPeerCLITests {
 
     /// The control: the same fake, named with --socket-owner, is talked to (and gets the token):
     /// what the refusals above hold back is real.
-    @Test func aSocketOwnerNamedByTheUserIsTrusted() throws {
-        let fake = try startFake(as: 65534)
+    @Test func aSocketOwnerNamedByTheUserIsTrusted() async throws {
+        let fake = try await offPool { try self.startFake(as: 65534) }
         defer { stop(fake) }
-        _ = try photos(["assets", "--socket", socket, "--socket-owner", "65534", "--json"])
+        _ = try await offPool { try self.photos(["assets", "--socket", socket, "--socket-owner", "65534", "--json"]) }
         #expect(received.contains("Authorization: Bearer \(Self.token)"))
     }
 
     /// A photosd of the user's own uid (or root's) is trusted as before.
-    @Test func aSocketServedByTheOwnUserIsUsed() throws {
-        let fake = try startFake(as: getuid())
+    @Test func aSocketServedByTheOwnUserIsUsed() async throws {
+        let fake = try await offPool { try self.startFake(as: getuid()) }
         defer { stop(fake) }
-        _ = try photos(["assets", "--socket", socket, "--json"])
+        _ = try await offPool { try self.photos(["assets", "--socket", socket, "--json"]) }
         #expect(received.contains("GET /v1/health"))
     }
 }

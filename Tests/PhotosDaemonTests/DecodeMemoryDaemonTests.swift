@@ -105,22 +105,31 @@ struct DecodeMemoryDaemonTests {
         return kilobytes * 1024
     }
 
-    @Test func twoInterlacedSixteenBitPNGsAreRefusedWithinHalfAGigabyteAndOrdinaryFilesStillThumbnail() throws {
-        try writePNG("bomb-1.png", side: 14000)
-        try writePNG("bomb-2.png", side: 14000)
-        // Interlaced and 16-bit too, but 26 MB decoded: within the budget.
-        try writePNG("fits.png", side: 1800)
+    @Test func twoInterlacedSixteenBitPNGsAreRefusedWithinHalfAGigabyteAndOrdinaryFilesStillThumbnail() async throws {
+        // Blocking work (vips, photosd, curl) waits off Swift's pool, which every suite shares.
+        try await offPool {
+            try self.writePNG("bomb-1.png", side: 14000)
+            try self.writePNG("bomb-2.png", side: 14000)
+            // Interlaced and 16-bit too, but 26 MB decoded: within the budget.
+            try self.writePNG("fits.png", side: 1800)
+        }
         try FileManager.default.copyItem(
             at: try #require(Corpus.file("Camera/2008/Death Valley/FurnaceCreekInn.jpg")),
             to: root.appendingPathComponent("inn.jpg"))
-        let daemon = try PhotosdProcess(
-            arguments: ["--library", library, "--watch", root.path, "--socket", socket], library: library,
-            environment: ["XDG_CACHE_HOME": directory.path("cache").path])
+        let (library, root, socket, cache) = (library, root, socket, directory.path("cache").path)
+        let daemon = try await offPool {
+            try PhotosdProcess(
+                arguments: ["--library", library, "--watch", root.path, "--socket", socket], library: library,
+                environment: ["XDG_CACHE_HOME": cache])
+        }
         let photos = try PHPhotoLibrary(url: URL(fileURLWithPath: library))
         let options = PHFetchOptions()
         options.photoLibrary = photos
-        try daemon.waitWhileRunning(upTo: 60, "the four files were not ingested") {
-            PHAsset.fetchAssets(with: options).count == 4 && FileManager.default.fileExists(atPath: socket)
+        nonisolated(unsafe) let fetchOptions = options
+        try await offPool {
+            try daemon.waitWhileRunning(upTo: 60, "the four files were not ingested") {
+                PHAsset.fetchAssets(with: fetchOptions).count == 4 && FileManager.default.fileExists(atPath: socket)
+            }
         }
         var identifiers: [String: String] = [:]
         PHAsset.fetchAssets(with: options).enumerateObjects { asset, _, _ in
@@ -131,9 +140,13 @@ struct DecodeMemoryDaemonTests {
         let before = try Self.peakMemory(of: pid)
 
         // Both bombs at once, as two clients would.
-        let first = try Self.thumbnail(socket, try #require(identifiers["bomb-1.png"]), into: directory.path("1").path)
-        let second = try Self.thumbnail(socket, try #require(identifiers["bomb-2.png"]), into: directory.path("2").path)
-        let statuses = [Self.finish(first), Self.finish(second)]
+        let (one, two) = (try #require(identifiers["bomb-1.png"]), try #require(identifiers["bomb-2.png"]))
+        let (firstOutput, secondOutput) = (directory.path("1").path, directory.path("2").path)
+        let statuses = try await offPool {
+            let first = try Self.thumbnail(socket, one, into: firstOutput)
+            let second = try Self.thumbnail(socket, two, into: secondOutput)
+            return [Self.finish(first), Self.finish(second)]
+        }
         let peak = try Self.peakMemory(of: pid)
         #expect(peak < 512 << 20, "photosd peaked at \(peak >> 20) MB (from \(before >> 20) MB)")
         for (status, body) in zip(statuses, ["1", "2"]) {
@@ -148,12 +161,13 @@ struct DecodeMemoryDaemonTests {
 
         for name in ["fits.png", "inn.jpg"] {
             let output = directory.path("out-\(name)").path
-            let status = Self.finish(try Self.thumbnail(socket, try #require(identifiers[name]), into: output))
+            let identifier = try #require(identifiers[name])
+            let status = try await offPool { Self.finish(try Self.thumbnail(socket, identifier, into: output)) }
             #expect(status == 200, "\(name): \((try? String(contentsOfFile: output, encoding: .utf8)) ?? "")")
             let data = try Data(contentsOf: URL(fileURLWithPath: output))
             #expect(data.starts(with: [0xFF, 0xD8]) || data.starts(with: [0x89, 0x50, 0x4E, 0x47]), "\(name): not an image")
         }
         #expect(try Self.peakMemory(of: pid) < 512 << 20)
-        try daemon.stop()
+        try await offPool { try daemon.stop() }
     }
 }

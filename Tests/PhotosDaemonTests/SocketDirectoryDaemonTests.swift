@@ -87,29 +87,29 @@ struct SocketDirectoryDaemonTests {
         return (process.terminationStatus, text, served)
     }
 
-    @Test func aFallbackDirectoryOfAnotherUserIsRefusedWithItsOwner() throws {
+    @Test func aFallbackDirectoryOfAnotherUserIsRefusedWithItsOwner() async throws {
         defer { removeFallback() }
         #expect(mkdir(fallback, 0o700) == 0)
         #expect(chown(fallback, Self.other, Self.other) == 0)
-        let run = try runDaemon()
+        let run = try await offPool { try self.runDaemon() }
         #expect(run.status == 77, "\(run.stderr)")
         #expect(run.stderr.contains("\(fallback): it is owned by uid \(Self.other), not by this user (uid \(uid))"))
         // Nothing of the daemon's went in it.
         #expect(try FileManager.default.contentsOfDirectory(atPath: fallback).isEmpty)
     }
 
-    @Test func aFallbackDirectoryOthersMayEnterIsRefusedWithItsMode() throws {
+    @Test func aFallbackDirectoryOthersMayEnterIsRefusedWithItsMode() async throws {
         defer { removeFallback() }
         #expect(mkdir(fallback, 0o700) == 0)
         #expect(chown(fallback, uid, uid) == 0)
         #expect(chmod(fallback, 0o755) == 0)
-        let run = try runDaemon()
+        let run = try await offPool { try self.runDaemon() }
         #expect(run.status == 77, "\(run.stderr)")
         #expect(run.stderr.contains("\(fallback): its mode is 0755, not 0700"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: fallback).isEmpty)
     }
 
-    @Test func aLinkAtTheFallbackDirectoryIsRefusedNotFollowed() throws {
+    @Test func aLinkAtTheFallbackDirectoryIsRefusedNotFollowed() async throws {
         defer { removeFallback() }
         // A private directory of the daemon's user, linked: still refused, since whoever made the
         // link decides where it points.
@@ -117,15 +117,15 @@ struct SocketDirectoryDaemonTests {
         #expect(mkdir(target, 0o700) == 0)
         #expect(chown(target, uid, uid) == 0)
         #expect(symlink(target, fallback) == 0)
-        let run = try runDaemon()
+        let run = try await offPool { try self.runDaemon() }
         #expect(run.status == 77, "\(run.stderr)")
         #expect(run.stderr.contains("\(fallback): it is a symbolic link"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: target).isEmpty)
     }
 
-    @Test func aMissingFallbackDirectoryIsMadeTheUsersAlone() throws {
+    @Test func aMissingFallbackDirectoryIsMadeTheUsersAlone() async throws {
         defer { removeFallback() }
-        let run = try runDaemon(untilReady: true)
+        let run = try await offPool { try self.runDaemon(untilReady: true) }
         #expect(run.served, "\(run.stderr)")
         #expect(run.status == 0, "\(run.stderr)")
         var info = stat()
@@ -135,11 +135,11 @@ struct SocketDirectoryDaemonTests {
         #expect(info.st_mode & 0o7777 == 0o700)
     }
 
-    @Test func anOwnPrivateFallbackDirectoryIsUsed() throws {
+    @Test func anOwnPrivateFallbackDirectoryIsUsed() async throws {
         defer { removeFallback() }
         #expect(mkdir(fallback, 0o700) == 0)
         #expect(chown(fallback, uid, uid) == 0)
-        let run = try runDaemon(untilReady: true)
+        let run = try await offPool { try self.runDaemon(untilReady: true) }
         #expect(run.served, "\(run.stderr)")
         #expect(run.status == 0, "\(run.stderr)")
         #expect(!run.stderr.contains("photosd does not put its socket there"))
