@@ -20,21 +20,7 @@ struct DaemonOptions: ParsableArguments {
         valueName: "token"))
     var token: String?
 
-    @Option(
-        name: .customLong("socket-owner"),
-        help: ArgumentHelp(
-            "Also trust a photosd running as this user (a uid or a name) on the socket; by default only yours or root's.",
-            valueName: "user"))
-    var socketOwner: String?
-
-    /// The users whose process may answer on the socket: the own user and root, and `--socket-owner`.
-    /// Checked on the connection (`SO_PEERCRED`) before a token is sent or an answer read.
-    static func trustedPeers(_ owner: String?) throws -> APIConnection.TrustedPeers {
-        guard let owner else { return .ownAndRoot }
-        if let uid = UInt32(owner) { return .ownRootAnd(uid) }
-        guard let entry = getpwnam(owner) else { throw ValidationError("--socket-owner: no user named \(owner)") }
-        return .ownRootAnd(entry.pointee.pw_uid)
-    }
+    @OptionGroup var owner: SocketOwnerOption
 
     /// `Authorization` for `token`, else `$PHOTOS_TOKEN` (a hook's), else nothing: the socket's owner needs none.
     static func authorization(_ token: String?, environment: [String: String] = ProcessInfo.processInfo.environment)
@@ -59,7 +45,7 @@ struct DaemonOptions: ParsableArguments {
     {
         if noDaemon { return nil }
         let authorization = Self.authorization(token, environment: environment)
-        let peers = try Self.trustedPeers(socketOwner)
+        let peers = try owner.trustedPeers()
         if let socket {
             do {
                 let reply = try APIConnection.request(
@@ -74,6 +60,10 @@ struct DaemonOptions: ParsableArguments {
         let config = try options.configFile(environment: environment)
         let location = LibraryOptions.locate(library: nil, config: config, environment: environment)
         let socket = Self.usualSocket(config.file, environment: environment)
+        // Found by asking that daemon which library it serves: no need to ask it again.
+        if case .daemon(let served) = location.source, served == socket {
+            return DaemonSource(socket: socket, authorization: authorization, peers: peers)
+        }
         let usual: APIConnection?
         do {
             usual = try APIConnection(socket: socket, timeout: 1, trusting: peers)
@@ -118,13 +108,32 @@ struct DaemonOptions: ParsableArguments {
     }
 }
 
+/// `--socket-owner`: whose process besides the user's own and root's may answer on photosd's socket.
+struct SocketOwnerOption: ParsableArguments {
+    @Option(
+        name: .customLong("socket-owner"),
+        help: ArgumentHelp(
+            "Also trust a photosd running as this user (a uid or a name) on the socket; by default only yours or root's.",
+            valueName: "user"))
+    var socketOwner: String?
+
+    /// The users whose process may answer on the socket: the own user and root, and `--socket-owner`.
+    /// Checked on the connection (`SO_PEERCRED`) before a token is sent or an answer read.
+    func trustedPeers() throws -> APIConnection.TrustedPeers {
+        guard let socketOwner else { return .ownAndRoot }
+        if let uid = UInt32(socketOwner) { return .ownRootAnd(uid) }
+        guard let entry = getpwnam(socketOwner) else { throw ValidationError("--socket-owner: no user named \(socketOwner)") }
+        return .ownRootAnd(entry.pointee.pw_uid)
+    }
+}
+
 /// photosd's API as the listing commands read it: every object, or every change entry, a JSON
 /// line at a time.
 struct DaemonSource {
     let socket: String
     /// `Authorization: Bearer TOKEN` for a client that is not the socket's owner, else empty.
     var authorization: [String: String] = [:]
-    /// Whose process may answer on the socket (``DaemonOptions/trustedPeers(_:)``).
+    /// Whose process may answer on the socket (``SocketOwnerOption/trustedPeers()``).
     var peers: APIConnection.TrustedPeers = .ownAndRoot
 
     /// Calls `body` with each line of the answer to `GET path?query` (JSON Lines).

@@ -34,12 +34,7 @@ extension PhotosCommand {
             "A token for a photosd whose socket is not yours (default: $PHOTOS_TOKEN).", valueName: "token"))
         var token: String?
 
-        @Option(
-            name: .customLong("socket-owner"),
-            help: ArgumentHelp(
-                "Also trust a photosd running as this user (a uid or a name) on the socket; by default only yours or root's.",
-                valueName: "user"))
-        var socketOwner: String?
+        @OptionGroup var owner: SocketOwnerOption
 
         @Option(help: ArgumentHelp("A PhotoKit predicate format.", valueName: "format"))
         var predicate: String?
@@ -107,7 +102,7 @@ extension PhotosCommand {
             do {
                 // No read timeout: a query may see no change for hours.
                 connection = try APIConnection(
-                    socket: path, timeout: nil, trusting: DaemonOptions.trustedPeers(socketOwner))
+                    socket: path, timeout: nil, trusting: owner.trustedPeers())
                 head = try connection.send(
                     "POST", "/v1/queries",
                     headers: DaemonOptions.authorization(token).merging(["Content-Type": "application/json"]) { $1 },

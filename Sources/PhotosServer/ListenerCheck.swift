@@ -36,33 +36,37 @@ extension APIServer {
         // As the server binds: SO_REUSEADDR, so that a port in TIME_WAIT is not taken for a busy one.
         var one: Int32 = 1
         setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
-        let result: Int32
-        if isIPv6 {
-            var socketAddress = sockaddr_in6()
-            socketAddress.sin6_family = sa_family_t(AF_INET6)
-            socketAddress.sin6_port = in_port_t(UInt16(address.port).bigEndian)
-            inet_pton(AF_INET6, address.host, &socketAddress.sin6_addr)
-            result = withUnsafePointer(to: &socketAddress) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in6>.size))
-                }
+        let result =
+            isIPv6
+            ? bind(descriptor, as: sockaddr_in6.self) {
+                $0.sin6_family = sa_family_t(AF_INET6)
+                $0.sin6_port = in_port_t(UInt16(address.port).bigEndian)
+                inet_pton(AF_INET6, address.host, &$0.sin6_addr)
             }
-        } else {
-            var socketAddress = sockaddr_in()
-            socketAddress.sin_family = sa_family_t(AF_INET)
-            socketAddress.sin_port = in_port_t(UInt16(address.port).bigEndian)
-            inet_pton(AF_INET, address.host, &socketAddress.sin_addr)
-            result = withUnsafePointer(to: &socketAddress) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                }
+            : bind(descriptor, as: sockaddr_in.self) {
+                $0.sin_family = sa_family_t(AF_INET)
+                $0.sin_port = in_port_t(UInt16(address.port).bigEndian)
+                inet_pton(AF_INET, address.host, &$0.sin_addr)
             }
-        }
         guard result == 0 else {
             let number = errno
             let why = number == EADDRINUSE
                 ? "another program listens there; choose another port" : "photosd cannot listen there"
             throw APIStartError("\(address) is taken: \(String(cString: strerror(number))) (\(why))")
+        }
+    }
+
+    /// `bind(2)` of `descriptor` to the address `fill` writes into a zeroed `Address` (a
+    /// `sockaddr_in` or `sockaddr_in6`).
+    private static func bind<Address>(_ descriptor: Int32, as _: Address.Type, _ fill: (inout Address) -> Void)
+        -> Int32
+    {
+        let storage = UnsafeMutablePointer<Address>.allocate(capacity: 1)
+        defer { storage.deallocate() }
+        UnsafeMutableRawPointer(storage).initializeMemory(as: UInt8.self, repeating: 0, count: MemoryLayout<Address>.size)
+        fill(&storage.pointee)
+        return storage.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            Glibc.bind(descriptor, $0, socklen_t(MemoryLayout<Address>.size))
         }
     }
 }
