@@ -26,7 +26,7 @@ struct OperationsRoutes: Sendable {
         router.get("/") { _, _ in try APIServer.json(API.Index(endpoints: OpenAPIDocument.operations)) }
         router.get("/v1/version") { _, _ in try APIServer.json(API.Version.current) }
         router.get("/v1/openapi.json") { _, _ in FetchRoutes.json(OpenAPIDocument.bytes) }
-        router.get("/v1/health") { _, _ in
+        router.get("/v1/health") { _, context in
             let token: Int64
             do {
                 token = try database.currentToken()
@@ -35,7 +35,9 @@ struct OperationsRoutes: Sendable {
             }
             // A status file that cannot be read says nothing either way: the library answered.
             let current = try? status()
-            switch HealthCheck.judge(current) {
+            // Roots are named only to clients that may read the daemon's status.
+            let naming = AccessMiddleware.refusal(.get, path: "/v1/status", access: context.access) == nil
+            switch HealthCheck.judge(current, namingRoots: naming) {
             case .unavailable(let reason):
                 throw APIError(.serviceUnavailable, reason)
             case .serving(let state, let warnings):
@@ -63,6 +65,9 @@ struct OperationsRoutes: Sendable {
 /// | no root `watching` or `polling` (every one offline, or waiting for the library) | 503, each root's state |
 /// | some roots offline, others followed | 200, `ok`, a warning per offline root |
 /// | every root followed | 200, `ok` |
+///
+/// Without `namingRoots` (a client that may not read `/v1/status`: add-only, limited) the reasons
+/// and warnings say how many roots and in which state, not which.
 enum HealthCheck: Equatable {
     /// photosd serves: `state` is `ok` or `starting`; `warnings` name what is wrong beside.
     case serving(state: String, warnings: [String])
@@ -72,14 +77,17 @@ enum HealthCheck: Equatable {
     /// The root states that mean a root is followed (see ``DaemonStatus/Root/state``).
     static let followed: Set<String> = ["watching", "polling"]
 
-    static func judge(_ status: DaemonStatus?) -> HealthCheck {
+    static func judge(_ status: DaemonStatus?, namingRoots: Bool = true) -> HealthCheck {
         guard let status else { return .serving(state: "starting", warnings: []) }
         if let library = status.library, library.state == "unavailable" {
             let failures = library.consecutiveFailures == 1 ? "1 failure" : "\(library.consecutiveFailures) failures in a row"
             return .unavailable("the library is unavailable (\(failures)): \(library.reason ?? "no reason recorded")")
         }
         let lost = status.roots.filter { !followed.contains($0.state) }
-        let described = lost.map { root in "\(root.path) is \(root.state)" + (root.reason.map { ": \($0)" } ?? "") }
+        let described =
+            namingRoots
+            ? lost.map { root in "\(root.path) is \(root.state)" + (root.reason.map { ": \($0)" } ?? "") }
+            : lost.map { "a root is \($0.state)" }
         if !status.roots.isEmpty, lost.count == status.roots.count {
             return .unavailable("no root is followed: " + described.joined(separator: "; "))
         }

@@ -42,6 +42,11 @@ import Testing
         for (status, expected) in rows {
             #expect(HealthCheck.judge(status) == expected, "\(status?.roots.map(\.state) ?? [])")
         }
+        // A client that may not read the daemon's status is not told which roots.
+        let unnamed = HealthCheck.judge(Self.status(roots: [("/a", "offline"), ("/b", "waiting")]), namingRoots: false)
+        #expect(unnamed == .unavailable("no root is followed: a root is offline; a root is waiting"))
+        let warned = HealthCheck.judge(Self.status(roots: [("/a", "watching"), ("/b", "offline")]), namingRoots: false)
+        #expect(warned == .serving(state: "ok", warnings: ["a root is offline"]))
     }
 
     @Test func healthIs503WithTheReasonWhileTheLibraryIsUnavailable() async throws {
@@ -62,6 +67,11 @@ import Testing
             let health = try JSONDecoder().decode(API.Health.self, from: Data(reply.body))
             #expect(health.status == "ok" && health.warnings == ["/q is offline: gone"])
             #expect(health.version == PhotosVersion.current && health.library == fixture.library.database.path)
+            // A limited client is told that a root is offline, not which.
+            let secret = try fixture.library.database.createAccessToken(level: .limited, albums: []).secret
+            let limited = try await APIServerTests.get(socket, "/v1/health", headers: ["Authorization": "Bearer \(secret)"])
+            #expect(limited.status == 200)
+            #expect(try JSONDecoder().decode(API.Health.self, from: Data(limited.body)).warnings == ["a root is offline"])
         }
     }
 
