@@ -14,7 +14,7 @@ let package = Package(
         .executable(name: "photosd", targets: ["photosd"]),
     ],
     dependencies: [
-        // SQLite access with migrations and WAL pools (DESIGN decision 1).
+        // SQLite access with migrations and WAL pools (docs/architecture.md).
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         // The `photos` command line.
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -25,6 +25,10 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
         // The config file: real TOML, so `[[hooks]]` arrays of tables work.
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        // Documentation: `swift package generate-documentation --target Photos` builds the Photos
+        // module's DocC catalogue (Sources/Photos/Photos.docc); CI builds it so that a broken
+        // symbol link fails. A command plugin only: nothing of it is linked into any product.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         // The socket API: HTTP/1.1 on a Unix socket (only PhotosServer imports it). No default
         // traits: swift-configuration is not needed.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),

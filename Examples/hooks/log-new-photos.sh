@@ -8,7 +8,7 @@
 #   objects = ["asset"]
 #   changes = ["inserted"]
 #
-# The payload arrives on standard input (see the README, "Exec hooks"). Delivery is at least once:
+# The payload arrives on standard input (see docs/hooks.md, "Exec hooks"). Delivery is at least once:
 # after a crash a batch can come again, so a log may repeat a line; a hook that must not repeat
 # itself keys on the asset's localIdentifier.
 #

@@ -36,7 +36,7 @@ public final class PHPhotoLibrary: @unchecked Sendable {
         /// also reports them in ``PHPhotoLibrary/unavailabilityReason``).
         public var logger = Logger(label: "photos.library")
         /// Where small images made for ``PHImageManager`` (at most 1,024 pixels a side) are kept
-        /// between runs, shared with the user's other processes (``ThumbnailDiskCache``). Default:
+        /// between runs, shared with the user's other processes (`ThumbnailDiskCache`). Default:
         /// `$XDG_CACHE_HOME/photosd/thumbnails`; nil keeps none.
         public var thumbnailCacheDirectory: String? = ThumbnailDiskCache.defaultDirectory()
         /// The most bytes the thumbnail cache holds (default 512 MB; 0 keeps none).

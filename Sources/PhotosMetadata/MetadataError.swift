@@ -1,6 +1,6 @@
 /// Why a file could not be described.
 ///
-/// Bad input is data, not a crash (DESIGN decision 6): every failure of ``MetadataExtractor`` and
+/// Bad input is data, not a crash (docs/architecture.md, "Invariants"): every failure of ``MetadataExtractor`` and
 /// ``MediaSniffer`` is one of these, with a code a program can switch on, a message a person can
 /// read, and the path it concerns. The ingest pipeline records `description` as the rejection
 /// reason.

@@ -11,7 +11,7 @@ import Synchronization
 
 /// The daemon's HTTP/1.1 + JSON API on a Unix socket: one service of photosd's `ServiceGroup`.
 ///
-/// Every route reads the library through PhotoKit's API (`import Photos`) and answers DESIGN's
+/// Every route reads the library through PhotoKit's API (`import Photos`) and answers the
 /// shapes from `PhotosWire`, as the `photos` command does; HTTP lives only in this module. The
 /// socket is made private to the user (0600) as it is bound, in a directory the caller picks
 /// (`$XDG_RUNTIME_DIR` by default, itself private). A socket left by a daemon that stopped is
@@ -362,7 +362,7 @@ extension APIServer {
     /// Swift concurrency's global executor, so that a request's handler runs on the thread that read
     /// it instead of hopping to the concurrency pool and back for each request. On this 2-core machine
     /// that served 8 to 12% more requests a second at 16 clients and cut their p99 by a fifth
-    /// (`photos-bench --api`, README "The daemon's API").
+    /// (`photos-bench --api`, docs/benchmarks.md).
     ///
     /// Call it once, first thing in `main`, before any task starts: photosd does unless
     /// `PHOTOSD_CONCURRENCY_POOL=1` is set. Returns whether it took over. SwiftNIO calls this

@@ -5,7 +5,7 @@ import PhotosCore
 import PhotosWire
 
 /// `GET /v1/assets`, `/v1/albums`, `/v1/folders` and each object by identifier: PhotoKit's fetches,
-/// answered as listings of DESIGN's asset and collection JSON, a page at a time.
+/// answered as listings of the asset and collection JSON, a page at a time.
 struct FetchRoutes: Sendable {
     let library: PHPhotoLibrary
     let cursors: ListingCursors

@@ -7,7 +7,7 @@ import Synchronization
 ///
 /// One library is one SQLite file in WAL mode, so several processes (the daemon, the CLI, apps) can
 /// read while one writes. Every write goes through ``write(_:)``, which appends one change-log entry
-/// in the same transaction (DESIGN decision 2).
+/// in the same transaction (docs/architecture.md, "Invariants").
 ///
 /// ```swift
 /// let database = try LibraryDatabase(path: "/tmp/library.sqlite")

@@ -1,7 +1,7 @@
 import Foundation
 import PhotosCore
 
-/// The stable JSON shape of an asset (DESIGN: "Asset JSON"), as `photos assets --json` prints it
+/// The stable JSON shape of an asset (docs/architecture.md, "JSON shapes"), as `photos assets --json` prints it
 /// and exec hooks receive it.
 ///
 /// Every key is always written, absent values as `null`, so the shape never changes. Build many at

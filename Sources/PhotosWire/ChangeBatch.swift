@@ -135,7 +135,7 @@ extension API.ChangeOperation {
     /// or the bytes it sent to `POST /v1/uploads` (`upload`), exactly one of the two. A file at
     /// `path` is copied into the library's import folder; with `move`, it is removed from `path`
     /// once the commit that records the asset has landed (left as it was if the batch fails). Who
-    /// may name a `path` the daemon decides (the README's access table).
+    /// may name a `path` the daemon decides (the access table in docs/api.md).
     public struct CreateAsset: Sendable, Hashable, Codable {
         /// An absolute path to a photo, video or audio file of the caller's.
         public var path: String?

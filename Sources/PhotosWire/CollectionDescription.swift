@@ -1,6 +1,6 @@
 import Foundation
 
-/// The stable JSON shape of an album or folder (DESIGN: "Collection JSON"), as `photos albums --json`
+/// The stable JSON shape of an album or folder (docs/architecture.md, "JSON shapes"), as `photos albums --json`
 /// and `photos folders --json` print it.
 ///
 /// Absent values leave their keys out (the shape as first published; the synthesized encoding).

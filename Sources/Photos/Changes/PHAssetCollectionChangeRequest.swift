@@ -5,7 +5,7 @@ import PhotosStore
 /// A request, made inside a change block, to create, delete, rename or edit the assets of an album.
 ///
 /// Only user albums can be edited; `init(for:)` returns nil for smart albums and albums that mirror
-/// a directory (see the README's "Edit operations"). Index-based edits follow `NSMutableArray`'s
+/// a directory (see "Edit operations" in docs/photokit.md). Index-based edits follow `NSMutableArray`'s
 /// rules; indexes that do not fit fail the whole block with `PHPhotosError.changeNotSupported`.
 /// ```swift
 /// PHPhotoLibrary.shared().performChanges({

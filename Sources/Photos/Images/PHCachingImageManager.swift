@@ -19,7 +19,7 @@ import Synchronization
 ///
 /// At most ``maximumBytes`` of encoded images are kept; the least recently used go first. An image
 /// whose file changed since it was made (size or modification time) is dropped, not served. Under
-/// it, the library's disk cache (``PhotosImaging/ThumbnailDiskCache``) keeps high-quality images
+/// it, the library's disk cache (`ThumbnailDiskCache` in PhotosImaging) keeps high-quality images
 /// between runs: an image another run made is read, not rendered.
 public final class PHCachingImageManager: PHImageManager, @unchecked Sendable {  // State is in a Mutex.
     /// Whether images are cached at the quality of a final result (true, the default) or as fast,

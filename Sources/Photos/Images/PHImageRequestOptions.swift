@@ -15,7 +15,7 @@ public let PHImageResultIsDegradedKey = "PHImageResultIsDegradedKey"
 public let PHImageResultRequestIDKey = "PHImageResultRequestIDKey"
 /// Info key: true when the request was cancelled (`Bool`); the image is nil.
 public let PHImageCancelledKey = "PHImageCancelledKey"
-/// Info key: why the image is nil (a ``PHPhotosError`` with the file and the reason).
+/// Info key: why the image is nil (a `PHPhotosError` with the file and the reason).
 public let PHImageErrorKey = "PHImageErrorKey"
 /// Info key: whether the image would need a download (`Bool`): always false, there is no iCloud.
 public let PHImageResultIsInCloudKey = "PHImageResultIsInCloudKey"

@@ -34,7 +34,7 @@ struct FileIdentity: Equatable {
 /// The system calls the library makes on files, each retried on `EINTR`. Paths go to the kernel
 /// as the bytes they stand for (``PathBytes``), so a name that is not UTF-8 is never another file.
 ///
-/// These are the only calls in the `Photos` module that create, link or remove files; the README's
+/// These are the only calls in the `Photos` module that create, link or remove files; docs/architecture.md's
 /// "Where the library writes" lists each caller and why it is safe.
 enum FileOperations {
     /// Retries `body` while it fails with `EINTR`; throws the failure with the call and path.

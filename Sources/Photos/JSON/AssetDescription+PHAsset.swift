@@ -7,9 +7,9 @@ extension AssetDescription {
     /// resources, one for its albums and one for the unavailable folders, each time.
     ///
     /// This is the reference the fast path is held to (`DescriptionEquivalenceTests` compares it
-    /// with ``DescriptionReader`` field by field over the corpus). To describe many assets, use
-    /// ``DescriptionReader`` (over a hundred times faster, photos-bench) or
-    /// ``PHFetchResult/forEachDescriptionPage(pageSize:_:)``.
+    /// with `DescriptionReader` field by field over the corpus). To describe many assets, use
+    /// `DescriptionReader` (over a hundred times faster, photos-bench) or
+    /// `PHFetchResult.forEachDescriptionPage(in:pageSize:_:)`.
     /// Dates without a recorded offset are written in `timeZone`.
     public init(_ asset: PHAsset, timeZone: TimeZone = .current) {
         let options = PHFetchOptions()
@@ -49,7 +49,7 @@ extension AssetDescription {
 
 extension CollectionDescription {
     /// Describes one album or folder through PhotoKit's API (the reference for
-    /// ``DescriptionReader/collections(localIdentifiers:)``, which describes many at once).
+    /// `DescriptionReader.collections(localIdentifiers:)`, which describes many at once).
     public init(_ collection: PHCollection, timeZone: TimeZone = .current) {
         let format = { (date: Date?) in date.map { ISO8601.foundation($0, offset: timeZone.secondsFromGMT(for: $0)) } }
         var type = "unknown"

@@ -7,7 +7,7 @@ extension PHFetchResult where ObjectType == PHAsset {
     /// The asset JSON of the result's assets, in its order, handed to `body` a page at a time, so
     /// that describing a million assets holds one page in memory (not in PhotoKit's API).
     ///
-    /// Pages are read by ``DescriptionReader`` (a few queries a page); assets deleted since the fetch
+    /// Pages are read by `DescriptionReader` (a few queries a page); assets deleted since the fetch
     /// are left out. Dates without a recorded offset are written in the library's time zone. Throws
     /// the `PHPhotosError` of a library that cannot be read, or what `body` throws.
     ///
@@ -22,7 +22,7 @@ extension PHFetchResult where ObjectType == PHAsset {
     }
 
     /// Writes the asset JSON of the result's assets at these positions, in order, as elements of a
-    /// listing or as lines: the bytes ``forEachDescriptionPage(in:pageSize:_:)``'s descriptions
+    /// listing or as lines: the bytes `forEachDescriptionPage(in:pageSize:_:)`'s descriptions
     /// written by `writer` would be, made straight from the store's rows a page at a time, without
     /// making the descriptions (not in PhotoKit's API). Assets deleted since the fetch are left
     /// out; positions past the end are ignored.
@@ -81,7 +81,7 @@ extension PHFetchResult where ObjectType == PHAsset {
 
 extension PHFetchResult where ObjectType: PHCollection {
     /// The collection JSON of the result's albums or folders, in its order, a page at a time (see
-    /// the asset version of ``forEachDescriptionPage(pageSize:_:)``).
+    /// the asset version of `forEachDescriptionPage(in:pageSize:_:)`).
     ///
     /// A page the reader cannot read (a damaged asset table, which smart albums count) is described
     /// through PhotoKit's API, as `photos albums` always did: what is intact still lists, and each

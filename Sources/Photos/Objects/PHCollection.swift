@@ -22,7 +22,7 @@ open class PHCollection: PHObject, @unchecked Sendable {
     /// Whether the collection holds other collections (folders).
     public var canContainCollections: Bool { false }
 
-    /// Whether the collection allows an edit; see the README's "Edit operations" table.
+    /// Whether the collection allows an edit; see the "Edit operations" table in docs/photokit.md.
     public func canPerform(_ anOperation: PHCollectionEditOperation) -> Bool {
         EditRules.allows(anOperation, on: record)
     }
@@ -37,7 +37,7 @@ open class PHCollection: PHObject, @unchecked Sendable {
     }
 }
 
-/// Which edits each kind of collection allows (DESIGN decision 5).
+/// Which edits each kind of collection allows (docs/photokit.md, "Edit operations").
 enum EditRules {
     static func allows(_ operation: PHCollectionEditOperation, on record: CollectionRecord) -> Bool {
         if record.path != nil { return false }  // Directory-backed: the disk decides.

@@ -124,7 +124,7 @@ public final class PHAssetResourceManager: NSObject, @unchecked Sendable {
     }
 }
 
-/// Files written without ever writing over one, through the library's ``FileOperations``: into a
+/// Files written without ever writing over one, through the library's `FileOperations`: into a
 /// new temporary file beside the destination (`O_CREAT | O_EXCL`, flushed), then linked under its
 /// name (`link` fails if the name is taken, even when another program takes it meanwhile) and the
 /// temporary name removed. `photos export`, `photos thumbnail` and

@@ -28,7 +28,7 @@ public struct ObjectChanges: Sendable, Hashable, Codable {
 
 /// One entry of the change log: everything one committed transaction changed.
 ///
-/// Its JSON shape is stable (DESIGN: "Change JSON"): `token`, `timestamp`, and `asset`,
+/// Its JSON shape is stable (docs/architecture.md, "JSON shapes"): `token`, `timestamp`, and `asset`,
 /// `assetCollection`, `collectionList`, each with `inserted`, `updated`, `deleted` and
 /// `changedProperties`.
 public struct LibraryChange: Sendable, Hashable, Codable {

@@ -10,7 +10,7 @@ public enum PHAssetEditOperation: Int, Sendable, Hashable, CaseIterable {
 
 /// The edits a collection may accept (`PHCollection.canPerform(_:)`).
 ///
-/// Which collection allows which operation is the table in the README ("Edit operations").
+/// Which collection allows which operation is the table in docs/photokit.md ("Edit operations").
 public enum PHCollectionEditOperation: Int, Sendable, Hashable, CaseIterable {
     /// Deleting the collection's content from the library.
     case deleteContent = 1
