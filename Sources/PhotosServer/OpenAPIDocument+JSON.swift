@@ -162,7 +162,7 @@ extension OpenAPIDocument {
         "type": "object"
       },
       "Asset": {
-        "description": "DESIGN's asset JSON, as `photos assets --json` prints it.",
+        "description": "The asset JSON, as `photos assets --json` prints it.",
         "properties": {
           "albums": {
             "items": {
@@ -441,7 +441,7 @@ extension OpenAPIDocument {
         ]
       },
       "Collection": {
-        "description": "DESIGN's collection JSON (an album or a folder).",
+        "description": "The collection JSON (an album or a folder).",
         "properties": {
           "endDate": {
             "type": [
@@ -1327,7 +1327,7 @@ extension OpenAPIDocument {
     }
   },
   "info": {
-    "description": "photosd serves this API on `$XDG_RUNTIME_DIR/photosd.sock` (mode 0600; `--socket PATH` or the\nconfig's `socket` key move it, `\"\"` turns it off), e.g.\n`curl --unix-socket $XDG_RUNTIME_DIR/photosd.sock http://photosd/v1/assets`.\nThe shapes are DESIGN's: the asset and collection JSON that `photos … --json` prints and hook\npayloads carry, and the change-log entries of `photos changes --json`. Keys are sorted; absent\nvalues are `null`. Query values are form-encoded (`+` or `%20` for a space).\nEvery failure answers `{\"error\": {\"code\", \"domain\", \"message\"}}`; a known path asked with a\nmethod it does not answer is a 405 whose `Allow` header lists the ones it does.\n\nAccess (PhotoKit's levels): the socket's owner (the daemon's uid, checked with `SO_PEERCRED`)\nhas read-write access without a token. Any other client on the socket, and every client of the\noptional loopback TCP listener (`photosd --listen 127.0.0.1:PORT`), sends\n`Authorization: Bearer TOKEN` (`photos token create --access LEVEL`); without one, or with an\nunknown, revoked or expired one, it gets 401 with `WWW-Authenticate: Bearer`. A level too low\nfor the request is a 403: `read-only` never posts `/v1/changes` or `/v1/uploads`; `add-only`\nreads nothing (all but `/`, `/v1/health`, `/v1/version`, `/v1/openapi.json`, `POST /v1/uploads` and `POST /v1/changes` with\n`createAsset`, `createAlbum` and `addToAlbum` of new assets to new albums); `limited` sees and\nchanges only the assets of its albums, in every listing, object, resource, change stream and\nlive query (others are 404, as if absent; an asset's `albums` name only its albums; its change\nstream leaves out entries with nothing of its albums), sees no folders, no `/v1/status` and no `/metrics`.\nA `createAsset` with a server-side `path` is taken only from a read-write client on the Unix\nsocket, as that client (its `SO_PEERCRED` uid) may read, and with `move` remove, the file;\nevery other client sends the bytes to `POST /v1/uploads`. Paths are canonical: an empty\nsegment (`//`, a trailing `/`) or a `.` or `..` segment is a 404 at every level.\n",
+    "description": "photosd serves this API on `$XDG_RUNTIME_DIR/photosd.sock` (mode 0600; `--socket PATH` or the\nconfig's `socket` key move it, `\"\"` turns it off), e.g.\n`curl --unix-socket $XDG_RUNTIME_DIR/photosd.sock http://photosd/v1/assets`.\nThe shapes are those of docs/architecture.md: the asset and collection JSON that `photos … --json` prints and hook\npayloads carry, and the change-log entries of `photos changes --json`. Keys are sorted; absent\nvalues are `null`. Query values are form-encoded (`+` or `%20` for a space).\nEvery failure answers `{\"error\": {\"code\", \"domain\", \"message\"}}`; a known path asked with a\nmethod it does not answer is a 405 whose `Allow` header lists the ones it does.\n\nAccess (PhotoKit's levels): the socket's owner (the daemon's uid, checked with `SO_PEERCRED`)\nhas read-write access without a token. Any other client on the socket, and every client of the\noptional loopback TCP listener (`photosd --listen 127.0.0.1:PORT`), sends\n`Authorization: Bearer TOKEN` (`photos token create --access LEVEL`); without one, or with an\nunknown, revoked or expired one, it gets 401 with `WWW-Authenticate: Bearer`. A level too low\nfor the request is a 403: `read-only` never posts `/v1/changes` or `/v1/uploads`; `add-only`\nreads nothing (all but `/`, `/v1/health`, `/v1/version`, `/v1/openapi.json`, `POST /v1/uploads` and `POST /v1/changes` with\n`createAsset`, `createAlbum` and `addToAlbum` of new assets to new albums); `limited` sees and\nchanges only the assets of its albums, in every listing, object, resource, change stream and\nlive query (others are 404, as if absent; an asset's `albums` name only its albums; its change\nstream leaves out entries with nothing of its albums), sees no folders, no `/v1/status` and no `/metrics`.\nA `createAsset` with a server-side `path` is taken only from a read-write client on the Unix\nsocket, as that client (its `SO_PEERCRED` uid) may read, and with `move` remove, the file;\nevery other client sends the bytes to `POST /v1/uploads`. Paths are canonical: an empty\nsegment (`//`, a trailing `/`) or a `.` or `..` segment is a 404 at every level.\n",
     "summary": "A photo library's assets, albums, folders and change log, over HTTP/1.1 on a Unix socket.",
     "title": "photosd API",
     "version": "1"
