@@ -34,6 +34,10 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
         // SHA-256 of access tokens (what the library stores) and HMAC-SHA256 of webhooks' bodies.
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        // Metrics at GET /metrics: the libraries count through swift-metrics' API (which Hummingbird
+        // already brings); only photosd bootstraps this Prometheus backend.
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         // Tests only: reading the OpenAPI document to check real responses against it.
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
@@ -103,7 +107,12 @@ let package = Package(
         ),
         // Folders to library: crawl, read, classify, commit; shared by `photos scan` and photosd.
         .target(
-            name: "PhotosIngest", dependencies: ["PhotosCore", "PhotosMetadata", "PhotosStore", "CPhotosLinux"],
+            name: "PhotosIngest",
+            dependencies: [
+                "PhotosCore", "PhotosMetadata", "PhotosStore", "CPhotosLinux",
+                // Files seen, ingested, rejected: counted as scans commit them.
+                .product(name: "Metrics", package: "swift-metrics"),
+            ],
             swiftSettings: settings),
         // inotify: watching directories (only directories, within the watch budget), and the
         // library file for other processes' commits (CommitSignal).
@@ -121,6 +130,8 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                // Runs and failures per hook.
+                .product(name: "Metrics", package: "swift-metrics"),
             ],
             swiftSettings: settings),
         // The daemon's services: watch, settle, ingest; systemd notification; status.
@@ -131,6 +142,8 @@ let package = Package(
                 "PhotosHooks", "PhotosImaging", .product(name: "TOMLKit", package: "TOMLKit"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
+                // The settling queue's depth.
+                .product(name: "Metrics", package: "swift-metrics"),
             ],
             swiftSettings: settings),
         // The daemon's API: HTTP/JSON on a Unix socket, over PhotoKit's API and the change feed.
@@ -143,6 +156,8 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
+                // Request latencies by route.
+                .product(name: "Metrics", package: "swift-metrics"),
             ],
             swiftSettings: settings),
         // The API's client side: `photos` speaking to photosd over its socket; webhooks' POSTs,
@@ -155,6 +170,9 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
+                // The metrics backend behind GET /metrics: only the daemon bootstraps it.
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             swiftSettings: settings),
         // PhotoKit's API: `import Photos`.

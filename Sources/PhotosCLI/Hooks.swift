@@ -213,7 +213,7 @@ enum HookStatusTable {
             statuses.map { status in
                 [
                     status.name, status.state, status.cursor.map(String.init) ?? "-", status.lag.map(String.init) ?? "-",
-                    "\(status.runs)", status.lastRunAt.map { "\(Date(timeIntervalSince1970: $0))" } ?? "-",
+                    "\(status.runs)", status.lastRunAt ?? "-",
                     status.lastOutcome ?? "-",
                 ]
             })

@@ -48,6 +48,8 @@ public final class HookRunner: Service, Sendable {
     let worker = BatchWorker(name: "photosd-hooks")
     /// The wait after a first failure; it doubles with each failure in a row.
     let backoffBase: Duration
+    /// Runs and failures per hook, for the process's metrics.
+    let metrics: HookMetrics
 
     /// The longest wait between failed runs.
     public static let maximumBackoff: Duration = .seconds(300)
@@ -68,6 +70,7 @@ public final class HookRunner: Service, Sendable {
         self.backoffBase = backoffBase
         cursors = CursorWriter(database: database, logger: logger)
         self.hooks = hooks.filter(\.enabled)
+        metrics = HookMetrics(hooks: self.hooks.map(\.name))
         self.database = database
         self.libraryPath = libraryPath
         self.historyLimit = historyLimit
@@ -278,6 +281,7 @@ public final class HookRunner: Service, Sendable {
                 outcome: outcome.termination.description,
                 errorTail: outcome.errorTail.isEmpty ? nil : outcome.errorTail,
                 tailName: hook.url == nil ? "stderr" : "body")
+            metrics.record(hook: hook.name, duration: outcome.duration, success: outcome.termination.isSuccess)
             onEvent(.finished(hook: hook.name, until: until, outcome: record.outcome, success: outcome.termination.isSuccess))
             do {
                 if outcome.termination.isSuccess {

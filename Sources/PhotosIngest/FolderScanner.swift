@@ -38,6 +38,9 @@ public final class FolderScanner: Sendable {
     /// the tree to settle, passes 0.
     let quietTime: Double
 
+    /// What scans did, for the process's metrics.
+    let metrics = ScanMetrics()
+
     /// The most files and rows the last scan held at once (tests count them).
     public var lastFootprint: ScanFootprint { footprints.withLock { $0 } }
     private let footprints = Mutex(ScanFootprint())

@@ -82,6 +82,7 @@ struct Reconciliation {
         var found = [Bool](repeating: false, count: stored.count)
         var foundPaths: Set<String> = []
         report.seen += unit.files.count
+        scanner.metrics.seen.increment(by: unit.files.count)
         var added: [CrawledFile] = []
         for file in unit.files {
             if !unit.rows.rejected.isEmpty { foundPaths.insert(file.path) }
@@ -200,6 +201,8 @@ struct Reconciliation {
         }
         report.moved += moved.count
         report.removed += vanished.count
+        scanner.metrics.moved.increment(by: moved.count)
+        scanner.metrics.removed.increment(by: vanished.count)
         return report
     }
 
@@ -256,6 +259,9 @@ struct Reconciliation {
         report.rejected += counts.rejected
         report.updated += counts.updated
         report.ingested += counts.ingested
+        scanner.metrics.rejected.increment(by: counts.rejected)
+        scanner.metrics.updated.increment(by: counts.updated)
+        scanner.metrics.ingested.increment(by: counts.ingested)
         filesRead += batch.count
     }
 }

@@ -34,6 +34,8 @@ public struct APIServer: Service {
     let idleTimeout: Duration
     /// The largest `POST /v1/uploads` body, in bytes.
     let maximumUploadSize: Int64
+    /// The process's metrics in Prometheus' text format, for `GET /metrics` (nil: a 404).
+    let metrics: (@Sendable () -> [UInt8])?
 
     /// The follow streams open at once unless the caller says otherwise.
     public static let defaultMaximumStreams = 64
@@ -48,14 +50,16 @@ public struct APIServer: Service {
     /// (nil before it has one); `onListening` is called once the socket accepts connections. At most
     /// `maximumStreams` change streams follow at once; one more is refused with 503. A connection
     /// idle (or stalled in its request) for `idleTimeout` is closed. A `POST /v1/uploads` body past
-    /// `maximumUploadSize` bytes is refused with 413.
+    /// `maximumUploadSize` bytes is refused with 413. `metrics` gives `GET /metrics` its text (the
+    /// daemon's metrics backend renders it; this module records through swift-metrics alone).
     public init(
         socketPath: String, library: PHPhotoLibrary, status: @escaping @Sendable () throws -> DaemonStatus?,
         logger: Logger, maximumStreams: Int = APIServer.defaultMaximumStreams,
         idleTimeout: Duration = APIServer.defaultIdleTimeout, listen: ListenAddress? = nil,
         ownerUID: uid_t? = getuid(), maximumUploadSize: Int64 = APIServer.defaultMaximumUploadSize,
-        onListening: @escaping @Sendable () -> Void = {}
+        metrics: (@Sendable () -> [UInt8])? = nil, onListening: @escaping @Sendable () -> Void = {}
     ) {
+        self.metrics = metrics
         self.listen = listen
         self.maximumUploadSize = maximumUploadSize
         self.ownerUID = ownerUID
@@ -151,8 +155,11 @@ public struct APIServer: Service {
         transport: Transport, fetches: FetchRoutes, streams: StreamCount, uses: TokenUses, uploads: Uploads
     ) -> Router<APIContext> {
         let router = Router(context: APIContext.self)
+        // Outermost: a request's time and answer as the client gets them, refusals and errors included.
+        router.add(middleware: RequestMetricsMiddleware())
         router.add(middleware: ErrorMiddleware())
         router.add(middleware: AccessMiddleware(database: library.database, transport: transport, touched: uses))
+        OperationsRoutes(database: library.database, status: status, metrics: metrics).add(to: router)
         addStatusRoutes(to: router)
         fetches.add(to: router)
         // Change streams and live queries share the bound on open streams.
@@ -175,14 +182,6 @@ public struct APIServer: Service {
 
     private func addStatusRoutes(to router: Router<APIContext>) {
         let database = library.database
-        router.get("/v1/health") { _, _ in
-            do {
-                let token = try database.currentToken()
-                return try Self.json(API.Health(status: "ok", token: token, library: library.database.path))
-            } catch {
-                throw APIError(.serviceUnavailable, "cannot read the library: \(error)")
-            }
-        }
         router.get("/v1/status") { _, _ in
             guard var status = try self.status() else {
                 throw APIError(.serviceUnavailable, "photosd has no status yet")
@@ -194,6 +193,7 @@ public struct APIServer: Service {
 
     /// Each path the API serves, and the methods it answers there.
     static let methods: [(path: String, methods: [HTTPRequest.Method])] = [
+        ("/", [.get]), ("/v1/version", [.get]), ("/v1/openapi.json", [.get]), ("/metrics", [.get]),
         ("/v1/health", [.get]), ("/v1/status", [.get]),
         ("/v1/assets", [.get]), ("/v1/albums", [.get]), ("/v1/folders", [.get]),
         ("/v1/assets/**", [.get]), ("/v1/albums/**", [.get]), ("/v1/folders/**", [.get]),

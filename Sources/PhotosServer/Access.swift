@@ -90,6 +90,7 @@ struct AccessMiddleware: RouterMiddleware {
     /// and may encode them (`UUID%2FL0%2F001`): both are canonical.
     static func nonCanonical(_ path: String) -> String? {
         guard path.hasPrefix("/") else { return "a path starts with /" }
+        if path == "/" { return nil }
         for segment in path.dropFirst().split(separator: "/", omittingEmptySubsequences: false) {
             if segment.isEmpty { return "an empty segment (// or a trailing /)" }
             let decoded = segment.removingPercentEncoding ?? String(segment)
@@ -140,14 +141,14 @@ struct AccessMiddleware: RouterMiddleware {
     /// | level | refused |
     /// |---|---|
     /// | read-write | nothing |
-    /// | read-only | `POST /v1/changes` |
     /// | read-only | `POST /v1/changes`, `POST /v1/uploads` |
-    /// | add-only | everything but `GET /v1/health`, `POST /v1/changes` and `POST /v1/uploads` |
-    /// | limited | `GET /v1/status` (the daemon's roots and hooks are not its albums') |
+    /// | add-only | everything but the open paths, `POST /v1/changes` and `POST /v1/uploads` |
+    /// | limited | `GET /v1/status` and `GET /metrics` (the daemon's roots and hooks are not its albums') |
     ///
-    /// `path` is the route's pattern as the router matched it (`/v1/assets/**`).
+    /// The open paths (``openPaths``: `/`, `/v1/health`, `/v1/version`, `/v1/openapi.json`) are
+    /// refused to no level. `path` is the route's pattern as the router matched it (`/v1/assets/**`).
     static func refusal(_ method: HTTPRequest.Method, path: String, access: ClientAccess) -> String? {
-        if path == "/v1/health" { return nil }
+        if openPaths.contains(path) { return nil }
         let level = access.level.rawValue
         let changes = method == .post && (path == "/v1/changes" || path == "/v1/uploads")
         switch access.level {
@@ -163,10 +164,14 @@ struct AccessMiddleware: RouterMiddleware {
             }
             return nil
         case .limited:
-            guard path == "/v1/status" else { return nil }
-            return "a \(level) client sees only its albums' assets, not the daemon's status"
+            guard path == "/v1/status" || path == "/metrics" else { return nil }
+            return "a \(level) client sees only its albums' assets, not the daemon's status or metrics"
         }
     }
+
+    /// What every authenticated client may ask, whatever its level: nothing of the library's
+    /// content, only whether and which photosd serves, and how its API is described.
+    static let openPaths: Set<String> = ["/", "/v1/health", "/v1/version", "/v1/openapi.json"]
 
     /// The credentials of the process at the other end of a Unix socket (`getsockopt(SO_PEERCRED)`),
     /// nil when the channel is no socket or the kernel does not say.

@@ -43,20 +43,70 @@ public enum API {
         }
     }
 
-    /// `GET /v1/health`.
+    /// The version of the API's paths (`/v1/...`), as the OpenAPI document's `info.version` gives it.
+    public static let version = "1"
+
+    /// `GET /v1/health`: what a monitor reads when the answer is 200 (a 503 is the API's error,
+    /// whose message says why the daemon cannot serve).
     public struct Health: Sendable, Codable, Hashable {
-        /// `ok`, or `unavailable` when the library cannot be used now.
+        /// `ok`, or `starting` while the startup scan runs (the library is open and the roots are
+        /// watched; the status file is not written yet).
         public var status: String
         /// The newest change-log token.
         public var token: Int64
         /// The library file the daemon serves: `photos` uses the socket only for that library.
         public var library: String?
+        /// The daemon's version (``PhotosCore/PhotosVersion/current``).
+        public var version: String?
+        /// What is wrong without stopping the daemon from serving: a root that is offline while
+        /// others are watched.
+        public var warnings: [String]?
 
         /// A health answer with every value given.
-        public init(status: String, token: Int64, library: String? = nil) {
+        public init(status: String, token: Int64, library: String? = nil, version: String? = nil, warnings: [String]? = nil) {
             self.status = status
             self.token = token
             self.library = library
+            self.version = version
+            self.warnings = warnings
+        }
+    }
+
+    /// `GET /v1/version`: which photosd answers, and which version of the API it speaks.
+    public struct Version: Sendable, Codable, Hashable {
+        /// Always `photosd`.
+        public var name: String
+        /// The daemon's version, `MAJOR.MINOR.PATCH` (what `photosd --version` prints).
+        public var version: String
+        /// The API's version (``API/version``): the `v1` of the paths.
+        public var apiVersion: String
+
+        /// This build's version.
+        public static let current = Version(name: "photosd", version: PhotosVersion.current, apiVersion: API.version)
+    }
+
+    /// `GET /`: what the API is, and where its description and endpoints are.
+    public struct Index: Sendable, Codable, Hashable {
+        /// Always `photosd`.
+        public var name: String
+        /// The daemon's version.
+        public var version: String
+        /// The API's version.
+        public var apiVersion: String
+        /// The OpenAPI document's path (`/v1/openapi.json`).
+        public var openapi: String
+        /// Each operation the API serves, `METHOD PATH` with the document's templates
+        /// (`GET /v1/assets/{id}`), in the document's order of paths.
+        public var endpoints: [String]
+
+        /// An index of `endpoints`.
+        public init(endpoints: [String]) {
+            let version = Version.current
+            name = version.name
+            self.version = version.version
+            apiVersion = version.apiVersion
+            openapi = "/v1/openapi.json"
+            self.endpoints = endpoints
         }
     }
 }

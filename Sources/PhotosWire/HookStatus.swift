@@ -1,3 +1,4 @@
+import Foundation
 import PhotosStore
 
 /// One hook as `photos hooks status --json` and `photos status --json` show it.
@@ -17,8 +18,9 @@ public struct HookStatus: Codable, Sendable, Hashable {
     public var lag: Int?
     /// Failed runs in a row.
     public var failures: Int
-    /// When the last run started, seconds since 1970.
-    public var lastRunAt: Double?
+    /// When the last run started: ISO 8601 at UTC (`2026-11-28T09:30:00.250+00:00`), as every date
+    /// of the wire shapes is written.
+    public var lastRunAt: String?
     /// How the last run ended (`exit 0`, `exit 3`, `signal 9`, `timed out after 60 s`, `HTTP 500`...).
     public var lastOutcome: String?
     /// How long it took, in seconds.
@@ -39,7 +41,7 @@ public struct HookStatus: Codable, Sendable, Hashable {
         cursor = row?.cursor
         self.lag = lag
         failures = row?.failures ?? 0
-        lastRunAt = row?.lastRunAt
+        lastRunAt = row?.lastRunAt.map { ISO8601.string(Date(timeIntervalSince1970: $0), offset: 0) }
         lastOutcome = row?.lastOutcome
         lastDuration = row?.lastDuration
         parkedReason = row?.parkedReason
@@ -51,6 +53,36 @@ public struct HookStatus: Codable, Sendable, Hashable {
             else if row?.isParked == true { "parked" }
             else if failures > 0 { "retrying" }
             else { "ok" }
+    }
+}
+
+extension HookStatus {
+    private enum CodingKeys: String, CodingKey {
+        case name, command, url, state, cursor, lag, failures, lastRunAt, lastOutcome, lastDuration, parkedReason, runs
+        case delivered
+    }
+
+    /// Decodes a hook's status; a `lastRunAt` in seconds since 1970 (what photosd 0.27 and earlier
+    /// wrote) is read as that date, so that `photos` reads an older daemon's `/v1/status`.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        name = try container.decode(String.self, forKey: .name)
+        command = try container.decodeIfPresent([String].self, forKey: .command)
+        url = try container.decodeIfPresent(String.self, forKey: .url)
+        state = try container.decode(String.self, forKey: .state)
+        cursor = try container.decodeIfPresent(Int64.self, forKey: .cursor)
+        lag = try container.decodeIfPresent(Int.self, forKey: .lag)
+        failures = try container.decode(Int.self, forKey: .failures)
+        if let seconds = try? container.decodeIfPresent(Double.self, forKey: .lastRunAt) {
+            lastRunAt = ISO8601.string(Date(timeIntervalSince1970: seconds), offset: 0)
+        } else {
+            lastRunAt = try container.decodeIfPresent(String.self, forKey: .lastRunAt)
+        }
+        lastOutcome = try container.decodeIfPresent(String.self, forKey: .lastOutcome)
+        lastDuration = try container.decodeIfPresent(Double.self, forKey: .lastDuration)
+        parkedReason = try container.decodeIfPresent(String.self, forKey: .parkedReason)
+        runs = try container.decode(Int.self, forKey: .runs)
+        delivered = try container.decode(Int.self, forKey: .delivered)
     }
 }
 

@@ -116,6 +116,8 @@ struct PhotosDaemonCommand: AsyncParsableCommand {
             return handler
         }
         let logger = Logger(label: "photosd")
+        // Metrics (GET /metrics): bootstrapped before any service makes its counters.
+        let metrics = DaemonMetrics.bootstrap()
         // The file gives defaults; the command line overrides them.
         let (found, configPath) = try Self.readingConfig { try ConfigFile.load(named: config) }
         let file = found ?? ConfigFile()
@@ -222,7 +224,7 @@ struct PhotosDaemonCommand: AsyncParsableCommand {
                     library: PHPhotoLibrary(database: database, configuration: libraryConfiguration),
                     status: { FileManager.default.fileExists(atPath: statusPath) ? try DaemonStatus.read(from: statusPath) : nil },
                     logger: Logger(label: "photosd.api"), listen: listenAddress,
-                    maximumUploadSize: max(1, maximumUpload ?? APIServer.defaultMaximumUploadSize)))
+                    maximumUploadSize: max(1, maximumUpload ?? APIServer.defaultMaximumUploadSize), metrics: metrics))
         }
         let group = ServiceGroup(
             configuration: .init(

@@ -62,7 +62,8 @@ import Testing
     }
 
     @Test func healthAndTheSocketsMode() async throws {
-        try await Self.withServer { socket, fixture in
+        let status = OperationsRouteTests.status(roots: [("/p", "watching")])
+        try await Self.withServer(status: status) { socket, fixture in
             let reply = try await Self.get(socket, "/v1/health")
             #expect(reply.status == 200)
             #expect(reply.headers["content-type"] == "application/json")

@@ -66,6 +66,11 @@ import Testing
         let edit = #"{"changes":[{"op":"editAsset","asset":"BEACH","isFavorite":true}]}"#
         return [
             Endpoint(method: "GET", target: "/v1/health", expected: levels(.ok, addOnly: .ok)),
+            Endpoint(method: "GET", target: "/", expected: levels(.ok, addOnly: .ok)),
+            Endpoint(method: "GET", target: "/v1/version", expected: levels(.ok, addOnly: .ok)),
+            Endpoint(method: "GET", target: "/v1/openapi.json", expected: levels(.ok, addOnly: .ok)),
+            // This in-process server keeps no metrics: a 404 for whom may ask (photosd's are 200).
+            Endpoint(method: "GET", target: "/metrics", expected: levels(.notFound, limited: .forbidden)),
             Endpoint(method: "GET", target: "/v1/status", expected: levels(.served, limited: .forbidden)),
             Endpoint(method: "GET", target: "/v1/assets", expected: levels(.ok)),
             Endpoint(method: "GET", target: "/v1/assets?in=\(trip)", expected: levels(.ok)),
@@ -314,6 +319,10 @@ import Testing
             (.addOnly, "POST", "/v1/changes", true), (.addOnly, "POST", "/v1/queries", false),
             (.limited, "GET", "/v1/status", false), (.limited, "GET", "/v1/assets", true),
             (.limited, "POST", "/v1/changes", true),
+            (.addOnly, "GET", "/", true), (.addOnly, "GET", "/v1/version", true),
+            (.addOnly, "GET", "/v1/openapi.json", true), (.limited, "GET", "/v1/openapi.json", true),
+            (.readOnly, "GET", "/metrics", true), (.addOnly, "GET", "/metrics", false),
+            (.limited, "GET", "/metrics", false),
         ]
         for (level, method, path, allowed) in rows {
             let access = ClientAccess(level: level, albums: [], tokenID: "t")

@@ -33,6 +33,12 @@ import Yams
             let folder = try #require(fixture.collections["2020"])
             let gets: [(template: String, target: String, status: Int)] = [
                 ("/v1/health", "/v1/health", 200),
+                ("/", "/", 200),
+                ("/v1/version", "/v1/version", 200),
+                ("/v1/openapi.json", "/v1/openapi.json", 200),
+                // An in-process server keeps no metrics (photosd's answer is checked against the
+                // document by DaemonOperationsTests).
+                ("/metrics", "/metrics", 404),
                 ("/v1/status", "/v1/status", 503),
                 ("/v1/assets", "/v1/assets?sort=-creationDate&includeHidden=true&includeAllBursts=true", 200),
                 ("/v1/assets", "/v1/assets?pageSize=2", 200),

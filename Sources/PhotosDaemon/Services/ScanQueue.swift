@@ -1,3 +1,4 @@
+import Metrics
 import Synchronization
 
 /// The seam between those who ask for scans (settling, root tracking, retries) and the scan
@@ -17,6 +18,8 @@ public final class ScanQueue: Sendable {
     /// One element each time work was submitted since the last; the consumer takes all of it.
     public let wakes: AsyncStream<Void>
     private let continuation: AsyncStream<Void>.Continuation
+    /// `photosd_scan_queue_depth`: the roots, directories and files waiting for the scanner.
+    private let depthGauge = Gauge(label: "photosd_scan_queue_depth")
 
     /// An empty queue.
     public init() {
@@ -26,7 +29,11 @@ public final class ScanQueue: Sendable {
     /// Adds work; the runner does it after what it is doing now.
     public func submit(_ work: ScanWork) {
         guard !work.isEmpty else { return }
-        pending.withLock { $0.merge(work) }
+        // Recorded under the lock: a take between the merge and the record would leave it stale.
+        pending.withLock { pending in
+            pending.merge(work)
+            depthGauge.record(Self.size(of: pending))
+        }
         continuation.yield()
     }
 
@@ -34,9 +41,18 @@ public final class ScanQueue: Sendable {
     public func take() -> ScanWork? {
         pending.withLock { pending in
             guard !pending.isEmpty else { return nil }
-            defer { pending = ScanWork() }
+            defer {
+                pending = ScanWork()
+                depthGauge.record(0)
+            }
             return pending
         }
+    }
+
+    /// What a pending value holds: its whole roots, its directories and its files.
+    static func size(of work: ScanWork) -> Int {
+        work.roots.count + work.directories.values.reduce(0) { $0 + $1.count }
+            + work.files.values.reduce(0) { $0 + $1.count }
     }
 
     /// Ends ``wakes``: the runner stops after what it is doing.

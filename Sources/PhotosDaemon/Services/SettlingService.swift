@@ -1,4 +1,5 @@
 import Logging
+import Metrics
 import PhotosWatcher
 import ServiceLifecycle
 import Synchronization
@@ -20,6 +21,8 @@ public final class SettlingService: Service, Sendable {
     /// One element when the settler's due time may have moved.
     private let wakes: AsyncStream<Void>
     private let wake: AsyncStream<Void>.Continuation
+    /// `photosd_ingest_queue_depth`: the status file's `queueDepth`, for the process's metrics.
+    private let depthGauge = Gauge(label: "photosd_ingest_queue_depth")
 
     /// A service settling `monitor`'s events with `settler` into `scans`; `notify` hears what
     /// events say about whole roots.
@@ -66,10 +69,16 @@ public final class SettlingService: Service, Sendable {
             let work = settler.dueAt.flatMap { $0 <= .now ? settler.take(at: .now) : nil }
             return (notice, work, settler.queueDepth)
         }
-        board.update(publish: false) { $0.queueDepth = depth }
+        report(depth: depth)
         if let notice { notify(notice) }
         if let work { scans.submit(work) }
         wake.yield()
+    }
+
+    /// Tells the status board and the metrics how many changes wait for the tree to settle.
+    private func report(depth: Int) {
+        board.update(publish: false) { $0.queueDepth = depth }
+        depthGauge.record(depth)
     }
 
     /// Hands on what is due whenever it is due; ends when cancelled.
@@ -87,7 +96,7 @@ public final class SettlingService: Service, Sendable {
                 continue
             }
             let (work, depth) = settler.withLock { settler in (settler.take(at: .now), settler.queueDepth) }
-            board.update(publish: false) { $0.queueDepth = depth }
+            report(depth: depth)
             if let work { scans.submit(work) }
         }
     }
