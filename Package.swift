@@ -126,6 +126,7 @@ let package = Package(
                 "PhotosCore", "PhotosStore", "PhotosIngest", "PhotosWatcher", "CPhotosLinux", "PhotosWire",
                 "PhotosHooks", "PhotosImaging", .product(name: "TOMLKit", package: "TOMLKit"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: settings),
