@@ -49,10 +49,10 @@ struct DaemonOperationsTests {
                 library: library, log: log)
         }
         try put("a.jpg")
-        let log = self.log
+        let logFile = self.log
         try await offPool {
             try daemon.waitWhileRunning(upTo: 30, "the hook's stderr was not logged") {
-                (try? String(contentsOf: log, encoding: .utf8))?.contains("hook.stderr") == true
+                (try? String(contentsOf: logFile, encoding: .utf8))?.contains("hook.stderr") == true
             }
         }
         try await offPool { try daemon.stop() }
@@ -92,10 +92,10 @@ struct DaemonOperationsTests {
                 library: library, log: log)
         }
         try put("a.jpg")
-        let log = self.log
+        let logFile = self.log
         try await offPool {
             try daemon.waitWhileRunning(upTo: 30, "the hook's stderr was not logged") {
-                (try? String(contentsOf: log, encoding: .utf8))?.contains("hook.stderr") == true
+                (try? String(contentsOf: logFile, encoding: .utf8))?.contains("hook.stderr") == true
             }
         }
         try await offPool { try daemon.stop() }
@@ -121,7 +121,7 @@ struct DaemonOperationsTests {
         }
         try put("not-a-photo/readme.jpg")
         try Data("not an image".utf8).write(to: root.appendingPathComponent("not-a-photo/readme.jpg"), options: .atomic)
-        let notify = try NotifySocket(path: directory.path("notify.sock").path)
+        let notify = try NotifySocket(directory: directory)
         let daemon = try await offPool {
             try PhotosdProcess(
                 arguments: ["--library", library, "--watch", root.path], library: library,
@@ -131,7 +131,7 @@ struct DaemonOperationsTests {
         try await offPool {
             let deadline = Date().addingTimeInterval(20)
             while !messages.contains("READY=1"), Date() < deadline {
-                if let message = notify.receive(timeout: 1) { messages.append(message) }
+                if let message = notify.receive(within: 1000) { messages.append(message) }
             }
         }
         try await offPool { try daemon.stop() }
@@ -219,10 +219,10 @@ struct DaemonOperationsTests {
                 ],
                 library: library, log: log)
         }
-        let log = self.log
+        let logFile = self.log
         try await offPool {
             try daemon.waitWhileRunning(upTo: 10, "the TCP listener did not start") {
-                (try? String(contentsOf: log, encoding: .utf8))?.contains("API listening") == true
+                (try? String(contentsOf: logFile, encoding: .utf8))?.contains("API listening") == true
             }
         }
         #expect(daemon.process.isRunning)
@@ -256,7 +256,7 @@ struct DaemonOperationsTests {
             atPath: (configPath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         try Data("library = \"\(library)\"\nroots = [\"\(root.path)\"]\nsettle_ms = 0\nsocket = \"\"\n".utf8)
             .write(to: URL(fileURLWithPath: configPath))
-        let notify = try NotifySocket(path: directory.path("notify.sock").path)
+        let notify = try NotifySocket(directory: directory)
         let daemon = try await offPool {
             try PhotosdProcess(
                 arguments: arguments, library: library,
@@ -266,7 +266,7 @@ struct DaemonOperationsTests {
         try await offPool {
             let deadline = Date().addingTimeInterval(20)
             while !messages.contains("READY=1"), Date() < deadline {
-                if let message = notify.receive(timeout: 1) { messages.append(message) }
+                if let message = notify.receive(within: 1000) { messages.append(message) }
             }
         }
         #expect(messages.contains("READY=1"), "\(messages)")
@@ -276,7 +276,7 @@ struct DaemonOperationsTests {
         try await offPool {
             let deadline = Date().addingTimeInterval(20)
             while !reload.contains("READY=1"), Date() < deadline {
-                if let message = notify.receive(timeout: 1) { reload.append(message) }
+                if let message = notify.receive(within: 1000) { reload.append(message) }
             }
         }
         #expect(reload.first?.hasPrefix("RELOADING=1\nMONOTONIC_USEC=") == true && reload.last == "READY=1", "\(reload)")
@@ -285,38 +285,3 @@ struct DaemonOperationsTests {
     }
 }
 
-/// A Unix datagram socket bound where `$NOTIFY_SOCKET` points: what systemd would receive.
-final class NotifySocket {
-    let path: String
-    let descriptor: Int32
-
-    init(path: String) throws {
-        self.path = path
-        unlink(path)
-        descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
-            for (index, byte) in path.utf8.enumerated() { buffer[index] = byte }
-        }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard descriptor >= 0, bound == 0 else { throw DaemonError("cannot bind \(path)") }
-    }
-
-    /// The next message, or nil after `timeout` seconds. Blocking: call it off the shared pool.
-    func receive(timeout: Int) -> String? {
-        var limit = timeval(tv_sec: timeout, tv_usec: 0)
-        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        let count = recv(descriptor, &buffer, buffer.count, 0)
-        guard count > 0 else { return nil }
-        return String(decoding: buffer[..<count], as: UTF8.self)
-    }
-
-    deinit {
-        close(descriptor)
-        unlink(path)
-    }
-}
