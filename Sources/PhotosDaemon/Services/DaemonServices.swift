@@ -15,6 +15,8 @@ import ServiceLifecycle
 ///                   RootTracker ◀──────────────────────┴──── offline roots, unreadable dirs
 ///                                                           (still-changing files ▶ SettlingService)
 /// every service ─update─▶ StatusBoard ─▶ StatusReporter (status file) · WatchdogService (READY, WATCHDOG)
+/// startup scan ─progress─▶ StartupProgressReporter (LIBRARY.startup.json, STATUS=) ─totals─▶ StatusBoard
+/// SIGHUP ─▶ ConfigReloader ─hooks─▶ HookRunner, ─roots─▶ RootTracker (watch, then crawl; WatchedRoots shared)
 /// ```
 ///
 /// More services join the same group without touching these, and may add a section to the
