@@ -141,6 +141,7 @@ let package = Package(
                 "PhotosCore", "PhotosStore", "PhotosIngest", "PhotosWatcher", "CPhotosLinux", "PhotosWire",
                 "PhotosHooks", "PhotosImaging", .product(name: "TOMLKit", package: "TOMLKit"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 // The settling queue's depth.
                 .product(name: "Metrics", package: "swift-metrics"),

@@ -18,6 +18,15 @@ extension PhotosCommand {
             let location = try options.locate()
             let url = URL(fileURLWithPath: location.path)
             let path = DaemonConfiguration.statusPath(forLibrary: url.path)
+            // photosd's startup crawl, while it runs: the status file is written once it is done.
+            if let progress = Self.startupProgress(library: url.path, statusPath: path) {
+                if options.json {
+                    try Output.jsonLine(progress)
+                } else {
+                    print("photosd starting (pid \(progress.pid)): \(progress.summary)")
+                }
+                return
+            }
             guard FileManager.default.fileExists(atPath: path) else {
                 throw CLIError("no status at \(path): photosd has not run on the library \(location)")
             }
@@ -49,6 +58,7 @@ extension PhotosCommand {
             print("queue: \(status.queueDepth) changes waiting to settle")
             print("since start: \(status.ingested) ingested, \(status.updated) updated, \(status.moved) moved, "
                 + "\(status.removed) removed, \(status.rejected) rejected")
+            if let startup = status.startup { print(startup.summary) }
             if !status.lastErrors.isEmpty {
                 print("last errors:")
                 for error in status.lastErrors { print("  \(Output.escaped(error))") }
@@ -59,6 +69,17 @@ extension PhotosCommand {
             }
             if let thumbnails = status.thumbnails { print(Self.describe(thumbnails)) }
             if unavailable { throw ExitCode.failure }
+        }
+
+        /// The startup crawl's progress, when a photosd that is running is still crawling: its
+        /// progress file names a live process, and the status file is not that process's yet.
+        static func startupProgress(library: String, statusPath: String) -> StartupProgress? {
+            let path = StartupProgress.path(forLibrary: library)
+            guard FileManager.default.fileExists(atPath: path), let progress = try? StartupProgress.read(from: path),
+                kill(progress.pid, 0) == 0
+            else { return nil }
+            if let status = try? DaemonStatus.read(from: statusPath), status.pid == progress.pid { return nil }
+            return progress
         }
 
         /// The thumbnails' lines: what was made, and the cache.

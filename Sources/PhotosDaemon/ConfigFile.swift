@@ -16,6 +16,7 @@ import TOMLKit
 /// hook_history_limit = 1_000_000
 /// socket = "/run/user/1000/photosd.sock"   # the API's socket; "" turns the API off
 /// listen = "127.0.0.1:8421"                 # also TCP, loopback only, every client with a token
+/// listen_optional = true                    # a port that cannot be had is a warning, not a startup error
 /// thumbnail_sizes = [256, 512]              # make these thumbnails of new photos at idle priority
 /// thumbnail_cache_mb = 1024                 # the thumbnail cache's bound (default 512; 0: none)
 /// decode_memory_mb = 256                    # memory image decodes may take at once (default 256)
@@ -58,6 +59,11 @@ public struct ConfigFile: Sendable, Hashable {
     public var socket: String?
     /// The API's loopback TCP listener (`listen`, `HOST:PORT`; photosd checks that it is loopback).
     public var listen: String?
+    /// Whether photosd starts without its socket when the socket cannot be had (`socket_optional`):
+    /// a warning in the log, not a startup error.
+    public var socketOptional = false
+    /// Whether photosd starts without its TCP listener when the address cannot be had (`listen_optional`).
+    public var listenOptional = false
     /// The sides of the square thumbnails made of new and changed photos ahead of requests
     /// (`thumbnail_sizes`, 16 to 1,024 each); empty makes none.
     public var thumbnailSizes: [Int] = []
@@ -80,7 +86,7 @@ public struct ConfigFile: Sendable, Hashable {
     /// The keys allowed at the top level.
     public static let topLevelKeys = [
         "library", "roots", "ignore", "settle_ms", "poll_interval_s", "time_zone", "hook_history_limit", "socket", "hooks",
-        "listen", "thumbnail_sizes", "thumbnail_cache_mb", "decode_memory_mb",
+        "listen", "thumbnail_sizes", "thumbnail_cache_mb", "decode_memory_mb", "socket_optional", "listen_optional",
     ]
     /// The keys allowed in a `[[hooks]]` table.
     public static let hookKeys = [
@@ -164,6 +170,10 @@ public struct ConfigFile: Sendable, Hashable {
                 config.socket = socket
             case "listen":
                 config.listen = try reader.string(value, key)
+            case "socket_optional":
+                config.socketOptional = try reader.boolean(value, key)
+            case "listen_optional":
+                config.listenOptional = try reader.boolean(value, key)
             case "thumbnail_sizes":
                 let expected = "an array of whole numbers of pixels from 16 to 1024"
                 guard let array = value.array else { throw reader.wrongType(key, expected, value) }

@@ -258,39 +258,34 @@ struct HookProcess: Sendable {
         signals.asyncAfter(deadline: .now() + killGrace.timeInterval) { kill(-group, SIGKILL) }
     }
 
-    /// Reads a stream to its end, logging lines until ``logBytes`` and counting the rest.
+    /// Reads a stream to its end and logs what it held as one record, up to ``logBytes``; the rest is counted.
     private static func drain(
         _ stream: SubprocessOutputSequence, level: Logger.Level, logger: Logger, count: (Int) -> Void,
         keep: ([UInt8]) -> Void = { _ in }
     ) async throws {
-        var logged = 0
+        var kept: [UInt8] = []
         var dropped = 0
-        var line: [UInt8] = []
         for try await buffer in stream {
             let bytes = buffer.withUnsafeBytes { Array($0) }
             count(bytes.count)
             keep(bytes)
-            // Past the log's share, a buffer is counted whole, not looked at byte by byte.
-            if logged >= logBytes {
-                dropped += bytes.count
-                continue
-            }
-            for byte in bytes {
-                if logged >= logBytes {
-                    dropped += 1
-                    continue
-                }
-                logged += 1
-                if byte == UInt8(ascii: "\n") {
-                    logger.log(level: level, "\(String(decoding: line, as: UTF8.self))")
-                    line.removeAll(keepingCapacity: true)
-                } else if line.count < 4096 {
-                    line.append(byte)
-                }
-            }
+            let room = max(0, logBytes - kept.count)
+            kept.append(contentsOf: bytes.prefix(room))
+            dropped += max(0, bytes.count - room)
         }
-        if !line.isEmpty { logger.log(level: level, "\(String(decoding: line, as: UTF8.self))") }
-        if dropped > 0 { logger.log(level: level, "\(dropped) more bytes not logged (the log keeps \(logBytes) per run)") }
+        if kept.last == UInt8(ascii: "\n") { kept.removeLast() }
+        guard !kept.isEmpty || dropped > 0 else { return }
+        // One record for the whole run, its lines kept together: the log handler writes a record
+        // on one line (newlines escaped in text, inside the string in JSON), so a hook's output
+        // never passes for photosd's own records.
+        let stream = level == .info ? "standard output" : "standard error"
+        let key = level == .info ? "hook.stdout" : "hook.stderr"
+        var metadata: Logger.Metadata = [key: "\(String(decoding: kept, as: UTF8.self))"]
+        if dropped > 0 { metadata["hook.dropped.bytes"] = "\(dropped)" }
+        logger.log(
+            level: level,
+            dropped > 0 ? "hook's \(stream) (the log keeps \(logBytes) bytes per run)" : "hook's \(stream)",
+            metadata: metadata)
     }
 }
 

@@ -32,7 +32,11 @@ public final class HookRunner: Service, Sendable {
         case parked(hook: String, reason: String)
     }
 
-    let hooks: [HookDefinition]
+    /// The enabled hooks; a reload replaces them (``reload(_:)``).
+    private let configured: Mutex<[HookDefinition]>
+    /// Wakes the supervisor when ``reload(_:)`` changed the hooks.
+    private let reloads: AsyncStream<Void>
+    private let reloaded: AsyncStream<Void>.Continuation
     let database: LibraryDatabase
     let libraryPath: String
     let historyLimit: Int
@@ -69,8 +73,9 @@ public final class HookRunner: Service, Sendable {
         self.tokens = tokens
         self.backoffBase = backoffBase
         cursors = CursorWriter(database: database, logger: logger)
-        self.hooks = hooks.filter(\.enabled)
-        metrics = HookMetrics(hooks: self.hooks.map(\.name))
+        configured = Mutex(hooks.filter(\.enabled))
+        metrics = HookMetrics(hooks: hooks.filter(\.enabled).map(\.name))
+        (reloads, reloaded) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
         self.database = database
         self.libraryPath = libraryPath
         self.historyLimit = historyLimit
@@ -88,14 +93,61 @@ public final class HookRunner: Service, Sendable {
         try database.enrollHooks(hooks.map(\.name), historyLimit: historyLimit)
     }
 
-    /// Enrolls the hooks, then runs them until graceful shutdown (running hooks get SIGTERM, then SIGKILL).
+    /// The enabled hooks, as configured now.
+    public var hooks: [HookDefinition] { configured.withLock { $0 } }
+
+    /// What a ``reload(_:)`` changed, by hook name.
+    public struct Changes: Sendable, Hashable {
+        /// Hooks that were not configured (or not enabled) before.
+        public var added: [String] = []
+        /// Hooks no longer configured or enabled: disabled in the library, their cursors kept.
+        public var removed: [String] = []
+        /// Hooks whose definition changed: their run in flight is stopped (SIGTERM) and its batch
+        /// given again under the new definition.
+        public var changed: [String] = []
+        /// Whether nothing changed.
+        public var isEmpty: Bool { added.isEmpty && removed.isEmpty && changed.isEmpty }
+
+        /// No change.
+        public init() {}
+    }
+
+    /// Replaces the hooks (a reload of the configuration): a new hook is enrolled (its cursor at the
+    /// newest change: it is given what changes from now on), a removed one is disabled and its
+    /// follower stopped, a changed one starts again from its cursor. Throws, changing nothing, when
+    /// a predicate does not compile or the library cannot record the hooks.
+    @discardableResult
+    public func reload(_ hooks: [HookDefinition]) throws -> Changes {
+        let filters = try hooks.filter(\.enabled).map { try HookFilter(hook: $0) }
+        let old = Dictionary(self.hooks.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        var changes = Changes()
+        for filter in filters {
+            if let before = old[filter.hook.name] {
+                if before != filter.hook { changes.changed.append(filter.hook.name) }
+            } else {
+                changes.added.append(filter.hook.name)
+            }
+        }
+        changes.removed = old.keys.filter { name in !filters.contains { $0.hook.name == name } }.sorted()
+        guard !changes.isEmpty else { return changes }
+        // Enrolled before the supervisor sees them: a new hook's first change is one made after this.
+        try database.enrollHooks(filters.map(\.hook.name), historyLimit: historyLimit)
+        configured.withLock { $0 = filters.map(\.hook) }
+        _ = HookMetrics(hooks: changes.added)  // a new hook's counters show 0 before its first run
+        reloaded.yield()
+        return changes
+    }
+
+    /// Enrolls the hooks, then runs them until graceful shutdown (running hooks get SIGTERM, then
+    /// SIGKILL). With no hook enabled it waits for a ``reload(_:)`` to bring some.
     public func run() async throws {
         try enroll()
-        let filters = try hooks.map { try HookFilter(hook: $0) }
-        guard !filters.isEmpty else { return }
-        logger.info("hooks ready", metadata: ["hooks": "\(hooks.map(\.name).joined(separator: ","))"])
+        // A predicate that does not compile stops the runner here, before any hook runs.
+        _ = try hooks.map { try HookFilter(hook: $0) }
+        let names = hooks.map(\.name)
+        if !names.isEmpty { logger.info("hooks ready", metadata: ["hooks": "\(names.joined(separator: ","))"]) }
         await cancelWhenGracefulShutdown {
-            await self.supervise(filters)
+            await self.supervise()
         }
     }
 
@@ -106,14 +158,30 @@ public final class HookRunner: Service, Sendable {
 
     /// Starts each hook's follower, and starts it again when its row's generation changes (resume,
     /// replay). Ends when cancelled, after every follower (and its process) has stopped.
-    private func supervise(_ filters: [HookFilter]) async {
+    private func supervise() async {
         let (wakeups, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
         let signal = CommitSignal(path: database.path, queue: DispatchQueue(label: "photosd.hooks.control")) {
             continuation.yield()
         }
         defer { signal.cancel() }
-        var followers: [String: (generation: Int, task: Task<Void, Never>)] = [:]
+        // A reload is looked at at once, not after the commit delay.
+        let reloads = Task { [self] in
+            for await _ in self.reloads { continuation.yield(()) }
+        }
+        defer { reloads.cancel() }
+        var followers: [String: (generation: Int, hook: HookDefinition, task: Task<Void, Never>)] = [:]
+        // Followers of removed hooks, stopping: a hook added again starts once its old process is gone.
+        var retired: [String: Task<Void, Never>] = [:]
         func reconcile() {
+            // Compiled when given (``run()``, ``reload(_:)``): none fails here.
+            let filters = configured.withLock { $0 }.compactMap { try? HookFilter(hook: $0) }
+            // Hooks a reload removed stop (their process gets SIGTERM); their cursors stay in the library.
+            for (name, follower) in followers where !filters.contains(where: { $0.hook.name == name }) {
+                follower.task.cancel()
+                retired[name] = follower.task
+                followers[name] = nil
+            }
+            guard !filters.isEmpty else { return }
             let states: [String: HookState]
             do {
                 states = Dictionary(uniqueKeysWithValues: try database.hookStates().map { ($0.name, $0) })
@@ -124,12 +192,14 @@ public final class HookRunner: Service, Sendable {
             for filter in filters {
                 let name = filter.hook.name
                 guard let state = states[name] else { continue }
-                if let current = followers[name], current.generation == state.generation { continue }
-                let previous = followers[name]?.task
+                if let current = followers[name], current.generation == state.generation, current.hook == filter.hook {
+                    continue
+                }
+                let previous = followers[name]?.task ?? retired.removeValue(forKey: name)
                 previous?.cancel()
                 let parked = state.isParked
                 followers[name] = (
-                    state.generation,
+                    state.generation, filter.hook,
                     Task {
                         // One instance per hook: the old follower's process is gone before the new one starts.
                         await previous?.value
@@ -153,6 +223,7 @@ public final class HookRunner: Service, Sendable {
         }
         for follower in followers.values { follower.task.cancel() }
         for follower in followers.values { await follower.task.value }
+        for task in retired.values { await task.value }
         await cursors.drain()
     }
 

@@ -57,24 +57,51 @@ public final class HookTokens: Sendable {
         guard !socketPath.isEmpty else { return HookTokens() }
         var tokens: [String: Token] = [:]
         for hook in hooks where hook.enabled && hook.url == nil {
-            var albums: [String] = []
-            if hook.access == .limited {
-                let missing: [String]
-                (albums, missing) = try resolve(hook.albums, in: database)
-                if !missing.isEmpty {
-                    logger.warning(
-                        albums.isEmpty
-                            ? "none of the hook's albums is an album yet: its limited token sees nothing until one is"
-                            : "some of the hook's albums are no album yet: its limited token sees them once they are",
-                        metadata: ["hook": "\(hook.name)", "albums": "\(missing.joined(separator: ", "))"])
-                }
-            }
-            let (token, secret) = try database.createAccessToken(
-                level: hook.access, albums: albums, name: "hook \(hook.name)", owner: "hook:\(hook.name)")
-            tokens[hook.name] = Token(id: token.id, secret: secret, albums: albums)
+            tokens[hook.name] = try make(for: hook, database: database, logger: logger)
         }
         if !tokens.isEmpty { logger.debug("hook tokens made", metadata: ["hooks": "\(tokens.count)"]) }
         return HookTokens(socketPath: socketPath, tokens: tokens)
+    }
+
+    /// Brings the tokens up to `hooks` after a reload of the configuration: the tokens of the hooks
+    /// named in `renew` (added or changed: their level or albums may differ) and of hooks no longer
+    /// in `hooks` are revoked, and the enabled exec hooks named in `renew` get new ones. Nothing
+    /// when the API is off.
+    public func reissue(
+        for hooks: [HookDefinition], renew: Set<String>, database: LibraryDatabase, logger: Logger
+    ) throws {
+        guard !socketPath.isEmpty else { return }
+        let configured = Set(hooks.filter(\.enabled).map(\.name))
+        let stale = tokens.withLock { tokens in
+            tokens.filter { renew.contains($0.key) || !configured.contains($0.key) }
+        }
+        for (name, token) in stale {
+            try database.revokeAccessToken(token.id)
+            tokens.withLock { _ = $0.removeValue(forKey: name) }
+        }
+        for hook in hooks where hook.enabled && hook.url == nil && renew.contains(hook.name) {
+            let token = try Self.make(for: hook, database: database, logger: logger)
+            tokens.withLock { $0[hook.name] = token }
+        }
+    }
+
+    /// A new token for `hook`, of the level its `access` names.
+    private static func make(for hook: HookDefinition, database: LibraryDatabase, logger: Logger) throws -> Token {
+        var albums: [String] = []
+        if hook.access == .limited {
+            let missing: [String]
+            (albums, missing) = try resolve(hook.albums, in: database)
+            if !missing.isEmpty {
+                logger.warning(
+                    albums.isEmpty
+                        ? "none of the hook's albums is an album yet: its limited token sees nothing until one is"
+                        : "some of the hook's albums are no album yet: its limited token sees them once they are",
+                    metadata: ["hook": "\(hook.name)", "albums": "\(missing.joined(separator: ", "))"])
+            }
+        }
+        let (token, secret) = try database.createAccessToken(
+            level: hook.access, albums: albums, name: "hook \(hook.name)", owner: "hook:\(hook.name)")
+        return Token(id: token.id, secret: secret, albums: albums)
     }
 
     /// The hook's token, if it has one.

@@ -82,7 +82,8 @@ public struct APIServer: Service {
     /// its API: ingest and hooks do not depend on it.
     public func run() async throws {
         do {
-            try SocketFile.prepare(socketPath)
+            // No socket (an optional one that could not be had): the TCP listener alone.
+            if !socketPath.isEmpty { try SocketFile.prepare(socketPath) }
         } catch {
             logger.error("API not started", metadata: ["socket": "\(socketPath)", "reason": "\(error)"])
             try? await gracefulShutdown()
@@ -123,7 +124,9 @@ public struct APIServer: Service {
             },
             logger: logger)
         do {
-            if let tcp {
+            if let tcp, socketPath.isEmpty {
+                try await tcp.run()
+            } else if let tcp {
                 try await withThrowingDiscardingTaskGroup { group in
                     group.addTask {
                         // A port that cannot be had (another program's) costs the TCP listener, not

@@ -14,6 +14,9 @@ public protocol FileMonitor: AnyObject, Sendable {
     var events: AsyncStream<FileEvent> { get }
     /// Watches a directory tree.
     func addRoot(_ path: String) throws(WatchError)
+    /// Stops watching a root added with ``addRoot(_:)``; its events stop. A root that is not
+    /// one (never added, or inside another root) changes nothing.
+    func removeRoot(_ path: String)
     /// Stops watching and finishes ``events``.
     func stop()
     /// The roots being watched.
@@ -22,4 +25,9 @@ public protocol FileMonitor: AnyObject, Sendable {
     var watchCount: Int { get }
     /// Directories not watched for lack of budget.
     var unwatchedDirectories: [String] { get }
+}
+
+extension FileMonitor {
+    /// Monitors whose roots never change (test doubles replaying events) need not remove any.
+    public func removeRoot(_ path: String) {}
 }

@@ -110,6 +110,18 @@ public final class InotifyMonitor: FileMonitor {
         }
     }
 
+    /// Stops watching the root `path` (as it was given to ``addRoot(_:)``) and every directory
+    /// under it. A root inside another root shares that root's watches: removing it changes
+    /// nothing, and removing the outer one leaves the inner unwatched until it is added again.
+    public func removeRoot(_ path: String) {
+        let root = path.normalizedPath(relativeTo: FileManager.default.currentDirectoryPath)
+        let core = self.core
+        core.state.withLock { state in
+            guard !state.isStopped, state.roots.contains(root) else { return }
+            core.dropRoot(root, in: &state)
+        }
+    }
+
     /// Stops the reader thread and finishes ``events``. Returns once the thread has ended; calling
     /// it again does nothing. Watches go when the descriptors close.
     public func stop() {

@@ -77,6 +77,8 @@ public struct DaemonStatus: Sendable, Codable, Hashable {
     /// The thumbnails photosd makes ahead, when its config names sizes (a section the daemon's
     /// thumbnail service adds to the file).
     public var thumbnails: ThumbnailStatus? = nil
+    /// What the startup crawl did (a section the daemon adds once it is over).
+    public var startup: StartupProgress? = nil
 
     /// A status with every value given.
     public init(

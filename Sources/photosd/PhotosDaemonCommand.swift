@@ -32,8 +32,10 @@ struct PhotosDaemonCommand: AsyncParsableCommand {
             Runs in the foreground, logs on standard error, and stops gracefully on SIGTERM or SIGINT \
             (the batch in flight commits or rolls back whole). Changes made while it was stopped are \
             found at startup. The library is --library, else $PHOTOS_LIBRARY, else the config's library, \
-            else $XDG_DATA_HOME/photosd/library.sqlite. Under systemd (Type=notify) it reports READY, \
-            STOPPING and watchdog pings. `photos status` shows what it is doing.
+            else $XDG_DATA_HOME/photosd/library.sqlite. SIGHUP reloads the config file: its roots and hooks \
+            are applied without a restart (roots given with --watch stay). Under systemd (Type=notify) it \
+            reports the startup crawl's progress (STATUS=), READY, RELOADING, STOPPING and watchdog pings. \
+            `photos status` shows what it is doing.
             """,
         version: "photosd \(PhotosVersion.current)")
 
@@ -89,6 +91,14 @@ struct PhotosDaemonCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Log level: trace, debug, info, notice, warning, error.", valueName: "level"))
     var logLevel: String = "info"
 
+    @Option(
+        name: .customLong("log-format"),
+        help: ArgumentHelp(
+            "How log records are written on standard error, one a line: text (default) or json (one object a line: "
+                + "time, level, label, message, metadata, source).",
+            valueName: "format"))
+    var logFormat: String = "text"
+
     func validate() throws {
         if let settle, settle < 0 { throw ValidationError("--settle must be 0 or more") }
         if let pollInterval, pollInterval <= 0 { throw ValidationError("--poll-interval must be more than 0") }
@@ -96,6 +106,9 @@ struct PhotosDaemonCommand: AsyncParsableCommand {
             throw ValidationError("unknown time zone '\(timeZone)'")
         }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown log level '\(logLevel)'") }
+        guard LogFormat(rawValue: logFormat) != nil else {
+            throw ValidationError("--log-format must be text or json, not '\(logFormat)'")
+        }
         if let socket, !socket.isEmpty, !socket.hasPrefix("/") {
             throw ValidationError("--socket must be an absolute path, or \"\" to turn the API off")
         }
@@ -109,12 +122,12 @@ struct PhotosDaemonCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // SIGHUP reloads the configuration: trapped first, so that one sent while photosd starts
+        // waits for the reloader rather than ending the process.
+        let reloadSignals = await ReloadSignals.trap()
         let level = Logger.Level(rawValue: logLevel) ?? .info
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
-        }
+        let format = LogFormat(rawValue: logFormat) ?? .text
+        LoggingSystem.bootstrap { label in DaemonLogHandler(label: label, format: format, level: level) }
         let logger = Logger(label: "photosd")
         // Metrics (GET /metrics): bootstrapped before any service makes its counters.
         let metrics = DaemonMetrics.bootstrap()
@@ -162,17 +175,17 @@ struct PhotosDaemonCommand: AsyncParsableCommand {
         // The daemon's services (settling, scans, roots, status, watchdog), and the hooks' runner.
         let daemon = DaemonServices(configuration: configuration, database: database, monitor: monitor, logger: logger)
         var services: [any Service] = []
-        let socketPath = socket ?? file.socket ?? APIServer.defaultSocketPath()
+        let configuredSocket = socket ?? file.socket ?? APIServer.defaultSocketPath()
         // Before any token is made for it: a socket in a directory another user holds would hand
         // them the hooks' tokens and the clients' too.
         do {
-            if !socketPath.isEmpty { try SocketDirectory.claim(forSocket: socketPath) }
+            if !configuredSocket.isEmpty { try SocketDirectory.claim(forSocket: configuredSocket) }
         } catch {
             FileHandle.standardError.write(Data("photosd: \(error)\n".utf8))
             throw ExitCode(77)
         }
         // The API's listeners, checked before any hook's token is made for them.
-        let listenAddress = try Self.readingConfig { () throws -> ListenAddress? in
+        let configuredListen = try Self.readingConfig { () throws -> ListenAddress? in
             guard let text = listen ?? file.listen else { return nil }
             do {
                 return try ListenAddress(text)
@@ -182,26 +195,52 @@ struct PhotosDaemonCommand: AsyncParsableCommand {
             }
         }
         // A listener that cannot be had (its directory missing, the socket another program's, the
-        // port taken) stops photosd here, before any service starts: never a daemon without its API.
+        // port taken) stops photosd here, before any service starts: never a daemon without its API,
+        // unless the config marks that listener optional (then a warning, and photosd runs without it).
+        var socketPath = configuredSocket
+        var listenAddress = configuredListen
         do {
-            try APIServer.checkListeners(socket: socketPath, listen: listenAddress)
+            try APIServer.checkListeners(socket: socketPath, listen: nil)
         } catch {
-            FileHandle.standardError.write(Data("photosd: the API cannot start: \(error)\n".utf8))
-            throw ExitCode(78)
+            guard file.socketOptional else {
+                FileHandle.standardError.write(Data("photosd: the API cannot start: \(error)\n".utf8))
+                throw ExitCode(78)
+            }
+            logger.warning(
+                "the API's socket is optional and cannot be had: photosd runs without it",
+                metadata: ["socket": "\(socketPath)", "reason": "\(error)"])
+            socketPath = ""
+        }
+        do {
+            try APIServer.checkListeners(socket: "", listen: listenAddress)
+        } catch {
+            guard file.listenOptional else {
+                FileHandle.standardError.write(Data("photosd: the API cannot start: \(error)\n".utf8))
+                throw ExitCode(78)
+            }
+            logger.warning(
+                "the API's TCP listener is optional and cannot be had: photosd runs without it",
+                metadata: ["address": "\(listenAddress.map { "\($0)" } ?? "")", "reason": "\(error)"])
+            listenAddress = nil
         }
         // Each hook's API token, of the level its config names, made anew at each start: the last
         // start's are revoked, so a token a hook leaked lives no longer than the daemon.
         let hookTokens = try HookTokens.mint(
             for: configuration.hooks, socketPath: socketPath, database: database, logger: logger)
-        if configuration.hooks.contains(where: \.enabled) {
-            let runner = HookRunner(
-                hooks: configuration.hooks, database: database, libraryPath: path,
-                historyLimit: configuration.hookHistoryLimit, timeZone: configuration.timeZone,
-                logger: Logger(label: "photosd.hooks"), tokens: hookTokens)
-            // Before the services start: a new hook is given the startup scan's changes too.
-            try runner.enroll()
-            services.append(runner)
-        }
+        // Always there, even with no hook: a reload may bring some.
+        let runner = HookRunner(
+            hooks: configuration.hooks, database: database, libraryPath: path,
+            historyLimit: configuration.hookHistoryLimit, timeZone: configuration.timeZone,
+            logger: Logger(label: "photosd.hooks"), tokens: hookTokens)
+        // Before the services start: a new hook is given the startup scan's changes too.
+        try runner.enroll()
+        services.append(runner)
+        // SIGHUP: the config file read again, its roots and hooks applied (``ConfigReloader``).
+        services.append(
+            ConfigReloader(
+                path: configPath, rootsOverride: watch.isEmpty ? nil : watch, current: file, database: database,
+                roots: daemon.roots, runner: runner, tokens: hookTokens, signals: reloadSignals,
+                logger: Logger(label: "photosd.reload")))
         // What image decodes may take at once, for every renderer of the process.
         DecodeMemory.shared.budget = min(file.decodeMemoryMegabytes ?? DecodeMemory.defaultBudget >> 20, 1 << 24) << 20
         // The thumbnail cache, and the thumbnails made ahead when the config names sizes.
@@ -213,7 +252,7 @@ struct PhotosDaemonCommand: AsyncParsableCommand {
                     cache: .shared(directory: ThumbnailDiskCache.defaultDirectory(), maximumBytes: thumbnailBytes),
                     sizes: file.thumbnailSizes, board: daemon.board, logger: Logger(label: "photosd.thumbnails")))
         }
-        if !socketPath.isEmpty {
+        if !socketPath.isEmpty || listenAddress != nil {
             var libraryConfiguration = PHPhotoLibrary.Configuration()
             libraryConfiguration.timeZone = configuration.timeZone
             libraryConfiguration.thumbnailCacheBytes = thumbnailBytes

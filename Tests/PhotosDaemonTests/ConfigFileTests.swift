@@ -24,6 +24,8 @@ import Testing
             thumbnail_sizes = [256, 512, 256]
             thumbnail_cache_mb = 0
             decode_memory_mb = 128
+            socket_optional = true
+            listen_optional = true
             """)
         #expect(config.library == "/srv/photos/library.sqlite")
         #expect(config.roots == ["/home/me/Pictures", "/mnt/camera # not a comment"])
@@ -35,6 +37,7 @@ import Testing
         #expect(config.thumbnailSizes == [256, 512], "each size once")
         #expect(config.thumbnailCacheMegabytes == 0)
         #expect(config.decodeMemoryMegabytes == 128)
+        #expect(config.socketOptional && config.listenOptional)
         #expect(config.hooks.isEmpty)
     }
 
@@ -43,6 +46,7 @@ import Testing
         #expect(config.library == nil && config.roots.isEmpty && config.ignore.isEmpty)
         #expect(config.settleMilliseconds == nil && config.pollIntervalSeconds == nil && config.timeZone == nil)
         #expect(config.hookHistoryLimit == nil && config.hooks.isEmpty)
+        #expect(!config.socketOptional && !config.listenOptional, "a listener is required unless marked optional")
     }
 
     @Test func aHookTakesEveryAccessLevelAndALimitedOneItsAlbums() throws {
@@ -128,7 +132,7 @@ import Testing
         + "access, url, secret, secret_file, ca_file"
     static let topKeys =
         "known: library, roots, ignore, settle_ms, poll_interval_s, time_zone, hook_history_limit, socket, hooks, listen, "
-        + "thumbnail_sizes, thumbnail_cache_mb, decode_memory_mb"
+        + "thumbnail_sizes, thumbnail_cache_mb, decode_memory_mb, socket_optional, listen_optional"
 
     static let limitedWithoutAlbums =
         "\"limited\" sees only the assets of the hook's albums: name them, e.g. "
@@ -141,6 +145,7 @@ import Testing
         ("roots = \"/home\"", .wrongType, "config.toml:1: roots: must be an array of strings, not a string"),
         ("roots = [1, 2]", .wrongType, "config.toml:1: roots: must be an array of strings, but item 1 is an integer"),
         ("library = 3", .wrongType, "config.toml:1: library: must be a string, not an integer"),
+        ("listen_optional = \"yes\"", .wrongType, "config.toml:1: listen_optional: must be true or false, not a string"),
         (
             "thumbnail_sizes = [256, 2048]", .invalidValue,
             "config.toml:1: thumbnail_sizes: must be an array of whole numbers of pixels from 16 to 1024, not 2048"

@@ -10,10 +10,11 @@ final class PhotosdProcess {
     let process = Process()
 
     /// Starts `photosd` with `arguments` (at warning level, without its API unless they name a
-    /// `--socket`) and waits for the status file of `library`.
+    /// `--socket`) and waits for the status file of `library`. Its standard error goes to `log`
+    /// when given; `arguments` may name another `--log-level`.
     /// Its cache home (`XDG_CACHE_HOME`, the thumbnail cache's) is the test run's own
     /// (``BuiltProducts/cacheHome``) unless `environment` names one.
-    init(arguments: [String], library: String, environment: [String: String] = [:]) throws {
+    init(arguments: [String], library: String, environment: [String: String] = [:], log: URL? = nil) throws {
         let statusPath = DaemonConfiguration.statusPath(forLibrary: library)
         try? FileManager.default.removeItem(atPath: statusPath)
         process.executableURL = BuiltProducts.directory.appendingPathComponent("photosd")
@@ -21,7 +22,12 @@ final class PhotosdProcess {
             .merging(["XDG_CACHE_HOME": BuiltProducts.cacheHome]) { $1 }.merging(environment) { $1 }
         // No API unless the test asks for one: parallel daemons would all want the default socket.
         let socket = arguments.contains("--socket") ? [] : ["--socket", ""]
-        process.arguments = arguments + socket + ["--log-level", "warning"]
+        let level = arguments.contains("--log-level") ? [] : ["--log-level", "warning"]
+        process.arguments = arguments + socket + level
+        if let log {
+            FileManager.default.createFile(atPath: log.path, contents: nil)
+            process.standardError = try FileHandle(forWritingTo: log)
+        }
         try process.run()
         try waitWhileRunning(upTo: 20, "photosd did not start") { FileManager.default.fileExists(atPath: statusPath) }
     }

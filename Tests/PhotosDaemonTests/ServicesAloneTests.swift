@@ -57,7 +57,7 @@ final class NotifySocket {
     func receive(within milliseconds: Int32) -> String? {
         var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         guard poll(&poller, 1, milliseconds) == 1 else { return nil }
-        var buffer = [UInt8](repeating: 0, count: 64)
+        var buffer = [UInt8](repeating: 0, count: 4096)
         let count = recv(fd, &buffer, buffer.count, 0)
         return String(decoding: buffer.prefix(max(0, count)), as: UTF8.self)
     }

@@ -22,6 +22,29 @@ struct LifecycleTests {
         #expect { try monitor.addRoot(root.path) } throws: { ($0 as? WatchError)?.code == .stopped }
     }
 
+    @Test func aRemovedRootIsNoLongerWatchedAndAnInnerRootIsWatchedAgainOnItsOwn() async throws {
+        let outer = try TemporaryDirectory()
+        try makeDirectories(outer("inner/deep"))
+        try makeDirectories(outer("other"))
+        let monitor = try InotifyMonitor()
+        defer { monitor.stop() }
+        let recorder = EventRecorder(monitor.events)
+        try monitor.addRoot(outer("inner"))
+        try monitor.addRoot(outer.path)  // takes the inner root over
+        #expect(monitor.roots == [outer.path] && monitor.watchCount == 4)
+
+        monitor.removeRoot(outer("inner"))  // not a root of its own now: nothing changes
+        #expect(monitor.watchCount == 4)
+        monitor.removeRoot(outer.path)
+        #expect(monitor.roots.isEmpty && monitor.watchCount == 0)
+        try writeFile(outer("other/a.jpg"))
+        try monitor.addRoot(outer("inner"))
+        #expect(monitor.watchCount == 2)
+        try writeFile(outer("inner/deep/b.jpg"))
+        #expect(await recorder.waitFor(FileEvent(path: outer("inner/deep/b.jpg"), kind: .closedWrite)))
+        #expect(recorder.events.allSatisfy { $0.path != outer("other/a.jpg") }, "\(recorder.events)")
+    }
+
     @Test func releasingTheMonitorStopsItAndFinishesTheStream() async throws {
         let root = try TemporaryDirectory()
         var monitor: InotifyMonitor? = try InotifyMonitor()

@@ -15,6 +15,8 @@ import ServiceLifecycle
 ///                   RootTracker ◀──────────────────────┴──── offline roots, unreadable dirs
 ///                                                           (still-changing files ▶ SettlingService)
 /// every service ─update─▶ StatusBoard ─▶ StatusReporter (status file) · WatchdogService (READY, WATCHDOG)
+/// startup scan ─progress─▶ StartupProgressReporter (LIBRARY.startup.json, STATUS=) ─totals─▶ StatusBoard
+/// SIGHUP ─▶ ConfigReloader ─hooks─▶ HookRunner, ─roots─▶ RootTracker (watch, then crawl; WatchedRoots shared)
 /// ```
 ///
 /// More services join the same group without touching these, and may add a section to the
@@ -68,9 +70,12 @@ public struct DaemonServices: Sendable {
         // The daemon saw each file closed and waited for the settle period: no extra quiet time.
         let scanner = FolderScanner(
             database: database, timeZone: configuration.timeZone, rules: configuration.rules, quietTime: 0)
+        let progress = StartupProgressReporter(
+            path: StartupProgress.path(forLibrary: configuration.libraryPath), board: board, notifier: notifier,
+            logger: named("scans"))
         scanRunner = ScanRunner(
             scanner: scanner, database: database, queue: scans, board: board, backoff: configuration.retryBackoff,
-            libraryPath: configuration.libraryPath, logger: named("scans")
+            libraryPath: configuration.libraryPath, logger: named("scans"), startupProgress: progress
         ) { outcome in
             tracker.post(.scanned(offlineRoots: outcome.offlineRoots, unreadable: outcome.unreadable))
             settling.recheck(roots: Array(Set(outcome.stillChanging.compactMap(roots.root(of:)))))

@@ -149,7 +149,8 @@ public struct EventSettler: Sendable {
             dirty(path)
             if case .moved(let source, _) = change { dirty(source) }
         }
-        let work = ScanWork(roots: pendingRoots, files: files, reasons: ["changes"])
+        // A root removed by a reload while its rescan waited is not scanned: it is no longer watched.
+        let work = ScanWork(roots: pendingRoots.intersection(roots.paths), files: files, reasons: ["changes"])
         pendingRoots = []
         // Everything pending may have cancelled out (created, then deleted).
         return work.isEmpty ? nil : ScanWork(roots: work.roots, files: work.partialFiles, reasons: work.reasons)

@@ -69,6 +69,32 @@ public final class RootTracker: Service, Sendable {
         }
     }
 
+    /// Makes `paths` the roots (a reload of the configuration) and returns what changed.
+    ///
+    /// A new root is sorted into before it is watched and crawled after, so that nothing made in
+    /// it meanwhile is missed: an event is settled, and what came before its watch the crawl finds.
+    /// A removed root stops being watched and polled, and its assets stay in the library as an
+    /// offline root's do (``markOffline`` is called with it); a root that lay inside a removed one
+    /// is watched again on its own and crawled for what changed while it was not.
+    public func replaceRoots(
+        with paths: [String], markOffline: (String) -> Void = { _ in }
+    ) -> (added: [String], removed: [String]) {
+        let (added, removed) = roots.replace(with: paths)
+        for root in removed { monitor.removeRoot(root) }
+        scans.drop(roots: Set(removed))
+        if !removed.isEmpty {
+            board.update { board in for root in removed { board.roots[root] = nil } }
+            unreadable.withLock { known in for root in removed { known[root] = nil } }
+            for root in removed { markOffline(root) }
+        }
+        let uncovered = roots.paths.filter { root in
+            !added.contains(root) && removed.contains { root.hasPrefix($0 == "/" ? "/" : $0 + "/") }
+        }
+        for root in added + uncovered { follow(root) }
+        scans.submit(ScanWork(roots: Set(added + uncovered), reasons: ["reload"]))
+        return (added, removed)
+    }
+
     /// Watches a root, or decides to poll it (network file system, not watchable, offline).
     func follow(_ root: String) {
         let entry: DaemonStatus.Root

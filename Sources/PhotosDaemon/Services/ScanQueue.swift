@@ -37,6 +37,12 @@ public final class ScanQueue: Sendable {
         continuation.yield()
     }
 
+    /// Forgets the pending work on `roots` (roots a reload removed): they are no longer scanned.
+    public func drop(roots: Set<String>) {
+        guard !roots.isEmpty else { return }
+        pending.withLock { $0 = $0.without(roots: roots) }
+    }
+
     /// All pending work, or nil when there is none.
     public func take() -> ScanWork? {
         pending.withLock { pending in

@@ -40,6 +40,8 @@ public final class ScanRunner: Service, Sendable {
     let libraryPath: String
     let logger: Logger
     let report: @Sendable (Outcome) -> Void
+    /// Hears the startup crawl's progress, and its end.
+    let startupProgress: StartupProgressReporter?
     /// Scans run here, one at a time.
     private let scanQueue = DispatchQueue(label: "photosd.scan")
     /// Whether the last look at the library found unreadable directories.
@@ -48,9 +50,10 @@ public final class ScanRunner: Service, Sendable {
     /// A runner taking work from `queue`; `report` hears what each successful scan found.
     public init(
         scanner: FolderScanner, database: LibraryDatabase, queue: ScanQueue, board: StatusBoard,
-        backoff: RetryBackoff, libraryPath: String, logger: Logger,
+        backoff: RetryBackoff, libraryPath: String, logger: Logger, startupProgress: StartupProgressReporter? = nil,
         report: @escaping @Sendable (Outcome) -> Void = { _ in }
     ) {
+        self.startupProgress = startupProgress
         self.scanner = scanner
         self.database = database
         self.queue = queue
@@ -86,7 +89,10 @@ public final class ScanRunner: Service, Sendable {
                         "retry.seconds": "\(delay.seconds)",
                         "failures": "\(failures)", "library.path": "\(libraryPath)",
                     ])
-                if work.isStartup { board.update { $0.isReady = true } }
+                if work.isStartup {
+                    startupProgress?.finish(totals: board.read(\.totals))
+                    board.update { $0.isReady = true }
+                }
                 try? await cancelWhenGracefulShutdown { try await Task.sleep(for: delay) }
                 if Task.isShuttingDownGracefully || Task.isCancelled { return }
                 queue.submit(failed.retry)
@@ -95,6 +101,8 @@ public final class ScanRunner: Service, Sendable {
                     logger.info("the library can be used again", metadata: ["scan.reason": "\(Self.reason(work))"])
                 }
                 backoff.succeeded()
+                // The crawl's totals (and systemd's last STATUS=) before READY=1.
+                if work.isStartup { startupProgress?.finish(totals: board.read(\.totals)) }
                 board.update { board in
                     board.retryAt = nil
                     board.libraryFailure = nil
@@ -118,7 +126,12 @@ public final class ScanRunner: Service, Sendable {
         if !work.roots.isEmpty {
             let roots = work.roots.sorted()
             let scanner = self.scanner
-            if let error = await scan(reason: reason, wholeRoots: true, { try scanner.scan(roots: roots) }) {
+            var onProgress: (@Sendable (ScanProgress) -> Void)?
+            if work.isStartup, let reporter = startupProgress { onProgress = { reporter.report($0) } }
+            let progress = onProgress
+            if let error = await scan(reason: reason, wholeRoots: true, {
+                try scanner.scan(roots: roots, progress: progress)
+            }) {
                 // What was not done yet is done again whole.
                 return Failure(error: error, reason: reason, retry: work.wholeRoots)
             }

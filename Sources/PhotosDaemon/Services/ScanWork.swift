@@ -59,6 +59,13 @@ public struct ScanWork: Sendable, Hashable {
         reasons.formUnion(other.reasons)
     }
 
+    /// This work without what it asks of `removed` roots.
+    public func without(roots removed: Set<String>) -> ScanWork {
+        ScanWork(
+            roots: roots.subtracting(removed), directories: directories.filter { !removed.contains($0.key) },
+            files: files.filter { !removed.contains($0.key) }, reasons: reasons)
+    }
+
     /// The same work as whole-root rescans: what a failed scan is retried as, since what it
     /// left undone is not known directory by directory.
     public var wholeRoots: ScanWork {
