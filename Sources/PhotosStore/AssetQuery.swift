@@ -65,9 +65,13 @@ public struct AssetQuery: Sendable, Hashable {
         case "favorite", "isFavorite": "asset.isFavorite"
         case "hidden", "isHidden": "asset.isHidden"
         case "creationDateHasOffset": "(asset.creationDateIsFloating = 0)"
-        // The first file's name, the one the JSON's resources list first (the original photo or video).
+        // The first file's name, the one the JSON's resources list first (the original photo or
+        // video); `originalFilename` is NULL when it is the file's name.
         case "filename":
-            "(SELECT resource.originalFilename FROM resource WHERE resource.assetId = asset.id ORDER BY resource.type, resource.id LIMIT 1)"
+            """
+            (SELECT COALESCE(resource.originalFilename, resource.name) FROM resource WHERE resource.assetId = asset.id \
+            ORDER BY resource.type, resource.id LIMIT 1)
+            """
         // Whether there is a location: the latitude and longitude are NULL together.
         case "location": "asset.latitude"
         default: "asset." + key

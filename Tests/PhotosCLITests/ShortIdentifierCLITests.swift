@@ -142,7 +142,7 @@ struct ShortIdentifierCLITests {
         var copy = stat()
         #expect(stat(source, &original) == 0)
         #expect(stat(directory.path("kept/FurnaceCreekInn.jpg").path, &copy) == 0)
-        #expect(copy.st_mode & 0o7777 == 0o640, String(copy.st_mode & 0o7777, radix: 8))
+        #expect(copy.st_mode & 0o7777 == 0o640, "\(String(copy.st_mode & 0o7777, radix: 8))")
         #expect(copy.st_mtim.tv_sec == 1_100_000_000 && copy.st_mtim.tv_nsec == 987_654_321)
         #expect(copy.st_mtim.tv_sec == original.st_mtim.tv_sec && copy.st_mtim.tv_nsec == original.st_mtim.tv_nsec)
         #expect(copy.st_atim.tv_sec == original.st_atim.tv_sec && copy.st_atim.tv_nsec == original.st_atim.tv_nsec)
