@@ -105,8 +105,9 @@ struct ShortIdentifierCLITests {
         #expect(FileManager.default.fileExists(atPath: directory.path("relative/DSCN0012.jpg").path))
 
         // `thumbnail` reads identifiers as export does (and case aside).
-        let thumbnail = try photos(["thumbnail", prefix.uppercased(), "-o", directory.path("thumb.jpg").path])
+        let thumbnail = try photos(["thumbnail", prefix.uppercased(), "-o", directory.path("thumb.jpg").path, "--json"])
         #expect(thumbnail.status == 0, "\(thumbnail.stderr)")
+        #expect(thumbnail.stdout.contains("\"localIdentifier\":\"\(identifier)\""), "\(thumbnail.stdout)")
     }
 
     @Test func anAmbiguousPrefixListsTheCandidatesAndAnUnknownOneSaysWhatWasLookedFor() throws {
