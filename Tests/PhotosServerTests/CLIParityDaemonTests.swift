@@ -75,5 +75,20 @@ struct CLIParityDaemonTests {
             try BuiltProducts.run("photos", ["assets", "--album", "ZZZZ", "--socket", daemon.socket])
         }
         #expect(unknown.status != 0 && unknown.stderr.contains("no album ZZZZ"), "\(unknown.stderr)")
+
+        // watch-query's --album reads a directory too: its first result is the album's one asset.
+        let watch = Process()
+        watch.executableURL = BuiltProducts.directory.appendingPathComponent("photos")
+        watch.arguments = ["watch-query", "--socket", daemon.socket, "--album", root.appendingPathComponent("Trip").path]
+        let output = Pipe()
+        watch.standardOutput = output
+        watch.standardError = FileHandle.nullDevice
+        try watch.run()
+        defer { if watch.isRunning { kill(watch.processIdentifier, SIGKILL) } }
+        let lines = LineReader(output)
+        let first = try await offPool { try lines.lines(until: { $0.split(separator: "\t").dropFirst().first == "count" }) }
+        #expect(first.count == 2, "\(first)")
+        #expect(first.first?.hasSuffix("/Trip/DSCN0010.jpg") == true, "\(first)")
+        #expect(first.last?.hasSuffix("\tcount\t1") == true, "\(first)")
     }
 }
