@@ -227,6 +227,16 @@ struct ShortIdentifierCLITests {
         #expect(none.status != 0 && none.stderr.contains("no album"), "\(none.stderr)")
         let notMirrored = try photos(["assets", "--album", directory.url.path, "--no-daemon"])
         #expect(notMirrored.stderr.contains("no album mirrors the directory"), "\(notMirrored.stderr)")
+
+        // A limited token's album by a unique prefix (among smart albums too), case aside.
+        let all = try photos(["albums", "--json"]).stdout.split(separator: "\n").compactMap {
+            (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["localIdentifier"] as? String
+        }
+        let prefix = Self.shortest(identifier, among: all)
+        let token = try photos(["token", "create", "--access", "limited", "--album", prefix, "--json"])
+        #expect(token.status == 0, "\(token.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(token.stdout.utf8)) as? [String: Any])
+        #expect(object["albums"] as? [String] == [identifier], "\(token.stdout)")
     }
 
     @Test func theChangeTableShowsTheTimeTheKindAndTheFile() throws {
