@@ -64,7 +64,9 @@ extension PhotosCommand {
             let decoder = JSONDecoder()
             let lines = options.json
                 ? nil
-                : ChangeLines(zone: LibraryOptions.timeZone(try options.configFile().file), paths: ChangeLines.paths(through: source))
+                : ChangeLines(
+                    zone: LibraryOptions.timeZone(try options.configFile().file),
+                    paths: ChangeLines.paths(through: source))
             try source.eachLine("/v1/changes", query, follow: follow) { line in
                 if let lines {
                     try lines.print(try decoder.decode(LibraryChange.self, from: Data(line.utf8)))
@@ -152,7 +154,8 @@ struct ChangeLines {
             for (endpoint, identifiers) in [("/v1/assets", assets), ("/v1/albums", albums), ("/v1/folders", folders)] {
                 for start in stride(from: 0, to: identifiers.count, by: 200) {
                     let chunk = identifiers[start..<min(start + 200, identifiers.count)]
-                    var query = [("predicate", "localIdentifier IN {\(chunk.map(ObjectResolver.quoted).joined(separator: ","))}")]
+                    let listed = chunk.map(ObjectResolver.quoted).joined(separator: ",")
+                    var query = [("predicate", "localIdentifier IN {\(listed)}")]
                     if endpoint == "/v1/assets" { query += [("includeHidden", "true"), ("includeAllBursts", "true")] }
                     try source.eachLine(endpoint, query) { line in
                         if endpoint == "/v1/assets" {

@@ -94,7 +94,8 @@ extension PhotosCommand {
             var renamed = 0
             for (index, asset) in assets.enumerated() {
                 if interactive {
-                    FileHandle.standardError.write(Data("\r[\(index + 1)/\(assets.count)] \(asset.localIdentifier)\u{1B}[K".utf8))
+                    let progress = "\r[\(index + 1)/\(assets.count)] \(asset.localIdentifier)\u{1B}[K"
+                    FileHandle.standardError.write(Data(progress.utf8))
                 }
                 do {
                     let written = try export(asset, into: directory, library: library)
@@ -109,7 +110,8 @@ extension PhotosCommand {
                     FileHandle.standardError.write(Data("error: \(asset.localIdentifier): \(error.description)\n".utf8))
                 }
             }
-            var summary = "exported \(exported) of \(assets.count) asset\(assets.count == 1 ? "" : "s") (\(files) file\(files == 1 ? "" : "s"))"
+            var summary = "exported \(exported) of \(assets.count) asset\(assets.count == 1 ? "" : "s")"
+            summary += " (\(files) file\(files == 1 ? "" : "s"))"
             if renamed > 0 { summary += "; \(renamed) under a new name" }
             if !failed.isEmpty {
                 summary += "; \(failed.count) failed: " + failed.map(\.identifier).joined(separator: ", ")

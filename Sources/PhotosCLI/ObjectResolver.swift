@@ -60,10 +60,12 @@ struct ObjectResolver {
         let paths = Self.spellings(of: path)
         let name = (path as NSString).lastPathComponent
         let stem = (name as NSString).deletingPathExtension
-        let candidates = try assets(matching: "filename BEGINSWITH \(Self.quoted(stem.isEmpty ? name : stem))", limit: 0)
+        let candidates = try assets(
+            matching: "filename BEGINSWITH \(Self.quoted(stem.isEmpty ? name : stem))", limit: 0)
         let owners = candidates.filter { asset in asset.resources.contains { paths.contains($0.path) } }
         guard let owner = owners.first else {
-            throw CLIError("no asset has the file \(Output.escaped(text)) (\(Output.escaped(path)) is not in the library)")
+            throw CLIError(
+                "no asset has the file \(Output.escaped(text)) (\(Output.escaped(path)) is not in the library)")
         }
         return owner.localIdentifier
     }
@@ -118,7 +120,8 @@ struct ObjectResolver {
         if let exact = try albums(matching: "localIdentifier == \(Self.quoted(text))").first {
             return exact.localIdentifier
         }
-        let candidates = try albums(matching: "localIdentifier BEGINSWITH[c] \(Self.quoted(text))").map(\.localIdentifier)
+        let candidates = try albums(matching: "localIdentifier BEGINSWITH[c] \(Self.quoted(text))").map(
+            \.localIdentifier)
         return try Self.unique(candidates, text, kind: "album")
     }
 

@@ -35,7 +35,8 @@ extension PhotosCommand {
         @Option(
             name: .customLong("time-zone"),
             help: ArgumentHelp(
-                "The time zone for file dates that carry no UTC offset (default: the config's time_zone, else the system's).",
+                "The time zone for file dates that carry no UTC offset (default: the config's time_zone, "
+                    + "else the system's).",
                 valueName: "identifier"))
         var timeZone: String?
 

@@ -29,27 +29,35 @@ struct ShortIdentifierCLITests {
             try FileManager.default.copyItem(at: source, to: target.appendingPathComponent(source.lastPathComponent))
         }
         let plain = try #require(Corpus.file("Camera/2008/Misc/Canon_40D.jpg"))
-        try FileManager.default.createDirectory(at: root.appendingPathComponent("Many"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: root.appendingPathComponent("Many"), withIntermediateDirectories: true)
         for index in 0..<15 {
             try FileManager.default.copyItem(at: plain, to: root.appendingPathComponent("Many/copy-\(index).jpg"))
         }
         // A mode and times of the user's own, for export to keep.
         let inn = root.appendingPathComponent("Valley/FurnaceCreekInn.jpg").path
         #expect(chmod(inn, 0o640) == 0)
-        var times = [timespec(tv_sec: 1_000_000_000, tv_nsec: 123_456_789), timespec(tv_sec: 1_100_000_000, tv_nsec: 987_654_321)]
+        var times = [
+            timespec(tv_sec: 1_000_000_000, tv_nsec: 123_456_789),
+            timespec(tv_sec: 1_100_000_000, tv_nsec: 987_654_321),
+        ]
         #expect(utimensat(AT_FDCWD, inn, &times, 0) == 0)
         let scan = try BuiltProducts.run("photos", ["scan", "--library", library, root.path])
         #expect(scan.status == 0, "\(scan.stderr)")
     }
 
-    func photos(_ arguments: [String], in workingDirectory: URL? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
+    func photos(_ arguments: [String], in workingDirectory: URL? = nil) throws -> (
+        status: Int32, stdout: String, stderr: String
+    ) {
         guard let workingDirectory else { return try BuiltProducts.run("photos", arguments + ["--library", library]) }
         // The same run, from another directory (for relative paths).
         let process = Process()
         process.executableURL = BuiltProducts.directory.appendingPathComponent("photos")
         process.arguments = arguments + ["--library", library]
         process.currentDirectoryURL = workingDirectory
-        process.environment = ProcessInfo.processInfo.environment.merging(["XDG_CACHE_HOME": BuiltProducts.cacheHome]) { $1 }
+        process.environment = ProcessInfo.processInfo.environment.merging(["XDG_CACHE_HOME": BuiltProducts.cacheHome]) {
+            $1
+        }
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out
@@ -58,7 +66,9 @@ struct ShortIdentifierCLITests {
         let errors = err.fileHandleForReading.readDataToEndOfFile()
         let output = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: errors, as: UTF8.self))
+        return (
+            process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: errors, as: UTF8.self)
+        )
     }
 
     /// Every asset: identifier → first file's path.
@@ -94,7 +104,9 @@ struct ShortIdentifierCLITests {
         #expect(byPrefix.status == 0, "\(byPrefix.stderr)")
         #expect(byPrefix.stdout.contains("\"localIdentifier\":\"\(identifier)\""), "\(byPrefix.stdout)")
 
-        let byPath = try photos(["export", root.appendingPathComponent("Trip/DSCN0010.jpg").path, "-o", directory.path("by-path").path])
+        let byPath = try photos([
+            "export", root.appendingPathComponent("Trip/DSCN0010.jpg").path, "-o", directory.path("by-path").path,
+        ])
         #expect(byPath.status == 0, "\(byPath.stderr)")
         #expect(FileManager.default.fileExists(atPath: directory.path("by-path/DSCN0010.jpg").path))
 
@@ -117,7 +129,8 @@ struct ShortIdentifierCLITests {
         let out = directory.path("never")
         let ambiguous = try photos(["export", String(shared.key), "-o", out.path])
         #expect(ambiguous.status != 0)
-        #expect(ambiguous.stderr.contains("short identifier \(shared.key) is ambiguous: assets "), "\(ambiguous.stderr)")
+        #expect(
+            ambiguous.stderr.contains("short identifier \(shared.key) is ambiguous: assets "), "\(ambiguous.stderr)")
         for candidate in shared.value.sorted().prefix(10) {
             #expect(ambiguous.stderr.contains(candidate), "\(candidate) in \(ambiguous.stderr)")
         }
@@ -148,7 +161,9 @@ struct ShortIdentifierCLITests {
         #expect(copy.st_mtim.tv_sec == original.st_mtim.tv_sec && copy.st_mtim.tv_nsec == original.st_mtim.tv_nsec)
         #expect(copy.st_atim.tv_sec == original.st_atim.tv_sec && copy.st_atim.tv_nsec == original.st_atim.tv_nsec)
         #expect(copy.st_ino != original.st_ino)
-        #expect(try Data(contentsOf: URL(fileURLWithPath: source)) == Data(contentsOf: directory.path("kept/FurnaceCreekInn.jpg")))
+        #expect(
+            try Data(contentsOf: URL(fileURLWithPath: source))
+                == Data(contentsOf: directory.path("kept/FurnaceCreekInn.jpg")))
     }
 
     @Test func anExportOfAnAlbumOrAPredicateNeverWritesOverAndSaysWhatHappenedToEachAsset() throws {
@@ -157,7 +172,8 @@ struct ShortIdentifierCLITests {
         let first = try photos(["export", "--album", "Pictures/Trip", "-o", out.path], in: directory.url)
         #expect(first.status == 0, "\(first.stderr)")
         #expect(first.stderr.contains("exported 2 of 2 assets (2 files)"), "\(first.stderr)")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: out.path).sorted() == ["DSCN0010.jpg", "DSCN0012.jpg"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: out.path).sorted() == ["DSCN0010.jpg", "DSCN0012.jpg"])
 
         // The user's own file under one of the names is left as it is; the other asset is in the way too.
         let mine = out.appendingPathComponent("DSCN0010.jpg")
@@ -177,8 +193,9 @@ struct ShortIdentifierCLITests {
         let renamed = try photos(["export", "--predicate", "filename BEGINSWITH 'DSCN'", "--rename", "-o", out.path])
         #expect(renamed.status == 0, "\(renamed.stderr)")
         #expect(renamed.stderr.contains("exported 2 of 2 assets (2 files); 2 under a new name"), "\(renamed.stderr)")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
-            == ["DSCN0010-1.jpg", "DSCN0010.jpg", "DSCN0012-1.jpg", "DSCN0012.jpg"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
+                == ["DSCN0010-1.jpg", "DSCN0010.jpg", "DSCN0012-1.jpg", "DSCN0012.jpg"])
         #expect(try String(contentsOf: mine, encoding: .utf8) == "the user's own file")
         #expect(renamed.stdout.contains("wrote \(out.path)/DSCN0010-1.jpg (photo)"), "\(renamed.stdout)")
 
@@ -192,19 +209,24 @@ struct ShortIdentifierCLITests {
     }
 
     @Test func predicatesKnowTheFileNameThePlaceAndTheMediaTypesByName() throws {
-        #expect(try assets("filename == 'FurnaceCreekInn.jpg'").values.map { ($0 as NSString).lastPathComponent }
-            == ["FurnaceCreekInn.jpg"])
+        #expect(
+            try assets("filename == 'FurnaceCreekInn.jpg'").values.map { ($0 as NSString).lastPathComponent }
+                == ["FurnaceCreekInn.jpg"])
         #expect(try assets("filename LIKE[c] 'copy-1*.JPG'").count == 6)  // copy-1, copy-10 … copy-14
         #expect(try assets("mediaType == image").count == 18)
         #expect(try assets("mediaType == \"video\"").isEmpty)
-        #expect(try assets("distanceToLocation(location, 36.4483, -116.855) < 5").values.map { ($0 as NSString).lastPathComponent }
-            == ["FurnaceCreekInn.jpg"])
+        #expect(
+            try assets("distanceToLocation(location, 36.4483, -116.855) < 5").values.map {
+                ($0 as NSString).lastPathComponent
+            }
+                == ["FurnaceCreekInn.jpg"])
         #expect(try assets("distanceToLocation(location, 36.4483, -116.855) > 5").count == 2)
         #expect(try assets("location == nil").count == 15)
         // The camera, from the files' EXIF.
         #expect(try assets("make == 'NIKON' AND model == 'COOLPIX P6000'").count == 2)
-        #expect(try assets("model CONTAINS[c] 'powershot'").values.map { ($0 as NSString).lastPathComponent }
-            == ["FurnaceCreekInn.jpg"])
+        #expect(
+            try assets("model CONTAINS[c] 'powershot'").values.map { ($0 as NSString).lastPathComponent }
+                == ["FurnaceCreekInn.jpg"])
         #expect(try assets("make BEGINSWITH 'Canon'").count == 16)
         let wrong = try photos(["assets", "--predicate", "mediaType == 'imgae'"])
         #expect(wrong.status != 0)
@@ -245,12 +267,15 @@ struct ShortIdentifierCLITests {
         #expect(rescan.status == 0, "\(rescan.stderr)")
         let table = try photos(["changes", "--no-daemon"])
         #expect(table.status == 0, "\(table.stderr)")
-        let lines = table.stdout.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false) }
+        let lines = table.stdout.split(separator: "\n").map {
+            $0.split(separator: "\t", omittingEmptySubsequences: false)
+        }
         let inserted = try #require(lines.first { $0.count >= 6 && $0[2] == "inserted" && $0[3] == "asset" })
         // TOKEN, TIME (ISO 8601 with its offset), KIND, TYPE, IDENTIFIER, PATH.
         #expect(inserted[1].count == 25 && inserted[1].contains("T"), "\(inserted)")
         #expect(inserted[5].hasPrefix(root.path + "/"), "\(inserted)")
-        let deleted = try #require(lines.first { $0.count >= 6 && $0[2] == "deleted" && $0[3] == "asset" }, "\(table.stdout)")
+        let deleted = try #require(
+            lines.first { $0.count >= 6 && $0[2] == "deleted" && $0[3] == "asset" }, "\(table.stdout)")
         #expect(deleted[5] == root.appendingPathComponent("Trip/DSCN0012.jpg").path, "\(deleted)")
         let album = try #require(lines.first { $0.count >= 6 && $0[3] == "album" && $0[5].hasSuffix("/Valley") })
         #expect(album[2] == "inserted")

@@ -27,7 +27,8 @@ struct PredicateNamesAndPlacesTests {
         let fragment = try sql("mediaType IN {'image', 2}")
         #expect(fragment.sql == "mediaType IN (?, ?)")
         #expect(fragment.arguments == [.int(1), .int(2)])
-        let argument = try PhotoKitPredicate(format: "mediaType == %@", arguments: [.string("audio")]).sql(for: .asset) { $0 }
+        let argument = try PhotoKitPredicate(format: "mediaType == %@", arguments: [.string("audio")]).sql(for: .asset)
+        { $0 }
         #expect(argument.arguments == [.int(3)])
     }
 
@@ -70,7 +71,8 @@ struct PredicateNamesAndPlacesTests {
         let fragment = try sql("distanceToLocation(location, 48.8566, -2.5) < 5")
         #expect(
             fragment.sql
-                == "(latitude IS NOT NULL AND longitude IS NOT NULL AND photos_distance(latitude, longitude, ?, ?) < ?)")
+                == "(latitude IS NOT NULL AND longitude IS NOT NULL AND photos_distance(latitude, longitude, ?, ?) < ?)"
+        )
         #expect(fragment.arguments == [.double(48.8566), .double(-2.5), .double(5)])
         #expect(try sql("location == nil").sql == "location IS NULL")
         #expect(try sql("location != nil").sql == "location IS NOT NULL")

@@ -14,8 +14,10 @@ struct CLIParityDaemonTests {
             ("Valley", "Camera/2008/Death Valley/FurnaceCreekInn.jpg"), ("Trip", "Camera/2008/Road trip/DSCN0010.jpg"),
         ] {
             let source = try #require(Corpus.file(name))
-            try FileManager.default.createDirectory(at: root.appendingPathComponent(folder), withIntermediateDirectories: true)
-            try FileManager.default.copyItem(at: source, to: root.appendingPathComponent("\(folder)/\(source.lastPathComponent)"))
+            try FileManager.default.createDirectory(
+                at: root.appendingPathComponent(folder), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(
+                at: source, to: root.appendingPathComponent("\(folder)/\(source.lastPathComponent)"))
         }
         // A zone that is not the machine's (a test run sets TZ to it, or the machine is in UTC).
         let zone = TimeZone.current.secondsFromGMT() == 9 * 3600 ? "America/Los_Angeles" : "Asia/Tokyo"
@@ -30,9 +32,10 @@ struct CLIParityDaemonTests {
         let identifiers = albums.stdout.split(separator: "\n").compactMap {
             (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["localIdentifier"] as? String
         }
-        let trip = try #require(albums.stdout.split(separator: "\n").compactMap {
-            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
-        }.first { ($0["path"] as? String)?.hasSuffix("/Trip") == true }?["localIdentifier"] as? String)
+        let trip = try #require(
+            albums.stdout.split(separator: "\n").compactMap {
+                try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+            }.first { ($0["path"] as? String)?.hasSuffix("/Trip") == true }?["localIdentifier"] as? String)
         var prefix = ""
         for character in trip.lowercased() where identifiers.filter({ $0.lowercased().hasPrefix(prefix) }).count > 1 {
             prefix.append(character)
@@ -40,7 +43,10 @@ struct CLIParityDaemonTests {
 
         let commands: [[String]] = [
             ["assets"], ["assets", "--json"], ["albums"], ["changes"],
-            ["assets", "--json", "--predicate", "mediaType == image AND distanceToLocation(location, 36.4483, -116.855) < 5"],
+            [
+                "assets", "--json", "--predicate",
+                "mediaType == image AND distanceToLocation(location, 36.4483, -116.855) < 5",
+            ],
         ]
         for command in commands {
             let file = try await offPool {
@@ -63,10 +69,15 @@ struct CLIParityDaemonTests {
         // --album: a directory from the file, a unique prefix through photosd, the same listing.
         let byDirectory = try await offPool {
             try BuiltProducts.run(
-                "photos", ["assets", "--album", root.appendingPathComponent("Trip").path, "--config", config, "--library", library])
+                "photos",
+                [
+                    "assets", "--album", root.appendingPathComponent("Trip").path, "--config", config, "--library",
+                    library,
+                ])
         }
         let byPrefix = try await offPool {
-            try BuiltProducts.run("photos", ["assets", "--album", prefix, "--config", config, "--socket", daemon.socket])
+            try BuiltProducts.run(
+                "photos", ["assets", "--album", prefix, "--config", config, "--socket", daemon.socket])
         }
         #expect(byDirectory.status == 0 && byPrefix.status == 0, "\(byDirectory.stderr) \(byPrefix.stderr)")
         #expect(byDirectory.stdout == byPrefix.stdout)
@@ -79,14 +90,18 @@ struct CLIParityDaemonTests {
         // watch-query's --album reads a directory too: its first result is the album's one asset.
         let watch = Process()
         watch.executableURL = BuiltProducts.directory.appendingPathComponent("photos")
-        watch.arguments = ["watch-query", "--socket", daemon.socket, "--album", root.appendingPathComponent("Trip").path]
+        watch.arguments = [
+            "watch-query", "--socket", daemon.socket, "--album", root.appendingPathComponent("Trip").path,
+        ]
         let output = Pipe()
         watch.standardOutput = output
         watch.standardError = FileHandle.nullDevice
         try watch.run()
         defer { if watch.isRunning { kill(watch.processIdentifier, SIGKILL) } }
         let lines = LineReader(output)
-        let first = try await offPool { try lines.lines(until: { $0.split(separator: "\t").dropFirst().first == "count" }) }
+        let first = try await offPool {
+            try lines.lines(until: { $0.split(separator: "\t").dropFirst().first == "count" })
+        }
         #expect(first.count == 2, "\(first)")
         #expect(first.first?.hasSuffix("/Trip/DSCN0010.jpg") == true, "\(first)")
         #expect(first.last?.hasSuffix("\tcount\t1") == true, "\(first)")

@@ -21,7 +21,8 @@ import Testing
             for (index, type) in PHAssetMediaType.allCases.enumerated() {
                 var asset = AssetRecord(localIdentifier: "A\(index)/L0/001", mediaType: type)
                 // Each subtype bit on one asset or another, all of them on the first.
-                asset.mediaSubtypes = index == 0 ? Int64(PHAssetMediaSubtype.named.reduce(0) { $0 | $1.subtype.rawValue }) : 0
+                asset.mediaSubtypes =
+                    index == 0 ? Int64(PHAssetMediaSubtype.named.reduce(0) { $0 | $1.subtype.rawValue }) : 0
                 asset.creationDate = 1_700_000_000
                 asset.latitude = index == 0 ? 48.85 : nil
                 asset.longitude = index == 0 ? 2.35 : nil
@@ -39,7 +40,8 @@ import Testing
         /// The identifiers of the assets a predicate selects, through the store's SQL.
         func selected(_ format: String) throws -> Set<String> {
             var query = AssetQuery()
-            query.filter = try PhotoKitPredicate(format: format, arguments: []).sql(for: .asset, column: AssetQuery.column(for:))
+            query.filter = try PhotoKitPredicate(format: format, arguments: []).sql(
+                for: .asset, column: AssetQuery.column(for:))
             query.includeHidden = true
             query.includeAllBursts = true
             let rows = try database.assetIDs(matching: query)

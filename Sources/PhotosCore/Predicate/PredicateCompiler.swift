@@ -196,7 +196,9 @@ struct PredicateCompiler {
         case .array(let elements): values = elements
         case .some(let value): values = [value]
         case nil:
-            throw error(.typeMismatch, "CONTAINS on \(left.label) needs a name or a number, not \(right.label)", at: right.offset)
+            throw error(
+                .typeMismatch, "CONTAINS on \(left.label) needs a name or a number, not \(right.label)",
+                at: right.offset)
         }
         var bits: Int64 = 0
         for value in values {
@@ -387,7 +389,8 @@ struct PredicateCompiler {
             guard key.type == .location else {
                 throw error(
                     .typeMismatch,
-                    "\(PredicateParser.distanceFunction) measures from a location key, not \(key.type.label) key '\(name)'",
+                    "\(PredicateParser.distanceFunction) measures from a location key, "
+                        + "not \(key.type.label) key '\(name)'",
                     at: keyOffset)
             }
             let latitudeColumn = column("latitude")

@@ -232,7 +232,8 @@ struct PredicateParser {
                 guard name == Self.distanceFunction else {
                     throw error(
                         .unsupportedFeature,
-                        "function expressions are not supported: '\(name)(' (the one function is \(Self.distanceFunction))",
+                        "function expressions are not supported: '\(name)(' "
+                            + "(the one function is \(Self.distanceFunction))",
                         at: token.offset)
                 }
                 return .operand(try parseDistance(at: token.offset))
@@ -282,7 +283,8 @@ struct PredicateParser {
         var coordinates: [Double] = []
         for (name, limit) in [("latitude", 90.0), ("longitude", 180.0)] {
             guard current.isSymbol(",") else {
-                throw error(.syntax, "expected ',' and a \(name) in \(usage), found '\(current.text)'", at: current.offset)
+                throw error(
+                    .syntax, "expected ',' and a \(name) in \(usage), found '\(current.text)'", at: current.offset)
             }
             try advance()
             let number: Double
@@ -290,10 +292,15 @@ struct PredicateParser {
             case .value(.int(let value)): number = Double(value)
             case .value(.double(let value)): number = value
             default:
-                throw error(.typeMismatch, "the \(name) in \(usage) must be a number of degrees, found '\(current.text)'", at: current.offset)
+                throw error(
+                    .typeMismatch, "the \(name) in \(usage) must be a number of degrees, found '\(current.text)'",
+                    at: current.offset)
             }
             guard number.isFinite, abs(number) <= limit else {
-                throw error(.typeMismatch, "a \(name) lies between -\(Int(limit)) and \(Int(limit)) degrees, not \(current.text)", at: current.offset)
+                throw error(
+                    .typeMismatch,
+                    "a \(name) lies between -\(Int(limit)) and \(Int(limit)) degrees, not \(current.text)",
+                    at: current.offset)
             }
             coordinates.append(number)
             try advance()
@@ -302,7 +309,8 @@ struct PredicateParser {
             throw error(.syntax, "expected ')' to close \(usage), found '\(current.text)'", at: current.offset)
         }
         try advance()
-        return .distance(key: key, keyOffset: keyOffset, latitude: coordinates[0], longitude: coordinates[1], offset: start)
+        return .distance(
+            key: key, keyOffset: keyOffset, latitude: coordinates[0], longitude: coordinates[1], offset: start)
     }
 
     /// `CAST(value, "NSDate")`: a date written in the format itself, as `NSPredicate` writes one

@@ -38,10 +38,12 @@ public struct PredicateSchema: Sendable {
             PredicateKey(name: "modificationDate", type: .date),
             PredicateKey(
                 name: "mediaType", type: .integer,
-                names: Dictionary(uniqueKeysWithValues: PHAssetMediaType.allCases.map { ($0.name, Int64($0.rawValue)) })),
+                names: Dictionary(
+                    uniqueKeysWithValues: PHAssetMediaType.allCases.map { ($0.name, Int64($0.rawValue)) })),
             PredicateKey(
                 name: "mediaSubtypes", type: .bitmask,
-                names: Dictionary(uniqueKeysWithValues: PHAssetMediaSubtype.named.map { ($0.name, Int64($0.subtype.rawValue)) })),
+                names: Dictionary(
+                    uniqueKeysWithValues: PHAssetMediaSubtype.named.map { ($0.name, Int64($0.subtype.rawValue)) })),
             PredicateKey(name: "duration", type: .double),
             PredicateKey(name: "pixelWidth", type: .integer),
             PredicateKey(name: "pixelHeight", type: .integer),

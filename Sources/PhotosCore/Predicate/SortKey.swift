@@ -26,7 +26,8 @@ extension PredicateSchema {
         if let key = key(named: name) {
             guard key.type != .location else {
                 throw PredicateFormatError(
-                    .unsupportedKey, "sorting by \(name) is not supported for \(className) (it is a place, not a value)",
+                    .unsupportedKey,
+                    "sorting by \(name) is not supported for \(className) (it is a place, not a value)",
                     format: name)
             }
             return SortKey(key: key.name, ascending: ascending)
