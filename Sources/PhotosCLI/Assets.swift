@@ -9,10 +9,12 @@ extension PhotosCommand {
         static let configuration = CommandConfiguration(
             abstract: "List assets, with PhotoKit's fetch options.",
             discussion: """
-                Predicates use PhotoKit's format and keys, e.g.
-                  --predicate 'mediaType == 1 AND favorite == YES'
-                  --predicate '(mediaSubtypes & 4) != 0'
+                Predicates use PhotoKit's format and keys, and the names the JSON writes, e.g.
+                  --predicate 'mediaType == video AND favorite == YES'
+                  --predicate 'mediaSubtypes CONTAINS "photoScreenshot"'   (or '(mediaSubtypes & 4) != 0')
                   --predicate 'creationDate >= CAST("2024-06-01T00:00:00+02:00", "NSDate")'
+                  --predicate 'filename LIKE[c] "IMG_*.HEIC"'
+                  --predicate 'distanceToLocation(location, 48.8566, 2.3522) < 5'   (kilometres)
                 Sort keys: creationDate, modificationDate, mediaType, pixelWidth, pixelHeight, duration...
                 """)
 
@@ -36,7 +38,9 @@ extension PhotosCommand {
         @Flag(help: "Include every burst member, not only representatives.")
         var includeAllBursts = false
 
-        @Option(help: ArgumentHelp("Only the assets of this album (a local identifier).", valueName: "id"))
+        @Option(help: ArgumentHelp(
+            "Only the assets of this album: its identifier (or a unique prefix), or the directory it mirrors.",
+            valueName: "album"))
         var album: String?
 
         func validate() throws {
@@ -64,11 +68,12 @@ extension PhotosCommand {
             }
             let result: PHFetchResult<PHAsset>
             if let album {
+                let identifier = try ObjectResolver(.library(library)).album(album)
                 let collectionOptions = PHFetchOptions()
                 collectionOptions.photoLibrary = library
                 guard
                     let collection = PHAssetCollection.fetchAssetCollections(
-                        withLocalIdentifiers: [album], options: collectionOptions
+                        withLocalIdentifiers: [identifier], options: collectionOptions
                     ).firstObject
                 else {
                     try options.requireAvailable(library)
@@ -96,7 +101,7 @@ extension PhotosCommand {
             if limit > 0 { query.append(("limit", "\(limit)")) }
             if includeHidden { query.append(("includeHidden", "true")) }
             if includeAllBursts { query.append(("includeAllBursts", "true")) }
-            if let album { query.append(("in", album)) }
+            if let album { query.append(("in", try ObjectResolver(.daemon(source)).album(album))) }
             if options.json { return try source.copyLines("/v1/assets", query) }
             var rows: [[String]] = []
             let decoder = JSONDecoder()

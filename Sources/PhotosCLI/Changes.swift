@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Photos
 import PhotosStore
+import PhotosWire
 
 extension PhotosCommand {
     /// `photos changes`: print the library's change log.
@@ -11,6 +12,12 @@ extension PhotosCommand {
             discussion: """
                 Each entry has a token; pass the last one you saw to --since to resume. Without --since, \
                 the whole log is printed, or, with --follow, what is committed from now on (as tail -f).
+                Without --json, one tab-separated line per object changed:
+                  TOKEN  TIME  inserted|updated|deleted  asset|album|folder  IDENTIFIER  PATH  [PROPERTIES]
+                TIME is the commit's (ISO 8601, in the config's time_zone, else the system's); PATH is the \
+                asset's first file or the album's or folder's directory (a deleted object's last one; - \
+                when there is none, or for a deletion read through photosd); PROPERTIES, for an update, \
+                the properties that changed.
                 """)
 
         @OptionGroup var options: LibraryOptions
@@ -25,6 +32,11 @@ extension PhotosCommand {
         func run() async throws {
             if let source = try daemon.daemon(for: options) { return try run(through: source) }
             let library = try options.open()
+            let lines = ChangeLines(zone: library.configuration.timeZone, paths: ChangeLines.paths(in: library))
+            func print(_ entry: LibraryChange) throws {
+                if options.json { return try Output.jsonLine(entry) }
+                try lines.print(entry)
+            }
             do {
                 guard follow else {
                     for entry in try library.database.changes(after: since ?? 0) { try print(entry) }
@@ -50,29 +62,113 @@ extension PhotosCommand {
             var query = since.map { [("since", "\($0)")] } ?? []
             if follow { query.append(("follow", "true")) }
             let decoder = JSONDecoder()
+            let lines = options.json
+                ? nil
+                : ChangeLines(
+                    zone: LibraryOptions.timeZone(try options.configFile().file),
+                    paths: ChangeLines.paths(through: source))
             try source.eachLine("/v1/changes", query, follow: follow) { line in
-                if options.json {
-                    Swift.print(line)
+                if let lines {
+                    try lines.print(try decoder.decode(LibraryChange.self, from: Data(line.utf8)))
                 } else {
-                    try print(try decoder.decode(LibraryChange.self, from: Data(line.utf8)))
+                    Swift.print(line)
                 }
                 if follow { fflush(nil) }
             }
         }
+    }
+}
 
-        private func print(_ entry: LibraryChange) throws {
-            if options.json {
-                try Output.jsonLine(entry)
-                return
+/// The change log as lines a person reads: per object, the token, the commit's time, the kind of
+/// change, the object's type, identifier and path, and an update's properties.
+struct ChangeLines {
+    /// The objects' paths, by identifier: `(assets, albums, folders)` to whatever of them is found.
+    typealias Paths = (_ assets: [String], _ albums: [String], _ folders: [String]) throws -> [String: String]
+
+    /// The zone the commit times are written in.
+    let zone: TimeZone
+    let paths: Paths
+
+    func print(_ entry: LibraryChange) throws {
+        let kinds = [("asset", entry.asset), ("album", entry.assetCollection), ("folder", entry.collectionList)]
+        func all(_ changes: ObjectChanges) -> [String] { changes.inserted + changes.updated + changes.deleted }
+        let found = try paths(all(entry.asset), all(entry.assetCollection), all(entry.collectionList))
+        // To the second: a person reads the time, the token orders the entries.
+        let date = Date(timeIntervalSince1970: entry.timestamp.rounded(.down))
+        let time = ISO8601.string(date, offset: zone.secondsFromGMT(for: date))
+        var text = ""
+        func line(_ kind: String, _ name: String, _ id: String, _ properties: String? = nil) {
+            let path = Output.escaped(found[id] ?? "-")
+            text += "\(entry.token)\t\(time)\t\(kind)\t\(name)\t\(id)\t\(path)"
+            text += (properties.map { "\t" + $0 } ?? "") + "\n"
+        }
+        for (name, changes) in kinds {
+            for id in changes.inserted { line("inserted", name, id) }
+            for id in changes.updated {
+                line("updated", name, id, changes.changedProperties[id]?.joined(separator: ",") ?? "")
             }
-            for (name, changes) in [("asset", entry.asset), ("album", entry.assetCollection), ("folder", entry.collectionList)] {
-                for id in changes.inserted { Swift.print("\(entry.token)\tinserted\t\(name)\t\(id)") }
-                for id in changes.updated {
-                    let properties = changes.changedProperties[id]?.joined(separator: ",") ?? ""
-                    Swift.print("\(entry.token)\tupdated\t\(name)\t\(id)\t\(properties)")
+            for id in changes.deleted { line("deleted", name, id) }
+        }
+        FileHandle.standardOutput.write(Data(text.utf8))
+    }
+
+    /// Paths from the library file: the objects as they are now, else as they were deleted.
+    static func paths(in library: PHPhotoLibrary) -> Paths {
+        { assets, albums, folders in
+            var found: [String: String] = [:]
+            let options = PHFetchOptions()
+            options.photoLibrary = library
+            options.includeHiddenAssets = true
+            options.includeAllBurstAssets = true
+            if !assets.isEmpty {
+                PHAsset.fetchAssets(withLocalIdentifiers: assets, options: options).enumerateObjects { asset, _, _ in
+                    found[asset.localIdentifier] = AssetDescription(asset).resources.first?.path
                 }
-                for id in changes.deleted { Swift.print("\(entry.token)\tdeleted\t\(name)\t\(id)") }
             }
+            let plain = PHFetchOptions()
+            plain.photoLibrary = library
+            if !albums.isEmpty {
+                PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: albums, options: plain).enumerateObjects {
+                    album, _, _ in found[album.localIdentifier] = CollectionDescription(album).path
+                }
+            }
+            if !folders.isEmpty {
+                PHCollectionList.fetchCollectionLists(withLocalIdentifiers: folders, options: plain).enumerateObjects {
+                    folder, _, _ in found[folder.localIdentifier] = CollectionDescription(folder).path
+                }
+            }
+            let gone = (assets + albums + folders).filter { found[$0] == nil }
+            for (id, object) in try library.database.deletedObjects(localIdentifiers: gone) {
+                found[id] = object.resources.first?.path ?? object.path
+            }
+            return found
+        }
+    }
+
+    /// Paths asked of photosd (its listings, a few hundred identifiers a request); a deleted object
+    /// has none there.
+    static func paths(through source: DaemonSource) -> Paths {
+        { assets, albums, folders in
+            var found: [String: String] = [:]
+            let decoder = JSONDecoder()
+            for (endpoint, identifiers) in [("/v1/assets", assets), ("/v1/albums", albums), ("/v1/folders", folders)] {
+                for start in stride(from: 0, to: identifiers.count, by: 200) {
+                    let chunk = identifiers[start..<min(start + 200, identifiers.count)]
+                    let listed = chunk.map(ObjectResolver.quoted).joined(separator: ",")
+                    var query = [("predicate", "localIdentifier IN {\(listed)}")]
+                    if endpoint == "/v1/assets" { query += [("includeHidden", "true"), ("includeAllBursts", "true")] }
+                    try source.eachLine(endpoint, query) { line in
+                        if endpoint == "/v1/assets" {
+                            let asset = try decoder.decode(AssetDescription.self, from: Data(line.utf8))
+                            found[asset.localIdentifier] = asset.resources.first?.path
+                        } else {
+                            let collection = try decoder.decode(CollectionDescription.self, from: Data(line.utf8))
+                            found[collection.localIdentifier] = collection.path
+                        }
+                    }
+                }
+            }
+            return found
         }
     }
 }

@@ -76,11 +76,21 @@ struct LibraryOptions: ParsableArguments {
         guard FileManager.default.fileExists(atPath: location.path) else {
             throw CLIError(Self.missing(location, socket: DaemonOptions.usualSocket(config.file, environment: environment)))
         }
+        // The config's time zone for dates without an offset, as photosd reads it: without it, the
+        // file printed a date in the system's zone that the daemon printed in the config's.
+        var configuration = PHPhotoLibrary.Configuration()
+        configuration.timeZone = Self.timeZone(config.file)
         do {
-            return try PHPhotoLibrary(url: URL(fileURLWithPath: location.path))
+            return try PHPhotoLibrary(url: URL(fileURLWithPath: location.path), configuration: configuration)
         } catch {
             throw CLIError("cannot open the library at \(location): \(error)")
         }
+    }
+
+    /// The zone for file dates with no UTC offset: the config's `time_zone`, else the system's
+    /// (photosd's rule, so the file and the daemon print the same dates).
+    static func timeZone(_ config: ConfigFile?) -> TimeZone {
+        config?.timeZone.flatMap(TimeZone.init(identifier:)) ?? .current
     }
 
     /// "no library at …": which library, found how, and the one photosd serves on `socket`, if it runs.
@@ -108,9 +118,11 @@ struct LibraryOptions: ParsableArguments {
         throw CLIError("cannot read the library at \(library.database.path ?? "memory"): \(reason)")
     }
 
-    /// The asset with this local identifier, hidden or a burst member alike (what `thumbnail` and
-    /// `export` name); an error for one the library does not hold, or cannot read.
-    func asset(_ identifier: String, in library: PHPhotoLibrary) throws -> PHAsset {
+    /// The asset `text` names (``ObjectResolver``: an identifier, a unique prefix, or one of its
+    /// files), hidden or a burst member alike (what `thumbnail` and `export` name); an error for one
+    /// the library does not hold, or cannot read.
+    func asset(_ text: String, in library: PHPhotoLibrary) throws -> PHAsset {
+        let identifier = try ObjectResolver(.library(library)).asset(text)
         let fetchOptions = PHFetchOptions()
         fetchOptions.photoLibrary = library
         fetchOptions.includeHiddenAssets = true

@@ -35,7 +35,8 @@ extension PhotosCommand {
         @Option(
             name: .customLong("time-zone"),
             help: ArgumentHelp(
-                "The time zone for file dates that carry no UTC offset (default: the system's).",
+                "The time zone for file dates that carry no UTC offset (default: the config's time_zone, "
+                    + "else the system's).",
                 valueName: "identifier"))
         var timeZone: String?
 
@@ -65,7 +66,7 @@ extension PhotosCommand {
             }
             let interactive = isatty(STDERR_FILENO) == 1
             let start = ContinuousClock.now
-            let zone = timeZone.flatMap(TimeZone.init(identifier:)) ?? .current
+            let zone = timeZone.flatMap(TimeZone.init(identifier:)) ?? LibraryOptions.timeZone(configFile.file)
             // Told after every directory: shown at most ten times a second.
             let shown = Mutex(start)
             let report = try FolderScanner(database: database, timeZone: zone).scan(roots: roots) { progress in

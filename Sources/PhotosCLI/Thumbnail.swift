@@ -16,7 +16,8 @@ extension PhotosCommand {
 
         @OptionGroup var options: LibraryOptions
 
-        @Argument(help: ArgumentHelp("The asset's local identifier.", valueName: "id"))
+        @Argument(help: ArgumentHelp(
+            "The asset: its local identifier, a unique prefix of it, or the path of one of its files.", valueName: "asset"))
         var identifier: String
 
         @Option(
@@ -102,7 +103,7 @@ extension PhotosCommand {
                 }
                 try Output.jsonLine(
                     Written(
-                        localIdentifier: identifier, path: URL(fileURLWithPath: output).path,
+                        localIdentifier: asset.localIdentifier, path: URL(fileURLWithPath: output).path,
                         pixelWidth: Int(image.size.width), pixelHeight: Int(image.size.height),
                         format: encoding.rawValue))
             } else {

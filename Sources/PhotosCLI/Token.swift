@@ -32,7 +32,7 @@ extension PhotosCommand.Token {
         var access: String
 
         @Option(name: .customLong("album"), help: ArgumentHelp(
-            "An album a limited token sees (local identifier, or a directory-backed album's directory). Repeatable.",
+            "An album a limited token sees (its identifier or a unique prefix, or the directory it mirrors). Repeatable.",
             valueName: "id"))
         var albums: [String] = []
 
@@ -56,10 +56,13 @@ extension PhotosCommand.Token {
 
         func run() throws {
             let level = AccessLevel(rawValue: access)!
-            let database = try options.open().database
+            let library = try options.open()
+            let database = library.database
             var identifiers: [String] = []
             if !albums.isEmpty {
-                let resolved = try database.resolveAlbums(albums)
+                // Each as every command reads an album (a prefix too); the store then checks each is an album.
+                let resolver = ObjectResolver(.library(library))
+                let resolved = try database.resolveAlbums(try albums.map { try resolver.album($0) })
                 guard resolved.missing.isEmpty else {
                     throw CLIError("no album \(resolved.missing.joined(separator: ", ")) in the library")
                 }

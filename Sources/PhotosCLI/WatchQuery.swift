@@ -53,7 +53,9 @@ extension PhotosCommand {
         @Flag(help: "Include every burst member, not only representatives.")
         var includeAllBursts = false
 
-        @Option(help: ArgumentHelp("Only the assets of this album (a local identifier).", valueName: "id"))
+        @Option(help: ArgumentHelp(
+            "Only the assets of this album: its identifier (or a unique prefix), or the directory it mirrors.",
+            valueName: "album"))
         var album: String?
 
         @Flag(help: "Follow albums instead of assets (with --predicate, --sort, --limit, --type).")
@@ -77,8 +79,8 @@ extension PhotosCommand {
             if type != nil, !albums { throw ValidationError("--type goes with --albums") }
         }
 
-        /// The fetch options as the API takes them.
-        var body: [UInt8] {
+        /// The fetch options as the API takes them, `--album` resolved to the identifier `album`.
+        func body(album: String?) -> [UInt8] {
             var options: [String: Any] = [:]
             if let predicate { options["predicate"] = predicate }
             if !sort.isEmpty { options["sort"] = sort }
@@ -100,13 +102,21 @@ extension PhotosCommand {
             let connection: APIConnection
             let head: (status: Int, headers: [String: String])
             do {
+                let resolved = try album.map {
+                    try ObjectResolver(
+                        .daemon(
+                            DaemonSource(
+                                socket: path, authorization: DaemonOptions.authorization(token),
+                                peers: owner.trustedPeers()))
+                    ).album($0)
+                }
                 // No read timeout: a query may see no change for hours.
                 connection = try APIConnection(
                     socket: path, timeout: nil, trusting: owner.trustedPeers())
                 head = try connection.send(
                     "POST", "/v1/queries",
                     headers: DaemonOptions.authorization(token).merging(["Content-Type": "application/json"]) { $1 },
-                    body: body)
+                    body: body(album: resolved))
             } catch let error as APIConnection.ConnectionError where error.notListening {
                 throw CLIError("photosd is not running on \(path) (start it, or pass --socket)")
             } catch let error as APIConnection.ConnectionError {

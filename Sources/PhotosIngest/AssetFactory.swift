@@ -78,6 +78,8 @@ public enum AssetFactory {
         // the file is read again); otherwise the library's stay.
         if let rating = metadata.rating { record.rating = Int64(rating) }
         record.isSelfie = metadata.isFrontCamera == true
+        record.make = metadata.make
+        record.model = metadata.model
     }
 
     static func resource(for file: CrawledFile, metadata: FileMetadata, type: PHAssetResourceType) -> ResourceRecord {

@@ -64,6 +64,16 @@ public struct AssetQuery: Sendable, Hashable {
         switch key {
         case "favorite", "isFavorite": "asset.isFavorite"
         case "hidden", "isHidden": "asset.isHidden"
+        case "creationDateHasOffset": "(asset.creationDateIsFloating = 0)"
+        // The first file's name, the one the JSON's resources list first (the original photo or
+        // video); `originalFilename` is NULL when it is the file's name.
+        case "filename":
+            """
+            (SELECT COALESCE(resource.originalFilename, resource.name) FROM resource WHERE resource.assetId = asset.id \
+            ORDER BY resource.type, resource.id LIMIT 1)
+            """
+        // Whether there is a location: the latitude and longitude are NULL together.
+        case "location": "asset.latitude"
         default: "asset." + key
         }
     }

@@ -356,6 +356,12 @@ extension LibraryDatabase {
                 CREATE INDEX resource_by_directory_pairing_name ON resource(directoryId, pairingName);
                 """)
         }
+        migrator.registerMigration("v23: camera make and model") { db in
+            // For the predicate keys `make` and `model` (EXIF Make and Model). Photos scanned before
+            // get them when their files are read again.
+            try db.execute(sql: "ALTER TABLE asset ADD COLUMN make TEXT")
+            try db.execute(sql: "ALTER TABLE asset ADD COLUMN model TEXT")
+        }
         return migrator
     }
 

@@ -88,6 +88,7 @@ public final class LibraryDatabase: Sendable {
         configuration.prepareDatabase { db in
             db.add(function: Self.foldFunction)
             db.add(function: Self.likeFunction)
+            db.add(function: Self.distanceFunction)
             try db.execute(sql: "PRAGMA foreign_keys = ON")
             // In WAL mode, NORMAL syncs at checkpoints rather than at every commit: a committed
             // change survives a crash of any process; a power loss may take back the last few. FULL
@@ -115,6 +116,15 @@ public final class LibraryDatabase: Sendable {
             let pattern = String.fromDatabaseValue(values[1])
         else { return nil }
         return PredicateFunctions.like(text, pattern: pattern, flags: Int.fromDatabaseValue(values[2]) ?? 0)
+    }
+
+    /// `photos_distance(lat, lon, lat, lon)`: kilometres between two points, for `distanceToLocation`.
+    private static let distanceFunction = DatabaseFunction(
+        PredicateFunctions.distanceFunctionName, argumentCount: 4, pure: true
+    ) { values in
+        let numbers = values.compactMap { Double.fromDatabaseValue($0) }
+        guard numbers.count == 4 else { return nil }
+        return PredicateFunctions.distance(numbers[0], numbers[1], numbers[2], numbers[3])
     }
 
     /// Runs `body` in a read transaction: a consistent snapshot of the library.

@@ -354,7 +354,7 @@ struct PredicateSQLTests {
             PredicateSchema.asset.keys.map(\.name) == [
                 "localIdentifier", "creationDate", "modificationDate", "mediaType", "mediaSubtypes", "duration",
                 "pixelWidth", "pixelHeight", "favorite", "hidden", "burstIdentifier", "adjustmentFormatIdentifier",
-                "rating",
+                "rating", "representsBurst", "creationDateHasOffset", "filename", "make", "model", "location",
             ])
         #expect(
             PredicateSchema.assetCollection.keys.map(\.name) == [

@@ -143,7 +143,10 @@ enum FileOperations {
     /// Copies `source` to a new file at `destination` (which must not exist), then `fsync`s it.
     /// Only the data is copied (`lseek(SEEK_DATA)`, `lseek(SEEK_HOLE)`, then `ftruncate` to the
     /// size): a sparse file stays sparse, a 100 GB disk image of a few megabytes is not inflated.
-    static func copy(_ source: String, to destination: String) throws {
+    ///
+    /// With `preservingAttributes`, the copy keeps the source's permission bits (read, write and
+    /// execute for owner, group and others) and its access and modification times, as `cp -p` does.
+    static func copy(_ source: String, to destination: String, preservingAttributes: Bool = false) throws {
         let input = try retrying("open", source) { PathBytes.withCString(source) { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY) } }
         defer { close(input) }
         var info = stat()
@@ -183,6 +186,12 @@ enum FileOperations {
                 offset = hole
             }
             _ = try retrying("ftruncate", destination) { ftruncate(output, end) }
+            if preservingAttributes {
+                // After the last write, which would set the modification time anew.
+                _ = try retrying("fchmod", destination) { fchmod(output, info.st_mode & 0o777) }
+                var times = [info.st_atim, info.st_mtim]
+                _ = try retrying("futimens", destination) { futimens(output, &times) }
+            }
         }
     }
 

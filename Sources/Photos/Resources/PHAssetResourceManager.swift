@@ -131,8 +131,12 @@ public final class PHAssetResourceManager: NSObject, @unchecked Sendable {
 /// ``PHAssetResourceManager/writeData(for:toFile:options:completionHandler:)`` write with it.
 public enum ResourceFileCopy {
     /// Copies `source` to `destination`; throws a `PHPhotosError` naming the file and the reason.
-    public static func copy(_ source: String, to destination: String) throws {
-        try place(destination) { temporary in try FileOperations.copy(source, to: temporary) }
+    /// With `preservingAttributes`, the copy keeps the source's mode and its access and
+    /// modification times (`cp -p`; `photos export`).
+    public static func copy(_ source: String, to destination: String, preservingAttributes: Bool = false) throws {
+        try place(destination) { temporary in
+            try FileOperations.copy(source, to: temporary, preservingAttributes: preservingAttributes)
+        }
     }
 
     /// Writes `bytes` as a new file at `destination`; throws a `PHPhotosError` if the name is

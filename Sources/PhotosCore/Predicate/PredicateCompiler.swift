@@ -12,6 +12,8 @@ struct PredicateCompiler {
             case key(PredicateKey)
             case evaluatedObject
             case integerExpression
+            /// `distanceToLocation(…)`: kilometres, a number.
+            case distance
             case value(PredicateValue)
         }
 
@@ -38,6 +40,7 @@ struct PredicateCompiler {
             case .key(let key): "\(key.type.label) key '\(name)'"
             case .evaluatedObject: "SELF"
             case .integerExpression: "bitwise expression \(name)"
+            case .distance: "distance \(name)"
             case .value(let value): value.kindDescription
             }
         }
@@ -51,9 +54,10 @@ struct PredicateCompiler {
                 case .bool: "bool"
                 case .date: "date"
                 case .string: "string"
+                case .location: "location"
                 }
             case .evaluatedObject: "string"
-            case .integerExpression: "number"
+            case .integerExpression, .distance: "number"
             case .value: "value"
             }
         }
@@ -66,9 +70,9 @@ struct PredicateCompiler {
         /// Whether `<`, `>` and BETWEEN make sense: not for booleans or SELF.
         var isOrderable: Bool {
             switch kind {
-            case .key(let key): key.type != .bool
+            case .key(let key): key.type != .bool && key.type != .location
             case .evaluatedObject: false
-            case .integerExpression: true
+            case .integerExpression, .distance: true
             case .value(let value): value != .null && value != .bool(true) && value != .bool(false)
             }
         }
@@ -128,11 +132,14 @@ struct PredicateCompiler {
     // MARK: - Comparisons
 
     private func compile(_ comparison: PredicateComparison) throws(PredicateFormatError) -> SQLFragment {
-        var left = try term(comparison.left)
-        var right = try term(comparison.right)
+        var left = try term(namesAsValues(comparison.left, comparedWith: comparison.right))
+        var right = try term(namesAsValues(comparison.right, comparedWith: comparison.left))
         var operatorType = comparison.operatorType
         let at = comparison.offset
         let name = operatorType.rawValue
+        if operatorType == .contains, case .key(let key) = left.kind, key.type == .bitmask {
+            return try bitContained(left, right, at: at)
+        }
 
         guard left.hasKey || right.hasKey else {
             throw error(.unsupportedFeature, "comparison '\(comparison)' must involve a key or SELF", at: at)
@@ -167,6 +174,40 @@ struct PredicateCompiler {
         case .beginsWith, .endsWith, .contains, .like:
             return try stringOperator(left, right, operatorType, options: options, at: at)
         }
+    }
+
+    /// A bare word on the right of a key with value names (`mediaType == video`) is that name, when
+    /// the schema has no key so spelled; inside `{…}` too.
+    private func namesAsValues(_ operand: PredicateOperand, comparedWith other: PredicateOperand) -> PredicateOperand {
+        guard case .key(let keyName, _) = other, let key = schema.key(named: keyName), !key.names.isEmpty else {
+            return operand
+        }
+        if case .key(let word, let offset) = operand, schema.key(named: word) == nil, key.names[word] != nil {
+            return .value(.string(word), offset: offset)
+        }
+        return operand
+    }
+
+    /// `mediaSubtypes CONTAINS "photoLive"` (or a number of bits, or a collection of names, all
+    /// needed): the bits are set, as the JSON's list holds the name.
+    private func bitContained(_ left: Term, _ right: Term, at: Int) throws(PredicateFormatError) -> SQLFragment {
+        let values: [PredicateValue]
+        switch right.value {
+        case .array(let elements): values = elements
+        case .some(let value): values = [value]
+        case nil:
+            throw error(
+                .typeMismatch, "CONTAINS on \(left.label) needs a name or a number, not \(right.label)",
+                at: right.offset)
+        }
+        var bits: Int64 = 0
+        for value in values {
+            guard case .int(let number) = try bind(value, comparedWith: left, options: [], at: right.offset) else {
+                throw error(.typeMismatch, "\(left.label) cannot contain \(value.kindDescription)", at: right.offset)
+            }
+            bits |= number
+        }
+        return SQLFragment(sql: "(\(left.sql) & ?) = ?", arguments: [.int(bits), .int(bits)])
     }
 
     private func equality(_ left: Term, _ right: Term, negated: Bool, options: PredicateComparisonOptions, at: Int)
@@ -341,6 +382,24 @@ struct PredicateCompiler {
 
     private func term(_ operand: PredicateOperand) throws(PredicateFormatError) -> Term {
         switch operand {
+        case .distance(let name, let keyOffset, let latitude, let longitude, let offset):
+            guard let key = schema.key(named: name) else {
+                throw error(.unsupportedKey, schema.unsupportedKeyMessage(name), at: keyOffset)
+            }
+            guard key.type == .location else {
+                throw error(
+                    .typeMismatch,
+                    "\(PredicateParser.distanceFunction) measures from a location key, "
+                        + "not \(key.type.label) key '\(name)'",
+                    at: keyOffset)
+            }
+            let latitudeColumn = column("latitude")
+            let longitudeColumn = column("longitude")
+            return Term(
+                kind: .distance, offset: offset,
+                sql: "\(PredicateFunctions.distanceFunctionName)(\(latitudeColumn), \(longitudeColumn), ?, ?)",
+                arguments: [.double(latitude), .double(longitude)], nullable: [latitudeColumn, longitudeColumn],
+                hasKey: true, name: operand.description)
         case .value(let value, let offset):
             return Term(kind: .value(value), offset: offset)
         case .evaluatedObject(let offset):
@@ -423,6 +482,12 @@ struct PredicateCompiler {
                 return .int(number)
             case (.integer, .double(let number)), (.double, .double(let number)):
                 return .double(number)
+            case (.integer, .string(let text)) where !key.names.isEmpty,
+                (.bitmask, .string(let text)) where !key.names.isEmpty:
+                guard let number = key.names[text] else {
+                    throw error(.typeMismatch, message + ": " + unknownName(text, of: key), at: offset)
+                }
+                return .int(number)
             case (.bool, .bool(let flag)):
                 return .int(flag ? 1 : 0)
             case (.bool, .int(let number)) where number == 0 || number == 1:
@@ -436,9 +501,23 @@ struct PredicateCompiler {
             }
         case (.integerExpression, .int(let number)):
             return .int(number)
+        case (.distance, .int(let number)):
+            return .double(Double(number))
+        case (.distance, .double(let number)):
+            return .double(number)
         default:
             throw mismatch
         }
+    }
+
+    /// "not a mediaType name (did you mean 'image'?); the names are …".
+    private func unknownName(_ text: String, of key: PredicateKey) -> String {
+        let names = key.names.sorted { $0.value < $1.value }.map(\.key)
+        var message = "not a \(key.name) name"
+        if let near = PredicateSchema.nearestSpelling(of: text, among: names) {
+            message += " (did you mean '\(near)'?)"
+        }
+        return message + "; the names are \(names.joined(separator: ", "))"
     }
 
     /// The term's SQL, wrapped in `photos_fold` when modifiers apply to a string column.
@@ -478,6 +557,7 @@ extension PredicateKeyType {
         case .date: "date"
         case .string: "string"
         case .bitmask: "bitmask"
+        case .location: "location"
         }
     }
 }

@@ -9,7 +9,10 @@ import Foundation
 /// - `photos_like(value, pattern, flags INTEGER) -> INTEGER`: 1 if `like(value, pattern:, flags:)`, else 0;
 ///   NULL if value or pattern is NULL.
 ///
-/// Both are deterministic and may be registered as such.
+/// - `photos_distance(latitude, longitude, latitude, longitude) -> REAL`: `distance(…)` in
+///   kilometres; NULL when a coordinate is NULL (`distanceToLocation` in a predicate).
+///
+/// All are deterministic and may be registered as such.
 ///
 /// ```swift
 /// PredicateFunctions.fold("Crème", flags: 3)   // "creme": case (1) and diacritics (2)
@@ -20,6 +23,22 @@ public enum PredicateFunctions {
     public static let foldFunctionName = "photos_fold"
     /// The SQL name of the LIKE function.
     public static let likeFunctionName = "photos_like"
+    /// The SQL name of the distance function.
+    public static let distanceFunctionName = "photos_distance"
+    /// The mean radius of the Earth in kilometres (IUGG), the sphere `distance` measures on.
+    public static let earthRadius = 6371.0088
+
+    /// The great-circle distance in kilometres between two points given in degrees (haversine on
+    /// a sphere: within 0.5 % of the ellipsoid's distance, plenty for "within 5 km of").
+    public static func distance(_ latitude1: Double, _ longitude1: Double, _ latitude2: Double, _ longitude2: Double)
+        -> Double
+    {
+        let radians = Double.pi / 180
+        let phi1 = latitude1 * radians, phi2 = latitude2 * radians
+        let dPhi = (latitude2 - latitude1) * radians, dLambda = (longitude2 - longitude1) * radians
+        let a = sin(dPhi / 2) * sin(dPhi / 2) + cos(phi1) * cos(phi2) * sin(dLambda / 2) * sin(dLambda / 2)
+        return 2 * earthRadius * asin(min(1, a.squareRoot()))
+    }
     /// Flag bit for `[c]`: fold case.
     public static let caseInsensitive = 1
     /// Flag bit for `[d]`: fold diacritics.

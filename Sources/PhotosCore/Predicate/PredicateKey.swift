@@ -12,6 +12,9 @@ public enum PredicateKeyType: Sendable, Hashable {
     case string
     /// An INTEGER column of option bits, usable with `&` and `|` (`mediaSubtypes`).
     case bitmask
+    /// Where an asset was taken (`location`): compared with `nil`, or measured with
+    /// `distanceToLocation(location, latitude, longitude)` in kilometres.
+    case location
 }
 
 /// One key a class supports: its canonical name, accepted aliases, and type.
@@ -28,12 +31,20 @@ public struct PredicateKey: Sendable, Hashable {
     public let type: PredicateKeyType
     /// Whether the column may hold NULL; comparisons on such columns are guarded so `NOT` stays two-valued.
     public let isNullable: Bool
+    /// The names the JSON writes for the key's values, with the numbers they stand for: an integer
+    /// key compares with a name as with its number (`mediaType == "video"`, or bare `video`), and a
+    /// bitmask key `CONTAINS` a name as the JSON's list does (`mediaSubtypes CONTAINS "photoLive"`).
+    public let names: [String: Int64]
 
-    /// Creates a key. `isNullable` defaults to true for dates and strings, false otherwise.
-    public init(name: String, aliases: [String] = [], type: PredicateKeyType, isNullable: Bool? = nil) {
+    /// Creates a key. `isNullable` defaults to true for dates, strings and locations, false otherwise.
+    public init(
+        name: String, aliases: [String] = [], type: PredicateKeyType, isNullable: Bool? = nil,
+        names: [String: Int64] = [:]
+    ) {
         self.name = name
         self.aliases = aliases
         self.type = type
-        self.isNullable = isNullable ?? (type == .date || type == .string)
+        self.isNullable = isNullable ?? (type == .date || type == .string || type == .location)
+        self.names = names
     }
 }

@@ -48,6 +48,8 @@ extension PredicateOperand: CustomStringConvertible {
         case .evaluatedObject: "SELF"
         case .value(let value, _): value.formatLiteral
         case .bitwise(let left, let op, let right): "(\(left) \(op.rawValue) \(right))"
+        case .distance(let key, _, let latitude, let longitude, _):
+            "\(PredicateParser.distanceFunction)(\(key), \(latitude), \(longitude))"
         }
     }
 }

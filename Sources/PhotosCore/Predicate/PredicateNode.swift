@@ -116,12 +116,16 @@ public indirect enum PredicateOperand: Sendable, Hashable {
     case value(PredicateValue, offset: Int)
     /// `left & right` or `left | right`.
     case bitwise(PredicateOperand, PredicateBitwiseOperator, PredicateOperand)
+    /// `distanceToLocation(key, latitude, longitude)`: the great-circle distance in kilometres from
+    /// the point (degrees) to where the object was taken; `key` is the location key as written.
+    case distance(key: String, keyOffset: Int, latitude: Double, longitude: Double, offset: Int)
 
     /// Character offset where the operand starts.
     public var offset: Int {
         switch self {
         case .key(_, let offset), .evaluatedObject(let offset), .value(_, let offset): offset
         case .bitwise(let left, _, _): left.offset
+        case .distance(_, _, _, _, let offset): offset
         }
     }
 }

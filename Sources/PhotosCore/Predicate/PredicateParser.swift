@@ -17,6 +17,8 @@ struct PredicateParser {
     static let maximumDepth = 64
     /// The most comparisons accepted in one format; each binds one or two values, and SQLite binds at most 32766.
     static let maximumComparisons = 10_000
+    /// The one function the language has: `distanceToLocation(location, latitude, longitude)`, in kilometres.
+    static let distanceFunction = "distanceToLocation"
 
     /// A parse result: a predicate or an operand, with where it starts.
     private enum Parsed {
@@ -227,7 +229,14 @@ struct PredicateParser {
         case .key(let name):
             try advance()
             if current.isSymbol("(") {
-                throw error(.unsupportedFeature, "function expressions are not supported: '\(name)('", at: token.offset)
+                guard name == Self.distanceFunction else {
+                    throw error(
+                        .unsupportedFeature,
+                        "function expressions are not supported: '\(name)(' "
+                            + "(the one function is \(Self.distanceFunction))",
+                        at: token.offset)
+                }
+                return .operand(try parseDistance(at: token.offset))
             }
             return .operand(.key(name, offset: token.offset))
         case .evaluatedObject:
@@ -256,6 +265,52 @@ struct PredicateParser {
         default:
             throw error(.syntax, "expected a key or value, found '\(token.text)'", at: token.offset)
         }
+    }
+
+    /// `distanceToLocation(location, latitude, longitude)`: kilometres from the point, given in
+    /// degrees (north and east positive), to where the object was taken.
+    /// ```
+    /// distanceToLocation(location, 48.8566, 2.3522) < 5
+    /// ```
+    private mutating func parseDistance(at start: Int) throws(PredicateFormatError) -> PredicateOperand {
+        let usage = "\(Self.distanceFunction)(location, latitude, longitude)"
+        try advance()  // The '('.
+        guard case .key(let key) = current.kind else {
+            throw error(.syntax, "\(usage) takes a location key first, found '\(current.text)'", at: current.offset)
+        }
+        let keyOffset = current.offset
+        try advance()
+        var coordinates: [Double] = []
+        for (name, limit) in [("latitude", 90.0), ("longitude", 180.0)] {
+            guard current.isSymbol(",") else {
+                throw error(
+                    .syntax, "expected ',' and a \(name) in \(usage), found '\(current.text)'", at: current.offset)
+            }
+            try advance()
+            let number: Double
+            switch current.kind {
+            case .value(.int(let value)): number = Double(value)
+            case .value(.double(let value)): number = value
+            default:
+                throw error(
+                    .typeMismatch, "the \(name) in \(usage) must be a number of degrees, found '\(current.text)'",
+                    at: current.offset)
+            }
+            guard number.isFinite, abs(number) <= limit else {
+                throw error(
+                    .typeMismatch,
+                    "a \(name) lies between -\(Int(limit)) and \(Int(limit)) degrees, not \(current.text)",
+                    at: current.offset)
+            }
+            coordinates.append(number)
+            try advance()
+        }
+        guard current.isSymbol(")") else {
+            throw error(.syntax, "expected ')' to close \(usage), found '\(current.text)'", at: current.offset)
+        }
+        try advance()
+        return .distance(
+            key: key, keyOffset: keyOffset, latitude: coordinates[0], longitude: coordinates[1], offset: start)
     }
 
     /// `CAST(value, "NSDate")`: a date written in the format itself, as `NSPredicate` writes one

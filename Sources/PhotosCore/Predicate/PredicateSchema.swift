@@ -24,15 +24,26 @@ public struct PredicateSchema: Sendable {
         keys.first { $0.name == name || $0.aliases.contains(name) }
     }
 
-    /// PHAsset: the documented keys plus `adjustmentFormatIdentifier`, which PhotoKit accepts undocumented.
+    /// PHAsset: the documented keys plus `adjustmentFormatIdentifier`, which PhotoKit accepts
+    /// undocumented, and the keys of the asset JSON (`representsBurst`, `creationDateHasOffset`,
+    /// `filename`: the name of the asset's first file, the one its `resources` list first; `make`
+    /// and `model`: the camera's, from the file's EXIF;
+    /// `location`: compared with `nil`, or measured with `distanceToLocation`). `mediaType` and
+    /// `mediaSubtypes` take the JSON's names as well as numbers.
     public static let asset = PredicateSchema(
         className: "PHAsset",
         keys: [
             PredicateKey(name: "localIdentifier", type: .string, isNullable: false),
             PredicateKey(name: "creationDate", type: .date),
             PredicateKey(name: "modificationDate", type: .date),
-            PredicateKey(name: "mediaType", type: .integer),
-            PredicateKey(name: "mediaSubtypes", type: .bitmask),
+            PredicateKey(
+                name: "mediaType", type: .integer,
+                names: Dictionary(
+                    uniqueKeysWithValues: PHAssetMediaType.allCases.map { ($0.name, Int64($0.rawValue)) })),
+            PredicateKey(
+                name: "mediaSubtypes", type: .bitmask,
+                names: Dictionary(
+                    uniqueKeysWithValues: PHAssetMediaSubtype.named.map { ($0.name, Int64($0.subtype.rawValue)) })),
             PredicateKey(name: "duration", type: .double),
             PredicateKey(name: "pixelWidth", type: .integer),
             PredicateKey(name: "pixelHeight", type: .integer),
@@ -41,6 +52,12 @@ public struct PredicateSchema: Sendable {
             PredicateKey(name: "burstIdentifier", type: .string),
             PredicateKey(name: "adjustmentFormatIdentifier", type: .string),
             PredicateKey(name: "rating", type: .integer, isNullable: false),
+            PredicateKey(name: "representsBurst", type: .bool),
+            PredicateKey(name: "creationDateHasOffset", type: .bool),
+            PredicateKey(name: "filename", aliases: ["originalFilename"], type: .string),
+            PredicateKey(name: "make", type: .string),
+            PredicateKey(name: "model", type: .string),
+            PredicateKey(name: "location", type: .location),
         ]
     )
 

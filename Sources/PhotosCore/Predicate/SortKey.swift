@@ -24,6 +24,12 @@ extension PredicateSchema {
     /// key as given.
     public func sortKey(_ name: String, ascending: Bool) throws(PredicateFormatError) -> SortKey {
         if let key = key(named: name) {
+            guard key.type != .location else {
+                throw PredicateFormatError(
+                    .unsupportedKey,
+                    "sorting by \(name) is not supported for \(className) (it is a place, not a value)",
+                    format: name)
+            }
             return SortKey(key: key.name, ascending: ascending)
         }
         if name.uppercased() == "SELF" {
@@ -39,17 +45,17 @@ extension PredicateSchema {
             message = "key paths are not supported: '\(name)' for \(className)"
         } else if let other = PredicateSchema.all.first(where: { $0.key(named: name) != nil }) {
             message += " (it is a \(other.className) key)"
-        } else if let near = nearestSpelling(of: name) {
+        } else if let near = Self.nearestSpelling(of: name, among: keys.flatMap { [$0.name] + $0.aliases }) {
             message += " (did you mean '\(near)'?)"
         }
         return message
     }
 
-    /// A key name or alias within two edits of `name`, ignoring case (`mediaSubtype` → `mediaSubtypes`).
-    private func nearestSpelling(of name: String) -> String? {
+    /// The spelling within two edits of `name`, ignoring case (`mediaSubtype` → `mediaSubtypes`).
+    static func nearestSpelling(of name: String, among spellings: [String]) -> String? {
         let target = Array(name.lowercased())
         var best: (spelling: String, distance: Int)?
-        for spelling in keys.flatMap({ [$0.name] + $0.aliases }) {
+        for spelling in spellings {
             let distance = editDistance(target, Array(spelling.lowercased()))
             if distance <= 2, distance < best?.distance ?? .max {
                 best = (spelling, distance)
@@ -59,7 +65,7 @@ extension PredicateSchema {
     }
 
     /// Levenshtein distance, one row at a time.
-    private func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+    private static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
         guard !a.isEmpty else { return b.count }
         guard !b.isEmpty else { return a.count }
         var previous = Array(0...b.count)

@@ -57,6 +57,10 @@ public struct AssetRecord: Sendable, Hashable, Codable, Identifiable, FetchableR
     public var rating: Int64
     /// Taken with a phone's front camera (the Selfies smart album).
     public var isSelfie: Bool
+    /// The camera's maker (EXIF `Make`), for predicates (`make`).
+    public var make: String?
+    /// The camera's model (EXIF `Model`), for predicates (`model`).
+    public var model: String?
     /// Which original of a RAW+JPEG pair renders and edits start from: 0 the compressed one (the
     /// `.photo`, the default), 1 the RAW (the `.alternatePhoto`); `PHAsset.OriginalResourceChoice`.
     public var originalResourceChoice: Int64
@@ -91,6 +95,8 @@ public struct AssetRecord: Sendable, Hashable, Codable, Identifiable, FetchableR
         self.isRAW = false
         self.rating = 0
         self.isSelfie = false
+        self.make = nil
+        self.model = nil
         self.originalResourceChoice = 0
     }
 
@@ -123,6 +129,8 @@ public struct AssetRecord: Sendable, Hashable, Codable, Identifiable, FetchableR
         isRAW = try container.decode(Bool.self, forKey: .isRAW)
         rating = try container.decodeIfPresent(Int64.self, forKey: .rating) ?? 0
         isSelfie = try container.decodeIfPresent(Bool.self, forKey: .isSelfie) ?? false
+        make = try container.decodeIfPresent(String.self, forKey: .make)
+        model = try container.decodeIfPresent(String.self, forKey: .model)
         originalResourceChoice = try container.decodeIfPresent(Int64.self, forKey: .originalResourceChoice) ?? 0
     }
 
@@ -134,6 +142,7 @@ public struct AssetRecord: Sendable, Hashable, Codable, Identifiable, FetchableR
         "creationDate", "creationDateOffset", "creationDateIsFloating", "modificationDate", "addedDate", "latitude",
         "longitude", "altitude", "duration", "isFavorite", "isHidden", "burstIdentifier", "burstSelectionTypes",
         "representsBurst", "adjustmentFormatIdentifier", "isRAW", "rating", "isSelfie", "originalResourceChoice",
+        "make", "model",
     ]
 
     /// ``columnNames`` as an SQL result list: `SELECT \(AssetRecord.selectionSQL) FROM asset WHERE ...`.
@@ -147,7 +156,7 @@ public struct AssetRecord: Sendable, Hashable, Codable, Identifiable, FetchableR
         localIdentifier, mediaType, mediaSubtypes, sourceType, pixelWidth, pixelHeight, creationDate,
         creationDateOffset, creationDateIsFloating, modificationDate, addedDate, latitude, longitude, altitude,
         duration, isFavorite, isHidden, burstIdentifier, burstSelectionTypes, representsBurst,
-        adjustmentFormatIdentifier, isRAW, rating, isSelfie, originalResourceChoice,
+        adjustmentFormatIdentifier, isRAW, rating, isSelfie, originalResourceChoice, make, model,
     ]}
 
     public mutating func didInsert(_ inserted: InsertionSuccess) {
@@ -185,6 +194,8 @@ public struct AssetRecord: Sendable, Hashable, Codable, Identifiable, FetchableR
         rating = try row.column("rating")
         isSelfie = try row.column("isSelfie")
         originalResourceChoice = try row.column("originalResourceChoice")
+        make = try row.column("make")
+        model = try row.column("model")
     }
 
     /// The asset's columns, for inserts and updates.
@@ -215,5 +226,7 @@ public struct AssetRecord: Sendable, Hashable, Codable, Identifiable, FetchableR
         container["rating"] = rating
         container["isSelfie"] = isSelfie
         container["originalResourceChoice"] = originalResourceChoice
+        container["make"] = make
+        container["model"] = model
     }
 }
