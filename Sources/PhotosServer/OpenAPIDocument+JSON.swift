@@ -47,7 +47,7 @@ extension OpenAPIDocument {
         }
       },
       "predicate": {
-        "description": "A PhotoKit predicate format, e.g. `favorite == YES AND mediaType == 1`.",
+        "description": "A PhotoKit predicate format, e.g. `favorite == YES AND mediaType == 1`; the asset JSON's keys and names work too (`mediaType == video`, `mediaSubtypes CONTAINS \"photoLive\"`, `filename`, `make`, `model`, `distanceToLocation(location, 48.85, 2.35) < 5` in kilometres).",
         "in": "query",
         "name": "predicate",
         "schema": {
@@ -1259,6 +1259,13 @@ extension OpenAPIDocument {
           },
           "startedAt": {
             "type": "number"
+          },
+          "startup": {
+            "description": "What the startup crawl did: directoriesDone, filesSeen, ingested, rejected, seconds.",
+            "type": [
+              "object",
+              "null"
+            ]
           },
           "unwatchedDirectories": {
             "type": "integer"
