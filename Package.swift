@@ -52,11 +52,15 @@ let package = Package(
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         // Image decoding and thumbnails (issue 13): libvips streams, shrinks on load, and reads
         // JPEG, PNG, WebP, GIF, TIFF, HEIC/AVIF (libheif) and JPEG XL from Debian's packages.
-        .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
+        // Opened on the first image (dlopen), as FFmpeg and LibRaw are: linked, libvips and the
+        // ninety libraries it needs would load into every `photos` command and photosd. So CVips
+        // gives the headers only; its pkg-config name is GLib's, for the include paths the vips
+        // headers need (pkg-config's flags link what they name: GLib alone, not libvips).
+        .systemLibrary(name: "CVips", pkgConfig: "glib-2.0", providers: [.apt(["libvips-dev"])]),
         // libvips' options are C varargs, which Swift cannot call: plain wrappers for PhotosImaging.
         // Little CMS, which libvips uses too: CPhotosVips keeps one colour transform per embedded
-        // profile, where libvips would make one per image.
-        .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
+        // profile, where libvips would make one per image. Headers only, opened with libvips.
+        .systemLibrary(name: "CLCMS2", providers: [.apt(["liblcms2-dev"])]),
         .target(name: "CPhotosVips", dependencies: ["CVips", "CLCMS2"]),
 
         // Video poster frames and the AVAsset stand-ins (issue 13): FFmpeg's libraries from Debian

@@ -1,38 +1,126 @@
 #include "CPhotosVips.h"
 
+#include <dlfcn.h>
 #include <lcms2.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <string.h>
 #include <vips/vips.h>
 
+/// libvips, GObject and Little CMS, opened on the first image (dlopen), not when the program
+/// starts, as FFmpeg and LibRaw are: linked, libvips and the ninety libraries it needs (cairo,
+/// pango, X11, HDF5, OpenEXR, libcurl, Kerberos...) would load into every `photos` command and
+/// photosd, for the commands and scans that never decode a pixel. The headers fix the ABI the code
+/// was compiled against (libvips' soname is its CURRENT - AGE). GLib itself is linked: the vips
+/// headers need its include paths, which only pkg-config knows, and pkg-config links what it
+/// names; g_free and the like are called directly.
+#define VIPS_FUNCTIONS(X)                                                                                     \
+    X(vips_version) X(vips_init) X(vips_cache_set_max) X(vips_cache_set_max_mem) X(vips_cache_set_max_files)  \
+    X(vips_block_untrusted_set) X(vips_operation_block_set) X(vips_error) X(vips_error_buffer_copy)           \
+    X(vips_error_clear) X(vips_image_get_width) X(vips_image_get_height) X(vips_image_get_orientation)        \
+    X(vips_image_get_n_pages) X(vips_image_get_bands) X(vips_image_get_format) X(vips_format_sizeof)          \
+    X(vips_image_get_typeof) X(vips_image_get_int) X(vips_image_get_string) X(vips_image_get_blob)            \
+    X(vips_image_get_interpretation) X(vips_image_set_int) X(vips_image_hasalpha) X(vips_source_new_from_descriptor) \
+    X(vips_image_new_from_source) X(vips_image_new_from_buffer) X(vips_image_new_from_memory_copy)            \
+    X(vips_image_copy_memory) X(vips_image_write_to_memory) X(vips_thumbnail_source) X(vips_copy)             \
+    X(vips_autorot) X(vips_resize) X(vips_rot) X(vips_extract_area) X(vips_extract_band) X(vips_embed)        \
+    X(vips_colourspace_issupported) X(vips_colourspace) X(vips_icc_transform) X(vips_cast_uchar)              \
+    X(vips_flatten) X(vips_array_double_newv) X(vips_area_unref) X(vips_jpegsave_buffer)                     \
+    X(vips_pngsave_buffer) X(vips_webpsave_buffer)
+#define LCMS_FUNCTIONS(X)                                                                                     \
+    X(cmsOpenProfileFromMem) X(cmsGetColorSpace) X(cmsCreate_sRGBProfile) X(cmsCreateTransform)               \
+    X(cmsCloseProfile) X(cmsDeleteTransform) X(cmsDoTransform)
+
+static struct {
+#define DECLARE(name) __typeof__(&name) name;
+    VIPS_FUNCTIONS(DECLARE)
+    LCMS_FUNCTIONS(DECLARE)
+#undef DECLARE
+    __typeof__(&g_object_unref) g_object_unref;
+    // GLib defines g_object_ref as a macro (a cast to the argument's type), hence another name.
+    __typeof__(&(g_object_ref)) object_ref;
+} lib;
+
 static pthread_once_t start_once = PTHREAD_ONCE_INIT;
-static int start_result = -1;
+/// Why libvips could not be opened or started; empty once it is.
+static char start_error[512] = "libvips was not started";
 
 static void drop_warning(const gchar *domain, GLogLevelFlags level, const gchar *message, gpointer data) {
     (void)domain; (void)level; (void)message; (void)data;
 }
 
+/// Opens `name` (a soname) for `what`, or writes why into start_error.
+static void *open_library(const char *name, const char *package) {
+    void *library = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+    if (library == NULL) {
+        const char *reason = dlerror();
+        snprintf(start_error, sizeof start_error, "%s cannot be loaded (install %s): %s", name, package,
+            reason != NULL ? reason : "no reason given");
+    }
+    return library;
+}
+
 static void start(void) {
-    if (VIPS_INIT("photosd") != 0) { return; }
+    char vips_name[32];
+    snprintf(vips_name, sizeof vips_name, "libvips.so.%d", VIPS_LIBRARY_CURRENT - VIPS_LIBRARY_AGE);
+    char vips_package[32];
+    snprintf(vips_package, sizeof vips_package, "libvips%d", VIPS_LIBRARY_CURRENT - VIPS_LIBRARY_AGE);
+    void *vips = open_library(vips_name, vips_package);
+    if (vips == NULL) { return; }
+    void *gobject = open_library("libgobject-2.0.so.0", "libglib2.0-0");
+    if (gobject == NULL) { return; }
+    void *lcms = open_library("liblcms2.so.2", "liblcms2-2");
+    if (lcms == NULL) { return; }
+#define LOAD_AS(library, member, symbol)                                                                   \
+    if ((*(void **)&lib.member = dlsym(library, symbol)) == NULL) {                                       \
+        snprintf(start_error, sizeof start_error, "%s has no %s: a libvips older than %d.%d?",            \
+            library == vips ? vips_name : library == lcms ? "liblcms2.so.2" : "libgobject-2.0.so.0", symbol, \
+            VIPS_MAJOR_VERSION, VIPS_MINOR_VERSION);                                                        \
+        return;                                                                                            \
+    }
+#define LOAD_VIPS(name) LOAD_AS(vips, name, #name)
+#define LOAD_LCMS(name) LOAD_AS(lcms, name, #name)
+    VIPS_FUNCTIONS(LOAD_VIPS)
+    LCMS_FUNCTIONS(LOAD_LCMS)
+    LOAD_AS(gobject, g_object_unref, "g_object_unref")
+    LOAD_AS(gobject, object_ref, "g_object_ref")
+#undef LOAD_VIPS
+#undef LOAD_LCMS
+#undef LOAD_AS
+    // What VIPS_INIT checks (it calls libvips' functions by name, so cannot be used here).
+    int abi = lib.vips_version(3) - lib.vips_version(5);
+    if (abi != VIPS_LIBRARY_CURRENT - VIPS_LIBRARY_AGE) {
+        snprintf(start_error, sizeof start_error, "%s has ABI version %d, photosd was built for %d", vips_name,
+            abi, VIPS_LIBRARY_CURRENT - VIPS_LIBRARY_AGE);
+        return;
+    }
+    if (lib.vips_init("photosd") != 0) {
+        char *reason = lib.vips_error_buffer_copy();
+        snprintf(start_error, sizeof start_error, "vips_init failed: %s",
+            reason != NULL && reason[0] != '\0' ? reason : "no reason given");
+        g_free(reason);
+        return;
+    }
     // Each request is a different file or size, and 8.14 keys a load by its file name alone.
-    vips_cache_set_max(0);
-    vips_cache_set_max_mem(0);
-    vips_cache_set_max_files(0);
-    vips_block_untrusted_set(TRUE);
+    lib.vips_cache_set_max(0);
+    lib.vips_cache_set_max_mem(0);
+    lib.vips_cache_set_max_files(0);
+    lib.vips_block_untrusted_set(TRUE);
     // libvips 8.14 counts its JPEG XL loader as untrusted only for being new; JPEG XL is a format
     // cameras and phones write.
-    vips_operation_block_set("VipsForeignLoadJxl", FALSE);
+    lib.vips_operation_block_set("VipsForeignLoadJxl", FALSE);
     g_log_set_handler("VIPS", G_LOG_LEVEL_WARNING | G_LOG_LEVEL_MESSAGE, drop_warning, NULL);
-    start_result = 0;
+    start_error[0] = '\0';
 }
 
 int cphotos_vips_start(void) {
     pthread_once(&start_once, start);
-    return start_result;
+    return start_error[0] == '\0' ? 0 : -1;
 }
 
 char *cphotos_vips_take_error(void) {
-    char *text = vips_error_buffer_copy();
+    if (cphotos_vips_start() != 0) { return g_strdup(start_error); }
+    char *text = lib.vips_error_buffer_copy();
     if (text != NULL && text[0] == '\0') {
         g_free(text);
         return NULL;
@@ -44,53 +132,53 @@ void cphotos_vips_free(void *pointer) { g_free(pointer); }
 
 static void fill_header(VipsImage *image, cphotos_vips_header *header) {
     memset(header, 0, sizeof *header);
-    header->width = vips_image_get_width(image);
-    header->height = vips_image_get_height(image);
-    header->orientation = vips_image_get_orientation(image);
-    header->pages = vips_image_get_n_pages(image);
-    header->bands = vips_image_get_bands(image);
-    header->bytes_per_sample = (int)vips_format_sizeof(vips_image_get_format(image));
+    header->width = lib.vips_image_get_width(image);
+    header->height = lib.vips_image_get_height(image);
+    header->orientation = lib.vips_image_get_orientation(image);
+    header->pages = lib.vips_image_get_n_pages(image);
+    header->bands = lib.vips_image_get_bands(image);
+    header->bytes_per_sample = (int)lib.vips_format_sizeof(lib.vips_image_get_format(image));
     int flag = 0;
     // Set by libvips' PNG loader ("interlaced") and JPEG loader ("jpeg-multiscan") for these costly kinds.
-    if (vips_image_get_typeof(image, "interlaced") != 0 && vips_image_get_int(image, "interlaced", &flag) == 0) {
+    if (lib.vips_image_get_typeof(image, "interlaced") != 0 && lib.vips_image_get_int(image, "interlaced", &flag) == 0) {
         header->interlaced = flag != 0;
     }
     flag = 0;
-    if (vips_image_get_typeof(image, "jpeg-multiscan") != 0
-        && vips_image_get_int(image, "jpeg-multiscan", &flag) == 0) {
+    if (lib.vips_image_get_typeof(image, "jpeg-multiscan") != 0
+        && lib.vips_image_get_int(image, "jpeg-multiscan", &flag) == 0) {
         header->progressive = flag != 0;
     }
     const char *loader = NULL;
-    if (vips_image_get_typeof(image, VIPS_META_LOADER) != 0
-        && vips_image_get_string(image, VIPS_META_LOADER, &loader) == 0 && loader != NULL) {
+    if (lib.vips_image_get_typeof(image, VIPS_META_LOADER) != 0
+        && lib.vips_image_get_string(image, VIPS_META_LOADER, &loader) == 0 && loader != NULL) {
         g_strlcpy(header->loader, loader, sizeof header->loader);
     }
     const void *exif = NULL;
     size_t length = 0;
-    if (vips_image_get_typeof(image, VIPS_META_EXIF_NAME) != 0
-        && vips_image_get_blob(image, VIPS_META_EXIF_NAME, &exif, &length) == 0 && exif != NULL && length > 0) {
+    if (lib.vips_image_get_typeof(image, VIPS_META_EXIF_NAME) != 0
+        && lib.vips_image_get_blob(image, VIPS_META_EXIF_NAME, &exif, &length) == 0 && exif != NULL && length > 0) {
         header->exif = g_memdup2(exif, length);
         header->exif_length = length;
     }
 }
 
-void *cphotos_vips_source(int descriptor) { return vips_source_new_from_descriptor(descriptor); }
+void *cphotos_vips_source(int descriptor) { return lib.vips_source_new_from_descriptor(descriptor); }
 
 int cphotos_vips_read_header(void *source, cphotos_vips_header *header) {
-    VipsImage *image = vips_image_new_from_source(
+    VipsImage *image = lib.vips_image_new_from_source(
         (VipsSource *)source, "", "access", VIPS_ACCESS_SEQUENTIAL, "fail_on", VIPS_FAIL_ON_ERROR, NULL);
     if (image == NULL) { return -1; }
     fill_header(image, header);
-    g_object_unref(image);
+    lib.g_object_unref(image);
     return 0;
 }
 
 int cphotos_vips_read_header_buffer(const void *data, size_t length, cphotos_vips_header *header) {
-    VipsImage *image = vips_image_new_from_buffer(
+    VipsImage *image = lib.vips_image_new_from_buffer(
         data, length, "", "access", VIPS_ACCESS_SEQUENTIAL, "fail_on", VIPS_FAIL_ON_ERROR, NULL);
     if (image == NULL) { return -1; }
     fill_header(image, header);
-    g_object_unref(image);
+    lib.g_object_unref(image);
     return 0;
 }
 
@@ -98,7 +186,7 @@ void *cphotos_vips_thumbnail(void *source, int width, int height) {
     VipsImage *out = NULL;
     // The loader's own options go through option_string: 8.14 does not pass thumbnail's fail_on on
     // to a source's loader, and a truncated JPEG would come back grey at the bottom.
-    if (vips_thumbnail_source((VipsSource *)source, &out, width, "height", height, "size", VIPS_SIZE_FORCE,
+    if (lib.vips_thumbnail_source((VipsSource *)source, &out, width, "height", height, "size", VIPS_SIZE_FORCE,
             "option_string", "fail_on=error", NULL) != 0) {
         return NULL;
     }
@@ -106,11 +194,11 @@ void *cphotos_vips_thumbnail(void *source, int width, int height) {
 }
 
 void *cphotos_vips_heif_thumbnail(void *source, int picture_width, int picture_height) {
-    VipsImage *image = vips_image_new_from_source((VipsSource *)source, "", "thumbnail", TRUE,
+    VipsImage *image = lib.vips_image_new_from_source((VipsSource *)source, "", "thumbnail", TRUE,
         "access", VIPS_ACCESS_SEQUENTIAL, "fail_on", VIPS_FAIL_ON_ERROR, NULL);
     if (image == NULL) { return NULL; }
-    if (vips_image_get_width(image) == picture_width && vips_image_get_height(image) == picture_height) {
-        g_object_unref(image);
+    if (lib.vips_image_get_width(image) == picture_width && lib.vips_image_get_height(image) == picture_height) {
+        lib.g_object_unref(image);
         return NULL;
     }
     return image;
@@ -121,9 +209,9 @@ void *cphotos_vips_heif_thumbnail(void *source, int picture_width, int picture_h
 /// call, never among its arguments: C leaves the order of evaluating those open, and `output`
 /// must be read after the operation set it.
 static int advance(VipsImage **image, VipsImage *output, int status) {
-    g_object_unref(*image);
+    lib.g_object_unref(*image);
     if (status != 0) {
-        if (output != NULL) { g_object_unref(output); }
+        if (output != NULL) { lib.g_object_unref(output); }
         *image = NULL;
         return -1;
     }
@@ -133,41 +221,41 @@ static int advance(VipsImage **image, VipsImage *output, int status) {
 
 void *cphotos_vips_decode_buffer(
     const void *data, size_t length, int orientation, int width, int height, double max_pixels) {
-    VipsImage *image = vips_image_new_from_buffer(
+    VipsImage *image = lib.vips_image_new_from_buffer(
         data, length, "", "access", VIPS_ACCESS_SEQUENTIAL, "fail_on", VIPS_FAIL_ON_ERROR, NULL);
     if (image == NULL) { return NULL; }
-    int stored_width = vips_image_get_width(image), stored_height = vips_image_get_height(image);
+    int stored_width = lib.vips_image_get_width(image), stored_height = lib.vips_image_get_height(image);
     if ((double)stored_width * (double)stored_height > max_pixels) {
-        vips_error("photosd", "the image declares %dx%d pixels, above the limit of %.0f",
+        lib.vips_error("photosd", "the image declares %dx%d pixels, above the limit of %.0f",
             stored_width, stored_height, max_pixels);
-        g_object_unref(image);
+        lib.g_object_unref(image);
         return NULL;
     }
     VipsImage *next = NULL;
     int status;
     if (orientation >= 1 && orientation <= 8) {
         // Metadata is set on a copy: the loaded image may be shared.
-        status = vips_copy(image, &next, NULL);
+        status = lib.vips_copy(image, &next, NULL);
         if (advance(&image, next, status) != 0) { return NULL; }
-        vips_image_set_int(image, VIPS_META_ORIENTATION, orientation);
+        lib.vips_image_set_int(image, VIPS_META_ORIENTATION, orientation);
     }
     next = NULL;
-    status = vips_autorot(image, &next, NULL);
+    status = lib.vips_autorot(image, &next, NULL);
     if (advance(&image, next, status) != 0) { return NULL; }
-    int upright_width = vips_image_get_width(image), upright_height = vips_image_get_height(image);
+    int upright_width = lib.vips_image_get_width(image), upright_height = lib.vips_image_get_height(image);
     if (width > 0 && height > 0 && (width != upright_width || height != upright_height)) {
         next = NULL;
-        status = vips_resize(image, &next, (double)width / upright_width,
+        status = lib.vips_resize(image, &next, (double)width / upright_width,
             "vscale", (double)height / upright_height, NULL);
         if (advance(&image, next, status) != 0) { return NULL; }
     }
     void *done = cphotos_vips_finish(image);
-    g_object_unref(image);
+    lib.g_object_unref(image);
     return done;
 }
 
 void *cphotos_vips_from_rgb(const void *pixels, int width, int height, int rotation) {
-    VipsImage *image = vips_image_new_from_memory_copy(pixels, (size_t)width * height * 3, width, height, 3,
+    VipsImage *image = lib.vips_image_new_from_memory_copy(pixels, (size_t)width * height * 3, width, height, 3,
         VIPS_FORMAT_UCHAR);
     if (image == NULL) { return NULL; }
     VipsAngle angle = rotation == 90 ? VIPS_ANGLE_D90 : rotation == 180 ? VIPS_ANGLE_D180
@@ -175,27 +263,27 @@ void *cphotos_vips_from_rgb(const void *pixels, int width, int height, int rotat
                                                         : VIPS_ANGLE_D0;
     if (angle == VIPS_ANGLE_D0) { return image; }
     VipsImage *next = NULL;
-    int status = vips_rot(image, &next, angle, NULL);
+    int status = lib.vips_rot(image, &next, angle, NULL);
     if (advance(&image, next, status) != 0) { return NULL; }
     return image;
 }
 
 void *cphotos_vips_crop(void *image, int left, int top, int width, int height) {
     VipsImage *out = NULL;
-    if (vips_extract_area((VipsImage *)image, &out, left, top, width, height, NULL) != 0) { return NULL; }
+    if (lib.vips_extract_area((VipsImage *)image, &out, left, top, width, height, NULL) != 0) { return NULL; }
     return out;
 }
 
 void *cphotos_vips_resize(void *pointer, int width, int height) {
     VipsImage *image = pointer, *out = NULL;
-    int status = vips_resize(image, &out, (double)width / vips_image_get_width(image),
-        "vscale", (double)height / vips_image_get_height(image), NULL);
+    int status = lib.vips_resize(image, &out, (double)width / lib.vips_image_get_width(image),
+        "vscale", (double)height / lib.vips_image_get_height(image), NULL);
     if (status != 0) { return NULL; }
     // vips_resize rounds; a pixel short is cut or padded so the size is the one asked for.
-    if (vips_image_get_width(out) != width || vips_image_get_height(out) != height) {
+    if (lib.vips_image_get_width(out) != width || lib.vips_image_get_height(out) != height) {
         VipsImage *exact = NULL;
-        status = vips_embed(out, &exact, 0, 0, width, height, "extend", VIPS_EXTEND_COPY, NULL);
-        g_object_unref(out);
+        status = lib.vips_embed(out, &exact, 0, 0, width, height, "extend", VIPS_EXTEND_COPY, NULL);
+        lib.g_object_unref(out);
         if (status != 0) { return NULL; }
         out = exact;
     }
@@ -236,18 +324,18 @@ static cmsHTRANSFORM transform_to_srgb(const void *profile, size_t length, int b
         }
     }
     cmsHTRANSFORM transform = NULL;
-    cmsHPROFILE source = cmsOpenProfileFromMem(profile, (cmsUInt32Number)length);
-    if (source != NULL && cmsGetColorSpace(source) == cmsSigRgbData) {
-        cmsHPROFILE srgb = cmsCreate_sRGBProfile();
+    cmsHPROFILE source = lib.cmsOpenProfileFromMem(profile, (cmsUInt32Number)length);
+    if (source != NULL && lib.cmsGetColorSpace(source) == cmsSigRgbData) {
+        cmsHPROFILE srgb = lib.cmsCreate_sRGBProfile();
         cmsUInt32Number format = bands == 4 ? TYPE_RGBA_8 : TYPE_RGB_8;
         // NOCACHE: one transform is used by several threads at once.
         cmsUInt32Number flags = cmsFLAGS_NOCACHE | (bands == 4 ? cmsFLAGS_COPY_ALPHA : 0);
         if (srgb != NULL) {
-            transform = cmsCreateTransform(source, format, srgb, format, INTENT_RELATIVE_COLORIMETRIC, flags);
-            cmsCloseProfile(srgb);
+            transform = lib.cmsCreateTransform(source, format, srgb, format, INTENT_RELATIVE_COLORIMETRIC, flags);
+            lib.cmsCloseProfile(srgb);
         }
     }
-    if (source != NULL) { cmsCloseProfile(source); }
+    if (source != NULL) { lib.cmsCloseProfile(source); }
     *cached = 0;
     if (transform != NULL && free_slot >= 0) {
         void *copy = g_memdup2(profile, length);
@@ -263,36 +351,36 @@ static cmsHTRANSFORM transform_to_srgb(const void *profile, size_t length, int b
 /// was); -1 when the pixels could not be decoded.
 static int apply_profile(VipsImage *image, const void *profile, size_t length, VipsImage **result) {
     *result = NULL;
-    int bands = vips_image_get_bands(image);
-    if (vips_image_get_format(image) != VIPS_FORMAT_UCHAR || (bands != 3 && bands != 4)) { return 0; }
+    int bands = lib.vips_image_get_bands(image);
+    if (lib.vips_image_get_format(image) != VIPS_FORMAT_UCHAR || (bands != 3 && bands != 4)) { return 0; }
     int cached = 0;
     cmsHTRANSFORM transform = transform_to_srgb(profile, length, bands, &cached);
     if (transform == NULL) { return 0; }
-    VipsImage *memory = vips_image_copy_memory(image);
+    VipsImage *memory = lib.vips_image_copy_memory(image);
     if (memory != NULL) {
-        int width = vips_image_get_width(memory), height = vips_image_get_height(memory);
+        int width = lib.vips_image_get_width(memory), height = lib.vips_image_get_height(memory);
         size_t size = (size_t)width * height * bands;
         unsigned char *pixels = g_try_malloc(size);
         if (pixels != NULL) {
-            cmsDoTransform(transform, VIPS_IMAGE_ADDR(memory, 0, 0), pixels, (cmsUInt32Number)(size / bands));
-            *result = vips_image_new_from_memory_copy(pixels, size, width, height, bands, VIPS_FORMAT_UCHAR);
+            lib.cmsDoTransform(transform, memory->data, pixels, (cmsUInt32Number)(size / bands));
+            *result = lib.vips_image_new_from_memory_copy(pixels, size, width, height, bands, VIPS_FORMAT_UCHAR);
             g_free(pixels);
         } else {
-            vips_error("photosd", "out of memory for %dx%d pixels", width, height);
+            lib.vips_error("photosd", "out of memory for %dx%d pixels", width, height);
         }
-        g_object_unref(memory);
+        lib.g_object_unref(memory);
     }
-    if (!cached) { cmsDeleteTransform(transform); }
+    if (!cached) { lib.cmsDeleteTransform(transform); }
     return *result != NULL ? 1 : -1;
 }
 
 void *cphotos_vips_finish(void *pointer) {
     VipsImage *image = pointer, *next = NULL;
-    g_object_ref(image);
-    if (!vips_colourspace_issupported(image)) {
+    lib.object_ref(image);
+    if (!lib.vips_colourspace_issupported(image)) {
         // An image libvips has no colour route for (MULTIBAND...): taken as RGB or grey.
-        VipsInterpretation as = vips_image_get_bands(image) >= 3 ? VIPS_INTERPRETATION_sRGB : VIPS_INTERPRETATION_B_W;
-        int status = vips_copy(image, &next, "interpretation", as, NULL);
+        VipsInterpretation as = lib.vips_image_get_bands(image) >= 3 ? VIPS_INTERPRETATION_sRGB : VIPS_INTERPRETATION_B_W;
+        int status = lib.vips_copy(image, &next, "interpretation", as, NULL);
         if (advance(&image, next, status) != 0) { return NULL; }
         next = NULL;
     }
@@ -300,58 +388,58 @@ void *cphotos_vips_finish(void *pointer) {
     // the result is encoded without it, and its pixels must mean sRGB. CMYK was imported already.
     const void *profile = NULL;
     size_t profile_length = 0;
-    if (vips_image_get_typeof(image, VIPS_META_ICC_NAME) != 0
-        && vips_image_get_interpretation(image) != VIPS_INTERPRETATION_CMYK
-        && vips_image_get_blob(image, VIPS_META_ICC_NAME, &profile, &profile_length) == 0 && profile != NULL) {
+    if (lib.vips_image_get_typeof(image, VIPS_META_ICC_NAME) != 0
+        && lib.vips_image_get_interpretation(image) != VIPS_INTERPRETATION_CMYK
+        && lib.vips_image_get_blob(image, VIPS_META_ICC_NAME, &profile, &profile_length) == 0 && profile != NULL) {
         // 8-bit RGB, the usual case, through a transform made once per profile; anything else
         // (16 bits, grey) through libvips' own transform.
         VipsImage *applied = NULL;
         int applying = apply_profile(image, profile, profile_length, &applied);
         if (applying < 0) {
             // The decode failed: libvips' reason is in its error buffer.
-            g_object_unref(image);
+            lib.g_object_unref(image);
             return NULL;
         }
         int status = 0;
         if (applying == 0) {
-            status = vips_icc_transform(image, &next, "srgb", "embedded", TRUE,
+            status = lib.vips_icc_transform(image, &next, "srgb", "embedded", TRUE,
                 "intent", VIPS_INTENT_RELATIVE, "depth", 8, NULL);
             applied = next;
         }
         if (status != 0 || applied == NULL) {
             // A profile lcms cannot use is ignored, as a browser would: the pixels are taken as sRGB.
-            vips_error_clear();
-            if (applied != NULL) { g_object_unref(applied); }
+            lib.vips_error_clear();
+            if (applied != NULL) { lib.g_object_unref(applied); }
         } else {
-            g_object_unref(image);
+            lib.g_object_unref(image);
             image = applied;
         }
         next = NULL;
     }
-    if (vips_image_get_interpretation(image) != VIPS_INTERPRETATION_sRGB
-        || vips_image_get_format(image) != VIPS_FORMAT_UCHAR) {
-        int status = vips_colourspace(image, &next, VIPS_INTERPRETATION_sRGB, NULL);
+    if (lib.vips_image_get_interpretation(image) != VIPS_INTERPRETATION_sRGB
+        || lib.vips_image_get_format(image) != VIPS_FORMAT_UCHAR) {
+        int status = lib.vips_colourspace(image, &next, VIPS_INTERPRETATION_sRGB, NULL);
         if (advance(&image, next, status) != 0) { return NULL; }
         next = NULL;
     }
-    if (vips_image_get_format(image) != VIPS_FORMAT_UCHAR) {
-        int status = vips_cast_uchar(image, &next, NULL);
+    if (lib.vips_image_get_format(image) != VIPS_FORMAT_UCHAR) {
+        int status = lib.vips_cast_uchar(image, &next, NULL);
         if (advance(&image, next, status) != 0) { return NULL; }
         next = NULL;
     }
-    if (vips_image_get_bands(image) > 4) {
-        int status = vips_extract_band(image, &next, 0, "n", 4, NULL);
+    if (lib.vips_image_get_bands(image) > 4) {
+        int status = lib.vips_extract_band(image, &next, 0, "n", 4, NULL);
         if (advance(&image, next, status) != 0) { return NULL; }
         next = NULL;
     }
-    VipsImage *memory = vips_image_copy_memory(image);
-    g_object_unref(image);
+    VipsImage *memory = lib.vips_image_copy_memory(image);
+    lib.g_object_unref(image);
     return memory;
 }
 
-int cphotos_vips_width(void *image) { return vips_image_get_width((VipsImage *)image); }
-int cphotos_vips_height(void *image) { return vips_image_get_height((VipsImage *)image); }
-int cphotos_vips_bands(void *image) { return vips_image_get_bands((VipsImage *)image); }
+int cphotos_vips_width(void *image) { return lib.vips_image_get_width((VipsImage *)image); }
+int cphotos_vips_height(void *image) { return lib.vips_image_get_height((VipsImage *)image); }
+int cphotos_vips_bands(void *image) { return lib.vips_image_get_bands((VipsImage *)image); }
 
 int cphotos_vips_encode(void *pointer, int format, int quality, void **data, size_t *length) {
     VipsImage *image = pointer;
@@ -359,30 +447,30 @@ int cphotos_vips_encode(void *pointer, int format, int quality, void **data, siz
     *length = 0;
     switch (format) {
     case CPHOTOS_VIPS_JPEG: {
-        if (!vips_image_hasalpha(image)) {
-            return vips_jpegsave_buffer(image, data, length, "Q", quality, "strip", TRUE, NULL);
+        if (!lib.vips_image_hasalpha(image)) {
+            return lib.vips_jpegsave_buffer(image, data, length, "Q", quality, "strip", TRUE, NULL);
         }
-        VipsArrayDouble *white = vips_array_double_newv(1, 255.0);
+        VipsArrayDouble *white = lib.vips_array_double_newv(1, 255.0);
         VipsImage *flat = NULL;
-        int status = vips_flatten(image, &flat, "background", white, NULL);
-        vips_area_unref(VIPS_AREA(white));
+        int status = lib.vips_flatten(image, &flat, "background", white, NULL);
+        lib.vips_area_unref(VIPS_AREA(white));
         if (status != 0) { return -1; }
-        status = vips_jpegsave_buffer(flat, data, length, "Q", quality, "strip", TRUE, NULL);
-        g_object_unref(flat);
+        status = lib.vips_jpegsave_buffer(flat, data, length, "Q", quality, "strip", TRUE, NULL);
+        lib.g_object_unref(flat);
         return status;
     }
     case CPHOTOS_VIPS_PNG:
-        return vips_pngsave_buffer(image, data, length, "strip", TRUE, NULL);
+        return lib.vips_pngsave_buffer(image, data, length, "strip", TRUE, NULL);
     case CPHOTOS_VIPS_WEBP:
-        return vips_webpsave_buffer(image, data, length, "Q", quality, "strip", TRUE, NULL);
+        return lib.vips_webpsave_buffer(image, data, length, "Q", quality, "strip", TRUE, NULL);
     default:
-        vips_error("photosd", "unknown output format %d", format);
+        lib.vips_error("photosd", "unknown output format %d", format);
         return -1;
     }
 }
 
 void *cphotos_vips_pixels(void *image, size_t *length) {
-    return vips_image_write_to_memory((VipsImage *)image, length);
+    return lib.vips_image_write_to_memory((VipsImage *)image, length);
 }
 
-void cphotos_vips_release(void *image) { g_object_unref(image); }
+void cphotos_vips_release(void *image) { lib.g_object_unref(image); }
