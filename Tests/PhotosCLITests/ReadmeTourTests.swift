@@ -82,9 +82,13 @@ struct ReadmeTourTests {
             #expect(row?.contains("  1  ") == true, "album \(album) holds one photo\n\(transcript)")
         }
         // The follower printed the new photo's insertion, and the hook logged the new photo.
-        #expect(result.stdout.contains("\tinserted\tasset\t"), "photos changes --follow\n\(transcript)")
+        // The follower's line: token, time, kind, object type, identifier, path.
         let copied = pictures.appendingPathComponent(newPhoto.lastPathComponent).path
-        let hookLines = result.stdout.split(separator: "\n").filter { $0.hasSuffix("\t" + copied) }
+        #expect(
+            lines.contains { $0.contains("\tinserted\tasset\t") && $0.hasSuffix("\t" + copied) },
+            "photos changes --follow names the new photo's file\n\(transcript)")
+        // The hook's line: date, place, type, file (the follower's line has a kind; the hook's has none).
+        let hookLines = lines.filter { $0.hasSuffix("\t" + copied) && !$0.contains("\tinserted\t") }
         #expect(hookLines.count == 1, "the hook's log line for \(copied)\n\(transcript)")
         #expect(hookLines.first?.contains("\timage\t") == true, "the hook's line names the type\n\(transcript)")
         // photos hooks status names the hook; curl's listing gives the files.
