@@ -28,8 +28,11 @@ public struct DaemonLogHandler: LogHandler {
     public let format: LogFormat
     /// The logger's label (`photosd`, `photosd.hooks`, `photosd.api`).
     public let label: String
+    /// The least severe level written (`--log-level`).
     public var logLevel: Logger.Level
+    /// Metadata every record of this logger carries.
     public var metadata: Logger.Metadata = [:]
+    /// Metadata added at each record from the task's context.
     public var metadataProvider: Logger.MetadataProvider?
     /// Where whole lines go; standard error unless a test gives another.
     let write: @Sendable (String) -> Void
@@ -46,11 +49,13 @@ public struct DaemonLogHandler: LogHandler {
         self.write = write
     }
 
+    /// One key of ``metadata``.
     public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
         set { metadata[key] = newValue }
     }
 
+    /// Writes one record as one line, in the chosen format.
     public func log(
         level: Logger.Level, message: Logger.Message, metadata explicit: Logger.Metadata?, source: String,
         file: String, function: String, line: UInt

@@ -66,6 +66,7 @@ public final class ConfigReloader: Service, Sendable {
         self.logger = logger
     }
 
+    /// Reloads the configuration at each SIGHUP, one reload at a time, until graceful shutdown.
     public func run() async throws {
         for await _ in signals.sequence.cancelOnGracefulShutdown() {
             await withCheckedContinuation { continuation in
@@ -79,8 +80,11 @@ public final class ConfigReloader: Service, Sendable {
 
     /// What a reload changed, for its log line.
     public struct Summary: Sendable, Hashable {
+        /// Roots now watched that were not.
         public var rootsAdded: [String] = []
+        /// Roots no longer watched (their assets kept, marked offline).
         public var rootsRemoved: [String] = []
+        /// Hooks added, removed and changed.
         public var hooks = HookRunner.Changes()
         /// Keys that changed but are read only at startup.
         public var needRestart: [String] = []
