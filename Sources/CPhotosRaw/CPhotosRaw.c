@@ -2,65 +2,47 @@
 
 #include "exif_tags.h"
 
-#include <dlfcn.h>
+#include <CPhotosLoader.h>
 #include <libraw/libraw.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/// LibRaw, opened on the first RAW (dlopen), not when the program starts: linked, it and what it
-/// needs (OpenMP, JasPer...) would load into every `photos` command and photosd. The header fixes
-/// the library version (the ABI) the code was compiled against.
+/// LibRaw, opened on the first RAW (CPhotosLoader), not when the program starts: linked, it and
+/// what it needs (OpenMP, JasPer...) would load into every `photos` command and photosd. The header
+/// fixes the library version (the ABI) the code was compiled against.
+#define LIBRAW_FUNCTIONS(X)                                                                              \
+    X(libraw_init) X(libraw_open_file) X(libraw_close) X(libraw_strerror) X(libraw_unpack_thumb)          \
+    X(libraw_dcraw_make_mem_thumb) X(libraw_dcraw_clear_mem) X(libraw_unpack) X(libraw_dcraw_process)     \
+    X(libraw_dcraw_make_mem_image) X(libraw_set_exifparser_handler) X(libraw_adjust_sizes_info_only)
+
 static struct {
-    __typeof__(&libraw_init) libraw_init;
-    __typeof__(&libraw_open_file) libraw_open_file;
-    __typeof__(&libraw_close) libraw_close;
-    __typeof__(&libraw_strerror) libraw_strerror;
-    __typeof__(&libraw_unpack_thumb) libraw_unpack_thumb;
-    __typeof__(&libraw_dcraw_make_mem_thumb) libraw_dcraw_make_mem_thumb;
-    __typeof__(&libraw_dcraw_clear_mem) libraw_dcraw_clear_mem;
-    __typeof__(&libraw_unpack) libraw_unpack;
-    __typeof__(&libraw_dcraw_process) libraw_dcraw_process;
-    __typeof__(&libraw_dcraw_make_mem_image) libraw_dcraw_make_mem_image;
-    __typeof__(&libraw_set_exifparser_handler) libraw_set_exifparser_handler;
-    __typeof__(&libraw_adjust_sizes_info_only) libraw_adjust_sizes_info_only;
+#define DECLARE(name) __typeof__(&name) name;
+    LIBRAW_FUNCTIONS(DECLARE)
+#undef DECLARE
 } lr;
 
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
+/// Why LibRaw could not be loaded; empty once it is.
 static char load_error[256] = "LibRaw was not loaded";
 
 #define STRINGIFY_(x) #x
 #define STRINGIFY(x) STRINGIFY_(x)
 
 static void load(void) {
-    const char *name = "libraw_r.so." STRINGIFY(LIBRAW_SHLIB_CURRENT);
-    void *library = dlopen(name, RTLD_NOW | RTLD_LOCAL);
-    if (library == NULL) {
-        const char *reason = dlerror();
-        snprintf(load_error, sizeof load_error, "LibRaw cannot be loaded (install libraw%d): %s",
-            LIBRAW_SHLIB_CURRENT, reason != NULL ? reason : name);
-        return;
+    static photos_library libraries[] = {
+        {"libraw_r.so." STRINGIFY(LIBRAW_SHLIB_CURRENT), "libraw" STRINGIFY(LIBRAW_SHLIB_CURRENT), NULL},
+    };
+    static const photos_symbol symbols[] = {
+#define SYMBOL(name) {0, #name, (void **)&lr.name},
+        LIBRAW_FUNCTIONS(SYMBOL)
+#undef SYMBOL
+    };
+    if (photos_load("LibRaw", libraries, 1, symbols, sizeof symbols / sizeof *symbols, load_error,
+            sizeof load_error) == 0) {
+        load_error[0] = '\0';
     }
-#define LOAD(symbol)                                                                    \
-    if ((*(void **)&lr.symbol = dlsym(library, #symbol)) == NULL) {                     \
-        snprintf(load_error, sizeof load_error, "%s has no %s", name, #symbol);         \
-        return;                                                                         \
-    }
-    LOAD(libraw_init)
-    LOAD(libraw_open_file)
-    LOAD(libraw_close)
-    LOAD(libraw_strerror)
-    LOAD(libraw_unpack_thumb)
-    LOAD(libraw_dcraw_make_mem_thumb)
-    LOAD(libraw_dcraw_clear_mem)
-    LOAD(libraw_unpack)
-    LOAD(libraw_dcraw_process)
-    LOAD(libraw_dcraw_make_mem_image)
-    LOAD(libraw_set_exifparser_handler)
-    LOAD(libraw_adjust_sizes_info_only)
-#undef LOAD
-    load_error[0] = '\0';
 }
 
 /// Loads LibRaw once; 0, or -1 with the reason in `error`.

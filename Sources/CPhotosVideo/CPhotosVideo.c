@@ -1,6 +1,6 @@
 #include "CPhotosVideo.h"
 
-#include <dlfcn.h>
+#include <CPhotosLoader.h>
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
@@ -15,48 +15,27 @@
 #include <libavutil/imgutils.h>
 #include <libswscale/swscale.h>
 
-/// FFmpeg's libraries, opened on the first video (dlopen), not when the program starts: linked,
-/// they and the seventy libraries they need (every codec Debian builds them with) would load into
-/// every `photos` command and photosd, for a scan that never decodes a frame. The headers fix the
-/// major versions (the ABI) the code was compiled against.
+/// FFmpeg's libraries, opened on the first video (CPhotosLoader), not when the program starts:
+/// linked, they and the seventy libraries they need (every codec Debian builds them with) would
+/// load into every `photos` command and photosd, for a scan that never decodes a frame. The
+/// headers fix the major versions (the ABI) the code was compiled against. Each function is listed
+/// with its library: 0 libavutil, 1 libavcodec, 2 libavformat, 3 libswscale.
+#define FFMPEG_FUNCTIONS(X)                                                                              \
+    X(0, av_log_set_level) X(0, av_strerror) X(0, av_malloc) X(0, av_mallocz) X(0, av_free) X(0, av_freep) \
+    X(0, av_dict_set) X(0, av_dict_free) X(0, av_display_rotation_get) X(0, av_frame_alloc)              \
+    X(0, av_frame_free) X(1, avcodec_get_name) X(1, avcodec_find_decoder) X(1, avcodec_alloc_context3)   \
+    X(1, avcodec_parameters_to_context) X(1, avcodec_open2) X(1, avcodec_receive_frame)                  \
+    X(1, avcodec_send_packet) X(1, avcodec_free_context) X(1, av_packet_alloc) X(1, av_packet_free)      \
+    X(1, av_packet_unref) X(2, avio_alloc_context) X(2, avio_context_free) X(2, avformat_alloc_context)  \
+    X(2, avformat_open_input) X(2, avformat_find_stream_info) X(2, avformat_close_input)                 \
+    X(2, av_find_best_stream) X(2, av_read_frame) X(2, av_stream_get_side_data) X(3, sws_getContext)     \
+    X(3, sws_freeContext) X(3, sws_getCoefficients) X(3, sws_getColorspaceDetails)                      \
+    X(3, sws_setColorspaceDetails) X(3, sws_scale)
+
 static struct {
-    __typeof__(&av_log_set_level) av_log_set_level;
-    __typeof__(&av_strerror) av_strerror;
-    __typeof__(&av_malloc) av_malloc;
-    __typeof__(&av_mallocz) av_mallocz;
-    __typeof__(&av_free) av_free;
-    __typeof__(&av_freep) av_freep;
-    __typeof__(&av_dict_set) av_dict_set;
-    __typeof__(&av_dict_free) av_dict_free;
-    __typeof__(&av_display_rotation_get) av_display_rotation_get;
-    __typeof__(&av_frame_alloc) av_frame_alloc;
-    __typeof__(&av_frame_free) av_frame_free;
-    __typeof__(&avcodec_get_name) avcodec_get_name;
-    __typeof__(&avcodec_find_decoder) avcodec_find_decoder;
-    __typeof__(&avcodec_alloc_context3) avcodec_alloc_context3;
-    __typeof__(&avcodec_parameters_to_context) avcodec_parameters_to_context;
-    __typeof__(&avcodec_open2) avcodec_open2;
-    __typeof__(&avcodec_receive_frame) avcodec_receive_frame;
-    __typeof__(&avcodec_send_packet) avcodec_send_packet;
-    __typeof__(&avcodec_free_context) avcodec_free_context;
-    __typeof__(&av_packet_alloc) av_packet_alloc;
-    __typeof__(&av_packet_free) av_packet_free;
-    __typeof__(&av_packet_unref) av_packet_unref;
-    __typeof__(&avio_alloc_context) avio_alloc_context;
-    __typeof__(&avio_context_free) avio_context_free;
-    __typeof__(&avformat_alloc_context) avformat_alloc_context;
-    __typeof__(&avformat_open_input) avformat_open_input;
-    __typeof__(&avformat_find_stream_info) avformat_find_stream_info;
-    __typeof__(&avformat_close_input) avformat_close_input;
-    __typeof__(&av_find_best_stream) av_find_best_stream;
-    __typeof__(&av_read_frame) av_read_frame;
-    __typeof__(&av_stream_get_side_data) av_stream_get_side_data;
-    __typeof__(&sws_getContext) sws_getContext;
-    __typeof__(&sws_freeContext) sws_freeContext;
-    __typeof__(&sws_getCoefficients) sws_getCoefficients;
-    __typeof__(&sws_getColorspaceDetails) sws_getColorspaceDetails;
-    __typeof__(&sws_setColorspaceDetails) sws_setColorspaceDetails;
-    __typeof__(&sws_scale) sws_scale;
+#define DECLARE(library, name) __typeof__(&name) name;
+    FFMPEG_FUNCTIONS(DECLARE)
+#undef DECLARE
 } ff;
 
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
@@ -65,66 +44,22 @@ static char load_error[256] = "FFmpeg's libraries were not loaded";
 
 #define STRINGIFY_(x) #x
 #define STRINGIFY(x) STRINGIFY_(x)
+#define FFMPEG_LIBRARY(name, major) {#name ".so." STRINGIFY(major), #name STRINGIFY(major), NULL}
 
 static void load(void) {
-    const char *names[] = {
-        "libavutil.so." STRINGIFY(LIBAVUTIL_VERSION_MAJOR), "libavcodec.so." STRINGIFY(LIBAVCODEC_VERSION_MAJOR),
-        "libavformat.so." STRINGIFY(LIBAVFORMAT_VERSION_MAJOR), "libswscale.so." STRINGIFY(LIBSWSCALE_VERSION_MAJOR),
+    static photos_library libraries[] = {
+        FFMPEG_LIBRARY(libavutil, LIBAVUTIL_VERSION_MAJOR), FFMPEG_LIBRARY(libavcodec, LIBAVCODEC_VERSION_MAJOR),
+        FFMPEG_LIBRARY(libavformat, LIBAVFORMAT_VERSION_MAJOR), FFMPEG_LIBRARY(libswscale, LIBSWSCALE_VERSION_MAJOR),
     };
-    void *libraries[4];
-    for (int index = 0; index < 4; index++) {
-        libraries[index] = dlopen(names[index], RTLD_NOW | RTLD_LOCAL);
-        if (libraries[index] == NULL) {
-            const char *reason = dlerror();
-            snprintf(load_error, sizeof load_error, "FFmpeg's libraries cannot be loaded (install libavformat%d, "
-                "libavcodec%d, libswscale%d): %s", LIBAVFORMAT_VERSION_MAJOR, LIBAVCODEC_VERSION_MAJOR,
-                LIBSWSCALE_VERSION_MAJOR, reason != NULL ? reason : names[index]);
-            return;
-        }
+    static const photos_symbol symbols[] = {
+#define SYMBOL(library, name) {library, #name, (void **)&ff.name},
+        FFMPEG_FUNCTIONS(SYMBOL)
+#undef SYMBOL
+    };
+    if (photos_load("FFmpeg", libraries, sizeof libraries / sizeof *libraries, symbols,
+            sizeof symbols / sizeof *symbols, load_error, sizeof load_error) != 0) {
+        return;
     }
-#define LOAD(library, name)                                                                     \
-    if ((*(void **)&ff.name = dlsym(libraries[library], #name)) == NULL) {                       \
-        snprintf(load_error, sizeof load_error, "FFmpeg's %s has no %s", names[library], #name); \
-        return;                                                                                 \
-    }
-    LOAD(0, av_log_set_level)
-    LOAD(0, av_strerror)
-    LOAD(0, av_malloc)
-    LOAD(0, av_mallocz)
-    LOAD(0, av_free)
-    LOAD(0, av_freep)
-    LOAD(0, av_dict_set)
-    LOAD(0, av_dict_free)
-    LOAD(0, av_display_rotation_get)
-    LOAD(0, av_frame_alloc)
-    LOAD(0, av_frame_free)
-    LOAD(1, avcodec_get_name)
-    LOAD(1, avcodec_find_decoder)
-    LOAD(1, avcodec_alloc_context3)
-    LOAD(1, avcodec_parameters_to_context)
-    LOAD(1, avcodec_open2)
-    LOAD(1, avcodec_receive_frame)
-    LOAD(1, avcodec_send_packet)
-    LOAD(1, avcodec_free_context)
-    LOAD(1, av_packet_alloc)
-    LOAD(1, av_packet_free)
-    LOAD(1, av_packet_unref)
-    LOAD(2, avio_alloc_context)
-    LOAD(2, avio_context_free)
-    LOAD(2, avformat_alloc_context)
-    LOAD(2, avformat_open_input)
-    LOAD(2, avformat_find_stream_info)
-    LOAD(2, avformat_close_input)
-    LOAD(2, av_find_best_stream)
-    LOAD(2, av_read_frame)
-    LOAD(2, av_stream_get_side_data)
-    LOAD(3, sws_getContext)
-    LOAD(3, sws_freeContext)
-    LOAD(3, sws_getCoefficients)
-    LOAD(3, sws_getColorspaceDetails)
-    LOAD(3, sws_setColorspaceDetails)
-    LOAD(3, sws_scale)
-#undef LOAD
     ff.av_log_set_level(AV_LOG_QUIET);
     load_error[0] = '\0';
 }

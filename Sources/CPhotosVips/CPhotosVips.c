@@ -1,13 +1,13 @@
 #include "CPhotosVips.h"
 
-#include <dlfcn.h>
+#include <CPhotosLoader.h>
 #include <lcms2.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <vips/vips.h>
 
-/// libvips, GObject and Little CMS, opened on the first image (dlopen), not when the program
+/// libvips, GObject and Little CMS, opened on the first image (CPhotosLoader), not when the program
 /// starts, as FFmpeg and LibRaw are: linked, libvips and the ninety libraries it needs (cairo,
 /// pango, X11, HDF5, OpenEXR, libcurl, Kerberos...) would load into every `photos` command and
 /// photosd, for the commands and scans that never decode a pixel. The headers fix the ABI the code
@@ -49,44 +49,28 @@ static void drop_warning(const gchar *domain, GLogLevelFlags level, const gchar 
     (void)domain; (void)level; (void)message; (void)data;
 }
 
-/// Opens `name` (a soname) for `what`, or writes why into start_error.
-static void *open_library(const char *name, const char *package) {
-    void *library = dlopen(name, RTLD_NOW | RTLD_LOCAL);
-    if (library == NULL) {
-        const char *reason = dlerror();
-        snprintf(start_error, sizeof start_error, "%s cannot be loaded (install %s): %s", name, package,
-            reason != NULL ? reason : "no reason given");
-    }
-    return library;
-}
-
 static void start(void) {
     char vips_name[32];
     snprintf(vips_name, sizeof vips_name, "libvips.so.%d", VIPS_LIBRARY_CURRENT - VIPS_LIBRARY_AGE);
     char vips_package[32];
     snprintf(vips_package, sizeof vips_package, "libvips%d", VIPS_LIBRARY_CURRENT - VIPS_LIBRARY_AGE);
-    void *vips = open_library(vips_name, vips_package);
-    if (vips == NULL) { return; }
-    void *gobject = open_library("libgobject-2.0.so.0", "libglib2.0-0");
-    if (gobject == NULL) { return; }
-    void *lcms = open_library("liblcms2.so.2", "liblcms2-2");
-    if (lcms == NULL) { return; }
-#define LOAD_AS(library, member, symbol)                                                                   \
-    if ((*(void **)&lib.member = dlsym(library, symbol)) == NULL) {                                       \
-        snprintf(start_error, sizeof start_error, "%s has no %s: a libvips older than %d.%d?",            \
-            library == vips ? vips_name : library == lcms ? "liblcms2.so.2" : "libgobject-2.0.so.0", symbol, \
-            VIPS_MAJOR_VERSION, VIPS_MINOR_VERSION);                                                        \
-        return;                                                                                            \
+    photos_library libraries[] = {
+        {vips_name, vips_package, NULL},
+        {"libgobject-2.0.so.0", "libglib2.0-0", NULL},
+        {"liblcms2.so.2", "liblcms2-2", NULL},
+    };
+    static const photos_symbol symbols[] = {
+#define VIPS_SYMBOL(name) {0, #name, (void **)&lib.name},
+#define LCMS_SYMBOL(name) {2, #name, (void **)&lib.name},
+        VIPS_FUNCTIONS(VIPS_SYMBOL) LCMS_FUNCTIONS(LCMS_SYMBOL)
+#undef VIPS_SYMBOL
+#undef LCMS_SYMBOL
+        {1, "g_object_unref", (void **)&lib.g_object_unref}, {1, "g_object_ref", (void **)&lib.object_ref},
+    };
+    if (photos_load("libvips", libraries, sizeof libraries / sizeof *libraries, symbols,
+            sizeof symbols / sizeof *symbols, start_error, sizeof start_error) != 0) {
+        return;
     }
-#define LOAD_VIPS(name) LOAD_AS(vips, name, #name)
-#define LOAD_LCMS(name) LOAD_AS(lcms, name, #name)
-    VIPS_FUNCTIONS(LOAD_VIPS)
-    LCMS_FUNCTIONS(LOAD_LCMS)
-    LOAD_AS(gobject, g_object_unref, "g_object_unref")
-    LOAD_AS(gobject, object_ref, "g_object_ref")
-#undef LOAD_VIPS
-#undef LOAD_LCMS
-#undef LOAD_AS
     // What VIPS_INIT checks (it calls libvips' functions by name, so cannot be used here).
     int abi = lib.vips_version(3) - lib.vips_version(5);
     if (abi != VIPS_LIBRARY_CURRENT - VIPS_LIBRARY_AGE) {
