@@ -42,14 +42,18 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
+        // Libraries opened on first use (dlopen): each wrapper below lists its functions, and this
+        // binds them, with one error for a library or a function that is missing.
+        .target(name: "CPhotosLoader"),
         // C libraries, one system-library target each.
         .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
         // PNG's compressed text chunks, where EXIF is kept as a "Raw profile type exif".
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CMagic", pkgConfig: "libmagic", providers: [.apt(["libmagic-dev"])]),
         // TLS for https webhooks: the system's OpenSSL (its CA store, its security updates), not
-        // swift-nio-ssl's BoringSSL, whose build alone would cost minutes on 2 cores.
-        .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+        // swift-nio-ssl's BoringSSL, whose build alone would cost minutes on 2 cores. Opened on the
+        // first https connection, as FFmpeg is on the first video; its headers come from libssl-dev.
+        .target(name: "CPhotosTLS", dependencies: ["CPhotosLoader"]),
         // Image decoding and thumbnails (issue 13): libvips streams, shrinks on load, and reads
         // JPEG, PNG, WebP, GIF, TIFF, HEIC/AVIF (libheif) and JPEG XL from Debian's packages.
         // Opened on the first image (dlopen), as FFmpeg and LibRaw are: linked, libvips and the
@@ -61,7 +65,7 @@ let package = Package(
         // Little CMS, which libvips uses too: CPhotosVips keeps one colour transform per embedded
         // profile, where libvips would make one per image. Headers only, opened with libvips.
         .systemLibrary(name: "CLCMS2", providers: [.apt(["liblcms2-dev"])]),
-        .target(name: "CPhotosVips", dependencies: ["CVips", "CLCMS2"]),
+        .target(name: "CPhotosVips", dependencies: ["CVips", "CLCMS2", "CPhotosLoader"]),
 
         // Video poster frames and the AVAsset stand-ins (issue 13): FFmpeg's libraries from Debian
         // (libavformat-dev, libavcodec-dev, libswscale-dev, libavutil-dev), in process, not one
@@ -71,11 +75,11 @@ let package = Package(
         // the headers only (no pkg-config: its flags would link them).
         .systemLibrary(
             name: "CAV", providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]),
-        .target(name: "CPhotosVideo", dependencies: ["CAV"]),
+        .target(name: "CPhotosVideo", dependencies: ["CAV", "CPhotosLoader"]),
         // Camera RAW previews and development (issue 13): LibRaw's thread-safe build from Debian,
         // opened on the first RAW, as FFmpeg is on the first video.
         .systemLibrary(name: "CLibRaw", providers: [.apt(["libraw-dev"])]),
-        .target(name: "CPhotosRaw", dependencies: ["CLibRaw"]),
+        .target(name: "CPhotosRaw", dependencies: ["CLibRaw", "CPhotosLoader"]),
 
         // Linux calls Glibc's module does not import (statfs).
         .target(name: "CPhotosLinux"),
@@ -166,8 +170,8 @@ let package = Package(
             ],
             swiftSettings: settings),
         // The API's client side: `photos` speaking to photosd over its socket; webhooks' POSTs,
-        // over TLS (COpenSSL) for https.
-        .target(name: "PhotosClient", dependencies: ["PhotosWire", "COpenSSL"], swiftSettings: settings),
+        // over TLS (CPhotosTLS) for https.
+        .target(name: "PhotosClient", dependencies: ["PhotosWire", "CPhotosTLS"], swiftSettings: settings),
         .executableTarget(
             name: "photosd",
             dependencies: [

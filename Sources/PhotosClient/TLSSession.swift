@@ -1,4 +1,4 @@
-import COpenSSL
+import CPhotosTLS
 import Glibc
 
 /// One TLS client session over a connected socket: OpenSSL's `SSL` and its `SSL_CTX`, owned and
@@ -21,54 +21,53 @@ final class TLSSession {
     /// server in errors. The handshake is ``handshake()``.
     init(descriptor: Int32, trust: APIConnection.TLS) throws(APIConnection.ConnectionError) {
         context = try Self.context(caFile: trust.caFile)
-        guard let ssl = SSL_new(context) else {
-            SSL_CTX_free(context)
+        guard let ssl = photos_SSL_new(context) else {
+            photos_SSL_CTX_free(context)
             throw .init("cannot start TLS: \(Self.queuedReason() ?? "SSL_new failed")")
         }
         self.ssl = ssl
-        guard SSL_set_fd(ssl, descriptor) == 1 else {
+        guard photos_SSL_set_fd(ssl, descriptor) == 1 else {
             throw .init("cannot start TLS: \(Self.queuedReason() ?? "SSL_set_fd failed")")
         }
         // The certificate must name the server: a DNS name (with SNI, so that a server with
         // several names picks this one's certificate) or, for an IP literal, its address.
-        let parameters = SSL_get0_param(ssl)
-        X509_VERIFY_PARAM_set_hostflags(parameters, UInt32(X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS))
-        let named: Bool
-        if Self.isIPLiteral(trust.serverName) {
-            named = X509_VERIFY_PARAM_set1_ip_asc(parameters, trust.serverName) == 1
-        } else {
-            named = SSL_set1_host(ssl, trust.serverName) == 1 && copenssl_set_server_name(ssl, trust.serverName) == 1
-        }
+        let named = photos_SSL_expect_host(ssl, trust.serverName, Self.isIPLiteral(trust.serverName) ? 1 : 0) == 1
         guard named else { throw .init("cannot check a certificate for \(trust.serverName)") }
     }
 
     deinit {
-        SSL_free(ssl)
-        SSL_CTX_free(context)
+        photos_SSL_free(ssl)
+        photos_SSL_CTX_free(context)
     }
 
     /// A client context: TLS 1.2 or newer, the peer's certificate verified against `caFile`'s
     /// authorities or the system's. The caller frees it (`SSL_CTX_free`).
     static func context(caFile: String?) throws(APIConnection.ConnectionError) -> OpaquePointer {
-        ERR_clear_error()
-        guard let context = SSL_CTX_new(TLS_client_method()) else {
+        // OpenSSL is opened on the first https connection, not when the program starts.
+        var loadError = [CChar](repeating: 0, count: 256)
+        guard photos_tls_load(&loadError, loadError.count) == 0 else {
+            let reason = String(decoding: loadError.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            throw .init("cannot start TLS: \(reason)")
+        }
+        photos_ERR_clear_error()
+        guard let context = photos_SSL_CTX_new() else {
             throw .init("cannot start TLS: \(queuedReason() ?? "SSL_CTX_new failed")")
         }
-        guard copenssl_ctx_require_tls12(context) == 1 else {
-            SSL_CTX_free(context)
+        guard photos_SSL_CTX_require_tls12(context) == 1 else {
+            photos_SSL_CTX_free(context)
             throw .init("cannot start TLS: \(queuedReason() ?? "cannot require TLS 1.2")")
         }
-        copenssl_ctx_eof_ends_stream(context)
-        SSL_CTX_set_verify(context, SSL_VERIFY_PEER, nil)
+        photos_SSL_CTX_eof_ends_stream(context)
+        photos_SSL_CTX_verify_peer(context)
         if let caFile {
-            guard SSL_CTX_load_verify_locations(context, caFile, nil) == 1 else {
+            guard photos_SSL_CTX_load_verify_file(context, caFile) == 1 else {
                 // The last error is the loader's ("no certificate or crl found"); the first, the decoder's.
                 let reason = queuedReason(last: true) ?? "no certificate in it"
-                SSL_CTX_free(context)
+                photos_SSL_CTX_free(context)
                 throw .init("cannot load the CA file \(caFile): \(reason)")
             }
-        } else if SSL_CTX_set_default_verify_paths(context) != 1 {
-            SSL_CTX_free(context)
+        } else if photos_SSL_CTX_set_default_verify_paths(context) != 1 {
+            photos_SSL_CTX_free(context)
             throw .init("cannot load the system's CA certificates: \(queuedReason() ?? "unknown error")")
         }
         return context
@@ -77,26 +76,26 @@ final class TLSSession {
     /// The TLS handshake, the server's certificate checked; a refused one says why
     /// (`certificate verify failed: unable to get local issuer certificate`).
     func handshake() throws(APIConnection.ConnectionError) {
-        let (result, code) = call { SSL_connect(ssl) }
+        let (result, code) = call { photos_SSL_connect(ssl) }
         guard result == 1 else { throw failure(result, errno: code, doing: "handshake") }
         established = true
     }
 
     /// Writes some of `bytes`; how many.
     func write(_ bytes: UnsafeRawBufferPointer) throws(APIConnection.ConnectionError) -> Int {
-        let (result, code) = call { SSL_write(ssl, bytes.baseAddress, Int32(clamping: bytes.count)) }
+        let (result, code) = call { photos_SSL_write(ssl, bytes.baseAddress, Int32(clamping: bytes.count)) }
         guard result > 0 else { throw failure(result, errno: code, doing: "write") }
         return Int(result)
     }
 
     /// Reads what has arrived into `buffer` (waiting for some); 0 at the end of the stream.
     func read(into buffer: UnsafeMutableRawBufferPointer) throws(APIConnection.ConnectionError) -> Int {
-        let (result, code) = call { SSL_read(ssl, buffer.baseAddress, Int32(clamping: buffer.count)) }
+        let (result, code) = call { photos_SSL_read(ssl, buffer.baseAddress, Int32(clamping: buffer.count)) }
         if result > 0 { return Int(result) }
-        switch SSL_get_error(ssl, result) {
+        switch photos_SSL_get_error(ssl, result) {
         case SSL_ERROR_ZERO_RETURN: return 0
         // OpenSSL 1.1.1's way of saying the peer closed without close_notify.
-        case SSL_ERROR_SYSCALL where code == 0 && ERR_peek_error() == 0: return 0
+        case SSL_ERROR_SYSCALL where code == 0 && photos_ERR_peek_error() == 0: return 0
         default: throw failure(result, errno: code, doing: "read")
         }
     }
@@ -106,14 +105,14 @@ final class TLSSession {
     func close() {
         guard established, !broken else { return }
         broken = true
-        _ = call { SSL_shutdown(ssl) }
+        _ = call { photos_SSL_shutdown(ssl) }
     }
 
     /// Runs an OpenSSL call with an empty error queue (as `SSL_get_error` needs) and SIGPIPE
     /// blocked on this thread; a SIGPIPE it raised is taken off the thread before the mask is put
     /// back. Returns the call's result and the errno it left.
     private func call(_ body: () -> Int32) -> (Int32, Int32) {
-        ERR_clear_error()
+        photos_ERR_clear_error()
         var pipe = sigset_t()
         sigemptyset(&pipe)
         sigaddset(&pipe, SIGPIPE)
@@ -136,7 +135,7 @@ final class TLSSession {
 
     /// Why a call returning `result` failed, in OpenSSL's words.
     private func failure(_ result: Int32, errno code: Int32, doing what: String) -> APIConnection.ConnectionError {
-        let kind = SSL_get_error(ssl, result)
+        let kind = photos_SSL_get_error(ssl, result)
         if kind == SSL_ERROR_SSL || kind == SSL_ERROR_SYSCALL { broken = true }
         let reason: String
         switch kind {
@@ -149,27 +148,27 @@ final class TLSSession {
             reason = Self.queuedReason()
                 ?? (code == 0 ? "connection closed by the server" : String(cString: strerror(code)))
         default:
-            let verified = SSL_get_verify_result(ssl)
+            let verified = photos_SSL_get_verify_result(ssl)
             if verified != X509_V_OK {
                 // The error queue says only "certificate verify failed"; the check says which.
-                reason = "certificate verify failed: " + String(cString: X509_verify_cert_error_string(verified))
+                reason = "certificate verify failed: " + String(cString: photos_X509_verify_cert_error_string(verified))
             } else {
                 reason = Self.queuedReason() ?? "TLS error"
             }
         }
-        ERR_clear_error()
+        photos_ERR_clear_error()
         return .init(reason)
     }
 
     /// The reason of the oldest (or `last`) error on OpenSSL's queue for this thread (`wrong
     /// version number`, `tlsv1 alert protocol version`), nil if it is empty. The queue is emptied.
     private static func queuedReason(last: Bool = false) -> String? {
-        let error = last ? ERR_peek_last_error() : ERR_get_error()
-        defer { ERR_clear_error() }
+        let error = last ? photos_ERR_peek_last_error() : photos_ERR_get_error()
+        defer { photos_ERR_clear_error() }
         guard error != 0 else { return nil }
-        if let reason = ERR_reason_error_string(error) { return String(cString: reason) }
+        if let reason = photos_ERR_reason_error_string(error) { return String(cString: reason) }
         var text = [CChar](repeating: 0, count: 256)
-        ERR_error_string_n(error, &text, text.count)
+        photos_ERR_error_string_n(error, &text, text.count)
         return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
