@@ -6,18 +6,6 @@ import PhotosStore
 /// Turns what a file says into the rows of an asset: the one mapping from a file to an asset, used
 /// by scanning, by `photosd` and by `PHAssetCreationRequest` alike.
 public enum AssetFactory {
-    static let mediaExtensions: Set<String> = [
-        "jpg", "jpeg", "jpe", "png", "gif", "webp", "heic", "heif", "hif", "avif", "tif", "tiff", "bmp", "jxl",
-        "dng", "nef", "nrw", "cr2", "cr3", "crw", "arw", "srf", "sr2", "raf", "orf", "rw2", "pef", "srw", "x3f",
-        "3fr", "erf", "kdc", "mrw", "mov", "mp4", "m4v", "3gp", "3g2", "avi", "mkv", "webm", "mts", "m2ts",
-    ]
-
-    /// Whether a file name claims to be media (then failing to read it is a rejection, not a skip).
-    static func claimsMedia(_ name: String) -> Bool {
-        guard let dot = name.lastIndex(of: ".") else { return false }
-        return mediaExtensions.contains(name[name.index(after: dot)...].lowercased())
-    }
-
     static func mediaType(_ kind: MediaKind) -> PHAssetMediaType {
         switch kind {
         case .image: .image

@@ -334,7 +334,7 @@ public final class FolderScanner: Sendable {
                 outcome = .media(try extractor.extract(path: file.path))
             } catch {
                 // A file that does not claim to be media (notes.txt, a PDF, a sidecar) is not a rejection.
-                outcome = error.code == .notMedia && !AssetFactory.claimsMedia(file.name) ? .notMedia : .rejected(error)
+                outcome = error.code == .notMedia && !MediaSniffer.nameClaimsMedia(file.name) ? .notMedia : .rejected(error)
             }
             results.withLock { $0[index] = Self.stillTheSame(file, quietTime: quietTime) ? outcome : .changing }
         }

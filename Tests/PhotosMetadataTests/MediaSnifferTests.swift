@@ -29,6 +29,16 @@ import Testing
         }
     }
 
+    /// A name claims media by an extension of a type the sniffer knows, in any case; then an
+    /// unreadable file is a rejection, where `notes.txt` or a bare name is only not media.
+    @Test(arguments: [
+        ("IMG_0001.JPG", true), ("clip.mts", true), ("DSC_0001.NEF", true), ("voice.m4a", true), ("scan.jfif", true),
+        ("IMG_0001.AAE", false), ("notes.txt", false), ("README", false), ("archive.jpg.zip", false), (".jpg", true),
+    ])
+    func aNameClaimsMediaByAKnownExtension(name: String, claims: Bool) {
+        #expect(MediaSniffer.nameClaimsMedia(name) == claims, "\(name)")
+    }
+
     /// Sniffing reads only the first 64 KiB; libmagic must still say what `file --mime-type` says
     /// about the whole file.
     @Test(

@@ -53,6 +53,13 @@ public final class MediaSniffer: Sendable {
         return fileType(head: reader.head[...], path: path).sniffResult
     }
 
+    /// Whether a file's name claims a media type the sniffer knows (`IMG_0001.JPG`, `clip.mts`): a
+    /// file so named that cannot be read is rejected, where another is only not media.
+    public static func nameClaimsMedia(_ name: String) -> Bool {
+        guard let dot = name.lastIndex(of: ".") else { return false }
+        return FileType.withExtension(String(name[name.index(after: dot)...])) != nil
+    }
+
     /// The type of a file whose first bytes are `head` and whose path is `path`.
     func fileType(head: ArraySlice<UInt8>, path: String) -> FileType {
         TypeClassifier.classify(
