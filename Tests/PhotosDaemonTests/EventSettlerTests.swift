@@ -132,14 +132,14 @@ import Testing
 @Suite struct ScanQueueTests {
     @Test func submittedWorkMergesUntilTaken() async {
         let queue = ScanQueue()
-        queue.submit(ScanWork(directories: ["/p": ["/p/a"]], reasons: ["changes"]))
-        queue.submit(ScanWork(directories: ["/p": ["/p/b"], "/q": ["/q"]], reasons: ["changes"]))
+        queue.submit(ScanWork(files: ["/p": ["/p/a.jpg"]], reasons: ["changes"]))
+        queue.submit(ScanWork(files: ["/p": ["/p/b.jpg"], "/q": ["/q/c.jpg"]], reasons: ["changes"]))
         queue.submit(ScanWork(roots: ["/q"], reasons: ["poll"]))
         queue.submit(ScanWork())
         let work = queue.take()
-        #expect(work == ScanWork(roots: ["/q"], directories: ["/p": ["/p/a", "/p/b"], "/q": ["/q"]],
+        #expect(work == ScanWork(roots: ["/q"], files: ["/p": ["/p/a.jpg", "/p/b.jpg"], "/q": ["/q/c.jpg"]],
                                  reasons: ["changes", "poll"]))
-        #expect(work?.partialDirectories == ["/p": ["/p/a", "/p/b"]])
+        #expect(work?.partialFiles == ["/p": ["/p/a.jpg", "/p/b.jpg"]])
         #expect(work?.wholeRoots == ScanWork(roots: ["/p", "/q"], reasons: ["retry"]))
         #expect(queue.take() == nil)
         var wakes = queue.wakes.makeAsyncIterator()
@@ -148,13 +148,12 @@ import Testing
         #expect(await wakes.next() == nil)
     }
 
-    @Test func filesAreLookedAtAloneUnlessTheirRootOrDirectoryIsRescanned() {
+    @Test func filesAreLookedAtAloneUnlessTheirRootIsRescanned() {
         var work = ScanWork(files: ["/p": ["/p/a/1.jpg", "/p/b/2.jpg"], "/q": ["/q/3.jpg"]], reasons: ["changes"])
         work.merge(ScanWork(files: ["/p": ["/p/a/4.jpg"]], reasons: ["changes"]))
         #expect(work.partialFiles == ["/p": ["/p/a/1.jpg", "/p/a/4.jpg", "/p/b/2.jpg"], "/q": ["/q/3.jpg"]])
-        work.merge(ScanWork(roots: ["/q"], directories: ["/p": ["/p/a"]], reasons: ["poll"]))
-        #expect(work.partialFiles == ["/p": ["/p/b/2.jpg"]], "/p/a is listed whole, /q rescanned whole")
-        #expect(work.partialDirectories == ["/p": ["/p/a"]])
+        work.merge(ScanWork(roots: ["/q"], reasons: ["poll"]))
+        #expect(work.partialFiles == ["/p": ["/p/a/1.jpg", "/p/a/4.jpg", "/p/b/2.jpg"]], "/q is rescanned whole")
         #expect(work.wholeRoots == ScanWork(roots: ["/p", "/q"], reasons: ["retry"]))
         #expect(!ScanWork(files: ["/p": []]).isEmpty == false, "an empty set of files is no work")
     }

@@ -31,8 +31,8 @@ struct ReloadRulesTests {
 
     @Test func pendingWorkOnARemovedRootIsDropped() {
         let work = ScanWork(
-            roots: ["/p", "/q"], directories: ["/q": ["/q/d"], "/r": ["/r/d"]],
-            files: ["/r": ["/r/a.jpg"], "/s": ["/s/b.jpg"]], reasons: ["startup"])
+            roots: ["/p", "/q"], files: ["/q": ["/q/d/c.jpg"], "/r": ["/r/a.jpg"], "/s": ["/s/b.jpg"]],
+            reasons: ["startup"])
         let kept = work.without(roots: ["/q", "/r"])
         #expect(kept == ScanWork(roots: ["/p"], files: ["/s": ["/s/b.jpg"]], reasons: ["startup"]))
     }

@@ -155,12 +155,12 @@ struct ScanRunnerTests {
             var reported = outcomes.stream.makeAsyncIterator()
             let first = await reported.next()
             #expect(first == ScanRunner.Outcome(offlineRoots: [], unreadable: [], stillChanging: []))
-            // A directory rescan finds the new file alone.
+            // A look at one file finds the new file alone.
             try FileManager.default.copyItem(
                 at: try #require(Corpus.file("Camera/2008/Death Valley/FurnaceCreekInn.jpg")),
                 to: root.appendingPathComponent("2008/b.jpg"))
             scans.submit(
-                ScanWork(directories: [root.path: [root.appendingPathComponent("2008").path]], reasons: ["changes"]))
+                ScanWork(files: [root.path: [root.appendingPathComponent("2008/b.jpg").path]], reasons: ["changes"]))
             #expect(await eventually { board.read(\.totals.ingested) == 2 })
             #expect(board.read(\.libraryFailure) == nil && board.read(\.consecutiveFailures) == 0)
         }

@@ -55,10 +55,9 @@ public final class ScanQueue: Sendable {
         }
     }
 
-    /// What a pending value holds: its whole roots, its directories and its files.
+    /// What a pending value holds: its whole roots and its files.
     static func size(of work: ScanWork) -> Int {
-        work.roots.count + work.directories.values.reduce(0) { $0 + $1.count }
-            + work.files.values.reduce(0) { $0 + $1.count }
+        work.roots.count + work.files.values.reduce(0) { $0 + $1.count }
     }
 
     /// Ends ``wakes``: the runner stops after what it is doing.

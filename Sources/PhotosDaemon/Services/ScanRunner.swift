@@ -119,7 +119,7 @@ public final class ScanRunner: Service, Sendable {
         var retry: ScanWork
     }
 
-    /// Scans the roots of `work` whole, then the directories, then the files of the others; nil when
+    /// Scans the roots of `work` whole, then the files of the others; nil when
     /// all went well.
     private func perform(_ work: ScanWork) async -> Failure? {
         let reason = Self.reason(work)
@@ -134,16 +134,6 @@ public final class ScanRunner: Service, Sendable {
             }) {
                 // What was not done yet is done again whole.
                 return Failure(error: error, reason: reason, retry: work.wholeRoots)
-            }
-        }
-        for (root, directories) in work.partialDirectories.sorted(by: { $0.key < $1.key }) {
-            let scanner = self.scanner
-            if let error = await scan(reason: reason, wholeRoots: false, {
-                try scanner.scan(root: root, directories: directories)
-            }) {
-                let rest = ScanWork(
-                    directories: work.partialDirectories.filter { $0.key >= root }, files: work.partialFiles)
-                return Failure(error: error, reason: reason, retry: rest.wholeRoots)
             }
         }
         for (root, files) in work.partialFiles.sorted(by: { $0.key < $1.key }) {
