@@ -28,6 +28,8 @@ public struct APIServer: Service {
     let ownerUID: uid_t?
     let library: PHPhotoLibrary
     let status: @Sendable () throws -> DaemonStatus?
+    /// The startup crawl's progress while it runs (before the daemon has a status).
+    let startup: @Sendable () -> StartupProgress?
     let logger: Logger
     let onListening: @Sendable () -> Void
     let maximumStreams: Int
@@ -47,14 +49,15 @@ public struct APIServer: Service {
     public static let defaultMaximumUploadSize: Int64 = 1 << 30
 
     /// A server on the socket at `socketPath` over `library`; `status` gives the daemon's status
-    /// (nil before it has one); `onListening` is called once the socket accepts connections. At most
+    /// (nil before it has one) and `startup` how far its startup crawl is meanwhile; `onListening` is called once the socket accepts connections. At most
     /// `maximumStreams` change streams follow at once; one more is refused with 503. A connection
     /// idle (or stalled in its request) for `idleTimeout` is closed. A `POST /v1/uploads` body past
     /// `maximumUploadSize` bytes is refused with 413. `metrics` gives `GET /metrics` its text (the
     /// daemon's metrics backend renders it; this module records through swift-metrics alone).
     public init(
         socketPath: String, library: PHPhotoLibrary, status: @escaping @Sendable () throws -> DaemonStatus?,
-        logger: Logger, maximumStreams: Int = APIServer.defaultMaximumStreams,
+        startup: @escaping @Sendable () -> StartupProgress? = { nil }, logger: Logger,
+        maximumStreams: Int = APIServer.defaultMaximumStreams,
         idleTimeout: Duration = APIServer.defaultIdleTimeout, listen: ListenAddress? = nil,
         ownerUID: uid_t? = getuid(), maximumUploadSize: Int64 = APIServer.defaultMaximumUploadSize,
         metrics: (@Sendable () -> [UInt8])? = nil, onListening: @escaping @Sendable () -> Void = {}
@@ -68,6 +71,7 @@ public struct APIServer: Service {
         self.socketPath = socketPath
         self.library = library
         self.status = status
+        self.startup = startup
         self.logger = logger
         self.onListening = onListening
     }
@@ -187,6 +191,10 @@ public struct APIServer: Service {
         let database = library.database
         router.get("/v1/status") { _, _ in
             guard var status = try self.status() else {
+                // As `photos status` says it: the crawl's progress, until the status is written.
+                if let progress = self.startup() {
+                    throw APIError(.serviceUnavailable, "photosd is starting: \(progress.summary)")
+                }
                 throw APIError(.serviceUnavailable, "photosd has no status yet")
             }
             status.addHooks(from: database)

@@ -2214,7 +2214,14 @@ extension OpenAPIDocument {
             "$ref": "#/components/responses/Error"
           },
           "503": {
-            "$ref": "#/components/responses/Error"
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            },
+            "description": "No status yet: while the startup crawl runs, the message says how far it is, as `photos status` does (\"photosd is starting: startup crawl: 120 of 300 directories, …\")."
           }
         },
         "summary": "What `photos status` shows: roots, watch budget, queue, totals, errors, hooks."

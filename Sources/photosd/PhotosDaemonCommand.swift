@@ -257,11 +257,16 @@ struct PhotosDaemonCommand: AsyncParsableCommand {
             libraryConfiguration.timeZone = configuration.timeZone
             libraryConfiguration.thumbnailCacheBytes = thumbnailBytes
             let statusPath = configuration.statusPath
+            let startupPath = StartupProgress.path(forLibrary: configuration.libraryPath)
             services.append(
                 APIServer(
                     socketPath: socketPath,
                     library: PHPhotoLibrary(database: database, configuration: libraryConfiguration),
                     status: { FileManager.default.fileExists(atPath: statusPath) ? try DaemonStatus.read(from: statusPath) : nil },
+                    startup: { [pid = getpid()] in
+                        // This process's crawl only: a file a killed photosd left says nothing of this one.
+                        (try? StartupProgress.read(from: startupPath)).flatMap { $0.pid == pid ? $0 : nil }
+                    },
                     logger: Logger(label: "photosd.api"), listen: listenAddress,
                     maximumUploadSize: max(1, maximumUpload ?? APIServer.defaultMaximumUploadSize), metrics: metrics))
         }

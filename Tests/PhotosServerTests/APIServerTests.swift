@@ -13,27 +13,27 @@ import Testing
 @Suite struct APIServerTests {
     /// Runs the server over a fresh fixture for `body`, then stops it gracefully.
     static func withServer(
-        status: DaemonStatus? = nil, maximumStreams: Int = APIServer.defaultMaximumStreams,
+        status: DaemonStatus? = nil, startup: StartupProgress? = nil, maximumStreams: Int = APIServer.defaultMaximumStreams,
         idleTimeout: Duration = APIServer.defaultIdleTimeout, ownerUID: uid_t? = getuid(), listen: ListenAddress? = nil,
         _ body: (_ socket: String, _ fixture: LibraryFixture) async throws -> Void
     ) async throws {
         let fixture = try LibraryFixture()
         try await withServer(
-            library: fixture.library, socket: fixture.directory.path("api.sock").path, status: status,
+            library: fixture.library, socket: fixture.directory.path("api.sock").path, status: status, startup: startup,
             maximumStreams: maximumStreams, idleTimeout: idleTimeout, ownerUID: ownerUID, listen: listen
         ) { socket in try await body(socket, fixture) }
     }
 
     /// Runs the server over `library` on `socket` for `body`, then stops it gracefully.
     static func withServer(
-        library: PHPhotoLibrary, socket: String, status: DaemonStatus? = nil,
+        library: PHPhotoLibrary, socket: String, status: DaemonStatus? = nil, startup: StartupProgress? = nil,
         maximumStreams: Int = APIServer.defaultMaximumStreams, idleTimeout: Duration = APIServer.defaultIdleTimeout,
         ownerUID: uid_t? = getuid(), listen: ListenAddress? = nil,
         _ body: (_ socket: String) async throws -> Void
     ) async throws {
         let listening = AsyncStream<Void>.makeStream()
         let server = APIServer(
-            socketPath: socket, library: library, status: { status }, logger: Logger(label: "api-test"),
+            socketPath: socket, library: library, status: { status }, startup: { startup }, logger: Logger(label: "api-test"),
             maximumStreams: maximumStreams, idleTimeout: idleTimeout, listen: listen, ownerUID: ownerUID,
             onListening: { listening.continuation.yield() })
         let group = ServiceGroup(
@@ -324,6 +324,20 @@ import Testing
             let reply = try await Self.get(socket, "/v1/status")
             #expect(reply.status == 200)
             #expect(try JSONDecoder().decode(DaemonStatus.self, from: Data(reply.body)) == status)
+        }
+    }
+
+    @Test func statusDuringTheStartupCrawlSaysHowFarItIs() async throws {
+        let progress = StartupProgress(
+            pid: 42, startedAt: 1, updatedAt: 2, done: false, directoriesDone: 120, directories: 300, filesSeen: 5000,
+            ingested: 4000, rejected: 2, seconds: 12.4)
+        try await Self.withServer(startup: progress) { socket, _ in
+            let reply = try await Self.get(socket, "/v1/status")
+            #expect(reply.status == 503)
+            let error = try JSONDecoder().decode(API.ErrorBody.self, from: Data(reply.body))
+            // The words `photos status` prints while photosd crawls.
+            #expect(error.error.message == "photosd is starting: \(progress.summary)")
+            #expect(progress.summary.hasPrefix("startup crawl: 120 of 300 directories, 5000 files seen"))
         }
     }
 
