@@ -145,8 +145,9 @@ struct ChangeLines {
         }
     }
 
-    /// Paths asked of photosd (its listings, a few hundred identifiers a request); a deleted object
-    /// has none there.
+    /// Paths asked of photosd (its listings, a few hundred identifiers a request); a deleted object,
+    /// which its listings no longer hold, by its tombstone in the library file photosd serves, when
+    /// this user may read that file (else its path is `-`).
     static func paths(through source: DaemonSource) -> Paths {
         { assets, albums, folders in
             var found: [String: String] = [:]
@@ -166,6 +167,14 @@ struct ChangeLines {
                             found[collection.localIdentifier] = collection.path
                         }
                     }
+                }
+            }
+            let gone = (assets + albums + folders).filter { found[$0] == nil }
+            if !gone.isEmpty, let served = DaemonOptions.servedLibrary(socket: source.socket),
+                let database = try? LibraryDatabase(existingAt: served)
+            {
+                for (id, object) in try database.deletedObjects(localIdentifiers: gone) {
+                    found[id] = object.resources.first?.path ?? object.path
                 }
             }
             return found

@@ -279,5 +279,24 @@ struct ShortIdentifierCLITests {
         #expect(deleted[5] == root.appendingPathComponent("Trip/DSCN0012.jpg").path, "\(deleted)")
         let album = try #require(lines.first { $0.count >= 6 && $0[3] == "album" && $0[5].hasSuffix("/Valley") })
         #expect(album[2] == "inserted")
+
+        // The same table through photosd: the deleted asset's path from its tombstone.
+        let socket = directory.path("photosd.sock").path
+        let daemon = Process()
+        daemon.executableURL = BuiltProducts.directory.appendingPathComponent("photosd")
+        daemon.arguments = ["--library", library, "--watch", root.path, "--socket", socket, "--log-level", "warning"]
+        daemon.standardError = FileHandle.nullDevice
+        try daemon.run()
+        defer { if daemon.isRunning { daemon.terminate(); daemon.waitUntilExit() } }
+        let deadline = Date().addingTimeInterval(20)
+        while !FileManager.default.fileExists(atPath: socket), daemon.isRunning, Date() < deadline { usleep(50_000) }
+        let served = try photos(["changes", "--socket", socket])
+        #expect(served.status == 0, "\(served.stderr)")
+        let servedLines = served.stdout.split(separator: "\n").map {
+            $0.split(separator: "\t", omittingEmptySubsequences: false)
+        }
+        let servedDeleted = try #require(
+            servedLines.first { $0.count >= 6 && $0[2] == "deleted" && $0[3] == "asset" }, "\(served.stdout)")
+        #expect(servedDeleted[5] == deleted[5], "\(servedDeleted)")
     }
 }
