@@ -132,7 +132,7 @@ extension API.ChangeOperation.EditAsset {
         }
         if container.contains(.location) {
             location = try container.decodeNil(forKey: .location)
-                ? .some(nil) : .some(try container.decode(Location.self, forKey: .location))
+                ? .some(nil) : .some(try container.decode(API.ChangeOperation.Location.self, forKey: .location))
         }
         guard isFavorite != nil || isHidden != nil || rating != nil || creationDate != nil || location != nil else {
             throw DecodingError.dataCorrupted(
