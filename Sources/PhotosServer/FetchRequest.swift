@@ -39,7 +39,8 @@ extension FetchRequest {
     init(_ query: Query) throws {
         predicate = query["predicate"]
         sort = query.all("sort")
-        limit = try query.integer("limit", in: 0...Int.max, default: 0)
+        let limit: Int = try query.integer("limit", in: 0...Int.max, default: 0)
+        self.limit = limit
         includeHidden = try query.flag("includeHidden")
         includeAllBursts = try query.flag("includeAllBursts")
         self.in = query["in"]

@@ -68,7 +68,7 @@ struct FetchRoutes: Sendable {
     func albums(_ query: Query, lines: Bool = false, access: ClientAccess = .owner) throws -> Response {
         try refuseUnknown(query, FetchRequest.keys["albums"]!)
         if let page = try continued("albums", query, access: access) { return page }
-        let results = try fetchAlbums(try FetchRequest(query), access: access).map(\.result)
+        let results = try fetchAlbums(try FetchRequest(query), access: access).map { $0.result }
         return try firstPage(
             of: Listing("albums", collections: results, limited: access.isLimited), query, lines: lines, access: access)
     }

@@ -30,7 +30,7 @@ import Testing
         #expect(key == SortKey(key: "favorite", ascending: false))
         let unknown = SortKey.parse("-creationDat")
         #expect(throws: PredicateFormatError.self) {
-            try PredicateSchema.asset.sortKey(unknown.key, ascending: unknown.ascending)
+            _ = try PredicateSchema.asset.sortKey(unknown.key, ascending: unknown.ascending)
         }
     }
 }
