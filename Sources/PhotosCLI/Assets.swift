@@ -21,69 +21,12 @@ extension PhotosCommand {
         @OptionGroup var options: LibraryOptions
         @OptionGroup var daemon: DaemonOptions
 
-        @Option(help: ArgumentHelp("A PhotoKit predicate format.", valueName: "format"))
-        var predicate: String?
-
-        @Option(
-            parsing: .unconditionalSingleValue,
-            help: ArgumentHelp("Sort by a key; prefix - for descending. Repeatable.", valueName: "[-]key"))
-        var sort: [String] = []
-
-        @Option(help: "At most this many assets (0: all).")
-        var limit: Int = 0
-
-        @Flag(help: "Include hidden assets.")
-        var includeHidden = false
-
-        @Flag(help: "Include every burst member, not only representatives.")
-        var includeAllBursts = false
-
-        @Option(help: ArgumentHelp(
-            "Only the assets of this album: its identifier (or a unique prefix), or the directory it mirrors.",
-            valueName: "album"))
-        var album: String?
-
-        func validate() throws {
-            guard limit >= 0 else { throw ValidationError("--limit must be 0 or more") }
-        }
+        @OptionGroup var query: QueryOptions
 
         func run() throws {
             if let source = try daemon.daemon(for: options) { return try run(through: source) }
             let library = try options.open()
-            let fetchOptions = PHFetchOptions()
-            fetchOptions.photoLibrary = library
-            fetchOptions.fetchLimit = limit
-            fetchOptions.includeHiddenAssets = includeHidden
-            fetchOptions.includeAllBurstAssets = includeAllBursts
-            if let predicate { fetchOptions.predicate = NSPredicate(format: predicate) }
-            fetchOptions.sortDescriptors = sort.map { key in
-                key.hasPrefix("-")
-                    ? NSSortDescriptor(key: String(key.dropFirst()), ascending: false)
-                    : NSSortDescriptor(key: key, ascending: true)
-            }
-            do {
-                try fetchOptions.validate(for: .asset)
-            } catch {
-                throw CLIError("invalid predicate or sort: \(error)")
-            }
-            let result: PHFetchResult<PHAsset>
-            if let album {
-                let identifier = try ObjectResolver(.library(library)).album(album)
-                let collectionOptions = PHFetchOptions()
-                collectionOptions.photoLibrary = library
-                guard
-                    let collection = PHAssetCollection.fetchAssetCollections(
-                        withLocalIdentifiers: [identifier], options: collectionOptions
-                    ).firstObject
-                else {
-                    try options.requireAvailable(library)
-                    throw CLIError("no album \(album)")
-                }
-                result = PHAsset.fetchAssets(in: collection, options: fetchOptions)
-            } else {
-                result = PHAsset.fetchAssets(with: fetchOptions)
-            }
-            try options.requireAvailable(library)
+            let result = try query.fetchAssets(in: library, options: options)
             if options.json {
                 try Output.jsonLines(result)
                 return
@@ -95,17 +38,12 @@ extension PhotosCommand {
 
         /// The same listing, asked of photosd.
         func run(through source: DaemonSource) throws {
-            var query: [(String, String)] = []
-            if let predicate { query.append(("predicate", predicate)) }
-            for key in sort { query.append(("sort", key)) }
-            if limit > 0 { query.append(("limit", "\(limit)")) }
-            if includeHidden { query.append(("includeHidden", "true")) }
-            if includeAllBursts { query.append(("includeAllBursts", "true")) }
-            if let album { query.append(("in", try ObjectResolver(.daemon(source)).album(album))) }
-            if options.json { return try source.copyLines("/v1/assets", query) }
+            let album = try query.album.map { try ObjectResolver(.daemon(source)).album($0) }
+            let parameters = query.listingQuery(album: album)
+            if options.json { return try source.copyLines("/v1/assets", parameters) }
             var rows: [[String]] = []
             let decoder = JSONDecoder()
-            try source.eachLine("/v1/assets", query) { line in
+            try source.eachLine("/v1/assets", parameters) { line in
                 rows.append(Self.row(try decoder.decode(AssetDescription.self, from: Data(line.utf8))))
             }
             Output.table(Self.header, rows)

@@ -11,7 +11,8 @@ extension PhotosCommand {
             abstract: "Copy assets' files (a Live Photo's still and movie, a RAW and its JPEG) into a directory.",
             discussion: """
                 Name the assets (an identifier, a unique prefix of one, or a file of the asset), or select \
-                them with --predicate and/or --album. Each file keeps its name, its permissions and its \
+                them with --predicate and/or --album (and --sort, --limit, --include-hidden and \
+                --include-all-bursts, as photos assets takes them). Each file keeps its name, its permissions and its \
                 access and modification times (as cp -p). Nothing is written over: when one of an asset's \
                 names is taken in the directory, none of its files is copied and the command says which \
                 (with --rename, they are copied as NAME-1.EXT, NAME-2.EXT..., all of an asset's files with \
@@ -43,17 +44,7 @@ extension PhotosCommand {
             "The assets: identifiers, unique prefixes of them, or paths of their files.", valueName: "asset"))
         var identifiers: [String] = []
 
-        @Option(help: ArgumentHelp(
-            "Every asset this PhotoKit predicate matches (with --album: of that album).", valueName: "format"))
-        var predicate: String?
-
-        @Option(help: ArgumentHelp(
-            "Every asset of this album: its identifier (or a unique prefix), or the directory it mirrors.",
-            valueName: "album"))
-        var album: String?
-
-        @Flag(help: "With --predicate or --album: hidden assets too.")
-        var includeHidden = false
+        @OptionGroup var query: QueryOptions
 
         @Flag var version: Version = .original
 
@@ -66,14 +57,19 @@ extension PhotosCommand {
         var output: String
 
         func validate() throws {
-            if identifiers.isEmpty, predicate == nil, album == nil {
+            let selecting = query.predicate != nil || query.album != nil
+            if identifiers.isEmpty, !selecting {
                 throw ValidationError("name the assets to export, or select them with --predicate or --album")
             }
-            if !identifiers.isEmpty, predicate != nil || album != nil {
+            if !identifiers.isEmpty, selecting {
                 throw ValidationError("name assets or select them with --predicate/--album, not both")
             }
-            if includeHidden, predicate == nil, album == nil {
-                throw ValidationError("--include-hidden goes with --predicate or --album")
+            let shaping = query.shapingOptions
+            if !shaping.isEmpty, !selecting {
+                let named =
+                    shaping.count == 1
+                    ? "\(shaping[0]) goes" : shaping.dropLast().joined(separator: ", ") + " and \(shaping.last!) go"
+                throw ValidationError("\(named) with --predicate or --album")
             }
         }
 
@@ -121,7 +117,7 @@ extension PhotosCommand {
         }
 
         /// The assets named, or selected by --predicate and --album, each once, in the order named
-        /// (or the fetch's).
+        /// (or the fetch's: --sort's).
         func selection(in library: PHPhotoLibrary) throws -> [PHAsset] {
             if !identifiers.isEmpty {
                 var seen: Set<String> = []
@@ -132,30 +128,7 @@ extension PhotosCommand {
                 }
                 return assets
             }
-            let fetchOptions = PHFetchOptions()
-            fetchOptions.photoLibrary = library
-            fetchOptions.includeHiddenAssets = includeHidden
-            if let predicate { fetchOptions.predicate = NSPredicate(format: predicate) }
-            do {
-                try fetchOptions.validate(for: .asset)
-            } catch {
-                throw CLIError("invalid predicate: \(error)")
-            }
-            let result: PHFetchResult<PHAsset>
-            if let album {
-                let identifier = try ObjectResolver(.library(library)).album(album)
-                let plain = PHFetchOptions()
-                plain.photoLibrary = library
-                guard
-                    let collection = PHAssetCollection.fetchAssetCollections(
-                        withLocalIdentifiers: [identifier], options: plain
-                    ).firstObject
-                else { throw CLIError("no album \(album)") }
-                result = PHAsset.fetchAssets(in: collection, options: fetchOptions)
-            } else {
-                result = PHAsset.fetchAssets(with: fetchOptions)
-            }
-            try options.requireAvailable(library)
+            let result = try query.fetchAssets(in: library, options: options)
             var assets: [PHAsset] = []
             result.enumerateObjects { asset, _, _ in assets.append(asset) }
             if assets.isEmpty { FileHandle.standardError.write(Data("no asset matches: nothing to export\n".utf8)) }

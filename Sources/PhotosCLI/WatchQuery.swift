@@ -36,27 +36,7 @@ extension PhotosCommand {
 
         @OptionGroup var owner: SocketOwnerOption
 
-        @Option(help: ArgumentHelp("A PhotoKit predicate format.", valueName: "format"))
-        var predicate: String?
-
-        @Option(
-            parsing: .unconditionalSingleValue,
-            help: ArgumentHelp("Sort by a key; prefix - for descending. Repeatable.", valueName: "[-]key"))
-        var sort: [String] = []
-
-        @Option(help: "At most this many assets (0: all).")
-        var limit: Int = 0
-
-        @Flag(help: "Include hidden assets.")
-        var includeHidden = false
-
-        @Flag(help: "Include every burst member, not only representatives.")
-        var includeAllBursts = false
-
-        @Option(help: ArgumentHelp(
-            "Only the assets of this album: its identifier (or a unique prefix), or the directory it mirrors.",
-            valueName: "album"))
-        var album: String?
+        @OptionGroup var query: QueryOptions
 
         @Flag(help: "Follow albums instead of assets (with --predicate, --sort, --limit, --type).")
         var albums = false
@@ -71,9 +51,8 @@ extension PhotosCommand {
         var json = false
 
         func validate() throws {
-            guard limit >= 0 else { throw ValidationError("--limit must be 0 or more") }
             guard !(albums && folders) else { throw ValidationError("--albums and --folders: give one") }
-            if albums || folders, includeHidden || includeAllBursts || album != nil {
+            if albums || folders, query.includeHidden || query.includeAllBursts || query.album != nil {
                 throw ValidationError("--include-hidden, --include-all-bursts and --album are for assets")
             }
             if type != nil, !albums { throw ValidationError("--type goes with --albums") }
@@ -81,13 +60,7 @@ extension PhotosCommand {
 
         /// The fetch options as the API takes them, `--album` resolved to the identifier `album`.
         func body(album: String?) -> [UInt8] {
-            var options: [String: Any] = [:]
-            if let predicate { options["predicate"] = predicate }
-            if !sort.isEmpty { options["sort"] = sort }
-            if limit > 0 { options["limit"] = limit }
-            if includeHidden { options["includeHidden"] = true }
-            if includeAllBursts { options["includeAllBursts"] = true }
-            if let album { options["in"] = album }
+            var options = query.liveQueryFields(album: album)
             if albums {
                 options["of"] = "albums"
                 if let type { options["type"] = type }
@@ -102,7 +75,7 @@ extension PhotosCommand {
             let connection: APIConnection
             let head: (status: Int, headers: [String: String])
             do {
-                let resolved = try album.map {
+                let resolved = try query.album.map {
                     try ObjectResolver(
                         .daemon(
                             DaemonSource(

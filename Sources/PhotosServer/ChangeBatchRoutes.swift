@@ -15,7 +15,7 @@ import PhotosWire
 /// unknown ops and fields are 400), its placeholders and paths (400, ``API/ChangeBatch/validate()``),
 /// then, inside the change block, each object it names (404, or 409 for one that cannot be edited).
 /// The library checks the rest as it commits, as for any change block (PhotoKit's code, under the
-/// status of ``APIError/status(for:)``). A failure anywhere leaves the library as it was: the block
+/// status of ``APIError/status(of:)``). A failure anywhere leaves the library as it was: the block
 /// throws before it commits, or the commit rolls back whole. The files a batch takes are made
 /// ready before its block (``BatchFiles``: uploads claimed, callers' files copied into the
 /// daemon's uploads folder); the library moves each into place, and a caller's moved file is
@@ -239,54 +239,6 @@ extension ChangeBatchRoutes {
                 }
             }
             return nil
-        }
-    }
-}
-
-extension APIError {
-    /// A change the library refused: PhotoKit's code, under the status that tells a client what to
-    /// do about it; `prefix` names the operation when one is known.
-    ///
-    /// A failure of the library file itself (SQLite's error under PhotoKit's: a damaged page is
-    /// 3302, as a damaged resource is) is the library being unavailable, not the request being
-    /// wrong: 503, or 507 for a full disk, whatever the code.
-    static func refusedChange(_ error: PHPhotosError, where prefix: String) -> APIError {
-        var status = status(for: error.code)
-        let underlying = error.underlyingError as? NSError
-        if underlying?.domain == PHPhotosError.sqliteErrorDomain, error.code != .notEnoughSpace {
-            status = .serviceUnavailable
-        }
-        return APIError(status, photos: error.code, prefix + error.message)
-    }
-
-    /// The HTTP status of each PhotoKit code a change can fail with.
-    ///
-    /// | PhotoKit code | status |
-    /// |---|---|
-    /// | `identifierNotFound` (3201) | 404 |
-    /// | `changeNotSupported` (3300), `multipleIdentifiersFound` (3202) | 409 |
-    /// | `invalidResource` (3302), `missingResource` (3303), `requestNotSupportedForAsset` (3306) | 422 |
-    /// | `limitExceeded` (3307) | 422 |
-    /// | `accessRestricted` (3310), `accessUserDenied` (3311) | 403 |
-    /// | `notEnoughSpace` (3305) | 507 |
-    /// | `libraryVolumeOffline` (3114), `operationInterrupted` (3301) | 503 |
-    /// | the library being handed over (3142, 3143) | 503 |
-    /// | `persistentChangeTokenExpired` (3105) | 410 |
-    /// | anything else (`internalError`) | 500 |
-    static func status(for code: PHPhotosError.Code) -> HTTPResponse.Status {
-        switch code {
-        case .identifierNotFound: .notFound
-        case .changeNotSupported, .multipleIdentifiersFound: .conflict
-        case .invalidResource, .missingResource, .requestNotSupportedForAsset, .limitExceeded: .unprocessableContent
-        case .accessRestricted, .accessUserDenied: .forbidden
-        case .notEnoughSpace: HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage")
-        case .libraryVolumeOffline, .operationInterrupted, .relinquishingLibraryBundleToWriter,
-            .switchingSystemPhotoLibrary:
-            .serviceUnavailable
-        case .persistentChangeTokenExpired: .gone
-        case .internalError, .userCancelled, .networkAccessRequired, .networkError,
-            .persistentChangeDetailsUnavailable:
-            .internalServerError
         }
     }
 }

@@ -58,76 +58,45 @@ struct FetchRoutes: Sendable {
     }
 
     func assets(_ query: Query, lines: Bool = false, access: ClientAccess = .owner) throws -> Response {
-        try refuseUnknown(query, ["predicate", "sort", "limit", "includeHidden", "includeAllBursts", "in"])
+        try refuseUnknown(query, FetchRequest.keys["assets"]!)
         if let page = try continued("assets", query, access: access) { return page }
-        let albums = try assetRestriction(access, album: query["in"])
-        let options = try fetchOptions(query, schema: .asset, only: nil)
-        options.restrictedToAlbums = albums
-        options.includeHiddenAssets = try query.flag("includeHidden")
-        options.includeAllBurstAssets = try query.flag("includeAllBursts")
-        let result: PHFetchResult<PHAsset>
-        if let identifier = query["in"] {
-            guard let collection = PHAssetCollection.fetchAssetCollections(
-                withLocalIdentifiers: [identifier], options: plainOptions()
-            ).firstObject else {
-                try requireAvailable()
-                throw APIError(.notFound, "no album \(identifier)")
-            }
-            result = PHAsset.fetchAssets(in: collection, options: options)
-        } else {
-            result = PHAsset.fetchAssets(with: options)
-        }
-        try requireAvailable()
+        let result = try fetchAssets(try FetchRequest(query), access: access)
         return try firstPage(
             of: Listing(assets: result, albums: access.namedAlbums), query, lines: lines, access: access)
     }
 
     func albums(_ query: Query, lines: Bool = false, access: ClientAccess = .owner) throws -> Response {
-        try refuseUnknown(query, ["predicate", "sort", "limit", "type"])
+        try refuseUnknown(query, FetchRequest.keys["albums"]!)
         if let page = try continued("albums", query, access: access) { return page }
-        // A limited client sees its albums only.
-        let options = try fetchOptions(
-            query, schema: .assetCollection, only: access.isLimited ? Set(access.albums) : nil)
-        let types: [PHAssetCollectionType]
-        switch query["type"] {
-        case nil: types = [.album, .smartAlbum]
-        case "album": types = [.album]
-        case "smartAlbum": types = [.smartAlbum]
-        case let other?: throw APIError(.badRequest, "type must be album or smartAlbum, not '\(other)'")
-        }
-        var results: [PHFetchResult<PHAssetCollection>] = []
-        for type in types {
-            results.append(PHAssetCollection.fetchAssetCollections(with: type, subtype: .any, options: options))
-            // After each fetch: the next one's success would clear this one's reason.
-            try requireAvailable()
-        }
+        let results = try fetchAlbums(try FetchRequest(query), access: access).map { $0.result }
         return try firstPage(
             of: Listing("albums", collections: results, limited: access.isLimited), query, lines: lines, access: access)
     }
 
     func folders(_ query: Query, lines: Bool = false, access: ClientAccess = .owner) throws -> Response {
-        try refuseUnknown(query, ["predicate", "sort", "limit"])
+        try refuseUnknown(query, FetchRequest.keys["folders"]!)
         if let page = try continued("folders", query, access: access) { return page }
-        // A limited client sees no folder: its albums are what it has.
-        let options = try fetchOptions(query, schema: .collectionList, only: access.isLimited ? [] : nil)
-        let folders = PHCollectionList.fetchCollectionLists(with: .folder, subtype: .any, options: options)
-        try requireAvailable()
+        let folders = try fetchFolders(try FetchRequest(query), access: access)
         return try firstPage(of: Listing("folders", collections: [folders]), query, lines: lines, access: access)
     }
 
-    /// The assets a live query's options fetch (``LiveQueryRoutes``), checked as a listing's are.
+    // MARK: Fetches
+
+    // One fetch per kind, for a listing (`GET`) and a live query (`POST /v1/queries`) alike: the
+    // same options fetch the same objects, whichever way they came.
+
+    /// The assets a fetch asks for, the one named `in` or all of them.
     ///
-    /// A limited client's query follows its albums as they gain and lose assets: the one it names
-    /// with `in`, else all of them (the bound is part of the query, not a list taken at its start).
-    func liveAssets(_ posted: LiveQueryRoutes.Request, access: ClientAccess = .owner) throws -> PHFetchResult<PHAsset> {
-        let albums = try assetRestriction(access, album: posted.in)
-        let options = try fetchOptions(
-            predicate: posted.predicate, sort: posted.sort ?? [], limit: posted.limit ?? 0, schema: .asset, only: nil)
+    /// A limited client's fetch follows its albums as they gain and lose assets: the one it names
+    /// with `in`, else all of them (the bound is part of the fetch, not a list taken at its start).
+    func fetchAssets(_ request: FetchRequest, access: ClientAccess = .owner) throws -> PHFetchResult<PHAsset> {
+        let albums = try assetRestriction(access, album: request.in)
+        let options = try fetchOptions(request, schema: .asset, only: nil)
         options.restrictedToAlbums = albums
-        options.includeHiddenAssets = posted.includeHidden ?? false
-        options.includeAllBurstAssets = posted.includeAllBursts ?? false
+        options.includeHiddenAssets = request.includeHidden ?? false
+        options.includeAllBurstAssets = request.includeAllBursts ?? false
         let result: PHFetchResult<PHAsset>
-        if let identifier = posted.in {
+        if let identifier = request.in {
             guard let collection = PHAssetCollection.fetchAssetCollections(
                 withLocalIdentifiers: [identifier], options: plainOptions()
             ).firstObject else {
@@ -142,23 +111,21 @@ struct FetchRoutes: Sendable {
         return result
     }
 
-    /// The albums a live query of albums follows (``LiveQueryRoutes``), with the options of
-    /// `GET /v1/albums`: one fetch of the `type` asked, or without one, as the listing, the regular
-    /// albums' fetch and then the smart albums' (each with the options, as the listing's are). A
-    /// limited client follows its albums only, as its listing shows them.
-    func liveAlbums(_ posted: LiveQueryRoutes.Request, access: ClientAccess = .owner) throws
+    /// The albums a fetch asks for: one fetch of the `type` asked, or without one, the regular
+    /// albums' fetch and then the smart albums' (each with the options). A limited client fetches
+    /// its albums only.
+    func fetchAlbums(_ request: FetchRequest, access: ClientAccess = .owner) throws
         -> [(type: PHAssetCollectionType, result: PHFetchResult<PHAssetCollection>)]
     {
+        let options = try fetchOptions(
+            request, schema: .assetCollection, only: access.isLimited ? Set(access.albums) : nil)
         let types: [PHAssetCollectionType]
-        switch posted.type {
+        switch request.type {
         case nil: types = [.album, .smartAlbum]
         case "album": types = [.album]
         case "smartAlbum": types = [.smartAlbum]
         case let other?: throw APIError(.badRequest, "type must be album or smartAlbum, not '\(other)'")
         }
-        let options = try fetchOptions(
-            predicate: posted.predicate, sort: posted.sort ?? [], limit: posted.limit ?? 0, schema: .assetCollection,
-            only: access.isLimited ? Set(access.albums) : nil)
         var results: [(type: PHAssetCollectionType, result: PHFetchResult<PHAssetCollection>)] = []
         for type in types {
             results.append((type, PHAssetCollection.fetchAssetCollections(with: type, subtype: .any, options: options)))
@@ -168,17 +135,11 @@ struct FetchRoutes: Sendable {
         return results
     }
 
-    /// The folders a live query of folders follows, with the options of `GET /v1/folders`. A
-    /// limited client is refused: it has albums, no folder.
-    func liveFolders(_ posted: LiveQueryRoutes.Request, access: ClientAccess = .owner) throws
+    /// The folders a fetch asks for. A limited client's is empty: its albums are what it has.
+    func fetchFolders(_ request: FetchRequest, access: ClientAccess = .owner) throws
         -> PHFetchResult<PHCollectionList>
     {
-        if access.isLimited {
-            throw APIError(.forbidden, "a limited client sees only its albums: it cannot follow folders")
-        }
-        let options = try fetchOptions(
-            predicate: posted.predicate, sort: posted.sort ?? [], limit: posted.limit ?? 0, schema: .collectionList,
-            only: nil)
+        let options = try fetchOptions(request, schema: .collectionList, only: access.isLimited ? [] : nil)
         let result = PHCollectionList.fetchCollectionLists(with: .folder, subtype: .any, options: options)
         try requireAvailable()
         return result
@@ -308,26 +269,21 @@ struct FetchRoutes: Sendable {
         }
     }
 
-    /// PhotoKit's fetch options from `predicate`, `sort` (`-key` descending; repeatable or
-    /// comma-separated) and `limit`, checked against the class's keys.
-    private func fetchOptions(_ query: Query, schema: PredicateSchema, only: Set<String>?) throws -> PHFetchOptions {
-        try fetchOptions(
-            predicate: query["predicate"], sort: query.all("sort"),
-            limit: try query.integer("limit", in: 0...Int.max, default: 0), schema: schema, only: only)
-    }
-
-    /// `only`: the local identifiers the fetch is kept to (a limited client's), nil for no bound.
-    private func fetchOptions(
-        predicate: String?, sort: [String], limit: Int, schema: PredicateSchema, only: Set<String>?
-    ) throws -> PHFetchOptions {
+    /// PhotoKit's fetch options from a request's `predicate`, `sort` (`[-]key`: `-` for descending)
+    /// and `limit`, checked against the class's keys. `only`: the local identifiers the fetch is
+    /// kept to (a limited client's), nil for no bound.
+    private func fetchOptions(_ request: FetchRequest, schema: PredicateSchema, only: Set<String>?) throws
+        -> PHFetchOptions
+    {
+        let predicate = request.predicate
+        let limit = request.limit ?? 0
         guard limit >= 0 else { throw APIError(.badRequest, "limit must be 0 or more") }
         let options = plainOptions()
         options.fetchLimit = limit
         if let predicate { options.predicate = NSPredicate(format: predicate) }
-        options.sortDescriptors = sort.map { key in
-            key.hasPrefix("-")
-                ? NSSortDescriptor(key: String(key.dropFirst()), ascending: false)
-                : NSSortDescriptor(key: key, ascending: true)
+        options.sortDescriptors = (request.sort ?? []).map { text in
+            let (key, ascending) = SortKey.parse(text)
+            return NSSortDescriptor(key: key, ascending: ascending)
         }
         do {
             try options.validate(for: schema)

@@ -31,25 +31,9 @@ struct LiveQueryRoutes: Sendable {
     let fetches: FetchRoutes
     let streams: StreamCount
 
-    /// The fetch options a client posts.
-    struct Request: Decodable {
-        var of: String?
-        var predicate: String?
-        var sort: [String]?
-        var limit: Int?
-        var includeHidden: Bool?
-        var includeAllBursts: Bool?
-        var `in`: String?
-        var type: String?
-
-        /// The fields each kind of query takes.
-        static let keys: [String: Set<String>] = [
-            "assets": ["of", "predicate", "sort", "limit", "includeHidden", "includeAllBursts", "in"],
-            "albums": ["of", "predicate", "sort", "limit", "type"],
-            "folders": ["of", "predicate", "sort", "limit"],
-        ]
-        static let allKeys = keys.values.reduce(Set<String>()) { $0.union($1) }
-    }
+    /// The fields each kind of live query takes: its fetch's options (``FetchRequest``), and `of`.
+    static let keys = FetchRequest.keys.mapValues { $0.union(["of"]) }
+    static let allKeys = keys.values.reduce(Set<String>()) { $0.union($1) }
 
     func add(to router: Router<APIContext>) {
         router.post("/v1/queries") { request, context in try await self.query(request, context: context) }
@@ -66,19 +50,19 @@ struct LiveQueryRoutes: Sendable {
         guard let object = try? JSONSerialization.jsonObject(with: bytes) as? [String: Any] else {
             throw APIError(.badRequest, "the body must be a JSON object of fetch options")
         }
-        let unknown = Set(object.keys).subtracting(Request.allKeys)
+        let unknown = Set(object.keys).subtracting(Self.allKeys)
         guard unknown.isEmpty else {
             throw APIError(
-                .badRequest, "unknown fields \(unknown.sorted().joined(separator: ", ")); known: \(Request.allKeys.sorted().joined(separator: ", "))")
+                .badRequest, "unknown fields \(unknown.sorted().joined(separator: ", ")); known: \(Self.allKeys.sorted().joined(separator: ", "))")
         }
-        let posted: Request
+        let posted: FetchRequest
         do {
-            posted = try JSONDecoder().decode(Request.self, from: bytes)
+            posted = try JSONDecoder().decode(FetchRequest.self, from: bytes)
         } catch {
             throw APIError(.badRequest, "bad fetch options: \(error)")
         }
         let kind = posted.of ?? "assets"
-        guard let known = Request.keys[kind] else {
+        guard let known = Self.keys[kind] else {
             throw APIError(.badRequest, "of must be assets, albums or folders, not '\(kind)'")
         }
         let inapplicable = Set(object.keys).subtracting(known)
@@ -94,13 +78,19 @@ struct LiveQueryRoutes: Sendable {
             // A smart album's members are its assets' doing: PhotoKit reports no change of the album
             // when they change, but its count and dates do.
             return try follow(.albums(limited: access.isLimited), format: format, channel: context.channel) {
-                try fetches.liveAlbums(posted, access: access).map { ($0.result, derived: $0.type == .smartAlbum) }
+                try fetches.fetchAlbums(posted, access: access).map { ($0.result, derived: $0.type == .smartAlbum) }
             }
         case "folders":
-            return try follow(.folders, format: format, channel: context.channel) { [(try fetches.liveFolders(posted, access: access), false)] }
+            return try follow(.folders, format: format, channel: context.channel) {
+                // A limited client's listing of folders is empty; following them, it is refused.
+                if access.isLimited {
+                    throw APIError(.forbidden, "a limited client sees only its albums: it cannot follow folders")
+                }
+                return [(try fetches.fetchFolders(posted, access: access), false)]
+            }
         default:
             return try follow(.assets(naming: access.namedAlbums), format: format, channel: context.channel) {
-                [(try fetches.liveAssets(posted, access: access), false)]
+                [(try fetches.fetchAssets(posted, access: access), false)]
             }
         }
     }

@@ -119,14 +119,16 @@ struct ThumbnailRoutes: Sendable {
         return try result.get()
     }
 
-    /// The API's error for a picture that could not be made: the file gone (404), one that cannot
-    /// be decoded or is too large (422), the library unavailable (503).
+    /// The API's error for a picture that could not be made: the file gone (404: the picture is
+    /// not there, where a change naming a gone file is 422), else the status of the API's table
+    /// (``APIError/status(of:)``): one that cannot be decoded or is too large 422, the library
+    /// unavailable 503.
     static func error(_ error: PHPhotosError?) -> APIError {
         guard let error else { return APIError(.internalServerError, "no image and no error") }
         switch error.code {
         case .missingResource: return APIError(.notFound, photos: error.code, error.message)
         case .invalidResource, .limitExceeded, .requestNotSupportedForAsset:
-            return APIError(.unprocessableContent, photos: error.code, error.message)
+            return APIError(APIError.status(of: error), photos: error.code, error.message)
         default: return APIError.from(error)
         }
     }

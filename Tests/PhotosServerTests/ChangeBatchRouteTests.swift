@@ -424,30 +424,6 @@ import Testing
         }
     }
 
-    @Test func eachPhotoKitCodeHasItsStatus() {
-        let expected: [PHPhotosError.Code: Int] = [
-            .identifierNotFound: 404, .changeNotSupported: 409, .multipleIdentifiersFound: 409,
-            .invalidResource: 422, .missingResource: 422, .requestNotSupportedForAsset: 422, .limitExceeded: 422,
-            .accessRestricted: 403, .accessUserDenied: 403, .notEnoughSpace: 507,
-            .libraryVolumeOffline: 503, .operationInterrupted: 503, .relinquishingLibraryBundleToWriter: 503,
-            .switchingSystemPhotoLibrary: 503, .persistentChangeTokenExpired: 410,
-            .internalError: 500, .userCancelled: 500, .networkAccessRequired: 500, .networkError: 500,
-            .persistentChangeDetailsUnavailable: 500,
-        ]
-        #expect(Set(expected.keys) == Set(PHPhotosError.Code.allCases))
-        for code in PHPhotosError.Code.allCases {
-            #expect(APIError.status(for: code).code == expected[code], "\(code)")
-            let error = APIError.refusedChange(PHPhotosError(code, "why"), where: "changes[3] (op): ")
-            #expect(error.status.code == expected[code])
-            #expect(error.body.error.code == code.rawValue)
-            #expect(error.body.error.message == "changes[3] (op): why")
-            // The library file failing under the code: unavailable (or full), whatever the code.
-            let store = PHPhotosError(
-                code, "why", userInfo: [NSUnderlyingErrorKey: NSError(domain: PHPhotosError.sqliteErrorDomain, code: 11)])
-            #expect(APIError.refusedChange(store, where: "").status.code == (code == .notEnoughSpace ? 507 : 503))
-        }
-    }
-
     @Test(arguments: [
         ("PUT", "/v1/changes", "GET, POST"), ("DELETE", "/v1/changes", "GET, POST"), ("GET", "/v1/queries", "POST"),
         ("POST", "/v1/health", "GET"), ("DELETE", "/v1/assets/A/L0/001", "GET"), ("PATCH", "/v1/albums", "GET"),

@@ -17,6 +17,19 @@ public struct SortKey: Sendable, Hashable {
     }
 }
 
+extension SortKey {
+    /// A sort order as people write it, split into its key and direction: `key` ascending, `-key`
+    /// descending (`photos assets --sort -creationDate`, the API's `sort=-creationDate`). The key
+    /// is not checked here; ``PredicateSchema/sortKey(_:ascending:)`` checks it for its class.
+    ///
+    /// ```swift
+    /// SortKey.parse("-creationDate")   // (key: "creationDate", ascending: false)
+    /// ```
+    public static func parse(_ text: String) -> (key: String, ascending: Bool) {
+        text.hasPrefix("-") ? (String(text.dropFirst()), false) : (text, true)
+    }
+}
+
 extension PredicateSchema {
     /// Validates a sort descriptor key against this schema and resolves its alias.
     ///
