@@ -81,32 +81,43 @@ let package = Package(
         .systemLibrary(name: "CLibRaw", providers: [.apt(["libraw-dev"])]),
         .target(name: "CPhotosRaw", dependencies: ["CLibRaw", "CPhotosLoader"]),
 
-        // Linux calls Glibc's module does not import (statfs).
+        // Linux calls Glibc's module does not import (statfs, eventfd, GNU thread calls), for PhotosLinux.
         .target(name: "CPhotosLinux"),
+
+        // The layers, each on those above it: PhotosCore (pure) <- PhotosLinux (the operating system)
+        // <- PhotosMetadata, PhotosImaging, PhotosWatcher, PhotosStore <- PhotosIngest, PhotosWire
+        // <- PhotosHooks, PhotosDaemon, Photos <- PhotosServer, the executables.
 
         // Pure values and rules: no Glibc, no GRDB.
         .target(name: "PhotosCore", swiftSettings: settings),
+        // The operating system: system calls with errno-carrying errors, file descriptors, the
+        // library's file operations, inotify, eventfd, and threads of their own (worker threads at
+        // a lower priority). The one Swift module over CPhotosLinux; PhotosCore for PathBytes.
+        .target(name: "PhotosLinux", dependencies: ["PhotosCore", "CPhotosLinux"], swiftSettings: settings),
         // Place names for albums (localizedLocationNames): a GeoNames gazetteer the user supplies,
         // indexed by position in memory. Foundation only.
         .target(name: "PhotosPlaces", swiftSettings: settings),
-        // Reading files: type sniffing and EXIF.
+        // Reading files: type sniffing and EXIF; PhotosLinux opens and reads them.
         // CPhotosRaw: the RAW families no parser reads, through LibRaw (opened on the first such file).
         .target(
-            name: "PhotosMetadata", dependencies: ["PhotosCore", "CExif", "CMagic", "CZlib", "CPhotosRaw"],
+            name: "PhotosMetadata",
+            dependencies: ["PhotosCore", "PhotosLinux", "CExif", "CMagic", "CZlib", "CPhotosRaw"],
             swiftSettings: settings),
         // Decoding and resizing images through libvips: headers, thumbnails, crops, sRGB, limits.
         // PhotosMetadata reads the EXIF thumbnail that serves fast requests.
         // Video poster frames are decoded by FFmpeg (CPhotosVideo), then scaled like any image.
+        // PhotosLinux opens the files decoders read.
         .target(
             name: "PhotosImaging",
-            dependencies: ["PhotosCore", "PhotosMetadata", "CPhotosVips", "CPhotosVideo", "CPhotosRaw"],
+            dependencies: ["PhotosCore", "PhotosLinux", "PhotosMetadata", "CPhotosVips", "CPhotosVideo", "CPhotosRaw"],
             swiftSettings: settings),
-        // The SQLite library file: schema, queries, change log.
+        // The SQLite library file: schema, queries, change log, and the commit signal its followers
+        // share (one per LibraryDatabase).
         .target(
             name: "PhotosStore",
             dependencies: [
-                // PhotosWatcher: the change feed sleeps on the commit signal (inotify).
-                "PhotosCore", "PhotosWatcher", .product(name: "GRDB", package: "GRDB.swift"),
+                // PhotosLinux: the commit signal's inotify watch on the library's directory.
+                "PhotosCore", "PhotosLinux", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 // Access tokens are stored as their SHA-256.
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -117,15 +128,16 @@ let package = Package(
         .target(
             name: "PhotosIngest",
             dependencies: [
-                "PhotosCore", "PhotosMetadata", "PhotosStore", "CPhotosLinux",
+                // PhotosLinux: the crawler's directory entries and link counts.
+                "PhotosCore", "PhotosMetadata", "PhotosStore", "PhotosLinux",
                 // Files seen, ingested, rejected: counted as scans commit them.
                 .product(name: "Metrics", package: "swift-metrics"),
             ],
             swiftSettings: settings),
-        // inotify: watching directories (only directories, within the watch budget), and the
-        // library file for other processes' commits (CommitSignal).
+        // Watching directory trees (only directories, within the watch budget) through PhotosLinux's
+        // inotify, its reader on a thread of its own.
         // PhotosCore for PathBytes only: names that are not UTF-8 are kept byte for byte.
-        .target(name: "PhotosWatcher", dependencies: ["PhotosCore", "CPhotosLinux"], swiftSettings: settings),
+        .target(name: "PhotosWatcher", dependencies: ["PhotosCore", "PhotosLinux"], swiftSettings: settings),
         // The JSON shapes other programs read (CLI output, hook payloads, status, socket API).
         .target(name: "PhotosWire", dependencies: ["PhotosCore", "PhotosStore"], swiftSettings: settings),
         // Exec hooks and webhooks: definitions, durable cursors, payloads, and the runner.
@@ -133,7 +145,9 @@ let package = Package(
             name: "PhotosHooks",
             dependencies: [
                 // PhotosClient: webhooks POST with the HTTP client `photos` uses.
-                "PhotosCore", "PhotosStore", "PhotosWire", "PhotosWatcher", "CPhotosLinux", "PhotosClient",
+                // PhotosLinux: the payloads' worker thread. CPhotosLinux: a hook's payload in memory
+                // (memfd) and its process group's exit.
+                "PhotosCore", "PhotosStore", "PhotosWire", "PhotosLinux", "CPhotosLinux", "PhotosClient",
                 .product(name: "Subprocess", package: "swift-subprocess"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
@@ -146,7 +160,8 @@ let package = Package(
         .target(
             name: "PhotosDaemon",
             dependencies: [
-                "PhotosCore", "PhotosStore", "PhotosIngest", "PhotosWatcher", "CPhotosLinux", "PhotosWire",
+                // PhotosLinux: the thumbnails' idle worker thread, file system kinds, memory trimming.
+                "PhotosCore", "PhotosStore", "PhotosIngest", "PhotosWatcher", "PhotosLinux", "PhotosWire",
                 "PhotosHooks", "PhotosImaging", .product(name: "TOMLKit", package: "TOMLKit"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -188,7 +203,8 @@ let package = Package(
         .target(
             name: "Photos",
             dependencies: [
-                "PhotosCore", "PhotosStore", "PhotosMetadata", "PhotosIngest", "PhotosWatcher", "PhotosWire",
+                // PhotosLinux: the import folder's file operations.
+                "PhotosCore", "PhotosStore", "PhotosMetadata", "PhotosIngest", "PhotosLinux", "PhotosWire",
                 // PHImageManager and UIImage decode through it.
                 "PhotosImaging",
                 // Albums' and folders' localizedLocationNames.
@@ -200,7 +216,7 @@ let package = Package(
         .executableTarget(
             name: "PhotosCLI",
             dependencies: [
-                "Photos", "PhotosStore", "PhotosIngest", "PhotosDaemon", "PhotosWatcher", "PhotosWire", "PhotosHooks",
+                "Photos", "PhotosStore", "PhotosIngest", "PhotosDaemon", "PhotosWire", "PhotosHooks",
                 "PhotosClient", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: settings
@@ -259,6 +275,7 @@ let package = Package(
         .testTarget(
             name: "PhotosPlacesTests", dependencies: ["PhotosPlaces", "PhotosTestSupport"], swiftSettings: settings),
         .testTarget(name: "PhotosCoreTests", dependencies: ["PhotosCore", "PhotosTestSupport"], swiftSettings: settings),
+        .testTarget(name: "PhotosLinuxTests", dependencies: ["PhotosLinux"], swiftSettings: settings),
         .testTarget(name: "PhotosStoreTests", dependencies: ["PhotosStore", "PhotosTestSupport"], swiftSettings: settings),
         .testTarget(
             name: "PhotosTests", dependencies: ["Photos", "PhotosIngest", "PhotosTestSupport"], swiftSettings: settings),
@@ -282,7 +299,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: settings),
-        .testTarget(name: "PhotosWatcherTests", dependencies: ["PhotosWatcher", "PhotosCore", "CPhotosLinux"], swiftSettings: settings),
+        .testTarget(name: "PhotosWatcherTests", dependencies: ["PhotosWatcher", "PhotosCore", "PhotosLinux"], swiftSettings: settings),
         .testTarget(
             name: "PhotosDaemonTests",
             dependencies: [

@@ -2,6 +2,10 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <malloc.h>
+#include <pthread.h>
+#include <sched.h>
+#include <string.h>
+#include <sys/eventfd.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -32,4 +36,20 @@ int cphotos_child_has_exited(int pid) {
 
 int cphotos_release_free_memory(void) {
     return malloc_trim(0);
+}
+
+int cphotos_event_counter(void) {
+    return eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+}
+
+int cphotos_name_this_thread(const char *name) {
+    char shortened[16];
+    strncpy(shortened, name, sizeof shortened - 1);
+    shortened[sizeof shortened - 1] = 0;
+    return pthread_setname_np(pthread_self(), shortened);
+}
+
+int cphotos_idle_this_thread(void) {
+    struct sched_param parameters = {0};
+    return pthread_setschedparam(pthread_self(), SCHED_IDLE, &parameters);
 }

@@ -1,5 +1,6 @@
 import Foundation
 import PhotosCore
+import PhotosLinux
 import PhotosMetadata
 import PhotosStore
 
@@ -15,7 +16,7 @@ import PhotosStore
 /// | a library made by a newer build (unknown migrations, higher `user_version`) | `changeNotSupported` (3300) |
 /// | change history pruned past the token; a token of another library | `persistentChangeTokenExpired` (3105) |
 /// | a resource file that is missing / cannot be read as media | `missingResource` (3303) / `invalidResource` (3302) |
-/// | a failed call in the import folder (`FileOperationError`) | by its errno, as above; else `invalidResource` |
+/// | a failed call in the import folder (`SystemCallError`) | by its errno, as above; else `invalidResource` |
 /// | anything else (a bug, not a state of the library) | `internalError` (-1), the cause in `userInfo` |
 extension PHPhotoLibrary {
     /// Any error as the `PHPhotosError` the public API throws, its cause in `userInfo`.
@@ -25,14 +26,14 @@ extension PHPhotoLibrary {
             return error
         case let error as StoreError:
             return PHPhotosError(error)
-        case let error as FileOperationError:
+        case let error as SystemCallError:
             // The import folder's own calls (staging, placing, removing imported files).
             let posix = NSError(
                 domain: NSPOSIXErrorDomain, code: Int(error.errno),
                 userInfo: [NSLocalizedDescriptionKey: String(cString: strerror(error.errno))])
             return PHPhotosError(
                 PHPhotosError.code(forErrno: error.errno) ?? .invalidResource, error.description,
-                userInfo: [NSUnderlyingErrorKey: posix, NSFilePathErrorKey: error.path])
+                userInfo: [NSUnderlyingErrorKey: posix, NSFilePathErrorKey: error.path ?? ""])
         case let error as MetadataError:
             return PHPhotosError(
                 .invalidResource, "\(error)", userInfo: [NSUnderlyingErrorKey: error as NSError])

@@ -1,4 +1,4 @@
-import CPhotosLinux
+import PhotosLinux
 
 /// What kind of file system a path is on, to know whether inotify will report its changes.
 ///
@@ -12,9 +12,8 @@ public enum FileSystemKind: Sendable, Hashable {
     ///
     /// The corresponding C call is `statfs`.
     public static func of(_ path: String) -> FileSystemKind {
-        let type = cphotos_filesystem_type(path)
-        guard type != -1 else { return .local }
-        switch UInt64(truncatingIfNeeded: type) {
+        guard let type = Syscall.fileSystemType(path) else { return .local }
+        switch type {
         case 0x6969: return .network("nfs")
         case 0xFF53_4D42: return .network("cifs")
         case 0xFE53_4D42: return .network("smb2")

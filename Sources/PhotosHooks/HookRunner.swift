@@ -3,7 +3,7 @@ import Foundation
 import Logging
 import PhotosCore
 import PhotosStore
-import PhotosWatcher
+import PhotosLinux
 import ServiceLifecycle
 import Synchronization
 
@@ -49,7 +49,8 @@ public final class HookRunner: Service, Sendable {
     /// Writes the hooks' cursors off the follow loops.
     let cursors: CursorWriter
     /// Selects each batch and builds its payload, below ingest's priority.
-    let worker = BatchWorker(name: "photosd-hooks")
+    /// (Nice +10: ingest gets the CPU first when both want it; the hooks catch up in the gaps.)
+    let worker = WorkerThread(name: "photosd-hooks", priority: .lowered(by: 10))
     /// The wait after a first failure; it doubles with each failure in a row.
     let backoffBase: Duration
     /// Runs and failures per hook, for the process's metrics.
@@ -160,10 +161,8 @@ public final class HookRunner: Service, Sendable {
     /// replay). Ends when cancelled, after every follower (and its process) has stopped.
     private func supervise() async {
         let (wakeups, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
-        let signal = CommitSignal(path: database.path, queue: DispatchQueue(label: "photosd.hooks.control")) {
-            continuation.yield()
-        }
-        defer { signal.cancel() }
+        let follower = database.followCommits { continuation.yield() }
+        defer { follower.cancel() }
         // A reload is looked at at once, not after the commit delay.
         let reloads = Task { [self] in
             for await _ in self.reloads { continuation.yield(()) }

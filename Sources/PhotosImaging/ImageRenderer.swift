@@ -1,6 +1,7 @@
 internal import CPhotosVips
 import Glibc
 import PhotosCore
+import PhotosLinux
 
 /// Decodes, orients, crops and scales images with libvips, within limits set for hostile files.
 ///
@@ -438,26 +439,23 @@ private struct OpenImage {
     }
 }
 
-/// Opening the files the renderer reads.
+/// Opening the files the renderer reads, through PhotosLinux's calls.
 enum OpenFile {
     /// A descriptor of `path`, opened read-only. A name that is not a regular file (a FIFO would
     /// block; a directory has no pixels) or an empty file is refused before a decoder sees it.
     static func descriptor(_ path: String) throws(ImagingError) -> Int32 {
-        var descriptor: Int32
-        repeat {
-            descriptor = PathBytes.withCString(path) { open($0, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK) }
-        } while descriptor < 0 && errno == EINTR
-        guard descriptor >= 0 else {
-            let code = errno
-            throw ImagingError(code == ENOENT ? .missing : .unreadable, String(cString: strerror(code)), path: path)
+        let descriptor: Int32
+        do {
+            descriptor = try Syscall.openForReading(path)
+        } catch {
+            throw ImagingError(error.errno == ENOENT ? .missing : .unreadable, error.reason, path: path)
         }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
-            close(descriptor)
+        guard let file = try? Syscall.regularFileSize(descriptor), file.isRegular else {
+            Syscall.close(descriptor)
             throw ImagingError(.unreadable, "not a regular file", path: path)
         }
-        guard info.st_size > 0 else {
-            close(descriptor)
+        guard file.size > 0 else {
+            Syscall.close(descriptor)
             throw ImagingError(.undecodable, "the file is empty", path: path)
         }
         return descriptor

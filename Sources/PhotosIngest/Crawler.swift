@@ -1,7 +1,7 @@
-import CPhotosLinux
 import Foundation
 import Glibc
 import PhotosCore
+import PhotosLinux
 
 /// A regular file found under a root, with what `stat` says about it.
 public struct CrawledFile: Sendable, Hashable {
@@ -309,14 +309,14 @@ extension Crawler {
 }
 
 /// Which devices' file systems count a directory's subdirectories in its link count
-/// (`cphotos_links_count_subdirectories`: ext2/3/4, XFS, tmpfs), so that a crawl need not list a
+/// (`Syscall.linksCountSubdirectories`: ext2/3/4, XFS, tmpfs), so that a crawl need not list a
 /// directory of two links to find directories in it. One `statfs` per device.
 struct LinkCountedFileSystems {
     private var known: [Int64: Bool] = [:]
 
     mutating func countsSubdirectories(_ directory: CrawledDirectory) -> Bool {
         if let counts = known[directory.device] { return counts }
-        let counts = PathBytes.withCString(directory.path) { cphotos_links_count_subdirectories($0) } == 1
+        let counts = Syscall.linksCountSubdirectories(directory.path)
         known[directory.device] = counts
         return counts
     }

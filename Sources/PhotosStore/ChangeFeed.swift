@@ -1,6 +1,4 @@
-import Dispatch
 import PhotosCore
-import PhotosWatcher
 import Synchronization
 
 /// The library's committed changes as an endless asynchronous sequence: every change-log entry
@@ -8,8 +6,8 @@ import Synchronization
 ///
 /// It reads the log in pages and, when it has caught up, sleeps until a commit: one made through
 /// this `LibraryDatabase` wakes it at once and hands it its entry (the next one is taken as it is,
-/// without reading the log), another connection's or process's when a ``CommitSignal`` says the
-/// library file was written (inotify; no polling, nothing runs while nobody writes; an in-memory
+/// without reading the log), another connection's or process's when the database's ``CommitSignal`` says
+/// the library file was written (inotify; no polling, nothing runs while nobody writes; an in-memory
 /// library has no other writer and needs no signal). It throws
 /// ``StoreError`` `.historyExpired` (PhotoKit's 3105) when entries after the token were pruned:
 /// never a silent gap. It ends (returns nil) when its task is cancelled.
@@ -108,10 +106,10 @@ public struct ChangeFeed: AsyncSequence, Sendable {
     }
 
     /// Commits as an async stream that keeps at most one pending wakeup (the newest): this
-    /// database's own at once, with their entries, other connections' through a commit signal,
-    /// which is cancelled (its inotify descriptor closed) when the iterator goes.
+    /// database's own at once, with their entries, other connections' through the database's
+    /// commit signal, which this stops following when the iterator goes.
     final class Wakeups: Sendable {
-        private let signal: CommitSignal?
+        private let follower: CommitFollower?
         private let stream: AsyncStream<Wakeup>
         private let localCommits: LocalCommits
         private let subscription: Int
@@ -137,12 +135,13 @@ public struct ChangeFeed: AsyncSequence, Sendable {
                 continuation.yield(.committed(entry, count: count))
             }
             // Nobody else can write an in-memory library: its own commits are all there is.
-            signal = database.path.map { path in
-                CommitSignal(path: path, queue: DispatchQueue(label: "photos.change-feed")) {
+            follower =
+                database.path == nil
+                ? nil
+                : database.followCommits {
                     _ = counter.increment()
                     continuation.yield(.signalled)
                 }
-            }
         }
 
         /// Waits for the next wakeup; nil when the task is cancelled.
@@ -152,7 +151,7 @@ public struct ChangeFeed: AsyncSequence, Sendable {
         }
 
         deinit {
-            signal?.cancel()
+            follower?.cancel()
             localCommits.remove(subscription)
         }
     }

@@ -24,8 +24,11 @@ public final class LibraryDatabase: Sendable {
     public let historyLimit: Int
     private let newestCommit = Mutex<(token: Int64, date: Date)?>(nil)
     /// This process's change feeds on this database, woken by its commits at once (other processes'
-    /// commits reach them through a `CommitSignal`).
+    /// commits reach them through the shared commit signal).
     let localCommits = LocalCommits()
+    /// This process's followers of the library file's commits, by any process, and the one
+    /// ``CommitSignal`` they share (``followCommits(_:)``).
+    let commitFollowers = CommitFollowers()
 
     /// The token of this process's newest commit and when its COMMIT returned: where a
     /// commit-to-observer latency starts (photos-bench).

@@ -1,4 +1,5 @@
 import Foundation
+import PhotosLinux
 import Synchronization
 
 /// Watches directory trees with inotify and reports what changes in them as ``FileEvent``s.
@@ -50,7 +51,12 @@ public final class InotifyMonitor: FileMonitor {
             of: FileEvent.self, bufferingPolicy: .bufferingOldest(bufferSize))
         events = stream
         core = MonitorCore(handles: try InotifyHandles(), maxWatches: budget.available, continuation: continuation)
-        let reader = try ReaderThread(name: "photosd-inotify") { [core] in core.runReader() }
+        let reader: SystemThread
+        do {
+            reader = try SystemThread(name: "photosd-inotify") { [core] in core.runReader() }
+        } catch {
+            throw WatchError(code: .systemCallFailed, message: "cannot start the inotify reader thread", cause: error)
+        }
         core.state.withLock { $0.reader = reader }
     }
 
@@ -125,13 +131,13 @@ public final class InotifyMonitor: FileMonitor {
     /// Stops the reader thread and finishes ``events``. Returns once the thread has ended; calling
     /// it again does nothing. Watches go when the descriptors close.
     public func stop() {
-        let reader = core.state.withLock { state -> ReaderThread? in
+        let reader = core.state.withLock { state -> SystemThread? in
             state.isStopped = true
             defer { state.reader = nil }
             return state.reader
         }
         guard let reader else { return }
-        Syscall.signal(eventFD: core.handles.wakeUp)
+        EventCounter.signal(core.handles.wakeUp)
         if !reader.isCurrent { reader.join() }
         core.continuation.finish()
     }

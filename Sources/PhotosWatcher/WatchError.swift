@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#endif
+import PhotosLinux
 
 /// Why a directory could not be watched, or the monitor could not start.
 ///
@@ -49,7 +47,7 @@ public struct WatchError: Error, Sendable, CustomStringConvertible {
     public let message: String
     /// The directory concerned, if any.
     public let path: String?
-    /// The lower-level error, usually a ``SystemCallError``.
+    /// The lower-level error, usually a `SystemCallError` (PhotosLinux).
     public let cause: (any Error)?
 
     /// Creates an error; `cause` is the lower-level error, if any.
@@ -66,25 +64,5 @@ public struct WatchError: Error, Sendable, CustomStringConvertible {
         if let path { text += " (\(path))" }
         if let cause { text += " [\(cause)]" }
         return text
-    }
-}
-
-/// A failed system call: its name and `errno`.
-public struct SystemCallError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The C function, as in its manual page (`inotify_add_watch`).
-    public let call: String
-    /// The `errno` it set.
-    public let errno: Int32
-
-    /// Creates the error for `call` failing with `errno`.
-    public init(call: String, errno: Int32) {
-        self.call = call
-        self.errno = errno
-    }
-
-    /// `"inotify_add_watch: No space left on device (errno 28)"`.
-    public var description: String {
-        let text = strerror(errno).map { String(cString: $0) } ?? "unknown error"
-        return "\(call): \(text) (errno \(errno))"
     }
 }

@@ -151,23 +151,23 @@ final class Recorder: PHPhotoLibraryChangeObserver, @unchecked Sendable {
     @Test func theLogIsFollowedOnlyWhileSomeoneObserves() async throws {
         let fixture = try LibraryFixture()
         let directory = fixture.libraryURL.deletingLastPathComponent()
-        let before = try CommitSignalTests.inotifyWatches(on: directory)
+        let before = try InotifyWatches.count(on: directory)
         let first = Recorder()
         let second = Recorder()
         fixture.library.register(first)
         fixture.library.register(second)
         // One follower for the library, however many observers: one watch on its directory.
-        try await eventually { try CommitSignalTests.inotifyWatches(on: directory) == before + 1 }
-        #expect(try CommitSignalTests.inotifyWatches(on: directory) == before + 1)
+        try await eventually { try InotifyWatches.count(on: directory) == before + 1 }
+        #expect(try InotifyWatches.count(on: directory) == before + 1)
         fixture.library.unregisterChangeObserver(first)
         try fixture.library.performChangesAndWait { PHAssetChangeRequest(for: fixture.asset("beach.jpg")).isFavorite = true }
         try await second.waitFor(1)
-        #expect(try CommitSignalTests.inotifyWatches(on: directory) == before + 1, "still followed for the other one")
+        #expect(try InotifyWatches.count(on: directory) == before + 1, "still followed for the other one")
         #expect(first.changes.withLock { $0.count } == 0, "an unregistered observer is told nothing")
         fixture.library.unregisterChangeObserver(second)
         // The last one gone: the follower is cancelled and its watch closed.
-        try await eventually { try CommitSignalTests.inotifyWatches(on: directory) == before }
-        #expect(try CommitSignalTests.inotifyWatches(on: directory) == before)
+        try await eventually { try InotifyWatches.count(on: directory) == before }
+        #expect(try InotifyWatches.count(on: directory) == before)
     }
 
     @Test func anInMemoryLibrarysObserversHearItsCommits() async throws {

@@ -115,23 +115,23 @@ final class BothObserver: PHPhotoLibraryChangeObserver, PHPhotoLibraryPersistent
         let fixture = try LibraryFixture()
         let library = fixture.library
         let directory = fixture.libraryURL.deletingLastPathComponent()
-        let before = try CommitSignalTests.inotifyWatches(on: directory)
+        let before = try InotifyWatches.count(on: directory)
         let recorder = Recorder()
         let reader = HistoryReader(from: library.currentChangeToken)
         library.register(recorder)
         library.register(reader)
-        try await eventually { try CommitSignalTests.inotifyWatches(on: directory) == before + 1 }
-        #expect(try CommitSignalTests.inotifyWatches(on: directory) == before + 1, "one watch for both kinds")
+        try await eventually { try InotifyWatches.count(on: directory) == before + 1 }
+        #expect(try InotifyWatches.count(on: directory) == before + 1, "one watch for both kinds")
 
         library.unregisterChangeObserver(recorder)
         try library.performChangesAndWait { PHAssetChangeRequest(for: fixture.asset("beach.jpg")).isFavorite = false }
         try await reader.waitFor(calls: 1)
-        #expect(try CommitSignalTests.inotifyWatches(on: directory) == before + 1, "still followed for the reader")
+        #expect(try InotifyWatches.count(on: directory) == before + 1, "still followed for the reader")
         #expect(recorder.changes.withLock { $0.count } == 0)
 
         library.unregisterPersistentChangesObserver(reader)
-        try await eventually { try CommitSignalTests.inotifyWatches(on: directory) == before }
-        #expect(try CommitSignalTests.inotifyWatches(on: directory) == before, "the last one gone, nothing follows")
+        try await eventually { try InotifyWatches.count(on: directory) == before }
+        #expect(try InotifyWatches.count(on: directory) == before, "the last one gone, nothing follows")
         try library.performChangesAndWait { PHAssetChangeRequest(for: fixture.asset("beach.jpg")).isFavorite = true }
         try await Task.sleep(for: .milliseconds(200))
         #expect(reader.calls == 1, "an unregistered observer is told nothing")

@@ -1,7 +1,7 @@
-import CPhotosLinux
 import Foundation
 import Glibc
 import PhotosCore
+import PhotosLinux
 import Testing
 
 @testable import PhotosWatcher
@@ -108,7 +108,7 @@ struct ByteNameTests {
         #expect(!DirectoryListing.holdsNoDirectories(directory.path + "/parent", devices: &devices))
         #expect(!DirectoryListing.holdsNoDirectories(directory.path + "/file", devices: &devices))
         #expect(!DirectoryListing.holdsNoDirectories(directory.path + "/missing", devices: &devices))
-        let counting = cphotos_links_count_subdirectories(directory.path) == 1
+        let counting = Syscall.linksCountSubdirectories(directory.path)
         #expect(DirectoryListing.holdsNoDirectories(directory.path + "/parent/child", devices: &devices) == counting)
         if !counting {
             FileHandle.standardError.write(Data("⚠️  \(directory.path) is on a file system that does not count subdirectories in links: only the negative cases ran\n".utf8))

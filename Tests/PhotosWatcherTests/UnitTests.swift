@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import PhotosLinux
 import Testing
 
 @testable import PhotosWatcher

@@ -35,4 +35,15 @@ int cphotos_child_has_exited(int pid);
 /// Gives the memory malloc holds free back to the system (glibc's malloc_trim(0)); 1 when some
 /// was released.
 int cphotos_release_free_memory(void);
+/// A non-blocking, close-on-exec event counter (eventfd with EFD_NONBLOCK | EFD_CLOEXEC); -1 and
+/// errno on failure. Glibc's Swift module leaves out <sys/eventfd.h>.
+int cphotos_event_counter(void);
+
+/// Names the calling thread for top -H, gdb and /proc/PID/task/*/comm (pthread_setname_np, a GNU
+/// extension; at most 15 bytes are kept); 0 or the error number.
+int cphotos_name_this_thread(const char *_Nonnull name);
+
+/// Puts the calling thread in SCHED_IDLE, the lowest scheduling class (it runs only when nothing
+/// else wants the processor); 0 or the error number.
+int cphotos_idle_this_thread(void);
 #endif

@@ -1,5 +1,6 @@
 import Foundation
 import PhotosCore
+import PhotosLinux
 import PhotosMetadata
 import PhotosStore
 

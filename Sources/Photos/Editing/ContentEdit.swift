@@ -1,6 +1,7 @@
 import Foundation
 import PhotosCore
 import PhotosIngest
+import PhotosLinux
 import PhotosMetadata
 import PhotosStore
 

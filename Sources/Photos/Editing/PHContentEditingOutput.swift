@@ -1,4 +1,5 @@
 import Foundation
+import PhotosLinux
 import PhotosStore
 
 /// An edit to commit: the app's adjustment data and the rendered picture or movie, written by the

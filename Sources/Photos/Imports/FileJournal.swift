@@ -1,4 +1,5 @@
 import Foundation
+import PhotosLinux
 import PhotosStore
 import Synchronization
 
@@ -99,12 +100,12 @@ struct FileJournal {
             if let existing = try FileOperations.identity(destination) {
                 // Already linked by an interrupted run; anything else there is not ours to replace.
                 guard existing.device == stagedIdentity.device, existing.inode == stagedIdentity.inode else {
-                    throw FileOperationError(call: "link", path: destination, errno: EEXIST)
+                    throw SystemCallError(call: "link", path: destination, errno: EEXIST)
                 }
             } else {
                 do {
                     try FileOperations.link(staged, destination)
-                } catch let error as FileOperationError where [EPERM, ENOTSUP, EOPNOTSUPP, EMLINK].contains(error.errno) {
+                } catch let error as SystemCallError where [EPERM, ENOTSUP, EOPNOTSUPP, EMLINK].contains(error.errno) {
                     try FileOperations.renameIfAbsent(staged, destination)
                 }
             }
@@ -204,7 +205,7 @@ enum FaultInjection {
     /// crash) where it says so.
     static func reach(_ step: Step, in importDirectory: String) throws {
         guard let hook = hooks.withLock({ $0[importDirectory] }), hook(step) else { return }
-        throw FileOperationError(call: "simulated crash at \(step.rawValue)", path: "", errno: crashCode)
+        throw SystemCallError(call: "simulated crash at \(step.rawValue)", path: "", errno: crashCode)
     }
 
     /// The pseudo-errno that marks a simulated crash.
@@ -214,6 +215,6 @@ enum FaultInjection {
 extension Error {
     /// Whether this is a test's simulated crash (``FaultInjection``), which skips every clean-up.
     var isSimulatedCrash: Bool {
-        (self as? FileOperationError)?.errno == FaultInjection.crashCode
+        (self as? SystemCallError)?.errno == FaultInjection.crashCode
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PhotosLinux
 import PhotosStore
 
 /// A file a change block has staged: its complete copy under a temporary name, and where it will be.
@@ -96,15 +97,15 @@ final class ImportStaging {
         // the file it points to), and the content behind it, which must be a regular file.
         guard let sourceIdentity = try FileOperations.identity(source),
             let content = try FileOperations.identity(source, followingLinks: true)
-        else { throw FileOperationError(call: "open", path: source, errno: ENOENT) }
-        guard content.isRegularFile else { throw FileOperationError(call: "open", path: source, errno: EINVAL) }
+        else { throw SystemCallError(call: "open", path: source, errno: ENOENT) }
+        guard content.isRegularFile else { throw SystemCallError(call: "open", path: source, errno: EINVAL) }
         if move {
             // The original goes after the commit: a directory it cannot be removed from (read-only,
             // or not the caller's to write) would leave an asset committed and its original behind.
             // Found now, the block fails whole (accessRestricted) and nothing is staged.
             let directory = (source as NSString).deletingLastPathComponent
             guard access(directory.isEmpty ? "." : directory, W_OK) == 0 else {
-                throw FileOperationError(call: "access", path: directory, errno: errno)
+                throw SystemCallError(call: "access", path: directory, errno: errno)
             }
         }
         let staged = try stagingPath(for: (destination as NSString).lastPathComponent)
@@ -113,14 +114,14 @@ final class ImportStaging {
             do {
                 try FileOperations.link(source, staged)
                 linked = true
-            } catch let error as FileOperationError where [EXDEV, EPERM, EMLINK, ENOTSUP, EOPNOTSUPP].contains(error.errno) {
+            } catch let error as SystemCallError where [EXDEV, EPERM, EMLINK, ENOTSUP, EOPNOTSUPP].contains(error.errno) {
                 // Another file system, or one without hard links: copy; the original goes after commit.
             }
         }
         if !linked { try FileOperations.copy(source, to: staged) }
         try FaultInjection.reach(.staged, in: importDirectory)
         guard let identity = try FileOperations.identity(staged) else {
-            throw FileOperationError(call: "lstat", path: staged, errno: ENOENT)
+            throw SystemCallError(call: "lstat", path: staged, errno: ENOENT)
         }
         return StagedFile(
             destination: destination, staged: staged, source: source, sourceIdentity: sourceIdentity,
@@ -134,7 +135,7 @@ final class ImportStaging {
         try FileOperations.write(data, to: staged)
         try FaultInjection.reach(.staged, in: importDirectory)
         guard let identity = try FileOperations.identity(staged) else {
-            throw FileOperationError(call: "lstat", path: staged, errno: ENOENT)
+            throw SystemCallError(call: "lstat", path: staged, errno: ENOENT)
         }
         return StagedFile(
             destination: destination, staged: staged, source: nil, sourceIdentity: nil, removeSource: false,

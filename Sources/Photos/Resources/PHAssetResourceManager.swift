@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import PhotosCore
+import PhotosLinux
 import Synchronization
 
 /// Identifies a data request, for ``PHAssetResourceManager/cancelDataRequest(_:)``.
@@ -149,7 +150,7 @@ public enum ResourceFileCopy {
     public static func removeCopy(_ path: String) throws {
         do {
             try FileOperations.unlink(path)
-        } catch let failure as FileOperationError {
+        } catch let failure as SystemCallError {
             throw error(failure.errno, writing: path)
         }
     }
@@ -162,9 +163,9 @@ public enum ResourceFileCopy {
         do {
             try make(temporary)
             try FileOperations.link(temporary, destination)
-        } catch let failure as FileOperationError {
+        } catch let failure as SystemCallError {
             throw failure.call == "read" || (failure.call == "open" && failure.path != temporary)
-                ? error(failure.errno, reading: failure.path) : error(failure.errno, writing: destination)
+                ? error(failure.errno, reading: failure.path ?? destination) : error(failure.errno, writing: destination)
         }
     }
 

@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// The bytes of a Linux file name or path and the `String` that stands for them, both ways, without loss.
 ///
 /// Linux names are bytes, Swift strings are Unicode, and a name need not be valid UTF-8 (a Latin-1
@@ -108,15 +104,6 @@ public enum PathBytes {
             }
         }
         return try outcome.get()
-    }
-
-    /// The name of an entry `readdir` returned, read in place. The record holds only as many bytes
-    /// of `d_name` as the name needs: loading the declared 256-byte field copies past the record,
-    /// and past the end of the kernel's buffer when the entry is its last (a crash seen about one
-    /// rescan in ten of directories of 1,000 files).
-    public static func name(ofEntry entry: UnsafePointer<dirent>) -> String {
-        let offset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
-        return string(cString: (UnsafeRawPointer(entry) + offset).assumingMemoryBound(to: CChar.self))
     }
 
     /// The string standing for the NUL-terminated `cString` (a `d_name`, a `realpath` result).

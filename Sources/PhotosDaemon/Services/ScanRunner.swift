@@ -1,8 +1,8 @@
-import CPhotosLinux
 import Dispatch
 import Foundation
 import Logging
 import PhotosIngest
+import PhotosLinux
 import PhotosStore
 import ServiceLifecycle
 import Synchronization
@@ -208,6 +208,6 @@ enum ReleasedMemory {
     /// `malloc_trim(0)`: releases the free memory at the top of the heap and whole free pages in
     /// every arena.
     static func giveBack() {
-        _ = cphotos_release_free_memory()
+        Syscall.releaseFreeMemory()
     }
 }

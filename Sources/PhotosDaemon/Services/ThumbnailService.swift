@@ -1,8 +1,8 @@
 import Foundation
-import Glibc
 import Logging
 import PhotosCore
 import PhotosImaging
+import PhotosLinux
 import PhotosStore
 import PhotosWire
 import ServiceLifecycle
@@ -69,7 +69,7 @@ public final class ThumbnailService: Service, Sendable {
 
     /// Runs until the daemon stops: the new photos as they come, the others newest first.
     public func run() async throws {
-        let worker = IdleWorker()
+        let worker = WorkerThread(name: "photosd-thumbs", priority: .idle)
         defer { worker.stop() }
         let start = try database.currentToken()
         // Stopping the daemon stops the worker between two images: a batch may hold thousands.
@@ -82,7 +82,8 @@ public final class ThumbnailService: Service, Sendable {
                         guard !identifiers.isEmpty else { continue }
                         let paths = try pictures(identifiers)
                         if !paths.isEmpty {
-                            await worker.run(first: true) { self.make(paths, stopped: $0) }
+                            // A stopped worker refuses the job: the daemon is stopping.
+                            _ = try? await worker.run(first: true) { self.make(paths, stopped: $0) }
                             publish()
                         }
                     }
@@ -98,7 +99,7 @@ public final class ThumbnailService: Service, Sendable {
     }
 
     /// The library's photos at the start, newest first, a page at a time on the worker.
-    func backfill(on worker: IdleWorker) async throws {
+    func backfill(on worker: WorkerThread) async throws {
         // Photos and videos (a grid shows both).
         var query = AssetQuery()
         query.includeHidden = true
@@ -107,13 +108,13 @@ public final class ThumbnailService: Service, Sendable {
         let ids = try database.assetIDs(matching: query)
         progress.withLock { $0.photosAtStart = ids.count }
         // The cache's size, counted once (it walks the entries) before the first page.
-        await worker.run(first: false) { _ in _ = self.cache.trim() }
+        _ = try? await worker.run { _ in _ = self.cache.trim() }
         publish()
         for page in stride(from: 0, to: ids.count, by: Self.backfillPage) {
             guard !worker.isStopping, !Task.isCancelled else { return }
             let pageIDs = ids[page..<min(ids.count, page + Self.backfillPage)]
             let paths = try pictures(ids: Array(pageIDs))
-            await worker.run(first: false) { self.make(paths, stopped: $0) }
+            _ = try? await worker.run { self.make(paths, stopped: $0) }
             guard !worker.isStopping else { return }
             progress.withLock { $0.photosAtStartDone += pageIDs.count }
             publish()
@@ -187,78 +188,5 @@ public final class ThumbnailService: Service, Sendable {
             try rows.assets.advance()
         }
         return paths
-    }
-}
-
-/// One thread at `SCHED_IDLE`, running one job at a time: the lowest priority Linux has.
-final class IdleWorker: @unchecked Sendable {  // The queue is guarded by `condition`.
-    /// `SCHED_IDLE` of <sched.h>, which glibc declares only under `_GNU_SOURCE`.
-    static let schedIdle: Int32 = 5
-
-    private let condition = NSCondition()
-    private var jobs: [() -> Void] = []
-    /// How many of `jobs`, at their head, were run first.
-    private var firstJobs = 0
-    private var stopping = false
-
-    init() {
-        let thread = Thread { [self] in loop() }
-        thread.name = "photosd-thumbnails"
-        thread.start()
-    }
-
-    /// Runs `body` on the worker and waits for it; `body` is told when the worker is stopping. A
-    /// job run `first` goes before every job not run first that waits.
-    func run(first: Bool, _ body: @escaping @Sendable (_ stopped: () -> Bool) -> Void) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            condition.lock()
-            // Stopped, the thread may have ended: nothing would run the job.
-            guard !stopping else {
-                condition.unlock()
-                return continuation.resume()
-            }
-            let job = { [self] in
-                body { self.isStopping }
-                continuation.resume()
-            }
-            if first {
-                jobs.insert(job, at: firstJobs)
-                firstJobs += 1
-            } else {
-                jobs.append(job)
-            }
-            condition.signal()
-            condition.unlock()
-        }
-    }
-
-    /// Whether ``stop()`` was called.
-    var isStopping: Bool { condition.withLock { stopping } }
-
-    /// Ends the thread after the job under way (a job waiting is still run, told to stop).
-    func stop() {
-        condition.withLock {
-            stopping = true
-            condition.signal()
-        }
-    }
-
-    private func loop() {
-        var parameters = sched_param()
-        parameters.sched_priority = 0
-        // Where SCHED_IDLE is refused, the thread still runs, at its usual priority.
-        _ = pthread_setschedparam(pthread_self(), Self.schedIdle, &parameters)
-        while true {
-            condition.lock()
-            while jobs.isEmpty && !stopping { condition.wait() }
-            if jobs.isEmpty {
-                condition.unlock()
-                return
-            }
-            let job = jobs.removeFirst()
-            firstJobs = max(0, firstJobs - 1)
-            condition.unlock()
-            job()
-        }
     }
 }

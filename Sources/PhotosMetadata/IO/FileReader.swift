@@ -1,3 +1,5 @@
+import PhotosLinux
+
 /// Random access to one open file, reading only what the parsers ask for.
 ///
 /// The first ``headLength`` bytes are read at open: they hold the type signature and, for most

@@ -1,6 +1,6 @@
-import CPhotosLinux
 import Glibc
 import PhotosCore
+import PhotosLinux
 
 /// One entry of a directory, as `readdir` gives it.
 struct DirectoryEntry: Hashable, Sendable {
@@ -54,7 +54,7 @@ enum DirectoryListing {
         guard PathBytes.withCString(path, { lstat($0, &info) }) == 0, info.st_nlink == 2 else { return false }
         let device = UInt64(info.st_dev)
         if let counts = devices[device] { return counts }
-        let counts = PathBytes.withCString(path) { cphotos_links_count_subdirectories($0) } == 1
+        let counts = Syscall.linksCountSubdirectories(path)
         devices[device] = counts
         return counts
     }

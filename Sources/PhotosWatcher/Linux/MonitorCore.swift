@@ -1,4 +1,5 @@
 import Glibc
+import PhotosLinux
 import Synchronization
 
 /// What the monitor knows, guarded by one `Mutex`: the reader thread and callers of
@@ -24,7 +25,7 @@ struct MonitorState: Sendable {
     var overflowedRoots: Set<String> = []
     /// Roots reported as unmounted, whose final `IN_IGNORED` needs no `.watchRemoved`.
     var unmountedRoots: Set<String> = []
-    var reader: ReaderThread?
+    var reader: SystemThread?
     var isStopped = false
 
     /// Whether the reader must wake on a timer: to pair or expire a directory move, to report an

@@ -1,42 +1,37 @@
 import Foundation
+import Glibc
 import PhotosCore
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
-
-/// A failed file operation in the import folder: the call, the path and `errno`.
-struct FileOperationError: Error, CustomStringConvertible {
-    /// The C call that failed.
-    let call: String
-    /// The path it was given.
-    let path: String
-    /// Its `errno`.
-    let errno: Int32
-
-    var description: String {
-        let text = strerror(errno).map { String(cString: $0) } ?? "unknown error"
-        return "\(call) \(path): \(text)"
-    }
-}
-
 /// What `lstat` says about a file, as far as the journal needs it to know the file again.
-struct FileIdentity: Equatable {
-    var device: Int64
-    var inode: Int64
-    var size: Int64
-    var modificationTime: Double
-    var isRegularFile: Bool
+public struct FileIdentity: Equatable, Sendable {
+    /// `st_dev`.
+    public var device: Int64
+    /// `st_ino`.
+    public var inode: Int64
+    /// `st_size`, in bytes.
+    public var size: Int64
+    /// `st_mtim`, in seconds since 1970.
+    public var modificationTime: Double
+    /// Whether it is a regular file (a symbolic link is not, unless followed).
+    public var isRegularFile: Bool
+
+    /// An identity as `lstat` would give it.
+    public init(device: Int64, inode: Int64, size: Int64, modificationTime: Double, isRegularFile: Bool) {
+        self.device = device
+        self.inode = inode
+        self.size = size
+        self.modificationTime = modificationTime
+        self.isRegularFile = isRegularFile
+    }
 }
 
 /// The system calls the library makes on files, each retried on `EINTR`. Paths go to the kernel
 /// as the bytes they stand for (``PathBytes``), so a name that is not UTF-8 is never another file.
 ///
-/// These are the only calls in the `Photos` module that create, link or remove files; docs/architecture.md's
-/// "Where the library writes" lists each caller and why it is safe.
-enum FileOperations {
+/// These are the only calls through which the `Photos` module creates, links or removes files;
+/// docs/architecture.md's "Where the library writes" lists each caller and why it is safe. Failures
+/// throw ``SystemCallError`` with the call, the path and `errno`.
+public enum FileOperations {
     /// Retries `body` while it fails with `EINTR`; throws the failure with the call and path.
     private static func retrying(_ call: String, _ path: String, _ body: () -> Int32) throws -> Int32 {
         while true {
@@ -44,18 +39,18 @@ enum FileOperations {
             if result >= 0 { return result }
             let code = Glibc.errno
             if code == EINTR { continue }
-            throw FileOperationError(call: call, path: path, errno: code)
+            throw SystemCallError(call: call, path: path, errno: code)
         }
     }
 
     /// `lstat(2)` (or `stat(2)`, following a symbolic link): the file's identity, or nil when
     /// there is no file at `path`.
-    static func identity(_ path: String, followingLinks: Bool = false) throws -> FileIdentity? {
+    public static func identity(_ path: String, followingLinks: Bool = false) throws -> FileIdentity? {
         var info = stat()
         guard PathBytes.withCString(path, { followingLinks ? stat($0, &info) : lstat($0, &info) }) == 0 else {
             let code = Glibc.errno
             if code == ENOENT || code == ENOTDIR { return nil }
-            throw FileOperationError(call: followingLinks ? "stat" : "lstat", path: path, errno: code)
+            throw SystemCallError(call: followingLinks ? "stat" : "lstat", path: path, errno: code)
         }
         let time = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
         return FileIdentity(
@@ -64,47 +59,47 @@ enum FileOperations {
     }
 
     /// `mkdir(2)` with mode 0700; returns false when a directory is already there (not made here).
-    static func makeDirectory(_ path: String) throws -> Bool {
+    public static func makeDirectory(_ path: String) throws -> Bool {
         if PathBytes.withCString(path, { mkdir($0, 0o700) }) == 0 { return true }
         let code = Glibc.errno
         var info = stat()
         if code == EEXIST, PathBytes.withCString(path, { stat($0, &info) }) == 0, (info.st_mode & S_IFMT) == S_IFDIR { return false }
-        throw FileOperationError(call: "mkdir", path: path, errno: code)
+        throw SystemCallError(call: "mkdir", path: path, errno: code)
     }
 
     /// `rmdir(2)`: removes a directory only when it is empty; false when it is not (or is gone).
     @discardableResult
-    static func removeEmptyDirectory(_ path: String) -> Bool {
+    public static func removeEmptyDirectory(_ path: String) -> Bool {
         PathBytes.withCString(path) { rmdir($0) } == 0
     }
 
     /// `open(2)` with `O_CREAT | O_EXCL` (never an existing file), mode 0600, write-only.
-    static func createExclusively(_ path: String) throws -> Int32 {
+    public static func createExclusively(_ path: String) throws -> Int32 {
         try retrying("open", path) { PathBytes.withCString(path) { open($0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600) } }
     }
 
     /// `link(2)`: a second name for a file; fails with `EEXIST` rather than replace one.
-    static func link(_ existing: String, _ new: String) throws {
+    public static func link(_ existing: String, _ new: String) throws {
         _ = try retrying("link", new) { PathBytes.withCString(existing) { old in PathBytes.withCString(new) { Glibc.link(old, $0) } } }
     }
 
     /// `unlink(2)`; a file already gone is not an error.
-    static func unlink(_ path: String) throws {
+    public static func unlink(_ path: String) throws {
         if PathBytes.withCString(path, { Glibc.unlink($0) }) == 0 { return }
         let code = Glibc.errno
         if code == ENOENT { return }
-        throw FileOperationError(call: "unlink", path: path, errno: code)
+        throw SystemCallError(call: "unlink", path: path, errno: code)
     }
 
     /// `rename(2)`, only after checking that nothing is at `new`: for file systems without hard links.
     /// Both names are in the library's own folder, where nothing else creates files.
-    static func renameIfAbsent(_ old: String, _ new: String) throws {
-        if try identity(new) != nil { throw FileOperationError(call: "rename", path: new, errno: EEXIST) }
+    public static func renameIfAbsent(_ old: String, _ new: String) throws {
+        if try identity(new) != nil { throw SystemCallError(call: "rename", path: new, errno: EEXIST) }
         _ = try retrying("rename", new) { PathBytes.withCString(old) { from in PathBytes.withCString(new) { Glibc.rename(from, $0) } } }
     }
 
     /// `fsync(2)` of a file or directory by path: its content, or its entries, reach the disk.
-    static func sync(_ path: String, directory: Bool = false) throws {
+    public static func sync(_ path: String, directory: Bool = false) throws {
         let flags = (directory ? O_RDONLY | O_DIRECTORY : O_RDONLY) | O_CLOEXEC
         let fd = try retrying("open", path) { PathBytes.withCString(path) { open($0, flags) } }
         defer { close(fd) }
@@ -112,13 +107,13 @@ enum FileOperations {
     }
 
     /// Writes all of `bytes` to `fd` (`write(2)`).
-    static func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws {
+    public static func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws {
         var done = 0
         while done < bytes.count {
             let written = Glibc.write(fd, bytes.baseAddress! + done, bytes.count - done)
             if written < 0 {
                 if Glibc.errno == EINTR { continue }
-                throw FileOperationError(call: "write", path: path, errno: Glibc.errno)
+                throw SystemCallError(call: "write", path: path, errno: Glibc.errno)
             }
             done += written
         }
@@ -146,7 +141,7 @@ enum FileOperations {
     ///
     /// With `preservingAttributes`, the copy keeps the source's permission bits (read, write and
     /// execute for owner, group and others) and its access and modification times, as `cp -p` does.
-    static func copy(_ source: String, to destination: String, preservingAttributes: Bool = false) throws {
+    public static func copy(_ source: String, to destination: String, preservingAttributes: Bool = false) throws {
         let input = try retrying("open", source) { PathBytes.withCString(source) { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY) } }
         defer { close(input) }
         var info = stat()
@@ -171,14 +166,14 @@ enum FileOperations {
                     let count = pread(input, buffer.baseAddress, min(buffer.count, Int(hole - position)), position)
                     if count < 0 {
                         if Glibc.errno == EINTR { continue }
-                        throw FileOperationError(call: "read", path: source, errno: Glibc.errno)
+                        throw SystemCallError(call: "read", path: source, errno: Glibc.errno)
                     }
                     if count == 0 {
                         end = position  // Shorter than it was: what is there is the copy.
                         break
                     }
                     guard lseek(output, position, SEEK_SET) == position else {
-                        throw FileOperationError(call: "lseek", path: destination, errno: Glibc.errno)
+                        throw SystemCallError(call: "lseek", path: destination, errno: Glibc.errno)
                     }
                     try write(output, UnsafeRawBufferPointer(rebasing: buffer[..<count]), path: destination)
                     position += off_t(count)
@@ -196,25 +191,25 @@ enum FileOperations {
     }
 
     /// Writes `data` to a new file at `destination` (which must not exist), then `fsync`s it.
-    static func write(_ data: Data, to destination: String) throws {
+    public static func write(_ data: Data, to destination: String) throws {
         try createFile(at: destination) { output in
             try data.withUnsafeBytes { bytes in try write(output, bytes, path: destination) }
         }
     }
 
     /// `realpath(3)`: the path with links and `..` resolved, or nil when it does not resolve.
-    static func resolved(_ path: String) -> String? {
+    public static func resolved(_ path: String) -> String? {
         guard let resolved = PathBytes.withCString(path, { realpath($0, nil) }) else { return nil }
         defer { free(resolved) }
         return PathBytes.string(cString: resolved)
     }
 
     /// Whether a process with this id is running (`kill(pid, 0)`).
-    static func processIsAlive(_ pid: Int64) -> Bool {
+    public static func processIsAlive(_ pid: Int64) -> Bool {
         guard pid > 0, pid <= Int64(Int32.max) else { return false }
         return kill(pid_t(pid), 0) == 0 || Glibc.errno == EPERM
     }
 
     /// This process's id.
-    static var processID: Int64 { Int64(getpid()) }
+    public static var processID: Int64 { Int64(getpid()) }
 }

@@ -2,33 +2,41 @@ import Glibc
 import PhotosCore
 
 /// One event as the kernel wrote it, before its watch descriptor is resolved to a path.
-struct RawInotifyEvent: Hashable, Sendable {
+public struct RawInotifyEvent: Hashable, Sendable {
     /// The watch descriptor (-1 for `IN_Q_OVERFLOW`).
-    var wd: Int32
+    public var wd: Int32
     /// The `IN_*` bits.
-    var mask: UInt32
+    public var mask: UInt32
     /// Pairs `IN_MOVED_FROM` with `IN_MOVED_TO`; 0 otherwise.
-    var cookie: UInt32
+    public var cookie: UInt32
     /// The entry's name inside the watched directory (a ``PathBytes`` string, so a name that is not
     /// UTF-8 keeps its bytes); nil for events about the directory itself.
-    var name: String?
+    public var name: String?
+
+    /// Creates an event (the parser does; tests write their own).
+    public init(wd: Int32, mask: UInt32, cookie: UInt32, name: String?) {
+        self.wd = wd
+        self.mask = mask
+        self.cookie = cookie
+        self.name = name
+    }
 
     /// Whether any of `bits` is set (`event.has(IN_ISDIR)`).
-    func has(_ bits: Int32) -> Bool { mask & UInt32(bitPattern: bits) != 0 }
+    public func has(_ bits: Int32) -> Bool { mask & UInt32(bitPattern: bits) != 0 }
 }
 
-/// Splits what `read` returned from an inotify descriptor into events.
+/// Splits what ``Inotify/read(_:into:)`` returned from an inotify descriptor into events.
 ///
 /// Each event is the 16-byte `struct inotify_event` header (`wd`, `mask`, `cookie`, `len`) followed
 /// by `len` bytes of name, NUL-terminated and padded with NULs to an alignment boundary. Swift
 /// does not import the flexible `name[]` member, so the name is read from the bytes after the
 /// header; fields are loaded unaligned so that any buffer works.
-enum InotifyEventParser {
+public enum InotifyEventParser {
     /// The header's size: 16 bytes.
-    static let headerSize = MemoryLayout<inotify_event>.size
+    public static let headerSize = MemoryLayout<inotify_event>.size
 
     /// The events in `bytes`; a truncated trailing event (which the kernel never writes) is ignored.
-    static func parse(_ bytes: UnsafeRawBufferPointer) -> [RawInotifyEvent] {
+    public static func parse(_ bytes: UnsafeRawBufferPointer) -> [RawInotifyEvent] {
         var events: [RawInotifyEvent] = []
         var offset = 0
         while offset + headerSize <= bytes.count {

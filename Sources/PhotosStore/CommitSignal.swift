@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Glibc
+import PhotosLinux
 
 /// Tells when a library file may have a new commit, from any process, without polling.
 ///
@@ -21,14 +22,18 @@ import Glibc
 /// Where inotify cannot be used (an in-memory library, no inotify instance or watch left) the
 /// signal falls back to calling the handler every ``fallbackInterval``; ``mechanism`` says which.
 ///
+/// Each `LibraryDatabase` keeps one, shared by everything in the process that follows its commits
+/// (change feeds, observers, hooks, the daemon's services): ``LibraryDatabase/followCommits(_:)``.
+/// A signal of its own is for a reader without a `LibraryDatabase`, and for tests.
+///
 /// Make the signal before reading, so that a commit landing between a read and the wait after it
 /// still wakes the wait:
 ///
 /// ```swift
 /// let database = try LibraryDatabase(path: "/tmp/library.sqlite")
 /// let wakeups = DispatchSemaphore(value: 0)
-/// let signal = CommitSignal(path: database.path, queue: DispatchQueue(label: "follow")) { wakeups.signal() }
-/// defer { signal.cancel() }  // releases the inotify descriptor
+/// let follower = database.followCommits { wakeups.signal() }
+/// defer { follower.cancel() }  // the last follower gone, the inotify descriptor is released
 /// var token = try database.currentToken()
 /// while true {
 ///     wakeups.wait()
@@ -127,19 +132,16 @@ public final class CommitSignal: Sendable {
     }
 
     /// Creates the inotify instance and its watch for the library file at `path`.
-    private static func watch(_ path: String) throws(WatchError) -> Watch {
+    private static func watch(_ path: String) throws(SystemCallError) -> Watch {
         // SQLite follows a symbolic link to the library and keeps the WAL file beside the target.
-        let resolved = realpath(path, nil).map { pointer in
-            defer { free(pointer) }
-            return String(cString: pointer)
-        } ?? path
+        let resolved = FileOperations.resolved(path) ?? path
         let file = (resolved as NSString).lastPathComponent
         let directory = (resolved as NSString).deletingLastPathComponent
-        let descriptor = try Inotify.initialize()
+        let descriptor = try Inotify.create()
         do {
-            _ = try Inotify.addWatch(fd: descriptor, path: directory.isEmpty ? "." : directory, mask: Self.mask)
+            _ = try Inotify.addWatch(directory.isEmpty ? "." : directory, mask: Self.mask, to: descriptor)
         } catch {
-            Glibc.close(descriptor)
+            Syscall.close(descriptor)
             throw error
         }
         return Watch(descriptor: descriptor, names: [file, file + "-wal"])
@@ -162,8 +164,7 @@ private final class EventReader: @unchecked Sendable {
     private var settleStage = 0
     /// Bytes for `read`: room for many events, and at least one with the longest name.
     private let buffer = UnsafeMutableRawBufferPointer.allocate(
-        byteCount: 64 * (MemoryLayout<inotify_event>.size + Int(NAME_MAX) + 1),
-        alignment: MemoryLayout<inotify_event>.alignment)
+        byteCount: 64 * Inotify.minimumBufferSize, alignment: Inotify.bufferAlignment)
 
     /// The sources to cancel; cancelling the read source closes the descriptor.
     var sources: [any DispatchSourceProtocol] { [readSource, settleTimer] }
@@ -186,7 +187,7 @@ private final class EventReader: @unchecked Sendable {
         readSource.setEventHandler { self.drain() }
         readSource.setCancelHandler {
             // Closing the instance removes its watch.
-            Glibc.close(watch.descriptor)
+            Syscall.close(watch.descriptor)
             self.buffer.deallocate()
         }
         settleTimer.setEventHandler { self.settle() }
@@ -199,7 +200,7 @@ private final class EventReader: @unchecked Sendable {
     private func drain() {
         var relevant = false
         // A read that fails otherwise than EAGAIN ends the batch; the next readiness reads again.
-        while let count = try? Inotify.read(fd: watch.descriptor, into: buffer), count > 0 {
+        while let count = try? Inotify.read(watch.descriptor, into: buffer), count > 0 {
             for event in InotifyEventParser.parse(UnsafeRawBufferPointer(rebasing: buffer[..<count])) {
                 // An overflow lost events, which may have been commits.
                 if event.has(IN_Q_OVERFLOW) { relevant = true }

@@ -3,7 +3,6 @@ import Foundation
 import Glibc
 import PhotosCore
 import PhotosStore
-import PhotosWatcher
 import PhotosTestSupport
 import Synchronization
 import Testing
@@ -67,23 +66,8 @@ final class Wakeups: Sendable {
         while try !condition() && Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
     }
 
-    /// How many inotify watches of this process are on `directory`: `/proc/self/fdinfo` lists each
-    /// inotify descriptor's watches with the watched inode in hexadecimal.
-    func inotifyWatches(on directory: URL) throws -> Int { try Self.inotifyWatches(on: directory) }
-
-    /// How many inotify watches of this process are on `directory` (see the instance method).
-    static func inotifyWatches(on directory: URL) throws -> Int {
-        var info = stat()
-        try #require(stat(directory.path, &info) == 0)
-        let inode = "ino:" + String(info.st_ino, radix: 16) + " "
-        var watches = 0
-        for name in try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fdinfo") {
-            // A descriptor closed meanwhile cannot be read: it watches nothing.
-            guard let text = try? String(contentsOfFile: "/proc/self/fdinfo/" + name, encoding: .utf8) else { continue }
-            watches += text.split(separator: "\n").count { $0.hasPrefix("inotify wd:") && $0.contains(inode) }
-        }
-        return watches
-    }
+    /// How many inotify watches of this process are on `directory`.
+    func inotifyWatches(on directory: URL) throws -> Int { try InotifyWatches.count(on: directory) }
 
     @Test func anotherConnectionsCommitFiresTheSignal() async throws {
         let database = try LibraryDatabase(path: path)
@@ -214,5 +198,51 @@ final class Wakeups: Sendable {
         try await Task.sleep(for: .milliseconds(200))
         signal.cancel()
         #expect(wakeups.value >= 3, "every 20 ms: \(wakeups.value) calls in 200 ms")
+    }
+
+    /// Every follower of one database shares its one signal: one watch on the directory however
+    /// many follow, each woken by another connection's commit, and the watch gone with the last.
+    @Test func followersOfOneDatabaseShareOneWatch() async throws {
+        let database = try LibraryDatabase(path: path)
+        let writer = try LibraryDatabase(path: path)
+        #expect(database.commitSignalMechanism == nil, "nothing follows yet")
+        let (first, second) = (Wakeups(), Wakeups())
+        var followers = [database.followCommits { first.record() }, database.followCommits { second.record() }]
+        #expect(database.commitSignalMechanism == .inotify)
+        #expect(try inotifyWatches(on: directory.url) == 1, "one watch for both followers")
+        try insertAsset(writer)
+        #expect(try await first.arrive(after: 0))
+        #expect(try await second.arrive(after: 0))
+        followers[0].cancel()
+        try await first.settle()
+        try await second.settle()
+        let (firstCount, secondCount) = (first.value, second.value)
+        #expect(try inotifyWatches(on: directory.url) == 1, "still followed for the second")
+        try insertAsset(writer)
+        #expect(try await second.arrive(after: secondCount))
+        #expect(first.value == firstCount, "a cancelled follower is not called")
+        followers.removeAll()
+        #expect(database.commitSignalMechanism == nil)
+        try await eventually { try inotifyWatches(on: directory.url) == 0 }
+        #expect(try inotifyWatches(on: directory.url) == 0, "the last follower gone, the descriptor is closed")
+    }
+
+    /// Change feeds of one database follow through its shared signal: two feeds, one watch.
+    @Test func changeFeedsOfOneDatabaseShareOneWatch() async throws {
+        let database = try LibraryDatabase(path: path)
+        let writer = try LibraryDatabase(path: path)
+        let start = try database.currentToken()
+        let feeds = (0..<3).map { _ in
+            Task { () throws -> Int64? in
+                var iterator = database.changeFeed(after: start).makeAsyncIterator()
+                return try await iterator.next()?.token
+            }
+        }
+        try await eventually { try inotifyWatches(on: directory.url) == 1 }
+        #expect(try inotifyWatches(on: directory.url) == 1)
+        try insertAsset(writer)
+        for feed in feeds { #expect(try await feed.value == start + 1) }
+        try await eventually { try inotifyWatches(on: directory.url) == 0 }
+        #expect(try inotifyWatches(on: directory.url) == 0)
     }
 }
