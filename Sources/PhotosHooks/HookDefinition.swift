@@ -1,4 +1,5 @@
 import PhotosCore
+import PhotosStore
 
 /// One hook as the config file declares it (a `[[hooks]]` table), validated: an exec hook (a
 /// `command`) or a webhook (a `url` POSTed to, `secret` signing it, `ca_file` trusted for https),
@@ -15,9 +16,7 @@ import PhotosCore
 /// ```
 public struct HookDefinition: Sendable, Hashable {
     /// What happened to an object, as a hook's `changes` filter names it.
-    public enum ChangeKind: String, Sendable, Hashable, CaseIterable, Codable {
-        case inserted, updated, deleted
-    }
+    public typealias ChangeKind = ChangeScope.ChangeKind
 
     /// Unique among the hooks; `[a-z0-9-]`, at most 64 characters. The hook's cursor is kept under it.
     public var name: String
@@ -69,5 +68,30 @@ public struct HookDefinition: Sendable, Hashable {
         self.command = []
         self.url = url
         self.secret = secret
+    }
+}
+
+extension HookDefinition {
+    /// What the hook is told of: its ``objects``, ``changes``, ``predicate`` and ``albums``, the
+    /// albums bounding assets only (a hook is told of every album and folder its objects name).
+    public var scope: ChangeScope {
+        ChangeScope(objects: objects, kinds: changes, predicate: predicate, albums: albums, bound: .assets)
+    }
+
+    /// The hook's scope over `database`, its predicate compiled; throws ``HookError`` naming what
+    /// is wrong with the predicate. Its albums are looked up at each batch: a directory that
+    /// becomes an album later (the daemon's first scan of a new library) counts from then on.
+    public func selector(in database: LibraryDatabase) throws -> ChangeScope.Selector {
+        try validate()
+        return try scope.selector(in: database)
+    }
+
+    /// Throws ``HookError`` when the hook's predicate does not compile.
+    public func validate() throws {
+        do {
+            _ = try scope.compiledPredicate()
+        } catch {
+            throw HookError(hook: name, "predicate \"\(predicate ?? "")\": \(error.message)")
+        }
     }
 }

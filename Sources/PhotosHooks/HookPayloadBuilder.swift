@@ -9,7 +9,7 @@ struct HookPayloadBuilder: Sendable {
     let database: LibraryDatabase
     let timeZone: TimeZone
 
-    func payload(hook: String, since: Int64, until: Int64, changes: [SelectedChange]) throws -> [UInt8] {
+    func payload(hook: String, since: Int64, until: Int64, changes: [LibraryChange]) throws -> [UInt8] {
         let reader = DescriptionReader(database: database, timeZone: timeZone)
         // What exists now, in one read per object type for the run.
         var assetIDs: [String] = []

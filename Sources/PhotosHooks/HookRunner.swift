@@ -16,8 +16,9 @@ import Synchronization
 /// run forms the next batch. The cursor moves only when the hook exits 0 (a webhook: answers 2xx).
 /// A failed or timed-out run is given again after an exponential backoff; after
 /// ``HookDefinition/maxFailures`` failures in a row the hook is parked until `photos hooks resume`.
-/// A hook whose cursor fell out of the history gets one run with `"expired": true` and no changes. On graceful shutdown, running hooks get
-/// SIGTERM (then SIGKILL) and their batches are given again after the restart.
+/// A hook whose cursor fell out of the history gets one run with `"expired": true` and no changes.
+/// On graceful shutdown, running hooks get SIGTERM (then SIGKILL) and their batches are given
+/// again after the restart.
 ///
 /// `photos hooks resume` and `replay` change the hook's row from another process; the runner sees
 /// the row's generation change (a commit signal wakes it) and starts that hook again from its cursor.
@@ -119,21 +120,22 @@ public final class HookRunner: Service, Sendable {
     /// a predicate does not compile or the library cannot record the hooks.
     @discardableResult
     public func reload(_ hooks: [HookDefinition]) throws -> Changes {
-        let filters = try hooks.filter(\.enabled).map { try HookFilter(hook: $0) }
+        let enabled = hooks.filter(\.enabled)
+        for hook in enabled { try hook.validate() }
         let old = Dictionary(self.hooks.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         var changes = Changes()
-        for filter in filters {
-            if let before = old[filter.hook.name] {
-                if before != filter.hook { changes.changed.append(filter.hook.name) }
+        for hook in enabled {
+            if let before = old[hook.name] {
+                if before != hook { changes.changed.append(hook.name) }
             } else {
-                changes.added.append(filter.hook.name)
+                changes.added.append(hook.name)
             }
         }
-        changes.removed = old.keys.filter { name in !filters.contains { $0.hook.name == name } }.sorted()
+        changes.removed = old.keys.filter { name in !enabled.contains { $0.name == name } }.sorted()
         guard !changes.isEmpty else { return changes }
         // Enrolled before the supervisor sees them: a new hook's first change is one made after this.
-        try database.enrollHooks(filters.map(\.hook.name), historyLimit: historyLimit)
-        configured.withLock { $0 = filters.map(\.hook) }
+        try database.enrollHooks(enabled.map(\.name), historyLimit: historyLimit)
+        configured.withLock { $0 = enabled }
         _ = HookMetrics(hooks: changes.added)  // a new hook's counters show 0 before its first run
         reloaded.yield()
         return changes
@@ -144,7 +146,7 @@ public final class HookRunner: Service, Sendable {
     public func run() async throws {
         try enroll()
         // A predicate that does not compile stops the runner here, before any hook runs.
-        _ = try hooks.map { try HookFilter(hook: $0) }
+        for hook in hooks { try hook.validate() }
         let names = hooks.map(\.name)
         if !names.isEmpty { logger.info("hooks ready", metadata: ["hooks": "\(names.joined(separator: ","))"]) }
         await cancelWhenGracefulShutdown {
@@ -172,15 +174,15 @@ public final class HookRunner: Service, Sendable {
         // Followers of removed hooks, stopping: a hook added again starts once its old process is gone.
         var retired: [String: Task<Void, Never>] = [:]
         func reconcile() {
-            // Compiled when given (``run()``, ``reload(_:)``): none fails here.
-            let filters = configured.withLock { $0 }.compactMap { try? HookFilter(hook: $0) }
+            // Their predicates compiled when they were given (``run()``, ``reload(_:)``).
+            let hooks = configured.withLock { $0 }
             // Hooks a reload removed stop (their process gets SIGTERM); their cursors stay in the library.
-            for (name, follower) in followers where !filters.contains(where: { $0.hook.name == name }) {
+            for (name, follower) in followers where !hooks.contains(where: { $0.name == name }) {
                 follower.task.cancel()
                 retired[name] = follower.task
                 followers[name] = nil
             }
-            guard !filters.isEmpty else { return }
+            guard !hooks.isEmpty else { return }
             let states: [String: HookState]
             do {
                 states = Dictionary(uniqueKeysWithValues: try database.hookStates().map { ($0.name, $0) })
@@ -188,22 +190,22 @@ public final class HookRunner: Service, Sendable {
                 logger.error("cannot read the hooks' cursors", metadata: ["error": "\(error)"])
                 return
             }
-            for filter in filters {
-                let name = filter.hook.name
+            for hook in hooks {
+                let name = hook.name
                 guard let state = states[name] else { continue }
-                if let current = followers[name], current.generation == state.generation, current.hook == filter.hook {
+                if let current = followers[name], current.generation == state.generation, current.hook == hook {
                     continue
                 }
                 let previous = followers[name]?.task ?? retired.removeValue(forKey: name)
                 previous?.cancel()
                 let parked = state.isParked
                 followers[name] = (
-                    state.generation, filter.hook,
+                    state.generation, hook,
                     Task {
                         // One instance per hook: the old follower's process is gone before the new one starts.
                         await previous?.value
                         guard !parked, !Task.isCancelled else { return }
-                        await self.follow(filter, generation: state.generation)
+                        await self.follow(hook, generation: state.generation)
                     }
                 )
             }
@@ -228,166 +230,183 @@ public final class HookRunner: Service, Sendable {
 
     // MARK: One hook
 
-    /// Gives one hook its changes, batch after batch, until it is parked or cancelled.
-    private func follow(_ filter: HookFilter, generation: Int) async {
-        let hook = filter.hook
+    /// Gives one hook its changes, run after run, until it is parked or cancelled: waits for
+    /// commits and batches them (``HookBatches``), keeps what is in the hook's scope and builds the
+    /// payload (``prepare(_:since:for:selector:log:)``), delivers it (``HookDelivery``), then
+    /// acknowledges the run or backs off (``conclude(_:of:outcome:delivery:generation:log:)``).
+    private func follow(_ hook: HookDefinition, generation: Int) async {
         let log = logger.with(hook: hook.name)
-        guard var state = try? database.hookState(named: hook.name) else { return }
+        guard let state = try? database.hookState(named: hook.name), let selector = try? hook.selector(in: database)
+        else { return }
+        var cursor = state.cursor
         var failures = state.failures
-        var feed = database.changeFeed(after: state.cursor).makeAsyncIterator()
-        var carried: LibraryChange?
+        var batches = HookBatches(database: database, after: cursor, limit: hook.batch)
         while !Task.isCancelled {
-            if failures > 0 {
-                // A hook that failed before a restart waits out its backoff again.
-                guard (try? await Task.sleep(for: backoff(afterFailures: failures))) != nil else { return }
-            }
-            let since = state.cursor
-            var entries: [LibraryChange] = []
-            var expired = false
+            // A hook that failed (before a restart too) waits out its backoff.
+            if failures > 0, (try? await Task.sleep(for: backoff(afterFailures: failures))) == nil { return }
+            let batch: HookBatches.Batch
             do {
-                let first: LibraryChange
-                if let entry = carried {
-                    first = entry
-                    carried = nil
-                } else {
-                    guard let entry = try await feed.next() else { return }
-                    first = entry
-                }
-                if hook.settle > .zero { try await Task.sleep(for: hook.settle) }
-                entries = [first]
-                var objects = first.objectCount
-                while objects < hook.batch, let entry = try feed.nextCommitted() {
-                    if objects + entry.objectCount > hook.batch {
-                        carried = entry
-                        break
-                    }
-                    entries.append(entry)
-                    objects += entry.objectCount
-                }
-            } catch let error as StoreError where error.code == .historyExpired {
-                expired = true
+                guard let next = try await batches.next(settle: hook.settle) else { return }
+                batch = next
             } catch is CancellationError {
                 return
             } catch {
-                log.error("cannot read the change log", metadata: ["error": "\(error)"])
-                guard (try? await Task.sleep(for: .seconds(1))) != nil else { return }
-                feed = database.changeFeed(after: state.cursor).makeAsyncIterator()
-                carried = nil
+                guard await pause(after: "cannot read the change log", error, log: log) else { return }
+                batches.rewind(to: cursor)
                 continue
             }
-
-            let until: Int64
-            let payload: [UInt8]
-            let count: Int
+            let run: Run
             do {
-                if expired {
-                    until = try database.currentToken()
-                    payload = try payloads.expired(hook: hook.name, since: since, until: until)
-                    count = 0
-                    refreshToken(of: hook, log: log)
-                    log.warning("the hook's cursor fell out of the kept history: giving it an expired run",
-                                metadata: ["since": "\(since)"])
-                } else {
-                    until = entries.last!.token
-                    let batch = entries
-                    let (database, payloads) = (self.database, self.payloads)
-                    let built = try await worker.perform { () throws -> (count: Int, payload: [UInt8])? in
-                        let selected = try filter.select(batch, in: database)
-                        if selected.isEmpty { return nil }
-                        // The hook is told about its albums as they are now: its token sees them too.
-                        self.refreshToken(of: hook, log: log)
-                        return (
-                            selected.reduce(0) { $0 + $1.count },
-                            try payloads.payload(hook: hook.name, since: since, until: until, changes: selected)
-                        )
-                    }
-                    guard let built else {
-                        // Nothing for this hook: the cursor moves without a run.
-                        cursors.acknowledge(hook.name, through: until, generation: generation, objects: 0, run: nil)
-                        state.cursor = until
-                        continue
-                    }
-                    (count, payload) = built
-                }
+                run = try await prepare(batch, since: cursor, for: hook, selector: selector, log: log)
             } catch {
-                log.error("cannot build the hook's payload", metadata: ["error": "\(error)"])
-                guard (try? await Task.sleep(for: .seconds(1))) != nil else { return }
-                feed = database.changeFeed(after: state.cursor).makeAsyncIterator()
-                carried = nil
+                guard await pause(after: "cannot build the hook's payload", error, log: log) else { return }
+                batches.rewind(to: cursor)
                 continue
             }
-
-            let onEvent = self.onEvent
-            let started: @Sendable () -> Void = {
-                onEvent(.started(hook: hook.name, since: since, until: until, at: .now))
+            guard let payload = run.payload else {
+                // Nothing for this hook: the cursor moves without a run.
+                cursors.acknowledge(hook.name, through: run.until, generation: generation, objects: 0, run: nil)
+                cursor = run.until
+                continue
             }
-            let outcome: HookProcess.Outcome
-            if let url = hook.url {
-                // A webhook: the same run, POSTed instead of given to a program.
-                let post = HookPost(
-                    url: url, secret: hook.secret, caFile: hook.caFile, hook: hook.name, timeout: hook.timeout, logger: log)
-                outcome = await post.run(input: payload, since: since, until: until, started: started)
-            } else {
-                let process = HookProcess(
-                    command: hook.command,
-                    environment: environment.merging(
-                        [
-                            "PHOTOS_LIBRARY": libraryPath, "PHOTOS_HOOK": hook.name, "PHOTOS_SINCE": "\(since)",
-                            "PHOTOS_UNTIL": "\(until)",
-                        ].merging(tokens.environment(for: hook.name), uniquingKeysWith: { $1 }),
-                        uniquingKeysWith: { $1 }),
-                    timeout: hook.timeout, logger: log, niceness: hook.nice)
-                outcome = await process.run(input: payload, started: started)
+            let delivery = self.delivery(for: hook, log: log)
+            let (onEvent, since, until) = (self.onEvent, run.since, run.until)
+            let outcome = await delivery.deliver(payload, since: since, until: until) {
+                onEvent(.started(hook: hook.name, since: since, until: until, at: .now))
             }
             if outcome.termination == .cancelled || Task.isCancelled {
                 log.info("stopped a run; its changes are given again after the restart",
                          metadata: ["since": "\(since)", "until": "\(until)"])
                 return
             }
-            let record = HookRunRecord(
-                startedAt: outcome.startedAt.timeIntervalSince1970,
-                duration: Double(outcome.duration.components.seconds)
-                    + Double(outcome.duration.components.attoseconds) / 1e18,
-                outcome: outcome.termination.description,
-                errorTail: outcome.errorTail.isEmpty ? nil : outcome.errorTail,
-                tailName: hook.url == nil ? "stderr" : "body")
-            metrics.record(hook: hook.name, duration: outcome.duration, success: outcome.termination.isSuccess)
-            onEvent(.finished(hook: hook.name, until: until, outcome: record.outcome, success: outcome.termination.isSuccess))
-            do {
-                if outcome.termination.isSuccess {
-                    cursors.acknowledge(hook.name, through: until, generation: generation, objects: count, run: record)
-                    log.debug("delivered", metadata: ["since": "\(since)", "until": "\(until)", "objects": "\(count)"])
-                    state.cursor = until
-                    failures = 0
-                    if expired { feed = database.changeFeed(after: until).makeAsyncIterator() }
-                } else {
-                    guard let failed = try await cursors.recordFailure(
-                        hook.name, generation: generation, run: record, maxFailures: hook.maxFailures)
-                    else { return }
-                    failures = failed.failures
-                    if let reason = failed.parkedReason {
-                        log.error("parked until `photos hooks resume \(hook.name)`", metadata: ["reason": "\(reason)"])
-                        onEvent(.parked(hook: hook.name, reason: reason))
-                        return
-                    }
-                    log.warning("run failed; trying again", metadata: [
-                        "outcome": "\(record.outcome)", "failures": "\(failures)",
-                        "retryIn": "\(backoff(afterFailures: failures))",
-                    ])
-                    // The same changes again, from the cursor.
-                    feed = database.changeFeed(after: state.cursor).makeAsyncIterator()
-                    carried = nil
-                }
-            } catch {
-                log.error("cannot record the run", metadata: ["error": "\(error)"])
-                guard (try? await Task.sleep(for: .seconds(1))) != nil else { return }
-                feed = database.changeFeed(after: state.cursor).makeAsyncIterator()
-                carried = nil
+            let conclusion = await conclude(
+                run, of: hook, outcome: outcome, delivery: delivery, generation: generation, log: log)
+            switch conclusion {
+            case .delivered:
+                cursor = until
+                failures = 0
+                // After an expired run, the log is read from the new cursor.
+                if run.expired { batches.rewind(to: cursor) }
+            case .failed(let count):
+                failures = count
+                // The same changes again, from the cursor.
+                batches.rewind(to: cursor)
+            case .unrecorded:
+                batches.rewind(to: cursor)
+            case .stopped:
+                return
             }
         }
     }
 
-    /// ``backoffBase`` after the first failure, doubling, at most ``maximumBackoff``.
+    /// One run of a hook: the changes after `since` through `until`, and the payload it is given
+    /// (nil: nothing in the hook's scope, the cursor moves without a run).
+    struct Run: Sendable {
+        var since: Int64
+        var until: Int64
+        /// The objects the payload names.
+        var objects = 0
+        var payload: [UInt8]?
+        /// Whether the run is an `expired` one: the log no longer held the entries after `since`.
+        var expired = false
+    }
+
+    /// Keeps what of `batch` is in the hook's scope and builds its payload, below ingest's
+    /// priority. The hook's limited token is brought up to its albums before a run.
+    private func prepare(
+        _ batch: HookBatches.Batch, since: Int64, for hook: HookDefinition, selector: ChangeScope.Selector, log: Logger
+    ) async throws -> Run {
+        guard case .changes(let entries) = batch else {
+            let until = try database.currentToken()
+            let payload = try payloads.expired(hook: hook.name, since: since, until: until)
+            refreshToken(of: hook, log: log)
+            log.warning("the hook's cursor fell out of the kept history: giving it an expired run",
+                        metadata: ["since": "\(since)"])
+            return Run(since: since, until: until, payload: payload, expired: true)
+        }
+        let until = entries.last!.token
+        let payloads = self.payloads
+        return try await worker.perform { () throws -> Run in
+            // A hook's scope (bound by its albums' assets) remembers nothing between batches.
+            var selector = selector
+            let selected = try selector.select(entries)
+            if selected.isEmpty { return Run(since: since, until: until) }
+            // The hook is told about its albums as they are now: its token sees them too.
+            self.refreshToken(of: hook, log: log)
+            return Run(
+                since: since, until: until, objects: selected.reduce(0) { $0 + $1.objectCount },
+                payload: try payloads.payload(hook: hook.name, since: since, until: until, changes: selected))
+        }
+    }
+
+    /// How the hook is given its payload: POSTed to its URL (a webhook) or on its program's
+    /// standard input, with the few variables of the daemon's it keeps and its `PHOTOS_*` ones.
+    private func delivery(for hook: HookDefinition, log: Logger) -> any HookDelivery {
+        if let url = hook.url {
+            return HookPost(
+                url: url, secret: hook.secret, caFile: hook.caFile, hook: hook.name, timeout: hook.timeout, logger: log)
+        }
+        let own = ["PHOTOS_LIBRARY": libraryPath, "PHOTOS_HOOK": hook.name]
+            .merging(tokens.environment(for: hook.name), uniquingKeysWith: { $1 })
+        return HookProcess(
+            command: hook.command, environment: environment.merging(own, uniquingKeysWith: { $1 }),
+            timeout: hook.timeout, logger: log, niceness: hook.nice)
+    }
+
+    /// What became of a run that ended.
+    enum Conclusion {
+        /// It succeeded: the cursor moves to its `until`.
+        case delivered
+        /// It failed, `failures` times in a row now: it is given again after the backoff.
+        case failed(failures: Int)
+        /// The library could not record it: it is given again, a second later.
+        case unrecorded
+        /// The hook stops here: parked, its row moved by another process, or cancelled.
+        case stopped
+    }
+
+    /// Records a run that ended: a success moves the hook's cursor; a failure counts, and parks
+    /// the hook after ``HookDefinition/maxFailures`` in a row.
+    private func conclude(
+        _ run: Run, of hook: HookDefinition, outcome: HookProcess.Outcome, delivery: any HookDelivery,
+        generation: Int, log: Logger
+    ) async -> Conclusion {
+        let record = outcome.record(tailName: delivery.tailName)
+        let success = outcome.termination.isSuccess
+        metrics.record(hook: hook.name, duration: outcome.duration, success: success)
+        onEvent(.finished(hook: hook.name, until: run.until, outcome: record.outcome, success: success))
+        if success {
+            cursors.acknowledge(
+                hook.name, through: run.until, generation: generation, objects: run.objects, run: record)
+            log.debug(
+                "delivered", metadata: ["since": "\(run.since)", "until": "\(run.until)", "objects": "\(run.objects)"])
+            return .delivered
+        }
+        do {
+            guard let failed = try await cursors.recordFailure(
+                hook.name, generation: generation, run: record, maxFailures: hook.maxFailures)
+            else { return .stopped }
+            if let reason = failed.parkedReason {
+                log.error("parked until `photos hooks resume \(hook.name)`", metadata: ["reason": "\(reason)"])
+                onEvent(.parked(hook: hook.name, reason: reason))
+                return .stopped
+            }
+            log.warning("run failed; trying again", metadata: [
+                "outcome": "\(record.outcome)", "failures": "\(failed.failures)",
+                "retryIn": "\(backoff(afterFailures: failed.failures))",
+            ])
+            return .failed(failures: failed.failures)
+        } catch {
+            return await pause(after: "cannot record the run", error, log: log) ? .unrecorded : .stopped
+        }
+    }
+
+    /// Logs `error` and waits a second before the hook's log is read again; false when cancelled meanwhile.
+    private func pause(after what: Logger.Message, _ error: any Error, log: Logger) async -> Bool {
+        log.error(what, metadata: ["error": "\(error)"])
+        return (try? await Task.sleep(for: .seconds(1))) != nil
+    }
+
     /// Brings a limited hook's token up to its albums as the library has them now (an album a scan
     /// made since the last run); on a failure the run goes ahead with the token as it was.
     func refreshToken(of hook: HookDefinition, log: Logger) {
@@ -400,6 +419,7 @@ public final class HookRunner: Service, Sendable {
         }
     }
 
+    /// ``backoffBase`` after the first failure, doubling, at most ``maximumBackoff``.
     func backoff(afterFailures failures: Int) -> Duration {
         min(backoffBase * (1 << min(max(failures - 1, 0), 16)), Self.maximumBackoff)
     }
@@ -462,13 +482,6 @@ final class CursorWriter: Sendable {
     }
 }
 
-extension LibraryChange {
-    /// How many objects the entry names.
-    var objectCount: Int {
-        [asset, assetCollection, collectionList].reduce(0) { $0 + $1.inserted.count + $1.updated.count + $1.deleted.count }
-    }
-}
-
 extension Logger {
     /// This logger with the hook's name in its metadata.
     func with(hook: String) -> Logger {
@@ -480,35 +493,28 @@ extension Logger {
 
 extension HookRunner {
     /// The payload the hook's next run would get now (`photos hooks run NAME --dry-run`), or nil
-    /// when nothing after its cursor passes its filter. Reads; changes nothing.
+    /// when nothing after its cursor is in its scope. Reads; changes nothing.
     public static func pendingPayload(
         for hook: HookDefinition, database: LibraryDatabase, timeZone: TimeZone = .current
     ) throws -> (since: Int64, until: Int64, payload: [UInt8])? {
         let builder = HookPayloadBuilder(database: database, timeZone: timeZone)
-        let filter = try HookFilter(hook: hook)
+        var selector = try hook.selector(in: database)
         var since = try database.hookState(named: hook.name)?.cursor ?? database.currentToken()
-        var feed = database.changeFeed(after: since).makeAsyncIterator()
-        while true {
-            var entries: [LibraryChange] = []
-            var objects = 0
-            do {
-                while objects < hook.batch, let entry = try feed.nextCommitted() {
-                    if !entries.isEmpty, objects + entry.objectCount > hook.batch { break }
-                    entries.append(entry)
-                    objects += entry.objectCount
-                }
-            } catch let error as StoreError where error.code == .historyExpired {
+        var batches = HookBatches(database: database, after: since, limit: hook.batch)
+        while let batch = try batches.ready() {
+            guard case .changes(let entries) = batch else {
                 let until = try database.currentToken()
                 return (since, until, try builder.expired(hook: hook.name, since: since, until: until))
             }
-            guard let until = entries.last?.token else { return nil }
-            let selected = try filter.select(entries, in: database)
+            let until = entries.last!.token
+            let selected = try selector.select(entries)
             if !selected.isEmpty {
-                return (since, until, try builder.payload(hook: hook.name, since: since, until: until, changes: selected))
+                let payload = try builder.payload(hook: hook.name, since: since, until: until, changes: selected)
+                return (since, until, payload)
             }
             // Nothing in this batch for the hook; the run would be made of later entries.
             since = until
-            feed = database.changeFeed(after: since).makeAsyncIterator()
         }
+        return nil
     }
 }

@@ -37,7 +37,7 @@ struct ChangeRoutes: Sendable {
     }
 
     /// A limited client's stream holds only its albums' assets and the albums themselves
-    /// (``ChangeFilter``); an entry with nothing left for it is not written.
+    /// (`ChangeScope.limited(toAlbums:)`); an entry with nothing left for it is not written.
     ///
     /// A follow stream ends as soon as `channel` closes (its client left), not at the next commit.
     func changes(_ request: Request, access: ClientAccess = .owner, channel: (any Channel)? = nil) throws -> Response {
@@ -78,12 +78,14 @@ struct ChangeRoutes: Sendable {
             defer { slot?.close() }
             try await LeavingClient.cancelling(on: follow ? channel : nil) {
             do {
-                let filter = access.isLimited ? try ChangeFilter(database: database, albums: access.albums) : nil
+                let limited = access.isLimited ? ChangeScope.limited(toAlbums: access.albums) : nil
+                var scope = try limited?.selector(in: database)
                 if follow {
                     // The feed ends when the daemon starts stopping: a stream never holds up shutdown.
                     for try await entry in database.changeFeed(after: since).cancelOnGracefulShutdown() {
-                        guard let entry = try filter.map({ try $0.apply(entry) }) ?? entry else { continue }
-                        try await writer.write(ByteBuffer(bytes: try Self.record(entry, format)))
+                        for entry in try scope?.select([entry]) ?? [entry] {
+                            try await writer.write(ByteBuffer(bytes: try Self.record(entry, format)))
+                        }
                     }
                 } else {
                     var last = since
@@ -91,10 +93,7 @@ struct ChangeRoutes: Sendable {
                         let page = try database.changes(after: last, limit: 1000)
                         guard let newest = page.last else { break }
                         var bytes: [UInt8] = []
-                        for entry in page {
-                            guard let entry = try filter.map({ try $0.apply(entry) }) ?? entry else { continue }
-                            bytes += try Self.record(entry, format)
-                        }
+                        for entry in try scope?.select(page) ?? page { bytes += try Self.record(entry, format) }
                         try await writer.write(ByteBuffer(bytes: bytes))
                         last = newest.token
                     }
@@ -160,43 +159,6 @@ final class StreamCount: Sendable {
         }
 
         deinit { close() }
-    }
-}
-
-/// What a limited client's change stream keeps of each entry: the assets of its albums (those
-/// in them when the entry is read, and, for deletions, those it has seen in them since its stream
-/// began) and its albums; no folders. An entry with nothing left is dropped.
-final class ChangeFilter {
-    let database: LibraryDatabase
-    let albums: Set<String>
-    /// Every asset seen in the albums since the stream began: their deletions are the client's to see.
-    private var seen: Set<String>
-
-    init(database: LibraryDatabase, albums: [String]) throws {
-        self.database = database
-        self.albums = Set(albums)
-        seen = try database.assetIdentifiers(inAlbums: albums)
-    }
-
-    /// The part of `entry` the client sees, or nil when that is nothing.
-    func apply(_ entry: LibraryChange) throws -> LibraryChange? {
-        let members = try database.assetIdentifiers(inAlbums: Array(albums))
-        seen.formUnion(members)
-        var kept = LibraryChange(token: entry.token, timestamp: entry.timestamp)
-        kept.asset = Self.keep(entry.asset, current: members, deleted: seen)
-        kept.assetCollection = Self.keep(entry.assetCollection, current: albums, deleted: albums)
-        guard !kept.asset.isEmpty || !kept.assetCollection.isEmpty else { return nil }
-        return kept
-    }
-
-    private static func keep(_ changes: ObjectChanges, current: Set<String>, deleted: Set<String>) -> ObjectChanges {
-        var kept = changes
-        kept.inserted = changes.inserted.filter(current.contains)
-        kept.updated = changes.updated.filter(current.contains)
-        kept.deleted = changes.deleted.filter(deleted.contains)
-        let ids = Set(kept.inserted + kept.updated + kept.deleted)
-        kept.changedProperties = changes.changedProperties.filter { ids.contains($0.key) }
-        return kept
     }
 }
 

@@ -24,6 +24,9 @@ public struct ObjectChanges: Sendable, Hashable, Codable {
 
     /// True when nothing was inserted, updated or deleted.
     public var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
+
+    /// How many objects were inserted, updated or deleted.
+    public var count: Int { inserted.count + updated.count + deleted.count }
 }
 
 /// One entry of the change log: everything one committed transaction changed.
@@ -54,6 +57,9 @@ public struct LibraryChange: Sendable, Hashable, Codable {
         self.assetCollection = assetCollection
         self.collectionList = collectionList
     }
+
+    /// How many objects the entry names, of every type.
+    public var objectCount: Int { asset.count + assetCollection.count + collectionList.count }
 
     /// The changes to objects of one type.
     public func changes(for type: PHObjectType) -> ObjectChanges {
