@@ -61,22 +61,25 @@ extension LibraryDatabase {
     /// objects never deleted, or whose deletion was pruned from the history, are absent.
     public func deletedObjects(localIdentifiers: [String]) throws -> [String: DeletedObject] {
         guard !localIdentifiers.isEmpty else { return [:] }
-        return try read { db in
-            let rows = try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT isAsset, record, resources, token FROM tombstone
-                    WHERE localIdentifier IN (SELECT value FROM json_each(?)) ORDER BY token
-                    """, arguments: [JSONText.array(localIdentifiers)])
-            let decoder = JSONDecoder()
-            var result: [String: DeletedObject] = [:]
-            // Oldest first: should an identifier have been deleted twice, the latest deletion wins.
-            for row in rows {
-                let object = try Self.deletedObject(row, decoder)
-                result[object.localIdentifier] = object
-            }
-            return result
+        return try read { db in try Self.deletedObjects(localIdentifiers: localIdentifiers, db) }
+    }
+
+    /// The same, within a read or a transaction already open (GRDB's reads do not nest).
+    static func deletedObjects(localIdentifiers: [String], _ db: Database) throws -> [String: DeletedObject] {
+        let rows = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT isAsset, record, resources, token FROM tombstone
+                WHERE localIdentifier IN (SELECT value FROM json_each(?)) ORDER BY token
+                """, arguments: [JSONText.array(localIdentifiers)])
+        let decoder = JSONDecoder()
+        var result: [String: DeletedObject] = [:]
+        // Oldest first: should an identifier have been deleted twice, the latest deletion wins.
+        for row in rows {
+            let object = try Self.deletedObject(row, decoder)
+            result[object.localIdentifier] = object
         }
+        return result
     }
 
     private static func deletedObject(_ row: Row, _ decoder: JSONDecoder) throws -> DeletedObject {

@@ -328,7 +328,7 @@ extension LibraryDatabase {
             var matched = Set(try String.fetchAll(db, sql: sql, arguments: arguments))
             if let directories {
                 let wanted = Set(directories.map(Self.trimmingSlash))
-                let deleted = try deletedObjects(localIdentifiers: Array(matched))
+                let deleted = try Self.deletedObjects(localIdentifiers: Array(matched), db)
                 matched = matched.filter { identifier in
                     deleted[identifier]?.resources.contains { resource in
                         wanted.contains(PathName.directory(of: resource.path))
