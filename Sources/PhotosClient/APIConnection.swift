@@ -16,6 +16,8 @@ import PhotosWire
 /// let head = try connection.send("GET", "/v1/changes?since=0&follow=true")
 /// while let line = try connection.nextLine() { print(line) }
 /// ```
+// @unchecked: one thread at a time sends and reads (the buffer and chunk state are that reader's); `cancel()`, from
+// any thread, touches only the immutable descriptor.
 public final class APIConnection: @unchecked Sendable {
     /// A whole reply.
     public struct Reply: Sendable {

@@ -69,7 +69,7 @@ public enum DecodeCost {
 /// DecodeMemory.shared.budget = 128 << 20
 /// let image = try renderer.render(fileAt: path, request)   // reserves, decodes, gives back
 /// ```
-public final class DecodeMemory: @unchecked Sendable {
+public final class DecodeMemory: @unchecked Sendable {  // `limit` and `inUse` are guarded by `condition`.
     /// The process's budget, which every ``ImageRenderer`` draws from.
     public static let shared = DecodeMemory()
 

@@ -25,7 +25,7 @@ import PhotosStore
 /// Every refusal is the same ``refusal`` (403, PhotoKit 3310), whatever the reason: the answer
 /// never tells whether a path exists, what it is, or who may read it. The daemon then reads the
 /// content from the descriptor it checked (a name swapped for a link meanwhile is not followed).
-final class CallerFile: @unchecked Sendable {
+final class CallerFile: Sendable {
     /// The open file, checked.
     let descriptor: Int32
     /// The file's size when it was opened.

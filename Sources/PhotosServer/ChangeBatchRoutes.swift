@@ -112,7 +112,7 @@ struct ChangeBatchRoutes: Sendable {
 /// The files a batch's `createAsset`s take, made ready before its change block: uploads claimed,
 /// callers' files checked and copied into the uploads folder. The block moves each into place;
 /// after the commit the callers' moved files are removed, after a failure the copies are.
-final class BatchFiles: @unchecked Sendable {
+final class BatchFiles {
     /// The file each `createAsset` takes, by its position in the batch, and its original name.
     private(set) var files: [Int: (path: String, originalFilename: String?)] = [:]
     private var callers: [CallerFile] = []

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import PhotosStore
+import Synchronization
 
 /// Libraries broken the ways real ones break, for tests that check a failure is reported and
 /// never shown as an empty library.
@@ -45,7 +46,7 @@ public enum DamagedLibrary {
 
 /// A small tmpfs mounted for one test, to fill up: a real full disk (`ENOSPC`, `SQLITE_FULL`).
 /// Needs root and a `mount` that works (a container may refuse); ``isAvailable`` says.
-public final class SmallFileSystem: @unchecked Sendable {
+public final class SmallFileSystem: Sendable {
     /// The mount point.
     public let url: URL
     private let filler: URL
@@ -112,11 +113,11 @@ public final class SmallFileSystem: @unchecked Sendable {
 
 /// Another connection holding a library's write lock (as another process's long write would),
 /// until ``release()``.
-public final class HeldWriteLock: @unchecked Sendable {
-    // Touched by the holding thread and by `release()`, which waits for that thread: never at once.
+public final class HeldWriteLock: Sendable {
     private let release_ = DispatchSemaphore(value: 0)
     private let done = DispatchSemaphore(value: 0)
-    private var released = false
+    /// Whether ``release()`` has run; held while it waits, so that a second caller waits too.
+    private let released = Mutex(false)
 
     /// Opens the library at `path` on another connection and takes its write lock (`BEGIN IMMEDIATE`).
     public init(path: String) throws {
@@ -137,10 +138,12 @@ public final class HeldWriteLock: @unchecked Sendable {
 
     /// Gives the lock up and waits until the other connection has.
     public func release() {
-        guard !released else { return }
-        released = true
-        release_.signal()
-        done.wait()
+        released.withLock { released in
+            guard !released else { return }
+            released = true
+            release_.signal()
+            done.wait()
+        }
     }
 
     deinit { release() }

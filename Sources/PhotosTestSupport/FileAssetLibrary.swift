@@ -6,7 +6,7 @@ import PhotosStore
 /// A library whose assets are given files, referenced where they are (the corpus is only read):
 /// one asset per file, written straight through the store, so that files a scan would reject
 /// (truncated, corrupt, a decompression bomb) can be assets too.
-public final class FileAssetLibrary: @unchecked Sendable {  // Immutable after init.
+public final class FileAssetLibrary: @unchecked Sendable {  // `identifiers` is written only during init.
     /// The library, in a temporary directory.
     public let library: PHPhotoLibrary
     /// The temporary directory (the library file, and any files a test makes there).

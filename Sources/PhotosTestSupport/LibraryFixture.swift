@@ -19,7 +19,7 @@ import PhotosStore
 /// | anim.gif | image | photoAnimation | – | no date |
 ///
 /// Album "Trip" holds beach, pano, movie in that order; folder "2020" holds album "Winter" (sunset).
-public final class LibraryFixture: @unchecked Sendable {
+public final class LibraryFixture: @unchecked Sendable {  // `assets` and `collections` are written only by init.
     /// The library (a temporary file, so that other processes can open it).
     public let library: PHPhotoLibrary
     /// Where the library file and its imports live.

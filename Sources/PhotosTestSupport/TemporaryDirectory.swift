@@ -1,7 +1,7 @@
 import Foundation
 
 /// A fresh directory under the system's temporary directory, removed when released.
-public final class TemporaryDirectory: @unchecked Sendable {
+public final class TemporaryDirectory: Sendable {
     /// The directory.
     public let url: URL
 

@@ -15,8 +15,7 @@ import Glibc
 /// defer { receiver.stop() }
 /// // url = "https://localhost:\(receiver.port)/photos"
 /// ```
-// @unchecked: `process` is only signalled and waited for after init, which Foundation allows from any thread.
-public final class WebhookReceiver: @unchecked Sendable {
+public final class WebhookReceiver: Sendable {
     /// `python3` on the PATH.
     public static let python = executableOnPath("python3")
 

@@ -5,6 +5,8 @@ import PhotosMetadata
 import PhotosStore
 
 /// The change requests made while one change block runs, and how they are applied.
+// @unchecked (a task-local must be Sendable): `requests` is appended to by the change block, on the thread that
+// runs it, and read by `commit()` on that thread after the block returns.
 final class ChangeBlock: @unchecked Sendable {
     /// The change block running on this thread or task, if any.
     @TaskLocal static var current: ChangeBlock?
@@ -115,7 +117,7 @@ final class ApplyContext {
 }
 
 /// The base of every change request: something a change block asks the library to do.
-open class PHChangeRequest: NSObject, @unchecked Sendable {
+open class PHChangeRequest: NSObject, @unchecked Sendable {  // Open, so unchecked; no state of its own.
     override init() {
         super.init()
         ChangeBlock.enroll(self)

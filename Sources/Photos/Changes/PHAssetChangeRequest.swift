@@ -12,6 +12,7 @@ import PhotosStore
 ///     request.location = CLLocation(latitude: 59.33, longitude: 18.07)
 /// }
 /// ```
+// @unchecked: made, set and applied inside one change block, on the thread that runs it.
 public class PHAssetChangeRequest: PHChangeRequest, @unchecked Sendable {
     /// The asset being edited, or nil when this request creates one.
     let asset: PHAsset?
@@ -163,7 +164,7 @@ public class PHAssetChangeRequest: PHChangeRequest, @unchecked Sendable {
 }
 
 /// `PHAssetChangeRequest.deleteAssets(_:)`, applied after every creation and edit of the block.
-final class AssetDeletionRequest: PHChangeRequest, @unchecked Sendable {
+final class AssetDeletionRequest: PHChangeRequest, @unchecked Sendable {  // Immutable after init.
     let identifiers: [String]
 
     init(identifiers: [String]) {

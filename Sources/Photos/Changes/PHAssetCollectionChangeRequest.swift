@@ -13,6 +13,7 @@ import PhotosStore
 ///     album.addAssets(PHAsset.fetchAssets(withLocalIdentifiers: ids, options: nil))
 /// })
 /// ```
+// @unchecked: made, set and applied inside one change block, on the thread that runs it.
 public final class PHAssetCollectionChangeRequest: PHChangeRequest, @unchecked Sendable {
     private let collection: PHAssetCollection?
     private let targetIdentifier: String
@@ -145,7 +146,7 @@ public final class PHAssetCollectionChangeRequest: PHChangeRequest, @unchecked S
 }
 
 /// `deleteAssetCollections(_:)` and `deleteCollectionLists(_:)`, applied after creations and edits.
-final class CollectionDeletionRequest: PHChangeRequest, @unchecked Sendable {
+final class CollectionDeletionRequest: PHChangeRequest, @unchecked Sendable {  // Immutable after init.
     let identifiers: [String]
 
     init(objects: [PHObject]) {

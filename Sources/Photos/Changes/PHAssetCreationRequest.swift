@@ -5,6 +5,7 @@ import PhotosMetadata
 import PhotosStore
 
 /// Options for a resource added by a creation request.
+// @unchecked: the caller sets the options before `addResource`, which copies their values and keeps no reference.
 public final class PHAssetResourceCreationOptions: @unchecked Sendable {
     /// The file name to record (default: the source file's name).
     public var originalFilename: String?
@@ -36,6 +37,7 @@ public final class PHAssetResourceCreationOptions: @unchecked Sendable {
 /// Files are copied into the library's import directory, so the library never depends on the
 /// caller's file. With `shouldMoveFile`, the caller's file is removed only after the block has
 /// committed and the copy is in place; if the block fails, it stays where it was, byte for byte.
+// @unchecked: made, filled and applied inside one change block, on the thread that runs it.
 public final class PHAssetCreationRequest: PHAssetChangeRequest, @unchecked Sendable {
     enum Source {
         case file(URL)

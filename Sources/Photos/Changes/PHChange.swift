@@ -20,7 +20,7 @@ public protocol PHPhotoLibraryChangeObserver: AnyObject, Sendable {
 }
 
 /// One committed change, as observers see it: ask it about the objects and fetch results you hold.
-public final class PHChange: NSObject, @unchecked Sendable {
+public final class PHChange: NSObject, Sendable {
     /// The change-log entry behind this change.
     public let entry: LibraryChange
     let library: PHPhotoLibrary
@@ -157,7 +157,7 @@ public final class PHChange: NSObject, @unchecked Sendable {
 }
 
 /// What happened to one object in a change.
-public final class PHObjectChangeDetails<ObjectType: PHObject>: NSObject, @unchecked Sendable {
+public final class PHObjectChangeDetails<ObjectType: PHObject>: NSObject, Sendable {
     /// The object as it was (the one asked about).
     public let objectBeforeChanges: ObjectType
     /// The object as it is now; nil when it was deleted.

@@ -12,6 +12,7 @@ import PhotosStore
 ///     folder.addChildCollections([album] as NSArray)
 /// })
 /// ```
+// @unchecked: made, set and applied inside one change block, on the thread that runs it.
 public final class PHCollectionListChangeRequest: PHChangeRequest, @unchecked Sendable {
     private enum Target {
         case create(String)

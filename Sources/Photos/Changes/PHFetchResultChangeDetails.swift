@@ -18,7 +18,7 @@ import PhotosCore
 ///     details.enumerateMoves { collectionView.moveItem(at: [0, $0], to: [0, $1]) }
 /// }
 /// ```
-public final class PHFetchResultChangeDetails<ObjectType: PHObject>: NSObject, @unchecked Sendable {
+public final class PHFetchResultChangeDetails<ObjectType: PHObject>: NSObject, Sendable {
     /// The result the details start from.
     public let fetchResultBeforeChanges: PHFetchResult<ObjectType>
     /// The result as it is now: keep it for the next change.

@@ -18,9 +18,7 @@ import PhotosStore
 /// A token names its library: given to another library, `fetchPersistentChanges(since:)` throws
 /// `PHPhotosError.persistentChangeTokenExpired` (fetch everything again), as for a token older than
 /// the history kept.
-///
-/// Immutable after init (two `let`s), which is what makes it safe to share across threads.
-public final class PHPersistentChangeToken: NSObject, Codable, NSSecureCoding, @unchecked Sendable {
+public final class PHPersistentChangeToken: NSObject, Codable, NSSecureCoding, Sendable {
     /// The library the token belongs to.
     public let libraryIdentifier: String
     /// The change-log position.
@@ -75,7 +73,7 @@ public final class PHPersistentChangeToken: NSObject, Codable, NSSecureCoding, @
 }
 
 /// The changes since a token, oldest first.
-public final class PHPersistentChangeFetchResult: Sequence, @unchecked Sendable {
+public final class PHPersistentChangeFetchResult: Sequence, Sendable {
     let changes: [PHPersistentChange]
 
     init(changes: [PHPersistentChange]) {
@@ -100,8 +98,9 @@ public final class PHPersistentChangeFetchResult: Sequence, @unchecked Sendable 
 /// than fetch results.
 ///
 /// ```swift
+/// // @unchecked: `token` is touched only in the callback, which the library calls on one serial queue.
 /// final class Sync: PHPhotoLibraryPersistentChangesObserver, @unchecked Sendable {
-///     var token = PHPhotoLibrary.shared().currentChangeToken  // or one kept from the last run
+///     private var token = PHPhotoLibrary.shared().currentChangeToken  // or one kept from the last run
 ///     func photoLibraryPersistentChangesDidUpdate(_ photoLibrary: PHPhotoLibrary) {
 ///         guard let changes = try? photoLibrary.fetchPersistentChanges(since: token) else { return }
 ///         for change in changes {
@@ -119,7 +118,7 @@ public protocol PHPhotoLibraryPersistentChangesObserver: AnyObject, Sendable {
 }
 
 /// One committed change of the library: what it did to each type of object.
-public final class PHPersistentChange: NSObject, @unchecked Sendable {
+public final class PHPersistentChange: NSObject, Sendable {
     /// The token just after this change: fetch from it to get the changes that followed.
     public let changeToken: PHPersistentChangeToken
     let entry: LibraryChange
@@ -136,7 +135,7 @@ public final class PHPersistentChange: NSObject, @unchecked Sendable {
 }
 
 /// The identifiers of the objects of one type a change inserted, updated and deleted.
-public final class PHPersistentObjectChangeDetails: NSObject, @unchecked Sendable {
+public final class PHPersistentObjectChangeDetails: NSObject, Sendable {
     /// The type of object these details are about.
     public let objectType: PHObjectType
     /// Objects created.

@@ -2,7 +2,8 @@ import Dispatch
 import Foundation
 import PhotosCore
 
-/// Carries a value the caller promises to use from one thread at a time across a queue hop.
+/// Carries PhotoKit's non-Sendable change blocks and completion handlers to the queue that calls them:
+/// each is called there, once, and nothing else touches it meanwhile.
 struct UncheckedSendable<Value>: @unchecked Sendable {
     let value: Value
 }
@@ -26,10 +27,10 @@ extension PHPhotoLibrary {
         changeQueue.async {
             var failure: (any Error)?
             do { try self.runChangeBlock(work.value.0) } catch { failure = error }
-            let outcome = UncheckedSendable(value: failure)
+            let outcome = failure
             guard let completion = work.value.1 else { return }
             let handler = UncheckedSendable(value: completion)
-            Self.completionQueue.async { handler.value(outcome.value == nil, outcome.value) }
+            Self.completionQueue.async { handler.value(outcome == nil, outcome) }
         }
     }
 

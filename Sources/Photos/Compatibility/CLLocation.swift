@@ -27,7 +27,7 @@ public struct CLLocationCoordinate2D: Sendable, Hashable {
 /// ```swift
 /// request.location = CLLocation(latitude: 48.8584, longitude: 2.2945)
 /// ```
-open class CLLocation: NSObject, @unchecked Sendable {
+open class CLLocation: NSObject, @unchecked Sendable {  // Open, so unchecked; immutable: `let`s.
     /// Latitude and longitude, in degrees.
     public let coordinate: CLLocationCoordinate2D
     /// Meters above sea level (0 when unknown).

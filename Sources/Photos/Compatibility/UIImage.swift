@@ -18,7 +18,7 @@ import PhotosImaging
 /// guard let image = UIImage(contentsOfFile: "/tmp/photo.jpg") else { return }
 /// PHAssetChangeRequest.creationRequestForAsset(from: image)
 /// ```
-public final class UIImage: @unchecked Sendable {  // Immutable after init.
+public final class UIImage: Sendable {
     /// UIKit's orientations; images made here are always ``up``.
     public enum Orientation: Int, Sendable, Hashable {
         case up, down, left, right, upMirrored, downMirrored, leftMirrored, rightMirrored

@@ -7,7 +7,7 @@ import Foundation
 /// let data = PHAdjustmentData(
 ///     formatIdentifier: "org.example.sepia", formatVersion: "1.0", data: Data("amount=0.8".utf8))
 /// ```
-open class PHAdjustmentData: NSObject, @unchecked Sendable {  // Immutable.
+open class PHAdjustmentData: NSObject, @unchecked Sendable {  // Open, so unchecked; immutable: `let`s.
     /// The editing app's identifier for its format (a reverse-DNS name).
     public let formatIdentifier: String
     /// The version of the format, for the app to tell which it wrote.

@@ -15,7 +15,8 @@ public let PHContentEditingInputCancelledKey = "PHContentEditingInputCancelledKe
 public let PHContentEditingInputErrorKey = "PHContentEditingInputErrorKey"
 
 /// Options of ``PHAsset/requestContentEditingInput(with:completionHandler:)``.
-public class PHContentEditingInputRequestOptions: NSObject, @unchecked Sendable {  // Set before the request.
+// @unchecked: the caller sets the options before the request; its worker thread only reads them (PhotoKit's contract).
+public class PHContentEditingInputRequestOptions: NSObject, @unchecked Sendable {
     /// Asked with an edited asset's adjustment data: true when the app can change that edit, and
     /// the input is then the picture the edit was made on with the edit's adjustment data; false
     /// (the default) gives the picture as it looks now, to edit further, and no adjustment data.
@@ -53,7 +54,7 @@ public class PHContentEditingInputRequestOptions: NSObject, @unchecked Sendable 
 ///     }
 /// }
 /// ```
-public class PHContentEditingInput: NSObject, @unchecked Sendable {  // Immutable but for the lazy image.
+public final class PHContentEditingInput: NSObject, Sendable {
     /// The asset's media type.
     public let mediaType: PHAssetMediaType
     /// The asset's subtypes.

@@ -9,7 +9,9 @@ import PhotosStore
 /// The render is written into the library's own folder (`.staging` of its import folder); the
 /// commit moves it into place beside the adjustment data (`.edits/`), and the asset's original
 /// file is never touched. A render never committed is removed once its process has ended.
-public class PHContentEditingOutput: NSObject, @unchecked Sendable {  // Set before the commit.
+// @unchecked: `adjustmentData` is set by the app before the change block that commits the output, which only
+// reads it (PhotoKit's contract); the rest is immutable after init.
+public class PHContentEditingOutput: NSObject, @unchecked Sendable {
     /// The edit's adjustment data; required: a commit without it fails with `invalidResource`.
     public var adjustmentData: PHAdjustmentData!
     /// Where the app writes the rendered picture (JPEG) or movie (QuickTime), at full size.

@@ -10,6 +10,8 @@ import PhotosStore
 /// options.sortDescriptors = [NSSortDescriptor(key: "creationDate", ascending: false)]
 /// options.fetchLimit = 50
 /// ```
+// @unchecked: the caller sets the options before the fetch, which reads them once, on the caller's thread; the
+// library keeps no reference (PhotoKit's contract). NSPredicate and NSSortDescriptor are immutable once made.
 public final class PHFetchOptions: NSCopying, @unchecked Sendable {
     /// Which objects to select, in PhotoKit's predicate format (keys per class as in PhotoKit).
     public var predicate: NSPredicate?

@@ -12,6 +12,8 @@ import Synchronization
 /// let newest = PHAsset.fetchAssets(with: options)
 /// for asset in newest.prefix(10) { print(asset.localIdentifier) }
 /// ```
+// @unchecked: `wantsIncrementalChangeDetails` is set once, before the result is handed out; the page cache is in
+// `pages`, a Mutex; the rest is immutable.
 public final class PHFetchResult<ObjectType: PHObject>: @unchecked Sendable, RandomAccessCollection {
     /// Objects loaded per page.
     public static var pageSize: Int { 128 }

@@ -21,7 +21,7 @@ import Synchronization
 /// whose file changed since it was made (size or modification time) is dropped, not served. Under
 /// it, the library's disk cache (`ThumbnailDiskCache` in PhotosImaging) keeps high-quality images
 /// between runs: an image another run made is read, not rendered.
-public final class PHCachingImageManager: PHImageManager, @unchecked Sendable {  // State is in a Mutex.
+public final class PHCachingImageManager: PHImageManager, @unchecked Sendable {  // Its cache is in `state`, a Mutex.
     /// Whether images are cached at the quality of a final result (true, the default) or as fast,
     /// degraded ones.
     public var allowsCachingHighQualityImages: Bool {

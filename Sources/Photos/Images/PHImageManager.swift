@@ -22,7 +22,7 @@ import Synchronization
 /// on the caller's, in order for each request; synchronous ones deliver before returning, on the
 /// calling thread. A file that is missing, damaged, or declares more than 200 megapixels gives a
 /// nil image and ``PHImageErrorKey``; the file is only ever read.
-public class PHImageManager: NSObject, @unchecked Sendable {  // Mutable state is in `requests`, a Mutex.
+public class PHImageManager: NSObject, @unchecked Sendable {  // Subclassed; its state is in `requests`, a Mutex.
     private struct Requests {
         var next: PHImageRequestID = 1
         /// Requests not yet finished, and whether each was cancelled.

@@ -30,7 +30,7 @@ public let PHLivePhotoRequestIDInvalid: PHLivePhotoRequestID = 0
 ///     print(livePhoto.size, livePhoto.videoURL.path)
 /// }
 /// ```
-public final class PHLivePhoto: NSObject, @unchecked Sendable {  // Immutable after init.
+public final class PHLivePhoto: NSObject, Sendable {
     /// The still's size, in pixels, as rendered for the request.
     public let size: CGSize
     /// The still, upright and at the size asked for (not in PhotoKit).

@@ -11,7 +11,7 @@ import PhotosStore
 /// options.fetchLimit = 50
 /// let result = PHAsset.fetchAssets(with: .image, options: options)
 /// ```
-public final class PHAsset: PHObject, @unchecked Sendable {
+public final class PHAsset: PHObject, @unchecked Sendable {  // Immutable after init: `let`s of Sendable types.
     /// How an asset should be played back.
     public enum PlaybackStyle: Int, Sendable, Hashable {
         case unsupported = 0

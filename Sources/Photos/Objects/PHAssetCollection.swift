@@ -9,7 +9,7 @@ import PhotosStore
 /// let favorites = PHAssetCollection.fetchAssetCollections(with: .smartAlbum, subtype: .smartAlbumFavorites, options: nil)
 /// let assets = PHAsset.fetchAssets(in: favorites.firstObject!, options: nil)
 /// ```
-public final class PHAssetCollection: PHCollection, @unchecked Sendable {
+public final class PHAssetCollection: PHCollection, @unchecked Sendable {  // Immutable after init: `let`s.
     /// Album or smart album.
     public let assetCollectionType: PHAssetCollectionType
     /// The kind of album.

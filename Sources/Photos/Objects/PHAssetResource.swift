@@ -8,7 +8,7 @@ import PhotosStore
 /// ```swift
 /// let video = PHAssetResource.assetResources(for: asset).first { $0.type == .pairedVideo }
 /// ```
-public final class PHAssetResource: NSObject, @unchecked Sendable {
+public final class PHAssetResource: NSObject, Sendable {
     /// What the file is to the asset.
     public let type: PHAssetResourceType
     /// The asset this resource belongs to.

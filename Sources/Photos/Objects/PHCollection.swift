@@ -3,7 +3,7 @@ import PhotosCore
 import PhotosStore
 
 /// The base of albums (`PHAssetCollection`) and folders (`PHCollectionList`).
-open class PHCollection: PHObject, @unchecked Sendable {
+open class PHCollection: PHObject, @unchecked Sendable {  // Immutable after init: `let`s of Sendable types.
     /// The collection's title.
     public let localizedTitle: String?
     /// The directory behind a directory-backed album or folder (not in PhotoKit's API).

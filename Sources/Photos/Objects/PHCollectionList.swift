@@ -5,7 +5,7 @@ import PhotosStore
 
 /// A folder: holds albums and other folders. Each watched root and each directory of directories
 /// is one.
-public final class PHCollectionList: PHCollection, @unchecked Sendable {
+public final class PHCollectionList: PHCollection, @unchecked Sendable {  // Immutable after init: `let`s.
     /// Always `.folder` here.
     public let collectionListType: PHCollectionListType
     /// `.regularFolder`.

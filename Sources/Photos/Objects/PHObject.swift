@@ -5,6 +5,7 @@ import PhotosCore
 ///
 /// Objects are immutable snapshots; change them through change requests in a change block.
 /// Two objects are equal when their local identifiers are.
+// @unchecked: open, so not checked; immutable after init (`let`s of Sendable types), as every subclass here is.
 open class PHObject: NSObject, @unchecked Sendable, PredicateArgumentConvertible {
     /// The object's identifier, stable across restarts, file moves and directory renames.
     public let localIdentifier: String
@@ -41,7 +42,7 @@ open class PHObject: NSObject, @unchecked Sendable, PredicateArgumentConvertible
 /// let request = PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "Trip")
 /// identifier = request.placeholderForCreatedAssetCollection.localIdentifier
 /// ```
-public final class PHObjectPlaceholder: PHObject, @unchecked Sendable {
+public final class PHObjectPlaceholder: PHObject, @unchecked Sendable {  // Immutable: PHObject's `let`s only.
     init(localIdentifier: String) {
         super.init(localIdentifier: localIdentifier, rowID: nil, library: nil)
     }

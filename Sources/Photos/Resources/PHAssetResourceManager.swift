@@ -9,6 +9,7 @@ public typealias PHAssetResourceDataRequestID = Int32
 
 /// Options of a resource data request. Files are local here: network access is accepted and
 /// changes nothing.
+// @unchecked: the caller sets the options before the request, which reads them once, on the caller's thread.
 public final class PHAssetResourceRequestOptions: NSObject, @unchecked Sendable {
     /// Accepted; every file is on this machine.
     public var isNetworkAccessAllowed = false
@@ -34,7 +35,7 @@ public final class PHAssetResourceRequestOptions: NSObject, @unchecked Sendable 
 /// `writeData` never writes over a file: an existing one completes the request with
 /// `invalidResource`, and so does a name another program takes meanwhile (the copy is written under
 /// a temporary name, flushed, then linked under its own).
-public final class PHAssetResourceManager: NSObject, @unchecked Sendable {
+public final class PHAssetResourceManager: NSObject, Sendable {
     private static let shared = PHAssetResourceManager()
     private let nextID = Atomic<Int32>(1)
     /// The data requests under way, and whether each was cancelled.

@@ -41,7 +41,7 @@ public let AVAssetExportPresetLowQuality = "AVAssetExportPresetLowQuality"
 ///
 /// The output is written as a new file: a name that exists (or is taken while the copy runs)
 /// fails the export and is left as it was. The source file is only read.
-public final class AVAssetExportSession: NSObject, @unchecked Sendable {  // Mutable state is in `state`.
+public final class AVAssetExportSession: NSObject, Sendable {
     /// Where an export is.
     public enum Status: Int, Sendable, Hashable {
         /// Not started; `waiting` once asked, `exporting` while copying; then one of the last three.

@@ -82,7 +82,7 @@ public struct AVMediaType: RawRepresentable, Sendable, Hashable {
 ///
 /// A file FFmpeg cannot read gives an ``isPlayable`` of false, an invalid ``duration`` and no
 /// tracks, as AVFoundation's properties do when loading fails.
-public class AVAsset: NSObject, @unchecked Sendable {  // Immutable after init.
+public class AVAsset: NSObject, @unchecked Sendable {  // Subclassed, so unchecked; immutable: `let`s.
     let fileURL: URL
     /// What FFmpeg read, or why it could not.
     let contents: Result<VideoInfo, ImagingError>
@@ -133,7 +133,7 @@ public class AVAsset: NSObject, @unchecked Sendable {  // Immutable after init.
 }
 
 /// An asset read from a file, whose URL it keeps.
-public class AVURLAsset: AVAsset, @unchecked Sendable {
+public class AVURLAsset: AVAsset, @unchecked Sendable {  // No state of its own; AVAsset's is immutable.
     /// The file.
     public var url: URL { fileURL }
 
@@ -144,7 +144,7 @@ public class AVURLAsset: AVAsset, @unchecked Sendable {
 }
 
 /// One track of an ``AVAsset``.
-public final class AVAssetTrack: NSObject, @unchecked Sendable {  // Immutable after init.
+public final class AVAssetTrack: NSObject, @unchecked Sendable {  // Immutable after init (`asset`: weak, set once).
     /// The track's identifier in its file (MP4's `tkhd` track ID).
     public let trackID: CMPersistentTrackID
     /// What the track carries.
@@ -192,10 +192,10 @@ public final class AVAssetTrack: NSObject, @unchecked Sendable {  // Immutable a
 }
 
 /// A mix of audio parameters; PhotoKit gives none for an unedited video, and neither does Linux.
-public class AVAudioMix: NSObject, @unchecked Sendable {}
+public final class AVAudioMix: NSObject, Sendable {}
 
 /// What a player plays: AVFoundation's `AVPlayerItem`, holding its ``asset``.
-public class AVPlayerItem: NSObject, @unchecked Sendable {  // Immutable after init.
+public final class AVPlayerItem: NSObject, Sendable {
     /// The asset played.
     public let asset: AVAsset
 
