@@ -156,13 +156,21 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
             ],
             swiftSettings: settings),
+        // The config file photosd and `photos` share: its model, decoded from TOML, its errors (file, line,
+        // key), hooks' albums against a library, and which library a program uses.
+        .target(
+            name: "PhotosConfig",
+            dependencies: [
+                "PhotosCore", "PhotosStore", "PhotosHooks", .product(name: "TOMLKit", package: "TOMLKit"),
+            ],
+            swiftSettings: settings),
         // The daemon's services: watch, settle, ingest; systemd notification; status.
         .target(
             name: "PhotosDaemon",
             dependencies: [
                 // PhotosLinux: the thumbnails' idle worker thread, file system kinds, memory trimming.
                 "PhotosCore", "PhotosStore", "PhotosIngest", "PhotosWatcher", "PhotosLinux", "PhotosWire",
-                "PhotosHooks", "PhotosImaging", .product(name: "TOMLKit", package: "TOMLKit"),
+                "PhotosHooks", "PhotosImaging", "PhotosConfig",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
@@ -190,7 +198,7 @@ let package = Package(
         .executableTarget(
             name: "photosd",
             dependencies: [
-                "PhotosDaemon", "PhotosHooks", "PhotosImaging", "Photos", "PhotosServer", "PhotosWire",
+                "PhotosDaemon", "PhotosConfig", "PhotosHooks", "PhotosImaging", "Photos", "PhotosServer", "PhotosWire",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
@@ -216,7 +224,7 @@ let package = Package(
         .executableTarget(
             name: "PhotosCLI",
             dependencies: [
-                "Photos", "PhotosStore", "PhotosIngest", "PhotosDaemon", "PhotosWire", "PhotosHooks",
+                "Photos", "PhotosStore", "PhotosIngest", "PhotosConfig", "PhotosWatcher", "PhotosWire", "PhotosHooks",
                 "PhotosClient", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: settings
@@ -298,6 +306,10 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: settings),
+        .testTarget(
+            name: "PhotosConfigTests",
+            dependencies: ["PhotosConfig", "PhotosCore", "PhotosHooks", "PhotosStore", "PhotosTestSupport"],
             swiftSettings: settings),
         .testTarget(name: "PhotosWatcherTests", dependencies: ["PhotosWatcher", "PhotosCore", "PhotosLinux"], swiftSettings: settings),
         .testTarget(

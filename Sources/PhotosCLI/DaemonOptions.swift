@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import Photos
 import PhotosClient
-import PhotosDaemon
+import PhotosConfig
 import PhotosWire
 
 /// Where a listing command reads: photosd's socket when the daemon answers for this library, else

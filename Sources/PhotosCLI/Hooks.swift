@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import Photos
-import PhotosDaemon
+import PhotosConfig
 import PhotosHooks
 import PhotosStore
 import PhotosWire

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import Photos
-import PhotosDaemon
+import PhotosConfig
 import PhotosWire
 
 /// `photos`: query and follow a photo library from the command line.

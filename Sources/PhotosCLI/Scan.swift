@@ -3,7 +3,7 @@ import Foundation
 import Synchronization
 import Glibc
 import Photos
-import PhotosDaemon
+import PhotosConfig
 import PhotosIngest
 import PhotosStore
 

@@ -2,7 +2,7 @@ import ArgumentParser
 import Glibc
 import Foundation
 import Photos
-import PhotosDaemon
+import PhotosConfig
 import PhotosStore
 import PhotosWire
 
@@ -17,7 +17,7 @@ extension PhotosCommand {
         func run() throws {
             let location = try options.locate()
             let url = URL(fileURLWithPath: location.path)
-            let path = DaemonConfiguration.statusPath(forLibrary: url.path)
+            let path = LibraryLocation.statusPath(forLibrary: url.path)
             // photosd's startup crawl, while it runs: the status file is written once it is done.
             if let progress = Self.startupProgress(library: url.path, statusPath: path) {
                 if options.json {

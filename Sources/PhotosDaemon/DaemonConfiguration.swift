@@ -1,4 +1,5 @@
 import Foundation
+import PhotosConfig
 import PhotosHooks
 import PhotosIngest
 
@@ -36,8 +37,8 @@ public struct DaemonConfiguration: Sendable {
         statusPath = Self.statusPath(forLibrary: libraryPath)
     }
 
-    /// The status file of a library: `<library>.status.json`.
+    /// The status file of a library: `<library>.status.json` (``LibraryLocation/statusPath(forLibrary:)``).
     public static func statusPath(forLibrary libraryPath: String) -> String {
-        libraryPath + ".status.json"
+        LibraryLocation.statusPath(forLibrary: libraryPath)
     }
 }

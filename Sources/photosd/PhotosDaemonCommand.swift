@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import Photos
+import PhotosConfig
 import PhotosDaemon
 import PhotosHooks
 import PhotosImaging

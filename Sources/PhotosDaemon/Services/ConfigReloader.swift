@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Logging
+import PhotosConfig
 import PhotosHooks
 import PhotosStore
 import ServiceLifecycle

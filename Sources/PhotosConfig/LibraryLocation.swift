@@ -70,17 +70,9 @@ public struct LibraryLocation: Sendable, Hashable, CustomStringConvertible {
 
     /// The path and how it was found.
     public var description: String { "\(path) (\(how))" }
-}
 
-extension ConfigFile {
-    /// The config that `--config` names (`path`, which must exist), else the default one if it is
-    /// there, else none; with the path it was read from, or would have been.
-    public static func load(
-        named path: String?, environment: [String: String] = ProcessInfo.processInfo.environment
-    ) throws -> (file: ConfigFile?, path: String) {
-        if let path { return (try ConfigFile.read(path: path), path) }
-        let standard = defaultPath(environment: environment)
-        guard FileManager.default.fileExists(atPath: standard) else { return (nil, standard) }
-        return (try ConfigFile.read(path: standard), standard)
+    /// Where photosd writes its status for a library, read by `photos status`: `<library>.status.json`.
+    public static func statusPath(forLibrary libraryPath: String) -> String {
+        libraryPath + ".status.json"
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import PhotosCore
 import PhotosHooks
 import TOMLKit
 
@@ -36,10 +35,11 @@ import TOMLKit
 /// secret_file = "frame.secret"                  # signs the POST (X-Photos-Signature)
 /// ```
 ///
-/// Every problem is a ``ConfigError`` naming the file, the line and the key; the first one found, in
-/// the file's order, is thrown, so a daemon never starts with part of its configuration. Albums
-/// are checked against a library separately (``validateAlbums(in:watchedRoots:)``): parsing needs
-/// no library.
+/// The file is decoded into typed tables (`ConfigFile+Decoding.swift`): a key it does not know is an
+/// error, as a value of the wrong type or out of range is. Every problem is a ``ConfigError`` naming
+/// the file, the line and the key; the first one found is thrown, so a daemon never starts with part
+/// of its configuration. Albums are checked against a library separately
+/// (``validateAlbums(in:watchedRoots:)``): parsing needs no library.
 public struct ConfigFile: Sendable, Hashable {
     /// The library file (`library`).
     public var library: String?
@@ -75,25 +75,7 @@ public struct ConfigFile: Sendable, Hashable {
     /// The exec hooks and webhooks (`[[hooks]]` tables), in the file's order, their albums as the file names them.
     public var hooks: [HookDefinition] = []
     /// The file's name and the lines of its keys, for problems found after parsing (a missing album).
-    var source: Source?
-
-    /// Where a parsed configuration came from.
-    struct Source: Sendable, Hashable {
-        var path: String
-        var lines: ConfigLines
-    }
-
-    /// The keys allowed at the top level.
-    public static let topLevelKeys = [
-        "library", "roots", "ignore", "settle_ms", "poll_interval_s", "time_zone", "hook_history_limit", "socket", "hooks",
-        "listen", "thumbnail_sizes", "thumbnail_cache_mb", "decode_memory_mb", "socket_optional", "listen_optional",
-    ]
-    /// The keys allowed in a `[[hooks]]` table.
-    public static let hookKeys = [
-        "name", "command", "objects", "changes", "predicate", "albums", "batch", "settle_ms", "timeout_s",
-        "max_failures", "nice", "enabled", "access",
-        "url", "secret", "secret_file", "ca_file",
-    ]
+    var source: ConfigSource?
 
     /// An empty configuration.
     public init() {}
@@ -137,70 +119,25 @@ public struct ConfigFile: Sendable, Hashable {
         } catch {
             throw ConfigError(.syntax, path: path, line: nil, key: nil, message: "\(error)")
         }
-        let reader = ConfigReader(path: path, lines: ConfigLines(text))
-        var config = ConfigFile()
-        config.source = Source(path: path, lines: reader.lines)
-        for key in reader.keysInFileOrder(table, under: nil) {
-            guard let value = table[key] else { continue }
-            switch key {
-            case "library": config.library = try reader.string(value, key)
-            case "roots": config.roots = try reader.strings(value, key)
-            case "ignore": config.ignore = try reader.strings(value, key)
-            case "settle_ms":
-                config.settleMilliseconds = try reader.integer(
-                    value, key, atLeast: 0, "a whole number of milliseconds, 0 or more")
-            case "poll_interval_s":
-                config.pollIntervalSeconds = try reader.integer(
-                    value, key, atLeast: 1, "a whole number of seconds, more than 0")
-            case "time_zone":
-                let zone = try reader.string(value, key)
-                guard TimeZone(identifier: zone) != nil else {
-                    throw reader.error(
-                        .invalidValue, key, "must be a time zone identifier such as Europe/Paris, not \"\(zone)\"")
-                }
-                config.timeZone = zone
-            case "hook_history_limit":
-                config.hookHistoryLimit = try reader.integer(
-                    value, key, atLeast: 1, "a whole number of change-log entries, 1 or more")
-            case "socket":
-                let socket = try reader.string(value, key)
-                guard socket.isEmpty || socket.hasPrefix("/") else {
-                    throw reader.error(.invalidValue, key, "must be an absolute path, or \"\" to turn the API off, not \"\(socket)\"")
-                }
-                config.socket = socket
-            case "listen":
-                config.listen = try reader.string(value, key)
-            case "socket_optional":
-                config.socketOptional = try reader.boolean(value, key)
-            case "listen_optional":
-                config.listenOptional = try reader.boolean(value, key)
-            case "thumbnail_sizes":
-                let expected = "an array of whole numbers of pixels from 16 to 1024"
-                guard let array = value.array else { throw reader.wrongType(key, expected, value) }
-                config.thumbnailSizes = []
-                for (index, item) in array.enumerated() {
-                    guard let side = item.int else {
-                        let found = ConfigReader.describe(item.type)
-                        throw reader.error(.wrongType, key, "must be \(expected), but item \(index + 1) is \(found)")
-                    }
-                    guard (16...1024).contains(side) else {
-                        throw reader.error(.invalidValue, key, "must be \(expected), not \(side)")
-                    }
-                    if !config.thumbnailSizes.contains(side) { config.thumbnailSizes.append(side) }
-                }
-            case "thumbnail_cache_mb":
-                config.thumbnailCacheMegabytes = try reader.integer(
-                    value, key, atLeast: 0, "a whole number of megabytes, 0 or more")
-            case "decode_memory_mb":
-                config.decodeMemoryMegabytes = try reader.integer(
-                    value, key, atLeast: 16, "a whole number of megabytes, 16 or more")
-            case "hooks":
-                config.hooks = try reader.hooks(value)
-            default:
-                throw reader.unknownKey(key, known: topLevelKeys)
-            }
+        let lines = ConfigLines(text)
+        var decoder = TOMLDecoder()
+        decoder.userInfo[ConfigSource.key] = ConfigSource(path: path, lines: lines)
+        do {
+            return try decoder.decode(TopLevel.self, from: table).config
+        } catch {
+            throw ConfigError(decoding: error, in: table, path: path, lines: lines)
         }
-        return config
+    }
+
+    /// The config that `--config` names (`path`, which must exist), else the default one if it is
+    /// there, else none; with the path it was read from, or would have been.
+    public static func load(
+        named path: String?, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws -> (file: ConfigFile?, path: String) {
+        if let path { return (try ConfigFile.read(path: path), path) }
+        let standard = defaultPath(environment: environment)
+        guard FileManager.default.fileExists(atPath: standard) else { return (nil, standard) }
+        return (try ConfigFile.read(path: standard), standard)
     }
 
     /// Whether a hook name is 1 to 64 characters of `a-z`, `0-9` and `-`.
@@ -211,7 +148,7 @@ public struct ConfigFile: Sendable, Hashable {
     }
 
     /// The line of a key path in the file this configuration was parsed from (`hooks[1].albums`).
-    func line(of key: String) -> Int? {
+    package func line(of key: String) -> Int? {
         source?.lines.line(of: key)
     }
 }

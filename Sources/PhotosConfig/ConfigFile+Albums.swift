@@ -69,11 +69,11 @@ extension ConfigFile {
                 .isEmpty
             {
                 return .failure(
-                    AlbumNotFound("\(ConfigReader.quote(entry)) is a folder (a collection list), not an album"))
+                    AlbumNotFound("\(ConfigError.quote(entry)) is a folder (a collection list), not an album"))
             }
             return .failure(
                 AlbumNotFound(
-                    "\(ConfigReader.quote(entry)) is not the local identifier of an album in the library "
+                    "\(ConfigError.quote(entry)) is not the local identifier of an album in the library "
                         + "(give a directory as an absolute path)"))
         }
         // The scanner stores directories with symbolic links resolved; the file may name them either way.
@@ -87,7 +87,7 @@ extension ConfigFile {
         for path in candidates where try collection(at: path, isList: true, in: database) != nil {
             return .failure(
                 AlbumNotFound(
-                    "\(ConfigReader.quote(entry)) is a folder (a collection list), not an album: name its albums"))
+                    "\(ConfigError.quote(entry)) is a folder (a collection list), not an album: name its albums"))
         }
         var isDirectory: ObjCBool = false
         let roots = watchedRoots.flatMap {
@@ -101,7 +101,7 @@ extension ConfigFile {
         }
         return .failure(
             AlbumNotFound(
-                "\(ConfigReader.quote(entry)) is not the directory of an album in the library, "
+                "\(ConfigError.quote(entry)) is not the directory of an album in the library, "
                     + "nor a directory under a watched root"))
     }
 
