@@ -97,12 +97,18 @@ let package = Package(
             name: "PhotosImaging",
             dependencies: ["PhotosCore", "PhotosMetadata", "CPhotosVips", "CPhotosVideo", "CPhotosRaw"],
             swiftSettings: settings),
+        // The JSON shapes other programs read (CLI output, hook payloads, status, socket API): values
+        // and their byte writers on PhotosCore alone, so that PhotosClient links no database.
+        .target(name: "PhotosWire", dependencies: ["PhotosCore"], swiftSettings: settings),
         // The SQLite library file: schema, queries, change log.
+        // PhotosWire: the store knows the wire shapes and writes them from its rows (DescriptionReader,
+        // the asset JSON writer, hook and token descriptions); the shapes know nothing of the store.
+        // One edge down, and no module between them: whatever reads descriptions imports the store.
         .target(
             name: "PhotosStore",
             dependencies: [
                 // PhotosWatcher: the change feed sleeps on the commit signal (inotify).
-                "PhotosCore", "PhotosWatcher", .product(name: "GRDB", package: "GRDB.swift"),
+                "PhotosCore", "PhotosWire", "PhotosWatcher", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 // Access tokens are stored as their SHA-256.
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -122,8 +128,6 @@ let package = Package(
         // library file for other processes' commits (CommitSignal).
         // PhotosCore for PathBytes only: names that are not UTF-8 are kept byte for byte.
         .target(name: "PhotosWatcher", dependencies: ["PhotosCore", "CPhotosLinux"], swiftSettings: settings),
-        // The JSON shapes other programs read (CLI output, hook payloads, status, socket API).
-        .target(name: "PhotosWire", dependencies: ["PhotosCore", "PhotosStore"], swiftSettings: settings),
         // Exec hooks and webhooks: definitions, durable cursors, payloads, and the runner.
         .target(
             name: "PhotosHooks",

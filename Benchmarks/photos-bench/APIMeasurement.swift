@@ -3,6 +3,7 @@ import Logging
 import Photos
 import PhotosClient
 import PhotosServer
+import PhotosStore
 import PhotosWire
 import ServiceLifecycle
 import Synchronization

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Photos
 import PhotosCore
+import PhotosStore
 import PhotosWire
 
 /// `GET /v1/assets`, `/v1/albums`, `/v1/folders` and each object by identifier: PhotoKit's fetches,

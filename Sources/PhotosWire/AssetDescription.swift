@@ -5,7 +5,7 @@ import PhotosCore
 /// and exec hooks receive it.
 ///
 /// Every key is always written, absent values as `null`, so the shape never changes. Build many at
-/// once from the store with ``DescriptionReader``:
+/// once from the store with `DescriptionReader` (PhotosStore):
 /// ```swift
 /// let reader = DescriptionReader(database: database, timeZone: timeZone)
 /// for asset in try reader.assets(localIdentifiers: identifiers) { try JSONLines.write(asset, to: &output) }

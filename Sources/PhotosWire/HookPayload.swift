@@ -1,6 +1,5 @@
 import Foundation
 import PhotosCore
-import PhotosStore
 
 /// What a deleted object was, as a hook's payload tells it (`"deleted": [TOMBSTONE...]`): enough
 /// to clean up after it (its files' paths, its album's directory).
@@ -11,6 +10,12 @@ public struct DeletedObjectDescription: Codable, Sendable, Hashable {
         public var type: String
         /// Its absolute path (the file may still be there: the library deletes only files it made).
         public var path: String
+
+        /// A file with every value given.
+        public init(type: String, path: String) {
+            self.type = type
+            self.path = path
+        }
     }
 
     /// The object's local identifier.
@@ -26,14 +31,17 @@ public struct DeletedObjectDescription: Codable, Sendable, Hashable {
     /// For assets: the files it had, photo or video first.
     public var resources: [Resource]
 
-    /// The description of a tombstone.
-    public init(_ deleted: DeletedObject) {
-        localIdentifier = deleted.localIdentifier
-        objectType = deleted.objectType.hookName
-        mediaType = deleted.mediaType
-        title = deleted.title
-        path = deleted.path
-        resources = deleted.resources.map { Resource(type: $0.type, path: $0.path) }
+    /// A description with every value given (`PhotosStore` makes one from a tombstone).
+    public init(
+        localIdentifier: String, objectType: PHObjectType, mediaType: String?, title: String?, path: String?,
+        resources: [Resource]
+    ) {
+        self.localIdentifier = localIdentifier
+        self.objectType = objectType.hookName
+        self.mediaType = mediaType
+        self.title = title
+        self.path = path
+        self.resources = resources
     }
 
     /// An object deleted with no tombstone left (pruned): its identifier alone.

@@ -24,7 +24,7 @@ public enum WireJSON {
 /// ```
 public struct WireJSONWriter: Sendable {
     /// What was written so far.
-    public internal(set) var bytes: [UInt8] = []
+    public package(set) var bytes: [UInt8] = []
 
     /// An empty writer.
     public init() {}
@@ -186,6 +186,11 @@ public struct WireJSONWriter: Sendable {
 
     // MARK: Listings
 
+    /// How objects are written: elements of a listing (``beginListing(_:)``), or one a line.
+    public enum Form: Sendable {
+        case element, line
+    }
+
     /// Starts a listing, `{"NAME":[`; its elements follow with `appendElement`.
     public mutating func beginListing(_ name: String) {
         bytes.append(UInt8(ascii: "{"))
@@ -226,7 +231,7 @@ public struct WireJSONWriter: Sendable {
     // MARK: Pieces
 
     /// Whether the next key or element is the first of its object or array (no comma before it).
-    var first = true
+    package var first = true
 
     private mutating func begin(_ bracket: Unicode.Scalar) {
         bytes.append(UInt8(ascii: bracket))

@@ -1,6 +1,6 @@
 import Foundation
 import PhotosCore
-import PhotosStore
+import PhotosWire
 
 /// Builds asset and collection JSON straight from the store's rows, many objects at a time.
 ///

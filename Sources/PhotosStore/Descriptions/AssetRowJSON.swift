@@ -1,6 +1,6 @@
 import Foundation
 import PhotosCore
-import PhotosStore
+import PhotosWire
 
 /// The asset JSON made straight from the store's rows (``PhotosStore/AssetRows``): what
 /// ``DescriptionReader`` gives as ``AssetDescription`` values, and what it writes as bytes without
@@ -145,11 +145,6 @@ enum AssetRowJSON {
 }
 
 extension WireJSONWriter {
-    /// How assets are written: elements of a listing (``beginListing(_:)``), or one a line.
-    public enum Form: Sendable {
-        case element, line
-    }
-
     /// Writes the asset JSON of every asset row, in order, straight from the rows: the bytes
     /// ``appendElement(_:)-(AssetDescription)`` or ``appendLine(_:)-(AssetDescription)`` write for
     /// the same assets' descriptions, without making them. Returns the number of assets written.
