@@ -102,8 +102,10 @@ let package = Package(
         .target(name: "PhotosWire", dependencies: ["PhotosCore"], swiftSettings: settings),
         // The SQLite library file: schema, queries, change log.
         // PhotosWire: the store knows the wire shapes and writes them from its rows (DescriptionReader,
-        // the asset JSON writer, hook and token descriptions); the shapes know nothing of the store.
-        // One edge down, and no module between them: whatever reads descriptions imports the store.
+        // the one asset JSON writer, hook and token descriptions); the shapes know nothing of the store.
+        // One edge down and no module between them: a PhotosDescriptions module would add a module and
+        // an edge from each of its users (Photos, PhotosServer, PhotosHooks, PhotosCLI), which all
+        // import the store anyway.
         .target(
             name: "PhotosStore",
             dependencies: [

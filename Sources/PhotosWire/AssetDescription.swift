@@ -161,6 +161,16 @@ public struct AssetDescription: Codable, Sendable, Hashable {
             isAvailable, resources, albums, rating
     }
 
+    /// The description naming only `albums` of the albums that hold the asset (nil: all of them): a
+    /// limited client learns nothing of the albums it was not given, not even their titles or
+    /// identifiers (the store's writer leaves the same ones out of the bytes it writes).
+    public func keepingAlbums(_ albums: Set<String>?) -> AssetDescription {
+        guard let albums else { return self }
+        var kept = self
+        kept.albums = self.albums.filter { albums.contains($0.localIdentifier) }
+        return kept
+    }
+
     /// Reads an asset description; `albums` and `rating` may be absent (JSON written before they were added).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)

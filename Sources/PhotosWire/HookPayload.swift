@@ -81,8 +81,8 @@ public struct HookPayload: Sendable {
     public struct Change: Sendable {
         /// The entry's token.
         public var token: Int64
-        /// What happened to assets.
-        public var assets = Objects<AssetDescription>()
+        /// What happened to assets: their JSON as the store wrote it.
+        public var assets = Objects<AssetJSON>()
         /// What happened to albums.
         public var assetCollections = Objects<CollectionDescription>()
         /// What happened to folders.
@@ -112,8 +112,8 @@ public struct HookPayload: Sendable {
         self.changes = changes
     }
 
-    /// The document's bytes (asset JSON through ``WireJSONWriter``: a batch of thousands costs
-    /// milliseconds).
+    /// The document's bytes (asset JSON as the store wrote it from its rows, collections through
+    /// ``WireJSONWriter``: a batch of thousands costs milliseconds).
     public func encoded() throws -> [UInt8] {
         let encoder = WireJSON.makeEncoder()
         var out: [UInt8] = []
@@ -142,11 +142,7 @@ public struct HookPayload: Sendable {
             try list(objects.deleted) { out.append(contentsOf: try encoder.encode($0)) }
             raw("}")
         }
-        func asset(_ asset: AssetDescription) throws -> [UInt8] {
-            var writer = WireJSONWriter()
-            try writer.append(asset)
-            return writer.bytes
-        }
+        func asset(_ asset: AssetJSON) -> [UInt8] { asset.bytes }
         func collection(_ collection: CollectionDescription) -> [UInt8] {
             var writer = WireJSONWriter()
             writer.append(collection)
