@@ -111,13 +111,21 @@ let package = Package(
             name: "PhotosImaging",
             dependencies: ["PhotosCore", "PhotosLinux", "PhotosMetadata", "CPhotosVips", "CPhotosVideo", "CPhotosRaw"],
             swiftSettings: settings),
+        // The JSON shapes other programs read (CLI output, hook payloads, status, socket API): values
+        // and their byte writers on PhotosCore alone, so that PhotosClient links no database.
+        .target(name: "PhotosWire", dependencies: ["PhotosCore"], swiftSettings: settings),
         // The SQLite library file: schema, queries, change log, and the commit signal its followers
         // share (one per LibraryDatabase).
+        // PhotosWire: the store knows the wire shapes and writes them from its rows (DescriptionReader,
+        // the one asset JSON writer, hook and token descriptions); the shapes know nothing of the store.
+        // One edge down and no module between them: a PhotosDescriptions module would add a module and
+        // an edge from each of its users (Photos, PhotosServer, PhotosHooks, PhotosCLI), which all
+        // import the store anyway.
         .target(
             name: "PhotosStore",
             dependencies: [
                 // PhotosLinux: the commit signal's inotify watch on the library's directory.
-                "PhotosCore", "PhotosLinux", .product(name: "GRDB", package: "GRDB.swift"),
+                "PhotosCore", "PhotosLinux", "PhotosWire", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 // Access tokens are stored as their SHA-256.
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -138,8 +146,6 @@ let package = Package(
         // inotify, its reader on a thread of its own.
         // PhotosCore for PathBytes only: names that are not UTF-8 are kept byte for byte.
         .target(name: "PhotosWatcher", dependencies: ["PhotosCore", "PhotosLinux"], swiftSettings: settings),
-        // The JSON shapes other programs read (CLI output, hook payloads, status, socket API).
-        .target(name: "PhotosWire", dependencies: ["PhotosCore", "PhotosStore"], swiftSettings: settings),
         // Exec hooks and webhooks: definitions, durable cursors, payloads, and the runner.
         .target(
             name: "PhotosHooks",

@@ -4,8 +4,8 @@ import PhotosStore
 import PhotosWire
 
 /// The asset JSON (`photos assets --json`, the API's listings), in assets per second: written
-/// straight from the store's rows (``PHFetchResult/writeAssetJSON(in:as:into:pageSize:)``), beside
-/// the paths before it: descriptions (``DescriptionReader``) then ``WireJSONWriter`` (issue 11), and
+/// straight from the store's rows (``PHFetchResult/writeAssetJSON(in:as:into:pageSize:naming:)``), beside
+/// the paths before it: descriptions (``DescriptionReader``) then their `Codable` encoding, and
 /// the PhotoKit path (`AssetDescription(PHAsset)` and a `JSONEncoder` per asset).
 ///
 /// The library is the bench's generated camera roll (``AssetGenerator``) with what the JSON also
@@ -101,7 +101,7 @@ struct AssetJSONMeasurement {
                 "asset JSON: rows read, no JSON", size: size, value: rate(rowsOnly), floor: nil, unit: "assets/s"))
         table.add(
             ResultRow(
-                "asset JSON: descriptions written", size: size, value: rate(descriptions), floor: nil,
+                "asset JSON: descriptions encoded", size: size, value: rate(descriptions), floor: nil,
                 unit: "assets/s"))
         table.add(
             ResultRow(
@@ -123,13 +123,14 @@ struct AssetJSONMeasurement {
         return bytes
     }
 
-    /// As `photos assets --json` wrote before: descriptions, then written.
+    /// Descriptions, then their `Codable` encoding (the bytes the rows give; `photos assets --json`
+    /// wrote descriptions through a second, hand-made writer before the rows' was the only one).
     private func writeDescriptions(_ result: PHFetchResult<PHAsset>, _ output: ([UInt8]) -> Void) throws -> Int {
         var writer = WireJSONWriter()
         var bytes = 0
         try result.forEachDescriptionPage { page in
             writer.removeAll()
-            for description in page { try writer.appendLine(description) }
+            for description in page { writer.appendLine(try AssetJSON(description)) }
             bytes += writer.bytes.count
             output(writer.bytes)
         }

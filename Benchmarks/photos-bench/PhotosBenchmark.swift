@@ -113,9 +113,9 @@ struct PhotosBenchmark {
         print()
         print("asset JSON at \(size) assets:")
         let cpu = table.row("asset JSON: rows, per CPU second", size: size).map { Int($0.p50) } ?? 0
-        let described = table.row("asset JSON: descriptions written", size: size).map { Int($0.p50) } ?? 0
+        let described = table.row("asset JSON: descriptions encoded", size: size).map { Int($0.p50) } ?? 0
         print("  \(verdict(row.p50 >= AssetJSONMeasurement.goal))  rows: \(Int(row.p50)) assets/s, "
-            + "\(cpu) a CPU second (goal >= \(Int(AssetJSONMeasurement.goal))); descriptions written \(described) assets/s, "
+            + "\(cpu) a CPU second (goal >= \(Int(AssetJSONMeasurement.goal))); descriptions encoded \(described) assets/s, "
             + "PhotoKit path \(Int(row.floorP50 ?? 0)) assets/s (\(String(format: "%.1f", row.ratio ?? 0))x; "
             + "\(Int(AssetJSONMeasurement.before)) assets/s before issue 11)")
     }

@@ -54,8 +54,9 @@ public final class PHPhotoLibrary: @unchecked Sendable {
         public init() {}
     }
 
-    /// The storage behind the library.
-    public let database: LibraryDatabase
+    /// The storage behind the library: for the package's modules (the daemon, its API, the CLI, the
+    /// tests), not in the public API, which shows no store or GRDB type.
+    package let database: LibraryDatabase
     /// The library's settings.
     public let configuration: Configuration
 
@@ -110,7 +111,7 @@ public final class PHPhotoLibrary: @unchecked Sendable {
     ///
     /// The caller opened the store; this does not finish a stopped process's file work (see
     /// ``init(url:configuration:)``), which the first opening of the file did.
-    public init(database: LibraryDatabase, configuration: Configuration = Configuration()) {
+    package init(database: LibraryDatabase, configuration: Configuration = Configuration()) {
         self.database = database
         self.configuration = configuration
         importDirectory = configuration.importDirectory

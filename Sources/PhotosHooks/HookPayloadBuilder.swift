@@ -22,7 +22,7 @@ struct HookPayloadBuilder: Sendable {
             deletedIDs += change.asset.deleted + change.assetCollection.deleted + change.collectionList.deleted
         }
         let assets = Dictionary(
-            try reader.assets(localIdentifiers: Array(Set(assetIDs))).map { ($0.localIdentifier, $0) },
+            try reader.assetJSON(localIdentifiers: Array(Set(assetIDs))).map { ($0.localIdentifier, $0) },
             uniquingKeysWith: { first, _ in first })
         let collections = Dictionary(
             try reader.collections(localIdentifiers: Array(Set(collectionIDs))).map { ($0.localIdentifier, $0) },

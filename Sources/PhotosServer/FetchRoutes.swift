@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Photos
 import PhotosCore
+import PhotosStore
 import PhotosWire
 
 /// `GET /v1/assets`, `/v1/albums`, `/v1/folders` and each object by identifier: PhotoKit's fetches,
@@ -147,9 +148,22 @@ struct FetchRoutes: Sendable {
 
     // MARK: One object
 
+    /// The asset's JSON, written from its rows; a 404 as ``description(ofAsset:access:)`` answers one.
     func asset(_ identifier: String, access: ClientAccess = .owner) throws -> Response {
+        if access.isLimited, !(try sees(identifier, access)) {
+            throw APIError(.notFound, "no asset \(identifier)")
+        }
         var writer = WireJSONWriter()
-        try writer.append(try description(ofAsset: identifier, access: access))
+        let written: Int
+        do {
+            written = try DescriptionReader(database: library.database, timeZone: library.configuration.timeZone)
+                .writeAssets(localIdentifiers: [identifier], as: .element, into: &writer, naming: access.namedAlbums)
+        } catch let error as EncodingError {
+            throw error
+        } catch {
+            throw APIError(.serviceUnavailable, "cannot read the library: \(error)")
+        }
+        guard written > 0 else { throw APIError(.notFound, "no asset \(identifier)") }
         return Self.json(writer.bytes)
     }
 

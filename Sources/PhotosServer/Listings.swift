@@ -22,21 +22,8 @@ struct Listing: Sendable {
     init(assets result: PHFetchResult<PHAsset>, albums: Set<String>? = nil) {
         name = "assets"
         count = result.count
-        guard let albums else {
-            write = { range, form, writer in try result.writeAssetJSON(in: range, as: form, into: &writer) }
-            return
-        }
-        // Through the descriptions, whose album lists are cut to the client's albums: the raw rows
-        // name every album that holds the asset.
         write = { range, form, writer in
-            try result.forEachDescriptionPage(in: range) { page in
-                for asset in page {
-                    switch form {
-                    case .element: try writer.appendElement(asset.keepingAlbums(albums))
-                    case .line: try writer.appendLine(asset.keepingAlbums(albums))
-                    }
-                }
-            }
+            try result.writeAssetJSON(in: range, as: form, into: &writer, naming: albums)
         }
     }
 
@@ -110,17 +97,6 @@ final class ListingCursors: Sendable {
             guard now.timeIntervalSince(entry.touched) < Self.lifetime else { return nil }
             return (entry.listing, entry.offset)
         }
-    }
-}
-
-extension AssetDescription {
-    /// The description naming only `albums` of the albums that hold the asset: a limited client
-    /// learns nothing of the albums it was not given, not even their titles or identifiers.
-    func keepingAlbums(_ albums: Set<String>?) -> AssetDescription {
-        guard let albums else { return self }
-        var kept = self
-        kept.albums = self.albums.filter { albums.contains($0.localIdentifier) }
-        return kept
     }
 }
 

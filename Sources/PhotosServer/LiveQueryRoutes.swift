@@ -286,14 +286,15 @@ struct LiveKind<Object: PHObject, Description: Hashable & Sendable>: Sendable {
     let write: @Sendable (inout WireJSONWriter, Description) throws -> Void
 }
 
-extension LiveKind where Object == PHAsset, Description == AssetDescription {
-    /// Assets whose JSON names only `albums` of their albums (a limited client's; nil: all).
+extension LiveKind where Object == PHAsset, Description == AssetJSON {
+    /// Assets whose JSON names only `albums` of their albums (a limited client's; nil: all), written
+    /// from their rows.
     static func assets(naming albums: Set<String>?) -> Self {
         LiveKind(
             listing: "assets", object: "asset",
-            pages: { result, body in try result.forEachDescriptionPage { try body($0.map { $0.keepingAlbums(albums) }) } },
-            described: { try $0.descriptions(at: $1).map { $0.keepingAlbums(albums) } }, identifier: \.localIdentifier,
-            element: { try $0.appendElement($1) }, write: { try $0.append($1) })
+            pages: { result, body in try result.forEachAssetJSONPage(naming: albums, body) },
+            described: { try $0.assetJSON(at: $1, naming: albums) }, identifier: \.localIdentifier,
+            element: { $0.appendElement($1) }, write: { $0.append($1) })
     }
 }
 

@@ -5,7 +5,7 @@ import PhotosCore
 /// and exec hooks receive it.
 ///
 /// Every key is always written, absent values as `null`, so the shape never changes. Build many at
-/// once from the store with ``DescriptionReader``:
+/// once from the store with `DescriptionReader` (PhotosStore):
 /// ```swift
 /// let reader = DescriptionReader(database: database, timeZone: timeZone)
 /// for asset in try reader.assets(localIdentifiers: identifiers) { try JSONLines.write(asset, to: &output) }
@@ -159,6 +159,16 @@ public struct AssetDescription: Codable, Sendable, Hashable {
         case localIdentifier, mediaType, mediaSubtypes, pixelWidth, pixelHeight, creationDate, creationDateHasOffset,
             modificationDate, duration, location, isFavorite, isHidden, burstIdentifier, representsBurst,
             isAvailable, resources, albums, rating
+    }
+
+    /// The description naming only `albums` of the albums that hold the asset (nil: all of them): a
+    /// limited client learns nothing of the albums it was not given, not even their titles or
+    /// identifiers (the store's writer leaves the same ones out of the bytes it writes).
+    public func keepingAlbums(_ albums: Set<String>?) -> AssetDescription {
+        guard let albums else { return self }
+        var kept = self
+        kept.albums = self.albums.filter { albums.contains($0.localIdentifier) }
+        return kept
     }
 
     /// Reads an asset description; `albums` and `rating` may be absent (JSON written before they were added).

@@ -1,5 +1,4 @@
 import Foundation
-import PhotosStore
 
 /// What the daemon is doing, as `photos status` shows it. Written as JSON beside the library.
 public struct DaemonStatus: Sendable, Codable, Hashable {
@@ -110,14 +109,6 @@ public struct DaemonStatus: Sendable, Codable, Hashable {
             roots: roots.map { Root(path: $0, state: "waiting", reason: "the library cannot be opened") },
             watches: 0, watchBudget: 0, unwatchedDirectories: 0, queueDepth: 0, ingested: 0, updated: 0, moved: 0,
             removed: 0, rejected: 0, lastErrors: library.reason.map { [$0] } ?? [], library: library)
-    }
-
-    /// Writes the status atomically (a reader never sees half a file), private to the user (0600:
-    /// it names every root).
-    public func write(to path: String) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        try PrivateFiles.write(try encoder.encode(self), atomicallyTo: path)
     }
 
     /// Reads a status file.

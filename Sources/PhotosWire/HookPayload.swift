@@ -1,6 +1,5 @@
 import Foundation
 import PhotosCore
-import PhotosStore
 
 /// What a deleted object was, as a hook's payload tells it (`"deleted": [TOMBSTONE...]`): enough
 /// to clean up after it (its files' paths, its album's directory).
@@ -11,6 +10,12 @@ public struct DeletedObjectDescription: Codable, Sendable, Hashable {
         public var type: String
         /// Its absolute path (the file may still be there: the library deletes only files it made).
         public var path: String
+
+        /// A file with every value given.
+        public init(type: String, path: String) {
+            self.type = type
+            self.path = path
+        }
     }
 
     /// The object's local identifier.
@@ -26,14 +31,17 @@ public struct DeletedObjectDescription: Codable, Sendable, Hashable {
     /// For assets: the files it had, photo or video first.
     public var resources: [Resource]
 
-    /// The description of a tombstone.
-    public init(_ deleted: DeletedObject) {
-        localIdentifier = deleted.localIdentifier
-        objectType = deleted.objectType.hookName
-        mediaType = deleted.mediaType
-        title = deleted.title
-        path = deleted.path
-        resources = deleted.resources.map { Resource(type: $0.type, path: $0.path) }
+    /// A description with every value given (`PhotosStore` makes one from a tombstone).
+    public init(
+        localIdentifier: String, objectType: PHObjectType, mediaType: String?, title: String?, path: String?,
+        resources: [Resource]
+    ) {
+        self.localIdentifier = localIdentifier
+        self.objectType = objectType.hookName
+        self.mediaType = mediaType
+        self.title = title
+        self.path = path
+        self.resources = resources
     }
 
     /// An object deleted with no tombstone left (pruned): its identifier alone.
@@ -73,8 +81,8 @@ public struct HookPayload: Sendable {
     public struct Change: Sendable {
         /// The entry's token.
         public var token: Int64
-        /// What happened to assets.
-        public var assets = Objects<AssetDescription>()
+        /// What happened to assets: their JSON as the store wrote it.
+        public var assets = Objects<AssetJSON>()
         /// What happened to albums.
         public var assetCollections = Objects<CollectionDescription>()
         /// What happened to folders.
@@ -104,8 +112,8 @@ public struct HookPayload: Sendable {
         self.changes = changes
     }
 
-    /// The document's bytes (asset JSON through ``WireJSONWriter``: a batch of thousands costs
-    /// milliseconds).
+    /// The document's bytes (asset JSON as the store wrote it from its rows, collections through
+    /// ``WireJSONWriter``: a batch of thousands costs milliseconds).
     public func encoded() throws -> [UInt8] {
         let encoder = WireJSON.makeEncoder()
         var out: [UInt8] = []
@@ -134,11 +142,7 @@ public struct HookPayload: Sendable {
             try list(objects.deleted) { out.append(contentsOf: try encoder.encode($0)) }
             raw("}")
         }
-        func asset(_ asset: AssetDescription) throws -> [UInt8] {
-            var writer = WireJSONWriter()
-            try writer.append(asset)
-            return writer.bytes
-        }
+        func asset(_ asset: AssetJSON) -> [UInt8] { asset.bytes }
         func collection(_ collection: CollectionDescription) -> [UInt8] {
             var writer = WireJSONWriter()
             writer.append(collection)

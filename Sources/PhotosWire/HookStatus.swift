@@ -1,5 +1,4 @@
 import Foundation
-import PhotosStore
 
 /// One hook as `photos hooks status --json` and `photos status --json` show it.
 public struct HookStatus: Codable, Sendable, Hashable {
@@ -33,26 +32,26 @@ public struct HookStatus: Codable, Sendable, Hashable {
     /// Objects given to runs that exited 0.
     public var delivered: Int
 
-    /// The status of a hook from its configuration (if any) and its row in the library (if any).
-    public init(name: String, command: [String]?, url: String? = nil, enabled: Bool, state row: HookState?, lag: Int?) {
+    /// A status with every value given (`PhotosStore` makes one from a hook's configuration and its
+    /// row in the library).
+    public init(
+        name: String, command: [String]?, url: String?, state: String, cursor: Int64?, lag: Int?, failures: Int,
+        lastRunAt: String?, lastOutcome: String?, lastDuration: Double?, parkedReason: String?, runs: Int,
+        delivered: Int
+    ) {
         self.name = name
-        self.command = url == nil ? command : nil
+        self.command = command
         self.url = url
-        cursor = row?.cursor
+        self.state = state
+        self.cursor = cursor
         self.lag = lag
-        failures = row?.failures ?? 0
-        lastRunAt = row?.lastRunAt.map { ISO8601.string(Date(timeIntervalSince1970: $0), offset: 0) }
-        lastOutcome = row?.lastOutcome
-        lastDuration = row?.lastDuration
-        parkedReason = row?.parkedReason
-        runs = row?.runs ?? 0
-        delivered = row?.delivered ?? 0
-        state =
-            if !enabled { "disabled" }
-            else if row == nil { "new" }
-            else if row?.isParked == true { "parked" }
-            else if failures > 0 { "retrying" }
-            else { "ok" }
+        self.failures = failures
+        self.lastRunAt = lastRunAt
+        self.lastOutcome = lastOutcome
+        self.lastDuration = lastDuration
+        self.parkedReason = parkedReason
+        self.runs = runs
+        self.delivered = delivered
     }
 }
 
@@ -83,19 +82,5 @@ extension HookStatus {
         parkedReason = try container.decodeIfPresent(String.self, forKey: .parkedReason)
         runs = try container.decode(Int.self, forKey: .runs)
         delivered = try container.decode(Int.self, forKey: .delivered)
-    }
-}
-
-extension DaemonStatus {
-    /// Fills ``hooks`` from the library's hook rows (their cursors live there, not in the daemon's
-    /// status file), as `photos status` and `GET /v1/status` show them. Leaves it nil when the
-    /// library has no hooks or cannot be read.
-    public mutating func addHooks(from database: LibraryDatabase) {
-        guard let states = try? database.hookStates(), !states.isEmpty else { return }
-        hooks = states.map { state in
-            HookStatus(
-                name: state.name, command: nil, enabled: state.enabled, state: state,
-                lag: try? database.changeCount(after: state.cursor))
-        }
     }
 }

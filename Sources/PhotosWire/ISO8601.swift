@@ -47,7 +47,7 @@ public enum ISO8601 {
     }
 
     /// A date's fields at an offset, in the hand-made path's domain (nil outside it).
-    struct Fields {
+    package struct Fields {
         static let maximumLength = 29
 
         let year, month, day, secondOfDay, millisecond: Int64

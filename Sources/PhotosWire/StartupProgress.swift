@@ -1,5 +1,4 @@
 import Foundation
-import PhotosStore
 
 /// How far photosd's startup crawl is: written to `<library>.startup.json` while it runs (the status
 /// file appears only once it is done), and kept in the status file's `startup` section after.
@@ -58,13 +57,6 @@ public struct StartupProgress: Sendable, Codable, Hashable {
     /// The progress file of a library: `<library>.startup.json`.
     public static func path(forLibrary libraryPath: String) -> String {
         libraryPath + ".startup.json"
-    }
-
-    /// Writes the progress atomically, private to the user.
-    public func write(to path: String) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        try PrivateFiles.write(try encoder.encode(self), atomicallyTo: path)
     }
 
     /// Reads a progress file.

@@ -1,6 +1,5 @@
 import Foundation
 import PhotosCore
-import PhotosStore
 
 extension API {
     /// An access token as `photos token list --json` shows it: never its secret.
@@ -24,17 +23,20 @@ extension API {
         /// Whether it has expired (an expired token is refused; revoke it to remove it).
         public var expired: Bool
 
-        /// The description of a stored token.
-        public init(_ token: AccessToken, now: Date = Date()) {
-            id = token.id
-            name = token.name
-            access = token.level
-            albums = token.albums
-            created = ISO8601.string(Date(timeIntervalSince1970: token.createdAt), offset: 0)
-            expires = token.expiresAt.map { ISO8601.string(Date(timeIntervalSince1970: $0), offset: 0) }
-            lastUsed = token.lastUsedAt.map { ISO8601.string(Date(timeIntervalSince1970: $0), offset: 0) }
-            owner = token.owner
-            expired = token.isExpired(at: now)
+        /// A description with every value given (`PhotosStore` makes one from a stored token).
+        public init(
+            id: String, name: String?, access: String, albums: [String], created: String, expires: String?,
+            lastUsed: String?, owner: String?, expired: Bool
+        ) {
+            self.id = id
+            self.name = name
+            self.access = access
+            self.albums = albums
+            self.created = created
+            self.expires = expires
+            self.lastUsed = lastUsed
+            self.owner = owner
+            self.expired = expired
         }
     }
 

@@ -12,19 +12,25 @@ public enum WireJSON {
     }
 }
 
-/// Writes asset and collection JSON into a byte buffer, byte for byte what
+/// Writes the JSON of listings, collections and assets into a byte buffer, byte for byte what
 /// ``WireJSON/makeEncoder()`` writes (`WireJSONWriterTests` holds it to that), about ten times faster:
 /// `JSONEncoder` builds a tree of boxed values and sorts every object's keys each time, where this
 /// writer knows each shape's sorted keys.
 ///
+/// Asset JSON has one writer, the store's, which writes it straight from the rows (PhotosStore's
+/// `DescriptionReader.writeAssets`); this writer places what it wrote (``AssetJSON``). An
+/// ``AssetDescription`` is the shape clients decode, and its `Codable` encoding writes the same bytes.
+///
 /// ```swift
 /// var writer = WireJSONWriter()
-/// for asset in page { try writer.appendLine(asset) }
+/// writer.beginListing("albums")
+/// for album in page { writer.appendElement(album) }
+/// writer.endListing(next: nil)
 /// FileHandle.standardOutput.write(Data(writer.bytes))
 /// ```
 public struct WireJSONWriter: Sendable {
     /// What was written so far.
-    public internal(set) var bytes: [UInt8] = []
+    public package(set) var bytes: [UInt8] = []
 
     /// An empty writer.
     public init() {}
@@ -35,11 +41,8 @@ public struct WireJSONWriter: Sendable {
     }
 
     /// Appends one asset's JSON and a newline (a JSON Lines record).
-    ///
-    /// Throws `EncodingError.invalidValue`, as `JSONEncoder` does, for a number JSON cannot hold
-    /// (infinity, NaN); nothing is appended then.
-    public mutating func appendLine(_ asset: AssetDescription) throws {
-        try append(asset)
+    public mutating func appendLine(_ asset: AssetJSON) {
+        append(asset)
         bytes.append(UInt8(ascii: "\n"))
     }
 
@@ -50,102 +53,9 @@ public struct WireJSONWriter: Sendable {
     }
 
     /// Appends one asset's JSON.
-    public mutating func append(_ asset: AssetDescription) throws {
-        let numbers = [asset.duration, asset.location?.latitude, asset.location?.longitude, asset.location?.altitude]
-        for case let number? in numbers where !number.isFinite {
-            throw EncodingError.invalidValue(
-                number,
-                EncodingError.Context(
-                    codingPath: [], debugDescription: "Unable to encode Double.\(number) directly in JSON."))
-        }
-        begin("{")
-        key("albums")
-        begin("[")
-        for album in asset.albums {
-            separator()
-            begin("{")
-            key("localIdentifier")
-            string(album.localIdentifier)
-            key("localizedTitle")
-            string(album.localizedTitle)
-            key("path")
-            string(album.path)
-            end("}")
-        }
-        end("]")
-        key("burstIdentifier")
-        string(asset.burstIdentifier)
-        key("creationDate")
-        string(asset.creationDate)
-        key("creationDateHasOffset")
-        bool(asset.creationDateHasOffset)
-        key("duration")
-        double(asset.duration)
-        key("isAvailable")
-        bool(asset.isAvailable)
-        key("isFavorite")
-        bool(asset.isFavorite)
-        key("isHidden")
-        bool(asset.isHidden)
-        key("localIdentifier")
-        string(asset.localIdentifier)
-        key("location")
-        if let location = asset.location {
-            begin("{")
-            // An absent altitude has no key (the synthesized encoding).
-            if let altitude = location.altitude {
-                key("altitude")
-                double(altitude)
-            }
-            key("latitude")
-            double(location.latitude)
-            key("longitude")
-            double(location.longitude)
-            end("}")
-        } else {
-            null()
-        }
-        key("mediaSubtypes")
-        begin("[")
-        for name in asset.mediaSubtypes {
-            separator()
-            string(name)
-        }
-        end("]")
-        key("mediaType")
-        string(asset.mediaType)
-        key("modificationDate")
-        string(asset.modificationDate)
-        key("pixelHeight")
-        integer(asset.pixelHeight)
-        key("pixelWidth")
-        integer(asset.pixelWidth)
-        key("rating")
-        integer(asset.rating)
-        key("representsBurst")
-        bool(asset.representsBurst)
-        key("resources")
-        begin("[")
-        for resource in asset.resources {
-            separator()
-            begin("{")
-            key("fileSize")
-            integer(resource.fileSize)
-            // An absent MIME type has no key (the synthesized encoding).
-            if let mimeType = resource.mimeType {
-                key("mimeType")
-                string(mimeType)
-            }
-            key("path")
-            string(resource.path)
-            key("type")
-            string(resource.type)
-            key("uniformTypeIdentifier")
-            string(resource.uniformTypeIdentifier)
-            end("}")
-        }
-        end("]")
-        end("}")
+    public mutating func append(_ asset: AssetJSON) {
+        bytes.append(contentsOf: asset.bytes)
+        first = false
     }
 
     /// Appends one album's or folder's JSON (absent values leave their keys out).
@@ -186,6 +96,11 @@ public struct WireJSONWriter: Sendable {
 
     // MARK: Listings
 
+    /// How objects are written: elements of a listing (``beginListing(_:)``), or one a line.
+    public enum Form: Sendable {
+        case element, line
+    }
+
     /// Starts a listing, `{"NAME":[`; its elements follow with `appendElement`.
     public mutating func beginListing(_ name: String) {
         bytes.append(UInt8(ascii: "{"))
@@ -195,15 +110,9 @@ public struct WireJSONWriter: Sendable {
     }
 
     /// One asset of a listing.
-    public mutating func appendElement(_ asset: AssetDescription) throws {
-        let mark = bytes.count
+    public mutating func appendElement(_ asset: AssetJSON) {
         separator()
-        do {
-            try append(asset)
-        } catch {
-            bytes.removeSubrange(mark...)
-            throw error
-        }
+        append(asset)
     }
 
     /// One album or folder of a listing.
@@ -226,7 +135,7 @@ public struct WireJSONWriter: Sendable {
     // MARK: Pieces
 
     /// Whether the next key or element is the first of its object or array (no comma before it).
-    var first = true
+    package var first = true
 
     private mutating func begin(_ bracket: Unicode.Scalar) {
         bytes.append(UInt8(ascii: bracket))
@@ -255,11 +164,6 @@ public struct WireJSONWriter: Sendable {
         first = false
     }
 
-    private mutating func bool(_ value: Bool) {
-        bytes.append(contentsOf: value ? "true".utf8 : "false".utf8)
-        first = false
-    }
-
     /// Decimal digits, written in place (`description` allocated a string for each number).
     private mutating func integer<Value: BinaryInteger>(_ value: Value) {
         first = false
@@ -283,21 +187,34 @@ public struct WireJSONWriter: Sendable {
         }
     }
 
-    /// As `JSONEncoder` writes a finite double: Swift's shortest round-tripping text, without `.0`.
-    private mutating func double(_ value: Double) {
-        let text = value.description
-        if text.hasSuffix(".0") {
-            bytes.append(contentsOf: text.utf8.dropLast(2))
-        } else {
-            bytes.append(contentsOf: text.utf8)
-        }
-        first = false
-    }
-
     /// As `JSONEncoder` escapes (``JSONText/appendString(_:to:)``).
     private mutating func string(_ value: String?) {
         guard let value else { return null() }
         JSONText.appendString(value, to: &bytes)
         first = false
+    }
+}
+
+/// One asset's JSON as the store wrote it from its rows (PhotosStore's `DescriptionReader.assetJSON`),
+/// with the identifier it is of: what a hook's payload and a live query place among other JSON.
+/// The bytes decode as an ``AssetDescription``.
+public struct AssetJSON: Sendable, Hashable {
+    /// The asset's local identifier.
+    public var localIdentifier: String
+    /// The asset's JSON object, `{` to `}`.
+    public var bytes: [UInt8]
+
+    /// An asset's JSON, written already.
+    public init(localIdentifier: String, bytes: [UInt8]) {
+        self.localIdentifier = localIdentifier
+        self.bytes = bytes
+    }
+
+    /// A description's JSON through its `Codable` encoding (the same bytes the store writes from the
+    /// rows): for assets that have no row to write from. Throws `EncodingError.invalidValue` for a
+    /// number JSON cannot hold.
+    public init(_ description: AssetDescription) throws {
+        localIdentifier = description.localIdentifier
+        bytes = Array(try WireJSON.makeEncoder().encode(description))
     }
 }

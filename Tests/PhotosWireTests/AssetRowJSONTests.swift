@@ -6,9 +6,9 @@ import PhotosTestSupport
 import PhotosWire
 import Testing
 
-/// The asset JSON written straight from the store's rows (``DescriptionReader/writeAssets(rowIDs:as:into:)``)
-/// is byte for byte what the descriptions of the same rows give through ``WireJSONWriter`` and through
-/// `JSONEncoder`, over a library of awkward values: text needing every escape, bytes that are not
+/// The asset JSON written straight from the store's rows (``DescriptionReader/writeAssets(rowIDs:as:into:naming:)``)
+/// is byte for byte what the descriptions of the same rows give through their `Codable` encoding
+/// (`JSONEncoder`), over a library of awkward values: text needing every escape, bytes that are not
 /// UTF-8 or hold a NUL, dates outside the hand-made formatter's domain, missing values, offline files.
 @Suite struct AssetRowJSONTests {
     final class Library: Sendable {
@@ -102,18 +102,14 @@ import Testing
     static let shared = Result { try Library() }
     var library: Library { get throws { try Self.shared.get() } }
 
-    /// The descriptions of `ids`, written by the writer and by JSONEncoder; both must agree.
+    /// The descriptions of `ids` through their `Codable` encoding (the shape clients decode).
     func expectedLines(_ ids: [Int64]) throws -> [UInt8] {
-        let descriptions = try library.reader.assets(rowIDs: ids)
-        var writer = WireJSONWriter()
-        var encoded = Data()
         let encoder = WireJSON.makeEncoder()
-        for description in descriptions {
-            try writer.appendLine(description)
+        var encoded = Data()
+        for description in try library.reader.assets(rowIDs: ids) {
             encoded += try encoder.encode(description) + Data("\n".utf8)
         }
-        #expect(writer.bytes == Array(encoded))
-        return writer.bytes
+        return Array(encoded)
     }
 
     @Test func linesAreTheDescriptionsWritten() throws {
@@ -143,7 +139,7 @@ import Testing
         direct.endListing(next: "more")
         var described = WireJSONWriter()
         described.beginListing("assets")
-        for asset in try library.reader.assets(rowIDs: library.ids) { try described.appendElement(asset) }
+        for asset in try library.reader.assets(rowIDs: library.ids) { described.appendElement(try AssetJSON(asset)) }
         described.endListing(next: "more")
         #expect(direct.bytes == described.bytes)
         let object = try JSONSerialization.jsonObject(with: Data(direct.bytes)) as? [String: Any]
@@ -193,6 +189,33 @@ import Testing
 
     /// A number JSON cannot hold stops the writing at its asset, as JSONEncoder would: the assets
     /// before it are written whole, nothing of it is.
+    /// Each asset's JSON apart (a hook's payload, a live query) is the listing's, cut at its
+    /// objects; a limited client's JSON names only its albums, and is otherwise the same.
+    @Test func assetsApartAndAssetsNamingSomeAlbumsAreTheDescriptionsWritten() throws {
+        let library = try library
+        var lines = WireJSONWriter()
+        try library.reader.writeAssets(rowIDs: library.ids, as: .line, into: &lines)
+        let apart = try library.reader.assetJSON(rowIDs: library.ids)
+        let descriptions = try library.reader.assets(rowIDs: library.ids)
+        #expect(apart.map(\.localIdentifier) == descriptions.map(\.localIdentifier))
+        #expect(apart.flatMap { $0.bytes + [UInt8(ascii: "\n")] } == lines.bytes)
+
+        let albums = Array(Set(descriptions.flatMap { $0.albums.map(\.localIdentifier) })).sorted()
+        try #require(albums.count >= 2, "the library has albums to leave out")
+        let named = Set(albums.prefix(albums.count / 2))
+        var limited = WireJSONWriter()
+        try library.reader.writeAssets(rowIDs: library.ids, as: .line, into: &limited, naming: named)
+        var expected = Data()
+        for var description in descriptions {
+            description.albums = description.albums.filter { named.contains($0.localIdentifier) }
+            expected += try WireJSON.makeEncoder().encode(description) + Data("\n".utf8)
+        }
+        #expect(limited.bytes == Array(expected))
+        #expect(limited.bytes != lines.bytes, "some album was left out")
+        let limitedApart = try library.reader.assetJSON(rowIDs: library.ids, naming: named)
+        #expect(limitedApart.flatMap { $0.bytes + [UInt8(ascii: "\n")] } == limited.bytes)
+    }
+
     @Test func aNumberJSONCannotHoldIsAnErrorAtItsAsset() throws {
         let directory = try TemporaryDirectory(prefix: "asset-row-json-nan")
         let database = try LibraryDatabase(path: directory.path("library.sqlite").path)

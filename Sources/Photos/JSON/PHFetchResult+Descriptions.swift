@@ -22,28 +22,29 @@ extension PHFetchResult where ObjectType == PHAsset {
     }
 
     /// Writes the asset JSON of the result's assets at these positions, in order, as elements of a
-    /// listing or as lines: the bytes `forEachDescriptionPage(in:pageSize:_:)`'s descriptions
-    /// written by `writer` would be, made straight from the store's rows a page at a time, without
-    /// making the descriptions (not in PhotoKit's API). Assets deleted since the fetch are left
-    /// out; positions past the end are ignored.
+    /// listing or as lines, straight from the store's rows a page at a time (the one writer of
+    /// asset JSON; the bytes are the `Codable` encoding of `forEachDescriptionPage(in:pageSize:_:)`'s
+    /// descriptions) (not in PhotoKit's API). Assets deleted since the fetch are left out;
+    /// positions past the end are ignored. `albums`: the only albums an asset's JSON may name (a
+    /// limited client's); nil: every album.
     ///
     /// Throws the `PHPhotosError` of a library that cannot be read, or `EncodingError` at an asset
     /// with a number JSON cannot hold (the assets before it stay written).
     public func writeAssetJSON(
         in range: Range<Int>? = nil, as form: WireJSONWriter.Form, into writer: inout WireJSONWriter,
-        pageSize: Int = 1000
+        pageSize: Int = 1000, naming albums: Set<String>? = nil
     ) throws {
         let wanted = (range ?? 0..<count).clamped(to: 0..<count)
         guard !wanted.isEmpty else { return }
         let rows = rowIDs
         let library = library ?? firstObject?.library
         guard !rows.isEmpty, let library else {
-            // Objects without rows of one library (a transient result): through their descriptions.
-            return try forEachDescriptionPage(in: wanted, pageSize: pageSize) { page in
+            // Objects without rows of one library (a transient result): a page at a time.
+            return try forEachAssetJSONPage(in: wanted, pageSize: pageSize, naming: albums) { page in
                 for asset in page {
                     switch form {
-                    case .element: try writer.appendElement(asset)
-                    case .line: try writer.appendLine(asset)
+                    case .element: writer.appendElement(asset)
+                    case .line: writer.appendLine(asset)
                     }
                 }
             }
@@ -53,13 +54,42 @@ extension PHFetchResult where ObjectType == PHAsset {
         for start in stride(from: wanted.lowerBound, to: wanted.upperBound, by: size) {
             let page = Array(rows[start..<Swift.min(wanted.upperBound, start + size)])
             do {
-                try reader.writeAssets(rowIDs: page, as: form, into: &writer)
+                try reader.writeAssets(rowIDs: page, as: form, into: &writer, naming: albums)
             } catch let error as EncodingError {
                 throw error
             } catch {
                 throw library.storeFailed(error, while: "describing objects")
             }
         }
+    }
+
+    /// Each asset's JSON apart, with its identifier, a page at a time (what a live query places
+    /// among other JSON; not in PhotoKit's API): the bytes `writeAssetJSON(in:as:into:pageSize:naming:)`
+    /// writes. Assets deleted since the fetch are left out.
+    public func forEachAssetJSONPage(
+        in range: Range<Int>? = nil, pageSize: Int = 1000, naming albums: Set<String>? = nil,
+        _ body: ([AssetJSON]) throws -> Void
+    ) throws {
+        let wanted = (range ?? 0..<count).clamped(to: 0..<count)
+        try forEachPage(at: wanted, pageSize: pageSize, body) { reader, ids in
+            try reader.assetJSON(rowIDs: ids, naming: albums)
+        } describe: {
+            try AssetJSON(AssetDescription($0, timeZone: $1).keepingAlbums(albums))
+        }
+    }
+
+    /// Each asset's JSON apart at these positions, in the order given, read together (a live
+    /// query's inserted and changed assets); see ``descriptions(at:)``.
+    public func assetJSON(at positions: [Int], naming albums: Set<String>? = nil) throws -> [AssetJSON] {
+        var found: [AssetJSON] = []
+        try forEachPage(at: positions.filter { (0..<count).contains($0) }, pageSize: Swift.max(1, positions.count)) {
+            found += $0
+        } read: { reader, ids in
+            try reader.assetJSON(rowIDs: ids, naming: albums)
+        } describe: {
+            try AssetJSON(AssetDescription($0, timeZone: $1).keepingAlbums(albums))
+        }
+        return found
     }
 
     /// The asset JSON of the assets at these positions, in the order given, read together (a live
@@ -123,7 +153,7 @@ extension PHFetchResult {
     fileprivate func forEachPage<Description, Positions: RandomAccessCollection<Int>>(
         at positions: Positions, pageSize: Int, fallBackToObjects: Bool = false, _ body: ([Description]) throws -> Void,
         read: (DescriptionReader, [Int64]) throws -> [Description],
-        describe: (ObjectType, TimeZone) -> Description
+        describe: (ObjectType, TimeZone) throws -> Description
     ) throws {
         let size = Swift.max(1, pageSize)
         let rows = rowIDs
@@ -137,8 +167,8 @@ extension PHFetchResult {
             } else {
                 for start in stride(from: 0, to: objects.count, by: size) {
                     try body(
-                        objects[start..<Swift.min(objects.count, start + size)].map {
-                            describe($0, $0.library?.configuration.timeZone ?? .current)
+                        try objects[start..<Swift.min(objects.count, start + size)].map {
+                            try describe($0, $0.library?.configuration.timeZone ?? .current)
                         })
                 }
                 return
@@ -154,8 +184,9 @@ extension PHFetchResult {
             } catch {
                 let failure = library.storeFailed(error, while: "describing objects")
                 guard fallBackToObjects else { throw failure }
-                page = (start..<end).map {
-                    describe(self[positions[positions.index(positions.startIndex, offsetBy: $0)]], library.configuration.timeZone)
+                page = try (start..<end).map {
+                    let position = positions[positions.index(positions.startIndex, offsetBy: $0)]
+                    return try describe(self[position], library.configuration.timeZone)
                 }
             }
             try body(page)

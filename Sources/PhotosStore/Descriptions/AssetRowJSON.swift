@@ -1,12 +1,12 @@
 import Foundation
 import PhotosCore
-import PhotosStore
+import PhotosWire
 
-/// The asset JSON made straight from the store's rows (``PhotosStore/AssetRows``): what
-/// ``DescriptionReader`` gives as ``AssetDescription`` values, and what it writes as bytes without
-/// making them (a listing's page, `photos assets --json`). Both walk the rows with the rules here, so
-/// both say the same; `DescriptionEquivalenceTests` holds the bytes to ``WireJSONWriter``'s over the
-/// values, and the values to PhotoKit's objects.
+/// The asset JSON made straight from the store's rows (``PhotosStore/AssetRows``): the one writer
+/// of asset JSON bytes (``PhotosWire/WireJSONWriter/appendAssets(_:as:timeZone:naming:each:)``),
+/// and the ``AssetDescription`` values ``DescriptionReader`` reads for programs that want values.
+/// Both walk the rows with the rules here, so both say the same; `DescriptionEquivalenceTests`
+/// holds the bytes to the values' `Codable` encoding, and the values to PhotoKit's objects.
 enum AssetRowJSON {
     typealias Asset = AssetRows.AssetColumn
     typealias Album = AssetRows.AlbumColumn
@@ -145,19 +145,20 @@ enum AssetRowJSON {
 }
 
 extension WireJSONWriter {
-    /// How assets are written: elements of a listing (``beginListing(_:)``), or one a line.
-    public enum Form: Sendable {
-        case element, line
-    }
-
-    /// Writes the asset JSON of every asset row, in order, straight from the rows: the bytes
-    /// ``appendElement(_:)-(AssetDescription)`` or ``appendLine(_:)-(AssetDescription)`` write for
-    /// the same assets' descriptions, without making them. Returns the number of assets written.
+    /// Writes the asset JSON of every asset row, in order, straight from the rows: the bytes the
+    /// `Codable` encoding of the same assets' descriptions (``DescriptionReader``'s) gives, as
+    /// elements of a listing or as lines, without making them. Returns the number of assets written.
+    ///
+    /// `named`: the only albums an asset's `albums` may name (a limited client's); nil: every album.
+    /// `each` is told each asset's identifier and where its object (`{` to `}`) was written.
     ///
     /// Throws `EncodingError.invalidValue`, as `JSONEncoder` does, at an asset with a number JSON
     /// cannot hold; what came before it stays written, nothing of it is.
     @discardableResult
-    mutating func appendAssets(_ rows: inout AssetRows, as form: Form, timeZone: TimeZone) throws -> Int {
+    mutating func appendAssets(
+        _ rows: inout AssetRows, as form: Form, timeZone: TimeZone, naming named: Set<String>? = nil,
+        each: ((_ localIdentifier: String, _ object: Range<Int>) -> Void)? = nil
+    ) throws -> Int {
         typealias Asset = AssetRowJSON.Asset
         typealias Album = AssetRowJSON.Album
         typealias Resource = AssetRowJSON.Resource
@@ -176,6 +177,10 @@ extension WireJSONWriter {
             try rows.albums.skip(before: position)
             albums.removeAll()
             while rows.albums.position == position {
+                if let named, !named.contains(rows.albums.string(Album.localIdentifier) ?? "") {
+                    try rows.albums.advance()
+                    continue
+                }
                 let identifier = rows.albums.text(Album.localIdentifier)
                 let title = rows.albums.text(Album.title)
                 let path = rows.albums.text(Album.path)
@@ -192,6 +197,7 @@ extension WireJSONWriter {
                 try rows.albums.advance()
             }
             if form == .element, !first { bytes.append(UInt8(ascii: ",")) }
+            let start = bytes.count
             bytes.append(contentsOf: #"{"albums":["#.utf8)
             albums.append(to: &bytes)
 
@@ -298,7 +304,9 @@ extension WireJSONWriter {
                 out.put(#","resources":["#)
             }
             files.append(to: &bytes)
-            bytes.append(contentsOf: form == .line ? "]}\n".utf8 : "]}".utf8)
+            bytes.append(contentsOf: "]}".utf8)
+            each?(row.string(Asset.localIdentifier) ?? "", start..<bytes.count)
+            if form == .line { bytes.append(UInt8(ascii: "\n")) }
             first = false
             written += 1
             try rows.assets.advance()

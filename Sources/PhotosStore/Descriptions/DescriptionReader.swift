@@ -1,6 +1,6 @@
 import Foundation
 import PhotosCore
-import PhotosStore
+import PhotosWire
 
 /// Builds asset and collection JSON straight from the store's rows, many objects at a time.
 ///
@@ -43,19 +43,52 @@ public struct DescriptionReader: Sendable {
     }
 
     /// Writes the asset JSON of these assets, in the order given, as elements of a listing or as
-    /// lines: the bytes ``assets(rowIDs:)``'s descriptions written by `writer` would be, made
-    /// straight from the rows (about three times as fast; no description is made). Row ids with no
-    /// live asset are skipped. Returns the number of assets written.
+    /// lines, straight from the rows (the one writer of asset JSON: no description is made; the
+    /// bytes are the `Codable` encoding of ``assets(rowIDs:)``'s descriptions). Row ids with no live
+    /// asset are skipped. Returns the number of assets written.
     ///
-    /// Throws `EncodingError.invalidValue` at an asset with a number JSON cannot hold (see
-    /// ``WireJSONWriter/appendLine(_:)-(AssetDescription)``); the assets before it stay written.
+    /// `albums`: the only albums an asset's JSON may name (a limited client's); nil: every album.
+    ///
+    /// Throws `EncodingError.invalidValue`, as `JSONEncoder` does, at an asset with a number JSON
+    /// cannot hold (infinity, NaN); the assets before it stay written.
     @discardableResult
-    public func writeAssets(rowIDs: [Int64], as form: WireJSONWriter.Form, into writer: inout WireJSONWriter) throws
-        -> Int
-    {
+    public func writeAssets(
+        rowIDs: [Int64], as form: WireJSONWriter.Form, into writer: inout WireJSONWriter,
+        naming albums: Set<String>? = nil
+    ) throws -> Int {
         guard !rowIDs.isEmpty else { return 0 }
         return try database.withAssetRows(ids: rowIDs) { rows in
-            try writer.appendAssets(&rows, as: form, timeZone: timeZone)
+            try writer.appendAssets(&rows, as: form, timeZone: timeZone, naming: albums)
+        }
+    }
+
+    /// Writes the asset JSON of these assets, in the order given (see
+    /// ``writeAssets(rowIDs:as:into:naming:)``); identifiers with no live asset are skipped.
+    @discardableResult
+    public func writeAssets(
+        localIdentifiers: [String], as form: WireJSONWriter.Form, into writer: inout WireJSONWriter,
+        naming albums: Set<String>? = nil
+    ) throws -> Int {
+        guard !localIdentifiers.isEmpty else { return 0 }
+        return try database.withAssetRows(localIdentifiers: localIdentifiers) { rows in
+            try writer.appendAssets(&rows, as: form, timeZone: timeZone, naming: albums)
+        }
+    }
+
+    /// Each asset's JSON apart, with its identifier, in the order given (what a hook's payload and
+    /// a live query place among other JSON); row ids with no live asset are skipped. Written as
+    /// ``writeAssets(rowIDs:as:into:naming:)`` writes them.
+    public func assetJSON(rowIDs: [Int64], naming albums: Set<String>? = nil) throws -> [AssetJSON] {
+        guard !rowIDs.isEmpty else { return [] }
+        return try database.withAssetRows(ids: rowIDs) { rows in try Self.apart(&rows, timeZone, albums) }
+    }
+
+    /// Each asset's JSON apart (see ``assetJSON(rowIDs:naming:)``); identifiers with no live asset
+    /// are skipped.
+    public func assetJSON(localIdentifiers: [String], naming albums: Set<String>? = nil) throws -> [AssetJSON] {
+        guard !localIdentifiers.isEmpty else { return [] }
+        return try database.withAssetRows(localIdentifiers: localIdentifiers) { rows in
+            try Self.apart(&rows, timeZone, albums)
         }
     }
 
@@ -72,6 +105,15 @@ public struct DescriptionReader: Sendable {
     }
 
     // MARK: Building
+
+    private static func apart(_ rows: inout AssetRows, _ timeZone: TimeZone, _ albums: Set<String>?) throws
+        -> [AssetJSON]
+    {
+        var writer = WireJSONWriter()
+        var objects: [(String, Range<Int>)] = []
+        try writer.appendAssets(&rows, as: .line, timeZone: timeZone, naming: albums) { objects.append(($0, $1)) }
+        return objects.map { AssetJSON(localIdentifier: $0.0, bytes: Array(writer.bytes[$0.1])) }
+    }
 
     private func describe(_ rows: CollectionDescriptionRows) -> [CollectionDescription] {
         let format = { (seconds: Double?) in
