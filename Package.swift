@@ -84,9 +84,10 @@ let package = Package(
         // Linux calls Glibc's module does not import (statfs, eventfd, GNU thread calls), for PhotosLinux.
         .target(name: "CPhotosLinux"),
 
-        // The layers, each on those above it: PhotosCore (pure) <- PhotosLinux (the operating system)
-        // <- PhotosMetadata, PhotosImaging, PhotosWatcher, PhotosStore <- PhotosIngest, PhotosWire
-        // <- PhotosHooks, PhotosDaemon, Photos <- PhotosServer, the executables.
+        // The layers, each only on those before it (docs/architecture.md draws the graph):
+        // PhotosCore, PhotosPlaces (pure) <- PhotosLinux (the operating system), PhotosWire (the JSON
+        // shapes) <- PhotosMetadata, PhotosWatcher, PhotosStore, PhotosClient <- PhotosImaging,
+        // PhotosIngest, PhotosHooks <- Photos, PhotosConfig <- PhotosDaemon, PhotosServer, the executables.
 
         // Pure values and rules: no Glibc, no GRDB.
         .target(name: "PhotosCore", swiftSettings: settings),
