@@ -79,7 +79,7 @@ extension PHFetchResult where ObjectType == PHAsset {
     }
 
     /// Each asset's JSON apart at these positions, in the order given, read together (a live
-    /// query's inserted and changed assets); see ``descriptions(at:)``.
+    /// query's inserted and changed assets); see `descriptions(at:)`.
     public func assetJSON(at positions: [Int], naming albums: Set<String>? = nil) throws -> [AssetJSON] {
         var found: [AssetJSON] = []
         try forEachPage(at: positions.filter { (0..<count).contains($0) }, pageSize: Swift.max(1, positions.count)) {
@@ -129,7 +129,7 @@ extension PHFetchResult where ObjectType: PHCollection {
 
     /// The collection JSON of the albums or folders at these positions, in the order given, read
     /// together (a live query's inserted and changed collections; see the asset version of
-    /// ``descriptions(at:)``). Positions past the end are ignored.
+    /// `descriptions(at:)`). Positions past the end are ignored.
     public func descriptions(at positions: [Int]) throws -> [CollectionDescription] {
         var descriptions: [CollectionDescription] = []
         try forEachPage(
