@@ -7,6 +7,7 @@ extension PhotosCommand {
     /// `photos assets`: list assets, filtered and sorted like a PhotoKit fetch.
     struct Assets: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "assets",
             abstract: "List assets, with PhotoKit's fetch options.",
             discussion: """
                 Predicates use PhotoKit's format and keys, and the names the JSON writes, e.g.

@@ -8,6 +8,7 @@ extension PhotosCommand {
     /// `photos changes`: print the library's change log.
     struct Changes: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "changes",
             abstract: "Print change-log entries: what each committed change inserted, updated and deleted.",
             discussion: """
                 Each entry has a token; pass the last one you saw to --since to resume. Without --since, \

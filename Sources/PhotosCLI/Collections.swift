@@ -7,6 +7,7 @@ extension PhotosCommand {
     /// `photos albums`: list albums and smart albums.
     struct Albums: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "albums",
             abstract: "List albums: user albums, albums that mirror directories, and smart albums.")
 
         @OptionGroup var options: LibraryOptions
@@ -41,6 +42,7 @@ extension PhotosCommand {
     /// `photos folders`: list folders (collection lists).
     struct Folders: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "folders",
             abstract: "List folders: user folders and the folders that mirror directories.")
 
         @OptionGroup var options: LibraryOptions

@@ -5,6 +5,7 @@ extension PhotosCommand {
     /// swift-argument-parser from the commands themselves, so it never falls behind them.
     struct Completion: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "completion",
             abstract: "Print the completion script of a shell (bash, zsh or fish) for photos.",
             discussion: """
                 bash: photos completion bash > ~/.local/share/bash-completion/completions/photos

@@ -8,6 +8,7 @@ extension PhotosCommand {
     /// makes them (mode and times kept).
     struct Export: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "export",
             abstract: "Copy assets' files (a Live Photo's still and movie, a RAW and its JPEG) into a directory.",
             discussion: """
                 Name the assets (an identifier, a unique prefix of one, or a file of the asset), or select \

@@ -10,6 +10,7 @@ extension PhotosCommand {
     /// `photos hooks`: the daemon's exec hooks, their cursors and their failures.
     struct Hooks: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "hooks",
             abstract: "Show and steer photosd's exec hooks: cursors, lag, last runs, parked hooks.",
             discussion: """
                 Hooks are declared as [[hooks]] tables in photosd's config file; their cursors live in \
@@ -63,6 +64,7 @@ extension PhotosCommand.Hooks {
     /// `photos hooks list`: the configured hooks, checked against the library.
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "list",
             abstract: "List the configured hooks (a bad config is reported with its file, line and key).")
 
         @OptionGroup var options: HookOptions
@@ -97,6 +99,7 @@ extension PhotosCommand.Hooks {
     /// `photos hooks status`: where each hook stands.
     struct Status: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "status",
             abstract: "Show each hook's cursor, lag in changes, last run and exit, and why it is parked.")
 
         @OptionGroup var options: HookOptions
@@ -115,6 +118,7 @@ extension PhotosCommand.Hooks {
     /// `photos hooks resume NAME`: unparks a hook.
     struct Resume: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "resume",
             abstract: "Unpark a hook: forget its failures and run it again from its cursor.")
 
         @OptionGroup var options: HookOptions
@@ -141,6 +145,7 @@ extension PhotosCommand.Hooks {
     /// `photos hooks replay NAME --since TOKEN`: moves a hook's cursor back.
     struct Replay: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "replay",
             abstract: "Move a hook's cursor, so that it is given the changes after TOKEN again.",
             discussion: "A token older than the kept history gives the hook one run with \"expired\": true.")
 
@@ -171,6 +176,7 @@ extension PhotosCommand.Hooks {
     /// `photos hooks run NAME --dry-run`: the payload of the next run.
     struct Run: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "run",
             abstract: "Print the JSON payload the hook's next run would get on standard input.")
 
         @OptionGroup var options: HookOptions

@@ -11,6 +11,7 @@ extension PhotosCommand {
     /// `photos scan`: make the library match directories on disk, once.
     struct Scan: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "scan",
             abstract: "Crawl directories and make the library match them: assets, folders and albums.",
             discussion: """
                 Each root becomes a folder; each directory holding media an album; a directory holding \
@@ -139,6 +140,7 @@ extension PhotosCommand {
     /// `photos duplicates`: groups of assets whose files have identical content.
     struct Duplicates: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "duplicates",
             abstract: "List groups of assets whose files have identical content.",
             discussion: """
                 Files that share a size with another file are hashed (once; the hash is kept) and compared.
@@ -166,6 +168,7 @@ extension PhotosCommand {
     /// `photos rejected`: the files that looked like media but could not be read.
     struct Rejected: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "rejected",
             abstract: "List files that look like media but could not be read, with the reason.")
 
         @OptionGroup var options: LibraryOptions

@@ -10,6 +10,7 @@ extension PhotosCommand {
     /// `photos status`: what photosd is doing with a library.
     struct Status: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "status",
             abstract: "Show what photosd is doing: roots (watching, polling, offline), watches, queue, totals, errors.")
 
         @OptionGroup var options: LibraryOptions

@@ -7,6 +7,7 @@ extension PhotosCommand {
     /// `photos thumbnail`: an asset's image at a size, through PHImageManager.
     struct Thumbnail: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "thumbnail",
             abstract: "Write an asset's image, upright and scaled, as JPEG, PNG or WebP.",
             discussion: """
                 The image fits inside --size (proportions kept), or with --fill covers it (one side may be \

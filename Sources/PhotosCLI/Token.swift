@@ -8,6 +8,7 @@ extension PhotosCommand {
     /// `photos token`: bearer tokens for photosd's API, at one of PhotoKit's access levels.
     struct Token: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "token",
             abstract: "Make, list and revoke the bearer tokens of photosd's API.",
             discussion: """
                 The socket's owner needs no token. Other users, TCP clients (photosd --listen) and \
@@ -24,6 +25,7 @@ extension PhotosCommand.Token {
     /// `photos token create`.
     struct Create: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "create",
             abstract: "Make a token; prints it as the last word of its output (shown only this once).")
 
         @OptionGroup var options: LibraryOptions
@@ -84,7 +86,8 @@ extension PhotosCommand.Token {
 
     /// `photos token list`.
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the tokens (never their secrets).")
+        static let configuration = CommandConfiguration(
+            commandName: "list", abstract: "List the tokens (never their secrets).")
 
         @OptionGroup var options: LibraryOptions
 
@@ -108,7 +111,8 @@ extension PhotosCommand.Token {
 
     /// `photos token revoke`.
     struct Revoke: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Revoke a token: it stops working at once.")
+        static let configuration = CommandConfiguration(
+            commandName: "revoke", abstract: "Revoke a token: it stops working at once.")
 
         @OptionGroup var options: LibraryOptions
 
