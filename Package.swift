@@ -2,7 +2,7 @@
 import PackageDescription
 
 let settings: [SwiftSetting] = [
-    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("ExistentialAny")
 ]
 
 let package = Package(
@@ -236,7 +236,9 @@ let package = Package(
             ],
             swiftSettings: settings
         ),
-        .target(name: "PhotosTestSupport", dependencies: ["Photos", "PhotosStore", "PhotosImaging", "PhotosIngest"], swiftSettings: settings),
+        .target(
+            name: "PhotosTestSupport", dependencies: ["Photos", "PhotosStore", "PhotosImaging", "PhotosIngest"],
+            swiftSettings: settings),
 
         // Runnable PhotoKit listings from the seed documents.
         // Swift 5 mode: these are PhotoKit listings as published, before strict concurrency.
@@ -289,9 +291,11 @@ let package = Package(
 
         .testTarget(
             name: "PhotosPlacesTests", dependencies: ["PhotosPlaces", "PhotosTestSupport"], swiftSettings: settings),
-        .testTarget(name: "PhotosCoreTests", dependencies: ["PhotosCore", "PhotosTestSupport"], swiftSettings: settings),
+        .testTarget(
+            name: "PhotosCoreTests", dependencies: ["PhotosCore", "PhotosTestSupport"], swiftSettings: settings),
         .testTarget(name: "PhotosLinuxTests", dependencies: ["PhotosLinux"], swiftSettings: settings),
-        .testTarget(name: "PhotosStoreTests", dependencies: ["PhotosStore", "PhotosTestSupport"], swiftSettings: settings),
+        .testTarget(
+            name: "PhotosStoreTests", dependencies: ["PhotosStore", "PhotosTestSupport"], swiftSettings: settings),
         .testTarget(
             name: "PhotosTests", dependencies: ["Photos", "PhotosIngest", "PhotosTestSupport"], swiftSettings: settings),
         .testTarget(
@@ -302,12 +306,14 @@ let package = Package(
             ],
             swiftSettings: settings),
         .testTarget(
-            name: "PhotosHooksTests", dependencies: ["PhotosHooks", "PhotosWire", "Photos", "PhotosTestSupport", "PhotosClient"],
+            name: "PhotosHooksTests",
+            dependencies: ["PhotosHooks", "PhotosWire", "Photos", "PhotosTestSupport", "PhotosClient"],
             swiftSettings: settings),
         .testTarget(
             name: "PhotosServerTests",
             dependencies: [
-                "PhotosServer", "PhotosClient", "Photos", "PhotosCore", "PhotosWire", "PhotosTestSupport", "PhotosDaemon",
+                "PhotosServer", "PhotosClient", "Photos", "PhotosCore", "PhotosWire", "PhotosTestSupport",
+                "PhotosDaemon",
                 "photosd", "PhotosCLI",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -318,7 +324,9 @@ let package = Package(
             name: "PhotosConfigTests",
             dependencies: ["PhotosConfig", "PhotosCore", "PhotosHooks", "PhotosStore", "PhotosTestSupport"],
             swiftSettings: settings),
-        .testTarget(name: "PhotosWatcherTests", dependencies: ["PhotosWatcher", "PhotosCore", "PhotosLinux"], swiftSettings: settings),
+        .testTarget(
+            name: "PhotosWatcherTests", dependencies: ["PhotosWatcher", "PhotosCore", "PhotosLinux"],
+            swiftSettings: settings),
         .testTarget(
             name: "PhotosDaemonTests",
             dependencies: [
@@ -328,9 +336,13 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: settings),
-        .testTarget(name: "PhotosIngestTests", dependencies: ["PhotosIngest", "Photos", "PhotosTestSupport"], swiftSettings: settings),
-        .testTarget(name: "PhotosMetadataTests", dependencies: ["PhotosMetadata", "PhotosTestSupport"], swiftSettings: settings),
-        .testTarget(name: "PhotosImagingTests", dependencies: ["PhotosImaging", "PhotosTestSupport"], swiftSettings: settings),
+        .testTarget(
+            name: "PhotosIngestTests", dependencies: ["PhotosIngest", "Photos", "PhotosTestSupport"],
+            swiftSettings: settings),
+        .testTarget(
+            name: "PhotosMetadataTests", dependencies: ["PhotosMetadata", "PhotosTestSupport"], swiftSettings: settings),
+        .testTarget(
+            name: "PhotosImagingTests", dependencies: ["PhotosImaging", "PhotosTestSupport"], swiftSettings: settings),
         // These run built executables; depending on them makes `swift test` build them first.
         .testTarget(name: "PhotosCLITests", dependencies: ["PhotosTestSupport", "PhotosCLI"], swiftSettings: settings),
         .testTarget(

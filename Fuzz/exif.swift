@@ -12,7 +12,8 @@ public func fuzzExif(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         _ = ExifSummary(exif, block: direct)
     }
     let path = FuzzInput.file(data, size)
-    if let reader = try? FileReader(path: path), let block = ExifBlocks.fromTIFF(in: reader, at: 0, length: reader.size),
+    if let reader = try? FileReader(path: path),
+        let block = ExifBlocks.fromTIFF(in: reader, at: 0, length: reader.size),
         let exif = ExifReader(block: block)
     {
         _ = ExifSummary(exif, block: block)

@@ -37,12 +37,14 @@ struct APIMeasurement {
 
     func run() throws {
         let library = try PHPhotoLibrary(url: URL(fileURLWithPath: path))
-        let favorite = PHAsset.fetchAssets(with: {
-            let options = PHFetchOptions()
-            options.photoLibrary = library
-            options.fetchLimit = 1
-            return options
-        }()).firstObject!.localIdentifier
+        let favorite = PHAsset.fetchAssets(
+            with: {
+                let options = PHFetchOptions()
+                options.photoLibrary = library
+                options.fetchLimit = 1
+                return options
+            }()
+        ).firstObject!.localIdentifier
         let cases = [
             Case(
                 name: "50 newest favorites",
@@ -90,8 +92,12 @@ struct APIMeasurement {
         guard listening.wait(timeout: .now() + 30) == .success else { throw BenchError("the API did not start") }
 
         print()
-        print("API over a Unix socket, library \(size) (\(iterations) requests per measure; in-process = the same fetch and JSON)")
-        print("  measure                                   in-process p50/p99   API 1 client p50/p99   ratio   API 16 clients (best of 3): req/s, p50/p99")
+        print(
+            "API over a Unix socket, library \(size) (\(iterations) requests per measure; in-process = the same fetch and JSON)"
+        )
+        print(
+            "  measure                                   in-process p50/p99   API 1 client p50/p99   ratio   API 16 clients (best of 3): req/s, p50/p99"
+        )
         var verdicts: [String] = []
         for test in cases {
             // The API's answer is the in-process one, byte for byte.
@@ -101,30 +107,38 @@ struct APIMeasurement {
             guard answer.status == 200, answer.body == expected else {
                 throw BenchError("\(test.target) answered \(answer.status), not the in-process bytes")
             }
-            for _ in 0..<20 { _ = try test.inProcess(library); _ = try check.get(test.target) }
+            for _ in 0..<20 {
+                _ = try test.inProcess(library)
+                _ = try check.get(test.target)
+            }
 
             var local = Samples()
             for _ in 0..<iterations { local.append(try timed { try test.inProcess(library) }.duration) }
             var remote = Samples()
             for _ in 0..<iterations { remote.append(try timed { try check.get(test.target) }.duration) }
-            let (perSecond, concurrent) = try Self.concurrent(socket: socket, target: test.target, clients: 16,
-                                                               requests: concurrentRequests)
+            let (perSecond, concurrent) = try Self.concurrent(
+                socket: socket, target: test.target, clients: 16,
+                requests: concurrentRequests)
             let ratio = remote.p50 / local.p50
             let bound = Goal.overInProcess * local.p50 + Goal.plusMilliseconds
             verdicts.append(
                 "  \(test.name): API p50 \(f(remote.p50)) ms <= \(f(bound)) ms: \(verdict(remote.p50 <= bound)); "
                     + "\(Int(perSecond)) fetches/s at 16 clients >= \(Int(Goal.fetchesPerSecond)): "
                     + "\(verdict(perSecond >= Goal.fetchesPerSecond))")
-            print("  \(test.name.padding(toLength: 40, withPad: " ", startingAt: 0))"
-                + "  \(f(local.p50)) / \(f(local.p99))        \(f(remote.p50)) / \(f(remote.p99))          "
-                + "\(String(format: "%.2f", ratio))    \(Int(perSecond)), \(f(concurrent.p50)) / \(f(concurrent.p99))")
+            print(
+                "  \(test.name.padding(toLength: 40, withPad: " ", startingAt: 0))"
+                    + "  \(f(local.p50)) / \(f(local.p99))        \(f(remote.p50)) / \(f(remote.p99))          "
+                    + "\(String(format: "%.2f", ratio))    \(Int(perSecond)), \(f(concurrent.p50)) / \(f(concurrent.p99))"
+            )
         }
         let (healthPerSecond, health) = try Self.concurrent(
             socket: socket, target: "/v1/health", clients: 16, requests: concurrentRequests)
-        print("  the server's floor: GET /v1/health (one read of the newest token), 16 clients: "
-            + "\(Int(healthPerSecond)) req/s, p50 \(f(health.p50)) / p99 \(f(health.p99)) ms")
-        print("  goals (issue 12): API p50 <= \(Goal.overInProcess)x in-process + \(Goal.plusMilliseconds) ms; "
-            + ">= \(Int(Goal.fetchesPerSecond)) fetches/s on this machine")
+        print(
+            "  the server's floor: GET /v1/health (one read of the newest token), 16 clients: "
+                + "\(Int(healthPerSecond)) req/s, p50 \(f(health.p50)) / p99 \(f(health.p99)) ms")
+        print(
+            "  goals (issue 12): API p50 <= \(Goal.overInProcess)x in-process + \(Goal.plusMilliseconds) ms; "
+                + ">= \(Int(Goal.fetchesPerSecond)) fetches/s on this machine")
         for verdict in verdicts { print(verdict) }
         try measureStream(library: library, socket: socket)
     }
@@ -148,11 +162,13 @@ struct APIMeasurement {
             let follower = try KeepAliveClient(socket: socket)
             try follower.startStream("/v1/changes?since=\(try library.database.currentToken())&follow=true")
             let stream = try Self.changeRounds(library, assets, rounds: rounds) { _ = try follower.nextStreamLine() }
-            print("  \(what): commit → its entry on a follow stream p50 \(f(stream.afterCommit.p50)) / p99 "
-                + "\(f(stream.afterCommit.p99)) ms; with the commit \(f(stream.withCommit.p50)) / "
-                + "\(f(stream.withCommit.p99)) ms (\(rounds) changes)")
-            verdicts.append("  \(what): commit → stream entry p99 \(f(stream.afterCommit.p99)) ms <= 5: "
-                + "\(verdict(stream.afterCommit.p99 <= 5))")
+            print(
+                "  \(what): commit → its entry on a follow stream p50 \(f(stream.afterCommit.p50)) / p99 "
+                    + "\(f(stream.afterCommit.p99)) ms; with the commit \(f(stream.withCommit.p50)) / "
+                    + "\(f(stream.withCommit.p99)) ms (\(rounds) changes)")
+            verdicts.append(
+                "  \(what): commit → stream entry p99 \(f(stream.afterCommit.p99)) ms <= 5: "
+                    + "\(verdict(stream.afterCommit.p99 <= 5))")
             // A live query of the favorites, newest first: each round inserts the assets, the next removes them.
             let query = try APIConnection(socket: socket, timeout: nil)
             let body = Array(#"{"predicate": "favorite == YES", "sort": ["-creationDate"]}"#.utf8)
@@ -168,13 +184,18 @@ struct APIMeasurement {
                 touched = (record.inserted?.count ?? 0) + (record.removed?.count ?? 0)
             }
             guard touched == assets.count else { throw BenchError("a live-query record held \(touched) changes") }
-            print("  \(what): commit → the live query's change details p50 \(f(live.afterCommit.p50)) / p99 "
-                + "\(f(live.afterCommit.p99)) ms; with the commit \(f(live.withCommit.p50)) / "
-                + "\(f(live.withCommit.p99)) ms (\(rounds) changes; favorites newest first, \(initialCount(initial)) at first)")
-            verdicts.append("  \(what): commit → live-query details p99 \(f(live.afterCommit.p99)) ms <= 10: "
-                + "\(verdict(live.afterCommit.p99 <= 10))")
+            print(
+                "  \(what): commit → the live query's change details p50 \(f(live.afterCommit.p50)) / p99 "
+                    + "\(f(live.afterCommit.p99)) ms; with the commit \(f(live.withCommit.p50)) / "
+                    + "\(f(live.withCommit.p99)) ms (\(rounds) changes; favorites newest first, \(initialCount(initial)) at first)"
+            )
+            verdicts.append(
+                "  \(what): commit → live-query details p99 \(f(live.afterCommit.p99)) ms <= 10: "
+                    + "\(verdict(live.afterCommit.p99 <= 10))")
         }
-        print("  goals (issue 12): commit → stream entry p99 <= 5 ms; commit → live-query details p99 <= 10 ms, 1-100 changes")
+        print(
+            "  goals (issue 12): commit → stream entry p99 <= 5 ms; commit → live-query details p99 <= 10 ms, 1-100 changes"
+        )
         for verdict in verdicts { print(verdict) }
     }
 
@@ -199,7 +220,9 @@ struct APIMeasurement {
             }
         }
         if (rounds + 10) % 2 == 1 {
-            try library.performChangesAndWait { for asset in assets { PHAssetChangeRequest(for: asset).isFavorite = false } }
+            try library.performChangesAndWait {
+                for asset in assets { PHAssetChangeRequest(for: asset).isFavorite = false }
+            }
             try read()
         }
         return (withCommit, afterCommit)
@@ -224,7 +247,8 @@ struct APIMeasurement {
         return best!
     }
 
-    static func concurrentRound(socket: String, target: String, clients: Int, requests: Int) throws -> (Double, Samples) {
+    static func concurrentRound(socket: String, target: String, clients: Int, requests: Int) throws -> (Double, Samples)
+    {
         let results = Mutex<(samples: [Double], failure: String?)>(([], nil))
         let done = DispatchGroup()
         let start = ContinuousClock.now

@@ -65,8 +65,9 @@ struct AssetJSONMeasurement {
         guard described == first else {
             throw BenchmarkError("asset JSON: the rows' JSON differs from the descriptions' written")
         }
-        print("    asset JSON \(size): \(first.count / 1024) KiB of JSON Lines, the same through descriptions,"
-            + " the first \(sampled) lines the PhotoKit path's")
+        print(
+            "    asset JSON \(size): \(first.count / 1024) KiB of JSON Lines, the same through descriptions,"
+                + " the first \(sampled) lines the PhotoKit path's")
 
         var rows = Samples()
         // CPU seconds too: on a shared machine the wall clock counts other processes' turns.

@@ -122,7 +122,8 @@ struct BenchmarkOptions: Sendable {
             }
         }
         if smoke && !directoryGiven {
-            let template = FileManager.default.temporaryDirectory.appendingPathComponent("photos-bench-smoke-XXXXXX").path
+            let template = FileManager.default.temporaryDirectory.appendingPathComponent("photos-bench-smoke-XXXXXX")
+                .path
             var bytes = Array(template.utf8CString)
             guard mkdtemp(&bytes) != nil else {
                 throw UsageError(message: "--smoke cannot make a directory under \(template)")
@@ -138,7 +139,8 @@ struct BenchmarkOptions: Sendable {
     /// The command that repeats this run.
     var commandLine: String {
         "swift run -c release --scratch-path .build-bench photos-bench " + (smoke ? "--smoke " : "") + "--sizes "
-            + sizes.map(String.init).joined(separator: ",") + (removesDirectory ? "" : " --dir \(directory)") + " --iterations \(iterations)"
+            + sizes.map(String.init).joined(separator: ",") + (removesDirectory ? "" : " --dir \(directory)")
+            + " --iterations \(iterations)"
             + " --changes \(changesSize ?? 0) --json \(jsonSize ?? 0)" + (apiSize.map { " --api \($0)" } ?? "")
             + (thumbnailRounds.map { " --thumbnails \($0)" } ?? "")
             + (largeSide == 10_000 ? "" : " --large-side \(largeSide)")

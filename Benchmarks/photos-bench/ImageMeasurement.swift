@@ -55,14 +55,17 @@ struct ImageMeasurement {
             let ours = try ourRate(paths)
             let theirs = try vipsRate(vipsthumbnail, paths, output: output)
             table.add(
-                ResultRow("thumbnails: \(name) (floor = vips)", size: paths.count, value: ours.wall, floor: theirs.wall,
+                ResultRow(
+                    "thumbnails: \(name) (floor = vips)", size: paths.count, value: ours.wall, floor: theirs.wall,
                     unit: "per s"))
             table.add(
-                ResultRow("thumbnails: \(name), per CPU s", size: paths.count, value: ours.cpu, floor: theirs.cpu,
+                ResultRow(
+                    "thumbnails: \(name), per CPU s", size: paths.count, value: ours.cpu, floor: theirs.cpu,
                     unit: "per CPU s"))
-            print("  \(name): ours \(Int(ours.wall)) thumbnails/s (\(Int(ours.cpu)) a CPU second), vipsthumbnail "
-                + "\(Int(theirs.wall)) (\(Int(theirs.cpu))): \(ratio(ours.wall, theirs.wall)) wall, "
-                + "\(ratio(ours.cpu, theirs.cpu)) CPU")
+            print(
+                "  \(name): ours \(Int(ours.wall)) thumbnails/s (\(Int(ours.cpu)) a CPU second), vipsthumbnail "
+                    + "\(Int(theirs.wall)) (\(Int(theirs.cpu))): \(ratio(ours.wall, theirs.wall)) wall, "
+                    + "\(ratio(ours.cpu, theirs.cpu)) CPU")
         }
 
         let jpeg = corpus.appendingPathComponent(Self.jpegs[0])
@@ -74,8 +77,9 @@ struct ImageMeasurement {
             table.add(ResultRow("thumbnail: fastFormat, \(name)", size: 1, fast, floor: nil))
             let hit = try requestTimes(files, file, delivery: .highQualityFormat)
             table.add(ResultRow("thumbnail: disk cache hit, \(name)", size: 1, hit, floor: nil))
-            print("  \(name): fastFormat p50 \(ResultTable.format(fast.p50)) ms, disk cache hit p50 "
-                + "\(ResultTable.format(hit.p50)) ms")
+            print(
+                "  \(name): fastFormat p50 \(ResultTable.format(fast.p50)) ms, disk cache hit p50 "
+                    + "\(ResultTable.format(hit.p50)) ms")
         }
 
         let large = try largeJPEG(vips)
@@ -86,14 +90,16 @@ struct ImageMeasurement {
         }
         guard let ourPeak = ours.peakMegabytes, let theirPeak = theirs.peakMegabytes else {
             if requiresEveryMeasure {
-                throw BenchmarkError("\(largeName): peak memory not measured: /usr/bin/time is missing (apt-get install time)")
+                throw BenchmarkError(
+                    "\(largeName): peak memory not measured: /usr/bin/time is missing (apt-get install time)")
             }
             print("  \(largeName): peak memory not measured: /usr/bin/time is missing (apt-get install time)")
             return
         }
         table.add(ResultRow(Self.peakMeasure(side: largeSide), size: 1, value: ourPeak, floor: theirPeak, unit: "MB"))
-        print("  \(largeName): ours peak \(Int(ourPeak)) MB in \(ResultTable.format(ours.seconds * 1000)) ms, "
-            + "vipsthumbnail \(Int(theirPeak)) MB in \(ResultTable.format(theirs.seconds * 1000)) ms")
+        print(
+            "  \(largeName): ours peak \(Int(ourPeak)) MB in \(ResultTable.format(ours.seconds * 1000)) ms, "
+                + "vipsthumbnail \(Int(theirPeak)) MB in \(ResultTable.format(theirs.seconds * 1000)) ms")
     }
 
     /// Thumbnails a second of wall time and of CPU time (every thread's: libheif decodes tiles on
@@ -238,7 +244,8 @@ enum Child {
     static let gnuTime = FileManager.default.isExecutableFile(atPath: "/usr/bin/time") ? "/usr/bin/time" : nil
 
     static func run(_ path: String, _ arguments: [String], environment: [String: String] = [:]) throws -> Outcome {
-        let scratch = try Scratch.directory(in: FileManager.default.temporaryDirectory.path, prefix: "photos-bench-time")
+        let scratch = try Scratch.directory(
+            in: FileManager.default.temporaryDirectory.path, prefix: "photos-bench-time")
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         let report = scratch + "/report"
         let process = Process()
@@ -257,7 +264,8 @@ enum Child {
         process.waitUntilExit()
         let seconds = (ContinuousClock.now - start).milliseconds / 1000
         // The last line: "KILOBYTES USER SYSTEM" (a line before it tells of a signal, if any).
-        let fields = (try? String(contentsOfFile: report, encoding: .utf8))?
+        let fields =
+            (try? String(contentsOfFile: report, encoding: .utf8))?
             .split(whereSeparator: \.isNewline).last?.split(separator: " ").compactMap { Double($0) } ?? []
         return Outcome(
             status: process.terminationStatus, seconds: seconds,

@@ -75,7 +75,8 @@ final class TimingObserver: PHPhotoLibraryChangeObserver, @unchecked Sendable {
         var moves = 0
         details?.enumerateMoves { _, _ in moves += 1 }
         let arrival = Arrival(
-            arrived: arrived, entryTimestamp: changeInstance.entry.timestamp, detailsDuration: duration, removed: details?.removedIndexes?.count ?? 0,
+            arrived: arrived, entryTimestamp: changeInstance.entry.timestamp, detailsDuration: duration,
+            removed: details?.removedIndexes?.count ?? 0,
             inserted: details?.insertedIndexes?.count ?? 0, changed: details?.changedIndexes?.count ?? 0,
             moves: moves, countAfter: details?.fetchResultAfterChanges.count ?? before.count)
         lock.withLock {
@@ -169,13 +170,15 @@ extension LibraryMeasurements {
         let recorder = TimingObserver(fetchResult: initial)
         library.register(recorder)
         defer { library.unregisterChangeObserver(recorder) }
-        print("    changes size \(size): an observer holds a fetch result of \(initial.count) assets "
-            + "(hidden included, by creationDate)")
+        print(
+            "    changes size \(size): an observer holds a fetch result of \(initial.count) assets "
+                + "(hidden included, by creationDate)")
 
         var random = SplitMix64(seed: 5)
         for change in ChangeCase.cases(forLibraryOf: size) {
-            try measure(change, recorder: recorder, identifiers: identifiers, options: options,
-                        snapshot: &snapshot, random: &random, originalDates: &originalDates)
+            try measure(
+                change, recorder: recorder, identifiers: identifiers, options: options,
+                snapshot: &snapshot, random: &random, originalDates: &originalDates)
         }
     }
 
@@ -262,8 +265,10 @@ extension LibraryMeasurements {
         }
 
         if let last {
-            print("    \(change.name): performChangesAndWait p50 \(ResultTable.format(commit.p50)) ms; last details: "
-                + "removed \(last.removed), inserted \(last.inserted), changed \(last.changed), moves \(last.moves)")
+            print(
+                "    \(change.name): performChangesAndWait p50 \(ResultTable.format(commit.p50)) ms; last details: "
+                    + "removed \(last.removed), inserted \(last.inserted), changed \(last.changed), moves \(last.moves)"
+            )
         }
         table.add(ResultRow(change.commitMeasure, size: size, sqliteCommit, floor: nil))
         table.add(ResultRow(change.callbackMeasure, size: size, callback, floor: nil))
@@ -367,8 +372,9 @@ extension PhotosBenchmark {
         guard let size = options.changesSize,
             table.row(ChangeCase.all[0].totalMeasure, size: size) != nil
         else { return }
-        print("goals for change observation at \(size) assets (both = commit to photoLibraryDidChange + "
-            + "changeDetails(for:); naive, the floor of the changes rows = re-fetch every asset and diff):")
+        print(
+            "goals for change observation at \(size) assets (both = commit to photoLibraryDidChange + "
+                + "changeDetails(for:); naive, the floor of the changes rows = re-fetch every asset and diff):")
         for change in ChangeCase.all {
             guard let row = table.row(change.totalMeasure, size: size), let naive = row.floorP50 else { continue }
             let faster = row.p50 < naive
@@ -380,9 +386,10 @@ extension PhotosBenchmark {
                 met = met && fast
                 parts.append("(goal < \(ChangeGoal.callbackPlusDetailsP50) ms: \(fast ? "yes" : "no"))")
             }
-            parts.append("vs naive p50 \(ResultTable.format(naive)) ms (faster: \(faster ? "yes" : "no"); "
-                + "p99 \(ResultTable.format(row.p99)) vs \(ResultTable.format(row.floorP99 ?? 0)): "
-                + "\(p99Faster ? "yes" : "no"))")
+            parts.append(
+                "vs naive p50 \(ResultTable.format(naive)) ms (faster: \(faster ? "yes" : "no"); "
+                    + "p99 \(ResultTable.format(row.p99)) vs \(ResultTable.format(row.floorP99 ?? 0)): "
+                    + "\(p99Faster ? "yes" : "no"))")
             print("  \(verdict(met))  " + parts.joined(separator: " "))
         }
     }

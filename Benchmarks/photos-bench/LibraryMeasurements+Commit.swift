@@ -17,8 +17,9 @@ extension LibraryMeasurements {
         let assets = Array(PHAsset.fetchAssets(with: options))
         let ids = try floor.read { db in
             try assets.map { asset in
-                try Int64.fetchOne(db, sql: "SELECT id FROM asset WHERE localIdentifier = ?",
-                                   arguments: [asset.localIdentifier])!
+                try Int64.fetchOne(
+                    db, sql: "SELECT id FROM asset WHERE localIdentifier = ?",
+                    arguments: [asset.localIdentifier])!
             }
         }
         let favoritesBefore = try favoriteCount()

@@ -88,8 +88,9 @@ extension LibraryMeasurements {
 
     private func checkSame(_ fetch: FetchCase, _ photoKit: [String], _ floor: [String]) throws {
         guard photoKit == floor else {
-            throw BenchmarkError("\(fetch.name): PhotoKit returned \(photoKit.count) assets, the floor "
-                + "\(floor.count), and they differ; the floor SQL does not match the fetch")
+            throw BenchmarkError(
+                "\(fetch.name): PhotoKit returned \(photoKit.count) assets, the floor "
+                    + "\(floor.count), and they differ; the floor SQL does not match the fetch")
         }
         if photoKit.count < FetchCase.limit {
             print("    note: \(fetch.name) matched only \(photoKit.count) assets in round 0")

@@ -16,10 +16,13 @@ extension LibraryMeasurements {
         withExtendedLifetime(result) {}
 
         let idArray = (8 * count).megabytes
-        print("    memory size \(size): \(count) assets, resident +\(ResultTable.format(resident.megabytes)) MB, "
-            + "the id array alone \(ResultTable.format(idArray)) MB")
-        table.add(ResultRow("memory: fetch result (resident)", size: size, value: resident.megabytes,
-                            floor: idArray, unit: "MB; floor = 8 B x count"))
+        print(
+            "    memory size \(size): \(count) assets, resident +\(ResultTable.format(resident.megabytes)) MB, "
+                + "the id array alone \(ResultTable.format(idArray)) MB")
+        table.add(
+            ResultRow(
+                "memory: fetch result (resident)", size: size, value: resident.megabytes,
+                floor: idArray, unit: "MB; floor = 8 B x count"))
     }
 
     private func limitedOptions(_ limit: Int) -> PHFetchOptions {

@@ -69,23 +69,27 @@ struct PhotosBenchmark {
     }
 
     private func printContext() {
-        let sqliteVersion = (try? DatabaseQueue().read { db in
-            try String.fetchOne(db, sql: "SELECT sqlite_version()")
-        }).flatMap { $0 } ?? "?"
-        let load = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?
+        let sqliteVersion =
+            (try? DatabaseQueue().read { db in
+                try String.fetchOne(db, sql: "SELECT sqlite_version()")
+            }).flatMap { $0 } ?? "?"
+        let load =
+            (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?
             .split(separator: " ").prefix(3).joined(separator: " ") ?? "?"
         print("photos-bench \(ISO8601DateFormatter().string(from: Date()))")
-        print("  cores \(ProcessInfo.processInfo.activeProcessorCount), load \(load), "
-            + "memory \(ProcessInfo.processInfo.physicalMemory / 1_048_576) MB, SQLite \(sqliteVersion), "
-            + "\(ProcessInfo.processInfo.operatingSystemVersionString)")
+        print(
+            "  cores \(ProcessInfo.processInfo.activeProcessorCount), load \(load), "
+                + "memory \(ProcessInfo.processInfo.physicalMemory / 1_048_576) MB, SQLite \(sqliteVersion), "
+                + "\(ProcessInfo.processInfo.operatingSystemVersionString)")
         #if DEBUG
-        print("  WARNING: debug build; timings mean nothing. Use -c release.")
+            print("  WARNING: debug build; timings mean nothing. Use -c release.")
         #endif
         if options.smoke {
             print("  smoke run: \(BenchmarkOptions.smokeArguments.joined(separator: " ")); figures are not judged")
         }
-        print("  sizes \(options.sizes.map(String.init).joined(separator: ",")), iterations \(options.iterations) "
-            + "(count: \(options.countIterations)), libraries in \(options.directory)")
+        print(
+            "  sizes \(options.sizes.map(String.init).joined(separator: ",")), iterations \(options.iterations) "
+                + "(count: \(options.countIterations)), libraries in \(options.directory)")
     }
 
     private func printSummary() {
@@ -97,13 +101,16 @@ struct PhotosBenchmark {
             guard let row = table.row(fetch.name, size: size), let ratio = row.ratio else { continue }
             let fast = row.p50 < Goal.fetchP50
             let close = ratio <= Goal.fetchOverFloor
-            print("  \(verdict(fast && close))  \(fetch.name): p50 \(ResultTable.format(row.p50)) ms "
-                + "(goal < \(Goal.fetchP50) ms: \(fast ? "yes" : "no")), "
-                + "\(String(format: "%.2f", ratio))x floor (goal <= \(Goal.fetchOverFloor)x: \(close ? "yes" : "no"))")
+            print(
+                "  \(verdict(fast && close))  \(fetch.name): p50 \(ResultTable.format(row.p50)) ms "
+                    + "(goal < \(Goal.fetchP50) ms: \(fast ? "yes" : "no")), "
+                    + "\(String(format: "%.2f", ratio))x floor (goal <= \(Goal.fetchOverFloor)x: \(close ? "yes" : "no"))"
+            )
         }
         if let row = table.row("memory: fetch result (resident)", size: size) {
-            print("  \(verdict(row.p50 < Goal.fetchResultMegabytes))  fetch result of every asset: "
-                + "resident +\(ResultTable.format(row.p50)) MB (goal < \(Goal.fetchResultMegabytes) MB)")
+            print(
+                "  \(verdict(row.p50 < Goal.fetchResultMegabytes))  fetch result of every asset: "
+                    + "resident +\(ResultTable.format(row.p50)) MB (goal < \(Goal.fetchResultMegabytes) MB)")
         }
     }
 
@@ -114,10 +121,11 @@ struct PhotosBenchmark {
         print("asset JSON at \(size) assets:")
         let cpu = table.row("asset JSON: rows, per CPU second", size: size).map { Int($0.p50) } ?? 0
         let described = table.row("asset JSON: descriptions encoded", size: size).map { Int($0.p50) } ?? 0
-        print("  \(verdict(row.p50 >= AssetJSONMeasurement.goal))  rows: \(Int(row.p50)) assets/s, "
-            + "\(cpu) a CPU second (goal >= \(Int(AssetJSONMeasurement.goal))); descriptions encoded \(described) assets/s, "
-            + "PhotoKit path \(Int(row.floorP50 ?? 0)) assets/s (\(String(format: "%.1f", row.ratio ?? 0))x; "
-            + "\(Int(AssetJSONMeasurement.before)) assets/s before issue 11)")
+        print(
+            "  \(verdict(row.p50 >= AssetJSONMeasurement.goal))  rows: \(Int(row.p50)) assets/s, "
+                + "\(cpu) a CPU second (goal >= \(Int(AssetJSONMeasurement.goal))); descriptions encoded \(described) assets/s, "
+                + "PhotoKit path \(Int(row.floorP50 ?? 0)) assets/s (\(String(format: "%.1f", row.ratio ?? 0))x; "
+                + "\(Int(AssetJSONMeasurement.before)) assets/s before issue 11)")
     }
 
     private func printThumbnailSummary() {
@@ -126,23 +134,30 @@ struct PhotosBenchmark {
         print()
         print("thumbnails (256 px, one request at a time; goals of issue 13):")
         for name in ["12 MP JPEG", "12 MP HEIC"] {
-            guard let row = table.row("thumbnails: \(name), per CPU s", size: 2), let ratio = row.ratio else { continue }
-            print("  \(verdict(ratio >= Goal.rateOverVips))  \(name): \(Int(row.p50)) a CPU second, vipsthumbnail "
-                + "\(Int(row.floorP50 ?? 0)): \(String(format: "%.2f", ratio))x (goal >= \(Goal.rateOverVips)x per core)")
+            guard let row = table.row("thumbnails: \(name), per CPU s", size: 2), let ratio = row.ratio else {
+                continue
+            }
+            print(
+                "  \(verdict(ratio >= Goal.rateOverVips))  \(name): \(Int(row.p50)) a CPU second, vipsthumbnail "
+                    + "\(Int(row.floorP50 ?? 0)): \(String(format: "%.2f", ratio))x (goal >= \(Goal.rateOverVips)x per core)"
+            )
         }
         if let row = table.row("thumbnail: fastFormat, JPEG", size: 1) {
-            print("  \(verdict(row.p50 < Goal.fastFormatP50))  fastFormat p50 (12 MP JPEG): "
-                + "\(ResultTable.format(row.p50)) ms (goal < \(Goal.fastFormatP50) ms)")
+            print(
+                "  \(verdict(row.p50 < Goal.fastFormatP50))  fastFormat p50 (12 MP JPEG): "
+                    + "\(ResultTable.format(row.p50)) ms (goal < \(Goal.fastFormatP50) ms)")
         }
         for name in ["JPEG", "HEIC"] {
             guard let row = table.row("thumbnail: disk cache hit, \(name)", size: 1) else { continue }
-            print("  \(verdict(row.p50 < Goal.cacheHitP50))  disk cache hit p50 (\(name)): "
-                + "\(ResultTable.format(row.p50)) ms (goal < \(Goal.cacheHitP50) ms)")
+            print(
+                "  \(verdict(row.p50 < Goal.cacheHitP50))  disk cache hit p50 (\(name)): "
+                    + "\(ResultTable.format(row.p50)) ms (goal < \(Goal.cacheHitP50) ms)")
         }
         if let row = table.row(ImageMeasurement.peakMeasure(side: options.largeSide), size: 1) {
             let megapixels = options.largeSide * options.largeSide / 1_000_000
-            print("  \(verdict(row.p50 < Goal.peakMegabytes))  peak for a \(megapixels) MP JPEG: \(Int(row.p50)) MB "
-                + "(goal < \(Int(Goal.peakMegabytes)) MB; vipsthumbnail \(Int(row.floorP50 ?? 0)) MB)")
+            print(
+                "  \(verdict(row.p50 < Goal.peakMegabytes))  peak for a \(megapixels) MP JPEG: \(Int(row.p50)) MB "
+                    + "(goal < \(Int(Goal.peakMegabytes)) MB; vipsthumbnail \(Int(row.floorP50 ?? 0)) MB)")
         }
     }
 

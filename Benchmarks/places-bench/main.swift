@@ -68,7 +68,8 @@ if file == nil {
     for i in 0..<rows {
         let centre = centres[Int.random(in: 0..<centres.count, using: &generator)]
         let latitude = max(-90, min(90, centre.0 + Double.random(in: -2...2, using: &generator)))
-        let longitude = (centre.1 + Double.random(in: -3...3, using: &generator) + 540)
+        let longitude =
+            (centre.1 + Double.random(in: -3...3, using: &generator) + 540)
             .truncatingRemainder(dividingBy: 360) - 180
         let name = "Town \(i)"
         let alternates = (0..<8).map { "\(name) \($0)" }.joined(separator: ",")

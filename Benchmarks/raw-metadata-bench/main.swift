@@ -66,11 +66,12 @@ for path in paths {
     do {
         let metadata = try extractor.extract(path: path)
         if printsFiles {
-            lines.append(json([
-                "path": path, "mimeType": metadata.mimeType, "width": metadata.pixelWidth ?? 0,
-                "height": metadata.pixelHeight ?? 0, "date": metadata.creationDate.map { "\($0)" } ?? "",
-                "make": metadata.make ?? "", "model": metadata.model ?? "", "lens": metadata.lensModel ?? "",
-            ]))
+            lines.append(
+                json([
+                    "path": path, "mimeType": metadata.mimeType, "width": metadata.pixelWidth ?? 0,
+                    "height": metadata.pixelHeight ?? 0, "date": metadata.creationDate.map { "\($0)" } ?? "",
+                    "make": metadata.make ?? "", "model": metadata.model ?? "", "lens": metadata.lensModel ?? "",
+                ]))
         }
     } catch {
         failed += 1
@@ -80,6 +81,7 @@ for path in paths {
 let elapsed = start.duration(to: .now)
 let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
 for line in lines { print(line) }
-print(json([
-    "reader": reading == .libRaw ? "libraw" : "parsers", "files": paths.count, "failed": failed, "seconds": seconds,
-]))
+print(
+    json([
+        "reader": reading == .libRaw ? "libraw" : "parsers", "files": paths.count, "failed": failed, "seconds": seconds,
+    ]))

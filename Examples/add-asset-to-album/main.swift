@@ -4,18 +4,20 @@ import Foundation
 import Photos
 
 func addAsset(image: UIImage, to album: PHAssetCollection) {
-    PHPhotoLibrary.shared().performChanges({
-        // Request creating an asset from the image.
-        let creationRequest = PHAssetChangeRequest.creationRequestForAsset(from: image)
-        // Request editing the album.
-        guard let addAssetRequest = PHAssetCollectionChangeRequest(for: album)
+    PHPhotoLibrary.shared().performChanges(
+        {
+            // Request creating an asset from the image.
+            let creationRequest = PHAssetChangeRequest.creationRequestForAsset(from: image)
+            // Request editing the album.
+            guard let addAssetRequest = PHAssetCollectionChangeRequest(for: album)
             else { return }
-        // Get a placeholder for the new asset and add it to the album editing request.
-        addAssetRequest.addAssets([creationRequest.placeholderForCreatedAsset!] as NSArray)
-    }, completionHandler: { success, error in
-        // EDIT: NSLog("...\(error)") becomes print, which Linux writes to standard output.
-        if !success { print("error creating asset: \(String(describing: error))") }
-    })
+            // Get a placeholder for the new asset and add it to the album editing request.
+            addAssetRequest.addAssets([creationRequest.placeholderForCreatedAsset!] as NSArray)
+        },
+        completionHandler: { success, error in
+            // EDIT: NSLog("...\(error)") becomes print, which Linux writes to standard output.
+            if !success { print("error creating asset: \(String(describing: error))") }
+        })
 }
 
 let paths = CommandLine.arguments.dropFirst()
@@ -25,7 +27,9 @@ guard !paths.isEmpty else {
 }
 var albumID = ""
 try PHPhotoLibrary.shared().performChangesAndWait {
-    albumID = PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "Added").placeholderForCreatedAssetCollection.localIdentifier
+    albumID =
+        PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "Added")
+        .placeholderForCreatedAssetCollection.localIdentifier
 }
 let album = PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: [albumID], options: nil).firstObject!
 for path in paths {
@@ -40,5 +44,7 @@ try PHPhotoLibrary.shared().performChangesAndWait {}
 let assets = PHAsset.fetchAssets(in: album, options: nil)
 print("album \(album.localizedTitle!) holds \(assets.count) assets")
 for asset in assets {
-    print("\(asset.localIdentifier) \(asset.pixelWidth)x\(asset.pixelHeight) \(PHAssetResource.assetResources(for: asset).first!.originalFilename)")
+    print(
+        "\(asset.localIdentifier) \(asset.pixelWidth)x\(asset.pixelHeight) \(PHAssetResource.assetResources(for: asset).first!.originalFilename)"
+    )
 }

@@ -5,8 +5,7 @@ import Foundation
 import Photos
 
 // Get thumbnail for UICollectionView
-func getThumbnail(for asset: PHAsset, targetSize: CGSize, completion: @escaping (UIImage?) -> Void)
-{
+func getThumbnail(for asset: PHAsset, targetSize: CGSize, completion: @escaping (UIImage?) -> Void) {
     let options = PHImageRequestOptions()
     options.deliveryMode = .opportunistic
     options.resizeMode = .exact
@@ -16,7 +15,7 @@ func getThumbnail(for asset: PHAsset, targetSize: CGSize, completion: @escaping 
         targetSize: targetSize,
         contentMode: .aspectFill,
         options: options,
-        resultHandler: { (image: UIImage?, info: [AnyHashable : Any]?) in
+        resultHandler: { (image: UIImage?, info: [AnyHashable: Any]?) in
             DispatchQueue.main.async(execute: {
                 completion(image)
             })
@@ -34,7 +33,7 @@ func getFullSizeImage(for asset: PHAsset, completion: @escaping (UIImage?, [AnyH
         targetSize: PHImageManagerMaximumSize,
         contentMode: .aspectFit,
         options: options,
-        resultHandler: { (image: UIImage?, info: [AnyHashable : Any]?) in
+        resultHandler: { (image: UIImage?, info: [AnyHashable: Any]?) in
             DispatchQueue.main.async(execute: {
                 completion(image, info)
             })

@@ -12,7 +12,7 @@ func getVideoAsset(for asset: PHAsset, completion: @escaping (AVAsset?, [AnyHash
     PHImageManager.default().requestAVAsset(
         forVideo: asset,
         options: options,
-        resultHandler: { (avAsset: AVAsset?, audioMix: AVAudioMix?, info: [AnyHashable : Any]?) in
+        resultHandler: { (avAsset: AVAsset?, audioMix: AVAudioMix?, info: [AnyHashable: Any]?) in
             DispatchQueue.main.async(execute: {
                 completion(avAsset, info)
             })
@@ -21,7 +21,9 @@ func getVideoAsset(for asset: PHAsset, completion: @escaping (AVAsset?, [AnyHash
 }
 
 // Get PHLivePhoto object for display
-func getLivePhoto(for asset: PHAsset, targetSize: CGSize, completion: @escaping (PHLivePhoto?, [AnyHashable: Any]?) -> Void) {
+func getLivePhoto(
+    for asset: PHAsset, targetSize: CGSize, completion: @escaping (PHLivePhoto?, [AnyHashable: Any]?) -> Void
+) {
     let options = PHLivePhotoRequestOptions()
     options.deliveryMode = .highQualityFormat
     options.isNetworkAccessAllowed = true
@@ -30,7 +32,7 @@ func getLivePhoto(for asset: PHAsset, targetSize: CGSize, completion: @escaping 
         targetSize: targetSize,
         contentMode: .aspectFit,
         options: options,
-        resultHandler: { (livePhoto: PHLivePhoto?, info: [AnyHashable : Any]?) in
+        resultHandler: { (livePhoto: PHLivePhoto?, info: [AnyHashable: Any]?) in
             DispatchQueue.main.async(execute: {
                 completion(livePhoto, info)
             })
@@ -39,8 +41,7 @@ func getLivePhoto(for asset: PHAsset, targetSize: CGSize, completion: @escaping 
 }
 
 // Extract video component from a Live Photo
-func getVideoFromLivePhoto(asset: PHAsset, completion: @escaping (AVAsset?) -> Void)
-{
+func getVideoFromLivePhoto(asset: PHAsset, completion: @escaping (AVAsset?) -> Void) {
     guard asset.mediaSubtypes.contains(.photoLive) else {
         completion(nil)
         return
@@ -66,8 +67,7 @@ func getVideoFromLivePhoto(asset: PHAsset, completion: @escaping (AVAsset?) -> V
                 DispatchQueue.main.async(execute: {
                     completion(asset)
                 })
-            }
-            else {
+            } else {
                 DispatchQueue.main.async(execute: {
                     completion(nil)
                 })

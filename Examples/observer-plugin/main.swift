@@ -53,7 +53,8 @@ final class FavoritesPlugin: NSObject, PHPhotoLibraryChangeObserver, @unchecked 
         print("favorites now: \(favorites.count)")
         fflush(stdout)
         guard let left = remaining else { return false }
-        let changed = details.insertedObjects.count + details.removedObjects.count
+        let changed =
+            details.insertedObjects.count + details.removedObjects.count
             + details.changedObjects.count
         remaining = left - changed
         return left - changed <= 0

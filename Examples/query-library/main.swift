@@ -12,9 +12,11 @@ func recentImages() -> [PHAsset] {
     options.fetchLimit = 50
     options.wantsIncrementalChangeDetails = false
     let result: PHFetchResult<PHAsset> = PHAsset.fetchAssets(with: .image, options: options)
-    result.enumerateObjects(options: [], using: { (asset, index, stop) in
-        assets.append(asset)
-    })
+    result.enumerateObjects(
+        options: [],
+        using: { (asset, index, stop) in
+            assets.append(asset)
+        })
     return assets
 }
 
@@ -56,9 +58,11 @@ func getAssetsFromAlbum(album: PHAssetCollection, limit: Int = 0) -> [PHAsset] {
     }
     let result = PHAsset.fetchAssets(in: album, options: options)
     var assets = [PHAsset]()
-    result.enumerateObjects(options: [], using: { (asset, index, stop) in
-        assets.append(asset)
-    })
+    result.enumerateObjects(
+        options: [],
+        using: { (asset, index, stop) in
+            assets.append(asset)
+        })
     return assets
 }
 
@@ -68,11 +72,13 @@ func getFolders() -> [PHCollectionList] {
     fetchOptions.sortDescriptors = [NSSortDescriptor(key: "localizedTitle", ascending: true)]
     let foldersFetchResult = PHCollectionList.fetchTopLevelUserCollections(with: fetchOptions)
     var folders = [PHCollectionList]()
-    foldersFetchResult.enumerateObjects(options: [], using: { (collection, index, stop) in
-        if let folder = collection as? PHCollectionList {
-            folders.append(folder)
-        }
-    })
+    foldersFetchResult.enumerateObjects(
+        options: [],
+        using: { (collection, index, stop) in
+            if let folder = collection as? PHCollectionList {
+                folders.append(folder)
+            }
+        })
     return folders
 }
 
@@ -82,11 +88,13 @@ func getAlbumsInFolder(folder: PHCollectionList) -> [PHAssetCollection] {
     fetchOptions.sortDescriptors = [NSSortDescriptor(key: "localizedTitle", ascending: true)]
     let albumsFetchResult = PHCollection.fetchCollections(in: folder, options: fetchOptions)
     var albums = [PHAssetCollection]()
-    albumsFetchResult.enumerateObjects(options: [], using: { (collection, index, stop) in
-        if let album = collection as? PHAssetCollection {
-            albums.append(album)
-        }
-    })
+    albumsFetchResult.enumerateObjects(
+        options: [],
+        using: { (collection, index, stop) in
+            if let album = collection as? PHAssetCollection {
+                albums.append(album)
+            }
+        })
     return albums
 }
 
@@ -107,12 +115,17 @@ let smartAlbums = PHAssetCollection.fetchAssetCollections(
     subtype: .any,
     options: nil
 )
-userAlbums.enumerateObjects(options: [], using: { (album, _, _) in
-    print("album \(album.localizedTitle ?? ""): \(getAssetsFromAlbum(album: album).count) assets")
-})
-smartAlbums.enumerateObjects(options: [], using: { (album, _, _) in
-    print("smart album \(album.localizedTitle ?? ""): \(getAssetsFromAlbum(album: album, limit: 1000).count) assets")
-})
+userAlbums.enumerateObjects(
+    options: [],
+    using: { (album, _, _) in
+        print("album \(album.localizedTitle ?? ""): \(getAssetsFromAlbum(album: album).count) assets")
+    })
+smartAlbums.enumerateObjects(
+    options: [],
+    using: { (album, _, _) in
+        print(
+            "smart album \(album.localizedTitle ?? ""): \(getAssetsFromAlbum(album: album, limit: 1000).count) assets")
+    })
 for folder in getFolders() {
     print("folder \(folder.localizedTitle ?? ""): \(getAlbumsInFolder(folder: folder).map { $0.localizedTitle ?? "" })")
 }

@@ -97,7 +97,8 @@ public final class PHPhotoLibrary: @unchecked Sendable {
             throw Self.photosError(error)
         }
         self.configuration = configuration
-        importDirectory = configuration.importDirectory
+        importDirectory =
+            configuration.importDirectory
             ?? url.deletingLastPathComponent().appendingPathComponent("Imports", isDirectory: true)
         do {
             try fileJournal.recover()
@@ -114,9 +115,10 @@ public final class PHPhotoLibrary: @unchecked Sendable {
     package init(database: LibraryDatabase, configuration: Configuration = Configuration()) {
         self.database = database
         self.configuration = configuration
-        importDirectory = configuration.importDirectory
+        importDirectory =
+            configuration.importDirectory
             ?? URL(fileURLWithPath: database.path ?? NSTemporaryDirectory()).deletingLastPathComponent()
-                .appendingPathComponent("Imports", isDirectory: true)
+            .appendingPathComponent("Imports", isDirectory: true)
     }
 
     /// Opens a private in-memory library (for tests and scratch work).
@@ -127,7 +129,8 @@ public final class PHPhotoLibrary: @unchecked Sendable {
             throw Self.photosError(error)
         }
         self.configuration = configuration
-        importDirectory = configuration.importDirectory
+        importDirectory =
+            configuration.importDirectory
             ?? FileManager.default.temporaryDirectory.appendingPathComponent(
                 "photos-imports-\(UUID().uuidString)", isDirectory: true)
     }
@@ -159,7 +162,8 @@ public final class PHPhotoLibrary: @unchecked Sendable {
         if let path = environment["PHOTOS_LIBRARY"], !path.isEmpty {
             return URL(fileURLWithPath: path)
         }
-        let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+        let dataHome =
+            environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
             ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.local/share"
         return URL(fileURLWithPath: dataHome).appendingPathComponent("photosd/library.sqlite")
     }
@@ -233,7 +237,9 @@ public final class PHPhotoLibrary: @unchecked Sendable {
     }
 
     func fetchAssets(_ query: AssetQuery) -> PHFetchResult<PHAsset> {
-        let read = fetching("fetching assets", fallback: nil) { try database.assetSnapshotAndOfflineRoots(matching: query) }
+        let read = fetching("fetching assets", fallback: nil) {
+            try database.assetSnapshotAndOfflineRoots(matching: query)
+        }
         if let read { noteOfflineRoots(read.offlineRoots) }
         let snapshot = read?.snapshot
         return fetchAssets(

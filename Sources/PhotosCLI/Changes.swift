@@ -63,7 +63,8 @@ extension PhotosCommand {
             var query = since.map { [("since", "\($0)")] } ?? []
             if follow { query.append(("follow", "true")) }
             let decoder = JSONDecoder()
-            let lines = options.json
+            let lines =
+                options.json
                 ? nil
                 : ChangeLines(
                     zone: LibraryOptions.timeZone(try options.configFile().file),

@@ -8,16 +8,18 @@ import PhotosWire
 /// Where a listing command reads: photosd's socket when the daemon answers for this library, else
 /// the library file. The output is the same either way, byte for byte.
 struct DaemonOptions: ParsableArguments {
-    @Option(help: ArgumentHelp(
-        "Ask photosd on this socket (default: its usual socket, when it serves this library).", valueName: "path"))
+    @Option(
+        help: ArgumentHelp(
+            "Ask photosd on this socket (default: its usual socket, when it serves this library).", valueName: "path"))
     var socket: String?
 
     @Flag(name: .customLong("no-daemon"), help: "Read the library file even when photosd answers.")
     var noDaemon = false
 
-    @Option(help: ArgumentHelp(
-        "A token for a photosd whose socket is not yours (default: $PHOTOS_TOKEN; see photos token).",
-        valueName: "token"))
+    @Option(
+        help: ArgumentHelp(
+            "A token for a photosd whose socket is not yours (default: $PHOTOS_TOKEN; see photos token).",
+            valueName: "token"))
     var token: String?
 
     @OptionGroup var owner: SocketOwnerOption
@@ -122,7 +124,9 @@ struct SocketOwnerOption: ParsableArguments {
     func trustedPeers() throws -> APIConnection.TrustedPeers {
         guard let socketOwner else { return .ownAndRoot }
         if let uid = UInt32(socketOwner) { return .ownRootAnd(uid) }
-        guard let entry = getpwnam(socketOwner) else { throw ValidationError("--socket-owner: no user named \(socketOwner)") }
+        guard let entry = getpwnam(socketOwner) else {
+            throw ValidationError("--socket-owner: no user named \(socketOwner)")
+        }
         return .ownRootAnd(entry.pointee.pw_uid)
     }
 }

@@ -34,15 +34,17 @@ extension PhotosCommand {
             static func help(for value: Self) -> ArgumentHelp? {
                 switch value {
                 case .original: "The original files, without edits (the default)."
-                case .current: "The asset as it looks now: an edit's render and adjustment data instead of its original."
+                case .current:
+                    "The asset as it looks now: an edit's render and adjustment data instead of its original."
                 }
             }
         }
 
         @OptionGroup var options: LibraryOptions
 
-        @Argument(help: ArgumentHelp(
-            "The assets: identifiers, unique prefixes of them, or paths of their files.", valueName: "asset"))
+        @Argument(
+            help: ArgumentHelp(
+                "The assets: identifiers, unique prefixes of them, or paths of their files.", valueName: "asset"))
         var identifiers: [String] = []
 
         @OptionGroup var query: QueryOptions
@@ -177,7 +179,8 @@ extension PhotosCommand {
                 // Only the copies this run made are removed: they are the command's, not the user's.
                 for copy in written { try? ResourceFileCopy.removeCopy(copy.path) }
                 let reason = (error as? PHPhotosError)?.message ?? "\(error)"
-                throw CLIError("\(reason)\(written.isEmpty ? "" : "; the \(written.count) copied before it were removed")")
+                throw CLIError(
+                    "\(reason)\(written.isEmpty ? "" : "; the \(written.count) copied before it were removed")")
             }
             return written
         }
@@ -207,7 +210,9 @@ extension PhotosCommand {
         /// The files of a version and their names: the originals; or, as the asset looks now, an
         /// edit's render in its original's place under the original's name with the render's
         /// extension, and its adjustment data under the same name with `.AAE`.
-        static func files(of resources: [PHAssetResource], version: Version) -> [(resource: PHAssetResource, name: String)] {
+        static func files(of resources: [PHAssetResource], version: Version) -> [(
+            resource: PHAssetResource, name: String
+        )] {
             let originals = resources.filter { !PHAssetResourceType.editTypes.contains($0.type) }
             guard version == .current else { return originals.map { ($0, $0.originalFilename) } }
             var files: [(resource: PHAssetResource, name: String)] = []

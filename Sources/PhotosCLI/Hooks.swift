@@ -218,7 +218,8 @@ enum HookStatusTable {
             ["HOOK", "STATE", "CURSOR", "LAG", "RUNS", "LAST RUN", "LAST EXIT"],
             statuses.map { status in
                 [
-                    status.name, status.state, status.cursor.map(String.init) ?? "-", status.lag.map(String.init) ?? "-",
+                    status.name, status.state, status.cursor.map(String.init) ?? "-",
+                    status.lag.map(String.init) ?? "-",
                     "\(status.runs)", status.lastRunAt ?? "-",
                     status.lastOutcome ?? "-",
                 ]

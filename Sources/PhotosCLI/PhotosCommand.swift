@@ -16,7 +16,10 @@ struct PhotosCommand: AsyncParsableCommand {
             $XDG_DATA_HOME/photosd/library.sqlite (the one PHPhotoLibrary.shared() uses): the rule photosd follows too.
             """,
         version: "photos \(PhotosVersion.current)",
-        subcommands: [Scan.self, Assets.self, Albums.self, Folders.self, Rejected.self, Duplicates.self, Thumbnail.self, Export.self, Changes.self, WatchQuery.self, Status.self, Hooks.self, Token.self, Completion.self]
+        subcommands: [
+            Scan.self, Assets.self, Albums.self, Folders.self, Rejected.self, Duplicates.self, Thumbnail.self,
+            Export.self, Changes.self, WatchQuery.self, Status.self, Hooks.self, Token.self, Completion.self,
+        ]
     )
 }
 
@@ -25,9 +28,11 @@ struct LibraryOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The library file.", valueName: "file"))
     var library: String?
 
-    @Option(name: .long, help: ArgumentHelp(
-        "photosd's config file, for its library, socket and hooks (default: $XDG_CONFIG_HOME/photosd/config.toml).",
-        valueName: "file"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "photosd's config file, for its library, socket and hooks (default: $XDG_CONFIG_HOME/photosd/config.toml).",
+            valueName: "file"))
     var config: String?
 
     @Flag(name: .long, help: "Print one JSON object per line instead of a table.")
@@ -48,7 +53,8 @@ struct LibraryOptions: ParsableArguments {
     /// `$PHOTOS_LIBRARY`, the config's `library`, the library photosd serves on its usual socket,
     /// the default.
     func locate(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> LibraryLocation {
-        try LibraryOptions.locate(library: library, config: configFile(environment: environment), environment: environment)
+        try LibraryOptions.locate(
+            library: library, config: configFile(environment: environment), environment: environment)
     }
 
     /// The rule, for a command with options of its own (`photos scan`).
@@ -74,7 +80,8 @@ struct LibraryOptions: ParsableArguments {
         let config = try configFile(environment: environment)
         let location = Self.locate(library: library, config: config, environment: environment)
         guard FileManager.default.fileExists(atPath: location.path) else {
-            throw CLIError(Self.missing(location, socket: DaemonOptions.usualSocket(config.file, environment: environment)))
+            throw CLIError(
+                Self.missing(location, socket: DaemonOptions.usualSocket(config.file, environment: environment)))
         }
         // The config's time zone for dates without an offset, as photosd reads it: without it, the
         // file printed a date in the system's zone that the daemon printed in the config's.
@@ -98,7 +105,8 @@ struct LibraryOptions: ParsableArguments {
         let message = "no library at \(location)"
         if case .daemon = location.source {
         } else if let served = DaemonOptions.servedLibrary(socket: socket) {
-            return message + "; photosd on \(socket) serves \(served) (pass --library \(served), or the --config it runs with)"
+            return message
+                + "; photosd on \(socket) serves \(served) (pass --library \(served), or the --config it runs with)"
         }
         return message + " (make one with `photos scan` or photosd, or pass --library or --config)"
     }

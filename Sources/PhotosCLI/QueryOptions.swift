@@ -25,9 +25,10 @@ struct QueryOptions: ParsableArguments {
     @Flag(help: "Include every burst member, not only representatives.")
     var includeAllBursts = false
 
-    @Option(help: ArgumentHelp(
-        "Only the assets of this album: its identifier (or a unique prefix), or the directory it mirrors.",
-        valueName: "album"))
+    @Option(
+        help: ArgumentHelp(
+            "Only the assets of this album: its identifier (or a unique prefix), or the directory it mirrors.",
+            valueName: "album"))
     var album: String?
 
     func validate() throws {

@@ -25,9 +25,11 @@ extension PhotosCommand {
         @Option(name: .long, help: ArgumentHelp("The library file (created if missing).", valueName: "file"))
         var library: String?
 
-        @Option(name: .long, help: ArgumentHelp(
-            "photosd's config file, for its library (default: $XDG_CONFIG_HOME/photosd/config.toml).",
-            valueName: "file"))
+        @Option(
+            name: .long,
+            help: ArgumentHelp(
+                "photosd's config file, for its library (default: $XDG_CONFIG_HOME/photosd/config.toml).",
+                valueName: "file"))
         var config: String?
 
         @Flag(help: "Print the summary as JSON.")
@@ -72,12 +74,15 @@ extension PhotosCommand {
             let shown = Mutex(start)
             let report = try FolderScanner(database: database, timeZone: zone).scan(roots: roots) { progress in
                 let now = ContinuousClock.now
-                guard interactive, shown.withLock({ shown in
-                    guard now - shown >= .milliseconds(100) else { return false }
-                    shown = now
-                    return true
-                }) else { return }
-                let seconds = Double((now - start).components.attoseconds) / 1e18 + Double((now - start).components.seconds)
+                guard interactive,
+                    shown.withLock({ shown in
+                        guard now - shown >= .milliseconds(100) else { return false }
+                        shown = now
+                        return true
+                    })
+                else { return }
+                let seconds =
+                    Double((now - start).components.attoseconds) / 1e18 + Double((now - start).components.seconds)
                 let rate = seconds > 0 ? Int(Double(progress.seen) / seconds) : 0
                 FileHandle.standardError.write(
                     Data(
@@ -98,12 +103,14 @@ extension PhotosCommand {
                 return
             }
             let elapsed = ContinuousClock.now - start
-            FileHandle.standardError.write(Data("""
-                scanned \(report.seen) files in \(elapsed): \(report.ingested) ingested, \(report.updated) updated, \
-                \(report.moved) moved, \(report.removed) removed, \(report.rejected) rejected, \
-                \(report.unchanged) unchanged, \(report.skipped) not media
+            FileHandle.standardError.write(
+                Data(
+                    """
+                    scanned \(report.seen) files in \(elapsed): \(report.ingested) ingested, \(report.updated) updated, \
+                    \(report.moved) moved, \(report.removed) removed, \(report.rejected) rejected, \
+                    \(report.unchanged) unchanged, \(report.skipped) not media
 
-                """.utf8))
+                    """.utf8))
             if !report.stillChanging.isEmpty {
                 FileHandle.standardError.write(
                     Data("\(report.stillChanging.count) files were still being written; scan again later:\n".utf8))
@@ -122,7 +129,8 @@ extension PhotosCommand {
                             + "folders are kept, unavailable, until it can be read\n").utf8))
             }
             if report.rejected > 0 {
-                FileHandle.standardError.write(Data("see `photos rejected` for the files that could not be read\n".utf8))
+                FileHandle.standardError.write(
+                    Data("see `photos rejected` for the files that could not be read\n".utf8))
             }
             if let failed { throw failed }
         }

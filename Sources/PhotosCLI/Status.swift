@@ -55,10 +55,13 @@ extension PhotosCommand {
                 print("  \(library.reason ?? "unknown reason")")
             }
             Output.table(["ROOT", "STATE", "REASON"], status.roots.map { [$0.path, $0.state, $0.reason ?? "-"] })
-            print("watches: \(status.watches) of \(status.watchBudget) allowed; \(status.unwatchedDirectories) directories not watched")
+            print(
+                "watches: \(status.watches) of \(status.watchBudget) allowed; \(status.unwatchedDirectories) directories not watched"
+            )
             print("queue: \(status.queueDepth) changes waiting to settle")
-            print("since start: \(status.ingested) ingested, \(status.updated) updated, \(status.moved) moved, "
-                + "\(status.removed) removed, \(status.rejected) rejected")
+            print(
+                "since start: \(status.ingested) ingested, \(status.updated) updated, \(status.moved) moved, "
+                    + "\(status.removed) removed, \(status.rejected) rejected")
             if let startup = status.startup { print(startup.summary) }
             if !status.lastErrors.isEmpty {
                 print("last errors:")
@@ -87,7 +90,8 @@ extension PhotosCommand {
         static func describe(_ thumbnails: ThumbnailStatus) -> String {
             func megabytes(_ bytes: Int) -> String { "\((bytes + (1 << 19)) >> 20) MB" }
             let sizes = thumbnails.sizes.map(String.init).joined(separator: ", ")
-            let cache = thumbnails.bytes.map { "\(megabytes($0)) of \(megabytes(thumbnails.maximumBytes))" }
+            let cache =
+                thumbnails.bytes.map { "\(megabytes($0)) of \(megabytes(thumbnails.maximumBytes))" }
                 ?? "not counted yet, bound \(megabytes(thumbnails.maximumBytes))"
             return "thumbnails (\(sizes) px): \(thumbnails.made) made, \(thumbnails.kept) kept already, "
                 + "\(thumbnails.failed) failed; photos from before the start: \(thumbnails.photosAtStartDone) of "

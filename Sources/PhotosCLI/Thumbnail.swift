@@ -17,8 +17,10 @@ extension PhotosCommand {
 
         @OptionGroup var options: LibraryOptions
 
-        @Argument(help: ArgumentHelp(
-            "The asset: its local identifier, a unique prefix of it, or the path of one of its files.", valueName: "asset"))
+        @Argument(
+            help: ArgumentHelp(
+                "The asset: its local identifier, a unique prefix of it, or the path of one of its files.",
+                valueName: "asset"))
         var identifier: String
 
         @Option(

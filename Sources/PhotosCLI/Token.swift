@@ -33,13 +33,16 @@ extension PhotosCommand.Token {
         @Option(help: ArgumentHelp("read-write, read-only, add-only or limited.", valueName: "level"))
         var access: String
 
-        @Option(name: .customLong("album"), help: ArgumentHelp(
-            "An album a limited token sees (its identifier or a unique prefix, or the directory it mirrors). Repeatable.",
-            valueName: "id"))
+        @Option(
+            name: .customLong("album"),
+            help: ArgumentHelp(
+                "An album a limited token sees (its identifier or a unique prefix, or the directory it mirrors). Repeatable.",
+                valueName: "id"))
         var albums: [String] = []
 
-        @Option(help: ArgumentHelp(
-            "How long it lasts: 30d, 12h, 15m, 90s, 2w (default: until revoked).", valueName: "duration"))
+        @Option(
+            help: ArgumentHelp(
+                "How long it lasts: 30d, 12h, 15m, 90s, 2w (default: until revoked).", valueName: "duration"))
         var expires: String?
 
         @Option(help: ArgumentHelp("A name to tell it by.", valueName: "text"))

@@ -9,7 +9,8 @@ extension PhotosCommand {
     struct WatchQuery: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "watch-query",
-            abstract: "Fetch assets, albums or folders through photosd, then print each change to the result as it happens.",
+            abstract:
+                "Fetch assets, albums or folders through photosd, then print each change to the result as it happens.",
             discussion: """
                 Asks the running photosd (POST /v1/queries on its socket) and keeps the answer open. Lines \
                 are tab-separated, each starting with the change token:
@@ -30,8 +31,9 @@ extension PhotosCommand {
         @Option(help: ArgumentHelp("photosd's socket (default: $XDG_RUNTIME_DIR/photosd.sock).", valueName: "path"))
         var socket: String?
 
-        @Option(help: ArgumentHelp(
-            "A token for a photosd whose socket is not yours (default: $PHOTOS_TOKEN).", valueName: "token"))
+        @Option(
+            help: ArgumentHelp(
+                "A token for a photosd whose socket is not yours (default: $PHOTOS_TOKEN).", valueName: "token"))
         var token: String?
 
         @OptionGroup var owner: SocketOwnerOption
@@ -66,7 +68,8 @@ extension PhotosCommand {
                 if let type { options["type"] = type }
             }
             if folders { options["of"] = "folders" }
-            return [UInt8]((try? JSONSerialization.data(withJSONObject: options, options: [.sortedKeys])) ?? Data("{}".utf8))
+            return [UInt8](
+                (try? JSONSerialization.data(withJSONObject: options, options: [.sortedKeys])) ?? Data("{}".utf8))
         }
 
         func run() throws {
@@ -96,7 +99,8 @@ extension PhotosCommand {
                 throw CLIError(error.description)
             }
             guard head.status == 200 else {
-                let reply = APIConnection.Reply(status: head.status, headers: head.headers, body: try connection.readAll())
+                let reply = APIConnection.Reply(
+                    status: head.status, headers: head.headers, body: try connection.readAll())
                 throw CLIError(reply.errorMessage)
             }
             let decoder = JSONDecoder()
@@ -122,7 +126,8 @@ extension PhotosCommand {
             }
             func placed(_ kind: String, _ token: Int64, _ index: Int, _ collection: CollectionDescription?) {
                 let title = collection?.localizedTitle ?? "-"
-                Swift.print("\(token)\t\(kind)\t\(index)\t\(collection?.localIdentifier ?? "-")\t\(Output.escaped(title))")
+                Swift.print(
+                    "\(token)\t\(kind)\t\(index)\t\(collection?.localIdentifier ?? "-")\t\(Output.escaped(title))")
             }
             func listing(_ listing: API.LiveQueryRecord.Listing, _ token: Int64) {
                 if let collections = listing.albums ?? listing.folders {

@@ -266,7 +266,8 @@ public final class APIConnection: @unchecked Sendable {
 
     /// One request; the connection closes after the reply.
     public static func request(
-        _ socket: String, _ method: String = "GET", _ target: String, headers: [String: String] = [:], body: [UInt8] = [],
+        _ socket: String, _ method: String = "GET", _ target: String, headers: [String: String] = [:],
+        body: [UInt8] = [],
         trusting peers: TrustedPeers = .ownAndRoot
     ) throws -> Reply {
         let client = try APIConnection(socket: socket, trusting: peers)
@@ -286,18 +287,24 @@ public final class APIConnection: @unchecked Sendable {
         while sent < request.count { sent += try request[sent...].withUnsafeBytes { try write($0) } }
         let statusLine = try readLine()
         let parts = statusLine.split(separator: " ", maxSplits: 2)
-        guard parts.count >= 2, let status = Int(parts[1]) else { throw ConnectionError("bad status line \(statusLine)") }
+        guard parts.count >= 2, let status = Int(parts[1]) else {
+            throw ConnectionError("bad status line \(statusLine)")
+        }
         var fields: [String: String] = [:]
         while true {
             let line = try readLine()
             if line.isEmpty { break }
             if let colon = line.firstIndex(of: ":") {
-                fields[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+                fields[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
+                    in: .whitespaces)
             }
         }
         chunked = fields["transfer-encoding"]?.lowercased() == "chunked"
-        if !chunked, let length = fields["content-length"].flatMap(Int.init) { chunkLeft = length }
-        else if !chunked { chunkLeft = Int.max }
+        if !chunked, let length = fields["content-length"].flatMap(Int.init) {
+            chunkLeft = length
+        } else if !chunked {
+            chunkLeft = Int.max
+        }
         if !chunked, chunkLeft == 0 { ended = true }
         return (status, fields)
     }
@@ -411,4 +418,3 @@ public final class APIConnection: @unchecked Sendable {
         return true
     }
 }
-

@@ -145,7 +145,8 @@ final class TLSSession {
         case SSL_ERROR_ZERO_RETURN:
             reason = "the server closed the TLS session"
         case SSL_ERROR_SYSCALL:
-            reason = Self.queuedReason()
+            reason =
+                Self.queuedReason()
                 ?? (code == 0 ? "connection closed by the server" : String(cString: strerror(code)))
         default:
             let verified = photos_SSL_get_verify_result(ssl)

@@ -97,7 +97,8 @@ extension ConfigFile {
             if let zone = try keys.decodeIfPresent(String.self, forKey: .timeZone) {
                 guard TimeZone(identifier: zone) != nil else {
                     throw keys.problem(
-                        .invalidValue, .timeZone, "must be a time zone identifier such as Europe/Paris, not \"\(zone)\"")
+                        .invalidValue, .timeZone, "must be a time zone identifier such as Europe/Paris, not \"\(zone)\""
+                    )
                 }
                 config.timeZone = zone
             }
@@ -105,7 +106,8 @@ extension ConfigFile {
             if let socket = try keys.decodeIfPresent(String.self, forKey: .socket) {
                 guard socket.isEmpty || socket.hasPrefix("/") else {
                     throw keys.problem(
-                        .invalidValue, .socket, "must be an absolute path, or \"\" to turn the API off, not \"\(socket)\"")
+                        .invalidValue, .socket,
+                        "must be an absolute path, or \"\" to turn the API off, not \"\(socket)\"")
                 }
                 config.socket = socket
             }
@@ -247,7 +249,8 @@ extension ConfigFile {
                     .invalidValue, .url, "give either command or url, not both: a hook runs a program or POSTs")
             case (.some(let command), nil):
                 if let secretKey {
-                    throw keys.problem(.invalidValue, secretKey.key, "signs a webhook's POST: only a hook with a url has one")
+                    throw keys.problem(
+                        .invalidValue, secretKey.key, "signs a webhook's POST: only a hook with a url has one")
                 }
                 if caFile != nil {
                     throw keys.problem(
@@ -277,7 +280,8 @@ extension ConfigFile {
             let (key, text) = first
             if given.count > 1 {
                 throw keys.problem(
-                    .invalidValue, given[1].0, "give either secret or secret_file, not both (\(key.stringValue) is given too)")
+                    .invalidValue, given[1].0,
+                    "give either secret or secret_file, not both (\(key.stringValue) is given too)")
             }
             guard key == .secretFile else { return (key, WebhookSecret(Array(text.utf8))) }
             let file = source.file(text)
@@ -285,7 +289,9 @@ extension ConfigFile {
                 throw keys.problem(.invalidValue, key, "cannot read the file \(ConfigError.quote(file))")
             }
             while let last = bytes.last, last == UInt8(ascii: "\n") || last == UInt8(ascii: "\r") { bytes.removeLast() }
-            guard !bytes.isEmpty else { throw keys.problem(.invalidValue, key, "the file \(ConfigError.quote(file)) is empty") }
+            guard !bytes.isEmpty else {
+                throw keys.problem(.invalidValue, key, "the file \(ConfigError.quote(file)) is empty")
+            }
             return (key, WebhookSecret(bytes))
         }
 
@@ -324,7 +330,8 @@ extension Decoder {
         if let first = unknown.min(by: { ($0.line, $0.key) < ($1.line, $1.key) }) {
             let known = Key.allCases.map(\.stringValue).joined(separator: ", ")
             throw ConfigProblem(
-                code: .unknownKey, codingPath: codingPath + [AnyKey(first.key)], message: "unknown key (known: \(known))")
+                code: .unknownKey, codingPath: codingPath + [AnyKey(first.key)],
+                message: "unknown key (known: \(known))")
         }
         return try container(keyedBy: type)
     }
@@ -339,7 +346,9 @@ extension KeyedDecodingContainer where Key: ConfigKey {
     /// A whole number the key accepts (``ConfigKey/accepted``).
     func number(_ key: Key) throws -> Int? {
         guard let number = try decodeIfPresent(Int.self, forKey: key) else { return nil }
-        guard key.accepted.contains(number) else { throw problem(.invalidValue, key, "must be \(key.expected), not \(number)") }
+        guard key.accepted.contains(number) else {
+            throw problem(.invalidValue, key, "must be \(key.expected), not \(number)")
+        }
         return number
     }
 

@@ -82,7 +82,8 @@ public struct ConfigFile: Sendable, Hashable {
 
     /// The default location: `$XDG_CONFIG_HOME/photosd/config.toml` (`~/.config/photosd/config.toml`).
     public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
-        let base = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+        let base =
+            environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 }
             ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.config"
         return base + "/photosd/config.toml"
     }
@@ -143,8 +144,10 @@ public struct ConfigFile: Sendable, Hashable {
     /// Whether a hook name is 1 to 64 characters of `a-z`, `0-9` and `-`.
     public static func isValidHookName(_ name: String) -> Bool {
         (1...64).contains(name.utf8.count)
-            && name.utf8.allSatisfy { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0)
-                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || $0 == UInt8(ascii: "-") }
+            && name.utf8.allSatisfy {
+                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0)
+                    || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || $0 == UInt8(ascii: "-")
+            }
     }
 
     /// The line of a key path in the file this configuration was parsed from (`hooks[1].albums`).

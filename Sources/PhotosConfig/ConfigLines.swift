@@ -19,16 +19,21 @@ struct ConfigLines: Sendable, Hashable {
 
     /// The line of a key path written as errors name it (`hooks[1].albums`), or of its nearest enclosing key.
     func line(of key: String) -> Int? {
-        line(of: key.split(separator: ".").flatMap { part in
-            part.split(separator: "[").map { $0.hasSuffix("]") ? AnyKey(index: Int($0.dropLast())) : AnyKey(String($0)) }
-        } as [any CodingKey])
+        line(
+            of: key.split(separator: ".").flatMap { part in
+                part.split(separator: "[").map {
+                    $0.hasSuffix("]") ? AnyKey(index: Int($0.dropLast())) : AnyKey(String($0))
+                }
+            } as [any CodingKey])
     }
 
     /// The line of a coding path, or of its nearest enclosing key.
     func line(of codingPath: [any CodingKey]) -> Int? {
         for end in stride(from: codingPath.count, to: 0, by: -1) {
             let path = Array(codingPath[..<end])
-            guard let held = lines.indices.first(where: { table(through: $0)?.value(at: path) != nil }) else { continue }
+            guard let held = lines.indices.first(where: { table(through: $0)?.value(at: path) != nil }) else {
+                continue
+            }
             var first = held
             while first > 0, table(through: first - 1) == nil { first -= 1 }
             return first + 1

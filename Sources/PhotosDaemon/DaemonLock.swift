@@ -47,7 +47,8 @@ public final class DaemonLock: Sendable {
             let holder = readPID(descriptor)
             close(descriptor)
             guard number == EWOULDBLOCK else {
-                throw DaemonLockError(.unusable, library: libraryPath, path: path, reason: String(cString: strerror(number)))
+                throw DaemonLockError(
+                    .unusable, library: libraryPath, path: path, reason: String(cString: strerror(number)))
             }
             throw DaemonLockError(.held(pid: holder), library: libraryPath, path: path, reason: nil)
         }

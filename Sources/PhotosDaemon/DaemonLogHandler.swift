@@ -63,9 +63,10 @@ public struct DaemonLogHandler: LogHandler {
         var merged = self.metadata
         if let provided = metadataProvider?.get() { merged.merge(provided) { $1 } }
         if let explicit { merged.merge(explicit) { $1 } }
-        write(Self.record(
-            format: format, date: Date(), level: level, label: label, message: "\(message)", metadata: merged,
-            source: source))
+        write(
+            Self.record(
+                format: format, date: Date(), level: level, label: label, message: "\(message)", metadata: merged,
+                source: source))
     }
 
     /// One record as its line, newline included.

@@ -45,7 +45,7 @@ public struct LibraryOpener: Sendable {
                         "the library can be used again", metadata: ["library.path": "\(configuration.libraryPath)"])
                 }
                 return database
-            } catch where Self.isWorthRetrying(error) {
+            } catch  where Self.isWorthRetrying(error) {
                 let delay = backoff.failed()
                 logger.error(
                     "cannot open the library; trying again",

@@ -17,7 +17,8 @@ struct HookPayloadBuilder: Sendable {
         var deletedIDs: [String] = []
         for change in changes {
             assetIDs += change.asset.inserted + change.asset.updated
-            collectionIDs += change.assetCollection.inserted + change.assetCollection.updated
+            collectionIDs +=
+                change.assetCollection.inserted + change.assetCollection.updated
                 + change.collectionList.inserted + change.collectionList.updated
             deletedIDs += change.asset.deleted + change.assetCollection.deleted + change.collectionList.deleted
         }

@@ -56,9 +56,10 @@ struct HookPost: Sendable {
         let answer: Answer = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 Thread {
-                    continuation.resume(returning: Self.post(
-                        input, to: url, caFile: caFile, headers: headers, seconds: seconds, attempt: attempt,
-                        logger: logger))
+                    continuation.resume(
+                        returning: Self.post(
+                            input, to: url, caFile: caFile, headers: headers, seconds: seconds, attempt: attempt,
+                            logger: logger))
                 }.start()
             }
         } onCancel: {

@@ -104,7 +104,8 @@ struct HookProcess: Sendable {
         // Cancelled (the daemon stopping): SIGTERM, and SIGKILL if it has not exited after the grace.
         options.teardownSequence = [.gracefulShutDown(allowedDurationToNextStep: Self.killGrace)]
         let environment = Environment.custom(
-            Dictionary(uniqueKeysWithValues: self.environment.map { (Environment.Key(stringLiteral: $0.key), $0.value) }))
+            Dictionary(
+                uniqueKeysWithValues: self.environment.map { (Environment.Key(stringLiteral: $0.key), $0.value) }))
         let capture = Capture()
         let timeout = self.timeout
         let niceness = self.niceness
@@ -168,7 +169,8 @@ struct HookProcess: Sendable {
             }
             return Outcome(
                 termination: termination, errorTail: String(decoding: capture.tail.withLock { $0 }, as: UTF8.self),
-                outputBytes: capture.outputBytes.load(ordering: .relaxed), startedAt: startedAt, duration: clock.now - begin)
+                outputBytes: capture.outputBytes.load(ordering: .relaxed), startedAt: startedAt,
+                duration: clock.now - begin)
         } catch {
             Self.killGroup(capture.group.load(ordering: .relaxed))
             let reason = (error as? SubprocessError).map { "\($0)" } ?? "\(error)"

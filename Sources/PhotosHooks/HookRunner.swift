@@ -275,8 +275,9 @@ public final class HookRunner: Service, Sendable {
                 onEvent(.started(hook: hook.name, since: since, until: until, at: .now))
             }
             if outcome.termination == .cancelled || Task.isCancelled {
-                log.info("stopped a run; its changes are given again after the restart",
-                         metadata: ["since": "\(since)", "until": "\(until)"])
+                log.info(
+                    "stopped a run; its changes are given again after the restart",
+                    metadata: ["since": "\(since)", "until": "\(until)"])
                 return
             }
             let conclusion = await conclude(
@@ -320,8 +321,9 @@ public final class HookRunner: Service, Sendable {
             let until = try database.currentToken()
             let payload = try payloads.expired(hook: hook.name, since: since, until: until)
             refreshToken(of: hook, log: log)
-            log.warning("the hook's cursor fell out of the kept history: giving it an expired run",
-                        metadata: ["since": "\(since)"])
+            log.warning(
+                "the hook's cursor fell out of the kept history: giving it an expired run",
+                metadata: ["since": "\(since)"])
             return Run(since: since, until: until, payload: payload, expired: true)
         }
         let until = entries.last!.token
@@ -383,18 +385,21 @@ public final class HookRunner: Service, Sendable {
             return .delivered
         }
         do {
-            guard let failed = try await cursors.recordFailure(
-                hook.name, generation: generation, run: record, maxFailures: hook.maxFailures)
+            guard
+                let failed = try await cursors.recordFailure(
+                    hook.name, generation: generation, run: record, maxFailures: hook.maxFailures)
             else { return .stopped }
             if let reason = failed.parkedReason {
                 log.error("parked until `photos hooks resume \(hook.name)`", metadata: ["reason": "\(reason)"])
                 onEvent(.parked(hook: hook.name, reason: reason))
                 return .stopped
             }
-            log.warning("run failed; trying again", metadata: [
-                "outcome": "\(record.outcome)", "failures": "\(failed.failures)",
-                "retryIn": "\(backoff(afterFailures: failed.failures))",
-            ])
+            log.warning(
+                "run failed; trying again",
+                metadata: [
+                    "outcome": "\(record.outcome)", "failures": "\(failed.failures)",
+                    "retryIn": "\(backoff(afterFailures: failed.failures))",
+                ])
             return .failed(failures: failed.failures)
         } catch {
             return await pause(after: "cannot record the run", error, log: log) ? .unrecorded : .stopped

@@ -22,10 +22,11 @@ public struct WebhookSecret: Sendable, Hashable, CustomStringConvertible, Custom
     /// `sha256=` and the lower-case hex of HMAC-SHA256(secret, body).
     public func signature(of body: [UInt8]) -> String {
         let code = HMAC<SHA256>.authenticationCode(for: body, using: SymmetricKey(data: bytes))
-        return "sha256=" + code.map { byte in
-            let hex = String(byte, radix: 16)
-            return byte < 16 ? "0" + hex : hex
-        }.joined()
+        return "sha256="
+            + code.map { byte in
+                let hex = String(byte, radix: 16)
+                return byte < 16 ? "0" + hex : hex
+            }.joined()
     }
 
     public var description: String { "(secret, \(bytes.count) bytes)" }

@@ -160,7 +160,8 @@ public struct ImageRenderer: Sendable {
         else { return nil }
         let thumbnail = VipsObject(pointer)
         let size = thumbnail.size
-        guard ImageGeometry.sameProportions(size, header.size), max(size.width, size.height) * 2 >= max(whole.width, whole.height)
+        guard ImageGeometry.sameProportions(size, header.size),
+            max(size.width, size.height) * 2 >= max(whole.width, whole.height)
         else { return nil }
         if size.width <= whole.width && size.height <= whole.height { return thumbnail }
         return cphotos_vips_resize(thumbnail.pointer, Int32(whole.width), Int32(whole.height)).map(VipsObject.init)
@@ -210,8 +211,9 @@ public struct ImageRenderer: Sendable {
         return try DecodeMemory.shared.reserving(
             min(developCost, DecodeMemory.shared.budget), path: path, reason: "a camera RAW developed"
         ) { () throws(ImagingError) -> RenderedImage in
-            try develop(raw, request, framing: framing, half: half, fallback: fallback, previewProblem: previewProblem,
-                        previewEdge: previewEdge)
+            try develop(
+                raw, request, framing: framing, half: half, fallback: fallback, previewProblem: previewProblem,
+                previewEdge: previewEdge)
         }
     }
 
@@ -235,7 +237,8 @@ public struct ImageRenderer: Sendable {
         }
         var image = developed
         if image.size != framing.whole {
-            guard let scaled = cphotos_vips_resize(image.pointer, Int32(framing.whole.width), Int32(framing.whole.height))
+            guard
+                let scaled = cphotos_vips_resize(image.pointer, Int32(framing.whole.width), Int32(framing.whole.height))
             else { throw ImagingError(.failed, Vips.reason("the developed picture could not be scaled"), path: path) }
             image = VipsObject(scaled)
         }
@@ -254,7 +257,8 @@ public struct ImageRenderer: Sendable {
         case .jpeg(let data):
             image = try decode(data, orientation: raw.orientation, size: framing.whole, path: raw.path)
         case .pixels(let pixels, let size):
-            let rotation: Int32 = raw.orientation == 3 ? 180 : raw.orientation == 6 ? 90 : raw.orientation == 8 ? 270 : 0
+            let rotation: Int32 =
+                raw.orientation == 3 ? 180 : raw.orientation == 6 ? 90 : raw.orientation == 8 ? 270 : 0
             guard let turned = cphotos_vips_from_rgb(pixels, Int32(size.width), Int32(size.height), rotation),
                 let scaled = cphotos_vips_resize(turned, Int32(framing.whole.width), Int32(framing.whole.height))
             else { throw ImagingError(.failed, Vips.reason("the preview could not be scaled"), path: raw.path) }

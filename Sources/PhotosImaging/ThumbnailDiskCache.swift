@@ -114,9 +114,11 @@ public final class ThumbnailDiskCache: Sendable {
             text += "\(status.st_mtim.tv_sec).\(status.st_mtim.tv_nsec) \(target.width)x\(target.height) "
             text += "\(request.fill ? "fill" : "fit") \(request.format?.rawValue ?? "auto") q\(request.quality)"
             if let crop = request.crop {
-                text += " crop \(crop.x.bitPattern) \(crop.y.bitPattern) \(crop.width.bitPattern) \(crop.height.bitPattern)"
+                text +=
+                    " crop \(crop.x.bitPattern) \(crop.y.bitPattern) \(crop.width.bitPattern) \(crop.height.bitPattern)"
             }
-            name = Self.hex(Self.fnv1a(text.utf8, seed: 0xcbf2_9ce4_8422_2325))
+            name =
+                Self.hex(Self.fnv1a(text.utf8, seed: 0xcbf2_9ce4_8422_2325))
                 + Self.hex(Self.fnv1a(text.utf8, seed: 0x8422_2325_cbf2_9ce4))
         }
 
@@ -250,14 +252,17 @@ public final class ThumbnailDiskCache: Sendable {
     /// An entry's name: 32 hex digits, `.thumb`, in the folder of its first two.
     static func isEntryName(_ name: String, in folder: String) -> Bool {
         name.utf8.count == 38 && name.hasSuffix(".thumb") && name.hasPrefix(folder)
-            && name.utf8.prefix(32).allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
-                || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0) }
+            && name.utf8.prefix(32).allSatisfy {
+                (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
+                    || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0)
+            }
     }
 
     /// A temporary name of ``store(_:for:)``: `.tmp-PID-NUMBER`.
     static func isTemporaryName(_ name: String) -> Bool {
         let parts = name.split(separator: "-", omittingEmptySubsequences: false)
-        return parts.count == 3 && parts[0] == ".tmp" && parts[1...].allSatisfy { !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }
+        return parts.count == 3 && parts[0] == ".tmp"
+            && parts[1...].allSatisfy { !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }
     }
 
     /// Whether the file begins as every entry does (`PHTC`): what the cache removes must be
@@ -273,7 +278,8 @@ public final class ThumbnailDiskCache: Sendable {
     private static func makeDirectory(_ path: String) -> Bool {
         if mkdir(path, 0o700) == 0 || errno == EEXIST { return true }
         guard errno == ENOENT else { return false }
-        return makeDirectory((path as NSString).deletingLastPathComponent) && (mkdir(path, 0o700) == 0 || errno == EEXIST)
+        return makeDirectory((path as NSString).deletingLastPathComponent)
+            && (mkdir(path, 0o700) == 0 || errno == EEXIST)
     }
 
     private static func read(_ descriptor: Int32, count: Int) -> [UInt8]? {

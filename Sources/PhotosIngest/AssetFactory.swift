@@ -33,7 +33,8 @@ public enum AssetFactory {
         if let date = metadata.creationDate {
             record.creationDate = date.timeIntervalSince1970
             // A floating local time keeps the offset of the zone it was read in, to be shown in it.
-            record.creationDateOffset = metadata.creationDateIsFloating
+            record.creationDateOffset =
+                metadata.creationDateIsFloating
                 ? timeZone.secondsFromGMT(for: date) : metadata.creationDateOffset
             record.creationDateIsFloating = metadata.creationDateIsFloating
         } else {

@@ -58,9 +58,13 @@ struct AssetGrouping {
         var bursts = Set<String>()
         for group in groups {
             let roles: [(Int, PHAssetResourceType?)] =
-                [(group.primary, nil)] + [group.pairedVideo.map { ($0, .pairedVideo) }, group.alternatePhoto.map {
-                    ($0, .alternatePhoto)
-                }].compactMap { $0 }
+                [(group.primary, nil)]
+                + [
+                    group.pairedVideo.map { ($0, .pairedVideo) },
+                    group.alternatePhoto.map {
+                        ($0, .alternatePhoto)
+                    },
+                ].compactMap { $0 }
             guard roles.contains(where: { if case .fresh = members[$0.0] { true } else { false } }) else { continue }
             if let burst = try apply(group: roles, members: members, owners: ownerByPath) { bursts.insert(burst) }
         }
@@ -101,7 +105,8 @@ struct AssetGrouping {
             case .stored(var resource):
                 // A file keeps its row but takes the role this grouping gives it: a movie that was
                 // its own asset becomes a paired video, a RAW left alone becomes a photo.
-                let wasVideo = resource.type == PHAssetResourceType.video.rawValue
+                let wasVideo =
+                    resource.type == PHAssetResourceType.video.rawValue
                     || resource.type == PHAssetResourceType.pairedVideo.rawValue
                 let wasAudio = resource.type == PHAssetResourceType.audio.rawValue
                 resource.id = nil

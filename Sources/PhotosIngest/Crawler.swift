@@ -161,7 +161,10 @@ public struct Crawler: Sendable {
         }
         var tree = CrawledTree()
         var pending: [(CrawledDirectory, links: UInt)] = [
-            (CrawledDirectory(path: root, parent: nil, device: Int64(info.st_dev), inode: Int64(info.st_ino)), UInt(info.st_nlink))
+            (
+                CrawledDirectory(path: root, parent: nil, device: Int64(info.st_dev), inode: Int64(info.st_ino)),
+                UInt(info.st_nlink)
+            )
         ]
         var linkCounts = LinkCountedFileSystems()
         while let (directory, links) = pending.popLast() {
@@ -257,7 +260,8 @@ public struct Crawler: Sendable {
                         CrawledFile(
                             path: path, directory: directory, device: Int64(info.st_dev), inode: Int64(info.st_ino),
                             size: Int64(info.st_size),
-                            modificationTime: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1_000_000_000)))
+                            modificationTime: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1_000_000_000
+                        )))
             default:
                 continue  // Links, devices, sockets: not media.
             }

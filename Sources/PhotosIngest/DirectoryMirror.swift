@@ -415,7 +415,8 @@ struct DirectoryMirror {
         var record = CollectionRecord(
             localIdentifier: LocalIdentifier.make(list ? .collectionList : .assetCollection), isList: list,
             type: list ? PHCollectionListType.folder.rawValue : PHAssetCollectionType.album.rawValue,
-            subtype: list ? PHCollectionListSubtype.regularFolder.rawValue : PHAssetCollectionSubtype.albumRegular.rawValue,
+            subtype: list
+                ? PHCollectionListSubtype.regularFolder.rawValue : PHAssetCollectionSubtype.albumRegular.rawValue,
             title: title, parentId: parent, position: position, path: directory.path,
             createdDate: Date().timeIntervalSince1970)
         record.device = directory.device

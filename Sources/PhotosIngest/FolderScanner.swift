@@ -127,7 +127,8 @@ public final class FolderScanner: Sendable {
                 continue
             }
             try database.scanReader { reader in
-                try reconciliation.compare(ScanUnit(files: files, rows: reader.rows(in: ranges[directory]!)), reader: reader)
+                try reconciliation.compare(
+                    ScanUnit(files: files, rows: reader.rows(in: ranges[directory]!)), reader: reader)
             }
             reconciliation.sources.lookahead?.compared.insert(directory)
             try reconciliation.flush()
@@ -157,7 +158,9 @@ public final class FolderScanner: Sendable {
             if let parent = directory.parent { children[parent, default: []].append(directory.path) }
         }
         return Dictionary(
-            tree.directories.map { ($0.path, DirectoryRanges(directory: $0.path, subdirectories: children[$0.path] ?? [])) },
+            tree.directories.map {
+                ($0.path, DirectoryRanges(directory: $0.path, subdirectories: children[$0.path] ?? []))
+            },
             uniquingKeysWith: { first, _ in first })
     }
 
@@ -277,7 +280,9 @@ public final class FolderScanner: Sendable {
         var structural = false
         for directory in directories.sorted() {
             let album = try transaction.directoryAlbum(at: directory)
-            if let album, let paths = arrivals[directory], try transaction.appendArrivals(atPaths: paths, toAlbum: album) {
+            if let album, let paths = arrivals[directory],
+                try transaction.appendArrivals(atPaths: paths, toAlbum: album)
+            {
                 continue
             }
             let hasMedia = try transaction.primaryAssets(inDirectory: directory)
@@ -334,7 +339,8 @@ public final class FolderScanner: Sendable {
                 outcome = .media(try extractor.extract(path: file.path))
             } catch {
                 // A file that does not claim to be media (notes.txt, a PDF, a sidecar) is not a rejection.
-                outcome = error.code == .notMedia && !MediaSniffer.nameClaimsMedia(file.name) ? .notMedia : .rejected(error)
+                outcome =
+                    error.code == .notMedia && !MediaSniffer.nameClaimsMedia(file.name) ? .notMedia : .rejected(error)
             }
             results.withLock { $0[index] = Self.stillTheSame(file, quietTime: quietTime) ? outcome : .changing }
         }

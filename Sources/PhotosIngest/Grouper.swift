@@ -46,9 +46,11 @@ enum Grouper {
         // RAW+JPEG by base name.
         let byBase = Dictionary(grouping: order, by: { entries[$0].baseName })
         for index in order where entries[index].isImage && !entries[index].isRAW && !used.contains(index) {
-            guard let raw = byBase[entries[index].baseName]?.first(where: {
-                entries[$0].isRAW && !used.contains($0)
-            }) else { continue }
+            guard
+                let raw = byBase[entries[index].baseName]?.first(where: {
+                    entries[$0].isRAW && !used.contains($0)
+                })
+            else { continue }
             used.formUnion([index, raw])
             groups[index] = FileGroup(primary: index, alternatePhoto: raw)
         }
@@ -75,12 +77,14 @@ enum Grouper {
         }
         // Live Photos by name: short movies without a conflicting identifier.
         for still in stillCandidates() where groups[still]?.pairedVideo == nil {
-            guard let video = byBase[entries[still].baseName]?.first(where: { candidate in
-                let movie = entries[candidate]
-                return movie.isVideo && !used.contains(candidate)
-                    && (movie.duration ?? 0) <= longestNamePairedMovie
-                    && (movie.contentIdentifier == nil || entries[still].contentIdentifier == nil)
-            }) else { continue }
+            guard
+                let video = byBase[entries[still].baseName]?.first(where: { candidate in
+                    let movie = entries[candidate]
+                    return movie.isVideo && !used.contains(candidate)
+                        && (movie.duration ?? 0) <= longestNamePairedMovie
+                        && (movie.contentIdentifier == nil || entries[still].contentIdentifier == nil)
+                })
+            else { continue }
             used.insert(video)
             used.insert(still)
             groups[still, default: FileGroup(primary: still)].pairedVideo = video

@@ -77,7 +77,9 @@ struct Reconciliation {
     mutating func compare(_ unit: ScanUnit, reader: ScanReader) throws {
         let stored = unit.rows.stored
         var storedByPath = [String: Int](minimumCapacity: stored.count)
-        for (index, file) in stored.enumerated() where storedByPath[file.path] == nil { storedByPath[file.path] = index }
+        for (index, file) in stored.enumerated() where storedByPath[file.path] == nil {
+            storedByPath[file.path] = index
+        }
         // Which stored files are on disk: by index, so that each path is hashed once.
         var found = [Bool](repeating: false, count: stored.count)
         var foundPaths: Set<String> = []
@@ -346,7 +348,8 @@ struct MoveSources {
         let byInode = try reader.files(device: file.device, inode: file.inode, under: root)
             .first { $0.fileSize == file.size && isSource($0, of: file) }
         let name = file.name
-        let source = try byInode
+        let source =
+            try byInode
             ?? reader.files(size: file.size, modificationTime: file.modificationTime, under: root)
             .first { PathName.name(of: $0.path) == name && isSource($0, of: file) }
         if let source { claimed.insert(source.resourceID) }

@@ -63,7 +63,9 @@ public enum FileOperations {
         if PathBytes.withCString(path, { mkdir($0, 0o700) }) == 0 { return true }
         let code = Glibc.errno
         var info = stat()
-        if code == EEXIST, PathBytes.withCString(path, { stat($0, &info) }) == 0, (info.st_mode & S_IFMT) == S_IFDIR { return false }
+        if code == EEXIST, PathBytes.withCString(path, { stat($0, &info) }) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+            return false
+        }
         throw SystemCallError(call: "mkdir", path: path, errno: code)
     }
 
@@ -75,12 +77,16 @@ public enum FileOperations {
 
     /// `open(2)` with `O_CREAT | O_EXCL` (never an existing file), mode 0600, write-only.
     public static func createExclusively(_ path: String) throws -> Int32 {
-        try retrying("open", path) { PathBytes.withCString(path) { open($0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600) } }
+        try retrying("open", path) {
+            PathBytes.withCString(path) { open($0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600) }
+        }
     }
 
     /// `link(2)`: a second name for a file; fails with `EEXIST` rather than replace one.
     public static func link(_ existing: String, _ new: String) throws {
-        _ = try retrying("link", new) { PathBytes.withCString(existing) { old in PathBytes.withCString(new) { Glibc.link(old, $0) } } }
+        _ = try retrying("link", new) {
+            PathBytes.withCString(existing) { old in PathBytes.withCString(new) { Glibc.link(old, $0) } }
+        }
     }
 
     /// `unlink(2)`; a file already gone is not an error.
@@ -95,7 +101,9 @@ public enum FileOperations {
     /// Both names are in the library's own folder, where nothing else creates files.
     public static func renameIfAbsent(_ old: String, _ new: String) throws {
         if try identity(new) != nil { throw SystemCallError(call: "rename", path: new, errno: EEXIST) }
-        _ = try retrying("rename", new) { PathBytes.withCString(old) { from in PathBytes.withCString(new) { Glibc.rename(from, $0) } } }
+        _ = try retrying("rename", new) {
+            PathBytes.withCString(old) { from in PathBytes.withCString(new) { Glibc.rename(from, $0) } }
+        }
     }
 
     /// `fsync(2)` of a file or directory by path: its content, or its entries, reach the disk.
@@ -142,7 +150,9 @@ public enum FileOperations {
     /// With `preservingAttributes`, the copy keeps the source's permission bits (read, write and
     /// execute for owner, group and others) and its access and modification times, as `cp -p` does.
     public static func copy(_ source: String, to destination: String, preservingAttributes: Bool = false) throws {
-        let input = try retrying("open", source) { PathBytes.withCString(source) { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY) } }
+        let input = try retrying("open", source) {
+            PathBytes.withCString(source) { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY) }
+        }
         defer { close(input) }
         var info = stat()
         _ = try retrying("fstat", source) { fstat(input, &info) }

@@ -19,7 +19,9 @@ public enum ScreenRecordingNames {
         // Recording 2024-01-05 101112"), GNOME ("Screencast from 2024-01-05 10-11-12", older
         // "Screencast 2019-01-01 10:11:12"), Samsung ("Screen_Recording_20240105-101112"), Pixel
         // ("screen-20240105-101112"), Xiaomi ("Screenrecorder-2024-01-05-10-11-12").
-        for prefix in ["screen recording ", "screencast from ", "screencast ", "screen_recording_", "screen-", "screenrecorder-"]
+        for prefix in [
+            "screen recording ", "screencast from ", "screencast ", "screen_recording_", "screen-", "screenrecorder-",
+        ]
         where lower.hasPrefix(prefix) {
             return ScreenshotNames.startsWithDate(lower.dropFirst(prefix.count))
         }

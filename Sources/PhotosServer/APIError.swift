@@ -26,7 +26,8 @@ struct APIError: Error, HTTPResponseError {
     }
 
     /// A 405 for a path served with other methods, which the `Allow` header lists.
-    static func methodNotAllowed(_ method: HTTPRequest.Method, path: String, allowed: [HTTPRequest.Method]) -> APIError {
+    static func methodNotAllowed(_ method: HTTPRequest.Method, path: String, allowed: [HTTPRequest.Method]) -> APIError
+    {
         let names = allowed.map(\.rawValue).joined(separator: ", ")
         var error = APIError(.methodNotAllowed, "\(method.rawValue) is not served at \(path); it answers \(names)")
         error.headers[.allow] = names

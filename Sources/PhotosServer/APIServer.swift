@@ -77,7 +77,8 @@ public struct APIServer: Service {
     }
 
     /// The socket's path when neither `--socket` nor the config names one (``API/defaultSocketPath(environment:)``).
-    public static func defaultSocketPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+    public static func defaultSocketPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String
+    {
         API.defaultSocketPath(environment: environment)
     }
 
@@ -267,7 +268,8 @@ enum SocketFile {
         var info = stat()
         guard lstat(path, &info) == 0 else { return false }
         guard info.st_mode & S_IFMT == S_IFSOCK else {
-            throw APIStartError("\(path) exists and is not a socket; photosd leaves it alone (choose another with --socket)")
+            throw APIStartError(
+                "\(path) exists and is not a socket; photosd leaves it alone (choose another with --socket)")
         }
         guard !answers(path) else {
             throw APIStartError("another process serves \(path) (another photosd?); choose another with --socket")

@@ -40,7 +40,8 @@ final class CallerFile: Sendable {
     /// The one answer to every path the client may not have.
     static let refusal: APIError = APIError(
         .forbidden, photos: .accessRestricted,
-        "createAsset: the path is not a regular file this client may read (and, to move it, remove), or it is the library's own; send the file's bytes to POST /v1/uploads instead")
+        "createAsset: the path is not a regular file this client may read (and, to move it, remove), or it is the library's own; send the file's bytes to POST /v1/uploads instead"
+    )
 
     /// Opens `path` as `peer` may (see the type's table), or throws ``refusal``.
     init(path: String, peer: PeerCredentials, move: Bool, library: PHPhotoLibrary) throws(APIError) {
@@ -68,8 +69,10 @@ final class CallerFile: Sendable {
             close(opened)
             throw Self.refusal
         }
-        let isResource = (try? library.database.isResourceFile(
-            path: content, device: Int64(bitPattern: UInt64(info.st_dev)), inode: Int64(bitPattern: UInt64(info.st_ino))))
+        let isResource =
+            (try? library.database.isResourceFile(
+                path: content, device: Int64(bitPattern: UInt64(info.st_dev)),
+                inode: Int64(bitPattern: UInt64(info.st_ino))))
         guard isResource == false else {
             close(opened)
             throw Self.refusal
@@ -156,7 +159,9 @@ final class CallerFile: Sendable {
             var record = passwd()
             var found: UnsafeMutablePointer<passwd>?
             var buffer = [CChar](repeating: 0, count: 16384)
-            if getpwuid_r(peer.uid, &record, &buffer, buffer.count, &found) == 0, let found, let name = found.pointee.pw_name {
+            if getpwuid_r(peer.uid, &record, &buffer, buffer.count, &found) == 0, let found,
+                let name = found.pointee.pw_name
+            {
                 var count: Int32 = 256
                 var list = [gid_t](repeating: 0, count: Int(count))
                 if getgrouplist(name, peer.gid, &list, &count) >= 0 { groups.formUnion(list.prefix(Int(count))) }
@@ -259,7 +264,10 @@ final class CallerFile: Sendable {
                 let count = pread(source, buffer.baseAddress, min(buffer.count, Int(hole - position)), position)
                 if count < 0, errno == EINTR { continue }
                 guard count > 0 else {
-                    if count == 0 { hole = position; break }  // Shorter than it was: what is there.
+                    if count == 0 {
+                        hole = position
+                        break
+                    }  // Shorter than it was: what is there.
                     throw StagingFailure.reading(errno)
                 }
                 var written = 0

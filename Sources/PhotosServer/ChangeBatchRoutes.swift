@@ -76,13 +76,16 @@ struct ChangeBatchRoutes: Sendable {
             token = try await library.performChangesReturningToken { try applier.apply(batch) }
         } catch let failure as ChangeBatchApplier.Failure {
             files.failed(uploads)
-            var error = APIError.refusedChange(failure.error, where: "changes[\(failure.index)] (\(failure.operation)): ")
+            var error = APIError.refusedChange(
+                failure.error, where: "changes[\(failure.index)] (\(failure.operation)): ")
             if failure.operation == "createAsset" { error.body.error.message = Self.plainMessage(failure) }
             throw error
         } catch let error as PHPhotosError {
             files.failed(uploads)
             var answer = APIError.refusedChange(error, where: "")
-            if files.isEmpty == false, answer.body.error.message.contains(library.importDirectory.standardizedFileURL.path) {
+            if files.isEmpty == false,
+                answer.body.error.message.contains(library.importDirectory.standardizedFileURL.path)
+            {
                 answer.body.error.message = "the new assets' files cannot be placed (PhotoKit \(error.code.rawValue))"
             }
             throw answer
@@ -187,7 +190,8 @@ extension ChangeBatchRoutes {
     func refusal(of batch: API.ChangeBatch, access: ClientAccess, peer: PeerCredentials? = nil) throws -> String? {
         func isNew(_ value: String) -> Bool { value.hasPrefix("$") }
         for (index, operation) in batch.changes.enumerated() {
-            if case .createAsset(let fields) = operation, fields.path != nil, access.level != .readWrite || peer == nil {
+            if case .createAsset(let fields) = operation, fields.path != nil, access.level != .readWrite || peer == nil
+            {
                 return "changes[\(index)] (createAsset): a server-side path is taken only from a read-write client on "
                     + "the Unix socket; send the file's bytes to POST /v1/uploads and give createAsset its upload"
             }

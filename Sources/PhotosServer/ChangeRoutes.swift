@@ -53,7 +53,8 @@ struct ChangeRoutes: Sendable {
         let resumed = try Self.lastEventID(request, format)
         let since: Int64
         do {
-            since = try query.integer("since", in: 0...Int64.max, default: nil) ?? resumed
+            since =
+                try query.integer("since", in: 0...Int64.max, default: nil) ?? resumed
                 ?? (follow ? try database.currentToken() : 0)
         } catch let error as APIError {
             throw error
@@ -66,7 +67,8 @@ struct ChangeRoutes: Sendable {
             guard since >= floor else {
                 throw StoreError(
                     .historyExpired,
-                    "changes since token \(since) are no longer kept (history starts after \(floor)); fetch everything again")
+                    "changes since token \(since) are no longer kept (history starts after \(floor)); fetch everything again"
+                )
             }
         } catch {
             throw APIError.from(error)
@@ -77,35 +79,35 @@ struct ChangeRoutes: Sendable {
         let body = ResponseBody { writer in
             defer { slot?.close() }
             try await LeavingClient.cancelling(on: follow ? channel : nil) {
-            do {
-                let limited = access.isLimited ? ChangeScope.limited(toAlbums: access.albums) : nil
-                var scope = try limited?.selector(in: database)
-                if follow {
-                    // The feed ends when the daemon starts stopping: a stream never holds up shutdown.
-                    for try await entry in database.changeFeed(after: since).cancelOnGracefulShutdown() {
-                        for entry in try scope?.select([entry]) ?? [entry] {
-                            try await writer.write(ByteBuffer(bytes: try Self.record(entry, format)))
+                do {
+                    let limited = access.isLimited ? ChangeScope.limited(toAlbums: access.albums) : nil
+                    var scope = try limited?.selector(in: database)
+                    if follow {
+                        // The feed ends when the daemon starts stopping: a stream never holds up shutdown.
+                        for try await entry in database.changeFeed(after: since).cancelOnGracefulShutdown() {
+                            for entry in try scope?.select([entry]) ?? [entry] {
+                                try await writer.write(ByteBuffer(bytes: try Self.record(entry, format)))
+                            }
+                        }
+                    } else {
+                        var last = since
+                        while true {
+                            let page = try database.changes(after: last, limit: 1000)
+                            guard let newest = page.last else { break }
+                            var bytes: [UInt8] = []
+                            for entry in try scope?.select(page) ?? page { bytes += try Self.record(entry, format) }
+                            try await writer.write(ByteBuffer(bytes: bytes))
+                            last = newest.token
                         }
                     }
-                } else {
-                    var last = since
-                    while true {
-                        let page = try database.changes(after: last, limit: 1000)
-                        guard let newest = page.last else { break }
-                        var bytes: [UInt8] = []
-                        for entry in try scope?.select(page) ?? page { bytes += try Self.record(entry, format) }
-                        try await writer.write(ByteBuffer(bytes: bytes))
-                        last = newest.token
-                    }
+                } catch is CancellationError {
+                    // The daemon is stopping or the client left.
+                } catch {
+                    // The headers are gone: the error is the stream's last record.
+                    let failure = APIError.from(error).body
+                    let json = try WireJSON.makeEncoder().encode(failure)
+                    try? await writer.write(ByteBuffer(bytes: format.record(json, event: "error")))
                 }
-            } catch is CancellationError {
-                // The daemon is stopping or the client left.
-            } catch {
-                // The headers are gone: the error is the stream's last record.
-                let failure = APIError.from(error).body
-                let json = try WireJSON.makeEncoder().encode(failure)
-                try? await writer.write(ByteBuffer(bytes: format.record(json, event: "error")))
-            }
             }
             try await writer.finish(nil)
         }

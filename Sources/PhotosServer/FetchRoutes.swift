@@ -98,9 +98,11 @@ struct FetchRoutes: Sendable {
         options.includeAllBurstAssets = request.includeAllBursts ?? false
         let result: PHFetchResult<PHAsset>
         if let identifier = request.in {
-            guard let collection = PHAssetCollection.fetchAssetCollections(
-                withLocalIdentifiers: [identifier], options: plainOptions()
-            ).firstObject else {
+            guard
+                let collection = PHAssetCollection.fetchAssetCollections(
+                    withLocalIdentifiers: [identifier], options: plainOptions()
+                ).firstObject
+            else {
                 try requireAvailable()
                 throw APIError(.notFound, "no album \(identifier)")
             }
@@ -224,7 +226,10 @@ struct FetchRoutes: Sendable {
         // A cursor is its listing's and its client's: another endpoint, or another client (another
         // level, another token), cannot page it.
         guard let (listing, offset) = cursors.take(cursor, of: name, for: access) else {
-            throw APIError(.notFound, "no \(name) listing at cursor \(cursor) (cursors last \(Int(ListingCursors.lifetime)) s after their page)")
+            throw APIError(
+                .notFound,
+                "no \(name) listing at cursor \(cursor) (cursors last \(Int(ListingCursors.lifetime)) s after their page)"
+            )
         }
         return try page(of: listing, from: offset, size: try pageSize(query), access: access)
     }
@@ -232,7 +237,8 @@ struct FetchRoutes: Sendable {
     private func firstPage(of listing: Listing, _ query: Query, lines: Bool, access: ClientAccess) throws -> Response {
         guard lines else { return try page(of: listing, from: 0, size: try pageSize(query), access: access) }
         guard query["pageSize"] == nil else {
-            throw APIError(.badRequest, "pageSize pages the JSON listing; JSON Lines (application/x-ndjson) are the whole of it")
+            throw APIError(
+                .badRequest, "pageSize pages the JSON listing; JSON Lines (application/x-ndjson) are the whole of it")
         }
         return Self.lines(of: listing)
     }
@@ -278,7 +284,8 @@ struct FetchRoutes: Sendable {
         let unknown = query.unknown(known.union(["next", "pageSize"]))
         guard unknown.isEmpty else {
             throw APIError(
-                .badRequest, "unknown parameter\(unknown.count == 1 ? "" : "s") \(unknown.joined(separator: ", ")); "
+                .badRequest,
+                "unknown parameter\(unknown.count == 1 ? "" : "s") \(unknown.joined(separator: ", ")); "
                     + "known: \(known.union(["next", "pageSize"]).sorted().joined(separator: ", "))")
         }
     }

@@ -17,7 +17,8 @@ extension APIServer {
         if !socket.isEmpty {
             let directory = (socket as NSString).deletingLastPathComponent
             var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+            guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue
+            else {
                 throw APIStartError(
                     "the socket's directory \(directory) does not exist; photosd does not make it (make it, or choose "
                         + "another socket with --socket or the config's socket)")
@@ -30,8 +31,11 @@ extension APIServer {
     /// Binds `address` once and lets it go: the port must not be another program's.
     static func checkBind(_ address: ListenAddress) throws(APIStartError) {
         let isIPv6 = address.host.contains(":")
-        let descriptor = Glibc.socket(isIPv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard descriptor >= 0 else { throw APIStartError("cannot make a TCP socket: \(String(cString: strerror(errno)))") }
+        let descriptor = Glibc.socket(
+            isIPv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else {
+            throw APIStartError("cannot make a TCP socket: \(String(cString: strerror(errno)))")
+        }
         defer { close(descriptor) }
         // As the server binds: SO_REUSEADDR, so that a port in TIME_WAIT is not taken for a busy one.
         var one: Int32 = 1
@@ -50,7 +54,8 @@ extension APIServer {
             }
         guard result == 0 else {
             let number = errno
-            let why = number == EADDRINUSE
+            let why =
+                number == EADDRINUSE
                 ? "another program listens there; choose another port" : "photosd cannot listen there"
             throw APIStartError("\(address) is taken: \(String(cString: strerror(number))) (\(why))")
         }
@@ -63,7 +68,8 @@ extension APIServer {
     {
         let storage = UnsafeMutablePointer<Address>.allocate(capacity: 1)
         defer { storage.deallocate() }
-        UnsafeMutableRawPointer(storage).initializeMemory(as: UInt8.self, repeating: 0, count: MemoryLayout<Address>.size)
+        UnsafeMutableRawPointer(storage).initializeMemory(
+            as: UInt8.self, repeating: 0, count: MemoryLayout<Address>.size)
         fill(&storage.pointee)
         return storage.withMemoryRebound(to: sockaddr.self, capacity: 1) {
             Glibc.bind(descriptor, $0, socklen_t(MemoryLayout<Address>.size))

@@ -53,7 +53,9 @@ struct LiveQueryRoutes: Sendable {
         let unknown = Set(object.keys).subtracting(Self.allKeys)
         guard unknown.isEmpty else {
             throw APIError(
-                .badRequest, "unknown fields \(unknown.sorted().joined(separator: ", ")); known: \(Self.allKeys.sorted().joined(separator: ", "))")
+                .badRequest,
+                "unknown fields \(unknown.sorted().joined(separator: ", ")); known: \(Self.allKeys.sorted().joined(separator: ", "))"
+            )
         }
         let posted: FetchRequest
         do {
@@ -68,7 +70,8 @@ struct LiveQueryRoutes: Sendable {
         let inapplicable = Set(object.keys).subtracting(known)
         guard inapplicable.isEmpty else {
             throw APIError(
-                .badRequest, "\(inapplicable.sorted().joined(separator: ", ")) do\(inapplicable.count == 1 ? "es" : "") not "
+                .badRequest,
+                "\(inapplicable.sorted().joined(separator: ", ")) do\(inapplicable.count == 1 ? "es" : "") not "
                     + "apply to a live query of \(kind); it takes \(known.sorted().joined(separator: ", "))")
         }
         let format = StreamFormat(request)
@@ -197,13 +200,15 @@ struct LiveQueryRoutes: Sendable {
                     let descriptions = try kind.described(section, local)
                     let byIdentifier = Dictionary(
                         descriptions.map { (kind.identifier($0), $0) }, uniquingKeysWith: { first, _ in first })
-                    let identifiers = descriptions.count == local.count
+                    let identifiers =
+                        descriptions.count == local.count
                         ? descriptions.map(kind.identifier) : local.map { section.object(at: $0).localIdentifier }
                     for (offset, index) in local.enumerated() {
                         if position + offset > 0 { bytes.append(UInt8(ascii: ",")) }
                         var writer = WireJSONWriter()
                         if let object = byIdentifier[identifiers[offset]] { try kind.write(&writer, object) }
-                        bytes += Array("{\"index\":\(start + index),\"\(kind.object)\":".utf8)
+                        bytes +=
+                            Array("{\"index\":\(start + index),\"\(kind.object)\":".utf8)
                             + (writer.bytes.isEmpty ? Array("null".utf8) : writer.bytes) + [UInt8(ascii: "}")]
                     }
                     position += local.count
@@ -303,7 +308,9 @@ extension LiveKind where Object: PHCollection, Description == CollectionDescript
     static func collections(_ listing: String, _ object: String, limited: Bool = false) -> Self {
         LiveKind(
             listing: listing, object: object,
-            pages: { result, body in try result.forEachDescriptionPage { try body($0.map { $0.seen(limited: limited) }) } },
+            pages: { result, body in
+                try result.forEachDescriptionPage { try body($0.map { $0.seen(limited: limited) }) }
+            },
             described: { try $0.descriptions(at: $1).map { $0.seen(limited: limited) } }, identifier: \.localIdentifier,
             element: { $0.appendElement($1) }, write: { $0.append($1) })
     }
@@ -324,7 +331,9 @@ extension LiveKind where Object == PHCollectionList, Description == CollectionDe
 ///
 /// `@unchecked Sendable`: the sections and the descriptions sent are read and replaced only under
 /// `lock`; the kind is immutable.
-final class QueryObserver<Object: PHObject, Description: Hashable & Sendable>: PHPhotoLibraryChangeObserver, @unchecked Sendable {
+final class QueryObserver<Object: PHObject, Description: Hashable & Sendable>: PHPhotoLibraryChangeObserver,
+    @unchecked Sendable
+{
     /// One fetch result of the query, as the client holds it.
     private struct Section {
         var result: PHFetchResult<Object>

@@ -1,3 +1,4 @@
+// swift-format-ignore-file
 // Generated from openapi/photosd.yaml by scripts/openapi-json: do not edit. OpenAPIDocumentTests
 // fails while it and the YAML differ.
 

@@ -80,7 +80,8 @@ enum HealthCheck: Equatable {
     static func judge(_ status: DaemonStatus?, namingRoots: Bool = true) -> HealthCheck {
         guard let status else { return .serving(state: "starting", warnings: []) }
         if let library = status.library, library.state == "unavailable" {
-            let failures = library.consecutiveFailures == 1 ? "1 failure" : "\(library.consecutiveFailures) failures in a row"
+            let failures =
+                library.consecutiveFailures == 1 ? "1 failure" : "\(library.consecutiveFailures) failures in a row"
             return .unavailable("the library is unavailable (\(failures)): \(library.reason ?? "no reason recorded")")
         }
         let lost = status.roots.filter { !followed.contains($0.state) }

@@ -52,7 +52,8 @@ struct Query: Sendable {
     {
         guard let text = self[name] else { return value }
         guard let number = Number(text), range.contains(number) else {
-            throw APIError(.badRequest, "\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound)")
+            throw APIError(
+                .badRequest, "\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound)")
         }
         return number
     }

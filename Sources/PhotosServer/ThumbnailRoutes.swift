@@ -32,7 +32,8 @@ struct ThumbnailRoutes: Sendable {
             let unknown = query.unknown(["size", "mode", "format"])
             guard unknown.isEmpty else {
                 throw APIError(
-                    .badRequest, "unknown parameter\(unknown.count == 1 ? "" : "s") \(unknown.joined(separator: ", ")); "
+                    .badRequest,
+                    "unknown parameter\(unknown.count == 1 ? "" : "s") \(unknown.joined(separator: ", ")); "
                         + "known: format, mode, size")
             }
             if let size = query["size"] {
@@ -40,7 +41,8 @@ struct ThumbnailRoutes: Sendable {
                 guard (1...2).contains(sides.count), let width = sides[0], let height = sides.last ?? nil,
                     (1...largestSide).contains(width), (1...largestSide).contains(height)
                 else {
-                    throw APIError(.badRequest, "size wants SIDE or WIDTHxHEIGHT, 1 to \(largestSide) each, got \(size)")
+                    throw APIError(
+                        .badRequest, "size wants SIDE or WIDTHxHEIGHT, 1 to \(largestSide) each, got \(size)")
                 }
                 box = PixelSize(width: width, height: height)
             }
@@ -107,7 +109,8 @@ struct ThumbnailRoutes: Sendable {
         options.deliveryMode = .highQualityFormat
         options.resizeMode = .exact
         options.encoding = wanted.format
-        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Data, APIError>, Never>) in
+        let result = await withCheckedContinuation {
+            (continuation: CheckedContinuation<Result<Data, APIError>, Never>) in
             manager.requestImage(
                 for: asset, targetSize: CGSize(width: wanted.box.width, height: wanted.box.height),
                 contentMode: wanted.fill ? .aspectFill : .aspectFit, options: options

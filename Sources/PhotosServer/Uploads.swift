@@ -107,8 +107,12 @@ final class Uploads: Sendable {
         try pending.withLock { pending throws(APIError) in
             var taken: [String: Entry] = [:]
             for id in ids {
-                guard let entry = pending[id], entry.owner == access, Date().timeIntervalSince(entry.created) < Self.lifetime
-                else { throw APIError(.notFound, "createAsset: no upload \(id) of this client's (an upload serves one asset)") }
+                guard let entry = pending[id], entry.owner == access,
+                    Date().timeIntervalSince(entry.created) < Self.lifetime
+                else {
+                    throw APIError(
+                        .notFound, "createAsset: no upload \(id) of this client's (an upload serves one asset)")
+                }
                 taken[id] = entry
             }
             for id in ids { pending[id] = nil }

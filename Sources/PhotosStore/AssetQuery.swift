@@ -83,7 +83,8 @@ public struct AssetQuery: Sendable, Hashable {
         let clauses = clauses()
         var sql = "SELECT \(selection) FROM \(clauses.from)"
         if !clauses.conditions.isEmpty { sql += " WHERE " + clauses.conditions.joined(separator: " AND ") }
-        sql += " ORDER BY " + clauses.order.map { $0.expression + ($0.ascending ? "" : " DESC") }.joined(separator: ", ")
+        sql +=
+            " ORDER BY " + clauses.order.map { $0.expression + ($0.ascending ? "" : " DESC") }.joined(separator: ", ")
         var arguments = clauses.arguments
         if limit > 0 {
             sql += " LIMIT ?"
@@ -153,7 +154,8 @@ public struct AssetQuery: Sendable, Hashable {
             values.append(Int64(sourceTypes.rawValue).databaseValue)
         }
         if let albums {
-            conditions.append("""
+            conditions.append(
+                """
                 asset.id IN (SELECT member.assetId FROM collection_asset member \
                 JOIN collection album ON album.id = member.collectionId \
                 WHERE album.isList = 0 AND album.localIdentifier IN (SELECT value FROM json_each(?)))
@@ -170,7 +172,8 @@ public struct AssetQuery: Sendable, Hashable {
             order = naturalOrder.map { OrderTerm(expression: $0, ascending: true) }
         } else {
             // The row id breaks ties in the last key's direction, so an index on the key serves the order.
-            order = sort.map { OrderTerm(expression: Self.column(for: $0.key), ascending: $0.ascending) }
+            order =
+                sort.map { OrderTerm(expression: Self.column(for: $0.key), ascending: $0.ascending) }
                 + [OrderTerm(expression: "asset.id", ascending: sort.last!.ascending)]
         }
         return (from, conditions, StatementArguments(databaseValues: values), order)

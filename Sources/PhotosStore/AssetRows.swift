@@ -190,7 +190,8 @@ extension LibraryDatabase {
                 arguments: list),
             unavailablePaths: try String.fetchAll(
                 db.cachedStatement(
-                    sql: "SELECT path FROM root WHERE isOffline = 1 UNION SELECT path FROM unreadable_directory ORDER BY 1"
+                    sql:
+                        "SELECT path FROM root WHERE isOffline = 1 UNION SELECT path FROM unreadable_directory ORDER BY 1"
                 )))
         return try body(&rows)
     }

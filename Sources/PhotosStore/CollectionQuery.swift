@@ -128,7 +128,8 @@ public struct CollectionQuery: Sendable, Hashable {
         if sort.isEmpty {
             sql += " ORDER BY " + naturalOrder
         } else {
-            sql += " ORDER BY "
+            sql +=
+                " ORDER BY "
                 + (sort.map { Self.column(for: $0.key) + ($0.ascending ? "" : " DESC") } + ["collection.id"])
                 .joined(separator: ", ")
         }

@@ -61,7 +61,9 @@ public struct DirectoryRanges: Sendable, Hashable {
     /// Whether `path` lies in one of the ranges.
     public func contains(_ path: String) -> Bool {
         let bytes = Array(path.utf8)
-        return bounds.contains { !bytes.lexicographicallyPrecedes($0.lower) && bytes.lexicographicallyPrecedes($0.upper) }
+        return bounds.contains {
+            !bytes.lexicographicallyPrecedes($0.lower) && bytes.lexicographicallyPrecedes($0.upper)
+        }
     }
 
     /// Each range's bounds as arguments of `column >= ? AND column < ?`: one search of the column's

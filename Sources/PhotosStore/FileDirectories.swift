@@ -77,75 +77,76 @@ enum FileDirectories {
     /// its displayed size (`PHAssetResource.pixelWidth`). Two indexes of
     /// assets by date are traded for one that serves the query they were for (see below).
     static func migrate(_ db: Database) throws {
-        try db.execute(sql: """
-            CREATE TABLE directory (
-                id INTEGER PRIMARY KEY,
-                path TEXT NOT NULL UNIQUE
-            );
-            -- rtrim of every character but "/" leaves the path up to and with its last "/".
-            INSERT INTO directory (path)
-                SELECT DISTINCT rtrim(path, replace(path, '/', '')) FROM resource ORDER BY 1;
-            CREATE TABLE resource_rebuilt (
-                id INTEGER PRIMARY KEY,
-                assetId INTEGER NOT NULL REFERENCES asset(id) ON DELETE CASCADE,
-                type INTEGER NOT NULL,
-                directoryId INTEGER NOT NULL REFERENCES directory(id),
-                name TEXT NOT NULL,
-                uniformTypeIdentifier TEXT,
-                mimeType TEXT,
-                fileSize INTEGER NOT NULL DEFAULT 0,
-                -- NULL when it is the name.
-                originalFilename TEXT,
-                device INTEGER,
-                inode INTEGER,
-                modificationTime REAL,
-                contentHash TEXT,
-                contentIdentifier TEXT,
-                isLibraryOwned INTEGER NOT NULL DEFAULT 0,
-                pairingName TEXT,
-                -- The file's displayed size (PHAssetResource.pixelWidth), NULL when not known.
-                pixelWidth INTEGER,
-                pixelHeight INTEGER
-            );
-            INSERT INTO resource_rebuilt
-                SELECT r.id, r.assetId, r.type, d.id, substr(r.path, length(d.path) + 1), r.uniformTypeIdentifier,
-                    r.mimeType, r.fileSize, nullif(r.originalFilename, substr(r.path, length(d.path) + 1)), r.device,
-                    r.inode, r.modificationTime, r.contentHash, r.contentIdentifier, r.isLibraryOwned, r.pairingName,
-                    -- An unedited asset's size is its photo's or video's; other files are read again
-                    -- (or stay unknown).
-                    CASE WHEN r.type IN (1, 2) AND a.adjustmentFormatIdentifier IS NULL THEN nullif(a.pixelWidth, 0) END,
-                    CASE WHEN r.type IN (1, 2) AND a.adjustmentFormatIdentifier IS NULL THEN nullif(a.pixelHeight, 0) END
-                FROM resource r JOIN directory d ON d.path = rtrim(r.path, replace(r.path, '/', ''))
-                LEFT JOIN asset a ON a.id = r.assetId;
-            DROP TABLE resource;
-            ALTER TABLE resource_rebuilt RENAME TO resource;
-            CREATE INDEX resource_by_asset ON resource(assetId);
-            CREATE INDEX resource_by_file ON resource(directoryId, name);
-            CREATE INDEX resource_by_inode ON resource(device, inode) WHERE inode IS NOT NULL;
-            CREATE INDEX resource_by_size ON resource(fileSize);
-            CREATE INDEX resource_by_hash ON resource(contentHash) WHERE contentHash IS NOT NULL;
-            CREATE INDEX resource_by_pairing_name ON resource(pairingName);
-            CREATE INDEX resource_by_content_identifier ON resource(contentIdentifier) WHERE contentIdentifier IS NOT NULL;
+        try db.execute(
+            sql: """
+                CREATE TABLE directory (
+                    id INTEGER PRIMARY KEY,
+                    path TEXT NOT NULL UNIQUE
+                );
+                -- rtrim of every character but "/" leaves the path up to and with its last "/".
+                INSERT INTO directory (path)
+                    SELECT DISTINCT rtrim(path, replace(path, '/', '')) FROM resource ORDER BY 1;
+                CREATE TABLE resource_rebuilt (
+                    id INTEGER PRIMARY KEY,
+                    assetId INTEGER NOT NULL REFERENCES asset(id) ON DELETE CASCADE,
+                    type INTEGER NOT NULL,
+                    directoryId INTEGER NOT NULL REFERENCES directory(id),
+                    name TEXT NOT NULL,
+                    uniformTypeIdentifier TEXT,
+                    mimeType TEXT,
+                    fileSize INTEGER NOT NULL DEFAULT 0,
+                    -- NULL when it is the name.
+                    originalFilename TEXT,
+                    device INTEGER,
+                    inode INTEGER,
+                    modificationTime REAL,
+                    contentHash TEXT,
+                    contentIdentifier TEXT,
+                    isLibraryOwned INTEGER NOT NULL DEFAULT 0,
+                    pairingName TEXT,
+                    -- The file's displayed size (PHAssetResource.pixelWidth), NULL when not known.
+                    pixelWidth INTEGER,
+                    pixelHeight INTEGER
+                );
+                INSERT INTO resource_rebuilt
+                    SELECT r.id, r.assetId, r.type, d.id, substr(r.path, length(d.path) + 1), r.uniformTypeIdentifier,
+                        r.mimeType, r.fileSize, nullif(r.originalFilename, substr(r.path, length(d.path) + 1)), r.device,
+                        r.inode, r.modificationTime, r.contentHash, r.contentIdentifier, r.isLibraryOwned, r.pairingName,
+                        -- An unedited asset's size is its photo's or video's; other files are read again
+                        -- (or stay unknown).
+                        CASE WHEN r.type IN (1, 2) AND a.adjustmentFormatIdentifier IS NULL THEN nullif(a.pixelWidth, 0) END,
+                        CASE WHEN r.type IN (1, 2) AND a.adjustmentFormatIdentifier IS NULL THEN nullif(a.pixelHeight, 0) END
+                    FROM resource r JOIN directory d ON d.path = rtrim(r.path, replace(r.path, '/', ''))
+                    LEFT JOIN asset a ON a.id = r.assetId;
+                DROP TABLE resource;
+                ALTER TABLE resource_rebuilt RENAME TO resource;
+                CREATE INDEX resource_by_asset ON resource(assetId);
+                CREATE INDEX resource_by_file ON resource(directoryId, name);
+                CREATE INDEX resource_by_inode ON resource(device, inode) WHERE inode IS NOT NULL;
+                CREATE INDEX resource_by_size ON resource(fileSize);
+                CREATE INDEX resource_by_hash ON resource(contentHash) WHERE contentHash IS NOT NULL;
+                CREATE INDEX resource_by_pairing_name ON resource(pairingName);
+                CREATE INDEX resource_by_content_identifier ON resource(contentIdentifier) WHERE contentIdentifier IS NOT NULL;
 
-            -- A directory's row lives as long as a file of the library is in it.
-            CREATE TRIGGER directory_emptied AFTER DELETE ON resource
-            WHEN NOT EXISTS (SELECT 1 FROM resource WHERE directoryId = old.directoryId) BEGIN
-                DELETE FROM directory WHERE id = old.directoryId;
-            END;
-            CREATE TRIGGER directory_left AFTER UPDATE OF directoryId ON resource
-            WHEN NOT EXISTS (SELECT 1 FROM resource WHERE directoryId = old.directoryId) BEGIN
-                DELETE FROM directory WHERE id = old.directoryId;
-            END;
+                -- A directory's row lives as long as a file of the library is in it.
+                CREATE TRIGGER directory_emptied AFTER DELETE ON resource
+                WHEN NOT EXISTS (SELECT 1 FROM resource WHERE directoryId = old.directoryId) BEGIN
+                    DELETE FROM directory WHERE id = old.directoryId;
+                END;
+                CREATE TRIGGER directory_left AFTER UPDATE OF directoryId ON resource
+                WHEN NOT EXISTS (SELECT 1 FROM resource WHERE directoryId = old.directoryId) BEGIN
+                    DELETE FROM directory WHERE id = old.directoryId;
+                END;
 
-            -- Redundant: visible assets by date read asset_visible_by_creationDate (v2), all assets by
-            -- date asset_by_creationDate_only (v5). 21 bytes of every asset.
-            DROP INDEX asset_by_creationDate;
-            -- Recently Added (visible assets added in the last 30 days) is counted at every listing of
-            -- albums: through asset_by_addedDate that was a read of each asset's row for its flags,
-            -- 190 to 480 ms after an import of a million. Counted in this index alone, 63 ms.
-            -- Nothing else reads assets by their added date.
-            DROP INDEX asset_by_addedDate;
-            CREATE INDEX asset_visible_by_addedDate ON asset(addedDate) WHERE isHidden = 0 AND isBurstVisible = 1;
-            """)
+                -- Redundant: visible assets by date read asset_visible_by_creationDate (v2), all assets by
+                -- date asset_by_creationDate_only (v5). 21 bytes of every asset.
+                DROP INDEX asset_by_creationDate;
+                -- Recently Added (visible assets added in the last 30 days) is counted at every listing of
+                -- albums: through asset_by_addedDate that was a read of each asset's row for its flags,
+                -- 190 to 480 ms after an import of a million. Counted in this index alone, 63 ms.
+                -- Nothing else reads assets by their added date.
+                DROP INDEX asset_by_addedDate;
+                CREATE INDEX asset_visible_by_addedDate ON asset(addedDate) WHERE isHidden = 0 AND isBurstVisible = 1;
+                """)
     }
 }

@@ -35,7 +35,8 @@ extension LibraryDatabase {
         guard !ids.isEmpty else { return rows }
         let list = JSONText.array(ids)
         let records = try CollectionRecord.fetchAll(
-            db.cachedStatement(sql: "SELECT * FROM collection WHERE id IN (SELECT value FROM json_each(?))"), arguments: [list])
+            db.cachedStatement(sql: "SELECT * FROM collection WHERE id IN (SELECT value FROM json_each(?))"),
+            arguments: [list])
         let byID = Dictionary(uniqueKeysWithValues: records.map { ($0.id!, $0) })
 
         // The figures `info(for:)` derives one collection at a time, for all of them: members of the
@@ -56,17 +57,17 @@ extension LibraryDatabase {
         // outside LibraryDatabase.write sends the listing back to reading the members.
         let own = try Row.fetchAll(
             db.cachedStatement(
-            sql: """
-                SELECT collectionId, assetCount, startDate, endDate, dirty FROM collection_stats
-                WHERE collectionId IN (SELECT value FROM json_each(?))
-                """), arguments: [list])
+                sql: """
+                    SELECT collectionId, assetCount, startDate, endDate, dirty FROM collection_stats
+                    WHERE collectionId IN (SELECT value FROM json_each(?))
+                    """), arguments: [list])
         let children = try Row.fetchAll(
             db.cachedStatement(
-            sql: """
-                SELECT child.parentId, SUM(s.assetCount), MIN(s.startDate), MAX(s.endDate), MAX(s.dirty)
-                FROM collection child JOIN collection_stats s ON s.collectionId = child.id
-                WHERE child.parentId IN (SELECT value FROM json_each(?)) GROUP BY child.parentId
-                """), arguments: [list])
+                sql: """
+                    SELECT child.parentId, SUM(s.assetCount), MIN(s.startDate), MAX(s.endDate), MAX(s.dirty)
+                    FROM collection child JOIN collection_stats s ON s.collectionId = child.id
+                    WHERE child.parentId IN (SELECT value FROM json_each(?)) GROUP BY child.parentId
+                    """), arguments: [list])
         if (own + children).contains(where: { $0[4] == true }) {
             figures = try membersFigures(list, db)
         } else {
@@ -80,19 +81,19 @@ extension LibraryDatabase {
             var figures: [Int64: Figures] = [:]
             let own = try Row.fetchAll(
                 db.cachedStatement(
-                sql: """
-                    SELECT ca.collectionId, COUNT(*), MIN(a.creationDate), MAX(a.creationDate)
-                    FROM collection_asset ca JOIN asset a ON a.id = ca.assetId
-                    WHERE ca.collectionId IN (SELECT value FROM json_each(?)) GROUP BY ca.collectionId
-                    """), arguments: [list])
+                    sql: """
+                        SELECT ca.collectionId, COUNT(*), MIN(a.creationDate), MAX(a.creationDate)
+                        FROM collection_asset ca JOIN asset a ON a.id = ca.assetId
+                        WHERE ca.collectionId IN (SELECT value FROM json_each(?)) GROUP BY ca.collectionId
+                        """), arguments: [list])
             let children = try Row.fetchAll(
                 db.cachedStatement(
-                sql: """
-                    SELECT child.parentId, COUNT(*), MIN(a.creationDate), MAX(a.creationDate)
-                    FROM collection child JOIN collection_asset ca ON ca.collectionId = child.id
-                    JOIN asset a ON a.id = ca.assetId
-                    WHERE child.parentId IN (SELECT value FROM json_each(?)) GROUP BY child.parentId
-                    """), arguments: [list])
+                    sql: """
+                        SELECT child.parentId, COUNT(*), MIN(a.creationDate), MAX(a.creationDate)
+                        FROM collection child JOIN collection_asset ca ON ca.collectionId = child.id
+                        JOIN asset a ON a.id = ca.assetId
+                        WHERE child.parentId IN (SELECT value FROM json_each(?)) GROUP BY child.parentId
+                        """), arguments: [list])
             for row in own + children {
                 figures[row[0], default: Figures()].add(count: row[1], start: row[2], end: row[3])
             }
@@ -123,10 +124,10 @@ extension LibraryDatabase {
         if !parents.isEmpty {
             let folders = try Row.fetchAll(
                 db.cachedStatement(
-                sql: """
-                    SELECT id, localIdentifier FROM collection
-                    WHERE isList = 1 AND id IN (SELECT value FROM json_each(?))
-                    """),
+                    sql: """
+                        SELECT id, localIdentifier FROM collection
+                        WHERE isList = 1 AND id IN (SELECT value FROM json_each(?))
+                        """),
                 arguments: [JSONText.array(Array(parents))])
             for row in folders { rows.parentIdentifiers[row[0]] = row[1] }
         }

@@ -171,7 +171,9 @@ extension LibraryDatabase {
     static func ids(table: String, localIdentifiers: [String], _ db: Database) throws -> [String: Int64] {
         let rows = try Row.fetchAll(
             db.cachedStatement(
-                sql: "SELECT localIdentifier, id FROM \(table) WHERE localIdentifier IN (SELECT value FROM json_each(?))"),
+                sql:
+                    "SELECT localIdentifier, id FROM \(table) WHERE localIdentifier IN (SELECT value FROM json_each(?))"
+            ),
             arguments: [JSONText.array(localIdentifiers)])
         return Dictionary(uniqueKeysWithValues: rows.map { ($0[0], $0[1]) })
     }

@@ -31,7 +31,8 @@ extension LibraryDatabase {
             guard token >= floor else {
                 throw StoreError(
                     .historyExpired,
-                    "changes since token \(token) are no longer kept (history starts after \(floor)); fetch everything again")
+                    "changes since token \(token) are no longer kept (history starts after \(floor)); fetch everything again"
+                )
             }
             return try Self.entries(after: token, limit: limit, db)
         }
@@ -72,7 +73,8 @@ extension LibraryDatabase {
         try db.execute(sql: "DELETE FROM change WHERE token <= ?", arguments: [cutoff])
         let removed = db.changesCount
         try db.execute(sql: "DELETE FROM tombstone WHERE token <= ?", arguments: [cutoff])
-        try db.execute(sql: "UPDATE library SET prunedThrough = MAX(prunedThrough, ?) WHERE id = 1", arguments: [cutoff])
+        try db.execute(
+            sql: "UPDATE library SET prunedThrough = MAX(prunedThrough, ?) WHERE id = 1", arguments: [cutoff])
         return removed
     }
 }

@@ -68,7 +68,9 @@ public struct HookRunRecord: Sendable, Hashable {
     public var tailName: String
 
     /// A run record.
-    public init(startedAt: Double, duration: Double, outcome: String, errorTail: String? = nil, tailName: String = "stderr") {
+    public init(
+        startedAt: Double, duration: Double, outcome: String, errorTail: String? = nil, tailName: String = "stderr"
+    ) {
         self.startedAt = startedAt
         self.duration = duration
         self.outcome = outcome
@@ -81,26 +83,27 @@ extension LibraryDatabase {
     /// The table of hook cursors, and the bound on history kept for hooks that lag behind.
     static func registerHookMigration(_ migrator: inout DatabaseMigrator) {
         migrator.registerMigration("v11: hook cursors") { db in
-            try db.execute(sql: """
-                CREATE TABLE hook (
-                    name TEXT PRIMARY KEY,
-                    cursor INTEGER NOT NULL,
-                    enabled INTEGER NOT NULL DEFAULT 1,
-                    failures INTEGER NOT NULL DEFAULT 0,
-                    parkedAt REAL,
-                    parkedReason TEXT,
-                    lastRunAt REAL,
-                    lastOutcome TEXT,
-                    lastDuration REAL,
-                    lastError TEXT,
-                    runs INTEGER NOT NULL DEFAULT 0,
-                    delivered INTEGER NOT NULL DEFAULT 0,
-                    generation INTEGER NOT NULL DEFAULT 0
-                ) WITHOUT ROWID;
-                -- Entries an enabled hook has not acknowledged are kept past the library's own
-                -- history limit, up to this many (every process prunes, so the bound lives here).
-                ALTER TABLE library ADD COLUMN hookHistoryLimit INTEGER NOT NULL DEFAULT 1000000;
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE hook (
+                        name TEXT PRIMARY KEY,
+                        cursor INTEGER NOT NULL,
+                        enabled INTEGER NOT NULL DEFAULT 1,
+                        failures INTEGER NOT NULL DEFAULT 0,
+                        parkedAt REAL,
+                        parkedReason TEXT,
+                        lastRunAt REAL,
+                        lastOutcome TEXT,
+                        lastDuration REAL,
+                        lastError TEXT,
+                        runs INTEGER NOT NULL DEFAULT 0,
+                        delivered INTEGER NOT NULL DEFAULT 0,
+                        generation INTEGER NOT NULL DEFAULT 0
+                    ) WITHOUT ROWID;
+                    -- Entries an enabled hook has not acknowledged are kept past the library's own
+                    -- history limit, up to this many (every process prunes, so the bound lives here).
+                    ALTER TABLE library ADD COLUMN hookHistoryLimit INTEGER NOT NULL DEFAULT 1000000;
+                    """)
         }
     }
 
@@ -281,12 +284,15 @@ extension LibraryDatabase {
 
     /// Of these live assets, the ones that match `predicate` (nil: all) and belong to one of
     /// `albums` (nil: any album or none). Hidden assets and burst members count like any other.
-    public func assetIdentifiers(among identifiers: [String], matching predicate: SQLFragment?, inAlbums albums: [Int64]?)
+    public func assetIdentifiers(
+        among identifiers: [String], matching predicate: SQLFragment?, inAlbums albums: [Int64]?
+    )
         throws -> Set<String>
     {
         guard !identifiers.isEmpty else { return [] }
         return try read { db in
-            var sql = "SELECT asset.localIdentifier FROM asset WHERE asset.localIdentifier IN (SELECT value FROM json_each(?))"
+            var sql =
+                "SELECT asset.localIdentifier FROM asset WHERE asset.localIdentifier IN (SELECT value FROM json_each(?))"
             var arguments: StatementArguments = [JSONText.array(identifiers)]
             if let predicate {
                 sql += " AND (\(predicate.sql))"
@@ -349,6 +355,8 @@ extension LibraryDatabase {
 extension LibraryDatabase {
     /// How many change-log entries come after `token` (a hook's lag).
     public func changeCount(after token: Int64) throws -> Int {
-        try read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM change WHERE token > ?", arguments: [token]) ?? 0 }
+        try read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM change WHERE token > ?", arguments: [token]) ?? 0
+        }
     }
 }

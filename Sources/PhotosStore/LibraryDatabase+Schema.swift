@@ -61,97 +61,98 @@ extension LibraryDatabase {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
-            try db.execute(sql: """
-                CREATE TABLE asset (
-                    id INTEGER PRIMARY KEY,
-                    localIdentifier TEXT NOT NULL UNIQUE,
-                    mediaType INTEGER NOT NULL,
-                    mediaSubtypes INTEGER NOT NULL DEFAULT 0,
-                    sourceType INTEGER NOT NULL DEFAULT 1,
-                    pixelWidth INTEGER NOT NULL DEFAULT 0,
-                    pixelHeight INTEGER NOT NULL DEFAULT 0,
-                    creationDate REAL,
-                    creationDateOffset INTEGER,
-                    creationDateIsFloating INTEGER NOT NULL DEFAULT 0,
-                    modificationDate REAL,
-                    addedDate REAL NOT NULL,
-                    latitude REAL,
-                    longitude REAL,
-                    altitude REAL,
-                    duration REAL NOT NULL DEFAULT 0,
-                    isFavorite INTEGER NOT NULL DEFAULT 0,
-                    isHidden INTEGER NOT NULL DEFAULT 0,
-                    burstIdentifier TEXT,
-                    burstSelectionTypes INTEGER NOT NULL DEFAULT 0,
-                    representsBurst INTEGER NOT NULL DEFAULT 0,
-                    adjustmentFormatIdentifier TEXT,
-                    isRAW INTEGER NOT NULL DEFAULT 0,
-                    -- Shown by default: not a burst member other than the representative or a user pick.
-                    isBurstVisible INTEGER GENERATED ALWAYS AS (
-                        burstIdentifier IS NULL OR representsBurst OR (burstSelectionTypes & 2) != 0
-                    ) VIRTUAL
-                );
-                -- Covers the default fetch (visible assets by date) without touching the table.
-                CREATE INDEX asset_by_creationDate ON asset(creationDate, isHidden, isBurstVisible);
-                CREATE INDEX asset_by_addedDate ON asset(addedDate);
-                CREATE INDEX asset_by_burst ON asset(burstIdentifier) WHERE burstIdentifier IS NOT NULL;
-                CREATE INDEX asset_by_mediaType_creationDate ON asset(mediaType, creationDate);
+            try db.execute(
+                sql: """
+                    CREATE TABLE asset (
+                        id INTEGER PRIMARY KEY,
+                        localIdentifier TEXT NOT NULL UNIQUE,
+                        mediaType INTEGER NOT NULL,
+                        mediaSubtypes INTEGER NOT NULL DEFAULT 0,
+                        sourceType INTEGER NOT NULL DEFAULT 1,
+                        pixelWidth INTEGER NOT NULL DEFAULT 0,
+                        pixelHeight INTEGER NOT NULL DEFAULT 0,
+                        creationDate REAL,
+                        creationDateOffset INTEGER,
+                        creationDateIsFloating INTEGER NOT NULL DEFAULT 0,
+                        modificationDate REAL,
+                        addedDate REAL NOT NULL,
+                        latitude REAL,
+                        longitude REAL,
+                        altitude REAL,
+                        duration REAL NOT NULL DEFAULT 0,
+                        isFavorite INTEGER NOT NULL DEFAULT 0,
+                        isHidden INTEGER NOT NULL DEFAULT 0,
+                        burstIdentifier TEXT,
+                        burstSelectionTypes INTEGER NOT NULL DEFAULT 0,
+                        representsBurst INTEGER NOT NULL DEFAULT 0,
+                        adjustmentFormatIdentifier TEXT,
+                        isRAW INTEGER NOT NULL DEFAULT 0,
+                        -- Shown by default: not a burst member other than the representative or a user pick.
+                        isBurstVisible INTEGER GENERATED ALWAYS AS (
+                            burstIdentifier IS NULL OR representsBurst OR (burstSelectionTypes & 2) != 0
+                        ) VIRTUAL
+                    );
+                    -- Covers the default fetch (visible assets by date) without touching the table.
+                    CREATE INDEX asset_by_creationDate ON asset(creationDate, isHidden, isBurstVisible);
+                    CREATE INDEX asset_by_addedDate ON asset(addedDate);
+                    CREATE INDEX asset_by_burst ON asset(burstIdentifier) WHERE burstIdentifier IS NOT NULL;
+                    CREATE INDEX asset_by_mediaType_creationDate ON asset(mediaType, creationDate);
 
-                CREATE TABLE resource (
-                    id INTEGER PRIMARY KEY,
-                    assetId INTEGER NOT NULL REFERENCES asset(id) ON DELETE CASCADE,
-                    type INTEGER NOT NULL,
-                    path TEXT NOT NULL,
-                    uniformTypeIdentifier TEXT,
-                    mimeType TEXT,
-                    fileSize INTEGER NOT NULL DEFAULT 0,
-                    originalFilename TEXT NOT NULL
-                );
-                CREATE INDEX resource_by_asset ON resource(assetId);
-                CREATE INDEX resource_by_path ON resource(path);
+                    CREATE TABLE resource (
+                        id INTEGER PRIMARY KEY,
+                        assetId INTEGER NOT NULL REFERENCES asset(id) ON DELETE CASCADE,
+                        type INTEGER NOT NULL,
+                        path TEXT NOT NULL,
+                        uniformTypeIdentifier TEXT,
+                        mimeType TEXT,
+                        fileSize INTEGER NOT NULL DEFAULT 0,
+                        originalFilename TEXT NOT NULL
+                    );
+                    CREATE INDEX resource_by_asset ON resource(assetId);
+                    CREATE INDEX resource_by_path ON resource(path);
 
-                CREATE TABLE collection (
-                    id INTEGER PRIMARY KEY,
-                    localIdentifier TEXT NOT NULL UNIQUE,
-                    isList INTEGER NOT NULL,
-                    type INTEGER NOT NULL,
-                    subtype INTEGER NOT NULL,
-                    title TEXT,
-                    parentId INTEGER REFERENCES collection(id) ON DELETE CASCADE,
-                    position INTEGER NOT NULL DEFAULT 0,
-                    path TEXT,
-                    createdDate REAL NOT NULL
-                );
-                CREATE INDEX collection_by_parent ON collection(parentId, position);
-                CREATE INDEX collection_by_type ON collection(isList, type, subtype);
+                    CREATE TABLE collection (
+                        id INTEGER PRIMARY KEY,
+                        localIdentifier TEXT NOT NULL UNIQUE,
+                        isList INTEGER NOT NULL,
+                        type INTEGER NOT NULL,
+                        subtype INTEGER NOT NULL,
+                        title TEXT,
+                        parentId INTEGER REFERENCES collection(id) ON DELETE CASCADE,
+                        position INTEGER NOT NULL DEFAULT 0,
+                        path TEXT,
+                        createdDate REAL NOT NULL
+                    );
+                    CREATE INDEX collection_by_parent ON collection(parentId, position);
+                    CREATE INDEX collection_by_type ON collection(isList, type, subtype);
 
-                CREATE TABLE collection_asset (
-                    collectionId INTEGER NOT NULL REFERENCES collection(id) ON DELETE CASCADE,
-                    assetId INTEGER NOT NULL REFERENCES asset(id) ON DELETE CASCADE,
-                    position INTEGER NOT NULL,
-                    PRIMARY KEY (collectionId, assetId)
-                ) WITHOUT ROWID;
-                CREATE INDEX collection_asset_by_position ON collection_asset(collectionId, position);
-                CREATE INDEX collection_asset_by_asset ON collection_asset(assetId);
+                    CREATE TABLE collection_asset (
+                        collectionId INTEGER NOT NULL REFERENCES collection(id) ON DELETE CASCADE,
+                        assetId INTEGER NOT NULL REFERENCES asset(id) ON DELETE CASCADE,
+                        position INTEGER NOT NULL,
+                        PRIMARY KEY (collectionId, assetId)
+                    ) WITHOUT ROWID;
+                    CREATE INDEX collection_asset_by_position ON collection_asset(collectionId, position);
+                    CREATE INDEX collection_asset_by_asset ON collection_asset(assetId);
 
-                CREATE TABLE change (
-                    token INTEGER PRIMARY KEY AUTOINCREMENT,
-                    timestamp REAL NOT NULL,
-                    payload TEXT NOT NULL
-                );
+                    CREATE TABLE change (
+                        token INTEGER PRIMARY KEY AUTOINCREMENT,
+                        timestamp REAL NOT NULL,
+                        payload TEXT NOT NULL
+                    );
 
-                -- The last state of deleted objects, so that fetch results taken before a deletion
-                -- still serve them (PhotoKit's snapshots do), and change details can show them.
-                CREATE TABLE tombstone (
-                    rowId INTEGER NOT NULL,
-                    isAsset INTEGER NOT NULL,
-                    localIdentifier TEXT NOT NULL,
-                    record TEXT NOT NULL,
-                    token INTEGER NOT NULL,
-                    PRIMARY KEY (isAsset, rowId)
-                ) WITHOUT ROWID;
-                CREATE INDEX tombstone_by_token ON tombstone(token);
-                """)
+                    -- The last state of deleted objects, so that fetch results taken before a deletion
+                    -- still serve them (PhotoKit's snapshots do), and change details can show them.
+                    CREATE TABLE tombstone (
+                        rowId INTEGER NOT NULL,
+                        isAsset INTEGER NOT NULL,
+                        localIdentifier TEXT NOT NULL,
+                        record TEXT NOT NULL,
+                        token INTEGER NOT NULL,
+                        PRIMARY KEY (isAsset, rowId)
+                    ) WITHOUT ROWID;
+                    CREATE INDEX tombstone_by_token ON tombstone(token);
+                    """)
             for album in SmartAlbum.all {
                 try db.execute(
                     sql: """
@@ -170,59 +171,62 @@ extension LibraryDatabase {
             // had to sort every run of equal dates by id in a temporary B-tree: at 1M assets the ids
             // of an unfiltered fetch took 4x longer, and COUNT(*) scanned the whole table
             // (Benchmarks/photos-bench).
-            try db.execute(sql: """
-                CREATE INDEX asset_visible_by_creationDate ON asset(creationDate)
-                    WHERE isHidden = 0 AND isBurstVisible = 1;
-                """)
+            try db.execute(
+                sql: """
+                    CREATE INDEX asset_visible_by_creationDate ON asset(creationDate)
+                        WHERE isHidden = 0 AND isBurstVisible = 1;
+                    """)
         }
         migrator.registerMigration("v3: files and directories on disk") { db in
-            try db.execute(sql: """
-                -- Where a resource's file is on disk, to notice moves (same inode) and changes (size, mtime).
-                ALTER TABLE resource ADD COLUMN device INTEGER;
-                ALTER TABLE resource ADD COLUMN inode INTEGER;
-                ALTER TABLE resource ADD COLUMN modificationTime REAL;
-                CREATE INDEX resource_by_inode ON resource(device, inode) WHERE inode IS NOT NULL;
-                -- A hash of the whole content, computed only where another file has the same size:
-                -- enough to find identical files (duplicates, copies moved across devices).
-                ALTER TABLE resource ADD COLUMN contentHash TEXT;
-                -- Apple's content identifier, which pairs a Live Photo's still and movie.
-                ALTER TABLE resource ADD COLUMN contentIdentifier TEXT;
-                CREATE INDEX resource_by_size ON resource(fileSize);
-                CREATE INDEX resource_by_hash ON resource(contentHash) WHERE contentHash IS NOT NULL;
+            try db.execute(
+                sql: """
+                    -- Where a resource's file is on disk, to notice moves (same inode) and changes (size, mtime).
+                    ALTER TABLE resource ADD COLUMN device INTEGER;
+                    ALTER TABLE resource ADD COLUMN inode INTEGER;
+                    ALTER TABLE resource ADD COLUMN modificationTime REAL;
+                    CREATE INDEX resource_by_inode ON resource(device, inode) WHERE inode IS NOT NULL;
+                    -- A hash of the whole content, computed only where another file has the same size:
+                    -- enough to find identical files (duplicates, copies moved across devices).
+                    ALTER TABLE resource ADD COLUMN contentHash TEXT;
+                    -- Apple's content identifier, which pairs a Live Photo's still and movie.
+                    ALTER TABLE resource ADD COLUMN contentIdentifier TEXT;
+                    CREATE INDEX resource_by_size ON resource(fileSize);
+                    CREATE INDEX resource_by_hash ON resource(contentHash) WHERE contentHash IS NOT NULL;
 
-                -- The directory behind a directory-backed collection, to follow renames.
-                ALTER TABLE collection ADD COLUMN device INTEGER;
-                ALTER TABLE collection ADD COLUMN inode INTEGER;
-                CREATE INDEX collection_by_path ON collection(path) WHERE path IS NOT NULL;
+                    -- The directory behind a directory-backed collection, to follow renames.
+                    ALTER TABLE collection ADD COLUMN device INTEGER;
+                    ALTER TABLE collection ADD COLUMN inode INTEGER;
+                    CREATE INDEX collection_by_path ON collection(path) WHERE path IS NOT NULL;
 
-                -- Files that look like media but could not be read, with the reason.
-                CREATE TABLE rejected (
-                    path TEXT PRIMARY KEY,
-                    code TEXT NOT NULL,
-                    reason TEXT NOT NULL,
-                    fileSize INTEGER NOT NULL,
-                    modificationTime REAL NOT NULL,
-                    rejectedDate REAL NOT NULL
-                ) WITHOUT ROWID;
+                    -- Files that look like media but could not be read, with the reason.
+                    CREATE TABLE rejected (
+                        path TEXT PRIMARY KEY,
+                        code TEXT NOT NULL,
+                        reason TEXT NOT NULL,
+                        fileSize INTEGER NOT NULL,
+                        modificationTime REAL NOT NULL,
+                        rejectedDate REAL NOT NULL
+                    ) WITHOUT ROWID;
 
-                -- The directories scanned or watched, and whether they could be reached.
-                CREATE TABLE root (
-                    path TEXT PRIMARY KEY,
-                    isOffline INTEGER NOT NULL DEFAULT 0,
-                    lastScanDate REAL
-                ) WITHOUT ROWID;
-                """)
+                    -- The directories scanned or watched, and whether they could be reached.
+                    CREATE TABLE root (
+                        path TEXT PRIMARY KEY,
+                        isOffline INTEGER NOT NULL DEFAULT 0,
+                        lastScanDate REAL
+                    ) WITHOUT ROWID;
+                    """)
         }
         migrator.registerMigration("v4: change history bounds") { db in
-            try db.execute(sql: """
-                -- One row of facts about the library: its identity (tokens of another library are
-                -- refused) and the newest token pruned from the change log (older tokens expired).
-                CREATE TABLE library (
-                    id INTEGER PRIMARY KEY CHECK (id = 1),
-                    identifier TEXT NOT NULL,
-                    prunedThrough INTEGER NOT NULL DEFAULT 0
-                );
-                """)
+            try db.execute(
+                sql: """
+                    -- One row of facts about the library: its identity (tokens of another library are
+                    -- refused) and the newest token pruned from the change log (older tokens expired).
+                    CREATE TABLE library (
+                        id INTEGER PRIMARY KEY CHECK (id = 1),
+                        identifier TEXT NOT NULL,
+                        prunedThrough INTEGER NOT NULL DEFAULT 0
+                    );
+                    """)
             try db.execute(
                 sql: "INSERT INTO library (id, identifier) VALUES (1, ?)", arguments: [UUID().uuidString])
         }
@@ -244,39 +248,41 @@ extension LibraryDatabase {
             try rebuildWithAutoincrement("collection", isAsset: false, db)
         }
         migrator.registerMigration("v8: the file journal") { db in
-            try db.execute(sql: """
-                -- Files the library itself placed in its import folder: the only ones a deletion may remove.
-                ALTER TABLE resource ADD COLUMN isLibraryOwned INTEGER NOT NULL DEFAULT 0;
-                -- What is left to do on disk for a committed change block: files to put in place (a
-                -- copy staged under a temporary name, or the caller's file to move) and files to
-                -- remove. A row is written in the block's own transaction and deleted once its work is
-                -- done, so a crash in between is finished at the next open (FileJournalEntry).
-                CREATE TABLE fileJournal (
-                    id INTEGER PRIMARY KEY AUTOINCREMENT,
-                    operation TEXT NOT NULL CHECK (operation IN ('place', 'remove')),
-                    destination TEXT NOT NULL,
-                    staged TEXT,
-                    source TEXT,
-                    removeSource INTEGER NOT NULL DEFAULT 0,
-                    device INTEGER,
-                    inode INTEGER,
-                    fileSize INTEGER,
-                    modificationTime REAL,
-                    owner INTEGER NOT NULL
-                );
-                """)
+            try db.execute(
+                sql: """
+                    -- Files the library itself placed in its import folder: the only ones a deletion may remove.
+                    ALTER TABLE resource ADD COLUMN isLibraryOwned INTEGER NOT NULL DEFAULT 0;
+                    -- What is left to do on disk for a committed change block: files to put in place (a
+                    -- copy staged under a temporary name, or the caller's file to move) and files to
+                    -- remove. A row is written in the block's own transaction and deleted once its work is
+                    -- done, so a crash in between is finished at the next open (FileJournalEntry).
+                    CREATE TABLE fileJournal (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        operation TEXT NOT NULL CHECK (operation IN ('place', 'remove')),
+                        destination TEXT NOT NULL,
+                        staged TEXT,
+                        source TEXT,
+                        removeSource INTEGER NOT NULL DEFAULT 0,
+                        device INTEGER,
+                        inode INTEGER,
+                        fileSize INTEGER,
+                        modificationTime REAL,
+                        owner INTEGER NOT NULL
+                    );
+                    """)
         }
         migrator.registerMigration("v9: unreadable directories") { db in
             // A directory that exists but cannot be listed (permissions, a stale mount) is not
             // deleted: what the library had under it stays, unavailable, until it reads again.
-            try db.execute(sql: """
-                CREATE TABLE unreadable_directory (
-                    path TEXT PRIMARY KEY,
-                    code INTEGER NOT NULL,
-                    reason TEXT NOT NULL,
-                    since REAL NOT NULL
-                ) WITHOUT ROWID;
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE unreadable_directory (
+                        path TEXT PRIMARY KEY,
+                        code INTEGER NOT NULL,
+                        reason TEXT NOT NULL,
+                        since REAL NOT NULL
+                    ) WITHOUT ROWID;
+                    """)
         }
         migrator.registerMigration("v10: what deleted objects were") { db in
             // A tombstone keeps the deleted row, but an asset's files were in its resource rows,
@@ -298,10 +304,11 @@ extension LibraryDatabase {
                 let name: String = row[1]
                 try update.execute(arguments: [PairingName.of(name), row[0] as Int64])
             }
-            try db.execute(sql: """
-                CREATE INDEX resource_by_pairing_name ON resource(pairingName);
-                CREATE INDEX resource_by_content_identifier ON resource(contentIdentifier);
-                """)
+            try db.execute(
+                sql: """
+                    CREATE INDEX resource_by_pairing_name ON resource(pairingName);
+                    CREATE INDEX resource_by_content_identifier ON resource(contentIdentifier);
+                    """)
         }
         registerTokenMigration(&migrator)
         migrator.registerMigration("v14: visible favorites by date") { db in
@@ -310,10 +317,11 @@ extension LibraryDatabase {
             // enough were favorites: twenty rows read for each one kept when one in twenty is a
             // favorite, most of the cost of an API listing of 50 (photos-bench --api). With the flag
             // before the date, the favorites (or the others) are one run of this index, in order.
-            try db.execute(sql: """
-                CREATE INDEX asset_visible_by_favorite_creationDate ON asset(isFavorite, creationDate)
-                    WHERE isHidden = 0 AND isBurstVisible = 1;
-                """)
+            try db.execute(
+                sql: """
+                    CREATE INDEX asset_visible_by_favorite_creationDate ON asset(isFavorite, creationDate)
+                        WHERE isHidden = 0 AND isBurstVisible = 1;
+                    """)
         }
         migrator.registerMigration("v15: album counts and dates kept") { db in
             try CollectionStats.create(db)
@@ -351,10 +359,11 @@ extension LibraryDatabase {
             // shared one place in the index: a first scan of folders of camera names wrote each
             // directory's names all over it, and its disk writes nearly doubled (265 MB against
             // 140 at 100,000 files); by directory they arrive in order.
-            try db.execute(sql: """
-                DROP INDEX resource_by_pairing_name;
-                CREATE INDEX resource_by_directory_pairing_name ON resource(directoryId, pairingName);
-                """)
+            try db.execute(
+                sql: """
+                    DROP INDEX resource_by_pairing_name;
+                    CREATE INDEX resource_by_directory_pairing_name ON resource(directoryId, pairingName);
+                    """)
         }
         migrator.registerMigration("v23: camera make and model") { db in
             // For the predicate keys `make` and `model` (EXIF Make and Model). Photos scanned before

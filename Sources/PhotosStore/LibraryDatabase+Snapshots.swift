@@ -29,8 +29,9 @@ public enum SnapshotUpdate: Sendable {
     /// A few rows left, arrived or moved; the others kept their order. `before` and `after` are
     /// the touched rows with their positions in the old and new snapshot, in position order
     /// (the input of `OrderedDiff(oldCount:touchedBefore:touchedAfter:changed:)`).
-    case spliced(ids: [Int64], before: [(element: Int64, index: Int)], after: [(element: Int64, index: Int)],
-                 changed: Set<Int64>)
+    case spliced(
+        ids: [Int64], before: [(element: Int64, index: Int)], after: [(element: Int64, index: Int)],
+        changed: Set<Int64>)
     /// Fetched again, because too much changed or the query cannot be spliced.
     case refetched(ids: [Int64], changed: Set<Int64>)
 }
@@ -156,7 +157,8 @@ struct SnapshotSplicer {
         if !gone.isEmpty {
             let deleted = try Row.fetchAll(
                 db,
-                sql: "SELECT localIdentifier, rowId FROM tombstone WHERE isAsset = 1 AND localIdentifier IN (SELECT value FROM json_each(?))",
+                sql:
+                    "SELECT localIdentifier, rowId FROM tombstone WHERE isAsset = 1 AND localIdentifier IN (SELECT value FROM json_each(?))",
                 arguments: [JSONText.array(Array(gone))])
             for row in deleted { rows[row[0]] = row[1] }
         }
@@ -197,8 +199,9 @@ struct SnapshotSplicer {
 
         // Where each arriving row goes among the remaining ones.
         var places = [Int](repeating: 0, count: arriving.count)
-        try keys.place(arriving.map(\.key), in: remaining, lower: 0, upper: remaining.count, into: &places,
-                       range: 0..<arriving.count)
+        try keys.place(
+            arriving.map(\.key), in: remaining, lower: 0, upper: remaining.count, into: &places,
+            range: 0..<arriving.count)
         var ids: [Int64] = []
         ids.reserveCapacity(remaining.count + arriving.count)
         var after: [(element: Int64, index: Int)] = []

@@ -74,19 +74,20 @@ extension LibraryDatabase {
     /// The table of access tokens.
     static func registerTokenMigration(_ migrator: inout DatabaseMigrator) {
         migrator.registerMigration("v13: access tokens") { db in
-            try db.execute(sql: """
-                CREATE TABLE accessToken (
-                    id TEXT PRIMARY KEY,
-                    name TEXT,
-                    level TEXT NOT NULL,
-                    albumList TEXT NOT NULL DEFAULT '[]',
-                    secretHash BLOB NOT NULL UNIQUE,
-                    createdAt REAL NOT NULL,
-                    expiresAt REAL,
-                    lastUsedAt REAL,
-                    owner TEXT
-                ) WITHOUT ROWID;
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE accessToken (
+                        id TEXT PRIMARY KEY,
+                        name TEXT,
+                        level TEXT NOT NULL,
+                        albumList TEXT NOT NULL DEFAULT '[]',
+                        secretHash BLOB NOT NULL UNIQUE,
+                        createdAt REAL NOT NULL,
+                        expiresAt REAL,
+                        lastUsedAt REAL,
+                        owner TEXT
+                    ) WITHOUT ROWID;
+                    """)
         }
     }
 
@@ -97,9 +98,11 @@ extension LibraryDatabase {
     ) throws -> (token: AccessToken, secret: String) {
         let secret = AccessToken.makeSecret()
         var generator = SystemRandomNumberGenerator()
-        let id = "tok-" + (0..<6).map { _ in
-            String(format: "%02x", UInt8.random(in: .min ... .max, using: &generator))
-        }.joined()
+        let id =
+            "tok-"
+            + (0..<6).map { _ in
+                String(format: "%02x", UInt8.random(in: .min ... .max, using: &generator))
+            }.joined()
         let albumList = String(decoding: try JSONEncoder().encode(albums), as: UTF8.self)
         let token = AccessToken(
             id: id, name: name, level: level.rawValue, albumList: albumList,

@@ -29,7 +29,8 @@ extension LibraryTransaction {
         guard !rows.isEmpty else { return }
         try journalRemoval(of: rows)
         try db.execute(
-            sql: "DELETE FROM resource WHERE id IN (SELECT value FROM json_each(?)) AND type IN \(PHAssetResourceType.editTypesSQL)",
+            sql:
+                "DELETE FROM resource WHERE id IN (SELECT value FROM json_each(?)) AND type IN \(PHAssetResourceType.editTypesSQL)",
             arguments: [JSONText.array(rows.compactMap(\.id))])
     }
 

@@ -77,7 +77,8 @@ extension LibraryTransaction {
         var files: [StoredFile] = []
         while try cursor.next() != nil {
             let path = sqlite3_column_text(row, 3).map { text in
-                String(decoding: UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(row, 3))), as: UTF8.self)
+                String(
+                    decoding: UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(row, 3))), as: UTF8.self)
             }
             files.append(
                 StoredFile(
@@ -98,7 +99,8 @@ extension LibraryTransaction {
     /// The directory-backed album of a directory, if any.
     public func directoryAlbum(at path: String) throws -> CollectionRecord? {
         try CollectionRecord.fetchOne(
-            db.cachedStatement(sql: "SELECT * FROM collection WHERE path = ? AND isList = 0 LIMIT 1"), arguments: [path])
+            db.cachedStatement(sql: "SELECT * FROM collection WHERE path = ? AND isList = 0 LIMIT 1"), arguments: [path]
+        )
     }
 
     /// Points a resource at its file's new place (a move keeps the asset).
@@ -139,7 +141,8 @@ extension LibraryTransaction {
             sql: """
                 SELECT * FROM asset WHERE id IN (SELECT value FROM json_each(?)) AND (mediaSubtypes & ?) != 0
                 AND NOT EXISTS (SELECT 1 FROM resource WHERE assetId = asset.id AND type = ?)
-                """, arguments: [affected, PHAssetMediaSubtype.photoLive.rawValue, PHAssetResourceType.pairedVideo.rawValue])
+                """,
+            arguments: [affected, PHAssetMediaSubtype.photoLive.rawValue, PHAssetResourceType.pairedVideo.rawValue])
         for var asset in unpaired {
             asset.mediaSubtypes &= ~Int64(PHAssetMediaSubtype.photoLive.rawValue)
             try updateAsset(asset, properties: ["mediaSubtypes"])
@@ -161,7 +164,9 @@ extension LibraryTransaction {
     public func resources(ofAsset assetID: Int64) throws -> [ResourceRecord] {
         try ResourceRecord.fetchAll(
             db.cachedStatement(
-                sql: "SELECT \(FileDirectories.columns) FROM \(FileDirectories.join) WHERE r.assetId = ? ORDER BY r.type"),
+                sql:
+                    "SELECT \(FileDirectories.columns) FROM \(FileDirectories.join) WHERE r.assetId = ? ORDER BY r.type"
+            ),
             arguments: [assetID])
     }
 
@@ -308,7 +313,9 @@ extension LibraryTransaction {
             asked = (names, identifiers)
             let rows = try ResourceRecord.fetchAll(
                 statement,
-                arguments: pathArguments + arguments + [JSONText.array(Array(names)), JSONText.array(Array(identifiers))]
+                arguments: pathArguments + arguments + [
+                    JSONText.array(Array(names)), JSONText.array(Array(identifiers)),
+                ]
                     + arguments)
             for resource in rows where found[resource.path] == nil {
                 found[resource.path] = resource
@@ -364,6 +371,7 @@ extension LibraryTransaction {
             arguments: [assetID] + arguments)
         // An asset left with nothing is deleted with its rows, which its tombstone describes.
         guard kept != 0 else { return try deleteAssets([assetID]) }
-        try db.execute(sql: "DELETE FROM resource WHERE assetId = ? AND id IN (\(removed))", arguments: [assetID] + arguments)
+        try db.execute(
+            sql: "DELETE FROM resource WHERE assetId = ? AND id IN (\(removed))", arguments: [assetID] + arguments)
     }
 }

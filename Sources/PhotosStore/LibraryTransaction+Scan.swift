@@ -23,7 +23,8 @@ extension LibraryTransaction {
     static func hasFiles(_ db: Database, under directory: String) throws -> Bool {
         let (condition, arguments) = FileDirectories.under(directory)
         return try Bool.fetchOne(
-            db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM directory d WHERE \(condition))"), arguments: arguments)
+            db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM directory d WHERE \(condition))"),
+            arguments: arguments)
             ?? false
     }
 

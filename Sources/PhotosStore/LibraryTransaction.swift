@@ -325,8 +325,9 @@ public final class LibraryTransaction {
             child.parentId = nil
             child.position = Int.max / 2
             try child.update(db)
-            changes.recorder.updated(child.isList ? .collectionList : .assetCollection, child.localIdentifier,
-                                     properties: ["parent"])
+            changes.recorder.updated(
+                child.isList ? .collectionList : .assetCollection, child.localIdentifier,
+                properties: ["parent"])
         }
         for (position, childID) in childIDs.enumerated() {
             guard var child = try collection(id: childID) else { continue }
@@ -338,8 +339,9 @@ public final class LibraryTransaction {
             child.position = position
             try child.update(db)
             if moved {
-                changes.recorder.updated(child.isList ? .collectionList : .assetCollection, child.localIdentifier,
-                                         properties: ["parent"])
+                changes.recorder.updated(
+                    child.isList ? .collectionList : .assetCollection, child.localIdentifier,
+                    properties: ["parent"])
             }
         }
         if let list { changes.recorder.updated(.collectionList, list.localIdentifier, properties: ["collections"]) }

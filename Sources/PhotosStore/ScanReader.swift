@@ -57,7 +57,8 @@ public struct ScanReader {
     public func files(size: Int64, modificationTime: Double, under root: String) throws -> [StoredFile] {
         let (condition, arguments) = FileDirectories.under(root)
         return try LibraryTransaction.storedFiles(
-            db, where: "r.fileSize = ? AND r.modificationTime = ? AND \(condition)", [size, modificationTime] + arguments)
+            db, where: "r.fileSize = ? AND r.modificationTime = ? AND \(condition)",
+            [size, modificationTime] + arguments)
     }
 
     /// Whether the store has a file under `root`, at any depth: when it has none, no file found

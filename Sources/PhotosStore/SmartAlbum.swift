@@ -20,7 +20,8 @@ public struct SmartAlbum: Sendable, Hashable {
     /// The stable local identifier, the same in every library.
     public var localIdentifier: String {
         let digits = String(subtype.rawValue)
-        return "00000000-0000-0000-0000-" + String(repeating: "0", count: 12 - digits.count) + digits + LocalIdentifier.suffix(.assetCollection)
+        return "00000000-0000-0000-0000-" + String(repeating: "0", count: 12 - digits.count) + digits
+            + LocalIdentifier.suffix(.assetCollection)
     }
 
     /// How long an asset counts as recently added.
@@ -31,8 +32,10 @@ public struct SmartAlbum: Sendable, Hashable {
         let subtypes: [(PHAssetCollectionSubtype, String, String)] = [
             (.smartAlbumUserLibrary, "Recents", "1"),
             (.smartAlbumFavorites, "Favorites", "asset.isFavorite = 1"),
-            (.smartAlbumRecentlyAdded, "Recently Added",
-             "asset.addedDate >= (CAST(strftime('%s','now') AS REAL) - \(Int(recentlyAddedInterval)))"),
+            (
+                .smartAlbumRecentlyAdded, "Recently Added",
+                "asset.addedDate >= (CAST(strftime('%s','now') AS REAL) - \(Int(recentlyAddedInterval)))"
+            ),
             (.smartAlbumVideos, "Videos", "asset.mediaType = \(PHAssetMediaType.video.rawValue)"),
             (.smartAlbumSelfPortraits, "Selfies", "asset.isSelfie = 1"),
             (.smartAlbumScreenshots, "Screenshots", bit(.photoScreenshot)),

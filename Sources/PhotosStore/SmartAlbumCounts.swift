@@ -36,7 +36,8 @@ enum SmartAlbumCounts {
     static func triggers(for kept: [(subtype: Int, condition: String)]) -> [(name: String, sql: String)] {
         // 1 when the row (`NEW` or `OLD`) meets the album's condition, else 0.
         func member(_ condition: String, _ row: String) -> String {
-            let condition = condition.replacingOccurrences(of: #"\basset\."#, with: row + ".", options: .regularExpression)
+            let condition = condition.replacingOccurrences(
+                of: #"\basset\."#, with: row + ".", options: .regularExpression)
             return "(CASE WHEN \(condition) THEN 1 ELSE 0 END)"
         }
         func assignments(_ change: (String) -> String) -> String {
@@ -84,10 +85,11 @@ enum SmartAlbumCounts {
     static func create(_ db: Database, kept: [(subtype: Int, condition: String)]) throws {
         for trigger in triggers { try db.execute(sql: "DROP TRIGGER IF EXISTS \(trigger.name)") }
         let columns = kept.map { ", \(column($0.subtype)) INTEGER NOT NULL" }.joined()
-        try db.execute(sql: """
-            DROP TABLE IF EXISTS smart_album_count;
-            CREATE TABLE smart_album_count (id INTEGER PRIMARY KEY CHECK (id = 1)\(columns));
-            """)
+        try db.execute(
+            sql: """
+                DROP TABLE IF EXISTS smart_album_count;
+                CREATE TABLE smart_album_count (id INTEGER PRIMARY KEY CHECK (id = 1)\(columns));
+                """)
         let counts = try countedAgain(db, kept: kept)
         let names = kept.map { ", " + column($0.subtype) }.joined()
         try db.execute(
@@ -100,7 +102,8 @@ enum SmartAlbumCounts {
     static func areCurrent(_ db: Database) throws -> Bool {
         let stored = try Row.fetchAll(
             db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'smart_album_count_%'")
-        let found = Dictionary(stored.map { ($0[0] as String, $0[1] as String?) }, uniquingKeysWith: { first, _ in first })
+        let found = Dictionary(
+            stored.map { ($0[0] as String, $0[1] as String?) }, uniquingKeysWith: { first, _ in first })
         return triggers.allSatisfy { found[$0.name] == $0.sql } && found.count == triggers.count
     }
 

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Why the library file could not be read or written: a code, the cause (SQLite's result code and

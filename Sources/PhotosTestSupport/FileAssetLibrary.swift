@@ -42,12 +42,15 @@ public final class FileAssetLibrary: @unchecked Sendable {  // `identifiers` is 
                 let identifier = LocalIdentifier.make(.asset)
                 var record = AssetRecord(localIdentifier: identifier, mediaType: .image)
                 record.mediaSubtypes = Int64(PHAssetMediaSubtype.photoLive.rawValue)
-                let resources = [(photo, PHAssetResourceType.photo, "public.heic"), (video, .pairedVideo, "com.apple.quicktime-movie")]
-                    .map { file, type, identifier in
-                        ResourceRecord(
-                            assetId: 0, type: type.rawValue, path: file.path, uniformTypeIdentifier: identifier,
-                            mimeType: nil, fileSize: 0, originalFilename: file.lastPathComponent)
-                    }
+                let resources = [
+                    (photo, PHAssetResourceType.photo, "public.heic"),
+                    (video, .pairedVideo, "com.apple.quicktime-movie"),
+                ]
+                .map { file, type, identifier in
+                    ResourceRecord(
+                        assetId: 0, type: type.rawValue, path: file.path, uniformTypeIdentifier: identifier,
+                        mimeType: nil, fileSize: 0, originalFilename: file.lastPathComponent)
+                }
                 _ = try transaction.insertAsset(record, resources: resources)
                 identifiers[photo.path] = identifier
             }

@@ -53,7 +53,9 @@ public final class LibraryFixture: @unchecked Sendable {  // `assets` and `colle
         Spec(name: "burst1.jpg", burst: ("B1", true, .autoPick), date: "2021-07-07T10:00:00Z"),
         Spec(name: "burst2.jpg", burst: ("B1", false, []), date: "2021-07-07T10:00:01Z"),
         Spec(name: "burst3.jpg", burst: ("B1", false, .userPick), date: "2021-07-07T10:00:02Z"),
-        Spec(name: "pano.jpg", subtypes: .photoPanorama, favorite: true, date: "2019-05-05T12:00:00Z", size: (8000, 2000)),
+        Spec(
+            name: "pano.jpg", subtypes: .photoPanorama, favorite: true, date: "2019-05-05T12:00:00Z", size: (8000, 2000)
+        ),
         Spec(name: "live.heic", subtypes: .photoLive, date: "2022-02-02T08:00:00Z", size: (4032, 3024)),
         Spec(name: "movie.mov", type: .video, date: "2022-03-03T18:00:00Z", size: (1920, 1080), duration: 12.5),
         Spec(
@@ -96,7 +98,8 @@ public final class LibraryFixture: @unchecked Sendable {  // `assets` and `colle
                     record.burstSelectionTypes = Int64(burst.selection.rawValue)
                 }
                 let resource = ResourceRecord(
-                    assetId: 0, type: spec.type == .video ? PHAssetResourceType.video.rawValue : PHAssetResourceType.photo.rawValue,
+                    assetId: 0,
+                    type: spec.type == .video ? PHAssetResourceType.video.rawValue : PHAssetResourceType.photo.rawValue,
                     path: "/fixture/\(spec.name)", uniformTypeIdentifier: nil, mimeType: nil, fileSize: 1000,
                     originalFilename: spec.name)
                 ids[spec.name] = try transaction.insertAsset(record, resources: [resource])
@@ -120,8 +123,11 @@ public final class LibraryFixture: @unchecked Sendable {  // `assets` and `colle
                 type: PHAssetCollectionType.album.rawValue, subtype: PHAssetCollectionSubtype.albumRegular.rawValue,
                 title: "Winter", parentId: folderID, position: 0, createdDate: 0)
             let winterID = try transaction.insertCollection(winter)
-            try transaction.setMembers(ofCollection: try transaction.collection(id: winterID)!, to: [ids["sunset.heic"]!])
-            collections = ["Trip": trip.localIdentifier, "2020": folder.localIdentifier, "Winter": winter.localIdentifier]
+            try transaction.setMembers(
+                ofCollection: try transaction.collection(id: winterID)!, to: [ids["sunset.heic"]!])
+            collections = [
+                "Trip": trip.localIdentifier, "2020": folder.localIdentifier, "Winter": winter.localIdentifier,
+            ]
         }
     }
 
@@ -158,10 +164,13 @@ public final class LibraryFixture: @unchecked Sendable {  // `assets` and `colle
 
     /// The asset with a local identifier, hidden or not.
     public func asset(identifier: String) -> PHAsset {
-        PHAsset.fetchAssets(withLocalIdentifiers: [identifier], options: options {
-            $0.includeHiddenAssets = true
-            $0.includeAllBurstAssets = true
-        }).firstObject!
+        PHAsset.fetchAssets(
+            withLocalIdentifiers: [identifier],
+            options: options {
+                $0.includeHiddenAssets = true
+                $0.includeAllBurstAssets = true
+            }
+        ).firstObject!
     }
 
     /// The album or folder with a title.

@@ -48,10 +48,14 @@ public struct TestCertificates: Sendable {
 
             """.utf8
         ).write(to: directory.path("openssl.cnf"))
-        try Self.openssl(["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", "ca.key"], in: directory.url)
         try Self.openssl(
-            ["req", "-x509", "-new", "-key", "ca.key", "-config", "openssl.cnf", "-extensions", "authority", "-days", "2",
-             "-out", "ca.pem"], in: directory.url)
+            ["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", "ca.key"], in: directory.url)
+        try Self.openssl(
+            [
+                "req", "-x509", "-new", "-key", "ca.key", "-config", "openssl.cnf", "-extensions", "authority", "-days",
+                "2",
+                "-out", "ca.pem",
+            ], in: directory.url)
     }
 
     /// A server certificate this authority signs for DNS `names` and IP `addresses` (its subject
@@ -70,14 +74,20 @@ public struct TestCertificates: Sendable {
             """.utf8
         ).write(to: directory.path("\(base).cnf"))
         try Self.openssl(
-            ["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", "\(base).key"], in: directory.url)
-        try Self.openssl(
-            ["req", "-new", "-key", "\(base).key", "-subj", "/CN=\(base)", "-config", "openssl.cnf", "-out", "\(base).csr"],
+            ["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", "\(base).key"],
             in: directory.url)
         try Self.openssl(
-            ["x509", "-req", "-in", "\(base).csr", "-CA", "ca.pem", "-CAkey", "ca.key",
-             "-set_serial", "\(UInt32.random(in: 2...UInt32.max))", "-days", "2", "-extfile", "\(base).cnf",
-             "-out", "\(base).pem"], in: directory.url)
+            [
+                "req", "-new", "-key", "\(base).key", "-subj", "/CN=\(base)", "-config", "openssl.cnf", "-out",
+                "\(base).csr",
+            ],
+            in: directory.url)
+        try Self.openssl(
+            [
+                "x509", "-req", "-in", "\(base).csr", "-CA", "ca.pem", "-CAkey", "ca.key",
+                "-set_serial", "\(UInt32.random(in: 2...UInt32.max))", "-days", "2", "-extfile", "\(base).cnf",
+                "-out", "\(base).pem",
+            ], in: directory.url)
         return Server(certificate: directory.path("\(base).pem"), key: directory.path("\(base).key"))
     }
 
@@ -101,8 +111,11 @@ public struct TestCertificates: Sendable {
             """.utf8
         ).write(to: directory.path("\(base).cnf"))
         try Self.openssl(
-            ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", "\(base).key",
-             "-out", "\(base).pem", "-days", "2", "-config", "\(base).cnf", "-extensions", "leaf"], in: directory.url)
+            [
+                "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout",
+                "\(base).key",
+                "-out", "\(base).pem", "-days", "2", "-config", "\(base).cnf", "-extensions", "leaf",
+            ], in: directory.url)
         return Server(certificate: directory.path("\(base).pem"), key: directory.path("\(base).key"))
     }
 
@@ -122,8 +135,10 @@ public struct TestCertificates: Sendable {
         guard process.terminationStatus == 0 else {
             throw CocoaError(
                 .executableLoad,
-                userInfo: [NSLocalizedDescriptionKey: "openssl \(arguments.joined(separator: " ")): "
-                    + String(decoding: message, as: UTF8.self)])
+                userInfo: [
+                    NSLocalizedDescriptionKey: "openssl \(arguments.joined(separator: " ")): "
+                        + String(decoding: message, as: UTF8.self)
+                ])
         }
     }
 }

@@ -91,7 +91,8 @@ public final class WebhookReceiver: Sendable {
         guard let python = Self.python else { throw CocoaError(.executableNotLoadable) }
         process = Process()
         process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = [script.path, secretFile.path, records.path] + (tls.map { [$0.certificate.path, $0.key.path] } ?? [])
+        process.arguments =
+            [script.path, secretFile.path, records.path] + (tls.map { [$0.certificate.path, $0.key.path] } ?? [])
         try process.run()
         let portFile = records.appendingPathComponent("port").path
         let deadline = ContinuousClock.now + .seconds(20)

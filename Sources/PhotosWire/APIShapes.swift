@@ -5,7 +5,8 @@ import PhotosCore
 public enum API {
     /// The socket photosd serves its API on when neither `--socket` nor the config names one:
     /// `$XDG_RUNTIME_DIR/photosd.sock`, else `/tmp/photosd-UID/photosd.sock`.
-    public static func defaultSocketPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+    public static func defaultSocketPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String
+    {
         if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty {
             return (runtime as NSString).appendingPathComponent("photosd.sock")
         }
@@ -63,7 +64,9 @@ public enum API {
         public var warnings: [String]?
 
         /// A health answer with every value given.
-        public init(status: String, token: Int64, library: String? = nil, version: String? = nil, warnings: [String]? = nil) {
+        public init(
+            status: String, token: Int64, library: String? = nil, version: String? = nil, warnings: [String]? = nil
+        ) {
             self.status = status
             self.token = token
             self.library = library
@@ -140,7 +143,8 @@ extension API {
                 albums = try container.decodeIfPresent([CollectionDescription].self, forKey: .albums)
                 folders = try container.decodeIfPresent([CollectionDescription].self, forKey: .folders)
                 // Required in a query of assets, as before albums and folders could be followed.
-                assets = albums == nil && folders == nil
+                assets =
+                    albums == nil && folders == nil
                     ? try container.decode([AssetDescription].self, forKey: .assets) : []
                 count = try container.decode(Int.self, forKey: .count)
                 token = try container.decodeIfPresent(Int64.self, forKey: .token)

@@ -1,7 +1,7 @@
 import Foundation
 import PhotosCore
 
-extension Array<UInt8> {
+extension [UInt8] {
     /// Appends what `body` writes into `bound` bytes reserved at the end: one capacity check for a
     /// whole JSON object instead of one an append (the checks were a quarter of the asset JSON's
     /// time). Writing past `bound` stops the program; write less and the rest is not appended.
@@ -83,7 +83,8 @@ package struct ReservedBytes: ~Copyable {
     package mutating func putDouble(_ value: Double) {
         var text = value.description
         text.withUTF8 { utf8 in
-            let trimmed = utf8.count > 2 && utf8[utf8.count - 2] == UInt8(ascii: ".") && utf8[utf8.count - 1] == UInt8(ascii: "0")
+            let trimmed =
+                utf8.count > 2 && utf8[utf8.count - 2] == UInt8(ascii: ".") && utf8[utf8.count - 1] == UInt8(ascii: "0")
             put(trimmed ? UnsafeBufferPointer(rebasing: utf8.dropLast(2)) : utf8)
         }
     }

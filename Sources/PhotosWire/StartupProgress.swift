@@ -47,7 +47,8 @@ public struct StartupProgress: Sendable, Codable, Hashable {
     public var summary: String {
         let directories = done ? "\(directoriesDone) directories" : "\(directoriesDone) of \(directories) directories"
         let time = done ? "done in \(Self.seconds(seconds))" : Self.seconds(seconds)
-        return "startup crawl: \(directories), \(filesSeen) files seen, \(ingested) ingested, \(rejected) rejected, \(time)"
+        return
+            "startup crawl: \(directories), \(filesSeen) files seen, \(ingested) ingested, \(rejected) rejected, \(time)"
     }
 
     static func seconds(_ value: Double) -> String {

@@ -52,13 +52,16 @@ struct PhotosDaemonCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("A directory to watch. Repeatable.", valueName: "root"))
     var watch: [String] = []
 
-    @Option(name: .long, help: ArgumentHelp("Quiet time before changes are applied, in milliseconds (default 200).", valueName: "ms"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Quiet time before changes are applied, in milliseconds (default 200).", valueName: "ms"))
     var settle: Int?
 
     @Option(
         name: .customLong("poll-interval"),
-        help: ArgumentHelp("How often unwatchable roots (network, over budget, offline) are crawled, in seconds.",
-                           valueName: "seconds"))
+        help: ArgumentHelp(
+            "How often unwatchable roots (network, over budget, offline) are crawled, in seconds.",
+            valueName: "seconds"))
     var pollInterval: Int?
 
     @Option(
@@ -89,7 +92,8 @@ struct PhotosDaemonCommand: AsyncParsableCommand {
             valueName: "bytes"))
     var maximumUpload: Int64?
 
-    @Option(name: .long, help: ArgumentHelp("Log level: trace, debug, info, notice, warning, error.", valueName: "level"))
+    @Option(
+        name: .long, help: ArgumentHelp("Log level: trace, debug, info, notice, warning, error.", valueName: "level"))
     var logLevel: String = "info"
 
     @Option(
@@ -136,11 +140,13 @@ struct PhotosDaemonCommand: AsyncParsableCommand {
         let (found, configPath) = try Self.readingConfig { try ConfigFile.load(named: config) }
         let file = found ?? ConfigFile()
         // The rule every `photos` command follows too (LibraryLocation).
-        let path = (LibraryLocation.named(option: library, config: found, configPath: configPath)
+        let path =
+            (LibraryLocation.named(option: library, config: found, configPath: configPath)
             ?? LibraryLocation(path: PHPhotoLibrary.defaultLibraryURL().path, source: .standard)).path
         let roots = watch.isEmpty ? file.roots : watch
         guard !roots.isEmpty else {
-            throw ValidationError("name at least one directory with --watch, or roots in \(config ?? ConfigFile.defaultPath())")
+            throw ValidationError(
+                "name at least one directory with --watch, or roots in \(config ?? ConfigFile.defaultPath())")
         }
         // A root that is not there is watched for (offline) with a warning; none there at all is
         // a mistake to say at once, not a daemon that watches nothing for ever.
@@ -263,7 +269,10 @@ struct PhotosDaemonCommand: AsyncParsableCommand {
                 APIServer(
                     socketPath: socketPath,
                     library: PHPhotoLibrary(database: database, configuration: libraryConfiguration),
-                    status: { FileManager.default.fileExists(atPath: statusPath) ? try DaemonStatus.read(from: statusPath) : nil },
+                    status: {
+                        FileManager.default.fileExists(atPath: statusPath)
+                            ? try DaemonStatus.read(from: statusPath) : nil
+                    },
                     startup: { [pid = getpid()] in
                         // This process's crawl only: a file a killed photosd left says nothing of this one.
                         (try? StartupProgress.read(from: startupPath)).flatMap { $0.pid == pid ? $0 : nil }

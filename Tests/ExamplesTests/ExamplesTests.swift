@@ -43,7 +43,8 @@ import Testing
         let images = try BuiltProducts.run("get-images", [], environment: environment)
         #expect(images.status == 0, "\(images.stderr)\n\(images.stdout)")
         for line in [
-            "thumbnail 1 of photo-1.jpg: 171x128", "thumbnail 2 of photo-1.jpg: 171x128", "full size of photo-1.jpg: 400x300",
+            "thumbnail 1 of photo-1.jpg: 171x128", "thumbnail 2 of photo-1.jpg: 171x128",
+            "full size of photo-1.jpg: 400x300",
         ] {
             #expect(images.stdout.contains(line), "missing '\(line)' in:\n\(images.stdout)")
         }

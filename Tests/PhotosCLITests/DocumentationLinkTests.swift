@@ -22,7 +22,8 @@ struct DocumentationLinkTests {
             let text = try String(contentsOf: page, encoding: .utf8)
             for link in Markdown.links(in: text) where !link.contains(":") {
                 let (path, fragment) = Markdown.split(link)
-                let target = path.isEmpty
+                let target =
+                    path.isEmpty
                     ? page : page.deletingLastPathComponent().appendingPathComponent(path).standardizedFileURL
                 #expect(
                     FileManager.default.fileExists(atPath: target.path),
@@ -81,11 +82,14 @@ enum Markdown {
 
     /// The anchors GitHub gives the headings: lower case, punctuation dropped, spaces as hyphens.
     static func anchors(in text: String) -> Set<String> {
-        Set(prose(text).compactMap { line -> String? in
-            guard let match = line.wholeMatch(of: /#{1,6} (.*)/) else { return nil }
-            let words = match.output.1.lowercased().filter { $0.isLetter || $0.isNumber || $0 == "-" || $0 == " " || $0 == "_" }
-            return words.replacing(" ", with: "-")
-        })
+        Set(
+            prose(text).compactMap { line -> String? in
+                guard let match = line.wholeMatch(of: /#{1,6} (.*)/) else { return nil }
+                let words = match.output.1.lowercased().filter {
+                    $0.isLetter || $0.isNumber || $0 == "-" || $0 == " " || $0 == "_"
+                }
+                return words.replacing(" ", with: "-")
+            })
     }
 
     /// A link's path and its fragment.

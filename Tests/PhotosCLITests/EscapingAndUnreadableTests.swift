@@ -20,7 +20,9 @@ import Testing
     /// Writes `content` to the file whose path is `bytes`, with `open` (Foundation would re-encode).
     static func write(_ content: Data, to bytes: [UInt8]) throws {
         let fd = (bytes + [0]).withUnsafeBufferPointer {
-            $0.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644) }
+            $0.withMemoryRebound(to: CChar.self) {
+                open($0.baseAddress!, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            }
         }
         guard fd >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         defer { close(fd) }
@@ -57,16 +59,26 @@ import Testing
             #expect(lines.contains { $0.hasSuffix(root + "/" + name) }, "\(name) in\n\(table.stdout)")
         }
         // The last column starts at the same place on every line, whatever the names hold.
-        let starts = Set(lines.dropFirst().map { line in line.distance(from: line.startIndex, to: line.range(of: root)!.lowerBound) })
-        #expect(starts.count == 1 && lines.first.map { $0.distance(from: $0.startIndex, to: $0.range(of: "FILE")!.lowerBound) } == starts.first)
+        let starts = Set(
+            lines.dropFirst().map { line in line.distance(from: line.startIndex, to: line.range(of: root)!.lowerBound) }
+        )
+        #expect(
+            starts.count == 1
+                && lines.first.map { $0.distance(from: $0.startIndex, to: $0.range(of: "FILE")!.lowerBound) }
+                    == starts.first
+        )
 
         let rejected = try run(["rejected", "--library", library])
-        #expect(rejected.stdout.contains(root + "/bad\\tname\\r.jpg") && !rejected.stdout.contains("\t"), "\(rejected.stdout)")
+        #expect(
+            rejected.stdout.contains(root + "/bad\\tname\\r.jpg") && !rejected.stdout.contains("\t"),
+            "\(rejected.stdout)")
 
         // JSON: valid, one line per asset, names as the library holds them (an undecodable byte is
         // its code point U+EF80–U+EFFF), so the two cafés are two different paths.
         let json = try run(["assets", "--library", library, "--json"])
-        let paths = try jsonLines(json.stdout).compactMap { ($0["resources"] as? [[String: Any]])?.first?["path"] as? String }
+        let paths = try jsonLines(json.stdout).compactMap {
+            ($0["resources"] as? [[String: Any]])?.first?["path"] as? String
+        }
         #expect(paths.count == 4 && Set(paths).count == 4)
         #expect(paths.contains(root + "/caf\u{EFE9}.jpg") && paths.contains(root + "/caf\u{FFFD}.jpg"))
         #expect(paths.contains(root + "/new\nline.jpg"))
@@ -87,10 +99,15 @@ import Testing
         let errData = err.fileHandleForReading.readDataToEndOfFile()
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+        return (
+            process.terminationStatus, String(decoding: outData, as: UTF8.self),
+            String(decoding: errData, as: UTF8.self)
+        )
     }
 
-    static var canDropPrivileges: Bool { getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") }
+    static var canDropPrivileges: Bool {
+        getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")
+    }
 
     @Test(.enabled(if: Corpus.isAvailable && canDropPrivileges, "needs ../shared/corpus, root and setpriv"))
     func aRealUnreadableDirectoryIsKeptAndAnUnreadableFileIsRejected() throws {
@@ -98,7 +115,8 @@ import Testing
         let root = directory.path("Pictures")
         let manager = FileManager.default
         for (source, name) in [
-            ("Camera/2008/Death Valley/FurnaceCreekInn.jpg", "Trip/a.jpg"), ("Camera/1997/Ricoh/RIMG0001.JPG", "Other/c.jpg"),
+            ("Camera/2008/Death Valley/FurnaceCreekInn.jpg", "Trip/a.jpg"),
+            ("Camera/1997/Ricoh/RIMG0001.JPG", "Other/c.jpg"),
             ("Camera/2002/Fujifilm/DSCF0001.JPG", "locked.jpg"),
         ] {
             try manager.createDirectory(
@@ -107,7 +125,8 @@ import Testing
         }
         // Readable by nobody, except the locked file; the library lives where nobody can write.
         try manager.setAttributes([.posixPermissions: 0o755], ofItemAtPath: directory.url.path)
-        try manager.setAttributes([.posixPermissions: 0o000], ofItemAtPath: root.appendingPathComponent("locked.jpg").path)
+        try manager.setAttributes(
+            [.posixPermissions: 0o000], ofItemAtPath: root.appendingPathComponent("locked.jpg").path)
         let libraryDirectory = directory.path("library")
         try manager.createDirectory(at: libraryDirectory, withIntermediateDirectories: true)
         try manager.setAttributes([.posixPermissions: 0o777], ofItemAtPath: libraryDirectory.path)
@@ -125,7 +144,9 @@ import Testing
             var byPath: [String: (String, Bool)] = [:]
             for asset in try jsonLines(try runAsNobody(["assets", "--library", library, "--json"]).stdout) {
                 let path = try #require((asset["resources"] as? [[String: Any]])?.first?["path"] as? String)
-                byPath[path] = (try #require(asset["localIdentifier"] as? String), try #require(asset["isAvailable"] as? Bool))
+                byPath[path] = (
+                    try #require(asset["localIdentifier"] as? String), try #require(asset["isAvailable"] as? Bool)
+                )
             }
             return byPath
         }
@@ -140,7 +161,8 @@ import Testing
         report = try #require(try jsonLines(scan.stdout).first)
         #expect(report["removed"] as? Int == 0, "\(scan.stdout)")
         let unreadable = report["unreadableDirectories"] as? [[String: Any]]
-        #expect(unreadable?.map { $0["path"] as? String } == [trip] && unreadable?.first?["code"] as? Int == Int(EACCES))
+        #expect(
+            unreadable?.map { $0["path"] as? String } == [trip] && unreadable?.first?["code"] as? Int == Int(EACCES))
         let during = try assets()
         #expect(during[a]?.id == before[a]?.id && during[a]?.available == false, "kept, unavailable")
         let summary = try runAsNobody(["scan", "--library", library, root.path])

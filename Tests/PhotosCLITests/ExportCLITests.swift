@@ -51,7 +51,8 @@ struct ExportCLITests {
             #expect(try Data(contentsOf: copy) == Data(contentsOf: file), "\(copy.path)")
         }
         // No temporary name is left behind, and the library's own files are as they were.
-        #expect(try FileManager.default.contentsOfDirectory(atPath: out.path).sorted() == ["IMG_5195.HEIC", "IMG_5195.MOV"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: out.path).sorted() == ["IMG_5195.HEIC", "IMG_5195.MOV"])
         #expect(try Data(contentsOf: root.appendingPathComponent("IMG_5195.MOV")) == Data(contentsOf: Self.movie))
     }
 
@@ -62,7 +63,8 @@ struct ExportCLITests {
         try Data("the user's own file".utf8).write(to: mine)
         let run = try export([try livePhoto(), "-o", out.path])
         #expect(run.status == 1)
-        #expect(run.stderr.contains("IMG_5195.MOV exists") && run.stderr.contains("nothing was copied"), "\(run.stderr)")
+        #expect(
+            run.stderr.contains("IMG_5195.MOV exists") && run.stderr.contains("nothing was copied"), "\(run.stderr)")
         #expect(try String(contentsOf: mine, encoding: .utf8) == "the user's own file")
         #expect(try FileManager.default.contentsOfDirectory(atPath: out.path) == ["IMG_5195.MOV"])
     }
@@ -94,8 +96,9 @@ struct ExportCLITests {
         }
         #expect(lines.compactMap { $0["type"] as? String }.sorted() == ["pairedVideo", "photo"])
         #expect(lines.allSatisfy { $0["version"] as? String == "current" })
-        #expect(Set(lines.compactMap { $0["path"] as? String })
-            == Set(["IMG_5195.HEIC", "IMG_5195.MOV"].map { out.appendingPathComponent($0).path }))
+        #expect(
+            Set(lines.compactMap { $0["path"] as? String })
+                == Set(["IMG_5195.HEIC", "IMG_5195.MOV"].map { out.appendingPathComponent($0).path }))
         let unknown = try export(["nope", "-o", out.path])
         #expect(unknown.status == 1 && unknown.stderr.contains("no asset nope"), "\(unknown.stderr)")
     }
@@ -117,7 +120,8 @@ struct ExportCLITests {
         try #require(done.wait(timeout: .now() + 60) == .success)
         let input = try #require(box.withLock { $0 })
         let output = PHContentEditingOutput(contentEditingInput: input)
-        output.adjustmentData = PHAdjustmentData(formatIdentifier: "org.example.test", formatVersion: "1", data: Data([1]))
+        output.adjustmentData = PHAdjustmentData(
+            formatIdentifier: "org.example.test", formatVersion: "1", data: Data([1]))
         let render = Data(
             try ImageRenderer().render(
                 fileAt: input.fullSizeImageURL!.path, ImageRequest(target: PixelSize(width: 300, height: 300))
@@ -134,8 +138,13 @@ struct ExportCLITests {
         let current = directory.path("current")
         let run = try export([identifier, "--current", "-o", current.path])
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: current.path).sorted() == ["IMG_5195.AAE", "IMG_5195.MOV", "IMG_5195.jpg"])
-        #expect(try Data(contentsOf: current.appendingPathComponent("IMG_5195.jpg")) == render, "the render, as the app wrote it")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: current.path).sorted() == [
+                "IMG_5195.AAE", "IMG_5195.MOV", "IMG_5195.jpg",
+            ])
+        #expect(
+            try Data(contentsOf: current.appendingPathComponent("IMG_5195.jpg")) == render,
+            "the render, as the app wrote it")
         let sidecar = try Data(contentsOf: current.appendingPathComponent("IMG_5195.AAE"))
         let list = try #require(PropertyListSerialization.propertyList(from: sidecar, format: nil) as? [String: Any])
         #expect(list["adjustmentFormatIdentifier"] as? String == "org.example.test")
@@ -143,7 +152,10 @@ struct ExportCLITests {
         let original = directory.path("original")
         let plain = try export([identifier, "-o", original.path])
         #expect(plain.status == 0, "\(plain.stderr)")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: original.path).sorted() == ["IMG_5195.HEIC", "IMG_5195.MOV"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: original.path).sorted() == [
+                "IMG_5195.HEIC", "IMG_5195.MOV",
+            ])
         #expect(try Data(contentsOf: original.appendingPathComponent("IMG_5195.HEIC")) == Data(contentsOf: Self.still))
     }
 }

@@ -74,7 +74,10 @@ struct InstallScriptTests {
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         group.wait()
         process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+        return (
+            process.terminationStatus, String(decoding: outData, as: UTF8.self),
+            String(decoding: errData, as: UTF8.self)
+        )
     }
 
     static func install(_ arguments: [String], _ environment: [String: String]) async throws
@@ -115,8 +118,9 @@ struct InstallScriptTests {
         // The binaries are the built ones, and run from where they landed.
         for name in ["photos", "photosd"] {
             let installed = home.prefix.appendingPathComponent("bin/\(name)")
-            #expect(FileManager.default.contentsEqual(
-                atPath: installed.path, andPath: Self.builtDebug.appendingPathComponent(name).path))
+            #expect(
+                FileManager.default.contentsEqual(
+                    atPath: installed.path, andPath: Self.builtDebug.appendingPathComponent(name).path))
             #expect(FileManager.default.isExecutableFile(atPath: installed.path))
             let version = try await offPool { try Self.run(installed.path, ["--version"], environment: environment) }
             #expect(version.status == 0)
@@ -124,14 +128,19 @@ struct InstallScriptTests {
         }
         // The unit is the repository's, as it is; the config the example, with this home in it.
         let unit = try Data(contentsOf: home.config.appendingPathComponent("systemd/user/photosd.service"))
-        #expect(unit == (try Data(contentsOf: Corpus.packageRoot.appendingPathComponent("Examples/systemd/photosd.service"))))
+        #expect(
+            unit
+                == (try Data(contentsOf: Corpus.packageRoot.appendingPathComponent("Examples/systemd/photosd.service")))
+        )
         let config = try String(contentsOf: home.config.appendingPathComponent("photosd/config.toml"), encoding: .utf8)
         #expect(config.contains("roots = [\"\(home.home.path)/Pictures\"]"), "\(config)")
         #expect(!config.contains("/home/me"))
         // The completion scripts are the binaries' own.
-        let bash = try String(contentsOf: home.data.appendingPathComponent("bash-completion/completions/photos"), encoding: .utf8)
+        let bash = try String(
+            contentsOf: home.data.appendingPathComponent("bash-completion/completions/photos"), encoding: .utf8)
         let printed = try await offPool {
-            try Self.run(home.prefix.appendingPathComponent("bin/photos").path, ["completion", "bash"], environment: environment)
+            try Self.run(
+                home.prefix.appendingPathComponent("bin/photos").path, ["completion", "bash"], environment: environment)
         }
         #expect(bash == printed.stdout)
         // The man page renders, when man is there.
@@ -139,7 +148,9 @@ struct InstallScriptTests {
             let page = home.prefix.appendingPathComponent("share/man/man1/photos.1").path
             var manEnvironment = environment
             manEnvironment["MANWIDTH"] = "120"
-            let rendered = try await offPool { try Self.run(man, ["-l", "-P", "cat", page], environment: manEnvironment) }
+            let rendered = try await offPool {
+                try Self.run(man, ["-l", "-P", "cat", page], environment: manEnvironment)
+            }
             #expect(rendered.status == 0, "\(rendered.stderr)")
             for word in ["NAME", "SYNOPSIS", "assets", "--library", "completion"] {
                 #expect(rendered.stdout.contains(word), "man -l photos.1 lacks \(word)")
@@ -172,7 +183,8 @@ struct InstallScriptTests {
         // No XDG variables: the defaults under HOME.
         let environment = home.environment(xdg: false)
         let configFile = home.home.appendingPathComponent(".config/photosd/config.toml")
-        try FileManager.default.createDirectory(at: configFile.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: configFile.deletingLastPathComponent(), withIntermediateDirectories: true)
         let mine = Data("# mine\nroots = [\"/srv/photos\"]\n".utf8)
         try mine.write(to: configFile)
         let before = home.tree()

@@ -23,7 +23,8 @@ struct LibraryLocationCLITests {
     init() throws {
         directory = try TemporaryDirectory(prefix: "photos-library-location")
         for folder in ["Pictures", "config/photosd", "data", "run", "configured"] {
-            try FileManager.default.createDirectory(atPath: directory.path(folder).path, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                atPath: directory.path(folder).path, withIntermediateDirectories: true)
         }
         try FileManager.default.copyItem(
             at: try #require(Corpus.file("Camera/2008/Death Valley/FurnaceCreekInn.jpg")),
@@ -31,7 +32,9 @@ struct LibraryLocationCLITests {
         try Data("library = \"\(configured)\"\nroots = [\"\(root)\"]\n".utf8).write(to: URL(fileURLWithPath: config))
     }
 
-    func photos(_ arguments: [String], _ extra: [String: String] = [:]) throws -> (status: Int32, stdout: String, stderr: String) {
+    func photos(_ arguments: [String], _ extra: [String: String] = [:]) throws -> (
+        status: Int32, stdout: String, stderr: String
+    ) {
         try BuiltProducts.run("photos", arguments, environment: environment.merging(extra) { $1 })
     }
 
@@ -49,8 +52,9 @@ struct LibraryLocationCLITests {
         let hooks = try await offPool { try self.photos(["hooks", "status", "--config", config], elsewhere) }
         #expect(hooks.status == 0, "\(hooks.stderr)")
         let status = try await offPool { try self.photos(["status", "--config", config], elsewhere) }
-        #expect(status.stderr.contains("photosd has not run on the library \(configured) (library = in \(config))"),
-                "\(status.stderr)")
+        #expect(
+            status.stderr.contains("photosd has not run on the library \(configured) (library = in \(config))"),
+            "\(status.stderr)")
         // $PHOTOS_LIBRARY comes before the config, and an error names the library and the rule that chose it.
         let missing = directory.path("missing.sqlite").path
         let named = try await offPool { try self.photos(["assets"], ["PHOTOS_LIBRARY": missing]) }
@@ -68,7 +72,12 @@ struct LibraryLocationCLITests {
         daemon.arguments = ["--library", configured, "--watch", root, "--log-level", "warning"]
         daemon.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         try daemon.run()
-        defer { if daemon.isRunning { daemon.terminate(); daemon.waitUntilExit() } }
+        defer {
+            if daemon.isRunning {
+                daemon.terminate()
+                daemon.waitUntilExit()
+            }
+        }
         let socket = directory.path("run/photosd.sock").path
         let deadline = Date().addingTimeInterval(20)
         while !FileManager.default.fileExists(atPath: socket), daemon.isRunning, Date() < deadline {

@@ -23,11 +23,16 @@ struct ManPagesTests {
             let here = path + [name]
             if !path.isEmpty, command["shouldDisplay"] as? Bool ?? true {
                 checked += 1
-                if !items.contains(".It Em \(name) ") { missing.append("the subcommand \(here.joined(separator: " "))") }
+                if !items.contains(".It Em \(name) ") {
+                    missing.append("the subcommand \(here.joined(separator: " "))")
+                }
             }
-            for argument in command["arguments"] as? [[String: Any]] ?? [] where argument["shouldDisplay"] as? Bool ?? false {
+            for argument in command["arguments"] as? [[String: Any]] ?? []
+            where argument["shouldDisplay"] as? Bool ?? false {
                 for spelling in argument["names"] as? [[String: Any]] ?? [] {
-                    guard let name = spelling["name"] as? String, let kind = spelling["kind"] as? String else { continue }
+                    guard let name = spelling["name"] as? String, let kind = spelling["kind"] as? String else {
+                        continue
+                    }
                     let shown = kind == "short" ? "Fl \(name) " : "-\(name) "
                     checked += 1
                     if !items.contains(where: { $0.contains(shown) }) {
@@ -36,7 +41,9 @@ struct ManPagesTests {
                 }
                 if let abstract = argument["abstract"] as? String, !abstract.isEmpty, !abstract.contains("\\") {
                     checked += 1
-                    if !page.contains(abstract) { missing.append("the help \"\(abstract)\" (\(here.joined(separator: " ")))") }
+                    if !page.contains(abstract) {
+                        missing.append("the help \"\(abstract)\" (\(here.joined(separator: " ")))")
+                    }
                 }
             }
             for subcommand in command["subcommands"] as? [[String: Any]] ?? [] { walk(subcommand, path: here) }

@@ -60,12 +60,15 @@ import Testing
 
     @Test func assetsWithPredicateSortAndLimit() throws {
         let output = try run([
-            "assets", "--library", fixture.libraryURL.path, "--json", "--predicate", "mediaType == 1 AND favorite == YES",
+            "assets", "--library", fixture.libraryURL.path, "--json", "--predicate",
+            "mediaType == 1 AND favorite == YES",
             "--sort", "-creationDate", "--limit", "1",
         ])
         #expect(output.status == 0, "\(output.stderr)")
         #expect(try jsonLines(output.stdout).map { $0["localIdentifier"] as? String } == [fixture.assets["beach.jpg"]])
-        let hidden = try run(["assets", "--library", fixture.libraryURL.path, "--json", "--include-hidden", "--include-all-bursts"])
+        let hidden = try run([
+            "assets", "--library", fixture.libraryURL.path, "--json", "--include-hidden", "--include-all-bursts",
+        ])
         #expect(try jsonLines(hidden.stdout).count == 12)
     }
 
@@ -112,7 +115,8 @@ import Testing
         try fixture.library.performChangesAndWait {
             PHAssetChangeRequest(for: fixture.asset("pano.jpg")).isHidden = true
         }
-        let since = try jsonLines(try run(["changes", "--library", fixture.libraryURL.path, "--json", "--since", "1"]).stdout)
+        let since = try jsonLines(
+            try run(["changes", "--library", fixture.libraryURL.path, "--json", "--since", "1"]).stdout)
         #expect(since.count == 1)
         let updated = try #require(since.first?["asset"] as? [String: Any])
         #expect(updated["updated"] as? [String] == [fixture.assets["pano.jpg"]!])
@@ -181,7 +185,8 @@ import Testing
         let manager = FileManager.default
         try manager.createDirectory(at: root.appendingPathComponent("Trip"), withIntermediateDirectories: true)
         for (source, name) in [
-            ("Camera/2008/Death Valley/FurnaceCreekInn.jpg", "Trip/a.jpg"), ("Camera/2008/Death Valley/FurnaceCreekInn.jpg", "Trip/copy.jpg"),
+            ("Camera/2008/Death Valley/FurnaceCreekInn.jpg", "Trip/a.jpg"),
+            ("Camera/2008/Death Valley/FurnaceCreekInn.jpg", "Trip/copy.jpg"),
             ("Bad/truncated.jpg", "broken.jpg"), ("Bad/notes.txt", "notes.txt"),
         ] {
             try manager.copyItem(at: try #require(Corpus.file(source)), to: root.appendingPathComponent(name))
@@ -203,7 +208,8 @@ import Testing
         let assets = try jsonLines(try run(["assets", "--library", library, "--json"]).stdout)
         #expect(assets.count == 2)
         // The file's DateTimeOriginal has no offset: read in Europe/Paris (summer time, +02:00).
-        #expect(assets.map { $0["creationDate"] as? String } == ["2008-05-08T09:54:28+02:00", "2008-05-08T09:54:28+02:00"])
+        #expect(
+            assets.map { $0["creationDate"] as? String } == ["2008-05-08T09:54:28+02:00", "2008-05-08T09:54:28+02:00"])
         #expect(assets.allSatisfy { $0["creationDateHasOffset"] as? Bool == false })
         let albums = try jsonLines(try run(["albums", "--library", library, "--json", "--user"]).stdout)
         #expect(albums.map { $0["localizedTitle"] as? String } == ["Trip"])

@@ -21,7 +21,10 @@ struct RawScanCLITests {
     {
         try BuiltProducts.run(
             "photos",
-            ["scan", "--library", directory.path("library.sqlite").path, "--time-zone", "UTC", directory.path("photos").path],
+            [
+                "scan", "--library", directory.path("library.sqlite").path, "--time-zone", "UTC",
+                directory.path("photos").path,
+            ],
             environment: environment)
     }
 

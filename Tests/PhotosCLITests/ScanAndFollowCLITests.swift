@@ -25,13 +25,16 @@ struct ScanAndFollowCLITests {
     @Test func aRootThatIsNotThereFailsTheScanAndTheOthersAreScanned() async throws {
         let missing = directory.path("Picturs").path
         let scan = try await offPool {
-            try BuiltProducts.run("photos", ["scan", "--library", self.library, missing, self.directory.path("Pictures").path])
+            try BuiltProducts.run(
+                "photos", ["scan", "--library", self.library, missing, self.directory.path("Pictures").path])
         }
         #expect(scan.status == 1, "\(scan.stderr)")
         #expect(scan.stderr.contains("offline: \(missing) does not exist"), "\(scan.stderr)")
         #expect(scan.stderr.contains("1 ingested"), "\(scan.stderr)")
         // JSON too: the report on standard output, the reason on standard error, the status 1.
-        let json = try await offPool { try BuiltProducts.run("photos", ["scan", "--json", "--library", self.library, missing]) }
+        let json = try await offPool {
+            try BuiltProducts.run("photos", ["scan", "--json", "--library", self.library, missing])
+        }
         #expect(json.status == 1 && json.stdout.contains("\"offlineRoots\""), "\(json.stdout)")
         #expect(json.stderr.contains("offline: \(missing) does not exist"), "\(json.stderr)")
         let fine = try await offPool {
@@ -51,7 +54,12 @@ struct ScanAndFollowCLITests {
         let output = Pipe()
         follower.standardOutput = output
         try follower.run()
-        defer { if follower.isRunning { kill(follower.processIdentifier, SIGKILL); follower.waitUntilExit() } }
+        defer {
+            if follower.isRunning {
+                kill(follower.processIdentifier, SIGKILL)
+                follower.waitUntilExit()
+            }
+        }
         // Time to open the library and read the current token; a late start would miss the commit
         // and fail below, never pass wrongly (the history's first entry is token 1).
         try await Task.sleep(for: .seconds(1))
@@ -72,7 +80,8 @@ struct ScanAndFollowCLITests {
         // --since resumes: everything after the first scan's entries, without following.
         let since = "\(tokens[0])"
         let resumed = try await offPool {
-            try BuiltProducts.run("photos", ["changes", "--json", "--no-daemon", "--library", self.library, "--since", since])
+            try BuiltProducts.run(
+                "photos", ["changes", "--json", "--no-daemon", "--library", self.library, "--since", since])
         }
         #expect(resumed.stdout.split(separator: "\n").count == tokens.count - 1)
     }

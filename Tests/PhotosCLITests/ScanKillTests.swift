@@ -13,7 +13,9 @@ import Testing
         let corpus = try #require(Corpus.root)
         // The corpus's photos, 30 times over: enough batches that the kill lands mid-scan.
         let photos = try FileManager.default.subpathsOfDirectory(atPath: corpus.path)
-            .filter { ["jpg", "heic", "png"].contains(($0 as NSString).pathExtension.lowercased()) && !$0.hasPrefix("Bad/") }
+            .filter {
+                ["jpg", "heic", "png"].contains(($0 as NSString).pathExtension.lowercased()) && !$0.hasPrefix("Bad/")
+            }
         for copy in 0..<30 {
             let album = root.appendingPathComponent("Copy \(copy)")
             try FileManager.default.createDirectory(at: album, withIntermediateDirectories: true)
@@ -51,7 +53,8 @@ import Testing
 
         #expect(try committedAssets(library) == committedAssets(reference), "as many assets as a scan never killed")
         let duplicated = try PHPhotoLibrary(url: URL(fileURLWithPath: library)).database.read { db in
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM (SELECT 1 FROM resource GROUP BY directoryId, name HAVING COUNT(*) > 1)")
+            try Int.fetchOne(
+                db, sql: "SELECT COUNT(*) FROM (SELECT 1 FROM resource GROUP BY directoryId, name HAVING COUNT(*) > 1)")
         }
         #expect(duplicated == 0, "no file is ingested twice")
     }

@@ -287,7 +287,12 @@ struct ShortIdentifierCLITests {
         daemon.arguments = ["--library", library, "--watch", root.path, "--socket", socket, "--log-level", "warning"]
         daemon.standardError = FileHandle.nullDevice
         try daemon.run()
-        defer { if daemon.isRunning { daemon.terminate(); daemon.waitUntilExit() } }
+        defer {
+            if daemon.isRunning {
+                daemon.terminate()
+                daemon.waitUntilExit()
+            }
+        }
         let deadline = Date().addingTimeInterval(20)
         while !FileManager.default.fileExists(atPath: socket), daemon.isRunning, Date() < deadline { usleep(50_000) }
         let served = try photos(["changes", "--socket", socket])

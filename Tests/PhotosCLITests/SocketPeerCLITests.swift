@@ -93,7 +93,8 @@ struct SocketPeerCLITests {
     {
         try BuiltProducts.run(
             "photos", arguments,
-            environment: ["PHOTOS_TOKEN": Self.token, "XDG_DATA_HOME": directory.path("data").path].merging(environment) {
+            environment: ["PHOTOS_TOKEN": Self.token, "XDG_DATA_HOME": directory.path("data").path].merging(environment)
+            {
                 $1
             })
     }
@@ -114,7 +115,9 @@ struct SocketPeerCLITests {
         let fake = try await offPool { try self.startFake(as: 65534) }
         defer { stop(fake) }
         // The usual socket: $XDG_RUNTIME_DIR/photosd.sock, here the fake's.
-        let result = try await offPool { try self.photos(["assets", "--json"], environment: ["XDG_RUNTIME_DIR": run.path]) }
+        let result = try await offPool {
+            try self.photos(["assets", "--json"], environment: ["XDG_RUNTIME_DIR": run.path])
+        }
         #expect(result.status != 0)
         #expect(result.stderr.contains("is served by a process of uid 65534"))
         #expect(!result.stdout.contains(Self.forged))

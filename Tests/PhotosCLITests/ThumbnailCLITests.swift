@@ -78,7 +78,10 @@ struct ThumbnailCLITests {
         try Data("the user's own file".utf8).write(to: mine)
         let other = try BuiltProducts.run(
             "photos",
-            ["thumbnail", library.identifiers[copy.path]!, "--library", directory.path("library.sqlite").path, "-o", mine.path])
+            [
+                "thumbnail", library.identifiers[copy.path]!, "--library", directory.path("library.sqlite").path, "-o",
+                mine.path,
+            ])
         #expect(other.status == 1 && other.stderr.contains("exists"), "\(other.stderr)")
         #expect(try String(contentsOf: mine, encoding: .utf8) == "the user's own file")
         let fresh = try BuiltProducts.run(
@@ -88,6 +91,9 @@ struct ThumbnailCLITests {
                 directory.path("new.jpg").path,
             ])
         #expect(fresh.status == 0, "\(fresh.stderr)")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).allSatisfy { !$0.contains(".photos-copy-") })
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: directory.url.path).allSatisfy {
+                !$0.contains(".photos-copy-")
+            })
     }
 }

@@ -8,7 +8,8 @@ import Testing
 
 @Suite struct ConfigFileTests {
     @Test func readsEveryKey() throws {
-        let config = try ConfigFile.parse("""
+        let config = try ConfigFile.parse(
+            """
             # photosd
             library = "/srv/photos/library.sqlite"   # where the library lives
             roots = [
@@ -50,12 +51,13 @@ import Testing
     }
 
     @Test func aHookTakesEveryAccessLevelAndALimitedOneItsAlbums() throws {
-        let config = try ConfigFile.parse(Self.twoHooks + """
-            name = "tagger"
-            command = ["/x"]
-            access = "limited"
-            albums = ["/home/me/Pictures/Family", "2F1D4C1E-7E1B-4C0C-9E7B-3C7E2A1B0C11/L0/040"]
-            """)
+        let config = try ConfigFile.parse(
+            Self.twoHooks + """
+                name = "tagger"
+                command = ["/x"]
+                access = "limited"
+                albums = ["/home/me/Pictures/Family", "2F1D4C1E-7E1B-4C0C-9E7B-3C7E2A1B0C11/L0/040"]
+                """)
         #expect(config.hooks.map(\.access) == [.readOnly, .limited], "read-only unless the config says")
         #expect(config.hooks[1].albums == ["/home/me/Pictures/Family", "2F1D4C1E-7E1B-4C0C-9E7B-3C7E2A1B0C11/L0/040"])
         for level in ["read-only", "read-write", "add-only"] {
@@ -65,7 +67,8 @@ import Testing
     }
 
     @Test func twoHooksParseToTheirDefinitions() throws {
-        let config = try ConfigFile.parse("""
+        let config = try ConfigFile.parse(
+            """
             roots = ["/home/me/Pictures"]
 
             [[hooks]]
@@ -145,7 +148,10 @@ import Testing
         ("roots = \"/home\"", .wrongType, "config.toml:1: roots: must be an array of strings, not a string"),
         ("roots = [1, 2]", .wrongType, "config.toml:1: roots: must be an array of strings, but item 1 is an integer"),
         ("library = 3", .wrongType, "config.toml:1: library: must be a string, not an integer"),
-        ("listen_optional = \"yes\"", .wrongType, "config.toml:1: listen_optional: must be true or false, not a string"),
+        (
+            "listen_optional = \"yes\"", .wrongType,
+            "config.toml:1: listen_optional: must be true or false, not a string"
+        ),
         (
             "thumbnail_sizes = [256, 2048]", .invalidValue,
             "config.toml:1: thumbnail_sizes: must be an array of whole numbers of pixels from 16 to 1024, not 2048"
@@ -205,112 +211,200 @@ import Testing
             twoHooks + "name = \"second\"\ncomand = [\"/x\"]", .unknownKey,
             "config.toml:9: hooks[1].comand: unknown key (\(hookKeys))"
         ),
-        (twoHooks + "name = \"second\"", .missingKey,
-         "config.toml:7: hooks[1].command: missing: the program to run and its arguments, "
-            + "e.g. [\"/usr/local/bin/backup\", \"--to\", \"/mnt\"], or a url to POST to"),
-        (twoHooks + "command = [\"/x\"]", .missingKey,
-         "config.toml:7: hooks[1].name: missing: every hook needs a name (1 to 64 of a-z, 0-9 and -)"),
-        (twoHooks + "name = \"second\"\ncommand = []", .invalidValue,
-         "config.toml:9: hooks[1].command: must name the program to run: the array is empty"),
-        (twoHooks + "name = \"second\"\ncommand = [\"\", \"-v\"]", .invalidValue,
-         "config.toml:9: hooks[1].command: must name the program to run: its first item is empty"),
-        (twoHooks + "name = \"second\"\ncommand = \"backup.sh\"", .wrongType,
-         "config.toml:9: hooks[1].command: must be an array of strings (the program and its arguments), not a string"),
-        (twoHooks + "name = \"second\"\ncommand = [\"/x\", 3]", .wrongType,
-         "config.toml:9: hooks[1].command: must be an array of strings (the program and its arguments), "
-            + "but item 2 is an integer"),
+        (
+            twoHooks + "name = \"second\"", .missingKey,
+            "config.toml:7: hooks[1].command: missing: the program to run and its arguments, "
+                + "e.g. [\"/usr/local/bin/backup\", \"--to\", \"/mnt\"], or a url to POST to"
+        ),
+        (
+            twoHooks + "command = [\"/x\"]", .missingKey,
+            "config.toml:7: hooks[1].name: missing: every hook needs a name (1 to 64 of a-z, 0-9 and -)"
+        ),
+        (
+            twoHooks + "name = \"second\"\ncommand = []", .invalidValue,
+            "config.toml:9: hooks[1].command: must name the program to run: the array is empty"
+        ),
+        (
+            twoHooks + "name = \"second\"\ncommand = [\"\", \"-v\"]", .invalidValue,
+            "config.toml:9: hooks[1].command: must name the program to run: its first item is empty"
+        ),
+        (
+            twoHooks + "name = \"second\"\ncommand = \"backup.sh\"", .wrongType,
+            "config.toml:9: hooks[1].command: must be an array of strings (the program and its arguments), not a string"
+        ),
+        (
+            twoHooks + "name = \"second\"\ncommand = [\"/x\", 3]", .wrongType,
+            "config.toml:9: hooks[1].command: must be an array of strings (the program and its arguments), "
+                + "but item 2 is an integer"
+        ),
         (
             twoHooks + "name = 5\ncommand = [\"/x\"]", .wrongType,
             "config.toml:8: hooks[1].name: must be a string, not an integer"
         ),
-        (twoHooks + "name = \"Backup Favorites\"\ncommand = [\"/x\"]", .invalidValue,
-         "config.toml:8: hooks[1].name: \"Backup Favorites\" must be 1 to 64 characters of a-z, 0-9 and -"),
-        (twoHooks + "name = \"\"\ncommand = [\"/x\"]", .invalidValue,
-         "config.toml:8: hooks[1].name: \"\" must be 1 to 64 characters of a-z, 0-9 and -"),
-        (twoHooks + "name = \"\(String(repeating: "a", count: 65))\"\ncommand = [\"/x\"]", .invalidValue,
-         "config.toml:8: hooks[1].name: \"\(String(repeating: "a", count: 65))\" "
-            + "must be 1 to 64 characters of a-z, 0-9 and -"),
-        (twoHooks + "name = \"first\"\ncommand = [\"/x\"]", .duplicateName,
-         "config.toml:8: hooks[1].name: \"first\" is already the name of hooks[0] (line 4)"),
-        (second + "objects = [\"asset\", \"photo\"]", .invalidValue,
-         "config.toml:10: hooks[1].objects: \"photo\" is not one of asset, assetCollection, collectionList"),
-        (second + "objects = []", .invalidValue,
-         "config.toml:10: hooks[1].objects: must name at least one of asset, assetCollection, collectionList "
-            + "(leave the key out for all)"),
-        (second + "\n\nchanges = [\"inserted2\"]", .invalidValue,
-         "config.toml:12: hooks[1].changes: \"inserted2\" is not one of inserted, updated, deleted"),
-        (second + "batch = 0", .invalidValue,
-         "config.toml:10: hooks[1].batch: must be a whole number of objects, 1 or more, not 0"),
-        (second + "batch = \"10\"", .wrongType,
-         "config.toml:10: hooks[1].batch: must be a whole number of objects, 1 or more, not a string"),
-        (second + "settle_ms = -1", .invalidValue,
-         "config.toml:10: hooks[1].settle_ms: must be a whole number of milliseconds, 0 or more, not -1"),
-        (second + "timeout_s = -5", .invalidValue,
-         "config.toml:10: hooks[1].timeout_s: must be a whole number of seconds, 1 or more, not -5"),
-        (second + "timeout_s = 0", .invalidValue,
-         "config.toml:10: hooks[1].timeout_s: must be a whole number of seconds, 1 or more, not 0"),
-        (second + "max_failures = 0", .invalidValue,
-         "config.toml:10: hooks[1].max_failures: must be a whole number of failed runs, 1 or more, not 0"),
-        (second + "access = \"admin\"", .invalidValue,
-         "config.toml:10: hooks[1].access: must be read-only, read-write, add-only or limited, not \"admin\""),
+        (
+            twoHooks + "name = \"Backup Favorites\"\ncommand = [\"/x\"]", .invalidValue,
+            "config.toml:8: hooks[1].name: \"Backup Favorites\" must be 1 to 64 characters of a-z, 0-9 and -"
+        ),
+        (
+            twoHooks + "name = \"\"\ncommand = [\"/x\"]", .invalidValue,
+            "config.toml:8: hooks[1].name: \"\" must be 1 to 64 characters of a-z, 0-9 and -"
+        ),
+        (
+            twoHooks + "name = \"\(String(repeating: "a", count: 65))\"\ncommand = [\"/x\"]", .invalidValue,
+            "config.toml:8: hooks[1].name: \"\(String(repeating: "a", count: 65))\" "
+                + "must be 1 to 64 characters of a-z, 0-9 and -"
+        ),
+        (
+            twoHooks + "name = \"first\"\ncommand = [\"/x\"]", .duplicateName,
+            "config.toml:8: hooks[1].name: \"first\" is already the name of hooks[0] (line 4)"
+        ),
+        (
+            second + "objects = [\"asset\", \"photo\"]", .invalidValue,
+            "config.toml:10: hooks[1].objects: \"photo\" is not one of asset, assetCollection, collectionList"
+        ),
+        (
+            second + "objects = []", .invalidValue,
+            "config.toml:10: hooks[1].objects: must name at least one of asset, assetCollection, collectionList "
+                + "(leave the key out for all)"
+        ),
+        (
+            second + "\n\nchanges = [\"inserted2\"]", .invalidValue,
+            "config.toml:12: hooks[1].changes: \"inserted2\" is not one of inserted, updated, deleted"
+        ),
+        (
+            second + "batch = 0", .invalidValue,
+            "config.toml:10: hooks[1].batch: must be a whole number of objects, 1 or more, not 0"
+        ),
+        (
+            second + "batch = \"10\"", .wrongType,
+            "config.toml:10: hooks[1].batch: must be a whole number of objects, 1 or more, not a string"
+        ),
+        (
+            second + "settle_ms = -1", .invalidValue,
+            "config.toml:10: hooks[1].settle_ms: must be a whole number of milliseconds, 0 or more, not -1"
+        ),
+        (
+            second + "timeout_s = -5", .invalidValue,
+            "config.toml:10: hooks[1].timeout_s: must be a whole number of seconds, 1 or more, not -5"
+        ),
+        (
+            second + "timeout_s = 0", .invalidValue,
+            "config.toml:10: hooks[1].timeout_s: must be a whole number of seconds, 1 or more, not 0"
+        ),
+        (
+            second + "max_failures = 0", .invalidValue,
+            "config.toml:10: hooks[1].max_failures: must be a whole number of failed runs, 1 or more, not 0"
+        ),
+        (
+            second + "access = \"admin\"", .invalidValue,
+            "config.toml:10: hooks[1].access: must be read-only, read-write, add-only or limited, not \"admin\""
+        ),
         (second + "access = 2", .wrongType, "config.toml:10: hooks[1].access: must be a string, not an integer"),
         // A limited token sees the hook's albums: without them it would see nothing.
         (second + "access = \"limited\"", .missingKey, "config.toml:10: hooks[1].access: \(limitedWithoutAlbums)"),
-        (second + "albums = []\naccess = \"limited\"", .missingKey,
-         "config.toml:11: hooks[1].access: \(limitedWithoutAlbums)"),
-        (second + "nice = 20", .invalidValue, "config.toml:10: hooks[1].nice: must be a nice increment from 0 to 19, not 20"),
-        (second + "nice = -1", .invalidValue, "config.toml:10: hooks[1].nice: must be a nice increment from 0 to 19, not -1"),
-        (second + "enabled = \"yes\"", .wrongType,
-         "config.toml:10: hooks[1].enabled: must be true or false, not a string"),
-        (second + "albums = [\"/a\", \"\"]", .invalidValue,
-         "config.toml:10: hooks[1].albums: item 2 is empty"),
+        (
+            second + "albums = []\naccess = \"limited\"", .missingKey,
+            "config.toml:11: hooks[1].access: \(limitedWithoutAlbums)"
+        ),
+        (
+            second + "nice = 20", .invalidValue,
+            "config.toml:10: hooks[1].nice: must be a nice increment from 0 to 19, not 20"
+        ),
+        (
+            second + "nice = -1", .invalidValue,
+            "config.toml:10: hooks[1].nice: must be a nice increment from 0 to 19, not -1"
+        ),
+        (
+            second + "enabled = \"yes\"", .wrongType,
+            "config.toml:10: hooks[1].enabled: must be true or false, not a string"
+        ),
+        (
+            second + "albums = [\"/a\", \"\"]", .invalidValue,
+            "config.toml:10: hooks[1].albums: item 2 is empty"
+        ),
         // Webhooks: a url instead of a command, on loopback, and secrets only for them.
-        (second + "url = \"http://127.0.0.1:8080/photos\"", .invalidValue,
-         "config.toml:10: hooks[1].url: give either command or url, not both: a hook runs a program or POSTs"),
-        (twoHooks + "name = \"second\"\nurl = \"http://192.168.1.20:8123/hook\"", .invalidValue,
-         "config.toml:9: hooks[1].url: \"192.168.1.20\" is not a loopback host: plain http would send photo metadata "
-            + "in clear across the network; use https:// (photosd verifies the server's certificate), or http:// to "
-            + "127.0.0.1, ::1 or localhost"),
-        (twoHooks + "name = \"second\"\nurl = \"ftp://127.0.0.1/hook\"", .invalidValue,
-         "config.toml:9: hooks[1].url: must be an https:// URL such as \"https://photos.example.net/hook\" (or http:// "
-            + "to this machine, \"http://127.0.0.1:8080/photos\"), not \"ftp://127.0.0.1/hook\""),
+        (
+            second + "url = \"http://127.0.0.1:8080/photos\"", .invalidValue,
+            "config.toml:10: hooks[1].url: give either command or url, not both: a hook runs a program or POSTs"
+        ),
+        (
+            twoHooks + "name = \"second\"\nurl = \"http://192.168.1.20:8123/hook\"", .invalidValue,
+            "config.toml:9: hooks[1].url: \"192.168.1.20\" is not a loopback host: plain http would send photo metadata "
+                + "in clear across the network; use https:// (photosd verifies the server's certificate), or http:// to "
+                + "127.0.0.1, ::1 or localhost"
+        ),
+        (
+            twoHooks + "name = \"second\"\nurl = \"ftp://127.0.0.1/hook\"", .invalidValue,
+            "config.toml:9: hooks[1].url: must be an https:// URL such as \"https://photos.example.net/hook\" (or http:// "
+                + "to this machine, \"http://127.0.0.1:8080/photos\"), not \"ftp://127.0.0.1/hook\""
+        ),
         // ca_file: for https webhooks only, a file OpenSSL loads certificates out of.
-        (second + "ca_file = \"/nonexistent/ca.pem\"", .invalidValue,
-         "config.toml:10: hooks[1].ca_file: trusts an https webhook's server: only a hook with a url has one"),
-        (webhook + "ca_file = \"/nonexistent/ca.pem\"", .invalidValue,
-         "config.toml:10: hooks[1].ca_file: trusts an https webhook's server: \"http://127.0.0.1:8080/photos\" is "
-            + "plain http, with no certificate to check"),
-        (httpsWebhook + "ca_file = \"/nonexistent/ca.pem\"", .invalidValue,
-         "config.toml:10: hooks[1].ca_file: cannot read the file \"/nonexistent/ca.pem\""),
+        (
+            second + "ca_file = \"/nonexistent/ca.pem\"", .invalidValue,
+            "config.toml:10: hooks[1].ca_file: trusts an https webhook's server: only a hook with a url has one"
+        ),
+        (
+            webhook + "ca_file = \"/nonexistent/ca.pem\"", .invalidValue,
+            "config.toml:10: hooks[1].ca_file: trusts an https webhook's server: \"http://127.0.0.1:8080/photos\" is "
+                + "plain http, with no certificate to check"
+        ),
+        (
+            httpsWebhook + "ca_file = \"/nonexistent/ca.pem\"", .invalidValue,
+            "config.toml:10: hooks[1].ca_file: cannot read the file \"/nonexistent/ca.pem\""
+        ),
         (httpsWebhook + "ca_file = \"\"", .invalidValue, "config.toml:10: hooks[1].ca_file: must not be empty"),
-        (httpsWebhook + "ca_file = [\"/a.pem\"]", .wrongType,
-         "config.toml:10: hooks[1].ca_file: must be a string, not an array"),
-        (httpsWebhook + "nice = 5", .invalidValue,
-         "config.toml:10: hooks[1].nice: sets a command's priority: a webhook (url) runs none"),
-        (twoHooks + "name = \"second\"\nurl = [\"http://127.0.0.1/\"]", .wrongType,
-         "config.toml:9: hooks[1].url: must be a string, not an array"),
-        (second + "secret = \"s3cret\"", .invalidValue,
-         "config.toml:10: hooks[1].secret: signs a webhook's POST: only a hook with a url has one"),
-        (twoHooks + "name = \"second\"\nsecret_file = \"/etc/hostname\"\ncommand = [\"/x\"]", .invalidValue,
-         "config.toml:9: hooks[1].secret_file: signs a webhook's POST: only a hook with a url has one"),
-        (webhook + "secret = \"a\"\nsecret_file = \"/etc/hostname\"", .invalidValue,
-         "config.toml:11: hooks[1].secret_file: give either secret or secret_file, not both (secret is given too)"),
+        (
+            httpsWebhook + "ca_file = [\"/a.pem\"]", .wrongType,
+            "config.toml:10: hooks[1].ca_file: must be a string, not an array"
+        ),
+        (
+            httpsWebhook + "nice = 5", .invalidValue,
+            "config.toml:10: hooks[1].nice: sets a command's priority: a webhook (url) runs none"
+        ),
+        (
+            twoHooks + "name = \"second\"\nurl = [\"http://127.0.0.1/\"]", .wrongType,
+            "config.toml:9: hooks[1].url: must be a string, not an array"
+        ),
+        (
+            second + "secret = \"s3cret\"", .invalidValue,
+            "config.toml:10: hooks[1].secret: signs a webhook's POST: only a hook with a url has one"
+        ),
+        (
+            twoHooks + "name = \"second\"\nsecret_file = \"/etc/hostname\"\ncommand = [\"/x\"]", .invalidValue,
+            "config.toml:9: hooks[1].secret_file: signs a webhook's POST: only a hook with a url has one"
+        ),
+        (
+            webhook + "secret = \"a\"\nsecret_file = \"/etc/hostname\"", .invalidValue,
+            "config.toml:11: hooks[1].secret_file: give either secret or secret_file, not both (secret is given too)"
+        ),
         (webhook + "secret = \"\"", .invalidValue, "config.toml:10: hooks[1].secret: must not be empty"),
-        (webhook + "secret_file = \"/nonexistent/photosd.secret\"", .invalidValue,
-         "config.toml:10: hooks[1].secret_file: cannot read the file \"/nonexistent/photosd.secret\""),
-        (webhook + "nice = 5", .invalidValue,
-         "config.toml:10: hooks[1].nice: sets a command's priority: a webhook (url) runs none"),
-        (second + "predicate = \"colour == 1\"", .invalidPredicate,
-         "config.toml:10: hooks[1].predicate: unsupported key 'colour' for PHAsset at offset 0 in \"colour == 1\""),
-        (second + "[hooks.env]\nHOME = \"/x\"", .unknownKey,
-         "config.toml:10: hooks[1].env: unknown key (\(hookKeys))"),
+        (
+            webhook + "secret_file = \"/nonexistent/photosd.secret\"", .invalidValue,
+            "config.toml:10: hooks[1].secret_file: cannot read the file \"/nonexistent/photosd.secret\""
+        ),
+        (
+            webhook + "nice = 5", .invalidValue,
+            "config.toml:10: hooks[1].nice: sets a command's priority: a webhook (url) runs none"
+        ),
+        (
+            second + "predicate = \"colour == 1\"", .invalidPredicate,
+            "config.toml:10: hooks[1].predicate: unsupported key 'colour' for PHAsset at offset 0 in \"colour == 1\""
+        ),
+        (
+            second + "[hooks.env]\nHOME = \"/x\"", .unknownKey,
+            "config.toml:10: hooks[1].env: unknown key (\(hookKeys))"
+        ),
         // Lines are found past multi-line arrays and strings that hold text looking like keys.
-        ("roots = [\n  \"/a\",\n  \"/b\",\n]\nlibrary = '''\nname = 1\n'''\n"
-            + "[[hooks]]\nname = \"x\"\ncommand = [\"/x\"]\nbatch = 0",
-         .invalidValue, "config.toml:11: hooks[0].batch: must be a whole number of objects, 1 or more, not 0"),
+        (
+            "roots = [\n  \"/a\",\n  \"/b\",\n]\nlibrary = '''\nname = 1\n'''\n"
+                + "[[hooks]]\nname = \"x\"\ncommand = [\"/x\"]\nbatch = 0",
+            .invalidValue, "config.toml:11: hooks[0].batch: must be a whole number of objects, 1 or more, not 0"
+        ),
         // Inline tables have no lines of their own: the line of the key that holds them.
-        ("\nhooks = [{ name = \"a\", command = [\"/x\"] }, { name = \"a\", command = [\"/y\"] }]", .duplicateName,
-         "config.toml:2: hooks[1].name: \"a\" is already the name of hooks[0] (line 2)"),
+        (
+            "\nhooks = [{ name = \"a\", command = [\"/x\"] }, { name = \"a\", command = [\"/y\"] }]", .duplicateName,
+            "config.toml:2: hooks[1].name: \"a\" is already the name of hooks[0] (line 2)"
+        ),
         ("roots = [\"/a\"]\n\u{0}", .syntax, "config.toml:2: a NUL character is not allowed"),
     ]
 
@@ -329,7 +423,8 @@ import Testing
         let directory = try TemporaryDirectory(prefix: "config-webhook")
         try Data("s3cret with spaces\n".utf8).write(to: directory.path("frame.secret"))
         let path = directory.path("config.toml").path
-        try Data("""
+        try Data(
+            """
             [[hooks]]
             name = "frame"
             url = "http://localhost:8080/photos"
@@ -340,7 +435,8 @@ import Testing
             name = "inline"
             url = "http://[::1]:9/x"
             secret = "abc"
-            """.utf8).write(to: URL(fileURLWithPath: path))
+            """.utf8
+        ).write(to: URL(fileURLWithPath: path))
         let hooks = try ConfigFile.read(path: path).hooks
         #expect(hooks.map(\.name) == ["frame", "inline"])
         #expect(hooks[0].url?.text == "http://localhost:8080/photos" && hooks[0].command.isEmpty)
@@ -375,7 +471,8 @@ import Testing
         #expect(error?.code == .invalidValue)
         #expect(
             error?.description.hasPrefix(
-                "\(path):5: hooks[0].ca_file: cannot load the CA file \(directory.path("frame.secret").path): ") == true,
+                "\(path):5: hooks[0].ca_file: cannot load the CA file \(directory.path("frame.secret").path): ")
+                == true,
             "\(String(describing: error))")
     }
 
@@ -419,7 +516,9 @@ import Testing
                 return error
             }
         }
-        for good in ["favorite == YES AND mediaType == 1", "(mediaSubtypes & 4) != 0", "pixelWidth > 1 OR isHidden == NO"] {
+        for good in [
+            "favorite == YES AND mediaType == 1", "(mediaSubtypes & 4) != 0", "pixelWidth > 1 OR isHidden == NO",
+        ] {
             #expect(problem(good) == nil, "\(good)")
         }
         for bad in ["favorite == ", "localizedTitle == 'x'", "mediaType == %@", "favorite MATCHES 'x'", "ANY x == 1"] {

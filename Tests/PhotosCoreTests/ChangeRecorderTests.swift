@@ -21,8 +21,10 @@ import Testing
         ([.insert, .delete], ObjectChanges()),
         ([.insert, .update(["title"]), .delete], ObjectChanges()),
         ([.update(["isFavorite"])], ObjectChanges(updated: ["x"], changedProperties: ["x": ["isFavorite"]])),
-        ([.update(["isHidden"]), .update(["isFavorite", "isHidden"])],
-         ObjectChanges(updated: ["x"], changedProperties: ["x": ["isFavorite", "isHidden"]])),
+        (
+            [.update(["isHidden"]), .update(["isFavorite", "isHidden"])],
+            ObjectChanges(updated: ["x"], changedProperties: ["x": ["isFavorite", "isHidden"]])
+        ),
         ([.update(["isFavorite"]), .delete], ObjectChanges(deleted: ["x"])),
         ([.delete], ObjectChanges(deleted: ["x"])),
         ([.delete, .update(["title"])], ObjectChanges(deleted: ["x"])),

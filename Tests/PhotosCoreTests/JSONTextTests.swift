@@ -31,10 +31,12 @@ import Testing
     @Test func integersAreWrittenAsTheirDescriptions() {
         var random = SystemRandomNumberGenerator()
         let edges: [Int64] = [0, -1, 9, 10, -10, 99, 100, Int64.max, Int64.min, Int64.min + 1]
-        let integers = edges + (0..<2_000).map { index in
-            // Every length of digits.
-            Int64.random(in: -Int64.max...Int64.max, using: &random) >> (index % 63)
-        }
+        let integers =
+            edges
+            + (0..<2_000).map { index in
+                // Every length of digits.
+                Int64.random(in: -Int64.max...Int64.max, using: &random) >> (index % 63)
+            }
         #expect(JSONText.array(integers) == "[" + integers.map(String.init).joined(separator: ",") + "]")
         #expect(JSONText.array([Int64.min]) == "[-9223372036854775808]")
     }

@@ -6,7 +6,9 @@ import Testing
 /// so that the library's index on them grows at its end.
 struct LocalIdentifierTests {
     @Test func identifiersHavePhotoKitsShapeAndAVersion7UUID() throws {
-        for (type, suffix) in [(PHObjectType.asset, "/L0/001"), (.assetCollection, "/L0/040"), (.collectionList, "/L0/020")] {
+        for (type, suffix) in [
+            (PHObjectType.asset, "/L0/001"), (.assetCollection, "/L0/040"), (.collectionList, "/L0/020"),
+        ] {
             let identifier = LocalIdentifier.make(type)
             #expect(identifier.hasSuffix(suffix))
             let text = String(identifier.dropLast(suffix.count))

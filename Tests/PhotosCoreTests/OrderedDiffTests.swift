@@ -66,13 +66,18 @@ import Testing
                 let element = new.remove(at: Int.random(in: 0..<new.count, using: &random))
                 new.insert(element, at: Int.random(in: 0...new.count, using: &random))
                 touched.insert(element)
-            case 3 where !new.isEmpty: touched.insert(new[Int.random(in: 0..<new.count, using: &random)])  // Edited in place.
+            // Edited in place.
+            case 3 where !new.isEmpty: touched.insert(new[Int.random(in: 0..<new.count, using: &random)])
             default: break
             }
         }
         let changed = Set(touched.filter { _ in Bool.random(using: &random) })
-        let before = old.enumerated().filter { touched.contains($0.element) }.map { (element: $0.element, index: $0.offset) }
-        let after = new.enumerated().filter { touched.contains($0.element) }.map { (element: $0.element, index: $0.offset) }
+        let before = old.enumerated().filter { touched.contains($0.element) }.map {
+            (element: $0.element, index: $0.offset)
+        }
+        let after = new.enumerated().filter { touched.contains($0.element) }.map {
+            (element: $0.element, index: $0.offset)
+        }
         let spliced = OrderedDiff(oldCount: old.count, touchedBefore: before, touchedAfter: after, changed: changed)
         let full = OrderedDiff(from: old, to: new, changed: changed)
         #expect(spliced.apply(to: old) { new[$0] } == new, "seed \(seed)")

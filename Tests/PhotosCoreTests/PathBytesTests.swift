@@ -41,7 +41,9 @@ import Testing
     /// Every sequence of up to three bytes drawn from the interesting ones maps to a string and back,
     /// and no two sequences share a string.
     @Test func everyShortByteStringRoundTripsAndNoTwoCollide() {
-        let alphabet: [UInt8] = [0x41, 0x5C, 0x7F, 0x80, 0xA9, 0xBD, 0xBF, 0xC2, 0xC3, 0xE2, 0xED, 0xEE, 0xEF, 0xF0, 0xFF]
+        let alphabet: [UInt8] = [
+            0x41, 0x5C, 0x7F, 0x80, 0xA9, 0xBD, 0xBF, 0xC2, 0xC3, 0xE2, 0xED, 0xEE, 0xEF, 0xF0, 0xFF,
+        ]
         var seen: [String: [UInt8]] = [:]
         var inputs: [[UInt8]] = [[]]
         for _ in 0..<3 { inputs = inputs.flatMap { prefix in alphabet.map { prefix + [$0] } } + inputs }

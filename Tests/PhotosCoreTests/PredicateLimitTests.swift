@@ -49,7 +49,8 @@ struct PredicateLimitTests {
 
     @Test func nestingUpToTheLimitParsesAndCompiles() throws {
         let depth = PredicateParser.maximumDepth - 1
-        let format = String(repeating: "!(", count: depth / 2) + "favorite == YES" + String(repeating: ")", count: depth / 2)
+        let format =
+            String(repeating: "!(", count: depth / 2) + "favorite == YES" + String(repeating: ")", count: depth / 2)
         let predicate = try PhotoKitPredicate(format: format, arguments: [])
         let fragment = try predicate.sql(for: .asset) { $0 }
         #expect(fragment.sql.hasPrefix("NOT (NOT ("))
@@ -121,7 +122,8 @@ struct PredicateLimitTests {
     }
 
     @Test func shortChainsStayFlat() throws {
-        let predicate = try PhotoKitPredicate(format: "pixelWidth == 1 OR pixelWidth == 2 OR pixelWidth == 3", arguments: [])
+        let predicate = try PhotoKitPredicate(
+            format: "pixelWidth == 1 OR pixelWidth == 2 OR pixelWidth == 3", arguments: [])
         #expect(try predicate.sql(for: .asset) { $0 }.sql == "(pixelWidth = ? OR pixelWidth = ? OR pixelWidth = ?)")
     }
 
@@ -138,8 +140,9 @@ struct PredicateLimitTests {
         let error = #expect(throws: PredicateFormatError.self) { try predicate.sql(for: .asset) { $0 } }
         #expect(error?.code == .tooComplex)
         let long = (0..<(PhotoKitPredicate.maximumBoundValues + 1)).map { PredicateValue.int(Int64($0)) }
-        #expect(try PhotoKitPredicate(format: "pixelWidth IN %@", arguments: [.array(long)]).sql(for: .asset) { $0 }
-            .arguments.count == 1)
+        #expect(
+            try PhotoKitPredicate(format: "pixelWidth IN %@", arguments: [.array(long)]).sql(for: .asset) { $0 }
+                .arguments.count == 1)
     }
 
     @Test func emptyCompoundNodesCompileToConstants() throws {

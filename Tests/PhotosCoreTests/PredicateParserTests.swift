@@ -50,8 +50,12 @@ struct PredicateParserTests {
         // A date's own format reads back, and the command line can write one (ISO 8601).
         Accepted("CAST(738892800.0, \"NSDate\") < creationDate", "CAST(738892800.0, \"NSDate\") < creationDate"),
         Accepted("creationDate >= cast(738892800, 'NSDate')", "creationDate >= CAST(738892800.0, \"NSDate\")"),
-        Accepted("creationDate < CAST('2024-06-01T02:00:00+02:00', \"NSDate\")", "creationDate < CAST(738892800.0, \"NSDate\")"),
-        Accepted("creationDate < CAST(\"2024-06-01T00:00:00.000Z\", \"NSDate\")", "creationDate < CAST(738892800.0, \"NSDate\")"),
+        Accepted(
+            "creationDate < CAST('2024-06-01T02:00:00+02:00', \"NSDate\")",
+            "creationDate < CAST(738892800.0, \"NSDate\")"),
+        Accepted(
+            "creationDate < CAST(\"2024-06-01T00:00:00.000Z\", \"NSDate\")",
+            "creationDate < CAST(738892800.0, \"NSDate\")"),
         Accepted("mediaType IN {1, 2, 3}", "mediaType IN {1, 2, 3}"),
         Accepted("mediaType in {}", "mediaType IN {}"),
         Accepted("mediaType IN %@", [.array([.int(1), .int(2)])], "mediaType IN {1, 2}"),
@@ -195,7 +199,8 @@ struct PredicateParserTests {
         Rejected("NONE x == 1", .unsupportedFeature, "aggregate operator NONE", at: 0),
         Rejected("SUBQUERY(x, $y, $y == 1).@count > 0", .unsupportedFeature, "SUBQUERY", at: 0),
         Rejected("FUNCTION(title, 'lowercase') == 'a'", .unsupportedFeature, "FUNCTION", at: 0),
-        Rejected("creationDate > CAST(1, 'NSString')", .unsupportedFeature, "CAST to NSString is not supported", at: 23),
+        Rejected(
+            "creationDate > CAST(1, 'NSString')", .unsupportedFeature, "CAST to NSString is not supported", at: 23),
         Rejected("creationDate > CAST('yesterday', 'NSDate')", .syntax, "'yesterday' is not an ISO 8601 date", at: 20),
         Rejected("creationDate > CAST('2024-06-01T00:00:00', 'NSDate')", .syntax, "with a UTC offset", at: 20),
         Rejected("creationDate > CAST(creationDate, 'NSDate')", .syntax, "CAST takes a number or a string", at: 20),

@@ -194,8 +194,11 @@ struct PredicateSQLTests {
         let decoded = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String]
         #expect(decoded == names + ["last"])
 
-        let numbers: [PredicateValue] = (0...100).map { .int(Int64($0) * 1_000_000_007) } + [.double(0.1), .double(-2.5e-300)]
-        let numeric = try PhotoKitPredicate(format: "pixelWidth IN %@", arguments: [.array(numbers)]).sql(for: .asset) { $0 }
+        let numbers: [PredicateValue] =
+            (0...100).map { .int(Int64($0) * 1_000_000_007) } + [.double(0.1), .double(-2.5e-300)]
+        let numeric = try PhotoKitPredicate(format: "pixelWidth IN %@", arguments: [.array(numbers)]).sql(for: .asset) {
+            $0
+        }
         guard case .text(let list) = numeric.arguments.last else {
             Issue.record("\(numeric.arguments)")
             return

@@ -12,13 +12,13 @@ import Testing
         let library = directory.path("library.sqlite").path
         let config = directory.path("bad.toml")
         try """
-            roots = ["\(root.path)"]
+        roots = ["\(root.path)"]
 
-            [[hooks]]
-            name = "backup"
-            command = ["/bin/cat"]
-            changes = ["inserted2"]
-            """.write(to: config, atomically: true, encoding: .utf8)
+        [[hooks]]
+        name = "backup"
+        command = ["/bin/cat"]
+        changes = ["inserted2"]
+        """.write(to: config, atomically: true, encoding: .utf8)
         let bad = try BuiltProducts.run("photosd", ["--library", library, "--config", config.path])
         #expect(bad.status == 78, "\(bad.stderr)")
         #expect(
@@ -35,13 +35,13 @@ import Testing
 
         // A limited hook names the albums its token sees.
         try """
-            roots = ["\(root.path)"]
+        roots = ["\(root.path)"]
 
-            [[hooks]]
-            name = "tagger"
-            command = ["/bin/cat"]
-            access = "limited"
-            """.write(to: config, atomically: true, encoding: .utf8)
+        [[hooks]]
+        name = "tagger"
+        command = ["/bin/cat"]
+        access = "limited"
+        """.write(to: config, atomically: true, encoding: .utf8)
         let limited = try BuiltProducts.run("photosd", ["--library", library, "--config", config.path])
         #expect(limited.status == 78, "\(limited.stderr)")
         #expect(
@@ -53,13 +53,13 @@ import Testing
 
         // An unknown album is found once the library is open, still before any service starts.
         try """
-            roots = ["\(root.path)"]
+        roots = ["\(root.path)"]
 
-            [[hooks]]
-            name = "backup"
-            command = ["/bin/cat"]
-            albums = ["\(root.path)/Nowhere"]
-            """.write(to: config, atomically: true, encoding: .utf8)
+        [[hooks]]
+        name = "backup"
+        command = ["/bin/cat"]
+        albums = ["\(root.path)/Nowhere"]
+        """.write(to: config, atomically: true, encoding: .utf8)
         let album = try BuiltProducts.run("photosd", ["--library", library, "--config", config.path])
         #expect(album.status == 78, "\(album.stderr)")
         #expect(
@@ -73,16 +73,17 @@ import Testing
 
         // An https webhook's ca_file that is not there.
         try """
-            [[hooks]]
-            name = "nas"
-            url = "https://nas.home/photos"
-            ca_file = "missing-ca.pem"
-            """.write(to: config, atomically: true, encoding: .utf8)
+        [[hooks]]
+        name = "nas"
+        url = "https://nas.home/photos"
+        ca_file = "missing-ca.pem"
+        """.write(to: config, atomically: true, encoding: .utf8)
         let ca = try BuiltProducts.run("photosd", ["--library", library, "--config", config.path])
         #expect(ca.status == 78, "\(ca.stderr)")
         #expect(
             ca.stderr.contains(
-                "photosd: \(config.path):4: hooks[0].ca_file: cannot read the file \"\(directory.path("missing-ca.pem").path)\""),
+                "photosd: \(config.path):4: hooks[0].ca_file: cannot read the file \"\(directory.path("missing-ca.pem").path)\""
+            ),
             "\(ca.stderr)")
     }
 }

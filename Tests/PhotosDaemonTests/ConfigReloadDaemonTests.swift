@@ -50,7 +50,8 @@ struct ConfigReloadDaemonTests {
     }
 
     func put(_ name: String, in root: URL) throws {
-        try FileManager.default.copyItem(at: try #require(Corpus.file(Self.photo)), to: root.appendingPathComponent(name))
+        try FileManager.default.copyItem(
+            at: try #require(Corpus.file(Self.photo)), to: root.appendingPathComponent(name))
     }
 
     /// The library's assets as `photos assets --json` prints them.
@@ -92,7 +93,8 @@ struct ConfigReloadDaemonTests {
     }
 
     /// Waits for `condition`, polled off the shared pool (it runs `photos`).
-    static func eventually(_ what: String, seconds: Double = 30, _ condition: @escaping () throws -> Bool) async throws {
+    static func eventually(_ what: String, seconds: Double = 30, _ condition: @escaping () throws -> Bool) async throws
+    {
         try await offPool {
             let deadline = Date().addingTimeInterval(seconds)
             while try !condition() {

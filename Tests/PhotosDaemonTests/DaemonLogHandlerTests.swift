@@ -15,8 +15,10 @@ struct DaemonLogHandlerTests {
 
     @Test func aTextRecordIsOneLineWithItsNewlinesAndBackslashesEscaped() {
         let line = Self.record(.text, "hook's standard error", ["hook.stderr": "one\ntwo\\three\r\tfour", "hook": "x"])
-        #expect(line.hasSuffix(
-            #" warning photosd.hooks : hook=x hook.stderr=one\ntwo\\three\r\tfour [PhotosHooks] hook's standard error"# + "\n"))
+        #expect(
+            line.hasSuffix(
+                #" warning photosd.hooks : hook=x hook.stderr=one\ntwo\\three\r\tfour [PhotosHooks] hook's standard error"#
+                    + "\n"))
         #expect(line.filter { $0 == "\n" }.count == 1)
     }
 
@@ -27,7 +29,8 @@ struct DaemonLogHandlerTests {
         #expect(line.hasSuffix("}\n") && line.filter { $0 == "\n" }.count == 1)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
         #expect(object["level"] as? String == "warning" && object["label"] as? String == "photosd.hooks")
-        #expect(object["message"] as? String == "said \"hi\"\nthen left" && object["source"] as? String == "PhotosHooks")
+        #expect(
+            object["message"] as? String == "said \"hi\"\nthen left" && object["source"] as? String == "PhotosHooks")
         let time = try #require(object["time"] as? String)
         #expect(time.contains("T") && time.contains(".250"), "\(time)")
         let metadata = try #require(object["metadata"] as? [String: Any])

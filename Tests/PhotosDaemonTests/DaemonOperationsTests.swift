@@ -34,12 +34,14 @@ struct DaemonOperationsTests {
     @Test func jsonLogsAreOneObjectALineWithAHooksMultiLineStderrInOneRecord() async throws {
         let marker = directory.path("hook-ran")
         let script = #"printf 'first line\nsecond "quoted" line\n\tthird\n' >&2; cat > /dev/null; touch "$0""#
-        try Data("""
+        try Data(
+            """
             [[hooks]]
             name = "chatty"
             command = ["/bin/sh", "-c", \(HookDaemonTests.tomlString(script)), "\(marker.path)"]
 
-            """.utf8).write(to: config)
+            """.utf8
+        ).write(to: config)
         let daemon = try await offPool {
             try PhotosdProcess(
                 arguments: [
@@ -57,7 +59,8 @@ struct DaemonOperationsTests {
         }
         try await offPool { try daemon.stop() }
         #expect(FileManager.default.fileExists(atPath: marker.path))
-        let lines = try String(contentsOf: log, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        let lines = try String(contentsOf: log, encoding: .utf8).split(
+            separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.last == "")
         var records: [[String: Any]] = []
         for line in lines.dropLast() {
@@ -73,7 +76,8 @@ struct DaemonOperationsTests {
         }
         let stderr = records.compactMap { ($0["metadata"] as? [String: Any])?["hook.stderr"] as? String }
         // One record per run (a busy machine may see the file change twice: two runs), each with all its lines.
-        #expect(!stderr.isEmpty && stderr.allSatisfy { $0 == "first line\nsecond \"quoted\" line\n\tthird" }, "\(records)")
+        #expect(
+            !stderr.isEmpty && stderr.allSatisfy { $0 == "first line\nsecond \"quoted\" line\n\tthird" }, "\(records)")
         let hookRecord = try #require(records.first { ($0["metadata"] as? [String: Any])?["hook.stderr"] != nil })
         #expect(hookRecord["level"] as? String == "warning" && hookRecord["label"] as? String == "photosd.hooks")
     }
@@ -81,12 +85,14 @@ struct DaemonOperationsTests {
     @Test func textLogsKeepAMultiLineRecordOnOneLine() async throws {
         let marker = directory.path("hook-ran")
         let script = #"printf 'first line\nsecond line\n' >&2; cat > /dev/null; touch "$0""#
-        try Data("""
+        try Data(
+            """
             [[hooks]]
             name = "chatty"
             command = ["/bin/sh", "-c", \(HookDaemonTests.tomlString(script)), "\(marker.path)"]
 
-            """.utf8).write(to: config)
+            """.utf8
+        ).write(to: config)
         let daemon = try await offPool {
             try PhotosdProcess(
                 arguments: ["--library", library, "--watch", root.path, "--config", config.path, "--settle", "0"],
@@ -102,7 +108,9 @@ struct DaemonOperationsTests {
         try await offPool { try daemon.stop() }
         let text = try String(contentsOf: log, encoding: .utf8)
         let line = try #require(text.split(separator: "\n").first { $0.contains("hook.stderr=") }, "\(text)")
-        #expect(line.contains(#"hook.stderr=first line\nsecond line"#) && line.contains(" warning photosd.hooks "), "\(line)")
+        #expect(
+            line.contains(#"hook.stderr=first line\nsecond line"#) && line.contains(" warning photosd.hooks "),
+            "\(line)")
         #expect(!text.contains("\nsecond line"))
     }
 
@@ -110,7 +118,9 @@ struct DaemonOperationsTests {
         let result = try await offPool {
             try BuiltProducts.run("photosd", ["--library", library, "--watch", root.path, "--log-format", "xml"])
         }
-        #expect(result.status != 0 && result.stderr.contains("--log-format must be text or json, not 'xml'"), "\(result.stderr)")
+        #expect(
+            result.status != 0 && result.stderr.contains("--log-format must be text or json, not 'xml'"),
+            "\(result.stderr)")
     }
 
     // MARK: Startup progress
@@ -147,7 +157,8 @@ struct DaemonOperationsTests {
         #expect(last.contains("24 ingested, 1 rejected, done in"), "\(last)")
         // `photos status` keeps the crawl's totals once photosd is ready; no progress file is left.
         let status = try await offPool { try BuiltProducts.run("photos", ["status", "--library", library]) }
-        #expect(status.stdout.contains(" directories, 25 files seen, 24 ingested, 1 rejected, done in"), "\(status.stdout)")
+        #expect(
+            status.stdout.contains(" directories, 25 files seen, 24 ingested, 1 rejected, done in"), "\(status.stdout)")
         #expect(!FileManager.default.fileExists(atPath: StartupProgress.path(forLibrary: library)))
     }
 
@@ -160,8 +171,9 @@ struct DaemonOperationsTests {
         try progress.write(to: StartupProgress.path(forLibrary: library))
         let text = try await offPool { try BuiltProducts.run("photos", ["status", "--library", library]) }
         #expect(text.status == 0, "\(text.stderr)")
-        #expect(text.stdout == "photosd starting (pid \(getpid())): startup crawl: 120 of 300 directories, "
-            + "5000 files seen, 4000 ingested, 2 rejected, 12 s\n")
+        #expect(
+            text.stdout == "photosd starting (pid \(getpid())): startup crawl: 120 of 300 directories, "
+                + "5000 files seen, 4000 ingested, 2 rejected, 12 s\n")
         let json = try await offPool { try BuiltProducts.run("photos", ["status", "--library", library, "--json"]) }
         let decoded = try JSONDecoder().decode(StartupProgress.self, from: Data(json.stdout.utf8))
         #expect(decoded == progress)
@@ -191,8 +203,9 @@ struct DaemonOperationsTests {
         #expect(daemon.process.isRunning)
         try await offPool { try daemon.stop() }
         let text = try String(contentsOf: log, encoding: .utf8)
-        #expect(text.contains("warning") && text.contains("TCP listener is optional and cannot be had")
-            && text.contains("127.0.0.1:\(port) is taken"), "\(text)")
+        #expect(
+            text.contains("warning") && text.contains("TCP listener is optional and cannot be had")
+                && text.contains("127.0.0.1:\(port) is taken"), "\(text)")
     }
 
     @Test func aListenerNotMarkedOptionalStillStopsPhotosd() async throws {
@@ -229,7 +242,9 @@ struct DaemonOperationsTests {
         #expect(daemon.process.isRunning)
         try await offPool { try daemon.stop() }
         let text = try String(contentsOf: log, encoding: .utf8)
-        #expect(text.contains("socket is optional and cannot be had") && text.contains("address=127.0.0.1:\(port)"), "\(text)")
+        #expect(
+            text.contains("socket is optional and cannot be had") && text.contains("address=127.0.0.1:\(port)"),
+            "\(text)")
         #expect(!FileManager.default.fileExists(atPath: directory.path("no").path))
     }
 
@@ -280,9 +295,9 @@ struct DaemonOperationsTests {
                 if let message = notify.receive(within: 1000) { reload.append(message) }
             }
         }
-        #expect(reload.first?.hasPrefix("RELOADING=1\nMONOTONIC_USEC=") == true && reload.last == "READY=1", "\(reload)")
+        #expect(
+            reload.first?.hasPrefix("RELOADING=1\nMONOTONIC_USEC=") == true && reload.last == "READY=1", "\(reload)")
         #expect(daemon.process.isRunning)
         try await offPool { try daemon.stop() }
     }
 }
-

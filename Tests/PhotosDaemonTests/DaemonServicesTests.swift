@@ -53,7 +53,8 @@ struct DaemonServicesTests {
 
     func put(_ name: String) throws {
         try FileManager.default.copyItem(
-            at: try #require(Corpus.file("Camera/2008/Death Valley/FurnaceCreekInn.jpg")), to: root.appendingPathComponent(name))
+            at: try #require(Corpus.file("Camera/2008/Death Valley/FurnaceCreekInn.jpg")),
+            to: root.appendingPathComponent(name))
     }
 
     /// Runs the daemon's services with a fake monitor until `body` returns, then shuts them down
@@ -197,7 +198,9 @@ struct DaemonServicesTests {
             for (index, byte) in path.utf8.enumerated() { buffer[index] = byte }
         }
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         #expect(bound == 0)
         let notifier = SystemdNotifier(environment: ["NOTIFY_SOCKET": path, "WATCHDOG_USEC": "2000000"])

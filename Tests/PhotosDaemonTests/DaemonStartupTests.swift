@@ -16,7 +16,8 @@ struct DaemonStartupTests {
 
     init() throws {
         directory = try TemporaryDirectory(prefix: "photosd-startup")
-        try FileManager.default.createDirectory(atPath: directory.path("Pictures").path, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: directory.path("Pictures").path, withIntermediateDirectories: true)
     }
 
     /// Runs photosd to its end (it is expected to stop by itself), with its standard error; without
@@ -53,8 +54,9 @@ struct DaemonStartupTests {
 
         let second = try await offPool { try self.runToExit(["--library", library, "--watch", directory.url.path]) }
         #expect(second.status == 75, "\(second.stderr)")
-        #expect(second.stderr.contains("photosd (pid \(first.process.processIdentifier)) already serves the library"),
-                "\(second.stderr)")
+        #expect(
+            second.stderr.contains("photosd (pid \(first.process.processIdentifier)) already serves the library"),
+            "\(second.stderr)")
         // The first goes on, and the status file is still its own, with its roots.
         #expect(first.process.isRunning)
         let after = try DaemonStatus.read(from: statusPath)
@@ -79,7 +81,9 @@ struct DaemonStartupTests {
         let missing = directory.path("Picturs").path
         let file = directory.path("file.txt").path
         try Data("x".utf8).write(to: URL(fileURLWithPath: file))
-        let result = try await offPool { try self.runToExit(["--library", library, "--watch", missing, "--watch", file]) }
+        let result = try await offPool {
+            try self.runToExit(["--library", library, "--watch", missing, "--watch", file])
+        }
         #expect(result.status == 78, "\(result.stderr)")
         #expect(result.stderr.contains("no root to watch exists"), "\(result.stderr)")
         #expect(result.stderr.contains("\(missing) (no such file or directory)"), "\(result.stderr)")
@@ -95,11 +99,18 @@ struct DaemonStartupTests {
         let handle = try FileHandle(forWritingTo: log)
         let process = Process()
         process.executableURL = BuiltProducts.directory.appendingPathComponent("photosd")
-        process.arguments = ["--library", library, "--watch", root, "--watch", missing, "--socket", "",
-                             "--log-level", "warning"]
+        process.arguments = [
+            "--library", library, "--watch", root, "--watch", missing, "--socket", "",
+            "--log-level", "warning",
+        ]
         process.standardError = handle
         try process.run()
-        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() } }
+        defer {
+            if process.isRunning {
+                kill(process.processIdentifier, SIGKILL)
+                process.waitUntilExit()
+            }
+        }
         let statusPath = DaemonConfiguration.statusPath(forLibrary: library)
         let deadline = Date().addingTimeInterval(20)
         while !FileManager.default.fileExists(atPath: statusPath), process.isRunning, Date() < deadline {
@@ -125,7 +136,9 @@ struct DaemonStartupTests {
             for (index, byte) in path.utf8.enumerated() { buffer[index] = byte }
         }
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         guard bound == 0, listen(descriptor, 4) == 0 else { throw DaemonError("cannot listen on \(path)") }
         return descriptor
@@ -151,10 +164,13 @@ struct DaemonStartupTests {
     @Test func aListenerThatCannotBeHadStopsTheDaemonWithItsReason() async throws {
         // The socket's directory is not there: refused, and not made.
         let nowhere = directory.path("no/such/dir/photosd.sock").path
-        let missing = try await offPool { try self.runToExit(["--library", library, "--watch", root, "--socket", nowhere]) }
+        let missing = try await offPool {
+            try self.runToExit(["--library", library, "--watch", root, "--socket", nowhere])
+        }
         #expect(missing.status == 78, "\(missing.stderr)")
-        #expect(missing.stderr.contains("the socket's directory \(directory.path("no/such/dir").path) does not exist"),
-                "\(missing.stderr)")
+        #expect(
+            missing.stderr.contains("the socket's directory \(directory.path("no/such/dir").path) does not exist"),
+            "\(missing.stderr)")
         #expect(!FileManager.default.fileExists(atPath: directory.path("no").path))
         // A file of the user's at the socket's path: left alone.
         let file = directory.path("notes.sock").path
@@ -166,14 +182,18 @@ struct DaemonStartupTests {
         let served = directory.path("served.sock").path
         let other = try Self.listeningUnixSocket(served)
         defer { close(other) }
-        let busy = try await offPool { try self.runToExit(["--library", library, "--watch", root, "--socket", served]) }
+        let busy = try await offPool {
+            try self.runToExit(["--library", library, "--watch", root, "--socket", served])
+        }
         #expect(busy.status == 78 && busy.stderr.contains("another process serves \(served)"), "\(busy.stderr)")
         // A TCP port another program listens on.
         let (tcp, port) = try Self.listeningTCPSocket()
         defer { close(tcp) }
         let socket = directory.path("api.sock").path
         let inUse = try await offPool {
-            try self.runToExit(["--library", library, "--watch", root, "--socket", socket, "--listen", "127.0.0.1:\(port)"])
+            try self.runToExit([
+                "--library", library, "--watch", root, "--socket", socket, "--listen", "127.0.0.1:\(port)",
+            ])
         }
         #expect(inUse.status == 78, "\(inUse.stderr)")
         #expect(inUse.stderr.contains("127.0.0.1:\(port) is taken: Address already in use"), "\(inUse.stderr)")

@@ -24,14 +24,16 @@ struct DaemonTests {
 
     func put(_ corpusPath: String, at relative: String) throws {
         let destination = root.appendingPathComponent(relative)
-        try FileManager.default.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: try #require(Corpus.file(corpusPath)), to: destination)
     }
 
     @Test func newFilesAndDeepDirectoriesAreIngested() throws {
         let daemon = try Daemon(test: self)
         try put(Self.photo, at: "a.jpg")
-        try FileManager.default.createDirectory(at: root.appendingPathComponent("x/y/z"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: root.appendingPathComponent("x/y/z"), withIntermediateDirectories: true)
         try put(Self.other, at: "x/y/z/b.jpg")
         try daemon.wait("both files ingested") { $0.count == 2 }
         let b = try #require(try daemon.asset(at: "x/y/z/b.jpg"))
@@ -46,7 +48,8 @@ struct DaemonTests {
         let asset = try #require(try daemon.asset(at: "Trip/a.jpg"))
         try daemon.library.performChangesAndWait { PHAssetChangeRequest(for: asset).isFavorite = true }
         let album = try #require(daemon.album(at: "Trip"))
-        try FileManager.default.moveItem(at: root.appendingPathComponent("Trip"), to: root.appendingPathComponent("Holiday"))
+        try FileManager.default.moveItem(
+            at: root.appendingPathComponent("Trip"), to: root.appendingPathComponent("Holiday"))
         try daemon.wait("the file follows the directory") { _ in try daemon.asset(at: "Holiday/a.jpg") != nil }
         let moved = try #require(try daemon.asset(at: "Holiday/a.jpg"))
         #expect(moved.localIdentifier == asset.localIdentifier && moved.isFavorite)
@@ -78,7 +81,8 @@ struct DaemonTests {
         let options = PHFetchOptions()
         options.photoLibrary = daemon.library
         options.includeHiddenAssets = true
-        let album = try #require(PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: [best], options: options).firstObject)
+        let album = try #require(
+            PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: [best], options: options).firstObject)
         #expect(PHAsset.fetchAssets(in: album, options: options).firstObject == moved)
         try daemon.stop()
     }
@@ -162,10 +166,10 @@ struct DaemonTests {
     @Test func aConfigFileGivesRootsAndIgnorePatterns() throws {
         let config = directory.path("config.toml")
         try """
-            roots = ["\(root.path)"]
-            ignore = ["*.skip.jpg"]
-            settle_ms = 50
-            """.write(to: config, atomically: true, encoding: .utf8)
+        roots = ["\(root.path)"]
+        ignore = ["*.skip.jpg"]
+        settle_ms = 50
+        """.write(to: config, atomically: true, encoding: .utf8)
         let daemon = try Daemon(test: self, arguments: ["--library", libraryURL.path, "--config", config.path])
         try put(Self.photo, at: "kept.jpg")
         try put(Self.other, at: "left.skip.jpg")
@@ -176,7 +180,9 @@ struct DaemonTests {
         let bad = directory.path("bad.toml")
         try "roots = \"/x\"".write(to: bad, atomically: true, encoding: .utf8)
         let output = try BuiltProducts.run("photosd", ["--library", libraryURL.path, "--config", bad.path])
-        #expect(output.status != 0 && output.stderr.contains("bad.toml:1: roots: must be an array of strings"), "\(output.stderr)")
+        #expect(
+            output.status != 0 && output.stderr.contains("bad.toml:1: roots: must be an array of strings"),
+            "\(output.stderr)")
     }
 
     @Test func statusReportsRootsAndTotals() throws {
@@ -241,4 +247,3 @@ final class Daemon {
 
     func kill9() { photosd.kill9() }
 }
-

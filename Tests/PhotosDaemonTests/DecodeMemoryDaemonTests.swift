@@ -165,7 +165,8 @@ struct DecodeMemoryDaemonTests {
             let status = try await offPool { Self.finish(try Self.thumbnail(socket, identifier, into: output)) }
             #expect(status == 200, "\(name): \((try? String(contentsOfFile: output, encoding: .utf8)) ?? "")")
             let data = try Data(contentsOf: URL(fileURLWithPath: output))
-            #expect(data.starts(with: [0xFF, 0xD8]) || data.starts(with: [0x89, 0x50, 0x4E, 0x47]), "\(name): not an image")
+            #expect(
+                data.starts(with: [0xFF, 0xD8]) || data.starts(with: [0x89, 0x50, 0x4E, 0x47]), "\(name): not an image")
         }
         #expect(try Self.peakMemory(of: pid) < 512 << 20)
         try await offPool { try daemon.stop() }

@@ -28,68 +28,107 @@ import Testing
     }
 
     static let rows: [Row] = [
-        Row(name: "a written file is due after the settle period", events: [
-            (0, file("/a.jpg", .created)), (1, file("/a.jpg", .closedWrite)),
-        ], at: 201, due: changes(["/p": ["/p/a.jpg"]])),
-        Row(name: "not before", events: [(0, file("/a.jpg", .created)), (1, file("/a.jpg", .closedWrite))], at: 200,
+        Row(
+            name: "a written file is due after the settle period",
+            events: [
+                (0, file("/a.jpg", .created)), (1, file("/a.jpg", .closedWrite)),
+            ], at: 201, due: changes(["/p": ["/p/a.jpg"]])),
+        Row(
+            name: "not before", events: [(0, file("/a.jpg", .created)), (1, file("/a.jpg", .closedWrite))], at: 200,
             due: nil),
-        Row(name: "a file created and not yet closed waits the write grace (100 ms)", events: [
-            (0, file("/a.jpg", .created)), (1, file("/a.jpg", .modified)),
-        ], at: 100, due: nil, settle: 0),
-        Row(name: "closed, it is due at once with settle 0", events: [
-            (0, file("/a.jpg", .created)), (1, file("/a.jpg", .modified)), (2, file("/a.jpg", .closedWrite)),
-        ], at: 2, due: changes(["/p": ["/p/a.jpg"]]), settle: 0),
-        Row(name: "never closed (a hard link), after the grace", events: [(0, file("/a.jpg", .created))], at: 100,
+        Row(
+            name: "a file created and not yet closed waits the write grace (100 ms)",
+            events: [
+                (0, file("/a.jpg", .created)), (1, file("/a.jpg", .modified)),
+            ], at: 100, due: nil, settle: 0),
+        Row(
+            name: "closed, it is due at once with settle 0",
+            events: [
+                (0, file("/a.jpg", .created)), (1, file("/a.jpg", .modified)), (2, file("/a.jpg", .closedWrite)),
+            ], at: 2, due: changes(["/p": ["/p/a.jpg"]]), settle: 0),
+        Row(
+            name: "never closed (a hard link), after the grace", events: [(0, file("/a.jpg", .created))], at: 100,
             due: changes(["/p": ["/p/a.jpg"]]), settle: 0),
-        Row(name: "each event restarts the quiet period", events: [
-            (0, file("/a.jpg", .closedWrite)), (150, file("/b/c.jpg", .closedWrite)),
-        ], at: 349, due: nil),
-        Row(name: "both files once quiet", events: [
-            (0, file("/a.jpg", .closedWrite)), (150, file("/b/c.jpg", .closedWrite)),
-        ], at: 350, due: changes(["/p": ["/p/a.jpg", "/p/b/c.jpg"]])),
-        Row(name: "created then deleted cancels: no scan at all", events: [
-            (0, file("/a.jpg", .created)), (1, file("/a.jpg", .closedWrite)), (2, file("/a.jpg", .deleted)),
-        ], at: 1000, due: nil),
-        Row(name: "an atomic save is an update of its file", events: [
-            (0, file("/a.jpg", .deleted)), (1, file("/a.jpg", .created)), (2, file("/a.jpg", .closedWrite)),
-        ], at: 500, due: changes(["/p": ["/p/a.jpg"]])),
-        Row(name: "a temporary name costs nothing until renamed", events: [
-            (0, file("/.a.jpg.tmp", .created)), (1, file("/.a.jpg.tmp", .closedWrite)),
-        ], at: 1000, due: nil),
-        Row(name: "the rename that names it is due", events: [
-            (0, file("/.a.jpg.tmp", .created)), (1, file("/.a.jpg.tmp", .closedWrite)),
-            (2, file("/.a.jpg.tmp", .movedFrom(cookie: 7))), (2, file("/x/a.jpg", .movedTo(cookie: 7))),
-        ], at: 500, due: changes(["/p": ["/p/.a.jpg.tmp", "/p/x/a.jpg"]])),
-        Row(name: "a move between directories names both ends", events: [
-            (0, file("/a/x.jpg", .movedFrom(cookie: 1))), (0, file("/b/x.jpg", .movedTo(cookie: 1))),
-        ], at: 200, due: changes(["/p": ["/p/a/x.jpg", "/p/b/x.jpg"]])),
-        Row(name: "a move there and back is no change", events: [
-            (0, file("/a/x.jpg", .movedFrom(cookie: 1))), (0, file("/b/x.jpg", .movedTo(cookie: 1))),
-            (1, file("/b/x.jpg", .movedFrom(cookie: 2))), (1, file("/a/x.jpg", .movedTo(cookie: 2))),
-        ], at: 500, due: nil),
-        Row(name: "a move out of the roots is a deletion at its source", events: [
-            (0, file("/a/x.jpg", .movedFrom(cookie: 1))),
-        ], at: 200, due: changes(["/p": ["/p/a/x.jpg"]])),
-        Row(name: "a move in from outside is a creation", events: [(0, file("/a/x.jpg", .movedTo(cookie: 9)))], at: 200,
+        Row(
+            name: "each event restarts the quiet period",
+            events: [
+                (0, file("/a.jpg", .closedWrite)), (150, file("/b/c.jpg", .closedWrite)),
+            ], at: 349, due: nil),
+        Row(
+            name: "both files once quiet",
+            events: [
+                (0, file("/a.jpg", .closedWrite)), (150, file("/b/c.jpg", .closedWrite)),
+            ], at: 350, due: changes(["/p": ["/p/a.jpg", "/p/b/c.jpg"]])),
+        Row(
+            name: "created then deleted cancels: no scan at all",
+            events: [
+                (0, file("/a.jpg", .created)), (1, file("/a.jpg", .closedWrite)), (2, file("/a.jpg", .deleted)),
+            ], at: 1000, due: nil),
+        Row(
+            name: "an atomic save is an update of its file",
+            events: [
+                (0, file("/a.jpg", .deleted)), (1, file("/a.jpg", .created)), (2, file("/a.jpg", .closedWrite)),
+            ], at: 500, due: changes(["/p": ["/p/a.jpg"]])),
+        Row(
+            name: "a temporary name costs nothing until renamed",
+            events: [
+                (0, file("/.a.jpg.tmp", .created)), (1, file("/.a.jpg.tmp", .closedWrite)),
+            ], at: 1000, due: nil),
+        Row(
+            name: "the rename that names it is due",
+            events: [
+                (0, file("/.a.jpg.tmp", .created)), (1, file("/.a.jpg.tmp", .closedWrite)),
+                (2, file("/.a.jpg.tmp", .movedFrom(cookie: 7))), (2, file("/x/a.jpg", .movedTo(cookie: 7))),
+            ], at: 500, due: changes(["/p": ["/p/.a.jpg.tmp", "/p/x/a.jpg"]])),
+        Row(
+            name: "a move between directories names both ends",
+            events: [
+                (0, file("/a/x.jpg", .movedFrom(cookie: 1))), (0, file("/b/x.jpg", .movedTo(cookie: 1))),
+            ], at: 200, due: changes(["/p": ["/p/a/x.jpg", "/p/b/x.jpg"]])),
+        Row(
+            name: "a move there and back is no change",
+            events: [
+                (0, file("/a/x.jpg", .movedFrom(cookie: 1))), (0, file("/b/x.jpg", .movedTo(cookie: 1))),
+                (1, file("/b/x.jpg", .movedFrom(cookie: 2))), (1, file("/a/x.jpg", .movedTo(cookie: 2))),
+            ], at: 500, due: nil),
+        Row(
+            name: "a move out of the roots is a deletion at its source",
+            events: [
+                (0, file("/a/x.jpg", .movedFrom(cookie: 1)))
+            ], at: 200, due: changes(["/p": ["/p/a/x.jpg"]])),
+        Row(
+            name: "a move in from outside is a creation", events: [(0, file("/a/x.jpg", .movedTo(cookie: 9)))], at: 200,
             due: changes(["/p": ["/p/a/x.jpg"]])),
-        Row(name: "a directory event rescans its root whole", events: [
-            (0, directory("/2024", .created)), (1, file("/2024/a.jpg", .closedWrite)),
-        ], at: 201, due: changes(roots: ["/p"])),
-        Row(name: "an overflow rescans the root and is noticed", events: [(0, FileEvent(path: "/p", kind: .overflow))],
+        Row(
+            name: "a directory event rescans its root whole",
+            events: [
+                (0, directory("/2024", .created)), (1, file("/2024/a.jpg", .closedWrite)),
+            ], at: 201, due: changes(roots: ["/p"])),
+        Row(
+            name: "an overflow rescans the root and is noticed", events: [(0, FileEvent(path: "/p", kind: .overflow))],
             at: 200, due: changes(roots: ["/p"]), notices: [.overflow(root: "/p")]),
-        Row(name: "the root unmounted is offline and rescanned", events: [
-            (0, FileEvent(path: "/p", kind: .rootUnmounted)),
-        ], at: 200, due: changes(roots: ["/p"]), notices: [.offline(root: "/p", reason: "unmounted or removed")]),
-        Row(name: "a mount inside the root going away rescans quietly", events: [
-            (0, directory("/mnt", .watchRemoved)),
-        ], at: 200, due: changes(roots: ["/p"])),
-        Row(name: "a directory beyond the watch budget polls the root, scans nothing now", events: [
-            (0, directory("/deep", .budgetExhausted)),
-        ], at: 1000, due: nil, notices: [.polling(root: "/p", reason: "/p/deep is beyond the inotify watch budget")]),
-        Row(name: "events outside the roots are ignored",
+        Row(
+            name: "the root unmounted is offline and rescanned",
+            events: [
+                (0, FileEvent(path: "/p", kind: .rootUnmounted))
+            ], at: 200, due: changes(roots: ["/p"]), notices: [.offline(root: "/p", reason: "unmounted or removed")]),
+        Row(
+            name: "a mount inside the root going away rescans quietly",
+            events: [
+                (0, directory("/mnt", .watchRemoved))
+            ], at: 200, due: changes(roots: ["/p"])),
+        Row(
+            name: "a directory beyond the watch budget polls the root, scans nothing now",
+            events: [
+                (0, directory("/deep", .budgetExhausted))
+            ], at: 1000, due: nil, notices: [.polling(root: "/p", reason: "/p/deep is beyond the inotify watch budget")]
+        ),
+        Row(
+            name: "events outside the roots are ignored",
             events: [(0, FileEvent(path: "/q/a.jpg", kind: .closedWrite))],
             at: 1000, due: nil),
-        Row(name: "the innermost root holds a path", events: [(0, FileEvent(path: "/p/in/a.jpg", kind: .closedWrite))],
+        Row(
+            name: "the innermost root holds a path", events: [(0, FileEvent(path: "/p/in/a.jpg", kind: .closedWrite))],
             at: 200, due: changes(["/p/in": ["/p/in/a.jpg"]])),
     ]
 
@@ -137,8 +176,11 @@ import Testing
         queue.submit(ScanWork(roots: ["/q"], reasons: ["poll"]))
         queue.submit(ScanWork())
         let work = queue.take()
-        #expect(work == ScanWork(roots: ["/q"], files: ["/p": ["/p/a.jpg", "/p/b.jpg"], "/q": ["/q/c.jpg"]],
-                                 reasons: ["changes", "poll"]))
+        #expect(
+            work
+                == ScanWork(
+                    roots: ["/q"], files: ["/p": ["/p/a.jpg", "/p/b.jpg"], "/q": ["/q/c.jpg"]],
+                    reasons: ["changes", "poll"]))
         #expect(work?.partialFiles == ["/p": ["/p/a.jpg", "/p/b.jpg"]])
         #expect(work?.wholeRoots == ScanWork(roots: ["/p", "/q"], reasons: ["retry"]))
         #expect(queue.take() == nil)

@@ -18,7 +18,9 @@ struct HookDaemonTests {
 
     init() throws {
         directory = try TemporaryDirectory(prefix: "photosd-hooks")
-        for folder in [root, output] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+        for folder in [root, output] {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        }
     }
 
     static let photo = "Camera/2008/Death Valley/FurnaceCreekInn.jpg"
@@ -52,7 +54,8 @@ struct HookDaemonTests {
     }
 
     static func tomlString(_ text: String) -> String {
-        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+        "\""
+            + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
             .replacingOccurrences(of: "\n", with: "\\n") + "\""
     }
 
@@ -129,7 +132,9 @@ struct HookDaemonTests {
         try daemon.stop()
         let status = try photos(["hooks", "status", "--json"])
         #expect(status.status == 0, "\(status.stderr)")
-        #expect(status.stdout.contains("\"name\":\"record\"") && status.stdout.contains("\"state\":\"ok\""), "\(status.stdout)")
+        #expect(
+            status.stdout.contains("\"name\":\"record\"") && status.stdout.contains("\"state\":\"ok\""),
+            "\(status.stdout)")
         // `photos status` shows the hooks beside the daemon's own status.
         let overall = try BuiltProducts.run("photos", ["status", "--library", libraryURL.path])
         #expect(overall.stdout.contains("hooks:") && overall.stdout.contains("record"), "\(overall.stdout)")
@@ -143,7 +148,8 @@ struct HookDaemonTests {
     }
 
     @Test func aFilterKeepsOutWhatItShould() async throws {
-        try writeConfig(hook("videos", extra: "objects = [\"asset\"]\nchanges = [\"inserted\"]\npredicate = \"mediaType == 2\""))
+        try writeConfig(
+            hook("videos", extra: "objects = [\"asset\"]\nchanges = [\"inserted\"]\npredicate = \"mediaType == 2\""))
         let daemon = try startDaemon()
         try put(Self.photo, at: "Mixed/inn.jpg")
         try put(Self.video, at: "Mixed/clip.mov")
@@ -174,7 +180,9 @@ struct HookDaemonTests {
         _ = FileManager.default.createFile(atPath: output.appendingPathComponent("broken").path, contents: nil)
         let daemon = try startDaemon()
         try put(Self.photo, at: "A/inn.jpg")
-        try await Self.eventually("parked") { try photos(["hooks", "status", "--json"]).stdout.contains("\"state\":\"parked\"") }
+        try await Self.eventually("parked") {
+            try photos(["hooks", "status", "--json"]).stdout.contains("\"state\":\"parked\"")
+        }
         let parked = try photos(["hooks", "status"])
         #expect(parked.stdout.contains("flaky is parked: exit 7"), "\(parked.stdout)")
         #expect(parked.stdout.contains("broken on purpose"), "\(parked.stdout)")
@@ -201,7 +209,9 @@ struct HookDaemonTests {
             .trimmingCharacters(in: .whitespacesAndNewlines)
         daemon.kill9()
         // The orphaned run is stopped too (in life it would finish; its batch is not acknowledged).
-        if let pid = Int32(try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)) {
+        if let pid = Int32(
+            try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines))
+        {
             kill(-pid, SIGKILL)
             kill(pid, SIGKILL)
         }
@@ -231,7 +241,9 @@ struct HookDaemonTests {
         #expect(Date().timeIntervalSince(started) < 10)
         // Both ignored SIGTERM; the SIGKILL after the grace reached the hook and what it forked.
         for file in [pidFile, output.appendingPathComponent("child.pid").path] {
-            let pid = try #require(Int32(try String(contentsOfFile: file, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+            let pid = try #require(
+                Int32(try String(contentsOfFile: file, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines))
+            )
             #expect(!Self.isRunning(pid), "the hook's process \(pid) outlived the daemon")
         }
     }
@@ -256,7 +268,9 @@ struct HookDaemonTests {
         let library = try PHPhotoLibrary(url: libraryURL)
         let options = PHFetchOptions()
         options.photoLibrary = library
-        try await Self.eventually("the burst ingested", seconds: 300) { PHAsset.fetchAssets(with: options).count >= count }
+        try await Self.eventually("the burst ingested", seconds: 300) {
+            PHAsset.fetchAssets(with: options).count >= count
+        }
         try await Task.sleep(for: .milliseconds(300))
         #expect(try self.payloads().count == 1, "the first run is held")
         try FileManager.default.removeItem(at: hold)
@@ -301,14 +315,19 @@ struct HookDaemonTests {
         let options = PHFetchOptions()
         options.photoLibrary = library
         try await Self.eventually("both ingested") { PHAsset.fetchAssets(with: options).count == 2 }
-        let inn = try #require(PHAsset.fetchAssets(with: options).first { asset in
-            PHAssetResource.assetResources(for: asset).first?.originalFilename == "inn.jpg"
-        })
+        let inn = try #require(
+            PHAsset.fetchAssets(with: options).first { asset in
+                PHAssetResource.assetResources(for: asset).first?.originalFilename == "inn.jpg"
+            })
         try library.performChangesAndWait { PHAssetChangeRequest(for: inn).isFavorite = true }
         let copy = backup.appendingPathComponent(root.path).appendingPathComponent("Family/inn.jpg")
         try await Self.eventually("the favorite backed up") { FileManager.default.fileExists(atPath: copy.path) }
-        #expect(FileManager.default.contentsEqual(atPath: copy.path, andPath: root.appendingPathComponent("Family/inn.jpg").path))
-        #expect(!FileManager.default.fileExists(atPath: backup.appendingPathComponent(root.path).appendingPathComponent("Family/ricoh.jpg").path))
+        #expect(
+            FileManager.default.contentsEqual(
+                atPath: copy.path, andPath: root.appendingPathComponent("Family/inn.jpg").path))
+        #expect(
+            !FileManager.default.fileExists(
+                atPath: backup.appendingPathComponent(root.path).appendingPathComponent("Family/ricoh.jpg").path))
         try daemon.stop()
     }
 }

@@ -18,13 +18,16 @@ extension HookDaemonTests {
         guard let walker = FileManager.default.enumerator(atPath: directory.path) else { return [] }
         return walker.compactMap { $0 as? String }.filter { name in
             var isDirectory: ObjCBool = false
-            FileManager.default.fileExists(atPath: directory.appendingPathComponent(name).path, isDirectory: &isDirectory)
+            FileManager.default.fileExists(
+                atPath: directory.appendingPathComponent(name).path, isDirectory: &isDirectory)
             return !isDirectory.boolValue
         }
     }
 
     /// Runs an example hook program with `payload` on its standard input, as photosd does.
-    static func runExample(_ command: [String], payload: [String: Any]) throws -> (status: Int32, stdout: String, stderr: String) {
+    static func runExample(_ command: [String], payload: [String: Any]) throws -> (
+        status: Int32, stdout: String, stderr: String
+    ) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: command[0])
         process.arguments = Array(command.dropFirst())
@@ -40,7 +43,10 @@ extension HookDaemonTests {
         let errorText = errors.fileHandleForReading.readDataToEndOfFile()
         let outputText = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: outputText, as: UTF8.self), String(decoding: errorText, as: UTF8.self))
+        return (
+            process.terminationStatus, String(decoding: outputText, as: UTF8.self),
+            String(decoding: errorText, as: UTF8.self)
+        )
     }
 
     /// Album titles and file names an attacker (any limited token, any file's author) can choose.
@@ -48,7 +54,9 @@ extension HookDaemonTests {
         "../../outside", "..", ".", "", "-rf", "a/b", "new\nline", "tab\there", "esc\u{1B}[31mred", "/etc",
         "'$(touch pwned)'", String(repeating: "x", count: 300),
     ]
-    static let hostileFileNames = ["new\nline.jpg", "tab\there.jpg", "-rf.jpg", "--help.jpg", "esc\u{1B}[2J.jpg", " .jpg"]
+    static let hostileFileNames = [
+        "new\nline.jpg", "tab\there.jpg", "-rf.jpg", "--help.jpg", "esc\u{1B}[2J.jpg", " .jpg",
+    ]
 
     /// A payload of favorites: each hostile file in a hostile user album, and one in an album folder
     /// that tries to climb out (`ROOT/../..`).
@@ -77,10 +85,12 @@ extension HookDaemonTests {
         ])
         return [
             "hook": "example", "since": 1, "until": 2, "expired": false,
-            "changes": [[
-                "token": 2, "assets": ["inserted": assets, "updated": [], "deleted": []],
-                "assetCollections": [String: Any](), "collectionLists": [String: Any](),
-            ]],
+            "changes": [
+                [
+                    "token": 2, "assets": ["inserted": assets, "updated": [], "deleted": []],
+                    "assetCollections": [String: Any](), "collectionLists": [String: Any](),
+                ]
+            ],
         ]
     }
 
@@ -98,12 +108,14 @@ extension HookDaemonTests {
         let files = try hostileFiles()
         let backup = directory.path("backup/inner")
         try FileManager.default.createDirectory(at: backup, withIntermediateDirectories: true)
-        let result = try Self.runExample([Self.example("backup-favorites.sh"), backup.path], payload: hostilePayload(files: files))
+        let result = try Self.runExample(
+            [Self.example("backup-favorites.sh"), backup.path], payload: hostilePayload(files: files))
         #expect(result.status == 0, "\(result.stderr)")
         // Nothing outside the backup: not beside it, not above it, not in the working directory.
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path("backup").path) == ["inner"])
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted()
-            == ["Pictures", "backup", "hook-output"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted()
+                == ["Pictures", "backup", "hook-output"])
         #expect(!FileManager.default.fileExists(atPath: "pwned"))
         let copies = Self.files(under: backup)
         // Each hostile file copied, byte for byte, under Albums/<one component>/ (or Unfiled/, for
@@ -113,7 +125,9 @@ extension HookDaemonTests {
             #expect(!copied.isEmpty, "\(file.lastPathComponent) not copied: \(copies)")
             for copy in copied {
                 let parts = copy.split(separator: "/", omittingEmptySubsequences: false)
-                #expect((parts.first == "Albums" && parts.count == 3) || (parts.first == "Unfiled" && parts.count == 2), "\(copy)")
+                #expect(
+                    (parts.first == "Albums" && parts.count == 3) || (parts.first == "Unfiled" && parts.count == 2),
+                    "\(copy)")
                 #expect(
                     FileManager.default.contents(atPath: backup.appendingPathComponent(copy).path)
                         == Data("photo \(index)".utf8))
@@ -143,7 +157,8 @@ extension HookDaemonTests {
         #expect(lines.count == inserted.count)
         for line in lines {
             #expect(line.split(separator: "\t", omittingEmptySubsequences: false).count == 4, "\(line)")
-            #expect(!line.unicodeScalars.contains { ($0.value < 0x20 && $0 != "\t") || (0x7F...0x9F).contains($0.value) })
+            #expect(
+                !line.unicodeScalars.contains { ($0.value < 0x20 && $0 != "\t") || (0x7F...0x9F).contains($0.value) })
         }
         // The names are there, escaped, not lost.
         #expect(text.contains("odd/new\\nline.jpg\n"))
@@ -183,7 +198,9 @@ extension HookDaemonTests {
             album.addAssets([inn] as NSArray)
         }
         try library.performChangesAndWait { PHAssetChangeRequest(for: inn).isFavorite = true }
-        try await Self.eventually("the favorite backed up") { Self.files(under: backup).contains { $0.hasSuffix("/inn.jpg") } }
+        try await Self.eventually("the favorite backed up") {
+            Self.files(under: backup).contains { $0.hasSuffix("/inn.jpg") }
+        }
         try daemon.stop()
         #expect(!FileManager.default.fileExists(atPath: directory.path("outside").path))
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path("backup").path) == ["inner"])

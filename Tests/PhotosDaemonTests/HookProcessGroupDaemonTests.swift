@@ -19,8 +19,9 @@ extension HookDaemonTests {
     /// The pids the hooks wrote to OUTPUT/*.pid.
     func recordedPIDs() throws -> [Int32] {
         try FileManager.default.contentsOfDirectory(atPath: output.path).filter { $0.hasSuffix(".pid") }.compactMap {
-            Int32(try String(contentsOf: output.appendingPathComponent($0), encoding: .utf8)
-                .trimmingCharacters(in: .whitespacesAndNewlines))
+            Int32(
+                try String(contentsOf: output.appendingPathComponent($0), encoding: .utf8)
+                    .trimmingCharacters(in: .whitespacesAndNewlines))
         }
     }
 
@@ -37,9 +38,14 @@ extension HookDaemonTests {
         var jobs: [Int32] = []
         defer { for job in jobs { kill(job, SIGKILL) } }
         try put(Self.photo, at: "Family/inn.jpg")
-        try await Self.eventually("the hook ran") { jobs = try recordedPIDs(); return !jobs.isEmpty }
+        try await Self.eventually("the hook ran") {
+            jobs = try recordedPIDs()
+            return !jobs.isEmpty
+        }
         // After the run, while photosd goes on.
-        try await Self.eventually("the job ended with the hook's run", seconds: 20) { !jobs.contains(where: Self.isAlive) }
+        try await Self.eventually("the job ended with the hook's run", seconds: 20) {
+            !jobs.contains(where: Self.isAlive)
+        }
         try daemon.stop()
         #expect(!jobs.contains(where: Self.isAlive))
     }
@@ -63,7 +69,10 @@ extension HookDaemonTests {
         var jobs: [Int32] = []
         defer { for job in jobs { kill(job, SIGKILL) } }
         try put(Self.photo, at: "Family/inn.jpg")
-        try await Self.eventually("the hook ran") { jobs = try recordedPIDs(); return !jobs.isEmpty }
+        try await Self.eventually("the hook ran") {
+            jobs = try recordedPIDs()
+            return !jobs.isEmpty
+        }
         #expect(jobs.allSatisfy(Self.isAlive), "the job should run while its hook does")
         try daemon.stop(within: 20)
         try await Task.sleep(for: .milliseconds(200))

@@ -16,8 +16,11 @@ struct ReloadRulesTests {
         let roots = WatchedRoots(row.before)
         let (added, removed) = roots.replace(with: row.after)
         #expect(added == row.added && removed == row.removed)
-        #expect(Set(roots.paths) == Set(row.after.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
-            .map { $0.replacingOccurrences(of: "/./", with: "/") }))
+        #expect(
+            Set(roots.paths)
+                == Set(
+                    row.after.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
+                        .map { $0.replacingOccurrences(of: "/./", with: "/") }))
     }
 
     @Test func aRemovedRootNoLongerHoldsItsPaths() {

@@ -111,11 +111,12 @@ extension NotifySocket {
             #expect(await eventually { scans.take() == ScanWork(roots: [present, missing], reasons: ["startup"]) })
             #expect(monitor.roots == [present, missing], "both watched before the scan was asked for")
             tracker.post(.event(.polling(root: present, reason: "deep is beyond the inotify watch budget")))
-            tracker.post(.scanned(
-                offlineRoots: [missing],
-                unreadable: [
-                    UnreadableDirectoryRecord(path: present + "/locked", code: EACCES, reason: "EACCES", since: 0)
-                ]))
+            tracker.post(
+                .scanned(
+                    offlineRoots: [missing],
+                    unreadable: [
+                        UnreadableDirectoryRecord(path: present + "/locked", code: EACCES, reason: "EACCES", since: 0)
+                    ]))
             #expect(await eventually { board.read { $0.roots[missing]?.state == "offline" } })
             #expect(board.read { $0.roots[present]?.state } == "polling")
             #expect(board.read { $0.errors.contains { $0.contains("locked cannot be read") } })

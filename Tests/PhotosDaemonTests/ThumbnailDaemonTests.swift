@@ -30,7 +30,8 @@ struct ThumbnailDaemonTests {
 
     func drop() throws -> String {
         let file = root.appendingPathComponent("inn.jpg")
-        try FileManager.default.copyItem(at: try #require(Corpus.file("Camera/2008/Death Valley/FurnaceCreekInn.jpg")), to: file)
+        try FileManager.default.copyItem(
+            at: try #require(Corpus.file("Camera/2008/Death Valley/FurnaceCreekInn.jpg")), to: file)
         return file.path
     }
 
@@ -85,7 +86,8 @@ struct ThumbnailDaemonTests {
         let environment = ["XDG_CACHE_HOME": directory.path("cache").path]
         var shown: ThumbnailStatus?
         try second.waitWhileRunning(upTo: 30, "photos status shows no finished backfill") {
-            let status = try BuiltProducts.run("photos", ["status", "--library", library, "--json"], environment: environment)
+            let status = try BuiltProducts.run(
+                "photos", ["status", "--library", library, "--json"], environment: environment)
             let line = Data(status.stdout.utf8)
             shown = (try? JSONDecoder().decode(DaemonStatus.self, from: line))?.thumbnails
             return shown?.photosAtStartDone == 1
@@ -94,7 +96,10 @@ struct ThumbnailDaemonTests {
         #expect(shown?.directory == cache)
         #expect((shown?.bytes ?? 0) > 0 && shown?.maximumBytes == 512 << 20)
         let text = try BuiltProducts.run("photos", ["status", "--library", library], environment: environment)
-        #expect(text.stdout.contains("thumbnails (96 px): 1 made, 0 kept already, 0 failed; photos from before the start: 1 of 1 done"), "\(text.stdout)")
+        #expect(
+            text.stdout.contains(
+                "thumbnails (96 px): 1 made, 0 kept already, 0 failed; photos from before the start: 1 of 1 done"),
+            "\(text.stdout)")
         #expect(text.stdout.contains("cache: 0 MB of 512 MB in \(cache)"), "\(text.stdout)")
         try second.stop()
     }

@@ -44,7 +44,8 @@ extension HookDaemonTests {
 
         func put(_ corpusPath: String, at relative: String) throws {
             let destination = root.appendingPathComponent(relative)
-            try FileManager.default.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
             try FileManager.default.copyItem(at: try #require(Corpus.file(corpusPath)), to: destination)
         }
 
@@ -91,20 +92,27 @@ extension HookDaemonTests {
                 #expect(headers["content-type"] == "application/json")
                 #expect(headers["x-photos-hook"] == "web")
                 let payload = Self.payload(request)
-                #expect(headers["x-photos-since"] == "\(payload["since"] ?? "")" && headers["x-photos-until"] == "\(payload["until"] ?? "")")
+                #expect(
+                    headers["x-photos-since"] == "\(payload["since"] ?? "")"
+                        && headers["x-photos-until"] == "\(payload["until"] ?? "")")
             }
             let request = try #require(all.first { !HookDaemonTests.assets(Self.payload($0)).isEmpty })
             let asset = try #require(HookDaemonTests.assets(Self.payload(request)).first)
             #expect(asset["mediaType"] as? String == "image")
             let resources = try #require(asset["resources"] as? [[String: Any]])
-            #expect(resources.first?["path"] as? String == root.appendingPathComponent("Trips/Death Valley/inn.jpg").path)
+            #expect(
+                resources.first?["path"] as? String == root.appendingPathComponent("Trips/Death Valley/inn.jpg").path)
             let albums = try #require(asset["albums"] as? [[String: Any]])
             #expect(albums.map { $0["path"] as? String } == [root.appendingPathComponent("Trips/Death Valley").path])
             try await offPool { try daemon.stop() }
             let status = try await photos(["hooks", "status", "--json"])
-            #expect(status.stdout.contains("\"url\":\"http:\\/\\/127.0.0.1:\(port)\\/photos?from=photosd\"")
-                        || status.stdout.contains("\"url\":\"http://127.0.0.1:\(port)/photos?from=photosd\""), "\(status.stdout)")
-            #expect(status.stdout.contains("\"state\":\"ok\"") && status.stdout.contains("\"lastOutcome\":\"HTTP 200\""), "\(status.stdout)")
+            #expect(
+                status.stdout.contains("\"url\":\"http:\\/\\/127.0.0.1:\(port)\\/photos?from=photosd\"")
+                    || status.stdout.contains("\"url\":\"http://127.0.0.1:\(port)/photos?from=photosd\""),
+                "\(status.stdout)")
+            #expect(
+                status.stdout.contains("\"state\":\"ok\"") && status.stdout.contains("\"lastOutcome\":\"HTTP 200\""),
+                "\(status.stdout)")
             let list = try await photos(["hooks", "list"])
             #expect(list.stdout.contains("POST http://127.0.0.1:\(port)/photos?from=photosd"), "\(list.stdout)")
         }
@@ -121,10 +129,13 @@ extension HookDaemonTests {
             }
             let parked = try await photos(["hooks", "status"])
             #expect(
-                parked.stdout.contains("web is parked: HTTP 500 after 2 failed runs in a row; body: failing on purpose"),
+                parked.stdout.contains(
+                    "web is parked: HTTP 500 after 2 failed runs in a row; body: failing on purpose"),
                 "\(parked.stdout)")
             let failed = try server.requests()
-            #expect(failed.count == 2 && failed.allSatisfy { $0["answered"] as? Int == 500 && $0["signatureValid"] as? Bool == true })
+            #expect(
+                failed.count == 2
+                    && failed.allSatisfy { $0["answered"] as? Int == 500 && $0["signatureValid"] as? Bool == true })
             // Parked: nothing more is posted.
             try await Task.sleep(for: .milliseconds(500))
             #expect(try server.requests().count == 2)
@@ -155,7 +166,9 @@ extension HookDaemonTests {
                 try await photos(["hooks", "status", "--json"]).stdout.contains("\"state\":\"parked\"")
             }
             let parked = try await photos(["hooks", "status"])
-            #expect(parked.stdout.contains("web is parked: cannot connect to 127.0.0.1:\(port): Connection refused"), "\(parked.stdout)")
+            #expect(
+                parked.stdout.contains("web is parked: cannot connect to 127.0.0.1:\(port): Connection refused"),
+                "\(parked.stdout)")
             try await offPool { try daemon.stop() }
         }
 
@@ -203,7 +216,9 @@ extension HookDaemonTests {
             try #expect(server.refusedHandshakes().isEmpty)
             try await offPool { try daemon.stop() }
             let status = try await photos(["hooks", "status", "--json"])
-            #expect(status.stdout.contains("\"state\":\"ok\"") && status.stdout.contains("\"lastOutcome\":\"HTTP 200\""), "\(status.stdout)")
+            #expect(
+                status.stdout.contains("\"state\":\"ok\"") && status.stdout.contains("\"lastOutcome\":\"HTTP 200\""),
+                "\(status.stdout)")
             let list = try await photos(["hooks", "list"])
             #expect(list.stdout.contains("POST \(url)"), "\(list.stdout)")
         }
@@ -231,7 +246,8 @@ extension HookDaemonTests {
             let (server, certificates) = try await startTLSServer(names: ["photos.example.net"])
             defer { server.stop() }
             let (daemon, parked) = try await parkedWebhook(
-                to: server, extra: "max_failures = 1\nca_file = \"\(certificates.authority.path)\"", photoAt: "D/inn.jpg")
+                to: server, extra: "max_failures = 1\nca_file = \"\(certificates.authority.path)\"",
+                photoAt: "D/inn.jpg")
             #expect(
                 parked.stdout.contains(
                     "web is parked: TLS handshake with localhost:\(server.port) failed: certificate verify failed: "

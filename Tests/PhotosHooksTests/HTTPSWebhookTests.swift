@@ -125,7 +125,9 @@ struct HTTPSWebhookTests {
         let outcome = try await post("https://localhost:\(receiver.port)/photos", caFile: certificates.authority)
             .run(input: Self.body, since: 4, until: 9)
         let reason = try #require(Self.reason(outcome), "\(outcome.termination)")
-        #expect(reason == "TLS handshake with localhost:\(receiver.port) failed: certificate verify failed: hostname mismatch")
+        #expect(
+            reason
+                == "TLS handshake with localhost:\(receiver.port) failed: certificate verify failed: hostname mismatch")
         #expect(try await !Self.refusedHandshake(receiver).isEmpty)
         #expect(try receiver.requests().isEmpty)
     }
@@ -149,7 +151,8 @@ struct HTTPSWebhookTests {
 
     @Test func aNameThatDoesNotResolveIsAFailedRunWithTheResolversReason() async throws {
         // .invalid never resolves (RFC 6761).
-        let outcome = try await post("https://photos.invalid/hook", caFile: nil).run(input: Self.body, since: 4, until: 9)
+        let outcome = try await post("https://photos.invalid/hook", caFile: nil).run(
+            input: Self.body, since: 4, until: 9)
         let reason = try #require(Self.reason(outcome), "\(outcome.termination)")
         #expect(reason.hasPrefix("cannot look up photos.invalid: "), "\(reason)")
     }
@@ -160,9 +163,11 @@ struct HTTPSWebhookTests {
     @Test func aStalledHandshakeTimesOut() async throws {
         let server = try LoopbackHTTPServer(reply: .silence)
         defer { server.stop() }
-        let outcome = try await post("https://localhost:\(server.port)/", caFile: certificates.authority,
-                                     timeout: .milliseconds(300))
-            .run(input: Self.body, since: 4, until: 9)
+        let outcome = try await post(
+            "https://localhost:\(server.port)/", caFile: certificates.authority,
+            timeout: .milliseconds(300)
+        )
+        .run(input: Self.body, since: 4, until: 9)
         #expect(outcome.termination == .timedOut(.milliseconds(300)))
         // The run's timer ended the handshake (the socket's own 1 s timeout would be `.unreachable`),
         // and the connection closed: the server saw it go.

@@ -26,12 +26,16 @@ import Testing
 
     static let rows: [Row] = [
         Row(name: "entries that fit make one run", limit: 10, sizes: [3, 3, 3], runs: [[1, 2, 3]]),
-        Row(name: "an entry that reaches the limit exactly is taken", limit: 10, sizes: [4, 6, 1], runs: [[1, 2], [3]]),
-        Row(name: "an entry that would pass the limit starts the next run", limit: 10, sizes: [4, 7, 2],
+        Row(
+            name: "an entry that reaches the limit exactly is taken", limit: 10, sizes: [4, 6, 1], runs: [[1, 2], [3]]),
+        Row(
+            name: "an entry that would pass the limit starts the next run", limit: 10, sizes: [4, 7, 2],
             runs: [[1], [2, 3]]),
-        Row(name: "an entry over the limit alone is a run of its own, never split", limit: 5, sizes: [12, 1],
+        Row(
+            name: "an entry over the limit alone is a run of its own, never split", limit: 5, sizes: [12, 1],
             runs: [[1], [2]]),
-        Row(name: "an entry over the limit after others waits for the next run", limit: 5, sizes: [1, 12, 1],
+        Row(
+            name: "an entry over the limit after others waits for the next run", limit: 5, sizes: [1, 12, 1],
             runs: [[1], [2], [3]]),
         Row(name: "a limit of one is one object a run", limit: 1, sizes: [1, 1, 1], runs: [[1], [2], [3]]),
         Row(name: "entries naming nothing ride along", limit: 2, sizes: [0, 2, 0, 1], runs: [[1, 2], [3, 4]]),

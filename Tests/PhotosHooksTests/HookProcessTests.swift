@@ -9,8 +9,9 @@ import Testing
     let logger = Logger(label: "test")
 
     func process(_ script: String, timeout: Duration = .seconds(30)) -> HookProcess {
-        HookProcess(command: ["/bin/sh", "-c", script], environment: ["PATH": "/usr/bin:/bin"], timeout: timeout,
-                    logger: logger)
+        HookProcess(
+            command: ["/bin/sh", "-c", script], environment: ["PATH": "/usr/bin:/bin"], timeout: timeout,
+            logger: logger)
     }
 
     @Test func exitStatusAndInputArrive() async throws {
@@ -61,7 +62,8 @@ import Testing
         // `nice` with no arguments prints the niceness it runs at. The hook waits up to 120 s for
         // its run's task: in a full `swift test` on 2 cores, suites that run processes block the
         // shared pool's two threads for tens of seconds at a time (30 s was seen to be too short).
-        var hook = process("""
+        var hook = process(
+            """
             i=0; while [ "$(nice)" = \(daemon) ] && [ $i -lt 2400 ]; do sleep 0.05; i=$((i+1)); done
             nice > '\(own)'; sh -c "nice > '\(child)'"
             """)
@@ -86,8 +88,10 @@ import Testing
         // kept busy for long enough that 30 s ran out at 5 of the 8 MB (CI): what is checked here
         // is that every byte is read and counted, not how fast.
         let outcome = await process(
-            "head -c 8000000 /dev/zero | tr '\\\\0' x; head -c 5000 /dev/zero | tr '\\\\0' e >&2", timeout: .seconds(180))
-            .run(input: [])
+            "head -c 8000000 /dev/zero | tr '\\\\0' x; head -c 5000 /dev/zero | tr '\\\\0' e >&2",
+            timeout: .seconds(180)
+        )
+        .run(input: [])
         #expect(outcome.termination == .exited(0))
         #expect(outcome.outputBytes == 8_005_000)
         #expect(outcome.errorTail.utf8.count == HookProcess.tailBytes)
@@ -106,7 +110,8 @@ import Testing
         #expect(outcome.termination == .timedOut(.milliseconds(300)))
         // (No bound on the run's duration here: under a full test run the shared pool that resumes
         // this test can be busy for a minute. The processes' deaths are what the timeout owes.)
-        let child = try #require(Int32(try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        let child = try #require(
+            Int32(try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
         try await Task.sleep(for: .milliseconds(200))
         #expect(!Self.isRunning(child), "the hook's child \(child) is still running")
     }
@@ -158,7 +163,8 @@ import Testing
         let readyFile = "/tmp/photos-hook-cancel-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         defer { unlink(readyFile) }
         let task = Task {
-            await process("trap 'echo got TERM >&2; exit 143' TERM; sleep 300 & echo $! > \(readyFile); wait").run(input: [])
+            await process("trap 'echo got TERM >&2; exit 143' TERM; sleep 300 & echo $! > \(readyFile); wait").run(
+                input: [])
         }
         var child: Int32?
         for _ in 0..<1200 where child == nil {

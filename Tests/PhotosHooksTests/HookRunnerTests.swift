@@ -63,7 +63,9 @@ import Testing
     static func identifiers(_ payload: [String: Any], _ type: String, _ kind: String) -> [String] {
         let changes = payload["changes"] as? [[String: Any]] ?? []
         return changes.flatMap { change in
-            ((change[type] as? [String: Any])?[kind] as? [[String: Any]] ?? []).compactMap { $0["localIdentifier"] as? String }
+            ((change[type] as? [String: Any])?[kind] as? [[String: Any]] ?? []).compactMap {
+                $0["localIdentifier"] as? String
+            }
         }
     }
 

@@ -47,7 +47,8 @@ import Testing
         // A directory no scan has made an album yet: logged, and left out of the token until it is one.
         let pending = fixture.directory.path("Pictures/New").path
         let hooks = [writer, reader, disabled, webhook, Self.limited("some", albums: [pending, trip, trip])]
-        let tokens = try HookTokens.mint(for: hooks, socketPath: "/run/test.sock", database: database, logger: Self.logger)
+        let tokens = try HookTokens.mint(
+            for: hooks, socketPath: "/run/test.sock", database: database, logger: Self.logger)
 
         #expect(tokens.token(for: "off") == nil && tokens.token(for: "web") == nil, "no program to give them to")
         #expect(tokens.environment(for: "web").isEmpty)
@@ -63,7 +64,8 @@ import Testing
         }
 
         // The next start revokes these and makes new ones.
-        let again = try HookTokens.mint(for: hooks, socketPath: "/run/test.sock", database: database, logger: Self.logger)
+        let again = try HookTokens.mint(
+            for: hooks, socketPath: "/run/test.sock", database: database, logger: Self.logger)
         let old = try #require(tokens.token(for: "reader"))
         #expect(try database.accessToken(secret: old.secret) == nil)
         #expect(try database.accessTokens().count == 3)

@@ -24,9 +24,10 @@ final class LoopbackHTTPServer: Sendable {
 
     let port: Int
     private let listener: Int32
-    private let state: Mutex<
-        (requests: [Request], reply: Reply, held: [Int32], closes: [ContinuousClock.Instant], connections: Int)
-    >
+    private let state:
+        Mutex<
+            (requests: [Request], reply: Reply, held: [Int32], closes: [ContinuousClock.Instant], connections: Int)
+        >
 
     init(reply: Reply = .status(200, body: "ok")) throws {
         state = Mutex(([], reply, [], [], 0))
@@ -123,7 +124,8 @@ final class LoopbackHTTPServer: Sendable {
         var headers: [String: String] = [:]
         for line in lines.dropFirst() {
             guard let colon = line.firstIndex(of: ":") else { continue }
-            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
+                in: .whitespaces)
         }
         let length = Int(headers["content-length"] ?? "0") ?? 0
         let bodyStart = headEnd! + 4
@@ -146,7 +148,9 @@ final class LoopbackHTTPServer: Sendable {
                 close(connection)
             }
         case .status(let status, let text):
-            let answer = Array("HTTP/1.1 \(status) Status\r\nContent-Length: \(text.utf8.count)\r\nConnection: close\r\n\r\n\(text)".utf8)
+            let answer = Array(
+                "HTTP/1.1 \(status) Status\r\nContent-Length: \(text.utf8.count)\r\nConnection: close\r\n\r\n\(text)"
+                    .utf8)
             _ = answer.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             close(connection)
         }

@@ -15,14 +15,22 @@ import Testing
     /// RFC 4231's HMAC-SHA256 test cases 1, 2 and 6 (a key longer than the block), and GitHub's
     /// documented example of its `X-Hub-Signature-256`.
     static let vectors: [(key: [UInt8], data: [UInt8], hex: String)] = [
-        ([UInt8](repeating: 0x0b, count: 20), Array("Hi There".utf8),
-         "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7"),
-        (Array("Jefe".utf8), Array("what do ya want for nothing?".utf8),
-         "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843"),
-        ([UInt8](repeating: 0xaa, count: 131), Array("Test Using Larger Than Block-Size Key - Hash Key First".utf8),
-         "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54"),
-        (Array("It's a Secret to Everybody".utf8), Array("Hello, World!".utf8),
-         "757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17"),
+        (
+            [UInt8](repeating: 0x0b, count: 20), Array("Hi There".utf8),
+            "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7"
+        ),
+        (
+            Array("Jefe".utf8), Array("what do ya want for nothing?".utf8),
+            "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843"
+        ),
+        (
+            [UInt8](repeating: 0xaa, count: 131), Array("Test Using Larger Than Block-Size Key - Hash Key First".utf8),
+            "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54"
+        ),
+        (
+            Array("It's a Secret to Everybody".utf8), Array("Hello, World!".utf8),
+            "757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17"
+        ),
     ]
 
     @Test(arguments: vectors)
@@ -32,29 +40,34 @@ import Testing
 
     @Test func aSecretNeverShowsInDescriptions() {
         let hook = HookDefinition(
-            name: "frame", url: try! WebhookURL("http://127.0.0.1:8080/x"), secret: WebhookSecret(Array("hunter2".utf8)))
+            name: "frame", url: try! WebhookURL("http://127.0.0.1:8080/x"), secret: WebhookSecret(Array("hunter2".utf8))
+        )
         #expect(!"\(hook)".contains("hunter2") && !String(reflecting: hook).contains("hunter2"))
     }
 
     // MARK: URLs
 
-    static let accepted: [(text: String, scheme: WebhookURL.Scheme, host: String, port: Int, target: String, header: String)] = [
-        ("http://127.0.0.1:8080/photos", .http, "127.0.0.1", 8080, "/photos", "127.0.0.1:8080"),
-        ("http://localhost/photos?from=photosd", .http, "127.0.0.1", 80, "/photos?from=photosd", "localhost"),
-        ("HTTP://LOCALHOST:9", .http, "127.0.0.1", 9, "/", "LOCALHOST:9"),
-        ("http://127.9.8.7:1?x=1#part", .http, "127.9.8.7", 1, "/?x=1", "127.9.8.7:1"),
-        ("http://[::1]:8080/a/b%20c", .http, "::1", 8080, "/a/b%20c", "[::1]:8080"),
-        // https: any host, names looked up when the POST is made; 443 by default.
-        ("https://photos.example.net/hook", .https, "photos.example.net", 443, "/hook", "photos.example.net"),
-        ("HTTPS://NAS.Home:8443", .https, "NAS.Home", 8443, "/", "NAS.Home:8443"),
-        ("https://my_box.local./x?y=1#z", .https, "my_box.local.", 443, "/x?y=1", "my_box.local."),
-        ("https://192.168.1.20:8123/api/webhook/x", .https, "192.168.1.20", 8123, "/api/webhook/x", "192.168.1.20:8123"),
-        ("https://127.0.0.1/photos", .https, "127.0.0.1", 443, "/photos", "127.0.0.1"),
-        ("https://[2001:db8::7]:9443/p", .https, "2001:db8::7", 9443, "/p", "[2001:db8::7]:9443"),
-        ("https://[::1]", .https, "::1", 443, "/", "[::1]"),
-        ("https://[::ffff:192.0.2.1]/", .https, "::ffff:192.0.2.1", 443, "/", "[::ffff:192.0.2.1]"),
-        ("https://xn--bcher-kva.example/", .https, "xn--bcher-kva.example", 443, "/", "xn--bcher-kva.example"),
-    ]
+    static let accepted:
+        [(text: String, scheme: WebhookURL.Scheme, host: String, port: Int, target: String, header: String)] = [
+            ("http://127.0.0.1:8080/photos", .http, "127.0.0.1", 8080, "/photos", "127.0.0.1:8080"),
+            ("http://localhost/photos?from=photosd", .http, "127.0.0.1", 80, "/photos?from=photosd", "localhost"),
+            ("HTTP://LOCALHOST:9", .http, "127.0.0.1", 9, "/", "LOCALHOST:9"),
+            ("http://127.9.8.7:1?x=1#part", .http, "127.9.8.7", 1, "/?x=1", "127.9.8.7:1"),
+            ("http://[::1]:8080/a/b%20c", .http, "::1", 8080, "/a/b%20c", "[::1]:8080"),
+            // https: any host, names looked up when the POST is made; 443 by default.
+            ("https://photos.example.net/hook", .https, "photos.example.net", 443, "/hook", "photos.example.net"),
+            ("HTTPS://NAS.Home:8443", .https, "NAS.Home", 8443, "/", "NAS.Home:8443"),
+            ("https://my_box.local./x?y=1#z", .https, "my_box.local.", 443, "/x?y=1", "my_box.local."),
+            (
+                "https://192.168.1.20:8123/api/webhook/x", .https, "192.168.1.20", 8123, "/api/webhook/x",
+                "192.168.1.20:8123"
+            ),
+            ("https://127.0.0.1/photos", .https, "127.0.0.1", 443, "/photos", "127.0.0.1"),
+            ("https://[2001:db8::7]:9443/p", .https, "2001:db8::7", 9443, "/p", "[2001:db8::7]:9443"),
+            ("https://[::1]", .https, "::1", 443, "/", "[::1]"),
+            ("https://[::ffff:192.0.2.1]/", .https, "::ffff:192.0.2.1", 443, "/", "[::ffff:192.0.2.1]"),
+            ("https://xn--bcher-kva.example/", .https, "xn--bcher-kva.example", 443, "/", "xn--bcher-kva.example"),
+        ]
 
     @Test(arguments: accepted)
     func loopbackHTTPAndAnyHTTPSURLsAreAccepted(
@@ -122,11 +135,14 @@ import Testing
 
     /// A POST to 127.0.0.1:`port`. The timeout is long: under a full test run on 2 cores the
     /// threads involved may wait seconds for a CPU, and a test about statuses must not time out.
-    static func post(to port: Int, path: String = "/photos", secret: String? = "s3cret", timeout: Duration = .seconds(60))
+    static func post(
+        to port: Int, path: String = "/photos", secret: String? = "s3cret", timeout: Duration = .seconds(60)
+    )
         throws -> HookPost
     {
         HookPost(
-            url: try WebhookURL("http://127.0.0.1:\(port)\(path)"), secret: secret.map { WebhookSecret(Array($0.utf8)) },
+            url: try WebhookURL("http://127.0.0.1:\(port)\(path)"),
+            secret: secret.map { WebhookSecret(Array($0.utf8)) },
             hook: "frame", timeout: timeout, logger: Logger(label: "webhook-test"))
     }
 
@@ -162,7 +178,8 @@ import Testing
         let outcome = try await Self.post(to: server.port).run(input: Array("{}".utf8), since: 0, until: 1)
         #expect(outcome.termination == .answered(500) && !outcome.termination.isSuccess)
         #expect(outcome.termination.description == "HTTP 500")
-        #expect(outcome.errorTail.hasPrefix("database is locked") && outcome.errorTail.utf8.count == HookProcess.tailBytes)
+        #expect(
+            outcome.errorTail.hasPrefix("database is locked") && outcome.errorTail.utf8.count == HookProcess.tailBytes)
     }
 
     @Test func aRedirectIsNotFollowedButFailed() async throws {
@@ -241,7 +258,9 @@ import Testing
             try await HookRunnerTests.eventually { try database.hookState(named: "frame")?.cursor == token }
             let delivered = try #require(server.requests.last)
             #expect(delivered.headers["x-photos-since"] == "\(before)")
-            #expect(delivered.headers["x-photos-signature"] == WebhookSecret(Array("s3cret".utf8)).signature(of: delivered.body))
+            #expect(
+                delivered.headers["x-photos-signature"]
+                    == WebhookSecret(Array("s3cret".utf8)).signature(of: delivered.body))
             let payload = try #require(try JSONSerialization.jsonObject(with: Data(delivered.body)) as? [String: Any])
             #expect(HookRunnerTests.identifiers(payload, "assets", "updated") == [fixture.assets["secret.jpg"]!])
         }

@@ -18,7 +18,9 @@ import Testing
 
     static let thumbnail = PixelSize(width: 256, height: 256)
     /// A band of 256 rows of the stored width, and the scaled picture twice over at 4 bytes a pixel.
-    static func streamed(_ width: Int, bands: Int, bytes: Int = 1) -> Int { width * bands * bytes * 256 + 256 * 256 * 8 }
+    static func streamed(_ width: Int, bands: Int, bytes: Int = 1) -> Int {
+        width * bands * bytes * 256 + 256 * 256 * 8
+    }
 
     @Test(arguments: [
         // The file: an interlaced 16-bit RGBA PNG of 14000x14000 is decoded whole.
@@ -52,7 +54,8 @@ import Testing
         } throws: { error in
             guard let error = error as? ImagingError else { return false }
             return error.code == .tooLarge && error.path == "/p/bomb.png"
-                && error.message.contains("about 1496 MB (an interlaced PNG is decoded whole: 14000x14000 pixels, 4 samples of 2 bytes)")
+                && error.message.contains(
+                    "about 1496 MB (an interlaced PNG is decoded whole: 14000x14000 pixels, 4 samples of 2 bytes)")
                 && error.message.contains("budget of 256 MB")
         }
         #expect(!ran)

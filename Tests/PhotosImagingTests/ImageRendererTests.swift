@@ -102,12 +102,15 @@ struct ImageRendererTests {
         // Asked as PNG, or for a part of the picture, it is decoded and scaled to the preview's size.
         for asked in [
             ImageRequest(target: PixelSize(width: 256, height: 256), format: .png),
-            ImageRequest(target: PixelSize(width: 200, height: 200), crop: NormalizedRect(x: 0, y: 0, width: 0.5, height: 1)),
+            ImageRequest(
+                target: PixelSize(width: 200, height: 200), crop: NormalizedRect(x: 0, y: 0, width: 0.5, height: 1)),
         ] {
             let decoded = try renderer.renderPreview(fileAt: path, asked, edge: 256)
             #expect(decoded.isFromEmbeddedThumbnail)
             #expect(decoded.data != header.embeddedThumbnail)
-            #expect(decoded.size == (asked.format == .png ? PixelSize(width: 256, height: 192) : PixelSize(width: 133, height: 200)))
+            #expect(
+                decoded.size
+                    == (asked.format == .png ? PixelSize(width: 256, height: 192) : PixelSize(width: 133, height: 200)))
         }
         // A larger preview than the thumbnail can give is decoded from the picture.
         let large = try renderer.renderPreview(
@@ -130,7 +133,8 @@ struct ImageRendererTests {
         ]
         for (name, means) in expected {
             let path = try #require(Corpus.file(name)).path
-            let image = try renderer.render(fileAt: path, ImageRequest(target: PixelSize(width: 64, height: 64), format: .png))
+            let image = try renderer.render(
+                fileAt: path, ImageRequest(target: PixelSize(width: 64, height: 64), format: .png))
             let pixels = try renderer.pixels(of: image.data)
             var sums = [Double](repeating: 0, count: pixels.channels)
             for (index, sample) in pixels.bytes.enumerated() { sums[index % pixels.channels] += Double(sample) }
@@ -143,8 +147,10 @@ struct ImageRendererTests {
 
     /// One transform per profile serves every thread at once: the same pixels as one at a time.
     @Test func renderingAtOnceGivesTheSameImages() throws {
-        let paths = ["Phone/DCIM/100APPLE/IMG_0815.HEIC", "Phone/DCIM/100APPLE/IMG_2682.HEIC", "Camera/2021/Norway/aurora.jpg"]
-            .map { Corpus.file($0)!.path }
+        let paths = [
+            "Phone/DCIM/100APPLE/IMG_0815.HEIC", "Phone/DCIM/100APPLE/IMG_2682.HEIC", "Camera/2021/Norway/aurora.jpg",
+        ]
+        .map { Corpus.file($0)!.path }
         let request = ImageRequest(target: PixelSize(width: 48, height: 48), format: .png)
         let alone = try paths.map { try renderer.render(fileAt: $0, request).data }
         let results = Mutex([Int: [UInt8]]())
@@ -173,7 +179,8 @@ struct ImageRendererTests {
         #expect(ImageGeometry.sameProportions(large.size, upright))
         // The same picture as the full decode, the same way up.
         let final = try renderer.render(fileAt: path, ImageRequest(target: PixelSize(width: 128, height: 128)))
-        let difference = PixelComparison.difference(try renderer.pixels(of: small.data), try renderer.pixels(of: final.data))
+        let difference = PixelComparison.difference(
+            try renderer.pixels(of: small.data), try renderer.pixels(of: final.data))
         #expect(difference < 12, "the preview is \(difference) from the picture")
         // Too large a preview for the thumbnail is decoded from the picture.
         let decoded = try renderer.renderPreview(

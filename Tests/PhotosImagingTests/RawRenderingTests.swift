@@ -39,7 +39,8 @@ struct RawRenderingTests {
         let (previewTotal, developedTotal) = (preview.reduce(0, +), developed.reduce(0, +))
         #expect(developedTotal > previewTotal * 0.6 && developedTotal < previewTotal * 1.4)
         for (channel, (a, b)) in zip(preview, developed).enumerated() {
-            #expect(abs(a / previewTotal - b / developedTotal) < 0.03, "channel \(channel): preview \(a), developed \(b)")
+            #expect(
+                abs(a / previewTotal - b / developedTotal) < 0.03, "channel \(channel): preview \(a), developed \(b)")
         }
     }
 
@@ -51,7 +52,8 @@ struct RawRenderingTests {
             }
             #expect(error?.code == .undecodable)
             #expect(error?.path == path)
-            #expect(error?.message.contains("the sensor data cannot be developed") == true, "\(String(describing: error))")
+            #expect(
+                error?.message.contains("the sensor data cannot be developed") == true, "\(String(describing: error))")
         }
     }
 

@@ -145,7 +145,9 @@ import Testing
         #expect(utimensat(AT_FDCWD, impostor, &old, 0) == 0)
         // Served long ago, in order; keys[3] served just now.
         for (index, key) in keys.enumerated() {
-            var times = [timespec(tv_sec: 1_000_000 + index, tv_nsec: 0), timespec(tv_sec: 1_000_000 + index, tv_nsec: 0)]
+            var times = [
+                timespec(tv_sec: 1_000_000 + index, tv_nsec: 0), timespec(tv_sec: 1_000_000 + index, tv_nsec: 0),
+            ]
             #expect(utimensat(AT_FDCWD, cache.path(of: key), &times, 0) == 0)
         }
         #expect(cache.image(for: keys[3]) != nil)
@@ -213,10 +215,12 @@ import Testing
     }
 
     @Test func theDefaultDirectoryFollowsXDG() {
-        #expect(ThumbnailDiskCache.defaultDirectory(environment: ["XDG_CACHE_HOME": "/c", "HOME": "/h"])
-            == "/c/photosd/thumbnails")
-        #expect(ThumbnailDiskCache.defaultDirectory(environment: ["XDG_CACHE_HOME": "relative", "HOME": "/h"])
-            == "/h/.cache/photosd/thumbnails")
+        #expect(
+            ThumbnailDiskCache.defaultDirectory(environment: ["XDG_CACHE_HOME": "/c", "HOME": "/h"])
+                == "/c/photosd/thumbnails")
+        #expect(
+            ThumbnailDiskCache.defaultDirectory(environment: ["XDG_CACHE_HOME": "relative", "HOME": "/h"])
+                == "/h/.cache/photosd/thumbnails")
         #expect(ThumbnailDiskCache.defaultDirectory(environment: ["HOME": "/h"]) == "/h/.cache/photosd/thumbnails")
     }
 }

@@ -90,7 +90,9 @@ struct VideoRenderingTests {
     @Test func cropAppliesToTheUprightFrame() throws {
         let path = Corpus.file("Phone/DCIM/100APPLE/IMG_0420.MOV")!.path  // 320x568 upright
         let top = try renderer.render(
-            videoAt: path, ImageRequest(target: PixelSize(width: 80, height: 71), crop: NormalizedRect(x: 0, y: 0, width: 1, height: 0.5)))
+            videoAt: path,
+            ImageRequest(
+                target: PixelSize(width: 80, height: 71), crop: NormalizedRect(x: 0, y: 0, width: 1, height: 0.5)))
         #expect(top.size == PixelSize(width: 80, height: 71))
         let whole = try renderer.pixels(
             of: renderer.render(videoAt: path, ImageRequest(target: PixelSize(width: 80, height: 142))).data)

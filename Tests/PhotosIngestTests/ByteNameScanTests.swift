@@ -41,7 +41,8 @@ import Testing
     @Test(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))
     func latin1AndReplacementCharacterNamesAreTwoAssetsInAByteNamedFolder() throws {
         let tree = try Tree()
-        let latin1Content = try Data(contentsOf: try #require(Corpus.file("Camera/2008/Death Valley/FurnaceCreekInn.jpg")))
+        let latin1Content = try Data(
+            contentsOf: try #require(Corpus.file("Camera/2008/Death Valley/FurnaceCreekInn.jpg")))
         let replacedContent = try Data(contentsOf: try #require(Corpus.file("Camera/1997/Ricoh/RIMG0001.JPG")))
         // Pictures/\xFFolder/caf\xE9.jpg and Pictures/\xFFolder/caf\u{FFFD}.jpg
         let folder = Array(tree.root.path.utf8) + [0x2F, 0xFF] + Array("older".utf8)

@@ -122,9 +122,10 @@ import Testing
             var media = media
             let candidates = directories.map(\.path)
             for _ in 0..<Int.random(in: 1...6, using: &random) {
-                let touched = Set((0..<Int.random(in: 1...4, using: &random)).map { _ in
-                    candidates.randomElement(using: &random)!
-                })
+                let touched = Set(
+                    (0..<Int.random(in: 1...4, using: &random)).map { _ in
+                        candidates.randomElement(using: &random)!
+                    })
                 if let token = try batch(&mirror, database, media: &media, touched: touched) { tokens.append(token) }
                 // Now and then another writer: a user album, or a directory album retitled.
                 if Int.random(in: 0..<5, using: &random) == 0 {
@@ -149,9 +150,10 @@ import Testing
 
         // The first scan; the second starts from the albums it made, as from the files the store has.
         try scan(tree.all, unreadable: [], media: [])
-        let stored = Set(try database.write { try $0.directoryCollections(under: tree.root) }.value.compactMap {
-            $0.isList ? nil : $0.path
-        })
+        let stored = Set(
+            try database.write { try $0.directoryCollections(under: tree.root) }.value.compactMap {
+                $0.isList ? nil : $0.path
+            })
 
         // The second: a directory renamed (same inode), one unreadable (kept with what is below it),
         // new ones.

@@ -37,9 +37,11 @@ import Testing
         }
         func be32(_ value: UInt32) -> [UInt8] { withUnsafeBytes(of: value.bigEndian, Array.init) }
         let matrix = [0x10000, 0, 0, 0, 0x10000, 0, 0, 0, 0x4000_0000].flatMap { be32(UInt32($0)) }
-        let header = [0, 0, 0, 0] + be32(0) + be32(0) + be32(1000) + be32(5000) + be32(0x10000) + [1, 0]
+        let header =
+            [0, 0, 0, 0] + be32(0) + be32(0) + be32(1000) + be32(5000) + be32(0x10000) + [1, 0]
             + [UInt8](repeating: 0, count: 10) + matrix + [UInt8](repeating: 0, count: 24) + be32(2)
-        let bytes = box("ftyp", Array("M4A ".utf8) + be32(0) + Array("M4A mp42isom".utf8))
+        let bytes =
+            box("ftyp", Array("M4A ".utf8) + be32(0) + Array("M4A mp42isom".utf8))
             + box("moov", box("mvhd", header)) + box("mdat", [UInt8](repeating: 0, count: 64))
         try Data(bytes).write(to: tree.root.appendingPathComponent("song.m4a"))
         let report = try tree.scan()
@@ -50,7 +52,8 @@ import Testing
         #expect(PHAssetResource.assetResources(for: sound).map(\.type) == [.audio])
         // Scanned again, the file keeps its type.
         try FileManager.default.setAttributes(
-            [.modificationDate: Date(timeIntervalSinceNow: 60)], ofItemAtPath: tree.root.appendingPathComponent("song.m4a").path)
+            [.modificationDate: Date(timeIntervalSinceNow: 60)],
+            ofItemAtPath: tree.root.appendingPathComponent("song.m4a").path)
         _ = try tree.scan()
         let again = try #require(PHAsset.fetchAssets(with: .audio, options: tree.options).firstObject)
         #expect(PHAssetResource.assetResources(for: again).map(\.type) == [.audio])
@@ -68,9 +71,10 @@ import Testing
         options.photoLibrary = library
         options.includeHiddenAssets = true
         options.includeAllBurstAssets = true
-        let paths = Set(PHAsset.fetchAssets(with: options).flatMap { asset in
-            PHAssetResource.assetResources(for: asset).map { $0.fileURL.path }
-        })
+        let paths = Set(
+            PHAsset.fetchAssets(with: options).flatMap { asset in
+                PHAssetResource.assetResources(for: asset).map { $0.fileURL.path }
+            })
         let rejected = Set(try library.database.rejectedFiles().map(\.path))
         // Files whose verdict differs from the oracle, with the reason (issue 3 works these down).
         var differences: [String] = []
@@ -118,7 +122,8 @@ import Testing
                 problem("file size \(resource.pixelWidth)x\(resource.pixelHeight), expected \(width)x\(height)")
             }
             if role != .pairedVideo, let text = file.creationDate {
-                let expected = file.creationDate_utc.flatMap { instant.date(from: $0) }
+                let expected =
+                    file.creationDate_utc.flatMap { instant.date(from: $0) }
                     ?? local.date(from: String(text.prefix(19)))
                 if let expected, let date = asset.creationDate, abs(date.timeIntervalSince(expected)) > 1 {
                     problem("taken \(date), expected \(text)")
@@ -126,7 +131,9 @@ import Testing
             }
             if role != .pairedVideo, let lat = file.lat, let lon = file.lon {
                 let coordinate = asset.location?.coordinate
-                if coordinate == nil || abs(coordinate!.latitude - lat) > 1e-5 || abs(coordinate!.longitude - lon) > 1e-5 {
+                if coordinate == nil || abs(coordinate!.latitude - lat) > 1e-5
+                    || abs(coordinate!.longitude - lon) > 1e-5
+                {
                     problem("location \(String(describing: coordinate)), expected \(lat), \(lon)")
                 }
             }
@@ -139,8 +146,11 @@ import Testing
                 "depthEffect": .photoDepthEffect, "spatial": .spatialMedia, "timelapse": .videoTimelapse,
                 "cinematic": .videoCinematic,
             ]
-            for (name, subtype) in expectedSubtypes where (file.subtypes ?? []).contains(name) != asset.mediaSubtypes.contains(subtype) {
-                problem("subtype \(name): expected \((file.subtypes ?? []).contains(name)), got \(asset.mediaSubtypes.names)")
+            for (name, subtype) in expectedSubtypes
+            where (file.subtypes ?? []).contains(name) != asset.mediaSubtypes.contains(subtype) {
+                problem(
+                    "subtype \(name): expected \((file.subtypes ?? []).contains(name)), got \(asset.mediaSubtypes.names)"
+                )
             }
             if let pair = file.live_pair_of, assetByPath[pair]?.0 != asset {
                 problem("not one asset with its Live Photo pair \(pair)")
@@ -177,7 +187,8 @@ import Testing
         let rootFolder = try #require(tree.folder(at: ""))
         #expect(rootFolder.localizedTitle == tree.root.lastPathComponent)
         let children = PHCollection.fetchCollections(in: rootFolder, options: tree.options).map(\.localizedTitle)
-        #expect(children == [tree.root.lastPathComponent, "2008"], "the root's own photos are its folder's first album")
+        #expect(
+            children == [tree.root.lastPathComponent, "2008"], "the root's own photos are its folder's first album")
         let year = try #require(tree.folder(at: "2008"))
         let inYear = PHCollection.fetchCollections(in: year, options: tree.options)
         #expect(inYear.map(\.localizedTitle) == ["2008", "Death Valley"], "a directory with both gets an album first")
@@ -203,7 +214,8 @@ import Testing
             userAlbum = request.placeholderForCreatedAssetCollection.localIdentifier
         }
 
-        try FileManager.default.moveItem(at: tree.root.appendingPathComponent("Trip"), to: tree.root.appendingPathComponent("Holiday"))
+        try FileManager.default.moveItem(
+            at: tree.root.appendingPathComponent("Trip"), to: tree.root.appendingPathComponent("Holiday"))
         try FileManager.default.moveItem(
             at: tree.root.appendingPathComponent("Other/c.jpg"), to: tree.root.appendingPathComponent("Holiday/c.jpg"))
         let report = try tree.scan()
@@ -216,7 +228,9 @@ import Testing
         #expect(tree.album(at: "Other") == nil, "an emptied directory's album goes")
         let moved = try #require(tree.asset(at: "Holiday/a.jpg"))
         #expect(moved.localIdentifier == a.localIdentifier && moved.isFavorite)
-        let best = try #require(PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: [userAlbum], options: tree.options).firstObject)
+        let best = try #require(
+            PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: [userAlbum], options: tree.options)
+                .firstObject)
         #expect(PHAsset.fetchAssets(in: best, options: tree.options).firstObject == moved)
     }
 
@@ -271,9 +285,13 @@ import Testing
         #expect(try tree.library.database.duplicateGroups().isEmpty, "hashing waits until duplicates are asked for")
         try FolderScanner(database: tree.library.database).updateContentHashes()
         let groups = try tree.library.database.duplicateGroups()
-        #expect(groups.map { $0.map(\.path) } == [[
-            tree.root.appendingPathComponent("a/one.jpg").path, tree.root.appendingPathComponent("b/copy of one.jpg").path,
-        ]])
+        #expect(
+            groups.map { $0.map(\.path) } == [
+                [
+                    tree.root.appendingPathComponent("a/one.jpg").path,
+                    tree.root.appendingPathComponent("b/copy of one.jpg").path,
+                ]
+            ])
         #expect(Set(groups[0].map(\.assetLocalIdentifier)).count == 2, "duplicates stay separate assets")
     }
 
@@ -347,7 +365,8 @@ import Testing
         try tree.copy("Camera/2008/Death Valley/FurnaceCreekInn.jpg", to: "keep/b.jpg.part")
         try tree.copy("Camera/2008/Death Valley/FurnaceCreekInn.jpg", to: ".cache/c.jpg")
         try tree.copy("Camera/2008/Death Valley/FurnaceCreekInn.jpg", to: "private/d.jpg")
-        _ = FileManager.default.createFile(atPath: tree.root.appendingPathComponent("private/.nomedia").path, contents: Data())
+        _ = FileManager.default.createFile(
+            atPath: tree.root.appendingPathComponent("private/.nomedia").path, contents: Data())
         let report = try tree.scan()
         #expect(report.seen == 1 && report.ingested == 1, "\(report)")
     }
@@ -372,7 +391,8 @@ final class Tree {
 
     func copy(_ corpusPath: String, to relative: String) throws {
         let destination = root.appendingPathComponent(relative)
-        try FileManager.default.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: try #require(Corpus.file(corpusPath)), to: destination)
     }
 

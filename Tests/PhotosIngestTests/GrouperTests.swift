@@ -22,8 +22,10 @@ import Testing
         ([still("IMG_4.HEIC", id: "X"), movie("IMG_4.MOV", id: "Y")], ["IMG_4.HEIC", "IMG_4.MOV"]),
         ([still("DSC_1.JPG"), still("DSC_1.NEF", raw: true)], ["DSC_1.JPG++DSC_1.NEF"]),
         ([still("DSC_2.NEF", raw: true)], ["DSC_2.NEF"]),
-        ([still("IMG_5.JPG", id: "Z"), still("IMG_5.DNG", raw: true), movie("IMG_5.MOV", id: "Z")],
-         ["IMG_5.JPG+IMG_5.MOV+IMG_5.DNG"]),
+        (
+            [still("IMG_5.JPG", id: "Z"), still("IMG_5.DNG", raw: true), movie("IMG_5.MOV", id: "Z")],
+            ["IMG_5.JPG+IMG_5.MOV+IMG_5.DNG"]
+        ),
         ([movie("clip.mp4"), still("other.jpg")], ["clip.mp4", "other.jpg"]),
         ([still("a.jpg"), still("a.png")], ["a.jpg", "a.png"]),
     ]

@@ -64,9 +64,11 @@ import Testing
         #expect(entry.asset == ObjectChanges(inserted: [asset.localIdentifier]))
         #expect(entry.assetCollection == ObjectChanges(inserted: [album.localIdentifier]))
         // The new folder holds the new album; the root's folder gained the new folder.
-        #expect(entry.collectionList == ObjectChanges(
-            inserted: [year.localIdentifier], updated: [rootFolder.localIdentifier],
-            changedProperties: [rootFolder.localIdentifier: ["collections"]]))
+        #expect(
+            entry.collectionList
+                == ObjectChanges(
+                    inserted: [year.localIdentifier], updated: [rootFolder.localIdentifier],
+                    changedProperties: [rootFolder.localIdentifier: ["collections"]]))
         #expect(PHAsset.fetchAssets(in: album, options: tree.options).firstObject == asset)
     }
 
@@ -87,8 +89,11 @@ import Testing
         let entry = try #require(entries.first)
         #expect(entry.asset == ObjectChanges(inserted: [asset.localIdentifier]))
         #expect(entry.assetCollection == ObjectChanges(inserted: [album.localIdentifier]))
-        #expect(entry.collectionList == ObjectChanges(
-            updated: [rootFolder.localIdentifier], changedProperties: [rootFolder.localIdentifier: ["collections"]]))
+        #expect(
+            entry.collectionList
+                == ObjectChanges(
+                    updated: [rootFolder.localIdentifier],
+                    changedProperties: [rootFolder.localIdentifier: ["collections"]]))
     }
 
     @Test(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"), arguments: Rescan.allCases)
@@ -106,8 +111,10 @@ import Testing
         #expect(entries.count == 1, "\(entries)")
         let entry = try #require(entries.first)
         #expect(entry.asset == ObjectChanges(inserted: [asset.localIdentifier]))
-        #expect(entry.assetCollection == ObjectChanges(
-            updated: [album.localIdentifier], changedProperties: [album.localIdentifier: ["assets"]]))
+        #expect(
+            entry.assetCollection
+                == ObjectChanges(
+                    updated: [album.localIdentifier], changedProperties: [album.localIdentifier: ["assets"]]))
         #expect(entry.collectionList.isEmpty)
         #expect(PHAsset.fetchAssets(in: album, options: tree.options).count == 2)
     }
@@ -149,7 +156,8 @@ import Testing
         }
         let beforeRescan = try tree.library.database.currentToken()
         try scanRoot()
-        #expect(try tree.library.database.currentToken() == beforeRescan, "the scan's last pass found nothing left to do")
+        #expect(
+            try tree.library.database.currentToken() == beforeRescan, "the scan's last pass found nothing left to do")
     }
 
     @Test(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))
@@ -165,7 +173,8 @@ import Testing
 
         try FileManager.default.removeItem(at: tree.root.appendingPathComponent("a/one.jpg"))
         try rescan(.directory, directory: "a")
-        let file = try #require(try database.deletedObjects(localIdentifiers: [one.localIdentifier])[one.localIdentifier])
+        let file = try #require(
+            try database.deletedObjects(localIdentifiers: [one.localIdentifier])[one.localIdentifier])
         #expect(file.objectType == .asset && file.mediaType == "image")
         #expect(file.resources == [.init(type: "photo", path: tree.root.appendingPathComponent("a/one.jpg").path)])
         #expect(try database.changes(after: file.token - 1).first?.asset.deleted == [one.localIdentifier])
@@ -176,7 +185,10 @@ import Testing
         let album = try #require(gone[trip.localIdentifier])
         #expect(album.objectType == .assetCollection && album.title == "Trip")
         #expect(album.path == tree.root.appendingPathComponent("Trip").path && album.resources.isEmpty)
-        #expect(gone[three.localIdentifier]?.resources.map(\.path) == [tree.root.appendingPathComponent("Trip/three.jpg").path])
+        #expect(
+            gone[three.localIdentifier]?.resources.map(\.path) == [
+                tree.root.appendingPathComponent("Trip/three.jpg").path
+            ])
 
         try database.pruneHistory(keeping: 0)
         #expect(try database.deletedObjects(localIdentifiers: [one.localIdentifier, trip.localIdentifier]).isEmpty)

@@ -45,7 +45,8 @@ struct PathScanTests {
         try tree.scan()
         let album = try #require(tree.album(at: "Trip"))
         for name in ["2008", "1997"] {
-            let source = name == "2008" ? "Camera/2008/Death Valley/FurnaceCreekInn.jpg" : "Camera/1997/Ricoh/RIMG0001.JPG"
+            let source =
+                name == "2008" ? "Camera/2008/Death Valley/FurnaceCreekInn.jpg" : "Camera/1997/Ricoh/RIMG0001.JPG"
             try tree.copy(source, to: "Trip/\(name).jpg")
             #expect(try scanner.scan(root: tree.root.path, files: [path("Trip/\(name).jpg")]).ingested == 1)
         }

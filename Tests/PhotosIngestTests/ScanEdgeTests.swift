@@ -25,16 +25,19 @@ import Testing
         options.photoLibrary = library
         options.includeHiddenAssets = true
         options.includeAllBurstAssets = true
-        return Set(PHAsset.fetchAssets(with: options).flatMap { asset in
-            PHAssetResource.assetResources(for: asset).map { $0.fileURL.path }
-        })
+        return Set(
+            PHAsset.fetchAssets(with: options).flatMap { asset in
+                PHAssetResource.assetResources(for: asset).map { $0.fileURL.path }
+            })
     }
 
     @Test(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))
     func namesWithNewlinesQuotesAndTheLongestLengthAreIngestedAsTheyAre() throws {
         let root = directory.path("Pictures").path
         try FileManager.default.createDirectory(atPath: root + "/Trip", withIntermediateDirectories: true)
-        let names = ["line\nbreak.jpg", "quote\"d 'it'.jpg", "tab\there.jpg", String(repeating: "x", count: 251) + ".jpg"]
+        let names = [
+            "line\nbreak.jpg", "quote\"d 'it'.jpg", "tab\there.jpg", String(repeating: "x", count: 251) + ".jpg",
+        ]
         for name in names { try photo.write(to: URL(fileURLWithPath: root + "/Trip/" + name)) }
         let library = try PHPhotoLibrary(inMemoryWith: .init())
         let report = try FolderScanner(database: library.database, quietTime: 0).scan(roots: [root])
@@ -51,7 +54,8 @@ import Testing
         try photo.write(to: URL(fileURLWithPath: root + "/Album/real.jpg"))
         // A loop back to the root, and a link to a photo outside it.
         try FileManager.default.createSymbolicLink(atPath: root + "/Album/loop", withDestinationPath: root)
-        try FileManager.default.createSymbolicLink(atPath: root + "/Album/link.jpg", withDestinationPath: root + "/Album/real.jpg")
+        try FileManager.default.createSymbolicLink(
+            atPath: root + "/Album/link.jpg", withDestinationPath: root + "/Album/real.jpg")
         // A FIFO named like a photo: opening it for reading would block forever.
         #expect(mkfifo(root + "/Album/pipe.jpg", 0o644) == 0)
         // A socket named like a photo.
@@ -61,10 +65,14 @@ import Testing
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &address.sun_path) { buffer in
-            socketPath.utf8CString.withUnsafeBytes { buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0.prefix(buffer.count))) }
+            socketPath.utf8CString.withUnsafeBytes {
+                buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0.prefix(buffer.count)))
+            }
         }
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         #expect(bound == 0)
         // A character device named like a photo (as root: /dev/zero's numbers; reading it never ends).
@@ -118,4 +126,3 @@ import Testing
         }
     }
 }
-

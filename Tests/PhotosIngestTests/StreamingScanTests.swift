@@ -27,7 +27,8 @@ import Testing
                 let directory = tree.root.appendingPathComponent("\(2020 + year)/Album \(album)")
                 try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
                 for photo in 0..<25 {
-                    try FileManager.default.copyItem(at: source, to: directory.appendingPathComponent("IMG_\(photo).jpg"))
+                    try FileManager.default.copyItem(
+                        at: source, to: directory.appendingPathComponent("IMG_\(photo).jpg"))
                 }
             }
         }
@@ -74,7 +75,9 @@ import Testing
 
         let report = try scanner(tree).scan(roots: [tree.root.path])
         #expect(report.moved == 4 && report.removed == 1 && report.ingested == 1, "\(report)")
-        for (from, to) in [("Z/2.jpg", "A/2.jpg"), ("A/1.jpg", "Z/1.jpg"), ("Old/5.jpg", "New/5.jpg"), ("M/3.jpg", "M/sub/3.jpg")] {
+        for (from, to) in [
+            ("Z/2.jpg", "A/2.jpg"), ("A/1.jpg", "Z/1.jpg"), ("Old/5.jpg", "New/5.jpg"), ("M/3.jpg", "M/sub/3.jpg"),
+        ] {
             #expect(tree.asset(at: to)?.localIdentifier == identifiers[from], "\(from) → \(to)")
         }
         #expect(tree.asset(at: "Z/6.jpg")?.localIdentifier == identifiers["Z/6.jpg"], "the linked file stays itself")

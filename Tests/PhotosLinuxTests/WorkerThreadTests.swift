@@ -40,7 +40,10 @@ import Testing
         try await withTaskExecutorPreference(executor) {
             for index in 0..<20 {
                 // (A moment's work, so that the task waits for it and is resumed.)
-                let answer = try await worker.perform { usleep(2_000); return index * 2 }
+                let answer = try await worker.perform {
+                    usleep(2_000)
+                    return index * 2
+                }
                 #expect(answer == index * 2)
             }
         }
@@ -64,9 +67,11 @@ import Testing
     /// A thread's id and nice value (the calling thread's by default), from /proc (field 19 of its stat).
     static func threadNiceness(_ thread: Int32? = nil) -> (thread: Int32, niceness: Int32) {
         // /proc/thread-self is "PID/task/TID" for the calling thread.
-        let thread = thread
-            ?? Int32((try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/thread-self"))?
-                .split(separator: "/").last ?? "") ?? -1
+        let thread =
+            thread
+            ?? Int32(
+                (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/thread-self"))?
+                    .split(separator: "/").last ?? "") ?? -1
         let stat = (try? String(contentsOfFile: "/proc/self/task/\(thread)/stat", encoding: .utf8)) ?? ""
         let fields = stat[(stat.lastIndex(of: ")") ?? stat.startIndex)...].split(separator: " ")
         // After ")": state is field 3, so the nice value (field 19) is the 17th.

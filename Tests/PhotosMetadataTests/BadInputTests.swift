@@ -99,9 +99,10 @@ import Testing
         let directory = try TemporaryDirectory()
         let whole = JPEGBuilder.jpeg(width: 31, height: 7)
         let scanHeader = try #require(JPEGBuilder.scanHeaderRange(in: whole))
-        for end in [scanHeader.lowerBound + 2, scanHeader.lowerBound + 4, scanHeader.upperBound - 1,
-            scanHeader.upperBound]
-        {
+        for end in [
+            scanHeader.lowerBound + 2, scanHeader.lowerBound + 4, scanHeader.upperBound - 1,
+            scanHeader.upperBound,
+        ] {
             let path = try directory.write(Array(whole.prefix(end)), to: "stub.jpg")
             let metadata = try Self.extractor.extract(path: path)
             #expect(metadata.pixelWidth == 31 && metadata.pixelHeight == 7, "cut at \(end)")

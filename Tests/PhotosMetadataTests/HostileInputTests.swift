@@ -204,7 +204,8 @@ import Testing
 
     @Test func movieOfNestedTrackBoxesIsCorrupt() throws {
         let inner = Array(Self.nestedMovie(depth: 3_000, type: "trak").dropFirst(20))
-        let bytes = MovieBuilder.box("ftyp", Array("isom".utf8) + MovieBuilder.zeros(4) + Array("isom".utf8))
+        let bytes =
+            MovieBuilder.box("ftyp", Array("isom".utf8) + MovieBuilder.zeros(4) + Array("isom".utf8))
             + MovieBuilder.box("moov", inner)
         let error = try #require(try rejection(bytes, as: "nested.mp4"))
         #expect(error.code == .corrupt)
@@ -223,8 +224,11 @@ import Testing
     @Test func heifWithoutAnImageSizeIsCorrupt() throws {
         let ftyp = MovieBuilder.box("ftyp", Array("heic".utf8) + MovieBuilder.zeros(4) + Array("mif1heic".utf8))
         let meta = MovieBuilder.box(
-            "meta", MovieBuilder.zeros(4) + MovieBuilder.box("hdlr", MovieBuilder.zeros(8) + Array("pict".utf8) + MovieBuilder.zeros(13)))
-        let error = try #require(try rejection(ftyp + meta + MovieBuilder.box("mdat", MovieBuilder.zeros(64)), as: "a.heic"))
+            "meta",
+            MovieBuilder.zeros(4)
+                + MovieBuilder.box("hdlr", MovieBuilder.zeros(8) + Array("pict".utf8) + MovieBuilder.zeros(13)))
+        let error = try #require(
+            try rejection(ftyp + meta + MovieBuilder.box("mdat", MovieBuilder.zeros(64)), as: "a.heic"))
         #expect(error.code == .corrupt)
         #expect(error.message.contains("size"), "\(error)")
     }
@@ -256,14 +260,15 @@ import Testing
 
     /// A HEIF whose coded image is cropped by a clean aperture (`clap`) and turned by `irot`: its
     /// size as displayed is the crop's, turned; a nonsense aperture is ignored.
-    @Test(arguments: [
-        ((600, 1, 400, 1), UInt8(1), (400, 600)),
-        ((1201, 2, 801, 2), 0, (601, 401)),
-        ((600, 1, 400, 1), 0, (600, 400)),
-        ((0, 1, 400, 1), 0, (640, 480)),
-        ((900, 1, 400, 1), 0, (640, 480)),
-        ((600, 0, 400, 1), 0, (640, 480)),
-    ] as [((UInt32, UInt32, UInt32, UInt32), UInt8, (Int, Int))])
+    @Test(
+        arguments: [
+            ((600, 1, 400, 1), UInt8(1), (400, 600)),
+            ((1201, 2, 801, 2), 0, (601, 401)),
+            ((600, 1, 400, 1), 0, (600, 400)),
+            ((0, 1, 400, 1), 0, (640, 480)),
+            ((900, 1, 400, 1), 0, (640, 480)),
+            ((600, 0, 400, 1), 0, (640, 480)),
+        ] as [((UInt32, UInt32, UInt32, UInt32), UInt8, (Int, Int))])
     func heifCleanApertureCropsTheDisplayedSize(
         aperture: (UInt32, UInt32, UInt32, UInt32), quarterTurns: UInt8, expected: (Int, Int)
     ) throws {

@@ -70,8 +70,9 @@ struct LibRawReaderTests {
     @Test func everyCorpusRAWAgreesWithTheOracleExceptForListedDifferences() throws {
         let records = Self.rawRecords
         // RAF, CRW, DNG, CR2, NEF: a family missing from the corpus would make this test prove less.
-        #expect(Set(records.map { URL(fileURLWithPath: $0.path).pathExtension.uppercased() })
-            == ["RAF", "CRW", "DNG", "CR2", "NEF"])
+        #expect(
+            Set(records.map { URL(fileURLWithPath: $0.path).pathExtension.uppercased() })
+                == ["RAF", "CRW", "DNG", "CR2", "NEF"])
         var seen: Set<String> = []
         for record in records {
             let known = Self.knownDifferences[record.path]
@@ -169,10 +170,13 @@ struct LibRawReaderTests {
         ])
         func be16(_ value: Int) -> [UInt8] { [UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)] }
         func be32(_ value: Int) -> [UInt8] { be16(value >> 16) + be16(value) }
-        func block(_ name: String, _ payload: [UInt8]) -> [UInt8] { [0] + Array(name.utf8) + be32(payload.count) + payload }
+        func block(_ name: String, _ payload: [UInt8]) -> [UInt8] {
+            [0] + Array(name.utf8) + be32(payload.count) + payload
+        }
         // PRD: version, sensor height and width, image height and width, data size, 12 bits, packed (0x52), Bayer.
         let prd = block(
-            "PRD", Array("21810002".utf8) + be16(2456) + be16(3272) + be16(2448) + be16(3264) + [12, 12, 0x52]
+            "PRD",
+            Array("21810002".utf8) + be16(2456) + be16(3272) + be16(2448) + be16(3264) + [12, 12, 0x52]
                 + [0, 0, 0, 0] + [0x01, 0x00])
         let blocks = prd + block("TTW", tiff)
         let file = [0x00, 0x4D, 0x52, 0x4D] + be32(blocks.count) + blocks + [UInt8](repeating: 0, count: 1024)
@@ -180,7 +184,9 @@ struct LibRawReaderTests {
         let directory = try TemporaryDirectory()
         let path = try directory.write(file, to: "PICT0001")
         let metadata = try MetadataExtractor(timeZone: TimeZone(identifier: "UTC")!).extract(path: path)
-        #expect(metadata.mimeType == "image/x-minolta-mrw" && metadata.uniformTypeIdentifier == "com.konicaminolta.raw-image")
+        #expect(
+            metadata.mimeType == "image/x-minolta-mrw"
+                && metadata.uniformTypeIdentifier == "com.konicaminolta.raw-image")
         #expect(metadata.isRAW)
         #expect(metadata.orientation == 6)
         #expect(metadata.pixelWidth == 2456 && metadata.pixelHeight == 3272, "turned by orientation 6")
@@ -210,7 +216,9 @@ struct LibRawReaderTests {
             to: "noise.mrw")
         let error = #expect(throws: MetadataError.self) { try MetadataExtractor().extract(path: noise) }
         #expect(error?.code == .corrupt)
-        #expect(error?.message == "the file does not start as any camera RAW family LibRaw reads", "\(String(describing: error))")
+        #expect(
+            error?.message == "the file does not start as any camera RAW family LibRaw reads",
+            "\(String(describing: error))")
 
         let jpeg = try #require(Corpus.records.first { $0.path == "Camera/2008/Misc/Canon_40D.jpg" })
         let jpegAsRAW = directory.url.appendingPathComponent("Canon_40D.IIQ")

@@ -23,9 +23,10 @@ import Testing
 
     /// Sony's note: `SONY DSC \0\0\0`, then the directory. The HDR tag (0x200A) is one 32-bit
     /// value that ExifTool reads as two 16-bit ones, setting first, in the note's byte order.
-    static func sony(hdr: (setting: UInt16, image: UInt16)? = nil, extra: [UInt16: TIFFBuilder.Value] = [:],
-        bigEndian: Bool = false) -> [UInt8]
-    {
+    static func sony(
+        hdr: (setting: UInt16, image: UInt16)? = nil, extra: [UInt16: TIFFBuilder.Value] = [:],
+        bigEndian: Bool = false
+    ) -> [UInt8] {
         var entries = extra
         if let hdr {
             let (first, second) = (UInt32(hdr.setting), UInt32(hdr.image))
@@ -40,7 +41,9 @@ import Testing
     static func nikon(hdr: UInt8, bigEndian: Bool = true) -> [UInt8] {
         let info: [UInt8] = Array("0100".utf8) + [hdr, 2, 0, 0]
         return Array("Nikon\0".utf8) + [0x02, 0x10, 0, 0]
-            + TIFFBuilder(bigEndian: bigEndian).build([0x0001: .undefined(Array("0210".utf8)), 0x0035: .undefined(info)])
+            + TIFFBuilder(bigEndian: bigEndian).build([
+                0x0001: .undefined(Array("0210".utf8)), 0x0035: .undefined(info),
+            ])
     }
 
     /// Pentax's note: `AOC\0`, the byte-order mark, then the directory.
@@ -52,10 +55,12 @@ import Testing
         try GroupingAndSubtypeTests.extract(jpeg(make: make, note: note), name: "DSC00001.JPG").isHDR
     }
 
-    @Test(arguments: [
-        ((0x01, 1), true), ((0x10, 1), true), ((0x1A, 1), true), ((0x12, 0), true),  // Auto, 1 EV, 6 EV, kept exposure
-        ((0x00, 0), false), ((0x00, 1), false), ((0x1B, 1), false), ((0xFFFF, 0xFFFF), false),
-    ] as [((UInt16, UInt16), Bool)])
+    @Test(
+        arguments: [
+            // Auto, 1 EV, 6 EV, kept exposure
+            ((0x01, 1), true), ((0x10, 1), true), ((0x1A, 1), true), ((0x12, 0), true),
+            ((0x00, 0), false), ((0x00, 1), false), ((0x1B, 1), false), ((0xFFFF, 0xFFFF), false),
+        ] as [((UInt16, UInt16), Bool)])
     func sonyHDRSettingMeansHDR(hdr: (UInt16, UInt16), isHDR: Bool) throws {
         for bigEndian in [false, true] {
             let note = Self.sony(hdr: (hdr.0, hdr.1), bigEndian: bigEndian)
@@ -79,26 +84,30 @@ import Testing
     func nikonHDRInfoOnMeansHDR(hdr: UInt8, isHDR: Bool) throws {
         for bigEndian in [true, false] {
             let note = Self.nikon(hdr: hdr, bigEndian: bigEndian)
-            #expect((try Self.isHDR(make: "NIKON CORPORATION", note: note) == true) == isHDR, "big-endian: \(bigEndian)")
+            #expect(
+                (try Self.isHDR(make: "NIKON CORPORATION", note: note) == true) == isHDR, "big-endian: \(bigEndian)")
         }
     }
 
-    @Test(arguments: [
-        ([0x0085: .undefined([1, 1, 0, 0])], true), ([0x0085: .undefined([5, 0, 4, 0])], true),
-        ([0x0034: .undefined([0, 0, 0, 0x10])], true), ([0x0034: .undefined([1, 0, 0, 0xE0])], true),
-        ([0x0085: .undefined([0, 1, 0, 0])], false), ([0x0034: .undefined([0, 0, 0, 0x01])], false),
-        ([0x0085: .undefined([6, 0, 0, 0])], false),
-    ] as [([UInt16: TIFFBuilder.Value], Bool)])
+    @Test(
+        arguments: [
+            ([0x0085: .undefined([1, 1, 0, 0])], true), ([0x0085: .undefined([5, 0, 4, 0])], true),
+            ([0x0034: .undefined([0, 0, 0, 0x10])], true), ([0x0034: .undefined([1, 0, 0, 0xE0])], true),
+            ([0x0085: .undefined([0, 1, 0, 0])], false), ([0x0034: .undefined([0, 0, 0, 0x01])], false),
+            ([0x0085: .undefined([6, 0, 0, 0])], false),
+        ] as [([UInt16: TIFFBuilder.Value], Bool)])
     func pentaxHDRModeOrHDRDriveMeansHDR(entries: [UInt16: TIFFBuilder.Value], isHDR: Bool) throws {
         for bigEndian in [true, false] {
             let note = Self.pentax(entries, bigEndian: bigEndian)
-            #expect((try Self.isHDR(make: "PENTAX Corporation", note: note) == true) == isHDR, "big-endian: \(bigEndian)")
+            #expect(
+                (try Self.isHDR(make: "PENTAX Corporation", note: note) == true) == isHDR, "big-endian: \(bigEndian)")
         }
     }
 
     @Test func anotherMakersNoteIsNotReadAsOnesOwn() throws {
         // Sony's HDR tag number in a Nikon-less, Sony-less note, and Nikon's in a bare directory.
-        let stranger = Self.directory([0x200A: .long(0x0001_0010), 0x0035: .undefined(Array("0100".utf8) + [1, 0, 0, 0])],
+        let stranger = Self.directory(
+            [0x200A: .long(0x0001_0010), 0x0035: .undefined(Array("0100".utf8) + [1, 0, 0, 0])],
             bigEndian: false)
         #expect(try Self.isHDR(make: "SAMSUNG", note: stranger) == nil)
         #expect(try Self.isHDR(make: "NIKON", note: stranger) == nil, "headerless Nikon notes are not read")
@@ -133,7 +142,8 @@ import Testing
             for value: UInt8 in [0xFF, 0x00] {
                 var damaged = note
                 damaged[index] = value
-                let read = try GroupingAndSubtypeTests.extract(Self.jpeg(make: make, note: damaged), name: "damaged.jpg")
+                let read = try GroupingAndSubtypeTests.extract(
+                    Self.jpeg(make: make, note: damaged), name: "damaged.jpg")
                 #expect(read.creationDate == plain.creationDate && read.make == plain.make)
             }
         }
@@ -153,7 +163,8 @@ import Testing
     /// Where `pattern` first occurs in `bytes`.
     static func index(of pattern: [UInt8], in bytes: [UInt8]) -> Int? {
         guard bytes.count >= pattern.count else { return nil }
-        for start in 0...(bytes.count - pattern.count) where bytes[start..<(start + pattern.count)].elementsEqual(pattern) {
+        for start in 0...(bytes.count - pattern.count)
+        where bytes[start..<(start + pattern.count)].elementsEqual(pattern) {
             return start
         }
         return nil

@@ -65,18 +65,26 @@ import Testing
     /// MPF image described by Apple's depth data XMP; an HDR photo's gain map the same way, with
     /// gain map XMP.
     @Test(arguments: [
-        (MediaSubtypeSamples.xmp(
-            namespace: "http://ns.apple.com/depthData/1.0/", prefix: "depthData",
-            properties: ["Accuracy": "relative", "Filtered": "True"]), true),
-        (MediaSubtypeSamples.xmp(
-            namespace: "http://ns.apple.com/pixeldatainfo/1.0/", prefix: "apdi",
-            properties: ["AuxiliaryImageType": "urn:com:apple:photo:2018:aux:portraiteffectsmatte"]), true),
-        (MediaSubtypeSamples.xmp(
-            namespace: "http://ns.apple.com/pixeldatainfo/1.0/", prefix: "apdi",
-            properties: ["AuxiliaryImageType": "urn:com:apple:photo:2020:aux:hdrgainmap"]), false),
-        (MediaSubtypeSamples.xmp(
-            namespace: "http://ns.apple.com/HDRGainMap/1.0/", prefix: "HDRGainMap",
-            properties: ["HDRGainMapVersion": "65536"]), false),
+        (
+            MediaSubtypeSamples.xmp(
+                namespace: "http://ns.apple.com/depthData/1.0/", prefix: "depthData",
+                properties: ["Accuracy": "relative", "Filtered": "True"]), true
+        ),
+        (
+            MediaSubtypeSamples.xmp(
+                namespace: "http://ns.apple.com/pixeldatainfo/1.0/", prefix: "apdi",
+                properties: ["AuxiliaryImageType": "urn:com:apple:photo:2018:aux:portraiteffectsmatte"]), true
+        ),
+        (
+            MediaSubtypeSamples.xmp(
+                namespace: "http://ns.apple.com/pixeldatainfo/1.0/", prefix: "apdi",
+                properties: ["AuxiliaryImageType": "urn:com:apple:photo:2020:aux:hdrgainmap"]), false
+        ),
+        (
+            MediaSubtypeSamples.xmp(
+                namespace: "http://ns.apple.com/HDRGainMap/1.0/", prefix: "HDRGainMap",
+                properties: ["HDRGainMapVersion": "65536"]), false
+        ),
     ])
     func jpegMultiPictureImageIsDepthByItsXMP(secondaryXMP: String, isDepth: Bool) throws {
         let bytes = MediaSubtypeSamples.jpegWithMultiPicture(secondaryXMP: secondaryXMP)

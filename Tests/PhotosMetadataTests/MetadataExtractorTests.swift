@@ -53,15 +53,16 @@ import Testing
 
     /// Stars: `xmp:Rating` (an attribute or an element, a real number allowed), else EXIF's
     /// Rating tag; a rejected picture (-1) and nonsense count as none; no statement is nil.
-    @Test(arguments: [
-        (#"<rdf:Description xmp:Rating="3"/>"#, UInt16?.none, Int?.some(3)),
-        ("<xmp:Rating>4.0</xmp:Rating>", 2, 4),
-        (#"<rdf:Description xmp:Rating="-1"/>"#, nil, 0),
-        (#"<rdf:Description MicrosoftPhoto:Rating="75"/>"#, 5, 5),
-        (nil, 2, 2),
-        (nil, 9, 0),
-        (nil, nil, nil),
-    ] as [(String?, UInt16?, Int?)])
+    @Test(
+        arguments: [
+            (#"<rdf:Description xmp:Rating="3"/>"#, UInt16?.none, Int?.some(3)),
+            ("<xmp:Rating>4.0</xmp:Rating>", 2, 4),
+            (#"<rdf:Description xmp:Rating="-1"/>"#, nil, 0),
+            (#"<rdf:Description MicrosoftPhoto:Rating="75"/>"#, 5, 5),
+            (nil, 2, 2),
+            (nil, 9, 0),
+            (nil, nil, nil),
+        ] as [(String?, UInt16?, Int?)])
     func ratingsComeFromXMPThenEXIF(xmp: String?, exifRating: UInt16?, expected: Int?) throws {
         let directory = try TemporaryDirectory()
         let tiff = Self.exif(ifd0: exifRating.map { [0x4746: .short($0)] } ?? [0x0112: .short(1)])

@@ -36,7 +36,8 @@ struct ScreenRecordingNameTests {
     }
 
     @Test(arguments: [
-        "IMG_0420.MOV", "Screen Recording.mov", "RPReplay_Final.MP4", "RPReplay_Final12.mp4", "screencast of the demo.webm",
+        "IMG_0420.MOV", "Screen Recording.mov", "RPReplay_Final.MP4", "RPReplay_Final12.mp4",
+        "screencast of the demo.webm",
         "Screen Recording of 2024-01-05.mov", "screen-door.mp4", "Screenshot 2024-01-05 at 10.11.12.png",
     ])
     func otherNamesAreNot(name: String) {

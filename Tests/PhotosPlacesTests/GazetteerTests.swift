@@ -45,8 +45,9 @@ import Testing
         #expect(place.name == "Lyon")
         #expect(abs(Gazetteer.distance(from: south, to: (place.latitude, place.longitude)) - 10_000) < 2)
         // 10 km north of Lyon is 8.5 km from Villeurbanne.
-        #expect(gazetteer.nearestPlace(latitude: 45.74846 + 10_000 / Self.metresPerDegree, longitude: 4.84671)?.name
-            == "Villeurbanne")
+        #expect(
+            gazetteer.nearestPlace(latitude: 45.74846 + 10_000 / Self.metresPerDegree, longitude: 4.84671)?.name
+                == "Villeurbanne")
         // Vieux Lyon (a section of the city) and Mont Blanc (a mountain) name nothing.
         #expect(gazetteer.nearestPlace(latitude: 45.7626, longitude: 4.8271)?.name == "Lyon")
         #expect(gazetteer.nearestPlace(latitude: 45.83265, longitude: 6.86517) == nil, "Annecy is 58 km away")
@@ -63,8 +64,9 @@ import Testing
                 == "Reykjavík")
         // 49 km east of Suva is Suva; 51 km is nothing (the default radius is 50 km).
         let perDegreeThere = Self.metresPerDegree * cos(-18.14161 * .pi / 180)
-        #expect(gazetteer.nearestPlace(latitude: -18.14161, longitude: 178.44149 + 49_000 / perDegreeThere)?.name
-            == "Suva")
+        #expect(
+            gazetteer.nearestPlace(latitude: -18.14161, longitude: 178.44149 + 49_000 / perDegreeThere)?.name
+                == "Suva")
         #expect(gazetteer.nearestPlace(latitude: -18.14161, longitude: 178.44149 + 51_000 / perDegreeThere) == nil)
         #expect(gazetteer.nearestPlace(latitude: .nan, longitude: 0) == nil)
         #expect(gazetteer.nearestPlace(latitude: 91, longitude: 0) == nil)
@@ -127,8 +129,10 @@ import Testing
         #expect(names["#c"] == nil)
     }
 
-    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/usr/share/zoneinfo/iso3166.tab"),
-        "tzdata's /usr/share/zoneinfo/iso3166.tab is not installed"))
+    @Test(
+        .enabled(
+            if: FileManager.default.fileExists(atPath: "/usr/share/zoneinfo/iso3166.tab"),
+            "tzdata's /usr/share/zoneinfo/iso3166.tab is not installed"))
     func theSystemsCountryTableIsRead() throws {
         let path = try #require(CountryNames.defaultPath(environment: [:]))
         let names = try CountryNames.read(contentsOf: path)

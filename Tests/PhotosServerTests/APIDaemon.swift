@@ -18,12 +18,15 @@ final class APIDaemon: @unchecked Sendable {
         log = directory.path("photosd.log")
         // photosd makes no socket directory but its fallback's: a missing one is a mistyped path.
         try FileManager.default.createDirectory(
-            atPath: directory.path("run").path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            atPath: directory.path("run").path, withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700])
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         process.executableURL = BuiltProducts.directory.appendingPathComponent("photosd")
-        process.arguments = [
-            "--library", library, "--watch", root.path, "--settle", "0", "--socket", socket, "--log-level", "warning",
-        ] + arguments
+        process.arguments =
+            [
+                "--library", library, "--watch", root.path, "--settle", "0", "--socket", socket, "--log-level",
+                "warning",
+            ] + arguments
         let logHandle = try FileHandle(forWritingTo: log)
         process.standardError = logHandle
         process.standardOutput = logHandle

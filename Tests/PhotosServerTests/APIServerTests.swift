@@ -13,7 +13,8 @@ import Testing
 @Suite struct APIServerTests {
     /// Runs the server over a fresh fixture for `body`, then stops it gracefully.
     static func withServer(
-        status: DaemonStatus? = nil, startup: StartupProgress? = nil, maximumStreams: Int = APIServer.defaultMaximumStreams,
+        status: DaemonStatus? = nil, startup: StartupProgress? = nil,
+        maximumStreams: Int = APIServer.defaultMaximumStreams,
         idleTimeout: Duration = APIServer.defaultIdleTimeout, ownerUID: uid_t? = getuid(), listen: ListenAddress? = nil,
         _ body: (_ socket: String, _ fixture: LibraryFixture) async throws -> Void
     ) async throws {
@@ -33,7 +34,8 @@ import Testing
     ) async throws {
         let listening = AsyncStream<Void>.makeStream()
         let server = APIServer(
-            socketPath: socket, library: library, status: { status }, startup: { startup }, logger: Logger(label: "api-test"),
+            socketPath: socket, library: library, status: { status }, startup: { startup },
+            logger: Logger(label: "api-test"),
             maximumStreams: maximumStreams, idleTimeout: idleTimeout, listen: listen, ownerUID: ownerUID,
             onListening: { listening.continuation.yield() })
         let group = ServiceGroup(
@@ -93,10 +95,12 @@ import Testing
             #expect(page["assets"] == expected)
 
             let limited = try await Self.get(socket, "/v1/assets?sort=creationDate&limit=2")
-            let oldestTwo = fixture.names(PHAsset.fetchAssets(with: fixture.options {
-                $0.sortDescriptors = [NSSortDescriptor(key: "creationDate", ascending: true)]
-                $0.fetchLimit = 2
-            }))
+            let oldestTwo = fixture.names(
+                PHAsset.fetchAssets(
+                    with: fixture.options {
+                        $0.sortDescriptors = [NSSortDescriptor(key: "creationDate", ascending: true)]
+                        $0.fetchLimit = 2
+                    }))
             #expect(oldestTwo.count == 2)
             #expect(try Self.assetNames(limited) == oldestTwo)
         }
@@ -124,10 +128,12 @@ import Testing
                 guard let next = object["next"] as? String else { break }
                 target = "/v1/assets?next=\(next)&pageSize=3"
             }
-            let fresh = fixture.names(PHAsset.fetchAssets(with: fixture.options {
-                $0.sortDescriptors = [NSSortDescriptor(key: "creationDate", ascending: true)]
-                $0.includeAllBurstAssets = true
-            }))
+            let fresh = fixture.names(
+                PHAsset.fetchAssets(
+                    with: fixture.options {
+                        $0.sortDescriptors = [NSSortDescriptor(key: "creationDate", ascending: true)]
+                        $0.includeAllBurstAssets = true
+                    }))
             #expect(!fresh.contains(all[0]))
             #expect(all == [all[0]] + fresh)
             #expect(pages == 4)
@@ -203,7 +209,8 @@ import Testing
         let text = { (bytes: [UInt8]) in String(decoding: bytes, as: UTF8.self) }
         #expect(text(StreamFormat.lines.record(json, id: 3, event: "error")) == "{\"a\":1}\n")
         #expect(text(StreamFormat.events.record(json)) == "data: {\"a\":1}\n\n")
-        #expect(text(StreamFormat.events.record(json, id: 3, event: "error")) == "id: 3\nevent: error\ndata: {\"a\":1}\n\n")
+        #expect(
+            text(StreamFormat.events.record(json, id: 3, event: "error")) == "id: 3\nevent: error\ndata: {\"a\":1}\n\n")
         #expect(StreamFormat.events.contentType == "text/event-stream")
         #expect(StreamFormat.lines.contentType == "application/x-ndjson")
     }
@@ -244,16 +251,19 @@ import Testing
                     try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
                 }
                 #expect(objects.count == paged.count && !objects.isEmpty, "\(listing)")
-                #expect(objects.map { $0["localIdentifier"] as? String } == paged.map { $0["localIdentifier"] as? String })
+                #expect(
+                    objects.map { $0["localIdentifier"] as? String } == paged.map { $0["localIdentifier"] as? String })
             }
-            let sorted = try await Self.get(socket, "/v1/assets?sort=creationDate&includeAllBursts=true", headers: lines)
+            let sorted = try await Self.get(
+                socket, "/v1/assets?sort=creationDate&includeAllBursts=true", headers: lines)
             let names = try sorted.text.split(separator: "\n").map {
                 try JSONDecoder().decode(AssetDescription.self, from: Data($0.utf8)).localIdentifier
             }
-            let expected = PHAsset.fetchAssets(with: fixture.options {
-                $0.sortDescriptors = [NSSortDescriptor(key: "creationDate", ascending: true)]
-                $0.includeAllBurstAssets = true
-            })
+            let expected = PHAsset.fetchAssets(
+                with: fixture.options {
+                    $0.sortDescriptors = [NSSortDescriptor(key: "creationDate", ascending: true)]
+                    $0.includeAllBurstAssets = true
+                })
             #expect(names == (0..<expected.count).map { expected.object(at: $0).localIdentifier })
             let paging = try await Self.get(socket, "/v1/assets?pageSize=2", headers: lines)
             #expect(paging.status == 400)
@@ -283,8 +293,10 @@ import Testing
             let inTrip = try await Self.get(socket, "/v1/assets?in=\(trip)")
             #expect(try Self.assetNames(inTrip) == ["beach.jpg", "pano.jpg", "movie.mov"])
             let albums = try await Self.get(socket, "/v1/albums?type=album")
-            #expect(try (albums.object()["albums"] as? [[String: Any]])?.compactMap { $0["localizedTitle"] as? String }.sorted()
-                == ["Trip", "Winter"])
+            #expect(
+                try (albums.object()["albums"] as? [[String: Any]])?.compactMap { $0["localizedTitle"] as? String }
+                    .sorted()
+                    == ["Trip", "Winter"])
         }
     }
 
@@ -452,7 +464,9 @@ import Testing
     static func assetNames(_ reply: UnixHTTPClient.Reply) throws -> [String] {
         let assets = try #require(try reply.object()["assets"] as? [[String: Any]], "\(reply.text)")
         return assets.compactMap { asset in
-            ((asset["resources"] as? [[String: Any]])?.first?["path"] as? String).map { ($0 as NSString).lastPathComponent }
+            ((asset["resources"] as? [[String: Any]])?.first?["path"] as? String).map {
+                ($0 as NSString).lastPathComponent
+            }
         }
     }
 }

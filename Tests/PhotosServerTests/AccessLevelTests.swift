@@ -60,8 +60,10 @@ import Testing
         func levels(
             _ readWrite: Expected, readOnly: Expected? = nil, addOnly: Expected = .forbidden, limited: Expected? = nil
         ) -> [Client: Expected] {
-            [.owner: readWrite, .readWrite: readWrite, .readOnly: readOnly ?? readWrite, .addOnly: addOnly,
-             .limited: limited ?? readWrite]
+            [
+                .owner: readWrite, .readWrite: readWrite, .readOnly: readOnly ?? readWrite, .addOnly: addOnly,
+                .limited: limited ?? readWrite,
+            ]
         }
         let edit = #"{"changes":[{"op":"editAsset","asset":"BEACH","isFavorite":true}]}"#
         return [
@@ -92,10 +94,12 @@ import Testing
             Endpoint(
                 method: "POST", target: "/v1/queries", body: #"{"in":"\#(winter)"}"#,
                 expected: levels(.ok, limited: .notFound)),
-            Endpoint(method: "POST", target: "/v1/queries", body: #"{"of":"albums","type":"album"}"#, expected: levels(.ok)),
+            Endpoint(
+                method: "POST", target: "/v1/queries", body: #"{"of":"albums","type":"album"}"#, expected: levels(.ok)),
             Endpoint(method: "POST", target: "/v1/queries", body: #"{"of":"albums"}"#, expected: levels(.ok)),
             Endpoint(
-                method: "POST", target: "/v1/queries", body: #"{"of":"folders"}"#, expected: levels(.ok, limited: .forbidden)),
+                method: "POST", target: "/v1/queries", body: #"{"of":"folders"}"#,
+                expected: levels(.ok, limited: .forbidden)),
             Endpoint(
                 method: "POST", target: "/v1/changes", body: edit.replacingOccurrences(of: "BEACH", with: beach),
                 expected: levels(.ok, readOnly: .forbidden, addOnly: .forbidden)),
@@ -107,11 +111,13 @@ import Testing
                 expected: levels(.ok, readOnly: .forbidden, addOnly: .ok, limited: .forbidden)),
             Endpoint(
                 method: "POST", target: "/v1/changes",
-                body: #"{"changes":[{"op":"createAlbum","title":"N","ref":"n"},{"op":"addToAlbum","album":"$n","assets":["\#(beach)"]}]}"#,
+                body:
+                    #"{"changes":[{"op":"createAlbum","title":"N","ref":"n"},{"op":"addToAlbum","album":"$n","assets":["\#(beach)"]}]}"#,
                 expected: levels(.ok, readOnly: .forbidden, addOnly: .forbidden, limited: .forbidden)),
             Endpoint(
                 method: "POST", target: "/v1/changes",
-                body: #"{"changes":[{"op":"removeFromAlbum","album":"\#(trip)","assets":["\#(beach)"]},{"op":"addToAlbum","album":"\#(trip)","assets":["\#(beach)"]}]}"#,
+                body:
+                    #"{"changes":[{"op":"removeFromAlbum","album":"\#(trip)","assets":["\#(beach)"]},{"op":"addToAlbum","album":"\#(trip)","assets":["\#(beach)"]}]}"#,
                 expected: levels(.ok, readOnly: .forbidden, addOnly: .forbidden)),
             Endpoint(
                 method: "POST", target: "/v1/changes",
@@ -142,9 +148,11 @@ import Testing
             let connection = try UnixHTTPClient(socket: socket, timeout: 60)
             var headers = headers
             if !endpoint.body.isEmpty { headers["Content-Type"] = "application/json" }
-            let head = try connection.send(endpoint.method, endpoint.target, headers: headers, body: Array(endpoint.body.utf8))
+            let head = try connection.send(
+                endpoint.method, endpoint.target, headers: headers, body: Array(endpoint.body.utf8))
             let streams = head.headers["content-type"] == "application/x-ndjson" && endpoint.method == "POST"
-            let body = streams ? (try connection.nextLine() ?? "") : String(decoding: try connection.readAll(), as: UTF8.self)
+            let body =
+                streams ? (try connection.nextLine() ?? "") : String(decoding: try connection.readAll(), as: UTF8.self)
             return (head.status, head.headers, body)
         }
     }
@@ -219,8 +227,9 @@ import Testing
             let tripAssets = Set(["beach.jpg", "pano.jpg", "movie.mov"].map { fixture.assets[$0]! })
             #expect(try names(try await get("/v1/assets").body) == tripAssets)
             #expect(try names(try await get("/v1/assets?includeHidden=true&includeAllBursts=true").body) == tripAssets)
-            #expect(try names(try await get("/v1/assets?predicate=favorite+%3D%3D+YES").body)
-                == Set(["beach.jpg", "pano.jpg"].map { fixture.assets[$0]! }))
+            #expect(
+                try names(try await get("/v1/assets?predicate=favorite+%3D%3D+YES").body)
+                    == Set(["beach.jpg", "pano.jpg"].map { fixture.assets[$0]! }))
             // A predicate cannot reach past the bound.
             let injected = try await get("/v1/assets?predicate=TRUEPREDICATE)+OR+(TRUEPREDICATE")
             #expect(injected.status == 400)
@@ -278,7 +287,9 @@ import Testing
             let secret = try fixture.library.database.createAccessToken(level: .limited, albums: []).secret
             let headers = ["Authorization": "Bearer \(secret)"]
             let beach = fixture.assets["beach.jpg"]!, trip = fixture.collections["Trip"]!
-            func send(_ method: String, _ target: String, _ body: String = "") async throws -> (status: Int, body: String) {
+            func send(_ method: String, _ target: String, _ body: String = "") async throws -> (
+                status: Int, body: String
+            ) {
                 let reply = try await Self.send(
                     socket, Endpoint(method: method, target: target, body: body, expected: [:]), headers: headers)
                 return (reply.status, reply.body)
@@ -286,7 +297,8 @@ import Testing
             func listed(_ target: String, _ key: String) async throws -> [[String: Any]] {
                 let reply = try await send("GET", target)
                 #expect(reply.status == 200, "\(target): \(reply.body)")
-                let object = try #require(try JSONSerialization.jsonObject(with: Data(reply.body.utf8)) as? [String: Any])
+                let object = try #require(
+                    try JSONSerialization.jsonObject(with: Data(reply.body.utf8)) as? [String: Any])
                 return try #require(object[key] as? [[String: Any]])
             }
             #expect(try await listed("/v1/assets", "assets").isEmpty)
@@ -297,10 +309,14 @@ import Testing
             #expect(try await send("GET", "/v1/albums/\(trip)").status == 404)
             #expect(try await send("GET", "/v1/assets?in=\(trip)").status == 404)
             let since = try fixture.library.database.currentToken()
-            try fixture.library.performChangesAndWait { PHAssetChangeRequest(for: fixture.asset("beach.jpg")).isFavorite = false }
+            try fixture.library.performChangesAndWait {
+                PHAssetChangeRequest(for: fixture.asset("beach.jpg")).isFavorite = false
+            }
             let changes = try await send("GET", "/v1/changes?since=\(since)")
             #expect(changes.status == 200 && changes.body.isEmpty, "\(changes.body)")
-            for body in ["{}", #"{"of":"albums"}"#, #"{"of":"albums","type":"album"}"#, #"{"of":"albums","type":"smartAlbum"}"#] {
+            for body in [
+                "{}", #"{"of":"albums"}"#, #"{"of":"albums","type":"album"}"#, #"{"of":"albums","type":"smartAlbum"}"#,
+            ] {
                 let query = try await send("POST", "/v1/queries", body)
                 let record = try JSONDecoder().decode(API.LiveQueryRecord.self, from: Data(query.body.utf8))
                 #expect(record.initial?.count == 0, "\(body): \(query.body)")

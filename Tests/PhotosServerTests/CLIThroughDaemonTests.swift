@@ -130,9 +130,11 @@ import Testing
             [
                 try DaemonOptions.parse([]).daemon(for: LibraryOptions.parse([]), environment: served)?.socket,
                 try DaemonOptions.parse([]).daemon(for: LibraryOptions.parse([]), environment: other)?.socket,
-                try DaemonOptions.parse([]).daemon(for: LibraryOptions.parse(["--library", library]), environment: served)?
+                try DaemonOptions.parse([]).daemon(
+                    for: LibraryOptions.parse(["--library", library]), environment: served)?
                     .socket,
-                try DaemonOptions.parse(["--no-daemon"]).daemon(for: LibraryOptions.parse([]), environment: served)?.socket,
+                try DaemonOptions.parse(["--no-daemon"]).daemon(for: LibraryOptions.parse([]), environment: served)?
+                    .socket,
                 try DaemonOptions.parse(["--socket", socket]).daemon(
                     for: LibraryOptions.parse(["--library", "/elsewhere"]), environment: [:])?.socket,
             ]
@@ -168,7 +170,8 @@ import Testing
         let limited = try photos(["assets", "--json", "--socket", socket, "--token", token])
         #expect(limited.status == 0, "\(limited.stderr)")
         #expect(limited.stdout.split(separator: "\n").count == 1 && limited.stdout.contains("FurnaceCreekInn"))
-        let fromEnvironment = try photos(["assets", "--json", "--socket", socket], environment: ["PHOTOS_TOKEN": token])
+        let fromEnvironment = try photos(
+            ["assets", "--json", "--socket", socket], environment: ["PHOTOS_TOKEN": token])
         #expect(fromEnvironment.stdout == limited.stdout)
         let bad = try photos(["assets", "--json", "--socket", socket, "--token", "pht_nope"])
         #expect(bad.status != 0 && bad.stderr.contains("unknown, revoked or expired"), "\(bad.stderr)")

@@ -47,7 +47,8 @@ import Testing
 
     static func album(_ fixture: LibraryFixture, _ identifier: String) throws -> PHAssetCollection {
         try #require(
-            PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: [identifier], options: fixture.options()).firstObject)
+            PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: [identifier], options: fixture.options())
+                .firstObject)
     }
 
     // MARK: Operations
@@ -57,12 +58,14 @@ import Testing
             let beach = try #require(fixture.assets["beach.jpg"])
             let pano = try #require(fixture.assets["pano.jpg"])
             let before = try fixture.library.database.currentToken()
-            let reply = try await Self.post(socket, [
-                .createFolder(.init(title: "2024", ref: "year")),
-                .createAlbum(.init(title: "Best", ref: "best", folder: "$year")),
-                .addToAlbum(.init(album: "$best", assets: [pano, beach])),
-                .createAlbum(.init(title: "Unnamed")),
-            ])
+            let reply = try await Self.post(
+                socket,
+                [
+                    .createFolder(.init(title: "2024", ref: "year")),
+                    .createAlbum(.init(title: "Best", ref: "best", folder: "$year")),
+                    .addToAlbum(.init(album: "$best", assets: [pano, beach])),
+                    .createAlbum(.init(title: "Unnamed")),
+                ])
             let result = try Self.result(reply)
             #expect(Set(result.created.keys) == ["year", "best", "3"])
             #expect(result.token == before + 1, "one batch, one commit")
@@ -89,13 +92,16 @@ import Testing
             let beach = try #require(fixture.assets["beach.jpg"])
             let secret = try #require(fixture.assets["secret.jpg"])
             let date = Date(timeIntervalSince1970: 1_714_557_600)  // 2024-05-01T10:00:00Z
-            _ = try Self.result(try await Self.post(socket, #"""
-                {"changes": [
-                  {"op": "editAsset", "asset": "\#(beach)", "isFavorite": false, "creationDate": "2024-05-01T12:00:00+02:00",
-                   "location": {"latitude": 59.33, "longitude": 18.07, "altitude": 12}},
-                  {"op": "editAsset", "asset": "\#(secret)", "isHidden": false, "location": null, "rating": 4}
-                ]}
-                """#))
+            _ = try Self.result(
+                try await Self.post(
+                    socket,
+                    #"""
+                    {"changes": [
+                      {"op": "editAsset", "asset": "\#(beach)", "isFavorite": false, "creationDate": "2024-05-01T12:00:00+02:00",
+                       "location": {"latitude": 59.33, "longitude": 18.07, "altitude": 12}},
+                      {"op": "editAsset", "asset": "\#(secret)", "isHidden": false, "location": null, "rating": 4}
+                    ]}
+                    """#))
             let edited = fixture.asset(identifier: beach)
             #expect(!edited.isFavorite)
             #expect(edited.rating == .unset && fixture.asset(identifier: secret).rating == .four)
@@ -106,7 +112,8 @@ import Testing
             #expect(!shown.isHidden)
             #expect(shown.location == nil)
             // Clearing a date: null, as PHAssetChangeRequest's creationDate = nil.
-            _ = try Self.result(try await Self.post(socket, [.editAsset(.init(asset: beach, creationDate: .some(nil)))]))
+            _ = try Self.result(
+                try await Self.post(socket, [.editAsset(.init(asset: beach, creationDate: .some(nil)))]))
             #expect(fixture.asset(identifier: beach).creationDate == nil)
         }
     }
@@ -119,19 +126,28 @@ import Testing
                 fixture.assets["beach.jpg"]!, fixture.assets["pano.jpg"]!, fixture.assets["movie.mov"]!,
                 fixture.assets["screen.png"]!
             )
-            _ = try Self.result(try await Self.post(socket, [
-                .renameAlbum(.init(album: trip, title: "Voyage")),
-                .addToAlbum(.init(album: trip, assets: [screen, beach])),  // beach is in it already: kept where it is
-                .removeFromAlbum(.init(album: trip, assets: [pano])),
-                .moveInAlbum(.init(album: trip, from: [0], to: 2)),  // beach, movie, screen → movie, screen, beach
-                .deleteAlbums(.init(albums: [winter])),
-            ]))
+            _ = try Self.result(
+                try await Self.post(
+                    socket,
+                    [
+                        .renameAlbum(.init(album: trip, title: "Voyage")),
+                        // beach is in it already: kept where it is
+                        .addToAlbum(.init(album: trip, assets: [screen, beach])),
+                        .removeFromAlbum(.init(album: trip, assets: [pano])),
+                        // beach, movie, screen → movie, screen, beach
+                        .moveInAlbum(.init(album: trip, from: [0], to: 2)),
+                        .deleteAlbums(.init(albums: [winter])),
+                    ]))
             let album = try Self.album(fixture, trip)
             #expect(album.localizedTitle == "Voyage")
             #expect(PHAsset.fetchAssets(in: album, options: nil).map(\.localIdentifier) == [movie, screen, beach])
-            #expect(PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: [winter], options: fixture.options()).count == 0)
+            #expect(
+                PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: [winter], options: fixture.options())
+                    .count == 0)
             // The album's assets stay in the library.
-            #expect(PHAsset.fetchAssets(withLocalIdentifiers: [fixture.assets["sunset.heic"]!], options: fixture.options()).count == 1)
+            #expect(
+                PHAsset.fetchAssets(withLocalIdentifiers: [fixture.assets["sunset.heic"]!], options: fixture.options())
+                    .count == 1)
         }
     }
 
@@ -140,14 +156,18 @@ import Testing
             let folder = try #require(fixture.collections["2020"])
             let trip = try #require(fixture.collections["Trip"])
             let winter = try #require(fixture.collections["Winter"])
-            let result = try Self.result(try await Self.post(socket, [
-                .renameFolder(.init(folder: folder, title: "Twenty")),
-                .createFolder(.init(title: "Inner", ref: "inner", folder: folder)),
-                .addToFolder(.init(folder: folder, collections: [trip])),
-                .removeFromFolder(.init(folder: folder, collections: [winter])),
-            ]))
+            let result = try Self.result(
+                try await Self.post(
+                    socket,
+                    [
+                        .renameFolder(.init(folder: folder, title: "Twenty")),
+                        .createFolder(.init(title: "Inner", ref: "inner", folder: folder)),
+                        .addToFolder(.init(folder: folder, collections: [trip])),
+                        .removeFromFolder(.init(folder: folder, collections: [winter])),
+                    ]))
             let list = try #require(
-                PHCollectionList.fetchCollectionLists(withLocalIdentifiers: [folder], options: fixture.options()).firstObject)
+                PHCollectionList.fetchCollectionLists(withLocalIdentifiers: [folder], options: fixture.options())
+                    .firstObject)
             #expect(list.localizedTitle == "Twenty")
             let children = PHCollection.fetchCollections(in: list, options: nil).map(\.localIdentifier)
             #expect(Set(children) == [try #require(result.created["inner"]), trip])
@@ -156,10 +176,16 @@ import Testing
             #expect(top.contains(winter))
 
             _ = try Self.result(try await Self.post(socket, [.deleteFolders(.init(folders: [folder]))]))
-            #expect(PHCollectionList.fetchCollectionLists(withLocalIdentifiers: [folder], options: fixture.options()).count == 0)
-            #expect(PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: [trip], options: fixture.options()).count == 0,
-                    "a folder goes with what is in it")
-            #expect(PHAsset.fetchAssets(withLocalIdentifiers: [fixture.assets["beach.jpg"]!], options: fixture.options()).count == 1)
+            #expect(
+                PHCollectionList.fetchCollectionLists(withLocalIdentifiers: [folder], options: fixture.options()).count
+                    == 0)
+            #expect(
+                PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: [trip], options: fixture.options()).count
+                    == 0,
+                "a folder goes with what is in it")
+            #expect(
+                PHAsset.fetchAssets(withLocalIdentifiers: [fixture.assets["beach.jpg"]!], options: fixture.options())
+                    .count == 1)
         }
     }
 
@@ -198,16 +224,21 @@ import Testing
     @Test(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))
     func filesAreCopiedUnlessMovedAndTheirTypeIsTheirContents() async throws {
         try await APIServerTests.withServer { socket, fixture in
-            let photo = try Self.userFile("Camera/2008/Death Valley/FurnaceCreekInn.jpg", in: fixture.directory, as: "inn.jpg")
+            let photo = try Self.userFile(
+                "Camera/2008/Death Valley/FurnaceCreekInn.jpg", in: fixture.directory, as: "inn.jpg")
             let video = try Self.userFile("Videos/misc/small_video.mp4", in: fixture.directory, as: "clip.mp4")
-            let moved = try Self.userFile("Camera/2008/Death Valley/FurnaceCreekInn.jpg", in: fixture.directory, as: "take.jpg")
+            let moved = try Self.userFile(
+                "Camera/2008/Death Valley/FurnaceCreekInn.jpg", in: fixture.directory, as: "take.jpg")
             let bytes = try Data(contentsOf: photo)
-            let result = try Self.result(try await Self.post(socket, [
-                .createAsset(.init(path: photo.path, ref: "copy")),
-                .createAsset(.init(path: video.path, ref: "clip")),
-                .createAsset(.init(path: moved.path, move: true, ref: "taken")),
-                .editAsset(.init(asset: "$taken", isFavorite: true)),
-            ]))
+            let result = try Self.result(
+                try await Self.post(
+                    socket,
+                    [
+                        .createAsset(.init(path: photo.path, ref: "copy")),
+                        .createAsset(.init(path: video.path, ref: "clip")),
+                        .createAsset(.init(path: moved.path, move: true, ref: "taken")),
+                        .editAsset(.init(asset: "$taken", isFavorite: true)),
+                    ]))
             // Copied: the user's file stays, byte for byte; moved: it is gone, its bytes in the library.
             #expect(try Data(contentsOf: photo) == bytes)
             #expect(try Data(contentsOf: video).count > 0)
@@ -253,15 +284,20 @@ import Testing
             let trip = try #require(fixture.collections["Trip"])
             let folder = try #require(fixture.collections["2020"])
             let cases: [([Operation], String)] = [
-                ([.addToAlbum(.init(album: trip, assets: [fixture.assets["beach.jpg"]!, "nope/L0/001"]))],
-                 "changes[0] (addToAlbum): no asset nope/L0/001"),
+                (
+                    [.addToAlbum(.init(album: trip, assets: [fixture.assets["beach.jpg"]!, "nope/L0/001"]))],
+                    "changes[0] (addToAlbum): no asset nope/L0/001"
+                ),
                 ([.editAsset(.init(asset: "gone/L0/001", isFavorite: true))], "no asset gone/L0/001"),
                 ([.renameAlbum(.init(album: "nope", title: "x"))], "no album nope"),
                 // A folder is not an album, nor an album a folder.
                 ([.renameAlbum(.init(album: folder, title: "x"))], "no album"),
                 ([.addToFolder(.init(folder: trip, collections: [folder]))], "no folder"),
                 ([.deleteFolders(.init(folders: ["nope"]))], "no folder nope"),
-                ([.createAlbum(.init(title: "T")), .deleteAssets(.init(assets: ["a", "b"]))], "changes[1] (deleteAssets): no assets a, b"),
+                (
+                    [.createAlbum(.init(title: "T")), .deleteAssets(.init(assets: ["a", "b"]))],
+                    "changes[1] (deleteAssets): no assets a, b"
+                ),
             ]
             for (changes, mention) in cases {
                 let message = try Self.error(try await Self.post(socket, changes), 404, photos: 3201)
@@ -273,15 +309,18 @@ import Testing
     @Test func changesTheLibraryRefusesAre409With3300() async throws {
         try await APIServerTests.withServer { socket, fixture in
             let smart = try #require(
-                PHAssetCollection.fetchAssetCollections(with: .smartAlbum, subtype: .any, options: fixture.options()).firstObject)
+                PHAssetCollection.fetchAssetCollections(with: .smartAlbum, subtype: .any, options: fixture.options())
+                    .firstObject)
             let folder = try #require(fixture.collections["2020"])
             // Refused as the request is made (PhotoKit's init? is nil) ...
             let message = try Self.error(
-                try await Self.post(socket, [.renameAlbum(.init(album: smart.localIdentifier, title: "Mine"))]), 409, photos: 3300)
+                try await Self.post(socket, [.renameAlbum(.init(album: smart.localIdentifier, title: "Mine"))]), 409,
+                photos: 3300)
             #expect(message.contains("cannot be edited"))
             // ... and as the block commits.
             let inside = try Self.error(
-                try await Self.post(socket, [.addToFolder(.init(folder: folder, collections: [folder]))]), 409, photos: 3300)
+                try await Self.post(socket, [.addToFolder(.init(folder: folder, collections: [folder]))]), 409,
+                photos: 3300)
             #expect(inside.contains("inside itself"))
         }
     }
@@ -290,14 +329,16 @@ import Testing
     func pathsThatAreNoRegularFileAreOne403AndFilesThatAreNotMediaAre422() async throws {
         try await APIServerTests.withServer { socket, fixture in
             let document = try Self.userFile("Bad/document.pdf", in: fixture.directory, as: "document.pdf")
-            try Self.error(try await Self.post(socket, [.createAsset(.init(path: document.path, move: true))]), 422, photos: 3302)
+            try Self.error(
+                try await Self.post(socket, [.createAsset(.init(path: document.path, move: true))]), 422, photos: 3302)
             // Not there, a directory, a FIFO (never opened: it would wait for a writer): one answer,
             // which tells none of them apart.
             let fifo = fixture.directory.path("user/pipe.jpg").path
             #expect(mkfifo(fifo, 0o600) == 0)
             var messages: Set<String> = []
             for path in [fixture.directory.path("user/none.jpg").path, fixture.directory.path("user").path, fifo] {
-                messages.insert(try Self.error(try await Self.post(socket, [.createAsset(.init(path: path))]), 403, photos: 3310))
+                messages.insert(
+                    try Self.error(try await Self.post(socket, [.createAsset(.init(path: path))]), 403, photos: 3310))
             }
             #expect(messages.count == 1, "\(messages)")
             #expect(FileManager.default.fileExists(atPath: document.path), "a refused move leaves the file")
@@ -311,10 +352,12 @@ import Testing
             let library = fixture.library
             let (beach, movie) = (fixture.assets["beach.jpg"]!, fixture.assets["movie.mov"]!)
             let (trip, folder) = (fixture.collections["Trip"]!, fixture.collections["2020"]!)
-            let source = try Self.userFile("Camera/2008/Death Valley/FurnaceCreekInn.jpg", in: fixture.directory, as: "mine.jpg")
+            let source = try Self.userFile(
+                "Camera/2008/Death Valley/FurnaceCreekInn.jpg", in: fixture.directory, as: "mine.jpg")
             let bytes = try Data(contentsOf: source)
             func state() throws -> [String] {
-                let albums = PHAssetCollection.fetchAssetCollections(with: .album, subtype: .any, options: fixture.options())
+                let albums = PHAssetCollection.fetchAssetCollections(
+                    with: .album, subtype: .any, options: fixture.options())
                 return [
                     "token \(try library.database.currentToken())",
                     "albums \(albums.map { "\($0.localizedTitle ?? "")=\(PHAsset.fetchAssets(in: $0, options: nil).count)" })",
@@ -333,10 +376,12 @@ import Testing
             ]
             // Last operation refused while the batch is made (404), then while it commits (409).
             try Self.error(
-                try await Self.post(socket, work + [.removeFromAlbum(.init(album: trip, assets: ["nope"]))]), 404, photos: 3201)
+                try await Self.post(socket, work + [.removeFromAlbum(.init(album: trip, assets: ["nope"]))]), 404,
+                photos: 3201)
             #expect(try state() == before)
             try Self.error(
-                try await Self.post(socket, work + [.addToFolder(.init(folder: folder, collections: [folder]))]), 409, photos: 3300)
+                try await Self.post(socket, work + [.addToFolder(.init(folder: folder, collections: [folder]))]), 409,
+                photos: 3300)
             #expect(try state() == before)
             #expect(try Data(contentsOf: source) == bytes, "the file to move is where it was, byte for byte")
             #expect(Self.importedFiles(library) == [])
@@ -365,12 +410,14 @@ import Testing
         var configuration = PHPhotoLibrary.Configuration()
         configuration.busyTimeout = 0.2
         let library = try PHPhotoLibrary(url: fixture.libraryURL, configuration: configuration)
-        try await APIServerTests.withServer(library: library, socket: fixture.directory.path("api.sock").path) { socket in
+        try await APIServerTests.withServer(library: library, socket: fixture.directory.path("api.sock").path) {
+            socket in
             let lock = try HeldWriteLock(path: fixture.libraryURL.path)
             let reply = try await Self.post(socket, [.createAlbum(.init(title: "Blocked"))])
             lock.release()
             try Self.error(reply, 503, photos: 3301)
-            let albums = PHAssetCollection.fetchAssetCollections(with: .album, subtype: .any, options: fixture.options())
+            let albums = PHAssetCollection.fetchAssetCollections(
+                with: .album, subtype: .any, options: fixture.options())
             #expect(!albums.map(\.localizedTitle).contains("Blocked"))
         }
     }
@@ -382,11 +429,14 @@ import Testing
         var configuration = PHPhotoLibrary.Configuration()
         configuration.importDirectory = disk.url.appendingPathComponent("Imports")
         let library = try PHPhotoLibrary(url: fixture.libraryURL, configuration: configuration)
-        try await APIServerTests.withServer(library: library, socket: fixture.directory.path("api.sock").path) { socket in
-            let source = try Self.userFile("Camera/2008/Death Valley/FurnaceCreekInn.jpg", in: fixture.directory, as: "big.jpg")
+        try await APIServerTests.withServer(library: library, socket: fixture.directory.path("api.sock").path) {
+            socket in
+            let source = try Self.userFile(
+                "Camera/2008/Death Valley/FurnaceCreekInn.jpg", in: fixture.directory, as: "big.jpg")
             let bytes = try Data(contentsOf: source)
             try disk.fill()
-            try Self.error(try await Self.post(socket, [.createAsset(.init(path: source.path, move: true))]), 507, photos: 3305)
+            try Self.error(
+                try await Self.post(socket, [.createAsset(.init(path: source.path, move: true))]), 507, photos: 3305)
             #expect(try Data(contentsOf: source) == bytes)
         }
     }
@@ -400,7 +450,8 @@ import Testing
             try bytes.write(to: source)
             try disk.makeReadOnly()
             let before = try fixture.library.database.currentToken()
-            try Self.error(try await Self.post(socket, [.createAsset(.init(path: source.path, move: true))]), 403, photos: 3310)
+            try Self.error(
+                try await Self.post(socket, [.createAsset(.init(path: source.path, move: true))]), 403, photos: 3310)
             #expect(try fixture.library.database.currentToken() == before)
             #expect(try Data(contentsOf: source) == bytes)
             #expect(Self.importedFiles(fixture.library) == [])
@@ -414,7 +465,8 @@ import Testing
         let path = fixture.directory.path("damaged.sqlite").path
         try DamagedLibrary.copyWithDamagedAssets(of: fixture.library.database, to: path)
         let library = try PHPhotoLibrary(url: URL(fileURLWithPath: path))
-        try await APIServerTests.withServer(library: library, socket: fixture.directory.path("api.sock").path) { socket in
+        try await APIServerTests.withServer(library: library, socket: fixture.directory.path("api.sock").path) {
+            socket in
             let beach = try #require(fixture.assets["beach.jpg"])
             // The asset table cannot be read: not a 404 (it may well exist), not a 422 (3302 is
             // about the library's pages here, not a file of the client's).

@@ -15,7 +15,8 @@ import Testing
         }
         let directory = try TemporaryDirectory(prefix: "photos-api")
         let root = directory.path("Pictures")
-        try FileManager.default.createDirectory(at: root.appendingPathComponent("Trip"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: root.appendingPathComponent("Trip"), withIntermediateDirectories: true)
         let daemon = try await APIDaemon(directory: directory, root: root)
         let (process, socket) = (daemon.process, daemon.socket)
         func daemonLog() -> String { daemon.logText }
@@ -26,7 +27,8 @@ import Testing
         #expect(stat(socket, &info) == 0 && info.st_mode & 0o777 == 0o600)
 
         let health = try JSONDecoder().decode(
-            API.Health.self, from: Data(try await offPool { try UnixHTTPClient.request(socket, "GET", "/v1/health") }.body))
+            API.Health.self,
+            from: Data(try await offPool { try UnixHTTPClient.request(socket, "GET", "/v1/health") }.body))
         let stream = try UnixHTTPClient(socket: socket)
         let head = try await offPool { try stream.send("GET", "/v1/changes?since=\(health.token)&follow=true") }
         #expect(head.status == 200)
@@ -48,7 +50,9 @@ import Testing
         #expect(asset.pixelWidth > 0 && asset.creationDate != nil)
         // Its file, whole, in part, and not again when unchanged.
         let bytes = [UInt8](try Data(contentsOf: copy))
-        let original = try await offPool { try UnixHTTPClient.request(socket, "GET", "/v1/assets/\(identifier)/original") }
+        let original = try await offPool {
+            try UnixHTTPClient.request(socket, "GET", "/v1/assets/\(identifier)/original")
+        }
         #expect(original.status == 200)
         #expect(original.body == bytes)
         #expect(original.headers["content-type"] == "image/jpeg")
@@ -58,21 +62,28 @@ import Testing
             try UnixHTTPClient.request(socket, "GET", "/v1/assets/\(identifier)/resources/photo")
         }
         #expect(byType.body == bytes)
-        for (range, expected) in [("bytes=0-99", 0..<100), ("bytes=-10", bytes.count - 10..<bytes.count),
-                                  ("bytes=100-", 100..<bytes.count)] {
+        for (range, expected) in [
+            ("bytes=0-99", 0..<100), ("bytes=-10", bytes.count - 10..<bytes.count),
+            ("bytes=100-", 100..<bytes.count),
+        ] {
             let part = try await offPool {
-                try UnixHTTPClient.request(socket, "GET", "/v1/assets/\(identifier)/original", headers: ["Range": range])
+                try UnixHTTPClient.request(
+                    socket, "GET", "/v1/assets/\(identifier)/original", headers: ["Range": range])
             }
             #expect(part.status == 206, "\(range)")
             #expect(part.body == Array(bytes[expected]), "\(range)")
-            #expect(part.headers["content-range"] == "bytes \(expected.lowerBound)-\(expected.upperBound - 1)/\(bytes.count)")
+            #expect(
+                part.headers["content-range"]
+                    == "bytes \(expected.lowerBound)-\(expected.upperBound - 1)/\(bytes.count)")
         }
         let unchanged = try await offPool {
-            try UnixHTTPClient.request(socket, "GET", "/v1/assets/\(identifier)/original", headers: ["If-None-Match": etag])
+            try UnixHTTPClient.request(
+                socket, "GET", "/v1/assets/\(identifier)/original", headers: ["If-None-Match": etag])
         }
         #expect(unchanged.status == 304 && unchanged.body.isEmpty)
         let beyond = try await offPool {
-            try UnixHTTPClient.request(socket, "GET", "/v1/assets/\(identifier)/original", headers: ["Range": "bytes=999999999-"])
+            try UnixHTTPClient.request(
+                socket, "GET", "/v1/assets/\(identifier)/original", headers: ["Range": "bytes=999999999-"])
         }
         #expect(beyond.status == 416)
         #expect(beyond.headers["content-range"] == "bytes */\(bytes.count)")

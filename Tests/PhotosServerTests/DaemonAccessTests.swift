@@ -56,7 +56,8 @@ import Testing
         let root = directory.path("Pictures")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         let port = try Self.freePort()
-        let daemon = try await APIDaemon(directory: directory, root: root, arguments: ["--listen", "127.0.0.1:\(port)"])
+        let daemon = try await APIDaemon(
+            directory: directory, root: root, arguments: ["--listen", "127.0.0.1:\(port)"])
         let library = directory.path("library.sqlite").path
         // The socket answers first; the TCP listener starts beside it.
         var health = try? await Self.tcp(port, "GET", "/v1/health")
@@ -105,8 +106,10 @@ import Testing
         let run = try await offPool {
             try BuiltProducts.run(
                 "photosd",
-                ["--library", directory.path("l.sqlite").path, "--watch", root.path, "--socket", socket,
-                 "--listen", "127.0.0.1:\(port)"])
+                [
+                    "--library", directory.path("l.sqlite").path, "--watch", root.path, "--socket", socket,
+                    "--listen", "127.0.0.1:\(port)",
+                ])
         }
         #expect(run.status == 78, "\(run.stderr)")
         #expect(run.stderr.contains("127.0.0.1:\(port) is taken"), "\(run.stderr)")
@@ -118,8 +121,10 @@ import Testing
         for address in ["0.0.0.0:8421", "192.168.1.2:8421", "localhost:8421", "127.0.0.1:0", "127.0.0.1"] {
             let run = try BuiltProducts.run(
                 "photosd",
-                ["--library", directory.path("l.sqlite").path, "--watch", directory.url.path, "--socket", "",
-                 "--listen", address])
+                [
+                    "--library", directory.path("l.sqlite").path, "--watch", directory.url.path, "--socket", "",
+                    "--listen", address,
+                ])
             #expect(run.status != 0, "\(address) was accepted")
             #expect(run.stderr.contains("--listen"), "\(address): \(run.stderr)")
         }
@@ -142,8 +147,11 @@ import Testing
         func curl(_ headers: [String]) throws -> String {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-            process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/curl", "-s", "-o", "/dev/null",
-                                 "-w", "%{http_code}", "--unix-socket", daemon.socket]
+            process.arguments =
+                [
+                    "--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/curl", "-s", "-o", "/dev/null",
+                    "-w", "%{http_code}", "--unix-socket", daemon.socket,
+                ]
                 + headers.flatMap { ["-H", $0] } + ["http://photosd/v1/assets"]
             let out = Pipe()
             process.standardOutput = out
@@ -169,11 +177,11 @@ import Testing
         let out = directory.path("hook.env").path
         let config = directory.path("config.toml")
         try """
-            [[hooks]]
-            name = "env"
-            command = ["/bin/sh", "-c", "cat > /dev/null; echo \\"$PHOTOS_SOCKET $PHOTOS_TOKEN\\" > \(out)"]
-            access = "read-only"
-            """.write(to: config, atomically: true, encoding: .utf8)
+        [[hooks]]
+        name = "env"
+        command = ["/bin/sh", "-c", "cat > /dev/null; echo \\"$PHOTOS_SOCKET $PHOTOS_TOKEN\\" > \(out)"]
+        access = "read-only"
+        """.write(to: config, atomically: true, encoding: .utf8)
         let library = directory.path("library.sqlite").path
         var previous: String?
         for start in 0..<2 {
@@ -182,24 +190,30 @@ import Testing
             // A change for the hook to be given.
             let batch = Array(#"{"changes":[{"op":"createAlbum","title":"A\#(start)"}]}"#.utf8)
             let made = try await offPool {
-                try UnixHTTPClient.request(daemon.socket, "POST", "/v1/changes", headers: ["Content-Type": "application/json"], body: batch)
+                try UnixHTTPClient.request(
+                    daemon.socket, "POST", "/v1/changes", headers: ["Content-Type": "application/json"], body: batch)
             }
             #expect(made.status == 200, "\(made.text)")
             let deadline = Date().addingTimeInterval(20)
             while (try? String(contentsOfFile: out, encoding: .utf8))?.hasSuffix("\n") != true, Date() < deadline {
                 try await Task.sleep(for: .milliseconds(50))
             }
-            let words = try #require(try? String(contentsOfFile: out, encoding: .utf8), "the hook did not run:\n\(daemon.logText)")
-                .split(whereSeparator: \.isWhitespace).map(String.init)
+            let words = try #require(
+                try? String(contentsOfFile: out, encoding: .utf8), "the hook did not run:\n\(daemon.logText)"
+            )
+            .split(whereSeparator: \.isWhitespace).map(String.init)
             try #require(words.count == 2, "\(words)")
             #expect(words[0] == daemon.socket)
             let token = words[1]
             let bearer = ["Authorization": "Bearer \(token)"]
-            let read = try await offPool { try UnixHTTPClient.request(daemon.socket, "GET", "/v1/albums", headers: bearer) }
+            let read = try await offPool {
+                try UnixHTTPClient.request(daemon.socket, "GET", "/v1/albums", headers: bearer)
+            }
             #expect(read.status == 200)
             let write = try await offPool {
                 try UnixHTTPClient.request(
-                    daemon.socket, "POST", "/v1/changes", headers: bearer.merging(["Content-Type": "application/json"]) { $1 },
+                    daemon.socket, "POST", "/v1/changes",
+                    headers: bearer.merging(["Content-Type": "application/json"]) { $1 },
                     body: batch)
             }
             #expect(write.status == 403)
@@ -207,7 +221,8 @@ import Testing
                 // The last start's token was revoked.
                 #expect(previous != token)
                 let old = try await offPool {
-                    try UnixHTTPClient.request(daemon.socket, "GET", "/v1/albums", headers: ["Authorization": "Bearer \(previous)"])
+                    try UnixHTTPClient.request(
+                        daemon.socket, "GET", "/v1/albums", headers: ["Authorization": "Bearer \(previous)"])
                 }
                 #expect(old.status == 401)
             }
@@ -267,11 +282,15 @@ import Testing
     static func identifiers(_ data: Data, _ key: String) throws -> [String: String] {
         let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         let items = try #require(object[key] as? [[String: Any]], "\(String(decoding: data, as: UTF8.self))")
-        return Dictionary(uniqueKeysWithValues: items.map { item in
-            let name = (item["localizedTitle"] as? String)
-                ?? ((item["resources"] as? [[String: Any]])?.first?["path"] as? String).map { ($0 as NSString).lastPathComponent }
-            return (name ?? "?", item["localIdentifier"] as? String ?? "?")
-        })
+        return Dictionary(
+            uniqueKeysWithValues: items.map { item in
+                let name =
+                    (item["localizedTitle"] as? String)
+                    ?? ((item["resources"] as? [[String: Any]])?.first?["path"] as? String).map {
+                        ($0 as NSString).lastPathComponent
+                    }
+                return (name ?? "?", item["localIdentifier"] as? String ?? "?")
+            })
     }
 
     @Test(.enabled(if: Corpus.isAvailable && curl != nil, "needs ../shared/corpus and curl"))
@@ -281,7 +300,8 @@ import Testing
         let root = directory.path("Pictures")
         let out = directory.path("hook-out")
         for (source, place) in [
-            ("Camera/2008/Death Valley/FurnaceCreekInn.jpg", "Family/inn.jpg"), ("Camera/1997/Ricoh/RIMG0001.JPG", "Other/ricoh.jpg"),
+            ("Camera/2008/Death Valley/FurnaceCreekInn.jpg", "Family/inn.jpg"),
+            ("Camera/1997/Ricoh/RIMG0001.JPG", "Other/ricoh.jpg"),
         ] {
             let destination = root.appendingPathComponent(place)
             try FileManager.default.createDirectory(
@@ -293,13 +313,13 @@ import Testing
         try Self.script.write(to: script, atomically: true, encoding: .utf8)
         let config = directory.path("config.toml")
         try """
-            [[hooks]]
-            name = "family-only"
-            command = ["/bin/sh", "\(script.path)", "\(out.path)", "\(curl)"]
-            objects = ["asset"]
-            access = "limited"
-            albums = ["\(root.appendingPathComponent("Family").path)"]
-            """.write(to: config, atomically: true, encoding: .utf8)
+        [[hooks]]
+        name = "family-only"
+        command = ["/bin/sh", "\(script.path)", "\(out.path)", "\(curl)"]
+        objects = ["asset"]
+        access = "limited"
+        albums = ["\(root.appendingPathComponent("Family").path)"]
+        """.write(to: config, atomically: true, encoding: .utf8)
 
         // A new library: Family is no album when photosd starts (its first scan makes it), which
         // photosd says; the token follows the album once the scan has made it.
@@ -312,10 +332,11 @@ import Testing
         }
         func codes(_ run: URL) throws -> [String: String] {
             let text = try String(contentsOf: run.appendingPathComponent("codes"), encoding: .utf8)
-            return Dictionary(uniqueKeysWithValues: text.split(separator: "\n").map { line in
-                let words = line.split(separator: " ", maxSplits: 1).map(String.init)
-                return (words[0], words.count > 1 ? words[1] : "")
-            })
+            return Dictionary(
+                uniqueKeysWithValues: text.split(separator: "\n").map { line in
+                    let words = line.split(separator: " ", maxSplits: 1).map(String.init)
+                    return (words[0], words.count > 1 ? words[1] : "")
+                })
         }
         func waitForRun(_ what: String, _ matches: (URL) throws -> Bool) async throws -> URL {
             let deadline = Date().addingTimeInterval(30)
@@ -330,10 +351,12 @@ import Testing
             try Self.identifiers(Data(contentsOf: run.appendingPathComponent("assets.json")), "assets").keys
                 .contains("inn.jpg")
         }
-        #expect(try Self.identifiers(Data(contentsOf: first.appendingPathComponent("assets.json")), "assets").keys.sorted()
-            == ["inn.jpg"])
-        #expect(try Self.identifiers(Data(contentsOf: first.appendingPathComponent("albums.json")), "albums").keys.sorted()
-            == ["Family"])
+        #expect(
+            try Self.identifiers(Data(contentsOf: first.appendingPathComponent("assets.json")), "assets").keys.sorted()
+                == ["inn.jpg"])
+        #expect(
+            try Self.identifiers(Data(contentsOf: first.appendingPathComponent("albums.json")), "albums").keys.sorted()
+                == ["Family"])
         #expect(try codes(first) == ["status": "403", "createAlbum": "403"])
 
         // The owner sees both albums; the hook is told of the other one's asset and album.
@@ -346,7 +369,9 @@ import Testing
         }
         let albums = try Self.identifiers(
             Data(try await Self.owner(daemon.socket, "/v1/albums?type=album").body), "albums")
-        let (ricoh, other, inn) = (try #require(assets["ricoh.jpg"]), try #require(albums["Other"]), try #require(assets["inn.jpg"]))
+        let (ricoh, other, inn) = (
+            try #require(assets["ricoh.jpg"]), try #require(albums["Other"]), try #require(assets["inn.jpg"])
+        )
         try "\(ricoh) \(other)\n".write(to: out.appendingPathComponent("outside"), atomically: true, encoding: .utf8)
         // A change of the Family photo gives the hook another run.
         let edit = try await Self.owner(
@@ -359,12 +384,19 @@ import Testing
                 "status": "403", "createAlbum": "403", "asset": "404", "original": "404", "album": "404", "in": "404",
                 "edit": "403",
             ])
-        #expect(try Self.identifiers(Data(contentsOf: second.appendingPathComponent("assets.json")), "assets") == ["inn.jpg": inn])
+        #expect(
+            try Self.identifiers(Data(contentsOf: second.appendingPathComponent("assets.json")), "assets") == [
+                "inn.jpg": inn
+            ])
         // Nothing the hook was refused happened.
         let ricohNow = try await Self.owner(daemon.socket, "/v1/assets/\(ricoh)")
-        #expect((try JSONSerialization.jsonObject(with: Data(ricohNow.body)) as? [String: Any])?["isFavorite"] as? Bool == false)
-        #expect(try Self.identifiers(Data(try await Self.owner(daemon.socket, "/v1/albums?type=album").body), "albums").keys.sorted()
-            == ["Family", "Other"])
+        #expect(
+            (try JSONSerialization.jsonObject(with: Data(ricohNow.body)) as? [String: Any])?["isFavorite"] as? Bool
+                == false)
+        #expect(
+            try Self.identifiers(Data(try await Self.owner(daemon.socket, "/v1/albums?type=album").body), "albums").keys
+                .sorted()
+                == ["Family", "Other"])
 
         // `photos token list` shows the hook's token with the album it followed.
         let listed = try BuiltProducts.run(

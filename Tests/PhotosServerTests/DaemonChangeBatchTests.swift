@@ -14,11 +14,13 @@ import Testing
         let sample = try #require(Corpus.file("Camera/2008/Death Valley/FurnaceCreekInn.jpg"))
         let directory = try TemporaryDirectory(prefix: "photos-api-batch")
         let root = directory.path("Pictures")
-        try FileManager.default.createDirectory(at: root.appendingPathComponent("Trip"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: root.appendingPathComponent("Trip"), withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: sample, to: root.appendingPathComponent("Trip/inn.jpg"))
         // A file of the user's outside the watched root, to import by copy.
         let outside = directory.path("Downloads/new.jpg")
-        try FileManager.default.createDirectory(at: outside.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: outside.deletingLastPathComponent(), withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: sample, to: outside)
         let daemon = try await APIDaemon(directory: directory, root: root)
         let socket = daemon.socket
@@ -62,19 +64,23 @@ import Testing
         #expect(described["localizedTitle"] as? String == "Best of")
         #expect(described["estimatedAssetCount"] as? Int == 2)
         let members = try await get("/v1/assets?in=\(album)")
-        #expect((try members.object()["assets"] as? [[String: Any]])?.compactMap { $0["localIdentifier"] as? String }
-            == [created, ingested])
+        #expect(
+            (try members.object()["assets"] as? [[String: Any]])?.compactMap { $0["localIdentifier"] as? String }
+                == [created, ingested])
 
         // The stream's entry for the answer's token holds what the batch made.
         let token = result.token
         let line = try await offPool { () -> String? in
             for _ in 0..<20 {
                 guard let line = try stream.nextLine() else { return nil }
-                if (try? JSONDecoder().decode(LibraryChange.self, from: Data(line.utf8)))?.token == token { return line }
+                if (try? JSONDecoder().decode(LibraryChange.self, from: Data(line.utf8)))?.token == token {
+                    return line
+                }
             }
             return nil
         }
-        let entry = try JSONDecoder().decode(LibraryChange.self, from: Data(try #require(line, "no entry \(token)").utf8))
+        let entry = try JSONDecoder().decode(
+            LibraryChange.self, from: Data(try #require(line, "no entry \(token)").utf8))
         #expect(entry.assetCollection.inserted == [album])
         #expect(entry.asset.inserted == [created])
     }

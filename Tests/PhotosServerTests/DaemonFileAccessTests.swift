@@ -29,7 +29,8 @@ final class AccessLevelDaemon: @unchecked Sendable {
     let folders: [String: String]
 
     static let photos = [
-        ("Camera/2008/Death Valley/FurnaceCreekInn.jpg", "Family/inn.jpg"), ("Camera/1997/Ricoh/RIMG0001.JPG", "Other/ricoh.jpg"),
+        ("Camera/2008/Death Valley/FurnaceCreekInn.jpg", "Family/inn.jpg"),
+        ("Camera/1997/Ricoh/RIMG0001.JPG", "Other/ricoh.jpg"),
     ]
 
     init(arguments: [String] = []) async throws {
@@ -54,7 +55,9 @@ final class AccessLevelDaemon: @unchecked Sendable {
             if assets.count < Self.photos.count { try await Task.sleep(for: .milliseconds(50)) }
         }
         self.assets = assets
-        let albums = try await offPool { [daemon] in try UnixHTTPClient.request(daemon.socket, "GET", "/v1/albums?type=album") }
+        let albums = try await offPool { [daemon] in
+            try UnixHTTPClient.request(daemon.socket, "GET", "/v1/albums?type=album")
+        }
         self.albums = try LimitedHookTokenTests.identifiers(Data(albums.body), "albums")
         let folders = try await offPool { [daemon] in try UnixHTTPClient.request(daemon.socket, "GET", "/v1/folders") }
         self.folders = try LimitedHookTokenTests.identifiers(Data(folders.body), "folders")
@@ -110,7 +113,8 @@ final class AccessLevelDaemon: @unchecked Sendable {
     func importedFiles() -> [String] {
         let imports = URL(fileURLWithPath: library).deletingLastPathComponent().appendingPathComponent("Imports").path
         guard let walker = FileManager.default.enumerator(atPath: imports) else { return [] }
-        return walker.compactMap { $0 as? String }.filter { !$0.hasPrefix(".") }.map { imports + "/" + $0 }.filter { path in
+        return walker.compactMap { $0 as? String }.filter { !$0.hasPrefix(".") }.map { imports + "/" + $0 }.filter {
+            path in
             var info = stat()
             return lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
         }
@@ -140,7 +144,8 @@ final class AccessLevelDaemon: @unchecked Sendable {
         try FileManager.default.createDirectory(at: private_, withIntermediateDirectories: true)
         chmod(private_.path, 0o700)
         let secret = private_.appendingPathComponent("secret.jpg")
-        try FileManager.default.copyItem(at: try #require(Corpus.file("Phone/DCIM/Camera/IMG_20190512_171353.jpg")), to: secret)
+        try FileManager.default.copyItem(
+            at: try #require(Corpus.file("Phone/DCIM/Camera/IMG_20190512_171353.jpg")), to: secret)
         let before = try await access.currentAssets()
         for path in [watched.path, secret.path] {
             let take = AccessLevelDaemon.batch(#"{"op":"createAsset","path":"\#(path)","move":true}"#)
@@ -168,9 +173,11 @@ final class AccessLevelDaemon: @unchecked Sendable {
         defer { access.stop() }
         // The owner adds a photo: its copy in the import folder is the library's own.
         let mine = access.directory.path("mine.jpg")
-        try FileManager.default.copyItem(at: try #require(Corpus.file("Phone/DCIM/Camera/PANO_20200524_115521.jpg")), to: mine)
+        try FileManager.default.copyItem(
+            at: try #require(Corpus.file("Phone/DCIM/Camera/PANO_20200524_115521.jpg")), to: mine)
         let made = try await access.socket(
-            "POST", "/v1/changes", level: nil, body: AccessLevelDaemon.batch(#"{"op":"createAsset","path":"\#(mine.path)"}"#))
+            "POST", "/v1/changes", level: nil,
+            body: AccessLevelDaemon.batch(#"{"op":"createAsset","path":"\#(mine.path)"}"#))
         #expect(made.status == 200, "\(made.text)")
         let importedPath = try #require(access.importedFiles().first, "nothing was imported")
         let watched = access.root.appendingPathComponent("Family/inn.jpg").path
@@ -202,9 +209,11 @@ final class AccessLevelDaemon: @unchecked Sendable {
         #expect(mkfifo(fifo, 0o600) == 0)
         var messages: Set<String> = []
         // (This test runs as root: what root may read is no refusal, so only what is no regular file.)
-        for path in [access.directory.path("none.jpg").path, access.directory.url.path, fifo, "/dev/zero", "/dev/null"] {
+        for path in [access.directory.path("none.jpg").path, access.directory.url.path, fifo, "/dev/zero", "/dev/null"]
+        {
             let reply = try await access.socket(
-                "POST", "/v1/changes", level: nil, body: AccessLevelDaemon.batch(#"{"op":"createAsset","path":"\#(path)"}"#))
+                "POST", "/v1/changes", level: nil,
+                body: AccessLevelDaemon.batch(#"{"op":"createAsset","path":"\#(path)"}"#))
             #expect(reply.status == 403, "\(path): \(reply.text)")
             messages.insert(reply.text)
         }
@@ -214,7 +223,8 @@ final class AccessLevelDaemon: @unchecked Sendable {
         let document = access.directory.path("notes.jpg")
         try Data(repeating: 0x41, count: 4096).write(to: document)
         let refused = try await access.socket(
-            "POST", "/v1/changes", level: nil, body: AccessLevelDaemon.batch(#"{"op":"createAsset","path":"\#(document.path)"}"#))
+            "POST", "/v1/changes", level: nil,
+            body: AccessLevelDaemon.batch(#"{"op":"createAsset","path":"\#(document.path)"}"#))
         #expect(refused.status == 422, "\(refused.text)")
         for reply in [refused.text] + messages {
             #expect(!reply.contains(".staging") && !reply.contains(".uploads") && !reply.contains(pid), "\(reply)")
@@ -226,7 +236,8 @@ final class AccessLevelDaemon: @unchecked Sendable {
         let access = try await AccessLevelDaemon()
         defer { access.stop() }
         let sparse = access.directory.path("sparse.jpg")
-        try FileManager.default.copyItem(at: try #require(Corpus.file("Phone/DCIM/Camera/IMG_20201017_174824.jpg")), to: sparse)
+        try FileManager.default.copyItem(
+            at: try #require(Corpus.file("Phone/DCIM/Camera/IMG_20201017_174824.jpg")), to: sparse)
         let size: Int64 = 128 << 20
         #expect(truncate(sparse.path, off_t(size)) == 0)
         let made = try await access.socket(
@@ -249,8 +260,10 @@ final class AccessLevelDaemon: @unchecked Sendable {
         func upload(_ level: Level?, tcp: Bool = false, _ body: [UInt8] = photo) async throws -> UnixHTTPClient.Reply {
             let target = "/v1/uploads?filename=upload.jpg"
             return tcp
-                ? try await access.tcp("POST", target, level: level, body: body, contentType: "application/octet-stream")
-                : try await access.socket("POST", target, level: level, body: body, contentType: "application/octet-stream")
+                ? try await access.tcp(
+                    "POST", target, level: level, body: body, contentType: "application/octet-stream")
+                : try await access.socket(
+                    "POST", target, level: level, body: body, contentType: "application/octet-stream")
         }
         func id(_ reply: UnixHTTPClient.Reply) throws -> String {
             #expect(reply.status == 201, "\(reply.text)")
@@ -264,15 +277,18 @@ final class AccessLevelDaemon: @unchecked Sendable {
             // Another client cannot take it: not another level, not the owner.
             for other in [Level.readWrite, .addOnly, .limited] where other != level {
                 let stolen = try await access.socket(
-                    "POST", "/v1/changes", level: other, body: AccessLevelDaemon.batch(#"{"op":"createAsset","upload":"\#(upload)"}"#))
+                    "POST", "/v1/changes", level: other,
+                    body: AccessLevelDaemon.batch(#"{"op":"createAsset","upload":"\#(upload)"}"#))
                 #expect(stolen.status == 404, "\(other) took \(level)'s upload: \(stolen.text)")
             }
             let batch = AccessLevelDaemon.batch(
                 #"{"op":"createAsset","upload":"\#(upload)","ref":"new"},{"op":"createAlbum","title":"Sent \#(level)","ref":"a"},"#
                     + #"{"op":"addToAlbum","album":"$a","assets":["$new"]}"#)
-            let body = level == .limited
+            let body =
+                level == .limited
                 ? AccessLevelDaemon.batch(#"{"op":"createAsset","upload":"\#(upload)","ref":"new"}"#) : batch
-            let made = tcp
+            let made =
+                tcp
                 ? try await access.tcp("POST", "/v1/changes", level: level, body: body)
                 : try await access.socket("POST", "/v1/changes", level: level, body: body)
             #expect(made.status == 200, "\(level): \(made.text)")
@@ -283,13 +299,16 @@ final class AccessLevelDaemon: @unchecked Sendable {
         // Three assets of the bytes sent, each named as the upload said.
         let listed = try await access.socket("GET", "/v1/assets", level: nil)
         let names = try #require(try listed.object()["assets"] as? [[String: Any]]).compactMap {
-            (($0["resources"] as? [[String: Any]])?.first?["path"] as? String).map { ($0 as NSString).lastPathComponent }
+            (($0["resources"] as? [[String: Any]])?.first?["path"] as? String).map {
+                ($0 as NSString).lastPathComponent
+            }
         }
         #expect(names.filter { $0 == "upload.jpg" }.count == 3, "\(names)")
         // Past the bound: 413, and nothing of it stays.
         let large = try await upload(.addOnly, [UInt8](repeating: 0, count: 60_001))
         #expect(large.status == 413, "\(large.text)")
-        let uploads = URL(fileURLWithPath: access.library).deletingLastPathComponent().appendingPathComponent("Imports/.uploads")
+        let uploads = URL(fileURLWithPath: access.library).deletingLastPathComponent().appendingPathComponent(
+            "Imports/.uploads")
         #expect((try? FileManager.default.contentsOfDirectory(atPath: uploads.path)) ?? [] == [])
     }
 
@@ -348,7 +367,9 @@ final class AccessLevelDaemon: @unchecked Sendable {
         let own = try folder("nobody", mode: 0o755, owner: 65534)
         try place(own.appendingPathComponent("d.jpg"), mode: 0o600, owner: 65534)
         func create(_ path: URL, move: Bool) throws -> (Int, String) {
-            try Self.asNobody(access, token: token, body: #"{"changes":[{"op":"createAsset","path":"\#(path.path)","move":\#(move)}]}"#)
+            try Self.asNobody(
+                access, token: token,
+                body: #"{"changes":[{"op":"createAsset","path":"\#(path.path)","move":\#(move)}]}"#)
         }
         let refusedHidden = try create(hidden.appendingPathComponent("a.jpg"), move: false)
         let refusedMissing = try create(own.appendingPathComponent("none.jpg"), move: false)
@@ -356,7 +377,10 @@ final class AccessLevelDaemon: @unchecked Sendable {
         #expect(refusedHidden.1 == refusedMissing.1, "a file nobody may not read answers as one that is not there")
         #expect(try create(shared.appendingPathComponent("b.jpg"), move: true).0 == 403)
         #expect(try create(sticky.appendingPathComponent("c.jpg"), move: true).0 == 403)
-        for path in [hidden.appendingPathComponent("a.jpg"), shared.appendingPathComponent("b.jpg"), sticky.appendingPathComponent("c.jpg")] {
+        for path in [
+            hidden.appendingPathComponent("a.jpg"), shared.appendingPathComponent("b.jpg"),
+            sticky.appendingPathComponent("c.jpg"),
+        ] {
             #expect(FileManager.default.fileExists(atPath: path.path), "\(path.path) was taken")
         }
         // What nobody may read is copied; what nobody may remove is moved.
@@ -372,11 +396,14 @@ final class AccessLevelDaemon: @unchecked Sendable {
 
     /// Every route the router serves (asked of the router itself), as requests a client of any
     /// level could send.
-    static func routes(_ access: AccessLevelDaemon) throws -> [(method: String, target: String, body: [UInt8], type: String?)] {
+    static func routes(_ access: AccessLevelDaemon) throws -> [(
+        method: String, target: String, body: [UInt8], type: String?
+    )] {
         let inn = try #require(access.assets["inn.jpg"]), ricoh = try #require(access.assets["ricoh.jpg"])
         let family = try #require(access.albums["Family"]), other = try #require(access.albums["Other"])
         let library = try PHPhotoLibrary(url: URL(fileURLWithPath: access.library))
-        let served = APIServer(socketPath: "", library: library, status: { nil }, logger: Logger(label: "routes")).routes()
+        let served = APIServer(socketPath: "", library: library, status: { nil }, logger: Logger(label: "routes"))
+            .routes()
         // The table of 405s names the same routes.
         let table = APIServer.methods.flatMap { path, methods in methods.map { "\($0.rawValue) \(path)" } }
         #expect(Set(served.map { "\($0.method.rawValue) \($0.path)" }) == Set(table))
@@ -386,17 +413,21 @@ final class AccessLevelDaemon: @unchecked Sendable {
                 let targets: [String] =
                     switch pattern {
                     case "/v1/assets/**":
-                        [inn, ricoh, "\(inn)/original", "\(ricoh)/original", "\(ricoh)/thumbnail",
-                         inn.replacingOccurrences(of: "/", with: "%2F")].map { "/v1/assets/\($0)" }
+                        [
+                            inn, ricoh, "\(inn)/original", "\(ricoh)/original", "\(ricoh)/thumbnail",
+                            inn.replacingOccurrences(of: "/", with: "%2F"),
+                        ].map { "/v1/assets/\($0)" }
                     case "/v1/albums/**": ["/v1/albums/\(family)", "/v1/albums/\(other)"]
                     case "/v1/folders/**": ["/v1/folders/\(try #require(access.folders["Pictures"]))"]
                     default: [pattern]
                     }
                 for target in targets {
                     switch (method, pattern) {
-                    case ("POST", "/v1/changes"): routes.append((method, target, AccessLevelDaemon.batch(""), "application/json"))
+                    case ("POST", "/v1/changes"):
+                        routes.append((method, target, AccessLevelDaemon.batch(""), "application/json"))
                     case ("POST", "/v1/queries"): routes.append((method, target, Array("{}".utf8), "application/json"))
-                    case ("POST", "/v1/uploads"): routes.append((method, target, [1, 2, 3], "application/octet-stream"))
+                    case ("POST", "/v1/uploads"):
+                        routes.append((method, target, [1, 2, 3], "application/octet-stream"))
                     default: routes.append((method, target, [], nil))
                     }
                 }
@@ -408,7 +439,8 @@ final class AccessLevelDaemon: @unchecked Sendable {
     /// The spellings of one path that the router's dropping of empty segments, or a client's
     /// normalising, could take for it.
     static func variants(_ target: String) -> [String] {
-        let (path, query) = target.firstIndex(of: "?").map { (String(target[..<$0]), String(target[$0...])) } ?? (target, "")
+        let (path, query) =
+            target.firstIndex(of: "?").map { (String(target[..<$0]), String(target[$0...])) } ?? (target, "")
         let rest = path.dropFirst("/v1/".count)
         return [
             path + "/", "/" + path, "/v1//" + rest, path.replacingOccurrences(of: "/", with: "//"),
@@ -421,7 +453,9 @@ final class AccessLevelDaemon: @unchecked Sendable {
         let access = try await AccessLevelDaemon()
         defer { access.stop() }
         /// One request, its stream's answer cut after the head.
-        func send(_ method: String, _ target: String, _ level: Level?, _ body: [UInt8], _ type: String?) async throws -> Int {
+        func send(_ method: String, _ target: String, _ level: Level?, _ body: [UInt8], _ type: String?) async throws
+            -> Int
+        {
             let headers = access.headers(level, contentType: type)
             return try await offPool { [socket = access.daemon.socket] in
                 let connection = try UnixHTTPClient(socket: socket, timeout: 10)
@@ -437,7 +471,9 @@ final class AccessLevelDaemon: @unchecked Sendable {
                     let name = level?.description ?? "owner"
                     // Never served where the route refuses, never a success the route would not give.
                     if [401, 403, 404].contains(canonical) {
-                        #expect(!(200..<300).contains(status), "\(name) \(route.method) \(variant): \(status), \(route.target): \(canonical)")
+                        #expect(
+                            !(200..<300).contains(status),
+                            "\(name) \(route.method) \(variant): \(status), \(route.target): \(canonical)")
                     }
                     #expect(status == 404 || status == canonical, "\(name) \(route.method) \(variant): \(status)")
                     checked += 1
@@ -463,7 +499,8 @@ final class AccessLevelDaemon: @unchecked Sendable {
         let made = try await access.socket(
             "POST", "/v1/changes", level: nil,
             body: AccessLevelDaemon.batch(
-                #"{"op":"createAlbum","title":"\#(secret)","ref":"s"},{"op":"addToAlbum","album":"$s","assets":["\#(inn)"]}"#))
+                #"{"op":"createAlbum","title":"\#(secret)","ref":"s"},{"op":"addToAlbum","album":"$s","assets":["\#(inn)"]}"#
+            ))
         #expect(made.status == 200, "\(made.text)")
         let album = try #require(try made.object()["created"] as? [String: String])["s"]!
         let owner = try await access.socket("GET", "/v1/assets/\(inn)", level: nil)
@@ -471,17 +508,21 @@ final class AccessLevelDaemon: @unchecked Sendable {
         let family = try #require(access.albums["Family"])
         let one = try await access.socket("GET", "/v1/assets/\(inn)", level: .limited)
         let listing = try await access.socket("GET", "/v1/assets", level: .limited)
-        let lines = try await offPool { [socket = access.daemon.socket, headers = access.headers(.limited, contentType: nil)] in
+        let lines = try await offPool {
+            [socket = access.daemon.socket, headers = access.headers(.limited, contentType: nil)] in
             var headers = headers
             headers["Accept"] = "application/x-ndjson"
             return try UnixHTTPClient.request(socket, "GET", "/v1/assets", headers: headers)
         }
-        let live = try await offPool { [socket = access.daemon.socket, headers = access.headers(.limited, contentType: "application/json")] in
+        let live = try await offPool {
+            [socket = access.daemon.socket, headers = access.headers(.limited, contentType: "application/json")] in
             let connection = try UnixHTTPClient(socket: socket, timeout: 10)
             _ = try connection.send("POST", "/v1/queries", headers: headers, body: Array("{}".utf8))
             return try connection.nextLine() ?? ""
         }
-        for (name, text) in [("asset", one.text), ("listing", listing.text), ("lines", lines.text), ("live query", live)] {
+        for (name, text) in [
+            ("asset", one.text), ("listing", listing.text), ("lines", lines.text), ("live query", live),
+        ] {
             #expect(text.contains(family), "\(name) names the token's album: \(text)")
             #expect(!text.contains(secret) && !text.contains(album), "\(name) names another album: \(text)")
         }
@@ -491,14 +532,16 @@ final class AccessLevelDaemon: @unchecked Sendable {
         #expect(owners.text.contains(folder), "the owner is told the parent: \(owners.text)")
         let albums = try await access.socket("GET", "/v1/albums", level: .limited)
         let itsAlbum = try await access.socket("GET", "/v1/albums/\(family)", level: .limited)
-        let liveAlbums = try await offPool { [socket = access.daemon.socket, headers = access.headers(.limited, contentType: "application/json")] in
+        let liveAlbums = try await offPool {
+            [socket = access.daemon.socket, headers = access.headers(.limited, contentType: "application/json")] in
             let connection = try UnixHTTPClient(socket: socket, timeout: 10)
             _ = try connection.send("POST", "/v1/queries", headers: headers, body: Array(#"{"of":"albums"}"#.utf8))
             return try connection.nextLine() ?? ""
         }
         for (name, text) in [("albums", albums.text), ("album", itsAlbum.text), ("live albums", liveAlbums)] {
             #expect(text.contains(family), "\(name): \(text)")
-            #expect(!text.contains(folder) && !text.contains(secret), "\(name) names what the token may not see: \(text)")
+            #expect(
+                !text.contains(folder) && !text.contains(secret), "\(name) names what the token may not see: \(text)")
         }
     }
 
@@ -526,7 +569,10 @@ final class AccessLevelDaemon: @unchecked Sendable {
                 }
                 return held
             }
-            let full = try await offPool { try UnixHTTPClient(socket: socket, timeout: 10).send("GET", "/v1/changes?follow=true", headers: headers).status }
+            let full = try await offPool {
+                try UnixHTTPClient(socket: socket, timeout: 10).send("GET", "/v1/changes?follow=true", headers: headers)
+                    .status
+            }
             #expect(full == 503)
             // The clients leave; nothing commits.
             for connection in held { connection.cancel() }

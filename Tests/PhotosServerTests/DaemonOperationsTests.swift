@@ -28,7 +28,8 @@ struct DaemonOperationsTests {
             try FileManager.default.copyItem(
                 at: try #require(Corpus.file(photo)), to: folder.appendingPathComponent("photo-\(index).jpg"))
         }
-        try FileManager.default.createDirectory(at: root.appendingPathComponent("Junk"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: root.appendingPathComponent("Junk"), withIntermediateDirectories: true)
         for name in ["broken.jpg", "broken.png"] {
             try Data("not a picture at all".utf8).write(to: root.appendingPathComponent("Junk/\(name)"))
         }
@@ -58,7 +59,8 @@ struct DaemonOperationsTests {
         }
         func hooks() async throws -> [String: HookStatus] {
             let listed = try await offPool {
-                try BuiltProducts.run("photos", ["hooks", "status", "--json", "--library", library, "--config", config.path])
+                try BuiltProducts.run(
+                    "photos", ["hooks", "status", "--json", "--library", library, "--config", config.path])
             }
             try #require(listed.status == 0, "\(listed.stderr)")
             let statuses = try listed.stdout.split(separator: "\n").map {
@@ -75,7 +77,8 @@ struct DaemonOperationsTests {
         }
         try await eventually("both hooks' runs") {
             let statuses = try await hooks()
-            return statuses["takes"]?.lag == 0 && statuses["takes"]?.runs ?? 0 > 0 && statuses["fails"]?.state == "parked"
+            return statuses["takes"]?.lag == 0 && statuses["takes"]?.runs ?? 0 > 0
+                && statuses["fails"]?.state == "parked"
         }
         let statuses = try await hooks()
         let takes = try #require(statuses["takes"])
@@ -85,8 +88,10 @@ struct DaemonOperationsTests {
         #expect(lastRun.hasSuffix("+00:00"), "\(lastRun)")
         let parsed = ISO8601DateFormatter()
         parsed.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        let lastRunDate = try #require(parsed.date(from: lastRun) ?? ISO8601DateFormatter().date(from: lastRun), "\(lastRun)")
-        #expect(lastRunDate >= started.addingTimeInterval(-1) && lastRunDate <= Date().addingTimeInterval(1), "\(lastRun)")
+        let lastRunDate = try #require(
+            parsed.date(from: lastRun) ?? ISO8601DateFormatter().date(from: lastRun), "\(lastRun)")
+        #expect(
+            lastRunDate >= started.addingTimeInterval(-1) && lastRunDate <= Date().addingTimeInterval(1), "\(lastRun)")
         let table = try await offPool {
             try BuiltProducts.run("photos", ["hooks", "status", "--library", library, "--config", config.path])
         }
@@ -98,7 +103,8 @@ struct DaemonOperationsTests {
         for _ in 0..<3 {
             let version = try await get("/v1/version")
             #expect(version.status == 200)
-            #expect(try JSONDecoder().decode(API.Version.self, from: Data(version.body)).version == PhotosVersion.current)
+            #expect(
+                try JSONDecoder().decode(API.Version.self, from: Data(version.body)).version == PhotosVersion.current)
         }
         #expect(try await get("/no/such/path").status == 404)
         let index = try await get("/")
@@ -118,7 +124,8 @@ struct DaemonOperationsTests {
         let operation = try #require(paths["/metrics"]?["get"] as? [String: Any])
         let answer = try #require((operation["responses"] as? [String: Any])?["200"] as? [String: Any])
         let content = try #require(answer["content"] as? [String: Any])
-        let schema = try #require((content[reply.headers["content-type"] ?? ""] as? [String: Any])?["schema"] as? [String: Any])
+        let schema = try #require(
+            (content[reply.headers["content-type"] ?? ""] as? [String: Any])?["schema"] as? [String: Any])
         #expect(OpenAPIConformanceTests.validate(reply.text, schema, in: yaml, at: "$").isEmpty)
         var metrics = try await parser.parse(reply.text, in: directory)
         #expect(metrics.types["photosd_files_seen"] == "counter")
@@ -166,7 +173,8 @@ struct DaemonOperationsTests {
         // Over TCP a scraper sends a token, like every client; an add-only one may not read metrics.
         #expect(try await DaemonAccessTests.tcp(port, "GET", "/metrics").status == 401)
         let readOnly = try await offPool { try DaemonAccessTests.token(library, ["--access", "read-only"]) }
-        let scraped = try await DaemonAccessTests.tcp(port, "GET", "/metrics", headers: ["Authorization": "Bearer \(readOnly)"])
+        let scraped = try await DaemonAccessTests.tcp(
+            port, "GET", "/metrics", headers: ["Authorization": "Bearer \(readOnly)"])
         #expect(scraped.status == 200)
         #expect(try await parser.parse(scraped.text, in: directory)["photosd_files_ingested_total"] == 4)
         let addOnly = try await offPool { try DaemonAccessTests.token(library, ["--access", "add-only"]) }
@@ -251,9 +259,11 @@ struct Prometheus: Sendable {
             let name = try #require(family["name"] as? String)
             exposition.types[name] = family["type"] as? String
             for sample in family["samples"] as? [[String: Any]] ?? [] {
-                exposition.samples.append((
-                    try #require(sample["name"] as? String), sample["labels"] as? [String: String] ?? [:],
-                    try #require((sample["value"] as? NSNumber)?.doubleValue)))
+                exposition.samples.append(
+                    (
+                        try #require(sample["name"] as? String), sample["labels"] as? [String: String] ?? [:],
+                        try #require((sample["value"] as? NSNumber)?.doubleValue)
+                    ))
             }
         }
         return exposition
@@ -279,6 +289,8 @@ struct Prometheus: Sendable {
         let output = out.fileHandleForReading.readDataToEndOfFile()
         group.wait()
         process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: errors, as: UTF8.self))
+        return (
+            process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: errors, as: UTF8.self)
+        )
     }
 }

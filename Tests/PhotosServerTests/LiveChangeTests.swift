@@ -18,8 +18,10 @@ import Testing
             }
         }
         // Two pools of albums no section shares, as regular and smart albums are.
-        let regular = Array(PHAssetCollection.fetchAssetCollections(with: .album, subtype: .any, options: fixture.options()))
-        let smart = Array(PHAssetCollection.fetchAssetCollections(with: .smartAlbum, subtype: .any, options: fixture.options()))
+        let regular = Array(
+            PHAssetCollection.fetchAssetCollections(with: .album, subtype: .any, options: fixture.options()))
+        let smart = Array(
+            PHAssetCollection.fetchAssetCollections(with: .smartAlbum, subtype: .any, options: fixture.options()))
         try #require(regular.count >= 6 && smart.count >= 4)
         var random = SplitMix64(seed: seed)
         func subset(_ pool: [PHAssetCollection]) -> [PHAssetCollection] {
@@ -31,7 +33,9 @@ import Testing
         }
         var sawMoves = false
         for _ in 0..<200 {
-            var sections: [(before: PHFetchResult<PHAssetCollection>, details: PHFetchResultChangeDetails<PHAssetCollection>?)] = []
+            var sections:
+                [(before: PHFetchResult<PHAssetCollection>, details: PHFetchResultChangeDetails<PHAssetCollection>?)] =
+                    []
             var after: [PHFetchResult<PHAssetCollection>] = []
             var changed: Set<String> = []
             for pool in [regular, smart] {

@@ -14,7 +14,9 @@ import Testing
         init(_ socket: String, _ body: String, headers: [String: String] = [:]) async throws {
             client = try UnixHTTPClient(socket: socket, timeout: 30)
             let client = self.client
-            let head = try await offPool { try client.send("POST", "/v1/queries", headers: headers, body: Array(body.utf8)) }
+            let head = try await offPool {
+                try client.send("POST", "/v1/queries", headers: headers, body: Array(body.utf8))
+            }
             #expect(head.status == 200)
         }
 
@@ -61,7 +63,9 @@ import Testing
             let winter: PHAssetCollection = fixture.collection("Winter")
             let before = try #require(initial.albums?.last?.estimatedAssetCount)
             let beach = fixture.asset("beach.jpg")
-            try fixture.library.performChangesAndWait { PHAssetCollectionChangeRequest(for: winter)!.addAssets([beach] as NSArray) }
+            try fixture.library.performChangesAndWait {
+                PHAssetCollectionChangeRequest(for: winter)!.addAssets([beach] as NSArray)
+            }
             record = try await stream.next()
             #expect(record.changed?.map(\.index) == [2])
             #expect(record.changed?.first?.album?.estimatedAssetCount == before + 1)
@@ -89,7 +93,8 @@ import Testing
             let record = try await stream.next()
             #expect(record.inserted == [] && record.removed == [] && record.count == albums.count)
             let changed = try #require(record.changed?.first { $0.index == favorites }?.album)
-            #expect(changed.estimatedAssetCount == (albums[favorites].estimatedAssetCount ?? 0) + (wasFavorite ? -1 : 1))
+            #expect(
+                changed.estimatedAssetCount == (albums[favorites].estimatedAssetCount ?? 0) + (wasFavorite ? -1 : 1))
             #expect(record.changed?.contains { $0.index == videos } == false, "an album whose description stayed")
             // A change that leaves every smart album as it was sends nothing: the next record is the
             // next real one.
@@ -98,8 +103,9 @@ import Testing
             }
             try fixture.library.performChangesAndWait { PHAssetChangeRequest(for: beach).isFavorite = wasFavorite }
             let next = try await stream.next()
-            #expect(next.changed?.first { $0.index == favorites }?.album?.estimatedAssetCount
-                == albums[favorites].estimatedAssetCount)
+            #expect(
+                next.changed?.first { $0.index == favorites }?.album?.estimatedAssetCount
+                    == albums[favorites].estimatedAssetCount)
         }
     }
 
@@ -108,7 +114,8 @@ import Testing
             let stream = try await Stream(socket, #"{"of": "folders", "sort": ["title"]}"#)
             let first = try await stream.nextLine()
             #expect(first.hasPrefix(#"{"initial":{"folders":["#))
-            let initial = try #require(try JSONDecoder().decode(API.LiveQueryRecord.self, from: Data(first.utf8)).initial)
+            let initial = try #require(
+                try JSONDecoder().decode(API.LiveQueryRecord.self, from: Data(first.utf8)).initial)
             #expect(initial.folders?.map(\.localizedTitle) == ["2020"] && initial.count == 1)
 
             try fixture.library.performChangesAndWait {
@@ -163,7 +170,8 @@ import Testing
             #expect(record.inserted == [] && record.removed == [])
             let changed = try #require(record.changed?.first { $0.index == favorites + 1 }?.album)
             #expect(changed.subtype == "smartAlbumFavorites")
-            #expect(changed.estimatedAssetCount == (albums[favorites].estimatedAssetCount ?? 0) + (wasFavorite ? -1 : 1))
+            #expect(
+                changed.estimatedAssetCount == (albums[favorites].estimatedAssetCount ?? 0) + (wasFavorite ? -1 : 1))
             #expect(record.changed?.allSatisfy { $0.index >= 3 } == true, "no regular album changed")
 
             // A deleted regular album is removed at its place before the change.
@@ -185,12 +193,15 @@ import Testing
                 socket, #"{"of": "albums", \#(typeField)"predicate": "\#(predicate)", "sort": ["title"]}"#)
             let fresh = {
                 let reply = try await APIServerTests.get(
-                    socket, "/v1/albums?\(type.map { "type=\($0)&" } ?? "")sort=title&predicate="
+                    socket,
+                    "/v1/albums?\(type.map { "type=\($0)&" } ?? "")sort=title&predicate="
                         + predicate.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)
                 return try #require(try reply.object()["albums"] as? [[String: Any]]).map(Self.summary)
             }
-            let first = try #require(try JSONSerialization.jsonObject(with: Data(try await stream.nextLine().utf8)) as? [String: Any])
-            var held = try #require((first["initial"] as? [String: Any])?["albums"] as? [[String: Any]]).map(Self.summary)
+            let first = try #require(
+                try JSONSerialization.jsonObject(with: Data(try await stream.nextLine().utf8)) as? [String: Any])
+            var held = try #require((first["initial"] as? [String: Any])?["albums"] as? [[String: Any]]).map(
+                Self.summary)
             #expect(held == (try await fresh()))
 
             var random = SplitMix64(seed: seed)
@@ -198,7 +209,8 @@ import Testing
             let assets = fixture.assets.keys.sorted().map { fixture.asset($0) }
             var records = 0
             for _ in 0..<30 {
-                let albums = PHAssetCollection.fetchAssetCollections(with: .album, subtype: .any, options: fixture.options())
+                let albums = PHAssetCollection.fetchAssetCollections(
+                    with: .album, subtype: .any, options: fixture.options())
                 let title = titles[Int(random.next() % UInt64(titles.count))]
                 let asset = fixture.asset(identifier: assets[Int(random.next() % UInt64(assets.count))].localIdentifier)
                 let album = albums.count == 0 ? nil : albums.object(at: Int(random.next() % UInt64(albums.count)))
@@ -223,7 +235,8 @@ import Testing
                     try #require(reads < 50, "the client never caught up: holds \(held), fresh \(expected)")
                     let line = try await stream.nextLine()
                     let record = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-                    try LiveQueryTests.apply(record, to: &held, listing: "albums", object: "album", summary: Self.summary)
+                    try LiveQueryTests.apply(
+                        record, to: &held, listing: "albums", object: "album", summary: Self.summary)
                     records += 1
                 }
             }
@@ -233,7 +246,8 @@ import Testing
 
     @Test(arguments: [
         (#"{"of": "pictures"}"#, 400), (#"{"of": 1}"#, 400), (#"{"of": "albums", "type": ""}"#, 400),
-        (#"{"of": "albums", "type": "folder"}"#, 400), (#"{"of": "albums", "type": "album", "includeHidden": true}"#, 400),
+        (#"{"of": "albums", "type": "folder"}"#, 400),
+        (#"{"of": "albums", "type": "album", "includeHidden": true}"#, 400),
         (#"{"of": "albums", "type": "album", "in": "x"}"#, 400), (#"{"of": "folders", "type": "album"}"#, 400),
         (#"{"of": "folders", "includeAllBursts": true}"#, 400), (#"{"of": "assets", "type": "album"}"#, 400),
         (#"{"type": "album"}"#, 400), (#"{"of": "albums", "type": "album", "predicate": "pixelWidth > 1"}"#, 400),
@@ -241,7 +255,9 @@ import Testing
     ])
     func badCollectionQueriesAreRefused(body: String, status: Int) async throws {
         try await APIServerTests.withServer { socket, _ in
-            let reply = try await offPool { try UnixHTTPClient.request(socket, "POST", "/v1/queries", body: Array(body.utf8)) }
+            let reply = try await offPool {
+                try UnixHTTPClient.request(socket, "POST", "/v1/queries", body: Array(body.utf8))
+            }
             #expect(reply.status == status, "\(body): \(reply.text)")
             #expect(try reply.object()["error"] != nil)
         }
@@ -251,7 +267,9 @@ import Testing
         try await APIServerTests.withServer { socket, fixture in
             let database = fixture.library.database
             let trip = try #require(fixture.collections["Trip"])
-            let limited = ["Authorization": "Bearer \(try database.createAccessToken(level: .limited, albums: [trip]).secret)"]
+            let limited = [
+                "Authorization": "Bearer \(try database.createAccessToken(level: .limited, albums: [trip]).secret)"
+            ]
             let stream = try await Stream(socket, #"{"of": "albums", "type": "album"}"#, headers: limited)
             let initial = try #require(try await stream.next().initial)
             #expect(initial.albums?.map(\.localIdentifier) == [trip])
@@ -264,7 +282,8 @@ import Testing
             #expect(record.changed?.map(\.album?.localizedTitle) == ["T"] && record.count == 1)
 
             let folders = try await offPool {
-                try UnixHTTPClient.request(socket, "POST", "/v1/queries", headers: limited, body: Array(#"{"of": "folders"}"#.utf8))
+                try UnixHTTPClient.request(
+                    socket, "POST", "/v1/queries", headers: limited, body: Array(#"{"of": "folders"}"#.utf8))
             }
             #expect(folders.status == 403, "\(folders.text)")
             let addOnly = ["Authorization": "Bearer \(try database.createAccessToken(level: .addOnly).secret)"]
@@ -287,7 +306,9 @@ import Testing
     @Test func aLimitedClientsAssetQueryFollowsItsAlbumsMembers() async throws {
         try await APIServerTests.withServer { socket, fixture in
             let database = fixture.library.database
-            let (trip, winter) = (try #require(fixture.collections["Trip"]), try #require(fixture.collections["Winter"]))
+            let (trip, winter) = (
+                try #require(fixture.collections["Trip"]), try #require(fixture.collections["Winter"])
+            )
             let token = try database.createAccessToken(level: .limited, albums: [trip, winter]).secret
             let limited = ["Authorization": "Bearer \(token)"]
             let stream = try await Stream(socket, #"{"sort": ["creationDate"]}"#, headers: limited)
@@ -340,7 +361,8 @@ import Testing
         let recordSchema: [String: Any] = ["$ref": "#/components/schemas/LiveQueryRecord"]
         try await APIServerTests.withServer { socket, fixture in
             for body in [
-                #"{"of": "albums", "type": "album", "sort": ["-title"], "limit": 5}"#, #"{"of": "albums", "sort": ["-title"]}"#,
+                #"{"of": "albums", "type": "album", "sort": ["-title"], "limit": 5}"#,
+                #"{"of": "albums", "sort": ["-title"]}"#,
                 #"{"of": "folders"}"#,
             ] {
                 let sent = try JSONSerialization.jsonObject(with: Data(body.utf8))

@@ -36,8 +36,9 @@ import Testing
         for change in changed {
             let index = try #require(change["index"] as? Int)
             let new = summary(try #require(change[object] as? [String: Any]))
-            #expect(held[index].split(separator: "|").first == new.split(separator: "|").first,
-                    "a changed object is not where it says")
+            #expect(
+                held[index].split(separator: "|").first == new.split(separator: "|").first,
+                "a changed object is not where it says")
             held[index] = new
         }
     }
@@ -47,17 +48,24 @@ import Testing
         try await APIServerTests.withServer { socket, fixture in
             let query = #"{"predicate": "favorite == YES OR mediaType == 2", "sort": ["-creationDate"]}"#
             let fresh = {
-                fixture.names(PHAsset.fetchAssets(with: fixture.options {
-                    $0.predicate = NSPredicate(format: "favorite == YES OR mediaType == 2")
-                    $0.sortDescriptors = [NSSortDescriptor(key: "creationDate", ascending: false)]
-                })).map { fixture.assets[$0]! }
+                fixture.names(
+                    PHAsset.fetchAssets(
+                        with: fixture.options {
+                            $0.predicate = NSPredicate(format: "favorite == YES OR mediaType == 2")
+                            $0.sortDescriptors = [NSSortDescriptor(key: "creationDate", ascending: false)]
+                        })
+                ).map { fixture.assets[$0]! }
             }
             let client = try UnixHTTPClient(socket: socket)
             let head = try await offPool { try client.send("POST", "/v1/queries", body: Array(query.utf8)) }
             #expect(head.status == 200)
             let first = try #require(try await offPool { try client.nextLine() })
-            let initial = try #require((try JSONSerialization.jsonObject(with: Data(first.utf8)) as? [String: Any])?["initial"] as? [String: Any])
-            var held = try #require(initial["assets"] as? [[String: Any]]).compactMap { $0["localIdentifier"] as? String }
+            let initial = try #require(
+                (try JSONSerialization.jsonObject(with: Data(first.utf8)) as? [String: Any])?["initial"]
+                    as? [String: Any])
+            var held = try #require(initial["assets"] as? [[String: Any]]).compactMap {
+                $0["localIdentifier"] as? String
+            }
             #expect(held == fresh())
 
             var random = SplitMix64(seed: seed)
@@ -99,7 +107,9 @@ import Testing
     ])
     func badQueriesAreRefused(body: String, status: Int) async throws {
         try await APIServerTests.withServer { socket, _ in
-            let reply = try await offPool { try UnixHTTPClient.request(socket, "POST", "/v1/queries", body: Array(body.utf8)) }
+            let reply = try await offPool {
+                try UnixHTTPClient.request(socket, "POST", "/v1/queries", body: Array(body.utf8))
+            }
             #expect(reply.status == status, "\(body): \(reply.text)")
             #expect(try reply.object()["error"] != nil)
         }

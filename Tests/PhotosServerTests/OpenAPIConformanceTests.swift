@@ -62,7 +62,10 @@ import Yams
                 ("/v1/changes", "/v1/changes?since=x", 400),
             ]
             var checks = gets.map {
-                (method: "get", template: $0.template, target: $0.target, status: $0.status, body: "", headers: [String: String]())
+                (
+                    method: "get", template: $0.template, target: $0.target, status: $0.status, body: "",
+                    headers: [String: String]()
+                )
             }
             checks.append(("post", "/v1/queries", "/v1/queries", 400, #"{"colour": 1}"#, [:]))
             checks.append(("post", "/v1/queries", "/v1/queries", 404, #"{"in": "nope"}"#, [:]))
@@ -74,7 +77,9 @@ import Yams
             }
             // Change batches: what each answer looks like, and every body sent is one the document describes.
             let batches: [(status: Int, body: String)] = [
-                (200, #"""
+                (
+                    200,
+                    #"""
                     {"changes": [{"op": "createFolder", "title": "Y", "ref": "y"},
                                  {"op": "createAlbum", "title": "A", "ref": "a", "folder": "$y"},
                                  {"op": "addToAlbum", "album": "$a", "assets": ["\#(asset)"]},
@@ -82,7 +87,8 @@ import Yams
                                   "location": {"latitude": 1.5, "longitude": 2}},
                                  {"op": "moveInAlbum", "album": "\#(album)", "from": [0], "to": 1},
                                  {"op": "renameFolder", "folder": "\#(folder)", "title": "F"}]}
-                    """#),
+                    """#
+                ),
                 (200, #"{"changes": []}"#),
                 (404, #"{"changes": [{"op": "renameAlbum", "album": "nope", "title": "x"}]}"#),
                 (409, #"{"changes": [{"op": "addToFolder", "folder": "\#(folder)", "collections": ["\#(folder)"]}]}"#),
@@ -91,14 +97,18 @@ import Yams
             for batch in batches {
                 checks.append(("post", "/v1/changes", "/v1/changes", batch.status, batch.body, [:]))
                 let request = try #require(
-                    ((((paths["/v1/changes"] as? [String: Any])?["post"] as? [String: Any])?["requestBody"] as? [String: Any])?[
-                        "content"] as? [String: Any])?["application/json"] as? [String: Any])
+                    ((((paths["/v1/changes"] as? [String: Any])?["post"] as? [String: Any])?["requestBody"]
+                        as? [String: Any])?[
+                            "content"] as? [String: Any])?["application/json"] as? [String: Any])
                 let sent = try JSONSerialization.jsonObject(with: Data(batch.body.utf8))
-                let problems = Self.validate(sent, try #require(request["schema"] as? [String: Any]), in: document, at: "$")
+                let problems = Self.validate(
+                    sent, try #require(request["schema"] as? [String: Any]), in: document, at: "$")
                 #expect(problems.isEmpty, "request \(batch.body): \(problems.prefix(5))")
             }
             // Not JSON, an unknown op, an unknown field: 400s; the document refuses those bodies too.
-            for body in [#"{"changes": [{"op": "paint"}]}"#, #"{"changes": [{"op": "createAlbum", "title": "T", "x": 1}]}"#] {
+            for body in [
+                #"{"changes": [{"op": "paint"}]}"#, #"{"changes": [{"op": "createAlbum", "title": "T", "x": 1}]}"#,
+            ] {
                 checks.append(("post", "/v1/changes", "/v1/changes", 400, body, [:]))
                 let schema: [String: Any] = ["$ref": "#/components/schemas/ChangeBatch"]
                 let sent = try JSONSerialization.jsonObject(with: Data(body.utf8))
@@ -111,10 +121,17 @@ import Yams
             checks.append(("get", "/v1/assets", "/v1/assets", 401, "", ["Authorization": "Bearer pht_unknown"]))
             checks.append(("get", "/v1/health", "/v1/health", 401, "", ["Authorization": "Bearer pht_unknown"]))
             checks.append(("get", "/v1/assets", "/v1/assets", 403, "", ["Authorization": "Bearer \(addOnly)"]))
-            checks.append((
-                "post", "/v1/changes", "/v1/changes", 403, #"{"changes": []}"#, ["Authorization": "Bearer \(readOnly)"]))
+            checks.append(
+                (
+                    "post", "/v1/changes", "/v1/changes", 403, #"{"changes": []}"#,
+                    ["Authorization": "Bearer \(readOnly)"]
+                ))
             // Uploads: the bytes kept for a createAsset; a client that may not create is refused.
-            checks.append(("post", "/v1/uploads", "/v1/uploads?filename=a.jpg", 201, "bytes", ["Authorization": "Bearer \(addOnly)"]))
+            checks.append(
+                (
+                    "post", "/v1/uploads", "/v1/uploads?filename=a.jpg", 201, "bytes",
+                    ["Authorization": "Bearer \(addOnly)"]
+                ))
             checks.append(("post", "/v1/uploads", "/v1/uploads", 403, "bytes", ["Authorization": "Bearer \(readOnly)"]))
             checks.append(("post", "/v1/uploads", "/v1/uploads?colour=red", 400, "bytes", [:]))
             for check in checks {
@@ -133,9 +150,11 @@ import Yams
                 response = try Self.resolve(response, in: document)
                 let contentType = reply.headers["content-type"] ?? ""
                 let schema = try #require(
-                    ((response["content"] as? [String: Any])?[contentType] as? [String: Any])?["schema"] as? [String: Any],
+                    ((response["content"] as? [String: Any])?[contentType] as? [String: Any])?["schema"]
+                        as? [String: Any],
                     "\(check.template) \(reply.status): no schema for \(contentType)")
-                let bodies = contentType == "application/x-ndjson"
+                let bodies =
+                    contentType == "application/x-ndjson"
                     ? reply.text.split(separator: "\n").map { Data($0.utf8) } : [Data(reply.body)]
                 #expect(!bodies.isEmpty)
                 for body in bodies {
@@ -162,12 +181,15 @@ import Yams
     /// What of `value` breaks `schema` (the JSON Schema keywords the document uses: type, enum,
     /// const, oneOf, properties, required, additionalProperties, items, minItems, minLength,
     /// minimum, maximum).
-    static func validate(_ value: Any, _ schema: [String: Any], in document: [String: Any], at path: String) -> [String] {
+    static func validate(_ value: Any, _ schema: [String: Any], in document: [String: Any], at path: String) -> [String]
+    {
         guard let schema = try? resolve(schema, in: document) else { return ["\(path): unresolved reference"] }
         var problems: [String] = []
         if let choices = schema["oneOf"] as? [[String: Any]] {
             let fits = choices.filter { validate(value, $0, in: document, at: path).isEmpty }.count
-            if fits != 1 { problems.append("\(path): \(value) fits \(fits) of oneOf's \(choices.count) schemas, not 1") }
+            if fits != 1 {
+                problems.append("\(path): \(value) fits \(fits) of oneOf's \(choices.count) schemas, not 1")
+            }
         }
         if let constant = schema["const"], "\(constant)" != "\(value)" {
             problems.append("\(path): \(value) is not \(constant)")
@@ -179,8 +201,12 @@ import Yams
             problems.append("\(path): shorter than \(least)")
         }
         if Self.value(value, is: "number"), let number = Self.double(value) {
-            if let low = Self.double(schema["minimum"]), number < low { problems.append("\(path): \(number) is below \(low)") }
-            if let high = Self.double(schema["maximum"]), number > high { problems.append("\(path): \(number) is above \(high)") }
+            if let low = Self.double(schema["minimum"]), number < low {
+                problems.append("\(path): \(number) is below \(low)")
+            }
+            if let high = Self.double(schema["maximum"]), number > high {
+                problems.append("\(path): \(number) is above \(high)")
+            }
         }
         if let declared = schema["type"] {
             let types = (declared as? [String]) ?? [declared as? String ?? ""]

@@ -69,9 +69,11 @@ import Testing
             #expect(health.version == PhotosVersion.current && health.library == fixture.library.database.path)
             // A limited client is told that a root is offline, not which.
             let secret = try fixture.library.database.createAccessToken(level: .limited, albums: []).secret
-            let limited = try await APIServerTests.get(socket, "/v1/health", headers: ["Authorization": "Bearer \(secret)"])
+            let limited = try await APIServerTests.get(
+                socket, "/v1/health", headers: ["Authorization": "Bearer \(secret)"])
             #expect(limited.status == 200)
-            #expect(try JSONDecoder().decode(API.Health.self, from: Data(limited.body)).warnings == ["a root is offline"])
+            #expect(
+                try JSONDecoder().decode(API.Health.self, from: Data(limited.body)).warnings == ["a root is offline"])
         }
     }
 
@@ -83,7 +85,8 @@ import Testing
             #expect(Set(try version.object().keys) == ["name", "version", "apiVersion"])
             #expect(API.Version.current.version == PhotosVersion.current && API.Version.current.apiVersion == "1")
 
-            let index = try JSONDecoder().decode(API.Index.self, from: Data(try await APIServerTests.get(socket, "/").body))
+            let index = try JSONDecoder().decode(
+                API.Index.self, from: Data(try await APIServerTests.get(socket, "/").body))
             #expect(index.version == PhotosVersion.current && index.openapi == "/v1/openapi.json")
             // Every operation of the document, and each one answered by this server (not a 404 or 405).
             let document = try OpenAPIConformanceTests.document()
@@ -92,7 +95,8 @@ import Testing
                 operations.keys.filter { ["get", "post"].contains($0) }.map { "\($0.uppercased()) \(path)" }
             }
             #expect(Set(index.endpoints) == Set(operations) && index.endpoints.count == operations.count)
-            #expect(index.endpoints.contains("GET /v1/assets/{id}/original") && index.endpoints.contains("GET /metrics"))
+            #expect(
+                index.endpoints.contains("GET /v1/assets/{id}/original") && index.endpoints.contains("GET /metrics"))
 
             let served = try await APIServerTests.get(socket, "/v1/openapi.json")
             #expect(served.status == 200 && served.headers["content-type"] == "application/json")
@@ -117,13 +121,15 @@ import Testing
     /// `value` as JSON with sorted keys: equal texts are equal documents.
     static func canonical(_ value: Any) throws -> String {
         String(
-            decoding: try JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes]),
+            decoding: try JSONSerialization.data(
+                withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes]),
             as: UTF8.self)
     }
 
     @Test func theServedJSONIsTheYAMLDocument() throws {
         let yaml = try OpenAPIConformanceTests.document()
-        let compiled = try #require(try JSONSerialization.jsonObject(with: Data(OpenAPIDocument.json.utf8)) as? [String: Any])
+        let compiled = try #require(
+            try JSONSerialization.jsonObject(with: Data(OpenAPIDocument.json.utf8)) as? [String: Any])
         #expect(
             try Self.canonical(compiled) == (try Self.canonical(yaml)),
             "Sources/PhotosServer/OpenAPIDocument+JSON.swift is not openapi/photosd.yaml: run scripts/openapi-json")

@@ -57,12 +57,14 @@ struct ThumbnailRouteTests {
             let first = try await APIServerTests.get(socket, target(Self.photo, "?size=64"))
             let tag = try #require(first.headers["etag"])
             #expect(first.headers["cache-control"] == "private, no-cache")
-            let again = try await APIServerTests.get(socket, target(Self.photo, "?size=64"), headers: ["If-None-Match": tag])
+            let again = try await APIServerTests.get(
+                socket, target(Self.photo, "?size=64"), headers: ["If-None-Match": tag])
             #expect(again.status == 304 && again.body.isEmpty)
             // Another request of the same file is another tag.
             let other = try await APIServerTests.get(socket, target(Self.photo, "?size=65"))
             #expect(other.headers["etag"] != tag)
-            let stale = try await APIServerTests.get(socket, target(Self.photo, "?size=65"), headers: ["If-None-Match": tag])
+            let stale = try await APIServerTests.get(
+                socket, target(Self.photo, "?size=65"), headers: ["If-None-Match": tag])
             #expect(stale.status == 200)
         }
     }
@@ -86,8 +88,11 @@ struct ThumbnailRouteTests {
             let tag = try #require(first.headers["etag"])
             let options = PHFetchOptions()
             options.photoLibrary = files.library
-            let pair = try #require(PHAsset.fetchAssets(withLocalIdentifiers: [identifier], options: options).firstObject)
-            try files.library.performChangesAndWait { PHAssetChangeRequest(for: pair).revertAssetContent(to: .compressed) }
+            let pair = try #require(
+                PHAsset.fetchAssets(withLocalIdentifiers: [identifier], options: options).firstObject)
+            try files.library.performChangesAndWait {
+                PHAssetChangeRequest(for: pair).revertAssetContent(to: .compressed)
+            }
             let after = try await APIServerTests.get(socket, target, headers: ["If-None-Match": tag])
             #expect(after.status == 200 && after.headers["etag"] != tag)
             #expect(try renderer.header(of: after.body).size == PixelSize(width: 640, height: 480))

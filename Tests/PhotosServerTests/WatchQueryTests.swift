@@ -30,7 +30,8 @@ import Testing
         }
         let directory = try TemporaryDirectory(prefix: "photos-watch")
         let root = directory.path("Pictures")
-        try FileManager.default.createDirectory(at: root.appendingPathComponent("Trip"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: root.appendingPathComponent("Trip"), withIntermediateDirectories: true)
         let inn = root.appendingPathComponent("Trip/inn.jpg")
         try FileManager.default.copyItem(at: first, to: inn)
         let daemon = try await APIDaemon(directory: directory, root: root)
@@ -152,7 +153,8 @@ import Testing
         let socket = daemon.socket
         let created = try await offPool {
             try UnixHTTPClient.request(
-                socket, "POST", "/v1/changes", body: Array(#"{"changes": [{"op": "createFolder", "title": "Trips 2024"}]}"#.utf8))
+                socket, "POST", "/v1/changes",
+                body: Array(#"{"changes": [{"op": "createFolder", "title": "Trips 2024"}]}"#.utf8))
         }
         #expect(created.status == 200, "\(created.text)")
         let folder = try #require((try created.object()["created"] as? [String: String])?["0"])
@@ -167,14 +169,17 @@ import Testing
         // --albums without --type: the regular albums, then the smart ones, as GET /v1/albums lists them.
         let first = try await offPool {
             try UnixHTTPClient.request(
-                socket, "POST", "/v1/changes", body: Array(#"{"changes": [{"op": "createAlbum", "title": "Aa"}]}"#.utf8))
+                socket, "POST", "/v1/changes", body: Array(#"{"changes": [{"op": "createAlbum", "title": "Aa"}]}"#.utf8)
+            )
         }
         #expect(first.status == 200, "\(first.text)")
         let fresh = try await offPool { try UnixHTTPClient.request(socket, "GET", "/v1/albums?sort=title") }
         let listed = try #require(try fresh.object()["albums"] as? [[String: Any]])
         let regular = listed.filter { $0["type"] as? String == "album" }.count
         #expect(regular > 0 && listed.count > regular, "\(fresh.text)")
-        for (arguments, expected) in [([String](), listed), (["--type", "smartAlbum"], Array(listed.dropFirst(regular)))] {
+        for (arguments, expected) in [
+            ([String](), listed), (["--type", "smartAlbum"], Array(listed.dropFirst(regular))),
+        ] {
             let (albums, albumLines, _) = try photos(
                 ["watch-query", "--socket", daemon.socket, "--albums", "--sort", "title"] + arguments)
             defer { if albums.isRunning { kill(albums.processIdentifier, SIGKILL) } }
@@ -186,13 +191,17 @@ import Testing
                 // A new album: inserted among the regular ones, before every smart album.
                 let made = try await offPool {
                     try UnixHTTPClient.request(
-                        socket, "POST", "/v1/changes", body: Array(#"{"changes": [{"op": "createAlbum", "title": "Zz"}]}"#.utf8))
+                        socket, "POST", "/v1/changes",
+                        body: Array(#"{"changes": [{"op": "createAlbum", "title": "Zz"}]}"#.utf8))
                 }
                 #expect(made.status == 200, "\(made.text)")
                 let album = try #require((try made.object()["created"] as? [String: String])?["0"])
                 let change = try await offPool { try albumLines.lines(until: isCount) }
-                #expect(change.first?.split(separator: "\t").dropFirst().map(String.init) == ["inserted", "\(regular)", album, "Zz"],
-                        "\(change)")
+                #expect(
+                    change.first?.split(separator: "\t").dropFirst().map(String.init) == [
+                        "inserted", "\(regular)", album, "Zz",
+                    ],
+                    "\(change)")
                 #expect(change.last?.hasSuffix("\tcount\t\(listed.count + 1)") == true, "\(change)")
             }
             albums.terminate()

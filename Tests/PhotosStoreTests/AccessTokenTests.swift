@@ -38,7 +38,8 @@ import Testing
         #expect(token.id.hasPrefix("tok-") && token.name == "backup" && token.accessLevel == .readOnly)
         #expect(token.secretHash == AccessToken.hash(ofSecret: secret))
         // Nothing stored holds the secret itself.
-        let file = try Data(contentsOf: directory.path("library.sqlite"))
+        let file =
+            try Data(contentsOf: directory.path("library.sqlite"))
             + ((try? Data(contentsOf: directory.path("library.sqlite-wal"))) ?? Data())
         #expect(file.range(of: Data(secret.utf8)) == nil)
         #expect(try database.accessToken(secret: secret)?.id == token.id)

@@ -77,8 +77,9 @@ import Testing
     @Test func arrivalsNewerThanTheAlbumAreAppendedAndOthersAreRefused() throws {
         let ids = try (0..<3).map { try insert("/p/\($0).jpg", date: Double($0 * 10)) }
         let album = try album()
-        #expect(try database.write { try $0.appendArrivals(atPaths: ["/p/0.jpg"], toAlbum: album) }.value == false,
-                "an empty album")
+        #expect(
+            try database.write { try $0.appendArrivals(atPaths: ["/p/0.jpg"], toAlbum: album) }.value == false,
+            "an empty album")
         try database.write { try $0.setMembers(ofCollection: album, to: ids) }
         let newer = try insert("/p/new.jpg", date: 25)
         let newest = try insert("/p/newest.jpg", date: 40)
@@ -96,7 +97,9 @@ import Testing
 
         _ = try insert("/p/older.jpg", date: 5)
         _ = try insert("/p/clip.mov", date: 50, type: .pairedVideo)
-        for paths in [["/p/older.jpg"], ["/p/1.jpg"], ["/p/clip.mov"], ["/p/missing.jpg"], ["/p/older.jpg", "/p/late"]] {
+        for paths in [
+            ["/p/older.jpg"], ["/p/1.jpg"], ["/p/clip.mov"], ["/p/missing.jpg"], ["/p/older.jpg", "/p/late"],
+        ] {
             let refused = try database.write { try $0.appendArrivals(atPaths: paths, toAlbum: album) }.value
             #expect(!refused, "\(paths)")
         }

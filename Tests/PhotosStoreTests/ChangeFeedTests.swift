@@ -9,7 +9,8 @@ import Testing
 /// The change feed: the log after a token, then each new commit of any connection, in order.
 @Suite struct ChangeFeedTests {
     private func insert(_ database: LibraryDatabase, _ name: String) throws -> Int64 {
-        try database.write { try $0.insertAsset(AssetRecord(localIdentifier: name + "/L0/001", mediaType: .image)) }.token!
+        try database.write { try $0.insertAsset(AssetRecord(localIdentifier: name + "/L0/001", mediaType: .image)) }
+            .token!
     }
 
     @Test func itGivesTheLogAfterATokenThenEachNewCommitOfAnotherConnection() async throws {
@@ -25,7 +26,10 @@ import Testing
         let seen = Mutex<[LibraryChange]>([])
         let follower = Task {
             for try await entry in reader.changeFeed(after: first) {
-                let count = seen.withLock { $0.append(entry); return $0.count }
+                let count = seen.withLock {
+                    $0.append(entry)
+                    return $0.count
+                }
                 if count == 3 { return }
             }
         }
@@ -95,7 +99,12 @@ import Testing
         let seen = Mutex<[String]>([])
         let follower = Task {
             for try await entry in database.changeFeed(after: 0) {
-                if seen.withLock({ $0.append(contentsOf: entry.asset.inserted); return $0.count }) == 2 { return }
+                if seen.withLock({
+                    $0.append(contentsOf: entry.asset.inserted)
+                    return $0.count
+                }) == 2 {
+                    return
+                }
             }
         }
         try database.write { try $0.insertAsset(AssetRecord(localIdentifier: "a/L0/001", mediaType: .image)) }

@@ -33,7 +33,9 @@ import Testing
     @Test(arguments: [1, 2, 3, 4] as [UInt64])
     func keptFiguresAreTheMembersFigures(seed: UInt64) throws {
         var random = SplitMix64(seed: seed)
-        func date() -> Double? { Int.random(in: 0..<5, using: &random) == 0 ? nil : Double(Int.random(in: 0..<1000, using: &random)) }
+        func date() -> Double? {
+            Int.random(in: 0..<5, using: &random) == 0 ? nil : Double(Int.random(in: 0..<1000, using: &random))
+        }
 
         var assets: [Int64] = []
         var albums: [CollectionRecord] = []
@@ -97,7 +99,9 @@ import Testing
                 #expect(kept.startDate == expected.start && kept.endDate == expected.end, "seed \(seed) round \(round)")
             }
             // Every write leaves no album dirty: readers never fall back to the members.
-            let dirty = try database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM collection_stats WHERE dirty = 1") }
+            let dirty = try database.read { db in
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM collection_stats WHERE dirty = 1")
+            }
             #expect(dirty == 0)
         }
     }
@@ -124,7 +128,9 @@ import Testing
         // As a library of the previous schema: no figures kept.
         try before.writer.write { db in
             try db.execute(sql: "DROP TABLE collection_stats")
-            for trigger in ["collection_stats_member_added", "collection_stats_member_removed", "collection_stats_date_changed"] {
+            for trigger in [
+                "collection_stats_member_added", "collection_stats_member_removed", "collection_stats_date_changed",
+            ] {
                 try db.execute(sql: "DROP TRIGGER \(trigger)")
             }
             try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v15: album counts and dates kept'")

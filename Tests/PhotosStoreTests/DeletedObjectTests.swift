@@ -42,7 +42,10 @@ import Testing
         let object = try #require(gone[live.identifier])
         #expect(object.objectType == .asset && object.mediaType == "image")
         #expect(object.title == nil && object.path == nil)
-        #expect(object.resources == [.init(type: "photo", path: "/p/live.heic"), .init(type: "pairedVideo", path: "/p/live.mov")])
+        #expect(
+            object.resources == [
+                .init(type: "photo", path: "/p/live.heic"), .init(type: "pairedVideo", path: "/p/live.mov"),
+            ])
         #expect(object.token == token, "the entry that deleted it")
         #expect(try database.changes(after: token! - 1).first?.asset.deleted == [live.identifier])
     }
@@ -80,10 +83,16 @@ import Testing
         }.value
         let token = try database.write { try $0.deleteCollection(folder) }.token
         let gone = try database.deletedObjects(localIdentifiers: [folder.localIdentifier, album.localIdentifier])
-        #expect(gone[folder.localIdentifier] == DeletedObject(
-            localIdentifier: "F/L0/040", objectType: .collectionList, title: "2024", path: "/p/2024", token: token!))
-        #expect(gone[album.localIdentifier] == DeletedObject(
-            localIdentifier: "A/L0/010", objectType: .assetCollection, title: "Trip", path: "/p/2024/Trip", token: token!))
+        #expect(
+            gone[folder.localIdentifier]
+                == DeletedObject(
+                    localIdentifier: "F/L0/040", objectType: .collectionList, title: "2024", path: "/p/2024",
+                    token: token!))
+        #expect(
+            gone[album.localIdentifier]
+                == DeletedObject(
+                    localIdentifier: "A/L0/010", objectType: .assetCollection, title: "Trip", path: "/p/2024/Trip",
+                    token: token!))
     }
 
     @Test func tombstonesArePrunedWithTheHistory() throws {

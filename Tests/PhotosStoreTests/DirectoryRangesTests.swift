@@ -45,15 +45,17 @@ import Testing
             let paths = Self.paths(&random)
             let ids = try Self.store(paths, in: database)
             // Every directory of the tree, and for each a random half of its subdirectories named.
-            let directories = Set(["/r"] + paths.flatMap { path in
-                var parents: [String] = []
-                var directory = PathName.directory(of: path)
-                while directory.count >= 2 {
-                    parents.append(directory)
-                    directory = PathName.directory(of: directory)
-                }
-                return parents
-            })
+            let directories = Set(
+                ["/r"]
+                    + paths.flatMap { path in
+                        var parents: [String] = []
+                        var directory = PathName.directory(of: path)
+                        while directory.count >= 2 {
+                            parents.append(directory)
+                            directory = PathName.directory(of: directory)
+                        }
+                        return parents
+                    })
             for directory in directories.sorted() {
                 let subdirectories = directories.filter { PathName.directory(of: $0) == directory && $0 != directory }
                     .filter { _ in random.next() % 2 == 0 }
@@ -65,7 +67,8 @@ import Testing
                 }
                 let rows = try database.scanReader { try $0.rows(in: ranges) }
                 #expect(
-                    Set(rows.stored.map(\.path)) == Set(expected), "round \(round): \(directory) naming \(subdirectories)")
+                    Set(rows.stored.map(\.path)) == Set(expected),
+                    "round \(round): \(directory) naming \(subdirectories)")
                 #expect(rows.stored.count == expected.count, "no row twice")
                 #expect(paths.allSatisfy { ranges.contains($0) == expected.contains($0) })
 

@@ -55,10 +55,11 @@ struct FileDirectoryTests {
                     arguments: [index + 1, file.path, file.original, PairingName.of(file.original)])
             }
             // The first asset is a Live Photo: its movie's size was never kept.
-            try db.execute(sql: """
-                INSERT INTO resource (assetId, type, path, originalFilename, pairingName, fileSize)
-                VALUES (1, 9, '/p/2024/a.mov', 'a.mov', 'a', 10)
-                """)
+            try db.execute(
+                sql: """
+                    INSERT INTO resource (assetId, type, path, originalFilename, pairingName, fileSize)
+                    VALUES (1, 9, '/p/2024/a.mov', 'a.mov', 'a', 10)
+                    """)
         }
         try queue.close()
 
@@ -66,10 +67,12 @@ struct FileDirectoryTests {
         let stored = try Self.storedPaths(database)
         #expect(
             stored
-                == Dictionary(uniqueKeysWithValues: (Self.files + [("/p/2024/a.mov", "a.mov")]).map { ($0.path, $0.original) }))
+                == Dictionary(
+                    uniqueKeysWithValues: (Self.files + [("/p/2024/a.mov", "a.mov")]).map { ($0.path, $0.original) }))
         // An unedited asset's photo has the asset's size; its movie's is not known.
         let sizes = try database.read { db in
-            try Row.fetchAll(db, sql: "SELECT assetId, type, pixelWidth, pixelHeight FROM resource ORDER BY assetId, type")
+            try Row.fetchAll(
+                db, sql: "SELECT assetId, type, pixelWidth, pixelHeight FROM resource ORDER BY assetId, type")
         }
         #expect(sizes.count == Self.files.count + 1)
         for row in sizes {

@@ -44,7 +44,9 @@ import Testing
 
     @Test func everyCommittedWriteAppendsOneEntryWithGrowingTokens() throws {
         let database = try LibraryDatabase()
-        let first = try database.write { try $0.insertAsset(AssetRecord(localIdentifier: "A/L0/001", mediaType: .image)) }
+        let first = try database.write {
+            try $0.insertAsset(AssetRecord(localIdentifier: "A/L0/001", mediaType: .image))
+        }
         let second = try database.write { transaction in
             var record = try transaction.asset(withLocalIdentifier: "A/L0/001")!
             record.isFavorite = true

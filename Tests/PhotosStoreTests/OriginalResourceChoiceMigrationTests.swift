@@ -43,8 +43,10 @@ struct OriginalResourceChoiceMigrationTests {
 
     /// A tombstone kept before the column existed reads as compressed.
     @Test func aRecordFromBeforeTheChoiceDecodesAsCompressed() throws {
-        var json = try JSONSerialization.jsonObject(
-            with: JSONEncoder().encode(AssetRecord(localIdentifier: "C/L0/001", mediaType: .image))) as! [String: Any]
+        var json =
+            try JSONSerialization.jsonObject(
+                with: JSONEncoder().encode(AssetRecord(localIdentifier: "C/L0/001", mediaType: .image)))
+            as! [String: Any]
         json["originalResourceChoice"] = nil
         let record = try JSONDecoder().decode(AssetRecord.self, from: JSONSerialization.data(withJSONObject: json))
         #expect(record.originalResourceChoice == 0)

@@ -80,24 +80,27 @@ import Testing
         try LibraryDatabase.migrator.migrate(queue, upTo: "v21: original resource choice")
         func indexes() throws -> [String] {
             try queue.read { db in
-                try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'resource'")
+                try String.fetchAll(
+                    db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'resource'")
             }
         }
         #expect(try indexes().contains("resource_by_pairing_name"))
         try queue.write { db in
-            try db.execute(sql: """
-                INSERT INTO directory (id, path) VALUES (1, '/p/'), (2, '/q/');
-                INSERT INTO asset (id, localIdentifier, mediaType, addedDate, pixelWidth, pixelHeight)
-                    VALUES (1, 'A/L0/001', 1, 0, 4, 3), (2, 'B/L0/001', 2, 0, 4, 3), (3, 'C/L0/001', 1, 0, 4, 3);
-                INSERT INTO resource (assetId, type, directoryId, name, pairingName, fileSize)
-                    VALUES (1, 1, 1, 'IMG_1.HEIC', 'img_1', 10), (2, 2, 1, 'IMG_1.MOV', 'img_1', 10),
-                        (3, 1, 2, 'IMG_1.HEIC', 'img_1', 10);
-                """)
+            try db.execute(
+                sql: """
+                    INSERT INTO directory (id, path) VALUES (1, '/p/'), (2, '/q/');
+                    INSERT INTO asset (id, localIdentifier, mediaType, addedDate, pixelWidth, pixelHeight)
+                        VALUES (1, 'A/L0/001', 1, 0, 4, 3), (2, 'B/L0/001', 2, 0, 4, 3), (3, 'C/L0/001', 1, 0, 4, 3);
+                    INSERT INTO resource (assetId, type, directoryId, name, pairingName, fileSize)
+                        VALUES (1, 1, 1, 'IMG_1.HEIC', 'img_1', 10), (2, 2, 1, 'IMG_1.MOV', 'img_1', 10),
+                            (3, 1, 2, 'IMG_1.HEIC', 'img_1', 10);
+                    """)
         }
         try queue.close()
         let migrated = try LibraryDatabase(path: path)
         let names = try migrated.read { db in
-            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'resource'")
+            try String.fetchAll(
+                db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'resource'")
         }
         #expect(!names.contains("resource_by_pairing_name"))
         #expect(names.contains("resource_by_directory_pairing_name"))

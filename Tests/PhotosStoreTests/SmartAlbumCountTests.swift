@@ -49,9 +49,13 @@ struct SmartAlbumCountTests {
                     var record = try #require(try transaction.asset(id: id))
                     record.isFavorite.toggle()
                     if random.next() % 2 == 0 { record.isHidden.toggle() }
-                    if random.next() % 3 == 0 { record.mediaSubtypes ^= Int64(subtypes.randomElement(using: &random)!.rawValue) }
+                    if random.next() % 3 == 0 {
+                        record.mediaSubtypes ^= Int64(subtypes.randomElement(using: &random)!.rawValue)
+                    }
                     if random.next() % 4 == 0 { record.representsBurst.toggle() }
-                    if random.next() % 6 == 0 { record.burstIdentifier = record.burstIdentifier == nil ? "burst-9" : nil }
+                    if random.next() % 6 == 0 {
+                        record.burstIdentifier = record.burstIdentifier == nil ? "burst-9" : nil
+                    }
                     if random.next() % 4 == 0 { record.mediaType = record.mediaType == 2 ? 1 : 2 }
                     if random.next() % 5 == 0 { record.isSelfie.toggle() }
                     if random.next() % 5 == 0 { record.isRAW.toggle() }
@@ -71,7 +75,9 @@ struct SmartAlbumCountTests {
             #expect(kept != nil, "the triggers are this build's")
             let together = try LibraryDatabase.smartAlbumCounts(subtypes: all, db)
             for subtype in all {
-                #expect(together[subtype] == (try LibraryDatabase.smartAlbumCount(subtype: subtype, db)), "subtype \(subtype)")
+                #expect(
+                    together[subtype] == (try LibraryDatabase.smartAlbumCount(subtype: subtype, db)),
+                    "subtype \(subtype)")
             }
             #expect(together[PHAssetCollectionSubtype.smartAlbumUserLibrary.rawValue]! > 0)
         }

@@ -20,16 +20,21 @@ struct SmartAlbumMigrationTests {
             try db.execute(sql: "DROP TABLE smart_album_count")
             try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v18: smart album counts kept'")
             for subtype in added {
-                try db.execute(sql: "DELETE FROM collection WHERE subtype = ? AND type = 2 AND isList = 0", arguments: [subtype.rawValue])
+                try db.execute(
+                    sql: "DELETE FROM collection WHERE subtype = ? AND type = 2 AND isList = 0",
+                    arguments: [subtype.rawValue])
             }
-            try db.execute(sql: "UPDATE collection SET position = position - 1 WHERE type = 2 AND isList = 0 AND position > 3")
+            try db.execute(
+                sql: "UPDATE collection SET position = position - 1 WHERE type = 2 AND isList = 0 AND position > 3")
             try db.execute(sql: "ALTER TABLE asset DROP COLUMN isSelfie")
             try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v17: selfies and screen recordings'")
             try db.execute(sql: "PRAGMA user_version = 16")
         }
         let after = try LibraryDatabase(path: path)
         let smart = try after.read { db in
-            try Row.fetchAll(db, sql: "SELECT subtype, title, position FROM collection WHERE type = 2 AND isList = 0 ORDER BY position")
+            try Row.fetchAll(
+                db,
+                sql: "SELECT subtype, title, position FROM collection WHERE type = 2 AND isList = 0 ORDER BY position")
         }
         #expect(smart.map { $0["subtype"] as Int } == SmartAlbum.all.map(\.subtype.rawValue))
         #expect(smart.map { $0["position"] as Int } == Array(0..<SmartAlbum.all.count))
@@ -68,7 +73,8 @@ struct SmartAlbumMigrationTests {
         let after = try LibraryDatabase(path: path)
         let smart = try after.read { db in
             try Row.fetchAll(
-                db, sql: "SELECT subtype, title, position FROM collection WHERE type = 2 AND isList = 0 ORDER BY position")
+                db,
+                sql: "SELECT subtype, title, position FROM collection WHERE type = 2 AND isList = 0 ORDER BY position")
         }
         #expect(smart.map { $0["subtype"] as Int } == SmartAlbum.all.map(\.subtype.rawValue))
         #expect(smart.map { $0["position"] as Int } == Array(0..<SmartAlbum.all.count))

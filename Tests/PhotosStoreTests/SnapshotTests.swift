@@ -32,13 +32,17 @@ import Testing
         try queue.write { db in
             for id in [1, 2, 3] {
                 try db.execute(
-                    sql: "INSERT INTO asset (id, localIdentifier, mediaType, addedDate, burstIdentifier, representsBurst) VALUES (?, ?, 1, 0, ?, ?)",
+                    sql:
+                        "INSERT INTO asset (id, localIdentifier, mediaType, addedDate, burstIdentifier, representsBurst) VALUES (?, ?, 1, 0, ?, ?)",
                     arguments: [id, "A\(id)/L0/001", id == 2 ? "B" : nil, id == 2])
             }
             // Asset 4 was deleted: only its tombstone remains.
             try db.execute(
-                sql: "INSERT INTO tombstone (rowId, isAsset, localIdentifier, record, token) VALUES (4, 1, 'A4/L0/001', '{}', 1)")
-            try db.execute(sql: "INSERT INTO resource (assetId, type, path, originalFilename) VALUES (3, 1, '/p/3.jpg', '3.jpg')")
+                sql:
+                    "INSERT INTO tombstone (rowId, isAsset, localIdentifier, record, token) VALUES (4, 1, 'A4/L0/001', '{}', 1)"
+            )
+            try db.execute(
+                sql: "INSERT INTO resource (assetId, type, path, originalFilename) VALUES (3, 1, '/p/3.jpg', '3.jpg')")
         }
         try LibraryDatabase.migrator.migrate(queue)
         try queue.write { db in
@@ -117,7 +121,8 @@ import Testing
         let sqliteOrder = try database.read { db in
             try DatabaseValue.fetchAll(
                 db,
-                sql: "SELECT v FROM (" + values.map { _ in "SELECT ? AS v" }.joined(separator: " UNION ALL ") + ") ORDER BY v",
+                sql: "SELECT v FROM (" + values.map { _ in "SELECT ? AS v" }.joined(separator: " UNION ALL ")
+                    + ") ORDER BY v",
                 arguments: StatementArguments(values))
         }
         let ours = values.shuffled().sorted { SortKeyReader.compare($0, $1) < 0 }

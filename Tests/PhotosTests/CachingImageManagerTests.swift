@@ -76,8 +76,13 @@ struct CachingImageManagerTests {
         let probe = PHCachingImageManager()
         probe.startCachingImages(for: [assets[0]], targetSize: small, contentMode: .aspectFit, options: nil)
         try until(probe, holds: 1)
-        let bytes = try #require(probe.cachedImage(of: assets[0], ImagePlan(
-            targetSize: small, contentMode: .aspectFit, options: PHImageRequestOptions()).request)).data.count
+        let bytes = try #require(
+            probe.cachedImage(
+                of: assets[0],
+                ImagePlan(
+                    targetSize: small, contentMode: .aspectFit, options: PHImageRequestOptions()
+                ).request)
+        ).data.count
         let manager = PHCachingImageManager(maximumBytes: bytes + bytes / 2)
         let request = ImagePlan(targetSize: small, contentMode: .aspectFit, options: PHImageRequestOptions()).request
         for asset in assets {

@@ -11,38 +11,63 @@ import Testing
 /// indexes point at the changed objects.
 @Suite struct ChangeDetailsPropertyTests {
     /// The fetches observed, each made anew for comparison.
-    static let fetches: [(name: String, fetch: @Sendable (PHPhotoLibrary, PHAssetCollection) -> PHFetchResult<PHAsset>)] = [
-        ("natural order", { library, _ in PHAsset.fetchAssets(with: options(library)) }),
-        ("newest first", { library, _ in
-            PHAsset.fetchAssets(with: options(library) { $0.sortDescriptors = [NSSortDescriptor(key: "creationDate", ascending: false)] })
-        }),
-        ("favorites by date", { library, _ in
-            PHAsset.fetchAssets(with: options(library) {
-                $0.predicate = NSPredicate(format: "favorite == YES")
-                $0.sortDescriptors = [NSSortDescriptor(key: "creationDate", ascending: true)]
-            })
-        }),
-        ("favorites first, hidden too", { library, _ in
-            PHAsset.fetchAssets(with: options(library) {
-                $0.includeHiddenAssets = true
-                $0.sortDescriptors = [
-                    NSSortDescriptor(key: "isFavorite", ascending: false), NSSortDescriptor(key: "creationDate", ascending: true),
-                ]
-            })
-        }),
-        ("wide images by width", { library, _ in
-            PHAsset.fetchAssets(with: .image, options: options(library) {
-                $0.predicate = NSPredicate(format: "pixelWidth > %d", 2000)
-                $0.sortDescriptors = [NSSortDescriptor(key: "pixelWidth", ascending: true)]
-            })
-        }),
-        ("album", { library, album in PHAsset.fetchAssets(in: album, options: options(library)) }),
-        ("favorites smart album", { library, _ in
-            let favorites = PHAssetCollection.fetchAssetCollections(
-                with: .smartAlbum, subtype: .smartAlbumFavorites, options: options(library)).firstObject!
-            return PHAsset.fetchAssets(in: favorites, options: options(library))
-        }),
-    ]
+    static let fetches:
+        [(name: String, fetch: @Sendable (PHPhotoLibrary, PHAssetCollection) -> PHFetchResult<PHAsset>)] = [
+            ("natural order", { library, _ in PHAsset.fetchAssets(with: options(library)) }),
+            (
+                "newest first",
+                { library, _ in
+                    PHAsset.fetchAssets(
+                        with: options(library) {
+                            $0.sortDescriptors = [NSSortDescriptor(key: "creationDate", ascending: false)]
+                        })
+                }
+            ),
+            (
+                "favorites by date",
+                { library, _ in
+                    PHAsset.fetchAssets(
+                        with: options(library) {
+                            $0.predicate = NSPredicate(format: "favorite == YES")
+                            $0.sortDescriptors = [NSSortDescriptor(key: "creationDate", ascending: true)]
+                        })
+                }
+            ),
+            (
+                "favorites first, hidden too",
+                { library, _ in
+                    PHAsset.fetchAssets(
+                        with: options(library) {
+                            $0.includeHiddenAssets = true
+                            $0.sortDescriptors = [
+                                NSSortDescriptor(key: "isFavorite", ascending: false),
+                                NSSortDescriptor(key: "creationDate", ascending: true),
+                            ]
+                        })
+                }
+            ),
+            (
+                "wide images by width",
+                { library, _ in
+                    PHAsset.fetchAssets(
+                        with: .image,
+                        options: options(library) {
+                            $0.predicate = NSPredicate(format: "pixelWidth > %d", 2000)
+                            $0.sortDescriptors = [NSSortDescriptor(key: "pixelWidth", ascending: true)]
+                        })
+                }
+            ),
+            ("album", { library, album in PHAsset.fetchAssets(in: album, options: options(library)) }),
+            (
+                "favorites smart album",
+                { library, _ in
+                    let favorites = PHAssetCollection.fetchAssetCollections(
+                        with: .smartAlbum, subtype: .smartAlbumFavorites, options: options(library)
+                    ).firstObject!
+                    return PHAsset.fetchAssets(in: favorites, options: options(library))
+                }
+            ),
+        ]
 
     static func options(_ library: PHPhotoLibrary, _ configure: (PHFetchOptions) -> Void = { _ in }) -> PHFetchOptions {
         let options = PHFetchOptions()
@@ -59,10 +84,13 @@ import Testing
         try insert(count: 40, into: library, dates: &dates, random: &random)
         var albumIdentifier = ""
         try library.performChangesAndWait {
-            albumIdentifier = PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "Trip")
+            albumIdentifier =
+                PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "Trip")
                 .placeholderForCreatedAssetCollection.localIdentifier
         }
-        let album = PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: [albumIdentifier], options: Self.options(library)).firstObject!
+        let album = PHAssetCollection.fetchAssetCollections(
+            withLocalIdentifiers: [albumIdentifier], options: Self.options(library)
+        ).firstObject!
         var results = Self.fetches.map { $0.fetch(library, album) }
 
         var seen = try library.database.currentToken()
@@ -77,12 +105,15 @@ import Testing
                 var kinds: [Int] = []
                 for _ in 0..<operations { kinds.append(Int.random(in: 0..<7, using: &random)) }
                 if kinds.contains(0) {
-                    try insert(count: Int.random(in: 1...3, using: &random), into: library, dates: &dates, random: &random)
+                    try insert(
+                        count: Int.random(in: 1...3, using: &random), into: library, dates: &dates, random: &random)
                     kinds.removeAll { $0 == 0 }
                 }
                 guard !kinds.isEmpty, !assets.isEmpty else { continue }
                 let picks = kinds.map { ($0, assets[Int.random(in: 0..<assets.count, using: &random)]) }
-                let newDates = picks.map { _ in Date(timeIntervalSince1970: Double(Int.random(in: 0..<20, using: &random)) * 86_400) }
+                let newDates = picks.map { _ in
+                    Date(timeIntervalSince1970: Double(Int.random(in: 0..<20, using: &random)) * 86_400)
+                }
                 var deleted = Set<String>()
                 try library.performChangesAndWait {
                     for ((kind, asset), date) in zip(picks, newDates) where !deleted.contains(asset.localIdentifier) {
@@ -118,18 +149,23 @@ import Testing
                 let updated = Set(entries.flatMap(\.asset.updated))
                 let old = Set(identifiers(before))
                 let expectedChanged = IndexSet(
-                    identifiers(after).indices.filter { updated.contains(identifiers(after)[$0]) && old.contains(identifiers(after)[$0]) })
+                    identifiers(after).indices.filter {
+                        updated.contains(identifiers(after)[$0]) && old.contains(identifiers(after)[$0])
+                    })
                 #expect(details.changedIndexes == expectedChanged, "changed indexes: \(context)")
                 results[index] = after
             }
         }
     }
 
-    private func insert(count: Int, into library: PHPhotoLibrary, dates: inout [Double], random: inout SplitMix64) throws {
+    private func insert(count: Int, into library: PHPhotoLibrary, dates: inout [Double], random: inout SplitMix64)
+        throws
+    {
         var records: [AssetRecord] = []
         for _ in 0..<count {
             var record = AssetRecord(
-                localIdentifier: UUID().uuidString + "/L0/001", mediaType: Bool.random(using: &random) ? .image : .video,
+                localIdentifier: UUID().uuidString + "/L0/001",
+                mediaType: Bool.random(using: &random) ? .image : .video,
                 addedDate: Date(timeIntervalSince1970: 1_700_000_000))
             record.creationDate = Double(Int.random(in: 0..<20, using: &random)) * 86_400
             record.isFavorite = Bool.random(using: &random)
@@ -162,7 +198,11 @@ import Testing
         for (from, to) in moves { placed[to] = old[from] }
         var result: [String] = []
         for index in 0..<(old.count - removed.count + (details.insertedIndexes?.count ?? 0)) {
-            if let element = placed[index] { result.append(element) } else if let element = rest.popFirst() { result.append(element) }
+            if let element = placed[index] {
+                result.append(element)
+            } else if let element = rest.popFirst() {
+                result.append(element)
+            }
         }
         return result
     }

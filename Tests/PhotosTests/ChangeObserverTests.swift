@@ -18,7 +18,10 @@ final class Recorder: PHPhotoLibraryChangeObserver, @unchecked Sendable {
     func waitFor(_ count: Int, seconds: Double = 10) async throws {
         let deadline = Date().addingTimeInterval(seconds)
         while changes.withLock({ $0.count }) < count {
-            guard Date() < deadline else { Issue.record("only \(changes.withLock { $0.count }) of \(count) changes"); return }
+            guard Date() < deadline else {
+                Issue.record("only \(changes.withLock { $0.count }) of \(count) changes")
+                return
+            }
             try await Task.sleep(for: .milliseconds(10))
         }
     }
@@ -28,7 +31,8 @@ final class Recorder: PHPhotoLibraryChangeObserver, @unchecked Sendable {
     @Test func anObserverGetsObjectAndFetchResultDetails() async throws {
         let fixture = try LibraryFixture()
         let library = fixture.library
-        let favorites = PHAsset.fetchAssets(with: fixture.options { $0.predicate = NSPredicate(format: "favorite == YES") })
+        let favorites = PHAsset.fetchAssets(
+            with: fixture.options { $0.predicate = NSPredicate(format: "favorite == YES") })
         let videos = PHAsset.fetchAssets(with: .video, options: fixture.options())
         let trip: PHAssetCollection = fixture.collection("Trip")
         let live = fixture.asset("live.heic")
@@ -67,8 +71,11 @@ final class Recorder: PHPhotoLibraryChangeObserver, @unchecked Sendable {
 
         try fixture.library.performChangesAndWait { PHAssetChangeRequest(for: secret).isHidden = false }
         try await recorder.waitFor(2)
-        let unhidden = try #require(recorder.changes.withLock { $0[1] }.changeDetails(for: favorite.fetchResultAfterChanges))
-        #expect(unhidden.insertedObjects.map(\.localIdentifier) == [secret.localIdentifier], "hiding filters the default fetch")
+        let unhidden = try #require(
+            recorder.changes.withLock { $0[1] }.changeDetails(for: favorite.fetchResultAfterChanges))
+        #expect(
+            unhidden.insertedObjects.map(\.localIdentifier) == [secret.localIdentifier],
+            "hiding filters the default fetch")
         #expect(unhidden.changedIndexes!.isEmpty)
     }
 
@@ -111,7 +118,9 @@ final class Recorder: PHPhotoLibraryChangeObserver, @unchecked Sendable {
         let all = PHAsset.fetchAssets(with: fixture.options { $0.wantsIncrementalChangeDetails = false })
         let recorder = Recorder()
         fixture.library.register(recorder)
-        try fixture.library.performChangesAndWait { PHAssetChangeRequest.deleteAssets([fixture.asset("pano.jpg")] as NSArray) }
+        try fixture.library.performChangesAndWait {
+            PHAssetChangeRequest.deleteAssets([fixture.asset("pano.jpg")] as NSArray)
+        }
         try await recorder.waitFor(1)
         let details = try #require(recorder.changes.withLock { $0.first }?.changeDetails(for: all))
         #expect(!details.hasIncrementalChanges && details.removedIndexes == nil)
@@ -124,9 +133,10 @@ final class Recorder: PHPhotoLibraryChangeObserver, @unchecked Sendable {
         fixture.library.register(recorder)
         let before = try fixture.library.database.currentToken()
         for round in 0..<25 {
-            fixture.library.performChanges({
-                PHAssetChangeRequest(for: fixture.asset("beach.jpg")).isHidden = round % 2 == 0
-            }, completionHandler: nil)
+            fixture.library.performChanges(
+                {
+                    PHAssetChangeRequest(for: fixture.asset("beach.jpg")).isHidden = round % 2 == 0
+                }, completionHandler: nil)
         }
         try await recorder.waitFor(25)
         let tokens = recorder.changes.withLock { $0.map(\.entry.token) }
@@ -160,7 +170,9 @@ final class Recorder: PHPhotoLibraryChangeObserver, @unchecked Sendable {
         try await eventually { try InotifyWatches.count(on: directory) == before + 1 }
         #expect(try InotifyWatches.count(on: directory) == before + 1)
         fixture.library.unregisterChangeObserver(first)
-        try fixture.library.performChangesAndWait { PHAssetChangeRequest(for: fixture.asset("beach.jpg")).isFavorite = true }
+        try fixture.library.performChangesAndWait {
+            PHAssetChangeRequest(for: fixture.asset("beach.jpg")).isFavorite = true
+        }
         try await second.waitFor(1)
         #expect(try InotifyWatches.count(on: directory) == before + 1, "still followed for the other one")
         #expect(first.changes.withLock { $0.count } == 0, "an unregistered observer is told nothing")
@@ -178,7 +190,8 @@ final class Recorder: PHPhotoLibraryChangeObserver, @unchecked Sendable {
         defer { library.unregisterChangeObserver(recorder) }
         var album = ""
         try library.performChangesAndWait {
-            album = PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "Trip")
+            album =
+                PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "Trip")
                 .placeholderForCreatedAssetCollection.localIdentifier
         }
         try await recorder.waitFor(1)

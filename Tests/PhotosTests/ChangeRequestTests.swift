@@ -30,7 +30,10 @@ import Testing
         let entries = try library.database.changes(after: before)
         #expect(entries.count == 1)
         #expect(entries[0].asset.updated == [beach.localIdentifier])
-        #expect(entries[0].asset.changedProperties[beach.localIdentifier] == ["creationDate", "isFavorite", "isHidden", "location"])
+        #expect(
+            entries[0].asset.changedProperties[beach.localIdentifier] == [
+                "creationDate", "isFavorite", "isHidden", "location",
+            ])
     }
 
     @Test func creatingAnAlbumWithAPlaceholderAndFetchingItAfterwards() throws {
@@ -41,11 +44,16 @@ import Testing
             placeholder = request.placeholderForCreatedAssetCollection
         }
         let identifier = try #require(placeholder?.localIdentifier)
-        let album = try #require(PHAssetCollection.fetchAssetCollections(
-            withLocalIdentifiers: [identifier], options: fixture.options()).firstObject)
+        let album = try #require(
+            PHAssetCollection.fetchAssetCollections(
+                withLocalIdentifiers: [identifier], options: fixture.options()
+            ).firstObject)
         #expect(album.localizedTitle == "Trip", "titles may repeat")
-        #expect(fixture.names(PHAsset.fetchAssets(in: album, options: fixture.options())) == ["live.heic", "screen.png"])
-        #expect(PHAssetCollection.fetchAssetCollections(with: .album, subtype: .albumRegular, options: fixture.options()).count == 3)
+        #expect(
+            fixture.names(PHAsset.fetchAssets(in: album, options: fixture.options())) == ["live.heic", "screen.png"])
+        #expect(
+            PHAssetCollection.fetchAssetCollections(with: .album, subtype: .albumRegular, options: fixture.options())
+                .count == 3)
     }
 
     @Test func placeholdersOfNewAssetsWorkInsideTheBlock() throws {
@@ -61,7 +69,8 @@ import Testing
             assetID = creation.placeholderForCreatedAsset?.localIdentifier
             albumID = album.placeholderForCreatedAssetCollection.localIdentifier
         }
-        let asset = try #require(PHAsset.fetchAssets(withLocalIdentifiers: [assetID!], options: fixture.options()).firstObject)
+        let asset = try #require(
+            PHAsset.fetchAssets(withLocalIdentifiers: [assetID!], options: fixture.options()).firstObject)
         #expect(asset.mediaType == .image && asset.isFavorite)
         #expect(asset.pixelWidth == 400 && asset.pixelHeight == 300)
         let resource = try #require(PHAssetResource.assetResources(for: asset).first)
@@ -69,7 +78,9 @@ import Testing
         #expect(resource.uniformTypeIdentifier == "public.jpeg")
         #expect(resource.fileURL.path.hasPrefix(library.importDirectory.path), "the file is copied into the library")
         #expect(FileManager.default.contentsEqual(atPath: resource.fileURL.path, andPath: source.path))
-        let album = try #require(PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: [albumID!], options: fixture.options()).firstObject)
+        let album = try #require(
+            PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: [albumID!], options: fixture.options())
+                .firstObject)
         #expect(PHAsset.fetchAssets(in: album, options: fixture.options()).firstObject == asset)
         let entry = try #require(try library.database.changes(after: 0).last)
         #expect(entry.asset.inserted == [assetID!] && entry.asset.updated.isEmpty)
@@ -83,7 +94,8 @@ import Testing
         var videoID = ""
         var liveID = ""
         try library.performChangesAndWait {
-            videoID = PHAssetChangeRequest.creationRequestForAssetFromVideo(atFileURL: movie)!
+            videoID =
+                PHAssetChangeRequest.creationRequestForAssetFromVideo(atFileURL: movie)!
                 .placeholderForCreatedAsset!.localIdentifier
             let live = PHAssetCreationRequest.forAsset()
             let options = PHAssetResourceCreationOptions()
@@ -104,8 +116,10 @@ import Testing
         #expect(resources.map(\.originalFilename) == ["Live.HEIC", "IMG_0420.MOV"])
         #expect(resources.map(\.uniformTypeIdentifier) == ["public.heic", "com.apple.quicktime-movie"])
         #expect(FileManager.default.fileExists(atPath: movie.path), "copying leaves the caller's file alone")
-        let liveAlbum = try #require(PHAssetCollection.fetchAssetCollections(
-            with: .smartAlbum, subtype: .smartAlbumLivePhotos, options: fixture.options()).firstObject)
+        let liveAlbum = try #require(
+            PHAssetCollection.fetchAssetCollections(
+                with: .smartAlbum, subtype: .smartAlbumLivePhotos, options: fixture.options()
+            ).firstObject)
         #expect(PHAsset.fetchAssets(in: liveAlbum, options: fixture.options()).contains(live))
         #expect(throws: PHPhotosError.self) {
             try library.performChangesAndWait {
@@ -136,7 +150,9 @@ import Testing
     @Test func missingFilesAndWrongKindsAreInvalidResources() throws {
         let missing = URL(fileURLWithPath: "/nonexistent/photo.jpg")
         do {
-            try library.performChangesAndWait { _ = PHAssetChangeRequest.creationRequestForAssetFromImage(atFileURL: missing) }
+            try library.performChangesAndWait {
+                _ = PHAssetChangeRequest.creationRequestForAssetFromImage(atFileURL: missing)
+            }
             Issue.record("expected an error")
         } catch let error as PHPhotosError {
             #expect(error.code == .missingResource)
@@ -145,7 +161,9 @@ import Testing
         let text = try #require(Corpus.file("Bad/notes.txt"))
         try #require(FileManager.default.fileExists(atPath: text.path), "needs ../shared/corpus")
         #expect(throws: PHPhotosError.self) {
-            try library.performChangesAndWait { _ = PHAssetChangeRequest.creationRequestForAssetFromImage(atFileURL: text) }
+            try library.performChangesAndWait {
+                _ = PHAssetChangeRequest.creationRequestForAssetFromImage(atFileURL: text)
+            }
         }
         #expect(PHAssetCreationRequest.supportsAssetResourceTypes([1, 9]))
         #expect(!PHAssetCreationRequest.supportsAssetResourceTypes([9]))
@@ -154,7 +172,8 @@ import Testing
     @Test func deletingAssetsRemovesThemAndTheirAlbumMemberships() throws {
         let beach = fixture.asset("beach.jpg")
         try library.performChangesAndWait {
-            PHAssetChangeRequest.deleteAssets(PHAsset.fetchAssets(withLocalIdentifiers: [beach.localIdentifier], options: fixture.options()))
+            PHAssetChangeRequest.deleteAssets(
+                PHAsset.fetchAssets(withLocalIdentifiers: [beach.localIdentifier], options: fixture.options()))
         }
         #expect(PHAsset.fetchAssets(withLocalIdentifiers: [beach.localIdentifier], options: fixture.options()).isEmpty)
         let trip: PHAssetCollection = fixture.collection("Trip")
@@ -184,7 +203,8 @@ import Testing
         let screen = fixture.asset("screen.png")
         let pano = fixture.asset("pano.jpg")
         try library.performChangesAndWait {
-            let request = PHAssetCollectionChangeRequest(for: trip, assets: PHAsset.fetchAssets(in: trip, options: fixture.options()))!
+            let request = PHAssetCollectionChangeRequest(
+                for: trip, assets: PHAsset.fetchAssets(in: trip, options: fixture.options()))!
             switch edit {
             case "insert": request.insertAssets([live, screen] as NSArray, at: IndexSet([1, 3]))
             case "removeAt": request.removeAssets(at: IndexSet([0, 2]))
@@ -222,7 +242,10 @@ import Testing
         } catch let error as PHPhotosError {
             #expect([.changeNotSupported, .identifierNotFound].contains(error.code), "\(error)")
         }
-        #expect(fixture.names(PHAsset.fetchAssets(in: trip, options: fixture.options())) == ["beach.jpg", "pano.jpg", "movie.mov"])
+        #expect(
+            fixture.names(PHAsset.fetchAssets(in: trip, options: fixture.options())) == [
+                "beach.jpg", "pano.jpg", "movie.mov",
+            ])
         #expect(!fixture.asset("live.heic").isFavorite)
         #expect(try library.database.currentToken() == tokenBefore)
     }
@@ -232,7 +255,9 @@ import Testing
         let live = fixture.asset("live.heic")
         try library.performChangesAndWait { PHAssetChangeRequest.deleteAssets([live] as NSArray) }
         do {
-            try library.performChangesAndWait { PHAssetCollectionChangeRequest(for: trip)!.addAssets([live] as NSArray) }
+            try library.performChangesAndWait {
+                PHAssetCollectionChangeRequest(for: trip)!.addAssets([live] as NSArray)
+            }
             Issue.record("adding a deleted asset should fail")
         } catch let error as PHPhotosError {
             #expect(error.code == .identifierNotFound)
@@ -264,20 +289,30 @@ import Testing
         try library.performChangesAndWait { PHAssetCollectionChangeRequest(for: trip)!.title = "Holiday" }
         #expect((fixture.collection("Trip") as PHAssetCollection).localizedTitle == "Holiday")
         try library.performChangesAndWait { PHAssetCollectionChangeRequest.deleteAssetCollections([trip] as NSArray) }
-        #expect(PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: [trip.localIdentifier], options: fixture.options()).isEmpty)
+        #expect(
+            PHAssetCollection.fetchAssetCollections(
+                withLocalIdentifiers: [trip.localIdentifier], options: fixture.options()
+            ).isEmpty)
         #expect(PHAsset.fetchAssets(with: fixture.options()).count == 10, "deleting an album keeps its assets")
     }
 
     @Test func smartAlbumsAreNotEditable() throws {
-        let favorites = try #require(PHAssetCollection.fetchAssetCollections(
-            with: .smartAlbum, subtype: .smartAlbumFavorites, options: fixture.options()).firstObject)
+        let favorites = try #require(
+            PHAssetCollection.fetchAssetCollections(
+                with: .smartAlbum, subtype: .smartAlbumFavorites, options: fixture.options()
+            ).firstObject)
         try library.performChangesAndWait {
             #expect(PHAssetCollectionChangeRequest(for: favorites) == nil)
         }
         #expect(throws: PHPhotosError.self) {
-            try library.performChangesAndWait { PHAssetCollectionChangeRequest.deleteAssetCollections([favorites] as NSArray) }
+            try library.performChangesAndWait {
+                PHAssetCollectionChangeRequest.deleteAssetCollections([favorites] as NSArray)
+            }
         }
-        #expect(PHAssetCollection.fetchAssetCollections(with: .smartAlbum, subtype: .smartAlbumFavorites, options: fixture.options()).count == 1)
+        #expect(
+            PHAssetCollection.fetchAssetCollections(
+                with: .smartAlbum, subtype: .smartAlbumFavorites, options: fixture.options()
+            ).count == 1)
     }
 
     // MARK: Folders
@@ -292,14 +327,25 @@ import Testing
             folder.addChildCollections([trip, winter] as NSArray)
             newFolder = folder.placeholderForCreatedCollectionList.localIdentifier
         }
-        let travel = try #require(PHCollectionList.fetchCollectionLists(withLocalIdentifiers: [newFolder!], options: fixture.options()).firstObject)
-        #expect(PHCollection.fetchCollections(in: travel, options: fixture.options()).map(\.localizedTitle) == ["Trip", "Winter"])
+        let travel = try #require(
+            PHCollectionList.fetchCollectionLists(withLocalIdentifiers: [newFolder!], options: fixture.options())
+                .firstObject)
+        #expect(
+            PHCollection.fetchCollections(in: travel, options: fixture.options()).map(\.localizedTitle) == [
+                "Trip", "Winter",
+            ])
         #expect(PHCollection.fetchCollections(in: year, options: fixture.options()).isEmpty)
-        #expect(PHCollection.fetchTopLevelUserCollections(with: fixture.options()).map(\.localizedTitle) == ["2020", "Travel"])
+        #expect(
+            PHCollection.fetchTopLevelUserCollections(with: fixture.options()).map(\.localizedTitle) == [
+                "2020", "Travel",
+            ])
         try library.performChangesAndWait {
             PHCollectionListChangeRequest(for: travel)!.moveChildCollections(at: IndexSet([1]), to: 0)
         }
-        #expect(PHCollection.fetchCollections(in: travel, options: fixture.options()).map(\.localizedTitle) == ["Winter", "Trip"])
+        #expect(
+            PHCollection.fetchCollections(in: travel, options: fixture.options()).map(\.localizedTitle) == [
+                "Winter", "Trip",
+            ])
     }
 
     @Test func aFolderCannotGoInsideItself() throws {
@@ -308,10 +354,12 @@ import Testing
             try library.performChangesAndWait {
                 let inner = PHCollectionListChangeRequest.creationRequestForCollectionList(withTitle: "Inner")
                 inner.addChildCollections([year] as NSArray)
-                PHCollectionListChangeRequest(for: year)!.addChildCollections([inner.placeholderForCreatedCollectionList!] as NSArray)
+                PHCollectionListChangeRequest(for: year)!.addChildCollections(
+                    [inner.placeholderForCreatedCollectionList!] as NSArray)
             }
         }
-        #expect(PHCollectionList.fetchCollectionLists(with: .folder, subtype: .any, options: fixture.options()).count == 1)
+        #expect(
+            PHCollectionList.fetchCollectionLists(with: .folder, subtype: .any, options: fixture.options()).count == 1)
     }
 
     @Test func deletingAFolderDeletesWhatIsInIt() throws {
@@ -321,7 +369,10 @@ import Testing
             PHCollectionListChangeRequest.deleteCollectionLists([year] as NSArray)
             PHAssetCollectionChangeRequest.deleteAssetCollections([winter] as NSArray)
         }
-        #expect(PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: [winter.localIdentifier], options: fixture.options()).isEmpty)
+        #expect(
+            PHAssetCollection.fetchAssetCollections(
+                withLocalIdentifiers: [winter.localIdentifier], options: fixture.options()
+            ).isEmpty)
         let entry = try #require(try library.database.changes(after: 0).last)
         #expect(entry.collectionList.deleted == [year.localIdentifier])
         #expect(entry.assetCollection.deleted == [winter.localIdentifier])
@@ -332,17 +383,24 @@ import Testing
             PHCollectionListChangeRequest(forTopLevelCollectionListUserCollections: nil)!
                 .moveChildCollections(at: IndexSet([1]), to: 0)
         }
-        #expect(PHCollection.fetchTopLevelUserCollections(with: fixture.options()).map(\.localizedTitle) == ["2020", "Trip"])
+        #expect(
+            PHCollection.fetchTopLevelUserCollections(with: fixture.options()).map(\.localizedTitle) == [
+                "2020", "Trip",
+            ])
     }
 
     // MARK: Blocks
 
     @Test func performChangesCallsTheCompletionHandlerInOrder() async throws {
         let trip: PHAssetCollection = fixture.collection("Trip")
-        let outcomes = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<[Bool], any Error>) in
+        let outcomes = try await withCheckedThrowingContinuation {
+            (continuation: CheckedContinuation<[Bool], any Error>) in
             let collected = OutcomeLog()
-            library.performChanges({ PHAssetCollectionChangeRequest(for: trip)!.title = "One" }) { ok, _ in collected.append(ok) }
-            library.performChanges({ PHAssetCollectionChangeRequest(for: trip)!.removeAssets(at: IndexSet([9])) }) { ok, error in
+            library.performChanges({ PHAssetCollectionChangeRequest(for: trip)!.title = "One" }) { ok, _ in
+                collected.append(ok)
+            }
+            library.performChanges({ PHAssetCollectionChangeRequest(for: trip)!.removeAssets(at: IndexSet([9])) }) {
+                ok, error in
                 collected.append(ok && error == nil)
             }
             library.performChanges({ PHAssetCollectionChangeRequest(for: trip)!.title = "Three" }) { ok, _ in
@@ -378,4 +436,3 @@ final class OutcomeLog: @unchecked Sendable {
     func append(_ value: Bool) { lock.withLock { stored.append(value) } }
     var values: [Bool] { lock.withLock { stored } }
 }
-

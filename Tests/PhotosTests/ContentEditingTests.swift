@@ -70,11 +70,15 @@ struct ContentEditingTests {
 
     /// A JPEG of the picture at `url`, `edge` pixels on its long side: a stand-in for an app's render.
     static func render(_ url: URL, edge: Int) throws -> Data {
-        Data(try ImageRenderer().render(fileAt: url.path, ImageRequest(target: PixelSize(width: edge, height: edge))).data)
+        Data(
+            try ImageRenderer().render(fileAt: url.path, ImageRequest(target: PixelSize(width: edge, height: edge)))
+                .data)
     }
 
-    static let sepia = PHAdjustmentData(formatIdentifier: "org.example.sepia", formatVersion: "1.0", data: Data("amount=0.8".utf8))
-    static let crop = PHAdjustmentData(formatIdentifier: "org.example.crop", formatVersion: "2", data: Data("square".utf8))
+    static let sepia = PHAdjustmentData(
+        formatIdentifier: "org.example.sepia", formatVersion: "1.0", data: Data("amount=0.8".utf8))
+    static let crop = PHAdjustmentData(
+        formatIdentifier: "org.example.crop", formatVersion: "2", data: Data("square".utf8))
 
     /// Edits `asset` with a render `edge` pixels on its long side; returns the output.
     @discardableResult
@@ -102,8 +106,12 @@ struct ContentEditingTests {
     func editFiles(_ library: PHPhotoLibrary) -> [String] {
         let root = library.importDirectory.appendingPathComponent(".edits").path
         let files = FileManager.default.enumerator(atPath: root)?.compactMap { $0 as? String } ?? []
-        return files.filter { !$0.isEmpty && !((try? FileManager.default.attributesOfItem(atPath: root + "/" + $0)[.type] as? FileAttributeType) == .typeDirectory) }
-            .sorted()
+        return files.filter {
+            !$0.isEmpty
+                && !((try? FileManager.default.attributesOfItem(atPath: root + "/" + $0)[.type] as? FileAttributeType)
+                    == .typeDirectory)
+        }
+        .sorted()
     }
 
     @Test func anEditRoundTripsAndTheUsersFileIsNeverWritten() async throws {
@@ -173,7 +181,8 @@ struct ContentEditingTests {
         let library = try openLibrary()
         try scan(library)
         try edit(try onlyAsset(library), in: library, edge: 320)
-        let firstRender = try #require(PHAssetResource.assetResources(for: try onlyAsset(library)).first { $0.type == .fullSizePhoto })
+        let firstRender = try #require(
+            PHAssetResource.assetResources(for: try onlyAsset(library)).first { $0.type == .fullSizePhoto })
 
         // An app that cannot read the sepia edit crops the edited picture.
         try edit(try onlyAsset(library), in: library, edge: 200, adjustment: Self.crop)
@@ -194,7 +203,9 @@ struct ContentEditingTests {
         try Self.render(input.fullSizeImageURL!, edge: 100).write(to: output.renderedContentURL)
         try library.performChangesAndWait { PHAssetChangeRequest(for: asset).contentEditingOutput = output }
         let changed = try onlyAsset(library)
-        #expect(PHAssetResource.assetResources(for: changed).first { $0.type == .adjustmentBasePhoto }?.fileURL == firstRender.fileURL)
+        #expect(
+            PHAssetResource.assetResources(for: changed).first { $0.type == .adjustmentBasePhoto }?.fileURL
+                == firstRender.fileURL)
         #expect(editFiles(library).count == 3)
         #expect(imageSize(changed, .current) == CGSize(width: 100, height: 75))
         #expect(try Data(contentsOf: userPhoto) == original)
@@ -329,7 +340,8 @@ struct ContentEditingTests {
 
         // Rescanned, and with its file's time changed (read again), the photo keeps its edit.
         try scan(library)
-        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -60)], ofItemAtPath: userPhoto.path)
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSinceNow: -60)], ofItemAtPath: userPhoto.path)
         try scan(library)
         let rescanned = try onlyAsset(library)
         #expect(rescanned.localIdentifier == identifier && rescanned.hasAdjustments)

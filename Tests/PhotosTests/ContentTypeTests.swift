@@ -22,39 +22,56 @@ import Testing
     }
 
     static let rows: [Row] = [
-        Row(identifier: "public.jpeg", filenameExtension: "jpeg", mimeType: "image/jpeg",
+        Row(
+            identifier: "public.jpeg", filenameExtension: "jpeg", mimeType: "image/jpeg",
             conforms: [.image, .data, .content, .item], conformsNot: [.movie, .rawImage, .png]),
-        Row(identifier: "public.heic", filenameExtension: "heic", mimeType: "image/heic",
+        Row(
+            identifier: "public.heic", filenameExtension: "heic", mimeType: "image/heic",
             conforms: [UTType("public.heif-standard")!, .image, .data], conformsNot: [.heif, .movie]),
-        Row(identifier: "public.png", filenameExtension: "png", mimeType: "image/png",
+        Row(
+            identifier: "public.png", filenameExtension: "png", mimeType: "image/png",
             conforms: [.image], conformsNot: [.rawImage, .text]),
-        Row(identifier: "public.tiff", filenameExtension: "tiff", mimeType: "image/tiff",
+        Row(
+            identifier: "public.tiff", filenameExtension: "tiff", mimeType: "image/tiff",
             conforms: [.image], conformsNot: [.rawImage]),
-        Row(identifier: "com.compuserve.gif", filenameExtension: "gif", mimeType: "image/gif",
+        Row(
+            identifier: "com.compuserve.gif", filenameExtension: "gif", mimeType: "image/gif",
             conforms: [.image], conformsNot: [.movie]),
-        Row(identifier: "org.webmproject.webp", filenameExtension: "webp", mimeType: "image/webp",
+        Row(
+            identifier: "org.webmproject.webp", filenameExtension: "webp", mimeType: "image/webp",
             conforms: [.image], conformsNot: [.movie]),
-        Row(identifier: "com.adobe.raw-image", filenameExtension: "dng", mimeType: "image/x-adobe-dng",
+        Row(
+            identifier: "com.adobe.raw-image", filenameExtension: "dng", mimeType: "image/x-adobe-dng",
             conforms: [.rawImage, .image, .data], conformsNot: [.tiff, .movie]),
-        Row(identifier: "com.nikon.raw-image", filenameExtension: "nef", mimeType: "image/x-nikon-nef",
+        Row(
+            identifier: "com.nikon.raw-image", filenameExtension: "nef", mimeType: "image/x-nikon-nef",
             conforms: [.rawImage, .image], conformsNot: [.tiff]),
-        Row(identifier: "com.canon.cr3-raw-image", filenameExtension: "cr3", mimeType: "image/x-canon-cr3",
+        Row(
+            identifier: "com.canon.cr3-raw-image", filenameExtension: "cr3", mimeType: "image/x-canon-cr3",
             conforms: [.rawImage], conformsNot: [.movie]),
-        Row(identifier: "com.fuji.raw-image", filenameExtension: "raf", mimeType: "image/x-fujifilm-raf",
+        Row(
+            identifier: "com.fuji.raw-image", filenameExtension: "raf", mimeType: "image/x-fujifilm-raf",
             conforms: [.rawImage], conformsNot: []),
-        Row(identifier: "com.apple.quicktime-movie", filenameExtension: "mov", mimeType: "video/quicktime",
+        Row(
+            identifier: "com.apple.quicktime-movie", filenameExtension: "mov", mimeType: "video/quicktime",
             conforms: [.movie, .audiovisualContent, .data, .content], conformsNot: [.image, .video, .audio]),
-        Row(identifier: "public.mpeg-4", filenameExtension: "mp4", mimeType: "video/mp4",
+        Row(
+            identifier: "public.mpeg-4", filenameExtension: "mp4", mimeType: "video/mp4",
             conforms: [.movie, .audiovisualContent], conformsNot: [.image]),
-        Row(identifier: "com.apple.m4v-video", filenameExtension: "m4v", mimeType: "video/x-m4v",
+        Row(
+            identifier: "com.apple.m4v-video", filenameExtension: "m4v", mimeType: "video/x-m4v",
             conforms: [.mpeg4Movie, .movie], conformsNot: [.quickTimeMovie]),
-        Row(identifier: "com.apple.m4a-audio", filenameExtension: "m4a", mimeType: "audio/mp4",
+        Row(
+            identifier: "com.apple.m4a-audio", filenameExtension: "m4a", mimeType: "audio/mp4",
             conforms: [.audio, .audiovisualContent], conformsNot: [.movie]),
-        Row(identifier: "public.camera-raw-image", filenameExtension: nil, mimeType: nil,
+        Row(
+            identifier: "public.camera-raw-image", filenameExtension: nil, mimeType: nil,
             conforms: [.image, .data, .content, .item], conformsNot: [.movie]),
-        Row(identifier: "public.movie", filenameExtension: nil, mimeType: nil,
+        Row(
+            identifier: "public.movie", filenameExtension: nil, mimeType: nil,
             conforms: [.audiovisualContent, .data], conformsNot: [.image, .audio, .video]),
-        Row(identifier: "public.image", filenameExtension: nil, mimeType: nil,
+        Row(
+            identifier: "public.image", filenameExtension: nil, mimeType: nil,
             conforms: [.data, .content, .item], conformsNot: [.movie, .rawImage]),
     ]
 

@@ -14,7 +14,8 @@ import Testing
         try fixture.library.performChangesAndWait {
             PHAssetChangeRequest.deleteAssets([movie] as NSArray)
             PHAssetChangeRequest(for: beach).isFavorite = false
-            PHAssetChangeRequest(for: pano).creationDate = Date(timeIntervalSince1970: 2_000_000_000)  // Now the newest.
+            // Now the newest.
+            PHAssetChangeRequest(for: pano).creationDate = Date(timeIntervalSince1970: 2_000_000_000)
             PHAssetChangeRequest(for: fixture.asset("secret.jpg")).isHidden = false  // Now visible.
         }
         let after = PHAsset.fetchAssets(with: options)

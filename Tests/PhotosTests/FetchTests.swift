@@ -21,10 +21,11 @@ import Testing
 
     @Test func defaultOrderIsDateTakenWithUndatedFirst() {
         let names = fixture.names(PHAsset.fetchAssets(with: fixture.options()))
-        #expect(names == [
-            "anim.gif", "pano.jpg", "beach.jpg", "sunset.heic", "screen.png", "burst1.jpg", "burst3.jpg",
-            "live.heic", "movie.mov", "slomo.mov",
-        ])
+        #expect(
+            names == [
+                "anim.gif", "pano.jpg", "beach.jpg", "sunset.heic", "screen.png", "burst1.jpg", "burst3.jpg",
+                "live.heic", "movie.mov", "slomo.mov",
+            ])
     }
 
     @Test func fetchOptionsHavePhotoKitDefaults() {
@@ -60,31 +61,35 @@ import Testing
     }
 
     @Test func includeOptionsBringBackHiddenAndBurstMembers() {
-        let all = PHAsset.fetchAssets(with: fixture.options {
-            $0.includeHiddenAssets = true
-            $0.includeAllBurstAssets = true
-        })
+        let all = PHAsset.fetchAssets(
+            with: fixture.options {
+                $0.includeHiddenAssets = true
+                $0.includeAllBurstAssets = true
+            })
         #expect(all.count == 12)
     }
 
     @Test func fetchByMediaType() {
-        #expect(fixture.names(PHAsset.fetchAssets(with: .video, options: fixture.options())) == ["movie.mov", "slomo.mov"])
+        #expect(
+            fixture.names(PHAsset.fetchAssets(with: .video, options: fixture.options())) == ["movie.mov", "slomo.mov"])
         #expect(PHAsset.fetchAssets(with: .image, options: fixture.options()).count == 8)
         #expect(PHAsset.fetchAssets(with: .audio, options: fixture.options()).isEmpty)
     }
 
     @Test func sortAndLimit() {
-        let result = PHAsset.fetchAssets(with: fixture.options {
-            $0.sortDescriptors = [NSSortDescriptor(key: "creationDate", ascending: false)]
-            $0.fetchLimit = 3
-        })
+        let result = PHAsset.fetchAssets(
+            with: fixture.options {
+                $0.sortDescriptors = [NSSortDescriptor(key: "creationDate", ascending: false)]
+                $0.fetchLimit = 3
+            })
         #expect(fixture.names(result) == ["slomo.mov", "movie.mov", "live.heic"])
-        let bySize = PHAsset.fetchAssets(with: fixture.options {
-            $0.sortDescriptors = [
-                NSSortDescriptor(key: "mediaType", ascending: false),
-                NSSortDescriptor(key: "pixelWidth", ascending: true),
-            ]
-        })
+        let bySize = PHAsset.fetchAssets(
+            with: fixture.options {
+                $0.sortDescriptors = [
+                    NSSortDescriptor(key: "mediaType", ascending: false),
+                    NSSortDescriptor(key: "pixelWidth", ascending: true),
+                ]
+            })
         #expect(fixture.names(bySize).prefix(3) == ["slomo.mov", "movie.mov", "anim.gif"])
     }
 
@@ -127,7 +132,9 @@ import Testing
         #expect(result.contains(pano))
         #expect(result.index(of: pano) == 1)
         #expect(result.index(of: fixture.asset("secret.jpg")) == NSNotFound)
-        #expect(result.objects(at: IndexSet([0, 2])).map(\.localIdentifier) == [result[0], result[2]].map(\.localIdentifier))
+        #expect(
+            result.objects(at: IndexSet([0, 2])).map(\.localIdentifier)
+                == [result[0], result[2]].map(\.localIdentifier))
         var seen: [Int] = []
         result.enumerateObjects { _, index, stop in
             seen.append(index)
@@ -161,10 +168,15 @@ import Testing
         #expect(trip.startDate == fixture.asset("pano.jpg").creationDate)
         #expect(trip.endDate == fixture.asset("movie.mov").creationDate)
         #expect(trip.canContainAssets && !trip.canContainCollections)
-        #expect(fixture.names(PHAsset.fetchAssets(in: trip, options: fixture.options())) == ["beach.jpg", "pano.jpg", "movie.mov"])
-        let sorted = PHAsset.fetchAssets(in: trip, options: fixture.options {
-            $0.sortDescriptors = [NSSortDescriptor(key: "creationDate", ascending: true)]
-        })
+        #expect(
+            fixture.names(PHAsset.fetchAssets(in: trip, options: fixture.options())) == [
+                "beach.jpg", "pano.jpg", "movie.mov",
+            ])
+        let sorted = PHAsset.fetchAssets(
+            in: trip,
+            options: fixture.options {
+                $0.sortDescriptors = [NSSortDescriptor(key: "creationDate", ascending: true)]
+            })
         #expect(fixture.names(sorted) == ["pano.jpg", "beach.jpg", "movie.mov"])
     }
 
@@ -194,18 +206,22 @@ import Testing
     }
 
     @Test func recentsAndRecentlyAddedHoldTheVisibleLibrary() throws {
-        let recents = try #require(PHAssetCollection.fetchAssetCollections(
-            with: .smartAlbum, subtype: .smartAlbumUserLibrary, options: fixture.options()).firstObject)
+        let recents = try #require(
+            PHAssetCollection.fetchAssetCollections(
+                with: .smartAlbum, subtype: .smartAlbumUserLibrary, options: fixture.options()
+            ).firstObject)
         #expect(recents.localizedTitle == "Recents")
         #expect(PHAsset.fetchAssets(in: recents, options: fixture.options()).count == 10)
-        let smart = PHAssetCollection.fetchAssetCollections(with: .smartAlbum, subtype: .any, options: fixture.options())
+        let smart = PHAssetCollection.fetchAssetCollections(
+            with: .smartAlbum, subtype: .any, options: fixture.options())
         #expect(smart.count == 18)
     }
 
     @Test func collectionFetches() throws {
         let albums = PHAssetCollection.fetchAssetCollections(with: .album, subtype: .any, options: fixture.options())
         #expect(Set(albums.map { $0.localizedTitle ?? "" }) == ["Trip", "Winter"])
-        let regular = PHAssetCollection.fetchAssetCollections(with: .album, subtype: .albumRegular, options: fixture.options())
+        let regular = PHAssetCollection.fetchAssetCollections(
+            with: .album, subtype: .albumRegular, options: fixture.options())
         #expect(regular.count == 2)
         let containing = PHAssetCollection.fetchAssetCollectionsContaining(
             fixture.asset("beach.jpg"), with: .album, options: fixture.options())
@@ -220,18 +236,21 @@ import Testing
             options: fixture.options { $0.predicate = NSPredicate(format: "localizedTitle == %@", "Favorites") })
         #expect(favoritesOnly.map(\.assetCollectionSubtype) == [.smartAlbumFavorites])
         let firstByTitle = PHAssetCollection.fetchAssetCollectionsContaining(
-            fixture.asset("beach.jpg"), with: .smartAlbum, options: fixture.options {
+            fixture.asset("beach.jpg"), with: .smartAlbum,
+            options: fixture.options {
                 $0.sortDescriptors = [NSSortDescriptor(key: "localizedTitle", ascending: true)]
                 $0.fetchLimit = 1
             })
         #expect(firstByTitle.map(\.localizedTitle) == ["Favorites"])
         let byIdentifier = PHAssetCollection.fetchAssetCollections(
-            withLocalIdentifiers: [fixture.collections["Winter"]!, fixture.collections["2020"]!], options: fixture.options())
+            withLocalIdentifiers: [fixture.collections["Winter"]!, fixture.collections["2020"]!],
+            options: fixture.options())
         #expect(byIdentifier.map(\.localizedTitle) == ["Winter"], "a folder is not an asset collection")
     }
 
     @Test func foldersAndTopLevelCollections() throws {
-        let folders = PHCollectionList.fetchCollectionLists(with: .folder, subtype: .regularFolder, options: fixture.options())
+        let folders = PHCollectionList.fetchCollectionLists(
+            with: .folder, subtype: .regularFolder, options: fixture.options())
         let folder = try #require(folders.firstObject)
         #expect(folder.localizedTitle == "2020" && folder.canContainCollections && !folder.canContainAssets)
         #expect(folder.startDate == fixture.asset("sunset.heic").creationDate)
@@ -241,50 +260,67 @@ import Testing
         let top = PHCollection.fetchTopLevelUserCollections(with: fixture.options())
         #expect(top.map(\.localizedTitle) == ["Trip", "2020"])
         let winter: PHAssetCollection = fixture.collection("Winter")
-        #expect(PHCollectionList.fetchCollectionListsContaining(winter, options: fixture.options()).map(\.localizedTitle) == ["2020"])
-        let sortedTop = PHCollection.fetchTopLevelUserCollections(with: fixture.options {
-            $0.sortDescriptors = [NSSortDescriptor(key: "localizedTitle", ascending: true)]
-        })
+        #expect(
+            PHCollectionList.fetchCollectionListsContaining(winter, options: fixture.options()).map(\.localizedTitle)
+                == ["2020"])
+        let sortedTop = PHCollection.fetchTopLevelUserCollections(
+            with: fixture.options {
+                $0.sortDescriptors = [NSSortDescriptor(key: "localizedTitle", ascending: true)]
+            })
         #expect(sortedTop.map(\.localizedTitle) == ["2020", "Trip"])
     }
 
     @Test func collectionPredicates() {
-        let trips = PHAssetCollection.fetchAssetCollections(with: .album, subtype: .any, options: fixture.options {
-            $0.predicate = NSPredicate(format: "title == %@", "Trip")
-        })
+        let trips = PHAssetCollection.fetchAssetCollections(
+            with: .album, subtype: .any,
+            options: fixture.options {
+                $0.predicate = NSPredicate(format: "title == %@", "Trip")
+            })
         #expect(trips.map(\.localizedTitle) == ["Trip"])
-        let big = PHAssetCollection.fetchAssetCollections(with: .album, subtype: .any, options: fixture.options {
-            $0.predicate = NSPredicate(format: "estimatedAssetCount > 1")
-        })
+        let big = PHAssetCollection.fetchAssetCollections(
+            with: .album, subtype: .any,
+            options: fixture.options {
+                $0.predicate = NSPredicate(format: "estimatedAssetCount > 1")
+            })
         #expect(big.map(\.localizedTitle) == ["Trip"])
         // Sorted and filtered by the figures the library keeps: Winter (sunset, 2020-06-01) starts
         // after Trip (pano 2019, beach 2020-01-01, movie).
-        let byStart = PHAssetCollection.fetchAssetCollections(with: .album, subtype: .any, options: fixture.options {
-            $0.sortDescriptors = [NSSortDescriptor(key: "startDate", ascending: false)]
-        })
+        let byStart = PHAssetCollection.fetchAssetCollections(
+            with: .album, subtype: .any,
+            options: fixture.options {
+                $0.sortDescriptors = [NSSortDescriptor(key: "startDate", ascending: false)]
+            })
         #expect(byStart.map(\.localizedTitle) == ["Winter", "Trip"])
-        let byCount = PHAssetCollection.fetchAssetCollections(with: .album, subtype: .any, options: fixture.options {
-            $0.sortDescriptors = [NSSortDescriptor(key: "estimatedAssetCount", ascending: true)]
-        })
+        let byCount = PHAssetCollection.fetchAssetCollections(
+            with: .album, subtype: .any,
+            options: fixture.options {
+                $0.sortDescriptors = [NSSortDescriptor(key: "estimatedAssetCount", ascending: true)]
+            })
         #expect(byCount.map(\.localizedTitle) == ["Winter", "Trip"])
         // Trip ends in 2022 (movie), Winter on 2020-06-01.
-        let endedBy2021 = PHAssetCollection.fetchAssetCollections(with: .album, subtype: .any, options: fixture.options {
-            $0.predicate = NSPredicate(format: "endDate < %@", Date(timeIntervalSince1970: 1_609_459_200) as NSDate)
-        })
+        let endedBy2021 = PHAssetCollection.fetchAssetCollections(
+            with: .album, subtype: .any,
+            options: fixture.options {
+                $0.predicate = NSPredicate(format: "endDate < %@", Date(timeIntervalSince1970: 1_609_459_200) as NSDate)
+            })
         #expect(endedBy2021.map(\.localizedTitle) == ["Winter"])
-        let started = PHCollectionList.fetchCollectionLists(with: .folder, subtype: .any, options: fixture.options {
-            $0.predicate = NSPredicate(format: "localizedTitle BEGINSWITH '20'")
-        })
+        let started = PHCollectionList.fetchCollectionLists(
+            with: .folder, subtype: .any,
+            options: fixture.options {
+                $0.predicate = NSPredicate(format: "localizedTitle BEGINSWITH '20'")
+            })
         #expect(started.count == 1)
     }
 
     @Test func keyAssetsAndTransientCollections() throws {
         let trip: PHAssetCollection = fixture.collection("Trip")
-        #expect(fixture.names(try #require(PHAsset.fetchKeyAssets(in: trip, options: fixture.options()))) == ["beach.jpg"])
+        #expect(
+            fixture.names(try #require(PHAsset.fetchKeyAssets(in: trip, options: fixture.options()))) == ["beach.jpg"])
         let transient = PHAssetCollection.transientAssetCollection(
             with: [fixture.asset("movie.mov"), fixture.asset("pano.jpg")], title: "Picked")
         #expect(transient.localizedTitle == "Picked" && transient.estimatedAssetCount == 2)
-        #expect(fixture.names(PHAsset.fetchAssets(in: transient, options: fixture.options())) == ["movie.mov", "pano.jpg"])
+        #expect(
+            fixture.names(PHAsset.fetchAssets(in: transient, options: fixture.options())) == ["movie.mov", "pano.jpg"])
         #expect(!transient.canPerform(.addContent) && !transient.canPerform(.rename))
     }
 
@@ -295,7 +331,10 @@ import Testing
         let transient = PHAssetCollection.transientAssetCollection(
             with: picked.map { fixture.asset($0) }, title: "Picked")
         // By default the hidden one is left out, and the order is the one given.
-        #expect(fixture.names(PHAsset.fetchAssets(in: transient, options: nil)) == ["slomo.mov", "beach.jpg", "movie.mov", "pano.jpg"])
+        #expect(
+            fixture.names(PHAsset.fetchAssets(in: transient, options: nil)) == [
+                "slomo.mov", "beach.jpg", "movie.mov", "pano.jpg",
+            ])
         let all = fixture.options { $0.includeHiddenAssets = true }
         #expect(fixture.names(PHAsset.fetchAssets(in: transient, options: all)) == picked)
         let videos = fixture.options {
@@ -308,7 +347,8 @@ import Testing
         }
         #expect(fixture.names(PHAsset.fetchAssets(in: transient, options: newest)) == ["slomo.mov", "movie.mov"])
         let favorites = fixture.options { $0.predicate = NSPredicate(format: "favorite == YES") }
-        #expect(fixture.names(try! #require(PHAsset.fetchKeyAssets(in: transient, options: favorites))) == ["slomo.mov"])
+        #expect(
+            fixture.names(try! #require(PHAsset.fetchKeyAssets(in: transient, options: favorites))) == ["slomo.mov"])
     }
 
     /// A transient folder holds the collections it was made with, fetched with the options.
@@ -321,7 +361,10 @@ import Testing
         let children = PHCollection.fetchCollections(in: transient, options: nil)
         #expect(children.map(\.localIdentifier) == [winter, folder, trip].map(\.localIdentifier))
         let titled = fixture.options { $0.sortDescriptors = [NSSortDescriptor(key: "localizedTitle", ascending: true)] }
-        #expect(PHCollection.fetchCollections(in: transient, options: titled).map(\.localizedTitle) == ["2020", "Trip", "Winter"])
+        #expect(
+            PHCollection.fetchCollections(in: transient, options: titled).map(\.localizedTitle) == [
+                "2020", "Trip", "Winter",
+            ])
         let one = fixture.options { $0.predicate = NSPredicate(format: "localizedTitle == %@", "Trip") }
         #expect(PHCollection.fetchCollections(in: transient, options: one).map(\.localizedTitle) == ["Trip"])
 
@@ -329,7 +372,9 @@ import Testing
         let albums = PHAssetCollection.fetchAssetCollections(with: .album, subtype: .any, options: titled)
         let fromResult = PHCollectionList.transientCollectionList(withCollectionsFetchResult: albums, title: "Albums")
         #expect(fromResult.localizedTitle == "Albums")
-        #expect(PHCollection.fetchCollections(in: fromResult, options: nil).map(\.localIdentifier) == albums.map(\.localIdentifier))
+        #expect(
+            PHCollection.fetchCollections(in: fromResult, options: nil).map(\.localIdentifier)
+                == albums.map(\.localIdentifier))
         #expect(!albums.isEmpty)
     }
 }

@@ -124,25 +124,29 @@ struct ImageManagerTests {
         // Half the final 600 px: 300 px, after the 160 px thumbnail, before the final image.
         let camera = try request(Self.camera, CGSize(width: 600, height: 600), .aspectFit, secondary)
         #expect(camera.map(\.degraded) == [true, true, false])
-        #expect(camera.map(\.size) == [
-            CGSize(width: 160, height: 120), CGSize(width: 300, height: 225), CGSize(width: 600, height: 450),
-        ])
+        #expect(
+            camera.map(\.size) == [
+                CGSize(width: 160, height: 120), CGSize(width: 300, height: 225), CGSize(width: 600, height: 450),
+            ])
         #expect(Set(camera.compactMap(\.requestID)).count == 1 && camera.allSatisfy { $0.error == nil })
         // The whole 3024x4032 HEIC: at most 1,024 px.
         let whole = try request(Self.portrait, PHImageManagerMaximumSize, .aspectFit, secondary)
         #expect(whole.map(\.degraded) == [true, true, false])
-        #expect(whole.map(\.size) == [
-            CGSize(width: 192, height: 256), CGSize(width: 768, height: 1024), CGSize(width: 3024, height: 4032),
-        ])
+        #expect(
+            whole.map(\.size) == [
+                CGSize(width: 192, height: 256), CGSize(width: 768, height: 1024), CGSize(width: 3024, height: 4032),
+            ])
         // Half of a 200 px image is no larger than the first preview: none.
         let small = try request(Self.camera, CGSize(width: 200, height: 200), .aspectFit, secondary)
         #expect(small.map(\.degraded) == [true, false])
         // Only opportunistic delivery gives degraded images.
         for mode in [PHImageRequestOptionsDeliveryMode.highQualityFormat, .fastFormat] {
-            let one = try request(Self.camera, CGSize(width: 600, height: 600), .aspectFit, options {
-                $0.allowSecondaryDegradedImage = true
-                $0.deliveryMode = mode
-            })
+            let one = try request(
+                Self.camera, CGSize(width: 600, height: 600), .aspectFit,
+                options {
+                    $0.allowSecondaryDegradedImage = true
+                    $0.deliveryMode = mode
+                })
             #expect(one.map(\.degraded) == [false], "\(mode)")
         }
         #expect(!PHImageRequestOptions().allowSecondaryDegradedImage, "off by default")
@@ -346,9 +350,12 @@ struct ImageManagerTests {
 
     /// The deprecated `requestImageData` for each EXIF orientation: the same bytes and UTI, and
     /// UIKit's name for the orientation by Apple's mapping.
-    @Test(arguments: zip(1...8, [
-        UIImage.Orientation.up, .upMirrored, .down, .downMirrored, .leftMirrored, .right, .rightMirrored, .left,
-    ]))
+    @Test(
+        arguments: zip(
+            1...8,
+            [
+                UIImage.Orientation.up, .upMirrored, .down, .downMirrored, .leftMirrored, .right, .rightMirrored, .left,
+            ]))
     func deprecatedImageDataGivesUIKitsOrientation(exif: Int, expected: UIImage.Orientation) throws {
         let (data, uti, orientation) = try imageData(Self.chart(exif))
         #expect(data == (try Data(contentsOf: Self.chart(exif))), "the file's bytes, not turned")

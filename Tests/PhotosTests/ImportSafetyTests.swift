@@ -36,12 +36,19 @@ import Testing
         guard let walker = FileManager.default.enumerator(atPath: root) else { return [] }
         return walker.compactMap { $0 as? String }.filter {
             var isDirectory: ObjCBool = false
-            return FileManager.default.fileExists(atPath: root + "/" + $0, isDirectory: &isDirectory) && !isDirectory.boolValue
+            return FileManager.default.fileExists(atPath: root + "/" + $0, isDirectory: &isDirectory)
+                && !isDirectory.boolValue
         }.sorted()
     }
 
     func importedPaths(_ library: PHPhotoLibrary) throws -> [String] {
-        try library.database.read { db in try String.fetchAll(db, sql: "SELECT d.path || r.name AS path FROM resource r JOIN directory d ON d.id = r.directoryId ORDER BY path") }
+        try library.database.read { db in
+            try String.fetchAll(
+                db,
+                sql:
+                    "SELECT d.path || r.name AS path FROM resource r JOIN directory d ON d.id = r.directoryId ORDER BY path"
+            )
+        }
     }
 
     /// Runs `body` in a block that then fails.
@@ -114,7 +121,9 @@ import Testing
 
     /// Stops a move at `step` as a killed process would, reopens the library, and checks that the
     /// photo is in exactly the place the commit says: the original before the commit, the library after.
-    @Test(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"), arguments: FaultInjection.Step.allCases.filter { $0 != .removed })
+    @Test(
+        .enabled(if: Corpus.isAvailable, "needs ../shared/corpus"),
+        arguments: FaultInjection.Step.allCases.filter { $0 != .removed })
     func aMoveKilledAtAnyStepIsFinishedOrUndoneAtTheNextOpen(step: FaultInjection.Step) throws {
         let source = try userPhoto()
         do {
@@ -143,7 +152,9 @@ import Testing
         }
     }
 
-    @Test(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"), arguments: [FaultInjection.Step.committed, .removed])
+    @Test(
+        .enabled(if: Corpus.isAvailable, "needs ../shared/corpus"),
+        arguments: [FaultInjection.Step.committed, .removed])
     func aDeletionKilledAfterItsCommitRemovesTheLibrarysCopyAtTheNextOpen(step: FaultInjection.Step) throws {
         let source = try userPhoto()
         do {
@@ -265,7 +276,8 @@ import Testing
         // What `..` would reach from an asset's folder in Imports: the user's photos beside the library.
         let victim = try userPhoto("precious.jpg", in: "library/Imports/../Pictures")
         let names = [
-            "../../Pictures/precious.jpg", "a/b.jpg", "IMG.jpg", "IMG.jpg", "..", String(repeating: "é", count: 200) + ".jpg",
+            "../../Pictures/precious.jpg", "a/b.jpg", "IMG.jpg", "IMG.jpg", "..",
+            String(repeating: "é", count: 200) + ".jpg",
         ]
         failingBlock(library) {
             for name in names {
@@ -293,7 +305,8 @@ import Testing
         for path in paths {
             #expect(path.hasPrefix(imports), "\(path) is inside the import folder")
             let name = String(path.dropFirst(imports.count + 37))
-            #expect(!name.contains("/") && !name.hasPrefix(".") && name.utf8.count <= 255, "\(name) is one plain component")
+            #expect(
+                !name.contains("/") && !name.hasPrefix(".") && name.utf8.count <= 255, "\(name) is one plain component")
             #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == photo)
         }
         #expect(try Data(contentsOf: victim) == photo)
@@ -328,4 +341,3 @@ import Testing
         return options
     }
 }
-

@@ -139,7 +139,9 @@ struct LivePhotoTests {
     }
 
     @Test func filesThatAreNotOneStillAndOneMovieAreRefused() throws {
-        for urls in [[Self.still], [Self.still, Self.photo], [Self.movie, Self.movie], [Self.still, Self.movie, Self.photo]] {
+        for urls in [
+            [Self.still], [Self.still, Self.photo], [Self.movie, Self.movie], [Self.still, Self.movie, Self.photo],
+        ] {
             let deliveries = try requestFromFiles(urls)
             #expect(deliveries.count == 1)
             #expect(deliveries.first?.size == nil)

@@ -58,15 +58,21 @@ import Testing
         library = try PHPhotoLibrary(url: directory.path("library.sqlite"), configuration: configuration)
 
         let albums: [(title: String, parent: String?, members: [(String, (Double, Double)?)])] = [
-            ("Lyon weekend", "Travel", [
-                ("l1", Self.lyon), ("l2", Self.lyon), ("l3", Self.lyon),
-                ("a1", Self.annecy), ("sea", Self.atlantic), ("indoors", nil),
-            ]),
+            (
+                "Lyon weekend", "Travel",
+                [
+                    ("l1", Self.lyon), ("l2", Self.lyon), ("l3", Self.lyon),
+                    ("a1", Self.annecy), ("sea", Self.atlantic), ("indoors", nil),
+                ]
+            ),
             ("Lakes", "Alps", [("a2", Self.annecy), ("a3", Self.annecy), ("g1", Self.geneva)]),
-            ("Europe", nil, [
-                ("e1", Self.lyon), ("e2", Self.annecy), ("e3", Self.rome), ("e4", Self.rome), ("e5", Self.florence),
-                ("e6", Self.paris),
-            ]),
+            (
+                "Europe", nil,
+                [
+                    ("e1", Self.lyon), ("e2", Self.annecy), ("e3", Self.rome), ("e4", Self.rome), ("e5", Self.florence),
+                    ("e6", Self.paris),
+                ]
+            ),
             ("Unplaced", nil, [("u1", nil)]),
         ]
         var assets: [String: String] = [:]

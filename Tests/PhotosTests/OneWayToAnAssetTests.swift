@@ -68,7 +68,8 @@ import Testing
         let created = try PHPhotoLibrary(url: directory.path("created.sqlite"), configuration: configuration)
         let url = { (name: String) in folder.appendingPathComponent(name) }
         try created.performChangesAndWait {
-            for file in Self.files.map({ ($0 as NSString).lastPathComponent }) where file != "IMG_5195.HEIC" && file != "IMG_5195.MOV" {
+            for file in Self.files.map({ ($0 as NSString).lastPathComponent })
+            where file != "IMG_5195.HEIC" && file != "IMG_5195.MOV" {
                 PHAssetCreationRequest.forAsset().addResource(with: .photo, fileURL: url(file), options: nil)
             }
             let live = PHAssetCreationRequest.forAsset()
@@ -92,7 +93,9 @@ import Testing
         #expect(fromScan.count == Self.files.count - 1, "the Live Photo's halves are one asset")
         #expect(Set(fromScan.keys) == Set(fromRequests.keys))
         for (name, asset) in fromScan {
-            #expect(fromRequests[name] == asset, "\(name): scanned \(asset), created \(fromRequests[name].map(\.description) ?? "nil")")
+            #expect(
+                fromRequests[name] == asset,
+                "\(name): scanned \(asset), created \(fromRequests[name].map(\.description) ?? "nil")")
         }
         // The mapping is not vacuous: the subtypes only the files state are there.
         #expect(fromScan["IMG_2682.HEIC"]?.subtypes.contains(.photoHDR) == true)

@@ -47,7 +47,8 @@ struct OriginalResourceChoiceTests {
 
     func pair() throws -> PHAsset {
         let pair = try asset(named: "IMG_0001.DNG")
-        try #require(Set(PHAssetResource.assetResources(for: pair).map(\.type)).isSuperset(of: [.photo, .alternatePhoto]))
+        try #require(
+            Set(PHAssetResource.assetResources(for: pair).map(\.type)).isSuperset(of: [.photo, .alternatePhoto]))
         return pair
     }
 
@@ -118,9 +119,11 @@ struct OriginalResourceChoiceTests {
 
         // An edit over the RAW; reverting to the compressed original drops it and switches back.
         let output = PHContentEditingOutput(contentEditingInput: try #require(given.input))
-        output.adjustmentData = PHAdjustmentData(formatIdentifier: "org.example.develop", formatVersion: "1", data: Data())
+        output.adjustmentData = PHAdjustmentData(
+            formatIdentifier: "org.example.develop", formatVersion: "1", data: Data())
         let source = try #require(given.input?.fullSizeImageURL).path
-        let render = try ImageRenderer().render(fileAt: source, ImageRequest(target: PixelSize(width: 300, height: 300)))
+        let render = try ImageRenderer().render(
+            fileAt: source, ImageRequest(target: PixelSize(width: 300, height: 300)))
         try Data(render.data).write(to: output.renderedContentURL)
         try library.performChangesAndWait { PHAssetChangeRequest(for: raw).contentEditingOutput = output }
         let edited = try pair()
@@ -134,7 +137,9 @@ struct OriginalResourceChoiceTests {
         #expect(Set(PHAssetResource.assetResources(for: back).map(\.type)) == [.photo, .alternatePhoto])
         #expect(imageSize(back, .current) == Self.jpegSize && imageSize(back, .original) == Self.jpegSize)
         #expect(try [Self.raw, Self.jpeg].map { try Data(contentsOf: $0) } == userFiles)
-        let copies = try ["IMG_0001.DNG", "IMG_0001.JPG"].map { try Data(contentsOf: pictures.appendingPathComponent($0)) }
+        let copies = try ["IMG_0001.DNG", "IMG_0001.JPG"].map {
+            try Data(contentsOf: pictures.appendingPathComponent($0))
+        }
         #expect(copies == userFiles, "the user's files are only read")
     }
 
@@ -146,7 +151,9 @@ struct OriginalResourceChoiceTests {
         let path = directory.path("halfway.sqlite")
         var configuration = PHPhotoLibrary.Configuration()
         configuration.thumbnailCacheDirectory = nil
-        let userFiles = try ["IMG_0001.DNG", "IMG_0001.JPG"].map { try Data(contentsOf: pictures.appendingPathComponent($0)) }
+        let userFiles = try ["IMG_0001.DNG", "IMG_0001.JPG"].map {
+            try Data(contentsOf: pictures.appendingPathComponent($0))
+        }
         func pair(in library: PHPhotoLibrary) throws -> PHAsset {
             let options = PHFetchOptions()
             options.photoLibrary = library
@@ -165,9 +172,11 @@ struct OriginalResourceChoiceTests {
             _ = try FolderScanner(database: halfway.database, quietTime: 0).scan(roots: [pictures.path])
             let given = try #require(try input(try pair(in: halfway)).input)
             let output = PHContentEditingOutput(contentEditingInput: given)
-            output.adjustmentData = PHAdjustmentData(formatIdentifier: "org.example.develop", formatVersion: "1", data: Data())
+            output.adjustmentData = PHAdjustmentData(
+                formatIdentifier: "org.example.develop", formatVersion: "1", data: Data())
             let render = try ImageRenderer().render(
-                fileAt: try #require(given.fullSizeImageURL).path, ImageRequest(target: PixelSize(width: 300, height: 300)))
+                fileAt: try #require(given.fullSizeImageURL).path,
+                ImageRequest(target: PixelSize(width: 300, height: 300)))
             try Data(render.data).write(to: output.renderedContentURL)
             let unedited = try pair(in: halfway)
             try halfway.performChangesAndWait { PHAssetChangeRequest(for: unedited).contentEditingOutput = output }
@@ -188,7 +197,9 @@ struct OriginalResourceChoiceTests {
         #expect(try reopened.database.fileJournal().isEmpty)
         #expect(editFiles(reopened).isEmpty, "the edit's files went at the next open")
         #expect(try pair(in: reopened).originalResourceChoice == .raw)
-        let copies = try ["IMG_0001.DNG", "IMG_0001.JPG"].map { try Data(contentsOf: pictures.appendingPathComponent($0)) }
+        let copies = try ["IMG_0001.DNG", "IMG_0001.JPG"].map {
+            try Data(contentsOf: pictures.appendingPathComponent($0))
+        }
         #expect(copies == userFiles, "the user's files are only read")
     }
 
@@ -205,7 +216,8 @@ struct OriginalResourceChoiceTests {
 
         // The JPEG is written again: the asset is read again, and keeps its choice.
         let jpeg = pictures.appendingPathComponent("IMG_0001.JPG")
-        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: 60)], ofItemAtPath: jpeg.path)
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSinceNow: 60)], ofItemAtPath: jpeg.path)
         try scan()
         #expect(try pair().originalResourceChoice == .raw)
         // Asking again for what is already the choice changes nothing.
@@ -262,7 +274,9 @@ struct OriginalResourceChoiceTests {
         #expect(imageSize(asset, .original) == Self.rawSize)
 
         // A photo alone, or a RAW photo with a JPEG alternate, is no RAW+JPEG pair: the block fails.
-        for resources in [[(PHAssetResourceType.photo, Self.jpeg)], [(.photo, Self.raw), (.alternatePhoto, Self.jpeg)]] {
+        for resources in [
+            [(PHAssetResourceType.photo, Self.jpeg)], [(.photo, Self.raw), (.alternatePhoto, Self.jpeg)],
+        ] {
             let error = #expect(throws: PHPhotosError.self) {
                 try library.performChangesAndWait {
                     let request = PHAssetCreationRequest.forAsset()

@@ -13,7 +13,8 @@ import Testing
         var album = ""
         try library.performChangesAndWait {
             PHAssetChangeRequest(for: beach).isHidden = true
-            album = PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "New")
+            album =
+                PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "New")
                 .placeholderForCreatedAssetCollection.localIdentifier
         }
         try library.performChangesAndWait { PHAssetChangeRequest.deleteAssets([movie] as NSArray) }
@@ -26,8 +27,9 @@ import Testing
         #expect(try changes[0].changeDetails(for: .assetCollection).insertedLocalIdentifiers == [album])
         let second = try changes[1].changeDetails(for: .asset)
         #expect(second.deletedLocalIdentifiers == [movie.localIdentifier])
-        #expect(try changes[1].changeDetails(for: .assetCollection).updatedLocalIdentifiers
-            == [fixture.collections["Trip"]!], "the album that held the movie changed")
+        #expect(
+            try changes[1].changeDetails(for: .assetCollection).updatedLocalIdentifiers
+                == [fixture.collections["Trip"]!], "the album that held the movie changed")
         // The last change's token is the current one: nothing after it.
         #expect(changes[1].changeToken == library.currentChangeToken)
         #expect(Array(try library.fetchPersistentChanges(since: library.currentChangeToken)).isEmpty)
@@ -41,7 +43,8 @@ import Testing
         var album = ""
         let token = try await library.performChangesReturningToken {
             PHAssetChangeRequest(for: beach).isHidden = true
-            album = PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "New")
+            album =
+                PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "New")
                 .placeholderForCreatedAssetCollection.localIdentifier
         }
         #expect(token.token == before.token + 1)
@@ -100,7 +103,9 @@ import Testing
     @Test func tokensSurviveRestartsAndSerialization() throws {
         let fixture = try LibraryFixture()
         let saved = fixture.library.currentChangeToken.dataRepresentation
-        try fixture.library.performChangesAndWait { PHAssetChangeRequest(for: fixture.asset("pano.jpg")).isFavorite = false }
+        try fixture.library.performChangesAndWait {
+            PHAssetChangeRequest(for: fixture.asset("pano.jpg")).isFavorite = false
+        }
         let reopened = try PHPhotoLibrary(url: fixture.libraryURL)
         let token = try #require(PHPersistentChangeToken(dataRepresentation: saved))
         let changes = Array(try reopened.fetchPersistentChanges(since: token))
@@ -114,7 +119,9 @@ import Testing
         let library = fixture.library
         let old = library.currentChangeToken
         for favorite in [true, false, true] {
-            try library.performChangesAndWait { PHAssetChangeRequest(for: fixture.asset("live.heic")).isFavorite = favorite }
+            try library.performChangesAndWait {
+                PHAssetChangeRequest(for: fixture.asset("live.heic")).isFavorite = favorite
+            }
         }
         let recent = library.currentChangeToken
         try library.performChangesAndWait { PHAssetChangeRequest(for: fixture.asset("live.heic")).isFavorite = false }
@@ -127,6 +134,8 @@ import Testing
         }
         #expect(Array(try library.fetchPersistentChanges(since: recent)).count == 1)
         let other = try LibraryFixture()
-        #expect(throws: PHPhotosError.self) { try library.fetchPersistentChanges(since: other.library.currentChangeToken) }
+        #expect(throws: PHPhotosError.self) {
+            try library.fetchPersistentChanges(since: other.library.currentChangeToken)
+        }
     }
 }

@@ -51,7 +51,10 @@ final class HistoryReader: PHPhotoLibraryPersistentChangesObserver, @unchecked S
     func waitFor(calls count: Int, seconds: Double = 10) async throws {
         let deadline = Date().addingTimeInterval(seconds)
         while calls < count {
-            guard Date() < deadline else { Issue.record("only \(calls) of \(count) calls"); return }
+            guard Date() < deadline else {
+                Issue.record("only \(calls) of \(count) calls")
+                return
+            }
             try await Task.sleep(for: .milliseconds(10))
         }
     }
@@ -80,7 +83,8 @@ final class BothObserver: PHPhotoLibraryChangeObserver, PHPhotoLibraryPersistent
         let other = try PHPhotoLibrary(url: fixture.libraryURL)
         var album = ""
         try other.performChangesAndWait {
-            album = PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "Elsewhere")
+            album =
+                PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "Elsewhere")
                 .placeholderForCreatedAssetCollection.localIdentifier
         }
         try await reader.waitFor(calls: 1)

@@ -15,10 +15,18 @@ import Testing
         ("mediaType == %d", [PHAssetMediaType.video.rawValue], ["movie.mov", "slomo.mov"]),
         ("mediaType = %ld AND favorite = NO", [2], ["movie.mov"]),
         ("(mediaSubtypes & %d) != 0", [PHAssetMediaSubtype.photoScreenshot.rawValue], ["screen.png"]),
-        ("(mediaSubtypes & %d) != 0 || (mediaSubtypes & %d) != 0",
-         [PHAssetMediaSubtype.photoPanorama, PHAssetMediaSubtype.videoHighFrameRate], ["pano.jpg", "slomo.mov"]),
-        ("creationDate >= %@ AND creationDate < %@", [d2021, d2022], ["burst1.jpg", "burst3.jpg", "live.heic", "movie.mov", "screen.png"]),
-        ("creationDate BETWEEN %@", [[d2021, d2022]], ["burst1.jpg", "burst3.jpg", "live.heic", "movie.mov", "screen.png"]),
+        (
+            "(mediaSubtypes & %d) != 0 || (mediaSubtypes & %d) != 0",
+            [PHAssetMediaSubtype.photoPanorama, PHAssetMediaSubtype.videoHighFrameRate], ["pano.jpg", "slomo.mov"]
+        ),
+        (
+            "creationDate >= %@ AND creationDate < %@", [d2021, d2022],
+            ["burst1.jpg", "burst3.jpg", "live.heic", "movie.mov", "screen.png"]
+        ),
+        (
+            "creationDate BETWEEN %@", [[d2021, d2022]],
+            ["burst1.jpg", "burst3.jpg", "live.heic", "movie.mov", "screen.png"]
+        ),
         ("creationDate == nil", [], ["anim.gif"]),
         ("NOT creationDate == nil AND pixelWidth > 4000", [], ["live.heic", "pano.jpg"]),
         ("pixelWidth < pixelHeight", [], ["screen.png", "sunset.heic"]),
@@ -31,9 +39,17 @@ import Testing
         ("burstIdentifier BEGINSWITH[c] 'b'", [], ["burst1.jpg", "burst3.jpg"]),
         ("burstIdentifier LIKE 'B?'", [], ["burst1.jpg", "burst3.jpg"]),
         ("%K == YES", ["hidden"], []),
-        ("!(favorite == YES) && mediaType == 1 && (mediaSubtypes & 64) == 0 && pixelWidth >= 4000",
-         [], ["burst1.jpg", "burst3.jpg", "live.heic"]),
-        ("TRUEPREDICATE", [], ["anim.gif", "beach.jpg", "burst1.jpg", "burst3.jpg", "live.heic", "movie.mov", "pano.jpg", "screen.png", "slomo.mov", "sunset.heic"]),
+        (
+            "!(favorite == YES) && mediaType == 1 && (mediaSubtypes & 64) == 0 && pixelWidth >= 4000",
+            [], ["burst1.jpg", "burst3.jpg", "live.heic"]
+        ),
+        (
+            "TRUEPREDICATE", [],
+            [
+                "anim.gif", "beach.jpg", "burst1.jpg", "burst3.jpg", "live.heic", "movie.mov", "pano.jpg", "screen.png",
+                "slomo.mov", "sunset.heic",
+            ]
+        ),
         ("FALSEPREDICATE", [], []),
     ]
 
@@ -53,7 +69,9 @@ import Testing
         #expect(fixture.names(PHAsset.fetchAssets(with: options)).sorted() == ["beach.jpg", "movie.mov"])
         let one = fixture.options { $0.predicate = NSPredicate(format: "SELF == %@", fixture.asset("pano.jpg")) }
         #expect(fixture.names(PHAsset.fetchAssets(with: one)) == ["pano.jpg"])
-        let byID = fixture.options { $0.predicate = NSPredicate(format: "localIdentifier == %@", fixture.assets["live.heic"]!) }
+        let byID = fixture.options {
+            $0.predicate = NSPredicate(format: "localIdentifier == %@", fixture.assets["live.heic"]!)
+        }
         #expect(fixture.names(PHAsset.fetchAssets(with: byID)) == ["live.heic"])
     }
 
@@ -65,7 +83,9 @@ import Testing
         let identifiers = (0..<40_000).map { "NOT-AN-ASSET-\($0)/L0/001" } + wanted
         let options = fixture.options { $0.predicate = NSPredicate(format: "localIdentifier IN %@", identifiers) }
         #expect(fixture.names(PHAsset.fetchAssets(with: options)).sorted() == ["beach.jpg", "movie.mov"])
-        let numbers = fixture.options { $0.predicate = NSPredicate(format: "pixelWidth IN %@", [500, 1170] + Array(100_000..<140_000)) }
+        let numbers = fixture.options {
+            $0.predicate = NSPredicate(format: "pixelWidth IN %@", [500, 1170] + Array(100_000..<140_000))
+        }
         #expect(fixture.names(PHAsset.fetchAssets(with: numbers)).sorted() == ["anim.gif", "screen.png"])
     }
 
@@ -98,14 +118,17 @@ import Testing
         let expected: [String]
         if keyword == "OR" {
             // 4 998 widths no fixture has (all are below 10 000), then the two that match.
-            format = ((1..<4_999).map { "pixelWidth == \(10_000 + $0)" } + ["pixelWidth == 1170", "pixelWidth == 8000"])
+            format =
+                ((1..<4_999).map { "pixelWidth == \(10_000 + $0)" } + ["pixelWidth == 1170", "pixelWidth == 8000"])
                 .joined(separator: " OR ")
             expected = ["pano.jpg", "screen.png"]
         } else {
             // Every term up to pixelWidth > 1199 must hold: out go screen.png (1170) and anim.gif (500).
             format = (0..<5_000).map { "pixelWidth > \($0 % 1200)" }.joined(separator: " AND ")
-            expected = ["beach.jpg", "burst1.jpg", "burst3.jpg", "live.heic", "movie.mov", "pano.jpg", "slomo.mov",
-                "sunset.heic"]
+            expected = [
+                "beach.jpg", "burst1.jpg", "burst3.jpg", "live.heic", "movie.mov", "pano.jpg", "slomo.mov",
+                "sunset.heic",
+            ]
         }
         let options = fixture.options { $0.predicate = NSPredicate(format: format) }
         try options.validate(for: .asset)

@@ -36,19 +36,23 @@ struct RatingTests {
             options.photoLibrary = library
             if let format { options.predicate = NSPredicate(format: format) }
             let result = PHAsset.fetchAssets(with: options)
-            return Dictionary(uniqueKeysWithValues: result.map {
-                (PHAssetResource.assetResources(for: $0)[0].originalFilename, $0.rating)
-            })
+            return Dictionary(
+                uniqueKeysWithValues: result.map {
+                    (PHAssetResource.assetResources(for: $0)[0].originalFilename, $0.rating)
+                })
         }
         #expect(assets() == ["IMG_20201017_174824.jpg": .four, "DSC_0815.JPG": .unset, "landscape_1.jpg": .unset])
 
-        let plain = try #require(PHAsset.fetchAssets(with: {
-            let options = PHFetchOptions()
-            options.photoLibrary = library
-            options.predicate = NSPredicate(format: "rating == 0")
-            options.sortDescriptors = [NSSortDescriptor(key: "creationDate", ascending: true)]
-            return options
-        }()).first { PHAssetResource.assetResources(for: $0)[0].originalFilename == "landscape_1.jpg" })
+        let plain = try #require(
+            PHAsset.fetchAssets(
+                with: {
+                    let options = PHFetchOptions()
+                    options.photoLibrary = library
+                    options.predicate = NSPredicate(format: "rating == 0")
+                    options.sortDescriptors = [NSSortDescriptor(key: "creationDate", ascending: true)]
+                    return options
+                }()
+            ).first { PHAssetResource.assetResources(for: $0)[0].originalFilename == "landscape_1.jpg" })
         try library.performChangesAndWait { PHAssetChangeRequest(for: plain).rating = .two }
         #expect(assets("rating >= 2") == ["IMG_20201017_174824.jpg": .four, "landscape_1.jpg": .two])
 
@@ -61,12 +65,15 @@ struct RatingTests {
         // A rescan (one file touched, so it is read again) keeps the user's stars on a file that
         // states none, and takes the stars a file states.
         let touched = pictures.appendingPathComponent("landscape_1.jpg")
-        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -30)], ofItemAtPath: touched.path)
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSinceNow: -30)], ofItemAtPath: touched.path)
         _ = try scanner.scan(roots: [pictures.path])
         #expect(assets() == ["IMG_20201017_174824.jpg": .four, "DSC_0815.JPG": .unset, "landscape_1.jpg": .two])
 
         // The asset JSON says so.
-        let described = try DescriptionReader(database: library.database).assets(localIdentifiers: [plain.localIdentifier])
+        let described = try DescriptionReader(database: library.database).assets(localIdentifiers: [
+            plain.localIdentifier
+        ])
         #expect(described.first?.rating == 2)
     }
 }

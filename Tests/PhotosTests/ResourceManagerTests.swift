@@ -36,7 +36,8 @@ struct ResourceManagerTests {
         let options = PHAssetResourceRequestOptions()
         options.progressHandler = { value in delivery.progress.withLock { $0.append(value) } }
         PHAssetResourceManager.default().requestData(
-            for: resource, options: options, dataReceivedHandler: { chunk in delivery.chunks.withLock { $0.append(chunk) } },
+            for: resource, options: options,
+            dataReceivedHandler: { chunk in delivery.chunks.withLock { $0.append(chunk) } },
             completionHandler: delivery.finish)
         delivery.wait()
         #expect(delivery.error.withLock { $0 } == nil)
@@ -70,7 +71,8 @@ struct ResourceManagerTests {
     @Test func writeDataCopiesAndNeverWritesOverAFile() throws {
         let destination = library.directory.path("copy.jpg")
         let first = Delivery()
-        PHAssetResourceManager.default().writeData(for: resource, toFile: destination, options: nil, completionHandler: first.finish)
+        PHAssetResourceManager.default().writeData(
+            for: resource, toFile: destination, options: nil, completionHandler: first.finish)
         first.wait()
         #expect(first.error.withLock { $0 } == nil)
         #expect(try Data(contentsOf: destination) == Data(contentsOf: Self.photo))
@@ -78,13 +80,15 @@ struct ResourceManagerTests {
         let mine = library.directory.path("mine.jpg")
         try Data("the user's own file".utf8).write(to: mine)
         let second = Delivery()
-        PHAssetResourceManager.default().writeData(for: resource, toFile: mine, options: nil, completionHandler: second.finish)
+        PHAssetResourceManager.default().writeData(
+            for: resource, toFile: mine, options: nil, completionHandler: second.finish)
         second.wait()
         let refused = try #require(second.error.withLock { $0 })
         #expect(refused.code == .invalidResource && refused.message.contains("exists"), "\(refused)")
         #expect(try String(contentsOf: mine, encoding: .utf8) == "the user's own file")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: library.directory.url.path)
-            .allSatisfy { !$0.contains(".photos-copy-") }, "no temporary file is left")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: library.directory.url.path)
+                .allSatisfy { !$0.contains(".photos-copy-") }, "no temporary file is left")
     }
 
     @Test func aFileGoneSinceTheScanIsAMissingResource() throws {

@@ -10,7 +10,8 @@ import Testing
 /// under a name a system gives its recordings.
 @Suite(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))
 struct SmartAlbumScanTests {
-    static let iPhone = Corpus.file("Phone/DCIM/100APPLE/IMG_6100.JPG")!  // "iPhone 6 back camera 4.15mm f/2.2", no burst
+    // "iPhone 6 back camera 4.15mm f/2.2", no burst
+    static let iPhone = Corpus.file("Phone/DCIM/100APPLE/IMG_6100.JPG")!
     static let noCamera = Corpus.file("Videos/misc/small_video.mp4")!
     static let phoneMovie = Corpus.file("Phone/DCIM/100APPLE/IMG_0420.MOV")!  // Apple iPhone 6
 
@@ -34,7 +35,8 @@ struct SmartAlbumScanTests {
         try FileManager.default.copyItem(
             at: Self.noCamera, to: pictures.appendingPathComponent("Screen Recording 2024-01-05 at 10.11.12.mp4"))
         // A camera's movie under a recording's name stays a movie.
-        try FileManager.default.copyItem(at: Self.phoneMovie, to: pictures.appendingPathComponent("RPReplay_Final1609459200.MOV"))
+        try FileManager.default.copyItem(
+            at: Self.phoneMovie, to: pictures.appendingPathComponent("RPReplay_Final1609459200.MOV"))
         try FileManager.default.copyItem(at: Self.noCamera, to: pictures.appendingPathComponent("holiday.mp4"))
 
         var configuration = PHPhotoLibrary.Configuration()
@@ -46,7 +48,8 @@ struct SmartAlbumScanTests {
 
         func members(_ subtype: PHAssetCollectionSubtype) throws -> [String] {
             let album = try #require(
-                PHAssetCollection.fetchAssetCollections(with: .smartAlbum, subtype: subtype, options: options).firstObject)
+                PHAssetCollection.fetchAssetCollections(with: .smartAlbum, subtype: subtype, options: options)
+                    .firstObject)
             return PHAsset.fetchAssets(in: album, options: options)
                 .map { PHAssetResource.assetResources(for: $0)[0].originalFilename }.sorted()
         }
@@ -54,7 +57,9 @@ struct SmartAlbumScanTests {
         #expect(try members(.smartAlbumScreenRecordings) == ["Screen Recording 2024-01-05 at 10.11.12.mp4"])
         #expect(try members(.smartAlbumVideos).count == 3)
         let recording = try #require(
-            PHAsset.fetchAssets(with: .video, options: options).first { $0.mediaSubtypes.contains(.videoScreenRecording) })
+            PHAsset.fetchAssets(with: .video, options: options).first {
+                $0.mediaSubtypes.contains(.videoScreenRecording)
+            })
         #expect(PHAssetResource.assetResources(for: recording)[0].originalFilename.hasPrefix("Screen Recording"))
         let titles = PHAssetCollection.fetchAssetCollections(with: .smartAlbum, subtype: .any, options: options)
             .map(\.localizedTitle)

@@ -12,7 +12,8 @@ import Testing
     func aSparseFileIsCopiedIntoTheLibraryWithItsHoles() throws {
         let directory = try TemporaryDirectory(prefix: "sparse-copy")
         let source = directory.path("sparse.jpg")
-        try FileManager.default.copyItem(at: try #require(Corpus.file("Camera/2008/Death Valley/FurnaceCreekInn.jpg")), to: source)
+        try FileManager.default.copyItem(
+            at: try #require(Corpus.file("Camera/2008/Death Valley/FurnaceCreekInn.jpg")), to: source)
         // A hole, then more data after it, then a hole to the end.
         let handle = try FileHandle(forWritingTo: source)
         try handle.seek(toOffset: 64 << 20)

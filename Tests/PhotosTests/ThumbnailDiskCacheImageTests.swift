@@ -23,7 +23,9 @@ struct ThumbnailDiskCacheImageTests {
         try FileManager.default.copyItem(at: ImageManagerTests.camera, to: photo)
     }
 
-    func request(_ manager: PHImageManager, _ asset: PHAsset, _ mode: PHImageRequestOptionsDeliveryMode = .opportunistic)
+    func request(
+        _ manager: PHImageManager, _ asset: PHAsset, _ mode: PHImageRequestOptionsDeliveryMode = .opportunistic
+    )
         throws -> [ImageManagerTests.Delivery]
     {
         let options = PHImageRequestOptions()
@@ -95,7 +97,8 @@ struct ThumbnailDiskCacheImageTests {
         _ = try request(PHImageManager(), library.asset(photo), .highQualityFormat)
         let hits = counts.counts.hits
         let manager = PHCachingImageManager()
-        manager.startCachingImages(for: [library.asset(photo)], targetSize: Self.size, contentMode: .aspectFill, options: nil)
+        manager.startCachingImages(
+            for: [library.asset(photo)], targetSize: Self.size, contentMode: .aspectFill, options: nil)
         let deadline = Date().addingTimeInterval(60)
         while manager.cachedImageCount != 1 {
             try #require(Date() < deadline)

@@ -141,7 +141,9 @@ struct VideoRequestTests {
         #expect(export() == .failed)
         #expect(session.error != nil)
         #expect(try Data(contentsOf: output) == Data("mine".utf8))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path) == ["clip.mov"], "no temporary left")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: directory.url.path) == ["clip.mov"], "no temporary left"
+        )
     }
 
     @Test func reEncodingPresetsAreRefused() throws {

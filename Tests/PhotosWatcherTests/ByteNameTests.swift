@@ -69,7 +69,9 @@ struct ByteNameTests {
             if length == 200 { bytes[100] = 0xE9 }
             let path = Array(directory.path.utf8) + [UInt8(ascii: "/")] + bytes + [0]
             let fd = path.withUnsafeBufferPointer {
-                $0.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600) }
+                $0.withMemoryRebound(to: CChar.self) {
+                    open($0.baseAddress!, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+                }
             }
             try #require(fd >= 0, "cannot create a name of \(length) bytes")
             close(fd)
@@ -88,7 +90,9 @@ struct ByteNameTests {
         for name in ["b", "a", "c"] {
             try manager.createDirectory(atPath: directory.path + "/" + name, withIntermediateDirectories: false)
         }
-        for name in ["x.jpg", "a.jpg", "zz"] { manager.createFile(atPath: directory.path + "/" + name, contents: Data()) }
+        for name in ["x.jpg", "a.jpg", "zz"] {
+            manager.createFile(atPath: directory.path + "/" + name, contents: Data())
+        }
         try manager.createSymbolicLink(atPath: directory.path + "/link", withDestinationPath: directory.path + "/a")
         let listed = DirectoryListing.entries(of: directory.path, directoriesOnly: true)
         #expect(listed.map(\.name) == ["a", "b", "c"])
@@ -111,7 +115,10 @@ struct ByteNameTests {
         let counting = Syscall.linksCountSubdirectories(directory.path)
         #expect(DirectoryListing.holdsNoDirectories(directory.path + "/parent/child", devices: &devices) == counting)
         if !counting {
-            FileHandle.standardError.write(Data("⚠️  \(directory.path) is on a file system that does not count subdirectories in links: only the negative cases ran\n".utf8))
+            FileHandle.standardError.write(
+                Data(
+                    "⚠️  \(directory.path) is on a file system that does not count subdirectories in links: only the negative cases ran\n"
+                        .utf8))
         }
     }
 }

@@ -29,7 +29,9 @@ struct KernelEdgeTests {
             try makeDirectories(root("made-during-overflow/inner"))
         }
 
-        #expect(await recorder.waitFor(FileEvent(path: root.path, kind: .overflow, isDirectory: true), timeout: .seconds(60)))
+        #expect(
+            await recorder.waitFor(
+                FileEvent(path: root.path, kind: .overflow, isDirectory: true), timeout: .seconds(60)))
         #expect(await eventually(timeout: .seconds(60)) { monitor.watchCount == 3 })
         // The 21,000 events the reader passed on wait in the monitor's buffer (4,096) for this
         // test's reader; under a full test run it may be behind, and an event meeting a full buffer

@@ -18,11 +18,12 @@ import Testing
         let timeZone = TimeZone(identifier: "America/New_York")!
         static let offline = "/offline root"
 
-        static let texts = WireJSONWriterTests.awkward.filter { !$0.contains("\u{0}") } + [
-            "a/b", "Ünïcödé/ファイル.jpg",
-            // Escapes and non-ASCII at each place of an eight-byte word, and the widest ASCII byte.
-            "abcdefg\"hijklmno\\pqrstuvwxyz0123\u{1f}4567", "ABCDEFGH\u{7f}IJKLMNOPQRSTUVWXé", "1234567\t",
-        ]
+        static let texts =
+            WireJSONWriterTests.awkward.filter { !$0.contains("\u{0}") } + [
+                "a/b", "Ünïcödé/ファイル.jpg",
+                // Escapes and non-ASCII at each place of an eight-byte word, and the widest ASCII byte.
+                "abcdefg\"hijklmno\\pqrstuvwxyz0123\u{1f}4567", "ABCDEFGH\u{7f}IJKLMNOPQRSTUVWXé", "1234567\t",
+            ]
         static let dates: [Double] = [
             0, 1_700_000_000, 1_700_000_000.25, 1_600_000_000.999_6, -1_000_000_000,
             -25_000_000_000,  // 1177: before the Gregorian switch, through Foundation
@@ -73,7 +74,8 @@ import Testing
                     let root = random.next() % 4 == 0 ? Self.offline : "/pictures"
                     let resources = (0..<Int(random.next() % 4)).map { file in
                         ResourceRecord(
-                            assetId: 0, type: Int(random.next() % 20), path: "\(root)/\(index)-\(file) \(pick(Self.texts))",
+                            assetId: 0, type: Int(random.next() % 20),
+                            path: "\(root)/\(index)-\(file) \(pick(Self.texts))",
                             uniformTypeIdentifier: maybe("public.jpeg"), mimeType: maybe(pick(Self.texts)),
                             fileSize: Int64(bitPattern: random.next()), originalFilename: "\(index).jpg")
                     }
@@ -88,8 +90,13 @@ import Testing
             // What Swift never writes but a damaged or foreign file may hold: bytes that are not
             // UTF-8, and text with a NUL in it.
             try DatabaseQueue(path: path).write { db in
-                try db.execute(sql: "UPDATE directory SET path = CAST(X'2F706963747572657302FF80C32F' AS TEXT) WHERE id = (SELECT directoryId FROM resource WHERE id = (SELECT MIN(id) FROM resource))")
-                try db.execute(sql: "UPDATE asset SET burstIdentifier = CAST(X'4275727374005A' AS TEXT) WHERE id = ?", arguments: [ids[4]])
+                try db.execute(
+                    sql:
+                        "UPDATE directory SET path = CAST(X'2F706963747572657302FF80C32F' AS TEXT) WHERE id = (SELECT directoryId FROM resource WHERE id = (SELECT MIN(id) FROM resource))"
+                )
+                try db.execute(
+                    sql: "UPDATE asset SET burstIdentifier = CAST(X'4275727374005A' AS TEXT) WHERE id = ?",
+                    arguments: [ids[4]])
                 try db.execute(sql: "INSERT INTO root (path, isOffline) VALUES (?, 1)", arguments: [Self.offline])
             }
             self.ids = ids
@@ -162,7 +169,8 @@ import Testing
             let albums = try library.database.collectionIDs(
                 matching: CollectionQuery(scope: .containingAsset(id, type: .album)))
             let records = try library.database.collections(ids: albums)
-            #expect(description.albums.map(\.localIdentifier) == albums.compactMap { records[$0]?.record.localIdentifier })
+            #expect(
+                description.albums.map(\.localIdentifier) == albums.compactMap { records[$0]?.record.localIdentifier })
             if albums != albums.sorted() { unsortedAlbums += 1 }
         }
         // The library holds assets whose files and albums are not in row id order.
@@ -175,7 +183,9 @@ import Testing
         let library = try library
         var random = SplitMix64(seed: 5)
         for _ in 0..<20 {
-            var ids = (0..<Int(random.next() % 40)).map { _ in library.ids[Int(random.next() % UInt64(library.ids.count))] }
+            var ids = (0..<Int(random.next() % 40)).map { _ in
+                library.ids[Int(random.next() % UInt64(library.ids.count))]
+            }
             ids.insert(-1, at: Int(random.next() % UInt64(ids.count + 1)))
             ids.append(999_999)
             var writer = WireJSONWriter()

@@ -36,26 +36,28 @@ import Testing
             ]}
             """#)
         let date = try #require(ISO8601DateFormatter().date(from: "2024-05-01T10:00:00Z"))
-        #expect(batch.changes == [
-            .createAsset(.init(path: "/in/a.jpg", ref: "pic")),
-            .createAsset(.init(path: "/in/b.mov", type: "video", move: true)),
-            .editAsset(.init(
-                asset: "$pic", isFavorite: true, isHidden: false, creationDate: .some(date),
-                location: .some(.init(latitude: 59.3, longitude: 18.1)))),
-            .editAsset(.init(asset: "A/L0/001", creationDate: .some(nil), location: .some(nil))),
-            .deleteAssets(.init(assets: ["B/L0/001"])),
-            .createFolder(.init(title: "2024", ref: "year")),
-            .createAlbum(.init(title: "Trip", ref: "trip", folder: "$year")),
-            .renameAlbum(.init(album: "$trip", title: "Trip!")),
-            .addToAlbum(.init(album: "$trip", assets: ["$pic", "A/L0/001"])),
-            .removeFromAlbum(.init(album: "C/L0/040", assets: ["A/L0/001"])),
-            .moveInAlbum(.init(album: "C/L0/040", from: [0, 2], to: 1)),
-            .deleteAlbums(.init(albums: ["D/L0/040"])),
-            .renameFolder(.init(folder: "$year", title: "Year 2024")),
-            .addToFolder(.init(folder: "$year", collections: ["C/L0/040"])),
-            .removeFromFolder(.init(folder: "E/L0/050", collections: ["F/L0/040"])),
-            .deleteFolders(.init(folders: ["E/L0/050"])),
-        ])
+        #expect(
+            batch.changes == [
+                .createAsset(.init(path: "/in/a.jpg", ref: "pic")),
+                .createAsset(.init(path: "/in/b.mov", type: "video", move: true)),
+                .editAsset(
+                    .init(
+                        asset: "$pic", isFavorite: true, isHidden: false, creationDate: .some(date),
+                        location: .some(.init(latitude: 59.3, longitude: 18.1)))),
+                .editAsset(.init(asset: "A/L0/001", creationDate: .some(nil), location: .some(nil))),
+                .deleteAssets(.init(assets: ["B/L0/001"])),
+                .createFolder(.init(title: "2024", ref: "year")),
+                .createAlbum(.init(title: "Trip", ref: "trip", folder: "$year")),
+                .renameAlbum(.init(album: "$trip", title: "Trip!")),
+                .addToAlbum(.init(album: "$trip", assets: ["$pic", "A/L0/001"])),
+                .removeFromAlbum(.init(album: "C/L0/040", assets: ["A/L0/001"])),
+                .moveInAlbum(.init(album: "C/L0/040", from: [0, 2], to: 1)),
+                .deleteAlbums(.init(albums: ["D/L0/040"])),
+                .renameFolder(.init(folder: "$year", title: "Year 2024")),
+                .addToFolder(.init(folder: "$year", collections: ["C/L0/040"])),
+                .removeFromFolder(.init(folder: "E/L0/050", collections: ["F/L0/040"])),
+                .deleteFolders(.init(folders: ["E/L0/050"])),
+            ])
         #expect(Set(batch.changes.map(\.name)) == Set(Operation.fields.keys))
         try batch.validate()
         // Encoded and decoded again: the same batch (null kept apart from absent).
@@ -76,7 +78,10 @@ import Testing
         // Operations: unknown, missing, extra, mistyped.
         (#"{"changes": [{"path": "/a.jpg"}]}"#, "op"),
         (#"{"changes": [{"op": "paint", "asset": "A"}]}"#, "unknown op 'paint'"),
-        (#"{"changes": [{"op": "createAsset", "path": "/a.jpg", "colour": "red"}]}"#, "unknown field colour in createAsset"),
+        (
+            #"{"changes": [{"op": "createAsset", "path": "/a.jpg", "colour": "red"}]}"#,
+            "unknown field colour in createAsset"
+        ),
         (#"{"changes": [{"op": "createAsset", "path": "/a.jpg", "move": "yes"}]}"#, "changes[0].move"),
         (#"{"changes": [{"op": "editAsset", "asset": "A", "title": "x"}]}"#, "unknown field title in editAsset"),
         (#"{"changes": [{"op": "editAsset", "asset": "A"}]}"#, "changes nothing"),
@@ -84,9 +89,14 @@ import Testing
         (#"{"changes": [{"op": "editAsset", "asset": "A", "rating": 6}]}"#, "rating 6 is not 0 to 5 stars"),
         (#"{"changes": [{"op": "editAsset", "asset": "A", "creationDate": "yesterday"}]}"#, "not an ISO 8601 date"),
         (#"{"changes": [{"op": "editAsset", "asset": "A", "creationDate": "2024-05-01T12:00:00"}]}"#, "ISO 8601"),
-        (#"{"changes": [{"op": "editAsset", "asset": "A", "location": {"latitude": 1, "longitude": 2, "x": 3}}]}"#,
-         "unknown field x in location"),
-        (#"{"changes": [{"op": "editAsset", "asset": "A", "location": {"latitude": 91, "longitude": 2}}]}"#, "latitude"),
+        (
+            #"{"changes": [{"op": "editAsset", "asset": "A", "location": {"latitude": 1, "longitude": 2, "x": 3}}]}"#,
+            "unknown field x in location"
+        ),
+        (
+            #"{"changes": [{"op": "editAsset", "asset": "A", "location": {"latitude": 91, "longitude": 2}}]}"#,
+            "latitude"
+        ),
         (#"{"changes": [{"op": "deleteAssets", "assets": "A"}]}"#, "assets"),
         (#"{"changes": [{"op": "createAlbum", "title": "T", "parent": "F"}]}"#, "unknown field parent"),
         (#"{"changes": [{"op": "moveInAlbum", "album": "C", "from": [0], "to": "end"}]}"#, "to"),
@@ -102,15 +112,25 @@ import Testing
 
     @Test(arguments: [
         // A placeholder used before (or without) the operation that makes it.
-        ([Operation.addToAlbum(.init(album: "$trip", assets: ["A"])),
-          .createAlbum(.init(title: "Trip", ref: "trip"))], 0, "no earlier operation of this batch has ref 'trip'"),
+        (
+            [
+                Operation.addToAlbum(.init(album: "$trip", assets: ["A"])),
+                .createAlbum(.init(title: "Trip", ref: "trip")),
+            ], 0, "no earlier operation of this batch has ref 'trip'"
+        ),
         // Of the wrong kind.
-        ([.createAsset(.init(path: "/a.jpg", ref: "pic")), .renameAlbum(.init(album: "$pic", title: "x"))], 1,
-         "$pic is an asset, not album"),
-        ([.createAlbum(.init(title: "T", ref: "t")), .addToAlbum(.init(album: "C", assets: ["$t"]))], 1,
-         "$t is an album, not asset"),
-        ([.createAlbum(.init(title: "T", ref: "t")), .createAlbum(.init(title: "U", folder: "$t"))], 1,
-         "not folder"),
+        (
+            [.createAsset(.init(path: "/a.jpg", ref: "pic")), .renameAlbum(.init(album: "$pic", title: "x"))], 1,
+            "$pic is an asset, not album"
+        ),
+        (
+            [.createAlbum(.init(title: "T", ref: "t")), .addToAlbum(.init(album: "C", assets: ["$t"]))], 1,
+            "$t is an album, not asset"
+        ),
+        (
+            [.createAlbum(.init(title: "T", ref: "t")), .createAlbum(.init(title: "U", folder: "$t"))], 1,
+            "not folder"
+        ),
         // Taken twice, or not a name.
         ([.createAlbum(.init(title: "T", ref: "t")), .createFolder(.init(title: "U", ref: "t"))], 1, "already taken"),
         ([.createAlbum(.init(title: "T", ref: "2"))], 0, "must start with a letter"),
@@ -147,8 +167,10 @@ import Testing
         ]).validate()
     }
 
-    @Test(arguments: [("a", true), ("trip-2024.v2_x", true), (String(repeating: "a", count: 64), true),
-                      (String(repeating: "a", count: 65), false), ("", false), ("1a", false), ("é", false), ("$a", false)])
+    @Test(arguments: [
+        ("a", true), ("trip-2024.v2_x", true), (String(repeating: "a", count: 64), true),
+        (String(repeating: "a", count: 65), false), ("", false), ("1a", false), ("é", false), ("$a", false),
+    ])
     func placeholderNames(name: String, valid: Bool) {
         #expect(API.ChangeBatch.isPlaceholderName(name) == valid)
     }

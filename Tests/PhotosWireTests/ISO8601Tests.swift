@@ -49,8 +49,9 @@ import Testing
 
     @Test func randomDatesAreWrittenAsFoundationWritesThem() {
         let reference = CachedReference()
-        #expect(reference.string(Date(timeIntervalSince1970: 0.5), offset: 0)
-            == ISO8601.foundation(Date(timeIntervalSince1970: 0.5), offset: 0))
+        #expect(
+            reference.string(Date(timeIntervalSince1970: 0.5), offset: 0)
+                == ISO8601.foundation(Date(timeIntervalSince1970: 0.5), offset: 0))
         var random = SplitMix64(seed: 0x1508_601)
         for index in 0..<20_000 {
             let whole = Double(Int64(random.next() % 250_000_000_000)) - 12_000_000_000
@@ -74,8 +75,9 @@ import Testing
 
     @Test func utcIsWrittenAsAnOffsetAndFractionsOnlyWhenThere() {
         #expect(ISO8601.string(Date(timeIntervalSince1970: 1_577_880_000), offset: 0) == "2020-01-01T12:00:00+00:00")
-        #expect(ISO8601.string(Date(timeIntervalSince1970: 1_577_880_000.25), offset: -19_800)
-            == "2020-01-01T06:30:00.250-05:30")
+        #expect(
+            ISO8601.string(Date(timeIntervalSince1970: 1_577_880_000.25), offset: -19_800)
+                == "2020-01-01T06:30:00.250-05:30")
         // Offsets that are not whole minutes go through Foundation (which drops the seconds).
         let odd = Date(timeIntervalSince1970: -2_500_000_000)
         #expect(ISO8601.string(odd, offset: 561) == ISO8601.foundation(odd, offset: 561))

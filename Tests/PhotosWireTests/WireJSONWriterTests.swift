@@ -11,7 +11,9 @@ import Testing
         "", "plain", "/home/me/Pictures/a.jpg", "quote \" and backslash \\", "tab\tnew\nline\rreturn",
         "\u{8}\u{c}\u{0}\u{1}\u{1f}\u{7f}", "été 日本 😀 \u{2028}\u{2029}", "\u{EF80}\u{EFFF} undecodable bytes",
     ]
-    static let numbers: [Double] = [0, -0.0, 3, 12.5, 43.55, 1e-7, 1e15, 1e16, 1e21, 0.1 + 0.2, -179.999_999, .leastNonzeroMagnitude]
+    static let numbers: [Double] = [
+        0, -0.0, 3, 12.5, 43.55, 1e-7, 1e15, 1e16, 1e21, 0.1 + 0.2, -179.999_999, .leastNonzeroMagnitude,
+    ]
 
     static func asset(_ index: Int, random: inout SplitMix64) -> AssetDescription {
         func text() -> String { awkward[Int(random.next() % UInt64(awkward.count))] }

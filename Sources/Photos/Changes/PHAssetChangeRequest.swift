@@ -48,31 +48,46 @@ public class PHAssetChangeRequest: PHChangeRequest, @unchecked Sendable {
     /// When the photo was taken.
     public var creationDate: Date? {
         get { newCreationDate ?? asset?.creationDate }
-        set { newCreationDate = .some(newValue); note("creationDate") }
+        set {
+            newCreationDate = .some(newValue)
+            note("creationDate")
+        }
     }
 
     /// Where the photo was taken.
     public var location: CLLocation? {
         get { newLocation ?? asset?.location }
-        set { newLocation = .some(newValue); note("location") }
+        set {
+            newLocation = .some(newValue)
+            note("location")
+        }
     }
 
     /// Whether the asset is a favorite.
     public var isFavorite: Bool {
         get { newFavorite ?? asset?.isFavorite ?? false }
-        set { newFavorite = newValue; note("isFavorite") }
+        set {
+            newFavorite = newValue
+            note("isFavorite")
+        }
     }
 
     /// Whether the asset is hidden.
     public var isHidden: Bool {
         get { newHidden ?? asset?.isHidden ?? false }
-        set { newHidden = newValue; note("isHidden") }
+        set {
+            newHidden = newValue
+            note("isHidden")
+        }
     }
 
     /// The asset's stars (PhotoKit SDK 27).
     public var rating: PHAssetRating {
         get { newRating ?? asset?.rating ?? .unset }
-        set { newRating = newValue; note("rating") }
+        set {
+            newRating = newValue
+            note("rating")
+        }
     }
 
     /// The edit to commit: the output of ``PHContentEditingOutput/init(contentEditingInput:)`` with
@@ -148,7 +163,8 @@ public class PHAssetChangeRequest: PHChangeRequest, @unchecked Sendable {
         }
         if let newLocation {
             columns += [
-                ("latitude", real(newLocation?.coordinate.latitude)), ("longitude", real(newLocation?.coordinate.longitude)),
+                ("latitude", real(newLocation?.coordinate.latitude)),
+                ("longitude", real(newLocation?.coordinate.longitude)),
                 ("altitude", real(newLocation.flatMap { $0.verticalAccuracy < 0 ? nil : $0.altitude })),
             ]
         }

@@ -151,7 +151,8 @@ public final class PHAssetCreationRequest: PHAssetChangeRequest, @unchecked Send
         // The same mapping from a file to an asset as scanning: dates, place, subtypes, burst, RAW.
         var record = AssetRecord(localIdentifier: targetIdentifier, mediaType: mediaType)
         if let primary {
-            AssetFactory.apply(primary.metadata, modificationTime: primary.modificationTime, timeZone: timeZone, to: &record)
+            AssetFactory.apply(
+                primary.metadata, modificationTime: primary.modificationTime, timeZone: timeZone, to: &record)
         }
         record.mediaType = mediaType.rawValue
         if resources.contains(where: { $0.type == .pairedVideo }) {

@@ -61,12 +61,14 @@ public final class PHChange: NSObject, Sendable {
         options.includeAllBurstAssets = true
         let identifier = [object.localIdentifier]
         switch object {
-        case is PHAsset: return PHAsset.fetchAssets(withLocalIdentifiers: identifier, options: options).firstObject as? T
+        case is PHAsset:
+            return PHAsset.fetchAssets(withLocalIdentifiers: identifier, options: options).firstObject as? T
         case is PHCollectionList:
             return PHCollectionList.fetchCollectionLists(withLocalIdentifiers: identifier, options: options).firstObject
                 as? T
         default:
-            return PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: identifier, options: options).firstObject
+            return PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: identifier, options: options)
+                .firstObject
                 as? T
         }
     }
@@ -91,11 +93,15 @@ public final class PHChange: NSObject, Sendable {
             after = library.fetchCollections(query)
         }
         after.wantsIncrementalChangeDetails = fetchResult.wantsIncrementalChangeDetails
-        let kind = T.self == PHAsset.self ? entry.asset : T.self == PHCollectionList.self ? entry.collectionList
-            : ObjectChanges(
-                inserted: entry.assetCollection.inserted + entry.collectionList.inserted,
-                updated: entry.assetCollection.updated + entry.collectionList.updated,
-                deleted: entry.assetCollection.deleted + entry.collectionList.deleted)
+        let kind =
+            T.self == PHAsset.self
+            ? entry.asset
+            : T.self == PHCollectionList.self
+                ? entry.collectionList
+                : ObjectChanges(
+                    inserted: entry.assetCollection.inserted + entry.collectionList.inserted,
+                    updated: entry.assetCollection.updated + entry.collectionList.updated,
+                    deleted: entry.assetCollection.deleted + entry.collectionList.deleted)
         let touched = Set(kind.updated)
         let before = fetchResult.rowIDs
         let rows: [Int64]
@@ -144,8 +150,10 @@ public final class PHChange: NSObject, Sendable {
                 from: fetchResult, to: after, diff: incremental ? OrderedDiff<Int64>(changedIndexes: indexes) : nil)
         case .spliced(let ids, let before, let afterRows, let changed):
             guard let after = result(ids) else { return nil }
-            let diff = incremental
-                ? OrderedDiff(oldCount: snapshot.ids.count, touchedBefore: before, touchedAfter: afterRows, changed: changed)
+            let diff =
+                incremental
+                ? OrderedDiff(
+                    oldCount: snapshot.ids.count, touchedBefore: before, touchedAfter: afterRows, changed: changed)
                 : nil
             return PHFetchResultChangeDetails(from: fetchResult, to: after, diff: diff)
         case .refetched(let ids, let changed):
@@ -167,8 +175,10 @@ public final class PHObjectChangeDetails<ObjectType: PHObject>: NSObject, Sendab
     /// Whether the object was deleted.
     public let objectWasDeleted: Bool
 
-    init(objectBeforeChanges: ObjectType, objectAfterChanges: ObjectType?, assetContentChanged: Bool,
-         objectWasDeleted: Bool) {
+    init(
+        objectBeforeChanges: ObjectType, objectAfterChanges: ObjectType?, assetContentChanged: Bool,
+        objectWasDeleted: Bool
+    ) {
         self.objectBeforeChanges = objectBeforeChanges
         self.objectAfterChanges = objectAfterChanges
         self.assetContentChanged = assetContentChanged

@@ -137,7 +137,10 @@ public final class PHCollectionListChangeRequest: PHChangeRequest, @unchecked Se
         let childIDs = try context.transaction.children(ofList: list?.id)
         var children = try childIDs.compactMap { try context.transaction.collection(id: $0)?.localIdentifier }
         for edit in edits {
-            if let list { try PHAssetCollectionChangeRequest.require(PHAssetCollectionChangeRequest.operation(of: edit), on: list, name) }
+            if let list {
+                try PHAssetCollectionChangeRequest.require(
+                    PHAssetCollectionChangeRequest.operation(of: edit), on: list, name)
+            }
             children = try edit.apply(to: children, describing: name)
         }
         var newIDs: [Int64] = []
@@ -149,8 +152,9 @@ public final class PHCollectionListChangeRequest: PHChangeRequest, @unchecked Se
                     localIdentifiers: [identifier])
             }
             if child.type == PHAssetCollectionType.smartAlbum.rawValue, !child.isList {
-                throw PHPhotosError(.changeNotSupported, "smart albums cannot be put in folders",
-                                    localIdentifiers: [identifier])
+                throw PHPhotosError(
+                    .changeNotSupported, "smart albums cannot be put in folders",
+                    localIdentifiers: [identifier])
             }
             if let list, try Self.isAncestor(child, of: list, context) {
                 throw PHPhotosError(

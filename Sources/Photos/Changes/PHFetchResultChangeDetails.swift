@@ -39,8 +39,9 @@ public final class PHFetchResultChangeDetails<ObjectType: PHObject>: NSObject, S
     public convenience init(
         from fromResult: PHFetchResult<ObjectType>, to toResult: PHFetchResult<ObjectType>, changedObjects: [ObjectType]
     ) {
-        self.init(from: fromResult, to: toResult, changedIdentifiers: Set(changedObjects.map(\.localIdentifier)),
-                  changedRows: Set(changedObjects.compactMap(\.rowID)), incremental: true)
+        self.init(
+            from: fromResult, to: toResult, changedIdentifiers: Set(changedObjects.map(\.localIdentifier)),
+            changedRows: Set(changedObjects.compactMap(\.rowID)), incremental: true)
     }
 
     /// Details diffing the two results in full.
@@ -55,7 +56,9 @@ public final class PHFetchResultChangeDetails<ObjectType: PHObject>: NSObject, S
         // Row ids when both results have them (no object is loaded), identifiers otherwise.
         if case .rows(let old, _) = fromResult.storage, case .rows(let new, _) = toResult.storage {
             // The same objects in the same order: only the changed ones, found in one pass.
-            let diff = old == new ? OrderedDiff(unmoved: new, changed: changedRows)
+            let diff =
+                old == new
+                ? OrderedDiff(unmoved: new, changed: changedRows)
                 : OrderedDiff(from: old, to: new, changed: changedRows)
             self.init(from: fromResult, to: toResult, diff: diff)
         } else {

@@ -74,16 +74,17 @@ extension PHPhotoLibrary {
         let work = UncheckedSendable(value: changeBlock)
         return try await withCheckedThrowingContinuation { continuation in
             changeQueue.async {
-                continuation.resume(with: Result {
-                    let committed = try self.runChangeBlock(work.value)
-                    do {
-                        return PHPersistentChangeToken(
-                            libraryIdentifier: try self.database.libraryIdentifier(),
-                            token: try committed ?? self.database.currentToken())
-                    } catch {
-                        throw Self.photosError(error)
-                    }
-                })
+                continuation.resume(
+                    with: Result {
+                        let committed = try self.runChangeBlock(work.value)
+                        do {
+                            return PHPersistentChangeToken(
+                                libraryIdentifier: try self.database.libraryIdentifier(),
+                                token: try committed ?? self.database.currentToken())
+                        } catch {
+                            throw Self.photosError(error)
+                        }
+                    })
             }
         }
     }

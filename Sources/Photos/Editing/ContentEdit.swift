@@ -25,7 +25,8 @@ extension PHAssetChangeRequest {
     func apply(_ change: ContentChange, _ context: ApplyContext) throws {
         let assetID = try context.assetID(targetIdentifier)
         guard let record = try context.transaction.assets(ids: [assetID])[assetID] else {
-            throw PHPhotosError(.identifierNotFound, "no asset \(targetIdentifier)", localIdentifiers: [targetIdentifier])
+            throw PHPhotosError(
+                .identifierNotFound, "no asset \(targetIdentifier)", localIdentifiers: [targetIdentifier])
         }
         let existing = try context.transaction.editResources(ofAsset: assetID)
         switch change {
@@ -72,7 +73,8 @@ extension PHAssetChangeRequest {
         let isVideo = record.mediaType == PHAssetMediaType.video.rawValue
         guard isVideo || record.mediaType == PHAssetMediaType.image.rawValue else {
             throw PHPhotosError(
-                .requestNotSupportedForAsset, "only photos and videos can be edited", localIdentifiers: [targetIdentifier])
+                .requestNotSupportedForAsset, "only photos and videos can be edited",
+                localIdentifiers: [targetIdentifier])
         }
 
         // The render: a non-empty regular file of the asset's kind.
@@ -88,7 +90,8 @@ extension PHAssetChangeRequest {
             throw invalid("the rendered content \(renderPath) cannot be read: \(error)")
         }
         guard metadata.kind == (isVideo ? .video : .image) else {
-            throw invalid("the rendered content is \(metadata.mimeType), not the \(isVideo ? "movie" : "image") the asset needs")
+            throw invalid(
+                "the rendered content is \(metadata.mimeType), not the \(isVideo ? "movie" : "image") the asset needs")
         }
 
         // What the new edit replaces: everything of an earlier edit, but the picture it was made on.
@@ -110,10 +113,12 @@ extension PHAssetChangeRequest {
 
         // The files, staged now and placed after the commit.
         let staging = context.staging
-        let directory = staging.importDirectory + "/.edits/" + String(targetIdentifier.prefix(36)) + "/"
+        let directory =
+            staging.importDirectory + "/.edits/" + String(targetIdentifier.prefix(36)) + "/"
             + UUID().uuidString
         try staging.makeDirectory(directory)
-        let renderName = "FullSizeRender."
+        let renderName =
+            "FullSizeRender."
             + (PHAssetCreationRequest.filenameExtension(forMIMEType: metadata.mimeType) ?? (isVideo ? "mov" : "jpg"))
         let render = try stageRender(renderPath, identity: renderIdentity, name: renderName, in: directory, staging)
         let envelope = try staging.stage(
@@ -141,9 +146,12 @@ extension PHAssetChangeRequest {
         if let newBase { try context.transaction.setResourceType(newBase, to: baseType) }
         try context.transaction.insertResource(renderRow)
         try context.transaction.insertResource(envelopeRow)
-        var columns: [(column: String, value: SQLValue)] = [("adjustmentFormatIdentifier", .text(adjustment.formatIdentifier))]
+        var columns: [(column: String, value: SQLValue)] = [
+            ("adjustmentFormatIdentifier", .text(adjustment.formatIdentifier))
+        ]
         if asset != nil { columns.append(("modificationDate", .double(Date().timeIntervalSince1970))) }
-        try context.transaction.updateAsset(localIdentifier: targetIdentifier, setting: columns, properties: ["content"])
+        try context.transaction.updateAsset(
+            localIdentifier: targetIdentifier, setting: columns, properties: ["content"])
     }
 
     /// The render as a staged file: the output's own file in the library's `.staging` is placed as

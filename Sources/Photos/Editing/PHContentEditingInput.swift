@@ -121,7 +121,8 @@ public final class PHContentEditingInput: NSObject, Sendable {
             let request = ImageRequest(target: PixelSize(width: 1024, height: 1024))
             let path = fullSizeImageURL?.path ?? (audiovisualAsset as? AVURLAsset)?.url.path
             let made = path.flatMap { path in
-                try? (mediaType == .video
+                try?
+                    (mediaType == .video
                     ? Self.renderer.render(videoAt: path, request) : Self.renderer.render(fileAt: path, request))
             }.map(UIImage.init(rendered:))
             image = .some(made)
@@ -210,7 +211,8 @@ extension PHAsset {
     }
 
     /// The input, from the asset's files as the library has them now.
-    private func makeContentEditingInput(_ options: PHContentEditingInputRequestOptions) throws -> PHContentEditingInput {
+    private func makeContentEditingInput(_ options: PHContentEditingInputRequestOptions) throws -> PHContentEditingInput
+    {
         guard mediaType == .image || mediaType == .video else {
             throw PHPhotosError(
                 .requestNotSupportedForAsset, "only photos and videos can be edited (this asset is \(mediaType))",
@@ -256,7 +258,11 @@ extension PHAsset {
         var given: PHAdjustmentData?
         if let adjustment, options.canHandleAdjustmentData(adjustment) {
             given = adjustment
-            if let base, let id = base.id { (file, basis) = (base, .base(id)) } else { (file, basis) = (original, .original) }
+            if let base, let id = base.id {
+                (file, basis) = (base, .base(id))
+            } else {
+                (file, basis) = (original, .original)
+            }
         } else if let render, let id = render.id {
             (file, basis) = (render, .render(id))
         } else {

@@ -10,7 +10,8 @@ extension PHAsset {
     }
 
     /// The library's assets of one media type.
-    public class func fetchAssets(with mediaType: PHAssetMediaType, options: PHFetchOptions?) -> PHFetchResult<PHAsset> {
+    public class func fetchAssets(with mediaType: PHAssetMediaType, options: PHFetchOptions?) -> PHFetchResult<PHAsset>
+    {
         fetch(.library, mediaType: mediaType, options: options, library: nil)
     }
 
@@ -123,11 +124,13 @@ extension PHAssetCollection {
     ) -> PHFetchResult<PHAssetCollection> {
         let library = options?.photoLibrary ?? asset.library ?? PHPhotoLibrary.current
         if type == .smartAlbum {
-            let albums = PHAssetCollection.fetchAssetCollections(with: .smartAlbum, subtype: .any, options: {
-                let smart = PHFetchOptions()
-                smart.photoLibrary = library
-                return smart
-            }())
+            let albums = PHAssetCollection.fetchAssetCollections(
+                with: .smartAlbum, subtype: .any,
+                options: {
+                    let smart = PHFetchOptions()
+                    smart.photoLibrary = library
+                    return smart
+                }())
             let matching = albums.filter { album in
                 let options = PHFetchOptions()
                 options.photoLibrary = library

@@ -87,7 +87,8 @@ public final class PHFetchOptions: NSCopying, @unchecked Sendable {
         for descriptor in sortDescriptors ?? [] {
             guard let keyed = descriptor as? PhotoKitSortDescriptor else {
                 throw PredicateFormatError(
-                    .unsupportedFeature, "only sort descriptors made with NSSortDescriptor(key:ascending:) are supported",
+                    .unsupportedFeature,
+                    "only sort descriptors made with NSSortDescriptor(key:ascending:) are supported",
                     format: "")
             }
             keys.append(try schema.sortKey(keyed.photosKey, ascending: keyed.ascending))

@@ -147,7 +147,9 @@ public final class PHCachingImageManager: PHImageManager, @unchecked Sendable { 
             image = try? imageRenderer.renderPreview(fileAt: path, key.request)
         }
         state.withLock { state in
-            guard state.wanted.remove(key) != nil, let image, let stamp, image.data.count <= maximumBytes else { return }
+            guard state.wanted.remove(key) != nil, let image, let stamp, image.data.count <= maximumBytes else {
+                return
+            }
             state.clock += 1
             if let old = state.entries[key] { state.bytes -= old.image.data.count }
             state.entries[key] = Entry(image: image, path: path, file: stamp, used: state.clock)

@@ -171,7 +171,8 @@ public class PHImageManager: NSObject, @unchecked Sendable {  // Subclassed; its
         let path: String
         let isVideo = asset.mediaType == .video
         do {
-            path = try (isVideo
+            path = try
+                (isVideo
                 ? Self.videoResource(of: asset, edited: plan.isCurrentVersion)
                 : Self.photoResource(of: asset, edited: plan.isCurrentVersion)).fileURL.path
         } catch {

@@ -50,9 +50,11 @@ struct FileJournal {
         var finished = 0
         for entry in try database.fileJournal() where entry.owner == FileJournalEntry.anyOwner {
             guard let id = entry.id,
-                let claimed = try database.claimJournalEntry(id, owner: FileOperations.processID, mayTakeOver: {
-                    $0 == FileJournalEntry.anyOwner
-                })
+                let claimed = try database.claimJournalEntry(
+                    id, owner: FileOperations.processID,
+                    mayTakeOver: {
+                        $0 == FileJournalEntry.anyOwner
+                    })
             else { continue }
             begin([id])
             defer { end([id]) }

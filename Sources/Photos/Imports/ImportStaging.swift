@@ -114,7 +114,9 @@ final class ImportStaging {
             do {
                 try FileOperations.link(source, staged)
                 linked = true
-            } catch let error as SystemCallError where [EXDEV, EPERM, EMLINK, ENOTSUP, EOPNOTSUPP].contains(error.errno) {
+            } catch let error as SystemCallError
+                where [EXDEV, EPERM, EMLINK, ENOTSUP, EOPNOTSUPP].contains(error.errno)
+            {
                 // Another file system, or one without hard links: copy; the original goes after commit.
             }
         }

@@ -17,8 +17,11 @@ extension PHFetchResult where ObjectType == PHAsset {
         in range: Range<Int>? = nil, pageSize: Int = 1000, _ body: ([AssetDescription]) throws -> Void
     ) throws {
         let wanted = (range ?? 0..<count).clamped(to: 0..<count)
-        try forEachPage(at: wanted, pageSize: pageSize, body) { reader, ids in try reader.assets(rowIDs: ids) }
-            describe: { AssetDescription($0, timeZone: $1) }
+        try forEachPage(at: wanted, pageSize: pageSize, body) { reader, ids in
+            try reader.assets(rowIDs: ids)
+        } describe: {
+            AssetDescription($0, timeZone: $1)
+        }
     }
 
     /// Writes the asset JSON of the result's assets at these positions, in order, as elements of a

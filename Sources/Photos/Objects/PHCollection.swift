@@ -32,7 +32,8 @@ open class PHCollection: PHObject, @unchecked Sendable {  // Immutable after ini
 
     /// Creates the right subclass for a collection row.
     static func make(_ info: CollectionInfo, library: PHPhotoLibrary?) -> PHCollection {
-        info.record.isList ? PHCollectionList(info: info, library: library)
+        info.record.isList
+            ? PHCollectionList(info: info, library: library)
             : PHAssetCollection(info: info, library: library)
     }
 }

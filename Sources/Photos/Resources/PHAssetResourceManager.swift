@@ -166,7 +166,8 @@ public enum ResourceFileCopy {
             try FileOperations.link(temporary, destination)
         } catch let failure as SystemCallError {
             throw failure.call == "read" || (failure.call == "open" && failure.path != temporary)
-                ? error(failure.errno, reading: failure.path ?? destination) : error(failure.errno, writing: destination)
+                ? error(failure.errno, reading: failure.path ?? destination)
+                : error(failure.errno, writing: destination)
         }
     }
 

@@ -4,7 +4,8 @@ extension OrderedDiff {
     /// The diff of a list to itself, in which some elements changed: found in one pass.
     @inlinable
     public init(unmoved list: [Element], changed: Set<Element>) {
-        self.init(changedIndexes: changed.isEmpty ? IndexSet() : IndexSet(list.indices.filter { changed.contains(list[$0]) }))
+        self.init(
+            changedIndexes: changed.isEmpty ? IndexSet() : IndexSet(list.indices.filter { changed.contains(list[$0]) }))
     }
 
     /// The diff of a list to itself, in which the elements at `changedIndexes` changed.
@@ -66,7 +67,9 @@ extension OrderedDiff {
             stayed.map(\.oldOrder), weights: stayed.map(\.after.length))
         var moves: [(from: Int, to: Int)] = []
         for (position, pair) in stayed.enumerated() where !keep.contains(position) {
-            for offset in 0..<pair.after.length { moves.append((pair.before.start + offset, pair.after.start + offset)) }
+            for offset in 0..<pair.after.length {
+                moves.append((pair.before.start + offset, pair.after.start + offset))
+            }
         }
         self.init(removedIndexes: removed, insertedIndexes: inserted, changedIndexes: changedIndexes, moves: moves)
     }

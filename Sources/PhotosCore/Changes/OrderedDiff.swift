@@ -72,7 +72,9 @@ public struct OrderedDiff<Element: Hashable & Sendable>: Sendable {
     public var hasMoves: Bool { !moves.isEmpty }
 
     /// Whether nothing was removed, inserted, changed or moved.
-    public var isEmpty: Bool { removedIndexes.isEmpty && insertedIndexes.isEmpty && changedIndexes.isEmpty && moves.isEmpty }
+    public var isEmpty: Bool {
+        removedIndexes.isEmpty && insertedIndexes.isEmpty && changedIndexes.isEmpty && moves.isEmpty
+    }
 
     /// Applies the diff to `old` as a UIKit batch update does: removals and moved-away items leave
     /// (old positions), then inserted and moved items take their new positions, and the rest fill

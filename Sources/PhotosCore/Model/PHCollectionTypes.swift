@@ -154,7 +154,8 @@ public enum PHAssetResourceType: Int, Sendable, Hashable, CaseIterable, Codable 
     ]
 
     /// ``editTypes`` as an SQL list of raw values, `(5, 6, ...)`.
-    public static let editTypesSQL = "(" + editTypes.map(\.rawValue).sorted().map(String.init).joined(separator: ", ") + ")"
+    public static let editTypesSQL =
+        "(" + editTypes.map(\.rawValue).sorted().map(String.init).joined(separator: ", ") + ")"
 
     /// The PhotoKit case name, as used in JSON (`"pairedVideo"`).
     public var name: String { Self.names[self] ?? String(describing: self) }

@@ -77,7 +77,8 @@ public struct PhotoKitPredicate: Sendable, Hashable {
     ///
     /// The fragment is safe to combine with `AND`/`OR` without extra parentheses. String operators call the
     /// `photos_fold` and `photos_like` functions described in `PredicateFunctions`.
-    public func sql(for schema: PredicateSchema, column: (String) -> String) throws(PredicateFormatError) -> SQLFragment {
+    public func sql(for schema: PredicateSchema, column: (String) -> String) throws(PredicateFormatError) -> SQLFragment
+    {
         let fragment = try withoutActuallyEscaping(column) { column throws(PredicateFormatError) in
             try PredicateCompiler(schema: schema, format: format, column: column).compile(expression)
         }

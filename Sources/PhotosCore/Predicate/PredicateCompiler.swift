@@ -298,7 +298,9 @@ struct PredicateCompiler {
             return SQLFragment(sql: "\(left.sql) IS NULL", arguments: left.arguments)
         }
         let list: SQLFragment
-        if placeholders.count > Self.longestPlaceholderList, let json = Self.jsonArray(arguments[lhs.arguments.count...]) {
+        if placeholders.count > Self.longestPlaceholderList,
+            let json = Self.jsonArray(arguments[lhs.arguments.count...])
+        {
             // One argument whatever the length: SQLite allows at most 32,766 placeholders in a
             // statement, and each length would be a statement of its own in the cache. The values
             // from json_each have no affinity, as bound ones have none: comparisons are the same.

@@ -315,7 +315,9 @@ struct PredicateLexer {
         }
     }
 
-    private mutating func takeArgument(for spelling: String, at start: Int) throws(PredicateFormatError) -> PredicateValue {
+    private mutating func takeArgument(for spelling: String, at start: Int) throws(PredicateFormatError)
+        -> PredicateValue
+    {
         guard argumentIndex < arguments.count else {
             throw error(
                 .argument,

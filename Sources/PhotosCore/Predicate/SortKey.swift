@@ -46,7 +46,8 @@ extension PredicateSchema {
             return SortKey(key: key.name, ascending: ascending)
         }
         if name.uppercased() == "SELF" {
-            throw PredicateFormatError(.unsupportedKey, "sorting by SELF is not supported for \(className)", format: name)
+            throw PredicateFormatError(
+                .unsupportedKey, "sorting by SELF is not supported for \(className)", format: name)
         }
         throw PredicateFormatError(.unsupportedKey, unsupportedKeyMessage(name), format: name)
     }

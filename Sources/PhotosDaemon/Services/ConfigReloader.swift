@@ -142,7 +142,8 @@ public final class ConfigReloader: Service, Sendable {
             do {
                 _ = try database.write { try $0.setRoot(root, offline: true) }
             } catch {
-                logger.error("cannot mark a removed root offline", metadata: ["root.path": "\(root)", "error": "\(error)"])
+                logger.error(
+                    "cannot mark a removed root offline", metadata: ["root.path": "\(root)", "error": "\(error)"])
             }
         }
         // Import folders, once the config has them, are applied here, like the roots.

@@ -105,7 +105,8 @@ public final class RootTracker: Service, Sendable {
             do {
                 try monitor.addRoot(root)
                 let unwatched = monitor.unwatchedDirectories.filter { $0 == root || $0.hasPrefix(root + "/") }
-                entry = unwatched.isEmpty
+                entry =
+                    unwatched.isEmpty
                     ? DaemonStatus.Root(path: root, state: "watching", reason: nil)
                     : DaemonStatus.Root(
                         path: root, state: "polling",
@@ -119,9 +120,11 @@ public final class RootTracker: Service, Sendable {
             // A root that is not there (mistyped, or its disk not mounted) is a warning: watching
             // nothing there is rarely what was meant. Polling is a choice the daemon made.
             let level: Logger.Level = entry.state == "offline" ? .warning : .info
-            logger.log(level: level, "root not watched", metadata: [
-                "root.path": "\(root)", "root.state": "\(entry.state)", "reason": "\(entry.reason ?? "")",
-            ])
+            logger.log(
+                level: level, "root not watched",
+                metadata: [
+                    "root.path": "\(root)", "root.state": "\(entry.state)", "reason": "\(entry.reason ?? "")",
+                ])
         }
         board.update { $0.roots[root] = entry }
     }

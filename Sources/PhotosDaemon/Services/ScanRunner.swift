@@ -129,18 +129,24 @@ public final class ScanRunner: Service, Sendable {
             var onProgress: (@Sendable (ScanProgress) -> Void)?
             if work.isStartup, let reporter = startupProgress { onProgress = { reporter.report($0) } }
             let progress = onProgress
-            if let error = await scan(reason: reason, wholeRoots: true, {
-                try scanner.scan(roots: roots, progress: progress)
-            }) {
+            if let error = await scan(
+                reason: reason, wholeRoots: true,
+                {
+                    try scanner.scan(roots: roots, progress: progress)
+                })
+            {
                 // What was not done yet is done again whole.
                 return Failure(error: error, reason: reason, retry: work.wholeRoots)
             }
         }
         for (root, files) in work.partialFiles.sorted(by: { $0.key < $1.key }) {
             let scanner = self.scanner
-            if let error = await scan(reason: reason, wholeRoots: false, {
-                try scanner.scan(root: root, files: files)
-            }) {
+            if let error = await scan(
+                reason: reason, wholeRoots: false,
+                {
+                    try scanner.scan(root: root, files: files)
+                })
+            {
                 let rest = ScanWork(files: work.partialFiles.filter { $0.key >= root })
                 return Failure(error: error, reason: reason, retry: rest.wholeRoots)
             }

@@ -30,7 +30,10 @@ final class RawFile {
         self.path = path
         var info = cphotos_raw_info()
         var error = ErrorText()
-        guard let raw = error.withBuffer({ buffer, size in PathBytes.withCString(path) { cphotos_raw_open($0, &info, buffer, size) } })
+        guard
+            let raw = error.withBuffer({ buffer, size in
+                PathBytes.withCString(path) { cphotos_raw_open($0, &info, buffer, size) }
+            })
         else { return nil }
         self.raw = raw
         storedSize = PixelSize(width: Int(info.width), height: Int(info.height))

@@ -206,7 +206,9 @@ enum JPEGParser {
             guard buffer.count >= 2 else { return false }
             var offset = 0
             while offset < buffer.count - 1 {
-                guard let hit = memchr(buffer.baseAddress! + offset, 0xFF, buffer.count - 1 - offset) else { return false }
+                guard let hit = memchr(buffer.baseAddress! + offset, 0xFF, buffer.count - 1 - offset) else {
+                    return false
+                }
                 let at = UnsafeRawPointer(buffer.baseAddress!).distance(to: UnsafeRawPointer(hit))
                 if buffer[at + 1] == 0xD9 { return true }
                 offset = at + 1

@@ -189,12 +189,14 @@ struct TIFFStructure {
     /// Where the directory's pixel data ends, or why that cannot be told.
     func imageData(_ directory: TIFFDirectory) -> ImageData {
         let pairs = [
-            (Tag.stripOffsets, Tag.stripByteCounts, "strip tables"), (Tag.tileOffsets, Tag.tileByteCounts, "tile tables"),
+            (Tag.stripOffsets, Tag.stripByteCounts, "strip tables"),
+            (Tag.tileOffsets, Tag.tileByteCounts, "tile tables"),
         ]
         for (offsetsTag, countsTag, what) in pairs {
             guard let offsetsEntry = directory[offsetsTag], let countsEntry = directory[countsTag] else { continue }
             // A scan stored a row per strip has as many strips as rows.
-            guard let offsets = integers(offsetsEntry, limit: 1 << 20), let counts = integers(countsEntry, limit: 1 << 20),
+            guard let offsets = integers(offsetsEntry, limit: 1 << 20),
+                let counts = integers(countsEntry, limit: 1 << 20),
                 let end = zip(offsets, counts).map({ $0 + $1 }).max()
             else { return .unreadable(what) }
             return .end(end)

@@ -78,7 +78,7 @@ extension ArraySlice<UInt8> {
     }
 }
 
-extension Array<UInt8> {
+extension [UInt8] {
     /// The array as a slice, for the bounds-checked accessors.
     var bytes: ArraySlice<UInt8> { self[...] }
 }

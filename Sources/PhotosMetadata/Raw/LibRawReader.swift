@@ -37,7 +37,9 @@ enum LibRawReader {
         var metadata = cphotos_raw_metadata()
         var error = [CChar](repeating: 0, count: 256)
         let status = error.withUnsafeMutableBufferPointer { buffer in
-            PathBytes.withCString(reader.path) { cphotos_raw_metadata_read($0, &metadata, buffer.baseAddress!, buffer.count) }
+            PathBytes.withCString(reader.path) {
+                cphotos_raw_metadata_read($0, &metadata, buffer.baseAddress!, buffer.count)
+            }
         }
         guard status == 0 else {
             let reason = error.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }

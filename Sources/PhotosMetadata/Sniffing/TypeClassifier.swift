@@ -43,7 +43,8 @@ enum TypeClassifier {
     /// A TIFF-based type: a RAW when the extension names one (read by the TIFF parser or, for the families it does
     /// not read, such as IIQ and 3FR, by LibRaw) or IFD0 has a DNGVersion tag.
     private static func tiffType(head: ArraySlice<UInt8>, byExtension: FileType?) -> FileType {
-        if let raw = byExtension, raw.isTIFFBasedRAW || (raw.container == .libRaw && RAWSignature(head: head) == .tiff) {
+        if let raw = byExtension, raw.isTIFFBasedRAW || (raw.container == .libRaw && RAWSignature(head: head) == .tiff)
+        {
             return raw
         }
         if tiffHasDNGVersion(head) { return .dng }

@@ -22,7 +22,9 @@ enum XMPProperties {
             let close = find(Array("</\(property)>".utf8), in: packet[open...], returningStart: true)
         else { return nil }
         let content = packet[open..<close]
-        guard let item = find(Array("<rdf:li".utf8), in: content) else { return String(decoding: content, as: UTF8.self) }
+        guard let item = find(Array("<rdf:li".utf8), in: content) else {
+            return String(decoding: content, as: UTF8.self)
+        }
         guard let start = content[item...].firstIndex(of: UInt8(ascii: ">")),
             let end = find(Array("</rdf:li>".utf8), in: content[(start + 1)...], returningStart: true)
         else { return nil }

@@ -18,7 +18,8 @@ enum AssetRowJSON {
     static func creationDate(_ row: RowCursor, timeZone: TimeZone) -> (date: Date, offset: Int)? {
         guard let seconds = row.double(Asset.creationDate) else { return nil }
         let date = Date(timeIntervalSince1970: seconds)
-        let offset = row.isNull(Asset.creationDateOffset)
+        let offset =
+            row.isNull(Asset.creationDateOffset)
             ? timeZone.secondsFromGMT(for: date) : Int(row.integer(Asset.creationDateOffset))
         return (date, offset)
     }
@@ -127,14 +128,17 @@ enum AssetRowJSON {
                     localIdentifier: row.string(Asset.localIdentifier) ?? "", mediaType: mediaTypeName(row),
                     mediaSubtypes: names, pixelWidth: Int(truncatingIfNeeded: row.integer(Asset.pixelWidth)),
                     pixelHeight: Int(truncatingIfNeeded: row.integer(Asset.pixelHeight)),
-                    creationDate: creationDate(row, timeZone: timeZone).map { ISO8601.string($0.date, offset: $0.offset) },
+                    creationDate: creationDate(row, timeZone: timeZone).map {
+                        ISO8601.string($0.date, offset: $0.offset)
+                    },
                     creationDateHasOffset: !row.bool(Asset.creationDateIsFloating),
                     modificationDate: modificationDate(row, timeZone: timeZone).map {
                         ISO8601.string($0.date, offset: $0.offset)
                     },
                     duration: row.double(Asset.duration) ?? 0, location: location(row),
                     isFavorite: row.bool(Asset.isFavorite), isHidden: row.bool(Asset.isHidden),
-                    burstIdentifier: row.string(Asset.burstIdentifier), representsBurst: row.bool(Asset.representsBurst),
+                    burstIdentifier: row.string(Asset.burstIdentifier),
+                    representsBurst: row.bool(Asset.representsBurst),
                     isAvailable: isAvailable, resources: resources.sorted { $0.key < $1.key }.map(\.resource),
                     albums: albums.sorted { $0.key < $1.key }.map(\.album),
                     rating: Int(truncatingIfNeeded: row.integer(Asset.rating))))
@@ -184,7 +188,8 @@ extension WireJSONWriter {
                 let identifier = rows.albums.text(Album.localIdentifier)
                 let title = rows.albums.text(Album.title)
                 let path = rows.albums.text(Album.path)
-                let bound = 64 + JSONText.stringBound((identifier?.count ?? 0) + (title?.count ?? 0) + (path?.count ?? 0))
+                let bound =
+                    64 + JSONText.stringBound((identifier?.count ?? 0) + (title?.count ?? 0) + (path?.count ?? 0))
                 albums.write(key: AssetRowJSON.albumOrder(rows.albums), atMost: bound) { out in
                     out.put(#"{"localIdentifier":"#)
                     out.putString(identifier ?? UnsafeBufferPointer(start: nil, count: 0))
@@ -213,7 +218,8 @@ extension WireJSONWriter {
                 let uniformType = file.text(Resource.uniformTypeIdentifier)
                 let mimeType = file.text(Resource.mimeType)
                 if AssetRowJSON.isUnavailable(path, under: prefixes) { isAvailable = false }
-                let bound = 128 + type.utf8.count
+                let bound =
+                    128 + type.utf8.count
                     + JSONText.stringBound((path?.count ?? 0) + (uniformType?.count ?? 0) + (mimeType?.count ?? 0))
                 files.write(key: AssetRowJSON.resourceOrder(file), atMost: bound) { out in
                     out.put(#"{"fileSize":"#)
@@ -237,7 +243,9 @@ extension WireJSONWriter {
             // The other keys, in one reserved run.
             let identifier = row.text(Asset.localIdentifier)
             let burst = row.text(Asset.burstIdentifier)
-            let created = AssetRowJSON.creationDate(row, timeZone: timeZone).map { ISO8601Text($0.date, offset: $0.offset) }
+            let created = AssetRowJSON.creationDate(row, timeZone: timeZone).map {
+                ISO8601Text($0.date, offset: $0.offset)
+            }
             let modified = AssetRowJSON.modificationDate(row, timeZone: timeZone).map {
                 ISO8601Text($0.date, offset: $0.offset)
             }
@@ -251,7 +259,8 @@ extension WireJSONWriter {
                 subtypes[subtypeBits] = subtypeJSON
             }
             let mediaType = AssetRowJSON.mediaTypeName(row)
-            let bound = 512 + subtypeJSON.count + (created?.bound ?? 0) + (modified?.bound ?? 0)
+            let bound =
+                512 + subtypeJSON.count + (created?.bound ?? 0) + (modified?.bound ?? 0)
                 + JSONText.stringBound((identifier?.count ?? 0) + (burst?.count ?? 0) + mediaType.utf8.count)
             bytes.write(atMost: bound) { out in
                 out.put(#"],"burstIdentifier":"#)

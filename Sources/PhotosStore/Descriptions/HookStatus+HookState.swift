@@ -6,15 +6,14 @@ extension HookStatus {
     public init(name: String, command: [String]?, url: String? = nil, enabled: Bool, state row: HookState?, lag: Int?) {
         let failures = row?.failures ?? 0
         let state =
-            if !enabled { "disabled" }
-            else if row == nil { "new" }
-            else if row?.isParked == true { "parked" }
-            else if failures > 0 { "retrying" }
-            else { "ok" }
+            if !enabled { "disabled" } else if row == nil { "new" } else if row?.isParked == true {
+                "parked"
+            } else if failures > 0 { "retrying" } else { "ok" }
         let lastRunAt = row?.lastRunAt.map { ISO8601.string(Date(timeIntervalSince1970: $0), offset: 0) }
         self.init(
             name: name, command: url == nil ? command : nil, url: url, state: state, cursor: row?.cursor, lag: lag,
-            failures: failures, lastRunAt: lastRunAt, lastOutcome: row?.lastOutcome, lastDuration: row?.lastDuration, parkedReason: row?.parkedReason,
+            failures: failures, lastRunAt: lastRunAt, lastOutcome: row?.lastOutcome, lastDuration: row?.lastDuration,
+            parkedReason: row?.parkedReason,
             runs: row?.runs ?? 0, delivered: row?.delivered ?? 0)
     }
 }

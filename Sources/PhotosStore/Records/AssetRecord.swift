@@ -152,12 +152,14 @@ public struct AssetRecord: Sendable, Hashable, Codable, Identifiable, FetchableR
     public static var databaseSelection: [any SQLSelectable] { columnNames.map { Column($0) } }
 
     /// The record's values for ``columnNames`` after `id`, in their order: what an insert binds.
-    var insertionValues: [(any DatabaseValueConvertible)?] {[
-        localIdentifier, mediaType, mediaSubtypes, sourceType, pixelWidth, pixelHeight, creationDate,
-        creationDateOffset, creationDateIsFloating, modificationDate, addedDate, latitude, longitude, altitude,
-        duration, isFavorite, isHidden, burstIdentifier, burstSelectionTypes, representsBurst,
-        adjustmentFormatIdentifier, isRAW, rating, isSelfie, originalResourceChoice, make, model,
-    ]}
+    var insertionValues: [(any DatabaseValueConvertible)?] {
+        [
+            localIdentifier, mediaType, mediaSubtypes, sourceType, pixelWidth, pixelHeight, creationDate,
+            creationDateOffset, creationDateIsFloating, modificationDate, addedDate, latitude, longitude, altitude,
+            duration, isFavorite, isHidden, burstIdentifier, burstSelectionTypes, representsBurst,
+            adjustmentFormatIdentifier, isRAW, rating, isSelfie, originalResourceChoice, make, model,
+        ]
+    }
 
     public mutating func didInsert(_ inserted: InsertionSuccess) {
         id = inserted.rowID

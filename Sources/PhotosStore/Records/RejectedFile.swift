@@ -19,7 +19,9 @@ public struct RejectedFile: Sendable, Hashable, Codable, FetchableRecord, Persis
     public var rejectedDate: Double
 
     /// Creates a rejection record.
-    public init(path: String, code: String, reason: String, fileSize: Int64, modificationTime: Double, rejectedDate: Double) {
+    public init(
+        path: String, code: String, reason: String, fileSize: Int64, modificationTime: Double, rejectedDate: Double
+    ) {
         self.path = path
         self.code = code
         self.reason = reason

@@ -16,7 +16,7 @@ extension Row {
         if Value.fromMissingColumn() == nil {
             do {
                 return try decode(forColumn: name)
-            } catch where !hasColumn(name) {
+            } catch  where !hasColumn(name) {
                 throw StoreError.missingColumn(name, in: self)
             }
         }

@@ -98,7 +98,8 @@ enum StrictFields {
             throw DecodingError.dataCorrupted(
                 .init(
                     codingPath: decoder.codingPath,
-                    debugDescription: "unknown field\(unknown.count == 1 ? "" : "s") \(unknown.joined(separator: ", ")) "
+                    debugDescription:
+                        "unknown field\(unknown.count == 1 ? "" : "s") \(unknown.joined(separator: ", ")) "
                         + "in \(name) (known: \(allowed.sorted().joined(separator: ", ")))"))
         }
     }
@@ -131,7 +132,8 @@ extension API.ChangeOperation.EditAsset {
             }
         }
         if container.contains(.location) {
-            location = try container.decodeNil(forKey: .location)
+            location =
+                try container.decodeNil(forKey: .location)
                 ? .some(nil) : .some(try container.decode(API.ChangeOperation.Location.self, forKey: .location))
         }
         guard isFavorite != nil || isHidden != nil || rating != nil || creationDate != nil || location != nil else {

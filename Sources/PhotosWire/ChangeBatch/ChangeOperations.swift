@@ -19,7 +19,9 @@ extension API.ChangeOperation {
         public var ref: String?
 
         /// A `createAsset` operation.
-        public init(path: String? = nil, upload: String? = nil, type: String? = nil, move: Bool? = nil, ref: String? = nil) {
+        public init(
+            path: String? = nil, upload: String? = nil, type: String? = nil, move: Bool? = nil, ref: String? = nil
+        ) {
             self.path = path
             self.upload = upload
             self.type = type

@@ -187,7 +187,6 @@ final class TemporaryDirectory {
     }
 }
 
-
 /// ISO base media boxes, and a minimal QuickTime movie: one video track whose sample durations
 /// (`stts`) are given, and optional QuickTime keys.
 enum MovieBuilder {
