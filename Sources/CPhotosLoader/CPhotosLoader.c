@@ -24,3 +24,20 @@ int photos_load(const char *what, photos_library *libraries, size_t library_coun
     }
     return 0;
 }
+
+int photos_once_run(photos_once *once, int (*load)(char *error, size_t error_size), char *error, size_t error_size) {
+    int state = __atomic_load_n(&once->state, __ATOMIC_ACQUIRE);
+    if (state == 0) {
+        pthread_mutex_lock(&once->lock);
+        state = once->state;
+        if (state == 0) {
+            state = load(once->error, sizeof once->error) == 0 ? 1 : -1;
+            if (state < 0 && once->error[0] == '\0') { snprintf(once->error, sizeof once->error, "loading failed"); }
+            __atomic_store_n(&once->state, state, __ATOMIC_RELEASE);
+        }
+        pthread_mutex_unlock(&once->lock);
+    }
+    if (state > 0) { return 0; }
+    if (error != NULL && error_size > 0) { snprintf(error, error_size, "%s", once->error); }
+    return -1;
+}

@@ -23,14 +23,10 @@ static struct {
 #undef DECLARE
 } lr;
 
-static pthread_once_t load_once = PTHREAD_ONCE_INIT;
-/// Why LibRaw could not be loaded; empty once it is.
-static char load_error[256] = "LibRaw was not loaded";
-
 #define STRINGIFY_(x) #x
 #define STRINGIFY(x) STRINGIFY_(x)
 
-static void load(void) {
+static int load(char *error, size_t error_size) {
     static photos_library libraries[] = {
         {"libraw_r.so." STRINGIFY(LIBRAW_SHLIB_CURRENT), "libraw" STRINGIFY(LIBRAW_SHLIB_CURRENT), NULL},
     };
@@ -39,19 +35,13 @@ static void load(void) {
         LIBRAW_FUNCTIONS(SYMBOL)
 #undef SYMBOL
     };
-    if (photos_load("LibRaw", libraries, 1, symbols, sizeof symbols / sizeof *symbols, load_error,
-            sizeof load_error) == 0) {
-        load_error[0] = '\0';
-    }
+    return photos_load("LibRaw", libraries, 1, symbols, sizeof symbols / sizeof *symbols, error, error_size);
 }
 
+static photos_once loading = PHOTOS_ONCE_INIT;
+
 /// Loads LibRaw once; 0, or -1 with the reason in `error`.
-static int loaded(char *error, size_t error_size) {
-    pthread_once(&load_once, load);
-    if (load_error[0] == '\0') { return 0; }
-    snprintf(error, error_size, "%s", load_error);
-    return -1;
-}
+static int loaded(char *error, size_t error_size) { return photos_once_run(&loading, load, error, error_size); }
 
 static void say(char *error, size_t error_size, const char *what, int code) {
     if (code != 0) {

@@ -21,14 +21,10 @@ static struct {
 #undef DECLARE
 } tls;
 
-static pthread_once_t load_once = PTHREAD_ONCE_INIT;
-/// Why OpenSSL could not be loaded; empty once it is.
-static char load_error[256] = "OpenSSL was not loaded";
-
 #define STRINGIFY_(x) #x
 #define STRINGIFY(x) STRINGIFY_(x)
 
-static void load(void) {
+static int load(char *error, size_t error_size) {
     static photos_library libraries[] = {
         {"libssl.so." STRINGIFY(OPENSSL_VERSION_MAJOR), "libssl" STRINGIFY(OPENSSL_VERSION_MAJOR), NULL},
         {"libcrypto.so." STRINGIFY(OPENSSL_VERSION_MAJOR), "libssl" STRINGIFY(OPENSSL_VERSION_MAJOR), NULL},
@@ -38,18 +34,12 @@ static void load(void) {
         TLS_FUNCTIONS(SYMBOL)
 #undef SYMBOL
     };
-    if (photos_load("OpenSSL", libraries, 2, symbols, sizeof symbols / sizeof *symbols, load_error,
-            sizeof load_error) == 0) {
-        load_error[0] = '\0';
-    }
+    return photos_load("OpenSSL", libraries, 2, symbols, sizeof symbols / sizeof *symbols, error, error_size);
 }
 
-int photos_tls_load(char *error, size_t error_size) {
-    pthread_once(&load_once, load);
-    if (load_error[0] == '\0') { return 0; }
-    snprintf(error, error_size, "%s", load_error);
-    return -1;
-}
+static photos_once loading = PHOTOS_ONCE_INIT;
+
+int photos_tls_load(char *error, size_t error_size) { return photos_once_run(&loading, load, error, error_size); }
 
 SSL_CTX *photos_SSL_CTX_new(void) { return tls.SSL_CTX_new(tls.TLS_client_method()); }
 void photos_SSL_CTX_free(SSL_CTX *context) { tls.SSL_CTX_free(context); }

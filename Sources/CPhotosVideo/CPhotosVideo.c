@@ -38,15 +38,11 @@ static struct {
 #undef DECLARE
 } ff;
 
-static pthread_once_t load_once = PTHREAD_ONCE_INIT;
-/// Why the libraries could not be loaded; empty once they are.
-static char load_error[256] = "FFmpeg's libraries were not loaded";
-
 #define STRINGIFY_(x) #x
 #define STRINGIFY(x) STRINGIFY_(x)
 #define FFMPEG_LIBRARY(name, major) {#name ".so." STRINGIFY(major), #name STRINGIFY(major), NULL}
 
-static void load(void) {
+static int load(char *error, size_t error_size) {
     static photos_library libraries[] = {
         FFMPEG_LIBRARY(libavutil, LIBAVUTIL_VERSION_MAJOR), FFMPEG_LIBRARY(libavcodec, LIBAVCODEC_VERSION_MAJOR),
         FFMPEG_LIBRARY(libavformat, LIBAVFORMAT_VERSION_MAJOR), FFMPEG_LIBRARY(libswscale, LIBSWSCALE_VERSION_MAJOR),
@@ -57,20 +53,17 @@ static void load(void) {
 #undef SYMBOL
     };
     if (photos_load("FFmpeg", libraries, sizeof libraries / sizeof *libraries, symbols,
-            sizeof symbols / sizeof *symbols, load_error, sizeof load_error) != 0) {
-        return;
+            sizeof symbols / sizeof *symbols, error, error_size) != 0) {
+        return -1;
     }
     ff.av_log_set_level(AV_LOG_QUIET);
-    load_error[0] = '\0';
+    return 0;
 }
 
+static photos_once loading = PHOTOS_ONCE_INIT;
+
 /// Loads FFmpeg once; 0, or -1 with the reason in `error`.
-static int loaded(char *error, size_t error_size) {
-    pthread_once(&load_once, load);
-    if (load_error[0] == '\0') { return 0; }
-    snprintf(error, error_size, "%s", load_error);
-    return -1;
-}
+static int loaded(char *error, size_t error_size) { return photos_once_run(&loading, load, error, error_size); }
 
 /// The demuxers of the containers cameras, phones and screen recorders write. Every other one
 /// (playlists, which open further files; image sequences; the long tail of old formats) is refused.

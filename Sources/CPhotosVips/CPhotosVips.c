@@ -41,15 +41,11 @@ static struct {
     __typeof__(&(g_object_ref)) object_ref;
 } lib;
 
-static pthread_once_t start_once = PTHREAD_ONCE_INIT;
-/// Why libvips could not be opened or started; empty once it is.
-static char start_error[512] = "libvips was not started";
-
 static void drop_warning(const gchar *domain, GLogLevelFlags level, const gchar *message, gpointer data) {
     (void)domain; (void)level; (void)message; (void)data;
 }
 
-static void start(void) {
+static int start(char *error, size_t error_size) {
     char vips_name[32];
     snprintf(vips_name, sizeof vips_name, "libvips.so.%d", VIPS_LIBRARY_CURRENT - VIPS_LIBRARY_AGE);
     char vips_package[32];
@@ -68,22 +64,22 @@ static void start(void) {
         {1, "g_object_unref", (void **)&lib.g_object_unref}, {1, "g_object_ref", (void **)&lib.object_ref},
     };
     if (photos_load("libvips", libraries, sizeof libraries / sizeof *libraries, symbols,
-            sizeof symbols / sizeof *symbols, start_error, sizeof start_error) != 0) {
-        return;
+            sizeof symbols / sizeof *symbols, error, error_size) != 0) {
+        return -1;
     }
     // What VIPS_INIT checks (it calls libvips' functions by name, so cannot be used here).
     int abi = lib.vips_version(3) - lib.vips_version(5);
     if (abi != VIPS_LIBRARY_CURRENT - VIPS_LIBRARY_AGE) {
-        snprintf(start_error, sizeof start_error, "%s has ABI version %d, photosd was built for %d", vips_name,
+        snprintf(error, error_size, "%s has ABI version %d, photosd was built for %d", vips_name,
             abi, VIPS_LIBRARY_CURRENT - VIPS_LIBRARY_AGE);
-        return;
+        return -1;
     }
     if (lib.vips_init("photosd") != 0) {
         char *reason = lib.vips_error_buffer_copy();
-        snprintf(start_error, sizeof start_error, "vips_init failed: %s",
+        snprintf(error, error_size, "vips_init failed: %s",
             reason != NULL && reason[0] != '\0' ? reason : "no reason given");
         g_free(reason);
-        return;
+        return -1;
     }
     // Each request is a different file or size, and 8.14 keys a load by its file name alone.
     lib.vips_cache_set_max(0);
@@ -94,16 +90,15 @@ static void start(void) {
     // cameras and phones write.
     lib.vips_operation_block_set("VipsForeignLoadJxl", FALSE);
     g_log_set_handler("VIPS", G_LOG_LEVEL_WARNING | G_LOG_LEVEL_MESSAGE, drop_warning, NULL);
-    start_error[0] = '\0';
+    return 0;
 }
 
-int cphotos_vips_start(void) {
-    pthread_once(&start_once, start);
-    return start_error[0] == '\0' ? 0 : -1;
-}
+static photos_once starting = PHOTOS_ONCE_INIT;
+
+int cphotos_vips_start(void) { return photos_once_run(&starting, start, NULL, 0); }
 
 char *cphotos_vips_take_error(void) {
-    if (cphotos_vips_start() != 0) { return g_strdup(start_error); }
+    if (cphotos_vips_start() != 0) { return g_strdup(starting.error); }
     char *text = lib.vips_error_buffer_copy();
     if (text != NULL && text[0] == '\0') {
         g_free(text);

@@ -18,7 +18,7 @@ import Synchronization
 ///     PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "Trip")
 /// }
 /// ```
-public final class PHPhotoLibrary: @unchecked Sendable {
+public final class PHPhotoLibrary: Sendable {
     /// Settings of an opened library.
     public struct Configuration: Sendable {
         /// Where files added by creation requests are copied to. Default: `Imports/` beside the

@@ -36,9 +36,7 @@ enum SmartAlbumCounts {
     static func triggers(for kept: [(subtype: Int, condition: String)]) -> [(name: String, sql: String)] {
         // 1 when the row (`NEW` or `OLD`) meets the album's condition, else 0.
         func member(_ condition: String, _ row: String) -> String {
-            let condition = condition.replacingOccurrences(
-                of: #"\basset\."#, with: row + ".", options: .regularExpression)
-            return "(CASE WHEN \(condition) THEN 1 ELSE 0 END)"
+            "(CASE WHEN \(reading(condition, from: row)) THEN 1 ELSE 0 END)"
         }
         func assignments(_ change: (String) -> String) -> String {
             kept.map { "\(column($0.subtype)) = \(column($0.subtype)) + \(change($0.condition))" }
@@ -73,6 +71,34 @@ enum SmartAlbumCounts {
                 """
             ),
         ]
+    }
+
+    /// `condition` with each `asset.` column read from `row` instead (`NEW.`, `OLD.`): the regular
+    /// expression `\basset\.` replaced, by hand, since every library open compares the triggers it
+    /// makes with the stored ones, and ICU's regular expressions cost a `photos` command 3 ms to start.
+    static func reading(_ condition: String, from row: String) -> String {
+        let bytes = Array(condition.utf8)
+        let table = Array("asset.".utf8)
+        // What `\b` takes for a word: letters, digits, `_`, and any byte of a non-ASCII character.
+        func inWord(_ byte: UInt8) -> Bool {
+            byte >= 0x80 || byte == UInt8(ascii: "_")
+                || (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "z"))
+                || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+        }
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count + 16)
+        var index = 0
+        while index < bytes.count {
+            if bytes[index...].starts(with: table), index == 0 || !inWord(bytes[index - 1]) {
+                output += row.utf8
+                output.append(UInt8(ascii: "."))
+                index += table.count
+            } else {
+                output.append(bytes[index])
+                index += 1
+            }
+        }
+        return String(decoding: output, as: UTF8.self)
     }
 
     /// Makes (or makes again) the table, its counts and its triggers: a column and a condition for

@@ -9,6 +9,22 @@ import Testing
 /// The smart albums' counts in a listing, taken in one pass over the assets, against each album's
 /// own query, on random libraries.
 struct SmartAlbumCountTests {
+    /// The hand-made replacement of `\basset\.` writes what the regular expression it replaced
+    /// wrote: a library's stored triggers, made by either, still count as this build's.
+    @Test func conditionsAreReadFromTheRowAsTheRegularExpressionDid() throws {
+        let conditions =
+            SmartAlbumCounts.kept.map(\.condition) + [
+                "asset.a = 1", "(asset.a)", "my_asset.a = asset.b", "xasset.a", "asset_x.asset.b", "9asset.a",
+                "éasset.a", "asset.", "asset", "'asset.a' || asset.b", "",
+            ]
+        for condition in conditions {
+            let expected = condition.replacingOccurrences(
+                of: #"\basset\."#, with: "NEW.", options: .regularExpression)
+            #expect(SmartAlbumCounts.reading(condition, from: "NEW") == expected, "\(condition)")
+        }
+        #expect(SmartAlbumCounts.kept.contains { $0.condition.contains("asset.") })
+    }
+
     @Test(arguments: [1, 2, 3, 4, 5] as [UInt64])
     func onePassCountsWhatEachAlbumsQueryCounts(seed: UInt64) throws {
         var random = SplitMix64(seed: seed)
