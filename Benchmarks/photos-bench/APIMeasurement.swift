@@ -66,7 +66,7 @@ struct APIMeasurement {
             Case(name: "one asset by identifier", target: "/v1/assets/\(favorite)") { library in
                 var writer = WireJSONWriter()
                 let reader = DescriptionReader(database: library.database, timeZone: library.configuration.timeZone)
-                try reader.writeAssets(localIdentifiers: [favorite], as: .element, into: &writer)
+                try reader.writeAssets(.localIdentifiers([favorite]), as: .element, into: &writer)
                 return writer.bytes
             },
         ]

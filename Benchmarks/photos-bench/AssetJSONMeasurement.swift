@@ -142,7 +142,7 @@ struct AssetJSONMeasurement {
         let ids = try reader.database.assetIDs(matching: allAssets())
         var count = 0
         for start in stride(from: 0, to: ids.count, by: 1000) {
-            count += try reader.assets(rowIDs: Array(ids[start..<min(ids.count, start + 1000)])).count
+            count += try reader.assets(.rowIDs(Array(ids[start..<min(ids.count, start + 1000)]))).count
         }
         return count
     }
@@ -152,7 +152,7 @@ struct AssetJSONMeasurement {
         let ids = try database.assetIDs(matching: allAssets())
         var count = 0
         for start in stride(from: 0, to: ids.count, by: 1000) {
-            try database.withAssetRows(ids: Array(ids[start..<min(ids.count, start + 1000)])) { rows in
+            try database.withAssetRows(.rowIDs(Array(ids[start..<min(ids.count, start + 1000)]))) { rows in
                 while rows.assets.position != nil {
                     count += 1
                     try rows.assets.advance()

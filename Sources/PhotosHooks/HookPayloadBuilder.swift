@@ -23,10 +23,10 @@ struct HookPayloadBuilder: Sendable {
             deletedIDs += change.asset.deleted + change.assetCollection.deleted + change.collectionList.deleted
         }
         let assets = Dictionary(
-            try reader.assetJSON(localIdentifiers: Array(Set(assetIDs))).map { ($0.localIdentifier, $0) },
+            try reader.assetJSON(.localIdentifiers(Array(Set(assetIDs)))).map { ($0.localIdentifier, $0) },
             uniquingKeysWith: { first, _ in first })
         let collections = Dictionary(
-            try reader.collections(localIdentifiers: Array(Set(collectionIDs))).map { ($0.localIdentifier, $0) },
+            try reader.collections(.localIdentifiers(Array(Set(collectionIDs)))).map { ($0.localIdentifier, $0) },
             uniquingKeysWith: { first, _ in first })
         let tombstones = try database.deletedObjects(localIdentifiers: Array(Set(deletedIDs)))
 

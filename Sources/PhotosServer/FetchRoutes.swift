@@ -159,7 +159,7 @@ struct FetchRoutes: Sendable {
         let written: Int
         do {
             written = try DescriptionReader(database: library.database, timeZone: library.configuration.timeZone)
-                .writeAssets(localIdentifiers: [identifier], as: .element, into: &writer, naming: access.namedAlbums)
+                .writeAssets(.localIdentifiers([identifier]), as: .element, into: &writer, naming: access.namedAlbums)
         } catch let error as EncodingError {
             throw error
         } catch {
@@ -181,7 +181,7 @@ struct FetchRoutes: Sendable {
         let found: AssetDescription?
         do {
             found = try DescriptionReader(database: library.database, timeZone: library.configuration.timeZone)
-                .assets(localIdentifiers: [identifier]).first
+                .assets(.localIdentifiers([identifier])).first
         } catch {
             throw APIError(.serviceUnavailable, "cannot read the library: \(error)")
         }

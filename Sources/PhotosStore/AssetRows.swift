@@ -16,7 +16,7 @@ import PhotosCore
 /// (``AlbumColumn/position``, ``ResourceColumn/type``).
 ///
 /// ```swift
-/// try database.withAssetRows(ids: ids) { rows in
+/// try database.withAssetRows(.rowIDs(ids)) { rows in
 ///     while let position = rows.assets.position {
 ///         while let album = rows.albums.position, album < position { try rows.albums.advance() }
 ///         while rows.albums.position == position { ...; try rows.albums.advance() }
@@ -138,19 +138,10 @@ public struct RowCursor {
 }
 
 extension LibraryDatabase {
-    /// Reads the rows behind the asset JSON of the assets with these row ids, in one read
-    /// transaction, with three statements whatever their number (never one per asset).
-    public func withAssetRows<T>(ids: [Int64], _ body: (inout AssetRows) throws -> T) throws -> T {
-        try read { db in try Self.withAssetRows(ids: ids, db, body) }
-    }
-
-    /// Reads the rows behind the asset JSON of the assets with these local identifiers (see
-    /// ``withAssetRows(ids:_:)``); an identifier with no live asset has no row.
-    public func withAssetRows<T>(localIdentifiers: [String], _ body: (inout AssetRows) throws -> T) throws -> T {
-        try read { db in
-            let ids = try Self.ids(table: "asset", localIdentifiers: localIdentifiers, db)
-            return try Self.withAssetRows(ids: localIdentifiers.compactMap { ids[$0] }, db, body)
-        }
+    /// Reads the rows behind the asset JSON of these assets, in one read transaction, with three
+    /// statements whatever their number (never one per asset); a key with no live asset has no row.
+    public func withAssetRows<T>(_ keys: ObjectKeys, _ body: (inout AssetRows) throws -> T) throws -> T {
+        try read { db in try Self.withAssetRows(ids: keys.rowIDs(in: "asset", db), db, body) }
     }
 
     private static func withAssetRows<T>(ids: [Int64], _ db: Database, _ body: (inout AssetRows) throws -> T) throws

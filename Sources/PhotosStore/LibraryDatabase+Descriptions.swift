@@ -15,17 +15,9 @@ public struct CollectionDescriptionRows: Sendable {
 }
 
 extension LibraryDatabase {
-    /// The rows behind the collection JSON of the collections with these row ids.
-    public func collectionDescriptionRows(ids: [Int64]) throws -> CollectionDescriptionRows {
-        try read { db in try Self.collectionDescriptionRows(ids: ids, db) }
-    }
-
-    /// The rows behind the collection JSON of the collections with these local identifiers.
-    public func collectionDescriptionRows(localIdentifiers: [String]) throws -> CollectionDescriptionRows {
-        try read { db in
-            let ids = try Self.ids(table: "collection", localIdentifiers: localIdentifiers, db)
-            return try Self.collectionDescriptionRows(ids: localIdentifiers.compactMap { ids[$0] }, db)
-        }
+    /// The rows behind the collection JSON of these albums and folders, in one read transaction.
+    public func collectionDescriptionRows(_ keys: ObjectKeys) throws -> CollectionDescriptionRows {
+        try read { db in try Self.collectionDescriptionRows(ids: keys.rowIDs(in: "collection", db), db) }
     }
 
     // MARK: Collections

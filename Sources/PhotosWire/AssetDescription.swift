@@ -8,7 +8,7 @@ import PhotosCore
 /// once from the store with `DescriptionReader` (PhotosStore):
 /// ```swift
 /// let reader = DescriptionReader(database: database, timeZone: timeZone)
-/// for asset in try reader.assets(localIdentifiers: identifiers) { try JSONLines.write(asset, to: &output) }
+/// for asset in try reader.assets(.localIdentifiers(identifiers)) { try JSONLines.write(asset, to: &output) }
 /// ```
 public struct AssetDescription: Codable, Sendable, Hashable {
     /// One file behind the asset. An unknown MIME type leaves its key out (the shape as first

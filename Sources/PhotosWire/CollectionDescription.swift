@@ -4,7 +4,7 @@ import Foundation
 /// and `photos folders --json` print it.
 ///
 /// Absent values leave their keys out (the shape as first published; the synthesized encoding).
-/// Build many at once from the store with `DescriptionReader.collections(localIdentifiers:)` (PhotosStore).
+/// Build many at once from the store with `DescriptionReader.collections(_:)` (PhotosStore).
 public struct CollectionDescription: Codable, Sendable, Hashable {
     /// The object's local identifier.
     public var localIdentifier: String

@@ -67,7 +67,7 @@ import Testing
                     .firstObject)
         }
         // The counts an album listing shows: kept by the store's triggers.
-        let listed = try library.database.collectionDescriptionRows(localIdentifiers: albums.map(\.localIdentifier))
+        let listed = try library.database.collectionDescriptionRows(.localIdentifiers(albums.map(\.localIdentifier)))
         for ((subtype, title, flag, names), album) in zip(expected, albums) {
             #expect(album.localizedTitle == title)
             let members = PHAsset.fetchAssets(in: album, options: options)

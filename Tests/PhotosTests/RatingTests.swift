@@ -71,9 +71,10 @@ struct RatingTests {
         #expect(assets() == ["IMG_20201017_174824.jpg": .four, "DSC_0815.JPG": .unset, "landscape_1.jpg": .two])
 
         // The asset JSON says so.
-        let described = try DescriptionReader(database: library.database).assets(localIdentifiers: [
-            plain.localIdentifier
-        ])
+        let described = try DescriptionReader(database: library.database).assets(
+            .localIdentifiers([
+                plain.localIdentifier
+            ]))
         #expect(described.first?.rating == 2)
     }
 }

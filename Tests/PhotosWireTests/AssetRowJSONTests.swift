@@ -113,7 +113,7 @@ import Testing
     func expectedLines(_ ids: [Int64]) throws -> [UInt8] {
         let encoder = WireJSON.makeEncoder()
         var encoded = Data()
-        for description in try library.reader.assets(rowIDs: ids) {
+        for description in try library.reader.assets(.rowIDs(ids)) {
             encoded += try encoder.encode(description) + Data("\n".utf8)
         }
         return Array(encoded)
@@ -122,7 +122,7 @@ import Testing
     @Test func linesAreTheDescriptionsWritten() throws {
         let library = try library
         var writer = WireJSONWriter()
-        #expect(try library.reader.writeAssets(rowIDs: library.ids, as: .line, into: &writer) == library.ids.count)
+        #expect(try library.reader.writeAssets(.rowIDs(library.ids), as: .line, into: &writer) == library.ids.count)
         let expected = try expectedLines(library.ids)
         // Bytes, not strings: decoding would repair bytes that are not UTF-8 on both sides alike.
         #expect(writer.bytes == expected)
@@ -141,12 +141,12 @@ import Testing
         let library = try library
         var direct = WireJSONWriter()
         direct.beginListing("assets")
-        try library.reader.writeAssets(rowIDs: Array(library.ids.prefix(100)), as: .element, into: &direct)
-        try library.reader.writeAssets(rowIDs: Array(library.ids.dropFirst(100)), as: .element, into: &direct)
+        try library.reader.writeAssets(.rowIDs(Array(library.ids.prefix(100))), as: .element, into: &direct)
+        try library.reader.writeAssets(.rowIDs(Array(library.ids.dropFirst(100))), as: .element, into: &direct)
         direct.endListing(next: "more")
         var described = WireJSONWriter()
         described.beginListing("assets")
-        for asset in try library.reader.assets(rowIDs: library.ids) { described.appendElement(try AssetJSON(asset)) }
+        for asset in try library.reader.assets(.rowIDs(library.ids)) { described.appendElement(try AssetJSON(asset)) }
         described.endListing(next: "more")
         #expect(direct.bytes == described.bytes)
         let object = try JSONSerialization.jsonObject(with: Data(direct.bytes)) as? [String: Any]
@@ -158,7 +158,7 @@ import Testing
     /// own queries, not the rules the reader shares with the writer.
     @Test func filesAndAlbumsAreInTheStoresOrder() throws {
         let library = try library
-        let descriptions = try library.reader.assets(rowIDs: library.ids)
+        let descriptions = try library.reader.assets(.rowIDs(library.ids))
         let resources = try library.database.resources(assetIDs: library.ids)
         var unsortedFiles = 0
         var unsortedAlbums = 0
@@ -189,12 +189,12 @@ import Testing
             ids.insert(-1, at: Int(random.next() % UInt64(ids.count + 1)))
             ids.append(999_999)
             var writer = WireJSONWriter()
-            let written = try library.reader.writeAssets(rowIDs: ids, as: .line, into: &writer)
+            let written = try library.reader.writeAssets(.rowIDs(ids), as: .line, into: &writer)
             #expect(written == ids.count - 2)
             #expect(writer.bytes == (try expectedLines(ids)))
         }
         var writer = WireJSONWriter()
-        #expect(try library.reader.writeAssets(rowIDs: [], as: .line, into: &writer) == 0 && writer.bytes.isEmpty)
+        #expect(try library.reader.writeAssets(.rowIDs([]), as: .line, into: &writer) == 0 && writer.bytes.isEmpty)
     }
 
     /// A number JSON cannot hold stops the writing at its asset, as JSONEncoder would: the assets
@@ -204,9 +204,9 @@ import Testing
     @Test func assetsApartAndAssetsNamingSomeAlbumsAreTheDescriptionsWritten() throws {
         let library = try library
         var lines = WireJSONWriter()
-        try library.reader.writeAssets(rowIDs: library.ids, as: .line, into: &lines)
-        let apart = try library.reader.assetJSON(rowIDs: library.ids)
-        let descriptions = try library.reader.assets(rowIDs: library.ids)
+        try library.reader.writeAssets(.rowIDs(library.ids), as: .line, into: &lines)
+        let apart = try library.reader.assetJSON(.rowIDs(library.ids))
+        let descriptions = try library.reader.assets(.rowIDs(library.ids))
         #expect(apart.map(\.localIdentifier) == descriptions.map(\.localIdentifier))
         #expect(apart.flatMap { $0.bytes + [UInt8(ascii: "\n")] } == lines.bytes)
 
@@ -214,7 +214,7 @@ import Testing
         try #require(albums.count >= 2, "the library has albums to leave out")
         let named = Set(albums.prefix(albums.count / 2))
         var limited = WireJSONWriter()
-        try library.reader.writeAssets(rowIDs: library.ids, as: .line, into: &limited, naming: named)
+        try library.reader.writeAssets(.rowIDs(library.ids), as: .line, into: &limited, naming: named)
         var expected = Data()
         for var description in descriptions {
             description.albums = description.albums.filter { named.contains($0.localIdentifier) }
@@ -222,7 +222,7 @@ import Testing
         }
         #expect(limited.bytes == Array(expected))
         #expect(limited.bytes != lines.bytes, "some album was left out")
-        let limitedApart = try library.reader.assetJSON(rowIDs: library.ids, naming: named)
+        let limitedApart = try library.reader.assetJSON(.rowIDs(library.ids), naming: named)
         #expect(limitedApart.flatMap { $0.bytes + [UInt8(ascii: "\n")] } == limited.bytes)
     }
 
@@ -239,9 +239,9 @@ import Testing
         let reader = DescriptionReader(database: database, timeZone: .gmt)
         for form in [WireJSONWriter.Form.line, .element] {
             var writer = WireJSONWriter()
-            #expect(throws: EncodingError.self) { try reader.writeAssets(rowIDs: ids, as: form, into: &writer) }
+            #expect(throws: EncodingError.self) { try reader.writeAssets(.rowIDs(ids), as: form, into: &writer) }
             var before = WireJSONWriter()
-            try reader.writeAssets(rowIDs: [ids[0]], as: form, into: &before)
+            try reader.writeAssets(.rowIDs([ids[0]]), as: form, into: &before)
             #expect(writer.bytes == before.bytes)
         }
     }

@@ -88,7 +88,7 @@ struct DescriptionEquivalenceTests {
         let assets = corpus.allAssets()
         #expect(assets.count > 80, "the corpus scanned into assets")
         let slow = assets.map { AssetDescription($0, timeZone: corpus.timeZone) }
-        let fast = try corpus.reader.assets(localIdentifiers: assets.map(\.localIdentifier))
+        let fast = try corpus.reader.assets(.localIdentifiers(assets.map(\.localIdentifier)))
         try #require(fast.count == slow.count)
         for (old, new) in zip(slow, fast) {
             #expect(new.localIdentifier == old.localIdentifier)
@@ -125,12 +125,12 @@ struct DescriptionEquivalenceTests {
             pages += page
         }
         let reversed = assets.reversed().map(\.localIdentifier)
-        let byIdentifier = try corpus.reader.assets(localIdentifiers: ["nothing/L0/001"] + reversed + ["gone"])
+        let byIdentifier = try corpus.reader.assets(.localIdentifiers(["nothing/L0/001"] + reversed + ["gone"]))
         #expect(byIdentifier.map(\.localIdentifier) == reversed, "unknown identifiers are skipped, order is kept")
         #expect(Array(byIdentifier.reversed()) == pages)
         #expect(pages.map(\.localIdentifier) == assets.map(\.localIdentifier))
-        #expect(try corpus.reader.assets(localIdentifiers: []).isEmpty)
-        #expect(try corpus.reader.assets(rowIDs: [-5, 999_999]).isEmpty)
+        #expect(try corpus.reader.assets(.localIdentifiers([])).isEmpty)
+        #expect(try corpus.reader.assets(.rowIDs([-5, 999_999])).isEmpty)
     }
 
     /// Positions in any order, read at once, give what the pages give at those positions; positions
@@ -148,7 +148,7 @@ struct DescriptionEquivalenceTests {
 
     @Test func albumsNameTheDirectoryAndUserAlbumsHoldingTheAsset() throws {
         let directory = corpus.root.appendingPathComponent("Camera/2008/Death Valley").path
-        let assets = try corpus.reader.assets(localIdentifiers: corpus.allAssets().map(\.localIdentifier))
+        let assets = try corpus.reader.assets(.localIdentifiers(corpus.allAssets().map(\.localIdentifier)))
         let inValley = assets.filter { $0.resources.first?.path.hasPrefix(directory + "/") == true }
         try #require(!inValley.isEmpty)
         for asset in inValley {
@@ -175,7 +175,7 @@ struct DescriptionEquivalenceTests {
         let collections = corpus.allCollections()
         #expect(collections.count > 20, "directory albums, folders, smart albums and the user album")
         let slow = collections.map { CollectionDescription($0, timeZone: corpus.timeZone) }
-        let fast = try corpus.reader.collections(localIdentifiers: collections.map(\.localIdentifier))
+        let fast = try corpus.reader.collections(.localIdentifiers(collections.map(\.localIdentifier)))
         try #require(fast.count == slow.count)
         for (old, new) in zip(slow, fast) {
             #expect(new.localIdentifier == old.localIdentifier)
@@ -190,7 +190,7 @@ struct DescriptionEquivalenceTests {
         #expect(fast.contains { $0.type == "folder" && $0.startDate != nil })
         #expect(fast.contains { $0.type == "smartAlbum" && ($0.estimatedAssetCount ?? 0) > 0 })
         #expect(fast.contains { $0.parentLocalIdentifier != nil })
-        #expect(try corpus.reader.collections(localIdentifiers: ["missing"]).isEmpty)
+        #expect(try corpus.reader.collections(.localIdentifiers(["missing"])).isEmpty)
     }
 
     /// The JSON written straight from the rows, a page at a time, is what the descriptions give.
@@ -224,8 +224,8 @@ struct DescriptionEquivalenceTests {
     @Test func theRowsWriteWhatTheCodableEncodingWritesForEveryCorpusAsset() throws {
         let encoder = WireJSON.makeEncoder()
         let identifiers = corpus.allAssets().map(\.localIdentifier)
-        let assets = try corpus.reader.assets(localIdentifiers: identifiers)
-        let written = try corpus.reader.assetJSON(localIdentifiers: identifiers)
+        let assets = try corpus.reader.assets(.localIdentifiers(identifiers))
+        let written = try corpus.reader.assetJSON(.localIdentifiers(identifiers))
         try #require(written.count == assets.count && assets.count > 80)
         for (asset, json) in zip(assets, written) {
             #expect(json.localIdentifier == asset.localIdentifier)
@@ -238,7 +238,7 @@ struct DescriptionEquivalenceTests {
     @Test func theWriterWritesWhatJSONEncoderWritesForTheCorpus() throws {
         let encoder = WireJSON.makeEncoder()
         let collections = try corpus.reader.collections(
-            localIdentifiers: corpus.allCollections().map(\.localIdentifier))
+            .localIdentifiers(corpus.allCollections().map(\.localIdentifier)))
         for collection in collections {
             var writer = WireJSONWriter()
             writer.append(collection)

@@ -32,7 +32,7 @@ import Testing
                 ids.append(try transaction.insertAsset(asset, resources: [file]))
             }
         }
-        let descriptions = try DescriptionReader(database: database, timeZone: .gmt).assets(rowIDs: ids)
+        let descriptions = try DescriptionReader(database: database, timeZone: .gmt).assets(.rowIDs(ids))
         let objects = try descriptions.map {
             try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode($0)) as? [String: Any])
         }
@@ -45,7 +45,7 @@ import Testing
             query.includeHidden = true
             query.includeAllBursts = true
             let rows = try database.assetIDs(matching: query)
-            return Set(try DescriptionReader(database: database).assets(rowIDs: rows).map(\.localIdentifier))
+            return Set(try DescriptionReader(database: database).assets(.rowIDs(rows)).map(\.localIdentifier))
         }
 
         let keys = Set(objects.flatMap(\.keys))

@@ -49,7 +49,7 @@ extension AssetDescription {
 
 extension CollectionDescription {
     /// Describes one album or folder through PhotoKit's API (the reference for
-    /// `DescriptionReader.collections(localIdentifiers:)`, which describes many at once).
+    /// `DescriptionReader.collections(_:)`, which describes many at once).
     public init(_ collection: PHCollection, timeZone: TimeZone = .current) {
         let format = { (date: Date?) in date.map { ISO8601.foundation($0, offset: timeZone.secondsFromGMT(for: $0)) } }
         var type = "unknown"

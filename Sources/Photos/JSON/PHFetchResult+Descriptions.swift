@@ -18,7 +18,7 @@ extension PHFetchResult where ObjectType == PHAsset {
     ) throws {
         let wanted = (range ?? 0..<count).clamped(to: 0..<count)
         try forEachPage(at: wanted, pageSize: pageSize, body) { reader, ids in
-            try reader.assets(rowIDs: ids)
+            try reader.assets(.rowIDs(ids))
         } describe: {
             AssetDescription($0, timeZone: $1)
         }
@@ -57,7 +57,7 @@ extension PHFetchResult where ObjectType == PHAsset {
         for start in stride(from: wanted.lowerBound, to: wanted.upperBound, by: size) {
             let page = Array(rows[start..<Swift.min(wanted.upperBound, start + size)])
             do {
-                try reader.writeAssets(rowIDs: page, as: form, into: &writer, naming: albums)
+                try reader.writeAssets(.rowIDs(page), as: form, into: &writer, naming: albums)
             } catch let error as EncodingError {
                 throw error
             } catch {
@@ -75,7 +75,7 @@ extension PHFetchResult where ObjectType == PHAsset {
     ) throws {
         let wanted = (range ?? 0..<count).clamped(to: 0..<count)
         try forEachPage(at: wanted, pageSize: pageSize, body) { reader, ids in
-            try reader.assetJSON(rowIDs: ids, naming: albums)
+            try reader.assetJSON(.rowIDs(ids), naming: albums)
         } describe: {
             try AssetJSON(AssetDescription($0, timeZone: $1).keepingAlbums(albums))
         }
@@ -88,7 +88,7 @@ extension PHFetchResult where ObjectType == PHAsset {
         try forEachPage(at: positions.filter { (0..<count).contains($0) }, pageSize: Swift.max(1, positions.count)) {
             found += $0
         } read: { reader, ids in
-            try reader.assetJSON(rowIDs: ids, naming: albums)
+            try reader.assetJSON(.rowIDs(ids), naming: albums)
         } describe: {
             try AssetJSON(AssetDescription($0, timeZone: $1).keepingAlbums(albums))
         }
@@ -104,7 +104,7 @@ extension PHFetchResult where ObjectType == PHAsset {
         try forEachPage(at: positions.filter { (0..<count).contains($0) }, pageSize: Swift.max(1, positions.count)) {
             descriptions += $0
         } read: { reader, ids in
-            try reader.assets(rowIDs: ids)
+            try reader.assets(.rowIDs(ids))
         } describe: {
             AssetDescription($0, timeZone: $1)
         }
@@ -124,7 +124,7 @@ extension PHFetchResult where ObjectType: PHCollection {
     ) throws {
         let wanted = (range ?? 0..<count).clamped(to: 0..<count)
         try forEachPage(at: wanted, pageSize: pageSize, fallBackToObjects: true, body) { reader, ids in
-            try reader.collections(rowIDs: ids)
+            try reader.collections(.rowIDs(ids))
         } describe: {
             CollectionDescription($0, timeZone: $1)
         }
@@ -141,7 +141,7 @@ extension PHFetchResult where ObjectType: PHCollection {
         ) {
             descriptions += $0
         } read: { reader, ids in
-            try reader.collections(rowIDs: ids)
+            try reader.collections(.rowIDs(ids))
         } describe: {
             CollectionDescription($0, timeZone: $1)
         }

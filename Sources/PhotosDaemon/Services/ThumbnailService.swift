@@ -80,7 +80,7 @@ public final class ThumbnailService: Service, Sendable {
                     for try await entry in database.changeFeed(after: start).cancelOnGracefulShutdown() {
                         let identifiers = entry.asset.inserted + entry.asset.updated
                         guard !identifiers.isEmpty else { continue }
-                        let paths = try pictures(identifiers)
+                        let paths = try pictures(.localIdentifiers(identifiers))
                         if !paths.isEmpty {
                             // A stopped worker refuses the job: the daemon is stopping.
                             _ = try? await worker.run(first: true) { self.make(paths, stopped: $0) }
@@ -113,7 +113,7 @@ public final class ThumbnailService: Service, Sendable {
         for page in stride(from: 0, to: ids.count, by: Self.backfillPage) {
             guard !worker.isStopping, !Task.isCancelled else { return }
             let pageIDs = ids[page..<min(ids.count, page + Self.backfillPage)]
-            let paths = try pictures(ids: Array(pageIDs))
+            let paths = try pictures(.rowIDs(Array(pageIDs)))
             _ = try? await worker.run { self.make(paths, stopped: $0) }
             guard !worker.isStopping else { return }
             progress.withLock { $0.photosAtStartDone += pageIDs.count }
@@ -155,13 +155,8 @@ public final class ThumbnailService: Service, Sendable {
 
     /// The picture of each image or video asset among these: a photo's file (its photo, else
     /// full-size photo, else alternate photo), a video's movie: what `PHImageManager` renders.
-    func pictures(_ identifiers: [String]) throws -> [Picture] {
-        try database.withAssetRows(localIdentifiers: identifiers) { rows in try Self.pictures(&rows) }
-    }
-
-    /// The same, by row id.
-    func pictures(ids: [Int64]) throws -> [Picture] {
-        try database.withAssetRows(ids: ids) { rows in try Self.pictures(&rows) }
+    func pictures(_ keys: ObjectKeys) throws -> [Picture] {
+        try database.withAssetRows(keys) { rows in try Self.pictures(&rows) }
     }
 
     private static func pictures(_ rows: inout AssetRows) throws -> [Picture] {

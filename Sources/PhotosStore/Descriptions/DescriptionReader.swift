@@ -12,7 +12,7 @@ import PhotosWire
 /// ```swift
 /// let reader = DescriptionReader(database: database, timeZone: library.configuration.timeZone)
 /// for page in stride(from: 0, to: ids.count, by: 1000) {
-///     let descriptions = try reader.assets(rowIDs: Array(ids[page..<min(ids.count, page + 1000)]))
+///     let descriptions = try reader.assets(.rowIDs(Array(ids[page..<min(ids.count, page + 1000)])))
 ///     ...
 /// }
 /// ```
@@ -28,24 +28,16 @@ public struct DescriptionReader: Sendable {
         self.timeZone = timeZone
     }
 
-    /// In the order given; identifiers with no live asset are skipped.
-    public func assets(localIdentifiers: [String]) throws -> [AssetDescription] {
-        guard !localIdentifiers.isEmpty else { return [] }
-        return try database.withAssetRows(localIdentifiers: localIdentifiers) { rows in
-            try AssetRowJSON.describe(&rows, timeZone: timeZone)
-        }
-    }
-
-    /// In the order given; row ids with no live asset are skipped.
-    public func assets(rowIDs: [Int64]) throws -> [AssetDescription] {
-        guard !rowIDs.isEmpty else { return [] }
-        return try database.withAssetRows(ids: rowIDs) { rows in try AssetRowJSON.describe(&rows, timeZone: timeZone) }
+    /// These assets' descriptions, in the order given.
+    public func assets(_ keys: ObjectKeys) throws -> [AssetDescription] {
+        guard !keys.isEmpty else { return [] }
+        return try database.withAssetRows(keys) { rows in try AssetRowJSON.describe(&rows, timeZone: timeZone) }
     }
 
     /// Writes the asset JSON of these assets, in the order given, as elements of a listing or as
     /// lines, straight from the rows (the one writer of asset JSON: no description is made; the
-    /// bytes are the `Codable` encoding of ``assets(rowIDs:)``'s descriptions). Row ids with no live
-    /// asset are skipped. Returns the number of assets written.
+    /// bytes are the `Codable` encoding of ``assets(_:)``'s descriptions). Returns the number of
+    /// assets written.
     ///
     /// `albums`: the only albums an asset's JSON may name (a limited client's); nil: every album.
     ///
@@ -53,55 +45,26 @@ public struct DescriptionReader: Sendable {
     /// cannot hold (infinity, NaN); the assets before it stay written.
     @discardableResult
     public func writeAssets(
-        rowIDs: [Int64], as form: WireJSONWriter.Form, into writer: inout WireJSONWriter,
+        _ keys: ObjectKeys, as form: WireJSONWriter.Form, into writer: inout WireJSONWriter,
         naming albums: Set<String>? = nil
     ) throws -> Int {
-        guard !rowIDs.isEmpty else { return 0 }
-        return try database.withAssetRows(ids: rowIDs) { rows in
-            try writer.appendAssets(&rows, as: form, timeZone: timeZone, naming: albums)
-        }
-    }
-
-    /// Writes the asset JSON of these assets, in the order given (see
-    /// ``writeAssets(rowIDs:as:into:naming:)``); identifiers with no live asset are skipped.
-    @discardableResult
-    public func writeAssets(
-        localIdentifiers: [String], as form: WireJSONWriter.Form, into writer: inout WireJSONWriter,
-        naming albums: Set<String>? = nil
-    ) throws -> Int {
-        guard !localIdentifiers.isEmpty else { return 0 }
-        return try database.withAssetRows(localIdentifiers: localIdentifiers) { rows in
+        guard !keys.isEmpty else { return 0 }
+        return try database.withAssetRows(keys) { rows in
             try writer.appendAssets(&rows, as: form, timeZone: timeZone, naming: albums)
         }
     }
 
     /// Each asset's JSON apart, with its identifier, in the order given (what a hook's payload and
-    /// a live query place among other JSON); row ids with no live asset are skipped. Written as
-    /// ``writeAssets(rowIDs:as:into:naming:)`` writes them.
-    public func assetJSON(rowIDs: [Int64], naming albums: Set<String>? = nil) throws -> [AssetJSON] {
-        guard !rowIDs.isEmpty else { return [] }
-        return try database.withAssetRows(ids: rowIDs) { rows in try Self.apart(&rows, timeZone, albums) }
+    /// a live query place among other JSON). Written as ``writeAssets(_:as:into:naming:)`` writes them.
+    public func assetJSON(_ keys: ObjectKeys, naming albums: Set<String>? = nil) throws -> [AssetJSON] {
+        guard !keys.isEmpty else { return [] }
+        return try database.withAssetRows(keys) { rows in try Self.apart(&rows, timeZone, albums) }
     }
 
-    /// Each asset's JSON apart (see ``assetJSON(rowIDs:naming:)``); identifiers with no live asset
-    /// are skipped.
-    public func assetJSON(localIdentifiers: [String], naming albums: Set<String>? = nil) throws -> [AssetJSON] {
-        guard !localIdentifiers.isEmpty else { return [] }
-        return try database.withAssetRows(localIdentifiers: localIdentifiers) { rows in
-            try Self.apart(&rows, timeZone, albums)
-        }
-    }
-
-    /// In the order given; identifiers with no live album or folder are skipped.
-    public func collections(localIdentifiers: [String]) throws -> [CollectionDescription] {
-        guard !localIdentifiers.isEmpty else { return [] }
-        return describe(try database.collectionDescriptionRows(localIdentifiers: localIdentifiers))
-    }
-
-    /// In the order given; row ids with no live album or folder are skipped.
-    public func collections(rowIDs: [Int64]) throws -> [CollectionDescription] {
-        guard !rowIDs.isEmpty else { return [] }
-        return describe(try database.collectionDescriptionRows(ids: rowIDs))
+    /// These albums' and folders' descriptions, in the order given.
+    public func collections(_ keys: ObjectKeys) throws -> [CollectionDescription] {
+        guard !keys.isEmpty else { return [] }
+        return describe(try database.collectionDescriptionRows(keys))
     }
 
     // MARK: Building
