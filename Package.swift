@@ -293,7 +293,10 @@ let package = Package(
             name: "PhotosPlacesTests", dependencies: ["PhotosPlaces", "PhotosTestSupport"], swiftSettings: settings),
         .testTarget(
             name: "PhotosCoreTests", dependencies: ["PhotosCore", "PhotosTestSupport"], swiftSettings: settings),
-        .testTarget(name: "PhotosLinuxTests", dependencies: ["PhotosLinux"], swiftSettings: settings),
+        // PhotosTestSupport: temporary directories, tmpfs mounts, and offPool for the Trash's tests, which run
+        // trash-cli.
+        .testTarget(
+            name: "PhotosLinuxTests", dependencies: ["PhotosLinux", "PhotosTestSupport"], swiftSettings: settings),
         .testTarget(
             name: "PhotosStoreTests", dependencies: ["PhotosStore", "PhotosTestSupport"], swiftSettings: settings),
         .testTarget(

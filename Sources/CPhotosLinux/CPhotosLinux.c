@@ -1,9 +1,11 @@
 // Shims that need _GNU_SOURCE, which must come before any system header.
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <malloc.h>
 #include <pthread.h>
 #include <sched.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/eventfd.h>
 #include <sys/mman.h>
@@ -52,4 +54,8 @@ int cphotos_name_this_thread(const char *name) {
 int cphotos_idle_this_thread(void) {
     struct sched_param parameters = {0};
     return pthread_setschedparam(pthread_self(), SCHED_IDLE, &parameters);
+}
+
+int cphotos_rename_noreplace(const char *from, const char *to) {
+    return renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE) == 0 ? 0 : errno;
 }

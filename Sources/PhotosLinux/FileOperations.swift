@@ -1,3 +1,4 @@
+import CPhotosLinux
 import Foundation
 import Glibc
 import PhotosCore
@@ -103,6 +104,45 @@ public enum FileOperations {
         if try identity(new) != nil { throw SystemCallError(call: "rename", path: new, errno: EEXIST) }
         _ = try retrying("rename", new) {
             PathBytes.withCString(old) { from in PathBytes.withCString(new) { Glibc.rename(from, $0) } }
+        }
+    }
+
+    /// Moves `old` to `new` on the same file system, never replacing a file at `new`: `renameat2(2)`
+    /// with `RENAME_NOREPLACE` (`EEXIST` when `new` is taken, `EXDEV` across mounts: nothing is ever
+    /// copied). For a file or directory of the user's as well as the library's own.
+    ///
+    /// Where the file system cannot promise that (`EINVAL`: NFS, some FUSE file systems), a file or
+    /// link is given the second name with `link(2)`, which fails rather than replace, and its first
+    /// name is then removed; a directory is renamed with `rename(2)` after checking that nothing is at
+    /// `new`, since a directory can replace only an empty directory, never a file or a directory with
+    /// something in it. A crash between `link` and `unlink` leaves the file under both names, never
+    /// under none.
+    public static func renameWithoutReplacing(_ old: String, _ new: String) throws {
+        while true {
+            let code = PathBytes.withCString(old) { from in
+                PathBytes.withCString(new) { to in cphotos_rename_noreplace(from, to) }
+            }
+            if code == 0 { return }
+            if code == EINTR { continue }
+            guard code == EINVAL, let source = try identity(old) else {
+                throw SystemCallError(call: "renameat2", path: code == EEXIST ? new : old, errno: code)
+            }
+            if try identity(new) != nil { throw SystemCallError(call: "renameat2", path: new, errno: EEXIST) }
+            var info = stat()
+            let isDirectory = PathBytes.withCString(old) { lstat($0, &info) } == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+            if isDirectory {
+                _ = try retrying("rename", new) {
+                    PathBytes.withCString(old) { from in PathBytes.withCString(new) { Glibc.rename(from, $0) } }
+                }
+            } else {
+                try link(old, new)
+                // The second name is the same file: only then is the first removed.
+                guard let moved = try identity(new), moved.device == source.device, moved.inode == source.inode else {
+                    throw SystemCallError(call: "link", path: new, errno: EEXIST)
+                }
+                try unlink(old)
+            }
+            return
         }
     }
 

@@ -2,7 +2,8 @@ import Glibc
 
 /// A failed system call: its name, `errno`, and the path it was given, if any.
 ///
-/// The one error this module throws. Callers that have an error type of their own (`WatchError`,
+/// The error this module's system calls throw (the Trash wraps it in a ``TrashError`` that names
+/// the file trashed or restored). Callers that have an error type of their own (`WatchError`,
 /// `MetadataError`, `ImagingError`, `PHPhotosError`) keep this as the cause, or switch on ``errno``.
 ///
 /// ```swift

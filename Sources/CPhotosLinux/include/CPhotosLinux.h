@@ -43,6 +43,11 @@ int cphotos_event_counter(void);
 /// extension; at most 15 bytes are kept); 0 or the error number.
 int cphotos_name_this_thread(const char *_Nonnull name);
 
+/// Renames `from` to `to` unless something is already at `to` (renameat2 with RENAME_NOREPLACE, a GNU
+/// extension Glibc's Swift module leaves out): 0, or the error number (EEXIST when `to` is taken;
+/// EINVAL where the file system cannot promise it).
+int cphotos_rename_noreplace(const char *_Nonnull from, const char *_Nonnull to);
+
 /// Puts the calling thread in SCHED_IDLE, the lowest scheduling class (it runs only when nothing
 /// else wants the processor); 0 or the error number.
 int cphotos_idle_this_thread(void);

@@ -1,0 +1,612 @@
+import Foundation
+import Glibc
+import PhotosCore
+import Synchronization
+
+/// The freedesktop.org Trash (specification 1.0): moving a file or directory into the trash of its
+/// own file system, listing a trash, restoring and erasing entries, and repairing what a process
+/// stopped halfway left behind. Interoperable with trash-cli, GIO (Nautilus) and KDE's Dolphin.
+///
+/// Files only ever move by rename, so a photo is never copied, and never replaces anything:
+///
+/// - **Which trash.** The home trash (`$XDG_DATA_HOME/Trash`, else `~/.local/share/Trash`) when
+///   the file is on the home trash's mount; otherwise, at the top directory of the file's mount,
+///   `$topdir/.Trash/$uid` when `$topdir/.Trash` is a directory, not a symbolic link, with the
+///   sticky bit, else `$topdir/.Trash-$uid`, which must be a directory, not a symbolic link, owned
+///   by the user (either is made, 0700, when missing). When none can be used the file stays where
+///   it is and ``TrashError/Code/noTrash`` names it and every reason.
+/// - **Trashing.** `info/NAME.trashinfo` is created first with `O_EXCL` (a taken name gets `_1`,
+///   `_2`…, as trash-cli does), written and `fsync`ed; then the file is renamed to `files/NAME`
+///   with `renameat2(RENAME_NOREPLACE)`. If the rename fails the `.trashinfo` is removed and the
+///   error names the file. A directory's size is added to `directorysizes`.
+/// - **Restoring** renames `files/NAME` back to its original path (`RENAME_NOREPLACE`: a taken path
+///   is ``TrashError/Code/destinationTaken``), then removes the `.trashinfo`. **Erasing** removes
+///   `files/NAME` (recursively, links not followed), then the `.trashinfo`.
+/// - **Repair.** A process stopped between the `.trashinfo` and the rename leaves a `.trashinfo`
+///   without its file while the file is still at its path. ``repair(_:)`` removes such
+///   `.trashinfo` files, only the library's own (`X-Photosd-Process=`), and only when the process
+///   that wrote them is gone.
+///
+/// ```swift
+/// var trash = Trash()  // the process's XDG_DATA_HOME, HOME and user id
+/// let entry = try trash.trash("/srv/photos/2024/IMG_0001.JPG")
+/// for item in try trash.listing(of: entry.directory).entries { print(item) }
+/// try trash.restore(entry)
+/// ```
+public struct Trash: Sendable {
+    /// The points a test can stop an operation at, as a killed process would stop there.
+    public enum Step: String, Sendable, CaseIterable {
+        /// Trashing: the `.trashinfo` is written and synced; the file has not moved.
+        case infoWritten
+        /// Restoring: the file is back at its path; the `.trashinfo` is still there.
+        case restored
+        /// Erasing: `files/NAME` is removed; the `.trashinfo` is still there.
+        case fileErased
+    }
+
+    /// The home trash (`$XDG_DATA_HOME/Trash`), or nil when neither `XDG_DATA_HOME` nor `HOME` is set.
+    public var homeTrash: String?
+    /// The user whose trashes these are (`$uid` in `.Trash/$uid` and `.Trash-$uid`).
+    public var userID: UInt32
+    /// The clock for `DeletionDate=`.
+    public var now: @Sendable () -> Date = { Date() }
+    /// Called at each ``Step``; when it throws, the operation stops there with that error and
+    /// cleans nothing up, as a killed process would. For tests (and the library's fault injection).
+    public var stopHook: (@Sendable (Step) throws -> Void)?
+    /// The mount table, read at each look-up (mounts come and go).
+    var mounts: @Sendable () -> MountTable = { MountTable.current() }
+
+    /// The trashes of the user `userID` whose home trash follows `environment`'s `XDG_DATA_HOME`
+    /// (used when absolute and not empty) or `HOME` (`$HOME/.local/share/Trash`).
+    public init(
+        environment: [String: String] = ProcessInfo.processInfo.environment, userID: UInt32 = UInt32(getuid())
+    ) {
+        self.userID = userID
+        if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
+            homeTrash = Self.normalized(data) + "/Trash"
+        } else if let home = environment["HOME"], home.hasPrefix("/") {
+            homeTrash = Self.normalized(home) + "/.local/share/Trash"
+        } else {
+            homeTrash = nil
+        }
+    }
+
+    // MARK: Trashing
+
+    /// Moves the file or directory at `path` (a symbolic link itself, not its target) into the
+    /// trash of its file system, and returns the entry that says where it went.
+    ///
+    /// Throws ``TrashError``, or what ``stopHook`` throws: ``TrashError/Code/notFound`` (no file),
+    /// ``TrashError/Code/notTrashable`` (`/`, a mount point, a trash), ``TrashError/Code/noTrash``
+    /// (no usable trash on its file system: never a copy to another), or the failed rename's error
+    /// (the file is then where it was and no `.trashinfo` is left).
+    public func trash(_ path: String) throws -> TrashEntry {
+        let located = try locate(path)
+        let directory = located.directory
+        let original = located.originalPath
+        let baseName = String(original[original.index(after: original.lastIndex(of: "/")!)...])
+        let info = TrashInfo(
+            path: directory.recordedPath(for: original), deletionDate: TrashInfo.deletionDate(now()),
+            process: FileOperations.processID, boot: TrashFiles.bootID)
+        let content = info.rendered
+        for attempt in 0..<1_000 {
+            let name = Self.trashName(baseName, attempt: attempt)
+            let infoPath = directory.infoPath(of: name)
+            let fd: Int32
+            do {
+                fd = try FileOperations.createExclusively(infoPath)
+            } catch let error as SystemCallError where error.errno == EEXIST {
+                continue
+            } catch {
+                throw TrashError.failed(
+                    "write the trash information of \(original) at \(infoPath)", path: infoPath, error)
+            }
+            Self.inProgress.withLock { _ = $0.insert(infoPath) }
+            defer { Self.inProgress.withLock { _ = $0.remove(infoPath) } }
+            do {
+                try content.withUnsafeBytes { try FileOperations.write(fd, $0, path: infoPath) }
+                while fsync(fd) != 0 {
+                    if errno != EINTR { throw SystemCallError(call: "fsync", path: infoPath, errno: errno) }
+                }
+                Syscall.close(fd)
+            } catch {
+                Syscall.close(fd)
+                try? FileOperations.unlink(infoPath)
+                throw TrashError.failed(
+                    "write the trash information of \(original) at \(infoPath)", path: infoPath, error)
+            }
+            // A file left in files/ without its .trashinfo (by another tool) keeps its name.
+            if TrashFiles.exists(directory.filePath(of: name)) {
+                try? FileOperations.unlink(infoPath)
+                continue
+            }
+            // The claim on the name survives a crash before the move; repair() finds it then.
+            try? FileOperations.sync(directory.infoDirectory, directory: true)
+            try stopHook?(.infoWritten)
+            let destination = directory.filePath(of: name)
+            do {
+                try FileOperations.renameWithoutReplacing(original, destination)
+            } catch let error as SystemCallError where error.errno == EEXIST && error.path == destination {
+                try? FileOperations.unlink(infoPath)
+                continue
+            } catch {
+                try? FileOperations.unlink(infoPath)
+                if (error as? SystemCallError)?.errno == EXDEV {
+                    throw TrashError(
+                        code: .crossDevice,
+                        message: "cannot move \(original) to \(directory): it is on another mount, and the Trash "
+                            + "never copies",
+                        path: original, cause: error)
+                }
+                throw TrashError.failed("move \(original) to the \(directory)", path: original, error)
+            }
+            // The move is done: a failed fsync of a directory cannot undo it, and is not reported as
+            // a failure to trash.
+            try? FileOperations.sync(directory.filesDirectory, directory: true)
+            try? FileOperations.sync(Self.parent(of: original), directory: true)
+            if located.status.isDirectory { try? DirectorySizes.add(name, in: directory) }
+            let moved = try? FileOperations.identity(destination)
+            return TrashEntry(directory: directory, name: name, info: info, file: moved)
+        }
+        throw TrashError(
+            code: .systemCallFailed, message: "no free name for \(original) in \(directory)", path: original)
+    }
+
+    /// The trash directory a file at `path` would go to, made (with its `files/` and `info/`) if
+    /// missing. Throws as ``trash(_:)`` does when there is none.
+    public func directory(for path: String) throws -> TrashDirectory {
+        try locate(path).directory
+    }
+
+    // MARK: Listing, restoring, erasing
+
+    /// The entries of the trash `directory`, read as the specification says and tolerant of other
+    /// tools' files: a `.trashinfo` that cannot be read is reported in ``TrashListing/unreadable``,
+    /// one whose file is missing is an orphan (``TrashEntry/isOrphan``). A trash not made yet is empty.
+    public func listing(of directory: TrashDirectory) throws -> TrashListing {
+        let infoNames: [String]
+        let fileNames: [String]
+        do {
+            infoNames = try TrashFiles.names(in: directory.infoDirectory) ?? []
+            fileNames = try TrashFiles.names(in: directory.filesDirectory) ?? []
+        } catch {
+            throw TrashError.failed("list the trash \(directory.path)", path: directory.path, error)
+        }
+        var entries: [TrashEntry] = []
+        var unreadable: [TrashError] = []
+        var named = Set<String>()
+        for infoName in infoNames.sorted() where infoName.hasSuffix(".trashinfo") {
+            let name = String(infoName.dropLast(".trashinfo".count))
+            let infoPath = directory.infoDirectory + "/" + infoName
+            do {
+                guard Self.isValidName(name) else {
+                    throw TrashError(code: .invalidEntry, message: "no name before .trashinfo")
+                }
+                named.insert(name)
+                guard let status = try TrashFiles.status(infoPath), status.isRegularFile else {
+                    throw TrashError(code: .invalidEntry, message: "not a regular file")
+                }
+                let info = try TrashInfo(parsing: TrashFiles.read(infoPath, limit: 1 << 20))
+                let file = try FileOperations.identity(directory.filePath(of: name))
+                entries.append(TrashEntry(directory: directory, name: name, info: info, file: file))
+            } catch {
+                let reason = (error as? TrashError)?.message ?? (error as? SystemCallError)?.reason ?? "\(error)"
+                unreadable.append(
+                    TrashError(
+                        code: .invalidEntry, message: "cannot read \(infoPath) as trash information: \(reason)",
+                        path: infoPath, cause: error))
+            }
+        }
+        let unlisted = fileNames.filter { !named.contains($0) }.sorted()
+        return TrashListing(entries: entries, unreadable: unreadable, unlisted: unlisted)
+    }
+
+    /// The user's trash directories that exist now: the home trash, then each mount's
+    /// `.Trash/$uid` (under a `.Trash` that passes the checks) and `.Trash-$uid`.
+    public func existingDirectories() -> [TrashDirectory] {
+        var found: [TrashDirectory] = []
+        let table = mounts()
+        if let homeTrash, let status = try? TrashFiles.status(homeTrash, followingLinks: true), status.isDirectory {
+            let top = table.mount(containing: FileOperations.resolved(homeTrash) ?? homeTrash)?.mountPoint ?? "/"
+            found.append(TrashDirectory(path: homeTrash, kind: .home, topDirectory: top))
+        }
+        var seen = Set<String>()
+        for mount in table.mounts where mount.fsType != "autofs" && seen.insert(mount.mountPoint).inserted {
+            let top = mount.mountPoint
+            if sharedTrash(top) == .usable {
+                let path = Self.join(top, ".Trash/\(userID)")
+                if ownTrashProblem(path, device: nil) == nil {
+                    found.append(TrashDirectory(path: path, kind: .shared, topDirectory: top))
+                }
+            }
+            let path = Self.join(top, ".Trash-\(userID)")
+            if ownTrashProblem(path, device: nil) == nil {
+                found.append(TrashDirectory(path: path, kind: .user, topDirectory: top))
+            }
+        }
+        return found
+    }
+
+    /// Moves the entry's file back to its original path (or to `destination`), making missing
+    /// parent directories, then removes its `.trashinfo`; returns the path it is at now.
+    ///
+    /// Never replaces anything: a taken path is ``TrashError/Code/destinationTaken`` naming it, and
+    /// the file stays in the trash.
+    @discardableResult
+    public func restore(_ entry: TrashEntry, to destination: String? = nil) throws -> String {
+        let target =
+            destination.map {
+                Self.normalized($0.hasPrefix("/") ? $0 : FileManager.default.currentDirectoryPath + "/" + $0)
+            } ?? entry.originalPath
+        try Self.checkName(entry)
+        let source = entry.filePath
+        guard TrashFiles.exists(source) else {
+            throw TrashError(
+                code: .notFound, message: "cannot restore \(target): its trashed file \(source) is missing",
+                path: source)
+        }
+        if TrashFiles.exists(target) {
+            throw Self.taken(source, target, cause: nil)
+        }
+        let isDirectory = (try? TrashFiles.status(source))?.isDirectory ?? false
+        do {
+            try Self.makeParents(of: target)
+            try FileOperations.renameWithoutReplacing(source, target)
+        } catch let error as SystemCallError where error.errno == EEXIST && error.path == target {
+            throw Self.taken(source, target, cause: error)
+        } catch {
+            throw TrashError.failed("restore \(source) to \(target)", path: target, error)
+        }
+        try? FileOperations.sync(Self.parent(of: target), directory: true)
+        try stopHook?(.restored)
+        try removeInfo(of: entry, after: "restored \(target)")
+        if isDirectory { try? DirectorySizes.remove(entry.name, in: entry.directory) }
+        return target
+    }
+
+    /// Removes the entry for good: `files/NAME` and everything under it (symbolic links are removed,
+    /// never followed), then its `.trashinfo`. An orphan loses its `.trashinfo` only.
+    public func erase(_ entry: TrashEntry) throws {
+        try Self.checkName(entry)
+        let isDirectory = (try? TrashFiles.status(entry.filePath))?.isDirectory ?? false
+        do {
+            try TrashFiles.removeTree(entry.filePath)
+        } catch {
+            throw TrashError.failed("erase \(entry.filePath)", path: entry.filePath, error)
+        }
+        try stopHook?(.fileErased)
+        try removeInfo(of: entry, after: "erased \(entry.filePath)")
+        if isDirectory { try? DirectorySizes.remove(entry.name, in: entry.directory) }
+    }
+
+    /// Removes what a process of this library stopped halfway left in `directory`, and returns the
+    /// entries it removed:
+    ///
+    /// | `.trashinfo` | `files/NAME` | original path | done |
+    /// |---|---|---|---|
+    /// | ours, writer gone | missing | a file | the `.trashinfo` is removed (the trash never happened, or the restore finished) |
+    /// | ours, writer gone | the same file (device, inode) | the same file | `files/NAME` (a second name) and the `.trashinfo` are removed |
+    /// | another tool's, or its writer running | any | any | nothing |
+    /// | ours | missing | missing | nothing: an orphan, listed as one |
+    ///
+    /// The writer is gone when the `.trashinfo`'s boot is not this one, its process is not running,
+    /// or it is this process and not in the middle of that very operation.
+    @discardableResult
+    public func repair(_ directory: TrashDirectory) throws -> [TrashEntry] {
+        var repaired: [TrashEntry] = []
+        for entry in try listing(of: directory).entries where entry.isOwn && Self.writerIsGone(entry) {
+            let original: FileIdentity?
+            do {
+                original = try FileOperations.identity(entry.originalPath)
+            } catch {
+                continue  // The original's place cannot be read: leave the entry as it is.
+            }
+            guard let original else { continue }
+            do {
+                if let file = entry.file {
+                    guard file.device == original.device, file.inode == original.inode, file.isRegularFile
+                    else { continue }
+                    try FileOperations.unlink(entry.filePath)
+                }
+                try FileOperations.unlink(entry.infoPath)
+            } catch {
+                throw TrashError.failed("repair the trash entry \(entry.infoPath)", path: entry.infoPath, error)
+            }
+            repaired.append(entry)
+        }
+        return repaired
+    }
+
+    // MARK: Finding the trash
+
+    /// A file to trash and its trash.
+    struct Located {
+        var directory: TrashDirectory
+        /// The file's path with its parent's links resolved (as it goes into `Path=`).
+        var originalPath: String
+        var status: TrashFiles.Status
+    }
+
+    func locate(_ path: String) throws -> Located {
+        let absolute = Self.normalized(
+            path.hasPrefix("/") ? path : (FileManager.default.currentDirectoryPath + "/" + path))
+        let name = String(absolute[absolute.index(after: absolute.lastIndex(of: "/")!)...])
+        guard Self.isValidName(name) else {
+            throw TrashError(code: .notTrashable, message: "\(path) cannot be trashed", path: path)
+        }
+        let parentPath = Self.parent(of: absolute)
+        guard let parent = FileOperations.resolved(parentPath) else {
+            throw TrashError(code: .notFound, message: "cannot trash \(path): there is no such file", path: path)
+        }
+        let original = Self.join(parent, name)
+        let file: TrashFiles.Status
+        let parentStatus: TrashFiles.Status
+        do {
+            guard let found = try TrashFiles.status(original), let above = try TrashFiles.status(parent) else {
+                throw TrashError(code: .notFound, message: "cannot trash \(path): there is no such file", path: path)
+            }
+            file = found
+            parentStatus = above
+        } catch {
+            throw TrashError.failed("trash \(original)", path: original, error)
+        }
+        let table = mounts()
+        let parentMount = table.mount(containing: parent).flatMap { $0.device == file.device ? $0 : nil }
+        if file.device != parentStatus.device || table.mounts.contains(where: { $0.mountPoint == original }) {
+            throw TrashError(
+                code: .notTrashable, message: "cannot trash \(original): it is a mount point", path: original)
+        }
+        var reasons: [String] = []
+
+        if let homeTrash {
+            if MountTable.isInside(original, homeTrash)
+                || FileOperations.resolved(homeTrash).map({ MountTable.isInside(original, $0) }) == true
+            {
+                throw TrashError(
+                    code: .notTrashable, message: "cannot trash \(original): it is in the trash \(homeTrash)",
+                    path: original)
+            }
+            let (device, existing) = Self.nearestExisting(homeTrash)
+            let homeMount = existing.flatMap { FileOperations.resolved($0) }.flatMap { table.mount(containing: $0) }
+            if device == file.device && (homeMount == nil || parentMount == nil || homeMount?.id == parentMount?.id) {
+                let directory = TrashDirectory(
+                    path: homeTrash, kind: .home, topDirectory: homeMount?.mountPoint ?? "/")
+                do {
+                    try Self.makeDirectories(homeTrash)
+                    if let problem = try Self.prepare(directory) { throw TrashError(code: .noTrash, message: problem) }
+                    return Located(directory: directory, originalPath: original, status: file)
+                } catch {
+                    let reason =
+                        (error as? TrashError)?.message ?? (error as? SystemCallError)?.description ?? "\(error)"
+                    reasons.append("the home trash \(homeTrash) cannot be used: \(reason)")
+                }
+            } else {
+                reasons.append("the home trash \(homeTrash) is on another file system")
+            }
+        } else {
+            reasons.append("there is no home trash (neither XDG_DATA_HOME nor HOME is set)")
+        }
+
+        let top = parentMount?.mountPoint ?? Self.topByDevice(parent, device: file.device)
+        for trashName in [".Trash", ".Trash-\(userID)"] where MountTable.isInside(original, Self.join(top, trashName)) {
+            throw TrashError(
+                code: .notTrashable,
+                message: "cannot trash \(original): it is in the trash \(Self.join(top, trashName))",
+                path: original)
+        }
+        switch sharedTrash(top) {
+        case .absent: break
+        case .refused(let reason): reasons.append(reason)
+        case .usable:
+            let path = Self.join(top, ".Trash/\(userID)")
+            if let problem = makeOwnTrash(path, device: file.device) {
+                reasons.append(problem)
+            } else {
+                return Located(
+                    directory: TrashDirectory(path: path, kind: .shared, topDirectory: top), originalPath: original,
+                    status: file)
+            }
+        }
+        let path = Self.join(top, ".Trash-\(userID)")
+        if let problem = makeOwnTrash(path, device: file.device) {
+            reasons.append(problem)
+        } else {
+            return Located(
+                directory: TrashDirectory(path: path, kind: .user, topDirectory: top), originalPath: original,
+                status: file)
+        }
+        throw TrashError(
+            code: .noTrash,
+            message: "cannot trash \(original): no trash can be used on its file system (mounted at \(top)); it "
+                + "is left where it is, never copied to another: " + reasons.joined(separator: "; "),
+            path: original)
+    }
+
+    /// What `$topdir/.Trash` is to this user.
+    enum SharedTrash: Equatable {
+        /// A directory, not a symbolic link, with the sticky bit: `.Trash/$uid` may be used.
+        case usable
+        /// Not there: `.Trash-$uid` is used.
+        case absent
+        /// There but failing a check (the reason): it is not used, for trashing or restoring.
+        case refused(String)
+    }
+
+    /// Whether `$topdir/.Trash` passes the specification's checks.
+    func sharedTrash(_ top: String) -> SharedTrash {
+        let path = Self.join(top, ".Trash")
+        guard let status = try? TrashFiles.status(path) else { return .absent }
+        if status.isSymbolicLink { return .refused("\(path) is a symbolic link, so it is not used") }
+        if !status.isDirectory { return .refused("\(path) is not a directory, so it is not used") }
+        if !status.isSticky { return .refused("\(path) has no sticky bit, so it is not used") }
+        return .usable
+    }
+
+    /// Why the user's own trash at `path` may not be used, without making anything: nil when it
+    /// is a directory, not a symbolic link, owned by the user, on `device` (when given), with
+    /// `files/` and `info/` as directories where they exist.
+    func ownTrashProblem(_ path: String, device: Int64?) -> String? {
+        let status: TrashFiles.Status?
+        do {
+            status = try TrashFiles.status(path)
+        } catch {
+            return "\(path) cannot be read: \((error as? SystemCallError)?.reason ?? "\(error)")"
+        }
+        guard let status else { return "\(path) does not exist" }
+        if status.isSymbolicLink { return "\(path) is a symbolic link" }
+        if !status.isDirectory { return "\(path) is not a directory" }
+        if status.owner != userID { return "\(path) is owned by user \(status.owner), not \(userID)" }
+        if let device, status.device != device { return "\(path) is on another file system" }
+        for sub in ["files", "info"] {
+            if let inner = try? TrashFiles.status(path + "/" + sub), inner.isSymbolicLink || !inner.isDirectory {
+                return "\(path)/\(sub) is not a directory"
+            }
+        }
+        return nil
+    }
+
+    /// Makes the user's own trash at `path` (0700) if missing, with `files/` and `info/`; nil when
+    /// it can be used, else why not.
+    func makeOwnTrash(_ path: String, device: Int64) -> String? {
+        do {
+            _ = try TrashFiles.makeDirectory(path, mode: 0o700)
+        } catch {
+            return "\(path) cannot be made: \((error as? SystemCallError)?.reason ?? "\(error)")"
+        }
+        if let problem = ownTrashProblem(path, device: device) { return problem }
+        do {
+            return try Self.prepare(TrashDirectory(path: path, kind: .user, topDirectory: "/"))
+        } catch {
+            return "\(path) cannot be prepared: \((error as? SystemCallError)?.description ?? "\(error)")"
+        }
+    }
+
+    /// Makes `files/` and `info/` (0700) in a trash directory; a problem when either is not a
+    /// directory (a symbolic link is not).
+    static func prepare(_ directory: TrashDirectory) throws -> String? {
+        for path in [directory.filesDirectory, directory.infoDirectory] {
+            _ = try TrashFiles.makeDirectory(path, mode: 0o700)
+            guard let status = try TrashFiles.status(path), status.isDirectory else {
+                return "\(path) is not a directory"
+            }
+        }
+        return nil
+    }
+
+    /// The top of the mount holding `directory` found by walking up while the device stays the same
+    /// (when `/proc/self/mountinfo` says nothing of it).
+    static func topByDevice(_ directory: String, device: Int64) -> String {
+        var current = directory
+        while current != "/" {
+            let up = parent(of: current)
+            guard let status = try? TrashFiles.status(up), status.device == device else { break }
+            current = up
+        }
+        return current
+    }
+
+    /// The device of `path`, or of its nearest existing parent, following links; and that path.
+    static func nearestExisting(_ path: String) -> (device: Int64?, path: String?) {
+        var current = path
+        while true {
+            if let status = try? TrashFiles.status(current, followingLinks: true) { return (status.device, current) }
+            if current == "/" { return (nil, nil) }
+            current = parent(of: current)
+        }
+    }
+
+    /// `mkdir -p` with mode 0700 for every directory made.
+    static func makeDirectories(_ path: String) throws {
+        if try TrashFiles.status(path, followingLinks: true) != nil { return }
+        if path != "/" { try makeDirectories(parent(of: path)) }
+        _ = try TrashFiles.makeDirectory(path, mode: 0o700)
+    }
+
+    /// `mkdir -p` of `path`'s parent for a restore, with the usual mode (0777 less the umask), as the
+    /// folder the photo was in would have been made.
+    static func makeParents(of path: String) throws {
+        let directory = parent(of: path)
+        if try TrashFiles.status(directory, followingLinks: true) != nil { return }
+        try makeParents(of: directory)
+        _ = try TrashFiles.makeDirectory(directory, mode: 0o777)
+    }
+
+    // MARK: Helpers
+
+    /// The `.trashinfo` files whose operation is under way in this process: ``repair(_:)`` leaves
+    /// them alone, since their writer is alive.
+    private static let inProgress = Mutex<Set<String>>([])
+
+    /// Whether the process that wrote the entry's `.trashinfo` is gone (see ``repair(_:)``).
+    static func writerIsGone(_ entry: TrashEntry) -> Bool {
+        guard let process = entry.info.process else { return false }
+        if let boot = entry.info.boot, !boot.isEmpty, !TrashFiles.bootID.isEmpty, boot != TrashFiles.bootID {
+            return true
+        }
+        if process == FileOperations.processID { return !inProgress.withLock { $0.contains(entry.infoPath) } }
+        return !FileOperations.processIsAlive(process)
+    }
+
+    /// Removes the entry's `.trashinfo` once its file is restored or erased; a failure says what
+    /// was done already.
+    private func removeInfo(of entry: TrashEntry, after done: String) throws {
+        do {
+            try FileOperations.unlink(entry.infoPath)
+        } catch {
+            let reason = (error as? SystemCallError)?.reason ?? "\(error)"
+            throw TrashError(
+                code: .systemCallFailed,
+                message: "\(done), but its trash information \(entry.infoPath) could not be removed: \(reason)",
+                path: entry.infoPath, cause: error)
+        }
+        try? FileOperations.sync(entry.directory.infoDirectory, directory: true)
+    }
+
+    private static func taken(_ source: String, _ target: String, cause: (any Error)?) -> TrashError {
+        TrashError(
+            code: .destinationTaken,
+            message: "cannot restore \(source) to \(target): a file is already there (it is not replaced)",
+            path: target, cause: cause)
+    }
+
+    /// Refuses entry names that would make `files/NAME` something else than one entry.
+    private static func checkName(_ entry: TrashEntry) throws {
+        guard isValidName(entry.name) else {
+            throw TrashError(
+                code: .invalidEntry, message: "\(entry.infoPath) does not name one file of the trash",
+                path: entry.infoPath)
+        }
+    }
+
+    /// A single name: not empty, not `.` or `..`, no `/`.
+    static func isValidName(_ name: String) -> Bool {
+        !name.isEmpty && name != "." && name != ".." && !name.contains("/")
+    }
+
+    /// The name in the trash for the `attempt`-th try: `NAME`, then `NAME_1`…`NAME_99`, then
+    /// `NAME_` and a random number, as trash-cli names them; shortened (by bytes) so that
+    /// `NAME.trashinfo` fits in 255 bytes.
+    static func trashName(_ base: String, attempt: Int) -> String {
+        let suffix = attempt == 0 ? "" : attempt < 100 ? "_\(attempt)" : "_\(Int.random(in: 0...65_535))"
+        let room = 255 - ".trashinfo".utf8.count - suffix.utf8.count
+        let bytes = PathBytes.bytes(base)
+        return (bytes.count > room ? PathBytes.string(bytes.prefix(room)) : base) + suffix
+    }
+
+    /// `path` without `.` components, repeated or trailing slashes (`..` is left to `realpath`).
+    static func normalized(_ path: String) -> String {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: true).filter { $0 != "." }
+        return "/" + parts.joined(separator: "/")
+    }
+
+    /// The directory holding `path` (`/` for `/x`).
+    static func parent(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return "/" }
+        return String(path[..<slash])
+    }
+
+    /// `directory/name` without a double slash at the root.
+    static func join(_ directory: String, _ name: String) -> String {
+        directory == "/" ? "/" + name : directory + "/" + name
+    }
+}
