@@ -13,18 +13,32 @@ import PhotosStore
 /// A directory that could not be listed (`unreadable`) keeps its collections and everything
 /// below them as they were: nothing under it was seen, so nothing under it is known to have changed.
 ///
-/// A scan places what each batch brings as the batch commits (``place(in:mediaDirectories:touched:)``,
-/// then ``committed(token:)``) and settles the whole tree once at the end (``apply(in:)``). The
-/// first batch looks at every directory; a later one only at the directories whose collections its
-/// files change, because the mirror remembers what it placed: a batch of a scan of thousands of
-/// directories costs what its own directories cost, not what the tree costs.
+/// Every placement is one pass, ``place(_:in:mediaDirectories:arrivals:)``, over the directories
+/// whose files changed, the whole tree being the set of all of them:
+///
+/// - A scan's batches pass the directories whose media they committed, with the directories known
+///   to hold media (then ``committed(token:)``). The first batch looks at every directory; a later
+///   one only at the directories whose collections its files change and the siblings these shift,
+///   because the mirror remembers what it placed: a batch of a scan of thousands of directories
+///   costs what its own directories cost, not what the tree costs.
+/// - The end of a scan passes every directory, the store saying which hold media: the whole tree
+///   is settled, and collections whose directory is gone or holds no media are deleted.
+/// - The daemon passes the directories its events named, the store saying what they hold: when
+///   none gains its first media or loses its last, only their albums' members change and the tree
+///   is not even listed; otherwise it is crawled and settled whole.
+///
+/// ```swift
+/// var mirror = DirectoryMirror(root: "/p", directories: tree.directories)
+/// try mirror.place(["/p/2024"], in: transaction, mediaDirectories: ["/p/2024"])  // a batch
+/// try mirror.place(nil, in: transaction)  // the whole tree, settled
+/// ```
 struct DirectoryMirror {
     let root: String
-    /// The readable directories, the root first.
-    private let crawled: [CrawledDirectory]
-    /// The directories that could not be listed.
-    private let unreadable: [CrawledDirectory]
-    /// The directories indexed for a pass, made by the first (a scan of an unchanged tree makes none).
+    /// Lists the tree when a pass first needs it: the readable directories, the root first, and the
+    /// unreadable ones; nil when the root cannot be read.
+    private let list: () -> (directories: [CrawledDirectory], unreadable: [CrawledDirectory])?
+    /// The directories indexed for passes, made by the first that needs them (a scan of an unchanged
+    /// tree makes none, nor does a daemon's pass that changes only members).
     private var layout: Layout?
 
     /// What the last pass placed, while it is known to be what the library holds; nil before the
@@ -32,8 +46,6 @@ struct DirectoryMirror {
     private var placed: Placement?
     /// The newest change-log token a batch's pass found, until its transaction commits.
     private var checkedToken: Int64?
-    /// Always pass over the whole tree, as every batch once did (tests compare the two).
-    var placesWholeTree = false
     /// What the last pass looked at (tests count it).
     private(set) var lastPass = Pass(wholeTree: false, directories: 0)
 
@@ -43,16 +55,22 @@ struct DirectoryMirror {
         var directories: Int
     }
 
+    /// The mirror of a crawled tree (a scan's).
     init(root: String, directories: [CrawledDirectory], unreadable: [CrawledDirectory] = []) {
         self.root = root
-        crawled = directories
-        self.unreadable = unreadable
+        list = { (directories, unreadable) }
+    }
+
+    /// A mirror that crawls its tree only when a pass needs it (the daemon's); `crawl` answers nil
+    /// when the root cannot be read, and then nothing is placed.
+    init(root: String, crawl: @escaping () -> CrawledTree?) {
+        self.root = root
+        list = { crawl().map { ($0.directories, $0.unreadable.map(\.directory)) } }
     }
 
     /// The tree's directories as a pass walks them, each named by its index in ``directories``.
     private struct Layout {
-        /// Every directory, the readable ones first, then the unreadable ones: the order a pass over
-        /// the whole tree finds them in.
+        /// Every directory, the readable ones first, then the unreadable ones.
         let directories: [CrawledDirectory]
         /// Where the unreadable directories begin in ``directories``.
         let firstUnreadable: Int
@@ -64,9 +82,7 @@ struct DirectoryMirror {
         let parents: [Int?]
         /// Each directory's children, in path order.
         let children: [[Int]]
-        /// Every directory in path order: parents before their children, siblings in order.
-        let pathOrder: [Int]
-        /// Each directory's place in ``pathOrder``.
+        /// Each directory's place in path order: parents before their children, siblings in order.
         let ranks: [Int]
 
         init(_ crawled: [CrawledDirectory], unreadable: [CrawledDirectory]) {
@@ -78,11 +94,9 @@ struct DirectoryMirror {
             self.indexes = indexes
             let parents = all.map { directory in directory.parent.flatMap { indexes[$0] } }
             self.parents = parents
-            let pathOrder = all.indices.sorted { all[$0].path < all[$1].path }
-            self.pathOrder = pathOrder
             var ranks = [Int](repeating: 0, count: all.count)
             var children = [[Int]](repeating: [], count: all.count)
-            for (rank, index) in pathOrder.enumerated() {
+            for (rank, index) in all.indices.sorted(by: { all[$0].path < all[$1].path }).enumerated() {
                 ranks[index] = rank
                 if let parent = parents[index] { children[parent].append(index) }
             }
@@ -93,68 +107,54 @@ struct DirectoryMirror {
         func isUnreadable(_ index: Int) -> Bool { index >= firstUnreadable }
     }
 
-    /// The layout, made once.
-    private mutating func madeLayout() -> Layout {
-        if let layout { return layout }
-        let made = Layout(crawled, unreadable: unreadable)
-        layout = made
-        return made
+    /// The layout, made once the tree is listed.
+    private mutating func madeLayout() -> Layout? {
+        if layout == nil, let tree = list() { layout = Layout(tree.directories, unreadable: tree.unreadable) }
+        return layout
     }
 
-    /// Makes the collections match the tree and the store's files under the root, members of
-    /// every album included; collections whose directory is gone are deleted.
+    /// Places the collections of `directories` (nil: every directory of the tree) and of those whose
+    /// places they shift, and sets the members of their albums.
     ///
-    /// Each directory's media are read on their own (``DirectoryRanges``), so what this holds is
-    /// the albums' members, never the files of the whole tree.
-    func apply(in transaction: LibraryTransaction) throws {
-        let tree = layout ?? Layout(crawled, unreadable: unreadable)
-        var assetsByDirectory: [String: [Int64]] = [:]
-        for index in tree.directories.indices where !tree.isUnreadable(index) {
-            let directory = tree.directories[index].path
-            let ranges = DirectoryRanges(
-                directory: directory, subdirectories: tree.children[index].map { tree.directories[$0].path })
-            let assets = try transaction.primaryAssets(in: ranges)
-            if !assets.isEmpty { assetsByDirectory[directory] = assets }
-        }
-        // Every album's members are compared: read them all at once, not album by album.
-        let members = try transaction.membersOfDirectoryAlbums(under: root)
-        _ = try placeWholeTree(
-            tree, mediaDirectories: Set(assetsByDirectory.keys), removingStale: true, members: members, transaction
-        ) { directory in assetsByDirectory[directory] ?? [] }
-    }
-
-    /// What one batch of a scan needs in its own transaction, so that the assets it commits arrive
-    /// with their album: the collections of `mediaDirectories` (the directories known to hold media
-    /// now, which the scanner tracks, not reading every file under the root again), and the members
-    /// of the albums of `touched` (the directories whose files the batch committed). Nothing is
-    /// deleted: what went is settled by ``apply(in:)`` at the end of the scan, which then finds the
-    /// same collections in the same places.
+    /// `mediaDirectories` are the directories holding media as a scan tracks them while its batches
+    /// commit (what the store had, and what each batch adds), rather than reading every file under
+    /// the root again. They only grow, so such a pass only adds: an album for a directory with its
+    /// first media, the folders above it, new places for the siblings these shift. When the
+    /// library's newest change is this mirror's last batch, it starts from what that batch placed;
+    /// otherwise from nothing, over every directory. Call ``committed(token:)`` once the transaction
+    /// has committed.
     ///
-    /// When the library's newest change is this mirror's last batch, only the directories this
-    /// batch changes are looked at (``placeChanges(_:mediaDirectories:touched:_:)``), with the same
-    /// outcome, change for change, as a pass over the whole tree; otherwise the whole tree is.
-    /// Call ``committed(token:)`` once the transaction has committed.
+    /// Without `mediaDirectories` the store says what each directory holds, and the pass settles:
+    /// collections whose directory is gone or holds no media are deleted (what went is settled so
+    /// at the end of a scan, which then finds the same collections in the same places).
+    ///
+    /// `arrivals` are the files the transaction committed, by directory: appended to their album
+    /// when it needs nothing else, without reading the directory.
     mutating func place(
-        in transaction: LibraryTransaction, mediaDirectories: Set<String>, touched: Set<String>
+        _ directories: Set<String>?, in transaction: LibraryTransaction, mediaDirectories: Set<String>? = nil,
+        arrivals: [String: [String]] = [:]
     ) throws {
+        let members = Members(of: directories, arrivals: arrivals)
+        guard let known = mediaDirectories else {
+            placed = nil
+            if let directories, try placeMembersAlone(directories, members: members, transaction) { return }
+            try settle(transaction)
+            return
+        }
         let newest = try transaction.newestChangeToken()
         checkedToken = newest
         // Until the transaction commits, what is placed is not known to be in the library. (Moved
         // out, not copied: one reference, so the batch changes it in place.)
         var state = placed
         placed = nil
-        let layout = madeLayout()
-        if state?.token == newest, !placesWholeTree {
-            try placeChanges(layout, &state!, mediaDirectories: mediaDirectories, touched: touched, transaction)
-            placed = state
-        } else {
-            let whole = try placeWholeTree(
-                layout, mediaDirectories: mediaDirectories, removingStale: false, transaction
-            ) { touched.contains($0) ? try transaction.primaryAssets(inDirectory: $0) : nil }
-            placed = whole.state
-            lastPass = Pass(wholeTree: true, directories: whole.looked)
-        }
-        placed?.token = nil
+        guard let tree = madeLayout() else { return }
+        let remembered = state?.token == newest && directories != nil
+        if !remembered { state = Placement(tree, pool: try pool(tree, transaction)) }
+        try pass(
+            tree, &state!, changed: remembered ? directories : nil, mediaDirectories: known, members: members,
+            transaction)
+        state!.token = nil
+        placed = state
     }
 
     /// Tells the mirror that a batch's transaction committed, with the token of its change-log
@@ -170,7 +170,61 @@ struct DirectoryMirror {
         checkedToken = nil
     }
 
-    /// What a pass placed: which directories hold collections and which those are, as the library
+    /// The store's directory collections under the root, for a pass that starts from nothing.
+    private func pool(_ tree: Layout, _ transaction: LibraryTransaction) throws -> CollectionPool {
+        CollectionPool(try transaction.directoryCollections(under: root), frozen: tree.frozen)
+    }
+
+    /// A pass that reads media from the store and starts from nothing placed (the daemon's): when
+    /// none of `directories` gains its first media or loses its last, their albums' members are all
+    /// that changes, and the tree is not listed. False when one does: the tree changes shape.
+    private mutating func placeMembersAlone(
+        _ directories: Set<String>, members: Members, _ transaction: LibraryTransaction
+    ) throws -> Bool {
+        var albums: [(CollectionRecord, [Int64])] = []
+        for directory in directories.sorted() {
+            let album = try transaction.directoryAlbum(at: directory)
+            if let album, try members.appended(to: album, directory: directory, transaction) { continue }
+            let assets = try transaction.primaryAssets(inDirectory: directory)
+            switch (album, assets.isEmpty) {
+            case (let album?, false): albums.append((album, assets))
+            case (nil, true): continue
+            default: return false
+            }
+        }
+        for (album, assets) in albums { try transaction.setMembers(ofCollection: album, to: assets) }
+        lastPass = Pass(wholeTree: false, directories: directories.count)
+        return true
+    }
+
+    /// The pass over every directory with the store's media, which then deletes the collections no
+    /// directory took. Each directory's media are read on their own (``DirectoryRanges``), so what
+    /// this holds is the albums' members, never the files of the whole tree.
+    private mutating func settle(_ transaction: LibraryTransaction) throws {
+        guard let tree = madeLayout() else { return }
+        var assetsByDirectory: [String: [Int64]] = [:]
+        for index in tree.directories.indices where !tree.isUnreadable(index) {
+            let directory = tree.directories[index].path
+            let ranges = DirectoryRanges(
+                directory: directory, subdirectories: tree.children[index].map { tree.directories[$0].path })
+            let assets = try transaction.primaryAssets(in: ranges)
+            if !assets.isEmpty { assetsByDirectory[directory] = assets }
+        }
+        // Every album's members are compared: read them all at once, not album by album.
+        let members = Members(
+            of: nil, byDirectory: assetsByDirectory, current: try transaction.membersOfDirectoryAlbums(under: root))
+        var state = Placement(tree, pool: try pool(tree, transaction))
+        try pass(
+            tree, &state, changed: nil, mediaDirectories: Set(assetsByDirectory.keys), members: members, transaction)
+        // What lies below an unreadable directory was not seen: it stays as it was.
+        let stale = state.pool.untaken.filter { $0.path.map(tree.frozen.contains) != true }
+        // Deepest first, so a folder is not deleted before what it holds is accounted for.
+        for collection in stale.sorted(by: { ($0.path ?? "").count > ($1.path ?? "").count }) {
+            if try transaction.collection(id: collection.id!) != nil { try transaction.deleteCollection(collection) }
+        }
+    }
+
+    /// What passes placed: which directories hold collections and which those are, as the library
     /// holds them once the pass's transaction has committed.
     private struct Placement {
         var isList: [Bool]
@@ -182,205 +236,172 @@ struct DirectoryMirror {
         var pool: CollectionPool
         /// The newest change-log token when this was true of the library; nil until the pass commits.
         var token: Int64?
-    }
 
-    /// The one way collections are placed over the whole tree, for a whole scan and for a batch
-    /// alike. `ordered` gives an album's assets in order, or nil to leave its members as they are;
-    /// `members`, when given, are the albums' members now (by album id).
-    private func placeWholeTree(
-        _ tree: Layout, mediaDirectories: Set<String>, removingStale: Bool, members: [Int64: [Int64]]? = nil,
-        _ transaction: LibraryTransaction, ordered: (String) throws -> [Int64]?
-    ) throws -> (state: Placement, looked: Int) {
-        let pool = CollectionPool(try transaction.directoryCollections(under: root), frozen: tree.frozen)
+        /// Nothing placed yet: the store's collections wait in `pool` for their directories.
+        init(_ tree: Layout, pool: CollectionPool) {
+            isList = [Bool](repeating: false, count: tree.directories.count)
+            hasCollection = isList
+            self.pool = pool
+        }
 
-        // Which directories become lists and albums, children first (the reverse of path order). An
-        // unreadable directory keeps the collections it had.
-        var isList = [Bool](repeating: false, count: tree.directories.count)
-        var hasCollection = isList
-        for index in tree.pathOrder.reversed() {
-            let path = tree.directories[index].path
+        /// Marks that directory `index` has an album now (unreadable: the collections the store kept
+        /// for it), and that the directories above it that were not folders are; adds to `recounted`
+        /// the folders whose children's places this changes (nil: the top level).
+        mutating func grow(_ index: Int, in tree: Layout, recounting recounted: inout Set<Int?>) {
             if tree.isUnreadable(index) {
+                let path = tree.directories[index].path
                 isList[index] = pool.holds(path, list: true)
                 hasCollection[index] = pool.holds(path, list: nil)
-                continue
-            }
-            isList[index] = path == root || tree.children[index].contains { hasCollection[$0] }
-            hasCollection[index] = isList[index] || mediaDirectories.contains(path)
-        }
-
-        var state = Placement(isList: isList, hasCollection: hasCollection, pool: pool)
-        var positions: [Int64?: Int] = [:]
-        func next(in parent: CollectionRecord?) -> Int {
-            defer { positions[parent?.id, default: 0] += 1 }
-            return positions[parent?.id, default: 0]
-        }
-        var looked = 0
-        for index in tree.pathOrder where hasCollection[index] {
-            looked += 1
-            let directory = tree.directories[index]
-            let title = PathName.name(of: directory.path)
-            let parentList = tree.parents[index].flatMap { state.lists[$0] }
-            if tree.isUnreadable(index) {
-                // Kept as it was (members too), only placed among its siblings.
-                for list in [true, false] {
-                    guard let found = state.pool.take(directory, list: list) else { continue }
-                    let parent = list ? parentList : (isList[index] ? state.lists[index] : parentList)
-                    let record = try upsert(
-                        found, directory: directory, list: list, title: found.title ?? title, parent: parent,
-                        position: next(in: parent), transaction)
-                    if list { state.lists[index] = record } else { state.albums[index] = record }
-                }
-                continue
-            }
-            if isList[index] {
-                state.lists[index] = try upsert(
-                    state.pool.take(directory, list: true), directory: directory, list: true, title: title,
-                    parent: parentList, position: next(in: parentList), transaction)
-            }
-            if mediaDirectories.contains(directory.path) {
-                let parent = isList[index] ? state.lists[index] : parentList
-                let found = state.pool.take(directory, list: false)
-                let album = try upsert(
-                    found, directory: directory, list: false, title: title, parent: parent,
-                    position: next(in: parent), transaction)
-                state.albums[index] = album
-                if let assets = try ordered(directory.path) {
-                    // Members the read of the whole tree's found in place need no write (nor a read each).
-                    let inPlace = found != nil && members.map { ($0[album.id!] ?? []) == assets } == true
-                    if !inPlace { try setMembers(of: album, new: found == nil, to: assets, transaction) }
-                }
-            }
-        }
-        guard removingStale else { return (state, looked) }
-        // What lies below an unreadable directory was not seen: it stays as it was.
-        let stale = state.pool.untaken.filter { $0.path.map(tree.frozen.contains) != true }
-        // Deepest first, so a folder is not deleted before what it holds is accounted for.
-        for collection in stale.sorted(by: { ($0.path ?? "").count > ($1.path ?? "").count }) {
-            if try transaction.collection(id: collection.id!) != nil { try transaction.deleteCollection(collection) }
-        }
-        return (state, looked)
-    }
-
-    /// Places what a batch changed, given what the previous passes placed (`state`, true of the
-    /// library): the albums of `touched` directories that hold media for the first time, the
-    /// folders above them that become folders, and the siblings whose places these shift; and the
-    /// members of the `touched` albums. Collections only appear during a scan's batches (the
-    /// directories holding media only grow), so nothing else can change.
-    ///
-    /// Each collection it writes is written as the pass over the whole tree would write it, in the
-    /// same order (by path, a folder before its album), so the batch records the same changes.
-    private mutating func placeChanges(
-        _ tree: Layout, _ state: inout Placement, mediaDirectories: Set<String>, touched: Set<String>,
-        _ transaction: LibraryTransaction
-    ) throws {
-        // Folders whose children (their own album first) need their places worked out again.
-        var folders = Set<Int>()
-        var visit = Set<Int>()
-        for path in touched {
-            guard let index = tree.indexes[path], !tree.isUnreadable(index), mediaDirectories.contains(path) else {
-                continue
-            }
-            visit.insert(index)
-            guard state.albums[index] == nil else { continue }
-            if state.isList[index] {
+                guard hasCollection[index] else { return }
+                if isList[index] { recounted.insert(index) }
+            } else {
+                guard albums[index] == nil else { return }
                 // A folder's new album comes first in it.
-                folders.insert(index)
-                continue
+                if isList[index] {
+                    recounted.insert(index)
+                    return
+                }
             }
-            // A new album among its parent's children; the folders above that were none become folders.
-            state.hasCollection[index] = true
+            // A new collection among its parent's children; the directories above that were not
+            // folders become folders.
+            hasCollection[index] = true
             var child = index
             while let parent = tree.parents[child] {
-                folders.insert(parent)
-                if state.isList[parent] { break }
-                state.isList[parent] = true
-                state.hasCollection[parent] = true
+                recounted.insert(parent)
+                if isList[parent] { return }
+                isList[parent] = true
+                hasCollection[parent] = true
                 child = parent
             }
+            recounted.insert(nil)
         }
+    }
 
-        // The place of every child of those folders, in the order a whole pass counts them.
-        var places: [Slot: Int] = [:]
-        for folder in folders {
-            var position = 0
-            func count(_ index: Int, list: Bool) {
-                places[Slot(index: index, list: list)] = position
-                position += 1
-                visit.insert(index)
-            }
-            if mediaDirectories.contains(tree.directories[folder].path) { count(folder, list: false) }
-            let folderID = state.lists[folder]?.id
-            for child in tree.children[folder] {
-                if tree.isUnreadable(child) {
-                    // Only what it kept, where the whole pass put it.
-                    if let list = state.lists[child], folderID != nil, list.parentId == folderID {
-                        count(child, list: true)
-                    }
-                    if let album = state.albums[child], folderID != nil, album.parentId == folderID {
-                        count(child, list: false)
-                    }
-                } else if state.hasCollection[child] {
-                    count(child, list: state.isList[child])
+    /// The pass: from what is placed (`state`), places the collections of `changed` directories
+    /// (nil: every directory, `state` holding nothing yet), then of every directory whose place
+    /// among its siblings these shift, in path order, a folder before its album, so that a pass over
+    /// some directories writes each collection as the pass over all of them would, and the same
+    /// changes are recorded; and sets the members of the albums of `changed` (``Members``).
+    ///
+    /// Directories only gain collections here: what a directory lost is for ``settle(_:)``, which
+    /// starts from nothing.
+    private mutating func pass(
+        _ tree: Layout, _ state: inout Placement, changed: Set<String>?, mediaDirectories: Set<String>,
+        members: Members, _ transaction: LibraryTransaction
+    ) throws {
+        // The folders whose children (their own album first) get their places anew; nil: the top level.
+        var recounted = Set<Int?>()
+        // The directories to look at.
+        var visit = Set<Int>()
+        let rootIndex = tree.indexes[root]
+        if let changed {
+            for path in changed {
+                guard let index = tree.indexes[path], !tree.isUnreadable(index), mediaDirectories.contains(path) else {
+                    continue
                 }
+                visit.insert(index)
+                state.grow(index, in: tree, recounting: &recounted)
+            }
+        } else {
+            // From nothing: the root is always a folder, and every directory with media or kept
+            // collections grows its own.
+            if let rootIndex {
+                state.isList[rootIndex] = true
+                state.hasCollection[rootIndex] = true
+                recounted.insert(nil)
+            }
+            for index in tree.directories.indices
+            where tree.isUnreadable(index) || mediaDirectories.contains(tree.directories[index].path) {
+                state.grow(index, in: tree, recounting: &recounted)
             }
         }
+        // Every collection of a recounted folder is looked at: its own album, and its children's.
+        for key in recounted {
+            guard let folder = key else {
+                if let rootIndex { visit.insert(rootIndex) }
+                continue
+            }
+            if tree.isUnreadable(folder) || mediaDirectories.contains(tree.directories[folder].path) {
+                visit.insert(folder)
+            }
+            for child in tree.children[folder] where state.hasCollection[child] { visit.insert(child) }
+        }
 
+        var positions: [Int?: Int] = [:]
         for index in visit.sorted(by: { tree.ranks[$0] < tree.ranks[$1] }) {
             let directory = tree.directories[index]
             let title = PathName.name(of: directory.path)
-            let parentList = tree.parents[index].flatMap { state.lists[$0] }
-            if tree.isUnreadable(index) {
-                for list in [true, false] {
-                    guard let found = list ? state.lists[index] : state.albums[index],
-                        let position = places[Slot(index: index, list: list)]
-                    else { continue }
-                    let parent = list ? parentList : (state.isList[index] ? state.lists[index] : parentList)
-                    let record = try upsert(
-                        found, directory: directory, list: list, title: found.title ?? title, parent: parent,
-                        position: position, transaction)
-                    if list { state.lists[index] = record } else { state.albums[index] = record }
+            let unreadable = tree.isUnreadable(index)
+            var newAlbum = false
+            for list in [true, false] {
+                // A folder is among its parent's children; an album in its own folder if there is one.
+                let key = list || !state.isList[index] ? tree.parents[index] : index
+                // A collection whose place is not worked out again stays where it is.
+                guard recounted.contains(key) else { continue }
+                if !unreadable, !(list ? state.isList[index] : mediaDirectories.contains(directory.path)) { continue }
+                let found = (list ? state.lists[index] : state.albums[index]) ?? state.pool.take(directory, list: list)
+                // An unreadable directory keeps what it had (members too), only placed among its siblings.
+                if unreadable, found == nil { continue }
+                let parent = key.flatMap { state.lists[$0] }
+                let record = try upsert(
+                    found, directory: directory, list: list, title: unreadable ? found?.title ?? title : title,
+                    parent: parent, position: positions[key, default: 0], transaction)
+                positions[key, default: 0] += 1
+                if list {
+                    state.lists[index] = record
+                } else {
+                    state.albums[index] = record
+                    newAlbum = found == nil
                 }
-                continue
             }
-            // A collection already placed, whose place is not worked out again, stays where it is.
-            if state.isList[index], state.lists[index] == nil || places[Slot(index: index, list: true)] != nil {
-                let found = state.lists[index] ?? state.pool.take(directory, list: true)
-                state.lists[index] = try upsert(
-                    found, directory: directory, list: true, title: title, parent: parentList,
-                    position: places[Slot(index: index, list: true)] ?? found?.position ?? 0, transaction)
-            }
-            guard mediaDirectories.contains(directory.path) else { continue }
-            var new = false
-            if state.albums[index] == nil || places[Slot(index: index, list: false)] != nil {
-                let found = state.albums[index] ?? state.pool.take(directory, list: false)
-                new = found == nil
-                let parent = state.isList[index] ? state.lists[index] : parentList
-                state.albums[index] = try upsert(
-                    found, directory: directory, list: false, title: title, parent: parent,
-                    position: places[Slot(index: index, list: false)] ?? found?.position ?? 0, transaction)
-            }
-            if touched.contains(directory.path), let album = state.albums[index] {
-                let assets = try transaction.primaryAssets(inDirectory: directory.path)
-                try setMembers(of: album, new: new, to: assets, transaction)
+            if !unreadable, mediaDirectories.contains(directory.path), members.includes(directory.path),
+                let album = state.albums[index]
+            {
+                try members.set(album, new: newAlbum, directory: directory.path, transaction)
             }
         }
-        lastPass = Pass(wholeTree: false, directories: visit.count)
+        lastPass = Pass(wholeTree: changed == nil, directories: visit.count)
     }
 
-    /// A directory's folder (`list`) or album.
-    private struct Slot: Hashable {
-        var index: Int
-        var list: Bool
-    }
+    /// How a pass sets the members of the albums it looks at.
+    private struct Members {
+        /// The directories whose albums get their members; nil: every album the pass looks at.
+        var of: Set<String>?
+        /// Files a batch committed, by directory: appended to an album that needs nothing else.
+        var arrivals: [String: [String]] = [:]
+        /// Each directory's assets, when read at once for the whole tree; nil: read directory by directory.
+        var byDirectory: [String: [Int64]]? = nil
+        /// Every album's members now, by album id, read at once with ``byDirectory``.
+        var current: [Int64: [Int64]] = [:]
 
-    /// An album's members: an album inserted in this transaction has none yet to compare with.
-    private func setMembers(
-        of album: CollectionRecord, new: Bool, to assetIDs: [Int64], _ transaction: LibraryTransaction
-    ) throws {
-        if new {
-            try transaction.setMembers(ofNewCollection: album, to: assetIDs)
-        } else {
-            try transaction.setMembers(ofCollection: album, to: assetIDs)
+        func includes(_ directory: String) -> Bool { of?.contains(directory) ?? true }
+
+        /// Whether `directory`'s arrivals were appended to `album`, which then needs nothing else.
+        func appended(
+            to album: CollectionRecord, directory: String, _ transaction: LibraryTransaction
+        ) throws -> Bool {
+            guard let paths = arrivals[directory] else { return false }
+            return try transaction.appendArrivals(atPaths: paths, toAlbum: album)
+        }
+
+        /// Makes `album`'s members `directory`'s assets; an album inserted by this pass (`new`) has
+        /// none yet to compare with.
+        func set(
+            _ album: CollectionRecord, new: Bool, directory: String, _ transaction: LibraryTransaction
+        ) throws {
+            if new {
+                try transaction.setMembers(ofNewCollection: album, to: assets(in: directory, transaction))
+                return
+            }
+            if try appended(to: album, directory: directory, transaction) { return }
+            let assets = try assets(in: directory, transaction)
+            // Members the read of the whole tree's found in place need no write (nor a read each).
+            if byDirectory != nil, (current[album.id!] ?? []) == assets { return }
+            try transaction.setMembers(ofCollection: album, to: assets)
+        }
+
+        private func assets(in directory: String, _ transaction: LibraryTransaction) throws -> [Int64] {
+            try byDirectory.map { $0[directory] ?? [] } ?? transaction.primaryAssets(inDirectory: directory)
         }
     }
 

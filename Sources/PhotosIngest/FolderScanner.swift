@@ -109,7 +109,7 @@ public final class FolderScanner: Sendable {
             place: { transaction, arrivals in
                 let touched = Set(arrivals.keys)
                 mediaDirectories.formUnion(touched)
-                try mirror.place(in: transaction, mediaDirectories: mediaDirectories, touched: touched)
+                try mirror.place(touched, in: transaction, mediaDirectories: mediaDirectories, arrivals: arrivals)
             },
             committed: { mirror.committed(token: $0) })
         var compared = 0
@@ -146,7 +146,7 @@ public final class FolderScanner: Sendable {
             try transaction.setUnreadableDirectories(failed.map(\.record), under: root)
             // Albums and folders change only when files do (a renamed directory moves its files).
             let mirrored = try transaction.directoryCollection(at: root) != nil
-            if filesChanged || !mirrored { try mirror.apply(in: transaction) }
+            if filesChanged || !mirrored { try mirror.place(nil, in: transaction) }
         }
     }
 
@@ -248,15 +248,17 @@ public final class FolderScanner: Sendable {
     /// store's rows for the same. Each batch places the albums of the files it commits; the last
     /// transaction marks `unreadable` directories and settles what moves and deletions changed,
     /// and is left out when it has nothing to do (files that only arrived or changed were placed by
-    /// their batches: the daemon's path from close() to the hooks).
+    /// their batches: the daemon's path from close() to the hooks). Both go through the root's
+    /// ``DirectoryMirror``, which lists the tree only when a directory gains its first media or
+    /// loses its last.
     private func reconcile(
         directories: Set<String>, of root: String, files: [CrawledFile], stored: [StoredFile],
         rejected: [String: RejectedFile], online: Bool, unreadable: [UnreadableDirectory], report: inout ScanReport
     ) throws {
+        var mirror = DirectoryMirror(root: root) { [crawler] in crawler.crawl(root) }
         var reconciliation = Reconciliation(
             scanner: self, root: root, report: report, sources: MoveSources(root: root, lookahead: nil),
-            place: { transaction, arrivals in
-                try self.placeDirectories(Set(arrivals.keys), root: root, arrivals: arrivals, transaction)
+            place: { transaction, arrivals in try mirror.place(Set(arrivals.keys), in: transaction, arrivals: arrivals)
             })
         try database.scanReader { reader in
             try reconciliation.compare(
@@ -265,40 +267,7 @@ public final class FolderScanner: Sendable {
         report = try reconciliation.finish(finishAlways: !online || !unreadable.isEmpty) { transaction, filesChanged in
             for directory in unreadable { try transaction.markUnreadable(directory.record) }
             guard filesChanged else { return }
-            try placeDirectories(directories, root: root, transaction)
-        }
-    }
-
-    /// Brings the albums of some directories up to date with the store's files in them: their
-    /// members when the albums exist and stay, and the root's folders and albums from a crawl of
-    /// the root when a directory gained its first media or lost its last. Files that just arrived
-    /// (`arrivals`, by directory) and are newer than everything in their album are appended to it
-    /// without listing the directory.
-    private func placeDirectories(
-        _ directories: Set<String>, root: String, arrivals: [String: [String]] = [:], _ transaction: LibraryTransaction
-    ) throws {
-        var structural = false
-        for directory in directories.sorted() {
-            let album = try transaction.directoryAlbum(at: directory)
-            if let album, let paths = arrivals[directory],
-                try transaction.appendArrivals(atPaths: paths, toAlbum: album)
-            {
-                continue
-            }
-            let hasMedia = try transaction.primaryAssets(inDirectory: directory)
-            switch (album, hasMedia.isEmpty) {
-            case (let album?, false):
-                try transaction.setMembers(ofCollection: album, to: hasMedia)
-            case (nil, true):
-                continue
-            default:
-                structural = true
-            }
-        }
-        if structural, let tree = crawler.crawl(root) {
-            try DirectoryMirror(
-                root: root, directories: tree.directories, unreadable: tree.unreadable.map(\.directory)
-            ).apply(in: transaction)
+            try mirror.place(directories, in: transaction)
         }
     }
 

@@ -306,6 +306,10 @@ private final class PendingRead: Sendable {
 
 /// Where a file new at its path may have come from: a file the store has under the root that the
 /// scan finds gone from disk. Each is claimed by one new path at most.
+///
+/// The device and inode decide, not the watcher's move events: the daemon's settler only names
+/// both ends of a move as paths to look at, so a move whose events a queue overflow lost, or that
+/// happened while the daemon was stopped, keeps its asset the same way.
 struct MoveSources {
     /// For a scan of a whole root, walked a directory at a time: how to tell whether a stored file
     /// in a directory not compared yet is gone. Nil for a scan of some directories or paths, which

@@ -8,7 +8,8 @@ import Testing
 /// A scan's batches place only the collections their files change: the first batch looks at the
 /// whole tree, a later one at its own directories and the siblings they shift, and writes exactly
 /// what a pass over the whole tree would have written (which every batch once made: a scan of
-/// thousands of directories spent a fifth of its time there).
+/// thousands of directories spent a fifth of its time there). Both are the same pass, over all
+/// directories or some: a mirror that remembers nothing passes over the whole tree.
 @Suite struct DirectoryMirrorTests {
     /// Directories made up in memory: the mirror reads only paths, parents and inodes.
     struct Directories {
@@ -42,7 +43,7 @@ import Testing
         media.formUnion(touched)
         let known = media
         let token = try database.write { transaction in
-            try mirror.place(in: transaction, mediaDirectories: known, touched: touched)
+            try mirror.place(touched, in: transaction, mediaDirectories: known)
         }.token
         mirror.committed(token: token)
         return token
@@ -85,12 +86,14 @@ import Testing
     }
 
     /// Two scans of random trees (renamed, unreadable and new directories in the second), batch by
-    /// batch, with the old way (every batch over the whole tree) and the new: the same change-log
-    /// entries, in the same order, and the same collections.
+    /// batch, with a fresh mirror for every batch (a pass over the whole tree) and with one mirror
+    /// for the scan (passes over the batches' directories): the same change-log entries, in the same
+    /// order, and the same collections. And after each batch of the second way, a fresh pass over
+    /// the same tree finds nothing to change (``scans(seed:freshMirrorEachBatch:)``).
     @Test(arguments: 0..<100)
     func batchesWriteWhatAPassOverTheWholeTreeWrites(seed: UInt64) throws {
-        let whole = try Self.scans(seed: seed, wholeTree: true)
-        let changes = try Self.scans(seed: seed, wholeTree: false)
+        let whole = try Self.scans(seed: seed, freshMirrorEachBatch: true)
+        let changes = try Self.scans(seed: seed, freshMirrorEachBatch: false)
         #expect(whole.collections == changes.collections)
         #expect(whole.entries.count == changes.entries.count)
         for (old, new) in zip(whole.entries, changes.entries) {
@@ -100,7 +103,9 @@ import Testing
 
     /// What the two scans of a seed write: every entry's collection changes and every directory
     /// collection, identifiers replaced by row ids (the same when collections are made in the same order).
-    static func scans(seed: UInt64, wholeTree: Bool) throws -> (entries: [String], collections: [String]) {
+    /// With one mirror for the scan, each batch is followed by a fresh mirror's pass over the whole
+    /// tree, which must find every collection where the batch left it: no write, no change recorded.
+    static func scans(seed: UInt64, freshMirrorEachBatch: Bool) throws -> (entries: [String], collections: [String]) {
         var random = SplitMix64(seed: seed)
         var tree = Directories()
         let names = ["A", "A b", "A-c", "Ab", "B", "a", "b 2", "B.x"]
@@ -117,8 +122,10 @@ import Testing
         var tokens: [Int64] = []
 
         func scan(_ directories: [CrawledDirectory], unreadable: [CrawledDirectory], media: Set<String>) throws {
-            var mirror = DirectoryMirror(root: tree.root, directories: directories, unreadable: unreadable)
-            mirror.placesWholeTree = wholeTree
+            func freshMirror() -> DirectoryMirror {
+                DirectoryMirror(root: tree.root, directories: directories, unreadable: unreadable)
+            }
+            var mirror = freshMirror()
             var media = media
             let candidates = directories.map(\.path)
             for _ in 0..<Int.random(in: 1...6, using: &random) {
@@ -126,7 +133,19 @@ import Testing
                     (0..<Int.random(in: 1...4, using: &random)).map { _ in
                         candidates.randomElement(using: &random)!
                     })
+                if freshMirrorEachBatch { mirror = freshMirror() }
                 if let token = try batch(&mirror, database, media: &media, touched: touched) { tokens.append(token) }
+                if !freshMirrorEachBatch {
+                    let before = try rows(database, under: tree.root)
+                    var fresh = freshMirror()
+                    let known = media
+                    let token = try database.write { transaction in
+                        try fresh.place(touched, in: transaction, mediaDirectories: known)
+                    }.token
+                    #expect(fresh.lastPass.wholeTree)
+                    #expect(token == nil, "a fresh pass over the whole tree recorded a change after a batch")
+                    #expect(try rows(database, under: tree.root) == before)
+                }
                 // Now and then another writer: a user album, or a directory album retitled.
                 if Int.random(in: 0..<5, using: &random) == 0 {
                     let retitle = Bool.random(using: &random)
@@ -193,12 +212,18 @@ import Testing
             let entry = try #require(try database.changes(after: token - 1).first)
             entries.append(try Self.describe(entry, database))
         }
-        let rows = try database.write { try $0.directoryCollections(under: tree.root) }.value
-        let placed = rows.sorted { $0.id! < $1.id! }.map {
+        let placed = try database.write { try $0.directoryCollections(under: tree.root) }.value.sorted {
+            $0.id! < $1.id!
+        }.map {
             "\($0.id!) \($0.isList ? "folder" : "album") \($0.path ?? "") \($0.title ?? "")"
                 + " in \($0.parentId ?? 0) at \($0.position)"
         }
         return (entries, placed)
+    }
+
+    /// Every directory collection as stored, every column.
+    static func rows(_ database: LibraryDatabase, under root: String) throws -> [String] {
+        try database.write { try $0.directoryCollections(under: root) }.value.map { "\($0)" }.sorted()
     }
 
     /// An entry with row ids for identifiers.
