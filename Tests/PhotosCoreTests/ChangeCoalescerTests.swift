@@ -47,12 +47,15 @@ import Testing
         #expect(coalescer.pending == expected)
     }
 
-    @Test func drainKeepsFirstTouchOrderAndEmpties() {
+    @Test func drainNamesEachChangedPathAndWhereMovesCameFromAndEmpties() {
         var coalescer = ChangeCoalescer()
         coalescer.record(.updated, at: "b")
         coalescer.record(.created, at: "a")
         coalescer.record(.updated, at: "b")
-        #expect(coalescer.drain().map(\.path) == ["b", "a"])
+        coalescer.move(from: "c", to: "d")
+        coalescer.move(from: "e", to: "f")
+        coalescer.move(from: "f", to: "e")
+        #expect(coalescer.drain() == ["a", "b", "c", "d"])
         #expect(coalescer.pending.isEmpty && coalescer.drain().isEmpty)
     }
 }

@@ -21,12 +21,21 @@
 /// move back to `x` is no move); a pending `updated` becomes `moved(from: a)` with changed
 /// content; nothing pending becomes `moved(from: a)`. What was pending at `b` is overwritten: the
 /// applier replaces whatever the library has at `b`.
+///
+/// What comes out is paths (``drain()``): each path with a pending change, and where each pending
+/// move came from. The kinds are what the rules need to tell what cancels out; which file moved
+/// where is found again when the paths are reconciled, by device and inode, which also holds when
+/// a queue overflow lost one half of a move.
+///
+/// ```swift
+/// var coalescer = ChangeCoalescer()
+/// coalescer.record(.created, at: "/p/.a.jpg.tmp")
+/// coalescer.move(from: "/p/.a.jpg.tmp", to: "/p/a.jpg")  // pending: ["/p/a.jpg": .created]
+/// coalescer.drain()  // ["/p/a.jpg"]
+/// ```
 public struct ChangeCoalescer: Sendable {
     /// The pending change of each path.
     public private(set) var pending: [String: PathChange] = [:]
-    /// Paths in the order they first got a pending change.
-    private var order: [String] = []
-    private var ordered: Set<String> = []
 
     /// An empty queue.
     public init() {}
@@ -38,7 +47,7 @@ public struct ChangeCoalescer: Sendable {
             return
         }
         guard let old = pending[path] else {
-            set(path, change)
+            pending[path] = change
             return
         }
         switch (old, change) {
@@ -47,13 +56,13 @@ public struct ChangeCoalescer: Sendable {
         case (.created, _):
             break
         case (.updated, .deleted), (.deleted, .deleted):
-            set(path, .deleted)
+            pending[path] = .deleted
         case (.updated, _):
             break
         case (.deleted, .created), (.deleted, .updated):
-            set(path, .updated)
+            pending[path] = .updated
         case (.moved(let from, _), .updated), (.moved(let from, _), .created):
-            set(path, .moved(from: from, contentChanged: true))
+            pending[path] = .moved(from: from, contentChanged: true)
         case (.moved(let from, _), .deleted):
             pending[path] = nil
             record(.deleted, at: from)
@@ -75,24 +84,15 @@ public struct ChangeCoalescer: Sendable {
         case nil: result = .moved(from: source, contentChanged: false)
         }
         // Whatever was pending at the destination is overwritten by what moved there.
-        if let result {
-            set(destination, result)
-        } else {
-            pending[destination] = nil
-        }
+        pending[destination] = result
     }
 
-    /// The pending changes in the order their paths were first touched, and an empty queue.
-    public mutating func drain() -> [(path: String, change: PathChange)] {
-        let result = order.compactMap { path in pending[path].map { (path, $0) } }
+    /// The paths the pending changes name (each changed path, and where each move came from), and
+    /// an empty queue.
+    public mutating func drain() -> Set<String> {
+        var paths = Set(pending.keys)
+        for case .moved(let source, _) in pending.values { paths.insert(source) }
         pending = [:]
-        order = []
-        ordered = []
-        return result
-    }
-
-    private mutating func set(_ path: String, _ change: PathChange) {
-        if ordered.insert(path).inserted { order.append(path) }
-        pending[path] = change
+        return paths
     }
 }

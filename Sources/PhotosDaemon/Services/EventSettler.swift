@@ -8,7 +8,8 @@ import PhotosWatcher
 ///
 /// File events are folded per path by ``ChangeCoalescer`` (a file created and deleted within the
 /// settle period cancels out and costs no scan; a move pair is one move); what is left names the
-/// files to look at, the source of a move included (their directories are not listed again).
+/// files to look at, the source of a move included (their directories are not listed again). The
+/// scan of those paths finds which file moved where by device and inode, as any scan does.
 /// Events on directories change the tree's shape (folders, albums), so their root is rescanned
 /// whole, as after a queue overflow. Root-level events also come back as a ``Notice`` for the root tracker.
 ///
@@ -141,13 +142,8 @@ public struct EventSettler: Sendable {
         // scanned after the grace; if it is still being written, the scan says so.
         writing = []
         var files: [String: Set<String>] = [:]
-        func dirty(_ path: String) {
-            guard let root = roots.root(of: path) else { return }
-            files[root, default: []].insert(path)
-        }
-        for (path, change) in coalescer.drain() {
-            dirty(path)
-            if case .moved(let source, _) = change { dirty(source) }
+        for path in coalescer.drain() {
+            if let root = roots.root(of: path) { files[root, default: []].insert(path) }
         }
         // A root removed by a reload while its rescan waited is not scanned: it is no longer watched.
         let work = ScanWork(roots: pendingRoots.intersection(roots.paths), files: files, reasons: ["changes"])
