@@ -212,7 +212,7 @@ public enum FileOperations {
     /// Replaces the regular file at `path` (or creates it) with `data`, atomically: the bytes go to a
     /// new temporary file beside it (`.NAME.photosd-PID-N.tmp`, `O_EXCL`), which is `fsync`ed, given
     /// the old file's permission bits (a new file: 0666 less the umask), and renamed over `path`
-    /// (`rename(2)`); then the directory is `fsync`ed. A reader sees the old bytes or the new, never
+    /// (`rename(2)`; a new file is `link`ed, which never replaces one); then the directory is `fsync`ed. A reader sees the old bytes or the new, never
     /// a mix, and a crash leaves at most the temporary file, never a short `path`.
     ///
     /// With `expecting`, the file must still be that file (device, inode, size, modification time)
@@ -242,11 +242,26 @@ public enum FileOperations {
             throw error
         }
         do {
-            if case .some(let expected) = expecting, try identity(path) != expected {
+            let now = try identity(path)
+            if case .some(let expected) = expecting, now != expected {
                 throw SystemCallError(call: "rename", path: path, errno: EAGAIN)
             }
-            _ = try retrying("rename", path) {
-                PathBytes.withCString(temporary) { from in PathBytes.withCString(path) { Glibc.rename(from, $0) } }
+            // A new file is linked into place, which fails rather than replace one another program
+            // created meanwhile; where the file system has no hard links, it is renamed.
+            var placed = false
+            if now == nil {
+                do {
+                    try link(temporary, path)
+                    try unlink(temporary)
+                    placed = true
+                } catch let error as SystemCallError where error.errno == EEXIST {
+                    throw SystemCallError(call: "link", path: path, errno: EAGAIN)
+                } catch {}
+            }
+            if !placed {
+                _ = try retrying("rename", path) {
+                    PathBytes.withCString(temporary) { from in PathBytes.withCString(path) { Glibc.rename(from, $0) } }
+                }
             }
         } catch {
             try? unlink(temporary)

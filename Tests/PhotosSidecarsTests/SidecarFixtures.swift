@@ -247,9 +247,10 @@ enum SidecarFixtures {
         }
     }
 
-    /// exiftool's `-j -G1 -a` of a file: group:tag → value.
-    static func exiftoolTags(_ path: String) async throws -> [String: Any] {
-        let text = try await exiftool(["-j", "-G1", "-a", path])
+    /// exiftool's `-j -G1 -a` of a file: group:tag → value; with `structures`, `-struct` too (lists of
+    /// structures as arrays of objects, which exiftool's flattened names cut to their first item).
+    static func exiftoolTags(_ path: String, structures: Bool = false) async throws -> [String: Any] {
+        let text = try await exiftool(["-j", "-G1", "-a"] + (structures ? ["-struct"] : []) + [path])
         let array = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]]
         return array?.first ?? [:]
     }
