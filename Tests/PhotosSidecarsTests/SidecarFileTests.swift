@@ -224,11 +224,8 @@ import Testing
     @Test func aHugeFileIsRefusedUnread() throws {
         let directory = try TemporaryDirectory(prefix: "sidecars")
         let url = directory.path("IMG_1.JPG.xmp")
-        let handle = try FileHandle(
-            forWritingTo: {
-                FileManager.default.createFile(atPath: url.path, contents: nil)
-                return url
-            }())
+        #expect(FileManager.default.createFile(atPath: url.path, contents: nil))
+        let handle = try FileHandle(forWritingTo: url)
         try handle.truncate(atOffset: UInt64(SidecarFile.maximumSize + 1))
         try handle.close()
         let error = #expect(throws: SidecarError.self) { try SidecarFile.read(url.path) }
