@@ -80,13 +80,18 @@ let package = Package(
         // opened on the first RAW, as FFmpeg is on the first video.
         .systemLibrary(name: "CLibRaw", providers: [.apt(["libraw-dev"])]),
         .target(name: "CPhotosRaw", dependencies: ["CLibRaw", "CPhotosLoader"]),
+        // XMP sidecars: Exempi (BSD, over Adobe's XMP Toolkit) from Debian's libexempi-dev, for its full
+        // RDF reader (attribute and element forms, structs, arrays, qualifiers), opened on the first
+        // sidecar, as LibRaw is on the first RAW: linked, it and its C++ runtime would load into every
+        // `photos` command. Its headers need no pkg-config path, as OpenSSL's do not for CPhotosTLS.
+        .target(name: "CPhotosXMP", dependencies: ["CPhotosLoader"]),
 
         // Linux calls Glibc's module does not import (statfs, eventfd, GNU thread calls), for PhotosLinux.
         .target(name: "CPhotosLinux"),
 
         // The layers, each only on those before it (docs/architecture.md draws the graph):
         // PhotosCore, PhotosPlaces (pure) <- PhotosLinux (the operating system), PhotosWire (the JSON
-        // shapes) <- PhotosMetadata, PhotosWatcher, PhotosStore, PhotosClient <- PhotosImaging,
+        // shapes) <- PhotosMetadata, PhotosSidecars, PhotosWatcher, PhotosStore, PhotosClient <- PhotosImaging,
         // PhotosIngest, PhotosHooks <- Photos, PhotosConfig <- PhotosDaemon, PhotosServer, the executables.
 
         // Pure values and rules: no Glibc, no GRDB.
@@ -104,6 +109,12 @@ let package = Package(
             name: "PhotosMetadata",
             dependencies: ["PhotosCore", "PhotosLinux", "CExif", "CMagic", "CZlib", "CPhotosRaw"],
             swiftSettings: settings),
+        // XMP sidecars: which sidecar a photo has, the user state read from it (the library's fields and
+        // other tools' for the same facts), the merge that writes only the library's own properties
+        // (every other byte kept), and the three-way merge of the library's state with a sidecar edited
+        // by another tool. PhotosLinux writes the file (temporary name, fsync, rename).
+        .target(
+            name: "PhotosSidecars", dependencies: ["PhotosCore", "PhotosLinux", "CPhotosXMP"], swiftSettings: settings),
         // Decoding and resizing images through libvips: headers, thumbnails, crops, sRGB, limits.
         // PhotosMetadata reads the EXIF thumbnail that serves fast requests.
         // Video poster frames are decoded by FFmpeg (CPhotosVideo), then scaled like any image.
@@ -344,6 +355,9 @@ let package = Package(
             swiftSettings: settings),
         .testTarget(
             name: "PhotosMetadataTests", dependencies: ["PhotosMetadata", "PhotosTestSupport"], swiftSettings: settings),
+        .testTarget(
+            name: "PhotosSidecarsTests", dependencies: ["PhotosSidecars", "PhotosTestSupport"],
+            swiftSettings: settings),
         .testTarget(
             name: "PhotosImagingTests", dependencies: ["PhotosImaging", "PhotosTestSupport"], swiftSettings: settings),
         // These run built executables; depending on them makes `swift test` build them first.

@@ -2,6 +2,7 @@ import CPhotosLinux
 import Foundation
 import Glibc
 import PhotosCore
+import Synchronization
 
 /// What `lstat` says about a file, as far as the journal needs it to know the file again.
 public struct FileIdentity: Equatable, Sendable {
@@ -76,10 +77,11 @@ public enum FileOperations {
         PathBytes.withCString(path) { rmdir($0) } == 0
     }
 
-    /// `open(2)` with `O_CREAT | O_EXCL` (never an existing file), mode 0600, write-only.
-    public static func createExclusively(_ path: String) throws -> Int32 {
+    /// `open(2)` with `O_CREAT | O_EXCL` (never an existing file), write-only, with `mode` (0600 unless
+    /// said; the umask applies).
+    public static func createExclusively(_ path: String, mode: mode_t = 0o600) throws -> Int32 {
         try retrying("open", path) {
-            PathBytes.withCString(path) { open($0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600) }
+            PathBytes.withCString(path) { open($0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode) }
         }
     }
 
@@ -244,6 +246,77 @@ public enum FileOperations {
     public static func write(_ data: Data, to destination: String) throws {
         try createFile(at: destination) { output in
             try data.withUnsafeBytes { bytes in try write(output, bytes, path: destination) }
+        }
+    }
+
+    /// Replaces the regular file at `path` (or creates it) with `data`, atomically: the bytes go to a
+    /// new temporary file beside it (`.NAME.photosd-PID-N.tmp`, `O_EXCL`), which is `fsync`ed, given
+    /// the old file's permission bits (a new file: 0666 less the umask), and renamed over `path`
+    /// (`rename(2)`; a new file is `link`ed, which never replaces one); then the directory is `fsync`ed. A reader sees the old bytes or the new, never
+    /// a mix, and a crash leaves at most the temporary file, never a short `path`.
+    ///
+    /// With `expecting`, the file must still be that file (device, inode, size, modification time)
+    /// just before the rename, or nothing is replaced and the call throws `EAGAIN`: another program
+    /// wrote it since it was read, and the caller reads it again. `nil` expects no file at all.
+    /// A path that is not a regular file (a directory, a symbolic link, a FIFO) is refused (`EINVAL`).
+    public static func replace(_ path: String, with data: Data, expecting: FileIdentity?? = .none) throws {
+        let current = try identity(path)
+        if let current, !current.isRegularFile { throw SystemCallError(call: "rename", path: path, errno: EINVAL) }
+        let slash = path.lastIndex(of: "/")
+        let directory = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        let temporary =
+            (slash.map { String(path[...$0]) } ?? "") + ".\(name).photosd-\(getpid())-\(nextTemporary()).tmp"
+        let output = try createExclusively(temporary, mode: 0o666)
+        do {
+            try data.withUnsafeBytes { bytes in try write(output, bytes, path: temporary) }
+            var info = stat()
+            if current != nil, PathBytes.withCString(path, { lstat($0, &info) }) == 0 {
+                _ = try retrying("fchmod", temporary) { fchmod(output, info.st_mode & 0o7777) }
+            }
+            _ = try retrying("fsync", temporary) { fsync(output) }
+            close(output)
+        } catch {
+            close(output)
+            try? unlink(temporary)
+            throw error
+        }
+        do {
+            let now = try identity(path)
+            if case .some(let expected) = expecting, now != expected {
+                throw SystemCallError(call: "rename", path: path, errno: EAGAIN)
+            }
+            // A new file is linked into place, which fails rather than replace one another program
+            // created meanwhile; where the file system has no hard links, it is renamed.
+            var placed = false
+            if now == nil {
+                do {
+                    try link(temporary, path)
+                    try unlink(temporary)
+                    placed = true
+                } catch let error as SystemCallError where error.errno == EEXIST {
+                    throw SystemCallError(call: "link", path: path, errno: EAGAIN)
+                } catch {}
+            }
+            if !placed {
+                _ = try retrying("rename", path) {
+                    PathBytes.withCString(temporary) { from in PathBytes.withCString(path) { Glibc.rename(from, $0) } }
+                }
+            }
+        } catch {
+            try? unlink(temporary)
+            throw error
+        }
+        try sync(directory, directory: true)
+    }
+
+    /// A counter that makes this process's temporary names distinct.
+    private static let temporaryCounter = Mutex<UInt64>(0)
+
+    private static func nextTemporary() -> UInt64 {
+        temporaryCounter.withLock { counter in
+            counter += 1
+            return counter
         }
     }
 
