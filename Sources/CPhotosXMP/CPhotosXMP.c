@@ -17,35 +17,26 @@ static struct {
 #undef DECLARE
 } exempi;
 
-static pthread_once_t load_once = PTHREAD_ONCE_INIT;
-/// Why Exempi could not be loaded; empty once it is.
-static char load_error[256] = "Exempi was not loaded";
-
-static void load(void) {
+static int load(char *error, size_t error_size) {
     static photos_library libraries[] = {{"libexempi.so.8", "libexempi8", NULL}};
     static const photos_symbol symbols[] = {
 #define SYMBOL(name) {0, #name, (void **)&exempi.name},
         XMP_FUNCTIONS(SYMBOL)
 #undef SYMBOL
     };
-    if (photos_load("Exempi", libraries, 1, symbols, sizeof symbols / sizeof *symbols, load_error,
-            sizeof load_error) != 0) {
-        return;
+    if (photos_load("Exempi", libraries, 1, symbols, sizeof symbols / sizeof *symbols, error, error_size) != 0) {
+        return -1;
     }
     if (!exempi.xmp_init()) {
-        snprintf(load_error, sizeof load_error, "Exempi cannot start: xmp_init failed (error %d)",
-            exempi.xmp_get_error());
-        return;
+        snprintf(error, error_size, "Exempi cannot start: xmp_init failed (error %d)", exempi.xmp_get_error());
+        return -1;
     }
-    load_error[0] = '\0';
+    return 0;
 }
 
-int photos_xmp_load(char *error, size_t error_size) {
-    pthread_once(&load_once, load);
-    if (load_error[0] == '\0') { return 0; }
-    snprintf(error, error_size, "%s", load_error);
-    return -1;
-}
+static photos_once loading = PHOTOS_ONCE_INIT;
+
+int photos_xmp_load(char *error, size_t error_size) { return photos_once_run(&loading, load, error, error_size); }
 
 int photos_xmp_get_error(void) { return exempi.xmp_get_error(); }
 
