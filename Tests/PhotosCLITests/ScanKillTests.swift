@@ -35,7 +35,7 @@ import Testing
         try process.run()
         // Kill it once the first batches have committed (or, on a very slow machine, after a minute
         // of scanning: that is mid-way too).
-        try? blockUntil("the scan to commit 500 assets", whileRunning: process) {
+        try? blockUntil("the scan to commit 500 assets", timeout: .seconds(60), whileRunning: process) {
             (try? committedAssets(library)) ?? 0 >= 500
         }
         let wasRunning = process.isRunning

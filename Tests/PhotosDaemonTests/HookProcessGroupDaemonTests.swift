@@ -77,7 +77,10 @@ extension HookDaemonTests {
         }
         #expect(jobs.allSatisfy(Self.isAlive), "the job should run while its hook does")
         try daemon.stop(within: 20)
-        // The job would sleep for 5 minutes: still there after the wait's minute, it outlived photosd.
-        try await waitUntil("the hook's job to go with photosd") { !jobs.contains(where: Self.isAlive) }
+        // The job would sleep for 5 minutes: still there after the wait's minute, it outlived photosd
+        // (the deadline must stay well below those 5 minutes).
+        try await waitUntil("the hook's job to go with photosd", timeout: .seconds(60)) {
+            !jobs.contains(where: Self.isAlive)
+        }
     }
 }

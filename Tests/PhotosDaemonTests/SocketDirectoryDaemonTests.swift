@@ -77,7 +77,7 @@ struct SocketDirectoryDaemonTests {
             if process.isRunning { process.terminate() }
         } else {
             // It should refuse at once; one that does not is killed, and its status says so.
-            try? blockUntil("photosd to refuse and exit") { !process.isRunning }
+            try? blockUntil("photosd to refuse and exit", timeout: .seconds(20)) { !process.isRunning }
             if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         }
         let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)

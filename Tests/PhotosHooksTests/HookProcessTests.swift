@@ -120,9 +120,9 @@ import Testing
 
     /// Waits until a process the hook started is gone. The hooks here start children that would
     /// live for 5 minutes or more unless the run kills them, so a child still there after the wait's
-    /// minute was not killed.
+    /// minute was not killed (the deadline must stay well below their 5 minutes).
     static func waitForDeath(of child: Int32) async throws {
-        try await waitUntil("the hook's child \(child) to be killed") { !isRunning(child) }
+        try await waitUntil("the hook's child \(child) to be killed", timeout: .seconds(60)) { !isRunning(child) }
     }
 
     /// The timeout stops a hook that still runs, and leaves alone one that exited in time (whose
