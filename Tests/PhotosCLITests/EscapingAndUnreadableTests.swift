@@ -44,6 +44,8 @@ import Testing
         try Self.write(jpeg, to: base + Array("caf".utf8) + [0xE9] + Array(".jpg".utf8))
         try Self.write(other, to: base + Array("caf\u{FFFD}.jpg".utf8))
         try Self.write(truncated, to: base + Array("bad\tname\r.jpg".utf8))
+        // Kept: a one-off scan takes a file modified in the last half second as still being written
+        // (FolderScanner's quiet time, measured against the clock): only time settles it.
         Thread.sleep(forTimeInterval: 0.6)  // Let the new files settle.
         let library = directory.path("library.sqlite").path
         let scan = try run(["scan", "--library", library, "--json", root])
@@ -131,6 +133,8 @@ import Testing
         try manager.createDirectory(at: libraryDirectory, withIntermediateDirectories: true)
         try manager.setAttributes([.posixPermissions: 0o777], ofItemAtPath: libraryDirectory.path)
         let library = libraryDirectory.appendingPathComponent("library.sqlite").path
+        // Kept: a one-off scan takes a file modified in the last half second as still being written
+        // (FolderScanner's quiet time, measured against the clock): only time settles it.
         Thread.sleep(forTimeInterval: 0.6)  // Let the copies settle.
 
         var scan = try runAsNobody(["scan", "--library", library, "--json", root.path])

@@ -79,9 +79,8 @@ struct LibraryLocationCLITests {
             }
         }
         let socket = directory.path("run/photosd.sock").path
-        let deadline = Date().addingTimeInterval(20)
-        while !FileManager.default.fileExists(atPath: socket), daemon.isRunning, Date() < deadline {
-            try await Task.sleep(for: .milliseconds(50))
+        try await waitUntil("photosd to make its socket \(socket)", whileRunning: daemon) {
+            FileManager.default.fileExists(atPath: socket)
         }
         // No --library, no $PHOTOS_LIBRARY, no config: photosd's library, through photosd.
         let none = ["XDG_CONFIG_HOME": directory.path("none").path]

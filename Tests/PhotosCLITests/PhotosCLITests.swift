@@ -142,11 +142,8 @@ import Testing
         // Never leave it behind, even when an expectation below fails.
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         func waitForLines(_ count: Int) async throws -> [[String: Any]] {
-            let deadline = Date().addingTimeInterval(5)
-            while printed.withLock({ $0.count { $0 == UInt8(ascii: "\n") } }) < count && Date() < deadline
-                && process.isRunning
-            {
-                try await Task.sleep(for: .milliseconds(10))
+            try await waitUntil("\(count) lines from photos changes --follow", whileRunning: process) {
+                printed.withLock { $0.count { $0 == UInt8(ascii: "\n") } } >= count
             }
             return try jsonLines(String(decoding: printed.withLock { $0 }, as: UTF8.self))
         }
@@ -162,9 +159,7 @@ import Testing
         // This test runs on a thread that blocks signals, and the child inherits that mask:
         // `photos` unblocks SIGTERM so that it can be stopped all the same.
         process.terminate()
-        let deadline = Date().addingTimeInterval(5)
-        while process.isRunning && Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
-        #expect(!process.isRunning, "SIGTERM stops it")
+        try await waitForExit(of: process, "SIGTERM to stop it", timeout: .seconds(5))
     }
 
     @Test func followWithAnExpiredTokenFailsAtOnce() throws {

@@ -170,15 +170,12 @@ enum Tour {
         process.standardOutput = try FileHandle(forWritingTo: stdoutFile)
         process.standardError = try FileHandle(forWritingTo: stderrFile)
         try process.run()
-        let deadline = Date().addingTimeInterval(timeout)
         var timedOut = false
-        while process.isRunning {
-            if Date() > deadline {
-                timedOut = true
-                kill(-process.processIdentifier, SIGKILL)
-                break
-            }
-            Thread.sleep(forTimeInterval: 0.05)
+        do {
+            try blockUntil("the tour to end", timeout: .seconds(timeout)) { !process.isRunning }
+        } catch is WaitFailed {
+            timedOut = true
+            kill(-process.processIdentifier, SIGKILL)
         }
         process.waitUntilExit()
         // Whatever the script left in its session (it ends its jobs itself when it exits normally).

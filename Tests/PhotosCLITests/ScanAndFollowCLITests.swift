@@ -60,9 +60,13 @@ struct ScanAndFollowCLITests {
                 follower.waitUntilExit()
             }
         }
-        // Time to open the library and read the current token; a late start would miss the commit
-        // and fail below, never pass wrongly (the history's first entry is token 1).
-        try await Task.sleep(for: .seconds(1))
+        // The follower reads the current token, then watches the library's directory: once the watch
+        // is there, the next commit is after its start (a late start would miss the commit and fail
+        // below, never pass wrongly: the history's first entry is token 1).
+        let libraryDirectory = directory.url
+        try await waitUntil("photos changes --follow to watch the library", whileRunning: follower) {
+            try InotifyWatches.count(on: libraryDirectory, process: follower.processIdentifier) > 0
+        }
         let second = try await offPool {
             try BuiltProducts.run("photos", ["scan", "--library", self.library, self.directory.path("More").path])
         }

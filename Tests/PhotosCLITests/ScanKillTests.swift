@@ -33,10 +33,10 @@ import Testing
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        // Kill it once the first batches have committed.
-        let deadline = Date().addingTimeInterval(60)
-        while process.isRunning, Date() < deadline, (try? committedAssets(library)) ?? 0 < 500 {
-            usleep(2_000)
+        // Kill it once the first batches have committed (or, on a very slow machine, after a minute
+        // of scanning: that is mid-way too).
+        try? blockUntil("the scan to commit 500 assets", timeout: .seconds(60), whileRunning: process) {
+            (try? committedAssets(library)) ?? 0 >= 500
         }
         let wasRunning = process.isRunning
         kill(process.processIdentifier, SIGKILL)

@@ -293,8 +293,9 @@ struct ShortIdentifierCLITests {
                 daemon.waitUntilExit()
             }
         }
-        let deadline = Date().addingTimeInterval(20)
-        while !FileManager.default.fileExists(atPath: socket), daemon.isRunning, Date() < deadline { usleep(50_000) }
+        try blockUntil("photosd to make its socket", whileRunning: daemon) {
+            FileManager.default.fileExists(atPath: socket)
+        }
         let served = try photos(["changes", "--socket", socket])
         #expect(served.status == 0, "\(served.stderr)")
         let servedLines = served.stdout.split(separator: "\n").map {

@@ -73,10 +73,8 @@ struct SocketPeerCLITests {
         ]
         process.standardOutput = FileHandle.nullDevice
         try process.run()
-        let deadline = Date().addingTimeInterval(10)
-        while !FileManager.default.fileExists(atPath: socket) {
-            guard Date() < deadline, process.isRunning else { throw FakeError("the fake server did not start") }
-            Thread.sleep(forTimeInterval: 0.02)
+        try blockUntil("the fake server to make its socket", whileRunning: process) {
+            FileManager.default.fileExists(atPath: socket)
         }
         return process
     }

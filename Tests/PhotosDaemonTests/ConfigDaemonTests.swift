@@ -4,22 +4,27 @@ import PhotosTestSupport
 import Testing
 
 /// The real `photosd` binary refuses a bad configuration with EX_CONFIG before starting anything.
-@Suite struct ConfigDaemonTests {
-    @Test func photosdExitsWithStatus78AndTheProblem() throws {
-        let directory = try TemporaryDirectory(prefix: "config-photosd")
-        let root = directory.path("Pictures")
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        let library = directory.path("library.sqlite").path
-        let config = directory.path("bad.toml")
-        try """
-        roots = ["\(root.path)"]
+@Suite struct ConfigDaemonTests: DaemonSuite {
+    let fixture: DaemonFixture
 
-        [[hooks]]
-        name = "backup"
-        command = ["/bin/cat"]
-        changes = ["inserted2"]
-        """.write(to: config, atomically: true, encoding: .utf8)
-        let bad = try BuiltProducts.run("photosd", ["--library", library, "--config", config.path])
+    init() throws { fixture = try DaemonFixture(prefix: "config-photosd") }
+
+    /// Runs photosd on the library with the config `text`, to its exit.
+    func refused(_ text: String) throws -> (status: Int32, stdout: String, stderr: String) {
+        try writeConfig(text)
+        return try BuiltProducts.run("photosd", ["--library", library, "--config", config.path])
+    }
+
+    @Test func photosdExitsWithStatus78AndTheProblem() throws {
+        let bad = try refused(
+            """
+            roots = ["\(root.path)"]
+
+            [[hooks]]
+            name = "backup"
+            command = ["/bin/cat"]
+            changes = ["inserted2"]
+            """)
         #expect(bad.status == 78, "\(bad.stderr)")
         #expect(
             bad.stderr.contains(
@@ -34,15 +39,15 @@ import Testing
         #expect(missing.status == 78 && missing.stderr.contains("photosd: \(absent): cannot read the file: "))
 
         // A limited hook names the albums its token sees.
-        try """
-        roots = ["\(root.path)"]
+        let limited = try refused(
+            """
+            roots = ["\(root.path)"]
 
-        [[hooks]]
-        name = "tagger"
-        command = ["/bin/cat"]
-        access = "limited"
-        """.write(to: config, atomically: true, encoding: .utf8)
-        let limited = try BuiltProducts.run("photosd", ["--library", library, "--config", config.path])
+            [[hooks]]
+            name = "tagger"
+            command = ["/bin/cat"]
+            access = "limited"
+            """)
         #expect(limited.status == 78, "\(limited.stderr)")
         #expect(
             limited.stderr.contains(
@@ -52,15 +57,15 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: library))
 
         // An unknown album is found once the library is open, still before any service starts.
-        try """
-        roots = ["\(root.path)"]
+        let album = try refused(
+            """
+            roots = ["\(root.path)"]
 
-        [[hooks]]
-        name = "backup"
-        command = ["/bin/cat"]
-        albums = ["\(root.path)/Nowhere"]
-        """.write(to: config, atomically: true, encoding: .utf8)
-        let album = try BuiltProducts.run("photosd", ["--library", library, "--config", config.path])
+            [[hooks]]
+            name = "backup"
+            command = ["/bin/cat"]
+            albums = ["\(root.path)/Nowhere"]
+            """)
         #expect(album.status == 78, "\(album.stderr)")
         #expect(
             album.stderr.contains(
@@ -72,13 +77,13 @@ import Testing
             "no service wrote a status")
 
         // An https webhook's ca_file that is not there.
-        try """
-        [[hooks]]
-        name = "nas"
-        url = "https://nas.home/photos"
-        ca_file = "missing-ca.pem"
-        """.write(to: config, atomically: true, encoding: .utf8)
-        let ca = try BuiltProducts.run("photosd", ["--library", library, "--config", config.path])
+        let ca = try refused(
+            """
+            [[hooks]]
+            name = "nas"
+            url = "https://nas.home/photos"
+            ca_file = "missing-ca.pem"
+            """)
         #expect(ca.status == 78, "\(ca.stderr)")
         #expect(
             ca.stderr.contains(

@@ -10,23 +10,15 @@ import Testing
 /// runs a new hook, and loses no change made while it reloads; a config with a mistake is logged
 /// and the old one kept.
 @Suite(.serialized, .enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))
-struct ConfigReloadDaemonTests {
-    let directory: TemporaryDirectory
-    var first: URL { directory.path("Pictures") }
+struct ConfigReloadDaemonTests: DaemonSuite {
+    let fixture: DaemonFixture
+    var first: URL { root }
     var second: URL { directory.path("Camera Roll") }
     var output: URL { directory.path("hook-output") }
-    var library: String { directory.path("library.sqlite").path }
-    var config: URL { directory.path("config.toml") }
-    var log: URL { directory.path("photosd.log") }
 
     static let photo = "Camera/2008/Death Valley/FurnaceCreekInn.jpg"
 
-    init() throws {
-        directory = try TemporaryDirectory(prefix: "photosd-reload")
-        for folder in [first, second, output] {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        }
-    }
+    init() throws { fixture = try DaemonFixture(prefix: "photosd-reload", folders: ["Camera Roll", "hook-output"]) }
 
     /// A shell hook writing each payload to OUTPUT/<since>-<until>.json.
     var recorder: String {
@@ -43,10 +35,7 @@ struct ConfigReloadDaemonTests {
 
                 """
         }
-        // Written whole and renamed: the daemon never reads half a file.
-        let partial = directory.path(".config.partial")
-        try Data(text.utf8).write(to: partial)
-        _ = rename(partial.path, config.path)
+        try writeConfig(text)
     }
 
     func put(_ name: String, in root: URL) throws {
@@ -93,15 +82,8 @@ struct ConfigReloadDaemonTests {
     }
 
     /// Waits for `condition`, polled off the shared pool (it runs `photos`).
-    static func eventually(_ what: String, seconds: Double = 30, _ condition: @escaping () throws -> Bool) async throws
-    {
-        try await offPool {
-            let deadline = Date().addingTimeInterval(seconds)
-            while try !condition() {
-                guard Date() < deadline else { throw DaemonError("timed out waiting for: \(what)") }
-                Thread.sleep(forTimeInterval: 0.05)
-            }
-        }
+    static func eventually(_ what: String, _ condition: @escaping () throws -> Bool) async throws {
+        try await offPool { try blockUntil(what, condition) }
     }
 
     func logText() throws -> String { try String(contentsOf: log, encoding: .utf8) }
@@ -109,10 +91,8 @@ struct ConfigReloadDaemonTests {
     @Test func sighupAddsARootAndAHookAndLosesNoChangeMadeWhileItReloads() async throws {
         try writeConfig(roots: [first], hook: false)
         try put("before.jpg", in: first)
-        let daemon = try await offPool {
-            try PhotosdProcess(
-                arguments: ["--library", library, "--config", config.path, "--log-level", "notice"], library: library,
-                log: log)
+        let daemon = try await offPool { [fixture] in
+            try fixture.start(["--config", fixture.config.path, "--log-level", "notice"])
         }
         #expect(try await offPool { try self.assetPaths() } == [first.appendingPathComponent("before.jpg").path])
 
@@ -153,9 +133,7 @@ struct ConfigReloadDaemonTests {
     @Test func aRemovedRootIsNoLongerWatchedAndItsAssetsStay() async throws {
         try writeConfig(roots: [first, second], hook: false)
         try put("kept.jpg", in: second)
-        let daemon = try await offPool {
-            try PhotosdProcess(arguments: ["--library", library, "--config", config.path], library: library)
-        }
+        let daemon = try await offPool { [fixture] in try fixture.start(["--config", fixture.config.path]) }
         let kept = second.appendingPathComponent("kept.jpg").path
         #expect(try await offPool { try self.assetPaths() }.contains(kept))
         try writeConfig(roots: [first], hook: false)
@@ -176,10 +154,7 @@ struct ConfigReloadDaemonTests {
 
     @Test func aConfigWithAMistakeIsLoggedWithItsLineAndTheOldOneKept() async throws {
         try writeConfig(roots: [first], hook: false)
-        let daemon = try await offPool {
-            try PhotosdProcess(
-                arguments: ["--library", library, "--config", config.path], library: library, log: log)
-        }
+        let daemon = try await offPool { [fixture] in try fixture.start(["--config", fixture.config.path]) }
         // Line 3: a key of the wrong type.
         try writeConfig(roots: [first, second], hook: false, extra: "poll_interval_s = \"soon\"")
         kill(daemon.process.processIdentifier, SIGHUP)

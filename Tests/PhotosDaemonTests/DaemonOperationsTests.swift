@@ -8,52 +8,37 @@ import Testing
 /// Running photosd as a service, end to end with the real binary: JSON logs, the startup crawl's
 /// progress told to systemd and `photos status`, optional listeners, and the systemd unit.
 @Suite(.serialized, .enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))
-struct DaemonOperationsTests {
-    let directory: TemporaryDirectory
-    var root: URL { directory.path("Pictures") }
-    var library: String { directory.path("library.sqlite").path }
-    var config: URL { directory.path("config.toml") }
-    var log: URL { directory.path("photosd.log") }
+struct DaemonOperationsTests: DaemonSuite {
+    let fixture: DaemonFixture
 
     static let photo = "Camera/2008/Death Valley/FurnaceCreekInn.jpg"
 
-    init() throws {
-        directory = try TemporaryDirectory(prefix: "photosd-ops")
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-    }
+    init() throws { fixture = try DaemonFixture(prefix: "photosd-ops") }
 
-    func put(_ relative: String) throws {
-        let destination = root.appendingPathComponent(relative)
-        try FileManager.default.createDirectory(
-            at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: try #require(Corpus.file(Self.photo)), to: destination)
-    }
+    func put(_ relative: String) throws { try put(Self.photo, at: relative) }
 
     // MARK: Logs
 
     @Test func jsonLogsAreOneObjectALineWithAHooksMultiLineStderrInOneRecord() async throws {
         let marker = directory.path("hook-ran")
         let script = #"printf 'first line\nsecond "quoted" line\n\tthird\n' >&2; cat > /dev/null; touch "$0""#
-        try Data(
+        try writeConfig(
             """
             [[hooks]]
             name = "chatty"
             command = ["/bin/sh", "-c", \(HookDaemonTests.tomlString(script)), "\(marker.path)"]
 
-            """.utf8
-        ).write(to: config)
-        let daemon = try await offPool {
-            try PhotosdProcess(
-                arguments: [
-                    "--library", library, "--watch", root.path, "--config", config.path, "--settle", "0",
-                    "--log-format", "json", "--log-level", "info",
-                ],
-                library: library, log: log)
+            """)
+        let daemon = try await offPool { [fixture] in
+            try fixture.start([
+                "--watch", fixture.root.path, "--config", fixture.config.path, "--settle", "0", "--log-format", "json",
+                "--log-level", "info",
+            ])
         }
         try put("a.jpg")
         let logFile = self.log
         try await offPool {
-            try daemon.waitWhileRunning(upTo: 30, "the hook's stderr was not logged") {
+            try daemon.waitWhileRunning("the hook's stderr in the log") {
                 (try? String(contentsOf: logFile, encoding: .utf8))?.contains("hook.stderr") == true
             }
         }
@@ -85,23 +70,18 @@ struct DaemonOperationsTests {
     @Test func textLogsKeepAMultiLineRecordOnOneLine() async throws {
         let marker = directory.path("hook-ran")
         let script = #"printf 'first line\nsecond line\n' >&2; cat > /dev/null; touch "$0""#
-        try Data(
+        try writeConfig(
             """
             [[hooks]]
             name = "chatty"
             command = ["/bin/sh", "-c", \(HookDaemonTests.tomlString(script)), "\(marker.path)"]
 
-            """.utf8
-        ).write(to: config)
-        let daemon = try await offPool {
-            try PhotosdProcess(
-                arguments: ["--library", library, "--watch", root.path, "--config", config.path, "--settle", "0"],
-                library: library, log: log)
-        }
+            """)
+        let daemon = try await offPool { [fixture] in try fixture.start() }
         try put("a.jpg")
         let logFile = self.log
         try await offPool {
-            try daemon.waitWhileRunning(upTo: 30, "the hook's stderr was not logged") {
+            try daemon.waitWhileRunning("the hook's stderr in the log") {
                 (try? String(contentsOf: logFile, encoding: .utf8))?.contains("hook.stderr") == true
             }
         }
@@ -133,18 +113,10 @@ struct DaemonOperationsTests {
         try put("not-a-photo/readme.jpg")
         try Data("not an image".utf8).write(to: root.appendingPathComponent("not-a-photo/readme.jpg"), options: .atomic)
         let notify = try NotifySocket(directory: directory)
-        let daemon = try await offPool {
-            try PhotosdProcess(
-                arguments: ["--library", library, "--watch", root.path], library: library,
-                environment: ["NOTIFY_SOCKET": notify.path])
+        let daemon = try await offPool { [fixture] in
+            try fixture.start(["--watch", fixture.root.path], environment: ["NOTIFY_SOCKET": notify.path])
         }
-        var messages: [String] = []
-        try await offPool {
-            let deadline = Date().addingTimeInterval(20)
-            while !messages.contains("READY=1"), Date() < deadline {
-                if let message = notify.receive(within: 1000) { messages.append(message) }
-            }
-        }
+        let messages = try await offPool { try notify.messages(until: "READY=1") }
         try await offPool { try daemon.stop() }
         let ready = try #require(messages.firstIndex(of: "READY=1"), "\(messages)")
         let statuses = messages[..<ready].filter { $0.hasPrefix("STATUS=startup crawl: ") }
@@ -191,11 +163,9 @@ struct DaemonOperationsTests {
         let (tcp, port) = try DaemonStartupTests.listeningTCPSocket()
         defer { close(tcp) }
         let socket = directory.path("api.sock").path
-        try Data("listen = \"127.0.0.1:\(port)\"\nlisten_optional = true\n".utf8).write(to: config)
-        let daemon = try await offPool {
-            try PhotosdProcess(
-                arguments: ["--library", library, "--watch", root.path, "--config", config.path, "--socket", socket],
-                library: library, log: log)
+        try writeConfig("listen = \"127.0.0.1:\(port)\"\nlisten_optional = true\n")
+        let daemon = try await offPool { [fixture] in
+            try fixture.start(["--watch", fixture.root.path, "--config", fixture.config.path, "--socket", socket])
         }
         // Running, its socket served, the taken port logged as a warning.
         let served = try await offPool { try BuiltProducts.run("photos", ["assets", "--socket", socket, "--json"]) }
@@ -211,7 +181,7 @@ struct DaemonOperationsTests {
     @Test func aListenerNotMarkedOptionalStillStopsPhotosd() async throws {
         let (tcp, port) = try DaemonStartupTests.listeningTCPSocket()
         defer { close(tcp) }
-        try Data("listen = \"127.0.0.1:\(port)\"\n".utf8).write(to: config)
+        try writeConfig("listen = \"127.0.0.1:\(port)\"\n")
         let result = try await offPool {
             try BuiltProducts.run(
                 "photosd", ["--library", library, "--watch", root.path, "--config", config.path, "--socket", ""])
@@ -224,18 +194,16 @@ struct DaemonOperationsTests {
         // A port free a moment ago.
         let (probe, port) = try DaemonStartupTests.listeningTCPSocket()
         close(probe)
-        try Data("socket_optional = true\nlisten = \"127.0.0.1:\(port)\"\n".utf8).write(to: config)
-        let daemon = try await offPool {
-            try PhotosdProcess(
-                arguments: [
-                    "--library", library, "--watch", root.path, "--config", config.path, "--socket", nowhere,
-                    "--log-level", "info",
-                ],
-                library: library, log: log)
+        try writeConfig("socket_optional = true\nlisten = \"127.0.0.1:\(port)\"\n")
+        let daemon = try await offPool { [fixture] in
+            try fixture.start([
+                "--watch", fixture.root.path, "--config", fixture.config.path, "--socket", nowhere, "--log-level",
+                "info",
+            ])
         }
         let logFile = self.log
         try await offPool {
-            try daemon.waitWhileRunning(upTo: 10, "the TCP listener did not start") {
+            try daemon.waitWhileRunning("the TCP listener") {
                 (try? String(contentsOf: logFile, encoding: .utf8))?.contains("API listening") == true
             }
         }
@@ -278,23 +246,11 @@ struct DaemonOperationsTests {
                 arguments: arguments, library: library,
                 environment: ["NOTIFY_SOCKET": notify.path, "HOME": home, "XDG_CONFIG_HOME": home + "/.config"])
         }
-        var messages: [String] = []
-        try await offPool {
-            let deadline = Date().addingTimeInterval(20)
-            while !messages.contains("READY=1"), Date() < deadline {
-                if let message = notify.receive(within: 1000) { messages.append(message) }
-            }
-        }
+        let messages = try await offPool { try notify.messages(until: "READY=1") }
         #expect(messages.contains("READY=1"), "\(messages)")
         // ExecReload: SIGHUP, told to systemd as RELOADING=1 … READY=1.
         kill(daemon.process.processIdentifier, SIGHUP)
-        var reload: [String] = []
-        try await offPool {
-            let deadline = Date().addingTimeInterval(20)
-            while !reload.contains("READY=1"), Date() < deadline {
-                if let message = notify.receive(within: 1000) { reload.append(message) }
-            }
-        }
+        let reload = try await offPool { try notify.messages(until: "READY=1") }
         #expect(
             reload.first?.hasPrefix("RELOADING=1\nMONOTONIC_USEC=") == true && reload.last == "READY=1", "\(reload)")
         #expect(daemon.process.isRunning)

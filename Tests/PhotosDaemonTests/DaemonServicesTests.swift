@@ -73,8 +73,8 @@ struct DaemonServicesTests {
         try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask { try await group.run() }
             // Started once the startup scan wrote the status.
-            for _ in 0..<400 where !FileManager.default.fileExists(atPath: configuration.statusPath) {
-                try await Task.sleep(for: .milliseconds(10))
+            try await waitUntil("the startup scan to write the status file") {
+                FileManager.default.fileExists(atPath: configuration.statusPath)
             }
             try await body(database, service)
             await group.triggerGracefulShutdown()
@@ -83,11 +83,9 @@ struct DaemonServicesTests {
     }
 
     func waitForAssets(_ database: LibraryDatabase, count: Int) async throws {
-        for _ in 0..<400 {
-            if try database.assetIDs(matching: .init()).count == count { return }
-            try await Task.sleep(for: .milliseconds(25))
+        try await waitUntil("the library to hold \(count) assets") {
+            try database.assetIDs(matching: .init()).count == count
         }
-        Issue.record("the library never reached \(count) assets")
     }
 
     @Test func anOverflowRecrawlsTheRoot() async throws {
@@ -97,7 +95,7 @@ struct DaemonServicesTests {
             // Files arrive, but their events are lost: only the overflow says so.
             try put("a.jpg")
             try put("b.jpg")
-            try await Task.sleep(for: .milliseconds(100))
+            try await Task.sleep(for: .milliseconds(100))  // Kept: a quiet period, proving that nothing comes.
             #expect(try database.assetIDs(matching: .init()).isEmpty)
             monitor.emit(FileEvent(path: root.path, kind: .overflow))
             try await waitForAssets(database, count: 2)
@@ -123,10 +121,10 @@ struct DaemonServicesTests {
             monitor.emit(FileEvent(path: root.appendingPathComponent("x.jpg").path, kind: .closedWrite))
             try await waitForAssets(database, count: 1)
             // The totals are updated right after the commit.
-            for _ in 0..<200 where service.status.ingested == 0 { try await Task.sleep(for: .milliseconds(10)) }
+            try await waitUntil("the ingested total") { service.status.ingested != 0 }
             #expect(service.status.ingested == 1)
             // Under load the two events may settle in two batches; either way the queue empties.
-            for _ in 0..<200 where service.status.queueDepth > 0 { try await Task.sleep(for: .milliseconds(10)) }
+            try await waitUntil("the queue to empty") { service.status.queueDepth == 0 }
             #expect(service.status.queueDepth == 0, "applied changes leave the queue")
             #expect(service.status.ingested == 1, "the second batch finds nothing new")
         }
@@ -143,11 +141,10 @@ struct DaemonServicesTests {
                 $0.sections["hooks"] = 7
             }
             var object: [String: Any] = [:]
-            for _ in 0..<400 {
+            try await waitUntil("the importer section in the status file") {
                 let data = try Data(contentsOf: URL(fileURLWithPath: path))
                 object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-                if object["importer"] != nil { break }
-                try await Task.sleep(for: .milliseconds(10))
+                return object["importer"] != nil
             }
             #expect(object["importer"] as? [String: String] == ["queue": "parked"])
             #expect(object["hooks"] == nil, "photos status fills in the hooks; a section may not")
@@ -167,18 +164,15 @@ struct DaemonServicesTests {
             // The root goes away: offline, and still offline after the polls while it is gone.
             monitor.missing.withLock { $0 = [root.path] }
             monitor.emit(FileEvent(path: root.path, kind: .rootUnmounted))
-            for _ in 0..<500 where daemon.status.roots.first?.state != "offline" {
-                try await Task.sleep(for: .milliseconds(10))
-            }
+            try await waitUntil("the root to be offline") { daemon.status.roots.first?.state == "offline" }
             #expect(daemon.status.roots.first?.state == "offline")
+            // Kept: the polls (every second) that must not bring it back are counted by the clock.
             try await Task.sleep(for: .milliseconds(1500))
             #expect(daemon.status.roots.first?.state == "offline")
             #expect(monitor.roots == [root.path])
             // It comes back: the next poll watches it again.
             monitor.missing.withLock { $0 = [] }
-            for _ in 0..<500 where daemon.status.roots.first?.state != "watching" {
-                try await Task.sleep(for: .milliseconds(10))
-            }
+            try await waitUntil("the root to be watched again") { daemon.status.roots.first?.state == "watching" }
             #expect(daemon.status.roots.first?.state == "watching")
             #expect(monitor.roots == [root.path, root.path])
         }

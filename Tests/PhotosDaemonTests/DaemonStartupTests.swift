@@ -9,16 +9,10 @@ import Testing
 /// What a person meets when starting photosd: one daemon per library, roots that are not there
 /// said at once, and `--version`.
 @Suite(.serialized)
-struct DaemonStartupTests {
-    let directory: TemporaryDirectory
-    var library: String { directory.path("library.sqlite").path }
-    var root: String { directory.path("Pictures").path }
+struct DaemonStartupTests: DaemonSuite {
+    let fixture: DaemonFixture
 
-    init() throws {
-        directory = try TemporaryDirectory(prefix: "photosd-startup")
-        try FileManager.default.createDirectory(
-            atPath: directory.path("Pictures").path, withIntermediateDirectories: true)
-    }
+    init() throws { fixture = try DaemonFixture(prefix: "photosd-startup") }
 
     /// Runs photosd to its end (it is expected to stop by itself), with its standard error; without
     /// its API unless `arguments` name a `--socket`.
@@ -31,12 +25,12 @@ struct DaemonStartupTests {
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
         try process.run()
-        let deadline = Date().addingTimeInterval(seconds)
-        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
-        if process.isRunning {
+        do {
+            try blockUntil("photosd \(arguments) to stop by itself", timeout: .seconds(seconds)) { !process.isRunning }
+        } catch {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
-            throw DaemonError("photosd \(arguments) did not stop by itself")
+            throw error
         }
         let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         return (process.terminationStatus, text)
@@ -44,7 +38,7 @@ struct DaemonStartupTests {
 
     /// photosd on the test's library and root, started (its status file written).
     func daemon() throws -> PhotosdProcess {
-        try PhotosdProcess(arguments: ["--library", library, "--watch", root], library: library)
+        try fixture.start(["--watch", root.path])
     }
 
     @Test func aSecondDaemonOnTheSameLibraryIsRefusedNamingTheFirst() async throws {
@@ -61,7 +55,7 @@ struct DaemonStartupTests {
         #expect(first.process.isRunning)
         let after = try DaemonStatus.read(from: statusPath)
         #expect(after.pid == first.process.processIdentifier && after.pid == before.pid)
-        #expect(after.roots.map(\.path) == [root])
+        #expect(after.roots.map(\.path) == [root.path])
         try await offPool { try first.stop() }
 
         // Once the first has stopped, the lock is free: a new daemon starts (and stops cleanly).
@@ -100,7 +94,7 @@ struct DaemonStartupTests {
         let process = Process()
         process.executableURL = BuiltProducts.directory.appendingPathComponent("photosd")
         process.arguments = [
-            "--library", library, "--watch", root, "--watch", missing, "--socket", "",
+            "--library", library, "--watch", root.path, "--watch", missing, "--socket", "",
             "--log-level", "warning",
         ]
         process.standardError = handle
@@ -112,9 +106,8 @@ struct DaemonStartupTests {
             }
         }
         let statusPath = DaemonConfiguration.statusPath(forLibrary: library)
-        let deadline = Date().addingTimeInterval(20)
-        while !FileManager.default.fileExists(atPath: statusPath), process.isRunning, Date() < deadline {
-            try await Task.sleep(for: .milliseconds(20))
+        try await waitUntil("photosd to write its status file", whileRunning: process) {
+            FileManager.default.fileExists(atPath: statusPath)
         }
         let status = try DaemonStatus.read(from: statusPath)
         let entry = try #require(status.roots.first { $0.path == missing })
@@ -165,7 +158,7 @@ struct DaemonStartupTests {
         // The socket's directory is not there: refused, and not made.
         let nowhere = directory.path("no/such/dir/photosd.sock").path
         let missing = try await offPool {
-            try self.runToExit(["--library", library, "--watch", root, "--socket", nowhere])
+            try self.runToExit(["--library", library, "--watch", root.path, "--socket", nowhere])
         }
         #expect(missing.status == 78, "\(missing.stderr)")
         #expect(
@@ -175,7 +168,9 @@ struct DaemonStartupTests {
         // A file of the user's at the socket's path: left alone.
         let file = directory.path("notes.sock").path
         try Data("mine".utf8).write(to: URL(fileURLWithPath: file))
-        let taken = try await offPool { try self.runToExit(["--library", library, "--watch", root, "--socket", file]) }
+        let taken = try await offPool {
+            try self.runToExit(["--library", library, "--watch", root.path, "--socket", file])
+        }
         #expect(taken.status == 78 && taken.stderr.contains("exists and is not a socket"), "\(taken.stderr)")
         #expect(try String(contentsOfFile: file, encoding: .utf8) == "mine")
         // Another program's live socket.
@@ -183,7 +178,7 @@ struct DaemonStartupTests {
         let other = try Self.listeningUnixSocket(served)
         defer { close(other) }
         let busy = try await offPool {
-            try self.runToExit(["--library", library, "--watch", root, "--socket", served])
+            try self.runToExit(["--library", library, "--watch", root.path, "--socket", served])
         }
         #expect(busy.status == 78 && busy.stderr.contains("another process serves \(served)"), "\(busy.stderr)")
         // A TCP port another program listens on.
@@ -192,7 +187,7 @@ struct DaemonStartupTests {
         let socket = directory.path("api.sock").path
         let inUse = try await offPool {
             try self.runToExit([
-                "--library", library, "--watch", root, "--socket", socket, "--listen", "127.0.0.1:\(port)",
+                "--library", library, "--watch", root.path, "--socket", socket, "--listen", "127.0.0.1:\(port)",
             ])
         }
         #expect(inUse.status == 78, "\(inUse.stderr)")

@@ -9,25 +9,13 @@ import Testing
 /// The real `photosd` binary on real directories: changes on disk reach the library, identity
 /// and user state survive, and stops (graceful or not) lose nothing.
 @Suite(.serialized, .enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))
-struct DaemonTests {
-    let directory: TemporaryDirectory
-    var root: URL { directory.path("Pictures") }
-    var libraryURL: URL { directory.path("library.sqlite") }
+struct DaemonTests: DaemonSuite {
+    let fixture: DaemonFixture
 
-    init() throws {
-        directory = try TemporaryDirectory(prefix: "photosd-test")
-        try FileManager.default.createDirectory(at: directory.path("Pictures"), withIntermediateDirectories: true)
-    }
+    init() throws { fixture = try DaemonFixture(prefix: "photosd-test") }
 
     static let photo = "Camera/2008/Death Valley/FurnaceCreekInn.jpg"
     static let other = "Camera/1997/Ricoh/RIMG0001.JPG"
-
-    func put(_ corpusPath: String, at relative: String) throws {
-        let destination = root.appendingPathComponent(relative)
-        try FileManager.default.createDirectory(
-            at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: try #require(Corpus.file(corpusPath)), to: destination)
-    }
 
     @Test func newFilesAndDeepDirectoriesAreIngested() throws {
         let daemon = try Daemon(test: self)
@@ -96,7 +84,7 @@ struct DaemonTests {
         let step = content.count / 20 + 1
         for offset in stride(from: 0, to: content.count, by: step) {
             handle.write(content[offset..<min(offset + step, content.count)])
-            Thread.sleep(forTimeInterval: 0.05)
+            Thread.sleep(forTimeInterval: 0.05)  // Kept: a slow writer is what is tested.
         }
         try handle.close()
         try daemon.wait("the complete file ingested") { $0.count == 1 }
@@ -152,7 +140,9 @@ struct DaemonTests {
     @Test func killedDuringALargeIngestLosesNothing() throws {
         let daemon = try Daemon(test: self)
         for index in 0..<300 { try put(index % 2 == 0 ? Self.photo : Self.other, at: "burst/\(index).jpg") }
-        Thread.sleep(forTimeInterval: 0.3)
+        // Killed once the ingest is under way (were it done already, the test would still pass: it
+        // checks that nothing is lost, and the count below says how far it got).
+        try daemon.wait("the ingest under way") { $0.count > 0 }
         daemon.kill9()
         let restarted = try Daemon(test: self)
         try restarted.wait("every file, once") { $0.count == 300 }
@@ -164,17 +154,17 @@ struct DaemonTests {
     }
 
     @Test func aConfigFileGivesRootsAndIgnorePatterns() throws {
-        let config = directory.path("config.toml")
-        try """
-        roots = ["\(root.path)"]
-        ignore = ["*.skip.jpg"]
-        settle_ms = 50
-        """.write(to: config, atomically: true, encoding: .utf8)
-        let daemon = try Daemon(test: self, arguments: ["--library", libraryURL.path, "--config", config.path])
+        try writeConfig(
+            """
+            roots = ["\(root.path)"]
+            ignore = ["*.skip.jpg"]
+            settle_ms = 50
+            """)
+        let daemon = try Daemon(test: self, arguments: ["--config", config.path])
         try put(Self.photo, at: "kept.jpg")
         try put(Self.other, at: "left.skip.jpg")
         try daemon.wait("the kept file") { $0.count == 1 }
-        Thread.sleep(forTimeInterval: 0.3)
+        Thread.sleep(forTimeInterval: 0.3)  // Kept: a quiet period, proving that nothing comes.
         #expect(PHAsset.fetchAssets(with: daemon.options).count == 1, "the ignored name stays out")
         try daemon.stop()
         let bad = directory.path("bad.toml")
@@ -210,22 +200,17 @@ final class Daemon {
         return options
     }
 
+    /// photosd on the test's fixture with `arguments` after `--library` (by default its root,
+    /// watched with settle 50 ms), ready.
     init(test: DaemonTests, arguments: [String]? = nil) throws {
         root = test.root
-        photosd = try PhotosdProcess(
-            arguments: arguments ?? ["--library", test.libraryURL.path, "--watch", test.root.path, "--settle", "50"],
-            library: test.libraryURL.path)
+        photosd = try test.fixture.start(arguments ?? ["--watch", test.root.path, "--settle", "50"])
         library = try PHPhotoLibrary(url: test.libraryURL)
     }
 
-    /// Waits until the library's assets satisfy `condition` (at most 20 s).
+    /// Waits until the library's assets satisfy `condition`, while photosd runs.
     func wait(_ what: String, _ condition: (PHFetchResult<PHAsset>) throws -> Bool) throws {
-        let deadline = Date().addingTimeInterval(20)
-        while true {
-            if try condition(PHAsset.fetchAssets(with: options)) { return }
-            guard Date() < deadline else { throw DaemonError("timed out waiting for: \(what)") }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
+        try photosd.waitWhileRunning(what) { try condition(PHAsset.fetchAssets(with: options)) }
     }
 
     func asset(at relative: String) throws -> PHAsset? {

@@ -16,7 +16,7 @@ private var corpusPythonAndCurl: Bool {
 /// under 512 MB and each answer is a refusal that says why; a PNG that fits the budget, and a
 /// camera JPEG, are still thumbnailed.
 @Suite(.serialized, .enabled(if: corpusPythonAndCurl, "needs ../shared/corpus, /usr/bin/python3 and curl"))
-struct DecodeMemoryDaemonTests {
+struct DecodeMemoryDaemonTests: DaemonSuite {
     /// Writes an Adam7-interlaced PNG of zeros: `path width height channels depth`. Streamed: the
     /// writer never holds the picture.
     static let interlacedPNG = """
@@ -55,15 +55,10 @@ struct DecodeMemoryDaemonTests {
         out.close()
         """
 
-    let directory: TemporaryDirectory
-    var root: URL { directory.path("Pictures") }
+    let fixture: DaemonFixture
     var socket: String { directory.path("photosd.sock").path }
-    var library: String { directory.path("library.sqlite").path }
 
-    init() throws {
-        directory = try TemporaryDirectory(prefix: "photosd-decode-memory")
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-    }
+    init() throws { fixture = try DaemonFixture(prefix: "photosd-decode-memory") }
 
     func writePNG(_ name: String, side: Int, channels: Int = 4, depth: Int = 16) throws {
         let process = Process()
@@ -116,18 +111,17 @@ struct DecodeMemoryDaemonTests {
         try FileManager.default.copyItem(
             at: try #require(Corpus.file("Camera/2008/Death Valley/FurnaceCreekInn.jpg")),
             to: root.appendingPathComponent("inn.jpg"))
-        let (library, root, socket, cache) = (library, root, socket, directory.path("cache").path)
-        let daemon = try await offPool {
-            try PhotosdProcess(
-                arguments: ["--library", library, "--watch", root.path, "--socket", socket], library: library,
-                environment: ["XDG_CACHE_HOME": cache])
+        let (library, socket, cache) = (library, socket, directory.path("cache").path)
+        let daemon = try await offPool { [fixture] in
+            try fixture.start(
+                ["--watch", fixture.root.path, "--socket", socket], environment: ["XDG_CACHE_HOME": cache])
         }
         let photos = try PHPhotoLibrary(url: URL(fileURLWithPath: library))
         let options = PHFetchOptions()
         options.photoLibrary = photos
         nonisolated(unsafe) let fetchOptions = options
         try await offPool {
-            try daemon.waitWhileRunning(upTo: 60, "the four files were not ingested") {
+            try daemon.waitWhileRunning("the four files to be ingested") {
                 PHAsset.fetchAssets(with: fetchOptions).count == 4 && FileManager.default.fileExists(atPath: socket)
             }
         }

@@ -9,19 +9,11 @@ import Testing
 /// Exec hooks end to end: the real `photosd` with a config declaring hooks, real corpus files
 /// copied into a watched root, and the payloads the hook programs received.
 @Suite(.serialized, .enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))
-struct HookDaemonTests {
-    let directory: TemporaryDirectory
-    var root: URL { directory.path("Pictures") }
-    var libraryURL: URL { directory.path("library.sqlite") }
+struct HookDaemonTests: DaemonSuite {
+    let fixture: DaemonFixture
     var output: URL { directory.path("hook-output") }
-    var configURL: URL { directory.path("config.toml") }
 
-    init() throws {
-        directory = try TemporaryDirectory(prefix: "photosd-hooks")
-        for folder in [root, output] {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        }
-    }
+    init() throws { fixture = try DaemonFixture(prefix: "photosd-hooks", folders: ["hook-output"]) }
 
     static let photo = "Camera/2008/Death Valley/FurnaceCreekInn.jpg"
     static let other = "Camera/1997/Ricoh/RIMG0001.JPG"
@@ -29,7 +21,8 @@ struct HookDaemonTests {
 
     /// A shell hook that copies its payload to OUTPUT/<since>-<until>.json; it fails while
     /// OUTPUT/broken exists, its first run hangs while OUTPUT/hang-once exists, and a run does not
-    /// end (after copying its payload) while OUTPUT/hold exists.
+    /// end (after copying its payload) while OUTPUT/hold exists. (Its sleeps are kept: the hang is
+    /// what is tested, and a shell has nothing to block on until a file goes but a poll.)
     var recorder: String {
         """
         if [ -e "$0/broken" ]; then echo "broken on purpose" >&2; exit 7; fi
@@ -37,10 +30,6 @@ struct HookDaemonTests {
         cat > "$0/.partial-$PHOTOS_UNTIL" && mv "$0/.partial-$PHOTOS_UNTIL" "$0/$PHOTOS_SINCE-$PHOTOS_UNTIL.json"
         while [ -e "$0/hold" ]; do sleep 0.05; done
         """
-    }
-
-    func writeConfig(_ hooks: String) throws {
-        try Data(hooks.utf8).write(to: configURL)
     }
 
     func hook(_ name: String, extra: String = "") -> String {
@@ -57,13 +46,6 @@ struct HookDaemonTests {
         "\""
             + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
             .replacingOccurrences(of: "\n", with: "\\n") + "\""
-    }
-
-    func put(_ corpusPath: String, at relative: String) throws {
-        let destination = root.appendingPathComponent(relative)
-        try FileManager.default.createDirectory(
-            at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: try #require(Corpus.file(corpusPath)), to: destination)
     }
 
     /// The payloads the recorder wrote, by `since`.
@@ -83,16 +65,6 @@ struct HookDaemonTests {
         }
     }
 
-    /// Waits for `condition` without holding a thread of the shared pool (other suites run hooks
-    /// in process and need it).
-    static func eventually(_ what: String, seconds: Double = 30, _ condition: () throws -> Bool) async throws {
-        let deadline = Date().addingTimeInterval(seconds)
-        while try !condition() {
-            guard Date() < deadline else { throw DaemonError("timed out waiting for: \(what)") }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-    }
-
     /// Whether a process exists and is not a zombie waiting to be reaped.
     static func isRunning(_ pid: Int32) -> Bool {
         guard kill(pid, 0) == 0 else { return false }
@@ -103,18 +75,18 @@ struct HookDaemonTests {
     }
 
     func startDaemon() throws -> HookedDaemon {
-        try HookedDaemon(library: libraryURL, root: root, config: configURL)
+        try HookedDaemon(fixture)
     }
 
     func photos(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-        try BuiltProducts.run("photos", arguments + ["--library", libraryURL.path, "--config", configURL.path])
+        try BuiltProducts.run("photos", arguments + ["--library", library, "--config", config.path])
     }
 
     @Test func copiedFilesReachTheHookWithTheirMetadataAndAlbum() async throws {
         try writeConfig(hook("record"))
         let daemon = try startDaemon()
         try put(Self.photo, at: "Trips/Death Valley/inn.jpg")
-        try await Self.eventually("the hook's run") { !Self.assets(try merged()).isEmpty }
+        try await waitUntil("the hook's run") { !Self.assets(try merged()).isEmpty }
         let assets = Self.assets(try merged())
         #expect(assets.count == 1)
         let asset = try #require(assets.first)
@@ -153,13 +125,13 @@ struct HookDaemonTests {
         let daemon = try startDaemon()
         try put(Self.photo, at: "Mixed/inn.jpg")
         try put(Self.video, at: "Mixed/clip.mov")
-        try await Self.eventually("the video's run") { !Self.assets(try merged()).isEmpty }
+        try await waitUntil("the video's run") { !Self.assets(try merged()).isEmpty }
         // Both files are in the library; only the video reached the hook, and nothing but assets.
         let library = try PHPhotoLibrary(url: libraryURL)
         let options = PHFetchOptions()
         options.photoLibrary = library
-        try await Self.eventually("both ingested") { PHAsset.fetchAssets(with: options).count == 2 }
-        try await Self.eventually("the cursor at the end") {
+        try await waitUntil("both ingested") { PHAsset.fetchAssets(with: options).count == 2 }
+        try await waitUntil("the cursor at the end") {
             let status = try photos(["hooks", "status", "--json"]).stdout
             return status.contains("\"lag\":0")
         }
@@ -180,7 +152,7 @@ struct HookDaemonTests {
         _ = FileManager.default.createFile(atPath: output.appendingPathComponent("broken").path, contents: nil)
         let daemon = try startDaemon()
         try put(Self.photo, at: "A/inn.jpg")
-        try await Self.eventually("parked") {
+        try await waitUntil("parked") {
             try photos(["hooks", "status", "--json"]).stdout.contains("\"state\":\"parked\"")
         }
         let parked = try photos(["hooks", "status"])
@@ -190,7 +162,7 @@ struct HookDaemonTests {
         try FileManager.default.removeItem(at: output.appendingPathComponent("broken"))
         let resumed = try photos(["hooks", "resume", "flaky"])
         #expect(resumed.status == 0, "\(resumed.stderr)")
-        try await Self.eventually("delivered after resume") { Self.assets(try merged()).count == 1 }
+        try await waitUntil("delivered after resume") { Self.assets(try merged()).count == 1 }
         try daemon.stop()
     }
 
@@ -198,11 +170,11 @@ struct HookDaemonTests {
         try writeConfig(hook("steady"))
         var daemon = try startDaemon()
         // The root's folder, from the startup scan, is delivered first; the run after it hangs.
-        try await Self.eventually("the startup scan's run") { !(try payloads()).isEmpty }
+        try await waitUntil("the startup scan's run") { !(try payloads()).isEmpty }
         _ = FileManager.default.createFile(atPath: output.appendingPathComponent("hang-once").path, contents: nil)
         try put(Self.photo, at: "B/inn.jpg")
         let pidFile = output.appendingPathComponent("hung.pid").path
-        try await Self.eventually("the hook hanging") {
+        try await waitUntil("the hook hanging") {
             (try? String(contentsOfFile: pidFile, encoding: .utf8))?.hasSuffix("\n") == true
         }
         let since = try String(contentsOfFile: output.appendingPathComponent("hung.since").path, encoding: .utf8)
@@ -216,7 +188,7 @@ struct HookDaemonTests {
             kill(pid, SIGKILL)
         }
         daemon = try startDaemon()
-        try await Self.eventually("delivered after the restart") {
+        try await waitUntil("delivered after the restart") {
             try payloads().contains { "\($0["since"] ?? "")" == since }
         }
         let again = try #require(try payloads().first { "\($0["since"] ?? "")" == since })
@@ -225,6 +197,7 @@ struct HookDaemonTests {
     }
 
     @Test func sigtermWithAHangingHookExitsWithinTheGracePeriod() async throws {
+        // (The hook's sleep is kept: a hook that outlives the grace period is what is tested.)
         let hang = """
             [[hooks]]
             name = "stubborn"
@@ -234,8 +207,10 @@ struct HookDaemonTests {
         let daemon = try startDaemon()
         try put(Self.photo, at: "C/inn.jpg")
         let pidFile = output.appendingPathComponent("stubborn.pid").path
-        try await Self.eventually("the hook running") { FileManager.default.fileExists(atPath: pidFile) }
-        try await Task.sleep(for: .milliseconds(100))
+        // Its pid written whole: its trap is set and its child started.
+        try await waitUntil("the hook running") {
+            (try? String(contentsOfFile: pidFile, encoding: .utf8))?.hasSuffix("\n") == true
+        }
         let started = Date()
         try daemon.stop(within: 15)
         #expect(Date().timeIntervalSince(started) < 10)
@@ -268,13 +243,13 @@ struct HookDaemonTests {
         let library = try PHPhotoLibrary(url: libraryURL)
         let options = PHFetchOptions()
         options.photoLibrary = library
-        try await Self.eventually("the burst ingested", seconds: 300) {
+        try await waitUntil("the burst ingested", timeout: .seconds(300)) {
             PHAsset.fetchAssets(with: options).count >= count
         }
-        try await Task.sleep(for: .milliseconds(300))
+        try await Task.sleep(for: .milliseconds(300))  // Kept: a quiet period, proving that nothing comes.
         #expect(try self.payloads().count == 1, "the first run is held")
         try FileManager.default.removeItem(at: hold)
-        try await Self.eventually("every file delivered", seconds: 300) { Self.assets(try merged()).count >= count }
+        try await waitUntil("every file delivered", timeout: .seconds(300)) { Self.assets(try merged()).count >= count }
         let payloads = try payloads()
         let identifiers = payloads.flatMap { Self.assets($0).compactMap { $0["localIdentifier"] as? String } }
         #expect(identifiers.count == count)
@@ -291,7 +266,7 @@ struct HookDaemonTests {
         // A clean stop and a restart give nothing twice.
         try daemon.stop()
         daemon = try startDaemon()
-        try await Task.sleep(for: .seconds(1))
+        try await Task.sleep(for: .seconds(1))  // Kept: a quiet period, proving that nothing comes.
         #expect(try self.payloads().count == payloads.count)
         try daemon.stop()
     }
@@ -314,14 +289,14 @@ struct HookDaemonTests {
         let library = try PHPhotoLibrary(url: libraryURL)
         let options = PHFetchOptions()
         options.photoLibrary = library
-        try await Self.eventually("both ingested") { PHAsset.fetchAssets(with: options).count == 2 }
+        try await waitUntil("both ingested") { PHAsset.fetchAssets(with: options).count == 2 }
         let inn = try #require(
             PHAsset.fetchAssets(with: options).first { asset in
                 PHAssetResource.assetResources(for: asset).first?.originalFilename == "inn.jpg"
             })
         try library.performChangesAndWait { PHAssetChangeRequest(for: inn).isFavorite = true }
         let copy = backup.appendingPathComponent(root.path).appendingPathComponent("Family/inn.jpg")
-        try await Self.eventually("the favorite backed up") { FileManager.default.fileExists(atPath: copy.path) }
+        try await waitUntil("the favorite backed up") { FileManager.default.fileExists(atPath: copy.path) }
         #expect(
             FileManager.default.contentsEqual(
                 atPath: copy.path, andPath: root.appendingPathComponent("Family/inn.jpg").path))
@@ -332,17 +307,15 @@ struct HookDaemonTests {
     }
 }
 
-/// A `photosd` process with a config file, ready once its hooks are enrolled.
+/// A `photosd` process on a fixture with a config file, ready once its hooks are enrolled.
 final class HookedDaemon {
     let photosd: PhotosdProcess
 
-    init(library: URL, root: URL, config: URL) throws {
-        photosd = try PhotosdProcess(
-            arguments: ["--library", library.path, "--watch", root.path, "--config", config.path, "--settle", "0"],
-            library: library.path)
+    init(_ fixture: DaemonFixture) throws {
+        photosd = try fixture.start()
         // The hook runner enrolls its hooks as the daemon starts: changes from then on are theirs.
-        let database = try LibraryDatabase(existingAt: library.path)
-        try photosd.waitWhileRunning(upTo: 20, "photosd enrolled no hook") {
+        let database = try LibraryDatabase(existingAt: fixture.library)
+        try photosd.waitWhileRunning("photosd to enroll its hooks") {
             try !database.hookStates().filter(\.enabled).isEmpty
         }
     }

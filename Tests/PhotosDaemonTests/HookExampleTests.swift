@@ -191,14 +191,14 @@ extension HookDaemonTests {
         let library = try PHPhotoLibrary(url: libraryURL)
         let options = PHFetchOptions()
         options.photoLibrary = library
-        try await Self.eventually("ingested") { PHAsset.fetchAssets(with: options).count == 1 }
+        try await waitUntil("ingested") { PHAsset.fetchAssets(with: options).count == 1 }
         let inn = try #require(PHAsset.fetchAssets(with: options).firstObject)
         try library.performChangesAndWait {
             let album = PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "../../outside")
             album.addAssets([inn] as NSArray)
         }
         try library.performChangesAndWait { PHAssetChangeRequest(for: inn).isFavorite = true }
-        try await Self.eventually("the favorite backed up") {
+        try await waitUntil("the favorite backed up") {
             Self.files(under: backup).contains { $0.hasSuffix("/inn.jpg") }
         }
         try daemon.stop()

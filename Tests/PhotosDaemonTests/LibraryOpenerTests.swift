@@ -42,12 +42,10 @@ import Testing
         }
 
         // A bound on waiting, not a timing goal: the first try writes the status at once.
-        let deadline = Date().addingTimeInterval(20)
         var status: DaemonStatus?
-        while Date() < deadline, process.isRunning {
+        try blockUntil("the status to say the library is unavailable", whileRunning: process) {
             status = try? DaemonStatus.read(from: statusPath)
-            if status?.library?.state == "unavailable" { break }
-            Thread.sleep(forTimeInterval: 0.02)
+            return status?.library?.state == "unavailable"
         }
         #expect(process.isRunning, "photosd keeps trying instead of exiting")
         let waiting = try #require(status?.library)
@@ -58,9 +56,8 @@ import Testing
         #expect(cli.stdout.contains("library: unavailable"), "\(cli.stdout)")
 
         try FileManager.default.removeItem(at: library)
-        while Date() < deadline, process.isRunning {
-            if (try? DaemonStatus.read(from: statusPath))?.library?.state == "available" { break }
-            Thread.sleep(forTimeInterval: 0.05)
+        try blockUntil("the status to say the library is available", whileRunning: process) {
+            (try? DaemonStatus.read(from: statusPath))?.library?.state == "available"
         }
         #expect((try? DaemonStatus.read(from: statusPath))?.library?.state == "available")
         #expect(FileManager.default.fileExists(atPath: library.path))

@@ -29,26 +29,24 @@ final class PhotosdProcess {
             process.standardError = try FileHandle(forWritingTo: log)
         }
         try process.run()
-        try waitWhileRunning(upTo: 20, "photosd did not start") { FileManager.default.fileExists(atPath: statusPath) }
+        let logged = { log.map { "; its log:\n" + ((try? String(contentsOf: $0, encoding: .utf8)) ?? "") } ?? "" }
+        try waitWhileRunning("photosd to write its status file (its startup scan done)" + logged()) {
+            FileManager.default.fileExists(atPath: statusPath)
+        }
     }
 
-    /// Polls `condition` while the daemon runs; throws `failure` after `seconds` or when it exits.
-    func waitWhileRunning(upTo seconds: Double, _ failure: String, _ condition: () throws -> Bool) throws {
-        let deadline = Date().addingTimeInterval(seconds)
-        while try !condition() {
-            guard Date() < deadline, process.isRunning else { throw DaemonError(failure) }
-            Thread.sleep(forTimeInterval: 0.02)
-        }
+    /// Waits (blocking: call it off the shared pool) until `condition` holds; throws naming `what`
+    /// after `timeout`, or at once when the daemon exits.
+    func waitWhileRunning(
+        _ what: @autoclosure () -> String, timeout: Duration = defaultWaitTimeout, _ condition: () throws -> Bool
+    ) throws {
+        try blockUntil(what(), timeout: timeout, whileRunning: process, condition)
     }
 
     /// SIGTERM; the exit status must be 0 within `seconds`.
     func stop(within seconds: Double = 10) throws {
         process.terminate()
-        let deadline = Date().addingTimeInterval(seconds)
-        while process.isRunning {
-            guard Date() < deadline else { throw DaemonError("photosd did not stop on SIGTERM") }
-            Thread.sleep(forTimeInterval: 0.02)
-        }
+        try blockUntil("photosd to stop on SIGTERM", timeout: .seconds(seconds)) { !process.isRunning }
         guard process.terminationStatus == 0 else {
             throw DaemonError("photosd exited with \(process.terminationStatus) on SIGTERM")
         }

@@ -91,10 +91,9 @@ struct FullDiskDaemonTests {
             tasks.addTask { try await group.run() }
             // The startup scan fails: the status says why and when the next try is.
             var library: DaemonStatus.Library?
-            for _ in 0..<400 {
+            try await waitUntil("the status to say the library is unavailable") {
                 library = service.status.library
-                if library?.state == "unavailable" { break }
-                try await Task.sleep(for: .milliseconds(10))
+                return library?.state == "unavailable"
             }
             let failing = try #require(library)
             #expect(failing.state == "unavailable")
@@ -107,20 +106,17 @@ struct FullDiskDaemonTests {
             #expect(retryAt <= Date().timeIntervalSince1970 + 0.4 + 1)
             // Tries are spaced by the backoff, not made dozens of times a second: after the
             // second failure the wait has doubled.
-            for _ in 0..<400 where (service.status.library?.consecutiveFailures ?? 0) < 2 {
-                try await Task.sleep(for: .milliseconds(10))
-            }
+            try await waitUntil("a second failure") { (service.status.library?.consecutiveFailures ?? 0) >= 2 }
             #expect((service.status.library?.consecutiveFailures ?? 0) >= 2)
             #expect(try database.assetIDs(matching: .init()).isEmpty)
 
             try disk.free()
-            for _ in 0..<400 {
-                if try !database.assetIDs(matching: .init()).isEmpty { break }
-                try await Task.sleep(for: .milliseconds(25))
+            try await waitUntil("the photo ingested once space is back") {
+                try !database.assetIDs(matching: .init()).isEmpty
             }
             #expect(try database.assetIDs(matching: .init()).count == 1)
-            for _ in 0..<200 where service.status.library?.state != "available" {
-                try await Task.sleep(for: .milliseconds(10))
+            try await waitUntil("the status to say the library is available") {
+                service.status.library?.state == "available"
             }
             #expect(service.status.library?.state == "available")
             #expect(service.status.library?.consecutiveFailures == 0)

@@ -21,15 +21,6 @@ func withGroup(_ services: [any Service], _ body: () async throws -> Void) async
     }
 }
 
-/// Polls `condition` every 10 ms, at most 4 s: what a service does happens on its own tasks.
-func eventually(_ condition: () -> Bool) async -> Bool {
-    for _ in 0..<400 {
-        if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(10))
-    }
-    return condition()
-}
-
 /// A datagram socket standing in for systemd's `$NOTIFY_SOCKET`.
 final class NotifySocket {
     let path: String
@@ -64,14 +55,26 @@ final class NotifySocket {
 }
 
 extension NotifySocket {
-    /// The next message, waited for without holding a thread of the shared pool (the service
+    /// The next message, waited for on a thread of its own, not one of the shared pool (the service
     /// that sends it needs one); nil after two minutes.
     func awaitMessage() async -> String? {
-        for _ in 0..<12_000 {
-            if let message = receive(within: 0) { return message }
-            try? await Task.sleep(for: .milliseconds(10))
+        (try? await offPool { self.receive(within: 120_000) }) ?? nil
+    }
+
+    /// The messages up to and including `last`, each waited for on the socket (blocking: call it
+    /// through ``offPool(_:)``); throws naming `last` when it has not come within `timeout`.
+    func messages(until last: String, timeout: Duration = defaultWaitTimeout) throws -> [String] {
+        let deadline = ContinuousClock.now + timeout
+        var messages: [String] = []
+        while messages.last != last {
+            let left = deadline - ContinuousClock.now
+            guard left > .zero else {
+                throw WaitFailed(what: "\(last) (got \(messages))", reason: "timed out after \(timeout)")
+            }
+            let milliseconds = Int32(clamping: left.components.seconds * 1000 + 1)
+            if let message = receive(within: milliseconds) { messages.append(message) }
         }
-        return nil
+        return messages
     }
 }
 
@@ -108,7 +111,9 @@ extension NotifySocket {
             roots: WatchedRoots([present, missing]), monitor: monitor, board: board, scans: scans,
             pollInterval: .seconds(60), logger: Logger(label: "test"))
         try await withGroup([tracker]) {
-            #expect(await eventually { scans.take() == ScanWork(roots: [present, missing], reasons: ["startup"]) })
+            try await waitUntil("the startup scan's work") {
+                scans.take() == ScanWork(roots: [present, missing], reasons: ["startup"])
+            }
             #expect(monitor.roots == [present, missing], "both watched before the scan was asked for")
             tracker.post(.event(.polling(root: present, reason: "deep is beyond the inotify watch budget")))
             tracker.post(
@@ -117,7 +122,9 @@ extension NotifySocket {
                     unreadable: [
                         UnreadableDirectoryRecord(path: present + "/locked", code: EACCES, reason: "EACCES", since: 0)
                     ]))
-            #expect(await eventually { board.read { $0.roots[missing]?.state == "offline" } })
+            try await waitUntil("the missing root to be offline") {
+                board.read { $0.roots[missing]?.state == "offline" }
+            }
             #expect(board.read { $0.roots[present]?.state } == "polling")
             #expect(board.read { $0.errors.contains { $0.contains("locked cannot be read") } })
             #expect(tracker.unwatchedRoots == [present, missing])
@@ -125,7 +132,7 @@ extension NotifySocket {
             tracker.post(.event(.offline(root: missing, reason: "unmounted or removed")))
             tracker.post(.scanned(offlineRoots: [], unreadable: []))
             board.update { $0.roots[present] = nil }
-            #expect(await eventually { tracker.unwatchedRoots == [missing] })
+            try await waitUntil("the missing root to be unwatched") { tracker.unwatchedRoots == [missing] }
         }
     }
 }
@@ -150,7 +157,7 @@ struct ScanRunnerTests {
             logger: Logger(label: "test"), report: { outcomes.continuation.yield($0) })
         try await withGroup([runner]) {
             scans.submit(ScanWork(roots: [root.path], reasons: ["startup"]))
-            #expect(await eventually { board.read(\.isReady) }, "ready once the startup scan is done")
+            try await waitUntil("ready once the startup scan is done") { board.read(\.isReady) }
             #expect(board.read(\.totals.ingested) == 1)
             #expect(try database.assetIDs(matching: .init()).count == 1)
             var reported = outcomes.stream.makeAsyncIterator()
@@ -162,7 +169,7 @@ struct ScanRunnerTests {
                 to: root.appendingPathComponent("2008/b.jpg"))
             scans.submit(
                 ScanWork(files: [root.path: [root.appendingPathComponent("2008/b.jpg").path]], reasons: ["changes"]))
-            #expect(await eventually { board.read(\.totals.ingested) == 2 })
+            try await waitUntil("two ingested") { board.read(\.totals.ingested) == 2 }
             #expect(board.read(\.libraryFailure) == nil && board.read(\.consecutiveFailures) == 0)
         }
     }
@@ -178,13 +185,17 @@ struct ScanRunnerTests {
             board: board, roots: WatchedRoots(["/p"]), monitor: monitor, path: path, logger: Logger(label: "test"))
         try await withGroup([reporter]) {
             board.update { $0.totals.ingested = 1 }
-            try await Task.sleep(for: .milliseconds(50))
+            try await Task.sleep(for: .milliseconds(50))  // Kept: a quiet period, proving that nothing comes.
             #expect(!FileManager.default.fileExists(atPath: path), "no status file before the startup scan")
             board.update { $0.isReady = true }
-            #expect(await eventually { (try? DaemonStatus.read(from: path))?.ingested == 1 })
+            try await waitUntil("the status file with one ingested") {
+                (try? DaemonStatus.read(from: path))?.ingested == 1
+            }
             board.update(publish: false) { $0.totals.ingested = 2 }
             board.update { $0.totals.rejected = 1 }
-            #expect(await eventually { (try? DaemonStatus.read(from: path))?.rejected == 1 })
+            try await waitUntil("the status file with one rejected") {
+                (try? DaemonStatus.read(from: path))?.rejected == 1
+            }
             #expect(try DaemonStatus.read(from: path).ingested == 2, "an unpublished change is written with the next")
             board.update(publish: false) { $0.totals.moved = 5 }
         }

@@ -69,17 +69,15 @@ struct SocketDirectoryDaemonTests {
         try process.run()
         var served = false
         if untilReady {
-            let deadline = Date().addingTimeInterval(20)
-            while !FileManager.default.fileExists(atPath: fallback + "/photosd.sock"), process.isRunning,
-                Date() < deadline
-            {
-                Thread.sleep(forTimeInterval: 0.02)
+            // Whether it serves is what the caller checks: a wait that fails leaves `served` false.
+            try? blockUntil("photosd's socket in \(fallback)", whileRunning: process) {
+                FileManager.default.fileExists(atPath: fallback + "/photosd.sock")
             }
             served = FileManager.default.fileExists(atPath: fallback + "/photosd.sock")
             if process.isRunning { process.terminate() }
         } else {
-            let deadline = Date().addingTimeInterval(20)
-            while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+            // It should refuse at once; one that does not is killed, and its status says so.
+            try? blockUntil("photosd to refuse and exit", timeout: .seconds(20)) { !process.isRunning }
             if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         }
         let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)

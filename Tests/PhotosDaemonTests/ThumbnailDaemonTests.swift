@@ -9,23 +9,17 @@ import Testing
 /// the disk cache, as `PHImageManager` would ask for them, before anyone asks; without the key it
 /// makes none.
 @Suite(.serialized, .enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))
-struct ThumbnailDaemonTests {
-    let directory: TemporaryDirectory
-    var root: URL { directory.path("Pictures") }
+struct ThumbnailDaemonTests: DaemonSuite {
+    let fixture: DaemonFixture
     var cache: String { directory.path("cache/photosd/thumbnails").path }
 
-    init() throws {
-        directory = try TemporaryDirectory(prefix: "photosd-thumbnails")
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-    }
+    init() throws { fixture = try DaemonFixture(prefix: "photosd-thumbnails") }
 
-    func start(config: String) throws -> PhotosdProcess {
-        let configPath = directory.path("config.toml").path
-        try Data(config.utf8).write(to: URL(fileURLWithPath: configPath))
-        let library = directory.path("library.sqlite").path
-        return try PhotosdProcess(
-            arguments: ["--library", library, "--watch", root.path, "--config", configPath, "--settle", "50"],
-            library: library, environment: ["XDG_CACHE_HOME": directory.path("cache").path])
+    func start(config text: String) throws -> PhotosdProcess {
+        try writeConfig(text)
+        return try fixture.start(
+            ["--watch", root.path, "--config", config.path, "--settle", "50"],
+            environment: ["XDG_CACHE_HOME": directory.path("cache").path])
     }
 
     func drop() throws -> String {
@@ -42,7 +36,7 @@ struct ThumbnailDaemonTests {
         for side in [64, 160] {
             let request = ImageRequest(target: PixelSize(width: side, height: side), fill: true)
             let key = try #require(ThumbnailDiskCache.Key(fileAt: photo, request))
-            try daemon.waitWhileRunning(upTo: 60, "no \(side) px thumbnail was made") { reader.contains(key) }
+            try daemon.waitWhileRunning("a \(side) px thumbnail") { reader.contains(key) }
             // What PHImageManager would make for (side, side), aspectFill: the short side fills it.
             let image = try #require(reader.image(for: key))
             #expect(min(image.size.width, image.size.height) == side, "\(image.size)")
@@ -58,7 +52,7 @@ struct ThumbnailDaemonTests {
         let reader = ThumbnailDiskCache(directory: cache, maximumBytes: 1 << 30)
         let request = ImageRequest(target: PixelSize(width: 64, height: 64), fill: true)
         let key = try #require(ThumbnailDiskCache.Key(fileAt: movie.path, request))
-        try daemon.waitWhileRunning(upTo: 60, "no poster frame was made") { reader.contains(key) }
+        try daemon.waitWhileRunning("a poster frame") { reader.contains(key) }
         // 320x568 upright, filling 64x64: 64 wide.
         #expect(try #require(reader.image(for: key)).size == PixelSize(width: 64, height: 114))
         try daemon.stop()
@@ -68,8 +62,8 @@ struct ThumbnailDaemonTests {
     @Test func photosAlreadyInTheLibraryGetThemToo() throws {
         let first = try start(config: "settle_ms = 50\n")
         let photo = try drop()
-        let database = try LibraryDatabase(path: directory.path("library.sqlite").path)
-        try first.waitWhileRunning(upTo: 30, "the photo was not ingested") {
+        let database = try LibraryDatabase(path: library)
+        try first.waitWhileRunning("the photo to be ingested") {
             try database.countAssets(matching: AssetQuery()) == 1
         }
         try first.stop()
@@ -79,13 +73,12 @@ struct ThumbnailDaemonTests {
         let reader = ThumbnailDiskCache(directory: cache, maximumBytes: 1 << 30)
         let key = try #require(
             ThumbnailDiskCache.Key(fileAt: photo, ImageRequest(target: PixelSize(width: 96, height: 96), fill: true)))
-        try second.waitWhileRunning(upTo: 60, "the photo already there got no thumbnail") { reader.contains(key) }
+        try second.waitWhileRunning("a thumbnail of the photo already there") { reader.contains(key) }
 
         // photos status tells what was made, and the cache's size.
-        let library = directory.path("library.sqlite").path
         let environment = ["XDG_CACHE_HOME": directory.path("cache").path]
         var shown: ThumbnailStatus?
-        try second.waitWhileRunning(upTo: 30, "photos status shows no finished backfill") {
+        try second.waitWhileRunning("photos status to show a finished backfill") {
             let status = try BuiltProducts.run(
                 "photos", ["status", "--library", library, "--json"], environment: environment)
             let line = Data(status.stdout.utf8)
@@ -107,12 +100,12 @@ struct ThumbnailDaemonTests {
     @Test func withoutTheKeyNoneIsMade() throws {
         let daemon = try start(config: "settle_ms = 50\n")
         _ = try drop()
-        let library = directory.path("library.sqlite").path
         let database = try LibraryDatabase(path: library)
-        try daemon.waitWhileRunning(upTo: 30, "the photo was not ingested") {
+        try daemon.waitWhileRunning("the photo to be ingested") {
             try database.countAssets(matching: AssetQuery()) == 1
         }
-        // The service would have had a second to start on it.
+        // The service would have had a second to start on it (kept: a quiet period, proving that
+        // nothing is made).
         Thread.sleep(forTimeInterval: 1)
         try daemon.stop()
         #expect(!FileManager.default.fileExists(atPath: cache))

@@ -10,18 +10,14 @@ extension HookDaemonTests {
     /// (``WebhookReceiver``), which checks each signature with Python's own `hmac` and, for https,
     /// makes the TLS handshake with Python's `ssl` (not this project's code).
     @Suite(.enabled(if: WebhookReceiver.python != nil, "needs python3"))
-    struct WebhookDaemonTests {
-        let directory: TemporaryDirectory
-        var root: URL { directory.path("Pictures") }
-        var libraryURL: URL { directory.path("library.sqlite") }
-        var configURL: URL { directory.path("config.toml") }
+    struct WebhookDaemonTests: DaemonSuite {
+        let fixture: DaemonFixture
         var secretFile: URL { directory.path("hook.secret") }
 
         static let secret = "correct horse battery staple"
 
         init() throws {
-            directory = try TemporaryDirectory(prefix: "photosd-webhooks")
-            try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+            fixture = try DaemonFixture(prefix: "photosd-webhooks")
             try Data((Self.secret + "\n").utf8).write(to: secretFile)
         }
 
@@ -31,22 +27,14 @@ extension HookDaemonTests {
         }
 
         func writeConfig(port: Int, url: String? = nil, extra: String = "") throws {
-            try Data(
+            try writeConfig(
                 """
                 [[hooks]]
                 name = "web"
                 url = "\(url ?? "http://127.0.0.1:\(port)/photos?from=photosd")"
                 secret_file = "hook.secret"
                 \(extra)
-                """.utf8
-            ).write(to: configURL)
-        }
-
-        func put(_ corpusPath: String, at relative: String) throws {
-            let destination = root.appendingPathComponent(relative)
-            try FileManager.default.createDirectory(
-                at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try FileManager.default.copyItem(at: try #require(Corpus.file(corpusPath)), to: destination)
+                """)
         }
 
         static func payload(_ request: [String: Any]) -> [String: Any] { request["payload"] as? [String: Any] ?? [:] }
@@ -54,23 +42,13 @@ extension HookDaemonTests {
         /// Runs `photos` off the shared pool: a pool thread blocked on it is one the other suites
         /// (hooks run in process, waiting for their tasks) cannot have.
         func photos(_ arguments: [String]) async throws -> (status: Int32, stdout: String, stderr: String) {
-            let arguments = arguments + ["--library", libraryURL.path, "--config", configURL.path]
+            let arguments = arguments + ["--library", library, "--config", config.path]
             return try await offPool { try BuiltProducts.run("photos", arguments) }
         }
 
         /// Starts photosd and waits for its hooks' enrollment, off the shared pool.
         func startDaemon() async throws -> HookedDaemon {
-            let (library, root, config) = (libraryURL, root, configURL)
-            return try await offPool { try HookedDaemon(library: library, root: root, config: config) }
-        }
-
-        /// Polls `condition` (which may run `photos`) until it holds, for up to `seconds`.
-        static func until(_ what: String, seconds: Double = 30, _ condition: () async throws -> Bool) async throws {
-            let deadline = Date().addingTimeInterval(seconds)
-            while try await !condition() {
-                guard Date() < deadline else { throw DaemonError("timed out waiting for: \(what)") }
-                try await Task.sleep(for: .milliseconds(100))
-            }
+            return try await offPool { [fixture] in try HookedDaemon(fixture) }
         }
 
         @Test func aCopiedFileIsPostedWithItsAlbumAndAValidSignature() async throws {
@@ -80,7 +58,7 @@ extension HookDaemonTests {
             try writeConfig(port: port)
             let daemon = try await startDaemon()
             try put(HookDaemonTests.photo, at: "Trips/Death Valley/inn.jpg")
-            try await HookDaemonTests.eventually("the POST with the asset") {
+            try await waitUntil("the POST with the asset") {
                 try server.requests().contains { !HookDaemonTests.assets(Self.payload($0)).isEmpty }
             }
             let all = try server.requests()
@@ -124,7 +102,7 @@ extension HookDaemonTests {
             try writeConfig(port: server.port, extra: "objects = [\"asset\"]\nmax_failures = 2")
             let daemon = try await startDaemon()
             try put(HookDaemonTests.photo, at: "A/inn.jpg")
-            try await Self.until("parked") {
+            try await waitUntil("parked") {
                 try await photos(["hooks", "status", "--json"]).stdout.contains("\"state\":\"parked\"")
             }
             let parked = try await photos(["hooks", "status"])
@@ -136,13 +114,13 @@ extension HookDaemonTests {
             #expect(
                 failed.count == 2
                     && failed.allSatisfy { $0["answered"] as? Int == 500 && $0["signatureValid"] as? Bool == true })
-            // Parked: nothing more is posted.
+            // Parked: nothing more is posted (kept: a quiet period, proving that nothing comes).
             try await Task.sleep(for: .milliseconds(500))
             #expect(try server.requests().count == 2)
             server.fail(false)
             let resumed = try await photos(["hooks", "resume", "web"])
             #expect(resumed.status == 0, "\(resumed.stderr)")
-            try await HookDaemonTests.eventually("delivered after resume") {
+            try await waitUntil("delivered after resume") {
                 try server.requests().contains {
                     $0["answered"] as? Int == 200 && !HookDaemonTests.assets(Self.payload($0)).isEmpty
                 }
@@ -162,7 +140,7 @@ extension HookDaemonTests {
             try writeConfig(port: port, extra: "objects = [\"asset\"]\nmax_failures = 1")
             let daemon = try await startDaemon()
             try put(HookDaemonTests.photo, at: "B/inn.jpg")
-            try await Self.until("parked") {
+            try await waitUntil("parked") {
                 try await photos(["hooks", "status", "--json"]).stdout.contains("\"state\":\"parked\"")
             }
             let parked = try await photos(["hooks", "status"])
@@ -186,7 +164,7 @@ extension HookDaemonTests {
                 extra: "objects = [\"asset\"]\n" + extra)
             let daemon = try await startDaemon()
             try put(HookDaemonTests.photo, at: file)
-            try await Self.until("parked") {
+            try await waitUntil("parked") {
                 try await photos(["hooks", "status", "--json"]).stdout.contains("\"state\":\"parked\"")
             }
             return (daemon, try await photos(["hooks", "status"]))
@@ -206,7 +184,7 @@ extension HookDaemonTests {
             try writeConfig(port: server.port, url: url, extra: "ca_file = \"\(certificates.authority.path)\"")
             let daemon = try await startDaemon()
             try put(HookDaemonTests.photo, at: "Trips/inn.jpg")
-            try await HookDaemonTests.eventually("the POST with the asset") {
+            try await waitUntil("the POST with the asset") {
                 try server.requests().contains { !HookDaemonTests.assets(Self.payload($0)).isEmpty }
             }
             for request in try server.requests() {
@@ -234,7 +212,7 @@ extension HookDaemonTests {
                         + "unable to get local issuer certificate after 2 failed runs in a row"),
                 "\(parked.stdout)")
             // Tried twice (the server saw both refusals), and no payload ever reached it.
-            try await Self.until("both refusals recorded") { try server.refusedHandshakes().count == 2 }
+            try await waitUntil("both refusals recorded") { try server.refusedHandshakes().count == 2 }
             #expect(try server.refusedHandshakes().allSatisfy { $0.contains("unknown ca") })
             #expect(try server.requests().isEmpty)
             try await offPool { try daemon.stop() }

@@ -51,10 +51,7 @@ struct HTTPSWebhookTests {
 
     /// Waits (on the receiver's files) until it has recorded a refused handshake.
     static func refusedHandshake(_ receiver: WebhookReceiver) async throws -> String {
-        let deadline = ContinuousClock.now + .seconds(20)
-        while try receiver.refusedHandshakes().isEmpty, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        try await waitUntil("the receiver to record a refused handshake") { try !receiver.refusedHandshakes().isEmpty }
         return try #require(try receiver.refusedHandshakes().first)
     }
 
@@ -171,7 +168,7 @@ struct HTTPSWebhookTests {
         #expect(outcome.termination == .timedOut(.milliseconds(300)))
         // The run's timer ended the handshake (the socket's own 1 s timeout would be `.unreachable`),
         // and the connection closed: the server saw it go.
-        while server.clientCloses.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+        try await waitUntil("the server to see the connection close") { !server.clientCloses.isEmpty }
         #expect(server.connections == 1 && server.requests.isEmpty)
     }
 
@@ -180,12 +177,12 @@ struct HTTPSWebhookTests {
         defer { server.stop() }
         let post = try post("https://localhost:\(server.port)/", caFile: certificates.authority, timeout: .seconds(60))
         let run = Task { await post.run(input: Self.body, since: 4, until: 9) }
-        while server.connections == 0 { try await Task.sleep(for: .milliseconds(10)) }
+        try await waitUntil("a connection to the server") { server.connections > 0 }
         let cancelled = ContinuousClock.now
         run.cancel()
         #expect(await run.value.termination == .cancelled)
         // Closed by the cancellation, not the 60 s timeout (seen on the server's thread).
-        while server.clientCloses.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+        try await waitUntil("the server to see the connection close") { !server.clientCloses.isEmpty }
         #expect(try #require(server.clientCloses.first) - cancelled < .seconds(5))
     }
 
@@ -220,7 +217,7 @@ struct HTTPSWebhookTests {
             }
         }
         #expect(error?.contains("stopped") == true, "\(error ?? "connected")")
-        // Nothing reached the server.
+        // Nothing reached the server (kept: a quiet period, proving that nothing comes).
         try await Task.sleep(for: .milliseconds(100))
         #expect(server.connections == 0)
     }

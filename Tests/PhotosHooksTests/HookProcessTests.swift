@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import PhotosTestSupport
 import Testing
 
 @testable import PhotosHooks
@@ -62,6 +63,7 @@ import Testing
         // `nice` with no arguments prints the niceness it runs at. The hook waits up to 120 s for
         // its run's task: in a full `swift test` on 2 cores, suites that run processes block the
         // shared pool's two threads for tens of seconds at a time (30 s was seen to be too short).
+        // (Kept: the script's own poll; a shell has nothing to block on until its niceness changes.)
         var hook = process(
             """
             i=0; while [ "$(nice)" = \(daemon) ] && [ $i -lt 2400 ]; do sleep 0.05; i=$((i+1)); done
@@ -72,7 +74,7 @@ import Testing
         #expect(outcome.termination == .exited(0))
         #expect(try String(contentsOfFile: own, encoding: .utf8) == "\(expected)\n")
         #expect(try String(contentsOfFile: child, encoding: .utf8) == "\(expected)\n")
-        // Without it, the daemon's own.
+        // Without it, the daemon's own, even after a while (kept: time for a renice that must not come).
         let plain = await process("sleep 0.2; nice > '\(own)'").run(input: [])
         #expect(plain.termination == .exited(0))
         #expect(try String(contentsOfFile: own, encoding: .utf8) == "\(daemon)\n")
@@ -101,6 +103,7 @@ import Testing
         let pidFile = "/tmp/photos-hook-child-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         defer { unlink(pidFile) }
         // Both ignore SIGTERM; the child outlives its parent unless the whole group gets the SIGKILL.
+        // (The hook's sleeps are kept: a hook that hangs is what is tested.)
         // They hang for 10 minutes, not one: the timer is armed once the run's body starts on the
         // shared pool, which a full `swift test` on 2 cores kept busy for over a minute (CI), and a
         // hook that had finished by then exited on its own.
@@ -112,8 +115,14 @@ import Testing
         // this test can be busy for a minute. The processes' deaths are what the timeout owes.)
         let child = try #require(
             Int32(try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
-        try await Task.sleep(for: .milliseconds(200))
-        #expect(!Self.isRunning(child), "the hook's child \(child) is still running")
+        try await Self.waitForDeath(of: child)
+    }
+
+    /// Waits until a process the hook started is gone. The hooks here start children that would
+    /// live for 5 minutes or more unless the run kills them, so a child still there after the wait's
+    /// minute was not killed (the deadline must stay well below their 5 minutes).
+    static func waitForDeath(of child: Int32) async throws {
+        try await waitUntil("the hook's child \(child) to be killed", timeout: .seconds(60)) { !isRunning(child) }
     }
 
     /// The timeout stops a hook that still runs, and leaves alone one that exited in time (whose
@@ -127,7 +136,7 @@ import Testing
 
         // Foundation starts it leading a group of its own, as a hook does.
         let running = Process()
-        running.executableURL = URL(fileURLWithPath: "/bin/sleep")
+        running.executableURL = URL(fileURLWithPath: "/bin/sleep")  // Kept: a process that still runs.
         running.arguments = ["30"]
         try running.run()
         defer { kill(running.processIdentifier, SIGKILL) }
@@ -162,23 +171,23 @@ import Testing
     @Test func cancellingTheRunStopsTheProcess() async throws {
         let readyFile = "/tmp/photos-hook-cancel-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         defer { unlink(readyFile) }
+        // (The hook's sleep is kept: a hook still running is what is cancelled.)
         let task = Task {
             await process("trap 'echo got TERM >&2; exit 143' TERM; sleep 300 & echo $! > \(readyFile); wait").run(
                 input: [])
         }
-        var child: Int32?
-        for _ in 0..<1200 where child == nil {
-            try await Task.sleep(for: .milliseconds(100))
-            child = (try? String(contentsOfFile: readyFile, encoding: .utf8))
+        var started: Int32?
+        try await waitUntil("the hook to start", timeout: .seconds(120)) {
+            started = (try? String(contentsOfFile: readyFile, encoding: .utf8))
                 .flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+            return started != nil
         }
-        let sleeper = try #require(child, "the hook never started")
+        let child = try #require(started)
         task.cancel()
         let outcome = await task.value
         #expect(outcome.termination == .cancelled)
         #expect(outcome.errorTail.contains("got TERM"), "the hook ended without SIGTERM: \(outcome.errorTail)")
-        try await Task.sleep(for: .milliseconds(200))
-        #expect(!Self.isRunning(sleeper), "the hook's child \(sleeper) is still running")
+        try await Self.waitForDeath(of: child)
     }
 }
 
@@ -191,13 +200,13 @@ extension HookProcessTests {
         defer { unlink(pidFile) }
         let clock = ContinuousClock()
         let start = clock.now
+        // (The job's sleep is kept: a job left running is what is tested.)
         let outcome = await process("sleep 300\(redirect) & echo $! > \(pidFile); exit 0", timeout: .seconds(600))
             .run(input: [])
         #expect(outcome.termination == .exited(0))
         #expect(clock.now - start < .seconds(300))
         let child = try #require(
             Int32(try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
-        try await Task.sleep(for: .milliseconds(200))
-        #expect(!Self.isRunning(child), "the hook's child \(child) is still running")
+        try await Self.waitForDeath(of: child)
     }
 }

@@ -31,24 +31,17 @@ import Testing
         let task = Task { try await runner.run() }
         defer { task.cancel() }
         // The runner enrolls its hooks before it follows anything.
-        try await eventually { try hooks.allSatisfy { try fixture.library.database.hookState(named: $0.name) != nil } }
+        try await waitUntil("the runner to enroll its hooks", timeout: bound) {
+            try hooks.allSatisfy { try fixture.library.database.hookState(named: $0.name) != nil }
+        }
         try await body()
         task.cancel()
         try await task.value
     }
 
-    /// Waits up to 90 s for `condition`. (A deadline, not a measure: in a full run on a loaded
-    /// machine, three runs of a failing hook took longer than 20 s to get threads.)
-    static func eventually(_ condition: () throws -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(90)
-        while try !condition() {
-            guard ContinuousClock.now < deadline else {
-                Issue.record("timed out waiting")
-                return
-            }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-    }
+    /// How long these tests wait for a hook's cursor or state. (A deadline, not a measure: in a full
+    /// run on a loaded machine, three runs of a failing hook took longer than 20 s to get threads.)
+    static let bound: Duration = .seconds(90)
 
     /// The payloads a recorder wrote, oldest first.
     static func payloads(in directory: URL) throws -> [[String: Any]] {
@@ -82,7 +75,9 @@ import Testing
             let before = try database.hookState(named: "record")!.cursor
             try favorite("secret.jpg", in: fixture)
             let token = try database.currentToken()
-            try await Self.eventually { try database.hookState(named: "record")?.cursor == token }
+            try await waitUntil("hook record's cursor at \(token)", timeout: Self.bound) {
+                try database.hookState(named: "record")?.cursor == token
+            }
             let payloads = try Self.payloads(in: output.url)
             #expect(payloads.count == 1)
             let payload = try #require(payloads.first)
@@ -108,13 +103,17 @@ import Testing
             let hidden = fixture.asset("screen.png")
             try fixture.library.performChangesAndWait { PHAssetChangeRequest(for: hidden).isHidden = true }
             let skipped = try database.currentToken()
-            try await Self.eventually { try database.hookState(named: "favorites")?.cursor == skipped }
+            try await waitUntil("hook favorites's cursor at \(skipped)", timeout: Self.bound) {
+                try database.hookState(named: "favorites")?.cursor == skipped
+            }
             #expect(try Self.payloads(in: output.url).isEmpty)
             // A video made a favorite: not an image. An image made a favorite: given.
             try favorite("movie.mov", in: fixture)
             try favorite("sunset.heic", in: fixture)
             let token = try database.currentToken()
-            try await Self.eventually { try database.hookState(named: "favorites")?.cursor == token }
+            try await waitUntil("hook favorites's cursor at \(token)", timeout: Self.bound) {
+                try database.hookState(named: "favorites")?.cursor == token
+            }
             let payloads = try Self.payloads(in: output.url)
             #expect(payloads.flatMap { Self.identifiers($0, "assets", "updated") } == [fixture.assets["sunset.heic"]!])
             #expect(payloads.allSatisfy { Self.identifiers($0, "assetCollections", "updated").isEmpty })
@@ -131,7 +130,9 @@ import Testing
         try await Self.withRunner([hook], fixture: fixture) {
             let before = try database.hookState(named: "flaky")!.cursor
             try favorite("secret.jpg", in: fixture)
-            try await Self.eventually { try database.hookState(named: "flaky")?.isParked == true }
+            try await waitUntil("hook flaky to be parked", timeout: Self.bound) {
+                try database.hookState(named: "flaky")?.isParked == true
+            }
             let parked = try #require(try database.hookState(named: "flaky"))
             #expect(parked.failures == 3)
             #expect(parked.cursor == before)
@@ -139,13 +140,15 @@ import Testing
             #expect(parked.parkedReason?.contains("broken on purpose") == true)
             // Parked means parked: a new change runs nothing.
             try favorite("beach.jpg", in: fixture)
-            try await Task.sleep(for: .milliseconds(300))
+            try await Task.sleep(for: .milliseconds(300))  // Kept: a quiet period, proving that nothing runs.
             #expect(try database.hookState(named: "flaky")?.failures == 3)
             // Fixed and resumed: both changes, from the old cursor.
             try FileManager.default.removeItem(at: output.path("broken"))
             try database.resumeHook("flaky")
             let token = try database.currentToken()
-            try await Self.eventually { try database.hookState(named: "flaky")?.cursor == token }
+            try await waitUntil("hook flaky's cursor at \(token)", timeout: Self.bound) {
+                try database.hookState(named: "flaky")?.cursor == token
+            }
             let payloads = try Self.payloads(in: output.url)
             #expect(payloads.first?["since"] as? Int == Int(before))
             #expect(
@@ -167,7 +170,9 @@ import Testing
             #expect(try database.prunedThrough() > 0)
             try database.moveHookCursor("late", to: 0)
             let newest = try database.currentToken()
-            try await Self.eventually { try database.hookState(named: "late")?.cursor == newest }
+            try await waitUntil("hook late's cursor at \(newest)", timeout: Self.bound) {
+                try database.hookState(named: "late")?.cursor == newest
+            }
             let payloads = try Self.payloads(in: output.url)
             #expect(payloads.count == 1)
             #expect(payloads.first?["expired"] as? Bool == true)
@@ -177,7 +182,9 @@ import Testing
             // After it, changes flow again.
             try favorite("pano.jpg", in: fixture)
             let token = try database.currentToken()
-            try await Self.eventually { try database.hookState(named: "late")?.cursor == token }
+            try await waitUntil("hook late's cursor at \(token)", timeout: Self.bound) {
+                try database.hookState(named: "late")?.cursor == token
+            }
             #expect(try Self.payloads(in: output.url).count == 2)
         }
     }

@@ -212,7 +212,7 @@ import Testing
         // `.timedOut` comes from the run's timer only (the socket's own 1 s timeout would be
         // `.unreachable`), and it closed the connection: the server saw it go, on its own thread
         // (the test's task may wait longer for a busy shared pool).
-        while server.clientCloses.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+        try await waitUntil("the server to see the connection close") { !server.clientCloses.isEmpty }
         let arrived = try #require(server.requests.first).receivedAt
         #expect(try #require(server.clientCloses.first) - arrived < .seconds(5))
     }
@@ -222,12 +222,12 @@ import Testing
         defer { server.stop() }
         let post = try Self.post(to: server.port, timeout: .seconds(60))
         let run = Task { await post.run(input: Array("{}".utf8), since: 0, until: 1) }
-        while server.requests.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+        try await waitUntil("the server to get the request") { !server.requests.isEmpty }
         let cancelled = ContinuousClock.now
         run.cancel()
         #expect(await run.value.termination == .cancelled)
         // Closed by the cancellation, not the 60 s timeout (seen on the server's thread).
-        while server.clientCloses.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+        try await waitUntil("the server to see the connection close") { !server.clientCloses.isEmpty }
         #expect(try #require(server.clientCloses.first) - cancelled < .seconds(5))
     }
 
@@ -246,7 +246,9 @@ import Testing
             let before = try database.hookState(named: "frame")!.cursor
             let asset = fixture.asset("secret.jpg")
             try fixture.library.performChangesAndWait { PHAssetChangeRequest(for: asset).isFavorite = true }
-            try await HookRunnerTests.eventually { try database.hookState(named: "frame")?.isParked == true }
+            try await waitUntil("hook frame to be parked", timeout: HookRunnerTests.bound) {
+                try database.hookState(named: "frame")?.isParked == true
+            }
             let parked = try #require(try database.hookState(named: "frame"))
             #expect(parked.failures == 2 && parked.cursor == before && server.requests.count == 2)
             #expect(parked.parkedReason == "HTTP 503 after 2 failed runs in a row; body: try later")
@@ -255,7 +257,9 @@ import Testing
             server.answer(.status(200, body: ""))
             try database.resumeHook("frame")
             let token = try database.currentToken()
-            try await HookRunnerTests.eventually { try database.hookState(named: "frame")?.cursor == token }
+            try await waitUntil("hook frame's cursor at \(token)", timeout: HookRunnerTests.bound) {
+                try database.hookState(named: "frame")?.cursor == token
+            }
             let delivered = try #require(server.requests.last)
             #expect(delivered.headers["x-photos-since"] == "\(before)")
             #expect(

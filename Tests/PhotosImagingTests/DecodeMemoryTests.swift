@@ -73,7 +73,7 @@ import Testing
             Thread.detachNewThread {
                 try? memory.reserving(60, path: nil, reason: "") { () throws(ImagingError) in
                     counts.enter()
-                    Thread.sleep(forTimeInterval: 0.05)
+                    Thread.sleep(forTimeInterval: 0.05)  // Kept: the decode's work, long enough to overlap.
                     counts.leave()
                 }
                 group.leave()

@@ -39,7 +39,7 @@ import Testing
         let executor = RecordingExecutor()
         try await withTaskExecutorPreference(executor) {
             for index in 0..<20 {
-                // (A moment's work, so that the task waits for it and is resumed.)
+                // (A moment's work, so that the task waits for it and is resumed: kept, it is the work.)
                 let answer = try await worker.perform {
                     usleep(2_000)
                     return index * 2
@@ -145,7 +145,8 @@ import Testing
         return held
     }
 
-    /// Waits up to ten seconds for `condition` (a job queued by another task).
+    /// Waits up to ten seconds for `condition` (a job queued by another task). (This target's one
+    /// polling wait: it does not link PhotosTestSupport, whose `waitUntil` does the same.)
     func waitFor(_ condition: () -> Bool) async throws {
         let deadline = ContinuousClock.now + .seconds(10)
         while !condition() && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(1)) }

@@ -32,12 +32,9 @@ final class APIDaemon: @unchecked Sendable {
         process.standardOutput = logHandle
         try process.run()
         let statusPath = DaemonConfiguration.statusPath(forLibrary: library)
-        let deadline = Date().addingTimeInterval(30)
-        while !FileManager.default.fileExists(atPath: statusPath)
-            || (try? UnixHTTPClient.request(socket, "GET", "/v1/health").status) != 200
-        {
-            try #require(Date() < deadline && process.isRunning, "photosd did not start its API:\n\(self.logText)")
-            try await Task.sleep(for: .milliseconds(50))
+        try await waitUntil("photosd to start its API; its log:\n\(self.logText)", whileRunning: process) { [socket] in
+            guard FileManager.default.fileExists(atPath: statusPath) else { return false }
+            return try await offPool { (try? UnixHTTPClient.request(socket, "GET", "/v1/health").status) == 200 }
         }
     }
 

@@ -202,11 +202,8 @@ import Testing
             let reply = try await Self.send(socket, assets, headers: ["Authorization": "Bearer \(secret)"])
             #expect(reply.status == 200, "\(reply.body)")
             // Its use is recorded, off the request's path.
-            let deadline = Date().addingTimeInterval(10)
-            while try fixture.library.database.accessTokens().first(where: { $0.id == token.id })?.lastUsedAt == nil,
-                Date() < deadline
-            {
-                try await Task.sleep(for: .milliseconds(20))
+            try await waitUntil("the token's use to be recorded") {
+                try fixture.library.database.accessTokens().first { $0.id == token.id }?.lastUsedAt != nil
             }
             #expect(try fixture.library.database.accessTokens().first { $0.id == token.id }?.lastUsedAt != nil)
         }

@@ -109,11 +109,7 @@ import Testing
         #expect(after.count == history.count + 1)
         #expect(after.last == next)
         process.terminate()
-        let stopped = Date()
-        while process.isRunning {
-            try #require(Date().timeIntervalSince(stopped) < 10, "photos changes --follow did not end on SIGTERM")
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        try await waitForExit(of: process, "photos changes --follow to end on SIGTERM", timeout: .seconds(10))
         #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGTERM)
     }
 

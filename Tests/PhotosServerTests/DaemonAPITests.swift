@@ -101,13 +101,12 @@ import Testing
         #expect(try JSONDecoder().decode(DaemonStatus.self, from: Data(status.body)).roots.map(\.path) == [root.path])
 
         // SIGTERM with the stream attached: the stream ends and photosd exits 0, promptly.
-        let stopped = Date()
+        let stopped = ContinuousClock.now
         process.terminate()
         #expect(try await offPool { try stream.nextLine() } == nil)
-        while process.isRunning {
-            try #require(Date().timeIntervalSince(stopped) < 10, "photosd did not exit within 10 s of SIGTERM")
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        try await waitForExit(
+            of: process, "photosd to exit within 10 s of SIGTERM",
+            timeout: .seconds(10) - (ContinuousClock.now - stopped))
         #expect(process.terminationStatus == 0, "\(daemonLog())")
         #expect(!FileManager.default.fileExists(atPath: socket))
     }

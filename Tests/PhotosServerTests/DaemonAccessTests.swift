@@ -60,12 +60,12 @@ import Testing
             directory: directory, root: root, arguments: ["--listen", "127.0.0.1:\(port)"])
         let library = directory.path("library.sqlite").path
         // The socket answers first; the TCP listener starts beside it.
-        var health = try? await Self.tcp(port, "GET", "/v1/health")
-        for _ in 0..<100 where health == nil {
-            try await Task.sleep(for: .milliseconds(50))
+        var health: UnixHTTPClient.Reply?
+        try await waitUntil("photosd to listen on \(port); its log:\n\(daemon.logText)") {
             health = try? await Self.tcp(port, "GET", "/v1/health")
+            return health != nil
         }
-        let anonymous = try #require(health, "nothing listens on \(port):\n\(daemon.logText)")
+        let anonymous = try #require(health)
         #expect(anonymous.status == 401)
         #expect(anonymous.headers["www-authenticate"]?.hasPrefix("Bearer") == true)
         #expect(try JSONDecoder().decode(API.ErrorBody.self, from: Data(anonymous.body)).error.code == 401)
@@ -194,9 +194,8 @@ import Testing
                     daemon.socket, "POST", "/v1/changes", headers: ["Content-Type": "application/json"], body: batch)
             }
             #expect(made.status == 200, "\(made.text)")
-            let deadline = Date().addingTimeInterval(20)
-            while (try? String(contentsOfFile: out, encoding: .utf8))?.hasSuffix("\n") != true, Date() < deadline {
-                try await Task.sleep(for: .milliseconds(50))
+            try await waitUntil("the hook to write its line; photosd's log:\n\(daemon.logText)") {
+                (try? String(contentsOfFile: out, encoding: .utf8))?.hasSuffix("\n") == true
             }
             let words = try #require(
                 try? String(contentsOfFile: out, encoding: .utf8), "the hook did not run:\n\(daemon.logText)"
@@ -339,12 +338,12 @@ import Testing
                 })
         }
         func waitForRun(_ what: String, _ matches: (URL) throws -> Bool) async throws -> URL {
-            let deadline = Date().addingTimeInterval(30)
-            while true {
-                if let run = try runs().last(where: matches) { return run }
-                try #require(Date() < deadline, "no run \(what):\n\(daemon.logText)")
-                try await Task.sleep(for: .milliseconds(50))
+            var run: URL?
+            try await waitUntil("a run \(what); photosd's log:\n\(daemon.logText)") {
+                run = try runs().last(where: matches)
+                return run != nil
             }
+            return run!
         }
 
         let first = try await waitForRun("of the startup scan's Family photo") { run in
@@ -361,11 +360,9 @@ import Testing
 
         // The owner sees both albums; the hook is told of the other one's asset and album.
         var assets: [String: String] = [:]
-        let deadline = Date().addingTimeInterval(30)
-        while assets.count < 2 {
-            try #require(Date() < deadline, "both photos were not ingested:\n\(daemon.logText)")
+        try await waitUntil("both photos to be ingested; photosd's log:\n\(daemon.logText)") {
             assets = try Self.identifiers(Data(try await Self.owner(daemon.socket, "/v1/assets").body), "assets")
-            if assets.count < 2 { try await Task.sleep(for: .milliseconds(50)) }
+            return assets.count >= 2
         }
         let albums = try Self.identifiers(
             Data(try await Self.owner(daemon.socket, "/v1/albums?type=album").body), "albums")

@@ -47,12 +47,12 @@ final class AccessLevelDaemon: @unchecked Sendable {
             directory: directory, root: root, arguments: ["--listen", "127.0.0.1:\(port)"] + arguments)
         library = directory.path("library.sqlite").path
         var assets: [String: String] = [:]
-        let deadline = Date().addingTimeInterval(30)
-        while assets.count < Self.photos.count {
-            try #require(Date() < deadline, "the photos were not ingested:\n\(daemon.logText)")
-            let reply = try await offPool { [daemon] in try UnixHTTPClient.request(daemon.socket, "GET", "/v1/assets") }
+        // (The daemon by name: self is not whole yet, and cannot be captured.)
+        let started = daemon
+        try await waitUntil("the photos to be ingested; photosd's log:\n\(started.logText)") {
+            let reply = try await offPool { try UnixHTTPClient.request(started.socket, "GET", "/v1/assets") }
             assets = try LimitedHookTokenTests.identifiers(Data(reply.body), "assets")
-            if assets.count < Self.photos.count { try await Task.sleep(for: .milliseconds(50)) }
+            return assets.count >= Self.photos.count
         }
         self.assets = assets
         let albums = try await offPool { [daemon] in
@@ -68,8 +68,8 @@ final class AccessLevelDaemon: @unchecked Sendable {
         }
         self.tokens = tokens
         // The TCP listener starts beside the socket.
-        for _ in 0..<100 where (try? await tcp("GET", "/v1/health", level: nil)) == nil {
-            try await Task.sleep(for: .milliseconds(50))
+        try await waitUntil("photosd to listen on 127.0.0.1:\(port)") {
+            (try? await tcp("GET", "/v1/health", level: nil)) != nil
         }
     }
 
@@ -578,15 +578,15 @@ final class AccessLevelDaemon: @unchecked Sendable {
             for connection in held { connection.cancel() }
             _ = consume held
             var status = 0
-            let deadline = Date().addingTimeInterval(10)
-            while status != 200, Date() < deadline {
-                try await Task.sleep(for: .milliseconds(100))
+            try await waitUntil(
+                "\(level?.description ?? "owner"): a new stream to get 200 on an idle library (got \(status))"
+            ) {
                 status = try await offPool {
                     let again = try UnixHTTPClient(socket: socket, timeout: 10)
                     return try again.send("GET", "/v1/changes?follow=true", headers: headers).status
                 }
+                return status == 200
             }
-            #expect(status == 200, "\(level?.description ?? "owner"): a new stream got \(status) on an idle library")
         }
     }
 }

@@ -69,11 +69,7 @@ struct DaemonOperationsTests {
             return Dictionary(uniqueKeysWithValues: statuses.map { ($0.name, $0) })
         }
         func eventually(_ what: String, _ condition: () async throws -> Bool) async throws {
-            let deadline = Date().addingTimeInterval(30)
-            while try await !condition() {
-                try #require(Date() < deadline, "timed out waiting for \(what):\n\(daemon.logText)")
-                try await Task.sleep(for: .milliseconds(100))
-            }
+            try await waitUntil("\(what); photosd's log:\n\(daemon.logText)", condition)
         }
         try await eventually("both hooks' runs") {
             let statuses = try await hooks()

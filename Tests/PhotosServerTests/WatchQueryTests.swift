@@ -96,11 +96,7 @@ import Testing
 
         // SIGTERM ends it at once.
         watch.terminate()
-        let stopped = Date()
-        while watch.isRunning {
-            try #require(Date().timeIntervalSince(stopped) < 10, "photos watch-query did not end on SIGTERM")
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        try await waitForExit(of: watch, "photos watch-query to end on SIGTERM", timeout: .seconds(10))
         #expect(watch.terminationReason == .uncaughtSignal && watch.terminationStatus == SIGTERM)
     }
 

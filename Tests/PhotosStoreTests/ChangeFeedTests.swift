@@ -33,7 +33,7 @@ import Testing
                 if count == 3 { return }
             }
         }
-        try await waitUntil { seen.withLock { $0.count } == 1 }
+        try await waitUntil("the entry from the log", timeout: Self.bound) { seen.withLock { $0.count } == 1 }
         let third = try insert(writer, "c")
         let fourth = try insert(writer, "d")
         try await follower.value
@@ -55,14 +55,16 @@ import Testing
         let directory = try TemporaryDirectory()
         let database = try LibraryDatabase(path: directory.path("library.sqlite").path)
         let token = try insert(database, "a")
-        let started = Mutex(false)
         let follower = Task { () -> Int in
             var count = 0
-            started.withLock { $0 = true }
             for try await _ in database.changeFeed(after: token) { count += 1 }
             return count
         }
-        try await waitUntil { started.withLock { $0 } }
+        // The feed follows the commit signal before it reads the (empty) log and waits.
+        try await waitUntil("the feed to follow the commit signal", timeout: Self.bound) {
+            database.commitSignalMechanism != nil
+        }
+        // Kept: no event marks the wait itself; a moment lets the feed get there from its read.
         try await Task.sleep(for: .milliseconds(50))
         follower.cancel()
         #expect(try await follower.value == 0, "nothing was committed after the token, and the feed ended")
@@ -80,15 +82,9 @@ import Testing
         #expect(seen == tokens)
     }
 
-    /// Waits for `condition`, polling. The bound is long: a full `swift test` on 2 cores kept the
+    /// How long these tests wait for a feed: long, because a full `swift test` on 2 cores kept the
     /// shared pool, where the follower runs, busy for over a minute (CI).
-    private func waitUntil(_ condition: () -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(300)
-        while !condition() {
-            guard ContinuousClock.now < deadline else { throw CancellationError() }
-            try await Task.sleep(for: .milliseconds(2))
-        }
-    }
+    static let bound: Duration = .seconds(300)
 }
 
 /// A feed wakes for commits of its own database at once: an in-memory library has no file for a
@@ -111,18 +107,13 @@ import Testing
         // The second commit comes once the feed has delivered the first, so the feed is waiting.
         // A liveness bound, not a timing: on CI's two cores other suites' blocking tests can hold
         // the shared pool for tens of seconds (a 10 s bound once failed after 55 s there).
-        let deadline = ContinuousClock.now + .seconds(120)
-        while seen.withLock({ $0.isEmpty }) {
-            try #require(ContinuousClock.now < deadline, "the feed never woke")
-            try await Task.sleep(for: .milliseconds(2))
-        }
+        defer { follower.cancel() }
+        try await waitUntil("the feed to wake", timeout: ChangeFeedTests.bound) { !seen.withLock { $0.isEmpty } }
         try database.write { try $0.insertAsset(AssetRecord(localIdentifier: "b/L0/001", mediaType: .image)) }
-        let waiting = Task {
-            try await Task.sleep(for: .seconds(120))
-            follower.cancel()
+        try await waitUntil("the feed to wake again", timeout: ChangeFeedTests.bound) {
+            seen.withLock { $0.count } == 2
         }
         try await follower.value
-        waiting.cancel()
         #expect(seen.withLock { $0 } == ["a/L0/001", "b/L0/001"])
     }
 
@@ -150,16 +141,20 @@ import Testing
                 try $0.insertAsset(AssetRecord(localIdentifier: "c/L0/001", mediaType: .image))
             }.token!
             // Another process's commit is known once its commit signal came (a few milliseconds).
-            let deadline = ContinuousClock.now + .seconds(10)
             var found: LibraryChange?
-            while found == nil, ContinuousClock.now < deadline {
+            try await waitUntil("another connection's commit to be found") {
                 found = try iterator.nextCommitted()
-                if found == nil { try await Task.sleep(for: .milliseconds(2)) }
+                return found != nil
             }
             #expect(found?.token == third)
             #expect(found?.asset.inserted == ["c/L0/001"])
         }
-        // Once the feed waits (it read an empty log first), the commit wakes it with its entry.
+        // Once the feed waits (it read an empty log first), the commit wakes it with its entry. It
+        // follows the commit signal before that read; no event marks the wait itself, so a moment
+        // (kept) lets it get there.
+        try await waitUntil("the feed to follow the commit signal", timeout: ChangeFeedTests.bound) {
+            database.commitSignalMechanism != nil
+        }
         try await Task.sleep(for: .milliseconds(50))
         try database.write { try $0.insertAsset(AssetRecord(localIdentifier: "a/L0/001", mediaType: .image)) }
         try await follower.value

@@ -17,10 +17,10 @@ final class Wakeups: Sendable {
 
     /// Whether a call comes after the `previous`-th within `seconds`.
     func arrive(after previous: Int, seconds: Double = 1) async throws -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while value <= previous {
-            guard Date() < deadline else { return false }
-            try await Task.sleep(for: .milliseconds(5))
+        do {
+            try await waitUntil("a call after the first \(previous)", timeout: .seconds(seconds)) { value > previous }
+        } catch is WaitFailed {
+            return false
         }
         return true
     }
@@ -29,7 +29,8 @@ final class Wakeups: Sendable {
     /// records an issue if calls keep coming for `windows` such spans.
     ///
     /// It counts spans, not seconds: when the whole suite runs, other tests can hold the cooperative
-    /// threads for seconds, and a span that overran is simply followed by another.
+    /// threads for seconds, and a span that overran is simply followed by another. (A quiet span is
+    /// the absence of an event: only time can show it, so this sleeps.)
     func settle(quiet: Duration = .milliseconds(300), windows: Int = 15) async throws {
         var last = value
         for _ in 0..<windows {
@@ -60,12 +61,6 @@ final class Wakeups: Sendable {
         try database.write { try $0.insertAsset(record) }
     }
 
-    /// Waits up to two seconds for `condition`.
-    func eventually(_ condition: () throws -> Bool) async throws {
-        let deadline = Date().addingTimeInterval(2)
-        while try !condition() && Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
-    }
-
     /// How many inotify watches of this process are on `directory`.
     func inotifyWatches(on directory: URL) throws -> Int { try InotifyWatches.count(on: directory) }
 
@@ -93,6 +88,7 @@ final class Wakeups: Sendable {
         let signal = CommitSignal(path: database.path, queue: queue) { times.withLock { $0.append(.now) } }
         defer { signal.cancel() }
         try insertAsset(try LibraryDatabase(path: path))
+        // Kept: the timing of the settle reads against the clock is what is tested.
         try await Task.sleep(for: .seconds(7))
         let calls = times.withLock { $0 }
         let gaps = zip(calls, calls.dropFirst()).map { ($1 - $0) / .milliseconds(1) }
@@ -111,7 +107,7 @@ final class Wakeups: Sendable {
         // The settle checks end 110 ms after the last event; a timer or a busy loop never settles.
         try await wakeups.settle()
         let settled = wakeups.value
-        try await Task.sleep(for: .milliseconds(300))
+        try await Task.sleep(for: .milliseconds(300))  // Kept: a quiet period, proving that nothing comes.
         #expect(wakeups.value == settled, "no busy loop: nothing was written")
     }
 
@@ -128,7 +124,7 @@ final class Wakeups: Sendable {
             _ = try database.currentToken()
             _ = try database.changes(after: 0)
         }
-        try await Task.sleep(for: .milliseconds(300))
+        try await Task.sleep(for: .milliseconds(300))  // Kept: a quiet period, proving that nothing comes.
         #expect(wakeups.value == before, "readers touch only the -shm file, so observers do not wake themselves")
     }
 
@@ -145,7 +141,7 @@ final class Wakeups: Sendable {
             #expect(try await wakeups.arrive(after: 0))
         }
         // Closing every connection checkpoints the WAL file into the library and deletes it.
-        try await eventually { !FileManager.default.fileExists(atPath: wal) }
+        try await waitUntil("the WAL file to go") { !FileManager.default.fileExists(atPath: wal) }
         try #require(!FileManager.default.fileExists(atPath: wal), "the last connection removed the WAL file")
 
         let writer = try LibraryDatabase(path: path)
@@ -164,11 +160,11 @@ final class Wakeups: Sendable {
         #expect(try inotifyWatches(on: directory.url) == 1)
         signal.cancel()
         signal.cancel()
-        try await eventually { try inotifyWatches(on: directory.url) == 0 }
+        try await waitUntil("the watch to go") { try inotifyWatches(on: directory.url) == 0 }
         #expect(try inotifyWatches(on: directory.url) == 0, "the inotify descriptor is closed")
         let before = wakeups.value
         try insertAsset(writer)
-        try await Task.sleep(for: .milliseconds(300))
+        try await Task.sleep(for: .milliseconds(300))  // Kept: a quiet period, proving that nothing comes.
         #expect(wakeups.value == before)
     }
 
@@ -178,7 +174,7 @@ final class Wakeups: Sendable {
             #expect(signal.mechanism == .inotify)
             #expect(try inotifyWatches(on: directory.url) == 1)
         }
-        try await eventually { try inotifyWatches(on: directory.url) == 0 }
+        try await waitUntil("the watch to go") { try inotifyWatches(on: directory.url) == 0 }
         #expect(try inotifyWatches(on: directory.url) == 0)
     }
 
@@ -195,6 +191,7 @@ final class Wakeups: Sendable {
         }
         let wakeups = Wakeups()
         let signal = CommitSignal(path: nil, queue: queue, settleDelays: Self.quick) { wakeups.record() }
+        // Kept: the timer's rate, counted over a span of the clock, is what is tested.
         try await Task.sleep(for: .milliseconds(200))
         signal.cancel()
         #expect(wakeups.value >= 3, "every 20 ms: \(wakeups.value) calls in 200 ms")
@@ -223,7 +220,7 @@ final class Wakeups: Sendable {
         #expect(first.value == firstCount, "a cancelled follower is not called")
         followers.removeAll()
         #expect(database.commitSignalMechanism == nil)
-        try await eventually { try inotifyWatches(on: directory.url) == 0 }
+        try await waitUntil("the watch to go") { try inotifyWatches(on: directory.url) == 0 }
         #expect(try inotifyWatches(on: directory.url) == 0, "the last follower gone, the descriptor is closed")
     }
 
@@ -238,11 +235,11 @@ final class Wakeups: Sendable {
                 return try await iterator.next()?.token
             }
         }
-        try await eventually { try inotifyWatches(on: directory.url) == 1 }
+        try await waitUntil("one watch for the feeds") { try inotifyWatches(on: directory.url) == 1 }
         #expect(try inotifyWatches(on: directory.url) == 1)
         try insertAsset(writer)
         for feed in feeds { #expect(try await feed.value == start + 1) }
-        try await eventually { try inotifyWatches(on: directory.url) == 0 }
+        try await waitUntil("the watch to go") { try inotifyWatches(on: directory.url) == 0 }
         #expect(try inotifyWatches(on: directory.url) == 0)
     }
 }

@@ -13,10 +13,8 @@ struct CachingImageManagerTests {
 
     /// Waits (bounded) until the manager holds `count` images.
     func until(_ manager: PHCachingImageManager, holds count: Int) throws {
-        let deadline = Date().addingTimeInterval(60)
-        while manager.cachedImageCount != count {
-            try #require(Date() < deadline, "the cache never held \(count) images (holds \(manager.cachedImageCount))")
-            Thread.sleep(forTimeInterval: 0.01)
+        try blockUntil("the cache to hold \(count) images (holds \(manager.cachedImageCount))") {
+            manager.cachedImageCount == count
         }
     }
 
@@ -87,11 +85,7 @@ struct CachingImageManagerTests {
         let request = ImagePlan(targetSize: small, contentMode: .aspectFit, options: PHImageRequestOptions()).request
         for asset in assets {
             manager.startCachingImages(for: [asset], targetSize: small, contentMode: .aspectFit, options: nil)
-            let deadline = Date().addingTimeInterval(60)
-            while manager.cachedImage(of: asset, request) == nil {
-                try #require(Date() < deadline, "\(asset.localIdentifier) was never cached")
-                Thread.sleep(forTimeInterval: 0.01)
-            }
+            try blockUntil("\(asset.localIdentifier) to be cached") { manager.cachedImage(of: asset, request) != nil }
             #expect(manager.cachedImageCount == 1, "room for one: the one before went")
         }
         #expect(manager.cachedImage(of: assets[2], request) != nil, "the newest is kept")

@@ -15,14 +15,9 @@ final class Recorder: PHPhotoLibraryChangeObserver, @unchecked Sendable {
         onChange?(changeInstance)
     }
 
-    func waitFor(_ count: Int, seconds: Double = 10) async throws {
-        let deadline = Date().addingTimeInterval(seconds)
-        while changes.withLock({ $0.count }) < count {
-            guard Date() < deadline else {
-                Issue.record("only \(changes.withLock { $0.count }) of \(count) changes")
-                return
-            }
-            try await Task.sleep(for: .milliseconds(10))
+    func waitFor(_ count: Int) async throws {
+        try await waitUntil("\(count) changes (got \(changes.withLock { $0.count }))") {
+            changes.withLock { $0.count } >= count
         }
     }
 }
@@ -167,7 +162,9 @@ final class Recorder: PHPhotoLibraryChangeObserver, @unchecked Sendable {
         fixture.library.register(first)
         fixture.library.register(second)
         // One follower for the library, however many observers: one watch on its directory.
-        try await eventually { try InotifyWatches.count(on: directory) == before + 1 }
+        try await waitUntil("one more inotify watch on the library's directory") {
+            try InotifyWatches.count(on: directory) == before + 1
+        }
         #expect(try InotifyWatches.count(on: directory) == before + 1)
         fixture.library.unregisterChangeObserver(first)
         try fixture.library.performChangesAndWait {
@@ -178,7 +175,7 @@ final class Recorder: PHPhotoLibraryChangeObserver, @unchecked Sendable {
         #expect(first.changes.withLock { $0.count } == 0, "an unregistered observer is told nothing")
         fixture.library.unregisterChangeObserver(second)
         // The last one gone: the follower is cancelled and its watch closed.
-        try await eventually { try InotifyWatches.count(on: directory) == before }
+        try await waitUntil("the library's directory watch to go") { try InotifyWatches.count(on: directory) == before }
         #expect(try InotifyWatches.count(on: directory) == before)
     }
 
@@ -196,12 +193,6 @@ final class Recorder: PHPhotoLibraryChangeObserver, @unchecked Sendable {
         }
         try await recorder.waitFor(1)
         #expect(recorder.changes.withLock { $0.map(\.entry.assetCollection.inserted) } == [[album]])
-    }
-
-    /// Waits up to ten seconds for `condition`.
-    func eventually(_ condition: () throws -> Bool) async throws {
-        let deadline = Date().addingTimeInterval(10)
-        while try !condition() && Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
     }
 
     @Test(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))

@@ -55,6 +55,7 @@ struct ImageManagerTests {
         func wait() throws -> [Delivery] {
             try #require(done.wait(timeout: .now() + 60) == .success, "no final result within a minute")
             // A final delivery is the last: anything after it would be a bug, given a moment to show.
+            // This quiet period is the check (nothing arrives), so it stays a sleep.
             Thread.sleep(forTimeInterval: 0.1)
             return deliveries.withLock { $0 }
         }

@@ -53,6 +53,7 @@ struct LivePhotoTests {
 
         func wait() throws -> [Delivery] {
             try #require(final.wait(timeout: .now() + 60) == .success, "no final result within a minute")
+            // Quiet period: a delivery after the final one would be a bug; nothing to wait on but time.
             Thread.sleep(forTimeInterval: 0.1)
             return all.withLock { $0 }
         }

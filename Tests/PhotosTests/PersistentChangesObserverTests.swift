@@ -48,15 +48,8 @@ final class HistoryReader: PHPhotoLibraryPersistentChangesObserver, @unchecked S
         try state.withLock { try $0.changes.flatMap { try $0.changeDetails(for: type).insertedLocalIdentifiers } }
     }
 
-    func waitFor(calls count: Int, seconds: Double = 10) async throws {
-        let deadline = Date().addingTimeInterval(seconds)
-        while calls < count {
-            guard Date() < deadline else {
-                Issue.record("only \(calls) of \(count) calls")
-                return
-            }
-            try await Task.sleep(for: .milliseconds(10))
-        }
+    func waitFor(calls count: Int) async throws {
+        try await waitUntil("\(count) calls (got \(calls))") { calls >= count }
     }
 }
 
@@ -109,7 +102,8 @@ final class BothObserver: PHPhotoLibraryChangeObserver, PHPhotoLibraryPersistent
             }
         }
         try await reader.waitFor(calls: 3)
-        try await Task.sleep(for: .milliseconds(200))  // Room for a call too many to show.
+        // Quiet period: room for a call too many to show; nothing to wait on but time.
+        try await Task.sleep(for: .milliseconds(200))
         #expect(reader.calls == 3)
         #expect(try reader.inserted(.assetCollection) == albums)
         #expect(reader.failures.isEmpty, "\(reader.failures)")
@@ -124,7 +118,9 @@ final class BothObserver: PHPhotoLibraryChangeObserver, PHPhotoLibraryPersistent
         let reader = HistoryReader(from: library.currentChangeToken)
         library.register(recorder)
         library.register(reader)
-        try await eventually { try InotifyWatches.count(on: directory) == before + 1 }
+        try await waitUntil("one more inotify watch on the library's directory") {
+            try InotifyWatches.count(on: directory) == before + 1
+        }
         #expect(try InotifyWatches.count(on: directory) == before + 1, "one watch for both kinds")
 
         library.unregisterChangeObserver(recorder)
@@ -134,9 +130,10 @@ final class BothObserver: PHPhotoLibraryChangeObserver, PHPhotoLibraryPersistent
         #expect(recorder.changes.withLock { $0.count } == 0)
 
         library.unregisterPersistentChangesObserver(reader)
-        try await eventually { try InotifyWatches.count(on: directory) == before }
+        try await waitUntil("the library's directory watch to go") { try InotifyWatches.count(on: directory) == before }
         #expect(try InotifyWatches.count(on: directory) == before, "the last one gone, nothing follows")
         try library.performChangesAndWait { PHAssetChangeRequest(for: fixture.asset("beach.jpg")).isFavorite = true }
+        // Quiet period: the check is that nothing arrives, so only time can show it.
         try await Task.sleep(for: .milliseconds(200))
         #expect(reader.calls == 1, "an unregistered observer is told nothing")
     }
@@ -154,9 +151,8 @@ final class BothObserver: PHPhotoLibraryChangeObserver, PHPhotoLibraryPersistent
         }
         func counts() -> (Int, Int) { (both.changes.withLock { $0 }, both.updates.withLock { $0 }) }
         func waitFor(_ expected: (Int, Int)) async throws {
-            let deadline = Date().addingTimeInterval(10)
-            while counts() != expected && Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
-            try await Task.sleep(for: .milliseconds(100))
+            try await waitUntil("calls \(expected) (got \(counts()))") { counts() == expected }
+            try await Task.sleep(for: .milliseconds(100))  // Quiet period: room for a call too many to show.
             #expect(counts() == expected)
         }
 
@@ -189,9 +185,4 @@ final class BothObserver: PHPhotoLibraryChangeObserver, PHPhotoLibraryPersistent
         #expect(reader.failures.isEmpty, "\(reader.failures)")
     }
 
-    /// Waits up to ten seconds for `condition`.
-    func eventually(_ condition: () throws -> Bool) async throws {
-        let deadline = Date().addingTimeInterval(10)
-        while try !condition() && Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
-    }
 }

@@ -99,11 +99,7 @@ struct ThumbnailDiskCacheImageTests {
         let manager = PHCachingImageManager()
         manager.startCachingImages(
             for: [library.asset(photo)], targetSize: Self.size, contentMode: .aspectFill, options: nil)
-        let deadline = Date().addingTimeInterval(60)
-        while manager.cachedImageCount != 1 {
-            try #require(Date() < deadline)
-            Thread.sleep(forTimeInterval: 0.01)
-        }
+        try blockUntil("the caching manager to hold the image") { manager.cachedImageCount == 1 }
         #expect(counts.counts.hits == hits + 1)
     }
 }

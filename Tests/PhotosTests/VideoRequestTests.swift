@@ -49,6 +49,7 @@ struct VideoRequestTests {
 
         func wait() throws -> [Delivery<Value>] {
             try #require(arrived.wait(timeout: .now() + 60) == .success, "no result within a minute")
+            // Quiet period: a second delivery would be a bug; nothing to wait on but time.
             Thread.sleep(forTimeInterval: 0.1)
             return all.withLock { $0 }
         }

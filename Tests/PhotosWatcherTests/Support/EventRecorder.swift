@@ -40,6 +40,7 @@ final class EventRecorder: Sendable {
     }
 
     /// Waits until no event has come for `quiet` (the monitor's buffer drained), or `timeout` passes.
+    /// (A quiet span is the absence of an event: only time can show it, so this sleeps.)
     func waitUntilQuiet(for quiet: Duration = .milliseconds(300), timeout: Duration = .seconds(60)) async -> Bool {
         let deadline = ContinuousClock.now + timeout
         var count = log.events.withLock { $0.count }
@@ -64,6 +65,7 @@ final class EventRecorder: Sendable {
 }
 
 /// Polls `condition` every few milliseconds until it holds or `timeout` passes; returns whether it held.
+/// (This target's one polling wait: it does not link PhotosTestSupport, whose `waitUntil` does the same.)
 func eventually(timeout: Duration = .seconds(5), _ condition: () -> Bool) async -> Bool {
     let deadline = ContinuousClock.now + timeout
     while ContinuousClock.now < deadline {
