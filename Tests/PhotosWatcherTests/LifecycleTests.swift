@@ -100,10 +100,14 @@ struct LifecycleTests {
         defer { monitor.stop() }
         try monitor.addRoot(root.path)
 
-        // Nobody reads yet: 50 files make 150 events for an 8-event buffer. (Kept: nothing marks the
-        // buffer full, which the monitor's reader thread fills in its own time.)
+        // Nobody reads yet: 50 files make 150 events for an 8-event buffer. The monitor's reader
+        // thread fills it in its own time (a loaded machine may take seconds): the consumer starts
+        // once the root is marked as overflowed, not after a fixed time.
         for index in 0..<50 { try writeFile(root("\(index).jpg")) }
-        try await Task.sleep(for: .milliseconds(300))
+        #expect(
+            await eventually(timeout: .seconds(50)) {
+                monitor.core.state.withLock { $0.overflowedRoots.contains(root.path) }
+            })
         let recorder = EventRecorder(monitor.events)
 
         #expect(await recorder.waitFor(FileEvent(path: root.path, kind: .overflow, isDirectory: true)))
