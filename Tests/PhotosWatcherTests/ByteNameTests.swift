@@ -8,7 +8,7 @@ import Testing
 
 /// File names that are not UTF-8 keep their bytes through the watcher: in the kernel's event
 /// records, in directory listings, and in the paths the monitor reports and watches.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct ByteNameTests {
     /// `café.jpg` in Latin-1, and the name a UTF-8 decoder with replacement would have made of it.
     static let latin1: [UInt8] = Array("caf".utf8) + [0xE9] + Array(".jpg".utf8)

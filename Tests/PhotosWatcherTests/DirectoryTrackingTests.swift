@@ -3,7 +3,7 @@ import PhotosWatcher
 import Testing
 
 /// Directories appearing, moving and disappearing under a root keep the watches true.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct DirectoryTrackingTests {
     @Test func deepMkdirThenImmediateWriteIsNotMissed() async throws {
         let root = try TemporaryDirectory()

@@ -3,7 +3,7 @@ import PhotosWatcher
 import Testing
 
 /// Events for files in watched directories, from real inotify in a temporary directory.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct FileEventTests {
     @Test func writtenFileGivesCreatedThenClosedWriteWithItsAbsolutePath() async throws {
         let root = try TemporaryDirectory()

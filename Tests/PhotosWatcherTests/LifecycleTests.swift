@@ -4,7 +4,7 @@ import Testing
 @testable import PhotosWatcher
 
 /// Stopping, the watch budget, and a consumer that falls behind.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct LifecycleTests {
     @Test func stopEndsTheStreamAndLaterRootsAreRefused() async throws {
         let root = try TemporaryDirectory()

@@ -5,6 +5,11 @@ import Synchronization
 ///
 /// Every wait has a deadline: a monitor that misses an event fails the test instead of hanging it.
 final class EventRecorder: Sendable {
+    /// How long a wait for an event may take before the test fails: the whole test run shares two
+    /// threads, and a full run on a loaded machine was seen to hold this target's waits for over a
+    /// minute. A wait that succeeds ends when its event comes.
+    static let defaultTimeout: Duration = .seconds(120)
+
     private final class Log: Sendable {
         let events = Mutex<[FileEvent]>([])
         let isFinished = Mutex(false)
@@ -30,12 +35,14 @@ final class EventRecorder: Sendable {
     var isFinished: Bool { log.isFinished.withLock { $0 } }
 
     /// Waits until `condition` holds for the events so far, or `timeout` passes; returns whether it held.
-    func waitUntil(timeout: Duration = .seconds(5), _ condition: @escaping ([FileEvent]) -> Bool) async -> Bool {
+    func waitUntil(timeout: Duration = EventRecorder.defaultTimeout, _ condition: @escaping ([FileEvent]) -> Bool) async
+        -> Bool
+    {
         await eventually(timeout: timeout) { self.log.events.withLock { condition($0) } }
     }
 
     /// Waits for an event.
-    func waitFor(_ event: FileEvent, timeout: Duration = .seconds(5)) async -> Bool {
+    func waitFor(_ event: FileEvent, timeout: Duration = EventRecorder.defaultTimeout) async -> Bool {
         await waitUntil(timeout: timeout) { $0.contains(event) }
     }
 
@@ -59,14 +66,14 @@ final class EventRecorder: Sendable {
     }
 
     /// Waits for the stream to finish.
-    func waitUntilFinished(timeout: Duration = .seconds(5)) async -> Bool {
+    func waitUntilFinished(timeout: Duration = EventRecorder.defaultTimeout) async -> Bool {
         await eventually(timeout: timeout) { self.isFinished }
     }
 }
 
 /// Polls `condition` every few milliseconds until it holds or `timeout` passes; returns whether it held.
 /// (This target's one polling wait: it does not link PhotosTestSupport, whose `waitUntil` does the same.)
-func eventually(timeout: Duration = .seconds(5), _ condition: () -> Bool) async -> Bool {
+func eventually(timeout: Duration = EventRecorder.defaultTimeout, _ condition: () -> Bool) async -> Bool {
     let deadline = ContinuousClock.now + timeout
     while ContinuousClock.now < deadline {
         if condition() { return true }
