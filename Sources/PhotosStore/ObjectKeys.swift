@@ -4,7 +4,9 @@ import GRDB
 /// the change log hold), or by local identifier (what callers and the API hold). A key with no live
 /// object is skipped; a repeated key is read again.
 public enum ObjectKeys: Sendable, Equatable {
+    /// By the store's row ids.
     case rowIDs([Int64])
+    /// By `localIdentifier`.
     case localIdentifiers([String])
 
     /// Whether no object is named.
