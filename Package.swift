@@ -229,8 +229,10 @@ let package = Package(
         .target(
             name: "Photos",
             dependencies: [
-                // PhotosLinux: the import folder's file operations.
+                // PhotosLinux: the file journal's operations (the import folder, the Trash, renames).
+                // PhotosSidecars: user state written to and read from XMP sidecars under the roots.
                 "PhotosCore", "PhotosStore", "PhotosMetadata", "PhotosIngest", "PhotosLinux", "PhotosWire",
+                "PhotosSidecars",
                 // PHImageManager and UIImage decode through it.
                 "PhotosImaging",
                 // Albums' and folders' localizedLocationNames.

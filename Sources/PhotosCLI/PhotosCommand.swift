@@ -87,6 +87,8 @@ struct LibraryOptions: ParsableArguments {
         // file printed a date in the system's zone that the daemon printed in the config's.
         var configuration = PHPhotoLibrary.Configuration()
         configuration.timeZone = Self.timeZone(config.file)
+        // What the library may write under each root: the config's, as photosd reads it.
+        configuration.roots = config.file?.libraryRoots ?? []
         do {
             return try PHPhotoLibrary(url: URL(fileURLWithPath: location.path), configuration: configuration)
         } catch {

@@ -54,7 +54,15 @@ extension PhotosCommand {
                 print("library: \(library.state) after \(library.consecutiveFailures) failed scans;\(retry)")
                 print("  \(library.reason ?? "unknown reason")")
             }
-            Output.table(["ROOT", "STATE", "REASON"], status.roots.map { [$0.path, $0.state, $0.reason ?? "-"] })
+            Output.table(
+                ["ROOT", "STATE", "REASON", "WRITE"],
+                status.roots.map { root in
+                    let write = root.write ?? "none"
+                    return [
+                        root.path, root.state, root.reason ?? "-",
+                        root.writeRestriction.map { "\(write) (cannot: \($0))" } ?? write,
+                    ]
+                })
             print(
                 "watches: \(status.watches) of \(status.watchBudget) allowed; \(status.unwatchedDirectories) directories not watched"
             )

@@ -63,7 +63,8 @@ extension ConfigFile {
             var expected: String {
                 switch self {
                 case .library, .timeZone, .socket, .listen: "a string"
-                case .roots, .ignore: "an array of strings"
+                case .roots: "an array of directories, each a string or a table (path, write)"
+                case .ignore: "an array of strings"
                 case .settle: "a whole number of milliseconds, 0 or more"
                 case .pollInterval: "a whole number of seconds, more than 0"
                 case .hookHistoryLimit: "a whole number of change-log entries, 1 or more"
@@ -90,7 +91,7 @@ extension ConfigFile {
             let keys = try decoder.strictContainer(keyedBy: Key.self)
             config.source = source
             config.library = try keys.decodeIfPresent(String.self, forKey: .library)
-            config.roots = try keys.decodeIfPresent([String].self, forKey: .roots) ?? []
+            config.libraryRoots = try keys.decodeIfPresent([RootTable].self, forKey: .roots)?.map(\.root) ?? []
             config.ignore = try keys.decodeIfPresent([String].self, forKey: .ignore) ?? []
             config.settleMilliseconds = try keys.number(.settle)
             config.pollIntervalSeconds = try keys.number(.pollInterval)
@@ -130,6 +131,65 @@ extension ConfigFile {
                 }
                 indexByName[hook.name] = index
             }
+        }
+    }
+
+    /// One root: a directory (`"/home/me/Pictures"`), or a table naming it and what the library may
+    /// write under it (`{ path = "/home/me/Pictures", write = "sidecars" }`, or a `[[roots]]` table).
+    struct RootTable: Decodable {
+        var root: LibraryRoot
+
+        static let policies = RootWritePolicy.allCases.map { (name: $0.rawValue, value: $0) }
+
+        enum Key: String, CodingKey, ConfigKey {
+            case path, write
+
+            var expected: String {
+                switch self {
+                case .path: "a string (an absolute directory)"
+                case .write: "one of " + RootTable.policies.map { "\"\($0.name)\"" }.joined(separator: ", ")
+                }
+            }
+
+            var accepted: ClosedRange<Int> { 0...Int.max }
+        }
+
+        init(from decoder: any Decoder) throws {
+            if let single = try? decoder.singleValueContainer(), let path = try? single.decode(String.self) {
+                guard path.hasPrefix("/") else {
+                    throw ConfigProblem(
+                        code: .invalidValue, codingPath: decoder.codingPath,
+                        message: "must be an absolute directory, not \(ConfigError.quote(path))")
+                }
+                root = LibraryRoot(path: path)
+                return
+            }
+            let keys: KeyedDecodingContainer<Key>
+            do {
+                keys = try decoder.strictContainer(keyedBy: Key.self)
+            } catch DecodingError.typeMismatch {
+                // Neither a string nor a table: named as an item of `roots` ("but item 2 is an integer").
+                throw DecodingError.typeMismatch(
+                    String.self, .init(codingPath: decoder.codingPath, debugDescription: "a directory or a table"))
+            }
+            guard let path = try keys.decodeIfPresent(String.self, forKey: .path) else {
+                throw ConfigProblem(
+                    code: .missingKey, codingPath: decoder.codingPath + [Key.path],
+                    message: "missing: a root table needs the directory's path")
+            }
+            guard path.hasPrefix("/") else {
+                throw keys.problem(
+                    .invalidValue, .path, "must be an absolute directory, not \(ConfigError.quote(path))")
+            }
+            var write = RootWritePolicy.none
+            if let name = try keys.decodeIfPresent(String.self, forKey: .write) {
+                guard let policy = RootWritePolicy(rawValue: name) else {
+                    throw keys.problem(
+                        .invalidValue, .write, "must be \(Key.write.expected), not \(ConfigError.quote(name))")
+                }
+                write = policy
+            }
+            root = LibraryRoot(path: path, write: write)
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import PhotosCore
 import PhotosHooks
 import TOMLKit
 
@@ -7,7 +8,8 @@ import TOMLKit
 /// ```toml
 /// # ~/.config/photosd/config.toml
 /// library = "/srv/photos/library.sqlite"
-/// roots = ["/home/me/Pictures", "/mnt/camera"]
+/// roots = ["/home/me/Pictures", "/mnt/camera"]   # or tables, with what the library may write:
+///                                                # { path = "/home/me/Pictures", write = "sidecars" }
 /// ignore = ["*.xmp", "Thumbs.db", "@eaDir"]
 /// settle_ms = 300
 /// poll_interval_s = 120
@@ -43,8 +45,14 @@ import TOMLKit
 public struct ConfigFile: Sendable, Hashable {
     /// The library file (`library`).
     public var library: String?
-    /// The directories to watch (`roots`).
-    public var roots: [String] = []
+    /// The directories to watch and what the library may write under each (`roots`: a directory, or a
+    /// table `{ path = "…", write = "none" | "sidecars" | "files" }`; `[[roots]]` tables too).
+    public var libraryRoots: [LibraryRoot] = []
+    /// The directories to watch (`roots`), as paths; setting them makes each read-only (`write = "none"`).
+    public var roots: [String] {
+        get { libraryRoots.map(\.path) }
+        set { libraryRoots = newValue.map { LibraryRoot(path: $0) } }
+    }
     /// Shell patterns of names to skip (`ignore`).
     public var ignore: [String] = []
     /// The settle period in milliseconds (`settle_ms`).

@@ -1,5 +1,6 @@
 import Foundation
 import PhotosConfig
+import PhotosCore
 import PhotosHooks
 import PhotosIngest
 
@@ -9,6 +10,8 @@ public struct DaemonConfiguration: Sendable {
     public var libraryPath: String
     /// The directories to watch.
     public var roots: [String]
+    /// What the library may write under each root (the config's `write`); a root not here writes nothing.
+    public var libraryRoots: [LibraryRoot] = []
     /// How long the tree must be quiet after a change before it is applied.
     public var settle: Duration = .milliseconds(200)
     /// How often roots that cannot be watched (network file systems, no watch budget left,

@@ -327,6 +327,26 @@ public enum FileOperations {
         return PathBytes.string(cString: resolved)
     }
 
+    /// Why this process cannot make, rename or remove entries in `directory`, in words (nil when it
+    /// can): "a read-only file system" (`statvfs`'s `ST_RDONLY`), "no permission to write"
+    /// (`access(W_OK|X_OK)`), "missing", or "not a directory". A root's policy is checked against
+    /// this before a change is committed, so that a change that cannot reach the disk fails instead.
+    public static func writeRestriction(ofDirectory directory: String) -> String? {
+        var status = stat()
+        guard PathBytes.withCString(directory, { stat($0, &status) }) == 0 else {
+            return Glibc.errno == ENOENT ? "missing" : "cannot be reached (\(String(cString: strerror(Glibc.errno))))"
+        }
+        guard (status.st_mode & S_IFMT) == S_IFDIR else { return "not a directory" }
+        var volume = statvfs()
+        if PathBytes.withCString(directory, { statvfs($0, &volume) }) == 0, volume.f_flag & UInt(ST_RDONLY) != 0 {
+            return "a read-only file system"
+        }
+        guard PathBytes.withCString(directory, { access($0, W_OK | X_OK) }) == 0 else {
+            return Glibc.errno == EROFS ? "a read-only file system" : "no permission to write"
+        }
+        return nil
+    }
+
     /// Whether a process with this id is running (`kill(pid, 0)`).
     public static func processIsAlive(_ pid: Int64) -> Bool {
         guard pid > 0, pid <= Int64(Int32.max) else { return false }

@@ -371,6 +371,36 @@ extension LibraryDatabase {
             try db.execute(sql: "ALTER TABLE asset ADD COLUMN make TEXT")
             try db.execute(sql: "ALTER TABLE asset ADD COLUMN model TEXT")
         }
+        migrator.registerMigration("v24: the file journal carries the library's changes to the roots") { db in
+            // Besides placing and removing the import folder's files, the journal now carries what
+            // change blocks do under watched roots that allow it (RootWritePolicy): files moved to the
+            // Trash, directories and files renamed, sidecars brought up to date with their asset
+            // (`assetId`). SQLite cannot change a CHECK constraint in place: the table is made again.
+            try db.execute(
+                sql: """
+                    CREATE TABLE fileJournal_new (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        operation TEXT NOT NULL
+                            CHECK (operation IN ('place', 'remove', 'trash', 'rename', 'sidecar')),
+                        destination TEXT NOT NULL,
+                        staged TEXT,
+                        source TEXT,
+                        removeSource INTEGER NOT NULL DEFAULT 0,
+                        device INTEGER,
+                        inode INTEGER,
+                        fileSize INTEGER,
+                        modificationTime REAL,
+                        owner INTEGER NOT NULL,
+                        assetId INTEGER
+                    );
+                    INSERT INTO fileJournal_new (id, operation, destination, staged, source, removeSource, device,
+                        inode, fileSize, modificationTime, owner)
+                    SELECT id, operation, destination, staged, source, removeSource, device, inode, fileSize,
+                        modificationTime, owner FROM fileJournal;
+                    DROP TABLE fileJournal;
+                    ALTER TABLE fileJournal_new RENAME TO fileJournal;
+                    """)
+        }
         return migrator
     }
 

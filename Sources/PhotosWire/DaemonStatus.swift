@@ -11,12 +11,20 @@ public struct DaemonStatus: Sendable, Codable, Hashable {
         public var state: String
         /// Why it is polled or offline, if it is.
         public var reason: String?
+        /// What the library may write under it: `none`, `sidecars` or `files` (the config's `write`).
+        public var write: String?
+        /// Why the library cannot write there now although its policy allows it ("a read-only file
+        /// system", "no permission to write"); nil when it can, or when the policy is `none`.
+        public var writeRestriction: String?
 
         /// A root's state.
-        public init(path: String, state: String, reason: String?) {
+        public init(path: String, state: String, reason: String?, write: String? = nil, writeRestriction: String? = nil)
+        {
             self.path = path
             self.state = state
             self.reason = reason
+            self.write = write
+            self.writeRestriction = writeRestriction
         }
     }
 

@@ -164,6 +164,7 @@ struct PhotosDaemonCommand: AsyncParsableCommand {
         configuration.pollInterval = .seconds(pollInterval ?? file.pollIntervalSeconds ?? 60)
         if let zone = (timeZone ?? file.timeZone).flatMap(TimeZone.init(identifier:)) { configuration.timeZone = zone }
         configuration.rules.patterns = file.ignore
+        configuration.libraryRoots = Self.libraryRoots(watch: watch, file: file)
         configuration.hookHistoryLimit = file.hookHistoryLimit ?? DaemonConfiguration.defaultHookHistoryLimit
 
         // One photosd per library: a second one stops here, before its status file or hooks could
@@ -263,6 +264,7 @@ struct PhotosDaemonCommand: AsyncParsableCommand {
             var libraryConfiguration = PHPhotoLibrary.Configuration()
             libraryConfiguration.timeZone = configuration.timeZone
             libraryConfiguration.thumbnailCacheBytes = thumbnailBytes
+            libraryConfiguration.roots = configuration.libraryRoots
             let statusPath = configuration.statusPath
             let startupPath = StartupProgress.path(forLibrary: configuration.libraryPath)
             services.append(
@@ -287,6 +289,16 @@ struct PhotosDaemonCommand: AsyncParsableCommand {
         logger.info("starting", metadata: ["library.path": "\(path)", "roots": "\(roots.joined(separator: ", "))"])
         try await group.run()
         withExtendedLifetime(lock) {}
+    }
+
+    /// The roots with what the library may write under each: the config's; a `--watch` directory takes
+    /// the policy the config gives the same directory, else none (read-only).
+    static func libraryRoots(watch: [String], file: ConfigFile) -> [LibraryRoot] {
+        guard !watch.isEmpty else { return file.libraryRoots }
+        return watch.map { path in
+            let root = LibraryRoot(path: path)
+            return file.libraryRoots.first { $0.path == root.path } ?? root
+        }
     }
 
     /// Why a root is not a directory photosd can watch: "does not exist", "is not a directory".

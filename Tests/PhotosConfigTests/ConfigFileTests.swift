@@ -42,6 +42,45 @@ import Testing
         #expect(config.hooks.isEmpty)
     }
 
+    @Test func rootsAreDirectoriesOrTablesWithWhatTheLibraryMayWrite() throws {
+        let inline = try ConfigFile.parse(
+            """
+            roots = [
+                "/home/me/Pictures/",
+                { path = "/mnt/camera", write = "sidecars" },
+                { path = "/srv/photos", write = "files" },
+                { path = "/srv/scans" },
+            ]
+            """)
+        #expect(
+            inline.libraryRoots == [
+                LibraryRoot(path: "/home/me/Pictures", write: .none),
+                LibraryRoot(path: "/mnt/camera", write: .sidecars),
+                LibraryRoot(path: "/srv/photos", write: .files), LibraryRoot(path: "/srv/scans", write: .none),
+            ])
+        #expect(inline.roots == ["/home/me/Pictures", "/mnt/camera", "/srv/photos", "/srv/scans"], "standardized")
+        let tables = try ConfigFile.parse(
+            """
+            library = "/srv/photos/library.sqlite"
+
+            [[roots]]
+            path = "/srv/photos"
+            write = "files"
+
+            [[roots]]
+            path = "/srv/photos/Archive"
+            """)
+        #expect(
+            tables.libraryRoots == [
+                LibraryRoot(path: "/srv/photos", write: .files), LibraryRoot(path: "/srv/photos/Archive", write: .none),
+            ])
+        let roots = LibraryRoots(tables.libraryRoots)
+        #expect(roots.policy(for: "/srv/photos/2024/a.jpg") == .files)
+        #expect(roots.policy(for: "/srv/photos/Archive/b.jpg") == .none, "the innermost root decides")
+        #expect(roots.policy(for: "/srv/photosynth/c.jpg") == .none, "a name that only starts like a root")
+        #expect(roots.root(of: "/srv/photos")?.write == .files, "the root itself")
+    }
+
     @Test func anEmptyFileGivesNoValues() throws {
         let config = try ConfigFile.parse("# nothing here\n")
         #expect(config.library == nil && config.roots.isEmpty && config.ignore.isEmpty)
@@ -145,8 +184,30 @@ import Testing
     static let rejected: [(text: String, code: ConfigError.Code, message: String)] = [
         // The keys photosd had before hooks.
         ("colour = \"red\"", .unknownKey, "config.toml:1: colour: unknown key (\(topKeys))"),
-        ("roots = \"/home\"", .wrongType, "config.toml:1: roots: must be an array of strings, not a string"),
-        ("roots = [1, 2]", .wrongType, "config.toml:1: roots: must be an array of strings, but item 1 is an integer"),
+        (
+            "roots = \"/home\"", .wrongType,
+            "config.toml:1: roots: must be an array of directories, each a string or a table (path, write), not a string"
+        ),
+        (
+            "roots = [\"/a\", 2]", .wrongType,
+            "config.toml:1: roots: must be an array of directories, each a string or a table (path, write), but item 2 is an integer"
+        ),
+        (
+            "roots = [\"Pictures\"]", .invalidValue,
+            "config.toml:1: roots[0]: must be an absolute directory, not \"Pictures\""
+        ),
+        (
+            "[[roots]]\npath = \"/p\"\nwrite = \"all\"", .invalidValue,
+            "config.toml:3: roots[0].write: must be one of \"none\", \"sidecars\", \"files\", not \"all\""
+        ),
+        (
+            "[[roots]]\nwrite = \"files\"", .missingKey,
+            "config.toml:1: roots[0].path: missing: a root table needs the directory's path"
+        ),
+        (
+            "roots = [{ path = \"/p\", writes = \"files\" }]", .unknownKey,
+            "config.toml:1: roots[0].writes: unknown key (known: path, write)"
+        ),
         ("library = 3", .wrongType, "config.toml:1: library: must be a string, not an integer"),
         (
             "listen_optional = \"yes\"", .wrongType,

@@ -1,4 +1,5 @@
 import Logging
+import PhotosCore
 import PhotosIngest
 import PhotosStore
 import PhotosWire
@@ -86,7 +87,8 @@ public struct DaemonServices: Sendable {
         self.roots = tracker
         watchedRoots = roots
         reporter = StatusReporter(
-            board: board, roots: roots, monitor: monitor, path: configuration.statusPath, logger: named("status"))
+            board: board, roots: roots, policies: LibraryRoots(configuration.libraryRoots), monitor: monitor,
+            path: configuration.statusPath, logger: named("status"))
         watchdog = WatchdogService(notifier: notifier, board: board, logger: logger)
     }
 

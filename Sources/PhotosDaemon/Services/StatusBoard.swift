@@ -1,6 +1,8 @@
 import PhotosWire
 import Foundation
+import PhotosCore
 import PhotosIngest
+import PhotosLinux
 import PhotosWatcher
 import Synchronization
 
@@ -88,11 +90,20 @@ public final class StatusBoard: Sendable {
     }
 
     /// The daemon's status now, in the shape of the status file (without the added sections).
-    public func status(roots: WatchedRoots, monitor: any FileMonitor) -> DaemonStatus {
+    public func status(
+        roots: WatchedRoots, policies: LibraryRoots = LibraryRoots([]), monitor: any FileMonitor
+    ) -> DaemonStatus {
         let board = read { $0 }
         return DaemonStatus(
             pid: getpid(), startedAt: board.startedAt, updatedAt: Date().timeIntervalSince1970,
-            roots: roots.paths.map { board.roots[$0] ?? .init(path: $0, state: "watching", reason: nil) },
+            roots: roots.paths.map { path in
+                var root = board.roots[path] ?? .init(path: path, state: "watching", reason: nil)
+                // The policy of this root itself (an inner root has its own), checked against the disk now.
+                let policy = policies.roots.first { $0.path == path }?.write ?? .none
+                root.write = policy.rawValue
+                root.writeRestriction = policy == .none ? nil : FileOperations.writeRestriction(ofDirectory: path)
+                return root
+            },
             watches: monitor.watchCount, watchBudget: WatchBudget.system().limit,
             unwatchedDirectories: monitor.unwatchedDirectories.count,
             queueDepth: board.queueDepth,

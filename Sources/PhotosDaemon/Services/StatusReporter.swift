@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import PhotosCore
 import PhotosStore
 import PhotosWire
 import PhotosWatcher
@@ -15,15 +16,20 @@ import ServiceLifecycle
 public final class StatusReporter: Service, Sendable {
     let board: StatusBoard
     let roots: WatchedRoots
+    let policies: LibraryRoots
     let monitor: any FileMonitor
     let path: String
     let logger: Logger
     private let changes: AsyncStream<Void>
 
     /// A reporter writing `board` to `path`.
-    public init(board: StatusBoard, roots: WatchedRoots, monitor: any FileMonitor, path: String, logger: Logger) {
+    public init(
+        board: StatusBoard, roots: WatchedRoots, policies: LibraryRoots = LibraryRoots([]), monitor: any FileMonitor,
+        path: String, logger: Logger
+    ) {
         self.board = board
         self.roots = roots
+        self.policies = policies
         self.monitor = monitor
         self.path = path
         self.logger = logger
@@ -32,7 +38,7 @@ public final class StatusReporter: Service, Sendable {
     }
 
     /// The status now, as the file would say it (without added sections).
-    public var status: DaemonStatus { board.status(roots: roots, monitor: monitor) }
+    public var status: DaemonStatus { board.status(roots: roots, policies: policies, monitor: monitor) }
 
     /// The least time between two writes; what changes meanwhile is in the next one.
     static let minimumInterval: Duration = .milliseconds(250)

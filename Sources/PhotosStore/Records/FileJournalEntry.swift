@@ -18,6 +18,16 @@ public struct FileJournalEntry: Sendable, Hashable, Codable, FetchableRecord, Mu
         case place
         /// Remove `destination`, a file the library placed, if it is still that file (`device`, `inode`).
         case remove
+        /// Move `destination`, a file or directory under a root with `write = "files"`, to the Trash of
+        /// its file system, if it is still that file (`device`, `inode`).
+        case trash
+        /// Rename `source` to `destination` without replacing anything (a directory-backed album
+        /// renamed or moved, an asset's file moved into an album's directory), if `source` is still
+        /// that file (`device`, `inode`).
+        case rename
+        /// Bring the sidecar of the asset `assetId` (whose photo is `destination`) up to date with the
+        /// library: merged, never rewritten whole.
+        case sidecar
     }
 
     /// The row id; nil until inserted.
@@ -42,12 +52,14 @@ public struct FileJournalEntry: Sendable, Hashable, Codable, FetchableRecord, Mu
     public var modificationTime: Double?
     /// The process that does the work; another process takes an entry over only once it has gone.
     public var owner: Int64
+    /// The asset the entry is about, where the work needs it (a sidecar).
+    public var assetId: Int64?
 
     /// An entry, owned by `owner`.
     public init(
         operation: Operation, destination: String, staged: String? = nil, source: String? = nil,
         removeSource: Bool = false, device: Int64? = nil, inode: Int64? = nil, fileSize: Int64? = nil,
-        modificationTime: Double? = nil, owner: Int64
+        modificationTime: Double? = nil, owner: Int64, assetId: Int64? = nil
     ) {
         self.operation = operation
         self.destination = destination
@@ -59,6 +71,7 @@ public struct FileJournalEntry: Sendable, Hashable, Codable, FetchableRecord, Mu
         self.fileSize = fileSize
         self.modificationTime = modificationTime
         self.owner = owner
+        self.assetId = assetId
     }
 
     public mutating func didInsert(_ inserted: InsertionSuccess) {

@@ -3,7 +3,9 @@ import PhotosLinux
 import PhotosStore
 import Synchronization
 
-/// Does the work on disk that committed change blocks owe, and finishes what a stopped process left.
+/// Does the work on disk that committed change blocks owe, and finishes what a stopped process left:
+/// the one journal for every file the library touches (the import folder's files, and under roots
+/// whose policy allows it, files trashed and renamed and sidecars written).
 ///
 /// Order of the steps for a file placed in the library (each can be interrupted; the next open
 /// resumes from the journal entry, which is deleted last):
@@ -91,6 +93,9 @@ struct FileJournal {
         switch entry.operation {
         case .place: try place(entry)
         case .remove: try remove(entry)
+        case .trash: try trash(entry)
+        case .rename: try rename(entry)
+        case .sidecar: try updateSidecar(entry)
         }
         if let id = entry.id { try database.finishJournalEntry(id) }
     }
