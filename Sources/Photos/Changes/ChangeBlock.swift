@@ -62,6 +62,9 @@ final class ChangeBlock: @unchecked Sendable {
             try journal.finish(entries)
             // Files of deleted assets and dropped edits, journaled by the store for any process.
             if owesFileWork { try journal.finishUnowned() }
+        } catch let undone as UndoneOperation {
+            // The library took that part of the block back: it says what the disk holds.
+            throw undone.error
         } catch {
             throw PHPhotosError(
                 .operationInterrupted,
@@ -82,6 +85,9 @@ final class ApplyContext {
     private(set) var journalEntries: [FileJournalEntry] = []
     /// Collections deleted so far in this block (a folder takes its children with it).
     var deletedCollections: Set<String> = []
+    /// Directories this block renames, in order, from their path on disk to the one the library
+    /// records: done after the commit (``diskPath(of:)``).
+    var pendingRenames: [(from: String, to: String)] = []
 
     init(library: PHPhotoLibrary) {
         self.library = library
@@ -97,6 +103,11 @@ final class ApplyContext {
                 source: file.removeSource ? file.source : nil, removeSource: file.removeSource,
                 device: source?.device, inode: source?.inode, fileSize: source?.size,
                 modificationTime: source?.modificationTime, owner: FileOperations.processID))
+    }
+
+    /// Records work on disk owed once the block commits.
+    func journal(_ entry: FileJournalEntry) {
+        journalEntries.append(entry)
     }
 
     /// The asset row id of a local identifier (an existing asset or one created earlier in this block).

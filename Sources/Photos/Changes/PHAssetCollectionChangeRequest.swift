@@ -112,9 +112,15 @@ public final class PHAssetCollectionChangeRequest: PHChangeRequest, @unchecked S
         var record = try context.collection(targetIdentifier)
         let name = "album '\(record.title ?? "")'"
         if let newTitle, collection != nil, newTitle != record.title {
-            try Self.require(.rename, on: record, name)
-            record.title = newTitle
-            try context.transaction.updateCollection(record, properties: ["localizedTitle"])
+            if record.path != nil {
+                // A directory-backed album is renamed on disk (under a root with write = "files").
+                try context.renameDirectory(of: record, to: newTitle)
+                record = try context.collection(targetIdentifier)
+            } else {
+                try Self.require(.rename, on: record, name)
+                record.title = newTitle
+                try context.transaction.updateCollection(record, properties: ["localizedTitle"])
+            }
         }
         guard !edits.isEmpty else { return }
         let ids = try context.transaction.members(ofCollection: record.id!)

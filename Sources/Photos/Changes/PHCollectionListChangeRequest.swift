@@ -128,9 +128,15 @@ public final class PHCollectionListChangeRequest: PHChangeRequest, @unchecked Se
         }
         let name = list.map { "folder '\($0.title ?? "")'" } ?? "the top level"
         if var record = list, let newTitle, case .edit = target, newTitle != record.title {
-            try PHAssetCollectionChangeRequest.require(.rename, on: record, name)
-            record.title = newTitle
-            try context.transaction.updateCollection(record, properties: ["localizedTitle"])
+            if record.path != nil {
+                // A directory-backed folder is renamed on disk (under a root with write = "files").
+                try context.renameDirectory(of: record, to: newTitle)
+                record = try context.collection(record.localIdentifier)
+            } else {
+                try PHAssetCollectionChangeRequest.require(.rename, on: record, name)
+                record.title = newTitle
+                try context.transaction.updateCollection(record, properties: ["localizedTitle"])
+            }
             list = record
         }
         guard !edits.isEmpty else { return }

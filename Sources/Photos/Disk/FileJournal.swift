@@ -37,11 +37,21 @@ struct FileJournal {
     }
 
     /// Does the work of committed entries, in order; the first failure stops it and is thrown (the
-    /// entries left are finished at the next open).
+    /// entries left are finished at the next open). An entry whose change was taken back
+    /// (``UndoneOperation``) does not stop the others.
     func finish(_ entries: [FileJournalEntry]) throws {
         defer { end(entries.compactMap(\.id)) }
         try FaultInjection.reach(.committed, in: importDirectory)
-        for entry in entries { try perform(entry) }
+        // An entry taken back does not stop the others; the first such is reported once they are done.
+        var undone: UndoneOperation?
+        for entry in entries {
+            do {
+                try perform(entry)
+            } catch let error as UndoneOperation {
+                undone = undone ?? error
+            }
+        }
+        if let undone { throw undone }
     }
 
     /// Does the work journaled for any process (``PhotosStore/FileJournalEntry/anyOwner``): the
@@ -82,7 +92,11 @@ struct FileJournal {
             guard let claimed else { continue }
             begin([id])
             defer { end([id]) }
-            try perform(claimed)
+            do {
+                try perform(claimed)
+            } catch is UndoneOperation {
+                // The change was taken back in the library, which now says what the disk holds.
+            }
             finished += 1
         }
         try removeAbandonedStagedFiles()
@@ -90,6 +104,17 @@ struct FileJournal {
     }
 
     private func perform(_ entry: FileJournalEntry) throws {
+        do {
+            try performWork(entry)
+        } catch let undone as UndoneOperation {
+            // Taken back in the library: nothing is left to do for this entry.
+            if let id = entry.id { try database.finishJournalEntry(id) }
+            throw undone
+        }
+        if let id = entry.id { try database.finishJournalEntry(id) }
+    }
+
+    private func performWork(_ entry: FileJournalEntry) throws {
         switch entry.operation {
         case .place: try place(entry)
         case .remove: try remove(entry)
@@ -97,7 +122,6 @@ struct FileJournal {
         case .rename: try rename(entry)
         case .sidecar: try updateSidecar(entry)
         }
-        if let id = entry.id { try database.finishJournalEntry(id) }
     }
 
     private func place(_ entry: FileJournalEntry) throws {
@@ -192,6 +216,8 @@ enum FaultInjection {
         case sourceRemoved
         /// A deleted asset's file is removed; the journal entry is not yet deleted.
         case removed
+        /// A directory is renamed; its parents are not synced and the journal entry is not yet deleted.
+        case renamed
     }
 
     /// The hooks, by import directory.

@@ -22,9 +22,14 @@ open class PHCollection: PHObject, @unchecked Sendable {  // Immutable after ini
     /// Whether the collection holds other collections (folders).
     public var canContainCollections: Bool { false }
 
-    /// Whether the collection allows an edit; see the "Edit operations" table in docs/photokit.md.
+    /// Whether the collection allows an edit; see the "Edit operations" table in docs/photokit.md. A
+    /// directory-backed album or folder can be renamed (its directory is) where its root has
+    /// `write = "files"` and the disk allows it.
     public func canPerform(_ anOperation: PHCollectionEditOperation) -> Bool {
-        EditRules.allows(anOperation, on: record)
+        if anOperation == .rename, let path = record.path, let library {
+            return !library.roots.roots.contains { $0.path == path } && library.mayWrite(.files, at: path)
+        }
+        return EditRules.allows(anOperation, on: record)
     }
 
     /// Whether this collection mirrors a directory on disk.

@@ -1,0 +1,128 @@
+import Foundation
+import PhotosCore
+import PhotosLinux
+import PhotosStore
+
+/// Renaming the directory behind a directory-backed album or folder, under a root with
+/// `write = "files"`: the library's record moves in the change block's transaction
+/// (``PhotosStore/LibraryTransaction/moveDirectory(from:to:)``), and a `rename` entry in the file
+/// journal renames the directory after the commit (``FileJournal/rename(_:)``), never over anything.
+extension ApplyContext {
+    /// Renames the directory of `record` (a directory-backed collection) to `title`, in its parent
+    /// directory; a name already taken there gets a suffix (`Trip (2)`). Fails with
+    /// `accessRestricted` where the root's policy or the disk does not allow it, and with
+    /// `changeNotSupported` for a watched root or a title that cannot be a directory's name.
+    func renameDirectory(of record: CollectionRecord, to title: String) throws {
+        guard let databasePath = record.path else { return }
+        let identifiers = [record.localIdentifier]
+        if library.roots.roots.contains(where: { $0.path == databasePath }) {
+            throw PHPhotosError(
+                .changeNotSupported,
+                "'\(record.title ?? "")' is the watched root \(databasePath): rename it on disk and in the configuration",
+                localIdentifiers: identifiers)
+        }
+        if let problem = DirectoryName.problem(with: title) {
+            throw PHPhotosError(
+                .changeNotSupported, "'\(title)' cannot name a directory: \(problem)", localIdentifiers: identifiers)
+        }
+        // Where the directory is on disk now: an earlier rename in this block may not have happened yet.
+        let path = diskPath(of: databasePath)
+        try library.requireWrite(.files, at: path, for: "rename '\(record.title ?? "")'", localIdentifiers: identifiers)
+        guard let identity = try FileOperations.identity(path), !identity.isRegularFile else {
+            throw PHPhotosError(
+                .identifierNotFound, "the directory of '\(record.title ?? "")' is no longer at \(path)",
+                localIdentifiers: identifiers)
+        }
+        let parent = PathName.directory(of: databasePath)
+        let name = try freeName(title, in: parent, diskParent: PathName.directory(of: path))
+        let destination = (parent == "/" ? "" : parent) + "/" + name
+        do {
+            try transaction.moveDirectory(from: databasePath, to: destination)
+        } catch let error as StoreError {
+            throw PHPhotosError(.changeNotSupported, "cannot rename \(path): \(error)", localIdentifiers: identifiers)
+        }
+        // On disk the new name is in the directory's parent as it is on disk now.
+        let target = diskPath(of: destination)
+        pendingRenames.append((from: path, to: target))
+        journal(
+            FileJournalEntry(
+                operation: .rename, destination: target, source: path, device: identity.device,
+                inode: identity.inode, owner: FileOperations.processID))
+    }
+
+    /// `title`, or `title (2)`, `title (3)`… : the first name no directory entry holds in `parent`
+    /// (the library's path) and that no collection of this block took.
+    private func freeName(_ title: String, in parent: String, diskParent: String) throws -> String {
+        for attempt in 1...1000 {
+            let name = attempt == 1 ? title : "\(title) (\(attempt))"
+            let databasePath = (parent == "/" ? "" : parent) + "/" + name
+            let taken =
+                try FileOperations.identity(diskPath(of: databasePath)) != nil
+                || pendingRenames.contains { $0.to == diskPath(of: databasePath) }
+                || transaction.directoryCollectionExists(at: databasePath)
+            if !taken { return name }
+        }
+        throw PHPhotosError(.changeNotSupported, "no free name for '\(title)' in \(diskParent)")
+    }
+
+    /// Where a path the library now records is on disk until this block's renames are carried out.
+    func diskPath(of databasePath: String) -> String {
+        var path = databasePath
+        for rename in pendingRenames.reversed() where LibraryRoots.path(path, isWithin: rename.to) {
+            path = rename.from + String(decoding: path.utf8.dropFirst(rename.to.utf8.count), as: UTF8.self)
+        }
+        return path
+    }
+}
+
+/// What makes a title unusable as a directory's name on Linux.
+enum DirectoryName {
+    /// Why `name` cannot be a directory's name, or nil when it can.
+    static func problem(with name: String) -> String? {
+        if name.isEmpty { return "it is empty" }
+        if name == "." || name == ".." { return "it is '\(name)'" }
+        if name.utf8.contains(UInt8(ascii: "/")) { return "it holds a '/'" }
+        if name.utf8.contains(0) { return "it holds a NUL character" }
+        if name.utf8.count > 255 { return "it is longer than 255 bytes" }
+        return nil
+    }
+}
+
+extension FileJournal {
+    /// Renames `source` to `destination` (a directory-backed collection renamed), never over
+    /// anything (`renameat2(RENAME_NOREPLACE)`), if `source` is still that directory (device and
+    /// inode); then syncs the parent directories.
+    ///
+    /// Already renamed (an interrupted run), or moved away by someone else: nothing to do, the
+    /// scanner follows the disk. When the rename cannot be done (the name was taken meanwhile, the
+    /// disk refused), the library's record is moved back, so that the library says what the disk
+    /// holds, and the caller learns why (``UndoneOperation``).
+    func rename(_ entry: FileJournalEntry) throws {
+        guard let source = entry.source else { return }
+        guard let current = try FileOperations.identity(source), current.device == entry.device,
+            current.inode == entry.inode
+        else { return }
+        do {
+            try FileOperations.renameWithoutReplacing(source, entry.destination)
+        } catch let error as SystemCallError where !error.isSimulatedCrash {
+            try database.write { transaction in
+                try transaction.moveDirectory(from: entry.destination, to: source)
+            }
+            throw UndoneOperation(
+                error: PHPhotosError(
+                    .operationInterrupted,
+                    "\(source) could not be renamed to \(PathName.name(of: entry.destination)) (\(error)); "
+                        + "the library keeps its old name"))
+        }
+        try FaultInjection.reach(.renamed, in: importDirectory)
+        let (from, to) = (PathName.directory(of: source), PathName.directory(of: entry.destination))
+        try FileOperations.sync(to, directory: true)
+        if from != to { try FileOperations.sync(from, directory: true) }
+    }
+}
+
+/// A journal entry whose work could not be done and whose change the library took back: the
+/// entry is finished, and `error` says what happened.
+struct UndoneOperation: Error {
+    let error: PHPhotosError
+}

@@ -1,0 +1,89 @@
+import GRDB
+import PhotosCore
+
+/// A directory tree the library itself renames or moves on disk (a directory-backed album or folder
+/// renamed through a change request): what the library knows of it moves with it in the change
+/// block's transaction, so that the scan that sees the rename afterwards finds everything already
+/// where it is, and records nothing (no echo).
+extension LibraryTransaction {
+    /// Moves the library's record of the directory tree at `old` to `new` (absolute, without a trailing
+    /// "/"): its files' directories, its collections' paths (those whose directory is `old` itself take
+    /// the new name as their title), and the order of `new`'s siblings, which the directory mirror keeps
+    /// in path order. Records what PhotoKit shows: the renamed collections' `localizedTitle`, their
+    /// folder's `collections` when their place changed, and the `resources` of every asset under the
+    /// tree. Returns the collections whose title changed.
+    ///
+    /// Fails when the library already holds files under `new` (the tree would land on them).
+    @discardableResult
+    public func moveDirectory(from old: String, to new: String) throws -> [CollectionRecord] {
+        let (oldPrefix, newPrefix) = (old + "/", new + "/")
+        let (underNew, newArguments) = Self.under(new, column: "path")
+        // Directory rows left behind by files that are gone hold the destination's paths for nothing.
+        try db.execute(
+            sql: """
+                DELETE FROM directory WHERE \(underNew)
+                    AND NOT EXISTS (SELECT 1 FROM resource WHERE directoryId = directory.id)
+                """, arguments: newArguments)
+        if try Bool.fetchOne(
+            db, sql: "SELECT EXISTS (SELECT 1 FROM directory WHERE \(underNew))", arguments: newArguments)
+            == true
+        {
+            throw StoreError(.other, "the library already has files under \(new)")
+        }
+        let (underOld, oldArguments) = Self.under(old, column: "d.path")
+        let assets = try String.fetchAll(
+            db,
+            sql: """
+                SELECT DISTINCT a.localIdentifier FROM directory d JOIN resource r ON r.directoryId = d.id
+                    JOIN asset a ON a.id = r.assetId WHERE \(underOld)
+                """, arguments: oldArguments)
+        let (underOldDirectories, arguments) = Self.under(old, column: "path")
+        try db.execute(
+            sql: "UPDATE directory SET path = ? || substr(path, length(?) + 1) WHERE \(underOldDirectories)",
+            arguments: [newPrefix, oldPrefix] + arguments)
+        for identifier in assets { changes.recorder.updated(.asset, identifier, properties: ["resources"]) }
+
+        let (underOldCollections, collectionArguments) = Self.under(old, column: "path")
+        let moved = try CollectionRecord.fetchAll(
+            db, sql: "SELECT * FROM collection WHERE path = ? OR (\(underOldCollections))",
+            arguments: [old] + collectionArguments)
+        var renamed: [CollectionRecord] = []
+        for var record in moved {
+            guard let path = record.path else { continue }
+            let isRenamed = path == old
+            record.path =
+                isRenamed ? new : newPrefix + String(decoding: path.utf8.dropFirst(oldPrefix.utf8.count), as: UTF8.self)
+            if isRenamed { record.title = PathName.name(of: new) }
+            try updateCollection(record, properties: isRenamed ? ["localizedTitle"] : [])
+            if isRenamed { renamed.append(record) }
+        }
+        // The mirror orders a folder's collections as their directories sort: its own album first.
+        for parentID in Set(renamed.compactMap(\.parentId)) { try rankDirectoryChildren(of: parentID) }
+        return renamed
+    }
+
+    /// Gives a directory-backed folder's children their places as the directory mirror does: the
+    /// folder's own album (the same directory) first, then the others in path order.
+    private func rankDirectoryChildren(of folderID: Int64) throws {
+        guard let folder = try collection(id: folderID), let folderPath = folder.path else { return }
+        let children = try CollectionRecord.fetchAll(
+            db, sql: "SELECT * FROM collection WHERE parentId = ? ORDER BY position, id", arguments: [folderID])
+        let ranked = children.sorted { left, right in
+            let (leftOwn, rightOwn) = (left.path == folderPath, right.path == folderPath)
+            if leftOwn != rightOwn { return leftOwn }
+            return (left.path ?? "") < (right.path ?? "")
+        }
+        for (position, var child) in ranked.enumerated() where child.position != position {
+            child.position = position
+            try updateCollection(child, properties: [])
+        }
+    }
+}
+
+extension LibraryTransaction {
+    /// Whether a directory-backed album or folder records `path` as its directory.
+    public func directoryCollectionExists(at path: String) throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM collection WHERE path = ?)", arguments: [path])
+            ?? false
+    }
+}

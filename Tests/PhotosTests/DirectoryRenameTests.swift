@@ -1,0 +1,218 @@
+import Foundation
+import PhotosIngest
+import PhotosTestSupport
+import Testing
+
+@testable import Photos
+
+/// Renaming a directory-backed album or folder under a root with `write = "files"` renames its
+/// directory: the same identifiers, one change in the log, and nothing more when the scanner sees it.
+@Suite(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))
+struct DirectoryRenameTests {
+    static let photo = Corpus.file("Phone/DCIM/100APPLE/IMG_6100.JPG")!
+
+    /// Pictures/2024/Trip (two photos) and Pictures/2024/Zoo (one), scanned, under one root.
+    final class Tree: Sendable {
+        let directory: TemporaryDirectory
+        let pictures: String
+        let library: PHPhotoLibrary
+
+        init(write: RootWritePolicy = .files) throws {
+            directory = try TemporaryDirectory(prefix: "photos-rename")
+            pictures = directory.path("Pictures").path
+            for (folder, names) in [("2024/Trip", ["a.jpg", "b.jpg"]), ("2024/Zoo", ["c.jpg"])] {
+                let path = pictures + "/" + folder
+                try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+                for name in names {
+                    try FileManager.default.copyItem(atPath: DirectoryRenameTests.photo.path, toPath: path + "/" + name)
+                }
+            }
+            library = try Self.open(directory, pictures: pictures, write: write)
+            _ = try FolderScanner(database: library.database, quietTime: 0).scan(roots: [pictures])
+        }
+
+        static func open(_ directory: TemporaryDirectory, pictures: String, write: RootWritePolicy) throws
+            -> PHPhotoLibrary
+        {
+            var configuration = PHPhotoLibrary.Configuration()
+            configuration.thumbnailCacheDirectory = nil
+            configuration.roots = [LibraryRoot(path: pictures, write: write)]
+            return try PHPhotoLibrary(url: directory.path("library.sqlite"), configuration: configuration)
+        }
+
+        func reopened() throws -> PHPhotoLibrary { try Self.open(directory, pictures: pictures, write: .files) }
+
+        var options: PHFetchOptions {
+            let options = PHFetchOptions()
+            options.photoLibrary = library
+            return options
+        }
+
+        func album(_ title: String, in library: PHPhotoLibrary? = nil) -> PHAssetCollection? {
+            let options = PHFetchOptions()
+            options.photoLibrary = library ?? self.library
+            return PHAssetCollection.fetchAssetCollections(with: .album, subtype: .any, options: options)
+                .first { $0.localizedTitle == title }
+        }
+
+        func folder(_ title: String) -> PHCollectionList? {
+            PHCollectionList.fetchCollectionLists(with: .folder, subtype: .any, options: options)
+                .first { $0.localizedTitle == title }
+        }
+
+        func entries(_ path: String) -> [String] {
+            ((try? FileManager.default.contentsOfDirectory(atPath: pictures + "/" + path)) ?? []).sorted()
+        }
+
+        func members(_ album: PHAssetCollection) -> [String] {
+            PHAsset.fetchAssets(in: album, options: options).map(\.localIdentifier)
+        }
+
+        func changes(since token: PHPersistentChangeToken) throws -> Int {
+            Array(try library.fetchPersistentChanges(since: token)).count
+        }
+    }
+
+    @Test func renamingAnAlbumRenamesItsDirectoryOnceAndTheScanFindsNothingToDo() throws {
+        let tree = try Tree()
+        let zoo = try #require(tree.album("Zoo"))
+        let trip = try #require(tree.album("Trip"))
+        let folder = try #require(tree.folder("2024"))
+        let members = tree.members(zoo)
+        #expect(zoo.canPerform(.rename) && !zoo.canPerform(.addContent))
+        let before = tree.library.currentChangeToken
+
+        try tree.library.performChangesAndWait {
+            PHAssetCollectionChangeRequest(for: zoo)?.title = "Aquarium"
+        }
+
+        #expect(tree.entries("2024") == ["Aquarium", "Trip"], "the directory is renamed")
+        #expect(tree.entries("2024/Aquarium") == ["c.jpg"])
+        let renamed = try #require(tree.album("Aquarium"))
+        #expect(
+            renamed.localIdentifier == zoo.localIdentifier && renamed.directoryPath == tree.pictures + "/2024/Aquarium")
+        #expect(tree.members(renamed) == members, "the same assets, the same identifiers")
+        let children = PHCollection.fetchCollections(in: folder, options: tree.options).map(\.localIdentifier)
+        #expect(
+            children == [zoo.localIdentifier, trip.localIdentifier], "its place follows its name, as the mirror orders")
+        #expect(try tree.changes(since: before) == 1, "one change in the log")
+        #expect(try tree.library.database.fileJournal().isEmpty)
+
+        let afterRename = tree.library.currentChangeToken
+        _ = try FolderScanner(database: tree.library.database, quietTime: 0).scan(roots: [tree.pictures])
+        #expect(try tree.changes(since: afterRename) == 0, "the scan finds everything where it is: no echo")
+        #expect(tree.album("Aquarium")?.localIdentifier == zoo.localIdentifier)
+    }
+
+    @Test func renamingAFolderRenamesItsDirectoryAndEverythingUnderIt() throws {
+        let tree = try Tree()
+        let folder = try #require(tree.folder("2024"))
+        let trip = try #require(tree.album("Trip"))
+        let members = tree.members(trip)
+        try tree.library.performChangesAndWait {
+            PHCollectionListChangeRequest(for: folder)?.title = "Year 2024"
+        }
+        #expect(tree.entries("") == ["Year 2024"])
+        #expect(tree.album("Trip")?.directoryPath == tree.pictures + "/Year 2024/Trip")
+        #expect(tree.members(trip) == members)
+        let resources = PHAsset.fetchAssets(in: trip, options: tree.options).map {
+            PHAssetResource.assetResources(for: $0)[0].originalFilename
+        }
+        #expect(resources.sorted() == ["a.jpg", "b.jpg"])
+        let token = tree.library.currentChangeToken
+        _ = try FolderScanner(database: tree.library.database, quietTime: 0).scan(roots: [tree.pictures])
+        #expect(try tree.changes(since: token) == 0, "no echo")
+    }
+
+    @Test func aTakenNameGetsASuffixAndABadOneIsRefused() throws {
+        let tree = try Tree()
+        // Someone else's directory, unknown to the library (no media): never replaced.
+        try FileManager.default.createDirectory(
+            atPath: tree.pictures + "/2024/Trip (2)", withIntermediateDirectories: false)
+        let zoo = try #require(tree.album("Zoo"))
+        try tree.library.performChangesAndWait {
+            PHAssetCollectionChangeRequest(for: zoo)?.title = "Trip"
+        }
+        #expect(tree.entries("2024") == ["Trip", "Trip (2)", "Trip (3)"])
+        #expect(tree.entries("2024/Trip (2)") == [], "the other directory is untouched")
+        #expect(tree.album("Trip (3)")?.localIdentifier == zoo.localIdentifier)
+
+        for bad in ["a/b", "..", ""] {
+            let error = #expect(throws: PHPhotosError.self) {
+                try tree.library.performChangesAndWait {
+                    PHAssetCollectionChangeRequest(for: zoo)?.title = bad
+                }
+            }
+            #expect(error?.code == .changeNotSupported && error?.message.contains("cannot name a directory") == true)
+        }
+        #expect(tree.entries("2024") == ["Trip", "Trip (2)", "Trip (3)"], "nothing moved")
+    }
+
+    @Test(arguments: [RootWritePolicy.none, .sidecars])
+    func aRootThatDoesNotAllowFilesKeepsItsAlbumsNames(write: RootWritePolicy) throws {
+        let tree = try Tree(write: write)
+        let zoo = try #require(tree.album("Zoo"))
+        #expect(!zoo.canPerform(.rename))
+        try tree.library.performChangesAndWait {
+            #expect(PHAssetCollectionChangeRequest(for: zoo) == nil, "no request for an album that cannot change")
+        }
+        #expect(tree.entries("2024") == ["Trip", "Zoo"])
+        // The watched root itself is renamed on disk and in the configuration, not through the library.
+        let root = try #require(tree.folder("Pictures"))
+        #expect(!root.canPerform(.rename))
+    }
+
+    @Test(arguments: [FaultInjection.Step.committed, .renamed])
+    func aRenameKilledAtEachStepIsFinishedAtTheNextOpen(step: FaultInjection.Step) throws {
+        let tree = try Tree()
+        let zoo = try #require(tree.album("Zoo"))
+        let members = tree.members(zoo)
+        let imports = tree.library.importDirectory.standardizedFileURL.path
+        FaultInjection.set(in: imports) { $0 == step }
+        #expect(throws: PHPhotosError.self) {
+            try tree.library.performChangesAndWait {
+                PHAssetCollectionChangeRequest(for: zoo)?.title = "Aquarium"
+            }
+        }
+        FaultInjection.clear(in: imports)
+        #expect(tree.entries("2024") == (step == .committed ? ["Trip", "Zoo"] : ["Aquarium", "Trip"]))
+
+        let reopened = try tree.reopened()
+        #expect(try reopened.database.fileJournal().isEmpty, "the journal is finished")
+        #expect(tree.entries("2024") == ["Aquarium", "Trip"], "and the directory renamed")
+        let album = try #require(tree.album("Aquarium", in: reopened))
+        #expect(album.localIdentifier == zoo.localIdentifier)
+        let options = PHFetchOptions()
+        options.photoLibrary = reopened
+        #expect(PHAsset.fetchAssets(in: album, options: options).map(\.localIdentifier) == members)
+        let token = reopened.currentChangeToken
+        _ = try FolderScanner(database: reopened.database, quietTime: 0).scan(roots: [tree.pictures])
+        #expect(Array(try reopened.fetchPersistentChanges(since: token)).count == 0, "nothing lost, nothing duplicated")
+    }
+
+    @Test func aRenameTheDiskRefusesAfterTheCommitIsTakenBack() throws {
+        let tree = try Tree()
+        let zoo = try #require(tree.album("Zoo"))
+        let imports = tree.library.importDirectory.standardizedFileURL.path
+        // Another program takes the name between the commit and the rename.
+        FaultInjection.set(in: imports) { step in
+            if step == .committed {
+                try? FileManager.default.createDirectory(
+                    atPath: tree.pictures + "/2024/Aquarium", withIntermediateDirectories: false)
+            }
+            return false
+        }
+        defer { FaultInjection.clear(in: imports) }
+        let error = #expect(throws: PHPhotosError.self) {
+            try tree.library.performChangesAndWait {
+                PHAssetCollectionChangeRequest(for: zoo)?.title = "Aquarium"
+            }
+        }
+        #expect(error?.message.contains("the library keeps its old name") == true)
+        #expect(tree.entries("2024") == ["Aquarium", "Trip", "Zoo"], "nothing replaced")
+        #expect(tree.entries("2024/Zoo") == ["c.jpg"])
+        #expect(tree.album("Zoo")?.localIdentifier == zoo.localIdentifier, "the library says what the disk holds")
+        #expect(tree.album("Zoo")?.directoryPath == tree.pictures + "/2024/Zoo")
+        #expect(try tree.library.database.fileJournal().isEmpty)
+    }
+}
