@@ -53,8 +53,10 @@ extension LibraryTransaction {
             let isRenamed = path == old
             record.path =
                 isRenamed ? new : newPrefix + String(decoding: path.utf8.dropFirst(oldPrefix.utf8.count), as: UTF8.self)
-            if isRenamed { record.title = PathName.name(of: new) }
-            try updateCollection(record, properties: isRenamed ? ["localizedTitle"] : [])
+            let title = PathName.name(of: new)
+            let retitled = isRenamed && record.title != title
+            if isRenamed { record.title = title }
+            try updateCollection(record, properties: retitled ? ["localizedTitle"] : [])
             if isRenamed { renamed.append(record) }
         }
         // The mirror orders a folder's collections as their directories sort: its own album first.
@@ -64,7 +66,7 @@ extension LibraryTransaction {
 
     /// Gives a directory-backed folder's children their places as the directory mirror does: the
     /// folder's own album (the same directory) first, then the others in path order.
-    private func rankDirectoryChildren(of folderID: Int64) throws {
+    public func rankDirectoryChildren(of folderID: Int64) throws {
         guard let folder = try collection(id: folderID), let folderPath = folder.path else { return }
         let children = try CollectionRecord.fetchAll(
             db, sql: "SELECT * FROM collection WHERE parentId = ? ORDER BY position, id", arguments: [folderID])
@@ -81,6 +83,18 @@ extension LibraryTransaction {
 }
 
 extension LibraryTransaction {
+    /// Deletes a directory-backed folder left with no collection (its last directory of media moved
+    /// out), as the directory mirror would at its next pass; a watched root's folder stays. Returns
+    /// whether it was deleted.
+    @discardableResult
+    public func deleteDirectoryFolderIfEmpty(_ folderID: Int64, roots: [String]) throws -> Bool {
+        guard let folder = try collection(id: folderID), folder.isList, let path = folder.path, !roots.contains(path),
+            try children(ofList: folderID).isEmpty
+        else { return false }
+        try deleteCollection(folder)
+        return true
+    }
+
     /// Whether a directory-backed album or folder records `path` as its directory.
     public func directoryCollectionExists(at path: String) throws -> Bool {
         try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM collection WHERE path = ?)", arguments: [path])

@@ -17,10 +17,10 @@ struct DirectoryRenameTests {
         let pictures: String
         let library: PHPhotoLibrary
 
-        init(write: RootWritePolicy = .files) throws {
+        init(write: RootWritePolicy = .files, more: [(String, [String])] = []) throws {
             directory = try TemporaryDirectory(prefix: "photos-rename")
             pictures = directory.path("Pictures").path
-            for (folder, names) in [("2024/Trip", ["a.jpg", "b.jpg"]), ("2024/Zoo", ["c.jpg"])] {
+            for (folder, names) in [("2024/Trip", ["a.jpg", "b.jpg"]), ("2024/Zoo", ["c.jpg"])] + more {
                 let path = pictures + "/" + folder
                 try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
                 for name in names {
@@ -119,6 +119,40 @@ struct DirectoryRenameTests {
             PHAssetResource.assetResources(for: $0)[0].originalFilename
         }
         #expect(resources.sorted() == ["a.jpg", "b.jpg"])
+        let token = tree.library.currentChangeToken
+        _ = try FolderScanner(database: tree.library.database, quietTime: 0).scan(roots: [tree.pictures])
+        #expect(try tree.changes(since: token) == 0, "no echo")
+    }
+
+    @Test func anAlbumMovedIntoAnotherFolderMovesItsDirectoryAndAnEmptiedFolderGoes() throws {
+        let tree = try Tree(more: [("2023/Beach", ["d.jpg"])])
+        let zoo = try #require(tree.album("Zoo"))
+        let trip = try #require(tree.album("Trip"))
+        let beach = try #require(tree.album("Beach"))
+        let year2023 = try #require(tree.folder("2023"))
+        #expect(year2023.canPerform(.addContent))
+        let members = tree.members(zoo)
+        let before = tree.library.currentChangeToken
+
+        try tree.library.performChangesAndWait {
+            PHCollectionListChangeRequest(for: year2023)?.addChildCollections([zoo] as NSArray)
+        }
+        #expect(tree.entries("2023") == ["Beach", "Zoo"] && tree.entries("2024") == ["Trip"])
+        #expect(tree.album("Zoo")?.directoryPath == tree.pictures + "/2023/Zoo")
+        #expect(tree.members(zoo) == members)
+        #expect(
+            PHCollection.fetchCollections(in: year2023, options: tree.options).map(\.localIdentifier) == [
+                beach.localIdentifier, zoo.localIdentifier,
+            ])
+        #expect(try tree.changes(since: before) == 1)
+
+        // The last album out of 2024: the folder goes, as the mirror would drop it; its directory stays.
+        try tree.library.performChangesAndWait {
+            PHCollectionListChangeRequest(for: year2023)?.addChildCollections([trip] as NSArray)
+        }
+        #expect(tree.entries("2023") == ["Beach", "Trip", "Zoo"] && tree.entries("2024") == [])
+        #expect(tree.folder("2024") == nil)
+        #expect(tree.album("Trip")?.localIdentifier == trip.localIdentifier)
         let token = tree.library.currentChangeToken
         _ = try FolderScanner(database: tree.library.database, quietTime: 0).scan(roots: [tree.pictures])
         #expect(try tree.changes(since: token) == 0, "no echo")

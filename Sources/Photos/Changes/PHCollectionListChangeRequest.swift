@@ -143,19 +143,28 @@ public final class PHCollectionListChangeRequest: PHChangeRequest, @unchecked Se
         let childIDs = try context.transaction.children(ofList: list?.id)
         var children = try childIDs.compactMap { try context.transaction.collection(id: $0)?.localIdentifier }
         for edit in edits {
-            if let list {
-                try PHAssetCollectionChangeRequest.require(
-                    PHAssetCollectionChangeRequest.operation(of: edit), on: list, name)
+            let operation = PHAssetCollectionChangeRequest.operation(of: edit)
+            // Into a directory-backed folder only directories move (checked for each below).
+            if let list, !(list.path != nil && operation == .addContent) {
+                try PHAssetCollectionChangeRequest.require(operation, on: list, name)
             }
             children = try edit.apply(to: children, describing: name)
         }
         var newIDs: [Int64] = []
+        var leftFolders = Set<Int64>()
         for identifier in children {
-            let child = try context.collection(identifier)
+            var child = try context.collection(identifier)
             if child.path != nil, child.parentId != list?.id {
-                throw PHPhotosError(
-                    .changeNotSupported, "'\(child.title ?? "")' mirrors a directory; move the directory instead",
-                    localIdentifiers: [identifier])
+                // Into a directory-backed folder, under a root with write = "files": the directory moves.
+                guard let list, list.path != nil else {
+                    throw PHPhotosError(
+                        .changeNotSupported,
+                        "'\(child.title ?? "")' mirrors a directory: it can only go into a folder that mirrors one",
+                        localIdentifiers: [identifier])
+                }
+                if let parent = child.parentId { leftFolders.insert(parent) }
+                try context.moveDirectory(of: child, into: list)
+                child = try context.collection(identifier)
             }
             if child.type == PHAssetCollectionType.smartAlbum.rawValue, !child.isList {
                 throw PHPhotosError(
@@ -170,6 +179,14 @@ public final class PHCollectionListChangeRequest: PHChangeRequest, @unchecked Se
             newIDs.append(child.id!)
         }
         try context.transaction.setChildren(ofList: list, to: newIDs)
+        if let id = list?.id, list?.path != nil {
+            // A directory-backed folder's children stand in path order, as the mirror places them.
+            try context.transaction.rankDirectoryChildren(of: id)
+            for folder in leftFolders {
+                try context.transaction.deleteDirectoryFolderIfEmpty(
+                    folder, roots: context.library.roots.roots.map(\.path))
+            }
+        }
     }
 
     /// Whether `candidate` is `list` or one of its ancestors.

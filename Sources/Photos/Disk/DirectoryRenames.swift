@@ -3,7 +3,7 @@ import PhotosCore
 import PhotosLinux
 import PhotosStore
 
-/// Renaming the directory behind a directory-backed album or folder, under a root with
+/// Renaming or moving the directory behind a directory-backed album or folder, under a root with
 /// `write = "files"`: the library's record moves in the change block's transaction
 /// (``PhotosStore/LibraryTransaction/moveDirectory(from:to:)``), and a `rename` entry in the file
 /// journal renames the directory after the commit (``FileJournal/rename(_:)``), never over anything.
@@ -14,35 +14,80 @@ extension ApplyContext {
     /// `changeNotSupported` for a watched root or a title that cannot be a directory's name.
     func renameDirectory(of record: CollectionRecord, to title: String) throws {
         guard let databasePath = record.path else { return }
+        if let problem = DirectoryName.problem(with: title) {
+            throw PHPhotosError(
+                .changeNotSupported, "'\(title)' cannot name a directory: \(problem)",
+                localIdentifiers: [record.localIdentifier])
+        }
+        try relocate(record, into: PathName.directory(of: databasePath), as: title, what: "rename")
+    }
+
+    /// Moves the directory of `record` (a directory-backed album or folder) into the directory of
+    /// `folder` (a directory-backed folder), keeping its name (a taken one gets a suffix): the
+    /// collection becomes the folder's child, in path order. Both must be under roots with
+    /// `write = "files"`, on one file system (a directory is never copied across devices); a
+    /// folder's own album (its photos are the folder's directory's) cannot leave it.
+    func moveDirectory(of record: CollectionRecord, into folder: CollectionRecord) throws {
+        guard let databasePath = record.path, let folderPath = folder.path else { return }
+        let identifiers = [record.localIdentifier]
+        if databasePath == folderPath
+            || record.parentId.flatMap({ try? transaction.collection(id: $0) })?.path
+                == databasePath
+        {
+            throw PHPhotosError(
+                .changeNotSupported,
+                "'\(record.title ?? "")' holds the photos of its folder's own directory: move the folder instead",
+                localIdentifiers: identifiers)
+        }
+        if LibraryRoots.path(folderPath, isWithin: databasePath) {
+            throw PHPhotosError(
+                .changeNotSupported, "'\(record.title ?? "")' cannot be put inside itself",
+                localIdentifiers: identifiers)
+        }
+        try library.requireWrite(
+            .files, at: diskPath(of: folderPath) + "/" + PathName.name(of: databasePath),
+            for: "move '\(record.title ?? "")' into '\(folder.title ?? "")'", localIdentifiers: identifiers)
+        let from = try FileOperations.identity(diskPath(of: databasePath))
+        let to = try FileOperations.identity(diskPath(of: folderPath))
+        if let from, let to, from.device != to.device {
+            throw PHPhotosError(
+                .changeNotSupported,
+                "'\(record.title ?? "")' and '\(folder.title ?? "")' are on different file systems: "
+                    + "a directory is moved by rename only, never copied",
+                localIdentifiers: identifiers)
+        }
+        try relocate(record, into: folderPath, as: PathName.name(of: databasePath), what: "move")
+    }
+
+    /// Gives the directory of `record` the name `name` (or a free variant) in `parent` (the library's
+    /// path): the library's record moves now, the directory after the commit.
+    private func relocate(_ record: CollectionRecord, into parent: String, as name: String, what: String) throws {
+        guard let databasePath = record.path else { return }
         let identifiers = [record.localIdentifier]
         if library.roots.roots.contains(where: { $0.path == databasePath }) {
             throw PHPhotosError(
                 .changeNotSupported,
-                "'\(record.title ?? "")' is the watched root \(databasePath): rename it on disk and in the configuration",
+                "'\(record.title ?? "")' is the watched root \(databasePath): \(what) it on disk and in the configuration",
                 localIdentifiers: identifiers)
-        }
-        if let problem = DirectoryName.problem(with: title) {
-            throw PHPhotosError(
-                .changeNotSupported, "'\(title)' cannot name a directory: \(problem)", localIdentifiers: identifiers)
         }
         // Where the directory is on disk now: an earlier rename in this block may not have happened yet.
         let path = diskPath(of: databasePath)
-        try library.requireWrite(.files, at: path, for: "rename '\(record.title ?? "")'", localIdentifiers: identifiers)
+        try library.requireWrite(
+            .files, at: path, for: "\(what) '\(record.title ?? "")'", localIdentifiers: identifiers)
         guard let identity = try FileOperations.identity(path), !identity.isRegularFile else {
             throw PHPhotosError(
                 .identifierNotFound, "the directory of '\(record.title ?? "")' is no longer at \(path)",
                 localIdentifiers: identifiers)
         }
-        let parent = PathName.directory(of: databasePath)
-        let name = try freeName(title, in: parent, diskParent: PathName.directory(of: path))
-        let destination = (parent == "/" ? "" : parent) + "/" + name
+        let free = try freeName(name, in: parent, diskParent: diskPath(of: parent))
+        let destination = (parent == "/" ? "" : parent) + "/" + free
+        // On disk the new name is in the parent as it is on disk now.
+        let target = diskPath(of: destination)
         do {
             try transaction.moveDirectory(from: databasePath, to: destination)
         } catch let error as StoreError {
-            throw PHPhotosError(.changeNotSupported, "cannot rename \(path): \(error)", localIdentifiers: identifiers)
+            throw PHPhotosError(.changeNotSupported, "cannot \(what) \(path): \(error)", localIdentifiers: identifiers)
         }
-        // On disk the new name is in the directory's parent as it is on disk now.
-        let target = diskPath(of: destination)
         pendingRenames.append((from: path, to: target))
         journal(
             FileJournalEntry(

@@ -29,6 +29,10 @@ open class PHCollection: PHObject, @unchecked Sendable {  // Immutable after ini
         if anOperation == .rename, let path = record.path, let library {
             return !library.roots.roots.contains { $0.path == path } && library.mayWrite(.files, at: path)
         }
+        // Albums' directories can be moved into a directory-backed folder where files may be written.
+        if anOperation == .addContent, record.isList, let path = record.path, let library {
+            return library.mayWrite(.files, at: path + "/.")
+        }
         return EditRules.allows(anOperation, on: record)
     }
 
