@@ -151,6 +151,85 @@ struct ObjectResolver {
         }
     }
 
+    // MARK: Folders
+
+    /// The local identifier of the folder `text` names: a directory a directory-backed folder
+    /// mirrors, or an identifier or a unique prefix of one.
+    func folder(_ text: String) throws -> String {
+        if let directory = Self.existingPath(text, directory: true) {
+            let paths = Self.spellings(of: directory)
+            guard let folder = try folders(matching: nil).first(where: { $0.path.map(paths.contains) == true }) else {
+                throw CLIError("no folder mirrors the directory \(Output.escaped(text))")
+            }
+            return folder.localIdentifier
+        }
+        guard Self.couldBeIdentifier(text), !Self.looksLikePath(text) else {
+            throw CLIError("no folder \(Output.escaped(text)): no such directory, and not an identifier")
+        }
+        if let exact = try folders(matching: "localIdentifier == \(Self.quoted(text))").first {
+            return exact.localIdentifier
+        }
+        let candidates = try folders(matching: "localIdentifier BEGINSWITH[c] \(Self.quoted(text))").map(
+            \.localIdentifier)
+        return try Self.unique(candidates, text, kind: "folder")
+    }
+
+    /// The album or folder `text` names, as ``Collection``: a directory names its folder when it
+    /// mirrors one (a directory of directories), else its album.
+    func collection(_ text: String) throws -> Collection {
+        if let directory = Self.existingPath(text, directory: true) {
+            let paths = Self.spellings(of: directory)
+            if let folder = try folders(matching: nil).first(where: { $0.path.map(paths.contains) == true }) {
+                return Collection(description: folder, isFolder: true)
+            }
+            guard let album = try albums(matching: nil).first(where: { $0.path.map(paths.contains) == true }) else {
+                throw CLIError("no album or folder mirrors the directory \(Output.escaped(text))")
+            }
+            return Collection(description: album, isFolder: false)
+        }
+        guard Self.couldBeIdentifier(text), !Self.looksLikePath(text) else {
+            throw CLIError("no album or folder \(Output.escaped(text)): no such directory, and not an identifier")
+        }
+        let folders = try folders(matching: "localIdentifier BEGINSWITH[c] \(Self.quoted(text))")
+        let albums = try albums(matching: "localIdentifier BEGINSWITH[c] \(Self.quoted(text))")
+        let exact = (folders + albums).filter { $0.localIdentifier == text }
+        let found = exact.isEmpty ? folders + albums : exact
+        let identifier = try Self.unique(found.map(\.localIdentifier), text, kind: "album or folder")
+        let description = found.first { $0.localIdentifier == identifier }!
+        return Collection(description: description, isFolder: folders.contains { $0.localIdentifier == identifier })
+    }
+
+    /// An album or a folder, as a listing describes it.
+    struct Collection {
+        var description: CollectionDescription
+        var isFolder: Bool
+        var localIdentifier: String { description.localIdentifier }
+    }
+
+    /// The folders a predicate matches (nil: all of them).
+    private func folders(matching predicate: String?) throws -> [CollectionDescription] {
+        switch source {
+        case .library(let library):
+            let options = PHFetchOptions()
+            options.photoLibrary = library
+            if let predicate { options.predicate = NSPredicate(format: predicate) }
+            var found: [CollectionDescription] = []
+            let result = PHCollectionList.fetchCollectionLists(with: .folder, subtype: .any, options: options)
+            try requireAvailable(library)
+            result.enumerateObjects { folder, _, _ in
+                found.append(CollectionDescription(folder, timeZone: library.configuration.timeZone))
+            }
+            return found
+        case .daemon(let daemon):
+            var found: [CollectionDescription] = []
+            let decoder = JSONDecoder()
+            try daemon.eachLine("/v1/folders", predicate.map { [("predicate", $0)] } ?? []) { line in
+                found.append(try decoder.decode(CollectionDescription.self, from: Data(line.utf8)))
+            }
+            return found
+        }
+    }
+
     // MARK: Rules
 
     /// The one identifier of `candidates`, or the error git gives: none, or several (listed).

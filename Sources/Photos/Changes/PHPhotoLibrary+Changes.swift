@@ -89,6 +89,27 @@ extension PHPhotoLibrary {
         }
     }
 
+    /// ``performChangesReturningToken(_:)`` for a caller that waits (a command-line tool): on the
+    /// library's serial queue, the calling thread blocked until the commit.
+    package func performChangesAndWaitReturningToken(_ changeBlock: () throws -> Void) throws
+        -> PHPersistentChangeToken
+    {
+        precondition(ChangeBlock.current == nil, "performChangesAndWait cannot be called inside a change block")
+        return try withoutActuallyEscaping(changeBlock) { block in
+            let work = UncheckedSendable(value: block)
+            return try changeQueue.sync {
+                let committed = try runChangeBlock(work.value)
+                do {
+                    return PHPersistentChangeToken(
+                        libraryIdentifier: try database.libraryIdentifier(),
+                        token: try committed ?? database.currentToken())
+                } catch {
+                    throw Self.photosError(error)
+                }
+            }
+        }
+    }
+
     /// Completion handlers run here, in commit order, off the change queue (so that they may
     /// start another change block and wait for it).
     static let completionQueue = DispatchQueue(label: "photos.library.completions")

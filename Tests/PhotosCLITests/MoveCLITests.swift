@@ -1,0 +1,65 @@
+import Foundation
+import PhotosTestSupport
+import Testing
+
+/// `photos mv`: the built `photos` renames a directory-backed album and moves it into a folder,
+/// under a root with `write = "files"`; without that policy it changes nothing and says why.
+@Suite(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))
+struct MoveCLITests {
+    let directory: TemporaryDirectory
+    let root: String
+    var library: String { directory.path("library.sqlite").path }
+    var config: String { directory.path("config.toml").path }
+
+    /// Pictures/2024/Zoo, Pictures/2024/Trip and Pictures/Animals/Cats, one photo each, scanned.
+    init() throws {
+        directory = try TemporaryDirectory(prefix: "photos-mv")
+        root = directory.path("Pictures").path
+        let photo = try #require(Corpus.file("Camera/2008/Death Valley/FurnaceCreekInn.jpg"))
+        for folder in ["2024/Zoo", "2024/Trip", "Animals/Cats"] {
+            try FileManager.default.createDirectory(atPath: root + "/" + folder, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: photo.path, toPath: root + "/" + folder + "/photo.jpg")
+        }
+        try Data("roots = [{ path = \"\(root)\", write = \"files\" }]\n".utf8).write(to: URL(fileURLWithPath: config))
+        let scan = try BuiltProducts.run("photos", ["scan", "--library", library, root])
+        #expect(scan.status == 0, "\(scan.stderr)")
+    }
+
+    func photos(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+        try BuiltProducts.run("photos", arguments + ["--library", library])
+    }
+
+    func entries(_ path: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: root + "/" + path)) ?? []).sorted()
+    }
+
+    @Test func renamesThenMovesAnAlbumsDirectoryAndSaysWhereItWent() throws {
+        let dry = try photos(["mv", root + "/2024/Zoo", "Aquarium", "--config", config, "--dry-run"])
+        #expect(dry.status == 0, "\(dry.stderr)")
+        #expect(dry.stdout.hasPrefix("would rename album \(root)/2024/Zoo to Aquarium"))
+        #expect(entries("2024") == ["Trip", "Zoo"], "a dry run changes nothing")
+
+        let renamed = try photos(["mv", root + "/2024/Zoo", "Aquarium", "--config", config])
+        #expect(renamed.status == 0, "\(renamed.stderr)")
+        #expect(renamed.stdout == "album \(root)/2024/Zoo -> \(root)/2024/Aquarium\n")
+        #expect(entries("2024") == ["Aquarium", "Trip"])
+
+        let moved = try photos(["mv", root + "/2024/Aquarium", root + "/Animals", "--config", config, "--json"])
+        #expect(moved.status == 0, "\(moved.stderr)")
+        let line = try #require(
+            try JSONSerialization.jsonObject(with: Data(moved.stdout.utf8)) as? [String: Any], "\(moved.stdout)")
+        #expect(line["from"] as? String == root + "/2024/Aquarium")
+        #expect(line["to"] as? String == root + "/Animals/Aquarium")
+        #expect(entries("Animals") == ["Aquarium", "Cats"] && entries("2024") == ["Trip"])
+        #expect(entries("Animals/Aquarium") == ["photo.jpg"])
+    }
+
+    @Test func withoutAFilesRootNothingMovesAndTheErrorSaysWhy() throws {
+        let refused = try photos(["mv", root + "/2024/Zoo", "Aquarium"])
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("is in no watched root with write = \"files\""), "\(refused.stderr)")
+        #expect(entries("2024") == ["Trip", "Zoo"])
+        let unknown = try photos(["mv", root + "/2024/Zoo", root + "/Nowhere/Else", "--config", config])
+        #expect(unknown.status != 0 && unknown.stderr.contains("no such directory"), "\(unknown.stderr)")
+    }
+}
