@@ -171,7 +171,7 @@ struct DaemonTests: DaemonSuite {
         try "roots = \"/x\"".write(to: bad, atomically: true, encoding: .utf8)
         let output = try BuiltProducts.run("photosd", ["--library", libraryURL.path, "--config", bad.path])
         #expect(
-            output.status != 0 && output.stderr.contains("bad.toml:1: roots: must be an array of strings"),
+            output.status != 0 && output.stderr.contains("bad.toml:1: roots: must be an array of directories"),
             "\(output.stderr)")
     }
 
