@@ -82,6 +82,8 @@ final class ApplyContext {
     private(set) var journalEntries: [FileJournalEntry] = []
     /// Collections deleted so far in this block (a folder takes its children with it).
     var deletedCollections: Set<String> = []
+    /// Assets whose sidecars this block already journaled (one sync each, however many edits).
+    var sidecarAssets: Set<Int64> = []
 
     init(library: PHPhotoLibrary) {
         self.library = library
@@ -97,6 +99,11 @@ final class ApplyContext {
                 source: file.removeSource ? file.source : nil, removeSource: file.removeSource,
                 device: source?.device, inode: source?.inode, fileSize: source?.size,
                 modificationTime: source?.modificationTime, owner: FileOperations.processID))
+    }
+
+    /// Records work on disk owed once the block commits.
+    func owe(_ entry: FileJournalEntry) {
+        journalEntries.append(entry)
     }
 
     /// The asset row id of a local identifier (an existing asset or one created earlier in this block).

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import PhotosLinux
 import PhotosStore
 import Synchronization
@@ -19,6 +20,8 @@ import Synchronization
 struct FileJournal {
     let database: LibraryDatabase
     let importDirectory: String
+    /// Where work that cannot be done is reported (a sidecar that cannot be merged).
+    var logger = Logger(label: "photos.library")
 
     /// Entries this process is working on, by library and entry id: not taken over by a recovery in
     /// the same process. An entry of this process that is not here was left by an interrupted block.
@@ -82,7 +85,13 @@ struct FileJournal {
             guard let claimed else { continue }
             begin([id])
             defer { end([id]) }
-            try perform(claimed)
+            do {
+                try perform(claimed)
+            } catch let failure as SidecarSyncFailure {
+                // The library opens anyway: its state is whole, only the sidecar lags.
+                logger.warning("\(failure)")
+                continue
+            }
             finished += 1
         }
         try removeAbandonedStagedFiles()
@@ -192,6 +201,10 @@ enum FaultInjection {
         case sourceRemoved
         /// A deleted asset's file is removed; the journal entry is not yet deleted.
         case removed
+        /// An asset's sidecar is read and merged; nothing is written yet.
+        case sidecarMerged
+        /// The sidecar is written; its merge base is not stored and the journal entry is not yet deleted.
+        case sidecarWritten
     }
 
     /// The hooks, by import directory.
