@@ -19,6 +19,7 @@ struct PhotosCommand: AsyncParsableCommand {
         subcommands: [
             Scan.self, Assets.self, Albums.self, Folders.self, Rejected.self, Duplicates.self, Thumbnail.self,
             Export.self, Changes.self, WatchQuery.self, Status.self, Hooks.self, Token.self, Completion.self,
+            Favorite.self, Rate.self,
         ]
     )
 }

@@ -81,7 +81,8 @@ public struct SidecarSync: Sendable {
         let contents = try SidecarFile.read(sidecar)
         let stored = try database.sidecarBase(ofAsset: assetID)
         let theirs = Self.normalized(contents?.state ?? SidecarState())
-        let ours = state(of: asset, passingThrough: theirs)
+        let photoTime = try? FileOperations.identity(photo, followingLinks: true)?.modificationTime
+        let ours = state(of: asset, passingThrough: theirs, photoModificationTime: photoTime)
         let base =
             stored.flatMap { $0.path == sidecar ? SidecarBaseCoding.decode($0.state) : nil }.map(Self.normalized)
             ?? Self.firstBase(ours: ours, theirs: theirs)
@@ -140,12 +141,19 @@ public struct SidecarSync: Sendable {
     /// The library's state of `asset` as a sidecar holds it. Fields the library does not keep per
     /// asset here (albums, pair, adjustment) are the sidecar's, so a merge never drops them; a reject
     /// (`xmp:Rating` -1, which `PHAssetRating` cannot hold) stays while the library has no stars.
-    func state(of asset: AssetRecord, passingThrough theirs: SidecarState) -> SidecarState {
+    /// A creation date that is only the photo's modification time (`photoModificationTime`: the
+    /// scanner's last resort for a file that states none) is no date taken, and is not written.
+    func state(
+        of asset: AssetRecord, passingThrough theirs: SidecarState, photoModificationTime: Double? = nil
+    ) -> SidecarState {
         var state = SidecarState(
             localIdentifier: asset.localIdentifier, rating: Int(asset.rating), isFavorite: asset.isFavorite,
             isHidden: asset.isHidden, albums: theirs.albums, pair: theirs.pair, adjustment: theirs.adjustment)
         if asset.rating == 0, theirs.rating == -1 { state.rating = -1 }
-        if let date = asset.creationDate {
+        let isFallback =
+            !asset.creationDateIsFloating && asset.creationDateOffset == nil
+            && photoModificationTime.map { abs($0 - (asset.creationDate ?? 0)) < 0.001 } == true
+        if let date = asset.creationDate, !isFallback {
             if asset.creationDateIsFloating {
                 // The zone it was read in (the scanner keeps its offset), else this sync's.
                 let offset =

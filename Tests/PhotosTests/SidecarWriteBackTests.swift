@@ -83,6 +83,7 @@ final class SidecarWriteBackTests {
         #expect(tags["XMP-fstop:Favorite"] as? Int == 1, "PhotoPrism's favorite")
         #expect(
             tags["XMP-photosd:LocalIdentifier"] as? String == asset.localIdentifier, "the file carries the identity")
+        #expect(tags["XMP-exif:DateTimeOriginal"] == nil, "a photo that states no date gets none from its file time")
         let own = try await Self.exiftool(["-XMP-photosd:all", sidecar])
         #expect(own.contains(asset.localIdentifier))
         #expect(try Data(contentsOf: pictures.appendingPathComponent("IMG_1.jpg")) == Data(contentsOf: Self.photo))
