@@ -80,19 +80,26 @@ public struct SidecarSync: Sendable {
         let sidecar = try sidecarPath(forPhoto: photo)
         let contents = try SidecarFile.read(sidecar)
         let stored = try database.sidecarBase(ofAsset: assetID)
-        let theirs = Self.normalized(contents?.state ?? SidecarState())
         let photoTime = try? FileOperations.identity(photo, followingLinks: true)?.modificationTime
-        let ours = state(of: asset, passingThrough: theirs, photoModificationTime: photoTime)
+        // What the sidecar says; a field it does not state (no file, or a tool that dropped the
+        // library's properties when it rewrote the file) is no edit: it counts as the base.
+        let said = contents?.state ?? SidecarState()
         let base =
-            stored.flatMap { $0.path == sidecar ? SidecarBaseCoding.decode($0.state) : nil }.map(Self.normalized)
-            ?? Self.firstBase(ours: ours, theirs: theirs)
+            stored.flatMap { $0.path == sidecar ? SidecarBaseCoding.decode($0.state) : nil }
+            ?? Self.firstBase(
+                ours: state(of: asset, passingThrough: said, photoModificationTime: photoTime), theirs: said)
+        let theirs = Self.filled(said, from: base)
+        let ours = state(of: asset, passingThrough: theirs, photoModificationTime: photoTime)
         let merge = SidecarMerge(
             base: base, ours: ours, theirs: theirs, oursTime: asset.modificationDate ?? 0,
             theirsTime: contents?.identity.modificationTime ?? 0)
         let token = try apply(merge.takenFromTheirs, from: merge.result, to: asset)
         try checkpoint(.merged)
         var identity = contents?.identity
-        let wrote = mayWrite && (merge.needsWrite || contents == nil)
+        // Written when the library changed a field, and when the file lacks one the merge holds
+        // (never written yet, or a tool rewrote it without the library's properties).
+        let lacking = SidecarField.allCases.contains { merge.result.value(of: $0) != said.value(of: $0) }
+        let wrote = mayWrite && (merge.needsWrite || lacking)
         if wrote {
             identity = try SidecarFile.write(merge.result, to: sidecar, expecting: .some(contents?.identity)).identity
             try checkpoint(.written)
@@ -111,6 +118,8 @@ public struct SidecarSync: Sendable {
     /// that appeared or changed): every asset whose sidecar it is is synced, the sidecar written
     /// back only where `mayWrite` says the photo's root allows it. Returns what each sync did.
     public func syncChangedSidecar(at path: String, mayWrite: (String) -> Bool) throws -> [Outcome] {
+        // A sidecar removed is no edit: the library keeps its state (and does not make the file again).
+        guard try FileOperations.identity(path, followingLinks: true) != nil else { return [] }
         let directory = (path as NSString).deletingLastPathComponent
         let name = (path as NSString).lastPathComponent.lowercased()
         guard name.hasSuffix(".xmp") else { return [] }
@@ -172,13 +181,10 @@ public struct SidecarSync: Sendable {
         return state
     }
 
-    /// A sidecar's state with the library's defaults where it says nothing: no stars, not a
-    /// favorite, not hidden (the library always holds these; "absent" and the default are one).
-    static func normalized(_ state: SidecarState) -> SidecarState {
-        var state = state
-        state.rating = state.rating ?? 0
-        state.isFavorite = state.isFavorite ?? false
-        state.isHidden = state.isHidden ?? false
+    /// `said` with the fields it does not state taken from `base`.
+    static func filled(_ said: SidecarState, from base: SidecarState) -> SidecarState {
+        var state = said
+        for field in SidecarField.allCases where said.value(of: field) == nil { state.take(field, from: base) }
         return state
     }
 
@@ -442,7 +448,7 @@ extension SidecarSync {
     /// The base stored for a sidecar read at ingest: what it said.
     static func base(assetID: Int64, ingested: Ingested) -> SidecarBase {
         SidecarBase(
-            assetId: assetID, path: ingested.path, state: SidecarBaseCoding.encode(normalized(ingested.state)),
+            assetId: assetID, path: ingested.path, state: SidecarBaseCoding.encode(ingested.state),
             modificationTime: try? FileOperations.identity(ingested.path, followingLinks: true)?.modificationTime)
     }
 }

@@ -307,4 +307,32 @@ final class SidecarWriteBackTests {
         #expect(tags["XMP-digiKam:ColorLabel"] as? Int == 3)
         #expect(try onlyAsset(library).rating == .four && !onlyAsset(library).isFavorite)
     }
+
+    @Test func aToolThatRewritesTheSidecarWithoutTheLibrarysPropertiesChangesNothingInTheLibrary() async throws {
+        let library = try openLibrary()
+        let asset = try onlyAsset(library)
+        try library.performChangesAndWait {
+            let request = PHAssetChangeRequest(for: asset)
+            request.isFavorite = true
+            request.rating = .four
+        }
+        // darktable #12322: a tool writes its own sidecar over the library's, without its properties.
+        try Data(Self.otherTools.utf8).write(to: URL(fileURLWithPath: sidecar))
+        try library.performChangesAndWait { PHAssetChangeRequest(for: asset).isHidden = true }
+        let reread = try onlyAsset(library)
+        #expect(reread.isFavorite && reread.isHidden, "an absent favorite is no edit")
+        #expect(reread.rating == .three, "digiKam's MicrosoftPhoto:Rating 50 is an edit: three stars")
+        let text = try String(contentsOfFile: sidecar, encoding: .utf8)
+        #expect(Self.withoutLibraryDescription(text) == Self.otherTools)
+        let tags = try await Self.exiftoolTags(sidecar)
+        #expect(tags["XMP-photosd:Favorite"] as? Bool == true, "the library's properties are written again")
+        #expect(tags["XMP-photosd:LocalIdentifier"] as? String == asset.localIdentifier)
+
+        // A sidecar removed is no edit either.
+        try FileManager.default.removeItem(atPath: sidecar)
+        let outcomes = try SidecarSync(database: library.database).syncChangedSidecar(at: sidecar) { _ in true }
+        #expect(outcomes.isEmpty)
+        #expect(try onlyAsset(library).isFavorite)
+        #expect(!FileManager.default.fileExists(atPath: sidecar))
+    }
 }
