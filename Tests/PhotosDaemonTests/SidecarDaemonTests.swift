@@ -69,6 +69,16 @@ struct SidecarDaemonTests: DaemonSuite {
             try FileManager.default.contentsOfDirectory(atPath: root.path).sorted() == ["IMG.JPG", "IMG.JPG.xmp"],
             "a root with write = \"none\" gets no file of the library's")
         try await offPool { try daemon.stop() }
+
+        // An edit made while photosd is stopped is found when it starts again.
+        #expect(try await exiftool(["-overwrite_original", "-XMP:Rating=1", "IMG.JPG.xmp"]) == 0)
+        let again = try await offPool { [fixture] in try fixture.start(["--watch", fixture.root.path, "--settle", "0"])
+        }
+        try await waitUntil("the rating written while photosd was stopped", whileRunning: again.process) {
+            PHAsset.fetchAssets(withLocalIdentifiers: [asset.localIdentifier], options: options).firstObject?.rating
+                == .one
+        }
+        try await offPool { try again.stop() }
     }
 
     @Test func aNewPhotoTakesItsSidecarsStateAtIngest() async throws {

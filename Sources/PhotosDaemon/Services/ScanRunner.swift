@@ -143,6 +143,11 @@ public final class ScanRunner: Service, Sendable {
                 // What was not done yet is done again whole.
                 return Failure(error: error, reason: reason, retry: work.wholeRoots)
             }
+            // Sidecars other tools changed while photosd did not watch (a rescan reads photos, not them).
+            let sync = SidecarSync(database: database, timeZone: scanner.timeZone)
+            if let changed = try? sync.changedSidecars(under: roots), !changed.isEmpty {
+                await merge(sidecars: changed)
+            }
         }
         for (root, changed) in work.partialFiles.sorted(by: { $0.key < $1.key }) {
             let scanner = self.scanner
