@@ -335,4 +335,20 @@ final class SidecarWriteBackTests {
         #expect(try onlyAsset(library).isFavorite)
         #expect(!FileManager.default.fileExists(atPath: sidecar))
     }
+
+    @Test func aSidecarThatIsNotXMPIsNeverOverwrittenAndTheChangeSaysSo() throws {
+        let garbage = Data("not XMP at all\n".utf8)
+        try garbage.write(to: URL(fileURLWithPath: sidecar))
+        let library = try openLibrary()
+        let asset = try onlyAsset(library)
+        let failed = #expect(throws: PHPhotosError.self) {
+            try library.performChangesAndWait { PHAssetChangeRequest(for: asset).isFavorite = true }
+        }
+        #expect(failed?.message.contains("the library keeps them, but cannot update the sidecar \(sidecar)") == true)
+        #expect(try onlyAsset(library).isFavorite, "the change committed")
+        #expect(
+            try Data(contentsOf: URL(fileURLWithPath: sidecar)) == garbage, "the file is not the library's to replace")
+        #expect(try library.database.fileJournal().isEmpty, "and it is not tried again at every open")
+        _ = try openLibrary(scan: false)
+    }
 }

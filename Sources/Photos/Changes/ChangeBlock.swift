@@ -62,6 +62,10 @@ final class ChangeBlock: @unchecked Sendable {
             try journal.finish(entries)
             // Files of deleted assets and dropped edits, journaled by the store for any process.
             if owesFileWork { try journal.finishUnowned() }
+        } catch let failure as SidecarSyncFailure {
+            // Not retried at the next open: the sidecar needs a person (it is not XMP, say).
+            throw PHPhotosError(
+                .operationInterrupted, "the changes were committed and the library keeps them, but \(failure)")
         } catch {
             throw PHPhotosError(
                 .operationInterrupted,
