@@ -150,6 +150,8 @@ let package = Package(
             dependencies: [
                 // PhotosLinux: the crawler's directory entries and link counts.
                 "PhotosCore", "PhotosMetadata", "PhotosStore", "PhotosLinux",
+                // PhotosSidecars: XMP sidecars read beside new photos and kept in step with their assets.
+                "PhotosSidecars",
                 // Files seen, ingested, rejected: counted as scans commit them.
                 .product(name: "Metrics", package: "swift-metrics"),
             ],

@@ -77,7 +77,8 @@ public final class PHPhotoLibrary: Sendable {
     public let importDirectory: URL
     /// The work on disk committed change blocks owe: placing imported files, removing deleted ones.
     var fileJournal: FileJournal {
-        FileJournal(database: database, importDirectory: importDirectory.standardizedFileURL.path)
+        FileJournal(
+            database: database, importDirectory: importDirectory.standardizedFileURL.path, logger: configuration.logger)
     }
     /// Change blocks run one at a time, in order, on this queue.
     let changeQueue = DispatchQueue(label: "photos.library.changes")

@@ -18,8 +18,8 @@ struct PhotosCommand: AsyncParsableCommand {
         version: "photos \(PhotosVersion.current)",
         subcommands: [
             Scan.self, Assets.self, Albums.self, Folders.self, Rejected.self, Duplicates.self, Thumbnail.self,
-            Export.self, Move.self, Changes.self, WatchQuery.self, Status.self, Hooks.self, Token.self,
-            Completion.self,
+            Export.self, Move.self, Favorite.self, Rate.self, Changes.self, WatchQuery.self, Status.self, Hooks.self,
+            Token.self, Completion.self,
         ]
     )
 }

@@ -10,7 +10,7 @@ import TOMLKit
 /// library = "/srv/photos/library.sqlite"
 /// roots = ["/home/me/Pictures", "/mnt/camera"]   # or tables, with what the library may write:
 ///                                                # { path = "/home/me/Pictures", write = "sidecars" }
-/// ignore = ["*.xmp", "Thumbs.db", "@eaDir"]
+/// ignore = ["Thumbs.db", "@eaDir"]
 /// settle_ms = 300
 /// poll_interval_s = 120
 /// time_zone = "Europe/Paris"

@@ -1,6 +1,7 @@
 import Foundation
 import PhotosCore
 import PhotosMetadata
+import PhotosSidecars
 import PhotosStore
 
 /// Makes one directory's assets match its files: groups the files (``Grouper``), then gives each
@@ -88,7 +89,16 @@ struct AssetGrouping {
         }
     }
 
-    /// Gives one group one asset; returns its burst identifier.
+    /// What a member is, for owning a sidecar (``PhotosSidecars/SidecarNames``).
+    private func sidecarEntry(_ member: Member) -> SidecarNames.Entry {
+        let entry = entry(member)
+        let name = (member.path as NSString).lastPathComponent
+        let kind: SidecarNames.Kind = entry.isRAW ? .raw : entry.isVideo ? .video : entry.isImage ? .image : .other
+        return SidecarNames.Entry(name, kind)
+    }
+
+    /// Gives one group one asset; returns its burst identifier. A new asset takes the user state of
+    /// the sidecar beside its primary file, and that sidecar's state becomes the base of later merges.
     private func apply(group roles: [(Int, PHAssetResourceType?)], members: [Member], owners: [String: Int64])
         throws -> String?
     {
@@ -133,7 +143,22 @@ struct AssetGrouping {
             try transaction.updateAsset(record, properties: ["content"])
             try transaction.replaceResources(ofAsset: target, with: resources)
         } else {
-            try transaction.insertAsset(record, resources: resources)
+            var ingested: SidecarSync.Ingested?
+            // A few lstat calls per new asset, not a listing of its directory per file that arrives.
+            if case .fresh(let file, _) = primary, case let sidecars = SidecarSync.sidecarsBeside(file.path),
+                !sidecars.isEmpty
+            {
+                ingested = SidecarSync.read(
+                    for: file.name, kind: sidecarEntry(primary).kind, in: directory, sidecars: sidecars,
+                    files: members.map(sidecarEntry))
+                if let ingested {
+                    try SidecarSync.take(ingested.state, into: &record, timeZone: timeZone) {
+                        try transaction.asset(withLocalIdentifier: $0) == nil
+                    }
+                }
+            }
+            let id = try transaction.insertAsset(record, resources: resources)
+            if let ingested { try transaction.setSidecarBase(SidecarSync.base(assetID: id, ingested: ingested)) }
         }
         // Assets whose files joined this group are absorbed.
         let paths = Set(roles.map { members[$0.0].path })

@@ -25,6 +25,8 @@ public final class FolderScanner: Sendable {
     /// The library being written.
     public let database: LibraryDatabase
     let extractor: MetadataExtractor
+    /// The zone file dates with no UTC offset are read in.
+    public var timeZone: TimeZone { extractor.timeZone }
     let crawler: Crawler
     /// Files read and committed per transaction.
     let batchSize: Int

@@ -401,6 +401,11 @@ extension LibraryDatabase {
                     ALTER TABLE fileJournal_new RENAME TO fileJournal;
                     """)
         }
+        migrator.registerMigration("v26: sidecar merge bases") { db in
+            // What the library last wrote to or read from each asset's XMP sidecar, the base of the
+            // three-way merge when the sidecar (another tool) or the asset (the library) changes next.
+            try SidecarBase.create(db)
+        }
         return migrator
     }
 

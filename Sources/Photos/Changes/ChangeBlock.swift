@@ -65,6 +65,10 @@ final class ChangeBlock: @unchecked Sendable {
         } catch let undone as UndoneOperation {
             // The library took that part of the block back: it says what the disk holds.
             throw undone.error
+        } catch let failure as SidecarSyncFailure {
+            // Not retried at the next open: the sidecar needs a person (it is not XMP, say).
+            throw PHPhotosError(
+                .operationInterrupted, "the changes were committed and the library keeps them, but \(failure)")
         } catch {
             throw PHPhotosError(
                 .operationInterrupted,
@@ -88,6 +92,8 @@ final class ApplyContext {
     /// Directories this block renames, in order, from their path on disk to the one the library
     /// records: done after the commit (``diskPath(of:)``).
     var pendingRenames: [(from: String, to: String)] = []
+    /// Assets whose sidecars this block already journaled (one sync each, however many edits).
+    var sidecarAssets: Set<Int64> = []
 
     init(library: PHPhotoLibrary) {
         self.library = library

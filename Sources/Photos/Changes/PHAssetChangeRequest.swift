@@ -176,7 +176,16 @@ public class PHAssetChangeRequest: PHChangeRequest, @unchecked Sendable {
         // One UPDATE of these columns, without reading the row: blocks of thousands of edits.
         try context.transaction.updateAsset(
             localIdentifier: targetIdentifier, setting: columns, properties: changedProperties)
+        // User state an existing photo's sidecar holds goes there too, where its root allows.
+        if asset != nil, changedProperties.contains(where: Self.sidecarProperties.contains) {
+            try context.syncSidecar(ofAsset: targetIdentifier)
+        }
     }
+
+    /// The properties an XMP sidecar holds.
+    private static let sidecarProperties: Set<String> = [
+        "isFavorite", "isHidden", "rating", "creationDate", "location",
+    ]
 }
 
 /// `PHAssetChangeRequest.deleteAssets(_:)`, applied after every creation and edit of the block.

@@ -1,10 +1,79 @@
+import Foundation
 import PhotosCore
+import PhotosIngest
+import PhotosLinux
 import PhotosStore
 
 extension FileJournal {
-    /// Brings an asset's XMP sidecar up to date with the library (`sidecar` entries).
+    /// Brings an asset's XMP sidecar up to date with the library (`sidecar` entries): the sidecar is
+    /// read and merged three ways with the asset against the base last synced (``PhotosIngest/SidecarSync``),
+    /// what only the sidecar changed is taken into the library, and the merged state is written
+    /// beside the photo (`entry.destination`), never the whole file: other tools' properties stay.
+    ///
+    /// An entry finished at the next open after a crash does the same: the merge finds what the
+    /// interrupted run already wrote. Temporary files a stopped process left beside the sidecar go.
     func updateSidecar(_ entry: FileJournalEntry) throws {
-        // No change request journals this operation yet: the two-way mirror is being built.
-        throw PHPhotosError(.changeNotSupported, "the library cannot yet carry out '\(entry.operation)' on the disk")
+        guard let assetID = entry.assetId else { return }
+        let sync = SidecarSync(database: database)
+        let sidecar = try sync.sidecarPath(forPhoto: entry.destination)
+        Self.removeAbandonedTemporaries(of: sidecar)
+        do {
+            try sync.sync(assetID: assetID, photo: entry.destination, mayWrite: true) { step in
+                switch step {
+                case .merged: try FaultInjection.reach(.sidecarMerged, in: importDirectory)
+                case .written: try FaultInjection.reach(.sidecarWritten, in: importDirectory)
+                }
+            }
+        } catch let error where !error.isSimulatedCrash {
+            // A sidecar that cannot be merged (not XMP, unreadable, a directory that cannot be
+            // written) is reported, not retried at every open: the library keeps the state.
+            if let id = entry.id { try database.finishJournalEntry(id) }
+            throw SidecarSyncFailure(sidecar: sidecar, cause: error)
+        }
+    }
+
+    /// Removes `.NAME.photosd-PID-N.tmp` beside `path` (``PhotosLinux/FileOperations/replace(_:with:expecting:)``'s
+    /// temporary names) of processes that are gone: a write that stopped before its rename.
+    static func removeAbandonedTemporaries(of path: String) {
+        let directory = (path as NSString).deletingLastPathComponent
+        let prefix = "." + (path as NSString).lastPathComponent + ".photosd-"
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+        for name in names where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
+            let rest = name.dropFirst(prefix.count)
+            guard let pid = rest.split(separator: "-").first.flatMap({ Int64($0) }),
+                !FileOperations.processIsAlive(pid)
+            else { continue }
+            try? FileOperations.unlink(directory + "/" + name)
+        }
+    }
+}
+
+/// A sidecar that could not be brought up to date; the library kept the state, the entry is done.
+struct SidecarSyncFailure: Error, CustomStringConvertible {
+    let sidecar: String
+    let cause: any Error
+    var description: String { "cannot update the sidecar \(sidecar): \(cause)" }
+}
+
+extension ApplyContext {
+    /// Journals the sync of an edited asset's sidecar, when its photo lies under a root that may hold
+    /// sidecars (`write = "sidecars"` or `"files"`); fails the block with `accessRestricted` when that
+    /// root cannot be written now. Under a `none` root (or none at all) the state stays in the library.
+    func syncSidecar(ofAsset identifier: String) throws {
+        // The common case, no root that writes: no query for blocks of thousands of edits.
+        guard library.roots.roots.contains(where: { $0.write != .none }) else { return }
+        let assetID = try assetID(identifier)
+        guard !sidecarAssets.contains(assetID) else { return }
+        let resources = try transaction.resources(ofAsset: assetID)
+        guard let photo = SidecarSync.primaryFile(of: resources.map { ($0.type, $0.path) }),
+            library.writePolicy(at: photo) != .none
+        else { return }
+        try library.requireWrite(
+            .sidecars, at: photo, for: "write the sidecar of \((photo as NSString).lastPathComponent)",
+            localIdentifiers: [identifier])
+        sidecarAssets.insert(assetID)
+        journal(
+            FileJournalEntry(operation: .sidecar, destination: photo, owner: FileOperations.processID, assetId: assetID)
+        )
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import PhotosLinux
 import PhotosStore
 import Synchronization
@@ -19,6 +20,8 @@ import Synchronization
 struct FileJournal {
     let database: LibraryDatabase
     let importDirectory: String
+    /// Where work that cannot be done is reported (a sidecar that cannot be merged).
+    var logger = Logger(label: "photos.library")
 
     /// Entries this process is working on, by library and entry id: not taken over by a recovery in
     /// the same process. An entry of this process that is not here was left by an interrupted block.
@@ -38,20 +41,24 @@ struct FileJournal {
 
     /// Does the work of committed entries, in order; the first failure stops it and is thrown (the
     /// entries left are finished at the next open). An entry whose change was taken back
-    /// (``UndoneOperation``) does not stop the others.
+    /// (``UndoneOperation``) or whose sidecar could not be merged (``SidecarSyncFailure``) does not
+    /// stop the others.
     func finish(_ entries: [FileJournalEntry]) throws {
         defer { end(entries.compactMap(\.id)) }
         try FaultInjection.reach(.committed, in: importDirectory)
-        // An entry taken back does not stop the others; the first such is reported once they are done.
-        var undone: UndoneOperation?
+        // An entry taken back, or a sidecar that could not be merged (each finished), does not stop
+        // the others; the first such is reported once they are done.
+        var reported: (any Error)?
         for entry in entries {
             do {
                 try perform(entry)
             } catch let error as UndoneOperation {
-                undone = undone ?? error
+                reported = reported ?? error
+            } catch let error as SidecarSyncFailure {
+                reported = reported ?? error
             }
         }
-        if let undone { throw undone }
+        if let reported { throw reported }
     }
 
     /// Does the work journaled for any process (``PhotosStore/FileJournalEntry/anyOwner``): the
@@ -96,6 +103,10 @@ struct FileJournal {
                 try perform(claimed)
             } catch is UndoneOperation {
                 // The change was taken back in the library, which now says what the disk holds.
+            } catch let failure as SidecarSyncFailure {
+                // The library opens anyway: its state is whole, only the sidecar lags.
+                logger.warning("\(failure)")
+                continue
             }
             finished += 1
         }
@@ -218,6 +229,10 @@ enum FaultInjection {
         case removed
         /// A directory is renamed; its parents are not synced and the journal entry is not yet deleted.
         case renamed
+        /// An asset's sidecar is read and merged; nothing is written yet.
+        case sidecarMerged
+        /// The sidecar is written; its merge base is not stored and the journal entry is not yet deleted.
+        case sidecarWritten
     }
 
     /// The hooks, by import directory.

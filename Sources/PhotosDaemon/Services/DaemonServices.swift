@@ -76,7 +76,8 @@ public struct DaemonServices: Sendable {
             logger: named("scans"))
         scanRunner = ScanRunner(
             scanner: scanner, database: database, queue: scans, board: board, backoff: configuration.retryBackoff,
-            libraryPath: configuration.libraryPath, logger: named("scans"), startupProgress: progress
+            libraryPath: configuration.libraryPath, logger: named("scans"), startupProgress: progress,
+            policies: LibraryRoots(configuration.libraryRoots)
         ) { outcome in
             tracker.post(.scanned(offlineRoots: outcome.offlineRoots, unreadable: outcome.unreadable))
             settling.recheck(roots: Array(Set(outcome.stillChanging.compactMap(roots.root(of:)))))

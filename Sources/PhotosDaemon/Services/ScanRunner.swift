@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Logging
+import PhotosCore
 import PhotosIngest
 import PhotosLinux
 import PhotosStore
@@ -46,13 +47,17 @@ public final class ScanRunner: Service, Sendable {
     private let scanQueue = DispatchQueue(label: "photosd.scan")
     /// Whether the last look at the library found unreadable directories.
     private let knowsUnreadable = Mutex(false)
+    /// What may be written under each root: a sidecar another tool changed is merged into the
+    /// library, and written back (the library's fields it lacks) only where its root allows.
+    let policies: LibraryRoots
 
     /// A runner taking work from `queue`; `report` hears what each successful scan found.
     public init(
         scanner: FolderScanner, database: LibraryDatabase, queue: ScanQueue, board: StatusBoard,
         backoff: RetryBackoff, libraryPath: String, logger: Logger, startupProgress: StartupProgressReporter? = nil,
-        report: @escaping @Sendable (Outcome) -> Void = { _ in }
+        policies: LibraryRoots = LibraryRoots([]), report: @escaping @Sendable (Outcome) -> Void = { _ in }
     ) {
+        self.policies = policies
         self.startupProgress = startupProgress
         self.scanner = scanner
         self.database = database
@@ -138,9 +143,19 @@ public final class ScanRunner: Service, Sendable {
                 // What was not done yet is done again whole.
                 return Failure(error: error, reason: reason, retry: work.wholeRoots)
             }
+            // Sidecars other tools changed while photosd did not watch (a rescan reads photos, not them).
+            let sync = SidecarSync(database: database, timeZone: scanner.timeZone)
+            if let changed = try? sync.changedSidecars(under: roots), !changed.isEmpty {
+                await merge(sidecars: changed)
+            }
         }
-        for (root, files) in work.partialFiles.sorted(by: { $0.key < $1.key }) {
+        for (root, changed) in work.partialFiles.sorted(by: { $0.key < $1.key }) {
             let scanner = self.scanner
+            // Sidecars are no media: another tool's edit is merged into their assets.
+            let sidecars = changed.filter { $0.lowercased().hasSuffix(".xmp") }
+            let files = changed.subtracting(sidecars)
+            if !sidecars.isEmpty { await merge(sidecars: sidecars.sorted()) }
+            guard !files.isEmpty else { continue }
             if let error = await scan(
                 reason: reason, wholeRoots: false,
                 {
@@ -152,6 +167,41 @@ public final class ScanRunner: Service, Sendable {
             }
         }
         return nil
+    }
+
+    /// Merges sidecars other tools changed into their assets (``PhotosIngest/SidecarSync``), on the
+    /// scan queue; each applied field is an ordinary change, each conflict a log line.
+    private func merge(sidecars: [String]) async {
+        let sync = SidecarSync(database: database, timeZone: scanner.timeZone)
+        let policies = self.policies
+        let logger = self.logger
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            scanQueue.async {
+                for path in sidecars {
+                    do {
+                        let outcomes = try sync.syncChangedSidecar(at: path) { policies.policy(for: $0) != .none }
+                        for outcome in outcomes {
+                            if !outcome.taken.isEmpty {
+                                logger.info(
+                                    "took a sidecar's changes",
+                                    metadata: [
+                                        "sidecar": "\(outcome.sidecar)",
+                                        "fields": "\(outcome.taken.map(\.rawValue).sorted().joined(separator: ","))",
+                                    ])
+                            }
+                            for conflict in outcome.conflicts {
+                                logger.warning(
+                                    "sidecar conflict",
+                                    metadata: ["sidecar": "\(outcome.sidecar)", "conflict": "\(conflict)"])
+                            }
+                        }
+                    } catch {
+                        logger.error("cannot merge a sidecar", metadata: ["sidecar": "\(path)", "error": "\(error)"])
+                    }
+                }
+                continuation.resume()
+            }
+        }
     }
 
     private static func reason(_ work: ScanWork) -> String { work.reasons.sorted().joined(separator: ",") }

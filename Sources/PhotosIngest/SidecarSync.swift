@@ -1,0 +1,467 @@
+import Foundation
+import PhotosCore
+import PhotosLinux
+import PhotosMetadata
+import PhotosSidecars
+import PhotosStore
+
+/// Keeps an asset and its XMP sidecar in step: the one place where the library's user state
+/// (favorite, hidden, rating, date, place, identifier) meets the sidecar's.
+///
+/// A sync reads the sidecar, merges it three ways (``PhotosSidecars/SidecarMerge``) with the
+/// library's state against the base the library last wrote or read (``PhotosStore/SidecarBase``),
+/// applies to the library what only the sidecar changed (an ordinary change: observers, hooks and
+/// the API see it), writes the sidecar when the library changed something and may write there, and
+/// stores the merged state as the new base. Run after a change block that edited the asset (the file
+/// journal's `sidecar` entries) and when another tool changed the sidecar (photosd's watcher).
+///
+/// ```swift
+/// let sync = SidecarSync(database: library.database)
+/// if let outcome = try sync.sync(assetID: id, photo: "/photos/IMG_1.JPG", mayWrite: true) {
+///     print(outcome.sidecar)   // /photos/IMG_1.JPG.xmp
+/// }
+/// ```
+public struct SidecarSync: Sendable {
+    /// The library.
+    public let database: LibraryDatabase
+    /// The time zone floating dates (no UTC offset) are read in, as the scanner reads files.
+    public var timeZone: TimeZone
+
+    /// A sync of `database`'s assets.
+    public init(database: LibraryDatabase, timeZone: TimeZone = .current) {
+        self.database = database
+        self.timeZone = timeZone
+    }
+
+    /// The points a sync passes, for tests that stop it there as a killed process would stop.
+    public enum Step: String, Sendable, CaseIterable {
+        /// The sidecar is read and merged, and the library took the sidecar's changes; nothing is written.
+        case merged
+        /// The sidecar is written; its new base is not stored yet.
+        case written
+    }
+
+    /// What a sync did.
+    public struct Outcome: Sendable {
+        /// The sidecar's path.
+        public var sidecar: String
+        /// Whether the sidecar was written.
+        public var wrote: Bool
+        /// The fields taken from the sidecar into the library.
+        public var taken: Set<SidecarField>
+        /// Fields both sides changed; the newer write's value was kept.
+        public var conflicts: [SidecarMerge.Conflict]
+        /// The change-log token of the change that applied the sidecar's fields, if any.
+        public var token: Int64?
+    }
+
+    /// Brings the sidecar of `assetID`, whose photo is `photo`, and the asset up to date with each
+    /// other. Writes only when `mayWrite` (the root's policy allows it; the sidecar is read anyway).
+    /// Returns nil when the asset is gone. `checkpoint` is called at each ``Step``.
+    @discardableResult
+    public func sync(
+        assetID: Int64, photo: String, mayWrite: Bool, checkpoint: (Step) throws -> Void = { _ in }
+    ) throws -> Outcome? {
+        var attempts = 0
+        while true {
+            do {
+                return try syncOnce(assetID: assetID, photo: photo, mayWrite: mayWrite, checkpoint: checkpoint)
+            } catch let error as SidecarError where error.code == .changedWhileWriting && attempts < 3 {
+                // Another program wrote the sidecar between the read and the write: merge again.
+                attempts += 1
+            }
+        }
+    }
+
+    private func syncOnce(
+        assetID: Int64, photo: String, mayWrite: Bool, checkpoint: (Step) throws -> Void
+    ) throws -> Outcome? {
+        guard let asset = try database.assets(ids: [assetID])[assetID] else { return nil }
+        let sidecar = try sidecarPath(forPhoto: photo)
+        let contents = try SidecarFile.read(sidecar)
+        let stored = try database.sidecarBase(ofAsset: assetID)
+        let photoTime = try? FileOperations.identity(photo, followingLinks: true)?.modificationTime
+        // What the sidecar says; a field it does not state (no file, or a tool that dropped the
+        // library's properties when it rewrote the file) is no edit: it counts as the base.
+        let said = contents?.state ?? SidecarState()
+        let base =
+            stored.flatMap { $0.path == sidecar ? SidecarBaseCoding.decode($0.state) : nil }
+            ?? Self.firstBase(
+                ours: state(of: asset, passingThrough: said, photoModificationTime: photoTime), theirs: said)
+        let theirs = Self.filled(said, from: base)
+        let ours = state(of: asset, passingThrough: theirs, photoModificationTime: photoTime)
+        let merge = SidecarMerge(
+            base: base, ours: ours, theirs: theirs, oursTime: asset.modificationDate ?? 0,
+            theirsTime: contents?.identity.modificationTime ?? 0)
+        let token = try apply(merge.takenFromTheirs, from: merge.result, to: asset)
+        try checkpoint(.merged)
+        var identity = contents?.identity
+        // Written when the library changed a field, and when the file lacks one the merge holds
+        // (never written yet, or a tool rewrote it without the library's properties).
+        let lacking = SidecarField.allCases.contains { merge.result.value(of: $0) != said.value(of: $0) }
+        let wrote = mayWrite && (merge.needsWrite || lacking)
+        if wrote {
+            identity = try SidecarFile.write(merge.result, to: sidecar, expecting: .some(contents?.identity)).identity
+            try checkpoint(.written)
+        }
+        // The base is what the sidecar now says: the merge when written, else what was read
+        // (a field the library won stays to be written where it may be).
+        try database.setSidecarBase(
+            SidecarBase(
+                assetId: assetID, path: sidecar, state: SidecarBaseCoding.encode(wrote ? merge.result : theirs),
+                modificationTime: identity?.modificationTime))
+        return Outcome(
+            sidecar: sidecar, wrote: wrote, taken: merge.takenFromTheirs, conflicts: merge.conflicts, token: token)
+    }
+
+    /// Takes into the library what another tool changed in the sidecar at `path` (a `.xmp` file
+    /// that appeared or changed): every asset whose sidecar it is is synced, the sidecar written
+    /// back only where `mayWrite` says the photo's root allows it. Returns what each sync did.
+    public func syncChangedSidecar(at path: String, mayWrite: (String) -> Bool) throws -> [Outcome] {
+        // A sidecar removed is no edit: the library keeps its state (and does not make the file again).
+        guard try FileOperations.identity(path, followingLinks: true) != nil else { return [] }
+        let directory = (path as NSString).deletingLastPathComponent
+        let name = (path as NSString).lastPathComponent.lowercased()
+        guard name.hasSuffix(".xmp") else { return [] }
+        let named = String(name.dropLast(4))
+        var photos: [Int64: String] = [:]
+        let neighbours = try database.sidecarNeighbours(inDirectory: directory)
+        for (assetID, files) in Dictionary(grouping: neighbours, by: \.assetId) {
+            guard let primary = Self.primaryFile(of: files.map { ($0.type, $0.name) }) else { continue }
+            let lowered = primary.lowercased()
+            if lowered == named || PairingName.of(primary) == named
+                || files.contains(where: { $0.name.lowercased() == named })
+            {
+                photos[assetID] = directory + "/" + primary
+            }
+        }
+        var outcomes: [Outcome] = []
+        for (assetID, photo) in photos.sorted(by: { $0.key < $1.key }) {
+            guard try sidecarPath(forPhoto: photo) == path else { continue }
+            if let outcome = try sync(assetID: assetID, photo: photo, mayWrite: mayWrite(photo)) {
+                outcomes.append(outcome)
+            }
+        }
+        return outcomes
+    }
+
+    /// The sidecars under `roots` that changed since the library last synced them (their time is
+    /// not the one stored with their base): edits another tool made while nobody watched.
+    public func changedSidecars(under roots: [String]) throws -> [String] {
+        var changed = Set<String>()
+        for root in roots {
+            for base in try database.sidecarBases(under: root) {
+                let now = try? FileOperations.identity(base.path, followingLinks: true)?.modificationTime
+                if let now, now != base.modificationTime { changed.insert(base.path) }
+            }
+        }
+        return changed.sorted()
+    }
+
+    // MARK: The library's side
+
+    /// The library's state of `asset` as a sidecar holds it. Fields the library does not keep per
+    /// asset here (albums, pair, adjustment) are the sidecar's, so a merge never drops them; a reject
+    /// (`xmp:Rating` -1, which `PHAssetRating` cannot hold) stays while the library has no stars.
+    /// A creation date that is only the photo's modification time (`photoModificationTime`: the
+    /// scanner's last resort for a file that states none) is no date taken, and is not written.
+    func state(
+        of asset: AssetRecord, passingThrough theirs: SidecarState, photoModificationTime: Double? = nil
+    ) -> SidecarState {
+        var state = SidecarState(
+            localIdentifier: asset.localIdentifier, rating: Int(asset.rating), isFavorite: asset.isFavorite,
+            isHidden: asset.isHidden, albums: theirs.albums, pair: theirs.pair, adjustment: theirs.adjustment)
+        if asset.rating == 0, theirs.rating == -1 { state.rating = -1 }
+        let isFallback =
+            !asset.creationDateIsFloating && asset.creationDateOffset == nil
+            && photoModificationTime.map { abs($0 - (asset.creationDate ?? 0)) < 0.001 } == true
+        if let date = asset.creationDate, !isFallback {
+            if asset.creationDateIsFloating {
+                // The zone it was read in (the scanner keeps its offset), else this sync's.
+                let offset =
+                    asset.creationDateOffset ?? timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: date))
+                var local = SidecarDate(secondsSince1970: date, utcOffsetSeconds: offset)
+                local.utcOffsetSeconds = nil
+                state.creationDate = local
+            } else {
+                state.creationDate = SidecarDate(
+                    secondsSince1970: date, utcOffsetSeconds: asset.creationDateOffset ?? 0)
+            }
+        }
+        if let latitude = asset.latitude, let longitude = asset.longitude {
+            state.location = SidecarLocation(latitude: latitude, longitude: longitude, altitude: asset.altitude)
+        }
+        return state
+    }
+
+    /// `said` with the fields it does not state taken from `base`.
+    static func filled(_ said: SidecarState, from base: SidecarState) -> SidecarState {
+        var state = said
+        for field in SidecarField.allCases where said.value(of: field) == nil { state.take(field, from: base) }
+        return state
+    }
+
+    /// The base of a first sync, when the library never wrote or read this sidecar: a field the
+    /// library holds at its default (no stars, no date) is the sidecar's to give; one the library
+    /// set is the library's to write (no conflict is reported for either).
+    static func firstBase(ours: SidecarState, theirs: SidecarState) -> SidecarState {
+        var base = SidecarState()
+        for field in SidecarField.allCases {
+            let isDefault: Bool
+            switch field {
+            case .rating: isDefault = (ours.rating ?? 0) == 0
+            case .isFavorite: isDefault = ours.isFavorite != true
+            case .isHidden: isDefault = ours.isHidden != true
+            case .creationDate, .location, .albums, .pair, .adjustment: isDefault = true
+            case .localIdentifier: isDefault = false
+            }
+            base.take(field, from: isDefault ? ours : theirs)
+        }
+        return base
+    }
+
+    /// Applies the fields taken from the sidecar to the asset, as one ordinary change; returns its token.
+    func apply(_ fields: Set<SidecarField>, from state: SidecarState, to asset: AssetRecord) throws -> Int64? {
+        let (columns, properties) = Self.columns(for: fields, from: state, asset: asset, timeZone: timeZone)
+        guard !columns.isEmpty else { return nil }
+        let now = Date().timeIntervalSince1970
+        return try database.write { transaction in
+            try transaction.updateAsset(
+                localIdentifier: asset.localIdentifier, setting: columns + [("modificationDate", .double(now))],
+                properties: properties)
+        }.token
+    }
+
+    /// The asset columns and PhotoKit properties that `fields` of `state` set, leaving out values the
+    /// asset already has and values it cannot hold (a reject, a date out of range).
+    static func columns(
+        for fields: Set<SidecarField>, from state: SidecarState, asset: AssetRecord, timeZone: TimeZone
+    ) -> (columns: [(column: String, value: SQLValue)], properties: [String]) {
+        var columns: [(column: String, value: SQLValue)] = []
+        var properties: [String] = []
+        if fields.contains(.rating), let rating = state.rating, (0...5).contains(rating), rating != asset.rating {
+            columns.append(("rating", .int(Int64(rating))))
+            properties.append("rating")
+        }
+        if fields.contains(.isFavorite), let favorite = state.isFavorite, favorite != asset.isFavorite {
+            columns.append(("isFavorite", .int(favorite ? 1 : 0)))
+            properties.append("isFavorite")
+        }
+        if fields.contains(.isHidden), let hidden = state.isHidden, hidden != asset.isHidden {
+            columns.append(("isHidden", .int(hidden ? 1 : 0)))
+            properties.append("isHidden")
+        }
+        if fields.contains(.creationDate), let date = state.creationDate {
+            let seconds = date.secondsSince1970(
+                floatingOffsetSeconds: timeZone.secondsFromGMT(
+                    for: Date(timeIntervalSince1970: date.secondsSince1970())))
+            columns += [
+                ("creationDate", .double(seconds)),
+                ("creationDateOffset", date.utcOffsetSeconds.map { .int(Int64($0)) } ?? .null),
+                ("creationDateIsFloating", .int(date.utcOffsetSeconds == nil ? 1 : 0)),
+            ]
+            properties.append("creationDate")
+        }
+        if fields.contains(.location) {
+            let place = state.location
+            columns += [
+                ("latitude", place.map { .double($0.latitude) } ?? .null),
+                ("longitude", place.map { .double($0.longitude) } ?? .null),
+                ("altitude", place?.altitude.map { .double($0) } ?? .null),
+            ]
+            properties.append("location")
+        }
+        return (columns, properties)
+    }
+
+    // MARK: Which sidecar
+
+    /// The sidecar of the photo at `photo` (``PhotosSidecars/SidecarNames``): `IMG_1.JPG.xmp`, or an
+    /// `IMG_1.xmp` that belongs to it, among the directory's sidecars and the library's files there.
+    public func sidecarPath(forPhoto photo: String) throws -> String {
+        let directory = (photo as NSString).deletingLastPathComponent
+        let name = (photo as NSString).lastPathComponent
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        var entries = names.filter { $0.lowercased().hasSuffix(".xmp") }.map { SidecarNames.Entry($0, .other) }
+        var kind = SidecarNames.Kind.other
+        for neighbour in try database.sidecarNeighbours(inDirectory: directory) {
+            let entryKind = Self.kind(of: neighbour)
+            if neighbour.name == name { kind = max(kind, entryKind) }
+            entries.append(SidecarNames.Entry(neighbour.name, entryKind))
+        }
+        let stem = PairingName.of(name) + ".xmp"
+        // A stem sidecar that cannot be read says nothing about whose it is.
+        let stemSidecarFor = entries.first { $0.name.lowercased() == stem }.flatMap {
+            (try? SidecarFile.read(directory + "/" + $0.name))?.sidecarForExtension
+        }
+        let choice = SidecarNames.sidecar(for: name, kind: kind, among: entries, stemSidecarFor: stemSidecarFor)
+        return directory + "/" + choice.name
+    }
+
+    /// What a library file is, for owning a stem sidecar.
+    static func kind(of file: SidecarNeighbour) -> SidecarNames.Kind {
+        if file.uniformTypeIdentifier.map(RAWTypes.contains) == true { return .raw }
+        switch PHAssetResourceType(rawValue: file.type) {
+        case .alternatePhoto: return .raw
+        case .photo, .fullSizePhoto: return .image
+        case .video, .pairedVideo, .fullSizeVideo, .fullSizePairedVideo: return .video
+        default: return .other
+        }
+    }
+
+    /// The photo whose sidecar a change writes: the asset's first original in type order (the
+    /// photo, else the video).
+    public static func primaryFile(of resources: [(type: Int, path: String)]) -> String? {
+        let originals: [PHAssetResourceType] = [.photo, .video, .audio, .alternatePhoto]
+        return
+            resources
+            .filter { PHAssetResourceType(rawValue: $0.type).map(originals.contains) ?? false }
+            .min { $0.type < $1.type }?.path
+    }
+}
+
+/// The stored form of a merge base (JSON): every field of a ``PhotosSidecars/SidecarState``.
+enum SidecarBaseCoding {
+    private struct Stored: Codable {
+        var localIdentifier: String?
+        var rating: Int?
+        var isFavorite: Bool?
+        var isHidden: Bool?
+        var date: [Int]?
+        var offset: Int?
+        var place: [Double]?
+        var albums: [[String]]?
+        var pair: [String]?
+        var adjustment: [String]?
+    }
+
+    static func encode(_ state: SidecarState) -> String {
+        var stored = Stored(
+            localIdentifier: state.localIdentifier, rating: state.rating, isFavorite: state.isFavorite,
+            isHidden: state.isHidden)
+        if let date = state.creationDate {
+            stored.date = [date.year, date.month, date.day, date.hour, date.minute, date.second, date.nanosecond]
+            stored.offset = date.utcOffsetSeconds
+        }
+        if let place = state.location {
+            stored.place = [place.latitude, place.longitude] + (place.altitude.map { [$0] } ?? [])
+        }
+        if !state.albums.isEmpty {
+            stored.albums = state.albums.sorted().map { [$0.identifier] + ($0.title.map { [$0] } ?? []) }
+        }
+        stored.pair = state.pair.map { [$0.kind.rawValue, $0.file] }
+        stored.adjustment = state.adjustment.map { [$0.formatIdentifier, $0.formatVersion, $0.data] }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return (try? encoder.encode(stored)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+
+    static func decode(_ text: String) -> SidecarState? {
+        guard let stored = try? JSONDecoder().decode(Stored.self, from: Data(text.utf8)) else { return nil }
+        var state = SidecarState(
+            localIdentifier: stored.localIdentifier, rating: stored.rating, isFavorite: stored.isFavorite,
+            isHidden: stored.isHidden)
+        if let date = stored.date, date.count == 7 {
+            state.creationDate = SidecarDate(
+                year: date[0], month: date[1], day: date[2], hour: date[3], minute: date[4], second: date[5],
+                nanosecond: date[6], utcOffsetSeconds: stored.offset)
+        }
+        if let place = stored.place, place.count >= 2 {
+            state.location = SidecarLocation(
+                latitude: place[0], longitude: place[1], altitude: place.count > 2 ? place[2] : nil)
+        }
+        state.albums = Set(
+            (stored.albums ?? []).compactMap { album in
+                album.first.map { SidecarAlbum(identifier: $0, title: album.count > 1 ? album[1] : nil) }
+            })
+        if let pair = stored.pair, pair.count == 2 {
+            state.pair = SidecarPair(kind: SidecarPair.Kind(rawValue: pair[0]), file: pair[1])
+        }
+        if let adjustment = stored.adjustment, adjustment.count == 3 {
+            state.adjustment = SidecarAdjustment(
+                formatIdentifier: adjustment[0], formatVersion: adjustment[1], data: adjustment[2])
+        }
+        return state
+    }
+}
+
+// MARK: Reading at ingest
+
+extension SidecarSync {
+    /// A sidecar read beside a new photo at ingest: its path and what it says.
+    struct Ingested {
+        var path: String
+        var state: SidecarState
+    }
+
+    /// The names of the sidecars that can belong to the file at `path`: `IMG_1.JPG.xmp` and `IMG_1.xmp`
+    /// as they are there, `.xmp` or `.XMP` (other spellings are found by a sync, which lists the directory).
+    static func sidecarsBeside(_ path: String) -> [String] {
+        let name = (path as NSString).lastPathComponent
+        let directory = (path as NSString).deletingLastPathComponent
+        let stem = (name as NSString).deletingPathExtension
+        var candidates = [name + ".xmp", name + ".XMP"]
+        if stem != name { candidates += [stem + ".xmp", stem + ".XMP"] }
+        return candidates.filter { (try? FileOperations.identity(directory + "/" + $0, followingLinks: true)) != nil }
+    }
+
+    /// The sidecar of `name` in `directory`, read, when one is there: `sidecars` are the directory's
+    /// `.xmp` names, `files` the media the photo's sidecar could belong to (its pair among them).
+    /// A sidecar that cannot be read is passed over: the photo is ingested without it.
+    static func read(
+        for name: String, kind: SidecarNames.Kind, in directory: String, sidecars: [String],
+        files: [SidecarNames.Entry]
+    ) -> Ingested? {
+        guard !sidecars.isEmpty else { return nil }
+        let entries = sidecars.map { SidecarNames.Entry($0, .other) } + files
+        let stem = PairingName.of(name) + ".xmp"
+        let stemSidecarFor = sidecars.first { $0.lowercased() == stem }.flatMap {
+            (try? SidecarFile.read(directory + "/" + $0))?.sidecarForExtension
+        }
+        let choice = SidecarNames.sidecar(for: name, kind: kind, among: entries, stemSidecarFor: stemSidecarFor)
+        guard choice.exists, let contents = try? SidecarFile.read(directory + "/" + choice.name) else { return nil }
+        return Ingested(path: directory + "/" + choice.name, state: contents.state)
+    }
+
+    /// Gives a new asset the user state its sidecar holds (rating, favorite, hidden, date, place),
+    /// and its identifier when no other asset has it (the same asset after a rebuild).
+    static func take(
+        _ state: SidecarState, into record: inout AssetRecord, timeZone: TimeZone,
+        identifierIsFree: (String) throws -> Bool
+    ) rethrows {
+        let fields = Set(SidecarField.allCases).subtracting([.localIdentifier])
+        let (columns, _) = Self.columns(for: fields, from: state, asset: record, timeZone: timeZone)
+        for (column, value) in columns {
+            switch (column, value) {
+            case ("rating", .int(let stars)): record.rating = stars
+            case ("isFavorite", .int(let flag)): record.isFavorite = flag != 0
+            case ("isHidden", .int(let flag)): record.isHidden = flag != 0
+            case ("creationDate", .double(let seconds)): record.creationDate = seconds
+            case ("creationDateOffset", .int(let offset)): record.creationDateOffset = Int(offset)
+            case ("creationDateIsFloating", .int(let flag)):
+                record.creationDateIsFloating = flag != 0
+                // A floating time keeps the offset of the zone it was read in (as the scanner's).
+                if flag != 0, let seconds = record.creationDate {
+                    record.creationDateOffset = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: seconds))
+                }
+            case ("latitude", .double(let degrees)): record.latitude = degrees
+            case ("longitude", .double(let degrees)): record.longitude = degrees
+            case ("altitude", .double(let metres)): record.altitude = metres
+            default: break
+            }
+        }
+        let suffix = LocalIdentifier.suffix(.asset)
+        if let identifier = state.localIdentifier, identifier.hasSuffix(suffix),
+            UUID(uuidString: String(identifier.dropLast(suffix.count))) != nil, try identifierIsFree(identifier)
+        {
+            record.localIdentifier = identifier
+        }
+    }
+
+    /// The base stored for a sidecar read at ingest: what it said.
+    static func base(assetID: Int64, ingested: Ingested) -> SidecarBase {
+        SidecarBase(
+            assetId: assetID, path: ingested.path, state: SidecarBaseCoding.encode(ingested.state),
+            modificationTime: try? FileOperations.identity(ingested.path, followingLinks: true)?.modificationTime)
+    }
+}

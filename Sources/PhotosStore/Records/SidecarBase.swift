@@ -1,0 +1,111 @@
+import GRDB
+import PhotosCore
+
+/// What the library last wrote to, or read from, an asset's XMP sidecar: the base of the three-way
+/// merge when the sidecar or the asset changes next (a field only one side changed since is that
+/// side's). Bookkeeping, not library content: written outside the change log.
+public struct SidecarBase: Sendable, Hashable, Codable, FetchableRecord, PersistableRecord {
+    /// The table of merge bases, one row per asset whose sidecar the library has synced.
+    public static let databaseTableName = "sidecarBase"
+
+    /// The asset (its row is deleted with it).
+    public var assetId: Int64
+    /// The sidecar's absolute path when it was synced.
+    public var path: String
+    /// The sidecar state as the library encodes it (JSON, opaque to the store).
+    public var state: String
+    /// The sidecar's modification time after the sync (seconds since 1970), or nil when there was no
+    /// file: a sidecar whose time is still this one has not changed since.
+    public var modificationTime: Double?
+
+    /// A base for an asset.
+    public init(assetId: Int64, path: String, state: String, modificationTime: Double?) {
+        self.assetId = assetId
+        self.path = path
+        self.state = state
+        self.modificationTime = modificationTime
+    }
+
+    static func create(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE TABLE sidecarBase (
+                    assetId INTEGER PRIMARY KEY REFERENCES asset(id) ON DELETE CASCADE,
+                    path TEXT NOT NULL,
+                    state TEXT NOT NULL,
+                    modificationTime REAL
+                );
+                CREATE INDEX sidecarBase_by_path ON sidecarBase(path);
+                """)
+    }
+}
+
+extension LibraryDatabase {
+    /// The merge base of an asset's sidecar, if the library ever synced it.
+    public func sidecarBase(ofAsset assetID: Int64) throws -> SidecarBase? {
+        try read { db in try SidecarBase.fetchOne(db, key: assetID) }
+    }
+
+    /// The merge bases stored for a sidecar path (normally one asset).
+    public func sidecarBases(atPath path: String) throws -> [SidecarBase] {
+        try read { db in try SidecarBase.filter(Column("path") == path).fetchAll(db) }
+    }
+
+    /// The merge bases of sidecars under `root`, at any depth.
+    public func sidecarBases(under root: String) throws -> [SidecarBase] {
+        let (condition, arguments) = LibraryTransaction.under(root, column: "path")
+        return try read { db in
+            try SidecarBase.fetchAll(db, sql: "SELECT * FROM sidecarBase WHERE \(condition)", arguments: arguments)
+        }
+    }
+
+    /// Stores an asset's merge base, replacing the one before; nothing when the asset is gone.
+    public func setSidecarBase(_ base: SidecarBase) throws {
+        try writer.write { db in
+            guard try Int64.fetchOne(db, sql: "SELECT id FROM asset WHERE id = ?", arguments: [base.assetId]) != nil
+            else { return }
+            try base.save(db)
+        }
+    }
+}
+
+extension LibraryTransaction {
+    /// Stores an asset's merge base in this transaction (an asset made from a file and its sidecar).
+    public func setSidecarBase(_ base: SidecarBase) throws {
+        try base.save(db)
+    }
+}
+
+/// A library file in a directory, as ``LibraryDatabase/sidecarNeighbours(inDirectory:)`` lists it:
+/// what decides which sidecar belongs to which file.
+public struct SidecarNeighbour: Sendable, Hashable {
+    /// The asset the file belongs to.
+    public var assetId: Int64
+    /// A `PHAssetResourceType` raw value.
+    public var type: Int
+    /// The file's name in the directory.
+    public var name: String
+    /// The file's uniform type identifier.
+    public var uniformTypeIdentifier: String?
+}
+
+extension LibraryDatabase {
+    /// The originals (not edits) the library has directly in `directory`, in type order per asset.
+    public func sidecarNeighbours(inDirectory directory: String) throws -> [SidecarNeighbour] {
+        let (condition, arguments) = FileDirectories.directlyIn(directory)
+        return try read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT r.assetId, r.type, r.name, r.uniformTypeIdentifier FROM \(FileDirectories.join)
+                    WHERE \(condition) AND r.type NOT IN \(PHAssetResourceType.editTypesSQL)
+                    ORDER BY r.assetId, r.type
+                    """, arguments: arguments
+            ).map { row in
+                SidecarNeighbour(
+                    assetId: row["assetId"], type: row["type"], name: row["name"],
+                    uniformTypeIdentifier: row["uniformTypeIdentifier"])
+            }
+        }
+    }
+}

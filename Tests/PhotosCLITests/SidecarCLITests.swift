@@ -1,0 +1,61 @@
+import Foundation
+import PhotosTestSupport
+import Testing
+
+/// `photos favorite` and `photos rate`: the change, and which sidecar it went to.
+@Suite(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))
+struct SidecarCLITests {
+    @Test func favoriteAndRateSayWhichSidecarTheyWrote() async throws {
+        let directory = try TemporaryDirectory(prefix: "photos-cli-sidecar")
+        let written = directory.path("Written").path
+        let kept = directory.path("Kept").path
+        for folder in [written, kept] {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(
+                at: try #require(Corpus.file("Test charts/Orientation/landscape_1.jpg")),
+                to: URL(fileURLWithPath: folder + "/IMG_1.jpg"))
+        }
+        let config = directory.path("config.toml").path
+        try Data(
+            """
+            library = "\(directory.path("library.sqlite").path)"
+            [[roots]]
+            path = "\(written)"
+            write = "sidecars"
+            [[roots]]
+            path = "\(kept)"
+
+            """.utf8
+        ).write(to: URL(fileURLWithPath: config))
+        func photos(_ arguments: [String]) async throws -> (status: Int32, stdout: String, stderr: String) {
+            try await offPool { try BuiltProducts.run("photos", arguments + ["--config", config]) }
+        }
+        #expect(try await photos(["scan", written, kept]).status == 0)
+
+        let favorite = try await photos(["favorite", written + "/IMG_1.jpg", kept + "/IMG_1.jpg"])
+        #expect(favorite.status == 0, "\(favorite.stderr)")
+        let lines = favorite.stdout.split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(lines.first?.hasSuffix(": favorite, written to \(written)/IMG_1.jpg.xmp") == true, "\(favorite.stdout)")
+        #expect(lines.last?.hasSuffix(": favorite, in the library only (its root's write policy is \"none\")") == true)
+        #expect(try String(contentsOfFile: written + "/IMG_1.jpg.xmp", encoding: .utf8).contains("<fstop:favorite>1<"))
+        #expect(!FileManager.default.fileExists(atPath: kept + "/IMG_1.jpg.xmp"))
+
+        let rated = try await photos(["rate", written + "/IMG_1.jpg", "3"])
+        #expect(rated.stdout.hasSuffix(": 3 stars, written to \(written)/IMG_1.jpg.xmp\n"), "\(rated.stdout)")
+        #expect(try String(contentsOfFile: written + "/IMG_1.jpg.xmp", encoding: .utf8).contains("<xmp:Rating>3<"))
+        let off = try await photos(["favorite", "--off", written + "/IMG_1.jpg"])
+        #expect(off.stdout.hasSuffix(": not a favorite, written to \(written)/IMG_1.jpg.xmp\n"), "\(off.stdout)")
+        #expect(try String(contentsOfFile: written + "/IMG_1.jpg.xmp", encoding: .utf8).contains("<fstop:favorite>0<"))
+
+        let json = try await photos(["rate", "--json", kept + "/IMG_1.jpg", "5"])
+        let line = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        #expect(line?["change"] as? String == "5 stars" && line?["sidecar"] == nil, "\(json.stdout)")
+
+        let wrong = try await photos(["rate", written + "/IMG_1.jpg", "7"])
+        #expect(wrong.status != 0)
+        #expect(wrong.stderr.contains("stars: 7 is not a rating; give 0 (none) to 5"), "\(wrong.stderr)")
+        let unknown = try await photos(["favorite", directory.path("nothing.jpg").path])
+        #expect(unknown.status != 0 && !unknown.stderr.isEmpty)
+    }
+}

@@ -1,0 +1,354 @@
+import Foundation
+import PhotosIngest
+import PhotosStore
+import PhotosTestSupport
+import Testing
+
+@testable import Photos
+
+/// User state set through the library reaches the photo's XMP sidecar under roots whose policy
+/// allows it (`write = "sidecars"`), merged with what other tools keep there, and survives a crash
+/// at every step of the write.
+@Suite(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))
+final class SidecarWriteBackTests {
+    /// A JPEG with no rating and no sidecar.
+    static let photo = Corpus.file("Test charts/Orientation/landscape_1.jpg")!
+    let directory: TemporaryDirectory
+    let pictures: URL
+
+    init() throws {
+        directory = try TemporaryDirectory(prefix: "photos-sidecar-write")
+        pictures = directory.path("Pictures")
+        try FileManager.default.createDirectory(at: pictures, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: Self.photo, to: pictures.appendingPathComponent("IMG_1.jpg"))
+    }
+
+    var sidecar: String { pictures.path + "/IMG_1.jpg.xmp" }
+
+    /// The library over `root` (``pictures`` unless given), scanned once.
+    func openLibrary(root: URL? = nil, write: RootWritePolicy = .sidecars, scan: Bool = true) throws -> PHPhotoLibrary {
+        var configuration = PHPhotoLibrary.Configuration()
+        configuration.thumbnailCacheDirectory = nil
+        configuration.roots = [LibraryRoot(path: (root ?? pictures).path, write: write)]
+        let library = try PHPhotoLibrary(url: directory.path("library.sqlite"), configuration: configuration)
+        if scan {
+            _ = try FolderScanner(database: library.database, quietTime: 0).scan(roots: [(root ?? pictures).path])
+        }
+        return library
+    }
+
+    func onlyAsset(_ library: PHPhotoLibrary) throws -> PHAsset {
+        let options = PHFetchOptions()
+        options.photoLibrary = library
+        options.includeHiddenAssets = true
+        let assets = PHAsset.fetchAssets(with: options)
+        try #require(assets.count == 1)
+        return try #require(assets.firstObject)
+    }
+
+    /// exiftool's `-j -G1 -a` of a file: group:tag → value.
+    static func exiftoolTags(_ path: String, _ extra: [String] = []) async throws -> [String: Any] {
+        let text = try await exiftool(["-j", "-G1", "-a"] + extra + [path])
+        let array = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]]
+        return array?.first ?? [:]
+    }
+
+    static func exiftool(_ arguments: [String]) async throws -> String {
+        try await offPool {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["exiftool"] + arguments
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return String(decoding: data, as: UTF8.self)
+        }
+    }
+
+    @Test func aFavoriteAndARatingSetThroughTheLibraryAreReadBackByExiftool() async throws {
+        let library = try openLibrary()
+        let asset = try onlyAsset(library)
+        try library.performChangesAndWait {
+            let request = PHAssetChangeRequest(for: asset)
+            request.isFavorite = true
+            request.rating = .four
+        }
+        #expect(FileManager.default.fileExists(atPath: sidecar), "IMG_1.jpg.xmp is written beside the photo")
+        let tags = try await Self.exiftoolTags(sidecar)
+        #expect(tags["XMP-xmp:Rating"] as? Int == 4)
+        #expect(tags["XMP-photosd:Favorite"] as? Bool == true)
+        #expect(tags["XMP-fstop:Favorite"] as? Int == 1, "PhotoPrism's favorite")
+        #expect(
+            tags["XMP-photosd:LocalIdentifier"] as? String == asset.localIdentifier, "the file carries the identity")
+        #expect(tags["XMP-exif:DateTimeOriginal"] == nil, "a photo that states no date gets none from its file time")
+        let own = try await Self.exiftool(["-XMP-photosd:all", sidecar])
+        #expect(own.contains(asset.localIdentifier))
+        #expect(try Data(contentsOf: pictures.appendingPathComponent("IMG_1.jpg")) == Data(contentsOf: Self.photo))
+
+        // Unfavorited: the sidecar says so.
+        try library.performChangesAndWait { PHAssetChangeRequest(for: asset).isFavorite = false }
+        let after = try await Self.exiftoolTags(sidecar)
+        #expect(after["XMP-photosd:Favorite"] as? Bool == false)
+        #expect(after["XMP-xmp:Rating"] as? Int == 4)
+    }
+
+    @Test func aRootWithoutASidecarPolicyKeepsTheStateInTheLibraryOnly() throws {
+        let library = try openLibrary(write: .none)
+        let asset = try onlyAsset(library)
+        try library.performChangesAndWait { PHAssetChangeRequest(for: asset).isFavorite = true }
+        #expect(try onlyAsset(library).isFavorite)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: pictures.path) == ["IMG_1.jpg"])
+        #expect(try library.database.fileJournal().isEmpty)
+    }
+
+    /// darktable's and digiKam's properties in a sidecar the library then writes into ten times.
+    static let otherTools = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <x:xmpmeta xmlns:x="adobe:ns:meta/" x:xmptk="XMP Core 4.4.0-Exiv2">
+         <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+          <rdf:Description rdf:about=""
+            xmlns:darktable="http://darktable.sf.net/"
+            xmlns:digiKam="http://www.digikam.org/ns/1.0/"
+            xmlns:MicrosoftPhoto="http://ns.microsoft.com/photo/1.0/"
+            xmlns:dc="http://purl.org/dc/elements/1.1/"
+           darktable:xmp_version="5"
+           darktable:history_end="1"
+           digiKam:PickLabel="2"
+           digiKam:ColorLabel="4"
+           MicrosoftPhoto:Rating="50">
+           <darktable:history>
+            <rdf:Seq>
+             <rdf:li
+              darktable:num="0"
+              darktable:operation="exposure"
+              darktable:enabled="1"
+              darktable:params="00000000000080b90000003f00004842000080c0"/>
+            </rdf:Seq>
+           </darktable:history>
+           <digiKam:TagsList>
+            <rdf:Seq>
+             <rdf:li>Family/Anna</rdf:li>
+             <rdf:li>Places/Paris</rdf:li>
+            </rdf:Seq>
+           </digiKam:TagsList>
+           <dc:title>
+            <rdf:Alt>
+             <rdf:li xml:lang="x-default">Évening</rdf:li>
+             <rdf:li xml:lang="fr-FR">Soir</rdf:li>
+            </rdf:Alt>
+           </dc:title>
+          </rdf:Description>
+         </rdf:RDF>
+        </x:xmpmeta>
+
+        """
+
+    /// A sidecar's text without the library's own `rdf:Description` (the one declaring `photosd`),
+    /// from the line end before it to its end tag.
+    static func withoutLibraryDescription(_ text: String) -> String {
+        guard let declaration = text.range(of: "xmlns:photosd=\""),
+            let start = text[..<declaration.lowerBound].range(of: "<rdf:Description", options: .backwards),
+            let end = text[declaration.upperBound...].range(of: "</rdf:Description>")
+        else { return text }
+        var lineStart = start.lowerBound
+        while lineStart > text.startIndex, text[text.index(before: lineStart)].isWhitespace {
+            lineStart = text.index(before: lineStart)
+        }
+        return String(text[..<lineStart] + text[end.upperBound...])
+    }
+
+    @Test func anotherToolsSidecarKeepsItsPropertiesByteForByteAfterTenLibraryEdits() async throws {
+        try Data(Self.otherTools.utf8).write(to: URL(fileURLWithPath: sidecar))
+        let library = try openLibrary()
+        let asset = try onlyAsset(library)
+        let edits: [(PHAssetChangeRequest) -> Void] = [
+            { $0.isFavorite = true }, { $0.rating = .five }, { $0.isHidden = true }, { $0.isFavorite = false },
+            { $0.rating = .one }, { $0.location = CLLocation(latitude: 48.8566, longitude: 2.3522) },
+            { $0.creationDate = Date(timeIntervalSince1970: 1_700_000_000) }, { $0.isHidden = false },
+            { $0.rating = .three }, { $0.isFavorite = true },
+        ]
+        for edit in edits {
+            try library.performChangesAndWait { edit(PHAssetChangeRequest(for: asset)) }
+            let text = try String(contentsOfFile: sidecar, encoding: .utf8)
+            #expect(Self.withoutLibraryDescription(text) == Self.otherTools, "other tools' bytes are kept")
+        }
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: pictures.path).sorted() == [
+                "IMG_1.jpg", "IMG_1.jpg.xmp",
+            ])
+        let tags = try await Self.exiftoolTags(sidecar)
+        #expect(tags["XMP-xmp:Rating"] as? Int == 3)
+        #expect(tags["XMP-photosd:Favorite"] as? Bool == true)
+        #expect(tags["XMP-photosd:Hidden"] as? Bool == false)
+        #expect(tags["XMP-digiKam:PickLabel"] as? Int == 2, "exiftool still reads digiKam's fields")
+        #expect(tags["XMP-exif:DateTimeOriginal"] as? String == "2023:11:14 22:13:20Z")
+        #expect((tags["XMP-exif:GPSLatitude"] as? String)?.hasPrefix("48 deg 51'") == true)
+    }
+
+    @Test func aSidecarEditedByAnotherToolIsMergedWithTheLibrarysNextChange() async throws {
+        let library = try openLibrary()
+        let asset = try onlyAsset(library)
+        try library.performChangesAndWait { PHAssetChangeRequest(for: asset).isFavorite = true }
+        // exiftool changes the rating; the library then hides the photo.
+        _ = try await Self.exiftool(["-overwrite_original", "-XMP:Rating=2", sidecar])
+        try library.performChangesAndWait { PHAssetChangeRequest(for: asset).isHidden = true }
+        let reread = try onlyAsset(library)
+        #expect(reread.rating == .two, "the field only the other tool changed is taken")
+        #expect(reread.isFavorite && reread.isHidden)
+        let tags = try await Self.exiftoolTags(sidecar)
+        #expect(tags["XMP-xmp:Rating"] as? Int == 2)
+        #expect(tags["XMP-photosd:Hidden"] as? Bool == true)
+        #expect(tags["XMP-photosd:Favorite"] as? Bool == true)
+    }
+
+    @Test(arguments: [FaultInjection.Step.committed, .sidecarMerged, .sidecarWritten])
+    func aSidecarWriteKilledAtAnyStepEndsWithTheLibrarysStateAtTheNextOpen(step: FaultInjection.Step) async throws {
+        try Data(Self.otherTools.utf8).write(to: URL(fileURLWithPath: sidecar))
+        let identifier: String
+        do {
+            let library = try openLibrary()
+            let asset = try onlyAsset(library)
+            identifier = asset.localIdentifier
+            let imports = library.importDirectory.standardizedFileURL.path
+            FaultInjection.set(in: imports) { $0 == step }
+            defer { FaultInjection.clear(in: imports) }
+            #expect(throws: PHPhotosError.self) {
+                try library.performChangesAndWait {
+                    let request = PHAssetChangeRequest(for: asset)
+                    request.isFavorite = true
+                    request.rating = .five
+                }
+            }
+            #expect(try library.database.fileJournal().count == 1, "the sidecar's work is journaled")
+            let text = try String(contentsOfFile: sidecar, encoding: .utf8)
+            #expect(Self.withoutLibraryDescription(text) == Self.otherTools, "whole at the moment of the crash")
+        }
+        // A write killed between its temporary file and the rename left one behind.
+        let abandoned = pictures.path + "/.IMG_1.jpg.xmp.photosd-4194999-1.tmp"
+        try Data("half a sidecar".utf8).write(to: URL(fileURLWithPath: abandoned))
+        let reopened = try openLibrary(scan: false)
+        #expect(try reopened.database.fileJournal().isEmpty, "the journal is finished")
+        let asset = try onlyAsset(reopened)
+        #expect(asset.localIdentifier == identifier && asset.isFavorite && asset.rating == .five)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: pictures.path).sorted() == [
+                "IMG_1.jpg", "IMG_1.jpg.xmp",
+            ],
+            "no temporary file is left, no second sidecar made")
+        let text = try String(contentsOfFile: sidecar, encoding: .utf8)
+        #expect(Self.withoutLibraryDescription(text) == Self.otherTools, "nothing of the other tools is lost")
+        let tags = try await Self.exiftoolTags(sidecar)
+        #expect(tags["XMP-xmp:Rating"] as? Int == 5)
+        #expect(tags["XMP-photosd:Favorite"] as? Bool == true)
+        #expect(tags["XMP-photosd:LocalIdentifier"] as? String == identifier)
+        #expect(try Data(contentsOf: pictures.appendingPathComponent("IMG_1.jpg")) == Data(contentsOf: Self.photo))
+    }
+
+    @Test(.enabled(if: SmallFileSystem.isAvailable, "needs root and tmpfs"))
+    func aChangeToAPhotoOnAReadOnlyRootFailsWithAccessRestricted() throws {
+        let disk = try SmallFileSystem(megabytes: 4)
+        try FileManager.default.copyItem(at: Self.photo, to: disk.url.appendingPathComponent("IMG_1.jpg"))
+        let library = try openLibrary(root: disk.url)
+        let asset = try onlyAsset(library)
+        try disk.makeReadOnly()
+        let refused = #expect(throws: PHPhotosError.self) {
+            try library.performChangesAndWait { PHAssetChangeRequest(for: asset).isFavorite = true }
+        }
+        #expect(refused?.code == .accessRestricted)
+        #expect(refused?.message.contains("\(disk.url.path) is a read-only file system") == true)
+        #expect(refused?.localIdentifiers == [asset.localIdentifier])
+        #expect(try !onlyAsset(library).isFavorite, "the block did not commit")
+        #expect(try library.database.fileJournal().isEmpty)
+    }
+
+    @Test func aScanReadsTheSidecarBesideANewPhotoIntoItsAsset() async throws {
+        let identifier = UUID().uuidString + "/L0/001"
+        try Data(
+            """
+            <x:xmpmeta xmlns:x="adobe:ns:meta/">
+             <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+              <rdf:Description rdf:about=""
+                xmlns:xmp="http://ns.adobe.com/xap/1.0/"
+                xmlns:exif="http://ns.adobe.com/exif/1.0/"
+                xmlns:fstop="http://www.fstopapp.com/xmp/"
+                xmlns:photosd="http://ns.photosd.org/xmp/1.0/"
+                xmlns:digiKam="http://www.digikam.org/ns/1.0/"
+               xmp:Rating="4"
+               fstop:favorite="1"
+               photosd:Hidden="True"
+               photosd:LocalIdentifier="\(identifier)"
+               exif:DateTimeOriginal="2019-06-01T12:30:00+02:00"
+               exif:GPSLatitude="59,19.8000N"
+               exif:GPSLongitude="18,4.2000E"
+               digiKam:ColorLabel="3"/>
+             </rdf:RDF>
+            </x:xmpmeta>
+            """.utf8
+        ).write(to: URL(fileURLWithPath: pictures.path + "/IMG_1.xmp"))
+        let library = try openLibrary()
+        let asset = try onlyAsset(library)
+        #expect(asset.localIdentifier == identifier, "the sidecar's identifier: the same asset after a rebuild")
+        #expect(asset.rating == .four && asset.isFavorite && asset.isHidden)
+        #expect(asset.creationDate == Date(timeIntervalSince1970: 1_559_385_000))
+        #expect(abs((asset.location?.coordinate.latitude ?? 0) - 59.33) < 1e-6)
+        #expect(abs((asset.location?.coordinate.longitude ?? 0) - 18.07) < 1e-6)
+
+        // The library's next change merges against what the scan read: IMG_1.xmp is updated in
+        // place (no second sidecar), digiKam's label stays.
+        try library.performChangesAndWait { PHAssetChangeRequest(for: asset).isFavorite = false }
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: pictures.path).sorted() == ["IMG_1.jpg", "IMG_1.xmp"])
+        let tags = try await Self.exiftoolTags(pictures.path + "/IMG_1.xmp")
+        #expect(tags["XMP-fstop:Favorite"] as? Int == 0)
+        #expect(tags["XMP-xmp:Rating"] as? Int == 4)
+        #expect(tags["XMP-digiKam:ColorLabel"] as? Int == 3)
+        #expect(try onlyAsset(library).rating == .four && !onlyAsset(library).isFavorite)
+    }
+
+    @Test func aToolThatRewritesTheSidecarWithoutTheLibrarysPropertiesChangesNothingInTheLibrary() async throws {
+        let library = try openLibrary()
+        let asset = try onlyAsset(library)
+        try library.performChangesAndWait {
+            let request = PHAssetChangeRequest(for: asset)
+            request.isFavorite = true
+            request.rating = .four
+        }
+        // darktable #12322: a tool writes its own sidecar over the library's, without its properties.
+        try Data(Self.otherTools.utf8).write(to: URL(fileURLWithPath: sidecar))
+        try library.performChangesAndWait { PHAssetChangeRequest(for: asset).isHidden = true }
+        let reread = try onlyAsset(library)
+        #expect(reread.isFavorite && reread.isHidden, "an absent favorite is no edit")
+        #expect(reread.rating == .three, "digiKam's MicrosoftPhoto:Rating 50 is an edit: three stars")
+        let text = try String(contentsOfFile: sidecar, encoding: .utf8)
+        #expect(Self.withoutLibraryDescription(text) == Self.otherTools)
+        let tags = try await Self.exiftoolTags(sidecar)
+        #expect(tags["XMP-photosd:Favorite"] as? Bool == true, "the library's properties are written again")
+        #expect(tags["XMP-photosd:LocalIdentifier"] as? String == asset.localIdentifier)
+
+        // A sidecar removed is no edit either.
+        try FileManager.default.removeItem(atPath: sidecar)
+        let outcomes = try SidecarSync(database: library.database).syncChangedSidecar(at: sidecar) { _ in true }
+        #expect(outcomes.isEmpty)
+        #expect(try onlyAsset(library).isFavorite)
+        #expect(!FileManager.default.fileExists(atPath: sidecar))
+    }
+
+    @Test func aSidecarThatIsNotXMPIsNeverOverwrittenAndTheChangeSaysSo() throws {
+        let garbage = Data("not XMP at all\n".utf8)
+        try garbage.write(to: URL(fileURLWithPath: sidecar))
+        let library = try openLibrary()
+        let asset = try onlyAsset(library)
+        let failed = #expect(throws: PHPhotosError.self) {
+            try library.performChangesAndWait { PHAssetChangeRequest(for: asset).isFavorite = true }
+        }
+        #expect(failed?.message.contains("the library keeps them, but cannot update the sidecar \(sidecar)") == true)
+        #expect(try onlyAsset(library).isFavorite, "the change committed")
+        #expect(
+            try Data(contentsOf: URL(fileURLWithPath: sidecar)) == garbage, "the file is not the library's to replace")
+        #expect(try library.database.fileJournal().isEmpty, "and it is not tried again at every open")
+        _ = try openLibrary(scan: false)
+    }
+}
