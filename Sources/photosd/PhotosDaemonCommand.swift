@@ -265,6 +265,7 @@ struct PhotosDaemonCommand: AsyncParsableCommand {
             libraryConfiguration.timeZone = configuration.timeZone
             libraryConfiguration.thumbnailCacheBytes = thumbnailBytes
             libraryConfiguration.roots = configuration.libraryRoots
+            libraryConfiguration.trashDays = file.trashDays ?? libraryConfiguration.trashDays
             let statusPath = configuration.statusPath
             let startupPath = StartupProgress.path(forLibrary: configuration.libraryPath)
             services.append(

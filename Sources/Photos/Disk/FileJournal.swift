@@ -16,9 +16,15 @@ import Synchronization
 ///
 /// For a file removed with its asset: `unlink(destination)` only if it is still the file the
 /// library placed (same device and inode), then the entry is deleted.
+///
+/// For a file of an asset deleted under a root with `write = "files"` (`trash`, FileJournal+Trash):
+/// the Trash's `.trashinfo` is written, the file renamed into the trash, where it went recorded in
+/// `trashedFile`, then the entry is deleted.
 struct FileJournal {
     let database: LibraryDatabase
     let importDirectory: String
+    /// Where deleted assets' files go.
+    var trash = Trash()
 
     /// Entries this process is working on, by library and entry id: not taken over by a recovery in
     /// the same process. An entry of this process that is not here was left by an interrupted block.
@@ -82,7 +88,9 @@ struct FileJournal {
     func recover() throws -> Int {
         var finished = 0
         let me = FileOperations.processID
-        for entry in try database.fileJournal() {
+        let entries = try database.fileJournal()
+        repairTrashes(for: entries)
+        for entry in entries {
             guard let id = entry.id else { continue }
             let claimed = try database.claimJournalEntry(id, owner: me) { owner in
                 owner == me
@@ -218,6 +226,12 @@ enum FaultInjection {
         case removed
         /// A directory is renamed; its parents are not synced and the journal entry is not yet deleted.
         case renamed
+        /// A deleted asset's file has its `.trashinfo` in the Trash; the file has not moved.
+        case trashInfoWritten
+        /// A deleted asset's file is in the Trash; where it went is not yet recorded.
+        case trashed
+        /// Where the file went is recorded; the journal entry is not yet deleted.
+        case trashRecorded
     }
 
     /// The hooks, by import directory.
