@@ -52,6 +52,13 @@ extension PHPhotoLibrary {
         return planned
     }
 
+    /// Whether a deletion may take the file at `path` now, as ``trashPlan(forAsset:identifier:files:)``
+    /// checks it (a trash on its file system aside, which is made when first needed): its root allows
+    /// `files` and, when it is still there, its directory can be written.
+    func mayDelete(_ path: String) -> Bool {
+        (try? FileOperations.identity(path)) == nil ? writePolicy(at: path) == .files : mayWrite(.files, at: path)
+    }
+
     /// The sidecars beside `files` that belong to them alone: `IMG_1.JPG.xmp` of `IMG_1.JPG`, and
     /// `IMG_1.xmp` when every other file of the stem `IMG_1` is among `files` too (a sidecar another
     /// file may own stays).

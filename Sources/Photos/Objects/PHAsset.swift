@@ -187,6 +187,6 @@ extension PHAsset {
         guard let library, let rowID,
             let resources = try? library.database.resources(assetIDs: [rowID])
         else { return true }
-        return (resources[rowID] ?? []).allSatisfy { $0.isLibraryOwned || library.mayWrite(.files, at: $0.path) }
+        return (resources[rowID] ?? []).allSatisfy { $0.isLibraryOwned || library.mayDelete($0.path) }
     }
 }
