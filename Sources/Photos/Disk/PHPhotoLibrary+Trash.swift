@@ -192,6 +192,19 @@ extension PHPhotoLibrary {
         do { return try database.trashedAssets(deletedBefore: limit) } catch { throw Self.photosError(error) }
     }
 
+    /// What opening a library file does after the store is open, for a process that opened the store
+    /// itself (photosd, ``init(database:configuration:)``): finishes the file work stopped processes
+    /// left in the journal (a deletion's files still to trash among them), then erases the assets
+    /// deleted more than ``Configuration/trashDays`` days ago.
+    package func finishStoppedFileWork() throws {
+        do {
+            try fileJournal.recover()
+        } catch {
+            throw Self.photosError(error)
+        }
+        eraseExpiredTrash()
+    }
+
     /// Erases the assets deleted more than ``Configuration/trashDays`` days ago, with their files in
     /// the Trash; a failure is logged and left for the next opening.
     func eraseExpiredTrash() {
