@@ -284,16 +284,21 @@ struct RecentlyDeletedTests {
 /// `.Trash-$uid`, never copied to the home trash; where no trash can be had, nothing is deleted.
 @Suite(.serialized, .enabled(if: Corpus.isAvailable && SmallFileSystem.isAvailable, "needs the corpus, root and tmpfs"))
 struct RecentlyDeletedMountTests {
+    func configuration(_ disk: SmallFileSystem, _ directory: TemporaryDirectory) -> PHPhotoLibrary.Configuration {
+        var configuration = PHPhotoLibrary.Configuration()
+        configuration.thumbnailCacheDirectory = nil
+        configuration.roots = [LibraryRoot(path: disk.url.path, write: .files)]
+        configuration.trash = Trash(environment: ["XDG_DATA_HOME": directory.path("data").path])
+        return configuration
+    }
+
     func setUp(_ disk: SmallFileSystem, _ directory: TemporaryDirectory) throws -> (PHPhotoLibrary, PHAsset, String) {
         let photo = try Data(contentsOf: try #require(Corpus.file("Camera/2008/Death Valley/FurnaceCreekInn.jpg")))
         let path = disk.url.path + "/Camera/IMG_0100.JPG"
         try FileManager.default.createDirectory(atPath: disk.url.path + "/Camera", withIntermediateDirectories: true)
         try photo.write(to: URL(fileURLWithPath: path))
-        var configuration = PHPhotoLibrary.Configuration()
-        configuration.thumbnailCacheDirectory = nil
-        configuration.roots = [LibraryRoot(path: disk.url.path, write: .files)]
-        configuration.trash = Trash(environment: ["XDG_DATA_HOME": directory.path("data").path])
-        let library = try PHPhotoLibrary(url: directory.path("library.sqlite"), configuration: configuration)
+        let library = try PHPhotoLibrary(
+            url: directory.path("library.sqlite"), configuration: configuration(disk, directory))
         _ = try FolderScanner(database: library.database, quietTime: 0).scan(roots: [disk.url.path])
         let options = PHFetchOptions()
         options.photoLibrary = library
@@ -332,5 +337,40 @@ struct RecentlyDeletedMountTests {
         options.photoLibrary = library
         #expect(PHAsset.fetchAssets(with: options).count == 1)
         #expect(try library.trashedAssets().isEmpty)
+    }
+
+    @Test func aTrashMadeUnusableAfterTheCommitKeepsTheFileAndTheLibraryStillOpens() throws {
+        let disk = try SmallFileSystem(megabytes: 4)
+        let directory = try TemporaryDirectory(prefix: "recently-deleted-mount")
+        let identifier: String
+        let path: String
+        do {
+            let (library, asset, photo) = try setUp(disk, directory)
+            (identifier, path) = (asset.localIdentifier, photo)
+            let imports = library.importDirectory.standardizedFileURL.path
+            FaultInjection.set(in: imports) { $0 == .committed }
+            defer { FaultInjection.clear(in: imports) }
+            #expect(throws: PHPhotosError.self) {
+                try library.performChangesAndWait { PHAssetChangeRequest.deleteAssets([asset] as NSArray) }
+            }
+        }
+        // Before the next open, the mount's trash becomes a plain file: the photo can go nowhere now.
+        let trash = disk.url.path + "/.Trash-\(getuid())"
+        try FileManager.default.removeItem(atPath: trash)
+        try Data("not a trash".utf8).write(to: URL(fileURLWithPath: trash))
+        let reopen = {
+            try PHPhotoLibrary(url: directory.path("library.sqlite"), configuration: configuration(disk, directory))
+        }
+        let reopened = try reopen()
+        #expect(FileManager.default.fileExists(atPath: path), "nothing moved, nothing lost")
+        #expect(try reopened.trashedAssets().first?.files.allSatisfy { $0.trashName == nil } == true)
+        #expect(try !reopened.database.fileJournal().isEmpty, "tried again at the next open")
+
+        try reopened.restoreTrashedAssets([identifier])
+        let options = PHFetchOptions()
+        options.photoLibrary = reopened
+        #expect(PHAsset.fetchAssets(with: options).firstObject?.localIdentifier == identifier)
+        #expect(try reopen().database.fileJournal().isEmpty, "a restored asset's entries have nothing left to do")
+        #expect(FileManager.default.fileExists(atPath: path))
     }
 }

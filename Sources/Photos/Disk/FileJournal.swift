@@ -104,6 +104,11 @@ struct FileJournal {
                 try perform(claimed)
             } catch is UndoneOperation {
                 // The change was taken back in the library, which now says what the disk holds.
+            } catch let error where claimed.operation == .trash && !error.isSimulatedCrash {
+                // A file that cannot go to the Trash now (its trash made unusable meanwhile) stays where
+                // it is, its asset in Recently Deleted ("not moved yet"), and is tried again at the next
+                // open: it must not keep the library from opening.
+                continue
             }
             finished += 1
         }
