@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PhotosCore
 import PhotosImaging
+import PhotosLinux
 import PhotosMetadata
 import PhotosPlaces
 import PhotosStore
@@ -56,6 +57,13 @@ public final class PHPhotoLibrary: Sendable {
         /// renames files for change requests. photosd and `photos` fill it from the config's `roots`.
         public var roots: [LibraryRoot] = []
 
+        /// The Trash deleted assets' files go to under roots with `write = "files"` (default: the
+        /// process's, following `XDG_DATA_HOME` and `HOME`; each mount's `.Trash-$uid` elsewhere).
+        public var trash = Trash()
+        /// How many days a deleted asset stays in "Recently Deleted", restorable, before it is erased
+        /// for good with its files in the Trash (default 30; the config's `trash_days`).
+        public var trashDays = 30
+
         /// The defaults.
         public init() {}
     }
@@ -78,7 +86,8 @@ public final class PHPhotoLibrary: Sendable {
     /// The work on disk committed change blocks owe: placing imported files, removing deleted ones.
     var fileJournal: FileJournal {
         FileJournal(
-            database: database, importDirectory: importDirectory.standardizedFileURL.path, logger: configuration.logger)
+            database: database, importDirectory: importDirectory.standardizedFileURL.path, logger: configuration.logger,
+            trash: configuration.trash)
     }
     /// Change blocks run one at a time, in order, on this queue.
     let changeQueue = DispatchQueue(label: "photos.library.changes")
@@ -90,7 +99,8 @@ public final class PHPhotoLibrary: Sendable {
     /// Opens (creating if needed) the library file at `url`.
     ///
     /// Opening finishes the file work a process that stopped mid-way left in the library's journal
-    /// (a moved file whose block had committed is put in place, and only then its original removed).
+    /// (a moved file whose block had committed is put in place, and only then its original removed),
+    /// and erases the assets deleted more than ``Configuration/trashDays`` days ago.
     ///
     /// Throws a `PHPhotosError` with the cause in its `userInfo` when the file cannot be opened:
     /// `invalidResource` for a damaged file, `changeNotSupported` for a library made by a newer
@@ -112,6 +122,7 @@ public final class PHPhotoLibrary: Sendable {
         } catch {
             throw Self.photosError(error)
         }
+        eraseExpiredTrash()
     }
 
     /// A library over a store this process already has open (photosd's API serves the daemon's

@@ -18,8 +18,8 @@ struct PhotosCommand: AsyncParsableCommand {
         version: "photos \(PhotosVersion.current)",
         subcommands: [
             Scan.self, Assets.self, Albums.self, Folders.self, Rejected.self, Duplicates.self, Thumbnail.self,
-            Export.self, Move.self, Favorite.self, Rate.self, Changes.self, WatchQuery.self, Status.self, Hooks.self,
-            Token.self, Completion.self,
+            Export.self, Move.self, Remove.self, TrashCommand.self, Favorite.self, Rate.self, Changes.self,
+            WatchQuery.self, Status.self, Hooks.self, Token.self, Completion.self,
         ]
     )
 }
@@ -90,6 +90,7 @@ struct LibraryOptions: ParsableArguments {
         configuration.timeZone = Self.timeZone(config.file)
         // What the library may write under each root: the config's, as photosd reads it.
         configuration.roots = config.file?.libraryRoots ?? []
+        configuration.trashDays = config.file?.trashDays ?? configuration.trashDays
         do {
             return try PHPhotoLibrary(url: URL(fileURLWithPath: location.path), configuration: configuration)
         } catch {

@@ -57,7 +57,7 @@ extension ConfigFile {
         enum Key: String, CodingKey, ConfigKey {
             case library, roots, ignore, settle = "settle_ms", pollInterval = "poll_interval_s", timeZone = "time_zone"
             case hookHistoryLimit = "hook_history_limit", socket, hooks, listen, thumbnailSizes = "thumbnail_sizes"
-            case thumbnailCache = "thumbnail_cache_mb", decodeMemory = "decode_memory_mb"
+            case thumbnailCache = "thumbnail_cache_mb", decodeMemory = "decode_memory_mb", trashDays = "trash_days"
             case socketOptional = "socket_optional", listenOptional = "listen_optional"
 
             var expected: String {
@@ -72,6 +72,7 @@ extension ConfigFile {
                 case .thumbnailSizes: "an array of whole numbers of pixels from 16 to 1024"
                 case .thumbnailCache: "a whole number of megabytes, 0 or more"
                 case .decodeMemory: "a whole number of megabytes, 16 or more"
+                case .trashDays: "a whole number of days, 0 or more"
                 case .socketOptional, .listenOptional: "true or false"
                 }
             }
@@ -120,6 +121,7 @@ extension ConfigFile {
             }
             config.thumbnailCacheMegabytes = try keys.number(.thumbnailCache)
             config.decodeMemoryMegabytes = try keys.number(.decodeMemory)
+            config.trashDays = try keys.number(.trashDays)
             config.hooks = try keys.decodeIfPresent([HookTable].self, forKey: .hooks)?.map(\.hook) ?? []
             var indexByName: [String: Int] = [:]
             for (index, hook) in config.hooks.enumerated() {

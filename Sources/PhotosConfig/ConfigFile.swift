@@ -61,6 +61,9 @@ public struct ConfigFile: Sendable, Hashable {
     public var pollIntervalSeconds: Int?
     /// The zone for file dates with no offset (`time_zone`).
     public var timeZone: String?
+    /// How many days a deleted asset stays in "Recently Deleted" before it is erased for good with its
+    /// files in the Trash (`trash_days`; default 30).
+    public var trashDays: Int?
     /// The most change-log entries kept for hooks that lag behind (`hook_history_limit`).
     public var hookHistoryLimit: Int?
     /// The API's Unix socket (`socket`); empty turns the API off.

@@ -40,6 +40,11 @@ struct Reconciliation {
 
     /// Files found at a new path, with the store's row for where they were.
     private(set) var moved: [(CrawledFile, StoredFile)] = []
+    /// Trashed assets whose file is back at its path (restored by any tool): they come back, not a
+    /// new asset.
+    private var revived: [Int64] = []
+    /// Whether the store holds trashed files at all (asked once per scan).
+    private var holdsTrashedFiles: Bool?
     /// Rejections of paths no longer on disk.
     private var gone: [String] = []
     /// Files to read, not yet in a batch: whole directories, so a Live Photo's halves or a RAW+JPEG
@@ -112,6 +117,23 @@ struct Reconciliation {
         footprint.note(
             files: unit.files.count + pending.count + (reading?.batch.count ?? 0),
             rows: unit.rows.stored.count + unit.rows.rejected.count)
+        // A trashed asset's file back at its path (restored by trash-cli, a file manager, `photos
+        // trash restore`) brings the asset back; one a committed deletion still has to move to the
+        // Trash is not a new file.
+        if !added.isEmpty, holdsTrashedFiles ?? true {
+            if holdsTrashedFiles == nil { holdsTrashedFiles = try reader.holdsTrashedFiles() }
+            if holdsTrashedFiles == true {
+                added = try added.filter { file in
+                    switch try reader.trashedFile(path: file.path, device: file.device, inode: file.inode) {
+                    case nil: return true
+                    case .pending: return false
+                    case .restored(let assetId):
+                        if !revived.contains(assetId) { revived.append(assetId) }
+                        return false
+                    }
+                }
+            }
+        }
         // A new path with the inode of a path that vanished is the same file, moved.
         for file in added {
             if let source = try sources.claim(for: file, reader: reader) {
@@ -187,12 +209,13 @@ struct Reconciliation {
         // What a root's scan could not read settled joins what earlier roots' could not.
         report.stillChanging += changing.map(\.file.path)
         let vanished = sources.unclaimed
-        if !finishAlways && !unplaced && moved.isEmpty && vanished.isEmpty && gone.isEmpty {
+        if !finishAlways && !unplaced && moved.isEmpty && vanished.isEmpty && gone.isEmpty && revived.isEmpty {
             return report
         }
-        let (moved, gone, root) = (moved, gone, root)
-        let filesChanged = readAny || !moved.isEmpty || !vanished.isEmpty
+        let (moved, gone, root, revived) = (moved, gone, root, revived)
+        let filesChanged = readAny || !moved.isEmpty || !vanished.isEmpty || !revived.isEmpty
         try scanner.database.write { transaction in
+            for id in revived { try transaction.restoreTrashedAsset(id) }
             for (file, known) in moved {
                 try transaction.moveResource(known, to: file.path, name: file.name)
             }
@@ -201,6 +224,7 @@ struct Reconciliation {
             try transaction.setRoot(root, offline: false)
             try finish(transaction, filesChanged)
         }
+        report.restored += revived.count
         report.moved += moved.count
         report.removed += vanished.count
         scanner.metrics.moved.increment(by: moved.count)

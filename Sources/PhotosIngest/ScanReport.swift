@@ -10,6 +10,9 @@ public struct ScanReport: Sendable, Hashable, Codable {
     public var moved = 0
     /// Files that left the disk, and with them their assets.
     public var removed = 0
+    /// Deleted assets brought back from "Recently Deleted": a file of theirs is back at its path,
+    /// restored from the Trash by any tool.
+    public var restored = 0
     /// Files that look like media but could not be read (see `photos rejected`).
     public var rejected = 0
     /// Files not read again because size and modification time did not change.

@@ -625,7 +625,7 @@ extension OpenAPIDocument {
       },
       "DeleteAssetsOperation": {
         "additionalProperties": false,
-        "description": "Assets leave the library; files it imported go with them, files in watched folders stay.",
+        "description": "Assets leave the library; files it imported go with them. Files in watched folders go to the Trash under a root with write = \"files\" (the asset waits in Recently Deleted); elsewhere the batch is refused (accessRestricted).",
         "properties": {
           "assets": {
             "$ref": "#/components/schemas/ObjectNames"

@@ -401,6 +401,37 @@ extension LibraryDatabase {
                     ALTER TABLE fileJournal_new RENAME TO fileJournal;
                     """)
         }
+        migrator.registerMigration("v25: Recently Deleted") { db in
+            // A deleted asset whose files went to the Trash is kept here, out of the asset table (so
+            // that no fetch or count sees it), until it is restored or its days are up
+            // (TrashedAsset): its row, its resources and its album memberships as they were, and
+            // where each of its files went.
+            try db.execute(
+                sql: """
+                    CREATE TABLE trashedAsset (
+                        assetId INTEGER PRIMARY KEY,
+                        localIdentifier TEXT NOT NULL UNIQUE,
+                        trashedDate REAL NOT NULL,
+                        record TEXT NOT NULL,
+                        resources TEXT NOT NULL,
+                        memberships TEXT NOT NULL
+                    );
+                    CREATE INDEX trashedAsset_by_date ON trashedAsset(trashedDate);
+                    CREATE TABLE trashedFile (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        assetId INTEGER NOT NULL REFERENCES trashedAsset(assetId) ON DELETE CASCADE,
+                        path TEXT NOT NULL,
+                        device INTEGER NOT NULL,
+                        inode INTEGER NOT NULL,
+                        trashDirectory TEXT NOT NULL,
+                        trashKind TEXT NOT NULL,
+                        trashTop TEXT NOT NULL,
+                        trashName TEXT
+                    );
+                    CREATE INDEX trashedFile_by_asset ON trashedFile(assetId);
+                    CREATE INDEX trashedFile_by_inode ON trashedFile(inode, device);
+                    """)
+        }
         migrator.registerMigration("v26: sidecar merge bases") { db in
             // What the library last wrote to or read from each asset's XMP sidecar, the base of the
             // three-way merge when the sidecar (another tool) or the asset (the library) changes next.

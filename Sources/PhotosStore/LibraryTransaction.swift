@@ -75,8 +75,10 @@ public final class LibraryTransaction {
         changes.recorder.updated(.asset, localIdentifier, properties: properties)
     }
 
-    /// Deletes assets by row id; their resources and album memberships go with them.
-    public func deleteAssets(_ ids: [Int64]) throws {
+    /// Deletes assets by row id; their resources and album memberships go with them. The files the
+    /// library placed for them are journaled for removal unless `removingLibraryFiles` is false (a
+    /// trashed asset keeps them until it is erased: ``trashAssets(_:files:date:)``).
+    public func deleteAssets(_ ids: [Int64], removingLibraryFiles: Bool = true) throws {
         guard !ids.isEmpty else { return }
         let list = JSONText.array(ids)
         let identifiers = try String.fetchAll(
@@ -95,14 +97,16 @@ public final class LibraryTransaction {
             isAsset: true)
         // Files the library placed for these assets (imported copies, edits) go after the commit,
         // whoever deletes them: a change block, or the scanner when an edited photo's file is gone.
-        try journalRemoval(
-            of: ResourceRecord.fetchAll(
-                db,
-                sql: """
-                    SELECT \(FileDirectories.columns) FROM \(FileDirectories.join)
-                    WHERE r.assetId IN (SELECT value FROM json_each(?)) AND r.isLibraryOwned = 1
-                    """,
-                arguments: [list]))
+        if removingLibraryFiles {
+            try journalRemoval(
+                of: ResourceRecord.fetchAll(
+                    db,
+                    sql: """
+                        SELECT \(FileDirectories.columns) FROM \(FileDirectories.join)
+                        WHERE r.assetId IN (SELECT value FROM json_each(?)) AND r.isLibraryOwned = 1
+                        """,
+                    arguments: [list]))
+        }
         try db.execute(sql: "DELETE FROM asset WHERE id IN (SELECT value FROM json_each(?))", arguments: [list])
         for identifier in identifiers { changes.recorder.deleted(.asset, identifier) }
         for album in albums { changes.recorder.updated(.assetCollection, album, properties: ["assets"]) }

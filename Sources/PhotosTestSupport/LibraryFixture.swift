@@ -1,6 +1,7 @@
 import Foundation
 import Photos
 import PhotosCore
+import PhotosLinux
 import PhotosStore
 
 /// A small library with known assets and collections, written straight through the store.
@@ -67,7 +68,12 @@ public final class LibraryFixture: @unchecked Sendable {  // `assets` and `colle
     /// Creates the library in a temporary directory.
     public init() throws {
         directory = try TemporaryDirectory(prefix: "photos-fixture")
-        library = try PHPhotoLibrary(url: directory.path("library.sqlite"))
+        // The fixture's files are under /fixture, which does not exist: a root there that allows
+        // deleting files lets its assets be deleted (nothing to move), into a Trash of the test's own.
+        var configuration = PHPhotoLibrary.Configuration()
+        configuration.roots = [LibraryRoot(path: "/fixture", write: .files)]
+        configuration.trash = Trash(environment: ["XDG_DATA_HOME": directory.path("data").path])
+        library = try PHPhotoLibrary(url: directory.path("library.sqlite"), configuration: configuration)
         try populate()
     }
 

@@ -265,12 +265,21 @@ struct PhotosDaemonCommand: AsyncParsableCommand {
             libraryConfiguration.timeZone = configuration.timeZone
             libraryConfiguration.thumbnailCacheBytes = thumbnailBytes
             libraryConfiguration.roots = configuration.libraryRoots
+            libraryConfiguration.trashDays = file.trashDays ?? libraryConfiguration.trashDays
             let statusPath = configuration.statusPath
             let startupPath = StartupProgress.path(forLibrary: configuration.libraryPath)
+            let library = PHPhotoLibrary(database: database, configuration: libraryConfiguration)
+            // A deletion a killed photosd or photos left halfway has its files moved to the Trash now, and
+            // deleted assets past trash_days are erased.
+            do {
+                try library.finishStoppedFileWork()
+            } catch {
+                logger.warning("cannot finish the file work a stopped process left", metadata: ["error": "\(error)"])
+            }
             services.append(
                 APIServer(
                     socketPath: socketPath,
-                    library: PHPhotoLibrary(database: database, configuration: libraryConfiguration),
+                    library: library,
                     status: {
                         FileManager.default.fileExists(atPath: statusPath)
                             ? try DaemonStatus.read(from: statusPath) : nil

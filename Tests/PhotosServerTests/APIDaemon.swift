@@ -11,8 +11,11 @@ final class APIDaemon: @unchecked Sendable {
     let socket: String
     let log: URL
 
-    /// `arguments` go on photosd's command line after the test's own (`--listen 127.0.0.1:PORT`).
-    init(directory: TemporaryDirectory, root: URL, arguments: [String] = []) async throws {
+    /// `arguments` go on photosd's command line after the test's own (`--listen 127.0.0.1:PORT`);
+    /// `environment` is added to the test's (`XDG_DATA_HOME` for a Trash of the test's own).
+    init(
+        directory: TemporaryDirectory, root: URL, arguments: [String] = [], environment: [String: String] = [:]
+    ) async throws {
         let library = directory.path("library.sqlite").path
         socket = directory.path("run/photosd.sock").path
         log = directory.path("photosd.log")
@@ -27,6 +30,9 @@ final class APIDaemon: @unchecked Sendable {
                 "--library", library, "--watch", root.path, "--settle", "0", "--socket", socket, "--log-level",
                 "warning",
             ] + arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        }
         let logHandle = try FileHandle(forWritingTo: log)
         process.standardError = logHandle
         process.standardOutput = logHandle

@@ -1,6 +1,7 @@
 import Foundation
 import PhotosImaging
 import PhotosIngest
+import PhotosLinux
 import PhotosStore
 import PhotosTestSupport
 import Synchronization
@@ -301,10 +302,30 @@ struct ContentEditingTests {
         try scan(library)
         try edit(try onlyAsset(library), in: library, edge: 320)
         let asset = try onlyAsset(library)
-        try library.performChangesAndWait { PHAssetChangeRequest.deleteAssets([asset] as NSArray) }
-        #expect(editFiles(library) == [])
-        #expect(try library.database.fileJournal().isEmpty)
-        #expect(try Data(contentsOf: userPhoto) == original, "a folder's photo is the user's: it stays")
+        let edits = editFiles(library)
+        #expect(!edits.isEmpty)
+        // Under a root that allows no file changes, the folder's photo is the user's: nothing is deleted.
+        #expect(throws: PHPhotosError.self) {
+            try library.performChangesAndWait { PHAssetChangeRequest.deleteAssets([asset] as NSArray) }
+        }
+        #expect(editFiles(library) == edits)
+        #expect(try Data(contentsOf: userPhoto) == original)
+
+        // Under a root with write = "files", the photo goes to the Trash, whole, and its edit waits with
+        // it in Recently Deleted; erased for good, the edit goes.
+        var configuration = PHPhotoLibrary.Configuration()
+        configuration.thumbnailCacheDirectory = nil
+        configuration.roots = [LibraryRoot(path: pictures.path, write: .files)]
+        configuration.trash = Trash(environment: ["XDG_DATA_HOME": directory.path("data").path])
+        let writing = try PHPhotoLibrary(url: directory.path("library.sqlite"), configuration: configuration)
+        try writing.performChangesAndWait { PHAssetChangeRequest.deleteAssets([asset] as NSArray) }
+        #expect(!FileManager.default.fileExists(atPath: userPhoto.path))
+        let trashed = directory.path("data/Trash/files/DSCN0010.jpg")
+        #expect(try Data(contentsOf: trashed) == original, "the user's photo is in the Trash, untouched")
+        #expect(editFiles(writing) == edits, "kept while the asset can be restored")
+        try writing.eraseTrashedAssets(try writing.trashedAssets())
+        #expect(editFiles(writing) == [])
+        #expect(try writing.database.fileJournal().isEmpty)
     }
 
     /// `PHAsset.contentType` is the type of what the asset shows: a TIFF's JPEG render once edited.

@@ -1,5 +1,6 @@
 import Foundation
 import PhotosIngest
+import PhotosLinux
 import PhotosStore
 import PhotosTestSupport
 import Testing
@@ -328,10 +329,28 @@ import Testing
         _ = try FolderScanner(database: library.database, quietTime: 0).scan(roots: roots)
         let assets = PHAsset.fetchAssets(with: optionsFor(library))
         #expect(assets.count == 2)
-        try library.performChangesAndWait { PHAssetChangeRequest.deleteAssets(assets) }
-        #expect(PHAsset.fetchAssets(with: optionsFor(library)).count == 0)
+        // Their roots allow no file changes: the deletion is refused and nothing is touched.
+        let refused = #expect(throws: PHPhotosError.self) {
+            try library.performChangesAndWait { PHAssetChangeRequest.deleteAssets(assets) }
+        }
+        #expect(refused?.code == .accessRestricted)
+        #expect(PHAsset.fetchAssets(with: optionsFor(library)).count == 2)
         #expect(try Data(contentsOf: lookalike) == photo)
         #expect(try Data(contentsOf: dotted) == photo)
+
+        // Under roots with write = "files" they go to the Trash, whole: never removed as the library's own.
+        var configuration = PHPhotoLibrary.Configuration()
+        configuration.roots = roots.map { LibraryRoot(path: URL(fileURLWithPath: $0).standardized.path, write: .files) }
+        configuration.trash = Trash(environment: ["XDG_DATA_HOME": directory.path("data").path])
+        let writing = try PHPhotoLibrary(url: libraryURL, configuration: configuration)
+        try writing.performChangesAndWait {
+            PHAssetChangeRequest.deleteAssets(PHAsset.fetchAssets(with: optionsFor(writing)))
+        }
+        #expect(PHAsset.fetchAssets(with: optionsFor(writing)).count == 0)
+        for name in ["a.jpg", "b.jpg"] {
+            #expect(try Data(contentsOf: directory.path("data/Trash/files/" + name)) == photo, "\(name) in the Trash")
+        }
+        #expect(try writing.trashedAssets().count == 2)
     }
 
     func optionsFor(_ library: PHPhotoLibrary) -> PHFetchOptions {

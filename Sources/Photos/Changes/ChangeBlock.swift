@@ -116,6 +116,14 @@ final class ApplyContext {
         journalEntries.append(entry)
     }
 
+    /// After the commit, move a deleted asset's file to the Trash (FileJournal+Trash).
+    func trash(_ file: TrashedFile) {
+        journalEntries.append(
+            FileJournalEntry(
+                operation: .trash, destination: file.path, device: file.device, inode: file.inode,
+                owner: FileOperations.processID, assetId: file.assetId))
+    }
+
     /// The asset row id of a local identifier (an existing asset or one created earlier in this block).
     func assetID(_ identifier: String) throws -> Int64 {
         guard let id = try transaction.assetIDs(forLocalIdentifiers: [identifier])[identifier] else {

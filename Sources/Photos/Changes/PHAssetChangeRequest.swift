@@ -143,7 +143,10 @@ public class PHAssetChangeRequest: PHChangeRequest, @unchecked Sendable {
 
     /// Requests deleting assets (`PHAsset`s, in a fetch result, array or `NSArray`).
     ///
-    /// Files the library imported are removed; files in watched directories are not touched.
+    /// Files the library imported are removed. Files in watched directories go to the Trash of
+    /// their file system, only under a root with `write = "files"` (the block fails with
+    /// `accessRestricted` elsewhere), and the asset stays in "Recently Deleted", restorable, for
+    /// ``PHPhotoLibrary/Configuration/trashDays`` days.
     public class func deleteAssets(_ assets: any NSFastEnumeration) {
         _ = AssetDeletionRequest(identifiers: assets.photosObjects.map(\.localIdentifier))
     }
@@ -204,9 +207,29 @@ final class AssetDeletionRequest: PHChangeRequest, @unchecked Sendable {  // Imm
             throw PHPhotosError(
                 .identifierNotFound, "cannot delete unknown asset \(missing[0])", localIdentifiers: missing)
         }
-        // Only files the library itself placed in its folder go with their asset (the store
-        // journals them; they are removed after the commit, checked on resolved paths inside the
-        // import folder); a folder-backed asset's file is the user's and stays.
-        try context.transaction.deleteAssets(identifiers.compactMap { found[$0] })
+        // An asset the library placed (import folder) goes with its files (the store journals them;
+        // they are removed after the commit, checked on resolved paths inside the import folder). A
+        // folder-backed asset's files are the user's: they go to the Trash, only under a root with
+        // write = "files" (checked now, before anything commits), and the asset waits in Recently
+        // Deleted. Anywhere else the block fails: dropping the row would leave the file, which the
+        // next scan would find as a new asset.
+        let ids = identifiers.compactMap { found[$0] }
+        let resources = try context.transaction.resources(assetIDs: ids)
+        var placed: [Int64] = []
+        var trashed: [Int64] = []
+        var files: [TrashedFile] = []
+        for identifier in identifiers {
+            guard let id = found[identifier], !placed.contains(id), !trashed.contains(id) else { continue }
+            let own = resources[id] ?? []
+            if own.allSatisfy(\.isLibraryOwned) {
+                placed.append(id)
+            } else {
+                trashed.append(id)
+                files += try context.library.trashPlan(forAsset: id, identifier: identifier, files: own)
+            }
+        }
+        try context.transaction.deleteAssets(placed)
+        try context.transaction.trashAssets(trashed, files: files, date: Date().timeIntervalSince1970)
+        for file in files { context.trash(file) }
     }
 }

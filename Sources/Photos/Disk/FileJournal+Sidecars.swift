@@ -65,8 +65,10 @@ extension ApplyContext {
         let assetID = try assetID(identifier)
         guard !sidecarAssets.contains(assetID) else { return }
         let resources = try transaction.resources(ofAsset: assetID)
+        // A photo that is not there (an offline volume, a file gone) has nothing to keep a sidecar
+        // beside: the state stays in the library.
         guard let photo = SidecarSync.primaryFile(of: resources.map { ($0.type, $0.path) }),
-            library.writePolicy(at: photo) != .none
+            library.writePolicy(at: photo) != .none, (try? FileOperations.identity(photo)) ?? nil != nil
         else { return }
         try library.requireWrite(
             .sidecars, at: photo, for: "write the sidecar of \((photo as NSString).lastPathComponent)",

@@ -17,11 +17,17 @@ import Synchronization
 ///
 /// For a file removed with its asset: `unlink(destination)` only if it is still the file the
 /// library placed (same device and inode), then the entry is deleted.
+///
+/// For a file of an asset deleted under a root with `write = "files"` (`trash`, FileJournal+Trash):
+/// the Trash's `.trashinfo` is written, the file renamed into the trash, where it went recorded in
+/// `trashedFile`, then the entry is deleted.
 struct FileJournal {
     let database: LibraryDatabase
     let importDirectory: String
     /// Where work that cannot be done is reported (a sidecar that cannot be merged).
     var logger = Logger(label: "photos.library")
+    /// Where deleted assets' files go.
+    var trash = Trash()
 
     /// Entries this process is working on, by library and entry id: not taken over by a recovery in
     /// the same process. An entry of this process that is not here was left by an interrupted block.
@@ -89,7 +95,9 @@ struct FileJournal {
     func recover() throws -> Int {
         var finished = 0
         let me = FileOperations.processID
-        for entry in try database.fileJournal() {
+        let entries = try database.fileJournal()
+        repairTrashes(for: entries)
+        for entry in entries {
             guard let id = entry.id else { continue }
             let claimed = try database.claimJournalEntry(id, owner: me) { owner in
                 owner == me
@@ -106,6 +114,11 @@ struct FileJournal {
             } catch let failure as SidecarSyncFailure {
                 // The library opens anyway: its state is whole, only the sidecar lags.
                 logger.warning("\(failure)")
+                continue
+            } catch let error where claimed.operation == .trash && !error.isSimulatedCrash {
+                // A file that cannot go to the Trash now (its trash made unusable meanwhile) stays where
+                // it is, its asset in Recently Deleted ("not moved yet"), and is tried again at the next
+                // open: it must not keep the library from opening.
                 continue
             }
             finished += 1
@@ -233,6 +246,12 @@ enum FaultInjection {
         case sidecarMerged
         /// The sidecar is written; its merge base is not stored and the journal entry is not yet deleted.
         case sidecarWritten
+        /// A deleted asset's file has its `.trashinfo` in the Trash; the file has not moved.
+        case trashInfoWritten
+        /// A deleted asset's file is in the Trash; where it went is not yet recorded.
+        case trashed
+        /// Where the file went is recorded; the journal entry is not yet deleted.
+        case trashRecorded
     }
 
     /// The hooks, by import directory.

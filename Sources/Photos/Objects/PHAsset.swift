@@ -167,12 +167,26 @@ public final class PHAsset: PHObject, @unchecked Sendable {  // Immutable after 
         }
     }
 
-    /// Whether the asset allows an edit: deleting it and editing its properties, yes; editing its
-    /// content (``PHAssetChangeRequest/contentEditingOutput``), for photos and videos.
+    /// Whether the asset allows an edit: editing its properties, yes; editing its content
+    /// (``PHAssetChangeRequest/contentEditingOutput``), for photos and videos; deleting it, when the
+    /// library placed its files, or when its files are under roots with `write = "files"` that can be
+    /// written now (they go to the Trash).
     public func canPerform(_ editOperation: PHAssetEditOperation) -> Bool {
         switch editOperation {
-        case .delete, .properties: true
+        case .delete: canBeDeleted
+        case .properties: true
         case .content: mediaType == .image || mediaType == .video
         }
+    }
+}
+
+extension PHAsset {
+    /// Whether a deletion of this asset can commit now: its files (those the library did not place)
+    /// are under roots with `write = "files"` that can be written.
+    var canBeDeleted: Bool {
+        guard let library, let rowID,
+            let resources = try? library.database.resources(assetIDs: [rowID])
+        else { return true }
+        return (resources[rowID] ?? []).allSatisfy { $0.isLibraryOwned || library.mayDelete($0.path) }
     }
 }

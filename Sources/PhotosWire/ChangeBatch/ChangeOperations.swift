@@ -93,7 +93,8 @@ extension API.ChangeOperation {
     }
 
     /// `deleteAssets`: assets leave the library. Files the library imported go with them; files in
-    /// watched folders are the user's and stay.
+    /// watched folders go to the Trash under a root with `write = "files"` (the asset waits in Recently
+    /// Deleted), and elsewhere the batch is refused (`accessRestricted`).
     public struct DeleteAssets: Sendable, Hashable, Codable {
         /// Local identifiers or `$ref`s.
         public var assets: [String]

@@ -1,0 +1,248 @@
+import Foundation
+import PhotosCore
+import PhotosLinux
+import PhotosStore
+
+/// Deleting assets whose files are under roots with `write = "files"`: their files go to the Trash
+/// of their file system and the asset waits in "Recently Deleted" (``PhotosStore/TrashedAsset``)
+/// until it is restored or erased.
+extension PHPhotoLibrary {
+    /// The files a deletion of the asset `assetId` moves to the Trash: its files that the library did
+    /// not place (the photo, a Live Photo's movie, a RAW+JPEG partner) and their sidecars, each checked
+    /// now: its root allows `files`, the disk lets it be written, and a trash exists on its file system
+    /// (never a copy to another). A file already gone from disk has nothing to move (its root must
+    /// still allow `files`).
+    func trashPlan(forAsset assetId: Int64, identifier: String, files resources: [ResourceRecord]) throws
+        -> [TrashedFile]
+    {
+        var paths: [String] = []
+        for resource in resources where !resource.isLibraryOwned && !paths.contains(resource.path) {
+            paths.append(resource.path)
+        }
+        paths += Self.sidecars(of: paths)
+        var planned: [TrashedFile] = []
+        for path in paths {
+            let name = (path as NSString).lastPathComponent
+            guard let identity = try FileOperations.identity(path) else {
+                // Already gone from disk (its directory too, maybe): nothing to move, but the root must
+                // still allow deleting files.
+                if writePolicy(at: path) != .files {
+                    try requireWrite(.files, at: path, for: "delete \(name)", localIdentifiers: [identifier])
+                }
+                continue
+            }
+            try requireWrite(.files, at: path, for: "delete \(name)", localIdentifiers: [identifier])
+            let directory: TrashDirectory
+            do {
+                directory = try configuration.trash.directory(for: path)
+            } catch {
+                let reason = (error as? TrashError)?.message ?? "\(error)"
+                throw PHPhotosError(
+                    .accessRestricted,
+                    "cannot delete \(name): \(path) has no Trash on its file system, and the library never copies a "
+                        + "photo to another (\(reason))",
+                    localIdentifiers: [identifier])
+            }
+            planned.append(
+                TrashedFile(
+                    assetId: assetId, path: path, device: identity.device, inode: identity.inode,
+                    trashDirectory: directory.path, trashKind: directory.kind.rawValue,
+                    trashTop: directory.topDirectory))
+        }
+        return planned
+    }
+
+    /// Whether a deletion may take the file at `path` now, as ``trashPlan(forAsset:identifier:files:)``
+    /// checks it (a trash on its file system aside, which is made when first needed): its root allows
+    /// `files` and, when it is still there, its directory can be written.
+    func mayDelete(_ path: String) -> Bool {
+        (try? FileOperations.identity(path)) == nil ? writePolicy(at: path) == .files : mayWrite(.files, at: path)
+    }
+
+    /// The sidecars beside `files` that belong to them alone: `IMG_1.JPG.xmp` of `IMG_1.JPG`, and
+    /// `IMG_1.xmp` when every other file of the stem `IMG_1` is among `files` too (a sidecar another
+    /// file may own stays).
+    static func sidecars(of files: [String]) -> [String] {
+        var found: [String] = []
+        let byDirectory = Dictionary(grouping: files) { ($0 as NSString).deletingLastPathComponent }
+        for (directory, paths) in byDirectory.sorted(by: { $0.key < $1.key }) {
+            guard let entries = try? FileManager.default.contentsOfDirectory(atPath: directory) else { continue }
+            let names = Set(paths.map { ($0 as NSString).lastPathComponent })
+            let sidecars = entries.filter { $0.lowercased().hasSuffix(".xmp") }
+            let media = entries.filter { !$0.lowercased().hasSuffix(".xmp") }
+            for sidecar in sidecars.sorted() {
+                let base = String(sidecar.dropLast(4))
+                let belongs: Bool
+                if names.contains(base) {
+                    belongs = true
+                } else {
+                    let stem = base.lowercased()
+                    let sharers = media.filter { PairingName.of($0) == stem }
+                    belongs = !sharers.isEmpty && sharers.allSatisfy(names.contains)
+                }
+                if belongs { found.append(directory + "/" + sidecar) }
+            }
+        }
+        return found
+    }
+
+    // MARK: Recently Deleted
+
+    /// The assets in "Recently Deleted", oldest deletion first, with their files.
+    package func trashedAssets() throws -> [TrashedAsset] {
+        do { return try database.trashedAssets() } catch { throw Self.photosError(error) }
+    }
+
+    /// Where a trashed file is in its trash, when it is there (nil: not moved yet, or taken out of the
+    /// trash by another tool).
+    package func trashEntry(of file: TrashedFile) throws -> TrashEntry? {
+        guard let name = file.trashName else { return nil }
+        let directory = TrashDirectory(
+            path: file.trashDirectory, kind: TrashDirectory.Kind(rawValue: file.trashKind) ?? .user,
+            topDirectory: file.trashTop)
+        return try configuration.trash.listing(of: directory).entries.first { $0.name == name }
+    }
+
+    /// Brings trashed assets back: each file is moved from the Trash to where it was (never over
+    /// another file), then the asset returns with its identifier, properties and albums. A file that
+    /// is back already (restored by another tool) is left where it is. Returns the restored files'
+    /// paths by identifier; with `dryRun`, what would be restored, and nothing moves.
+    ///
+    /// Fails with `identifierNotFound` for an identifier that is not in "Recently Deleted", and with
+    /// `accessRestricted` naming the file when one cannot go back (its path taken by another file);
+    /// the asset then stays trashed, its files restored so far where they are.
+    @discardableResult
+    package func restoreTrashedAssets(_ identifiers: [String], dryRun: Bool = false) throws -> [(String, [String])] {
+        let trashed = try trashedAssets(localIdentifiers: identifiers)
+        var restored: [(String, [String])] = []
+        for asset in trashed {
+            var paths: [String] = []
+            for file in asset.files {
+                paths.append(file.path)
+                guard !dryRun, let entry = try trashEntry(of: file) else { continue }
+                do {
+                    try configuration.trash.restore(entry, to: file.path)
+                } catch {
+                    throw PHPhotosError(
+                        .accessRestricted,
+                        "cannot restore \(file.path) from \(entry.filePath): \((error as? TrashError)?.message ?? "\(error)")",
+                        localIdentifiers: [asset.localIdentifier])
+                }
+            }
+            if !dryRun {
+                do {
+                    try database.write { try $0.restoreTrashedAsset(asset.assetId) }
+                } catch {
+                    throw Self.photosError(error)
+                }
+            }
+            restored.append((asset.localIdentifier, paths))
+        }
+        return restored
+    }
+
+    /// Erases trashed assets for good: their files are erased from the Trash (only entries that are
+    /// still the files the library put there), then the assets are forgotten and the files the library
+    /// placed for them (edits) removed. Returns the erased files' trash paths by identifier; with
+    /// `dryRun`, what would be erased, and nothing is.
+    @discardableResult
+    package func eraseTrashedAssets(_ assets: [TrashedAsset], dryRun: Bool = false) throws -> [(String, [String])] {
+        var erased: [(String, [String])] = []
+        for asset in assets {
+            var paths: [String] = []
+            for file in asset.files {
+                guard let entry = try trashEntry(of: file), entry.file?.device == file.device,
+                    entry.file?.inode == file.inode
+                else { continue }
+                paths.append(entry.filePath)
+                if !dryRun { try configuration.trash.erase(entry) }
+            }
+            if !dryRun {
+                do {
+                    let owesFileWork = try database.write { transaction in
+                        try transaction.eraseTrashedAsset(asset.assetId)
+                        return transaction.owesFileWork
+                    }.value
+                    if owesFileWork { try fileJournal.finishUnowned() }
+                } catch {
+                    throw Self.photosError(error)
+                }
+            }
+            erased.append((asset.localIdentifier, paths))
+        }
+        return erased
+    }
+
+    /// The trashed assets with these identifiers; `identifierNotFound` names any that is not trashed.
+    package func trashedAssets(localIdentifiers identifiers: [String]) throws -> [TrashedAsset] {
+        let found: [TrashedAsset]
+        do { found = try database.trashedAssets(localIdentifiers: identifiers) } catch { throw Self.photosError(error) }
+        let known = Set(found.map(\.localIdentifier))
+        let missing = identifiers.filter { !known.contains($0) }
+        guard missing.isEmpty else {
+            throw PHPhotosError(
+                .identifierNotFound, "\(missing[0]) is not in Recently Deleted", localIdentifiers: missing)
+        }
+        return found
+    }
+
+    /// The trashed assets deleted more than ``Configuration/trashDays`` days ago.
+    package func expiredTrashedAssets(now: Date = Date()) throws -> [TrashedAsset] {
+        let limit = now.timeIntervalSince1970 - Double(configuration.trashDays) * 86_400
+        do { return try database.trashedAssets(deletedBefore: limit) } catch { throw Self.photosError(error) }
+    }
+
+    /// What opening a library file does after the store is open, for a process that opened the store
+    /// itself (photosd, ``init(database:configuration:)``): finishes the file work stopped processes
+    /// left in the journal (a deletion's files still to trash among them), then erases the assets
+    /// deleted more than ``Configuration/trashDays`` days ago.
+    package func finishStoppedFileWork() throws {
+        do {
+            try fileJournal.recover()
+        } catch {
+            throw Self.photosError(error)
+        }
+        eraseExpiredTrash()
+    }
+
+    /// Erases the assets deleted more than ``Configuration/trashDays`` days ago, with their files in
+    /// the Trash; a failure is logged and left for the next opening.
+    func eraseExpiredTrash() {
+        do {
+            let expired = try expiredTrashedAssets()
+            guard !expired.isEmpty else { return }
+            try eraseTrashedAssets(expired)
+        } catch {
+            configuration.logger.warning(
+                "cannot erase the assets deleted more than \(configuration.trashDays) days ago",
+                metadata: ["error": "\(error)"])
+        }
+    }
+
+    // MARK: For the command line and the API
+
+    /// What deleting these assets does to their files, checked as the deletion checks them (the same
+    /// errors): for each identifier, the files that go to the Trash, or, for an asset the library
+    /// placed, the files it removes (`trashes` false).
+    package func deletionPlan(localIdentifiers identifiers: [String]) throws
+        -> [(identifier: String, files: [String], trashes: Bool)]
+    {
+        do {
+            let ids = try database.assetIDs(forLocalIdentifiers: identifiers)
+            let missing = identifiers.filter { ids[$0] == nil }
+            guard missing.isEmpty else {
+                throw PHPhotosError(
+                    .identifierNotFound, "cannot delete unknown asset \(missing[0])", localIdentifiers: missing)
+            }
+            let resources = try database.resources(assetIDs: Array(ids.values))
+            return try identifiers.map { identifier in
+                let id = ids[identifier]!
+                let own = resources[id] ?? []
+                if own.allSatisfy(\.isLibraryOwned) { return (identifier, own.map(\.path), false) }
+                return (identifier, try trashPlan(forAsset: id, identifier: identifier, files: own).map(\.path), true)
+            }
+        } catch {
+            throw Self.photosError(error)
+        }
+    }
+}

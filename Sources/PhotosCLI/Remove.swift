@@ -1,0 +1,71 @@
+import ArgumentParser
+import Foundation
+import Photos
+import PhotosWire
+
+/// `photos rm`: deletes assets as `PHAssetChangeRequest.deleteAssets` does, printing what happens to
+/// which file.
+struct Remove: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rm",
+        abstract: "Delete assets: their files go to the Trash (under roots with write = \"files\").",
+        discussion: """
+            Each file of the asset (the photo, a Live Photo's movie, a RAW+JPEG partner, their sidecars) \
+            moves to the Trash of its file system, and the asset waits in Recently Deleted (photos trash) \
+            for trash_days days. Files the library imported itself are removed. Under a root whose write \
+            policy is not "files" nothing is deleted and the command fails naming the file and the root.
+            """)
+
+    @OptionGroup var options: LibraryOptions
+    @OptionGroup var daemon: DaemonOptions
+
+    @Flag(help: "Print what would happen to which file; change nothing.")
+    var dryRun = false
+
+    @Argument(
+        help: ArgumentHelp("The assets: identifiers (or unique prefixes) or paths of their files.", valueName: "asset"))
+    var assets: [String]
+
+    func validate() throws {
+        if assets.isEmpty { throw ValidationError("name at least one asset to delete") }
+    }
+
+    func run() throws {
+        let library = try options.open()
+        let resolver = ObjectResolver(.library(library))
+        var identifiers: [String] = []
+        for text in assets {
+            let identifier = try resolver.asset(text)
+            if !identifiers.contains(identifier) { identifiers.append(identifier) }
+        }
+        let plan: [(identifier: String, files: [String], trashes: Bool)]
+        do {
+            plan = try library.deletionPlan(localIdentifiers: identifiers)
+        } catch {
+            throw CLIError("\(error)")
+        }
+        if dryRun {
+            for (identifier, files, trashes) in plan {
+                for file in files {
+                    print("\(identifier)  \(trashes ? "would trash" : "would remove") \(Output.escaped(file))")
+                }
+            }
+            return
+        }
+        // Through photosd when it serves this library (its roots' policies and its Trash), else the file.
+        _ = try ChangeSubmitter(options: options, daemon: daemon).submit(
+            API.ChangeBatch(changes: [.deleteAssets(.init(assets: identifiers))]))
+        let trashed = Dictionary(
+            (try? library.trashedAssets().map { ($0.localIdentifier, $0) }) ?? [], uniquingKeysWith: { a, _ in a })
+        for (identifier, files, trashes) in plan {
+            guard trashes else {
+                for file in files { print("\(identifier)  removed \(Output.escaped(file))") }
+                continue
+            }
+            for file in trashed[identifier]?.files ?? [] {
+                let destination = file.trashName.map { file.trashDirectory + "/files/" + $0 } ?? "(pending)"
+                print("\(identifier)  trashed \(Output.escaped(file.path)) -> \(Output.escaped(destination))")
+            }
+        }
+    }
+}

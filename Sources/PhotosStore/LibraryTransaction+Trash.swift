@@ -1,0 +1,98 @@
+import Foundation
+import GRDB
+import PhotosCore
+
+/// One album membership of a trashed asset, to put back when it is restored.
+struct TrashedMembership: Codable {
+    var collectionId: Int64
+    var position: Int64
+}
+
+extension LibraryTransaction {
+    /// Deletes assets whose files go to the Trash, keeping each (``TrashedAsset``): its row, resources
+    /// and album memberships are set aside, `files` records where each file goes, and the assets
+    /// leave the `asset` table as a deletion does (observers see them deleted, tombstones are kept).
+    /// Files the library placed for them (edits) stay until the asset is erased.
+    public func trashAssets(_ ids: [Int64], files: [TrashedFile], date: Double) throws {
+        guard !ids.isEmpty else { return }
+        let encoder = JSONEncoder()
+        let records = try assets(ids: ids)
+        let resources = try resources(assetIDs: ids)
+        let memberships = try Row.fetchAll(
+            db,
+            sql:
+                "SELECT collectionId, assetId, position FROM collection_asset WHERE assetId IN (SELECT value FROM json_each(?))",
+            arguments: [JSONText.array(ids)])
+        let insert = try db.makeStatement(
+            sql: """
+                INSERT INTO trashedAsset (assetId, localIdentifier, trashedDate, record, resources, memberships)
+                VALUES (?, ?, ?, ?, ?, ?)
+                """)
+        for id in ids {
+            guard let record = records[id] else { continue }
+            let kept = memberships.filter { $0["assetId"] == id }.map {
+                TrashedMembership(collectionId: $0["collectionId"], position: $0["position"])
+            }
+            try insert.execute(arguments: [
+                id, record.localIdentifier, date, String(decoding: try encoder.encode(record), as: UTF8.self),
+                String(decoding: try encoder.encode(resources[id] ?? []), as: UTF8.self),
+                String(decoding: try encoder.encode(kept), as: UTF8.self),
+            ])
+        }
+        for var file in files { try file.insert(db) }
+        try deleteAssets(ids, removingLibraryFiles: false)
+    }
+
+    /// Puts a trashed asset back as it was: the same row id and local identifier, its properties,
+    /// its resources at their paths and its memberships of the albums that still exist. Observers
+    /// see it inserted and its albums updated. Returns its local identifier; nil when it is not
+    /// trashed (restored already, or erased).
+    @discardableResult
+    public func restoreTrashedAsset(_ assetId: Int64) throws -> String? {
+        guard
+            let row = try Row.fetchOne(
+                db, sql: "SELECT record, resources, memberships FROM trashedAsset WHERE assetId = ?",
+                arguments: [assetId])
+        else { return nil }
+        let decoder = JSONDecoder()
+        let record = try decoder.decode(AssetRecord.self, from: Data((row["record"] as String).utf8))
+        let resources = try decoder.decode([ResourceRecord].self, from: Data((row["resources"] as String).utf8))
+        let memberships = try decoder.decode(
+            [TrashedMembership].self, from: Data((row["memberships"] as String).utf8))
+        let columns = AssetRecord.columnNames
+        try db.execute(
+            sql: "INSERT INTO asset (\(columns.joined(separator: ", "))) VALUES ("
+                + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")",
+            arguments: StatementArguments([assetId] + record.insertionValues))
+        for var resource in resources {
+            resource.assetId = assetId
+            try insertResource(resource)
+        }
+        for membership in memberships {
+            guard let collection = try collection(id: membership.collectionId) else { continue }
+            try db.execute(
+                sql: "INSERT OR IGNORE INTO collection_asset (collectionId, assetId, position) VALUES (?, ?, ?)",
+                arguments: [membership.collectionId, assetId, membership.position])
+            changes.recorder.updated(.assetCollection, collection.localIdentifier, properties: ["assets"])
+        }
+        try db.execute(sql: "DELETE FROM tombstone WHERE isAsset = 1 AND rowId = ?", arguments: [assetId])
+        try db.execute(sql: "DELETE FROM trashedAsset WHERE assetId = ?", arguments: [assetId])
+        changes.recorder.inserted(.asset, record.localIdentifier)
+        return record.localIdentifier
+    }
+
+    /// Forgets a trashed asset for good (its files are erased from the Trash by the caller first):
+    /// the files the library placed for it (edits) are journaled for removal, and its tombstone stays
+    /// until the change log's history passes it. Returns whether it was trashed.
+    @discardableResult
+    public func eraseTrashedAsset(_ assetId: Int64) throws -> Bool {
+        guard
+            let text = try String.fetchOne(
+                db, sql: "SELECT resources FROM trashedAsset WHERE assetId = ?", arguments: [assetId])
+        else { return false }
+        let resources = try JSONDecoder().decode([ResourceRecord].self, from: Data(text.utf8))
+        try journalRemoval(of: resources)
+        try db.execute(sql: "DELETE FROM trashedAsset WHERE assetId = ?", arguments: [assetId])
+        return true
+    }
+}

@@ -1,0 +1,157 @@
+import Foundation
+import GRDB
+import PhotosCore
+import PhotosLinux
+
+/// A deleted asset whose files went to the Trash ("Recently Deleted"), kept so that it can come
+/// back as it was: the same local identifier, favorites and albums.
+///
+/// Its row is out of the `asset` table while it is trashed, so no fetch, count or smart album sees
+/// it (observers saw it deleted); the `trashedAsset` table keeps the row, its resources and its album
+/// memberships as JSON, and `trashedFile` where each of its files went. Restoring puts them back
+/// (``LibraryTransaction/restoreTrashedAsset(_:)``); past its days it is erased for good
+/// (``LibraryTransaction/eraseTrashedAsset(_:)``).
+public struct TrashedAsset: Sendable, Hashable {
+    /// The asset's row id (kept: the table never hands it out again).
+    public var assetId: Int64
+    /// Its local identifier.
+    public var localIdentifier: String
+    /// When it was deleted (seconds since 1970).
+    public var trashedDate: Double
+    /// Its files and where they went.
+    public var files: [TrashedFile]
+}
+
+/// One file of a trashed asset: where it was, which file it was, and the Trash it goes to.
+public struct TrashedFile: Sendable, Hashable, Codable, FetchableRecord, MutablePersistableRecord {
+    /// The table of trashed assets' files.
+    public static let databaseTableName = "trashedFile"
+
+    /// The row id; nil until inserted.
+    public var id: Int64?
+    /// The trashed asset.
+    public var assetId: Int64
+    /// Where the file was (and goes back to).
+    public var path: String
+    /// Its device when it was deleted.
+    public var device: Int64
+    /// Its inode: with the device, how the file is known in the Trash and when another tool restores it.
+    public var inode: Int64
+    /// The trash directory of its file system (`~/.local/share/Trash`, `$topdir/.Trash-$uid`…).
+    public var trashDirectory: String
+    /// That directory's kind (`home`, `shared`, `user`: PhotosLinux's `TrashDirectory.Kind`).
+    public var trashKind: String
+    /// The top directory of its mount (what `Path=` is relative to in a mount's trash).
+    public var trashTop: String
+    /// Its name in the trash's `files/`; nil until the file journal has moved it there.
+    public var trashName: String?
+
+    /// A file about to be trashed.
+    public init(
+        assetId: Int64, path: String, device: Int64, inode: Int64, trashDirectory: String, trashKind: String,
+        trashTop: String, trashName: String? = nil
+    ) {
+        self.assetId = assetId
+        self.path = path
+        self.device = device
+        self.inode = inode
+        self.trashDirectory = trashDirectory
+        self.trashKind = trashKind
+        self.trashTop = trashTop
+        self.trashName = trashName
+    }
+
+    public mutating func didInsert(_ inserted: InsertionSuccess) {
+        id = inserted.rowID
+    }
+}
+
+/// What a scan makes of a file at a path where the store has none, when the path was a trashed
+/// asset's file.
+public enum TrashedFileMatch: Sendable, Hashable {
+    /// The file is still to be moved to the Trash by a committed deletion: not a new file.
+    case pending
+    /// The same file (device and inode) is back at its path: the asset comes back.
+    case restored(assetId: Int64)
+}
+
+extension ScanReader {
+    /// Whether the store holds any trashed asset's file (a scan asks before looking files up).
+    public func holdsTrashedFiles() throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM trashedFile)") == true
+    }
+
+    /// Whether the file at `path` with this device and inode is a trashed asset's file (``TrashedFileMatch``);
+    /// nil when it is not. A sidecar (`.xmp`) is never one: a sidecar back alone does not bring its
+    /// photo back.
+    public func trashedFile(path: String, device: Int64, inode: Int64) throws -> TrashedFileMatch? {
+        guard !path.lowercased().hasSuffix(".xmp"),
+            let row = try Row.fetchOne(
+                db, sql: "SELECT assetId, trashName FROM trashedFile WHERE inode = ? AND device = ? AND path = ?",
+                arguments: [inode, device, path])
+        else { return nil }
+        let name: String? = row["trashName"]
+        return name == nil ? .pending : .restored(assetId: row["assetId"])
+    }
+}
+
+extension LibraryDatabase {
+    /// The row ids of these assets' local identifiers, keyed by identifier; unknown ones are absent.
+    public func assetIDs(forLocalIdentifiers identifiers: [String]) throws -> [String: Int64] {
+        try read { db in try Self.ids(table: "asset", localIdentifiers: identifiers, db) }
+    }
+
+    /// The trashed assets, oldest deletion first, with their files.
+    public func trashedAssets() throws -> [TrashedAsset] {
+        try read { db in try Self.trashedAssets(where: "1", [], db) }
+    }
+
+    /// The trashed assets with these local identifiers (unknown ones are absent).
+    public func trashedAssets(localIdentifiers: [String]) throws -> [TrashedAsset] {
+        try read { db in
+            try Self.trashedAssets(
+                where: "localIdentifier IN (SELECT value FROM json_each(?))", [JSONText.array(localIdentifiers)], db)
+        }
+    }
+
+    /// The trashed assets deleted before `date` (seconds since 1970).
+    public func trashedAssets(deletedBefore date: Double) throws -> [TrashedAsset] {
+        try read { db in try Self.trashedAssets(where: "trashedDate < ?", [date], db) }
+    }
+
+    static func trashedAssets(where condition: String, _ arguments: StatementArguments, _ db: Database) throws
+        -> [TrashedAsset]
+    {
+        let rows = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT assetId, localIdentifier, trashedDate FROM trashedAsset WHERE \(condition)
+                ORDER BY trashedDate, assetId
+                """, arguments: arguments)
+        return try rows.map { row in
+            let id: Int64 = row["assetId"]
+            return TrashedAsset(
+                assetId: id, localIdentifier: row["localIdentifier"], trashedDate: row["trashedDate"],
+                files: try TrashedFile.filter(Column("assetId") == id).order(Column("id")).fetchAll(db))
+        }
+    }
+
+    /// Records where the file journal moved a trashed file: its name in the `files/` of the trash
+    /// `directory`.
+    public func noteTrashed(_ fileID: Int64, name: String, in directory: TrashDirectory) throws {
+        _ = try writer.write { db in
+            try db.execute(
+                sql: """
+                    UPDATE trashedFile SET trashName = ?, trashDirectory = ?, trashKind = ?, trashTop = ? WHERE id = ?
+                    """,
+                arguments: [name, directory.path, directory.kind.rawValue, directory.topDirectory, fileID])
+        }
+    }
+
+    /// The trashed file of an asset at `path`, if the asset is still trashed.
+    public func trashedFile(assetId: Int64, path: String) throws -> TrashedFile? {
+        try read { db in
+            try TrashedFile.filter(Column("assetId") == assetId && Column("path") == path).fetchOne(db)
+        }
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import PhotosTestSupport
+import Testing
+
+/// `photos rm` and `photos trash list|restore|empty`, the built binary on a scanned folder whose root
+/// allows file changes (`write = "files"` in the config), with a Trash of the test's own.
+@Suite(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))
+struct RemoveAndTrashCommandTests {
+    @Test func rmTrashesThePhotoAndTrashRestoresAndEmptiesNamingEachFile() throws {
+        let directory = try TemporaryDirectory(prefix: "photos-rm")
+        let root = directory.path("Pictures").path
+        let photo = root + "/2024/IMG_0001.JPG"
+        try FileManager.default.createDirectory(atPath: root + "/2024", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            atPath: try #require(Corpus.file("Camera/2008/Death Valley/FurnaceCreekInn.jpg")).path, toPath: photo)
+        let config = directory.path("config.toml").path
+        try Data("roots = [{ path = \"\(root)\", write = \"files\" }]\n".utf8).write(to: URL(fileURLWithPath: config))
+        let library = directory.path("library.sqlite").path
+        let environment = [
+            "XDG_DATA_HOME": directory.path("data").path, "HOME": directory.url.path,
+            "XDG_CONFIG_HOME": directory.path("config-home").path, "XDG_RUNTIME_DIR": directory.path("run").path,
+        ]
+        func photos(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+            try BuiltProducts.run(
+                "photos", arguments + ["--library", library, "--config", config], environment: environment)
+        }
+        let trashed = directory.path("data/Trash/files/IMG_0001.JPG").path
+
+        let scan = try BuiltProducts.run("photos", ["scan", "--library", library, root], environment: environment)
+        #expect(scan.status == 0, "\(scan.stderr)")
+        let listed = try photos(["assets", "--json"])
+        let asset = try #require(
+            try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [String: Any], "\(listed.stdout)")
+        let identifier = try #require(asset["localIdentifier"] as? String)
+
+        let dry = try photos(["rm", "--dry-run", photo])
+        #expect(dry.status == 0, "\(dry.stderr)")
+        #expect(dry.stdout == "\(identifier)  would trash \(photo)\n")
+        #expect(FileManager.default.fileExists(atPath: photo), "a dry run moves nothing")
+
+        let removed = try photos(["rm", photo])
+        #expect(removed.status == 0, "\(removed.stderr)")
+        #expect(removed.stdout == "\(identifier)  trashed \(photo) -> \(trashed)\n")
+        #expect(!FileManager.default.fileExists(atPath: photo) && FileManager.default.fileExists(atPath: trashed))
+        #expect(try photos(["assets", "--json"]).stdout.isEmpty)
+
+        let list = try photos(["trash", "list", "--json"])
+        let entry = try #require(
+            try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [String: Any], "\(list.stdout)")
+        #expect(entry["localIdentifier"] as? String == identifier)
+        #expect((entry["files"] as? [[String: Any]])?.first?["trashPath"] as? String == trashed)
+
+        let restored = try photos(["trash", "restore", String(identifier.prefix(8))])
+        #expect(restored.status == 0, "\(restored.stderr)")
+        #expect(restored.stdout == "\(identifier)  restored \(photo)\n")
+        #expect(FileManager.default.fileExists(atPath: photo) && !FileManager.default.fileExists(atPath: trashed))
+        #expect(try photos(["assets", "--json"]).stdout.contains(identifier), "the same asset is back")
+
+        #expect(try photos(["rm", identifier]).status == 0)
+        let wouldErase = try photos(["trash", "empty", "--dry-run"])
+        #expect(wouldErase.stdout == "\(identifier)  would erase \(trashed)\n")
+        #expect(FileManager.default.fileExists(atPath: trashed))
+        let erased = try photos(["trash", "empty"])
+        #expect(erased.status == 0, "\(erased.stderr)")
+        #expect(erased.stdout == "\(identifier)  erased \(trashed)\n")
+        #expect(!FileManager.default.fileExists(atPath: trashed) && !FileManager.default.fileExists(atPath: photo))
+        #expect(try photos(["trash", "list", "--json"]).stdout.isEmpty)
+
+        // A root that does not allow it: refused, naming the file and the root.
+        try FileManager.default.copyItem(
+            atPath: try #require(Corpus.file("Camera/2008/Death Valley/FurnaceCreekInn.jpg")).path, toPath: photo)
+        #expect(
+            try BuiltProducts.run("photos", ["scan", "--library", library, root], environment: environment).status == 0)
+        try Data("roots = [\"\(root)\"]\n".utf8).write(to: URL(fileURLWithPath: config))
+        let refused = try photos(["rm", photo])
+        #expect(refused.status != 0)
+        #expect(
+            refused.stderr.contains("\(photo) is under \(root), whose write policy is \"none\""), "\(refused.stderr)")
+        #expect(FileManager.default.fileExists(atPath: photo))
+    }
+}

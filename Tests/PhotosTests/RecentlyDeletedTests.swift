@@ -1,0 +1,381 @@
+import Foundation
+import PhotosIngest
+import PhotosLinux
+import PhotosStore
+import PhotosTestSupport
+import Synchronization
+import Testing
+
+@testable import Photos
+
+/// Deleting a folder's photo under a root with `write = "files"`: its files go to the freedesktop
+/// Trash of their file system, the asset waits in Recently Deleted, and comes back, the same asset,
+/// however its files are restored. A process stopped at any step loses and duplicates nothing.
+@Suite(.serialized, .enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))
+struct RecentlyDeletedTests {
+    let directory: TemporaryDirectory
+    let photo: Data
+
+    init() throws {
+        directory = try TemporaryDirectory(prefix: "recently-deleted")
+        photo = try Data(contentsOf: try #require(Corpus.file("Camera/2008/Death Valley/FurnaceCreekInn.jpg")))
+    }
+
+    var root: String { directory.path("Pictures").path }
+    var dataHome: String { directory.path("data").path }
+    var homeTrash: String { dataHome + "/Trash" }
+    var photoPath: String { root + "/2024/IMG_0001.JPG" }
+    var sidecarPath: String { root + "/2024/IMG_0001.JPG.xmp" }
+    var otherPath: String { root + "/2024/IMG_0002.JPG" }
+
+    func configuration(write: RootWritePolicy = .files, trashDays: Int = 30) -> PHPhotoLibrary.Configuration {
+        var configuration = PHPhotoLibrary.Configuration()
+        configuration.thumbnailCacheDirectory = nil
+        configuration.roots = [LibraryRoot(path: root, write: write)]
+        configuration.trash = Trash(environment: ["XDG_DATA_HOME": dataHome])
+        configuration.trashDays = trashDays
+        return configuration
+    }
+
+    func open(write: RootWritePolicy = .files, trashDays: Int = 30) throws -> PHPhotoLibrary {
+        try PHPhotoLibrary(
+            url: directory.path("library.sqlite"), configuration: configuration(write: write, trashDays: trashDays))
+    }
+
+    /// Two photos and one's sidecar in the root, scanned; the first a favorite in the album "Trip".
+    func makeLibrary(write: RootWritePolicy = .files) throws -> (PHPhotoLibrary, String) {
+        try FileManager.default.createDirectory(atPath: root + "/2024", withIntermediateDirectories: true)
+        try photo.write(to: URL(fileURLWithPath: photoPath))
+        try photo.write(to: URL(fileURLWithPath: otherPath))
+        try Data(
+            """
+            <x:xmpmeta xmlns:x='adobe:ns:meta/'><rdf:RDF xmlns:rdf='http://www.w3.org/1999/02/22-rdf-syntax-ns#'>\
+            <rdf:Description rdf:about='' xmlns:xmp='http://ns.adobe.com/xap/1.0/' xmp:Rating='3'/></rdf:RDF></x:xmpmeta>
+            """.utf8
+        ).write(to: URL(fileURLWithPath: sidecarPath))
+        let library = try open(write: write)
+        _ = try FolderScanner(database: library.database, quietTime: 0).scan(roots: [root])
+        let asset = try #require(assetAt(photoPath, in: library))
+        try library.performChangesAndWait {
+            PHAssetChangeRequest(for: asset).isFavorite = true
+            PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "Trip").addAssets(
+                [asset] as NSArray)
+        }
+        return (library, asset.localIdentifier)
+    }
+
+    func options(_ library: PHPhotoLibrary) -> PHFetchOptions {
+        let options = PHFetchOptions()
+        options.photoLibrary = library
+        options.includeHiddenAssets = true
+        return options
+    }
+
+    func assetAt(_ path: String, in library: PHPhotoLibrary) -> PHAsset? {
+        PHAsset.fetchAssets(with: options(library)).first { asset in
+            PHAssetResource.assetResources(for: asset).contains { $0.fileURL.path == path }
+        }
+    }
+
+    func album(_ library: PHPhotoLibrary) throws -> PHAssetCollection {
+        try #require(
+            PHAssetCollection.fetchAssetCollections(with: .album, subtype: .albumRegular, options: options(library))
+                .first { $0.localizedTitle == "Trip" })
+    }
+
+    /// The names in the home trash's `files/` and `info/`.
+    func trashContents() -> (files: [String], info: [String]) {
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: homeTrash + "/files")) ?? []
+        let info = (try? FileManager.default.contentsOfDirectory(atPath: homeTrash + "/info")) ?? []
+        return (files.sorted(), info.sorted())
+    }
+
+    func exists(_ path: String) -> Bool { (try? FileOperations.identity(path)) != nil }
+
+    @Test func deletingAFolderPhotoMovesItsFilesToTheTrashAndRestoringBringsBackTheSameAsset() throws {
+        let (library, identifier) = try makeLibrary()
+        let asset = try #require(assetAt(photoPath, in: library))
+        #expect(asset.canPerform(.delete))
+        let inode = try #require(try FileOperations.identity(photoPath)).inode
+
+        try library.performChangesAndWait { PHAssetChangeRequest.deleteAssets([asset] as NSArray) }
+
+        #expect(!exists(photoPath) && !exists(sidecarPath), "the photo and its sidecar left the folder")
+        #expect(exists(otherPath), "the other photo stays")
+        let trash = trashContents()
+        #expect(trash.files == ["IMG_0001.JPG", "IMG_0001.JPG.xmp"])
+        #expect(trash.info == ["IMG_0001.JPG.trashinfo", "IMG_0001.JPG.xmp.trashinfo"])
+        let info = try String(contentsOfFile: homeTrash + "/info/IMG_0001.JPG.trashinfo", encoding: .utf8)
+        #expect(info.contains("Path=\(photoPath)"))
+        #expect(try FileOperations.identity(homeTrash + "/files/IMG_0001.JPG")?.inode == inode, "moved, not copied")
+        #expect(assetAt(photoPath, in: library) == nil, "out of every fetch")
+        #expect(PHAsset.fetchAssets(withLocalIdentifiers: [identifier], options: options(library)).count == 0)
+        #expect(PHAsset.fetchAssets(in: try album(library), options: options(library)).count == 0)
+        let trashed = try library.trashedAssets()
+        #expect(trashed.map(\.localIdentifier) == [identifier])
+        #expect(trashed.first?.files.map(\.path) == [photoPath, sidecarPath])
+        #expect(try library.database.fileJournal().isEmpty)
+
+        let restored = try library.restoreTrashedAssets([identifier])
+        #expect(restored.map(\.0) == [identifier])
+        #expect(exists(photoPath) && exists(sidecarPath))
+        #expect(trashContents().files.isEmpty && trashContents().info.isEmpty)
+        let back = try #require(assetAt(photoPath, in: library))
+        #expect(back.localIdentifier == identifier)
+        #expect(back.isFavorite)
+        #expect(
+            PHAsset.fetchAssets(in: try album(library), options: options(library)).map(\.localIdentifier) == [
+                identifier
+            ])
+        #expect(try library.trashedAssets().isEmpty)
+        // The library equals the disk: a scan finds nothing new.
+        let report = try FolderScanner(database: library.database, quietTime: 0).scan(roots: [root])
+        #expect(report.ingested == 0 && report.removed == 0)
+        #expect(PHAsset.fetchAssets(with: options(library)).count == 2)
+    }
+
+    @Test func deletingUnderARootThatMayNotWriteFilesFailsAndKeepsEverything() throws {
+        let (library, identifier) = try makeLibrary(write: .sidecars)
+        let asset = try #require(assetAt(photoPath, in: library))
+        #expect(!asset.canPerform(.delete))
+        let refused = #expect(throws: PHPhotosError.self) {
+            try library.performChangesAndWait { PHAssetChangeRequest.deleteAssets([asset] as NSArray) }
+        }
+        #expect(refused?.code == .accessRestricted)
+        #expect(
+            refused?.message.contains(
+                "cannot delete IMG_0001.JPG: \(photoPath) is under \(root), whose write policy is \"sidecars\"")
+                == true,
+            "\(String(describing: refused?.message))")
+        #expect(exists(photoPath) && exists(sidecarPath))
+        #expect(assetAt(photoPath, in: library)?.localIdentifier == identifier)
+        #expect(try library.trashedAssets().isEmpty && trashContents().files.isEmpty)
+    }
+
+    @Test func aFileRestoredByTrashCLIBringsTheSameAssetBackAtTheNextScan() async throws {
+        try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/trash-restore"), "needs trash-cli")
+        let (library, identifier) = try makeLibrary()
+        let asset = try #require(assetAt(photoPath, in: library))
+        try library.performChangesAndWait { PHAssetChangeRequest.deleteAssets([asset] as NSArray) }
+        try #require(!exists(photoPath))
+
+        let environment = ["XDG_DATA_HOME": dataHome, "HOME": directory.url.path, "PATH": "/usr/bin:/bin"]
+        let status = try await offPool {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/trash-restore")
+            process.arguments = [photoPath]
+            process.environment = environment
+            process.currentDirectoryURL = URL(fileURLWithPath: root)
+            let input = Pipe()
+            process.standardInput = input
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            // trash-restore lists the entries trashed from that very path (the photo) and asks which.
+            input.fileHandleForWriting.write(Data("0\n".utf8))
+            try input.fileHandleForWriting.close()
+            process.waitUntilExit()
+            return process.terminationStatus
+        }
+        #expect(status == 0)
+        #expect(exists(photoPath))
+
+        let report = try FolderScanner(database: library.database, quietTime: 0).scan(roots: [root])
+        #expect(report.restored == 1 && report.ingested == 0, "\(report)")
+        let back = try #require(assetAt(photoPath, in: library))
+        #expect(back.localIdentifier == identifier)
+        #expect(back.isFavorite)
+        #expect(
+            PHAsset.fetchAssets(in: try album(library), options: options(library)).map(\.localIdentifier) == [
+                identifier
+            ])
+        #expect(try library.trashedAssets().isEmpty)
+    }
+
+    /// Where a deletion can stop: the commit (the journal written, nothing moved), then for each of
+    /// the two files, its `.trashinfo` written, the file moved, where it went recorded.
+    static let stops: [(FaultInjection.Step, Int)] = [
+        (.committed, 1), (.trashInfoWritten, 1), (.trashed, 1), (.trashRecorded, 1), (.trashInfoWritten, 2),
+        (.trashed, 2), (.trashRecorded, 2),
+    ]
+
+    @Test(arguments: 0..<stops.count)
+    func aDeletionKilledAtAnyStepIsFinishedAtTheNextOpenWithNothingLostOrDuplicated(stop: Int) throws {
+        let (step, occurrence) = Self.stops[stop]
+        let identifier: String
+        do {
+            let (library, id) = try makeLibrary()
+            identifier = id
+            let asset = try #require(assetAt(photoPath, in: library))
+            let imports = library.importDirectory.standardizedFileURL.path
+            let seen = Mutex(0)
+            FaultInjection.set(in: imports) { reached in
+                guard reached == step else { return false }
+                return seen.withLock { count in
+                    count += 1
+                    return count == occurrence
+                }
+            }
+            defer { FaultInjection.clear(in: imports) }
+            let interrupted = #expect(throws: PHPhotosError.self) {
+                try library.performChangesAndWait { PHAssetChangeRequest.deleteAssets([asset] as NSArray) }
+            }
+            #expect(interrupted?.code == .operationInterrupted, "\(step) \(occurrence)")
+            // Committed: the asset is deleted whatever the disk says yet.
+            #expect(assetAt(photoPath, in: library) == nil)
+            // Every file is somewhere: at its path or in the trash, once.
+            for name in ["IMG_0001.JPG", "IMG_0001.JPG.xmp"] {
+                let places = [root + "/2024/" + name, homeTrash + "/files/" + name].filter(exists)
+                #expect(places.count == 1, "\(name) after a stop at \(step) \(occurrence): \(places)")
+            }
+            if step == .committed {
+                // A scan before the next open does not take the file still to trash for a new photo.
+                let report = try FolderScanner(database: library.database, quietTime: 0).scan(roots: [root])
+                #expect(report.ingested == 0, "\(report)")
+            }
+        }
+        let reopened = try open()
+        #expect(try reopened.database.fileJournal().isEmpty, "the journal is finished")
+        #expect(!exists(photoPath) && !exists(sidecarPath))
+        let trash = trashContents()
+        #expect(trash.files == ["IMG_0001.JPG", "IMG_0001.JPG.xmp"], "each file in the trash once")
+        #expect(trash.info == ["IMG_0001.JPG.trashinfo", "IMG_0001.JPG.xmp.trashinfo"], "no stale .trashinfo")
+        let trashed = try reopened.trashedAssets()
+        #expect(trashed.map(\.localIdentifier) == [identifier])
+        #expect(trashed.first?.files.allSatisfy { $0.trashName != nil } == true, "where each file went is known")
+        // The library equals the disk.
+        let report = try FolderScanner(database: reopened.database, quietTime: 0).scan(roots: [root])
+        #expect(report.ingested == 0 && report.restored == 0)
+        #expect(PHAsset.fetchAssets(with: options(reopened)).count == 1)
+
+        try reopened.restoreTrashedAssets([identifier])
+        #expect(assetAt(photoPath, in: reopened)?.localIdentifier == identifier)
+        #expect(exists(sidecarPath))
+        #expect(trashContents().files.isEmpty && trashContents().info.isEmpty)
+    }
+
+    @Test func assetsPastTheirDaysAreErasedWithTheirFilesInTheTrash() throws {
+        let (library, identifier) = try makeLibrary()
+        let asset = try #require(assetAt(photoPath, in: library))
+        try library.performChangesAndWait { PHAssetChangeRequest.deleteAssets([asset] as NSArray) }
+        #expect(try open(trashDays: 30).trashedAssets().map(\.localIdentifier) == [identifier], "within its days")
+        #expect(trashContents().files.count == 2)
+
+        let reopened = try open(trashDays: 0)
+        #expect(try reopened.trashedAssets().isEmpty)
+        #expect(trashContents().files.isEmpty && trashContents().info.isEmpty)
+        #expect(!exists(photoPath) && exists(otherPath))
+        #expect(PHAsset.fetchAssets(with: options(reopened)).count == 1)
+    }
+
+    @Test func anAssetTheLibraryPlacedIsStillRemovedWithoutTheTrash() throws {
+        let library = try open()
+        let source = directory.path("Desktop/import.jpg")
+        try FileManager.default.createDirectory(
+            at: source.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try photo.write(to: source)
+        try library.performChangesAndWait {
+            PHAssetCreationRequest.forAsset().addResource(with: .photo, fileURL: source, options: nil)
+        }
+        let asset = try #require(PHAsset.fetchAssets(with: options(library)).firstObject)
+        #expect(asset.canPerform(.delete))
+        let copy = try #require(PHAssetResource.assetResources(for: asset).first?.fileURL.path)
+        try library.performChangesAndWait { PHAssetChangeRequest.deleteAssets([asset] as NSArray) }
+        #expect(!exists(copy) && exists(source.path))
+        #expect(try library.trashedAssets().isEmpty && trashContents().files.isEmpty)
+    }
+}
+
+/// The Trash rules on a second file system: a file on a mount of its own goes to that mount's
+/// `.Trash-$uid`, never copied to the home trash; where no trash can be had, nothing is deleted.
+@Suite(.serialized, .enabled(if: Corpus.isAvailable && SmallFileSystem.isAvailable, "needs the corpus, root and tmpfs"))
+struct RecentlyDeletedMountTests {
+    func configuration(_ disk: SmallFileSystem, _ directory: TemporaryDirectory) -> PHPhotoLibrary.Configuration {
+        var configuration = PHPhotoLibrary.Configuration()
+        configuration.thumbnailCacheDirectory = nil
+        configuration.roots = [LibraryRoot(path: disk.url.path, write: .files)]
+        configuration.trash = Trash(environment: ["XDG_DATA_HOME": directory.path("data").path])
+        return configuration
+    }
+
+    func setUp(_ disk: SmallFileSystem, _ directory: TemporaryDirectory) throws -> (PHPhotoLibrary, PHAsset, String) {
+        let photo = try Data(contentsOf: try #require(Corpus.file("Camera/2008/Death Valley/FurnaceCreekInn.jpg")))
+        let path = disk.url.path + "/Camera/IMG_0100.JPG"
+        try FileManager.default.createDirectory(atPath: disk.url.path + "/Camera", withIntermediateDirectories: true)
+        try photo.write(to: URL(fileURLWithPath: path))
+        let library = try PHPhotoLibrary(
+            url: directory.path("library.sqlite"), configuration: configuration(disk, directory))
+        _ = try FolderScanner(database: library.database, quietTime: 0).scan(roots: [disk.url.path])
+        let options = PHFetchOptions()
+        options.photoLibrary = library
+        return (library, try #require(PHAsset.fetchAssets(with: options).firstObject), path)
+    }
+
+    @Test func aPhotoOnAnotherMountGoesToThatMountsTrash() throws {
+        let disk = try SmallFileSystem(megabytes: 4)
+        let directory = try TemporaryDirectory(prefix: "recently-deleted-mount")
+        let (library, asset, path) = try setUp(disk, directory)
+        try library.performChangesAndWait { PHAssetChangeRequest.deleteAssets([asset] as NSArray) }
+        let trash = disk.url.path + "/.Trash-\(getuid())"
+        #expect(FileManager.default.fileExists(atPath: trash + "/files/IMG_0100.JPG"))
+        let info = try String(contentsOfFile: trash + "/info/IMG_0100.JPG.trashinfo", encoding: .utf8)
+        #expect(info.contains("Path=Camera/IMG_0100.JPG"), "relative to the mount's top, as the spec says")
+        #expect(!FileManager.default.fileExists(atPath: path))
+        #expect(!FileManager.default.fileExists(atPath: directory.path("data/Trash/files/IMG_0100.JPG").path))
+        try library.restoreTrashedAssets([asset.localIdentifier])
+        #expect(FileManager.default.fileExists(atPath: path))
+    }
+
+    @Test func withNoTrashOnItsMountTheDeletionFailsNamingTheFile() throws {
+        let disk = try SmallFileSystem(megabytes: 4)
+        let directory = try TemporaryDirectory(prefix: "recently-deleted-mount")
+        let (library, asset, path) = try setUp(disk, directory)
+        // A file where the mount's trash would be: `.Trash-$uid` cannot be made, and `.Trash` is missing.
+        try Data("not a directory".utf8).write(to: disk.url.appendingPathComponent(".Trash-\(getuid())"))
+        let refused = #expect(throws: PHPhotosError.self) {
+            try library.performChangesAndWait { PHAssetChangeRequest.deleteAssets([asset] as NSArray) }
+        }
+        #expect(refused?.code == .accessRestricted)
+        #expect(
+            refused?.message.contains("cannot delete IMG_0100.JPG: \(path) has no Trash on its file system") == true)
+        #expect(FileManager.default.fileExists(atPath: path))
+        let options = PHFetchOptions()
+        options.photoLibrary = library
+        #expect(PHAsset.fetchAssets(with: options).count == 1)
+        #expect(try library.trashedAssets().isEmpty)
+    }
+
+    @Test func aTrashMadeUnusableAfterTheCommitKeepsTheFileAndTheLibraryStillOpens() throws {
+        let disk = try SmallFileSystem(megabytes: 4)
+        let directory = try TemporaryDirectory(prefix: "recently-deleted-mount")
+        let identifier: String
+        let path: String
+        do {
+            let (library, asset, photo) = try setUp(disk, directory)
+            (identifier, path) = (asset.localIdentifier, photo)
+            let imports = library.importDirectory.standardizedFileURL.path
+            FaultInjection.set(in: imports) { $0 == .committed }
+            defer { FaultInjection.clear(in: imports) }
+            #expect(throws: PHPhotosError.self) {
+                try library.performChangesAndWait { PHAssetChangeRequest.deleteAssets([asset] as NSArray) }
+            }
+        }
+        // Before the next open, the mount's trash becomes a plain file: the photo can go nowhere now.
+        let trash = disk.url.path + "/.Trash-\(getuid())"
+        try FileManager.default.removeItem(atPath: trash)
+        try Data("not a trash".utf8).write(to: URL(fileURLWithPath: trash))
+        let reopen = {
+            try PHPhotoLibrary(url: directory.path("library.sqlite"), configuration: configuration(disk, directory))
+        }
+        let reopened = try reopen()
+        #expect(FileManager.default.fileExists(atPath: path), "nothing moved, nothing lost")
+        #expect(try reopened.trashedAssets().first?.files.allSatisfy { $0.trashName == nil } == true)
+        #expect(try !reopened.database.fileJournal().isEmpty, "tried again at the next open")
+
+        try reopened.restoreTrashedAssets([identifier])
+        let options = PHFetchOptions()
+        options.photoLibrary = reopened
+        #expect(PHAsset.fetchAssets(with: options).firstObject?.localIdentifier == identifier)
+        #expect(try reopen().database.fileJournal().isEmpty, "a restored asset's entries have nothing left to do")
+        #expect(FileManager.default.fileExists(atPath: path))
+    }
+}
