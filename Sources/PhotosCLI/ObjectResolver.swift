@@ -107,22 +107,29 @@ struct ObjectResolver {
 
     /// The local identifier of the album (or smart album) `text` names.
     func album(_ text: String) throws -> String {
+        try collection(text, kind: "album", listing: albums(matching:))
+    }
+
+    /// The collection of a kind `text` names, among those `listing` gives for a predicate (nil: all):
+    /// the one mirroring the directory `text` is, else the identifier or the unique prefix of one.
+    private func collection(
+        _ text: String, kind: String, listing: (String?) throws -> [CollectionDescription]
+    ) throws -> String {
         if let directory = Self.existingPath(text, directory: true) {
             let paths = Self.spellings(of: directory)
-            guard let album = try albums(matching: nil).first(where: { $0.path.map(paths.contains) == true }) else {
-                throw CLIError("no album mirrors the directory \(Output.escaped(text))")
+            guard let found = try listing(nil).first(where: { $0.path.map(paths.contains) == true }) else {
+                throw CLIError("no \(kind) mirrors the directory \(Output.escaped(text))")
             }
-            return album.localIdentifier
+            return found.localIdentifier
         }
         guard Self.couldBeIdentifier(text), !Self.looksLikePath(text) else {
-            throw CLIError("no album \(Output.escaped(text)): no such directory, and not an identifier")
+            throw CLIError("no \(kind) \(Output.escaped(text)): no such directory, and not an identifier")
         }
-        if let exact = try albums(matching: "localIdentifier == \(Self.quoted(text))").first {
+        if let exact = try listing("localIdentifier == \(Self.quoted(text))").first {
             return exact.localIdentifier
         }
-        let candidates = try albums(matching: "localIdentifier BEGINSWITH[c] \(Self.quoted(text))").map(
-            \.localIdentifier)
-        return try Self.unique(candidates, text, kind: "album")
+        let candidates = try listing("localIdentifier BEGINSWITH[c] \(Self.quoted(text))").map(\.localIdentifier)
+        return try Self.unique(candidates, text, kind: kind)
     }
 
     /// The albums and smart albums a predicate matches (nil: all of them).
@@ -156,22 +163,7 @@ struct ObjectResolver {
     /// The local identifier of the folder `text` names: a directory a directory-backed folder
     /// mirrors, or an identifier or a unique prefix of one.
     func folder(_ text: String) throws -> String {
-        if let directory = Self.existingPath(text, directory: true) {
-            let paths = Self.spellings(of: directory)
-            guard let folder = try folders(matching: nil).first(where: { $0.path.map(paths.contains) == true }) else {
-                throw CLIError("no folder mirrors the directory \(Output.escaped(text))")
-            }
-            return folder.localIdentifier
-        }
-        guard Self.couldBeIdentifier(text), !Self.looksLikePath(text) else {
-            throw CLIError("no folder \(Output.escaped(text)): no such directory, and not an identifier")
-        }
-        if let exact = try folders(matching: "localIdentifier == \(Self.quoted(text))").first {
-            return exact.localIdentifier
-        }
-        let candidates = try folders(matching: "localIdentifier BEGINSWITH[c] \(Self.quoted(text))").map(
-            \.localIdentifier)
-        return try Self.unique(candidates, text, kind: "folder")
+        try collection(text, kind: "folder", listing: folders(matching:))
     }
 
     /// The album or folder `text` names, as ``Collection``: a directory names its folder when it
