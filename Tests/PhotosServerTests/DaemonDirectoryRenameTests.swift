@@ -68,6 +68,16 @@ import Testing
         #expect(changes.allSatisfy { $0.asset.updated.isEmpty && $0.asset.deleted.isEmpty }, "\(after.text)")
         #expect(changes.allSatisfy { !$0.assetCollection.updated.contains(zoo) }, "\(after.text)")
         #expect(try await albums()["Aquarium"] == zoo, "the same album")
+
+        // `photos mv` through the daemon (--socket): its policies, its commit.
+        let trip = try #require(try await albums()["Trip"])
+        let moved = try await offPool {
+            try BuiltProducts.run("photos", ["mv", root.path + "/Trip", "Travel", "--socket", socket])
+        }
+        #expect(moved.status == 0, "\(moved.stderr)\n\(daemon.logText)")
+        #expect(moved.stdout == "album \(root.path)/Trip -> \(root.path)/Travel\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root.path).sorted() == ["Aquarium", "Travel"])
+        #expect(try await albums()["Travel"] == trip)
         #expect(try await members() == membersBefore, "the same assets")
     }
 }
