@@ -56,9 +56,12 @@ final class NotifySocket {
 
 extension NotifySocket {
     /// The next message, waited for on a thread of its own, not one of the shared pool (the service
-    /// that sends it needs one); nil after two minutes.
+    /// that sends it needs one); nil after the tests' usual wait (``defaultWaitTimeout``, 5 minutes).
+    /// Two minutes were not enough in full runs: the whole run shares the pool's two threads with
+    /// hundreds of synchronous tests, and a fresh CI run saw `READY=1` come 2 to 3 minutes late.
     func awaitMessage() async -> String? {
-        (try? await offPool { self.receive(within: 120_000) }) ?? nil
+        let milliseconds = Int32(clamping: defaultWaitTimeout.components.seconds * 1000)
+        return (try? await offPool { self.receive(within: milliseconds) }) ?? nil
     }
 
     /// The messages up to and including `last`, each waited for on the socket (blocking: call it
