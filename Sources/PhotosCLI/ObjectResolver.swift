@@ -149,12 +149,7 @@ struct ObjectResolver {
             }
             return found
         case .daemon(let daemon):
-            var found: [CollectionDescription] = []
-            let decoder = JSONDecoder()
-            try daemon.eachLine("/v1/albums", predicate.map { [("predicate", $0)] } ?? []) { line in
-                found.append(try decoder.decode(CollectionDescription.self, from: Data(line.utf8)))
-            }
-            return found
+            return try Self.collections(from: daemon, "/v1/albums", matching: predicate)
         }
     }
 
@@ -213,13 +208,20 @@ struct ObjectResolver {
             }
             return found
         case .daemon(let daemon):
-            var found: [CollectionDescription] = []
-            let decoder = JSONDecoder()
-            try daemon.eachLine("/v1/folders", predicate.map { [("predicate", $0)] } ?? []) { line in
-                found.append(try decoder.decode(CollectionDescription.self, from: Data(line.utf8)))
-            }
-            return found
+            return try Self.collections(from: daemon, "/v1/folders", matching: predicate)
         }
+    }
+
+    /// The albums or folders photosd lists at `path` (`/v1/albums`, `/v1/folders`) for a predicate.
+    private static func collections(from daemon: DaemonSource, _ path: String, matching predicate: String?) throws
+        -> [CollectionDescription]
+    {
+        var found: [CollectionDescription] = []
+        let decoder = JSONDecoder()
+        try daemon.eachLine(path, predicate.map { [("predicate", $0)] } ?? []) { line in
+            found.append(try decoder.decode(CollectionDescription.self, from: Data(line.utf8)))
+        }
+        return found
     }
 
     // MARK: Rules
