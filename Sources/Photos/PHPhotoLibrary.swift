@@ -51,7 +51,7 @@ public final class PHPhotoLibrary: Sendable {
         /// are countries; nil names places only.
         public var countryNamesPath: String? = CountryNames.defaultPath()
 
-        /// The watched roots and what the library may write under each (``RootWritePolicy``):
+        /// The watched roots and what the library may write under each (`RootWritePolicy`):
         /// `.none` (the default, and for every path outside these roots) writes nothing; `.sidecars`
         /// writes user state in XMP sidecars beside the photos; `.files` also trashes, moves and
         /// renames files for change requests. photosd and `photos` fill it from the config's `roots`.

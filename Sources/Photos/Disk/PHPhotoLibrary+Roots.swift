@@ -2,7 +2,7 @@ import Foundation
 import PhotosCore
 import PhotosLinux
 
-/// The watched roots of a library and what it may write under each (``RootWritePolicy``): the
+/// The watched roots of a library and what it may write under each (`RootWritePolicy`): the
 /// checks every change that reaches the disk passes before its block commits.
 extension PHPhotoLibrary {
     /// The configured roots, with their policies (``Configuration/roots``).
