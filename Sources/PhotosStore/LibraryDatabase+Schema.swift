@@ -437,6 +437,46 @@ extension LibraryDatabase {
             // three-way merge when the sidecar (another tool) or the asset (the library) changes next.
             try SidecarBase.create(db)
         }
+        migrator.registerMigration("v27: album manifests") { db in
+            // The journal also writes each root's album manifest (the user albums and folders, for a
+            // library rebuilt from the disk): a new operation, so the table is made again (SQLite
+            // cannot change a CHECK constraint in place), keeping its rows and its id sequence.
+            let sequence = try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'fileJournal'")
+            try db.execute(
+                sql: """
+                    CREATE TABLE fileJournal_new (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        operation TEXT NOT NULL
+                            CHECK (operation IN ('place', 'remove', 'trash', 'rename', 'sidecar', 'manifest')),
+                        destination TEXT NOT NULL,
+                        staged TEXT,
+                        source TEXT,
+                        removeSource INTEGER NOT NULL DEFAULT 0,
+                        device INTEGER,
+                        inode INTEGER,
+                        fileSize INTEGER,
+                        modificationTime REAL,
+                        owner INTEGER NOT NULL,
+                        assetId INTEGER
+                    );
+                    INSERT INTO fileJournal_new (id, operation, destination, staged, source, removeSource, device,
+                        inode, fileSize, modificationTime, owner, assetId)
+                    SELECT id, operation, destination, staged, source, removeSource, device, inode, fileSize,
+                        modificationTime, owner, assetId FROM fileJournal;
+                    DROP TABLE fileJournal;
+                    ALTER TABLE fileJournal_new RENAME TO fileJournal;
+                    """)
+            if let sequence {
+                try db.execute(
+                    sql: "UPDATE sqlite_sequence SET seq = MAX(seq, ?) WHERE name = 'fileJournal'",
+                    arguments: [sequence])
+                try db.execute(
+                    sql: """
+                        INSERT INTO sqlite_sequence (name, seq) SELECT 'fileJournal', ?
+                        WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'fileJournal')
+                        """, arguments: [sequence])
+            }
+        }
         return migrator
     }
 
