@@ -437,6 +437,11 @@ extension LibraryDatabase {
             // three-way merge when the sidecar (another tool) or the asset (the library) changes next.
             try SidecarBase.create(db)
         }
+        migrator.registerMigration("v27: Recently Deleted smart album") { db in
+            // The trashed assets (v25) as a smart album of their own, a Linux subtype
+            // (PHAssetCollectionSubtype.smartAlbumRecentlyDeleted).
+            try SmartAlbum.insertMissing(db)
+        }
         return migrator
     }
 
