@@ -18,7 +18,7 @@ public struct SmartAlbum: Sendable, Hashable {
     /// "Recently Deleted" (``AssetQuery`` reads their kept records).
     public var readsTrash: Bool { subtype == .smartAlbumRecentlyDeleted }
     /// Whether fetches of every subtype (`.any`) list it: all but "Recently Deleted", which is
-    /// fetched by its subtype or identifier only (``PhotosCore/PHAssetCollectionSubtype/smartAlbumRecentlyDeleted``).
+    /// fetched by its subtype or identifier only (`PHAssetCollectionSubtype.smartAlbumRecentlyDeleted`).
     public var isListed: Bool { !readsTrash }
     /// The order smart albums are listed in.
     public let position: Int
