@@ -437,7 +437,12 @@ extension LibraryDatabase {
             // three-way merge when the sidecar (another tool) or the asset (the library) changes next.
             try SidecarBase.create(db)
         }
-        migrator.registerMigration("v27: album manifests") { db in
+        migrator.registerMigration("v27: Recently Deleted smart album") { db in
+            // The trashed assets (v25) as a smart album of their own, a Linux subtype
+            // (PHAssetCollectionSubtype.smartAlbumRecentlyDeleted).
+            try SmartAlbum.insertMissing(db)
+        }
+        migrator.registerMigration("v28: album manifests") { db in
             // The journal also writes each root's album manifest (the user albums and folders, for a
             // library rebuilt from the disk): a new operation, so the table is made again (SQLite
             // cannot change a CHECK constraint in place), keeping its rows and its id sequence.
