@@ -12,6 +12,10 @@ public struct DaemonConfiguration: Sendable {
     public var roots: [String]
     /// What the library may write under each root (the config's `write`); a root not here writes nothing.
     public var libraryRoots: [LibraryRoot] = []
+    /// Whether the library did not exist when photosd started: its user albums and folders are then
+    /// brought back from the roots' album manifests after the startup scan (the sidecars give the
+    /// photos their identifiers back during it), as `photos rebuild` does.
+    public var restoresAlbums = false
     /// How long the tree must be quiet after a change before it is applied.
     public var settle: Duration = .milliseconds(200)
     /// How often roots that cannot be watched (network file systems, no watch budget left,

@@ -98,7 +98,9 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         let subject = path.map { "the library at \($0)" } ?? "the library"
         let message: String =
             switch code {
-            case .corrupt: "\(subject) is damaged or not a photo library: \(sqliteMessage)"
+            case .corrupt:
+                "\(subject) is damaged or not a photo library: \(sqliteMessage) "
+                    + "(`photos rebuild` makes it again from the photos, their sidecars and album manifests)"
             case .busy: "\(subject) is locked by another writer: \(sqliteMessage)"
             case .full: "no space left to write \(subject): \(sqliteMessage)"
             case .readOnly: "\(subject) is read-only: \(sqliteMessage)"

@@ -172,6 +172,8 @@ struct PhotosDaemonCommand: AsyncParsableCommand {
         // mounted) is locked once it opens.
         let libraryDirectory = (path as NSString).deletingLastPathComponent
         var lock = FileManager.default.fileExists(atPath: libraryDirectory) ? try Self.locking(path) : nil
+        // A library that is not there is made, and its albums come back from the roots' manifests.
+        configuration.restoresAlbums = !FileManager.default.fileExists(atPath: path)
         // A library that cannot be opened yet (volume not mounted, disk full) is waited for.
         let database = try await LibraryOpener(configuration: configuration, logger: logger).open()
         if lock == nil { lock = try Self.locking(path) }

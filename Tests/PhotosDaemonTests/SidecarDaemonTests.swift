@@ -1,5 +1,6 @@
 import Foundation
 import Photos
+import PhotosSidecars
 import PhotosTestSupport
 import Testing
 
@@ -101,6 +102,45 @@ struct SidecarDaemonTests: DaemonSuite {
         options.photoLibrary = library
         let asset = try #require(PHAsset.fetchAssets(with: options).firstObject)
         #expect(asset.rating == .five && asset.isFavorite)
+        try await offPool { try daemon.stop() }
+    }
+
+    /// photosd started on a library that is not there makes it and brings the user albums and
+    /// folders back from the roots' album manifests after its startup scan, with their identifiers
+    /// and photos: a photo without a sidecar is found by its file and takes its identifier back.
+    @Test func aNewLibraryGetsItsUserAlbumsBackFromTheRootsManifest() async throws {
+        try put(Self.photo, at: "2008/IMG.JPG")
+        let asset = "01A22462-0000-7000-8000-000000000001/L0/001"
+        let folder = "01A22462-0000-7000-8000-000000000002/L0/040"
+        let album = "01A22462-0000-7000-8000-000000000003/L0/040"
+        let manifest = AlbumManifest(
+            folders: [
+                .init(localIdentifier: folder, title: "Trips", parent: nil, position: 5, createdDate: 1_700_000_000)
+            ],
+            albums: [
+                .init(
+                    localIdentifier: album, title: "Best", parent: folder, position: 0, createdDate: 1_700_000_001,
+                    assets: [.init(localIdentifier: asset, file: root.path + "/2008/IMG.JPG")])
+            ])
+        try manifest.write(to: AlbumManifest.path(inRoot: root.path))
+        #expect(!FileManager.default.fileExists(atPath: libraryURL.path))
+        let daemon = try await offPool { [fixture] in
+            try fixture.start(["--watch", fixture.root.path, "--settle", "0"])
+        }
+        let library = try PHPhotoLibrary(url: libraryURL)
+        let options = PHFetchOptions()
+        options.photoLibrary = library
+        let best = try #require(
+            PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: [album], options: options).firstObject,
+            "the album is back once photosd is ready")
+        #expect(best.localizedTitle == "Best")
+        let members = PHAsset.fetchAssets(in: best, options: options)
+        #expect(members.count == 1 && members.firstObject?.localIdentifier == asset)
+        let trips = try #require(
+            PHCollectionList.fetchCollectionLists(withLocalIdentifiers: [folder], options: options).firstObject)
+        #expect(trips.localizedTitle == "Trips")
+        let children = PHCollection.fetchCollections(in: trips, options: options)
+        #expect(children.count == 1 && children.firstObject?.localIdentifier == album)
         try await offPool { try daemon.stop() }
     }
 }

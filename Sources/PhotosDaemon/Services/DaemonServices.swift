@@ -77,7 +77,7 @@ public struct DaemonServices: Sendable {
         scanRunner = ScanRunner(
             scanner: scanner, database: database, queue: scans, board: board, backoff: configuration.retryBackoff,
             libraryPath: configuration.libraryPath, logger: named("scans"), startupProgress: progress,
-            policies: LibraryRoots(configuration.libraryRoots)
+            policies: LibraryRoots(configuration.libraryRoots), restoresAlbums: configuration.restoresAlbums
         ) { outcome in
             tracker.post(.scanned(offlineRoots: outcome.offlineRoots, unreadable: outcome.unreadable))
             settling.recheck(roots: Array(Set(outcome.stillChanging.compactMap(roots.root(of:)))))

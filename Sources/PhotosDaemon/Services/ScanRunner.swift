@@ -50,14 +50,19 @@ public final class ScanRunner: Service, Sendable {
     /// What may be written under each root: a sidecar another tool changed is merged into the
     /// library, and written back (the library's fields it lacks) only where its root allows.
     let policies: LibraryRoots
+    /// Whether the startup scan is followed by bringing back the user albums and folders of the
+    /// roots' album manifests (a library made new: ``DaemonConfiguration/restoresAlbums``).
+    let restoresAlbums: Bool
 
     /// A runner taking work from `queue`; `report` hears what each successful scan found.
     public init(
         scanner: FolderScanner, database: LibraryDatabase, queue: ScanQueue, board: StatusBoard,
         backoff: RetryBackoff, libraryPath: String, logger: Logger, startupProgress: StartupProgressReporter? = nil,
-        policies: LibraryRoots = LibraryRoots([]), report: @escaping @Sendable (Outcome) -> Void = { _ in }
+        policies: LibraryRoots = LibraryRoots([]), restoresAlbums: Bool = false,
+        report: @escaping @Sendable (Outcome) -> Void = { _ in }
     ) {
         self.policies = policies
+        self.restoresAlbums = restoresAlbums
         self.startupProgress = startupProgress
         self.scanner = scanner
         self.database = database
@@ -148,6 +153,7 @@ public final class ScanRunner: Service, Sendable {
             if let changed = try? sync.changedSidecars(under: roots), !changed.isEmpty {
                 await merge(sidecars: changed)
             }
+            if work.isStartup, restoresAlbums { restoreAlbums(from: roots) }
         }
         for (root, changed) in work.partialFiles.sorted(by: { $0.key < $1.key }) {
             let scanner = self.scanner
@@ -167,6 +173,25 @@ public final class ScanRunner: Service, Sendable {
             }
         }
         return nil
+    }
+
+    /// Brings back the user albums and folders of the roots' album manifests into a library made new
+    /// (an ordinary commit: observers and hooks see them arrive). A manifest that cannot be read is
+    /// logged and left alone.
+    private func restoreAlbums(from roots: [String]) {
+        do {
+            let restored = try ManifestSync(database: database).restore(from: roots)
+            if restored.albums + restored.folders > 0 {
+                logger.notice(
+                    "user albums and folders brought back from the roots' album manifests",
+                    metadata: [
+                        "albums": "\(restored.albums)", "folders": "\(restored.folders)",
+                        "missingAssets": "\(restored.missingAssets)",
+                    ])
+            }
+        } catch {
+            logger.error("cannot bring back the user albums from the album manifests", metadata: ["error": "\(error)"])
+        }
     }
 
     /// Merges sidecars other tools changed into their assets (``PhotosIngest/SidecarSync``), on the
