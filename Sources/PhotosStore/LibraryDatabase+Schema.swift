@@ -437,6 +437,35 @@ extension LibraryDatabase {
             // three-way merge when the sidecar (another tool) or the asset (the library) changes next.
             try SidecarBase.create(db)
         }
+        migrator.registerMigration("v27: directories the library makes") { db in
+            // An album created inside a directory-backed folder is a directory the library makes
+            // (`madeDirectory`): the mirror keeps its album while the directory exists, empty or not,
+            // and the file journal makes it (`mkdir`). SQLite cannot change a CHECK constraint in
+            // place: the journal's table is made again.
+            try db.execute(
+                sql: """
+                    ALTER TABLE collection ADD COLUMN madeDirectory INTEGER;
+                    CREATE TABLE fileJournal_new (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        operation TEXT NOT NULL
+                            CHECK (operation IN ('place', 'remove', 'trash', 'rename', 'sidecar', 'mkdir')),
+                        destination TEXT NOT NULL,
+                        staged TEXT,
+                        source TEXT,
+                        removeSource INTEGER NOT NULL DEFAULT 0,
+                        device INTEGER,
+                        inode INTEGER,
+                        fileSize INTEGER,
+                        modificationTime REAL,
+                        owner INTEGER NOT NULL,
+                        assetId INTEGER
+                    );
+                    INSERT INTO fileJournal_new SELECT id, operation, destination, staged, source, removeSource,
+                        device, inode, fileSize, modificationTime, owner, assetId FROM fileJournal;
+                    DROP TABLE fileJournal;
+                    ALTER TABLE fileJournal_new RENAME TO fileJournal;
+                    """)
+        }
         return migrator
     }
 

@@ -19,7 +19,8 @@ public struct FileJournalEntry: Sendable, Hashable, Codable, FetchableRecord, Mu
         /// Remove `destination`, a file the library placed, if it is still that file (`device`, `inode`).
         case remove
         /// Move `destination`, a file or directory under a root with `write = "files"`, to the Trash of
-        /// its file system, if it is still that file (`device`, `inode`).
+        /// its file system, if it is still that file (`device`, `inode`): an asset's file (`assetId`), or
+        /// a deleted album's emptied directory (no `assetId`).
         case trash
         /// Rename `source` to `destination` without replacing anything (a directory-backed album
         /// renamed or moved, an asset's file moved into an album's directory), if `source` is still
@@ -28,6 +29,9 @@ public struct FileJournalEntry: Sendable, Hashable, Codable, FetchableRecord, Mu
         /// Bring the sidecar of the asset `assetId` (whose photo is `destination`) up to date with the
         /// library: merged, never rewritten whole.
         case sidecar
+        /// Make the directory `destination` (an album created inside a directory-backed folder); a
+        /// directory already there is taken as it is, nothing else is ever replaced.
+        case mkdir
     }
 
     /// The row id; nil until inserted.
