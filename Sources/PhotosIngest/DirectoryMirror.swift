@@ -136,12 +136,15 @@ struct DirectoryMirror {
         arrivals: [String: [String]] = [:]
     ) throws {
         let members = Members(of: directories, arrivals: arrivals)
-        guard let known = mediaDirectories else {
+        guard let media = mediaDirectories else {
             placed = nil
             if let directories, try placeMembersAlone(directories, members: members, transaction) { return }
             try settle(transaction)
             return
         }
+        // Directories the library made for albums are albums too, photos or not, so that a batch
+        // places their siblings where the settling pass will.
+        let known = media.union(try transaction.directoriesMadeByLibrary(under: root))
         let newest = try transaction.newestChangeToken()
         checkedToken = newest
         // Until the transaction commits, what is placed is not known to be in the library. (Moved

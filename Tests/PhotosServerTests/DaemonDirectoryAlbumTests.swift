@@ -57,8 +57,10 @@ import Testing
         }
         /// Drops a photo in and waits for it: once it is in, the daemon has seen what came before.
         func arrival(_ name: String, count: Int) async throws {
-            try FileManager.default.copyItem(at: sample, to: root.appendingPathComponent("Trip/\(name)"))
-            try await waitUntil("photosd to ingest Trip/\(name); its log:\n\(daemon.logText)") {
+            try FileManager.default.createDirectory(
+                at: root.appendingPathComponent(name).deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: sample, to: root.appendingPathComponent(name))
+            try await waitUntil("photosd to ingest \(name); its log:\n\(daemon.logText)") {
                 try await assets().count == count
             }
         }
@@ -75,7 +77,7 @@ import Testing
             #"{"changes": [{"op": "addToAlbum", "album": "\#(zoo)", "assets": ["\#(inn)"]}]}"#)
         #expect(
             try FileManager.default.contentsOfDirectory(atPath: root.path + "/Zoo").sorted() == ["inn.jpg", "lion.jpg"])
-        try await arrival("new.jpg", count: 4)
+        try await arrival("Trip/new.jpg", count: 4)
         let afterMove = try await changes(since: moved.token)
         #expect(afterMove.count == 1, "the arrival alone, no echo of the move")
         #expect(afterMove.allSatisfy { $0.asset.deleted.isEmpty && !$0.asset.updated.contains(inn) })
@@ -89,7 +91,8 @@ import Testing
         var isDirectory: ObjCBool = false
         #expect(FileManager.default.fileExists(atPath: root.path + "/Birds", isDirectory: &isDirectory))
         #expect(isDirectory.boolValue)
-        try await arrival("newer.jpg", count: 5)
+        // A photo in a new directory: the daemon settles the whole tree, and keeps the empty album.
+        try await arrival("New/newer.jpg", count: 5)
         let afterMade = try await changes(since: made.token)
         #expect(afterMade.count == 1, "the arrival alone: the empty album is kept")
         #expect(afterMade.allSatisfy { $0.assetCollection.deleted.isEmpty })

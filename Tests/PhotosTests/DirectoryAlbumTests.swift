@@ -399,8 +399,28 @@ struct DirectoryAlbumTests {
         #expect(children == ["Birds", "Trip", "Trip (2)", "Zoo"], "in path order, as the mirror places them")
         #expect(try tree.changes(since: before) == 1)
         #expect(try tree.library.database.fileJournal().isEmpty)
-        #expect(try tree.rescanChanges() == 0, "the scan keeps the empty directory's album: no echo")
+        #expect(try tree.rescanChanges() == 0, "no echo")
+        // A photo in a new directory: the scan settles the whole tree, and keeps the empty album.
+        try FileManager.default.createDirectory(
+            atPath: tree.pictures + "/2024/New", withIntermediateDirectories: false)
+        try FileManager.default.copyItem(atPath: Self.photo.path, toPath: tree.pictures + "/2024/New/n.jpg")
+        let beforeArrival = tree.library.currentChangeToken
+        _ = try FolderScanner(database: tree.library.database, quietTime: 0).scan(roots: [tree.pictures])
+        let arrival = Array(try tree.library.fetchPersistentChanges(since: beforeArrival))
+        let described = try arrival.map {
+            try [
+                $0.changeDetails(for: .assetCollection).updatedLocalIdentifiers,
+                $0.changeDetails(for: .assetCollection).insertedLocalIdentifiers,
+                $0.changeDetails(for: .collectionList).updatedLocalIdentifiers,
+                $0.changeDetails(for: .asset).insertedLocalIdentifiers,
+            ]
+        }
+        #expect(arrival.count == 1, "\(described) \(created)")
+        #expect(
+            try arrival.allSatisfy { try $0.changeDetails(for: .assetCollection).deletedLocalIdentifiers.isEmpty },
+            "no album deleted")
         #expect(tree.album("Birds")?.localIdentifier == created[0])
+        #expect(tree.album("Trip (2)")?.localIdentifier == created[1])
 
         // A photo added to it moves in; the last one moved out leaves it empty, and still an album.
         let birds = try #require(tree.album("Birds"))
