@@ -322,6 +322,22 @@ struct DirectoryAlbumTests {
         #expect(tree.album("Zoo")?.localIdentifier == zoo.localIdentifier)
     }
 
+    @Test func aFoldersOwnAlbumIsNotDeletedWithTheDirectoryOfItsOtherAlbums() throws {
+        let tree = try Tree(more: [("2024/Zoo/Birds/d.jpg", Self.photo)])
+        let own = try #require(
+            PHAssetCollection.fetchAssetCollections(with: .album, subtype: .any, options: tree.options())
+                .first { $0.directoryPath == tree.pictures + "/2024/Zoo" })
+        #expect(!own.canPerform(.delete))
+        #expect(tree.album("Birds")?.canPerform(.delete) == true)
+        let error = #expect(throws: PHPhotosError.self) {
+            try tree.library.performChangesAndWait {
+                PHAssetCollectionChangeRequest.deleteAssetCollections([own] as NSArray)
+            }
+        }
+        #expect(error?.code == .changeNotSupported && error?.message.contains("folder's own directory") == true)
+        #expect(tree.entries("2024/Zoo") == ["Birds", "c.jpg"])
+    }
+
     /// Where an album's deletion is stopped: a step and its nth time (the photo's file passes the
     /// Trash's steps before the directory does).
     static let stops: [(FaultInjection.Step, Int)] = [

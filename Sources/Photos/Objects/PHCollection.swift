@@ -36,9 +36,12 @@ open class PHCollection: PHObject, @unchecked Sendable {  // Immutable after ini
         if anOperation == .addContent, let path = record.path, let library {
             return library.mayWrite(.files, at: path + "/.")
         }
-        // A directory-backed album's directory goes to the Trash (a watched root's never).
+        // A directory-backed album's directory goes to the Trash (a watched root's never, nor a folder's
+        // own album's, whose directory holds the folder's other albums).
         if anOperation == .delete, !record.isList, let path = record.path, let library {
-            return !library.roots.roots.contains { $0.path == path } && library.mayWrite(.files, at: path)
+            let parent = record.parentId.flatMap { id in (try? library.database.collections(ids: [id]))?[id]?.record }
+            return !library.roots.roots.contains { $0.path == path } && parent?.path != path
+                && library.mayWrite(.files, at: path)
         }
         return EditRules.allows(anOperation, on: record)
     }
