@@ -107,6 +107,24 @@ extension PhotosCommand {
             return try? resolver.asset(source)
         }
 
+        /// Adds `asset` to `album` through photosd without a plan, and prints its files that moved.
+        private func moveThroughDaemon(_ asset: String, into album: String, _ submitter: ChangeSubmitter) throws {
+            let before = try submitter.resolver.files(ofAsset: asset)
+            let result = try submitter.submit(
+                API.ChangeBatch(changes: [.addToAlbum(.init(album: album, assets: [asset]))]))
+            let after = try submitter.resolver.files(ofAsset: asset)
+            for (from, to) in zip(before, after) where from != to {
+                if options.json {
+                    let line: [String: Any] = ["localIdentifier": asset, "from": from, "to": to, "token": result.token]
+                    let data = try JSONSerialization.data(
+                        withJSONObject: line, options: [.sortedKeys, .withoutEscapingSlashes])
+                    print(String(decoding: data, as: UTF8.self))
+                } else {
+                    print("\(asset)  moved \(Output.escaped(from)) -> \(Output.escaped(to))")
+                }
+            }
+        }
+
         /// Adds `asset` to the directory-backed album `album`: its files move into the album's directory.
         /// The plan is read from the library file as the change checks it, so the dry run and the
         /// printout name the files the change moves.
@@ -114,6 +132,11 @@ extension PhotosCommand {
             let moves: [AssetFileMove]
             do {
                 moves = try options.open().plannedAssetMoves([asset], intoAlbum: album)
+            } catch  where !dryRun && !submitter.isLibraryFile {
+                // photosd applies its own roots' policies, which this command's configuration (or the
+                // library file it finds) may not hold: it decides, and what moved is read back afterwards.
+                try moveThroughDaemon(asset, into: album, submitter)
+                return
             } catch {
                 throw CLIError("\(error)")
             }

@@ -83,6 +83,17 @@ import Testing
         #expect(afterMove.allSatisfy { $0.asset.deleted.isEmpty && !$0.asset.updated.contains(inn) })
         #expect(try await assets()[root.path + "/Zoo/inn.jpg"] == inn, "the same asset")
 
+        // `photos mv` through the daemon (--socket), whose roots' policies apply: it says what moved.
+        let road = try #require(try await assets()[root.path + "/Trip/road.jpg"])
+        let cli = try await offPool {
+            try BuiltProducts.run(
+                "photos", ["mv", root.path + "/Trip/road.jpg", root.path + "/Zoo", "--socket", socket])
+        }
+        #expect(cli.status == 0, "\(cli.stderr)\n\(daemon.logText)")
+        #expect(
+            cli.stdout == "\(road)  moved \(root.path)/Trip/road.jpg -> \(root.path)/Zoo/road.jpg\n", "\(cli.stderr)")
+        #expect(try await assets()[root.path + "/Zoo/road.jpg"] == road)
+
         let folders = try await listed("/v1/folders", "folders")
         let top = try #require(folders["Pictures"], "\(folders)")
         let made = try await post(
