@@ -248,6 +248,8 @@ let package = Package(
             dependencies: [
                 "Photos", "PhotosStore", "PhotosIngest", "PhotosConfig", "PhotosWatcher", "PhotosWire", "PhotosHooks",
                 "PhotosClient", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                // PhotosLinux: `photos rebuild` puts the new library file in place, never over another.
+                "PhotosLinux",
             ],
             swiftSettings: settings
         ),

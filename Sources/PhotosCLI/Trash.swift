@@ -1,7 +1,9 @@
 import ArgumentParser
 import Foundation
 import Photos
+import PhotosClient
 import PhotosStore
+import PhotosWire
 
 /// `photos trash`: the assets in Recently Deleted, restoring them and erasing them for good.
 struct TrashCommand: ParsableCommand {
@@ -17,6 +19,17 @@ struct TrashCommand: ParsableCommand {
             let place = file.trashName.map { file.trashDirectory + "/files/" + $0 } ?? "(not moved yet)"
             return [asset.localIdentifier, date, Output.escaped(file.path), Output.escaped(place)]
         }
+    }
+
+    /// Sends a restore or an empty to photosd (`POST /v1/trash/restore` or `/empty`), which moves
+    /// the files with its own Trash and roots; its errors are the API's words.
+    static func submit(_ request: API.TrashRequest, to path: String, _ source: DaemonSource) throws -> API.TrashResult {
+        let reply = try APIConnection.request(
+            source.socket, "POST", path,
+            headers: source.authorization.merging(["Content-Type": "application/json"]) { $1 },
+            body: Array(try JSONEncoder().encode(request)), trusting: source.peers)
+        guard reply.status == 200 else { throw CLIError(reply.errorMessage) }
+        return try JSONDecoder().decode(API.TrashResult.self, from: Data(reply.body))
     }
 
     /// The trashed assets `texts` name: identifiers, unique prefixes, or the original paths of their files.
@@ -53,20 +66,10 @@ struct TrashCommand: ParsableCommand {
 
         func run() throws {
             let library = try options.open()
-            let assets = try library.trashedAssets()
+            // The latest deletion first, as the smart album and GET /v1/trash list them.
+            let assets = Array(try library.trashedAssets().reversed())
             if options.json {
-                for asset in assets {
-                    try Output.jsonLine(
-                        TrashedAssetJSON(
-                            localIdentifier: asset.localIdentifier,
-                            deletionDate: ISO8601DateFormatter().string(
-                                from: Date(timeIntervalSince1970: asset.trashedDate)),
-                            files: asset.files.map { file in
-                                .init(
-                                    path: file.path,
-                                    trashPath: file.trashName.map { file.trashDirectory + "/files/" + $0 })
-                            }))
-                }
+                for asset in assets { try Output.jsonLine(API.TrashedAsset(asset)) }
                 return
             }
             Output.table(["IDENTIFIER", "DELETED", "PATH", "IN TRASH"], assets.flatMap { lines($0, library: library) })
@@ -79,6 +82,7 @@ struct TrashCommand: ParsableCommand {
                 + "favorites and albums.")
 
         @OptionGroup var options: LibraryOptions
+        @OptionGroup var daemon: DaemonOptions
 
         @Flag(help: "Print which files would move back; change nothing.")
         var dryRun = false
@@ -96,15 +100,22 @@ struct TrashCommand: ParsableCommand {
         func run() throws {
             let library = try options.open()
             let identifiers = try resolve(assets, in: library)
-            let restored: [(String, [String])]
-            do {
-                restored = try library.restoreTrashedAssets(identifiers, dryRun: dryRun)
-            } catch {
-                throw CLIError("\(error)")
+            let restored: API.TrashResult
+            // Through photosd when it serves this library (its roots and its Trash), else the file.
+            if let source = try daemon.daemon(for: options) {
+                restored = try submit(
+                    API.TrashRequest(identifiers: identifiers, dryRun: dryRun), to: "/v1/trash/restore", source)
+            } else {
+                do {
+                    restored = API.TrashResult(
+                        dryRun: dryRun, handled: try library.restoreTrashedAssets(identifiers, dryRun: dryRun))
+                } catch {
+                    throw CLIError("\(error)")
+                }
             }
-            for (identifier, paths) in restored {
-                for path in paths {
-                    print("\(identifier)  \(dryRun ? "would restore" : "restored") \(Output.escaped(path))")
+            for asset in restored.assets {
+                for path in asset.files {
+                    print("\(asset.localIdentifier)  \(dryRun ? "would restore" : "restored") \(Output.escaped(path))")
                 }
             }
         }
@@ -115,6 +126,7 @@ struct TrashCommand: ParsableCommand {
             abstract: "Erase deleted assets for good, with their files in the Trash (all of them, or those named).")
 
         @OptionGroup var options: LibraryOptions
+        @OptionGroup var daemon: DaemonOptions
 
         @Flag(help: "Print which files would be erased; change nothing.")
         var dryRun = false
@@ -138,31 +150,31 @@ struct TrashCommand: ParsableCommand {
                     chosen = chosen.filter { old.contains($0.assetId) }
                 }
             }
-            let erased: [(String, [String])]
-            do {
-                erased = try library.eraseTrashedAssets(chosen, dryRun: dryRun)
-            } catch {
-                throw CLIError("\(error)")
+            guard !chosen.isEmpty else { return }
+            let erased: API.TrashResult
+            // Through photosd when it serves this library, naming the assets chosen here: one deleted
+            // meanwhile is not erased unseen.
+            if let source = try daemon.daemon(for: options) {
+                erased = try submit(
+                    API.TrashRequest(identifiers: chosen.map(\.localIdentifier), dryRun: dryRun), to: "/v1/trash/empty",
+                    source)
+            } else {
+                do {
+                    erased = API.TrashResult(
+                        dryRun: dryRun, handled: try library.eraseTrashedAssets(chosen, dryRun: dryRun))
+                } catch {
+                    throw CLIError("\(error)")
+                }
             }
-            for (identifier, paths) in erased {
-                if paths.isEmpty {
+            for asset in erased.assets {
+                let identifier = asset.localIdentifier
+                if asset.files.isEmpty {
                     print("\(identifier)  \(dryRun ? "would forget" : "forgot") (no file left in the Trash)")
                 }
-                for path in paths {
+                for path in asset.files {
                     print("\(identifier)  \(dryRun ? "would erase" : "erased") \(Output.escaped(path))")
                 }
             }
         }
     }
-}
-
-/// A deleted asset in `photos trash list --json`.
-struct TrashedAssetJSON: Encodable {
-    struct File: Encodable {
-        var path: String
-        var trashPath: String?
-    }
-    var localIdentifier: String
-    var deletionDate: String
-    var files: [File]
 }

@@ -315,10 +315,15 @@ private final class PendingRead: Sendable {
 
     init(_ batch: [ScanItem], scanner: FolderScanner) {
         self.batch = batch
-        DispatchQueue.global().async(group: group) { [self] in
+        // A thread of its own, not `DispatchQueue.global()`: on Linux that queue's threads are the ones
+        // Swift concurrency runs on (one per core), and a read of a batch's files would hold one of
+        // them for as long as the disk takes, under photosd's services and the API.
+        group.enter()
+        Thread { [self] in
             let outcomes = scanner.read(batch.map(\.file))
             result.withLock { $0 = outcomes }
-        }
+            group.leave()
+        }.start()
     }
 
     /// What reading gave, once it has.

@@ -262,7 +262,7 @@ public struct SidecarSync: Sendable {
             ]
             properties.append("creationDate")
         }
-        if fields.contains(.location) {
+        if fields.contains(.location), !samePlace(state.location, asset) {
             let place = state.location
             columns += [
                 ("latitude", place.map { .double($0.latitude) } ?? .null),
@@ -272,6 +272,21 @@ public struct SidecarSync: Sendable {
             properties.append("location")
         }
         return (columns, properties)
+    }
+
+    /// Whether the sidecar's place is the asset's, to what a sidecar can say: degrees and minutes
+    /// with six decimals (a few millimetres) and the altitude in centimetres. The asset's own,
+    /// more precise, value is then kept: a sidecar the library wrote gives back what it was given.
+    static func samePlace(_ place: SidecarLocation?, _ asset: AssetRecord) -> Bool {
+        guard let place, let latitude = asset.latitude, let longitude = asset.longitude else {
+            return place == nil && asset.latitude == nil && asset.longitude == nil
+        }
+        guard abs(place.latitude - latitude) < 1e-6, abs(place.longitude - longitude) < 1e-6 else { return false }
+        switch (place.altitude, asset.altitude) {
+        case (nil, nil): return true
+        case (let written?, let kept?): return abs(written - kept) <= 0.005 + 1e-9
+        default: return false
+        }
     }
 
     // MARK: Which sidecar

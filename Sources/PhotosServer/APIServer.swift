@@ -174,6 +174,7 @@ public struct APIServer: Service {
         ChangeRoutes(database: library.database, streams: streams).add(to: router)
         LiveQueryRoutes(library: library, fetches: fetches, streams: streams).add(to: router)
         ChangeBatchRoutes(library: library, uploads: uploads).add(to: router)
+        TrashRoutes(library: library).add(to: router)
         uploads.add(to: router)
         return router
     }
@@ -210,6 +211,7 @@ public struct APIServer: Service {
         ("/v1/assets", [.get]), ("/v1/albums", [.get]), ("/v1/folders", [.get]),
         ("/v1/assets/**", [.get]), ("/v1/albums/**", [.get]), ("/v1/folders/**", [.get]),
         ("/v1/changes", [.get, .post]), ("/v1/queries", [.post]), ("/v1/uploads", [.post]),
+        ("/v1/trash", [.get]), ("/v1/trash/restore", [.post]), ("/v1/trash/empty", [.post]),
     ]
 
     /// The methods the API answers at `path`, if it serves that path at all: asked with another

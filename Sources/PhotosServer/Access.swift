@@ -141,9 +141,11 @@ struct AccessMiddleware: RouterMiddleware {
     /// | level | refused |
     /// |---|---|
     /// | read-write | nothing |
-    /// | read-only | `POST /v1/changes`, `POST /v1/uploads` |
+    /// | read-only | `POST /v1/changes`, `POST /v1/uploads`, `POST /v1/trash/…` |
     /// | add-only | everything but the open paths, `POST /v1/changes` and `POST /v1/uploads` |
-    /// | limited | `GET /v1/status` and `GET /metrics` (the daemon's roots and hooks are not its albums') |
+    /// | limited | `GET /v1/status`, `GET /metrics` (the daemon's roots and hooks are not its albums'), trash |
+    ///
+    /// "Trash" is `/v1/trash` and the paths under it: deleted assets are in no album.
     ///
     /// The open paths (``openPaths``: `/`, `/v1/health`, `/v1/version`, `/v1/openapi.json`) are
     /// refused to no level. `path` is the route's pattern as the router matched it (`/v1/assets/**`).
@@ -151,11 +153,12 @@ struct AccessMiddleware: RouterMiddleware {
         if openPaths.contains(path) { return nil }
         let level = access.level.rawValue
         let changes = method == .post && (path == "/v1/changes" || path == "/v1/uploads")
+        let trash = path == "/v1/trash" || path.hasPrefix("/v1/trash/")
         switch access.level {
         case .readWrite:
             return nil
         case .readOnly:
-            guard changes else { return nil }
+            guard changes || (trash && method != .get) else { return nil }
             return "a read-only client cannot change the library"
         case .addOnly:
             guard changes else {
@@ -164,6 +167,7 @@ struct AccessMiddleware: RouterMiddleware {
             }
             return nil
         case .limited:
+            if trash { return "a \(level) client sees only its albums' assets; deleted assets are in no album" }
             guard path == "/v1/status" || path == "/metrics" else { return nil }
             return "a \(level) client sees only its albums' assets, not the daemon's status or metrics"
         }

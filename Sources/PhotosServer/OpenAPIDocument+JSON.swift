@@ -1302,6 +1302,103 @@ extension OpenAPIDocument {
         ],
         "type": "object"
       },
+      "TrashRequest": {
+        "additionalProperties": false,
+        "properties": {
+          "dryRun": {
+            "default": false,
+            "description": "Say what would be done; change nothing.",
+            "type": "boolean"
+          },
+          "identifiers": {
+            "description": "Local identifiers of assets in Recently Deleted (restore needs at least one; empty without it erases every one).",
+            "items": {
+              "type": "string"
+            },
+            "type": "array"
+          }
+        },
+        "type": "object"
+      },
+      "TrashResult": {
+        "additionalProperties": false,
+        "properties": {
+          "assets": {
+            "items": {
+              "additionalProperties": false,
+              "properties": {
+                "files": {
+                  "description": "Restore: the paths the files went back to. Empty: the files erased from the Trash.",
+                  "items": {
+                    "type": "string"
+                  },
+                  "type": "array"
+                },
+                "localIdentifier": {
+                  "type": "string"
+                }
+              },
+              "required": [
+                "localIdentifier",
+                "files"
+              ],
+              "type": "object"
+            },
+            "type": "array"
+          },
+          "dryRun": {
+            "description": "Whether nothing was done.",
+            "type": "boolean"
+          }
+        },
+        "required": [
+          "dryRun",
+          "assets"
+        ],
+        "type": "object"
+      },
+      "TrashedAsset": {
+        "additionalProperties": false,
+        "description": "A deleted asset in Recently Deleted; a line of `photos trash list --json`.",
+        "properties": {
+          "deletionDate": {
+            "description": "When it was deleted (UTC).",
+            "format": "date-time",
+            "type": "string"
+          },
+          "files": {
+            "description": "Its files (the photo, a Live Photo's movie, a RAW+JPEG partner, sidecars), in the order they were trashed.",
+            "items": {
+              "additionalProperties": false,
+              "properties": {
+                "path": {
+                  "description": "Where the file was, and goes back to.",
+                  "type": "string"
+                },
+                "trashPath": {
+                  "description": "Where it is in its Trash's `files/`; absent while the deletion has not moved it yet.",
+                  "type": "string"
+                }
+              },
+              "required": [
+                "path"
+              ],
+              "type": "object"
+            },
+            "type": "array"
+          },
+          "localIdentifier": {
+            "description": "The asset's local identifier, the one it has again when restored.",
+            "type": "string"
+          }
+        },
+        "required": [
+          "localIdentifier",
+          "deletionDate",
+          "files"
+        ],
+        "type": "object"
+      },
       "Version": {
         "additionalProperties": false,
         "properties": {
@@ -2226,6 +2323,149 @@ extension OpenAPIDocument {
           }
         },
         "summary": "What `photos status` shows: roots, watch budget, queue, totals, errors, hooks."
+      }
+    },
+    "/v1/trash": {
+      "get": {
+        "description": "The assets deleted under roots with `write = \"files\"`, whose files wait in the\nfreedesktop.org Trash until they are restored, emptied, or erased `trash_days` after their\ndeletion (photosd erases those once an hour). Each element is what `photos trash list\n--json` writes on a line. The same assets are the members of the Recently Deleted smart\nalbum (`GET /v1/assets?in=` its identifier, subtype `smartAlbumRecentlyDeleted`). For\nread-only and read-write clients; a limited client's albums hold no deleted asset (403).\n",
+        "operationId": "trash",
+        "responses": {
+          "200": {
+            "content": {
+              "application/json": {
+                "schema": {
+                  "additionalProperties": false,
+                  "properties": {
+                    "assets": {
+                      "items": {
+                        "$ref": "#/components/schemas/TrashedAsset"
+                      },
+                      "type": "array"
+                    }
+                  },
+                  "required": [
+                    "assets"
+                  ],
+                  "type": "object"
+                }
+              }
+            },
+            "description": "The trashed assets."
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Error"
+          },
+          "500": {
+            "$ref": "#/components/responses/Error"
+          },
+          "503": {
+            "$ref": "#/components/responses/Error"
+          }
+        },
+        "summary": "Recently Deleted, the latest deletion first, each asset with its files and where each is in the Trash."
+      }
+    },
+    "/v1/trash/empty": {
+      "post": {
+        "description": "Without `identifiers` (or with no body) every asset of Recently Deleted is erased. Only\nTrash entries that are still the files the library put there are erased; an asset whose\nfiles another tool took out of the Trash is forgotten with none. With `\"dryRun\": true` the\nanswer says which files would be erased, and nothing is. For read-write clients. 404 with\n3201 an identifier that is not in Recently Deleted.\n",
+        "operationId": "emptyTrash",
+        "requestBody": {
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/TrashRequest"
+              }
+            }
+          },
+          "required": false
+        },
+        "responses": {
+          "200": {
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/TrashResult"
+                }
+              }
+            },
+            "description": "The assets erased (or that would be), with their files' paths in the Trash."
+          },
+          "400": {
+            "$ref": "#/components/responses/Error"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Error"
+          },
+          "404": {
+            "$ref": "#/components/responses/Error"
+          },
+          "413": {
+            "$ref": "#/components/responses/Error"
+          },
+          "500": {
+            "$ref": "#/components/responses/Error"
+          },
+          "503": {
+            "$ref": "#/components/responses/Error"
+          }
+        },
+        "summary": "Erases deleted assets for good, with their files in the Trash (those named, or every one)."
+      }
+    },
+    "/v1/trash/restore": {
+      "post": {
+        "description": "Each file is moved from the Trash to where it was, never over another file; a file already\nback (restored by another tool) stays where it is. With `\"dryRun\": true` the answer says\nwhich files would go back, and nothing moves. For read-write clients. 404 with 3201 an\nidentifier that is not in Recently Deleted; 403 with 3310 a file that cannot go back (its\npath taken): that asset stays deleted, the assets before it are restored.\n",
+        "operationId": "restoreTrash",
+        "requestBody": {
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/TrashRequest"
+              }
+            }
+          },
+          "required": true
+        },
+        "responses": {
+          "200": {
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/TrashResult"
+                }
+              }
+            },
+            "description": "The assets restored (or that would be), with the paths their files went back to."
+          },
+          "400": {
+            "$ref": "#/components/responses/Error"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Error"
+          },
+          "404": {
+            "$ref": "#/components/responses/Error"
+          },
+          "413": {
+            "$ref": "#/components/responses/Error"
+          },
+          "500": {
+            "$ref": "#/components/responses/Error"
+          },
+          "503": {
+            "$ref": "#/components/responses/Error"
+          }
+        },
+        "summary": "Brings deleted assets back from the Trash, with their identifiers, favorites and albums."
       }
     },
     "/v1/uploads": {

@@ -81,7 +81,8 @@ public struct AssetQuery: Sendable, Hashable {
     /// The SELECT statement and its arguments for the row ids this query selects, in order.
     public func sql(selecting selection: String = "asset.id") -> (sql: String, arguments: StatementArguments) {
         let clauses = clauses()
-        var sql = "SELECT \(selection) FROM \(clauses.from)"
+        var sql = clauses.with.map { "WITH \($0) " } ?? ""
+        sql += "SELECT \(selection) FROM \(clauses.from)"
         if !clauses.conditions.isEmpty { sql += " WHERE " + clauses.conditions.joined(separator: " AND ") }
         sql +=
             " ORDER BY " + clauses.order.map { $0.expression + ($0.ascending ? "" : " DESC") }.joined(separator: ", ")
@@ -101,16 +102,26 @@ public struct AssetQuery: Sendable, Hashable {
         public var ascending: Bool
     }
 
-    /// The parts of the query's SELECT: the FROM clause, the WHERE conditions (all must hold)
-    /// with their arguments, and the full order, which always ends with a unique column, so that
-    /// it is total.
-    public func clauses() -> (from: String, conditions: [String], arguments: StatementArguments, order: [OrderTerm]) {
+    /// The parts of the query's SELECT: the common table expressions it reads (nil for none),
+    /// the FROM clause, the WHERE conditions (all must hold) with their arguments, and the full
+    /// order, which always ends with a unique column, so that it is total.
+    ///
+    /// Every part names the assets `asset`: the table, or for "Recently Deleted" the trashed
+    /// assets' kept records as rows of the same columns (``TrashedAsset/rowsCTE``), so that
+    /// predicates and sort keys read them as they read live assets.
+    public func clauses() -> (
+        with: String?, from: String, conditions: [String], arguments: StatementArguments, order: [OrderTerm]
+    ) {
+        var with: String?
         var from = "asset"
         var conditions: [String] = []
         // Values gathered, then bound as one: each `StatementArguments += [value]` went through
         // generic conversions that cost more than building the query's text.
         var values: [DatabaseValue] = []
-        var naturalOrder = ["asset.creationDate", "asset.id"]
+        var naturalOrder = [
+            OrderTerm(expression: "asset.creationDate", ascending: true),
+            OrderTerm(expression: "asset.id", ascending: true),
+        ]
         var hiddenAllowed = includeHidden
         var allBursts = includeAllBursts
 
@@ -121,9 +132,19 @@ public struct AssetQuery: Sendable, Hashable {
             from = "collection_asset JOIN asset ON asset.id = collection_asset.assetId"
             conditions.append("collection_asset.collectionId = ?")
             values.append(id.databaseValue)
-            naturalOrder = ["collection_asset.position", "asset.id"]
+            naturalOrder = ascending("collection_asset.position", "asset.id")
         case .smartAlbum(let subtype):
             if let album = SmartAlbum.album(for: subtype) {
+                if album.readsTrash {
+                    // Every trashed asset, burst members included, the latest deletion first.
+                    with = TrashedAsset.rowsCTE
+                    from = TrashedAsset.rowsTable + " AS asset"
+                    allBursts = true
+                    naturalOrder = [
+                        OrderTerm(expression: "asset.trashedDate", ascending: false),
+                        OrderTerm(expression: "asset.id", ascending: false),
+                    ]
+                }
                 conditions.append(album.condition)
                 hiddenAllowed = hiddenAllowed || album.includesHidden
             } else {
@@ -132,7 +153,7 @@ public struct AssetQuery: Sendable, Hashable {
         case .localIdentifiers(let identifiers):
             conditions.append("asset.localIdentifier IN (SELECT value FROM json_each(?))")
             values.append(JSONText.array(identifiers).databaseValue)
-            naturalOrder = ["asset.id"]
+            naturalOrder = ascending("asset.id")
         case .burst(let identifier):
             conditions.append("asset.burstIdentifier = ?")
             values.append(identifier.databaseValue)
@@ -141,7 +162,7 @@ public struct AssetQuery: Sendable, Hashable {
             // The FROM's placeholder is the first: no value is gathered before this switch.
             from = "json_each(?) AS listed JOIN asset ON asset.id = listed.value"
             values.append(JSONText.array(ids).databaseValue)
-            naturalOrder = ["listed.key", "asset.id"]
+            naturalOrder = ascending("listed.key", "asset.id")
         }
         if let mediaType {
             conditions.append("asset.mediaType = ?")
@@ -169,14 +190,18 @@ public struct AssetQuery: Sendable, Hashable {
 
         let order: [OrderTerm]
         if sort.isEmpty {
-            order = naturalOrder.map { OrderTerm(expression: $0, ascending: true) }
+            order = naturalOrder
         } else {
             // The row id breaks ties in the last key's direction, so an index on the key serves the order.
             order =
                 sort.map { OrderTerm(expression: Self.column(for: $0.key), ascending: $0.ascending) }
                 + [OrderTerm(expression: "asset.id", ascending: sort.last!.ascending)]
         }
-        return (from, conditions, StatementArguments(databaseValues: values), order)
+        return (with, from, conditions, StatementArguments(databaseValues: values), order)
+    }
+
+    private func ascending(_ expressions: String...) -> [OrderTerm] {
+        expressions.map { OrderTerm(expression: $0, ascending: true) }
     }
 
     /// Whether changing these PhotoKit properties of some assets can change which assets this

@@ -72,6 +72,10 @@ public struct CollectionQuery: Sendable, Hashable {
             if let subtype {
                 conditions.append("collection.subtype = ?")
                 arguments += [subtype]
+            } else if !isList && type != PHAssetCollectionType.album.rawValue {
+                // Every subtype but Recently Deleted's, which is fetched by its subtype or identifier only.
+                conditions.append("collection.subtype != ?")
+                arguments += [PHAssetCollectionSubtype.smartAlbumRecentlyDeleted.rawValue]
             }
         }
         switch scope {

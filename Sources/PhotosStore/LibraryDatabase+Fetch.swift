@@ -130,10 +130,15 @@ extension LibraryDatabase {
         return ids
     }
 
-    /// The assets with these row ids, keyed by id; deleted ones come from their tombstones.
+    /// The assets with these row ids, keyed by id; trashed ones (Recently Deleted) come from their
+    /// kept records, deleted ones from their tombstones.
     public func assetsIncludingDeleted(ids: [Int64]) throws -> [Int64: AssetRecord] {
         try read { db in
             var records = try Self.assets(ids: ids, db)
+            if records.count < ids.count {
+                let missing = ids.filter { records[$0] == nil }
+                records.merge(try Self.trashedRecords(ids: missing, db)) { live, _ in live }
+            }
             if records.count < ids.count {
                 let missing = ids.filter { records[$0] == nil }
                 for (id, record) in try Self.tombstones(AssetRecord.self, isAsset: true, ids: missing, db) {
@@ -181,6 +186,11 @@ extension LibraryDatabase {
     static func info(for record: CollectionRecord, _ db: Database) throws -> CollectionInfo {
         var info = CollectionInfo(record: record)
         if record.type == PHAssetCollectionType.smartAlbum.rawValue && !record.isList {
+            // PhotoKit counts no smart album (NSNotFound); Recently Deleted, this library's own, is
+            // counted, a row of the trash each.
+            if record.subtype == PHAssetCollectionSubtype.smartAlbumRecentlyDeleted.rawValue {
+                info.estimatedAssetCount = try trashedAssetCount(db)
+            }
             return info
         }
         // An album's kept figures (CollectionStats), a folder's from its albums' figures: a row or a

@@ -132,15 +132,17 @@ struct SnapshotSplicer {
     }
 
     /// Whether rows outside the touched ones keep their membership and order: not when an
-    /// album's membership may have changed, a limit cuts the result, or membership depends on
-    /// the clock.
+    /// album's membership may have changed, a limit cuts the result, membership depends on
+    /// the clock, or the rows are trashed assets.
     private func splices(_ changes: LibraryChange) -> Bool {
         guard query.limit == 0 else { return false }
         // Albums bounding the query may have gained or lost members.
         if query.albums != nil, !changes.assetCollection.updated.isEmpty { return false }
         switch query.scope {
         case .collection: return changes.assetCollection.updated.isEmpty
-        case .smartAlbum(let subtype): return subtype != .smartAlbumRecentlyAdded
+        // Recently Deleted's rows are not the asset table's, which splicing probes.
+        case .smartAlbum(let subtype):
+            return subtype != .smartAlbumRecentlyAdded && subtype != .smartAlbumRecentlyDeleted
         case .library, .localIdentifiers, .burst: return true
         // A transient collection's few assets: fetched again rather than spliced by list position.
         case .listed: return false

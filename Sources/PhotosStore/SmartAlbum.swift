@@ -12,8 +12,14 @@ public struct SmartAlbum: Sendable, Hashable {
     public let title: String
     /// A SQL condition on the `asset` table that selects the members.
     public let condition: String
-    /// Whether the album lists hidden assets (only "Hidden" does).
+    /// Whether the album lists hidden assets (only "Hidden" and "Recently Deleted" do).
     public let includesHidden: Bool
+    /// Whether the members are the trashed assets (``TrashedAsset``), not rows of `asset`: only
+    /// "Recently Deleted" (``AssetQuery`` reads their kept records).
+    public var readsTrash: Bool { subtype == .smartAlbumRecentlyDeleted }
+    /// Whether fetches of every subtype (`.any`) list it: all but "Recently Deleted", which is
+    /// fetched by its subtype or identifier only (`PHAssetCollectionSubtype.smartAlbumRecentlyDeleted`).
+    public var isListed: Bool { !readsTrash }
     /// The order smart albums are listed in.
     public let position: Int
 
@@ -51,11 +57,14 @@ public struct SmartAlbum: Sendable, Hashable {
             (.smartAlbumAnimated, "Animated", bit(.photoAnimation)),
             (.smartAlbumRAW, "RAW", "asset.isRAW = 1"),
             (.smartAlbumAllHidden, "Hidden", "asset.isHidden = 1"),
+            // Every trashed asset: its members come from the trash, not the asset table.
+            (.smartAlbumRecentlyDeleted, "Recently Deleted", "1"),
         ]
         return subtypes.enumerated().map { index, entry in
             SmartAlbum(
                 subtype: entry.0, title: entry.1, condition: entry.2,
-                includesHidden: entry.0 == .smartAlbumAllHidden, position: index)
+                includesHidden: entry.0 == .smartAlbumAllHidden || entry.0 == .smartAlbumRecentlyDeleted,
+                position: index)
         }
     }()
 

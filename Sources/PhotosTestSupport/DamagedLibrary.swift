@@ -123,7 +123,8 @@ public final class HeldWriteLock: Sendable {
     public init(path: String) throws {
         let other = try DatabaseQueue(path: path)
         let locked = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async { [release_, done] in
+        // A thread of its own: the wait for release() must not hold one of the shared pool's threads.
+        Thread { [release_, done] in
             // A failure to lock shows as the test's write succeeding: nothing to report here.
             try? other.writeWithoutTransaction { db in
                 try db.execute(sql: "BEGIN IMMEDIATE")
@@ -132,7 +133,7 @@ public final class HeldWriteLock: Sendable {
                 try db.execute(sql: "ROLLBACK")
             }
             done.signal()
-        }
+        }.start()
         locked.wait()
     }
 

@@ -276,6 +276,9 @@ struct PhotosDaemonCommand: AsyncParsableCommand {
             } catch {
                 logger.warning("cannot finish the file work a stopped process left", metadata: ["error": "\(error)"])
             }
+            // And every hour after, while the daemon runs.
+            services.append(
+                TrashExpiryService(logger: Logger(label: "photosd.trash")) { library.eraseExpiredTrash() })
             services.append(
                 APIServer(
                     socketPath: socketPath,

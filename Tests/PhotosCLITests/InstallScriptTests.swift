@@ -64,15 +64,10 @@ struct InstallScriptTests {
         process.standardOutput = out
         process.standardError = err
         try process.run()
-        let group = DispatchGroup()
-        nonisolated(unsafe) var errData = Data()
-        group.enter()
-        DispatchQueue.global().async {
-            errData = err.fileHandleForReading.readDataToEndOfFile()
-            group.leave()
-        }
+        // Both pipes are read while it runs (stderr on a thread of its own), so that a full one cannot stop it.
+        let errorDrain = PipeDrain(err)
         let outData = out.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
+        let errData = errorDrain.wait()
         process.waitUntilExit()
         return (
             process.terminationStatus, String(decoding: outData, as: UTF8.self),

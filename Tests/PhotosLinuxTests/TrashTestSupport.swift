@@ -124,16 +124,10 @@ enum TrashTools {
             try process.run()
             stdin.fileHandleForWriting.write(Data(input.utf8))
             try stdin.fileHandleForWriting.close()
-            // Both pipes are read while it runs, so that a full one cannot block it.
-            let group = DispatchGroup()
-            nonisolated(unsafe) var errors = Data()
-            group.enter()
-            DispatchQueue.global().async {
-                errors = stderr.fileHandleForReading.readDataToEndOfFile()
-                group.leave()
-            }
+            // Both pipes are read while it runs (stderr on a thread of its own), so that a full one cannot stop it.
+            let errorDrain = PipeDrain(stderr)
             let output = stdout.fileHandleForReading.readDataToEndOfFile()
-            group.wait()
+            let errors = errorDrain.wait()
             process.waitUntilExit()
             return (
                 process.terminationStatus, String(decoding: output, as: UTF8.self),

@@ -123,6 +123,14 @@ import Testing
                 method: "POST", target: "/v1/changes",
                 body: #"{"changes":[{"op":"renameFolder","folder":"\#(folder)","title":"2021"}]}"#,
                 expected: levels(.ok, readOnly: .forbidden, addOnly: .forbidden, limited: .forbidden)),
+            // Recently Deleted: read by those who read the whole library, changed by read-write clients.
+            Endpoint(method: "GET", target: "/v1/trash", expected: levels(.ok, limited: .forbidden)),
+            Endpoint(
+                method: "POST", target: "/v1/trash/restore", body: #"{"identifiers":["\#(beach)"]}"#,
+                expected: levels(.notFound, readOnly: .forbidden, limited: .forbidden)),
+            Endpoint(
+                method: "POST", target: "/v1/trash/empty", body: #"{"dryRun":true}"#,
+                expected: levels(.ok, readOnly: .forbidden, limited: .forbidden)),
         ]
     }
 

@@ -274,16 +274,10 @@ struct Prometheus: Sendable {
         process.standardOutput = out
         process.standardError = err
         try process.run()
-        // Both pipes read while it runs, so that a full one cannot stop it.
-        nonisolated(unsafe) var errors = Data()
-        let group = DispatchGroup()
-        group.enter()
-        DispatchQueue.global().async {
-            errors = err.fileHandleForReading.readDataToEndOfFile()
-            group.leave()
-        }
+        // Both pipes are read while it runs (stderr on a thread of its own), so that a full one cannot stop it.
+        let errorDrain = PipeDrain(err)
         let output = out.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
+        let errors = errorDrain.wait()
         process.waitUntilExit()
         return (
             process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: errors, as: UTF8.self)

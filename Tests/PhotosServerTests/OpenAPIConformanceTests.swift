@@ -134,6 +134,17 @@ import Yams
                 ))
             checks.append(("post", "/v1/uploads", "/v1/uploads", 403, "bytes", ["Authorization": "Bearer \(readOnly)"]))
             checks.append(("post", "/v1/uploads", "/v1/uploads?colour=red", 400, "bytes", [:]))
+            // Recently Deleted (its answers with assets in it: RecentlyDeletedAPITests).
+            checks.append(("get", "/v1/trash", "/v1/trash", 200, "", [:]))
+            checks.append(("post", "/v1/trash/restore", "/v1/trash/restore", 404, #"{"identifiers": ["nope"]}"#, [:]))
+            checks.append(("post", "/v1/trash/restore", "/v1/trash/restore", 400, #"{"identifiers": []}"#, [:]))
+            checks.append(
+                (
+                    "post", "/v1/trash/restore", "/v1/trash/restore", 403, #"{"identifiers": ["nope"]}"#,
+                    ["Authorization": "Bearer \(readOnly)"]
+                ))
+            checks.append(("post", "/v1/trash/empty", "/v1/trash/empty", 200, #"{"dryRun": true}"#, [:]))
+            checks.append(("post", "/v1/trash/empty", "/v1/trash/empty", 404, #"{"identifiers": ["nope"]}"#, [:]))
             for check in checks {
                 let reply = try await offPool {
                     try UnixHTTPClient.request(

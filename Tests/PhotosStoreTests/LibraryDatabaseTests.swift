@@ -11,9 +11,15 @@ import Testing
         #expect(try database.currentToken() == 0)
         let smart = try database.collectionIDs(
             matching: CollectionQuery(scope: .assetCollections(type: .smartAlbum, subtype: .any)))
-        #expect(smart.count == SmartAlbum.all.count)
+        // Every one but Recently Deleted, which is fetched by its subtype or identifier only.
+        let listed = SmartAlbum.all.filter(\.isListed)
+        #expect(listed.count == SmartAlbum.all.count - 1)
+        #expect(smart.count == listed.count)
         let infos = try database.collections(ids: smart)
-        #expect(Set(infos.values.map(\.record.localIdentifier)) == Set(SmartAlbum.all.map(\.localIdentifier)))
+        #expect(Set(infos.values.map(\.record.localIdentifier)) == Set(listed.map(\.localIdentifier)))
+        let deleted = try database.collectionIDs(
+            matching: CollectionQuery(scope: .assetCollections(type: .smartAlbum, subtype: .smartAlbumRecentlyDeleted)))
+        #expect(try database.collections(ids: deleted).values.map(\.record.title) == ["Recently Deleted"])
     }
 
     @Test func reopeningKeepsDataAndMigratesOnce() throws {

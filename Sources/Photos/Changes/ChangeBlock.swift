@@ -48,6 +48,12 @@ final class ChangeBlock: @unchecked Sendable {
                 for request in requests { try request.applyCreation(context) }
                 for request in requests { try request.applyEdits(context) }
                 for request in requests { try request.applyDeletion(context) }
+                // User albums and folders live in each root's manifest too, for a rebuild from the disk.
+                if requests.contains(where: {
+                    $0 is PHAssetCollectionChangeRequest || $0 is PHCollectionListChangeRequest
+                }) {
+                    try context.writeManifests()
+                }
                 entries = try context.journalEntries.map { try transaction.journal($0) }
                 journal.begin(entries.compactMap(\.id))
                 owesFileWork = transaction.owesFileWork
@@ -65,7 +71,7 @@ final class ChangeBlock: @unchecked Sendable {
         } catch let undone as UndoneOperation {
             // The library took that part of the block back: it says what the disk holds.
             throw undone.error
-        } catch let failure as SidecarSyncFailure {
+        } catch let failure as UserStateWriteFailure {
             // Not retried at the next open: the sidecar needs a person (it is not XMP, say).
             throw PHPhotosError(
                 .operationInterrupted, "the changes were committed and the library keeps them, but \(failure)")

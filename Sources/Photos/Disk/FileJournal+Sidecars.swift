@@ -28,7 +28,7 @@ extension FileJournal {
             // A sidecar that cannot be merged (not XMP, unreadable, a directory that cannot be
             // written) is reported, not retried at every open: the library keeps the state.
             if let id = entry.id { try database.finishJournalEntry(id) }
-            throw SidecarSyncFailure(sidecar: sidecar, cause: error)
+            throw UserStateWriteFailure(file: sidecar, what: "sidecar", cause: error)
         }
     }
 
@@ -46,13 +46,6 @@ extension FileJournal {
             try? FileOperations.unlink(directory + "/" + name)
         }
     }
-}
-
-/// A sidecar that could not be brought up to date; the library kept the state, the entry is done.
-struct SidecarSyncFailure: Error, CustomStringConvertible {
-    let sidecar: String
-    let cause: any Error
-    var description: String { "cannot update the sidecar \(sidecar): \(cause)" }
 }
 
 extension ApplyContext {

@@ -49,7 +49,7 @@ struct FileJournal {
 
     /// Does the work of committed entries, in order; the first failure stops it and is thrown (the
     /// entries left are finished at the next open). An entry whose change was taken back
-    /// (``UndoneOperation``) or whose sidecar could not be merged (``SidecarSyncFailure``) does not
+    /// (``UndoneOperation``) or whose sidecar could not be merged (``UserStateWriteFailure``) does not
     /// stop the others.
     func finish(_ entries: [FileJournalEntry]) throws {
         defer { end(entries.compactMap(\.id)) }
@@ -62,7 +62,7 @@ struct FileJournal {
                 try perform(entry)
             } catch let error as UndoneOperation {
                 reported = reported ?? error
-            } catch let error as SidecarSyncFailure {
+            } catch let error as UserStateWriteFailure {
                 reported = reported ?? error
             }
         }
@@ -113,7 +113,7 @@ struct FileJournal {
                 try perform(claimed)
             } catch is UndoneOperation {
                 // The change was taken back in the library, which now says what the disk holds.
-            } catch let failure as SidecarSyncFailure {
+            } catch let failure as UserStateWriteFailure {
                 // The library opens anyway: its state is whole, only the sidecar lags.
                 logger.warning("\(failure)")
                 continue
@@ -149,6 +149,7 @@ struct FileJournal {
         // With an asset: its file moved into an album's directory; without: a directory renamed.
         case .rename: try entry.assetId == nil ? rename(entry) : moveAssetFile(entry)
         case .sidecar: try updateSidecar(entry)
+        case .manifest: try writeManifest(entry)
         case .mkdir: try makeAlbumDirectory(entry)
         }
     }
@@ -255,6 +256,10 @@ enum FaultInjection {
         case sidecarMerged
         /// The sidecar is written; its merge base is not stored and the journal entry is not yet deleted.
         case sidecarWritten
+        /// A root's album manifest is about to be written.
+        case manifestWriting
+        /// The album manifest is written; the journal entry is not yet deleted.
+        case manifestWritten
         /// A deleted asset's file has its `.trashinfo` in the Trash; the file has not moved.
         case trashInfoWritten
         /// A deleted asset's file is in the Trash; where it went is not yet recorded.
@@ -293,4 +298,16 @@ extension Error {
     var isSimulatedCrash: Bool {
         (self as? SystemCallError)?.errno == FaultInjection.crashCode
     }
+}
+
+/// A sidecar or album manifest that could not be brought up to date (it is not ours to write over,
+/// or cannot be written): the library keeps the state, the entry is done, and the error is
+/// reported rather than retried at every open.
+struct UserStateWriteFailure: Error, CustomStringConvertible {
+    /// The file.
+    let file: String
+    /// What it is: `sidecar`, `album manifest`.
+    let what: String
+    let cause: any Error
+    var description: String { "cannot update the \(what) \(file): \(cause)" }
 }

@@ -2,6 +2,7 @@ import Foundation
 import PhotosCore
 import PhotosLinux
 import PhotosStore
+import PhotosWire
 
 /// Deleting assets whose files are under roots with `write = "files"`: their files go to the Trash
 /// of their file system and the asset waits in "Recently Deleted" (``PhotosStore/TrashedAsset``)
@@ -91,6 +92,12 @@ extension PHPhotoLibrary {
     /// The assets in "Recently Deleted", oldest deletion first, with their files.
     package func trashedAssets() throws -> [TrashedAsset] {
         do { return try database.trashedAssets() } catch { throw Self.photosError(error) }
+    }
+
+    /// Recently Deleted as `photos trash list --json` and `GET /v1/trash` describe it, the latest
+    /// deletion first (the smart album's order).
+    package func recentlyDeletedDescriptions() throws -> [API.TrashedAsset] {
+        try trashedAssets().reversed().map(API.TrashedAsset.init)
     }
 
     /// Where a trashed file is in its trash, when it is there (nil: not moved yet, or taken out of the
@@ -206,16 +213,23 @@ extension PHPhotoLibrary {
     }
 
     /// Erases the assets deleted more than ``Configuration/trashDays`` days ago, with their files in
-    /// the Trash; a failure is logged and left for the next opening.
-    func eraseExpiredTrash() {
+    /// the Trash; a failure is logged and left for the next time (the next opening, or photosd's
+    /// next round). Returns how many assets were erased.
+    @discardableResult
+    package func eraseExpiredTrash(now: Date = Date()) -> Int {
         do {
-            let expired = try expiredTrashedAssets()
-            guard !expired.isEmpty else { return }
+            let expired = try expiredTrashedAssets(now: now)
+            guard !expired.isEmpty else { return 0 }
             try eraseTrashedAssets(expired)
+            configuration.logger.info(
+                "erased the assets deleted more than \(configuration.trashDays) days ago",
+                metadata: ["assets.count": "\(expired.count)"])
+            return expired.count
         } catch {
             configuration.logger.warning(
                 "cannot erase the assets deleted more than \(configuration.trashDays) days ago",
                 metadata: ["error": "\(error)"])
+            return 0
         }
     }
 

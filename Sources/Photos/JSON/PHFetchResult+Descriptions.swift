@@ -41,8 +41,9 @@ extension PHFetchResult where ObjectType == PHAsset {
         guard !wanted.isEmpty else { return }
         let rows = rowIDs
         let library = library ?? firstObject?.library
-        guard !rows.isEmpty, let library else {
-            // Objects without rows of one library (a transient result): a page at a time.
+        guard !rows.isEmpty, let library, !readsTrash else {
+            // Objects without rows of one library (a transient result), or without rows in the tables
+            // the reader reads (Recently Deleted's): a page at a time.
             return try forEachAssetJSONPage(in: wanted, pageSize: pageSize, naming: albums) { page in
                 for asset in page {
                     switch form {
@@ -150,6 +151,12 @@ extension PHFetchResult where ObjectType: PHCollection {
 }
 
 extension PHFetchResult {
+    /// Whether the result is of Recently Deleted's assets, whose rows are out of the asset table.
+    var readsTrash: Bool {
+        guard case .assets(let query) = origin, case .smartAlbum(let subtype) = query.scope else { return false }
+        return subtype == .smartAlbumRecentlyDeleted
+    }
+
     /// Reads pages of row ids (the objects at `positions`, which are within the result) through a
     /// reader; objects with no row (a transient collection's) are described one by one through
     /// PhotoKit's API.
@@ -159,6 +166,17 @@ extension PHFetchResult {
         describe: (ObjectType, TimeZone) throws -> Description
     ) throws {
         let size = Swift.max(1, pageSize)
+        if readsTrash {
+            // Trashed assets have rows in none of the tables the reader reads: described from the
+            // objects, which load their kept records.
+            let wanted = Array(positions)
+            let timeZone = (library ?? firstObject?.library)?.configuration.timeZone ?? .current
+            for start in stride(from: 0, to: wanted.count, by: size) {
+                try body(
+                    try wanted[start..<Swift.min(wanted.count, start + size)].map { try describe(self[$0], timeZone) })
+            }
+            return
+        }
         let rows = rowIDs
         var ids = rows.isEmpty ? [] : positions.map { rows[$0] }
         if rows.isEmpty, case .objects(let all) = storage {

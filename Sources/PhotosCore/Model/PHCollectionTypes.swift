@@ -47,6 +47,15 @@ public enum PHAssetCollectionSubtype: Int, Sendable, Hashable, CaseIterable, Cod
     case smartAlbumCinematic = 218
     case smartAlbumSpatial = 219
     case smartAlbumScreenRecordings = 220
+    /// Recently Deleted, a Linux addition: the assets deleted under a root with `write = "files"`,
+    /// whose files wait in the freedesktop.org Trash until they are restored or their days are up.
+    ///
+    /// PhotoKit keeps its own Recently Deleted private (an undocumented 1000000201 that third-party
+    /// code may not fetch from); this value is this library's alone, chosen far from Apple's range so
+    /// that it can never collide with a subtype Apple adds. Fetched by its subtype or local identifier
+    /// only: fetches of `.any` subtype leave it out, so that code listing every smart album never
+    /// shows deleted photos unasked.
+    case smartAlbumRecentlyDeleted = 1_000_100
     /// Matches every subtype when fetching.
     case any = 9_223_372_036_854_775_807
 

@@ -29,6 +29,9 @@ public struct FileJournalEntry: Sendable, Hashable, Codable, FetchableRecord, Mu
         /// Bring the sidecar of the asset `assetId` (whose photo is `destination`) up to date with the
         /// library: merged, never rewritten whole.
         case sidecar
+        /// Write the album manifest (the library's user albums and folders) at the top of the root
+        /// `destination`, whole and atomically.
+        case manifest
         /// Make the directory `destination` (an album created inside a directory-backed folder); a
         /// directory already there is taken as it is, nothing else is ever replaced.
         case mkdir

@@ -22,6 +22,31 @@ public struct TrashedAsset: Sendable, Hashable {
     public var files: [TrashedFile]
 }
 
+extension TrashedAsset {
+    /// The name ``rowsCTE`` gives the trashed assets' rows.
+    static let rowsTable = "trashed_asset_row"
+
+    /// Common table expressions that let an ``AssetQuery`` read the trashed assets as it reads the
+    /// `asset` table: `trashed_asset_row` has every column of `asset` (the kept record's values,
+    /// `isBurstVisible` derived as the table derives it) plus `trashedDate`; `resource` shadows the
+    /// table of that name with the kept resources' type and original name, what a `filename`
+    /// predicate or sort key reads (``AssetQuery/column(for:)``). The statement reads nothing else
+    /// of `resource`: a trashed asset has no row there.
+    static let rowsCTE: String = {
+        let columns = AssetRecord.columnNames.dropFirst().map { "json_extract(t.record, '$.\($0)') AS \($0)" }
+        return """
+            \(rowsTable) AS (
+                SELECT *, (burstIdentifier IS NULL OR representsBurst OR (burstSelectionTypes & 2) != 0) AS isBurstVisible
+                FROM (SELECT t.assetId AS id, t.trashedDate AS trashedDate, \(columns.joined(separator: ", "))
+                    FROM trashedAsset t)),
+            resource AS (
+                SELECT t.assetId AS assetId, json_extract(r.value, '$.id') AS id, json_extract(r.value, '$.type') AS type,
+                    json_extract(r.value, '$.originalFilename') AS originalFilename, NULL AS name
+                FROM trashedAsset t, json_each(t.resources) r)
+            """
+    }()
+}
+
 /// One file of a trashed asset: where it was, which file it was, and the Trash it goes to.
 public struct TrashedFile: Sendable, Hashable, Codable, FetchableRecord, MutablePersistableRecord {
     /// The table of trashed assets' files.
@@ -104,6 +129,26 @@ extension LibraryDatabase {
     /// The trashed assets, oldest deletion first, with their files.
     public func trashedAssets() throws -> [TrashedAsset] {
         try read { db in try Self.trashedAssets(where: "1", [], db) }
+    }
+
+    /// The kept records of the trashed assets among these row ids, keyed by id.
+    static func trashedRecords(ids: [Int64], _ db: Database) throws -> [Int64: AssetRecord] {
+        let rows = try Row.fetchAll(
+            db, sql: "SELECT assetId, record FROM trashedAsset WHERE assetId IN (SELECT value FROM json_each(?))",
+            arguments: [JSONText.array(ids)])
+        let decoder = JSONDecoder()
+        var records: [Int64: AssetRecord] = [:]
+        for row in rows {
+            var record = try decoder.decode(AssetRecord.self, from: Data((row["record"] as String).utf8))
+            record.id = row["assetId"]
+            records[row["assetId"]] = record
+        }
+        return records
+    }
+
+    /// How many assets are trashed: Recently Deleted's `estimatedAssetCount`.
+    static func trashedAssetCount(_ db: Database) throws -> Int {
+        try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM trashedAsset")) ?? 0
     }
 
     /// The trashed assets with these local identifiers (unknown ones are absent).

@@ -1,0 +1,176 @@
+import ArgumentParser
+import Foundation
+import Glibc
+import PhotosConfig
+import PhotosIngest
+import PhotosLinux
+import PhotosStore
+
+extension PhotosCommand {
+    /// `photos rebuild [--dry-run] [ROOT...]`: makes the library again from the disk alone.
+    struct Rebuild: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "rebuild",
+            abstract: "Make the library again from the disk alone: the roots, their sidecars and album manifests.",
+            discussion: """
+                Scans the roots (the config's, or those named) into a new library: each photo gets back \
+                the identifier, favorite, hidden flag, rating, date and place its XMP sidecar keeps, and \
+                the user albums and folders come back from each root's .photosd-albums.json with their \
+                identifiers, titles, nesting, order and photos. Live Photos, RAW+JPEG pairs and bursts \
+                are found from the files as a scan finds them. The old library file, if any, is kept \
+                beside the new one as LIBRARY.before-rebuild. With --dry-run, says what the rebuilt \
+                library would hold and changes nothing. photosd must not be serving the library.
+                """)
+
+        @Option(name: .long, help: ArgumentHelp("The library file to rebuild.", valueName: "file"))
+        var library: String?
+
+        @Option(
+            name: .long,
+            help: ArgumentHelp(
+                "photosd's config file, for its library and roots (default: $XDG_CONFIG_HOME/photosd/config.toml).",
+                valueName: "file"))
+        var config: String?
+
+        @Flag(name: .customLong("dry-run"), help: "Say what the rebuilt library would hold; write nothing.")
+        var dryRun = false
+
+        @Flag(help: "Print the summary as JSON.")
+        var json = false
+
+        @Argument(help: ArgumentHelp("Roots to rebuild from (default: the config's roots).", valueName: "root"))
+        var roots: [String] = []
+
+        /// What a rebuild made.
+        struct Summary: Encodable {
+            var library: String
+            var dryRun: Bool
+            var assets: Int
+            var fromSidecars: Int
+            var favorites: Int
+            var hidden: Int
+            var rated: Int
+            var userAlbums: Int
+            var userFolders: Int
+            var missingAlbumAssets: Int
+            var rejected: Int
+            var offlineRoots: [String]
+            var keptAs: String?
+        }
+
+        func run() throws {
+            let configFile: (file: ConfigFile?, path: String)
+            do {
+                configFile = try ConfigFile.load(named: config)
+            } catch {
+                throw CLIError("\(error)")
+            }
+            let location = LibraryOptions.locate(library: library, config: configFile)
+            let roots =
+                self.roots.isEmpty
+                ? (configFile.file?.libraryRoots.map(\.path) ?? [])
+                : self.roots.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+            guard !roots.isEmpty else {
+                throw CLIError(
+                    "no roots to rebuild from: name them (photos rebuild DIR...) or list them in \(configFile.path)")
+            }
+            let socket = DaemonOptions.usualSocket(configFile.file)
+            if DaemonOptions.servedLibrary(socket: socket) == location.path {
+                throw CLIError(
+                    "photosd is serving \(location.path) (\(socket)); stop it first: the rebuild replaces the file")
+            }
+            let target = location.path
+            let directory = (target as NSString).deletingLastPathComponent
+            let temporary =
+                directory + "/." + (target as NSString).lastPathComponent + ".rebuild-\(getpid())"
+            defer { Self.removeDatabase(at: temporary) }
+            let summary = try build(at: temporary, from: roots, zone: LibraryOptions.timeZone(configFile.file))
+            var result = summary
+            result.library = target
+            result.dryRun = dryRun
+            if !dryRun {
+                result.keptAs = try Self.replace(target, with: temporary)
+            }
+            try report(result)
+            if !summary.offlineRoots.isEmpty { throw ExitCode(1) }
+        }
+
+        /// Scans `roots` into a new library at `path` and brings back their user albums.
+        private func build(at path: String, from roots: [String], zone: TimeZone) throws -> Summary {
+            let database: LibraryDatabase
+            do {
+                database = try LibraryDatabase(path: path)
+            } catch {
+                throw CLIError("cannot make a library at \(path): \(error)")
+            }
+            let scan: ScanReport
+            let restored: ManifestSync.Restored
+            do {
+                scan = try FolderScanner(database: database, timeZone: zone).scan(roots: roots)
+                restored = try ManifestSync(database: database).restore(from: roots)
+            } catch {
+                throw CLIError("\(error)")
+            }
+            let counts = try database.userStateCounts()
+            return Summary(
+                library: path, dryRun: dryRun, assets: counts.assets, fromSidecars: counts.withSidecars,
+                favorites: counts.favorites, hidden: counts.hidden, rated: counts.rated,
+                userAlbums: restored.albums, userFolders: restored.folders, missingAlbumAssets: restored.missingAssets,
+                rejected: scan.rejected, offlineRoots: scan.offlineRoots, keptAs: nil)
+        }
+
+        private func report(_ summary: Summary) throws {
+            if json {
+                try Output.jsonLine(summary)
+                return
+            }
+            let verb = summary.dryRun ? "would rebuild" : "rebuilt"
+            print(
+                "\(verb) \(Output.escaped(summary.library)): \(summary.assets) assets (\(summary.fromSidecars) with a "
+                    + "sidecar), \(summary.favorites) favorites, \(summary.hidden) hidden, \(summary.rated) rated, "
+                    + "\(summary.userAlbums) user albums, \(summary.userFolders) user folders")
+            if summary.missingAlbumAssets > 0 {
+                print(
+                    "\(summary.missingAlbumAssets) photos of user albums were not found on disk and are left out")
+            }
+            if summary.rejected > 0 { print("\(summary.rejected) files could not be read: see `photos rejected`") }
+            for root in summary.offlineRoots {
+                FileHandle.standardError.write(Data("offline: \(Output.escaped(root)) was not rebuilt\n".utf8))
+            }
+            if let kept = summary.keptAs { print("the old library is kept as \(Output.escaped(kept))") }
+            if summary.dryRun { print("nothing was written (--dry-run)") }
+        }
+
+        /// Puts the rebuilt library at `target`, keeping the old one (and its WAL) beside it under a
+        /// name nothing has; returns that name, or nil when there was no library.
+        static func replace(_ target: String, with rebuilt: String) throws -> String? {
+            var kept: String?
+            if (try FileOperations.identity(target)) != nil {
+                var name = target + ".before-rebuild"
+                var suffix = 2
+                while (try FileOperations.identity(name)) != nil {
+                    name = target + ".before-rebuild-\(suffix)"
+                    suffix += 1
+                }
+                for extra in ["-wal", "-shm"] where (try FileOperations.identity(target + extra)) != nil {
+                    try FileOperations.renameIfAbsent(target + extra, name + extra)
+                }
+                try FileOperations.renameIfAbsent(target, name)
+                kept = name
+            }
+            // Its WAL too, should the last connection have left one: it holds committed pages.
+            for extra in ["-wal", "-shm"] where (try FileOperations.identity(rebuilt + extra)) != nil {
+                if (try FileOperations.identity(target + extra)) != nil { try FileOperations.unlink(target + extra) }
+                try FileOperations.renameIfAbsent(rebuilt + extra, target + extra)
+            }
+            try FileOperations.renameIfAbsent(rebuilt, target)
+            try FileOperations.sync((target as NSString).deletingLastPathComponent, directory: true)
+            return kept
+        }
+
+        /// Removes a library file this command made, with its WAL and shared memory, if still there.
+        static func removeDatabase(at path: String) {
+            for name in [path, path + "-wal", path + "-shm"] { try? FileOperations.unlink(name) }
+        }
+    }
+}

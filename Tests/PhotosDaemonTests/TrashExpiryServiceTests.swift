@@ -1,0 +1,88 @@
+import Foundation
+import Logging
+import PhotosDaemon
+import PhotosIngest
+import PhotosLinux
+import PhotosStore
+import PhotosTestSupport
+import Synchronization
+import Testing
+
+@testable import Photos
+
+/// photosd erases what has been in Recently Deleted longer than `trash_days` while it runs, not
+/// only when it starts: ``TrashExpiryService`` paces the library's expiry (every hour in photosd;
+/// every few milliseconds here).
+@Suite(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))
+struct TrashExpiryServiceTests {
+    /// A library whose root allows `files`, with one photo deleted into a Trash of the test's own.
+    func deletedPhoto(trashDays: Int, in directory: TemporaryDirectory) throws -> (PHPhotoLibrary, trashed: String) {
+        let root = directory.path("Pictures").path
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        let sample = try #require(Corpus.file("Camera/2008/Death Valley/FurnaceCreekInn.jpg"))
+        try FileManager.default.copyItem(atPath: sample.path, toPath: root + "/IMG_0001.JPG")
+        var configuration = PHPhotoLibrary.Configuration()
+        configuration.thumbnailCacheDirectory = nil
+        configuration.roots = [LibraryRoot(path: root, write: .files)]
+        configuration.trash = Trash(environment: ["XDG_DATA_HOME": directory.path("data").path])
+        configuration.trashDays = trashDays
+        let library = try PHPhotoLibrary(url: directory.path("library.sqlite"), configuration: configuration)
+        _ = try FolderScanner(database: library.database, quietTime: 0).scan(roots: [root])
+        let options = PHFetchOptions()
+        options.photoLibrary = library
+        let asset = try #require(PHAsset.fetchAssets(with: options).firstObject)
+        try library.performChangesAndWait { PHAssetChangeRequest.deleteAssets([asset] as NSArray) }
+        let trashed = directory.path("data/Trash/files/IMG_0001.JPG").path
+        try #require(FileManager.default.fileExists(atPath: trashed))
+        try #require(try library.trashedAssets().count == 1)
+        return (library, trashed)
+    }
+
+    @Test func anAssetPastItsDaysIsErasedWhileTheServiceRuns() async throws {
+        let directory = try TemporaryDirectory(prefix: "trash-expiry")
+        // No day at all: past its days as soon as it is deleted, yet kept until the service's round.
+        let (library, trashed) = try deletedPhoto(trashDays: 0, in: directory)
+        let rounds = Atomic(0)
+        let service = TrashExpiryService(interval: .milliseconds(20), logger: Logger(label: "test")) {
+            rounds.add(1, ordering: .relaxed)
+            return library.eraseExpiredTrash()
+        }
+        try await withGroup([service]) {
+            try await waitUntil("the expired asset erased") { try library.trashedAssets().isEmpty }
+        }
+        #expect(rounds.load(ordering: .relaxed) >= 1)
+        #expect(!FileManager.default.fileExists(atPath: trashed), "its file is erased from the Trash")
+        #expect(!FileManager.default.fileExists(atPath: directory.path("data/Trash/info/IMG_0001.JPG.trashinfo").path))
+    }
+
+    @Test func anAssetWithinItsDaysStaysWhateverTheRounds() async throws {
+        let directory = try TemporaryDirectory(prefix: "trash-expiry")
+        let (library, trashed) = try deletedPhoto(trashDays: 30, in: directory)
+        let rounds = Atomic(0)
+        let service = TrashExpiryService(interval: .milliseconds(10), logger: Logger(label: "test")) {
+            rounds.add(1, ordering: .relaxed)
+            return library.eraseExpiredTrash()
+        }
+        try await withGroup([service]) {
+            try await waitUntil("three rounds") { rounds.load(ordering: .relaxed) >= 3 }
+        }
+        #expect(try library.trashedAssets().count == 1)
+        #expect(FileManager.default.fileExists(atPath: trashed))
+        // The same library 31 days later: the round erases it.
+        #expect(library.eraseExpiredTrash(now: Date().addingTimeInterval(31 * 86_400)) == 1)
+        #expect(try library.trashedAssets().isEmpty && !FileManager.default.fileExists(atPath: trashed))
+    }
+
+    @Test func theServiceStopsAtOnceWhenTheDaemonShutsDown() async throws {
+        let rounds = Atomic(0)
+        let service = TrashExpiryService(logger: Logger(label: "test")) {
+            rounds.add(1, ordering: .relaxed)
+            return 0
+        }
+        let started = ContinuousClock.now
+        // An hour's wait is cut short by the graceful shutdown.
+        try await withGroup([service]) {}
+        #expect(ContinuousClock.now - started < .seconds(60))
+        #expect(rounds.load(ordering: .relaxed) == 0, "the first round comes an interval after the start")
+    }
+}

@@ -1,0 +1,221 @@
+import Foundation
+import GRDB
+import PhotosIngest
+import PhotosSidecars
+import PhotosStore
+import PhotosTestSupport
+import Testing
+
+@testable import Photos
+
+/// A library whose database is lost comes back from the disk alone: `photos rebuild` over a root
+/// with `write = "sidecars"` gives every asset its identifier and user state from its sidecar and
+/// every user album and folder its identifier, title, nesting, order and photos from the root's
+/// album manifest. Compared field by field with the library before the loss.
+@Suite(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))
+struct RebuildTests {
+    /// A phone's folder (a Live Photo, an edited photo, HEIC and JPEG) and a camera's JPEG.
+    static let sources = ["Phone/DCIM/100APPLE", "Camera/2008/Death Valley"]
+
+    /// Every asset's fields that a library keeps, by the path of its photo, as JSON values; what a
+    /// rebuild cannot know (row ids, when the row was added or last changed) left out.
+    static func assets(_ database: LibraryDatabase) throws -> [String: [String: String]] {
+        let rows = try database.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT asset.*, (SELECT d.path || r.name FROM resource r JOIN directory d ON d.id = r.directoryId
+                        WHERE r.assetId = asset.id ORDER BY r.type, r.id LIMIT 1) AS file FROM asset
+                    """)
+        }
+        var table: [String: [String: String]] = [:]
+        for row in rows {
+            let record = try AssetRecord(row: row)
+            let object = try JSONSerialization.jsonObject(with: JSONEncoder().encode(record)) as? [String: Any] ?? [:]
+            var fields: [String: String] = [:]
+            for (key, value) in object where !["id", "addedDate", "modificationDate"].contains(key) {
+                fields[key] = "\(value)"
+            }
+            table[row["file"] ?? record.localIdentifier] = fields
+        }
+        return table
+    }
+
+    /// The user albums and folders: identifier → title, kind, parent, place, creation date and photos.
+    static func collections(_ database: LibraryDatabase) throws -> [String: String] {
+        var table: [String: String] = [:]
+        for collection in try database.userCollections() {
+            let record = collection.record
+            table[record.localIdentifier] =
+                "\(record.isList ? "folder" : "album") \(record.title ?? "-") in \(collection.parent ?? "top") "
+                + "at \(record.position) made \(record.createdDate) holding \(collection.assets.map(\.localIdentifier))"
+        }
+        return table
+    }
+
+    @Test func aLibraryRebuiltFromTheDiskHasEveryUserStateBack() async throws {
+        let directory = try TemporaryDirectory(prefix: "photos-rebuild")
+        let root = directory.path("Pictures").path
+        for source in Self.sources {
+            let from = try #require(Corpus.file(source)).path
+            let to = root + "/" + (source as NSString).lastPathComponent
+            try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: from, toPath: to)
+        }
+        let libraryURL = directory.path("library.sqlite")
+        let config = directory.path("config.toml").path
+        try Data("roots = [{ path = \"\(root)\", write = \"sidecars\" }]\n".utf8).write(
+            to: URL(fileURLWithPath: config))
+
+        var before: (assets: [String: [String: String]], collections: [String: String])
+        var members: Set<String> = []
+        do {
+            var configuration = PHPhotoLibrary.Configuration()
+            configuration.thumbnailCacheDirectory = nil
+            configuration.roots = [LibraryRoot(path: root, write: .sidecars)]
+            let library = try PHPhotoLibrary(url: libraryURL, configuration: configuration)
+            _ = try FolderScanner(database: library.database, quietTime: 0).scan(roots: [root])
+            let options = PHFetchOptions()
+            options.photoLibrary = library
+            options.includeHiddenAssets = true
+            options.sortDescriptors = [NSSortDescriptor(key: "creationDate", ascending: true)]
+            let fetched = PHAsset.fetchAssets(with: options)
+            try #require(fetched.count >= 6, "the corpus folders give at least six assets")
+            let assets = (0..<fetched.count).map { fetched.object(at: $0) }
+            var folder = ""
+            try library.performChangesAndWait {
+                PHAssetChangeRequest(for: assets[0]).isFavorite = true
+                PHAssetChangeRequest(for: assets[1]).isFavorite = true
+                PHAssetChangeRequest(for: assets[1]).rating = .four
+                PHAssetChangeRequest(for: assets[2]).isHidden = true
+                PHAssetChangeRequest(for: assets[3]).creationDate = Date(timeIntervalSince1970: 1_500_000_000)
+                PHAssetChangeRequest(for: assets[4]).location = CLLocation(latitude: 48.8566, longitude: 2.3522)
+                let trips = PHCollectionListChangeRequest.creationRequestForCollectionList(withTitle: "Trips")
+                folder = trips.placeholderForCreatedCollectionList.localIdentifier
+                let best = PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "Best")
+                // Not in date order: the album's own order must come back.
+                best.addAssets([assets[5], assets[0], assets[2]] as NSArray)
+                trips.addChildCollections([best.placeholderForCreatedAssetCollection] as NSArray)
+                let family = PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "Family")
+                family.addAssets([assets[1]] as NSArray)
+            }
+            let listOptions = PHFetchOptions()
+            listOptions.photoLibrary = library
+            let trips = try #require(
+                PHCollectionList.fetchCollectionLists(withLocalIdentifiers: [folder], options: listOptions).firstObject)
+            try library.performChangesAndWait {
+                // A second folder inside the first, holding an empty album.
+                let nested = PHCollectionListChangeRequest.creationRequestForCollectionList(withTitle: "2024")
+                let empty = PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "Later")
+                nested.addChildCollections([empty.placeholderForCreatedAssetCollection] as NSArray)
+                PHCollectionListChangeRequest(for: trips)?.addChildCollections(
+                    [nested.placeholderForCreatedCollectionList] as NSArray)
+            }
+            before = (try Self.assets(library.database), try Self.collections(library.database))
+            members = Set(try library.database.userCollections().flatMap { $0.assets.map(\.localIdentifier) })
+        }
+        #expect(before.collections.count == 5, "\(before.collections)")
+        #expect(FileManager.default.fileExists(atPath: AlbumManifest.path(inRoot: root)))
+
+        // The database is lost.
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: libraryURL.path + suffix) }
+
+        let dry = try await offPool {
+            try BuiltProducts.run("photos", ["rebuild", "--dry-run", "--library", libraryURL.path, "--config", config])
+        }
+        #expect(dry.status == 0, "\(dry.stderr)")
+        #expect(dry.stdout.contains("would rebuild"), "\(dry.stdout)")
+        #expect(dry.stdout.contains("3 user albums, 2 user folders"), "\(dry.stdout)")
+        #expect(!FileManager.default.fileExists(atPath: libraryURL.path), "a dry run writes no library")
+
+        let rebuilt = try await offPool {
+            try BuiltProducts.run("photos", ["rebuild", "--library", libraryURL.path, "--config", config])
+        }
+        #expect(rebuilt.status == 0, "\(rebuilt.stderr)")
+        #expect(rebuilt.stdout.contains("rebuilt \(libraryURL.path)"), "\(rebuilt.stdout)")
+
+        let database = try LibraryDatabase(path: libraryURL.path)
+        let after = (assets: try Self.assets(database), collections: try Self.collections(database))
+        #expect(Set(after.assets.keys) == Set(before.assets.keys), "the same photos")
+        // Every field of every asset is back; the identifier too for every asset with something to
+        // keep (a sidecar, written at its first edit, or a user album, whose manifest names it). An
+        // asset with neither has nothing on disk that names it and gets a new one.
+        for (file, fields) in before.assets {
+            let rebuiltFields = after.assets[file] ?? [:]
+            let keepsIdentifier =
+                FileManager.default.fileExists(atPath: file + ".xmp")
+                || members.contains(fields["localIdentifier"] ?? "")
+            for (key, value) in fields where key != "localIdentifier" || keepsIdentifier {
+                #expect(rebuiltFields[key] == value, "\(file) \(key): \(rebuiltFields[key] ?? "absent") != \(value)")
+            }
+        }
+        #expect(after.collections == before.collections)
+
+        // Rebuilt again over the rebuilt one: the old file is kept beside it, never written over.
+        let again = try await offPool {
+            try BuiltProducts.run("photos", ["rebuild", "--library", libraryURL.path, "--config", config])
+        }
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(FileManager.default.fileExists(atPath: libraryURL.path + ".before-rebuild"))
+        #expect(try Self.collections(LibraryDatabase(path: libraryURL.path)) == before.collections)
+    }
+
+    /// A file of the manifest's name that another program wrote is never written over: the change
+    /// that would write it fails naming it, and the file keeps its bytes.
+    @Test func aFileOfTheManifestsNameThatIsNotOneIsLeftAlone() throws {
+        let directory = try TemporaryDirectory(prefix: "photos-manifest-foreign")
+        let root = directory.path("Pictures").path
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        let foreign = Data("{\"mine\": true}\n".utf8)
+        try foreign.write(to: URL(fileURLWithPath: AlbumManifest.path(inRoot: root)))
+        var configuration = PHPhotoLibrary.Configuration()
+        configuration.thumbnailCacheDirectory = nil
+        configuration.roots = [LibraryRoot(path: root, write: .sidecars)]
+        let library = try PHPhotoLibrary(url: directory.path("library.sqlite"), configuration: configuration)
+        let error = #expect(throws: PHPhotosError.self) {
+            try library.performChangesAndWait {
+                _ = PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "Best")
+            }
+        }
+        #expect(error?.code == .accessRestricted)
+        #expect(error?.message.contains(AlbumManifest.path(inRoot: root)) == true, "\(String(describing: error))")
+        #expect(try library.database.userCollections().isEmpty, "the block committed nothing")
+        #expect(FileManager.default.contents(atPath: AlbumManifest.path(inRoot: root)) == foreign)
+    }
+
+    /// A manifest write stopped at any step (before the commit's work, before or after the file is
+    /// written) is finished at the next open: the manifest names the album, and no temporary file
+    /// of the stopped write is left.
+    @Test(arguments: [FaultInjection.Step.committed, .manifestWriting, .manifestWritten])
+    func aManifestWriteKilledAtAnyStepIsFinishedAtTheNextOpen(step: FaultInjection.Step) throws {
+        let directory = try TemporaryDirectory(prefix: "photos-manifest-kill")
+        let root = directory.path("Pictures").path
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        var configuration = PHPhotoLibrary.Configuration()
+        configuration.thumbnailCacheDirectory = nil
+        configuration.roots = [LibraryRoot(path: root, write: .sidecars)]
+        var album = ""
+        do {
+            let library = try PHPhotoLibrary(url: directory.path("library.sqlite"), configuration: configuration)
+            let imports = library.importDirectory.standardizedFileURL.path
+            FaultInjection.set(in: imports) { $0 == step }
+            defer { FaultInjection.clear(in: imports) }
+            #expect(throws: PHPhotosError.self) {
+                try library.performChangesAndWait {
+                    album =
+                        PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "Best")
+                        .placeholderForCreatedAssetCollection.localIdentifier
+                }
+            }
+            #expect(try library.database.fileJournal().count == 1, "the manifest's write is journaled")
+        }
+        // A write killed between its temporary file and the rename left one behind.
+        let abandoned = root + "/." + AlbumManifest.fileName + ".photosd-4194999-1.tmp"
+        try Data("half a manifest".utf8).write(to: URL(fileURLWithPath: abandoned))
+        let reopened = try PHPhotoLibrary(url: directory.path("library.sqlite"), configuration: configuration)
+        #expect(try reopened.database.fileJournal().isEmpty, "the journal is finished")
+        let manifest = try #require(try AlbumManifest.read(AlbumManifest.path(inRoot: root)))
+        #expect(manifest.albums.map(\.localIdentifier) == [album] && manifest.albums.first?.title == "Best")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root) == [AlbumManifest.fileName])
+    }
+}
