@@ -32,6 +32,12 @@ struct ChangeSubmitter {
         }
     }
 
+    /// Whether the batch goes to the library file (no photosd serves it).
+    var isLibraryFile: Bool {
+        if case .library = target { return true }
+        return false
+    }
+
     /// Names of assets, albums and folders, looked up where the batch goes.
     var resolver: ObjectResolver {
         switch target {

@@ -5,11 +5,13 @@ import PhotosWire
 
 extension PhotosCommand {
     /// `photos mv ALBUM DEST`: rename a directory-backed album or folder, or move it into another
-    /// directory-backed folder; its directory follows (roots with `write = "files"`).
+    /// directory-backed folder; its directory follows (roots with `write = "files"`). `photos mv ASSET
+    /// ALBUM`: add a photo to a directory-backed album; its files move into the album's directory.
     struct Move: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "mv",
-            abstract: "Rename an album or folder, or move it into a folder; a mirrored directory is renamed or moved.",
+            abstract:
+                "Rename an album or folder, move it into a folder, or move a photo into an album; files follow.",
             discussion: """
                 SOURCE is an album or folder: the directory it mirrors, or its identifier (or a unique \
                 prefix). When DEST is a directory a folder mirrors, SOURCE moves into that folder; otherwise \
@@ -17,17 +19,30 @@ extension PhotosCommand {
                 write = "files" in the configuration; a name already taken gets a suffix, "Trip (2)". \
                 Through photosd when it serves the library.
 
+                SOURCE may also be a photo: one of its files, or its identifier. Then DEST is a directory-backed \
+                album (its directory, or its identifier), and the photo's files (a Live Photo's movie, a \
+                RAW+JPEG partner, their sidecars) move into that directory, keeping the photo's identifier, \
+                favorite and user albums; when a name there is taken, every file of the photo gets the same \
+                suffix, "IMG_1 (2).JPG". Each moved file is printed.
+
                   photos mv ~/Pictures/2024/Zoo Aquarium
                   photos mv ~/Pictures/2024/Zoo ~/Pictures/Animals/
+                  photos mv ~/Pictures/2024/Zoo/IMG_1.JPG ~/Pictures/2024/Trip
                 """)
 
         @OptionGroup var options: LibraryOptions
         @OptionGroup var daemon: DaemonOptions
 
-        @Argument(help: ArgumentHelp("The album or folder: its directory, or its identifier.", valueName: "source"))
+        @Argument(
+            help: ArgumentHelp(
+                "The album or folder (its directory or identifier), or a photo (one of its files or its identifier).",
+                valueName: "source"))
         var source: String
 
-        @Argument(help: ArgumentHelp("A new name, or a folder's directory to move into.", valueName: "dest"))
+        @Argument(
+            help: ArgumentHelp(
+                "A new name, or a folder's directory to move into; for a photo, the album to move it into.",
+                valueName: "dest"))
         var destination: String
 
         @Flag(help: "Say what would be done; change nothing.")
@@ -36,6 +51,10 @@ extension PhotosCommand {
         func run() throws {
             let submitter = try ChangeSubmitter(options: options, daemon: daemon)
             let resolver = submitter.resolver
+            if let asset = try asset(resolver) {
+                try move(asset, into: try resolver.album(destination), submitter)
+                return
+            }
             let collection = try resolver.collection(source)
             let kind = collection.isFolder ? "folder" : "album"
             let before =
@@ -73,6 +92,77 @@ extension PhotosCommand {
                 print(String(decoding: data, as: UTF8.self))
             } else {
                 print("\(collection.isFolder ? "folder" : "album") \(Output.escaped(before)) -> \(Output.escaped(now))")
+            }
+        }
+
+        /// The asset SOURCE names, when it names one: one of its files, or an identifier that no album
+        /// or folder has.
+        private func asset(_ resolver: ObjectResolver) throws -> String? {
+            if ObjectResolver.existingPath(source, directory: false) != nil { return try resolver.asset(source) }
+            if ObjectResolver.existingPath(source, directory: true) != nil
+                || (try? resolver.collection(source)) != nil
+            {
+                return nil
+            }
+            return try? resolver.asset(source)
+        }
+
+        /// Adds `asset` to `album` through photosd without a plan, and prints its files that moved.
+        private func moveThroughDaemon(_ asset: String, into album: String, _ submitter: ChangeSubmitter) throws {
+            let before = try submitter.resolver.files(ofAsset: asset)
+            let result = try submitter.submit(
+                API.ChangeBatch(changes: [.addToAlbum(.init(album: album, assets: [asset]))]))
+            let after = try submitter.resolver.files(ofAsset: asset)
+            for (from, to) in zip(before, after) where from != to {
+                if options.json {
+                    let line: [String: Any] = ["localIdentifier": asset, "from": from, "to": to, "token": result.token]
+                    let data = try JSONSerialization.data(
+                        withJSONObject: line, options: [.sortedKeys, .withoutEscapingSlashes])
+                    print(String(decoding: data, as: UTF8.self))
+                } else {
+                    print("\(asset)  moved \(Output.escaped(from)) -> \(Output.escaped(to))")
+                }
+            }
+        }
+
+        /// Adds `asset` to the directory-backed album `album`: its files move into the album's directory.
+        /// The plan is read from the library file as the change checks it, so the dry run and the
+        /// printout name the files the change moves.
+        private func move(_ asset: String, into album: String, _ submitter: ChangeSubmitter) throws {
+            let moves: [AssetFileMove]
+            do {
+                moves = try options.open().plannedAssetMoves([asset], intoAlbum: album)
+            } catch  where !dryRun && !submitter.isLibraryFile {
+                // photosd applies its own roots' policies, which this command's configuration (or the
+                // library file it finds) may not hold: it decides, and what moved is read back afterwards.
+                try moveThroughDaemon(asset, into: album, submitter)
+                return
+            } catch {
+                throw CLIError("\(error)")
+            }
+            if moves.isEmpty {
+                print("\(asset) is in \(Output.escaped(destination)) already: nothing moves")
+                return
+            }
+            if dryRun {
+                for move in moves {
+                    print("\(asset)  would move \(Output.escaped(move.from)) -> \(Output.escaped(move.to))")
+                }
+                return
+            }
+            let result = try submitter.submit(
+                API.ChangeBatch(changes: [.addToAlbum(.init(album: album, assets: [asset]))]))
+            for move in moves {
+                if options.json {
+                    let line: [String: Any] = [
+                        "localIdentifier": asset, "from": move.from, "to": move.to, "token": result.token,
+                    ]
+                    let data = try JSONSerialization.data(
+                        withJSONObject: line, options: [.sortedKeys, .withoutEscapingSlashes])
+                    print(String(decoding: data, as: UTF8.self))
+                } else {
+                    print("\(asset)  moved \(Output.escaped(move.from)) -> \(Output.escaped(move.to))")
+                }
             }
         }
     }

@@ -54,6 +54,12 @@ struct ObjectResolver {
         return try Self.unique(candidates, text, kind: "asset")
     }
 
+    /// The paths of the files of the asset `identifier` now, as the library lists them.
+    func files(ofAsset identifier: String) throws -> [String] {
+        try assets(matching: "localIdentifier == \(Self.quoted(identifier))", limit: 1).first?.resources.map(\.path)
+            ?? []
+    }
+
     /// The asset one of whose original files is at `path` (resolved), found among the assets whose
     /// first file's name starts as this file's does (a Live Photo's movie is found by its still).
     private func asset(atPath path: String, given text: String) throws -> String {

@@ -4,7 +4,8 @@ import PhotosStore
 
 /// Mirrors a root's directory tree as collections: the root and every directory holding
 /// directories with media are folders (collection lists); every directory holding media is an
-/// album. A directory holding both media and such directories is a folder whose first child is
+/// album, and so is every directory the library made for an album (created inside a
+/// directory-backed folder), empty or not. A directory holding both media and such directories is a folder whose first child is
 /// an album of the same name with its own media.
 ///
 /// Collections are matched to directories by path, then by device and inode, so a renamed
@@ -135,12 +136,15 @@ struct DirectoryMirror {
         arrivals: [String: [String]] = [:]
     ) throws {
         let members = Members(of: directories, arrivals: arrivals)
-        guard let known = mediaDirectories else {
+        guard let media = mediaDirectories else {
             placed = nil
             if let directories, try placeMembersAlone(directories, members: members, transaction) { return }
             try settle(transaction)
             return
         }
+        // Directories the library made for albums are albums too, photos or not, so that a batch
+        // places their siblings where the settling pass will.
+        let known = media.union(try transaction.directoriesMadeByLibrary(under: root))
         let newest = try transaction.newestChangeToken()
         checkedToken = newest
         // Until the transaction commits, what is placed is not known to be in the library. (Moved
@@ -214,8 +218,10 @@ struct DirectoryMirror {
         let members = Members(
             of: nil, byDirectory: assetsByDirectory, current: try transaction.membersOfDirectoryAlbums(under: root))
         var state = Placement(tree, pool: try pool(tree, transaction))
-        try pass(
-            tree, &state, changed: nil, mediaDirectories: Set(assetsByDirectory.keys), members: members, transaction)
+        // A directory the library made for an album is an album while it exists, photos or not.
+        let albumDirectories = Set(assetsByDirectory.keys).union(
+            try transaction.directoriesMadeByLibrary(under: root).filter { tree.indexes[$0] != nil })
+        try pass(tree, &state, changed: nil, mediaDirectories: albumDirectories, members: members, transaction)
         // What lies below an unreadable directory was not seen: it stays as it was.
         let stale = state.pool.untaken.filter { $0.path.map(tree.frozen.contains) != true }
         // Deepest first, so a folder is not deleted before what it holds is accounted for.

@@ -60,9 +60,10 @@ public enum FileOperations {
             isRegularFile: (info.st_mode & S_IFMT) == S_IFREG)
     }
 
-    /// `mkdir(2)` with mode 0700; returns false when a directory is already there (not made here).
-    public static func makeDirectory(_ path: String) throws -> Bool {
-        if PathBytes.withCString(path, { mkdir($0, 0o700) }) == 0 { return true }
+    /// `mkdir(2)` with `mode` (0700 unless said; the umask applies); returns false when a directory is
+    /// already there (not made here).
+    public static func makeDirectory(_ path: String, mode: mode_t = 0o700) throws -> Bool {
+        if PathBytes.withCString(path, { mkdir($0, mode) }) == 0 { return true }
         let code = Glibc.errno
         var info = stat()
         if code == EEXIST, PathBytes.withCString(path, { stat($0, &info) }) == 0, (info.st_mode & S_IFMT) == S_IFDIR {

@@ -482,6 +482,49 @@ extension LibraryDatabase {
                         """, arguments: [sequence])
             }
         }
+        migrator.registerMigration("v29: directories the library makes") { db in
+            // An album created inside a directory-backed folder is a directory the library makes
+            // (`madeDirectory`): the mirror keeps its album while the directory exists, empty or not,
+            // and the file journal makes it (`mkdir`). The journal's table is made again for the new
+            // operation (SQLite cannot change a CHECK constraint in place), keeping its rows and its
+            // id sequence.
+            let sequence = try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'fileJournal'")
+            try db.execute(
+                sql: """
+                    ALTER TABLE collection ADD COLUMN madeDirectory INTEGER;
+                    CREATE TABLE fileJournal_new (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        operation TEXT NOT NULL
+                            CHECK (operation IN ('place', 'remove', 'trash', 'rename', 'sidecar', 'manifest', 'mkdir')),
+                        destination TEXT NOT NULL,
+                        staged TEXT,
+                        source TEXT,
+                        removeSource INTEGER NOT NULL DEFAULT 0,
+                        device INTEGER,
+                        inode INTEGER,
+                        fileSize INTEGER,
+                        modificationTime REAL,
+                        owner INTEGER NOT NULL,
+                        assetId INTEGER
+                    );
+                    INSERT INTO fileJournal_new (id, operation, destination, staged, source, removeSource, device,
+                        inode, fileSize, modificationTime, owner, assetId)
+                    SELECT id, operation, destination, staged, source, removeSource, device, inode, fileSize,
+                        modificationTime, owner, assetId FROM fileJournal;
+                    DROP TABLE fileJournal;
+                    ALTER TABLE fileJournal_new RENAME TO fileJournal;
+                    """)
+            if let sequence {
+                try db.execute(
+                    sql: """
+                        INSERT INTO sqlite_sequence (name, seq) SELECT 'fileJournal', ?
+                        WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'fileJournal')
+                        """, arguments: [sequence])
+                try db.execute(
+                    sql: "UPDATE sqlite_sequence SET seq = MAX(seq, ?) WHERE name = 'fileJournal'",
+                    arguments: [sequence])
+            }
+        }
         return migrator
     }
 

@@ -101,3 +101,77 @@ extension LibraryTransaction {
             ?? false
     }
 }
+
+extension LibraryTransaction {
+    /// Moves the library's record of one file of the asset `assetID` from `old` to `new` (the library
+    /// moves the asset's files into a directory-backed album's directory): its resource row, when it
+    /// is one, and the merge base of its sidecar, when it is the asset's sidecar. Records the asset's
+    /// `resources` change.
+    public func moveAssetFile(ofAsset assetID: Int64, from old: String, to new: String) throws {
+        for file in try storedFiles(atPaths: [old]) where file.assetID == assetID {
+            try moveResource(file, to: new, name: PathName.name(of: new))
+        }
+        try db.execute(
+            sql: "UPDATE sidecarBase SET path = ? WHERE assetId = ? AND path = ?", arguments: [new, assetID, old])
+    }
+
+    /// Gives the albums of `directories` the members the directory mirror gives them: the assets whose
+    /// photo or video is directly in each. With `deletingEmpty`, an album left with none is deleted,
+    /// and the folders above it left with nothing, as the mirror would at its next pass (a watched
+    /// root's folder stays).
+    public func settleDirectoryAlbums(_ directories: [String], deletingEmpty: Bool, roots: [String]) throws {
+        for directory in Set(directories).sorted() {
+            guard let album = try directoryAlbum(at: directory) else { continue }
+            let assets = try primaryAssets(inDirectory: directory)
+            // A directory the library made stays an album, empty or not, as the mirror keeps it.
+            guard assets.isEmpty, deletingEmpty, album.madeDirectory != true else {
+                try setMembers(ofCollection: album, to: assets)
+                continue
+            }
+            try deleteCollection(album)
+            try deleteDirectoryFoldersIfEmpty(from: album.parentId, roots: roots)
+        }
+    }
+
+    /// Deletes the directory-backed folder `folderID` when it holds no collection, and then each
+    /// folder above it left so (``deleteDirectoryFolderIfEmpty(_:roots:)``); the first folder that
+    /// stays gives its children their places anew, as the mirror places them (no gap where a
+    /// collection went).
+    public func deleteDirectoryFoldersIfEmpty(from folderID: Int64?, roots: [String]) throws {
+        var current = folderID
+        while let id = current, let folder = try collection(id: id) {
+            guard try deleteDirectoryFolderIfEmpty(id, roots: roots) else {
+                try rankDirectoryChildren(of: id)
+                return
+            }
+            current = folder.parentId
+        }
+    }
+}
+
+extension LibraryTransaction {
+    /// The directories under `root` (or `root` itself) that the library made for albums
+    /// (``CollectionRecord/madeDirectory``): the directory mirror keeps their albums, empty or not.
+    public func directoriesMadeByLibrary(under root: String) throws -> Set<String> {
+        let (condition, arguments) = Self.under(root, column: "path")
+        return Set(
+            try String.fetchAll(
+                db,
+                sql: """
+                    SELECT path FROM collection WHERE madeDirectory = 1 AND isList = 0
+                        AND (path = ? OR (\(condition)))
+                    """, arguments: [root] + arguments))
+    }
+}
+
+extension LibraryDatabase {
+    /// Records the device and inode of the directory the library made for the album at `path`, so
+    /// that the mirror follows it when renamed. Bookkeeping, outside the change log.
+    public func noteMadeDirectory(at path: String, device: Int64, inode: Int64) throws {
+        _ = try writer.write { db in
+            try db.execute(
+                sql: "UPDATE collection SET device = ?, inode = ? WHERE path = ? AND madeDirectory = 1",
+                arguments: [device, inode, path])
+        }
+    }
+}

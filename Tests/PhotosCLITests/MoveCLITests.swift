@@ -62,4 +62,29 @@ struct MoveCLITests {
         let unknown = try photos(["mv", root + "/2024/Zoo", root + "/Nowhere/Else", "--config", config])
         #expect(unknown.status != 0 && unknown.stderr.contains("no such directory"), "\(unknown.stderr)")
     }
+
+    @Test func movesAPhotoIntoADirectoryAlbumAndSaysWhichFileWentWhere() throws {
+        let photo = root + "/2024/Zoo/photo.jpg"
+        let dry = try photos(["mv", photo, root + "/2024/Trip", "--config", config, "--dry-run"])
+        #expect(dry.status == 0, "\(dry.stderr)")
+        // Trip has a photo.jpg: the moved photo's files take a suffix together.
+        #expect(dry.stdout.hasSuffix("  would move \(photo) -> \(root)/2024/Trip/photo (2).jpg\n"), "\(dry.stdout)")
+        #expect(entries("2024/Zoo") == ["photo.jpg"], "a dry run changes nothing")
+
+        let moved = try photos(["mv", photo, root + "/2024/Trip", "--config", config])
+        #expect(moved.status == 0, "\(moved.stderr)")
+        #expect(moved.stdout.hasSuffix("  moved \(photo) -> \(root)/2024/Trip/photo (2).jpg\n"), "\(moved.stdout)")
+        #expect(entries("2024/Trip") == ["photo (2).jpg", "photo.jpg"] && entries("2024/Zoo") == [])
+        let assets = try photos(["assets", "--json"])
+        let paths = assets.stdout.split(separator: "\n").compactMap { line -> [String]? in
+            let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            return (object?["resources"] as? [[String: Any]])?.compactMap { $0["path"] as? String }
+        }.flatMap { $0 }
+        #expect(paths.contains("\(root)/2024/Trip/photo (2).jpg"), "the library follows: \(assets.stdout)")
+
+        // Without a files root: refused, naming the directory.
+        let refused = try photos(["mv", root + "/Animals/Cats/photo.jpg", root + "/2024/Trip"])
+        #expect(refused.status != 0 && refused.stderr.contains(root + "/2024/Trip"), "\(refused.stderr)")
+        #expect(entries("Animals/Cats") == ["photo.jpg"])
+    }
 }

@@ -79,7 +79,7 @@ struct DirectoryRenameTests {
         let trip = try #require(tree.album("Trip"))
         let folder = try #require(tree.folder("2024"))
         let members = tree.members(zoo)
-        #expect(zoo.canPerform(.rename) && !zoo.canPerform(.addContent))
+        #expect(zoo.canPerform(.rename) && zoo.canPerform(.addContent) && !zoo.canPerform(.removeContent))
         let before = tree.library.currentChangeToken
 
         try tree.library.performChangesAndWait {

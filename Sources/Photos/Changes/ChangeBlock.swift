@@ -100,6 +100,10 @@ final class ApplyContext {
     var pendingRenames: [(from: String, to: String)] = []
     /// Assets whose sidecars this block already journaled (one sync each, however many edits).
     var sidecarAssets: Set<Int64> = []
+    /// The files this block moves into directory-backed albums' directories, in order (DirectoryAlbums).
+    var assetMoves: [AssetFileMove] = []
+    /// Albums this block creates: one added to a directory-backed folder becomes a directory.
+    var createdAlbums: Set<String> = []
 
     init(library: PHPhotoLibrary) {
         self.library = library

@@ -4,8 +4,10 @@ import PhotosStore
 
 /// A request, made inside a change block, to create, delete, rename or edit the assets of an album.
 ///
-/// Only user albums can be edited; `init(for:)` returns nil for smart albums and albums that mirror
-/// a directory (see "Edit operations" in docs/photokit.md). Index-based edits follow `NSMutableArray`'s
+/// User albums can be edited; `init(for:)` returns nil for smart albums, and for albums that mirror
+/// a directory unless their root has `write = "files"`: then they can be renamed, given assets (their
+/// files move into the directory) and deleted (the directory goes to the Trash), never have assets
+/// removed (see "Edit operations" in docs/photokit.md). Index-based edits follow `NSMutableArray`'s
 /// rules; indexes that do not fit fail the whole block with `PHPhotosError.changeNotSupported`.
 /// ```swift
 /// PHPhotoLibrary.shared().performChanges({
@@ -106,6 +108,7 @@ public final class PHAssetCollectionChangeRequest: PHChangeRequest, @unchecked S
                 localIdentifier: targetIdentifier, isList: false, type: PHAssetCollectionType.album.rawValue,
                 subtype: PHAssetCollectionSubtype.albumRegular.rawValue, title: newTitle,
                 position: Int.max / 2, createdDate: Date().timeIntervalSince1970))
+        context.createdAlbums.insert(targetIdentifier)
     }
 
     override func applyEdits(_ context: ApplyContext) throws {
@@ -123,6 +126,20 @@ public final class PHAssetCollectionChangeRequest: PHChangeRequest, @unchecked S
             }
         }
         guard !edits.isEmpty else { return }
+        if let path = record.path, !record.isList {
+            // A directory's album holds its files: adding moves them there (write = "files").
+            for edit in edits {
+                guard case .add(let identifiers) = edit else {
+                    throw PHPhotosError(
+                        .changeNotSupported,
+                        "\(name) holds the files of \(path), in their order: it allows adding assets (their files "
+                            + "move there) but not \(Self.operation(of: edit)); a file has to live somewhere",
+                        localIdentifiers: [record.localIdentifier])
+                }
+                try context.moveAssets(identifiers, into: record)
+            }
+            return
+        }
         let ids = try context.transaction.members(ofCollection: record.id!)
         let identifiersByID = try context.transaction.assets(ids: ids).mapValues(\.localIdentifier)
         var members = ids.compactMap { identifiersByID[$0] }
@@ -166,6 +183,11 @@ final class CollectionDeletionRequest: PHChangeRequest, @unchecked Sendable {  /
             guard let record = try context.transaction.collection(withLocalIdentifier: identifier) else {
                 if context.deletedCollections.contains(identifier) { continue }
                 throw PHPhotosError(.identifierNotFound, "no collection \(identifier)", localIdentifiers: [identifier])
+            }
+            if record.path != nil, !record.isList {
+                // A directory's album: its directory goes to the Trash (write = "files").
+                try context.trashDirectory(of: record)
+                continue
             }
             try PHAssetCollectionChangeRequest.require(.delete, on: record, "'\(record.title ?? "")'")
             context.deletedCollections.formUnion(try context.transaction.deleteCollection(record))

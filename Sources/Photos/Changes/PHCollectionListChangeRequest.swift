@@ -165,6 +165,12 @@ public final class PHCollectionListChangeRequest: PHChangeRequest, @unchecked Se
                 if let parent = child.parentId { leftFolders.insert(parent) }
                 try context.moveDirectory(of: child, into: list)
                 child = try context.collection(identifier)
+            } else if child.path == nil, !child.isList, let list, list.path != nil,
+                context.createdAlbums.contains(identifier)
+            {
+                // An album created in this block inside a directory-backed folder becomes a directory.
+                try context.makeDirectory(for: child, in: list)
+                child = try context.collection(identifier)
             }
             if child.type == PHAssetCollectionType.smartAlbum.rawValue, !child.isList {
                 throw PHPhotosError(

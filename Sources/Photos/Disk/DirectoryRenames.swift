@@ -97,7 +97,7 @@ extension ApplyContext {
 
     /// `title`, or `title (2)`, `title (3)`… : the first name no directory entry holds in `parent`
     /// (the library's path) and that no collection of this block took.
-    private func freeName(_ title: String, in parent: String, diskParent: String) throws -> String {
+    func freeName(_ title: String, in parent: String, diskParent: String) throws -> String {
         for attempt in 1...1000 {
             let name = attempt == 1 ? title : "\(title) (\(attempt))"
             let databasePath = (parent == "/" ? "" : parent) + "/" + name

@@ -20,7 +20,9 @@ import Synchronization
 ///
 /// For a file of an asset deleted under a root with `write = "files"` (`trash`, FileJournal+Trash):
 /// the Trash's `.trashinfo` is written, the file renamed into the trash, where it went recorded in
-/// `trashedFile`, then the entry is deleted.
+/// `trashedFile`, then the entry is deleted. A deleted album's directory (`trash` without an asset,
+/// DirectoryAlbums) follows its files the same way; an asset's file moved into an album's directory
+/// (`rename` with an asset) is renamed there, then the entry is deleted.
 struct FileJournal {
     let database: LibraryDatabase
     let importDirectory: String
@@ -142,10 +144,13 @@ struct FileJournal {
         switch entry.operation {
         case .place: try place(entry)
         case .remove: try remove(entry)
-        case .trash: try trash(entry)
-        case .rename: try rename(entry)
+        // Without an asset: a deleted album's directory; with one: an asset's file.
+        case .trash: try entry.assetId == nil ? trashDirectory(entry) : trash(entry)
+        // With an asset: its file moved into an album's directory; without: a directory renamed.
+        case .rename: try entry.assetId == nil ? rename(entry) : moveAssetFile(entry)
         case .sidecar: try updateSidecar(entry)
         case .manifest: try writeManifest(entry)
+        case .mkdir: try makeAlbumDirectory(entry)
         }
     }
 
@@ -243,6 +248,10 @@ enum FaultInjection {
         case removed
         /// A directory is renamed; its parents are not synced and the journal entry is not yet deleted.
         case renamed
+        /// An asset's file is in an album's directory; the journal entry is not yet deleted.
+        case assetFileMoved
+        /// A new album's directory is made; its parent is not synced and the journal entry is not yet deleted.
+        case directoryMade
         /// An asset's sidecar is read and merged; nothing is written yet.
         case sidecarMerged
         /// The sidecar is written; its merge base is not stored and the journal entry is not yet deleted.

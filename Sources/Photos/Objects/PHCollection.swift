@@ -24,14 +24,24 @@ open class PHCollection: PHObject, @unchecked Sendable {  // Immutable after ini
 
     /// Whether the collection allows an edit; see the "Edit operations" table in docs/photokit.md. A
     /// directory-backed album or folder can be renamed (its directory is) where its root has
-    /// `write = "files"` and the disk allows it.
+    /// `write = "files"` and the disk allows it; such an album can then be given assets (their files
+    /// move into its directory) and deleted (its directory goes to the Trash), never have assets
+    /// removed or rearranged.
     public func canPerform(_ anOperation: PHCollectionEditOperation) -> Bool {
         if anOperation == .rename, let path = record.path, let library {
             return !library.roots.roots.contains { $0.path == path } && library.mayWrite(.files, at: path)
         }
-        // Albums' directories can be moved into a directory-backed folder where files may be written.
-        if anOperation == .addContent, record.isList, let path = record.path, let library {
+        // Albums' directories can be moved into a directory-backed folder where files may be written,
+        // and assets' files into a directory-backed album.
+        if anOperation == .addContent, let path = record.path, let library {
             return library.mayWrite(.files, at: path + "/.")
+        }
+        // A directory-backed album's directory goes to the Trash (a watched root's never, nor a folder's
+        // own album's, whose directory holds the folder's other albums).
+        if anOperation == .delete, !record.isList, let path = record.path, let library {
+            let parent = record.parentId.flatMap { id in (try? library.database.collections(ids: [id]))?[id]?.record }
+            return !library.roots.roots.contains { $0.path == path } && parent?.path != path
+                && library.mayWrite(.files, at: path)
         }
         return EditRules.allows(anOperation, on: record)
     }

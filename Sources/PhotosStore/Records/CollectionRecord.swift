@@ -29,6 +29,9 @@ public struct CollectionRecord: Sendable, Hashable, Codable, Identifiable, Fetch
     public var device: Int64? = nil
     /// The directory's inode (see `device`).
     public var inode: Int64? = nil
+    /// Whether the library made the directory (an album created inside a directory-backed folder):
+    /// the directory mirror keeps its album while the directory exists, even with no photo in it.
+    public var madeDirectory: Bool? = nil
 
     /// Creates a collection row.
     public init(

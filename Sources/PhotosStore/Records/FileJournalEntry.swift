@@ -19,7 +19,8 @@ public struct FileJournalEntry: Sendable, Hashable, Codable, FetchableRecord, Mu
         /// Remove `destination`, a file the library placed, if it is still that file (`device`, `inode`).
         case remove
         /// Move `destination`, a file or directory under a root with `write = "files"`, to the Trash of
-        /// its file system, if it is still that file (`device`, `inode`).
+        /// its file system, if it is still that file (`device`, `inode`): an asset's file (`assetId`), or
+        /// a deleted album's emptied directory (no `assetId`).
         case trash
         /// Rename `source` to `destination` without replacing anything (a directory-backed album
         /// renamed or moved, an asset's file moved into an album's directory), if `source` is still
@@ -31,6 +32,9 @@ public struct FileJournalEntry: Sendable, Hashable, Codable, FetchableRecord, Mu
         /// Write the album manifest (the library's user albums and folders) at the top of the root
         /// `destination`, whole and atomically.
         case manifest
+        /// Make the directory `destination` (an album created inside a directory-backed folder); a
+        /// directory already there is taken as it is, nothing else is ever replaced.
+        case mkdir
     }
 
     /// The row id; nil until inserted.

@@ -1,0 +1,439 @@
+import Foundation
+import PhotosCore
+import PhotosLinux
+import PhotosStore
+
+/// One file that adding an asset to a directory-backed album moves: the asset, and the file's path
+/// before and after (as the library records them).
+package struct AssetFileMove: Sendable, Hashable {
+    /// The asset's local identifier.
+    package var asset: String
+    /// Where the file is.
+    package var from: String
+    /// Where it goes, in the album's directory.
+    package var to: String
+}
+
+/// The assets of a directory-backed album are the files of its directory: under a root with
+/// `write = "files"`, adding an asset to such an album moves its files into the directory (the
+/// library's record moves in the change block's transaction, a `rename` entry of the file journal
+/// per file moves it after the commit, never over anything), and deleting the album moves its
+/// directory to the Trash, its assets to Recently Deleted.
+extension ApplyContext {
+    /// Moves the files of the assets `identifiers` into the directory of `album` (a directory-backed
+    /// album): each asset keeps its identifier, its properties and its user albums, and leaves the
+    /// album of the directory it was in (deleted, as the mirror would, when it is left with no
+    /// photo). An asset already there is left alone.
+    ///
+    /// Fails with `accessRestricted` where a root's policy or the disk does not allow it, and with
+    /// `changeNotSupported` for an asset whose files the library imported itself, or whose files are
+    /// on another file system than the album's directory (a photo is moved by rename only).
+    func moveAssets(_ identifiers: [String], into album: CollectionRecord) throws {
+        guard let albumPath = album.path, !album.isList else { return }
+        let name = "album '\(album.title ?? "")'"
+        let target = diskPath(of: albumPath)
+        // A directory this block makes (a new album) is there once the block commits.
+        let isNew = makesDirectory(albumPath)
+        try library.requireWrite(
+            .files, at: isNew ? target : target + "/.", for: "add photos to \(name)",
+            localIdentifiers: [album.localIdentifier])
+        guard let directory = try FileOperations.identity(isNew ? PathName.directory(of: target) : target),
+            !directory.isRegularFile
+        else {
+            throw PHPhotosError(
+                .identifierNotFound, "the directory of \(name) is no longer at \(target)",
+                localIdentifiers: [album.localIdentifier])
+        }
+        let ids = try transaction.assetIDs(forLocalIdentifiers: identifiers)
+        var seen = Set<String>()
+        for identifier in identifiers where seen.insert(identifier).inserted {
+            guard let id = ids[identifier] else {
+                throw PHPhotosError(.identifierNotFound, "no asset \(identifier)", localIdentifiers: [identifier])
+            }
+            try moveAsset(id, identifier, into: albumPath, on: directory.device, albumName: name)
+        }
+    }
+
+    /// Moves one asset's files (its originals and their sidecars) into `albumPath`, as one group:
+    /// their names, or all of them with the same suffix when one is taken.
+    private func moveAsset(
+        _ id: Int64, _ identifier: String, into albumPath: String, on device: Int64, albumName: String
+    ) throws {
+        let identifiers = [identifier]
+        var originals: [String] = []
+        for resource in try transaction.resources(ofAsset: id)
+        where !resource.isLibraryOwned && !originals.contains(resource.path) {
+            originals.append(resource.path)
+        }
+        guard !originals.isEmpty else {
+            throw PHPhotosError(
+                .changeNotSupported,
+                "\(identifier) is a file the library imported into its own folder: only photos of watched "
+                    + "directories move into a directory's album",
+                localIdentifiers: identifiers)
+        }
+        if originals.allSatisfy({ PathName.directory(of: $0) == albumPath }) { return }
+        if assetMoves.contains(where: { $0.asset == identifier }) {
+            throw PHPhotosError(
+                .changeNotSupported, "\(identifier) is already moved into an album's directory in this change block",
+                localIdentifiers: identifiers)
+        }
+        // Its files as the library records them and where they are on disk now (a directory renamed
+        // earlier in this block is renamed after the commit), with the sidecars that are theirs alone.
+        var group = originals.map { (library: $0, disk: diskPath(of: $0)) }
+        var libraryDirectories: [String: String] = [:]
+        for file in group {
+            libraryDirectories[PathName.directory(of: file.disk)] = PathName.directory(of: file.library)
+        }
+        for sidecar in PHPhotoLibrary.sidecars(of: group.map(\.disk)) {
+            guard let directory = libraryDirectories[PathName.directory(of: sidecar)] else { continue }
+            group.append((library: directory + "/" + PathName.name(of: sidecar), disk: sidecar))
+        }
+        var identities: [FileIdentity] = []
+        for file in group {
+            let fileName = PathName.name(of: file.disk)
+            try library.requireWrite(
+                .files, at: file.disk, for: "move \(fileName) into \(albumName)", localIdentifiers: identifiers)
+            guard let identity = try FileOperations.identity(file.disk) else {
+                throw PHPhotosError(
+                    .identifierNotFound, "\(file.disk) of \(identifier) is no longer there",
+                    localIdentifiers: identifiers)
+            }
+            if identity.device != device {
+                throw PHPhotosError(
+                    .changeNotSupported,
+                    "\(file.disk) and the directory of \(albumName) are on different file systems: "
+                        + "a photo is moved by rename only, never copied",
+                    localIdentifiers: identifiers)
+            }
+            identities.append(identity)
+        }
+        let names = try freeNames(for: group.map { PathName.name(of: $0.library) }, in: albumPath)
+        for ((file, identity), newName) in zip(zip(group, identities), names) {
+            let destination = albumPath + "/" + newName
+            try transaction.moveAssetFile(ofAsset: id, from: file.library, to: destination)
+            // The journal names the paths as the disk holds them when the entry runs: after the
+            // renames journaled before it.
+            journal(
+                FileJournalEntry(
+                    operation: .rename, destination: destination, source: file.library, device: identity.device,
+                    inode: identity.inode, owner: FileOperations.processID, assetId: id))
+            assetMoves.append(AssetFileMove(asset: identifier, from: file.library, to: destination))
+        }
+        try transaction.settleDirectoryAlbums(
+            group.map { PathName.directory(of: $0.library) } + [albumPath], deletingEmpty: true,
+            roots: library.roots.roots.map(\.path))
+    }
+
+    /// The names a group of files (an asset's) takes in the directory `albumPath` (the library's
+    /// path): their own, or each with the same suffix (`IMG_1 (2).JPG`, `IMG_1 (2).MOV`,
+    /// `IMG_1 (2).JPG.xmp`) when any name there, on disk, in the library or moved there earlier in
+    /// this block, starts as one of them does up to its first dot: a name is never taken over, and a
+    /// file never pairs with another asset's (`IMG_1.JPG` beside someone's `IMG_1.CR2`).
+    private func freeNames(for names: [String], in albumPath: String) throws -> [String] {
+        var taken = Set<String>()
+        let disk = diskPath(of: albumPath)
+        var entries: [String] = []
+        do {
+            entries = try FileManager.default.contentsOfDirectory(atPath: disk)
+        } catch {
+            // A directory this block makes holds nothing yet.
+            if !makesDirectory(albumPath) {
+                throw PHPhotosError(.accessRestricted, "cannot read the directory \(disk): \(error)")
+            }
+        }
+        for entry in entries { taken.insert(Self.stem(of: entry)) }
+        for file in try transaction.storedFiles(inDirectory: albumPath) {
+            taken.insert(Self.stem(of: PathName.name(of: file.path)))
+        }
+        for move in assetMoves where PathName.directory(of: move.to) == albumPath {
+            taken.insert(Self.stem(of: PathName.name(of: move.to)))
+        }
+        for attempt in 1...1000 {
+            let candidates = attempt == 1 ? names : names.map { Self.suffixed($0, attempt) }
+            if !candidates.contains(where: { taken.contains(Self.stem(of: $0)) }) { return candidates }
+        }
+        throw PHPhotosError(.changeNotSupported, "no free name for \(names[0]) in \(disk)")
+    }
+
+    /// A name up to its first dot (a leading dot aside), lowercased: what files that may pair share.
+    static func stem(of name: String) -> String {
+        let lower = name.lowercased()
+        let start = lower.hasPrefix(".") ? lower.index(after: lower.startIndex) : lower.startIndex
+        guard let dot = lower[start...].firstIndex(of: ".") else { return lower }
+        return String(lower[..<dot])
+    }
+
+    /// `name` with ` (n)` before its first dot (a leading dot aside): `IMG_1.JPG.xmp` → `IMG_1 (2).JPG.xmp`.
+    static func suffixed(_ name: String, _ attempt: Int) -> String {
+        let start = name.hasPrefix(".") ? name.index(after: name.startIndex) : name.startIndex
+        guard let dot = name[start...].firstIndex(of: ".") else { return name + " (\(attempt))" }
+        return String(name[..<dot]) + " (\(attempt))" + String(name[dot...])
+    }
+}
+
+extension ApplyContext {
+    /// Makes the album `album`, created in this block, the album of a new directory in the directory
+    /// of `folder` (a directory-backed folder): named as its title (a taken name gets a suffix,
+    /// `Trip (2)`, which the title takes too), made by the file journal after the commit, and kept
+    /// by the mirror while it exists, empty or not. Assets added to the album earlier in the block
+    /// move into it as adding them to a directory's album moves them.
+    func makeDirectory(for album: CollectionRecord, in folder: CollectionRecord) throws {
+        guard let folderPath = folder.path else { return }
+        let title = album.title ?? ""
+        let identifiers = [album.localIdentifier]
+        if let problem = DirectoryName.problem(with: title) {
+            throw PHPhotosError(
+                .changeNotSupported, "'\(title)' cannot name a directory: \(problem)", localIdentifiers: identifiers)
+        }
+        let parent = diskPath(of: folderPath)
+        try library.requireWrite(
+            .files, at: parent + "/" + title, for: "create album '\(title)' in '\(folder.title ?? "")'",
+            localIdentifiers: identifiers)
+        let name = try freeName(title, in: folderPath, diskParent: parent)
+        var record = album
+        record.path = (folderPath == "/" ? "" : folderPath) + "/" + name
+        record.madeDirectory = true
+        let retitled = record.title != name
+        record.title = name
+        try transaction.updateCollection(record, properties: retitled ? ["localizedTitle"] : [])
+        journal(FileJournalEntry(operation: .mkdir, destination: record.path!, owner: FileOperations.processID))
+        let members = try transaction.members(ofCollection: record.id!)
+        guard !members.isEmpty else { return }
+        let assets = try transaction.assets(ids: members)
+        try moveAssets(members.compactMap { assets[$0]?.localIdentifier }, into: record)
+    }
+
+    /// Whether this block makes the directory `path` (the library's path) after its commit.
+    func makesDirectory(_ path: String) -> Bool {
+        journalEntries.contains { $0.operation == .mkdir && $0.destination == path }
+    }
+
+    /// Deletes the directory-backed album `record`: its directory goes to the Trash of its file system
+    /// (one entry), its assets to Recently Deleted, each file trashed as deleting the asset trashes it
+    /// (so each can come back alone, through the library or any tool). Refused, naming them, while
+    /// the directory holds anything that is not one of its assets' files or their sidecars; refused
+    /// for a watched root and for a folder's own album (the folder's directory holds other albums).
+    func trashDirectory(of record: CollectionRecord) throws {
+        guard let databasePath = record.path, !record.isList else { return }
+        let identifiers = [record.localIdentifier]
+        let name = "album '\(record.title ?? "")'"
+        if library.roots.roots.contains(where: { $0.path == databasePath }) {
+            throw PHPhotosError(
+                .changeNotSupported,
+                "\(name) is the watched root \(databasePath): remove it from the configuration instead",
+                localIdentifiers: identifiers)
+        }
+        if let parent = try record.parentId.flatMap({ try transaction.collection(id: $0) }), parent.path == databasePath
+        {
+            throw PHPhotosError(
+                .changeNotSupported,
+                "\(name) holds the photos of its folder's own directory \(databasePath), which holds other albums: "
+                    + "delete its photos instead",
+                localIdentifiers: identifiers)
+        }
+        let path = diskPath(of: databasePath)
+        if path != databasePath {
+            throw PHPhotosError(
+                .changeNotSupported, "\(name) is renamed or moved in this change block: delete it in another",
+                localIdentifiers: identifiers)
+        }
+        try library.requireWrite(.files, at: path, for: "delete \(name)", localIdentifiers: identifiers)
+        guard let identity = try FileOperations.identity(path), !identity.isRegularFile else {
+            throw PHPhotosError(
+                .identifierNotFound, "the directory of \(name) is no longer at \(path)", localIdentifiers: identifiers)
+        }
+        let stored = try transaction.storedFiles(inDirectory: databasePath)
+        let known = Set(
+            (stored.map(\.path) + PHPhotoLibrary.sidecars(of: stored.map(\.path))).map { PathName.name(of: $0) })
+        let entries: [String]
+        do {
+            entries = try FileManager.default.contentsOfDirectory(atPath: path)
+        } catch {
+            throw PHPhotosError(.accessRestricted, "cannot delete \(name): \(path) cannot be read (\(error))")
+        }
+        let unknown = entries.filter { !known.contains($0) }.sorted()
+        if !unknown.isEmpty {
+            let listed = unknown.prefix(10).joined(separator: ", ") + (unknown.count > 10 ? ", and more" : "")
+            throw PHPhotosError(
+                .changeNotSupported,
+                "cannot delete \(name): \(path) holds what the library does not know (\(listed)); "
+                    + "move it out first",
+                localIdentifiers: identifiers)
+        }
+        var assetIDs: [Int64] = []
+        for file in stored where !assetIDs.contains(file.assetID) { assetIDs.append(file.assetID) }
+        let records = try transaction.assets(ids: assetIDs)
+        let resources = try transaction.resources(assetIDs: assetIDs)
+        var files: [TrashedFile] = []
+        for id in assetIDs {
+            files += try library.trashPlan(
+                forAsset: id, identifier: records[id]?.localIdentifier ?? "", files: resources[id] ?? [])
+        }
+        try transaction.trashAssets(assetIDs, files: files, date: Date().timeIntervalSince1970)
+        for file in files { trash(file) }
+        deletedCollections.formUnion(try transaction.deleteCollection(record))
+        // After its files: the directory, empty by then, as one entry of the Trash.
+        journal(
+            FileJournalEntry(
+                operation: .trash, destination: path, device: identity.device, inode: identity.inode,
+                owner: FileOperations.processID))
+        try transaction.deleteDirectoryFoldersIfEmpty(from: record.parentId, roots: library.roots.roots.map(\.path))
+    }
+}
+
+extension PHPhotoLibrary {
+    /// What adding the assets `identifiers` to the directory-backed album `albumIdentifier` moves, checked
+    /// as the change checks it (the same errors), and nothing done: for `photos mv` and its dry run.
+    package func plannedAssetMoves(_ identifiers: [String], intoAlbum albumIdentifier: String) throws
+        -> [AssetFileMove]
+    {
+        struct Planned: Error { let moves: [AssetFileMove] }
+        let context = ApplyContext(library: self)
+        do {
+            _ = try database.write { transaction in
+                context.transaction = transaction
+                let album = try context.collection(albumIdentifier)
+                guard album.path != nil, !album.isList else {
+                    throw PHPhotosError(
+                        .changeNotSupported, "album '\(album.title ?? "")' mirrors no directory: no file moves",
+                        localIdentifiers: [albumIdentifier])
+                }
+                try context.moveAssets(identifiers, into: album)
+                // Rolled back: a plan changes nothing.
+                throw Planned(moves: context.assetMoves)
+            }
+        } catch let planned as Planned {
+            return planned.moves
+        } catch {
+            throw Self.photosError(error)
+        }
+        return []
+    }
+}
+
+extension FileJournal {
+    /// Moves a file of an asset into a directory-backed album's directory (`rename` entries with an
+    /// asset), never over anything, if `source` is still that file (device and inode); then syncs both
+    /// directories. Already moved (an interrupted run), or gone: nothing to do.
+    ///
+    /// When the disk refuses (a name was taken meanwhile), the asset's files stay together: those
+    /// already moved go back (never over anything), the library records every file where it is, the
+    /// asset's later entries find it no longer moving and do nothing, and the caller learns why
+    /// (``UndoneOperation``).
+    func moveAssetFile(_ entry: FileJournalEntry) throws {
+        guard let source = entry.source, let assetID = entry.assetId else { return }
+        let (from, to) = (PathName.directory(of: source), PathName.directory(of: entry.destination))
+        guard let current = try FileOperations.identity(source), current.device == entry.device,
+            current.inode == entry.inode,
+            // A move taken back (an earlier file of the asset could not move) leaves the rest.
+            (try database.resources(assetIDs: [assetID])[assetID] ?? []).contains(where: {
+                PathName.directory(of: $0.path) == to
+            })
+        else { return }
+        do {
+            try FileOperations.renameWithoutReplacing(source, entry.destination)
+        } catch let error as SystemCallError where !error.isSimulatedCrash {
+            try takeBackMove(ofAsset: assetID, failed: entry)
+            throw UndoneOperation(
+                error: PHPhotosError(
+                    .operationInterrupted,
+                    "\(source) could not be moved to \(entry.destination) (\(error)); the library keeps "
+                        + "the photo where it is"))
+        }
+        try FaultInjection.reach(.assetFileMoved, in: importDirectory)
+        try FileOperations.sync(to, directory: true)
+        try FileOperations.sync(from, directory: true)
+    }
+
+    /// Puts back what a move of the asset `assetID` did before `failed` could not be done: each of its
+    /// files the library records in the album's directory (and their sidecars) goes back under its
+    /// old name (the group's suffix taken off), never over anything; the library records each file
+    /// where it then is, and both directories' albums their members.
+    private func takeBackMove(ofAsset assetID: Int64, failed: FileJournalEntry) throws {
+        guard let source = failed.source else { return }
+        let (from, to) = (PathName.directory(of: source), PathName.directory(of: failed.destination))
+        let (oldStem, newStem) = (
+            Self.stemPart(PathName.name(of: source)), Self.stemPart(PathName.name(of: failed.destination))
+        )
+        try database.write { transaction in
+            try transaction.moveAssetFile(ofAsset: assetID, from: failed.destination, to: source)
+            let moved = try transaction.resources(ofAsset: assetID).map(\.path).filter {
+                PathName.directory(of: $0) == to
+            }
+            for path in moved + PHPhotoLibrary.sidecars(of: moved) {
+                let name = PathName.name(of: path)
+                guard name.hasPrefix(newStem) else { continue }
+                let back = from + "/" + oldStem + name.dropFirst(newStem.count)
+                if (try? FileOperations.renameWithoutReplacing(path, back)) != nil {
+                    try transaction.moveAssetFile(ofAsset: assetID, from: path, to: back)
+                }
+            }
+            try transaction.settleDirectoryAlbums([from, to], deletingEmpty: false, roots: [])
+        }
+    }
+
+    /// A name up to its first dot (a leading dot aside), as it is: what a group's suffix follows.
+    static func stemPart(_ name: String) -> String {
+        let start = name.hasPrefix(".") ? name.index(after: name.startIndex) : name.startIndex
+        guard let dot = name[start...].firstIndex(of: ".") else { return name }
+        return String(name[..<dot])
+    }
+
+    /// Makes the directory of an album created inside a directory-backed folder (`mkdir` entries),
+    /// with the user's umask, and records its device and inode; a directory already there (an
+    /// interrupted run made it) is taken as it is. When something else has the name (a file made
+    /// meanwhile), the album becomes an album of the library alone, at the top level, and the caller
+    /// learns why (``UndoneOperation``).
+    func makeAlbumDirectory(_ entry: FileJournalEntry) throws {
+        let path = entry.destination
+        do {
+            _ = try FileOperations.makeDirectory(path, mode: 0o777)
+        } catch let error as SystemCallError where !error.isSimulatedCrash {
+            try database.write { transaction in
+                guard var album = try transaction.directoryAlbum(at: path), album.madeDirectory == true else { return }
+                album.path = nil
+                album.madeDirectory = nil
+                album.parentId = nil
+                try transaction.updateCollection(album, properties: [])
+            }
+            throw UndoneOperation(
+                error: PHPhotosError(
+                    .operationInterrupted,
+                    "the directory \(path) could not be made (\(error)); the album is kept by the library alone"))
+        }
+        try FaultInjection.reach(.directoryMade, in: importDirectory)
+        try FileOperations.sync(PathName.directory(of: path), directory: true)
+        if let made = try FileOperations.identity(path) {
+            try database.noteMadeDirectory(at: path, device: made.device, inode: made.inode)
+        }
+    }
+
+    /// Moves a deleted album's directory (`trash` entries without an asset) to the Trash of its file
+    /// system, if it is still that directory (device and inode) and empty: its assets' files went
+    /// before it. Gone already (an interrupted run, or moved away): nothing to do. A directory that
+    /// holds something again stays where it is, and the caller learns what.
+    func trashDirectory(_ entry: FileJournalEntry) throws {
+        let path = entry.destination
+        guard let current = try FileOperations.identity(path), !current.isRegularFile,
+            current.device == entry.device, current.inode == entry.inode
+        else { return }
+        let left = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+        guard left.isEmpty else {
+            throw UndoneOperation(
+                error: PHPhotosError(
+                    .operationInterrupted,
+                    "the album is deleted, but its directory \(path) stays where it is: it holds "
+                        + left.sorted().prefix(10).joined(separator: ", ") + " now"))
+        }
+        var trash = self.trash
+        // A `.trashinfo` a stopped run wrote for this directory, which never moved, is removed first.
+        if let directory = try? trash.directory(for: path) { _ = try? trash.repair(directory) }
+        let importDirectory = importDirectory
+        trash.stopHook = { step in
+            if step == .infoWritten { try FaultInjection.reach(.trashInfoWritten, in: importDirectory) }
+        }
+        _ = try trash.trash(path)
+        try FaultInjection.reach(.trashed, in: importDirectory)
+    }
+}
