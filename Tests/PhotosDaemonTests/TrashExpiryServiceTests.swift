@@ -80,9 +80,10 @@ struct TrashExpiryServiceTests {
             return 0
         }
         let started = ContinuousClock.now
-        // An hour's wait is cut short by the graceful shutdown.
+        // An hour's wait is cut short by the graceful shutdown. The bound tells a cut wait from an
+        // hour's; it is generous, as a full `swift test` on 2 cores was seen to hold this test 3 minutes.
         try await withGroup([service]) {}
-        #expect(ContinuousClock.now - started < .seconds(60))
+        #expect(ContinuousClock.now - started < .seconds(1800))
         #expect(rounds.load(ordering: .relaxed) == 0, "the first round comes an interval after the start")
     }
 }
