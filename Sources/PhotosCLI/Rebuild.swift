@@ -145,22 +145,21 @@ extension PhotosCommand {
         /// name nothing has; returns that name, or nil when there was no library.
         static func replace(_ target: String, with rebuilt: String) throws -> String? {
             var kept: String?
-            if (try FileOperations.identity(target)) != nil {
+            // The old library, and a WAL left without it (SQLite would replay it into the new file):
+            // moved aside together under a name nothing has, never removed.
+            let present = try ["", "-wal", "-shm"].filter { try FileOperations.identity(target + $0) != nil }
+            if !present.isEmpty {
                 var name = target + ".before-rebuild"
                 var suffix = 2
-                while (try FileOperations.identity(name)) != nil {
+                while try ["", "-wal", "-shm"].contains(where: { try FileOperations.identity(name + $0) != nil }) {
                     name = target + ".before-rebuild-\(suffix)"
                     suffix += 1
                 }
-                for extra in ["-wal", "-shm"] where (try FileOperations.identity(target + extra)) != nil {
-                    try FileOperations.renameIfAbsent(target + extra, name + extra)
-                }
-                try FileOperations.renameIfAbsent(target, name)
+                for extra in present { try FileOperations.renameIfAbsent(target + extra, name + extra) }
                 kept = name
             }
             // Its WAL too, should the last connection have left one: it holds committed pages.
             for extra in ["-wal", "-shm"] where (try FileOperations.identity(rebuilt + extra)) != nil {
-                if (try FileOperations.identity(target + extra)) != nil { try FileOperations.unlink(target + extra) }
                 try FileOperations.renameIfAbsent(rebuilt + extra, target + extra)
             }
             try FileOperations.renameIfAbsent(rebuilt, target)
