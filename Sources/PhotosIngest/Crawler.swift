@@ -330,8 +330,11 @@ struct LinkCountedFileSystems {
 public struct IgnoreRules: Sendable, Hashable {
     /// A directory holding one of these files is skipped with everything below it.
     public var markers: Set<String> = [".nomedia", ".photosignore"]
-    /// Name suffixes of files still being written.
-    public var temporarySuffixes: [String] = [".part", ".crdownload", ".tmp", ".download", ".partial"]
+    /// Name suffixes of files still being written (`_exiftool_tmp`: exiftool's file before it is
+    /// renamed over the one it edits).
+    public var temporarySuffixes: [String] = [
+        ".part", ".crdownload", ".tmp", ".download", ".partial", "_exiftool_tmp",
+    ]
     /// Shell patterns (`*.xmp`, `@eaDir`) of names to skip, files or directories.
     public var patterns: [String] = []
 

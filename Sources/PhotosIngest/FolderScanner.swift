@@ -298,6 +298,10 @@ public final class FolderScanner: Sendable {
         case notMedia
         /// The file's size or modification time changed while it was read: it is still being written.
         case changing
+        /// The file was gone from its path once read (its writer renamed or removed it, as editors and
+        /// exiftool do with their temporary files): nothing to commit and nothing to wait for; where
+        /// it went is the watcher's next event, or the next scan's.
+        case vanished
     }
 
     func read(_ files: [CrawledFile]) -> [Outcome] {
@@ -313,19 +317,40 @@ public final class FolderScanner: Sendable {
                 outcome =
                     error.code == .notMedia && !MediaSniffer.nameClaimsMedia(file.name) ? .notMedia : .rejected(error)
             }
-            results.withLock { $0[index] = Self.stillTheSame(file, quietTime: quietTime) ? outcome : .changing }
+            let settled: Outcome
+            switch Self.settlement(of: file, quietTime: quietTime) {
+            case .settled: settled = outcome
+            case .changing: settled = .changing
+            case .gone: settled = .vanished
+            }
+            results.withLock { $0[index] = settled }
         }
         return results.withLock { results in files.indices.map { results[$0]! } }
     }
 
-    /// Whether a file has settled: it still has the size and modification time it was crawled
-    /// with, and was not modified in the last `quietTime` seconds (a writer may be about to append).
-    static func stillTheSame(_ file: CrawledFile, quietTime: Double) -> Bool {
-        guard case .success(let info) = Crawler.lstatus(file.path) else { return false }
+    /// Whether a file read a moment ago has settled.
+    enum Settlement: Equatable {
+        /// It still has the size and modification time it was crawled with, and was not modified
+        /// in the last `quietTime` seconds (a writer may be about to append).
+        case settled
+        /// It changed, or changed too recently: read it again later.
+        case changing
+        /// Nothing is at its path any more (`ENOENT`, `ENOTDIR`): waiting for it would only delay what follows.
+        case gone
+    }
+
+    static func settlement(of file: CrawledFile, quietTime: Double) -> Settlement {
+        let info: stat
+        switch Crawler.lstatus(file.path) {
+        case .success(let found): info = found
+        case .failure(let error): return UnreadableDirectory.meansGone(error.code) ? .gone : .changing
+        }
         let modificationTime = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1_000_000_000
         let age = Date().timeIntervalSince1970 - modificationTime
-        return Int64(info.st_size) == file.size && modificationTime == file.modificationTime
+        let same =
+            Int64(info.st_size) == file.size && modificationTime == file.modificationTime
             && !(age > -1 && age < quietTime)
+        return same ? .settled : .changing
     }
 }
 

@@ -246,6 +246,8 @@ struct Reconciliation {
                 switch outcome {
                 case .changing:
                     stillChanging.append(item)
+                case .vanished:
+                    continue
                 case .notMedia:
                     counts.skipped += 1
                     if let known = item.known {
