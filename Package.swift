@@ -288,6 +288,8 @@ let package = Package(
                 "Photos", "PhotosStore", "PhotosWire", "PhotosServer", "PhotosClient",
                 // The thumbnail measure: the renderer, and a library of given corpus files.
                 "PhotosImaging", "PhotosTestSupport",
+                // The sidecar measure: a scanned root, its sidecar read back.
+                "PhotosIngest", "PhotosSidecars",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// ```
 /// photos-bench [--smoke] [--sizes 100000,1000000] [--dir DIR] [--iterations N] [--changes SIZE] [--json N]
-///              [--api SIZE] [--thumbnails ROUNDS] [--large-side PIXELS]
+///              [--api SIZE] [--thumbnails ROUNDS] [--large-side PIXELS] [--sidecars TOGGLES]
 /// ```
 struct BenchmarkOptions: Sendable {
     /// Library sizes to measure, in assets, smallest first.
@@ -25,6 +25,8 @@ struct BenchmarkOptions: Sendable {
     /// Rounds of each 12 MP file thumbnailed by ours and by `vipsthumbnail` (issue 13); nil to
     /// skip the thumbnail measures.
     var thumbnailRounds: Int? = nil
+    /// Favorite toggles written through to an XMP sidecar, in process; nil to skip the sidecar measure.
+    var sidecarToggles: Int? = nil
     /// The side in pixels of the square JPEG whose thumbnail's peak memory the thumbnail measure takes.
     var largeSide = 10_000
     /// A smoke run (``smokeArguments``): every measure on a tiny library in a directory of its own,
@@ -37,16 +39,17 @@ struct BenchmarkOptions: Sendable {
     /// the same command with bigger sizes.
     static let smokeArguments = [
         "--sizes", "1000", "--iterations", "10", "--changes", "1000", "--json", "200", "--api", "1000",
-        "--thumbnails", "1", "--large-side", "2000",
+        "--thumbnails", "1", "--large-side", "2000", "--sidecars", "10",
     ]
 
     static let usage = """
         usage: photos-bench [--smoke] [--sizes 100000,1000000] [--dir DIR] [--iterations N] [--changes SIZE]
                             [--json N] [--api SIZE] [--thumbnails ROUNDS] [--large-side PIXELS]
+                            [--sidecars TOGGLES]
 
           --smoke       every measure on a tiny library, to check that each still runs (CI runs it):
                         --sizes 1000 --iterations 10 --changes 1000 --json 200 --api 1000 --thumbnails 1
-                        --large-side 2000 (and 10 requests a client where the API's 16 clients make 100),
+                        --large-side 2000 --sidecars 10 (and 10 requests a client where the API's 16 clients make 100),
                         in a new temporary directory removed at the end unless --dir is given; options
                         after it override these; goals are not judged
 
@@ -63,6 +66,10 @@ struct BenchmarkOptions: Sendable {
                         vipsthumbnail (libvips-tools) on the same files; with fastFormat and disk-cache
                         p50 and the peak memory for a 100 MP JPEG (default: not measured)
           --large-side  the side in pixels of that large JPEG (default 10000: 100 MP)
+          --sidecars    favorite toggles of a corpus JPEG under a root with write = "sidecars", each
+                        through PhotoKit to its XMP sidecar on disk, beside the same toggle under
+                        write = "none" and a bare durable write of the sidecar's bytes (default: not
+                        measured)
         """
 
     /// Parses `arguments` (without the program name); throws a message for the user on a bad one.
@@ -117,6 +124,11 @@ struct BenchmarkOptions: Sendable {
                     throw UsageError(message: "--thumbnails wants a number of rounds, or 0, got \(value)")
                 }
                 thumbnailRounds = rounds == 0 ? nil : rounds
+            case "--sidecars":
+                guard let toggles = Int(value), toggles >= 0 else {
+                    throw UsageError(message: "--sidecars wants a number of toggles, or 0, got \(value)")
+                }
+                sidecarToggles = toggles == 0 ? nil : toggles
             default:
                 throw UsageError(message: "unknown option \(flag)")
             }
@@ -144,6 +156,7 @@ struct BenchmarkOptions: Sendable {
             + " --changes \(changesSize ?? 0) --json \(jsonSize ?? 0)" + (apiSize.map { " --api \($0)" } ?? "")
             + (thumbnailRounds.map { " --thumbnails \($0)" } ?? "")
             + (largeSide == 10_000 ? "" : " --large-side \(largeSide)")
+            + (sidecarToggles.map { " --sidecars \($0)" } ?? "")
     }
 }
 

@@ -53,6 +53,9 @@ struct PhotosBenchmark {
                 largeSide: options.largeSide, requiresEveryMeasure: options.smoke
             ).run()
         }
+        if let toggles = options.sidecarToggles {
+            try SidecarMeasurement(toggles: toggles, directory: options.directory, table: table).run()
+        }
         if let size = options.jsonSize {
             try AssetJSONMeasurement(size: size, directory: options.directory, rounds: 5, table: table).run()
         }
@@ -64,6 +67,7 @@ struct PhotosBenchmark {
         printChangesSummary()
         printAssetJSONSummary()
         printThumbnailSummary()
+        printSidecarSummary()
         print()
         print("rerun: \(options.commandLine)")
     }
@@ -159,6 +163,18 @@ struct PhotosBenchmark {
                 "  \(verdict(row.p50 < Goal.peakMegabytes))  peak for a \(megapixels) MP JPEG: \(Int(row.p50)) MB "
                     + "(goal < \(Int(Goal.peakMegabytes)) MB; vipsthumbnail \(Int(row.floorP50 ?? 0)) MB)")
         }
+    }
+
+    private func printSidecarSummary() {
+        guard let row = table.row(SidecarMeasurement.measure, size: 1) else { return }
+        let alone = table.row(SidecarMeasurement.libraryOnly, size: 1)
+        print()
+        print("sidecars (in process, one favorite toggle a block):")
+        print(
+            "  \(verdict(row.p99 <= SidecarMeasurement.goalP99))  toggle to its sidecar on disk p99 "
+                + "\(ResultTable.format(row.p99)) ms (goal <= \(SidecarMeasurement.goalP99) ms); p50 "
+                + "\(ResultTable.format(row.p50)) ms, library only p50 \(alone.map { ResultTable.format($0.p50) } ?? "?") ms, "
+                + "a bare durable write p50 \(ResultTable.format(row.floorP50 ?? 0)) ms")
     }
 
     /// A goal's verdict; a smoke run's tiny library judges nothing.
