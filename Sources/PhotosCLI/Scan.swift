@@ -18,7 +18,8 @@ extension PhotosCommand {
                 such directories a folder. Rescanning reads only new or changed files (a stat per file), \
                 keeps identifiers, favorites and albums of files that moved, and never removes another \
                 root's assets. A root that cannot be read is marked offline, not emptied; a directory \
-                that exists but cannot be listed keeps its assets, albums and folders, unavailable. \
+                that exists but cannot be listed keeps its assets, albums and folders, unavailable. XMP \
+                sidecars that other tools wrote or changed beside known photos are merged into their assets. \
                 Creates the library if it does not exist.
                 """)
 
@@ -91,6 +92,18 @@ extension PhotosCommand {
                             + "\(rate) files/s   ").utf8))
             }
             if interactive { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+            // What other tools wrote into the sidecars of known photos is taken, as photosd takes it;
+            // a sidecar is written back only under a root whose config allows it.
+            let policies = LibraryRoots(configFile.file?.libraryRoots ?? [])
+            let sync = SidecarSync(database: database, timeZone: zone)
+            for sidecar in report.sidecarsToSync {
+                do {
+                    _ = try sync.syncChangedSidecar(at: sidecar) { policies.policy(for: $0) != .none }
+                } catch {
+                    FileHandle.standardError.write(
+                        Data("cannot merge the sidecar \(Output.escaped(sidecar)): \(error)\n".utf8))
+                }
+            }
             // A root that cannot be read (mistyped, not mounted) was not scanned: the others were
             // committed, and the exit status says that one was not.
             let failed = report.offlineRoots.isEmpty ? nil : ExitCode(1)

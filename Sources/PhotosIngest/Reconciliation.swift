@@ -91,7 +91,10 @@ struct Reconciliation {
         report.seen += unit.files.count
         scanner.metrics.seen.increment(by: unit.files.count)
         var added: [CrawledFile] = []
-        for file in unit.files {
+        // Sidecars are no media: never read as files, compared with what the library last synced.
+        let sidecars = unit.files.filter { Self.isSidecar($0.name) }
+        report.skipped += sidecars.count
+        for file in unit.files where sidecars.isEmpty || !Self.isSidecar(file.name) {
             if !unit.rows.rejected.isEmpty { foundPaths.insert(file.path) }
             if let index = storedByPath[file.path] {
                 found[index] = true
@@ -135,12 +138,43 @@ struct Reconciliation {
             }
         }
         // A new path with the inode of a path that vanished is the same file, moved.
+        var fresh: [CrawledFile] = []
         for file in added {
             if let source = try sources.claim(for: file, reader: reader) {
                 moved.append((file, source))
             } else {
+                fresh.append(file)
                 pending.append(ScanItem(file: file, known: nil, wasRejected: unit.rows.rejected[file.path] != nil))
             }
+        }
+        if !sidecars.isEmpty { try noteSidecars(sidecars, besideNew: fresh, reader: reader) }
+    }
+
+    /// Whether a file is an XMP sidecar, by its name.
+    static func isSidecar(_ name: String) -> Bool {
+        name.utf8.count > 4 && name.lowercased().hasSuffix(".xmp")
+    }
+
+    /// Keeps, in the report's ``ScanReport/sidecarsToSync``, the sidecars the library has not synced
+    /// as they are now: new beside a photo it knows (another tool wrote one while nobody watched),
+    /// changed since the last sync, or beside a photo that moved here. A sidecar of a file this scan
+    /// reads for the first time is left out: the file's ingest takes its state.
+    private mutating func noteSidecars(_ sidecars: [CrawledFile], besideNew fresh: [CrawledFile], reader: ScanReader)
+        throws
+    {
+        var freshNames = Set<String>()
+        for file in fresh {
+            freshNames.insert(file.name.lowercased())
+            freshNames.insert(PairingName.of(file.name))
+        }
+        var times: [String: [String: Double?]] = [:]
+        for sidecar in sidecars {
+            if times[sidecar.directory] == nil {
+                times[sidecar.directory] = try reader.sidecarTimes(inDirectory: sidecar.directory)
+            }
+            if let synced = times[sidecar.directory]?[sidecar.path], synced == sidecar.modificationTime { continue }
+            if freshNames.contains(String(sidecar.name.lowercased().dropLast(4))) { continue }
+            report.sidecarsToSync.append(sidecar.path)
         }
     }
 

@@ -26,9 +26,18 @@ public struct ScanReport: Sendable, Hashable, Codable {
     /// Directories under the roots that exist but could not be listed (permissions, a stale
     /// mount): their assets, albums and folders are kept, unavailable, until they read again.
     public var unreadableDirectories: [UnreadableDirectory] = []
+    /// XMP sidecars the library has not synced as they are now (new beside a photo it knows,
+    /// changed since the last sync, or moved here with their photo): what the caller merges into
+    /// their assets (`SidecarSync.syncChangedSidecar(at:mayWrite:)`). Not part of the JSON report.
+    public var sidecarsToSync: [String] = []
 
     /// An empty report.
     public init() {}
+
+    private enum CodingKeys: String, CodingKey {
+        case seen, ingested, updated, moved, removed, restored, rejected, unchanged, skipped, stillChanging
+        case offlineRoots, unreadableDirectories
+    }
 }
 
 /// How far a scan has got, for progress output: told after each directory is compared.

@@ -58,4 +58,48 @@ struct SidecarCLITests {
         let unknown = try await photos(["favorite", directory.path("nothing.jpg").path])
         #expect(unknown.status != 0 && !unknown.stderr.isEmpty)
     }
+
+    /// `photos scan` of a tree it scanned before takes what another tool wrote into a sidecar
+    /// beside a known photo since (new there, then changed), and leaves it alone when it has not
+    /// changed; under a root the config lets the library write nothing, the sidecar is never written.
+    @Test func aRescanTakesASidecarAnotherToolWroteBesideAKnownPhoto() async throws {
+        let directory = try TemporaryDirectory(prefix: "photos-cli-sidecar-scan")
+        let root = directory.path("Pictures").path
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            at: try #require(Corpus.file("Test charts/Orientation/landscape_1.jpg")),
+            to: URL(fileURLWithPath: root + "/IMG_1.jpg"))
+        let library = directory.path("library.sqlite").path
+        func photos(_ arguments: [String]) async throws -> (status: Int32, stdout: String, stderr: String) {
+            try await offPool { try BuiltProducts.run("photos", arguments + ["--library", library]) }
+        }
+        func rating() async throws -> Int? {
+            let listed = try await photos(["assets", "--json", "--no-daemon"])
+            let line = try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [String: Any]
+            return line?["rating"] as? Int
+        }
+        #expect(try await photos(["scan", root]).status == 0)
+        #expect(try await rating() == 0)
+
+        let sidecar = root + "/IMG_1.jpg.xmp"
+        try Data(Self.sidecar(rating: 4).utf8).write(to: URL(fileURLWithPath: sidecar))
+        let rescan = try await photos(["scan", root])
+        #expect(rescan.status == 0, "\(rescan.stderr)")
+        #expect(try await rating() == 4, "a sidecar new beside a known photo is taken")
+
+        try Data(Self.sidecar(rating: 2).utf8).write(to: URL(fileURLWithPath: sidecar))
+        #expect(try await photos(["scan", root]).status == 0)
+        #expect(try await rating() == 2, "a sidecar changed since is taken")
+        #expect(try String(contentsOfFile: sidecar, encoding: .utf8) == Self.sidecar(rating: 2), "never written")
+    }
+
+    static func sidecar(rating: Int) -> String {
+        """
+        <x:xmpmeta xmlns:x="adobe:ns:meta/">
+         <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+          <rdf:Description rdf:about="" xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmp:Rating="\(rating)"/>
+         </rdf:RDF>
+        </x:xmpmeta>
+        """
+    }
 }

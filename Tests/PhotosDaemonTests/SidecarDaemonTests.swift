@@ -82,6 +82,45 @@ struct SidecarDaemonTests: DaemonSuite {
         try await offPool { try again.stop() }
     }
 
+    /// A photo that had no sidecar when photosd last ran gets one from another tool while it is
+    /// stopped (the library never synced it, so holds no base for it): the next start takes it, and
+    /// a second start with nothing changed takes nothing again.
+    @Test func aSidecarWrittenWhileStoppedBesideAKnownPhotoIsTaken() async throws {
+        try put(Self.photo, at: "IMG.JPG")
+        let first = try await offPool { [fixture] in try fixture.start(["--watch", fixture.root.path, "--settle", "0"])
+        }
+        try await offPool { try first.stop() }
+        let library = try PHPhotoLibrary(url: libraryURL)
+        let options = PHFetchOptions()
+        options.photoLibrary = library
+        let asset = try #require(PHAsset.fetchAssets(with: options).firstObject)
+        #expect(asset.rating == .unset && !asset.isFavorite)
+
+        // darktable's name for it: IMG.JPG.xmp, written while nobody watches.
+        #expect(try await exiftool(["-XMP:Rating=3", "-o", "IMG.JPG.xmp", "IMG.JPG"]) == 0)
+        let token = library.currentChangeToken
+        let second = try await offPool { [fixture] in
+            try fixture.start(["--watch", fixture.root.path, "--settle", "0"])
+        }
+        try await waitUntil("the rating of a sidecar written while photosd was stopped", whileRunning: second.process) {
+            PHAsset.fetchAssets(withLocalIdentifiers: [asset.localIdentifier], options: options).firstObject?.rating
+                == .three
+        }
+        try await offPool { try second.stop() }
+        let changes = try Array(library.fetchPersistentChanges(since: token))
+        #expect(
+            try changes.map { try $0.changeDetails(for: .asset) }.contains {
+                $0.changedProperties[asset.localIdentifier]?.contains("rating") == true
+            }, "an ordinary change")
+
+        // Synced now: the next start finds nothing to take.
+        let synced = library.currentChangeToken
+        let third = try await offPool { [fixture] in try fixture.start(["--watch", fixture.root.path, "--settle", "0"])
+        }
+        try await offPool { try third.stop() }
+        #expect(try Array(library.fetchPersistentChanges(since: synced)).isEmpty, "nothing taken twice")
+    }
+
     @Test func aNewPhotoTakesItsSidecarsStateAtIngest() async throws {
         try Data(
             """

@@ -139,19 +139,18 @@ public final class ScanRunner: Service, Sendable {
             var onProgress: (@Sendable (ScanProgress) -> Void)?
             if work.isStartup, let reporter = startupProgress { onProgress = { reporter.report($0) } }
             let progress = onProgress
-            if let error = await scan(
+            switch await scan(
                 reason: reason, wholeRoots: true,
                 {
                     try scanner.scan(roots: roots, progress: progress)
                 })
             {
+            case .failure(let error):
                 // What was not done yet is done again whole.
                 return Failure(error: error, reason: reason, retry: work.wholeRoots)
-            }
-            // Sidecars other tools changed while photosd did not watch (a rescan reads photos, not them).
-            let sync = SidecarSync(database: database, timeZone: scanner.timeZone)
-            if let changed = try? sync.changedSidecars(under: roots), !changed.isEmpty {
-                await merge(sidecars: changed)
+            case .success(let report):
+                // Sidecars other tools wrote or changed while photosd did not watch.
+                if !report.sidecarsToSync.isEmpty { await merge(sidecars: report.sidecarsToSync) }
             }
             if work.isStartup, restoresAlbums { restoreAlbums(from: roots) }
         }
@@ -162,14 +161,18 @@ public final class ScanRunner: Service, Sendable {
             let files = changed.subtracting(sidecars)
             if !sidecars.isEmpty { await merge(sidecars: sidecars.sorted()) }
             guard !files.isEmpty else { continue }
-            if let error = await scan(
+            switch await scan(
                 reason: reason, wholeRoots: false,
                 {
                     try scanner.scan(root: root, files: files)
                 })
             {
+            case .failure(let error):
                 let rest = ScanWork(files: work.partialFiles.filter { $0.key >= root })
                 return Failure(error: error, reason: reason, retry: rest.wholeRoots)
+            case .success(let report):
+                // A directory that arrived whole (moved in) brings its sidecars.
+                if !report.sidecarsToSync.isEmpty { await merge(sidecars: report.sidecarsToSync) }
             }
         }
         return nil
@@ -231,9 +234,9 @@ public final class ScanRunner: Service, Sendable {
 
     private static func reason(_ work: ScanWork) -> String { work.reasons.sorted().joined(separator: ",") }
 
-    /// Runs one scan on the scan queue and records what it did; the error when it failed.
+    /// Runs one scan on the scan queue and records what it did; its report, or the error when it failed.
     private func scan(reason: String, wholeRoots: Bool, _ body: @escaping @Sendable () throws -> ScanReport) async
-        -> (any Error)?
+        -> Result<ScanReport, any Error>
     {
         let outcome: Result<ScanReport, any Error> = await withCheckedContinuation { continuation in
             scanQueue.async {
@@ -247,7 +250,7 @@ public final class ScanRunner: Service, Sendable {
         }
         let report: ScanReport
         switch outcome {
-        case .failure(let error): return error
+        case .failure: return outcome
         case .success(let value): report = value
         }
         // The library's unreadable directories change only in scans that find some, clear some
@@ -280,7 +283,7 @@ public final class ScanRunner: Service, Sendable {
                     "moved": "\(report.moved)", "removed": "\(report.removed)", "rejected": "\(report.rejected)",
                 ])
         }
-        return nil
+        return .success(report)
     }
 }
 

@@ -109,3 +109,23 @@ extension LibraryDatabase {
         }
     }
 }
+
+extension ScanReader {
+    /// The sidecars directly in `directory` whose merge base the library holds, each with its
+    /// modification time at the last sync (nil: there was no file then): what a scan compares the
+    /// `.xmp` files it lists with.
+    public func sidecarTimes(inDirectory directory: String) throws -> [String: Double?] {
+        let prefix = directory.hasSuffix("/") ? directory : directory + "/"
+        // Paths directly in the directory and below it sort between "dir/" and "dir0" ("0" follows "/").
+        let statement = try db.cachedStatement(
+            sql: "SELECT path, modificationTime FROM sidecarBase WHERE path >= ? AND path < ?")
+        var times: [String: Double?] = [:]
+        let rows = try Row.fetchCursor(statement, arguments: [prefix, String(prefix.dropLast()) + "0"])
+        while let row = try rows.next() {
+            let path: String = row[0]
+            guard !path.utf8.dropFirst(prefix.utf8.count).contains(UInt8(ascii: "/")) else { continue }
+            times[path] = row[1] as Double?
+        }
+        return times
+    }
+}
