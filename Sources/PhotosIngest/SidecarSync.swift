@@ -145,19 +145,6 @@ public struct SidecarSync: Sendable {
         return outcomes
     }
 
-    /// The sidecars under `roots` that changed since the library last synced them (their time is
-    /// not the one stored with their base): edits another tool made while nobody watched.
-    public func changedSidecars(under roots: [String]) throws -> [String] {
-        var changed = Set<String>()
-        for root in roots {
-            for base in try database.sidecarBases(under: root) {
-                let now = try? FileOperations.identity(base.path, followingLinks: true)?.modificationTime
-                if let now, now != base.modificationTime { changed.insert(base.path) }
-            }
-        }
-        return changed.sorted()
-    }
-
     // MARK: The library's side
 
     /// The library's state of `asset` as a sidecar holds it. Fields the library does not keep per

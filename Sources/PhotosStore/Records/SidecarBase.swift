@@ -51,14 +51,6 @@ extension LibraryDatabase {
         try read { db in try SidecarBase.filter(Column("path") == path).fetchAll(db) }
     }
 
-    /// The merge bases of sidecars under `root`, at any depth.
-    public func sidecarBases(under root: String) throws -> [SidecarBase] {
-        let (condition, arguments) = LibraryTransaction.under(root, column: "path")
-        return try read { db in
-            try SidecarBase.fetchAll(db, sql: "SELECT * FROM sidecarBase WHERE \(condition)", arguments: arguments)
-        }
-    }
-
     /// Stores an asset's merge base, replacing the one before; nothing when the asset is gone.
     public func setSidecarBase(_ base: SidecarBase) throws {
         try writer.write { db in
