@@ -52,6 +52,7 @@ struct HookPayloadBuilder: Sendable {
             entry.assets = objects(change.asset, type: .asset, assets)
             entry.assetCollections = objects(change.assetCollection, type: .assetCollection, collections)
             entry.collectionLists = objects(change.collectionList, type: .collectionList, collections)
+            entry.sidecarConflicts = change.sidecarConflicts ?? []
             payload.changes.append(entry)
         }
         return try payload.encoded()

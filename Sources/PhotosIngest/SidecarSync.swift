@@ -93,7 +93,13 @@ public struct SidecarSync: Sendable {
         let merge = SidecarMerge(
             base: base, ours: ours, theirs: theirs, oursTime: asset.modificationDate ?? 0,
             theirsTime: contents?.identity.modificationTime ?? 0)
-        let token = try apply(merge.takenFromTheirs, from: merge.result, to: asset)
+        let conflicts = merge.conflicts.map { conflict in
+            SidecarConflict(
+                localIdentifier: asset.localIdentifier, sidecar: sidecar, field: conflict.field.rawValue,
+                libraryValue: conflict.ours.map { "\($0)" }, sidecarValue: conflict.theirs.map { "\($0)" },
+                kept: conflict.winner == .ours ? .library : .sidecar)
+        }
+        let token = try apply(merge.takenFromTheirs, from: merge.result, to: asset, conflicts: conflicts)
         try checkpoint(.merged)
         var identity = contents?.identity
         // Written when the library changed a field, and when the file lacks one the merge holds
@@ -208,7 +214,11 @@ public struct SidecarSync: Sendable {
     }
 
     /// Applies the fields taken from the sidecar to the asset, as one ordinary change; returns its token.
-    func apply(_ fields: Set<SidecarField>, from state: SidecarState, to asset: AssetRecord) throws -> Int64? {
+    /// Takes `fields` of `state` into the asset in one change, carrying the merge's `conflicts`;
+    /// nil when nothing differs (the conflicts then only reach the log).
+    func apply(
+        _ fields: Set<SidecarField>, from state: SidecarState, to asset: AssetRecord, conflicts: [SidecarConflict] = []
+    ) throws -> Int64? {
         let (columns, properties) = Self.columns(for: fields, from: state, asset: asset, timeZone: timeZone)
         guard !columns.isEmpty else { return nil }
         let now = Date().timeIntervalSince1970
@@ -216,6 +226,7 @@ public struct SidecarSync: Sendable {
             try transaction.updateAsset(
                 localIdentifier: asset.localIdentifier, setting: columns + [("modificationDate", .double(now))],
                 properties: properties)
+            transaction.noteSidecarConflicts(conflicts)
         }.token
     }
 

@@ -31,7 +31,7 @@ struct OperationsRoutes: Sendable {
             do {
                 token = try database.currentToken()
             } catch {
-                throw APIError(.serviceUnavailable, "cannot read the library \(database.path): \(error)")
+                throw APIError(.serviceUnavailable, "cannot read the library \(database.path ?? "in memory"): \(error)")
             }
             // A status file that cannot be read says nothing either way: the library answered.
             let current = try? status()

@@ -75,6 +75,11 @@ public final class LibraryTransaction {
         changes.recorder.updated(.asset, localIdentifier, properties: properties)
     }
 
+    /// Records conflicts a sidecar merge settled, for this transaction's change-log entry.
+    public func noteSidecarConflicts(_ conflicts: [SidecarConflict]) {
+        changes.sidecarConflicts += conflicts
+    }
+
     /// Deletes assets by row id; their resources and album memberships go with them. The files the
     /// library placed for them are journaled for removal unless `removingLibraryFiles` is false (a
     /// trashed asset keeps them until it is erased: ``trashAssets(_:files:date:)``).
@@ -400,6 +405,8 @@ public final class LibraryTransaction {
 public struct ChangeLogWriter: Sendable {
     /// What the transaction changed.
     public var recorder = ChangeRecorder()
+    /// The sidecar conflicts the transaction's merge settled (kept only when it changed something).
+    public var sidecarConflicts: [SidecarConflict] = []
 
     /// A writer with nothing recorded.
     public init() {}
@@ -412,6 +419,7 @@ public struct ChangeLogWriter: Sendable {
             token: 0, timestamp: timestamp, asset: recorder.changes(for: .asset),
             assetCollection: recorder.changes(for: .assetCollection),
             collectionList: recorder.changes(for: .collectionList))
+        if !sidecarConflicts.isEmpty { entry.sidecarConflicts = sidecarConflicts }
         let payload = String(decoding: try JSONEncoder().encode(entry), as: UTF8.self)
         try db.cachedStatement(sql: "INSERT INTO change (timestamp, payload) VALUES (?, ?)")
             .execute(arguments: [timestamp, payload])

@@ -87,6 +87,8 @@ public struct HookPayload: Sendable {
         public var assetCollections = Objects<CollectionDescription>()
         /// What happened to folders.
         public var collectionLists = Objects<CollectionDescription>()
+        /// The sidecar conflicts the entry settled (`sidecarConflicts`, written only when there are some).
+        public var sidecarConflicts: [SidecarConflict] = []
 
         /// An entry with nothing in it yet.
         public init(token: Int64) { self.token = token }
@@ -158,6 +160,10 @@ public struct HookPayload: Sendable {
             try objects(change.assetCollections, collection)
             raw(",\"collectionLists\":")
             try objects(change.collectionLists, collection)
+            if !change.sidecarConflicts.isEmpty {
+                raw(",\"sidecarConflicts\":")
+                out.append(contentsOf: try encoder.encode(change.sidecarConflicts))
+            }
             raw("}")
         }
         raw("}")

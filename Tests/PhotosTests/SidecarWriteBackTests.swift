@@ -95,6 +95,45 @@ final class SidecarWriteBackTests {
         #expect(after["XMP-xmp:Rating"] as? Int == 4)
     }
 
+    /// The library and another tool both change the rating after they last agreed: the newer write
+    /// wins, and the change that settles it carries the conflict with both values, for observers
+    /// (`PHPersistentChange`, `PHChange`) and in the change JSON.
+    @Test func aConflictWithAnotherToolIsSettledByTheNewerWriteAndCarriedByTheChange() throws {
+        let library = try openLibrary()
+        let asset = try onlyAsset(library)
+        try library.performChangesAndWait { PHAssetChangeRequest(for: asset).rating = .three }
+        let written = try String(contentsOfFile: sidecar, encoding: .utf8)
+        #expect(written.contains("<xmp:Rating>3<"))
+
+        // Another tool rates it 5, and its write is the newer one (dated an hour ahead).
+        try Data(written.replacingOccurrences(of: "<xmp:Rating>3<", with: "<xmp:Rating>5<").utf8)
+            .write(to: URL(fileURLWithPath: sidecar))
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date().addingTimeInterval(3600)], ofItemAtPath: sidecar)
+        let token = library.currentChangeToken
+        try library.performChangesAndWait { PHAssetChangeRequest(for: asset).rating = .two }
+
+        #expect(try onlyAsset(library).rating == .five, "the newer write wins")
+        let changes = try Array(library.fetchPersistentChanges(since: token))
+        let conflicts = changes.flatMap(\.sidecarConflicts)
+        #expect(
+            conflicts == [
+                SidecarConflict(
+                    localIdentifier: asset.localIdentifier, sidecar: sidecar, field: "rating", libraryValue: "2",
+                    sidecarValue: "5", kept: .sidecar)
+            ], "\(conflicts)")
+        let settling = try #require(changes.last)
+        #expect(try settling.changeDetails(for: .asset).changedProperties[asset.localIdentifier] == ["rating"])
+        let ownChangesClean = changes.dropLast().allSatisfy { $0.sidecarConflicts.isEmpty }
+        #expect(ownChangesClean, "the library's own change has none")
+
+        let json = try JSONSerialization.jsonObject(with: JSONEncoder().encode(settling.entry)) as? [String: Any]
+        let first = (json?["sidecarConflicts"] as? [[String: Any]])?.first
+        #expect(first?["field"] as? String == "rating" && first?["kept"] as? String == "sidecar")
+        let plain = try JSONSerialization.jsonObject(with: JSONEncoder().encode(changes[0].entry)) as? [String: Any]
+        #expect(plain?.keys.contains("sidecarConflicts") == false, "absent from entries without conflicts")
+    }
+
     @Test func aRootWithoutASidecarPolicyKeepsTheStateInTheLibraryOnly() throws {
         let library = try openLibrary(write: .none)
         let asset = try onlyAsset(library)

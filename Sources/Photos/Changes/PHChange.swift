@@ -38,6 +38,10 @@ public final class PHChange: NSObject, Sendable {
         }
     }
 
+    /// The fields this change settled that the library and another tool had both changed in an
+    /// asset's XMP sidecar, with both values and the one kept (not in PhotoKit's API).
+    public var sidecarConflicts: [SidecarConflict] { entry.sidecarConflicts ?? [] }
+
     /// What happened to one object, or nil when this change did not touch it. A change to an
     /// album's assets is a change of the album, not of its assets.
     public func changeDetails<T: PHObject>(for object: T) -> PHObjectChangeDetails<T>? {

@@ -132,6 +132,10 @@ public final class PHPersistentChange: NSObject, Sendable {
     public func changeDetails(for objectType: PHObjectType) throws -> PHPersistentObjectChangeDetails {
         PHPersistentObjectChangeDetails(objectType: objectType, changes: entry.changes(for: objectType))
     }
+
+    /// The fields this change settled that the library and another tool had both changed in an
+    /// asset's XMP sidecar, with both values and the one kept (not in PhotoKit's API).
+    public var sidecarConflicts: [SidecarConflict] { entry.sidecarConflicts ?? [] }
 }
 
 /// The identifiers of the objects of one type a change inserted, updated and deleted.

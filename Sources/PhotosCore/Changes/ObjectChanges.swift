@@ -33,7 +33,7 @@ public struct ObjectChanges: Sendable, Hashable, Codable {
 ///
 /// Its JSON shape is stable (docs/architecture.md, "JSON shapes"): `token`, `timestamp`, and `asset`,
 /// `assetCollection`, `collectionList`, each with `inserted`, `updated`, `deleted` and
-/// `changedProperties`.
+/// `changedProperties`; `sidecarConflicts` only on an entry that settled some.
 public struct LibraryChange: Sendable, Hashable, Codable {
     /// The entry's position in the log; tokens only grow.
     public var token: Int64
@@ -45,6 +45,9 @@ public struct LibraryChange: Sendable, Hashable, Codable {
     public var assetCollection: ObjectChanges
     /// What happened to folders.
     public var collectionList: ObjectChanges
+    /// Fields of assets that the library and another tool both changed in a sidecar, settled by
+    /// this change (nil, and absent from the JSON, when there were none).
+    public var sidecarConflicts: [SidecarConflict]?
 
     /// Creates an entry.
     public init(
