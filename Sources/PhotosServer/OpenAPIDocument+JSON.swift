@@ -338,6 +338,13 @@ extension OpenAPIDocument {
           "collectionList": {
             "$ref": "#/components/schemas/ObjectChanges"
           },
+          "sidecarConflicts": {
+            "description": "Only on an entry that settled them: fields of assets that the library and another tool both changed in an XMP sidecar since they last agreed, and the value kept (the newer write).",
+            "items": {
+              "$ref": "#/components/schemas/SidecarConflict"
+            },
+            "type": "array"
+          },
           "timestamp": {
             "type": "number"
           },
@@ -1190,6 +1197,48 @@ extension OpenAPIDocument {
         },
         "required": [
           "data"
+        ],
+        "type": "object"
+      },
+      "SidecarConflict": {
+        "additionalProperties": false,
+        "properties": {
+          "field": {
+            "description": "rating, isFavorite, isHidden, creationDate, location, albums, pair or adjustment.",
+            "type": "string"
+          },
+          "kept": {
+            "enum": [
+              "library",
+              "sidecar"
+            ],
+            "type": "string"
+          },
+          "libraryValue": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "localIdentifier": {
+            "type": "string"
+          },
+          "sidecar": {
+            "description": "The sidecar's path.",
+            "type": "string"
+          },
+          "sidecarValue": {
+            "type": [
+              "string",
+              "null"
+            ]
+          }
+        },
+        "required": [
+          "localIdentifier",
+          "sidecar",
+          "field",
+          "kept"
         ],
         "type": "object"
       },
