@@ -170,7 +170,10 @@ extension PHAsset {
             state.active[id] = false
             return id
         }
-        DispatchQueue.global(qos: .userInitiated).async { [self] in
+        // A thread of its own, not the global queue (whose threads on Linux are Swift concurrency's,
+        // one per core): code that waits for the input with a semaphore, as PhotoKit code often
+        // does, would otherwise block the thread the input needs.
+        let thread = Thread { [self] in
             func cancelled() -> Bool { contentEditingRequests.withLock { $0.active[id] ?? false } }
             func report(_ fraction: Double) {
                 guard let progress = options.progressHandler else { return }
@@ -199,6 +202,8 @@ extension PHAsset {
             }
             completionHandler(input, info)
         }
+        thread.name = "photos-editing"
+        thread.start()
         return id
     }
 

@@ -4,6 +4,12 @@ import Synchronization
 /// Runs image requests first come, first served, on at most `width` threads at once: decoding
 /// is CPU-bound, and a grid asking for a thousand thumbnails must not start a thousand decodes.
 /// No thread waits for a slot; a slot that frees up takes the next job.
+///
+/// The threads are the queue's own (`photos-images`), started when a slot opens and ended when the
+/// queue runs dry, never the global dispatch queue's: on Linux those are the threads Swift
+/// concurrency runs on, one per core, so a program that waits for an image by blocking such a thread
+/// (a semaphore after `requestImage`, as PhotoKit code often does) would wait for a decode that has
+/// no thread left to run on.
 final class ImageWorkQueue: Sendable {
     typealias Job = @Sendable () -> Void
 
@@ -29,7 +35,7 @@ final class ImageWorkQueue: Sendable {
             state.running += 1
             return true
         }
-        if start { DispatchQueue.global(qos: .userInitiated).async { self.drain() } }
+        if start { startDraining() }
     }
 
     /// Holds queued jobs until ``resume()`` (for tests of what happens before a job runs).
@@ -45,7 +51,15 @@ final class ImageWorkQueue: Sendable {
             state.running += max(starts, 0)
             return max(starts, 0)
         }
-        for _ in 0..<starts { DispatchQueue.global(qos: .userInitiated).async { self.drain() } }
+        for _ in 0..<starts { startDraining() }
+    }
+
+    /// A thread of the queue's own that runs jobs until there are none.
+    private func startDraining() {
+        let thread = Thread { self.drain() }
+        thread.name = "photos-images"
+        thread.qualityOfService = .userInitiated
+        thread.start()
     }
 
     private func drain() {
