@@ -54,6 +54,27 @@ struct ObjectResolver {
         return try Self.unique(candidates, text, kind: "asset")
     }
 
+    /// The local identifiers of the assets `texts` name, in order, as ``asset(_:)`` reads each; the
+    /// whole identifiers among them are looked up in one fetch (a deletion of thousands names them so).
+    func assets(_ texts: [String]) throws -> [String] {
+        var exact: Set<String> = []
+        if case .library(let library) = source {
+            let candidates = texts.filter {
+                Self.couldBeIdentifier($0) && !Self.looksLikePath($0) && Self.existingPath($0, directory: false) == nil
+            }
+            if !candidates.isEmpty {
+                let options = PHFetchOptions()
+                options.photoLibrary = library
+                options.includeHiddenAssets = true
+                options.includeAllBurstAssets = true
+                let result = PHAsset.fetchAssets(withLocalIdentifiers: candidates, options: options)
+                try requireAvailable(library)
+                result.enumerateObjects { asset, _, _ in exact.insert(asset.localIdentifier) }
+            }
+        }
+        return try texts.map { exact.contains($0) ? $0 : try asset($0) }
+    }
+
     /// The paths of the files of the asset `identifier` now, as the library lists them.
     func files(ofAsset identifier: String) throws -> [String] {
         try assets(matching: "localIdentifier == \(Self.quoted(identifier))", limit: 1).first?.resources.map(\.path)

@@ -34,9 +34,9 @@ struct Remove: ParsableCommand {
         let library = try options.open()
         let resolver = ObjectResolver(.library(library))
         var identifiers: [String] = []
-        for text in assets {
-            let identifier = try resolver.asset(text)
-            if !identifiers.contains(identifier) { identifiers.append(identifier) }
+        var seen: Set<String> = []
+        for identifier in try resolver.assets(assets) where seen.insert(identifier).inserted {
+            identifiers.append(identifier)
         }
         let plan: [(identifier: String, files: [String], trashes: Bool)]
         do {

@@ -19,8 +19,10 @@ import Testing
         // At the stop point the information is on disk and the photo not yet moved.
         let infoAtStop = Recorded<String>()
         let photoAtStop = Recorded<Bool>()
+        let steps = Recorded<[Trash.Step]>()
         trash.stopHook = { step in
-            #expect(step == .infoWritten)
+            steps.set((steps.value ?? []) + [step])
+            guard step == .infoWritten else { return }
             infoAtStop.set(contents(fixture.homeTrash + "/info/IMG 0001.JPG.trashinfo") ?? "")
             photoAtStop.set(identity(path) != nil)
         }
@@ -44,6 +46,7 @@ import Testing
                 "DeletionDate=\(expectedDeletionDate(now))",
             ])
         #expect(lines.contains("X-Photosd-Process=\(getpid())"))
+        #expect(steps.value == [.infoWritten, .moved])
         #expect(infoAtStop.value == info)
         #expect(photoAtStop.value == true)
         for made in [fixture.homeTrash, fixture.homeTrash + "/files", fixture.homeTrash + "/info"] {
@@ -70,6 +73,82 @@ import Testing
         let listing = try fixture.trash.listing(of: one.directory)
         #expect(listing.entries.map(\.originalPath) == [first, second])
         #expect(listing.unlisted == ["IMG_1.JPG_1"])
+    }
+
+    @Test func aBatchTrashesEachFileOnceUnderItsOwnNameAndAFailureStaysWithItsPath() throws {
+        let fixture = try TrashFixture()
+        let first = try fixture.write("2023/IMG_1.JPG", "first")
+        let second = try fixture.write("2024/IMG_1.JPG", "second")
+        let third = try fixture.write("2024/IMG_2.JPG", "third")
+        let missing = fixture.photos + "/2024/gone.JPG"
+        let stray = try fixture.write("files/IMG_1.JPG_1", "stray", under: fixture.homeTrash)
+
+        let results = try fixture.trash.trash([first, second, missing, third])
+
+        #expect(results.count == 4)
+        #expect((try? results[0].get())?.name == "IMG_1.JPG")
+        #expect((try? results[1].get())?.name == "IMG_1.JPG_2")
+        #expect((try? results[3].get())?.name == "IMG_2.JPG")
+        #expect {
+            try results[2].get()
+        } throws: { error in
+            let error = error as? TrashError
+            return error?.code == .notFound && error?.message.contains(missing) == true
+        }
+        let files = fixture.homeTrash + "/files/"
+        #expect(contents(files + "IMG_1.JPG") == "first")
+        #expect(contents(files + "IMG_1.JPG_2") == "second")
+        #expect(contents(files + "IMG_2.JPG") == "third")
+        #expect(contents(stray) == "stray")
+        #expect([first, second, third].allSatisfy { identity($0) == nil })
+        let listing = try fixture.trash.listing(of: try #require(try? results[0].get()).directory)
+        #expect(listing.entries.map(\.originalPath) == [first, second, third])
+        #expect(listing.orphans.isEmpty && listing.unlisted == ["IMG_1.JPG_1"])
+    }
+
+    /// Where a batch of three files is stopped: while its `.trashinfo` files are written, after the
+    /// last of them (before any move), after the first move, after the last move.
+    static let batchStops: [(Trash.Step, Int)] = [(.infoWritten, 2), (.infoWritten, 3), (.moved, 1), (.moved, 3)]
+
+    @Test(arguments: 0..<batchStops.count)
+    func aBatchStoppedHalfwayLosesNothingAndRepairCleansUp(stop: Int) throws {
+        let (step, time) = Self.batchStops[stop]
+        let fixture = try TrashFixture()
+        let names = ["IMG_1.JPG", "IMG_2.JPG", "IMG_3.JPG"]
+        let paths = try names.map { try fixture.write("2024/" + $0, $0) }
+        let directory = try fixture.trash.directory(for: paths[0])
+        var trash = fixture.trash
+        let seen = Recorded<Int>()
+        trash.stopHook = { reached in
+            guard reached == step else { return }
+            seen.set((seen.value ?? 0) + 1)
+            if seen.value == time { throw SimulatedCrash(step: reached) }
+        }
+
+        #expect(throws: SimulatedCrash(step: step)) { try trash.trash(paths) }
+
+        // Every file is at its path or in files/ with its information, once.
+        let moved = names.filter { identity(directory.filePath(of: $0)) != nil }
+        #expect(moved.count == (step == .moved ? time : 0), "\(step) \(time)")
+        for (name, path) in zip(names, paths) {
+            let inTrash = moved.contains(name)
+            #expect((identity(path) != nil) != inTrash, "\(name) in one place")
+            if inTrash { #expect(identity(directory.infoPath(of: name)) != nil, "\(name) has its information") }
+        }
+
+        let written = names.filter { identity(directory.infoPath(of: $0)) != nil }
+        #expect(written.count == (step == .infoWritten ? time : names.count))
+        // Repair takes the information of the files that did not move, and only those.
+        let repaired = try fixture.trash.repair(directory)
+        #expect(Set(repaired.map(\.name)) == Set(written).subtracting(moved))
+        let listing = try fixture.trash.listing(of: directory)
+        #expect(listing.entries.map(\.name) == moved && listing.orphans.isEmpty)
+
+        // The rest goes to the Trash under its own names, nothing twice.
+        let rest = zip(names, paths).filter { !moved.contains($0.0) }.map(\.1)
+        #expect(try fixture.trash.trash(rest).allSatisfy { (try? $0.get()) != nil })
+        #expect(try fixture.trash.listing(of: directory).entries.map(\.name) == names)
+        #expect(names.allSatisfy { contents(directory.filePath(of: $0)) == $0 })
     }
 
     @Test func aDirectoryGoesWholeAndItsSizeIsCachedAsDuCountsIt() async throws {
@@ -234,9 +313,10 @@ import Testing
         var trash = fixture.trash
         let repairedMeanwhile = Recorded<[TrashEntry]>()
         // Another repair while this trashing is between its steps: it must not take its information.
+        // At each step, the file at its path or already in files/.
+        let directory = try fixture.trash.directory(for: path)
         trash.stopHook = { _ in
-            let directory = try fixture.trash.directory(for: path)
-            repairedMeanwhile.set(try fixture.trash.repair(directory))
+            repairedMeanwhile.set((repairedMeanwhile.value ?? []) + (try fixture.trash.repair(directory)))
         }
         let entry = try trash.trash(path)
         #expect(repairedMeanwhile.value == [])

@@ -191,11 +191,12 @@ struct RecentlyDeletedTests {
         #expect(try library.trashedAssets().isEmpty)
     }
 
-    /// Where a deletion can stop: the commit (the journal written, nothing moved), then for each of
-    /// the two files, its `.trashinfo` written, the file moved, where it went recorded.
+    /// Where a deletion can stop: the commit (the journal written, nothing moved), then, the two
+    /// files going to the Trash as one batch, each one's `.trashinfo` written, each file moved, and
+    /// where they went recorded (one transaction for the batch).
     static let stops: [(FaultInjection.Step, Int)] = [
-        (.committed, 1), (.trashInfoWritten, 1), (.trashed, 1), (.trashRecorded, 1), (.trashInfoWritten, 2),
-        (.trashed, 2), (.trashRecorded, 2),
+        (.committed, 1), (.trashInfoWritten, 1), (.trashInfoWritten, 2), (.trashed, 1), (.trashed, 2),
+        (.trashRecorded, 1),
     ]
 
     @Test(arguments: 0..<stops.count)
@@ -250,6 +251,79 @@ struct RecentlyDeletedTests {
         try reopened.restoreTrashedAssets([identifier])
         #expect(assetAt(photoPath, in: reopened)?.localIdentifier == identifier)
         #expect(exists(sidecarPath))
+        #expect(trashContents().files.isEmpty && trashContents().info.isEmpty)
+    }
+
+    /// Where a deletion of four assets (five files, one batch) is stopped: halfway through the
+    /// `.trashinfo` files, after the last of them (before any move), halfway through the moves, after
+    /// the last move (before the records), after the records (before the journal is cleared).
+    static let batchStops: [(FaultInjection.Step, Int)] = [
+        (.trashInfoWritten, 3), (.trashInfoWritten, 5), (.trashed, 2), (.trashed, 5), (.trashRecorded, 1),
+    ]
+
+    @Test(arguments: 0..<batchStops.count)
+    func aBatchDeletionKilledHalfwayIsFinishedAtTheNextOpenWithNothingLostOrDuplicated(stop: Int) throws {
+        let (step, occurrence) = Self.batchStops[stop]
+        let more = [root + "/2024/IMG_0003.JPG", root + "/2025/IMG_0004.JPG"]
+        for folder in ["/2024", "/2025"] {
+            try FileManager.default.createDirectory(atPath: root + folder, withIntermediateDirectories: true)
+        }
+        for path in more { try photo.write(to: URL(fileURLWithPath: path)) }
+        let paths = [photoPath, sidecarPath, otherPath] + more
+        let names = paths.map { ($0 as NSString).lastPathComponent }.sorted()
+        let identifiers: [String]
+        do {
+            let (library, _) = try makeLibrary()
+            let assets = PHAsset.fetchAssets(with: options(library)).map { $0 }
+            #expect(assets.count == 4)
+            identifiers = assets.map(\.localIdentifier).sorted()
+            let imports = library.importDirectory.standardizedFileURL.path
+            let seen = Mutex(0)
+            FaultInjection.set(in: imports) { reached in
+                guard reached == step else { return false }
+                return seen.withLock { count in
+                    count += 1
+                    return count == occurrence
+                }
+            }
+            defer { FaultInjection.clear(in: imports) }
+            let interrupted = #expect(throws: PHPhotosError.self) {
+                try library.performChangesAndWait { PHAssetChangeRequest.deleteAssets(assets as NSArray) }
+            }
+            #expect(interrupted?.code == .operationInterrupted, "\(step) \(occurrence)")
+            #expect(PHAsset.fetchAssets(with: options(library)).count == 0, "committed")
+            // Halfway: every file is somewhere, at its path or in the trash, once; a moved one has its
+            // .trashinfo.
+            var moved = 0
+            for path in paths {
+                let name = (path as NSString).lastPathComponent
+                let inTrash = exists(homeTrash + "/files/" + name)
+                #expect(exists(path) != inTrash, "\(name) after a stop at \(step) \(occurrence)")
+                if inTrash {
+                    moved += 1
+                    #expect(exists(homeTrash + "/info/" + name + ".trashinfo"), "\(name) has its .trashinfo")
+                }
+            }
+            #expect(moved == (step == .trashInfoWritten ? 0 : step == .trashed ? occurrence : paths.count))
+        }
+        let reopened = try open()
+        #expect(try reopened.database.fileJournal().isEmpty, "the journal is finished")
+        #expect(paths.allSatisfy { !exists($0) })
+        let trash = trashContents()
+        #expect(trash.files == names, "each file in the trash once")
+        #expect(trash.info == names.map { $0 + ".trashinfo" }, "no stale .trashinfo")
+        let trashed = try reopened.trashedAssets()
+        #expect(trashed.map(\.localIdentifier).sorted() == identifiers)
+        #expect(trashed.flatMap(\.files).count == paths.count)
+        #expect(trashed.allSatisfy { $0.files.allSatisfy { $0.trashName != nil } }, "where each file went is known")
+        // The library equals the disk.
+        let report = try FolderScanner(database: reopened.database, quietTime: 0).scan(roots: [root])
+        #expect(report.ingested == 0 && report.restored == 0, "\(report)")
+        #expect(PHAsset.fetchAssets(with: options(reopened)).count == 0)
+
+        try reopened.restoreTrashedAssets(identifiers)
+        #expect(paths.allSatisfy(exists))
+        #expect(PHAsset.fetchAssets(with: options(reopened)).count == 4)
         #expect(trashContents().files.isEmpty && trashContents().info.isEmpty)
     }
 

@@ -48,6 +48,11 @@ int cphotos_name_this_thread(const char *_Nonnull name);
 /// EINVAL where the file system cannot promise it).
 int cphotos_rename_noreplace(const char *_Nonnull from, const char *_Nonnull to);
 
+/// Starts writing `fd`'s dirty pages to disk without waiting (sync_file_range with
+/// SYNC_FILE_RANGE_WRITE, a GNU extension): a hint before an fsync of many files, never a promise
+/// of durability; 0 or the error number.
+int cphotos_start_writeback(int fd);
+
 /// Puts the calling thread in SCHED_IDLE, the lowest scheduling class (it runs only when nothing
 /// else wants the processor); 0 or the error number.
 int cphotos_idle_this_thread(void);

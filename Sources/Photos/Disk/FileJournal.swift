@@ -57,14 +57,23 @@ struct FileJournal {
         // An entry taken back, or a sidecar that could not be merged (each finished), does not stop
         // the others; the first such is reported once they are done.
         var reported: (any Error)?
-        for entry in entries {
+        var index = 0
+        while index < entries.count {
+            // Deleted assets' files one after another go to the Trash as one batch.
+            let run = entries[index...].prefix(while: Self.trashesAssetFile)
+            if !run.isEmpty {
+                if let failure = try trash(Array(run)).first { throw failure.error }
+                index += run.count
+                continue
+            }
             do {
-                try perform(entry)
+                try perform(entries[index])
             } catch let error as UndoneOperation {
                 reported = reported ?? error
             } catch let error as UserStateWriteFailure {
                 reported = reported ?? error
             }
+            index += 1
         }
         if let reported { throw reported }
     }
@@ -99,14 +108,40 @@ struct FileJournal {
         let me = FileOperations.processID
         let entries = try database.fileJournal()
         repairTrashes(for: entries)
-        for entry in entries {
-            guard let id = entry.id else { continue }
-            let claimed = try database.claimJournalEntry(id, owner: me) { owner in
+        func claim(_ entry: FileJournalEntry) throws -> FileJournalEntry? {
+            guard let id = entry.id else { return nil }
+            return try database.claimJournalEntry(id, owner: me) { owner in
                 owner == me
                     ? !Self.inFlight.withLock { $0.contains(key(id)) }
                     : !FileOperations.processIsAlive(owner)
             }
-            guard let claimed else { continue }
+        }
+        var index = 0
+        while index < entries.count {
+            let entry = entries[index]
+            index += 1
+            if Self.trashesAssetFile(entry) {
+                // A run of deleted assets' files: claimed one by one, trashed as one batch.
+                var run = [entry]
+                while index < entries.count, Self.trashesAssetFile(entries[index]) {
+                    run.append(entries[index])
+                    index += 1
+                }
+                let claimed = try run.compactMap(claim)
+                let ids = claimed.compactMap(\.id)
+                begin(ids)
+                defer { end(ids) }
+                do {
+                    // A file that cannot go to the Trash now (its trash made unusable meanwhile) stays
+                    // where it is, its asset in Recently Deleted ("not moved yet"), and is tried again at
+                    // the next open: it must not keep the library from opening.
+                    finished += try claimed.count - trash(claimed).count
+                } catch let error where !error.isSimulatedCrash {
+                    continue
+                }
+                continue
+            }
+            guard let claimed = try claim(entry), let id = claimed.id else { continue }
             begin([id])
             defer { end([id]) }
             do {
@@ -145,7 +180,12 @@ struct FileJournal {
         case .place: try place(entry)
         case .remove: try remove(entry)
         // Without an asset: a deleted album's directory; with one: an asset's file.
-        case .trash: try entry.assetId == nil ? trashDirectory(entry) : trash(entry)
+        case .trash:
+            if entry.assetId == nil {
+                try trashDirectory(entry)
+            } else if let failure = try trash([entry]).first {
+                throw failure.error
+            }
         // With an asset: its file moved into an album's directory; without: a directory renamed.
         case .rename: try entry.assetId == nil ? rename(entry) : moveAssetFile(entry)
         case .sidecar: try updateSidecar(entry)

@@ -1,5 +1,6 @@
 import Glibc
 import PhotosCore
+import Synchronization
 
 /// The mounts this process sees, from `/proc/self/mountinfo`: where a file's file system is
 /// mounted (its trash's "top directory"), and which mount points may hold a trash.
@@ -19,13 +20,20 @@ struct MountTable: Sendable {
     /// The mounts in the order the kernel lists them (a later one over an earlier one at the same path).
     var mounts: [Mount]
 
-    /// The table of this process, or an empty one when `/proc` cannot be read.
+    /// The table of this process, or an empty one when `/proc` cannot be read. Read at each call
+    /// (mounts come and go); parsed again only when the text changed (a deletion asks once per file).
     static func current() -> MountTable {
         guard let bytes = try? TrashFiles.read("/proc/self/mountinfo", limit: 16 << 20) else {
             return MountTable(mounts: [])
         }
-        return MountTable(parsing: bytes)
+        if let table = lastParsed.withLock({ $0?.bytes == bytes ? $0?.table : nil }) { return table }
+        let table = MountTable(parsing: bytes)
+        lastParsed.withLock { $0 = (bytes, table) }
+        return table
     }
+
+    /// The text last parsed and its table.
+    private static let lastParsed = Mutex<(bytes: [UInt8], table: MountTable)?>(nil)
 
     /// Reads `mountinfo` text; lines that do not have its shape are skipped.
     init(parsing bytes: [UInt8]) {

@@ -121,6 +121,20 @@ extension LibraryDatabase {
 
     /// Deletes an entry whose work is done.
     public func finishJournalEntry(_ id: Int64) throws {
-        _ = try writer.write { db in try FileJournalEntry.deleteOne(db, key: id) }
+        try finishJournalEntries([id])
+    }
+
+    /// Deletes entries whose work is done, in one transaction.
+    public func finishJournalEntries(_ ids: [Int64]) throws {
+        guard !ids.isEmpty else { return }
+        _ = try writer.write { db in
+            // In slices: a statement takes a bounded number of arguments.
+            var start = 0
+            while start < ids.count {
+                let end = min(start + 500, ids.count)
+                try FileJournalEntry.deleteAll(db, keys: Array(ids[start..<end]))
+                start = end
+            }
+        }
     }
 }

@@ -184,19 +184,39 @@ extension LibraryDatabase {
     /// Records where the file journal moved a trashed file: its name in the `files/` of the trash
     /// `directory`.
     public func noteTrashed(_ fileID: Int64, name: String, in directory: TrashDirectory) throws {
+        try noteTrashed([(fileID, name, directory)])
+    }
+
+    /// Records where the file journal moved each of a batch of trashed files, in one transaction.
+    public func noteTrashed(_ moves: [(fileID: Int64, name: String, directory: TrashDirectory)]) throws {
+        guard !moves.isEmpty else { return }
         _ = try writer.write { db in
-            try db.execute(
-                sql: """
-                    UPDATE trashedFile SET trashName = ?, trashDirectory = ?, trashKind = ?, trashTop = ? WHERE id = ?
-                    """,
-                arguments: [name, directory.path, directory.kind.rawValue, directory.topDirectory, fileID])
+            let statement = try db.cachedStatement(
+                sql:
+                    "UPDATE trashedFile SET trashName = ?, trashDirectory = ?, trashKind = ?, trashTop = ? WHERE id = ?"
+            )
+            for move in moves {
+                try statement.execute(arguments: [
+                    move.name, move.directory.path, move.directory.kind.rawValue, move.directory.topDirectory,
+                    move.fileID,
+                ])
+            }
         }
     }
 
     /// The trashed file of an asset at `path`, if the asset is still trashed.
     public func trashedFile(assetId: Int64, path: String) throws -> TrashedFile? {
+        try trashedFiles([(assetId, path)])[0]
+    }
+
+    /// The trashed file of each asset at each path (nil where the asset is no longer trashed), in
+    /// order, read at once.
+    public func trashedFiles(_ keys: [(assetId: Int64, path: String)]) throws -> [TrashedFile?] {
         try read { db in
-            try TrashedFile.filter(Column("assetId") == assetId && Column("path") == path).fetchOne(db)
+            let statement = try db.cachedStatement(sql: "SELECT * FROM trashedFile WHERE assetId = ? AND path = ?")
+            return try keys.map { key in
+                try TrashedFile.fetchOne(statement, arguments: [key.assetId, key.path])
+            }
         }
     }
 }
