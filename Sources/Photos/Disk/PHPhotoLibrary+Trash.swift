@@ -65,20 +65,23 @@ extension PHPhotoLibrary {
     /// file may own stays).
     static func sidecars(of files: [String]) -> [String] {
         var found: [String] = []
-        let byDirectory = Dictionary(grouping: files) { ($0 as NSString).deletingLastPathComponent }
+        let byDirectory = Dictionary(grouping: files) { PathName.directory(of: $0) }
         for (directory, paths) in byDirectory.sorted(by: { $0.key < $1.key }) {
-            guard let entries = try? FileManager.default.contentsOfDirectory(atPath: directory) else { continue }
-            let names = Set(paths.map { ($0 as NSString).lastPathComponent })
-            let sidecars = entries.filter { $0.lowercased().hasSuffix(".xmp") }
-            let media = entries.filter { !$0.lowercased().hasSuffix(".xmp") }
-            for sidecar in sidecars.sorted() {
+            guard let listing = DirectoryListings.shared.listing(of: directory) else { continue }
+            let names = Set(paths.map { PathName.name(of: $0) })
+            // Only sidecars named after one of the files, or after the stem of one, can be theirs.
+            var candidates = Set<String>()
+            for name in names {
+                candidates.formUnion(listing.sidecarsByBase[name.lowercased()] ?? [])
+                candidates.formUnion(listing.sidecarsByBase[PairingName.of(name)] ?? [])
+            }
+            for sidecar in candidates.sorted() {
                 let base = String(sidecar.dropLast(4))
                 let belongs: Bool
                 if names.contains(base) {
                     belongs = true
                 } else {
-                    let stem = base.lowercased()
-                    let sharers = media.filter { PairingName.of($0) == stem }
+                    let sharers = listing.mediaByStem[base.lowercased()] ?? []
                     belongs = !sharers.isEmpty && sharers.allSatisfy(names.contains)
                 }
                 if belongs { found.append(directory + "/" + sidecar) }
