@@ -150,9 +150,16 @@ struct Reconciliation {
         if !sidecars.isEmpty { try noteSidecars(sidecars, besideNew: fresh, reader: reader) }
     }
 
-    /// Whether a file is an XMP sidecar, by its name.
+    /// Whether a file is an XMP sidecar, by its name: `.xmp` in any case after at least one
+    /// character. Every listed file asks, so it compares the last four bytes in place rather than
+    /// lowercasing a copy of the name.
     static func isSidecar(_ name: String) -> Bool {
-        name.utf8.count > 4 && name.lowercased().hasSuffix(".xmp")
+        let bytes = name.utf8
+        guard bytes.count > 4 else { return false }
+        var tail = bytes.suffix(4).makeIterator()
+        // An ASCII letter's lower case is its byte with 0x20 set.
+        return tail.next() == UInt8(ascii: ".") && tail.next().map { $0 | 0x20 } == UInt8(ascii: "x")
+            && tail.next().map { $0 | 0x20 } == UInt8(ascii: "m") && tail.next().map { $0 | 0x20 } == UInt8(ascii: "p")
     }
 
     /// Keeps, in the report's ``ScanReport/sidecarsToSync``, the sidecars the library has not synced
