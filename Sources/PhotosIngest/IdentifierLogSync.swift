@@ -164,20 +164,13 @@ public struct IdentifierLogSync: Sendable {
                 continue
             }
             let prefix = root.hasSuffix("/") ? root : root + "/"
+            var logged: [String: String] = [:]
+            for (relative, identifier) in contents.identifiers
+            where identifier.hasSuffix(suffix) && UUID(uuidString: String(identifier.dropLast(suffix.count))) != nil {
+                logged[prefix + relative] = identifier
+            }
             let count = try database.write { transaction in
-                var count = 0
-                for (relative, identifier) in contents.identifiers.sorted(by: { $0.key < $1.key })
-                where identifier.hasSuffix(suffix)
-                    && UUID(uuidString: String(identifier.dropLast(suffix.count))) != nil
-                {
-                    if try transaction.restoreIdentifier(
-                        identifier, ofAssetAt: prefix + relative,
-                        sidecarIdentifier: { SidecarBaseCoding.decode($0)?.localIdentifier })
-                    {
-                        count += 1
-                    }
-                }
-                return count
+                try transaction.restoreIdentifiers(logged) { SidecarBaseCoding.decode($0)?.localIdentifier }
             }.value
             restored.identifiers += count
         }

@@ -175,8 +175,18 @@ public enum IdentifierLog {
         var byPath: [String: (identifier: String, line: Int)] = [:]
         var lastLine: [String: Int] = [:]
         var checkpoint: Checkpoint?
-        for (number, text) in lines.enumerated().dropFirst() {
-            guard let line = try? decoder.decode(Line.self, from: text) else { continue }
+        // Every line at once (one decoder pass); line by line, passing over the unreadable, only when
+        // some line cannot be read.
+        var joined = Data("[".utf8)
+        for (number, text) in lines.enumerated() {
+            if number > 0 { joined.append(UInt8(ascii: ",")) }
+            joined.append(text)
+        }
+        joined.append(UInt8(ascii: "]"))
+        let decoded: [Line?] =
+            (try? decoder.decode([Line].self, from: joined)) ?? lines.map { try? decoder.decode(Line.self, from: $0) }
+        for (number, found) in decoded.enumerated().dropFirst() {
+            guard let line = found else { continue }
             if let id = line.id {
                 lastLine[id] = number
                 if line.deleted != true, let relative = line.path { byPath[relative] = (id, number) }

@@ -71,34 +71,46 @@ extension LibraryDatabase {
 }
 
 extension LibraryTransaction {
-    /// Gives the asset whose file is at `path` the local identifier `identifier` back (a library
-    /// rebuilt from the disk, where a root's identifier log names it), unless no asset has a file
-    /// there, another asset has that identifier, or the asset's own identifier is the one its sidecar
-    /// names (`sidecarIdentifier` reads that from the sidecar's merge base). Returns whether it did.
+    /// Gives the assets whose files are at the paths of `identifiers` (absolute path → local
+    /// identifier) those identifiers back (a library rebuilt from the disk, where a root's identifier
+    /// log names them), in path order, except where no asset has a file at the path, another asset
+    /// has that identifier, the asset already took one, or the asset's own identifier is the one its
+    /// sidecar names (`sidecarIdentifier` reads that from the sidecar's merge base). Returns how many
+    /// it gave back.
     ///
     /// Like the album manifest's ``restoreUserCollection(_:)``, this is a rebuild's bookkeeping: it
     /// records no change.
-    public func restoreIdentifier(
-        _ identifier: String, ofAssetAt path: String, sidecarIdentifier: (String) -> String?
-    ) throws -> Bool {
-        let (directory, name) = FileDirectories.split(path)
-        guard
-            let row = try Row.fetchOne(
-                db.cachedStatement(
-                    sql: """
-                        SELECT a.id, a.localIdentifier, s.state FROM \(FileDirectories.join)
-                        JOIN asset a ON a.id = r.assetId LEFT JOIN sidecarBase s ON s.assetId = a.id
-                        WHERE d.path = ? AND r.name = ? LIMIT 1
-                        """), arguments: [directory, name])
-        else { return false }
-        let id: Int64 = row["id"]
-        let current: String = row["localIdentifier"]
-        if current == identifier { return false }
-        if let state: String = row["state"], sidecarIdentifier(state) == current { return false }
-        if !(try assetIDs(forLocalIdentifiers: [identifier]).isEmpty) { return false }
-        try db.cachedStatement(sql: "UPDATE asset SET localIdentifier = ? WHERE id = ?").execute(arguments: [
-            identifier, id,
-        ])
-        return true
+    public func restoreIdentifiers(_ identifiers: [String: String], sidecarIdentifier: (String) -> String?) throws
+        -> Int
+    {
+        guard !identifiers.isEmpty else { return 0 }
+        let (files, fileArguments) = FileDirectories.ids(at: identifiers.keys)
+        let found = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT d.path || r.name AS path, a.id, a.localIdentifier, s.state FROM \(FileDirectories.join)
+                JOIN asset a ON a.id = r.assetId LEFT JOIN sidecarBase s ON s.assetId = a.id
+                WHERE r.id IN (\(files))
+                """, arguments: fileArguments)
+        var assets: [String: (id: Int64, current: String, state: String?)] = [:]
+        for row in found { assets[row["path"]] = (row["id"], row["localIdentifier"], row["state"]) }
+        var used = Set(
+            try String.fetchAll(
+                db, sql: "SELECT localIdentifier FROM asset WHERE localIdentifier IN (SELECT value FROM json_each(?))",
+                arguments: [JSONText.array(Array(identifiers.values))]))
+        var changed: Set<Int64> = []
+        let update = try db.cachedStatement(sql: "UPDATE asset SET localIdentifier = ? WHERE id = ?")
+        var count = 0
+        for (path, identifier) in identifiers.sorted(by: { $0.key < $1.key }) {
+            guard let asset = assets[path], asset.current != identifier, !used.contains(identifier),
+                !changed.contains(asset.id)
+            else { continue }
+            if let state = asset.state, sidecarIdentifier(state) == asset.current { continue }
+            try update.execute(arguments: [identifier, asset.id])
+            used.insert(identifier)
+            changed.insert(asset.id)
+            count += 1
+        }
+        return count
     }
 }
