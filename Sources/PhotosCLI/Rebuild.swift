@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Glibc
 import PhotosConfig
+import PhotosCore
 import PhotosIngest
 import PhotosLinux
 import PhotosStore
@@ -14,7 +15,8 @@ extension PhotosCommand {
             abstract: "Make the library again from the disk alone: the roots, their sidecars and album manifests.",
             discussion: """
                 Scans the roots (the config's, or those named) into a new library: each photo gets back \
-                the identifier, favorite, hidden flag, rating, date and place its XMP sidecar keeps, and \
+                the identifier, favorite, hidden flag, rating, date and place its XMP sidecar keeps (a photo \
+                without one gets back the identifier its root's .photosd-identifiers names for its path), and \
                 the user albums and folders come back from each root's .photosd-albums.json with their \
                 identifiers, titles, nesting, order and photos. Live Photos, RAW+JPEG pairs and bursts \
                 are found from the files as a scan finds them. The old library file, if any, is kept \
@@ -47,6 +49,7 @@ extension PhotosCommand {
             var dryRun: Bool
             var assets: Int
             var fromSidecars: Int
+            var fromIdentifierLogs: Int
             var favorites: Int
             var hidden: Int
             var rated: Int
@@ -84,7 +87,9 @@ extension PhotosCommand {
             let temporary =
                 directory + "/." + (target as NSString).lastPathComponent + ".rebuild-\(getpid())"
             defer { Self.removeDatabase(at: temporary) }
-            let summary = try build(at: temporary, from: roots, zone: LibraryOptions.timeZone(configFile.file))
+            let summary = try build(
+                at: temporary, from: roots, zone: LibraryOptions.timeZone(configFile.file),
+                policies: LibraryRoots(configFile.file?.libraryRoots ?? []))
             var result = summary
             result.library = target
             result.dryRun = dryRun
@@ -95,8 +100,12 @@ extension PhotosCommand {
             if !summary.offlineRoots.isEmpty { throw ExitCode(1) }
         }
 
-        /// Scans `roots` into a new library at `path` and brings back their user albums.
-        private func build(at path: String, from roots: [String], zone: TimeZone) throws -> Summary {
+        /// Scans `roots` into a new library at `path` and brings back their photos' identifiers and
+        /// their user albums; unless a dry run, writes the identifier logs of the roots that keep user
+        /// state (`policies`) from the new library.
+        private func build(at path: String, from roots: [String], zone: TimeZone, policies: LibraryRoots) throws
+            -> Summary
+        {
             let database: LibraryDatabase
             do {
                 database = try LibraryDatabase(path: path)
@@ -105,15 +114,30 @@ extension PhotosCommand {
             }
             let scan: ScanReport
             let restored: ManifestSync.Restored
+            let identifiers: IdentifierLogSync.Restored
             do {
                 scan = try FolderScanner(database: database, timeZone: zone).scan(roots: roots)
+                identifiers = try IdentifierLogSync(database: database).restore(from: roots)
                 restored = try ManifestSync(database: database).restore(from: roots)
             } catch {
                 throw CLIError("\(error)")
             }
+            for problem in identifiers.unreadable {
+                FileHandle.standardError.write(
+                    Data("cannot read the identifier log \(problem); it is left as it is\n".utf8))
+            }
+            if !dryRun {
+                for outcome in IdentifierLogSync(database: database).catchUp(policies) {
+                    if let error = outcome.error {
+                        FileHandle.standardError.write(
+                            Data("cannot write the identifier log of \(Output.escaped(outcome.root)): \(error)\n".utf8))
+                    }
+                }
+            }
             let counts = try database.userStateCounts()
             return Summary(
                 library: path, dryRun: dryRun, assets: counts.assets, fromSidecars: counts.withSidecars,
+                fromIdentifierLogs: identifiers.identifiers,
                 favorites: counts.favorites, hidden: counts.hidden, rated: counts.rated,
                 userAlbums: restored.albums, userFolders: restored.folders, missingAlbumAssets: restored.missingAssets,
                 rejected: scan.rejected, offlineRoots: scan.offlineRoots, keptAs: nil)
@@ -129,6 +153,9 @@ extension PhotosCommand {
                 "\(verb) \(Output.escaped(summary.library)): \(summary.assets) assets (\(summary.fromSidecars) with a "
                     + "sidecar), \(summary.favorites) favorites, \(summary.hidden) hidden, \(summary.rated) rated, "
                     + "\(summary.userAlbums) user albums, \(summary.userFolders) user folders")
+            if summary.fromIdentifierLogs > 0 {
+                print("\(summary.fromIdentifierLogs) identifiers came back from the roots' identifier logs")
+            }
             if summary.missingAlbumAssets > 0 {
                 print(
                     "\(summary.missingAlbumAssets) photos of user albums were not found on disk and are left out")

@@ -104,6 +104,14 @@ extension PhotosCommand {
                         Data("cannot merge the sidecar \(Output.escaped(sidecar)): \(error)\n".utf8))
                 }
             }
+            // Each root that keeps user state notes where its photos now are, under which identifiers,
+            // so that a rebuild gives them back (after the scan's commits, never inside them).
+            for outcome in IdentifierLogSync(database: database).catchUp(policies) {
+                if let error = outcome.error {
+                    FileHandle.standardError.write(
+                        Data("cannot write the identifier log of \(Output.escaped(outcome.root)): \(error)\n".utf8))
+                }
+            }
             // A root that cannot be read (mistyped, not mounted) was not scanned: the others were
             // committed, and the exit status says that one was not.
             let failed = report.offlineRoots.isEmpty ? nil : ExitCode(1)

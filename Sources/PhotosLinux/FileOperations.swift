@@ -250,6 +250,25 @@ public enum FileOperations {
         }
     }
 
+    /// Appends `data` to the regular file at `path` in one `write(2)` (`O_APPEND`, `O_NOFOLLOW`) and
+    /// `fsync`s it, only if it is still `expected` (device and inode, checked on the open descriptor):
+    /// a file another program put under that name meanwhile is never written (`EAGAIN`), and a
+    /// symbolic link is never followed. A stop mid-way leaves the old bytes followed by a part of
+    /// `data`, never less than the old bytes.
+    public static func append(_ data: Data, to path: String, expecting expected: FileIdentity) throws {
+        let fd = try retrying("open", path) {
+            PathBytes.withCString(path) { open($0, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY) }
+        }
+        defer { close(fd) }
+        var info = stat()
+        _ = try retrying("fstat", path) { fstat(fd, &info) }
+        guard (info.st_mode & S_IFMT) == S_IFREG, Int64(info.st_dev) == expected.device,
+            Int64(info.st_ino) == expected.inode
+        else { throw SystemCallError(call: "write", path: path, errno: EAGAIN) }
+        try data.withUnsafeBytes { bytes in try write(fd, bytes, path: path) }
+        _ = try retrying("fsync", path) { fsync(fd) }
+    }
+
     /// Replaces the regular file at `path` (or creates it) with `data`, atomically: the bytes go to a
     /// new temporary file beside it (`.NAME.photosd-PID-N.tmp`, `O_EXCL`), which is `fsync`ed, given
     /// the old file's permission bits (a new file: 0666 less the umask), and renamed over `path`

@@ -133,7 +133,8 @@ public struct AlbumManifest: Codable, Hashable, Sendable {
     }
 }
 
-/// A manifest that cannot be read or written.
+/// A file the library keeps at the top of a root (an album manifest, an ``IdentifierLog``) that cannot
+/// be read or written, or that is another program's.
 public struct ManifestError: Error, CustomStringConvertible, Sendable {
     /// The manifest's path.
     public var path: String

@@ -53,6 +53,9 @@ public final class ScanRunner: Service, Sendable {
     /// Whether the startup scan is followed by bringing back the user albums and folders of the
     /// roots' album manifests (a library made new: ``DaemonConfiguration/restoresAlbums``).
     let restoresAlbums: Bool
+    /// Whether the roots' identifier logs may be caught up: not before a library made new has taken
+    /// its identifiers back from them (a catch-up would write the new library's identifiers over).
+    private let logsMayBeWritten: Mutex<Bool>
 
     /// A runner taking work from `queue`; `report` hears what each successful scan found.
     public init(
@@ -63,6 +66,7 @@ public final class ScanRunner: Service, Sendable {
     ) {
         self.policies = policies
         self.restoresAlbums = restoresAlbums
+        self.logsMayBeWritten = Mutex(!restoresAlbums)
         self.startupProgress = startupProgress
         self.scanner = scanner
         self.database = database
@@ -111,6 +115,7 @@ public final class ScanRunner: Service, Sendable {
                     logger.info("the library can be used again", metadata: ["scan.reason": "\(Self.reason(work))"])
                 }
                 backoff.succeeded()
+                await catchUpIdentifierLogs()
                 // The crawl's totals (and systemd's last STATUS=) before READY=1.
                 if work.isStartup { startupProgress?.finish(totals: board.read(\.totals)) }
                 board.update { board in
@@ -152,7 +157,12 @@ public final class ScanRunner: Service, Sendable {
                 // Sidecars other tools wrote or changed while photosd did not watch.
                 if !report.sidecarsToSync.isEmpty { await merge(sidecars: report.sidecarsToSync) }
             }
-            if work.isStartup, restoresAlbums { restoreAlbums(from: roots) }
+            if work.isStartup, restoresAlbums {
+                await onScanQueue {
+                    self.restoreIdentifiers(from: roots)
+                    self.restoreAlbums(from: roots)
+                }
+            }
         }
         for (root, changed) in work.partialFiles.sorted(by: { $0.key < $1.key }) {
             let scanner = self.scanner
@@ -176,6 +186,56 @@ public final class ScanRunner: Service, Sendable {
             }
         }
         return nil
+    }
+
+    /// Gives the photos of a library made new the identifiers the roots' identifier logs name for
+    /// their paths (those whose sidecar gave none), before the album manifests are read. A log that
+    /// cannot be read is logged and left alone.
+    private func restoreIdentifiers(from roots: [String]) {
+        do {
+            let restored = try IdentifierLogSync(database: database).restore(from: roots)
+            logger.notice(
+                "identifiers brought back from the roots' identifier logs",
+                metadata: ["identifiers": "\(restored.identifiers)"])
+            for problem in restored.unreadable {
+                logger.error("cannot read an identifier log; it is left as it is", metadata: ["error": "\(problem)"])
+            }
+            logsMayBeWritten.withLock { $0 = true }
+        } catch {
+            logger.error("cannot bring back identifiers from the identifier logs", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// Appends what the last scan placed or moved to the identifier log of each root that keeps user
+    /// state, on the scan queue, after the scan committed (never in its transaction).
+    private func catchUpIdentifierLogs() async {
+        guard logsMayBeWritten.withLock({ $0 }) else { return }
+        let sync = IdentifierLogSync(database: database)
+        let policies = self.policies
+        let logger = self.logger
+        await onScanQueue {
+            for outcome in sync.catchUp(policies) {
+                if let error = outcome.error {
+                    logger.warning(
+                        "cannot write the identifier log; it is left as it is",
+                        metadata: ["root": "\(outcome.root)", "error": "\(error)"])
+                } else if outcome.rewritten {
+                    logger.info(
+                        "identifier log written whole",
+                        metadata: ["root": "\(outcome.root)", "entries": "\(outcome.entries)"])
+                }
+            }
+        }
+    }
+
+    /// Runs `body` on the scan queue (file and SQLite work stays off the cooperative pool).
+    private func onScanQueue(_ body: @escaping @Sendable () -> Void) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            scanQueue.async {
+                body()
+                continuation.resume()
+            }
+        }
     }
 
     /// Brings back the user albums and folders of the roots' album manifests into a library made new

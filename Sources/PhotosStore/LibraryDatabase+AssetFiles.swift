@@ -1,0 +1,116 @@
+import GRDB
+import PhotosCore
+
+/// An asset's local identifier and the path of its photo (its first original): what a root's
+/// identifier log keeps of it.
+public struct AssetFile: Sendable, Hashable {
+    /// The asset's local identifier.
+    public var localIdentifier: String
+    /// The absolute path of its first original.
+    public var path: String
+
+    public init(localIdentifier: String, path: String) {
+        self.localIdentifier = localIdentifier
+        self.path = path
+    }
+}
+
+extension LibraryDatabase {
+    /// The path of asset `a`'s first original (photo before video, then the oldest), in SQL: the file
+    /// an album manifest and an identifier log name it by.
+    static let firstOriginal = """
+        (SELECT \(FileDirectories.path) FROM \(FileDirectories.join)
+            WHERE r.assetId = a.id AND r.type IN (1, 2, 3, 4) ORDER BY r.type, r.id LIMIT 1)
+        """
+
+    /// Every asset with a file under `root`, with the path of its first original, and the newest
+    /// change-log token, read together: the files are those of that token.
+    public func assetFiles(under root: String) throws -> (files: [AssetFile], token: Int64) {
+        try read { db in
+            let (condition, arguments) = FileDirectories.under(root)
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT a.localIdentifier, \(Self.firstOriginal) AS file FROM asset a
+                    WHERE a.id IN (SELECT r.assetId FROM \(FileDirectories.join) WHERE \(condition))
+                    """, arguments: arguments)
+            let files = rows.compactMap { row -> AssetFile? in
+                guard let file: String = row["file"] else { return nil }
+                return AssetFile(localIdentifier: row["localIdentifier"], path: file)
+            }
+            return (files, try Self.newestToken(db))
+        }
+    }
+
+    /// The assets among `localIdentifiers` that the library has, with the path of their first original.
+    public func assetFiles(localIdentifiers: [String]) throws -> [AssetFile] {
+        guard !localIdentifiers.isEmpty else { return [] }
+        return try read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT a.localIdentifier, \(Self.firstOriginal) AS file FROM asset a
+                    WHERE a.localIdentifier IN (SELECT value FROM json_each(?))
+                    """, arguments: [JSONText.array(localIdentifiers)]
+            ).compactMap { row in
+                guard let file: String = row["file"] else { return nil }
+                return AssetFile(localIdentifier: row["localIdentifier"], path: file)
+            }
+        }
+    }
+
+    /// How many assets have a file under `root`.
+    public func assetCount(under root: String) throws -> Int {
+        try read { db in
+            let (condition, arguments) = FileDirectories.under(root)
+            return try Int.fetchOne(
+                db, sql: "SELECT COUNT(DISTINCT r.assetId) FROM \(FileDirectories.join) WHERE \(condition)",
+                arguments: arguments) ?? 0
+        }
+    }
+}
+
+extension LibraryTransaction {
+    /// Gives the assets whose files are at the paths of `identifiers` (absolute path → local
+    /// identifier) those identifiers back (a library rebuilt from the disk, where a root's identifier
+    /// log names them), in path order, except where no asset has a file at the path, another asset
+    /// has that identifier, the asset already took one, or the asset's own identifier is the one its
+    /// sidecar names (`sidecarIdentifier` reads that from the sidecar's merge base). Returns how many
+    /// it gave back.
+    ///
+    /// Like the album manifest's ``restoreUserCollection(_:)``, this is a rebuild's bookkeeping: it
+    /// records no change.
+    public func restoreIdentifiers(_ identifiers: [String: String], sidecarIdentifier: (String) -> String?) throws
+        -> Int
+    {
+        guard !identifiers.isEmpty else { return 0 }
+        let (files, fileArguments) = FileDirectories.ids(at: identifiers.keys)
+        let found = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT d.path || r.name AS path, a.id, a.localIdentifier, s.state FROM \(FileDirectories.join)
+                JOIN asset a ON a.id = r.assetId LEFT JOIN sidecarBase s ON s.assetId = a.id
+                WHERE r.id IN (\(files))
+                """, arguments: fileArguments)
+        var assets: [String: (id: Int64, current: String, state: String?)] = [:]
+        for row in found { assets[row["path"]] = (row["id"], row["localIdentifier"], row["state"]) }
+        var used = Set(
+            try String.fetchAll(
+                db, sql: "SELECT localIdentifier FROM asset WHERE localIdentifier IN (SELECT value FROM json_each(?))",
+                arguments: [JSONText.array(Array(identifiers.values))]))
+        var changed: Set<Int64> = []
+        let update = try db.cachedStatement(sql: "UPDATE asset SET localIdentifier = ? WHERE id = ?")
+        var count = 0
+        for (path, identifier) in identifiers.sorted(by: { $0.key < $1.key }) {
+            guard let asset = assets[path], asset.current != identifier, !used.contains(identifier),
+                !changed.contains(asset.id)
+            else { continue }
+            if let state = asset.state, sidecarIdentifier(state) == asset.current { continue }
+            try update.execute(arguments: [identifier, asset.id])
+            used.insert(identifier)
+            changed.insert(asset.id)
+            count += 1
+        }
+        return count
+    }
+}
