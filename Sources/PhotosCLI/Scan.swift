@@ -62,6 +62,7 @@ extension PhotosCommand {
                 throw CLIError("\(error)")
             }
             let url = URL(fileURLWithPath: LibraryOptions.locate(library: library, config: configFile).path)
+            let isNew = !FileManager.default.fileExists(atPath: url.path)
             let database: LibraryDatabase
             do {
                 database = try LibraryDatabase(path: url.path)
@@ -104,6 +105,10 @@ extension PhotosCommand {
                         Data("cannot merge the sidecar \(Output.escaped(sidecar)): \(error)\n".utf8))
                 }
             }
+            // A library this scan made takes back what the roots keep of the one before it, as a rebuild
+            // does: its photos' identifiers from the identifier logs, its user albums from the manifests.
+            // Otherwise the catch-up below would write the new identifiers over the logged ones.
+            if isNew { restoreFromRoots(database) }
             // Each root that keeps user state notes where its photos now are, under which identifiers,
             // so that a rebuild gives them back (after the scan's commits, never inside them).
             for outcome in IdentifierLogSync(database: database).catchUp(policies) {
@@ -154,6 +159,23 @@ extension PhotosCommand {
                     Data("see `photos rejected` for the files that could not be read\n".utf8))
             }
             if let failed { throw failed }
+        }
+
+        /// Gives a library this scan made the identifiers of the roots' identifier logs and the user
+        /// albums and folders of their manifests; says on standard error what could not be read.
+        private func restoreFromRoots(_ database: LibraryDatabase) {
+            let roots = self.roots.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+            do {
+                let identifiers = try IdentifierLogSync(database: database).restore(from: roots)
+                for problem in identifiers.unreadable {
+                    FileHandle.standardError.write(
+                        Data("cannot read the identifier log \(problem); it is left as it is\n".utf8))
+                }
+                _ = try ManifestSync(database: database).restore(from: roots)
+            } catch {
+                FileHandle.standardError.write(
+                    Data("cannot bring back the identifiers and albums the roots keep: \(error)\n".utf8))
+            }
         }
 
         /// Why a root could not be scanned, in words: "does not exist", "is not a directory", "cannot be read".

@@ -127,6 +127,31 @@ struct IdentifierLogTests {
         #expect(taken.identifiers.count == Self.layout.count)
     }
 
+    /// `photos scan` into a library it makes (the old one lost, and no `rebuild` typed) takes the
+    /// logged identifiers back before it brings the logs up to date, so the logs keep them.
+    @Test func aScanIntoANewLibraryTakesTheLoggedIdentifiersBackRatherThanWritingOverThem() async throws {
+        let setup = try Setup("photos-idlog-scan")
+        let first = try await setup.scan()
+        #expect(first.status == 0, "\(first.stderr)")
+        let before = try RebuildTests.assets(LibraryDatabase(path: setup.library))
+        setup.loseTheDatabase()
+
+        let again = try await setup.scan()
+        #expect(again.status == 0, "\(again.stderr)")
+        let after = try RebuildTests.assets(LibraryDatabase(path: setup.library))
+        #expect(Set(after.keys) == Set(before.keys))
+        for (file, fields) in before where file.hasPrefix(setup.root + "/") {
+            #expect(after[file]?["localIdentifier"] == fields["localIdentifier"], "\(file)")
+        }
+        // The log now names the new library, with the same mapping.
+        let log = try #require(try IdentifierLog.read(setup.log))
+        #expect(log.checkpoint?.library == (try LibraryDatabase(path: setup.library).libraryIdentifier()))
+        let logged = Set(log.identifiers.values)
+        for (file, fields) in before where file.hasPrefix(setup.root + "/") {
+            #expect(logged.contains(fields["localIdentifier"] ?? ""), "\(file) is logged under its old identifier")
+        }
+    }
+
     /// A stop in the middle of an append leaves the log's last line cut: the next catch-up ends it and
     /// appends after it, and a rebuild reads every whole line.
     @Test func anIdentifierLogCutMidLineByAStopStillRebuildsEveryIdentifier() async throws {
