@@ -1,6 +1,7 @@
 import Foundation
 import PhotosCore
 import PhotosImaging
+import PhotosLinux
 import PhotosStore
 import Synchronization
 
@@ -172,8 +173,10 @@ extension PHAsset {
         }
         // A thread of its own, not the global queue (whose threads on Linux are Swift concurrency's,
         // one per core): code that waits for the input with a semaphore, as PhotoKit code often
-        // does, would otherwise block the thread the input needs.
-        let thread = Thread { [self] in
+        // does, would otherwise block the thread the input needs. A `SystemThread`, not Foundation's
+        // `Thread`, which keeps its closure (this asset, maybe the last reference to its library)
+        // until after libdispatch has torn the thread's state down (see `SystemThread`).
+        let request: @Sendable () -> Void = { [self] in
             func cancelled() -> Bool { contentEditingRequests.withLock { $0.active[id] ?? false } }
             func report(_ fraction: Double) {
                 guard let progress = options.progressHandler else { return }
@@ -202,8 +205,12 @@ extension PHAsset {
             }
             completionHandler(input, info)
         }
-        thread.name = "photos-editing"
-        thread.start()
+        do {
+            try SystemThread(name: "photos-editing", request).detach()
+        } catch {
+            // No thread to be had (the kernel's limit): the input is made here.
+            request()
+        }
         return id
     }
 

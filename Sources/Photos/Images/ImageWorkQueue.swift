@@ -1,4 +1,5 @@
 import Foundation
+import PhotosLinux
 import Synchronization
 
 /// Runs image requests first come, first served, on at most `width` threads at once: decoding
@@ -54,12 +55,16 @@ final class ImageWorkQueue: Sendable {
         for _ in 0..<starts { startDraining() }
     }
 
-    /// A thread of the queue's own that runs jobs until there are none.
+    /// A thread of the queue's own that runs jobs until there are none: a `SystemThread`, which lets
+    /// go of the jobs' captures before the thread ends (Foundation's `Thread` keeps them until after
+    /// libdispatch has torn the thread's state down; see `SystemThread`).
     private func startDraining() {
-        let thread = Thread { self.drain() }
-        thread.name = "photos-images"
-        thread.qualityOfService = .userInitiated
-        thread.start()
+        do {
+            try SystemThread(name: "photos-images") { self.drain() }.detach()
+        } catch {
+            // No thread to be had (the kernel's limit): the jobs run here.
+            drain()
+        }
     }
 
     private func drain() {
