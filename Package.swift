@@ -254,7 +254,8 @@ let package = Package(
             swiftSettings: settings
         ),
         .target(
-            name: "PhotosTestSupport", dependencies: ["Photos", "PhotosStore", "PhotosImaging", "PhotosIngest"],
+            name: "PhotosTestSupport",
+            dependencies: ["Photos", "PhotosStore", "PhotosImaging", "PhotosIngest", "PhotosLinux"],
             swiftSettings: settings),
 
         // Runnable PhotoKit listings from the seed documents.

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Glibc
 import PhotosCore
+import PhotosLinux
 import PhotosMetadata
 import PhotosStore
 import Synchronization
@@ -361,12 +362,26 @@ private final class PendingRead: Sendable {
         // A thread of its own, not `DispatchQueue.global()`: on Linux that queue's threads are the ones
         // Swift concurrency runs on (one per core), and a read of a batch's files would hold one of
         // them for as long as the disk takes, under photosd's services and the API.
+        //
+        // A `SystemThread`, not Foundation's `Thread`: Foundation keeps its `Thread` object, and with
+        // it this closure (the scanner and its database), until the thread's thread-specific data is
+        // destroyed, after libdispatch has freed its per-thread cache of continuations (filled here
+        // by `concurrentPerform`). When the closure held the last reference to the database, its
+        // queue's disposal took a continuation from that freed cache and wrote into the thread's
+        // free list: glibc aborted the process ("tcache_thread_shutdown(): unaligned tcache chunk
+        // detected"). A `SystemThread` releases the closure before the thread's function returns.
         group.enter()
-        Thread { [self] in
+        let read: @Sendable () -> Void = { [self] in
             let outcomes = scanner.read(batch.map(\.file))
             result.withLock { $0 = outcomes }
             group.leave()
-        }.start()
+        }
+        do {
+            try SystemThread(name: "photosd-read", read).detach()
+        } catch {
+            // No thread to be had (the kernel's limit): the batch is read here, one core fewer.
+            read()
+        }
     }
 
     /// What reading gave, once it has.

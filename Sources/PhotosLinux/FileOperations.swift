@@ -243,6 +243,47 @@ public enum FileOperations {
         }
     }
 
+    /// Whether the regular files `first` and `second` hold the same bytes: their sizes, then their
+    /// contents read side by side (`read(2)` of both to the end). A copy is trusted only once this says so.
+    public static func sameContent(_ first: String, _ second: String) throws -> Bool {
+        guard let left = try identity(first, followingLinks: true),
+            let right = try identity(second, followingLinks: true),
+            left.isRegularFile, right.isRegularFile, left.size == right.size
+        else { return false }
+        let flags = O_RDONLY | O_CLOEXEC | O_NOCTTY
+        let a = try retrying("open", first) { PathBytes.withCString(first) { open($0, flags) } }
+        defer { close(a) }
+        let b = try retrying("open", second) { PathBytes.withCString(second) { open($0, flags) } }
+        defer { close(b) }
+        let size = 1 << 20
+        let bufferA = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
+        let bufferB = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
+        defer {
+            bufferA.deallocate()
+            bufferB.deallocate()
+        }
+        /// Fills `buffer` from `fd` as far as the file goes; returns how many bytes it read.
+        func fill(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer, _ path: String) throws -> Int {
+            var done = 0
+            while done < buffer.count {
+                let count = read(fd, buffer.baseAddress! + done, buffer.count - done)
+                if count < 0 {
+                    if Glibc.errno == EINTR { continue }
+                    throw SystemCallError(call: "read", path: path, errno: Glibc.errno)
+                }
+                if count == 0 { break }
+                done += count
+            }
+            return done
+        }
+        while true {
+            let (countA, countB) = (try fill(a, bufferA, first), try fill(b, bufferB, second))
+            guard countA == countB else { return false }
+            if countA == 0 { return true }
+            if memcmp(bufferA.baseAddress!, bufferB.baseAddress!, countA) != 0 { return false }
+        }
+    }
+
     /// Writes `data` to a new file at `destination` (which must not exist), then `fsync`s it.
     public static func write(_ data: Data, to destination: String) throws {
         try createFile(at: destination) { output in

@@ -5,6 +5,13 @@ import Glibc
 /// never holds a thread of Swift's cooperative pool (the shape of swift-subprocess's Linux I/O
 /// thread).
 ///
+/// Prefer it to Foundation's `Thread`, which keeps its closure (and everything the closure
+/// captured) until the thread's thread-specific data is destroyed, after libdispatch has freed its
+/// per-thread cache of continuations. A library database released there (its GRDB queue carries a
+/// queue-specific value) makes libdispatch take a continuation from that freed cache and write into
+/// glibc's free list; the process aborts as the thread exits (`tcache_thread_shutdown(): unaligned
+/// tcache chunk detected`). A `SystemThread` releases `body` before the thread's function returns.
+///
 /// ```swift
 /// let thread = try SystemThread(name: "photosd-inotify") { reader.run() }
 /// // ... after telling the body to return:

@@ -14,4 +14,16 @@ extension LibraryDatabase {
                 arguments: [device, inode]) == true
         }
     }
+
+    /// Records the device and inode of the file at `path` (a file the library copied there from
+    /// another file system, which is a new inode with the same bytes and times), so that the scanner
+    /// knows it as the same file. Bookkeeping, outside the change log.
+    public func noteFileIdentity(at path: String, device: Int64, inode: Int64) throws {
+        _ = try writer.write { db in
+            let (ids, arguments) = FileDirectories.ids(at: [path])
+            try db.execute(
+                sql: "UPDATE resource SET device = ?, inode = ? WHERE id IN (\(ids))",
+                arguments: [device, inode] + arguments)
+        }
+    }
 }

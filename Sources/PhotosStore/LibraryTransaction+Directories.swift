@@ -115,6 +115,18 @@ extension LibraryTransaction {
             sql: "UPDATE sidecarBase SET path = ? WHERE assetId = ? AND path = ?", arguments: [new, assetID, old])
     }
 
+    /// Makes the originals of the asset `assetID` files of a watched directory rather than the library's
+    /// own (a created asset placed in a directory-backed album's directory instead of the import folder):
+    /// from then on they are treated as any photo of the directory (deleting the asset trashes them, it
+    /// never unlinks them). Its edit's files stay the library's.
+    public func handOverOriginals(ofAsset assetID: Int64) throws {
+        try db.execute(
+            sql: """
+                UPDATE resource SET isLibraryOwned = 0
+                    WHERE assetId = ? AND type NOT IN \(PHAssetResourceType.editTypesSQL)
+                """, arguments: [assetID])
+    }
+
     /// Gives the albums of `directories` the members the directory mirror gives them: the assets whose
     /// photo or video is directly in each. With `deletingEmpty`, an album left with none is deleted,
     /// and the folders above it left with nothing, as the mirror would at its next pass (a watched

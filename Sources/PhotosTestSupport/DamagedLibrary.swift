@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import PhotosLinux
 import PhotosStore
 import Synchronization
 
@@ -124,7 +125,8 @@ public final class HeldWriteLock: Sendable {
         let other = try DatabaseQueue(path: path)
         let locked = DispatchSemaphore(value: 0)
         // A thread of its own: the wait for release() must not hold one of the shared pool's threads.
-        Thread { [release_, done] in
+        // A `SystemThread`, which releases the connection before the thread ends (see `SystemThread`).
+        try SystemThread(name: "test-held-lock") { [release_, done] in
             // A failure to lock shows as the test's write succeeding: nothing to report here.
             try? other.writeWithoutTransaction { db in
                 try db.execute(sql: "BEGIN IMMEDIATE")
@@ -133,7 +135,7 @@ public final class HeldWriteLock: Sendable {
                 try db.execute(sql: "ROLLBACK")
             }
             done.signal()
-        }.start()
+        }.detach()
         locked.wait()
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import PhotosLinux
 
 /// A value handed from the thread that made it to the task that waits for it, once.
 private struct HandedOver<T>: @unchecked Sendable { var value: T }
@@ -10,6 +11,14 @@ public func offPool<T>(_ body: @escaping () throws -> T) async throws -> T {
     // The closure runs once, on that thread, while the caller waits.
     nonisolated(unsafe) let body = body
     return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HandedOver<T>, any Error>) in
-        Thread { continuation.resume(with: Result { HandedOver(value: try body()) }) }.start()
+        // A `SystemThread`, not Foundation's `Thread`, which would keep `body` (and the library it
+        // captured) until the thread's thread-specific data is destroyed: a database released there
+        // makes libdispatch write into memory it has already freed (see `SystemThread`).
+        let run: @Sendable () -> Void = { continuation.resume(with: Result { HandedOver(value: try body()) }) }
+        do {
+            try SystemThread(name: "test-off-pool", run).detach()
+        } catch {
+            continuation.resume(throwing: error)
+        }
     }.value
 }

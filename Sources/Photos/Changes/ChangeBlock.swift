@@ -95,8 +95,8 @@ final class ApplyContext {
     private(set) var journalEntries: [FileJournalEntry] = []
     /// Collections deleted so far in this block (a folder takes its children with it).
     var deletedCollections: Set<String> = []
-    /// Directories this block renames, in order, from their path on disk to the one the library
-    /// records: done after the commit (``diskPath(of:)``).
+    /// Directories this block renames, in order, each from the path the library recorded just before
+    /// to the one it recorded after: done after the commit (``diskPath(of:)``).
     var pendingRenames: [(from: String, to: String)] = []
     /// Assets whose sidecars this block already journaled (one sync each, however many edits).
     var sidecarAssets: Set<Int64> = []
@@ -123,6 +123,23 @@ final class ApplyContext {
 
     /// Records work on disk owed once the block commits.
     func journal(_ entry: FileJournalEntry) {
+        journalEntries.append(entry)
+    }
+
+    /// Whether this block places a file at `destination` after its commit (``place(_:)``).
+    func placesFile(at destination: String) -> Bool {
+        journalEntries.contains { $0.operation == .place && $0.destination == destination }
+    }
+
+    /// Places the file this block was to place at `destination` at `newDestination` instead (a created
+    /// asset added to a directory-backed album): its entry goes last, after the work journaled before
+    /// this request (a directory made or renamed), as a path the library records now is where that
+    /// work leaves it.
+    func movePlacement(from destination: String, to newDestination: String) {
+        guard let index = journalEntries.firstIndex(where: { $0.operation == .place && $0.destination == destination })
+        else { return }
+        var entry = journalEntries.remove(at: index)
+        entry.destination = newDestination
         journalEntries.append(entry)
     }
 

@@ -25,9 +25,12 @@ extension ApplyContext {
     /// album of the directory it was in (deleted, as the mirror would, when it is left with no
     /// photo). An asset already there is left alone.
     ///
+    /// An asset created in this block is placed in the directory instead of the import folder. Files
+    /// on another file system than the directory are copied there, and removed from where they were
+    /// only once the copy is synced and verified (``FileJournal/moveAssetFile(_:)``).
+    ///
     /// Fails with `accessRestricted` where a root's policy or the disk does not allow it, and with
-    /// `changeNotSupported` for an asset whose files the library imported itself, or whose files are
-    /// on another file system than the album's directory (a photo is moved by rename only).
+    /// `changeNotSupported` for an asset whose files the library imported itself in an earlier block.
     func moveAssets(_ identifiers: [String], into album: CollectionRecord) throws {
         guard let albumPath = album.path, !album.isList else { return }
         let name = "album '\(album.title ?? "")'"
@@ -50,19 +53,25 @@ extension ApplyContext {
             guard let id = ids[identifier] else {
                 throw PHPhotosError(.identifierNotFound, "no asset \(identifier)", localIdentifiers: [identifier])
             }
-            try moveAsset(id, identifier, into: albumPath, on: directory.device, albumName: name)
+            try moveAsset(id, identifier, into: albumPath, albumName: name)
         }
     }
 
     /// Moves one asset's files (its originals and their sidecars) into `albumPath`, as one group:
     /// their names, or all of them with the same suffix when one is taken.
-    private func moveAsset(
-        _ id: Int64, _ identifier: String, into albumPath: String, on device: Int64, albumName: String
-    ) throws {
+    private func moveAsset(_ id: Int64, _ identifier: String, into albumPath: String, albumName: String) throws {
         let identifiers = [identifier]
+        let resources = try transaction.resources(ofAsset: id)
+        // Created in this block: its files are not in the import folder yet, and go to the directory instead.
+        let created = resources.filter { resource in
+            !(PHAssetResourceType(rawValue: resource.type).map { PHAssetResourceType.editTypes.contains($0) } ?? false)
+        }
+        if !created.isEmpty, created.allSatisfy({ $0.isLibraryOwned && placesFile(at: $0.path) }) {
+            try placeCreatedAsset(id, identifier, created, into: albumPath)
+            return
+        }
         var originals: [String] = []
-        for resource in try transaction.resources(ofAsset: id)
-        where !resource.isLibraryOwned && !originals.contains(resource.path) {
+        for resource in resources where !resource.isLibraryOwned && !originals.contains(resource.path) {
             originals.append(resource.path)
         }
         guard !originals.isEmpty else {
@@ -99,13 +108,6 @@ extension ApplyContext {
                     .identifierNotFound, "\(file.disk) of \(identifier) is no longer there",
                     localIdentifiers: identifiers)
             }
-            if identity.device != device {
-                throw PHPhotosError(
-                    .changeNotSupported,
-                    "\(file.disk) and the directory of \(albumName) are on different file systems: "
-                        + "a photo is moved by rename only, never copied",
-                    localIdentifiers: identifiers)
-            }
             identities.append(identity)
         }
         let names = try freeNames(for: group.map { PathName.name(of: $0.library) }, in: albumPath)
@@ -123,6 +125,38 @@ extension ApplyContext {
         try transaction.settleDirectoryAlbums(
             group.map { PathName.directory(of: $0.library) } + [albumPath], deletingEmpty: true,
             roots: library.roots.roots.map(\.path))
+    }
+
+    /// Places the originals `files` of the asset `id`, created in this block, in the directory `albumPath`
+    /// instead of the import folder: under their names (a taken one gets the group's suffix), each
+    /// placed as it would have been (the staged copy linked, or copied and verified onto another file
+    /// system), and from then on files of the directory, not the library's own. Their name in the
+    /// import folder, made for them, is left unused.
+    private func placeCreatedAsset(
+        _ id: Int64, _ identifier: String, _ files: [ResourceRecord], into albumPath: String
+    ) throws {
+        if assetMoves.contains(where: { $0.asset == identifier }) {
+            throw PHPhotosError(
+                .changeNotSupported, "\(identifier) is already placed in an album's directory in this change block",
+                localIdentifiers: [identifier])
+        }
+        let names = try freeNames(for: files.map { PathName.name(of: $0.path) }, in: albumPath)
+        var importDirectories = Set<String>()
+        for (file, newName) in zip(files, names) {
+            let destination = albumPath + "/" + newName
+            for stored in try transaction.storedFiles(atPaths: [file.path]) where stored.assetID == id {
+                try transaction.moveResource(stored, to: destination, name: file.originalFilename)
+            }
+            movePlacement(from: file.path, to: destination)
+            assetMoves.append(AssetFileMove(asset: identifier, from: file.path, to: destination))
+            importDirectories.insert(PathName.directory(of: file.path))
+        }
+        try transaction.handOverOriginals(ofAsset: id)
+        try transaction.settleDirectoryAlbums([albumPath], deletingEmpty: false, roots: library.roots.roots.map(\.path))
+        // The asset's folder in the import folder, made by this block, is not kept when nothing goes there.
+        if try transaction.resources(ofAsset: id).allSatisfy({ !$0.isLibraryOwned }) {
+            for directory in importDirectories { FileOperations.removeEmptyDirectory(directory) }
+        }
     }
 
     /// The names a group of files (an asset's) takes in the directory `albumPath` (the library's
@@ -315,22 +349,24 @@ extension PHPhotoLibrary {
 extension FileJournal {
     /// Moves a file of an asset into a directory-backed album's directory (`rename` entries with an
     /// asset), never over anything, if `source` is still that file (device and inode); then syncs both
-    /// directories. Already moved (an interrupted run), or gone: nothing to do.
+    /// directories. Already moved (an interrupted run), or gone: nothing to do. Onto another file
+    /// system, the file is copied, synced, verified, renamed into place and recorded before the
+    /// original is removed (FileJournal+CrossDevice).
     ///
     /// When the disk refuses (a name was taken meanwhile), the asset's files stay together: those
     /// already moved go back (never over anything), the library records every file where it is, the
-    /// asset's later entries find it no longer moving and do nothing, and the caller learns why
+    /// asset's later entries are dropped in the same transaction, and the caller learns why
     /// (``UndoneOperation``).
     func moveAssetFile(_ entry: FileJournalEntry) throws {
         guard let source = entry.source, let assetID = entry.assetId else { return }
         let (from, to) = (PathName.directory(of: source), PathName.directory(of: entry.destination))
+        // A move taken back (an earlier file of the asset could not move) dropped the asset's later entries.
         guard let current = try FileOperations.identity(source), current.device == entry.device,
-            current.inode == entry.inode,
-            // A move taken back (an earlier file of the asset could not move) leaves the rest.
-            (try database.resources(assetIDs: [assetID])[assetID] ?? []).contains(where: {
-                PathName.directory(of: $0.path) == to
-            })
+            current.inode == entry.inode
         else { return }
+        if try Self.crossesDevices(current, into: to) {
+            return try moveAcrossDevices(entry, source: source, assetID: assetID)
+        }
         do {
             try FileOperations.renameWithoutReplacing(source, entry.destination)
         } catch let error as SystemCallError where !error.isSimulatedCrash {
@@ -344,6 +380,35 @@ extension FileJournal {
         try FaultInjection.reach(.assetFileMoved, in: importDirectory)
         try FileOperations.sync(to, directory: true)
         try FileOperations.sync(from, directory: true)
+    }
+
+    /// Moves a file of an asset onto another file system: the copy is made whole (copied, synced,
+    /// verified, renamed into place without replacing anything, recorded), and only then is the
+    /// original removed, if it is still the file that was copied (its device, inode, size and time).
+    /// A copy that cannot be made takes the asset's move back, as a refused rename does.
+    private func moveAcrossDevices(_ entry: FileJournalEntry, source: String, assetID: Int64) throws {
+        let destination = entry.destination
+        do {
+            if try !takeInterruptedCopy(of: source, at: destination) {
+                _ = try copyAcrossDevices(source, to: destination, for: entry)
+            }
+        } catch let error as SystemCallError where !error.isSimulatedCrash {
+            try takeBackMove(ofAsset: assetID, failed: entry)
+            throw UndoneOperation(
+                error: PHPhotosError(
+                    .operationInterrupted,
+                    "\(source) could not be copied to \(destination) on its file system (\(error)); the library keeps "
+                        + "the photo where it is"))
+        }
+        try FaultInjection.reach(.copiedIntoPlace, in: importDirectory)
+        if let current = try FileOperations.identity(source), current.device == entry.device,
+            current.inode == entry.inode, let copy = try FileOperations.identity(destination),
+            current.size == copy.size, current.modificationTime == copy.modificationTime
+        {
+            try FileOperations.unlink(source)
+            try FileOperations.sync(PathName.directory(of: source), directory: true)
+        }
+        try FaultInjection.reach(.assetFileMoved, in: importDirectory)
     }
 
     /// Puts back what a move of the asset `assetID` did before `failed` could not be done: each of its
@@ -370,6 +435,8 @@ extension FileJournal {
                 }
             }
             try transaction.settleDirectoryAlbums([from, to], deletingEmpty: false, roots: [])
+            // The asset's files not moved yet stay where they are.
+            if let id = failed.id { try transaction.dropAssetMoves(after: id, ofAsset: assetID) }
         }
     }
 

@@ -81,17 +81,18 @@ extension ApplyContext {
         }
         let free = try freeName(name, in: parent, diskParent: diskPath(of: parent))
         let destination = (parent == "/" ? "" : parent) + "/" + free
-        // On disk the new name is in the parent as it is on disk now.
-        let target = diskPath(of: destination)
         do {
             try transaction.moveDirectory(from: databasePath, to: destination)
         } catch let error as StoreError {
             throw PHPhotosError(.changeNotSupported, "cannot \(what) \(path): \(error)", localIdentifiers: identifiers)
         }
-        pendingRenames.append((from: path, to: target))
+        pendingRenames.append((from: databasePath, to: destination))
+        // The entry runs after the entries journaled before it, which renamed what this block renamed
+        // before it: the disk then holds the paths the library records now (a folder renamed earlier in
+        // the block has its new name), not the ones it holds today.
         journal(
             FileJournalEntry(
-                operation: .rename, destination: target, source: path, device: identity.device,
+                operation: .rename, destination: destination, source: databasePath, device: identity.device,
                 inode: identity.inode, owner: FileOperations.processID))
     }
 
@@ -103,14 +104,15 @@ extension ApplyContext {
             let databasePath = (parent == "/" ? "" : parent) + "/" + name
             let taken =
                 try FileOperations.identity(diskPath(of: databasePath)) != nil
-                || pendingRenames.contains { $0.to == diskPath(of: databasePath) }
+                || pendingRenames.contains { $0.to == databasePath }
                 || transaction.directoryCollectionExists(at: databasePath)
             if !taken { return name }
         }
         throw PHPhotosError(.changeNotSupported, "no free name for '\(title)' in \(diskParent)")
     }
 
-    /// Where a path the library now records is on disk until this block's renames are carried out.
+    /// Where a path the library now records is on disk until this block's renames are carried out:
+    /// each rename, latest first, taken back (both its paths are the library's at the time it was made).
     func diskPath(of databasePath: String) -> String {
         var path = databasePath
         for rename in pendingRenames.reversed() where LibraryRoots.path(path, isWithin: rename.to) {
@@ -152,6 +154,10 @@ extension FileJournal {
         } catch let error as SystemCallError where !error.isSimulatedCrash {
             try database.write { transaction in
                 try transaction.moveDirectory(from: entry.destination, to: source)
+                // What the block did inside the directory after renaming it happens under its old name.
+                if let id = entry.id {
+                    try transaction.rebaseJournalEntries(after: id, from: entry.destination, to: source)
+                }
             }
             throw UndoneOperation(
                 error: PHPhotosError(

@@ -57,23 +57,29 @@ struct FileJournal {
         // An entry taken back, or a sidecar that could not be merged (each finished), does not stop
         // the others; the first such is reported once they are done.
         var reported: (any Error)?
-        var index = 0
-        while index < entries.count {
+        var pending = entries[...]
+        while let entry = pending.first {
             // Deleted assets' files one after another go to the Trash as one batch.
-            let run = entries[index...].prefix(while: Self.trashesAssetFile)
+            let run = pending.prefix(while: Self.trashesAssetFile)
             if !run.isEmpty {
                 if let failure = try trash(Array(run)).first { throw failure.error }
-                index += run.count
+                pending.removeFirst(run.count)
                 continue
             }
+            pending.removeFirst()
             do {
-                try perform(entries[index])
+                try perform(entry)
             } catch let error as UndoneOperation {
                 reported = reported ?? error
+                // Taking a change back points the later entries at a directory's old name, or drops an
+                // asset's later moves: they are read again.
+                let fresh = Dictionary(
+                    uniqueKeysWithValues: try database.fileJournal().compactMap { entry in entry.id.map { ($0, entry) }
+                    })
+                pending = pending.compactMap { entry in entry.id.flatMap { fresh[$0] } }[...]
             } catch let error as UserStateWriteFailure {
                 reported = reported ?? error
             }
-            index += 1
         }
         if let reported { throw reported }
     }
@@ -199,10 +205,19 @@ struct FileJournal {
         let directory = (destination as NSString).deletingLastPathComponent
         if let staged = entry.staged, let stagedIdentity = try FileOperations.identity(staged) {
             if let existing = try FileOperations.identity(destination) {
-                // Already linked by an interrupted run; anything else there is not ours to replace.
+                // Already linked (or copied onto another file system) by an interrupted run; anything else
+                // there is not ours to replace.
                 guard existing.device == stagedIdentity.device, existing.inode == stagedIdentity.inode else {
-                    throw SystemCallError(call: "link", path: destination, errno: EEXIST)
+                    guard existing.device != stagedIdentity.device,
+                        try takeInterruptedCopy(of: staged, at: destination)
+                    else { throw SystemCallError(call: "link", path: destination, errno: EEXIST) }
+                    try FaultInjection.reach(.linked, in: importDirectory)
+                    try FileOperations.unlink(staged)
+                    return try finishPlacing(entry)
                 }
+            } else if try Self.crossesDevices(stagedIdentity, into: directory) {
+                // A created asset placed in a directory-backed album's directory on another file system.
+                _ = try copyAcrossDevices(staged, to: destination, for: entry)
             } else {
                 do {
                     try FileOperations.link(staged, destination)
@@ -213,6 +228,14 @@ struct FileJournal {
             try FaultInjection.reach(.linked, in: importDirectory)
             try FileOperations.unlink(staged)
         }
+        try finishPlacing(entry)
+    }
+
+    /// The steps of placing a file after it is under its final name: its directory synced, then a moved
+    /// original removed.
+    private func finishPlacing(_ entry: FileJournalEntry) throws {
+        let destination = entry.destination
+        let directory = (destination as NSString).deletingLastPathComponent
         try FileOperations.sync(directory, directory: true)
         try FaultInjection.reach(.placed, in: importDirectory)
         guard entry.removeSource, let source = entry.source else { return }
@@ -290,6 +313,12 @@ enum FaultInjection {
         case renamed
         /// An asset's file is in an album's directory; the journal entry is not yet deleted.
         case assetFileMoved
+        /// A file going to another file system is copied, synced and verified under a temporary name;
+        /// nothing is under its final name yet.
+        case copiedAcross
+        /// An asset's file copied to another file system is under its final name and recorded; the
+        /// original is still there.
+        case copiedIntoPlace
         /// A new album's directory is made; its parent is not synced and the journal entry is not yet deleted.
         case directoryMade
         /// An asset's sidecar is read and merged; nothing is written yet.

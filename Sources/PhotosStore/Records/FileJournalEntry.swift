@@ -98,6 +98,34 @@ extension LibraryTransaction {
     }
 }
 
+extension LibraryTransaction {
+    /// Points the entries journaled after `id` at `new` where they name a path under `old` (a directory
+    /// whose rename was taken back: what the block did inside it after the rename happens inside it
+    /// under its old name, where the library now records it). Bookkeeping, outside the change log.
+    public func rebaseJournalEntries(after id: Int64, from old: String, to new: String) throws {
+        let (oldPrefix, newPrefix) = (old + "/", new + "/")
+        for column in ["source", "destination"] {
+            let (under, arguments) = Self.under(old, column: column)
+            try db.execute(
+                sql: """
+                    UPDATE fileJournal SET \(column) = ? || substr(\(column), length(?) + 1)
+                        WHERE id > ? AND \(under)
+                    """, arguments: [newPrefix, oldPrefix, id] + arguments)
+        }
+    }
+}
+
+extension LibraryTransaction {
+    /// Deletes the `rename` entries of the asset `assetID` journaled after `id` (its move into an
+    /// album's directory was taken back: the files left stay where they are). Bookkeeping, outside the
+    /// change log.
+    public func dropAssetMoves(after id: Int64, ofAsset assetID: Int64) throws {
+        try db.execute(
+            sql: "DELETE FROM fileJournal WHERE id > ? AND assetId = ? AND operation = ?",
+            arguments: [id, assetID, FileJournalEntry.Operation.rename.rawValue])
+    }
+}
+
 extension LibraryDatabase {
     /// Every entry still in the journal, oldest first.
     public func fileJournal() throws -> [FileJournalEntry] {
