@@ -116,13 +116,19 @@ public final class PHPhotoLibrary: Sendable {
         self.configuration = configuration
         importDirectory =
             configuration.importDirectory
-            ?? url.deletingLastPathComponent().appendingPathComponent("Imports", isDirectory: true)
+            ?? URL(fileURLWithPath: Self.defaultImportDirectory(forLibraryAt: url.path), isDirectory: true)
         do {
             try fileJournal.recover()
         } catch {
             throw Self.photosError(error)
         }
         eraseExpiredTrash()
+    }
+
+    /// The import folder of the library file at `path` when the configuration names none: `Imports`
+    /// beside the file. It holds the files the library places (creations, edits' renders).
+    package static func defaultImportDirectory(forLibraryAt path: String) -> String {
+        (path as NSString).deletingLastPathComponent + "/Imports"
     }
 
     /// A library over a store this process already has open (photosd's API serves the daemon's

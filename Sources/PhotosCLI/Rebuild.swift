@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Photos
 import Glibc
 import PhotosConfig
 import PhotosCore
@@ -50,6 +51,7 @@ extension PhotosCommand {
             var assets: Int
             var fromSidecars: Int
             var fromIdentifierLogs: Int
+            var edits: Int
             var favorites: Int
             var hidden: Int
             var rated: Int
@@ -100,8 +102,8 @@ extension PhotosCommand {
             if !summary.offlineRoots.isEmpty { throw ExitCode(1) }
         }
 
-        /// Scans `roots` into a new library at `path` and brings back their photos' identifiers and
-        /// their user albums; unless a dry run, writes the identifier logs of the roots that keep user
+        /// Scans `roots` into a new library at `path` and brings back their photos' identifiers, their
+        /// user albums and the edits the library's folder keeps; unless a dry run, writes the identifier logs of the roots that keep user
         /// state (`policies`) from the new library.
         private func build(at path: String, from roots: [String], zone: TimeZone, policies: LibraryRoots) throws
             -> Summary
@@ -115,16 +117,25 @@ extension PhotosCommand {
             let scan: ScanReport
             let restored: ManifestSync.Restored
             let identifiers: IdentifierLogSync.Restored
+            let edits: EditRestore.Restored
             do {
                 scan = try FolderScanner(database: database, timeZone: zone).scan(roots: roots)
                 identifiers = try IdentifierLogSync(database: database).restore(from: roots)
                 restored = try ManifestSync(database: database).restore(from: roots)
+                // The edits are named by the identifiers just given back; the import folder is the
+                // library's, beside the file this rebuild replaces.
+                edits = try EditRestore.restore(
+                    into: database, importDirectory: PHPhotoLibrary.defaultImportDirectory(forLibraryAt: path),
+                    timeZone: zone)
             } catch {
                 throw CLIError("\(error)")
             }
             for problem in identifiers.unreadable {
                 FileHandle.standardError.write(
                     Data("cannot read the identifier log \(problem); it is left as it is\n".utf8))
+            }
+            for problem in edits.skipped {
+                FileHandle.standardError.write(Data("cannot bring back the edit in \(problem)\n".utf8))
             }
             if !dryRun {
                 for outcome in IdentifierLogSync(database: database).catchUp(policies) {
@@ -137,7 +148,7 @@ extension PhotosCommand {
             let counts = try database.userStateCounts()
             return Summary(
                 library: path, dryRun: dryRun, assets: counts.assets, fromSidecars: counts.withSidecars,
-                fromIdentifierLogs: identifiers.identifiers,
+                fromIdentifierLogs: identifiers.identifiers, edits: edits.edits,
                 favorites: counts.favorites, hidden: counts.hidden, rated: counts.rated,
                 userAlbums: restored.albums, userFolders: restored.folders, missingAlbumAssets: restored.missingAssets,
                 rejected: scan.rejected, offlineRoots: scan.offlineRoots, keptAs: nil)
@@ -155,6 +166,9 @@ extension PhotosCommand {
                     + "\(summary.userAlbums) user albums, \(summary.userFolders) user folders")
             if summary.fromIdentifierLogs > 0 {
                 print("\(summary.fromIdentifierLogs) identifiers came back from the roots' identifier logs")
+            }
+            if summary.edits > 0 {
+                print("\(summary.edits) edit\(summary.edits == 1 ? "" : "s") came back from the library's folder")
             }
             if summary.missingAlbumAssets > 0 {
                 print(

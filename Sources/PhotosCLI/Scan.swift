@@ -108,7 +108,7 @@ extension PhotosCommand {
             // A library this scan made takes back what the roots keep of the one before it, as a rebuild
             // does: its photos' identifiers from the identifier logs, its user albums from the manifests.
             // Otherwise the catch-up below would write the new identifiers over the logged ones.
-            if isNew { restoreFromRoots(database) }
+            if isNew { restoreFromRoots(database, at: url.path, timeZone: zone) }
             // Each root that keeps user state notes where its photos now are, under which identifiers,
             // so that a rebuild gives them back (after the scan's commits, never inside them).
             for outcome in IdentifierLogSync(database: database).catchUp(policies) {
@@ -161,9 +161,10 @@ extension PhotosCommand {
             if let failed { throw failed }
         }
 
-        /// Gives a library this scan made the identifiers of the roots' identifier logs and the user
-        /// albums and folders of their manifests; says on standard error what could not be read.
-        private func restoreFromRoots(_ database: LibraryDatabase) {
+        /// Gives a library this scan made the identifiers of the roots' identifier logs, the user
+        /// albums and folders of their manifests and the edits its folder keeps; says on standard
+        /// error what could not be read.
+        private func restoreFromRoots(_ database: LibraryDatabase, at path: String, timeZone zone: TimeZone) {
             let roots = self.roots.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
             do {
                 let identifiers = try IdentifierLogSync(database: database).restore(from: roots)
@@ -172,6 +173,12 @@ extension PhotosCommand {
                         Data("cannot read the identifier log \(problem); it is left as it is\n".utf8))
                 }
                 _ = try ManifestSync(database: database).restore(from: roots)
+                let edits = try EditRestore.restore(
+                    into: database, importDirectory: PHPhotoLibrary.defaultImportDirectory(forLibraryAt: path),
+                    timeZone: zone)
+                for problem in edits.skipped {
+                    FileHandle.standardError.write(Data("cannot bring back the edit in \(problem)\n".utf8))
+                }
             } catch {
                 FileHandle.standardError.write(
                     Data("cannot bring back the identifiers and albums the roots keep: \(error)\n".utf8))

@@ -1,9 +1,11 @@
 import Foundation
 import GRDB
+import PhotosImaging
 import PhotosIngest
 import PhotosSidecars
 import PhotosStore
 import PhotosTestSupport
+import Synchronization
 import Testing
 
 @testable import Photos
@@ -41,6 +43,50 @@ struct RebuildTests {
         return table
     }
 
+    static let sepia = PHAdjustmentData(
+        formatIdentifier: "org.example.sepia", formatVersion: "1.0", data: Data("amount=0.8".utf8))
+
+    /// The content editing input of `asset`, asked for as PhotoKit code does.
+    static func input(_ asset: PHAsset, canHandle: @escaping (PHAdjustmentData) -> Bool = { _ in false }) throws
+        -> PHContentEditingInput
+    {
+        let options = PHContentEditingInputRequestOptions()
+        options.canHandleAdjustmentData = canHandle
+        let box = Mutex<PHContentEditingInput?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        asset.requestContentEditingInput(with: options) { input, _ in
+            box.withLock { $0 = input }
+            done.signal()
+        }
+        try #require(done.wait(timeout: .now() + 60) == .success)
+        return try #require(box.withLock { $0 })
+    }
+
+    /// Edits `asset` with a small render of its photo and ``sepia``.
+    static func edit(_ asset: PHAsset, in library: PHPhotoLibrary) throws {
+        let input = try input(asset)
+        let output = PHContentEditingOutput(contentEditingInput: input)
+        output.adjustmentData = sepia
+        let render = try ImageRenderer().render(
+            fileAt: try #require(input.fullSizeImageURL).path, ImageRequest(target: PixelSize(width: 64, height: 64)))
+        try Data(render.data).write(to: output.renderedContentURL)
+        try library.performChangesAndWait { PHAssetChangeRequest(for: asset).contentEditingOutput = output }
+    }
+
+    /// An asset's resources, as types and paths, in the library's order.
+    static func resources(_ identifier: String, in library: PHPhotoLibrary) -> [(
+        type: PHAssetResourceType, path: String
+    )] {
+        let options = PHFetchOptions()
+        options.photoLibrary = library
+        options.includeHiddenAssets = true
+        guard let asset = PHAsset.fetchAssets(withLocalIdentifiers: [identifier], options: options).firstObject else {
+            return []
+        }
+        return PHAssetResource.assetResources(for: asset).map { ($0.type, $0.fileURL.path) }
+            .sorted { ($0.type.rawValue, $0.path) < ($1.type.rawValue, $1.path) }
+    }
+
     /// The user albums and folders: identifier → title, kind, parent, place, creation date and photos.
     static func collections(_ database: LibraryDatabase) throws -> [String: String] {
         var table: [String: String] = [:]
@@ -69,6 +115,8 @@ struct RebuildTests {
 
         var before: (assets: [String: [String: String]], collections: [String: String])
         var members: Set<String> = []
+        var editedIdentifier = ""
+        var editedResources: [(type: PHAssetResourceType, path: String)] = []
         do {
             var configuration = PHPhotoLibrary.Configuration()
             configuration.thumbnailCacheDirectory = nil
@@ -111,6 +159,13 @@ struct RebuildTests {
                 PHCollectionListChangeRequest(for: trips)?.addChildCollections(
                     [nested.placeholderForCreatedCollectionList] as NSArray)
             }
+            // An edit, kept in the library's folder (its import folder's `.edits`), which the database's
+            // loss leaves: the rebuilt asset finds it by its identifier.
+            let edited = try #require(assets.first { $0.mediaType == .image })
+            try Self.edit(edited, in: library)
+            editedIdentifier = edited.localIdentifier
+            editedResources = Self.resources(edited.localIdentifier, in: library)
+            #expect(editedResources.map(\.type).contains(.fullSizePhoto), "\(editedResources)")
             before = (try Self.assets(library.database), try Self.collections(library.database))
             members = Set(try library.database.userCollections().flatMap { $0.assets.map(\.localIdentifier) })
         }
@@ -159,6 +214,24 @@ struct RebuildTests {
             }
         }
         #expect(after.collections == before.collections)
+        #expect(rebuilt.stdout.contains("1 edit came back from the library's folder"), "\(rebuilt.stdout)")
+        do {
+            // The edit is the asset's again: its render, adjustment data and format, read as PhotoKit reads them.
+            var configuration = PHPhotoLibrary.Configuration()
+            configuration.thumbnailCacheDirectory = nil
+            let library = try PHPhotoLibrary(url: libraryURL, configuration: configuration)
+            let restored = Self.resources(editedIdentifier, in: library)
+            #expect(restored.map(\.type) == editedResources.map(\.type))
+            #expect(restored.map(\.path) == editedResources.map(\.path))
+            let options = PHFetchOptions()
+            options.photoLibrary = library
+            let asset = try #require(
+                PHAsset.fetchAssets(withLocalIdentifiers: [editedIdentifier], options: options).firstObject)
+            #expect(asset.adjustmentFormatIdentifier == Self.sepia.formatIdentifier)
+            // An app that can read its edit is given it again, over the picture it was made on.
+            let input = try Self.input(asset) { $0.formatIdentifier == Self.sepia.formatIdentifier }
+            #expect(input.adjustmentData == Self.sepia)
+        }
 
         // Rebuilt again over the rebuilt one: the old file is kept beside it, never written over.
         let again = try await offPool {

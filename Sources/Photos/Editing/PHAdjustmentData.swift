@@ -60,6 +60,14 @@ enum AdjustmentEnvelope {
         return try PropertyListSerialization.data(fromPropertyList: list, format: .xml, options: 0)
     }
 
+    /// Whether an envelope records an edit made over an earlier edit's render (base version 1).
+    static func isOverEarlierRender(_ data: Data) -> Bool {
+        guard let list = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any] else {
+            return false
+        }
+        return (list["adjustmentBaseVersion"] as? Int) == 1
+    }
+
     /// The adjustment data in an envelope; nil when it is not one.
     static func decode(_ data: Data) -> PHAdjustmentData? {
         guard let list = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any],
