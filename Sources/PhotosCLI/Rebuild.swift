@@ -19,7 +19,8 @@ extension PhotosCommand {
                 the identifier, favorite, hidden flag, rating, date and place its XMP sidecar keeps (a photo \
                 without one gets back the identifier its root's .photosd-identifiers names for its path), and \
                 the user albums and folders come back from each root's .photosd-albums.json with their \
-                identifiers, titles, nesting, order and photos. Live Photos, RAW+JPEG pairs and bursts \
+                identifiers, titles, nesting, order and photos; edits come back when the library's folder \
+                kept them (Imports/.edits beside the library file). Live Photos, RAW+JPEG pairs and bursts \
                 are found from the files as a scan finds them. The old library file, if any, is kept \
                 beside the new one as LIBRARY.before-rebuild. With --dry-run, says what the rebuilt \
                 library would hold and changes nothing. photosd must not be serving the library.

@@ -20,7 +20,8 @@ extension PhotosCommand {
                 root's assets. A root that cannot be read is marked offline, not emptied; a directory \
                 that exists but cannot be listed keeps its assets, albums and folders, unavailable. XMP \
                 sidecars that other tools wrote or changed beside known photos are merged into their assets. \
-                Creates the library if it does not exist.
+                Creates the library if it does not exist, and then gives it back what the roots keep of \
+                a library before it, as photos rebuild does: identifiers, user albums and edits.
                 """)
 
         @Option(name: .long, help: ArgumentHelp("The library file (created if missing).", valueName: "file"))
