@@ -3,7 +3,6 @@ import PhotosIngest
 import PhotosLinux
 import PhotosStore
 import PhotosTestSupport
-import Synchronization
 import Testing
 
 @testable import Photos
@@ -319,14 +318,7 @@ struct DirectoryAlbumCrossDeviceTests {
         let zoo = try #require(setup.album("Zoo"))
         let photo = try #require(setup.asset(at: setup.card.path + "/DCIM/x.jpg"))
         let imports = setup.library.importDirectory.standardizedFileURL.path
-        let seen = Mutex(0)
-        FaultInjection.set(in: imports) { reached in
-            guard reached == step else { return false }
-            return seen.withLock { count in
-                count += 1
-                return count == time
-            }
-        }
+        FaultInjection.stop(at: step, time: time, in: imports)
         #expect(throws: PHPhotosError.self) { try setup.add(photo, to: zoo) }
         FaultInjection.clear(in: imports)
         let zooPath = setup.pictures + "/2024/Zoo"

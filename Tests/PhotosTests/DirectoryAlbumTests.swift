@@ -4,7 +4,6 @@ import PhotosLinux
 import PhotosStore
 import PhotosTestSupport
 import PhotosWire
-import Synchronization
 import Testing
 
 @testable import Photos
@@ -351,14 +350,7 @@ struct DirectoryAlbumTests {
         let zoo = try #require(tree.album("Zoo"))
         let photo = try #require(tree.asset("2024/Zoo/c.jpg"))
         let imports = tree.library.importDirectory.standardizedFileURL.path
-        let seen = Mutex(0)
-        FaultInjection.set(in: imports) { reached in
-            guard reached == step else { return false }
-            return seen.withLock { count in
-                count += 1
-                return count == time
-            }
-        }
+        FaultInjection.stop(at: step, time: time, in: imports)
         #expect(throws: PHPhotosError.self) {
             try tree.library.performChangesAndWait {
                 PHAssetCollectionChangeRequest.deleteAssetCollections([zoo] as NSArray)

@@ -1,7 +1,6 @@
 import Foundation
 import PhotosIngest
 import PhotosTestSupport
-import Synchronization
 import Testing
 
 @testable import Photos
@@ -132,14 +131,7 @@ struct DirectoryRenamesInOneBlockTests {
         let zoo = try #require(tree.album("Zoo"))
         let trip = try #require(tree.album("Trip"))
         let imports = tree.library.importDirectory.standardizedFileURL.path
-        let seen = Mutex(0)
-        FaultInjection.set(in: imports) { reached in
-            guard reached == step else { return false }
-            return seen.withLock { count in
-                count += 1
-                return count == time
-            }
-        }
+        FaultInjection.stop(at: step, time: time, in: imports)
         #expect(throws: PHPhotosError.self) {
             try tree.library.performChangesAndWait {
                 PHCollectionListChangeRequest(for: y2024)?.title = "Later"

@@ -348,6 +348,19 @@ enum FaultInjection {
         hooks.withLock { $0[importDirectory] = body }
     }
 
+    /// Installs a hook that stops the block the `time`-th time it reaches `step` (1 for the first):
+    /// the way to stop between two of a block's files.
+    static func stop(at step: Step, time: Int, in importDirectory: String) {
+        let seen = Mutex(0)
+        set(in: importDirectory) { reached in
+            guard reached == step else { return false }
+            return seen.withLock { count in
+                count += 1
+                return count == time
+            }
+        }
+    }
+
     /// Removes the hook of the library whose import directory is `importDirectory`.
     static func clear(in importDirectory: String) { _ = hooks.withLock { $0.removeValue(forKey: importDirectory) } }
 
