@@ -101,7 +101,7 @@ struct HookDaemonTests: DaemonSuite {
         // The run's environment named it.
         let payload = try #require(try payloads().first)
         #expect(payload["hook"] as? String == "record")
-        try daemon.stop()
+        try await offPool { try daemon.stop() }
         let status = try photos(["hooks", "status", "--json"])
         #expect(status.status == 0, "\(status.stderr)")
         #expect(
@@ -144,7 +144,7 @@ struct HookDaemonTests: DaemonSuite {
                 #expect(empty, "\(type): \(objects)")
             }
         }
-        try daemon.stop()
+        try await offPool { try daemon.stop() }
     }
 
     @Test func aFailingHookIsParkedThenResumedWithTheDaemonRunning() async throws {
@@ -163,7 +163,7 @@ struct HookDaemonTests: DaemonSuite {
         let resumed = try photos(["hooks", "resume", "flaky"])
         #expect(resumed.status == 0, "\(resumed.stderr)")
         try await waitUntil("delivered after resume") { Self.assets(try merged()).count == 1 }
-        try daemon.stop()
+        try await offPool { try daemon.stop() }
     }
 
     @Test func aBatchInterruptedByKill9IsGivenAgainWithTheSameSince() async throws {
@@ -193,7 +193,7 @@ struct HookDaemonTests: DaemonSuite {
         }
         let again = try #require(try payloads().first { "\($0["since"] ?? "")" == since })
         #expect(Self.assets(again).count == 1, "\(again)")
-        try daemon.stop()
+        try await offPool { try daemon.stop() }
     }
 
     @Test func sigtermWithAHangingHookExitsWithinTheGracePeriod() async throws {
@@ -264,11 +264,11 @@ struct HookDaemonTests: DaemonSuite {
         let tokens = payloads.flatMap { ($0["changes"] as? [[String: Any]] ?? []).compactMap { $0["token"] as? Int } }
         #expect(tokens == tokens.sorted())
         // A clean stop and a restart give nothing twice.
-        try daemon.stop()
+        try await offPool { try daemon.stop() }
         daemon = try startDaemon()
         try await Task.sleep(for: .seconds(1))  // Kept: a quiet period, proving that nothing comes.
         #expect(try self.payloads().count == payloads.count)
-        try daemon.stop()
+        try await offPool { try daemon.stop() }
     }
 
     @Test func theBackupExampleCopiesAFavoriteUnderItsAlbumPath() async throws {
@@ -303,7 +303,7 @@ struct HookDaemonTests: DaemonSuite {
         #expect(
             !FileManager.default.fileExists(
                 atPath: backup.appendingPathComponent(root.path).appendingPathComponent("Family/ricoh.jpg").path))
-        try daemon.stop()
+        try await offPool { try daemon.stop() }
     }
 }
 

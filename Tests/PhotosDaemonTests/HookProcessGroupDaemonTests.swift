@@ -47,7 +47,7 @@ extension HookDaemonTests {
         try await waitUntil("the job ended with the hook's run", timeout: .seconds(20)) {
             !jobs.contains(where: Self.isAlive)
         }
-        try daemon.stop()
+        try await offPool { try daemon.stop() }
         #expect(!jobs.contains(where: Self.isAlive))
     }
 
