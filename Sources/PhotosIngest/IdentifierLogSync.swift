@@ -27,6 +27,7 @@ public struct IdentifierLogSync: Sendable {
     /// written for them alone (so that the next catch-up does not read them again).
     static let entriesBeforeCheckpoint = 256
 
+    /// Keeps the identifier logs of `database`'s roots.
     public init(database: LibraryDatabase) {
         self.database = database
     }

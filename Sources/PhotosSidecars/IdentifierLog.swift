@@ -50,6 +50,7 @@ public enum IdentifierLog {
         /// How many lines the file had with this checkpoint.
         public var lines: Int
 
+        /// A checkpoint of the library `library` at change-log token `token`, the file then `lines` long.
         public init(library: String, token: Int64, lines: Int) {
             self.library = library
             self.token = token

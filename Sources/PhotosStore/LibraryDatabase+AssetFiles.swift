@@ -9,6 +9,7 @@ public struct AssetFile: Sendable, Hashable {
     /// The absolute path of its first original.
     public var path: String
 
+    /// An asset's identifier and the path of its first original.
     public init(localIdentifier: String, path: String) {
         self.localIdentifier = localIdentifier
         self.path = path
