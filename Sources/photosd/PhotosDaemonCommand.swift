@@ -183,7 +183,16 @@ struct PhotosDaemonCommand: AsyncParsableCommand {
         }
         let monitor = try InotifyMonitor()
         // The daemon's services (settling, scans, roots, status, watchdog), and the hooks' runner.
-        let daemon = DaemonServices(configuration: configuration, database: database, monitor: monitor, logger: logger)
+        // A library made new takes back the edits its photos had from the library's folder, as `photos rebuild` does.
+        let importDirectory = PHPhotoLibrary.defaultImportDirectory(forLibraryAt: path)
+        let timeZone = configuration.timeZone
+        let daemon = DaemonServices(
+            configuration: configuration, database: database, monitor: monitor, logger: logger,
+            restoreEdits: {
+                let restored = try EditRestore.restore(
+                    into: database, importDirectory: importDirectory, timeZone: timeZone)
+                return (restored.edits, restored.skipped)
+            })
         var services: [any Service] = []
         let configuredSocket = socket ?? file.socket ?? APIServer.defaultSocketPath()
         // Before any token is made for it: a socket in a directory another user holds would hand

@@ -182,4 +182,51 @@ struct SidecarDaemonTests: DaemonSuite {
         #expect(children.count == 1 && children.firstObject?.localIdentifier == album)
         try await offPool { try daemon.stop() }
     }
+
+    /// photosd started on a library that is not there gives a photo whose identifier came back the
+    /// edit the library's folder kept for it (an envelope and its render in `Imports/.edits`), as
+    /// `photos rebuild` does: the render is the asset's full-size photo again.
+    @Test func aNewLibraryGetsItsEditsBackFromTheLibrarysFolder() async throws {
+        try put(Self.photo, at: "2008/IMG.JPG")
+        let asset = "01A22463-0000-7000-8000-000000000001/L0/001"
+        let album = "01A22463-0000-7000-8000-000000000003/L0/040"
+        // The album's manifest gives the photo its identifier back; the edit is named by it.
+        try AlbumManifest(
+            folders: [],
+            albums: [
+                .init(
+                    localIdentifier: album, title: "Edited", parent: nil, position: 0, createdDate: 1_700_000_001,
+                    assets: [.init(localIdentifier: asset, file: root.path + "/2008/IMG.JPG")])
+            ]
+        ).write(to: AlbumManifest.path(inRoot: root.path))
+        let edit = libraryURL.deletingLastPathComponent()
+            .appendingPathComponent("Imports/.edits/\(asset.prefix(36))/01A22463-EDIT")
+        try FileManager.default.createDirectory(at: edit, withIntermediateDirectories: true)
+        let envelope: [String: Any] = [
+            "adjustmentFormatIdentifier": "org.example.crop", "adjustmentFormatVersion": "1.0",
+            "adjustmentData": Data("crop 10 10 100 100".utf8), "adjustmentBaseVersion": 0,
+            "adjustmentTimestamp": Date(timeIntervalSince1970: 1_700_000_002),
+        ]
+        try PropertyListSerialization.data(fromPropertyList: envelope, format: .xml, options: 0)
+            .write(to: edit.appendingPathComponent("Adjustments.plist"))
+        let render = edit.appendingPathComponent("FullSizeRender.jpg")
+        try FileManager.default.copyItem(
+            at: try #require(Corpus.file("Phone/DCIM/Camera/20180530_212539.jpg")), to: render)
+
+        let daemon = try await offPool { [fixture] in
+            try fixture.start(["--watch", fixture.root.path, "--settle", "0"])
+        }
+        let library = try PHPhotoLibrary(url: libraryURL)
+        let options = PHFetchOptions()
+        options.photoLibrary = library
+        try await waitUntil("the edit is back", whileRunning: daemon.process) {
+            PHAsset.fetchAssets(withLocalIdentifiers: [asset], options: options).firstObject?.hasAdjustments == true
+        }
+        let edited = try #require(PHAsset.fetchAssets(withLocalIdentifiers: [asset], options: options).firstObject)
+        let resources = PHAssetResource.assetResources(for: edited)
+        #expect(resources.map(\.type).contains(.fullSizePhoto), "\(resources.map(\.type))")
+        #expect(resources.contains { $0.type == .adjustmentData && $0.originalFilename == "Adjustments.plist" })
+        #expect(resources.first { $0.type == .fullSizePhoto }?.originalFilename == "FullSizeRender.jpg")
+        try await offPool { try daemon.stop() }
+    }
 }

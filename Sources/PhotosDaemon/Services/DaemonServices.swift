@@ -48,10 +48,11 @@ public struct DaemonServices: Sendable {
     /// The roots, standardized.
     public let watchedRoots: WatchedRoots
 
-    /// The daemon's services for `configuration`, on `database`, with events from `monitor`.
+    /// The daemon's services for `configuration`, on `database`, with events from `monitor`;
+    /// `restoreEdits` gives a library made new its edits back after the startup scan.
     public init(
         configuration: DaemonConfiguration, database: LibraryDatabase, monitor: any FileMonitor, logger: Logger,
-        notifier: SystemdNotifier = SystemdNotifier()
+        notifier: SystemdNotifier = SystemdNotifier(), restoreEdits: EditRestorer? = nil
     ) {
         let roots = WatchedRoots(configuration.roots)
         let board = StatusBoard()
@@ -77,7 +78,8 @@ public struct DaemonServices: Sendable {
         scanRunner = ScanRunner(
             scanner: scanner, database: database, queue: scans, board: board, backoff: configuration.retryBackoff,
             libraryPath: configuration.libraryPath, logger: named("scans"), startupProgress: progress,
-            policies: LibraryRoots(configuration.libraryRoots), restoresAlbums: configuration.restoresAlbums
+            policies: LibraryRoots(configuration.libraryRoots), restoresAlbums: configuration.restoresAlbums,
+            restoreEdits: restoreEdits
         ) { outcome in
             tracker.post(.scanned(offlineRoots: outcome.offlineRoots, unreadable: outcome.unreadable))
             settling.recheck(roots: Array(Set(outcome.stillChanging.compactMap(roots.root(of:)))))

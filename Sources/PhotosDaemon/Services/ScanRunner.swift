@@ -8,6 +8,10 @@ import PhotosStore
 import ServiceLifecycle
 import Synchronization
 
+/// Gives a library made new the edits kept in the library's folder: how many came back, and the
+/// folders passed over with why.
+public typealias EditRestorer = @Sendable () throws -> (edits: Int, skipped: [String])
+
 /// Runs the ``FolderScanner`` over the work in a ``ScanQueue``, one scan at a time, off the
 /// cooperative pool (scans block on file reads and SQLite), and records what each did.
 ///
@@ -53,6 +57,9 @@ public final class ScanRunner: Service, Sendable {
     /// Whether the startup scan is followed by bringing back the user albums and folders of the
     /// roots' album manifests (a library made new: ``DaemonConfiguration/restoresAlbums``).
     let restoresAlbums: Bool
+    /// Gives a library made new the edits its photos had, once their identifiers and albums are
+    /// back (the executable passes the library's own, which lives above this module).
+    let restoreEdits: EditRestorer?
     /// Whether the roots' identifier logs may be caught up: not before a library made new has taken
     /// its identifiers back from them (a catch-up would write the new library's identifiers over).
     private let logsMayBeWritten: Mutex<Bool>
@@ -61,11 +68,12 @@ public final class ScanRunner: Service, Sendable {
     public init(
         scanner: FolderScanner, database: LibraryDatabase, queue: ScanQueue, board: StatusBoard,
         backoff: RetryBackoff, libraryPath: String, logger: Logger, startupProgress: StartupProgressReporter? = nil,
-        policies: LibraryRoots = LibraryRoots([]), restoresAlbums: Bool = false,
+        policies: LibraryRoots = LibraryRoots([]), restoresAlbums: Bool = false, restoreEdits: EditRestorer? = nil,
         report: @escaping @Sendable (Outcome) -> Void = { _ in }
     ) {
         self.policies = policies
         self.restoresAlbums = restoresAlbums
+        self.restoreEdits = restoreEdits
         self.logsMayBeWritten = Mutex(!restoresAlbums)
         self.startupProgress = startupProgress
         self.scanner = scanner
@@ -161,6 +169,7 @@ public final class ScanRunner: Service, Sendable {
                 await onScanQueue {
                     self.restoreIdentifiers(from: roots)
                     self.restoreAlbums(from: roots)
+                    self.restoreEditsIfAny()
                 }
             }
         }
@@ -254,6 +263,25 @@ public final class ScanRunner: Service, Sendable {
             }
         } catch {
             logger.error("cannot bring back the user albums from the album manifests", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// Re-attaches the edits kept in the library's folder to the assets whose identifiers came
+    /// back (an ordinary commit). A folder passed over, or a failure, is logged.
+    private func restoreEditsIfAny() {
+        guard let restoreEdits else { return }
+        do {
+            let restored = try restoreEdits()
+            if restored.edits > 0 {
+                logger.notice(
+                    "edits brought back from the library's folder", metadata: ["edits": "\(restored.edits)"])
+            }
+            for folder in restored.skipped {
+                logger.warning(
+                    "an edit's folder cannot be read; it is left as it is", metadata: ["folder": "\(folder)"])
+            }
+        } catch {
+            logger.error("cannot bring back the edits from the library's folder", metadata: ["error": "\(error)"])
         }
     }
 
