@@ -123,14 +123,15 @@ public final class APIConnection: @unchecked Sendable {
                 Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
             }
         }
+        // Every property is set from here: deinit closes the socket when this throws, so nothing
+        // here may close it too. A second close would close whatever another thread opened under
+        // the same number meanwhile (a library's SQLite file, whose next lock then failed).
         guard connected == 0 else {
             let code = errno
-            close(descriptor)
             throw ConnectionError(
                 "cannot connect to \(path): \(String(cString: strerror(code)))",
                 notListening: code == ENOENT || code == ECONNREFUSED)
         }
-        // Every property is set: deinit closes the socket if this throws.
         try Self.checkPeer(of: descriptor, at: path, trusting: peers)
     }
 
@@ -248,7 +249,7 @@ public final class APIConnection: @unchecked Sendable {
     deinit {
         session?.close()
         cancellation?.forget(descriptor)
-        close(descriptor)
+        if descriptor >= 0 { close(descriptor) }
     }
 
     /// Ends whatever this connection is waiting for, from another thread: its read or write fails
