@@ -12,12 +12,13 @@ struct TrashCommand: ParsableCommand {
         abstract: "List, restore or erase deleted assets (Recently Deleted) and their files in the Trash.",
         subcommands: [List.self, Restore.self, Empty.self])
 
-    /// One asset of Recently Deleted, as printed.
-    static func lines(_ asset: TrashedAsset, library: PHPhotoLibrary) -> [[String]] {
-        let date = ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: asset.trashedDate))
-        return asset.files.map { file in
-            let place = file.trashName.map { file.trashDirectory + "/files/" + $0 } ?? "(not moved yet)"
-            return [asset.localIdentifier, date, Output.escaped(file.path), Output.escaped(place)]
+    /// One asset of Recently Deleted, as printed: a line per file.
+    static func lines(_ asset: API.TrashedAsset) -> [[String]] {
+        asset.files.map { file in
+            [
+                asset.localIdentifier, asset.deletionDate, Output.escaped(file.path),
+                Output.escaped(file.trashPath ?? "(not moved yet)"),
+            ]
         }
     }
 
@@ -63,16 +64,25 @@ struct TrashCommand: ParsableCommand {
         )
 
         @OptionGroup var options: LibraryOptions
+        @OptionGroup var daemon: DaemonOptions
 
         func run() throws {
-            let library = try options.open()
-            // The latest deletion first, as the smart album and GET /v1/trash list them.
-            let assets = Array(try library.trashedAssets().reversed())
+            // The latest deletion first, as the smart album lists them; through photosd when it
+            // serves this library (GET /v1/trash), else from the file: the same shape either way.
+            let assets: [API.TrashedAsset]
+            if let source = try daemon.daemon(for: options) {
+                let reply = try APIConnection.request(
+                    source.socket, "GET", "/v1/trash", headers: source.authorization, trusting: source.peers)
+                guard reply.status == 200 else { throw CLIError(reply.errorMessage) }
+                assets = try JSONDecoder().decode(API.TrashListing.self, from: Data(reply.body)).assets
+            } else {
+                assets = try options.open().trashedAssets().reversed().map(API.TrashedAsset.init)
+            }
             if options.json {
-                for asset in assets { try Output.jsonLine(API.TrashedAsset(asset)) }
+                for asset in assets { try Output.jsonLine(asset) }
                 return
             }
-            Output.table(["IDENTIFIER", "DELETED", "PATH", "IN TRASH"], assets.flatMap { lines($0, library: library) })
+            Output.table(["IDENTIFIER", "DELETED", "PATH", "IN TRASH"], assets.flatMap(lines))
         }
     }
 

@@ -96,6 +96,24 @@ struct RecentlyDeletedAPITests {
             try JSONDecoder().decode(API.TrashedAsset.self, from: Data($0.utf8))
         }
         #expect(lines == listing.assets)
+        // Through photosd's socket, as a table and as JSON: the file's bytes, with no file read (the
+        // library named beside the socket is not there: photosd's answer is the listing).
+        for form in [[], ["--json"]] {
+            let fromFile = try await offPool {
+                try BuiltProducts.run(
+                    "photos", ["trash", "list", "--library", directory.path("library.sqlite").path] + form,
+                    environment: environment)
+            }
+            let fromSocket = try await offPool {
+                try BuiltProducts.run(
+                    "photos",
+                    ["trash", "list", "--socket", daemon.socket, "--library", directory.path("gone.sqlite").path]
+                        + form,
+                    environment: environment)
+            }
+            #expect(fromSocket.status == 0, "\(fromSocket.stderr)")
+            #expect(fromSocket.stdout == fromFile.stdout && fromFile.stdout.contains(trash + "/files/first.jpg"))
+        }
 
         // The smart album, by its identifier: the same assets, counted.
         let albums = try await request("GET", "/v1/albums?type=smartAlbum").object()
