@@ -62,9 +62,9 @@ public struct ImportGroupPlan: Sendable, Hashable {
     public var folder: String
     /// The stem they share, with a clash's suffix or the counter's number.
     public var stem: String
-    /// The date the asset is filed by, the UTC offset its wall clock was read at, and where it came from.
+    /// The date the asset is filed by.
     public var date: Date
-    /// The offset, in seconds east of UTC.
+    /// The UTC offset its wall clock was read at, in seconds east.
     public var offset: Int
     /// Where the date came from: the asset keeps it (a date taken from the file's time says so).
     public var dateSource: ImportDateSource
@@ -182,8 +182,7 @@ public struct ImportPlanner: Sendable {
         if let placeholder = stem.firstIndex(of: ImportLayout.counterPlaceholder) {
             let width = stem[placeholder...].prefix { $0 == ImportLayout.counterPlaceholder }.count
             let before = String(stem[..<placeholder])
-            let after = String(stem[placeholder...].dropFirst(width)).replacingOccurrences(
-                of: String(ImportLayout.counterPlaceholder), with: "")
+            let after = String(stem[placeholder...].dropFirst(width))
             let start = max(
                 nextCounter[folderPath] ?? 1, highestCounter(in: folderPath, before: before, after: after) + 1)
             var found: (Int, [String])?
