@@ -32,6 +32,10 @@ public struct ConfigError: Error, Sendable, CustomStringConvertible {
         case invalidPredicate
         /// A hook's `albums` entry names no album of the library.
         case unknownAlbum
+        /// An import's `layout` or `name` template does not parse.
+        case invalidTemplate
+        /// Two imports with one drop folder (`from`), or one inside the other's.
+        case duplicateSource
     }
 
     /// The kind of problem.

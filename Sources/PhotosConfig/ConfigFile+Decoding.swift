@@ -58,7 +58,7 @@ extension ConfigFile {
             case library, roots, ignore, settle = "settle_ms", pollInterval = "poll_interval_s", timeZone = "time_zone"
             case hookHistoryLimit = "hook_history_limit", socket, hooks, listen, thumbnailSizes = "thumbnail_sizes"
             case thumbnailCache = "thumbnail_cache_mb", decodeMemory = "decode_memory_mb", trashDays = "trash_days"
-            case socketOptional = "socket_optional", listenOptional = "listen_optional"
+            case socketOptional = "socket_optional", listenOptional = "listen_optional", imports
 
             var expected: String {
                 switch self {
@@ -69,6 +69,7 @@ extension ConfigFile {
                 case .pollInterval: "a whole number of seconds, more than 0"
                 case .hookHistoryLimit: "a whole number of change-log entries, 1 or more"
                 case .hooks: "an array of tables ([[hooks]])"
+                case .imports: "an array of tables ([[imports]])"
                 case .thumbnailSizes: "an array of whole numbers of pixels from 16 to 1024"
                 case .thumbnailCache: "a whole number of megabytes, 0 or more"
                 case .decodeMemory: "a whole number of megabytes, 16 or more"
@@ -133,6 +134,8 @@ extension ConfigFile {
                 }
                 indexByName[hook.name] = index
             }
+            config.imports = try keys.decodeIfPresent([ImportTable].self, forKey: .imports)?.map(\.definition) ?? []
+            try Self.validateImports(config.imports, roots: config.libraryRoots)
         }
     }
 

@@ -35,6 +35,12 @@ import TOMLKit
 /// name = "frame"
 /// url = "http://127.0.0.1:8080/photos"          # a webhook: POSTed instead of run
 /// secret_file = "frame.secret"                  # signs the POST (X-Photos-Signature)
+///
+/// [[imports]]
+/// from = "/home/me/Sync/Phone"                  # a drop folder, outside every root
+/// to = "/home/me/Pictures"                      # a root with write = "files"
+/// layout = "{yyyy}/{yyyy-MM-dd}"                # folders from the capture date
+/// name = "{original}"                           # the file's new stem
 /// ```
 ///
 /// The file is decoded into typed tables (`ConfigFile+Decoding.swift`): a key it does not know is an
@@ -85,6 +91,10 @@ public struct ConfigFile: Sendable, Hashable {
     public var decodeMemoryMegabytes: Int?
     /// The exec hooks and webhooks (`[[hooks]]` tables), in the file's order, their albums as the file names them.
     public var hooks: [HookDefinition] = []
+    /// The watched import folders (`[[imports]]` tables), in the file's order: each one's `to` is a root
+    /// of ``libraryRoots`` with `write = "files"`, each one's `from` lies outside every root and every
+    /// other import's `from`, and its templates parse.
+    public var imports: [ImportDefinition] = []
     /// The file's name and the lines of its keys, for problems found after parsing (a missing album).
     var source: ConfigSource?
 

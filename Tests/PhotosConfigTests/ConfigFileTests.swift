@@ -174,7 +174,7 @@ import Testing
         + "access, url, secret, secret_file, ca_file"
     static let topKeys =
         "known: library, roots, ignore, settle_ms, poll_interval_s, time_zone, hook_history_limit, socket, hooks, listen, "
-        + "thumbnail_sizes, thumbnail_cache_mb, decode_memory_mb, trash_days, socket_optional, listen_optional"
+        + "thumbnail_sizes, thumbnail_cache_mb, decode_memory_mb, trash_days, socket_optional, listen_optional, imports"
 
     static let limitedWithoutAlbums =
         "\"limited\" sees only the assets of the hook's albums: name them, e.g. "

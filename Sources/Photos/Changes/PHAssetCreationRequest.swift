@@ -209,7 +209,7 @@ public final class PHAssetCreationRequest: PHAssetChangeRequest, @unchecked Send
         case .data: given = resource.originalFilename ?? "\(resource.type.name)-\(number)"
         }
         // One path component, whatever the caller passed (`../x`, `a/b`): nothing lands outside.
-        let name = ImportNames.sanitized(given, fallback: "\(resource.type.name)-\(number)")
+        let name = SafeNames.sanitized(given, fallback: "\(resource.type.name)-\(number)")
         let destination = try context.staging.destination(for: name, in: directory)
         switch resource.source {
         case .file(let url):

@@ -176,33 +176,15 @@ extension ApplyContext {
                 throw PHPhotosError(.accessRestricted, "cannot read the directory \(disk): \(error)")
             }
         }
-        for entry in entries { taken.insert(Self.stem(of: entry)) }
+        for entry in entries { taken.insert(GroupNames.stem(of: entry)) }
         for file in try transaction.storedFiles(inDirectory: albumPath) {
-            taken.insert(Self.stem(of: PathName.name(of: file.path)))
+            taken.insert(GroupNames.stem(of: PathName.name(of: file.path)))
         }
         for move in assetMoves where PathName.directory(of: move.to) == albumPath {
-            taken.insert(Self.stem(of: PathName.name(of: move.to)))
+            taken.insert(GroupNames.stem(of: PathName.name(of: move.to)))
         }
-        for attempt in 1...1000 {
-            let candidates = attempt == 1 ? names : names.map { Self.suffixed($0, attempt) }
-            if !candidates.contains(where: { taken.contains(Self.stem(of: $0)) }) { return candidates }
-        }
+        if let free = GroupNames.free(names, besides: taken) { return free }
         throw PHPhotosError(.changeNotSupported, "no free name for \(names[0]) in \(disk)")
-    }
-
-    /// A name up to its first dot (a leading dot aside), lowercased: what files that may pair share.
-    static func stem(of name: String) -> String {
-        let lower = name.lowercased()
-        let start = lower.hasPrefix(".") ? lower.index(after: lower.startIndex) : lower.startIndex
-        guard let dot = lower[start...].firstIndex(of: ".") else { return lower }
-        return String(lower[..<dot])
-    }
-
-    /// `name` with ` (n)` before its first dot (a leading dot aside): `IMG_1.JPG.xmp` → `IMG_1 (2).JPG.xmp`.
-    static func suffixed(_ name: String, _ attempt: Int) -> String {
-        let start = name.hasPrefix(".") ? name.index(after: name.startIndex) : name.startIndex
-        guard let dot = name[start...].firstIndex(of: ".") else { return name + " (\(attempt))" }
-        return String(name[..<dot]) + " (\(attempt))" + String(name[dot...])
     }
 }
 

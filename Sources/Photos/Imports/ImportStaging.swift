@@ -153,34 +153,3 @@ final class ImportStaging {
         createdDirectories = []
     }
 }
-
-/// Resource names as one safe path component.
-enum ImportNames {
-    /// The longest file name Linux file systems take, in bytes (NAME_MAX).
-    static let maximumLength = 255
-
-    /// `name` as one path component: no `/` or NUL, not `.` or `..`, not hidden (a leading `.` is
-    /// dropped), at most 255 bytes with its extension kept. Empty results become `fallback`.
-    static func sanitized(_ name: String, fallback: String) -> String {
-        var component = String(
-            name.unicodeScalars.map { scalar -> Character in
-                scalar == "/" || scalar == "\0" || scalar.properties.generalCategory == .control
-                    ? "_" : Character(scalar)
-            })
-        while component.hasPrefix(".") { component.removeFirst() }
-        component = component.trimmingCharacters(in: .whitespaces)
-        if component.isEmpty { component = fallback }
-        // Room for a collision prefix (`12-`) and the staging prefix (process id and UUID).
-        return truncated(component, toBytes: maximumLength - 60)
-    }
-
-    /// Cuts a name to at most `limit` UTF-8 bytes on a character boundary, keeping a short extension.
-    static func truncated(_ name: String, toBytes limit: Int) -> String {
-        guard name.utf8.count > limit else { return name }
-        let ext = (name as NSString).pathExtension
-        let keep = ext.isEmpty || ext.utf8.count > 16 ? "" : "." + ext
-        var stem = keep.isEmpty ? name : String(name.dropLast(keep.count))
-        while stem.utf8.count + keep.utf8.count > limit { stem.removeLast() }
-        return stem + keep
-    }
-}

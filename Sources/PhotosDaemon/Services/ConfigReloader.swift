@@ -184,6 +184,7 @@ public final class ConfigReloader: Service, Sendable {
         if old.thumbnailSizes != new.thumbnailSizes { keys.append("thumbnail_sizes") }
         if old.thumbnailCacheMegabytes != new.thumbnailCacheMegabytes { keys.append("thumbnail_cache_mb") }
         if old.decodeMemoryMegabytes != new.decodeMemoryMegabytes { keys.append("decode_memory_mb") }
+        if old.imports != new.imports { keys.append("imports") }
         // The API's library reads the roots' write policies when photosd starts.
         let oldPolicies = Dictionary(old.libraryRoots.map { ($0.path, $0.write) }) { first, _ in first }
         if new.libraryRoots.contains(where: { (oldPolicies[$0.path] ?? .none) != $0.write }) {
