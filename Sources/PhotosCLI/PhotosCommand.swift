@@ -18,7 +18,7 @@ struct PhotosCommand: AsyncParsableCommand {
         version: "photos \(PhotosVersion.current)",
         subcommands: [
             Scan.self, Assets.self, Albums.self, Folders.self, Rejected.self, Duplicates.self, Thumbnail.self,
-            Export.self, Move.self, Remove.self, TrashCommand.self, Favorite.self, Rate.self, Rebuild.self,
+            Export.self, Import.self, Move.self, Remove.self, TrashCommand.self, Favorite.self, Rate.self, Rebuild.self,
             Changes.self,
             WatchQuery.self, Status.self, Hooks.self, Token.self, Completion.self,
         ]
@@ -76,12 +76,14 @@ struct LibraryOptions: ParsableArguments {
         return LibraryLocation(path: PHPhotoLibrary.defaultLibraryURL(environment: environment).path, source: .standard)
     }
 
-    /// Opens the library, refusing to create one that does not exist: the error says which library
-    /// it looked for, how it found it, and which one a running photosd serves.
-    func open(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> PHPhotoLibrary {
+    /// Opens the library, refusing to create one that does not exist unless `creating`: the error
+    /// says which library it looked for, how it found it, and which one a running photosd serves.
+    func open(
+        creating: Bool = false, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws -> PHPhotoLibrary {
         let config = try configFile(environment: environment)
         let location = Self.locate(library: library, config: config, environment: environment)
-        guard FileManager.default.fileExists(atPath: location.path) else {
+        guard creating || FileManager.default.fileExists(atPath: location.path) else {
             throw CLIError(
                 Self.missing(location, socket: DaemonOptions.usualSocket(config.file, environment: environment)))
         }

@@ -5,9 +5,9 @@ import PhotosCore
 ///
 /// Two independent 64-bit multiply-rotate lanes over 8-byte words (not cryptographic: the library
 /// compares the user's own files, and equal hashes are only ever a duplicate report).
-enum ContentHash {
+public enum ContentHash {
     /// The hash as 32 hex digits, or nil when the file cannot be read.
-    static func of(path: String) -> String? {
+    public static func of(path: String) -> String? {
         let fd = PathBytes.withCString(path) { open($0, O_RDONLY | O_CLOEXEC) }
         guard fd >= 0 else { return nil }
         defer { close(fd) }

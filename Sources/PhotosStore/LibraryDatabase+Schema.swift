@@ -525,6 +525,56 @@ extension LibraryDatabase {
                     arguments: [sequence])
             }
         }
+        migrator.registerMigration("v30: imports") { db in
+            // Imports from drop folders: the journal links or copies each file into a root
+            // (`import`), and what a copying import took is remembered by content (`importedContent`),
+            // so that a card inserted again is not imported twice. The journal's table is made again
+            // for the new operation, keeping its rows and its id sequence.
+            let sequence = try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'fileJournal'")
+            try db.execute(
+                sql: """
+                    CREATE TABLE importedContent (
+                        contentHash TEXT NOT NULL,
+                        fileSize INTEGER NOT NULL,
+                        source TEXT NOT NULL,
+                        destination TEXT NOT NULL,
+                        importedDate REAL NOT NULL,
+                        PRIMARY KEY (contentHash, fileSize)
+                    ) WITHOUT ROWID;
+                    CREATE TABLE fileJournal_new (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        operation TEXT NOT NULL
+                            CHECK (operation IN (
+                                'place', 'remove', 'trash', 'rename', 'sidecar', 'manifest', 'mkdir', 'import')),
+                        destination TEXT NOT NULL,
+                        staged TEXT,
+                        source TEXT,
+                        removeSource INTEGER NOT NULL DEFAULT 0,
+                        device INTEGER,
+                        inode INTEGER,
+                        fileSize INTEGER,
+                        modificationTime REAL,
+                        owner INTEGER NOT NULL,
+                        assetId INTEGER
+                    );
+                    INSERT INTO fileJournal_new (id, operation, destination, staged, source, removeSource, device,
+                        inode, fileSize, modificationTime, owner, assetId)
+                    SELECT id, operation, destination, staged, source, removeSource, device, inode, fileSize,
+                        modificationTime, owner, assetId FROM fileJournal;
+                    DROP TABLE fileJournal;
+                    ALTER TABLE fileJournal_new RENAME TO fileJournal;
+                    """)
+            if let sequence {
+                try db.execute(
+                    sql: """
+                        INSERT INTO sqlite_sequence (name, seq) SELECT 'fileJournal', ?
+                        WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'fileJournal')
+                        """, arguments: [sequence])
+                try db.execute(
+                    sql: "UPDATE sqlite_sequence SET seq = MAX(seq, ?) WHERE name = 'fileJournal'",
+                    arguments: [sequence])
+            }
+        }
         return migrator
     }
 

@@ -159,6 +159,12 @@ struct PhotosDaemonCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("photosd: no root to watch exists: \(listed)\n".utf8))
             throw ExitCode(78)
         }
+        // Checked with the rest of the file; this photosd does not watch drop folders yet.
+        for definition in file.imports {
+            logger.warning(
+                "[[imports]] is checked but its drop folder is not watched by this version: run photos import",
+                metadata: ["from": "\(definition.from)", "to": "\(definition.to)"])
+        }
         var configuration = DaemonConfiguration(libraryPath: path, roots: roots)
         configuration.settle = .milliseconds(settle ?? file.settleMilliseconds ?? 200)
         configuration.pollInterval = .seconds(pollInterval ?? file.pollIntervalSeconds ?? 60)

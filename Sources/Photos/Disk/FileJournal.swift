@@ -197,6 +197,7 @@ struct FileJournal {
         case .sidecar: try updateSidecar(entry)
         case .manifest: try writeManifest(entry)
         case .mkdir: try makeAlbumDirectory(entry)
+        case .importFile: try resumeImportedFile(entry)
         }
     }
 
@@ -335,6 +336,14 @@ enum FaultInjection {
         case trashed
         /// Where the file went is recorded; the journal entry is not yet deleted.
         case trashRecorded
+        /// An import's group is journaled; none of its files is placed.
+        case importJournaled
+        /// One file of an import's group is linked or copied to its place; its original is still there.
+        case importPlaced
+        /// An import's group is placed and scanned into the library; its originals are still there.
+        case importScanned
+        /// One original of a moving import's group is removed; the journal entry is not yet deleted.
+        case importSourceRemoved
     }
 
     /// The hooks, by import directory.

@@ -35,6 +35,11 @@ public struct FileJournalEntry: Sendable, Hashable, Codable, FetchableRecord, Mu
         /// Make the directory `destination` (an album created inside a directory-backed folder); a
         /// directory already there is taken as it is, nothing else is ever replaced.
         case mkdir
+        /// Bring `source`, a file of a drop folder, into a root at `destination` (an import): linked
+        /// there on its file system, else copied, synced and verified; then, with `removeSource`,
+        /// `source` is removed if it is still that file (`device`, `inode`, `fileSize`,
+        /// `modificationTime`) and `destination` holds it.
+        case importFile = "import"
     }
 
     /// The row id; nil until inserted.

@@ -1,0 +1,347 @@
+import Foundation
+import PhotosCore
+import PhotosIngest
+import PhotosLinux
+import PhotosMetadata
+import PhotosStore
+
+/// One import of a drop folder's photos into a root of the library: what `photos import` runs, and
+/// what a watched import folder runs each time files settle in it.
+///
+/// Planning reads and writes nothing but the library's content hashes: the files are read, grouped
+/// as a scan groups them (``ImportGrouping``), checked against the library for duplicates by
+/// content, and given their places (``ImportPlanner``). Running a plan does, group by group:
+/// 1. the group's `import` entries are journaled (one transaction);
+/// 2. each file is linked under its new name (a move on one file system), or copied beside it,
+///    synced, verified byte for byte and renamed into place (a copy, or a move across file
+///    systems); nothing is ever written over;
+/// 3. the new folder is synced and the files are scanned into the library (a commit: observers and
+///    hooks see ordinary insertions);
+/// 4. for a move, each original is removed if it is still the file that was placed (device, inode,
+///    size, time) and its place holds it; for a copy, the content is remembered;
+/// 5. the entries are deleted.
+///
+/// A stop anywhere leaves every photo in the drop folder, in the root, or (between 2 and 4) in both:
+/// never in neither. The next opening of the library finishes the entries (``FileJournal``): the
+/// files of a group not yet placed are placed under the names the run chose (a group lands whole),
+/// originals are removed (for a move), and the next scan of the root takes what was placed but not
+/// yet scanned.
+package struct FolderImport {
+    /// A file left where it is, and why.
+    package struct LeftFile: Sendable, Hashable {
+        /// The file.
+        package var path: String
+        /// Why it stays.
+        package var reason: String
+    }
+
+    /// A group whose content the library already has.
+    package struct Duplicate: Sendable, Hashable {
+        /// The group's primary file in the drop folder.
+        package var path: String
+        /// The library's file (or the earlier import's destination) with the same content.
+        package var existing: String
+    }
+
+    /// What an import will do: the groups it places, and what it leaves.
+    package struct Plan: Sendable {
+        /// The groups to place, in the order they are placed.
+        package var groups: [ImportGroupPlan] = []
+        /// Groups whose content the library has (left in place with `duplicates = "skip"`).
+        package var duplicates: [Duplicate] = []
+        /// Media files that cannot be read whole (truncated, damaged): they stay.
+        package var rejected: [LeftFile] = []
+        /// Other files that stay: not photos or videos, sidecars of no photo, groups that cannot be named.
+        package var left: [LeftFile] = []
+    }
+
+    /// What a run did.
+    package struct Report: Sendable {
+        /// Each file placed: where it was and where it is now.
+        package var placed: [(source: String, destination: String)] = []
+        /// How many assets the scans of the placed files made.
+        package var assets = 0
+        /// Groups that could not be placed, and why; their files are where they were.
+        package var failed: [LeftFile] = []
+    }
+
+    let library: PHPhotoLibrary
+    let definition: ImportDefinition
+    let timeZone: TimeZone
+
+    /// An import by `definition` into `library`; dates without their own offset are read in `timeZone`.
+    package init(library: PHPhotoLibrary, definition: ImportDefinition, timeZone: TimeZone) {
+        self.library = library
+        self.definition = definition
+        self.timeZone = timeZone
+    }
+
+    // MARK: Planning
+
+    /// Plans the import of `sources` (files, or folders walked whole; hidden names are passed over).
+    /// Fails before planning anything when `to` may not be written (its root's policy is not
+    /// `files`, or the disk refuses).
+    package func plan(_ sources: [String]) throws -> Plan {
+        try library.requireWrite(
+            .files, at: (definition.to as NSString).appendingPathComponent("_"), for: "import into \(definition.to)")
+        var plan = Plan()
+        let extractor = MetadataExtractor(timeZone: timeZone)
+        var planner = ImportPlanner(
+            destination: definition.to, layout: definition.layout, timeZone: timeZone,
+            existingNames: { (try? FileManager.default.contentsOfDirectory(atPath: $0)) ?? [] })
+        var plannedBySize: [Int64: [(path: String, destination: String)]] = [:]
+        for (_, files) in Self.files(under: sources).sorted(by: { $0.key < $1.key }) {
+            var media: [(path: String, metadata: FileMetadata)] = []
+            var sidecars: [String] = []
+            for path in files {
+                if ImportGrouping.isSidecar(PathName.name(of: path)) {
+                    sidecars.append(path)
+                    continue
+                }
+                do {
+                    media.append((path, try extractor.extract(path: path)))
+                } catch {
+                    let left = LeftFile(path: path, reason: error.message)
+                    if error.code == .notMedia || error.code == .empty {
+                        plan.left.append(left)
+                    } else {
+                        plan.rejected.append(left)
+                    }
+                }
+            }
+            let (groups, unowned) = ImportGrouping.groups(of: media, sidecars: sidecars)
+            plan.left += unowned.map { LeftFile(path: $0, reason: "a sidecar of no photo or video beside it") }
+            let metadata = Dictionary(media.map { ($0.path, $0.metadata) }, uniquingKeysWith: { first, _ in first })
+            for group in groups {
+                guard let primary = metadata[group.primary], let identity = try FileOperations.identity(group.primary)
+                else { continue }
+                if definition.duplicates != .keep,
+                    let existing = try duplicate(
+                        of: group.primary, size: identity.size, planned: plannedBySize[identity.size] ?? [])
+                {
+                    plan.duplicates.append(Duplicate(path: group.primary, existing: existing))
+                    continue
+                }
+                do {
+                    let placed = try planner.plan(
+                        group,
+                        facts: ImportGrouping.facts(primary, modificationTime: identity.modificationTime))
+                    plan.groups.append(placed)
+                    plannedBySize[identity.size, default: []].append((group.primary, placed.moves[0].destination))
+                } catch {
+                    plan.left += group.members.map { LeftFile(path: $0.path, reason: error.message) }
+                }
+            }
+        }
+        return plan
+    }
+
+    /// The regular files under `sources`, by folder, names sorted; hidden names (and what is inside
+    /// hidden folders) passed over, as a scan passes them over.
+    static func files(under sources: [String]) -> [String: [String]] {
+        var byFolder: [String: [String]] = [:]
+        func add(_ path: String) {
+            guard let identity = try? FileOperations.identity(path), identity.isRegularFile else { return }
+            byFolder[PathName.directory(of: path), default: []].append(path)
+        }
+        for source in sources.map({ URL(fileURLWithPath: $0).standardizedFileURL.path }) {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: source, isDirectory: &isDirectory) else { continue }
+            guard isDirectory.boolValue else {
+                add(source)
+                continue
+            }
+            let walker = FileManager.default.enumerator(
+                at: URL(fileURLWithPath: source), includingPropertiesForKeys: nil, options: [.skipsHiddenFiles])
+            while let url = walker?.nextObject() as? URL { add(url.standardizedFileURL.path) }
+        }
+        return byFolder.mapValues { $0.sorted() }
+    }
+
+    /// Where the library, this run or (for a copying import) an earlier import already has the
+    /// content of `path`, if anywhere. Files are hashed only when one of the same size is known:
+    /// the library's, or one `planned` earlier in this run; a copying import hashes each file, since
+    /// it remembers what it took.
+    private func duplicate(of path: String, size: Int64, planned: [(path: String, destination: String)]) throws
+        -> String?
+    {
+        let database = library.database
+        let candidates = try database.assetFiles(ofSize: size)
+        guard !candidates.isEmpty || !planned.isEmpty || definition.mode == .copy,
+            let hash = ContentHash.of(path: path)
+        else { return nil }
+        if let earlier = planned.first(where: { ContentHash.of(path: $0.path) == hash }) { return earlier.destination }
+        if definition.mode == .copy, let earlier = try database.importedContent(hash: hash, size: size) {
+            return earlier
+        }
+        for candidate in candidates {
+            var known = candidate.contentHash
+            if known == nil, let computed = ContentHash.of(path: candidate.path) {
+                try database.noteContentHash(computed, forResource: candidate.id)
+                known = computed
+            }
+            if known == hash { return candidate.path }
+        }
+        return nil
+    }
+
+    // MARK: Running
+
+    /// Places the plan's groups one by one, and scans each into the library; `progress` hears how
+    /// many groups are done of how many. A group that fails is reported and its files stay where they
+    /// were; the others go on.
+    package func run(_ plan: Plan, progress: (_ done: Int, _ total: Int) -> Void = { _, _ in }) throws -> Report {
+        var report = Report()
+        let scanner = FolderScanner(database: library.database, timeZone: timeZone, quietTime: 0)
+        for (index, group) in plan.groups.enumerated() {
+            do {
+                report.assets += try place(group, scanner: scanner)
+                report.placed += group.moves.map { ($0.source, $0.destination) }
+            } catch let error where !error.isSimulatedCrash {
+                report.failed.append(LeftFile(path: group.moves[0].source, reason: "\(error)"))
+            }
+            progress(index + 1, plan.groups.count)
+        }
+        return report
+    }
+
+    /// Steps 1 to 5 for one group; returns how many assets its scan made.
+    private func place(_ group: ImportGroupPlan, scanner: FolderScanner) throws -> Int {
+        let journal = library.fileJournal
+        var entries: [FileJournalEntry] = []
+        for move in group.moves {
+            guard let identity = try FileOperations.identity(move.source), identity.isRegularFile else {
+                throw SystemCallError(call: "lstat", path: move.source, errno: ENOENT)
+            }
+            entries.append(
+                FileJournalEntry(
+                    operation: .importFile, destination: move.destination, source: move.source,
+                    removeSource: definition.mode == .move, device: identity.device, inode: identity.inode,
+                    fileSize: identity.size, modificationTime: identity.modificationTime,
+                    owner: FileOperations.processID))
+        }
+        entries = try library.database.journalImports(entries)
+        let ids = entries.compactMap(\.id)
+        journal.begin(ids)
+        defer { journal.end(ids) }
+        try FaultInjection.reach(.importJournaled, in: journal.importDirectory)
+        try Self.makeFolders(group.folder, under: definition.to)
+        var placedHere: [String] = []
+        do {
+            for entry in entries {
+                try journal.placeImportedFile(entry, link: definition.mode == .move)
+                placedHere.append(entry.destination)
+            }
+        } catch let error where !error.isSimulatedCrash {
+            // What this group placed goes again (only files it linked or copied, still those files);
+            // the originals were never touched.
+            for (entry, path) in zip(entries, placedHere) { try? journal.takeBackImportedFile(entry, at: path) }
+            try library.database.finishJournalEntries(ids)
+            throw error
+        }
+        try FileOperations.sync(group.folder, directory: true)
+        let scanned = try scanner.scan(root: definition.to, files: Set(group.moves.map(\.destination)))
+        try FaultInjection.reach(.importScanned, in: journal.importDirectory)
+        for entry in entries { try journal.finishImportedFile(entry) }
+        if definition.mode == .copy {
+            for entry in entries {
+                guard let source = entry.source, let hash = ContentHash.of(path: entry.destination) else { continue }
+                try library.database.noteImportedContent(
+                    hash: hash, size: entry.fileSize ?? 0, source: source, destination: entry.destination)
+            }
+        }
+        try library.database.finishJournalEntries(ids)
+        return scanned.ingested
+    }
+
+    /// Makes `folder` and the folders between it and `root` (which exists), as the user's umask says.
+    static func makeFolders(_ folder: String, under root: String) throws {
+        guard folder.hasPrefix(root + "/") else { return }
+        var path = root
+        for component in folder.dropFirst(root.count + 1).split(separator: "/") {
+            path += "/" + component
+            _ = try FileOperations.makeDirectory(path, mode: 0o777)
+        }
+    }
+}
+
+extension FileJournal {
+    /// Step 2 for one file: `source` linked to its place (`link`, one file system), else copied,
+    /// synced, verified and renamed into place; never over anything. A place already holding this
+    /// file (a stopped run linked or copied it) is taken as it is.
+    func placeImportedFile(_ entry: FileJournalEntry, link: Bool) throws {
+        guard let source = entry.source else { return }
+        let destination = entry.destination
+        guard let current = try FileOperations.identity(source), current.device == entry.device,
+            current.inode == entry.inode
+        else { throw SystemCallError(call: "lstat", path: source, errno: ENOENT) }
+        if try FileOperations.identity(destination) != nil {
+            guard try holdsImportedFile(entry, at: destination) else {
+                throw SystemCallError(call: "link", path: destination, errno: EEXIST)
+            }
+            return
+        }
+        if link, try !Self.crossesDevices(current, into: PathName.directory(of: destination)) {
+            do {
+                try FileOperations.link(source, destination)
+                try FaultInjection.reach(.importPlaced, in: importDirectory)
+                return
+            } catch let error as SystemCallError where [EPERM, ENOTSUP, EOPNOTSUPP, EMLINK].contains(error.errno) {
+                // A file system without hard links: a copy, as across file systems.
+            }
+        }
+        _ = try copyAcrossDevices(source, to: destination, for: entry)
+        try FaultInjection.reach(.importPlaced, in: importDirectory)
+    }
+
+    /// Whether `destination` holds the file `entry` imports: the same inode (linked), or a copy of the
+    /// same bytes (copied and verified).
+    func holdsImportedFile(_ entry: FileJournalEntry, at destination: String) throws -> Bool {
+        guard let placed = try FileOperations.identity(destination), placed.isRegularFile else { return false }
+        if placed.device == entry.device, placed.inode == entry.inode { return true }
+        guard let source = entry.source, placed.size == entry.fileSize,
+            try FileOperations.identity(source) != nil
+        else { return false }
+        return try FileOperations.sameContent(source, destination)
+    }
+
+    /// Removes a file a failed group placed (steps 2 taken back), if it is still the imported file.
+    func takeBackImportedFile(_ entry: FileJournalEntry, at destination: String) throws {
+        guard try holdsImportedFile(entry, at: destination) else { return }
+        try FileOperations.unlink(destination)
+        try FileOperations.sync(PathName.directory(of: destination), directory: true)
+    }
+
+    /// An entry a stopped process left, finished: a file not yet placed is placed now (if it is still
+    /// the file journaled and its folder is there), so that a group lands whole, under the names its
+    /// run chose; then step 4. A file that cannot be placed stays where it is.
+    func resumeImportedFile(_ entry: FileJournalEntry) throws {
+        if let source = entry.source, try FileOperations.identity(entry.destination) == nil,
+            let current = try FileOperations.identity(source), current.device == entry.device,
+            current.inode == entry.inode, current.size == entry.fileSize,
+            current.modificationTime == entry.modificationTime,
+            try FileOperations.identity(PathName.directory(of: entry.destination), followingLinks: true) != nil
+        {
+            try placeImportedFile(entry, link: entry.removeSource)
+            try FileOperations.sync(PathName.directory(of: entry.destination), directory: true)
+        }
+        try finishImportedFile(entry)
+    }
+
+    /// Step 4 for one file: a temporary copy a stopped run
+    /// left is removed; for a move whose file is in place, the original is removed if it is still
+    /// the file that was placed. A file never placed stays where it is, and so does anything at the
+    /// place that is not this file.
+    func finishImportedFile(_ entry: FileJournalEntry) throws {
+        guard let source = entry.source else { return }
+        try FileOperations.unlink(Self.temporaryCopy(of: entry.destination, for: entry))
+        guard entry.removeSource, try holdsImportedFile(entry, at: entry.destination),
+            let current = try FileOperations.identity(source), current.device == entry.device,
+            current.inode == entry.inode, current.size == entry.fileSize,
+            current.modificationTime == entry.modificationTime
+        else { return }
+        try FileOperations.unlink(source)
+        try FileOperations.sync(PathName.directory(of: source), directory: true)
+        try FaultInjection.reach(.importSourceRemoved, in: importDirectory)
+    }
+}

@@ -1,0 +1,143 @@
+import ArgumentParser
+import Foundation
+import Photos
+import PhotosCore
+
+extension PhotosCommand {
+    /// `photos import SRC... --to ROOT`: files the photos of drop folders (a card's DCIM, a phone's
+    /// sync folder) into a root, in folders and under names made from when they were taken.
+    struct Import: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "import",
+            abstract: "File the photos and videos of folders into a root by date, moving or copying them.",
+            discussion: """
+                Each SOURCE (a file or a folder, walked whole) is read as a scan reads it; the files of one \
+                photo (a Live Photo's movie, RAW+JPEG of one name, their .xmp, .aae and .THM sidecars) travel \
+                together and get one new name. ROOT must be a root with write = "files" in the configuration. \
+                A photo whose content the library already has is a duplicate: it stays where it is and is \
+                listed (--keep-duplicates imports it anyway). Files that are not photos or videos, or that \
+                cannot be read whole, stay where they are and are listed with the reason. Nothing is ever \
+                written over: a name already taken gets a suffix, "IMG_1 (2).JPG".
+
+                --move (the default) removes each original once its place holds it and the library has \
+                it; --copy leaves the originals and remembers what it took by content, so a card read \
+                again is not imported twice. A stop at any moment (kill -9, a power cut) leaves every \
+                photo in its folder, in the root, or in both, never in neither: the next opening of the \
+                library finishes the work.
+
+                The layout and name templates: {yyyy} {MM} {dd} {HH} {mm} {ss} (combined: \
+                {yyyy-MM-dd}), {make} {model} {original} {ext} {counter:N}; see docs/configuration.md.
+
+                  photos import /media/me/CARD/DCIM --to ~/Pictures --copy
+                  photos import ~/Sync/Phone --to ~/Pictures --name "{yyyyMMdd-HHmmss}" --dry-run
+                """)
+
+        @OptionGroup var options: LibraryOptions
+
+        @Argument(help: ArgumentHelp("Files or folders to import.", valueName: "source"))
+        var sources: [String] = []
+
+        @Option(help: ArgumentHelp("The root the photos are filed under.", valueName: "root"))
+        var to: String
+
+        @Option(help: ArgumentHelp("The folders under the root.", valueName: "template"))
+        var layout = ImportLayout.defaultLayout
+
+        @Option(help: ArgumentHelp("The new name, without its extension.", valueName: "template"))
+        var name = ImportLayout.defaultName
+
+        @Flag(help: "Move the files (the default) or copy them.")
+        var mode: ImportDefinition.Mode = .move
+
+        @Flag(help: "Import photos whose content the library already has.")
+        var keepDuplicates = false
+
+        @Flag(help: "Print where each file would go; change nothing.")
+        var dryRun = false
+
+        func validate() throws {
+            if sources.isEmpty { throw ValidationError("name at least one file or folder to import") }
+        }
+
+        func run() throws {
+            let template: ImportLayout
+            do {
+                template = try ImportLayout(layout: layout, name: name)
+            } catch {
+                throw CLIError("\(error)")
+            }
+            let root = Self.absolute(to)
+            let missing = sources.filter { !FileManager.default.fileExists(atPath: Self.absolute($0)) }
+            if !missing.isEmpty {
+                throw CLIError("no such file or folder: \(missing.map(Output.escaped).joined(separator: ", "))")
+            }
+            // A library not made yet is made, as `photos scan` makes one.
+            let library = try options.open(creating: true)
+            let definition = ImportDefinition(
+                from: Self.absolute(sources[0]), to: root, layout: template, mode: mode,
+                duplicates: keepDuplicates ? .keep : .skip)
+            let importer = FolderImport(
+                library: library, definition: definition, timeZone: library.configuration.timeZone)
+            let plan: FolderImport.Plan
+            do {
+                plan = try importer.plan(sources.map(Self.absolute))
+            } catch {
+                throw CLIError("\(error)")
+            }
+            for duplicate in plan.duplicates {
+                print(
+                    "duplicate \(Output.escaped(duplicate.path)) (the library has \(Output.escaped(duplicate.existing)))"
+                )
+            }
+            for file in plan.rejected { print("rejected \(Output.escaped(file.path)): \(file.reason)") }
+            for file in plan.left { print("left \(Output.escaped(file.path)): \(file.reason)") }
+            let files = plan.groups.reduce(0) { $0 + $1.moves.count }
+            if dryRun {
+                for group in plan.groups {
+                    for move in group.moves {
+                        print(
+                            "would \(mode.rawValue) \(Output.escaped(move.source)) -> \(Output.escaped(move.destination))"
+                        )
+                    }
+                }
+                print(summary(plan, photos: plan.groups.count, files: files, imported: "would import"))
+                return
+            }
+            let interactive = isatty(STDERR_FILENO) == 1
+            let report = try importer.run(plan) { done, total in
+                guard interactive else { return }
+                FileHandle.standardError.write(Data("\r\(done)/\(total) photos   ".utf8))
+            }
+            if interactive { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+            for (source, destination) in report.placed {
+                print(
+                    "\(mode == .move ? "moved" : "copied") \(Output.escaped(source)) -> \(Output.escaped(destination))")
+            }
+            for failure in report.failed {
+                FileHandle.standardError.write(
+                    Data("cannot import \(Output.escaped(failure.path)): \(failure.reason)\n".utf8))
+            }
+            print(
+                summary(
+                    plan, photos: plan.groups.count - report.failed.count, files: report.placed.count,
+                    imported: "imported"))
+            if !report.failed.isEmpty { throw ExitCode.failure }
+        }
+
+        /// `imported N photos (M files), D duplicates, R rejected, L left`.
+        private func summary(_ plan: FolderImport.Plan, photos: Int, files: Int, imported: String) -> String {
+            "\(imported) \(photos) photos (\(files) files), \(plan.duplicates.count) duplicates, "
+                + "\(plan.rejected.count) rejected, \(plan.left.count) left"
+        }
+
+        /// `path` made absolute against the working directory, standardized.
+        static func absolute(_ path: String) -> String {
+            let expanded = (path as NSString).expandingTildeInPath
+            let absolute =
+                expanded.hasPrefix("/") ? expanded : FileManager.default.currentDirectoryPath + "/" + expanded
+            return URL(fileURLWithPath: absolute).standardizedFileURL.path
+        }
+    }
+}
+
+extension ImportDefinition.Mode: EnumerableFlag {}

@@ -1,0 +1,63 @@
+import Foundation
+import GRDB
+
+/// What imports from drop folders keep in the library: their journal entries, the files of the
+/// library that may hold an arriving file's content, and what a copying import took.
+extension LibraryDatabase {
+    /// Records, in one transaction, the `import` entries of the files about to be linked or copied
+    /// into a root; returns them with their ids. Bookkeeping, outside the change log: the files'
+    /// assets arrive by the scan that follows.
+    public func journalImports(_ entries: [FileJournalEntry]) throws -> [FileJournalEntry] {
+        try writer.write { db in
+            try entries.map { entry in
+                var entry = entry
+                try entry.insert(db)
+                return entry
+            }
+        }
+    }
+
+    /// The library's files of `size` bytes that belong to an asset, with their content hash where
+    /// one was computed: the only files that can hold the content of a file of that size.
+    public func assetFiles(ofSize size: Int64) throws -> [(id: Int64, path: String, contentHash: String?)] {
+        try read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT r.id, \(FileDirectories.path) AS path, r.contentHash FROM \(FileDirectories.join)
+                    WHERE r.fileSize = ? AND r.assetId IS NOT NULL
+                    """, arguments: [size]
+            ).map { ($0["id"], $0["path"], $0["contentHash"]) }
+        }
+    }
+
+    /// Records a resource's content hash, once computed (outside the change log).
+    public func noteContentHash(_ hash: String, forResource id: Int64) throws {
+        try writer.write { db in
+            try db.execute(sql: "UPDATE resource SET contentHash = ? WHERE id = ?", arguments: [hash, id])
+        }
+    }
+
+    /// Where a copying import put the content `hash` of `size` bytes before, if it did.
+    public func importedContent(hash: String, size: Int64) throws -> String? {
+        try read { db in
+            try String.fetchOne(
+                db, sql: "SELECT destination FROM importedContent WHERE contentHash = ? AND fileSize = ?",
+                arguments: [hash, size])
+        }
+    }
+
+    /// Remembers that a copying import took the content `hash` of `size` bytes from `source` to
+    /// `destination`, so that the same file, seen again (a card inserted again), is not taken twice.
+    public func noteImportedContent(hash: String, size: Int64, source: String, destination: String) throws {
+        try writer.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO importedContent (contentHash, fileSize, source, destination, importedDate)
+                    VALUES (?, ?, ?, ?, ?)
+                    ON CONFLICT (contentHash, fileSize) DO UPDATE SET source = excluded.source,
+                        destination = excluded.destination, importedDate = excluded.importedDate
+                    """, arguments: [hash, size, source, destination, Date().timeIntervalSince1970])
+        }
+    }
+}

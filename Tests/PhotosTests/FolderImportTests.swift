@@ -1,0 +1,236 @@
+import Foundation
+import PhotosCore
+import PhotosIngest
+import PhotosLinux
+import PhotosStore
+import PhotosTestSupport
+import Testing
+
+@testable import Photos
+
+/// Imports from a drop folder: a camera folder filed by date with its groups together and the rest
+/// left where it was; a stop at every step of the journal losing and doubling nothing; copies that
+/// are not taken twice; a drop folder on another file system.
+@Suite(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))
+struct FolderImportTests {
+    /// A library over `Pictures` (write = "files", one photo in `Old` whose content one of the drop
+    /// folder's photos repeats), and a drop folder holding the corpus's iPhone folder (a Live Photo,
+    /// a burst, an edited photo with its .AAE, a movie, HEIC and JPEG), a truncated JPEG and a text file.
+    final class Setup: Sendable {
+        let directory: TemporaryDirectory
+        let pictures: String
+        let drop: String
+
+        init(drop dropDirectory: String? = nil) throws {
+            directory = try TemporaryDirectory(prefix: "photos-import")
+            pictures = directory.path("Pictures").path
+            drop = dropDirectory ?? directory.path("Drop").path
+            let manager = FileManager.default
+            try manager.createDirectory(atPath: pictures + "/Old", withIntermediateDirectories: true)
+            try manager.copyItem(
+                atPath: try #require(Corpus.file("Exports/IMG_4120 copy.JPG")).path,
+                toPath: pictures + "/Old/IMG_4120 copy.JPG")
+            try manager.createDirectory(atPath: drop, withIntermediateDirectories: true)
+            try manager.copyItem(
+                atPath: try #require(Corpus.file("Phone/DCIM/100APPLE")).path, toPath: drop + "/100APPLE")
+            for bad in ["Bad/truncated.jpg", "Bad/notes.txt"] {
+                try manager.copyItem(
+                    atPath: try #require(Corpus.file(bad)).path, toPath: drop + "/" + PathName.name(of: bad))
+            }
+            _ = try FolderScanner(database: try open().database, quietTime: 0).scan(roots: [pictures])
+        }
+
+        /// The library, opened as a new process opens it (finishing what a stopped one left).
+        func open() throws -> PHPhotoLibrary {
+            var configuration = PHPhotoLibrary.Configuration()
+            configuration.thumbnailCacheDirectory = nil
+            configuration.roots = [LibraryRoot(path: pictures, write: .files)]
+            configuration.timeZone = TimeZone(identifier: "UTC")!
+            return try PHPhotoLibrary(url: directory.path("library.sqlite"), configuration: configuration)
+        }
+
+        func importer(_ library: PHPhotoLibrary, mode: ImportDefinition.Mode = .move) throws -> FolderImport {
+            FolderImport(
+                library: library,
+                definition: ImportDefinition(from: drop, to: pictures, layout: try ImportLayout(), mode: mode),
+                timeZone: TimeZone(identifier: "UTC")!)
+        }
+
+        /// Runs an import of the drop folder to its end.
+        @discardableResult
+        func run(_ library: PHPhotoLibrary, mode: ImportDefinition.Mode = .move) throws -> (
+            FolderImport.Plan, FolderImport.Report
+        ) {
+            let importer = try importer(library, mode: mode)
+            let plan = try importer.plan([drop])
+            return (plan, try importer.run(plan))
+        }
+
+        /// Every regular file under `directory`, relative, sorted (the library's own files aside).
+        func files(_ directory: String) -> [String] {
+            let names = (FileManager.default.enumerator(atPath: directory)?.allObjects as? [String]) ?? []
+            return names.filter { name in
+                var isDirectory: ObjCBool = false
+                return !PathName.name(of: name).hasPrefix(".photosd")
+                    && FileManager.default.fileExists(atPath: directory + "/" + name, isDirectory: &isDirectory)
+                    && !isDirectory.boolValue
+            }.sorted()
+        }
+
+        /// How many times each of the drop folder's original files' content is found, in the drop
+        /// folder and the root together, by name (a file keeps its name with the default template).
+        func copies() -> [String: Int] {
+            var count: [String: Int] = [:]
+            for name in files(drop) + files(pictures) { count[PathName.name(of: name), default: 0] += 1 }
+            return count
+        }
+    }
+
+    /// The names of the corpus folder's files.
+    static let originals = [
+        "IMG_0004.JPG", "IMG_0005.JPG", "IMG_0420.MOV", "IMG_0815.HEIC", "IMG_2682.HEIC", "IMG_3001.JPG",
+        "IMG_3002.JPG", "IMG_3003.JPG", "IMG_3004.JPG", "IMG_4120.AAE", "IMG_4120.JPG", "IMG_5195.HEIC",
+        "IMG_5195.MOV", "IMG_6100.JPG", "IMG_E4120.JPG",
+    ]
+
+    @Test func aCameraFolderLandsByDateWithItsGroupsTogetherAndTheRestStays() throws {
+        let setup = try Setup()
+        let library = try setup.open()
+        let token = library.currentChangeToken
+        let (plan, report) = try setup.run(library)
+        #expect(report.failed.isEmpty, "\(report.failed)")
+        // Filed by the date each photo states (with its own offset where it has one).
+        #expect(
+            setup.files(setup.pictures) == [
+                "2011/2011-01-13/IMG_0004.JPG", "2012/2012-09-29/IMG_0005.JPG", "2015/2015-04-10/IMG_6100.JPG",
+                "2017/2017-04-09/IMG_3001.JPG", "2017/2017-04-09/IMG_3002.JPG", "2017/2017-04-09/IMG_3003.JPG",
+                "2017/2017-04-09/IMG_3004.JPG", "2019/2019-03-21/IMG_2682.HEIC", "2019/2019-06-09/IMG_E4120.JPG",
+                "2019/2019-07-24/IMG_0420.MOV", "2021/2021-04-11/IMG_5195.HEIC", "2021/2021-04-11/IMG_5195.MOV",
+                "2023/2023-10-31/IMG_0815.HEIC", "Old/IMG_4120 copy.JPG",
+            ])
+        // Left: the duplicate with its .AAE (never deleted), the truncated JPEG and the text file.
+        #expect(
+            setup.files(setup.drop) == [
+                "100APPLE/IMG_4120.AAE", "100APPLE/IMG_4120.JPG", "notes.txt", "truncated.jpg",
+            ])
+        #expect(plan.duplicates.map(\.existing) == [setup.pictures + "/Old/IMG_4120 copy.JPG"])
+        #expect(plan.rejected.map { PathName.name(of: $0.path) } == ["truncated.jpg"])
+        #expect(plan.left.map { PathName.name(of: $0.path) } == ["notes.txt"])
+        #expect(report.placed.count == 13)
+        // One asset per group, as a scan makes it: the Live Photo's movie is its paired video.
+        let options = PHFetchOptions()
+        options.photoLibrary = library
+        options.includeHiddenAssets = true
+        options.includeAllBurstAssets = true
+        let assets = PHAsset.fetchAssets(with: options)
+        #expect(assets.count == 13, "12 imported, 1 there before")
+        let live = try #require(
+            assets.first { asset in
+                PHAssetResource.assetResources(for: asset).contains { $0.originalFilename == "IMG_5195.HEIC" }
+            })
+        #expect(live.mediaSubtypes.contains(.photoLive))
+        #expect(
+            PHAssetResource.assetResources(for: live).map(\.fileURL.path).sorted() == [
+                setup.pictures + "/2021/2021-04-11/IMG_5195.HEIC", setup.pictures + "/2021/2021-04-11/IMG_5195.MOV",
+            ])
+        // Ordinary insertions in the change log, which observers and hooks follow.
+        let inserted = try Array(library.fetchPersistentChanges(since: token)).flatMap {
+            try $0.changeDetails(for: .asset).insertedLocalIdentifiers
+        }
+        #expect(Set(inserted).count == 12)
+        // Nothing left to journal, and a rescan finds the library and the disk agree.
+        #expect(try library.database.fileJournal().isEmpty)
+        let again = try FolderScanner(database: library.database, quietTime: 0).scan(roots: [setup.pictures])
+        #expect(again.ingested == 0 && again.removed == 0 && again.moved == 0)
+    }
+
+    /// A run stopped (as kill -9 stops it) at each step of each group's journal: after the next
+    /// opening of the library, a second run and a scan of the root, every file is in exactly one
+    /// place, the library has every photo once, and no temporary file is left.
+    @Test(arguments: [
+        (FaultInjection.Step.importJournaled, 1), (.importJournaled, 5), (.importPlaced, 1), (.importPlaced, 10),
+        (.importPlaced, 11),
+        (.importScanned, 1), (.importScanned, 9), (.importSourceRemoved, 1), (.importSourceRemoved, 10),
+    ])
+    func aRunStoppedAtAnyStepLosesAndDoublesNothing(step: FaultInjection.Step, time: Int) throws {
+        let setup = try Setup()
+        do {
+            let library = try setup.open()
+            let imports = library.fileJournal.importDirectory
+            FaultInjection.stop(at: step, time: time, in: imports)
+            defer { FaultInjection.clear(in: imports) }
+            #expect(throws: (any Error).self, "stopped at \(step) #\(time)") { try setup.run(library) }
+        }
+        // The next process: its opening finishes the journal, its run takes the rest.
+        let library = try setup.open()
+        #expect(try library.database.fileJournal().isEmpty, "the opening finished what was left")
+        let (_, report) = try setup.run(library)
+        #expect(report.failed.isEmpty, "\(report.failed)")
+        _ = try FolderScanner(database: library.database, quietTime: 0).scan(roots: [setup.pictures])
+        let copies = setup.copies()
+        for name in Self.originals {
+            #expect(copies[name] == 1, "\(name) is in \(copies[name] ?? 0) places")
+        }
+        #expect(
+            !(setup.files(setup.pictures) + setup.files(setup.drop)).contains { $0.contains(".photosd-copy") },
+            "no temporary copy left")
+        let options = PHFetchOptions()
+        options.photoLibrary = library
+        options.includeHiddenAssets = true
+        options.includeAllBurstAssets = true
+        #expect(PHAsset.fetchAssets(with: options).count == 13)
+    }
+
+    /// A copying import leaves every original, and run again (a card inserted again) takes nothing:
+    /// what it took is remembered by content, even once the copies are renamed.
+    @Test func aCopyingImportLeavesTheOriginalsAndDoesNotTakeThemTwice() throws {
+        let setup = try Setup()
+        let library = try setup.open()
+        let before = setup.files(setup.drop)
+        let (_, first) = try setup.run(library, mode: .copy)
+        #expect(first.placed.count == 13)
+        #expect(setup.files(setup.drop) == before, "the card is never touched")
+        try FileManager.default.moveItem(
+            atPath: setup.pictures + "/2011/2011-01-13/IMG_0004.JPG",
+            toPath: setup.pictures + "/2011/2011-01-13/Renamed.JPG")
+        let (plan, second) = try setup.run(library, mode: .copy)
+        #expect(second.placed.isEmpty && plan.groups.isEmpty, "\(plan.groups.map(\.moves))")
+        #expect(plan.duplicates.count == 13, "every photo again, and the one the library had before")
+        #expect(setup.files(setup.drop) == before)
+    }
+
+    /// A drop folder on another file system: each file is copied, synced, verified and renamed into
+    /// place, and only then its original removed.
+    @Test(.enabled(if: SecondFileSystem.isAvailable, SecondFileSystem.skipReason))
+    func aDropFolderOnAnotherFileSystemIsCopiedThenRemoved() throws {
+        let elsewhere = try SecondFileSystem.directory()
+        let setup = try Setup(drop: elsewhere.path + "/Drop")
+        let library = try setup.open()
+        let (_, report) = try setup.run(library)
+        #expect(report.placed.count == 13 && report.failed.isEmpty, "\(report.failed)")
+        #expect(
+            setup.files(setup.drop) == [
+                "100APPLE/IMG_4120.AAE", "100APPLE/IMG_4120.JPG", "notes.txt", "truncated.jpg",
+            ])
+        let placed = setup.pictures + "/2021/2021-04-11/IMG_5195.MOV"
+        #expect(
+            try FileOperations.sameContent(
+                placed, try #require(Corpus.file("Phone/DCIM/100APPLE/IMG_5195.MOV")).path))
+    }
+
+    /// A root whose policy is not `files` is refused before anything is read or moved, naming it.
+    @Test func aRootThatMayNotBeWrittenIsRefused() throws {
+        let setup = try Setup()
+        var configuration = PHPhotoLibrary.Configuration()
+        configuration.thumbnailCacheDirectory = nil
+        configuration.roots = [LibraryRoot(path: setup.pictures, write: .sidecars)]
+        let library = try PHPhotoLibrary(url: setup.directory.path("library.sqlite"), configuration: configuration)
+        let before = setup.files(setup.drop)
+        #expect {
+            try setup.run(library)
+        } throws: { error in
+            "\(error)".contains(setup.pictures) && "\(error)".contains("sidecars")
+        }
+        #expect(setup.files(setup.drop) == before)
+    }
+}
