@@ -159,12 +159,6 @@ struct PhotosDaemonCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("photosd: no root to watch exists: \(listed)\n".utf8))
             throw ExitCode(78)
         }
-        // Checked with the rest of the file; this photosd does not watch drop folders yet.
-        for definition in file.imports {
-            logger.warning(
-                "[[imports]] is checked but its drop folder is not watched by this version: run photos import",
-                metadata: ["from": "\(definition.from)", "to": "\(definition.to)"])
-        }
         var configuration = DaemonConfiguration(libraryPath: path, roots: roots)
         configuration.settle = .milliseconds(settle ?? file.settleMilliseconds ?? 200)
         configuration.pollInterval = .seconds(pollInterval ?? file.pollIntervalSeconds ?? 60)
@@ -266,6 +260,26 @@ struct PhotosDaemonCommand: AsyncParsableCommand {
                 path: configPath, rootsOverride: watch.isEmpty ? nil : watch, current: file, database: database,
                 roots: daemon.roots, runner: runner, tokens: hookTokens, signals: reloadSignals,
                 logger: Logger(label: "photosd.reload")))
+        // The drop folders of `[[imports]]`: what settles in them is filed under their roots.
+        if !file.imports.isEmpty {
+            var importing = PHPhotoLibrary.Configuration()
+            importing.timeZone = configuration.timeZone
+            importing.roots = configuration.libraryRoots
+            let library = PHPhotoLibrary(database: database, configuration: importing)
+            let zone = configuration.timeZone
+            services.append(
+                ImportFolderService(
+                    imports: file.imports, monitor: try InotifyMonitor(),
+                    importer: { definition, quiet in
+                        let importer = FolderImport(library: library, definition: definition, timeZone: zone)
+                        let plan = try importer.plan([definition.from], quiet: quiet)
+                        let report = try importer.run(plan)
+                        return ImportRunSummary(
+                            imported: plan.groups.count - report.failed.count, files: report.placed.count,
+                            duplicates: plan.duplicates.count, rejected: plan.rejected.count, left: plan.left.count,
+                            waiting: plan.waiting.count, failed: report.failed.map { "\($0.path): \($0.reason)" })
+                    }, logger: Logger(label: "photosd.imports")))
+        }
         // What image decodes may take at once, for every renderer of the process.
         DecodeMemory.shared.budget = min(file.decodeMemoryMegabytes ?? DecodeMemory.defaultBudget >> 20, 1 << 24) << 20
         // The thumbnail cache, and the thumbnails made ahead when the config names sizes.

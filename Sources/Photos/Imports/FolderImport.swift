@@ -53,6 +53,8 @@ package struct FolderImport {
         package var rejected: [LeftFile] = []
         /// Other files that stay: not photos or videos, sidecars of no photo, groups that cannot be named.
         package var left: [LeftFile] = []
+        /// Files changed more recently than the quiet time: still being written, taken at a later run.
+        package var waiting: [String] = []
     }
 
     /// What a run did.
@@ -79,9 +81,10 @@ package struct FolderImport {
     // MARK: Planning
 
     /// Plans the import of `sources` (files, or folders walked whole; hidden names are passed over).
-    /// Fails before planning anything when `to` may not be written (its root's policy is not
-    /// `files`, or the disk refuses).
-    package func plan(_ sources: [String]) throws -> Plan {
+    /// A folder holding a file changed less than `quiet` ago waits whole (``Plan/waiting``): its
+    /// groups may still be arriving. Fails before planning anything when `to` may not be written (its
+    /// root's policy is not `files`, or the disk refuses).
+    package func plan(_ sources: [String], quiet: Duration = .zero) throws -> Plan {
         try library.requireWrite(
             .files, at: (definition.to as NSString).appendingPathComponent("_"), for: "import into \(definition.to)")
         var plan = Plan()
@@ -90,7 +93,18 @@ package struct FolderImport {
             destination: definition.to, layout: definition.layout, timeZone: timeZone,
             existingNames: { (try? FileManager.default.contentsOfDirectory(atPath: $0)) ?? [] })
         var plannedBySize: [Int64: [(path: String, destination: String)]] = [:]
+        let quietSeconds = Double(quiet.components.seconds) + Double(quiet.components.attoseconds) / 1e18
+        let settledBefore = Date().timeIntervalSince1970 - quietSeconds
         for (_, files) in Self.files(under: sources).sorted(by: { $0.key < $1.key }) {
+            if quietSeconds > 0 {
+                let changing = files.filter {
+                    (try? FileOperations.identity($0))?.modificationTime ?? 0 > settledBefore
+                }
+                if !changing.isEmpty {
+                    plan.waiting += files
+                    continue
+                }
+            }
             var media: [(path: String, metadata: FileMetadata)] = []
             var sidecars: [String] = []
             for path in files {

@@ -1,0 +1,106 @@
+import Foundation
+import Photos
+import PhotosTestSupport
+import Testing
+
+/// The real `photosd` with an `[[imports]]` drop folder: what arrives is filed under the root by
+/// date, groups together, the rest left; what arrived while it was stopped is taken when it starts;
+/// a file still being written is taken once, whole.
+@Suite(.serialized, .enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))
+struct ImportDaemonTests: DaemonSuite {
+    let fixture: DaemonFixture
+
+    init() throws { fixture = try DaemonFixture(prefix: "photosd-import", folders: ["Drop"]) }
+
+    var drop: String { directory.path("Drop").path }
+
+    func configure(settle: Int) throws {
+        try writeConfig(
+            """
+            roots = [{ path = "\(root.path)", write = "files" }]
+            time_zone = "UTC"
+
+            [[imports]]
+            from = "\(drop)"
+            to = "\(root.path)"
+            settle_ms = \(settle)
+
+            """)
+    }
+
+    func start() async throws -> PhotosdProcess {
+        try await offPool { [fixture] in try fixture.start(["--config", fixture.config.path, "--settle", "0"]) }
+    }
+
+    func names(_ directory: String) -> [String] {
+        ((FileManager.default.enumerator(atPath: directory)?.allObjects as? [String]) ?? [])
+            .filter { !$0.hasPrefix(".photosd") && $0.contains(".") }.sorted()
+    }
+
+    func assets() throws -> PHFetchResult<PHAsset> {
+        let options = PHFetchOptions()
+        options.photoLibrary = try PHPhotoLibrary(url: libraryURL)
+        options.includeAllBurstAssets = true
+        return PHAsset.fetchAssets(with: options)
+    }
+
+    @Test func aPhoneFolderDroppedInIsFiledByDateWithTheRestLeft() async throws {
+        try configure(settle: 300)
+        // Dropped while photosd was stopped: taken when it starts.
+        try FileManager.default.copyItem(
+            atPath: try #require(Corpus.file("Phone/DCIM/Camera/20180530_212539.jpg")).path, toPath: drop + "/early.jpg"
+        )
+        let daemon = try await start()
+        try await waitUntil("the early photo is filed", whileRunning: daemon.process) {
+            names(root.path) == ["2018/2018-05-30/early.jpg"]
+        }
+        let library = try PHPhotoLibrary(url: libraryURL)
+        let token = library.currentChangeToken
+
+        try FileManager.default.copyItem(
+            atPath: try #require(Corpus.file("Phone/DCIM/100APPLE")).path, toPath: drop + "/100APPLE")
+        try FileManager.default.copyItem(
+            atPath: try #require(Corpus.file("Bad/truncated.jpg")).path, toPath: drop + "/truncated.jpg")
+        // Everything but the truncated JPEG leaves the drop folder.
+        try await waitUntil("the folder is filed", whileRunning: daemon.process) { names(drop) == ["truncated.jpg"] }
+        #expect(names(root.path).contains("2021/2021-04-11/IMG_5195.HEIC"))
+        #expect(names(root.path).contains("2021/2021-04-11/IMG_5195.MOV"))
+        #expect(names(root.path).contains("2019/2019-06-09/IMG_4120.AAE"))
+        try await waitUntil("every photo is in the library", whileRunning: daemon.process) {
+            try assets().count == 14
+        }
+        // Ordinary insertions, as observers, hooks and the API see them.
+        let inserted = try Array(library.fetchPersistentChanges(since: token)).flatMap {
+            try $0.changeDetails(for: .asset).insertedLocalIdentifiers
+        }
+        #expect(Set(inserted).count == 13)
+        try await offPool { try daemon.stop() }
+    }
+
+    /// A file written over three seconds in pieces, each pause shorter than the quiet time: taken
+    /// once, whole, after the last piece.
+    @Test func aFileStillBeingWrittenIsTakenOnceWhole() async throws {
+        try configure(settle: 1000)
+        let daemon = try await start()
+        let source = try Data(contentsOf: try #require(Corpus.file("Phone/DCIM/100APPLE/IMG_6100.JPG")))
+        let path = drop + "/slow.jpg"
+        #expect(FileManager.default.createFile(atPath: path, contents: nil))
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        let pieces = 10
+        let size = (source.count + pieces - 1) / pieces
+        for piece in 0..<pieces {
+            try handle.write(contentsOf: source[(piece * size)..<min(source.count, (piece + 1) * size)])
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(names(root.path).isEmpty, "nothing is taken while the file grows")
+        }
+        try handle.close()
+        let filed = root.path + "/2015/2015-04-10/slow.jpg"
+        try await waitUntil("the file is filed and its original gone", whileRunning: daemon.process) {
+            FileManager.default.fileExists(atPath: filed) && !FileManager.default.fileExists(atPath: path)
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: filed)) == source, "whole")
+        #expect(names(root.path) == ["2015/2015-04-10/slow.jpg"], "once")
+        try await waitUntil("the photo is in the library", whileRunning: daemon.process) { try assets().count == 1 }
+        try await offPool { try daemon.stop() }
+    }
+}
