@@ -18,7 +18,8 @@ struct PhotosCommand: AsyncParsableCommand {
         version: "photos \(PhotosVersion.current)",
         subcommands: [
             Scan.self, Assets.self, Albums.self, Folders.self, Rejected.self, Duplicates.self, Thumbnail.self,
-            Export.self, Import.self, Move.self, Remove.self, TrashCommand.self, Favorite.self, Rate.self, Rebuild.self,
+            Export.self, Import.self, ImportsCommand.self, Move.self, Remove.self, TrashCommand.self, Favorite.self,
+            Rate.self, Rebuild.self,
             Changes.self,
             WatchQuery.self, Status.self, Hooks.self, Token.self, Completion.self,
         ]

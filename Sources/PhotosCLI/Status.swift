@@ -80,6 +80,10 @@ extension PhotosCommand {
                 HookStatusTable.print(hooks)
             }
             if let thumbnails = status.thumbnails { print(Self.describe(thumbnails)) }
+            if let imports = status.imports, !imports.isEmpty {
+                print("imports:")
+                ImportsCommand.table(imports)
+            }
             if unavailable { throw ExitCode.failure }
         }
 

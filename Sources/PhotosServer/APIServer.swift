@@ -202,12 +202,22 @@ public struct APIServer: Service {
             status.addHooks(from: database)
             return try Self.json(status)
         }
+        // The watched import folders: the section of the status the import service writes.
+        router.get("/v1/imports") { _, _ in
+            guard let status = try self.status() else {
+                if let progress = self.startup() {
+                    throw APIError(.serviceUnavailable, "photosd is starting: \(progress.summary)")
+                }
+                throw APIError(.serviceUnavailable, "photosd has no status yet")
+            }
+            return try Self.json(ImportListing(imports: status.imports ?? []))
+        }
     }
 
     /// Each path the API serves, and the methods it answers there.
     static let methods: [(path: String, methods: [HTTPRequest.Method])] = [
         ("/", [.get]), ("/v1/version", [.get]), ("/v1/openapi.json", [.get]), ("/metrics", [.get]),
-        ("/v1/health", [.get]), ("/v1/status", [.get]),
+        ("/v1/health", [.get]), ("/v1/status", [.get]), ("/v1/imports", [.get]),
         ("/v1/assets", [.get]), ("/v1/albums", [.get]), ("/v1/folders", [.get]),
         ("/v1/assets/**", [.get]), ("/v1/albums/**", [.get]), ("/v1/folders/**", [.get]),
         ("/v1/changes", [.get, .post]), ("/v1/queries", [.post]), ("/v1/uploads", [.post]),

@@ -143,7 +143,7 @@ struct AccessMiddleware: RouterMiddleware {
     /// | read-write | nothing |
     /// | read-only | `POST /v1/changes`, `POST /v1/uploads`, `POST /v1/trash/…` |
     /// | add-only | everything but the open paths, `POST /v1/changes` and `POST /v1/uploads` |
-    /// | limited | `GET /v1/status`, `GET /metrics` (the daemon's roots and hooks are not its albums'), trash |
+    /// | limited | `GET /v1/status`, `GET /v1/imports`, `GET /metrics` (the daemon's roots, imports and hooks are not its albums'), trash |
     ///
     /// "Trash" is `/v1/trash` and the paths under it: deleted assets are in no album.
     ///
@@ -168,8 +168,8 @@ struct AccessMiddleware: RouterMiddleware {
             return nil
         case .limited:
             if trash { return "a \(level) client sees only its albums' assets; deleted assets are in no album" }
-            guard path == "/v1/status" || path == "/metrics" else { return nil }
-            return "a \(level) client sees only its albums' assets, not the daemon's status or metrics"
+            guard path == "/v1/status" || path == "/v1/imports" || path == "/metrics" else { return nil }
+            return "a \(level) client sees only its albums' assets, not the daemon's status, imports or metrics"
         }
     }
 

@@ -797,6 +797,105 @@ extension OpenAPIDocument {
         ],
         "type": "object"
       },
+      "ImportListing": {
+        "properties": {
+          "imports": {
+            "items": {
+              "$ref": "#/components/schemas/ImportStatus"
+            },
+            "type": "array"
+          }
+        },
+        "required": [
+          "imports"
+        ],
+        "type": "object"
+      },
+      "ImportStatus": {
+        "description": "One watched import folder.",
+        "properties": {
+          "duplicates": {
+            "description": "photos left at the last run as duplicates",
+            "type": "integer"
+          },
+          "files": {
+            "description": "their files",
+            "type": "integer"
+          },
+          "from": {
+            "description": "the drop folder",
+            "type": "string"
+          },
+          "imported": {
+            "description": "photos imported since photosd started",
+            "type": "integer"
+          },
+          "lastError": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "lastRun": {
+            "description": "when the last run ended",
+            "seconds since 1970": null,
+            "type": [
+              "number",
+              "null"
+            ]
+          },
+          "left": {
+            "description": "other files left at the last run",
+            "type": "integer"
+          },
+          "mode": {
+            "enum": [
+              "move",
+              "copy"
+            ],
+            "type": "string"
+          },
+          "pending": {
+            "description": "files still being written at the last run",
+            "type": "integer"
+          },
+          "reason": {
+            "description": "why it is not watched",
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "rejected": {
+            "description": "files left at the last run that cannot be read whole",
+            "type": "integer"
+          },
+          "state": {
+            "enum": [
+              "watching",
+              "unwatched"
+            ],
+            "type": "string"
+          },
+          "to": {
+            "description": "the root its photos are filed under",
+            "type": "string"
+          }
+        },
+        "required": [
+          "from",
+          "to",
+          "mode",
+          "state",
+          "imported",
+          "files",
+          "duplicates",
+          "rejected",
+          "left",
+          "pending"
+        ],
+        "type": "object"
+      },
       "Index": {
         "additionalProperties": false,
         "properties": {
@@ -1247,6 +1346,15 @@ extension OpenAPIDocument {
           "hooks": {
             "items": {
               "type": "object"
+            },
+            "type": [
+              "array",
+              "null"
+            ]
+          },
+          "imports": {
+            "items": {
+              "$ref": "#/components/schemas/ImportStatus"
             },
             "type": [
               "array",
@@ -2212,6 +2320,40 @@ extension OpenAPIDocument {
           }
         },
         "summary": "For monitors, cheaply (no listing, no scan) whether photosd serves."
+      }
+    },
+    "/v1/imports": {
+      "get": {
+        "operationId": "listImports",
+        "responses": {
+          "200": {
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ImportListing"
+                }
+              }
+            },
+            "description": "The imports, in the configuration's order (none when it has no `[[imports]]`)."
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Error"
+          },
+          "503": {
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            },
+            "description": "No status yet (the startup crawl runs), as for `/v1/status`."
+          }
+        },
+        "summary": "What `photos imports status` shows: each watched import folder (`[[imports]]`) and where it stands."
       }
     },
     "/v1/openapi.json": {

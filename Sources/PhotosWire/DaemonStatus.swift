@@ -86,6 +86,9 @@ public struct DaemonStatus: Sendable, Codable, Hashable {
     public var thumbnails: ThumbnailStatus? = nil
     /// What the startup crawl did (a section the daemon adds once it is over).
     public var startup: StartupProgress? = nil
+    /// The watched import folders (a section the daemon's import service adds, when the config has
+    /// `[[imports]]`).
+    public var imports: [ImportStatus]? = nil
 
     /// A status with every value given.
     public init(

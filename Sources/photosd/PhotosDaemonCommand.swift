@@ -278,7 +278,7 @@ struct PhotosDaemonCommand: AsyncParsableCommand {
                             imported: plan.groups.count - report.failed.count, files: report.placed.count,
                             duplicates: plan.duplicates.count, rejected: plan.rejected.count, left: plan.left.count,
                             waiting: plan.waiting.count, failed: report.failed.map { "\($0.path): \($0.reason)" })
-                    }, logger: Logger(label: "photosd.imports")))
+                    }, logger: Logger(label: "photosd.imports"), board: daemon.board))
         }
         // What image decodes may take at once, for every renderer of the process.
         DecodeMemory.shared.budget = min(file.decodeMemoryMegabytes ?? DecodeMemory.defaultBudget >> 20, 1 << 24) << 20

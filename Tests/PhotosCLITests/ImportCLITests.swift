@@ -44,7 +44,7 @@ struct ImportCLITests {
 
         func names(_ directory: String) -> [String] {
             ((FileManager.default.enumerator(atPath: directory)?.allObjects as? [String]) ?? [])
-                .filter { !$0.hasPrefix(".photosd") && $0.contains(".") }.sorted()
+                .filter { !($0 as NSString).lastPathComponent.hasPrefix(".") && $0.contains(".") }.sorted()
         }
     }
 

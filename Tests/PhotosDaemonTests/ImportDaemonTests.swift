@@ -28,13 +28,43 @@ struct ImportDaemonTests: DaemonSuite {
             """)
     }
 
+    /// photosd's API socket: `photos imports status` asks it.
+    var socket: String { directory.path("photosd.sock").path }
+
     func start() async throws -> PhotosdProcess {
-        try await offPool { [fixture] in try fixture.start(["--config", fixture.config.path, "--settle", "0"]) }
+        try await offPool { [fixture, socket] in
+            try fixture.start(["--config", fixture.config.path, "--settle", "0", "--socket", socket])
+        }
+    }
+
+    /// `photos imports status --json`, through photosd's socket and from its status file: the same lines.
+    func importStatus() async throws -> [[String: Any]] {
+        let (socket, library, config) = (self.socket, self.library, self.config.path)
+        let asked = try await offPool {
+            try BuiltProducts.run("photos", ["imports", "status", "--json", "--socket", socket])
+        }
+        #expect(asked.status == 0, "\(asked.stderr)")
+        let read = try await offPool {
+            try BuiltProducts.run(
+                "photos", ["imports", "status", "--json", "--no-daemon", "--library", library, "--config", config])
+        }
+        #expect(read.status == 0, "\(read.stderr)")
+        func objects(_ text: String) throws -> [[String: Any]] {
+            try text.split(separator: "\n").map {
+                try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+            }
+        }
+        // The same shape either way; the time of the last run may move between the two reads (a run
+        // that finds nothing new still counts as one).
+        let (fromSocket, fromFile) = (try objects(asked.stdout), try objects(read.stdout))
+        #expect(fromSocket.map { Set($0.keys) } == fromFile.map { Set($0.keys) })
+        #expect(fromSocket.map { $0["from"] as? String } == fromFile.map { $0["from"] as? String })
+        return fromSocket
     }
 
     func names(_ directory: String) -> [String] {
         ((FileManager.default.enumerator(atPath: directory)?.allObjects as? [String]) ?? [])
-            .filter { !$0.hasPrefix(".photosd") && $0.contains(".") }.sorted()
+            .filter { !($0 as NSString).lastPathComponent.hasPrefix(".") && $0.contains(".") }.sorted()
     }
 
     func assets() throws -> PHFetchResult<PHAsset> {
@@ -74,6 +104,38 @@ struct ImportDaemonTests: DaemonSuite {
             try $0.changeDetails(for: .asset).insertedLocalIdentifiers
         }
         #expect(Set(inserted).count == 13)
+        // Where the import stands: watched, 14 photos since the start, the truncated JPEG left.
+        try await waitUntil("the status counts the last run", whileRunning: daemon.process) {
+            try await importStatus().first?["imported"] as? Int == 14
+        }
+        let status = try #require(try await importStatus().first)
+        #expect(status["from"] as? String == drop && status["state"] as? String == "watching")
+        #expect(status["rejected"] as? Int == 1 && status["duplicates"] as? Int == 0)
+        try await offPool { try daemon.stop() }
+    }
+
+    /// A drop folder that is not there when photosd starts (a card not inserted) is said to be
+    /// unwatched, and imported once it comes.
+    @Test func aDropFolderThatComesLaterIsImportedWhenItComes() async throws {
+        try FileManager.default.removeItem(atPath: drop)
+        try configure(settle: 200)
+        let daemon = try await start()
+        let before = try #require(try await importStatus().first)
+        #expect(before["state"] as? String == "unwatched", "\(before)")
+        #expect((before["reason"] as? String)?.contains("not there") == true, "\(before)")
+        // The card: its folder made elsewhere, then moved in whole.
+        let card = directory.path("card").path
+        try FileManager.default.createDirectory(atPath: card + "/DCIM", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            atPath: try #require(Corpus.file("Phone/DCIM/100APPLE/IMG_6100.JPG")).path,
+            toPath: card + "/DCIM/IMG_6100.JPG")
+        try FileManager.default.moveItem(atPath: card, toPath: drop)
+        try await waitUntil("the card's photo is filed", whileRunning: daemon.process) {
+            names(root.path) == ["2015/2015-04-10/IMG_6100.JPG"]
+        }
+        try await waitUntil("the status says it is watched", whileRunning: daemon.process) {
+            try await importStatus().first?["state"] as? String == "watching"
+        }
         try await offPool { try daemon.stop() }
     }
 

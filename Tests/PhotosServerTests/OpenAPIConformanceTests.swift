@@ -40,6 +40,7 @@ import Yams
                 // document by DaemonOperationsTests).
                 ("/metrics", "/metrics", 404),
                 ("/v1/status", "/v1/status", 503),
+                ("/v1/imports", "/v1/imports", 503),
                 ("/v1/assets", "/v1/assets?sort=-creationDate&includeHidden=true&includeAllBursts=true", 200),
                 ("/v1/assets", "/v1/assets?pageSize=2", 200),
                 ("/v1/assets", "/v1/assets?predicate=colour", 400),

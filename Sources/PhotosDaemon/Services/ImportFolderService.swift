@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Logging
 import PhotosCore
+import PhotosWire
 import PhotosWatcher
 import ServiceLifecycle
 import Synchronization
@@ -50,7 +51,9 @@ public typealias FolderImporter =
 /// the folder has been quiet that long, its import runs on a queue of its own (file reads, copies and
 /// SQLite stay off the cooperative pool), taking only files themselves quiet that long, so a file
 /// still being written waits for the next round. Each folder is also imported when the service
-/// starts: what arrived while photosd was stopped.
+/// starts: what arrived while photosd was stopped. A drop folder that is not there (a card not
+/// inserted, a volume not mounted) is looked for every poll interval, and imported when it comes;
+/// one that goes is no longer watched until it is back.
 ///
 /// | event | then |
 /// |---|---|
@@ -62,39 +65,48 @@ public final class ImportFolderService: Service, Sendable {
     let monitor: any FileMonitor
     let importer: FolderImporter
     let logger: Logger
+    /// Where `photos status`, `photos imports status` and `GET /v1/imports` read how each import stands.
+    let board: StatusBoard?
     /// How often due folders are looked for: a bound on how late past its quiet time a run starts.
     let tick: Duration
+    /// How often a drop folder that is not there (a card not inserted) is looked for again.
+    let pollInterval: Duration
     /// When each import is due (by its index), if it is.
     private let due = Mutex<[Int: ContinuousClock.Instant]>([:])
+    /// How each import stands, by index.
+    private let statuses: Mutex<[ImportStatus]>
     /// Runs go here, one at a time.
     private let queue = DispatchQueue(label: "photosd.imports")
 
-    /// A service for `imports`, watching with `monitor` (its own), importing with `importer`.
+    /// A service for `imports`, watching with `monitor` (its own), importing with `importer`, its
+    /// state on `board`.
     public init(
         imports: [ImportDefinition], monitor: any FileMonitor, importer: @escaping FolderImporter, logger: Logger,
-        tick: Duration = .milliseconds(20)
+        board: StatusBoard? = nil, tick: Duration = .milliseconds(20), pollInterval: Duration = .seconds(5)
     ) {
         self.imports = imports
         self.monitor = monitor
         self.importer = importer
         self.logger = logger
+        self.board = board
         self.tick = tick
+        self.pollInterval = pollInterval
+        statuses = Mutex(
+            imports.map { definition in
+                ImportStatus(
+                    from: definition.from, to: definition.to, mode: definition.mode.rawValue, state: "unwatched",
+                    reason: "not looked at yet")
+            })
     }
+
+    /// The imports' statuses now.
+    public var status: [ImportStatus] { statuses.withLock { $0 } }
 
     public func run() async throws {
         guard !imports.isEmpty else { return }
-        for definition in imports {
-            do {
-                try monitor.addRoot(definition.from)
-            } catch {
-                logger.warning(
-                    "cannot watch an import's drop folder; it is imported when photosd starts only",
-                    metadata: ["from": "\(definition.from)", "error": "\(error)"])
-            }
-        }
-        // What arrived while photosd was stopped.
-        let now = ContinuousClock.now
-        due.withLock { due in for index in imports.indices { due[index] = now } }
+        // Each folder there is watched and imported now (what arrived while photosd was stopped);
+        // the others are looked for every poll interval.
+        watchFolders()
         await withTaskGroup(of: Void.self) { group in
             group.addTask { [self] in
                 for await event in monitor.events.cancelOnGracefulShutdown() {
@@ -110,8 +122,13 @@ public final class ImportFolderService: Service, Sendable {
                 }
             }
             group.addTask { [self] in
+                var lookedFor = ContinuousClock.now
                 while !Task.isCancelled, !Task.isShuttingDownGracefully {
                     let now = ContinuousClock.now
+                    if now - lookedFor >= pollInterval {
+                        lookedFor = now
+                        watchFolders()
+                    }
                     let ready = due.withLock { due in
                         let ready = due.filter { $0.value <= now }.map(\.key).sorted()
                         for index in ready { due[index] = nil }
@@ -125,6 +142,55 @@ public final class ImportFolderService: Service, Sendable {
         }
     }
 
+    /// Watches each drop folder that is there and not yet watched (and makes it due: what is in it
+    /// now is imported), and stops watching those that went (a card taken out).
+    private func watchFolders() {
+        let now = ContinuousClock.now
+        for (index, definition) in imports.enumerated() {
+            var isDirectory: ObjCBool = false
+            let present =
+                FileManager.default.fileExists(atPath: definition.from, isDirectory: &isDirectory)
+                && isDirectory.boolValue
+            let watching = statuses.withLock { $0[index].state == "watching" }
+            if present, !watching {
+                do {
+                    try monitor.addRoot(definition.from)
+                    setState(index, "watching", reason: nil)
+                    due.withLock { $0[index] = now }
+                    logger.info("watching an import's drop folder", metadata: ["from": "\(definition.from)"])
+                } catch {
+                    setState(index, "unwatched", reason: "\(error)")
+                    logger.warning(
+                        "cannot watch an import's drop folder; it is looked for again",
+                        metadata: ["from": "\(definition.from)", "error": "\(error)"])
+                }
+            } else if !present {
+                if watching { monitor.removeRoot(definition.from) }
+                let reason = "the folder is not there (a card or volume not mounted?)"
+                if watching || statuses.withLock({ $0[index].reason != reason }) {
+                    logger.info("an import's drop folder is not there", metadata: ["from": "\(definition.from)"])
+                }
+                setState(index, "unwatched", reason: reason)
+            }
+        }
+    }
+
+    private func setState(_ index: Int, _ state: String, reason: String?) {
+        updateStatus { statuses in
+            statuses[index].state = state
+            statuses[index].reason = reason
+        }
+    }
+
+    /// Changes the statuses and puts them on the board.
+    private func updateStatus(_ body: (inout [ImportStatus]) -> Void) {
+        let now = statuses.withLock { statuses in
+            body(&statuses)
+            return statuses
+        }
+        board?.update { $0.sections["imports"] = now }
+    }
+
     /// One run of the import at `index`, on the service's queue; logs what it did.
     private func runImport(_ index: Int) async {
         let definition = imports[index]
@@ -133,8 +199,19 @@ public final class ImportFolderService: Service, Sendable {
                 continuation.resume(returning: Result { try importer(definition, definition.settle) })
             }
         }
+        let finished = Date().timeIntervalSince1970
         switch outcome {
         case .success(let summary):
+            updateStatus { statuses in
+                statuses[index].imported += summary.imported
+                statuses[index].files += summary.files
+                statuses[index].duplicates = summary.duplicates
+                statuses[index].rejected = summary.rejected
+                statuses[index].left = summary.left
+                statuses[index].pending = summary.waiting
+                statuses[index].lastRun = finished
+                statuses[index].lastError = summary.failed.last
+            }
             if summary.waiting > 0 {
                 // Still being written: looked at again once quiet.
                 let at = ContinuousClock.now + definition.settle
@@ -153,6 +230,10 @@ public final class ImportFolderService: Service, Sendable {
                     "rejected": "\(summary.rejected)", "left": "\(summary.left)",
                 ])
         case .failure(let error):
+            updateStatus { statuses in
+                statuses[index].lastRun = finished
+                statuses[index].lastError = "\(error)"
+            }
             logger.error(
                 "an import from a drop folder failed; it is tried again at its next change",
                 metadata: ["from": "\(definition.from)", "error": "\(error)"])
