@@ -15,7 +15,7 @@ extension PhotosCommand {
                 photo (a Live Photo's movie, RAW+JPEG of one name, their .xmp, .aae and .THM sidecars) travel \
                 together and get one new name. ROOT must be a root with write = "files" in the configuration. \
                 A photo whose content the library already has is a duplicate: it stays where it is and is \
-                listed (--keep-duplicates imports it anyway). Files that are not photos or videos, or that \
+                listed (--duplicates trash moves it to the Trash, --duplicates keep imports it anyway). Files that are not photos or videos, or that \
                 cannot be read whole, stay where they are and are listed with the reason. Nothing is ever \
                 written over: a name already taken gets a suffix, "IMG_1 (2).JPG".
 
@@ -49,14 +49,20 @@ extension PhotosCommand {
         @Flag(help: "Move the files (the default) or copy them.")
         var mode: ImportDefinition.Mode = .move
 
-        @Flag(help: "Import photos whose content the library already has.")
-        var keepDuplicates = false
+        @Option(
+            help: ArgumentHelp(
+                "Photos whose content the library already has: skip (left and listed), trash (moved to the "
+                    + "Trash, with --move only), or keep (imported anyway).", valueName: "skip|trash|keep"))
+        var duplicates: ImportDefinition.Duplicates = .skip
 
         @Flag(help: "Print where each file would go; change nothing.")
         var dryRun = false
 
         func validate() throws {
             if sources.isEmpty { throw ValidationError("name at least one file or folder to import") }
+            if duplicates == .trash, mode == .copy {
+                throw ValidationError("--duplicates trash needs --move: a copy never touches the originals")
+            }
         }
 
         func run() throws {
@@ -75,7 +81,7 @@ extension PhotosCommand {
             let library = try options.open(creating: true)
             let definition = ImportDefinition(
                 from: Self.absolute(sources[0]), to: root, layout: template, mode: mode,
-                duplicates: keepDuplicates ? .keep : .skip)
+                duplicates: duplicates)
             let importer = FolderImport(
                 library: library, definition: definition, timeZone: library.configuration.timeZone)
             let plan: FolderImport.Plan
@@ -113,6 +119,9 @@ extension PhotosCommand {
                 print(
                     "\(mode == .move ? "moved" : "copied") \(Output.escaped(source)) -> \(Output.escaped(destination))")
             }
+            for (source, trashPath) in report.trashed {
+                print("trashed \(Output.escaped(source)) -> \(Output.escaped(trashPath))")
+            }
             for failure in report.failed {
                 FileHandle.standardError.write(
                     Data("cannot import \(Output.escaped(failure.path)): \(failure.reason)\n".utf8))
@@ -141,3 +150,4 @@ extension PhotosCommand {
 }
 
 extension ImportDefinition.Mode: EnumerableFlag {}
+extension ImportDefinition.Duplicates: ExpressibleByArgument {}

@@ -40,6 +40,11 @@ extension ConfigFile {
             }
             let mode = try Self.choice(keys, .mode, ImportDefinition.Mode.self) ?? .move
             let duplicates = try Self.choice(keys, .duplicates, ImportDefinition.Duplicates.self) ?? .skip
+            if duplicates == .trash, mode == .copy {
+                throw keys.problem(
+                    .invalidValue, .duplicates,
+                    "\"trash\" needs mode = \"move\": a copying import never touches the drop folder")
+            }
             let settle = try keys.number(.settle).map { Duration.milliseconds($0) } ?? ImportDefinition.defaultSettle
             definition = ImportDefinition(
                 from: from, to: to, layout: layout, mode: mode, duplicates: duplicates, settle: settle)

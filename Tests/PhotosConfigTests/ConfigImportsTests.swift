@@ -23,7 +23,7 @@ import Testing
                 layout = "{yyyy}/{MM}"
                 name = "{yyyyMMdd-HHmmss}-{make}-{counter:4}"
                 mode = "copy"
-                duplicates = "trash"
+                duplicates = "keep"
                 settle_ms = 500
 
                 [[imports]]
@@ -34,7 +34,7 @@ import Testing
         let phone = config.imports[0]
         #expect(phone.from == "/home/me/Sync/Phone" && phone.to == "/home/me/Pictures", "standardized")
         #expect(phone.layout == (try ImportLayout(layout: "{yyyy}/{MM}", name: "{yyyyMMdd-HHmmss}-{make}-{counter:4}")))
-        #expect(phone.mode == .copy && phone.duplicates == .trash && phone.settle == .milliseconds(500))
+        #expect(phone.mode == .copy && phone.duplicates == .keep && phone.settle == .milliseconds(500))
         let card = config.imports[1]
         #expect(card.layout == (try ImportLayout()), "layout {yyyy}/{yyyy-MM-dd}, name {original}")
         #expect(card.mode == .move && card.duplicates == .skip && card.settle == .milliseconds(2000))
@@ -67,6 +67,10 @@ import Testing
         (
             first + "duplicates = \"delete\"", .invalidValue,
             "config.toml:9: imports[0].duplicates: must be one of \"skip\", \"trash\", \"keep\", not \"delete\""
+        ),
+        (
+            first + "mode = \"copy\"\nduplicates = \"trash\"", .invalidValue,
+            "config.toml:10: imports[0].duplicates: \"trash\" needs mode = \"move\": a copying import never touches the drop folder"
         ),
         (
             first + "settle_ms = -1", .invalidValue,

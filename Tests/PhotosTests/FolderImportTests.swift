@@ -234,3 +234,31 @@ struct FolderImportTests {
         #expect(setup.files(setup.drop) == before)
     }
 }
+
+extension FolderImportTests {
+    /// `duplicates = "trash"`: a duplicate's files (its .AAE with it) go to the Trash, checked byte
+    /// for byte first; the rest is imported as ever.
+    @Test func duplicatesGoToTheTrashWhenTheImportSaysSo() throws {
+        let setup = try Setup()
+        var configuration = PHPhotoLibrary.Configuration()
+        configuration.thumbnailCacheDirectory = nil
+        configuration.roots = [LibraryRoot(path: setup.pictures, write: .files)]
+        configuration.timeZone = TimeZone(identifier: "UTC")!
+        configuration.trash = Trash(environment: ["XDG_DATA_HOME": setup.directory.path("data").path])
+        let library = try PHPhotoLibrary(url: setup.directory.path("library.sqlite"), configuration: configuration)
+        let importer = FolderImport(
+            library: library,
+            definition: ImportDefinition(
+                from: setup.drop, to: setup.pictures, layout: try ImportLayout(), duplicates: .trash),
+            timeZone: TimeZone(identifier: "UTC")!)
+        let report = try importer.run(try importer.plan([setup.drop]))
+        #expect(report.failed.isEmpty, "\(report.failed)")
+        #expect(report.trashed.map { PathName.name(of: $0.source) } == ["IMG_4120.JPG", "IMG_4120.AAE"])
+        #expect(setup.files(setup.drop) == ["notes.txt", "truncated.jpg"])
+        let trashed = setup.directory.path("data/Trash/files").path
+        #expect(setup.files(trashed) == ["IMG_4120.AAE", "IMG_4120.JPG"])
+        #expect(
+            try FileOperations.sameContent(
+                trashed + "/IMG_4120.JPG", try #require(Corpus.file("Phone/DCIM/100APPLE/IMG_4120.JPG")).path))
+    }
+}

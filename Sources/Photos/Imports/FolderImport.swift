@@ -41,6 +41,8 @@ package struct FolderImport {
         package var path: String
         /// The library's file (or the earlier import's destination) with the same content.
         package var existing: String
+        /// Every file of the group (the primary first): what `duplicates = "trash"` trashes.
+        package var files: [String] = []
     }
 
     /// What an import will do: the groups it places, and what it leaves.
@@ -61,6 +63,8 @@ package struct FolderImport {
     package struct Report: Sendable {
         /// Each file placed: where it was and where it is now.
         package var placed: [(source: String, destination: String)] = []
+        /// Duplicates' files moved to the Trash (`duplicates = "trash"`): where each was, where it is.
+        package var trashed: [(source: String, trashPath: String)] = []
         /// How many assets the scans of the placed files made.
         package var assets = 0
         /// Groups that could not be placed, and why; their files are where they were.
@@ -133,7 +137,8 @@ package struct FolderImport {
                     let existing = try duplicate(
                         of: group.primary, size: identity.size, planned: plannedBySize[identity.size] ?? [])
                 {
-                    plan.duplicates.append(Duplicate(path: group.primary, existing: existing))
+                    plan.duplicates.append(
+                        Duplicate(path: group.primary, existing: existing, files: group.members.map(\.path)))
                     continue
                 }
                 do {
@@ -216,7 +221,32 @@ package struct FolderImport {
             }
             progress(index + 1, plan.groups.count)
         }
+        if definition.duplicates == .trash, definition.mode == .move {
+            for duplicate in plan.duplicates { trash(duplicate, into: &report) }
+        }
         return report
+    }
+
+    /// Moves a duplicate's files to the Trash (`duplicates = "trash"`, moving imports only: a copying
+    /// import never touches the drop folder), once its primary is checked byte for byte against the
+    /// library's file (a content hash says "probably", the bytes say "the same"); a group that is not
+    /// the same after all, or that cannot be trashed, stays and is reported.
+    private func trash(_ duplicate: Duplicate, into report: inout Report) {
+        do {
+            guard try FileOperations.sameContent(duplicate.path, duplicate.existing) else {
+                report.failed.append(
+                    LeftFile(path: duplicate.path, reason: "not the same bytes as \(duplicate.existing): left"))
+                return
+            }
+            for (path, result) in zip(duplicate.files, try library.configuration.trash.trash(duplicate.files)) {
+                switch result {
+                case .success(let entry): report.trashed.append((path, entry.filePath))
+                case .failure(let error): report.failed.append(LeftFile(path: path, reason: "\(error)"))
+                }
+            }
+        } catch {
+            report.failed.append(LeftFile(path: duplicate.path, reason: "\(error)"))
+        }
     }
 
     /// Steps 1 to 5 for one group; returns how many assets its scan made.
