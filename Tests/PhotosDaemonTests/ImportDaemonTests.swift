@@ -14,6 +14,9 @@ struct ImportDaemonTests: DaemonSuite {
 
     var drop: String { directory.path("Drop").path }
 
+    /// Where the example hook `log-new-photos.sh` writes a line per new photo.
+    var hookLog: String { directory.path("new-photos.log").path }
+
     func configure(settle: Int) throws {
         try writeConfig(
             """
@@ -24,6 +27,12 @@ struct ImportDaemonTests: DaemonSuite {
             from = "\(drop)"
             to = "\(root.path)"
             settle_ms = \(settle)
+
+            [[hooks]]
+            name = "log-new-photos"
+            command = ["\(HookDaemonTests.example("log-new-photos.sh"))", "\(hookLog)"]
+            objects = ["asset"]
+            changes = ["inserted"]
 
             """)
     }
@@ -104,6 +113,13 @@ struct ImportDaemonTests: DaemonSuite {
             try $0.changeDetails(for: .asset).insertedLocalIdentifiers
         }
         #expect(Set(inserted).count == 13)
+        // A hook hears of each imported photo at its final place.
+        try await waitUntil("the hook logged every photo", whileRunning: daemon.process) {
+            ((try? String(contentsOfFile: hookLog, encoding: .utf8)) ?? "").split(separator: "\n").count == 14
+        }
+        let logged = try String(contentsOfFile: hookLog, encoding: .utf8)
+        #expect(logged.contains("\t" + root.path + "/2021/2021-04-11/IMG_5195.HEIC"), "\(logged)")
+        #expect(!logged.contains(drop + "/"), "no drop-folder path: \(logged)")
         // Where the import stands: watched, 14 photos since the start, the truncated JPEG left.
         try await waitUntil("the status counts the last run", whileRunning: daemon.process) {
             try await importStatus().first?["imported"] as? Int == 14
