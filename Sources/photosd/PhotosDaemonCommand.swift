@@ -266,6 +266,12 @@ struct PhotosDaemonCommand: AsyncParsableCommand {
             importing.timeZone = configuration.timeZone
             importing.roots = configuration.libraryRoots
             let library = PHPhotoLibrary(database: database, configuration: importing)
+            // An import a killed photosd left halfway lands now: its groups whole, its originals removed.
+            do {
+                try library.finishStoppedFileWork()
+            } catch {
+                logger.warning("cannot finish the file work a stopped process left", metadata: ["error": "\(error)"])
+            }
             let zone = configuration.timeZone
             services.append(
                 ImportFolderService(

@@ -284,7 +284,16 @@ package struct FolderImport {
             throw error
         }
         try FileOperations.sync(group.folder, directory: true)
-        let scanned = try scanner.scan(root: definition.to, files: Set(group.moves.map(\.destination)))
+        let scanned: ScanReport
+        do {
+            scanned = try scanner.scan(root: definition.to, files: Set(group.moves.map(\.destination)))
+        } catch let error where !error.isSimulatedCrash {
+            // The library could not take the group (a full disk, a lock held too long): its files go
+            // back to being only in the drop folder, and a later run tries again.
+            for entry in entries { try? journal.takeBackImportedFile(entry, at: entry.destination) }
+            try library.database.finishJournalEntries(ids)
+            throw error
+        }
         try FaultInjection.reach(.importScanned, in: journal.importDirectory)
         for entry in entries { try journal.finishImportedFile(entry) }
         if definition.mode == .copy {
