@@ -53,6 +53,7 @@ struct HookPayloadBuilder: Sendable {
             entry.assetCollections = objects(change.assetCollection, type: .assetCollection, collections)
             entry.collectionLists = objects(change.collectionList, type: .collectionList, collections)
             entry.sidecarConflicts = change.sidecarConflicts ?? []
+            entry.imports = change.imports ?? []
             payload.changes.append(entry)
         }
         return try payload.encoded()

@@ -24,6 +24,8 @@ struct AssetGrouping {
     let transaction: LibraryTransaction
     /// The zone floating file dates were read in.
     let timeZone: TimeZone
+    /// Files an import placed, with where they came from (``FolderScanner``'s `origins`).
+    var origins: [String: String] = [:]
 
     /// One file of the directory: read now, or known from the store.
     private enum Member {
@@ -171,6 +173,10 @@ struct AssetGrouping {
             }
             let id = try transaction.insertAsset(record, resources: resources)
             if let ingested { try transaction.setSidecarBase(SidecarSync.base(assetID: id, ingested: ingested)) }
+            if let source = origins[primary.path] {
+                transaction.noteImport(
+                    ImportOrigin(localIdentifier: record.localIdentifier, source: source, path: primary.path))
+            }
         }
         // Assets whose files joined this group are absorbed.
         let paths = Set(roles.map { members[$0.0].path })

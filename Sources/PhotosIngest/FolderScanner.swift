@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Glibc
 import PhotosCore
+import PhotosLinux
 import PhotosMetadata
 import PhotosStore
 import Synchronization
@@ -40,6 +41,10 @@ public final class FolderScanner: Sendable {
     /// the tree to settle, passes 0.
     let quietTime: Double
 
+    /// Files an import placed, by their path in the root, with the drop folder's path they came
+    /// from: the assets they make carry it in their change (``PhotosCore/ImportOrigin``).
+    let origins: [String: String]
+
     /// What scans did, for the process's metrics.
     let metrics = ScanMetrics()
 
@@ -49,15 +54,27 @@ public final class FolderScanner: Sendable {
 
     func noteFootprint(_ footprint: ScanFootprint) { footprints.withLock { $0 = footprint } }
 
+    /// The files live imports are placing under their final names and will scan themselves (the
+    /// `import` entries of the file journal whose process runs): another scan leaves them to it, so
+    /// that their assets arrive once, with their origin. An import's process that stopped leaves its
+    /// files to any scan.
+    func filesBeingImported(_ reader: ScanReader) throws -> Set<String> {
+        let entries = try reader.importDestinations()
+        guard !entries.isEmpty else { return [] }
+        return Set(entries.filter { FileOperations.processIsAlive($0.owner) }.map(\.destination))
+    }
+
     /// A scanner writing to `database`; file dates without an offset are read in `timeZone`.
-    /// `directoryReader` lists directories (tests pass one that fails where they say).
+    /// `directoryReader` lists directories (tests pass one that fails where they say); `origins`
+    /// names the drop-folder file each file an import placed came from.
     public init(
         database: LibraryDatabase, timeZone: TimeZone = .current, rules: IgnoreRules = IgnoreRules(),
         batchSize: Int = 500, quietTime: Double = 0.5,
-        directoryReader: @escaping Crawler.DirectoryReader = Crawler.readDirectory
+        directoryReader: @escaping Crawler.DirectoryReader = Crawler.readDirectory, origins: [String: String] = [:]
     ) {
         self.database = database
         self.quietTime = quietTime
+        self.origins = origins
         extractor = MetadataExtractor(timeZone: timeZone)
         crawler = Crawler(rules: rules, reader: directoryReader)
         self.batchSize = batchSize

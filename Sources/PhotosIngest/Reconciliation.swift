@@ -81,6 +81,12 @@ struct Reconciliation {
     /// vanished files (a move keeps its asset), and queues the rest to be read. `reader` answers
     /// where a new file may have moved from.
     mutating func compare(_ unit: ScanUnit, reader: ScanReader) throws {
+        // Files a running import is placing: it scans them itself, with where they came from.
+        var unit = unit
+        let importing = try scanner.filesBeingImported(reader)
+        if !importing.isEmpty {
+            unit.files.removeAll { importing.contains($0.path) && scanner.origins[$0.path] == nil }
+        }
         let stored = unit.rows.stored
         var storedByPath = [String: Int](minimumCapacity: stored.count)
         for (index, file) in stored.enumerated() where storedByPath[file.path] == nil {
@@ -279,7 +285,7 @@ struct Reconciliation {
         var counts = ScanReport()
         var removed = false
         var stillChanging: [ScanItem] = []
-        let (place, timeZone) = (place, scanner.extractor.timeZone)
+        let (place, timeZone, origins) = (place, scanner.extractor.timeZone, scanner.origins)
         let token = try scanner.database.write { transaction in
             var fine: [String] = []
             var media: [String: [(CrawledFile, FileMetadata)]] = [:]
@@ -315,8 +321,10 @@ struct Reconciliation {
             var bursts = Set<String>()
             for (directory, files) in media.sorted(by: { $0.key < $1.key }) {
                 bursts.formUnion(
-                    try AssetGrouping(directory: directory, fresh: files, transaction: transaction, timeZone: timeZone)
-                        .apply())
+                    try AssetGrouping(
+                        directory: directory, fresh: files, transaction: transaction, timeZone: timeZone,
+                        origins: origins
+                    ).apply())
             }
             try transaction.pickBurstRepresentatives(bursts)
             try transaction.forgetRejections(fine)

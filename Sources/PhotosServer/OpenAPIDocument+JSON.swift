@@ -338,6 +338,13 @@ extension OpenAPIDocument {
           "collectionList": {
             "$ref": "#/components/schemas/ObjectChanges"
           },
+          "imports": {
+            "description": "Only on an entry that imported assets from a drop folder (`photos import`, `[[imports]]`): each asset, the drop folder's file its primary file was, and where that file is now.",
+            "items": {
+              "$ref": "#/components/schemas/ImportOrigin"
+            },
+            "type": "array"
+          },
           "sidecarConflicts": {
             "description": "Only on an entry that settled them: fields of assets that the library and another tool both changed in an XMP sidecar since they last agreed, and the value kept (the newer write).",
             "items": {
@@ -808,6 +815,29 @@ extension OpenAPIDocument {
         },
         "required": [
           "imports"
+        ],
+        "type": "object"
+      },
+      "ImportOrigin": {
+        "additionalProperties": false,
+        "properties": {
+          "localIdentifier": {
+            "type": "string"
+          },
+          "path": {
+            "description": "Where it is now",
+            "type": "string",
+            "under the import's root.": null
+          },
+          "source": {
+            "description": "Where the asset's primary file was in the drop folder.",
+            "type": "string"
+          }
+        },
+        "required": [
+          "localIdentifier",
+          "source",
+          "path"
         ],
         "type": "object"
       },

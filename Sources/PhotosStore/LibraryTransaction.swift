@@ -80,6 +80,11 @@ public final class LibraryTransaction {
         changes.sidecarConflicts += conflicts
     }
 
+    /// Records where an asset this transaction inserted was imported from, for its change-log entry.
+    public func noteImport(_ origin: ImportOrigin) {
+        changes.imports.append(origin)
+    }
+
     /// Deletes assets by row id; their resources and album memberships go with them. The files the
     /// library placed for them are journaled for removal unless `removingLibraryFiles` is false (a
     /// trashed asset keeps them until it is erased: ``trashAssets(_:files:date:)``).
@@ -407,6 +412,8 @@ public struct ChangeLogWriter: Sendable {
     public var recorder = ChangeRecorder()
     /// The sidecar conflicts the transaction's merge settled (kept only when it changed something).
     public var sidecarConflicts: [SidecarConflict] = []
+    /// Where the assets an import inserted in the transaction came from.
+    public var imports: [ImportOrigin] = []
 
     /// A writer with nothing recorded.
     public init() {}
@@ -420,6 +427,7 @@ public struct ChangeLogWriter: Sendable {
             assetCollection: recorder.changes(for: .assetCollection),
             collectionList: recorder.changes(for: .collectionList))
         if !sidecarConflicts.isEmpty { entry.sidecarConflicts = sidecarConflicts }
+        if !imports.isEmpty { entry.imports = imports }
         let payload = String(decoding: try JSONEncoder().encode(entry), as: UTF8.self)
         try db.cachedStatement(sql: "INSERT INTO change (timestamp, payload) VALUES (?, ?)")
             .execute(arguments: [timestamp, payload])

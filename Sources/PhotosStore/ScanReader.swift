@@ -61,6 +61,16 @@ public struct ScanReader {
             [size, modificationTime] + arguments)
     }
 
+    /// The destinations of the file journal's `import` entries, with the process placing each: files
+    /// an import puts in place and scans itself. Read in the scan's own read transaction, so that a
+    /// file listed after its entry committed is known to be an import's.
+    public func importDestinations() throws -> [(destination: String, owner: Int64)] {
+        try Row.fetchAll(
+            db.cachedStatement(sql: "SELECT destination, owner FROM fileJournal WHERE operation = ?"),
+            arguments: [FileJournalEntry.Operation.importFile.rawValue]
+        ).map { ($0["destination"], $0["owner"]) }
+    }
+
     /// Whether the store has a file under `root`, at any depth: when it has none, no file found
     /// there can have moved from anywhere the scan looks.
     public func hasFiles(under root: String) throws -> Bool {

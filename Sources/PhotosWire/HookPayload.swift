@@ -89,6 +89,8 @@ public struct HookPayload: Sendable {
         public var collectionLists = Objects<CollectionDescription>()
         /// The sidecar conflicts the entry settled (`sidecarConflicts`, written only when there are some).
         public var sidecarConflicts: [SidecarConflict] = []
+        /// Where the assets the entry imported came from (`imports`, written only when there are some).
+        public var imports: [ImportOrigin] = []
 
         /// An entry with nothing in it yet.
         public init(token: Int64) { self.token = token }
@@ -163,6 +165,10 @@ public struct HookPayload: Sendable {
             if !change.sidecarConflicts.isEmpty {
                 raw(",\"sidecarConflicts\":")
                 out.append(contentsOf: try encoder.encode(change.sidecarConflicts))
+            }
+            if !change.imports.isEmpty {
+                raw(",\"imports\":")
+                out.append(contentsOf: try encoder.encode(change.imports))
             }
             raw("}")
         }

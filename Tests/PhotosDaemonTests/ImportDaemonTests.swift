@@ -93,6 +93,9 @@ struct ImportDaemonTests: DaemonSuite {
         try await waitUntil("the early photo is filed", whileRunning: daemon.process) {
             names(root.path) == ["2018/2018-05-30/early.jpg"]
         }
+        try await waitUntil("the early photo is in the library", whileRunning: daemon.process) {
+            try assets().count == 1
+        }
         let library = try PHPhotoLibrary(url: libraryURL)
         let token = library.currentChangeToken
 
@@ -113,6 +116,9 @@ struct ImportDaemonTests: DaemonSuite {
             try $0.changeDetails(for: .asset).insertedLocalIdentifiers
         }
         #expect(Set(inserted).count == 13)
+        let origins = try Array(library.fetchPersistentChanges(since: token)).flatMap(\.imports)
+        #expect(Set(origins.map(\.source)).contains(drop + "/100APPLE/IMG_5195.HEIC"), "\(origins)")
+        #expect(Set(origins.map(\.localIdentifier)) == Set(inserted))
         // A hook hears of each imported photo at its final place.
         try await waitUntil("the hook logged every photo", whileRunning: daemon.process) {
             ((try? String(contentsOfFile: hookLog, encoding: .utf8)) ?? "").split(separator: "\n").count == 14

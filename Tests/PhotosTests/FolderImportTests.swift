@@ -138,6 +138,12 @@ struct FolderImportTests {
             try $0.changeDetails(for: .asset).insertedLocalIdentifiers
         }
         #expect(Set(inserted).count == 12)
+        // Each carries where it came from.
+        let origins = try Array(library.fetchPersistentChanges(since: token)).flatMap(\.imports)
+        #expect(Set(origins.map(\.localIdentifier)) == Set(inserted))
+        let liveOrigin = try #require(origins.first { $0.localIdentifier == live.localIdentifier })
+        #expect(liveOrigin.source == setup.drop + "/100APPLE/IMG_5195.HEIC")
+        #expect(liveOrigin.path == setup.pictures + "/2021/2021-04-11/IMG_5195.HEIC")
         // Nothing left to journal, and a rescan finds the library and the disk agree.
         #expect(try library.database.fileJournal().isEmpty)
         let again = try FolderScanner(database: library.database, quietTime: 0).scan(roots: [setup.pictures])

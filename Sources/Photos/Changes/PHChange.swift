@@ -42,6 +42,9 @@ public final class PHChange: NSObject, Sendable {
     /// asset's XMP sidecar, with both values and the one kept (not in PhotoKit's API).
     public var sidecarConflicts: [SidecarConflict] { entry.sidecarConflicts ?? [] }
 
+    /// Where the assets this change imported from a drop folder came from (not in PhotoKit's API).
+    public var imports: [ImportOrigin] { entry.imports ?? [] }
+
     /// What happened to one object, or nil when this change did not touch it. A change to an
     /// album's assets is a change of the album, not of its assets.
     public func changeDetails<T: PHObject>(for object: T) -> PHObjectChangeDetails<T>? {

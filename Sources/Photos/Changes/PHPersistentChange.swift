@@ -136,6 +136,9 @@ public final class PHPersistentChange: NSObject, Sendable {
     /// The fields this change settled that the library and another tool had both changed in an
     /// asset's XMP sidecar, with both values and the one kept (not in PhotoKit's API).
     public var sidecarConflicts: [SidecarConflict] { entry.sidecarConflicts ?? [] }
+
+    /// Where the assets this change imported from a drop folder came from (not in PhotoKit's API).
+    public var imports: [ImportOrigin] { entry.imports ?? [] }
 }
 
 /// The identifiers of the objects of one type a change inserted, updated and deleted.

@@ -211,8 +211,11 @@ package struct FolderImport {
     /// were; the others go on.
     package func run(_ plan: Plan, progress: (_ done: Int, _ total: Int) -> Void = { _, _ in }) throws -> Report {
         var report = Report()
-        let scanner = FolderScanner(database: library.database, timeZone: timeZone, quietTime: 0)
         for (index, group) in plan.groups.enumerated() {
+            // Its change says where each asset came from.
+            let scanner = FolderScanner(
+                database: library.database, timeZone: timeZone, quietTime: 0,
+                origins: Dictionary(group.moves.map { ($0.destination, $0.source) }, uniquingKeysWith: { $1 }))
             do {
                 report.assets += try place(group, scanner: scanner)
                 report.placed += group.moves.map { ($0.source, $0.destination) }

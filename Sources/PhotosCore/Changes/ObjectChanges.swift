@@ -33,7 +33,8 @@ public struct ObjectChanges: Sendable, Hashable, Codable {
 ///
 /// Its JSON shape is stable (docs/architecture.md, "JSON shapes"): `token`, `timestamp`, and `asset`,
 /// `assetCollection`, `collectionList`, each with `inserted`, `updated`, `deleted` and
-/// `changedProperties`; `sidecarConflicts` only on an entry that settled some.
+/// `changedProperties`; `sidecarConflicts` only on an entry that settled some, `imports` only on one
+/// that imported assets.
 public struct LibraryChange: Sendable, Hashable, Codable {
     /// The entry's position in the log; tokens only grow.
     public var token: Int64
@@ -48,6 +49,9 @@ public struct LibraryChange: Sendable, Hashable, Codable {
     /// Fields of assets that the library and another tool both changed in a sidecar, settled by
     /// this change (nil, and absent from the JSON, when there were none).
     public var sidecarConflicts: [SidecarConflict]?
+    /// Where the assets an import inserted came from (nil, and absent from the JSON, for a change
+    /// that imported nothing).
+    public var imports: [ImportOrigin]?
 
     /// Creates an entry.
     public init(
