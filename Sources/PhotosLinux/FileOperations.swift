@@ -45,6 +45,16 @@ public enum FileOperations {
         }
     }
 
+    /// The last time `path` (not a link's target) changed in any way, content, name or metadata
+    /// (`st_ctime`, seconds since 1970): unlike its modification time, no program can set it back,
+    /// so a file copied with its old times kept (`cp -a`, rsync, a sync tool's rename into place)
+    /// still shows when it arrived. Nil when there is no file at `path`.
+    public static func statusChangeTime(_ path: String) -> Double? {
+        var info = stat()
+        guard PathBytes.withCString(path, { lstat($0, &info) }) == 0 else { return nil }
+        return Double(info.st_ctim.tv_sec) + Double(info.st_ctim.tv_nsec) / 1e9
+    }
+
     /// `lstat(2)` (or `stat(2)`, following a symbolic link): the file's identity, or nil when
     /// there is no file at `path`.
     public static func identity(_ path: String, followingLinks: Bool = false) throws -> FileIdentity? {

@@ -49,19 +49,21 @@ struct FolderImportTests {
             return try PHPhotoLibrary(url: directory.path("library.sqlite"), configuration: configuration)
         }
 
-        func importer(_ library: PHPhotoLibrary, mode: ImportDefinition.Mode = .move) throws -> FolderImport {
+        func importer(_ library: PHPhotoLibrary, mode: ImportDefinition.Mode = .move, batchSize: Int = 256) throws
+            -> FolderImport
+        {
             FolderImport(
                 library: library,
                 definition: ImportDefinition(from: drop, to: pictures, layout: try ImportLayout(), mode: mode),
-                timeZone: TimeZone(identifier: "UTC")!)
+                timeZone: TimeZone(identifier: "UTC")!, batchSize: batchSize)
         }
 
         /// Runs an import of the drop folder to its end.
         @discardableResult
-        func run(_ library: PHPhotoLibrary, mode: ImportDefinition.Mode = .move) throws -> (
+        func run(_ library: PHPhotoLibrary, mode: ImportDefinition.Mode = .move, batchSize: Int = 256) throws -> (
             FolderImport.Plan, FolderImport.Report
         ) {
-            let importer = try importer(library, mode: mode)
+            let importer = try importer(library, mode: mode, batchSize: batchSize)
             let plan = try importer.plan([drop])
             return (plan, try importer.run(plan))
         }
@@ -150,13 +152,14 @@ struct FolderImportTests {
         #expect(again.ingested == 0 && again.removed == 0 && again.moved == 0)
     }
 
-    /// A run stopped (as kill -9 stops it) at each step of each group's journal: after the next
-    /// opening of the library, a second run and a scan of the root, every file is in exactly one
-    /// place, the library has every photo once, and no temporary file is left.
+    /// A run stopped (as kill -9 stops it) at each step of a batch's journal, in the first batch
+    /// and a later one (batches of 4 groups): after the next opening of the library, a second run
+    /// and a scan of the root, every file is in exactly one place, the library has every photo
+    /// once, and no temporary file is left.
     @Test(arguments: [
-        (FaultInjection.Step.importJournaled, 1), (.importJournaled, 5), (.importPlaced, 1), (.importPlaced, 10),
-        (.importPlaced, 11),
-        (.importScanned, 1), (.importScanned, 9), (.importSourceRemoved, 1), (.importSourceRemoved, 10),
+        (FaultInjection.Step.importJournaled, 1), (.importJournaled, 3), (.importPlaced, 1), (.importPlaced, 10),
+        (.importPlaced, 11), (.importScanned, 1), (.importScanned, 3), (.importSourceRemoved, 1),
+        (.importSourceRemoved, 10),
     ])
     func aRunStoppedAtAnyStepLosesAndDoublesNothing(step: FaultInjection.Step, time: Int) throws {
         let setup = try Setup()
@@ -165,7 +168,9 @@ struct FolderImportTests {
             let imports = library.fileJournal.importDirectory
             FaultInjection.stop(at: step, time: time, in: imports)
             defer { FaultInjection.clear(in: imports) }
-            #expect(throws: (any Error).self, "stopped at \(step) #\(time)") { try setup.run(library) }
+            #expect(throws: (any Error).self, "stopped at \(step) #\(time)") {
+                try setup.run(library, batchSize: 4)
+            }
         }
         // The next process: its opening finishes the journal, its run takes the rest.
         let library = try setup.open()
@@ -266,5 +271,24 @@ extension FolderImportTests {
         #expect(
             try FileOperations.sameContent(
                 trashed + "/IMG_4120.JPG", try #require(Corpus.file("Phone/DCIM/100APPLE/IMG_4120.JPG")).path))
+    }
+}
+
+extension FolderImportTests {
+    /// A folder that just received files waits whole, even when the files keep old modification
+    /// times (as `cp -a`, rsync and sync tools leave them): what counts is when they arrived.
+    @Test func aFolderThatJustReceivedFilesWaitsEvenWithOldModificationTimes() throws {
+        let setup = try Setup()
+        let old = Date(timeIntervalSince1970: 1_000_000_000)
+        for name in Self.originals {
+            try FileManager.default.setAttributes(
+                [.modificationDate: old], ofItemAtPath: setup.drop + "/100APPLE/" + name)
+        }
+        let library = try setup.open()
+        let importer = try setup.importer(library)
+        let waiting = try importer.plan([setup.drop], quiet: .seconds(60))
+        #expect(waiting.groups.isEmpty && waiting.waiting.count == Self.originals.count + 2, "\(waiting.waiting)")
+        let settled = try importer.plan([setup.drop], quiet: .zero)
+        #expect(settled.groups.count == 12)
     }
 }

@@ -74,12 +74,16 @@ package struct FolderImport {
     let library: PHPhotoLibrary
     let definition: ImportDefinition
     let timeZone: TimeZone
+    /// How many groups are journaled, placed and scanned together.
+    let batchSize: Int
 
-    /// An import by `definition` into `library`; dates without their own offset are read in `timeZone`.
-    package init(library: PHPhotoLibrary, definition: ImportDefinition, timeZone: TimeZone) {
+    /// An import by `definition` into `library`; dates without their own offset are read in
+    /// `timeZone`; `batchSize` groups are placed and scanned together.
+    package init(library: PHPhotoLibrary, definition: ImportDefinition, timeZone: TimeZone, batchSize: Int = 256) {
         self.library = library
         self.definition = definition
         self.timeZone = timeZone
+        self.batchSize = max(1, batchSize)
     }
 
     // MARK: Planning
@@ -96,14 +100,16 @@ package struct FolderImport {
         var planner = ImportPlanner(
             destination: definition.to, layout: definition.layout, timeZone: timeZone,
             existingNames: { (try? FileManager.default.contentsOfDirectory(atPath: $0)) ?? [] })
-        var plannedBySize: [Int64: [(path: String, destination: String)]] = [:]
+        // What this run planned, to catch a second copy of a photo: each file hashed at most once,
+        // and only when a later one has its size.
+        var planned = PlannedContent()
         let quietSeconds = Double(quiet.components.seconds) + Double(quiet.components.attoseconds) / 1e18
         let settledBefore = Date().timeIntervalSince1970 - quietSeconds
         for (_, files) in Self.files(under: sources).sorted(by: { $0.key < $1.key }) {
             if quietSeconds > 0 {
-                let changing = files.filter {
-                    (try? FileOperations.identity($0))?.modificationTime ?? 0 > settledBefore
-                }
+                // The status change time, not the modification time: a sync tool or `cp -a` keeps
+                // a file's old modification time, but its arrival changes its status.
+                let changing = files.filter { FileOperations.statusChangeTime($0) ?? 0 > settledBefore }
                 if !changing.isEmpty {
                     plan.waiting += files
                     continue
@@ -134,8 +140,7 @@ package struct FolderImport {
                 guard let primary = metadata[group.primary], let identity = try FileOperations.identity(group.primary)
                 else { continue }
                 if definition.duplicates != .keep,
-                    let existing = try duplicate(
-                        of: group.primary, size: identity.size, planned: plannedBySize[identity.size] ?? [])
+                    let existing = try duplicate(of: group.primary, size: identity.size, planned: &planned)
                 {
                     plan.duplicates.append(
                         Duplicate(path: group.primary, existing: existing, files: group.members.map(\.path)))
@@ -146,7 +151,7 @@ package struct FolderImport {
                         group,
                         facts: ImportGrouping.facts(primary, modificationTime: identity.modificationTime))
                     plan.groups.append(placed)
-                    plannedBySize[identity.size, default: []].append((group.primary, placed.moves[0].destination))
+                    planned.add(group.primary, size: identity.size, destination: placed.moves[0].destination)
                 } catch {
                     plan.left += group.members.map { LeftFile(path: $0.path, reason: error.message) }
                 }
@@ -181,15 +186,13 @@ package struct FolderImport {
     /// content of `path`, if anywhere. Files are hashed only when one of the same size is known:
     /// the library's, or one `planned` earlier in this run; a copying import hashes each file, since
     /// it remembers what it took.
-    private func duplicate(of path: String, size: Int64, planned: [(path: String, destination: String)]) throws
-        -> String?
-    {
+    private func duplicate(of path: String, size: Int64, planned: inout PlannedContent) throws -> String? {
         let database = library.database
         let candidates = try database.assetFiles(ofSize: size)
-        guard !candidates.isEmpty || !planned.isEmpty || definition.mode == .copy,
+        guard !candidates.isEmpty || planned.has(size: size) || definition.mode == .copy,
             let hash = ContentHash.of(path: path)
         else { return nil }
-        if let earlier = planned.first(where: { ContentHash.of(path: $0.path) == hash }) { return earlier.destination }
+        if let earlier = planned.destination(ofContent: hash, size: size) { return earlier }
         if definition.mode == .copy, let earlier = try database.importedContent(hash: hash, size: size) {
             return earlier
         }
@@ -204,25 +207,44 @@ package struct FolderImport {
         return nil
     }
 
+    /// The primary files a run planned, by size, and by content once hashed: each file is hashed at
+    /// most once, and only when a later file of its size asks.
+    struct PlannedContent {
+        private var bySize: [Int64: [(path: String, destination: String)]] = [:]
+        /// How many of each size's files are hashed into ``byHash``.
+        private var hashedCount: [Int64: Int] = [:]
+        private var byHash: [String: String] = [:]
+
+        mutating func add(_ path: String, size: Int64, destination: String) {
+            bySize[size, default: []].append((path, destination))
+        }
+
+        func has(size: Int64) -> Bool { bySize[size] != nil }
+
+        /// Where a planned file with content `hash` goes, hashing the planned files of `size` not yet hashed.
+        mutating func destination(ofContent hash: String, size: Int64) -> String? {
+            let files = bySize[size] ?? []
+            for file in files.dropFirst(hashedCount[size] ?? 0) {
+                if let hash = ContentHash.of(path: file.path), byHash[hash] == nil { byHash[hash] = file.destination }
+            }
+            hashedCount[size] = files.count
+            return byHash[hash]
+        }
+    }
+
     // MARK: Running
 
-    /// Places the plan's groups one by one, and scans each into the library; `progress` hears how
-    /// many groups are done of how many. A group that fails is reported and its files stay where they
-    /// were; the others go on.
+    /// Places the plan's groups, a batch at a time (``batchSize`` groups), and scans each batch into
+    /// the library; `progress` hears how many groups are done of how many. A group that fails is
+    /// reported and its files stay where they were; the others go on.
     package func run(_ plan: Plan, progress: (_ done: Int, _ total: Int) -> Void = { _, _ in }) throws -> Report {
         var report = Report()
-        for (index, group) in plan.groups.enumerated() {
-            // Its change says where each asset came from.
-            let scanner = FolderScanner(
-                database: library.database, timeZone: timeZone, quietTime: 0,
-                origins: Dictionary(group.moves.map { ($0.destination, $0.source) }, uniquingKeysWith: { $1 }))
-            do {
-                report.assets += try place(group, scanner: scanner)
-                report.placed += group.moves.map { ($0.source, $0.destination) }
-            } catch let error where !error.isSimulatedCrash {
-                report.failed.append(LeftFile(path: group.moves[0].source, reason: "\(error)"))
-            }
-            progress(index + 1, plan.groups.count)
+        var start = 0
+        while start < plan.groups.count {
+            let end = min(start + batchSize, plan.groups.count)
+            try place(Array(plan.groups[start..<end]), into: &report)
+            progress(end, plan.groups.count)
+            start = end
         }
         if definition.duplicates == .trash, definition.mode == .move {
             for duplicate in plan.duplicates { trash(duplicate, into: &report) }
@@ -252,62 +274,98 @@ package struct FolderImport {
         }
     }
 
-    /// Steps 1 to 5 for one group; returns how many assets its scan made.
-    private func place(_ group: ImportGroupPlan, scanner: FolderScanner) throws -> Int {
+    /// Steps 1 to 5 for a batch of groups: one transaction journals them all, each directory is
+    /// synced once, one scan takes every file placed (its transactions a few hundred files each),
+    /// and the originals' directories are synced once each.
+    private func place(_ groups: [ImportGroupPlan], into report: inout Report) throws {
         let journal = library.fileJournal
+        // 1. Every file of the batch, journaled; a group whose file went meanwhile is left out.
+        var planned: [(group: ImportGroupPlan, count: Int)] = []
         var entries: [FileJournalEntry] = []
-        for move in group.moves {
-            guard let identity = try FileOperations.identity(move.source), identity.isRegularFile else {
-                throw SystemCallError(call: "lstat", path: move.source, errno: ENOENT)
+        for group in groups {
+            var files: [FileJournalEntry] = []
+            for move in group.moves {
+                guard let identity = try FileOperations.identity(move.source), identity.isRegularFile else { break }
+                files.append(
+                    FileJournalEntry(
+                        operation: .importFile, destination: move.destination, source: move.source,
+                        removeSource: definition.mode == .move, device: identity.device, inode: identity.inode,
+                        fileSize: identity.size, modificationTime: identity.modificationTime,
+                        owner: FileOperations.processID))
             }
-            entries.append(
-                FileJournalEntry(
-                    operation: .importFile, destination: move.destination, source: move.source,
-                    removeSource: definition.mode == .move, device: identity.device, inode: identity.inode,
-                    fileSize: identity.size, modificationTime: identity.modificationTime,
-                    owner: FileOperations.processID))
+            guard files.count == group.moves.count else {
+                report.failed.append(LeftFile(path: group.moves[0].source, reason: "a file of it is gone: left"))
+                continue
+            }
+            planned.append((group, files.count))
+            entries += files
         }
+        guard !entries.isEmpty else { return }
         entries = try library.database.journalImports(entries)
         let ids = entries.compactMap(\.id)
         journal.begin(ids)
         defer { journal.end(ids) }
         try FaultInjection.reach(.importJournaled, in: journal.importDirectory)
-        try Self.makeFolders(group.folder, under: definition.to)
-        var placedHere: [String] = []
-        do {
-            for entry in entries {
-                try journal.placeImportedFile(entry, link: definition.mode == .move)
-                placedHere.append(entry.destination)
+
+        // 2. Each group placed whole, or taken back whole (the originals are untouched either way).
+        var placed: [(group: ImportGroupPlan, entries: ArraySlice<FileJournalEntry>)] = []
+        var offset = 0
+        for (group, count) in planned {
+            let files = entries[offset..<(offset + count)]
+            offset += count
+            var done = 0
+            do {
+                try Self.makeFolders(group.folder, under: definition.to)
+                for entry in files {
+                    try journal.placeImportedFile(entry, link: definition.mode == .move)
+                    done += 1
+                }
+                placed.append((group, files))
+            } catch let error where !error.isSimulatedCrash {
+                for entry in files.prefix(done) { try? journal.takeBackImportedFile(entry, at: entry.destination) }
+                try library.database.finishJournalEntries(files.compactMap(\.id))
+                report.failed.append(LeftFile(path: group.moves[0].source, reason: "\(error)"))
             }
-        } catch let error where !error.isSimulatedCrash {
-            // What this group placed goes again (only files it linked or copied, still those files);
-            // the originals were never touched.
-            for (entry, path) in zip(entries, placedHere) { try? journal.takeBackImportedFile(entry, at: path) }
-            try library.database.finishJournalEntries(ids)
-            throw error
         }
-        try FileOperations.sync(group.folder, directory: true)
-        let scanned: ScanReport
+        let kept = placed.flatMap(\.entries)
+        guard !kept.isEmpty else { return }
+
+        // 3. The new names durable, then the library takes them: one scan, its changes saying where
+        // each asset came from.
+        for folder in Set(placed.map(\.group.folder)).sorted() { try FileOperations.sync(folder, directory: true) }
+        let scanner = FolderScanner(
+            database: library.database, timeZone: timeZone, quietTime: 0,
+            origins: Dictionary(kept.compactMap { entry in entry.source.map { (entry.destination, $0) } }) { $1 })
         do {
-            scanned = try scanner.scan(root: definition.to, files: Set(group.moves.map(\.destination)))
+            report.assets += try scanner.scan(root: definition.to, files: Set(kept.map(\.destination))).ingested
         } catch let error where !error.isSimulatedCrash {
-            // The library could not take the group (a full disk, a lock held too long): its files go
-            // back to being only in the drop folder, and a later run tries again.
-            for entry in entries { try? journal.takeBackImportedFile(entry, at: entry.destination) }
-            try library.database.finishJournalEntries(ids)
-            throw error
+            // The library could not take them (a full disk, a lock held too long): the files go back
+            // to being only in the drop folder, and a later run tries again.
+            for entry in kept { try? journal.takeBackImportedFile(entry, at: entry.destination) }
+            try library.database.finishJournalEntries(kept.compactMap(\.id))
+            report.failed += placed.map { LeftFile(path: $0.group.moves[0].source, reason: "\(error)") }
+            return
         }
         try FaultInjection.reach(.importScanned, in: journal.importDirectory)
-        for entry in entries { try journal.finishImportedFile(entry) }
+
+        // 4. The originals removed (a move), their folders synced once each; or what was copied remembered.
+        var sourceFolders = Set<String>()
+        for entry in kept {
+            if try journal.finishImportedFile(entry, placedByThisRun: true), let source = entry.source {
+                sourceFolders.insert(PathName.directory(of: source))
+            }
+        }
+        for folder in sourceFolders.sorted() { try FileOperations.sync(folder, directory: true) }
         if definition.mode == .copy {
-            for entry in entries {
+            for entry in kept {
                 guard let source = entry.source, let hash = ContentHash.of(path: entry.destination) else { continue }
                 try library.database.noteImportedContent(
                     hash: hash, size: entry.fileSize ?? 0, source: source, destination: entry.destination)
             }
         }
-        try library.database.finishJournalEntries(ids)
-        return scanned.ingested
+        // 5. Done.
+        try library.database.finishJournalEntries(kept.compactMap(\.id))
+        report.placed += kept.compactMap { entry in entry.source.map { ($0, entry.destination) } }
     }
 
     /// Makes `folder` and the folders between it and `root` (which exists), as the user's umask says.
@@ -384,20 +442,30 @@ extension FileJournal {
         try finishImportedFile(entry)
     }
 
-    /// Step 4 for one file: a temporary copy a stopped run
-    /// left is removed; for a move whose file is in place, the original is removed if it is still
-    /// the file that was placed. A file never placed stays where it is, and so does anything at the
-    /// place that is not this file.
-    func finishImportedFile(_ entry: FileJournalEntry) throws {
-        guard let source = entry.source else { return }
+    /// Step 4 for one file: a temporary copy a stopped run left is removed; for a move whose file is
+    /// in place, the original is removed if it is still the file that was placed. A file never placed
+    /// stays where it is, and so does anything at the place that is not this file. Returns whether an
+    /// original was removed (its folder is then to be synced: here, unless `placedByThisRun`, whose
+    /// caller syncs each folder once). `placedByThisRun`: this process linked or copied and verified
+    /// the file a moment ago, so its place is checked by identity and size, not read again.
+    @discardableResult
+    func finishImportedFile(_ entry: FileJournalEntry, placedByThisRun: Bool = false) throws -> Bool {
+        guard let source = entry.source else { return false }
         try FileOperations.unlink(Self.temporaryCopy(of: entry.destination, for: entry))
-        guard entry.removeSource, try holdsImportedFile(entry, at: entry.destination),
-            let current = try FileOperations.identity(source), current.device == entry.device,
+        guard entry.removeSource else { return false }
+        let holds: Bool
+        if placedByThisRun, let placed = try FileOperations.identity(entry.destination) {
+            holds = (placed.device == entry.device && placed.inode == entry.inode) || placed.size == entry.fileSize
+        } else {
+            holds = try holdsImportedFile(entry, at: entry.destination)
+        }
+        guard holds, let current = try FileOperations.identity(source), current.device == entry.device,
             current.inode == entry.inode, current.size == entry.fileSize,
             current.modificationTime == entry.modificationTime
-        else { return }
+        else { return false }
         try FileOperations.unlink(source)
-        try FileOperations.sync(PathName.directory(of: source), directory: true)
+        if !placedByThisRun { try FileOperations.sync(PathName.directory(of: source), directory: true) }
         try FaultInjection.reach(.importSourceRemoved, in: importDirectory)
+        return true
     }
 }
