@@ -44,6 +44,9 @@ public final class FolderScanner: Sendable {
     /// Files an import placed, by their path in the root, with the drop folder's path they came
     /// from: the assets they make carry it in their change (``PhotosCore/ImportOrigin``).
     let origins: [String: String]
+    /// What files are known to say, read a moment ago from the same bytes (an import read each file
+    /// to plan it, then linked or copied and verified it): not read again.
+    let known: [String: FileMetadata]
 
     /// What scans did, for the process's metrics.
     let metrics = ScanMetrics()
@@ -70,11 +73,13 @@ public final class FolderScanner: Sendable {
     public init(
         database: LibraryDatabase, timeZone: TimeZone = .current, rules: IgnoreRules = IgnoreRules(),
         batchSize: Int = 500, quietTime: Double = 0.5,
-        directoryReader: @escaping Crawler.DirectoryReader = Crawler.readDirectory, origins: [String: String] = [:]
+        directoryReader: @escaping Crawler.DirectoryReader = Crawler.readDirectory, origins: [String: String] = [:],
+        known: [String: FileMetadata] = [:]
     ) {
         self.database = database
         self.quietTime = quietTime
         self.origins = origins
+        self.known = known
         extractor = MetadataExtractor(timeZone: timeZone)
         crawler = Crawler(rules: rules, reader: directoryReader)
         self.batchSize = batchSize
@@ -323,12 +328,16 @@ public final class FolderScanner: Sendable {
 
     func read(_ files: [CrawledFile]) -> [Outcome] {
         let results = Mutex<[Int: Outcome]>([:])
-        let extractor = self.extractor
+        let (extractor, known) = (self.extractor, self.known)
         DispatchQueue.concurrentPerform(iterations: files.count) { index in
             let file = files[index]
             let outcome: Outcome
             do throws(MetadataError) {
-                outcome = .media(try extractor.extract(path: file.path))
+                if let metadata = known[file.path] {
+                    outcome = .media(metadata)
+                } else {
+                    outcome = .media(try extractor.extract(path: file.path))
+                }
             } catch {
                 // A file that does not claim to be media (notes.txt, a PDF, a sidecar) is not a rejection.
                 outcome =

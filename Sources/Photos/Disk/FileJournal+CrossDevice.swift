@@ -20,9 +20,12 @@ import PhotosStore
 extension FileJournal {
     /// Copies `source` to `destination` on another file system (steps 1 to 4 above) for the journal
     /// entry `entry`; returns the copy's identity. A copy that fails or does not verify leaves nothing
-    /// behind, and `source` is untouched.
-    func copyAcrossDevices(_ source: String, to destination: String, for entry: FileJournalEntry) throws -> FileIdentity
-    {
+    /// behind, and `source` is untouched. An import, whose files no asset has yet and which syncs
+    /// each folder once for a batch, passes `recording: false` and `syncingDirectory: false`.
+    func copyAcrossDevices(
+        _ source: String, to destination: String, for entry: FileJournalEntry, recording: Bool = true,
+        syncingDirectory: Bool = true
+    ) throws -> FileIdentity {
         let temporary = Self.temporaryCopy(of: destination, for: entry)
         // Left by a stopped run: incomplete or never verified, and the library's own name.
         try FileOperations.unlink(temporary)
@@ -37,11 +40,11 @@ extension FileJournal {
             try? FileOperations.unlink(temporary)
             throw error
         }
-        try FileOperations.sync(PathName.directory(of: destination), directory: true)
+        if syncingDirectory { try FileOperations.sync(PathName.directory(of: destination), directory: true) }
         guard let copy = try FileOperations.identity(destination) else {
             throw SystemCallError(call: "lstat", path: destination, errno: ENOENT)
         }
-        try database.noteFileIdentity(at: destination, device: copy.device, inode: copy.inode)
+        if recording { try database.noteFileIdentity(at: destination, device: copy.device, inode: copy.inode) }
         return copy
     }
 

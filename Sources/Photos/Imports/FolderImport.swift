@@ -10,15 +10,18 @@ import PhotosStore
 ///
 /// Planning reads and writes nothing but the library's content hashes: the files are read, grouped
 /// as a scan groups them (``ImportGrouping``), checked against the library for duplicates by
-/// content, and given their places (``ImportPlanner``). Running a plan does, group by group:
-/// 1. the group's `import` entries are journaled (one transaction);
+/// content, and given their places (``ImportPlanner``). Running a plan does, a batch of groups at a
+/// time (``batchSize``):
+/// 1. the batch's `import` entries are journaled (one transaction);
 /// 2. each file is linked under its new name (a move on one file system), or copied beside it,
 ///    synced, verified byte for byte and renamed into place (a copy, or a move across file
-///    systems); nothing is ever written over;
-/// 3. the new folder is synced and the files are scanned into the library (a commit: observers and
-///    hooks see ordinary insertions);
+///    systems); nothing is ever written over; a group that cannot be placed whole is taken back;
+/// 3. each new folder is synced once and the files are scanned into the library with what planning
+///    read of them (commits of a few hundred files: observers and hooks see ordinary insertions,
+///    each change saying where its assets came from);
 /// 4. for a move, each original is removed if it is still the file that was placed (device, inode,
-///    size, time) and its place holds it; for a copy, the content is remembered;
+///    size, time) and its place holds it, and each of their folders synced once; for a copy, the
+///    content is remembered;
 /// 5. the entries are deleted.
 ///
 /// A stop anywhere leaves every photo in the drop folder, in the root, or (between 2 and 4) in both:
@@ -57,6 +60,9 @@ package struct FolderImport {
         package var left: [LeftFile] = []
         /// Files changed more recently than the quiet time: still being written, taken at a later run.
         package var waiting: [String] = []
+        /// What each media file said when planning read it, by its path in the drop folder: the scan
+        /// of its place takes it rather than read the same bytes again.
+        package var metadata: [String: FileMetadata] = [:]
     }
 
     /// What a run did.
@@ -136,6 +142,7 @@ package struct FolderImport {
             let (groups, unowned) = ImportGrouping.groups(of: media, sidecars: sidecars)
             plan.left += unowned.map { LeftFile(path: $0, reason: "a sidecar of no photo or video beside it") }
             let metadata = Dictionary(media.map { ($0.path, $0.metadata) }, uniquingKeysWith: { first, _ in first })
+            plan.metadata.merge(metadata) { first, _ in first }
             for group in groups {
                 guard let primary = metadata[group.primary], let identity = try FileOperations.identity(group.primary)
                 else { continue }
@@ -242,7 +249,7 @@ package struct FolderImport {
         var start = 0
         while start < plan.groups.count {
             let end = min(start + batchSize, plan.groups.count)
-            try place(Array(plan.groups[start..<end]), into: &report)
+            try place(Array(plan.groups[start..<end]), metadata: plan.metadata, into: &report)
             progress(end, plan.groups.count)
             start = end
         }
@@ -277,7 +284,9 @@ package struct FolderImport {
     /// Steps 1 to 5 for a batch of groups: one transaction journals them all, each directory is
     /// synced once, one scan takes every file placed (its transactions a few hundred files each),
     /// and the originals' directories are synced once each.
-    private func place(_ groups: [ImportGroupPlan], into report: inout Report) throws {
+    private func place(
+        _ groups: [ImportGroupPlan], metadata: [String: FileMetadata], into report: inout Report
+    ) throws {
         let journal = library.fileJournal
         // 1. Every file of the batch, journaled; a group whose file went meanwhile is left out.
         var planned: [(group: ImportGroupPlan, count: Int)] = []
@@ -335,7 +344,10 @@ package struct FolderImport {
         for folder in Set(placed.map(\.group.folder)).sorted() { try FileOperations.sync(folder, directory: true) }
         let scanner = FolderScanner(
             database: library.database, timeZone: timeZone, quietTime: 0,
-            origins: Dictionary(kept.compactMap { entry in entry.source.map { (entry.destination, $0) } }) { $1 })
+            origins: Dictionary(kept.compactMap { entry in entry.source.map { (entry.destination, $0) } }) { $1 },
+            known: Dictionary(
+                kept.compactMap { entry in entry.source.flatMap { metadata[$0] }.map { (entry.destination, $0) } }
+            ) { $1 })
         do {
             report.assets += try scanner.scan(root: definition.to, files: Set(kept.map(\.destination))).ingested
         } catch let error where !error.isSimulatedCrash {
@@ -404,7 +416,9 @@ extension FileJournal {
                 // A file system without hard links: a copy, as across file systems.
             }
         }
-        _ = try copyAcrossDevices(source, to: destination, for: entry)
+        // Not recorded (no asset has the file yet: the scan does it) and its folder synced once for
+        // the batch.
+        _ = try copyAcrossDevices(source, to: destination, for: entry, recording: false, syncingDirectory: false)
         try FaultInjection.reach(.importPlaced, in: importDirectory)
     }
 
