@@ -44,7 +44,10 @@ final class PhotosdProcess {
     }
 
     /// SIGTERM; the exit status must be 0 within `seconds`.
-    func stop(within seconds: Double = 10) throws {
+    /// Sends SIGTERM and waits for a clean exit. The bound is a minute: full runs stall the test
+    /// process's threads 10 to 30 s at a time (dozens of cases at once on two cores), which a 10 s
+    /// bound took for a photosd that did not stop; one that hangs still fails.
+    func stop(within seconds: Double = 60) throws {
         process.terminate()
         try blockUntil("photosd to stop on SIGTERM", timeout: .seconds(seconds)) { !process.isRunning }
         guard process.terminationStatus == 0 else {
