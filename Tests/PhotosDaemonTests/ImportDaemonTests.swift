@@ -63,11 +63,12 @@ struct ImportDaemonTests: DaemonSuite {
                 try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
             }
         }
-        // The same shape either way; the time of the last run may move between the two reads (a run
-        // that finds nothing new still counts as one).
+        // The same imports either way; what they say may move between the two reads (a run that
+        // finds nothing new still counts as one, a folder that comes is watched from then on).
         let (fromSocket, fromFile) = (try objects(asked.stdout), try objects(read.stdout))
-        #expect(fromSocket.map { Set($0.keys) } == fromFile.map { Set($0.keys) })
-        #expect(fromSocket.map { $0["from"] as? String } == fromFile.map { $0["from"] as? String })
+        for key in ["from", "to", "mode"] {
+            #expect(fromSocket.map { $0[key] as? String } == fromFile.map { $0[key] as? String }, "\(key)")
+        }
         return fromSocket
     }
 
@@ -122,10 +123,12 @@ struct ImportDaemonTests: DaemonSuite {
         let origins = try Array(library.fetchPersistentChanges(since: token)).flatMap(\.imports)
         #expect(Set(origins.map(\.source)).contains(drop + "/100APPLE/IMG_5195.HEIC"), "\(origins)")
         #expect(Set(origins.map(\.localIdentifier)) == Set(inserted))
-        // A hook hears of each imported photo at its final place.
-        try await waitUntil("the hook logged every photo", whileRunning: daemon.process) {
-            ((try? String(contentsOfFile: hookLog, encoding: .utf8)) ?? "").split(separator: "\n").count == 14
+        // A hook hears of each imported photo at its final place (at least once, as hooks are told:
+        // the example's log may repeat a line).
+        func loggedPhotos() -> Set<Substring> {
+            Set(((try? String(contentsOfFile: hookLog, encoding: .utf8)) ?? "").split(separator: "\n"))
         }
+        try await waitUntil("the hook logged every photo", whileRunning: daemon.process) { loggedPhotos().count == 14 }
         let logged = try String(contentsOfFile: hookLog, encoding: .utf8)
         #expect(logged.contains("\t" + root.path + "/2021/2021-04-11/IMG_5195.HEIC"), "\(logged)")
         #expect(!logged.contains(drop + "/"), "no drop-folder path: \(logged)")
