@@ -1,9 +1,11 @@
+import Dispatch
 import Foundation
 import PhotosCore
 import PhotosIngest
 import PhotosLinux
 import PhotosMetadata
 import PhotosStore
+import Synchronization
 
 /// One import of a drop folder's photos into a root of the library: what `photos import` runs, and
 /// what a watched import folder runs each time files settle in it.
@@ -123,20 +125,25 @@ package struct FolderImport {
             }
             var media: [(path: String, metadata: FileMetadata)] = []
             var sidecars: [String] = []
-            for path in files {
-                if ImportGrouping.isSidecar(PathName.name(of: path)) {
-                    sidecars.append(path)
-                    continue
-                }
-                do {
-                    media.append((path, try extractor.extract(path: path)))
-                } catch {
+            sidecars = files.filter { ImportGrouping.isSidecar(PathName.name(of: $0)) }
+            let readable = sidecars.isEmpty ? files : files.filter { !ImportGrouping.isSidecar(PathName.name(of: $0)) }
+            // Read on every core, as a scan reads (the extractor is shared by its threads).
+            let read = Mutex([Result<FileMetadata, MetadataError>?](repeating: nil, count: readable.count))
+            DispatchQueue.concurrentPerform(iterations: readable.count) { index in
+                let result = Result { () throws(MetadataError) in try extractor.extract(path: readable[index]) }
+                read.withLock { $0[index] = result }
+            }
+            for (path, result) in zip(readable, read.withLock { $0 }) {
+                switch result {
+                case .success(let metadata): media.append((path, metadata))
+                case .failure(let error):
                     let left = LeftFile(path: path, reason: error.message)
                     if error.code == .notMedia || error.code == .empty {
                         plan.left.append(left)
                     } else {
                         plan.rejected.append(left)
                     }
+                case nil: continue
                 }
             }
             let (groups, unowned) = ImportGrouping.groups(of: media, sidecars: sidecars)
