@@ -61,6 +61,14 @@ public final class FolderScanner: Sendable {
     /// `import` entries of the file journal whose process runs): another scan leaves them to it, so
     /// that their assets arrive once, with their origin. An import's process that stopped leaves its
     /// files to any scan.
+    /// `files` without those a live import is placing (``filesBeingImported(_:)``), unless this is
+    /// that import's scan.
+    func withoutImportedFiles(_ files: [CrawledFile]) throws -> [CrawledFile] {
+        let importing = try database.scanReader(filesBeingImported)
+        guard !importing.isEmpty else { return files }
+        return files.filter { !importing.contains($0.path) || origins[$0.path] != nil }
+    }
+
     func filesBeingImported(_ reader: ScanReader) throws -> Set<String> {
         let entries = try reader.importDestinations()
         guard !entries.isEmpty else { return [] }
@@ -205,6 +213,7 @@ public final class FolderScanner: Sendable {
         }
         report.unreadableDirectories = unreadable
         let unreadablePaths = Set(unreadable.map(\.path))
+        files = try withoutImportedFiles(files)
         let (stored, rejected, known, online) = try database.write { transaction in
             var stored: [StoredFile] = []
             var rejected: [String: RejectedFile] = [:]
@@ -252,6 +261,9 @@ public final class FolderScanner: Sendable {
             case .failure: return try scan(root: root, directories: directories)
             }
         }
+        // Read before the stored rows: a file a live import places is left to it even when the import
+        // commits and finishes before this scan's compare.
+        files = try withoutImportedFiles(files)
         let (stored, rejected, unreadable, online) = try database.write { transaction in
             var unreadable: [String] = []
             for directory in directories { unreadable += try transaction.unreadableDirectories(under: directory) }
