@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import PhotosIngest
 import PhotosLinux
 import PhotosStore
@@ -192,16 +193,37 @@ enum SecondFileSystem {
     }
 }
 
-/// A directory made under `/dev/shm` for one test, removed at the end.
+/// A directory made under `/dev/shm` for one test, or a bind mount of a directory of the temporary
+/// directory's own file system (one device, but a mount of its own: `link` and `rename` to and from
+/// it fail with `EXDEV`, as with a container's volume); removed at the end.
 final class TemporaryDirectoryOnSecondFileSystem: Sendable {
     let path: String
+    /// The directory a bind mount shows at ``path``; nil for a directory under `/dev/shm`.
+    private let backing: String?
 
     init(root: String) throws {
         path = root + "/photos-test-\(UUID().uuidString)"
+        backing = nil
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
     }
 
-    deinit { try? FileManager.default.removeItem(atPath: path) }
+    /// A bind mount (needs ``BindMount/isAvailable``).
+    init(bindMount: Void) throws {
+        let name = SecondFileSystem.temporary + "/photos-test-\(UUID().uuidString)"
+        path = name + "-mount"
+        backing = name + "-backing"
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+        try FileManager.default.createDirectory(atPath: name + "-backing", withIntermediateDirectories: false)
+        try BindMount.mount(name + "-backing", at: path)
+    }
+
+    deinit {
+        if let backing {
+            BindMount.unmount(path)
+            try? FileManager.default.removeItem(atPath: backing)
+        }
+        try? FileManager.default.removeItem(atPath: path)
+    }
 }
 
 /// Adding a photo whose files are on another file system than the album's directory.
@@ -222,9 +244,10 @@ struct DirectoryAlbumCrossDeviceTests {
             xmp:Rating='3' other:Mark='kept'/></rdf:RDF></x:xmpmeta>
             """
 
-        init() throws {
+        /// `bindMounted`: the card is a bind mount on the temporary directory's own file system.
+        init(bindMounted: Bool = false) throws {
             directory = try TemporaryDirectory(prefix: "photos-cross-device")
-            card = try SecondFileSystem.directory()
+            card = try bindMounted ? TemporaryDirectoryOnSecondFileSystem(bindMount: ()) : SecondFileSystem.directory()
             pictures = directory.path("Pictures").path
             try FileManager.default.createDirectory(atPath: pictures + "/2024/Zoo", withIntermediateDirectories: true)
             try FileManager.default.copyItem(
@@ -283,7 +306,17 @@ struct DirectoryAlbumCrossDeviceTests {
 
     @Test(.enabled(if: SecondFileSystem.isAvailable, SecondFileSystem.skipReason))
     func aPhotoOnAnotherFileSystemIsCopiedVerifiedAndOnlyThenRemovedFromIt() throws {
-        let setup = try Setup()
+        try movesAcross(try Setup())
+    }
+
+    /// The card a bind mount of the same file system: one device, but `rename` refuses to cross
+    /// mounts, so the photo is copied all the same.
+    @Test(.enabled(if: BindMount.isAvailable, BindMount.skipReason))
+    func aPhotoOnAnotherMountOfTheSameFileSystemIsCopiedToo() throws {
+        try movesAcross(try Setup(bindMounted: true))
+    }
+
+    private func movesAcross(_ setup: Setup) throws {
         let zoo = try #require(setup.album("Zoo"))
         let photo = try #require(setup.asset(at: setup.card.path + "/DCIM/x.jpg"))
         let modified = try #require(try FileOperations.identity(setup.card.path + "/DCIM/x.jpg")).modificationTime
@@ -366,7 +399,19 @@ struct DirectoryAlbumCrossDeviceTests {
         .enabled(if: SecondFileSystem.isAvailable, SecondFileSystem.skipReason),
         arguments: [nil, .committed, .copiedAcross, .linked, .placed] as [FaultInjection.Step?])
     func aCreatedPhotoForAnAlbumOnAnotherFileSystemIsCopiedThere(step: FaultInjection.Step?) throws {
-        let setup = try Setup()
+        try createsAcross(try Setup(), step: step)
+    }
+
+    /// The album's directory on a bind mount of the library's own file system: `link` refuses to
+    /// cross mounts, and the photo is copied all the same.
+    @Test(
+        .enabled(if: BindMount.isAvailable, BindMount.skipReason),
+        arguments: [nil, .copiedAcross, .placed] as [FaultInjection.Step?])
+    func aCreatedPhotoForAnAlbumOnAnotherMountIsCopiedThere(step: FaultInjection.Step?) throws {
+        try createsAcross(try Setup(bindMounted: true), step: step)
+    }
+
+    private func createsAcross(_ setup: Setup, step: FaultInjection.Step?) throws {
         let dcim = try #require(setup.album("DCIM"))
         let file = setup.directory.path("IMG_6100.JPG")
         try FileManager.default.copyItem(at: DirectoryAlbumTests.photo, to: file)
@@ -390,6 +435,39 @@ struct DirectoryAlbumCrossDeviceTests {
         let asset = try #require(setup.asset(at: setup.card.path + "/DCIM/IMG_6100.JPG", in: library))
         #expect(asset.localIdentifier == made.identifier && !asset.localIdentifier.isEmpty)
         #expect(try setup.rescanChanges(in: library) == 0, "nothing lost, nothing duplicated")
+    }
+}
+
+/// Bind mounts for tests of another mount of one file system (a container's volume) and of a drop
+/// folder that disappears: a directory mounted over another, and detached (`umount -l`) as a pulled
+/// card is. Needs the privilege to mount (root in CI's container).
+enum BindMount {
+    /// Whether this process may bind-mount: tried once on a scratch pair of directories.
+    static let isAvailable: Bool = {
+        guard let scratch = try? TemporaryDirectory(prefix: "bind-probe") else { return false }
+        let source = scratch.path("a").path
+        let target = scratch.path("b").path
+        try? FileManager.default.createDirectory(atPath: source, withIntermediateDirectories: false)
+        try? FileManager.default.createDirectory(atPath: target, withIntermediateDirectories: false)
+        guard Glibc.mount(source, target, nil, UInt(MS_BIND), nil) == 0 else { return false }
+        unmount(target)
+        return true
+    }()
+
+    /// Said when the tests that need it are skipped.
+    static let skipReason: Comment =
+        "SKIPPED, NOT TESTED: a card pulled mid-import needs a bind mount, which this process may not make (not root?)"
+
+    /// Mounts `source` at `target` (both directories).
+    static func mount(_ source: String, at target: String) throws {
+        guard Glibc.mount(source, target, nil, UInt(MS_BIND), nil) == 0 else {
+            throw SystemCallError(call: "mount", path: target, errno: errno)
+        }
+    }
+
+    /// Detaches the mount at `target` at once, open files and all (`umount -l`); nothing if none is there.
+    static func unmount(_ target: String) {
+        _ = umount2(target, Int32(MNT_DETACH))
     }
 }
 

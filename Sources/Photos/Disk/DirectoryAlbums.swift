@@ -351,6 +351,10 @@ extension FileJournal {
         }
         do {
             try FileOperations.renameWithoutReplacing(source, entry.destination)
+        } catch let error as SystemCallError where error.errno == EXDEV {
+            // Another mount of the same file system (a bind mount, a container's volume): one
+            // device, but `rename` refuses to cross mounts.
+            return try moveAcrossDevices(entry, source: source, assetID: assetID)
         } catch let error as SystemCallError where !error.isSimulatedCrash {
             try takeBackMove(ofAsset: assetID, failed: entry)
             throw UndoneOperation(

@@ -206,12 +206,12 @@ struct FileJournal {
         let directory = (destination as NSString).deletingLastPathComponent
         if let staged = entry.staged, let stagedIdentity = try FileOperations.identity(staged) {
             if let existing = try FileOperations.identity(destination) {
-                // Already linked (or copied onto another file system) by an interrupted run; anything else
-                // there is not ours to replace.
+                // Already linked (or copied onto another file system or mount) by an interrupted run;
+                // anything else there is not ours to replace.
                 guard existing.device == stagedIdentity.device, existing.inode == stagedIdentity.inode else {
-                    guard existing.device != stagedIdentity.device,
-                        try takeInterruptedCopy(of: staged, at: destination)
-                    else { throw SystemCallError(call: "link", path: destination, errno: EEXIST) }
+                    guard try takeInterruptedCopy(of: staged, at: destination) else {
+                        throw SystemCallError(call: "link", path: destination, errno: EEXIST)
+                    }
                     try FaultInjection.reach(.linked, in: importDirectory)
                     try FileOperations.unlink(staged)
                     return try finishPlacing(entry)
@@ -222,6 +222,10 @@ struct FileJournal {
             } else {
                 do {
                     try FileOperations.link(staged, destination)
+                } catch let error as SystemCallError where error.errno == EXDEV {
+                    // Another mount of the same file system (a bind mount, a container's volume):
+                    // one device, but `link` refuses to cross mounts.
+                    _ = try copyAcrossDevices(staged, to: destination, for: entry)
                 } catch let error as SystemCallError where [EPERM, ENOTSUP, EOPNOTSUPP, EMLINK].contains(error.errno) {
                     try FileOperations.renameIfAbsent(staged, destination)
                 }
