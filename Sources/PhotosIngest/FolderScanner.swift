@@ -61,18 +61,19 @@ public final class FolderScanner: Sendable {
     /// `import` entries of the file journal whose process runs): another scan leaves them to it, so
     /// that their assets arrive once, with their origin. An import's process that stopped leaves its
     /// files to any scan.
-    /// `files` without those a live import is placing (``filesBeingImported(_:)``), unless this is
-    /// that import's scan.
-    func withoutImportedFiles(_ files: [CrawledFile]) throws -> [CrawledFile] {
-        let importing = try database.scanReader(filesBeingImported)
-        guard !importing.isEmpty else { return files }
-        return files.filter { !importing.contains($0.path) || origins[$0.path] != nil }
+    /// What a scan leaves to live imports, read now: the paths of ``filesBeingImported(_:)`` but
+    /// this scan's own (an import's scan has their origins).
+    func pathsLeftToImports() throws -> Set<String> {
+        try database.scanReader(filesBeingImported)
     }
 
+    /// The paths live imports are placing, this scan's own aside.
     func filesBeingImported(_ reader: ScanReader) throws -> Set<String> {
         let entries = try reader.importDestinations()
         guard !entries.isEmpty else { return [] }
-        return Set(entries.filter { FileOperations.processIsAlive($0.owner) }.map(\.destination))
+        return Set(
+            entries.filter { origins[$0.destination] == nil && FileOperations.processIsAlive($0.owner) }
+                .map(\.destination))
     }
 
     /// A scanner writing to `database`; file dates without an offset are read in `timeZone`.
@@ -213,7 +214,9 @@ public final class FolderScanner: Sendable {
         }
         report.unreadableDirectories = unreadable
         let unreadablePaths = Set(unreadable.map(\.path))
-        files = try withoutImportedFiles(files)
+        // Read before the stored rows: a file a live import places is left to it, on disk and in the
+        // store, even when the import commits and finishes before this scan's compare.
+        let leftToImports = try pathsLeftToImports()
         let (stored, rejected, known, online) = try database.write { transaction in
             var stored: [StoredFile] = []
             var rejected: [String: RejectedFile] = [:]
@@ -237,7 +240,7 @@ public final class FolderScanner: Sendable {
         }
         try reconcile(
             directories: directories, of: root, files: files, stored: stored, rejected: rejected, online: online,
-            unreadable: unreadable, report: &report)
+            unreadable: unreadable, leftToImports: leftToImports, report: &report)
         return report
     }
 
@@ -261,9 +264,9 @@ public final class FolderScanner: Sendable {
             case .failure: return try scan(root: root, directories: directories)
             }
         }
-        // Read before the stored rows: a file a live import places is left to it even when the import
-        // commits and finishes before this scan's compare.
-        files = try withoutImportedFiles(files)
+        // Read before the stored rows: a file a live import places is left to it, on disk and in the
+        // store, even when the import commits and finishes before this scan's compare.
+        let leftToImports = try pathsLeftToImports()
         let (stored, rejected, unreadable, online) = try database.write { transaction in
             var unreadable: [String] = []
             for directory in directories { unreadable += try transaction.unreadableDirectories(under: directory) }
@@ -276,7 +279,7 @@ public final class FolderScanner: Sendable {
         var report = ScanReport()
         try reconcile(
             directories: directories, of: root, files: files, stored: stored, rejected: rejected, online: online,
-            unreadable: [], report: &report)
+            unreadable: [], leftToImports: leftToImports, report: &report)
         return report
     }
 
@@ -289,13 +292,15 @@ public final class FolderScanner: Sendable {
     /// loses its last.
     private func reconcile(
         directories: Set<String>, of root: String, files: [CrawledFile], stored: [StoredFile],
-        rejected: [String: RejectedFile], online: Bool, unreadable: [UnreadableDirectory], report: inout ScanReport
+        rejected: [String: RejectedFile], online: Bool, unreadable: [UnreadableDirectory], leftToImports: Set<String>,
+        report: inout ScanReport
     ) throws {
         var mirror = DirectoryMirror(root: root) { [crawler] in crawler.crawl(root) }
         var reconciliation = Reconciliation(
             scanner: self, root: root, report: report, sources: MoveSources(root: root, lookahead: nil),
             place: { transaction, arrivals in try mirror.place(Set(arrivals.keys), in: transaction, arrivals: arrivals)
             })
+        reconciliation.leftToImports = leftToImports
         try database.scanReader { reader in
             try reconciliation.compare(
                 ScanUnit(files: files, rows: DirectoryRows(stored: stored, rejected: rejected)), reader: reader)

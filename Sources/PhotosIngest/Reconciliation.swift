@@ -63,6 +63,10 @@ struct Reconciliation {
     private var unplaced = false
     /// The most files and store rows held at once so far.
     private(set) var footprint = ScanFootprint()
+    /// Paths the scan found being imported before it read the store's rows (a scan of some files
+    /// or directories reads the rows before its compare): left to their imports as those each
+    /// compare finds are.
+    var leftToImports: Set<String> = []
 
     init(
         scanner: FolderScanner, root: String, report: ScanReport, sources: MoveSources,
@@ -81,12 +85,12 @@ struct Reconciliation {
     /// vanished files (a move keeps its asset), and queues the rest to be read. `reader` answers
     /// where a new file may have moved from.
     mutating func compare(_ unit: ScanUnit, reader: ScanReader) throws {
-        // Files a running import is placing: it scans them itself, with where they came from.
+        // Files a running import is placing: it scans them itself, with where they came from. Left
+        // on both sides: not read as new, and, once the import's own scan has committed them, not
+        // taken for gone either (a file the compare does not see would otherwise lose its asset).
         var unit = unit
-        let importing = try scanner.filesBeingImported(reader)
-        if !importing.isEmpty {
-            unit.files.removeAll { importing.contains($0.path) && scanner.origins[$0.path] == nil }
-        }
+        let importing = try scanner.filesBeingImported(reader).union(leftToImports)
+        if !importing.isEmpty { unit.files.removeAll { importing.contains($0.path) } }
         let stored = unit.rows.stored
         var storedByPath = [String: Int](minimumCapacity: stored.count)
         for (index, file) in stored.enumerated() where storedByPath[file.path] == nil {
@@ -94,6 +98,9 @@ struct Reconciliation {
         }
         // Which stored files are on disk: by index, so that each path is hashed once.
         var found = [Bool](repeating: false, count: stored.count)
+        if !importing.isEmpty {
+            for (index, file) in stored.enumerated() where importing.contains(file.path) { found[index] = true }
+        }
         var foundPaths: Set<String> = []
         report.seen += unit.files.count
         scanner.metrics.seen.increment(by: unit.files.count)

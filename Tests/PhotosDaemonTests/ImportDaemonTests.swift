@@ -194,3 +194,47 @@ struct ImportDaemonTests: DaemonSuite {
         try await offPool { try daemon.stop() }
     }
 }
+
+extension ImportDaemonTests {
+    /// photosd killed (SIGKILL) in the middle of an import of 3,000 photos, once the first has
+    /// landed: started again, it finishes what the journal holds and takes the rest. Every photo is
+    /// then in exactly one place, the library has each once, and no temporary copy is left.
+    @Test func photosdKilledInTheMiddleOfAnImportLosesAndDoublesNothing() async throws {
+        try configure(settle: 100)
+        // 3,000 distinct photos (one camera JPEG, each with bytes of its own after its end), made
+        // beside the drop folder and moved into it at once.
+        let count = 3000
+        let photo = try Data(contentsOf: try #require(Corpus.file("Camera/2008/Misc/Canon_40D.jpg")))
+        let batch = directory.path("batch").path
+        try FileManager.default.createDirectory(atPath: batch, withIntermediateDirectories: false)
+        let names = (0..<count).map { String(format: "IMG_%04d.JPG", $0) }
+        for (index, name) in names.enumerated() {
+            try (photo + Data("\(index)".utf8)).write(to: URL(fileURLWithPath: batch + "/" + name))
+        }
+        let filed = root.path + "/2008/2008-05-30"
+        let daemon = try await start()
+        try FileManager.default.moveItem(atPath: batch, toPath: drop + "/batch")
+        try await waitUntil("the first photo lands", whileRunning: daemon.process) {
+            !((try? FileManager.default.contentsOfDirectory(atPath: filed)) ?? []).isEmpty
+        }
+        daemon.kill9()
+        let left = names.filter { FileManager.default.fileExists(atPath: drop + "/batch/" + $0) }.count
+        #expect(left > 0, "killed in the middle of the import (\(left) photos still in the drop folder)")
+
+        let again = try await start()
+        try await waitUntil("every photo is filed", whileRunning: again.process) {
+            names.allSatisfy { !FileManager.default.fileExists(atPath: drop + "/batch/" + $0) }
+        }
+        try await waitUntil("every photo is in the library", whileRunning: again.process) {
+            try assets().count >= count
+        }
+        try await offPool { try again.stop() }
+        let landed = try FileManager.default.contentsOfDirectory(atPath: filed)
+        #expect(landed.sorted() == names, "each photo once, under its own name, no temporary copy")
+        let paths = try assets().map { PHAssetResource.assetResources(for: $0).map(\.fileURL.path) }
+        #expect(paths.count == count && Set(paths.flatMap { $0 }).count == count, "each photo once in the library")
+        let doubled = Dictionary(grouping: paths.flatMap { $0 }, by: { $0 }).filter { $0.value.count > 1 }.keys
+        #expect(doubled.isEmpty, "\(paths.count) assets; in two: \(doubled.sorted().prefix(5))")
+        #expect(paths.allSatisfy { $0.count == 1 }, "\(paths.filter { $0.count != 1 }.prefix(5))")
+    }
+}
