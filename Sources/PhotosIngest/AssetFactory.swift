@@ -37,11 +37,13 @@ public enum AssetFactory {
                 metadata.creationDateIsFloating
                 ? timeZone.secondsFromGMT(for: date) : metadata.creationDateOffset
             record.creationDateIsFloating = metadata.creationDateIsFloating
+            record.creationDateIsFileTime = false
         } else {
-            // The file's modification time, as a last resort.
+            // The file's modification time, as a last resort; the asset says so.
             record.creationDate = modificationTime
             record.creationDateOffset = nil
             record.creationDateIsFloating = false
+            record.creationDateIsFileTime = true
         }
         record.latitude = metadata.latitude
         record.longitude = metadata.longitude

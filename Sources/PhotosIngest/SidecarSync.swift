@@ -80,16 +80,15 @@ public struct SidecarSync: Sendable {
         let sidecar = try sidecarPath(forPhoto: photo)
         let contents = try SidecarFile.read(sidecar)
         let stored = try database.sidecarBase(ofAsset: assetID)
-        let photoTime = try? FileOperations.identity(photo, followingLinks: true)?.modificationTime
         // What the sidecar says; a field it does not state (no file, or a tool that dropped the
         // library's properties when it rewrote the file) is no edit: it counts as the base.
         let said = contents?.state ?? SidecarState()
         let base =
             stored.flatMap { $0.path == sidecar ? SidecarBaseCoding.decode($0.state) : nil }
             ?? Self.firstBase(
-                ours: state(of: asset, passingThrough: said, photoModificationTime: photoTime), theirs: said)
+                ours: state(of: asset, passingThrough: said), theirs: said)
         let theirs = Self.filled(said, from: base)
-        let ours = state(of: asset, passingThrough: theirs, photoModificationTime: photoTime)
+        let ours = state(of: asset, passingThrough: theirs)
         let merge = SidecarMerge(
             base: base, ours: ours, theirs: theirs, oursTime: asset.modificationDate ?? 0,
             theirsTime: contents?.identity.modificationTime ?? 0)
@@ -156,19 +155,14 @@ public struct SidecarSync: Sendable {
     /// The library's state of `asset` as a sidecar holds it. Fields the library does not keep per
     /// asset here (albums, pair, adjustment) are the sidecar's, so a merge never drops them; a reject
     /// (`xmp:Rating` -1, which `PHAssetRating` cannot hold) stays while the library has no stars.
-    /// A creation date that is only the photo's modification time (`photoModificationTime`: the
-    /// scanner's last resort for a file that states none) is no date taken, and is not written.
-    func state(
-        of asset: AssetRecord, passingThrough theirs: SidecarState, photoModificationTime: Double? = nil
-    ) -> SidecarState {
+    /// A creation date that is only the photo's modification time (``AssetRecord/creationDateIsFileTime``:
+    /// the scanner's last resort for a file that states none) is no date taken, and is not written.
+    func state(of asset: AssetRecord, passingThrough theirs: SidecarState) -> SidecarState {
         var state = SidecarState(
             localIdentifier: asset.localIdentifier, rating: Int(asset.rating), isFavorite: asset.isFavorite,
             isHidden: asset.isHidden, albums: theirs.albums, pair: theirs.pair, adjustment: theirs.adjustment)
         if asset.rating == 0, theirs.rating == -1 { state.rating = -1 }
-        let isFallback =
-            !asset.creationDateIsFloating && asset.creationDateOffset == nil
-            && photoModificationTime.map { abs($0 - (asset.creationDate ?? 0)) < 0.001 } == true
-        if let date = asset.creationDate, !isFallback {
+        if let date = asset.creationDate, !asset.creationDateIsFileTime {
             if asset.creationDateIsFloating {
                 // The zone it was read in (the scanner keeps its offset), else this sync's.
                 let offset =
@@ -257,6 +251,7 @@ public struct SidecarSync: Sendable {
                 ("creationDate", .double(seconds)),
                 ("creationDateOffset", date.utcOffsetSeconds.map { .int(Int64($0)) } ?? .null),
                 ("creationDateIsFloating", .int(date.utcOffsetSeconds == nil ? 1 : 0)),
+                ("creationDateIsFileTime", .int(0)),
             ]
             properties.append("creationDate")
         }
@@ -449,7 +444,9 @@ extension SidecarSync {
             case ("rating", .int(let stars)): record.rating = stars
             case ("isFavorite", .int(let flag)): record.isFavorite = flag != 0
             case ("isHidden", .int(let flag)): record.isHidden = flag != 0
-            case ("creationDate", .double(let seconds)): record.creationDate = seconds
+            case ("creationDate", .double(let seconds)):
+                record.creationDate = seconds
+                record.creationDateIsFileTime = false
             case ("creationDateOffset", .int(let offset)): record.creationDateOffset = Int(offset)
             case ("creationDateIsFloating", .int(let flag)):
                 record.creationDateIsFloating = flag != 0

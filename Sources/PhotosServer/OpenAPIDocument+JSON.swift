@@ -207,6 +207,10 @@ extension OpenAPIDocument {
           "creationDateHasOffset": {
             "type": "boolean"
           },
+          "creationDateIsFileTime": {
+            "description": "the file states no date, so creationDate is its modification time",
+            "type": "boolean"
+          },
           "duration": {
             "type": "number"
           },

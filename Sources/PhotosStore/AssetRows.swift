@@ -46,7 +46,8 @@ public struct AssetRows {
     public enum AssetColumn: Int32 {
         case localIdentifier = 1, mediaType, mediaSubtypes, pixelWidth, pixelHeight, creationDate,
             creationDateOffset, creationDateIsFloating, modificationDate, latitude, longitude, altitude, duration,
-            isFavorite, isHidden, burstIdentifier, representsBurst, rating, originalResourceChoice
+            isFavorite, isHidden, burstIdentifier, representsBurst, rating, originalResourceChoice,
+            creationDateIsFileTime
     }
 
     /// Columns of ``albums``' rows.
@@ -158,7 +159,8 @@ extension LibraryDatabase {
                         SELECT j.key, a.localIdentifier, a.mediaType, a.mediaSubtypes, a.pixelWidth, a.pixelHeight,
                             a.creationDate, a.creationDateOffset, a.creationDateIsFloating, a.modificationDate,
                             a.latitude, a.longitude, a.altitude, a.duration, a.isFavorite, a.isHidden,
-                            a.burstIdentifier, a.representsBurst, a.rating, a.originalResourceChoice
+                            a.burstIdentifier, a.representsBurst, a.rating, a.originalResourceChoice,
+                            a.creationDateIsFileTime
                         FROM json_each(?) AS j CROSS JOIN asset a ON a.id = j.value
                         """),
                 arguments: list),

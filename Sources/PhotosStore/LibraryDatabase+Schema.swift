@@ -575,6 +575,20 @@ extension LibraryDatabase {
                     arguments: [sequence])
             }
         }
+        migrator.registerMigration("v31: dates taken from the file's time") { db in
+            // An asset whose file states no date is dated by the file's modification time, and now
+            // says so. Rows made before are found as the scanner left them: no offset, not
+            // floating, and the date of one of the asset's files to the millisecond.
+            try db.execute(
+                sql: """
+                    ALTER TABLE asset ADD COLUMN creationDateIsFileTime INTEGER NOT NULL DEFAULT 0;
+                    UPDATE asset SET creationDateIsFileTime = 1
+                    WHERE creationDateOffset IS NULL AND creationDateIsFloating = 0 AND creationDate IS NOT NULL
+                        AND EXISTS (
+                            SELECT 1 FROM resource r
+                            WHERE r.assetId = asset.id AND abs(r.modificationTime - asset.creationDate) < 0.001);
+                    """)
+        }
         return migrator
     }
 

@@ -104,6 +104,8 @@ public struct AssetDescription: Codable, Sendable, Hashable {
     public var creationDate: String?
     /// False when the file gave a local time with no UTC offset, read in the library's time zone.
     public var creationDateHasOffset: Bool
+    /// True when the file states no date: `creationDate` is then the file's modification time.
+    public var creationDateIsFileTime: Bool
     /// When the asset last changed, ISO 8601 with the UTC offset.
     public var modificationDate: String?
     /// Length in seconds; 0 for stills.
@@ -133,7 +135,8 @@ public struct AssetDescription: Codable, Sendable, Hashable {
         localIdentifier: String, mediaType: String, mediaSubtypes: [String], pixelWidth: Int, pixelHeight: Int,
         creationDate: String?, creationDateHasOffset: Bool, modificationDate: String?, duration: Double,
         location: Location?, isFavorite: Bool, isHidden: Bool, burstIdentifier: String?, representsBurst: Bool,
-        isAvailable: Bool, resources: [Resource], albums: [Album], rating: Int = 0
+        isAvailable: Bool, resources: [Resource], albums: [Album], rating: Int = 0,
+        creationDateIsFileTime: Bool = false
     ) {
         self.localIdentifier = localIdentifier
         self.mediaType = mediaType
@@ -142,6 +145,7 @@ public struct AssetDescription: Codable, Sendable, Hashable {
         self.pixelHeight = pixelHeight
         self.creationDate = creationDate
         self.creationDateHasOffset = creationDateHasOffset
+        self.creationDateIsFileTime = creationDateIsFileTime
         self.modificationDate = modificationDate
         self.duration = duration
         self.location = location
@@ -157,7 +161,8 @@ public struct AssetDescription: Codable, Sendable, Hashable {
 
     enum CodingKeys: String, CodingKey {
         case localIdentifier, mediaType, mediaSubtypes, pixelWidth, pixelHeight, creationDate, creationDateHasOffset,
-            modificationDate, duration, location, isFavorite, isHidden, burstIdentifier, representsBurst,
+            creationDateIsFileTime, modificationDate, duration, location, isFavorite, isHidden, burstIdentifier,
+            representsBurst,
             isAvailable, resources, albums, rating
     }
 
@@ -171,7 +176,8 @@ public struct AssetDescription: Codable, Sendable, Hashable {
         return kept
     }
 
-    /// Reads an asset description; `albums` and `rating` may be absent (JSON written before they were added).
+    /// Reads an asset description; `albums`, `rating` and `creationDateIsFileTime` may be absent
+    /// (JSON written before they were added).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         localIdentifier = try container.decode(String.self, forKey: .localIdentifier)
@@ -181,6 +187,8 @@ public struct AssetDescription: Codable, Sendable, Hashable {
         pixelHeight = try container.decode(Int.self, forKey: .pixelHeight)
         creationDate = try container.decodeIfPresent(String.self, forKey: .creationDate)
         creationDateHasOffset = try container.decode(Bool.self, forKey: .creationDateHasOffset)
+        creationDateIsFileTime =
+            try container.decodeIfPresent(Bool.self, forKey: .creationDateIsFileTime) ?? false
         modificationDate = try container.decodeIfPresent(String.self, forKey: .modificationDate)
         duration = try container.decode(Double.self, forKey: .duration)
         location = try container.decodeIfPresent(Location.self, forKey: .location)
@@ -204,6 +212,7 @@ public struct AssetDescription: Codable, Sendable, Hashable {
         try container.encode(pixelHeight, forKey: .pixelHeight)
         try container.encode(creationDate, forKey: .creationDate)
         try container.encode(creationDateHasOffset, forKey: .creationDateHasOffset)
+        try container.encode(creationDateIsFileTime, forKey: .creationDateIsFileTime)
         try container.encode(modificationDate, forKey: .modificationDate)
         try container.encode(duration, forKey: .duration)
         try container.encode(location, forKey: .location)

@@ -129,6 +129,12 @@ import Testing
                     problem("taken \(date), expected \(text)")
                 }
             }
+            // A file that states no date is dated by its modification time, and its asset says so.
+            if role != .pairedVideo, asset.creationDateIsFileTime != (file.creationDate == nil) {
+                problem(
+                    "creationDateIsFileTime \(asset.creationDateIsFileTime), but the file states "
+                        + (file.creationDate.map { "the date \($0)" } ?? "no date"))
+            }
             if role != .pairedVideo, let lat = file.lat, let lon = file.lon {
                 let coordinate = asset.location?.coordinate
                 if coordinate == nil || abs(coordinate!.latitude - lat) > 1e-5

@@ -4,6 +4,7 @@ import PhotosIngest
 import PhotosLinux
 import PhotosStore
 import PhotosTestSupport
+import PhotosWire
 import Testing
 
 @testable import Photos
@@ -21,9 +22,9 @@ struct FolderImportTests {
         let pictures: String
         let drop: String
 
-        init(drop dropDirectory: String? = nil) throws {
+        init(drop dropDirectory: String? = nil, pictures picturesDirectory: String? = nil) throws {
             directory = try TemporaryDirectory(prefix: "photos-import")
-            pictures = directory.path("Pictures").path
+            pictures = picturesDirectory ?? directory.path("Pictures").path
             drop = dropDirectory ?? directory.path("Drop").path
             let manager = FileManager.default
             try manager.createDirectory(atPath: pictures + "/Old", withIntermediateDirectories: true)
@@ -290,5 +291,126 @@ extension FolderImportTests {
         #expect(waiting.groups.isEmpty && waiting.waiting.count == Self.originals.count + 2, "\(waiting.waiting)")
         let settled = try importer.plan([setup.drop], quiet: .zero)
         #expect(settled.groups.count == 12)
+    }
+}
+
+extension FolderImportTests {
+    /// A photo that states no date is filed by its file's modification time, in the configured zone,
+    /// and its asset says its date is the file's time (in PhotoKit, in the JSON and to a predicate),
+    /// until the user gives it a date.
+    @Test func aPhotoWithoutADateIsFiledByItsFileTimeAndItsAssetSaysSo() throws {
+        let setup = try Setup()
+        let undated = setup.drop + "/without_exif.jpg"
+        try FileManager.default.copyItem(
+            atPath: try #require(Corpus.file("Downloads/without_exif.jpg")).path, toPath: undated)
+        let fileTime = Date(timeIntervalSince1970: 1_118_145_600)  // 2005-06-07 12:00 UTC
+        try FileManager.default.setAttributes([.modificationDate: fileTime], ofItemAtPath: undated)
+        let library = try setup.open()
+        let (_, report) = try setup.run(library)
+        #expect(report.failed.isEmpty, "\(report.failed)")
+        let placed = setup.pictures + "/2005/2005-06-07/without_exif.jpg"
+        #expect(setup.files(setup.pictures).contains("2005/2005-06-07/without_exif.jpg"))
+
+        let options = PHFetchOptions()
+        options.photoLibrary = library
+        options.predicate = NSPredicate(format: "creationDateIsFileTime == YES")
+        let byFileTime = PHAsset.fetchAssets(with: options)
+        #expect(byFileTime.count == 1, "only the undated photo: the iPhone's state their dates")
+        let asset = try #require(byFileTime.firstObject)
+        #expect(PHAssetResource.assetResources(for: asset).map(\.fileURL.path) == [placed])
+        #expect(asset.creationDateIsFileTime && asset.creationDate == fileTime)
+        let reader = DescriptionReader(database: library.database, timeZone: TimeZone(identifier: "UTC")!)
+        let json = try #require(try reader.assets(.localIdentifiers([asset.localIdentifier])).first)
+        #expect(json.creationDateIsFileTime)
+        #expect(AssetDescription(asset, timeZone: TimeZone(identifier: "UTC")!) == json)
+
+        // A date the user gives is a date taken.
+        try library.performChangesAndWait {
+            PHAssetChangeRequest(for: asset).creationDate = Date(timeIntervalSince1970: 1_000_000_000)
+        }
+        #expect(PHAsset.fetchAssets(with: options).count == 0)
+        options.predicate = nil
+        let edited = try #require(
+            PHAsset.fetchAssets(withLocalIdentifiers: [asset.localIdentifier], options: options).firstObject)
+        #expect(!edited.creationDateIsFileTime)
+    }
+
+    /// A root on another file system than the drop folder: each file is copied, synced, verified
+    /// and renamed into place there, and only then its original removed.
+    @Test(.enabled(if: SecondFileSystem.isAvailable, SecondFileSystem.skipReason))
+    func aRootOnAnotherFileSystemReceivesVerifiedCopies() throws {
+        let elsewhere = try SecondFileSystem.directory()
+        let setup = try Setup(pictures: elsewhere.path + "/Pictures")
+        let library = try setup.open()
+        let (_, report) = try setup.run(library)
+        #expect(report.placed.count == 13 && report.failed.isEmpty, "\(report.failed)")
+        #expect(
+            setup.files(setup.drop) == [
+                "100APPLE/IMG_4120.AAE", "100APPLE/IMG_4120.JPG", "notes.txt", "truncated.jpg",
+            ])
+        for (source, destination) in report.placed {
+            let original = try #require(Corpus.file("Phone/DCIM/100APPLE/" + PathName.name(of: source))).path
+            #expect(try FileOperations.sameContent(destination, original), "\(destination)")
+        }
+        #expect(
+            !setup.files(setup.pictures).contains { $0.contains(".photosd-copy") }, "no temporary copy left")
+        let again = try FolderScanner(database: library.database, quietTime: 0).scan(roots: [setup.pictures])
+        #expect(again.ingested == 0 && again.removed == 0)
+    }
+}
+
+extension FolderImportTests {
+    /// A card pulled in the middle of an import: the drop folder is a mount of its own (a bind
+    /// mount of the "card"), detached after the first file is copied off it. Nothing is removed
+    /// from the card, what was copied and verified stays, and once the card is back a second run
+    /// takes the rest: every photo is in the library once and every file is somewhere.
+    @Test(.enabled(if: BindMount.isAvailable, BindMount.skipReason))
+    func aCardUnmountedInTheMiddleOfAnImportLosesNothing() throws {
+        let setup = try Setup()
+        let card = setup.directory.path("card").path
+        try FileManager.default.moveItem(atPath: setup.drop, toPath: card)
+        try FileManager.default.createDirectory(atPath: setup.drop, withIntermediateDirectories: false)
+        try BindMount.mount(card, at: setup.drop)
+        defer { BindMount.unmount(setup.drop) }
+        let cardFiles = setup.files(card)
+        do {
+            let library = try setup.open()
+            let imports = library.fileJournal.importDirectory
+            let drop = setup.drop
+            FaultInjection.set(in: imports) { step in
+                if step == .importPlaced { BindMount.unmount(drop) }
+                return false
+            }
+            defer { FaultInjection.clear(in: imports) }
+            let (_, report) = try setup.run(library)
+            #expect(!report.failed.isEmpty, "the files after the unmount are reported, not skipped silently")
+            #expect(setup.files(setup.drop).isEmpty, "the card is gone")
+            #expect(setup.files(card) == cardFiles, "nothing was removed from the card")
+        }
+        // The card again: the next process finishes the journal, a run takes the rest, a scan agrees.
+        try BindMount.mount(card, at: setup.drop)
+        let library = try setup.open()
+        #expect(try library.database.fileJournal().isEmpty)
+        let (_, report) = try setup.run(library)
+        #expect(report.failed.isEmpty, "\(report.failed)")
+        _ = try FolderScanner(database: library.database, quietTime: 0).scan(roots: [setup.pictures])
+        let inPictures = setup.files(setup.pictures).map { PathName.name(of: $0) }
+        for name in Self.originals {
+            let places =
+                inPictures.filter { $0 == name }.count
+                + setup.files(setup.drop).filter {
+                    PathName.name(of: $0) == name
+                }.count
+            #expect(places >= 1, "\(name) is lost")
+            #expect(inPictures.filter { $0 == name }.count <= 1, "\(name) is in the root twice")
+        }
+        let options = PHFetchOptions()
+        options.photoLibrary = library
+        options.includeHiddenAssets = true
+        options.includeAllBurstAssets = true
+        #expect(PHAsset.fetchAssets(with: options).count == 13, "every photo once")
+        #expect(
+            !(setup.files(setup.pictures) + setup.files(card)).contains { $0.contains(".photosd-copy") },
+            "no temporary copy left")
     }
 }

@@ -83,7 +83,7 @@ import Testing
             String(decoding: try WireJSON.makeEncoder().encode(asset), as: UTF8.self)
                 == """
                 {"albums":[{"localIdentifier":"B/L0/040","localizedTitle":null,"path":null}],"burstIdentifier":null,\
-                "creationDate":null,"creationDateHasOffset":true,"duration":0,"isAvailable":true,"isFavorite":false,\
+                "creationDate":null,"creationDateHasOffset":true,"creationDateIsFileTime":false,"duration":0,"isAvailable":true,"isFavorite":false,\
                 "isHidden":false,"localIdentifier":"A/L0/001","location":null,"mediaSubtypes":[],"mediaType":"image",\
                 "modificationDate":null,"pixelHeight":0,"pixelWidth":0,"rating":0,"representsBurst":false,"resources":[]}
                 """)

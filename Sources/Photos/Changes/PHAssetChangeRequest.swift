@@ -161,7 +161,7 @@ public class PHAssetChangeRequest: PHChangeRequest, @unchecked Sendable {
         if let newCreationDate {
             columns += [
                 ("creationDate", real(newCreationDate?.timeIntervalSince1970)), ("creationDateOffset", .null),
-                ("creationDateIsFloating", .int(0)),
+                ("creationDateIsFloating", .int(0)), ("creationDateIsFileTime", .int(0)),
             ]
         }
         if let newLocation {

@@ -419,8 +419,12 @@ extension FileJournal {
                 try FileOperations.link(source, destination)
                 try FaultInjection.reach(.importPlaced, in: importDirectory)
                 return
-            } catch let error as SystemCallError where [EPERM, ENOTSUP, EOPNOTSUPP, EMLINK].contains(error.errno) {
-                // A file system without hard links: a copy, as across file systems.
+            } catch let error as SystemCallError
+                where [EPERM, ENOTSUP, EOPNOTSUPP, EMLINK, EXDEV].contains(error.errno)
+            {
+                // A file system without hard links, or two mounts of one file system (a bind mount,
+                // a container's volume: one device, but `link` refuses to cross mounts): a copy, as
+                // across file systems.
             }
         }
         // Not recorded (no asset has the file yet: the scan does it) and its folder synced once for

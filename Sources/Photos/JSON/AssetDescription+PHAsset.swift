@@ -43,7 +43,7 @@ extension AssetDescription {
                     Album(
                         localIdentifier: $0.localIdentifier, localizedTitle: $0.localizedTitle, path: $0.directoryPath)
                 },
-            rating: asset.rating.rawValue)
+            rating: asset.rating.rawValue, creationDateIsFileTime: asset.creationDateIsFileTime)
     }
 }
 

@@ -66,6 +66,9 @@ public final class PHAsset: PHObject, @unchecked Sendable {  // Immutable after 
     public let creationDateUTCOffset: Int?
     /// True when the file gave its date as a local time with no UTC offset (not in PhotoKit's API).
     public let creationDateIsFloating: Bool
+    /// True when the file states no date, so ``creationDate`` is the file's modification time (not
+    /// in PhotoKit's API): a scan's last resort, and an import's too, which files such a photo by it.
+    public let creationDateIsFileTime: Bool
     /// The offset to show the creation date in: the file's, or that of the zone a floating date was read in.
     let recordedOffset: Int?
 
@@ -98,6 +101,7 @@ public final class PHAsset: PHObject, @unchecked Sendable {  // Immutable after 
         addedDate = Date(timeIntervalSince1970: record.addedDate)
         creationDateUTCOffset = record.creationDateIsFloating ? nil : record.creationDateOffset
         creationDateIsFloating = record.creationDateIsFloating
+        creationDateIsFileTime = record.creationDateIsFileTime
         recordedOffset = record.creationDateOffset
         super.init(localIdentifier: record.localIdentifier, rowID: record.id, library: library)
     }

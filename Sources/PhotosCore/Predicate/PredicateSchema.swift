@@ -26,7 +26,7 @@ public struct PredicateSchema: Sendable {
 
     /// PHAsset: the documented keys plus `adjustmentFormatIdentifier`, which PhotoKit accepts
     /// undocumented, and the keys of the asset JSON (`representsBurst`, `creationDateHasOffset`,
-    /// `filename`: the name of the asset's first file, the one its `resources` list first; `make`
+    /// `creationDateIsFileTime`, `filename`: the name of the asset's first file, the one its `resources` list first; `make`
     /// and `model`: the camera's, from the file's EXIF;
     /// `location`: compared with `nil`, or measured with `distanceToLocation`). `mediaType` and
     /// `mediaSubtypes` take the JSON's names as well as numbers.
@@ -54,6 +54,7 @@ public struct PredicateSchema: Sendable {
             PredicateKey(name: "rating", type: .integer, isNullable: false),
             PredicateKey(name: "representsBurst", type: .bool),
             PredicateKey(name: "creationDateHasOffset", type: .bool),
+            PredicateKey(name: "creationDateIsFileTime", type: .bool),
             PredicateKey(name: "filename", aliases: ["originalFilename"], type: .string),
             PredicateKey(name: "make", type: .string),
             PredicateKey(name: "model", type: .string),

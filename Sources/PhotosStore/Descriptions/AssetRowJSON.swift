@@ -141,7 +141,8 @@ enum AssetRowJSON {
                     representsBurst: row.bool(Asset.representsBurst),
                     isAvailable: isAvailable, resources: resources.sorted { $0.key < $1.key }.map(\.resource),
                     albums: albums.sorted { $0.key < $1.key }.map(\.album),
-                    rating: Int(truncatingIfNeeded: row.integer(Asset.rating))))
+                    rating: Int(truncatingIfNeeded: row.integer(Asset.rating)),
+                    creationDateIsFileTime: row.bool(Asset.creationDateIsFileTime)))
             try rows.assets.advance()
         }
         return descriptions
@@ -269,6 +270,8 @@ extension WireJSONWriter {
                 if let created { out.putDate(created) } else { out.put("null") }
                 out.put(#","creationDateHasOffset":"#)
                 out.putBool(!row.bool(Asset.creationDateIsFloating))
+                out.put(#","creationDateIsFileTime":"#)
+                out.putBool(row.bool(Asset.creationDateIsFileTime))
                 out.put(#","duration":"#)
                 out.putDouble(duration)
                 out.put(#","isAvailable":"#)

@@ -27,6 +27,9 @@ public struct AssetRecord: Sendable, Hashable, Codable, Identifiable, FetchableR
     public var creationDateOffset: Int?
     /// True when the file gave a local time with no offset, read in the library's time zone.
     public var creationDateIsFloating: Bool
+    /// True when the file states no date and ``creationDate`` is its modification time, the last
+    /// resort of a scan and of an import's filing; false once the file or the user gives a date.
+    public var creationDateIsFileTime: Bool
     /// When the asset last changed, seconds since 1970.
     public var modificationDate: Double?
     /// When the asset entered the library, seconds since 1970.
@@ -80,6 +83,7 @@ public struct AssetRecord: Sendable, Hashable, Codable, Identifiable, FetchableR
         self.creationDate = creationDate?.timeIntervalSince1970
         self.creationDateOffset = nil
         self.creationDateIsFloating = false
+        self.creationDateIsFileTime = false
         self.modificationDate = addedDate.timeIntervalSince1970
         self.addedDate = addedDate.timeIntervalSince1970
         self.latitude = nil
@@ -100,8 +104,8 @@ public struct AssetRecord: Sendable, Hashable, Codable, Identifiable, FetchableR
         self.originalResourceChoice = 0
     }
 
-    /// A record from JSON (a tombstone); one kept before ratings, selfies and the original resource
-    /// choice existed has none of them.
+    /// A record from JSON (a tombstone); one kept before ratings, selfies, the original resource
+    /// choice and the file-time flag existed has none of them.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         id = try container.decodeIfPresent(Int64.self, forKey: .id)
@@ -114,6 +118,7 @@ public struct AssetRecord: Sendable, Hashable, Codable, Identifiable, FetchableR
         creationDate = try container.decodeIfPresent(Double.self, forKey: .creationDate)
         creationDateOffset = try container.decodeIfPresent(Int.self, forKey: .creationDateOffset)
         creationDateIsFloating = try container.decode(Bool.self, forKey: .creationDateIsFloating)
+        creationDateIsFileTime = try container.decodeIfPresent(Bool.self, forKey: .creationDateIsFileTime) ?? false
         modificationDate = try container.decodeIfPresent(Double.self, forKey: .modificationDate)
         addedDate = try container.decode(Double.self, forKey: .addedDate)
         latitude = try container.decodeIfPresent(Double.self, forKey: .latitude)
@@ -142,7 +147,7 @@ public struct AssetRecord: Sendable, Hashable, Codable, Identifiable, FetchableR
         "creationDate", "creationDateOffset", "creationDateIsFloating", "modificationDate", "addedDate", "latitude",
         "longitude", "altitude", "duration", "isFavorite", "isHidden", "burstIdentifier", "burstSelectionTypes",
         "representsBurst", "adjustmentFormatIdentifier", "isRAW", "rating", "isSelfie", "originalResourceChoice",
-        "make", "model",
+        "make", "model", "creationDateIsFileTime",
     ]
 
     /// ``columnNames`` as an SQL result list: `SELECT \(AssetRecord.selectionSQL) FROM asset WHERE ...`.
@@ -158,6 +163,7 @@ public struct AssetRecord: Sendable, Hashable, Codable, Identifiable, FetchableR
             creationDateOffset, creationDateIsFloating, modificationDate, addedDate, latitude, longitude, altitude,
             duration, isFavorite, isHidden, burstIdentifier, burstSelectionTypes, representsBurst,
             adjustmentFormatIdentifier, isRAW, rating, isSelfie, originalResourceChoice, make, model,
+            creationDateIsFileTime,
         ]
     }
 
@@ -180,6 +186,7 @@ public struct AssetRecord: Sendable, Hashable, Codable, Identifiable, FetchableR
         creationDate = try row.column("creationDate")
         creationDateOffset = try row.column("creationDateOffset")
         creationDateIsFloating = try row.column("creationDateIsFloating")
+        creationDateIsFileTime = try row.column("creationDateIsFileTime")
         modificationDate = try row.column("modificationDate")
         addedDate = try row.column("addedDate")
         latitude = try row.column("latitude")
@@ -212,6 +219,7 @@ public struct AssetRecord: Sendable, Hashable, Codable, Identifiable, FetchableR
         container["creationDate"] = creationDate
         container["creationDateOffset"] = creationDateOffset
         container["creationDateIsFloating"] = creationDateIsFloating
+        container["creationDateIsFileTime"] = creationDateIsFileTime
         container["modificationDate"] = modificationDate
         container["addedDate"] = addedDate
         container["latitude"] = latitude
