@@ -285,7 +285,9 @@ struct ShortIdentifierCLITests {
         let daemon = Process()
         daemon.executableURL = BuiltProducts.directory.appendingPathComponent("photosd")
         daemon.arguments = ["--library", library, "--watch", root.path, "--socket", socket, "--log-level", "warning"]
-        daemon.standardError = FileHandle.nullDevice
+        let log = directory.path("photosd.log")
+        FileManager.default.createFile(atPath: log.path, contents: nil)
+        daemon.standardError = try FileHandle(forWritingTo: log)
         try daemon.run()
         defer {
             if daemon.isRunning {
@@ -293,7 +295,10 @@ struct ShortIdentifierCLITests {
                 daemon.waitUntilExit()
             }
         }
-        try blockUntil("photosd to make its socket", whileRunning: daemon) {
+        try blockUntil(
+            "photosd to make its socket; its log:\n" + ((try? String(contentsOf: log, encoding: .utf8)) ?? ""),
+            whileRunning: daemon
+        ) {
             FileManager.default.fileExists(atPath: socket)
         }
         let served = try photos(["changes", "--socket", socket])
