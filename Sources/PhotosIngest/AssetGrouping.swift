@@ -156,7 +156,12 @@ struct AssetGrouping {
         } else {
             var ingested: SidecarSync.Ingested?
             // A few lstat calls per new asset, not a listing of its directory per file that arrives.
-            if case .fresh(let file, _) = primary, case let sidecars = SidecarSync.sidecarsBeside(file.path),
+            // An imported file's sidecars are the ones its import placed beside it: an import gives a
+            // group a name no file of its folder starts with, so nothing else can be there.
+            if case .fresh(let file, _) = primary,
+                case let sidecars = origins[file.path] == nil
+                    ? SidecarSync.sidecarsBeside(file.path)
+                    : SidecarSync.sidecarNames(of: file.path).filter { origins[directory + "/" + $0] != nil },
                 !sidecars.isEmpty
             {
                 let entries =

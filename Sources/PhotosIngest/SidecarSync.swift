@@ -405,12 +405,19 @@ extension SidecarSync {
     /// The names of the sidecars that can belong to the file at `path`: `IMG_1.JPG.xmp` and `IMG_1.xmp`
     /// as they are there, `.xmp` or `.XMP` (other spellings are found by a sync, which lists the directory).
     static func sidecarsBeside(_ path: String) -> [String] {
-        let name = (path as NSString).lastPathComponent
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = PathName.directory(of: path)
+        return sidecarNames(of: path).filter {
+            (try? FileOperations.identity(directory + "/" + $0, followingLinks: true)) != nil
+        }
+    }
+
+    /// The names ``sidecarsBeside(_:)`` looks for, whether or not they are there.
+    static func sidecarNames(of path: String) -> [String] {
+        let name = PathName.name(of: path)
         let stem = (name as NSString).deletingPathExtension
         var candidates = [name + ".xmp", name + ".XMP"]
         if stem != name { candidates += [stem + ".xmp", stem + ".XMP"] }
-        return candidates.filter { (try? FileOperations.identity(directory + "/" + $0, followingLinks: true)) != nil }
+        return candidates
     }
 
     /// The sidecar of `name` in `directory`, read, when one is there: `sidecars` are the directory's

@@ -414,3 +414,34 @@ extension FolderImportTests {
             "no temporary copy left")
     }
 }
+
+extension FolderImportTests {
+    /// A photo's XMP sidecar travels with it and the asset takes what it says (another tool's rating),
+    /// read from beside the photo's new place.
+    @Test func aSidecarTravelsWithItsPhotoAndTheAssetTakesItsRating() throws {
+        let setup = try Setup()
+        try FileManager.default.copyItem(
+            atPath: try #require(Corpus.file("Camera/2008/Misc/Canon_40D.jpg")).path,
+            toPath: setup.drop + "/rated.jpg")
+        try Data(
+            """
+            <x:xmpmeta xmlns:x='adobe:ns:meta/'><rdf:RDF xmlns:rdf='http://www.w3.org/1999/02/22-rdf-syntax-ns#'>\
+            <rdf:Description rdf:about='' xmlns:xmp='http://ns.adobe.com/xap/1.0/' xmp:Rating='3'/></rdf:RDF></x:xmpmeta>
+            """.utf8
+        ).write(to: URL(fileURLWithPath: setup.drop + "/rated.jpg.xmp"))
+        let library = try setup.open()
+        let (_, report) = try setup.run(library)
+        #expect(report.failed.isEmpty, "\(report.failed)")
+        #expect(
+            setup.files(setup.pictures).filter { $0.hasPrefix("2008/") } == [
+                "2008/2008-05-30/rated.jpg", "2008/2008-05-30/rated.jpg.xmp",
+            ])
+        let options = PHFetchOptions()
+        options.photoLibrary = library
+        let rated = try #require(
+            PHAsset.fetchAssets(with: options).first { asset in
+                PHAssetResource.assetResources(for: asset).contains { $0.originalFilename == "rated.jpg" }
+            })
+        #expect(rated.rating.rawValue == 3)
+    }
+}

@@ -326,14 +326,22 @@ package struct FolderImport {
         // 2. Each group placed whole, or taken back whole (the originals are untouched either way).
         var placed: [(group: ImportGroupPlan, entries: ArraySlice<FileJournalEntry>)] = []
         var offset = 0
+        // Each folder made, and its device read, once a batch (most groups share their day's folder).
+        var folderDevices: [String: Int64] = [:]
         for (group, count) in planned {
             let files = entries[offset..<(offset + count)]
             offset += count
             var done = 0
             do {
-                try Self.makeFolders(group.folder, under: definition.to)
+                if folderDevices[group.folder] == nil {
+                    try Self.makeFolders(group.folder, under: definition.to)
+                    if let folder = try FileOperations.identity(group.folder, followingLinks: true) {
+                        folderDevices[group.folder] = folder.device
+                    }
+                }
                 for entry in files {
-                    try journal.placeImportedFile(entry, link: definition.mode == .move)
+                    try journal.placeImportedFile(
+                        entry, link: definition.mode == .move, folderDevice: folderDevices[group.folder])
                     done += 1
                 }
                 placed.append((group, files))
@@ -401,8 +409,9 @@ package struct FolderImport {
 extension FileJournal {
     /// Step 2 for one file: `source` linked to its place (`link`, one file system), else copied,
     /// synced, verified and renamed into place; never over anything. A place already holding this
-    /// file (a stopped run linked or copied it) is taken as it is.
-    func placeImportedFile(_ entry: FileJournalEntry, link: Bool) throws {
+    /// file (a stopped run linked or copied it) is taken as it is. `folderDevice`: the device of the
+    /// destination's folder, when the caller read it (once for the files of a folder).
+    func placeImportedFile(_ entry: FileJournalEntry, link: Bool, folderDevice: Int64? = nil) throws {
         guard let source = entry.source else { return }
         let destination = entry.destination
         guard let current = try FileOperations.identity(source), current.device == entry.device,
@@ -414,7 +423,10 @@ extension FileJournal {
             }
             return
         }
-        if link, try !Self.crossesDevices(current, into: PathName.directory(of: destination)) {
+        let crosses =
+            try folderDevice.map { $0 != current.device }
+            ?? Self.crossesDevices(current, into: PathName.directory(of: destination))
+        if link, !crosses {
             do {
                 try FileOperations.link(source, destination)
                 try FaultInjection.reach(.importPlaced, in: importDirectory)
@@ -476,7 +488,8 @@ extension FileJournal {
     @discardableResult
     func finishImportedFile(_ entry: FileJournalEntry, placedByThisRun: Bool = false) throws -> Bool {
         guard let source = entry.source else { return false }
-        try FileOperations.unlink(Self.temporaryCopy(of: entry.destination, for: entry))
+        // A copy this run made was renamed into place or removed by the copy itself.
+        if !placedByThisRun { try FileOperations.unlink(Self.temporaryCopy(of: entry.destination, for: entry)) }
         guard entry.removeSource else { return false }
         let holds: Bool
         if placedByThisRun, let placed = try FileOperations.identity(entry.destination) {
