@@ -20,14 +20,25 @@ extension LibraryDatabase {
     /// The library's files of `size` bytes that belong to an asset, with their content hash where
     /// one was computed: the only files that can hold the content of a file of that size.
     public func assetFiles(ofSize size: Int64) throws -> [(id: Int64, path: String, contentHash: String?)] {
-        try read { db in
-            try Row.fetchAll(
-                db,
+        try assetFiles(ofSizes: [size])[size] ?? []
+    }
+
+    /// ``assetFiles(ofSize:)`` for each of `sizes`, in one read (an import asks for every photo of
+    /// a folder at once); a size no file has is absent.
+    public func assetFiles(ofSizes sizes: Set<Int64>) throws -> [Int64: [(id: Int64, path: String, contentHash: String?)]] {
+        guard !sizes.isEmpty else { return [:] }
+        return try read { db in
+            let statement = try db.cachedStatement(
                 sql: """
                     SELECT r.id, \(FileDirectories.path) AS path, r.contentHash FROM \(FileDirectories.join)
                     WHERE r.fileSize = ? AND r.assetId IS NOT NULL
-                    """, arguments: [size]
-            ).map { ($0["id"], $0["path"], $0["contentHash"]) }
+                    """)
+            var files: [Int64: [(id: Int64, path: String, contentHash: String?)]] = [:]
+            for size in sizes {
+                let rows = try Row.fetchAll(statement, arguments: [size])
+                if !rows.isEmpty { files[size] = rows.map { ($0["id"], $0["path"], $0["contentHash"]) } }
+            }
+            return files
         }
     }
 

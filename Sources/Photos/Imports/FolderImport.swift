@@ -150,11 +150,17 @@ package struct FolderImport {
             plan.left += unowned.map { LeftFile(path: $0, reason: "a sidecar of no photo or video beside it") }
             let metadata = Dictionary(media.map { ($0.path, $0.metadata) }, uniquingKeysWith: { first, _ in first })
             plan.metadata.merge(metadata) { first, _ in first }
-            for group in groups {
-                guard let primary = metadata[group.primary], let identity = try FileOperations.identity(group.primary)
-                else { continue }
+            let identities = try groups.map { try FileOperations.identity($0.primary) }
+            // The library's files of each size the folder's photos have, read at once.
+            let candidates =
+                definition.duplicates == .keep
+                ? [:] : try library.database.assetFiles(ofSizes: Set(identities.compactMap { $0?.size }))
+            for (group, identity) in zip(groups, identities) {
+                guard let primary = metadata[group.primary], let identity else { continue }
                 if definition.duplicates != .keep,
-                    let existing = try duplicate(of: group.primary, size: identity.size, planned: &planned)
+                    let existing = try duplicate(
+                        of: group.primary, size: identity.size, candidates: candidates[identity.size] ?? [],
+                        planned: &planned)
                 {
                     plan.duplicates.append(
                         Duplicate(path: group.primary, existing: existing, files: group.members.map(\.path)))
@@ -200,9 +206,11 @@ package struct FolderImport {
     /// content of `path`, if anywhere. Files are hashed only when one of the same size is known:
     /// the library's, or one `planned` earlier in this run; a copying import hashes each file, since
     /// it remembers what it took.
-    private func duplicate(of path: String, size: Int64, planned: inout PlannedContent) throws -> String? {
+    private func duplicate(
+        of path: String, size: Int64, candidates: [(id: Int64, path: String, contentHash: String?)],
+        planned: inout PlannedContent
+    ) throws -> String? {
         let database = library.database
-        let candidates = try database.assetFiles(ofSize: size)
         guard !candidates.isEmpty || planned.has(size: size) || definition.mode == .copy,
             let hash = ContentHash.of(path: path)
         else { return nil }
