@@ -25,7 +25,9 @@ extension LibraryDatabase {
 
     /// ``assetFiles(ofSize:)`` for each of `sizes`, in one read (an import asks for every photo of
     /// a folder at once); a size no file has is absent.
-    public func assetFiles(ofSizes sizes: Set<Int64>) throws -> [Int64: [(id: Int64, path: String, contentHash: String?)]] {
+    public func assetFiles(ofSizes sizes: Set<Int64>) throws
+        -> [Int64: [(id: Int64, path: String, contentHash: String?)]]
+    {
         guard !sizes.isEmpty else { return [:] }
         return try read { db in
             let statement = try db.cachedStatement(

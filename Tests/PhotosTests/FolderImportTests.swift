@@ -5,6 +5,7 @@ import PhotosLinux
 import PhotosStore
 import PhotosTestSupport
 import PhotosWire
+import Synchronization
 import Testing
 
 @testable import Photos
@@ -443,5 +444,95 @@ extension FolderImportTests {
                 PHAssetResource.assetResources(for: asset).contains { $0.originalFilename == "rated.jpg" }
             })
         #expect(rated.rating.rawValue == 3)
+    }
+}
+
+extension FolderImportTests {
+    /// `duplicates = "trash"` stopped (as a killed process stops) after a duplicate's first or
+    /// second file's `.trashinfo` is written or the file has moved: each of its files is then in
+    /// the drop folder or in the Trash, exactly once, never both and never neither, and the next
+    /// run finishes without a failure or an orphan `.trashinfo`.
+    @Test(arguments: [(Trash.Step.infoWritten, 1), (.moved, 1), (.infoWritten, 2), (.moved, 2)])
+    func duplicatesToTheTrashStoppedHalfwayLoseNothing(step: Trash.Step, time: Int) throws {
+        struct Stopped: Error {}
+        let setup = try Setup()
+        func library(stoppingAt stop: (Trash.Step, Int)?) throws -> PHPhotoLibrary {
+            var configuration = PHPhotoLibrary.Configuration()
+            configuration.thumbnailCacheDirectory = nil
+            configuration.roots = [LibraryRoot(path: setup.pictures, write: .files)]
+            configuration.timeZone = TimeZone(identifier: "UTC")!
+            configuration.trash = Trash(environment: ["XDG_DATA_HOME": setup.directory.path("data").path])
+            if let stop {
+                let reached = Mutex(0)
+                configuration.trash.stopHook = { step in
+                    guard step == stop.0,
+                        reached.withLock({
+                            $0 += 1
+                            return $0
+                        }) == stop.1
+                    else { return }
+                    throw Stopped()
+                }
+            }
+            return try PHPhotoLibrary(url: setup.directory.path("library.sqlite"), configuration: configuration)
+        }
+        func run(_ library: PHPhotoLibrary) throws -> FolderImport.Report {
+            let importer = FolderImport(
+                library: library,
+                definition: ImportDefinition(
+                    from: setup.drop, to: setup.pictures, layout: try ImportLayout(), duplicates: .trash),
+                timeZone: TimeZone(identifier: "UTC")!)
+            return try importer.run(try importer.plan([setup.drop]))
+        }
+        let trashed = setup.directory.path("data/Trash/files").path
+        let info = setup.directory.path("data/Trash/info").path
+        // In the Trash a file may have a second name (`IMG_4120.JPG_1`) if its first was taken.
+        func places(_ name: String) -> Int {
+            setup.files(setup.drop).filter { PathName.name(of: $0) == name }.count
+                + setup.files(trashed).filter { $0 == name || $0.hasPrefix(name + "_") }.count
+        }
+
+        let stopped = try run(try library(stoppingAt: (step, time)))
+        #expect(!stopped.failed.isEmpty, "the stop is reported")
+        for name in ["IMG_4120.JPG", "IMG_4120.AAE"] { #expect(places(name) == 1, "\(name) after the stop") }
+
+        let report = try run(try library(stoppingAt: nil))
+        #expect(report.failed.isEmpty, "\(report.failed)")
+        for name in ["IMG_4120.JPG", "IMG_4120.AAE"] { #expect(places(name) == 1, "\(name) after the next run") }
+        #expect(setup.files(trashed).contains("IMG_4120.JPG"), "the duplicate photo is in the Trash, under its name")
+        let infos = ((try? FileManager.default.contentsOfDirectory(atPath: info)) ?? []).sorted()
+        #expect(
+            infos == setup.files(trashed).map { $0 + ".trashinfo" }.sorted(),
+            "one .trashinfo for each trashed file, no orphan: \(infos)")
+    }
+}
+
+extension FolderImportTests {
+    /// A group that cannot land whole is taken back whole: another program takes the name of a Live
+    /// Photo's movie after its still is placed. The still's new name is removed again, the movie's
+    /// name keeps the other program's file, both originals stay in the drop folder, and the rest of
+    /// the folder is imported.
+    @Test func aGroupThatCannotLandWholeIsTakenBackWhole() throws {
+        let setup = try Setup()
+        let library = try setup.open()
+        let folder = setup.pictures + "/2021/2021-04-11"
+        let imports = library.fileJournal.importDirectory
+        FaultInjection.set(in: imports) { step in
+            if step == .importPlaced, FileManager.default.fileExists(atPath: folder + "/IMG_5195.HEIC"),
+                !FileManager.default.fileExists(atPath: folder + "/IMG_5195.MOV")
+            {
+                try? Data("theirs".utf8).write(to: URL(fileURLWithPath: folder + "/IMG_5195.MOV"))
+            }
+            return false
+        }
+        defer { FaultInjection.clear(in: imports) }
+        let (_, report) = try setup.run(library)
+        #expect(report.failed.map { PathName.name(of: $0.path) } == ["IMG_5195.HEIC"], "\(report.failed)")
+        #expect(try String(contentsOfFile: folder + "/IMG_5195.MOV", encoding: .utf8) == "theirs")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/IMG_5195.HEIC"), "the still is taken back")
+        #expect(setup.files(setup.drop).contains("100APPLE/IMG_5195.HEIC"))
+        #expect(setup.files(setup.drop).contains("100APPLE/IMG_5195.MOV"))
+        #expect(report.placed.count == 11, "the other groups land")
+        #expect(try library.database.fileJournal().isEmpty)
     }
 }

@@ -269,9 +269,20 @@ package struct FolderImport {
             start = end
         }
         if definition.duplicates == .trash, definition.mode == .move {
+            repairTrash(for: plan.duplicates.first?.path ?? definition.from)
             for duplicate in plan.duplicates { trash(duplicate, into: &report) }
         }
         return report
+    }
+
+    /// Finishes what a run stopped halfway through its duplicates left in the Trash they go to: a
+    /// `.trashinfo` whose file never moved is removed (the file is still in the drop folder), a file
+    /// in the Trash under a second name is removed when the first is still there. Without this they
+    /// linger in file managers as entries without a file, and hold their names.
+    private func repairTrash(for path: String) {
+        let trash = library.configuration.trash
+        guard let directory = try? trash.directory(for: path) else { return }
+        _ = try? trash.repair(directory)
     }
 
     /// Moves a duplicate's files to the Trash (`duplicates = "trash"`, moving imports only: a copying
