@@ -87,7 +87,7 @@ public final class PHPhotoLibrary: Sendable {
     var fileJournal: FileJournal {
         FileJournal(
             database: database, importDirectory: importDirectory.standardizedFileURL.path, logger: configuration.logger,
-            trash: configuration.trash)
+            trash: configuration.trash, roots: LibraryRoots(configuration.roots), timeZone: configuration.timeZone)
     }
     /// Change blocks run one at a time, in order, on this queue.
     let changeQueue = DispatchQueue(label: "photos.library.changes")

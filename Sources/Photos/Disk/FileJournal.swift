@@ -30,6 +30,10 @@ struct FileJournal {
     var logger = Logger(label: "photos.library")
     /// Where deleted assets' files go.
     var trash = Trash()
+    /// The library's roots: a stopped import's files are scanned under the one that holds them.
+    var roots = LibraryRoots([])
+    /// The zone file dates without an offset are read in, for those scans.
+    var timeZone = TimeZone.current
 
     /// Entries this process is working on, by library and entry id: not taken over by a recovery in
     /// the same process. An entry of this process that is not here was left by an interrupted block.
@@ -147,6 +151,23 @@ struct FileJournal {
                 }
                 continue
             }
+            if entry.operation == .importFile {
+                // A stopped import's files, finished together as its run would have: placed, taken
+                // by the library, and only then their originals removed.
+                var run = [entry]
+                while index < entries.count, entries[index].operation == .importFile {
+                    run.append(entries[index])
+                    index += 1
+                }
+                let claimed = try run.compactMap(claim)
+                let ids = claimed.compactMap(\.id)
+                begin(ids)
+                defer { end(ids) }
+                try resumeImports(claimed)
+                try database.finishJournalEntries(ids)
+                finished += claimed.count
+                continue
+            }
             guard let claimed = try claim(entry), let id = claimed.id else { continue }
             begin([id])
             defer { end([id]) }
@@ -197,7 +218,7 @@ struct FileJournal {
         case .sidecar: try updateSidecar(entry)
         case .manifest: try writeManifest(entry)
         case .mkdir: try makeAlbumDirectory(entry)
-        case .importFile: try resumeImportedFile(entry)
+        case .importFile: try resumeImportedFile(entry)  // Finished in runs: ``resumeImports(_:)``.
         }
     }
 

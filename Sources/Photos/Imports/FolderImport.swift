@@ -482,20 +482,54 @@ extension FileJournal {
         try FileOperations.sync(PathName.directory(of: destination), directory: true)
     }
 
-    /// An entry a stopped process left, finished: a file not yet placed is placed now (if it is still
-    /// the file journaled and its folder is there), so that a group lands whole, under the names its
-    /// run chose; then step 4. A file that cannot be placed stays where it is.
+    /// An entry a stopped process left, finished alone: ``resumeImports(_:)`` of it.
     func resumeImportedFile(_ entry: FileJournalEntry) throws {
-        if let source = entry.source, try FileOperations.identity(entry.destination) == nil,
-            let current = try FileOperations.identity(source), current.device == entry.device,
-            current.inode == entry.inode, current.size == entry.fileSize,
-            current.modificationTime == entry.modificationTime,
-            try FileOperations.identity(PathName.directory(of: entry.destination), followingLinks: true) != nil
-        {
+        try resumeImports([entry])
+    }
+
+    /// Entries a stopped process left, finished as its run would have finished them: each file not
+    /// yet placed is placed now (if it is still the file journaled and its folder is there), so that
+    /// a group lands whole, under the names its run chose; the library takes the files in place
+    /// (one scan per root, each asset with its origin); then step 4. A file that cannot be placed
+    /// stays where it is. The caller deletes the entries.
+    func resumeImports(_ entries: [FileJournalEntry]) throws {
+        var folders = Set<String>()
+        for entry in entries {
+            guard let source = entry.source, try FileOperations.identity(entry.destination) == nil,
+                let current = try FileOperations.identity(source), current.device == entry.device,
+                current.inode == entry.inode, current.size == entry.fileSize,
+                current.modificationTime == entry.modificationTime,
+                try FileOperations.identity(PathName.directory(of: entry.destination), followingLinks: true) != nil
+            else { continue }
             try placeImportedFile(entry, link: entry.removeSource)
-            try FileOperations.sync(PathName.directory(of: entry.destination), directory: true)
+            folders.insert(PathName.directory(of: entry.destination))
         }
-        try finishImportedFile(entry)
+        for folder in folders.sorted() { try FileOperations.sync(folder, directory: true) }
+        scanImportedFiles(entries)
+        for entry in entries { try finishImportedFile(entry) }
+    }
+
+    /// Step 3 for a stopped run's files: the library takes each file that is in place and is the
+    /// imported file, under the root that holds it. A scan that fails is logged: the files stay in
+    /// place, and the next scan of the root takes them.
+    private func scanImportedFiles(_ entries: [FileJournalEntry]) {
+        var byRoot: [String: [String: String]] = [:]
+        for entry in entries {
+            guard let source = entry.source, let root = roots.root(of: entry.destination),
+                (try? holdsImportedFile(entry, at: entry.destination)) == true
+            else { continue }
+            byRoot[root.path, default: [:]][entry.destination] = source
+        }
+        for (root, origins) in byRoot.sorted(by: { $0.key < $1.key }) {
+            do {
+                _ = try FolderScanner(database: database, timeZone: timeZone, quietTime: 0, origins: origins)
+                    .scan(root: root, files: Set(origins.keys))
+            } catch {
+                logger.warning(
+                    "a stopped import's files are in place but not yet in the library",
+                    metadata: ["root": "\(root)", "files.count": "\(origins.count)", "error": "\(error)"])
+            }
+        }
     }
 
     /// Step 4 for one file: a temporary copy a stopped run left is removed; for a move whose file is
