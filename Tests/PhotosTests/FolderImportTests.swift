@@ -539,3 +539,66 @@ extension FolderImportTests {
         #expect(try library.database.fileJournal().isEmpty)
     }
 }
+
+extension FolderImportTests {
+    /// A run stopped (as `kill -9` stops it) after a Live Photo's still is placed, while another
+    /// program takes the name of its movie: the next opening cannot land the group whole, so it
+    /// takes the still back, and the next run files the pair together under a new name.
+    @Test func aStoppedGroupThatCannotLandWholeIsTakenBackAtTheNextOpening() throws {
+        let setup = try Setup()
+        let folder = setup.pictures + "/2021/2021-04-11"
+        do {
+            let library = try setup.open()
+            let imports = library.fileJournal.importDirectory
+            FaultInjection.set(in: imports) { step in
+                guard step == .importPlaced, FileManager.default.fileExists(atPath: folder + "/IMG_5195.HEIC"),
+                    !FileManager.default.fileExists(atPath: folder + "/IMG_5195.MOV")
+                else { return false }
+                try? Data("theirs".utf8).write(to: URL(fileURLWithPath: folder + "/IMG_5195.MOV"))
+                return true
+            }
+            defer { FaultInjection.clear(in: imports) }
+            #expect(throws: (any Error).self) { try setup.run(library) }
+        }
+        let library = try setup.open()
+        #expect(try library.database.fileJournal().isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: folder + "/IMG_5195.HEIC"), "the still is taken back")
+        #expect(try String(contentsOfFile: folder + "/IMG_5195.MOV", encoding: .utf8) == "theirs")
+        #expect(setup.files(setup.drop).contains("100APPLE/IMG_5195.HEIC"))
+        #expect(setup.files(setup.drop).contains("100APPLE/IMG_5195.MOV"))
+
+        let (_, report) = try setup.run(library)
+        #expect(report.failed.isEmpty, "\(report.failed)")
+        let landed = setup.files(setup.pictures).filter { $0.hasPrefix("2021/2021-04-11/") }
+        #expect(
+            landed == [
+                "2021/2021-04-11/IMG_5195 (2).HEIC", "2021/2021-04-11/IMG_5195 (2).MOV", "2021/2021-04-11/IMG_5195.MOV",
+            ])
+        let options = PHFetchOptions()
+        options.photoLibrary = library
+        let live = try #require(
+            PHAsset.fetchAssets(with: options).first { asset in
+                PHAssetResource.assetResources(for: asset).contains { $0.originalFilename == "IMG_5195 (2).HEIC" }
+            })
+        #expect(live.mediaSubtypes.contains(.photoLive), "still and movie together again")
+    }
+
+    /// A run's journal entries cut into its groups: a primary, then the files named as it is up to
+    /// its extension, in one folder.
+    @Test func aStoppedRunsEntriesAreCutIntoItsGroups() {
+        func entry(_ path: String) -> FileJournalEntry {
+            FileJournalEntry(operation: .importFile, destination: path, source: "/drop/x", owner: 1)
+        }
+        let paths = [
+            "/p/a/IMG_1.HEIC", "/p/a/IMG_1.MOV", "/p/a/IMG_1.HEIC.xmp", "/p/a/IMG_2.JPG", "/p/a/IMG_2.xmp",
+            "/p/b/IMG_2.CR2", "/p/a/2021.04.11.JPG", "/p/a/2021.04.11.MOV", "/p/a/2021.04.11 (2).JPG",
+            "/p/a/IMG_10.JPG",
+        ]
+        let groups = FileJournal.importGroups(paths.map(entry)).map { $0.map { PathName.name(of: $0.destination) } }
+        #expect(
+            groups == [
+                ["IMG_1.HEIC", "IMG_1.MOV", "IMG_1.HEIC.xmp"], ["IMG_2.JPG", "IMG_2.xmp"], ["IMG_2.CR2"],
+                ["2021.04.11.JPG", "2021.04.11.MOV"], ["2021.04.11 (2).JPG"], ["IMG_10.JPG"],
+            ])
+    }
+}

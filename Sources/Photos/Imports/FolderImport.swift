@@ -487,26 +487,84 @@ extension FileJournal {
         try resumeImports([entry])
     }
 
-    /// Entries a stopped process left, finished as its run would have finished them: each file not
-    /// yet placed is placed now (if it is still the file journaled and its folder is there), so that
-    /// a group lands whole, under the names its run chose; the library takes the files in place
-    /// (one scan per root, each asset with its origin); then step 4. A file that cannot be placed
-    /// stays where it is. The caller deletes the entries.
+    /// Entries a stopped process left, finished as its run would have finished them, group by group
+    /// (``importGroups(_:)``): a group whose files can all be in place has those not yet placed
+    /// placed now (each still the file journaled, its folder there), so that it lands whole under
+    /// the names its run chose; a group one of whose files can no longer land (another file took
+    /// its name, its original changed) is taken back whole, unless an original of it is already
+    /// removed. The library then takes the files in place (one scan per root, each asset with its
+    /// origin), and only then are the originals removed (step 4). The caller deletes the entries.
     func resumeImports(_ entries: [FileJournalEntry]) throws {
         var folders = Set<String>()
-        for entry in entries {
-            guard let source = entry.source, try FileOperations.identity(entry.destination) == nil,
-                let current = try FileOperations.identity(source), current.device == entry.device,
-                current.inode == entry.inode, current.size == entry.fileSize,
-                current.modificationTime == entry.modificationTime,
-                try FileOperations.identity(PathName.directory(of: entry.destination), followingLinks: true) != nil
-            else { continue }
-            try placeImportedFile(entry, link: entry.removeSource)
-            folders.insert(PathName.directory(of: entry.destination))
+        var takenBack = Set<Int64>()
+        for group in Self.importGroups(entries) {
+            let states = try group.map(stoppedImportState)
+            if states.contains(.blocked), !states.contains(.originalRemoved) {
+                for (entry, state) in zip(group, states) where state == .placed {
+                    try takeBackImportedFile(entry, at: entry.destination)
+                }
+                takenBack.formUnion(group.compactMap(\.id))
+                continue
+            }
+            for (entry, state) in zip(group, states) where state == .placeable {
+                try placeImportedFile(entry, link: entry.removeSource)
+                folders.insert(PathName.directory(of: entry.destination))
+            }
         }
         for folder in folders.sorted() { try FileOperations.sync(folder, directory: true) }
-        scanImportedFiles(entries)
+        scanImportedFiles(entries.filter { !takenBack.contains($0.id ?? -1) })
         for entry in entries { try finishImportedFile(entry) }
+    }
+
+    /// Where a stopped run left one file of its import.
+    enum StoppedImportState {
+        /// Its place holds it; its original is still there.
+        case placed
+        /// Its place holds it and its original is gone: the run had begun removing the originals.
+        case originalRemoved
+        /// Not placed, and it can be: its original is the file journaled and its folder is there.
+        case placeable
+        /// Not placed, and it cannot be: another file has its name, or its original changed or went.
+        case blocked
+    }
+
+    func stoppedImportState(_ entry: FileJournalEntry) throws -> StoppedImportState {
+        guard let source = entry.source else { return .blocked }
+        let original = try FileOperations.identity(source)
+        if try FileOperations.identity(entry.destination) != nil {
+            if let placed = try FileOperations.identity(entry.destination), original == nil,
+                placed.device == entry.device && placed.inode == entry.inode || placed.size == entry.fileSize
+            {
+                return .originalRemoved
+            }
+            return try holdsImportedFile(entry, at: entry.destination) ? .placed : .blocked
+        }
+        guard let original, original.device == entry.device, original.inode == entry.inode,
+            original.size == entry.fileSize, original.modificationTime == entry.modificationTime,
+            try FileOperations.identity(PathName.directory(of: entry.destination), followingLinks: true) != nil
+        else { return .blocked }
+        return .placeable
+    }
+
+    /// A run's entries in its groups, in journal order: a group's files were journaled one after
+    /// the other, its primary first, and each of the others is named as the primary is up to the
+    /// primary's extension (`IMG_1.HEIC`, then `IMG_1.MOV`, `IMG_1.HEIC.xmp`, `IMG_1.xmp`).
+    static func importGroups(_ entries: [FileJournalEntry]) -> [[FileJournalEntry]] {
+        var groups: [[FileJournalEntry]] = []
+        var stem = ""
+        var folder = ""
+        for entry in entries {
+            let name = PathName.name(of: entry.destination)
+            let directory = PathName.directory(of: entry.destination)
+            if !groups.isEmpty, directory == folder, name.hasPrefix(stem + ".") {
+                groups[groups.count - 1].append(entry)
+            } else {
+                groups.append([entry])
+                folder = directory
+                stem = (name as NSString).deletingPathExtension
+            }
+        }
+        return groups
     }
 
     /// Step 3 for a stopped run's files: the library takes each file that is in place and is the
