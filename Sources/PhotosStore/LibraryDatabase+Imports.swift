@@ -63,14 +63,45 @@ extension LibraryDatabase {
     /// Remembers that a copying import took the content `hash` of `size` bytes from `source` to
     /// `destination`, so that the same file, seen again (a card inserted again), is not taken twice.
     public func noteImportedContent(hash: String, size: Int64, source: String, destination: String) throws {
+        try noteImportedContent([ImportedContent(hash: hash, size: size, source: source, destination: destination)])
+    }
+
+    /// ``noteImportedContent(hash:size:source:destination:)`` for each of `taken`, in one transaction.
+    public func noteImportedContent(_ taken: [ImportedContent]) throws {
+        guard !taken.isEmpty else { return }
+        let now = Date().timeIntervalSince1970
         try writer.write { db in
-            try db.execute(
+            let statement = try db.cachedStatement(
                 sql: """
                     INSERT INTO importedContent (contentHash, fileSize, source, destination, importedDate)
                     VALUES (?, ?, ?, ?, ?)
                     ON CONFLICT (contentHash, fileSize) DO UPDATE SET source = excluded.source,
                         destination = excluded.destination, importedDate = excluded.importedDate
-                    """, arguments: [hash, size, source, destination, Date().timeIntervalSince1970])
+                    """)
+            for content in taken {
+                try statement.execute(
+                    arguments: [content.hash, content.size, content.source, content.destination, now])
+            }
         }
+    }
+}
+
+/// What a copying import took: a file's content (hash and size), where it came from and where it went.
+public struct ImportedContent: Sendable, Hashable {
+    /// The content hash (`ContentHash`'s, of the whole file).
+    public var hash: String
+    /// Its size in bytes.
+    public var size: Int64
+    /// The file it was copied from, in the drop folder.
+    public var source: String
+    /// Where the copy went, under the root.
+    public var destination: String
+
+    /// What an import took.
+    public init(hash: String, size: Int64, source: String, destination: String) {
+        self.hash = hash
+        self.size = size
+        self.source = source
+        self.destination = destination
     }
 }

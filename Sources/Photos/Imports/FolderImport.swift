@@ -65,6 +65,9 @@ package struct FolderImport {
         /// What each media file said when planning read it, by its path in the drop folder: the scan
         /// of its place takes it rather than read the same bytes again.
         package var metadata: [String: FileMetadata] = [:]
+        /// The content hashes planning computed, by primary file in the drop folder: what a copying
+        /// import remembers it took, not hashed a second time.
+        package var contentHashes: [String: String] = [:]
     }
 
     /// What a run did.
@@ -160,7 +163,7 @@ package struct FolderImport {
                 if definition.duplicates != .keep,
                     let existing = try duplicate(
                         of: group.primary, size: identity.size, candidates: candidates[identity.size] ?? [],
-                        planned: &planned)
+                        planned: &planned, hashes: &plan.contentHashes)
                 {
                     plan.duplicates.append(
                         Duplicate(path: group.primary, existing: existing, files: group.members.map(\.path)))
@@ -208,12 +211,13 @@ package struct FolderImport {
     /// it remembers what it took.
     private func duplicate(
         of path: String, size: Int64, candidates: [(id: Int64, path: String, contentHash: String?)],
-        planned: inout PlannedContent
+        planned: inout PlannedContent, hashes: inout [String: String]
     ) throws -> String? {
         let database = library.database
         guard !candidates.isEmpty || planned.has(size: size) || definition.mode == .copy,
             let hash = ContentHash.of(path: path)
         else { return nil }
+        hashes[path] = hash
         if let earlier = planned.destination(ofContent: hash, size: size) { return earlier }
         if definition.mode == .copy, let earlier = try database.importedContent(hash: hash, size: size) {
             return earlier
@@ -264,7 +268,8 @@ package struct FolderImport {
         var start = 0
         while start < plan.groups.count {
             let end = min(start + batchSize, plan.groups.count)
-            try place(Array(plan.groups[start..<end]), metadata: plan.metadata, into: &report)
+            try place(
+                Array(plan.groups[start..<end]), metadata: plan.metadata, hashes: plan.contentHashes, into: &report)
             progress(end, plan.groups.count)
             start = end
         }
@@ -311,7 +316,8 @@ package struct FolderImport {
     /// synced once, one scan takes every file placed (its transactions a few hundred files each),
     /// and the originals' directories are synced once each.
     private func place(
-        _ groups: [ImportGroupPlan], metadata: [String: FileMetadata], into report: inout Report
+        _ groups: [ImportGroupPlan], metadata: [String: FileMetadata], hashes: [String: String],
+        into report: inout Report
     ) throws {
         let journal = library.fileJournal
         // 1. Every file of the batch, journaled; a group whose file went meanwhile is left out.
@@ -403,11 +409,16 @@ package struct FolderImport {
         }
         for folder in sourceFolders.sorted() { try FileOperations.sync(folder, directory: true) }
         if definition.mode == .copy {
-            for entry in kept {
-                guard let source = entry.source, let hash = ContentHash.of(path: entry.destination) else { continue }
-                try library.database.noteImportedContent(
+            // Each group's photo or video, by the hash planning computed (the copy was checked
+            // byte for byte against it), all in one transaction.
+            let taken = placed.compactMap { group -> ImportedContent? in
+                guard let entry = group.entries.first, let source = entry.source,
+                    let hash = hashes[source] ?? ContentHash.of(path: entry.destination)
+                else { return nil }
+                return ImportedContent(
                     hash: hash, size: entry.fileSize ?? 0, source: source, destination: entry.destination)
             }
+            try library.database.noteImportedContent(taken)
         }
         // 5. Done.
         try library.database.finishJournalEntries(kept.compactMap(\.id))
