@@ -159,6 +159,17 @@ public enum FileOperations {
         }
     }
 
+    /// Writes to disk everything written to the file system that holds the directory `path`
+    /// (`syncfs(2)`): one wait for a batch of new files, rather than an `fsync` each.
+    public static func syncFileSystem(containing path: String) throws {
+        let fd = try retrying("open", path) {
+            PathBytes.withCString(path) { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        }
+        defer { close(fd) }
+        let error = cphotos_sync_file_system(fd)
+        guard error == 0 else { throw SystemCallError(call: "syncfs", path: path, errno: error) }
+    }
+
     /// `fsync(2)` of a file or directory by path: its content, or its entries, reach the disk.
     public static func sync(_ path: String, directory: Bool = false) throws {
         let flags = (directory ? O_RDONLY | O_DIRECTORY : O_RDONLY) | O_CLOEXEC
@@ -182,11 +193,11 @@ public enum FileOperations {
 
     /// Creates a new file at `path` (which must not exist), lets `fill` write to it, then `fsync`s
     /// it. On failure the partial file is removed: it is the library's own, made here.
-    private static func createFile(at path: String, _ fill: (Int32) throws -> Void) throws {
+    private static func createFile(at path: String, syncing: Bool = true, _ fill: (Int32) throws -> Void) throws {
         let output = try createExclusively(path)
         do {
             try fill(output)
-            _ = try retrying("fsync", path) { fsync(output) }
+            if syncing { _ = try retrying("fsync", path) { fsync(output) } }
             close(output)
         } catch {
             close(output)
@@ -202,7 +213,11 @@ public enum FileOperations {
     ///
     /// With `preservingAttributes`, the copy keeps the source's permission bits (read, write and
     /// execute for owner, group and others) and its access and modification times, as `cp -p` does.
-    public static func copy(_ source: String, to destination: String, preservingAttributes: Bool = false) throws {
+    /// Without `syncing`, the copy is not synced: the caller syncs many at once
+    /// (``syncFileSystem(containing:)``) before it trusts any of them.
+    public static func copy(
+        _ source: String, to destination: String, preservingAttributes: Bool = false, syncing: Bool = true
+    ) throws {
         let input = try retrying("open", source) {
             PathBytes.withCString(source) { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY) }
         }
@@ -211,7 +226,7 @@ public enum FileOperations {
         _ = try retrying("fstat", source) { fstat(input, &info) }
         let size = off_t(info.st_size)
         let seekData: Int32 = 3, seekHole: Int32 = 4  // Linux's SEEK_DATA and SEEK_HOLE.
-        try createFile(at: destination) { output in
+        try createFile(at: destination, syncing: syncing) { output in
             let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
             defer { buffer.deallocate() }
             var offset: off_t = 0

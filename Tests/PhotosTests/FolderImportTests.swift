@@ -164,7 +164,23 @@ struct FolderImportTests {
         (.importSourceRemoved, 10),
     ])
     func aRunStoppedAtAnyStepLosesAndDoublesNothing(step: FaultInjection.Step, time: Int) throws {
-        let setup = try Setup()
+        try stopAndResume(try Setup(), at: step, time: time)
+    }
+
+    /// The same with the drop folder on another file system: each file copied under a temporary
+    /// name, the batch's copies synced together, then each checked and renamed into place.
+    @Test(
+        .enabled(if: SecondFileSystem.isAvailable, SecondFileSystem.skipReason),
+        arguments: [
+            (FaultInjection.Step.importJournaled, 1), (.copiedAcross, 1), (.copiedAcross, 6), (.importPlaced, 2),
+            (.importPlaced, 11), (.importScanned, 1), (.importSourceRemoved, 3),
+        ])
+    func aRunFromAnotherFileSystemStoppedAtAnyStepLosesAndDoublesNothing(step: FaultInjection.Step, time: Int) throws {
+        let elsewhere = try SecondFileSystem.directory()
+        try stopAndResume(try Setup(drop: elsewhere.path + "/Drop"), at: step, time: time)
+    }
+
+    private func stopAndResume(_ setup: Setup, at step: FaultInjection.Step, time: Int) throws {
         do {
             let library = try setup.open()
             let imports = library.fileJournal.importDirectory

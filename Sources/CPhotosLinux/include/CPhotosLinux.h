@@ -53,6 +53,10 @@ int cphotos_rename_noreplace(const char *_Nonnull from, const char *_Nonnull to)
 /// of durability; 0 or the error number.
 int cphotos_start_writeback(int fd);
 
+/// Writes to disk everything written to the file system that holds `fd` (syncfs, a GNU extension
+/// Glibc's Swift module leaves out): 0 or the error number.
+int cphotos_sync_file_system(int fd);
+
 /// Puts the calling thread in SCHED_IDLE, the lowest scheduling class (it runs only when nothing
 /// else wants the processor); 0 or the error number.
 int cphotos_idle_this_thread(void);

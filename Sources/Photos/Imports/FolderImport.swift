@@ -349,14 +349,18 @@ package struct FolderImport {
         try FaultInjection.reach(.importJournaled, in: journal.importDirectory)
 
         // 2. Each group placed whole, or taken back whole (the originals are untouched either way).
+        // A file bound for another file system or mount is copied under a temporary name; the
+        // batch's copies are synced together, then each is checked and renamed into place.
         var placed: [(group: ImportGroupPlan, entries: ArraySlice<FileJournalEntry>)] = []
+        var copying: [(group: ImportGroupPlan, entries: ArraySlice<FileJournalEntry>, copies: Set<Int64>)] = []
         var offset = 0
         // Each folder made, and its device read, once a batch (most groups share their day's folder).
         var folderDevices: [String: Int64] = [:]
         for (group, count) in planned {
             let files = entries[offset..<(offset + count)]
             offset += count
-            var done = 0
+            var linked: [FileJournalEntry] = []
+            var copies: [FileJournalEntry] = []
             do {
                 if folderDevices[group.folder] == nil {
                     try Self.makeFolders(group.folder, under: definition.to)
@@ -365,15 +369,52 @@ package struct FolderImport {
                     }
                 }
                 for entry in files {
-                    try journal.placeImportedFile(
+                    if try journal.linkImportedFile(
                         entry, link: definition.mode == .move, folderDevice: folderDevices[group.folder])
-                    done += 1
+                    {
+                        linked.append(entry)
+                    } else {
+                        try journal.copyImportedFileUnsynced(entry)
+                        copies.append(entry)
+                    }
                 }
-                placed.append((group, files))
+                if copies.isEmpty {
+                    placed.append((group, files))
+                } else {
+                    copying.append((group, files, Set(copies.compactMap(\.id))))
+                }
             } catch let error where !error.isSimulatedCrash {
-                for entry in files.prefix(done) { try? journal.takeBackImportedFile(entry, at: entry.destination) }
+                for entry in linked { try? journal.takeBackImportedFile(entry, at: entry.destination) }
+                for entry in copies { try? journal.removeTemporaryCopy(for: entry) }
                 try library.database.finishJournalEntries(files.compactMap(\.id))
                 report.failed.append(LeftFile(path: group.moves[0].source, reason: "\(error)"))
+            }
+        }
+        if !copying.isEmpty {
+            // One wait for the disk per file system, not one per file.
+            var synced = Set<Int64>()
+            for (group, _, _) in copying where synced.insert(folderDevices[group.folder] ?? -1).inserted {
+                try FileOperations.syncFileSystem(containing: group.folder)
+            }
+            for (group, files, copies) in copying {
+                var renamed = Set<Int64>()
+                do {
+                    for entry in files where copies.contains(entry.id ?? -1) {
+                        try journal.placeImportedCopy(entry)
+                        renamed.insert(entry.id ?? -1)
+                    }
+                    placed.append((group, files))
+                } catch let error where !error.isSimulatedCrash {
+                    for entry in files {
+                        if copies.contains(entry.id ?? -1), !renamed.contains(entry.id ?? -1) {
+                            try? journal.removeTemporaryCopy(for: entry)
+                        } else {
+                            try? journal.takeBackImportedFile(entry, at: entry.destination)
+                        }
+                    }
+                    try library.database.finishJournalEntries(files.compactMap(\.id))
+                    report.failed.append(LeftFile(path: group.moves[0].source, reason: "\(error)"))
+                }
             }
         }
         let kept = placed.flatMap(\.entries)
@@ -442,7 +483,22 @@ extension FileJournal {
     /// file (a stopped run linked or copied it) is taken as it is. `folderDevice`: the device of the
     /// destination's folder, when the caller read it (once for the files of a folder).
     func placeImportedFile(_ entry: FileJournalEntry, link: Bool, folderDevice: Int64? = nil) throws {
-        guard let source = entry.source else { return }
+        guard let source = entry.source,
+            try !linkImportedFile(entry, link: link, folderDevice: folderDevice)
+        else { return }
+        // Not recorded (no asset has the file yet: the scan does it) and its folder synced once for
+        // the batch.
+        _ = try copyAcrossDevices(
+            source, to: entry.destination, for: entry, recording: false, syncingDirectory: false)
+        try FaultInjection.reach(.importPlaced, in: importDirectory)
+    }
+
+    /// Step 2 for one file, when a link does it: true once the file is in place (linked now, or by
+    /// a stopped run), false when it must be copied (another file system or mount, no hard links,
+    /// or a copying import). Throws when the original is no longer the file journaled, or another
+    /// file has its name.
+    func linkImportedFile(_ entry: FileJournalEntry, link: Bool, folderDevice: Int64? = nil) throws -> Bool {
+        guard let source = entry.source else { return true }
         let destination = entry.destination
         guard let current = try FileOperations.identity(source), current.device == entry.device,
             current.inode == entry.inode
@@ -451,7 +507,7 @@ extension FileJournal {
             guard try holdsImportedFile(entry, at: destination) else {
                 throw SystemCallError(call: "link", path: destination, errno: EEXIST)
             }
-            return
+            return true
         }
         let crosses =
             try folderDevice.map { $0 != current.device }
@@ -460,7 +516,7 @@ extension FileJournal {
             do {
                 try FileOperations.link(source, destination)
                 try FaultInjection.reach(.importPlaced, in: importDirectory)
-                return
+                return true
             } catch let error as SystemCallError
                 where [EPERM, ENOTSUP, EOPNOTSUPP, EMLINK, EXDEV].contains(error.errno)
             {
@@ -469,10 +525,43 @@ extension FileJournal {
                 // across file systems.
             }
         }
-        // Not recorded (no asset has the file yet: the scan does it) and its folder synced once for
-        // the batch.
-        _ = try copyAcrossDevices(source, to: destination, for: entry, recording: false, syncingDirectory: false)
+        return false
+    }
+
+    /// Step 2 for a file to copy, first half: copied under its temporary name beside its place
+    /// (``temporaryCopy(of:for:)``: hidden, one per entry), permission bits and times kept, not yet
+    /// synced: a batch's copies are synced together (`FileOperations.syncFileSystem(containing:)`)
+    /// before any is trusted.
+    func copyImportedFileUnsynced(_ entry: FileJournalEntry) throws {
+        guard let source = entry.source else { return }
+        let temporary = Self.temporaryCopy(of: entry.destination, for: entry)
+        // Left by a stopped run: incomplete or never verified, and the library's own name.
+        try FileOperations.unlink(temporary)
+        try FileOperations.copy(source, to: temporary, preservingAttributes: true, syncing: false)
+    }
+
+    /// Step 2 for a file to copy, second half, once the copies are synced: the copy is compared
+    /// with its original byte for byte and renamed into place, never over anything. A copy that does
+    /// not hold the original's bytes, or cannot take its name, is removed.
+    func placeImportedCopy(_ entry: FileJournalEntry) throws {
+        guard let source = entry.source else { return }
+        let temporary = Self.temporaryCopy(of: entry.destination, for: entry)
+        do {
+            guard try FileOperations.sameContent(source, temporary) else {
+                throw SystemCallError(call: "read", path: temporary, errno: EIO)
+            }
+            try FaultInjection.reach(.copiedAcross, in: importDirectory)
+            try FileOperations.renameWithoutReplacing(temporary, entry.destination)
+        } catch let error where !error.isSimulatedCrash {
+            try? FileOperations.unlink(temporary)
+            throw error
+        }
         try FaultInjection.reach(.importPlaced, in: importDirectory)
+    }
+
+    /// Removes the temporary copy `entry` made, if it is there.
+    func removeTemporaryCopy(for entry: FileJournalEntry) throws {
+        try FileOperations.unlink(Self.temporaryCopy(of: entry.destination, for: entry))
     }
 
     /// Whether `destination` holds the file `entry` imports: the same inode (linked), or a copy of the
