@@ -238,3 +238,40 @@ extension ImportDaemonTests {
         #expect(paths.allSatisfy { $0.count == 1 }, "\(paths.filter { $0.count != 1 }.prefix(5))")
     }
 }
+
+extension ImportDaemonTests {
+    /// The drop folder is a card's mount point (a bind mount here): photosd imports what is on it,
+    /// the card is pulled out, and when it is mounted again with new photos photosd imports those
+    /// too, without a restart: the watch follows the file system at the folder's path.
+    @Test(.enabled(if: BindMount.isAvailable, "\(BindMount.skipReason)"))
+    func aCardMountedAgainIsImportedAgain() async throws {
+        try configure(settle: 100)
+        let card = directory.path("card").path
+        try FileManager.default.createDirectory(atPath: card, withIntermediateDirectories: false)
+        try FileManager.default.copyItem(
+            atPath: try #require(Corpus.file("Phone/DCIM/100APPLE/IMG_6100.JPG")).path, toPath: card + "/IMG_6100.JPG")
+        try BindMount.mount(card, at: drop)
+        defer { BindMount.unmount(drop) }
+        let daemon = try await start()
+        let first = root.path + "/2015/2015-04-10/IMG_6100.JPG"
+        try await waitUntil("the card's photo is filed", whileRunning: daemon.process) {
+            FileManager.default.fileExists(atPath: first)
+        }
+
+        BindMount.unmount(drop)
+        try FileManager.default.copyItem(
+            atPath: try #require(Corpus.file("Phone/DCIM/100APPLE/IMG_0004.JPG")).path, toPath: card + "/IMG_0004.JPG")
+        // Long enough for photosd to see the card gone (it looks every 5 seconds).
+        try await Task.sleep(for: .seconds(6))
+        try BindMount.mount(card, at: drop)
+        let second = root.path + "/2011/2011-01-13/IMG_0004.JPG"
+        try await waitUntil(
+            "the photo on the card mounted again is filed, and moved off the card", whileRunning: daemon.process
+        ) {
+            FileManager.default.fileExists(atPath: second)
+                && !FileManager.default.fileExists(atPath: card + "/IMG_0004.JPG")
+        }
+        try await waitUntil("both photos are in the library", whileRunning: daemon.process) { try assets().count == 2 }
+        try await offPool { try daemon.stop() }
+    }
+}

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Logging
 import PhotosCore
+import PhotosLinux
 import PhotosWire
 import PhotosWatcher
 import ServiceLifecycle
@@ -73,6 +74,9 @@ public final class ImportFolderService: Service, Sendable {
     let pollInterval: Duration
     /// When each import is due (by its index), if it is.
     private let due = Mutex<[Int: ContinuousClock.Instant]>([:])
+    /// Each watched folder's device and inode when its watch was added: a folder that shows others
+    /// since (a card mounted there, or unmounted from it) is watched again, and imported.
+    private let watchedAs = Mutex<[Int: [Int64]]>([:])
     /// How each import stands, by index.
     private let statuses: Mutex<[ImportStatus]>
     /// Runs go here, one at a time.
@@ -117,6 +121,17 @@ public final class ImportFolderService: Service, Sendable {
                     else {
                         continue
                     }
+                    if event.path == imports[index].from, event.kind == .rootUnmounted || event.kind == .watchRemoved {
+                        // Its file system went (a card pulled out), or the folder did: looked for
+                        // again at the next poll, and imported when it is back.
+                        monitor.removeRoot(imports[index].from)
+                        watchedAs.withLock { $0[index] = nil }
+                        setState(index, "unwatched", reason: "the folder's file system was unmounted, or it went")
+                        logger.info(
+                            "an import's drop folder went away; it is looked for again",
+                            metadata: ["from": "\(imports[index].from)"])
+                        continue
+                    }
                     let at = ContinuousClock.now + imports[index].settle
                     due.withLock { $0[index] = at }
                 }
@@ -151,10 +166,22 @@ public final class ImportFolderService: Service, Sendable {
             let present =
                 FileManager.default.fileExists(atPath: definition.from, isDirectory: &isDirectory)
                 && isDirectory.boolValue
-            let watching = statuses.withLock { $0[index].state == "watching" }
+            let identity = present ? (try? FileOperations.identity(definition.from, followingLinks: true)) ?? nil : nil
+            let key = identity.map { [$0.device, $0.inode] }
+            var watching = statuses.withLock { $0[index].state == "watching" }
+            if present, watching, watchedAs.withLock({ $0[index] }) != key {
+                // Another file system at its path since it was watched (a card mounted there, or
+                // unmounted from it): the watch is on what is no longer there.
+                monitor.removeRoot(definition.from)
+                watching = false
+                logger.info(
+                    "an import's drop folder is another file system now; watching it again",
+                    metadata: ["from": "\(definition.from)"])
+            }
             if present, !watching {
                 do {
                     try monitor.addRoot(definition.from)
+                    watchedAs.withLock { $0[index] = key }
                     setState(index, "watching", reason: nil)
                     due.withLock { $0[index] = now }
                     logger.info("watching an import's drop folder", metadata: ["from": "\(definition.from)"])
