@@ -90,6 +90,9 @@ struct FolderImportTests {
         }
     }
 
+    /// What a run leaves in the drop folder: the duplicate with its .AAE, a truncated JPEG, a text file.
+    static let leftInDrop = ["100APPLE/IMG_4120.AAE", "100APPLE/IMG_4120.JPG", "notes.txt", "truncated.jpg"]
+
     /// The names of the corpus folder's files.
     static let originals = [
         "IMG_0004.JPG", "IMG_0005.JPG", "IMG_0420.MOV", "IMG_0815.HEIC", "IMG_2682.HEIC", "IMG_3001.JPG",
@@ -113,10 +116,7 @@ struct FolderImportTests {
                 "2023/2023-10-31/IMG_0815.HEIC", "Old/IMG_4120 copy.JPG",
             ])
         // Left: the duplicate with its .AAE (never deleted), the truncated JPEG and the text file.
-        #expect(
-            setup.files(setup.drop) == [
-                "100APPLE/IMG_4120.AAE", "100APPLE/IMG_4120.JPG", "notes.txt", "truncated.jpg",
-            ])
+        #expect(setup.files(setup.drop) == Self.leftInDrop)
         #expect(plan.duplicates.map(\.existing) == [setup.pictures + "/Old/IMG_4120 copy.JPG"])
         #expect(plan.rejected.map { PathName.name(of: $0.path) } == ["truncated.jpg"])
         #expect(plan.left.map { PathName.name(of: $0.path) } == ["notes.txt"])
@@ -240,10 +240,7 @@ struct FolderImportTests {
         let library = try setup.open()
         let (_, report) = try setup.run(library)
         #expect(report.placed.count == 13 && report.failed.isEmpty, "\(report.failed)")
-        #expect(
-            setup.files(setup.drop) == [
-                "100APPLE/IMG_4120.AAE", "100APPLE/IMG_4120.JPG", "notes.txt", "truncated.jpg",
-            ])
+        #expect(setup.files(setup.drop) == Self.leftInDrop)
         let placed = setup.pictures + "/2021/2021-04-11/IMG_5195.MOV"
         #expect(
             try FileOperations.sameContent(
@@ -364,10 +361,7 @@ extension FolderImportTests {
         let library = try setup.open()
         let (_, report) = try setup.run(library)
         #expect(report.placed.count == 13 && report.failed.isEmpty, "\(report.failed)")
-        #expect(
-            setup.files(setup.drop) == [
-                "100APPLE/IMG_4120.AAE", "100APPLE/IMG_4120.JPG", "notes.txt", "truncated.jpg",
-            ])
+        #expect(setup.files(setup.drop) == Self.leftInDrop)
         for (source, destination) in report.placed {
             let original = try #require(Corpus.file("Phone/DCIM/100APPLE/" + PathName.name(of: source))).path
             #expect(try FileOperations.sameContent(destination, original), "\(destination)")

@@ -127,17 +127,23 @@ struct FileJournal {
             }
         }
         var index = 0
+        /// `first` and the entries after it that `belongs` takes too, claimed.
+        func claimRun(from first: FileJournalEntry, while belongs: (FileJournalEntry) -> Bool) throws
+            -> [FileJournalEntry]
+        {
+            var run = [first]
+            while index < entries.count, belongs(entries[index]) {
+                run.append(entries[index])
+                index += 1
+            }
+            return try run.compactMap(claim)
+        }
         while index < entries.count {
             let entry = entries[index]
             index += 1
             if Self.trashesAssetFile(entry) {
                 // A run of deleted assets' files: claimed one by one, trashed as one batch.
-                var run = [entry]
-                while index < entries.count, Self.trashesAssetFile(entries[index]) {
-                    run.append(entries[index])
-                    index += 1
-                }
-                let claimed = try run.compactMap(claim)
+                let claimed = try claimRun(from: entry, while: Self.trashesAssetFile)
                 let ids = claimed.compactMap(\.id)
                 begin(ids)
                 defer { end(ids) }
@@ -154,12 +160,7 @@ struct FileJournal {
             if entry.operation == .importFile {
                 // A stopped import's files, finished together as its run would have: placed, taken
                 // by the library, and only then their originals removed.
-                var run = [entry]
-                while index < entries.count, entries[index].operation == .importFile {
-                    run.append(entries[index])
-                    index += 1
-                }
-                let claimed = try run.compactMap(claim)
+                let claimed = try claimRun(from: entry) { $0.operation == .importFile }
                 let ids = claimed.compactMap(\.id)
                 begin(ids)
                 defer { end(ids) }
