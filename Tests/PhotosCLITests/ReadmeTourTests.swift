@@ -161,7 +161,7 @@ enum Tour {
         let stderrFile = outputs.path("tour.stderr")
         FileManager.default.createFile(atPath: stdoutFile.path, contents: nil)
         FileManager.default.createFile(atPath: stderrFile.path, contents: nil)
-        let process = Process()
+        let process = TestProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
         process.arguments = ["/bin/bash", scriptFile.path]
         process.currentDirectoryURL = directory
