@@ -254,9 +254,10 @@ public final class TestProcess: @unchecked Sendable {
     }
 
     // Glibc's Swift module leaves out the GNU extensions of <spawn.h>; they are in glibc (2.29 and 2.34 on).
-    private typealias FileAction = @convention(c) (
-        UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>
-    ) -> Int32
+    private typealias FileAction =
+        @convention(c) (
+            UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>
+        ) -> Int32
     private typealias FileActionFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
 
     private static let chdirAction: FileAction? = symbol("posix_spawn_file_actions_addchdir_np")
