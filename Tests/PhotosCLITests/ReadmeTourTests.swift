@@ -163,7 +163,9 @@ enum Tour {
         FileManager.default.createFile(atPath: stderrFile.path, contents: nil)
         let process = TestProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
-        process.arguments = ["/bin/bash", scriptFile.path]
+        // --wait: setsid forks when it already leads a process group (as TestProcess starts it) and
+        // its first process would exit at once, long before the tour ends.
+        process.arguments = ["--wait", "/bin/bash", scriptFile.path]
         process.currentDirectoryURL = directory
         process.environment = environment
         process.standardInput = FileHandle.nullDevice
