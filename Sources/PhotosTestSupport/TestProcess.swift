@@ -27,7 +27,9 @@ import Synchronization
 /// Like Foundation's, the child leads a process group of its own, keeps the signal mask of the thread
 /// that started it, and inherits the test process's standard streams unless told otherwise; `nil` for a
 /// stream (or `FileHandle.nullDevice`) is `/dev/null`. Unlike Foundation's, nothing reaps the child in the
-/// background: `isRunning`, `waitUntilExit()` and `terminationStatus` do, each at most once.
+/// background: `isRunning`, `waitUntilExit()` and `terminationStatus` do, each at most once. And the child
+/// has ended when its own process has: Foundation's counted it running while any process it forked was
+/// alive, so a program that forks and exits (`setsid` as a group leader) needs `setsid --wait` here.
 public final class TestProcess: @unchecked Sendable {
     /// Why a process ended, as Foundation's `Process.TerminationReason`.
     public enum TerminationReason: Sendable {
