@@ -348,7 +348,8 @@ let package = Package(
             dependencies: ["PhotosConfig", "PhotosCore", "PhotosHooks", "PhotosStore", "PhotosTestSupport"],
             swiftSettings: settings),
         .testTarget(
-            name: "PhotosWatcherTests", dependencies: ["PhotosWatcher", "PhotosCore", "PhotosLinux"],
+            name: "PhotosWatcherTests",
+            dependencies: ["PhotosWatcher", "PhotosCore", "PhotosLinux", "PhotosTestSupport"],
             swiftSettings: settings),
         .testTarget(
             name: "PhotosDaemonTests",

@@ -101,7 +101,7 @@ public final class SmallFileSystem: Sendable {
     }
 
     private static func run(_ tool: String, _ arguments: [String]) throws -> Int32 {
-        let process = Process()
+        let process = TestProcess()
         process.executableURL = URL(fileURLWithPath: tool)
         process.arguments = arguments
         process.standardOutput = FileHandle.nullDevice

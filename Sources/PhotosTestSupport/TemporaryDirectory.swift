@@ -74,7 +74,7 @@ public enum BuiltProducts {
     public static func run(
         _ name: String, _ arguments: [String], environment: [String: String] = [:]
     ) throws -> (status: Int32, stdout: String, stderr: String) {
-        let process = Process()
+        let process = TestProcess()
         process.executableURL = directory.appendingPathComponent(name)
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment

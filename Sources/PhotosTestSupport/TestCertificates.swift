@@ -122,7 +122,7 @@ public struct TestCertificates: Sendable {
     /// Runs `openssl` in `directory`; its standard error becomes the error when it fails.
     private static func openssl(_ arguments: [String], in directory: URL) throws {
         guard let openssl else { throw CocoaError(.executableNotLoadable, userInfo: [NSFilePathErrorKey: "openssl"]) }
-        let process = Process()
+        let process = TestProcess()
         process.executableURL = URL(fileURLWithPath: openssl)
         process.arguments = arguments
         process.currentDirectoryURL = directory

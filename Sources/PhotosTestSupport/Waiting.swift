@@ -20,7 +20,7 @@ public struct WaitFailed: Error, CustomStringConvertible {
     public var description: String { "\(reason) waiting for \(what)" }
 
     static func check(
-        _ what: () -> String, deadline: ContinuousClock.Instant, timeout: Duration, process: Process?
+        _ what: () -> String, deadline: ContinuousClock.Instant, timeout: Duration, process: TestProcess?
     ) throws {
         if let process, !process.isRunning {
             throw WaitFailed(
@@ -54,7 +54,7 @@ let waitInterval: Duration = .milliseconds(10)
 /// It suspends between looks, so it does not hold a thread of the shared pool; the condition runs on
 /// the caller's actor and must not block (wrap blocking work in ``offPool(_:)``).
 public func waitUntil(
-    _ what: @autoclosure () -> String, timeout: Duration = defaultWaitTimeout, whileRunning process: Process? = nil,
+    _ what: @autoclosure () -> String, timeout: Duration = defaultWaitTimeout, whileRunning process: TestProcess? = nil,
     isolation: isolated (any Actor)? = #isolation, _ condition: () async throws -> Bool
 ) async throws {
     let deadline = ContinuousClock.now + timeout
@@ -69,7 +69,7 @@ public func waitUntil(
 /// ``waitUntil(_:timeout:whileRunning:isolation:_:)`` for synchronous code: blocks its thread between
 /// looks, so call it only off the shared pool (inside ``offPool(_:)``, or from a synchronous test).
 public func blockUntil(
-    _ what: @autoclosure () -> String, timeout: Duration = defaultWaitTimeout, whileRunning process: Process? = nil,
+    _ what: @autoclosure () -> String, timeout: Duration = defaultWaitTimeout, whileRunning process: TestProcess? = nil,
     _ condition: () throws -> Bool
 ) throws {
     let deadline = ContinuousClock.now + timeout
@@ -85,7 +85,7 @@ public func blockUntil(
 /// when it still runs after `timeout`. It does not reap a process that will not stop: the caller
 /// kills it (a test's `defer`).
 public func waitForExit(
-    of process: Process, _ what: @autoclosure () -> String, timeout: Duration = defaultWaitTimeout,
+    of process: TestProcess, _ what: @autoclosure () -> String, timeout: Duration = defaultWaitTimeout,
     isolation: isolated (any Actor)? = #isolation
 ) async throws {
     try await waitUntil(what(), timeout: timeout) { !process.isRunning }

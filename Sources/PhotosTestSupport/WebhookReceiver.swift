@@ -23,7 +23,7 @@ public final class WebhookReceiver: Sendable {
     public let port: Int
     /// Where it records what it received.
     public let records: URL
-    private let process: Process
+    private let process: TestProcess
 
     static let script = #"""
         import hashlib, hmac, http.server, json, os, sys
@@ -89,7 +89,7 @@ public final class WebhookReceiver: Sendable {
         let script = directory.appendingPathComponent("receiver.py")
         try Data(Self.script.utf8).write(to: script)
         guard let python = Self.python else { throw CocoaError(.executableNotLoadable) }
-        process = Process()
+        process = TestProcess()
         process.executableURL = URL(fileURLWithPath: python)
         process.arguments =
             [script.path, secretFile.path, records.path] + (tls.map { [$0.certificate.path, $0.key.path] } ?? [])

@@ -8,7 +8,7 @@ import Testing
 @Suite struct ObserverPluginTests {
     @Test func anotherProcesssChangesReachThePlugin() async throws {
         let fixture = try LibraryFixture()
-        let process = Process()
+        let process = TestProcess()
         process.executableURL = BuiltProducts.directory.appendingPathComponent("observer-plugin")
         process.arguments = ["--count", "2"]
         process.environment = ProcessInfo.processInfo.environment.merging(

@@ -16,7 +16,7 @@ struct CompletionCLITests {
             let directory = try TemporaryDirectory(prefix: "photos-completion")
             let file = directory.path("photos.bash")
             try Data(result.stdout.utf8).write(to: file)
-            let check = Process()
+            let check = TestProcess()
             check.executableURL = URL(fileURLWithPath: "/bin/bash")
             check.arguments = ["-n", file.path]
             try check.run()

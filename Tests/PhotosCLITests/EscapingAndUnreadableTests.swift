@@ -90,7 +90,7 @@ import Testing
     /// Runs `photos` as the unprivileged user `nobody` (root reads any directory whatever its mode).
     func runAsNobody(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
         let photos = BuiltProducts.directory.appendingPathComponent("photos").path
-        let process = Process()
+        let process = TestProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
         process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", photos] + arguments
         let out = Pipe()

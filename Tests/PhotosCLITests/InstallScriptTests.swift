@@ -55,7 +55,7 @@ struct InstallScriptTests {
     static func run(_ executable: String, _ arguments: [String], environment: [String: String]) throws
         -> (status: Int32, stdout: String, stderr: String)
     {
-        let process = Process()
+        let process = TestProcess()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.environment = environment

@@ -67,7 +67,7 @@ struct LibraryLocationCLITests {
     @Test func withoutAnyNameTheLibraryPhotosdServesIsUsedAndNamedInErrors() async throws {
         let scan = try await offPool { try self.photos(["scan", "--library", configured, root]) }
         #expect(scan.status == 0, "\(scan.stderr)")
-        let daemon = Process()
+        let daemon = TestProcess()
         daemon.executableURL = BuiltProducts.directory.appendingPathComponent("photosd")
         daemon.arguments = ["--library", configured, "--watch", root, "--log-level", "warning"]
         daemon.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }

@@ -124,7 +124,7 @@ import Testing
     }
 
     @Test func followPrintsEachCommitOfAnotherProcessAsItLands() async throws {
-        let process = Process()
+        let process = TestProcess()
         process.executableURL = BuiltProducts.directory.appendingPathComponent("photos")
         // --since 0: the history first, whose last line says that it is reading or waiting.
         process.arguments = ["changes", "--library", fixture.libraryURL.path, "--json", "--follow", "--since", "0"]

@@ -161,9 +161,11 @@ enum Tour {
         let stderrFile = outputs.path("tour.stderr")
         FileManager.default.createFile(atPath: stdoutFile.path, contents: nil)
         FileManager.default.createFile(atPath: stderrFile.path, contents: nil)
-        let process = Process()
+        let process = TestProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
-        process.arguments = ["/bin/bash", scriptFile.path]
+        // --wait: setsid forks when it already leads a process group (as TestProcess starts it) and
+        // its first process would exit at once, long before the tour ends.
+        process.arguments = ["--wait", "/bin/bash", scriptFile.path]
         process.currentDirectoryURL = directory
         process.environment = environment
         process.standardInput = FileHandle.nullDevice

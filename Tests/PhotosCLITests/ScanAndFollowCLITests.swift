@@ -48,7 +48,7 @@ struct ScanAndFollowCLITests {
             try BuiltProducts.run("photos", ["scan", "--library", self.library, self.directory.path("Pictures").path])
         }
         #expect(first.status == 0, "\(first.stderr)")
-        let follower = Process()
+        let follower = TestProcess()
         follower.executableURL = BuiltProducts.directory.appendingPathComponent("photos")
         follower.arguments = ["changes", "--follow", "--json", "--no-daemon", "--library", library]
         let output = Pipe()

@@ -27,7 +27,7 @@ import Testing
         }
         let library = directory.path("library.sqlite").path
 
-        let process = Process()
+        let process = TestProcess()
         process.executableURL = BuiltProducts.directory.appendingPathComponent("photos")
         process.arguments = ["scan", "--library", library, root.path]
         process.standardOutput = FileHandle.nullDevice

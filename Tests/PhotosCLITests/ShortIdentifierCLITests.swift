@@ -51,7 +51,7 @@ struct ShortIdentifierCLITests {
     ) {
         guard let workingDirectory else { return try BuiltProducts.run("photos", arguments + ["--library", library]) }
         // The same run, from another directory (for relative paths).
-        let process = Process()
+        let process = TestProcess()
         process.executableURL = BuiltProducts.directory.appendingPathComponent("photos")
         process.arguments = arguments + ["--library", library]
         process.currentDirectoryURL = workingDirectory
@@ -282,7 +282,7 @@ struct ShortIdentifierCLITests {
 
         // The same table through photosd: the deleted asset's path from its tombstone.
         let socket = directory.path("photosd.sock").path
-        let daemon = Process()
+        let daemon = TestProcess()
         daemon.executableURL = BuiltProducts.directory.appendingPathComponent("photosd")
         daemon.arguments = ["--library", library, "--watch", root.path, "--socket", socket, "--log-level", "warning"]
         let log = directory.path("photosd.log")

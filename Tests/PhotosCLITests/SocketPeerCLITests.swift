@@ -61,11 +61,11 @@ struct SocketPeerCLITests {
     }
 
     /// Starts the fake as `uid` and waits for its socket.
-    func startFake(as uid: uid_t) throws -> Process {
+    func startFake(as uid: uid_t) throws -> TestProcess {
         chown(run.path, uid, uid)
         FileManager.default.createFile(atPath: log, contents: nil)
         chown(log, uid, uid)
-        let process = Process()
+        let process = TestProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
         process.arguments = [
             "--reuid=\(uid)", "--regid=\(uid)", "--clear-groups", "/usr/bin/python3", "-c", Self.fakeServer,
@@ -79,7 +79,7 @@ struct SocketPeerCLITests {
         return process
     }
 
-    func stop(_ process: Process) {
+    func stop(_ process: TestProcess) {
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
     }

@@ -22,7 +22,7 @@ import Testing
         #expect(secret.hasPrefix("pht_") && secret.count == 4 + 43, "\(secret)")
         // The file holds the hash, never the secret. Read by another process: closing a descriptor
         // of the file in this one would drop SQLite's locks on it (POSIX locks are per process).
-        let grep = Process()
+        let grep = TestProcess()
         grep.executableURL = URL(fileURLWithPath: "/bin/grep")
         grep.arguments = ["-q", "-F", "-a", secret, fixture.libraryURL.path, fixture.libraryURL.path + "-wal"]
         try grep.run()

@@ -22,8 +22,8 @@ import Testing
     var photos: String { BuiltProducts.directory.appendingPathComponent("photos").path }
 
     /// Starts a program (its output to files, so that nothing can block on a full pipe).
-    func start(_ executable: String, _ arguments: [String], output: URL) throws -> Process {
-        let process = Process()
+    func start(_ executable: String, _ arguments: [String], output: URL) throws -> TestProcess {
+        let process = TestProcess()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         _ = FileManager.default.createFile(atPath: output.path, contents: nil)

@@ -17,7 +17,7 @@ struct DaemonStartupTests: DaemonSuite {
     /// Runs photosd to its end (it is expected to stop by itself), with its standard error; without
     /// its API unless `arguments` name a `--socket`.
     func runToExit(_ arguments: [String], within seconds: Double = 20) throws -> (status: Int32, stderr: String) {
-        let process = Process()
+        let process = TestProcess()
         process.executableURL = BuiltProducts.directory.appendingPathComponent("photosd")
         let socket = arguments.contains("--socket") ? [] : ["--socket", ""]
         process.arguments = arguments + socket + ["--log-level", "warning"]
@@ -91,7 +91,7 @@ struct DaemonStartupTests: DaemonSuite {
         let log = directory.path("photosd.log")
         FileManager.default.createFile(atPath: log.path, contents: nil)
         let handle = try FileHandle(forWritingTo: log)
-        let process = Process()
+        let process = TestProcess()
         process.executableURL = BuiltProducts.directory.appendingPathComponent("photosd")
         process.arguments = [
             "--library", library, "--watch", root.path, "--watch", missing, "--socket", "",

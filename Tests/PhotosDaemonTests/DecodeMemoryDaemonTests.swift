@@ -61,7 +61,7 @@ struct DecodeMemoryDaemonTests: DaemonSuite {
     init() throws { fixture = try DaemonFixture(prefix: "photosd-decode-memory") }
 
     func writePNG(_ name: String, side: Int, channels: Int = 4, depth: Int = 16) throws {
-        let process = Process()
+        let process = TestProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
         process.arguments = [
             "-c", Self.interlacedPNG, root.appendingPathComponent(name).path, "\(side)", "\(side)", "\(channels)",
@@ -73,8 +73,8 @@ struct DecodeMemoryDaemonTests: DaemonSuite {
     }
 
     /// `GET /v1/assets/{id}/thumbnail?size=256` with curl: the status and the body.
-    static func thumbnail(_ socket: String, _ identifier: String, into file: String) throws -> Process {
-        let process = Process()
+    static func thumbnail(_ socket: String, _ identifier: String, into file: String) throws -> TestProcess {
+        let process = TestProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
         let escaped = identifier.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? identifier
         process.arguments = [
@@ -86,7 +86,7 @@ struct DecodeMemoryDaemonTests: DaemonSuite {
         return process
     }
 
-    static func finish(_ process: Process) -> Int {
+    static func finish(_ process: TestProcess) -> Int {
         let status = (process.standardOutput as! Pipe).fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return Int(String(decoding: status, as: UTF8.self)) ?? 0

@@ -28,7 +28,7 @@ extension HookDaemonTests {
     static func runExample(_ command: [String], payload: [String: Any]) throws -> (
         status: Int32, stdout: String, stderr: String
     ) {
-        let process = Process()
+        let process = TestProcess()
         process.executableURL = URL(fileURLWithPath: command[0])
         process.arguments = Array(command.dropFirst())
         let input = Pipe()

@@ -28,7 +28,7 @@ import Testing
         let log = directory.path("photosd.log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let logHandle = try FileHandle(forWritingTo: log)
-        let process = Process()
+        let process = TestProcess()
         process.executableURL = BuiltProducts.directory.appendingPathComponent("photosd")
         process.arguments = ["--library", library.path, "--watch", root.path, "--settle", "50", "--socket", ""]
         process.standardError = logHandle

@@ -7,7 +7,7 @@ import PhotosTestSupport
 /// status file, stopped with SIGTERM (exit 0 expected) or killed with SIGKILL by the test, and
 /// killed anyway when the test drops it.
 final class PhotosdProcess {
-    let process = Process()
+    let process = TestProcess()
 
     /// Starts `photosd` with `arguments` (at warning level, without its API unless they name a
     /// `--socket`) and waits for the status file of `library`. Its standard error goes to `log`

@@ -18,7 +18,7 @@ struct SidecarDaemonTests: DaemonSuite {
     func exiftool(_ arguments: [String]) async throws -> Int32 {
         let root = self.root
         return try await offPool {
-            let process = Process()
+            let process = TestProcess()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
             process.arguments = ["exiftool"] + arguments
             process.currentDirectoryURL = root

@@ -47,7 +47,7 @@ struct SocketDirectoryDaemonTests {
     /// `photosd` as `uid`, without `$XDG_RUNTIME_DIR`, on an empty root; `untilReady` waits for
     /// its socket and stops it with SIGTERM, else it is waited for (it should refuse at once).
     func runDaemon(untilReady: Bool = false) throws -> (status: Int32, stderr: String, served: Bool) {
-        let process = Process()
+        let process = TestProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
         process.arguments = [
             "--reuid=\(uid)", "--regid=\(uid)", "--clear-groups",

@@ -128,14 +128,14 @@ import Testing
     /// The timeout stops a hook that still runs, and leaves alone one that exited in time (whose
     /// end this process may only be slow to read).
     @Test func theTimeoutStopsOnlyAHookStillRunning() throws {
-        let exited = Process()
+        let exited = TestProcess()
         exited.executableURL = URL(fileURLWithPath: "/bin/true")
         try exited.run()
         exited.waitUntilExit()
         #expect(!HookProcess.stopIfRunning(group: exited.processIdentifier))
 
-        // Foundation starts it leading a group of its own, as a hook does.
-        let running = Process()
+        // TestProcess starts it leading a group of its own, as a hook does.
+        let running = TestProcess()
         running.executableURL = URL(fileURLWithPath: "/bin/sleep")  // Kept: a process that still runs.
         running.arguments = ["30"]
         try running.run()

@@ -111,7 +111,7 @@ enum TrashTools {
         _ tool: String, _ arguments: [String], input: String = "", environment: [String: String]
     ) async throws -> (status: Int32, stdout: String, stderr: String) {
         try await offPool {
-            let process = Process()
+            let process = TestProcess()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/" + tool)
             process.arguments = arguments
             process.environment = environment

@@ -161,7 +161,7 @@ import Testing
 
         #expect(contents(entry.filePath + "/raw/IMG_1.CR2")?.count == 70_000)
         let du = try await offPool { () throws -> String in
-            let process = Process()
+            let process = TestProcess()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/du")
             process.arguments = ["-B1", "-s", entry.filePath]
             let output = Pipe()

@@ -7,7 +7,7 @@ import Testing
 /// The real `photosd` on a temporary library, watching `root` with settle 0, its API on a socket
 /// of the test's; started and ready (its startup scan done, its socket answering).
 final class APIDaemon: @unchecked Sendable {
-    let process = Process()
+    let process = TestProcess()
     let socket: String
     let log: URL
 

@@ -88,7 +88,7 @@ struct CLIParityDaemonTests {
         #expect(unknown.status != 0 && unknown.stderr.contains("no album ZZZZ"), "\(unknown.stderr)")
 
         // watch-query's --album reads a directory too: its first result is the album's one asset.
-        let watch = Process()
+        let watch = TestProcess()
         watch.executableURL = BuiltProducts.directory.appendingPathComponent("photos")
         watch.arguments = [
             "watch-query", "--socket", daemon.socket, "--album", root.appendingPathComponent("Trip").path,

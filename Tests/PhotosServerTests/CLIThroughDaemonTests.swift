@@ -89,7 +89,7 @@ import Testing
         else { return }
         let history = try photos(["changes", "--json", "--library", running.library]).stdout
             .split(separator: "\n").map(String.init)
-        let process = Process()
+        let process = TestProcess()
         process.executableURL = BuiltProducts.directory.appendingPathComponent("photos")
         process.arguments = ["changes", "--follow", "--since", "0", "--json", "--socket", running.daemon.socket]
         let output = Pipe()

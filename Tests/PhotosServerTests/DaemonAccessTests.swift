@@ -145,7 +145,7 @@ import Testing
         for path in [directory.url.path, (daemon.socket as NSString).deletingLastPathComponent] { chmod(path, 0o711) }
         chmod(daemon.socket, 0o666)
         func curl(_ headers: [String]) throws -> String {
-            let process = Process()
+            let process = TestProcess()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
             process.arguments =
                 [

@@ -314,7 +314,7 @@ final class AccessLevelDaemon: @unchecked Sendable {
 
     /// Runs curl as user nobody (65534) on the daemon's socket with `token`; answers the status and body.
     static func asNobody(_ daemon: AccessLevelDaemon, token: String, body: String) throws -> (Int, String) {
-        let process = Process()
+        let process = TestProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
         process.arguments = [
             "--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/curl", "-s", "-w", "\n%{http_code}",

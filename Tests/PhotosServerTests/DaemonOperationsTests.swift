@@ -267,7 +267,7 @@ struct Prometheus: Sendable {
 
     /// Runs a program to its end (blocking: call through ``offPool(_:)``).
     static func run(_ command: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-        let process = Process()
+        let process = TestProcess()
         process.executableURL = URL(fileURLWithPath: command[0])
         process.arguments = Array(command.dropFirst())
         let (out, err) = (Pipe(), Pipe())

@@ -62,7 +62,7 @@ struct DaemonTrashTests {
         #expect(try await identifiers("/v1/assets?in=\(album)").isEmpty)
 
         let status = try await offPool {
-            let process = Process()
+            let process = TestProcess()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/trash-restore")
             process.arguments = [photo]
             process.environment = environment.merging(["PATH": "/usr/bin:/bin"]) { old, _ in old }

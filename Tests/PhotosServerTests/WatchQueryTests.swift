@@ -9,8 +9,8 @@ import Testing
 /// equal a fresh listing; its errors; SIGTERM ends it.
 @Suite struct WatchQueryTests {
     /// Starts `photos ARGUMENTS`, its stdout read a line at a time.
-    func photos(_ arguments: [String]) throws -> (Process, LineReader, Pipe) {
-        let process = Process()
+    func photos(_ arguments: [String]) throws -> (TestProcess, LineReader, Pipe) {
+        let process = TestProcess()
         process.executableURL = BuiltProducts.directory.appendingPathComponent("photos")
         process.arguments = arguments
         let output = Pipe()

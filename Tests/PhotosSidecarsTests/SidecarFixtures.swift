@@ -234,7 +234,7 @@ enum SidecarFixtures {
     /// Runs exiftool with `arguments`; its standard output.
     static func exiftool(_ arguments: [String]) async throws -> String {
         try await offPool {
-            let process = Process()
+            let process = TestProcess()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
             process.arguments = ["exiftool"] + arguments
             let output = Pipe()

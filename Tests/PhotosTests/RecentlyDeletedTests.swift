@@ -161,7 +161,7 @@ struct RecentlyDeletedTests {
 
         let environment = ["XDG_DATA_HOME": dataHome, "HOME": directory.url.path, "PATH": "/usr/bin:/bin"]
         let status = try await offPool {
-            let process = Process()
+            let process = TestProcess()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/trash-restore")
             process.arguments = [photoPath]
             process.environment = environment

@@ -55,7 +55,7 @@ final class SidecarWriteBackTests {
 
     static func exiftool(_ arguments: [String]) async throws -> String {
         try await offPool {
-            let process = Process()
+            let process = TestProcess()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
             process.arguments = ["exiftool"] + arguments
             let output = Pipe()

@@ -2,6 +2,9 @@ import Foundation
 import Glibc
 import Testing
 
+// Only the process type: the target has a TemporaryDirectory of its own.
+import class PhotosTestSupport.TestProcess
+
 @testable import PhotosWatcher
 
 /// What the kernel does at the edges: its own event queue overflowing, and file systems
@@ -52,7 +55,7 @@ struct KernelEdgeTests {
 
     @discardableResult
     static func run(_ arguments: String...) -> Bool {
-        let process = Process()
+        let process = TestProcess()
         process.executableURL = URL(fileURLWithPath: arguments[0])
         process.arguments = Array(arguments.dropFirst())
         process.standardError = FileHandle.nullDevice

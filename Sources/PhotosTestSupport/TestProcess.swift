@@ -1,0 +1,284 @@
+import Foundation
+import Glibc
+import Synchronization
+
+/// A child process for tests: the part of Foundation's `Process` the tests use, with the same names and
+/// meanings, started with `posix_spawn` so that the child inherits only its standard input, output and
+/// error.
+///
+/// Not Foundation's `Process`: on Linux it lists `/proc/self/fd` before every start to close what the
+/// child must not inherit, and the 6.3 releases read past the end of their directory buffer once a
+/// process holds about 1,340 descriptors (a full test run holds more), which crashes the test process
+/// now and then. Here the child closes every descriptor from 3 up itself (`closefrom`), nothing is
+/// listed.
+///
+/// ```swift
+/// let process = TestProcess()
+/// process.executableURL = BuiltProducts.directory.appendingPathComponent("photos")
+/// process.arguments = ["--library", library, "list"]
+/// let out = Pipe()
+/// process.standardOutput = out
+/// try process.run()
+/// let output = out.fileHandleForReading.readDataToEndOfFile()
+/// process.waitUntilExit()
+/// #expect(process.terminationStatus == 0)
+/// ```
+///
+/// Like Foundation's, the child leads a process group of its own, keeps the signal mask of the thread
+/// that started it, and inherits the test process's standard streams unless told otherwise; `nil` for a
+/// stream (or `FileHandle.nullDevice`) is `/dev/null`. Unlike Foundation's, nothing reaps the child in the
+/// background: `isRunning`, `waitUntilExit()` and `terminationStatus` do, each at most once. And the child
+/// has ended when its own process has: Foundation's counted it running while any process it forked was
+/// alive, so a program that forks and exits (`setsid` as a group leader) needs `setsid --wait` here.
+public final class TestProcess: @unchecked Sendable {
+    /// Why a process ended, as Foundation's `Process.TerminationReason`.
+    public enum TerminationReason: Sendable {
+        /// It exited; ``TestProcess/terminationStatus`` is its exit code.
+        case exit
+        /// A signal ended it; ``TestProcess/terminationStatus`` is the signal's number.
+        case uncaughtSignal
+    }
+
+    /// A child that could not be started: names the executable and the system's error number.
+    public struct LaunchError: Error, CustomStringConvertible {
+        /// The executable's path.
+        public let executable: String
+        /// The error number of `posix_spawn` or of the call that prepared it.
+        public let errno: Int32
+
+        /// `"cannot start /usr/bin/missing: No such file or directory (errno 2)"`.
+        public var description: String {
+            "cannot start \(executable): \(String(cString: strerror(errno))) (errno \(errno))"
+        }
+    }
+
+    /// The program to run. Set before ``run()``.
+    public var executableURL: URL?
+    /// The program's arguments (its name, `argv[0]`, is the executable's path and not among them).
+    public var arguments: [String]?
+    /// The program's whole environment; `nil` passes on the test process's own.
+    public var environment: [String: String]?
+    /// The program's working directory; `nil` keeps the test process's.
+    public var currentDirectoryURL: URL?
+    /// A `FileHandle` or a `Pipe` (whose reading end the child gets) for standard input; `nil` is `/dev/null`.
+    public var standardInput: Any? = FileHandle.standardInput
+    /// A `FileHandle` or a `Pipe` (whose writing end the child gets) for standard output; `nil` is `/dev/null`.
+    public var standardOutput: Any? = FileHandle.standardOutput
+    /// A `FileHandle` or a `Pipe` (whose writing end the child gets) for standard error; `nil` is `/dev/null`.
+    public var standardError: Any? = FileHandle.standardError
+
+    private struct State {
+        var pid: pid_t = 0
+        /// Set once the child was reaped: never reaped twice, never signalled after (its number may be reused).
+        var ended: (reason: TerminationReason, status: Int32)?
+        var suspendCount = 0
+    }
+
+    private let state = Mutex(State())
+
+    /// A process not yet started: set its executable (and what else it needs), then ``run()``.
+    public init() {}
+
+    deinit {
+        // A child that exited but was never asked about leaves no zombie behind.
+        state.withLock { state in
+            if state.pid > 0, state.ended == nil { Self.reap(&state) }
+        }
+    }
+
+    /// The child's process identifier once started, 0 before.
+    public var processIdentifier: Int32 { state.withLock { $0.pid } }
+
+    /// Whether the child was started and has not ended (reaping it when it has).
+    public var isRunning: Bool {
+        state.withLock { state in
+            guard state.pid > 0, state.ended == nil else { return false }
+            Self.reap(&state)
+            return state.ended == nil
+        }
+    }
+
+    /// The exit code, or the number of the signal that ended the child (see ``terminationReason``).
+    /// The child must have ended: read it after ``waitUntilExit()`` or once ``isRunning`` is false.
+    public var terminationStatus: Int32 { ended().status }
+
+    /// Whether the child exited or a signal ended it. The child must have ended.
+    public var terminationReason: TerminationReason { ended().reason }
+
+    /// Starts the child: `posix_spawn` of ``executableURL`` with ``arguments``, ``environment`` and
+    /// ``currentDirectoryURL``, its standard streams as set, every other descriptor closed in the child,
+    /// in a process group of its own. The test process then closes its copies of the pipe ends it handed
+    /// over (so a reader sees the end of output when the child exits). Throws ``LaunchError``.
+    public func run() throws {
+        precondition(state.withLock { $0.pid } == 0, "TestProcess.run() called twice")
+        guard let executableURL else { throw LaunchError(executable: "(no executableURL)", errno: ENOENT) }
+        let path = executableURL.path
+        func check(_ result: Int32) throws {
+            if result != 0 { throw LaunchError(executable: path, errno: result) }
+        }
+
+        var actions = posix_spawn_file_actions_t()
+        try check(posix_spawn_file_actions_init(&actions))
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        var attributes = posix_spawnattr_t()
+        try check(posix_spawnattr_init(&attributes))
+        defer { posix_spawnattr_destroy(&attributes) }
+        try check(posix_spawnattr_setpgroup(&attributes, 0))
+        try check(posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP)))
+
+        var handedOver: [FileHandle] = []
+        for (target, stream, childReads) in [
+            (STDIN_FILENO, standardInput, true), (STDOUT_FILENO, standardOutput, false),
+            (STDERR_FILENO, standardError, false),
+        ] {
+            let source: FileHandle?
+            switch stream {
+            case let pipe as Pipe:
+                source = childReads ? pipe.fileHandleForReading : pipe.fileHandleForWriting
+                handedOver.append(source!)
+            case let handle as FileHandle where handle !== FileHandle.nullDevice && handle.fileDescriptor >= 0:
+                source = handle
+            default:
+                source = nil
+            }
+            if let source {
+                if source.fileDescriptor != target {
+                    try check(posix_spawn_file_actions_adddup2(&actions, source.fileDescriptor, target))
+                }
+            } else {
+                try check(posix_spawn_file_actions_addopen(&actions, target, "/dev/null", O_RDWR, 0))
+            }
+        }
+        if let directory = currentDirectoryURL {
+            try check(Self.addChdir(&actions, directory.path))
+        }
+        try check(Self.addClosefrom(&actions, 3))
+
+        let argv = ([path] + (arguments ?? [])).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        let envp = environment.map { $0.map { strdup("\($0.key)=\($0.value)") } + [nil] }
+        defer { envp?.forEach { free($0) } }
+
+        var pid: pid_t = 0
+        let result =
+            if let envp {
+                posix_spawn(&pid, path, &actions, &attributes, argv, envp)
+            } else {
+                posix_spawn(&pid, path, &actions, &attributes, argv, environ)
+            }
+        try check(result)
+        state.withLock { $0.pid = pid }
+
+        var closed: Set<ObjectIdentifier> = []
+        for handle in handedOver where closed.insert(ObjectIdentifier(handle)).inserted {
+            try? handle.close()
+        }
+    }
+
+    /// Blocks until the child has ended (returns at once when it was never started).
+    public func waitUntilExit() {
+        while true {
+            let pid = state.withLock { $0.ended == nil ? $0.pid : 0 }
+            guard pid > 0 else { return }
+            // Waits without reaping, outside the lock, so that `isRunning` on another thread is not
+            // held up; the reaping itself happens under the lock, once.
+            var info = siginfo_t()
+            var result: Int32
+            repeat {
+                result = waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT)
+            } while result == -1 && errno == EINTR
+            let failed = result == -1
+            state.withLock { state in
+                guard state.ended == nil else { return }
+                Self.reap(&state)
+                // ECHILD with nothing to reap: something else reaped it; its status is lost.
+                if failed, state.ended == nil { state.ended = (.exit, -1) }
+            }
+        }
+    }
+
+    /// Sends SIGTERM (nothing once the child was reaped, whose number may belong to another process by then).
+    public func terminate() { signal(SIGTERM) }
+
+    /// Sends SIGINT (nothing once the child was reaped).
+    public func interrupt() { signal(SIGINT) }
+
+    /// Stops the child with SIGSTOP; whether the signal was sent. Each call needs a ``resume()``.
+    @discardableResult
+    public func suspend() -> Bool {
+        state.withLock { state in
+            guard Self.send(SIGSTOP, to: state) else { return false }
+            state.suspendCount += 1
+            return true
+        }
+    }
+
+    /// Balances a ``suspend()``: the last one sends SIGCONT. Whether that worked.
+    @discardableResult
+    public func resume() -> Bool {
+        state.withLock { state in
+            if state.suspendCount == 1, !Self.send(SIGCONT, to: state) { return false }
+            state.suspendCount -= 1
+            return true
+        }
+    }
+
+    private func signal(_ number: Int32) {
+        state.withLock { state in _ = Self.send(number, to: state) }
+    }
+
+    private static func send(_ number: Int32, to state: State) -> Bool {
+        precondition(state.pid > 0, "TestProcess not started")
+        guard state.ended == nil else { return false }
+        return kill(state.pid, number) == 0
+    }
+
+    private func ended() -> (reason: TerminationReason, status: Int32) {
+        state.withLock { state in
+            precondition(state.pid > 0, "TestProcess not started")
+            if state.ended == nil { Self.reap(&state) }
+            guard let ended = state.ended else { preconditionFailure("TestProcess still running") }
+            return ended
+        }
+    }
+
+    /// `waitpid` of the child without blocking, under the lock; records how it ended when it has.
+    private static func reap(_ state: inout State) {
+        var status: Int32 = 0
+        var result: pid_t
+        repeat {
+            result = waitpid(state.pid, &status, WNOHANG)
+        } while result == -1 && errno == EINTR
+        guard result == state.pid else { return }
+        // WIFSIGNALED / WTERMSIG / WEXITSTATUS are macros Swift does not import.
+        let signal = status & 0x7f
+        state.ended = signal != 0 ? (.uncaughtSignal, signal) : (.exit, (status >> 8) & 0xff)
+    }
+
+    // Glibc's Swift module leaves out the GNU extensions of <spawn.h>; they are in glibc (2.29 and 2.34 on).
+    private typealias FileAction =
+        @convention(c) (
+            UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>
+        ) -> Int32
+    private typealias FileActionFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+
+    private static let chdirAction: FileAction? = symbol("posix_spawn_file_actions_addchdir_np")
+    private static let closefromAction: FileActionFrom? = symbol("posix_spawn_file_actions_addclosefrom_np")
+
+    private static func symbol<Function>(_ name: String) -> Function? {
+        guard let address = dlsym(nil, name) else { return nil }
+        return unsafeBitCast(address, to: Function.self)
+    }
+
+    /// `posix_spawn_file_actions_addchdir_np`: the child changes to `directory` before it executes.
+    private static func addChdir(_ actions: inout posix_spawn_file_actions_t, _ directory: String) -> Int32 {
+        guard let chdirAction else { return ENOSYS }
+        return chdirAction(&actions, directory)
+    }
+
+    /// `posix_spawn_file_actions_addclosefrom_np`: the child closes every descriptor from `lowest` up.
+    private static func addClosefrom(_ actions: inout posix_spawn_file_actions_t, _ lowest: Int32) -> Int32 {
+        guard let closefromAction else { return ENOSYS }
+        return closefromAction(&actions, lowest)
+    }
+}
