@@ -26,10 +26,33 @@ extension FileJournal {
         _ source: String, to destination: String, for entry: FileJournalEntry, recording: Bool = true,
         syncingDirectory: Bool = true
     ) throws -> FileIdentity {
+        try writeTemporaryCopy(of: source, to: destination, for: entry, syncing: true)
+        try renameVerifiedCopy(of: source, to: destination, for: entry)
+        if syncingDirectory { try FileOperations.sync(PathName.directory(of: destination), directory: true) }
+        guard let copy = try FileOperations.identity(destination) else {
+            throw SystemCallError(call: "lstat", path: destination, errno: ENOENT)
+        }
+        if recording { try database.noteFileIdentity(at: destination, device: copy.device, inode: copy.inode) }
+        return copy
+    }
+
+    /// Step 1: `source` copied to ``temporaryCopy(of:for:)`` beside `destination`, permission bits
+    /// and times kept, after removing what a stopped run left under that name (incomplete or never
+    /// verified, and the library's own). Without `syncing`, the caller syncs many copies at once
+    /// (`FileOperations.syncFileSystem(containing:)`) before ``renameVerifiedCopy(of:to:for:)``.
+    func writeTemporaryCopy(of source: String, to destination: String, for entry: FileJournalEntry, syncing: Bool)
+        throws
+    {
         let temporary = Self.temporaryCopy(of: destination, for: entry)
-        // Left by a stopped run: incomplete or never verified, and the library's own name.
         try FileOperations.unlink(temporary)
-        try FileOperations.copy(source, to: temporary, preservingAttributes: true)
+        try FileOperations.copy(source, to: temporary, preservingAttributes: true, syncing: syncing)
+    }
+
+    /// Steps 2 and 3 but the directory's sync: the synced temporary copy compared with `source` byte
+    /// for byte, then renamed to `destination`, never over anything. A copy that does not verify, or
+    /// cannot take its name, is removed.
+    func renameVerifiedCopy(of source: String, to destination: String, for entry: FileJournalEntry) throws {
+        let temporary = Self.temporaryCopy(of: destination, for: entry)
         do {
             guard try FileOperations.sameContent(source, temporary) else {
                 throw SystemCallError(call: "read", path: temporary, errno: EIO)
@@ -40,12 +63,6 @@ extension FileJournal {
             try? FileOperations.unlink(temporary)
             throw error
         }
-        if syncingDirectory { try FileOperations.sync(PathName.directory(of: destination), directory: true) }
-        guard let copy = try FileOperations.identity(destination) else {
-            throw SystemCallError(call: "lstat", path: destination, errno: ENOENT)
-        }
-        if recording { try database.noteFileIdentity(at: destination, device: copy.device, inode: copy.inode) }
-        return copy
     }
 
     /// Whether `destination` is a copy of `source` that a stopped run put in place (same bytes); if so,

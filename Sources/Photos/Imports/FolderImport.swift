@@ -528,34 +528,18 @@ extension FileJournal {
         return false
     }
 
-    /// Step 2 for a file to copy, first half: copied under its temporary name beside its place
-    /// (``temporaryCopy(of:for:)``: hidden, one per entry), permission bits and times kept, not yet
-    /// synced: a batch's copies are synced together (`FileOperations.syncFileSystem(containing:)`)
-    /// before any is trusted.
+    /// Step 2 for a file to copy, first half: ``writeTemporaryCopy(of:to:for:syncing:)`` without
+    /// its sync; a batch's copies are synced together before any is trusted.
     func copyImportedFileUnsynced(_ entry: FileJournalEntry) throws {
         guard let source = entry.source else { return }
-        let temporary = Self.temporaryCopy(of: entry.destination, for: entry)
-        // Left by a stopped run: incomplete or never verified, and the library's own name.
-        try FileOperations.unlink(temporary)
-        try FileOperations.copy(source, to: temporary, preservingAttributes: true, syncing: false)
+        try writeTemporaryCopy(of: source, to: entry.destination, for: entry, syncing: false)
     }
 
-    /// Step 2 for a file to copy, second half, once the copies are synced: the copy is compared
-    /// with its original byte for byte and renamed into place, never over anything. A copy that does
-    /// not hold the original's bytes, or cannot take its name, is removed.
+    /// Step 2 for a file to copy, second half, once the copies are synced:
+    /// ``renameVerifiedCopy(of:to:for:)``.
     func placeImportedCopy(_ entry: FileJournalEntry) throws {
         guard let source = entry.source else { return }
-        let temporary = Self.temporaryCopy(of: entry.destination, for: entry)
-        do {
-            guard try FileOperations.sameContent(source, temporary) else {
-                throw SystemCallError(call: "read", path: temporary, errno: EIO)
-            }
-            try FaultInjection.reach(.copiedAcross, in: importDirectory)
-            try FileOperations.renameWithoutReplacing(temporary, entry.destination)
-        } catch let error where !error.isSimulatedCrash {
-            try? FileOperations.unlink(temporary)
-            throw error
-        }
+        try renameVerifiedCopy(of: source, to: entry.destination, for: entry)
         try FaultInjection.reach(.importPlaced, in: importDirectory)
     }
 
@@ -616,6 +600,14 @@ extension FileJournal {
         for entry in entries { try finishImportedFile(entry) }
     }
 
+    /// Whether `original` is still the file `entry` journaled: the same device, inode, size and
+    /// modification time (a file saved under its name meanwhile is another).
+    static func isJournaledOriginal(_ original: FileIdentity?, of entry: FileJournalEntry) -> Bool {
+        guard let original else { return false }
+        return original.device == entry.device && original.inode == entry.inode && original.size == entry.fileSize
+            && original.modificationTime == entry.modificationTime
+    }
+
     /// Where a stopped run left one file of its import.
     enum StoppedImportState {
         /// Its place holds it; its original is still there.
@@ -631,16 +623,15 @@ extension FileJournal {
     func stoppedImportState(_ entry: FileJournalEntry) throws -> StoppedImportState {
         guard let source = entry.source else { return .blocked }
         let original = try FileOperations.identity(source)
-        if try FileOperations.identity(entry.destination) != nil {
-            if let placed = try FileOperations.identity(entry.destination), original == nil,
+        if let placed = try FileOperations.identity(entry.destination) {
+            if original == nil,
                 placed.device == entry.device && placed.inode == entry.inode || placed.size == entry.fileSize
             {
                 return .originalRemoved
             }
             return try holdsImportedFile(entry, at: entry.destination) ? .placed : .blocked
         }
-        guard let original, original.device == entry.device, original.inode == entry.inode,
-            original.size == entry.fileSize, original.modificationTime == entry.modificationTime,
+        guard Self.isJournaledOriginal(original, of: entry),
             try FileOperations.identity(PathName.directory(of: entry.destination), followingLinks: true) != nil
         else { return .blocked }
         return .placeable
@@ -708,10 +699,7 @@ extension FileJournal {
         } else {
             holds = try holdsImportedFile(entry, at: entry.destination)
         }
-        guard holds, let current = try FileOperations.identity(source), current.device == entry.device,
-            current.inode == entry.inode, current.size == entry.fileSize,
-            current.modificationTime == entry.modificationTime
-        else { return false }
+        guard holds, Self.isJournaledOriginal(try FileOperations.identity(source), of: entry) else { return false }
         try FileOperations.unlink(source)
         if !placedByThisRun { try FileOperations.sync(PathName.directory(of: source), directory: true) }
         try FaultInjection.reach(.importSourceRemoved, in: importDirectory)
