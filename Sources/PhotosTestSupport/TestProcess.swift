@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import PhotosLinux
 import Synchronization
 
 /// A child process for tests: the part of Foundation's `Process` the tests use, with the same names and
@@ -74,28 +75,25 @@ public final class TestProcess: @unchecked Sendable {
         var suspendCount = 0
     }
 
-    private let state = Mutex(State())
+    /// The child's state and its end, shared with the thread that reaps it (which outlives this
+    /// object when the child does).
+    private final class Shared: Sendable {
+        let state = Mutex(State())
+        /// Left once the child is reaped; ``TestProcess/waitUntilExit()`` waits for it.
+        let reaped = DispatchGroup()
+    }
+
+    private let shared = Shared()
 
     /// A process not yet started: set its executable (and what else it needs), then ``run()``.
     public init() {}
 
-    deinit {
-        // A child that exited but was never asked about leaves no zombie behind.
-        state.withLock { state in
-            if state.pid > 0, state.ended == nil { Self.reap(&state) }
-        }
-    }
-
     /// The child's process identifier once started, 0 before.
-    public var processIdentifier: Int32 { state.withLock { $0.pid } }
+    public var processIdentifier: Int32 { shared.state.withLock { $0.pid } }
 
-    /// Whether the child was started and has not ended (reaping it when it has).
+    /// Whether the child was started and has not been reaped yet.
     public var isRunning: Bool {
-        state.withLock { state in
-            guard state.pid > 0, state.ended == nil else { return false }
-            Self.reap(&state)
-            return state.ended == nil
-        }
+        shared.state.withLock { $0.pid > 0 && $0.ended == nil }
     }
 
     /// The exit code, or the number of the signal that ended the child (see ``terminationReason``).
@@ -110,7 +108,7 @@ public final class TestProcess: @unchecked Sendable {
     /// in a process group of its own. The test process then closes its copies of the pipe ends it handed
     /// over (so a reader sees the end of output when the child exits). Throws ``LaunchError``.
     public func run() throws {
-        precondition(state.withLock { $0.pid } == 0, "TestProcess.run() called twice")
+        precondition(shared.state.withLock { $0.pid } == 0, "TestProcess.run() called twice")
         guard let executableURL else { throw LaunchError(executable: "(no executableURL)", errno: ENOENT) }
         let path = executableURL.path
         func check(_ result: Int32) throws {
@@ -167,7 +165,18 @@ public final class TestProcess: @unchecked Sendable {
                 posix_spawn(&pid, path, &actions, &attributes, argv, environ)
             }
         try check(result)
-        state.withLock { $0.pid = pid }
+        shared.state.withLock { $0.pid = pid }
+        // Reaped as soon as it exits, as Foundation's `Process` reaps: a zombie left for a later
+        // question would be found by Swift Testing's exit-test monitor, which waits for any child
+        // without reaping it and then spins on that zombie for the rest of the run.
+        let (shared, child) = (self.shared, pid)
+        shared.reaped.enter()
+        do {
+            try SystemThread(name: "test-reaper") { Self.reap(child, into: shared) }.detach()
+        } catch {
+            shared.reaped.leave()
+            throw LaunchError(executable: path, errno: error.errno)
+        }
 
         var closed: Set<ObjectIdentifier> = []
         for handle in handedOver where closed.insert(ObjectIdentifier(handle)).inserted {
@@ -175,26 +184,10 @@ public final class TestProcess: @unchecked Sendable {
         }
     }
 
-    /// Blocks until the child has ended (returns at once when it was never started).
+    /// Blocks until the child has ended and been reaped (returns at once when it was never started).
     public func waitUntilExit() {
-        while true {
-            let pid = state.withLock { $0.ended == nil ? $0.pid : 0 }
-            guard pid > 0 else { return }
-            // Waits without reaping, outside the lock, so that `isRunning` on another thread is not
-            // held up; the reaping itself happens under the lock, once.
-            var info = siginfo_t()
-            var result: Int32
-            repeat {
-                result = waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT)
-            } while result == -1 && errno == EINTR
-            let failed = result == -1
-            state.withLock { state in
-                guard state.ended == nil else { return }
-                Self.reap(&state)
-                // ECHILD with nothing to reap: something else reaped it; its status is lost.
-                if failed, state.ended == nil { state.ended = (.exit, -1) }
-            }
-        }
+        guard shared.state.withLock({ $0.pid }) > 0 else { return }
+        shared.reaped.wait()
     }
 
     /// Sends SIGTERM (nothing once the child was reaped, whose number may belong to another process by then).
@@ -206,7 +199,7 @@ public final class TestProcess: @unchecked Sendable {
     /// Stops the child with SIGSTOP; whether the signal was sent. Each call needs a ``resume()``.
     @discardableResult
     public func suspend() -> Bool {
-        state.withLock { state in
+        shared.state.withLock { state in
             guard Self.send(SIGSTOP, to: state) else { return false }
             state.suspendCount += 1
             return true
@@ -216,7 +209,7 @@ public final class TestProcess: @unchecked Sendable {
     /// Balances a ``suspend()``: the last one sends SIGCONT. Whether that worked.
     @discardableResult
     public func resume() -> Bool {
-        state.withLock { state in
+        shared.state.withLock { state in
             if state.suspendCount == 1, !Self.send(SIGCONT, to: state) { return false }
             state.suspendCount -= 1
             return true
@@ -224,7 +217,7 @@ public final class TestProcess: @unchecked Sendable {
     }
 
     private func signal(_ number: Int32) {
-        state.withLock { state in _ = Self.send(number, to: state) }
+        shared.state.withLock { state in _ = Self.send(number, to: state) }
     }
 
     private static func send(_ number: Int32, to state: State) -> Bool {
@@ -234,25 +227,37 @@ public final class TestProcess: @unchecked Sendable {
     }
 
     private func ended() -> (reason: TerminationReason, status: Int32) {
-        state.withLock { state in
+        shared.state.withLock { state in
             precondition(state.pid > 0, "TestProcess not started")
-            if state.ended == nil { Self.reap(&state) }
             guard let ended = state.ended else { preconditionFailure("TestProcess still running") }
             return ended
         }
     }
 
-    /// `waitpid` of the child without blocking, under the lock; records how it ended when it has.
-    private static func reap(_ state: inout State) {
-        var status: Int32 = 0
-        var result: pid_t
+    /// The reaper thread's body: waits for the child to exit without reaping it, outside the lock
+    /// (so that `isRunning` and signals are not held up), then reaps it under the lock, once, so that
+    /// no signal can reach another process that got its number.
+    private static func reap(_ pid: pid_t, into shared: Shared) {
+        var info = siginfo_t()
+        var waited: Int32
         repeat {
-            result = waitpid(state.pid, &status, WNOHANG)
-        } while result == -1 && errno == EINTR
-        guard result == state.pid else { return }
-        // WIFSIGNALED / WTERMSIG / WEXITSTATUS are macros Swift does not import.
-        let signal = status & 0x7f
-        state.ended = signal != 0 ? (.uncaughtSignal, signal) : (.exit, (status >> 8) & 0xff)
+            waited = waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT)
+        } while waited == -1 && errno == EINTR
+        shared.state.withLock { state in
+            var status: Int32 = 0
+            var result: pid_t
+            repeat {
+                result = waitpid(pid, &status, 0)
+            } while result == -1 && errno == EINTR
+            if result == pid {
+                // WIFSIGNALED / WTERMSIG / WEXITSTATUS are macros Swift does not import.
+                let signal = status & 0x7f
+                state.ended = signal != 0 ? (.uncaughtSignal, signal) : (.exit, (status >> 8) & 0xff)
+            } else {
+                state.ended = (.exit, -1)  // Something else reaped it; its status is lost.
+            }
+        }
+        shared.reaped.leave()
     }
 
     // Glibc's Swift module leaves out the GNU extensions of <spawn.h>; they are in glibc (2.29 and 2.34 on).

@@ -188,6 +188,20 @@ import Testing
         // Reaped once: the identifier is no child of this process any more.
         #expect(waitpid(process.processIdentifier, nil, WNOHANG) == -1 && errno == ECHILD)
     }
+
+    /// A child that exits is reaped at once, though nobody asks about it: no zombie is left for
+    /// Swift Testing's exit-test monitor, which waits for any child without reaping and would spin
+    /// on one for the rest of the run (a full run hung so).
+    @Test func aChildNobodyAsksAboutLeavesNoZombie() throws {
+        let process = TestProcess()
+        process.executableURL = URL(fileURLWithPath: "/bin/true")
+        try process.run()
+        let stat = "/proc/\(process.processIdentifier)/stat"
+        try blockUntil("the child to be reaped without being asked about") {
+            !FileManager.default.fileExists(atPath: stat)
+        }
+        #expect(!process.isRunning && process.terminationStatus == 0)
+    }
 }
 
 /// What a thread of its own returned or threw; read once the thread signalled.
