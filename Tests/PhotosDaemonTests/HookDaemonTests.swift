@@ -320,8 +320,9 @@ final class HookedDaemon {
         }
     }
 
-    /// SIGTERM; the exit status must be 0 within `seconds`.
-    func stop(within seconds: Double = 10) throws { try photosd.stop(within: seconds) }
+    /// SIGTERM; the exit status must be 0 within `seconds` (a minute by default, as
+    /// ``PhotosdProcess/stop(within:)``'s: a full run stalled this 10 s bound too).
+    func stop(within seconds: Double = 60) throws { try photosd.stop(within: seconds) }
 
     func kill9() { photosd.kill9() }
 }
