@@ -7,11 +7,6 @@
 import Foundation
 import PhotosServer
 
-// As photosd runs: Swift concurrency on the API's event loops (set PHOTOSD_CONCURRENCY_POOL=1 to
-// measure the concurrency pool instead).
-if ProcessInfo.processInfo.environment["PHOTOSD_CONCURRENCY_POOL"] != "1" {
-    APIServer.runConcurrencyOnEventLoops()
-}
 // The child the thumbnail measure runs to take one 256 px thumbnail's peak memory alone.
 if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "--render-once" {
     do {

@@ -381,21 +381,3 @@ public struct ListenAddressError: Error, CustomStringConvertible {
     public let description: String
     init(_ description: String) { self.description = description }
 }
-
-extension APIServer {
-    /// Makes the event loops the API is served on (SwiftNIO's singleton group, Hummingbird's default)
-    /// Swift concurrency's global executor, so that a request's handler runs on the thread that read
-    /// it instead of hopping to the concurrency pool and back for each request. On this 2-core machine
-    /// that served 8 to 12% more requests a second at 16 clients and cut their p99 by a fifth
-    /// (`photos-bench --api`, docs/benchmarks.md).
-    ///
-    /// Call it once, first thing in `main`, before any task starts: photosd does unless
-    /// `PHOTOSD_CONCURRENCY_POOL=1` is set. Returns whether it took over. SwiftNIO calls this
-    /// takeover unsafe: it installs a hook of the concurrency runtime without a formal guarantee.
-    /// Work that blocks for long does not belong on it any more than on the concurrency pool;
-    /// photosd's scans and hooks run on queues of their own.
-    @discardableResult
-    public static func runConcurrencyOnEventLoops() -> Bool {
-        NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
-    }
-}

@@ -83,11 +83,18 @@ struct ChangeRoutes: Sendable {
                     let limited = access.isLimited ? ChangeScope.limited(toAlbums: access.albums) : nil
                     var scope = try limited?.selector(in: database)
                     if follow {
-                        // The feed ends when the daemon starts stopping: a stream never holds up shutdown.
-                        for try await entry in database.changeFeed(after: since).cancelOnGracefulShutdown() {
-                            for entry in try scope?.select([entry]) ?? [entry] {
-                                try await writer.write(ByteBuffer(bytes: try Self.record(entry, format)))
+                        // The feed ends when the daemon starts stopping, and the response ends properly: a
+                        // stream never holds up shutdown. (Not `cancelOnGracefulShutdown()`: its merge
+                        // holds a lock across a suspension, which can stop the thread its holder needs.)
+                        let stop = FeedStop()
+                        try await withGracefulShutdownHandler {
+                            for try await entry in database.changeFeed(after: since, stoppedBy: stop) {
+                                for entry in try scope?.select([entry]) ?? [entry] {
+                                    try await writer.write(ByteBuffer(bytes: try Self.record(entry, format)))
+                                }
                             }
+                        } onGracefulShutdown: {
+                            stop.stop()
                         }
                     } else {
                         var last = since

@@ -139,8 +139,13 @@ struct LiveQueryRoutes: Sendable {
                     try await writer.write(
                         ByteBuffer(bytes: format.record(try Self.initial(results, kind, token: token))))
                     try await LeavingClient.cancelling(on: channel) {
-                        for await record in observer.records.cancelOnGracefulShutdown() {
-                            try await writer.write(ByteBuffer(bytes: format.record(try record.get())))
+                        // Its records end when the daemon starts stopping: the response ends properly.
+                        try await withGracefulShutdownHandler {
+                            for await record in observer.records {
+                                try await writer.write(ByteBuffer(bytes: format.record(try record.get())))
+                            }
+                        } onGracefulShutdown: {
+                            observer.finish()
                         }
                     }
                 } catch is CancellationError {

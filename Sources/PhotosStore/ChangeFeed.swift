@@ -10,7 +10,8 @@ import Synchronization
 /// the library file was written (inotify; no polling, nothing runs while nobody writes; an in-memory
 /// library has no other writer and needs no signal). It throws
 /// ``StoreError`` `.historyExpired` (PhotoKit's 3105) when entries after the token were pruned:
-/// never a silent gap. It ends (returns nil) when its task is cancelled.
+/// never a silent gap. It ends (returns nil) when its task is cancelled, or when its ``FeedStop``
+/// is stopped.
 ///
 /// This is the one reader of the log that follows it: `PHPhotoLibraryChangeObserver` delivery,
 /// `photos changes --follow` and the daemon's consumers read through it, each with its own cursor.
@@ -29,14 +30,16 @@ public struct ChangeFeed: AsyncSequence, Sendable {
 
     let database: LibraryDatabase
     let token: Int64
+    let stop: FeedStop?
 
     public func makeAsyncIterator() -> Iterator {
-        Iterator(database: database, token: token)
+        Iterator(database: database, token: token, stop: stop)
     }
 
     /// Reads the log from the feed's token on.
     public struct Iterator: AsyncIteratorProtocol {
         let database: LibraryDatabase
+        let stop: FeedStop?
         /// The token of the last entry handed out.
         var token: Int64
         var buffer: [LibraryChange] = []
@@ -45,18 +48,20 @@ public struct ChangeFeed: AsyncSequence, Sendable {
         /// count stays there, nothing new was committed and ``nextCommitted()`` need not read.
         var caughtUpAt: Int?
 
-        init(database: LibraryDatabase, token: Int64) {
+        init(database: LibraryDatabase, token: Int64, stop: FeedStop?) {
             self.database = database
             self.token = token
+            self.stop = stop
         }
 
-        /// The next entry, waiting for a commit when there is none; nil once the task is cancelled.
+        /// The next entry, waiting for a commit when there is none; nil once the task is cancelled
+        /// or the feed's ``FeedStop`` stopped.
         public mutating func next() async throws -> LibraryChange? {
             // Watching starts before the first read, so a commit landing between a read that found
             // nothing and the wait after it still wakes the wait.
-            if wakeups == nil { wakeups = Wakeups(database: database) }
+            if wakeups == nil { wakeups = Wakeups(database: database, stop: stop) }
             while buffer.isEmpty {
-                if Task.isCancelled { return nil }
+                if Task.isCancelled || stop?.isStopped == true { return nil }
                 try read()
                 if buffer.isEmpty {
                     guard let wakeup = await wakeups!.wait() else { return nil }
@@ -113,6 +118,8 @@ public struct ChangeFeed: AsyncSequence, Sendable {
         private let stream: AsyncStream<Wakeup>
         private let localCommits: LocalCommits
         private let subscription: Int
+        private let stop: FeedStop?
+        private let stopSubscription: Int?
         private let counter = Counter()
 
         /// How many wakeups came so far, counted before each is yielded.
@@ -125,9 +132,11 @@ public struct ChangeFeed: AsyncSequence, Sendable {
             func increment() -> Int { value.add(1, ordering: .acquiringAndReleasing).newValue }
         }
 
-        init(database: LibraryDatabase) {
+        init(database: LibraryDatabase, stop: FeedStop?) {
             let (stream, continuation) = AsyncStream<Wakeup>.makeStream(bufferingPolicy: .bufferingNewest(1))
             self.stream = stream
+            self.stop = stop
+            stopSubscription = stop?.add { continuation.finish() }
             let counter = self.counter
             localCommits = database.localCommits
             subscription = localCommits.add { entry in
@@ -144,7 +153,7 @@ public struct ChangeFeed: AsyncSequence, Sendable {
                 }
         }
 
-        /// Waits for the next wakeup; nil when the task is cancelled.
+        /// Waits for the next wakeup; nil when the task is cancelled or the feed stopped.
         func wait() async -> Wakeup? {
             var iterator = stream.makeAsyncIterator()
             return await iterator.next()
@@ -153,7 +162,45 @@ public struct ChangeFeed: AsyncSequence, Sendable {
         deinit {
             follower?.cancel()
             localCommits.remove(subscription)
+            if let stopSubscription { stop?.remove(stopSubscription) }
         }
+    }
+}
+
+/// Ends change feeds from outside the tasks that read them: a server that stops ends its follow
+/// streams this way, and their responses still end properly, as cancelling the tasks writing
+/// them would not let them.
+public final class FeedStop: Sendable {
+    private let state = Mutex<(stopped: Bool, next: Int, enders: [Int: @Sendable () -> Void])>((false, 0, [:]))
+
+    public init() {}
+
+    /// Ends every feed made with this stop at its next wait (and any made later at once).
+    public func stop() {
+        let enders = state.withLock { state in
+            state.stopped = true
+            defer { state.enders = [:] }
+            return Array(state.enders.values)
+        }
+        for end in enders { end() }
+    }
+
+    /// Whether ``stop()`` was called.
+    public var isStopped: Bool { state.withLock { $0.stopped } }
+
+    /// Calls `end` at ``stop()`` (at once when already stopped); the number is for ``remove(_:)``.
+    func add(_ end: @escaping @Sendable () -> Void) -> Int {
+        let (number, stopped) = state.withLock { state in
+            state.next += 1
+            if !state.stopped { state.enders[state.next] = end }
+            return (state.next, state.stopped)
+        }
+        if stopped { end() }
+        return number
+    }
+
+    func remove(_ number: Int) {
+        _ = state.withLock { $0.enders.removeValue(forKey: number) }
     }
 }
 
@@ -186,8 +233,9 @@ final class LocalCommits: Sendable {
 }
 
 extension LibraryDatabase {
-    /// The committed changes after `token`, then each new one as it is committed (``ChangeFeed``).
-    public func changeFeed(after token: Int64) -> ChangeFeed {
-        ChangeFeed(database: self, token: token)
+    /// The committed changes after `token`, then each new one as it is committed (``ChangeFeed``),
+    /// until the task reading them is cancelled or `stop` is stopped.
+    public func changeFeed(after token: Int64, stoppedBy stop: FeedStop? = nil) -> ChangeFeed {
+        ChangeFeed(database: self, token: token, stop: stop)
     }
 }

@@ -12,19 +12,8 @@ import PhotosStore
 import PhotosWatcher
 import ServiceLifecycle
 
-/// The program's entry: concurrency moves onto the API's event loops before anything starts
-/// (``PhotosServer/APIServer/runConcurrencyOnEventLoops()``), then the command runs.
-@main
-enum PhotosDaemonMain {
-    static func main() async {
-        if ProcessInfo.processInfo.environment["PHOTOSD_CONCURRENCY_POOL"] != "1" {
-            APIServer.runConcurrencyOnEventLoops()
-        }
-        await PhotosDaemonCommand.main()
-    }
-}
-
 /// `photosd`: watch directories and keep a photo library true to them.
+@main
 struct PhotosDaemonCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "photosd",

@@ -8,6 +8,8 @@ import PhotosTestSupport
 /// killed anyway when the test drops it.
 final class PhotosdProcess {
     let process = TestProcess()
+    /// Where its standard error goes, if anywhere.
+    let log: URL?
 
     /// Starts `photosd` with `arguments` (at warning level, without its API unless they name a
     /// `--socket`) and waits for the status file of `library`. Its standard error goes to `log`
@@ -15,6 +17,7 @@ final class PhotosdProcess {
     /// Its cache home (`XDG_CACHE_HOME`, the thumbnail cache's) is the test run's own
     /// (``BuiltProducts/cacheHome``) unless `environment` names one.
     init(arguments: [String], library: String, environment: [String: String] = [:], log: URL? = nil) throws {
+        self.log = log
         let statusPath = DaemonConfiguration.statusPath(forLibrary: library)
         try? FileManager.default.removeItem(atPath: statusPath)
         process.executableURL = BuiltProducts.directory.appendingPathComponent("photosd")
@@ -49,10 +52,37 @@ final class PhotosdProcess {
     /// bound took for a photosd that did not stop; one that hangs still fails.
     func stop(within seconds: Double = 60) throws {
         process.terminate()
-        try blockUntil("photosd to stop on SIGTERM", timeout: .seconds(seconds)) { !process.isRunning }
+        do {
+            try blockUntil("photosd to stop on SIGTERM", timeout: .seconds(seconds)) { !process.isRunning }
+        } catch {
+            throw DaemonError("\(error)\(stacks())")
+        }
         guard process.terminationStatus == 0 else {
             throw DaemonError("photosd exited with \(process.terminationStatus) on SIGTERM")
         }
+    }
+
+    /// Its threads' stacks, from gdb where the machine has it (CI installs it), and its log: what a
+    /// photosd that does not stop was waiting on.
+    private func stacks() -> String {
+        let logged = log.map { "; its log:\n" + ((try? String(contentsOf: $0, encoding: .utf8)) ?? "").suffix(20_000) }
+        let debuggers = ["/usr/bin/gdb", "/bin/gdb"]
+        guard process.isRunning, let gdb = debuggers.first(where: FileManager.default.isExecutableFile) else {
+            return logged ?? ""
+        }
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("photosd-stacks-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: output) }
+        FileManager.default.createFile(atPath: output.path, contents: nil)
+        let debugger = TestProcess()
+        debugger.executableURL = URL(fileURLWithPath: gdb)
+        debugger.arguments = ["-p", "\(process.processIdentifier)", "-batch", "-nx", "-ex", "thread apply all bt 30"]
+        debugger.standardInput = FileHandle.nullDevice
+        debugger.standardOutput = try? FileHandle(forWritingTo: output)
+        debugger.standardError = FileHandle.nullDevice
+        guard (try? debugger.run()) != nil else { return logged ?? "" }
+        debugger.waitUntilExit()
+        let stacks = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+        return (logged ?? "") + "\nits threads (gdb):\n" + stacks.suffix(200_000)
     }
 
     func kill9() {

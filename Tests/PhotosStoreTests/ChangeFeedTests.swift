@@ -70,6 +70,29 @@ import Testing
         #expect(try await follower.value == 0, "nothing was committed after the token, and the feed ended")
     }
 
+    @Test func stoppingEndsAFeedThatIsWaitingAfterWhatItGaveAndOneMadeLaterAtOnce() async throws {
+        let directory = try TemporaryDirectory()
+        let database = try LibraryDatabase(path: directory.path("library.sqlite").path)
+        let first = try insert(database, "a")
+        let second = try insert(database, "b")
+        let stop = FeedStop()
+        let seen = Mutex<[Int64]>([])
+        // Not cancelled: the task goes on after its feed ends, as a server's response does.
+        let follower = Task { () -> Bool in
+            for try await entry in database.changeFeed(after: first, stoppedBy: stop) {
+                seen.withLock { $0.append(entry.token) }
+            }
+            return Task.isCancelled
+        }
+        try await waitUntil("the entry from the log", timeout: Self.bound) { seen.withLock { $0 } == [second] }
+        stop.stop()
+        #expect(try await follower.value == false)
+        #expect(seen.withLock { $0 } == [second])
+        // A feed made with a stopped stop gives nothing, even with entries in the log.
+        var late = database.changeFeed(after: 0, stoppedBy: stop).makeAsyncIterator()
+        #expect(try await late.next() == nil)
+    }
+
     @Test func pagesOfTheLogComeInOrderWithoutGapsOrRepeats() async throws {
         let database = try LibraryDatabase()
         var tokens: [Int64] = []

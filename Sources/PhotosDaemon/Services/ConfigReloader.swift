@@ -69,11 +69,13 @@ public final class ConfigReloader: Service, Sendable {
 
     /// Reloads the configuration at each SIGHUP, one reload at a time, until graceful shutdown.
     public func run() async throws {
-        for await _ in signals.sequence.cancelOnGracefulShutdown() {
-            await withCheckedContinuation { continuation in
-                queue.async {
-                    self.reload()
-                    continuation.resume()
+        await cancelWhenGracefulShutdown { [signals] in
+            for await _ in signals.sequence {
+                await withCheckedContinuation { continuation in
+                    self.queue.async {
+                        self.reload()
+                        continuation.resume()
+                    }
                 }
             }
         }

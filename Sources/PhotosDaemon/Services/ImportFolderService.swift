@@ -113,28 +113,8 @@ public final class ImportFolderService: Service, Sendable {
         watchFolders()
         await withTaskGroup(of: Void.self) { group in
             group.addTask { [self] in
-                for await event in monitor.events.cancelOnGracefulShutdown() {
-                    guard
-                        let index = imports.firstIndex(where: {
-                            event.path == $0.from || event.path.hasPrefix($0.from + "/")
-                        })
-                    else {
-                        continue
-                    }
-                    if event.path == imports[index].from, event.kind == .rootUnmounted || event.kind == .watchRemoved {
-                        // Its file system went (a card pulled out), or the folder did: looked for
-                        // again at the next poll, and imported when it is back.
-                        monitor.removeRoot(imports[index].from)
-                        watchedAs.withLock { $0[index] = nil }
-                        setState(index, "unwatched", reason: "the folder's file system was unmounted, or it went")
-                        logger.info(
-                            "an import's drop folder went away; it is looked for again",
-                            metadata: ["from": "\(imports[index].from)"])
-                        continue
-                    }
-                    let at = ContinuousClock.now + imports[index].settle
-                    due.withLock { $0[index] = at }
-                }
+                // Its own stream ends when the task is cancelled: at graceful shutdown.
+                await cancelWhenGracefulShutdown { for await event in self.monitor.events { self.handle(event) } }
             }
             group.addTask { [self] in
                 var lookedFor = ContinuousClock.now
@@ -155,6 +135,31 @@ public final class ImportFolderService: Service, Sendable {
                 monitor.stop()
             }
         }
+    }
+
+    /// Makes the import of a drop folder due, after its settle time, when something changed in it;
+    /// a drop folder whose file system went is watched again once it is back.
+    private func handle(_ event: FileEvent) {
+        guard
+            let index = imports.firstIndex(where: {
+                event.path == $0.from || event.path.hasPrefix($0.from + "/")
+            })
+        else {
+            return
+        }
+        if event.path == imports[index].from, event.kind == .rootUnmounted || event.kind == .watchRemoved {
+            // Its file system went (a card pulled out), or the folder did: looked for
+            // again at the next poll, and imported when it is back.
+            monitor.removeRoot(imports[index].from)
+            watchedAs.withLock { $0[index] = nil }
+            setState(index, "unwatched", reason: "the folder's file system was unmounted, or it went")
+            logger.info(
+                "an import's drop folder went away; it is looked for again",
+                metadata: ["from": "\(imports[index].from)"])
+            return
+        }
+        let at = ContinuousClock.now + imports[index].settle
+        due.withLock { $0[index] = at }
     }
 
     /// Watches each drop folder that is there and not yet watched (and makes it due: what is in it

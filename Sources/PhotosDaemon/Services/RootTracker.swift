@@ -61,7 +61,7 @@ public final class RootTracker: Service, Sendable {
         scans.submit(ScanWork(roots: Set(roots.paths), reasons: ["startup"]))
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
-                for await notice in self.notices.cancelOnGracefulShutdown() { self.handle(notice) }
+                await cancelWhenGracefulShutdown { for await notice in self.notices { self.handle(notice) } }
             }
             group.addTask { try await self.poll() }
             _ = try await group.next()

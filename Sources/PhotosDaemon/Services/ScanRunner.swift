@@ -87,8 +87,17 @@ public final class ScanRunner: Service, Sendable {
     }
 
     public func run() async throws {
+        // Graceful shutdown ends the wakes: the runner stops after the scan in flight.
+        await withGracefulShutdownHandler {
+            await runScans()
+        } onGracefulShutdown: { [queue] in
+            queue.finish()
+        }
+    }
+
+    private func runScans() async {
         var backoff = self.backoff
-        var wakes = queue.wakes.cancelOnGracefulShutdown().makeAsyncIterator()
+        var wakes = queue.wakes.makeAsyncIterator()
         while true {
             guard let work = queue.take() else {
                 guard await wakes.next() != nil else { return }

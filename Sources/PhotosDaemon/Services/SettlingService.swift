@@ -50,7 +50,7 @@ public final class SettlingService: Service, Sendable {
         try await withGracefulShutdownHandler {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
-                    for await event in self.monitor.events.cancelOnGracefulShutdown() { self.record(event) }
+                    await cancelWhenGracefulShutdown { for await event in self.monitor.events { self.record(event) } }
                 }
                 group.addTask { try await self.settle() }
                 _ = try await group.next()

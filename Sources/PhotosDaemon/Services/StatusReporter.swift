@@ -44,9 +44,11 @@ public final class StatusReporter: Service, Sendable {
     static let minimumInterval: Duration = .milliseconds(250)
 
     public func run() async throws {
-        for await _ in changes.cancelOnGracefulShutdown() where board.read(\.isReady) {
-            write()
-            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: Self.minimumInterval) }
+        await cancelWhenGracefulShutdown { [changes] in
+            for await _ in changes where self.board.read(\.isReady) {
+                self.write()
+                try? await Task.sleep(for: Self.minimumInterval)
+            }
         }
         // The last word: the totals and root states at exit.
         write()

@@ -77,14 +77,17 @@ public final class ThumbnailService: Service, Sendable {
             try await withTaskCancellationHandler {
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     group.addTask { try await self.backfill(on: worker) }
-                    for try await entry in database.changeFeed(after: start).cancelOnGracefulShutdown() {
-                        let identifiers = entry.asset.inserted + entry.asset.updated
-                        guard !identifiers.isEmpty else { continue }
-                        let paths = try pictures(.localIdentifiers(identifiers))
-                        if !paths.isEmpty {
-                            // A stopped worker refuses the job: the daemon is stopping.
-                            _ = try? await worker.run(first: true) { self.make(paths, stopped: $0) }
-                            publish()
+                    // The feed ends when its task is cancelled: at graceful shutdown.
+                    try await cancelWhenGracefulShutdown {
+                        for try await entry in self.database.changeFeed(after: start) {
+                            let identifiers = entry.asset.inserted + entry.asset.updated
+                            guard !identifiers.isEmpty else { continue }
+                            let paths = try self.pictures(.localIdentifiers(identifiers))
+                            if !paths.isEmpty {
+                                // A stopped worker refuses the job: the daemon is stopping.
+                                _ = try? await worker.run(first: true) { self.make(paths, stopped: $0) }
+                                self.publish()
+                            }
                         }
                     }
                     // The feed ends only with the daemon; the backfill stops with it.
