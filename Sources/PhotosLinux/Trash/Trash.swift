@@ -194,7 +194,9 @@ public struct Trash: Sendable {
                 }
             }
             // The claims on the names survive a crash before the moves; repair() finds them then.
-            if !fileSystemSynced { try? FileOperations.sync(claims[group[0]].located.directory.infoDirectory, directory: true) }
+            if !fileSystemSynced {
+                try? FileOperations.sync(claims[group[0]].located.directory.infoDirectory, directory: true)
+            }
         }
         // 3. The moves.
         var retry: [Int] = []
