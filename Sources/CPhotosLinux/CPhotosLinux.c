@@ -60,6 +60,10 @@ int cphotos_rename_noreplace(const char *from, const char *to) {
     return renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE) == 0 ? 0 : errno;
 }
 
+int cphotos_start_writeback(int fd) {
+    return sync_file_range(fd, 0, 0, SYNC_FILE_RANGE_WRITE) == 0 ? 0 : errno;
+}
+
 int cphotos_sync_file_system(int fd) {
     return syncfs(fd) == 0 ? 0 : errno;
 }

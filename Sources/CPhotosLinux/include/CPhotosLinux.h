@@ -48,6 +48,11 @@ int cphotos_name_this_thread(const char *_Nonnull name);
 /// EINVAL where the file system cannot promise it).
 int cphotos_rename_noreplace(const char *_Nonnull from, const char *_Nonnull to);
 
+/// Starts writing `fd`'s dirty pages to disk without waiting (sync_file_range with
+/// SYNC_FILE_RANGE_WRITE, a GNU extension): a hint before an fsync of many files, never a promise
+/// of durability; 0 or the error number.
+int cphotos_start_writeback(int fd);
+
 /// Writes to disk everything written to the file system that holds `fd` (syncfs, a GNU extension
 /// Glibc's Swift module leaves out): 0 or the error number.
 int cphotos_sync_file_system(int fd);

@@ -97,9 +97,10 @@ public struct Trash: Sendable {
     /// The durable writes are shared, so that a thousand files cost a few syncs rather than four
     /// thousand, in up to ``batchSize`` files at a time:
     /// 1. every `.trashinfo` is created (`O_EXCL`) and written;
-    /// 2. each trash's file system is synced once (`syncfs`; an `fsync` each for fewer than
-    ///    ``fileSystemSyncMinimum`` files, or where `syncfs` fails): every `.trashinfo` is on disk,
-    ///    name and content, before any file moves; one that cannot be synced is not trashed;
+    /// 2. their writeback is started together (`sync_file_range`, a hint), then each is `fsync`ed and
+    ///    each `info/` directory once: every `.trashinfo` is on disk, name and content, before any
+    ///    file moves (a file system that commits one journal transaction for them all finds the
+    ///    later `fsync`s already done);
     /// 3. the files are renamed (`renameat2(RENAME_NOREPLACE)`);
     /// 4. each `files/` directory and each directory a file left is `fsync`ed once.
     ///
@@ -129,11 +130,6 @@ public struct Trash: Sendable {
     /// How many files one round of `trash(_:)` of many paths handles: their `.trashinfo` files stay
     /// open until synced, well under the usual limit of 1,024 open files.
     public static let batchSize = 256
-
-    /// How many `.trashinfo` files of one trash are made durable with one `syncfs` rather than an
-    /// `fsync` each: `syncfs` also waits for what other programs wrote to the file system, which a
-    /// deletion of a few files should not wait for.
-    static let fileSystemSyncMinimum = 16
 
     /// A `.trashinfo` written for a file of a batch, open until it is synced.
     private struct Claim {
@@ -169,34 +165,34 @@ public struct Trash: Sendable {
             }
             try stopHook?(.infoWritten)
         }
-        // 2. On disk before any file moves: for many, one syncfs per trash (its file system), every
-        // .trashinfo and info/'s entries at once; for a few, or where that fails, an fsync each.
+        // 2. On disk before any file moves.
+        for claim in claims { _ = cphotos_start_writeback(claim.fd) }
         var synced: [Claim] = []
-        for (_, group) in Dictionary(grouping: claims.indices, by: { claims[$0].located.directory.infoDirectory })
-            .sorted(by: { $0.key < $1.key })
-        {
-            let fileSystemSynced =
-                group.count >= Self.fileSystemSyncMinimum && cphotos_sync_file_system(claims[group[0]].fd) == 0
-            for position in group {
-                let claim = claims[position]
-                let failed = fileSystemSynced ? 0 : Self.fsync(claim.fd)
-                Syscall.close(claim.fd)
-                claims[position].fd = -1
-                if failed != 0 {
-                    try? FileOperations.unlink(claim.infoPath)
-                    let original = claim.located.originalPath
-                    results[claim.index] = .failure(
-                        TrashError.failed(
-                            "write the trash information of \(original) at \(claim.infoPath)", path: claim.infoPath,
-                            SystemCallError(call: "fsync", path: claim.infoPath, errno: failed)))
-                } else {
-                    synced.append(claim)
+        for position in claims.indices {
+            let claim = claims[position]
+            var failed: Int32 = 0
+            while fsync(claim.fd) != 0 {
+                if errno != EINTR {
+                    failed = errno
+                    break
                 }
             }
-            // The claims on the names survive a crash before the moves; repair() finds them then.
-            if !fileSystemSynced {
-                try? FileOperations.sync(claims[group[0]].located.directory.infoDirectory, directory: true)
+            Syscall.close(claim.fd)
+            claims[position].fd = -1
+            if failed != 0 {
+                try? FileOperations.unlink(claim.infoPath)
+                let original = claim.located.originalPath
+                results[claim.index] = .failure(
+                    TrashError.failed(
+                        "write the trash information of \(original) at \(claim.infoPath)", path: claim.infoPath,
+                        SystemCallError(call: "fsync", path: claim.infoPath, errno: failed)))
+            } else {
+                synced.append(claim)
             }
+        }
+        // The claims on the names survive a crash before the moves; repair() finds them then.
+        for directory in Set(synced.map(\.located.directory.infoDirectory)).sorted() {
+            try? FileOperations.sync(directory, directory: true)
         }
         // 3. The moves.
         var retry: [Int] = []
@@ -241,14 +237,6 @@ public struct Trash: Sendable {
                 TrashEntry(directory: claim.located.directory, name: claim.name, info: claim.info, file: file))
         }
         return retry
-    }
-
-    /// `fsync(2)` of an open file: 0, or the errno it failed with.
-    private static func fsync(_ fd: Int32) -> Int32 {
-        while Glibc.fsync(fd) != 0 {
-            if errno != EINTR { return errno }
-        }
-        return 0
     }
 
     /// Creates and writes the `.trashinfo` of a located file under the first free name from the
