@@ -206,4 +206,16 @@ extension UTType {
     public static let ico = UTType(declared: "com.microsoft.ico")
     /// ZIP archive, `public.zip-archive`.
     public static let zip = UTType(declared: "public.zip-archive")
+    /// Any archive of files, `public.archive` (ZIP conforms to it).
+    public static let archive = UTType(declared: "public.archive")
+    /// Content of several kinds in one document, `public.composite-content` (PDF conforms to it).
+    public static let compositeContent = UTType(declared: "public.composite-content")
+    /// A directory, `public.directory`.
+    public static let directory = UTType(declared: "public.directory")
+    /// A folder the user sees as one, `public.folder` (a directory).
+    public static let folder = UTType(declared: "public.folder")
+    /// A URL, `public.url`.
+    public static let url = UTType(declared: "public.url")
+    /// A `file:` URL, `public.file-url`.
+    public static let fileURL = UTType(declared: "public.file-url")
 }
