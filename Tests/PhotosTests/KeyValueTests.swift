@@ -38,7 +38,7 @@ struct KeyValueTests {
             }
         }
         #expect(checked > 80, "the corpus' ingested files were found")
-        #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+        #expect(problems.isEmpty, "\(problems.count) problems, first: \(problems.prefix(12).joined(separator: "\n"))")
     }
 
     @Test func resourceKeysAnswerWithTheResourcesValues() throws {

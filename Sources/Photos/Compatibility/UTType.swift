@@ -6,9 +6,10 @@ import PhotosMetadata
 /// It knows the types the library handles — every image, movie and audio type it reads (JPEG,
 /// HEIC, PNG, TIFF, WebP, GIF, the camera RAW families, QuickTime, MPEG-4...), Apple's abstract
 /// types above them (`public.image`, `public.camera-raw-image`, `public.movie`,
-/// `public.audiovisual-content`, `public.data`...), and a few document types. Its table is the one
-/// the library sniffs files with (`UniformTypeDeclaration` in `PhotosMetadata`), so a resource's
-/// ``PHAssetResource/contentType`` always has the MIME type and extension the scanner gave it.
+/// `public.audiovisual-content`, `public.data`...), common document types (JSON, plain text, XML,
+/// PDF...), folders and URLs. Its table is the one the library sniffs files with
+/// (`UniformTypeDeclaration` in `PhotosMetadata`), so a resource's ``PHAssetResource/contentType``
+/// always has the MIME type and extension the scanner gave it.
 ///
 /// ```swift
 /// let resource = PHAssetResource.assetResources(for: asset)[0]
