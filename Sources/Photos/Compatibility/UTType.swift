@@ -6,9 +6,10 @@ import PhotosMetadata
 /// It knows the types the library handles — every image, movie and audio type it reads (JPEG,
 /// HEIC, PNG, TIFF, WebP, GIF, the camera RAW families, QuickTime, MPEG-4...), Apple's abstract
 /// types above them (`public.image`, `public.camera-raw-image`, `public.movie`,
-/// `public.audiovisual-content`, `public.data`...), and a few document types. Its table is the one
-/// the library sniffs files with (`UniformTypeDeclaration` in `PhotosMetadata`), so a resource's
-/// ``PHAssetResource/contentType`` always has the MIME type and extension the scanner gave it.
+/// `public.audiovisual-content`, `public.data`...), common document types (JSON, plain text, XML,
+/// PDF...), folders and URLs. Its table is the one the library sniffs files with
+/// (`UniformTypeDeclaration` in `PhotosMetadata`), so a resource's ``PHAssetResource/contentType``
+/// always has the MIME type and extension the scanner gave it.
 ///
 /// ```swift
 /// let resource = PHAssetResource.assetResources(for: asset)[0]
@@ -206,4 +207,16 @@ extension UTType {
     public static let ico = UTType(declared: "com.microsoft.ico")
     /// ZIP archive, `public.zip-archive`.
     public static let zip = UTType(declared: "public.zip-archive")
+    /// Any archive of files, `public.archive` (ZIP conforms to it).
+    public static let archive = UTType(declared: "public.archive")
+    /// Content of several kinds in one document, `public.composite-content` (PDF conforms to it).
+    public static let compositeContent = UTType(declared: "public.composite-content")
+    /// A directory, `public.directory`.
+    public static let directory = UTType(declared: "public.directory")
+    /// A folder the user sees as one, `public.folder` (a directory).
+    public static let folder = UTType(declared: "public.folder")
+    /// A URL, `public.url`.
+    public static let url = UTType(declared: "public.url")
+    /// A `file:` URL, `public.file-url`.
+    public static let fileURL = UTType(declared: "public.file-url")
 }

@@ -86,6 +86,23 @@ public final class PHAssetResourceManager: NSObject, Sendable {
         }
     }
 
+    /// Copies the resource's file to `fileURL`, which must not exist, and returns when the copy
+    /// is written (the form Swift gives PhotoKit's completion-handler method); throws the error
+    /// the completion handler would be given.
+    ///
+    /// ```swift
+    /// try await PHAssetResourceManager.default().writeData(for: resource, toFile: destination, options: nil)
+    /// ```
+    public func writeData(
+        for resource: PHAssetResource, toFile fileURL: URL, options: PHAssetResourceRequestOptions?
+    ) async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            writeData(for: resource, toFile: fileURL, options: options) { error in
+                if let error { continuation.resume(throwing: error) } else { continuation.resume() }
+            }
+        }
+    }
+
     /// Stops a data request: no chunk is handed over after this returns but the one being handed
     /// over, and the request completes with `userCancelled`.
     public func cancelDataRequest(_ requestID: PHAssetResourceDataRequestID) {

@@ -127,6 +127,20 @@ public final class AVAssetExportSession: NSObject, Sendable {
         }
     }
 
+    /// Exports as ``exportAsynchronously(completionHandler:)`` does and returns when it is over
+    /// (the form Swift gives AVFoundation's completion-handler method); ``status`` and ``error``
+    /// then say how it ended.
+    ///
+    /// ```swift
+    /// await session.export()
+    /// if session.status == .failed { print(session.error!) }
+    /// ```
+    public func export() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            exportAsynchronously { continuation.resume() }
+        }
+    }
+
     /// Cancels an export that has not started copying; one that has finishes.
     public func cancelExport() {
         state.withLock { state in

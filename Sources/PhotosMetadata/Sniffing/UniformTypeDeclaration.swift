@@ -37,9 +37,12 @@ public struct UniformTypeDeclaration: Sendable, Hashable {
         return FileType.generic(lowered).uniformTypeIdentifier.flatMap(named)
     }
 
-    /// The declaration of the media type whose files end in `.filenameExtension` (any case), if known.
+    /// The declaration of the type whose files end in `.filenameExtension` (any case), if known.
+    /// A document type's extension (`json`, `txt`) gives its type too.
     public static func withFilenameExtension(_ filenameExtension: String) -> UniformTypeDeclaration? {
-        FileType.withExtension(filenameExtension)?.uniformTypeIdentifier.flatMap(named)
+        if let media = FileType.withExtension(filenameExtension)?.uniformTypeIdentifier.flatMap(named) { return media }
+        let lowered = filenameExtension.lowercased()
+        return table.ordered.first { $0.filenameExtensions.contains(lowered) }
     }
 
     /// Every type `identifier` conforms to, directly or not, nearest first, without itself; empty
@@ -74,6 +77,31 @@ extension UniformTypeDeclaration {
         ("public.video", ["public.movie"]),
         ("public.audio", ["public.audiovisual-content"]),
         ("public.text", ["public.data", "public.content"]),
+        ("public.composite-content", ["public.content"]),
+        ("public.archive", ["public.data"]),
+        ("public.directory", ["public.item"]),
+        ("public.folder", ["public.directory"]),
+        ("public.url", ["public.data"]),
+        ("public.file-url", ["public.url"]),
+    ]
+
+    /// The file name extensions of the document types, preferred first: ``FileType`` knows them by
+    /// their MIME types alone, since the scanner never takes a document for a photo by its name.
+    private static let documentExtensions: [(String, [String])] = [
+        ("com.adobe.pdf", ["pdf"]),
+        ("public.plain-text", ["txt", "text"]),
+        ("public.xml", ["xml"]),
+        ("public.html", ["html", "htm"]),
+        ("public.json", ["json"]),
+        ("public.zip-archive", ["zip"]),
+        ("public.svg-image", ["svg"]),
+        ("com.microsoft.ico", ["ico"]),
+        ("com.adobe.photoshop-image", ["psd"]),
+        ("public.mp3", ["mp3"]),
+        ("com.microsoft.waveform-audio", ["wav", "wave"]),
+        ("org.xiph.flac", ["flac"]),
+        ("public.aac-audio", ["aac"]),
+        ("public.aiff-audio", ["aiff", "aif"]),
     ]
 
     /// Parents that differ from the plain one of the type's kind (``parents(of:mimeType:)``).
@@ -82,8 +110,8 @@ extension UniformTypeDeclaration {
         "public.heif": ["public.heif-standard"],
         "com.apple.m4v-video": ["public.mpeg-4"],
         "com.apple.photos.apple-adjustment-envelope": ["public.xml"],
-        "com.adobe.pdf": ["public.data", "public.content"],
-        "public.zip-archive": ["public.data"],
+        "com.adobe.pdf": ["public.data", "public.composite-content"],
+        "public.zip-archive": ["public.data", "public.archive"],
     ]
 
     /// The plain parent of a type: camera RAW, or the kind its MIME type names.
@@ -139,6 +167,9 @@ extension UniformTypeDeclaration {
         // Sorted, so that the preferred MIME type of a document type with two is always the same.
         for (mime, identifier) in FileType.documents.sorted(by: { $0.key < $1.key }) {
             table.add(identifier, mime: mime, extensions: [], parents: parents(of: identifier, mimeType: mime))
+        }
+        for (identifier, extensions) in documentExtensions {
+            table.add(identifier, mime: nil, extensions: extensions, parents: [])
         }
         // Apple's identifiers of RAW families no reader here knows yet.
         for identifier in RAWTypes.identifiers.sorted() where table.byIdentifier[identifier] == nil {
