@@ -84,21 +84,14 @@ extension PhotosCommand {
                 duplicates: duplicates)
             let importer = FolderImport(
                 library: library, definition: definition, timeZone: library.configuration.timeZone)
-            let plan: FolderImport.Plan
-            do {
-                plan = try importer.plan(sources.map(Self.absolute))
-            } catch {
-                throw CLIError("\(error)")
-            }
-            for duplicate in plan.duplicates {
-                print(
-                    "duplicate \(Output.escaped(duplicate.path)) (the library has \(Output.escaped(duplicate.existing)))"
-                )
-            }
-            for file in plan.rejected { print("rejected \(Output.escaped(file.path)): \(file.reason)") }
-            for file in plan.left { print("left \(Output.escaped(file.path)): \(file.reason)") }
-            let files = plan.groups.reduce(0) { $0 + $1.moves.count }
             if dryRun {
+                let plan: FolderImport.Plan
+                do {
+                    plan = try importer.plan(sources.map(Self.absolute))
+                } catch {
+                    throw CLIError("\(error)")
+                }
+                printLeft(plan)
                 for group in plan.groups {
                     for move in group.moves {
                         print(
@@ -106,15 +99,24 @@ extension PhotosCommand {
                         )
                     }
                 }
+                let files = plan.groups.reduce(0) { $0 + $1.moves.count }
                 print(summary(plan, photos: plan.groups.count, files: files, imported: "would import"))
                 return
             }
+            // Placed while the rest is read: what stays is listed once the import is over.
             let interactive = isatty(STDERR_FILENO) == 1
-            let report = try importer.run(plan) { done, total in
-                guard interactive else { return }
-                FileHandle.standardError.write(Data("\r\(done)/\(total) photos   ".utf8))
+            let (plan, report): (FolderImport.Plan, FolderImport.Report)
+            do {
+                (plan, report) = try importer.importFiles(sources.map(Self.absolute)) { done, total in
+                    guard interactive else { return }
+                    FileHandle.standardError.write(Data("\r\(done)/\(total) photos   ".utf8))
+                }
+            } catch {
+                if interactive { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+                throw CLIError("\(error)")
             }
             if interactive { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+            printLeft(plan)
             for (source, destination) in report.placed {
                 print(
                     "\(mode == .move ? "moved" : "copied") \(Output.escaped(source)) -> \(Output.escaped(destination))")
@@ -131,6 +133,17 @@ extension PhotosCommand {
                     plan, photos: plan.groups.count - report.failed.count, files: report.placed.count,
                     imported: "imported"))
             if !report.failed.isEmpty { throw ExitCode.failure }
+        }
+
+        /// The duplicates, rejected and left files, a line each.
+        private func printLeft(_ plan: FolderImport.Plan) {
+            for duplicate in plan.duplicates {
+                print(
+                    "duplicate \(Output.escaped(duplicate.path)) (the library has \(Output.escaped(duplicate.existing)))"
+                )
+            }
+            for file in plan.rejected { print("rejected \(Output.escaped(file.path)): \(file.reason)") }
+            for file in plan.left { print("left \(Output.escaped(file.path)): \(file.reason)") }
         }
 
         /// `imported N photos (M files), D duplicates, R rejected, L left`.

@@ -267,8 +267,7 @@ struct PhotosDaemonCommand: AsyncParsableCommand {
                     imports: file.imports, monitor: try InotifyMonitor(),
                     importer: { definition, quiet in
                         let importer = FolderImport(library: library, definition: definition, timeZone: zone)
-                        let plan = try importer.plan([definition.from], quiet: quiet)
-                        let report = try importer.run(plan)
+                        let (plan, report) = try importer.importFiles([definition.from], quiet: quiet)
                         return ImportRunSummary(
                             imported: plan.groups.count - report.failed.count, files: report.placed.count,
                             duplicates: plan.duplicates.count, rejected: plan.rejected.count, left: plan.left.count,

@@ -51,13 +51,14 @@ struct FolderImportTests {
             return try PHPhotoLibrary(url: directory.path("library.sqlite"), configuration: configuration)
         }
 
-        func importer(_ library: PHPhotoLibrary, mode: ImportDefinition.Mode = .move, batchSize: Int = 256) throws
-            -> FolderImport
-        {
+        func importer(
+            _ library: PHPhotoLibrary, mode: ImportDefinition.Mode = .move, batchSize: Int = 256,
+            planningChunk: Int = 512
+        ) throws -> FolderImport {
             FolderImport(
                 library: library,
                 definition: ImportDefinition(from: drop, to: pictures, layout: try ImportLayout(), mode: mode),
-                timeZone: TimeZone(identifier: "UTC")!, batchSize: batchSize)
+                timeZone: TimeZone(identifier: "UTC")!, batchSize: batchSize, planningChunk: planningChunk)
         }
 
         /// Runs an import of the drop folder to its end.
@@ -215,6 +216,65 @@ struct FolderImportTests {
 
     /// A copying import leaves every original, and run again (a card inserted again) takes nothing:
     /// what it took is remembered by content, even once the copies are renamed.
+    /// What a plan says, as sets: each group's moves, and what stays.
+    private static func outcome(_ plan: FolderImport.Plan) -> (groups: Set<[String]>, left: Set<String>) {
+        (
+            Set(plan.groups.map { $0.moves.map { "\($0.source) -> \($0.destination) (\($0.role))" } }),
+            Set(plan.duplicates.map(\.path) + plan.rejected.map(\.path) + plan.left.map(\.path))
+        )
+    }
+
+    /// A folder read a few files at a time is grouped and named as when read whole: a Live Photo
+    /// whose movie has another name (paired by content identifier alone) still pairs across the
+    /// parts, an edited photo keeps its .AAE, the duplicate and the bad files stay.
+    @Test(arguments: [1, 2, 5])
+    func planningAFolderInPartsGroupsItAsWhole(chunk: Int) throws {
+        let setup = try Setup()
+        let folder = setup.drop + "/100APPLE"
+        try FileManager.default.moveItem(atPath: folder + "/IMG_5195.MOV", toPath: folder + "/ZZZ_movie.MOV")
+        let library = try setup.open()
+        let whole = try setup.importer(library, planningChunk: 10_000).plan([setup.drop])
+        let parts = try setup.importer(library, planningChunk: chunk).plan([setup.drop])
+        #expect(Self.outcome(parts).groups == Self.outcome(whole).groups)
+        #expect(Self.outcome(parts).left == Self.outcome(whole).left)
+        let live = try #require(parts.groups.first { $0.moves[0].source.hasSuffix("/IMG_5195.HEIC") })
+        #expect(live.moves.map { PathName.name(of: $0.source) } == ["IMG_5195.HEIC", "ZZZ_movie.MOV"])
+        #expect(live.moves.last?.role == .pairedVideo)
+    }
+
+    /// Placing while planning places what `--dry-run` shows, whatever the sizes of the parts read
+    /// and of the batches placed; nothing is lost or doubled, and the library has every photo.
+    @Test(arguments: [(1, 1), (2, 3), (512, 256)])
+    func placingWhilePlanningPlacesWhatThePlanSays(chunk: Int, batch: Int) throws {
+        let setup = try Setup()
+        let library = try setup.open()
+        let importer = try setup.importer(library, batchSize: batch, planningChunk: chunk)
+        let dryRun = try importer.plan([setup.drop])
+        var progress: [Int] = []
+        let (plan, report) = try importer.importFiles([setup.drop]) { done, _ in progress.append(done) }
+        #expect(Self.outcome(plan).groups == Self.outcome(dryRun).groups)
+        #expect(Self.outcome(plan).left == Self.outcome(dryRun).left)
+        let moves = plan.groups.flatMap(\.moves)
+        #expect(
+            Set(report.placed.map { "\($0.source) -> \($0.destination)" })
+                == Set(moves.map { "\($0.source) -> \($0.destination)" }))
+        #expect(report.failed.isEmpty)
+        #expect(progress.last == plan.groups.count && progress == progress.sorted())
+        for move in moves {
+            #expect(FileManager.default.fileExists(atPath: move.destination), "\(move.destination)")
+            #expect(!FileManager.default.fileExists(atPath: move.source), "\(move.source)")
+        }
+        #expect(setup.files(setup.drop) == Self.leftInDrop)
+        let copies = setup.copies()
+        for name in Self.originals { #expect(copies[name] == 1, "\(name) is in \(copies[name] ?? 0) places") }
+        let options = PHFetchOptions()
+        options.photoLibrary = library
+        options.includeHiddenAssets = true
+        options.includeAllBurstAssets = true
+        #expect(PHAsset.fetchAssets(with: options).count == 13, "12 imported, 1 there before")
+        #expect(try library.database.fileJournal().isEmpty)
+    }
+
     @Test func aCopyingImportLeavesTheOriginalsAndDoesNotTakeThemTwice() throws {
         let setup = try Setup()
         let library = try setup.open()

@@ -26,6 +26,10 @@ import Synchronization
 ///    content is remembered;
 /// 5. the entries are deleted.
 ///
+/// ``importFiles(_:quiet:progress:)`` plans and places at once: a folder is read in parts, and the
+/// groups of each part are placed while the next is read (the groups and names are those the whole
+/// plan gives).
+///
 /// A stop anywhere leaves every photo in the drop folder, in the root, or (between 2 and 4) in both:
 /// never in neither. The next opening of the library finishes the entries (``FileJournal``): the
 /// files of a group not yet placed are placed under the names the run chose (a group lands whole),
@@ -87,14 +91,21 @@ package struct FolderImport {
     let timeZone: TimeZone
     /// How many groups are journaled, placed and scanned together.
     let batchSize: Int
+    /// How many files of a folder are read before their groups are planned (``plan(_:quiet:ready:)``).
+    let planningChunk: Int
 
     /// An import by `definition` into `library`; dates without their own offset are read in
-    /// `timeZone`; `batchSize` groups are placed and scanned together.
-    package init(library: PHPhotoLibrary, definition: ImportDefinition, timeZone: TimeZone, batchSize: Int = 256) {
+    /// `timeZone`; `batchSize` groups are placed and scanned together, and a folder's files are
+    /// read `planningChunk` at a time.
+    package init(
+        library: PHPhotoLibrary, definition: ImportDefinition, timeZone: TimeZone, batchSize: Int = 256,
+        planningChunk: Int = 512
+    ) {
         self.library = library
         self.definition = definition
         self.timeZone = timeZone
         self.batchSize = max(1, batchSize)
+        self.planningChunk = max(1, planningChunk)
     }
 
     // MARK: Planning
@@ -104,16 +115,27 @@ package struct FolderImport {
     /// groups may still be arriving. Fails before planning anything when `to` may not be written (its
     /// root's policy is not `files`, or the disk refuses).
     package func plan(_ sources: [String], quiet: Duration = .zero) throws -> Plan {
+        try plan(sources, quiet: quiet) { _ in }
+    }
+
+    /// Plans as ``plan(_:quiet:)`` does, giving `ready` the groups as they are planned, in the
+    /// plan's order, so that they can be placed while the rest of the folder is read.
+    ///
+    /// A folder is read a chunk of ``planningChunk`` files (512 unless the import says) at a time, in the order of their names'
+    /// first parts (before the first dot, any case: `IMG_1.JPG`, `IMG_1.CR2`, `IMG_1.JPG.xmp` and
+    /// `img_1.mov` are never split), and each chunk's groups are planned once it is read. A file
+    /// that can pair with another by its content identifier (a Live Photo's still or movie) may pair
+    /// across names, so the names of a chunk with such a file wait, and are grouped with the
+    /// folder's others at its end: the groups are those the whole folder read at once makes.
+    func plan(_ sources: [String], quiet: Duration, ready: (PlannedBatch) throws -> Void) throws -> Plan {
         try library.requireWrite(
             .files, at: (definition.to as NSString).appendingPathComponent("_"), for: "import into \(definition.to)")
         var plan = Plan()
-        let extractor = MetadataExtractor(timeZone: timeZone)
-        var planner = ImportPlanner(
-            destination: definition.to, layout: definition.layout, timeZone: timeZone,
-            existingNames: { (try? FileManager.default.contentsOfDirectory(atPath: $0)) ?? [] })
-        // What this run planned, to catch a second copy of a photo: each file hashed at most once,
-        // and only when a later one has its size.
-        var planned = PlannedContent()
+        var planning = Planning(
+            extractor: MetadataExtractor(timeZone: timeZone),
+            planner: ImportPlanner(
+                destination: definition.to, layout: definition.layout, timeZone: timeZone,
+                existingNames: { (try? FileManager.default.contentsOfDirectory(atPath: $0)) ?? [] }))
         let quietSeconds = Double(quiet.components.seconds) + Double(quiet.components.attoseconds) / 1e18
         let settledBefore = Date().timeIntervalSince1970 - quietSeconds
         for (_, files) in Self.files(under: sources).sorted(by: { $0.key < $1.key }) {
@@ -126,61 +148,140 @@ package struct FolderImport {
                     continue
                 }
             }
-            var media: [(path: String, metadata: FileMetadata)] = []
-            var sidecars: [String] = []
-            sidecars = files.filter { ImportGrouping.isSidecar(PathName.name(of: $0)) }
-            let readable = sidecars.isEmpty ? files : files.filter { !ImportGrouping.isSidecar(PathName.name(of: $0)) }
-            // Read on every core, as a scan reads (the extractor is shared by its threads).
-            let read = Mutex([Result<FileMetadata, MetadataError>?](repeating: nil, count: readable.count))
-            DispatchQueue.concurrentPerform(iterations: readable.count) { index in
-                let result = Result { () throws(MetadataError) in try extractor.extract(path: readable[index]) }
-                read.withLock { $0[index] = result }
+            // The names' first parts, in order, each with its files.
+            let byKey = Dictionary(grouping: files) { Self.pairingKey(PathName.name(of: $0)) }
+            var waiting: (media: [(path: String, metadata: FileMetadata)], sidecars: [String]) = ([], [])
+            var chunk: [String] = []
+            func planChunk() throws {
+                let read = self.read(chunk, with: planning.extractor, into: &plan)
+                chunk = []
+                // The names with a file that may pair by content identifier wait for the folder's end.
+                let pairing = Set(
+                    read.media.filter { $0.metadata.contentIdentifier != nil }.map {
+                        Self.pairingKey(PathName.name(of: $0.path))
+                    })
+                let waits = { (path: String) in pairing.contains(Self.pairingKey(PathName.name(of: path))) }
+                waiting.media += read.media.filter { waits($0.path) }
+                waiting.sidecars += read.sidecars.filter(waits)
+                let now = try planGroups(
+                    media: read.media.filter { !waits($0.path) }, sidecars: read.sidecars.filter { !waits($0) },
+                    planning: &planning, into: &plan)
+                if !now.isEmpty { try ready(PlannedBatch(now, of: plan)) }
             }
-            for (path, result) in zip(readable, read.withLock { $0 }) {
-                switch result {
-                case .success(let metadata): media.append((path, metadata))
-                case .failure(let error):
-                    let left = LeftFile(path: path, reason: error.message)
-                    if error.code == .notMedia || error.code == .empty {
-                        plan.left.append(left)
-                    } else {
-                        plan.rejected.append(left)
-                    }
-                case nil: continue
-                }
+            for key in byKey.keys.sorted() {
+                chunk += byKey[key]!
+                if chunk.count >= planningChunk { try planChunk() }
             }
-            let (groups, unowned) = ImportGrouping.groups(of: media, sidecars: sidecars)
-            plan.left += unowned.map { LeftFile(path: $0, reason: "a sidecar of no photo or video beside it") }
-            let metadata = Dictionary(media.map { ($0.path, $0.metadata) }, uniquingKeysWith: { first, _ in first })
-            plan.metadata.merge(metadata) { first, _ in first }
-            let identities = try groups.map { try FileOperations.identity($0.primary) }
-            // The library's files of each size the folder's photos have, read at once.
-            let candidates =
-                definition.duplicates == .keep
-                ? [:] : try library.database.assetFiles(ofSizes: Set(identities.compactMap { $0?.size }))
-            for (group, identity) in zip(groups, identities) {
-                guard let primary = metadata[group.primary], let identity else { continue }
-                if definition.duplicates != .keep,
-                    let existing = try duplicate(
-                        of: group.primary, size: identity.size, candidates: candidates[identity.size] ?? [],
-                        planned: &planned, hashes: &plan.contentHashes)
-                {
-                    plan.duplicates.append(
-                        Duplicate(path: group.primary, existing: existing, files: group.members.map(\.path)))
-                    continue
-                }
-                do {
-                    let placed = try planner.plan(
-                        group,
-                        facts: ImportGrouping.facts(primary, modificationTime: identity.modificationTime))
-                    plan.groups.append(placed)
-                    planned.add(group.primary, size: identity.size, destination: placed.moves[0].destination)
-                } catch {
-                    plan.left += group.members.map { LeftFile(path: $0.path, reason: error.message) }
-                }
+            if !chunk.isEmpty { try planChunk() }
+            if !waiting.media.isEmpty || !waiting.sidecars.isEmpty {
+                let last = try planGroups(
+                    media: waiting.media, sidecars: waiting.sidecars, planning: &planning, into: &plan)
+                if !last.isEmpty { try ready(PlannedBatch(last, of: plan)) }
             }
         }
         return plan
+    }
+
+    /// What stays together in one chunk of a folder's planning: the lowercased name up to its first
+    /// dot (`IMG_1.JPG.xmp` → `img_1`), coarser than a pairing name, so that no pair or sidecar is split.
+    static func pairingKey(_ name: String) -> String {
+        let lower = name.lowercased()
+        guard let dot = lower.firstIndex(of: ".") else { return lower }
+        return String(lower[..<dot])
+    }
+
+    /// Groups planned, with what placing them needs of the plan: what planning read of their files
+    /// and the content hashes it computed.
+    struct PlannedBatch: Sendable {
+        var groups: [ImportGroupPlan]
+        var metadata: [String: FileMetadata] = [:]
+        var hashes: [String: String] = [:]
+
+        init(_ groups: [ImportGroupPlan], of plan: Plan) {
+            self.groups = groups
+            for move in groups.flatMap(\.moves) {
+                if let read = plan.metadata[move.source] { metadata[move.source] = read }
+                if let hash = plan.contentHashes[move.source] { hashes[move.source] = hash }
+            }
+        }
+    }
+
+    /// What planning carries from one chunk to the next: the planner's names, and what this run
+    /// planned, to catch a second copy of a photo (each file hashed at most once, and only when a
+    /// later one has its size).
+    private struct Planning {
+        let extractor: MetadataExtractor
+        var planner: ImportPlanner
+        var planned = PlannedContent()
+    }
+
+    /// Reads the media files of `paths` on every core, as a scan reads (the extractor is shared by
+    /// its threads); what cannot be read goes to the plan's rejected or left files.
+    private func read(_ paths: [String], with extractor: MetadataExtractor, into plan: inout Plan) -> (
+        media: [(path: String, metadata: FileMetadata)], sidecars: [String]
+    ) {
+        let sidecars = paths.filter { ImportGrouping.isSidecar(PathName.name(of: $0)) }
+        let readable = sidecars.isEmpty ? paths : paths.filter { !ImportGrouping.isSidecar(PathName.name(of: $0)) }
+        let read = Mutex([Result<FileMetadata, MetadataError>?](repeating: nil, count: readable.count))
+        DispatchQueue.concurrentPerform(iterations: readable.count) { index in
+            let result = Result { () throws(MetadataError) in try extractor.extract(path: readable[index]) }
+            read.withLock { $0[index] = result }
+        }
+        var media: [(path: String, metadata: FileMetadata)] = []
+        for (path, result) in zip(readable, read.withLock { $0 }) {
+            switch result {
+            case .success(let metadata): media.append((path, metadata))
+            case .failure(let error):
+                let left = LeftFile(path: path, reason: error.message)
+                if error.code == .notMedia || error.code == .empty {
+                    plan.left.append(left)
+                } else {
+                    plan.rejected.append(left)
+                }
+            case nil: continue
+            }
+        }
+        return (media, sidecars)
+    }
+
+    /// Groups media files of one folder (with their sidecars), leaves out the duplicates and names
+    /// the rest: the groups added to the plan, which are returned.
+    private func planGroups(
+        media: [(path: String, metadata: FileMetadata)], sidecars: [String], planning: inout Planning,
+        into plan: inout Plan
+    ) throws -> [ImportGroupPlan] {
+        let (groups, unowned) = ImportGrouping.groups(of: media, sidecars: sidecars)
+        plan.left += unowned.map { LeftFile(path: $0, reason: "a sidecar of no photo or video beside it") }
+        let metadata = Dictionary(media.map { ($0.path, $0.metadata) }, uniquingKeysWith: { first, _ in first })
+        plan.metadata.merge(metadata) { first, _ in first }
+        let identities = try groups.map { try FileOperations.identity($0.primary) }
+        // The library's files of each size the folder's photos have, read at once.
+        let candidates =
+            definition.duplicates == .keep
+            ? [:] : try library.database.assetFiles(ofSizes: Set(identities.compactMap { $0?.size }))
+        var placed: [ImportGroupPlan] = []
+        for (group, identity) in zip(groups, identities) {
+            guard let primary = metadata[group.primary], let identity else { continue }
+            if definition.duplicates != .keep,
+                let existing = try duplicate(
+                    of: group.primary, size: identity.size, candidates: candidates[identity.size] ?? [],
+                    planned: &planning.planned, hashes: &plan.contentHashes)
+            {
+                plan.duplicates.append(
+                    Duplicate(path: group.primary, existing: existing, files: group.members.map(\.path)))
+                continue
+            }
+            do {
+                let named = try planning.planner.plan(
+                    group, facts: ImportGrouping.facts(primary, modificationTime: identity.modificationTime))
+                placed.append(named)
+                planning.planned.add(group.primary, size: identity.size, destination: named.moves[0].destination)
+            } catch {
+                plan.left += group.members.map { LeftFile(path: $0.path, reason: error.message) }
+            }
+        }
+        plan.groups += placed
+        return placed
     }
 
     /// The regular files under `sources`, by folder, names sorted; hidden names (and what is inside
@@ -251,7 +352,10 @@ package struct FolderImport {
         mutating func destination(ofContent hash: String, size: Int64) -> String? {
             let files = bySize[size] ?? []
             for file in files.dropFirst(hashedCount[size] ?? 0) {
-                if let hash = ContentHash.of(path: file.path), byHash[hash] == nil { byHash[hash] = file.destination }
+                // Placed already by a run that places while it plans: the original may be gone, but
+                // its place is there from before the original goes (a link, then an unlink).
+                let hash = ContentHash.of(path: file.path) ?? ContentHash.of(path: file.destination)
+                if let hash, byHash[hash] == nil { byHash[hash] = file.destination }
             }
             hashedCount[size] = files.count
             return byHash[hash]
@@ -278,6 +382,56 @@ package struct FolderImport {
             for duplicate in plan.duplicates { trash(duplicate, into: &report) }
         }
         return report
+    }
+
+    /// Plans and places at once: the groups of each part of a folder are placed while the next part
+    /// is read (``plan(_:quiet:ready:)``, on a thread of its own), a batch of ``batchSize`` groups at
+    /// a time, as ``run(_:progress:)`` places them; then the duplicates are trashed when the
+    /// definition says so. `progress` hears how many groups are placed of how many planned so far.
+    /// The names and groups are those ``plan(_:quiet:)`` gives (what `--dry-run` shows).
+    ///
+    /// Planning that fails (the root may not be written, the library cannot be read) is thrown once
+    /// what was planned before it is placed; placing that fails stops the planning and is thrown.
+    package func importFiles(
+        _ sources: [String], quiet: Duration = .zero, progress: (_ done: Int, _ total: Int) -> Void = { _, _ in }
+    ) throws -> (plan: Plan, report: Report) {
+        let handoff = PlanHandoff()
+        let planning = try SystemThread(name: "photos-import") { [self] in
+            handoff.finish(Result { try self.plan(sources, quiet: quiet) { try handoff.put($0) } })
+        }
+        defer { planning.join() }
+        var report = Report()
+        var pending = PlannedBatch([], of: Plan())
+        var done = 0
+        var planned = 0
+        func placePending(upTo count: Int) throws {
+            let batch = Array(pending.groups.prefix(count))
+            pending.groups.removeFirst(batch.count)
+            try place(batch, metadata: pending.metadata, hashes: pending.hashes, into: &report)
+            done += batch.count
+            progress(done, planned)
+        }
+        do {
+            while let next = handoff.take() {
+                planned += next.groups.count
+                pending.groups += next.groups
+                pending.metadata.merge(next.metadata) { first, _ in first }
+                pending.hashes.merge(next.hashes) { first, _ in first }
+                while pending.groups.count >= batchSize { try placePending(upTo: batchSize) }
+                // What is placed is forgotten: the metadata of a large import is not kept twice.
+                if pending.groups.isEmpty { pending = PlannedBatch([], of: Plan()) }
+            }
+            if !pending.groups.isEmpty { try placePending(upTo: pending.groups.count) }
+        } catch {
+            handoff.cancel()
+            throw error
+        }
+        let plan = try handoff.planned()
+        if definition.duplicates == .trash, definition.mode == .move {
+            repairTrash(for: plan.duplicates.first?.path ?? definition.from)
+            for duplicate in plan.duplicates { trash(duplicate, into: &report) }
+        }
+        return (plan, report)
     }
 
     /// Finishes what a run stopped halfway through its duplicates left in the Trash they go to: a
@@ -704,5 +858,57 @@ extension FileJournal {
         if !placedByThisRun { try FileOperations.sync(PathName.directory(of: source), directory: true) }
         try FaultInjection.reach(.importSourceRemoved, in: importDirectory)
         return true
+    }
+}
+
+/// The groups planning hands to placing, from the planning thread to the placing one
+/// (``FolderImport/importFiles(_:quiet:progress:)``).
+private final class PlanHandoff: Sendable {
+    private struct State {
+        var batches: [FolderImport.PlannedBatch] = []
+        var result: Result<FolderImport.Plan, any Error>?
+        var cancelled = false
+    }
+
+    private let state = Mutex(State())
+    /// Signalled at each batch and at the end.
+    private let signal = DispatchSemaphore(value: 0)
+
+    /// Gives placing a batch; throws once placing has stopped (planning stops then too).
+    func put(_ batch: FolderImport.PlannedBatch) throws {
+        try state.withLock { state in
+            if state.cancelled { throw CancellationError() }
+            state.batches.append(batch)
+        }
+        signal.signal()
+    }
+
+    /// Planning is over: its plan, or why it stopped.
+    func finish(_ result: Result<FolderImport.Plan, any Error>) {
+        state.withLock { $0.result = result }
+        signal.signal()
+    }
+
+    /// Placing stopped: planning stops at its next batch.
+    func cancel() { state.withLock { $0.cancelled = true } }
+
+    /// The next batch, waiting for planning; nil once planning is over and every batch was taken.
+    func take() -> FolderImport.PlannedBatch? {
+        while true {
+            let next: FolderImport.PlannedBatch?? = state.withLock { state in
+                if !state.batches.isEmpty { return state.batches.removeFirst() }
+                return state.result == nil ? .some(nil) : .none
+            }
+            switch next {
+            case .some(.some(let batch)): return batch
+            case .none: return nil
+            case .some(.none): signal.wait()
+            }
+        }
+    }
+
+    /// The plan, once ``take()`` returned nil; throws what stopped planning.
+    func planned() throws -> FolderImport.Plan {
+        try state.withLock { $0.result! }.get()
     }
 }
