@@ -146,6 +146,21 @@ import Testing
         #expect(metadata.altitude == nil)
     }
 
+    /// The `©` atoms beside `©xyz` (byte 0xA9, not UTF-8) are found by the same type reading.
+    @Test func userDataDateAndCameraAtomsAreReadBesideTheLocation() throws {
+        let movie = MovieBuilder.movie(
+            samples: [(30, 20)],
+            userData: [
+                ("©day", Self.userDataText("2020-11-20T15:04:02+0100")), ("©mak", Self.userDataText("Google")),
+                ("©mod", Self.userDataText("Pixel 7")), ("©xyz", Self.userDataText("+52.3693+006.6761/")),
+            ])
+        let metadata = try Self.extract(movie)
+        #expect(metadata.make == "Google" && metadata.model == "Pixel 7")
+        #expect(metadata.creationDate == Date(timeIntervalSince1970: 1_605_881_042))
+        #expect(metadata.creationDateOffset == 3600)
+        #expect(metadata.latitude == 52.3693 && metadata.longitude == 6.6761)
+    }
+
     @Test func malformedKeyLeavesTheUserDataAtomToSpeak() throws {
         let movie = MovieBuilder.movie(
             samples: [(30, 20)], textKeys: ["com.apple.quicktime.location.ISO6709": "+4060-07500/"],
