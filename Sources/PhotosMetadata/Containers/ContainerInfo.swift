@@ -23,7 +23,7 @@ struct ContainerInfo: Sendable {
     /// A creation date from the container's own metadata (QuickTime keys or user data), which
     /// usually carries the local offset; preferred over ``creationDate``.
     var statedDate: CapturedDate?
-    /// A location from the container's own metadata (ISO 6709 or 3GPP `loci`).
+    /// A location from the container's own metadata (ISO 6709 or 3GPP `loci`: ``ISO6709Location``).
     var latitude: Double?
     var longitude: Double?
     var altitude: Double?

@@ -26,7 +26,9 @@ extension ISOMediaParser {
                     userData["date"] = text(data)
                 case "loci":
                     if let location = location3GPP(data) {
-                        (info.latitude, info.longitude, info.altitude) = location
+                        (info.latitude, info.longitude, info.altitude) = (
+                            location.latitude, location.longitude, location.altitude
+                        )
                     }
                 case "©xyz", "©day", "©mak", "©mod":
                     userData[atom.type] = quickTimeText(data)
@@ -41,9 +43,10 @@ extension ISOMediaParser {
 
         let dates = [keyed["com.apple.quicktime.creationdate"], userData["date"], userData["©day"], keyed["©day"]]
         info.statedDate = dates.lazy.compactMap { $0.flatMap(CapturedDate.init(parsing:)) }.first
-        let iso6709 = keyed["com.apple.quicktime.location.ISO6709"] ?? userData["©xyz"] ?? keyed["©xyz"]
-        if let iso6709, let location = ISO6709.parse(iso6709) {
-            (info.latitude, info.longitude, info.altitude) = location
+        // The first well-formed one: a malformed key does not hide a usable user data atom.
+        let iso6709 = [keyed["com.apple.quicktime.location.ISO6709"], userData["©xyz"], keyed["©xyz"]]
+        if let location = iso6709.lazy.compactMap({ $0.flatMap(ISO6709Location.init(parsing:)) }).first {
+            (info.latitude, info.longitude, info.altitude) = (location.latitude, location.longitude, location.altitude)
         }
         info.make = keyed["com.apple.quicktime.make"] ?? userData["©mak"]
         info.model = keyed["com.apple.quicktime.model"] ?? userData["©mod"]
@@ -143,7 +146,7 @@ extension ISOMediaParser {
 
     /// A 3GPP `loci` box: version and flags, language, a NUL-terminated name, a role byte, then
     /// longitude, latitude and altitude as signed 16.16 fixed-point numbers.
-    private static func location3GPP(_ data: ArraySlice<UInt8>) -> (Double, Double, Double?)? {
+    private static func location3GPP(_ data: ArraySlice<UInt8>) -> ISO6709Location? {
         guard let name = data.slice(at: 6, count: max(0, data.count - 6)), let nul = name.firstIndex(of: 0) else {
             return nil
         }
@@ -152,35 +155,6 @@ extension ISOMediaParser {
         else { return nil }
         let fixed = { (value: UInt32) in Double(Int32(bitPattern: value)) / 65536 }
         let altitude = data.u32(at: offset + 8, .bigEndian).map(fixed)
-        let (lat, lon) = (fixed(latitude), fixed(longitude))
-        guard abs(lat) <= 90, abs(lon) <= 180 else { return nil }
-        return (lat, lon, altitude)
-    }
-}
-
-/// ISO 6709 location strings as QuickTime and Android write them: `+32.0929+034.8620+028.516/`.
-enum ISO6709 {
-    /// Latitude, longitude and optional altitude in decimal degrees and metres; `nil` for other
-    /// notations (degrees-minutes-seconds) or out-of-range values.
-    static func parse(_ text: String) -> (Double, Double, Double?)? {
-        var numbers: [Double] = []
-        var current = ""
-        for character in text {
-            if character == "+" || character == "-" || character == "/" {
-                if !current.isEmpty {
-                    guard let value = Double(current) else { return nil }
-                    numbers.append(value)
-                }
-                current = character == "/" ? "" : String(character)
-                if character == "/" { break }
-            } else if character.isNumber || character == "." {
-                current.append(character)
-            } else {
-                break  // a CRS suffix such as "CRSWGS_84"
-            }
-        }
-        if !current.isEmpty, let value = Double(current) { numbers.append(value) }
-        guard numbers.count >= 2, abs(numbers[0]) <= 90, abs(numbers[1]) <= 180 else { return nil }
-        return (numbers[0], numbers[1], numbers.count >= 3 ? numbers[2] : nil)
+        return ISO6709Location(latitude: fixed(latitude), longitude: fixed(longitude), altitude: altitude)
     }
 }

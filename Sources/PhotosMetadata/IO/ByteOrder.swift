@@ -52,10 +52,13 @@ extension ArraySlice<UInt8> {
     }
 
     /// Four bytes at `offset` as text (a RIFF chunk or ISO-BMFF box type), or `nil`.
+    ///
+    /// Each byte is one character (ISO 8859-1), not UTF-8: QuickTime's user data and item list
+    /// types begin with byte 0xA9, which must read as the `©` of `©xyz` and `©day`.
     func fourCC(at offset: Int) -> String? {
         guard offset >= 0, offset <= count - 4 else { return nil }
         let start = startIndex + offset
-        return String(decoding: self[start..<(start + 4)], as: UTF8.self)
+        return String(String.UnicodeScalarView(self[start..<(start + 4)].map { Unicode.Scalar($0) }))
     }
 
     /// The sub-slice `offset ..< offset + length`, or `nil` when it does not fit.

@@ -190,17 +190,17 @@ final class TemporaryDirectory {
 /// ISO base media boxes, and a minimal QuickTime movie: one video track whose sample durations
 /// (`stts`) are given, and optional QuickTime keys.
 enum MovieBuilder {
-    /// A box: 32-bit size, type, payload.
+    /// A box: 32-bit size, type (one byte a character, so `©xyz` is 0xA9 `xyz`), payload.
     static func box(_ type: String, _ payload: [UInt8]) -> [UInt8] {
-        be32(UInt32(8 + payload.count)) + Array(type.utf8) + payload
+        be32(UInt32(8 + payload.count)) + type.unicodeScalars.map { UInt8(truncatingIfNeeded: $0.value) } + payload
     }
 
     /// A movie of `width`×`height` whose video track has `samples` runs of (count, duration) in
     /// `timescale`; `textKeys` and `integerKeys` become QuickTime `mdta` keys (well-known types 1 and
-    /// 21).
+    /// 21), `userData` atoms of a `udta` box (type and payload, in order).
     static func movie(
         width: UInt16 = 320, height: UInt16 = 240, timescale: UInt32 = 600, samples: [(UInt32, UInt32)],
-        textKeys: [String: String] = [:], integerKeys: [String: Int8] = [:]
+        textKeys: [String: String] = [:], integerKeys: [String: Int8] = [:], userData: [(String, [UInt8])] = []
     ) -> [UInt8] {
         let duration = samples.reduce(UInt32(0)) { $0 + $1.0 * $1.1 }
         let mvhd = box("mvhd", [UInt8](repeating: 0, count: 12) + be32(timescale) + be32(duration) + zeros(80))
@@ -230,8 +230,9 @@ enum MovieBuilder {
                 box("hdlr", zeros(8) + Array("mdta".utf8) + zeros(13))
                     + box("keys", zeros(4) + be32(UInt32(names.count)) + keys) + box("ilst", items))
         }
+        let udta = userData.isEmpty ? [] : box("udta", userData.flatMap { box($0.0, $0.1) })
         let ftyp = box("ftyp", Array("qt  ".utf8) + zeros(4) + Array("qt  ".utf8))
-        return ftyp + box("moov", mvhd + trak + meta) + box("mdat", zeros(16))
+        return ftyp + box("moov", mvhd + trak + meta + udta) + box("mdat", zeros(16))
     }
 
     /// The four bytes of item-list index `value`, which QuickTime writes as the item's box type.
