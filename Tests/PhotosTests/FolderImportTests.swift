@@ -61,14 +61,15 @@ struct FolderImportTests {
                 timeZone: TimeZone(identifier: "UTC")!, batchSize: batchSize, planningChunk: planningChunk)
         }
 
-        /// Runs an import of the drop folder to its end.
+        /// Runs an import of the drop folder to its end as `photos import` and photosd run it:
+        /// placing while planning, the folder read a few files at a time (so that stops land with
+        /// planning and placing both under way).
         @discardableResult
         func run(_ library: PHPhotoLibrary, mode: ImportDefinition.Mode = .move, batchSize: Int = 256) throws -> (
             FolderImport.Plan, FolderImport.Report
         ) {
-            let importer = try importer(library, mode: mode, batchSize: batchSize)
-            let plan = try importer.plan([drop])
-            return (plan, try importer.run(plan))
+            let importer = try importer(library, mode: mode, batchSize: batchSize, planningChunk: 4)
+            return try importer.importFiles([drop])
         }
 
         /// Every regular file under `directory`, relative, sorted (the library's own files aside).
