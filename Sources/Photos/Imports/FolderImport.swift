@@ -473,6 +473,21 @@ package struct FolderImport {
         _ groups: [ImportGroupPlan], metadata: [String: FileMetadata], hashes: [String: String],
         into report: inout Report
     ) throws {
+        guard let staged = try stage(groups, into: &report) else { return }
+        try land(staged, metadata: metadata, hashes: hashes, into: &report)
+    }
+
+    /// A batch placed (steps 1 and 2), its journal entries held as this run's, for ``land``.
+    struct Staged: Sendable {
+        /// The batch's journal entries, held from ``stage`` to the end of ``land``.
+        var ids: [Int64]
+        /// The groups placed whole, each with its entries.
+        var placed: [(group: ImportGroupPlan, entries: ArraySlice<FileJournalEntry>)]
+    }
+
+    /// Steps 1 and 2 for a batch: its entries journaled, each group placed whole or taken back
+    /// whole. Nil when nothing of it was placed (its entries finished).
+    private func stage(_ groups: [ImportGroupPlan], into report: inout Report) throws -> Staged? {
         let journal = library.fileJournal
         // 1. Every file of the batch, journaled; a group whose file went meanwhile is left out.
         var planned: [(group: ImportGroupPlan, count: Int)] = []
@@ -495,11 +510,12 @@ package struct FolderImport {
             planned.append((group, files.count))
             entries += files
         }
-        guard !entries.isEmpty else { return }
+        guard !entries.isEmpty else { return nil }
         entries = try library.database.journalImports(entries)
         let ids = entries.compactMap(\.id)
         journal.begin(ids)
-        defer { journal.end(ids) }
+        var handedOver = false
+        defer { if !handedOver { journal.end(ids) } }
         try FaultInjection.reach(.importJournaled, in: journal.importDirectory)
 
         // 2. Each group placed whole, or taken back whole (the originals are untouched either way).
@@ -571,8 +587,21 @@ package struct FolderImport {
                 }
             }
         }
+        guard !placed.isEmpty else { return nil }
+        handedOver = true
+        return Staged(ids: ids, placed: placed)
+    }
+
+    /// Steps 3 to 5 for a batch ``stage`` placed: the new names synced and scanned into the
+    /// library, the originals removed (a move) or the content remembered (a copy), the entries
+    /// finished; then the entries are no longer this run's.
+    private func land(
+        _ staged: Staged, metadata: [String: FileMetadata], hashes: [String: String], into report: inout Report
+    ) throws {
+        let journal = library.fileJournal
+        defer { journal.end(staged.ids) }
+        let placed = staged.placed
         let kept = placed.flatMap(\.entries)
-        guard !kept.isEmpty else { return }
 
         // 3. The new names durable, then the library takes them: one scan, its changes saying where
         // each asset came from.
