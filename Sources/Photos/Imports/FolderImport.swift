@@ -404,13 +404,54 @@ package struct FolderImport {
         var pending = PlannedBatch([], of: Plan())
         var done = 0
         var planned = 0
+        // The batch before, scanned on a thread of its own while the next one is placed.
+        var landing: Landing?
+        func landed() throws {
+            guard let previous = landing else { return }
+            landing = nil
+            let (count, landed) = (previous.count, try previous.result())
+            report.placed += landed.placed
+            report.assets += landed.assets
+            report.failed += landed.failed
+            done += count
+            progress(done, planned)
+        }
         func placePending(upTo count: Int) throws {
             let batch = Array(pending.groups.prefix(count))
             pending.groups.removeFirst(batch.count)
-            try place(batch, metadata: pending.metadata, hashes: pending.hashes, into: &report)
-            done += batch.count
-            progress(done, planned)
+            let staged = try stage(batch, into: &report)
+            do {
+                try landed()
+            } catch {
+                // Placed but not scanned, as a stop between steps 2 and 3 leaves a batch: the
+                // journal has it, and the next opening of the library finishes it.
+                if let staged { library.fileJournal.end(staged.ids) }
+                throw error
+            }
+            guard let staged else {
+                done += batch.count
+                progress(done, planned)
+                return
+            }
+            var metadata: [String: FileMetadata] = [:]
+            var hashes: [String: String] = [:]
+            for source in batch.flatMap(\.moves).map(\.source) {
+                metadata[source] = pending.metadata[source]
+                hashes[source] = pending.hashes[source]
+            }
+            do {
+                landing = try Landing(count: batch.count) { [self, metadata, hashes] in
+                    var report = Report()
+                    try land(staged, metadata: metadata, hashes: hashes, into: &report)
+                    return report
+                }
+            } catch {
+                library.fileJournal.end(staged.ids)
+                throw error
+            }
         }
+        // A batch being scanned is waited for, whatever stops the run.
+        defer { _ = try? landed() }
         do {
             while let next = handoff.take() {
                 planned += next.groups.count
@@ -422,6 +463,7 @@ package struct FolderImport {
                 if pending.groups.isEmpty { pending = PlannedBatch([], of: Plan()) }
             }
             if !pending.groups.isEmpty { try placePending(upTo: pending.groups.count) }
+            try landed()
         } catch {
             handoff.cancel()
             throw error
@@ -939,5 +981,31 @@ private final class PlanHandoff: Sendable {
     /// The plan, once ``take()`` returned nil; throws what stopped planning.
     func planned() throws -> FolderImport.Plan {
         try state.withLock { $0.result! }.get()
+    }
+}
+
+/// One batch's landing (``FolderImport/land``) on a thread of its own, while the next batch is
+/// placed: its report, or what stopped it, once it is over.
+private final class Landing: Sendable {
+    /// How many groups the batch had.
+    let count: Int
+    private let outcome: Outcome
+    private let thread: SystemThread
+
+    private final class Outcome: Sendable {
+        let value = Mutex<Result<FolderImport.Report, any Error>?>(nil)
+    }
+
+    init(count: Int, _ body: @escaping @Sendable () throws -> FolderImport.Report) throws {
+        self.count = count
+        let outcome = Outcome()
+        self.outcome = outcome
+        thread = try SystemThread(name: "photos-import-2") { outcome.value.withLock { $0 = Result { try body() } } }
+    }
+
+    /// Waits for the landing and returns its report, or throws what stopped it.
+    func result() throws -> FolderImport.Report {
+        thread.join()
+        return try outcome.value.withLock { $0! }.get()
     }
 }
