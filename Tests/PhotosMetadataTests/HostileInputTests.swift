@@ -292,6 +292,45 @@ import Testing
         #expect(metadata.pixelWidth == expected.0 && metadata.pixelHeight == expected.1)
     }
 
+    /// Readers apply a HEIF item's transforms in the order its `ipma` entry lists them: a `clap`
+    /// listed after `irot` crops the turned picture (its width is the displayed width), one listed
+    /// before crops the coded picture, which `irot` then turns. The coded picture is 640x480.
+    @Test(
+        arguments: [
+            // irot then clap: the aperture is measured on the turned 480x640 picture.
+            ([3, 2], UInt8(1), (400, 600), (400, 600)),
+            ([3, 2], 3, (300, 200), (300, 200)),
+            ([3, 2], 2, (600, 400), (600, 400)),
+            // clap then irot: the aperture is measured on the coded picture, then turned.
+            ([2, 3], 1, (600, 400), (400, 600)),
+            ([2, 3], 3, (300, 200), (200, 300)),
+            // An aperture wider than the picture it crops is ignored.
+            ([3, 2], 1, (600, 400), (480, 640)),
+            ([2, 3], 1, (400, 600), (480, 640)),
+        ] as [([UInt8], UInt8, (UInt32, UInt32), (Int, Int))])
+    func heifTransformsApplyInListedOrder(
+        order: [UInt8], quarterTurns: UInt8, aperture: (UInt32, UInt32), expected: (Int, Int)
+    ) throws {
+        let ftyp = MovieBuilder.box("ftyp", Array("heic".utf8) + MovieBuilder.zeros(4) + Array("mif1heic".utf8))
+        let pitm = MovieBuilder.box("pitm", MovieBuilder.zeros(4) + [0, 1])
+        let ispe = MovieBuilder.box("ispe", MovieBuilder.zeros(4) + MovieBuilder.be32(640) + MovieBuilder.be32(480))
+        let clap = MovieBuilder.box(
+            "clap",
+            MovieBuilder.be32(aperture.0) + MovieBuilder.be32(1) + MovieBuilder.be32(aperture.1)
+                + MovieBuilder.be32(1) + MovieBuilder.zeros(16))
+        let irot = MovieBuilder.box("irot", [quarterTurns])
+        // Properties 1 (ispe), 2 (clap) and 3 (irot); item 1 lists ispe, then `order`.
+        let ipma = MovieBuilder.box("ipma", MovieBuilder.zeros(4) + MovieBuilder.be32(1) + [0, 1, 3, 1] + order)
+        let iprp = MovieBuilder.box("iprp", MovieBuilder.box("ipco", ispe + clap + irot) + ipma)
+        let meta = MovieBuilder.box("meta", MovieBuilder.zeros(4) + pitm + iprp)
+        let directory = try TemporaryDirectory()
+        let path = try directory.write(ftyp + meta + MovieBuilder.box("mdat", MovieBuilder.zeros(16)), to: "order.heic")
+
+        let metadata = try Self.extractor.extract(path: path)
+
+        #expect(metadata.pixelWidth == expected.0 && metadata.pixelHeight == expected.1)
+    }
+
     @Test func wellFormedMovieStillExtracts() throws {
         #expect(try rejection(MovieBuilder.movie(samples: [(30, 20)]), as: "ok.mov") == nil)
     }
