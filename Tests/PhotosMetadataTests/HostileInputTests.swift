@@ -331,6 +331,41 @@ import Testing
         #expect(metadata.pixelWidth == expected.0 && metadata.pixelHeight == expected.1)
     }
 
+    /// A low-overhead HEIF or AVIF (brand `mif3`) states its size and orientation in the bits of one `mini` box;
+    /// orientations 5 to 8 turn it a quarter. The first row's bytes are those of libheif's `lightning_mini.heif`
+    /// (256×256, sides in 15 bits); the second's of its `avif32-mini.heif` (32×32, sides in 7 bits).
+    @Test(
+        arguments: [
+            ([0x08, 0x08, 0x80, 0xFF, 0x01, 0xFE], "heic", (256, 256), 1),
+            ([0x08, 0x08, 0x1F, 0x3E, 0x08, 0x01], "avif", (32, 32), 1),
+            // 640×480 (sides in 15 bits) at orientations 6 and 3.
+            (Self.minimizedFields(orientation: 6, width: 640, height: 480), "avif", (480, 640), 6),
+            (Self.minimizedFields(orientation: 3, width: 640, height: 480), "heic", (640, 480), 3),
+            (Self.minimizedFields(orientation: 5, width: 640, height: 480), "heic", (480, 640), 5),
+        ] as [([UInt8], String, (Int, Int), Int)])
+    func minimizedHEIFStatesItsSizeInBits(
+        fields: [UInt8], brand: String, expected: (Int, Int), orientation: Int
+    ) throws {
+        // As libheif writes it: brand mif3, the minor version naming the codec's brand, no compatible brands.
+        let ftyp = MovieBuilder.box("ftyp", Array("mif3".utf8) + Array(brand.utf8))
+        let mini = MovieBuilder.box("mini", fields + MovieBuilder.zeros(10))
+        let directory = try TemporaryDirectory()
+        let path = try directory.write(ftyp + mini, to: "mini.\(brand)")
+
+        let metadata = try Self.extractor.extract(path: path)
+
+        #expect(metadata.pixelWidth == expected.0 && metadata.pixelHeight == expected.1)
+        #expect(metadata.orientation == orientation)
+    }
+
+    /// The first six bytes of a version 0 `mini` box with no flags set, 4:2:0 chroma and 15-bit sides.
+    static func minimizedFields(orientation: Int, width: Int, height: Int) -> [UInt8] {
+        var bits = UInt64(1) << 35  // chroma subsampling 1 (4:2:0) at bits 11-12 of 48
+        bits |= UInt64(orientation - 1) << 32 | UInt64(1) << 31
+        bits |= UInt64(width - 1) << 16 | UInt64(height - 1) << 1
+        return (0..<6).map { UInt8(truncatingIfNeeded: bits >> UInt64(40 - 8 * $0)) }
+    }
+
     @Test func wellFormedMovieStillExtracts() throws {
         #expect(try rejection(MovieBuilder.movie(samples: [(30, 20)]), as: "ok.mov") == nil)
     }
