@@ -195,6 +195,8 @@ int cphotos_raw_metadata_read(const char *path, cphotos_raw_metadata *metadata, 
     metadata->raw_height = raw->sizes.raw_height;
     metadata->crop_width = raw->sizes.raw_inset_crop.cwidth;
     metadata->crop_height = raw->sizes.raw_inset_crop.cheight;
+    metadata->declared_width = raw->makernotes.sony.prd_ImageWidth;
+    metadata->declared_height = raw->makernotes.sony.prd_ImageHeight;
     metadata->orientation = orientation_of(raw->sizes.flip);
     metadata->timestamp = (long long)raw->other.timestamp;
     snprintf(metadata->make, sizeof metadata->make, "%s", raw->idata.make);

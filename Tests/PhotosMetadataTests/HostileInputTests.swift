@@ -292,6 +292,80 @@ import Testing
         #expect(metadata.pixelWidth == expected.0 && metadata.pixelHeight == expected.1)
     }
 
+    /// Readers apply a HEIF item's transforms in the order its `ipma` entry lists them: a `clap`
+    /// listed after `irot` crops the turned picture (its width is the displayed width), one listed
+    /// before crops the coded picture, which `irot` then turns. The coded picture is 640x480.
+    @Test(
+        arguments: [
+            // irot then clap: the aperture is measured on the turned 480x640 picture.
+            ([3, 2], UInt8(1), (400, 600), (400, 600)),
+            ([3, 2], 3, (300, 200), (300, 200)),
+            ([3, 2], 2, (600, 400), (600, 400)),
+            // clap then irot: the aperture is measured on the coded picture, then turned.
+            ([2, 3], 1, (600, 400), (400, 600)),
+            ([2, 3], 3, (300, 200), (200, 300)),
+            // An aperture wider than the picture it crops is ignored.
+            ([3, 2], 1, (600, 400), (480, 640)),
+            ([2, 3], 1, (400, 600), (480, 640)),
+        ] as [([UInt8], UInt8, (UInt32, UInt32), (Int, Int))])
+    func heifTransformsApplyInListedOrder(
+        order: [UInt8], quarterTurns: UInt8, aperture: (UInt32, UInt32), expected: (Int, Int)
+    ) throws {
+        let ftyp = MovieBuilder.box("ftyp", Array("heic".utf8) + MovieBuilder.zeros(4) + Array("mif1heic".utf8))
+        let pitm = MovieBuilder.box("pitm", MovieBuilder.zeros(4) + [0, 1])
+        let ispe = MovieBuilder.box("ispe", MovieBuilder.zeros(4) + MovieBuilder.be32(640) + MovieBuilder.be32(480))
+        let clap = MovieBuilder.box(
+            "clap",
+            MovieBuilder.be32(aperture.0) + MovieBuilder.be32(1) + MovieBuilder.be32(aperture.1)
+                + MovieBuilder.be32(1) + MovieBuilder.zeros(16))
+        let irot = MovieBuilder.box("irot", [quarterTurns])
+        // Properties 1 (ispe), 2 (clap) and 3 (irot); item 1 lists ispe, then `order`.
+        let ipma = MovieBuilder.box("ipma", MovieBuilder.zeros(4) + MovieBuilder.be32(1) + [0, 1, 3, 1] + order)
+        let iprp = MovieBuilder.box("iprp", MovieBuilder.box("ipco", ispe + clap + irot) + ipma)
+        let meta = MovieBuilder.box("meta", MovieBuilder.zeros(4) + pitm + iprp)
+        let directory = try TemporaryDirectory()
+        let path = try directory.write(ftyp + meta + MovieBuilder.box("mdat", MovieBuilder.zeros(16)), to: "order.heic")
+
+        let metadata = try Self.extractor.extract(path: path)
+
+        #expect(metadata.pixelWidth == expected.0 && metadata.pixelHeight == expected.1)
+    }
+
+    /// A low-overhead HEIF or AVIF (brand `mif3`) states its size and orientation in the bits of one `mini` box;
+    /// orientations 5 to 8 turn it a quarter. The first row's bytes are those of libheif's `lightning_mini.heif`
+    /// (256×256, sides in 15 bits); the second's of its `avif32-mini.heif` (32×32, sides in 7 bits).
+    @Test(
+        arguments: [
+            ([0x08, 0x08, 0x80, 0xFF, 0x01, 0xFE], "heic", (256, 256), 1),
+            ([0x08, 0x08, 0x1F, 0x3E, 0x08, 0x01], "avif", (32, 32), 1),
+            // 640×480 (sides in 15 bits) at orientations 6 and 3.
+            (Self.minimizedFields(orientation: 6, width: 640, height: 480), "avif", (480, 640), 6),
+            (Self.minimizedFields(orientation: 3, width: 640, height: 480), "heic", (640, 480), 3),
+            (Self.minimizedFields(orientation: 5, width: 640, height: 480), "heic", (480, 640), 5),
+        ] as [([UInt8], String, (Int, Int), Int)])
+    func minimizedHEIFStatesItsSizeInBits(
+        fields: [UInt8], brand: String, expected: (Int, Int), orientation: Int
+    ) throws {
+        // As libheif writes it: brand mif3, the minor version naming the codec's brand, no compatible brands.
+        let ftyp = MovieBuilder.box("ftyp", Array("mif3".utf8) + Array(brand.utf8))
+        let mini = MovieBuilder.box("mini", fields + MovieBuilder.zeros(10))
+        let directory = try TemporaryDirectory()
+        let path = try directory.write(ftyp + mini, to: "mini.\(brand)")
+
+        let metadata = try Self.extractor.extract(path: path)
+
+        #expect(metadata.pixelWidth == expected.0 && metadata.pixelHeight == expected.1)
+        #expect(metadata.orientation == orientation)
+    }
+
+    /// The first six bytes of a version 0 `mini` box with no flags set, 4:2:0 chroma and 15-bit sides.
+    static func minimizedFields(orientation: Int, width: Int, height: Int) -> [UInt8] {
+        var bits = UInt64(1) << 35  // chroma subsampling 1 (4:2:0) at bits 11-12 of 48
+        bits |= UInt64(orientation - 1) << 32 | UInt64(1) << 31
+        bits |= UInt64(width - 1) << 16 | UInt64(height - 1) << 1
+        return (0..<6).map { UInt8(truncatingIfNeeded: bits >> UInt64(40 - 8 * $0)) }
+    }
+
     @Test func wellFormedMovieStillExtracts() throws {
         #expect(try rejection(MovieBuilder.movie(samples: [(30, 20)]), as: "ok.mov") == nil)
     }

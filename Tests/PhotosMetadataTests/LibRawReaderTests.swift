@@ -158,7 +158,8 @@ struct LibRawReaderTests {
         #expect(byParser.creationDate == byLibRaw.creationDate)
     }
 
-    /// A Minolta MRW made here (no corpus file is one): a PRD block with the sensor's size and a TTW block with
+    /// A Minolta MRW made here (no corpus file is one): a PRD block with the sensor's and the picture's sizes (those
+    /// of ExifTool's DiMAGE A2 sample) and a TTW block with
     /// a TIFF whose IFD0 names the camera and turns the picture (orientation 6) and whose EXIF IFD dates it. It is
     /// found by its signature under any name, read by LibRaw, and described as the parsers describe a file.
     @Test func aMinoltaMRWIsReadThroughLibRaw() throws {
@@ -189,11 +190,40 @@ struct LibRawReaderTests {
                 && metadata.uniformTypeIdentifier == "com.konicaminolta.raw-image")
         #expect(metadata.isRAW)
         #expect(metadata.orientation == 6)
-        #expect(metadata.pixelWidth == 2456 && metadata.pixelHeight == 3272, "turned by orientation 6")
+        // The picture the PRD block states (3264×2448, ExifTool's ImageSize), not the sensor LibRaw develops
+        // (3272×2456), turned by orientation 6.
+        #expect(metadata.pixelWidth == 2448 && metadata.pixelHeight == 3264, "the camera's picture, turned")
         #expect(metadata.make == "Konica Minolta Camera, Inc." && metadata.model == "DiMAGE A2")
         // The wall clock at the stated offset: 23:14:58 at +09:00 is 14:14:58 UTC.
         #expect(metadata.creationDateOffset == 9 * 3600 && !metadata.creationDateIsFloating)
         #expect(metadata.creationDate == Date(timeIntervalSince1970: 1_100_787_298))
+    }
+
+    /// The size rule on LibRaw's answers (sensor, inset crop, stated picture, developed picture, flip), with the
+    /// values LibRaw 0.20 gives for ExifTool's samples: the camera's picture wins over the sensor LibRaw develops.
+    @Test(
+        arguments: [
+            // Minolta DiMAGE A2 (MRW): no inset crop; the PRD block states 3264×2448 in a 3272×2456 sensor.
+            ((3272, 2456), (0, 0), (3264, 2448), (3272, 2456), 1, (3264, 2448)),
+            // Canon EOS M50 (CR3): the inset crop is the camera's 6000×4000.
+            ((6288, 4056), (6000, 4000), (0, 0), (6024, 4020), 1, (6000, 4000)),
+            // Panasonic DMC-LX3 (RW2): the inset crop from the sensor borders.
+            ((3724, 2754), (3648, 2736), (0, 0), (3664, 2754), 1, (3648, 2736)),
+            // Leaf Credo 40 (IIQ): nothing stated; the developed picture is ExifTool's 7320×5484.
+            ((7372, 5536), (0, 0), (0, 0), (7320, 5484), 1, (7320, 5484)),
+            // A developed picture LibRaw has turned (flip 6) is held as stored.
+            ((7372, 5536), (0, 0), (0, 0), (5484, 7320), 6, (7320, 5484)),
+            // A stated size larger than the sensor means nothing.
+            ((3272, 2456), (0, 0), (4000, 2448), (3272, 2456), 1, (3272, 2456)),
+            ((3272, 2456), (3300, 2000), (3264, 2448), (3272, 2456), 1, (3264, 2448)),
+        ] as [((Int, Int), (Int, Int), (Int, Int), (Int, Int), Int, (Int, Int))])
+    func theSizeIsTheCamerasPictureNotTheSensor(
+        sensor: (Int, Int), crop: (Int, Int), declared: (Int, Int), developed: (Int, Int), flip: Int,
+        expected: (Int, Int)
+    ) {
+        let size = LibRawReader.storedSize(
+            of: .init(sensor: sensor, crop: crop, declared: declared, developed: developed, flip: flip))
+        #expect(size?.width == expected.0 && size?.height == expected.1)
     }
 
     /// The families the parsers read keep the parsers' answer by default.

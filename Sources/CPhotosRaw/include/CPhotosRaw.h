@@ -47,6 +47,9 @@ typedef struct {
     int crop_width, crop_height;
     /// The sensor's size, as stored.
     int raw_width, raw_height;
+    /// The picture size the file states beside the sensor's, as stored (before `flip`): Minolta's PRD
+    /// block (MRW) gives both, and LibRaw develops the whole sensor; 0 when the file states none.
+    int declared_width, declared_height;
     /// EXIF orientation, 1 to 8, from LibRaw's flip.
     int orientation;
     /// The Orientation tag as the file's TIFF IFD0 states it, 1 to 8; 0 when LibRaw met none. LibRaw does

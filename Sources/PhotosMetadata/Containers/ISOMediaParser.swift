@@ -39,6 +39,8 @@ enum ISOMediaParser {
             {
                 info.embeddedVideo = mpvd.payload..<mpvd.end
             }
+        } else if let mini = top.first(where: { $0.type == "mini" }) {
+            try readMinimizedImage(mini, in: reader, into: &info)
         }
         return info
     }
@@ -242,39 +244,81 @@ enum ISOMediaParser {
         }
     }
 
+    /// A low-overhead HEIF or AVIF (brand `mif3`): one `mini` box instead of `meta`, its fields packed
+    /// in bits: version (2), nine flags, chroma subsampling (2), orientation minus one (3), whether the
+    /// sides take 15 bits rather than 7, then width and height minus one. Its orientation is an EXIF
+    /// one (1-8) that readers apply, as they apply `irot` and `imir`; 5 to 8 turn the picture a quarter.
+    private static func readMinimizedImage(
+        _ mini: Box, in reader: FileReader, into info: inout ContainerInfo
+    ) throws(MetadataError) {
+        let fields = try payload(of: mini, in: reader, limit: 8)
+        guard fields.count >= 6, let first = fields.u32(at: 0, .bigEndian), let second = fields.u16(at: 4, .bigEndian)
+        else { return }
+        let bits = UInt64(first) << 16 | UInt64(second)  // the box's first 48 bits
+        func field(at offset: Int, width: Int) -> Int { Int(bits >> UInt64(48 - offset - width)) & (1 << width - 1) }
+        guard field(at: 0, width: 2) == 0 else { return }  // later versions may lay the fields out otherwise
+        let orientation = field(at: 13, width: 3) + 1
+        let sideBits = field(at: 16, width: 1) == 1 ? 15 : 7
+        let width = field(at: 17, width: sideBits) + 1
+        let height = field(at: 17 + sideBits, width: sideBits) + 1
+        info.setSize(width, height)
+        info.orientation = orientation
+        // HEIF readers apply the container's orientation and ignore EXIF's.
+        info.rotation = [1: 0, 2: 0, 3: 180, 4: 180, 5: 270, 6: 90, 7: 90, 8: 270][orientation] ?? 0
+    }
+
     /// The primary item's size, rotation and crop, from its `associated` properties (1-based indices
     /// into `properties`, the `ipco` boxes).
+    ///
+    /// Readers apply the transformative properties in the order the item lists them (ISO 23008-12):
+    /// a `clap` after an `irot` crops the turned picture, so its width runs along the displayed
+    /// width. Apple lists `clap` first, other writers may not; walking the list in order gives the
+    /// displayed size either way (as libheif reports it).
     private static func readProperties(
         _ properties: [Box], associated: [Int], in reader: FileReader, into info: inout ContainerInfo
     ) throws(MetadataError) {
         // Without an association table, fall back to the largest `ispe` (the full image).
         let candidates = associated.isEmpty ? Array(properties.indices) : associated.map { $0 - 1 }
         var best: (Int, Int)?
-        var cleanAperture: (Int, Int)?
+        for index in candidates where properties.indices.contains(index) {
+            let property = properties[index]
+            guard property.type == "ispe" else { continue }
+            let fields = try payload(of: property, in: reader, limit: 12)
+            if let width = fields.u32(at: 4, .bigEndian), let height = fields.u32(at: 8, .bigEndian) {
+                let area = Double(width) * Double(height)
+                if best.map({ Double($0.0) * Double($0.1) < area }) ?? true { best = (Int(width), Int(height)) }
+            }
+        }
+        // The size as displayed so far.
+        var shown = best
         for index in candidates where properties.indices.contains(index) {
             let property = properties[index]
             switch property.type {
-            case "ispe":
-                let fields = try payload(of: property, in: reader, limit: 12)
-                if let width = fields.u32(at: 4, .bigEndian), let height = fields.u32(at: 8, .bigEndian) {
-                    let area = Double(width) * Double(height)
-                    if best.map({ Double($0.0) * Double($0.1) < area }) ?? true { best = (Int(width), Int(height)) }
-                }
             case "irot":
                 let fields = try payload(of: property, in: reader, limit: 1)
+                let quarterTurns = Int((fields.u8(at: 0) ?? 0) & 3)
                 // irot is anticlockwise in quarter turns; store clockwise degrees.
-                info.rotation = (360 - Int((fields.u8(at: 0) ?? 0) & 3) * 90) % 360
+                info.rotation = (360 - quarterTurns * 90) % 360
+                if quarterTurns % 2 == 1 { shown = shown.map { ($0.1, $0.0) } }
             case "clap":
-                cleanAperture = try Self.cleanAperture(property, in: reader)
+                // The clean aperture crops the picture as it stands (iPhones code 4032x3024 in
+                // 64-pixel tiles and crop); one larger than that picture is ignored.
+                if let current = shown, let (width, height) = try cleanAperture(property, in: reader),
+                    width <= current.0, height <= current.1
+                {
+                    shown = (width, height)
+                }
             default:
                 break
             }
         }
-        // The clean aperture crops the coded image (iPhones code 4032x3024 in 64-pixel tiles and
-        // crop); readers show the crop, then rotate it by `irot`.
-        if var best {
-            if let (width, height) = cleanAperture, width <= best.0, height <= best.1 { best = (width, height) }
-            info.setSize(best.0, best.1)
+        // ContainerInfo holds the size before `rotation` turns it; the extractor turns it back.
+        if let shown {
+            if (info.rotation ?? 0) % 180 == 90 {
+                info.setSize(shown.1, shown.0)
+            } else {
+                info.setSize(shown.0, shown.1)
+            }
         }
     }
 

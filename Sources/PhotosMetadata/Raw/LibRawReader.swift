@@ -14,7 +14,8 @@ import PhotosCore
 ///
 /// - **Size.** The visible area the camera declares inside its sensor (LibRaw's inset crop, which
 ///   is the size of the camera's own JPEG and what ExifTool reports for Canon, Panasonic...), else
-///   the picture LibRaw develops (with Fujifilm's 45° sensors and non-square pixels adjusted). The
+///   the picture size the file states beside the sensor's (Minolta's MRW), else the picture LibRaw
+///   develops (with Fujifilm's 45° sensors and non-square pixels adjusted). The
 ///   orientation turns it as for EXIF: the file's IFD0 Orientation tag, else LibRaw's flip (LibRaw
 ///   does not apply the tag in every family: an MRW's is in a TIFF block it reads for tags only).
 /// - **Capture date.** LibRaw keeps it as a `time_t`. For dates it reads from EXIF or TIFF text,
@@ -57,17 +58,7 @@ enum LibRawReader {
         // The file's own Orientation tag, as the parsers and ExifTool read it, over LibRaw's flip, which
         // ignores it in some families (MRW).
         info.orientation = (1...8).contains(metadata.exif_orientation) ? Int(metadata.exif_orientation) : flip
-        let crop = (width: Int(metadata.crop_width), height: Int(metadata.crop_height))
-        if crop.width > 0, crop.height > 0, crop.width <= Int(metadata.raw_width),
-            crop.height <= Int(metadata.raw_height)
-        {
-            info.setSize(crop.width, crop.height)
-        } else if flip >= 5 {
-            // Developed sizes are upright already; ContainerInfo holds sizes as stored.
-            info.setSize(Int(metadata.developed_height), Int(metadata.developed_width))
-        } else {
-            info.setSize(Int(metadata.developed_width), Int(metadata.developed_height))
-        }
+        if let (width, height) = storedSize(of: Sizes(metadata)) { info.setSize(width, height) }
         if metadata.timestamp > 0 {
             info.statedDate = wallClock(
                 timestamp: Int(metadata.timestamp), countsWallClockSeconds: signature.countsWallClockSeconds)
@@ -79,6 +70,49 @@ enum LibRawReader {
         info.model = nonEmpty(text(metadata.exif_model)) ?? nonEmpty(text(metadata.model))
         info.lensModel = nonEmpty(text(metadata.lens))
         return info
+    }
+
+    /// The sizes LibRaw states for a file (width, height), as ``cphotos_raw_metadata`` gives them.
+    struct Sizes {
+        /// The whole sensor, as stored.
+        var sensor: (Int, Int)
+        /// The visible area the camera declares inside the sensor (LibRaw's inset crop), as stored.
+        var crop: (Int, Int)
+        /// The picture size the file states beside the sensor's (Minolta's PRD block), as stored.
+        var declared: (Int, Int)
+        /// The picture LibRaw develops, turned by `flip`.
+        var developed: (Int, Int)
+        /// LibRaw's flip as an EXIF orientation.
+        var flip: Int
+
+        init(sensor: (Int, Int), crop: (Int, Int), declared: (Int, Int), developed: (Int, Int), flip: Int) {
+            (self.sensor, self.crop, self.declared, self.developed, self.flip) =
+                (sensor, crop, declared, developed, flip)
+        }
+
+        init(_ metadata: cphotos_raw_metadata) {
+            self.init(
+                sensor: (Int(metadata.raw_width), Int(metadata.raw_height)),
+                crop: (Int(metadata.crop_width), Int(metadata.crop_height)),
+                declared: (Int(metadata.declared_width), Int(metadata.declared_height)),
+                developed: (Int(metadata.developed_width), Int(metadata.developed_height)),
+                flip: (1...8).contains(metadata.orientation) ? Int(metadata.orientation) : 1)
+        }
+    }
+
+    /// The camera's picture inside the sensor, as stored (before orientation): the first of the visible area the
+    /// camera declares (LibRaw's inset crop: Canon, Panasonic...), the picture size the file states beside the
+    /// sensor's (Minolta's PRD block, where LibRaw develops the whole sensor), and the picture LibRaw develops. A
+    /// stated size larger than the sensor means nothing.
+    static func storedSize(of sizes: Sizes) -> (width: Int, height: Int)? {
+        for (width, height) in [sizes.crop, sizes.declared]
+        where width > 0 && height > 0 && width <= sizes.sensor.0 && height <= sizes.sensor.1 {
+            return (width, height)
+        }
+        let (width, height) = sizes.developed
+        guard width > 0, height > 0 else { return nil }
+        // Developed sizes are upright already; ContainerInfo holds sizes as stored.
+        return sizes.flip >= 5 ? (height, width) : (width, height)
     }
 
     /// The camera's wall-clock time that LibRaw's `timestamp` stands for.
