@@ -94,8 +94,7 @@ public final class PHChange: NSObject, Sendable {
         let after: PHFetchResult<T>
         switch origin {
         case .assets(let query):
-            guard let assets = library.fetchAssets(query) as? PHFetchResult<T> else { return nil }
-            after = assets
+            after = library.assetResult(matching: query)
         case .collections(let query):
             after = library.fetchCollections(query)
         }
@@ -144,8 +143,8 @@ public final class PHChange: NSObject, Sendable {
         }
         let incremental = fetchResult.wantsIncrementalChangeDetails
         func result(_ ids: [Int64]) -> PHFetchResult<T>? {
-            let after = library.fetchAssets(ids: ids, origin: .assets(query), token: current) as? PHFetchResult<T>
-            after?.wantsIncrementalChangeDetails = incremental
+            let after: PHFetchResult<T> = library.assetResult(ids: ids, origin: .assets(query), token: current)
+            after.wantsIncrementalChangeDetails = incremental
             return after
         }
         switch update {
