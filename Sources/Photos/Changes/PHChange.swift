@@ -14,8 +14,12 @@ import PhotosStore
 /// }
 /// PHPhotoLibrary.shared().register(grid)
 /// ```
-public protocol PHPhotoLibraryChangeObserver: AnyObject, Sendable {
-    /// Called once per committed change, in commit order, on a background queue.
+///
+/// As in PhotoKit, an observer need not be `Sendable`: the library calls every observer of a
+/// library on one serial background queue, one call at a time, so a plain class that keeps its
+/// fetch results in `var`s compiles in Swift 6 and is safe as long as it touches them only there.
+public protocol PHPhotoLibraryChangeObserver: AnyObject {
+    /// Called once per committed change, in commit order, on a background serial queue.
     func photoLibraryDidChange(_ changeInstance: PHChange)
 }
 

@@ -52,9 +52,11 @@ public final class PHAssetResourceManager: NSObject, Sendable {
     @discardableResult
     public func requestData(
         for resource: PHAssetResource, options: PHAssetResourceRequestOptions?,
-        dataReceivedHandler: @escaping @Sendable (Data) -> Void,
-        completionHandler: @escaping @Sendable ((any Error)?) -> Void
+        dataReceivedHandler: @escaping (Data) -> Void,
+        completionHandler: @escaping ((any Error)?) -> Void
     ) -> PHAssetResourceDataRequestID {
+        let dataReceivedHandler = callerHandler(dataReceivedHandler)
+        let completionHandler = callerHandler(completionHandler)
         let id = nextID.add(1, ordering: .relaxed).oldValue
         requests.withLock { $0[id] = false }
         let work = Work(
@@ -72,8 +74,9 @@ public final class PHAssetResourceManager: NSObject, Sendable {
     /// `completionHandler` with nil or the error.
     public func writeData(
         for resource: PHAssetResource, toFile fileURL: URL, options: PHAssetResourceRequestOptions?,
-        completionHandler: @escaping @Sendable ((any Error)?) -> Void
+        completionHandler: @escaping ((any Error)?) -> Void
     ) {
+        let completionHandler = callerHandler(completionHandler)
         let progress = options?.progressHandler
         DispatchQueue(label: "photos.resource.write").async {
             do {
