@@ -31,12 +31,14 @@ final class PortedDataSource<Element: AnyObject> {
     subscript(index: Int) -> Element { result.object(at: index) }
 }
 
-/// A thumbnail loader assigning to captured `var`s in the result handler (not `@Sendable` in
-/// Apple's SDK), synchronous as PhotoKit code often asks.
-func portedThumbnail(of asset: PHAsset) -> (UIImage?, [AnyHashable: Any]?) {
+/// A thumbnail loader assigning to captured `var`s in the result and progress handlers (not
+/// `@Sendable` in Apple's SDK), synchronous as PhotoKit code often asks.
+func portedThumbnail(of asset: PHAsset) -> (UIImage?, [AnyHashable: Any]?, [Double]) {
     let options = PHImageRequestOptions()
     options.isSynchronous = true
     options.deliveryMode = .highQualityFormat
+    var progress: [Double] = []
+    options.progressHandler = { fraction, _, _, _ in progress.append(fraction) }
     var image: UIImage?
     var info: [AnyHashable: Any]?
     PHImageManager.default().requestImage(
@@ -45,7 +47,7 @@ func portedThumbnail(of asset: PHAsset) -> (UIImage?, [AnyHashable: Any]?) {
         image = result
         info = resultInfo
     }
-    return (image, info)
+    return (image, info, progress)
 }
 
 /// The asynchronous form waited for with a semaphore, the data appended to a captured `var`.
@@ -63,18 +65,21 @@ func portedOriginalData(of asset: PHAsset) -> (Data?, String?) {
 }
 
 /// A resource read chunk by chunk into a captured `var`.
-func portedResourceBytes(of resource: PHAssetResource) -> (Data, (any Error)?) {
+func portedResourceBytes(of resource: PHAssetResource) -> (Data, (any Error)?, Double?) {
     let done = DispatchSemaphore(value: 0)
     var bytes = Data()
     var failure: (any Error)?
+    var lastProgress: Double?
+    let options = PHAssetResourceRequestOptions()
+    options.progressHandler = { lastProgress = $0 }
     PHAssetResourceManager.default().requestData(
-        for: resource, options: nil, dataReceivedHandler: { bytes.append($0) },
+        for: resource, options: options, dataReceivedHandler: { bytes.append($0) },
         completionHandler: { error in
             failure = error
             done.signal()
         })
     done.wait()
-    return (bytes, failure)
+    return (bytes, failure, lastProgress)
 }
 
 /// A video's asset delivered to a captured `var`.
@@ -177,7 +182,8 @@ struct PortedProgramTests {
     @Test func resultHandlersAssignToCapturedVariables() async throws {
         let ported = try await offPool { try PortedLibrary() }
         let photo = try ported.asset(named: "IMG_0005.JPG")
-        let (image, info) = try await offPool { portedThumbnail(of: photo) }
+        let (image, info, progress) = try await offPool { portedThumbnail(of: photo) }
+        #expect(progress == [0, 1])
         let thumbnail = try #require(image)
         #expect(max(thumbnail.size.width, thumbnail.size.height) <= 64 && thumbnail.size.width > 0)
         #expect(info?[PHImageResultIsDegradedKey] as? Bool == false)
@@ -188,8 +194,8 @@ struct PortedProgramTests {
         #expect(type == "public.jpeg")
 
         let resource = try #require(PHAssetResource.assetResources(for: photo).first)
-        let (bytes, failure) = try await offPool { portedResourceBytes(of: resource) }
-        #expect(failure == nil)
+        let (bytes, failure, lastProgress) = try await offPool { portedResourceBytes(of: resource) }
+        #expect(failure == nil && lastProgress == 1)
         #expect(try bytes == Data(contentsOf: original))
 
         let movie = try ported.asset(named: "IMG_0420.MOV")

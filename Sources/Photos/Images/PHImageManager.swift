@@ -321,7 +321,8 @@ struct ImagePlan: Sendable {
     let request: ImageRequest
     let delivery: PHImageRequestOptionsDeliveryMode
     let isSynchronous: Bool
-    let progressHandler: PHAssetImageProgressHandler?
+    let progressHandler:
+        (@Sendable (Double, (any Error)?, UnsafeMutablePointer<ObjCBool>, [AnyHashable: Any]?) -> Void)?
     /// Whether the image is of the asset as edited (``PHImageRequestOptionsVersion/current``).
     let isCurrentVersion: Bool
     /// Whether an opportunistic request may deliver a second, larger degraded image.
@@ -349,7 +350,7 @@ struct ImagePlan: Sendable {
         // PhotoKit: a synchronous request delivers one result, the final one.
         delivery =
             options.isSynchronous && options.deliveryMode == .opportunistic ? .highQualityFormat : options.deliveryMode
-        progressHandler = options.progressHandler
+        progressHandler = options.progressHandler.map(callerHandler)
         allowsSecondaryDegradedImage = options.allowSecondaryDegradedImage
     }
 }

@@ -65,7 +65,7 @@ extension PHImageManager {
         _ asset: PHAsset, _ options: PHVideoRequestOptions?, make: @escaping @Sendable (AVURLAsset) throws -> Result,
         deliver: @escaping @Sendable (Result?, [AnyHashable: Any]?) -> Void
     ) -> PHImageRequestID {
-        let progress = options?.progressHandler
+        let progress = options?.progressHandler.map(callerHandler)
         let version = options?.version ?? .current
         let id = register()
         queue.async { [self] in
