@@ -321,6 +321,10 @@ let package = Package(
             name: "PhotosStoreTests", dependencies: ["PhotosStore", "PhotosTestSupport"], swiftSettings: settings),
         .testTarget(
             name: "PhotosTests", dependencies: ["Photos", "PhotosIngest", "PhotosTestSupport"], swiftSettings: settings),
+        // PhotoKit programs as written before strict concurrency: Swift 5 language mode.
+        .testTarget(
+            name: "PhotosSwift5Tests", dependencies: ["Photos", "PhotosTestSupport"],
+            swiftSettings: settings + [.swiftLanguageMode(.v5)]),
         .testTarget(
             name: "PhotosWireTests",
             dependencies: [

@@ -261,19 +261,30 @@ public final class PHPhotoLibrary: Sendable {
     }
 
     func fetchAssets(_ query: AssetQuery) -> PHFetchResult<PHAsset> {
+        assetResult(matching: query)
+    }
+
+    /// The assets `query` selects, in a result of any element type `T` (for generic callers that
+    /// know `T` is `PHAsset`; a generic class's specializations do not cast to one another).
+    func assetResult<T: AnyObject>(matching query: AssetQuery) -> PHFetchResult<T> {
         let read = fetching("fetching assets", fallback: nil) {
             try database.assetSnapshotAndOfflineRoots(matching: query)
         }
         if let read { noteOfflineRoots(read.offlineRoots) }
         let snapshot = read?.snapshot
-        return fetchAssets(
+        return assetResult(
             ids: snapshot?.ids ?? [], origin: .assets(query),
             token: snapshot.flatMap { $0.token >= 0 ? $0.token : nil })
     }
 
     /// A result over known row ids, current at `token` when given.
     func fetchAssets(ids: [Int64], origin: FetchOrigin, token: Int64? = nil) -> PHFetchResult<PHAsset> {
-        PHFetchResult(ids: ids, origin: origin, library: self, token: token) { [database, self] ids in
+        assetResult(ids: ids, origin: origin, token: token)
+    }
+
+    /// A result over known row ids of assets, of any element type `T` (see ``assetResult(matching:)``).
+    func assetResult<T: AnyObject>(ids: [Int64], origin: FetchOrigin, token: Int64? = nil) -> PHFetchResult<T> {
+        PHFetchResult<T>(ids: ids, origin: origin, library: self, token: token) { [database, self] ids in
             let records = fetching("loading assets", fallback: [:]) { try database.assetsIncludingDeleted(ids: ids) }
             return records.mapValues { PHAsset(record: $0, library: self) }
         }

@@ -14,8 +14,12 @@ import PhotosStore
 /// }
 /// PHPhotoLibrary.shared().register(grid)
 /// ```
-public protocol PHPhotoLibraryChangeObserver: AnyObject, Sendable {
-    /// Called once per committed change, in commit order, on a background queue.
+///
+/// As in PhotoKit, an observer need not be `Sendable`: the library calls every observer of a
+/// library on one serial background queue, one call at a time, so a plain class that keeps its
+/// fetch results in `var`s compiles in Swift 6 and is safe as long as it touches them only there.
+public protocol PHPhotoLibraryChangeObserver: AnyObject {
+    /// Called once per committed change, in commit order, on a background serial queue.
     func photoLibraryDidChange(_ changeInstance: PHChange)
 }
 
@@ -94,8 +98,7 @@ public final class PHChange: NSObject, Sendable {
         let after: PHFetchResult<T>
         switch origin {
         case .assets(let query):
-            guard let assets = library.fetchAssets(query) as? PHFetchResult<T> else { return nil }
-            after = assets
+            after = library.assetResult(matching: query)
         case .collections(let query):
             after = library.fetchCollections(query)
         }
@@ -144,8 +147,8 @@ public final class PHChange: NSObject, Sendable {
         }
         let incremental = fetchResult.wantsIncrementalChangeDetails
         func result(_ ids: [Int64]) -> PHFetchResult<T>? {
-            let after = library.fetchAssets(ids: ids, origin: .assets(query), token: current) as? PHFetchResult<T>
-            after?.wantsIncrementalChangeDetails = incremental
+            let after: PHFetchResult<T> = library.assetResult(ids: ids, origin: .assets(query), token: current)
+            after.wantsIncrementalChangeDetails = incremental
             return after
         }
         switch update {

@@ -18,7 +18,7 @@ import PhotosCore
 ///     details.enumerateMoves { collectionView.moveItem(at: [0, $0], to: [0, $1]) }
 /// }
 /// ```
-public final class PHFetchResultChangeDetails<ObjectType: PHObject>: NSObject, Sendable {
+public final class PHFetchResultChangeDetails<ObjectType: AnyObject>: NSObject, Sendable {
     /// The result the details start from.
     public let fetchResultBeforeChanges: PHFetchResult<ObjectType>
     /// The result as it is now: keep it for the next change.
@@ -40,8 +40,8 @@ public final class PHFetchResultChangeDetails<ObjectType: PHObject>: NSObject, S
         from fromResult: PHFetchResult<ObjectType>, to toResult: PHFetchResult<ObjectType>, changedObjects: [ObjectType]
     ) {
         self.init(
-            from: fromResult, to: toResult, changedIdentifiers: Set(changedObjects.map(\.localIdentifier)),
-            changedRows: Set(changedObjects.compactMap(\.rowID)), incremental: true)
+            from: fromResult, to: toResult, changedIdentifiers: Set(changedObjects.map(Self.identifier)),
+            changedRows: Set(changedObjects.compactMap { ($0 as? PHObject)?.rowID }), incremental: true)
     }
 
     /// Details diffing the two results in full.
@@ -63,10 +63,16 @@ public final class PHFetchResultChangeDetails<ObjectType: PHObject>: NSObject, S
             self.init(from: fromResult, to: toResult, diff: diff)
         } else {
             let diff = OrderedDiff(
-                from: fromResult.map(\.localIdentifier), to: toResult.map(\.localIdentifier),
+                from: fromResult.map(Self.identifier), to: toResult.map(Self.identifier),
                 changed: changedIdentifiers)
             self.init(from: fromResult, to: toResult, diff: diff)
         }
+    }
+
+    /// What the diff compares objects by: a PhotoKit object's local identifier, else the instance's
+    /// address (the library's results hold only PhotoKit objects; this serves other `ObjectType`s).
+    private static func identifier(_ object: ObjectType) -> String {
+        (object as? PHObject)?.localIdentifier ?? String(describing: ObjectIdentifier(object))
     }
 
     /// Details from a diff already computed (nil: not incremental).

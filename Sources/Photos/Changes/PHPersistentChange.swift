@@ -111,7 +111,7 @@ public final class PHPersistentChangeFetchResult: Sequence, Sendable {
 /// }
 /// PHPhotoLibrary.shared().register(sync)
 /// ```
-public protocol PHPhotoLibraryPersistentChangesObserver: AnyObject, Sendable {
+public protocol PHPhotoLibraryPersistentChangesObserver: AnyObject {
     /// Called once per committed change, in commit order, on a background serial queue (the one
     /// change observers are called on); the change is already in ``PHPhotoLibrary/fetchPersistentChanges(since:)``.
     func photoLibraryPersistentChangesDidUpdate(_ photoLibrary: PHPhotoLibrary)

@@ -45,7 +45,11 @@ extension PHPhotoLibrary {
 /// of this process that is under way has finished (its files are in place), and held weakly.
 final class ObserverCenter: Sendable {
     /// One registration: of a change observer or of a persistent-changes observer.
-    private struct Entry {
+    ///
+    /// `@unchecked Sendable`: observers need not be `Sendable` (PhotoKit's protocols are not). The
+    /// center only compares them by identity under `state`'s lock and calls them on its one serial
+    /// queue, one call at a time.
+    private struct Entry: @unchecked Sendable {
         weak var observer: (any PHPhotoLibraryChangeObserver)?
         weak var persistent: (any PHPhotoLibraryPersistentChangesObserver)?
 
@@ -53,8 +57,8 @@ final class ObserverCenter: Sendable {
         var isGone: Bool { observer == nil && persistent == nil }
     }
 
-    /// A registered observer held for one delivery.
-    private enum Held {
+    /// A registered observer held for one delivery (`@unchecked Sendable` as ``Entry`` is).
+    private enum Held: @unchecked Sendable {
         case change(any PHPhotoLibraryChangeObserver)
         case persistent(any PHPhotoLibraryPersistentChangesObserver)
     }

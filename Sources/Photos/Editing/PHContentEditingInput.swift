@@ -162,8 +162,9 @@ extension PHAsset {
     @discardableResult
     public func requestContentEditingInput(
         with options: PHContentEditingInputRequestOptions?,
-        completionHandler: @escaping @Sendable (PHContentEditingInput?, [AnyHashable: Any]) -> Void
+        completionHandler: @escaping (PHContentEditingInput?, [AnyHashable: Any]) -> Void
     ) -> PHContentEditingInputRequestID {
+        let completionHandler = callerHandler(completionHandler)
         let options = options ?? PHContentEditingInputRequestOptions()
         let id = contentEditingRequests.withLock { state in
             let id = state.next

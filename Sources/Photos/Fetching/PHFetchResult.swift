@@ -12,9 +12,17 @@ import Synchronization
 /// let newest = PHAsset.fetchAssets(with: options)
 /// for asset in newest.prefix(10) { print(asset.localIdentifier) }
 /// ```
+///
+/// As in PhotoKit, `ObjectType` is constrained only to classes (`where ObjectType: AnyObject`), so
+/// generic code over any fetch result compiles unchanged:
+/// ```swift
+/// extension PHFetchResult {
+///     var array: [ObjectType] { objects(at: IndexSet(integersIn: 0..<count)) }
+/// }
+/// ```
 // @unchecked: `wantsIncrementalChangeDetails` is set once, before the result is handed out; the page cache is in
 // `pages`, a Mutex; the rest is immutable.
-public final class PHFetchResult<ObjectType: PHObject>: @unchecked Sendable, RandomAccessCollection {
+public final class PHFetchResult<ObjectType: AnyObject>: NSObject, @unchecked Sendable, RandomAccessCollection {
     /// Objects loaded per page.
     public static var pageSize: Int { 128 }
     private static var maximumCachedPages: Int { 64 }
@@ -33,7 +41,13 @@ public final class PHFetchResult<ObjectType: PHObject>: @unchecked Sendable, Ran
     let token: Int64?
     /// Whether change details for this result carry incremental changes (from the fetch options).
     var wantsIncrementalChangeDetails = true
-    private let pages = Mutex<[Int: [ObjectType]]>([:])
+    private let pages = Mutex<[Int: Page]>([:])
+
+    /// One page of loaded objects. `@unchecked Sendable`: pages are loaded only for results of a
+    /// library's rows, whose objects are PhotoKit's immutable (`Sendable`) objects.
+    private struct Page: @unchecked Sendable {
+        let objects: [ObjectType]
+    }
 
     init(
         ids: [Int64], origin: FetchOrigin?, library: PHPhotoLibrary?, token: Int64? = nil,
@@ -43,6 +57,7 @@ public final class PHFetchResult<ObjectType: PHObject>: @unchecked Sendable, Ran
         self.origin = origin
         self.library = library
         self.token = token
+        super.init()
     }
 
     /// A result over objects already in memory (not in PhotoKit's public API).
@@ -51,10 +66,11 @@ public final class PHFetchResult<ObjectType: PHObject>: @unchecked Sendable, Ran
         origin = nil
         library = nil
         token = nil
+        super.init()
     }
 
     /// An empty result.
-    public convenience init() {
+    public override convenience init() {
         self.init(objects: [])
     }
 
@@ -82,14 +98,14 @@ public final class PHFetchResult<ObjectType: PHObject>: @unchecked Sendable, Ran
         case .rows(let ids, let load):
             let page = index / Self.pageSize
             let offset = index % Self.pageSize
-            if let cached = pages.withLock({ $0[page] }) { return cached[offset] }
+            if let cached = pages.withLock({ $0[page] }) { return cached.objects[offset] }
             let pageIDs = Array(ids[(page * Self.pageSize)..<Swift.min(ids.count, (page + 1) * Self.pageSize)])
             let loaded = load(pageIDs)
             // Objects deleted since the fetch are served from their tombstones, as PhotoKit's snapshots are.
             let objects = pageIDs.map { id in (loaded[id] as? ObjectType) ?? missing(id) }
             pages.withLock { cache in
                 if cache.count >= Self.maximumCachedPages { cache.removeAll(keepingCapacity: true) }
-                cache[page] = objects
+                cache[page] = Page(objects: objects)
             }
             return objects[offset]
         }
@@ -129,11 +145,18 @@ public final class PHFetchResult<ObjectType: PHObject>: @unchecked Sendable, Ran
         guard lower < upper else { return NSNotFound }
         switch storage {
         case .objects(let objects):
-            return objects[lower..<upper].firstIndex(of: anObject) ?? NSNotFound
+            return objects[lower..<upper].firstIndex { Self.same($0, anObject) } ?? NSNotFound
         case .rows(let ids, _):
-            guard let rowID = anObject.rowID else { return NSNotFound }
+            guard let rowID = (anObject as? PHObject)?.rowID else { return NSNotFound }
             return ids[lower..<upper].firstIndex(of: rowID) ?? NSNotFound
         }
+    }
+
+    /// Whether two objects are the same: equal PhotoKit objects (same local identifier), else the
+    /// same instance.
+    private static func same(_ one: ObjectType, _ other: ObjectType) -> Bool {
+        if let one = one as? PHObject, let other = other as? PHObject { return one == other }
+        return one === other
     }
 
     /// Calls `block` with each object and its index until it sets `stop`.
@@ -175,12 +198,14 @@ public final class PHFetchResult<ObjectType: PHObject>: @unchecked Sendable, Ran
 
 extension PHFetchResult: NSFastEnumeration {
     /// All the result's objects, loaded.
-    public var photosObjects: [PHObject] { map { $0 } }
+    public var photosObjects: [PHObject] { compactMap { $0 as? PHObject } }
 }
 
 extension PHFetchResult: PredicateArgumentConvertible {
     /// The result's objects, for `SELF IN %@`.
-    public var predicateValue: PredicateValue { .array(map(\.predicateValue)) }
+    public var predicateValue: PredicateValue {
+        .array(map { PredicateValue(argument: $0) ?? .null })
+    }
 }
 
 /// Which fetch made a result: enough to run it again when the library changes.

@@ -51,8 +51,9 @@ public class PHImageManager: NSObject, @unchecked Sendable {  // Subclassed; its
     @discardableResult
     public func requestImage(
         for asset: PHAsset, targetSize: CGSize, contentMode: PHImageContentMode, options: PHImageRequestOptions?,
-        resultHandler: @escaping @Sendable (UIImage?, [AnyHashable: Any]?) -> Void
+        resultHandler: @escaping (UIImage?, [AnyHashable: Any]?) -> Void
     ) -> PHImageRequestID {
+        let resultHandler = callerHandler(resultHandler)
         let plan = ImagePlan(
             targetSize: targetSize, contentMode: contentMode, options: options ?? PHImageRequestOptions())
         let id = register()
@@ -69,8 +70,9 @@ public class PHImageManager: NSObject, @unchecked Sendable {  // Subclassed; its
     @discardableResult
     public func requestImageDataAndOrientation(
         for asset: PHAsset, options: PHImageRequestOptions?,
-        resultHandler: @escaping @Sendable (Data?, String?, CGImagePropertyOrientation, [AnyHashable: Any]?) -> Void
+        resultHandler: @escaping (Data?, String?, CGImagePropertyOrientation, [AnyHashable: Any]?) -> Void
     ) -> PHImageRequestID {
+        let resultHandler = callerHandler(resultHandler)
         let isSynchronous = options?.isSynchronous ?? false
         let edited = (options?.version ?? .current) == .current
         let id = register()
@@ -111,7 +113,7 @@ public class PHImageManager: NSObject, @unchecked Sendable {  // Subclassed; its
     @discardableResult
     public func requestImageData(
         for asset: PHAsset, options: PHImageRequestOptions?,
-        resultHandler: @escaping @Sendable (Data?, String?, UIImage.Orientation, [AnyHashable: Any]?) -> Void
+        resultHandler: @escaping (Data?, String?, UIImage.Orientation, [AnyHashable: Any]?) -> Void
     ) -> PHImageRequestID {
         requestImageDataAndOrientation(for: asset, options: options) { data, type, orientation, info in
             resultHandler(data, type, UIImage.Orientation(orientation), info)
@@ -319,7 +321,8 @@ struct ImagePlan: Sendable {
     let request: ImageRequest
     let delivery: PHImageRequestOptionsDeliveryMode
     let isSynchronous: Bool
-    let progressHandler: PHAssetImageProgressHandler?
+    let progressHandler:
+        (@Sendable (Double, (any Error)?, UnsafeMutablePointer<ObjCBool>, [AnyHashable: Any]?) -> Void)?
     /// Whether the image is of the asset as edited (``PHImageRequestOptionsVersion/current``).
     let isCurrentVersion: Bool
     /// Whether an opportunistic request may deliver a second, larger degraded image.
@@ -347,7 +350,7 @@ struct ImagePlan: Sendable {
         // PhotoKit: a synchronous request delivers one result, the final one.
         delivery =
             options.isSynchronous && options.deliveryMode == .opportunistic ? .highQualityFormat : options.deliveryMode
-        progressHandler = options.progressHandler
+        progressHandler = options.progressHandler.map(callerHandler)
         allowsSecondaryDegradedImage = options.allowSecondaryDegradedImage
     }
 }

@@ -67,9 +67,10 @@ public enum PHImageRequestOptionsVersion: Int, Sendable, Hashable {
 }
 
 /// Progress of a request: PhotoKit calls it while downloading from iCloud; here it is called with
-/// 0 before the final image is decoded and 1 after. Setting the `stop` flag cancels the request.
+/// 0 before the final image is decoded and 1 after, from the request's thread. Setting the `stop`
+/// flag cancels the request. Not `@Sendable`, as in PhotoKit.
 public typealias PHAssetImageProgressHandler =
-    @Sendable (Double, (any Error)?, UnsafeMutablePointer<ObjCBool>, [AnyHashable: Any]?) -> Void
+    (Double, (any Error)?, UnsafeMutablePointer<ObjCBool>, [AnyHashable: Any]?) -> Void
 
 /// Options of an image request.
 ///

@@ -150,7 +150,7 @@ extension PHFetchResult where ObjectType: PHCollection {
     }
 }
 
-extension PHFetchResult {
+extension PHFetchResult where ObjectType: PHObject {
     /// Whether the result is of Recently Deleted's assets, whose rows are out of the asset table.
     var readsTrash: Bool {
         guard case .assets(let query) = origin, case .smartAlbum(let subtype) = query.scope else { return false }

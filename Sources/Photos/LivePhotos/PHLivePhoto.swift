@@ -63,8 +63,9 @@ public final class PHLivePhoto: NSObject, Sendable {
     @discardableResult
     public class func request(
         withResourceFileURLs fileURLs: [URL], placeholderImage: UIImage?, targetSize: CGSize,
-        contentMode: PHImageContentMode, resultHandler: @escaping @Sendable (PHLivePhoto?, [AnyHashable: Any]) -> Void
+        contentMode: PHImageContentMode, resultHandler: @escaping (PHLivePhoto?, [AnyHashable: Any]) -> Void
     ) -> PHLivePhotoRequestID {
+        let resultHandler = callerHandler(resultHandler)
         let id = requests.withLock { state in
             let id = state.next
             state.next = state.next == .max ? 1 : state.next + 1
@@ -170,8 +171,9 @@ extension PHImageManager {
     @discardableResult
     public func requestLivePhoto(
         for asset: PHAsset, targetSize: CGSize, contentMode: PHImageContentMode, options: PHLivePhotoRequestOptions?,
-        resultHandler: @escaping @Sendable (PHLivePhoto?, [AnyHashable: Any]?) -> Void
+        resultHandler: @escaping (PHLivePhoto?, [AnyHashable: Any]?) -> Void
     ) -> PHImageRequestID {
+        let resultHandler = callerHandler(resultHandler)
         let resources = PHAssetResource.assetResources(for: asset)
         guard let video = resources.first(where: { $0.type == .pairedVideo }),
             let photo = PHAssetResourceType.pictureSources.lazy.compactMap({ type in

@@ -7,6 +7,9 @@ import Synchronization
 /// Identifies a data request, for ``PHAssetResourceManager/cancelDataRequest(_:)``.
 public typealias PHAssetResourceDataRequestID = Int32
 
+/// Progress of a resource request: the fraction read so far (0 to 1). Not `@Sendable`, as in PhotoKit.
+public typealias PHAssetResourceProgressHandler = (Double) -> Void
+
 /// Options of a resource data request. Files are local here: network access is accepted and
 /// changes nothing.
 // @unchecked: the caller sets the options before the request, which reads them once, on the caller's thread.
@@ -14,7 +17,7 @@ public final class PHAssetResourceRequestOptions: NSObject, @unchecked Sendable 
     /// Accepted; every file is on this machine.
     public var isNetworkAccessAllowed = false
     /// Called with the fraction read so far (0 to 1), on the request's queue.
-    public var progressHandler: (@Sendable (Double) -> Void)?
+    public var progressHandler: PHAssetResourceProgressHandler?
 
     /// Options with PhotoKit's defaults.
     public override init() {}
@@ -52,13 +55,16 @@ public final class PHAssetResourceManager: NSObject, Sendable {
     @discardableResult
     public func requestData(
         for resource: PHAssetResource, options: PHAssetResourceRequestOptions?,
-        dataReceivedHandler: @escaping @Sendable (Data) -> Void,
-        completionHandler: @escaping @Sendable ((any Error)?) -> Void
+        dataReceivedHandler: @escaping (Data) -> Void,
+        completionHandler: @escaping ((any Error)?) -> Void
     ) -> PHAssetResourceDataRequestID {
+        let dataReceivedHandler = callerHandler(dataReceivedHandler)
+        let completionHandler = callerHandler(completionHandler)
         let id = nextID.add(1, ordering: .relaxed).oldValue
         requests.withLock { $0[id] = false }
         let work = Work(
-            path: resource.fileURL.path, progress: options?.progressHandler, chunk: dataReceivedHandler,
+            path: resource.fileURL.path, progress: options?.progressHandler.map(callerHandler),
+            chunk: dataReceivedHandler,
             isCancelled: { [self] in requests.withLock { $0[id] == true } })
         DispatchQueue(label: "photos.resource.\(id)").async { [self] in
             let error = work.read()
@@ -72,9 +78,10 @@ public final class PHAssetResourceManager: NSObject, Sendable {
     /// `completionHandler` with nil or the error.
     public func writeData(
         for resource: PHAssetResource, toFile fileURL: URL, options: PHAssetResourceRequestOptions?,
-        completionHandler: @escaping @Sendable ((any Error)?) -> Void
+        completionHandler: @escaping ((any Error)?) -> Void
     ) {
-        let progress = options?.progressHandler
+        let completionHandler = callerHandler(completionHandler)
+        let progress = options?.progressHandler.map(callerHandler)
         DispatchQueue(label: "photos.resource.write").async {
             do {
                 try ResourceFileCopy.copy(resource.fileURL.path, to: fileURL.path)

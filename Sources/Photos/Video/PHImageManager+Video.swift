@@ -20,18 +20,20 @@ extension PHImageManager {
     @discardableResult
     public func requestAVAsset(
         forVideo asset: PHAsset, options: PHVideoRequestOptions?,
-        resultHandler: @escaping @Sendable (AVAsset?, AVAudioMix?, [AnyHashable: Any]?) -> Void
+        resultHandler: @escaping (AVAsset?, AVAudioMix?, [AnyHashable: Any]?) -> Void
     ) -> PHImageRequestID {
-        requestVideo(asset, options, make: { $0 }) { resultHandler($0, nil, $1) }
+        let resultHandler = callerHandler(resultHandler)
+        return requestVideo(asset, options, make: { $0 }) { resultHandler($0, nil, $1) }
     }
 
     /// Requests an ``AVPlayerItem`` playing the video.
     @discardableResult
     public func requestPlayerItem(
         forVideo asset: PHAsset, options: PHVideoRequestOptions?,
-        resultHandler: @escaping @Sendable (AVPlayerItem?, [AnyHashable: Any]?) -> Void
+        resultHandler: @escaping (AVPlayerItem?, [AnyHashable: Any]?) -> Void
     ) -> PHImageRequestID {
-        requestVideo(asset, options, make: { AVPlayerItem(asset: $0) }, deliver: resultHandler)
+        let resultHandler = callerHandler(resultHandler)
+        return requestVideo(asset, options, make: { AVPlayerItem(asset: $0) }, deliver: resultHandler)
     }
 
     /// Requests an ``AVAssetExportSession`` of the video with `exportPreset`: only
@@ -40,9 +42,10 @@ extension PHImageManager {
     @discardableResult
     public func requestExportSession(
         forVideo asset: PHAsset, options: PHVideoRequestOptions?, exportPreset: String,
-        resultHandler: @escaping @Sendable (AVAssetExportSession?, [AnyHashable: Any]?) -> Void
+        resultHandler: @escaping (AVAssetExportSession?, [AnyHashable: Any]?) -> Void
     ) -> PHImageRequestID {
-        requestVideo(
+        let resultHandler = callerHandler(resultHandler)
+        return requestVideo(
             asset, options,
             make: { video in
                 guard let session = AVAssetExportSession(asset: video, presetName: exportPreset) else {
@@ -62,7 +65,7 @@ extension PHImageManager {
         _ asset: PHAsset, _ options: PHVideoRequestOptions?, make: @escaping @Sendable (AVURLAsset) throws -> Result,
         deliver: @escaping @Sendable (Result?, [AnyHashable: Any]?) -> Void
     ) -> PHImageRequestID {
-        let progress = options?.progressHandler
+        let progress = options?.progressHandler.map(callerHandler)
         let version = options?.version ?? .current
         let id = register()
         queue.async { [self] in

@@ -22,9 +22,10 @@ public enum PHVideoRequestOptionsVersion: Int, Sendable, Hashable {
 }
 
 /// Progress of a video request: PhotoKit calls it while downloading from iCloud; here it is called
-/// with 0 before the file is read and 1 after. Setting the `stop` flag cancels the request.
+/// with 0 before the file is read and 1 after, from the request's thread. Setting the `stop` flag
+/// cancels the request. Not `@Sendable`, as in PhotoKit.
 public typealias PHAssetVideoProgressHandler =
-    @Sendable (Double, (any Error)?, UnsafeMutablePointer<ObjCBool>, [AnyHashable: Any]?) -> Void
+    (Double, (any Error)?, UnsafeMutablePointer<ObjCBool>, [AnyHashable: Any]?) -> Void
 
 /// Options of a video request (`requestAVAsset`, `requestPlayerItem`, `requestExportSession`).
 ///
