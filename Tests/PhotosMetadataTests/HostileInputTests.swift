@@ -258,6 +258,24 @@ import Testing
         #expect(metadata.pixelWidth == 640 && metadata.pixelHeight == 480)
     }
 
+    /// A HEIF whose coded picture is 640x480, with a clean aperture (`clap`: width and height as
+    /// fractions) and a rotation (`irot`), its item listing them in `order` (2: `clap`, 3: `irot`).
+    static func heif(aperture: (UInt32, UInt32, UInt32, UInt32), quarterTurns: UInt8, order: [UInt8]) -> [UInt8] {
+        let ftyp = MovieBuilder.box("ftyp", Array("heic".utf8) + MovieBuilder.zeros(4) + Array("mif1heic".utf8))
+        let pitm = MovieBuilder.box("pitm", MovieBuilder.zeros(4) + [0, 1])
+        let ispe = MovieBuilder.box("ispe", MovieBuilder.zeros(4) + MovieBuilder.be32(640) + MovieBuilder.be32(480))
+        let clap = MovieBuilder.box(
+            "clap",
+            MovieBuilder.be32(aperture.0) + MovieBuilder.be32(aperture.1) + MovieBuilder.be32(aperture.2)
+                + MovieBuilder.be32(aperture.3) + MovieBuilder.zeros(16))
+        let irot = MovieBuilder.box("irot", [quarterTurns])
+        // Properties 1 (ispe), 2 (clap) and 3 (irot); item 1 lists ispe, then `order`.
+        let ipma = MovieBuilder.box("ipma", MovieBuilder.zeros(4) + MovieBuilder.be32(1) + [0, 1, 3, 1] + order)
+        let iprp = MovieBuilder.box("iprp", MovieBuilder.box("ipco", ispe + clap + irot) + ipma)
+        let meta = MovieBuilder.box("meta", MovieBuilder.zeros(4) + pitm + iprp)
+        return ftyp + meta + MovieBuilder.box("mdat", MovieBuilder.zeros(16))
+    }
+
     /// A HEIF whose coded image is cropped by a clean aperture (`clap`) and turned by `irot`: its
     /// size as displayed is the crop's, turned; a nonsense aperture is ignored.
     @Test(
@@ -272,20 +290,9 @@ import Testing
     func heifCleanApertureCropsTheDisplayedSize(
         aperture: (UInt32, UInt32, UInt32, UInt32), quarterTurns: UInt8, expected: (Int, Int)
     ) throws {
-        let ftyp = MovieBuilder.box("ftyp", Array("heic".utf8) + MovieBuilder.zeros(4) + Array("mif1heic".utf8))
-        let pitm = MovieBuilder.box("pitm", MovieBuilder.zeros(4) + [0, 1])
-        let ispe = MovieBuilder.box("ispe", MovieBuilder.zeros(4) + MovieBuilder.be32(640) + MovieBuilder.be32(480))
-        let clap = MovieBuilder.box(
-            "clap",
-            MovieBuilder.be32(aperture.0) + MovieBuilder.be32(aperture.1) + MovieBuilder.be32(aperture.2)
-                + MovieBuilder.be32(aperture.3) + MovieBuilder.zeros(16))
-        let irot = MovieBuilder.box("irot", [quarterTurns])
-        // Item 1 has properties 1 (ispe), 2 (clap) and 3 (irot).
-        let ipma = MovieBuilder.box("ipma", MovieBuilder.zeros(4) + MovieBuilder.be32(1) + [0, 1, 3, 1, 2, 3])
-        let iprp = MovieBuilder.box("iprp", MovieBuilder.box("ipco", ispe + clap + irot) + ipma)
-        let meta = MovieBuilder.box("meta", MovieBuilder.zeros(4) + pitm + iprp)
         let directory = try TemporaryDirectory()
-        let path = try directory.write(ftyp + meta + MovieBuilder.box("mdat", MovieBuilder.zeros(16)), to: "crop.heic")
+        let path = try directory.write(
+            Self.heif(aperture: aperture, quarterTurns: quarterTurns, order: [2, 3]), to: "crop.heic")
 
         let metadata = try Self.extractor.extract(path: path)
 
@@ -311,20 +318,10 @@ import Testing
     func heifTransformsApplyInListedOrder(
         order: [UInt8], quarterTurns: UInt8, aperture: (UInt32, UInt32), expected: (Int, Int)
     ) throws {
-        let ftyp = MovieBuilder.box("ftyp", Array("heic".utf8) + MovieBuilder.zeros(4) + Array("mif1heic".utf8))
-        let pitm = MovieBuilder.box("pitm", MovieBuilder.zeros(4) + [0, 1])
-        let ispe = MovieBuilder.box("ispe", MovieBuilder.zeros(4) + MovieBuilder.be32(640) + MovieBuilder.be32(480))
-        let clap = MovieBuilder.box(
-            "clap",
-            MovieBuilder.be32(aperture.0) + MovieBuilder.be32(1) + MovieBuilder.be32(aperture.1)
-                + MovieBuilder.be32(1) + MovieBuilder.zeros(16))
-        let irot = MovieBuilder.box("irot", [quarterTurns])
-        // Properties 1 (ispe), 2 (clap) and 3 (irot); item 1 lists ispe, then `order`.
-        let ipma = MovieBuilder.box("ipma", MovieBuilder.zeros(4) + MovieBuilder.be32(1) + [0, 1, 3, 1] + order)
-        let iprp = MovieBuilder.box("iprp", MovieBuilder.box("ipco", ispe + clap + irot) + ipma)
-        let meta = MovieBuilder.box("meta", MovieBuilder.zeros(4) + pitm + iprp)
         let directory = try TemporaryDirectory()
-        let path = try directory.write(ftyp + meta + MovieBuilder.box("mdat", MovieBuilder.zeros(16)), to: "order.heic")
+        let path = try directory.write(
+            Self.heif(aperture: (aperture.0, 1, aperture.1, 1), quarterTurns: quarterTurns, order: order),
+            to: "order.heic")
 
         let metadata = try Self.extractor.extract(path: path)
 
