@@ -119,7 +119,7 @@ extension PHAssetResource {
     /// ```
     ///
     /// The other keys: `originalFilename`, `filename`, `uniformTypeIdentifier`, `type` (the raw
-    /// value of ``PHAssetResourceType``), `assetLocalIdentifier`, `pixelWidth`, `pixelHeight`,
+    /// value of `PHAssetResourceType`), `assetLocalIdentifier`, `pixelWidth`, `pixelHeight`,
     /// `locallyAvailable` (whether the file is there now; Apple's says whether it is downloaded),
     /// and `fileURL` or `privateFileURL` (the file's URL).
     public func value(forKey key: String) -> Any? {
