@@ -173,6 +173,7 @@ public struct ChangeFeed: AsyncSequence, Sendable {
 public final class FeedStop: Sendable {
     private let state = Mutex<(stopped: Bool, next: Int, enders: [Int: @Sendable () -> Void])>((false, 0, [:]))
 
+    /// A stop not stopped yet.
     public init() {}
 
     /// Ends every feed made with this stop at its next wait (and any made later at once).

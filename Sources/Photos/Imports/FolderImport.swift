@@ -377,10 +377,7 @@ package struct FolderImport {
             progress(end, plan.groups.count)
             start = end
         }
-        if definition.duplicates == .trash, definition.mode == .move {
-            repairTrash(for: plan.duplicates.first?.path ?? definition.from)
-            for duplicate in plan.duplicates { trash(duplicate, into: &report) }
-        }
+        trashDuplicates(of: plan, into: &report)
         return report
     }
 
@@ -469,11 +466,16 @@ package struct FolderImport {
             throw error
         }
         let plan = try handoff.planned()
-        if definition.duplicates == .trash, definition.mode == .move {
-            repairTrash(for: plan.duplicates.first?.path ?? definition.from)
-            for duplicate in plan.duplicates { trash(duplicate, into: &report) }
-        }
+        trashDuplicates(of: plan, into: &report)
         return (plan, report)
+    }
+
+    /// Moves the plan's duplicates to the Trash when the definition says so (`duplicates = "trash"`,
+    /// a moving import): the last step of a run, once every group is placed.
+    private func trashDuplicates(of plan: Plan, into report: inout Report) {
+        guard definition.duplicates == .trash, definition.mode == .move else { return }
+        repairTrash(for: plan.duplicates.first?.path ?? definition.from)
+        for duplicate in plan.duplicates { trash(duplicate, into: &report) }
     }
 
     /// Finishes what a run stopped halfway through its duplicates left in the Trash they go to: a
