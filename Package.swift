@@ -255,7 +255,10 @@ let package = Package(
         ),
         .target(
             name: "PhotosTestSupport",
-            dependencies: ["Photos", "PhotosStore", "PhotosImaging", "PhotosIngest", "PhotosLinux"],
+            dependencies: [
+                "Photos", "PhotosStore", "PhotosImaging", "PhotosIngest", "PhotosLinux", "PhotosClient",
+                .product(name: "Yams", package: "Yams"),
+            ],
             swiftSettings: settings),
 
         // Runnable PhotoKit listings from the seed documents.
@@ -340,11 +343,16 @@ let package = Package(
             name: "PhotosServerTests",
             dependencies: [
                 "PhotosServer", "PhotosClient", "Photos", "PhotosCore", "PhotosWire", "PhotosTestSupport",
-                "PhotosDaemon",
-                "photosd", "PhotosCLI",
-                .product(name: "Yams", package: "Yams"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: settings),
+        // The API as a real photosd serves it, and the CLI through it: end to end, with the binaries.
+        .testTarget(
+            name: "PhotosServerDaemonTests",
+            dependencies: [
+                "PhotosServer", "PhotosClient", "Photos", "PhotosCore", "PhotosWire", "PhotosTestSupport",
+                "PhotosDaemon", "photosd", "PhotosCLI", .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: settings),
         .testTarget(

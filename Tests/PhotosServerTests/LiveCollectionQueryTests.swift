@@ -353,7 +353,7 @@ import Testing
     }
 
     @Test func recordsMatchTheDocument() async throws {
-        let document = try OpenAPIConformanceTests.document()
+        let document = try OpenAPISchema.document()
         let request = try #require(
             (((((document["paths"] as? [String: Any])?["/v1/queries"] as? [String: Any])?["post"] as? [String: Any])?[
                 "requestBody"] as? [String: Any])?["content"] as? [String: Any])?["application/json"] as? [String: Any])
@@ -366,7 +366,7 @@ import Testing
                 #"{"of": "folders"}"#,
             ] {
                 let sent = try JSONSerialization.jsonObject(with: Data(body.utf8))
-                let refused = OpenAPIConformanceTests.validate(sent, requestSchema, in: document, at: "$")
+                let refused = OpenAPISchema.validate(sent, requestSchema, in: document, at: "$")
                 #expect(refused.isEmpty, "\(body): \(refused.prefix(5))")
                 let stream = try await Stream(socket, body)
                 var lines = [try await stream.nextLine()]
@@ -381,13 +381,13 @@ import Testing
                 lines.append(try await stream.nextLine())
                 for line in lines {
                     let value = try JSONSerialization.jsonObject(with: Data(line.utf8))
-                    let problems = OpenAPIConformanceTests.validate(value, recordSchema, in: document, at: "$")
+                    let problems = OpenAPISchema.validate(value, recordSchema, in: document, at: "$")
                     #expect(problems.isEmpty, "\(line): \(problems.prefix(5))")
                 }
             }
             // The document refuses a kind it does not know.
             let unknown = try JSONSerialization.jsonObject(with: Data(#"{"of": "pictures"}"#.utf8))
-            #expect(!OpenAPIConformanceTests.validate(unknown, requestSchema, in: document, at: "$").isEmpty)
+            #expect(!OpenAPISchema.validate(unknown, requestSchema, in: document, at: "$").isEmpty)
         }
     }
 }

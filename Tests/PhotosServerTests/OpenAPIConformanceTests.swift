@@ -2,30 +2,13 @@ import Foundation
 import Photos
 import PhotosTestSupport
 import Testing
-import Yams
 
 /// Real responses checked against `openapi/photosd.yaml`: each endpoint's answer, errors included,
 /// matches the schema the document gives for its path, status and content type, and every path of
 /// the document is answered.
 @Suite struct OpenAPIConformanceTests {
-    /// The document as plain dictionaries.
-    static func document() throws -> [String: Any] {
-        let url = Corpus.packageRoot.appendingPathComponent("openapi/photosd.yaml")
-        let loaded = try Yams.load(yaml: try String(contentsOf: url, encoding: .utf8))
-        return try #require(plain(loaded as Any) as? [String: Any])
-    }
-
-    /// Yams' `[AnyHashable: Any]` mappings as `[String: Any]`, all the way down.
-    static func plain(_ value: Any) -> Any {
-        if let mapping = value as? [AnyHashable: Any] {
-            return Dictionary(uniqueKeysWithValues: mapping.map { ("\($0.key)", plain($0.value)) })
-        }
-        if let sequence = value as? [Any] { return sequence.map(plain) }
-        return value
-    }
-
     @Test func responsesMatchTheDocument() async throws {
-        let document = try Self.document()
+        let document = try OpenAPISchema.document()
         let paths = try #require(document["paths"] as? [String: Any])
         try await APIServerTests.withServer { socket, fixture in
             let asset = try #require(fixture.assets["beach.jpg"])
@@ -102,7 +85,7 @@ import Yams
                         as? [String: Any])?[
                             "content"] as? [String: Any])?["application/json"] as? [String: Any])
                 let sent = try JSONSerialization.jsonObject(with: Data(batch.body.utf8))
-                let problems = Self.validate(
+                let problems = OpenAPISchema.validate(
                     sent, try #require(request["schema"] as? [String: Any]), in: document, at: "$")
                 #expect(problems.isEmpty, "request \(batch.body): \(problems.prefix(5))")
             }
@@ -113,7 +96,9 @@ import Yams
                 checks.append(("post", "/v1/changes", "/v1/changes", 400, body, [:]))
                 let schema: [String: Any] = ["$ref": "#/components/schemas/ChangeBatch"]
                 let sent = try JSONSerialization.jsonObject(with: Data(body.utf8))
-                #expect(!Self.validate(sent, schema, in: document, at: "$").isEmpty, "the document accepts \(body)")
+                #expect(
+                    !OpenAPISchema.validate(sent, schema, in: document, at: "$").isEmpty, "the document accepts \(body)"
+                )
             }
             checks.append(("post", "/v1/changes", "/v1/changes", 400, #"{"changes": "#, [:]))
             // Access: a bad token is a 401, a level too low a 403.
@@ -159,7 +144,7 @@ import Yams
                 var response = try #require(
                     (operation["responses"] as? [String: Any])?["\(reply.status)"] as? [String: Any],
                     "\(check.template): no \(reply.status) in the document")
-                response = try Self.resolve(response, in: document)
+                response = try OpenAPISchema.resolve(response, in: document)
                 let contentType = reply.headers["content-type"] ?? ""
                 let schema = try #require(
                     ((response["content"] as? [String: Any])?[contentType] as? [String: Any])?["schema"]
@@ -171,110 +156,12 @@ import Yams
                 #expect(!bodies.isEmpty)
                 for body in bodies {
                     let value = try JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed])
-                    let problems = Self.validate(value, schema, in: document, at: "$")
+                    let problems = OpenAPISchema.validate(value, schema, in: document, at: "$")
                     #expect(problems.isEmpty, "\(check.target): \(problems.prefix(5))")
                 }
             }
             // Every path the document names was answered.
             #expect(Set(paths.keys) == Set(checks.map(\.template)))
-        }
-    }
-
-    /// A `$ref` followed, once or more.
-    static func resolve(_ schema: [String: Any], in document: [String: Any]) throws -> [String: Any] {
-        guard let reference = schema["$ref"] as? String else { return schema }
-        var node: Any = document
-        for part in reference.dropFirst(2).split(separator: "/") {
-            node = try #require((node as? [String: Any])?[String(part)], "unresolved \(reference)")
-        }
-        return try resolve(try #require(node as? [String: Any]), in: document)
-    }
-
-    /// What of `value` breaks `schema` (the JSON Schema keywords the document uses: type, enum,
-    /// const, oneOf, properties, required, additionalProperties, items, minItems, minLength,
-    /// minimum, maximum).
-    static func validate(_ value: Any, _ schema: [String: Any], in document: [String: Any], at path: String) -> [String]
-    {
-        guard let schema = try? resolve(schema, in: document) else { return ["\(path): unresolved reference"] }
-        var problems: [String] = []
-        if let choices = schema["oneOf"] as? [[String: Any]] {
-            let fits = choices.filter { validate(value, $0, in: document, at: path).isEmpty }.count
-            if fits != 1 {
-                problems.append("\(path): \(value) fits \(fits) of oneOf's \(choices.count) schemas, not 1")
-            }
-        }
-        if let constant = schema["const"], "\(constant)" != "\(value)" {
-            problems.append("\(path): \(value) is not \(constant)")
-        }
-        if let least = schema["minItems"] as? Int, let array = value as? [Any], array.count < least {
-            problems.append("\(path): fewer than \(least) items")
-        }
-        if let least = schema["minLength"] as? Int, let text = value as? String, text.count < least {
-            problems.append("\(path): shorter than \(least)")
-        }
-        if Self.value(value, is: "number"), let number = Self.double(value) {
-            if let low = Self.double(schema["minimum"]), number < low {
-                problems.append("\(path): \(number) is below \(low)")
-            }
-            if let high = Self.double(schema["maximum"]), number > high {
-                problems.append("\(path): \(number) is above \(high)")
-            }
-        }
-        if let declared = schema["type"] {
-            let types = (declared as? [String]) ?? [declared as? String ?? ""]
-            guard types.contains(where: { Self.value(value, is: $0) }) else {
-                return ["\(path): \(value) is not \(types)"]
-            }
-        }
-        if let options = schema["enum"] as? [Any], !options.contains(where: { "\($0)" == "\(value)" }) {
-            problems.append("\(path): \(value) is not one of \(options)")
-        }
-        if let object = value as? [String: Any] {
-            let properties = schema["properties"] as? [String: Any] ?? [:]
-            for key in schema["required"] as? [String] ?? [] where object[key] == nil {
-                problems.append("\(path): no \(key)")
-            }
-            for (key, member) in object {
-                if let property = properties[key] as? [String: Any] {
-                    problems += validate(member, property, in: document, at: "\(path).\(key)")
-                } else if schema["additionalProperties"] as? Bool == false {
-                    problems.append("\(path): \(key) is not in the schema")
-                } else if let additional = schema["additionalProperties"] as? [String: Any] {
-                    problems += validate(member, additional, in: document, at: "\(path).\(key)")
-                }
-            }
-        }
-        if let array = value as? [Any], let items = schema["items"] as? [String: Any] {
-            for (index, element) in array.enumerated() {
-                problems += validate(element, items, in: document, at: "\(path)[\(index)]")
-            }
-        }
-        return problems
-    }
-
-    /// A number of the document (Yams gives Int or Double) or of a JSON body (NSNumber).
-    static func double(_ value: Any?) -> Double? {
-        switch value {
-        case let number as Int: Double(number)
-        case let number as Double: number
-        case let number as NSNumber: number.doubleValue
-        default: nil
-        }
-    }
-
-    static func value(_ value: Any, is kind: String) -> Bool {
-        switch kind {
-        case "null": return value is NSNull
-        case "object": return value is [String: Any]
-        case "array": return value is [Any]
-        case "string": return value is String
-        // JSONSerialization gives true and false as a boolean kind of NSNumber.
-        case "boolean": return String(describing: type(of: value)) == "__NSCFBoolean"
-        case "integer":
-            guard let number = value as? NSNumber, !Self.value(value, is: "boolean") else { return false }
-            return number.doubleValue.rounded() == number.doubleValue
-        case "number": return value is NSNumber && !Self.value(value, is: "boolean")
-        default: return false
         }
     }
 }

@@ -89,7 +89,7 @@ import Testing
                 API.Index.self, from: Data(try await APIServerTests.get(socket, "/").body))
             #expect(index.version == PhotosVersion.current && index.openapi == "/v1/openapi.json")
             // Every operation of the document, and each one answered by this server (not a 404 or 405).
-            let document = try OpenAPIConformanceTests.document()
+            let document = try OpenAPISchema.document()
             let paths = try #require(document["paths"] as? [String: [String: Any]])
             let operations = paths.flatMap { path, operations in
                 operations.keys.filter { ["get", "post"].contains($0) }.map { "\($0.uppercased()) \(path)" }
@@ -102,7 +102,7 @@ import Testing
             #expect(served.status == 200 && served.headers["content-type"] == "application/json")
             #expect(served.body == OpenAPIDocument.bytes)
             let object = try #require(try JSONSerialization.jsonObject(with: Data(served.body)) as? [String: Any])
-            #expect(try OpenAPIDocumentTests.canonical(object) == (try OpenAPIDocumentTests.canonical(document)))
+            #expect(try OpenAPISchema.canonical(object) == (try OpenAPISchema.canonical(document)))
         }
     }
 
@@ -118,20 +118,12 @@ import Testing
 
 /// The compiled OpenAPI JSON against `openapi/photosd.yaml`, read by Yams.
 @Suite struct OpenAPIDocumentTests {
-    /// `value` as JSON with sorted keys: equal texts are equal documents.
-    static func canonical(_ value: Any) throws -> String {
-        String(
-            decoding: try JSONSerialization.data(
-                withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes]),
-            as: UTF8.self)
-    }
-
     @Test func theServedJSONIsTheYAMLDocument() throws {
-        let yaml = try OpenAPIConformanceTests.document()
+        let yaml = try OpenAPISchema.document()
         let compiled = try #require(
             try JSONSerialization.jsonObject(with: Data(OpenAPIDocument.json.utf8)) as? [String: Any])
         #expect(
-            try Self.canonical(compiled) == (try Self.canonical(yaml)),
+            try OpenAPISchema.canonical(compiled) == (try OpenAPISchema.canonical(yaml)),
             "Sources/PhotosServer/OpenAPIDocument+JSON.swift is not openapi/photosd.yaml: run scripts/openapi-json")
         // The API's version is the document's.
         #expect((yaml["info"] as? [String: Any])?["version"] as? String == API.version)

@@ -39,10 +39,10 @@ struct RecentlyDeletedAPITests {
             return (try reply.object()["assets"] as? [[String: Any]])?.compactMap { $0["localIdentifier"] as? String }
                 ?? []
         }
-        let document = try OpenAPIConformanceTests.document()
+        let document = try OpenAPISchema.document()
         func expectConforms(_ reply: UnixHTTPClient.Reply, _ schema: String) throws {
             let value = try JSONSerialization.jsonObject(with: Data(reply.body))
-            let problems = OpenAPIConformanceTests.validate(
+            let problems = OpenAPISchema.validate(
                 value, ["$ref": "#/components/schemas/\(schema)"], in: document, at: "$")
             #expect(problems.isEmpty, "\(reply.text): \(problems.prefix(5))")
         }
@@ -84,7 +84,7 @@ struct RecentlyDeletedAPITests {
         let schema = try #require(
             ((document2["content"] as? [String: Any])?["application/json"] as? [String: Any])?["schema"]
                 as? [String: Any])
-        #expect(OpenAPIConformanceTests.validate(listedObject, schema, in: document, at: "$").isEmpty)
+        #expect(OpenAPISchema.validate(listedObject, schema, in: document, at: "$").isEmpty)
         // The same objects `photos trash list --json` writes, line by line.
         let cli = try await offPool {
             try BuiltProducts.run(

@@ -108,8 +108,8 @@ struct DaemonOperationsTests {
         #expect(try index.object()["openapi"] as? String == "/v1/openapi.json", "\(index.text)")
         let document = try await get("/v1/openapi.json")
         let served = try #require(try JSONSerialization.jsonObject(with: Data(document.body)) as? [String: Any])
-        let yaml = try OpenAPIConformanceTests.document()
-        #expect(try OpenAPIDocumentTests.canonical(served) == (try OpenAPIDocumentTests.canonical(yaml)))
+        let yaml = try OpenAPISchema.document()
+        #expect(try OpenAPISchema.canonical(served) == (try OpenAPISchema.canonical(yaml)))
 
         // The metrics, as Prometheus reads them.
         let reply = try await get("/metrics")
@@ -122,7 +122,7 @@ struct DaemonOperationsTests {
         let content = try #require(answer["content"] as? [String: Any])
         let schema = try #require(
             (content[reply.headers["content-type"] ?? ""] as? [String: Any])?["schema"] as? [String: Any])
-        #expect(OpenAPIConformanceTests.validate(reply.text, schema, in: yaml, at: "$").isEmpty)
+        #expect(OpenAPISchema.validate(reply.text, schema, in: yaml, at: "$").isEmpty)
         var metrics = try await parser.parse(reply.text, in: directory)
         #expect(metrics.types["photosd_files_seen"] == "counter")
         #expect(metrics.types["photosd_ingest_queue_depth"] == "gauge")
