@@ -18,7 +18,7 @@ import Synchronization
 /// 2. each file is linked under its new name (a move on one file system), or copied beside it,
 ///    synced, verified byte for byte and renamed into place (a copy, or a move across file
 ///    systems); nothing is ever written over; a group that cannot be placed whole is taken back;
-/// 3. each new folder is synced once and the files are scanned into the library with what planning
+/// 3. each new folder is synced once (the end of step 2) and the files are scanned into the library with what planning
 ///    read of them (commits of a few hundred files: observers and hooks see ordinary insertions,
 ///    each change saying where its assets came from);
 /// 4. for a move, each original is removed if it is still the file that was placed (device, inode,
@@ -28,7 +28,8 @@ import Synchronization
 ///
 /// ``importFiles(_:quiet:progress:)`` plans and places at once: a folder is read in parts, and the
 /// groups of each part are placed while the next is read (the groups and names are those the whole
-/// plan gives).
+/// plan gives). Three threads share the work: one plans; one does steps 1 and 2 of a batch, then
+/// 4 and 5 of the batch before it; one does step 3, the scan, in between.
 ///
 /// A stop anywhere leaves every photo in the drop folder, in the root, or (between 2 and 4) in both:
 /// never in neither. The next opening of the library finishes the entries (``FileJournal``): the
@@ -98,7 +99,7 @@ package struct FolderImport {
     /// `timeZone`; `batchSize` groups are placed and scanned together, and a folder's files are
     /// read `planningChunk` at a time.
     package init(
-        library: PHPhotoLibrary, definition: ImportDefinition, timeZone: TimeZone, batchSize: Int = 256,
+        library: PHPhotoLibrary, definition: ImportDefinition, timeZone: TimeZone, batchSize: Int = 1024,
         planningChunk: Int = 512
     ) {
         self.library = library
@@ -401,24 +402,38 @@ package struct FolderImport {
         var pending = PlannedBatch([], of: Plan())
         var done = 0
         var planned = 0
-        // The batch before, scanned on a thread of its own while the next one is placed.
+        // The batch before, scanned on a thread of its own while the next one is placed; this
+        // thread finishes it (steps 4 and 5) while the next one is scanned.
         var landing: Landing?
-        func landed() throws {
-            guard let previous = landing else { return }
+        /// Waits for the batch being scanned; nil when there is none.
+        func scanned() throws -> (landing: Landing, taken: Bool)? {
+            guard let previous = landing else { return nil }
             landing = nil
-            let (count, landed) = (previous.count, try previous.result())
-            report.placed += landed.placed
-            report.assets += landed.assets
-            report.failed += landed.failed
-            done += count
+            do {
+                let (scanned, taken) = try previous.result()
+                report.assets += scanned.assets
+                report.failed += scanned.failed
+                return (previous, taken)
+            } catch {
+                library.fileJournal.end(previous.staged.ids)
+                throw error
+            }
+        }
+        func finishScanned(_ scanned: (landing: Landing, taken: Bool)?) throws {
+            guard let (previous, taken) = scanned else { return }
+            defer { library.fileJournal.end(previous.staged.ids) }
+            if taken { try self.finish(previous.staged, hashes: previous.hashes, into: &report) }
+            done += previous.count
             progress(done, planned)
         }
+        func landed() throws { try finishScanned(try scanned()) }
         func placePending(upTo count: Int) throws {
             let batch = Array(pending.groups.prefix(count))
             pending.groups.removeFirst(batch.count)
             let staged = try stage(batch, into: &report)
+            let previous: (landing: Landing, taken: Bool)?
             do {
-                try landed()
+                previous = try scanned()
             } catch {
                 // Placed but not scanned, as a stop between steps 2 and 3 leaves a batch: the
                 // journal has it, and the next opening of the library finishes it.
@@ -426,6 +441,7 @@ package struct FolderImport {
                 throw error
             }
             guard let staged else {
+                try finishScanned(previous)
                 done += batch.count
                 progress(done, planned)
                 return
@@ -437,18 +453,21 @@ package struct FolderImport {
                 hashes[source] = pending.hashes[source]
             }
             do {
-                landing = try Landing(count: batch.count) { [self, metadata, hashes] in
+                landing = try Landing(count: batch.count, staged: staged, hashes: hashes) { [self, metadata] in
                     var report = Report()
-                    try land(staged, metadata: metadata, hashes: hashes, into: &report)
-                    return report
+                    let taken = try scan(staged, metadata: metadata, into: &report)
+                    return (report, taken)
                 }
             } catch {
                 library.fileJournal.end(staged.ids)
+                try? finishScanned(previous)
                 throw error
             }
+            try finishScanned(previous)
         }
-        // A batch being scanned is waited for, whatever stops the run.
-        defer { _ = try? landed() }
+        // A batch being scanned is waited for, whatever stops the run; one a stop leaves scanned but
+        // not finished stays journaled, and the next opening of the library finishes it.
+        defer { if let left = try? scanned() { library.fileJournal.end(left.landing.staged.ids) } }
         do {
             while let next = handoff.take() {
                 planned += next.groups.count
@@ -632,24 +651,29 @@ package struct FolderImport {
             }
         }
         guard !placed.isEmpty else { return nil }
+        // The new names durable before the library takes them (step 3).
+        for folder in Set(placed.map(\.group.folder)).sorted() { try FileOperations.sync(folder, directory: true) }
         handedOver = true
         return Staged(ids: ids, placed: placed)
     }
 
-    /// Steps 3 to 5 for a batch ``stage`` placed: the new names synced and scanned into the
-    /// library, the originals removed (a move) or the content remembered (a copy), the entries
-    /// finished; then the entries are no longer this run's.
+    /// Steps 3 to 5 for a batch ``stage`` placed (``scan(_:metadata:into:)``, then
+    /// ``finish(_:hashes:into:)``); then the entries are no longer this run's.
     private func land(
         _ staged: Staged, metadata: [String: FileMetadata], hashes: [String: String], into report: inout Report
     ) throws {
+        defer { library.fileJournal.end(staged.ids) }
+        if try scan(staged, metadata: metadata, into: &report) { try finish(staged, hashes: hashes, into: &report) }
+    }
+
+    /// Step 3 for a batch ``stage`` placed and synced: one scan takes its files into the library, its
+    /// changes saying where each asset came from. False when the library could not take them: the
+    /// files are taken back (they stay only in the drop folder, for a later run) and the entries
+    /// finished.
+    private func scan(_ staged: Staged, metadata: [String: FileMetadata], into report: inout Report) throws -> Bool {
         let journal = library.fileJournal
-        defer { journal.end(staged.ids) }
         let placed = staged.placed
         let kept = placed.flatMap(\.entries)
-
-        // 3. The new names durable, then the library takes them: one scan, its changes saying where
-        // each asset came from.
-        for folder in Set(placed.map(\.group.folder)).sorted() { try FileOperations.sync(folder, directory: true) }
         let scanner = FolderScanner(
             database: library.database, timeZone: timeZone, quietTime: 0,
             origins: Dictionary(kept.compactMap { entry in entry.source.map { (entry.destination, $0) } }) { $1 },
@@ -659,14 +683,22 @@ package struct FolderImport {
         do {
             report.assets += try scanner.scan(root: definition.to, files: Set(kept.map(\.destination))).ingested
         } catch let error where !error.isSimulatedCrash {
-            // The library could not take them (a full disk, a lock held too long): the files go back
-            // to being only in the drop folder, and a later run tries again.
+            // A full disk, a lock held too long.
             for entry in kept { try? journal.takeBackImportedFile(entry, at: entry.destination) }
             try library.database.finishJournalEntries(kept.compactMap(\.id))
             report.failed += placed.map { LeftFile(path: $0.group.moves[0].source, reason: "\(error)") }
-            return
+            return false
         }
         try FaultInjection.reach(.importScanned, in: journal.importDirectory)
+        return true
+    }
+
+    /// Steps 4 and 5 for a batch the library took: the originals removed (a move) or the content
+    /// remembered (a copy), the entries finished.
+    private func finish(_ staged: Staged, hashes: [String: String], into report: inout Report) throws {
+        let journal = library.fileJournal
+        let placed = staged.placed
+        let kept = placed.flatMap(\.entries)
 
         // 4. The originals removed (a move), their folders synced once each; or what was copied remembered.
         var sourceFolders = Set<String>()
@@ -986,27 +1018,35 @@ private final class PlanHandoff: Sendable {
     }
 }
 
-/// One batch's landing (``FolderImport/land``) on a thread of its own, while the next batch is
-/// placed: its report, or what stopped it, once it is over.
+/// One batch's scan into the library (step 3) on a thread of its own, while the next batch is
+/// placed: its report and whether the library took the batch, or what stopped it, once it is over.
 private final class Landing: Sendable {
     /// How many groups the batch had.
     let count: Int
+    /// The batch, as ``FolderImport/stage`` placed it, for its finish once the scan is over.
+    let staged: FolderImport.Staged
+    /// The batch's content hashes from planning, for its finish.
+    let hashes: [String: String]
     private let outcome: Outcome
     private let thread: SystemThread
 
     private final class Outcome: Sendable {
-        let value = Mutex<Result<FolderImport.Report, any Error>?>(nil)
+        let value = Mutex<Result<(FolderImport.Report, Bool), any Error>?>(nil)
     }
 
-    init(count: Int, _ body: @escaping @Sendable () throws -> FolderImport.Report) throws {
-        self.count = count
+    init(
+        count: Int, staged: FolderImport.Staged, hashes: [String: String],
+        _ body: @escaping @Sendable () throws -> (FolderImport.Report, Bool)
+    ) throws {
+        (self.count, self.staged, self.hashes) = (count, staged, hashes)
         let outcome = Outcome()
         self.outcome = outcome
         thread = try SystemThread(name: "photos-import-2") { outcome.value.withLock { $0 = Result { try body() } } }
     }
 
-    /// Waits for the landing and returns its report, or throws what stopped it.
-    func result() throws -> FolderImport.Report {
+    /// Waits for the scan and returns its report and whether the library took the batch, or throws
+    /// what stopped it.
+    func result() throws -> (FolderImport.Report, taken: Bool) {
         thread.join()
         return try outcome.value.withLock { $0! }.get()
     }
