@@ -9,9 +9,20 @@ extension LibraryDatabase {
     /// assets arrive by the scan that follows.
     public func journalImports(_ entries: [FileJournalEntry]) throws -> [FileJournalEntry] {
         try writer.write { db in
-            try entries.map { entry in
+            // One prepared statement for the batch: the record's own insert encodes each entry
+            // through Codable.
+            let insert = try db.cachedStatement(
+                sql: """
+                    INSERT INTO fileJournal (operation, destination, staged, source, removeSource, device, inode,
+                        fileSize, modificationTime, owner, assetId) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """)
+            return try entries.map { entry in
                 var entry = entry
-                try entry.insert(db)
+                try insert.execute(arguments: [
+                    entry.operation.rawValue, entry.destination, entry.staged, entry.source, entry.removeSource,
+                    entry.device, entry.inode, entry.fileSize, entry.modificationTime, entry.owner, entry.assetId,
+                ])
+                entry.id = db.lastInsertedRowID
                 return entry
             }
         }

@@ -185,6 +185,10 @@ import Testing
         ("", "fallback"),
         ("a\u{1}b\u{0}c", "a_b_c"),
         ("\u{7F}.jpg", "_.jpg"),
+        ("\tx.jpg\t", "_x.jpg_"),
+        ("\u{A0}x.jpg\u{2003}", "x.jpg"),
+        ("a\u{85}b.jpg", "a_b.jpg"),
+        ("été.jpg", "été.jpg"),
         (String(repeating: "a", count: 300) + ".jpg", String(repeating: "a", count: 191) + ".jpg"),
         (String(repeating: "€", count: 100), String(repeating: "€", count: 65)),
     ]

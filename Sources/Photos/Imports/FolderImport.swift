@@ -762,7 +762,8 @@ extension FileJournal {
         guard let current = try FileOperations.identity(source), current.device == entry.device,
             current.inode == entry.inode
         else { throw SystemCallError(call: "lstat", path: source, errno: ENOENT) }
-        if try FileOperations.identity(destination) != nil {
+        /// A place already taken: by this file (a stopped run placed it), or by another.
+        func taken() throws -> Bool {
             guard try holdsImportedFile(entry, at: destination) else {
                 throw SystemCallError(call: "link", path: destination, errno: EEXIST)
             }
@@ -772,10 +773,14 @@ extension FileJournal {
             try folderDevice.map { $0 != current.device }
             ?? Self.crossesDevices(current, into: PathName.directory(of: destination))
         if link, !crosses {
+            // `link` never replaces a name, so it is tried first: a name looked up that is not
+            // there costs a search of a large folder.
             do {
                 try FileOperations.link(source, destination)
                 try FaultInjection.reach(.importPlaced, in: importDirectory)
                 return true
+            } catch let error as SystemCallError where error.errno == EEXIST {
+                return try taken()
             } catch let error as SystemCallError
                 where [EPERM, ENOTSUP, EOPNOTSUPP, EMLINK, EXDEV].contains(error.errno)
             {
@@ -784,6 +789,7 @@ extension FileJournal {
                 // across file systems.
             }
         }
+        if try FileOperations.identity(destination) != nil { return try taken() }
         return false
     }
 

@@ -28,14 +28,20 @@ public enum SafeNames {
     public static func sanitized(_ name: String, fallback: String) -> String {
         var component = replacingUnsafeCharacters(in: name)
         while component.hasPrefix(".") { component.removeFirst() }
-        component = component.trimmingCharacters(in: .whitespaces)
+        // White space can only be at an end that is a space, a tab or not ASCII.
+        let plain = { (byte: UInt8) in byte > 0x20 && byte < 0x80 }
+        if !plain(component.utf8.first ?? 0) || !plain(component.utf8.last ?? 0) {
+            component = component.trimmingCharacters(in: .whitespaces)
+        }
         if component.isEmpty { component = fallback }
         return truncated(component, toBytes: safeLength)
     }
 
     /// `name` with each `/`, NUL and control character replaced by `_`; nothing else changes.
     public static func replacingUnsafeCharacters(in name: String) -> String {
-        String(
+        // Most names are printable ASCII without a slash: nothing to replace.
+        if name.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "/") }) { return name }
+        return String(
             name.unicodeScalars.map { scalar -> Character in
                 scalar == "/" || scalar == "\0" || scalar.properties.generalCategory == .control
                     ? "_" : Character(scalar)
