@@ -96,17 +96,29 @@ package struct FolderImport {
     let planningChunk: Int
 
     /// An import by `definition` into `library`; dates without their own offset are read in
-    /// `timeZone`; `batchSize` groups are placed and scanned together, and a folder's files are
-    /// read `planningChunk` at a time.
+    /// `timeZone`; `batchSize` groups are placed and scanned together (``defaultBatchSize(for:)``
+    /// unless given), and a folder's files are read `planningChunk` at a time.
     package init(
-        library: PHPhotoLibrary, definition: ImportDefinition, timeZone: TimeZone, batchSize: Int = 1024,
+        library: PHPhotoLibrary, definition: ImportDefinition, timeZone: TimeZone, batchSize: Int? = nil,
         planningChunk: Int = 512
     ) {
         self.library = library
         self.definition = definition
         self.timeZone = timeZone
-        self.batchSize = max(1, batchSize)
+        self.batchSize = max(1, batchSize ?? Self.defaultBatchSize(for: definition))
         self.planningChunk = max(1, planningChunk)
+    }
+
+    /// How many groups are placed and scanned together: 1,024 when the files are linked (a move on
+    /// one file system), where a larger batch spreads its syncs and transactions over more files;
+    /// 256 when they are copied, where each batch's copies wait for one sync of the disk before
+    /// any is trusted, and a smaller batch waits less and overlaps the scans more.
+    package static func defaultBatchSize(for definition: ImportDefinition) -> Int {
+        guard definition.mode == .move,
+            let from = try? FileOperations.identity(definition.from, followingLinks: true),
+            let to = try? FileOperations.identity(definition.to, followingLinks: true), from.device == to.device
+        else { return 256 }
+        return 1024
     }
 
     // MARK: Planning
