@@ -30,7 +30,12 @@ enum ISOMediaParser {
         }
         if let moov = top.first(where: { $0.type == "moov" }) {
             try readMovie(moov, in: reader, into: &info)
-            if !top.contains(where: { ["mdat", "moof", "meta"].contains($0.type) }) {
+            // A movie header that states a picture or a duration, with no media data after it: the file stops
+            // before the place where its media data begins. (A header that states nothing is corrupt, see
+            // MetadataExtractor.check.)
+            if info.width != nil || info.duration != nil,
+                !top.contains(where: { ["mdat", "moof", "meta"].contains($0.type) })
+            {
                 throw reader.truncated(
                     "the movie header (moov) is whole but the media data (mdat) is not in the file (\(reader.size) bytes)")
             }
