@@ -39,7 +39,8 @@ struct StrippedImageDataTests {
 
     static let extractor = MetadataExtractor()
 
-    static let variants: [Variant] = jpeg + png + gif + webp + heif + movie + avi + matroska + tiff + raf + crw + bmp
+    static let variants: [Variant] =
+        jpeg + png + gif + webp + heif + movie + avi + matroska + tiff + raf + crw + bmp
         + jpegXL
 
     @Test(arguments: variants)
@@ -263,7 +264,8 @@ struct StrippedImageDataTests {
             if size == 1 { size = Int(bytes.be32(position + 12)) }  // files below 4 GiB
             if size == 0 { size = bytes.count - position }
             guard size >= 8 else { break }
-            result.append((String(decoding: bytes[(position + 4)..<(position + 8)], as: UTF8.self), position, position + size))
+            result.append(
+                (String(decoding: bytes[(position + 4)..<(position + 8)], as: UTF8.self), position, position + size))
             position += size
         }
         return result
@@ -375,7 +377,10 @@ struct StrippedImageDataTests {
         let source = "Videos/misc/webm.webm"
         /// The first Cluster element (ID 1F 43 B6 75): its start and the start of its payload.
         @Sendable func cluster(_ bytes: [UInt8]) -> (start: Int, payload: Int)? {
-            guard let start = (0..<(bytes.count - 4)).first(where: { bytes[$0..<($0 + 4)].elementsEqual([0x1F, 0x43, 0xB6, 0x75]) })
+            guard
+                let start = (0..<(bytes.count - 4)).first(where: {
+                    bytes[$0..<($0 + 4)].elementsEqual([0x1F, 0x43, 0xB6, 0x75])
+                })
             else { return nil }
             let first = bytes[start + 4]
             let width = first.leadingZeroBitCount + 1
@@ -452,7 +457,9 @@ struct StrippedImageDataTests {
                 expected: .asset
             ) { $0 })
         variants.append(
-            Variant(format: "NEF", damage: "cut inside a strip", source: "Camera/RAW/DSC_0070.NEF", expected: .truncated) {
+            Variant(
+                format: "NEF", damage: "cut inside a strip", source: "Camera/RAW/DSC_0070.NEF", expected: .truncated
+            ) {
                 bytes in
                 let image = TIFFWalk(bytes)
                 guard let last = image.extents.max(by: { $0.upperBound < $1.upperBound }) else { return nil }
@@ -465,7 +472,9 @@ struct StrippedImageDataTests {
         let source = "Camera/RAW/DSCF5000.RAF"
         // The header's CFA offset (100) and length (104), big-endian.
         return [
-            Variant(format: "RAF", damage: "ExifTool's stub (placeholder CFA)", source: source, expected: .asset) { $0 },
+            Variant(format: "RAF", damage: "ExifTool's stub (placeholder CFA)", source: source, expected: .asset) {
+                $0
+            },
             Variant(format: "RAF", damage: "ends where its CFA data begins", source: source, expected: .asset) {
                 Array($0.prefix(Int($0.be32(100))))
             },
@@ -489,7 +498,9 @@ struct StrippedImageDataTests {
         return [
             Variant(format: "CRW", damage: "exiv2's sample", source: source, expected: .asset) { $0 },
             // The root directory is at the end of the file: a cut CRW has lost the headers that state its size.
-            Variant(format: "CRW", damage: "cut", source: source, expected: .corrupt) { Array($0.prefix($0.count / 2)) },
+            Variant(format: "CRW", damage: "cut", source: source, expected: .corrupt) {
+                Array($0.prefix($0.count / 2))
+            },
         ]
     }()
 
@@ -521,10 +532,15 @@ struct StrippedImageDataTests {
         // A bare codestream states neither its length nor its end: only a cut size header can be told.
         return [
             Variant(format: "JPEG XL (codestream)", damage: "whole", source: source, expected: .asset) { $0 },
-            Variant(format: "JPEG XL (codestream)", damage: "cut after its size header", source: source, expected: .asset) {
+            Variant(
+                format: "JPEG XL (codestream)", damage: "cut after its size header", source: source, expected: .asset
+            ) {
                 Array($0.prefix($0.count / 2))
             },
-            Variant(format: "JPEG XL (codestream)", damage: "cut inside its size header", source: source, expected: .truncated) {
+            Variant(
+                format: "JPEG XL (codestream)", damage: "cut inside its size header", source: source,
+                expected: .truncated
+            ) {
                 Array($0.prefix(3))
             },
         ]
@@ -564,7 +580,8 @@ struct TIFFWalk {
             for index in 0..<count {
                 let position = offset + 2 + 12 * index
                 let tag = u16(bytes, position)
-                let entry = Entry(position: position, type: u16(bytes, position + 2), count: Int(u32(bytes, position + 4)))
+                let entry = Entry(
+                    position: position, type: u16(bytes, position + 2), count: Int(u32(bytes, position + 4)))
                 switch tag {
                 case 0x0111, 0x0144:
                     offsets.append(entry)
@@ -599,7 +616,9 @@ struct TIFFWalk {
 
     func values(_ entry: Entry, _ bytes: [UInt8]) -> [Int] {
         let start = valuesStart(entry, bytes)
-        return (0..<entry.count).map { entry.type == 3 ? Int(u16(bytes, start + 2 * $0)) : Int(u32(bytes, start + 4 * $0)) }
+        return (0..<entry.count).map {
+            entry.type == 3 ? Int(u16(bytes, start + 2 * $0)) : Int(u32(bytes, start + 4 * $0))
+        }
     }
 
     func setValues(of entry: Entry, to value: UInt32, in bytes: inout [UInt8]) {
@@ -607,7 +626,8 @@ struct TIFFWalk {
         for index in 0..<entry.count {
             if entry.type == 3 {
                 let short = UInt16(min(value, 0xFFFF))
-                let pair: [UInt8] = bigEndian ? [UInt8(short >> 8), UInt8(short & 0xFF)] : [UInt8(short & 0xFF), UInt8(short >> 8)]
+                let pair: [UInt8] =
+                    bigEndian ? [UInt8(short >> 8), UInt8(short & 0xFF)] : [UInt8(short & 0xFF), UInt8(short >> 8)]
                 bytes.replaceSubrange((start + 2 * index)..<(start + 2 * index + 2), with: pair)
             } else if bigEndian {
                 bytes.setBE32(start + 4 * index, value)

@@ -314,7 +314,8 @@ struct ImageManagerTests {
         /// The start of `pattern` in `bytes`.
         func find(_ pattern: String, in bytes: [UInt8]) throws -> Int {
             let ascii = Array(pattern.utf8)
-            return try #require((0..<(bytes.count - ascii.count)).first { bytes[$0..<($0 + ascii.count)].elementsEqual(ascii) })
+            return try #require(
+                (0..<(bytes.count - ascii.count)).first { bytes[$0..<($0 + ascii.count)].elementsEqual(ascii) })
         }
         let stubs: [(source: String, name: String, end: ([UInt8]) throws -> Int)] = [
             // Right after the first IDAT chunk's header.

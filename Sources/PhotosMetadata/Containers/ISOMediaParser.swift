@@ -37,7 +37,8 @@ enum ISOMediaParser {
                 !top.contains(where: { ["mdat", "moof", "meta"].contains($0.type) })
             {
                 throw reader.truncated(
-                    "the movie header (moov) is whole but the media data (mdat) is not in the file (\(reader.size) bytes)")
+                    "the movie header (moov) is whole but the media data (mdat) is not in the file (\(reader.size) bytes)"
+                )
             }
         } else if top.contains(where: { $0.type == "mdat" }), !top.contains(where: { $0.type == "meta" }) {
             throw reader.corrupt("movie has media data but no movie header (moov)")
@@ -251,7 +252,9 @@ enum ISOMediaParser {
         // that stops right after the header of its `mdat`.
         if !isStub, let iloc = boxes.first(where: { $0.type == "iloc" }),
             let items = try items(in: iloc, reader: reader),
-            let past = items.first(where: { $0.method == 0 && $0.extents.contains { $0.offset + $0.length > reader.size } })
+            let past = items.first(where: {
+                $0.method == 0 && $0.extents.contains { $0.offset + $0.length > reader.size }
+            })
         {
             throw reader.truncated(
                 "the data of item \(past.id) lies past the end of the file (\(reader.size) bytes): the iloc box "
