@@ -130,4 +130,33 @@ struct VideoRenderingTests {
         let folder = #expect(throws: ImagingError.self) { try VideoInfo(fileAt: directory.url.path) }
         #expect(folder?.code == .unreadable)
     }
+
+    /// Movie stubs, which the metadata extractor makes assets (docs/metadata.md, "Files without their image data"):
+    /// the file stops right after the header of its media data. No poster frame: an error naming the file.
+    @Test func movieStubHasNoPosterFrameAndSaysWhy() throws {
+        let directory = try TemporaryDirectory()
+        func stub(_ corpusPath: String, after pattern: String, header: Int, name: String) throws -> URL {
+            let bytes = try [UInt8](Data(contentsOf: try #require(Corpus.file(corpusPath))))
+            let ascii = Array(pattern.utf8)
+            let at = try #require(
+                (0..<(bytes.count - ascii.count)).first { bytes[$0..<($0 + ascii.count)].elementsEqual(ascii) })
+            let url = directory.path(name)
+            try Data(bytes.prefix(at + header)).write(to: url)
+            return url
+        }
+        let stubs = [
+            // The 3GP's moov comes first: the file stops after the 8-byte mdat header.
+            try stub("Phone/old phone/sample.3gp", after: "mdat", header: 4, name: "stub.3gp"),
+            // The AVI stops after its `LIST <size> movi` header.
+            try stub("Videos/misc/earth.avi", after: "movi", header: 4, name: "stub.avi"),
+        ]
+        for url in stubs {
+            let error = #expect(throws: ImagingError.self) {
+                try renderer.render(videoAt: url.path, ImageRequest(target: PixelSize(width: 64, height: 64)))
+            }
+            #expect(error?.code == .undecodable, "\(url.lastPathComponent): \(String(describing: error))")
+            #expect(error?.path == url.path)
+            print("stub \(url.lastPathComponent): \(String(describing: error))")
+        }
+    }
 }

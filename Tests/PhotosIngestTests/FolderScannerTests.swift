@@ -301,6 +301,55 @@ import Testing
         #expect(Set(groups[0].map(\.assetLocalIdentifier)).count == 2, "duplicates stay separate assets")
     }
 
+    /// Files without their image data (docs/metadata.md): a metadata stub, which stops where its image data begins,
+    /// is an asset with the size and date its headers state; a file cut anywhere else is listed as rejected,
+    /// `truncated`; a file with no place for image data as `corrupt`.
+    @Test(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))
+    func aMetadataStubIsAnAssetAndACutFileIsRejected() throws {
+        let tree = try Tree()
+        func bytes(_ corpusPath: String) throws -> [UInt8] {
+            try [UInt8](Data(contentsOf: try #require(Corpus.file(corpusPath))))
+        }
+        func offset(of pattern: String, in bytes: [UInt8]) throws -> Int {
+            let ascii = Array(pattern.utf8)
+            return try #require(
+                (0..<(bytes.count - ascii.count)).first { bytes[$0..<($0 + ascii.count)].elementsEqual(ascii) })
+        }
+        let png = try bytes("Downloads/ReaganSmallPng.png")
+        let idat = try offset(of: "IDAT", in: png) - 4
+        let dng = try bytes("Camera/RAW/canon_eos_6d.dng")
+        let heic = try bytes("Downloads/Stonehenge.heic")
+        // Names that differ in more than the extension: a RAW and a HEIC of one name would be one asset.
+        let files: [(name: String, bytes: [UInt8])] = [
+            ("stub.png", Array(png.prefix(idat + 8))),  // right after the first IDAT header
+            ("cut.png", Array(png.prefix(idat + 100))),
+            ("pruned.dng", Array(dng.prefix(135_960))),  // exactly at the first strip (IFD0's thumbnail)
+            ("cut.dng", Array(dng.prefix(300_000))),
+            ("header-only.heic", Array(heic.prefix(try offset(of: "mdat", in: heic) + 12))),  // after its 64-bit header
+        ]
+        for file in files {
+            try Data(file.bytes).write(to: tree.root.appendingPathComponent(file.name))
+        }
+        try tree.copy("Bad/exif_only_no_image.jpg", to: "no-image.jpg")
+        let report = try tree.scan()
+        #expect(report.ingested == 3 && report.rejected == 3, "\(report)")
+        for (name, width, height) in [
+            ("stub.png", 200, 130), ("pruned.dng", 1224, 816), ("header-only.heic", 300, 200),
+        ] {
+            let asset = try #require(tree.asset(at: name), "\(name)")
+            #expect(asset.pixelWidth == width && asset.pixelHeight == height, "\(name)")
+        }
+        #expect(tree.asset(at: "pruned.dng")?.creationDate != nil, "the DNG's EXIF date")
+        let rejected = Dictionary(
+            uniqueKeysWithValues: try tree.library.database.rejectedFiles().map {
+                (URL(fileURLWithPath: $0.path).lastPathComponent, $0)
+            })
+        #expect(rejected["cut.png"]?.code == "truncated")
+        #expect(rejected["cut.dng"]?.code == "truncated")
+        #expect(rejected["no-image.jpg"]?.code == "corrupt")
+        #expect(rejected["cut.dng"]?.reason.contains("past the end of the file") == true)
+    }
+
     @Test(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))
     func aFileStillBeingWrittenIsLeftForLater() throws {
         let tree = try Tree()

@@ -216,6 +216,9 @@ import Testing
         var bytes = MovieBuilder.movie(samples: [(30, 20)])
         bytes += MovieBuilder.be32(1) + Array("mdat".utf8)
         bytes += MovieBuilder.be32(UInt32(size >> 32)) + MovieBuilder.be32(UInt32(size & 0xFFFF_FFFF))
+        // Some media data: a file that stops right after the `mdat` header is a metadata stub
+        // (StrippedImageDataTests).
+        bytes += MovieBuilder.zeros(64)
         let error = try #require(try rejection(bytes, as: "big.mp4"))
         #expect(error.code == .truncated)
         #expect(error.message.contains("runs past the end"), "\(error)")

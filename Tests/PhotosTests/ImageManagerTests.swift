@@ -302,6 +302,59 @@ struct ImageManagerTests {
         }
     }
 
+    /// Metadata stubs: files that are assets by their headers but hold no image data (docs/metadata.md, "Files
+    /// without their image data"). The corpus' RAW samples and Sigma JPEG, and stubs cut from corpus files exactly
+    /// where their image data begins. Each request ends with the error naming the file, never an image or a crash.
+    @Test func aMetadataStubGivesTheErrorKeyWithTheFile() throws {
+        let directory = try TemporaryDirectory()
+        var files = try [
+            "Bad/sigma_bad_format.jpg", "Camera/RAW/DSC_0070.NEF", "Camera/RAW/IMG_0350.CR2",
+            "Camera/RAW/DSCF5000.RAF", "Camera/RAW/CRW_0040.CRW",
+        ].map { try #require(Corpus.file($0)) }
+        /// The start of `pattern` in `bytes`.
+        func find(_ pattern: String, in bytes: [UInt8]) throws -> Int {
+            let ascii = Array(pattern.utf8)
+            return try #require(
+                (0..<(bytes.count - ascii.count)).first { bytes[$0..<($0 + ascii.count)].elementsEqual(ascii) })
+        }
+        let stubs: [(source: String, name: String, end: ([UInt8]) throws -> Int)] = [
+            // Right after the first IDAT chunk's header.
+            ("Downloads/ReaganSmallPng.png", "stub.png", { try find("IDAT", in: $0) + 4 }),
+            // Right after the 64-bit header of the mdat box.
+            ("Downloads/Stonehenge.heic", "stub.heic", { try find("mdat", in: $0) + 12 }),
+            // Right after the VP8L bitstream header (5 bytes after the chunk header).
+            ("Downloads/webp.webp", "stub.webp", { try find("VP8L", in: $0) + 13 }),
+            // Exactly at the first strip (IFD0 lists its strip offsets from 31300).
+            ("Scans/example.tif", "stub.tif", { _ in 31300 }),
+            // Right after the first image descriptor and its LZW code size: a global colour table of 256 entries
+            // and a 21-byte comment extension come first (13 + 768 + 21 + 10 + 1).
+            ("Downloads/gif.gif", "stub.gif", { _ in 813 }),
+        ]
+        for stub in stubs {
+            let bytes = try [UInt8](Data(contentsOf: try #require(Corpus.file(stub.source))))
+            let url = directory.path(stub.name)
+            try Data(bytes.prefix(try stub.end(bytes))).write(to: url)
+            files.append(url)
+        }
+        let library = try FileAssetLibrary(files: files, directory: directory)
+        for file in files {
+            for mode in [PHImageRequestOptionsDeliveryMode.highQualityFormat, .opportunistic] {
+                let collector = Collector()
+                manager.requestImage(
+                    for: library.asset(file), targetSize: CGSize(width: 128, height: 128), contentMode: .aspectFit,
+                    options: options { $0.deliveryMode = mode }, resultHandler: collector.handler)
+                let deliveries = try collector.wait()
+                let last = try #require(deliveries.last)
+                #expect(last.size == nil && !last.degraded, "\(file.lastPathComponent) \(mode)")
+                let error = try #require(last.error, "\(file.lastPathComponent) \(mode)")
+                #expect(error.code == .invalidResource, "\(file.lastPathComponent): \(error)")
+                #expect(error.filePath == file.path)
+                #expect(error.message.contains(file.path), "\(error.message)")
+                print("stub \(file.lastPathComponent): \(error.message)")
+            }
+        }
+    }
+
     @Test func aDecompressionBombIsRefused() throws {
         let directory = try TemporaryDirectory()
         let bomb = directory.path("bomb.png")

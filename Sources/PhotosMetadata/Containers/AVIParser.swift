@@ -1,5 +1,5 @@
 /// Reads an AVI's main header (`avih`): frame size, frame rate, and duration from the frame count
-/// and rate.
+/// and rate; and checks that the frames (the `movi` list) are in the file.
 enum AVIParser {
     static func parse(_ reader: FileReader) throws(MetadataError) -> ContainerInfo {
         let head = reader.head[...]
@@ -22,6 +22,40 @@ enum AVIParser {
             info.frameRate = 1_000_000 / Double(microsecondsPerFrame)
         }
         info.setSize(Int(fields.u32(at: 32, .littleEndian) ?? 0), Int(fields.u32(at: 36, .littleEndian) ?? 0))
+        try checkMovieData(in: reader)
         return info
+    }
+
+    /// Checks that the first RIFF's `movi` list, the frames, lies in the file, or that the file stops right
+    /// after its header (a metadata stub). A RIFF size below 4 (a recorder that never finished the file) is
+    /// read as "to the end of the file". Later `AVIX` parts of an OpenDML file are not checked.
+    private static func checkMovieData(in reader: FileReader) throws(MetadataError) {
+        let declared = Int(try reader.readExactly(at: 4, count: 4, what: "RIFF size").u32(at: 0, .littleEndian) ?? 0)
+        let riffEnd = declared < 4 ? reader.size : 8 + declared
+        var position = 12
+        var movi: Int?
+        var count = 0
+        while position + 12 <= min(riffEnd, reader.size), count < 10_000 {
+            count += 1
+            let header = try reader.readExactly(at: position, count: 12, what: "AVI chunk header")
+            if header.matches(ascii: "LIST"), header.matches(ascii: "movi", at: 8) {
+                movi = position
+                break
+            }
+            let size = Int(header.u32(at: 4, .littleEndian) ?? 0)
+            position += 8 + size + (size & 1)
+        }
+        if riffEnd <= reader.size {
+            guard movi != nil else { throw reader.corrupt("AVI has no movie data (no movi list)") }
+            return
+        }
+        guard let movi else {
+            throw reader.truncated("AVI ends at offset \(reader.size), before its movie data (movi list)")
+        }
+        if reader.size != movi + 12 {
+            throw reader.truncated(
+                "AVI RIFF size says \(riffEnd) bytes but the file has \(reader.size): it ends inside its movie data "
+                    + "(movi list at offset \(movi))")
+        }
     }
 }

@@ -15,6 +15,8 @@ enum ISOMediaParser {
         let start: Int
         let payload: Int
         let end: Int
+        /// A top-level `mdat` the file stops right after the header of, before any byte of its data.
+        var isCut = false
     }
 
     /// Seconds from 1904-01-01 (QuickTime's epoch) to 1970-01-01.
@@ -28,11 +30,21 @@ enum ISOMediaParser {
         }
         if let moov = top.first(where: { $0.type == "moov" }) {
             try readMovie(moov, in: reader, into: &info)
+            // A movie header that states a picture or a duration, with no media data after it: the file stops
+            // before the place where its media data begins. (A header that states nothing is corrupt, see
+            // MetadataExtractor.check.)
+            if info.width != nil || info.duration != nil,
+                !top.contains(where: { ["mdat", "moof", "meta"].contains($0.type) })
+            {
+                throw reader.truncated(
+                    "the movie header (moov) is whole but the media data (mdat) is not in the file (\(reader.size) bytes)"
+                )
+            }
         } else if top.contains(where: { $0.type == "mdat" }), !top.contains(where: { $0.type == "meta" }) {
             throw reader.corrupt("movie has media data but no movie header (moov)")
         }
         if let meta = top.first(where: { $0.type == "meta" }) {
-            try readImage(meta, in: reader, into: &info)
+            try readImage(meta, in: reader, into: &info, isStub: top.contains { $0.isCut })
             // Samsung's motion photo HEIF keeps its movie in a top-level `mpvd` box.
             if let mpvd = top.first(where: { $0.type == "mpvd" }), mpvd.end - mpvd.payload >= 8,
                 try reader.read(at: mpvd.payload + 4, count: 4).matches(ascii: "ftyp")
@@ -77,6 +89,12 @@ enum ISOMediaParser {
                 break
             }
             if size > limit - position {
+                if strict, type == "mdat", position + headerSize == limit {
+                    // A metadata stub: everything up to the media data, and none of it.
+                    boxes.append(
+                        Box(type: type, typeCode: typeCode, start: position, payload: limit, end: limit, isCut: true))
+                    break
+                }
                 if strict {
                     throw reader.truncated(
                         "box \(type) at offset \(position) (\(size) bytes) runs past the end of the file "
@@ -197,7 +215,7 @@ enum ISOMediaParser {
     // MARK: Images
 
     private static func readImage(
-        _ meta: Box, in reader: FileReader, into info: inout ContainerInfo
+        _ meta: Box, in reader: FileReader, into info: inout ContainerInfo, isStub: Bool
     ) throws(MetadataError) {
         // `meta` is a full box: its children start after version and flags.
         let inner = Box(type: "meta", start: meta.start, payload: meta.payload + 4, end: meta.end)
@@ -229,6 +247,18 @@ enum ISOMediaParser {
         }
         if let grpl = boxes.first(where: { $0.type == "grpl" }) {
             info.isStereo = try hasStereoPair(grpl, in: reader)
+        }
+        // The items' data (construction method 0: in this file) must lie in it, unless the file is a metadata stub
+        // that stops right after the header of its `mdat`.
+        if !isStub, let iloc = boxes.first(where: { $0.type == "iloc" }),
+            let items = try items(in: iloc, reader: reader),
+            let past = items.first(where: {
+                $0.method == 0 && $0.extents.contains { $0.offset + $0.length > reader.size }
+            })
+        {
+            throw reader.truncated(
+                "the data of item \(past.id) lies past the end of the file (\(reader.size) bytes): the iloc box "
+                    + "places it at offset \(past.extents.map(\.offset).min() ?? 0)")
         }
         if let iinf = boxes.first(where: { $0.type == "iinf" }), let iloc = boxes.first(where: { $0.type == "iloc" }),
             let exifItem = try exifItemID(iinf, in: reader),
@@ -395,12 +425,29 @@ enum ISOMediaParser {
     }
 
     /// The file offset and length of `item`'s single extent in an `iloc` box (construction method
-    /// 0: in this file).
+    /// 0: in this file), when it lies in the file.
     private static func location(
         of item: UInt32, iloc: Box, in reader: FileReader
     ) throws(MetadataError) -> (
         offset: Int, length: Int
     )? {
+        guard let found = try items(in: iloc, reader: reader)?.first(where: { $0.id == item }),
+            found.method == 0, found.extents.count == 1, let (offset, length) = found.extents.first,
+            offset >= 0, length > 0, offset <= reader.size - length
+        else { return nil }
+        return (offset, length)
+    }
+
+    /// One item of an `iloc` box: its construction method (0: in this file) and its extents, absolute for method 0.
+    private struct ItemLocation {
+        let id: UInt32
+        let method: Int
+        let extents: [(offset: Int, length: Int)]
+    }
+
+    /// The items an `iloc` box locates, or `nil` when the box is cut or unreadable. Extents of length 0 ("to the
+    /// end of the file") are left out.
+    private static func items(in iloc: Box, reader: FileReader) throws(MetadataError) -> [ItemLocation]? {
         let data = try payload(of: iloc, in: reader, limit: 1 << 20)
         guard let version = data.u8(at: 0), let sizes = data.u8(at: 4), let sizes2 = data.u8(at: 5) else { return nil }
         let offsetSize = Int(sizes >> 4)
@@ -414,7 +461,7 @@ enum ISOMediaParser {
             case 0: return 0
             case 2: return data.u16(at: cursor, .bigEndian).map(Int.init)
             case 4: return data.u32(at: cursor, .bigEndian).map(Int.init)
-            case 8: return data.u64(at: cursor, .bigEndian).flatMap { $0 <= UInt64(Int.max) ? Int($0) : nil }
+            case 8: return data.u64(at: cursor, .bigEndian).flatMap { $0 <= 1 << 48 ? Int($0) : nil }
             default: return nil
             }
         }
@@ -423,6 +470,7 @@ enum ISOMediaParser {
         // bound the walk: a 60 KB `iloc` of 10 000 items declaring 65 535 such extents each is 655 million steps.
         // Real files list tens of items of one extent each.
         var extentBudget = 10_000
+        var items: [ItemLocation] = []
         for _ in 0..<min(itemCount, 100_000) {
             guard let itemID = read(version < 2 ? 2 : 4) else { return nil }
             var method = 0
@@ -430,25 +478,18 @@ enum ISOMediaParser {
                 guard let value = read(2) else { return nil }
                 method = value & 0x0F
             }
-            guard read(2) != nil, let baseOffset = read(baseOffsetSize), baseOffset <= reader.size,
-                let extentCount = read(2)
-            else { return nil }
+            guard read(2) != nil, let baseOffset = read(baseOffsetSize), let extentCount = read(2) else { return nil }
             extentBudget -= extentCount
             guard extentBudget >= 0 else { return nil }
-            var extents: [(Int, Int)] = []
+            var extents: [(offset: Int, length: Int)] = []
             for _ in 0..<extentCount {
-                guard read(indexSize) != nil, let offset = read(offsetSize), offset <= reader.size,
-                    let length = read(lengthSize)
-                else { return nil }
-                extents.append((baseOffset + offset, length))
+                guard read(indexSize) != nil, let offset = read(offsetSize), let length = read(lengthSize) else {
+                    return nil
+                }
+                if length > 0 { extents.append((baseOffset + offset, length)) }
             }
-            if UInt32(truncatingIfNeeded: itemID) == item {
-                guard method == 0, extents.count == 1, let (offset, length) = extents.first,
-                    offset >= 0, length > 0, offset <= reader.size - length
-                else { return nil }
-                return (offset, length)
-            }
+            items.append(ItemLocation(id: UInt32(truncatingIfNeeded: itemID), method: method, extents: extents))
         }
-        return nil
+        return items
     }
 }

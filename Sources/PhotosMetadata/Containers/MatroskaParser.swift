@@ -2,11 +2,13 @@ import Foundation
 
 /// Reads a Matroska or WebM file's EBML elements: the segment's duration and date (Info) and
 /// the first video track's pixel size and frame rate (Tracks: `DefaultDuration`, a frame's
-/// length in nanoseconds, as ExifTool reads it). Clusters, the media data, are skipped unread.
+/// length in nanoseconds, as ExifTool reads it). Clusters, the media data, are skipped unread: only the first
+/// one's header is looked for, to tell a file cut inside its media data from a metadata stub.
 enum MatroskaParser {
     private enum ID {
         static let ebml: UInt32 = 0x1A45_DFA3
         static let segment: UInt32 = 0x1853_8067
+        static let cluster: UInt32 = 0x1F43_B675
         static let info: UInt32 = 0x1549_A966
         static let timestampScale: UInt32 = 0x2A_D7B1
         static let duration: UInt32 = 0x4489
@@ -23,8 +25,10 @@ enum MatroskaParser {
     private struct Element {
         let id: UInt32
         let payload: Int
-        /// `nil` for the "unknown size" of live streams.
+        /// `nil` for the "unknown size" of live streams; at most the file's size.
         let size: Int?
+        /// The size as stated, `nil` for the "unknown size".
+        var declaredSize: Int? = nil
     }
 
     /// Seconds from 1970-01-01 to Matroska's epoch, 2001-01-01.
@@ -37,11 +41,8 @@ enum MatroskaParser {
         guard let segment = try element(at: header.payload + headerSize, in: reader), segment.id == ID.segment else {
             throw reader.corrupt("EBML file has no Matroska segment after its header")
         }
-        if let size = segment.size, segment.payload + size > reader.size {
-            throw reader.truncated(
-                "Matroska segment (\(size) bytes) runs past the end of the file (\(reader.size) bytes)")
-        }
         let end = segment.size.map { segment.payload + $0 } ?? reader.size
+        try checkClusters(segment, in: reader)
         var info = ContainerInfo()
         var position = segment.payload
         var sawInfo = false
@@ -60,6 +61,40 @@ enum MatroskaParser {
             position = child.payload + size
         }
         return info
+    }
+
+    /// Checks that the segment's clusters (the media data) are in the file: a segment cut short is truncated unless
+    /// the file stops right after the header of its first cluster (a metadata stub), and a whole segment of known
+    /// size must hold a cluster.
+    private static func checkClusters(_ segment: Element, in reader: FileReader) throws(MetadataError) {
+        let declaredEnd = segment.declaredSize.map { segment.payload + $0 }
+        let isCut = declaredEnd.map { $0 > reader.size } ?? false
+        let limit = min(declaredEnd ?? reader.size, reader.size)
+        var position = segment.payload
+        var count = 0
+        while position < limit, count < 10_000 {
+            count += 1
+            guard let child = try element(at: position, in: reader) else { break }
+            if child.id == ID.cluster {
+                if isCut, child.payload != reader.size {
+                    throw reader.truncated(
+                        "Matroska segment (\(declaredEnd.map { $0 - segment.payload } ?? 0) bytes) runs past the end "
+                            + "of the file (\(reader.size) bytes): it ends inside its media data (clusters)")
+                }
+                return
+            }
+            // An element of unknown size (a live stream's) cannot be skipped.
+            guard let size = child.declaredSize else { return }
+            position = child.payload + size
+        }
+        if isCut {
+            throw reader.truncated(
+                "Matroska segment (\(declaredEnd.map { $0 - segment.payload } ?? 0) bytes) runs past the end of the "
+                    + "file (\(reader.size) bytes), before its media data (clusters)")
+        }
+        if declaredEnd != nil, position >= limit {
+            throw reader.corrupt("Matroska segment has no media data (no cluster)")
+        }
     }
 
     private static func readInfo(
@@ -153,8 +188,10 @@ enum MatroskaParser {
         }
         let payload = offset + idLength + sizeLength
         if allOnes { return Element(id: id, payload: payload, size: nil) }
-        guard size <= UInt64(reader.size) else { return Element(id: id, payload: payload, size: Int(reader.size)) }
-        return Element(id: id, payload: payload, size: Int(size))
+        guard size <= UInt64(reader.size) else {
+            return Element(id: id, payload: payload, size: Int(reader.size), declaredSize: Int(min(size, 1 << 56)))
+        }
+        return Element(id: id, payload: payload, size: Int(size), declaredSize: Int(size))
     }
 
     private static func unsigned(_ data: ArraySlice<UInt8>) -> UInt64? {

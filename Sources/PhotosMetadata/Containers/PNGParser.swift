@@ -2,8 +2,9 @@ internal import CZlib
 import Foundation
 
 /// Walks a PNG's chunks: IHDR for the size (CRC-checked), `eXIf` for EXIF (or a `zTXt` raw
-/// profile of it, see ``RawProfile``), an uncompressed `iTXt` XMP packet, APNG's `acTL` frame count; and checks that the chunks reach IEND inside the
-/// file with image data on the way.
+/// profile of it, see ``RawProfile``), an uncompressed `iTXt` XMP packet, APNG's `acTL` frame count; and checks that
+/// the chunks reach IEND inside the file with image data on the way. A file that stops right after the header of
+/// its first IDAT chunk, before any pixel byte, is a metadata stub and is described by its headers.
 ///
 /// Only chunk headers are read, never the image data. Once the first IDAT is reached, a file
 /// that ends with an IEND chunk is taken as complete without walking the remaining IDAT chunks
@@ -35,6 +36,11 @@ enum PNGParser {
                 let type = header.fourCC(at: 4)
             else { throw reader.corrupt("PNG chunk at offset \(position) has an impossible length") }
             let end = position + 12 + length
+            if type == "IDAT", !sawImageData, position + 8 == reader.size {
+                // A metadata stub: the file stops right after the header of its first IDAT, before any pixel byte.
+                info.setSize(Int(width), Int(height))
+                return info
+            }
             guard end <= reader.size else {
                 throw reader.truncated(
                     "PNG chunk \(type) at offset \(position) (\(length) bytes) runs past the end of the file")

@@ -1,8 +1,9 @@
 /// Reads a Fujifilm RAF: the cropped sensor size from the RAF directory, and EXIF from the
-/// embedded JPEG preview.
+/// embedded JPEG preview; and checks that the preview, the directory and the raw data the header points to
+/// lie in the file (the raw data may also not have begun: a metadata stub).
 enum RAFParser {
     static func parse(_ reader: FileReader) throws(MetadataError) -> ContainerInfo {
-        let header = try reader.readExactly(at: 0, count: 100, what: "RAF header")
+        let header = try reader.readExactly(at: 0, count: 108, what: "RAF header")
         guard header.matches(ascii: "FUJIFILMCCD-RAW "), let jpegOffset = header.u32(at: 84, .bigEndian).map(Int.init),
             let jpegLength = header.u32(at: 88, .bigEndian).map(Int.init),
             let directoryOffset = header.u32(at: 92, .bigEndian).map(Int.init),
@@ -11,6 +12,15 @@ enum RAFParser {
         guard jpegOffset <= reader.size, jpegLength <= reader.size - jpegOffset,
             directoryOffset <= reader.size, directoryLength <= reader.size - directoryOffset
         else { throw reader.truncated("RAF header points past the end of the file") }
+        // The raw (CFA) data: whole, or not begun at all (a metadata stub that stops where it starts).
+        if let rawOffset = header.u32(at: 100, .bigEndian).map(Int.init),
+            let rawLength = header.u32(at: 104, .bigEndian).map(Int.init), rawLength > 0,
+            rawOffset > reader.size || rawLength > reader.size - rawOffset, rawOffset != reader.size
+        {
+            throw reader.truncated(
+                "RAF raw data at offset \(rawOffset) (\(rawLength) bytes) runs past the end of the file "
+                    + "(\(reader.size) bytes)")
+        }
 
         // The preview is only a source of EXIF here: a damaged preview costs the EXIF fields,
         // not the file.

@@ -1,5 +1,7 @@
 /// Reads a TIFF or a TIFF-based camera RAW (DNG, NEF, CR2, ARW, ...): the image size, the EXIF
-/// block, the XMP packet; and checks that the image data lies inside the file.
+/// block, the XMP packet; and checks that the image data lies inside the file, or that the file stops exactly
+/// where its first strip or tile begins (a metadata stub, holding none of the image data). Strips of a few
+/// placeholder bytes, or of none, are the file's business: ExifTool's sample RAWs are made so.
 ///
 /// A plain TIFF's picture is IFD0. A RAW's IFD0 is usually a small preview: the full-size image
 /// is a SubIFD (DNG, NEF), a later IFD in the chain, or — for CR2, whose raw IFD carries no size —
@@ -45,6 +47,8 @@ enum TIFFParser {
             images += chain
         }
         var hasImageData = false
+        var firstByte = Int.max
+        var beyondEnd: (directory: Int, end: Int)?
         for directory in images {
             switch tiff.imageData(directory) {
             case .absent:
@@ -52,18 +56,24 @@ enum TIFFParser {
             case .unreadable(let what):
                 throw reader.corrupt(
                     "the \(what) of the directory at offset \(directory.offset) lie outside the file or are too many")
-            case .end(let end):
-                if end > reader.size {
-                    throw reader.truncated(
-                        "TIFF image data of the directory at offset \(directory.offset) ends at \(end), "
-                            + "past the end of the file (\(reader.size) bytes)"
-                    )
-                }
+            case .extent(let extent):
                 hasImageData = true
+                guard let extent else { continue }
+                firstByte = min(firstByte, extent.lowerBound)
+                if extent.upperBound > reader.size, beyondEnd == nil {
+                    beyondEnd = (directory.offset, extent.upperBound)
+                }
             }
         }
         guard hasImageData else {
             throw reader.corrupt("no TIFF directory points to image data (strips or tiles)")
+        }
+        // A metadata stub stops exactly where its first strip or tile begins: it holds none of the image data.
+        if let beyondEnd, firstByte != reader.size {
+            throw reader.truncated(
+                "TIFF image data of the directory at offset \(beyondEnd.directory) ends at \(beyondEnd.end), "
+                    + "past the end of the file (\(reader.size) bytes)"
+            )
         }
 
         var info = ContainerInfo()

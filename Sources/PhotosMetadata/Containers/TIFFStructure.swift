@@ -182,8 +182,9 @@ struct TIFFStructure {
         /// The strip or tile tables cannot be read: the named entries point outside the structure or count
         /// more values than any image has.
         case unreadable(String)
-        /// Where the pixel data ends (the largest strip or tile end), relative to `base`.
-        case end(Int)
+        /// Where the pixel data lies, relative to `base`: from the first strip or tile to the end of the last one;
+        /// `nil` when every strip and tile is empty (zero bytes long).
+        case extent(Range<Int>?)
     }
 
     /// Where the directory's pixel data ends, or why that cannot be told.
@@ -196,10 +197,13 @@ struct TIFFStructure {
             guard let offsetsEntry = directory[offsetsTag], let countsEntry = directory[countsTag] else { continue }
             // A scan stored a row per strip has as many strips as rows.
             guard let offsets = integers(offsetsEntry, limit: 1 << 20),
-                let counts = integers(countsEntry, limit: 1 << 20),
-                let end = zip(offsets, counts).map({ $0 + $1 }).max()
+                let counts = integers(countsEntry, limit: 1 << 20), !offsets.isEmpty, !counts.isEmpty
             else { return .unreadable(what) }
-            return .end(end)
+            let stored = zip(offsets, counts).filter { $0.1 > 0 }
+            guard let start = stored.map(\.0).min(), let end = stored.map({ $0.0 + $0.1 }).max() else {
+                return .extent(nil)
+            }
+            return .extent(start..<end)
         }
         return .absent
     }

@@ -1,15 +1,21 @@
 /// Walks a WebP's RIFF chunks: the canvas size from VP8X, or the frame size from a lossy (VP8)
 /// or lossless (VP8L) bitstream header; EXIF and XMP chunks; the number of animation frames (ANMF).
+///
+/// A file cut short (its RIFF size says more than it holds) is truncated, unless it stops right after the header
+/// of its first bitstream (VP8's 10-byte frame header, VP8L's 5-byte one): a metadata stub, described by its headers.
 enum WebPParser {
+    /// The length of the bitstream header that states a frame's size.
+    private static let bitstreamHeaderLength = ["VP8 ": 10, "VP8L": 5]
+
     static func parse(_ reader: FileReader) throws(MetadataError) -> ContainerInfo {
         let header = try reader.readExactly(at: 0, count: 12, what: "RIFF header")
         guard header.matches(ascii: "RIFF"), header.matches(ascii: "WEBP", at: 8),
             let riffSize = header.u32(at: 4, .littleEndian).map(Int.init)
         else { throw reader.corrupt("the file does not start with a RIFF WEBP header") }
         let riffEnd = 8 + riffSize
-        guard riffEnd <= reader.size else {
-            throw reader.truncated("WebP RIFF size says \(riffEnd) bytes but the file has \(reader.size)")
-        }
+        let isCut = riffEnd > reader.size
+        let end = min(riffEnd, reader.size)
+        let cut = reader.truncated("WebP RIFF size says \(riffEnd) bytes but the file has \(reader.size)")
 
         var info = ContainerInfo()
         var canvas: (Int, Int)?
@@ -17,14 +23,23 @@ enum WebPParser {
         var sawImage = false
         var frameCount = 0
         var position = 12
-        while position + 8 <= riffEnd {
+        var isStub = false
+        while position + 8 <= end {
             let chunkHeader = try reader.readExactly(at: position, count: 8, what: "WebP chunk header")
-            guard let type = chunkHeader.fourCC(at: 0), let size = chunkHeader.u32(at: 4, .littleEndian).map(Int.init)
+            guard let type = chunkHeader.fourCC(at: 0), var size = chunkHeader.u32(at: 4, .littleEndian).map(Int.init)
             else { break }
             let payload = position + 8
-            guard payload + size <= riffEnd else {
-                throw reader.truncated(
-                    "WebP chunk \(type) at offset \(position) (\(size) bytes) runs past the RIFF end")
+            if payload + size > end {
+                // A metadata stub stops right after the bitstream's own header, which states the frame's size.
+                guard isCut, !sawImage, let headerLength = Self.bitstreamHeaderLength[type],
+                    payload + headerLength == reader.size
+                else {
+                    if isCut { throw cut }
+                    throw reader.truncated(
+                        "WebP chunk \(type) at offset \(position) (\(size) bytes) runs past the RIFF end")
+                }
+                size = headerLength
+                isStub = true
             }
             switch type {
             case "VP8X":
@@ -56,8 +71,10 @@ enum WebPParser {
             default:
                 break
             }
+            if isStub { break }
             position = payload + size + (size & 1)
         }
+        if isCut, !isStub { throw cut }
         guard sawImage else { throw reader.corrupt("WebP has no image data (no VP8, VP8L or ANMF chunk)") }
         if let (width, height) = canvas ?? frame { info.setSize(width, height) }
         info.isAnimated = frameCount > 1
