@@ -261,6 +261,8 @@ public struct SidecarSync: Sendable {
                 ("latitude", place.map { .double($0.latitude) } ?? .null),
                 ("longitude", place.map { .double($0.longitude) } ?? .null),
                 ("altitude", place?.altitude.map { .double($0) } ?? .null),
+                // A sidecar states no speed nor course: the file's belong to the file's place.
+                ("speed", .null), ("course", .null),
             ]
             properties.append("location")
         }
@@ -464,6 +466,9 @@ extension SidecarSync {
             case ("latitude", .double(let degrees)): record.latitude = degrees
             case ("longitude", .double(let degrees)): record.longitude = degrees
             case ("altitude", .double(let metres)): record.altitude = metres
+            // The sidecar's place replaced the file's: its speed and course went with it.
+            case ("speed", .null): record.speed = nil
+            case ("course", .null): record.course = nil
             default: break
             }
         }

@@ -3,16 +3,17 @@ import Testing
 
 @testable import PhotosMetadata
 
-/// In-camera HDR read from Sony's, Nikon's and Pentax's maker notes (ExifTool's tags and values),
-/// on notes built here in each maker's layout and on the corpus' own Sony and Pentax notes with one
-/// field changed; and notes cut short or damaged, which must never crash nor change anything else.
+/// In-camera HDR read from Canon's, Sony's, Nikon's, Pentax's, Panasonic's, Olympus', Fujifilm's and
+/// Casio's maker notes (ExifTool's tags and values), on notes built here in each maker's layout and
+/// on the corpus' own Sony and Pentax notes with one field changed; and notes cut short or damaged,
+/// which must never crash nor change anything else.
 @Suite struct MakerNoteHDRTests {
     static let date = Date(timeIntervalSince1970: 1_577_934_245)  // 2020:01:02 03:04:05 UTC
 
     /// A JPEG whose EXIF IFD holds `note` as its maker note, with a date beside it, by `make`.
-    static func jpeg(make: String, note: [UInt8]) -> [UInt8] {
+    static func jpeg(make: String, model: String = "Model", note: [UInt8]) -> [UInt8] {
         GroupingAndSubtypeTests.jpeg(
-            ifd0: [0x010F: .ascii(make), 0x0110: .ascii("Model")],
+            ifd0: [0x010F: .ascii(make), 0x0110: .ascii(model)],
             exif: [0x927C: .undefined(note), 0x9003: .ascii("2020:01:02 03:04:05")])
     }
 
@@ -51,8 +52,144 @@ import Testing
         Array("AOC\0".utf8) + Array((bigEndian ? "MM" : "II").utf8) + directory(entries, bigEndian: bigEndian)
     }
 
-    static func isHDR(make: String, note: [UInt8]) throws -> Bool? {
-        try GroupingAndSubtypeTests.extract(jpeg(make: make, note: note), name: "DSC00001.JPG").isHDR
+    /// Canon's note: a bare directory whose value offsets count from the EXIF TIFF header, so it is
+    /// built for the `offset` it has there (see ``noteOffset(make:length:)``). HDRInfo (0x4025) is
+    /// int32 values, the first the record's length in bytes, then HDR and HDREffect.
+    static func canon(hdrInfo: [UInt32], at offset: Int) -> [UInt8] {
+        let tiff = TIFFBuilder(bigEndian: true)
+        return tiff.u16(1) + tiff.u16(0x4025) + tiff.u16(4) + tiff.u32(UInt32(hdrInfo.count))
+            + tiff.u32(UInt32(offset + 18)) + tiff.u32(0) + hdrInfo.flatMap { tiff.u32($0) }
+    }
+
+    /// Where a note of `length` bytes starts in the EXIF TIFF structure of ``jpeg(make:model:note:)``
+    /// (the same for every note longer than 4 bytes: it is the last value of the block).
+    static func noteOffset(make: String, length: Int) throws -> Int {
+        let marker = (0..<length).map { UInt8(0x80 + $0 % 0x70) }
+        let bytes = jpeg(make: make, note: marker)
+        let tiffStart = try #require(index(of: Array("Exif\0\0".utf8), in: bytes)) + 6
+        return try #require(index(of: marker, in: bytes)) - tiffStart
+    }
+
+    /// Canon's note with `hdrInfo`, placed where ``jpeg(make:model:note:)`` puts it.
+    static func canon(hdrInfo: [UInt32]) throws -> [UInt8] {
+        try canon(hdrInfo: hdrInfo, at: noteOffset(make: "Canon", length: 18 + 4 * hdrInfo.count))
+    }
+
+    /// Panasonic's note: `Panasonic\0\0\0`, then the directory.
+    static func panasonic(_ entries: [UInt16: TIFFBuilder.Value], bigEndian: Bool = false) -> [UInt8] {
+        Array("Panasonic\0\0\0".utf8) + directory(entries, bigEndian: bigEndian)
+    }
+
+    /// A note whose directory follows `header` and whose offsets count from the note's first byte:
+    /// a TIFF structure with its directory moved to the header's end, the header written over it.
+    static func noteRelative(
+        header: [UInt8], _ entries: [UInt16: TIFFBuilder.Value], bigEndian: Bool
+    ) -> [UInt8] {
+        header + TIFFBuilder(bigEndian: bigEndian).build(entries, ifd0Padding: header.count - 8).dropFirst(header.count)
+    }
+
+    /// Olympus' newer note: `OLYMPUS\0`, the byte-order mark and version 3, the main directory at
+    /// 12, its CameraSettings (0x2020) a pointer to the directory of `settings`.
+    static func olympus(settings: [UInt16: TIFFBuilder.Value], bigEndian: Bool = false) -> [UInt8] {
+        let header = Array("OLYMPUS\0".utf8) + Array((bigEndian ? "MM" : "II").utf8) + [3, 0]
+        return noteRelative(header: header, [0x2020: .directory(settings, padding: 0)], bigEndian: bigEndian)
+    }
+
+    /// Fujifilm's note: `FUJIFILM`, the directory's offset (12), then the directory, little-endian.
+    static func fujifilm(_ entries: [UInt16: TIFFBuilder.Value]) -> [UInt8] {
+        noteRelative(header: Array("FUJIFILM".utf8) + [12, 0, 0, 0], entries, bigEndian: false)
+    }
+
+    /// Casio's newer note: `QVC\0` and two zero bytes, then the directory.
+    static func casio(_ entries: [UInt16: TIFFBuilder.Value], bigEndian: Bool = true) -> [UInt8] {
+        Array("QVC\0\0\0".utf8) + directory(entries, bigEndian: bigEndian)
+    }
+
+    static func isHDR(make: String, model: String = "Model", note: [UInt8]) throws -> Bool? {
+        try GroupingAndSubtypeTests.extract(jpeg(make: make, model: model, note: note), name: "DSC00001.JPG").isHDR
+    }
+
+    @Test(
+        arguments: [
+            ([12, 1, 0], true), ([12, 2, 0], true), ([12, 2, 3], true), ([36, 2, 4, 0, 0, 0, 0, 0, 0], true),
+            ([12, 0, 0], false), ([12, 0, 1], false), ([12, 3, 0], false),
+            // Not its own length: ExifTool does not read the record.
+            ([8, 2, 0], false), ([0, 2, 0], false),
+        ] as [([UInt32], Bool)])
+    func canonHDRInfoAutoOrOnMeansHDR(hdrInfo: [UInt32], isHDR: Bool) throws {
+        #expect((try Self.isHDR(make: "Canon", note: Self.canon(hdrInfo: hdrInfo)) == true) == isHDR)
+    }
+
+    @Test(
+        arguments: [
+            ([0x009E: .short(100)], true), ([0x009E: .short(300)], true), ([0x009E: .short(32968)], true),
+            ([0x001F: .short(51)], true), ([0x001F: .short(64)], true), ([0x8001: .short(51)], true),
+            ([0x009E: .short(0)], false), ([0x009E: .short(400)], false), ([0x009E: .short(0x8000)], false),
+            ([0x001F: .short(2)], false), ([0x8001: .short(0), 0x001F: .short(62)], false),
+        ] as [([UInt16: TIFFBuilder.Value], Bool)])
+    func panasonicHDRSettingOrSceneMeansHDR(entries: [UInt16: TIFFBuilder.Value], isHDR: Bool) throws {
+        for bigEndian in [false, true] {
+            let note = Self.panasonic(entries, bigEndian: bigEndian)
+            #expect((try Self.isHDR(make: "Panasonic", note: note) == true) == isHDR, "big-endian: \(bigEndian)")
+        }
+    }
+
+    @Test func leicasPanasonicNoteIsReadForTheMakeLeicaOnly() throws {
+        let note = Array("LEICA\0\0\0".utf8) + Self.directory([0x001F: .short(51)], bigEndian: false)
+        #expect(try Self.isHDR(make: "LEICA", note: note) == true)
+        #expect(try Self.isHDR(make: "Leica Camera AG", note: note) == nil, "another Leica table")
+    }
+
+    @Test(
+        arguments: [
+            ([0x0509: .short(154)], true), ([0x0509: .short(204)], true), ([0x0804: .longs([5, 4])], true),
+            ([0x0804: .longs([6, 4])], true),
+            ([0x0509: .short(197)], false), ([0x0804: .longs([9, 8])], false), ([0x0804: .longs([0, 0])], false),
+        ] as [([UInt16: TIFFBuilder.Value], Bool)])
+    func olympusHDRSceneOrStackMeansHDR(settings: [UInt16: TIFFBuilder.Value], isHDR: Bool) throws {
+        for bigEndian in [false, true] {
+            let note = Self.olympus(settings: settings, bigEndian: bigEndian)
+            #expect((try Self.isHDR(make: "OLYMPUS CORPORATION", note: note) == true) == isHDR, "big-endian: \(bigEndian)")
+        }
+    }
+
+    @Test func olympusOlderAndOMSystemNotesAreReadToo() throws {
+        // The oldest notes: `OLYMP\0`, the directory at 8, SceneMode 103 in the main directory.
+        let old = Array("OLYMP\0".utf8) + [1, 0] + Self.directory([0x0403: .short(103)], bigEndian: false)
+        #expect(try Self.isHDR(make: "OLYMPUS IMAGING CORP.", note: old) == true)
+        let notHDR = Array("OLYMP\0".utf8) + [1, 0] + Self.directory([0x0403: .short(101)], bigEndian: false)
+        #expect(try Self.isHDR(make: "OLYMPUS IMAGING CORP.", note: notHDR) == nil)
+        // OM System's: a 16-byte header, CameraSettings as before.
+        let header = Array("OM SYSTEM\0\0\0II".utf8) + [4, 0]
+        let om = Self.noteRelative(
+            header: header, [0x2020: .directory([0x0509: .short(204)], padding: 0)], bigEndian: false)
+        #expect(try Self.isHDR(make: "OM Digital Solutions", note: om) == true)
+    }
+
+    @Test(
+        arguments: [
+            ([0x1031: .short(0x30)], true), ([0x1150: .long(128)], true),
+            ([0x1031: .short(0x40)], false), ([0x1150: .long(32)], false),
+            // DR800 develops one exposure: no HDR.
+            ([0x1403: .short(800)], false),
+        ] as [([UInt16: TIFFBuilder.Value], Bool)])
+    func fujifilmHDRPictureOrCompositeMeansHDR(entries: [UInt16: TIFFBuilder.Value], isHDR: Bool) throws {
+        #expect((try Self.isHDR(make: "FUJIFILM", note: Self.fujifilm(entries)) == true) == isHDR)
+    }
+
+    @Test(
+        arguments: [
+            ("EX-ZR10", [0x301B: .short(39)], true), ("EX-Z3000", [0x301B: .short(52)], true),
+            ("EX-FC200S", [0x3007: .short(6)], true), ("EX-FC200S", [0x3007: .short(7)], true),
+            ("EX-ZR10", [0x301B: .short(51)], false),
+            // BestShotMode 6 is HDR on the EX-FC200S only.
+            ("EX-ZR10", [0x3007: .short(6)], false),
+        ] as [(String, [UInt16: TIFFBuilder.Value], Bool)])
+    func casioHDRArtModeOrBestShotMeansHDR(model: String, entries: [UInt16: TIFFBuilder.Value], isHDR: Bool) throws {
+        for bigEndian in [true, false] {
+            let note = Self.casio(entries, bigEndian: bigEndian)
+            #expect((try Self.isHDR(make: "CASIO COMPUTER CO.,LTD.", model: model, note: note) == true) == isHDR)
+        }
     }
 
     @Test(
@@ -115,12 +252,17 @@ import Testing
 
     /// Every length a note can be cut to, and damaged bytes: no crash, the date and camera as
     /// without a note, and HDR only once the note holds the whole field.
-    @Test(arguments: ["sony", "nikon", "pentax"])
+    @Test(arguments: ["sony", "nikon", "pentax", "canon", "panasonic", "olympus", "fujifilm", "casio"])
     func aNoteCutShortOrDamagedChangesNothingElse(maker: String) throws {
         let (make, note): (String, [UInt8]) =
             switch maker {
             case "sony": ("SONY", Self.sony(hdr: (0x10, 1)))
             case "nikon": ("NIKON CORPORATION", Self.nikon(hdr: 1))
+            case "canon": ("Canon", try Self.canon(hdrInfo: [12, 2, 0]))
+            case "panasonic": ("Panasonic", Self.panasonic([0x0001: .short(2), 0x009E: .short(200)]))
+            case "olympus": ("OLYMPUS CORPORATION", Self.olympus(settings: [0x0804: .longs([5, 4])]))
+            case "fujifilm": ("FUJIFILM", Self.fujifilm([0x1000: .ascii("NORMAL "), 0x1150: .long(128)]))
+            case "casio": ("CASIO COMPUTER CO.,LTD.", Self.casio([0x0002: .short(1), 0x301B: .short(52)]))
             default: ("PENTAX Corporation", Self.pentax([0x0085: .undefined([2, 1, 0, 0])]))
             }
         let plain = try GroupingAndSubtypeTests.extract(Self.jpeg(make: make, note: [0, 0]), name: "plain.jpg")
