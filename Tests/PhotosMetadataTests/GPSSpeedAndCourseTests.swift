@@ -55,7 +55,8 @@ import Testing
         let tiff = MetadataExtractorTests.exif(
             exif: [0x9003: .ascii("2010:05:15 17:12:07")],
             gps: [0x000C: .ascii("K"), 0x000D: .rationals([(36, 1)]), 0x000F: .rationals([(90, 1)])])
-        let alone = try GroupingAndSubtypeTests.extract(JPEGBuilder.jpeg(width: 8, height: 8, exif: tiff), name: "a.jpg")
+        let alone = try GroupingAndSubtypeTests.extract(
+            JPEGBuilder.jpeg(width: 8, height: 8, exif: tiff), name: "a.jpg")
         #expect(alone.speed == nil && alone.course == nil && alone.latitude == nil)
     }
 

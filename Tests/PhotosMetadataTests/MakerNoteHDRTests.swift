@@ -120,6 +120,22 @@ import Testing
         #expect((try Self.isHDR(make: "Canon", note: Self.canon(hdrInfo: hdrInfo)) == true) == isHDR)
     }
 
+    /// A program that moved Canon's note without rewriting its offsets leaves a footer (the
+    /// byte-order mark, the note's old offset): the values are read where they moved to. When the
+    /// offsets were rewritten and only the footer is stale (Picasa), they are read as stated.
+    @Test func canonNoteMovedWithItsFooterIsReadWhereItsValuesWent() throws {
+        let tiff = TIFFBuilder(bigEndian: true)
+        let offset = try Self.noteOffset(make: "Canon", length: 38)
+        let old = offset + 256  // the note moved 256 bytes towards the header (the A85 sample did)
+        let moved = Self.canon(hdrInfo: [12, 2, 0], at: old) + Array("MM\0*".utf8) + tiff.u32(UInt32(old))
+        #expect(try Self.isHDR(make: "Canon", note: moved) == true)
+        let rewritten = Self.canon(hdrInfo: [12, 2, 0], at: offset) + Array("MM\0*".utf8) + tiff.u32(UInt32(old))
+        #expect(try Self.isHDR(make: "Canon", note: rewritten) == true)
+        // Stale offsets and no footer: the record is not where they say, and is not read.
+        let stale = Self.canon(hdrInfo: [12, 2, 0], at: old) + [UInt8](repeating: 0, count: 8)
+        #expect(try Self.isHDR(make: "Canon", note: stale) == nil)
+    }
+
     @Test(
         arguments: [
             ([0x009E: .short(100)], true), ([0x009E: .short(300)], true), ([0x009E: .short(32968)], true),
@@ -149,7 +165,8 @@ import Testing
     func olympusHDRSceneOrStackMeansHDR(settings: [UInt16: TIFFBuilder.Value], isHDR: Bool) throws {
         for bigEndian in [false, true] {
             let note = Self.olympus(settings: settings, bigEndian: bigEndian)
-            #expect((try Self.isHDR(make: "OLYMPUS CORPORATION", note: note) == true) == isHDR, "big-endian: \(bigEndian)")
+            #expect(
+                (try Self.isHDR(make: "OLYMPUS CORPORATION", note: note) == true) == isHDR, "big-endian: \(bigEndian)")
         }
     }
 
@@ -164,6 +181,11 @@ import Testing
         let om = Self.noteRelative(
             header: header, [0x2020: .directory([0x0509: .short(204)], padding: 0)], bigEndian: false)
         #expect(try Self.isHDR(make: "OM Digital Solutions", note: om) == true)
+        // Compacts such as the TG-830 keep SceneMode in the MainInfo sub-directory (0x4000).
+        let header12 = Array("OLYMPUS\0II".utf8) + [3, 0]
+        let compact = Self.noteRelative(
+            header: header12, [0x4000: .directory([0x0403: .short(103)], padding: 0)], bigEndian: false)
+        #expect(try Self.isHDR(make: "OLYMPUS IMAGING CORP.", note: compact) == true)
     }
 
     @Test(
@@ -331,6 +353,21 @@ import Testing
         let entry: [UInt8] = [0x0A, 0x20, 0x04, 0x00, 0x01, 0x00, 0x00, 0x00]
         let patched = try #require(Self.patch(bytes, after: entry, with: [0x10, 0x00]))
         #expect(try GroupingAndSubtypeTests.extract(patched, name: "DSC00042.JPG").isHDR == true)
+    }
+
+    /// The TG-830's note (`OLYMPUS\0II`, SceneMode Sport in MainInfo, 7 in CameraSettings) is no
+    /// HDR; with either SceneMode changed to HDR, in place, it is (ExifTool reads both so).
+    @Test(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))
+    func theCorpusOlympusNoteIsReadInPlace() throws {
+        let file = Corpus.directory.appendingPathComponent("Camera/2015/Olympus/P3200001.JPG")
+        let bytes = try [UInt8](Data(contentsOf: file))
+        #expect(try GroupingAndSubtypeTests.extract(bytes, name: "P3200001.JPG").isHDR == nil)
+        // Tag 0x0403 (MainInfo) and 0x0509 (CameraSettings), SHORT, count 1, little-endian.
+        for (tag, hdr) in [(UInt16(0x0403), UInt8(103)), (0x0509, 154)] {
+            let entry: [UInt8] = [UInt8(tag & 0xFF), UInt8(tag >> 8), 0x03, 0x00, 0x01, 0x00, 0x00, 0x00]
+            let patched = try #require(Self.patch(bytes, after: entry, with: [hdr, 0]))
+            #expect(try GroupingAndSubtypeTests.extract(patched, name: "P3200001.JPG").isHDR == true, "\(tag)")
+        }
     }
 
     /// The *ist D's note (big-endian `AOC\0MM`, DriveMode "Single Exposure") is no HDR; with

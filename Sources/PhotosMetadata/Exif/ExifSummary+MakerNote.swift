@@ -22,7 +22,7 @@ extension ExifSummary {
             isHDR = isHDR || apple.isHDR
         } else if make?.hasPrefix("Canon") == true {
             // Canon's note has no signature: the make says whose it is.
-            if CanonMakerNote.isHDR(in: tiff, noteOffset: noteOffset) {
+            if CanonMakerNote(in: tiff, noteOffset: noteOffset, noteLength: Int(note.count))?.isHDR == true {
                 isHDR = true
             }
         } else if SonyMakerNote.isHDR(in: tiff, noteOffset: noteOffset, make: make)
