@@ -463,12 +463,12 @@ extension SidecarSync {
                 if flag != 0, let seconds = record.creationDate {
                     record.creationDateOffset = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: seconds))
                 }
-            case ("latitude", .double(let degrees)): record.latitude = degrees
+            case ("latitude", .double(let degrees)):
+                record.latitude = degrees
+                // The sidecar's place replaces the file's, whose speed and course go with it.
+                (record.speed, record.course) = (nil, nil)
             case ("longitude", .double(let degrees)): record.longitude = degrees
             case ("altitude", .double(let metres)): record.altitude = metres
-            // The sidecar's place replaced the file's: its speed and course went with it.
-            case ("speed", .null): record.speed = nil
-            case ("course", .null): record.course = nil
             default: break
             }
         }

@@ -69,6 +69,20 @@ import Testing
         #expect(ISOMediaParser.trueCompassDirection(text) == course)
     }
 
+    /// A movie's motion direction is its course with its place; the facing direction is not.
+    @Test func aMoviesMotionDirectionIsItsCourse() throws {
+        let place = ["com.apple.quicktime.location.ISO6709": "+51.7786+008.3656+093.300/"]
+        let moving = MovieBuilder.movie(
+            samples: [(30, 20)],
+            textKeys: place.merging(["com.apple.quicktime.direction.motion": "89.31/0.5"]) { $1 })
+        let read = try ISO6709LocationTests.extract(moving)
+        #expect(read.latitude == 51.7786 && read.course == 89.31 && read.speed == nil)
+        let facing = MovieBuilder.movie(
+            samples: [(30, 20)],
+            textKeys: place.merging(["com.apple.quicktime.direction.facing": "89.31"]) { $1 })
+        #expect(try ISO6709LocationTests.extract(facing).course == nil)
+    }
+
     /// ExifTool 12.57 on the corpus: the DSC-HX5V's GPSSpeed 1.1 km/h and GPSTrack 89.31 (true
     /// north); the iPhone's 1.04 km/h and a GPSImgDirection only, so no course.
     @Test(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))

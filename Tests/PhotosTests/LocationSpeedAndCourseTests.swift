@@ -1,5 +1,7 @@
 import Foundation
 import Photos
+import PhotosIngest
+import PhotosStore
 import PhotosTestSupport
 import Testing
 
@@ -26,6 +28,43 @@ import Testing
         #expect(abs(location.speed - 1.1 / 3.6) < 1e-9)
         #expect(location.course == 89.31)
         #expect(location.speedAccuracy < 0 && location.courseAccuracy < 0)
+    }
+
+    /// A sidecar beside the photo that places it elsewhere brings no speed nor course: the file's
+    /// belong to the file's place. Without a place of its own, the file's stay.
+    @Test(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"), arguments: [true, false])
+    func aSidecarsPlaceReplacesTheFilesSpeedAndCourse(sidecarHasPlace: Bool) throws {
+        let directory = try TemporaryDirectory(prefix: "speed-sidecar")
+        let pictures = directory.path("Pictures")
+        try FileManager.default.createDirectory(at: pictures, withIntermediateDirectories: true)
+        let photo = try #require(Corpus.file("Camera/2010/Sony/DSC00042.JPG"))
+        try FileManager.default.copyItem(at: photo, to: pictures.appendingPathComponent("DSC00042.JPG"))
+        let place = sidecarHasPlace ? #"exif:GPSLatitude="59,19.8000N" exif:GPSLongitude="18,4.2000E""# : ""
+        try Data(
+            """
+            <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+             <rdf:Description rdf:about="" xmlns:xmp="http://ns.adobe.com/xap/1.0/"
+               xmlns:exif="http://ns.adobe.com/exif/1.0/" xmp:Rating="2" \(place)/>
+            </rdf:RDF></x:xmpmeta>
+            """.utf8
+        ).write(to: pictures.appendingPathComponent("DSC00042.xmp"))
+        var configuration = PHPhotoLibrary.Configuration()
+        configuration.thumbnailCacheDirectory = nil
+        configuration.roots = [LibraryRoot(path: pictures.path, write: .sidecars)]
+        let library = try PHPhotoLibrary(url: directory.path("library.sqlite"), configuration: configuration)
+        _ = try FolderScanner(database: library.database, quietTime: 0).scan(roots: [pictures.path])
+        let options = PHFetchOptions()
+        options.photoLibrary = library
+        let asset = try #require(PHAsset.fetchAssets(with: options).firstObject)
+        #expect(asset.rating == .two, "the sidecar was read")
+        let location = try #require(asset.location)
+        if sidecarHasPlace {
+            #expect(abs(location.coordinate.latitude - 59.33) < 1e-6)
+            #expect(location.speed == -1 && location.course == -1)
+        } else {
+            #expect(abs(location.coordinate.latitude - 51.778_615) < 1e-6)
+            #expect(location.course == 89.31 && location.speed > 0)
+        }
     }
 
     @Test func aLocationSetWithSpeedAndCourseKeepsThemAndOneWithoutHasNone() throws {
