@@ -150,10 +150,14 @@ import Testing
         }
     }
 
-    @Test func leicasPanasonicNoteIsReadForTheMakeLeicaOnly() throws {
+    @Test func leicasPanasonicNotesAreReadWhereExifToolReadsThem() throws {
         let note = Array("LEICA\0\0\0".utf8) + Self.directory([0x001F: .short(51)], bigEndian: false)
         #expect(try Self.isHDR(make: "LEICA", note: note) == true)
         #expect(try Self.isHDR(make: "Leica Camera AG", note: note) == nil, "another Leica table")
+        // The D-Lux 7's: `LEICA CAMERA AG\0`, two more bytes, the directory at 18.
+        let dLux =
+            Array("LEICA CAMERA AG\0".utf8) + [0, 0] + Self.directory([0x009E: .short(200)], bigEndian: false)
+        #expect(try Self.isHDR(make: "LEICA CAMERA AG", note: dLux) == true)
     }
 
     @Test(

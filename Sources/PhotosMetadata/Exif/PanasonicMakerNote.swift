@@ -1,9 +1,10 @@
 /// The Panasonic maker-note fields that say a picture is an in-camera HDR (also Leica's models
 /// that write Panasonic's note).
 ///
-/// Layout (ExifTool's MakerNotePanasonic and MakerNoteLeica): `Panasonic\0\0\0` then a TIFF
-/// directory at offset 12, or, when the make is `LEICA`, `LEICA\0\0\0` and the directory at 8;
-/// value offsets count from the EXIF TIFF header, in a byte order of the note's own. The fields
+/// Layout (ExifTool's MakerNotePanasonic, MakerNoteLeica and MakerNoteLeica10): `Panasonic\0\0\0`
+/// then a TIFF directory at offset 12; when the make is `LEICA`, `LEICA\0\0\0` and the directory
+/// at 8; `LEICA CAMERA AG\0` and the directory at 18 (the D-Lux 7). Value offsets count from the
+/// EXIF TIFF header, in a byte order of the note's own. The fields
 /// read here are held in the directory entries themselves. Tag numbers and values follow
 /// ExifTool's Panasonic table.
 enum PanasonicMakerNote {
@@ -31,6 +32,8 @@ enum PanasonicMakerNote {
             directory = noteOffset + 12
         } else if make == "LEICA", note.matches(ascii: "LEICA\0\0\0") {
             directory = noteOffset + 8
+        } else if note.matches(ascii: "LEICA CAMERA AG\0") {
+            directory = noteOffset + 18
         } else {
             return false
         }
