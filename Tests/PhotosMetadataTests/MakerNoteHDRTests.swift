@@ -39,8 +39,9 @@ import Testing
 
     /// Nikon's note: `Nikon\0\x02\x10\0\0`, then a whole TIFF structure whose offsets count from its
     /// own header; HDRInfo (0x0035) is 8 bytes, stored out of the entry.
-    static func nikon(hdr: UInt8, bigEndian: Bool = true) -> [UInt8] {
-        let info: [UInt8] = Array("0100".utf8) + [hdr, 2, 0, 0]
+    static func nikon(hdr: UInt8, bigEndian: Bool = true, version2: Bool = false) -> [UInt8] {
+        // HDRInfo2 (version 0200) is 6 bytes: HDR and HDRLevel after the version.
+        let info: [UInt8] = version2 ? Array("0200".utf8) + [hdr, 5] : Array("0100".utf8) + [hdr, 2, 0, 0]
         return Array("Nikon\0".utf8) + [0x02, 0x10, 0, 0]
             + TIFFBuilder(bigEndian: bigEndian).build([
                 0x0001: .undefined(Array("0210".utf8)), 0x0035: .undefined(info),
@@ -236,6 +237,10 @@ import Testing
         #expect(try Self.isHDR(make: "SONY", note: Self.sony(extra: [0xB023: .long(33)])) == true)
         #expect(try Self.isHDR(make: "SONY", note: Self.sony(extra: [0xB041: .short(6), 0xB023: .long(0)])) == nil)
         #expect(try Self.isHDR(make: "SONY", note: Self.sony(extra: [0xB025: .long(3)])) == nil, "DRO Auto")
+        for effect: UInt16 in [64, 65, 66] {
+            #expect(try Self.isHDR(make: "SONY", note: Self.sony(extra: [0x200E: .short(effect)])) == true)
+        }
+        #expect(try Self.isHDR(make: "SONY", note: Self.sony(extra: [0x200E: .short(6)])) == nil, "Soft High Key")
         // An ARW's note is the directory alone, known by the make (and not starting `\x01\0`,
         // which ExifTool leaves to other tables: so two entries, not one).
         let bare = Self.directory([0x200A: .long(0x0001_0010), 0xB04F: .short(1)], bigEndian: false)
@@ -245,10 +250,11 @@ import Testing
 
     @Test(arguments: [(1, true), (0, false), (48, false)] as [(UInt8, Bool)])
     func nikonHDRInfoOnMeansHDR(hdr: UInt8, isHDR: Bool) throws {
-        for bigEndian in [true, false] {
-            let note = Self.nikon(hdr: hdr, bigEndian: bigEndian)
+        for (bigEndian, version2) in [(true, false), (false, false), (true, true), (false, true)] {
+            let note = Self.nikon(hdr: hdr, bigEndian: bigEndian, version2: version2)
             #expect(
-                (try Self.isHDR(make: "NIKON CORPORATION", note: note) == true) == isHDR, "big-endian: \(bigEndian)")
+                (try Self.isHDR(make: "NIKON CORPORATION", note: note) == true) == isHDR,
+                "big-endian: \(bigEndian), HDRInfo2: \(version2)")
         }
     }
 
