@@ -48,6 +48,8 @@ public enum AssetFactory {
         record.latitude = metadata.latitude
         record.longitude = metadata.longitude
         record.altitude = metadata.altitude
+        record.speed = metadata.speed
+        record.course = metadata.course
         record.modificationDate = modificationTime
         record.isRAW = metadata.isRAW
         // Subtypes the file states; the Live Photo bit is grouping's to set.

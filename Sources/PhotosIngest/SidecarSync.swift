@@ -261,6 +261,8 @@ public struct SidecarSync: Sendable {
                 ("latitude", place.map { .double($0.latitude) } ?? .null),
                 ("longitude", place.map { .double($0.longitude) } ?? .null),
                 ("altitude", place?.altitude.map { .double($0) } ?? .null),
+                // A sidecar states no speed nor course: the file's belong to the file's place.
+                ("speed", .null), ("course", .null),
             ]
             properties.append("location")
         }
@@ -461,7 +463,10 @@ extension SidecarSync {
                 if flag != 0, let seconds = record.creationDate {
                     record.creationDateOffset = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: seconds))
                 }
-            case ("latitude", .double(let degrees)): record.latitude = degrees
+            case ("latitude", .double(let degrees)):
+                record.latitude = degrees
+                // The sidecar's place replaces the file's, whose speed and course go with it.
+                (record.speed, record.course) = (nil, nil)
             case ("longitude", .double(let degrees)): record.longitude = degrees
             case ("altitude", .double(let metres)): record.altitude = metres
             default: break

@@ -46,6 +46,14 @@ public struct FileMetadata: Sendable, Hashable {
     public var longitude: Double?
     /// Altitude in metres above sea level (negative below).
     public var altitude: Double?
+    /// How fast the camera moved, in metres per second (EXIF GPSSpeed in its GPSSpeedRef unit), as
+    /// `CLLocation.speed` holds it; only with a latitude and longitude from the same source.
+    public var speed: Double?
+    /// The direction the camera moved in, degrees clockwise from true north (EXIF GPSTrack, or a
+    /// movie's `com.apple.quicktime.direction.motion`), as `CLLocation.course` holds it; only with a
+    /// latitude and longitude from the same source. The direction the lens faced (GPSImgDirection)
+    /// is not a course.
+    public var course: Double?
     /// The camera maker (EXIF `Make`), trimmed.
     public var make: String?
     /// The camera model (EXIF `Model`), trimmed.
@@ -68,7 +76,8 @@ public struct FileMetadata: Sendable, Hashable {
     /// The identifier every frame of a burst shares (Apple maker note BurstUUID).
     public var burstIdentifier: String?
     /// An HDR capture (PhotoKit `photoHDR`): Apple's HDRImageType (3, the composite, or 4, the
-    /// normal exposure kept beside it) or HDR CustomRendered value, or Canon's HDR scene mode.
+    /// normal exposure kept beside it) or HDR CustomRendered value, or the HDR fields of Canon's,
+    /// Sony's, Nikon's, Pentax's, Panasonic's, Olympus', Fujifilm's or Casio's maker note.
     public var isHDR: Bool?
     /// A screenshot (`photoScreenshot`): the UserComment "Screenshot" that iOS writes in EXIF and XMP.
     public var isScreenshot: Bool?

@@ -181,10 +181,12 @@ public struct MetadataExtractor: Sendable {
             metadata.latitude = latitude
             metadata.longitude = longitude
             metadata.altitude = summary.altitude
+            (metadata.speed, metadata.course) = (summary.speed, summary.course)
         } else if let latitude = info.latitude, let longitude = info.longitude {
             metadata.latitude = latitude
             metadata.longitude = longitude
             metadata.altitude = info.altitude
+            metadata.course = info.course
         } else {
             metadata.altitude = summary.altitude ?? info.altitude
         }

@@ -208,7 +208,8 @@ public struct AssetQuery: Sendable, Hashable {
     /// query selects or their order. `false` lets change details skip fetching again.
     public func depends(onProperties properties: Set<String>) -> Bool {
         let columns: [String: [String]] = [
-            "isFavorite": ["isFavorite"], "isHidden": ["isHidden"], "location": ["latitude", "longitude", "altitude"],
+            "isFavorite": ["isFavorite"], "isHidden": ["isHidden"],
+            "location": ["latitude", "longitude", "altitude", "speed", "course"],
             "creationDate": ["creationDate"], "representsBurst": ["representsBurst", "isBurstVisible"],
         ]
         let (sql, _) = self.sql()

@@ -589,6 +589,12 @@ extension LibraryDatabase {
                             WHERE r.assetId = asset.id AND abs(r.modificationTime - asset.creationDate) < 0.001);
                     """)
         }
+        migrator.registerMigration("v32: speed and course") { db in
+            // For `PHAsset.location`'s speed and course (EXIF GPSSpeed and GPSTrack). Photos
+            // scanned before get them when their files are read again.
+            try db.execute(sql: "ALTER TABLE asset ADD COLUMN speed REAL")
+            try db.execute(sql: "ALTER TABLE asset ADD COLUMN course REAL")
+        }
         return migrator
     }
 

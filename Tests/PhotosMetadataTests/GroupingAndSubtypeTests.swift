@@ -67,7 +67,8 @@ import Testing
         #expect(metadata.creationDate == Date(timeIntervalSince1970: 1_577_934_245))
     }
 
-    @Test(arguments: [(51, true), (1, false)])
+    // 51 the PowerShots' HDR scene; 84, 85 and 93 the 80D's HDR Art filters; 83 a night shot.
+    @Test(arguments: [(51, true), (84, true), (85, true), (93, true), (1, false), (83, false)])
     func canonHDRSceneModeMeansHDR(easyMode: UInt16, isHDR: Bool) throws {
         // CameraSettings: element 0 is the array's byte length, element 11 EasyMode.
         var settings = [UInt16](repeating: 0, count: 20)

@@ -3,16 +3,17 @@ import Testing
 
 @testable import PhotosMetadata
 
-/// In-camera HDR read from Sony's, Nikon's and Pentax's maker notes (ExifTool's tags and values),
-/// on notes built here in each maker's layout and on the corpus' own Sony and Pentax notes with one
-/// field changed; and notes cut short or damaged, which must never crash nor change anything else.
+/// In-camera HDR read from Canon's, Sony's, Nikon's, Pentax's, Panasonic's, Olympus', Fujifilm's and
+/// Casio's maker notes (ExifTool's tags and values), on notes built here in each maker's layout and
+/// on the corpus' own Sony and Pentax notes with one field changed; and notes cut short or damaged,
+/// which must never crash nor change anything else.
 @Suite struct MakerNoteHDRTests {
     static let date = Date(timeIntervalSince1970: 1_577_934_245)  // 2020:01:02 03:04:05 UTC
 
     /// A JPEG whose EXIF IFD holds `note` as its maker note, with a date beside it, by `make`.
-    static func jpeg(make: String, note: [UInt8]) -> [UInt8] {
+    static func jpeg(make: String, model: String = "Model", note: [UInt8]) -> [UInt8] {
         GroupingAndSubtypeTests.jpeg(
-            ifd0: [0x010F: .ascii(make), 0x0110: .ascii("Model")],
+            ifd0: [0x010F: .ascii(make), 0x0110: .ascii(model)],
             exif: [0x927C: .undefined(note), 0x9003: .ascii("2020:01:02 03:04:05")])
     }
 
@@ -38,8 +39,9 @@ import Testing
 
     /// Nikon's note: `Nikon\0\x02\x10\0\0`, then a whole TIFF structure whose offsets count from its
     /// own header; HDRInfo (0x0035) is 8 bytes, stored out of the entry.
-    static func nikon(hdr: UInt8, bigEndian: Bool = true) -> [UInt8] {
-        let info: [UInt8] = Array("0100".utf8) + [hdr, 2, 0, 0]
+    static func nikon(hdr: UInt8, bigEndian: Bool = true, version2: Bool = false) -> [UInt8] {
+        // HDRInfo2 (version 0200) is 6 bytes: HDR and HDRLevel after the version.
+        let info: [UInt8] = version2 ? Array("0200".utf8) + [hdr, 5] : Array("0100".utf8) + [hdr, 2, 0, 0]
         return Array("Nikon\0".utf8) + [0x02, 0x10, 0, 0]
             + TIFFBuilder(bigEndian: bigEndian).build([
                 0x0001: .undefined(Array("0210".utf8)), 0x0035: .undefined(info),
@@ -51,8 +53,170 @@ import Testing
         Array("AOC\0".utf8) + Array((bigEndian ? "MM" : "II").utf8) + directory(entries, bigEndian: bigEndian)
     }
 
-    static func isHDR(make: String, note: [UInt8]) throws -> Bool? {
-        try GroupingAndSubtypeTests.extract(jpeg(make: make, note: note), name: "DSC00001.JPG").isHDR
+    /// Canon's note: a bare directory whose value offsets count from the EXIF TIFF header, so it is
+    /// built for the `offset` it has there (see ``noteOffset(make:length:)``). HDRInfo (0x4025) is
+    /// int32 values, the first the record's length in bytes, then HDR and HDREffect.
+    static func canon(hdrInfo: [UInt32], at offset: Int) -> [UInt8] {
+        let tiff = TIFFBuilder(bigEndian: true)
+        return tiff.u16(1) + tiff.u16(0x4025) + tiff.u16(4) + tiff.u32(UInt32(hdrInfo.count))
+            + tiff.u32(UInt32(offset + 18)) + tiff.u32(0) + hdrInfo.flatMap { tiff.u32($0) }
+    }
+
+    /// Where a note of `length` bytes starts in the EXIF TIFF structure of ``jpeg(make:model:note:)``
+    /// (the same for every note longer than 4 bytes: it is the last value of the block).
+    static func noteOffset(make: String, length: Int) throws -> Int {
+        let marker = (0..<length).map { UInt8(0x80 + $0 % 0x70) }
+        let bytes = jpeg(make: make, note: marker)
+        let tiffStart = try #require(index(of: Array("Exif\0\0".utf8), in: bytes)) + 6
+        return try #require(index(of: marker, in: bytes)) - tiffStart
+    }
+
+    /// Canon's note with `hdrInfo`, placed where ``jpeg(make:model:note:)`` puts it.
+    static func canon(hdrInfo: [UInt32]) throws -> [UInt8] {
+        try canon(hdrInfo: hdrInfo, at: noteOffset(make: "Canon", length: 18 + 4 * hdrInfo.count))
+    }
+
+    /// Panasonic's note: `Panasonic\0\0\0`, then the directory.
+    static func panasonic(_ entries: [UInt16: TIFFBuilder.Value], bigEndian: Bool = false) -> [UInt8] {
+        Array("Panasonic\0\0\0".utf8) + directory(entries, bigEndian: bigEndian)
+    }
+
+    /// A note whose directory follows `header` and whose offsets count from the note's first byte:
+    /// a TIFF structure with its directory moved to the header's end, the header written over it.
+    static func noteRelative(
+        header: [UInt8], _ entries: [UInt16: TIFFBuilder.Value], bigEndian: Bool
+    ) -> [UInt8] {
+        header + TIFFBuilder(bigEndian: bigEndian).build(entries, ifd0Padding: header.count - 8).dropFirst(header.count)
+    }
+
+    /// Olympus' newer note: `OLYMPUS\0`, the byte-order mark and version 3, the main directory at
+    /// 12, its CameraSettings (0x2020) a pointer to the directory of `settings`.
+    static func olympus(settings: [UInt16: TIFFBuilder.Value], bigEndian: Bool = false) -> [UInt8] {
+        let header = Array("OLYMPUS\0".utf8) + Array((bigEndian ? "MM" : "II").utf8) + [3, 0]
+        return noteRelative(header: header, [0x2020: .directory(settings, padding: 0)], bigEndian: bigEndian)
+    }
+
+    /// Fujifilm's note: `FUJIFILM`, the directory's offset (12), then the directory, little-endian.
+    static func fujifilm(_ entries: [UInt16: TIFFBuilder.Value]) -> [UInt8] {
+        noteRelative(header: Array("FUJIFILM".utf8) + [12, 0, 0, 0], entries, bigEndian: false)
+    }
+
+    /// Casio's newer note: `QVC\0` and two zero bytes, then the directory.
+    static func casio(_ entries: [UInt16: TIFFBuilder.Value], bigEndian: Bool = true) -> [UInt8] {
+        Array("QVC\0\0\0".utf8) + directory(entries, bigEndian: bigEndian)
+    }
+
+    static func isHDR(make: String, model: String = "Model", note: [UInt8]) throws -> Bool? {
+        try GroupingAndSubtypeTests.extract(jpeg(make: make, model: model, note: note), name: "DSC00001.JPG").isHDR
+    }
+
+    @Test(
+        arguments: [
+            ([12, 1, 0], true), ([12, 2, 0], true), ([12, 2, 3], true), ([36, 2, 4, 0, 0, 0, 0, 0, 0], true),
+            ([12, 0, 0], false), ([12, 0, 1], false), ([12, 3, 0], false),
+            // Not its own length: ExifTool does not read the record.
+            ([8, 2, 0], false), ([0, 2, 0], false),
+        ] as [([UInt32], Bool)])
+    func canonHDRInfoAutoOrOnMeansHDR(hdrInfo: [UInt32], isHDR: Bool) throws {
+        #expect((try Self.isHDR(make: "Canon", note: Self.canon(hdrInfo: hdrInfo)) == true) == isHDR)
+    }
+
+    /// A program that moved Canon's note without rewriting its offsets leaves a footer (the
+    /// byte-order mark, the note's old offset): the values are read where they moved to. When the
+    /// offsets were rewritten and only the footer is stale (Picasa), they are read as stated.
+    @Test func canonNoteMovedWithItsFooterIsReadWhereItsValuesWent() throws {
+        let tiff = TIFFBuilder(bigEndian: true)
+        let offset = try Self.noteOffset(make: "Canon", length: 38)
+        let old = offset + 256  // the note moved 256 bytes towards the header (the A85 sample did)
+        let moved = Self.canon(hdrInfo: [12, 2, 0], at: old) + Array("MM\0*".utf8) + tiff.u32(UInt32(old))
+        #expect(try Self.isHDR(make: "Canon", note: moved) == true)
+        let rewritten = Self.canon(hdrInfo: [12, 2, 0], at: offset) + Array("MM\0*".utf8) + tiff.u32(UInt32(old))
+        #expect(try Self.isHDR(make: "Canon", note: rewritten) == true)
+        // Stale offsets and no footer: the record is not where they say, and is not read.
+        let stale = Self.canon(hdrInfo: [12, 2, 0], at: old) + [UInt8](repeating: 0, count: 8)
+        #expect(try Self.isHDR(make: "Canon", note: stale) == nil)
+    }
+
+    @Test(
+        arguments: [
+            ([0x009E: .short(100)], true), ([0x009E: .short(300)], true), ([0x009E: .short(32968)], true),
+            ([0x001F: .short(51)], true), ([0x001F: .short(64)], true), ([0x8001: .short(51)], true),
+            ([0x009E: .short(0)], false), ([0x009E: .short(400)], false), ([0x009E: .short(0x8000)], false),
+            ([0x001F: .short(2)], false), ([0x8001: .short(0), 0x001F: .short(62)], false),
+        ] as [([UInt16: TIFFBuilder.Value], Bool)])
+    func panasonicHDRSettingOrSceneMeansHDR(entries: [UInt16: TIFFBuilder.Value], isHDR: Bool) throws {
+        for bigEndian in [false, true] {
+            let note = Self.panasonic(entries, bigEndian: bigEndian)
+            #expect((try Self.isHDR(make: "Panasonic", note: note) == true) == isHDR, "big-endian: \(bigEndian)")
+        }
+    }
+
+    @Test func leicasPanasonicNotesAreReadWhereExifToolReadsThem() throws {
+        let note = Array("LEICA\0\0\0".utf8) + Self.directory([0x001F: .short(51)], bigEndian: false)
+        #expect(try Self.isHDR(make: "LEICA", note: note) == true)
+        #expect(try Self.isHDR(make: "Leica Camera AG", note: note) == nil, "another Leica table")
+        // The D-Lux 7's: `LEICA CAMERA AG\0`, two more bytes, the directory at 18.
+        let dLux =
+            Array("LEICA CAMERA AG\0".utf8) + [0, 0] + Self.directory([0x009E: .short(200)], bigEndian: false)
+        #expect(try Self.isHDR(make: "LEICA CAMERA AG", note: dLux) == true)
+    }
+
+    @Test(
+        arguments: [
+            ([0x0509: .short(154)], true), ([0x0509: .short(204)], true), ([0x0804: .longs([5, 4])], true),
+            ([0x0804: .longs([6, 4])], true),
+            ([0x0509: .short(197)], false), ([0x0804: .longs([9, 8])], false), ([0x0804: .longs([0, 0])], false),
+        ] as [([UInt16: TIFFBuilder.Value], Bool)])
+    func olympusHDRSceneOrStackMeansHDR(settings: [UInt16: TIFFBuilder.Value], isHDR: Bool) throws {
+        for bigEndian in [false, true] {
+            let note = Self.olympus(settings: settings, bigEndian: bigEndian)
+            #expect(
+                (try Self.isHDR(make: "OLYMPUS CORPORATION", note: note) == true) == isHDR, "big-endian: \(bigEndian)")
+        }
+    }
+
+    @Test func olympusOlderAndOMSystemNotesAreReadToo() throws {
+        // The oldest notes: `OLYMP\0`, the directory at 8, SceneMode 103 in the main directory.
+        let old = Array("OLYMP\0".utf8) + [1, 0] + Self.directory([0x0403: .short(103)], bigEndian: false)
+        #expect(try Self.isHDR(make: "OLYMPUS IMAGING CORP.", note: old) == true)
+        let notHDR = Array("OLYMP\0".utf8) + [1, 0] + Self.directory([0x0403: .short(101)], bigEndian: false)
+        #expect(try Self.isHDR(make: "OLYMPUS IMAGING CORP.", note: notHDR) == nil)
+        // OM System's: a 16-byte header, CameraSettings as before.
+        let header = Array("OM SYSTEM\0\0\0II".utf8) + [4, 0]
+        let om = Self.noteRelative(
+            header: header, [0x2020: .directory([0x0509: .short(204)], padding: 0)], bigEndian: false)
+        #expect(try Self.isHDR(make: "OM Digital Solutions", note: om) == true)
+        // Compacts such as the TG-830 keep SceneMode in the MainInfo sub-directory (0x4000).
+        let header12 = Array("OLYMPUS\0II".utf8) + [3, 0]
+        let compact = Self.noteRelative(
+            header: header12, [0x4000: .directory([0x0403: .short(103)], padding: 0)], bigEndian: false)
+        #expect(try Self.isHDR(make: "OLYMPUS IMAGING CORP.", note: compact) == true)
+    }
+
+    @Test(
+        arguments: [
+            ([0x1031: .short(0x30)], true), ([0x1150: .long(128)], true),
+            ([0x1031: .short(0x40)], false), ([0x1150: .long(32)], false),
+            // DR800 develops one exposure: no HDR.
+            ([0x1403: .short(800)], false),
+        ] as [([UInt16: TIFFBuilder.Value], Bool)])
+    func fujifilmHDRPictureOrCompositeMeansHDR(entries: [UInt16: TIFFBuilder.Value], isHDR: Bool) throws {
+        #expect((try Self.isHDR(make: "FUJIFILM", note: Self.fujifilm(entries)) == true) == isHDR)
+    }
+
+    @Test(
+        arguments: [
+            ("EX-ZR10", [0x301B: .short(39)], true), ("EX-Z3000", [0x301B: .short(52)], true),
+            ("EX-FC200S", [0x3007: .short(6)], true), ("EX-FC200S", [0x3007: .short(7)], true),
+            ("EX-ZR10", [0x301B: .short(51)], false),
+            // BestShotMode 6 is HDR on the EX-FC200S only.
+            ("EX-ZR10", [0x3007: .short(6)], false),
+        ] as [(String, [UInt16: TIFFBuilder.Value], Bool)])
+    func casioHDRArtModeOrBestShotMeansHDR(model: String, entries: [UInt16: TIFFBuilder.Value], isHDR: Bool) throws {
+        for bigEndian in [true, false] {
+            let note = Self.casio(entries, bigEndian: bigEndian)
+            #expect((try Self.isHDR(make: "CASIO COMPUTER CO.,LTD.", model: model, note: note) == true) == isHDR)
+        }
     }
 
     @Test(
@@ -73,6 +237,10 @@ import Testing
         #expect(try Self.isHDR(make: "SONY", note: Self.sony(extra: [0xB023: .long(33)])) == true)
         #expect(try Self.isHDR(make: "SONY", note: Self.sony(extra: [0xB041: .short(6), 0xB023: .long(0)])) == nil)
         #expect(try Self.isHDR(make: "SONY", note: Self.sony(extra: [0xB025: .long(3)])) == nil, "DRO Auto")
+        for effect: UInt16 in [64, 65, 66] {
+            #expect(try Self.isHDR(make: "SONY", note: Self.sony(extra: [0x200E: .short(effect)])) == true)
+        }
+        #expect(try Self.isHDR(make: "SONY", note: Self.sony(extra: [0x200E: .short(6)])) == nil, "Soft High Key")
         // An ARW's note is the directory alone, known by the make (and not starting `\x01\0`,
         // which ExifTool leaves to other tables: so two entries, not one).
         let bare = Self.directory([0x200A: .long(0x0001_0010), 0xB04F: .short(1)], bigEndian: false)
@@ -82,10 +250,11 @@ import Testing
 
     @Test(arguments: [(1, true), (0, false), (48, false)] as [(UInt8, Bool)])
     func nikonHDRInfoOnMeansHDR(hdr: UInt8, isHDR: Bool) throws {
-        for bigEndian in [true, false] {
-            let note = Self.nikon(hdr: hdr, bigEndian: bigEndian)
+        for (bigEndian, version2) in [(true, false), (false, false), (true, true), (false, true)] {
+            let note = Self.nikon(hdr: hdr, bigEndian: bigEndian, version2: version2)
             #expect(
-                (try Self.isHDR(make: "NIKON CORPORATION", note: note) == true) == isHDR, "big-endian: \(bigEndian)")
+                (try Self.isHDR(make: "NIKON CORPORATION", note: note) == true) == isHDR,
+                "big-endian: \(bigEndian), HDRInfo2: \(version2)")
         }
     }
 
@@ -115,12 +284,17 @@ import Testing
 
     /// Every length a note can be cut to, and damaged bytes: no crash, the date and camera as
     /// without a note, and HDR only once the note holds the whole field.
-    @Test(arguments: ["sony", "nikon", "pentax"])
+    @Test(arguments: ["sony", "nikon", "pentax", "canon", "panasonic", "olympus", "fujifilm", "casio"])
     func aNoteCutShortOrDamagedChangesNothingElse(maker: String) throws {
         let (make, note): (String, [UInt8]) =
             switch maker {
             case "sony": ("SONY", Self.sony(hdr: (0x10, 1)))
             case "nikon": ("NIKON CORPORATION", Self.nikon(hdr: 1))
+            case "canon": ("Canon", try Self.canon(hdrInfo: [12, 2, 0]))
+            case "panasonic": ("Panasonic", Self.panasonic([0x0001: .short(2), 0x009E: .short(200)]))
+            case "olympus": ("OLYMPUS CORPORATION", Self.olympus(settings: [0x0804: .longs([5, 4])]))
+            case "fujifilm": ("FUJIFILM", Self.fujifilm([0x1000: .ascii("NORMAL "), 0x1150: .long(128)]))
+            case "casio": ("CASIO COMPUTER CO.,LTD.", Self.casio([0x0002: .short(1), 0x301B: .short(52)]))
             default: ("PENTAX Corporation", Self.pentax([0x0085: .undefined([2, 1, 0, 0])]))
             }
         let plain = try GroupingAndSubtypeTests.extract(Self.jpeg(make: make, note: [0, 0]), name: "plain.jpg")
@@ -189,6 +363,21 @@ import Testing
         let entry: [UInt8] = [0x0A, 0x20, 0x04, 0x00, 0x01, 0x00, 0x00, 0x00]
         let patched = try #require(Self.patch(bytes, after: entry, with: [0x10, 0x00]))
         #expect(try GroupingAndSubtypeTests.extract(patched, name: "DSC00042.JPG").isHDR == true)
+    }
+
+    /// The TG-830's note (`OLYMPUS\0II`, SceneMode Sport in MainInfo, 7 in CameraSettings) is no
+    /// HDR; with either SceneMode changed to HDR, in place, it is (ExifTool reads both so).
+    @Test(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))
+    func theCorpusOlympusNoteIsReadInPlace() throws {
+        let file = Corpus.directory.appendingPathComponent("Camera/2015/Olympus/P3200001.JPG")
+        let bytes = try [UInt8](Data(contentsOf: file))
+        #expect(try GroupingAndSubtypeTests.extract(bytes, name: "P3200001.JPG").isHDR == nil)
+        // Tag 0x0403 (MainInfo) and 0x0509 (CameraSettings), SHORT, count 1, little-endian.
+        for (tag, hdr) in [(UInt16(0x0403), UInt8(103)), (0x0509, 154)] {
+            let entry: [UInt8] = [UInt8(tag & 0xFF), UInt8(tag >> 8), 0x03, 0x00, 0x01, 0x00, 0x00, 0x00]
+            let patched = try #require(Self.patch(bytes, after: entry, with: [hdr, 0]))
+            #expect(try GroupingAndSubtypeTests.extract(patched, name: "P3200001.JPG").isHDR == true, "\(tag)")
+        }
     }
 
     /// The *ist D's note (big-endian `AOC\0MM`, DriveMode "Single Exposure") is no HDR; with

@@ -169,6 +169,9 @@ public class PHAssetChangeRequest: PHChangeRequest, @unchecked Sendable {
                 ("latitude", real(newLocation?.coordinate.latitude)),
                 ("longitude", real(newLocation?.coordinate.longitude)),
                 ("altitude", real(newLocation.flatMap { $0.verticalAccuracy < 0 ? nil : $0.altitude })),
+                // A negative speed or course is CoreLocation's "unknown".
+                ("speed", real(newLocation.flatMap { $0.speed < 0 ? nil : $0.speed })),
+                ("course", real(newLocation.flatMap { $0.course < 0 ? nil : $0.course })),
             ]
         }
         if let newFavorite { columns.append(("isFavorite", .int(newFavorite ? 1 : 0))) }

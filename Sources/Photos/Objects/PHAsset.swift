@@ -84,8 +84,8 @@ public final class PHAsset: PHObject, @unchecked Sendable {  // Immutable after 
             location = CLLocation(
                 coordinate: CLLocationCoordinate2D(latitude: latitude, longitude: longitude),
                 altitude: record.altitude ?? 0, horizontalAccuracy: 0,
-                verticalAccuracy: record.altitude == nil ? -1 : 0,
-                timestamp: creationDate ?? Date(timeIntervalSince1970: record.addedDate))
+                verticalAccuracy: record.altitude == nil ? -1 : 0, course: record.course ?? -1,
+                speed: record.speed ?? -1, timestamp: creationDate ?? Date(timeIntervalSince1970: record.addedDate))
         } else {
             location = nil
         }

@@ -27,6 +27,8 @@ struct ContainerInfo: Sendable {
     var latitude: Double?
     var longitude: Double?
     var altitude: Double?
+    /// The direction of travel, degrees from true north (QuickTime `com.apple.quicktime.direction.motion`).
+    var course: Double?
     /// The camera from the container's own metadata.
     var make: String?
     var model: String?

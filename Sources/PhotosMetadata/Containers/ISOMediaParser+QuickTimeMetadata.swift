@@ -8,6 +8,15 @@
 extension ISOMediaParser {
     private static let childTypes: Set<String> = ["hdlr", "keys", "ilst"]
 
+    /// The compass part of a QuickTime direction (`"123.4"`, `"+123.4/-10"`, `"123.4M"`): degrees
+    /// from true north, the elevation after the slash ignored; `nil` for a magnetic bearing (`M`)
+    /// or a value outside 0 to 360.
+    static func trueCompassDirection(_ text: String) -> Double? {
+        let compass = text.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        guard !compass.hasSuffix("M"), let degrees = Double(compass), (0...360).contains(degrees) else { return nil }
+        return degrees == 360 ? 0 : degrees
+    }
+
     static func readMovieMetadata(
         _ moovChildren: [Box], in reader: FileReader, into info: inout ContainerInfo
     )
@@ -48,6 +57,7 @@ extension ISOMediaParser {
         if let location = iso6709.lazy.compactMap({ $0.flatMap(ISO6709Location.init(parsing:)) }).first {
             (info.latitude, info.longitude, info.altitude) = (location.latitude, location.longitude, location.altitude)
         }
+        info.course = keyed["com.apple.quicktime.direction.motion"].flatMap(Self.trueCompassDirection)
         info.make = keyed["com.apple.quicktime.make"] ?? userData["©mak"]
         info.model = keyed["com.apple.quicktime.model"] ?? userData["©mod"]
         // The Live Photo movie's half of the pairing; the still carries it in its maker note.

@@ -5,8 +5,8 @@ extension ExifSummary {
     }
 
     /// Finds the maker note in the EXIF directory of `block` and reads Apple's identifiers and HDR
-    /// type, or whether Canon's, Sony's, Nikon's or Pentax's says HDR. A missing or damaged note
-    /// leaves the summary unchanged.
+    /// type, or whether another maker's note says HDR (Canon, Sony, Nikon, Pentax, Panasonic,
+    /// Olympus, Fujifilm, Casio). A missing or damaged note leaves the summary unchanged.
     mutating func readMakerNote(in block: [UInt8]) {
         guard let tiff = TIFFBytes(exifBlock: block), let ifd0Offset = tiff.firstDirectoryOffset,
             let ifd0 = tiff.entries(at: ifd0Offset),
@@ -21,15 +21,21 @@ extension ExifSummary {
             burstIdentifier = apple.burstIdentifier
             isHDR = isHDR || apple.isHDR
         } else if make?.hasPrefix("Canon") == true {
-            if CanonMakerNote.easyMode(in: tiff, noteOffset: noteOffset) == CanonMakerNote.highDynamicRange {
+            // Canon's note has no signature: the make says whose it is.
+            if CanonMakerNote(in: tiff, noteOffset: noteOffset, noteLength: Int(note.count))?.isHDR == true {
                 isHDR = true
             }
         } else if SonyMakerNote.isHDR(in: tiff, noteOffset: noteOffset, make: make)
             || NikonMakerNote.isHDR(in: tiff, noteOffset: noteOffset)
             || PentaxMakerNote.isHDR(in: tiff, noteOffset: noteOffset)
+            || PanasonicMakerNote.isHDR(in: tiff, noteOffset: noteOffset, make: make)
+            || OlympusMakerNote.isHDR(in: tiff, noteOffset: noteOffset)
+            || FujifilmMakerNote.isHDR(in: tiff, noteOffset: noteOffset)
+            || CasioMakerNote.isHDR(in: tiff, noteOffset: noteOffset, model: model)
         {
-            // Each looks for its own note's signature first. Samsung's notes have no HDR field
-            // (ExifTool's Samsung Type2 table names none).
+            // Each looks for its own note's signature first. Samsung's, Ricoh's, Sigma's, Kodak's
+            // and Minolta's notes have no HDR field that ExifTool reads (Minolta's HDR scene mode
+            // is read from the Sony cameras that use it).
             isHDR = true
         }
     }

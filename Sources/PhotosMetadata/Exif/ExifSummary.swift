@@ -24,6 +24,10 @@ struct ExifSummary: Sendable, Hashable {
     var latitude: Double?
     var longitude: Double?
     var altitude: Double?
+    /// GPSSpeed in metres per second (see ``speed(_:)``).
+    var speed: Double?
+    /// GPSTrack in degrees from true north (see ``course(_:)``).
+    var course: Double?
     var orientation: Int?
     var make: String?
     var model: String?
@@ -33,7 +37,7 @@ struct ExifSummary: Sendable, Hashable {
     var contentIdentifier: String?
     /// Apple's burst identifier (maker note).
     var burstIdentifier: String?
-    /// An HDR capture, by Apple's HDRImageType or CustomRendered, or Canon's HDR scene mode.
+    /// An HDR capture, by Apple's HDRImageType or CustomRendered, or another maker's note.
     var isHDR = false
     /// A screenshot, by the UserComment iOS writes into them.
     var isScreenshot = false
@@ -67,6 +71,10 @@ struct ExifSummary: Sendable, Hashable {
         static let gpsLongitude: UInt16 = 0x0004
         static let gpsAltitudeRef: UInt16 = 0x0005
         static let gpsAltitude: UInt16 = 0x0006
+        static let gpsSpeedRef: UInt16 = 0x000C
+        static let gpsSpeed: UInt16 = 0x000D
+        static let gpsTrackRef: UInt16 = 0x000E
+        static let gpsTrack: UInt16 = 0x000F
     }
 
     init() {}
@@ -108,6 +116,8 @@ struct ExifSummary: Sendable, Hashable {
         if let value = exif.rationals(Tag.gpsAltitude, in: .gps)?.first, let metres = value, metres.isFinite {
             altitude = exif.integer(Tag.gpsAltitudeRef, in: .gps) == 1 ? -abs(metres) : metres
         }
+        speed = Self.speed(exif)
+        course = Self.course(exif)
 
         if let value = exif.integer(Tag.orientation, in: .ifd0), (1...8).contains(value) {
             orientation = value
@@ -175,5 +185,31 @@ struct ExifSummary: Sendable, Hashable {
         }
         guard degrees <= limit else { return nil }
         return reference.hasPrefix(negative) ? -degrees : degrees
+    }
+
+    /// Metres per second in a GPS speed unit (GPSSpeedRef): `K` km/h, `M` mph, `N` knots.
+    static let metresPerSecond: [String: Double] = ["K": 1000.0 / 3600, "M": 1609.344 / 3600, "N": 1852.0 / 3600]
+
+    /// GPSSpeed in metres per second, as `CLLocation.speed` holds it. The unit is GPSSpeedRef's,
+    /// km/h when it is missing (the EXIF standard's default); an unknown unit, or a negative or
+    /// non-finite speed, gives none.
+    static func speed(_ exif: ExifReader) -> Double? {
+        guard let first = exif.rationals(Tag.gpsSpeed, in: .gps)?.first, let value = first, value.isFinite, value >= 0,
+            let factor = metresPerSecond[exif.string(Tag.gpsSpeedRef, in: .gps)?.uppercased() ?? "K"]
+        else { return nil }
+        return value * factor
+    }
+
+    /// GPSTrack, the direction the camera was moving in, in degrees clockwise from true north: what
+    /// `CLLocation.course` holds ("the direction in which the device is traveling"). GPSImgDirection
+    /// is where the lens pointed, a heading rather than a course, and is not taken for one. A track
+    /// relative to magnetic north (GPSTrackRef `M`) gives none: turning it to true north needs the
+    /// declination at the place and date. A missing GPSTrackRef means true north (the standard's
+    /// default).
+    static func course(_ exif: ExifReader) -> Double? {
+        guard let first = exif.rationals(Tag.gpsTrack, in: .gps)?.first, let value = first, value.isFinite,
+            (0...360).contains(value), (exif.string(Tag.gpsTrackRef, in: .gps)?.uppercased() ?? "T") == "T"
+        else { return nil }
+        return value == 360 ? 0 : value
     }
 }

@@ -5,7 +5,9 @@
 /// from its own header. Older, headerless Nikon notes (before the cameras that shoot HDR) are not
 /// read. Tag numbers and values follow ExifTool's Nikon table (12.57).
 enum NikonMakerNote {
-    /// HDRInfo (undefined bytes): a 4-byte version, then HDR at byte 4 (0 off, 1 on, 48 auto).
+    /// HDRInfo (undefined bytes): a 4-byte version, then HDR at byte 4 (0 off, 1 on, 48 auto). The
+    /// same tag with 6 bytes is ExifTool's HDRInfo2 (version `0200`), whose byte 4 is HDR too (0
+    /// off, 1 on).
     static let hdrInfo: UInt16 = 0x0035
     /// HDR "On (normal)": the picture is the merged one. "Auto" (48) lets the camera decide, and
     /// the note does not say what it decided, so it is not taken for HDR.

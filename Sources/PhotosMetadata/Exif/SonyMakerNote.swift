@@ -13,6 +13,9 @@ enum SonyMakerNote {
         /// HDR (int32u read as two int16u): the setting (0 off, 1 auto, 0x10 to 0x1A 1 to 6 EV), then
         /// which picture this is (0 the uncorrected one kept beside the HDR, 1 to 3 the HDR).
         static let hdr: UInt16 = 0x200A
+        /// PictureEffect (int16u): 64 to 66 are HDR Painting low, standard and high, an effect made
+        /// of three exposures.
+        static let pictureEffect: UInt16 = 0x200E
         /// SceneMode (int32u, Minolta's scene modes): 33 is HDR.
         static let sceneMode: UInt16 = 0xB023
         /// ExposureMode (int16u): 38 is Backlight Correction HDR, the compacts' HDR scene.
@@ -21,6 +24,7 @@ enum SonyMakerNote {
 
     /// HDR settings of tag 0x200A that merge exposures: Auto, and 1.0 to 6.0 EV.
     static let hdrSettings: Set<Int> = Set([0x01] + Array(0x10...0x1A))
+    static let hdrPictureEffects: Set<Int> = [64, 65, 66]
     static let hdrSceneMode = 33
     static let backlightCorrectionHDR = 38
 
@@ -46,6 +50,7 @@ enum SonyMakerNote {
             return true
         }
         return tiff.integer(entry(Tag.sceneMode)) == hdrSceneMode
+            || tiff.integer(entry(Tag.pictureEffect)).map(hdrPictureEffects.contains) == true
             || tiff.integer(entry(Tag.exposureMode)) == backlightCorrectionHDR
     }
 }

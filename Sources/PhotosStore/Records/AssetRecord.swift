@@ -40,6 +40,11 @@ public struct AssetRecord: Sendable, Hashable, Codable, Identifiable, FetchableR
     public var longitude: Double?
     /// Meters above sea level.
     public var altitude: Double?
+    /// How fast the camera moved, meters per second (`CLLocation.speed`); nil when unknown.
+    public var speed: Double?
+    /// The direction the camera moved in, degrees from true north (`CLLocation.course`); nil when
+    /// unknown.
+    public var course: Double?
     /// Length in seconds; 0 for stills.
     public var duration: Double
     /// Whether the user marked it a favorite.
@@ -89,6 +94,8 @@ public struct AssetRecord: Sendable, Hashable, Codable, Identifiable, FetchableR
         self.latitude = nil
         self.longitude = nil
         self.altitude = nil
+        self.speed = nil
+        self.course = nil
         self.duration = 0
         self.isFavorite = false
         self.isHidden = false
@@ -124,6 +131,8 @@ public struct AssetRecord: Sendable, Hashable, Codable, Identifiable, FetchableR
         latitude = try container.decodeIfPresent(Double.self, forKey: .latitude)
         longitude = try container.decodeIfPresent(Double.self, forKey: .longitude)
         altitude = try container.decodeIfPresent(Double.self, forKey: .altitude)
+        speed = try container.decodeIfPresent(Double.self, forKey: .speed)
+        course = try container.decodeIfPresent(Double.self, forKey: .course)
         duration = try container.decode(Double.self, forKey: .duration)
         isFavorite = try container.decode(Bool.self, forKey: .isFavorite)
         isHidden = try container.decode(Bool.self, forKey: .isHidden)
@@ -147,7 +156,7 @@ public struct AssetRecord: Sendable, Hashable, Codable, Identifiable, FetchableR
         "creationDate", "creationDateOffset", "creationDateIsFloating", "modificationDate", "addedDate", "latitude",
         "longitude", "altitude", "duration", "isFavorite", "isHidden", "burstIdentifier", "burstSelectionTypes",
         "representsBurst", "adjustmentFormatIdentifier", "isRAW", "rating", "isSelfie", "originalResourceChoice",
-        "make", "model", "creationDateIsFileTime",
+        "make", "model", "creationDateIsFileTime", "speed", "course",
     ]
 
     /// ``columnNames`` as an SQL result list: `SELECT \(AssetRecord.selectionSQL) FROM asset WHERE ...`.
@@ -163,7 +172,7 @@ public struct AssetRecord: Sendable, Hashable, Codable, Identifiable, FetchableR
             creationDateOffset, creationDateIsFloating, modificationDate, addedDate, latitude, longitude, altitude,
             duration, isFavorite, isHidden, burstIdentifier, burstSelectionTypes, representsBurst,
             adjustmentFormatIdentifier, isRAW, rating, isSelfie, originalResourceChoice, make, model,
-            creationDateIsFileTime,
+            creationDateIsFileTime, speed, course,
         ]
     }
 
@@ -192,6 +201,8 @@ public struct AssetRecord: Sendable, Hashable, Codable, Identifiable, FetchableR
         latitude = try row.column("latitude")
         longitude = try row.column("longitude")
         altitude = try row.column("altitude")
+        speed = try row.column("speed")
+        course = try row.column("course")
         duration = try row.column("duration")
         isFavorite = try row.column("isFavorite")
         isHidden = try row.column("isHidden")
@@ -225,6 +236,8 @@ public struct AssetRecord: Sendable, Hashable, Codable, Identifiable, FetchableR
         container["latitude"] = latitude
         container["longitude"] = longitude
         container["altitude"] = altitude
+        container["speed"] = speed
+        container["course"] = course
         container["duration"] = duration
         container["isFavorite"] = isFavorite
         container["isHidden"] = isHidden

@@ -11,6 +11,7 @@ struct TIFFBuilder {
         case byte(UInt8)
         case rationals([(UInt32, UInt32)])
         case shorts([UInt16])
+        case longs([UInt32])
         /// UNDEFINED bytes (a maker note, a UserComment).
         case undefined([UInt8])
         /// A pointer to a sub-directory (ExifIFD, GPS IFD).
@@ -80,6 +81,7 @@ struct TIFFBuilder {
         case let .rationals(values):
             return (5, UInt32(values.count), values.flatMap { u32($0.0) + u32($0.1) })
         case let .shorts(values): return (3, UInt32(values.count), values.flatMap { u16($0) })
+        case let .longs(values): return (4, UInt32(values.count), values.flatMap { u32($0) })
         case let .undefined(bytes): return (7, UInt32(bytes.count), bytes)
         case .directory: return (4, 1, [])
         case .makerNote: return (7, 0, [])
