@@ -12,7 +12,8 @@ struct PhotoKitSwift5ProgramTests {
     @Test func theExporterReviewerAndSyncLoopRunInSwift5Mode() async throws {
         let corpus = try await offPool {
             try CorpusLibrary(files: [
-                "Phone/DCIM/100APPLE/IMG_0815.HEIC", "Camera/2021/Norway/aurora.jpg", "Phone/DCIM/100APPLE/IMG_3001.JPG",
+                "Phone/DCIM/100APPLE/IMG_0815.HEIC", "Camera/2021/Norway/aurora.jpg",
+                "Phone/DCIM/100APPLE/IMG_3001.JPG",
             ])
         }
         let suite = "photos-tests.swift5-sync.\(UUID().uuidString)"
@@ -29,7 +30,7 @@ struct PhotoKitSwift5ProgramTests {
         }
         #expect(exporter.failures.isEmpty)
         let aurora = try #require(exported.first { $0.files.first?.lastPathComponent == "aurora.jpg" })
-        #expect(aurora.folder == destination.appendingPathComponent("2021/10"))
+        #expect(aurora.folder.path == destination.appendingPathComponent("2021/10").path)
         let original = try #require(Corpus.file("Camera/2021/Norway/aurora.jpg"))
         #expect(try Data(contentsOf: aurora.files[0]) == Data(contentsOf: original))
 

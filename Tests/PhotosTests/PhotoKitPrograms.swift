@@ -42,7 +42,7 @@ final class PhotoArchiveExporter {
     let library: PHPhotoLibrary
     let destination: URL
     var calendar: Calendar
-    private(set) var failures: [Error] = []
+    private(set) var failures: [any Error] = []
 
     init(library: PHPhotoLibrary, destination: URL) {
         self.library = library
@@ -64,7 +64,8 @@ final class PhotoArchiveExporter {
     /// The folder an asset goes into: `2021/04`.
     func folder(for date: Date) -> URL {
         let parts = calendar.dateComponents([.year, .month], from: date)
-        return destination
+        return
+            destination
             .appendingPathComponent(String(format: "%04d", parts.year ?? 0))
             .appendingPathComponent(String(format: "%02d", parts.month ?? 0))
     }
@@ -145,14 +146,16 @@ final class PhotoArchiveExporter {
 // MARK: - A reviewer
 
 /// Sorts photos from a "To Review" album into "Keep" and "Reject", as culling apps do, following
-/// the user albums and each album's contents through change notifications.
+/// the user albums, each album, and each album's contents through change notifications.
 final class AlbumReviewer: NSObject, PHPhotoLibraryChangeObserver {
-    /// What one notification said about the fetch results the reviewer follows.
+    /// What one notification said about what the reviewer follows, by album title after the change.
     struct Notice {
         var albumsInserted: [String] = []
         var albumsRemoved: [String] = []
         var albumsChanged: [String] = []
-        /// By album title: the assets removed and inserted, and where they were inserted.
+        /// Old title to new, from each album's own change details.
+        var renamed: [String: String] = [:]
+        /// The assets removed from and inserted into each album, and where they were inserted.
         var removed: [String: [String]] = [:]
         var inserted: [String: [String]] = [:]
         var insertedIndexes: [String: IndexSet] = [:]
@@ -160,6 +163,7 @@ final class AlbumReviewer: NSObject, PHPhotoLibraryChangeObserver {
 
     let library: PHPhotoLibrary
     private(set) var albums: PHFetchResult<PHAssetCollection>
+    /// Each album's contents, by the album's local identifier.
     private(set) var contents: [String: PHFetchResult<PHAsset>] = [:]
     private(set) var notices: [Notice] = []
     /// Signalled once per notification.
@@ -171,7 +175,7 @@ final class AlbumReviewer: NSObject, PHPhotoLibraryChangeObserver {
         options.photoLibrary = library
         albums = PHAssetCollection.fetchAssetCollections(with: .album, subtype: .albumRegular, options: options)
         super.init()
-        refreshContents()
+        fetchNewContents()
         library.register(self)
     }
 
@@ -197,7 +201,7 @@ final class AlbumReviewer: NSObject, PHPhotoLibraryChangeObserver {
 
     /// The local identifiers of the assets in the album named `title`, in the album's order.
     func identifiers(in title: String) -> [String] {
-        guard let result = contents[title] else { return [] }
+        guard let album = album(title), let result = contents[album.localIdentifier] else { return [] }
         return result.map { $0.localIdentifier }
     }
 
@@ -217,7 +221,7 @@ final class AlbumReviewer: NSObject, PHPhotoLibraryChangeObserver {
 
     /// Moves `asset` from "To Review" into "Keep" or "Reject" in one change block; calls
     /// `completion` with whether it committed.
-    func decide(_ asset: PHAsset, keep: Bool, completion: @escaping (Bool, Error?) -> Void) {
+    func decide(_ asset: PHAsset, keep: Bool, completion: @escaping (Bool, (any Error)?) -> Void) {
         guard let review = album("To Review"), let target = album(keep ? "Keep" : "Reject") else {
             return completion(false, nil)
         }
@@ -243,45 +247,56 @@ final class AlbumReviewer: NSObject, PHPhotoLibraryChangeObserver {
         return placeholder?.localIdentifier
     }
 
-    private func refreshContents() {
-        var contents: [String: PHFetchResult<PHAsset>] = [:]
-        albums.enumerateObjects { album, _, _ in
-            contents[album.localizedTitle ?? ""] = PHAsset.fetchAssets(in: album, options: self.fetchOptions())
+    /// Renames the album named `title`.
+    func rename(_ title: String, to newTitle: String) throws {
+        guard let album = album(title) else { return }
+        try library.performChangesAndWait {
+            PHAssetCollectionChangeRequest(for: album)?.title = newTitle
         }
-        self.contents = contents
+    }
+
+    /// Fetches the contents of the albums not followed yet (all of them at first, then new ones).
+    private func fetchNewContents() {
+        albums.enumerateObjects { album, _, _ in
+            if self.contents[album.localIdentifier] == nil {
+                self.contents[album.localIdentifier] = PHAsset.fetchAssets(in: album, options: self.fetchOptions())
+            }
+        }
     }
 
     func photoLibraryDidChange(_ changeInstance: PHChange) {
         var notice = Notice()
+        var titles: [String: String] = [:]
+        albums.enumerateObjects { album, _, _ in
+            titles[album.localIdentifier] = album.localizedTitle
+            if let details = changeInstance.changeDetails(for: album), let after = details.objectAfterChanges,
+                after.localizedTitle != album.localizedTitle
+            {
+                notice.renamed[album.localizedTitle ?? ""] = after.localizedTitle ?? ""
+            }
+        }
         if let details = changeInstance.changeDetails(for: albums) {
             albums = details.fetchResultAfterChanges
             notice.albumsInserted = details.insertedObjects.compactMap { $0.localizedTitle }
             notice.albumsRemoved = details.removedObjects.compactMap { $0.localizedTitle }
             notice.albumsChanged = details.changedObjects.compactMap { $0.localizedTitle }
         }
-        var updated: [String: PHFetchResult<PHAsset>] = [:]
-        for (title, result) in contents {
-            guard let details = changeInstance.changeDetails(for: result) else {
-                updated[title] = result
-                continue
-            }
-            updated[title] = details.fetchResultAfterChanges
+        albums.enumerateObjects { album, _, _ in titles[album.localIdentifier] = album.localizedTitle }
+        for (identifier, result) in contents {
+            guard let details = changeInstance.changeDetails(for: result) else { continue }
+            contents[identifier] = details.fetchResultAfterChanges
+            let title = titles[identifier] ?? identifier
             if details.hasIncrementalChanges {
-                if !details.removedObjects.isEmpty { notice.removed[title] = details.removedObjects.map { $0.localIdentifier } }
+                if !details.removedObjects.isEmpty {
+                    notice.removed[title] = details.removedObjects.map { $0.localIdentifier }
+                }
                 if !details.insertedObjects.isEmpty {
                     notice.inserted[title] = details.insertedObjects.map { $0.localIdentifier }
                     notice.insertedIndexes[title] = details.insertedIndexes
                 }
             }
         }
-        contents = updated
-        // An album that has just appeared: its contents are fetched for the first time.
-        albums.enumerateObjects { album, _, _ in
-            let title = album.localizedTitle ?? ""
-            if self.contents[title] == nil {
-                self.contents[title] = PHAsset.fetchAssets(in: album, options: self.fetchOptions())
-            }
-        }
+        fetchNewContents()
         notices.append(notice)
         noticed.signal()
     }

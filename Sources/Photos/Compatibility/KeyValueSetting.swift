@@ -23,12 +23,14 @@ func undefinedKey(_ key: String, of object: Any, _ advice: String = "") -> Never
 
 /// The value for a key as the type its property has, or the program stopped as Apple's runtime
 /// stops it for a value it cannot store (nil for a number or a flag, another class of object).
-func keyedValue<T>(_ value: Any?, _ key: String, of object: Any, as type: T.Type) -> T {
+func keyedValue<T>(_ value: Any?, _ key: String, of object: Any, as _: T.Type) -> T {
     guard let value else {
-        preconditionFailure("[\(type(of: object)) setNilValueForKey]: could not set nil as the value for the key \(key).")
+        preconditionFailure(
+            "[\(type(of: object)) setNilValueForKey]: could not set nil as the value for the key \(key).")
     }
     if let typed = value as? T { return typed }
-    preconditionFailure("\(type(of: object)): the value for the key \(key) is a \(Swift.type(of: value)), not a \(T.self)")
+    preconditionFailure(
+        "\(type(of: object)): the value for the key \(key) is a \(Swift.type(of: value)), not a \(T.self)")
 }
 
 extension PHObject {
@@ -63,8 +65,9 @@ extension PHFetchOptions {
     /// another type stops the program, as Apple's runtime raises for them.
     public func setValue(_ value: Any?, forKey key: String) {
         switch key {
-        case "predicate": predicate = value.map { keyedValue($0, key, of: self, as: NSPredicate.self) }
-        case "sortDescriptors": sortDescriptors = value.map { keyedValue($0, key, of: self, as: [NSSortDescriptor].self) }
+        case "predicate": predicate = value.map { keyedValue($0, key, of: self, as: Foundation.NSPredicate.self) }
+        case "sortDescriptors":
+            sortDescriptors = value.map { keyedValue($0, key, of: self, as: [Foundation.NSSortDescriptor].self) }
         case "fetchLimit": fetchLimit = keyedValue(value, key, of: self, as: Int.self)
         case "includeHiddenAssets": includeHiddenAssets = keyedValue(value, key, of: self, as: Bool.self)
         case "includeAllBurstAssets": includeAllBurstAssets = keyedValue(value, key, of: self, as: Bool.self)

@@ -48,7 +48,7 @@ public final class AVAssetExportSession: NSObject, Sendable {
         case unknown, waiting, exporting, completed, failed, cancelled
     }
 
-    private struct State {
+    private struct Shared {
         var outputURL: URL?
         var outputFileType: AVFileType?
         var status = Status.unknown
@@ -73,7 +73,7 @@ public final class AVAssetExportSession: NSObject, Sendable {
     public let asset: AVAsset
     /// The preset given.
     public let presetName: String
-    private let state = Mutex(State())
+    private let state = Mutex(Shared())
     /// The export's progress as iOS 18's `State.exporting(progress:)` gives it: one unit, done
     /// when the copy is written.
     private let exportProgress = Progress(totalUnitCount: 1)
@@ -175,7 +175,7 @@ public final class AVAssetExportSession: NSObject, Sendable {
 
     /// Changes the state, then tells the `states(updateInterval:)` sequences: the new state, or
     /// their end once the export is over.
-    private func update<T>(_ body: (inout State) -> T) -> T {
+    private func update<T: Sendable>(_ body: (inout Shared) -> T) -> T {
         let (result, watchers, published) = state.withLock { state in
             let before = state.status
             let result = body(&state)
