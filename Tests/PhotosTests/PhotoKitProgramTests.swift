@@ -168,8 +168,9 @@ struct PhotoKitProgramTests {
 
     @Test func theSyncLoopKeepsItsMirrorEqualToTheLibraryAcrossRunsAndReopenings() async throws {
         let suite = "photos-tests.mirror-sync.\(UUID().uuidString)"
-        let defaults = try #require(UserDefaults(suiteName: suite))
-        defer { defaults.removePersistentDomain(forName: suite) }
+        // Each run opens the suite anew, as a program started again would.
+        func defaults() -> UserDefaults { UserDefaults(suiteName: suite)! }
+        defer { defaults().removePersistentDomain(forName: suite) }
         let corpus = try await offPool { try CorpusLibrary(files: Self.syncFiles) }
         func state(_ library: PHPhotoLibrary) -> [String: LibraryMirrorSync.Entry] {
             Dictionary(
@@ -177,10 +178,10 @@ struct PhotoKitProgramTests {
         }
 
         // First run: no token yet, so everything.
-        let first = try LibraryMirrorSync(defaults: defaults).run(with: corpus.library)
+        let first = try LibraryMirrorSync(defaults: defaults()).run(with: corpus.library)
         #expect(first.fullResync)
-        #expect(LibraryMirrorSync(defaults: defaults).mirror == state(corpus.library))
-        #expect(LibraryMirrorSync(defaults: defaults).mirror.count == 4)
+        #expect(LibraryMirrorSync(defaults: defaults()).mirror == state(corpus.library))
+        #expect(LibraryMirrorSync(defaults: defaults()).mirror.count == 4)
 
         // Between runs: a favourite, a hidden photo, a deletion, an album, a new file scanned in.
         let assets = Self.all(corpus.library)
@@ -196,11 +197,11 @@ struct PhotoKitProgramTests {
         try await offPool { try corpus.add(["Phone/DCIM/Camera/PXL_20231101_151117000.jpg"]) }
         let added = try #require(Set(state(corpus.library).keys).subtracting(assets.map(\.localIdentifier)).first)
 
-        let second = try LibraryMirrorSync(defaults: defaults).run(with: corpus.library)
+        let second = try LibraryMirrorSync(defaults: defaults()).run(with: corpus.library)
         #expect(!second.fullResync && second.changes >= 3)
         #expect(second.inserted.contains(added))
         #expect(second.updated.isSuperset(of: [a.localIdentifier, b.localIdentifier]))
-        let mirrored = LibraryMirrorSync(defaults: defaults).mirror
+        let mirrored = LibraryMirrorSync(defaults: defaults()).mirror
         #expect(mirrored == state(corpus.library))
         #expect(mirrored[c.localIdentifier] == nil && mirrored[b.localIdentifier]?.hidden == true)
         #expect(mirrored[a.localIdentifier]?.favorite == true)
@@ -219,7 +220,7 @@ struct PhotoKitProgramTests {
             }
         }
         let third = try corpus.reopen()
-        let sync = LibraryMirrorSync(defaults: defaults)
+        let sync = LibraryMirrorSync(defaults: defaults())
         let report = try sync.run(with: third)
         #expect(!report.fullResync && report.changes == 1)
         #expect(report.updated == [a.localIdentifier, added, b.localIdentifier])
@@ -229,14 +230,19 @@ struct PhotoKitProgramTests {
         #expect(sync.storedToken == third.currentChangeToken)
 
         // Nothing changed since: nothing to do.
-        let idle = try LibraryMirrorSync(defaults: defaults).run(with: third)
+        let idle = try LibraryMirrorSync(defaults: defaults()).run(with: third)
         #expect(idle == LibraryMirrorSync.Report())
 
         // A token another library cannot read: the program starts over from that library.
         let other = try await offPool { try CorpusLibrary(files: ["Phone/DCIM/100APPLE/IMG_3001.JPG"]) }
-        let restart = LibraryMirrorSync(defaults: defaults)
+        let restart = LibraryMirrorSync(defaults: defaults())
         #expect(try restart.run(with: other.library).fullResync)
         #expect(restart.mirror == state(other.library))
+
+        // Removing the suite takes the token and the mirror with it.
+        defaults().removePersistentDomain(forName: suite)
+        #expect(defaults().data(forKey: LibraryMirrorSync.tokenKey) == nil)
+        #expect(LibraryMirrorSync(defaults: defaults()).mirror.isEmpty)
     }
 
     private func waitForNotice(_ reviewer: AlbumReviewer) async throws {
