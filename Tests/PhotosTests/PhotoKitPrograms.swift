@@ -56,7 +56,7 @@ final class PhotoArchiveExporter {
         let options = PHFetchOptions()
         options.photoLibrary = library
         options.predicate = NSPredicate(
-            format: "creationDate >= %@ AND creationDate < %@", start as NSDate, end as NSDate)
+            format: "creationDate >= %@ AND creationDate < %@", start as any CVarArg, end as any CVarArg)
         options.sortDescriptors = [NSSortDescriptor(key: "creationDate", ascending: true)]
         return PHAsset.fetchAssets(with: options)
     }
