@@ -36,7 +36,9 @@ func keyedValue<T>(_ value: Any?, _ key: String, of object: Any, as _: T.Type) -
 extension PHObject {
     /// Key-value coding's setter, which PhotoKit's objects refuse: they are snapshots of the
     /// library, changed only through change requests in `performChanges`. Stops the program for
-    /// every key, as Apple's objects raise `NSUnknownKeyException`.
+    /// every key. Their properties are read-only, so Apple's key-value coding finds no setter and
+    /// raises `NSUnknownKeyException`, unless it finds an instance variable of that name, which
+    /// it would change in that one object and never in the library: no program can rely on that.
     ///
     /// ```swift
     /// // Not `asset.setValue(true, forKey: "favorite")`, but:
