@@ -44,6 +44,74 @@ struct AsyncFormsTests {
         #expect(again.status == .failed && again.error != nil)
     }
 
+    /// What `states(updateInterval:)` reported, by name.
+    static func names(_ states: [AVAssetExportSession.State]) -> [String] {
+        states.map { state in
+            switch state {
+            case .pending: "pending"
+            case .waiting: "waiting"
+            case .exporting: "exporting"
+            }
+        }
+    }
+
+    @Test func exportToAsWritesTheMovieAndItsStatesEndWithIt() async throws {
+        let directory = try TemporaryDirectory(prefix: "photos-export-to")
+        let output = directory.path("clip.mov")
+        let session = try #require(
+            AVAssetExportSession(asset: AVURLAsset(url: Self.movie), presetName: AVAssetExportPresetPassthrough))
+        let states = session.states(updateInterval: 0.1)
+        async let seen: [AVAssetExportSession.State] = {
+            var seen: [AVAssetExportSession.State] = []
+            for await state in states { seen.append(state) }
+            return seen
+        }()
+        try await session.export(to: output, as: .mov)
+        let reported = await seen
+        #expect(Self.names(reported) == ["pending", "waiting", "exporting"])
+        if case .exporting(let progress) = reported.last {
+            #expect(progress.fractionCompleted == 1)
+        }
+        #expect(session.status == .completed && session.outputURL == output && session.outputFileType == .mov)
+        #expect(try Data(contentsOf: output) == Data(contentsOf: Self.movie), "byte for byte")
+        // Over: a new sequence ends at once.
+        var after = 0
+        for await _ in session.states() { after += 1 }
+        #expect(after == 0)
+
+        // A file at the name is left as it was, and the export throws.
+        let again = try #require(
+            AVAssetExportSession(asset: AVURLAsset(url: Self.movie), presetName: AVAssetExportPresetPassthrough))
+        await #expect(throws: (any Error).self) { try await again.export(to: output, as: .mov) }
+        #expect(again.status == .failed)
+        #expect(try Data(contentsOf: output) == Data(contentsOf: Self.movie))
+    }
+
+    @Test func exportToAsRefusesAContainerThePassthroughCannotWrite() async throws {
+        let directory = try TemporaryDirectory(prefix: "photos-export-to")
+        let session = try #require(
+            AVAssetExportSession(asset: AVURLAsset(url: Self.movie), presetName: AVAssetExportPresetPassthrough))
+        let error = await #expect(throws: PHPhotosError.self) {
+            try await session.export(to: directory.path("clip.mp4"), as: .mp4)
+        }
+        #expect(error?.code == .invalidResource)
+        #expect(!FileManager.default.fileExists(atPath: directory.path("clip.mp4").path))
+    }
+
+    @Test func exportToAsInACancelledTaskThrowsCancellationAndWritesNothing() async throws {
+        let directory = try TemporaryDirectory(prefix: "photos-export-to")
+        let output = directory.path("clip.mov")
+        let session = try #require(
+            AVAssetExportSession(asset: AVURLAsset(url: Self.movie), presetName: AVAssetExportPresetPassthrough))
+        let task = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            try await session.export(to: output, as: .mov)
+        }
+        await #expect(throws: CancellationError.self) { try await task.value }
+        #expect(session.status == .cancelled)
+        #expect(!FileManager.default.fileExists(atPath: output.path))
+    }
+
     @Test func requestAuthorizationAsyncAnswersTheStatus() async throws {
         for level in [PHAccessLevel.readWrite, .addOnly] {
             let status = await PHPhotoLibrary.requestAuthorization(for: level)

@@ -48,19 +48,35 @@ public final class AVAssetExportSession: NSObject, Sendable {
         case unknown, waiting, exporting, completed, failed, cancelled
     }
 
-    private struct State {
+    private struct Shared {
         var outputURL: URL?
         var outputFileType: AVFileType?
         var status = Status.unknown
         var error: (any Error)?
         var cancelled = false
+        /// The `states(updateInterval:)` sequences being iterated, told of each change of status.
+        var watchers: [Int: AsyncStream<AVAssetExportSession.State>.Continuation] = [:]
+        var nextWatcher = 0
+
+        /// The status as iOS 18's `State` says it, or nil once the export is over.
+        func published(_ progress: Progress) -> AVAssetExportSession.State? {
+            switch status {
+            case .unknown: .pending
+            case .waiting: .waiting
+            case .exporting: .exporting(progress: progress)
+            case .completed, .failed, .cancelled: nil
+            }
+        }
     }
 
     /// The asset exported.
     public let asset: AVAsset
     /// The preset given.
     public let presetName: String
-    private let state = Mutex(State())
+    private let state = Mutex(Shared())
+    /// The export's progress as iOS 18's `State.exporting(progress:)` gives it: one unit, done
+    /// when the copy is written.
+    private let exportProgress = Progress(totalUnitCount: 1)
 
     /// A session exporting `asset` with `presetName`; nil for any preset but
     /// ``AVAssetExportPresetPassthrough`` (there is no encoder behind the others) or an asset
@@ -104,7 +120,7 @@ public final class AVAssetExportSession: NSObject, Sendable {
 
     /// Copies the asset's file to ``outputURL`` on a queue of its own, then calls the handler.
     public func exportAsynchronously(completionHandler handler: @escaping @Sendable () -> Void) {
-        let output = state.withLock { state -> URL? in
+        let output = update { state -> URL? in
             guard !state.cancelled else { return nil }
             state.status = .waiting
             return state.outputURL
@@ -117,7 +133,7 @@ public final class AVAssetExportSession: NSObject, Sendable {
                     .failed,
                     PHPhotosError(.internalError, "the export session has no outputURL"))
             }
-            state.withLock { $0.status = .exporting }
+            update { $0.status = .exporting }
             do {
                 try ResourceFileCopy.copy(asset.fileURL.path, to: output.path)
                 finish(.completed, nil)
@@ -143,16 +159,108 @@ public final class AVAssetExportSession: NSObject, Sendable {
 
     /// Cancels an export that has not started copying; one that has finishes.
     public func cancelExport() {
-        state.withLock { state in
+        update { state in
             state.cancelled = true
             if state.status == .unknown || state.status == .waiting { state.status = .cancelled }
         }
     }
 
     private func finish(_ status: Status, _ error: (any Error)?) {
-        state.withLock { state in
+        if status == .completed { exportProgress.completedUnitCount = 1 }
+        update { state in
             state.status = status
             state.error = error
         }
+    }
+
+    /// Changes the state, then tells the `states(updateInterval:)` sequences: the new state, or
+    /// their end once the export is over.
+    private func update<T: Sendable>(_ body: (inout Shared) -> T) -> T {
+        let (result, watchers, published) = state.withLock { state in
+            let before = state.status
+            let result = body(&state)
+            let watchers = state.status == before ? [] : Array(state.watchers.values)
+            let published = state.published(exportProgress)
+            if published == nil { state.watchers = [:] }
+            return (result, watchers, published)
+        }
+        for watcher in watchers {
+            if let published { watcher.yield(published) } else { watcher.finish() }
+        }
+        return result
+    }
+
+}
+
+extension AVAssetExportSession {
+    /// Where an export is, as ``states(updateInterval:)`` reports it (iOS 18's
+    /// `AVAssetExportSession.State`); the sequence ends when the export is over, and
+    /// ``status`` and ``error`` then say how.
+    public enum State: Sendable {
+        /// Not started.
+        case pending
+        /// Asked for, not yet copying.
+        case waiting
+        /// Copying; `progress` completes its one unit when the copy is written.
+        case exporting(progress: Progress)
+    }
+
+    /// Writes the asset to `url` as `fileType` and returns when the file is written (iOS 18's
+    /// form, which replaces ``outputURL``, ``outputFileType`` and
+    /// ``exportAsynchronously(completionHandler:)``).
+    ///
+    /// ```swift
+    /// let session = AVAssetExportSession(asset: video, presetName: AVAssetExportPresetPassthrough)!
+    /// try await session.export(to: URL(fileURLWithPath: "/tmp/clip.mov"), as: .mov)
+    /// ```
+    ///
+    /// Throws the copy's error (a `url` that exists is left as it was, and the export fails), a
+    /// `PHPhotosError` with `invalidResource` for a `fileType` that is not among
+    /// ``supportedFileTypes``, and `CancellationError` when the task is cancelled before the
+    /// copy starts (the session is then cancelled, as ``cancelExport()`` does).
+    public final func export(
+        to url: URL, as fileType: AVFileType, isolation: isolated (any Actor)? = #isolation
+    ) async throws {
+        guard supportedFileTypes.contains(fileType) else {
+            throw PHPhotosError(
+                .invalidResource,
+                "a passthrough export of \(asset.fileURL.lastPathComponent) cannot write \(fileType.rawValue)")
+        }
+        outputURL = url
+        outputFileType = fileType
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                exportAsynchronously { continuation.resume() }
+            }
+        } onCancel: {
+            cancelExport()
+        }
+        switch status {
+        case .completed: return
+        case .cancelled: throw CancellationError()
+        default: throw error ?? PHPhotosError(.internalError, "the export of \(url.path) did not finish")
+        }
+    }
+
+    /// The export's states as it goes, from the current one, ending when the export is over
+    /// (iOS 18). A state is reported when it changes: a passthrough copy has no progress
+    /// between its start and its end, so `updateInterval` (which must be more than 0) sets no
+    /// pace here.
+    ///
+    /// ```swift
+    /// Task { for await state in session.states(updateInterval: 0.5) { print(state) } }
+    /// try await session.export(to: destination, as: .mov)
+    /// ```
+    public func states(updateInterval: TimeInterval = .infinity) -> some Sendable & AsyncSequence<State, Never> {
+        precondition(updateInterval > 0, "states(updateInterval:) needs an interval more than 0")
+        let (stream, continuation) = AsyncStream<State>.makeStream()
+        let current = state.withLock { state -> State? in
+            guard let published = state.published(exportProgress) else { return nil }
+            state.watchers[state.nextWatcher] = continuation
+            state.nextWatcher += 1
+            return published
+        }
+        if let current { continuation.yield(current) } else { continuation.finish() }
+        return stream
     }
 }

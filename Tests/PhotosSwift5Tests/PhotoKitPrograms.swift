@@ -1,0 +1,1 @@
+../PhotosTests/PhotoKitPrograms.swift
