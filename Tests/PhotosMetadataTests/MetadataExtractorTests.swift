@@ -59,6 +59,7 @@ import Testing
             ("<xmp:Rating>4.0</xmp:Rating>", 2, 4),
             (#"<rdf:Description xmp:Rating="-1"/>"#, nil, 0),
             (#"<rdf:Description MicrosoftPhoto:Rating="75"/>"#, 5, 5),
+            (#"<rdf:Description xap:Rating="2"/>"#, nil, 2),
             (nil, 2, 2),
             (nil, 9, 0),
             (nil, nil, nil),
@@ -68,6 +69,27 @@ import Testing
         let tiff = Self.exif(ifd0: exifRating.map { [0x4746: .short($0)] } ?? [0x0112: .short(1)])
         let path = try directory.write(JPEGBuilder.jpeg(width: 8, height: 8, exif: tiff, xmp: xmp), to: "r.jpg")
         #expect(try MetadataExtractor().extract(path: path).rating == expected)
+    }
+
+    /// XMP's creation date outranks IFD0's ModifyDate, under the `xmp:` prefix or the `xap:` prefix older
+    /// Adobe software bound to the same namespace (as in Photoshop CS TIFFs); a date under another
+    /// property (`xap:ModifyDate`) is not a creation date.
+    @Test(
+        arguments: [
+            (#"<rdf:Description xmp:CreateDate="2006-06-15T20:49:16+04:00"/>"#, 1_150_390_156, 14_400),
+            (#"<rdf:Description xap:CreateDate="2006-06-15T20:49:16+04:00"/>"#, 1_150_390_156, 14_400),
+            ("<xap:CreateDate>2008-08-05T12:42:28Z</xap:CreateDate>", 1_217_940_148, 0),
+            (#"<rdf:Description xap:ModifyDate="2006-06-15T20:49:16+04:00"/>"#, 1_640_995_200, nil),
+        ] as [(String, TimeInterval, Int?)])
+    func xmpCreateDateIsReadUnderEitherPrefix(xmp: String, expected: TimeInterval, offset: Int?) throws {
+        let directory = try TemporaryDirectory()
+        let tiff = Self.exif(ifd0: [0x0132: .ascii("2022:01:01 00:00:00")])
+        let path = try directory.write(JPEGBuilder.jpeg(width: 8, height: 8, exif: tiff, xmp: xmp), to: "x.jpg")
+
+        let metadata = try MetadataExtractor(timeZone: Self.utc).extract(path: path)
+
+        #expect(metadata.creationDate == Date(timeIntervalSince1970: expected))
+        #expect(metadata.creationDateOffset == offset)
     }
 
     @Test(arguments: [(5, true), (6, true), (7, true), (8, true), (1, false), (3, false), (4, false)])
