@@ -92,6 +92,120 @@ import Testing
         #expect(metadata.creationDateOffset == offset)
     }
 
+    /// A Canon CR3 keeps IFD0, the EXIF IFD and the GPS IFD as three TIFF structures (`CMT1`, `CMT2`, `CMT4`)
+    /// in a `uuid` box of Canon's in `moov`: the camera, the date with its offset and the position come from
+    /// them. The same boxes under another UUID are not Canon's and give nothing.
+    @Test(arguments: [true, false])
+    func canonCR3MetadataBoxesGiveCameraDateAndPosition(canonUUID: Bool) throws {
+        let directory = try TemporaryDirectory()
+        let ifd0 = TIFFBuilder(bigEndian: false).build([0x010F: .ascii("Canon"), 0x0110: .ascii("Canon EOS R6")])
+        let exif = TIFFBuilder(bigEndian: false).build([
+            0x9003: .ascii("2021:05:12 12:21:21"), 0x9011: .ascii("+02:00"),
+        ])
+        let gps = TIFFBuilder(bigEndian: false).build(Self.southWestBelowSeaLevel)
+        let uuid: [UInt8] =
+            canonUUID
+            ? [0x85, 0xC0, 0xB6, 0x87, 0x82, 0x0F, 0x11, 0xE0, 0x81, 0x11, 0xF4, 0xCE, 0x46, 0x2B, 0x6A, 0x48]
+            : [UInt8](repeating: 0x11, count: 16)
+        let canon = MovieBuilder.box(
+            "uuid",
+            uuid + MovieBuilder.box("CMT1", ifd0) + MovieBuilder.box("CMT2", exif) + MovieBuilder.box("CMT4", gps))
+        let file = MovieBuilder.movie(samples: [(1, 1)], brand: "crx ", moovExtra: canon)
+        let path = try directory.write(file, to: "IMG_0001.CR3")
+
+        let metadata = try MetadataExtractor(timeZone: Self.utc).extract(path: path)
+
+        #expect(metadata.mimeType == "image/x-canon-cr3")
+        #expect(metadata.make == (canonUUID ? "Canon" : nil))
+        #expect(metadata.model == (canonUUID ? "Canon EOS R6" : nil))
+        #expect(metadata.creationDateOffset == (canonUUID ? 7200 : nil))
+        if canonUUID {
+            #expect(metadata.creationDate == Date(timeIntervalSince1970: 1_620_814_881))  // 10:21:21 UTC
+            #expect(metadata.longitude == -70.5)
+        } else {
+            #expect(metadata.latitude == nil)
+        }
+    }
+
+    /// A PNG's dates and camera from its text chunks: `Creation Time` (RFC 1123 as PNG recommends, or EXIF's
+    /// form), outranked by EXIF in a raw profile (`tEXt` as well as `zTXt`), and XMP in ImageMagick's `zTXt`
+    /// raw profile. Another keyword is no date.
+    @Test(
+        arguments: [
+            ([PNGBuilder.text("Creation Time", Array("Mon, 9 Aug 2004 21:17:36 -0000".utf8))], 1_092_086_256, 0, nil),
+            ([PNGBuilder.text("Creation Time", Array("1999:01:01 00:08:50".utf8))], 915_149_330, nil, nil),
+            (
+                [
+                    PNGBuilder.text("Creation Time", Array("1999:01:01 00:08:50".utf8)),
+                    PNGBuilder.text(
+                        "Raw profile type exif",
+                        PNGBuilder.rawProfile(
+                            "exif",
+                            MetadataExtractorTests.exif(
+                                ifd0: [0x010F: .ascii("Maker")], exif: [0x9003: .ascii("2010:01:02 03:04:05")]))),
+                ], 1_262_401_445, nil, "Maker"
+            ),
+            (
+                [
+                    PNGBuilder.text(
+                        "Raw profile type xmp",
+                        PNGBuilder.rawProfile(
+                            "xmp", Array(#"<rdf:Description xap:CreateDate="2008-12-15T10:48:49+01:00"/>"#.utf8)),
+                        compressed: true)
+                ], 1_229_334_529, 3600, nil
+            ),
+            ([PNGBuilder.text("Creation Times", Array("1999:01:01 00:08:50".utf8))], nil, nil, nil),
+        ] as [([[UInt8]], TimeInterval?, Int?, String?)])
+    func pngTextChunksGiveDatesAndCamera(chunks: [[UInt8]], expected: TimeInterval?, offset: Int?, make: String?)
+        throws
+    {
+        let directory = try TemporaryDirectory()
+        let path = try directory.write(PNGBuilder.png(width: 4, height: 3, chunks: chunks), to: "t.png")
+
+        let metadata = try MetadataExtractor(timeZone: Self.utc).extract(path: path)
+
+        #expect(metadata.creationDate == expected.map { Date(timeIntervalSince1970: $0) })
+        #expect(metadata.creationDateOffset == offset)
+        #expect(metadata.make == make)
+    }
+
+    /// An AVI of 320×240 (25 frames of 40 ms) whose header list holds an `IDIT` chunk of `idit`, when given.
+    static func avi(idit: String?) -> [UInt8] {
+        func le32(_ value: Int) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
+        func chunk(_ id: String, _ payload: [UInt8]) -> [UInt8] {
+            Array(id.utf8) + le32(payload.count) + payload + (payload.count % 2 == 1 ? [0] : [])
+        }
+        let avih =
+            le32(40_000) + le32(0) + le32(0) + le32(0) + le32(25) + le32(0) + le32(1) + le32(0) + le32(320)
+            + le32(240) + [UInt8](repeating: 0, count: 16)
+        let idit = idit.map { chunk("IDIT", Array($0.utf8) + [0]) } ?? []
+        let hdrl = chunk("LIST", Array("hdrl".utf8) + chunk("avih", avih) + idit)
+        let movi = chunk("LIST", Array("movi".utf8) + chunk("00dc", [1, 2, 3, 4]))
+        let body = Array("AVI ".utf8) + hdrl + movi
+        return Array("RIFF".utf8) + le32(body.count) + body
+    }
+
+    /// An AVI's recording date is its `IDIT` chunk, as C's `ctime` writes it (Canon, most cameras) or as EXIF
+    /// does with slashes (Pentax); wall-clock time. Text that is no date gives none.
+    @Test(
+        arguments: [
+            ("MON SEP 10 20:52:00 2012\n", 1_347_310_320),
+            ("Mon Mar 10 15:04:43 2003\n", 1_047_308_683),
+            ("2009/10/27 12:14:34", 1_256_645_674),
+            ("not a date", nil),
+            (nil, nil),
+        ] as [(String?, TimeInterval?)])
+    func aviRecordingDateIsItsIDITChunk(idit: String?, expected: TimeInterval?) throws {
+        let directory = try TemporaryDirectory()
+        let path = try directory.write(Self.avi(idit: idit), to: "MVI_0001.AVI")
+
+        let metadata = try MetadataExtractor(timeZone: Self.utc).extract(path: path)
+
+        #expect(metadata.pixelWidth == 320 && metadata.pixelHeight == 240)
+        #expect(metadata.creationDate == expected.map { Date(timeIntervalSince1970: $0) })
+        #expect(metadata.creationDateIsFloating == (expected != nil))
+    }
+
     @Test(arguments: [(5, true), (6, true), (7, true), (8, true), (1, false), (3, false), (4, false)])
     func orientationFiveToEightSwapsTheDisplayedSize(orientation: UInt16, swaps: Bool) throws {
         let directory = try TemporaryDirectory()
