@@ -103,6 +103,7 @@ public struct MetadataExtractor: Sendable {
         case .crw: info = try CRWParser.parse(reader)
         case .raf: info = try RAFParser.parse(reader)
         case .jpegXL: info = try JPEGXLParser.parse(reader)
+        case .psd: info = try PSDParser.parse(reader)
         case .libRaw: info = try LibRawReader.read(reader)
         case .none: info = ContainerInfo()
         }

@@ -206,6 +206,57 @@ import Testing
         #expect(metadata.creationDateIsFloating == (expected != nil))
     }
 
+    /// A Photoshop document (version 1 PSD, 2 PSB) of `width`×`height` with image resources (ID, data).
+    static func photoshop(version: UInt16, width: UInt32, height: UInt32, resources: [(UInt16, [UInt8])]) -> [UInt8] {
+        func be16(_ value: UInt16) -> [UInt8] { [UInt8(value >> 8), UInt8(value & 0xFF)] }
+        let be32 = MovieBuilder.be32
+        var blocks: [UInt8] = []
+        for (id, data) in resources {
+            blocks += Array("8BIM".utf8) + be16(id) + [0, 0] + be32(UInt32(data.count)) + data
+            if data.count % 2 == 1 { blocks.append(0) }
+        }
+        return Array("8BPS".utf8) + be16(version) + [UInt8](repeating: 0, count: 6) + be16(3) + be32(height)
+            + be32(width) + be16(8) + be16(3) + be32(0) + be32(UInt32(blocks.count)) + blocks
+            + [UInt8](repeating: 0, count: version == 2 ? 8 : 4) + be16(0) + [1, 2, 3, 4]
+    }
+
+    /// A Photoshop document's size is its header's canvas; its camera and date come from the EXIF (resource
+    /// 0x0422) and XMP (0x0424) image resources, EXIF first. A PSB (version 2) reads the same way; another
+    /// version is not a Photoshop document.
+    @Test(
+        arguments: [
+            (1, true, 1_262_401_445, "Maker"),
+            (2, true, 1_262_401_445, "Maker"),
+            (1, false, nil, nil),
+        ] as [(UInt16, Bool, TimeInterval?, String?)])
+    func photoshopDocumentGivesCanvasSizeAndItsResourcesMetadata(
+        version: UInt16, withResources: Bool, expected: TimeInterval?, make: String?
+    ) throws {
+        let directory = try TemporaryDirectory()
+        let tiff = Self.exif(ifd0: [0x010F: .ascii("Maker")], exif: [0x9003: .ascii("2010:01:02 03:04:05")])
+        let xmp = Array(#"<rdf:Description xmp:CreateDate="2008-12-15T10:48:49+01:00"/>"#.utf8)
+        var resources: [(UInt16, [UInt8])] = []
+        if withResources {
+            resources = [(UInt16(0x0424), xmp), (UInt16(0x03ED), [UInt8]([0, 1, 2])), (UInt16(0x0422), tiff)]
+        }
+        let path = try directory.write(
+            Self.photoshop(version: version, width: 150, height: 91, resources: resources), to: "d.psd")
+
+        let metadata = try MetadataExtractor(timeZone: Self.utc).extract(path: path)
+
+        #expect(metadata.mimeType == "image/vnd.adobe.photoshop")
+        #expect(metadata.pixelWidth == 150 && metadata.pixelHeight == 91)
+        #expect(metadata.make == make)
+        #expect(metadata.creationDate == expected.map { Date(timeIntervalSince1970: $0) })
+    }
+
+    @Test func photoshopHeaderOfAnotherVersionIsCorrupt() throws {
+        let directory = try TemporaryDirectory()
+        let path = try directory.write(
+            Self.photoshop(version: 3, width: 150, height: 91, resources: []), to: "d.psd")
+        #expect(throws: MetadataError.self) { try MetadataExtractor().extract(path: path) }
+    }
+
     @Test(arguments: [(5, true), (6, true), (7, true), (8, true), (1, false), (3, false), (4, false)])
     func orientationFiveToEightSwapsTheDisplayedSize(orientation: UInt16, swaps: Bool) throws {
         let directory = try TemporaryDirectory()
