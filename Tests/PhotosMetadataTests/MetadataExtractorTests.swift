@@ -212,7 +212,9 @@ import Testing
         let be32 = MovieBuilder.be32
         var blocks: [UInt8] = []
         for (id, data) in resources {
-            blocks += Array("8BIM".utf8) + be16(id) + [0, 0] + be32(UInt32(data.count)) + data
+            // Writers other than Photoshop sign their resources otherwise (here ImageReady's `MeSa`, for XMP).
+            blocks +=
+                Array((id == 0x0424 ? "MeSa" : "8BIM").utf8) + be16(id) + [0, 0] + be32(UInt32(data.count)) + data
             if data.count % 2 == 1 { blocks.append(0) }
         }
         return Array("8BPS".utf8) + be16(version) + [UInt8](repeating: 0, count: 6) + be16(3) + be32(height)
@@ -221,24 +223,24 @@ import Testing
     }
 
     /// A Photoshop document's size is its header's canvas; its camera and date come from the EXIF (resource
-    /// 0x0422) and XMP (0x0424) image resources, EXIF first. A PSB (version 2) reads the same way; another
+    /// 0x0422) and XMP (0x0424) image resources, EXIF's date first. A PSB (version 2) reads the same way; another
     /// version is not a Photoshop document.
     @Test(
         arguments: [
-            (1, true, 1_262_401_445, "Maker"),
-            (2, true, 1_262_401_445, "Maker"),
-            (1, false, nil, nil),
-        ] as [(UInt16, Bool, TimeInterval?, String?)])
+            (1, true, true, 1_262_401_445, "Maker"),
+            (2, true, true, 1_262_401_445, "Maker"),
+            (1, false, true, 1_229_334_529, nil),
+            (1, false, false, nil, nil),
+        ] as [(UInt16, Bool, Bool, TimeInterval?, String?)])
     func photoshopDocumentGivesCanvasSizeAndItsResourcesMetadata(
-        version: UInt16, withResources: Bool, expected: TimeInterval?, make: String?
+        version: UInt16, withEXIF: Bool, withXMP: Bool, expected: TimeInterval?, make: String?
     ) throws {
         let directory = try TemporaryDirectory()
         let tiff = Self.exif(ifd0: [0x010F: .ascii("Maker")], exif: [0x9003: .ascii("2010:01:02 03:04:05")])
         let xmp = Array(#"<rdf:Description xmp:CreateDate="2008-12-15T10:48:49+01:00"/>"#.utf8)
-        var resources: [(UInt16, [UInt8])] = []
-        if withResources {
-            resources = [(UInt16(0x0424), xmp), (UInt16(0x03ED), [UInt8]([0, 1, 2])), (UInt16(0x0422), tiff)]
-        }
+        var resources: [(UInt16, [UInt8])] = [(UInt16(0x03ED), [UInt8]([0, 1, 2]))]
+        if withXMP { resources.insert((UInt16(0x0424), xmp), at: 0) }
+        if withEXIF { resources.append((UInt16(0x0422), tiff)) }
         let path = try directory.write(
             Self.photoshop(version: version, width: 150, height: 91, resources: resources), to: "d.psd")
 

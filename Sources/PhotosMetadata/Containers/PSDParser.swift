@@ -3,11 +3,13 @@
 ///
 /// Header: `8BPS`, version 1 (PSD) or 2 (PSB), six reserved bytes, channels, then height and width (32-bit,
 /// big-endian). Then the colour mode data and the image resources, each a 32-bit length and its bytes; a
-/// resource is `8BIM`, its 16-bit ID, a Pascal name padded to an even length, a 32-bit size and its data,
+/// resource is `8BIM` (or another writer's signature), its 16-bit ID, a Pascal name padded to an even length, a 32-bit size and its data,
 /// padded to an even length. The layers and the image data after them are not read.
 enum PSDParser {
     private static let exifResource: UInt16 = 0x0422
     private static let xmpResource: UInt16 = 0x0424
+    /// The resource signatures ExifTool accepts: Photoshop's, ImageReady's and other writers'.
+    private static let signatures = ["8BIM", "MeSa", "PHUT", "AgHg", "DCSR"]
 
     static func parse(_ reader: FileReader) throws(MetadataError) -> ContainerInfo {
         let header = try reader.readExactly(at: 0, count: 30, what: "Photoshop header")
@@ -30,7 +32,7 @@ enum PSDParser {
         while position + 12 <= end, count < 10_000 {
             count += 1
             let head = try reader.readExactly(at: position, count: 7, what: "Photoshop resource")
-            guard head.matches(ascii: "8BIM") || head.matches(ascii: "MeSa"), let id = head.u16(at: 4, .bigEndian),
+            guard signatures.contains(where: { head.matches(ascii: $0) }), let id = head.u16(at: 4, .bigEndian),
                 let nameLength = head.u8(at: 6).map(Int.init)
             else { break }
             let sizeAt = position + 6 + (nameLength + 2) / 2 * 2
