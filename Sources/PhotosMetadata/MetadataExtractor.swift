@@ -7,11 +7,11 @@ import Synchronization
 ///
 /// The type comes from the content (``MediaSniffer``). Sizes come from the format's own headers
 /// (JPEG SOF, PNG IHDR, GIF screen, WebP VP8/VP8L/VP8X, BMP, TIFF and RAW IFDs, HEIF `ispe`, JPEG
-/// XL, CRW and RAF headers, movie track headers, Matroska tracks), never from EXIF's
+/// XL, CRW and RAF headers, the Photoshop header, movie track headers, Matroska tracks), never from EXIF's
 /// PixelXDimension, which editors often leave stale. Camera RAW families no parser reads (RW2, MRW,
 /// X3F, IIQ, 3FR, ...) are read through LibRaw (see ``RAWReading``). Dates, location and camera come from EXIF
-/// (through libexif: JPEG, TIFF, DNG, NEF, CR2, PNG `eXIf`, WebP, HEIF, RAF), XMP, and a movie's
-/// QuickTime keys and user data. Only headers are read: typically the first 64 KiB, plus a few
+/// (through libexif: JPEG, TIFF, DNG, NEF, CR2, CR3, PNG `eXIf` and raw profiles, WebP, HEIF, RAF, PSD), XMP,
+/// a movie's QuickTime keys and user data, a PNG's `Creation Time` and an AVI's `IDIT`. Only headers are read: typically the first 64 KiB, plus a few
 /// small reads for TIFF directories, movie boxes, and the check that the image data is complete.
 ///
 /// Bad input throws a ``MetadataError`` with the reason, never traps: an empty file, text named
@@ -103,6 +103,7 @@ public struct MetadataExtractor: Sendable {
         case .crw: info = try CRWParser.parse(reader)
         case .raf: info = try RAFParser.parse(reader)
         case .jpegXL: info = try JPEGXLParser.parse(reader)
+        case .psd: info = try PSDParser.parse(reader)
         case .libRaw: info = try LibRawReader.read(reader)
         case .none: info = ContainerInfo()
         }

@@ -22,8 +22,37 @@ enum AVIParser {
             info.frameRate = 1_000_000 / Double(microsecondsPerFrame)
         }
         info.setSize(Int(fields.u32(at: 32, .littleEndian) ?? 0), Int(fields.u32(at: 36, .littleEndian) ?? 0))
+        info.statedDate = digitizationDate(in: head)
         try checkMovieData(in: reader)
         return info
+    }
+
+    /// The recording date of the `IDIT` chunk (RIFF's DateTimeOriginal, in the header list near the start), which
+    /// cameras write as C's `ctime` text (`MON SEP 10 20:52:00 2012`) or as EXIF does (`2009/10/27 12:14:34`, with
+    /// slashes or colons); wall-clock time, no offset.
+    static func digitizationDate(in head: ArraySlice<UInt8>) -> CapturedDate? {
+        let searchEnd = min(head.count - 8, 16 * 1024)
+        guard searchEnd > 12,
+            let found = (12..<searchEnd).first(where: { head.matches(ascii: "IDIT", at: $0) }),
+            let size = head.u32(at: found + 4, .littleEndian).map(Int.init), size > 0, size <= 64,
+            let bytes = head.slice(at: found + 8, count: size)
+        else { return nil }
+        let text = String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self).trimmingWhitespace()
+        if let date = CapturedDate(parsing: text.replacingOccurrences(of: "/", with: ":")) { return date }
+        return ctime(text)
+    }
+
+    private static let monthNames = [
+        "JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC",
+    ]
+
+    /// C's `ctime` text: day name, month name, day, `hh:mm:ss`, year.
+    static func ctime(_ text: String) -> CapturedDate? {
+        let words = text.split(separator: " ").map(String.init)
+        guard words.count == 5, let month = monthNames.firstIndex(of: words[1].uppercased()), let day = Int(words[2]),
+            let year = Int(words[4]), year >= 1
+        else { return nil }
+        return CapturedDate(parsing: "\(year):\(month + 1):\(day) \(words[3])")
     }
 
     /// Checks that the first RIFF's `movi` list, the frames, lies in the file, or that the file stops right

@@ -182,6 +182,28 @@ enum ISOMediaParser {
             sawVideo = true
         }
         try readMovieMetadata(boxes, in: reader, into: &info)
+        if info.exifBlock == nil { info.exifBlock = try canonMetadata(boxes, in: reader) }
+    }
+
+    /// Canon's CR3 metadata box: `uuid` 85C0B687-820F-11E0-8111-F4CE462B6A48 in `moov`, holding IFD0 (`CMT1`),
+    /// the EXIF IFD (`CMT2`) and the GPS IFD (`CMT4`), each a TIFF structure of its own (as ExifTool and LibRaw
+    /// read them), packed into one EXIF block.
+    private static func canonMetadata(_ boxes: [Box], in reader: FileReader) throws(MetadataError) -> [UInt8]? {
+        let canonUUID: [UInt8] = [
+            0x85, 0xC0, 0xB6, 0x87, 0x82, 0x0F, 0x11, 0xE0, 0x81, 0x11, 0xF4, 0xCE, 0x46, 0x2B, 0x6A, 0x48,
+        ]
+        for uuid in boxes where uuid.type == "uuid" && uuid.end - uuid.payload > 16 {
+            guard try payload(of: uuid, in: reader, limit: 16).elementsEqual(canonUUID) else { continue }
+            let inner = Box(type: "uuid", start: uuid.start, payload: uuid.payload + 16, end: uuid.end)
+            let parts = try children(of: inner, in: reader)
+            func tiff(_ type: String) -> TIFFStructure? {
+                guard let box = parts.first(where: { $0.type == type }) else { return nil }
+                return try? TIFFStructure(reader: reader, base: box.payload, length: box.end - box.payload)
+            }
+            guard let ifd0 = tiff("CMT1") else { return nil }
+            return ExifBlockBuilder.block(ifd0: ifd0, exif: tiff("CMT2"), gps: tiff("CMT4"))
+        }
+        return nil
     }
 
     /// A video track's frames per second: its sample count over the sum of its sample durations

@@ -1,8 +1,9 @@
 internal import CZlib
 import Foundation
 
-/// Walks a PNG's chunks: IHDR for the size (CRC-checked), `eXIf` for EXIF (or a `zTXt` raw
-/// profile of it, see ``RawProfile``), an uncompressed `iTXt` XMP packet, APNG's `acTL` frame count; and checks that
+/// Walks a PNG's chunks: IHDR for the size (CRC-checked), `eXIf` for EXIF (or a `zTXt` or `tEXt` raw
+/// profile of it, see ``RawProfile``), an uncompressed `iTXt` XMP packet (or ImageMagick's `zTXt` raw profile of
+/// one), a `tEXt` `Creation Time`, APNG's `acTL` frame count; and checks that
 /// the chunks reach IEND inside the file with image data on the way. A file that stops right after the header of
 /// its first IDAT chunk, before any pixel byte, is a metadata stub and is described by its headers.
 ///
@@ -58,9 +59,14 @@ enum PNGParser {
                 info.isAnimated = (fields.u32(at: 0, .bigEndian) ?? 0) > 1
             case "eXIf" where info.exifBlock == nil:
                 info.exifBlock = ExifBlocks.fromTIFF(in: reader, at: position + 8, length: length)
-            case "zTXt" where info.exifBlock == nil && length <= RawProfile.largestChunk:
+            case "zTXt" where length <= RawProfile.largestChunk:
                 let chunk = try reader.readExactly(at: position + 8, count: length, what: "zTXt")
-                info.exifBlock = RawProfile.exif(fromZTXt: chunk)
+                if info.exifBlock == nil { info.exifBlock = RawProfile.exif(fromZTXt: chunk) }
+                if info.xmpPacket == nil { info.xmpPacket = RawProfile.xmp(fromZTXt: chunk).map { $0[...] } }
+            case "tEXt" where length <= RawProfile.largestChunk:
+                let chunk = try reader.readExactly(at: position + 8, count: length, what: "tEXt")
+                if info.exifBlock == nil { info.exifBlock = RawProfile.exif(fromTEXt: chunk) }
+                if info.statedDate == nil { info.statedDate = creationTime(fromTEXt: chunk) }
             case "iTXt" where info.xmpPacket == nil && length <= FileReader.maximumRead:
                 info.xmpPacket = try xmp(fromITXt: reader.readExactly(at: position + 8, count: length, what: "iTXt"))
             case "IEND":
@@ -75,6 +81,36 @@ enum PNGParser {
                 throw reader.truncated("PNG ends after \(type) at offset \(position) without an IEND chunk")
             }
         }
+    }
+
+    private static let creationTimeKeyword = Array("Creation Time".utf8)
+
+    /// The `Creation Time` text of a `tEXt` chunk (PNG's "time of original image creation"), which PNG
+    /// recommends writing as RFC 1123 (`Mon, 9 Aug 2004 21:17:36 -0000`) and some software writes as EXIF does
+    /// (`1999:01:01 00:08:50`); ExifTool reads both, as PNG CreationTime.
+    static func creationTime(fromTEXt chunk: ArraySlice<UInt8>) -> CapturedDate? {
+        guard let nul = chunk.firstIndex(of: 0), Array(chunk[chunk.startIndex..<nul]) == creationTimeKeyword else {
+            return nil
+        }
+        let text = String(decoding: chunk[(nul + 1)...], as: UTF8.self)
+        return CapturedDate(parsing: text) ?? rfc1123(text)
+    }
+
+    private static let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
+
+    /// An RFC 1123 date (`[Mon,] 9 Aug 2004 21:17:36 [-0000|GMT]`); the day name is not checked.
+    static func rfc1123(_ text: String) -> CapturedDate? {
+        var words = text.split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init)
+        if let first = words.first, first.first?.isLetter == true { words.removeFirst() }
+        guard words.count >= 4, let day = Int(words[0]),
+            let month = months.firstIndex(of: words[1].prefix(3).lowercased()), let year = Int(words[2]),
+            words[2].count == 4
+        else { return nil }
+        let zone = words.count > 4 ? words[4] : ""
+        let offset = ["GMT", "UT", "UTC", "Z"].contains(zone) ? "Z" : zone
+        let day2 = day < 10 ? "0\(day)" : "\(day)"
+        let month2 = month < 9 ? "0\(month + 1)" : "\(month + 1)"
+        return CapturedDate(parsing: "\(year):\(month2):\(day2) \(words[3])\(offset)")
     }
 
     /// Whether the file's last 12 bytes are an IEND chunk.
@@ -112,21 +148,47 @@ enum RawProfile {
 
     private static let keywords = ["Raw profile type exif", "Raw profile type APP1"].map { Array($0.utf8) }
 
+    private static let xmpKeyword = Array("Raw profile type xmp".utf8)
+
     /// The EXIF block of a `zTXt` chunk's data, or nil when it holds none.
     static func exif(fromZTXt chunk: ArraySlice<UInt8>) -> [UInt8]? {
-        guard let nul = chunk.firstIndex(of: 0), keywords.contains(Array(chunk[chunk.startIndex..<nul])),
-            chunk.index(after: nul) < chunk.endIndex, chunk[chunk.index(after: nul)] == 0  // deflate
-        else { return nil }
-        guard let text = inflate(chunk[(nul + 2)...]) else { return nil }
+        guard let text = inflatedText(chunk, keywords: keywords) else { return nil }
         return exif(fromText: text[...])
     }
 
-    /// The bytes of the raw profile's text: a name line, a length line, then hexadecimal digits.
+    /// The EXIF block of a `tEXt` chunk's data (the same profile, not compressed), or nil when it holds none.
+    static func exif(fromTEXt chunk: ArraySlice<UInt8>) -> [UInt8]? {
+        guard let nul = chunk.firstIndex(of: 0), keywords.contains(Array(chunk[chunk.startIndex..<nul])) else {
+            return nil
+        }
+        return exif(fromText: chunk[(nul + 1)...])
+    }
+
+    /// The XMP packet of a `zTXt` chunk of keyword `Raw profile type xmp` (as ImageMagick writes it), or nil.
+    static func xmp(fromZTXt chunk: ArraySlice<UInt8>) -> [UInt8]? {
+        guard let text = inflatedText(chunk, keywords: [xmpKeyword]) else { return nil }
+        return bytes(fromText: text[...], limit: largestText / 2)
+    }
+
+    /// The inflated text of a `zTXt` chunk whose keyword is one of `keywords`.
+    private static func inflatedText(_ chunk: ArraySlice<UInt8>, keywords: [[UInt8]]) -> [UInt8]? {
+        guard let nul = chunk.firstIndex(of: 0), keywords.contains(Array(chunk[chunk.startIndex..<nul])),
+            chunk.index(after: nul) < chunk.endIndex, chunk[chunk.index(after: nul)] == 0  // deflate
+        else { return nil }
+        return inflate(chunk[(nul + 2)...])
+    }
+
+    /// The EXIF block of the raw profile's text: a name line, a length line, then hexadecimal digits.
     static func exif(fromText text: ArraySlice<UInt8>) -> [UInt8]? {
+        bytes(fromText: text, limit: 0xFFFF).flatMap { ExifBlocks.fromTIFF(bytes: $0[...]) }
+    }
+
+    /// The bytes of a raw profile's text, at most `limit`.
+    private static func bytes(fromText text: ArraySlice<UInt8>, limit: Int) -> [UInt8]? {
         let lines = text.split(separator: UInt8(ascii: "\n"), maxSplits: 2, omittingEmptySubsequences: true)
         guard lines.count == 3,
             let length = Int(String(decoding: lines[1], as: UTF8.self).trimmingCharacters(in: .whitespaces)),
-            length > 0, length <= 0xFFFF
+            length > 0, length <= limit
         else { return nil }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(length)
@@ -149,7 +211,7 @@ enum RawProfile {
             }
         }
         guard bytes.count == length else { return nil }
-        return ExifBlocks.fromTIFF(bytes: bytes[...])
+        return bytes
     }
 
     /// zlib data inflated, at most ``largestText`` bytes; nil when damaged or larger.

@@ -33,6 +33,24 @@ enum ExifBlockBuilder {
         return block(ifd0: ifd0Items, exif: exifItems, gps: gpsItems, order: tiff.order)
     }
 
+    /// The block of a file that keeps IFD0, the EXIF IFD and the GPS IFD as separate TIFF structures, each the
+    /// first directory of its own (a Canon CR3's `CMT1`, `CMT2` and `CMT4` boxes); `nil` when IFD0 cannot be
+    /// read. A structure in the other byte order than IFD0's is left out (the values are copied as they are).
+    static func block(ifd0 first: TIFFStructure, exif: TIFFStructure?, gps: TIFFStructure?) -> [UInt8]? {
+        guard let ifd0 = first.optionalDirectory(at: first.firstDirectoryOffset, name: "IFD0") else { return nil }
+        var budget = 48 * 1024
+        let ifd0Items = copyable(ifd0, in: first, budget: &budget)
+        func items(of tiff: TIFFStructure?, name: String) -> [Item] {
+            guard let tiff, tiff.order == first.order,
+                let directory = tiff.optionalDirectory(at: tiff.firstDirectoryOffset, name: name)
+            else { return [] }
+            return copyable(directory, in: tiff, budget: &budget)
+        }
+        let exifItems = items(of: exif, name: "EXIF IFD")
+        let gpsItems = items(of: gps, name: "GPS IFD")
+        return block(ifd0: ifd0Items, exif: exifItems, gps: gpsItems, order: first.order)
+    }
+
     private struct Item {
         let tag: UInt16
         let type: UInt16

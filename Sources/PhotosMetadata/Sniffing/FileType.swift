@@ -3,7 +3,7 @@
 struct FileType: Sendable, Hashable {
     /// Which header parser understands the type.
     enum Container: Sendable, Hashable {
-        case jpeg, png, gif, webp, bmp, tiff, isoMedia, avi, matroska, crw, raf, jpegXL, none
+        case jpeg, png, gif, webp, bmp, tiff, isoMedia, avi, matroska, crw, raf, jpegXL, psd, none
         /// A camera RAW family no parser here reads: LibRaw reads its headers (``LibRawReader``).
         case libRaw
     }
@@ -36,6 +36,7 @@ extension FileType {
     static let heicSequence = image("image/heic-sequence", "public.heics", .isoMedia, ["heics"])
     static let avif = image("image/avif", "public.avif", .isoMedia, ["avif"])
     static let jpegXL = image("image/jxl", "public.jpeg-xl", .jpegXL, ["jxl"])
+    static let photoshop = image("image/vnd.adobe.photoshop", "com.adobe.photoshop-image", .psd, ["psd", "psb"])
     static let dng = image("image/x-adobe-dng", "com.adobe.raw-image", .tiff, ["dng"])
     static let nef = image("image/x-nikon-nef", "com.nikon.raw-image", .tiff, ["nef"])
     static let nrw = image("image/x-nikon-nrw", "com.nikon.nrw-raw-image", .tiff, ["nrw"])
@@ -82,7 +83,7 @@ extension FileType {
 
     /// Every type the module names, in lookup order.
     static let known: [FileType] = [
-        .jpeg, .png, .gif, .webp, .bmp, .tiff, .heic, .heif, .heicSequence, .avif, .jpegXL,
+        .jpeg, .png, .gif, .webp, .bmp, .tiff, .heic, .heif, .heicSequence, .avif, .jpegXL, .photoshop,
         .dng, .nef, .nrw, .cr2, .cr3, .crw, .raf, .arw, .orf, .rw2, .pef, .srw,
         .mrw, .x3f, .iiq, .threeFR, .fff, .erf, .mos, .mef, .kdc, .dcr, .srf, .sr2, .rwl,
         .quickTime, .mpeg4, .m4v, .threeGPP, .threeGPP2, .avi, .webm, .matroska, .mpeg, .mpegTS, .m4a,

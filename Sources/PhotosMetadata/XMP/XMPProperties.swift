@@ -5,13 +5,22 @@ import Glibc
 /// XMP writes a property either as an attribute (`GPano:UsePanoramaViewer="True"`) or as an
 /// element (`<GPano:ProjectionType>equirectangular</GPano:ProjectionType>`); a language
 /// alternative or a list (`<exif:UserComment><rdf:Alt><rdf:li xml:lang="x-default">…`) yields its
-/// first item. Properties are matched by their conventional prefix.
+/// first item. Properties are matched by their conventional prefix; a property of the XMP basic schema
+/// (`xmp:`) is also found under `xap:`, the prefix Adobe's early toolkits (XMP Toolkit 3, Photoshop CS
+/// and CS2) bound to the same namespace, `http://ns.adobe.com/xap/1.0/`, as ExifTool reads it.
 ///
 /// Packets are searched as UTF-8 bytes (memchr, then memcmp): a packet can be tens of kilobytes and is
 /// searched for several properties, so no String is made of it.
 enum XMPProperties {
     /// The value of `property` (`prefix:Name`) in `packet`, or `nil`.
     static func value(of property: String, in packet: ArraySlice<UInt8>) -> String? {
+        if let value = value(ofExactly: property, in: packet) { return value }
+        guard property.hasPrefix("xmp:") else { return nil }
+        return value(ofExactly: "xap:" + property.dropFirst(4), in: packet)
+    }
+
+    /// The value of `property` under exactly that prefix.
+    private static func value(ofExactly property: String, in packet: ArraySlice<UInt8>) -> String? {
         for quote in [UInt8(ascii: "\""), UInt8(ascii: "'")] {
             if let start = find(Array(property.utf8) + [UInt8(ascii: "="), quote], in: packet) {
                 let rest = packet[start...]

@@ -199,10 +199,12 @@ enum MovieBuilder {
 
     /// A movie of `width`×`height` whose video track has `samples` runs of (count, duration) in
     /// `timescale`; `textKeys` and `integerKeys` become QuickTime `mdta` keys (well-known types 1 and
-    /// 21), `userData` atoms of a `udta` box (type and payload, in order).
+    /// 21), `userData` atoms of a `udta` box (type and payload, in order); `brand` is the `ftyp`'s and
+    /// `moovExtra` more boxes at the end of `moov`.
     static func movie(
         width: UInt16 = 320, height: UInt16 = 240, timescale: UInt32 = 600, samples: [(UInt32, UInt32)],
-        textKeys: [String: String] = [:], integerKeys: [String: Int8] = [:], userData: [(String, [UInt8])] = []
+        textKeys: [String: String] = [:], integerKeys: [String: Int8] = [:], userData: [(String, [UInt8])] = [],
+        brand: String = "qt  ", moovExtra: [UInt8] = []
     ) -> [UInt8] {
         let duration = samples.reduce(UInt32(0)) { $0 + $1.0 * $1.1 }
         let mvhd = box("mvhd", [UInt8](repeating: 0, count: 12) + be32(timescale) + be32(duration) + zeros(80))
@@ -233,8 +235,8 @@ enum MovieBuilder {
                     + box("keys", zeros(4) + be32(UInt32(names.count)) + keys) + box("ilst", items))
         }
         let udta = userData.isEmpty ? [] : box("udta", userData.flatMap { box($0.0, $0.1) })
-        let ftyp = box("ftyp", Array("qt  ".utf8) + zeros(4) + Array("qt  ".utf8))
-        return ftyp + box("moov", mvhd + trak + meta + udta) + box("mdat", zeros(16))
+        let ftyp = box("ftyp", Array(brand.utf8) + zeros(4) + Array(brand.utf8))
+        return ftyp + box("moov", mvhd + trak + meta + udta + moovExtra) + box("mdat", zeros(16))
     }
 
     /// The four bytes of item-list index `value`, which QuickTime writes as the item's box type.
@@ -255,15 +257,43 @@ enum MovieBuilder {
 /// Minimal PNG files: IHDR, an optional APNG animation control chunk, one IDAT of a few bytes,
 /// IEND. The chunk structure is valid (CRCs included); the pixels are not decodable.
 enum PNGBuilder {
-    static func png(width: UInt32, height: UInt32, animationFrames: UInt32? = nil) -> [UInt8] {
+    /// `chunks` (whole chunks, see ``chunk(_:_:)``) go before the image data.
+    static func png(width: UInt32, height: UInt32, animationFrames: UInt32? = nil, chunks: [[UInt8]] = []) -> [UInt8] {
         var bytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         bytes += chunk("IHDR", MovieBuilder.be32(width) + MovieBuilder.be32(height) + [8, 0, 0, 0, 0])
         if let animationFrames {
             bytes += chunk("acTL", MovieBuilder.be32(animationFrames) + MovieBuilder.be32(0))
         }
+        bytes += chunks.flatMap { $0 }
         bytes += chunk("IDAT", [0x78, 0x9C, 0x63, 0x00, 0x00])
         bytes += chunk("IEND", [])
         return bytes
+    }
+
+    /// A text chunk (`tEXt`, or `zTXt` with the text deflated) of `keyword` and `text`.
+    static func text(_ keyword: String, _ text: [UInt8], compressed: Bool = false) -> [UInt8] {
+        compressed
+            ? chunk("zTXt", Array(keyword.utf8) + [0, 0] + storedZlib(text))
+            : chunk("tEXt", Array(keyword.utf8) + [0] + text)
+    }
+
+    /// ImageMagick's raw profile text of `bytes`: a blank line, the profile's name, its length, then hexadecimal.
+    static func rawProfile(_ name: String, _ bytes: [UInt8]) -> [UInt8] {
+        let hex = bytes.map { String($0, radix: 16) }.map { $0.count == 1 ? "0" + $0 : $0 }.joined()
+        return Array("\n\(name)\n    \(bytes.count)\n\(hex)\n".utf8)
+    }
+
+    /// A zlib stream of `data` in one stored (uncompressed) deflate block, at most 65 535 bytes.
+    static func storedZlib(_ data: [UInt8]) -> [UInt8] {
+        let length = UInt16(data.count)
+        var a: UInt32 = 1
+        var b: UInt32 = 0
+        for byte in data {
+            a = (a + UInt32(byte)) % 65_521
+            b = (b + a) % 65_521
+        }
+        return [0x78, 0x01, 0x01, UInt8(length & 0xFF), UInt8(length >> 8), UInt8(~length & 0xFF), UInt8(~length >> 8)]
+            + data + MovieBuilder.be32(b << 16 | a)
     }
 
     static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
