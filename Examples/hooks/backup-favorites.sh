@@ -25,9 +25,16 @@ set -eu
 backup=${1:?usage: backup-favorites.sh BACKUP_DIR}
 
 # copy FILE DIRECTORY: FILE into DIRECTORY (made if missing), an existing copy kept.
+# Copies $1 into the folder $2 unless a file of its name is there: under a temporary name first,
+# so that a copy cut short (a full disk, a kill) is never taken for a backup.
 copy() {
     mkdir -p -- "$2"
-    cp -n -p -- "$1" "$2/"
+    name=$(basename -- "$1")
+    [ -e "$2/$name" ] && return 0
+    partial="$2/.$name.partial.$$"
+    cp -p -- "$1" "$partial"
+    mv -n -- "$partial" "$2/$name" || [ -e "$2/$name" ]
+    rm -f -- "$partial"
 }
 
 commands=$(jq -r --arg backup "$backup" '

@@ -297,9 +297,12 @@ struct HookDaemonTests: DaemonSuite {
         try library.performChangesAndWait { PHAssetChangeRequest(for: inn).isFavorite = true }
         let copy = backup.appendingPathComponent(root.path).appendingPathComponent("Family/inn.jpg")
         try await waitUntil("the favorite backed up") { FileManager.default.fileExists(atPath: copy.path) }
+        // The script renames a whole copy into place: what appears is the whole file.
         #expect(
             FileManager.default.contentsEqual(
                 atPath: copy.path, andPath: root.appendingPathComponent("Family/inn.jpg").path))
+        let folder = copy.deletingLastPathComponent().path
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix(".") }.isEmpty)
         #expect(
             !FileManager.default.fileExists(
                 atPath: backup.appendingPathComponent(root.path).appendingPathComponent("Family/ricoh.jpg").path))
