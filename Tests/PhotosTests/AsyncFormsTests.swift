@@ -112,6 +112,34 @@ struct AsyncFormsTests {
         #expect(!FileManager.default.fileExists(atPath: output.path))
     }
 
+    @Test func assetPropertiesLoadAsAVFoundationLoadsThem() async throws {
+        // ExifTool: 4.002 s, 320x568 as displayed, stored on its side (rotation 90), 29.988 frames a second.
+        let asset = AVURLAsset(url: Self.movie)
+        let duration = try await asset.load(.duration)
+        #expect(abs(duration.seconds - 4.002) < 0.05)
+        let (sameDuration, tracks) = try await asset.load(.duration, .tracks)
+        #expect(sameDuration == duration)
+        #expect(tracks.count == asset.tracks.count)
+        #expect(try await asset.load(.isPlayable))
+        let videos = try await asset.loadTracks(withMediaType: .video)
+        let video = try #require(videos.first)
+        #expect(videos.count == 1)
+        #expect(try await asset.loadTrack(withTrackID: video.trackID)?.trackID == video.trackID)
+        let size = try await video.load(.naturalSize)
+        #expect(size == CGSize(width: 568, height: 320))
+        let (rate, kind) = try await video.load(.nominalFrameRate, .mediaType)
+        #expect(abs(Double(rate) - 29.988) < 0.1)
+        #expect(kind == .video)
+        let transform = try await video.load(.preferredTransform)
+        #expect(transform.m12 == 1 && transform.m21 == -1)
+    }
+
+    @Test func loadingAnUnreadableFileThrowsWhyItCannotBeRead() async throws {
+        let asset = AVURLAsset(url: Self.photo)
+        await #expect(throws: (any Error).self) { try await asset.load(.duration) }
+        await #expect(throws: (any Error).self) { try await asset.loadTracks(withMediaType: .video) }
+    }
+
     @Test func requestAuthorizationAsyncAnswersTheStatus() async throws {
         for level in [PHAccessLevel.readWrite, .addOnly] {
             let status = await PHPhotoLibrary.requestAuthorization(for: level)
