@@ -39,6 +39,32 @@ import Testing
         #expect(MediaSniffer.nameClaimsMedia(name) == claims, "\(name)")
     }
 
+    /// A file its signature settles without libmagic gets the type libmagic's answer would give it.
+    @Test(
+        .enabled(if: Corpus.isAvailable, "needs ../shared/corpus"),  // the corpus lives outside the repository
+        arguments: Corpus.files
+    )
+    func aTypeSettledBySignatureIsTheTypeLibmagicGives(record: Corpus.Record) throws {
+        let reader = try FileReader(path: record.url.path)
+        let head = reader.head[...]
+        guard let settled = TypeClassifier.settledBySignature(head: head) else { return }
+        let byMagic = TypeClassifier.classify(
+            magicMIMEType: Self.sniffer.magicMIMEType(head), head: head,
+            fileExtension: MediaSniffer.fileExtension(of: record.url.path))
+        #expect(settled == byMagic, "\(record.path)")
+    }
+
+    @Test func theSignaturesSettleTheirTypesAndLeaveTheRestToLibmagic() {
+        #expect(TypeClassifier.settledBySignature(head: [0xFF, 0xD8, 0xFF, 0xE1, 0, 0][...]) == .jpeg)
+        #expect(TypeClassifier.settledBySignature(head: [0x89] + Array("PNG\r\n".utf8) + [0x1A, 0x0A, 0][...]) == .png)
+        #expect(TypeClassifier.settledBySignature(head: Array("GIF89a".utf8)[...]) == .gif)
+        #expect(TypeClassifier.settledBySignature(head: Array("RIFF\u{0}\u{0}\u{0}\u{0}WEBPVP8 ".utf8)[...]) == .webp)
+        // TIFF is left to libmagic and the extension: a RAW family shares its signature.
+        #expect(TypeClassifier.settledBySignature(head: [0x49, 0x49, 0x2A, 0x00, 8, 0, 0, 0][...]) == nil)
+        #expect(TypeClassifier.settledBySignature(head: Array("RIFF\u{0}\u{0}\u{0}\u{0}AVI LIST".utf8)[...]) == nil)
+        #expect(TypeClassifier.settledBySignature(head: [][...]) == nil)
+    }
+
     /// Sniffing reads only the first 64 KiB; libmagic must still say what `file --mime-type` says
     /// about the whole file.
     @Test(

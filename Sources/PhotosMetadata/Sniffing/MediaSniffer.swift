@@ -62,7 +62,8 @@ public final class MediaSniffer: Sendable {
 
     /// The type of a file whose first bytes are `head` and whose path is `path`.
     func fileType(head: ArraySlice<UInt8>, path: String) -> FileType {
-        TypeClassifier.classify(
+        if let settled = TypeClassifier.settledBySignature(head: head) { return settled }
+        return TypeClassifier.classify(
             magicMIMEType: magicMIMEType(head), head: head, fileExtension: Self.fileExtension(of: path)
         )
     }

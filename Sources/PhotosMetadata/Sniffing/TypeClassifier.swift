@@ -40,6 +40,19 @@ enum TypeClassifier {
         return FileType.generic(magic.isEmpty ? "application/octet-stream" : magic)
     }
 
+    /// The type a file's first bytes settle without libmagic, whose answer costs a few tens of
+    /// microseconds a file: an ISO base media file of a known brand, or a signature that no other
+    /// format this module reads shares (JPEG, PNG, GIF, WebP). Nil when libmagic is to be asked.
+    /// Where it answers, it answers as ``classify(magicMIMEType:head:fileExtension:)`` does.
+    static func settledBySignature(head: ArraySlice<UInt8>) -> FileType? {
+        if head.matches(ascii: "ftyp", at: 4), let branded = isoMediaType(head: head) { return branded }
+        if head.matches([0xFF, 0xD8, 0xFF]) { return .jpeg }
+        if head.matches([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
+        if head.matches(ascii: "GIF87a") || head.matches(ascii: "GIF89a") { return .gif }
+        if head.matches(ascii: "RIFF"), head.matches(ascii: "WEBP", at: 8) { return .webp }
+        return nil
+    }
+
     /// A TIFF-based type: a RAW when the extension names one (read by the TIFF parser or, for the families it does
     /// not read, such as IIQ and 3FR, by LibRaw) or IFD0 has a DNGVersion tag.
     private static func tiffType(head: ArraySlice<UInt8>, byExtension: FileType?) -> FileType {
