@@ -34,6 +34,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
         // SHA-256 of access tokens (what the library stores) and HMAC-SHA256 of webhooks' bodies.
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        // The web page's HTML, rendered from templates compiled into the server.
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         // Metrics at GET /metrics: the libraries count through swift-metrics' API (which Hummingbird
         // already brings); only photosd bootstraps this Prometheus backend.
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
@@ -210,7 +212,12 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 // Request latencies by route.
                 .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Mustache", package: "swift-mustache"),
+                // The web session's CSRF token, derived from its secret.
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
+            // The page's templates, scripts and styles: compiled in by scripts/web-embed.
+            exclude: ["Web/Resources"],
             swiftSettings: settings),
         // The API's client side: `photos` speaking to photosd over its socket; webhooks' POSTs,
         // over TLS (CPhotosTLS) for https.

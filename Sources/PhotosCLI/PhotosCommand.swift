@@ -21,7 +21,7 @@ struct PhotosCommand: AsyncParsableCommand {
             Export.self, Import.self, ImportsCommand.self, Move.self, Remove.self, TrashCommand.self, Favorite.self,
             Rate.self, Rebuild.self,
             Changes.self,
-            WatchQuery.self, Status.self, Hooks.self, Token.self, Completion.self,
+            WatchQuery.self, Status.self, Hooks.self, Token.self, Open.self, Completion.self,
         ]
     )
 }

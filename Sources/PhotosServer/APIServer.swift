@@ -100,8 +100,10 @@ public struct APIServer: Service {
         let uses = TokenUses()
         let uploads = Uploads(importDirectory: library.importDirectory, maximumSize: maximumUploadSize)
         uploads.sweep()
+        let codes = LoginCodes()
         let router = makeRouter(
-            transport: .unixSocket(owner: ownerUID), fetches: fetches, streams: streams, uses: uses, uploads: uploads)
+            transport: .unixSocket(owner: ownerUID), fetches: fetches, streams: streams, uses: uses, uploads: uploads,
+            codes: codes)
         let socketPath = self.socketPath
         let logger = self.logger
         let onListening = self.onListening
@@ -109,7 +111,10 @@ public struct APIServer: Service {
         var tcp: Application<RouterResponder<APIContext>>?
         if let listen {
             tcp = Application(
-                router: makeRouter(transport: .tcp, fetches: fetches, streams: streams, uses: uses, uploads: uploads),
+                router: makeRouter(
+                    transport: .tcp(port: listen.port), fetches: fetches, streams: streams, uses: uses,
+                    uploads: uploads,
+                    codes: codes),
                 server: .http1(configuration: .init(idleTimeout: .nanoseconds(Int64(idleTimeout / .nanoseconds(1))))),
                 configuration: .init(address: .hostname(listen.host, port: listen.port), serverName: "photosd"),
                 onServerRunning: { _ in
@@ -160,7 +165,8 @@ public struct APIServer: Service {
 
     /// The API's routes behind the error and access middleware, for one listener.
     private func makeRouter(
-        transport: Transport, fetches: FetchRoutes, streams: StreamCount, uses: TokenUses, uploads: Uploads
+        transport: Transport, fetches: FetchRoutes, streams: StreamCount, uses: TokenUses, uploads: Uploads,
+        codes: LoginCodes
     ) -> Router<APIContext> {
         let router = Router(context: APIContext.self)
         // Outermost: a request's time and answer as the client gets them, refusals and errors included.
@@ -176,6 +182,10 @@ public struct APIServer: Service {
         ChangeBatchRoutes(library: library, uploads: uploads).add(to: router)
         TrashRoutes(library: library).add(to: router)
         uploads.add(to: router)
+        WebRoutes(
+            library: library, listen: listen, transport: transport, codes: codes,
+            pages: WebPages(library: library, status: status, startup: startup)
+        ).add(to: router)
         return router
     }
 
@@ -183,9 +193,10 @@ public struct APIServer: Service {
     /// that must cover every route are generated from.
     func routes() -> [(method: HTTPRequest.Method, path: String)] {
         let router = makeRouter(
-            transport: .tcp, fetches: FetchRoutes(library: library, cursors: ListingCursors()),
+            transport: .tcp(port: listen?.port ?? 0), fetches: FetchRoutes(library: library, cursors: ListingCursors()),
             streams: StreamCount(limit: maximumStreams), uses: TokenUses(),
-            uploads: Uploads(importDirectory: library.importDirectory, maximumSize: maximumUploadSize))
+            uploads: Uploads(importDirectory: library.importDirectory, maximumSize: maximumUploadSize),
+            codes: LoginCodes())
         return router.routes.map { ($0.method, $0.path.description) }
     }
 
@@ -222,12 +233,20 @@ public struct APIServer: Service {
         ("/v1/assets/**", [.get]), ("/v1/albums/**", [.get]), ("/v1/folders/**", [.get]),
         ("/v1/changes", [.get, .post]), ("/v1/queries", [.post]), ("/v1/uploads", [.post]),
         ("/v1/trash", [.get]), ("/v1/trash/restore", [.post]), ("/v1/trash/empty", [.post]),
+        ("/v1/logins", [.post]), ("/login", [.get]), ("/web", [.get]), ("/web/albums", [.get]),
+        ("/web/albums/**", [.get]), ("/web/assets/**", [.get]), ("/web/search", [.get]), ("/web/health", [.get]),
+        ("/web/static/{name}", [.get]),
     ]
 
     /// The methods the API answers at `path`, if it serves that path at all: asked with another
     /// method, a known path is a 405 naming them (`Allow`), not a 404 saying it does not exist.
     static func allowedMethods(at path: String) -> [HTTPRequest.Method]? {
         methods.first { pattern, _ in
+            if pattern.hasSuffix("/{name}") {
+                let prefix = pattern.dropLast("{name}".count)
+                return path.hasPrefix(prefix) && path.count > prefix.count
+                    && !path.dropFirst(prefix.count).contains("/")
+            }
             guard pattern.hasSuffix("/**") else { return path == pattern }
             let prefix = pattern.dropLast(2)
             return path.hasPrefix(prefix) && path.count > prefix.count

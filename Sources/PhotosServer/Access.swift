@@ -14,6 +14,8 @@ struct ClientAccess: Sendable, Hashable {
     var albums: [String]
     /// The token the client sent, if any.
     var tokenID: String?
+    /// For a browser's session cookie: the CSRF token its requests that change something carry.
+    var csrf: String? = nil
 
     /// The socket's owner: everything, without a token.
     static let owner = ClientAccess(level: .readWrite, albums: [], tokenID: nil)
@@ -45,13 +47,24 @@ struct APIContext: RequestContext {
 enum Transport: Sendable {
     /// `owner`: the uid that has read-write access without a token (nil: nobody does).
     case unixSocket(owner: uid_t?)
-    case tcp
+    /// `port`: the listener's, which names its session cookie.
+    case tcp(port: Int)
+
+    /// The name of the browser session cookie on this listener.
+    var cookieName: String {
+        switch self {
+        case .unixSocket: WebSession.cookieName(port: nil)
+        case .tcp(let port): WebSession.cookieName(port: port)
+        }
+    }
 }
 
 /// Decides each request's ``ClientAccess`` and refuses what its level never allows.
 ///
 /// A request with `Authorization: Bearer TOKEN` has that token's level, whoever sends it (the owner
-/// too: a way to see the API as a client of that level sees it). Without one, a client on the Unix
+/// too: a way to see the API as a client of that level sees it). A browser's session cookie
+/// (``WebSession``) carries a token as well, and its requests that change something must also carry
+/// the session's CSRF token. Without either, a client on the Unix
 /// socket whose uid (`SO_PEERCRED`) is the owner's has read-write access; anyone else, and every TCP
 /// client, is a 401 with `WWW-Authenticate: Bearer`. A level that never reaches the path is a 403
 /// (``refusal(_:path:access:)``); what a `limited` client sees of a path the routes decide.
@@ -73,15 +86,45 @@ struct AccessMiddleware: RouterMiddleware {
             throw APIError(.notFound, "no such path: \(reason)")
         }
         var context = context
-        context.access = try await access(request, context)
-        if case .unixSocket = transport { context.peer = await peers.credentials(of: context.channel) }
         // Access is decided on the route the router matched (its pattern, `/v1/assets/**`), not on
         // how the client spelled it; a path no route matched is the 404 that follows.
         let route = context.endpointPath ?? request.uri.path
+        // The login URL and the page's scripts and styles are served to anyone: they hold nothing
+        // of the library (a login URL's code is its own credential).
+        if WebRoutes.publicRoutes.contains(route) { return try await next(request, context) }
+        do {
+            context.access = try await access(request, context)
+        } catch let error as APIError
+            where error.status == .unauthorized
+            && (WebRoutes.isPage(route) || (route == "/" && WebRoutes.prefersHTML(request)))
+        {
+            // A person at a browser without a session: a page that says how to get one.
+            return WebPages.signInNeeded(reason: error.body.error.message)
+        }
+        if case .unixSocket = transport { context.peer = await peers.credentials(of: context.channel) }
+        if let expected = context.access.csrf, !Self.isSafe(request.method) {
+            try Self.checkCSRF(request, expected: expected)
+        }
         if let refusal = Self.refusal(request.method, path: route, access: context.access) {
             throw APIError(.forbidden, refusal)
         }
         return try await next(request, context)
+    }
+
+    /// Whether a method only reads (RFC 9110's safe methods): what needs no CSRF token.
+    static func isSafe(_ method: HTTPRequest.Method) -> Bool {
+        method == .get || method == .head || method == .options
+    }
+
+    /// Refuses a change made with a session cookie unless it carries the session's CSRF token
+    /// and, where the browser says (`Sec-Fetch-Site`), comes from the page's own origin.
+    static func checkCSRF(_ request: Request, expected: String) throws {
+        if let site = request.headers[HTTPField.Name("Sec-Fetch-Site")!], site != "same-origin" {
+            throw APIError(.forbidden, "a browser session's change comes from its own page, not from \(site)")
+        }
+        guard let sent = request.headers[WebSession.csrfHeader], WebSession.constantTimeEqual(sent, expected) else {
+            throw APIError(.forbidden, "a browser session's change carries the page's X-CSRF-Token")
+        }
     }
 
     /// Why `path` (as the client sent it, percent-encoded) is not a canonical spelling of a path, or
@@ -115,13 +158,23 @@ struct AccessMiddleware: RouterMiddleware {
             guard let token = found, let level = token.accessLevel else {
                 throw APIError.unauthorized("the token is unknown, revoked or expired", invalid: true)
             }
-            if touched.shouldRecord(token.id) {
-                // A write may wait for another process's lock (up to the busy timeout): never in
-                // the request's path, and never on Swift's shared pool.
-                let database = self.database
-                DispatchQueue.global(qos: .utility).async { try? database.touchAccessToken(token.id) }
-            }
+            touch(token)
             return ClientAccess(level: level, albums: token.albums, tokenID: token.id)
+        }
+        if let secret = WebSession.cookie(transport.cookieName, in: request.headers) {
+            let found: AccessToken?
+            do {
+                found = try database.accessToken(secret: secret)
+            } catch {
+                throw APIError(.serviceUnavailable, "cannot read the library's tokens: \(error)")
+            }
+            guard let token = found, let level = token.accessLevel else {
+                throw APIError.unauthorized(
+                    "the browser's session has ended (its token is unknown, revoked or expired)")
+            }
+            touch(token)
+            return ClientAccess(
+                level: level, albums: token.albums, tokenID: token.id, csrf: WebSession.csrfToken(for: secret))
         }
         if case .unixSocket(let owner?) = transport, let peer = await peers.credentials(of: context.channel)?.uid,
             peer == owner
@@ -136,16 +189,26 @@ struct AccessMiddleware: RouterMiddleware {
         throw APIError.unauthorized("\(how) sends Authorization: Bearer TOKEN (make one with photos token create)")
     }
 
+    /// Records a use of `token`, at most once a minute.
+    private func touch(_ token: AccessToken) {
+        guard touched.shouldRecord(token.id) else { return }
+        // A write may wait for another process's lock (up to the busy timeout): never in the
+        // request's path, and never on Swift's shared pool.
+        let database = self.database
+        DispatchQueue.global(qos: .utility).async { try? database.touchAccessToken(token.id) }
+    }
+
     /// Why `access` may never have `method path`, or nil when it may (or its route decides).
     ///
     /// | level | refused |
     /// |---|---|
     /// | read-write | nothing |
-    /// | read-only | `POST /v1/changes`, `POST /v1/uploads`, `POST /v1/trash/…` |
+    /// | read-only | `POST /v1/changes`, `POST /v1/uploads`, `POST /v1/trash/…`, `POST /v1/logins` |
     /// | add-only | everything but the open paths, `POST /v1/changes` and `POST /v1/uploads` |
-    /// | limited | `GET /v1/status`, `GET /v1/imports`, `GET /metrics` (the daemon's roots, imports and hooks are not its albums'), trash |
+    /// | limited | `GET /v1/status`, `GET /v1/imports`, `GET /metrics`, `/web/health` (the daemon's roots, imports and hooks are not its albums'), trash, `POST /v1/logins` |
     ///
-    /// "Trash" is `/v1/trash` and the paths under it: deleted assets are in no album.
+    /// "Trash" is `/v1/trash` and the paths under it: deleted assets are in no album. A login
+    /// (`POST /v1/logins`) makes a token, which only a read-write client may do.
     ///
     /// The open paths (``openPaths``: `/`, `/v1/health`, `/v1/version`, `/v1/openapi.json`) are
     /// refused to no level. `path` is the route's pattern as the router matched it (`/v1/assets/**`).
@@ -154,10 +217,12 @@ struct AccessMiddleware: RouterMiddleware {
         let level = access.level.rawValue
         let changes = method == .post && (path == "/v1/changes" || path == "/v1/uploads")
         let trash = path == "/v1/trash" || path.hasPrefix("/v1/trash/")
+        let logins = path == "/v1/logins"
         switch access.level {
         case .readWrite:
             return nil
         case .readOnly:
+            if logins { return "a read-only client cannot make logins (tokens)" }
             guard changes || (trash && method != .get) else { return nil }
             return "a read-only client cannot change the library"
         case .addOnly:
@@ -168,7 +233,9 @@ struct AccessMiddleware: RouterMiddleware {
             return nil
         case .limited:
             if trash { return "a \(level) client sees only its albums' assets; deleted assets are in no album" }
-            guard path == "/v1/status" || path == "/v1/imports" || path == "/metrics" else { return nil }
+            if logins { return "a \(level) client cannot make logins (tokens)" }
+            let daemon = ["/v1/status", "/v1/imports", "/metrics", "/web/health"]
+            guard daemon.contains(path) else { return nil }
             return "a \(level) client sees only its albums' assets, not the daemon's status, imports or metrics"
         }
     }

@@ -23,7 +23,13 @@ struct OperationsRoutes: Sendable {
 
     func add(to router: Router<APIContext>) {
         let (database, status, metrics) = (database, status, metrics)
-        router.get("/") { _, _ in try APIServer.json(API.Index(endpoints: OpenAPIDocument.operations)) }
+        router.get("/") { request, _ in
+            // A person who types the address: the page, not the index.
+            if WebRoutes.prefersHTML(request) {
+                return Response(status: .seeOther, headers: [.location: "/web", .cacheControl: "no-store"])
+            }
+            return try APIServer.json(API.Index(endpoints: OpenAPIDocument.operations))
+        }
         router.get("/v1/version") { _, _ in try APIServer.json(API.Version.current) }
         router.get("/v1/openapi.json") { _, _ in FetchRoutes.json(OpenAPIDocument.bytes) }
         router.get("/v1/health") { _, context in

@@ -88,6 +88,29 @@ public enum API {
         public static let current = Version(name: "photosd", version: PhotosVersion.current, apiVersion: API.version)
     }
 
+    /// `POST /v1/logins`: a one-time URL that logs a browser in, and the token its session holds.
+    public struct Login: Sendable, Codable, Hashable {
+        /// The URL to open: it works once, until ``urlExpiresAt``.
+        public var url: String
+        /// The session's token's public name (`photos token revoke` ends the session).
+        public var token: String
+        /// The session's access level.
+        public var access: String
+        /// When the session ends (ISO 8601).
+        public var expiresAt: String
+        /// When the URL stops working (ISO 8601).
+        public var urlExpiresAt: String
+
+        /// A login of `access`, whose `url` holds until `urlExpiresAt` and its session until `expiresAt`.
+        public init(url: String, token: String, access: String, expiresAt: String, urlExpiresAt: String) {
+            self.url = url
+            self.token = token
+            self.access = access
+            self.expiresAt = expiresAt
+            self.urlExpiresAt = urlExpiresAt
+        }
+    }
+
     /// `GET /`: what the API is, and where its description and endpoints are.
     public struct Index: Sendable, Codable, Hashable {
         /// Always `photosd`.

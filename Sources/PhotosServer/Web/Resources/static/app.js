@@ -1,0 +1,77 @@
+// The page's entry: finds what the server rendered (a grid, one asset, the health page), brings it
+// to life, and keeps it live with the library's change stream.
+
+import { assetPath, get, post } from "./api.js";
+import { Grid } from "./grid.js";
+import { follow } from "./live.js";
+import { touchesGrid } from "./layout.js";
+import { Viewer } from "./viewer.js";
+
+function debounce(action, milliseconds) {
+  let timer = 0;
+  return () => {
+    clearTimeout(timer);
+    timer = setTimeout(action, milliseconds);
+  };
+}
+
+function startGrid(element) {
+  let grid;
+  const viewer = new Viewer({ count: () => grid.count, asset: (position) => grid.asset(position) });
+  grid = new Grid(element, { predicate: element.dataset.predicate, in: element.dataset.in }, (position) =>
+    viewer.open(position));
+  grid.load();
+  const reload = debounce(async () => {
+    await grid.load();
+    viewer.refresh();
+  }, 100);
+  addEventListener("library-change", (event) => {
+    if (touchesGrid(event.detail)) reload();
+  });
+}
+
+async function startAsset(element) {
+  const identifier = element.dataset.asset;
+  const viewer = new Viewer({ count: () => 1, asset: async () => null }, { standalone: true, host: element });
+  try {
+    viewer.show(await get(assetPath(identifier)));
+  } catch (error) {
+    element.textContent = error.message;
+    return;
+  }
+  addEventListener("library-change", debounce(() => viewer.refresh(), 100));
+}
+
+function startHealth(element) {
+  const wire = () => {
+    for (const button of element.querySelectorAll("[data-resume]")) {
+      button.addEventListener("click", async () => {
+        button.disabled = true;
+        try {
+          await post(`/v1/hooks/${encodeURIComponent(button.dataset.resume)}/resume`);
+          await refresh();
+        } catch (error) {
+          button.disabled = false;
+          button.after(Object.assign(document.createElement("p"), { className: "error", textContent: error.message }));
+        }
+      });
+    }
+  };
+  const refresh = async () => {
+    const response = await fetch("/web/health", { credentials: "same-origin" });
+    if (!response.ok) return;
+    const page = new DOMParser().parseFromString(await response.text(), "text/html");
+    const fresh = page.querySelector("[data-health]");
+    if (fresh) {
+      element.replaceChildren(...fresh.childNodes);
+      wire();
+    }
+  };
+  wire();
+  setInterval(refresh, 3000);
+}
+
+follow();
+for (const element of document.querySelectorAll("[data-grid]")) startGrid(element);
+for (const element of document.querySelectorAll("[data-asset]")) startAsset(element);
+for (const element of document.querySelectorAll("[data-health]")) startHealth(element);

@@ -1,0 +1,195 @@
+// A grid of thumbnails over a listing of any size: the day index (GET /v1/days) gives every row's
+// place at once, and only the rows near the screen exist in the page; their assets are fetched
+// in pages (GET /v1/assets with offset) as they come near. A change in the library reloads the
+// index and drops the pages, keeping the place on screen.
+
+import { get, thumbnailURL } from "./api.js";
+import { altText, identifierPath, layoutRows, pagesFor, visibleRows } from "./layout.js";
+
+const PAGE = 200;
+const HEADING = 36;
+const MONTH_HEADING = 56;
+const TARGET_CELL = 160;
+const OVERSCAN = 800;
+
+export class Grid {
+  /** `filter`: the listing's options ({predicate, in}); `onOpen(position)` when a cell is chosen. */
+  constructor(element, filter, onOpen) {
+    this.element = element;
+    this.filter = filter;
+    this.onOpen = onOpen;
+    this.days = [];
+    this.count = 0;
+    this.pages = new Map();
+    this.shown = new Map();
+    this.layout = { rows: [], height: 0 };
+    this.frame = 0;
+    this.canvas = document.createElement("div");
+    this.canvas.className = "grid-canvas";
+    this.canvas.setAttribute("role", "list");
+    element.append(this.canvas);
+    this.empty = element.querySelector(".empty");
+    this.error = document.createElement("p");
+    this.error.className = "error";
+    this.error.setAttribute("role", "alert");
+    this.error.hidden = true;
+    element.prepend(this.error);
+    addEventListener("scroll", () => this.schedule(), { passive: true });
+    addEventListener("resize", () => {
+      this.relayout();
+      this.schedule();
+    });
+  }
+
+  options(extra = {}) {
+    return { sort: "-creationDate", predicate: this.filter.predicate, in: this.filter.in, ...extra };
+  }
+
+  /** Reads the day index and draws what is on screen. */
+  async load() {
+    try {
+      const index = await get("/v1/days", this.options());
+      this.days = index.days;
+      this.count = index.count;
+      this.error.hidden = true;
+    } catch (error) {
+      this.days = [];
+      this.count = 0;
+      this.error.textContent = error.message;
+      this.error.hidden = false;
+    }
+    this.pages.clear();
+    for (const element of this.shown.values()) element.remove();
+    this.shown.clear();
+    if (this.empty) this.empty.hidden = this.count > 0 || !this.error.hidden;
+    for (const counter of document.querySelectorAll("[data-count]")) counter.textContent = String(this.count);
+    this.columns = 0;
+    this.relayout();
+    this.draw();
+    this.element.dataset.ready = "true";
+    this.element.dispatchEvent(new CustomEvent("grid-loaded", { bubbles: true }));
+  }
+
+  relayout() {
+    const width = this.canvas.clientWidth || this.element.clientWidth || innerWidth;
+    const columns = Math.max(2, Math.round(width / TARGET_CELL));
+    const cell = Math.floor(width / columns);
+    if (columns === this.columns && cell === this.cell) return;
+    this.columns = columns;
+    this.cell = cell;
+    this.layout = layoutRows(this.days, columns, cell, HEADING, MONTH_HEADING);
+    this.canvas.style.height = `${this.layout.height}px`;
+    for (const element of this.shown.values()) element.remove();
+    this.shown.clear();
+  }
+
+  schedule() {
+    if (this.frame) return;
+    this.frame = requestAnimationFrame(() => {
+      this.frame = 0;
+      this.draw();
+    });
+  }
+
+  /** Draws the rows near the screen and removes the others. */
+  draw() {
+    const top = scrollY - (this.canvas.getBoundingClientRect().top + scrollY);
+    const rows = visibleRows(this.layout.rows, top - OVERSCAN, top + innerHeight + OVERSCAN);
+    const wanted = new Set(rows.map((row) => row.top));
+    for (const [key, element] of this.shown) {
+      if (!wanted.has(key)) {
+        element.remove();
+        this.shown.delete(key);
+      }
+    }
+    for (const row of rows) {
+      if (this.shown.has(row.top)) continue;
+      const element = row.heading !== undefined ? this.heading(row) : this.cells(row);
+      element.style.top = `${row.top}px`;
+      element.style.height = `${row.height}px`;
+      this.canvas.append(element);
+      this.shown.set(row.top, element);
+    }
+  }
+
+  heading(row) {
+    const element = document.createElement(row.month ? "h2" : "h3");
+    element.className = row.month ? "grid-month" : "grid-day";
+    element.textContent = row.heading;
+    if (!row.month) element.dataset.day = row.day;
+    return element;
+  }
+
+  cells(row) {
+    const element = document.createElement("div");
+    element.className = "grid-row";
+    element.setAttribute("role", "listitem");
+    for (let position = row.start; position < row.start + row.count; position++) {
+      const cell = document.createElement("a");
+      cell.className = "cell";
+      cell.style.width = `${this.cell}px`;
+      cell.dataset.position = String(position);
+      element.append(cell);
+    }
+    this.fill(element, row.start, row.start + row.count);
+    return element;
+  }
+
+  /** Puts the assets of positions [start, end) into their cells, fetching their pages first. */
+  async fill(element, start, end) {
+    for (const page of pagesFor(start, end, PAGE)) {
+      const assets = await this.page(page);
+      // Scrolled away (or reloaded) while the page came: the row is gone.
+      if (!element.isConnected) return;
+      for (const cell of element.children) {
+        const position = Number(cell.dataset.position);
+        const asset = assets[position - page * PAGE];
+        if (asset && position >= page * PAGE && position < (page + 1) * PAGE) this.show(cell, asset, position);
+      }
+    }
+  }
+
+  show(cell, asset, position) {
+    if (cell.dataset.id === asset.localIdentifier) return;
+    cell.dataset.id = asset.localIdentifier;
+    cell.href = `/web/assets/${identifierPath(asset.localIdentifier)}`;
+    cell.replaceChildren();
+    const image = document.createElement("img");
+    image.loading = "lazy";
+    image.decoding = "async";
+    image.alt = altText(asset);
+    image.src = thumbnailURL(asset.localIdentifier);
+    cell.append(image);
+    if (asset.isFavorite) cell.classList.add("favorite");
+    if (asset.mediaType === "video") cell.classList.add("video");
+    if (asset.mediaSubtypes?.includes("photoLive")) cell.classList.add("live-photo");
+    cell.onclick = (event) => {
+      if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
+      event.preventDefault();
+      this.onOpen(position);
+    };
+  }
+
+  /** The assets of page `page` (positions page*PAGE ..< (page+1)*PAGE), fetched once. */
+  page(page) {
+    let pending = this.pages.get(page);
+    if (!pending) {
+      pending = get("/v1/assets", this.options({ offset: page * PAGE, pageSize: PAGE })).then(
+        (listing) => listing.assets,
+        (error) => {
+          this.pages.delete(page);
+          throw error;
+        },
+      );
+      this.pages.set(page, pending);
+    }
+    return pending;
+  }
+
+  /** The asset at `position`, or null past the end. */
+  async asset(position) {
+    if (position < 0 || position >= this.count) return null;
+    const assets = await this.page(Math.floor(position / PAGE));
+    return assets[position % PAGE] ?? null;
+  }
+}

@@ -1,0 +1,255 @@
+import Foundation
+import Hummingbird
+import Mustache
+import Photos
+import PhotosCore
+import PhotosWire
+
+/// The web page's HTML: each page is its template inside the layout, rendered from what the
+/// library says now, with the session's access.
+///
+/// The templates (`Web/Resources/templates`) are compiled into the binary by `scripts/web-embed`
+/// (``WebResources``), so a photosd copied alone serves its page. Values reach the HTML through
+/// Mustache's `{{…}}`, which escapes them; nothing the library holds (a file or album name) is
+/// ever written unescaped.
+struct WebPages: Sendable {
+    let library: PHPhotoLibrary
+    /// The daemon's status, for the health page (nil before it has one).
+    let status: @Sendable () throws -> DaemonStatus?
+    /// The startup crawl's progress while it runs.
+    let startup: @Sendable () -> StartupProgress?
+
+    /// The pages photosd serves.
+    enum Page: Sendable, Equatable {
+        case timeline, albums, search, health
+        case album(String)
+        case asset(String)
+    }
+
+    /// Every template, by name, parsed once.
+    static let templates: MustacheLibrary = {
+        var library = MustacheLibrary()
+        for (name, text) in WebResources.templates {
+            // A template that does not parse is a build mistake WebPageTests catches.
+            if let template = try? MustacheTemplate(string: text) { library.register(template, named: name) }
+        }
+        return library
+    }()
+
+    /// The page's HTML for a client of `access`.
+    func render(_ page: Page, query: Query, access: ClientAccess) throws -> String {
+        var values: [String: Any] = [:]
+        let template: String
+        let title: String
+        switch page {
+        case .timeline:
+            (template, title) = ("timeline", "Timeline")
+        case .albums:
+            (template, title) = ("albums", "Albums")
+            values = try albums(access)
+        case .album(let identifier):
+            let album = try self.album(identifier, access: access)
+            (template, title) = ("album", album["title"] as? String ?? "Album")
+            values = album
+        case .asset(let identifier):
+            (template, title) = ("asset", "Photo")
+            values = ["identifier": identifier]
+        case .search:
+            (template, title) = ("search", "Search")
+            values = SearchForm(query).values
+        case .health:
+            (template, title) = ("health", "Health")
+            values = try health()
+            values["canChange"] = access.level == .readWrite
+        }
+        let content = Self.templates.render(values, withTemplate: template) ?? ""
+        let layout: [String: Any] = [
+            "title": title, "content": content, "csrf": access.csrf ?? "", "access": access.level.rawValue,
+            "canChange": access.level == .readWrite, "seesDaemon": !access.isLimited,
+            "nav": [
+                ["href": "/web", "label": "Timeline", "current": page == .timeline],
+                ["href": "/web/albums", "label": "Albums", "current": page == .albums],
+                ["href": "/web/search", "label": "Search", "current": page == .search],
+            ] + (access.isLimited ? [] : [["href": "/web/health", "label": "Health", "current": page == .health]]),
+        ]
+        return Self.templates.render(layout, withTemplate: "layout") ?? ""
+    }
+
+    /// A 401 page for a browser without a session: how to get one.
+    static func signInNeeded(reason: String) -> Response {
+        let html =
+            templates.render(["reason": reason], withTemplate: "signin")
+            ?? "photosd: open this page with photos open"
+        var headers = WebRoutes.securityHeaders
+        headers[.contentType] = "text/html; charset=utf-8"
+        headers[.cacheControl] = "no-store"
+        return Response(
+            status: .unauthorized, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
+    }
+
+    // MARK: Albums and folders
+
+    private func options() -> PHFetchOptions {
+        let options = PHFetchOptions()
+        options.photoLibrary = library
+        return options
+    }
+
+    /// The folder tree as the disk and the user made it, the smart albums with their counts; for a
+    /// limited client, its albums alone.
+    private func albums(_ access: ClientAccess) throws -> [String: Any] {
+        if access.isLimited {
+            let albums = PHAssetCollection.fetchAssetCollections(
+                withLocalIdentifiers: access.albums, options: options())
+            return ["tree": albums.map { treeNode($0) }, "limited": true]
+        }
+        let top = PHCollectionList.fetchTopLevelUserCollections(with: options())
+        let smart = PHAssetCollection.fetchAssetCollections(with: .smartAlbum, subtype: .any, options: options())
+        if let reason = library.unavailabilityReason { throw APIError.from(reason) }
+        return [
+            "tree": top.map { treeNode($0) },
+            "smart": smart.map { album in
+                ["id": album.localIdentifier, "title": album.localizedTitle ?? "", "count": count(of: album)]
+            },
+        ]
+    }
+
+    /// One collection of the tree, with its children (a folder's) or its count (an album's).
+    private func treeNode(_ collection: PHCollection) -> [String: Any] {
+        var node: [String: Any] = [
+            "id": collection.localIdentifier, "title": collection.localizedTitle ?? "",
+            "path": collection.directoryPath ?? "",
+        ]
+        if let list = collection as? PHCollectionList {
+            node["folder"] = true
+            node["children"] = PHCollection.fetchCollections(in: list, options: options()).map { treeNode($0) }
+        } else if let album = collection as? PHAssetCollection {
+            node["count"] = count(of: album)
+        }
+        return node
+    }
+
+    private func count(of album: PHAssetCollection) -> Int {
+        PHAsset.fetchAssets(in: album, options: options()).count
+    }
+
+    /// One album's page: its title, directory and count; a 404 for one the client does not see.
+    private func album(_ identifier: String, access: ClientAccess) throws -> [String: Any] {
+        if access.isLimited, !access.albums.contains(identifier) { throw APIError(.notFound, "no album \(identifier)") }
+        guard
+            let album = PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: [identifier], options: options())
+                .firstObject
+        else { throw APIError(.notFound, "no album \(identifier)") }
+        return [
+            "id": album.localIdentifier, "title": album.localizedTitle ?? "", "path": album.directoryPath ?? "",
+            "count": count(of: album), "places": album.localizedLocationNames.joined(separator: ", "),
+        ]
+    }
+
+    // MARK: Health
+
+    /// The daemon's roots, startup crawl, thumbnails and hooks.
+    private func health() throws -> [String: Any] {
+        guard var status = try status() else {
+            let progress = startup()
+            return ["starting": progress?.summary ?? "photosd has no status yet"]
+        }
+        status.addHooks(from: library.database)
+        var values: [String: Any] = [
+            "roots": status.roots.map { root in
+                [
+                    "path": root.path, "state": root.state, "reason": root.reason ?? "",
+                    "write": root.write ?? "none", "writeRestriction": root.writeRestriction ?? "",
+                ]
+            },
+            "watches": status.watches, "watchBudget": status.watchBudget, "queueDepth": status.queueDepth,
+            "ingested": status.ingested, "rejected": status.rejected,
+            "lastErrors": status.lastErrors, "hasErrors": !status.lastErrors.isEmpty,
+            "hooks": (status.hooks ?? []).map { hook in
+                [
+                    "name": hook.name, "state": hook.state, "parked": hook.state == "parked",
+                    "reason": hook.parkedReason ?? "", "lag": hook.lag ?? 0, "runs": hook.runs,
+                    "failures": hook.failures, "lastRunAt": hook.lastRunAt ?? "never",
+                ]
+            },
+        ]
+        if let startup = status.startup { values["crawl"] = startup.summary }
+        if let thumbnails = status.thumbnails {
+            values["thumbnails"] = [
+                "sizes": thumbnails.sizes.map(String.init).joined(separator: ", "), "made": thumbnails.made,
+                "kept": thumbnails.kept, "failed": thumbnails.failed,
+                "atStart": "\(thumbnails.photosAtStartDone) of \(thumbnails.photosAtStart)",
+            ]
+        }
+        return values
+    }
+}
+
+/// The search page's form: the filters people use, turned into one PhotoKit predicate that the
+/// page's grid fetches with and shows, so a person can learn the predicate and a URL keeps it.
+struct SearchForm {
+    var values: [String: Any] = [:]
+
+    init(_ query: Query) {
+        let text = { (name: String) in (query[name] ?? "").trimmingCharacters(in: .whitespaces) }
+        let (type, name, camera, from, to, raw) = (
+            text("type"), text("name"), text("camera"), text("from"), text("to"), text("predicate")
+        )
+        let favorites = (try? query.flag("favorites")) ?? false
+        var terms: [String] = []
+        var errors: [String] = []
+        switch type {
+        case "image", "video": terms.append("mediaType == \(type)")
+        case "", "any": break
+        default: errors.append("type must be image, video or any")
+        }
+        if favorites { terms.append("favorite == YES") }
+        if !name.isEmpty { terms.append("filename CONTAINS[c] \(Self.quoted(name))") }
+        if !camera.isEmpty {
+            terms.append("(make CONTAINS[c] \(Self.quoted(camera)) OR model CONTAINS[c] \(Self.quoted(camera)))")
+        }
+        for (field, text, op, days) in [("from", from, ">=", 0), ("to", to, "<", 1)] where !text.isEmpty {
+            guard let date = Self.day(text, adding: days) else {
+                errors.append("\(field) must be a date written YYYY-MM-DD, not '\(text)'")
+                continue
+            }
+            terms.append("creationDate \(op) CAST(\(Self.quoted(date)), \"NSDate\")")
+        }
+        if !raw.isEmpty { terms.append("(\(raw))") }
+        let predicate = terms.joined(separator: " AND ")
+        if !raw.isEmpty || !terms.isEmpty {
+            do {
+                let options = PHFetchOptions()
+                options.predicate = NSPredicate(format: predicate)
+                try options.validate(for: .asset)
+            } catch {
+                errors.append("\(error)")
+            }
+        }
+        let searched = !terms.isEmpty && errors.isEmpty
+        values = [
+            "name": name, "camera": camera, "from": from, "to": to, "predicate": raw, "favorites": favorites,
+            "typeAny": type.isEmpty || type == "any", "typeImage": type == "image", "typeVideo": type == "video",
+            "query": searched ? predicate : "", "searched": searched, "errors": errors,
+        ]
+    }
+
+    /// A string literal of the predicate language: in double quotes, with `\` and `"` escaped.
+    static func quoted(_ text: String) -> String {
+        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    }
+
+    /// Midnight starting `YYYY-MM-DD` plus `days`, in this machine's time zone, as ISO 8601.
+    static func day(_ text: String, adding days: Int) -> String? {
+        let parts = text.split(separator: "-").compactMap { Int($0) }
+        guard parts.count == 3, text.count == 10 else { return nil }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = .current
+        guard
+            let start = calendar.date(from: DateComponents(year: parts[0], month: parts[1], day: parts[2])),
+            calendar.component(.day, from: start) == parts[2],
+            let date = calendar.date(byAdding: .day, value: days, to: start)
+        else { return nil }
+        return ISO8601.string(date, offset: TimeZone.current.secondsFromGMT(for: date))
+    }
+}
