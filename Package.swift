@@ -350,6 +350,7 @@ let package = Package(
             name: "PhotosServerTests",
             dependencies: [
                 "PhotosServer", "PhotosClient", "Photos", "PhotosCore", "PhotosWire", "PhotosTestSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -2390,6 +2390,116 @@ extension OpenAPIDocument {
         "summary": "What `photos imports status` shows: each watched import folder (`[[imports]]`) and where it stands."
       }
     },
+    "/v1/logins": {
+      "post": {
+        "description": "Makes an access token for a browser session (`read-only` by default, `read-write`, or\n`limited` to `albums`; never add-only) that lasts `expiresIn` seconds (30 days by\ndefault), and a URL on photosd's loopback TCP listener that works once, for 5 minutes: it\nsets the session cookie (`HttpOnly`, `SameSite=Strict`) and opens the timeline. What\n`photos open` asks for. For read-write clients, and not with a session cookie. 409 when\nphotosd has no TCP listener (`listen` in the config) for a browser to reach.\n",
+        "operationId": "createLogin",
+        "requestBody": {
+          "content": {
+            "application/json": {
+              "schema": {
+                "additionalProperties": false,
+                "properties": {
+                  "access": {
+                    "enum": [
+                      "read-only",
+                      "read-write",
+                      "limited"
+                    ],
+                    "type": "string"
+                  },
+                  "albums": {
+                    "description": "A limited session's albums.",
+                    "items": {
+                      "minLength": 1,
+                      "type": "string"
+                    },
+                    "type": "array"
+                  },
+                  "expiresIn": {
+                    "description": "Seconds the session lasts.",
+                    "maximum": 31622400,
+                    "minimum": 60,
+                    "type": "number"
+                  },
+                  "name": {
+                    "description": "The token's name in photos token list.",
+                    "type": "string"
+                  }
+                },
+                "type": "object"
+              }
+            }
+          },
+          "required": false
+        },
+        "responses": {
+          "201": {
+            "content": {
+              "application/json": {
+                "schema": {
+                  "additionalProperties": false,
+                  "properties": {
+                    "access": {
+                      "enum": [
+                        "read-only",
+                        "read-write",
+                        "limited"
+                      ],
+                      "type": "string"
+                    },
+                    "expiresAt": {
+                      "format": "date-time",
+                      "type": "string"
+                    },
+                    "token": {
+                      "description": "The token's public name (photos token revoke ends the session).",
+                      "type": "string"
+                    },
+                    "url": {
+                      "description": "Works once, until urlExpiresAt.",
+                      "type": "string"
+                    },
+                    "urlExpiresAt": {
+                      "format": "date-time",
+                      "type": "string"
+                    }
+                  },
+                  "required": [
+                    "url",
+                    "token",
+                    "access",
+                    "expiresAt",
+                    "urlExpiresAt"
+                  ],
+                  "type": "object"
+                }
+              }
+            },
+            "description": "The login URL and the session's token."
+          },
+          "400": {
+            "$ref": "#/components/responses/Error"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Error"
+          },
+          "409": {
+            "$ref": "#/components/responses/Error"
+          },
+          "500": {
+            "$ref": "#/components/responses/Error"
+          },
+          "503": {
+            "$ref": "#/components/responses/Error"
+          }
+        },
+        "summary": "A one-time URL that logs a browser into the web page, with a new token of the access asked."
+      }
+    },
     "/v1/openapi.json": {
       "get": {
         "description": "Open to every client that may use the API.",

@@ -7,32 +7,6 @@ import Testing
 /// The real `photosd`: its loopback TCP listener (`--listen`), where every request needs a token,
 /// tokens made by the real `photos token create`, and a client of another uid on the socket.
 @Suite(.serialized) struct DaemonAccessTests {
-    /// A loopback port of the kernel's pick, bound by `descriptor` (and listening, if asked) until
-    /// it is closed.
-    static func boundPort(listening: Bool = false) throws -> (descriptor: Int32, port: Int) {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-        var size = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(descriptor, pointer, size) == 0 && getsockname(descriptor, pointer, &size) == 0
-                    && (!listening || listen(descriptor, 1) == 0)
-            }
-        }
-        if !bound { close(descriptor) }
-        try #require(bound, "cannot bind a loopback port")
-        return (descriptor, Int(UInt16(bigEndian: address.sin_port)))
-    }
-
-    /// A port nothing listens on now (the kernel's pick, released).
-    static func freePort() throws -> Int {
-        let (descriptor, port) = try boundPort()
-        close(descriptor)
-        return port
-    }
-
     static func tcp(_ port: Int, _ method: String, _ target: String, headers: [String: String] = [:], body: String = "")
         async throws -> UnixHTTPClient.Reply
     {
@@ -55,7 +29,7 @@ import Testing
         let directory = try TemporaryDirectory(prefix: "photos-tcp")
         let root = directory.path("Pictures")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        let port = try Self.freePort()
+        let port = try LoopbackPort.free()
         let daemon = try await APIDaemon(
             directory: directory, root: root, arguments: ["--listen", "127.0.0.1:\(port)"])
         let library = directory.path("library.sqlite").path
@@ -100,7 +74,7 @@ import Testing
         let root = directory.path("Pictures")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         // A port this test holds.
-        let (descriptor, port) = try Self.boundPort(listening: true)
+        let (descriptor, port) = try LoopbackPort.bound(listening: true)
         defer { close(descriptor) }
         let socket = directory.path("api.sock").path
         let run = try await offPool {

@@ -42,7 +42,7 @@ final class AccessLevelDaemon: @unchecked Sendable {
                 at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
             try FileManager.default.copyItem(at: try #require(Corpus.file(source)), to: destination)
         }
-        port = try DaemonAccessTests.freePort()
+        port = try LoopbackPort.free()
         daemon = try await APIDaemon(
             directory: directory, root: root, arguments: ["--listen", "127.0.0.1:\(port)"] + arguments)
         library = directory.path("library.sqlite").path

@@ -49,7 +49,7 @@ struct DaemonOperationsTests {
             """.utf8
         ).write(to: config)
         let library = directory.path("library.sqlite").path
-        let port = try DaemonAccessTests.freePort()
+        let port = try LoopbackPort.free()
         let daemon = try await APIDaemon(
             directory: directory, root: root,
             arguments: ["--config", config.path, "--listen", "127.0.0.1:\(port)", "--poll-interval", "1"])

@@ -129,6 +129,9 @@ import Testing
                     "post", "/v1/trash/restore", "/v1/trash/restore", 403, #"{"identifiers": ["nope"]}"#,
                     ["Authorization": "Bearer \(readOnly)"]
                 ))
+            // This server has no TCP listener for a browser to reach.
+            checks.append(("post", "/v1/logins", "/v1/logins", 409, "", [:]))
+            checks.append(("post", "/v1/logins", "/v1/logins", 400, #"{"access": "add-only"}"#, [:]))
             checks.append(("post", "/v1/trash/empty", "/v1/trash/empty", 200, #"{"dryRun": true}"#, [:]))
             checks.append(("post", "/v1/trash/empty", "/v1/trash/empty", 404, #"{"identifiers": ["nope"]}"#, [:]))
             for check in checks {

@@ -30,11 +30,23 @@ struct WebPages: Sendable {
     static let templates: MustacheLibrary = {
         var library = MustacheLibrary()
         for (name, text) in WebResources.templates {
-            // A template that does not parse is a build mistake WebPageTests catches.
+            // A template that does not parse is a build mistake WebPageTests catches (``templateErrors``).
             if let template = try? MustacheTemplate(string: text) { library.register(template, named: name) }
         }
         return library
     }()
+
+    /// Why each template that does not parse does not, by name: none, in a good build.
+    static var templateErrors: [String: String] {
+        WebResources.templates.compactMapValues { text in
+            do {
+                _ = try MustacheTemplate(string: text)
+                return nil
+            } catch {
+                return "\(error)"
+            }
+        }
+    }
 
     /// The page's HTML for a client of `access`.
     func render(_ page: Page, query: Query, access: ClientAccess) throws -> String {
@@ -116,9 +128,11 @@ struct WebPages: Sendable {
 
     /// One collection of the tree, with its children (a folder's) or its count (an album's).
     private func treeNode(_ collection: PHCollection) -> [String: Any] {
+        // Every key in every node: Mustache looks a missing one up in the enclosing node, which
+        // would render a parent folder's children again, without end.
         var node: [String: Any] = [
             "id": collection.localIdentifier, "title": collection.localizedTitle ?? "",
-            "path": collection.directoryPath ?? "",
+            "path": collection.directoryPath ?? "", "folder": false, "children": [[String: Any]](), "count": 0,
         ]
         if let list = collection as? PHCollectionList {
             node["folder"] = true
@@ -247,7 +261,7 @@ struct SearchForm {
         calendar.timeZone = .current
         guard
             let start = calendar.date(from: DateComponents(year: parts[0], month: parts[1], day: parts[2])),
-            calendar.component(.day, from: start) == parts[2],
+            calendar.component(.day, from: start) == parts[2], calendar.component(.month, from: start) == parts[1],
             let date = calendar.date(byAdding: .day, value: days, to: start)
         else { return nil }
         return ISO8601.string(date, offset: TimeZone.current.secondsFromGMT(for: date))

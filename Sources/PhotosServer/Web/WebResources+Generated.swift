@@ -1039,6 +1039,7 @@ export class Viewer {
 <meta name="csrf-token" content="{{csrf}}">
 <meta name="access" content="{{access}}">
 <title>{{title}} · photosd</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="/web/static/style.css">
 <script type="module" src="/web/static/app.js"></script>
 </head>
@@ -1105,6 +1106,7 @@ export class Viewer {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
 <title>Sign in · photosd</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="/web/static/style.css">
 </head>
 <body>

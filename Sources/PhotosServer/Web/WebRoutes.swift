@@ -123,12 +123,6 @@ struct WebRoutes: Sendable {
         if context.access.csrf != nil {
             throw APIError(.forbidden, "a browser session cannot make logins; run photos open")
         }
-        guard let listen else {
-            throw APIError(
-                .conflict,
-                "photosd has no TCP listener for a browser to reach: set listen = \"127.0.0.1:8421\" in the config "
-                    + "(or start photosd with --listen 127.0.0.1:8421)")
-        }
         let body = try await request.body.collect(upTo: 64 * 1024)
         let asked: LoginRequest
         do {
@@ -146,6 +140,12 @@ struct WebRoutes: Sendable {
         let lifetime = asked.expiresIn ?? Self.defaultSessionLifetime
         guard lifetime >= 60, lifetime <= 366 * 86_400 else {
             throw APIError(.badRequest, "expiresIn must be from 60 seconds to a year")
+        }
+        guard let listen else {
+            throw APIError(
+                .conflict,
+                "photosd has no TCP listener for a browser to reach: set listen = \"127.0.0.1:8421\" in the config "
+                    + "(or start photosd with --listen 127.0.0.1:8421)")
         }
         let expires = Date().addingTimeInterval(lifetime)
         let (token, secret) = try library.database.createAccessToken(

@@ -1,0 +1,258 @@
+#!/usr/bin/env python3
+"""The web page in a real browser: Debian's chromium, driven through chromedriver (selenium),
+against a real photosd serving a copy of the shared corpus.
+
+    python3 Tests/Browser/test_web.py [--bin .build/debug] [--artifacts DIR]
+
+Logs in through `photos open`'s one-time URL; checks the timeline is grouped by day as the
+library says, an asset's metadata, search by camera, favoriting (found again in Favorites), a
+photo copied into a watched folder appearing without a reload (and going when deleted), that a
+read-only session has no favorite button and the API refuses it, that no request leaves
+loopback and the page logs no error (no CSP violation); runs the page's JavaScript unit tests
+(Tests/Browser/unit.html) in the same browser; and keeps a screenshot of each page in
+--artifacts (default: a temporary directory, printed). Skips, saying so loudly, where the corpus
+or the browser is missing.
+"""
+
+import argparse
+import datetime
+import functools
+import http.server
+import json
+import shutil
+import sys
+import threading
+import time
+import unittest
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import harness  # noqa: E402
+
+OPTIONS = argparse.Namespace(bin=harness.ROOT / ".build" / "debug", artifacts=None)
+WAIT = 30  # seconds any one thing may take on a loaded 2-core machine: not a measure of speed
+
+
+def day_label(day: str) -> str:
+    date = datetime.date.fromisoformat(day)
+    return f"{date.strftime('%A')} {date.day} {date.strftime('%B')} {date.year}"
+
+
+class WebPageTests(unittest.TestCase):
+    daemon: harness.Daemon
+    driver = None
+
+    @classmethod
+    def setUpClass(cls):
+        if not harness.TRUTH.exists():
+            raise unittest.SkipTest(f"SKIPPED LOUDLY: no corpus at {harness.CORPUS}")
+        if not (shutil.which("chromium") and shutil.which("chromedriver")):
+            raise unittest.SkipTest("SKIPPED LOUDLY: chromium and chromedriver are not installed (scripts/setup)")
+        cls.artifacts = Path(OPTIONS.artifacts or (harness.tempfile.mkdtemp(prefix="photos-web-shots-")))
+        cls.artifacts.mkdir(parents=True, exist_ok=True)
+        print(f"screenshots in {cls.artifacts}", file=sys.stderr)
+        cls.daemon = harness.Daemon(OPTIONS.bin)
+        cls.driver = harness.browser()
+        cls.urls = []
+
+    @classmethod
+    def tearDownClass(cls):
+        if cls.driver:
+            cls.driver.quit()
+        if getattr(cls, "daemon", None):
+            cls.daemon.stop()
+
+    # Helpers
+
+    def wait(self, condition, message, seconds=WAIT):
+        from selenium.webdriver.support.ui import WebDriverWait
+        try:
+            return WebDriverWait(self.driver, seconds, poll_frequency=0.05).until(lambda driver: condition())
+        except Exception:
+            self.shot("failure")
+            raise AssertionError(f"{message}; photosd's log:\n{self.daemon.log_text()[-1500:]}")
+
+    def shot(self, name):
+        self.driver.save_screenshot(str(self.artifacts / f"{name}.png"))
+
+    def css(self, selector):
+        from selenium.webdriver.common.by import By
+        return self.driver.find_elements(By.CSS_SELECTOR, selector)
+
+    def login(self, access="read-only"):
+        self.driver.get(self.daemon.login_url(access))
+        self.wait(lambda: self.driver.current_url == self.daemon.origin + "/web", "the login lands on the timeline")
+        self.wait_grid()
+
+    def wait_grid(self):
+        self.wait(lambda: self.driver.execute_script(
+            "const g = document.querySelector('[data-grid]'); return g && g.dataset.ready === 'true'"),
+            "the grid loads its day index")
+
+    def cells(self):
+        return [cell.get_attribute("data-id") for cell in self.css(".cell[data-id]")]
+
+    def collect_urls(self):
+        self.urls.extend(harness.requested_urls(self.driver))
+        for entry in self.driver.get_log("browser"):
+            if entry["level"] == "SEVERE":
+                self.fail(f"the page logged an error: {entry['message']}")
+
+    def tearDown(self):
+        if self.driver:
+            self.collect_urls()
+
+    # Tests, in order (unittest sorts by name)
+
+    def test_1_login_shows_the_timeline_grouped_by_day(self):
+        self.login()
+        self.assertEqual(self.driver.get_cookies()[0]["httpOnly"], True)
+        visible = [asset for asset in self.daemon.assets() if not asset.get("isHidden")]
+        self.assertGreater(len(visible), 50)
+        newest = max(visible, key=lambda asset: datetime.datetime.fromisoformat(asset["creationDate"]))
+        self.wait(lambda: self.css(".grid-day"), "day headings")
+        headings = [heading.text for heading in self.css(".grid-day")]
+        self.assertEqual(headings[0], day_label(newest["creationDate"][:10]))
+        days = [heading.get_attribute("data-day") for heading in self.css(".grid-day")]
+        self.assertEqual(days, sorted(days, reverse=True), "newest day first")
+        self.assertTrue(self.css(".grid-month"), "a month heading")
+        self.wait(lambda: len(self.cells()) >= 8, "thumbnails on the first screen")
+        self.wait(lambda: self.driver.execute_script(
+            "return [...document.querySelectorAll('.cell img')].slice(0, 8).every(i => i.complete && i.naturalWidth > 0)"),
+            "the first thumbnails are drawn")
+        self.shot("timeline")
+
+    def test_2_an_asset_shows_its_metadata(self):
+        self.login()
+        self.wait(lambda: self.cells(), "a cell")
+        identifier = self.cells()[0]
+        self.css(".cell[data-id]")[0].click()
+        self.wait(lambda: self.css(".viewer:not([hidden]) .viewer-info-list"), "the viewer opens")
+        status, asset = self.daemon.api("GET", "/v1/assets/" + identifier)
+        self.assertEqual(status, 200)
+        text = self.css(".viewer-info-list")[0].text
+        self.assertIn(asset["resources"][0]["path"], text)
+        self.assertIn(f"{asset['pixelWidth']} × {asset['pixelHeight']}", text)
+        self.shot("asset")
+        # Arrows step; Esc closes.
+        from selenium.webdriver.common.keys import Keys
+        title = self.css(".viewer-title")[0].text
+        self.css("body")[0].send_keys(Keys.ARROW_RIGHT)
+        self.wait(lambda: self.css(".viewer-title") and self.css(".viewer-title")[0].text != title, "→ shows the next")
+        self.css("body")[0].send_keys(Keys.ESCAPE)
+        self.wait(lambda: not self.css(".viewer:not([hidden])"), "Esc closes the viewer")
+
+    def test_3_search_by_camera(self):
+        self.login()
+        makes = [asset for asset in harness.json.loads(harness.TRUTH.read_text())
+                 if asset.get("expect") == "ingest" and (asset.get("make") or "").lower().startswith("canon")]
+        self.assertTrue(makes, "the corpus has Canon photos")
+        expected = self.daemon.assets('make CONTAINS[c] "canon" OR model CONTAINS[c] "canon"')
+        expected = [asset for asset in expected if not asset.get("isHidden")]
+        self.driver.get(self.daemon.origin + "/web/search?camera=canon")
+        self.wait_grid()
+        self.wait(lambda: self.css("[data-count]")[0].text == str(len(expected)), f"{len(expected)} found")
+        self.wait(lambda: set(self.cells()) <= {asset["localIdentifier"] for asset in expected} and self.cells(),
+                  "only Canon's photos are shown")
+        self.assertIn("canon", self.driver.current_url, "the URL keeps the query")
+        self.shot("search")
+
+    def test_4_favorite_and_find_it_in_favorites(self):
+        from selenium.webdriver.common.keys import Keys
+        self.login("read-write")
+        self.wait(lambda: self.cells(), "a cell")
+        identifier = next(i for i in self.cells()
+                          if not self.daemon.api("GET", "/v1/assets/" + i)[1]["isFavorite"])
+        self.css(f'.cell[data-id="{identifier}"]')[0].click()
+        self.wait(lambda: self.css(".favorite-toggle"), "a favorite button for a read-write session")
+        self.css("body")[0].send_keys("f")
+        self.wait(lambda: self.css('.favorite-toggle[aria-pressed="true"]'), "f favorites the photo")
+        self.wait(lambda: self.daemon.api("GET", "/v1/assets/" + identifier)[1]["isFavorite"], "the library has it")
+        self.css("body")[0].send_keys(Keys.ESCAPE)
+        self.driver.get(self.daemon.origin + "/web/albums")
+        self.shot("albums")
+        from selenium.webdriver.common.by import By
+        self.driver.find_element(By.LINK_TEXT, "Favorites").click()
+        self.wait_grid()
+        self.wait(lambda: identifier in self.cells(), "the photo is in Favorites")
+        self.shot("favorites")
+
+    def test_5_a_copied_photo_appears_and_a_deleted_one_goes_without_a_reload(self):
+        self.login()
+        self.driver.execute_script("window.notReloaded = true")
+        # A photo that states no date: its date is the file's, now, so it is the newest of all.
+        source = next(harness.CORPUS / entry["path"] for entry in harness.json.loads(harness.TRUTH.read_text())
+                      if entry.get("expect") == "ingest" and entry.get("kind") == "image"
+                      and not entry.get("creationDate") and entry["path"].lower().endswith((".png", ".jpg")))
+        target = self.daemon.pictures / "Dropped" / ("dropped-" + source.name)
+        target.parent.mkdir(exist_ok=True)
+        temporary = target.parent / ".part"
+        shutil.copyfile(source, temporary)
+        temporary.rename(target)
+        alt = f'.cell img[alt^="{target.name},"]'
+        self.wait(lambda: self.css(alt), f"{target.name} appears in the open timeline")
+        self.assertTrue(self.driver.execute_script("return window.notReloaded === true"), "no reload")
+        self.shot("live")
+        target.unlink()
+        self.wait(lambda: not self.css(alt), f"{target.name} disappears")
+        self.assertTrue(self.driver.execute_script("return window.notReloaded === true"), "no reload")
+
+    def test_6_a_read_only_session_cannot_favorite(self):
+        self.login("read-only")
+        self.wait(lambda: self.cells(), "a cell")
+        identifier = self.cells()[0]
+        self.css(".cell[data-id]")[0].click()
+        self.wait(lambda: self.css(".viewer:not([hidden]) .viewer-info-list"), "the viewer opens")
+        self.assertFalse(self.css(".favorite-toggle"), "no favorite button")
+        status = self.driver.execute_async_script("""
+            const done = arguments[arguments.length - 1];
+            const csrf = document.querySelector('meta[name="csrf-token"]').content;
+            fetch('/v1/changes', {method: 'POST', headers: {'Content-Type': 'application/json', 'X-CSRF-Token': csrf},
+              body: JSON.stringify({changes: [{op: 'editAsset', asset: arguments[0], isFavorite: true}]})})
+              .then(r => done(r.status), e => done(String(e)));""", identifier)
+        self.assertEqual(status, 403)
+        self.shot("read-only")
+
+    def test_7_health_page(self):
+        self.login("read-write")
+        self.driver.get(self.daemon.origin + "/web/health")
+        self.wait(lambda: self.css("[data-health] table"), "the roots' table")
+        self.assertIn(str(self.daemon.pictures), self.css("[data-health] table")[0].text)
+        self.shot("health")
+
+    def test_8_the_pages_own_unit_tests_pass_in_this_browser(self):
+        handler = functools.partial(QuietHandler, directory=str(harness.ROOT))
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        try:
+            self.driver.get(f"http://127.0.0.1:{server.server_address[1]}/Tests/Browser/unit.html")
+            self.wait(lambda: self.driver.execute_script("return document.body.dataset.done === 'true'"),
+                      "the unit tests run")
+            results = self.driver.find_element("id", "results").text
+            self.assertEqual(self.driver.execute_script("return document.body.dataset.failed"), "0", results)
+            self.assertGreaterEqual(int(self.driver.execute_script("return document.body.dataset.passed")), 10)
+        finally:
+            server.shutdown()
+
+    def test_9_no_request_left_loopback(self):
+        self.collect_urls()
+        self.assertGreater(len(self.urls), 20)
+        outside = [url for url in self.urls
+                   if not url.startswith(("http://127.0.0.1:", "data:", "blob:"))]
+        self.assertEqual(outside, [])
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, ".js": "text/javascript"}
+
+    def log_message(self, *arguments):
+        pass
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--bin", type=Path, default=OPTIONS.bin, help="where photos and photosd are")
+    parser.add_argument("--artifacts", type=Path, help="where the screenshots go")
+    OPTIONS, rest = parser.parse_known_args()
+    OPTIONS.bin = OPTIONS.bin.resolve()
+    unittest.main(argv=[sys.argv[0], *rest], verbosity=2)

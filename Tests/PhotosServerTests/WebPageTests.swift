@@ -1,0 +1,274 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Photos
+import PhotosStore
+import PhotosTestSupport
+import PhotosWire
+import Testing
+
+@testable import PhotosServer
+
+/// The web page's server side: what is compiled in matches its sources, the search form's
+/// predicate, and the session rules (one-time login URLs, the cookie, CSRF, the CSP) over a real
+/// loopback listener.
+@Suite struct WebPageTests {
+    /// The repository's `Sources/PhotosServer/Web/Resources`.
+    static let resources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Sources/PhotosServer/Web/Resources")
+
+    @Test func whatIsCompiledInIsWhatTheSourcesSay() throws {
+        let manager = FileManager.default
+        let statics = try manager.contentsOfDirectory(atPath: Self.resources.appendingPathComponent("static").path)
+        #expect(Set(statics) == Set(WebResources.files.keys), "run scripts/web-embed")
+        for name in statics {
+            let text = try String(contentsOf: Self.resources.appendingPathComponent("static/\(name)"), encoding: .utf8)
+            #expect(WebResources.files[name]?.body == text, "\(name) changed: run scripts/web-embed")
+        }
+        let templates = try manager.contentsOfDirectory(
+            atPath: Self.resources.appendingPathComponent("templates").path)
+        #expect(Set(templates.map { String($0.dropLast(".mustache".count)) }) == Set(WebResources.templates.keys))
+        for name in templates {
+            let text = try String(
+                contentsOf: Self.resources.appendingPathComponent("templates/\(name)"), encoding: .utf8)
+            #expect(
+                WebResources.templates[String(name.dropLast(".mustache".count))] == text,
+                "\(name): run scripts/web-embed")
+        }
+        // Each parses: a template that does not would render as nothing.
+        #expect(WebPages.templateErrors.isEmpty, "\(WebPages.templateErrors)")
+    }
+
+    @Test(arguments: [
+        ("type=image", "mediaType == image"),
+        ("favorites=1&type=video", "mediaType == video AND favorite == YES"),
+        ("name=IMG_0", #"filename CONTAINS[c] "IMG_0""#),
+        ("camera=Canon", #"(make CONTAINS[c] "Canon" OR model CONTAINS[c] "Canon")"#),
+        // Quotes and backslashes stay inside the string: nothing a person types reaches past it.
+        (#"name=a%22+OR+TRUEPREDICATE+OR+%22\"#, #"filename CONTAINS[c] "a\" OR TRUEPREDICATE OR \"\\""#),
+        ("predicate=pixelWidth+>+4000&favorites=yes", "favorite == YES AND (pixelWidth > 4000)"),
+    ])
+    func theSearchFormBecomesOnePredicate(query: String, predicate: String) throws {
+        let form = SearchForm(Query(query))
+        #expect(form.values["errors"] as? [String] == [])
+        #expect(form.values["query"] as? String == predicate)
+    }
+
+    @Test func aDateRangeCoversWholeDaysOfThisMachine() throws {
+        let form = SearchForm(Query("from=2024-05-03&to=2024-05-03"))
+        let predicate = try #require(form.values["query"] as? String)
+        let from = try #require(SearchForm.day("2024-05-03", adding: 0))
+        let to = try #require(SearchForm.day("2024-05-03", adding: 1))
+        #expect(predicate == #"creationDate >= CAST("\#(from)", "NSDate") AND creationDate < CAST("\#(to)", "NSDate")"#)
+        #expect(from.hasPrefix("2024-05-03T00:00:00") && to.hasPrefix("2024-05-04T00:00:00"))
+    }
+
+    @Test(arguments: [
+        ("type=pictures", "type must be image"), ("from=2024-13-01", "from must be a date"),
+        ("to=yesterday", "to must be a date"), ("from=2024-02-30", "from must be a date"),
+        ("predicate=colour+==+1", "colour"),
+    ])
+    func aBadFieldIsSaidAndNothingIsSearched(query: String, message: String) {
+        let form = SearchForm(Query(query))
+        let errors = form.values["errors"] as? [String] ?? []
+        #expect(errors.contains { $0.contains(message) }, "\(errors)")
+        #expect(form.values["searched"] as? Bool == false)
+    }
+
+    @Test func aLoginCodeWorksOnceAndNotAfterItsTime() {
+        let codes = LoginCodes()
+        let now = Date()
+        let code = codes.issue(for: "pht_a", now: now)
+        #expect(code.count == 48)
+        #expect(codes.redeem("nope", now: now) == nil)
+        #expect(codes.redeem(code, now: now) == "pht_a")
+        #expect(codes.redeem(code, now: now) == nil)
+        let late = codes.issue(for: "pht_b", now: now)
+        #expect(codes.redeem(late, now: now + LoginCodes.lifetime + 1) == nil)
+        #expect(codes.issue(for: "pht_c", now: now) != codes.issue(for: "pht_c", now: now))
+    }
+
+    @Test func theSessionCookieIsFoundByItsNameAlone() {
+        let fields: HTTPFields = [.cookie: "a=1; photosd_session_8421=pht_x; photosd_session=pht_y"]
+        #expect(WebSession.cookie("photosd_session_8421", in: fields) == "pht_x")
+        #expect(WebSession.cookie("photosd_session", in: fields) == "pht_y")
+        #expect(WebSession.cookie("photosd_session_1", in: fields) == nil)
+        #expect(WebSession.cookie("a", in: [.cookie: "a="]) == nil)
+        #expect(WebSession.csrfToken(for: "pht_x") == WebSession.csrfToken(for: "pht_x"))
+        #expect(WebSession.csrfToken(for: "pht_x") != WebSession.csrfToken(for: "pht_y"))
+        #expect(!WebSession.csrfToken(for: "pht_x").contains("pht_x"))
+        #expect(WebSession.constantTimeEqual("abc", "abc") && !WebSession.constantTimeEqual("abc", "abd"))
+        #expect(!WebSession.constantTimeEqual("abc", "ab"))
+    }
+
+    @Test(arguments: [
+        ("text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8", true), ("application/json", false),
+        ("", false), ("application/json, text/html", false), ("*/*", false),
+    ])
+    func aBrowserIsToldApartByWhatItAccepts(accept: String, html: Bool) {
+        var head = HTTPRequest(method: .get, scheme: "http", authority: "photosd", path: "/")
+        if !accept.isEmpty { head.headerFields[.accept] = accept }
+        #expect(WebRoutes.prefersHTML(Request(head: head, body: .init(buffer: .init()))) == html)
+    }
+
+    @Test func aWrongMethodOnAPageOrAStaticFileIsA405() {
+        #expect(APIServer.allowedMethods(at: "/web/static/app.js") == [.get])
+        #expect(APIServer.allowedMethods(at: "/web/static/a/b.js") == nil)
+        #expect(APIServer.allowedMethods(at: "/web/assets/X/L0/001") == [.get])
+        #expect(APIServer.allowedMethods(at: "/v1/logins") == [.post])
+    }
+
+    // MARK: Over a real listener
+
+    /// One request over loopback TCP.
+    static func tcp(_ port: Int, _ method: String, _ target: String, headers: [String: String] = [:], body: String = "")
+        async throws -> UnixHTTPClient.Reply
+    {
+        try await offPool {
+            let connection = try UnixHTTPClient(host: "127.0.0.1", port: port, timeout: 30)
+            var headers = headers
+            if !body.isEmpty { headers["Content-Type"] = "application/json" }
+            let head = try connection.send(method, target, headers: headers, body: Array(body.utf8))
+            return UnixHTTPClient.Reply(status: head.status, headers: head.headers, body: try connection.readAll())
+        }
+    }
+
+    /// A login of `access` asked on the socket (as `photos open` does): the cookie header its URL sets.
+    static func login(_ socket: String, port: Int, _ request: String) async throws -> (cookie: String, csrf: String) {
+        let made = try await offPool {
+            try UnixHTTPClient.request(
+                socket, "POST", "/v1/logins", headers: ["Content-Type": "application/json"], body: Array(request.utf8))
+        }
+        #expect(made.status == 201, "\(made.text)")
+        let login = try JSONDecoder().decode(API.Login.self, from: Data(made.body))
+        let prefix = "http://127.0.0.1:\(port)"
+        #expect(login.url.hasPrefix(prefix + "/login?code="))
+        let target = String(login.url.dropFirst(prefix.count))
+        let landed = try await tcp(port, "GET", target)
+        #expect(landed.status == 303 && landed.headers["location"] == "/web")
+        let setCookie = try #require(landed.headers["set-cookie"])
+        for attribute in ["HttpOnly", "SameSite=Strict", "Path=/", "Max-Age="] {
+            #expect(setCookie.contains(attribute), "\(setCookie)")
+        }
+        #expect(setCookie.hasPrefix("photosd_session_\(port)=pht_"))
+        // The URL works once.
+        let again = try await tcp(port, "GET", target)
+        #expect(again.status == 401 && again.text.contains("photos open"))
+        let cookie = String(setCookie.prefix { $0 != ";" })
+        let page = try await tcp(port, "GET", "/web", headers: ["Cookie": cookie])
+        let csrf = try #require(
+            page.text.firstMatch(of: /<meta name="csrf-token" content="([^"]+)">/).map { String($0.1) })
+        return (cookie, csrf)
+    }
+
+    @Test func aBrowserSessionSeesThePagesAndChangesOnlyWithItsCSRFTokenAndLevel() async throws {
+        let port = try LoopbackPort.free()
+        try await APIServerTests.withServer(listen: try ListenAddress("127.0.0.1:\(port)")) { socket, fixture in
+            let beach = try #require(fixture.assets["beach.jpg"])
+            let trip = try #require(fixture.collections["Trip"])
+            // Without a session: the pages say how to get one; the API says 401 as ever.
+            let anonymous = try await Self.tcp(port, "GET", "/web")
+            #expect(anonymous.status == 401 && anonymous.text.contains("photos open"))
+            #expect(anonymous.headers["content-security-policy"]?.contains("script-src 'self'") == true)
+            #expect(try await Self.tcp(port, "GET", "/", headers: ["Accept": "text/html"]).status == 401)
+            #expect(try await Self.tcp(port, "GET", "/v1/assets").status == 401)
+            // The scripts and styles are served to anyone, with ETags.
+            let script = try await Self.tcp(port, "GET", "/web/static/app.js")
+            #expect(script.status == 200 && script.headers["content-type"]?.hasPrefix("text/javascript") == true)
+            let etag = try #require(script.headers["etag"])
+            #expect(
+                try await Self.tcp(port, "GET", "/web/static/app.js", headers: ["If-None-Match": etag]).status == 304)
+            #expect(try await Self.tcp(port, "GET", "/web/static/nope.js").status == 404)
+
+            let reader = try await Self.login(socket, port: port, "{}")
+            let session = ["Cookie": reader.cookie]
+            for target in [
+                "/web", "/web/albums", "/web/albums/\(trip)", "/web/assets/\(beach)", "/web/search?camera=Canon",
+                "/web/health",
+            ] {
+                let page = try await Self.tcp(port, "GET", target, headers: session)
+                #expect(page.status == 200, "\(target): \(page.text)")
+                #expect(page.headers["content-type"] == "text/html; charset=utf-8")
+                #expect(page.headers["content-security-policy"]?.contains("default-src 'none'") == true)
+                #expect(page.headers["cache-control"] == "no-store")
+                #expect(page.text.contains("<main id=\"main\""), "\(target)")
+            }
+            let albums = try await Self.tcp(port, "GET", "/web/albums", headers: session)
+            #expect(albums.text.contains("Trip") && albums.text.contains("Winter"), "\(albums.text)")
+            #expect(
+                try await Self.tcp(port, "GET", "/", headers: session.merging(["Accept": "text/html"]) { $1 }).status
+                    == 303)
+            #expect(try await Self.tcp(port, "GET", "/v1/assets", headers: session).status == 200)
+            // A read-only session changes nothing, CSRF token or not; it cannot make logins either.
+            let edit = #"{"changes":[{"op":"editAsset","asset":"\#(beach)","isFavorite":false}]}"#
+            let refused = try await Self.tcp(
+                port, "POST", "/v1/changes", headers: session.merging(["X-CSRF-Token": reader.csrf]) { $1 }, body: edit)
+            #expect(refused.status == 403, "\(refused.text)")
+
+            let writer = try await Self.login(socket, port: port, #"{"access":"read-write"}"#)
+            let write = ["Cookie": writer.cookie]
+            // No token, a wrong one, another session's, or a cross-site request: refused.
+            for headers in [
+                write, write.merging(["X-CSRF-Token": "nope"]) { $1 },
+                write.merging(["X-CSRF-Token": reader.csrf]) { $1 },
+                write.merging(["X-CSRF-Token": writer.csrf, "Sec-Fetch-Site": "cross-site"]) { $1 },
+            ] {
+                let reply = try await Self.tcp(port, "POST", "/v1/changes", headers: headers, body: edit)
+                #expect(reply.status == 403, "\(headers): \(reply.text)")
+            }
+            #expect(try fixture.asset("beach.jpg").isFavorite)
+            let done = try await Self.tcp(
+                port, "POST", "/v1/changes",
+                headers: write.merging(["X-CSRF-Token": writer.csrf, "Sec-Fetch-Site": "same-origin"]) { $1 },
+                body: edit)
+            #expect(done.status == 200, "\(done.text)")
+            #expect(try !fixture.asset("beach.jpg").isFavorite)
+            // A session cannot make another.
+            let minted = try await Self.tcp(
+                port, "POST", "/v1/logins", headers: write.merging(["X-CSRF-Token": writer.csrf]) { $1 }, body: "{}")
+            #expect(minted.status == 403, "\(minted.text)")
+
+            // Revoking the token ends the session at once.
+            for token in try fixture.library.database.accessTokens() where token.owner == "web" {
+                try fixture.library.database.revokeAccessToken(token.id)
+            }
+            let ended = try await Self.tcp(port, "GET", "/web", headers: write)
+            #expect(ended.status == 401 && ended.text.contains("session has ended"), "\(ended.text)")
+        }
+    }
+
+    @Test func aLimitedSessionSeesItsAlbumsAndNotTheDaemon() async throws {
+        let port = try LoopbackPort.free()
+        try await APIServerTests.withServer(listen: try ListenAddress("127.0.0.1:\(port)")) { socket, fixture in
+            let trip = try #require(fixture.collections["Trip"])
+            let winter = try #require(fixture.collections["Winter"])
+            let session = try await Self.login(socket, port: port, #"{"access":"limited","albums":["\#(trip)"]}"#)
+            let headers = ["Cookie": session.cookie]
+            let albums = try await Self.tcp(port, "GET", "/web/albums", headers: headers)
+            #expect(albums.status == 200 && albums.text.contains("Trip") && !albums.text.contains("Winter"))
+            #expect(!albums.text.contains("/web/health"), "the health page is not offered")
+            #expect(try await Self.tcp(port, "GET", "/web/health", headers: headers).status == 403)
+            #expect(try await Self.tcp(port, "GET", "/web/albums/\(winter)", headers: headers).status == 404)
+            #expect(try await Self.tcp(port, "GET", "/web/albums/\(trip)", headers: headers).status == 200)
+        }
+    }
+
+    @Test func aLoginIsRefusedWithoutAListenerOrWithABadRequest() async throws {
+        try await APIServerTests.withServer { socket, _ in
+            func post(_ body: String) async throws -> UnixHTTPClient.Reply {
+                try await offPool {
+                    try UnixHTTPClient.request(
+                        socket, "POST", "/v1/logins", headers: ["Content-Type": "application/json"],
+                        body: Array(body.utf8))
+                }
+            }
+            let noListener = try await post("{}")
+            #expect(noListener.status == 409 && noListener.text.contains("listen"), "\(noListener.text)")
+            for body in [
+                #"{"access":"add-only"}"#, #"{"access":"limited"}"#, #"{"albums":["X"]}"#, #"{"expiresIn":1}"#, "[",
+            ] {
+                #expect(try await post(body).status == 400, "\(body)")
+            }
+        }
+    }
+}
