@@ -3,10 +3,10 @@ extension API {
     /// which the library's rows do not keep (they keep make and model).
     ///
     /// ```json
-    /// {"localIdentifier": "3F2C…/L0/001", "path": "/photos/DSCN0010.jpg",
-    ///  "camera": {"make": "NIKON", "model": "COOLPIX P6000", "exposureTime": 0.013333333333333334,
-    ///             "exposureTimeText": "1/75", "fNumber": 5.9, "isoSpeed": 64, "focalLength": 24,
-    ///             "focalLengthIn35mm": 112, "flash": 16, "flashFired": false, "exposureBias": 0}}
+    /// {"camera": {"exposureBias": 0, "exposureTime": 0.013333333333333334, "exposureTimeText": "1/75",
+    ///             "fNumber": 5.9, "flash": 16, "flashFired": false, "focalLength": 24, "focalLengthIn35mm": 112,
+    ///             "isoSpeed": 64, "make": "NIKON", "model": "COOLPIX P6000", "software": "Nikon Transfer 1.1 W"},
+    ///  "localIdentifier": "3F2C…/L0/001", "path": "/photos/DSCN0010.jpg"}
     /// ```
     public struct AssetMetadata: Sendable, Codable, Hashable {
         /// What the file states of its camera and exposure; a key the file does not state is absent.

@@ -10,7 +10,7 @@ import Foundation
 /// other EXIF field. A tag a camera wrote to IFD0 instead of the EXIF directory is taken from there.
 /// A movie gives what its container states (make, model, lens); a RAW read through LibRaw the same.
 /// Every field the file does not state is `nil`, and so is a value that means "unknown" in EXIF
-/// (a zero f-number, focal length or 35 mm equivalent).
+/// (a zero f-number, ISO, focal length or 35 mm equivalent, a zero denominator).
 ///
 /// ```swift
 /// let exposure = try MetadataExtractor().exposure(path: "/photos/Road trip/DSCN0010.jpg")
