@@ -71,6 +71,13 @@ public struct MetadataExtractor: Sendable {
     /// - Throws: ``MetadataError`` with code `unreadable`, `empty`, `notMedia`, `truncated`,
     ///   `corrupt`, `tooLarge` or `libraryUnavailable`.
     public func extract(path: String) throws(MetadataError) -> FileMetadata {
+        let (reader, type) = try open(path: path)
+        return try extract(reader, type: type)
+    }
+
+    /// Opens the file at `path` and decides its type from the content: what every reading of one
+    /// file starts with.
+    func open(path: String) throws(MetadataError) -> (FileReader, FileType) {
         let reader = try FileReader(path: path)
         guard reader.size > 0 else { throw MetadataError(code: .empty, message: "the file is empty", path: path) }
         let type = try sniffers.withSniffer { $0.fileType(head: reader.head[...], path: path) }
@@ -82,12 +89,18 @@ public struct MetadataExtractor: Sendable {
             }
             throw MetadataError(code: .notMedia, message: message, path: path)
         }
-        return try extract(reader, type: type)
+        return (reader, type)
     }
 
     /// Describes an open file whose type is known: the container parser for `type`, the checks, then EXIF and
     /// XMP. The fuzz targets call this with the type fixed, so that every input reaches a parser.
     func extract(_ reader: FileReader, type: FileType) throws(MetadataError) -> FileMetadata {
+        let info = try containerInfo(reader, type: type)
+        return describe(type: type, info: info, name: reader.path.split(separator: "/").last.map(String.init) ?? "")
+    }
+
+    /// What the container parser for `type` reads from the file's headers, checked.
+    func containerInfo(_ reader: FileReader, type: FileType) throws(MetadataError) -> ContainerInfo {
         let info: ContainerInfo
         let container = rawReading == .libRaw && type.isRAW ? FileType.Container.libRaw : type.container
         switch container {
@@ -110,7 +123,7 @@ public struct MetadataExtractor: Sendable {
         if type.container != FileType.Container.none {
             try check(info, kind: type.kind, container: reader)
         }
-        return describe(type: type, info: info, name: reader.path.split(separator: "/").last.map(String.init) ?? "")
+        return info
     }
 
     /// Rejects what a parser read but cannot vouch for: no size where the format always states one, or a size

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Photos
 import PhotosCore
+import PhotosMetadata
 import PhotosStore
 import PhotosWire
 
@@ -27,6 +28,7 @@ struct FetchRoutes: Sendable {
         }
         let resources = ResourceRoutes(fetches: self)
         let thumbnails = ThumbnailRoutes(fetches: self, manager: PHImageManager())
+        let metadata = AssetMetadataRoutes(fetches: self, extractor: MetadataExtractor())
         router.get("/v1/assets/**") { request, context in
             let path = Self.identifier(context)
             if let identifier = ThumbnailRoutes.thumbnail(in: path) {
@@ -34,6 +36,9 @@ struct FetchRoutes: Sendable {
             }
             if let (identifier, type) = ResourceRoutes.resource(in: path) {
                 return try await resources.serve(identifier: identifier, type: type, request: request, context: context)
+            }
+            if let identifier = AssetMetadataRoutes.metadata(in: path) {
+                return try metadata.serve(identifier: identifier, context: context)
             }
             return try self.asset(path, access: context.access)
         }

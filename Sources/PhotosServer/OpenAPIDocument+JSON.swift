@@ -330,6 +330,87 @@ extension OpenAPIDocument {
         ],
         "type": "object"
       },
+      "AssetMetadata": {
+        "additionalProperties": false,
+        "properties": {
+          "camera": {
+            "additionalProperties": false,
+            "properties": {
+              "exposureBias": {
+                "description": "The exposure bias in EV.",
+                "type": "number"
+              },
+              "exposureTime": {
+                "description": "The exposure time in seconds.",
+                "type": "number"
+              },
+              "exposureTimeText": {
+                "description": "The exposure time as photographers write it: `1/250` below a quarter second, else seconds (`0.5`, `2`).",
+                "type": "string"
+              },
+              "fNumber": {
+                "description": "The aperture: 2.8 for f/2.8.",
+                "type": "number"
+              },
+              "flash": {
+                "description": "EXIF Flash as stored, a bit field: bit 0 fired, bits 3-4 the mode, bit 5 no flash function.",
+                "type": "integer"
+              },
+              "flashFired": {
+                "type": "boolean"
+              },
+              "focalLength": {
+                "description": "The focal length in millimetres.",
+                "type": "number"
+              },
+              "focalLengthIn35mm": {
+                "description": "The 35 mm film equivalent focal length in millimetres.",
+                "type": "integer"
+              },
+              "isoSpeed": {
+                "description": "The ISO sensitivity (EXIF PhotographicSensitivity).",
+                "type": "integer"
+              },
+              "lensMake": {
+                "description": "EXIF LensMake.",
+                "type": "string"
+              },
+              "lensModel": {
+                "description": "EXIF LensModel (or a movie's lens key).",
+                "type": "string"
+              },
+              "make": {
+                "description": "EXIF Make.",
+                "type": "string"
+              },
+              "model": {
+                "description": "EXIF Model.",
+                "type": "string"
+              },
+              "software": {
+                "description": "EXIF Software",
+                "the program that wrote the file.": null,
+                "type": "string"
+              }
+            },
+            "type": "object"
+          },
+          "localIdentifier": {
+            "type": "string"
+          },
+          "path": {
+            "description": "The file read",
+            "the asset's first resource.": null,
+            "type": "string"
+          }
+        },
+        "required": [
+          "localIdentifier",
+          "path",
+          "camera"
+        ],
+        "type": "object"
+      },
       "Change": {
         "description": "One change-log entry, as `photos changes --json` prints it.",
         "properties": {
@@ -1925,6 +2006,44 @@ extension OpenAPIDocument {
           }
         },
         "summary": "One asset by local identifier (hidden and burst members included)."
+      }
+    },
+    "/v1/assets/{id}/metadata": {
+      "get": {
+        "operationId": "getAssetMetadata",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/id"
+          }
+        ],
+        "responses": {
+          "200": {
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/AssetMetadata"
+                }
+              }
+            },
+            "description": "What the file states."
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Error"
+          },
+          "404": {
+            "$ref": "#/components/responses/Error"
+          },
+          "422": {
+            "$ref": "#/components/responses/Error"
+          },
+          "503": {
+            "$ref": "#/components/responses/Error"
+          }
+        },
+        "summary": "The camera, lens and exposure read from the asset's first resource when asked (the library keeps make and model only). A key the file does not state is absent; a picture whose EXIF states nothing, or a video whose container states nothing, answers an empty camera."
       }
     },
     "/v1/assets/{id}/original": {

@@ -34,6 +34,7 @@ import Testing
                 ("/v1/assets/{id}/original", "/v1/assets/\(asset)/original", 404),
                 ("/v1/assets/{id}/resources/{type}", "/v1/assets/\(asset)/resources/photo", 404),
                 ("/v1/assets/{id}/thumbnail", "/v1/assets/\(asset)/thumbnail?size=64", 404),
+                ("/v1/assets/{id}/metadata", "/v1/assets/\(asset)/metadata", 404),
                 ("/v1/assets/{id}/thumbnail", "/v1/assets/\(asset)/thumbnail?size=0", 400),
                 ("/v1/albums", "/v1/albums", 200),
                 ("/v1/albums", "/v1/albums?type=nope", 400),

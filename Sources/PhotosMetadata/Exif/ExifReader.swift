@@ -88,6 +88,19 @@ final class ExifReader {
         }
     }
 
+    /// The first value of a RATIONAL or SRATIONAL entry as it is stored, numerator and denominator
+    /// (signed for SRATIONAL); `nil` when the denominator is zero.
+    func rational(_ tag: UInt16, in directory: Directory) -> (numerator: Int, denominator: Int)? {
+        guard let value = value(tag, in: directory), value.format == 5 || value.format == 10, value.components >= 1,
+            let numerator = value.bytes.u32(at: 0, order), let denominator = value.bytes.u32(at: 4, order),
+            denominator != 0
+        else { return nil }
+        if value.format == 10 {
+            return (Int(Int32(bitPattern: numerator)), Int(Int32(bitPattern: denominator)))
+        }
+        return (Int(numerator), Int(denominator))
+    }
+
     /// The first value of a BYTE, SHORT or LONG entry (or their signed forms).
     func integer(_ tag: UInt16, in directory: Directory) -> Int? {
         guard let value = value(tag, in: directory), value.components >= 1 else { return nil }
