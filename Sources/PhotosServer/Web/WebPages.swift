@@ -172,8 +172,9 @@ struct WebPages: Sendable {
         var values: [String: Any] = [
             "roots": status.roots.map { root in
                 [
-                    "path": root.path, "state": root.state, "reason": root.reason ?? "",
-                    "write": root.write ?? "none", "writeRestriction": root.writeRestriction ?? "",
+                    "path": root.path, "state": root.reason.map { "\(root.state): \($0)" } ?? root.state,
+                    "stateClass": root.state,
+                    "write": (root.write ?? "none") + (root.writeRestriction.map { " (\($0))" } ?? ""),
                 ]
             },
             "watches": status.watches, "watchBudget": status.watchBudget, "queueDepth": status.queueDepth,
@@ -187,7 +188,7 @@ struct WebPages: Sendable {
                 ]
             },
         ]
-        if let startup = status.startup { values["crawl"] = startup.summary }
+        if let startup = status.startup { values["crawl"] = startup.summary }  // "startup crawl: …"
         if let thumbnails = status.thumbnails {
             values["thumbnails"] = [
                 "sizes": thumbnails.sizes.map(String.init).joined(separator: ", "), "made": thumbnails.made,

@@ -668,7 +668,7 @@ body.viewing { overflow: hidden; }
 
 """####),
         "viewer.js": File(
-            contentType: "text/javascript; charset=utf-8", etag: "\"9909501cd3b8792bb260\"",
+            contentType: "text/javascript; charset=utf-8", etag: "\"2a76ea9b6b733f5fb9bc\"",
             body: ####"""
 // One asset at a time: the picture at screen size (the original on zoom), a video with seeking,
 // a Live Photo's movie while pointed at or pressed, what a photographer looks at, and the actions
@@ -935,14 +935,20 @@ export class Viewer {
       list.append(element("dt", { text: label }), element("dd", { text: String(value) }));
     };
     add("Camera", [camera.make, camera.model].filter(Boolean).join(" "));
-    add("Lens", camera.lensModel ?? camera.lens);
+    add("Lens", camera.lensModel);
     const exposure = [
-      camera.exposureTimeText ?? camera.exposureTime,
+      camera.exposureTimeText ? `${camera.exposureTimeText} s` : null,
       camera.fNumber ? `ƒ/${camera.fNumber}` : null,
-      camera.isoSpeed ?? camera.iso ? `ISO ${camera.isoSpeed ?? camera.iso}` : null,
-      camera.focalLength ? `${camera.focalLength} mm` : null,
+      camera.isoSpeed ? `ISO ${camera.isoSpeed}` : null,
+      camera.exposureBias ? `${camera.exposureBias > 0 ? "+" : ""}${camera.exposureBias} EV` : null,
     ].filter(Boolean).join(" · ");
+    const focal = camera.focalLength
+      ? `${camera.focalLength} mm` + (camera.focalLengthIn35mm ? ` (${camera.focalLengthIn35mm} mm in 35 mm)` : "")
+      : "";
     add("Exposure", exposure);
+    add("Focal length", focal);
+    add("Flash", camera.flashFired === undefined ? "" : camera.flashFired ? "Fired" : "Did not fire");
+    add("Software", camera.software);
   }
 }
 
@@ -992,13 +998,13 @@ export class Viewer {
 <div data-health>
 {{#starting}}<p role="status">{{starting}}</p>{{/starting}}
 {{^starting}}
-{{#crawl}}<p role="status">Startup crawl: {{crawl}}</p>{{/crawl}}
+{{#crawl}}<p role="status">{{crawl}}</p>{{/crawl}}
 <section aria-labelledby="roots-head">
 <h2 id="roots-head">Watched folders</h2>
 <table>
 <thead><tr><th scope="col">Folder</th><th scope="col">State</th><th scope="col">Writes</th></tr></thead>
 <tbody>
-{{#roots}}<tr><td><code>{{path}}</code></td><td class="state-{{state}}">{{state}}{{#reason}}: {{reason}}{{/reason}}</td><td>{{write}}{{#writeRestriction}} ({{writeRestriction}}){{/writeRestriction}}</td></tr>
+{{#roots}}<tr><td><code>{{path}}</code></td><td class="state-{{stateClass}}">{{state}}</td><td>{{write}}</td></tr>
 {{/roots}}
 </tbody>
 </table>

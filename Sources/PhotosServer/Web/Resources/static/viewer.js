@@ -263,13 +263,19 @@ export class Viewer {
       list.append(element("dt", { text: label }), element("dd", { text: String(value) }));
     };
     add("Camera", [camera.make, camera.model].filter(Boolean).join(" "));
-    add("Lens", camera.lensModel ?? camera.lens);
+    add("Lens", camera.lensModel);
     const exposure = [
-      camera.exposureTimeText ?? camera.exposureTime,
+      camera.exposureTimeText ? `${camera.exposureTimeText} s` : null,
       camera.fNumber ? `ƒ/${camera.fNumber}` : null,
-      camera.isoSpeed ?? camera.iso ? `ISO ${camera.isoSpeed ?? camera.iso}` : null,
-      camera.focalLength ? `${camera.focalLength} mm` : null,
+      camera.isoSpeed ? `ISO ${camera.isoSpeed}` : null,
+      camera.exposureBias ? `${camera.exposureBias > 0 ? "+" : ""}${camera.exposureBias} EV` : null,
     ].filter(Boolean).join(" · ");
+    const focal = camera.focalLength
+      ? `${camera.focalLength} mm` + (camera.focalLengthIn35mm ? ` (${camera.focalLengthIn35mm} mm in 35 mm)` : "")
+      : "";
     add("Exposure", exposure);
+    add("Focal length", focal);
+    add("Flash", camera.flashFired === undefined ? "" : camera.flashFired ? "Fired" : "Did not fire");
+    add("Software", camera.software);
   }
 }
