@@ -175,6 +175,8 @@ public struct APIServer: Service {
         LiveQueryRoutes(library: library, fetches: fetches, streams: streams).add(to: router)
         ChangeBatchRoutes(library: library, uploads: uploads).add(to: router)
         TrashRoutes(library: library).add(to: router)
+        DayIndexRoutes(fetches: fetches).add(to: router)
+        HookRoutes(database: library.database).add(to: router)
         uploads.add(to: router)
         return router
     }
@@ -222,12 +224,19 @@ public struct APIServer: Service {
         ("/v1/assets/**", [.get]), ("/v1/albums/**", [.get]), ("/v1/folders/**", [.get]),
         ("/v1/changes", [.get, .post]), ("/v1/queries", [.post]), ("/v1/uploads", [.post]),
         ("/v1/trash", [.get]), ("/v1/trash/restore", [.post]), ("/v1/trash/empty", [.post]),
+        ("/v1/days", [.get]), ("/v1/hooks/{name}/resume", [.post]),
     ]
 
     /// The methods the API answers at `path`, if it serves that path at all: asked with another
     /// method, a known path is a 405 naming them (`Allow`), not a 404 saying it does not exist.
+    /// A `{name}` segment of a pattern stands for any one segment.
     static func allowedMethods(at path: String) -> [HTTPRequest.Method]? {
         methods.first { pattern, _ in
+            if pattern.contains("{") {
+                let wanted = pattern.split(separator: "/"), given = path.split(separator: "/")
+                return wanted.count == given.count
+                    && zip(wanted, given).allSatisfy { $0 == $1 || ($0.hasPrefix("{") && $0.hasSuffix("}")) }
+            }
             guard pattern.hasSuffix("/**") else { return path == pattern }
             let prefix = pattern.dropLast(2)
             return path.hasPrefix(prefix) && path.count > prefix.count

@@ -141,9 +141,9 @@ struct AccessMiddleware: RouterMiddleware {
     /// | level | refused |
     /// |---|---|
     /// | read-write | nothing |
-    /// | read-only | `POST /v1/changes`, `POST /v1/uploads`, `POST /v1/trash/…` |
+    /// | read-only | `POST /v1/changes`, `POST /v1/uploads`, `POST /v1/trash/…`, `/v1/hooks/…` |
     /// | add-only | everything but the open paths, `POST /v1/changes` and `POST /v1/uploads` |
-    /// | limited | `GET /v1/status`, `GET /v1/imports`, `GET /metrics` (the daemon's roots, imports and hooks are not its albums'), trash |
+    /// | limited | `GET /v1/status`, `GET /v1/imports`, `GET /metrics` (the daemon's roots, imports and hooks are not its albums'), trash, `/v1/hooks/…` |
     ///
     /// "Trash" is `/v1/trash` and the paths under it: deleted assets are in no album.
     ///
@@ -154,11 +154,13 @@ struct AccessMiddleware: RouterMiddleware {
         let level = access.level.rawValue
         let changes = method == .post && (path == "/v1/changes" || path == "/v1/uploads")
         let trash = path == "/v1/trash" || path.hasPrefix("/v1/trash/")
+        // Hooks are the daemon's, not any album's: only a client that may change everything steers them.
+        let hooks = path.hasPrefix("/v1/hooks/")
         switch access.level {
         case .readWrite:
             return nil
         case .readOnly:
-            guard changes || (trash && method != .get) else { return nil }
+            guard changes || hooks || (trash && method != .get) else { return nil }
             return "a read-only client cannot change the library"
         case .addOnly:
             guard changes else {
@@ -168,6 +170,7 @@ struct AccessMiddleware: RouterMiddleware {
             return nil
         case .limited:
             if trash { return "a \(level) client sees only its albums' assets; deleted assets are in no album" }
+            if hooks { return "a \(level) client sees only its albums' assets; hooks are the daemon's" }
             guard path == "/v1/status" || path == "/v1/imports" || path == "/metrics" else { return nil }
             return "a \(level) client sees only its albums' assets, not the daemon's status, imports or metrics"
         }
