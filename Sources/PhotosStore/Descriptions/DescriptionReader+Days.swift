@@ -24,6 +24,8 @@ extension DescriptionReader {
                         FROM json_each(?) AS j CROSS JOIN asset a ON a.id = j.value
                         """),
                 arguments: [JSONText.array(ids)])
+            // The text is written once a day, not once an asset: the day's number says when it changes.
+            var last: (number: Int64, day: Substring)?
             while let position = rows.position {
                 if let seconds = rows.double(DayColumn.creationDate) {
                     let (date, offset) = AssetRowJSON.creationDate(
@@ -31,7 +33,14 @@ extension DescriptionReader {
                         recorded: rows.isNull(DayColumn.creationDateOffset)
                             ? nil : Int(rows.integer(DayColumn.creationDateOffset)),
                         timeZone: timeZone)
-                    builder.add(ISO8601.string(date, offset: offset).prefix(10), at: position)
+                    let number = ISO8601.dayNumber(date, offset: offset)
+                    if let number, let last, last.number == number {
+                        builder.add(last.day, at: position)
+                    } else {
+                        let day = ISO8601.string(date, offset: offset).prefix(10)
+                        last = number.map { ($0, day) }
+                        builder.add(day, at: position)
+                    }
                 } else {
                     builder.add(nil, at: position)
                 }
