@@ -140,7 +140,45 @@ struct APIMeasurement {
             "  goals (issue 12): API p50 <= \(Goal.overInProcess)x in-process + \(Goal.plusMilliseconds) ms; "
                 + ">= \(Int(Goal.fetchesPerSecond)) fetches/s on this machine")
         for verdict in verdicts { print(verdict) }
+        try measureDayIndex(library: library, socket: socket)
         try measureStream(library: library, socket: socket)
+    }
+
+    /// `GET /v1/days` over the whole library (a timeline's first request), beside the same index in
+    /// process (the fetch and the runs, read from two columns of each row), and the asset JSON of
+    /// the whole listing that it spares a client. No goal: the figure is reported.
+    private func measureDayIndex(library: PHPhotoLibrary, socket: String) throws {
+        let options = PHFetchOptions()
+        options.photoLibrary = library
+        options.sortDescriptors = [NSSortDescriptor(key: "creationDate", ascending: false)]
+        let client = try KeepAliveClient(socket: socket)
+        let answer = try client.get("/v1/days")
+        let expected = try PHAsset.fetchAssets(with: options).creationDays()
+        guard answer.status == 200,
+            (try? JSONDecoder().decode(API.DayIndex.self, from: Data(answer.body))) == expected
+        else {
+            throw BenchError("/v1/days answered \(answer.status), not the in-process index")
+        }
+        let rounds = max(5, iterations / 10)
+        var local = Samples()
+        var remote = Samples()
+        for _ in 0..<rounds {
+            local.append(try timed { try PHAsset.fetchAssets(with: options).creationDays() }.duration)
+            remote.append(try timed { try client.get("/v1/days") }.duration)
+        }
+        var json = Samples()
+        for _ in 0..<max(2, rounds / 5) {
+            json.append(
+                try timed {
+                    var writer = WireJSONWriter()
+                    try PHAsset.fetchAssets(with: options).writeAssetJSON(as: .line, into: &writer)
+                    return writer.bytes.count
+                }.duration)
+        }
+        print(
+            "  day index of all \(size) assets (\(expected.days.count) runs, \(answer.body.count) bytes): "
+                + "in-process p50 \(f(local.p50)) ms, GET /v1/days p50 \(f(remote.p50)) / p99 \(f(remote.p99)) ms; "
+                + "the listing's asset JSON it spares: \(f(json.p50)) ms")
     }
 
     /// A change block's start → its entry read by a client following `/v1/changes`, and → the

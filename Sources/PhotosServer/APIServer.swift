@@ -181,6 +181,8 @@ public struct APIServer: Service {
         LiveQueryRoutes(library: library, fetches: fetches, streams: streams).add(to: router)
         ChangeBatchRoutes(library: library, uploads: uploads).add(to: router)
         TrashRoutes(library: library).add(to: router)
+        DayIndexRoutes(fetches: fetches).add(to: router)
+        HookRoutes(database: library.database).add(to: router)
         uploads.add(to: router)
         WebRoutes(
             library: library, listen: listen, transport: transport, codes: codes,
@@ -233,6 +235,7 @@ public struct APIServer: Service {
         ("/v1/assets/**", [.get]), ("/v1/albums/**", [.get]), ("/v1/folders/**", [.get]),
         ("/v1/changes", [.get, .post]), ("/v1/queries", [.post]), ("/v1/uploads", [.post]),
         ("/v1/trash", [.get]), ("/v1/trash/restore", [.post]), ("/v1/trash/empty", [.post]),
+        ("/v1/days", [.get]), ("/v1/hooks/{name}/resume", [.post]),
         ("/v1/logins", [.post]), ("/login", [.get]), ("/web", [.get]), ("/web/albums", [.get]),
         ("/web/albums/**", [.get]), ("/web/assets/**", [.get]), ("/web/search", [.get]), ("/web/health", [.get]),
         ("/web/static/{name}", [.get]),
@@ -240,12 +243,13 @@ public struct APIServer: Service {
 
     /// The methods the API answers at `path`, if it serves that path at all: asked with another
     /// method, a known path is a 405 naming them (`Allow`), not a 404 saying it does not exist.
+    /// A `{name}` segment of a pattern stands for any one segment.
     static func allowedMethods(at path: String) -> [HTTPRequest.Method]? {
         methods.first { pattern, _ in
-            if pattern.hasSuffix("/{name}") {
-                let prefix = pattern.dropLast("{name}".count)
-                return path.hasPrefix(prefix) && path.count > prefix.count
-                    && !path.dropFirst(prefix.count).contains("/")
+            if pattern.contains("{") {
+                let wanted = pattern.split(separator: "/"), given = path.split(separator: "/")
+                return wanted.count == given.count
+                    && zip(wanted, given).allSatisfy { $0 == $1 || ($0.hasPrefix("{") && $0.hasSuffix("}")) }
             }
             guard pattern.hasSuffix("/**") else { return path == pattern }
             let prefix = pattern.dropLast(2)

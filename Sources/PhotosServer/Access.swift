@@ -203,9 +203,9 @@ struct AccessMiddleware: RouterMiddleware {
     /// | level | refused |
     /// |---|---|
     /// | read-write | nothing |
-    /// | read-only | `POST /v1/changes`, `POST /v1/uploads`, `POST /v1/trash/…`, `POST /v1/logins` |
+    /// | read-only | `POST /v1/changes`, `POST /v1/uploads`, `POST /v1/trash/…`, `/v1/hooks/…`, `POST /v1/logins` |
     /// | add-only | everything but the open paths, `POST /v1/changes` and `POST /v1/uploads` |
-    /// | limited | `GET /v1/status`, `GET /v1/imports`, `GET /metrics`, `/web/health` (the daemon's roots, imports and hooks are not its albums'), trash, `POST /v1/logins` |
+    /// | limited | `GET /v1/status`, `GET /v1/imports`, `GET /metrics`, `/web/health` (the daemon's roots, imports and hooks are not its albums'), trash, `/v1/hooks/…`, `POST /v1/logins` |
     ///
     /// "Trash" is `/v1/trash` and the paths under it: deleted assets are in no album. A login
     /// (`POST /v1/logins`) makes a token, which only a read-write client may do.
@@ -218,12 +218,14 @@ struct AccessMiddleware: RouterMiddleware {
         let changes = method == .post && (path == "/v1/changes" || path == "/v1/uploads")
         let trash = path == "/v1/trash" || path.hasPrefix("/v1/trash/")
         let logins = path == "/v1/logins"
+        // Hooks are the daemon's, not any album's: only a client that may change everything steers them.
+        let hooks = path.hasPrefix("/v1/hooks/")
         switch access.level {
         case .readWrite:
             return nil
         case .readOnly:
             if logins { return "a read-only client cannot make logins (tokens)" }
-            guard changes || (trash && method != .get) else { return nil }
+            guard changes || hooks || (trash && method != .get) else { return nil }
             return "a read-only client cannot change the library"
         case .addOnly:
             guard changes else {
@@ -233,6 +235,7 @@ struct AccessMiddleware: RouterMiddleware {
             return nil
         case .limited:
             if trash { return "a \(level) client sees only its albums' assets; deleted assets are in no album" }
+            if hooks { return "a \(level) client sees only its albums' assets; hooks are the daemon's" }
             if logins { return "a \(level) client cannot make logins (tokens)" }
             let daemon = ["/v1/status", "/v1/imports", "/metrics", "/web/health"]
             guard daemon.contains(path) else { return nil }

@@ -239,23 +239,26 @@ struct FetchRoutes: Sendable {
         return try page(of: listing, from: offset, size: try pageSize(query), access: access)
     }
 
+    /// The listing's first page, from `offset` (0 unless given: the window a client that knows
+    /// positions, a timeline's, asks for); as JSON Lines, the whole listing from there.
     private func firstPage(of listing: Listing, _ query: Query, lines: Bool, access: ClientAccess) throws -> Response {
-        guard lines else { return try page(of: listing, from: 0, size: try pageSize(query), access: access) }
+        let offset = try query.integer("offset", in: 0...Int.max, default: 0)
+        guard lines else { return try page(of: listing, from: offset, size: try pageSize(query), access: access) }
         guard query["pageSize"] == nil else {
             throw APIError(
                 .badRequest, "pageSize pages the JSON listing; JSON Lines (application/x-ndjson) are the whole of it")
         }
-        return Self.lines(of: listing)
+        return Self.lines(of: listing, from: offset)
     }
 
     /// The whole listing as JSON Lines, the objects of one page of the snapshot per write: the
     /// response starts at once and memory stays flat however long it is (`photos assets` through
     /// the socket).
-    static func lines(of listing: Listing) -> Response {
+    static func lines(of listing: Listing, from start: Int = 0) -> Response {
         Response(
             status: .ok, headers: [.contentType: "application/x-ndjson"],
             body: ResponseBody { writer in
-                var offset = 0
+                var offset = min(start, listing.count)
                 var json = WireJSONWriter()
                 while offset < listing.count {
                     let end = min(listing.count, offset + defaultPageSize)
@@ -268,7 +271,9 @@ struct FetchRoutes: Sendable {
             })
     }
 
-    private func page(of listing: Listing, from offset: Int, size: Int, access: ClientAccess) throws -> Response {
+    /// The page of `size` objects from `start`; past the end, an empty one without a cursor.
+    private func page(of listing: Listing, from start: Int, size: Int, access: ClientAccess) throws -> Response {
+        let offset = min(start, listing.count)
         let end = min(listing.count, offset + size)
         var writer = WireJSONWriter()
         writer.beginListing(listing.name)
@@ -286,12 +291,13 @@ struct FetchRoutes: Sendable {
     }
 
     private func refuseUnknown(_ query: Query, _ known: Set<String>) throws {
-        let unknown = query.unknown(known.union(["next", "pageSize"]))
+        let paging: Set = ["next", "pageSize", "offset"]
+        let unknown = query.unknown(known.union(paging))
         guard unknown.isEmpty else {
             throw APIError(
                 .badRequest,
                 "unknown parameter\(unknown.count == 1 ? "" : "s") \(unknown.joined(separator: ", ")); "
-                    + "known: \(known.union(["next", "pageSize"]).sorted().joined(separator: ", "))")
+                    + "known: \(known.union(paging).sorted().joined(separator: ", "))")
         }
     }
 

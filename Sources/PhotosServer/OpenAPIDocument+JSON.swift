@@ -36,6 +36,16 @@ extension OpenAPIDocument {
           "type": "string"
         }
       },
+      "offset": {
+        "description": "Where the first page starts: a 0-based position of the listing (a timeline's window, with\n`pageSize`). Past the end, an empty page. The page's `next` goes on from its end.\n",
+        "in": "query",
+        "name": "offset",
+        "schema": {
+          "default": 0,
+          "minimum": 0,
+          "type": "integer"
+        }
+      },
       "pageSize": {
         "description": "The most objects in this page (not with `Accept application/x-ndjson`, which has no pages).",
         "in": "query",
@@ -705,6 +715,52 @@ extension OpenAPIDocument {
         "description": "Present when there is another page; pass it as `next`.",
         "type": "string"
       },
+      "DayIndex": {
+        "additionalProperties": false,
+        "properties": {
+          "count": {
+            "description": "The assets of the listing.",
+            "minimum": 0,
+            "type": "integer"
+          },
+          "days": {
+            "items": {
+              "additionalProperties": false,
+              "properties": {
+                "count": {
+                  "minimum": 1,
+                  "type": "integer"
+                },
+                "day": {
+                  "description": "`YYYY-MM-DD`, the first ten characters of the assets' `creationDate`; null: no date.",
+                  "pattern": "^.{10}$",
+                  "type": [
+                    "string",
+                    "null"
+                  ]
+                },
+                "start": {
+                  "description": "The run's first position in the listing.",
+                  "minimum": 0,
+                  "type": "integer"
+                }
+              },
+              "required": [
+                "day",
+                "count",
+                "start"
+              ],
+              "type": "object"
+            },
+            "type": "array"
+          }
+        },
+        "required": [
+          "days",
+          "count"
+        ],
+        "type": "object"
+      },
       "DeleteAlbumsOperation": {
         "additionalProperties": false,
         "description": "Albums go; their assets stay.",
@@ -886,6 +942,97 @@ extension OpenAPIDocument {
         "required": [
           "status",
           "token"
+        ],
+        "type": "object"
+      },
+      "HookStatus": {
+        "description": "One hook, as `photos hooks status --json` shows it.",
+        "properties": {
+          "command": {
+            "items": {
+              "type": "string"
+            },
+            "type": [
+              "array",
+              "null"
+            ]
+          },
+          "cursor": {
+            "description": "The last token it acknowledged.",
+            "format": "int64",
+            "type": [
+              "integer",
+              "null"
+            ]
+          },
+          "delivered": {
+            "type": "integer"
+          },
+          "failures": {
+            "description": "Failed runs in a row.",
+            "type": "integer"
+          },
+          "lag": {
+            "description": "Change-log entries after its cursor.",
+            "type": [
+              "integer",
+              "null"
+            ]
+          },
+          "lastDuration": {
+            "type": [
+              "number",
+              "null"
+            ]
+          },
+          "lastOutcome": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "lastRunAt": {
+            "description": "ISO 8601 at UTC.",
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "name": {
+            "type": "string"
+          },
+          "parkedReason": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "runs": {
+            "type": "integer"
+          },
+          "state": {
+            "enum": [
+              "ok",
+              "retrying",
+              "parked",
+              "disabled",
+              "new"
+            ],
+            "type": "string"
+          },
+          "url": {
+            "type": [
+              "string",
+              "null"
+            ]
+          }
+        },
+        "required": [
+          "name",
+          "state",
+          "failures",
+          "runs",
+          "delivered"
         ],
         "type": "object"
       },
@@ -1460,7 +1607,7 @@ extension OpenAPIDocument {
         "properties": {
           "hooks": {
             "items": {
-              "type": "object"
+              "$ref": "#/components/schemas/HookStatus"
             },
             "type": [
               "array",
@@ -1790,6 +1937,9 @@ extension OpenAPIDocument {
             "$ref": "#/components/parameters/pageSize"
           },
           {
+            "$ref": "#/components/parameters/offset"
+          },
+          {
             "$ref": "#/components/parameters/next"
           }
         ],
@@ -1918,6 +2068,9 @@ extension OpenAPIDocument {
           },
           {
             "$ref": "#/components/parameters/pageSize"
+          },
+          {
+            "$ref": "#/components/parameters/offset"
           },
           {
             "$ref": "#/components/parameters/next"
@@ -2345,6 +2498,83 @@ extension OpenAPIDocument {
         "summary": "A batch of change requests, applied atomically in one change block, as `performChanges` applies them."
       }
     },
+    "/v1/days": {
+      "get": {
+        "description": "The assets `GET /v1/assets` lists with the same options and sort, cut into runs of one\ncalendar day in the listing's order: each run is the listing's positions `start` to\n`start + count - 1`, so `GET /v1/assets?...&offset=START&pageSize=COUNT` fetches its assets.\n`day` is the first ten characters of the assets' `creationDate` as their JSON writes it\n(the photo's own UTC offset, else the library's time zone); null for assets without a\ndate. Photos taken at different UTC offsets can interleave around midnight, so one day may\ncome in more than one run. Sorted by creation date only: newest first unless\n`sort=creationDate`. A limited client's index is of its albums' assets.\n",
+        "operationId": "listDays",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/predicate"
+          },
+          {
+            "description": "`-creationDate` (newest first) or `creationDate`; any other sort is a 400.",
+            "in": "query",
+            "name": "sort",
+            "schema": {
+              "default": "-creationDate",
+              "enum": [
+                "-creationDate",
+                "creationDate"
+              ],
+              "type": "string"
+            }
+          },
+          {
+            "in": "query",
+            "name": "includeHidden",
+            "schema": {
+              "default": false,
+              "type": "boolean"
+            }
+          },
+          {
+            "in": "query",
+            "name": "includeAllBursts",
+            "schema": {
+              "default": false,
+              "type": "boolean"
+            }
+          },
+          {
+            "description": "Only the assets of this album (a local identifier).",
+            "in": "query",
+            "name": "in",
+            "schema": {
+              "minLength": 1,
+              "type": "string"
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/DayIndex"
+                }
+              }
+            },
+            "description": "The runs of days, in the listing's order."
+          },
+          "400": {
+            "$ref": "#/components/responses/Error"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Error"
+          },
+          "404": {
+            "$ref": "#/components/responses/Error"
+          },
+          "503": {
+            "$ref": "#/components/responses/Error"
+          }
+        },
+        "summary": "The day index of an asset listing, what a timeline lays out before it fetches an asset."
+      }
+    },
     "/v1/folders": {
       "get": {
         "operationId": "listFolders",
@@ -2360,6 +2590,9 @@ extension OpenAPIDocument {
           },
           {
             "$ref": "#/components/parameters/pageSize"
+          },
+          {
+            "$ref": "#/components/parameters/offset"
           },
           {
             "$ref": "#/components/parameters/next"
@@ -2473,6 +2706,49 @@ extension OpenAPIDocument {
           }
         },
         "summary": "For monitors, cheaply (no listing, no scan) whether photosd serves."
+      }
+    },
+    "/v1/hooks/{name}/resume": {
+      "post": {
+        "description": "The hook's failures are forgotten and the daemon runs it again from its cursor. Answers the\nhook's status as `GET /v1/status` lists it. For read-write clients; 404 for a hook that has\nnever run in this library.\n",
+        "operationId": "resumeHook",
+        "parameters": [
+          {
+            "description": "The hook's name, as in the daemon's config.",
+            "in": "path",
+            "name": "name",
+            "required": true,
+            "schema": {
+              "minLength": 1,
+              "type": "string"
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/HookStatus"
+                }
+              }
+            },
+            "description": "The hook's status after resuming."
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Error"
+          },
+          "404": {
+            "$ref": "#/components/responses/Error"
+          },
+          "503": {
+            "$ref": "#/components/responses/Error"
+          }
+        },
+        "summary": "Unparks a hook, as `photos hooks resume NAME` does."
       }
     },
     "/v1/imports": {

@@ -21,6 +21,13 @@ public enum ISO8601 {
         fast(date, offset: offset) ?? foundation(date, offset: offset)
     }
 
+    /// The calendar day ``string(_:offset:)`` writes for `date` at `offset`, as the number
+    /// `YYYYMMDD`, without writing the text (the day index compares one per asset); nil outside the
+    /// hand-made path's domain, where only the text says.
+    package static func dayNumber(_ date: Date, offset: Int) -> Int64? {
+        Fields(date, offset: offset).map { $0.year * 10_000 + $0.month * 100 + $0.day }
+    }
+
     /// The same text through Foundation's `ISO8601DateFormatter`, one formatter per call: the reference
     /// the hand-made path is checked against.
     public static func foundation(_ date: Date, offset: Int) -> String {

@@ -45,6 +45,9 @@ import Testing
                 ("/v1/folders/{id}", "/v1/folders/nope", 404),
                 ("/v1/changes", "/v1/changes?since=0", 200),
                 ("/v1/changes", "/v1/changes?since=x", 400),
+                ("/v1/assets", "/v1/assets?sort=creationDate&offset=2&pageSize=2", 200),
+                ("/v1/days", "/v1/days?includeHidden=true&includeAllBursts=true", 200),
+                ("/v1/days", "/v1/days?sort=pixelWidth", 400),
             ]
             var checks = gets.map {
                 (
@@ -52,6 +55,7 @@ import Testing
                     headers: [String: String]()
                 )
             }
+            checks.append(("post", "/v1/hooks/{name}/resume", "/v1/hooks/nope/resume", 404, "", [:]))
             checks.append(("post", "/v1/queries", "/v1/queries", 400, #"{"colour": 1}"#, [:]))
             checks.append(("post", "/v1/queries", "/v1/queries", 404, #"{"in": "nope"}"#, [:]))
             checks.append(("post", "/v1/queries", "/v1/queries", 400, #"{"of": "albums", "includeHidden": true}"#, [:]))

@@ -17,11 +17,16 @@ enum AssetRowJSON {
     /// The creation date and the offset it is written at: the recorded one, else the zone's.
     static func creationDate(_ row: RowCursor, timeZone: TimeZone) -> (date: Date, offset: Int)? {
         guard let seconds = row.double(Asset.creationDate) else { return nil }
+        return creationDate(
+            seconds: seconds,
+            recorded: row.isNull(Asset.creationDateOffset) ? nil : Int(row.integer(Asset.creationDateOffset)),
+            timeZone: timeZone)
+    }
+
+    /// The same rule from the columns' values (the day index reads them without the rest of the row).
+    static func creationDate(seconds: Double, recorded offset: Int?, timeZone: TimeZone) -> (date: Date, offset: Int) {
         let date = Date(timeIntervalSince1970: seconds)
-        let offset =
-            row.isNull(Asset.creationDateOffset)
-            ? timeZone.secondsFromGMT(for: date) : Int(row.integer(Asset.creationDateOffset))
-        return (date, offset)
+        return (date, offset ?? timeZone.secondsFromGMT(for: date))
     }
 
     /// The modification date, at the zone's offset.
