@@ -70,7 +70,11 @@ class WebPageTests(unittest.TestCase):
             return WebDriverWait(self.driver, seconds, poll_frequency=0.05).until(lambda driver: condition())
         except Exception:
             self.shot("failure")
-            raise AssertionError(f"{message}; photosd's log:\n{self.daemon.log_text()[-1500:]}")
+            recent = self.driver.execute_script(
+                "return performance.getEntriesByType('resource').slice(-12)"
+                ".map(e => `${e.name} ${Math.round(e.duration)} ms`).join('\\n')")
+            raise AssertionError(f"{message}; the page's last requests:\n{recent}\n"
+                                 f"photosd's log:\n{self.daemon.log_text()[-1500:]}")
 
     def shot(self, name):
         self.driver.save_screenshot(str(self.artifacts / f"{name}.png"))
@@ -197,6 +201,25 @@ class WebPageTests(unittest.TestCase):
         self.wait(lambda: not self.css(alt), f"{target.name} disappears")
         self.assertTrue(self.driver.execute_script("return window.notReloaded === true"), "no reload")
 
+    def test_5b_many_open_tabs_share_one_change_stream(self):
+        # A browser keeps six connections per host: a stream per tab would starve the seventh.
+        self.login()
+        first = self.driver.current_window_handle
+        try:
+            for tab in range(8):
+                self.driver.switch_to.new_window("tab")
+                self.driver.get(self.daemon.origin + "/web")
+                self.wait_grid()
+                self.wait(lambda: self.cells(), f"tab {tab + 2} shows its thumbnails")
+            self.wait(lambda: self.driver.execute_script("return document.documentElement.dataset.live") == "open",
+                      "the last tab follows the changes")
+        finally:
+            for handle in self.driver.window_handles:
+                if handle != first:
+                    self.driver.switch_to.window(handle)
+                    self.driver.close()
+            self.driver.switch_to.window(first)
+
     def test_6_a_read_only_session_cannot_favorite(self):
         self.login("read-only")
         self.wait(lambda: self.cells(), "a cell")
@@ -211,6 +234,9 @@ class WebPageTests(unittest.TestCase):
               body: JSON.stringify({changes: [{op: 'editAsset', asset: arguments[0], isFavorite: true}]})})
               .then(r => done(r.status), e => done(String(e)));""", identifier)
         self.assertEqual(status, 403)
+        # The refusal is the one thing the console may say.
+        logged = [entry["message"] for entry in self.driver.get_log("browser") if entry["level"] == "SEVERE"]
+        self.assertTrue(all("/v1/changes" in message and "403" in message for message in logged), logged)
         self.shot("read-only")
 
     def test_7_health_page(self):
