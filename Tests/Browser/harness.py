@@ -83,18 +83,18 @@ class Daemon:
         return f"http://127.0.0.1:{self.port}"
 
     def api(self, method: str, path: str, body: bytes | None = None):
-        """One request to the API on the Unix socket, as its owner: (status, parsed JSON or text)."""
+        """One request to the API on the Unix socket, as its owner: (status, parsed JSON or the bytes)."""
         connection = UnixConnection(str(self.socket))
         try:
             connection.request(method, path, body=body, headers={"Content-Type": "application/json"} if body else {})
             response = connection.getresponse()
-            text = response.read().decode()
+            body = response.read()
         finally:
             connection.close()
         try:
-            return response.status, json.loads(text)
+            return response.status, json.loads(body)
         except ValueError:
-            return response.status, text
+            return response.status, body
 
     def wait_ready(self, seconds: float = 300):
         """Until photosd's startup crawl is done (GET /v1/status answers 200)."""

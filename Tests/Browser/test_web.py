@@ -137,7 +137,7 @@ class WebPageTests(unittest.TestCase):
         text = self.css(".viewer-info-list")[0].text
         self.assertIn(asset["resources"][0]["path"], text)
         self.assertIn(f"{asset['pixelWidth']} × {asset['pixelHeight']}", text)
-        self.shot("asset")
+        self.shot("asset-in-grid")
         # Arrows step; Esc closes.
         from selenium.webdriver.common.keys import Keys
         title = self.css(".viewer-title")[0].text
@@ -145,6 +145,24 @@ class WebPageTests(unittest.TestCase):
         self.wait(lambda: self.css(".viewer-title") and self.css(".viewer-title")[0].text != title, "→ shows the next")
         self.css("body")[0].send_keys(Keys.ESCAPE)
         self.wait(lambda: not self.css(".viewer:not([hidden])"), "Esc closes the viewer")
+
+    def test_2b_a_photos_own_page_shows_its_camera_and_exposure(self):
+        self.login()
+        truth = {entry["path"]: entry for entry in harness.json.loads(harness.TRUTH.read_text())}
+        # A Canon photo whose file states its exposure, and whose picture photosd can decode.
+        asset = next(asset for asset in self.daemon.assets('make CONTAINS[c] "canon" AND mediaType == image')
+                     if not asset.get("isHidden")
+                     and "exposureTimeText" in self.daemon.api("GET", f"/v1/assets/{asset['localIdentifier']}/metadata")[1]
+                     .get("camera", {})
+                     and self.daemon.api("GET", f"/v1/assets/{asset['localIdentifier']}/thumbnail?size=64")[0] == 200)
+        relative = str(Path(asset["resources"][0]["path"]).relative_to(self.daemon.pictures))
+        self.driver.get(self.daemon.origin + "/web/assets/" + asset["localIdentifier"])
+        self.wait(lambda: self.css(".viewer-camera") and "Exposure" in self.css(".viewer-camera")[0].text,
+                  "the camera's rows")
+        camera = self.css(".viewer-camera")[0].text
+        self.assertIn(truth[relative]["model"], camera)
+        self.assertIn("Exposure", camera)
+        self.shot("asset")
 
     def test_3_search_by_camera(self):
         self.login()
@@ -245,6 +263,27 @@ class WebPageTests(unittest.TestCase):
         self.wait(lambda: self.css("[data-health] table"), "the roots' table")
         self.assertIn(str(self.daemon.pictures), self.css("[data-health] table")[0].text)
         self.shot("health")
+
+    def test_7b_phone_width_and_dark(self):
+        self.login()
+        try:
+            self.driver.set_window_size(390, 844)
+            self.driver.get(self.daemon.origin + "/web")
+            self.wait_grid()
+            self.wait(lambda: self.cells(), "thumbnails at phone width")
+            width = self.driver.execute_script("return document.documentElement.scrollWidth")
+            self.assertLessEqual(width, 390, "nothing wider than the screen")
+            self.shot("phone-timeline")
+            self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia",
+                                        {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+            background = self.driver.execute_script("return getComputedStyle(document.body).backgroundColor")
+            self.assertEqual(background, "rgb(18, 18, 18)", "dark by the system's preference")
+            self.css(".cell[data-id]")[0].click()
+            self.wait(lambda: self.css(".viewer:not([hidden]) .viewer-info-list"), "the viewer opens")
+            self.shot("phone-dark-asset")
+        finally:
+            self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+            self.driver.set_window_size(1280, 900)
 
     def test_8_the_pages_own_unit_tests_pass_in_this_browser(self):
         handler = functools.partial(QuietHandler, directory=str(harness.ROOT))

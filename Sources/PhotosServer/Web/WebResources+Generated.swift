@@ -625,7 +625,7 @@ export function follow() {
 
 """####),
         "style.css": File(
-            contentType: "text/css; charset=utf-8", etag: "\"144d3086d103f903ecf4\"",
+            contentType: "text/css; charset=utf-8", etag: "\"038efcceeb7b2b0c9e87\"",
             body: ####"""
 /* photosd's page: system fonts, light and dark by the system's preference, usable at phone width. */
 
@@ -724,14 +724,14 @@ body.viewing { overflow: hidden; }
 .viewer-title { font-weight: 600; overflow-wrap: anywhere; }
 .viewer-status { color: var(--muted); }
 .viewer-body { flex: 1; display: flex; min-height: 0; }
-.viewer-frame { flex: 1; margin: 0; position: relative; display: flex; align-items: center; justify-content: center; min-width: 0; overflow: hidden; }
+.viewer-frame { flex: 1 1 0; margin: 0; position: relative; display: flex; align-items: center; justify-content: center; min-width: 0; overflow: hidden; }
 .viewer-media { max-width: 100%; max-height: calc(100vh - 70px); object-fit: contain; cursor: zoom-in; }
 .viewer-frame.zoomed { overflow: auto; display: block; }
 .viewer-frame.zoomed .viewer-media { max-width: none; max-height: none; cursor: zoom-out; }
 .live-movie { position: absolute; inset: 0; width: 100%; height: 100%; object-fit: contain; opacity: 0; pointer-events: none; }
 .viewer-frame.playing .live-movie { opacity: 1; }
 .live-badge { position: absolute; left: 12px; top: 12px; font-size: 0.75em; }
-.viewer-info { width: 320px; overflow-y: auto; padding: 12px; border-left: 1px solid var(--border); }
+.viewer-info { flex: 0 0 320px; width: 320px; overflow-y: auto; padding: 12px; border-left: 1px solid var(--border); }
 .viewer-info dl { display: grid; grid-template-columns: auto 1fr; gap: 4px 12px; margin: 0 0 8px; }
 .viewer-info dt { color: var(--muted); }
 .viewer-info dd { margin: 0; overflow-wrap: anywhere; }
@@ -740,7 +740,7 @@ body.viewing { overflow: hidden; }
 @media (max-width: 700px) {
   main { padding: 8px 6px 32px; }
   .viewer-body { flex-direction: column; overflow-y: auto; }
-  .viewer-info { width: auto; border-left: none; border-top: 1px solid var(--border); }
+  .viewer-info { flex: none; width: auto; border-left: none; border-top: 1px solid var(--border); }
   .viewer-media { max-height: 60vh; }
 }
 
@@ -749,7 +749,7 @@ body.viewing { overflow: hidden; }
 
 """####),
         "viewer.js": File(
-            contentType: "text/javascript; charset=utf-8", etag: "\"2a76ea9b6b733f5fb9bc\"",
+            contentType: "text/javascript; charset=utf-8", etag: "\"8c743f9a891b4f018992\"",
             body: ####"""
 // One asset at a time: the picture at screen size (the original on zoom), a video with seeking,
 // a Live Photo's movie while pointed at or pressed, what a photographer looks at, and the actions
@@ -887,14 +887,18 @@ export class Viewer {
   media(asset, name) {
     const path = assetPath(asset.localIdentifier);
     if (asset.mediaType === "video") {
-      return element("video", {
+      return element("figure", { class: "viewer-frame" }, element("video", {
         class: "viewer-media", controls: true, preload: "metadata", src: `${path}/original`,
         poster: thumbnailURL(asset.localIdentifier, 1024), "aria-label": name,
-      });
+      }));
     }
     const size = Math.min(4096, Math.ceil((Math.max(innerWidth, innerHeight) * (devicePixelRatio || 1)) / 256) * 256);
     const image = element("img", { class: "viewer-media", alt: name, src: thumbnailURL(asset.localIdentifier, size) });
     const frame = element("figure", { class: "viewer-frame" }, image);
+    image.addEventListener("error", () => {
+      if (frame.querySelector(".error")) return;
+      frame.append(element("p", { class: "error", role: "alert", text: "photosd cannot show this picture: its file could not be decoded (the details list what was read)." }));
+    });
     image.addEventListener("click", () => {
       const zoomed = frame.classList.toggle("zoomed");
       const type = asset.resources?.[0]?.mimeType;
@@ -1015,7 +1019,10 @@ export class Viewer {
       if (value === undefined || value === null || value === "") return;
       list.append(element("dt", { text: label }), element("dd", { text: String(value) }));
     };
-    add("Camera", [camera.make, camera.model].filter(Boolean).join(" "));
+    // "Canon" and "Canon PowerShot S5 IS": the model alone when it names the maker.
+    const model = camera.model ?? "";
+    add("Camera", camera.make && !model.toLowerCase().startsWith(camera.make.toLowerCase().split(" ")[0])
+      ? `${camera.make} ${model}`.trim() : model || camera.make);
     add("Lens", camera.lensModel);
     const exposure = [
       camera.exposureTimeText ? `${camera.exposureTimeText} s` : null,

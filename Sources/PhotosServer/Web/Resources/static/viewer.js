@@ -134,14 +134,18 @@ export class Viewer {
   media(asset, name) {
     const path = assetPath(asset.localIdentifier);
     if (asset.mediaType === "video") {
-      return element("video", {
+      return element("figure", { class: "viewer-frame" }, element("video", {
         class: "viewer-media", controls: true, preload: "metadata", src: `${path}/original`,
         poster: thumbnailURL(asset.localIdentifier, 1024), "aria-label": name,
-      });
+      }));
     }
     const size = Math.min(4096, Math.ceil((Math.max(innerWidth, innerHeight) * (devicePixelRatio || 1)) / 256) * 256);
     const image = element("img", { class: "viewer-media", alt: name, src: thumbnailURL(asset.localIdentifier, size) });
     const frame = element("figure", { class: "viewer-frame" }, image);
+    image.addEventListener("error", () => {
+      if (frame.querySelector(".error")) return;
+      frame.append(element("p", { class: "error", role: "alert", text: "photosd cannot show this picture: its file could not be decoded (the details list what was read)." }));
+    });
     image.addEventListener("click", () => {
       const zoomed = frame.classList.toggle("zoomed");
       const type = asset.resources?.[0]?.mimeType;
@@ -262,7 +266,10 @@ export class Viewer {
       if (value === undefined || value === null || value === "") return;
       list.append(element("dt", { text: label }), element("dd", { text: String(value) }));
     };
-    add("Camera", [camera.make, camera.model].filter(Boolean).join(" "));
+    // "Canon" and "Canon PowerShot S5 IS": the model alone when it names the maker.
+    const model = camera.model ?? "";
+    add("Camera", camera.make && !model.toLowerCase().startsWith(camera.make.toLowerCase().split(" ")[0])
+      ? `${camera.make} ${model}`.trim() : model || camera.make);
     add("Lens", camera.lensModel);
     const exposure = [
       camera.exposureTimeText ? `${camera.exposureTimeText} s` : null,
