@@ -238,6 +238,7 @@ public struct APIServer: Service {
         ("/v1/days", [.get]), ("/v1/hooks/{name}/resume", [.post]),
         ("/v1/logins", [.post]), ("/login", [.get]), ("/web", [.get]), ("/web/albums", [.get]),
         ("/web/albums/**", [.get]), ("/web/assets/**", [.get]), ("/web/search", [.get]), ("/web/health", [.get]),
+        ("/web/trash", [.get]),
         ("/web/static/{name}", [.get]),
     ]
 

@@ -207,7 +207,8 @@ struct AccessMiddleware: RouterMiddleware {
     /// | add-only | everything but the open paths, `POST /v1/changes` and `POST /v1/uploads` |
     /// | limited | `GET /v1/status`, `GET /v1/imports`, `GET /metrics`, `/web/health` (the daemon's roots, imports and hooks are not its albums'), trash, `/v1/hooks/…`, `POST /v1/logins` |
     ///
-    /// "Trash" is `/v1/trash` and the paths under it: deleted assets are in no album. A login
+    /// "Trash" is `/v1/trash` and the paths under it, and the page `/web/trash`: deleted assets are in
+    /// no album. A login
     /// (`POST /v1/logins`) makes a token, which only a read-write client may do.
     ///
     /// The open paths (``openPaths``: `/`, `/v1/health`, `/v1/version`, `/v1/openapi.json`) are
@@ -216,7 +217,7 @@ struct AccessMiddleware: RouterMiddleware {
         if openPaths.contains(path) { return nil }
         let level = access.level.rawValue
         let changes = method == .post && (path == "/v1/changes" || path == "/v1/uploads")
-        let trash = path == "/v1/trash" || path.hasPrefix("/v1/trash/")
+        let trash = path == "/v1/trash" || path.hasPrefix("/v1/trash/") || path == "/web/trash"
         let logins = path == "/v1/logins"
         // Hooks are the daemon's, not any album's: only a client that may change everything steers them.
         let hooks = path.hasPrefix("/v1/hooks/")

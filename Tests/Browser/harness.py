@@ -54,7 +54,7 @@ class Daemon:
     """photosd serving `pictures` (copied from the corpus unless given), with a TCP listener."""
 
     def __init__(self, bin_dir: Path, pictures: Path | None = None, library: Path | None = None,
-                 extra_config: str = ""):
+                 extra_config: str = "", write: str = "none"):
         self.bin = Path(bin_dir)
         self.directory = Path(tempfile.mkdtemp(prefix="photos-web-"))
         if pictures is None:
@@ -69,7 +69,8 @@ class Daemon:
         self.port = free_port()
         self.config = self.directory / "photosd.toml"
         self.config.write_text(
-            f'library = "{self.library}"\nroots = ["{self.pictures}"]\nsocket = "{self.socket}"\n'
+            f'library = "{self.library}"\nroots = [{{ path = "{self.pictures}", write = "{write}" }}]\n'
+            f'socket = "{self.socket}"\n'
             f'listen = "127.0.0.1:{self.port}"\n{extra_config}')
         self.log = open(self.directory / "photosd.log", "w")
         environment = dict(os.environ, XDG_RUNTIME_DIR=str(self.directory), XDG_DATA_HOME=str(self.directory / "data"))

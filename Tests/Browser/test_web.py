@@ -51,7 +51,8 @@ class WebPageTests(unittest.TestCase):
         cls.artifacts = Path(OPTIONS.artifacts or (harness.tempfile.mkdtemp(prefix="photos-web-shots-")))
         cls.artifacts.mkdir(parents=True, exist_ok=True)
         print(f"screenshots in {cls.artifacts}", file=sys.stderr)
-        cls.daemon = harness.Daemon(OPTIONS.bin)
+        # Changes reach the disk (deleting to the Trash, renaming a folder): the photos are copies.
+        cls.daemon = harness.Daemon(OPTIONS.bin, write="files")
         cls.driver = harness.browser()
         cls.urls = []
 
@@ -68,8 +69,9 @@ class WebPageTests(unittest.TestCase):
         from selenium.webdriver.support.ui import WebDriverWait
         try:
             return WebDriverWait(self.driver, seconds, poll_frequency=0.05).until(lambda driver: condition())
-        except Exception:
+        except Exception as error:
             self.shot("failure")
+            message = f"{message} ({type(error).__name__})"
             recent = self.driver.execute_script(
                 "return performance.getEntriesByType('resource').slice(-12)"
                 ".map(e => `${e.name} ${Math.round(e.duration)} ms`).join('\\n')")
@@ -94,7 +96,9 @@ class WebPageTests(unittest.TestCase):
             "the grid loads its day index")
 
     def cells(self):
-        return [cell.get_attribute("data-id") for cell in self.css(".cell[data-id]")]
+        # Read in one step: a grid that redraws meanwhile would leave elements stale.
+        return self.driver.execute_script(
+            "return [...document.querySelectorAll('.cell[data-id]')].map(cell => cell.dataset.id)")
 
     def collect_urls(self):
         self.urls.extend(harness.requested_urls(self.driver))
@@ -198,6 +202,41 @@ class WebPageTests(unittest.TestCase):
         self.wait_grid()
         self.wait(lambda: identifier in self.cells(), "the photo is in Favorites")
         self.shot("favorites")
+
+    def test_4b_delete_to_the_trash_and_restore(self):
+        self.login("read-write")
+        self.wait(lambda: self.cells(), "a cell")
+        identifier = self.cells()[-1]
+        path = Path(self.daemon.api("GET", "/v1/assets/" + identifier)[1]["resources"][0]["path"])
+        self.css(f'.cell[data-id="{identifier}"]')[0].click()
+        self.wait(lambda: self.css(".viewer:not([hidden]) .delete"), "a Delete button")
+        self.css(".viewer .delete")[0].click()
+        self.driver.switch_to.alert.accept()
+        self.wait(lambda: not path.exists(), f"{path} goes to the Trash")
+        self.wait(lambda: identifier not in self.cells(), "the photo leaves the timeline")
+        self.driver.get(self.daemon.origin + "/web/trash")
+        self.wait(lambda: self.css(f'[data-restore="{identifier}"]'), "the photo is in Recently Deleted")
+        trashed = self.css("[data-trash]")[0].text
+        self.assertIn(str(path), trashed)
+        self.assertIn("Trash", trashed)
+        self.shot("trash")
+        self.css(f'[data-restore="{identifier}"]')[0].click()
+        self.wait(lambda: path.exists(), f"{path} is restored")
+        self.wait(lambda: self.daemon.api("GET", "/v1/assets/" + identifier)[0] == 200, "the same asset, again")
+
+    def test_4c_rename_a_folders_album(self):
+        self.login("read-write")
+        status, listing = self.daemon.api("GET", "/v1/albums?type=album")
+        album = next(a for a in listing["albums"] if a.get("path") and a["localizedTitle"] == "Death Valley")
+        old = Path(album["path"])
+        self.driver.get(self.daemon.origin + "/web/albums/" + album["localIdentifier"])
+        field = self.css("form[data-rename] input[name=title]")[0]
+        field.clear()
+        field.send_keys("Death Valley 2008")
+        self.css("form[data-rename] button")[0].click()
+        self.wait(lambda: (old.parent / "Death Valley 2008").is_dir() and not old.exists(), "the folder is renamed")
+        self.wait(lambda: self.css("h1")[0].text == "Death Valley 2008", "the page says so")
+        self.shot("album-renamed")
 
     def test_5_a_copied_photo_appears_and_a_deleted_one_goes_without_a_reload(self):
         self.login()

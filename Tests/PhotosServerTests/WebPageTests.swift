@@ -184,7 +184,7 @@ import Testing
             let session = ["Cookie": reader.cookie]
             for target in [
                 "/web", "/web/albums", "/web/albums/\(trip)", "/web/assets/\(beach)", "/web/search?camera=Canon",
-                "/web/health",
+                "/web/health", "/web/trash",
             ] {
                 let page = try await Self.tcp(port, "GET", target, headers: session)
                 #expect(page.status == 200, "\(target): \(page.text)")
@@ -248,6 +248,7 @@ import Testing
             #expect(albums.status == 200 && albums.text.contains("Trip") && !albums.text.contains("Winter"))
             #expect(!albums.text.contains("/web/health"), "the health page is not offered")
             #expect(try await Self.tcp(port, "GET", "/web/health", headers: headers).status == 403)
+            #expect(try await Self.tcp(port, "GET", "/web/trash", headers: headers).status == 403)
             #expect(try await Self.tcp(port, "GET", "/web/albums/\(winter)", headers: headers).status == 404)
             #expect(try await Self.tcp(port, "GET", "/web/albums/\(trip)", headers: headers).status == 200)
         }

@@ -21,7 +21,7 @@ struct WebPages: Sendable {
 
     /// The pages photosd serves.
     enum Page: Sendable, Equatable {
-        case timeline, albums, search, health
+        case timeline, albums, search, health, trash
         case album(String)
         case asset(String)
     }
@@ -63,12 +63,17 @@ struct WebPages: Sendable {
             let album = try self.album(identifier, access: access)
             (template, title) = ("album", album["title"] as? String ?? "Album")
             values = album
+            values["canChange"] = access.level == .readWrite
         case .asset(let identifier):
             (template, title) = ("asset", "Photo")
             values = ["identifier": identifier]
         case .search:
             (template, title) = ("search", "Search")
             values = SearchForm(query).values
+        case .trash:
+            (template, title) = ("trash", "Recently Deleted")
+            values = try trash()
+            values["canChange"] = access.level == .readWrite
         case .health:
             (template, title) = ("health", "Health")
             values = try health()
@@ -82,7 +87,14 @@ struct WebPages: Sendable {
                 ["href": "/web", "label": "Timeline", "current": page == .timeline],
                 ["href": "/web/albums", "label": "Albums", "current": page == .albums],
                 ["href": "/web/search", "label": "Search", "current": page == .search],
-            ] + (access.isLimited ? [] : [["href": "/web/health", "label": "Health", "current": page == .health]]),
+            ]
+                + (access.isLimited
+                    ? []
+                    : [
+                        ["href": "/web/trash", "label": "Recently Deleted", "current": page == .trash],
+                        ["href": "/web/health", "label": "Health", "current": page == .health],
+                    ])
+                ,
         ]
         return Self.templates.render(layout, withTemplate: "layout") ?? ""
     }
@@ -154,9 +166,34 @@ struct WebPages: Sendable {
             let album = PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: [identifier], options: options())
                 .firstObject
         else { throw APIError(.notFound, "no album \(identifier)") }
+        // Mustache takes an empty string for true: a key is left out rather than empty.
+        var values: [String: Any] = [
+            "id": album.localIdentifier, "title": album.localizedTitle ?? "", "count": count(of: album),
+        ]
+        if let path = album.directoryPath { values["path"] = path }
+        if !album.localizedLocationNames.isEmpty {
+            values["places"] = album.localizedLocationNames.joined(separator: ", ")
+        }
+        return values
+    }
+
+    // MARK: Recently Deleted
+
+    /// The deleted assets, newest deletion first: each file where it was, and where the Trash has it.
+    private func trash() throws -> [String: Any] {
+        let assets = try library.recentlyDeletedDescriptions()
         return [
-            "id": album.localIdentifier, "title": album.localizedTitle ?? "", "path": album.directoryPath ?? "",
-            "count": count(of: album), "places": album.localizedLocationNames.joined(separator: ", "),
+            "assets": assets.map { asset in
+                [
+                    "id": asset.localIdentifier, "deleted": asset.deletionDate,
+                    "name": (asset.files.first?.path as NSString?)?.lastPathComponent ?? asset.localIdentifier,
+                    // Mustache takes an empty string for true: a key is left out rather than empty.
+                    "files": asset.files.map { file in
+                        file.trashPath.map { ["path": file.path, "trashPath": $0] } ?? ["path": file.path]
+                    },
+                ]
+            },
+            "empty": assets.isEmpty,
         ]
     }
 

@@ -88,12 +88,12 @@ export function thumbnailURL(identifier, size = 256) {
 
 """####),
         "app.js": File(
-            contentType: "text/javascript; charset=utf-8", etag: "\"9110c62fd7eb11795000\"",
+            contentType: "text/javascript; charset=utf-8", etag: "\"b6d7ff7f3f49d5fc8b1a\"",
             body: ####"""
 // The page's entry: finds what the server rendered (a grid, one asset, the health page), brings it
 // to life, and keeps it live with the library's change stream.
 
-import { assetPath, get, post } from "./api.js";
+import { assetPath, change, get, post } from "./api.js";
 import { Grid } from "./grid.js";
 import { follow } from "./live.js";
 import { touchesGrid } from "./layout.js";
@@ -163,7 +163,40 @@ function startHealth(element) {
   setInterval(refresh, 3000);
 }
 
+function startTrash(element) {
+  for (const button of element.querySelectorAll("[data-restore]")) {
+    button.addEventListener("click", async () => {
+      button.disabled = true;
+      try {
+        await post("/v1/trash/restore", { identifiers: [button.dataset.restore] });
+        button.closest("li").remove();
+      } catch (error) {
+        button.disabled = false;
+        button.after(Object.assign(document.createElement("p"), { className: "error", textContent: error.message }));
+      }
+    });
+  }
+}
+
+function startRename(form) {
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const status = form.querySelector("[role=status]");
+    const title = form.elements.title.value.trim();
+    try {
+      await change([{ op: "renameAlbum", album: form.dataset.rename, title }]);
+      document.querySelector("h1").textContent = title;
+      document.title = `${title} · photosd`;
+      status.textContent = "Renamed";
+    } catch (error) {
+      status.textContent = error.message;
+    }
+  });
+}
+
 follow();
+for (const element of document.querySelectorAll("[data-trash]")) startTrash(element);
+for (const form of document.querySelectorAll("form[data-rename]")) startRename(form);
 for (const element of document.querySelectorAll("[data-grid]")) startGrid(element);
 for (const element of document.querySelectorAll("[data-asset]")) startAsset(element);
 for (const element of document.querySelectorAll("[data-health]")) startHealth(element);
@@ -625,7 +658,7 @@ export function follow() {
 
 """####),
         "style.css": File(
-            contentType: "text/css; charset=utf-8", etag: "\"038efcceeb7b2b0c9e87\"",
+            contentType: "text/css; charset=utf-8", etag: "\"6546bbe5c0190bfc302f\"",
             body: ####"""
 /* photosd's page: system fonts, light and dark by the system's preference, usable at phone width. */
 
@@ -713,7 +746,11 @@ table { border-collapse: collapse; width: 100%; }
 th, td { text-align: left; padding: 6px 8px; border-bottom: 1px solid var(--border); vertical-align: top; }
 .state-watched, .state-idle, .state-running { color: inherit; }
 .state-offline, .state-parked, .state-missing { color: var(--error); }
-.hooks { list-style: none; padding: 0; }
+.hooks, .trash { list-style: none; padding: 0; }
+.trash > li { padding: 8px 0; border-bottom: 1px solid var(--border); }
+.trash ul { list-style: none; padding-left: 0; margin: 4px 0; }
+.rename { margin: 8px 0; display: flex; gap: 8px; align-items: flex-end; flex-wrap: wrap; }
+.rename label { display: flex; flex-direction: column; font-size: 0.85em; color: var(--muted); }
 .hooks li { padding: 6px 0; border-bottom: 1px solid var(--border); }
 
 body.viewing { overflow: hidden; }
@@ -749,7 +786,7 @@ body.viewing { overflow: hidden; }
 
 """####),
         "viewer.js": File(
-            contentType: "text/javascript; charset=utf-8", etag: "\"8c743f9a891b4f018992\"",
+            contentType: "text/javascript; charset=utf-8", etag: "\"f9351f0f1962cbe750b0\"",
             body: ####"""
 // One asset at a time: the picture at screen size (the original on zoom), a video with seeking,
 // a Live Photo's movie while pointed at or pressed, what a photographer looks at, and the actions
@@ -961,7 +998,19 @@ export class Viewer {
       }
       album.value = "";
     });
-    return [favorite, hide, rating, album];
+    const remove = element("button", { type: "button", class: "action delete", text: "Delete", title: "Move to the Trash" });
+    remove.addEventListener("click", async () => {
+      const name = basename(asset.resources?.[0]?.path) || "this photo";
+      if (!confirm(`Move ${name} to the Trash? It stays in Recently Deleted until its days are up.`)) return;
+      try {
+        await change([{ op: "deleteAssets", assets: [asset.localIdentifier] }]);
+        if (this.standalone) this.say("Moved to the Trash");
+        else this.close();
+      } catch (error) {
+        this.say(error.message);
+      }
+    });
+    return [favorite, hide, rating, album, remove];
   }
 
   /** The user's own albums (not the folders' mirrors), for "Add to album". */
@@ -1050,6 +1099,7 @@ export class Viewer {
 <p class="crumbs"><a href="/web/albums">Albums</a></p>
 <h1>{{title}}</h1>
 <p class="meta"><span data-count>{{count}}</span> items{{#places}} · {{places}}{{/places}}{{#path}} · <code>{{path}}</code>{{/path}}</p>
+{{#canChange}}<form class="rename" data-rename="{{id}}"><label>New title <input name="title" value="{{title}}" required></label> <button type="submit">Rename</button> <span class="meta" role="status"></span></form>{{/canChange}}
 </header>
 <section class="grid-view" data-grid data-in="{{id}}" aria-label="The album's photos and videos">
 <p class="empty" hidden>This album is empty.</p>
@@ -1221,6 +1271,20 @@ gives a session that may also change the library.</p>
 <section class="grid-view" data-grid aria-label="Every photo and video, newest first">
 <p class="empty" hidden>No photos yet. Put some in a watched folder and they appear here.</p>
 </section>
+
+"""####,
+        "trash": ####"""
+<h1>Recently Deleted</h1>
+<p class="meta">Photos deleted through photosd wait here, their files in the Trash, until they are restored or their days are up.</p>
+{{#empty}}<p>Nothing was deleted.</p>{{/empty}}
+<ul class="trash" data-trash>
+{{#assets}}<li>
+<strong>{{name}}</strong> <span class="meta">deleted {{deleted}}</span>
+<ul>{{#files}}<li><code>{{path}}</code>{{#trashPath}} <span class="meta">in the Trash as <code>{{trashPath}}</code></span>{{/trashPath}}</li>{{/files}}</ul>
+{{#canChange}}<button type="button" data-restore="{{id}}">Restore</button>{{/canChange}}
+</li>
+{{/assets}}
+</ul>
 
 """####,
     ]

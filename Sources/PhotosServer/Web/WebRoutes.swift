@@ -78,6 +78,7 @@ struct WebRoutes: Sendable {
         }
         router.get("/web/search") { request, context in try self.page(.search, request, context) }
         router.get("/web/health") { request, context in try self.page(.health, request, context) }
+        router.get("/web/trash") { request, context in try self.page(.trash, request, context) }
     }
 
     private func page(_ page: WebPages.Page, _ request: Request, _ context: APIContext) throws -> Response {

@@ -1,7 +1,7 @@
 // The page's entry: finds what the server rendered (a grid, one asset, the health page), brings it
 // to life, and keeps it live with the library's change stream.
 
-import { assetPath, get, post } from "./api.js";
+import { assetPath, change, get, post } from "./api.js";
 import { Grid } from "./grid.js";
 import { follow } from "./live.js";
 import { touchesGrid } from "./layout.js";
@@ -71,7 +71,40 @@ function startHealth(element) {
   setInterval(refresh, 3000);
 }
 
+function startTrash(element) {
+  for (const button of element.querySelectorAll("[data-restore]")) {
+    button.addEventListener("click", async () => {
+      button.disabled = true;
+      try {
+        await post("/v1/trash/restore", { identifiers: [button.dataset.restore] });
+        button.closest("li").remove();
+      } catch (error) {
+        button.disabled = false;
+        button.after(Object.assign(document.createElement("p"), { className: "error", textContent: error.message }));
+      }
+    });
+  }
+}
+
+function startRename(form) {
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const status = form.querySelector("[role=status]");
+    const title = form.elements.title.value.trim();
+    try {
+      await change([{ op: "renameAlbum", album: form.dataset.rename, title }]);
+      document.querySelector("h1").textContent = title;
+      document.title = `${title} · photosd`;
+      status.textContent = "Renamed";
+    } catch (error) {
+      status.textContent = error.message;
+    }
+  });
+}
+
 follow();
+for (const element of document.querySelectorAll("[data-trash]")) startTrash(element);
+for (const form of document.querySelectorAll("form[data-rename]")) startRename(form);
 for (const element of document.querySelectorAll("[data-grid]")) startGrid(element);
 for (const element of document.querySelectorAll("[data-asset]")) startAsset(element);
 for (const element of document.querySelectorAll("[data-health]")) startHealth(element);

@@ -208,7 +208,19 @@ export class Viewer {
       }
       album.value = "";
     });
-    return [favorite, hide, rating, album];
+    const remove = element("button", { type: "button", class: "action delete", text: "Delete", title: "Move to the Trash" });
+    remove.addEventListener("click", async () => {
+      const name = basename(asset.resources?.[0]?.path) || "this photo";
+      if (!confirm(`Move ${name} to the Trash? It stays in Recently Deleted until its days are up.`)) return;
+      try {
+        await change([{ op: "deleteAssets", assets: [asset.localIdentifier] }]);
+        if (this.standalone) this.say("Moved to the Trash");
+        else this.close();
+      } catch (error) {
+        this.say(error.message);
+      }
+    });
+    return [favorite, hide, rating, album, remove];
   }
 
   /** The user's own albums (not the folders' mirrors), for "Add to album". */
