@@ -88,7 +88,7 @@ export function thumbnailURL(identifier, size = 256) {
 
 """####),
         "app.js": File(
-            contentType: "text/javascript; charset=utf-8", etag: "\"b6d7ff7f3f49d5fc8b1a\"",
+            contentType: "text/javascript; charset=utf-8", etag: "\"f66b41dcb429ecb23a40\"",
             body: ####"""
 // The page's entry: finds what the server rendered (a grid, one asset, the health page), brings it
 // to life, and keeps it live with the library's change stream.
@@ -99,12 +99,30 @@ import { follow } from "./live.js";
 import { touchesGrid } from "./layout.js";
 import { Viewer } from "./viewer.js";
 
-function debounce(action, milliseconds) {
-  let timer = 0;
-  return () => {
-    clearTimeout(timer);
-    timer = setTimeout(action, milliseconds);
+/**
+ * `action` run at once when asked, never twice at a time: asked again while it runs (a burst of
+ * commits while photos are copied in), it runs once more, `pause` ms after it ends.
+ */
+function coalesce(action, pause) {
+  let running = false;
+  let again = false;
+  const run = async () => {
+    if (running) {
+      again = true;
+      return;
+    }
+    running = true;
+    try {
+      await action();
+    } finally {
+      running = false;
+    }
+    if (again) {
+      again = false;
+      setTimeout(run, pause);
+    }
   };
+  return run;
 }
 
 function startGrid(element) {
@@ -113,10 +131,10 @@ function startGrid(element) {
   grid = new Grid(element, { predicate: element.dataset.predicate, in: element.dataset.in }, (position) =>
     viewer.open(position));
   grid.load();
-  const reload = debounce(async () => {
+  const reload = coalesce(async () => {
     await grid.load();
-    viewer.refresh();
-  }, 100);
+    await viewer.refresh();
+  }, 250);
   addEventListener("library-change", (event) => {
     if (touchesGrid(event.detail)) reload();
   });
@@ -131,7 +149,7 @@ async function startAsset(element) {
     element.textContent = error.message;
     return;
   }
-  addEventListener("library-change", debounce(() => viewer.refresh(), 100));
+  addEventListener("library-change", coalesce(() => viewer.refresh(), 250));
 }
 
 function startHealth(element) {
@@ -203,7 +221,7 @@ for (const element of document.querySelectorAll("[data-health]")) startHealth(el
 
 """####),
         "grid.js": File(
-            contentType: "text/javascript; charset=utf-8", etag: "\"151c78d646c65ebfb770\"",
+            contentType: "text/javascript; charset=utf-8", etag: "\"3f02a9479c0cdd35a96a\"",
             body: ####"""
 // A grid of thumbnails over a listing of any size: the day index (GET /v1/days) gives every row's
 // place at once, and only the rows near the screen exist in the page; their assets are fetched
@@ -252,35 +270,61 @@ export class Grid {
     return { sort: "-creationDate", predicate: this.filter.predicate, in: this.filter.in, ...extra };
   }
 
-  /** Reads the day index and draws what is on screen. */
+  /**
+   * Reads the day index and draws what is on screen. The rows on screen stay as they are until the
+   * new index and the assets they will show have come: a change redraws without a blank.
+   */
   async load() {
+    let index;
     try {
-      const index = await get("/v1/days", this.options());
-      this.days = index.days;
-      this.count = index.count;
+      index = await get("/v1/days", this.options());
       this.error.hidden = true;
     } catch (error) {
-      this.days = [];
-      this.count = 0;
+      index = { days: [], count: 0 };
       this.error.textContent = error.message;
       this.error.hidden = false;
     }
-    this.pages.clear();
+    const geometry = this.geometry();
+    const layout = layoutRows(index.days, geometry.columns, geometry.cell, HEADING, MONTH_HEADING);
+    const pages = new Map();
+    const band = this.band();
+    const cells = visibleRows(layout.rows, band.top, band.bottom).filter((row) => row.start !== undefined);
+    if (cells.length) {
+      const last = cells[cells.length - 1];
+      const wanted = pagesFor(cells[0].start, last.start + last.count, PAGE);
+      await Promise.allSettled(wanted.map((page) => this.page(page, pages)));
+    }
+    this.days = index.days;
+    this.count = index.count;
+    this.pages = pages;
+    this.columns = geometry.columns;
+    this.cell = geometry.cell;
+    this.layout = layout;
+    this.canvas.style.height = `${layout.height}px`;
     for (const element of this.shown.values()) element.remove();
     this.shown.clear();
     if (this.empty) this.empty.hidden = this.count > 0 || !this.error.hidden;
     for (const counter of document.querySelectorAll("[data-count]")) counter.textContent = String(this.count);
-    this.columns = 0;
-    this.relayout();
     this.draw();
     this.element.dataset.ready = "true";
     this.element.dispatchEvent(new CustomEvent("grid-loaded", { bubbles: true }));
   }
 
-  relayout() {
+  /** Columns and the cell's side for the grid's width now. */
+  geometry() {
     const width = this.canvas.clientWidth || this.element.clientWidth || innerWidth;
     const columns = Math.max(2, Math.round(width / TARGET_CELL));
-    const cell = Math.floor(width / columns);
+    return { columns, cell: Math.floor(width / columns) };
+  }
+
+  /** The band of the canvas near the screen, in the canvas's coordinates. */
+  band() {
+    const top = -this.canvas.getBoundingClientRect().top;
+    return { top: top - OVERSCAN, bottom: top + innerHeight + OVERSCAN };
+  }
+
+  relayout() {
+    const { columns, cell } = this.geometry();
     if (columns === this.columns && cell === this.cell) return;
     this.columns = columns;
     this.cell = cell;
@@ -300,8 +344,8 @@ export class Grid {
 
   /** Draws the rows near the screen and removes the others. */
   draw() {
-    const top = scrollY - (this.canvas.getBoundingClientRect().top + scrollY);
-    const rows = visibleRows(this.layout.rows, top - OVERSCAN, top + innerHeight + OVERSCAN);
+    const band = this.band();
+    const rows = visibleRows(this.layout.rows, band.top, band.bottom);
     const wanted = new Set(rows.map((row) => row.top));
     for (const [key, element] of this.shown) {
       if (!wanted.has(key)) {
@@ -377,18 +421,18 @@ export class Grid {
     };
   }
 
-  /** The assets of page `page` (positions page*PAGE ..< (page+1)*PAGE), fetched once. */
-  page(page) {
-    let pending = this.pages.get(page);
+  /** The assets of page `page` (positions page*PAGE ..< (page+1)*PAGE), fetched once into `pages`. */
+  page(page, pages = this.pages) {
+    let pending = pages.get(page);
     if (!pending) {
       pending = get("/v1/assets", this.options({ offset: page * PAGE, pageSize: PAGE })).then(
         (listing) => listing.assets,
         (error) => {
-          this.pages.delete(page);
+          pages.delete(page);
           throw error;
         },
       );
-      this.pages.set(page, pending);
+      pages.set(page, pending);
     }
     return pending;
   }

@@ -7,12 +7,30 @@ import { follow } from "./live.js";
 import { touchesGrid } from "./layout.js";
 import { Viewer } from "./viewer.js";
 
-function debounce(action, milliseconds) {
-  let timer = 0;
-  return () => {
-    clearTimeout(timer);
-    timer = setTimeout(action, milliseconds);
+/**
+ * `action` run at once when asked, never twice at a time: asked again while it runs (a burst of
+ * commits while photos are copied in), it runs once more, `pause` ms after it ends.
+ */
+function coalesce(action, pause) {
+  let running = false;
+  let again = false;
+  const run = async () => {
+    if (running) {
+      again = true;
+      return;
+    }
+    running = true;
+    try {
+      await action();
+    } finally {
+      running = false;
+    }
+    if (again) {
+      again = false;
+      setTimeout(run, pause);
+    }
   };
+  return run;
 }
 
 function startGrid(element) {
@@ -21,10 +39,10 @@ function startGrid(element) {
   grid = new Grid(element, { predicate: element.dataset.predicate, in: element.dataset.in }, (position) =>
     viewer.open(position));
   grid.load();
-  const reload = debounce(async () => {
+  const reload = coalesce(async () => {
     await grid.load();
-    viewer.refresh();
-  }, 100);
+    await viewer.refresh();
+  }, 250);
   addEventListener("library-change", (event) => {
     if (touchesGrid(event.detail)) reload();
   });
@@ -39,7 +57,7 @@ async function startAsset(element) {
     element.textContent = error.message;
     return;
   }
-  addEventListener("library-change", debounce(() => viewer.refresh(), 100));
+  addEventListener("library-change", coalesce(() => viewer.refresh(), 250));
 }
 
 function startHealth(element) {

@@ -45,35 +45,61 @@ export class Grid {
     return { sort: "-creationDate", predicate: this.filter.predicate, in: this.filter.in, ...extra };
   }
 
-  /** Reads the day index and draws what is on screen. */
+  /**
+   * Reads the day index and draws what is on screen. The rows on screen stay as they are until the
+   * new index and the assets they will show have come: a change redraws without a blank.
+   */
   async load() {
+    let index;
     try {
-      const index = await get("/v1/days", this.options());
-      this.days = index.days;
-      this.count = index.count;
+      index = await get("/v1/days", this.options());
       this.error.hidden = true;
     } catch (error) {
-      this.days = [];
-      this.count = 0;
+      index = { days: [], count: 0 };
       this.error.textContent = error.message;
       this.error.hidden = false;
     }
-    this.pages.clear();
+    const geometry = this.geometry();
+    const layout = layoutRows(index.days, geometry.columns, geometry.cell, HEADING, MONTH_HEADING);
+    const pages = new Map();
+    const band = this.band();
+    const cells = visibleRows(layout.rows, band.top, band.bottom).filter((row) => row.start !== undefined);
+    if (cells.length) {
+      const last = cells[cells.length - 1];
+      const wanted = pagesFor(cells[0].start, last.start + last.count, PAGE);
+      await Promise.allSettled(wanted.map((page) => this.page(page, pages)));
+    }
+    this.days = index.days;
+    this.count = index.count;
+    this.pages = pages;
+    this.columns = geometry.columns;
+    this.cell = geometry.cell;
+    this.layout = layout;
+    this.canvas.style.height = `${layout.height}px`;
     for (const element of this.shown.values()) element.remove();
     this.shown.clear();
     if (this.empty) this.empty.hidden = this.count > 0 || !this.error.hidden;
     for (const counter of document.querySelectorAll("[data-count]")) counter.textContent = String(this.count);
-    this.columns = 0;
-    this.relayout();
     this.draw();
     this.element.dataset.ready = "true";
     this.element.dispatchEvent(new CustomEvent("grid-loaded", { bubbles: true }));
   }
 
-  relayout() {
+  /** Columns and the cell's side for the grid's width now. */
+  geometry() {
     const width = this.canvas.clientWidth || this.element.clientWidth || innerWidth;
     const columns = Math.max(2, Math.round(width / TARGET_CELL));
-    const cell = Math.floor(width / columns);
+    return { columns, cell: Math.floor(width / columns) };
+  }
+
+  /** The band of the canvas near the screen, in the canvas's coordinates. */
+  band() {
+    const top = -this.canvas.getBoundingClientRect().top;
+    return { top: top - OVERSCAN, bottom: top + innerHeight + OVERSCAN };
+  }
+
+  relayout() {
+    const { columns, cell } = this.geometry();
     if (columns === this.columns && cell === this.cell) return;
     this.columns = columns;
     this.cell = cell;
@@ -93,8 +119,8 @@ export class Grid {
 
   /** Draws the rows near the screen and removes the others. */
   draw() {
-    const top = scrollY - (this.canvas.getBoundingClientRect().top + scrollY);
-    const rows = visibleRows(this.layout.rows, top - OVERSCAN, top + innerHeight + OVERSCAN);
+    const band = this.band();
+    const rows = visibleRows(this.layout.rows, band.top, band.bottom);
     const wanted = new Set(rows.map((row) => row.top));
     for (const [key, element] of this.shown) {
       if (!wanted.has(key)) {
@@ -170,18 +196,18 @@ export class Grid {
     };
   }
 
-  /** The assets of page `page` (positions page*PAGE ..< (page+1)*PAGE), fetched once. */
-  page(page) {
-    let pending = this.pages.get(page);
+  /** The assets of page `page` (positions page*PAGE ..< (page+1)*PAGE), fetched once into `pages`. */
+  page(page, pages = this.pages) {
+    let pending = pages.get(page);
     if (!pending) {
       pending = get("/v1/assets", this.options({ offset: page * PAGE, pageSize: PAGE })).then(
         (listing) => listing.assets,
         (error) => {
-          this.pages.delete(page);
+          pages.delete(page);
           throw error;
         },
       );
-      this.pages.set(page, pending);
+      pages.set(page, pending);
     }
     return pending;
   }
