@@ -149,30 +149,15 @@ struct AccessMiddleware: RouterMiddleware {
                 throw APIError.unauthorized("Authorization must be 'Bearer TOKEN'", invalid: true)
             }
             let secret = parts[1].trimmingCharacters(in: .whitespaces)
-            let found: AccessToken?
-            do {
-                found = try database.accessToken(secret: secret)
-            } catch {
-                throw APIError(.serviceUnavailable, "cannot read the library's tokens: \(error)")
+            let (token, level) = try self.token(secret) {
+                APIError.unauthorized("the token is unknown, revoked or expired", invalid: true)
             }
-            guard let token = found, let level = token.accessLevel else {
-                throw APIError.unauthorized("the token is unknown, revoked or expired", invalid: true)
-            }
-            touch(token)
             return ClientAccess(level: level, albums: token.albums, tokenID: token.id)
         }
         if let secret = WebSession.cookie(transport.cookieName, in: request.headers) {
-            let found: AccessToken?
-            do {
-                found = try database.accessToken(secret: secret)
-            } catch {
-                throw APIError(.serviceUnavailable, "cannot read the library's tokens: \(error)")
+            let (token, level) = try self.token(secret) {
+                APIError.unauthorized("the browser's session has ended (its token is unknown, revoked or expired)")
             }
-            guard let token = found, let level = token.accessLevel else {
-                throw APIError.unauthorized(
-                    "the browser's session has ended (its token is unknown, revoked or expired)")
-            }
-            touch(token)
             return ClientAccess(
                 level: level, albums: token.albums, tokenID: token.id, csrf: WebSession.csrfToken(for: secret))
         }
@@ -187,6 +172,19 @@ struct AccessMiddleware: RouterMiddleware {
             case .unixSocket: "a client other than the socket's owner"
             }
         throw APIError.unauthorized("\(how) sends Authorization: Bearer TOKEN (make one with photos token create)")
+    }
+
+    /// The live token whose secret this is, its use recorded; `refusal` when there is none.
+    private func token(_ secret: String, refusal: () -> APIError) throws -> (AccessToken, AccessLevel) {
+        let found: AccessToken?
+        do {
+            found = try database.accessToken(secret: secret)
+        } catch {
+            throw APIError(.serviceUnavailable, "cannot read the library's tokens: \(error)")
+        }
+        guard let token = found, let level = token.accessLevel else { throw refusal() }
+        touch(token)
+        return (token, level)
     }
 
     /// Records a use of `token`, at most once a minute.

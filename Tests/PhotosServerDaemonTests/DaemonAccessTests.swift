@@ -7,18 +7,6 @@ import Testing
 /// The real `photosd`: its loopback TCP listener (`--listen`), where every request needs a token,
 /// tokens made by the real `photos token create`, and a client of another uid on the socket.
 @Suite(.serialized) struct DaemonAccessTests {
-    static func tcp(_ port: Int, _ method: String, _ target: String, headers: [String: String] = [:], body: String = "")
-        async throws -> UnixHTTPClient.Reply
-    {
-        try await offPool {
-            let connection = try UnixHTTPClient(host: "127.0.0.1", port: port, timeout: 10)
-            var headers = headers
-            if !body.isEmpty { headers["Content-Type"] = "application/json" }
-            let head = try connection.send(method, target, headers: headers, body: Array(body.utf8))
-            return UnixHTTPClient.Reply(status: head.status, headers: head.headers, body: try connection.readAll())
-        }
-    }
-
     static func token(_ library: String, _ arguments: [String]) throws -> String {
         let made = try BuiltProducts.run("photos", ["token", "create", "--library", library] + arguments)
         try #require(made.status == 0, "\(made.stderr)")
@@ -36,7 +24,7 @@ import Testing
         // The socket answers first; the TCP listener starts beside it.
         var health: UnixHTTPClient.Reply?
         try await waitUntil("photosd to listen on \(port); its log:\n\(daemon.logText)") {
-            health = try? await Self.tcp(port, "GET", "/v1/health")
+            health = try? await UnixHTTPClient.tcp(port, "GET", "/v1/health")
             return health != nil
         }
         let anonymous = try #require(health)
@@ -46,13 +34,13 @@ import Testing
 
         let readOnly = try Self.token(library, ["--access", "read-only"])
         let bearer = ["Authorization": "Bearer \(readOnly)"]
-        #expect(try await Self.tcp(port, "GET", "/v1/health", headers: bearer).status == 200)
-        let assets = try await Self.tcp(port, "GET", "/v1/assets", headers: bearer)
+        #expect(try await UnixHTTPClient.tcp(port, "GET", "/v1/health", headers: bearer).status == 200)
+        let assets = try await UnixHTTPClient.tcp(port, "GET", "/v1/assets", headers: bearer)
         #expect(assets.status == 200, "\(assets.text)")
         let create = #"{"changes":[{"op":"createAlbum","title":"From TCP"}]}"#
-        #expect(try await Self.tcp(port, "POST", "/v1/changes", headers: bearer, body: create).status == 403)
+        #expect(try await UnixHTTPClient.tcp(port, "POST", "/v1/changes", headers: bearer, body: create).status == 403)
         let readWrite = try Self.token(library, ["--access", "read-write"])
-        let created = try await Self.tcp(
+        let created = try await UnixHTTPClient.tcp(
             port, "POST", "/v1/changes", headers: ["Authorization": "Bearer \(readWrite)"], body: create)
         #expect(created.status == 200, "\(created.text)")
         // The socket's owner still needs none on the socket.
@@ -64,7 +52,7 @@ import Testing
             let id = try JSONDecoder().decode(API.TokenDescription.self, from: Data(line.utf8)).id
             #expect(try BuiltProducts.run("photos", ["token", "revoke", id, "--library", library]).status == 0)
         }
-        #expect(try await Self.tcp(port, "GET", "/v1/assets", headers: bearer).status == 401)
+        #expect(try await UnixHTTPClient.tcp(port, "GET", "/v1/assets", headers: bearer).status == 401)
     }
 
     /// A port another program holds is a startup error (exit 78) with the reason, not a daemon that

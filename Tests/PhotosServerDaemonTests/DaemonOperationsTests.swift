@@ -167,17 +167,17 @@ struct DaemonOperationsTests {
         #expect(metrics["photosd_files_ingested_total"] == 4 && metrics["photosd_files_rejected_total"] == 2)
 
         // Over TCP a scraper sends a token, like every client; an add-only one may not read metrics.
-        #expect(try await DaemonAccessTests.tcp(port, "GET", "/metrics").status == 401)
+        #expect(try await UnixHTTPClient.tcp(port, "GET", "/metrics").status == 401)
         let readOnly = try await offPool { try DaemonAccessTests.token(library, ["--access", "read-only"]) }
-        let scraped = try await DaemonAccessTests.tcp(
+        let scraped = try await UnixHTTPClient.tcp(
             port, "GET", "/metrics", headers: ["Authorization": "Bearer \(readOnly)"])
         #expect(scraped.status == 200)
         #expect(try await parser.parse(scraped.text, in: directory)["photosd_files_ingested_total"] == 4)
         let addOnly = try await offPool { try DaemonAccessTests.token(library, ["--access", "add-only"]) }
         let bearer = ["Authorization": "Bearer \(addOnly)"]
-        #expect(try await DaemonAccessTests.tcp(port, "GET", "/metrics", headers: bearer).status == 403)
-        #expect(try await DaemonAccessTests.tcp(port, "GET", "/v1/health", headers: bearer).status == 200)
-        #expect(try await DaemonAccessTests.tcp(port, "GET", "/v1/version").status == 401)
+        #expect(try await UnixHTTPClient.tcp(port, "GET", "/metrics", headers: bearer).status == 403)
+        #expect(try await UnixHTTPClient.tcp(port, "GET", "/v1/health", headers: bearer).status == 200)
+        #expect(try await UnixHTTPClient.tcp(port, "GET", "/v1/version").status == 401)
 
         // Health: ok while the root is watched; 503 naming it while it is gone; ok once it is back.
         let healthy = try await get("/v1/health")

@@ -121,18 +121,6 @@ import Testing
     // MARK: Over a real listener
 
     /// One request over loopback TCP.
-    static func tcp(_ port: Int, _ method: String, _ target: String, headers: [String: String] = [:], body: String = "")
-        async throws -> UnixHTTPClient.Reply
-    {
-        try await offPool {
-            let connection = try UnixHTTPClient(host: "127.0.0.1", port: port, timeout: 30)
-            var headers = headers
-            if !body.isEmpty { headers["Content-Type"] = "application/json" }
-            let head = try connection.send(method, target, headers: headers, body: Array(body.utf8))
-            return UnixHTTPClient.Reply(status: head.status, headers: head.headers, body: try connection.readAll())
-        }
-    }
-
     /// A login of `access` asked on the socket (as `photos open` does): the cookie header its URL sets.
     static func login(_ socket: String, port: Int, _ request: String) async throws -> (cookie: String, csrf: String) {
         let made = try await offPool {
@@ -144,7 +132,7 @@ import Testing
         let prefix = "http://127.0.0.1:\(port)"
         #expect(login.url.hasPrefix(prefix + "/login?code="))
         let target = String(login.url.dropFirst(prefix.count))
-        let landed = try await tcp(port, "GET", target)
+        let landed = try await UnixHTTPClient.tcp(port, "GET", target)
         #expect(landed.status == 303 && landed.headers["location"] == "/web")
         let setCookie = try #require(landed.headers["set-cookie"])
         for attribute in ["HttpOnly", "SameSite=Strict", "Path=/", "Max-Age="] {
@@ -152,10 +140,10 @@ import Testing
         }
         #expect(setCookie.hasPrefix("photosd_session_\(port)=pht_"))
         // The URL works once.
-        let again = try await tcp(port, "GET", target)
+        let again = try await UnixHTTPClient.tcp(port, "GET", target)
         #expect(again.status == 401 && again.text.contains("photos open"))
         let cookie = String(setCookie.prefix { $0 != ";" })
-        let page = try await tcp(port, "GET", "/web", headers: ["Cookie": cookie])
+        let page = try await UnixHTTPClient.tcp(port, "GET", "/web", headers: ["Cookie": cookie])
         let csrf = try #require(
             page.text.firstMatch(of: /<meta name="csrf-token" content="([^"]+)">/).map { String($0.1) })
         return (cookie, csrf)
@@ -167,18 +155,19 @@ import Testing
             let beach = try #require(fixture.assets["beach.jpg"])
             let trip = try #require(fixture.collections["Trip"])
             // Without a session: the pages say how to get one; the API says 401 as ever.
-            let anonymous = try await Self.tcp(port, "GET", "/web")
+            let anonymous = try await UnixHTTPClient.tcp(port, "GET", "/web")
             #expect(anonymous.status == 401 && anonymous.text.contains("photos open"))
             #expect(anonymous.headers["content-security-policy"]?.contains("script-src 'self'") == true)
-            #expect(try await Self.tcp(port, "GET", "/", headers: ["Accept": "text/html"]).status == 401)
-            #expect(try await Self.tcp(port, "GET", "/v1/assets").status == 401)
+            #expect(try await UnixHTTPClient.tcp(port, "GET", "/", headers: ["Accept": "text/html"]).status == 401)
+            #expect(try await UnixHTTPClient.tcp(port, "GET", "/v1/assets").status == 401)
             // The scripts and styles are served to anyone, with ETags.
-            let script = try await Self.tcp(port, "GET", "/web/static/app.js")
+            let script = try await UnixHTTPClient.tcp(port, "GET", "/web/static/app.js")
             #expect(script.status == 200 && script.headers["content-type"]?.hasPrefix("text/javascript") == true)
             let etag = try #require(script.headers["etag"])
             #expect(
-                try await Self.tcp(port, "GET", "/web/static/app.js", headers: ["If-None-Match": etag]).status == 304)
-            #expect(try await Self.tcp(port, "GET", "/web/static/nope.js").status == 404)
+                try await UnixHTTPClient.tcp(port, "GET", "/web/static/app.js", headers: ["If-None-Match": etag]).status
+                    == 304)
+            #expect(try await UnixHTTPClient.tcp(port, "GET", "/web/static/nope.js").status == 404)
 
             let reader = try await Self.login(socket, port: port, "{}")
             let session = ["Cookie": reader.cookie]
@@ -186,22 +175,23 @@ import Testing
                 "/web", "/web/albums", "/web/albums/\(trip)", "/web/assets/\(beach)", "/web/search?camera=Canon",
                 "/web/health", "/web/trash",
             ] {
-                let page = try await Self.tcp(port, "GET", target, headers: session)
+                let page = try await UnixHTTPClient.tcp(port, "GET", target, headers: session)
                 #expect(page.status == 200, "\(target): \(page.text)")
                 #expect(page.headers["content-type"] == "text/html; charset=utf-8")
                 #expect(page.headers["content-security-policy"]?.contains("default-src 'none'") == true)
                 #expect(page.headers["cache-control"] == "no-store")
                 #expect(page.text.contains("<main id=\"main\""), "\(target)")
             }
-            let albums = try await Self.tcp(port, "GET", "/web/albums", headers: session)
+            let albums = try await UnixHTTPClient.tcp(port, "GET", "/web/albums", headers: session)
             #expect(albums.text.contains("Trip") && albums.text.contains("Winter"), "\(albums.text)")
             #expect(
-                try await Self.tcp(port, "GET", "/", headers: session.merging(["Accept": "text/html"]) { $1 }).status
+                try await UnixHTTPClient.tcp(port, "GET", "/", headers: session.merging(["Accept": "text/html"]) { $1 })
+                    .status
                     == 303)
-            #expect(try await Self.tcp(port, "GET", "/v1/assets", headers: session).status == 200)
+            #expect(try await UnixHTTPClient.tcp(port, "GET", "/v1/assets", headers: session).status == 200)
             // A read-only session changes nothing, CSRF token or not; it cannot make logins either.
             let edit = #"{"changes":[{"op":"editAsset","asset":"\#(beach)","isFavorite":false}]}"#
-            let refused = try await Self.tcp(
+            let refused = try await UnixHTTPClient.tcp(
                 port, "POST", "/v1/changes", headers: session.merging(["X-CSRF-Token": reader.csrf]) { $1 }, body: edit)
             #expect(refused.status == 403, "\(refused.text)")
 
@@ -213,18 +203,18 @@ import Testing
                 write.merging(["X-CSRF-Token": reader.csrf]) { $1 },
                 write.merging(["X-CSRF-Token": writer.csrf, "Sec-Fetch-Site": "cross-site"]) { $1 },
             ] {
-                let reply = try await Self.tcp(port, "POST", "/v1/changes", headers: headers, body: edit)
+                let reply = try await UnixHTTPClient.tcp(port, "POST", "/v1/changes", headers: headers, body: edit)
                 #expect(reply.status == 403, "\(headers): \(reply.text)")
             }
             #expect(try fixture.asset("beach.jpg").isFavorite)
-            let done = try await Self.tcp(
+            let done = try await UnixHTTPClient.tcp(
                 port, "POST", "/v1/changes",
                 headers: write.merging(["X-CSRF-Token": writer.csrf, "Sec-Fetch-Site": "same-origin"]) { $1 },
                 body: edit)
             #expect(done.status == 200, "\(done.text)")
             #expect(try !fixture.asset("beach.jpg").isFavorite)
             // A session cannot make another.
-            let minted = try await Self.tcp(
+            let minted = try await UnixHTTPClient.tcp(
                 port, "POST", "/v1/logins", headers: write.merging(["X-CSRF-Token": writer.csrf]) { $1 }, body: "{}")
             #expect(minted.status == 403, "\(minted.text)")
 
@@ -232,7 +222,7 @@ import Testing
             for token in try fixture.library.database.accessTokens() where token.owner == "web" {
                 try fixture.library.database.revokeAccessToken(token.id)
             }
-            let ended = try await Self.tcp(port, "GET", "/web", headers: write)
+            let ended = try await UnixHTTPClient.tcp(port, "GET", "/web", headers: write)
             #expect(ended.status == 401 && ended.text.contains("session has ended"), "\(ended.text)")
         }
     }
@@ -244,13 +234,13 @@ import Testing
             let winter = try #require(fixture.collections["Winter"])
             let session = try await Self.login(socket, port: port, #"{"access":"limited","albums":["\#(trip)"]}"#)
             let headers = ["Cookie": session.cookie]
-            let albums = try await Self.tcp(port, "GET", "/web/albums", headers: headers)
+            let albums = try await UnixHTTPClient.tcp(port, "GET", "/web/albums", headers: headers)
             #expect(albums.status == 200 && albums.text.contains("Trip") && !albums.text.contains("Winter"))
             #expect(!albums.text.contains("/web/health"), "the health page is not offered")
-            #expect(try await Self.tcp(port, "GET", "/web/health", headers: headers).status == 403)
-            #expect(try await Self.tcp(port, "GET", "/web/trash", headers: headers).status == 403)
-            #expect(try await Self.tcp(port, "GET", "/web/albums/\(winter)", headers: headers).status == 404)
-            #expect(try await Self.tcp(port, "GET", "/web/albums/\(trip)", headers: headers).status == 200)
+            #expect(try await UnixHTTPClient.tcp(port, "GET", "/web/health", headers: headers).status == 403)
+            #expect(try await UnixHTTPClient.tcp(port, "GET", "/web/trash", headers: headers).status == 403)
+            #expect(try await UnixHTTPClient.tcp(port, "GET", "/web/albums/\(winter)", headers: headers).status == 404)
+            #expect(try await UnixHTTPClient.tcp(port, "GET", "/web/albums/\(trip)", headers: headers).status == 200)
         }
     }
 
