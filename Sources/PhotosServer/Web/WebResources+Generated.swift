@@ -221,7 +221,7 @@ for (const element of document.querySelectorAll("[data-health]")) startHealth(el
 
 """####),
         "grid.js": File(
-            contentType: "text/javascript; charset=utf-8", etag: "\"3f02a9479c0cdd35a96a\"",
+            contentType: "text/javascript; charset=utf-8", etag: "\"caa3a64e6418c993d62c\"",
             body: ####"""
 // A grid of thumbnails over a listing of any size: the day index (GET /v1/days) gives every row's
 // place at once, and only the rows near the screen exist in the page; their assets are fetched
@@ -251,7 +251,6 @@ export class Grid {
     this.frame = 0;
     this.canvas = document.createElement("div");
     this.canvas.className = "grid-canvas";
-    this.canvas.setAttribute("role", "list");
     element.append(this.canvas);
     this.empty = element.querySelector(".empty");
     this.error = document.createElement("p");
@@ -374,7 +373,6 @@ export class Grid {
   cells(row) {
     const element = document.createElement("div");
     element.className = "grid-row";
-    element.setAttribute("role", "listitem");
     for (let position = row.start; position < row.start + row.count; position++) {
       const cell = document.createElement("a");
       cell.className = "cell";

@@ -26,7 +26,6 @@ export class Grid {
     this.frame = 0;
     this.canvas = document.createElement("div");
     this.canvas.className = "grid-canvas";
-    this.canvas.setAttribute("role", "list");
     element.append(this.canvas);
     this.empty = element.querySelector(".empty");
     this.error = document.createElement("p");
@@ -149,7 +148,6 @@ export class Grid {
   cells(row) {
     const element = document.createElement("div");
     element.className = "grid-row";
-    element.setAttribute("role", "listitem");
     for (let position = row.start; position < row.start + row.count; position++) {
       const cell = document.createElement("a");
       cell.className = "cell";
