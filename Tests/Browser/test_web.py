@@ -129,6 +129,15 @@ class WebPageTests(unittest.TestCase):
             "return [...document.querySelectorAll('.cell img')].slice(0, 8).every(i => i.complete && i.naturalWidth > 0)"),
             "the first thumbnails are drawn")
         self.shot("timeline")
+        # The years beside the grid: the oldest is a click away.
+        years = [button.text for button in self.css(".scrubber button")]
+        self.assertEqual(years, sorted(years, reverse=True))
+        self.assertGreater(len(years), 5)
+        oldest = years[-1]
+        self.css(".scrubber button")[-1].click()
+        self.wait(lambda: any(heading.text.endswith(oldest) and 0 <= heading.rect["y"] - self.driver.execute_script(
+            "return scrollY") < 900 for heading in self.css(".grid-month")), f"{oldest}'s first month on screen")
+        self.shot("timeline-oldest-year")
 
     def test_2_an_asset_shows_its_metadata(self):
         self.login()

@@ -221,7 +221,7 @@ for (const element of document.querySelectorAll("[data-health]")) startHealth(el
 
 """####),
         "grid.js": File(
-            contentType: "text/javascript; charset=utf-8", etag: "\"caa3a64e6418c993d62c\"",
+            contentType: "text/javascript; charset=utf-8", etag: "\"5af054c69af601f7adda\"",
             body: ####"""
 // A grid of thumbnails over a listing of any size: the day index (GET /v1/days) gives every row's
 // place at once, and only the rows near the screen exist in the page; their assets are fetched
@@ -304,9 +304,38 @@ export class Grid {
     this.shown.clear();
     if (this.empty) this.empty.hidden = this.count > 0 || !this.error.hidden;
     for (const counter of document.querySelectorAll("[data-count]")) counter.textContent = String(this.count);
+    this.scrubber();
     this.draw();
     this.element.dataset.ready = "true";
     this.element.dispatchEvent(new CustomEvent("grid-loaded", { bubbles: true }));
+  }
+
+  /**
+   * A column of the years the grid holds, beside it: choosing one scrolls to its first month, so
+   * 100,000 photos are a click from any year. Shown when there is more than one year.
+   */
+  scrubber() {
+    this.years?.remove();
+    const years = [];
+    for (const row of this.layout.rows) {
+      if (!row.month) continue;
+      const year = row.day?.slice(0, 4) ?? "Undated";
+      if (!years.length || years[years.length - 1].year !== year) years.push({ year, top: row.top });
+    }
+    if (years.length < 2) return;
+    this.years = document.createElement("nav");
+    this.years.className = "scrubber";
+    this.years.setAttribute("aria-label", "Jump to a year");
+    for (const { year, top } of years) {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.textContent = year;
+      button.addEventListener("click", () => {
+        scrollTo({ top: this.canvas.getBoundingClientRect().top + scrollY + top, behavior: "instant" });
+      });
+      this.years.append(button);
+    }
+    this.element.append(this.years);
   }
 
   /** Columns and the cell's side for the grid's width now. */
@@ -331,6 +360,7 @@ export class Grid {
     this.canvas.style.height = `${this.layout.height}px`;
     for (const element of this.shown.values()) element.remove();
     this.shown.clear();
+    this.scrubber();
   }
 
   schedule() {
@@ -700,7 +730,7 @@ export function follow() {
 
 """####),
         "style.css": File(
-            contentType: "text/css; charset=utf-8", etag: "\"6546bbe5c0190bfc302f\"",
+            contentType: "text/css; charset=utf-8", etag: "\"87e6473c63c5678bfc1e\"",
             body: ####"""
 /* photosd's page: system fonts, light and dark by the system's preference, usable at phone width. */
 
@@ -758,6 +788,14 @@ h1 { font-size: 1.5rem; margin: 8px 0 12px; }
 .crumbs { margin: 0; }
 
 .grid-view { position: relative; }
+.scrubber {
+  position: fixed; right: 4px; top: 64px; bottom: 8px; z-index: 4; display: flex; flex-direction: column;
+  gap: 2px; overflow-y: auto; scrollbar-width: none;
+}
+.scrubber button { font-size: 0.75em; padding: 2px 6px; opacity: 0.8; }
+.scrubber button:hover, .scrubber button:focus-visible { opacity: 1; }
+@media (min-width: 701px) { .grid-view { padding-right: 60px; } }
+@media (max-width: 700px) { .scrubber { display: none; } }
 .grid-canvas { position: relative; width: 100%; }
 .grid-canvas > * { position: absolute; left: 0; right: 0; margin: 0; }
 .grid-month { font-size: 1.35rem; display: flex; align-items: flex-end; padding-bottom: 6px; }

@@ -79,9 +79,38 @@ export class Grid {
     this.shown.clear();
     if (this.empty) this.empty.hidden = this.count > 0 || !this.error.hidden;
     for (const counter of document.querySelectorAll("[data-count]")) counter.textContent = String(this.count);
+    this.scrubber();
     this.draw();
     this.element.dataset.ready = "true";
     this.element.dispatchEvent(new CustomEvent("grid-loaded", { bubbles: true }));
+  }
+
+  /**
+   * A column of the years the grid holds, beside it: choosing one scrolls to its first month, so
+   * 100,000 photos are a click from any year. Shown when there is more than one year.
+   */
+  scrubber() {
+    this.years?.remove();
+    const years = [];
+    for (const row of this.layout.rows) {
+      if (!row.month) continue;
+      const year = row.day?.slice(0, 4) ?? "Undated";
+      if (!years.length || years[years.length - 1].year !== year) years.push({ year, top: row.top });
+    }
+    if (years.length < 2) return;
+    this.years = document.createElement("nav");
+    this.years.className = "scrubber";
+    this.years.setAttribute("aria-label", "Jump to a year");
+    for (const { year, top } of years) {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.textContent = year;
+      button.addEventListener("click", () => {
+        scrollTo({ top: this.canvas.getBoundingClientRect().top + scrollY + top, behavior: "instant" });
+      });
+      this.years.append(button);
+    }
+    this.element.append(this.years);
   }
 
   /** Columns and the cell's side for the grid's width now. */
@@ -106,6 +135,7 @@ export class Grid {
     this.canvas.style.height = `${this.layout.height}px`;
     for (const element of this.shown.values()) element.remove();
     this.shown.clear();
+    this.scrubber();
   }
 
   schedule() {
