@@ -135,7 +135,11 @@ class Daemon:
                 raise RuntimeError(f"photosd exited {self.process.returncode}: {self.log_text()}")
             thumbnails = self.api("GET", "/v1/status")[1].get("thumbnails")
             if thumbnails is None:
-                raise RuntimeError("photosd makes no thumbnails ahead (no thumbnail_sizes)")
+                # Not started yet, or not configured.
+                if time.monotonic() - self.ready > 60:
+                    raise RuntimeError("photosd makes no thumbnails ahead (no thumbnail_sizes)")
+                time.sleep(0.1)
+                continue
             # A fresh library's photos come through the change feed (made, kept or failed); those
             # an earlier run ingested are the ones "at start".
             done = thumbnails["made"] + thumbnails["kept"] + thumbnails["failed"] + thumbnails["photosAtStartDone"]
