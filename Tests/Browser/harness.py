@@ -51,10 +51,17 @@ def corpus_media():
 
 
 class Daemon:
-    """photosd serving `pictures` (copied from the corpus unless given), with a TCP listener."""
+    """photosd serving `pictures` (copied from the corpus unless given), with a TCP listener.
+
+    `roots`: more watched folders beside `pictures`. `thumbnail_sizes`: the sizes photosd makes
+    ahead (none unless given). `cache_home`: the `XDG_CACHE_HOME` it keeps its thumbnail cache
+    under (default: the caller's own), so a benchmark can keep one between runs. `started` and
+    `ready` are the `time.monotonic()` of the start and of the end of its startup crawl.
+    """
 
     def __init__(self, bin_dir: Path, pictures: Path | None = None, library: Path | None = None,
-                 extra_config: str = "", write: str = "none"):
+                 extra_config: str = "", roots: list | None = None, thumbnail_sizes: list | None = None,
+                 cache_home: Path | None = None, write: str = "none"):
         self.bin = Path(bin_dir)
         self.directory = Path(tempfile.mkdtemp(prefix="photos-web-"))
         if pictures is None:
@@ -68,16 +75,24 @@ class Daemon:
         self.socket = self.directory / "photosd.sock"
         self.port = free_port()
         self.config = self.directory / "photosd.toml"
+        # `write`: what photosd may do to `pictures` (none, sidecars, files); other roots are read only.
+        watched = ", ".join([f'{{ path = "{self.pictures}", write = "{write}" }}',
+                             *(f'{{ path = "{root}", write = "none" }}' for root in roots or [])])
+        if thumbnail_sizes:
+            extra_config = f"thumbnail_sizes = [{', '.join(str(size) for size in thumbnail_sizes)}]\n" + extra_config
         self.config.write_text(
-            f'library = "{self.library}"\nroots = [{{ path = "{self.pictures}", write = "{write}" }}]\n'
-            f'socket = "{self.socket}"\n'
+            f'library = "{self.library}"\nroots = [{watched}]\nsocket = "{self.socket}"\n'
             f'listen = "127.0.0.1:{self.port}"\n{extra_config}')
         self.log = open(self.directory / "photosd.log", "w")
         environment = dict(os.environ, XDG_RUNTIME_DIR=str(self.directory), XDG_DATA_HOME=str(self.directory / "data"))
+        if cache_home is not None:
+            environment["XDG_CACHE_HOME"] = str(cache_home)
         self.environment = environment
+        self.started = time.monotonic()
         self.process = subprocess.Popen([str(self.bin / "photosd"), "--config", str(self.config)],
                                         stdout=self.log, stderr=subprocess.STDOUT, env=environment)
         self.wait_ready()
+        self.ready = time.monotonic()
 
     @property
     def origin(self) -> str:
@@ -110,6 +125,33 @@ class Daemon:
                 pass
             time.sleep(0.1)
         raise RuntimeError(f"photosd did not become ready: {self.log_text()}")
+
+    def wait_thumbnails(self, photos: int, seconds: float = 3600, progress=None):
+        """Until the thumbnails made ahead of the `photos` photos held at the start are all made
+        (or kept); `progress(done, total)` is called every few seconds meanwhile. Returns the
+        status's `thumbnails` object."""
+        deadline = time.time() + seconds
+        last = 0.0
+        while time.time() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"photosd exited {self.process.returncode}: {self.log_text()}")
+            thumbnails = self.api("GET", "/v1/status")[1].get("thumbnails")
+            if thumbnails is None:
+                # Not started yet, or not configured.
+                if time.monotonic() - self.ready > 60:
+                    raise RuntimeError("photosd makes no thumbnails ahead (no thumbnail_sizes)")
+                time.sleep(0.1)
+                continue
+            # A fresh library's photos come through the change feed (made, kept or failed); those
+            # an earlier run ingested are the ones "at start".
+            done = thumbnails["made"] + thumbnails["kept"] + thumbnails["failed"] + thumbnails["photosAtStartDone"]
+            if done >= photos and thumbnails["photosAtStartDone"] >= thumbnails["photosAtStart"]:
+                return thumbnails
+            if progress and time.time() - last > 10:
+                last = time.time()
+                progress(done, photos)
+            time.sleep(0.5)
+        raise RuntimeError(f"the thumbnails were not made in {seconds} s")
 
     def log_text(self) -> str:
         self.log.flush()
