@@ -221,7 +221,7 @@ for (const element of document.querySelectorAll("[data-health]")) startHealth(el
 
 """####),
         "grid.js": File(
-            contentType: "text/javascript; charset=utf-8", etag: "\"5af054c69af601f7adda\"",
+            contentType: "text/javascript; charset=utf-8", etag: "\"7f2d2b754caaf2973942\"",
             body: ####"""
 // A grid of thumbnails over a listing of any size: the day index (GET /v1/days) gives every row's
 // place at once, and only the rows near the screen exist in the page; their assets are fetched
@@ -274,6 +274,9 @@ export class Grid {
    * new index and the assets they will show have come: a change redraws without a blank.
    */
   async load() {
+    const pages = new Map();
+    // At the top, the first page needs no index: asked for beside it, not after it.
+    if (this.band().top <= 0) this.page(0, pages).catch(() => {});
     let index;
     try {
       index = await get("/v1/days", this.options());
@@ -285,7 +288,6 @@ export class Grid {
     }
     const geometry = this.geometry();
     const layout = layoutRows(index.days, geometry.columns, geometry.cell, HEADING, MONTH_HEADING);
-    const pages = new Map();
     const band = this.band();
     const cells = visibleRows(layout.rows, band.top, band.bottom).filter((row) => row.start !== undefined);
     if (cells.length) {
@@ -378,7 +380,7 @@ export class Grid {
     const wanted = new Set(rows.map((row) => row.top));
     for (const [key, element] of this.shown) {
       if (!wanted.has(key)) {
-        element.remove();
+        this.forget(element);
         this.shown.delete(key);
       }
     }
@@ -390,6 +392,14 @@ export class Grid {
       this.canvas.append(element);
       this.shown.set(row.top, element);
     }
+  }
+
+  /** Removes a row, and stops its thumbnails' requests: a fast scroll does not queue what it passed. */
+  forget(element) {
+    for (const image of element.querySelectorAll("img")) {
+      if (!image.complete) image.removeAttribute("src");
+    }
+    element.remove();
   }
 
   heading(row) {
@@ -434,7 +444,7 @@ export class Grid {
     cell.href = `/web/assets/${identifierPath(asset.localIdentifier)}`;
     cell.replaceChildren();
     const image = document.createElement("img");
-    image.loading = "lazy";
+    // Only rows near the screen exist: each image is wanted now, not after layout.
     image.decoding = "async";
     image.alt = altText(asset);
     image.src = thumbnailURL(asset.localIdentifier);

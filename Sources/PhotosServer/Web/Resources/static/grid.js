@@ -49,6 +49,9 @@ export class Grid {
    * new index and the assets they will show have come: a change redraws without a blank.
    */
   async load() {
+    const pages = new Map();
+    // At the top, the first page needs no index: asked for beside it, not after it.
+    if (this.band().top <= 0) this.page(0, pages).catch(() => {});
     let index;
     try {
       index = await get("/v1/days", this.options());
@@ -60,7 +63,6 @@ export class Grid {
     }
     const geometry = this.geometry();
     const layout = layoutRows(index.days, geometry.columns, geometry.cell, HEADING, MONTH_HEADING);
-    const pages = new Map();
     const band = this.band();
     const cells = visibleRows(layout.rows, band.top, band.bottom).filter((row) => row.start !== undefined);
     if (cells.length) {
@@ -153,7 +155,7 @@ export class Grid {
     const wanted = new Set(rows.map((row) => row.top));
     for (const [key, element] of this.shown) {
       if (!wanted.has(key)) {
-        element.remove();
+        this.forget(element);
         this.shown.delete(key);
       }
     }
@@ -165,6 +167,14 @@ export class Grid {
       this.canvas.append(element);
       this.shown.set(row.top, element);
     }
+  }
+
+  /** Removes a row, and stops its thumbnails' requests: a fast scroll does not queue what it passed. */
+  forget(element) {
+    for (const image of element.querySelectorAll("img")) {
+      if (!image.complete) image.removeAttribute("src");
+    }
+    element.remove();
   }
 
   heading(row) {
@@ -209,7 +219,7 @@ export class Grid {
     cell.href = `/web/assets/${identifierPath(asset.localIdentifier)}`;
     cell.replaceChildren();
     const image = document.createElement("img");
-    image.loading = "lazy";
+    // Only rows near the screen exist: each image is wanted now, not after layout.
     image.decoding = "async";
     image.alt = altText(asset);
     image.src = thumbnailURL(asset.localIdentifier);
