@@ -41,8 +41,31 @@ struct AssetMetadataRoutes: Sendable {
             throw Self.error(error, identifier: identifier)
         }
         let answer = API.AssetMetadata(
-            localIdentifier: identifier, path: resource.path, camera: Self.camera(exposure))
+            localIdentifier: identifier, path: resource.path, camera: Self.camera(exposure),
+            placeNames: placeNames(of: asset), albumPlaceNames: albumPlaceNames(of: asset))
         return FetchRoutes.json(Array(try WireJSON.makeEncoder().encode(answer)))
+    }
+
+    /// Where the photo was taken, by name; nil without a location or a name for it.
+    func placeNames(of asset: AssetDescription) -> [String]? {
+        guard let location = asset.location else { return nil }
+        let names = fetches.library.placeNames(latitude: location.latitude, longitude: location.longitude)
+        return names.isEmpty ? nil : names
+    }
+
+    /// The place names of the asset's albums (those the client may see: the description names
+    /// only those), by identifier; nil when none has any.
+    func albumPlaceNames(of asset: AssetDescription) -> [String: [String]]? {
+        let identifiers = asset.albums.map(\.localIdentifier)
+        guard !identifiers.isEmpty else { return nil }
+        let options = PHFetchOptions()
+        options.photoLibrary = fetches.library
+        var names: [String: [String]] = [:]
+        for album in PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: identifiers, options: options) {
+            let places = album.localizedLocationNames
+            if !places.isEmpty { names[album.localIdentifier] = places }
+        }
+        return names.isEmpty ? nil : names
     }
 
     /// The answer's `camera` object.

@@ -343,6 +343,16 @@ extension OpenAPIDocument {
       "AssetMetadata": {
         "additionalProperties": false,
         "properties": {
+          "albumPlaceNames": {
+            "additionalProperties": {
+              "items": {
+                "type": "string"
+              },
+              "type": "array"
+            },
+            "description": "The place names of each album the asset is in (localizedLocationNames), by the album's identifier; absent when none has any.",
+            "type": "object"
+          },
           "camera": {
             "additionalProperties": false,
             "properties": {
@@ -412,6 +422,13 @@ extension OpenAPIDocument {
             "description": "The file read",
             "the asset's first resource.": null,
             "type": "string"
+          },
+          "placeNames": {
+            "description": "Where the photo was taken, named after the gazetteer's nearest place; absent without a location or a gazetteer.",
+            "items": {
+              "type": "string"
+            },
+            "type": "array"
           }
         },
         "required": [

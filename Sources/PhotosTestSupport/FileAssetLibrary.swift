@@ -18,14 +18,17 @@ public final class FileAssetLibrary: @unchecked Sendable {  // `identifiers` is 
     /// each of `livePhotos` as one Live Photo of its still and its movie).
     /// Its image requests keep no disk cache unless `thumbnailCache` names a directory for one:
     /// the corpus' files keep their stamps from run to run, so a shared cache would answer one
-    /// run's requests with another's images.
+    /// run's requests with another's images. `configure` sets anything else of the library's
+    /// configuration (a gazetteer).
     public init(
         files: [URL], videos: [URL] = [], livePhotos: [(photo: URL, video: URL)] = [],
-        directory: TemporaryDirectory? = nil, thumbnailCache: String? = nil
+        directory: TemporaryDirectory? = nil, thumbnailCache: String? = nil,
+        configure: (inout PHPhotoLibrary.Configuration) -> Void = { _ in }
     ) throws {
         self.directory = try directory ?? TemporaryDirectory(prefix: "photos-images")
         var configuration = PHPhotoLibrary.Configuration()
         configuration.thumbnailCacheDirectory = thumbnailCache
+        configure(&configuration)
         library = try PHPhotoLibrary(url: self.directory.path("library.sqlite"), configuration: configuration)
         try library.database.write { transaction in
             for (file, type) in files.map({ ($0, PHAssetMediaType.image) }) + videos.map({ ($0, .video) }) {

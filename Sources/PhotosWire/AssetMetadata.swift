@@ -50,12 +50,23 @@ extension API {
         public var path: String
         /// What the file states; empty when it states nothing.
         public var camera: Camera
+        /// The place the photo was taken, named after the nearest place of the gazetteer (as an
+        /// album's `localizedLocationNames`); absent without a location or a gazetteer.
+        public var placeNames: [String]?
+        /// The place names of each album the asset is in, by the album's local identifier (its
+        /// `localizedLocationNames`); absent when none has any.
+        public var albumPlaceNames: [String: [String]]?
 
         /// An answer with every value given.
-        public init(localIdentifier: String, path: String, camera: Camera) {
+        public init(
+            localIdentifier: String, path: String, camera: Camera, placeNames: [String]? = nil,
+            albumPlaceNames: [String: [String]]? = nil
+        ) {
             self.localIdentifier = localIdentifier
             self.path = path
             self.camera = camera
+            self.placeNames = placeNames
+            self.albumPlaceNames = albumPlaceNames
         }
     }
 }

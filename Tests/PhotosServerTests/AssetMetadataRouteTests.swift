@@ -88,6 +88,46 @@ struct AssetMetadataRouteTests {
         }
     }
 
+    /// With a gazetteer: the photo's place by name, and each of its albums' place names.
+    @Test func aPhotoNamesItsPlaceAndItsAlbumsPlaces() async throws {
+        let directory = try TemporaryDirectory(prefix: "photos-metadata-places")
+        let gazetteer = try GazetteerFixture.write(in: directory)
+        let placed = try FileAssetLibrary(files: [Self.photo], directory: directory) { configuration in
+            configuration.gazetteerPath = gazetteer.gazetteer
+            configuration.countryNamesPath = gazetteer.countries
+        }
+        let options = PHFetchOptions()
+        options.photoLibrary = placed.library
+        let photo = try #require(
+            PHAsset.fetchAssets(withLocalIdentifiers: [placed.identifiers[Self.photo.path]!], options: options)
+                .firstObject)
+        var album = ""
+        try placed.library.performChangesAndWait {
+            PHAssetChangeRequest(for: photo).location = CLLocation(latitude: 45.7597, longitude: 4.8422)
+            let request = PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "Weekend")
+            request.addAssets([photo] as NSArray)
+            album = request.placeholderForCreatedAssetCollection.localIdentifier
+        }
+        try await APIServerTests.withServer(library: placed.library, socket: directory.path("api.sock").path) {
+            socket in
+            let reply = try await APIServerTests.get(socket, "/v1/assets/\(photo.localIdentifier)/metadata")
+            #expect(reply.status == 200, "\(reply.text)")
+            let answer = try JSONDecoder().decode(API.AssetMetadata.self, from: Data(reply.body))
+            #expect(answer.placeNames == ["Lyon"])
+            #expect(answer.albumPlaceNames == [album: ["Lyon"]])
+            #expect(answer.camera.model == "COOLPIX P6000")
+        }
+        // Without a gazetteer: neither key, though the photo's file states where it was taken.
+        let bare = try FileAssetLibrary(files: [Self.photo]) { $0.gazetteerPath = nil }
+        try await APIServerTests.withServer(library: bare.library, socket: bare.directory.path("api.sock").path) {
+            socket in
+            let reply = try await APIServerTests.get(
+                socket, "/v1/assets/\(bare.identifiers[Self.photo.path]!)/metadata")
+            #expect(reply.status == 200, "\(reply.text)")
+            #expect(!reply.text.contains("placeNames") && !reply.text.contains("albumPlaceNames"), "\(reply.text)")
+        }
+    }
+
     @Test func filesThatAreGoneOrUnreadableSayWhy() async throws {
         try await withServer { socket in
             let gonePath = files.directory.path("gone.jpg").path

@@ -78,3 +78,13 @@ extension PHCollectionList {
         return nil
     }
 }
+
+extension PHPhotoLibrary {
+    /// The names of the place at a position (degrees), by the rule of an album's
+    /// `localizedLocationNames` for one photo: its nearest place of the library's gazetteer within
+    /// the radius. Empty without a gazetteer or a place near enough. Not in PhotoKit's API.
+    package func placeNames(latitude: Double, longitude: Double) -> [String] {
+        guard let gazetteer = PlaceLookup.gazetteer(for: self) else { return [] }
+        return PlaceNames.names(of: [(latitude: latitude, longitude: longitude)], in: gazetteer)
+    }
+}

@@ -876,7 +876,7 @@ body.viewing { overflow: hidden; }
 
 """####),
         "viewer.js": File(
-            contentType: "text/javascript; charset=utf-8", etag: "\"f9351f0f1962cbe750b0\"",
+            contentType: "text/javascript; charset=utf-8", etag: "\"771163d8e137c4b2afb3\"",
             body: ####"""
 // One asset at a time: the picture at screen size (the original on zoom), a video with seeking,
 // a Live Photo's movie while pointed at or pressed, what a photographer looks at, and the actions
@@ -1127,8 +1127,11 @@ export class Viewer {
     if (asset.mediaType === "video") row("Duration", durationLabel(asset.duration));
     row("File", `${sizeLabel(resource.fileSize)} · ${resource.uniformTypeIdentifier ?? resource.mimeType ?? ""}`);
     if (asset.location) {
-      row("Place", `${asset.location.latitude.toFixed(5)}, ${asset.location.longitude.toFixed(5)}`
-        + (asset.location.altitude ? ` · ${Math.round(asset.location.altitude)} m` : ""));
+      // The place's name, when photosd has a gazetteer, comes with the camera (loadCamera).
+      rows.push(element("dt", { text: "Place" }), element("dd", {},
+        element("span", { class: "viewer-place-name" }),
+        element("span", { class: "meta", text: ` ${asset.location.latitude.toFixed(5)}, ${asset.location.longitude.toFixed(5)}`
+          + (asset.location.altitude ? ` · ${Math.round(asset.location.altitude)} m` : "") })));
     }
     row("Rating", asset.rating ? "★".repeat(asset.rating) : "");
     row("Favorite", asset.isFavorite ? "Yes" : "");
@@ -1137,7 +1140,8 @@ export class Viewer {
     const list = element("dl", { class: "viewer-info-list" }, ...rows);
     const albums = element("ul", { class: "viewer-albums" });
     for (const album of asset.albums ?? []) {
-      albums.append(element("li", {}, element("a", { href: `/web/albums/${identifierPath(album.localIdentifier)}`, text: album.localizedTitle ?? album.path ?? "Album" })));
+      albums.append(element("li", { "data-album": album.localIdentifier },
+        element("a", { href: `/web/albums/${identifierPath(album.localIdentifier)}`, text: album.localizedTitle ?? album.path ?? "Album" })));
     }
     return element("aside", { class: "viewer-info", "aria-label": "Details" },
       list, element("dl", { class: "viewer-camera" }),
@@ -1146,13 +1150,21 @@ export class Viewer {
 
   /** The camera's settings, read from the file on demand (GET /v1/assets/ID/metadata). */
   async loadCamera(asset, info) {
-    let camera;
+    let metadata;
     try {
-      camera = (await get(`${assetPath(asset.localIdentifier)}/metadata`)).camera ?? {};
+      metadata = await get(`${assetPath(asset.localIdentifier)}/metadata`);
     } catch {
       return;
     }
     if (asset !== this.asset) return;
+    const camera = metadata.camera ?? {};
+    if (metadata.placeNames?.length) {
+      info.querySelector(".viewer-place-name").textContent = metadata.placeNames.join(", ");
+    }
+    for (const [album, names] of Object.entries(metadata.albumPlaceNames ?? {})) {
+      const item = info.querySelector(`[data-album="${CSS.escape(album)}"]`);
+      if (item) item.append(element("span", { class: "meta", text: ` · ${names.join(", ")}` }));
+    }
     const list = info.querySelector(".viewer-camera");
     const add = (label, value) => {
       if (value === undefined || value === null || value === "") return;
