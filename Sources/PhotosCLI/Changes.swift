@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Photos
+import PhotosCore
 import PhotosStore
 import PhotosWire
 
@@ -157,7 +158,7 @@ struct ChangeLines {
             for (endpoint, identifiers) in [("/v1/assets", assets), ("/v1/albums", albums), ("/v1/folders", folders)] {
                 for start in stride(from: 0, to: identifiers.count, by: 200) {
                     let chunk = identifiers[start..<min(start + 200, identifiers.count)]
-                    let listed = chunk.map(ObjectResolver.quoted).joined(separator: ",")
+                    let listed = chunk.map(PhotoKitPredicate.stringLiteral).joined(separator: ",")
                     var query = [("predicate", "localIdentifier IN {\(listed)}")]
                     if endpoint == "/v1/assets" { query += [("includeHidden", "true"), ("includeAllBursts", "true")] }
                     try source.eachLine(endpoint, query) { line in

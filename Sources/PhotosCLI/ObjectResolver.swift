@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Photos
+import PhotosCore
 import PhotosWire
 
 /// What a person types for an asset or an album, read as git reads a short hash: the whole local
@@ -45,11 +46,14 @@ struct ObjectResolver {
         guard Self.couldBeIdentifier(text), !Self.looksLikePath(text) else {
             throw CLIError("no asset \(Output.escaped(text)): no such file, and not an identifier")
         }
-        if let exact = try assets(matching: "localIdentifier == \(Self.quoted(text))", limit: 1).first {
+        if let exact = try assets(matching: "localIdentifier == \(PhotoKitPredicate.stringLiteral(text))", limit: 1)
+            .first
+        {
             return exact.localIdentifier
         }
         let candidates = try assets(
-            matching: "localIdentifier BEGINSWITH[c] \(Self.quoted(text))", limit: Self.listedCandidates + 1
+            matching: "localIdentifier BEGINSWITH[c] \(PhotoKitPredicate.stringLiteral(text))",
+            limit: Self.listedCandidates + 1
         ).map(\.localIdentifier)
         return try Self.unique(candidates, text, kind: "asset")
     }
@@ -77,7 +81,8 @@ struct ObjectResolver {
 
     /// The paths of the files of the asset `identifier` now, as the library lists them.
     func files(ofAsset identifier: String) throws -> [String] {
-        try assets(matching: "localIdentifier == \(Self.quoted(identifier))", limit: 1).first?.resources.map(\.path)
+        try assets(matching: "localIdentifier == \(PhotoKitPredicate.stringLiteral(identifier))", limit: 1).first?
+            .resources.map(\.path)
             ?? []
     }
 
@@ -88,7 +93,7 @@ struct ObjectResolver {
         let name = (path as NSString).lastPathComponent
         let stem = (name as NSString).deletingPathExtension
         let candidates = try assets(
-            matching: "filename BEGINSWITH \(Self.quoted(stem.isEmpty ? name : stem))", limit: 0)
+            matching: "filename BEGINSWITH \(PhotoKitPredicate.stringLiteral(stem.isEmpty ? name : stem))", limit: 0)
         let owners = candidates.filter { asset in asset.resources.contains { paths.contains($0.path) } }
         guard let owner = owners.first else {
             throw CLIError(
@@ -152,10 +157,11 @@ struct ObjectResolver {
         guard Self.couldBeIdentifier(text), !Self.looksLikePath(text) else {
             throw CLIError("no \(kind) \(Output.escaped(text)): no such directory, and not an identifier")
         }
-        if let exact = try listing("localIdentifier == \(Self.quoted(text))").first {
+        if let exact = try listing("localIdentifier == \(PhotoKitPredicate.stringLiteral(text))").first {
             return exact.localIdentifier
         }
-        let candidates = try listing("localIdentifier BEGINSWITH[c] \(Self.quoted(text))").map(\.localIdentifier)
+        let candidates = try listing("localIdentifier BEGINSWITH[c] \(PhotoKitPredicate.stringLiteral(text))").map(
+            \.localIdentifier)
         return try Self.unique(candidates, text, kind: kind)
     }
 
@@ -204,8 +210,8 @@ struct ObjectResolver {
         guard Self.couldBeIdentifier(text), !Self.looksLikePath(text) else {
             throw CLIError("no album or folder \(Output.escaped(text)): no such directory, and not an identifier")
         }
-        let folders = try folders(matching: "localIdentifier BEGINSWITH[c] \(Self.quoted(text))")
-        let albums = try albums(matching: "localIdentifier BEGINSWITH[c] \(Self.quoted(text))")
+        let folders = try folders(matching: "localIdentifier BEGINSWITH[c] \(PhotoKitPredicate.stringLiteral(text))")
+        let albums = try albums(matching: "localIdentifier BEGINSWITH[c] \(PhotoKitPredicate.stringLiteral(text))")
         let exact = (folders + albums).filter { $0.localIdentifier == text }
         let found = exact.isEmpty ? folders + albums : exact
         let identifier = try Self.unique(found.map(\.localIdentifier), text, kind: "album or folder")
@@ -299,11 +305,6 @@ struct ObjectResolver {
     /// Whether `text` can only be a path: absolute, or starting with `./` or `../`.
     static func looksLikePath(_ text: String) -> Bool {
         text.hasPrefix("/") || text.hasPrefix("./") || text.hasPrefix("../")
-    }
-
-    /// `text` as a predicate string literal.
-    static func quoted(_ text: String) -> String {
-        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
     }
 
     private func requireAvailable(_ library: PHPhotoLibrary) throws {

@@ -61,18 +61,25 @@ struct AssetMetadataRouteTests {
         }
     }
 
-    @Test func aLimitedClientSeesOnlyItsAlbumsAssets() async throws {
+    /// A new album titled `title` holding the asset of `file`: the asset and the album's identifier.
+    static func album(_ title: String, holding file: URL, in files: FileAssetLibrary) throws -> (
+        asset: PHAsset, album: String
+    ) {
         let options = PHFetchOptions()
         options.photoLibrary = files.library
-        let photo = try #require(
-            PHAsset.fetchAssets(withLocalIdentifiers: [files.identifiers[Self.photo.path]!], options: options)
-                .firstObject)
+        let asset = try #require(
+            PHAsset.fetchAssets(withLocalIdentifiers: [files.identifiers[file.path]!], options: options).firstObject)
         var album = ""
         try files.library.performChangesAndWait {
-            let request = PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "Shared")
-            request.addAssets([photo] as NSArray)
+            let request = PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: title)
+            request.addAssets([asset] as NSArray)
             album = request.placeholderForCreatedAssetCollection.localIdentifier
         }
+        return (asset, album)
+    }
+
+    @Test func aLimitedClientSeesOnlyItsAlbumsAssets() async throws {
+        let album = try Self.album("Shared", holding: Self.photo, in: files).album
         let database = files.library.database
         let limited = [
             "Authorization": "Bearer \(try database.createAccessToken(level: .limited, albums: [album]).secret)"
@@ -96,17 +103,9 @@ struct AssetMetadataRouteTests {
             configuration.gazetteerPath = gazetteer.gazetteer
             configuration.countryNamesPath = gazetteer.countries
         }
-        let options = PHFetchOptions()
-        options.photoLibrary = placed.library
-        let photo = try #require(
-            PHAsset.fetchAssets(withLocalIdentifiers: [placed.identifiers[Self.photo.path]!], options: options)
-                .firstObject)
-        var album = ""
+        let (photo, album) = try Self.album("Weekend", holding: Self.photo, in: placed)
         try placed.library.performChangesAndWait {
             PHAssetChangeRequest(for: photo).location = CLLocation(latitude: 45.7597, longitude: 4.8422)
-            let request = PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "Weekend")
-            request.addAssets([photo] as NSArray)
-            album = request.placeholderForCreatedAssetCollection.localIdentifier
         }
         try await APIServerTests.withServer(library: placed.library, socket: directory.path("api.sock").path) {
             socket in

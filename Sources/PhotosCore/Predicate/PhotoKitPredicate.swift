@@ -18,6 +18,12 @@ public struct PhotoKitPredicate: Sendable, Hashable {
     /// The most values one predicate may bind, leaving room under SQLite's 32766 for the rest of the query.
     public static let maximumBoundValues = 30_000
 
+    /// `text` as a string literal of the format language: in double quotes, `\` and `"` escaped,
+    /// so that nothing in it reaches past the string (`filename CONTAINS[c] \(stringLiteral(name))`).
+    public static func stringLiteral(_ text: String) -> String {
+        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    }
+
     /// The format string as given.
     public let format: String
     /// The parsed predicate, with arguments substituted.

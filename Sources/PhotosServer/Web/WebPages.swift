@@ -256,16 +256,18 @@ struct SearchForm {
         default: errors.append("type must be image, video or any")
         }
         if favorites { terms.append("favorite == YES") }
-        if !name.isEmpty { terms.append("filename CONTAINS[c] \(Self.quoted(name))") }
+        if !name.isEmpty { terms.append("filename CONTAINS[c] \(PhotoKitPredicate.stringLiteral(name))") }
         if !camera.isEmpty {
-            terms.append("(make CONTAINS[c] \(Self.quoted(camera)) OR model CONTAINS[c] \(Self.quoted(camera)))")
+            terms.append(
+                "(make CONTAINS[c] \(PhotoKitPredicate.stringLiteral(camera)) OR model CONTAINS[c] \(PhotoKitPredicate.stringLiteral(camera)))"
+            )
         }
         for (field, text, op, days) in [("from", from, ">=", 0), ("to", to, "<", 1)] where !text.isEmpty {
             guard let date = Self.day(text, adding: days) else {
                 errors.append("\(field) must be a date written YYYY-MM-DD, not '\(text)'")
                 continue
             }
-            terms.append("creationDate \(op) CAST(\(Self.quoted(date)), \"NSDate\")")
+            terms.append("creationDate \(op) CAST(\(PhotoKitPredicate.stringLiteral(date)), \"NSDate\")")
         }
         if !raw.isEmpty { terms.append("(\(raw))") }
         let predicate = terms.joined(separator: " AND ")
@@ -284,11 +286,6 @@ struct SearchForm {
             "typeAny": type.isEmpty || type == "any", "typeImage": type == "image", "typeVideo": type == "video",
             "query": searched ? predicate : "", "searched": searched, "errors": errors,
         ]
-    }
-
-    /// A string literal of the predicate language: in double quotes, with `\` and `"` escaped.
-    static func quoted(_ text: String) -> String {
-        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
     }
 
     /// Midnight starting `YYYY-MM-DD` plus `days`, in this machine's time zone, as ISO 8601.

@@ -221,7 +221,7 @@ for (const element of document.querySelectorAll("[data-health]")) startHealth(el
 
 """####),
         "grid.js": File(
-            contentType: "text/javascript; charset=utf-8", etag: "\"7f2d2b754caaf2973942\"",
+            contentType: "text/javascript; charset=utf-8", etag: "\"3fe6dba018911723205d\"",
             body: ####"""
 // A grid of thumbnails over a listing of any size: the day index (GET /v1/days) gives every row's
 // place at once, and only the rows near the screen exist in the page; their assets are fetched
@@ -287,7 +287,7 @@ export class Grid {
       this.error.hidden = false;
     }
     const geometry = this.geometry();
-    const layout = layoutRows(index.days, geometry.columns, geometry.cell, HEADING, MONTH_HEADING);
+    const layout = this.layoutOf(index.days, geometry);
     const band = this.band();
     const cells = visibleRows(layout.rows, band.top, band.bottom).filter((row) => row.start !== undefined);
     if (cells.length) {
@@ -298,15 +298,9 @@ export class Grid {
     this.days = index.days;
     this.count = index.count;
     this.pages = pages;
-    this.columns = geometry.columns;
-    this.cell = geometry.cell;
-    this.layout = layout;
-    this.canvas.style.height = `${layout.height}px`;
-    for (const element of this.shown.values()) element.remove();
-    this.shown.clear();
+    this.adopt(layout, geometry);
     if (this.empty) this.empty.hidden = this.count > 0 || !this.error.hidden;
     for (const counter of document.querySelectorAll("[data-count]")) counter.textContent = String(this.count);
-    this.scrubber();
     this.draw();
     this.element.dataset.ready = "true";
     this.element.dispatchEvent(new CustomEvent("grid-loaded", { bubbles: true }));
@@ -353,16 +347,27 @@ export class Grid {
     return { top: top - OVERSCAN, bottom: top + innerHeight + OVERSCAN };
   }
 
-  relayout() {
-    const { columns, cell } = this.geometry();
-    if (columns === this.columns && cell === this.cell) return;
-    this.columns = columns;
-    this.cell = cell;
-    this.layout = layoutRows(this.days, columns, cell, HEADING, MONTH_HEADING);
-    this.canvas.style.height = `${this.layout.height}px`;
+  /** The rows of `days` at `geometry`. */
+  layoutOf(days, geometry) {
+    return layoutRows(days, geometry.columns, geometry.cell, HEADING, MONTH_HEADING);
+  }
+
+  /** Makes `layout` the grid's: its height, the years beside it, and no row of the one before. */
+  adopt(layout, geometry) {
+    this.columns = geometry.columns;
+    this.cell = geometry.cell;
+    this.layout = layout;
+    this.canvas.style.height = `${layout.height}px`;
     for (const element of this.shown.values()) element.remove();
     this.shown.clear();
     this.scrubber();
+  }
+
+  /** Lays the same days out again when the width changes the columns. */
+  relayout() {
+    const geometry = this.geometry();
+    if (geometry.columns === this.columns && geometry.cell === this.cell) return;
+    this.adopt(this.layoutOf(this.days, geometry), geometry);
   }
 
   schedule() {

@@ -62,7 +62,7 @@ export class Grid {
       this.error.hidden = false;
     }
     const geometry = this.geometry();
-    const layout = layoutRows(index.days, geometry.columns, geometry.cell, HEADING, MONTH_HEADING);
+    const layout = this.layoutOf(index.days, geometry);
     const band = this.band();
     const cells = visibleRows(layout.rows, band.top, band.bottom).filter((row) => row.start !== undefined);
     if (cells.length) {
@@ -73,15 +73,9 @@ export class Grid {
     this.days = index.days;
     this.count = index.count;
     this.pages = pages;
-    this.columns = geometry.columns;
-    this.cell = geometry.cell;
-    this.layout = layout;
-    this.canvas.style.height = `${layout.height}px`;
-    for (const element of this.shown.values()) element.remove();
-    this.shown.clear();
+    this.adopt(layout, geometry);
     if (this.empty) this.empty.hidden = this.count > 0 || !this.error.hidden;
     for (const counter of document.querySelectorAll("[data-count]")) counter.textContent = String(this.count);
-    this.scrubber();
     this.draw();
     this.element.dataset.ready = "true";
     this.element.dispatchEvent(new CustomEvent("grid-loaded", { bubbles: true }));
@@ -128,16 +122,27 @@ export class Grid {
     return { top: top - OVERSCAN, bottom: top + innerHeight + OVERSCAN };
   }
 
-  relayout() {
-    const { columns, cell } = this.geometry();
-    if (columns === this.columns && cell === this.cell) return;
-    this.columns = columns;
-    this.cell = cell;
-    this.layout = layoutRows(this.days, columns, cell, HEADING, MONTH_HEADING);
-    this.canvas.style.height = `${this.layout.height}px`;
+  /** The rows of `days` at `geometry`. */
+  layoutOf(days, geometry) {
+    return layoutRows(days, geometry.columns, geometry.cell, HEADING, MONTH_HEADING);
+  }
+
+  /** Makes `layout` the grid's: its height, the years beside it, and no row of the one before. */
+  adopt(layout, geometry) {
+    this.columns = geometry.columns;
+    this.cell = geometry.cell;
+    this.layout = layout;
+    this.canvas.style.height = `${layout.height}px`;
     for (const element of this.shown.values()) element.remove();
     this.shown.clear();
     this.scrubber();
+  }
+
+  /** Lays the same days out again when the width changes the columns. */
+  relayout() {
+    const geometry = this.geometry();
+    if (geometry.columns === this.columns && geometry.cell === this.cell) return;
+    this.adopt(this.layoutOf(this.days, geometry), geometry);
   }
 
   schedule() {
