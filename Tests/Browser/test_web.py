@@ -66,9 +66,12 @@ class WebPageTests(unittest.TestCase):
     # Helpers
 
     def wait(self, condition, message, seconds=WAIT):
+        from selenium.common.exceptions import StaleElementReferenceException
         from selenium.webdriver.support.ui import WebDriverWait
         try:
-            return WebDriverWait(self.driver, seconds, poll_frequency=0.05).until(lambda driver: condition())
+            # An element the page redrew between finding and reading it is read again at the next poll.
+            return WebDriverWait(self.driver, seconds, poll_frequency=0.05,
+                                 ignored_exceptions=[StaleElementReferenceException]).until(lambda driver: condition())
         except Exception as error:
             self.shot("failure")
             message = f"{message} ({type(error).__name__})"
@@ -119,9 +122,12 @@ class WebPageTests(unittest.TestCase):
         self.assertGreater(len(visible), 50)
         newest = max(visible, key=lambda asset: datetime.datetime.fromisoformat(asset["creationDate"]))
         self.wait(lambda: self.css(".grid-day"), "day headings")
-        headings = [heading.text for heading in self.css(".grid-day")]
-        self.assertEqual(headings[0], day_label(newest["creationDate"][:10]))
-        days = [heading.get_attribute("data-day") for heading in self.css(".grid-day")]
+        # In one step, top to bottom: a grid that redraws meanwhile would leave elements stale.
+        headings = self.driver.execute_script("""
+            return [...document.querySelectorAll('.grid-day')].sort((a, b) => a.offsetTop - b.offsetTop)
+              .map(heading => [heading.textContent, heading.dataset.day])""")
+        self.assertEqual(headings[0][0], day_label(newest["creationDate"][:10]))
+        days = [day for _, day in headings]
         self.assertEqual(days, sorted(days, reverse=True), "newest day first")
         self.assertTrue(self.css(".grid-month"), "a month heading")
         self.wait(lambda: len(self.cells()) >= 8, "thumbnails on the first screen")
@@ -130,13 +136,18 @@ class WebPageTests(unittest.TestCase):
             "the first thumbnails are drawn")
         self.shot("timeline")
         # The years beside the grid: the oldest is a click away.
-        years = [button.text for button in self.css(".scrubber button")]
+        # Read and checked in the page, in one step each: the grid redraws as it scrolls.
+        years = self.driver.execute_script(
+            "return [...document.querySelectorAll('.scrubber button')].map(button => button.textContent)")
         self.assertEqual(years, sorted(years, reverse=True))
         self.assertGreater(len(years), 5)
         oldest = years[-1]
-        self.css(".scrubber button")[-1].click()
-        self.wait(lambda: any(heading.text.endswith(oldest) and 0 <= heading.rect["y"] - self.driver.execute_script(
-            "return scrollY") < 900 for heading in self.css(".grid-month")), f"{oldest}'s first month on screen")
+        self.driver.execute_script("[...document.querySelectorAll('.scrubber button')].pop().click()")
+        self.wait(lambda: self.driver.execute_script("""
+            return [...document.querySelectorAll('.grid-month')].some(heading => {
+              const top = heading.getBoundingClientRect().top;
+              return heading.textContent.endsWith(arguments[0]) && top >= 0 && top < innerHeight;
+            })""", oldest), f"{oldest}'s first month on screen")
         self.shot("timeline-oldest-year")
 
     def test_2_an_asset_shows_its_metadata(self):
