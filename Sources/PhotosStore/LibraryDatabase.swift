@@ -17,6 +17,8 @@ public final class LibraryDatabase: Sendable {
     /// The library file, or nil for an in-memory library.
     public let path: String?
     let writer: any DatabaseWriter
+    /// Checkpoints the library file's log off the commit path (nil in memory).
+    let checkpointer: WALCheckpointer?
     /// How many change-log entries are kept (older ones are pruned as new ones come); tokens
     /// older than what is kept expire (`persistentChangeTokenExpired`).
     public static let defaultHistoryLimit = 100_000
@@ -51,6 +53,8 @@ public final class LibraryDatabase: Sendable {
     ) throws {
         self.path = path
         self.historyLimit = max(1, historyLimit)
+        let checkpointer = WALCheckpointer(path: path)
+        self.checkpointer = checkpointer
         let directory = (path as NSString).deletingLastPathComponent
         do {
             if !directory.isEmpty { try PrivateFiles.makeDirectory(directory) }
@@ -60,6 +64,7 @@ public final class LibraryDatabase: Sendable {
                 }
                 let pool = try DatabasePool(path: path, configuration: Self.configuration(busyTimeout: busyTimeout))
                 try Self.migrate(pool, path: path)
+                try pool.writeWithoutTransaction { checkpointer.attach(to: $0) }
                 return pool
             }
         } catch {
@@ -80,8 +85,14 @@ public final class LibraryDatabase: Sendable {
     public init(historyLimit: Int = LibraryDatabase.defaultHistoryLimit) throws {
         path = nil
         self.historyLimit = max(1, historyLimit)
+        checkpointer = nil
         writer = try DatabaseQueue(configuration: Self.configuration(busyTimeout: Self.defaultBusyTimeout))
         try Self.migrate(writer, path: nil)
+    }
+
+    deinit {
+        // No commit comes after this: the writer is this library's alone.
+        checkpointer?.close()
     }
 
     private static func configuration(busyTimeout: TimeInterval) -> Configuration {
@@ -159,9 +170,11 @@ public final class LibraryDatabase: Sendable {
     private func unwrappedWrite<T>(_ body: (LibraryTransaction) throws -> T) throws -> (value: T, token: Int64?) {
         let (value, entry): (T, LibraryChange?) = try writer.write { db in
             let transaction = LibraryTransaction(db: db)
+            let rowsChanged = db.totalChangesCount
             let value = try body(transaction)
-            // Albums whose dates a removal or a date change may have moved, computed once each.
-            try CollectionStats.refresh(db)
+            // Albums whose dates a removal or a date change may have moved, computed once each
+            // (a transaction that wrote no row can have made none dirty).
+            if db.totalChangesCount != rowsChanged { try CollectionStats.refresh(db) }
             let entry = try transaction.changes.append(to: db)
             // Prune now and then, in the same transaction, so the log stays bounded.
             if let token = entry?.token, token % Int64(min(1024, historyLimit)) == 0 {
