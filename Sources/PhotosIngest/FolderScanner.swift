@@ -264,17 +264,13 @@ public final class FolderScanner: Sendable {
             case .failure: return try scan(root: root, directories: directories)
             }
         }
-        // Read before the stored rows: a file a live import places is left to it, on disk and in the
-        // store, even when the import commits and finishes before this scan's compare.
-        let leftToImports = try pathsLeftToImports()
-        let (stored, rejected, unreadable, online) = try database.write { transaction in
-            var unreadable: [String] = []
-            for directory in directories { unreadable += try transaction.unreadableDirectories(under: directory) }
-            return (
-                try transaction.storedFiles(atPaths: paths), try transaction.rejectedFiles(atPaths: paths),
-                unreadable, try transaction.isOnlineRoot(root)
-            )
-        }.value
+        // The paths live imports place are read with the stored rows, in the same snapshot: a file
+        // an import places is left to it, on disk and in the store, even when the import commits
+        // and finishes before this scan's compare.
+        let (leftToImports, rows) = try database.scanReader { reader in
+            (try filesBeingImported(reader), try reader.filesAt(paths, directories: directories, root: root))
+        }
+        let (stored, rejected, unreadable, online) = rows
         guard unreadable.isEmpty else { return try scan(root: root, directories: directories) }
         var report = ScanReport()
         try reconcile(

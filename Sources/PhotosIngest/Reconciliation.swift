@@ -205,9 +205,13 @@ struct Reconciliation {
         guard !pending.isEmpty, all || pending.count >= scanner.batchSize else { return }
         let queued = pending.sorted { $0.file.path < $1.file.path }
         pending = []
-        for batch in Self.batches(queued, size: scanner.batchSize) {
+        let batches = Self.batches(queued, size: scanner.batchSize)
+        for batch in batches {
             readAny = true
-            let next = PendingRead(batch, scanner: scanner)
+            // The last batch with nothing committing beside it (the daemon's few files) is read on
+            // this thread: a thread of its own would only be waited for.
+            let alone = all && reading == nil && batches.count == 1
+            let next = PendingRead(batch, scanner: scanner, onThisThread: alone)
             let previous = reading
             reading = next
             if let previous {
@@ -372,7 +376,7 @@ private final class PendingRead: Sendable {
     private let result = Mutex<[FolderScanner.Outcome]>([])
     private let group = DispatchGroup()
 
-    init(_ batch: [ScanItem], scanner: FolderScanner) {
+    init(_ batch: [ScanItem], scanner: FolderScanner, onThisThread: Bool = false) {
         self.batch = batch
         // A thread of its own, not `DispatchQueue.global()`: on Linux that queue's threads are the ones
         // Swift concurrency runs on (one per core), and a read of a batch's files would hold one of
@@ -390,6 +394,10 @@ private final class PendingRead: Sendable {
             let outcomes = scanner.read(batch.map(\.file))
             result.withLock { $0 = outcomes }
             group.leave()
+        }
+        if onThisThread {
+            read()
+            return
         }
         do {
             try SystemThread(name: "photosd-read", read).detach()

@@ -57,7 +57,8 @@ extension LibraryTransaction {
     public func unreadableDirectories(under path: String) throws -> [String] {
         let (condition, arguments) = Self.under(path, column: "path")
         return try String.fetchAll(
-            db, sql: "SELECT path FROM unreadable_directory WHERE path = ? OR (\(condition)) ORDER BY path",
+            db.cachedStatement(
+                sql: "SELECT path FROM unreadable_directory WHERE path = ? OR (\(condition)) ORDER BY path"),
             arguments: [path] + arguments)
     }
 }

@@ -61,6 +61,21 @@ public struct ScanReader {
             [size, modificationTime] + arguments)
     }
 
+    /// The store's rows for the files at `paths` (the daemon's look at the files its events
+    /// named), with their rejections, the unreadable directories at or under theirs, and whether
+    /// `root` is online: what the scan of those files compares them with, in one read.
+    public func filesAt(
+        _ paths: Set<String>, directories: Set<String>, root: String
+    ) throws -> (stored: [StoredFile], rejected: [String: RejectedFile], unreadable: [String], online: Bool) {
+        let rows = LibraryTransaction(db: db)
+        var unreadable: [String] = []
+        for directory in directories { unreadable += try rows.unreadableDirectories(under: directory) }
+        return (
+            try rows.storedFiles(atPaths: paths), try rows.rejectedFiles(atPaths: paths), unreadable,
+            try rows.isOnlineRoot(root)
+        )
+    }
+
     /// The destinations of the file journal's `import` entries, with the process placing each: files
     /// an import puts in place and scans itself. Read in the scan's own read transaction, so that a
     /// file listed after its entry committed is known to be an import's.

@@ -8,7 +8,9 @@ import ServiceLifecycle
 
 /// Writes the ``StatusBoard`` to the status file for `photos status`: after the startup scan,
 /// after published changes (at most every ``minimumInterval``: a stream of arrivals makes a few
-/// writes a second, not one fsync'd file per file), and once more when the daemon stops.
+/// writes a second, not one fsync'd file per file), and once more when the daemon stops. A change
+/// is written ``delay`` after it is published, not at once: a scan publishes as it commits, and
+/// the commit's observers and hooks get the cores first.
 ///
 /// The file is ``DaemonStatus`` as JSON with each of the board's ``StatusBoard/Board/sections``
 /// as one more top-level key. No file exists before the startup scan is done, so that scripts
@@ -42,12 +44,15 @@ public final class StatusReporter: Service, Sendable {
 
     /// The least time between two writes; what changes meanwhile is in the next one.
     static let minimumInterval: Duration = .milliseconds(250)
+    /// How long after a change is published it is written.
+    static let delay: Duration = .milliseconds(30)
 
     public func run() async throws {
         await cancelWhenGracefulShutdown { [changes] in
             for await _ in changes where self.board.read(\.isReady) {
+                try? await Task.sleep(for: Self.delay)
                 self.write()
-                try? await Task.sleep(for: Self.minimumInterval)
+                try? await Task.sleep(for: Self.minimumInterval - Self.delay)
             }
         }
         // The last word: the totals and root states at exit.
