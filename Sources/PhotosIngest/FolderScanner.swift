@@ -31,6 +31,8 @@ public final class FolderScanner: Sendable {
     let crawler: Crawler
     /// Files read and committed per transaction.
     let batchSize: Int
+    /// How many files a whole-root scan lists ahead of the directory it compares (``ListingsAhead``).
+    let listingAhead: Int
     /// How often, and after how long, a file that changed while it was read is read again.
     let retryAttempts = 3
     let retryDelay = 0.5
@@ -78,10 +80,11 @@ public final class FolderScanner: Sendable {
 
     /// A scanner writing to `database`; file dates without an offset are read in `timeZone`.
     /// `directoryReader` lists directories (tests pass one that fails where they say); `origins`
-    /// names the drop-folder file each file an import placed came from.
+    /// names the drop-folder file each file an import placed came from; `listingAhead` bounds the
+    /// files a whole-root scan lists ahead of the directory it compares.
     public init(
         database: LibraryDatabase, timeZone: TimeZone = .current, rules: IgnoreRules = IgnoreRules(),
-        batchSize: Int = 500, quietTime: Double = 0.5,
+        batchSize: Int = 500, listingAhead: Int = 1024, quietTime: Double = 0.5,
         directoryReader: @escaping Crawler.DirectoryReader = Crawler.readDirectory, origins: [String: String] = [:],
         known: [String: FileMetadata] = [:]
     ) {
@@ -92,6 +95,7 @@ public final class FolderScanner: Sendable {
         extractor = MetadataExtractor(timeZone: timeZone)
         crawler = Crawler(rules: rules, reader: directoryReader)
         self.batchSize = batchSize
+        self.listingAhead = listingAhead
     }
 
     /// Scans each root once and returns what changed. `progress` is called as files are read.
@@ -146,9 +150,13 @@ public final class FolderScanner: Sendable {
             },
             committed: { mirror.committed(token: $0) })
         var compared = 0
+        let listings = ListingsAhead(directories, crawler: crawler, limit: listingAhead)
+        defer { listings.stop() }
         for directory in directories {
             let files: [CrawledFile]
-            switch crawler.crawlFiles(in: directory) {
+            let listing = listings.next()
+            reconciliation.heldAhead = listings.filesListedAhead
+            switch listing {
             case .success(let found):
                 files = found
             case .failure(let error):

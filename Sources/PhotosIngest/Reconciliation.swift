@@ -53,6 +53,8 @@ struct Reconciliation {
     private var pending: [ScanItem] = []
     /// The batch being read on the other core.
     private var reading: PendingRead?
+    /// Files listed ahead of the directory being compared (``ListingsAhead``), held meanwhile.
+    var heldAhead = 0
     /// Files that changed while they were read, to read again at the end; those still changing
     /// then are the report's `stillChanging`.
     private var changing: [ScanItem] = []
@@ -132,7 +134,7 @@ struct Reconciliation {
         sources.vanish(stored.filter { !found[storedByPath[$0.path]!] })
         gone += unit.rows.rejected.keys.filter { !foundPaths.contains($0) }
         footprint.note(
-            files: unit.files.count + pending.count + (reading?.batch.count ?? 0),
+            files: unit.files.count + pending.count + (reading?.batch.count ?? 0) + heldAhead,
             rows: unit.rows.stored.count + unit.rows.rejected.count)
         // A trashed asset's file back at its path (restored by trash-cli, a file manager, `photos
         // trash restore`) brings the asset back; one a committed deletion still has to move to the
