@@ -11,95 +11,97 @@ import Testing
 /// checkpoint copied shows in the database file's size: the pages written only to the log are not
 /// in it until a checkpoint copies them.
 @Suite struct WALCheckpointerTests {
-    /// A database file in WAL mode with a table of blobs, its writer reporting to `checkpointer`.
-    private func database(in directory: TemporaryDirectory, _ checkpointer: WALCheckpointer) throws -> DatabasePool {
-        let pool = try DatabasePool(path: directory.path("library.sqlite").path)
-        try pool.write { try $0.execute(sql: "CREATE TABLE blob (id INTEGER PRIMARY KEY, bytes BLOB)") }
-        // What creating the table logged is copied now: the file's size after it is the baseline.
-        try pool.writeWithoutTransaction { db in
-            _ = try db.checkpoint(.truncate)
-            checkpointer.attach(to: db)
-        }
-        return pool
-    }
+    /// A database file in WAL mode with a table of blobs, its writer reporting to a checkpointer
+    /// due at 10 pages, 1 ms after the commit, on a queue the test may hold.
+    private struct Fixture {
+        let directory: TemporaryDirectory
+        let queue = DispatchQueue(label: "wal-checkpointer-test")
+        let checkpointer: WALCheckpointer
+        let pool: DatabasePool
+        /// The database file's size once the table is made, before any commit the checkpointer sees.
+        let sizeBefore: Int
 
-    /// Commits `count` rows of 8 KB: at least two log pages each.
-    private func commit(_ count: Int, to pool: DatabasePool) throws {
-        for _ in 0..<count {
-            try pool.write { db in
-                try db.execute(sql: "INSERT INTO blob (bytes) VALUES (?)", arguments: [Data(count: 8192)])
+        init(inlineLimit: Int32 = 100_000) throws {
+            directory = try TemporaryDirectory(prefix: "wal-checkpointer")
+            let path = directory.path("library.sqlite").path
+            checkpointer = WALCheckpointer(
+                path: path, threshold: 10, inlineLimit: inlineLimit, delay: .milliseconds(1), queue: queue)
+            pool = try DatabasePool(path: path)
+            try pool.write { try $0.execute(sql: "CREATE TABLE blob (id INTEGER PRIMARY KEY, bytes BLOB)") }
+            // What creating the table logged is copied now: the file's size after it is the baseline.
+            try pool.writeWithoutTransaction { [checkpointer] db in
+                _ = try db.checkpoint(.truncate)
+                // SQLite's own checkpoint at the same 10 pages: were it still on, the commits would
+                // copy the log themselves.
+                try db.execute(sql: "PRAGMA wal_autocheckpoint = 10")
+                checkpointer.attach(to: db)
+            }
+            sizeBefore = try Self.size(of: path)
+        }
+
+        /// The database file's size now.
+        func fileSize() throws -> Int { try Self.size(of: directory.path("library.sqlite").path) }
+
+        private static func size(of path: String) throws -> Int {
+            (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        }
+
+        /// Commits `count` rows of 8 KB: at least two log pages each.
+        func commit(_ count: Int) throws {
+            for _ in 0..<count {
+                try pool.write { db in
+                    try db.execute(sql: "INSERT INTO blob (bytes) VALUES (?)", arguments: [Data(count: 8192)])
+                }
             }
         }
     }
 
-    private func fileSize(_ directory: TemporaryDirectory) throws -> Int {
-        let attributes = try FileManager.default.attributesOfItem(atPath: directory.path("library.sqlite").path)
-        return (attributes[.size] as? Int) ?? 0
-    }
-
     @Test func commitsLeaveTheCheckpointToTheCheckpointer() async throws {
-        let directory = try TemporaryDirectory(prefix: "wal-checkpointer")
-        let queue = DispatchQueue(label: "wal-checkpointer-test")
-        let checkpointer = WALCheckpointer(
-            path: directory.path("library.sqlite").path, threshold: 10, inlineLimit: 100_000, delay: .milliseconds(1),
-            queue: queue)
-        let pool = try database(in: directory, checkpointer)
-        let before = try fileSize(directory)
-
+        let fixture = try Fixture()
+        let checkpointer = fixture.checkpointer
         // With the checkpointer's queue held, nothing copies the log: not the commits (SQLite would
-        // have at 10 pages with this threshold, and at 1,000 by default), not the checkpointer.
-        queue.suspend()
-        try commit(40, to: pool)
-        #expect(try fileSize(directory) == before)
+        // have, at 10 pages), not the checkpointer.
+        fixture.queue.suspend()
+        try fixture.commit(40)
+        #expect(try fixture.fileSize() == fixture.sizeBefore)
         #expect(checkpointer.counts.largestLog >= 80)
         #expect(checkpointer.counts.inlineRuns == 0)
 
-        queue.resume()
+        fixture.queue.resume()
         try await waitUntil("the checkpointer's first run") { checkpointer.counts.runs >= 1 }
-        #expect(try fileSize(directory) >= before + 40 * 8192)
+        #expect(try fixture.fileSize() >= fixture.sizeBefore + 40 * 8192)
         #expect(checkpointer.counts.inlineRuns == 0)
         checkpointer.close()
     }
 
     @Test func aCheckpointerThatFallsBehindIsCaughtByTheWriter() throws {
-        let directory = try TemporaryDirectory(prefix: "wal-checkpointer-behind")
-        let queue = DispatchQueue(label: "wal-checkpointer-behind-test")
-        let checkpointer = WALCheckpointer(
-            path: directory.path("library.sqlite").path, threshold: 10, inlineLimit: 60, delay: .milliseconds(1),
-            queue: queue)
-        let pool = try database(in: directory, checkpointer)
-        let before = try fileSize(directory)
-        queue.suspend()
-        defer { queue.resume() }
+        let fixture = try Fixture(inlineLimit: 60)
+        fixture.queue.suspend()
+        defer { fixture.queue.resume() }
 
-        try commit(100, to: pool)
+        try fixture.commit(100)
         // The writer copied the log itself each time it reached the limit, and the log started over.
-        let counts = checkpointer.counts
+        let counts = fixture.checkpointer.counts
         #expect(counts.inlineRuns >= 2)
         #expect(counts.runs == 0)
         #expect(counts.largestLog < 60 + 10)
-        #expect(try fileSize(directory) >= before + 60 * 8192)
-        checkpointer.close()
+        #expect(try fixture.fileSize() >= fixture.sizeBefore + 60 * 8192)
+        fixture.checkpointer.close()
     }
 
     @Test func aClosedCheckpointerRunsNoMore() async throws {
-        let directory = try TemporaryDirectory(prefix: "wal-checkpointer-closed")
-        let queue = DispatchQueue(label: "wal-checkpointer-closed-test")
-        let checkpointer = WALCheckpointer(
-            path: directory.path("library.sqlite").path, threshold: 10, inlineLimit: 100_000, delay: .milliseconds(1),
-            queue: queue)
-        let pool = try database(in: directory, checkpointer)
-        let before = try fileSize(directory)
+        let fixture = try Fixture()
+        let queue = fixture.queue
         queue.suspend()
-        try commit(20, to: pool)
+        try fixture.commit(20)
         // Due, not yet run: closing now leaves the due run nothing to do.
-        checkpointer.close()
+        fixture.checkpointer.close()
         queue.resume()
         try await offPool { queue.sync {} }
         try await Task.sleep(for: .milliseconds(20))
         try await offPool { queue.sync {} }
-        #expect(checkpointer.counts.runs == 0)
-        #expect(try fileSize(directory) == before)
+        #expect(fixture.checkpointer.counts.runs == 0)
+        #expect(try fixture.fileSize() == fixture.sizeBefore)
     }
 
     @Test func aLibraryFileHasACheckpointerAndAnInMemoryOneNone() throws {
