@@ -31,6 +31,7 @@ struct ImportsCommand: ParsableCommand {
 
     struct Status: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "status",
             abstract: "Each watched import folder: watched or not (and why), photos imported since photosd "
                 + "started, and what its last run left (duplicates, rejected, other files, files still being "
                 + "written).")

@@ -7,6 +7,7 @@ import PhotosWire
 /// and opens it in the desktop's browser.
 struct Open: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "open",
         abstract: "Open the library's web page in a browser, logged in with a new session.",
         discussion: """
             Asks the running photosd for a link that works once, within 5 minutes, and logs a browser in \

@@ -60,6 +60,7 @@ struct TrashCommand: ParsableCommand {
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "list",
             abstract: "List the deleted assets: identifier, deletion date, each file's path and its place in the Trash."
         )
 
@@ -88,6 +89,7 @@ struct TrashCommand: ParsableCommand {
 
     struct Restore: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "restore",
             abstract: "Move deleted assets' files back from the Trash; the assets return with their identifiers, "
                 + "favorites and albums.")
 
@@ -133,6 +135,7 @@ struct TrashCommand: ParsableCommand {
 
     struct Empty: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "empty",
             abstract: "Erase deleted assets for good, with their files in the Trash (all of them, or those named).")
 
         @OptionGroup var options: LibraryOptions
