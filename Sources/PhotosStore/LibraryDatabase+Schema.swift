@@ -30,6 +30,18 @@ extension LibraryDatabase {
         }
     }
 
+    /// Whether the file at `path` is an SQLite database in WAL mode, by its header (bytes 18 and
+    /// 19, the file format's write and read versions, are 2 in WAL mode).
+    static func isInWALMode(_ path: String) -> Bool {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var header = [UInt8](repeating: 0, count: 20)
+        guard pread(descriptor, &header, header.count, 0) == header.count else { return false }
+        return header[0..<16].elementsEqual(Array("SQLite format 3".utf8) + [0]) && header[18] == 2
+            && header[19] == 2
+    }
+
     /// Checks, through a read-only connection, that an existing file is no library of a newer
     /// build, before anything (even switching it to WAL mode) writes to it.
     static func checkSchema(ofExistingFile path: String, busyTimeout: TimeInterval) throws {

@@ -59,7 +59,10 @@ public final class LibraryDatabase: Sendable {
         do {
             if !directory.isEmpty { try PrivateFiles.makeDirectory(directory) }
             writer = try PrivateFiles.withLock(onDirectory: directory) {
-                if try !PrivateFiles.createFile(path) {
+                // A file already in WAL mode is not written by opening the pool (`migrate` checks the
+                // schema before any write); any other is checked through a connection of its own
+                // first, since switching it to WAL mode would write to it.
+                if try !PrivateFiles.createFile(path), !Self.isInWALMode(path) {
                     try Self.checkSchema(ofExistingFile: path, busyTimeout: busyTimeout)
                 }
                 let pool = try DatabasePool(path: path, configuration: Self.configuration(busyTimeout: busyTimeout))

@@ -1,10 +1,11 @@
 import Dispatch
 import Foundation
 import GRDB
-import PhotosStore
 import PhotosTestSupport
 import Synchronization
 import Testing
+
+@testable import PhotosStore
 
 /// Opening a library: private modes, one creator at a time, and failures as `StoreError` with their cause.
 @Suite struct LibraryOpeningTests {
@@ -115,6 +116,31 @@ import Testing
             guard let error = error as? StoreError else { return false }
             return error.code == .newerSchema && error.message.contains("v42: later")
         }
+    }
+
+    /// A library in WAL mode is opened with no connection of its own for the schema check (opening
+    /// it writes nothing before `migrate` checks); any other file is checked first, so that a newer
+    /// build's library in another journal mode is refused without being switched to WAL mode.
+    @Test func aNewerLibraryOutOfWALModeIsRefusedBeforeItIsSwitched() throws {
+        let path = directory.path("newer-rollback.sqlite").path
+        _ = try LibraryDatabase(path: path)
+        #expect(LibraryDatabase.isInWALMode(path))
+        try DatabaseQueue(path: path).writeWithoutTransaction { db in
+            try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v42: later')")
+            try db.execute(sql: "PRAGMA journal_mode = DELETE")
+        }
+        #expect(!LibraryDatabase.isInWALMode(path))
+        #expect {
+            _ = try LibraryDatabase(path: path)
+        } throws: { error in
+            (error as? StoreError)?.code == .newerSchema
+        }
+        #expect(!LibraryDatabase.isInWALMode(path), "the refused library was switched to WAL mode")
+
+        let text = directory.path("notes.sqlite").path
+        try Data("SQLite format 3? no: a note".utf8).write(to: URL(fileURLWithPath: text))
+        #expect(!LibraryDatabase.isInWALMode(text))
+        #expect(!LibraryDatabase.isInWALMode(directory.path("missing.sqlite").path))
     }
 
     @Test func aWriterPastTheBusyTimeoutIsBusy() throws {
