@@ -25,7 +25,10 @@ final class ListingsAhead: Sendable {
     private let crawler: Crawler
     private let limit: Int
     private struct State {
+        /// Listings made, from ``taken`` on not yet given to the scan (taken ones are dropped in
+        /// batches, so that taking one costs no shift of the rest).
         var listed: [(listing: Listing, files: Int)] = []
+        var taken = 0
         var next = 0
         var filesAhead = 0
         var listerWaits = false
@@ -68,11 +71,18 @@ final class ListingsAhead: Sendable {
                     defer { state.next += 1 }
                     return .listInline(state.next)
                 }
-                guard !state.listed.isEmpty else {
+                guard state.taken < state.listed.count else {
                     state.scanWaits = true
                     return .wait
                 }
-                let (listing, files) = state.listed.removeFirst()
+                let (listing, files) = state.listed[state.taken]
+                // The slot lets go of the files at once: the scan holds them now.
+                state.listed[state.taken] = (.success([]), 0)
+                state.taken += 1
+                if state.taken >= 64 && 2 * state.taken >= state.listed.count {
+                    state.listed.removeFirst(state.taken)
+                    state.taken = 0
+                }
                 state.filesAhead -= files
                 let wake = state.listerWaits && state.filesAhead < limit
                 if wake { state.listerWaits = false }
