@@ -270,6 +270,31 @@ class WebPageTests(unittest.TestCase):
         self.wait(lambda: path.exists(), f"{path} is restored")
         self.wait(lambda: self.daemon.api("GET", "/v1/assets/" + identifier)[0] == 200, "the same asset, again")
 
+    def test_4b2_a_photo_deleted_elsewhere_closes_its_viewer_without_asking_for_it(self):
+        # The change stream says it is deleted: asking the API for it again would be a 404 in the console.
+        self.login()
+        self.wait(lambda: len(self.cells()) > 1, "cells")
+        shown, standalone = self.cells()[0], self.cells()[1]
+        self.css(f'.cell[data-id="{shown}"]')[0].click()
+        self.wait(lambda: self.css(".viewer:not([hidden]) .viewer-title"), "the viewer opens")
+        try:
+            self.delete_elsewhere(shown)
+            self.wait(lambda: not self.css(".viewer:not([hidden])"), "the viewer closes")
+            self.wait(lambda: shown not in self.cells(), "the photo leaves the timeline")
+            self.driver.get(self.daemon.origin + "/web/assets/" + standalone)
+            self.wait(lambda: self.css(".viewer.standalone .viewer-title"), "the photo's own page")
+            self.delete_elsewhere(standalone)
+            self.wait(lambda: self.css(".viewer-status")[0].text == "Moved to the Trash", "its page says where it went")
+        finally:
+            status, _ = self.daemon.api("POST", "/v1/trash/restore",
+                                        harness.json.dumps({"identifiers": [shown, standalone]}).encode())
+            self.assertIn(status, (200, 204))
+
+    def delete_elsewhere(self, identifier):
+        body = harness.json.dumps({"changes": [{"op": "deleteAssets", "assets": [identifier]}]}).encode()
+        status, answer = self.daemon.api("POST", "/v1/changes", body)
+        self.assertEqual(status, 200, answer)
+
     def test_4c_rename_a_folders_album(self):
         self.login("read-write")
         status, listing = self.daemon.api("GET", "/v1/albums?type=album")

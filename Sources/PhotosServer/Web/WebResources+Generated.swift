@@ -88,7 +88,7 @@ export function thumbnailURL(identifier, size = 256) {
 
 """####),
         "app.js": File(
-            contentType: "text/javascript; charset=utf-8", etag: "\"f66b41dcb429ecb23a40\"",
+            contentType: "text/javascript; charset=utf-8", etag: "\"f85c936ad0f3a22dbdad\"",
             body: ####"""
 // The page's entry: finds what the server rendered (a grid, one asset, the health page), brings it
 // to life, and keeps it live with the library's change stream.
@@ -136,6 +136,7 @@ function startGrid(element) {
     await viewer.refresh();
   }, 250);
   addEventListener("library-change", (event) => {
+    viewer.gone(event.detail.asset?.deleted ?? []);
     if (touchesGrid(event.detail)) reload();
   });
 }
@@ -149,7 +150,11 @@ async function startAsset(element) {
     element.textContent = error.message;
     return;
   }
-  addEventListener("library-change", coalesce(() => viewer.refresh(), 250));
+  const refresh = coalesce(() => viewer.refresh(), 250);
+  addEventListener("library-change", (event) => {
+    viewer.gone(event.detail.asset?.deleted ?? []);
+    refresh();
+  });
 }
 
 function startHealth(element) {
@@ -881,7 +886,7 @@ body.viewing { overflow: hidden; }
 
 """####),
         "viewer.js": File(
-            contentType: "text/javascript; charset=utf-8", etag: "\"771163d8e137c4b2afb3\"",
+            contentType: "text/javascript; charset=utf-8", etag: "\"5ad85c869b7457e4bfc0\"",
             body: ####"""
 // One asset at a time: the picture at screen size (the original on zoom), a video with seeking,
 // a Live Photo's movie while pointed at or pressed, what a photographer looks at, and the actions
@@ -965,9 +970,23 @@ export class Viewer {
     await this.open(next);
   }
 
+  /**
+   * A commit deleted these identifiers: the asset shown among them is closed (the page of one
+   * asset says so) without asking for it, since the library answers 404 for it now.
+   */
+  gone(identifiers) {
+    if (!this.asset || this.root.hidden || !identifiers.includes(this.asset.localIdentifier)) return;
+    if (!this.standalone) {
+      this.close();
+      return;
+    }
+    this.removed = true;
+    this.say("Moved to the Trash");
+  }
+
   /** Shows the asset again as the library has it now (after a change). */
   async refresh() {
-    if (!this.asset || this.root.hidden) return;
+    if (!this.asset || this.root.hidden || this.removed) return;
     try {
       this.asset = await get(assetPath(this.asset.localIdentifier));
       this.render();
@@ -1099,8 +1118,7 @@ export class Viewer {
       if (!confirm(`Move ${name} to the Trash? It stays in Recently Deleted until its days are up.`)) return;
       try {
         await change([{ op: "deleteAssets", assets: [asset.localIdentifier] }]);
-        if (this.standalone) this.say("Moved to the Trash");
-        else this.close();
+        this.gone([asset.localIdentifier]);
       } catch (error) {
         this.say(error.message);
       }

@@ -44,6 +44,7 @@ function startGrid(element) {
     await viewer.refresh();
   }, 250);
   addEventListener("library-change", (event) => {
+    viewer.gone(event.detail.asset?.deleted ?? []);
     if (touchesGrid(event.detail)) reload();
   });
 }
@@ -57,7 +58,11 @@ async function startAsset(element) {
     element.textContent = error.message;
     return;
   }
-  addEventListener("library-change", coalesce(() => viewer.refresh(), 250));
+  const refresh = coalesce(() => viewer.refresh(), 250);
+  addEventListener("library-change", (event) => {
+    viewer.gone(event.detail.asset?.deleted ?? []);
+    refresh();
+  });
 }
 
 function startHealth(element) {

@@ -80,9 +80,23 @@ export class Viewer {
     await this.open(next);
   }
 
+  /**
+   * A commit deleted these identifiers: the asset shown among them is closed (the page of one
+   * asset says so) without asking for it, since the library answers 404 for it now.
+   */
+  gone(identifiers) {
+    if (!this.asset || this.root.hidden || !identifiers.includes(this.asset.localIdentifier)) return;
+    if (!this.standalone) {
+      this.close();
+      return;
+    }
+    this.removed = true;
+    this.say("Moved to the Trash");
+  }
+
   /** Shows the asset again as the library has it now (after a change). */
   async refresh() {
-    if (!this.asset || this.root.hidden) return;
+    if (!this.asset || this.root.hidden || this.removed) return;
     try {
       this.asset = await get(assetPath(this.asset.localIdentifier));
       this.render();
@@ -214,8 +228,7 @@ export class Viewer {
       if (!confirm(`Move ${name} to the Trash? It stays in Recently Deleted until its days are up.`)) return;
       try {
         await change([{ op: "deleteAssets", assets: [asset.localIdentifier] }]);
-        if (this.standalone) this.say("Moved to the Trash");
-        else this.close();
+        this.gone([asset.localIdentifier]);
       } catch (error) {
         this.say(error.message);
       }
