@@ -136,7 +136,7 @@ struct AccessMiddleware: RouterMiddleware {
         if path == "/" { return nil }
         for segment in path.dropFirst().split(separator: "/", omittingEmptySubsequences: false) {
             if segment.isEmpty { return "an empty segment (// or a trailing /)" }
-            let decoded = segment.removingPercentEncoding ?? String(segment)
+            let decoded = PercentDecoding.decode(segment) ?? String(segment)
             if decoded == "." || decoded == ".." { return "a . or .. segment" }
         }
         return nil

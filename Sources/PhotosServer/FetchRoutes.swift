@@ -53,7 +53,7 @@ struct FetchRoutes: Sendable {
     /// A local identifier from the rest of the path: identifiers hold slashes (`UUID/L0/001`),
     /// given as they are or as `%2F`.
     static func identifier(_ context: APIContext) -> String {
-        context.parameters.getCatchAll().joined(separator: "/").removingPercentEncoding ?? ""
+        PercentDecoding.decode(context.parameters.getCatchAll().joined(separator: "/")) ?? ""
     }
 
     // MARK: Listings

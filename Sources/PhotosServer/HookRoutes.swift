@@ -13,7 +13,7 @@ struct HookRoutes: Sendable {
     func add(to router: Router<APIContext>) {
         router.post("/v1/hooks/{name}/resume") { _, context in
             let name = context.parameters.get("name") ?? ""
-            return try self.resume(name.removingPercentEncoding ?? name)
+            return try self.resume(PercentDecoding.decode(name) ?? name)
         }
     }
 

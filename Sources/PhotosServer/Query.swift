@@ -1,5 +1,3 @@
-import Foundation
-
 /// A request's query parameters as HTML forms and curl's `--data-urlencode` write them: `+` is a
 /// space, `%XX` a byte; a name may repeat (`sort=-creationDate&sort=pixelWidth`).
 struct Query: Sendable {
@@ -8,9 +6,11 @@ struct Query: Sendable {
     init(_ query: String?) {
         for part in (query ?? "").split(separator: "&", omittingEmptySubsequences: true) {
             let pair = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            // A malformed escape is kept as it came (its `+` still a space).
             func decoded(_ text: Substring) -> String {
-                let spaced = text.replacingOccurrences(of: "+", with: " ")
-                return spaced.removingPercentEncoding ?? spaced
+                PercentDecoding.decode(text, plusIsSpace: true)
+                    ?? String(
+                        decoding: text.utf8.map { $0 == UInt8(ascii: "+") ? UInt8(ascii: " ") : $0 }, as: UTF8.self)
             }
             items.append((decoded(pair[0]), pair.count > 1 ? decoded(pair[1]) : ""))
         }
