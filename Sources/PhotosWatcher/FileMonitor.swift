@@ -14,6 +14,9 @@ public protocol FileMonitor: AnyObject, Sendable {
     var events: AsyncStream<FileEvent> { get }
     /// Watches a directory tree.
     func addRoot(_ path: String) throws(WatchError)
+    /// Watches a directory tree, returning once its root is watched; the rest is watched as the
+    /// returned walk goes on (``InotifyMonitor/startRoot(_:)``).
+    func startRoot(_ path: String) throws(WatchError) -> RootWalk
     /// Stops watching a root added with ``addRoot(_:)``; its events stop. A root that is not
     /// one (never added, or inside another root) changes nothing.
     func removeRoot(_ path: String)
@@ -30,4 +33,10 @@ public protocol FileMonitor: AnyObject, Sendable {
 extension FileMonitor {
     /// Monitors whose roots never change (test doubles replaying events) need not remove any.
     public func removeRoot(_ path: String) {}
+
+    /// ``addRoot(_:)``, after which the walk has ended: a monitor that watches a tree at once.
+    public func startRoot(_ path: String) throws(WatchError) -> RootWalk {
+        try addRoot(path)
+        return .ended(root: path)
+    }
 }

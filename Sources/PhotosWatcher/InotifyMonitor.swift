@@ -33,6 +33,10 @@ public final class InotifyMonitor: FileMonitor {
 
     let core: MonitorCore
 
+    /// Called with each directory a walk is about to list for subdirectories (tests pause a
+    /// walk there).
+    let beforeListing = Mutex<(@Sendable (String) -> Void)?>(nil)
+
     /// The stream's default buffer, in events.
     public static let defaultBufferSize = 4096
 
@@ -72,6 +76,34 @@ public final class InotifyMonitor: FileMonitor {
     /// - Throws: ``WatchError``: `.notFound`, `.notADirectory`, `.permissionDenied` for the root
     ///   itself, `.watchLimitReached` when not even the root fits in the budget.
     public func addRoot(_ path: String) throws(WatchError) {
+        guard let root = try watchRoot(path) else { return }
+        walk(root, recordingIn: nil)
+    }
+
+    /// Watches `path` as ``addRoot(_:)`` does, but returns once the root itself is watched: the
+    /// directories under it are watched on a thread of their own, shallow ones first and each
+    /// directory's in name order (the order a scan lists them in), while a scan may list those
+    /// already watched (``RootWalk/waitUntilWatched(_:)``).
+    ///
+    /// - Throws: what ``addRoot(_:)`` throws, for the root itself.
+    public func startRoot(_ path: String) throws(WatchError) -> RootWalk {
+        let normalized = path.normalizedPath(relativeTo: FileManager.default.currentDirectoryPath)
+        guard let root = try watchRoot(path) else { return .ended(root: normalized) }
+        let walk = RootWalk(root: root)
+        let body: @Sendable () -> Void = { [self] in
+            self.walk(root, recordingIn: walk)
+            walk.end()
+        }
+        do {
+            try SystemThread(name: "photosd-watch", body).detach()
+        } catch {
+            body()  // No thread to be had: the walk is done before returning.
+        }
+        return walk
+    }
+
+    /// Watches the root itself; nil when a root already watched covers it.
+    private func watchRoot(_ path: String) throws(WatchError) -> String? {
         let root = path.normalizedPath(relativeTo: FileManager.default.currentDirectoryPath)
         let core = self.core
         let isCovered = try core.state.withLock { state throws(WatchError) -> Bool in
@@ -86,10 +118,14 @@ public final class InotifyMonitor: FileMonitor {
             }
             return false
         }
-        if isCovered { return }
+        return isCovered ? nil : root
+    }
 
-        // One directory per lock, so that the reader thread keeps draining the kernel's queue
-        // while a large tree is walked.
+    /// Watches the directories under a watched root, breadth first, each directory's in name order.
+    /// One directory per lock, so that the reader thread keeps draining the kernel's queue while a
+    /// large tree is walked.
+    private func walk(_ root: String, recordingIn progress: RootWalk?) {
+        let core = self.core
         var queue = [root]
         var next = 0
         var linkCounting: [UInt64: Bool] = [:]
@@ -98,10 +134,14 @@ public final class InotifyMonitor: FileMonitor {
             next += 1
             // Only directories are wanted here: none is in a directory that holds none.
             if directory != root, DirectoryListing.holdsNoDirectories(directory, devices: &linkCounting) { continue }
-            for entry in DirectoryListing.entries(of: directory, directoriesOnly: true) where !entry.isHidden {
-                let child = DirectoryListing.joined(directory, entry.name)
+            beforeListing.withLock { $0 }?(directory)
+            let children = DirectoryListing.entries(of: directory, directoriesOnly: true).filter { !$0.isHidden }
+                .map { DirectoryListing.joined(directory, $0.name) }.sorted()
+            var watched: [String] = []
+            for child in children {
                 let isWatched = core.state.withLock { state -> Bool? in
-                    guard state.roots.contains(root) else { return nil }  // the root went away meanwhile
+                    // The root went away meanwhile, or the monitor stopped.
+                    guard !state.isStopped, state.roots.contains(root) else { return nil }
                     switch core.watch(child, root: root, in: &state) {
                     case .watched: return true
                     case .refused:
@@ -111,8 +151,12 @@ public final class InotifyMonitor: FileMonitor {
                     }
                 }
                 guard let isWatched else { return }
-                if isWatched { queue.append(child) }
+                if isWatched {
+                    queue.append(child)
+                    watched.append(child)
+                }
             }
+            progress?.watched(watched)
         }
     }
 
