@@ -302,14 +302,35 @@ extension Crawler {
     /// The candidate files directly in `directory`: none when it is gone or holds a marker, an
     /// error when it exists but cannot be listed.
     public func crawlFiles(in directory: String) -> Result<[CrawledFile], DirectoryReadError> {
+        crawlContents(in: directory).map(\.files)
+    }
+
+    /// The candidate files and the subdirectories directly in `directory`, from one listing: none
+    /// when it is gone or holds a marker, an error when it exists but cannot be listed.
+    func crawlContents(in directory: String) -> Result<DirectoryContents, DirectoryReadError> {
         switch listFiles(in: directory) {
-        case .failure(let error) where UnreadableDirectory.meansGone(error.code): return .success([])
+        case .failure(let error) where UnreadableDirectory.meansGone(error.code): return .success(DirectoryContents())
         case .failure(let error): return .failure(error)
-        case .success(nil): return .success([])
+        case .success(nil): return .success(DirectoryContents())
         case .success(let entries?):
-            return .success(entries.compactMap { if case .file(let file) = $0 { file } else { nil } })
+            var contents = DirectoryContents()
+            for entry in entries {
+                switch entry {
+                case .file(let file): contents.files.append(file)
+                case .directory(let path, _): contents.subdirectories.append(path)
+                }
+            }
+            return .success(contents)
         }
     }
+}
+
+/// What one listing of a directory found in it (ignore rules applied).
+struct DirectoryContents: Sendable {
+    /// The candidate files.
+    var files: [CrawledFile] = []
+    /// The subdirectories' paths.
+    var subdirectories: [String] = []
 }
 
 /// Which devices' file systems count a directory's subdirectories in its link count

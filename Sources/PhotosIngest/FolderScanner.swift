@@ -103,15 +103,43 @@ public final class FolderScanner: Sendable {
     /// A root is walked a directory at a time, each compared with the store's rows for its files
     /// alone: what the scan holds at once is a directory's files, a batch being read and one being
     /// committed, and what changed (moves, files gone), however large the tree.
-    public func scan(roots: [String], progress: (@Sendable (ScanProgress) -> Void)? = nil) throws -> ScanReport {
+    ///
+    /// `watching`: the watch walks still going on in some of these roots, by root as given (a
+    /// daemon's startup): each directory's files are listed once it is watched, so that what
+    /// changes in it afterwards is an event, while the walk goes on through the rest. A
+    /// subdirectory made meanwhile, after the crawl and before its parent's watch, is found in its
+    /// parent's listing, and the root is scanned again once the walk has ended.
+    public func scan(
+        roots: [String], progress: (@Sendable (ScanProgress) -> Void)? = nil,
+        watching: [String: any WatchProgress] = [:]
+    ) throws -> ScanReport {
         var report = ScanReport()
-        for root in roots.map(Self.normalize) {
-            guard let tree = crawler.crawl(root) else {
-                report.offlineRoots.append(root)
-                try database.write { try $0.setRoot(root, offline: true) }
-                continue
+        for given in roots {
+            let root = Self.normalize(given)
+            // A root named otherwise than the watcher names it (a symbolic link) waits for the whole walk.
+            var walk = watching[given]
+            if root != given, let whole = walk {
+                whole.waitUntilEnded()
+                walk = nil
             }
-            report = try scan(root: root, tree: tree, report: report, progress: progress)
+            var passes = 0
+            let start = report
+            while true {
+                guard let tree = crawler.crawl(root) else {
+                    report.offlineRoots.append(root)
+                    try database.write { try $0.setRoot(root, offline: true) }
+                    break
+                }
+                let before = report
+                var appeared = false
+                report = try scan(
+                    root: root, tree: tree, report: report, progress: progress, watching: walk, appeared: &appeared)
+                if passes > 0 { report.countingLastPassTree(start: start, before: before) }
+                passes += 1
+                guard appeared, passes < 3 else { break }
+                walk?.waitUntilEnded()
+                walk = nil
+            }
         }
         return report
     }
@@ -122,8 +150,11 @@ public final class FolderScanner: Sendable {
         return url.path
     }
 
+    /// `appeared`: set when a directory's listing holds a subdirectory the crawl did not find (made
+    /// since), under a walk (`watching`) that may have watched it too late for the crawl.
     private func scan(
-        root: String, tree: CrawledTree, report: ScanReport, progress: (@Sendable (ScanProgress) -> Void)?
+        root: String, tree: CrawledTree, report: ScanReport, progress: (@Sendable (ScanProgress) -> Void)?,
+        watching: (any WatchProgress)? = nil, appeared: inout Bool
     ) throws -> ScanReport {
         var report = report
         var unreadable = tree.unreadable.map(\.error)
@@ -150,15 +181,17 @@ public final class FolderScanner: Sendable {
             },
             committed: { mirror.committed(token: $0) })
         var compared = 0
-        let listings = ListingsAhead(directories, crawler: crawler, limit: listingAhead)
+        let listings = ListingsAhead(directories, crawler: crawler, limit: listingAhead, watching: watching)
         defer { listings.stop() }
+        let crawled = watching == nil ? [] : Set(directories).union(tree.unreadable.map(\.directory.path))
         for directory in directories {
             let files: [CrawledFile]
             let listing = listings.next()
             reconciliation.heldAhead = listings.filesListedAhead
             switch listing {
             case .success(let found):
-                files = found
+                files = found.files
+                if watching != nil, found.subdirectories.contains(where: { !crawled.contains($0) }) { appeared = true }
             case .failure(let error):
                 // Readable a moment ago: what it holds is kept as it is, as under any unreadable directory.
                 let failed = UnreadableDirectory(path: directory, code: error.code)

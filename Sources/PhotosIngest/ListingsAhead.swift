@@ -1,9 +1,10 @@
 import Dispatch
+import PhotosCore
 import PhotosLinux
 import Synchronization
 
 /// The files of a scan's directories, in the scan's order, listed ahead of it on a thread of its
-/// own.
+/// own, each once the watcher watches it when a ``PhotosCore/WatchProgress`` is given.
 ///
 /// Listing a directory and looking up each of its files is the kernel's work; comparing them with
 /// the store's rows is the scan's. A rescan of an unchanged tree did both on one thread, one after
@@ -19,11 +20,12 @@ import Synchronization
 /// for directory in directories { let files = listings.next() /* ... */ }
 /// ```
 final class ListingsAhead: Sendable {
-    typealias Listing = Result<[CrawledFile], DirectoryReadError>
+    typealias Listing = Result<DirectoryContents, DirectoryReadError>
 
     private let directories: [String]
     private let crawler: Crawler
     private let limit: Int
+    private let watching: (any WatchProgress)?
     private struct State {
         /// Listings made, from ``taken`` on not yet given to the scan (taken ones are dropped in
         /// batches, so that taking one costs no shift of the rest).
@@ -43,11 +45,13 @@ final class ListingsAhead: Sendable {
     /// Signalled when the scan took enough for a lister waiting for room.
     private let roomMade = DispatchSemaphore(value: 0)
 
-    /// Starts listing `directories` in order, at most `limit` files ahead of the scan.
-    init(_ directories: [String], crawler: Crawler, limit: Int) {
+    /// Starts listing `directories` in order, at most `limit` files ahead of the scan; with
+    /// `watching`, each only once it is watched.
+    init(_ directories: [String], crawler: Crawler, limit: Int, watching: (any WatchProgress)? = nil) {
         self.directories = directories
         self.crawler = crawler
         self.limit = max(1, limit)
+        self.watching = watching
         guard !directories.isEmpty else { return }
         do {
             try SystemThread(name: "photosd-list") { [self] in listAll() }.detach()
@@ -57,8 +61,8 @@ final class ListingsAhead: Sendable {
         }
     }
 
-    /// The next directory's files, as ``Crawler/crawlFiles(in:)`` gives them. Call once per
-    /// directory, in order.
+    /// The next directory's files and subdirectories, as ``Crawler/crawlContents(in:)`` gives
+    /// them. Call once per directory, in order.
     func next() -> Listing {
         while true {
             enum Step {
@@ -77,7 +81,7 @@ final class ListingsAhead: Sendable {
                 }
                 let (listing, files) = state.listed[state.taken]
                 // The slot lets go of the files at once: the scan holds them now.
-                state.listed[state.taken] = (.success([]), 0)
+                state.listed[state.taken] = (.success(DirectoryContents()), 0)
                 state.taken += 1
                 if state.taken >= 64 && 2 * state.taken >= state.listed.count {
                     state.listed.removeFirst(state.taken)
@@ -90,7 +94,7 @@ final class ListingsAhead: Sendable {
             }
             switch step {
             case .listInline(let index):
-                return crawler.crawlFiles(in: directories[index])
+                return list(directories[index])
             case .take(let listing, let wakeLister):
                 if wakeLister { roomMade.signal() }
                 return listing
@@ -113,6 +117,11 @@ final class ListingsAhead: Sendable {
         if wake { roomMade.signal() }
     }
 
+    private func list(_ directory: String) -> Listing {
+        watching?.waitUntilWatched(directory)
+        return crawler.crawlContents(in: directory)
+    }
+
     private func listAll() {
         for directory in directories {
             while true {
@@ -126,8 +135,8 @@ final class ListingsAhead: Sendable {
                 if go { break }
                 roomMade.wait()
             }
-            let listing = crawler.crawlFiles(in: directory)
-            let files = (try? listing.get())?.count ?? 0
+            let listing = list(directory)
+            let files = (try? listing.get())?.files.count ?? 0
             let wakeScan = state.withLock { state in
                 state.listed.append((listing, files))
                 state.filesAhead += files

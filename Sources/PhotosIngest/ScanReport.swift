@@ -34,6 +34,16 @@ public struct ScanReport: Sendable, Hashable, Codable {
     /// An empty report.
     public init() {}
 
+    /// After another pass over a root's tree, added to `before` (the report before that pass;
+    /// `start`, before the first): the files found and skipped are the last pass's (the tree as it
+    /// is now), those found unchanged the earlier passes' (the last pass found unchanged what they
+    /// read), and what each pass changed adds up.
+    mutating func countingLastPassTree(start: ScanReport, before: ScanReport) {
+        seen = start.seen + seen - before.seen
+        skipped = start.skipped + skipped - before.skipped
+        unchanged = before.unchanged
+    }
+
     private enum CodingKeys: String, CodingKey {
         case seen, ingested, updated, moved, removed, restored, rejected, unchanged, skipped, stillChanging
         case offlineRoots, unreadableDirectories

@@ -9,13 +9,18 @@ import Testing
 /// the scan's order and are what listing each directory on the scan's thread gives, the lister
 /// stays within its limit however slow the scan, and a scan that stops early stops it.
 @Suite struct ListingsAheadTests {
-    /// 40 directories of 0 to 6 files each, and one listed that does not exist.
+    /// 40 directories of 0 to 6 files each (every fifth with a subdirectory), and one listed that
+    /// does not exist.
     private func tree() throws -> (TemporaryDirectory, [String]) {
         let root = try TemporaryDirectory(prefix: "listings-ahead")
         var directories: [String] = []
         for index in 0..<40 {
             let directory = root.path("d\(index)")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            if index % 5 == 0 {
+                try FileManager.default.createDirectory(
+                    at: directory.appendingPathComponent("sub"), withIntermediateDirectories: true)
+            }
             for file in 0..<(index % 7) {
                 try Data([UInt8(file)]).write(to: directory.appendingPathComponent("IMG_\(file).jpg"))
             }
@@ -33,9 +38,13 @@ import Testing
         let listings = ListingsAhead(directories, crawler: crawler, limit: limit)
         defer { listings.stop() }
         for directory in directories {
-            let ahead = try listings.next().get().map(\.path)
+            let ahead = try listings.next().get()
             let here = try crawler.crawlFiles(in: directory).get().map(\.path)
-            #expect(ahead == here, "\(directory)")
+            #expect(ahead.files.map(\.path) == here, "\(directory)")
+            let subdirectory = directory + "/sub"
+            #expect(
+                ahead.subdirectories == (FileManager.default.fileExists(atPath: subdirectory) ? [subdirectory] : []),
+                "\(directory)")
         }
     }
 
