@@ -62,9 +62,11 @@ public struct DaemonServices: Sendable {
             logger[metadataKey: "service"] = "\(name)"
             return logger
         }
+        // The roots' watch walks, going on while the startup scan lists what they watched.
+        let walks = RootWalks()
         let tracker = RootTracker(
             roots: roots, monitor: monitor, board: board, scans: scans, pollInterval: configuration.pollInterval,
-            logger: named("roots"))
+            logger: named("roots"), walks: walks)
         let settling = SettlingService(
             monitor: monitor,
             settler: EventSettler(roots: roots, rules: configuration.rules, settle: configuration.settle),
@@ -79,7 +81,7 @@ public struct DaemonServices: Sendable {
             scanner: scanner, database: database, queue: scans, board: board, backoff: configuration.retryBackoff,
             libraryPath: configuration.libraryPath, logger: named("scans"), startupProgress: progress,
             policies: LibraryRoots(configuration.libraryRoots), restoresAlbums: configuration.restoresAlbums,
-            restoreEdits: restoreEdits
+            restoreEdits: restoreEdits, walks: walks
         ) { outcome in
             tracker.post(.scanned(offlineRoots: outcome.offlineRoots, unreadable: outcome.unreadable))
             settling.recheck(roots: Array(Set(outcome.stillChanging.compactMap(roots.root(of:)))))

@@ -29,6 +29,8 @@ public final class RootTracker: Service, Sendable {
     let monitor: any FileMonitor
     let board: StatusBoard
     let scans: ScanQueue
+    /// The watch walks going on, for the scans that list their roots meanwhile.
+    let walks: RootWalks
     let pollInterval: Duration
     let logger: Logger
     private let notices: AsyncStream<Notice>
@@ -39,9 +41,10 @@ public final class RootTracker: Service, Sendable {
     /// A tracker of `roots`, watched through `monitor`.
     public init(
         roots: WatchedRoots, monitor: any FileMonitor, board: StatusBoard, scans: ScanQueue, pollInterval: Duration,
-        logger: Logger
+        logger: Logger, walks: RootWalks = RootWalks()
     ) {
         self.roots = roots
+        self.walks = walks
         self.monitor = monitor
         self.board = board
         self.scans = scans
@@ -56,7 +59,7 @@ public final class RootTracker: Service, Sendable {
     public func post(_ notice: Notice) { continuation.yield(notice) }
 
     public func run() async throws {
-        // Watch before the startup scan, so nothing changed during it is missed.
+        // Watch before the startup scan lists each directory, so nothing changed during it is missed.
         for root in roots.paths { follow(root) }
         scans.submit(ScanWork(roots: Set(roots.paths), reasons: ["startup"]))
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -96,26 +99,38 @@ public final class RootTracker: Service, Sendable {
     }
 
     /// Watches a root, or decides to poll it (network file system, not watchable, offline).
+    ///
+    /// Returns once the root itself is watched: its directories are watched on a thread of their
+    /// own (a walk in ``walks``), while the scan lists those already watched. A root whose walk
+    /// found directories beyond the watch budget is polled from its end on.
     func follow(_ root: String) {
-        let entry: DaemonStatus.Root
         if case .network(let kind) = FileSystemKind.of(root) {
-            entry = DaemonStatus.Root(
-                path: root, state: "polling", reason: "\(kind) file system: inotify is silent there")
-        } else {
-            do {
-                try monitor.addRoot(root)
-                let unwatched = monitor.unwatchedDirectories.filter { $0 == root || $0.hasPrefix(root + "/") }
-                entry =
-                    unwatched.isEmpty
-                    ? DaemonStatus.Root(path: root, state: "watching", reason: nil)
-                    : DaemonStatus.Root(
-                        path: root, state: "polling",
-                        reason: "\(unwatched.count) directories beyond the inotify watch budget")
-            } catch {
-                let offline = error.code == .notFound || error.code == .notADirectory
-                entry = DaemonStatus.Root(path: root, state: offline ? "offline" : "polling", reason: error.message)
-            }
+            record(
+                DaemonStatus.Root(path: root, state: "polling", reason: "\(kind) file system: inotify is silent there"))
+            return
         }
+        let walk: RootWalk
+        do {
+            walk = try monitor.startRoot(root)
+        } catch {
+            let offline = error.code == .notFound || error.code == .notADirectory
+            record(DaemonStatus.Root(path: root, state: offline ? "offline" : "polling", reason: error.message))
+            return
+        }
+        walks.add(walk, for: root)
+        record(DaemonStatus.Root(path: root, state: "watching", reason: nil))
+        walk.whenEnded { [self] in
+            let unwatched = monitor.unwatchedDirectories.filter { $0 == root || $0.hasPrefix(root + "/") }
+            guard !unwatched.isEmpty else { return }
+            record(
+                DaemonStatus.Root(
+                    path: root, state: "polling",
+                    reason: "\(unwatched.count) directories beyond the inotify watch budget"))
+        }
+    }
+
+    /// Puts a root's state on the board, and in the log when it is not watched.
+    private func record(_ entry: DaemonStatus.Root) {
         if entry.state != "watching" {
             // A root that is not there (mistyped, or its disk not mounted) is a warning: watching
             // nothing there is rarely what was meant. Polling is a choice the daemon made.
@@ -123,10 +138,10 @@ public final class RootTracker: Service, Sendable {
             logger.log(
                 level: level, "root not watched",
                 metadata: [
-                    "root.path": "\(root)", "root.state": "\(entry.state)", "reason": "\(entry.reason ?? "")",
+                    "root.path": "\(entry.path)", "root.state": "\(entry.state)", "reason": "\(entry.reason ?? "")",
                 ])
         }
-        board.update { $0.roots[root] = entry }
+        board.update { $0.roots[entry.path] = entry }
     }
 
     func handle(_ notice: Notice) {

@@ -47,6 +47,9 @@ public final class ScanRunner: Service, Sendable {
     let report: @Sendable (Outcome) -> Void
     /// Hears the startup crawl's progress, and its end.
     let startupProgress: StartupProgressReporter?
+    /// The watch walks going on in roots just followed: a whole-root scan lists each of their
+    /// directories once it is watched.
+    let walks: RootWalks
     /// Scans run here, one at a time.
     private let scanQueue = DispatchQueue(label: "photosd.scan")
     /// Whether the last look at the library found unreadable directories.
@@ -69,8 +72,9 @@ public final class ScanRunner: Service, Sendable {
         scanner: FolderScanner, database: LibraryDatabase, queue: ScanQueue, board: StatusBoard,
         backoff: RetryBackoff, libraryPath: String, logger: Logger, startupProgress: StartupProgressReporter? = nil,
         policies: LibraryRoots = LibraryRoots([]), restoresAlbums: Bool = false, restoreEdits: EditRestorer? = nil,
-        report: @escaping @Sendable (Outcome) -> Void = { _ in }
+        walks: RootWalks = RootWalks(), report: @escaping @Sendable (Outcome) -> Void = { _ in }
     ) {
+        self.walks = walks
         self.policies = policies
         self.restoresAlbums = restoresAlbums
         self.restoreEdits = restoreEdits
@@ -161,10 +165,11 @@ public final class ScanRunner: Service, Sendable {
             var onProgress: (@Sendable (ScanProgress) -> Void)?
             if work.isStartup, let reporter = startupProgress { onProgress = { reporter.report($0) } }
             let progress = onProgress
+            let watching = walks.going(in: roots)
             switch await scan(
                 reason: reason, wholeRoots: true,
                 {
-                    try scanner.scan(roots: roots, progress: progress)
+                    try scanner.scan(roots: roots, progress: progress, watching: watching)
                 })
             {
             case .failure(let error):
