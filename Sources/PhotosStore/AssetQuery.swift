@@ -79,7 +79,7 @@ public struct AssetQuery: Sendable, Hashable {
     }
 
     /// The SELECT statement and its arguments for the row ids this query selects, in order.
-    public func sql(selecting selection: String = "asset.id") -> (sql: String, arguments: StatementArguments) {
+    package func sql(selecting selection: String = "asset.id") -> (sql: String, arguments: StatementArguments) {
         let clauses = clauses()
         var sql = clauses.with.map { "WITH \($0) " } ?? ""
         sql += "SELECT \(selection) FROM \(clauses.from)"
@@ -109,7 +109,7 @@ public struct AssetQuery: Sendable, Hashable {
     /// Every part names the assets `asset`: the table, or for "Recently Deleted" the trashed
     /// assets' kept records as rows of the same columns (``TrashedAsset/rowsCTE``), so that
     /// predicates and sort keys read them as they read live assets.
-    public func clauses() -> (
+    package func clauses() -> (
         with: String?, from: String, conditions: [String], arguments: StatementArguments, order: [OrderTerm]
     ) {
         var with: String?

@@ -59,7 +59,7 @@ public struct CollectionQuery: Sendable, Hashable {
     }
 
     /// The SELECT statement and its arguments for the row ids this query selects, in order.
-    public func sql() -> (sql: String, arguments: StatementArguments) {
+    package func sql() -> (sql: String, arguments: StatementArguments) {
         var conditions: [String] = []
         var arguments = StatementArguments()
         var naturalOrder = "collection.isList DESC, collection.position, collection.id"

@@ -236,8 +236,15 @@ extension CollectionInfo {
 }
 
 extension LibraryDatabase {
-    /// The row ids of objects by local identifier, assets or collections.
-    public static func rowIDs(localIdentifiers: [String], assets: Bool, _ db: Database) throws -> [Int64] {
+    /// The row ids of objects by local identifier, assets or collections, in one read (those not
+    /// in the library are left out).
+    public func rowIDs(localIdentifiers: [String], assets: Bool) throws -> [Int64] {
+        guard !localIdentifiers.isEmpty else { return [] }
+        return try read { db in try Self.rowIDs(localIdentifiers: localIdentifiers, assets: assets, db) }
+    }
+
+    /// The row ids of objects by local identifier, in a transaction of the caller's.
+    package static func rowIDs(localIdentifiers: [String], assets: Bool, _ db: Database) throws -> [Int64] {
         guard !localIdentifiers.isEmpty else { return [] }
         return Array(try ids(table: assets ? "asset" : "collection", localIdentifiers: localIdentifiers, db).values)
     }

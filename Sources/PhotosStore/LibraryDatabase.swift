@@ -146,8 +146,9 @@ public final class LibraryDatabase: Sendable {
 
     /// Runs `body` in a read transaction: a consistent snapshot of the library.
     ///
-    /// SQLite's and the file system's failures are thrown as ``StoreError``.
-    public func read<T>(_ body: (Database) throws -> T) throws -> T {
+    /// SQLite's and the file system's failures are thrown as ``StoreError``. Within the package
+    /// only (the store's readers, tests, benchmarks): no engine's type reaches past the store.
+    package func read<T>(_ body: (Database) throws -> T) throws -> T {
         do {
             return try writer.read(body)
         } catch {

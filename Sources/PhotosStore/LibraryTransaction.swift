@@ -419,7 +419,7 @@ public struct ChangeLogWriter: Sendable {
     public init() {}
 
     /// Appends the entry, if anything changed, and returns it with its token.
-    public func append(to db: Database) throws -> LibraryChange? {
+    package func append(to db: Database) throws -> LibraryChange? {
         guard !recorder.isEmpty else { return nil }
         let timestamp = Date().timeIntervalSince1970
         var entry = LibraryChange(

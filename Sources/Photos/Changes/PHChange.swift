@@ -116,9 +116,7 @@ public final class PHChange: NSObject, Sendable {
         let before = fetchResult.rowIDs
         let rows: [Int64]
         do {
-            rows = try library.database.read { db in
-                try LibraryDatabase.rowIDs(localIdentifiers: Array(touched), assets: T.self == PHAsset.self, db)
-            }
+            rows = try library.database.rowIDs(localIdentifiers: Array(touched), assets: T.self == PHAsset.self)
         } catch {
             // Details cannot be told; the library's unavailability reason says why.
             library.storeFailed(error, while: "computing change details")

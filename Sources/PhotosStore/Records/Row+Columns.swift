@@ -11,7 +11,7 @@ extension Row {
     /// rating = try row.column("rating")
     /// ```
     @inlinable
-    public func column<Value: DatabaseValueConvertible>(_ name: String) throws -> Value {
+    package func column<Value: DatabaseValueConvertible>(_ name: String) throws -> Value {
         // A value that may not be nil: GRDB's decode finds the column once, and fails without it.
         if Value.fromMissingColumn() == nil {
             do {
@@ -28,7 +28,7 @@ extension Row {
 
 extension StoreError {
     /// A row that lacks a column its reader needs: a stale column list or another build's library.
-    public static func missingColumn(_ name: String, in row: Row) -> StoreError {
+    @usableFromInline package static func missingColumn(_ name: String, in row: Row) -> StoreError {
         let columns = row.columnNames.joined(separator: ", ")
         return StoreError(
             .missingColumn,
