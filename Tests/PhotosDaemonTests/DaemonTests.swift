@@ -2,8 +2,10 @@ import Foundation
 import Glibc
 import Photos
 import PhotosDaemon
+import PhotosLinux
 import PhotosTestSupport
 import PhotosWire
+import Synchronization
 import Testing
 
 /// The real `photosd` binary on real directories: changes on disk reach the library, identity
@@ -151,6 +153,53 @@ struct DaemonTests: DaemonSuite {
         }
         #expect(Set(paths).count == 300 && paths.count == 300, "no duplicates")
         try restarted.stop()
+    }
+
+    /// photosd lists each directory as soon as it is watched while it watches the rest: files
+    /// copied into old directories, and new directories holding files (made whole, as `mkdir -p`
+    /// and `cp -r` do), all the while it starts, are all in the library once the tree is quiet.
+    @Test func whatIsMadeWhilePhotosdStartsIsAllIngested() throws {
+        let source = try #require(Corpus.file(Self.other))
+        let folders = (0..<40).map { "\(2000 + $0 / 10)/Album \($0)" }
+        for folder in folders {
+            for index in 0..<3 { try put(Self.other, at: "\(folder)/old \(index).jpg") }
+        }
+        let root = self.root
+        let writing = Mutex(true)
+        let made = Mutex(0)
+        let writer = try SystemThread(name: "test-writer") {
+            var round = 0
+            while writing.withLock({ $0 }) {
+                // A file into an old album, and every third round a new album two levels deep.
+                let into = root.appendingPathComponent(folders[round % folders.count])
+                try? FileManager.default.copyItem(at: source, to: into.appendingPathComponent("new \(round).jpg"))
+                var count = 1
+                if round % 3 == 0 {
+                    let fresh = root.appendingPathComponent("\(2000 + round % 4)/New \(round)/Inner")
+                    try? FileManager.default.createDirectory(at: fresh, withIntermediateDirectories: true)
+                    try? FileManager.default.copyItem(at: source, to: fresh.appendingPathComponent("a.jpg"))
+                    count += 1
+                }
+                made.withLock { $0 += count }
+                round += 1
+                usleep(2_000)
+            }
+        }
+        let daemon: Daemon
+        do {
+            daemon = try Daemon(test: self)
+        } catch {
+            writing.withLock { $0 = false }
+            writer.join()
+            throw error
+        }
+        // Some more while it runs, then quiet.
+        usleep(200_000)
+        writing.withLock { $0 = false }
+        writer.join()
+        let expected = folders.count * 3 + made.withLock { $0 }
+        try daemon.wait("all \(expected) files in the library") { $0.count == expected }
+        try daemon.stop()
     }
 
     @Test func aConfigFileGivesRootsAndIgnorePatterns() throws {
