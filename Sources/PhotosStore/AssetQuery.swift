@@ -240,6 +240,7 @@ extension SQLValue {
         case .int(let value): value.databaseValue
         case .double(let value): value.databaseValue
         case .text(let value): value.databaseValue
+        case .blob(let bytes): Data(bytes).databaseValue
         }
     }
 }

@@ -7,10 +7,7 @@ import PhotosCore
 ///
 /// The daemon runs hooks; `photos hooks` reads and moves these rows. A row changed by another
 /// process is noticed through its ``HookState/generation``.
-public struct HookState: Sendable, Hashable, Codable, FetchableRecord, PersistableRecord {
-    /// The table of hook cursors.
-    public static let databaseTableName = "hook"
-
+public struct HookState: Sendable, Hashable, Codable {
     /// The hook's name in the config file.
     public var name: String
     /// The token of the last change-log entry the hook acknowledged: it is given what comes after.
@@ -52,6 +49,61 @@ public struct HookState: Sendable, Hashable, Codable, FetchableRecord, Persistab
 
     /// Whether the hook waits for `photos hooks resume`.
     public var isParked: Bool { parkedAt != nil }
+}
+
+/// A hook's row, read and written through the engine-neutral ``StoreConnection``.
+extension HookState {
+    /// The columns of a hook's row, in the order ``init(row:)`` reads them and ``values`` gives them.
+    static let columns =
+        "name, cursor, enabled, failures, parkedAt, parkedReason, lastRunAt, lastOutcome, lastDuration, lastError, "
+        + "runs, delivered, generation"
+
+    /// A hook's state from a row that selected ``columns``.
+    init(row: StoreRow) throws {
+        name = try row.text(0)
+        cursor = try row.int64(1)
+        enabled = try row.bool(2)
+        failures = Int(try row.int64(3))
+        parkedAt = row.optionalDouble(4)
+        parkedReason = row.optionalText(5)
+        lastRunAt = row.optionalDouble(6)
+        lastOutcome = row.optionalText(7)
+        lastDuration = row.optionalDouble(8)
+        lastError = row.optionalText(9)
+        runs = Int(try row.int64(10))
+        delivered = Int(try row.int64(11))
+        generation = Int(try row.int64(12))
+    }
+
+    /// The row's values, in the order of ``columns``.
+    var values: [SQLValue] {
+        [
+            .text(name), .int(cursor), .int(enabled ? 1 : 0), .int(Int64(failures)),
+            parkedAt.map(SQLValue.double) ?? .null,
+            parkedReason.map(SQLValue.text) ?? .null, lastRunAt.map(SQLValue.double) ?? .null,
+            lastOutcome.map(SQLValue.text) ?? .null, lastDuration.map(SQLValue.double) ?? .null,
+            lastError.map(SQLValue.text) ?? .null, .int(Int64(runs)), .int(Int64(delivered)), .int(Int64(generation)),
+        ]
+    }
+
+    /// The hook named `name`, or nil when the library has no row for it.
+    static func named(_ name: String, in connection: some StoreConnection) throws -> HookState? {
+        try connection.firstRow("SELECT \(columns) FROM hook WHERE name = ?", [.text(name)], HookState.init(row:))
+    }
+
+    /// Adds the row of a hook the library has none for.
+    func insert(in connection: some StoreConnection) throws {
+        let placeholders = Array(repeating: "?", count: values.count).joined(separator: ", ")
+        try connection.execute("INSERT INTO hook (\(Self.columns)) VALUES (\(placeholders))", values)
+    }
+
+    /// Writes the new values of a hook's row.
+    func update(in connection: some StoreConnection) throws {
+        let assignments = Self.columns.split(separator: ",").dropFirst()
+            .map { "\($0.trimmingCharacters(in: .whitespaces)) = ?" }.joined(separator: ", ")
+        try connection.execute(
+            "UPDATE hook SET \(assignments) WHERE name = ?", Array(values.dropFirst()) + [.text(name)])
+    }
 }
 
 /// How a hook's run ended, as the runner records it.
@@ -111,12 +163,12 @@ extension LibraryDatabase {
 
     /// Every hook the library has a cursor for, by name.
     public func hookStates() throws -> [HookState] {
-        try read { db in try HookState.order(Column("name")).fetchAll(db) }
+        try read { db in try db.rows("SELECT \(HookState.columns) FROM hook ORDER BY name", [], HookState.init(row:)) }
     }
 
     /// One hook's state, or nil if the library has never seen it.
     public func hookState(named name: String) throws -> HookState? {
-        try read { db in try HookState.fetchOne(db, key: name) }
+        try read { db in try HookState.named(name, in: db) }
     }
 
     // MARK: The daemon's writes
@@ -130,16 +182,16 @@ extension LibraryDatabase {
             let newest = try Self.newestToken(db)
             try db.execute(sql: "UPDATE hook SET enabled = 0")
             for name in names {
-                if var state = try HookState.fetchOne(db, key: name) {
+                if var state = try HookState.named(name, in: db) {
                     state.enabled = true
-                    try state.update(db)
+                    try state.update(in: db)
                 } else {
-                    try HookState(name: name, cursor: newest).insert(db)
+                    try HookState(name: name, cursor: newest).insert(in: db)
                 }
             }
             try db.execute(
                 sql: "UPDATE library SET hookHistoryLimit = ? WHERE id = 1", arguments: [max(0, historyLimit)])
-            return try names.map { try HookState.fetchOne(db, key: $0)! }
+            return try names.map { try HookState.named($0, in: db)! }
         }
     }
 
@@ -151,7 +203,7 @@ extension LibraryDatabase {
         _ name: String, through token: Int64, generation: Int, objects: Int, run: HookRunRecord?
     ) throws -> Bool {
         try hookWrite { db in
-            guard var state = try HookState.fetchOne(db, key: name), state.generation == generation else {
+            guard var state = try HookState.named(name, in: db), state.generation == generation else {
                 return false
             }
             state.cursor = max(state.cursor, token)
@@ -163,7 +215,7 @@ extension LibraryDatabase {
                 state.lastDuration = run.duration
                 state.lastOutcome = run.outcome
             }
-            try state.update(db)
+            try state.update(in: db)
             return true
         }
     }
@@ -175,7 +227,7 @@ extension LibraryDatabase {
         -> HookState?
     {
         try hookWrite { db in
-            guard var state = try HookState.fetchOne(db, key: name), state.generation == generation else {
+            guard var state = try HookState.named(name, in: db), state.generation == generation else {
                 return nil
             }
             state.failures += 1
@@ -189,7 +241,7 @@ extension LibraryDatabase {
                 if let tail = run.errorTail, !tail.isEmpty { reason += "; \(run.tailName): \(tail)" }
                 state.parkedReason = reason
             }
-            try state.update(db)
+            try state.update(in: db)
             return state
         }
     }
@@ -201,12 +253,12 @@ extension LibraryDatabase {
     @discardableResult
     public func resumeHook(_ name: String) throws -> HookState {
         try hookWrite { db in
-            guard var state = try HookState.fetchOne(db, key: name) else { throw Self.unknownHook(name) }
+            guard var state = try HookState.named(name, in: db) else { throw Self.unknownHook(name) }
             state.parkedAt = nil
             state.parkedReason = nil
             state.failures = 0
             state.generation += 1
-            try state.update(db)
+            try state.update(in: db)
             return state
         }
     }
@@ -216,13 +268,13 @@ extension LibraryDatabase {
     @discardableResult
     public func moveHookCursor(_ name: String, to token: Int64) throws -> HookState {
         try hookWrite { db in
-            guard var state = try HookState.fetchOne(db, key: name) else { throw Self.unknownHook(name) }
+            guard var state = try HookState.named(name, in: db) else { throw Self.unknownHook(name) }
             state.cursor = max(0, min(token, try Self.newestToken(db)))
             state.parkedAt = nil
             state.parkedReason = nil
             state.failures = 0
             state.generation += 1
-            try state.update(db)
+            try state.update(in: db)
             return state
         }
     }

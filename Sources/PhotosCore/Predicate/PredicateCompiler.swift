@@ -262,7 +262,7 @@ struct PredicateCompiler {
                 // Swift's shortest round-trip form; SQLite reads it back to the same double.
                 bytes.append(contentsOf: "\(number)".utf8)
             case .text(let text): JSONText.appendString(text, to: &bytes)
-            case .null: return nil
+            case .null, .blob: return nil
             }
         }
         bytes.append(UInt8(ascii: "]"))

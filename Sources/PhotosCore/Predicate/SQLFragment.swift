@@ -29,4 +29,6 @@ public enum SQLValue: Sendable, Hashable {
     case double(Double)
     /// TEXT (also object arguments as their localIdentifier).
     case text(String)
+    /// BLOB: bytes kept as they are (a token's hash); no predicate makes one.
+    case blob([UInt8])
 }

@@ -1,0 +1,34 @@
+import GRDB
+import PhotosCore
+
+/// SQLite's connection (GRDB's `Database`, in the transaction a `read` or `write` opened) as the
+/// store's engine-neutral ``StoreConnection``.
+extension Database: StoreConnection {
+    func execute(_ sql: String, _ arguments: [SQLValue]) throws {
+        try execute(sql: sql, arguments: StatementArguments(databaseValues: arguments.map(\.databaseValue)))
+    }
+
+    func rows<Value>(_ sql: String, _ arguments: [SQLValue], _ decode: (StoreRow) throws -> Value) throws -> [Value] {
+        let statement = try cachedStatement(sql: sql)
+        statement.arguments = StatementArguments(databaseValues: arguments.map(\.databaseValue))
+        let cursor = try Row.fetchCursor(statement)
+        var values: [Value] = []
+        while let row = try cursor.next() {
+            values.append(try decode(StoreRow(values: row.databaseValues.map(SQLValue.init))))
+        }
+        return values
+    }
+}
+
+extension SQLValue {
+    /// A value SQLite returned, as the store's neutral value.
+    init(_ value: DatabaseValue) {
+        switch value.storage {
+        case .null: self = .null
+        case .blob(let data): self = .blob(Array(data))
+        case .int64(let number): self = .int(number)
+        case .double(let number): self = .double(number)
+        case .string(let text): self = .text(text)
+        }
+    }
+}

@@ -1,0 +1,92 @@
+import PhotosCore
+
+/// One transaction's connection to the library, whatever engine keeps it: SQL with `?`
+/// placeholders and the store's engine-neutral values (``PhotosCore/SQLValue``), rows read by
+/// column position.
+///
+/// The seam a second engine (PostgreSQL) plugs into: the store's code written against it names no
+/// engine's type. SQLite's connection (GRDB's `Database`) is the one conformer today; the store's
+/// records move onto it one at a time (``HookState`` first), the rest still use GRDB directly.
+///
+/// ```swift
+/// let states = try connection.rows("SELECT \(HookState.columns) FROM hook ORDER BY name") {
+///     try HookState(row: $0)
+/// }
+/// try connection.execute("UPDATE hook SET enabled = 0 WHERE name = ?", [.text(name)])
+/// ```
+protocol StoreConnection {
+    /// Runs statements that return no rows.
+    func execute(_ sql: String, _ arguments: [SQLValue]) throws
+
+    /// The rows of a query, each made into a value by `decode` while it is current.
+    func rows<Value>(_ sql: String, _ arguments: [SQLValue], _ decode: (StoreRow) throws -> Value) throws -> [Value]
+}
+
+extension StoreConnection {
+    /// The first row of a query, made into a value; nil when there is none.
+    func firstRow<Value>(_ sql: String, _ arguments: [SQLValue], _ decode: (StoreRow) throws -> Value) throws
+        -> Value?
+    {
+        try rows(sql + " LIMIT 1", arguments, decode).first
+    }
+}
+
+/// The current row of a query, its columns by position (from 0), as the store's neutral values.
+struct StoreRow {
+    /// The row's values, in the order the query selected them.
+    let values: [SQLValue]
+
+    /// The column at `index` as a whole number; a row that holds something else there is a
+    /// ``StoreError`` (`missingColumn`), never a trap.
+    func int64(_ index: Int) throws -> Int64 {
+        guard let value = optionalInt64(index) else { throw mismatch(index, "a whole number") }
+        return value
+    }
+
+    /// The column at `index` as a whole number, or nil for NULL.
+    func optionalInt64(_ index: Int) -> Int64? {
+        guard index < values.count else { return nil }
+        switch values[index] {
+        case .int(let value): return value
+        case .double(let value): return Int64(exactly: value)
+        case .null, .text, .blob: return nil
+        }
+    }
+
+    /// The column at `index` as a number, or nil for NULL.
+    func optionalDouble(_ index: Int) -> Double? {
+        guard index < values.count else { return nil }
+        switch values[index] {
+        case .int(let value): return Double(value)
+        case .double(let value): return value
+        case .null, .text, .blob: return nil
+        }
+    }
+
+    /// The column at `index` as text; a row that holds something else there is a ``StoreError``.
+    func text(_ index: Int) throws -> String {
+        guard let value = optionalText(index) else { throw mismatch(index, "text") }
+        return value
+    }
+
+    /// The column at `index` as text, or nil for NULL.
+    func optionalText(_ index: Int) -> String? {
+        guard index < values.count, case .text(let value) = values[index] else { return nil }
+        return value
+    }
+
+    /// The column at `index` as bytes, or nil for NULL.
+    func optionalBytes(_ index: Int) -> [UInt8]? {
+        guard index < values.count, case .blob(let bytes) = values[index] else { return nil }
+        return bytes
+    }
+
+    /// The column at `index` as a flag (stored 0 or 1).
+    func bool(_ index: Int) throws -> Bool { try int64(index) != 0 }
+
+    private func mismatch(_ index: Int, _ wanted: String) -> StoreError {
+        let found = index < values.count ? "\(values[index])" : "no such column (the row has \(values.count))"
+        return StoreError(
+            .missingColumn, "a row of the library holds \(found) where \(wanted) was read (column \(index))")
+    }
+}
