@@ -11,10 +11,7 @@ import PhotosCore
 /// print(secret)  // pht_…: shown once, stored nowhere
 /// let found = try database.accessToken(secret: secret)  // token, until it expires or is revoked
 /// ```
-public struct AccessToken: Sendable, Hashable, Codable, FetchableRecord, PersistableRecord {
-    /// The table of tokens.
-    public static let databaseTableName = "accessToken"
-
+public struct AccessToken: Sendable, Hashable, Codable {
     /// The token's public name for `photos token revoke` (not the secret).
     public var id: String
     /// What the user called it, if anything.
@@ -70,6 +67,34 @@ public struct AccessToken: Sendable, Hashable, Codable, FetchableRecord, Persist
     }
 }
 
+/// A token's row, read and written through the engine-neutral ``StoreConnection``.
+extension AccessToken {
+    /// The columns of a token's row, in the order ``init(row:)`` reads them and ``values`` gives them.
+    static let columns = "id, name, level, albumList, secretHash, createdAt, expiresAt, lastUsedAt, owner"
+
+    /// A token from a row that selected ``columns``.
+    init(row: StoreRow) throws {
+        id = try row.text(0)
+        name = row.optionalText(1)
+        level = try row.text(2)
+        albumList = try row.text(3)
+        secretHash = Data(row.optionalBytes(4) ?? [])
+        createdAt = row.optionalDouble(5) ?? 0
+        expiresAt = row.optionalDouble(6)
+        lastUsedAt = row.optionalDouble(7)
+        owner = row.optionalText(8)
+    }
+
+    /// The row's values, in the order of ``columns``.
+    var values: [SQLValue] {
+        [
+            .text(id), name.map(SQLValue.text) ?? .null, .text(level), .text(albumList), .blob(Array(secretHash)),
+            .double(createdAt), expiresAt.map(SQLValue.double) ?? .null, lastUsedAt.map(SQLValue.double) ?? .null,
+            owner.map(SQLValue.text) ?? .null,
+        ]
+    }
+}
+
 extension LibraryDatabase {
     /// The table of access tokens.
     static func registerTokenMigration(_ migrator: inout DatabaseMigrator) {
@@ -108,20 +133,28 @@ extension LibraryDatabase {
             id: id, name: name, level: level.rawValue, albumList: albumList,
             secretHash: AccessToken.hash(ofSecret: secret), createdAt: now.timeIntervalSince1970,
             expiresAt: expiresAt?.timeIntervalSince1970, lastUsedAt: nil, owner: owner)
-        try tokenWrite { db in try token.insert(db) }
+        try tokenWrite { db in
+            try db.execute(
+                "INSERT INTO accessToken (\(AccessToken.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", token.values)
+        }
         return (token, secret)
     }
 
     /// Every token, oldest first.
     public func accessTokens() throws -> [AccessToken] {
-        try read { db in try AccessToken.order(Column("createdAt"), Column("id")).fetchAll(db) }
+        try read { db in
+            try db.rows(
+                "SELECT \(AccessToken.columns) FROM accessToken ORDER BY createdAt, id", [], AccessToken.init(row:))
+        }
     }
 
     /// The token whose secret this is, unless it is unknown, revoked or expired at `now`.
     public func accessToken(secret: String, now: Date = Date()) throws -> AccessToken? {
         let hash = AccessToken.hash(ofSecret: secret)
         let token = try read { db in
-            try AccessToken.filter(Column("secretHash") == hash).fetchOne(db)
+            try db.firstRow(
+                "SELECT \(AccessToken.columns) FROM accessToken WHERE secretHash = ?", [.blob(Array(hash))],
+                AccessToken.init(row:))
         }
         guard let token, !token.isExpired(at: now) else { return nil }
         return token
@@ -131,15 +164,16 @@ extension LibraryDatabase {
     public func touchAccessToken(_ id: String, at now: Date = Date()) throws {
         try tokenWrite { db in
             try db.execute(
-                sql: "UPDATE accessToken SET lastUsedAt = ? WHERE id = ?", arguments: [now.timeIntervalSince1970, id])
+                "UPDATE accessToken SET lastUsedAt = ? WHERE id = ?", [.double(now.timeIntervalSince1970), .text(id)])
         }
     }
 
     /// Revokes (deletes) a token: its secret stops working at once. Throws `notFound` for an unknown id.
     public func revokeAccessToken(_ id: String) throws {
         try tokenWrite { db in
-            try db.execute(sql: "DELETE FROM accessToken WHERE id = ?", arguments: [id])
-            guard db.changesCount > 0 else { throw StoreError(.notFound, "no token \(id) (see `photos token list`)") }
+            guard try db.execute("DELETE FROM accessToken WHERE id = ?", [.text(id)]) > 0 else {
+                throw StoreError(.notFound, "no token \(id) (see `photos token list`)")
+            }
         }
     }
 
@@ -149,8 +183,9 @@ extension LibraryDatabase {
     public func setAccessTokenAlbums(_ id: String, albums: [String]) throws {
         let albumList = String(decoding: try JSONEncoder().encode(albums), as: UTF8.self)
         try tokenWrite { db in
-            try db.execute(sql: "UPDATE accessToken SET albumList = ? WHERE id = ?", arguments: [albumList, id])
-            guard db.changesCount > 0 else { throw StoreError(.notFound, "no token \(id) (see `photos token list`)") }
+            guard
+                try db.execute("UPDATE accessToken SET albumList = ? WHERE id = ?", [.text(albumList), .text(id)]) > 0
+            else { throw StoreError(.notFound, "no token \(id) (see `photos token list`)") }
         }
     }
 
@@ -158,8 +193,7 @@ extension LibraryDatabase {
     @discardableResult
     public func revokeAccessTokens(owner: String) throws -> Int {
         try tokenWrite { db in
-            try db.execute(sql: "DELETE FROM accessToken WHERE owner = ?", arguments: [owner])
-            return db.changesCount
+            try db.execute("DELETE FROM accessToken WHERE owner = ?", [.text(owner)])
         }
     }
 

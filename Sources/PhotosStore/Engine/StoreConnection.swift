@@ -15,8 +15,9 @@ import PhotosCore
 /// try connection.execute("UPDATE hook SET enabled = 0 WHERE name = ?", [.text(name)])
 /// ```
 protocol StoreConnection {
-    /// Runs statements that return no rows.
-    func execute(_ sql: String, _ arguments: [SQLValue]) throws
+    /// Runs a statement that returns no rows; returns how many rows it changed.
+    @discardableResult
+    func execute(_ sql: String, _ arguments: [SQLValue]) throws -> Int
 
     /// The rows of a query, each made into a value by `decode` while it is current.
     func rows<Value>(_ sql: String, _ arguments: [SQLValue], _ decode: (StoreRow) throws -> Value) throws -> [Value]

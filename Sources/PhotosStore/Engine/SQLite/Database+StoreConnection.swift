@@ -4,8 +4,10 @@ import PhotosCore
 /// SQLite's connection (GRDB's `Database`, in the transaction a `read` or `write` opened) as the
 /// store's engine-neutral ``StoreConnection``.
 extension Database: StoreConnection {
-    func execute(_ sql: String, _ arguments: [SQLValue]) throws {
+    @discardableResult
+    func execute(_ sql: String, _ arguments: [SQLValue]) throws -> Int {
         try execute(sql: sql, arguments: StatementArguments(databaseValues: arguments.map(\.databaseValue)))
+        return changesCount
     }
 
     func rows<Value>(_ sql: String, _ arguments: [SQLValue], _ decode: (StoreRow) throws -> Value) throws -> [Value] {
