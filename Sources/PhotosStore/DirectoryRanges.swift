@@ -70,7 +70,12 @@ public struct DirectoryRanges: Sendable, Hashable {
     /// index per range (most directories have no files between their subdirectories, so most
     /// searches find nothing at once).
     var arguments: [StatementArguments] {
-        bounds.map { [Self.text($0.lower), Self.text($0.upper)] }
+        values.map { StatementArguments(databaseValues: $0.map(\.databaseValue)) }
+    }
+
+    /// ``arguments`` as the store's neutral values (``StoreConnection``).
+    var values: [[SQLValue]] {
+        bounds.map { [.text(Self.text($0.lower)), .text(Self.text($0.upper))] }
     }
 
     /// The condition on `FileDirectories.join` for a photo or video directly in the directory (an

@@ -27,9 +27,15 @@ public struct StoredFile: Sendable, Hashable {
 extension LibraryTransaction {
     /// The SQL condition and arguments for paths strictly under `root`.
     static func under(_ root: String, column: String) -> (String, StatementArguments) {
+        let (condition, values) = underValues(root, column: column)
+        return (condition, StatementArguments(databaseValues: values.map(\.databaseValue)))
+    }
+
+    /// ``under(_:column:)`` with the store's neutral values (``StoreConnection``).
+    static func underValues(_ root: String, column: String) -> (String, [SQLValue]) {
         let prefix = root.hasSuffix("/") ? root : root + "/"
         // "0" follows "/" in byte order, so this range is every path starting with the prefix.
-        return ("\(column) >= ? AND \(column) < ?", [prefix, String(prefix.dropLast()) + "0"])
+        return ("\(column) >= ? AND \(column) < ?", [.text(prefix), .text(String(prefix.dropLast()) + "0")])
     }
 
     /// Every resource whose file lies under `root`.
@@ -179,22 +185,28 @@ extension LibraryTransaction {
 
     /// Rejections under a root, keyed by path.
     public func rejectedFiles(under root: String) throws -> [String: RejectedFile] {
-        let (condition, arguments) = Self.under(root, column: "path")
-        let rows = try RejectedFile.fetchAll(db, sql: "SELECT * FROM rejected WHERE \(condition)", arguments: arguments)
+        let (condition, arguments) = Self.underValues(root, column: "path")
+        let rows = try db.rows(
+            "SELECT \(RejectedFile.columns) FROM rejected WHERE \(condition)", arguments, RejectedFile.init(row:))
         return Dictionary(uniqueKeysWithValues: rows.map { ($0.path, $0) })
     }
 
     /// The rejections of files at these paths, by path.
     public func rejectedFiles(atPaths paths: Set<String>) throws -> [String: RejectedFile] {
-        let rows = try RejectedFile.fetchAll(
-            db.cachedStatement(sql: "SELECT * FROM rejected WHERE path IN (SELECT value FROM json_each(?))"),
-            arguments: [JSONText.array(Array(paths))])
+        let rows = try db.rows(
+            "SELECT \(RejectedFile.columns) FROM rejected WHERE path IN (SELECT value FROM json_each(?))",
+            [.text(JSONText.array(Array(paths)))], RejectedFile.init(row:))
         return Dictionary(uniqueKeysWithValues: rows.map { ($0.path, $0) })
     }
 
     /// Records (or refreshes) a rejection.
     public func reject(_ file: RejectedFile) throws {
-        try file.save(db)
+        let assignments = "code = ?, reason = ?, fileSize = ?, modificationTime = ?, rejectedDate = ?"
+        guard
+            try db.execute(
+                "UPDATE rejected SET \(assignments) WHERE path = ?", file.values.dropFirst() + [file.values[0]]) == 0
+        else { return }
+        try db.execute("INSERT INTO rejected (\(RejectedFile.columns)) VALUES (?, ?, ?, ?, ?, ?)", file.values)
     }
 
     /// Forgets rejections (the files are gone, or now read fine).
@@ -247,7 +259,9 @@ extension LibraryDatabase {
 
     /// Every rejected file, by path.
     public func rejectedFiles() throws -> [RejectedFile] {
-        try read { db in try RejectedFile.order(Column("path")).fetchAll(db) }
+        try read { db in
+            try db.rows("SELECT \(RejectedFile.columns) FROM rejected ORDER BY path", [], RejectedFile.init(row:))
+        }
     }
 }
 

@@ -27,12 +27,12 @@ public struct ScanReader {
     public func rows(in ranges: DirectoryRanges) throws -> DirectoryRows {
         var stored: [StoredFile] = []
         var rejected: [String: RejectedFile] = [:]
-        let rejections = try db.cachedStatement(sql: "SELECT * FROM rejected WHERE path >= ? AND path < ?")
-        for arguments in ranges.arguments {
+        let rejections = "SELECT \(RejectedFile.columns) FROM rejected WHERE path >= ? AND path < ?"
+        for (arguments, values) in zip(ranges.arguments, ranges.values) {
             // Directory paths end with "/": those of the directory and of its subdirectories gone
             // from disk lie in the ranges, as the paths of their files do.
             stored += try LibraryTransaction.storedFiles(db, where: "d.path >= ? AND d.path < ?", arguments)
-            for file in try RejectedFile.fetchAll(rejections, arguments: arguments) { rejected[file.path] = file }
+            for file in try db.rows(rejections, values, RejectedFile.init(row:)) { rejected[file.path] = file }
         }
         return DirectoryRows(stored: stored, rejected: rejected)
     }

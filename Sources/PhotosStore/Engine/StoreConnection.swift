@@ -5,8 +5,9 @@ import PhotosCore
 /// column position.
 ///
 /// The seam a second engine (PostgreSQL) plugs into: the store's code written against it names no
-/// engine's type. SQLite's connection (GRDB's `Database`) is the one conformer today; the store's
-/// records move onto it one at a time (``HookState`` first), the rest still use GRDB directly.
+/// engine's type. SQLite's connection (GRDB's `Database`) is the one conformer today. The store's
+/// records move onto it one at a time: hooks' cursors (``HookState``), access tokens and rejections
+/// have; the others still use GRDB's record protocols.
 ///
 /// ```swift
 /// let states = try connection.rows("SELECT \(HookState.columns) FROM hook ORDER BY name") {

@@ -1,10 +1,7 @@
-import GRDB
+import PhotosCore
 
 /// A file that looked like media but could not be read: its path and the reason.
-public struct RejectedFile: Sendable, Hashable, Codable, FetchableRecord, PersistableRecord {
-    /// The table of rejected files.
-    public static let databaseTableName = "rejected"
-
+public struct RejectedFile: Sendable, Hashable, Codable {
     /// The file's absolute path.
     public var path: String
     /// A short machine-readable code (`truncated`, `notMedia`, `corrupt`...).
@@ -28,5 +25,26 @@ public struct RejectedFile: Sendable, Hashable, Codable, FetchableRecord, Persis
         self.fileSize = fileSize
         self.modificationTime = modificationTime
         self.rejectedDate = rejectedDate
+    }
+}
+
+/// A rejection's row, read and written through the engine-neutral ``StoreConnection``.
+extension RejectedFile {
+    /// The columns of a rejection's row, in the order ``init(row:)`` reads them and ``values`` gives them.
+    static let columns = "path, code, reason, fileSize, modificationTime, rejectedDate"
+
+    /// A rejection from a row that selected ``columns``.
+    init(row: StoreRow) throws {
+        path = try row.text(0)
+        code = try row.text(1)
+        reason = try row.text(2)
+        fileSize = try row.int64(3)
+        modificationTime = row.optionalDouble(4) ?? 0
+        rejectedDate = row.optionalDouble(5) ?? 0
+    }
+
+    /// The row's values, in the order of ``columns``.
+    var values: [SQLValue] {
+        [.text(path), .text(code), .text(reason), .int(fileSize), .double(modificationTime), .double(rejectedDate)]
     }
 }
