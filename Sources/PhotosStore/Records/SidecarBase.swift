@@ -4,10 +4,7 @@ import PhotosCore
 /// What the library last wrote to, or read from, an asset's XMP sidecar: the base of the three-way
 /// merge when the sidecar or the asset changes next (a field only one side changed since is that
 /// side's). Bookkeeping, not library content: written outside the change log.
-public struct SidecarBase: Sendable, Hashable, Codable, FetchableRecord, PersistableRecord {
-    /// The table of merge bases, one row per asset whose sidecar the library has synced.
-    public static let databaseTableName = "sidecarBase"
-
+public struct SidecarBase: Sendable, Hashable, Codable {
     /// The asset (its row is deleted with it).
     public var assetId: Int64
     /// The sidecar's absolute path when it was synced.
@@ -40,23 +37,59 @@ public struct SidecarBase: Sendable, Hashable, Codable, FetchableRecord, Persist
     }
 }
 
+/// A merge base's row, read and written through the engine-neutral ``StoreConnection``.
+extension SidecarBase {
+    /// The columns of a merge base's row, in the order ``init(row:)`` reads them and ``values`` gives them.
+    static let columns = "assetId, path, state, modificationTime"
+
+    /// A merge base from a row that selected ``columns``.
+    init(row: StoreRow) throws {
+        assetId = try row.int64(0)
+        path = try row.text(1)
+        state = try row.text(2)
+        modificationTime = row.optionalDouble(3)
+    }
+
+    /// The row's values, in the order of ``columns``.
+    var values: [SQLValue] {
+        [.int(assetId), .text(path), .text(state), modificationTime.map(SQLValue.double) ?? .null]
+    }
+
+    /// Stores the base, replacing the asset's one before: an UPDATE, then an INSERT when there was none.
+    func save(in connection: some StoreConnection) throws {
+        let updated = try connection.execute(
+            "UPDATE sidecarBase SET path = ?, state = ?, modificationTime = ? WHERE assetId = ?",
+            Array(values.dropFirst()) + [.int(assetId)])
+        guard updated == 0 else { return }
+        try connection.execute("INSERT INTO sidecarBase (\(Self.columns)) VALUES (?, ?, ?, ?)", values)
+    }
+}
+
 extension LibraryDatabase {
     /// The merge base of an asset's sidecar, if the library ever synced it.
     public func sidecarBase(ofAsset assetID: Int64) throws -> SidecarBase? {
-        try read { db in try SidecarBase.fetchOne(db, key: assetID) }
+        try read { db in
+            try db.firstRow(
+                "SELECT \(SidecarBase.columns) FROM sidecarBase WHERE assetId = ?", [.int(assetID)],
+                SidecarBase.init(row:))
+        }
     }
 
     /// The merge bases stored for a sidecar path (normally one asset).
     public func sidecarBases(atPath path: String) throws -> [SidecarBase] {
-        try read { db in try SidecarBase.filter(Column("path") == path).fetchAll(db) }
+        try read { db in
+            try db.rows(
+                "SELECT \(SidecarBase.columns) FROM sidecarBase WHERE path = ? ORDER BY assetId", [.text(path)],
+                SidecarBase.init(row:))
+        }
     }
 
     /// Stores an asset's merge base, replacing the one before; nothing when the asset is gone.
     public func setSidecarBase(_ base: SidecarBase) throws {
         try writer.write { db in
-            guard try Int64.fetchOne(db, sql: "SELECT id FROM asset WHERE id = ?", arguments: [base.assetId]) != nil
+            guard try db.firstRow("SELECT id FROM asset WHERE id = ?", [.int(base.assetId)], { _ in true }) != nil
             else { return }
-            try base.save(db)
+            try base.save(in: db)
         }
     }
 }
@@ -64,7 +97,7 @@ extension LibraryDatabase {
 extension LibraryTransaction {
     /// Stores an asset's merge base in this transaction (an asset made from a file and its sidecar).
     public func setSidecarBase(_ base: SidecarBase) throws {
-        try base.save(db)
+        try base.save(in: db)
     }
 }
 
