@@ -6,8 +6,8 @@ import PhotosCore
 ///
 /// The seam a second engine (PostgreSQL) plugs into: the store's code written against it names no
 /// engine's type. SQLite's connection (GRDB's `Database`) is the one conformer today. The store's
-/// records move onto it one at a time: hooks' cursors (``HookState``), access tokens and rejections
-/// have; the others still use GRDB's record protocols.
+/// records move onto it one at a time: hooks' cursors (``HookState``), access tokens, rejections,
+/// sidecar merge bases and the file journal have; the others still use GRDB's record protocols.
 ///
 /// ```swift
 /// let states = try connection.rows("SELECT \(HookState.columns) FROM hook ORDER BY name") {
@@ -19,6 +19,9 @@ protocol StoreConnection {
     /// Runs a statement that returns no rows; returns how many rows it changed.
     @discardableResult
     func execute(_ sql: String, _ arguments: [SQLValue]) throws -> Int
+
+    /// Runs an `INSERT` of one row into a table whose key is a generated `id`; returns that id.
+    func insert(_ sql: String, _ arguments: [SQLValue]) throws -> Int64
 
     /// The rows of a query, each made into a value by `decode` while it is current.
     func rows<Value>(_ sql: String, _ arguments: [SQLValue], _ decode: (StoreRow) throws -> Value) throws -> [Value]

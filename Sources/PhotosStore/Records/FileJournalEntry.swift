@@ -1,4 +1,5 @@
 import GRDB
+import PhotosCore
 
 /// One row of the `fileJournal` table: work on disk that a committed change block still owes.
 ///
@@ -7,10 +8,7 @@ import GRDB
 /// entry is deleted when its work is done. An entry found at the next open belongs to a process that
 /// stopped in between (kill -9, power loss); the library finishes it then. The caller's file is
 /// never removed before the library's copy of it is complete under its final name.
-public struct FileJournalEntry: Sendable, Hashable, Codable, FetchableRecord, MutablePersistableRecord {
-    /// The table of work owed on disk.
-    public static let databaseTableName = "fileJournal"
-
+public struct FileJournalEntry: Sendable, Hashable, Codable {
     /// What an entry asks for.
     public enum Operation: String, Sendable, Codable {
         /// Put a file in the import folder at `destination`: link `staged` (the library's complete
@@ -86,19 +84,57 @@ public struct FileJournalEntry: Sendable, Hashable, Codable, FetchableRecord, Mu
         self.assetId = assetId
     }
 
-    public mutating func didInsert(_ inserted: InsertionSuccess) {
-        id = inserted.rowID
-    }
-
     /// The owner of work any process may do: no process id is 0, so every process may take it over.
     public static let anyOwner: Int64 = 0
+}
+
+/// A journal entry's row, read and written through the engine-neutral ``StoreConnection``.
+extension FileJournalEntry {
+    /// The columns of an entry's row, in the order ``init(row:)`` reads them and ``values`` gives
+    /// them (the id first).
+    static let columns =
+        "id, operation, destination, staged, source, removeSource, device, inode, fileSize, modificationTime, owner, assetId"
+
+    /// An entry from a row that selected ``columns``; an operation this build does not know (a newer
+    /// build's) is a ``StoreError`` (`newerSchema`), never a guess.
+    init(row: StoreRow) throws {
+        id = try row.int64(0)
+        let named = try row.text(1)
+        guard let operation = Operation(rawValue: named) else {
+            throw StoreError(
+                .missingColumn, "a file journal entry asks for \"\(named)\", which this build does not know")
+        }
+        self.operation = operation
+        destination = try row.text(2)
+        staged = row.optionalText(3)
+        source = row.optionalText(4)
+        removeSource = try row.bool(5)
+        device = row.optionalInt64(6)
+        inode = row.optionalInt64(7)
+        fileSize = row.optionalInt64(8)
+        modificationTime = row.optionalDouble(9)
+        owner = try row.int64(10)
+        assetId = row.optionalInt64(11)
+    }
+
+    /// The row's values but its id, in the order of ``columns`` after `id`.
+    var values: [SQLValue] {
+        [
+            .text(operation.rawValue), .text(destination), staged.map(SQLValue.text) ?? .null,
+            source.map(SQLValue.text) ?? .null, .int(removeSource ? 1 : 0), device.map(SQLValue.int) ?? .null,
+            inode.map(SQLValue.int) ?? .null, fileSize.map(SQLValue.int) ?? .null,
+            modificationTime.map(SQLValue.double) ?? .null, .int(owner), assetId.map(SQLValue.int) ?? .null,
+        ]
+    }
 }
 
 extension LibraryTransaction {
     /// Records work owed on disk once this transaction commits; returns the entry with its id.
     public func journal(_ entry: FileJournalEntry) throws -> FileJournalEntry {
         var entry = entry
-        try entry.insert(db)
+        let columns = FileJournalEntry.columns.split(separator: ",").dropFirst().joined(separator: ",")
+        let placeholders = Array(repeating: "?", count: entry.values.count).joined(separator: ", ")
+        entry.id = try db.insert("INSERT INTO fileJournal (\(columns)) VALUES (\(placeholders))", entry.values)
         return entry
     }
 }
@@ -134,7 +170,10 @@ extension LibraryTransaction {
 extension LibraryDatabase {
     /// Every entry still in the journal, oldest first.
     public func fileJournal() throws -> [FileJournalEntry] {
-        try read { db in try FileJournalEntry.order(Column("id")).fetchAll(db) }
+        try read { db in
+            try db.rows(
+                "SELECT \(FileJournalEntry.columns) FROM fileJournal ORDER BY id", [], FileJournalEntry.init(row:))
+        }
     }
 
     /// Makes `owner` the owner of an entry if `mayTakeOver` says its present owner may be replaced;
@@ -145,9 +184,14 @@ extension LibraryDatabase {
         _ id: Int64, owner: Int64, mayTakeOver: (Int64) -> Bool
     ) throws -> FileJournalEntry? {
         try writer.write { db in
-            guard var entry = try FileJournalEntry.fetchOne(db, key: id), mayTakeOver(entry.owner) else { return nil }
+            guard
+                var entry = try db.firstRow(
+                    "SELECT \(FileJournalEntry.columns) FROM fileJournal WHERE id = ?", [.int(id)],
+                    FileJournalEntry.init(row:)),
+                mayTakeOver(entry.owner)
+            else { return nil }
             entry.owner = owner
-            try entry.update(db)
+            try db.execute("UPDATE fileJournal SET owner = ? WHERE id = ?", [.int(owner), .int(id)])
             return entry
         }
     }
@@ -165,7 +209,9 @@ extension LibraryDatabase {
             var start = 0
             while start < ids.count {
                 let end = min(start + 500, ids.count)
-                try FileJournalEntry.deleteAll(db, keys: Array(ids[start..<end]))
+                let slice = ids[start..<end]
+                let placeholders = Array(repeating: "?", count: slice.count).joined(separator: ", ")
+                try db.execute("DELETE FROM fileJournal WHERE id IN (\(placeholders))", slice.map(SQLValue.int))
                 start = end
             }
         }

@@ -10,6 +10,11 @@ extension Database: StoreConnection {
         return changesCount
     }
 
+    func insert(_ sql: String, _ arguments: [SQLValue]) throws -> Int64 {
+        try execute(sql, arguments)
+        return lastInsertedRowID
+    }
+
     func rows<Value>(_ sql: String, _ arguments: [SQLValue], _ decode: (StoreRow) throws -> Value) throws -> [Value] {
         let statement = try cachedStatement(sql: sql)
         statement.arguments = StatementArguments(databaseValues: arguments.map(\.databaseValue))
