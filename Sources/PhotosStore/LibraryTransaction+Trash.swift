@@ -44,7 +44,7 @@ extension LibraryTransaction {
                 String(decoding: try encoder.encode(kept), as: UTF8.self),
             ])
         }
-        for var file in files { try file.insert(db) }
+        for file in files { try file.insert(in: db) }
         try deleteAssets(ids, removingLibraryFiles: false)
     }
 

@@ -7,7 +7,8 @@ import PhotosCore
 /// The seam a second engine (PostgreSQL) plugs into: the store's code written against it names no
 /// engine's type. SQLite's connection (GRDB's `Database`) is the one conformer today. The store's
 /// records move onto it one at a time: hooks' cursors (``HookState``), access tokens, rejections,
-/// sidecar merge bases and the file journal have; the others still use GRDB's record protocols.
+/// sidecar merge bases, the file journal and trashed files have; assets, resources and collections
+/// still use GRDB's record protocols.
 ///
 /// ```swift
 /// let states = try connection.rows("SELECT \(HookState.columns) FROM hook ORDER BY name") {

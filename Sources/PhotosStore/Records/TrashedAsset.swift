@@ -48,10 +48,7 @@ extension TrashedAsset {
 }
 
 /// One file of a trashed asset: where it was, which file it was, and the Trash it goes to.
-public struct TrashedFile: Sendable, Hashable, Codable, FetchableRecord, MutablePersistableRecord {
-    /// The table of trashed assets' files.
-    public static let databaseTableName = "trashedFile"
-
+public struct TrashedFile: Sendable, Hashable, Codable {
     /// The row id; nil until inserted.
     public var id: Int64?
     /// The trashed asset.
@@ -85,9 +82,37 @@ public struct TrashedFile: Sendable, Hashable, Codable, FetchableRecord, Mutable
         self.trashTop = trashTop
         self.trashName = trashName
     }
+}
 
-    public mutating func didInsert(_ inserted: InsertionSuccess) {
-        id = inserted.rowID
+/// A trashed file's row, read and written through the engine-neutral ``StoreConnection``.
+extension TrashedFile {
+    /// The columns of a trashed file's row, in the order ``init(row:)`` reads them (the id first).
+    static let columns = "id, assetId, path, device, inode, trashDirectory, trashKind, trashTop, trashName"
+
+    /// A trashed file from a row that selected ``columns``.
+    init(row: StoreRow) throws {
+        id = try row.int64(0)
+        assetId = try row.int64(1)
+        path = try row.text(2)
+        device = try row.int64(3)
+        inode = try row.int64(4)
+        trashDirectory = try row.text(5)
+        trashKind = try row.text(6)
+        trashTop = try row.text(7)
+        trashName = row.optionalText(8)
+    }
+
+    /// Adds the file's row (its id is the table's to give).
+    func insert(in connection: some StoreConnection) throws {
+        try connection.execute(
+            """
+            INSERT INTO trashedFile (assetId, path, device, inode, trashDirectory, trashKind, trashTop, trashName)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+            [
+                .int(assetId), .text(path), .int(device), .int(inode), .text(trashDirectory), .text(trashKind),
+                .text(trashTop), trashName.map(SQLValue.text) ?? .null,
+            ])
     }
 }
 
@@ -177,7 +202,9 @@ extension LibraryDatabase {
             let id: Int64 = row["assetId"]
             return TrashedAsset(
                 assetId: id, localIdentifier: row["localIdentifier"], trashedDate: row["trashedDate"],
-                files: try TrashedFile.filter(Column("assetId") == id).order(Column("id")).fetchAll(db))
+                files: try db.rows(
+                    "SELECT \(TrashedFile.columns) FROM trashedFile WHERE assetId = ? ORDER BY id", [.int(id)],
+                    TrashedFile.init(row:)))
         }
     }
 
@@ -213,9 +240,10 @@ extension LibraryDatabase {
     /// order, read at once.
     public func trashedFiles(_ keys: [(assetId: Int64, path: String)]) throws -> [TrashedFile?] {
         try read { db in
-            let statement = try db.cachedStatement(sql: "SELECT * FROM trashedFile WHERE assetId = ? AND path = ?")
-            return try keys.map { key in
-                try TrashedFile.fetchOne(statement, arguments: [key.assetId, key.path])
+            try keys.map { key in
+                try db.firstRow(
+                    "SELECT \(TrashedFile.columns) FROM trashedFile WHERE assetId = ? AND path = ?",
+                    [.int(key.assetId), .text(key.path)], TrashedFile.init(row:))
             }
         }
     }
