@@ -26,9 +26,9 @@ extension LibraryDatabase {
         var rows = CollectionDescriptionRows(collections: [], smartAlbumCounts: [:], parentIdentifiers: [:])
         guard !ids.isEmpty else { return rows }
         let list = JSONText.array(ids)
-        let records = try CollectionRecord.fetchAll(
-            db.cachedStatement(sql: "SELECT * FROM collection WHERE id IN (SELECT value FROM json_each(?))"),
-            arguments: [list])
+        let records = try db.rows(
+            "SELECT \(CollectionRecord.columns()) FROM collection WHERE id IN (SELECT value FROM json_each(?))",
+            [.text(list)], CollectionRecord.init(row:))
         let byID = Dictionary(uniqueKeysWithValues: records.map { ($0.id!, $0) })
 
         // The figures `info(for:)` derives one collection at a time, for all of them: members of the

@@ -91,9 +91,9 @@ extension LibraryDatabase {
     /// The collections with these row ids, with their derived figures, keyed by id.
     public func collections(ids: [Int64]) throws -> [Int64: CollectionInfo] {
         try read { db in
-            let records = try CollectionRecord.fetchAll(
-                db, sql: "SELECT * FROM collection WHERE id IN (SELECT value FROM json_each(?))",
-                arguments: [JSONText.array(ids)])
+            let records = try db.rows(
+                "SELECT \(CollectionRecord.columns()) FROM collection WHERE id IN (SELECT value FROM json_each(?))",
+                [.text(JSONText.array(ids))], CollectionRecord.init(row:))
             var result: [Int64: CollectionInfo] = [:]
             for record in records {
                 result[record.id!] = try Self.info(for: record, db)

@@ -67,7 +67,7 @@ extension LibraryDatabase {
             let rows = try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT c.*, p.localIdentifier AS parentIdentifier FROM collection c
+                    SELECT \(CollectionRecord.columns("c")), p.localIdentifier AS parentIdentifier FROM collection c
                     LEFT JOIN collection p ON p.id = c.parentId
                     WHERE \(Self.userCollectionCondition)
                     ORDER BY c.isList DESC, c.position, c.id
@@ -90,7 +90,7 @@ extension LibraryDatabase {
                     UserCollection.Member(localIdentifier: row["localIdentifier"], file: row["file"]))
             }
             let collections = try rows.map { row in
-                let record = try CollectionRecord(row: row)
+                let record = try CollectionRecord(row: StoreRow(values: row.databaseValues.map(SQLValue.init)))
                 return UserCollection(
                     record: record, parent: row["parentIdentifier"], assets: record.id.flatMap { assets[$0] } ?? [])
             }

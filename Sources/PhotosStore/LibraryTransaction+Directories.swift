@@ -43,10 +43,10 @@ extension LibraryTransaction {
             arguments: [newPrefix, oldPrefix] + arguments)
         for identifier in assets { changes.recorder.updated(.asset, identifier, properties: ["resources"]) }
 
-        let (underOldCollections, collectionArguments) = Self.under(old, column: "path")
-        let moved = try CollectionRecord.fetchAll(
-            db, sql: "SELECT * FROM collection WHERE path = ? OR (\(underOldCollections))",
-            arguments: [old] + collectionArguments)
+        let (underOldCollections, collectionArguments) = Self.underValues(old, column: "path")
+        let moved = try db.rows(
+            "SELECT \(CollectionRecord.columns()) FROM collection WHERE path = ? OR (\(underOldCollections))",
+            [.text(old)] + collectionArguments, CollectionRecord.init(row:))
         var renamed: [CollectionRecord] = []
         for var record in moved {
             guard let path = record.path else { continue }
@@ -68,8 +68,9 @@ extension LibraryTransaction {
     /// folder's own album (the same directory) first, then the others in path order.
     public func rankDirectoryChildren(of folderID: Int64) throws {
         guard let folder = try collection(id: folderID), let folderPath = folder.path else { return }
-        let children = try CollectionRecord.fetchAll(
-            db, sql: "SELECT * FROM collection WHERE parentId = ? ORDER BY position, id", arguments: [folderID])
+        let children = try db.rows(
+            "SELECT \(CollectionRecord.columns()) FROM collection WHERE parentId = ? ORDER BY position, id",
+            [.int(folderID)], CollectionRecord.init(row:))
         let ranked = children.sorted { left, right in
             let (leftOwn, rightOwn) = (left.path == folderPath, right.path == folderPath)
             if leftOwn != rightOwn { return leftOwn }

@@ -104,9 +104,9 @@ extension LibraryTransaction {
 
     /// The directory-backed album of a directory, if any.
     public func directoryAlbum(at path: String) throws -> CollectionRecord? {
-        try CollectionRecord.fetchOne(
-            db.cachedStatement(sql: "SELECT * FROM collection WHERE path = ? AND isList = 0 LIMIT 1"), arguments: [path]
-        )
+        try db.firstRow(
+            "SELECT \(CollectionRecord.columns()) FROM collection WHERE path = ? AND isList = 0", [.text(path)],
+            CollectionRecord.init(row:))
     }
 
     /// Points a resource at its file's new place (a move keeps the asset).
@@ -220,14 +220,17 @@ extension LibraryTransaction {
 
     /// The directory-backed collections at or under a root.
     public func directoryCollections(under root: String) throws -> [CollectionRecord] {
-        let (condition, arguments) = Self.under(root, column: "path")
-        return try CollectionRecord.fetchAll(
-            db, sql: "SELECT * FROM collection WHERE path = ? OR (\(condition))", arguments: [root] + arguments)
+        let (condition, arguments) = Self.underValues(root, column: "path")
+        return try db.rows(
+            "SELECT \(CollectionRecord.columns()) FROM collection WHERE path = ? OR (\(condition))",
+            [.text(root)] + arguments, CollectionRecord.init(row:))
     }
 
     /// The directory-backed collection list of a directory, if any.
     public func directoryCollection(at path: String) throws -> CollectionRecord? {
-        try CollectionRecord.filter(Column("path") == path && Column("isList") == true).fetchOne(db)
+        try db.firstRow(
+            "SELECT \(CollectionRecord.columns()) FROM collection WHERE path = ? AND isList = 1", [.text(path)],
+            CollectionRecord.init(row:))
     }
 
     /// Whether the library knows `path` as a root, online: scanned, and not found gone since.

@@ -35,7 +35,7 @@ extension LibraryTransaction {
     public func insertCollection(_ collection: CollectionRecord, in folder: CollectionRecord?) throws -> Int64 {
         precondition(collection.parentId == folder?.id, "the folder is the collection's parent")
         var collection = collection
-        try collection.insert(db)
+        collection.id = try collection.insert(in: db)
         changes.recorder.inserted(collection.isList ? .collectionList : .assetCollection, collection.localIdentifier)
         if let folder {
             changes.recorder.updated(.collectionList, folder.localIdentifier, properties: ["collections"])

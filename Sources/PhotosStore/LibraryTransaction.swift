@@ -169,7 +169,7 @@ public final class LibraryTransaction {
     @discardableResult
     public func insertCollection(_ collection: CollectionRecord) throws -> Int64 {
         var collection = collection
-        try collection.insert(db)
+        collection.id = try collection.insert(in: db)
         changes.recorder.inserted(collection.isList ? .collectionList : .assetCollection, collection.localIdentifier)
         if let parentId = collection.parentId { try touchParent(parentId) }
         return collection.id!
@@ -181,7 +181,7 @@ public final class LibraryTransaction {
     /// which are recorded too.
     public func updateCollection(_ collection: CollectionRecord, properties: [String]) throws {
         let before = try collection.id.flatMap { try self.collection(id: $0) }
-        try collection.update(db)
+        try collection.update(in: db)
         if let before, before.parentId != collection.parentId || before.position != collection.position {
             if let old = before.parentId { try touchParent(old) }
             if let new = collection.parentId, new != before.parentId { try touchParent(new) }
@@ -207,12 +207,11 @@ public final class LibraryTransaction {
             try touchParent(parentId)
         }
         try keepTombstones(
-            of: try CollectionRecord.fetchAll(
-                db,
-                sql: """
-                    WITH RECURSIVE tree(id) AS (SELECT ? UNION ALL SELECT c.id FROM collection c JOIN tree ON c.parentId = tree.id)
-                    SELECT collection.* FROM collection JOIN tree ON collection.id = tree.id
-                    """, arguments: [id]),
+            of: try db.rows(
+                """
+                WITH RECURSIVE tree(id) AS (SELECT ? UNION ALL SELECT c.id FROM collection c JOIN tree ON c.parentId = tree.id)
+                SELECT \(CollectionRecord.columns("collection")) FROM collection JOIN tree ON collection.id = tree.id
+                """, [.int(id)], CollectionRecord.init(row:)),
             isAsset: false)
         try db.execute(sql: "DELETE FROM collection WHERE id = ?", arguments: [id])
         changes.recorder.deleted(collection.isList ? .collectionList : .assetCollection, collection.localIdentifier)
@@ -225,12 +224,16 @@ public final class LibraryTransaction {
 
     /// The collection with a local identifier, if it exists.
     public func collection(withLocalIdentifier identifier: String) throws -> CollectionRecord? {
-        try CollectionRecord.filter(Column("localIdentifier") == identifier).fetchOne(db)
+        try db.firstRow(
+            "SELECT \(CollectionRecord.columns()) FROM collection WHERE localIdentifier = ?", [.text(identifier)],
+            CollectionRecord.init(row:))
     }
 
     /// The collection with a row id, if it exists.
     public func collection(id: Int64) throws -> CollectionRecord? {
-        try CollectionRecord.fetchOne(db, key: id)
+        try db.firstRow(
+            "SELECT \(CollectionRecord.columns()) FROM collection WHERE id = ?", [.int(id)], CollectionRecord.init(row:)
+        )
     }
 
     /// The asset row ids of an album, in the album's order.
@@ -338,7 +341,7 @@ public final class LibraryTransaction {
             guard var child = try collection(id: removed) else { continue }
             child.parentId = nil
             child.position = Int.max / 2
-            try child.update(db)
+            try child.update(in: db)
             changes.recorder.updated(
                 child.isList ? .collectionList : .assetCollection, child.localIdentifier,
                 properties: ["parent"])
@@ -351,7 +354,7 @@ public final class LibraryTransaction {
             let moved = child.parentId != parentId
             child.parentId = parentId
             child.position = position
-            try child.update(db)
+            try child.update(in: db)
             if moved {
                 changes.recorder.updated(
                     child.isList ? .collectionList : .assetCollection, child.localIdentifier,

@@ -1,10 +1,7 @@
-import GRDB
+import PhotosCore
 
 /// One row of the `collection` table: an album, a smart album, or a folder (collection list).
-public struct CollectionRecord: Sendable, Hashable, Codable, Identifiable, FetchableRecord, MutablePersistableRecord {
-    /// The table of albums, smart albums and folders.
-    public static let databaseTableName = "collection"
-
+public struct CollectionRecord: Sendable, Hashable, Codable, Identifiable {
     /// The row id; nil until inserted.
     public var id: Int64?
     /// The collection's local identifier.
@@ -49,8 +46,63 @@ public struct CollectionRecord: Sendable, Hashable, Codable, Identifiable, Fetch
         self.path = path
         self.createdDate = createdDate
     }
+}
 
-    public mutating func didInsert(_ inserted: InsertionSuccess) {
-        id = inserted.rowID
+/// A collection's row, read and written through the engine-neutral ``StoreConnection``.
+extension CollectionRecord {
+    /// The columns of the `collection` table, the id first.
+    static let columnNames = [
+        "id", "localIdentifier", "isList", "type", "subtype", "title", "parentId", "position", "path", "createdDate",
+        "device", "inode", "madeDirectory",
+    ]
+
+    /// The columns of a collection's row, in the order ``init(row:)`` reads them, each after
+    /// `alias.` when a query names the table so.
+    static func columns(_ alias: String? = nil) -> String {
+        columnNames.map { name in alias.map { "\($0).\(name)" } ?? name }.joined(separator: ", ")
+    }
+
+    /// A collection from a row that selected ``columns(_:)`` first.
+    init(row: StoreRow) throws {
+        id = try row.int64(0)
+        localIdentifier = try row.text(1)
+        isList = try row.bool(2)
+        type = Int(try row.int64(3))
+        subtype = Int(try row.int64(4))
+        title = row.optionalText(5)
+        parentId = row.optionalInt64(6)
+        position = Int(try row.int64(7))
+        path = row.optionalText(8)
+        createdDate = row.optionalDouble(9) ?? 0
+        device = row.optionalInt64(10)
+        inode = row.optionalInt64(11)
+        madeDirectory = row.optionalInt64(12).map { $0 != 0 }
+    }
+
+    /// The row's values but its id, in the order of ``columnNames`` after `id`.
+    var values: [SQLValue] {
+        [
+            .text(localIdentifier), .int(isList ? 1 : 0), .int(Int64(type)), .int(Int64(subtype)),
+            title.map(SQLValue.text) ?? .null, parentId.map(SQLValue.int) ?? .null, .int(Int64(position)),
+            path.map(SQLValue.text) ?? .null, .double(createdDate), device.map(SQLValue.int) ?? .null,
+            inode.map(SQLValue.int) ?? .null, madeDirectory.map { .int($0 ? 1 : 0) } ?? .null,
+        ]
+    }
+
+    /// Adds the row, with its id when it has one (a collection put back as it was); returns the id.
+    func insert(in connection: some StoreConnection) throws -> Int64 {
+        let names = id == nil ? Array(Self.columnNames.dropFirst()) : Self.columnNames
+        let placeholders = Array(repeating: "?", count: names.count).joined(separator: ", ")
+        return try connection.insert(
+            "INSERT INTO collection (\(names.joined(separator: ", "))) VALUES (\(placeholders))",
+            (id.map { [SQLValue.int($0)] } ?? []) + values)
+    }
+
+    /// Writes the row's values (by its id); a row that is not there is a ``StoreError`` (`notFound`).
+    func update(in connection: some StoreConnection) throws {
+        let assignments = Self.columnNames.dropFirst().map { "\($0) = ?" }.joined(separator: ", ")
+        guard let id,
+            try connection.execute("UPDATE collection SET \(assignments) WHERE id = ?", values + [.int(id)]) > 0
+        else { throw StoreError(.notFound, "no collection \(localIdentifier) to update") }
     }
 }
