@@ -115,22 +115,7 @@ public struct TrashInfo: Equatable, Sendable {
     /// The bytes `text` stands for: each `%XX` is its byte; a `%` not followed by two hex digits is
     /// kept as it is (other tools' files are read, not judged).
     public static func percentDecoded<Bytes: Collection<UInt8>>(_ text: Bytes) -> [UInt8] {
-        let bytes = Array(text)
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count)
-        var index = 0
-        while index < bytes.count {
-            if bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.count,
-                let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2])
-            {
-                out.append(high << 4 | low)
-                index += 3
-            } else {
-                out.append(bytes[index])
-                index += 1
-            }
-        }
-        return out
+        PercentEncoding.decode(text, malformed: .kept) ?? Array(text)
     }
 
     /// `time` as a `DeletionDate=` value: local time, `YYYY-MM-DDThh:mm:ss`.
@@ -172,15 +157,6 @@ public struct TrashInfo: Equatable, Sendable {
         parts.tm_isdst = -1
         let seconds = mktime(&parts)
         return seconds == -1 ? nil : Date(timeIntervalSince1970: TimeInterval(seconds))
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 
     private static func trimmed(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
