@@ -54,9 +54,13 @@ public struct HookState: Sendable, Hashable, Codable {
 /// A hook's row, read and written through the engine-neutral ``StoreConnection``.
 extension HookState {
     /// The columns of a hook's row, in the order ``init(row:)`` reads them and ``values`` gives them.
-    static let columns =
-        "name, cursor, enabled, failures, parkedAt, parkedReason, lastRunAt, lastOutcome, lastDuration, lastError, "
-        + "runs, delivered, generation"
+    static let columnNames = [
+        "name", "cursor", "enabled", "failures", "parkedAt", "parkedReason", "lastRunAt", "lastOutcome",
+        "lastDuration", "lastError", "runs", "delivered", "generation",
+    ]
+
+    /// ``columnNames`` as a result list.
+    static let columns = SQLText.list(columnNames)
 
     /// A hook's state from a row that selected ``columns``.
     init(row: StoreRow) throws {
@@ -93,16 +97,14 @@ extension HookState {
 
     /// Adds the row of a hook the library has none for.
     func insert(in connection: some StoreConnection) throws {
-        let placeholders = Array(repeating: "?", count: values.count).joined(separator: ", ")
-        try connection.execute("INSERT INTO hook (\(Self.columns)) VALUES (\(placeholders))", values)
+        try connection.execute(SQLText.insert(into: "hook", Self.columnNames), values)
     }
 
     /// Writes the new values of a hook's row.
     func update(in connection: some StoreConnection) throws {
-        let assignments = Self.columns.split(separator: ",").dropFirst()
-            .map { "\($0.trimmingCharacters(in: .whitespaces)) = ?" }.joined(separator: ", ")
         try connection.execute(
-            "UPDATE hook SET \(assignments) WHERE name = ?", Array(values.dropFirst()) + [.text(name)])
+            "UPDATE hook SET \(SQLText.assignments(Self.columnNames.dropFirst())) WHERE name = ?",
+            Array(values.dropFirst()) + [.text(name)])
     }
 }
 

@@ -70,7 +70,12 @@ public struct AccessToken: Sendable, Hashable, Codable {
 /// A token's row, read and written through the engine-neutral ``StoreConnection``.
 extension AccessToken {
     /// The columns of a token's row, in the order ``init(row:)`` reads them and ``values`` gives them.
-    static let columns = "id, name, level, albumList, secretHash, createdAt, expiresAt, lastUsedAt, owner"
+    static let columnNames = [
+        "id", "name", "level", "albumList", "secretHash", "createdAt", "expiresAt", "lastUsedAt", "owner",
+    ]
+
+    /// ``columnNames`` as a result list.
+    static let columns = SQLText.list(columnNames)
 
     /// A token from a row that selected ``columns``.
     init(row: StoreRow) throws {
@@ -135,7 +140,7 @@ extension LibraryDatabase {
             expiresAt: expiresAt?.timeIntervalSince1970, lastUsedAt: nil, owner: owner)
         try tokenWrite { db in
             try db.execute(
-                "INSERT INTO accessToken (\(AccessToken.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", token.values)
+                SQLText.insert(into: "accessToken", AccessToken.columnNames), token.values)
         }
         return (token, secret)
     }

@@ -201,12 +201,11 @@ extension LibraryTransaction {
 
     /// Records (or refreshes) a rejection.
     public func reject(_ file: RejectedFile) throws {
-        let assignments = "code = ?, reason = ?, fileSize = ?, modificationTime = ?, rejectedDate = ?"
-        guard
-            try db.execute(
-                "UPDATE rejected SET \(assignments) WHERE path = ?", file.values.dropFirst() + [file.values[0]]) == 0
-        else { return }
-        try db.execute("INSERT INTO rejected (\(RejectedFile.columns)) VALUES (?, ?, ?, ?, ?, ?)", file.values)
+        let assignments = SQLText.assignments(RejectedFile.columnNames.dropFirst())
+        let updated = try db.execute(
+            "UPDATE rejected SET \(assignments) WHERE path = ?", Array(file.values.dropFirst()) + [.text(file.path)])
+        guard updated == 0 else { return }
+        try db.execute(SQLText.insert(into: "rejected", RejectedFile.columnNames), file.values)
     }
 
     /// Forgets rejections (the files are gone, or now read fine).

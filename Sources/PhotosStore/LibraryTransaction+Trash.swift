@@ -64,10 +64,8 @@ extension LibraryTransaction {
         let resources = try decoder.decode([ResourceRecord].self, from: Data((row["resources"] as String).utf8))
         let memberships = try decoder.decode(
             [TrashedMembership].self, from: Data((row["memberships"] as String).utf8))
-        let columns = AssetRecord.columnNames
         try db.execute(
-            sql: "INSERT INTO asset (\(columns.joined(separator: ", "))) VALUES ("
-                + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")",
+            sql: SQLText.insert(into: "asset", AssetRecord.columnNames),
             arguments: StatementArguments([assetId] + record.insertionValues))
         for var resource in resources {
             resource.assetId = assetId

@@ -20,11 +20,7 @@ public final class LibraryTransaction {
     // MARK: Assets
 
     /// The insert of an asset row: every column of ``AssetRecord/columnNames`` but the row id.
-    private static let insertAssetSQL: String = {
-        let columns = AssetRecord.columnNames.dropFirst()
-        return "INSERT INTO asset (\(columns.joined(separator: ", "))) VALUES ("
-            + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
-    }()
+    private static let insertAssetSQL = SQLText.insert(into: "asset", AssetRecord.columnNames.dropFirst())
 
     /// Inserts an asset and its resources, returning the asset's row id.
     @discardableResult

@@ -37,10 +37,13 @@ public final class RootWalk: WatchProgress, Sendable {
         return walk
     }
 
+    /// Returns once `directory` is watched (its changes are events from then on), or once the
+    /// walk has ended.
     public func waitUntilWatched(_ directory: String) {
         wait(for: directory)
     }
 
+    /// Returns once the walk has ended: every directory it could watch is watched.
     public func waitUntilEnded() {
         wait(for: nil)
     }

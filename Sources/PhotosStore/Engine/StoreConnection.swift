@@ -96,3 +96,27 @@ struct StoreRow {
             .missingColumn, "a row of the library holds \(found) where \(wanted) was read (column \(index))")
     }
 }
+
+/// SQL text made from a record's column names, the same for every engine: what each record's
+/// inserts and updates are written with.
+enum SQLText {
+    /// `?, ?, ?`: one placeholder per value.
+    static func placeholders(_ count: Int) -> String {
+        Array(repeating: "?", count: count).joined(separator: ", ")
+    }
+
+    /// `a, b, c`, or `t.a, t.b, t.c` with an alias.
+    static func list(_ names: some Sequence<String>, alias: String? = nil) -> String {
+        names.map { name in alias.map { "\($0).\(name)" } ?? name }.joined(separator: ", ")
+    }
+
+    /// `a = ?, b = ?`: an UPDATE's assignments.
+    static func assignments(_ names: some Sequence<String>) -> String {
+        names.map { "\($0) = ?" }.joined(separator: ", ")
+    }
+
+    /// `INSERT INTO table (a, b) VALUES (?, ?)`.
+    static func insert(into table: String, _ names: some Collection<String>) -> String {
+        "INSERT INTO \(table) (\(list(names))) VALUES (\(placeholders(names.count)))"
+    }
+}

@@ -59,7 +59,7 @@ extension CollectionRecord {
     /// The columns of a collection's row, in the order ``init(row:)`` reads them, each after
     /// `alias.` when a query names the table so.
     static func columns(_ alias: String? = nil) -> String {
-        columnNames.map { name in alias.map { "\($0).\(name)" } ?? name }.joined(separator: ", ")
+        SQLText.list(columnNames, alias: alias)
     }
 
     /// A collection from a row that selected ``columns(_:)`` first.
@@ -92,15 +92,13 @@ extension CollectionRecord {
     /// Adds the row, with its id when it has one (a collection put back as it was); returns the id.
     func insert(in connection: some StoreConnection) throws -> Int64 {
         let names = id == nil ? Array(Self.columnNames.dropFirst()) : Self.columnNames
-        let placeholders = Array(repeating: "?", count: names.count).joined(separator: ", ")
         return try connection.insert(
-            "INSERT INTO collection (\(names.joined(separator: ", "))) VALUES (\(placeholders))",
-            (id.map { [SQLValue.int($0)] } ?? []) + values)
+            SQLText.insert(into: "collection", names), (id.map { [SQLValue.int($0)] } ?? []) + values)
     }
 
     /// Writes the row's values (by its id); a row that is not there is a ``StoreError`` (`notFound`).
     func update(in connection: some StoreConnection) throws {
-        let assignments = Self.columnNames.dropFirst().map { "\($0) = ?" }.joined(separator: ", ")
+        let assignments = SQLText.assignments(Self.columnNames.dropFirst())
         guard let id,
             try connection.execute("UPDATE collection SET \(assignments) WHERE id = ?", values + [.int(id)]) > 0
         else { throw StoreError(.notFound, "no collection \(localIdentifier) to update") }

@@ -92,8 +92,13 @@ public struct FileJournalEntry: Sendable, Hashable, Codable {
 extension FileJournalEntry {
     /// The columns of an entry's row, in the order ``init(row:)`` reads them and ``values`` gives
     /// them (the id first).
-    static let columns =
-        "id, operation, destination, staged, source, removeSource, device, inode, fileSize, modificationTime, owner, assetId"
+    static let columnNames = [
+        "id", "operation", "destination", "staged", "source", "removeSource", "device", "inode", "fileSize",
+        "modificationTime", "owner", "assetId",
+    ]
+
+    /// ``columnNames`` as a result list.
+    static let columns = SQLText.list(columnNames)
 
     /// An entry from a row that selected ``columns``; an operation this build does not know (a newer
     /// build's) is a ``StoreError`` (`newerSchema`), never a guess.
@@ -132,9 +137,8 @@ extension LibraryTransaction {
     /// Records work owed on disk once this transaction commits; returns the entry with its id.
     public func journal(_ entry: FileJournalEntry) throws -> FileJournalEntry {
         var entry = entry
-        let columns = FileJournalEntry.columns.split(separator: ",").dropFirst().joined(separator: ",")
-        let placeholders = Array(repeating: "?", count: entry.values.count).joined(separator: ", ")
-        entry.id = try db.insert("INSERT INTO fileJournal (\(columns)) VALUES (\(placeholders))", entry.values)
+        entry.id = try db.insert(
+            SQLText.insert(into: "fileJournal", FileJournalEntry.columnNames.dropFirst()), entry.values)
         return entry
     }
 }
@@ -210,8 +214,9 @@ extension LibraryDatabase {
             while start < ids.count {
                 let end = min(start + 500, ids.count)
                 let slice = ids[start..<end]
-                let placeholders = Array(repeating: "?", count: slice.count).joined(separator: ", ")
-                try db.execute("DELETE FROM fileJournal WHERE id IN (\(placeholders))", slice.map(SQLValue.int))
+                try db.execute(
+                    "DELETE FROM fileJournal WHERE id IN (\(SQLText.placeholders(slice.count)))",
+                    slice.map(SQLValue.int))
                 start = end
             }
         }

@@ -31,7 +31,10 @@ public struct RejectedFile: Sendable, Hashable, Codable {
 /// A rejection's row, read and written through the engine-neutral ``StoreConnection``.
 extension RejectedFile {
     /// The columns of a rejection's row, in the order ``init(row:)`` reads them and ``values`` gives them.
-    static let columns = "path, code, reason, fileSize, modificationTime, rejectedDate"
+    static let columnNames = ["path", "code", "reason", "fileSize", "modificationTime", "rejectedDate"]
+
+    /// ``columnNames`` as a result list.
+    static let columns = SQLText.list(columnNames)
 
     /// A rejection from a row that selected ``columns``.
     init(row: StoreRow) throws {

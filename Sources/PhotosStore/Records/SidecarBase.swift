@@ -40,7 +40,10 @@ public struct SidecarBase: Sendable, Hashable, Codable {
 /// A merge base's row, read and written through the engine-neutral ``StoreConnection``.
 extension SidecarBase {
     /// The columns of a merge base's row, in the order ``init(row:)`` reads them and ``values`` gives them.
-    static let columns = "assetId, path, state, modificationTime"
+    static let columnNames = ["assetId", "path", "state", "modificationTime"]
+
+    /// ``columnNames`` as a result list.
+    static let columns = SQLText.list(columnNames)
 
     /// A merge base from a row that selected ``columns``.
     init(row: StoreRow) throws {
@@ -58,10 +61,10 @@ extension SidecarBase {
     /// Stores the base, replacing the asset's one before: an UPDATE, then an INSERT when there was none.
     func save(in connection: some StoreConnection) throws {
         let updated = try connection.execute(
-            "UPDATE sidecarBase SET path = ?, state = ?, modificationTime = ? WHERE assetId = ?",
+            "UPDATE sidecarBase SET \(SQLText.assignments(Self.columnNames.dropFirst())) WHERE assetId = ?",
             Array(values.dropFirst()) + [.int(assetId)])
         guard updated == 0 else { return }
-        try connection.execute("INSERT INTO sidecarBase (\(Self.columns)) VALUES (?, ?, ?, ?)", values)
+        try connection.execute(SQLText.insert(into: "sidecarBase", Self.columnNames), values)
     }
 }
 

@@ -87,7 +87,12 @@ public struct TrashedFile: Sendable, Hashable, Codable {
 /// A trashed file's row, read and written through the engine-neutral ``StoreConnection``.
 extension TrashedFile {
     /// The columns of a trashed file's row, in the order ``init(row:)`` reads them (the id first).
-    static let columns = "id, assetId, path, device, inode, trashDirectory, trashKind, trashTop, trashName"
+    static let columnNames = [
+        "id", "assetId", "path", "device", "inode", "trashDirectory", "trashKind", "trashTop", "trashName",
+    ]
+
+    /// ``columnNames`` as a result list.
+    static let columns = SQLText.list(columnNames)
 
     /// A trashed file from a row that selected ``columns``.
     init(row: StoreRow) throws {
@@ -105,10 +110,7 @@ extension TrashedFile {
     /// Adds the file's row (its id is the table's to give).
     func insert(in connection: some StoreConnection) throws {
         try connection.execute(
-            """
-            INSERT INTO trashedFile (assetId, path, device, inode, trashDirectory, trashKind, trashTop, trashName)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            """,
+            SQLText.insert(into: "trashedFile", Self.columnNames.dropFirst()),
             [
                 .int(assetId), .text(path), .int(device), .int(inode), .text(trashDirectory), .text(trashKind),
                 .text(trashTop), trashName.map(SQLValue.text) ?? .null,
