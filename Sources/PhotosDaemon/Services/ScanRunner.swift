@@ -377,6 +377,12 @@ public final class ScanRunner: Service, Sendable {
         }
         self.report(
             Outcome(offlineRoots: report.offlineRoots, unreadable: unreadable, stillChanging: report.stillChanging))
+        logger.debug(
+            "scanned",
+            metadata: [
+                "scan.reason": "\(reason)", "scan.whole": "\(wholeRoots)", "seen": "\(report.seen)",
+                "unchanged": "\(report.unchanged)",
+            ])
         if report.ingested + report.updated + report.moved + report.removed + report.rejected > 0 {
             logger.info(
                 "applied changes",

@@ -62,6 +62,7 @@ public final class SettlingService: Service, Sendable {
     }
 
     private func record(_ event: FileEvent) {
+        logger.debug("event", metadata: ["file.path": "\(event.path)", "event.kind": "\(event.kind)"])
         let (notice, work, depth) = settler.withLock { settler in
             let notice = settler.record(event, at: .now)
             // Due at once (`--settle 0`, the file closed): handed on from here, not after a hop
@@ -71,7 +72,7 @@ public final class SettlingService: Service, Sendable {
         }
         report(depth: depth)
         if let notice { notify(notice) }
-        if let work { scans.submit(work) }
+        if let work { submit(work) }
         wake.yield()
     }
 
@@ -97,7 +98,16 @@ public final class SettlingService: Service, Sendable {
             }
             let (work, depth) = settler.withLock { settler in (settler.take(at: .now), settler.queueDepth) }
             report(depth: depth)
-            if let work { scans.submit(work) }
+            if let work { submit(work) }
         }
+    }
+
+    private func submit(_ work: ScanWork) {
+        logger.debug(
+            "changes settled",
+            metadata: [
+                "roots": "\(work.roots.sorted())", "files": "\(work.files.values.reduce(0) { $0 + $1.count })",
+            ])
+        scans.submit(work)
     }
 }
