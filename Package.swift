@@ -16,6 +16,8 @@ let package = Package(
     dependencies: [
         // SQLite access with migrations and WAL pools (docs/architecture.md).
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        // The store's second engine: a library kept in PostgreSQL (PhotosStore/Engine/PostgreSQL).
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         // The `photos` command line.
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         // The daemon: one ServiceGroup with graceful SIGTERM/SIGINT, and structured logs.
@@ -143,6 +145,8 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 // Access tokens are stored as their SHA-256.
                 .product(name: "Crypto", package: "swift-crypto"),
+                // A library in PostgreSQL: the engine's connection (Engine/PostgreSQL).
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             swiftSettings: settings
         ),

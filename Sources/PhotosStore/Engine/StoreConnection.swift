@@ -4,11 +4,12 @@ import PhotosCore
 /// placeholders and the store's engine-neutral values (``PhotosCore/SQLValue``), rows read by
 /// column position.
 ///
-/// The seam a second engine (PostgreSQL) plugs into: the store's code written against it names no
-/// engine's type. SQLite's connection (GRDB's `Database`) is the one conformer today. The store's
-/// records move onto it one at a time: hooks' cursors (``HookState``), access tokens, rejections,
-/// sidecar merge bases, the file journal and trashed files have; assets, resources and collections
-/// still use GRDB's record protocols.
+/// The seam a second engine plugs into: the store's code written against it names no engine's
+/// type. SQLite's connection (GRDB's `Database`) and PostgreSQL's (``PostgreSQLConnection``)
+/// conform, held to the same contract by the tests. The store's records move onto it one at a
+/// time: hooks' cursors (``HookState``), access tokens, rejections, sidecar merge bases, the file
+/// journal, trashed files and collections have; assets and resources still use GRDB's record
+/// protocols, and a library is opened in SQLite only.
 ///
 /// ```swift
 /// let states = try connection.rows("SELECT \(HookState.columns) FROM hook ORDER BY name") {

@@ -1,0 +1,97 @@
+import Foundation
+
+/// Where a library kept in PostgreSQL is: a `postgresql://` (or `postgres://`) URL as libpq reads
+/// one, `postgresql://user[:password]@host[:port]/database`, the port 5432 when none is given.
+///
+/// A server's Unix socket is named by a `host` parameter that is a directory, as with libpq:
+/// `postgresql://me@/photos?host=/run/postgresql` connects to `/run/postgresql/.s.PGSQL.5432`.
+/// Connections are not encrypted: `sslmode` may only be `disable` (or absent) for now.
+///
+/// ```swift
+/// let address = try PostgreSQLAddress("postgresql://photos@127.0.0.1:5433/photos")
+/// address.port         // 5433
+/// address.description  // "postgresql://photos@127.0.0.1:5433/photos", never with the password
+/// ```
+struct PostgreSQLAddress: Sendable, Hashable, CustomStringConvertible {
+    /// The role connected as.
+    var user: String
+    /// The role's password, if the URL gives one.
+    var password: String?
+    /// The server's host name or address; nil for a Unix socket.
+    var host: String?
+    /// The server's port (also the number in a Unix socket's name).
+    var port: Int
+    /// The directory of the server's Unix socket, when connecting through one.
+    var socketDirectory: String?
+    /// The database holding the library.
+    var database: String
+
+    /// Whether `text` is a URL this engine opens (`postgresql:` or `postgres:`), however well formed.
+    static func isPostgreSQL(_ text: String) -> Bool {
+        let lowered = text.lowercased()
+        return lowered.hasPrefix("postgresql://") || lowered.hasPrefix("postgres://")
+    }
+
+    /// Reads a URL; a ``StoreError`` (`notFound`) says what is wrong with one that cannot be used.
+    init(_ text: String) throws(StoreError) {
+        func refuse(_ reason: String) -> StoreError {
+            StoreError(.notFound, "\(Self.redacted(text)) is not a PostgreSQL library's address: \(reason)")
+        }
+        guard Self.isPostgreSQL(text), let components = URLComponents(string: text) else {
+            throw refuse("write postgresql://user@host:port/database")
+        }
+        var parameters: [String: String] = [:]
+        for item in components.queryItems ?? [] { parameters[item.name] = item.value ?? "" }
+        let known: Set = ["host", "port", "user", "password", "dbname", "sslmode"]
+        if let unknown = parameters.keys.sorted().first(where: { !known.contains($0) }) {
+            throw refuse("unknown parameter \(unknown)")
+        }
+        if let mode = parameters["sslmode"], mode != "disable" {
+            throw refuse("sslmode=\(mode) is not supported yet; connections are not encrypted (sslmode=disable)")
+        }
+        let user = parameters["user"] ?? components.user ?? ProcessInfo.processInfo.environment["USER"] ?? ""
+        guard !user.isEmpty else { throw refuse("no user") }
+        let path = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
+        let database = parameters["dbname"] ?? (path.isEmpty ? user : path)
+        guard !database.contains("/") else { throw refuse("a database name holds no /") }
+        var port = components.port ?? 5432
+        if let given = parameters["port"] {
+            guard let number = Int(given), (1...65535).contains(number) else { throw refuse("port \(given)") }
+            port = number
+        }
+        guard (1...65535).contains(port) else { throw refuse("port \(port)") }
+        let host = parameters["host"] ?? components.host.flatMap { $0.isEmpty ? nil : $0 }
+        self.user = user
+        self.password = parameters["password"] ?? components.password
+        self.port = port
+        self.database = database
+        if let host, host.hasPrefix("/") {
+            self.host = nil
+            self.socketDirectory = host
+        } else {
+            guard let host else { throw refuse("no host (or host=/directory for a Unix socket)") }
+            self.host = host
+            self.socketDirectory = nil
+        }
+    }
+
+    /// The Unix socket's path, when connecting through one.
+    var socketPath: String? { socketDirectory.map { "\($0)/.s.PGSQL.\(port)" } }
+
+    /// The URL without its password: what messages and logs show.
+    var description: String {
+        let server = host.map { "\($0):\(port)" } ?? ""
+        let socket = socketDirectory.map { "?host=\($0)&port=\(port)" } ?? ""
+        return "postgresql://\(user)@\(server)/\(database)\(socket)"
+    }
+
+    /// `text` with any password in it replaced, for messages about a URL that could not be read.
+    static func redacted(_ text: String) -> String {
+        guard var components = URLComponents(string: text) else { return "the PostgreSQL address" }
+        if components.password != nil { components.password = "…" }
+        components.queryItems = components.queryItems?.map {
+            $0.name == "password" ? URLQueryItem(name: $0.name, value: "…") : $0
+        }
+        return components.string ?? "the PostgreSQL address"
+    }
+}

@@ -1,0 +1,203 @@
+import Foundation
+import Logging
+import NIOCore
+import NIOPosix
+import PhotosCore
+import PostgresNIO
+
+/// One connection to a library kept in PostgreSQL (postgres-nio's `PostgresConnection`), as the
+/// store's engine-neutral ``StoreConnection``: the store's SQL, with its `?` placeholders numbered
+/// for PostgreSQL, its values bound with their types, and rows read back as the same neutral
+/// values SQLite's give.
+///
+/// The store's work is synchronous, on its own threads: each statement waits for postgres-nio's
+/// answer there (never on an event loop, where waiting would deadlock). One connection runs one
+/// statement at a time; a ``transaction(_:)`` holds it from `BEGIN` to `COMMIT`.
+///
+/// ```swift
+/// let connection = try PostgreSQLConnection.connect(to: PostgreSQLAddress(url))
+/// defer { connection.close() }
+/// try connection.transaction { db in
+///     try db.execute("UPDATE hook SET enabled = ? WHERE name = ?", [.int(0), .text(name)])
+/// }
+/// ```
+final class PostgreSQLConnection: StoreConnection, Sendable {
+    /// Where the connection goes.
+    let address: PostgreSQLAddress
+    private let connection: PostgresConnection
+    private let logger: Logger
+
+    private init(address: PostgreSQLAddress, connection: PostgresConnection, logger: Logger) {
+        self.address = address
+        self.connection = connection
+        self.logger = logger
+    }
+
+    /// Connects to the server at `address`; a server that is not there, a refused role or a
+    /// missing database is a ``StoreError`` naming the address (without its password).
+    static func connect(
+        to address: PostgreSQLAddress, logger: Logger = Logger(label: "photos.store.postgresql"),
+        timeout: TimeAmount = .seconds(10)
+    ) throws(StoreError) -> PostgreSQLConnection {
+        var configuration: PostgresConnection.Configuration
+        if let socket = address.socketPath {
+            configuration = .init(
+                unixSocketPath: socket, username: address.user, password: address.password,
+                database: address.database)
+        } else {
+            configuration = .init(
+                host: address.host ?? "localhost", port: address.port, username: address.user,
+                password: address.password, database: address.database, tls: .disable)
+        }
+        configuration.options.connectTimeout = timeout
+        configuration.options.additionalStartupParameters = [("application_name", "photos")]
+        do {
+            let connection = try PostgresConnection.connect(
+                on: MultiThreadedEventLoopGroup.singleton.next(), configuration: configuration, id: 1, logger: logger
+            ).wait()
+            return PostgreSQLConnection(address: address, connection: connection, logger: logger)
+        } catch {
+            throw StoreError(postgreSQL: error, address: address)
+        }
+    }
+
+    /// Closes the connection; statements after this fail.
+    func close() {
+        try? connection.close().wait()
+    }
+
+    /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
+    func transaction<Value>(_ body: (PostgreSQLConnection) throws -> Value) throws -> Value {
+        try execute("BEGIN", [])
+        let value: Value
+        do {
+            value = try body(self)
+        } catch {
+            _ = try? execute("ROLLBACK", [])
+            throw error
+        }
+        try execute("COMMIT", [])
+        return value
+    }
+
+    // MARK: StoreConnection
+
+    @discardableResult
+    func execute(_ sql: String, _ arguments: [SQLValue]) throws -> Int {
+        try run(sql, arguments).metadata.rows ?? 0
+    }
+
+    func insert(_ sql: String, _ arguments: [SQLValue]) throws -> Int64 {
+        let result = try run(sql + " RETURNING id", arguments)
+        guard let row = result.rows.first else {
+            throw StoreError(.other, "\(address): an INSERT returned no id: \(sql)")
+        }
+        return try Self.storeRow(row).int64(0)
+    }
+
+    func rows<Value>(_ sql: String, _ arguments: [SQLValue], _ decode: (StoreRow) throws -> Value) throws -> [Value] {
+        try run(sql, arguments).rows.map { try decode(Self.storeRow($0)) }
+    }
+
+    /// Runs one statement and waits for all of its rows.
+    private func run(_ sql: String, _ arguments: [SQLValue]) throws(StoreError) -> PostgresQueryResult {
+        let (text, count) = PostgreSQLDialect.numberingPlaceholders(sql)
+        guard count == arguments.count else {
+            throw StoreError(
+                .other, "\(address): a statement with \(count) placeholders was given \(arguments.count) values: \(sql)"
+            )
+        }
+        var bindings = PostgresBindings(capacity: arguments.count)
+        for argument in arguments {
+            switch argument {
+            case .null: bindings.appendNull()
+            case .int(let number): bindings.append(number)
+            case .double(let number): bindings.append(number)
+            case .text(let text): bindings.append(text)
+            case .blob(let bytes): bindings.append(ByteBuffer(bytes: bytes))
+            }
+        }
+        do {
+            return try connection.query(PostgresQuery(unsafeSQL: text, binds: bindings), logger: logger).wait()
+        } catch {
+            throw StoreError(postgreSQL: error, address: address)
+        }
+    }
+
+    /// A row PostgreSQL returned, as the store's neutral values: whole numbers, numbers, text and
+    /// bytes as SQLite's rows hold them, a boolean as 0 or 1.
+    static func storeRow(_ row: PostgresRow) throws(StoreError) -> StoreRow {
+        var values: [SQLValue] = []
+        values.reserveCapacity(row.count)
+        for cell in row {
+            values.append(try value(of: cell))
+        }
+        return StoreRow(values: values)
+    }
+
+    private static func value(of cell: PostgresCell) throws(StoreError) -> SQLValue {
+        guard cell.bytes != nil else { return .null }
+        do {
+            switch cell.dataType {
+            case .int2, .int4, .int8, .oid: return .int(try cell.decode(Int64.self))
+            case .float4, .float8: return .double(try cell.decode(Double.self))
+            case .numeric:
+                return .double(NSDecimalNumber(decimal: try cell.decode(Decimal.self)).doubleValue)
+            case .bool: return .int(try cell.decode(Bool.self) ? 1 : 0)
+            case .bytea: return .blob(Array(buffer: try cell.decode(ByteBuffer.self)))
+            case .text, .varchar, .name, .bpchar, .json, .jsonb, .uuid: return .text(try cell.decode(String.self))
+            default:
+                throw StoreError(
+                    .missingColumn,
+                    "column \(cell.columnIndex) (\(cell.columnName)) holds PostgreSQL's \(cell.dataType), "
+                        + "which the store does not read")
+            }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError(
+                .missingColumn, "column \(cell.columnIndex) (\(cell.columnName)) cannot be read: \(error)")
+        }
+    }
+}
+
+extension StoreError {
+    /// The store's view of what postgres-nio threw: the code it means for the library (by
+    /// PostgreSQL's SQLSTATE where the server answered), and the server's message.
+    init(postgreSQL error: any Error, address: PostgreSQLAddress) {
+        let subject = "the library at \(address)"
+        guard let error = error as? PSQLError else {
+            // A connection that could not be made at all (refused, no route, a timeout).
+            self.init(.unreachable, "\(subject) cannot be reached: \(error)")
+            return
+        }
+        guard let info = error.serverInfo, let state = info[.sqlState] else {
+            let cause = error.underlying.map { "\($0)" } ?? "\(error.code)"
+            self.init(.unreachable, "\(subject) cannot be reached: \(cause)")
+            return
+        }
+        let message = info[.message] ?? "\(error.code)"
+        let detail = info[.detail].map { " (\($0))" } ?? ""
+        let said = "PostgreSQL \(state): \(message)\(detail)"
+        switch state {
+        case "28000", "28P01", "42501":
+            self.init(.permissionDenied, "no permission to use \(subject): \(said)")
+        case "3D000":
+            self.init(.notFound, "there is no library at \(address): \(said)")
+        case "40001", "40P01", "55P03":
+            self.init(.busy, "\(subject) is held by another writer: \(said)")
+        case "53100":
+            self.init(.full, "no space left to write \(subject): \(said)")
+        case "25006":
+            self.init(.readOnly, "\(subject) is read-only: \(said)")
+        case "57014":
+            self.init(.interrupted, "an operation on \(subject) was interrupted: \(said)")
+        case "42703":
+            self.init(.missingColumn, "\(subject): \(said)")
+        case _ where state.hasPrefix("08") || state.hasPrefix("57P"):
+            self.init(.unreachable, "\(subject) cannot be reached: \(said)")
+        default:
+            self.init(.other, "\(subject): \(said)")
+        }
+    }
+}
