@@ -75,20 +75,20 @@ public struct SmartAlbum: Sendable, Hashable {
 
     /// Adds the rows of smart albums a library made by an earlier build lacks, and puts every smart
     /// album at its place in ``all`` (a migration's step: new albums join old libraries).
-    static func insertMissing(_ db: Database) throws {
+    static func insertMissing(_ db: some StoreConnection) throws {
         for album in all {
             try db.execute(
-                sql: """
-                    INSERT OR IGNORE INTO collection (localIdentifier, isList, type, subtype, title, position, createdDate)
-                    VALUES (?, 0, ?, ?, ?, ?, 0)
-                    """,
-                arguments: [
-                    album.localIdentifier, PHAssetCollectionType.smartAlbum.rawValue, album.subtype.rawValue,
-                    album.title, album.position,
+                """
+                INSERT INTO collection (localIdentifier, isList, type, subtype, title, position, createdDate)
+                VALUES (?, 0, ?, ?, ?, ?, 0) ON CONFLICT (localIdentifier) DO NOTHING
+                """,
+                [
+                    .text(album.localIdentifier), .int(Int64(PHAssetCollectionType.smartAlbum.rawValue)),
+                    .int(Int64(album.subtype.rawValue)), .text(album.title), .int(Int64(album.position)),
                 ])
             try db.execute(
-                sql: "UPDATE collection SET position = ? WHERE localIdentifier = ?",
-                arguments: [album.position, album.localIdentifier])
+                "UPDATE collection SET position = ? WHERE localIdentifier = ?",
+                [.int(Int64(album.position)), .text(album.localIdentifier)])
         }
     }
 

@@ -16,13 +16,22 @@ import PhotosCore
 /// build) is counted the slow way, and opening it writable makes its triggers and counts again.
 enum SmartAlbumCounts {
     /// The kept albums: subtype raw value and the condition an asset meets to be counted.
-    static let kept: [(subtype: Int, condition: String)] = SmartAlbum.all.compactMap { album in
+    static let kept: [(subtype: Int, condition: String)] = keptConditions.map {
+        ($0.subtype, conjunction($0.conditions))
+    }
+
+    /// The kept albums' conditions as the asset query makes them, each a condition on the row.
+    static let keptConditions: [(subtype: Int, conditions: [String])] = SmartAlbum.all.compactMap { album in
         let clauses = AssetQuery(scope: .smartAlbum(album.subtype)).clauses()
-        let condition = clauses.conditions.map { "(\($0))" }.joined(separator: " AND ")
         guard clauses.from == "asset", clauses.arguments.isEmpty, !clauses.conditions.isEmpty,
-            !condition.contains("'now'")
+            !clauses.conditions.contains(where: { $0.contains("'now'") })
         else { return nil }
-        return (album.subtype.rawValue, condition)
+        return (album.subtype.rawValue, clauses.conditions)
+    }
+
+    /// Conditions met together: `(a) AND (b)`.
+    static func conjunction(_ conditions: [String]) -> String {
+        conditions.map { "(\($0))" }.joined(separator: " AND ")
     }
 
     /// The column of a kept album's count in the table's one row.

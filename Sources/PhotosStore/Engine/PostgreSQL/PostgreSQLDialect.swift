@@ -1,3 +1,5 @@
+import Foundation
+
 /// What PostgreSQL's SQL writes otherwise than the store's: the store writes SQL once, with SQLite's
 /// `?` placeholders, and this makes PostgreSQL's text of it.
 enum PostgreSQLDialect {
@@ -64,5 +66,11 @@ enum PostgreSQLDialect {
             }
         }
         return (String(decoding: output, as: UTF8.self), count)
+    }
+
+    /// A condition of the store's SQL as PostgreSQL's: SQLite takes any number for a truth value
+    /// and PostgreSQL only booleans, so the condition that is always met, `1`, is `TRUE`.
+    static func condition(_ condition: String) -> String {
+        condition.trimmingCharacters(in: .whitespaces) == "1" ? "TRUE" : condition
     }
 }
