@@ -24,7 +24,8 @@ import PostgresNIO
 final class PostgreSQLConnection: StoreConnection, Sendable {
     /// Where the connection goes.
     let address: PostgreSQLAddress
-    private let connection: PostgresConnection
+    /// postgres-nio's connection, for what the store's statements do not cover (a LISTEN).
+    let connection: PostgresConnection
     private let logger: Logger
 
     private init(address: PostgreSQLAddress, connection: PostgresConnection, logger: Logger) {

@@ -1,0 +1,193 @@
+import Dispatch
+import Foundation
+import PhotosCore
+import PhotosTestSupport
+import Synchronization
+import Testing
+
+@testable import PhotosStore
+
+/// Hosts sharing a library in PostgreSQL, each a connection of its own to the real server: writes
+/// take turns, so tokens commit in their order, and a listener hears every commit of every writer,
+/// in that order, without polling; a follower reading the log past its cursor at each notice reads
+/// every change once.
+@Suite(.enabled(if: PostgreSQLTestServer.isAvailable, "needs PHOTOS_TEST_POSTGRESQL"))
+struct PostgreSQLCommitTests {
+    /// A library in a schema of its own, and connections to it.
+    final class SharedLibrary: Sendable {
+        let address: PostgreSQLAddress
+        let schema = PostgreSQLTestServer.uniqueName("commits")
+        let commits: PostgreSQLCommits
+
+        init() throws {
+            address = try PostgreSQLAddress(try #require(PostgreSQLTestServer.url))
+            commits = PostgreSQLCommits(schema: schema)
+            let setup = try PostgreSQLConnection.connect(to: address)
+            defer { setup.close() }
+            try setup.execute("CREATE SCHEMA \(schema)", [])
+            try setup.execute("SET search_path TO \(schema)", [])
+            try PostgreSQLSchema.create(in: setup)
+        }
+
+        /// A host's connection to the library.
+        func connect() throws -> PostgreSQLConnection {
+            let connection = try PostgreSQLConnection.connect(to: address)
+            try connection.execute("SET search_path TO \(schema)", [])
+            return connection
+        }
+
+        /// Appends one change to the log; its token.
+        static func logChange(_ db: PostgreSQLConnection, _ payload: String) throws -> Int64 {
+            try db.rows("INSERT INTO change (timestamp, payload) VALUES (0, ?) RETURNING token", [.text(payload)]) {
+                try $0.int64(0)
+            }[0]
+        }
+
+        deinit {
+            if let cleanup = try? PostgreSQLConnection.connect(to: address) {
+                _ = try? cleanup.execute("DROP SCHEMA \(schema) CASCADE", [])
+                cleanup.close()
+            }
+        }
+    }
+
+    @Test func aWriterWhoseChangeWasLoggedLaterCommitsLaterAndIsHeardLater() async throws {
+        let library = try SharedLibrary()
+        let listener = try await PostgreSQLCommitListener.start(library.address, library.commits)
+        defer { listener.stop() }
+        let (first, second, observer) = (try library.connect(), try library.connect(), try library.connect())
+        defer { (first.close(), second.close(), observer.close()) }
+        // The first host logs its change and holds its commit until the second waits for the lock.
+        let (logged, proceed, done) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0), DispatchGroup())
+        let tokens = Mutex<[String: Int64]>([:])
+        func write(_ connection: PostgreSQLConnection, _ name: String, then: @escaping @Sendable () -> Void) {
+            done.enter()
+            Thread {
+                defer { done.leave() }
+                _ = try? connection.write(library.commits) { db in
+                    tokens.withLock { $0[name] = try? SharedLibrary.logChange(db, name) }
+                    then()
+                }
+            }.start()
+        }
+        write(first, "first") {
+            logged.signal()
+            proceed.wait()
+        }
+        logged.wait()
+        write(second, "second") {}
+        defer { proceed.signal() }  // a failed wait lets the first host go on
+        try await waitUntil("the second writer to wait for the lock", timeout: .seconds(20)) {
+            try Self.waiters(on: library.commits, observer) == 1
+        }
+        #expect(tokens.withLock { $0["second"] } == nil)
+        proceed.signal()
+        await withCheckedContinuation { continuation in done.notify(queue: .global()) { continuation.resume() } }
+        // The second logged its change once the first had committed: its token is the later one.
+        let (one, two) = try tokens.withLock { (try #require($0["first"]), try #require($0["second"])) }
+        #expect(one < two)
+        var heard: [Int64] = []
+        for await token in listener.tokens {
+            heard.append(token)
+            if heard.count == 2 { break }
+        }
+        #expect(heard == [one, two])
+    }
+
+    @Test func withoutTheWriterLockALaterTokenCanCommitFirst() throws {
+        // Why writes take the lock: a plain transaction's token is handed out at its insert, so the
+        // slow host's token commits after a newer one, and a follower past the newer one misses it.
+        let library = try SharedLibrary()
+        let (first, second) = (try library.connect(), try library.connect())
+        defer { (first.close(), second.close()) }
+        let (logged, proceed, committed) = (
+            DispatchSemaphore(value: 0), DispatchSemaphore(value: 0), DispatchSemaphore(value: 0)
+        )
+        let firstToken = Mutex<Int64?>(nil)
+        Thread {
+            _ = try? first.transaction { db in
+                firstToken.withLock { $0 = try? SharedLibrary.logChange(db, "first") }
+                logged.signal()
+                proceed.wait()
+            }
+            committed.signal()
+        }.start()
+        logged.wait()
+        let secondToken = try second.transaction { db in try SharedLibrary.logChange(db, "second") }
+        // A follower reading now sees the newer token and not the older, still uncommitted one.
+        let seen = try second.rows("SELECT token FROM change ORDER BY token", []) { try $0.int64(0) }
+        proceed.signal()
+        committed.wait()
+        let older = try #require(firstToken.withLock { $0 })
+        #expect(older < secondToken && seen == [secondToken])
+    }
+
+    /// How many connections wait for `commits`' lock (a bigint advisory lock is its two halves).
+    static func waiters(on commits: PostgreSQLCommits, _ db: PostgreSQLConnection) throws -> Int64 {
+        let key = UInt64(bitPattern: commits.lockKey)
+        return try db.rows(
+            "SELECT COUNT(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted "
+                + "AND classid::bigint = ? AND objid::bigint = ? AND objsubid = 1",
+            [.int(Int64(key >> 32)), .int(Int64(key & 0xFFFF_FFFF))]
+        ) { try $0.int64(0) }[0]
+    }
+
+    @Test func aListenerHearsEveryCommitOfEveryHostAndAFollowerReadsEachChangeOnce() async throws {
+        let library = try SharedLibrary()
+        let listener = try await PostgreSQLCommitListener.start(library.address, library.commits)
+        defer { listener.stop() }
+        let reader = try library.connect()
+        defer { reader.close() }
+        let hosts = 3
+        let writes = 20
+        let writers = try (0..<hosts).map { _ in try library.connect() }
+        defer { for writer in writers { writer.close() } }
+        let done = DispatchGroup()
+        let failures = Mutex<[String]>([])
+        for (host, writer) in writers.enumerated() {
+            done.enter()
+            Thread {
+                defer { done.leave() }
+                for write in 0..<writes {
+                    do {
+                        try writer.write(library.commits) { db in
+                            _ = try SharedLibrary.logChange(db, "host \(host) write \(write)")
+                        }
+                    } catch {
+                        failures.withLock { $0.append("\(error)") }
+                    }
+                }
+            }.start()
+        }
+        // The follower: at each notice, the log past its cursor.
+        var cursor: Int64 = 0
+        var followed: [String] = []
+        var notices: [Int64] = []
+        for await token in listener.tokens {
+            notices.append(token)
+            let rows = try reader.rows(
+                "SELECT token, payload FROM change WHERE token > ? ORDER BY token", [.int(cursor)]
+            ) { (try $0.int64(0), try $0.text(1)) }
+            cursor = rows.last?.0 ?? cursor
+            followed += rows.map(\.1)
+            // The last commit's token (the log's ids start at 1 in a new library).
+            if token >= Int64(hosts * writes) { break }
+        }
+        done.wait()
+        #expect(failures.withLock { $0 }.isEmpty)
+        #expect(notices == notices.sorted() && Set(notices).count == notices.count)
+        #expect(followed.count == hosts * writes && Set(followed).count == hosts * writes)
+        for host in 0..<hosts {
+            let own = followed.filter { $0.hasPrefix("host \(host) ") }
+            #expect(own == (0..<writes).map { "host \(host) write \($0)" })
+        }
+    }
+
+    @Test func eachLibraryOfADatabaseHasItsOwnChannelAndLock() {
+        let one = PostgreSQLCommits(schema: "library_one")
+        let two = PostgreSQLCommits(schema: "library_two")
+        #expect(one.channel == "photos_commit_library_one" && one.lockKey != two.lockKey)
+        #expect(PostgreSQLCommits(schema: "library_one") == one)
+        #expect(PostgreSQLCommits.library.channel == "photos_commit")
+    }
+}
