@@ -1,12 +1,11 @@
 import Foundation
-import GRDB
 import PhotosCore
 
 /// The change log's bounds: how much history is kept, and which tokens can still be answered.
 extension LibraryDatabase {
     /// The library's identifier, fixed when it was created.
     public func libraryIdentifier() throws -> String {
-        try read { db in try String.fetchOne(db, sql: "SELECT identifier FROM library WHERE id = 1") ?? "" }
+        try read { db in try db.scalarText("SELECT identifier FROM library WHERE id = 1") ?? "" }
     }
 
     /// The newest token removed from the log: changes after a token older than this cannot be told.
@@ -14,8 +13,8 @@ extension LibraryDatabase {
         try read { db in try Self.prunedThrough(db) }
     }
 
-    static func prunedThrough(_ db: Database) throws -> Int64 {
-        try Int64.fetchOne(db.cachedStatement(sql: "SELECT prunedThrough FROM library WHERE id = 1")) ?? 0
+    static func prunedThrough(_ db: some StoreConnection) throws -> Int64 {
+        try db.scalarInt64("SELECT prunedThrough FROM library WHERE id = 1") ?? 0
     }
 
     /// The entries after `token`, or `StoreError` `.historyExpired` (PhotoKit's 3105) when entries after it
@@ -39,18 +38,17 @@ extension LibraryDatabase {
     }
 
     /// The log's rows after `token` in a transaction that already checked the history bound.
-    static func entries(after token: Int64, limit: Int, _ db: Database) throws -> [LibraryChange] {
+    static func entries(after token: Int64, limit: Int, _ db: some StoreConnection) throws -> [LibraryChange] {
         var sql = "SELECT token, payload FROM change WHERE token > ? ORDER BY token"
-        var arguments: StatementArguments = [token]
+        var arguments: [SQLValue] = [.int(token)]
         if limit > 0 {
             sql += " LIMIT ?"
-            arguments += [limit]
+            arguments.append(.int(Int64(limit)))
         }
         let decoder = JSONDecoder()
-        return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments).map { row in
-            let payload: String = row["payload"]
-            var change = try decoder.decode(LibraryChange.self, from: Data(payload.utf8))
-            change.token = row["token"]
+        return try db.rows(sql, arguments) { row in
+            var change = try decoder.decode(LibraryChange.self, from: Data(try row.text(1).utf8))
+            change.token = try row.int64(0)
             return change
         }
     }
@@ -66,15 +64,16 @@ extension LibraryDatabase {
         }
     }
 
-    static func prune(_ db: Database, keeping entries: Int) throws -> Int {
+    static func prune(_ db: some StoreConnection, keeping entries: Int) throws -> Int {
         let newest = try newestToken(db)
         let cutoff = try cutoffHeldByHooks(db, cutoff: newest - Int64(max(0, entries)), newest: newest)
         guard cutoff > 0 else { return 0 }
-        try db.execute(sql: "DELETE FROM change WHERE token <= ?", arguments: [cutoff])
-        let removed = db.changesCount
-        try db.execute(sql: "DELETE FROM tombstone WHERE token <= ?", arguments: [cutoff])
+        let removed = try db.execute("DELETE FROM change WHERE token <= ?", [.int(cutoff)])
+        try db.execute("DELETE FROM tombstone WHERE token <= ?", [.int(cutoff)])
+        // The bound only moves forward (CASE: SQLite's two-argument MAX is PostgreSQL's GREATEST).
         try db.execute(
-            sql: "UPDATE library SET prunedThrough = MAX(prunedThrough, ?) WHERE id = 1", arguments: [cutoff])
+            "UPDATE library SET prunedThrough = CASE WHEN prunedThrough > ? THEN prunedThrough ELSE ? END WHERE id = 1",
+            [.int(cutoff), .int(cutoff)])
         return removed
     }
 }

@@ -287,11 +287,9 @@ extension LibraryDatabase {
     /// lowest cursor of an enabled hook, but never more than the library's hook history limit behind
     /// the newest entry (a hook that stopped for months does not grow the library without bound;
     /// it gets an `expired` run instead).
-    static func cutoffHeldByHooks(_ db: Database, cutoff: Int64, newest: Int64) throws -> Int64 {
-        guard try db.tableExists("hook"),
-            let lowest = try Int64.fetchOne(db, sql: "SELECT MIN(cursor) FROM hook WHERE enabled = 1")
-        else { return cutoff }
-        let limit = try Int64.fetchOne(db, sql: "SELECT hookHistoryLimit FROM library WHERE id = 1") ?? 0
+    static func cutoffHeldByHooks(_ db: some StoreConnection, cutoff: Int64, newest: Int64) throws -> Int64 {
+        guard let lowest = try db.scalarInt64("SELECT MIN(cursor) FROM hook WHERE enabled = 1") else { return cutoff }
+        let limit = try db.scalarInt64("SELECT hookHistoryLimit FROM library WHERE id = 1") ?? 0
         return min(cutoff, max(lowest, newest - limit))
     }
 

@@ -80,8 +80,8 @@ extension LibraryDatabase {
     }
 
     /// The token of the newest change-log entry (0 for a library never written to).
-    static func newestToken(_ db: Database) throws -> Int64 {
-        try Int64.fetchOne(db.cachedStatement(sql: "SELECT MAX(token) FROM change")) ?? 0
+    static func newestToken(_ db: some StoreConnection) throws -> Int64 {
+        try db.scalarInt64("SELECT MAX(token) FROM change") ?? 0
     }
 }
 

@@ -418,7 +418,7 @@ public struct ChangeLogWriter: Sendable {
     public init() {}
 
     /// Appends the entry, if anything changed, and returns it with its token.
-    package func append(to db: Database) throws -> LibraryChange? {
+    package func append(to db: some StoreConnection) throws -> LibraryChange? {
         guard !recorder.isEmpty else { return nil }
         let timestamp = Date().timeIntervalSince1970
         var entry = LibraryChange(
@@ -428,9 +428,8 @@ public struct ChangeLogWriter: Sendable {
         if !sidecarConflicts.isEmpty { entry.sidecarConflicts = sidecarConflicts }
         if !imports.isEmpty { entry.imports = imports }
         let payload = String(decoding: try JSONEncoder().encode(entry), as: UTF8.self)
-        try db.cachedStatement(sql: "INSERT INTO change (timestamp, payload) VALUES (?, ?)")
-            .execute(arguments: [timestamp, payload])
-        entry.token = db.lastInsertedRowID
+        entry.token = try db.insert(
+            "INSERT INTO change (timestamp, payload) VALUES (?, ?)", [.double(timestamp), .text(payload)], key: "token")
         return entry
     }
 }

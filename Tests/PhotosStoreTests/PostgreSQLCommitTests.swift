@@ -36,11 +36,12 @@ struct PostgreSQLCommitTests {
             return connection
         }
 
-        /// Appends one change to the log; its token.
-        static func logChange(_ db: PostgreSQLConnection, _ payload: String) throws -> Int64 {
-            try db.rows("INSERT INTO change (timestamp, payload) VALUES (0, ?) RETURNING token", [.text(payload)]) {
-                try $0.int64(0)
-            }[0]
+        /// Logs one change through the store's change-log writer (an asset named `identifier`
+        /// inserted); its token.
+        static func logChange(_ db: PostgreSQLConnection, _ identifier: String) throws -> Int64 {
+            var log = ChangeLogWriter()
+            log.recorder.inserted(.asset, identifier)
+            return try #require(try log.append(to: db)).token
         }
 
         deinit {
@@ -165,11 +166,10 @@ struct PostgreSQLCommitTests {
         var notices: [Int64] = []
         for await token in listener.tokens {
             notices.append(token)
-            let rows = try reader.rows(
-                "SELECT token, payload FROM change WHERE token > ? ORDER BY token", [.int(cursor)]
-            ) { (try $0.int64(0), try $0.text(1)) }
-            cursor = rows.last?.0 ?? cursor
-            followed += rows.map(\.1)
+            // The store's one reader of the log, as a follower on SQLite reads it.
+            let entries = try LibraryDatabase.entries(after: cursor, limit: 0, reader)
+            cursor = entries.last?.token ?? cursor
+            followed += entries.flatMap(\.asset.inserted)
             // The last commit's token (the log's ids start at 1 in a new library).
             if token >= Int64(hosts * writes) { break }
         }
@@ -181,6 +181,38 @@ struct PostgreSQLCommitTests {
             let own = followed.filter { $0.hasPrefix("host \(host) ") }
             #expect(own == (0..<writes).map { "host \(host) write \($0)" })
         }
+    }
+
+    @Test func theLogIsReadAndPrunedAsOnSQLite() throws {
+        // Ten changes; a hook whose cursor is at 4 holds the entries after it against pruning.
+        func play(_ db: some StoreConnection) throws -> [String] {
+            for index in 1...10 {
+                var log = ChangeLogWriter()
+                log.recorder.inserted(.asset, "asset \(index)")
+                _ = try log.append(to: db)
+            }
+            var hook = HookState(name: "backup", cursor: 4)
+            hook.enabled = true
+            try hook.insert(in: db)
+            let removed = try LibraryDatabase.prune(db, keeping: 2)
+            let kept = try LibraryDatabase.entries(after: 0, limit: 0, db)
+            let page = try LibraryDatabase.entries(after: 6, limit: 2, db)
+            return [
+                "removed \(removed)", "pruned through \(try LibraryDatabase.prunedThrough(db))",
+                "kept \(kept.map(\.token))", "page \(page.flatMap(\.asset.inserted))",
+                "newest \(try LibraryDatabase.newestToken(db))",
+            ]
+        }
+        let sqlite = try LibraryDatabase().writer.write { db in try play(db) }
+        #expect(
+            sqlite == [
+                "removed 4", "pruned through 4", "kept [5, 6, 7, 8, 9, 10]", "page [\"asset 7\", \"asset 8\"]",
+                "newest 10",
+            ])
+        let library = try SharedLibrary()
+        let connection = try library.connect()
+        defer { connection.close() }
+        #expect(try connection.write(library.commits) { db in try play(db) } == sqlite)
     }
 
     @Test func eachLibraryOfADatabaseHasItsOwnChannelAndLock() {

@@ -8,8 +8,8 @@ import PhotosCore
 /// type. SQLite's connection (GRDB's `Database`) and PostgreSQL's (``PostgreSQLConnection``)
 /// conform, held to the same contract by the tests. The store's records move onto it one at a
 /// time: hooks' cursors (``HookState``), access tokens, rejections, sidecar merge bases, the file
-/// journal, trashed files and collections have; assets and resources still use GRDB's record
-/// protocols, and a library is opened in SQLite only.
+/// journal, trashed files, collections and the change log (its writer, reader and pruning) have;
+/// assets and resources still use GRDB's record protocols, and a library is opened in SQLite only.
 ///
 /// ```swift
 /// let states = try connection.rows("SELECT \(HookState.columns) FROM hook ORDER BY name") {
@@ -17,31 +17,48 @@ import PhotosCore
 /// }
 /// try connection.execute("UPDATE hook SET enabled = 0 WHERE name = ?", [.text(name)])
 /// ```
-protocol StoreConnection {
+package protocol StoreConnection {
     /// Runs a statement that returns no rows; returns how many rows it changed.
     @discardableResult
     func execute(_ sql: String, _ arguments: [SQLValue]) throws -> Int
 
-    /// Runs an `INSERT` of one row into a table whose key is a generated `id`; returns that id.
-    func insert(_ sql: String, _ arguments: [SQLValue]) throws -> Int64
+    /// Runs an `INSERT` of one row into a table whose key is generated (the column `key`: `id`, or
+    /// the change log's `token`); returns that key.
+    func insert(_ sql: String, _ arguments: [SQLValue], key: String) throws -> Int64
 
     /// The rows of a query, each made into a value by `decode` while it is current.
     func rows<Value>(_ sql: String, _ arguments: [SQLValue], _ decode: (StoreRow) throws -> Value) throws -> [Value]
 }
 
 extension StoreConnection {
+    /// Runs an `INSERT` of one row into a table whose key is a generated `id`; returns that id.
+    func insert(_ sql: String, _ arguments: [SQLValue]) throws -> Int64 {
+        try insert(sql, arguments, key: "id")
+    }
+
     /// The first row of a query, made into a value; nil when there is none.
     func firstRow<Value>(_ sql: String, _ arguments: [SQLValue], _ decode: (StoreRow) throws -> Value) throws
         -> Value?
     {
         try rows(sql + " LIMIT 1", arguments, decode).first
     }
+
+    /// The first column of a query's first row as a whole number (a count, a maximum); nil when
+    /// there is no row or it holds NULL.
+    func scalarInt64(_ sql: String, _ arguments: [SQLValue] = []) throws -> Int64? {
+        try rows(sql, arguments) { $0.optionalInt64(0) }.first ?? nil
+    }
+
+    /// The first column of a query's first row as text; nil when there is no row or it holds NULL.
+    func scalarText(_ sql: String, _ arguments: [SQLValue] = []) throws -> String? {
+        try rows(sql, arguments) { $0.optionalText(0) }.first ?? nil
+    }
 }
 
 /// The current row of a query, its columns by position (from 0), as the store's neutral values.
-struct StoreRow {
+package struct StoreRow {
     /// The row's values, in the order the query selected them.
-    let values: [SQLValue]
+    package let values: [SQLValue]
 
     /// The column at `index` as a whole number; a row that holds something else there is a
     /// ``StoreError`` (`missingColumn`), never a trap.

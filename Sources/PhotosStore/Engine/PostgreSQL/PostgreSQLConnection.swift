@@ -88,10 +88,10 @@ final class PostgreSQLConnection: StoreConnection, Sendable {
         try run(sql, arguments).metadata.rows ?? 0
     }
 
-    func insert(_ sql: String, _ arguments: [SQLValue]) throws -> Int64 {
-        let result = try run(sql + " RETURNING id", arguments)
+    func insert(_ sql: String, _ arguments: [SQLValue], key: String) throws -> Int64 {
+        let result = try run(sql + " RETURNING \(key)", arguments)
         guard let row = result.rows.first else {
-            throw StoreError(.other, "\(address): an INSERT returned no id: \(sql)")
+            throw StoreError(.other, "\(address): an INSERT returned no \(key): \(sql)")
         }
         return try Self.storeRow(row).int64(0)
     }

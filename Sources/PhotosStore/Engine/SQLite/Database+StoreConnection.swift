@@ -5,17 +5,20 @@ import PhotosCore
 /// store's engine-neutral ``StoreConnection``.
 extension Database: StoreConnection {
     @discardableResult
-    func execute(_ sql: String, _ arguments: [SQLValue]) throws -> Int {
+    package func execute(_ sql: String, _ arguments: [SQLValue]) throws -> Int {
         try execute(sql: sql, arguments: StatementArguments(databaseValues: arguments.map(\.databaseValue)))
         return changesCount
     }
 
-    func insert(_ sql: String, _ arguments: [SQLValue]) throws -> Int64 {
+    /// The key is the rowid SQLite's tables' INTEGER PRIMARY KEY names.
+    package func insert(_ sql: String, _ arguments: [SQLValue], key: String) throws -> Int64 {
         try execute(sql, arguments)
         return lastInsertedRowID
     }
 
-    func rows<Value>(_ sql: String, _ arguments: [SQLValue], _ decode: (StoreRow) throws -> Value) throws -> [Value] {
+    package func rows<Value>(_ sql: String, _ arguments: [SQLValue], _ decode: (StoreRow) throws -> Value) throws
+        -> [Value]
+    {
         let statement = try cachedStatement(sql: sql)
         statement.arguments = StatementArguments(databaseValues: arguments.map(\.databaseValue))
         let cursor = try Row.fetchCursor(statement)
