@@ -19,7 +19,7 @@ struct PhotosCommand: AsyncParsableCommand {
         subcommands: [
             Scan.self, Assets.self, Albums.self, Folders.self, Rejected.self, Duplicates.self, Thumbnail.self,
             Export.self, Import.self, ImportsCommand.self, Move.self, Remove.self, TrashCommand.self, Favorite.self,
-            Rate.self, Rebuild.self,
+            Rate.self, Rebuild.self, LibraryCommand.self,
             Changes.self,
             WatchQuery.self, Status.self, Hooks.self, Token.self, Open.self, Completion.self,
         ]

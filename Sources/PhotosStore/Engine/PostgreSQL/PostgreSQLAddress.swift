@@ -5,7 +5,9 @@ import Foundation
 ///
 /// A server's Unix socket is named by a `host` parameter that is a directory, as with libpq:
 /// `postgresql://me@/photos?host=/run/postgresql` connects to `/run/postgresql/.s.PGSQL.5432`.
-/// Connections are not encrypted: `sslmode` may only be `disable` (or absent) for now.
+/// Connections are not encrypted: `sslmode` may only be `disable` (or absent) for now. A
+/// `schema` parameter (not libpq's) puts the library in that schema of the database, so that one
+/// database can hold several: `postgresql://me@nas/photos?schema=family`.
 ///
 /// ```swift
 /// let address = try PostgreSQLAddress("postgresql://photos@127.0.0.1:5433/photos")
@@ -25,6 +27,8 @@ struct PostgreSQLAddress: Sendable, Hashable, CustomStringConvertible {
     var socketDirectory: String?
     /// The database holding the library.
     var database: String
+    /// The schema of the database the library's tables are in, when not the role's default.
+    var schema: String?
 
     /// Whether `text` is a URL this engine opens (`postgresql:` or `postgres:`), however well formed.
     static func isPostgreSQL(_ text: String) -> Bool {
@@ -42,7 +46,7 @@ struct PostgreSQLAddress: Sendable, Hashable, CustomStringConvertible {
         }
         var parameters: [String: String] = [:]
         for item in components.queryItems ?? [] { parameters[item.name] = item.value ?? "" }
-        let known: Set = ["host", "port", "user", "password", "dbname", "sslmode"]
+        let known: Set = ["host", "port", "user", "password", "dbname", "sslmode", "schema"]
         if let unknown = parameters.keys.sorted().first(where: { !known.contains($0) }) {
             throw refuse("unknown parameter \(unknown)")
         }
@@ -61,6 +65,14 @@ struct PostgreSQLAddress: Sendable, Hashable, CustomStringConvertible {
         }
         guard (1...65535).contains(port) else { throw refuse("port \(port)") }
         let host = parameters["host"] ?? components.host.flatMap { $0.isEmpty ? nil : $0 }
+        if let schema = parameters["schema"] {
+            guard !schema.isEmpty, schema.utf8.count <= 63,
+                schema.utf8.allSatisfy({ $0 == UInt8(ascii: "_") || ($0 < 0x80 && isalnum(Int32($0)) != 0) })
+            else { throw refuse("a schema is named with letters, digits and _ (\(schema))") }
+            self.schema = schema.lowercased()
+        } else {
+            self.schema = nil
+        }
         self.user = user
         self.password = parameters["password"] ?? components.password
         self.port = port
@@ -75,14 +87,19 @@ struct PostgreSQLAddress: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The writer lock and notification channel of the library at this address.
+    var commits: PostgreSQLCommits { schema.map(PostgreSQLCommits.init(schema:)) ?? .library }
+
     /// The Unix socket's path, when connecting through one.
     var socketPath: String? { socketDirectory.map { "\($0)/.s.PGSQL.\(port)" } }
 
     /// The URL without its password: what messages and logs show.
     var description: String {
         let server = host.map { "\($0):\(port)" } ?? ""
-        let socket = socketDirectory.map { "?host=\($0)&port=\(port)" } ?? ""
-        return "postgresql://\(user)@\(server)/\(database)\(socket)"
+        var parameters = socketDirectory.map { ["host=\($0)", "port=\(port)"] } ?? []
+        if let schema { parameters.append("schema=\(schema)") }
+        let query = parameters.isEmpty ? "" : "?" + parameters.joined(separator: "&")
+        return "postgresql://\(user)@\(server)/\(database)\(query)"
     }
 
     /// `text` with any password in it replaced, for messages about a URL that could not be read.

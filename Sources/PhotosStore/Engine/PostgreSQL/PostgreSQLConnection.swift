@@ -56,7 +56,11 @@ final class PostgreSQLConnection: StoreConnection, Sendable {
             let connection = try PostgresConnection.connect(
                 on: MultiThreadedEventLoopGroup.singleton.next(), configuration: configuration, id: 1, logger: logger
             ).wait()
-            return PostgreSQLConnection(address: address, connection: connection, logger: logger)
+            let opened = PostgreSQLConnection(address: address, connection: connection, logger: logger)
+            if let schema = address.schema { try opened.execute("SET search_path TO \(schema)", []) }
+            return opened
+        } catch let error as StoreError {
+            throw error
         } catch {
             throw StoreError(postgreSQL: error, address: address)
         }

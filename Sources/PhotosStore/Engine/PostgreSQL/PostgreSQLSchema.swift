@@ -439,17 +439,21 @@ enum PostgreSQLSchema {
     /// tables and indexes, its migrations recorded as applied, and the rows a new SQLite library
     /// starts with (its identity, the smart albums, their counts at 0).
     static func create(in connection: PostgreSQLConnection) throws {
-        try connection.transaction { db in
-            for statement in baseline + [smartAlbumCountTable] + triggers { try db.execute(statement, []) }
-            for identifier in migrations {
-                try db.execute("INSERT INTO schema_migration (identifier) VALUES (?)", [.text(identifier)])
-            }
-            try db.execute("INSERT INTO library (id, identifier) VALUES (1, ?)", [.text(UUID().uuidString)])
-            let kept = SmartAlbumCounts.kept.map(\.subtype)
-            try db.execute(
-                "INSERT INTO smart_album_count (id\(kept.map { ", " + SmartAlbumCounts.column($0) }.joined())) "
-                    + "VALUES (1\(String(repeating: ", 0", count: kept.count)))", [])
-            try SmartAlbum.insertMissing(db)
+        try connection.transaction { try make(in: $0) }
+    }
+
+    /// Makes the schema in the transaction `db` is in; the first rows too unless a copy brings its own.
+    static func make(in db: PostgreSQLConnection, withFirstRows: Bool = true) throws {
+        for statement in baseline + [smartAlbumCountTable] + triggers { try db.execute(statement, []) }
+        for identifier in migrations {
+            try db.execute("INSERT INTO schema_migration (identifier) VALUES (?)", [.text(identifier)])
         }
+        guard withFirstRows else { return }
+        try db.execute("INSERT INTO library (id, identifier) VALUES (1, ?)", [.text(UUID().uuidString)])
+        let kept = SmartAlbumCounts.kept.map(\.subtype)
+        try db.execute(
+            "INSERT INTO smart_album_count (id\(kept.map { ", " + SmartAlbumCounts.column($0) }.joined())) "
+                + "VALUES (1\(String(repeating: ", 0", count: kept.count)))", [])
+        try SmartAlbum.insertMissing(db)
     }
 }

@@ -1,0 +1,383 @@
+import Foundation
+import GRDB
+import PhotosCore
+
+/// Copies a library between engines, a SQLite file and a PostgreSQL database either way (or file
+/// to file), with everything in it: every row of every table under its own id, the change log and
+/// its tokens (persistent change tokens and hook cursors go on working), the library's identity,
+/// access tokens, the file journal, and the counters that keep ids from being handed out again.
+///
+/// The source is read in one snapshot (a photosd may go on writing it meanwhile: what it commits
+/// after the snapshot is not copied); the destination is written in one transaction, into a
+/// PostgreSQL database that holds no library yet or a SQLite file that does not exist yet (made
+/// under a temporary name beside it and renamed into place at the end), so that a copy that fails
+/// halfway leaves no library behind. Both sides must have this build's schema
+/// (``PostgreSQLSchema/migrations``).
+///
+/// ```swift
+/// let report = try LibraryCopy.copy(from: "/home/me/photos.sqlite", to: "postgresql://me@nas/photos")
+/// report.rows["asset"]  // 48_211
+/// ```
+public enum LibraryCopy {
+    /// What a copy did.
+    public struct Report: Sendable, Encodable, Equatable {
+        /// Where from and where to (a URL without its password).
+        public var source: String
+        public var destination: String
+        /// Rows copied, by table.
+        public var rows: [String: Int]
+    }
+
+    /// A table copied, its key (the order rows are read in, in pages), and whether triggers keep it.
+    struct Table {
+        var name: String
+        var key: [String]
+        /// Whether triggers fill it as the other tables' rows arrive: what they made is replaced.
+        var keptByTriggers = false
+    }
+
+    /// Every table of a library, parents before the rows that refer to them. The last two are kept by
+    /// triggers as the others' rows arrive: they are copied last, over what the triggers made.
+    static let tables: [Table] = [
+        Table(name: "library", key: ["id"]), Table(name: "asset", key: ["id"]),
+        Table(name: "collection", key: ["id"]), Table(name: "collection_asset", key: ["collectionId", "assetId"]),
+        Table(name: "change", key: ["token"]), Table(name: "tombstone", key: ["isAsset", "rowId"]),
+        Table(name: "rejected", key: ["path"]), Table(name: "root", key: ["path"]),
+        Table(name: "unreadable_directory", key: ["path"]), Table(name: "hook", key: ["name"]),
+        Table(name: "accessToken", key: ["id"]), Table(name: "directory", key: ["id"]),
+        Table(name: "resource", key: ["id"]), Table(name: "trashedAsset", key: ["assetId"]),
+        Table(name: "trashedFile", key: ["id"]), Table(name: "sidecarBase", key: ["assetId"]),
+        Table(name: "importedContent", key: ["contentHash", "fileSize"]), Table(name: "fileJournal", key: ["id"]),
+        Table(name: "collection_stats", key: ["collectionId"], keptByTriggers: true),
+        Table(name: "smart_album_count", key: ["id"], keptByTriggers: true),
+    ]
+
+    /// The tables whose ids a counter hands out (never again, once used), and their key.
+    static let counted: [(table: String, key: String)] = [
+        ("asset", "id"), ("collection", "id"), ("change", "token"), ("directory", "id"), ("resource", "id"),
+        ("trashedFile", "id"), ("fileJournal", "id"),
+    ]
+
+    /// Rows read and written at a time.
+    static let pageRows = 500
+
+    /// Copies the library at `source` to `destination`, each a SQLite file's path or a
+    /// `postgresql://` URL; `progress` hears each table as it is done, with its rows.
+    public static func copy(
+        from source: String, to destination: String, progress: (@Sendable (String, Int) -> Void)? = nil
+    ) throws -> Report {
+        guard source != destination else {
+            throw StoreError(.other, "the source and the destination are the same library: \(source)")
+        }
+        return try withSource(source) { reader, sourceName, sequences in
+            try withDestination(destination) { writer, destinationName in
+                var rows: [String: Int] = [:]
+                var largest: [String: Int64] = [:]
+                for table in tables {
+                    let columns = try columnNames(of: table.name, in: reader)
+                    let kinds = try columnKinds(of: table.name, in: writer)
+                    var count = 0
+                    if table.keptByTriggers { try writer.execute("DELETE FROM \(table.name)", []) }
+                    try readPages(of: table, columns: columns, from: reader) { page in
+                        try write(page, into: table.name, columns: columns, kinds: kinds, writer)
+                        count += page.count
+                        if let key = counted.first(where: { $0.table == table.name })?.key,
+                            let index = columns.firstIndex(where: { $0.lowercased() == key.lowercased() })
+                        {
+                            let top = page.compactMap { $0[index].int64 }.max() ?? 0
+                            largest[table.name] = max(largest[table.name] ?? 0, top)
+                        }
+                    }
+                    rows[table.name] = count
+                    progress?(table.name, count)
+                }
+                var next: [String: Int64] = [:]
+                for (table, _) in counted {
+                    next[table] = max(sequences[table] ?? 0, largest[table] ?? 0)
+                }
+                try writer.setSequences(next)
+                return Report(source: sourceName, destination: destinationName, rows: rows)
+            }
+        }
+    }
+
+    // MARK: The source
+
+    /// Opens the source, checks its schema, and runs `body` in one read snapshot of it, with the
+    /// last value each id counter handed out.
+    private static func withSource<Value>(
+        _ location: String, _ body: (CopyConnection, String, [String: Int64]) throws -> Value
+    ) throws -> Value {
+        if PostgreSQLAddress.isPostgreSQL(location) {
+            let address = try PostgreSQLAddress(location)
+            let connection = try PostgreSQLConnection.connect(to: address)
+            defer { connection.close() }
+            try checkSchema(of: connection, at: address.description)
+            try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", [])
+            defer { _ = try? connection.execute("ROLLBACK", []) }
+            var sequences: [String: Int64] = [:]
+            for (table, key) in counted {
+                sequences[table] = try connection.scalarInt64(
+                    "SELECT pg_sequence_last_value(pg_get_serial_sequence(?, ?)::regclass)",
+                    [.text(table.lowercased()), .text(key.lowercased())])
+            }
+            return try body(.postgreSQL(connection), address.description, sequences)
+        }
+        let database = try LibraryDatabase(existingAt: location)
+        return try database.read { db in
+            let sequences = try db.rows("SELECT name, seq FROM sqlite_sequence", []) {
+                (try $0.text(0), try $0.int64(1))
+            }
+            return try body(.sqlite(db), location, Dictionary(sequences, uniquingKeysWith: max))
+        }
+    }
+
+    /// Refuses a PostgreSQL library whose schema is not this build's.
+    private static func checkSchema(of connection: PostgreSQLConnection, at name: String) throws {
+        guard try connection.scalarText("SELECT to_regclass('schema_migration')::text") != nil else {
+            throw StoreError(.notFound, "there is no library at \(name)")
+        }
+        let applied = try connection.rows("SELECT identifier FROM schema_migration", []) { try $0.text(0) }
+        guard Set(applied) == Set(PostgreSQLSchema.migrations) else {
+            let unknown = Set(applied).subtracting(PostgreSQLSchema.migrations).sorted()
+            throw StoreError(
+                unknown.isEmpty ? .other : .newerSchema,
+                "the library at \(name) has another schema than this build's"
+                    + (unknown.isEmpty ? "" : " (migrations \(unknown.joined(separator: ", ")))"))
+        }
+    }
+
+    // MARK: The destination
+
+    /// Makes an empty library at `location` (refusing one that exists) and runs `body` in one write
+    /// transaction of it; the library is there only once `body` has returned.
+    private static func withDestination<Value>(_ location: String, _ body: (CopyConnection, String) throws -> Value)
+        throws -> Value
+    {
+        if PostgreSQLAddress.isPostgreSQL(location) {
+            let address = try PostgreSQLAddress(location)
+            let connection = try PostgreSQLConnection.connect(to: address)
+            defer { connection.close() }
+            return try connection.write(address.commits) { db in
+                // A schema named in the URL is made when missing: it is only a name space.
+                if let schema = address.schema { try db.execute("CREATE SCHEMA IF NOT EXISTS \(schema)", []) }
+                if try db.scalarText("SELECT to_regclass('schema_migration')::text") != nil {
+                    throw StoreError(
+                        .other, "\(address) already holds a library: a copy goes into a database without one")
+                }
+                try PostgreSQLSchema.make(in: db, withFirstRows: false)
+                return try body(.postgreSQL(db), address.description)
+            }
+        }
+        guard !FileManager.default.fileExists(atPath: location) else {
+            throw StoreError(
+                .other, "\(location) already exists: a copy goes into a file that does not exist yet", path: location)
+        }
+        let url = URL(fileURLWithPath: location)
+        let temporary = url.deletingLastPathComponent()
+            .appendingPathComponent(".\(url.lastPathComponent).copying-\(UUID().uuidString)").path
+        defer {
+            for suffix in ["", "-wal", "-shm", "-journal"] {
+                try? FileManager.default.removeItem(atPath: temporary + suffix)
+            }
+        }
+        let value: Value = try {
+            let database = try LibraryDatabase(path: temporary)
+            let value = try database.writer.write { db in
+                try db.execute(sql: "PRAGMA defer_foreign_keys = ON")
+                // A new library's first rows (its identity, the smart albums) are the source's.
+                for table in tables.reversed() { try db.execute("DELETE FROM \(table.name)", []) }
+                return try body(.sqlite(db), location)
+            }
+            try database.writer.writeWithoutTransaction { try $0.checkpoint(.truncate) }
+            return value
+        }()
+        // The pool is closed: the file holds everything. Renamed into place, never over a file.
+        guard link(temporary, location) == 0 else {
+            throw StoreError(posix: errno, "cannot put the copy at \(location)", path: location)
+        }
+        return value
+    }
+
+    // MARK: Rows
+
+    /// The columns a table's rows are copied with, in order: the stored ones, not the generated
+    /// (`asset.isBurstVisible`), which each engine computes.
+    private static func columnNames(of table: String, in connection: CopyConnection) throws -> [String] {
+        switch connection {
+        case .sqlite(let db):
+            return try db.rows("SELECT name FROM pragma_table_xinfo(?) WHERE hidden = 0 ORDER BY cid", [.text(table)]) {
+                try $0.text(0)
+            }
+        case .postgreSQL(let db):
+            return try db.rows(
+                "SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() "
+                    + "AND table_name = ? AND is_generated = 'NEVER' ORDER BY ordinal_position",
+                [.text(table.lowercased())]
+            ) { try $0.text(0) }
+        }
+    }
+
+    /// What kind of value each column of a PostgreSQL table takes (SQLite's take any), by name.
+    private static func columnKinds(of table: String, in connection: CopyConnection) throws -> [String: String] {
+        guard case .postgreSQL(let db) = connection else { return [:] }
+        let kinds = try db.rows(
+            "SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = current_schema() "
+                + "AND table_name = ?", [.text(table.lowercased())]
+        ) { (try $0.text(0), try $0.text(1)) }
+        return Dictionary(kinds, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// Reads a table's rows a page at a time in its key's order (collections: parents first).
+    private static func readPages(
+        of table: Table, columns: [String], from connection: CopyConnection, _ page: ([[SQLValue]]) throws -> Void
+    ) throws {
+        let list = columns.joined(separator: ", ")
+        let order = table.key.joined(separator: ", ")
+        let keyIndexes = table.key.map { key in columns.firstIndex { $0.lowercased() == key.lowercased() }! }
+        if table.name == "collection" {
+            // Few rows, and a parent may have a larger id than its child: all at once, parents first.
+            let rows = try connection.rows("SELECT \(list) FROM collection ORDER BY id", [])
+            let parent = columns.firstIndex { $0.lowercased() == "parentid" }!
+            try page(parentsFirst(rows, id: keyIndexes[0], parent: parent))
+            return
+        }
+        var after: [SQLValue]?
+        while true {
+            var sql = "SELECT \(list) FROM \(table.name)"
+            if let after {
+                let placeholders = SQLText.placeholders(after.count)
+                sql += table.key.count == 1 ? " WHERE \(order) > ?" : " WHERE (\(order)) > (\(placeholders))"
+            }
+            sql += " ORDER BY \(order) LIMIT \(pageRows)"
+            let rows = try connection.rows(sql, after ?? [])
+            if rows.isEmpty { return }
+            try page(rows)
+            if rows.count < pageRows { return }
+            after = keyIndexes.map { rows[rows.count - 1][$0] }
+        }
+    }
+
+    /// Collections ordered so that each comes after its parent.
+    static func parentsFirst(_ rows: [[SQLValue]], id: Int, parent: Int) -> [[SQLValue]] {
+        var placed: Set<Int64> = []
+        var ordered: [[SQLValue]] = []
+        var waiting = rows
+        while !waiting.isEmpty {
+            let before = ordered.count
+            waiting.removeAll { row in
+                if let parentID = row[parent].int64, !placed.contains(parentID) { return false }
+                ordered.append(row)
+                if let own = row[id].int64 { placed.insert(own) }
+                return true
+            }
+            // A parent that is not there (a damaged library): the rest as they are; the
+            // destination's foreign key says which.
+            if ordered.count == before {
+                ordered += waiting
+                break
+            }
+        }
+        return ordered
+    }
+
+    /// Writes a page of rows, several to a statement.
+    private static func write(
+        _ rows: [[SQLValue]], into table: String, columns: [String], kinds: [String: String],
+        _ connection: CopyConnection
+    ) throws {
+        guard !rows.isEmpty else { return }
+        let kinds = columns.map { kinds[$0.lowercased()] }
+        let perStatement = max(1, min(rows.count, 30_000 / max(1, columns.count)))
+        var start = 0
+        while start < rows.count {
+            let chunk = rows[start..<min(rows.count, start + perStatement)]
+            let tuple = "(\(SQLText.placeholders(columns.count)))"
+            let sql =
+                "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES "
+                + Array(repeating: tuple, count: chunk.count).joined(separator: ", ")
+            var arguments: [SQLValue] = []
+            arguments.reserveCapacity(chunk.count * columns.count)
+            for row in chunk {
+                for (index, value) in row.enumerated() { arguments.append(value.converted(to: kinds[index])) }
+            }
+            do {
+                try connection.execute(sql, arguments)
+            } catch let error as StoreError {
+                throw StoreError(error.code, "copying \(table): \(error.message)", path: error.path)
+            }
+            start += chunk.count
+        }
+    }
+}
+
+/// One side of a copy: a transaction of either engine.
+enum CopyConnection {
+    case sqlite(Database)
+    case postgreSQL(PostgreSQLConnection)
+
+    func rows(_ sql: String, _ arguments: [SQLValue]) throws -> [[SQLValue]] {
+        switch self {
+        case .sqlite(let db): try db.rows(sql, arguments) { $0.values }
+        case .postgreSQL(let db): try db.rows(sql, arguments) { $0.values }
+        }
+    }
+
+    func execute(_ sql: String, _ arguments: [SQLValue]) throws {
+        switch self {
+        case .sqlite(let db): try db.execute(sql, arguments)
+        case .postgreSQL(let db): try db.execute(sql, arguments)
+        }
+    }
+
+    /// Sets each table's id counter to the last value handed out (`values`: by table), so that no
+    /// id the source used is handed out again.
+    func setSequences(_ values: [String: Int64]) throws {
+        switch self {
+        case .sqlite(let db):
+            // AUTOINCREMENT tables keep theirs in sqlite_sequence; the others use their largest id.
+            for (table, value) in values.sorted(by: { $0.key < $1.key }) where value > 0 {
+                let kept = try db.execute(
+                    "UPDATE sqlite_sequence SET seq = ? WHERE name = ?", [.int(value), .text(table)])
+                if kept == 0,
+                    try db.scalarInt64(
+                        "SELECT 1 FROM sqlite_master WHERE name = ? AND sql LIKE '%AUTOINCREMENT%'", [.text(table)])
+                        != nil
+                {
+                    try db.execute(
+                        "INSERT INTO sqlite_sequence (name, seq) VALUES (?, ?)", [.text(table), .int(value)])
+                }
+            }
+        case .postgreSQL(let db):
+            for (table, key) in LibraryCopy.counted {
+                let value = values[table] ?? 0
+                // setval(…, false) for a counter never used: its next value is 1.
+                try db.execute(
+                    "SELECT setval(pg_get_serial_sequence(?, ?), ?, ? <> 0)",
+                    [.text(table.lowercased()), .text(key.lowercased()), .int(max(1, value)), .int(value > 0 ? 1 : 0)])
+            }
+        }
+    }
+}
+
+extension SQLValue {
+    /// The value as a whole number, if it is one.
+    var int64: Int64? {
+        if case .int(let number) = self { return number }
+        return nil
+    }
+
+    /// The value in the kind a PostgreSQL column takes (`kind`: its `data_type`); SQLite keeps
+    /// whatever it is given, so a column may hold a kind other than its declared one.
+    func converted(to kind: String?) -> SQLValue {
+        switch (self, kind) {
+        case (.int(let number), "double precision"): return .double(Double(number))
+        case (.double(let number), "bigint"):
+            if let whole = Int64(exactly: number) { return .int(whole) }
+            return self
+        case (.int(let number), "text"): return .text(String(number))
+        case (.double(let number), "text"): return .text(String(number))
+        default: return self
+        }
+    }
+}
