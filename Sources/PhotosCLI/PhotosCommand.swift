@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Photos
 import PhotosConfig
+import PhotosStore
 import PhotosWire
 
 /// `photos`: query and follow a photo library from the command line.
@@ -84,6 +85,9 @@ struct LibraryOptions: ParsableArguments {
     ) throws -> PHPhotoLibrary {
         let config = try configFile(environment: environment)
         let location = Self.locate(library: library, config: config, environment: environment)
+        if LibraryDatabase.isPostgreSQL(location.path) {
+            throw CLIError("\(LibraryDatabase.notOpenedYet(location.path).message) (\(location.how))")
+        }
         guard creating || FileManager.default.fileExists(atPath: location.path) else {
             throw CLIError(
                 Self.missing(location, socket: DaemonOptions.usualSocket(config.file, environment: environment)))

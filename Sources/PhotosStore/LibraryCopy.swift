@@ -381,3 +381,19 @@ extension SQLValue {
         }
     }
 }
+
+extension LibraryDatabase {
+    /// Whether `location` names a library kept in PostgreSQL (a `postgresql://` or `postgres://`
+    /// URL) rather than a file.
+    public static func isPostgreSQL(_ location: String) -> Bool { PostgreSQLAddress.isPostgreSQL(location) }
+
+    /// Why a library in PostgreSQL is not opened: this build copies one (``LibraryCopy``) but does
+    /// not open it yet. Says how to make a file of it; the URL without its password.
+    public static func notOpenedYet(_ location: String) -> StoreError {
+        let shown = (try? PostgreSQLAddress(location).description) ?? PostgreSQLAddress.redacted(location)
+        return StoreError(
+            .unreachable,
+            "the library at \(shown) is kept in PostgreSQL, which this build copies but does not open yet "
+                + "(`photos library copy \(shown) FILE` makes a library file of it)")
+    }
+}

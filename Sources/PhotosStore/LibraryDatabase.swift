@@ -51,6 +51,8 @@ public final class LibraryDatabase: Sendable {
         path: String, historyLimit: Int = LibraryDatabase.defaultHistoryLimit,
         busyTimeout: TimeInterval = LibraryDatabase.defaultBusyTimeout
     ) throws {
+        // Never a file named after a URL (a directory "postgresql:" where the program runs).
+        guard !Self.isPostgreSQL(path) else { throw Self.notOpenedYet(path) }
         self.path = path
         self.historyLimit = max(1, historyLimit)
         let checkpointer = WALCheckpointer(path: path)

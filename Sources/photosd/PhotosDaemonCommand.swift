@@ -132,6 +132,10 @@ struct PhotosDaemonCommand: AsyncParsableCommand {
         let path =
             (LibraryLocation.named(option: library, config: found, configPath: configPath)
             ?? LibraryLocation(path: PHPhotoLibrary.defaultLibraryURL().path, source: .standard)).path
+        if LibraryDatabase.isPostgreSQL(path) {
+            FileHandle.standardError.write(Data("photosd: \(LibraryDatabase.notOpenedYet(path).message)\n".utf8))
+            throw ExitCode(78)
+        }
         let roots = watch.isEmpty ? file.roots : watch
         guard !roots.isEmpty else {
             throw ValidationError(
