@@ -160,7 +160,7 @@ public enum LibraryCopy {
             defer { connection.close() }
             return try connection.write(address.commits) { db in
                 // A schema named in the URL is made when missing: it is only a name space.
-                if let schema = address.schema { try db.execute("CREATE SCHEMA IF NOT EXISTS \(schema)", []) }
+                if let schema = address.schema { try db.execute("CREATE SCHEMA IF NOT EXISTS \"\(schema)\"", []) }
                 if try db.scalarText("SELECT to_regclass('schema_migration')::text") != nil {
                     throw StoreError(
                         .other, "\(address) already holds a library: a copy goes into a database without one")

@@ -68,6 +68,22 @@ import Testing
         }
     }
 
+    @Test(.enabled(if: PostgreSQLTestServer.isAvailable, "needs PHOTOS_TEST_POSTGRESQL"))
+    func aSchemaNamedLikeAKeywordIsTheConnectionsSearchPath() throws {
+        let url = try #require(PostgreSQLTestServer.url)
+        let setup = try PostgreSQLConnection.connect(to: PostgreSQLAddress(url))
+        defer { setup.close() }
+        try setup.execute("CREATE SCHEMA IF NOT EXISTS \"check\"", [])
+        defer { _ = try? setup.execute("DROP SCHEMA \"check\" CASCADE", []) }
+        let connection = try PostgreSQLConnection.connect(to: PostgreSQLAddress(url + "?schema=check"))
+        defer { connection.close() }
+        #expect(try connection.scalarText("SELECT current_schema()") == "check")
+        // A schema that is not there is no error at connecting: nothing is found in it.
+        let nowhere = try PostgreSQLConnection.connect(to: PostgreSQLAddress(url + "?schema=nowhere_at_all"))
+        defer { nowhere.close() }
+        #expect(try nowhere.scalarText("SELECT current_schema()") == nil)
+    }
+
     @Test func aRunThatRequiresTheServerHasIt() {
         // `.ci/run` starts one and requires it: there, a lost server fails instead of skipping.
         guard ProcessInfo.processInfo.environment["PHOTOS_TEST_POSTGRESQL_REQUIRED"] == "1" else { return }

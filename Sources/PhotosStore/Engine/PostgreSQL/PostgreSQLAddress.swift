@@ -27,7 +27,8 @@ struct PostgreSQLAddress: Sendable, Hashable, CustomStringConvertible {
     var socketDirectory: String?
     /// The database holding the library.
     var database: String
-    /// The schema of the database the library's tables are in, when not the role's default.
+    /// The schema of the database the library's tables are in, when not the role's default: lower
+    /// case letters, digits and `_` (quoted where it is used: `check` or `user` are names too).
     var schema: String?
 
     /// Whether `text` is a URL this engine opens (`postgresql:` or `postgres:`), however well formed.

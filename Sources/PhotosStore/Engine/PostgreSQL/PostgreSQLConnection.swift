@@ -57,7 +57,14 @@ final class PostgreSQLConnection: StoreConnection, Sendable {
                 on: MultiThreadedEventLoopGroup.singleton.next(), configuration: configuration, id: 1, logger: logger
             ).wait()
             let opened = PostgreSQLConnection(address: address, connection: connection, logger: logger)
-            if let schema = address.schema { try opened.execute("SET search_path TO \(schema)", []) }
+            if let schema = address.schema {
+                do {
+                    try opened.execute("SET search_path TO \"\(schema)\"", [])
+                } catch {
+                    opened.close()
+                    throw error
+                }
+            }
             return opened
         } catch let error as StoreError {
             throw error
@@ -68,7 +75,14 @@ final class PostgreSQLConnection: StoreConnection, Sendable {
 
     /// Closes the connection; statements after this fail.
     func close() {
+        guard !connection.isClosed else { return }
         try? connection.close().wait()
+    }
+
+    deinit {
+        // A connection let go unclosed (a failure between connecting and handing it on) is closed
+        // here, where waiting is allowed: never on an event loop.
+        if !connection.isClosed, MultiThreadedEventLoopGroup.currentEventLoop == nil { close() }
     }
 
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
