@@ -10,6 +10,27 @@ import GRDB
 /// its dirty albums again (``refresh(_:)``), once each, however many members left; a reader that
 /// still finds one dirty (a write made outside ``LibraryDatabase/write(_:)``) reads the members.
 enum CollectionStats {
+    /// What a member added (the row `NEW` of `collection_asset`) does to its album's figures, once
+    /// the album has its row: SQL both engines read, SQLite's trigger and PostgreSQL's
+    /// (``PostgreSQLSchema``) alike.
+    static let memberAdded = """
+        UPDATE collection_stats SET
+            assetCount = assetCount + 1,
+            startDate = COALESCE((SELECT CASE
+                WHEN a.creationDate IS NULL THEN collection_stats.startDate
+                WHEN collection_stats.startDate IS NULL OR a.creationDate < collection_stats.startDate
+                    THEN a.creationDate
+                ELSE collection_stats.startDate END FROM asset a WHERE a.id = NEW.assetId),
+                collection_stats.startDate),
+            endDate = COALESCE((SELECT CASE
+                WHEN a.creationDate IS NULL THEN collection_stats.endDate
+                WHEN collection_stats.endDate IS NULL OR a.creationDate > collection_stats.endDate
+                    THEN a.creationDate
+                ELSE collection_stats.endDate END FROM asset a WHERE a.id = NEW.assetId),
+                collection_stats.endDate)
+        WHERE collectionId = NEW.collectionId;
+        """
+
     /// The table, its triggers, and the figures of the albums there are.
     static func create(_ db: Database) throws {
         try db.execute(
@@ -25,21 +46,7 @@ enum CollectionStats {
 
                 CREATE TRIGGER collection_stats_member_added AFTER INSERT ON collection_asset BEGIN
                     INSERT OR IGNORE INTO collection_stats (collectionId) VALUES (NEW.collectionId);
-                    UPDATE collection_stats SET
-                        assetCount = assetCount + 1,
-                        startDate = COALESCE((SELECT CASE
-                            WHEN a.creationDate IS NULL THEN collection_stats.startDate
-                            WHEN collection_stats.startDate IS NULL OR a.creationDate < collection_stats.startDate
-                                THEN a.creationDate
-                            ELSE collection_stats.startDate END FROM asset a WHERE a.id = NEW.assetId),
-                            collection_stats.startDate),
-                        endDate = COALESCE((SELECT CASE
-                            WHEN a.creationDate IS NULL THEN collection_stats.endDate
-                            WHEN collection_stats.endDate IS NULL OR a.creationDate > collection_stats.endDate
-                                THEN a.creationDate
-                            ELSE collection_stats.endDate END FROM asset a WHERE a.id = NEW.assetId),
-                            collection_stats.endDate)
-                    WHERE collectionId = NEW.collectionId;
+                    \(memberAdded)
                 END;
 
                 CREATE TRIGGER collection_stats_member_removed AFTER DELETE ON collection_asset BEGIN

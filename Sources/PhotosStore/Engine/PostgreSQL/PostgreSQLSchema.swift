@@ -326,24 +326,8 @@ enum PostgreSQLSchema {
         [
             trigger(
                 "collection_stats_member_added", "AFTER INSERT ON collection_asset",
-                """
-                INSERT INTO collection_stats (collectionId) VALUES (NEW.collectionId) ON CONFLICT DO NOTHING;
-                UPDATE collection_stats SET
-                    assetCount = assetCount + 1,
-                    startDate = COALESCE((SELECT CASE
-                        WHEN a.creationDate IS NULL THEN collection_stats.startDate
-                        WHEN collection_stats.startDate IS NULL OR a.creationDate < collection_stats.startDate
-                            THEN a.creationDate
-                        ELSE collection_stats.startDate END FROM asset a WHERE a.id = NEW.assetId),
-                        collection_stats.startDate),
-                    endDate = COALESCE((SELECT CASE
-                        WHEN a.creationDate IS NULL THEN collection_stats.endDate
-                        WHEN collection_stats.endDate IS NULL OR a.creationDate > collection_stats.endDate
-                            THEN a.creationDate
-                        ELSE collection_stats.endDate END FROM asset a WHERE a.id = NEW.assetId),
-                        collection_stats.endDate)
-                WHERE collectionId = NEW.collectionId;
-                """),
+                "INSERT INTO collection_stats (collectionId) VALUES (NEW.collectionId) ON CONFLICT DO NOTHING;\n"
+                    + CollectionStats.memberAdded),
             trigger(
                 "collection_stats_member_removed", "AFTER DELETE ON collection_asset",
                 """
