@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import PhotosCore
 
 /// A directory under a root that exists but could not be listed at the last scan: what the library
@@ -28,9 +27,10 @@ extension LibraryTransaction {
     /// Makes `directories` the unreadable directories strictly under `root`: others under it are
     /// readable again. A directory already known keeps the date it was first found unreadable.
     public func setUnreadableDirectories(_ directories: [UnreadableDirectoryRecord], under root: String) throws {
-        let (condition, arguments) = Self.under(root, column: "path")
-        let known = try String.fetchAll(
-            db, sql: "SELECT path FROM unreadable_directory WHERE \(condition)", arguments: arguments)
+        let (condition, arguments) = Self.underValues(root, column: "path")
+        let known = try db.rows("SELECT path FROM unreadable_directory WHERE \(condition)", arguments) {
+            try $0.text(0)
+        }
         let now = Set(directories.map(\.path))
         try markReadable(known.filter { !now.contains($0) })
         for directory in directories { try markUnreadable(directory) }
@@ -39,27 +39,28 @@ extension LibraryTransaction {
     /// Records one directory as unreadable (or refreshes its reason).
     public func markUnreadable(_ directory: UnreadableDirectoryRecord) throws {
         try db.execute(
-            sql: """
-                INSERT INTO unreadable_directory (path, code, reason, since) VALUES (?, ?, ?, ?)
-                ON CONFLICT(path) DO UPDATE SET code = excluded.code, reason = excluded.reason
-                """, arguments: [directory.path, directory.code, directory.reason, directory.since])
+            """
+            INSERT INTO unreadable_directory (path, code, reason, since) VALUES (?, ?, ?, ?)
+            ON CONFLICT(path) DO UPDATE SET code = excluded.code, reason = excluded.reason
+            """,
+            [.text(directory.path), .int(Int64(directory.code)), .text(directory.reason), .double(directory.since)])
     }
 
     /// Forgets that these directories were unreadable: they were listed again (or are gone).
     public func markReadable(_ paths: [String]) throws {
         guard !paths.isEmpty else { return }
         try db.execute(
-            sql: "DELETE FROM unreadable_directory WHERE path IN (SELECT value FROM json_each(?))",
-            arguments: [JSONText.array(paths)])
+            "DELETE FROM unreadable_directory WHERE path IN (\(db.dialect.elementsOfJSONArray()))",
+            [.text(JSONText.array(paths))])
     }
 
     /// The unreadable directories at or under `path`.
     public func unreadableDirectories(under path: String) throws -> [String] {
-        let (condition, arguments) = Self.under(path, column: "path")
-        return try String.fetchAll(
-            db.cachedStatement(
-                sql: "SELECT path FROM unreadable_directory WHERE path = ? OR (\(condition)) ORDER BY path"),
-            arguments: [path] + arguments)
+        let (condition, arguments) = Self.underValues(path, column: "path")
+        return try db.rows(
+            "SELECT path FROM unreadable_directory WHERE path = ? OR (\(condition)) ORDER BY path",
+            [.text(path)] + arguments
+        ) { try $0.text(0) }
     }
 }
 
@@ -67,8 +68,10 @@ extension LibraryDatabase {
     /// Every directory found unreadable at its root's last scan, by path.
     public func unreadableDirectories() throws -> [UnreadableDirectoryRecord] {
         try read { db in
-            try Row.fetchAll(db, sql: "SELECT path, code, reason, since FROM unreadable_directory ORDER BY path").map {
-                UnreadableDirectoryRecord(path: $0["path"], code: $0["code"], reason: $0["reason"], since: $0["since"])
+            try db.rows("SELECT path, code, reason, since FROM unreadable_directory ORDER BY path", []) {
+                UnreadableDirectoryRecord(
+                    path: try $0.text(0), code: Int32(truncatingIfNeeded: try $0.int64(1)), reason: try $0.text(2),
+                    since: $0.optionalDouble(3) ?? 0)
             }
         }
     }
@@ -77,9 +80,9 @@ extension LibraryDatabase {
     /// An asset with a file under one of them is unavailable (kept, not readable).
     public func unavailablePaths() throws -> [String] {
         try read { db in
-            try String.fetchAll(
-                db,
-                sql: "SELECT path FROM root WHERE isOffline = 1 UNION SELECT path FROM unreadable_directory ORDER BY 1")
+            try db.rows(
+                "SELECT path FROM root WHERE isOffline = 1 UNION SELECT path FROM unreadable_directory ORDER BY 1", []
+            ) { try $0.text(0) }
         }
     }
 }

@@ -93,6 +93,17 @@ enum ConnectionContract {
         }
         #expect(quoted == ["b.jpg"])
         #expect(try db.firstRow("SELECT name FROM item ORDER BY id DESC", []) { try $0.text(0) } == "b.jpg")
+        // A list of any length in one argument, as the engine's dialect reads a JSON array.
+        let named = try db.rows(
+            "SELECT name FROM item WHERE name IN (\(db.dialect.elementsOfJSONArray())) ORDER BY name",
+            [.text(JSONText.array(["b.jpg", "none", "a.jpg"]))]
+        ) { try $0.text(0) }
+        #expect(named == ["a.jpg", "b.jpg"])
+        let numbered = try db.rows(
+            "SELECT name FROM item WHERE id IN (\(db.dialect.elementsOfJSONArray(wholeNumbers: true)))",
+            [.text(JSONText.array([second, 999]))]
+        ) { try $0.text(0) }
+        #expect(numbered == ["b.jpg"])
         #expect(try db.firstRow("SELECT name FROM item WHERE id < 0", []) { try $0.text(0) } == nil)
         // A second row of the same name breaks the table's rule: the store's error, the row not written.
         let clash = #expect(throws: (any Error).self) { try db.insert(insert, [.text("a.jpg"), .int(1), .null]) }

@@ -18,6 +18,9 @@ import PhotosCore
 /// try connection.execute("UPDATE hook SET enabled = 0 WHERE name = ?", [.text(name)])
 /// ```
 package protocol StoreConnection {
+    /// The SQL this connection's engine speaks where the engines differ.
+    var dialect: SQLDialect { get }
+
     /// Runs a statement that returns no rows; returns how many rows it changed.
     @discardableResult
     func execute(_ sql: String, _ arguments: [SQLValue]) throws -> Int

@@ -101,6 +101,8 @@ final class PostgreSQLConnection: StoreConnection, Sendable {
 
     // MARK: StoreConnection
 
+    var dialect: SQLDialect { .postgreSQL }
+
     @discardableResult
     func execute(_ sql: String, _ arguments: [SQLValue]) throws -> Int {
         try run(sql, arguments).metadata.rows ?? 0

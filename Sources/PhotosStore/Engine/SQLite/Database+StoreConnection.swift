@@ -4,6 +4,8 @@ import PhotosCore
 /// SQLite's connection (GRDB's `Database`, in the transaction a `read` or `write` opened) as the
 /// store's engine-neutral ``StoreConnection``.
 extension Database: StoreConnection {
+    package var dialect: SQLDialect { .sqlite }
+
     @discardableResult
     package func execute(_ sql: String, _ arguments: [SQLValue]) throws -> Int {
         try execute(sql: sql, arguments: StatementArguments(databaseValues: arguments.map(\.databaseValue)))
