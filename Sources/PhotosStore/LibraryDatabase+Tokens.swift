@@ -220,7 +220,7 @@ extension LibraryDatabase {
     public func albumIdentifiers(rowIDs: [Int64]) throws -> [String] {
         try read { db in
             try rowIDs.compactMap { id in
-                try String.fetchOne(db, sql: "SELECT localIdentifier FROM collection WHERE id = ?", arguments: [id])
+                try db.scalarText("SELECT localIdentifier FROM collection WHERE id = ?", [.int(id)])
             }
         }
     }
@@ -230,16 +230,14 @@ extension LibraryDatabase {
     public func asset(_ identifier: String, isInAlbums albums: [String]) throws -> Bool {
         guard !albums.isEmpty else { return false }
         return try read { db in
-            try Bool.fetchOne(
-                db.cachedStatement(
-                    sql: """
-                        SELECT EXISTS (SELECT 1 FROM asset
-                        JOIN collection_asset ON collection_asset.assetId = asset.id
-                        JOIN collection ON collection.id = collection_asset.collectionId
-                        WHERE asset.localIdentifier = ? AND collection.isList = 0
-                            AND collection.localIdentifier IN (SELECT value FROM json_each(?)))
-                        """),
-                arguments: [identifier, JSONText.array(albums)]) ?? false
+            try db.scalarInt64(
+                """
+                SELECT EXISTS (SELECT 1 FROM asset
+                JOIN collection_asset ON collection_asset.assetId = asset.id
+                JOIN collection ON collection.id = collection_asset.collectionId
+                WHERE asset.localIdentifier = ? AND collection.isList = 0
+                    AND collection.localIdentifier IN (\(db.dialect.elementsOfJSONArray())))
+                """, [.text(identifier), .text(JSONText.array(albums))]) ?? 0 != 0
         }
     }
 
@@ -248,15 +246,14 @@ extension LibraryDatabase {
         guard !albums.isEmpty else { return [] }
         return try read { db in
             Set(
-                try String.fetchAll(
-                    db,
-                    sql: """
-                        SELECT DISTINCT asset.localIdentifier FROM asset
-                        JOIN collection_asset ON collection_asset.assetId = asset.id
-                        JOIN collection ON collection.id = collection_asset.collectionId
-                        WHERE collection.localIdentifier IN (SELECT value FROM json_each(?))
-                        """,
-                    arguments: [String(decoding: try JSONEncoder().encode(albums), as: UTF8.self)]))
+                try db.rows(
+                    """
+                    SELECT DISTINCT asset.localIdentifier FROM asset
+                    JOIN collection_asset ON collection_asset.assetId = asset.id
+                    JOIN collection ON collection.id = collection_asset.collectionId
+                    WHERE collection.localIdentifier IN (\(db.dialect.elementsOfJSONArray()))
+                    """, [.text(JSONText.array(albums))]
+                ) { try $0.text(0) })
         }
     }
 }
