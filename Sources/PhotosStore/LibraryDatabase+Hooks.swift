@@ -182,7 +182,7 @@ extension LibraryDatabase {
     public func enrollHooks(_ names: [String], historyLimit: Int) throws -> [HookState] {
         try hookWrite { db in
             let newest = try Self.newestToken(db)
-            try db.execute(sql: "UPDATE hook SET enabled = 0")
+            try db.execute("UPDATE hook SET enabled = 0", [])
             for name in names {
                 if var state = try HookState.named(name, in: db) {
                     state.enabled = true
@@ -317,18 +317,16 @@ extension LibraryDatabase {
             var directories: [String] = []
             var missing: [String] = []
             for entry in entries {
-                let row = try Row.fetchOne(
-                    db,
-                    sql: """
-                        SELECT id, path FROM collection WHERE isList = 0 AND (localIdentifier = ?1 OR path = ?2)
-                        """,
-                    arguments: [entry, Self.trimmingSlash(entry)])
+                let row = try db.firstRow(
+                    "SELECT id, path FROM collection WHERE isList = 0 AND (localIdentifier = ? OR path = ?)",
+                    [.text(entry), .text(Self.trimmingSlash(entry))]
+                ) { (try $0.int64(0), $0.optionalText(1)) }
                 guard let row else {
                     missing.append(entry)
                     continue
                 }
-                ids.append(row["id"])
-                if let path: String = row["path"] { directories.append(path) }
+                ids.append(row.0)
+                if let path = row.1 { directories.append(path) }
             }
             return (ids, directories, missing)
         }
@@ -344,20 +342,20 @@ extension LibraryDatabase {
         guard !identifiers.isEmpty else { return [] }
         return try read { db in
             var sql =
-                "SELECT asset.localIdentifier FROM asset WHERE asset.localIdentifier IN (SELECT value FROM json_each(?))"
-            var arguments: StatementArguments = [JSONText.array(identifiers)]
+                "SELECT asset.localIdentifier FROM asset WHERE asset.localIdentifier IN (\(db.dialect.elementsOfJSONArray()))"
+            var arguments: [SQLValue] = [.text(JSONText.array(identifiers))]
             if let predicate {
                 sql += " AND (\(predicate.sql))"
-                arguments += StatementArguments(databaseValues: predicate.arguments.map { $0.databaseValue })
+                arguments += predicate.arguments
             }
             if let albums {
                 sql += """
                      AND EXISTS (SELECT 1 FROM collection_asset WHERE collection_asset.assetId = asset.id
-                    AND collection_asset.collectionId IN (SELECT value FROM json_each(?)))
+                    AND collection_asset.collectionId IN (\(db.dialect.elementsOfJSONArray(wholeNumbers: true))))
                     """
-                arguments += [JSONText.array(albums)]
+                arguments.append(.text(JSONText.array(albums)))
             }
-            return Set(try String.fetchAll(db, sql: sql, arguments: arguments))
+            return Set(try db.rows(sql, arguments) { try $0.text(0) })
         }
     }
 
@@ -408,7 +406,7 @@ extension LibraryDatabase {
     /// How many change-log entries come after `token` (a hook's lag).
     public func changeCount(after token: Int64) throws -> Int {
         try read { db in
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM change WHERE token > ?", arguments: [token]) ?? 0
+            Int(try db.scalarInt64("SELECT COUNT(*) FROM change WHERE token > ?", [.int(token)]) ?? 0)
         }
     }
 }
