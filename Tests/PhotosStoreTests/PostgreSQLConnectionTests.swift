@@ -125,6 +125,10 @@ import Testing
             ("SELECT 'it''s ?', ? /* ? */ + ?", "SELECT 'it''s ?', $1 /* ? */ + $2", 2),
             ("SELECT 1", "SELECT 1", 0),
             ("SELECT ?'", "SELECT $1'", 1),
+            // SQLite's numbered placeholders keep their numbers; a plain one follows the largest.
+            ("SELECT ?1 OR ?2 OR ?1", "SELECT $1 OR $2 OR $1", 2),
+            ("SELECT ?2, ?", "SELECT $2, $3", 3),
+            ("SELECT ?12", "SELECT $12", 12),
         ]
         for (sql, numbered, count) in cases {
             let result = PostgreSQLDialect.numberingPlaceholders(sql)

@@ -3,9 +3,9 @@ import Foundation
 /// What PostgreSQL's SQL writes otherwise than the store's: the store writes SQL once, with SQLite's
 /// `?` placeholders, and this makes PostgreSQL's text of it.
 enum PostgreSQLDialect {
-    /// `sql` with its `?` placeholders numbered as PostgreSQL's `$1, $2, …`, in order; a `?` inside
-    /// a string literal (`'…'`), a quoted name (`"…"`) or a comment stays as it is. Returns the
-    /// text and how many placeholders it has.
+    /// `sql` with its `?` placeholders numbered as PostgreSQL's `$1, $2, …`, in order (SQLite's
+    /// `?3` is `$3`); a `?` inside a string literal (`'…'`), a quoted name (`"…"`) or a comment
+    /// stays as it is. Returns the text and how many values it takes (the largest number).
     ///
     /// ```swift
     /// PostgreSQLDialect.numberingPlaceholders("SELECT ? WHERE name = '?' AND id = ?")
@@ -56,10 +56,20 @@ enum PostgreSQLDialect {
                     index += 1
                 }
             case UInt8(ascii: "?"):
-                count += 1
-                output.append(UInt8(ascii: "$"))
-                output.append(contentsOf: String(count).utf8)
+                // SQLite's numbered `?N` keeps its number; a plain `?` takes the one after the
+                // largest so far, as SQLite numbers it.
                 index += 1
+                var number = 0
+                var digits = 0
+                while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") {
+                    number = number * 10 + Int(bytes[index] - UInt8(ascii: "0"))
+                    digits += 1
+                    index += 1
+                }
+                if digits == 0 { number = count + 1 }
+                count = max(count, number)
+                output.append(UInt8(ascii: "$"))
+                output.append(contentsOf: String(number).utf8)
             default:
                 output.append(byte)
                 index += 1
