@@ -57,7 +57,7 @@ struct PostgreSQLCommitTests {
         let listener = try await PostgreSQLCommitListener.start(library.address, library.commits)
         defer { listener.stop() }
         let (first, second, observer) = (try library.connect(), try library.connect(), try library.connect())
-        defer { (first.close(), second.close(), observer.close()) }
+        defer { for connection in [first, second, observer] { connection.close() } }
         // The first host logs its change and holds its commit until the second waits for the lock.
         let (logged, proceed, done) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0), DispatchGroup())
         let tokens = Mutex<[String: Int64]>([:])
@@ -100,7 +100,7 @@ struct PostgreSQLCommitTests {
         // slow host's token commits after a newer one, and a follower past the newer one misses it.
         let library = try SharedLibrary()
         let (first, second) = (try library.connect(), try library.connect())
-        defer { (first.close(), second.close()) }
+        defer { for connection in [first, second] { connection.close() } }
         let (logged, proceed, committed) = (
             DispatchSemaphore(value: 0), DispatchSemaphore(value: 0), DispatchSemaphore(value: 0)
         )
