@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+import PhotosCore
 
 /// What imports from drop folders keep in the library: their journal entries, the files of the
 /// library that may hold an arriving file's content, and what a copying import took.
@@ -9,20 +9,11 @@ extension LibraryDatabase {
     /// assets arrive by the scan that follows.
     public func journalImports(_ entries: [FileJournalEntry]) throws -> [FileJournalEntry] {
         try writer.write { db in
-            // One prepared statement for the batch: the record's own insert encodes each entry
-            // through Codable.
-            let insert = try db.cachedStatement(
-                sql: """
-                    INSERT INTO fileJournal (operation, destination, staged, source, removeSource, device, inode,
-                        fileSize, modificationTime, owner, assetId) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """)
+            // One statement text for the batch: the connection prepares it once.
+            let insert = SQLText.insert(into: "fileJournal", FileJournalEntry.columnNames.dropFirst())
             return try entries.map { entry in
                 var entry = entry
-                try insert.execute(arguments: [
-                    entry.operation.rawValue, entry.destination, entry.staged, entry.source, entry.removeSource,
-                    entry.device, entry.inode, entry.fileSize, entry.modificationTime, entry.owner, entry.assetId,
-                ])
-                entry.id = db.lastInsertedRowID
+                entry.id = try db.insert(insert, entry.values)
                 return entry
             }
         }
@@ -41,15 +32,14 @@ extension LibraryDatabase {
     {
         guard !sizes.isEmpty else { return [:] }
         return try read { db in
-            let statement = try db.cachedStatement(
-                sql: """
-                    SELECT r.id, \(FileDirectories.path) AS path, r.contentHash FROM \(FileDirectories.join)
-                    WHERE r.fileSize = ? AND r.assetId IS NOT NULL
-                    """)
+            let sql = """
+                SELECT r.id, \(FileDirectories.path) AS path, r.contentHash FROM \(FileDirectories.join)
+                WHERE r.fileSize = ? AND r.assetId IS NOT NULL
+                """
             var files: [Int64: [(id: Int64, path: String, contentHash: String?)]] = [:]
             for size in sizes {
-                let rows = try Row.fetchAll(statement, arguments: [size])
-                if !rows.isEmpty { files[size] = rows.map { ($0["id"], $0["path"], $0["contentHash"]) } }
+                let rows = try db.rows(sql, [.int(size)]) { (try $0.int64(0), try $0.text(1), $0.optionalText(2)) }
+                if !rows.isEmpty { files[size] = rows.map { (id: $0.0, path: $0.1, contentHash: $0.2) } }
             }
             return files
         }
@@ -58,16 +48,16 @@ extension LibraryDatabase {
     /// Records a resource's content hash, once computed (outside the change log).
     public func noteContentHash(_ hash: String, forResource id: Int64) throws {
         try writer.write { db in
-            try db.execute(sql: "UPDATE resource SET contentHash = ? WHERE id = ?", arguments: [hash, id])
+            try db.execute("UPDATE resource SET contentHash = ? WHERE id = ?", [.text(hash), .int(id)])
         }
     }
 
     /// Where a copying import put the content `hash` of `size` bytes before, if it did.
     public func importedContent(hash: String, size: Int64) throws -> String? {
         try read { db in
-            try String.fetchOne(
-                db, sql: "SELECT destination FROM importedContent WHERE contentHash = ? AND fileSize = ?",
-                arguments: [hash, size])
+            try db.scalarText(
+                "SELECT destination FROM importedContent WHERE contentHash = ? AND fileSize = ?",
+                [.text(hash), .int(size)])
         }
     }
 
@@ -82,16 +72,19 @@ extension LibraryDatabase {
         guard !taken.isEmpty else { return }
         let now = Date().timeIntervalSince1970
         try writer.write { db in
-            let statement = try db.cachedStatement(
-                sql: """
-                    INSERT INTO importedContent (contentHash, fileSize, source, destination, importedDate)
-                    VALUES (?, ?, ?, ?, ?)
-                    ON CONFLICT (contentHash, fileSize) DO UPDATE SET source = excluded.source,
-                        destination = excluded.destination, importedDate = excluded.importedDate
-                    """)
+            let sql = """
+                INSERT INTO importedContent (contentHash, fileSize, source, destination, importedDate)
+                VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT (contentHash, fileSize) DO UPDATE SET source = excluded.source,
+                    destination = excluded.destination, importedDate = excluded.importedDate
+                """
             for content in taken {
-                try statement.execute(
-                    arguments: [content.hash, content.size, content.source, content.destination, now])
+                try db.execute(
+                    sql,
+                    [
+                        .text(content.hash), .int(content.size), .text(content.source), .text(content.destination),
+                        .double(now),
+                    ])
             }
         }
     }
