@@ -1,4 +1,3 @@
-import GRDB
 import PhotosCore
 
 /// A user album or folder as the disk keeps it (the album manifest): what makes it, by local
@@ -36,18 +35,16 @@ extension LibraryDatabase {
         assets: Int, withSidecars: Int, favorites: Int, hidden: Int, rated: Int
     ) {
         try read { db in
-            let row = try Row.fetchOne(
-                db,
-                sql: """
-                    SELECT COUNT(*) AS assets, COALESCE(SUM(isFavorite), 0) AS favorites,
-                        COALESCE(SUM(isHidden), 0) AS hidden, COALESCE(SUM(rating <> 0), 0) AS rated,
-                        (SELECT COUNT(DISTINCT assetId) FROM sidecarBase) AS withSidecars
+            // Counted with CASE, not by summing a comparison: PostgreSQL sums no booleans.
+            let counts =
+                try db.rows(
+                    """
+                    SELECT COUNT(*), (SELECT COUNT(DISTINCT assetId) FROM sidecarBase), COALESCE(SUM(isFavorite), 0),
+                        COALESCE(SUM(isHidden), 0), COALESCE(SUM(CASE WHEN rating <> 0 THEN 1 ELSE 0 END), 0)
                     FROM asset
-                    """)
-            return (
-                row?["assets"] ?? 0, row?["withSidecars"] ?? 0, row?["favorites"] ?? 0, row?["hidden"] ?? 0,
-                row?["rated"] ?? 0
-            )
+                    """, []
+                ) { row in (0..<5).map { Int(row.optionalInt64($0) ?? 0) } }.first ?? [0, 0, 0, 0, 0]
+            return (counts[0], counts[1], counts[2], counts[3], counts[4])
         }
     }
 
@@ -64,35 +61,32 @@ extension LibraryDatabase {
     /// level in its order, with their assets in album order.
     public func userCollections() throws -> [UserCollection] {
         try read { db in
-            let rows = try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT \(CollectionRecord.columns("c")), p.localIdentifier AS parentIdentifier FROM collection c
-                    LEFT JOIN collection p ON p.id = c.parentId
-                    WHERE \(Self.userCollectionCondition)
-                    ORDER BY c.isList DESC, c.position, c.id
-                    """)
-            let members = try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT ca.collectionId, a.localIdentifier,
-                        (SELECT \(FileDirectories.path) FROM \(FileDirectories.join)
-                            WHERE r.assetId = a.id AND r.type IN (1, 2, 3, 4) ORDER BY r.type, r.id LIMIT 1) AS file
-                    FROM collection_asset ca
-                    JOIN asset a ON a.id = ca.assetId
-                    JOIN collection c ON c.id = ca.collectionId
-                    WHERE \(Self.userCollectionCondition)
-                    ORDER BY ca.collectionId, ca.position
-                    """)
+            let parentColumn = CollectionRecord.columnNames.count
+            let rows = try db.rows(
+                """
+                SELECT \(CollectionRecord.columns("c")), p.localIdentifier AS parentIdentifier FROM collection c
+                LEFT JOIN collection p ON p.id = c.parentId
+                WHERE \(Self.userCollectionCondition)
+                ORDER BY c.isList DESC, c.position, c.id
+                """, []
+            ) { (record: try CollectionRecord(row: $0), parent: $0.optionalText(parentColumn)) }
+            let members = try db.rows(
+                """
+                SELECT ca.collectionId, a.localIdentifier,
+                    (SELECT \(FileDirectories.path) FROM \(FileDirectories.join)
+                        WHERE r.assetId = a.id AND r.type IN (1, 2, 3, 4) ORDER BY r.type, r.id LIMIT 1) AS file
+                FROM collection_asset ca
+                JOIN asset a ON a.id = ca.assetId
+                JOIN collection c ON c.id = ca.collectionId
+                WHERE \(Self.userCollectionCondition)
+                ORDER BY ca.collectionId, ca.position
+                """, []
+            ) { (try $0.int64(0), UserCollection.Member(localIdentifier: try $0.text(1), file: $0.optionalText(2))) }
             var assets: [Int64: [UserCollection.Member]] = [:]
-            for row in members {
-                assets[row["collectionId"], default: []].append(
-                    UserCollection.Member(localIdentifier: row["localIdentifier"], file: row["file"]))
-            }
-            let collections = try rows.map { row in
-                let record = try CollectionRecord(row: StoreRow(values: row.databaseValues.map(SQLValue.init)))
-                return UserCollection(
-                    record: record, parent: row["parentIdentifier"], assets: record.id.flatMap { assets[$0] } ?? [])
+            for (collection, member) in members { assets[collection, default: []].append(member) }
+            let collections = rows.map { row in
+                UserCollection(
+                    record: row.record, parent: row.parent, assets: row.record.id.flatMap { assets[$0] } ?? [])
             }
             return Self.parentsFirst(collections)
         }
@@ -156,12 +150,11 @@ extension LibraryTransaction {
         guard let file = member.file else { return nil }
         let (directory, name) = FileDirectories.split(file)
         guard
-            let id = try Int64.fetchOne(
-                db, sql: "SELECT r.assetId FROM \(FileDirectories.join) WHERE d.path = ? AND r.name = ? LIMIT 1",
-                arguments: [directory, name])
+            let id = try db.scalarInt64(
+                "SELECT r.assetId FROM \(FileDirectories.join) WHERE d.path = ? AND r.name = ? LIMIT 1",
+                [.text(directory), .text(name)])
         else { return nil }
-        try db.execute(
-            sql: "UPDATE asset SET localIdentifier = ? WHERE id = ?", arguments: [member.localIdentifier, id])
+        try db.execute("UPDATE asset SET localIdentifier = ? WHERE id = ?", [.text(member.localIdentifier), .int(id)])
         return id
     }
 }
