@@ -7,9 +7,11 @@ import PhotosCore
 /// The seam a second engine plugs into: the store's code written against it names no engine's
 /// type. SQLite's connection (GRDB's `Database`) and PostgreSQL's (``PostgreSQLConnection``)
 /// conform, held to the same contract by the tests. The store's records move onto it one at a
-/// time: hooks' cursors (``HookState``), access tokens, rejections, sidecar merge bases, the file
-/// journal, trashed files, collections and the change log (its writer, reader and pruning) have;
-/// assets and resources still use GRDB's record protocols, and a library is opened in SQLite only.
+/// time: hooks' cursors (``HookState``) and albums, access tokens and what a limited one sees,
+/// rejections, sidecar merge bases, the file journal, imports' records, trashed files,
+/// collections, user albums' manifests, unreadable directories and the change log (its writer,
+/// reader and pruning) have; assets and resources still use GRDB's record protocols, and a
+/// library is opened in SQLite only. Where the engines' SQL differs, the code asks ``dialect``.
 ///
 /// ```swift
 /// let states = try connection.rows("SELECT \(HookState.columns) FROM hook ORDER BY name") {
