@@ -88,6 +88,8 @@ struct PostgreSQLCommitTests {
         let (one, two) = try tokens.withLock { (try #require($0["first"]), try #require($0["second"])) }
         #expect(one < two)
         var heard: [Int64] = []
+        let watchdog = Self.stopping(listener)
+        defer { watchdog.cancel() }
         for await token in listener.tokens {
             heard.append(token)
             if heard.count == 2 { break }
@@ -121,6 +123,17 @@ struct PostgreSQLCommitTests {
         committed.wait()
         let older = try #require(firstToken.withLock { $0 })
         #expect(older < secondToken && seen == [secondToken])
+    }
+
+    /// Stops `listener` after `timeout` unless cancelled first: a commit never heard ends the wait
+    /// on its tokens (and fails the test's counts) instead of hanging the run.
+    static func stopping(_ listener: PostgreSQLCommitListener, after timeout: Duration = .seconds(60)) -> Task<
+        Void, Never
+    > {
+        Task {
+            guard (try? await Task.sleep(for: timeout)) != nil else { return }
+            listener.stop()
+        }
     }
 
     /// How many connections wait for `commits`' lock (a bigint advisory lock is its two halves).
@@ -164,6 +177,8 @@ struct PostgreSQLCommitTests {
         var cursor: Int64 = 0
         var followed: [String] = []
         var notices: [Int64] = []
+        let watchdog = Self.stopping(listener)
+        defer { watchdog.cancel() }
         for await token in listener.tokens {
             notices.append(token)
             // The store's one reader of the log, as a follower on SQLite reads it.
