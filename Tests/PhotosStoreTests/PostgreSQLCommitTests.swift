@@ -73,9 +73,9 @@ struct PostgreSQLCommitTests {
         }
         write(first, "first") {
             logged.signal()
-            proceed.wait()
+            _ = proceed.wait(timeout: .now() + 60)
         }
-        logged.wait()
+        try #require(logged.wait(timeout: .now() + 60) == .success, "the first host never logged its change")
         write(second, "second") {}
         defer { proceed.signal() }  // a failed wait lets the first host go on
         try await waitUntil("the second writer to wait for the lock", timeout: .seconds(20)) {
@@ -111,16 +111,16 @@ struct PostgreSQLCommitTests {
             _ = try? first.transaction { db in
                 firstToken.withLock { $0 = try? SharedLibrary.logChange(db, "first") }
                 logged.signal()
-                proceed.wait()
+                _ = proceed.wait(timeout: .now() + 60)
             }
             committed.signal()
         }.start()
-        logged.wait()
+        try #require(logged.wait(timeout: .now() + 60) == .success, "the first host never logged its change")
         let secondToken = try second.transaction { db in try SharedLibrary.logChange(db, "second") }
         // A follower reading now sees the newer token and not the older, still uncommitted one.
         let seen = try second.rows("SELECT token FROM change ORDER BY token", []) { try $0.int64(0) }
         proceed.signal()
-        committed.wait()
+        try #require(committed.wait(timeout: .now() + 60) == .success, "the first host never committed")
         let older = try #require(firstToken.withLock { $0 })
         #expect(older < secondToken && seen == [secondToken])
     }
@@ -188,7 +188,7 @@ struct PostgreSQLCommitTests {
             // The last commit's token (the log's ids start at 1 in a new library).
             if token >= Int64(hosts * writes) { break }
         }
-        done.wait()
+        try #require(done.wait(timeout: .now() + 60) == .success, "a writer never finished")
         #expect(failures.withLock { $0 }.isEmpty)
         #expect(notices == notices.sorted() && Set(notices).count == notices.count)
         #expect(followed.count == hosts * writes && Set(followed).count == hosts * writes)
