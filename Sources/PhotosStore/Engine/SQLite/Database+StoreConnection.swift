@@ -6,9 +6,16 @@ import PhotosCore
 extension Database: StoreConnection {
     package var dialect: SQLDialect { .sqlite }
 
+    /// A statement with arguments is prepared once per connection (the writes a commit repeats: the
+    /// change log's row, a journal entry); one without, as DDL is, may hold several statements.
     @discardableResult
     package func execute(_ sql: String, _ arguments: [SQLValue]) throws -> Int {
-        try execute(sql: sql, arguments: StatementArguments(databaseValues: arguments.map(\.databaseValue)))
+        if arguments.isEmpty {
+            try execute(sql: sql)
+        } else {
+            try cachedStatement(sql: sql).execute(
+                arguments: StatementArguments(databaseValues: arguments.map(\.databaseValue)))
+        }
         return changesCount
     }
 
