@@ -21,8 +21,9 @@ import PhotosCore
 public enum LibraryCopy {
     /// What a copy did.
     public struct Report: Sendable, Encodable, Equatable {
-        /// Where from and where to (a URL without its password).
+        /// Where the library was copied from (a URL without its password).
         public var source: String
+        /// Where the copy went (a URL without its password).
         public var destination: String
         /// Rows copied, by table.
         public var rows: [String: Int]
@@ -76,15 +77,17 @@ public enum LibraryCopy {
                 for table in tables {
                     let columns = try columnNames(of: table.name, in: reader)
                     let kinds = try columnKinds(of: table.name, in: writer)
+                    // The column of the id a counter hands out, if the table has one.
+                    let countedColumn = counted.first { $0.table == table.name }.flatMap { counted in
+                        columns.firstIndex { $0.lowercased() == counted.key.lowercased() }
+                    }
                     var count = 0
                     if table.keptByTriggers { try writer.execute("DELETE FROM \(table.name)", []) }
                     try readPages(of: table, columns: columns, from: reader) { page in
                         try write(page, into: table.name, columns: columns, kinds: kinds, writer)
                         count += page.count
-                        if let key = counted.first(where: { $0.table == table.name })?.key,
-                            let index = columns.firstIndex(where: { $0.lowercased() == key.lowercased() })
-                        {
-                            let top = page.compactMap { $0[index].int64 }.max() ?? 0
+                        if let countedColumn {
+                            let top = page.compactMap { $0[countedColumn].int64 }.max() ?? 0
                             largest[table.name] = max(largest[table.name] ?? 0, top)
                         }
                     }
@@ -95,7 +98,7 @@ public enum LibraryCopy {
                 for (table, _) in counted {
                     next[table] = max(sequences[table] ?? 0, largest[table] ?? 0)
                 }
-                try writer.setSequences(next)
+                try setSequences(next, in: writer)
                 return Report(source: sourceName, destination: destinationName, rows: rows)
             }
         }
@@ -106,7 +109,7 @@ public enum LibraryCopy {
     /// Opens the source, checks its schema, and runs `body` in one read snapshot of it, with the
     /// last value each id counter handed out.
     private static func withSource<Value>(
-        _ location: String, _ body: (CopyConnection, String, [String: Int64]) throws -> Value
+        _ location: String, _ body: (any StoreConnection, String, [String: Int64]) throws -> Value
     ) throws -> Value {
         if PostgreSQLAddress.isPostgreSQL(location) {
             let address = try PostgreSQLAddress(location)
@@ -121,14 +124,14 @@ public enum LibraryCopy {
                     "SELECT pg_sequence_last_value(pg_get_serial_sequence(?, ?)::regclass)",
                     [.text(table.lowercased()), .text(key.lowercased())])
             }
-            return try body(.postgreSQL(connection), address.description, sequences)
+            return try body(connection, address.description, sequences)
         }
         let database = try LibraryDatabase(existingAt: location)
         return try database.read { db in
             let sequences = try db.rows("SELECT name, seq FROM sqlite_sequence", []) {
                 (try $0.text(0), try $0.int64(1))
             }
-            return try body(.sqlite(db), location, Dictionary(sequences, uniquingKeysWith: max))
+            return try body(db, location, Dictionary(sequences, uniquingKeysWith: max))
         }
     }
 
@@ -151,7 +154,9 @@ public enum LibraryCopy {
 
     /// Makes an empty library at `location` (refusing one that exists) and runs `body` in one write
     /// transaction of it; the library is there only once `body` has returned.
-    private static func withDestination<Value>(_ location: String, _ body: (CopyConnection, String) throws -> Value)
+    private static func withDestination<Value>(
+        _ location: String, _ body: (any StoreConnection, String) throws -> Value
+    )
         throws -> Value
     {
         if PostgreSQLAddress.isPostgreSQL(location) {
@@ -166,7 +171,7 @@ public enum LibraryCopy {
                         .other, "\(address) already holds a library: a copy goes into a database without one")
                 }
                 try PostgreSQLSchema.make(in: db, withFirstRows: false)
-                return try body(.postgreSQL(db), address.description)
+                return try body(db, address.description)
             }
         }
         guard !FileManager.default.fileExists(atPath: location) else {
@@ -187,29 +192,59 @@ public enum LibraryCopy {
                 try db.execute(sql: "PRAGMA defer_foreign_keys = ON")
                 // A new library's first rows (its identity, the smart albums) are the source's.
                 for table in tables.reversed() { try db.execute("DELETE FROM \(table.name)", []) }
-                return try body(.sqlite(db), location)
+                return try body(db, location)
             }
             try database.writer.writeWithoutTransaction { try $0.checkpoint(.truncate) }
             return value
         }()
-        // The pool is closed: the file holds everything. Renamed into place, never over a file.
+        // The pool is closed and its log checkpointed: the file holds everything. Linked into place,
+        // never over a file (link fails on one that exists); the temporary name goes with the defer.
         guard link(temporary, location) == 0 else {
             throw StoreError(posix: errno, "cannot put the copy at \(location)", path: location)
         }
         return value
     }
 
+    /// Sets each table's id counter to the last value handed out (`values`: by table), so that no
+    /// id the source used is handed out again.
+    private static func setSequences(_ values: [String: Int64], in db: any StoreConnection) throws {
+        switch db.dialect {
+        case .sqlite:
+            // AUTOINCREMENT tables keep theirs in sqlite_sequence; the others use their largest id.
+            for (table, value) in values.sorted(by: { $0.key < $1.key }) where value > 0 {
+                let kept = try db.execute(
+                    "UPDATE sqlite_sequence SET seq = ? WHERE name = ?", [.int(value), .text(table)])
+                if kept == 0,
+                    try db.scalarInt64(
+                        "SELECT 1 FROM sqlite_master WHERE name = ? AND sql LIKE '%AUTOINCREMENT%'", [.text(table)])
+                        != nil
+                {
+                    try db.execute(
+                        "INSERT INTO sqlite_sequence (name, seq) VALUES (?, ?)", [.text(table), .int(value)])
+                }
+            }
+        case .postgreSQL:
+            for (table, key) in counted {
+                let value = values[table] ?? 0
+                // setval(…, false) for a counter never used: its next value is 1.
+                try db.execute(
+                    "SELECT setval(pg_get_serial_sequence(?, ?), ?, ? <> 0)",
+                    [.text(table.lowercased()), .text(key.lowercased()), .int(max(1, value)), .int(value > 0 ? 1 : 0)])
+            }
+        }
+    }
+
     // MARK: Rows
 
     /// The columns a table's rows are copied with, in order: the stored ones, not the generated
     /// (`asset.isBurstVisible`), which each engine computes.
-    private static func columnNames(of table: String, in connection: CopyConnection) throws -> [String] {
-        switch connection {
-        case .sqlite(let db):
+    private static func columnNames(of table: String, in db: any StoreConnection) throws -> [String] {
+        switch db.dialect {
+        case .sqlite:
             return try db.rows("SELECT name FROM pragma_table_xinfo(?) WHERE hidden = 0 ORDER BY cid", [.text(table)]) {
                 try $0.text(0)
             }
-        case .postgreSQL(let db):
+        case .postgreSQL:
             return try db.rows(
                 "SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() "
                     + "AND table_name = ? AND is_generated = 'NEVER' ORDER BY ordinal_position",
@@ -219,8 +254,8 @@ public enum LibraryCopy {
     }
 
     /// What kind of value each column of a PostgreSQL table takes (SQLite's take any), by name.
-    private static func columnKinds(of table: String, in connection: CopyConnection) throws -> [String: String] {
-        guard case .postgreSQL(let db) = connection else { return [:] }
+    private static func columnKinds(of table: String, in db: any StoreConnection) throws -> [String: String] {
+        guard db.dialect == .postgreSQL else { return [:] }
         let kinds = try db.rows(
             "SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = current_schema() "
                 + "AND table_name = ?", [.text(table.lowercased())]
@@ -230,14 +265,14 @@ public enum LibraryCopy {
 
     /// Reads a table's rows a page at a time in its key's order (collections: parents first).
     private static func readPages(
-        of table: Table, columns: [String], from connection: CopyConnection, _ page: ([[SQLValue]]) throws -> Void
+        of table: Table, columns: [String], from connection: any StoreConnection, _ page: ([[SQLValue]]) throws -> Void
     ) throws {
         let list = columns.joined(separator: ", ")
         let order = table.key.joined(separator: ", ")
         let keyIndexes = table.key.map { key in columns.firstIndex { $0.lowercased() == key.lowercased() }! }
         if table.name == "collection" {
             // Few rows, and a parent may have a larger id than its child: all at once, parents first.
-            let rows = try connection.rows("SELECT \(list) FROM collection ORDER BY id", [])
+            let rows = try connection.rows("SELECT \(list) FROM collection ORDER BY id", []) { $0.values }
             let parent = columns.firstIndex { $0.lowercased() == "parentid" }!
             try page(parentsFirst(rows, id: keyIndexes[0], parent: parent))
             return
@@ -250,7 +285,7 @@ public enum LibraryCopy {
                 sql += table.key.count == 1 ? " WHERE \(order) > ?" : " WHERE (\(order)) > (\(placeholders))"
             }
             sql += " ORDER BY \(order) LIMIT \(pageRows)"
-            let rows = try connection.rows(sql, after ?? [])
+            let rows = try connection.rows(sql, after ?? []) { $0.values }
             if rows.isEmpty { return }
             try page(rows)
             if rows.count < pageRows { return }
@@ -284,7 +319,7 @@ public enum LibraryCopy {
     /// Writes a page of rows, several to a statement.
     private static func write(
         _ rows: [[SQLValue]], into table: String, columns: [String], kinds: [String: String],
-        _ connection: CopyConnection
+        _ connection: any StoreConnection
     ) throws {
         guard !rows.isEmpty else { return }
         let kinds = columns.map { kinds[$0.lowercased()] }
@@ -303,59 +338,12 @@ public enum LibraryCopy {
             }
             do {
                 try connection.execute(sql, arguments)
-            } catch let error as StoreError {
-                throw StoreError(error.code, "copying \(table): \(error.message)", path: error.path)
+            } catch {
+                // Either engine's error as the store's, named by the table it stopped in.
+                let failure = StoreError.wrap(error, path: nil) as? StoreError ?? StoreError(.other, "\(error)")
+                throw StoreError(failure.code, "copying \(table): \(failure.message)", path: failure.path)
             }
             start += chunk.count
-        }
-    }
-}
-
-/// One side of a copy: a transaction of either engine.
-enum CopyConnection {
-    case sqlite(Database)
-    case postgreSQL(PostgreSQLConnection)
-
-    func rows(_ sql: String, _ arguments: [SQLValue]) throws -> [[SQLValue]] {
-        switch self {
-        case .sqlite(let db): try db.rows(sql, arguments) { $0.values }
-        case .postgreSQL(let db): try db.rows(sql, arguments) { $0.values }
-        }
-    }
-
-    func execute(_ sql: String, _ arguments: [SQLValue]) throws {
-        switch self {
-        case .sqlite(let db): try db.execute(sql, arguments)
-        case .postgreSQL(let db): try db.execute(sql, arguments)
-        }
-    }
-
-    /// Sets each table's id counter to the last value handed out (`values`: by table), so that no
-    /// id the source used is handed out again.
-    func setSequences(_ values: [String: Int64]) throws {
-        switch self {
-        case .sqlite(let db):
-            // AUTOINCREMENT tables keep theirs in sqlite_sequence; the others use their largest id.
-            for (table, value) in values.sorted(by: { $0.key < $1.key }) where value > 0 {
-                let kept = try db.execute(
-                    "UPDATE sqlite_sequence SET seq = ? WHERE name = ?", [.int(value), .text(table)])
-                if kept == 0,
-                    try db.scalarInt64(
-                        "SELECT 1 FROM sqlite_master WHERE name = ? AND sql LIKE '%AUTOINCREMENT%'", [.text(table)])
-                        != nil
-                {
-                    try db.execute(
-                        "INSERT INTO sqlite_sequence (name, seq) VALUES (?, ?)", [.text(table), .int(value)])
-                }
-            }
-        case .postgreSQL(let db):
-            for (table, key) in LibraryCopy.counted {
-                let value = values[table] ?? 0
-                // setval(…, false) for a counter never used: its next value is 1.
-                try db.execute(
-                    "SELECT setval(pg_get_serial_sequence(?, ?), ?, ? <> 0)",
-                    [.text(table.lowercased()), .text(key.lowercased()), .int(max(1, value)), .int(value > 0 ? 1 : 0)])
-            }
         }
     }
 }
