@@ -9,7 +9,7 @@ struct FetchCase: Sendable {
     let format: String
     let floorCondition: String
     /// Arguments for one round: the PhotoKit ones and the floor's, which must mean the same.
-    let arguments: @Sendable (_ random: inout SplitMix64) -> (photoKit: [Any], floor: StatementArguments)
+    let arguments: @Sendable (_ random: inout SplitMix64) -> (photoKit: [Any], floor: [SQLValue])
 
     static let limit = 50
 
@@ -18,7 +18,7 @@ struct FetchCase: Sendable {
             name: "fetch favorite images",
             format: "favorite == YES AND mediaType == %d",
             floorCondition: "isFavorite = 1 AND mediaType = ?",
-            arguments: { _ in ([PHAssetMediaType.image.rawValue], [PHAssetMediaType.image.rawValue]) }),
+            arguments: { _ in ([PHAssetMediaType.image.rawValue], [.int(Int64(PHAssetMediaType.image.rawValue))]) }),
         // The timeline scrolled back to a random day, screenshots left out: each round a new window.
         FetchCase(
             name: "fetch before date, no subtype",
@@ -28,7 +28,7 @@ struct FetchCase: Sendable {
                 let offset = Double(random.next() % 1_000_000) / 1_000_000
                 let date = SyntheticLibrary.firstDate + SyntheticLibrary.span * (0.02 + 0.98 * offset)
                 let mask = Int(PHAssetMediaSubtype.photoScreenshot.union(.videoScreenRecording).rawValue)
-                return ([Date(timeIntervalSince1970: date), mask], [date, mask])
+                return ([Date(timeIntervalSince1970: date), mask], [.double(date), .int(Int64(mask))])
             }),
     ]
 
@@ -80,9 +80,9 @@ extension LibraryMeasurements {
         return result.map(\.localIdentifier)
     }
 
-    private func floorFetch(_ fetch: FetchCase, _ arguments: StatementArguments) throws -> [String] {
+    private func floorFetch(_ fetch: FetchCase, _ arguments: [SQLValue]) throws -> [String] {
         try floor.read { db in
-            try AssetRecord.fetchAll(db, sql: fetch.floorSQL, arguments: arguments).map(\.localIdentifier)
+            try db.rows(fetch.floorSQL, arguments, AssetRecord.init(row:)).map(\.localIdentifier)
         }
     }
 
@@ -98,7 +98,7 @@ extension LibraryMeasurements {
     }
 
     /// The plan of the id query PhotoKit runs (built as `PHFetchOptions` builds it) and of the floor.
-    private func printPlans(_ fetch: FetchCase, _ photoKit: [Any], _ floorArguments: StatementArguments) throws {
+    private func printPlans(_ fetch: FetchCase, _ photoKit: [Any], _ floorArguments: [SQLValue]) throws {
         var query = AssetQuery()
         query.sourceTypes = .typeUserLibrary
         query.filter = try PhotoKitPredicate(format: fetch.format, argumentArray: photoKit)

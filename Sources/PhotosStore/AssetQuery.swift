@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import PhotosCore
 
 /// Which assets to fetch, in which order: the storage form of a PhotoKit asset fetch.
@@ -79,7 +78,7 @@ public struct AssetQuery: Sendable, Hashable {
     }
 
     /// The SELECT statement and its arguments for the row ids this query selects, in order.
-    package func sql(selecting selection: String = "asset.id") -> (sql: String, arguments: StatementArguments) {
+    package func sql(selecting selection: String = "asset.id") -> (sql: String, arguments: [SQLValue]) {
         let clauses = clauses()
         var sql = clauses.with.map { "WITH \($0) " } ?? ""
         sql += "SELECT \(selection) FROM \(clauses.from)"
@@ -89,7 +88,7 @@ public struct AssetQuery: Sendable, Hashable {
         var arguments = clauses.arguments
         if limit > 0 {
             sql += " LIMIT ?"
-            arguments += StatementArguments(databaseValues: [limit.databaseValue])
+            arguments.append(.int(Int64(limit)))
         }
         return (sql, arguments)
     }
@@ -110,14 +109,12 @@ public struct AssetQuery: Sendable, Hashable {
     /// assets' kept records as rows of the same columns (``TrashedAsset/rowsCTE``), so that
     /// predicates and sort keys read them as they read live assets.
     package func clauses() -> (
-        with: String?, from: String, conditions: [String], arguments: StatementArguments, order: [OrderTerm]
+        with: String?, from: String, conditions: [String], arguments: [SQLValue], order: [OrderTerm]
     ) {
         var with: String?
         var from = "asset"
         var conditions: [String] = []
-        // Values gathered, then bound as one: each `StatementArguments += [value]` went through
-        // generic conversions that cost more than building the query's text.
-        var values: [DatabaseValue] = []
+        var values: [SQLValue] = []
         var naturalOrder = [
             OrderTerm(expression: "asset.creationDate", ascending: true),
             OrderTerm(expression: "asset.id", ascending: true),
@@ -131,7 +128,7 @@ public struct AssetQuery: Sendable, Hashable {
         case .collection(let id):
             from = "collection_asset JOIN asset ON asset.id = collection_asset.assetId"
             conditions.append("collection_asset.collectionId = ?")
-            values.append(id.databaseValue)
+            values.append(.int(id))
             naturalOrder = ascending("collection_asset.position", "asset.id")
         case .smartAlbum(let subtype):
             if let album = SmartAlbum.album(for: subtype) {
@@ -152,27 +149,27 @@ public struct AssetQuery: Sendable, Hashable {
             }
         case .localIdentifiers(let identifiers):
             conditions.append("asset.localIdentifier IN (SELECT value FROM json_each(?))")
-            values.append(JSONText.array(identifiers).databaseValue)
+            values.append(.text(JSONText.array(identifiers)))
             naturalOrder = ascending("asset.id")
         case .burst(let identifier):
             conditions.append("asset.burstIdentifier = ?")
-            values.append(identifier.databaseValue)
+            values.append(.text(identifier))
             allBursts = true
         case .listed(let ids):
             // The FROM's placeholder is the first: no value is gathered before this switch.
             from = "json_each(?) AS listed JOIN asset ON asset.id = listed.value"
-            values.append(JSONText.array(ids).databaseValue)
+            values.append(.text(JSONText.array(ids)))
             naturalOrder = ascending("listed.key", "asset.id")
         }
         if let mediaType {
             conditions.append("asset.mediaType = ?")
-            values.append(mediaType.rawValue.databaseValue)
+            values.append(.int(Int64(mediaType.rawValue)))
         }
         if !hiddenAllowed { conditions.append(Self.hiddenExcluded) }
         if !allBursts { conditions.append(Self.burstsCollapsed) }
         if let sourceTypes, !sourceTypes.contains(.typeUserLibrary) {
             conditions.append("(asset.sourceType & ?) != 0")
-            values.append(Int64(sourceTypes.rawValue).databaseValue)
+            values.append(.int(Int64(sourceTypes.rawValue)))
         }
         if let albums {
             conditions.append(
@@ -181,11 +178,11 @@ public struct AssetQuery: Sendable, Hashable {
                 JOIN collection album ON album.id = member.collectionId \
                 WHERE album.isList = 0 AND album.localIdentifier IN (SELECT value FROM json_each(?)))
                 """)
-            values.append(JSONText.array(albums).databaseValue)
+            values.append(.text(JSONText.array(albums)))
         }
         if let filter {
             conditions.append("(\(filter.sql))")
-            values += filter.arguments.map { $0.databaseValue }
+            values += filter.arguments
         }
 
         let order: [OrderTerm]
@@ -197,7 +194,7 @@ public struct AssetQuery: Sendable, Hashable {
                 sort.map { OrderTerm(expression: Self.column(for: $0.key), ascending: $0.ascending) }
                 + [OrderTerm(expression: "asset.id", ascending: sort.last!.ascending)]
         }
-        return (with, from, conditions, StatementArguments(databaseValues: values), order)
+        return (with, from, conditions, values, order)
     }
 
     private func ascending(_ expressions: String...) -> [OrderTerm] {
@@ -219,28 +216,5 @@ public struct AssetQuery: Sendable, Hashable {
             if names.contains(where: { sql.contains("asset." + $0) }) { return true }
         }
         return false
-    }
-}
-
-extension StatementArguments {
-    /// Arguments of values already converted. GRDB's initializer for a sequence of one
-    /// convertible type maps it with a key path, which the runtime instantiates on every call: a
-    /// twelfth of a fetch's time in the API.
-    init(databaseValues values: [DatabaseValue]) {
-        let boxed: [(any DatabaseValueConvertible)?] = values.map { $0 }
-        self.init(boxed)
-    }
-}
-
-extension SQLValue {
-    /// The GRDB value to bind.
-    var databaseValue: DatabaseValue {
-        switch self {
-        case .null: .null
-        case .int(let value): value.databaseValue
-        case .double(let value): value.databaseValue
-        case .text(let value): value.databaseValue
-        case .blob(let bytes): Data(bytes).databaseValue
-        }
     }
 }

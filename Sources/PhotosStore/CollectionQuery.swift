@@ -1,4 +1,3 @@
-import GRDB
 import PhotosCore
 
 /// Which collections to fetch, in which order: the storage form of a PhotoKit collection fetch.
@@ -59,23 +58,23 @@ public struct CollectionQuery: Sendable, Hashable {
     }
 
     /// The SELECT statement and its arguments for the row ids this query selects, in order.
-    package func sql() -> (sql: String, arguments: StatementArguments) {
+    package func sql() -> (sql: String, arguments: [SQLValue]) {
         var conditions: [String] = []
-        var arguments = StatementArguments()
+        var arguments: [SQLValue] = []
         var naturalOrder = "collection.isList DESC, collection.position, collection.id"
         func kind(isList: Bool, type: Int?, subtype: Int?) {
             conditions.append("collection.isList = \(isList ? 1 : 0)")
             if let type {
                 conditions.append("collection.type = ?")
-                arguments += [type]
+                arguments.append(.int(type))
             }
             if let subtype {
                 conditions.append("collection.subtype = ?")
-                arguments += [subtype]
+                arguments.append(.int(subtype))
             } else if !isList && type != PHAssetCollectionType.album.rawValue {
                 // Every subtype but Recently Deleted's, which is fetched by its subtype or identifier only.
                 conditions.append("collection.subtype != ?")
-                arguments += [PHAssetCollectionSubtype.smartAlbumRecentlyDeleted.rawValue]
+                arguments.append(.int(PHAssetCollectionSubtype.smartAlbumRecentlyDeleted.rawValue))
             }
         }
         switch scope {
@@ -87,36 +86,36 @@ public struct CollectionQuery: Sendable, Hashable {
             naturalOrder = "collection.position, collection.id"
         case .localIdentifiers(let identifiers, let isList):
             conditions.append("collection.localIdentifier IN (SELECT value FROM json_each(?))")
-            arguments += [JSONText.array(identifiers)]
+            arguments.append(.text(JSONText.array(identifiers)))
             if let isList {
                 conditions.append("collection.isList = ?")
-                arguments += [isList]
+                arguments.append(.flag(isList))
             }
             naturalOrder = "collection.id"
         case .children(let parent):
             if let parent {
                 conditions.append("collection.parentId = ?")
-                arguments += [parent]
+                arguments.append(.int(parent))
             } else {
                 // Folders, and albums that are not smart albums.
                 conditions.append("collection.parentId IS NULL")
                 conditions.append("collection.isList = 1 OR collection.type = ?")
-                arguments += [PHAssetCollectionType.album.rawValue]
+                arguments.append(.int(PHAssetCollectionType.album.rawValue))
             }
             naturalOrder = "collection.position, collection.id"
         case .containingAsset(let asset, let type):
             conditions.append("collection.isList = 0")
             conditions.append(
                 "collection.id IN (SELECT collectionId FROM collection_asset WHERE assetId = ?)")
-            arguments += [asset]
+            arguments.append(.int(asset))
             if let type {
                 conditions.append("collection.type = ?")
-                arguments += [type.rawValue]
+                arguments.append(.int(type.rawValue))
             }
         case .listsContaining(let child):
             conditions.append("collection.isList = 1")
             conditions.append("collection.id = (SELECT parentId FROM collection WHERE id = ?)")
-            arguments += [child]
+            arguments.append(.int(child))
         case .listed(let ids):
             // Row ids are integers the library made: written into the statement, in order.
             let list = JSONText.array(ids)
@@ -125,7 +124,7 @@ public struct CollectionQuery: Sendable, Hashable {
         }
         if let filter {
             conditions.append("(\(filter.sql))")
-            arguments += StatementArguments(databaseValues: filter.arguments.map { $0.databaseValue })
+            arguments += filter.arguments
         }
         var sql = "SELECT collection.id FROM collection"
         if !conditions.isEmpty { sql += " WHERE " + conditions.map { "(\($0))" }.joined(separator: " AND ") }
@@ -139,7 +138,7 @@ public struct CollectionQuery: Sendable, Hashable {
         }
         if limit > 0 {
             sql += " LIMIT ?"
-            arguments += [limit]
+            arguments.append(.int(limit))
         }
         return (sql, arguments)
     }

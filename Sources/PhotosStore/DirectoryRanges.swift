@@ -1,4 +1,3 @@
-import GRDB
 import PhotosCore
 
 /// The paths directly in one directory, as ranges of an index on paths that step over the
@@ -69,11 +68,6 @@ public struct DirectoryRanges: Sendable, Hashable {
     /// Each range's bounds as arguments of `column >= ? AND column < ?`: one search of the column's
     /// index per range (most directories have no files between their subdirectories, so most
     /// searches find nothing at once).
-    var arguments: [StatementArguments] {
-        values.map { StatementArguments(databaseValues: $0.map(\.databaseValue)) }
-    }
-
-    /// ``arguments`` as the store's neutral values (``StoreConnection``).
     var values: [[SQLValue]] {
         bounds.map { [.text(Self.text($0.lower)), .text(Self.text($0.upper))] }
     }
@@ -84,10 +78,10 @@ public struct DirectoryRanges: Sendable, Hashable {
     static let primaryCondition = "d.path = ? AND r.type IN (?, ?)"
 
     /// The arguments of ``primaryCondition``.
-    var primaryArguments: StatementArguments {
+    var primaryArguments: [SQLValue] {
         [
-            directory.hasSuffix("/") ? directory : directory + "/", PHAssetResourceType.photo.rawValue,
-            PHAssetResourceType.video.rawValue,
+            .text(directory.hasSuffix("/") ? directory : directory + "/"),
+            .int(Int64(PHAssetResourceType.photo.rawValue)), .int(Int64(PHAssetResourceType.video.rawValue)),
         ]
     }
 

@@ -20,8 +20,13 @@ enum FileDirectories {
     /// A file's path, in SQL over ``join``.
     static let path = "d.path || r.name"
 
-    /// Every column of a resource row, and its path as `path`: what ``ResourceRecord`` decodes.
-    static let columns = "r.*, d.path || r.name AS path"
+    /// Every column of a resource row, its path in place of its directory and name, in the order
+    /// ``ResourceRecord/init(row:)`` reads them.
+    static let columns = """
+        r.id, r.assetId, r.type, d.path || r.name, r.uniformTypeIdentifier, r.mimeType, r.fileSize,
+        COALESCE(r.originalFilename, r.name), r.device, r.inode, r.modificationTime, r.contentHash,
+        r.contentIdentifier, r.isLibraryOwned, r.pixelWidth, r.pixelHeight
+        """
 
     /// Splits a path at its last "/": the directory with its "/", and the name after it.
     static func split(_ path: String) -> (directory: String, name: String) {
@@ -32,42 +37,37 @@ enum FileDirectories {
     }
 
     /// The condition on ``join`` for files directly in `directory`, not below it.
-    static func directlyIn(_ directory: String) -> (String, StatementArguments) {
-        ("d.path = ?", [directory.hasSuffix("/") ? directory : directory + "/"])
+    static func directlyIn(_ directory: String) -> (String, [SQLValue]) {
+        ("d.path = ?", [.text(directory.hasSuffix("/") ? directory : directory + "/")])
     }
 
     /// The condition on ``join`` for files under `root`, at any depth: one range of the index on
     /// directory paths.
-    static func under(_ root: String) -> (String, StatementArguments) {
+    static func under(_ root: String) -> (String, [SQLValue]) {
         LibraryTransaction.under(root, column: "d.path")
     }
 
     /// A query of the row ids of the resources at these paths, for `id IN (...)`: a search of the
     /// index on (directory, name) per path.
-    static func ids(at paths: some Sequence<String>) -> (String, StatementArguments) {
+    static func ids(at paths: some Sequence<String>, _ dialect: SQLDialect) -> (String, [SQLValue]) {
         let pairs = paths.map { path in
             let (directory, name) = split(path)
             return JSONText.array([directory, name])
         }
         return (
             """
-            SELECT fr.id FROM json_each(?) fj
-                JOIN directory fd ON fd.path = json_extract(fj.value, '$[0]')
-                JOIN resource fr ON fr.directoryId = fd.id AND fr.name = json_extract(fj.value, '$[1]')
+            SELECT fr.id FROM \(dialect.elementsOfJSONArray(as: "fj"))
+                JOIN directory fd ON fd.path = \(dialect.element(0, of: "fj.value"))
+                JOIN resource fr ON fr.directoryId = fd.id AND fr.name = \(dialect.element(1, of: "fj.value"))
             """,
-            ["[" + pairs.joined(separator: ",") + "]"]
+            [.text("[" + pairs.joined(separator: ",") + "]")]
         )
     }
 
     /// The row of `directory` (a path ending with "/"), inserted if the library has no file there yet.
-    static func id(of directory: String, _ db: Database) throws -> Int64 {
-        if let id = try Int64.fetchOne(
-            db.cachedStatement(sql: "SELECT id FROM directory WHERE path = ?"), arguments: [directory])
-        {
-            return id
-        }
-        try db.cachedStatement(sql: "INSERT INTO directory (path) VALUES (?)").execute(arguments: [directory])
-        return db.lastInsertedRowID
+    static func id(of directory: String, _ db: some StoreConnection) throws -> Int64 {
+        if let id = try db.scalarInt64("SELECT id FROM directory WHERE path = ?", [.text(directory)]) { return id }
+        return try db.insert("INSERT INTO directory (path) VALUES (?)", [.text(directory)])
     }
 
     /// Moves the paths of the `resource` table into `directory` (schema v19). The resource table is

@@ -194,7 +194,7 @@ public enum LibraryCopy {
                 for table in tables.reversed() { try db.execute("DELETE FROM \(table.name)", []) }
                 return try body(db, location)
             }
-            try database.writer.writeWithoutTransaction { try $0.checkpoint(.truncate) }
+            _ = try database.writer.writeWithoutTransaction { try $0.checkpoint(.truncate) }
             return value
         }()
         // The pool is closed and its log checkpointed: the file holds everything. Linked into place,

@@ -1,4 +1,3 @@
-import GRDB
 import PhotosCore
 
 /// An asset's local identifier and the path of its photo (its first original): what a root's
@@ -29,17 +28,12 @@ extension LibraryDatabase {
     public func assetFiles(under root: String) throws -> (files: [AssetFile], token: Int64) {
         try read { db in
             let (condition, arguments) = FileDirectories.under(root)
-            let rows = try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT a.localIdentifier, \(Self.firstOriginal) AS file FROM asset a
-                    WHERE a.id IN (SELECT r.assetId FROM \(FileDirectories.join) WHERE \(condition))
-                    """, arguments: arguments)
-            let files = rows.compactMap { row -> AssetFile? in
-                guard let file: String = row["file"] else { return nil }
-                return AssetFile(localIdentifier: row["localIdentifier"], path: file)
-            }
-            return (files, try Self.newestToken(db))
+            let files = try db.rows(
+                """
+                SELECT a.localIdentifier, \(Self.firstOriginal) AS file FROM asset a
+                WHERE a.id IN (SELECT r.assetId FROM \(FileDirectories.join) WHERE \(condition))
+                """, arguments, Self.assetFile)
+            return (files.compactMap { $0 }, try Self.newestToken(db))
         }
     }
 
@@ -47,16 +41,12 @@ extension LibraryDatabase {
     public func assetFiles(localIdentifiers: [String]) throws -> [AssetFile] {
         guard !localIdentifiers.isEmpty else { return [] }
         return try read { db in
-            try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT a.localIdentifier, \(Self.firstOriginal) AS file FROM asset a
-                    WHERE a.localIdentifier IN (SELECT value FROM json_each(?))
-                    """, arguments: [JSONText.array(localIdentifiers)]
-            ).compactMap { row in
-                guard let file: String = row["file"] else { return nil }
-                return AssetFile(localIdentifier: row["localIdentifier"], path: file)
-            }
+            try db.rows(
+                """
+                SELECT a.localIdentifier, \(Self.firstOriginal) AS file FROM asset a
+                WHERE a.localIdentifier IN (\(db.dialect.elementsOfJSONArray()))
+                """, [.text(JSONText.array(localIdentifiers))], Self.assetFile
+            ).compactMap { $0 }
         }
     }
 
@@ -64,10 +54,16 @@ extension LibraryDatabase {
     public func assetCount(under root: String) throws -> Int {
         try read { db in
             let (condition, arguments) = FileDirectories.under(root)
-            return try Int.fetchOne(
-                db, sql: "SELECT COUNT(DISTINCT r.assetId) FROM \(FileDirectories.join) WHERE \(condition)",
-                arguments: arguments) ?? 0
+            return Int(
+                try db.scalarInt64(
+                    "SELECT COUNT(DISTINCT r.assetId) FROM \(FileDirectories.join) WHERE \(condition)", arguments) ?? 0)
         }
+    }
+
+    /// An asset and its first original's path from a row of both; nil for an asset with no original.
+    private static func assetFile(_ row: StoreRow) throws -> AssetFile? {
+        guard let file = row.optionalText(1) else { return nil }
+        return AssetFile(localIdentifier: try row.text(0), path: file)
     }
 }
 
@@ -85,29 +81,28 @@ extension LibraryTransaction {
         -> Int
     {
         guard !identifiers.isEmpty else { return 0 }
-        let (files, fileArguments) = FileDirectories.ids(at: identifiers.keys)
-        let found = try Row.fetchAll(
-            db,
-            sql: """
-                SELECT d.path || r.name AS path, a.id, a.localIdentifier, s.state FROM \(FileDirectories.join)
-                JOIN asset a ON a.id = r.assetId LEFT JOIN sidecarBase s ON s.assetId = a.id
-                WHERE r.id IN (\(files))
-                """, arguments: fileArguments)
+        let (files, fileArguments) = FileDirectories.ids(at: identifiers.keys, db.dialect)
         var assets: [String: (id: Int64, current: String, state: String?)] = [:]
-        for row in found { assets[row["path"]] = (row["id"], row["localIdentifier"], row["state"]) }
+        _ = try db.rows(
+            """
+            SELECT d.path || r.name AS path, a.id, a.localIdentifier, s.state FROM \(FileDirectories.join)
+            JOIN asset a ON a.id = r.assetId LEFT JOIN sidecarBase s ON s.assetId = a.id
+            WHERE r.id IN (\(files))
+            """, fileArguments
+        ) { assets[try $0.text(0)] = (try $0.int64(1), try $0.text(2), $0.optionalText(3)) }
         var used = Set(
-            try String.fetchAll(
-                db, sql: "SELECT localIdentifier FROM asset WHERE localIdentifier IN (SELECT value FROM json_each(?))",
-                arguments: [JSONText.array(Array(identifiers.values))]))
+            try db.rows(
+                "SELECT localIdentifier FROM asset WHERE localIdentifier IN (\(db.dialect.elementsOfJSONArray()))",
+                [.text(JSONText.array(Array(identifiers.values)))]
+            ) { try $0.text(0) })
         var changed: Set<Int64> = []
-        let update = try db.cachedStatement(sql: "UPDATE asset SET localIdentifier = ? WHERE id = ?")
         var count = 0
         for (path, identifier) in identifiers.sorted(by: { $0.key < $1.key }) {
             guard let asset = assets[path], asset.current != identifier, !used.contains(identifier),
                 !changed.contains(asset.id)
             else { continue }
             if let state = asset.state, sidecarIdentifier(state) == asset.current { continue }
-            try update.execute(arguments: [identifier, asset.id])
+            try db.execute("UPDATE asset SET localIdentifier = ? WHERE id = ?", [.text(identifier), .int(asset.id)])
             used.insert(identifier)
             changed.insert(asset.id)
             count += 1

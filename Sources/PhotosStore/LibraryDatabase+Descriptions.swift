@@ -140,9 +140,9 @@ extension LibraryDatabase {
     }
 
     /// What `PHAsset.fetchAssets(in: smartAlbum, options: nil).count` counts.
-    static func smartAlbumCount(subtype: Int, _ db: Database) throws -> Int {
+    static func smartAlbumCount(subtype: Int, _ db: some StoreConnection) throws -> Int {
         guard let subtype = PHAssetCollectionSubtype(rawValue: subtype) else { return 0 }
         let (sql, arguments) = AssetQuery(scope: .smartAlbum(subtype)).sql(selecting: "COUNT(*)")
-        return try Int.fetchOne(db, sql: sql, arguments: arguments) ?? 0
+        return Int(try db.scalarInt64(sql, arguments) ?? 0)
     }
 }

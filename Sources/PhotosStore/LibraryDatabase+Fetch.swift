@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import PhotosCore
 
 /// A collection row with the figures PhotoKit derives from its members.
@@ -19,13 +18,11 @@ extension LibraryDatabase {
     /// approximate location is the centre of.
     public func memberPositions(ofCollection id: Int64) throws -> [(latitude: Double, longitude: Double)] {
         try read { db in
-            let rows = try Row.fetchAll(
-                db.cachedStatement(
-                    sql: """
-                        SELECT a.latitude, a.longitude FROM collection_asset ca JOIN asset a ON a.id = ca.assetId
-                        WHERE ca.collectionId = ? AND a.latitude IS NOT NULL AND a.longitude IS NOT NULL
-                        """), arguments: [id])
-            return rows.map { (latitude: $0[0], longitude: $0[1]) }
+            try db.rows(
+                """
+                SELECT a.latitude, a.longitude FROM collection_asset ca JOIN asset a ON a.id = ca.assetId
+                WHERE ca.collectionId = ? AND a.latitude IS NOT NULL AND a.longitude IS NOT NULL
+                """, [.int(id)], Self.position)
         }
     }
 
@@ -33,18 +30,21 @@ extension LibraryDatabase {
     /// its folders at every depth; an asset in two of its albums counts once.
     public func memberPositions(ofFolder id: Int64) throws -> [(latitude: Double, longitude: Double)] {
         try read { db in
-            let rows = try Row.fetchAll(
-                db.cachedStatement(
-                    sql: """
-                        WITH RECURSIVE tree(id) AS (
-                            SELECT id FROM collection WHERE parentId = ?
-                            UNION SELECT c.id FROM collection c JOIN tree ON c.parentId = tree.id)
-                        SELECT a.latitude, a.longitude FROM asset a
-                        WHERE a.id IN (SELECT assetId FROM collection_asset WHERE collectionId IN tree)
-                          AND a.latitude IS NOT NULL AND a.longitude IS NOT NULL
-                        """), arguments: [id])
-            return rows.map { (latitude: $0[0], longitude: $0[1]) }
+            try db.rows(
+                """
+                WITH RECURSIVE tree(id) AS (
+                    SELECT id FROM collection WHERE parentId = ?
+                    UNION SELECT c.id FROM collection c JOIN tree ON c.parentId = tree.id)
+                SELECT a.latitude, a.longitude FROM asset a
+                WHERE a.id IN (SELECT assetId FROM collection_asset WHERE collectionId IN (SELECT id FROM tree))
+                  AND a.latitude IS NOT NULL AND a.longitude IS NOT NULL
+                """, [.int(id)], Self.position)
         }
+    }
+
+    /// A member's position from a row of its latitude and longitude.
+    private static func position(_ row: StoreRow) -> (latitude: Double, longitude: Double) {
+        (row.optionalDouble(0) ?? 0, row.optionalDouble(1) ?? 0)
     }
 
     /// The row ids an asset query selects, in order: the snapshot behind a fetch result.
@@ -58,7 +58,7 @@ extension LibraryDatabase {
         var query = query
         query.sort = []
         let (sql, arguments) = query.sql(selecting: "COUNT(*)")
-        return try read { db in try Int.fetchOne(db, sql: sql, arguments: arguments) ?? 0 }
+        return try read { db in Int(try db.scalarInt64(sql, arguments) ?? 0) }
     }
 
     /// The row ids a collection query selects, in order.
@@ -77,14 +77,12 @@ extension LibraryDatabase {
         try read { db in try Self.resources(assetIDs: assetIDs, db) }
     }
 
-    static func resources(assetIDs: [Int64], _ db: Database) throws -> [Int64: [ResourceRecord]] {
-        let rows = try ResourceRecord.fetchAll(
-            db,
-            sql: """
-                SELECT \(FileDirectories.columns) FROM \(FileDirectories.join)
-                WHERE r.assetId IN (SELECT value FROM json_each(?)) ORDER BY r.type, r.id
-                """,
-            arguments: [JSONText.array(assetIDs)])
+    static func resources(assetIDs: [Int64], _ db: some StoreConnection) throws -> [Int64: [ResourceRecord]] {
+        let rows = try db.rows(
+            """
+            SELECT \(FileDirectories.columns) FROM \(FileDirectories.join)
+            WHERE r.assetId IN (\(db.dialect.elementsOfJSONArray(wholeNumbers: true))) ORDER BY r.type, r.id
+            """, [.text(JSONText.array(assetIDs))], ResourceRecord.init(row:))
         return Dictionary(grouping: rows, by: \.assetId)
     }
 
@@ -92,7 +90,7 @@ extension LibraryDatabase {
     public func collections(ids: [Int64]) throws -> [Int64: CollectionInfo] {
         try read { db in
             let records = try db.rows(
-                "SELECT \(CollectionRecord.columns()) FROM collection WHERE id IN (SELECT value FROM json_each(?))",
+                "SELECT \(CollectionRecord.columns()) FROM collection WHERE id IN (\(db.dialect.elementsOfJSONArray(wholeNumbers: true)))",
                 [.text(JSONText.array(ids))], CollectionRecord.init(row:))
             var result: [Int64: CollectionInfo] = [:]
             for record in records {
@@ -111,23 +109,19 @@ extension LibraryDatabase {
     /// The row id of the collection with a local identifier.
     public func collectionID(forLocalIdentifier identifier: String) throws -> Int64? {
         try read { db in
-            try Int64.fetchOne(db, sql: "SELECT id FROM collection WHERE localIdentifier = ?", arguments: [identifier])
+            try db.scalarInt64("SELECT id FROM collection WHERE localIdentifier = ?", [.text(identifier)])
         }
     }
 
     /// The oldest token still in the change log (nil when the log is empty).
     public func oldestToken() throws -> Int64? {
-        try read { db in try Int64.fetchOne(db, sql: "SELECT MIN(token) FROM change") }
+        try read { db in try db.scalarInt64("SELECT MIN(token) FROM change") }
     }
 
     // MARK: Shared with transactions
 
-    static func fetchIDs(_ db: Database, sql: String, arguments: StatementArguments) throws -> [Int64] {
-        let statement = try db.cachedStatement(sql: sql)
-        var ids: [Int64] = []
-        let cursor = try Int64.fetchCursor(statement, arguments: arguments)
-        while let id = try cursor.next() { ids.append(id) }
-        return ids
+    static func fetchIDs(_ db: some StoreConnection, sql: String, arguments: [SQLValue]) throws -> [Int64] {
+        try db.integers(sql, arguments)
     }
 
     /// The assets with these row ids, keyed by id; trashed ones (Recently Deleted) come from their
@@ -149,41 +143,41 @@ extension LibraryDatabase {
         }
     }
 
-    static func assets(ids: [Int64], _ db: Database) throws -> [Int64: AssetRecord] {
-        let records = try AssetRecord.fetchAll(
-            db,
-            sql: "SELECT * FROM asset WHERE id IN (SELECT value FROM json_each(?))",
-            arguments: [JSONText.array(ids)])
+    static func assets(ids: [Int64], _ db: some StoreConnection) throws -> [Int64: AssetRecord] {
+        let records = try db.rows(
+            """
+            SELECT \(AssetRecord.selectionSQL) FROM asset
+            WHERE id IN (\(db.dialect.elementsOfJSONArray(wholeNumbers: true)))
+            """, [.text(JSONText.array(ids))], AssetRecord.init(row:))
         return Dictionary(uniqueKeysWithValues: records.map { ($0.id!, $0) })
     }
 
-    static func tombstones<Record: Decodable>(_ type: Record.Type, isAsset: Bool, ids: [Int64], _ db: Database) throws
-        -> [Int64: Record]
-    {
-        let rows = try Row.fetchAll(
-            db,
-            sql: "SELECT rowId, record FROM tombstone WHERE isAsset = ? AND rowId IN (SELECT value FROM json_each(?))",
-            arguments: [isAsset, JSONText.array(ids)])
+    static func tombstones<Record: Decodable>(
+        _ type: Record.Type, isAsset: Bool, ids: [Int64], _ db: some StoreConnection
+    ) throws -> [Int64: Record] {
+        let rows = try db.rows(
+            """
+            SELECT rowId, record FROM tombstone
+            WHERE isAsset = ? AND rowId IN (\(db.dialect.elementsOfJSONArray(wholeNumbers: true)))
+            """, [.flag(isAsset), .text(JSONText.array(ids))]
+        ) { (id: try $0.int64(0), json: try $0.text(1)) }
         let decoder = JSONDecoder()
         var result: [Int64: Record] = [:]
         for row in rows {
-            let json: String = row["record"]
-            result[row["rowId"]] = try decoder.decode(Record.self, from: Data(json.utf8))
+            result[row.id] = try decoder.decode(Record.self, from: Data(row.json.utf8))
         }
         return result
     }
 
-    static func ids(table: String, localIdentifiers: [String], _ db: Database) throws -> [String: Int64] {
-        let rows = try Row.fetchAll(
-            db.cachedStatement(
-                sql:
-                    "SELECT localIdentifier, id FROM \(table) WHERE localIdentifier IN (SELECT value FROM json_each(?))"
-            ),
-            arguments: [JSONText.array(localIdentifiers)])
-        return Dictionary(uniqueKeysWithValues: rows.map { ($0[0], $0[1]) })
+    static func ids(table: String, localIdentifiers: [String], _ db: some StoreConnection) throws -> [String: Int64] {
+        let rows = try db.rows(
+            "SELECT localIdentifier, id FROM \(table) WHERE localIdentifier IN (\(db.dialect.elementsOfJSONArray()))",
+            [.text(JSONText.array(localIdentifiers))]
+        ) { (try $0.text(0), try $0.int64(1)) }
+        return Dictionary(uniqueKeysWithValues: rows)
     }
 
-    static func info(for record: CollectionRecord, _ db: Database) throws -> CollectionInfo {
+    static func info(for record: CollectionRecord, _ db: some StoreConnection) throws -> CollectionInfo {
         var info = CollectionInfo(record: record)
         if record.type == PHAssetCollectionType.smartAlbum.rawValue && !record.isList {
             // PhotoKit counts no smart album (NSNotFound); Recently Deleted, this library's own, is
@@ -196,36 +190,51 @@ extension LibraryDatabase {
         // An album's kept figures (CollectionStats), a folder's from its albums' figures: a row or a
         // few, never a read of the members, unless a figure was left dirty by a write made outside
         // LibraryDatabase.write.
-        let row = try Row.fetchOne(
-            db.cachedStatement(
-                sql: """
-                    SELECT COALESCE(SUM(assetCount), 0) AS count, MIN(startDate) AS start, MAX(endDate) AS end,
-                        MAX(dirty) AS dirty
-                    FROM collection_stats
-                    WHERE collectionId = ?1 OR collectionId IN (SELECT id FROM collection WHERE parentId = ?1)
-                    """), arguments: [record.id])
-        if row?["dirty"] == true {
-            let members = try Row.fetchOne(
-                db,
-                sql: """
-                    SELECT COUNT(*) AS count, MIN(a.creationDate) AS start, MAX(a.creationDate) AS end
-                    FROM collection_asset ca JOIN asset a ON a.id = ca.assetId
-                    WHERE ca.collectionId = ?1
-                       OR ca.collectionId IN (SELECT id FROM collection WHERE parentId = ?1)
-                    """, arguments: [record.id])
-            if !record.isList { info.estimatedAssetCount = members?["count"] }
-            info.startDate = members?["start"]
-            info.endDate = members?["end"]
-            return info
+        let figures = try db.firstRow(
+            """
+            SELECT COALESCE(SUM(assetCount), 0), MIN(startDate), MAX(endDate), MAX(dirty)
+            FROM collection_stats
+            WHERE collectionId = ?1 OR collectionId IN (SELECT id FROM collection WHERE parentId = ?1)
+            """, [.int(record.id)], Figures.init(row:))
+        if let figures, figures.dirty {
+            let members = try db.firstRow(
+                """
+                SELECT COUNT(*), MIN(a.creationDate), MAX(a.creationDate), 0
+                FROM collection_asset ca JOIN asset a ON a.id = ca.assetId
+                WHERE ca.collectionId = ?1
+                   OR ca.collectionId IN (SELECT id FROM collection WHERE parentId = ?1)
+                """, [.int(record.id)], Figures.init(row:))
+            return info.with(members, isList: record.isList)
         }
-        if !record.isList { info.estimatedAssetCount = row?["count"] }
-        info.startDate = row?["start"]
-        info.endDate = row?["end"]
-        return info
+        return info.with(figures, isList: record.isList)
+    }
+
+    /// An album's or folder's figures as a row of count, first date, last date and dirty flag.
+    fileprivate struct Figures {
+        var count: Int?
+        var start: Double?
+        var end: Double?
+        var dirty: Bool
+
+        init(row: StoreRow) {
+            count = row.optionalInt64(0).map(Int.init)
+            start = row.optionalDouble(1)
+            end = row.optionalDouble(2)
+            dirty = (row.optionalInt64(3) ?? 0) != 0
+        }
     }
 }
 
 extension CollectionInfo {
+    /// The collection with these figures (a folder counts no assets of its own).
+    fileprivate func with(_ figures: LibraryDatabase.Figures?, isList: Bool) -> CollectionInfo {
+        var info = self
+        if !isList { info.estimatedAssetCount = figures?.count }
+        info.startDate = figures?.start
+        info.endDate = figures?.end
+        return info
+    }
+
     /// A collection with no derived figures yet.
     public init(record: CollectionRecord) {
         self.record = record
@@ -244,7 +253,7 @@ extension LibraryDatabase {
     }
 
     /// The row ids of objects by local identifier, in a transaction of the caller's.
-    package static func rowIDs(localIdentifiers: [String], assets: Bool, _ db: Database) throws -> [Int64] {
+    package static func rowIDs(localIdentifiers: [String], assets: Bool, _ db: some StoreConnection) throws -> [Int64] {
         guard !localIdentifiers.isEmpty else { return [] }
         return Array(try ids(table: assets ? "asset" : "collection", localIdentifiers: localIdentifiers, db).values)
     }

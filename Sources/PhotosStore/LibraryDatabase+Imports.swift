@@ -47,7 +47,7 @@ extension LibraryDatabase {
 
     /// Records a resource's content hash, once computed (outside the change log).
     public func noteContentHash(_ hash: String, forResource id: Int64) throws {
-        try writer.write { db in
+        _ = try writer.write { db in
             try db.execute("UPDATE resource SET contentHash = ? WHERE id = ?", [.text(hash), .int(id)])
         }
     }

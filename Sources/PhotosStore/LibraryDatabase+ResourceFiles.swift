@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 extension LibraryDatabase {
     /// Whether a file is some asset's resource: the one at `path`, or any with the same device and
@@ -7,11 +6,12 @@ extension LibraryDatabase {
     /// a new asset: a client would otherwise copy what it may not read, or move what is not its own.
     public func isResourceFile(path: String, device: Int64, inode: Int64) throws -> Bool {
         try read { db in
-            let (ids, arguments) = FileDirectories.ids(at: [path])
-            if try Bool.fetchOne(db, sql: "SELECT EXISTS(\(ids))", arguments: arguments) == true { return true }
-            return try Bool.fetchOne(
-                db, sql: "SELECT EXISTS(SELECT 1 FROM resource WHERE device = ? AND inode = ?)",
-                arguments: [device, inode]) == true
+            let (ids, arguments) = FileDirectories.ids(at: [path], db.dialect)
+            if try db.scalarInt64("SELECT 1 FROM resource WHERE id IN (\(ids)) LIMIT 1", arguments) != nil {
+                return true
+            }
+            return try db.scalarInt64(
+                "SELECT 1 FROM resource WHERE device = ? AND inode = ? LIMIT 1", [.int(device), .int(inode)]) != nil
         }
     }
 
@@ -20,10 +20,10 @@ extension LibraryDatabase {
     /// knows it as the same file. Bookkeeping, outside the change log.
     public func noteFileIdentity(at path: String, device: Int64, inode: Int64) throws {
         _ = try writer.write { db in
-            let (ids, arguments) = FileDirectories.ids(at: [path])
+            let (ids, arguments) = FileDirectories.ids(at: [path], db.dialect)
             try db.execute(
-                sql: "UPDATE resource SET device = ?, inode = ? WHERE id IN (\(ids))",
-                arguments: [device, inode] + arguments)
+                "UPDATE resource SET device = ?, inode = ? WHERE id IN (\(ids))",
+                [.int(device), .int(inode)] + arguments)
         }
     }
 }

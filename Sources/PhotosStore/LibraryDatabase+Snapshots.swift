@@ -90,7 +90,7 @@ struct SnapshotSplicer {
     /// Entries to read before fetching again is simpler than reading what each touched.
     static let maximumEntries = 256
 
-    let db: Database
+    let db: any StoreConnection
     let query: AssetQuery
     let snapshot: AssetSnapshot
 
@@ -157,12 +157,13 @@ struct SnapshotSplicer {
         var rows = try LibraryDatabase.ids(table: "asset", localIdentifiers: Array(identifiers), db)
         let gone = identifiers.filter { rows[$0] == nil }
         if !gone.isEmpty {
-            let deleted = try Row.fetchAll(
-                db,
-                sql:
-                    "SELECT localIdentifier, rowId FROM tombstone WHERE isAsset = 1 AND localIdentifier IN (SELECT value FROM json_each(?))",
-                arguments: [JSONText.array(Array(gone))])
-            for row in deleted { rows[row[0]] = row[1] }
+            let deleted = try db.rows(
+                """
+                SELECT localIdentifier, rowId FROM tombstone
+                WHERE isAsset = 1 AND localIdentifier IN (\(db.dialect.elementsOfJSONArray()))
+                """, [.text(JSONText.array(Array(gone)))]
+            ) { (try $0.text(0), try $0.int64(1)) }
+            for (identifier, id) in deleted { rows[identifier] = id }
         }
         return (Set(rows.values), Set(changes.updated.compactMap { rows[$0] }))
     }
@@ -183,7 +184,7 @@ struct SnapshotSplicer {
     private func splice(touched: Set<Int64>, updated: Set<Int64>) throws -> SnapshotUpdate {
         var keys = try SortKeyReader(db: db, query: query)
         // The touched rows the query selects now, in its order.
-        var arriving: [(id: Int64, key: [DatabaseValue])] = []
+        var arriving: [(id: Int64, key: [SQLValue])] = []
         for id in touched {
             if let key = try keys.key(of: id) { arriving.append((id, key)) }
         }
@@ -222,73 +223,78 @@ struct SnapshotSplicer {
 /// Reads rows' sort keys (the query's ORDER BY values) and compares them as SQLite orders them.
 struct SortKeyReader {
     let order: [AssetQuery.OrderTerm]
+    private let db: any StoreConnection
     /// The key of a row if the query selects it.
-    private let member: Statement
-    private let memberArguments: StatementArguments
+    private let memberSQL: String
+    private let memberArguments: [SQLValue]
     /// The key of a row known to be selected (an untouched row of the snapshot): no conditions
     /// to evaluate, save the album's, whose position is the key.
-    private let probe: Statement
+    private let probeSQL: String
     /// The album whose members are probed, bound before the row id.
     private let probeCollection: Int64?
-    private var cache: [Int64: [DatabaseValue]] = [:]
+    /// The probe prepared on SQLite's connection, stepped through SQLite's C API.
+    private let sqliteProbe: Statement?
+    private var cache: [Int64: [SQLValue]] = [:]
 
-    init(db: Database, query: AssetQuery) throws {
+    init(db: any StoreConnection, query: AssetQuery) throws {
+        self.db = db
         let clauses = query.clauses()
         order = clauses.order
         let select = "SELECT " + clauses.order.map(\.expression).joined(separator: ", ") + " FROM " + clauses.from
-        member = try db.cachedStatement(
-            sql: select + " WHERE " + (clauses.conditions + ["asset.id = ?"]).joined(separator: " AND "))
+        memberSQL = select + " WHERE " + (clauses.conditions + ["asset.id = ?"]).joined(separator: " AND ")
         memberArguments = clauses.arguments
         if case .collection(let id) = query.scope {
-            probe = try db.cachedStatement(sql: select + " WHERE collection_asset.collectionId = ? AND asset.id = ?")
+            probeSQL = select + " WHERE collection_asset.collectionId = ? AND asset.id = ?"
             probeCollection = id
         } else {
-            probe = try db.cachedStatement(sql: select + " WHERE asset.id = ?")
+            probeSQL = select + " WHERE asset.id = ?"
             probeCollection = nil
         }
+        sqliteProbe = try (db as? Database)?.cachedStatement(sql: probeSQL)
     }
 
     /// The row's sort key, or nil when the query does not select the row.
-    func key(of id: Int64) throws -> [DatabaseValue]? {
-        try Self.read(member, memberArguments + [id], columns: order.count)
+    func key(of id: Int64) throws -> [SQLValue]? {
+        try db.firstRow(memberSQL, memberArguments + [.int(id)]) { $0.values }
     }
 
     /// The sort key of a row the query is known to select.
     ///
-    /// A binary search reads about k·log(n/k) of these, so this path steps the prepared
+    /// A binary search reads about k·log(n/k) of these, so on SQLite this path steps the prepared
     /// statement with SQLite's C API: a quarter of the cost of a GRDB fetch (photos-bench).
-    mutating func knownKey(of id: Int64) throws -> [DatabaseValue] {
+    mutating func knownKey(of id: Int64) throws -> [SQLValue] {
         if let cached = cache[id] { return cached }
+        let key: [SQLValue]?
+        if let sqliteProbe {
+            key = try Self.step(sqliteProbe, collection: probeCollection, id: id, columns: order.count)
+        } else {
+            key = try db.firstRow(probeSQL, (probeCollection.map { [.int($0)] } ?? []) + [.int(id)]) { $0.values }
+        }
+        guard let key else { preconditionFailure("row \(id) of the snapshot left the result untouched") }
+        cache[id] = key
+        return key
+    }
+
+    private static func step(_ probe: Statement, collection: Int64?, id: Int64, columns: Int) throws -> [SQLValue]? {
         let handle = probe.sqliteStatement
         sqlite3_reset(handle)
         var index: Int32 = 1
-        if let probeCollection {
-            sqlite3_bind_int64(handle, index, probeCollection)
+        if let collection {
+            sqlite3_bind_int64(handle, index, collection)
             index += 1
         }
         sqlite3_bind_int64(handle, index, id)
         defer { sqlite3_reset(handle) }
         let code = sqlite3_step(handle)
         guard code == SQLITE_ROW else {
-            if code == SQLITE_DONE { preconditionFailure("row \(id) of the snapshot left the result untouched") }
+            if code == SQLITE_DONE { return nil }
             throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "reading the sort key of row \(id)")
         }
-        let key = (0..<Int32(order.count)).map { DatabaseValue(sqliteStatement: handle, index: $0) }
-        cache[id] = key
-        return key
-    }
-
-    private static func read(_ statement: Statement, _ arguments: StatementArguments, columns: Int) throws
-        -> [DatabaseValue]?
-    {
-        statement.setUncheckedArguments(arguments)
-        let cursor = try Row.fetchCursor(statement)
-        guard let row = try cursor.next() else { return nil }
-        return (0..<columns).map { row[$0] as DatabaseValue }
+        return (0..<Int32(columns)).map { SQLValue(handle, $0) }
     }
 
     /// Whether a row with key `a` comes before one with key `b`.
-    func orders(_ a: [DatabaseValue], before b: [DatabaseValue]) -> Bool {
+    func orders(_ a: [SQLValue], before b: [SQLValue]) -> Bool {
         for (term, (x, y)) in zip(order, zip(a, b)) {
             let comparison = Self.compare(x, y)
             if comparison != 0 { return term.ascending ? comparison < 0 : comparison > 0 }
@@ -300,7 +306,7 @@ struct SortKeyReader {
     /// the median by binary search, then each half within its side, so that k keys cost about
     /// k·log(n/k) key reads rather than k·log(n).
     mutating func place(
-        _ keys: [[DatabaseValue]], in rows: [Int64], lower: Int, upper: Int, into places: inout [Int], range: Range<Int>
+        _ keys: [[SQLValue]], in rows: [Int64], lower: Int, upper: Int, into places: inout [Int], range: Range<Int>
     ) throws {
         guard !range.isEmpty else { return }
         let middle = (range.lowerBound + range.upperBound) / 2
@@ -318,23 +324,23 @@ struct SortKeyReader {
 
     /// SQLite's order of two values under the BINARY collation: NULL, then numbers, then text
     /// (by bytes), then blobs.
-    static func compare(_ a: DatabaseValue, _ b: DatabaseValue) -> Int {
-        func rank(_ value: DatabaseValue) -> Int {
-            switch value.storage {
+    static func compare(_ a: SQLValue, _ b: SQLValue) -> Int {
+        func rank(_ value: SQLValue) -> Int {
+            switch value {
             case .null: 0
-            case .int64, .double: 1
-            case .string: 2
+            case .int, .double: 1
+            case .text: 2
             case .blob: 3
             }
         }
         let (ra, rb) = (rank(a), rank(b))
         if ra != rb { return ra < rb ? -1 : 1 }
-        switch (a.storage, b.storage) {
-        case (.int64(let x), .int64(let y)): return x < y ? -1 : x > y ? 1 : 0
-        case (.int64(let x), .double(let y)): return Double(x) < y ? -1 : Double(x) > y ? 1 : 0
-        case (.double(let x), .int64(let y)): return x < Double(y) ? -1 : x > Double(y) ? 1 : 0
+        switch (a, b) {
+        case (.int(let x), .int(let y)): return x < y ? -1 : x > y ? 1 : 0
+        case (.int(let x), .double(let y)): return Double(x) < y ? -1 : Double(x) > y ? 1 : 0
+        case (.double(let x), .int(let y)): return x < Double(y) ? -1 : x > Double(y) ? 1 : 0
         case (.double(let x), .double(let y)): return x < y ? -1 : x > y ? 1 : 0
-        case (.string(let x), .string(let y)):
+        case (.text(let x), .text(let y)):
             return x.utf8.lexicographicallyPrecedes(y.utf8) ? -1 : y.utf8.lexicographicallyPrecedes(x.utf8) ? 1 : 0
         case (.blob(let x), .blob(let y)):
             return x.lexicographicallyPrecedes(y) ? -1 : y.lexicographicallyPrecedes(x) ? 1 : 0

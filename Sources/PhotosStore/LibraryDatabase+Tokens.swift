@@ -138,7 +138,7 @@ extension LibraryDatabase {
             id: id, name: name, level: level.rawValue, albumList: albumList,
             secretHash: AccessToken.hash(ofSecret: secret), createdAt: now.timeIntervalSince1970,
             expiresAt: expiresAt?.timeIntervalSince1970, lastUsedAt: nil, owner: owner)
-        try tokenWrite { db in
+        _ = try tokenWrite { db in
             try db.execute(
                 SQLText.insert(into: "accessToken", AccessToken.columnNames), token.values)
         }
@@ -167,7 +167,7 @@ extension LibraryDatabase {
 
     /// Records that a request used the token.
     public func touchAccessToken(_ id: String, at now: Date = Date()) throws {
-        try tokenWrite { db in
+        _ = try tokenWrite { db in
             try db.execute(
                 "UPDATE accessToken SET lastUsedAt = ? WHERE id = ?", [.double(now.timeIntervalSince1970), .text(id)])
         }

@@ -27,7 +27,7 @@ extension LibraryTransaction {
     /// Makes `directories` the unreadable directories strictly under `root`: others under it are
     /// readable again. A directory already known keeps the date it was first found unreadable.
     public func setUnreadableDirectories(_ directories: [UnreadableDirectoryRecord], under root: String) throws {
-        let (condition, arguments) = Self.underValues(root, column: "path")
+        let (condition, arguments) = Self.under(root, column: "path")
         let known = try db.rows("SELECT path FROM unreadable_directory WHERE \(condition)", arguments) {
             try $0.text(0)
         }
@@ -56,7 +56,7 @@ extension LibraryTransaction {
 
     /// The unreadable directories at or under `path`.
     public func unreadableDirectories(under path: String) throws -> [String] {
-        let (condition, arguments) = Self.underValues(path, column: "path")
+        let (condition, arguments) = Self.under(path, column: "path")
         return try db.rows(
             "SELECT path FROM unreadable_directory WHERE path = ? OR (\(condition)) ORDER BY path",
             [.text(path)] + arguments

@@ -1,4 +1,3 @@
-import GRDB
 import PhotosCore
 
 /// A directory tree the library itself renames or moves on disk (a directory-backed album or folder
@@ -20,30 +19,27 @@ extension LibraryTransaction {
         let (underNew, newArguments) = Self.under(new, column: "path")
         // Directory rows left behind by files that are gone hold the destination's paths for nothing.
         try db.execute(
-            sql: """
-                DELETE FROM directory WHERE \(underNew)
-                    AND NOT EXISTS (SELECT 1 FROM resource WHERE directoryId = directory.id)
-                """, arguments: newArguments)
-        if try Bool.fetchOne(
-            db, sql: "SELECT EXISTS (SELECT 1 FROM directory WHERE \(underNew))", arguments: newArguments)
-            == true
-        {
+            """
+            DELETE FROM directory WHERE \(underNew)
+                AND NOT EXISTS (SELECT 1 FROM resource WHERE directoryId = directory.id)
+            """, newArguments)
+        if try db.scalarInt64("SELECT 1 FROM directory WHERE \(underNew) LIMIT 1", newArguments) != nil {
             throw StoreError(.other, "the library already has files under \(new)")
         }
         let (underOld, oldArguments) = Self.under(old, column: "d.path")
-        let assets = try String.fetchAll(
-            db,
-            sql: """
-                SELECT DISTINCT a.localIdentifier FROM directory d JOIN resource r ON r.directoryId = d.id
-                    JOIN asset a ON a.id = r.assetId WHERE \(underOld)
-                """, arguments: oldArguments)
+        let assets = try db.rows(
+            """
+            SELECT DISTINCT a.localIdentifier FROM directory d JOIN resource r ON r.directoryId = d.id
+                JOIN asset a ON a.id = r.assetId WHERE \(underOld)
+            """, oldArguments
+        ) { try $0.text(0) }
         let (underOldDirectories, arguments) = Self.under(old, column: "path")
         try db.execute(
-            sql: "UPDATE directory SET path = ? || substr(path, length(?) + 1) WHERE \(underOldDirectories)",
-            arguments: [newPrefix, oldPrefix] + arguments)
+            "UPDATE directory SET path = ? || substr(path, length(?) + 1) WHERE \(underOldDirectories)",
+            [.text(newPrefix), .text(oldPrefix)] + arguments)
         for identifier in assets { changes.recorder.updated(.asset, identifier, properties: ["resources"]) }
 
-        let (underOldCollections, collectionArguments) = Self.underValues(old, column: "path")
+        let (underOldCollections, collectionArguments) = Self.under(old, column: "path")
         let moved = try db.rows(
             "SELECT \(CollectionRecord.columns()) FROM collection WHERE path = ? OR (\(underOldCollections))",
             [.text(old)] + collectionArguments, CollectionRecord.init(row:))
@@ -98,8 +94,7 @@ extension LibraryTransaction {
 
     /// Whether a directory-backed album or folder records `path` as its directory.
     public func directoryCollectionExists(at path: String) throws -> Bool {
-        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM collection WHERE path = ?)", arguments: [path])
-            ?? false
+        try db.scalarInt64("SELECT 1 FROM collection WHERE path = ? LIMIT 1", [.text(path)]) != nil
     }
 }
 
@@ -113,7 +108,7 @@ extension LibraryTransaction {
             try moveResource(file, to: new, name: PathName.name(of: new))
         }
         try db.execute(
-            sql: "UPDATE sidecarBase SET path = ? WHERE assetId = ? AND path = ?", arguments: [new, assetID, old])
+            "UPDATE sidecarBase SET path = ? WHERE assetId = ? AND path = ?", [.text(new), .int(assetID), .text(old)])
     }
 
     /// Makes the originals of the asset `assetID` files of a watched directory rather than the library's
@@ -122,10 +117,8 @@ extension LibraryTransaction {
     /// never unlinks them). Its edit's files stay the library's.
     public func handOverOriginals(ofAsset assetID: Int64) throws {
         try db.execute(
-            sql: """
-                UPDATE resource SET isLibraryOwned = 0
-                    WHERE assetId = ? AND type NOT IN \(PHAssetResourceType.editTypesSQL)
-                """, arguments: [assetID])
+            "UPDATE resource SET isLibraryOwned = 0 WHERE assetId = ? AND type NOT IN \(PHAssetResourceType.editTypesSQL)",
+            [.int(assetID)])
     }
 
     /// Gives the albums of `directories` the members the directory mirror gives them: the assets whose
@@ -168,12 +161,10 @@ extension LibraryTransaction {
     public func directoriesMadeByLibrary(under root: String) throws -> Set<String> {
         let (condition, arguments) = Self.under(root, column: "path")
         return Set(
-            try String.fetchAll(
-                db,
-                sql: """
-                    SELECT path FROM collection WHERE madeDirectory = 1 AND isList = 0
-                        AND (path = ? OR (\(condition)))
-                    """, arguments: [root] + arguments))
+            try db.rows(
+                "SELECT path FROM collection WHERE madeDirectory = 1 AND isList = 0 AND (path = ? OR (\(condition)))",
+                [.text(root)] + arguments
+            ) { try $0.text(0) })
     }
 }
 
@@ -183,8 +174,8 @@ extension LibraryDatabase {
     public func noteMadeDirectory(at path: String, device: Int64, inode: Int64) throws {
         _ = try writer.write { db in
             try db.execute(
-                sql: "UPDATE collection SET device = ?, inode = ? WHERE path = ? AND madeDirectory = 1",
-                arguments: [device, inode, path])
+                "UPDATE collection SET device = ?, inode = ? WHERE path = ? AND madeDirectory = 1",
+                [.int(device), .int(inode), .text(path)])
         }
     }
 }

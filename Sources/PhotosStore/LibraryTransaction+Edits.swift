@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import PhotosCore
 
 /// An asset's edit (content editing): its files, kept as resources of the edit types
@@ -11,13 +10,11 @@ import PhotosCore
 extension LibraryTransaction {
     /// The edit files of an asset (render, adjustment data, base), in type order.
     public func editResources(ofAsset assetID: Int64) throws -> [ResourceRecord] {
-        try ResourceRecord.fetchAll(
-            db,
-            sql: """
-                SELECT \(FileDirectories.columns) FROM \(FileDirectories.join)
-                WHERE r.assetId = ? AND r.type IN \(PHAssetResourceType.editTypesSQL) ORDER BY r.type, r.id
-                """,
-            arguments: [assetID])
+        try db.rows(
+            """
+            SELECT \(FileDirectories.columns) FROM \(FileDirectories.join)
+            WHERE r.assetId = ? AND r.type IN \(PHAssetResourceType.editTypesSQL) ORDER BY r.type, r.id
+            """, [.int(assetID)], ResourceRecord.init(row:))
     }
 
     /// Drops resource rows of an asset's edit; files the library placed for them are removed once
@@ -29,14 +26,15 @@ extension LibraryTransaction {
         guard !rows.isEmpty else { return }
         try journalRemoval(of: rows)
         try db.execute(
-            sql:
-                "DELETE FROM resource WHERE id IN (SELECT value FROM json_each(?)) AND type IN \(PHAssetResourceType.editTypesSQL)",
-            arguments: [JSONText.array(rows.compactMap(\.id))])
+            """
+            DELETE FROM resource WHERE id IN (\(db.dialect.elementsOfJSONArray(wholeNumbers: true)))
+                AND type IN \(PHAssetResourceType.editTypesSQL)
+            """, [.text(JSONText.array(rows.compactMap(\.id)))])
     }
 
     /// Gives a resource another type (an edit's render becomes the base of the next edit).
     public func setResourceType(_ resourceID: Int64, to type: PHAssetResourceType) throws {
-        try db.execute(sql: "UPDATE resource SET type = ? WHERE id = ?", arguments: [type.rawValue, resourceID])
+        try db.execute("UPDATE resource SET type = ? WHERE id = ?", [.int(Int64(type.rawValue)), .int(resourceID)])
     }
 
     /// Journals the removal of the files the library placed for these resources (library-owned

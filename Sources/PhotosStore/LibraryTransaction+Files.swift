@@ -26,13 +26,7 @@ public struct StoredFile: Sendable, Hashable {
 /// Reads and writes for mirroring directories: files under a root, rejections, directory collections.
 extension LibraryTransaction {
     /// The SQL condition and arguments for paths strictly under `root`.
-    static func under(_ root: String, column: String) -> (String, StatementArguments) {
-        let (condition, values) = underValues(root, column: column)
-        return (condition, StatementArguments(databaseValues: values.map(\.databaseValue)))
-    }
-
-    /// ``under(_:column:)`` with the store's neutral values (``StoreConnection``).
-    static func underValues(_ root: String, column: String) -> (String, [SQLValue]) {
+    static func under(_ root: String, column: String) -> (String, [SQLValue]) {
         let prefix = root.hasSuffix("/") ? root : root + "/"
         // "0" follows "/" in byte order, so this range is every path starting with the prefix.
         return ("\(column) >= ? AND \(column) < ?", [.text(prefix), .text(String(prefix.dropLast()) + "0")])
@@ -46,7 +40,7 @@ extension LibraryTransaction {
 
     /// The resources whose files are at these paths, as the scanner compares them.
     public func storedFiles(atPaths paths: Set<String>) throws -> [StoredFile] {
-        let (ids, arguments) = FileDirectories.ids(at: paths)
+        let (ids, arguments) = FileDirectories.ids(at: paths, db.dialect)
         return try storedFiles(where: "r.id IN (\(ids))", arguments)
     }
 
@@ -59,23 +53,34 @@ extension LibraryTransaction {
     /// Read column by column: the daemon asks this for each file that arrives. An edit's files are
     /// the library's own, never the scanner's to compare, move or remove (even under a root that
     /// holds the library's folder).
-    private func storedFiles(where condition: String, _ arguments: StatementArguments) throws -> [StoredFile] {
+    private func storedFiles(where condition: String, _ arguments: [SQLValue]) throws -> [StoredFile] {
         try Self.storedFiles(db, where: condition, arguments)
     }
 
-    /// Read column by column from SQLite's own row: a rescan reads every file's row, and GRDB's
-    /// row decoding cost a sixth of a rescan of a million files. `condition` is on
-    /// `FileDirectories.join` (`r` and `d`).
+    /// `condition` is on `FileDirectories.join` (`r` and `d`).
     static func storedFiles(
-        _ db: Database, where condition: String, _ arguments: StatementArguments
+        _ db: some StoreConnection, where condition: String, _ arguments: [SQLValue]
     ) throws -> [StoredFile] {
-        let statement = try db.cachedStatement(
-            sql: """
-                SELECT r.id, r.assetId, r.type, d.path || r.name, r.device, r.inode, r.fileSize, r.modificationTime
-                FROM \(FileDirectories.join)
-                WHERE \(condition) AND r.type NOT IN \(PHAssetResourceType.editTypesSQL)
-                """)
-        let cursor = try Row.fetchCursor(statement, arguments: arguments)
+        let sql = """
+            SELECT r.id, r.assetId, r.type, d.path || r.name, r.device, r.inode, r.fileSize, r.modificationTime
+            FROM \(FileDirectories.join)
+            WHERE \(condition) AND r.type NOT IN \(PHAssetResourceType.editTypesSQL)
+            """
+        if let sqlite = db as? Database { return try storedFiles(sqlite, sql, arguments) }
+        return try db.rows(sql, arguments) { row in
+            StoredFile(
+                resourceID: try row.int64(0), assetID: try row.int64(1), type: Int(try row.int64(2)),
+                path: try row.text(3), device: row.optionalInt64(4), inode: row.optionalInt64(5),
+                fileSize: try row.int64(6), modificationTime: row.optionalDouble(7))
+        }
+    }
+
+    /// Read column by column from SQLite's own row: a rescan reads every file's row, and GRDB's
+    /// row decoding cost a sixth of a rescan of a million files.
+    private static func storedFiles(_ db: Database, _ sql: String, _ arguments: [SQLValue]) throws -> [StoredFile] {
+        let statement = try db.cachedStatement(sql: sql)
+        let cursor = try Row.fetchCursor(
+            statement, arguments: StatementArguments(databaseValues: arguments.map(\.databaseValue)))
         let row = statement.sqliteStatement
         func integer(_ column: Int32) -> Int64? {
             sqlite3_column_type(row, column) == SQLITE_NULL ? nil : sqlite3_column_int64(row, column)
@@ -112,15 +117,13 @@ extension LibraryTransaction {
     /// Points a resource at its file's new place (a move keeps the asset).
     public func moveResource(_ file: StoredFile, to path: String, name: String) throws {
         let (directory, fileName) = FileDirectories.split(path)
-        try db.cachedStatement(
-            sql: "UPDATE resource SET directoryId = ?, name = ?, originalFilename = ?, pairingName = ? WHERE id = ?"
-        ).execute(arguments: [
-            try FileDirectories.id(of: directory, db), fileName, name == fileName ? nil : name, PairingName.of(name),
-            file.resourceID,
-        ])
-        if let identifier = try String.fetchOne(
-            db, sql: "SELECT localIdentifier FROM asset WHERE id = ?", arguments: [file.assetID])
-        {
+        try db.execute(
+            "UPDATE resource SET directoryId = ?, name = ?, originalFilename = ?, pairingName = ? WHERE id = ?",
+            [
+                .int(try FileDirectories.id(of: directory, db)), .text(fileName), .text(name == fileName ? nil : name),
+                .text(PairingName.of(name)), .int(file.resourceID),
+            ])
+        if let identifier = try db.scalarText("SELECT localIdentifier FROM asset WHERE id = ?", [.int(file.assetID)]) {
             changes.recorder.updated(.asset, identifier, properties: ["resources"])
         }
     }
@@ -128,27 +131,31 @@ extension LibraryTransaction {
     /// Removes resources; assets left with no resource are deleted.
     public func deleteResources(_ files: [StoredFile]) throws {
         guard !files.isEmpty else { return }
-        let removed = JSONText.array(files.map(\.resourceID))
-        let affected = JSONText.array(Array(Set(files.map(\.assetID))))
+        let removed = SQLValue.text(JSONText.array(files.map(\.resourceID)))
+        let affected = SQLValue.text(JSONText.array(Array(Set(files.map(\.assetID)))))
+        let listed = db.dialect.elementsOfJSONArray(wholeNumbers: true)
         // Assets losing every file are deleted while their resource rows are still there, so that
         // their tombstones say which files they had. An edit's files do not keep an asset whose
         // original is gone.
-        let orphans = try Int64.fetchAll(
-            db,
-            sql: """
-                SELECT value FROM json_each(?1) WHERE NOT EXISTS (SELECT 1 FROM resource WHERE assetId = value
-                    AND id NOT IN (SELECT value FROM json_each(?2)) AND type NOT IN \(PHAssetResourceType.editTypesSQL))
-                """, arguments: [affected, removed])
+        let orphans = try db.rows(
+            """
+            SELECT affected.value FROM (\(listed)) AS affected WHERE NOT EXISTS (
+                SELECT 1 FROM resource WHERE assetId = affected.value AND id NOT IN (\(listed))
+                AND type NOT IN \(PHAssetResourceType.editTypesSQL))
+            """, [affected, removed]
+        ) { try $0.int64(0) }
         try deleteAssets(orphans)
-        try db.execute(sql: "DELETE FROM resource WHERE id IN (SELECT value FROM json_each(?))", arguments: [removed])
+        try db.execute("DELETE FROM resource WHERE id IN (\(listed))", [removed])
         // A Live Photo whose movie left is a still photo.
-        let unpaired = try AssetRecord.fetchAll(
-            db,
-            sql: """
-                SELECT * FROM asset WHERE id IN (SELECT value FROM json_each(?)) AND (mediaSubtypes & ?) != 0
-                AND NOT EXISTS (SELECT 1 FROM resource WHERE assetId = asset.id AND type = ?)
-                """,
-            arguments: [affected, PHAssetMediaSubtype.photoLive.rawValue, PHAssetResourceType.pairedVideo.rawValue])
+        let unpaired = try db.rows(
+            """
+            SELECT \(AssetRecord.selectionSQL) FROM asset WHERE id IN (\(listed)) AND (mediaSubtypes & ?) != 0
+            AND NOT EXISTS (SELECT 1 FROM resource WHERE assetId = asset.id AND type = ?)
+            """,
+            [
+                affected, .int(Int64(PHAssetMediaSubtype.photoLive.rawValue)),
+                .int(Int64(PHAssetResourceType.pairedVideo.rawValue)),
+            ], AssetRecord.init(row:))
         for var asset in unpaired {
             asset.mediaSubtypes &= ~Int64(PHAssetMediaSubtype.photoLive.rawValue)
             try updateAsset(asset, properties: ["mediaSubtypes"])
@@ -158,8 +165,8 @@ extension LibraryTransaction {
     /// Replaces an asset's resources; its edit's files (``PhotosCore/PHAssetResourceType/editTypes``) stay.
     public func replaceResources(ofAsset assetID: Int64, with resources: [ResourceRecord]) throws {
         try db.execute(
-            sql: "DELETE FROM resource WHERE assetId = ? AND type NOT IN \(PHAssetResourceType.editTypesSQL)",
-            arguments: [assetID])
+            "DELETE FROM resource WHERE assetId = ? AND type NOT IN \(PHAssetResourceType.editTypesSQL)",
+            [.int(assetID)])
         for var resource in resources {
             resource.assetId = assetID
             try insertResource(resource)
@@ -168,24 +175,22 @@ extension LibraryTransaction {
 
     /// The resources of an asset.
     public func resources(ofAsset assetID: Int64) throws -> [ResourceRecord] {
-        try ResourceRecord.fetchAll(
-            db.cachedStatement(
-                sql:
-                    "SELECT \(FileDirectories.columns) FROM \(FileDirectories.join) WHERE r.assetId = ? ORDER BY r.type"
-            ),
-            arguments: [assetID])
+        try db.rows(
+            "SELECT \(FileDirectories.columns) FROM \(FileDirectories.join) WHERE r.assetId = ? ORDER BY r.type",
+            [.int(assetID)], ResourceRecord.init(row:))
     }
 
     /// The asset with a row id.
     public func asset(id: Int64) throws -> AssetRecord? {
-        try AssetRecord.fetchOne(db.cachedStatement(sql: "SELECT * FROM asset WHERE id = ?"), arguments: [id])
+        try db.firstRow(
+            "SELECT \(AssetRecord.selectionSQL) FROM asset WHERE id = ?", [.int(id)], AssetRecord.init(row:))
     }
 
     // MARK: Rejections
 
     /// Rejections under a root, keyed by path.
     public func rejectedFiles(under root: String) throws -> [String: RejectedFile] {
-        let (condition, arguments) = Self.underValues(root, column: "path")
+        let (condition, arguments) = Self.under(root, column: "path")
         let rows = try db.rows(
             "SELECT \(RejectedFile.columns) FROM rejected WHERE \(condition)", arguments, RejectedFile.init(row:))
         return Dictionary(uniqueKeysWithValues: rows.map { ($0.path, $0) })
@@ -194,7 +199,7 @@ extension LibraryTransaction {
     /// The rejections of files at these paths, by path.
     public func rejectedFiles(atPaths paths: Set<String>) throws -> [String: RejectedFile] {
         let rows = try db.rows(
-            "SELECT \(RejectedFile.columns) FROM rejected WHERE path IN (SELECT value FROM json_each(?))",
+            "SELECT \(RejectedFile.columns) FROM rejected WHERE path IN (\(db.dialect.elementsOfJSONArray()))",
             [.text(JSONText.array(Array(paths)))], RejectedFile.init(row:))
         return Dictionary(uniqueKeysWithValues: rows.map { ($0.path, $0) })
     }
@@ -211,15 +216,15 @@ extension LibraryTransaction {
     /// Forgets rejections (the files are gone, or now read fine).
     public func forgetRejections(_ paths: [String]) throws {
         guard !paths.isEmpty else { return }
-        try db.cachedStatement(sql: "DELETE FROM rejected WHERE path IN (SELECT value FROM json_each(?))")
-            .execute(arguments: [JSONText.array(paths)])
+        try db.execute(
+            "DELETE FROM rejected WHERE path IN (\(db.dialect.elementsOfJSONArray()))", [.text(JSONText.array(paths))])
     }
 
     // MARK: Directory collections
 
     /// The directory-backed collections at or under a root.
     public func directoryCollections(under root: String) throws -> [CollectionRecord] {
-        let (condition, arguments) = Self.underValues(root, column: "path")
+        let (condition, arguments) = Self.under(root, column: "path")
         return try db.rows(
             "SELECT \(CollectionRecord.columns()) FROM collection WHERE path = ? OR (\(condition))",
             [.text(root)] + arguments, CollectionRecord.init(row:))
@@ -234,18 +239,17 @@ extension LibraryTransaction {
 
     /// Whether the library knows `path` as a root, online: scanned, and not found gone since.
     public func isOnlineRoot(_ path: String) throws -> Bool {
-        try Bool.fetchOne(db.cachedStatement(sql: "SELECT NOT isOffline FROM root WHERE path = ?"), arguments: [path])
-            ?? false
+        try db.scalarInt64("SELECT isOffline FROM root WHERE path = ?", [.text(path)]) == 0
     }
 
     /// Marks a root as reachable or offline and notes when it was scanned.
     public func setRoot(_ path: String, offline: Bool) throws {
         try db.execute(
-            sql: """
-                INSERT INTO root (path, isOffline, lastScanDate) VALUES (?, ?, ?)
-                ON CONFLICT(path) DO UPDATE SET isOffline = excluded.isOffline,
-                    lastScanDate = CASE WHEN excluded.isOffline THEN root.lastScanDate ELSE excluded.lastScanDate END
-                """, arguments: [path, offline, Date().timeIntervalSince1970])
+            """
+            INSERT INTO root (path, isOffline, lastScanDate) VALUES (?, ?, ?)
+            ON CONFLICT(path) DO UPDATE SET isOffline = excluded.isOffline,
+                lastScanDate = CASE WHEN excluded.isOffline <> 0 THEN root.lastScanDate ELSE excluded.lastScanDate END
+            """, [.text(path), .flag(offline), .double(Date().timeIntervalSince1970)])
     }
 }
 
@@ -255,8 +259,8 @@ extension LibraryDatabase {
         try read { db in try Self.offlineRoots(db) }
     }
 
-    static func offlineRoots(_ db: Database) throws -> [String] {
-        try String.fetchAll(db.cachedStatement(sql: "SELECT path FROM root WHERE isOffline = 1 ORDER BY path"))
+    static func offlineRoots(_ db: some StoreConnection) throws -> [String] {
+        try db.rows("SELECT path FROM root WHERE isOffline = 1 ORDER BY path", []) { try $0.text(0) }
     }
 
     /// Every rejected file, by path.
@@ -271,18 +275,17 @@ extension LibraryDatabase {
 extension LibraryTransaction {
     /// Resources with no content hash yet whose size another resource shares: the ones worth hashing.
     public func resourcesNeedingHash() throws -> [(id: Int64, path: String)] {
-        try Row.fetchAll(
-            db,
-            sql: """
-                SELECT r.id, \(FileDirectories.path) AS path FROM \(FileDirectories.join) WHERE r.contentHash IS NULL
-                AND r.fileSize IN (SELECT fileSize FROM resource GROUP BY fileSize HAVING COUNT(*) > 1)
-                """
-        ).map { ($0["id"], $0["path"]) }
+        try db.rows(
+            """
+            SELECT r.id, \(FileDirectories.path) FROM \(FileDirectories.join) WHERE r.contentHash IS NULL
+            AND r.fileSize IN (SELECT fileSize FROM resource GROUP BY fileSize HAVING COUNT(*) > 1)
+            """, []
+        ) { (id: try $0.int64(0), path: try $0.text(1)) }
     }
 
     /// Records a resource's content hash.
     public func setContentHash(_ hash: String, forResource id: Int64) throws {
-        try db.execute(sql: "UPDATE resource SET contentHash = ? WHERE id = ?", arguments: [hash, id])
+        try db.execute("UPDATE resource SET contentHash = ? WHERE id = ?", [.text(hash), .int(id)])
     }
 }
 
@@ -290,19 +293,18 @@ extension LibraryDatabase {
     /// Groups of assets whose files have identical content, each group ordered by path.
     public func duplicateGroups() throws -> [[(assetLocalIdentifier: String, path: String)]] {
         try read { db in
-            let rows = try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT r.contentHash, \(FileDirectories.path) AS path, a.localIdentifier
-                    FROM \(FileDirectories.join) JOIN asset a ON a.id = r.assetId
-                    WHERE r.contentHash IN (
-                        SELECT contentHash FROM resource WHERE contentHash IS NOT NULL
-                        GROUP BY contentHash HAVING COUNT(*) > 1)
-                    ORDER BY r.contentHash, path
-                    """)
-            let grouped = Dictionary(grouping: rows, by: { $0["contentHash"] as String })
-            return grouped.values
-                .map { group in group.map { (assetLocalIdentifier: $0["localIdentifier"], path: $0["path"]) } }
+            let rows = try db.rows(
+                """
+                SELECT r.contentHash, \(FileDirectories.path) AS path, a.localIdentifier
+                FROM \(FileDirectories.join) JOIN asset a ON a.id = r.assetId
+                WHERE r.contentHash IN (
+                    SELECT contentHash FROM resource WHERE contentHash IS NOT NULL
+                    GROUP BY contentHash HAVING COUNT(*) > 1)
+                ORDER BY r.contentHash, path
+                """, []
+            ) { (hash: try $0.text(0), path: try $0.text(1), identifier: try $0.text(2)) }
+            return Dictionary(grouping: rows, by: \.hash).values
+                .map { group in group.map { (assetLocalIdentifier: $0.identifier, path: $0.path) } }
                 .sorted { $0[0].path < $1[0].path }
         }
     }
@@ -318,8 +320,8 @@ extension LibraryTransaction {
         contentIdentifiers: Set<String>
     ) throws -> [ResourceRecord] {
         let (condition, arguments) = FileDirectories.directlyIn(directory)
-        let (atPaths, pathArguments) = FileDirectories.ids(at: paths)
-        let statement = try db.cachedStatement(sql: Self.pairingRowsSQL(atPaths: atPaths, directory: condition))
+        let (atPaths, pathArguments) = FileDirectories.ids(at: paths, db.dialect)
+        let sql = Self.pairingRowsSQL(atPaths: atPaths, directory: condition, db.dialect)
         var names = names
         var identifiers = contentIdentifiers
         var found: [String: ResourceRecord] = [:]
@@ -327,12 +329,11 @@ extension LibraryTransaction {
         var asked = (names: Set<String>(), identifiers: Set<String>())
         while names != asked.names || identifiers != asked.identifiers {
             asked = (names, identifiers)
-            let rows = try ResourceRecord.fetchAll(
-                statement,
-                arguments: pathArguments + arguments + [
-                    JSONText.array(Array(names)), JSONText.array(Array(identifiers)),
-                ]
-                    + arguments)
+            let rows = try db.rows(
+                sql,
+                pathArguments + arguments
+                    + [.text(JSONText.array(Array(names))), .text(JSONText.array(Array(identifiers)))] + arguments,
+                ResourceRecord.init(row:))
             for resource in rows where found[resource.path] == nil {
                 found[resource.path] = resource
                 names.insert(resource.pairingName)
@@ -349,13 +350,13 @@ extension LibraryTransaction {
     /// from walking the directory's rows instead), and its directory checked: never a walk of the
     /// directory. Names are looked up in this directory alone (`resource_by_directory_pairing_name`):
     /// a name such as IMG_0001 recurs in thousands of others.
-    static func pairingRowsSQL(atPaths: String, directory: String) -> String {
+    static func pairingRowsSQL(atPaths: String, directory: String, _ dialect: SQLDialect) -> String {
         """
         SELECT \(FileDirectories.columns) FROM resource r CROSS JOIN directory d ON d.id = r.directoryId WHERE r.id IN (
             \(atPaths)
             UNION SELECT id FROM resource WHERE directoryId = (SELECT id FROM directory WHERE path = ?)
-                AND pairingName IN (SELECT value FROM json_each(?))
-            UNION SELECT id FROM resource WHERE contentIdentifier IN (SELECT value FROM json_each(?)))
+                AND pairingName IN (\(dialect.elementsOfJSONArray()))
+            UNION SELECT id FROM resource WHERE contentIdentifier IN (\(dialect.elementsOfJSONArray())))
         AND \(directory)
         """
     }
@@ -363,8 +364,9 @@ extension LibraryTransaction {
     /// Makes the earliest member of each burst its representative, and the others not.
     public func pickBurstRepresentatives(_ burstIdentifiers: Set<String>) throws {
         for burst in burstIdentifiers.sorted() {
-            let members = try AssetRecord.fetchAll(
-                db, sql: "SELECT * FROM asset WHERE burstIdentifier = ? ORDER BY creationDate, id", arguments: [burst])
+            let members = try db.rows(
+                "SELECT \(AssetRecord.selectionSQL) FROM asset WHERE burstIdentifier = ? ORDER BY creationDate, id",
+                [.text(burst)], AssetRecord.init(row:))
             for (index, var member) in members.enumerated() where member.representsBurst != (index == 0) {
                 member.representsBurst = index == 0
                 try updateAsset(member, properties: ["representsBurst"])
@@ -377,17 +379,14 @@ extension LibraryTransaction {
     /// Removes some of an asset's resources; the asset goes too when it has none left but its
     /// edit's files.
     public func removeResources(ofAsset assetID: Int64, atPaths paths: Set<String>) throws {
-        let (removed, arguments) = FileDirectories.ids(at: paths)
-        let kept = try Int.fetchOne(
-            db,
-            sql: """
-                SELECT COUNT(*) FROM resource WHERE assetId = ? AND id NOT IN (\(removed))
-                AND type NOT IN \(PHAssetResourceType.editTypesSQL)
-                """,
-            arguments: [assetID] + arguments)
+        let (removed, arguments) = FileDirectories.ids(at: paths, db.dialect)
+        let kept = try db.scalarInt64(
+            """
+            SELECT COUNT(*) FROM resource WHERE assetId = ? AND id NOT IN (\(removed))
+            AND type NOT IN \(PHAssetResourceType.editTypesSQL)
+            """, [.int(assetID)] + arguments)
         // An asset left with nothing is deleted with its rows, which its tombstone describes.
         guard kept != 0 else { return try deleteAssets([assetID]) }
-        try db.execute(
-            sql: "DELETE FROM resource WHERE assetId = ? AND id IN (\(removed))", arguments: [assetID] + arguments)
+        try db.execute("DELETE FROM resource WHERE assetId = ? AND id IN (\(removed))", [.int(assetID)] + arguments)
     }
 }

@@ -1,4 +1,3 @@
-import GRDB
 import PhotosCore
 
 /// What a scan asks of the library as it places thousands of directories' collections in a few
@@ -20,12 +19,9 @@ extension LibraryTransaction {
         try Self.hasFiles(db, under: directory)
     }
 
-    static func hasFiles(_ db: Database, under directory: String) throws -> Bool {
+    static func hasFiles(_ db: some StoreConnection, under directory: String) throws -> Bool {
         let (condition, arguments) = FileDirectories.under(directory)
-        return try Bool.fetchOne(
-            db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM directory d WHERE \(condition))"),
-            arguments: arguments)
-            ?? false
+        return try db.scalarInt64("SELECT 1 FROM directory d WHERE \(condition) LIMIT 1", arguments) != nil
     }
 
     /// Inserts a collection into `folder`, as ``insertCollection(_:)`` does, given the folder
@@ -47,16 +43,13 @@ extension LibraryTransaction {
     /// row id (an album with none is absent): ``members(ofCollection:)`` for a whole tree in one query.
     public func membersOfDirectoryAlbums(under root: String) throws -> [Int64: [Int64]] {
         let (condition, arguments) = Self.under(root, column: "c.path")
-        let rows = try Row.fetchCursor(
-            db,
-            sql: """
-                SELECT ca.collectionId, ca.assetId FROM collection c JOIN collection_asset ca ON ca.collectionId = c.id
-                WHERE c.isList = 0 AND (c.path = ? OR (\(condition))) ORDER BY ca.collectionId, ca.position
-                """, arguments: [root] + arguments)
         var members: [Int64: [Int64]] = [:]
-        while let row = try rows.next() {
-            members[row[0], default: []].append(row[1])
-        }
+        _ = try db.rows(
+            """
+            SELECT ca.collectionId, ca.assetId FROM collection c JOIN collection_asset ca ON ca.collectionId = c.id
+            WHERE c.isList = 0 AND (c.path = ? OR (\(condition))) ORDER BY ca.collectionId, ca.position
+            """, [.text(root)] + arguments
+        ) { members[try $0.int64(0), default: []].append(try $0.int64(1)) }
         return members
     }
 
@@ -64,10 +57,10 @@ extension LibraryTransaction {
     /// ``setMembers(ofCollection:to:)`` does for an album that has none, without reading them.
     public func setMembers(ofNewCollection collection: CollectionRecord, to assetIDs: [Int64]) throws {
         guard let id = collection.id, !assetIDs.isEmpty else { return }
-        let insert = try db.cachedStatement(
-            sql: "INSERT INTO collection_asset (collectionId, assetId, position) VALUES (?, ?, ?)")
         for (position, assetID) in assetIDs.enumerated() {
-            try insert.execute(arguments: [id, assetID, position])
+            try db.execute(
+                "INSERT INTO collection_asset (collectionId, assetId, position) VALUES (?, ?, ?)",
+                [.int(id), .int(assetID), .int(Int64(position))])
         }
         changes.recorder.updated(.assetCollection, collection.localIdentifier, properties: ["assets"])
     }

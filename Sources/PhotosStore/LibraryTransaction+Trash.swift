@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import PhotosCore
 
 /// One album membership of a trashed asset, to put back when it is restored.
@@ -21,28 +20,29 @@ extension LibraryTransaction {
         // Each asset's memberships, grouped once (filtered per asset, a thousand deletions read a
         // million rows).
         var memberships: [Int64: [TrashedMembership]] = [:]
-        for row in try Row.fetchAll(
-            db,
-            sql:
-                "SELECT collectionId, assetId, position FROM collection_asset WHERE assetId IN (SELECT value FROM json_each(?))",
-            arguments: [JSONText.array(ids)])
-        {
-            memberships[row["assetId"], default: []].append(
-                TrashedMembership(collectionId: row["collectionId"], position: row["position"]))
+        _ = try db.rows(
+            """
+            SELECT collectionId, assetId, position FROM collection_asset
+            WHERE assetId IN (\(db.dialect.elementsOfJSONArray(wholeNumbers: true)))
+            """, [.text(JSONText.array(ids))]
+        ) { row in
+            memberships[try row.int64(1), default: []].append(
+                TrashedMembership(collectionId: try row.int64(0), position: try row.int64(2)))
         }
-        let insert = try db.makeStatement(
-            sql: """
-                INSERT INTO trashedAsset (assetId, localIdentifier, trashedDate, record, resources, memberships)
-                VALUES (?, ?, ?, ?, ?, ?)
-                """)
         for id in ids {
             guard let record = records[id] else { continue }
             let kept = memberships[id] ?? []
-            try insert.execute(arguments: [
-                id, record.localIdentifier, date, String(decoding: try encoder.encode(record), as: UTF8.self),
-                String(decoding: try encoder.encode(resources[id] ?? []), as: UTF8.self),
-                String(decoding: try encoder.encode(kept), as: UTF8.self),
-            ])
+            try db.execute(
+                """
+                INSERT INTO trashedAsset (assetId, localIdentifier, trashedDate, record, resources, memberships)
+                VALUES (?, ?, ?, ?, ?, ?)
+                """,
+                [
+                    .int(id), .text(record.localIdentifier), .double(date),
+                    .text(String(decoding: try encoder.encode(record), as: UTF8.self)),
+                    .text(String(decoding: try encoder.encode(resources[id] ?? []), as: UTF8.self)),
+                    .text(String(decoding: try encoder.encode(kept), as: UTF8.self)),
+                ])
         }
         for file in files { try file.insert(in: db) }
         try deleteAssets(ids, removingLibraryFiles: false)
@@ -55,18 +55,15 @@ extension LibraryTransaction {
     @discardableResult
     public func restoreTrashedAsset(_ assetId: Int64) throws -> String? {
         guard
-            let row = try Row.fetchOne(
-                db, sql: "SELECT record, resources, memberships FROM trashedAsset WHERE assetId = ?",
-                arguments: [assetId])
+            let row = try db.firstRow(
+                "SELECT record, resources, memberships FROM trashedAsset WHERE assetId = ?", [.int(assetId)],
+                { (record: try $0.text(0), resources: try $0.text(1), memberships: try $0.text(2)) })
         else { return nil }
         let decoder = JSONDecoder()
-        let record = try decoder.decode(AssetRecord.self, from: Data((row["record"] as String).utf8))
-        let resources = try decoder.decode([ResourceRecord].self, from: Data((row["resources"] as String).utf8))
-        let memberships = try decoder.decode(
-            [TrashedMembership].self, from: Data((row["memberships"] as String).utf8))
-        try db.execute(
-            sql: SQLText.insert(into: "asset", AssetRecord.columnNames),
-            arguments: StatementArguments([assetId] + record.insertionValues))
+        let record = try decoder.decode(AssetRecord.self, from: Data(row.record.utf8))
+        let resources = try decoder.decode([ResourceRecord].self, from: Data(row.resources.utf8))
+        let memberships = try decoder.decode([TrashedMembership].self, from: Data(row.memberships.utf8))
+        try db.execute(SQLText.insert(into: "asset", AssetRecord.columnNames), [.int(assetId)] + record.values)
         for var resource in resources {
             resource.assetId = assetId
             try insertResource(resource)
@@ -74,12 +71,14 @@ extension LibraryTransaction {
         for membership in memberships {
             guard let collection = try collection(id: membership.collectionId) else { continue }
             try db.execute(
-                sql: "INSERT OR IGNORE INTO collection_asset (collectionId, assetId, position) VALUES (?, ?, ?)",
-                arguments: [membership.collectionId, assetId, membership.position])
+                """
+                INSERT INTO collection_asset (collectionId, assetId, position) VALUES (?, ?, ?)
+                ON CONFLICT DO NOTHING
+                """, [.int(membership.collectionId), .int(assetId), .int(membership.position)])
             changes.recorder.updated(.assetCollection, collection.localIdentifier, properties: ["assets"])
         }
-        try db.execute(sql: "DELETE FROM tombstone WHERE isAsset = 1 AND rowId = ?", arguments: [assetId])
-        try db.execute(sql: "DELETE FROM trashedAsset WHERE assetId = ?", arguments: [assetId])
+        try db.execute("DELETE FROM tombstone WHERE isAsset = 1 AND rowId = ?", [.int(assetId)])
+        try db.execute("DELETE FROM trashedAsset WHERE assetId = ?", [.int(assetId)])
         changes.recorder.inserted(.asset, record.localIdentifier)
         return record.localIdentifier
     }
@@ -90,12 +89,11 @@ extension LibraryTransaction {
     @discardableResult
     public func eraseTrashedAsset(_ assetId: Int64) throws -> Bool {
         guard
-            let text = try String.fetchOne(
-                db, sql: "SELECT resources FROM trashedAsset WHERE assetId = ?", arguments: [assetId])
+            let text = try db.scalarText("SELECT resources FROM trashedAsset WHERE assetId = ?", [.int(assetId)])
         else { return false }
         let resources = try JSONDecoder().decode([ResourceRecord].self, from: Data(text.utf8))
         try journalRemoval(of: resources)
-        try db.execute(sql: "DELETE FROM trashedAsset WHERE assetId = ?", arguments: [assetId])
+        try db.execute("DELETE FROM trashedAsset WHERE assetId = ?", [.int(assetId)])
         return true
     }
 }

@@ -7,13 +7,13 @@ import PhotosCore
 /// Every method records what it changed, so that ``LibraryDatabase/write(_:)`` can append the
 /// transaction's change-log entry. Obtain one only through ``LibraryDatabase/write(_:)``.
 public final class LibraryTransaction {
-    let db: Database
+    let db: any StoreConnection
     var changes = ChangeLogWriter()
     /// Whether this transaction journaled file work that any process may do once it commits
     /// (``FileJournalEntry/anyOwner``): the files of deleted assets and of dropped edits.
     public internal(set) var owesFileWork = false
 
-    init(db: Database) {
+    init(db: any StoreConnection) {
         self.db = db
     }
 
@@ -25,12 +25,7 @@ public final class LibraryTransaction {
     /// Inserts an asset and its resources, returning the asset's row id.
     @discardableResult
     public func insertAsset(_ asset: AssetRecord, resources: [ResourceRecord] = []) throws -> Int64 {
-        // Statements prepared once per connection: ingest inserts thousands of rows a second, and
-        // GRDB's record insert prepares (and authorizes) its statement each time.
-        let statement = try db.cachedStatement(sql: Self.insertAssetSQL)
-        let values = asset.insertionValues
-        try statement.execute(arguments: StatementArguments(values))
-        let id = db.lastInsertedRowID
+        let id = try db.insert(Self.insertAssetSQL, asset.values)
         for var resource in resources {
             resource.assetId = id
             try insertResource(resource)
@@ -41,7 +36,7 @@ public final class LibraryTransaction {
 
     /// Saves a changed asset, recording which PhotoKit properties changed.
     public func updateAsset(_ asset: AssetRecord, properties: [String]) throws {
-        try asset.update(db)
+        try asset.update(in: db)
         changes.recorder.updated(.asset, asset.localIdentifier, properties: properties)
     }
 
@@ -59,13 +54,11 @@ public final class LibraryTransaction {
         localIdentifier: String, setting columns: [(column: String, value: SQLValue)],
         properties: [String]
     ) throws {
-        let assignments = columns.map { "\($0.column) = ?" }.joined(separator: ", ")
-        let statement = try db.cachedStatement(sql: "UPDATE asset SET \(assignments) WHERE localIdentifier = ?")
-        var values = columns.map { $0.value.databaseValue }
-        values.append(localIdentifier.databaseValue)
-        statement.setUncheckedArguments(StatementArguments(databaseValues: values))
-        try statement.execute()
-        guard db.changesCount == 1 else {
+        let assignments = SQLText.assignments(columns.map(\.column))
+        let changed = try db.execute(
+            "UPDATE asset SET \(assignments) WHERE localIdentifier = ?", columns.map(\.value) + [.text(localIdentifier)]
+        )
+        guard changed == 1 else {
             throw PHPhotosError(.identifierNotFound, "no asset \(localIdentifier)", localIdentifiers: [localIdentifier])
         }
         changes.recorder.updated(.asset, localIdentifier, properties: properties)
@@ -86,41 +79,42 @@ public final class LibraryTransaction {
     /// trashed asset keeps them until it is erased: ``trashAssets(_:files:date:)``).
     public func deleteAssets(_ ids: [Int64], removingLibraryFiles: Bool = true) throws {
         guard !ids.isEmpty else { return }
-        let list = JSONText.array(ids)
-        let identifiers = try String.fetchAll(
-            db, sql: "SELECT localIdentifier FROM asset WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id",
-            arguments: [list])
+        let list: [SQLValue] = [.text(JSONText.array(ids))]
+        let listed = db.dialect.elementsOfJSONArray(wholeNumbers: true)
+        let identifiers = try db.rows(
+            "SELECT localIdentifier FROM asset WHERE id IN (\(listed)) ORDER BY id", list
+        ) { try $0.text(0) }
         // Albums that lose members change too.
-        let albums = try String.fetchAll(
-            db,
-            sql: """
-                SELECT DISTINCT c.localIdentifier FROM collection_asset ca JOIN collection c ON c.id = ca.collectionId
-                WHERE ca.assetId IN (SELECT value FROM json_each(?))
-                """, arguments: [list])
+        let albums = try db.rows(
+            """
+            SELECT DISTINCT c.localIdentifier FROM collection_asset ca JOIN collection c ON c.id = ca.collectionId
+            WHERE ca.assetId IN (\(listed))
+            """, list
+        ) { try $0.text(0) }
         try keepTombstones(
-            of: try AssetRecord.fetchAll(
-                db, sql: "SELECT * FROM asset WHERE id IN (SELECT value FROM json_each(?))", arguments: [list]),
+            of: try db.rows(
+                "SELECT \(AssetRecord.selectionSQL) FROM asset WHERE id IN (\(listed))", list, AssetRecord.init(row:)),
             isAsset: true)
         // Files the library placed for these assets (imported copies, edits) go after the commit,
         // whoever deletes them: a change block, or the scanner when an edited photo's file is gone.
         if removingLibraryFiles {
             try journalRemoval(
-                of: ResourceRecord.fetchAll(
-                    db,
-                    sql: """
-                        SELECT \(FileDirectories.columns) FROM \(FileDirectories.join)
-                        WHERE r.assetId IN (SELECT value FROM json_each(?)) AND r.isLibraryOwned = 1
-                        """,
-                    arguments: [list]))
+                of: db.rows(
+                    """
+                    SELECT \(FileDirectories.columns) FROM \(FileDirectories.join)
+                    WHERE r.assetId IN (\(listed)) AND r.isLibraryOwned = 1
+                    """, list, ResourceRecord.init(row:)))
         }
-        try db.execute(sql: "DELETE FROM asset WHERE id IN (SELECT value FROM json_each(?))", arguments: [list])
+        try db.execute("DELETE FROM asset WHERE id IN (\(listed))", list)
         for identifier in identifiers { changes.recorder.deleted(.asset, identifier) }
         for album in albums { changes.recorder.updated(.assetCollection, album, properties: ["assets"]) }
     }
 
     /// The asset with a local identifier, if it exists.
     public func asset(withLocalIdentifier identifier: String) throws -> AssetRecord? {
-        try AssetRecord.filter(Column("localIdentifier") == identifier).fetchOne(db)
+        try db.firstRow(
+            "SELECT \(AssetRecord.selectionSQL) FROM asset WHERE localIdentifier = ?", [.text(identifier)],
+            AssetRecord.init(row:))
     }
 
     /// The assets with these row ids, keyed by id.
@@ -141,21 +135,21 @@ public final class LibraryTransaction {
     /// Adds a resource to an existing asset.
     public func insertResource(_ resource: ResourceRecord) throws {
         let (directory, name) = FileDirectories.split(resource.path)
-        let statement = try db.cachedStatement(
-            sql: """
-                INSERT INTO resource (assetId, type, directoryId, name, uniformTypeIdentifier, mimeType, fileSize,
-                    originalFilename, pairingName, device, inode, modificationTime, contentHash, contentIdentifier,
-                    isLibraryOwned, pixelWidth, pixelHeight)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """)
-        let values: [(any DatabaseValueConvertible)?] = [
-            resource.assetId, resource.type, try FileDirectories.id(of: directory, db), name,
-            resource.uniformTypeIdentifier, resource.mimeType, resource.fileSize,
-            resource.originalFilename == name ? nil : resource.originalFilename, resource.pairingName,
-            resource.device, resource.inode, resource.modificationTime, resource.contentHash,
-            resource.contentIdentifier, resource.isLibraryOwned, resource.pixelWidth, resource.pixelHeight,
-        ]
-        try statement.execute(arguments: StatementArguments(values))
+        try db.execute(
+            """
+            INSERT INTO resource (assetId, type, directoryId, name, uniformTypeIdentifier, mimeType, fileSize,
+                originalFilename, pairingName, device, inode, modificationTime, contentHash, contentIdentifier,
+                isLibraryOwned, pixelWidth, pixelHeight)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+            [
+                .int(resource.assetId), .int(Int64(resource.type)), .int(try FileDirectories.id(of: directory, db)),
+                .text(name), .text(resource.uniformTypeIdentifier), .text(resource.mimeType), .int(resource.fileSize),
+                .text(resource.originalFilename == name ? nil : resource.originalFilename),
+                .text(resource.pairingName), .int(resource.device), .int(resource.inode),
+                .double(resource.modificationTime), .text(resource.contentHash), .text(resource.contentIdentifier),
+                .flag(resource.isLibraryOwned), .int(resource.pixelWidth), .int(resource.pixelHeight),
+            ])
     }
 
     // MARK: Collections
@@ -192,30 +186,29 @@ public final class LibraryTransaction {
     @discardableResult
     public func deleteCollection(_ collection: CollectionRecord) throws -> [String] {
         guard let id = collection.id else { return [] }
-        let descendants = try Row.fetchAll(
-            db,
-            sql: """
-                WITH RECURSIVE tree(id) AS (SELECT id FROM collection WHERE parentId = ?
-                    UNION ALL SELECT c.id FROM collection c JOIN tree ON c.parentId = tree.id)
-                SELECT c.localIdentifier, c.isList FROM collection c JOIN tree ON c.id = tree.id
-                """, arguments: [id])
+        let descendants = try db.rows(
+            """
+            WITH RECURSIVE tree(id) AS (SELECT id FROM collection WHERE parentId = ?
+                UNION ALL SELECT c.id FROM collection c JOIN tree ON c.parentId = tree.id)
+            SELECT c.localIdentifier, c.isList FROM collection c JOIN tree ON c.id = tree.id
+            """, [.int(id)]
+        ) { (identifier: try $0.text(0), isList: try $0.bool(1)) }
         if let parentId = collection.parentId {
             try touchParent(parentId)
         }
         try keepTombstones(
             of: try db.rows(
                 """
-                WITH RECURSIVE tree(id) AS (SELECT ? UNION ALL SELECT c.id FROM collection c JOIN tree ON c.parentId = tree.id)
+                WITH RECURSIVE tree(id) AS (SELECT CAST(? AS BIGINT) UNION ALL SELECT c.id FROM collection c JOIN tree ON c.parentId = tree.id)
                 SELECT \(CollectionRecord.columns("collection")) FROM collection JOIN tree ON collection.id = tree.id
                 """, [.int(id)], CollectionRecord.init(row:)),
             isAsset: false)
-        try db.execute(sql: "DELETE FROM collection WHERE id = ?", arguments: [id])
+        try db.execute("DELETE FROM collection WHERE id = ?", [.int(id)])
         changes.recorder.deleted(collection.isList ? .collectionList : .assetCollection, collection.localIdentifier)
-        for row in descendants {
-            let isList: Bool = row["isList"]
-            changes.recorder.deleted(isList ? .collectionList : .assetCollection, row["localIdentifier"])
+        for descendant in descendants {
+            changes.recorder.deleted(descendant.isList ? .collectionList : .assetCollection, descendant.identifier)
         }
-        return [collection.localIdentifier] + descendants.map { $0["localIdentifier"] }
+        return [collection.localIdentifier] + descendants.map(\.identifier)
     }
 
     /// The collection with a local identifier, if it exists.
@@ -234,8 +227,9 @@ public final class LibraryTransaction {
 
     /// The asset row ids of an album, in the album's order.
     public func members(ofCollection id: Int64) throws -> [Int64] {
-        try Int64.fetchAll(
-            db, sql: "SELECT assetId FROM collection_asset WHERE collectionId = ? ORDER BY position", arguments: [id])
+        try db.rows("SELECT assetId FROM collection_asset WHERE collectionId = ? ORDER BY position", [.int(id)]) {
+            try $0.int64(0)
+        }
     }
 
     /// Replaces an album's members with `assetIDs`, in that order.
@@ -247,19 +241,21 @@ public final class LibraryTransaction {
         let before = try members(ofCollection: id)
         guard before != assetIDs else { return }
         var positions = Dictionary(before.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
-        let insert = try memberInsert()
-        let move = try db.cachedStatement(
-            sql: "UPDATE collection_asset SET position = ? WHERE collectionId = ? AND assetId = ?")
         for (position, assetID) in assetIDs.enumerated() {
             switch positions.removeValue(forKey: assetID) {
             case position?: continue
-            case nil: try insert.execute(arguments: [id, assetID, position])
-            case _?: try move.execute(arguments: [position, id, assetID])
+            case nil: try insertMember(assetID, into: id, at: position)
+            case _?:
+                try db.execute(
+                    "UPDATE collection_asset SET position = ? WHERE collectionId = ? AND assetId = ?",
+                    [.int(Int64(position)), .int(id), .int(assetID)])
             }
         }
         // What is left in `positions` is no longer a member.
-        let remove = try db.cachedStatement(sql: "DELETE FROM collection_asset WHERE collectionId = ? AND assetId = ?")
-        for assetID in positions.keys { try remove.execute(arguments: [id, assetID]) }
+        for assetID in positions.keys {
+            try db.execute(
+                "DELETE FROM collection_asset WHERE collectionId = ? AND assetId = ?", [.int(id), .int(assetID)])
+        }
         changes.recorder.updated(.assetCollection, collection.localIdentifier, properties: ["assets"])
     }
 
@@ -270,59 +266,59 @@ public final class LibraryTransaction {
     /// nothing is changed and false says to set the members from the directory (`setMembers`).
     public func appendArrivals(atPaths paths: [String], toAlbum album: CollectionRecord) throws -> Bool {
         guard let id = album.id, !paths.isEmpty else { return false }
-        let (arrived, arrivedArguments) = FileDirectories.ids(at: paths)
-        let rows = try Row.fetchAll(
-            db.cachedStatement(
-                sql: """
-                    SELECT a.id, coalesce(a.creationDate, 0),
-                        EXISTS (SELECT 1 FROM collection_asset ca WHERE ca.collectionId = ? AND ca.assetId = a.id)
-                    FROM asset a WHERE a.id IN (
-                        SELECT assetId FROM resource WHERE id IN (\(arrived)) AND type IN (?, ?))
-                    ORDER BY 2, 1
-                    """),
-            arguments: [id] + arrivedArguments
-                + [PHAssetResourceType.photo.rawValue, PHAssetResourceType.video.rawValue])
+        let (arrived, arrivedArguments) = FileDirectories.ids(at: paths, db.dialect)
+        let rows = try db.rows(
+            """
+            SELECT a.id, coalesce(a.creationDate, 0),
+                CASE WHEN EXISTS (SELECT 1 FROM collection_asset ca WHERE ca.collectionId = ? AND ca.assetId = a.id)
+                THEN 1 ELSE 0 END
+            FROM asset a WHERE a.id IN (
+                SELECT assetId FROM resource WHERE id IN (\(arrived)) AND type IN (?, ?))
+            ORDER BY 2, 1
+            """,
+            [.int(id)] + arrivedArguments
+                + [.int(Int64(PHAssetResourceType.photo.rawValue)), .int(Int64(PHAssetResourceType.video.rawValue))]
+        ) { (id: try $0.int64(0), date: $0.optionalDouble(1) ?? 0, isMember: try $0.bool(2)) }
         // A file that joined an asset as its paired video or RAW, or a member's file that changed
         // (its date may move it): the directory decides.
-        guard !rows.isEmpty, rows.allSatisfy({ !($0[2] as Bool) }) else { return false }
-        let arrivals = rows.map { (id: $0[0] as Int64, date: $0[1] as Double) }
-        let last = try Row.fetchOne(
-            db.cachedStatement(
-                sql: """
-                    SELECT ca.position, coalesce(a.creationDate, 0), a.id
-                    FROM collection_asset ca JOIN asset a ON a.id = ca.assetId
-                    WHERE ca.collectionId = ? ORDER BY ca.position DESC LIMIT 1
-                    """),
-            arguments: [id])
+        guard !rows.isEmpty, rows.allSatisfy({ !$0.isMember }) else { return false }
+        let last = try db.firstRow(
+            """
+            SELECT ca.position, coalesce(a.creationDate, 0), a.id
+            FROM collection_asset ca JOIN asset a ON a.id = ca.assetId
+            WHERE ca.collectionId = ? ORDER BY ca.position DESC
+            """, [.int(id)]
+        ) { (position: try $0.int64(0), date: $0.optionalDouble(1) ?? 0, id: try $0.int64(2)) }
         // An empty album is new or emptied: the directory decides.
-        guard let last, let first = arrivals.first else { return false }
-        let (lastDate, lastID): (Double, Int64) = (last[1], last[2])
-        guard (lastDate, lastID) < (first.date, first.id) else { return false }
-        var position: Int = last[0]
-        let insert = try memberInsert()
-        for arrival in arrivals {
+        guard let last, let first = rows.first else { return false }
+        guard (last.date, last.id) < (first.date, first.id) else { return false }
+        var position = Int(last.position)
+        for arrival in rows {
             position += 1
-            try insert.execute(arguments: [id, arrival.id, position])
+            try insertMember(arrival.id, into: id, at: position)
         }
         changes.recorder.updated(.assetCollection, album.localIdentifier, properties: ["assets"])
         return true
     }
 
-    /// Inserts one membership: arguments collection id, asset id, position.
-    private func memberInsert() throws -> Statement {
-        try db.cachedStatement(sql: "INSERT INTO collection_asset (collectionId, assetId, position) VALUES (?, ?, ?)")
+    /// Inserts one membership.
+    private func insertMember(_ assetID: Int64, into collectionID: Int64, at position: Int) throws {
+        try db.execute(
+            "INSERT INTO collection_asset (collectionId, assetId, position) VALUES (?, ?, ?)",
+            [.int(collectionID), .int(assetID), .int(Int64(position))])
     }
 
     /// The child collection row ids of a folder (nil: the top level of user collections), in order.
     public func children(ofList id: Int64?) throws -> [Int64] {
         if let id {
-            return try Int64.fetchAll(
-                db, sql: "SELECT id FROM collection WHERE parentId = ? ORDER BY position, id", arguments: [id])
+            return try db.rows("SELECT id FROM collection WHERE parentId = ? ORDER BY position, id", [.int(id)]) {
+                try $0.int64(0)
+            }
         }
-        return try Int64.fetchAll(
-            db,
-            sql: "SELECT id FROM collection WHERE parentId IS NULL AND (isList = 1 OR type = ?) ORDER BY position, id",
-            arguments: [PHAssetCollectionType.album.rawValue])
+        return try db.rows(
+            "SELECT id FROM collection WHERE parentId IS NULL AND (isList = 1 OR type = ?) ORDER BY position, id",
+            [.int(Int64(PHAssetCollectionType.album.rawValue))]
+        ) { try $0.int64(0) }
     }
 
     /// Makes `childIDs` the children of a folder (nil: the top level), in that order.
@@ -366,14 +362,9 @@ public final class LibraryTransaction {
     private func keepTombstones<Record: Encodable & Identifiable>(of records: [Record], isAsset: Bool) throws
     where Record.ID == Int64? {
         guard !records.isEmpty else { return }
-        let token = (try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'change'") ?? 0) + 1
+        let token = (try db.scalarInt64(db.dialect.lastIssuedChangeToken) ?? 0) + 1
         let encoder = JSONEncoder()
         let files = isAsset ? try resources(assetIDs: records.compactMap(\.id)) : [:]
-        let statement = try db.makeStatement(
-            sql: """
-                INSERT OR REPLACE INTO tombstone (rowId, isAsset, localIdentifier, record, token, resources)
-                VALUES (?, ?, ?, ?, ?, ?)
-                """)
         for record in records {
             guard let id = record.id else { continue }
             let json = String(decoding: try encoder.encode(record), as: UTF8.self)
@@ -387,7 +378,14 @@ public final class LibraryTransaction {
                 }
                 resources = String(decoding: try encoder.encode(described), as: UTF8.self)
             }
-            try statement.execute(arguments: [id, isAsset, identifier, json, token, resources])
+            try db.execute(
+                """
+                INSERT INTO tombstone (rowId, isAsset, localIdentifier, record, token, resources)
+                VALUES (?, ?, ?, ?, ?, ?)
+                ON CONFLICT (isAsset, rowId) DO UPDATE SET localIdentifier = excluded.localIdentifier,
+                    record = excluded.record, token = excluded.token, resources = excluded.resources
+                """,
+                [.int(id), .flag(isAsset), .text(identifier), .text(json), .int(token), .text(resources)])
         }
     }
 

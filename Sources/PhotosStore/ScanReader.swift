@@ -1,4 +1,3 @@
-import GRDB
 import PhotosCore
 
 /// What the store holds of one directory's files, as a scan compares them with the disk.
@@ -20,7 +19,7 @@ public struct DirectoryRows: Sendable {
 /// what the store knows of a whole tree: on a read connection, beside the transactions that commit
 /// what the scan read. Obtain one with ``LibraryDatabase/scanReader(_:)``.
 public struct ScanReader {
-    let db: Database
+    let db: any StoreConnection
 
     /// The store's rows for the files in `ranges`: those directly in the directory, and those
     /// under subdirectories the ranges do not step over (gone from disk).
@@ -28,10 +27,10 @@ public struct ScanReader {
         var stored: [StoredFile] = []
         var rejected: [String: RejectedFile] = [:]
         let rejections = "SELECT \(RejectedFile.columns) FROM rejected WHERE path >= ? AND path < ?"
-        for (arguments, values) in zip(ranges.arguments, ranges.values) {
+        for values in ranges.values {
             // Directory paths end with "/": those of the directory and of its subdirectories gone
             // from disk lie in the ranges, as the paths of their files do.
-            stored += try LibraryTransaction.storedFiles(db, where: "d.path >= ? AND d.path < ?", arguments)
+            stored += try LibraryTransaction.storedFiles(db, where: "d.path >= ? AND d.path < ?", values)
             for file in try db.rows(rejections, values, RejectedFile.init(row:)) { rejected[file.path] = file }
         }
         return DirectoryRows(stored: stored, rejected: rejected)
@@ -39,9 +38,9 @@ public struct ScanReader {
 
     /// Whether a photo or video is directly in the directory of `ranges`: whether it has an album.
     public func holdsMedia(in ranges: DirectoryRanges) throws -> Bool {
-        let statement = try db.cachedStatement(
-            sql: "SELECT EXISTS (SELECT 1 FROM \(FileDirectories.join) WHERE \(DirectoryRanges.primaryCondition))")
-        return try Bool.fetchOne(statement, arguments: ranges.primaryArguments) == true
+        try db.scalarInt64(
+            "SELECT 1 FROM \(FileDirectories.join) WHERE \(DirectoryRanges.primaryCondition) LIMIT 1",
+            ranges.primaryArguments) != nil
     }
 
     /// The files under `root` on device `device` with inode `inode`: where a file new at its path
@@ -49,7 +48,7 @@ public struct ScanReader {
     public func files(device: Int64, inode: Int64, under root: String) throws -> [StoredFile] {
         let (condition, arguments) = FileDirectories.under(root)
         return try LibraryTransaction.storedFiles(
-            db, where: "r.device = ? AND r.inode = ? AND \(condition)", [device, inode] + arguments)
+            db, where: "r.device = ? AND r.inode = ? AND \(condition)", [.int(device), .int(inode)] + arguments)
     }
 
     /// The files under `root` of `size` bytes last modified at `modificationTime`: where a file
@@ -58,7 +57,7 @@ public struct ScanReader {
         let (condition, arguments) = FileDirectories.under(root)
         return try LibraryTransaction.storedFiles(
             db, where: "r.fileSize = ? AND r.modificationTime = ? AND \(condition)",
-            [size, modificationTime] + arguments)
+            [.int(size), .double(modificationTime)] + arguments)
     }
 
     /// The store's rows for the files at `paths` (the daemon's look at the files its events
@@ -80,10 +79,10 @@ public struct ScanReader {
     /// an import puts in place and scans itself. Read in the scan's own read transaction, so that a
     /// file listed after its entry committed is known to be an import's.
     public func importDestinations() throws -> [(destination: String, owner: Int64)] {
-        try Row.fetchAll(
-            db.cachedStatement(sql: "SELECT destination, owner FROM fileJournal WHERE operation = ?"),
-            arguments: [FileJournalEntry.Operation.importFile.rawValue]
-        ).map { ($0["destination"], $0["owner"]) }
+        try db.rows(
+            "SELECT destination, owner FROM fileJournal WHERE operation = ?",
+            [.text(FileJournalEntry.Operation.importFile.rawValue)]
+        ) { (try $0.text(0), try $0.int64(1)) }
     }
 
     /// Whether the store has a file under `root`, at any depth: when it has none, no file found
@@ -104,12 +103,11 @@ extension LibraryTransaction {
     /// The assets whose photo or video is directly in the directory of `ranges`, oldest first: its
     /// album's members, without visiting the rows below its subdirectories.
     public func primaryAssets(in ranges: DirectoryRanges) throws -> [Int64] {
-        try Int64.fetchAll(
-            db.cachedStatement(
-                sql: """
-                    SELECT a.id FROM \(FileDirectories.join) JOIN asset a ON a.id = r.assetId
-                    WHERE \(DirectoryRanges.primaryCondition) GROUP BY a.id ORDER BY coalesce(a.creationDate, 0), a.id
-                    """),
-            arguments: ranges.primaryArguments)
+        try db.rows(
+            """
+            SELECT a.id FROM \(FileDirectories.join) JOIN asset a ON a.id = r.assetId
+            WHERE \(DirectoryRanges.primaryCondition) GROUP BY a.id ORDER BY coalesce(a.creationDate, 0), a.id
+            """, ranges.primaryArguments
+        ) { try $0.int64(0) }
     }
 }

@@ -76,7 +76,7 @@ import Testing
                         try transaction.setMembers(ofCollection: album, to: members)
                     case 6...7 where !assets.isEmpty:
                         let id = assets.randomElement(using: &random)!
-                        var record = try AssetRecord.fetchOne(transaction.db, key: id)!
+                        var record = try transaction.asset(id: id)!
                         record.creationDate = date()
                         try transaction.updateAsset(record, properties: ["creationDate"])
                     case 8 where !assets.isEmpty:

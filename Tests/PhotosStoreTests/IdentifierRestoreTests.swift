@@ -19,7 +19,7 @@ import Testing
             rows[name] = try ChangeScopeTests.insertAsset(name, in: "/p", database)
             try database.write { transaction in
                 try transaction.db.execute(
-                    sql: "UPDATE asset SET localIdentifier = ? WHERE id = ?", arguments: [Self.id(number), rows[name]])
+                    "UPDATE asset SET localIdentifier = ? WHERE id = ?", [.text(Self.id(number)), .int(rows[name]!)])
             }
         }
         // Its identifier came from its sidecar: the merge base names it.

@@ -26,7 +26,9 @@ struct OriginalResourceChoiceMigrationTests {
             }
         }
         let after = try LibraryDatabase(path: path)
-        let stored = try after.read { db in try AssetRecord.fetchAll(db) }
+        let stored = try after.read { db in
+            try db.rows("SELECT \(AssetRecord.selectionSQL) FROM asset", [], AssetRecord.init(row:))
+        }
         #expect(stored.map(\.originalResourceChoice) == [0])
         try after.write { transaction in
             var raw = AssetRecord(localIdentifier: "B/L0/001", mediaType: .image)

@@ -52,13 +52,13 @@ import Testing
     @Test func namesAreSearchedWithinTheDirectory() throws {
         for directory in ["/p", "/q", "/r"] { try insert("\(directory)/IMG_0001.JPG") }
         let (condition, arguments) = FileDirectories.directlyIn("/p")
-        let (atPaths, pathArguments) = FileDirectories.ids(at: [String]())
-        let sql = LibraryTransaction.pairingRowsSQL(atPaths: atPaths, directory: condition)
+        let (atPaths, pathArguments) = FileDirectories.ids(at: [String](), .sqlite)
+        let sql = LibraryTransaction.pairingRowsSQL(atPaths: atPaths, directory: condition, .sqlite)
         let plan = try database.read { db in
-            try Row.fetchAll(
-                db, sql: "EXPLAIN QUERY PLAN " + sql,
-                arguments: pathArguments + arguments + [#"["img_0001"]"#, "[]"] + arguments
-            ).map { $0["detail"] as String }
+            try db.rows(
+                "EXPLAIN QUERY PLAN " + sql,
+                pathArguments + arguments + [.text(#"["img_0001"]"#), .text("[]")] + arguments
+            ) { try $0.text(3) }
         }
         // The names by the directory's part of the index; each row found by its id, not by a walk
         // of the directory's rows.

@@ -28,7 +28,7 @@ struct RecordColumnTests {
     /// The error reading `sql` as asset records throws, if any.
     static func assetError(_ database: LibraryDatabase, _ sql: String) -> StoreError? {
         do {
-            _ = try database.read { db in try AssetRecord.fetchAll(db, sql: sql) }
+            _ = try database.read { db in try db.rows(sql, [], AssetRecord.init(row:)) }
             return nil
         } catch {
             return error as? StoreError
@@ -39,7 +39,7 @@ struct RecordColumnTests {
         let directory = try TemporaryDirectory(prefix: "record-columns")
         let database = try Self.library(directory)
         let assets = try database.read { db in
-            try AssetRecord.fetchAll(db, sql: "SELECT \(AssetRecord.selectionSQL) FROM asset")
+            try db.rows("SELECT \(AssetRecord.selectionSQL) FROM asset", [], AssetRecord.init(row:))
         }
         #expect(assets.count == 1)
         #expect(assets.first?.rating == 4)
@@ -50,14 +50,14 @@ struct RecordColumnTests {
         #expect(Set(AssetRecord.columnNames) == Set(tableColumns).subtracting(["isBurstVisible"]))
     }
 
-    @Test func theColumnListOfBeforeRatingsNamesRatingInsteadOfTrapping() throws {
+    @Test func theColumnListOfBeforeRatingsIsAnErrorInsteadOfShiftedValues() throws {
         let directory = try TemporaryDirectory(prefix: "record-columns")
         let database = try Self.library(directory)
         // photos-bench's own copy of the list, as it stood when it crashed on `rating`.
         let stale = AssetRecord.columnNames.filter { !["rating", "isSelfie", "originalResourceChoice"].contains($0) }
         let error = try #require(Self.assetError(database, "SELECT \(stale.joined(separator: ", ")) FROM asset"))
         #expect(error.code == .missingColumn)
-        #expect(error.message.contains("\"rating\""))
+        #expect(error.message.contains("has 28 columns where 31 were selected"), "\(error.message)")
     }
 
     @Test(arguments: ["mediaType", "latitude", "burstIdentifier", "originalResourceChoice"])
@@ -67,19 +67,24 @@ struct RecordColumnTests {
         let columns = AssetRecord.columnNames.filter { $0 != column }
         let error = try #require(Self.assetError(database, "SELECT \(columns.joined(separator: ", ")) FROM asset"))
         #expect(error.code == .missingColumn)
-        #expect(error.message.contains("\"\(column)\""))
+        #expect(error.message.contains("has 30 columns where 31 were selected"), "\(error.message)")
     }
 
-    @Test func aResourceRowWithoutItsPathNamesThePath() throws {
+    @Test func aResourceRowOfTheTablesOwnColumnsIsAnError() throws {
         let directory = try TemporaryDirectory(prefix: "record-columns")
         let database = try Self.library(directory)
+        // The table's columns hold a directory's id and a name where the record reads a path.
         let error = #expect(throws: StoreError.self) {
-            try database.read { db in try ResourceRecord.fetchAll(db, sql: "SELECT r.* FROM resource r") }
+            try database.read { db in
+                try db.rows(
+                    "SELECT r.id, r.assetId, r.type, r.directoryId, r.name FROM resource r", [],
+                    ResourceRecord.init(row:))
+            }
         }
         #expect(error?.code == .missingColumn)
-        #expect(error?.message.contains("\"path\"") == true)
         let resources = try database.read { db in
-            try ResourceRecord.fetchAll(db, sql: "SELECT \(FileDirectories.columns) FROM \(FileDirectories.join)")
+            try db.rows(
+                "SELECT \(FileDirectories.columns) FROM \(FileDirectories.join)", [], ResourceRecord.init(row:))
         }
         #expect(resources.map(\.path) == ["/p/2024/a.jpg"])
     }

@@ -113,17 +113,16 @@ import Testing
 
     @Test func sortKeysCompareAsSQLiteOrdersThem() throws {
         // NULL < numbers (integers and reals together) < text (by bytes) < blobs.
-        let values: [DatabaseValue] = [
-            .null, (-1).databaseValue, 0.5.databaseValue, 1.databaseValue, "B".databaseValue, "a".databaseValue,
-            "é".databaseValue, Data([0]).databaseValue,
+        let values: [SQLValue] = [
+            .null, .int(-1), .double(0.5), .int(1), .text("B"), .text("a"), .text("é"), .blob([0]),
         ]
         let database = try LibraryDatabase()
         let sqliteOrder = try database.read { db in
-            try DatabaseValue.fetchAll(
-                db,
-                sql: "SELECT v FROM (" + values.map { _ in "SELECT ? AS v" }.joined(separator: " UNION ALL ")
+            try db.rows(
+                "SELECT v FROM (" + values.map { _ in "SELECT ? AS v" }.joined(separator: " UNION ALL ")
                     + ") ORDER BY v",
-                arguments: StatementArguments(values))
+                values
+            ) { $0.values[0] }
         }
         let ours = values.shuffled().sorted { SortKeyReader.compare($0, $1) < 0 }
         #expect(ours == sqliteOrder)
@@ -145,7 +144,7 @@ extension AssetRecord {
     private func plan(_ query: AssetQuery, in database: LibraryDatabase) throws -> [String] {
         let (sql, arguments) = query.sql()
         return try database.read { db in
-            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: arguments).map { $0["detail"] as String }
+            try db.rows("EXPLAIN QUERY PLAN " + sql, arguments) { try $0.text(3) }
         }
     }
 

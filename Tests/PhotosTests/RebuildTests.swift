@@ -23,22 +23,22 @@ struct RebuildTests {
     /// rebuild cannot know (row ids, when the row was added or last changed) left out.
     static func assets(_ database: LibraryDatabase) throws -> [String: [String: String]] {
         let rows = try database.read { db in
-            try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT asset.*, (SELECT d.path || r.name FROM resource r JOIN directory d ON d.id = r.directoryId
-                        WHERE r.assetId = asset.id ORDER BY r.type, r.id LIMIT 1) AS file FROM asset
-                    """)
+            try db.rows(
+                """
+                SELECT \(AssetRecord.selectionSQL), (SELECT d.path || r.name FROM resource r
+                    JOIN directory d ON d.id = r.directoryId WHERE r.assetId = asset.id ORDER BY r.type, r.id LIMIT 1)
+                FROM asset
+                """, []
+            ) { (record: try AssetRecord(row: $0), file: $0.optionalText(AssetRecord.columnNames.count)) }
         }
         var table: [String: [String: String]] = [:]
-        for row in rows {
-            let record = try AssetRecord(row: row)
+        for (record, file) in rows {
             let object = try JSONSerialization.jsonObject(with: JSONEncoder().encode(record)) as? [String: Any] ?? [:]
             var fields: [String: String] = [:]
             for (key, value) in object where !["id", "addedDate", "modificationDate"].contains(key) {
                 fields[key] = "\(value)"
             }
-            table[row["file"] ?? record.localIdentifier] = fields
+            table[file ?? record.localIdentifier] = fields
         }
         return table
     }

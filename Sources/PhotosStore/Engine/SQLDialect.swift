@@ -17,8 +17,37 @@ package enum SQLDialect: Sendable, Hashable {
         case .sqlite: "SELECT value FROM json_each(?)"
         case .postgreSQL:
             wholeNumbers
-                ? "SELECT CAST(jsonb_array_elements_text(CAST(? AS jsonb)) AS bigint)"
-                : "SELECT jsonb_array_elements_text(CAST(? AS jsonb))"
+                ? "SELECT CAST(jsonb_array_elements_text(CAST(? AS jsonb)) AS bigint) AS value"
+                : "SELECT jsonb_array_elements_text(CAST(? AS jsonb)) AS value"
+        }
+    }
+
+    /// A table of the elements of a JSON array bound at its one `?`, for a FROM clause: each row
+    /// has the element as `alias.value` (JSON where it is an array or object: ``element(_:of:)``
+    /// reads into it) and its place in the array, from 0, as `alias.key`.
+    func elementsOfJSONArray(as alias: String) -> String {
+        switch self {
+        case .sqlite: "json_each(?) AS \(alias)"
+        case .postgreSQL:
+            "(SELECT value, ordinality - 1 AS key FROM jsonb_array_elements(CAST(? AS jsonb)) WITH ORDINALITY) AS \(alias)"
+        }
+    }
+
+    /// The text at `index` of the JSON array `json` (an expression), as text.
+    func element(_ index: Int, of json: String) -> String {
+        switch self {
+        case .sqlite: "json_extract(\(json), '$[\(index)]')"
+        case .postgreSQL: "(\(json) ->> \(index))"
+        }
+    }
+
+    /// A query of the newest change-log token handed out, committed or not (0 or no row for none):
+    /// one more is the token the transaction's own entry will get, which a write holding the
+    /// library's write lock may name before it appends its entry (its tombstones do).
+    var lastIssuedChangeToken: String {
+        switch self {
+        case .sqlite: "SELECT seq FROM sqlite_sequence WHERE name = 'change'"
+        case .postgreSQL: "SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM change_token_seq"
         }
     }
 }

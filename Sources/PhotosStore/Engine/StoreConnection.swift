@@ -33,6 +33,11 @@ package protocol StoreConnection {
 
     /// The rows of a query, each made into a value by `decode` while it is current.
     func rows<Value>(_ sql: String, _ arguments: [SQLValue], _ decode: (StoreRow) throws -> Value) throws -> [Value]
+
+    /// The first column of every row of a query, each a whole number (a row that holds NULL or
+    /// anything else there is a ``StoreError``): the row ids of a fetch, read without a row value
+    /// per row.
+    func integers(_ sql: String, _ arguments: [SQLValue]) throws -> [Int64]
 }
 
 extension StoreConnection {
@@ -67,13 +72,13 @@ package struct StoreRow {
 
     /// The column at `index` as a whole number; a row that holds something else there is a
     /// ``StoreError`` (`missingColumn`), never a trap.
-    func int64(_ index: Int) throws -> Int64 {
+    package func int64(_ index: Int) throws -> Int64 {
         guard let value = optionalInt64(index) else { throw mismatch(index, "a whole number") }
         return value
     }
 
     /// The column at `index` as a whole number, or nil for NULL.
-    func optionalInt64(_ index: Int) -> Int64? {
+    package func optionalInt64(_ index: Int) -> Int64? {
         guard index < values.count else { return nil }
         switch values[index] {
         case .int(let value): return value
@@ -83,7 +88,7 @@ package struct StoreRow {
     }
 
     /// The column at `index` as a number, or nil for NULL.
-    func optionalDouble(_ index: Int) -> Double? {
+    package func optionalDouble(_ index: Int) -> Double? {
         guard index < values.count else { return nil }
         switch values[index] {
         case .int(let value): return Double(value)
@@ -93,25 +98,36 @@ package struct StoreRow {
     }
 
     /// The column at `index` as text; a row that holds something else there is a ``StoreError``.
-    func text(_ index: Int) throws -> String {
+    package func text(_ index: Int) throws -> String {
         guard let value = optionalText(index) else { throw mismatch(index, "text") }
         return value
     }
 
     /// The column at `index` as text, or nil for NULL.
-    func optionalText(_ index: Int) -> String? {
+    package func optionalText(_ index: Int) -> String? {
         guard index < values.count, case .text(let value) = values[index] else { return nil }
         return value
     }
 
     /// The column at `index` as bytes, or nil for NULL.
-    func optionalBytes(_ index: Int) -> [UInt8]? {
+    package func optionalBytes(_ index: Int) -> [UInt8]? {
         guard index < values.count, case .blob(let bytes) = values[index] else { return nil }
         return bytes
     }
 
     /// The column at `index` as a flag (stored 0 or 1).
-    func bool(_ index: Int) throws -> Bool { try int64(index) != 0 }
+    package func bool(_ index: Int) throws -> Bool { try int64(index) != 0 }
+
+    /// Throws a ``StoreError`` (`missingColumn`) unless the row has at least `count` columns: a
+    /// record read by position from a query that selected fewer (a stale column list) is an error,
+    /// never a record of shifted or missing values.
+    package func expectColumns(_ count: Int, of record: String) throws {
+        guard values.count >= count else {
+            throw StoreError(
+                .missingColumn,
+                "a row read as \(record) has \(values.count) columns where \(count) were selected for it")
+        }
+    }
 
     private func mismatch(_ index: Int, _ wanted: String) -> StoreError {
         let found = index < values.count ? "\(values[index])" : "no such column (the row has \(values.count))"
@@ -142,4 +158,21 @@ enum SQLText {
     static func insert(into table: String, _ names: some Collection<String>) -> String {
         "INSERT INTO \(table) (\(list(names))) VALUES (\(placeholders(names.count)))"
     }
+}
+
+extension SQLValue {
+    /// Text, or NULL for nil.
+    static func text(_ value: String?) -> SQLValue { value.map(SQLValue.text) ?? .null }
+
+    /// A whole number, or NULL for nil.
+    static func int(_ value: Int64?) -> SQLValue { value.map(SQLValue.int) ?? .null }
+
+    /// A whole number, or NULL for nil.
+    static func int(_ value: Int?) -> SQLValue { value.map { .int(Int64($0)) } ?? .null }
+
+    /// A number, or NULL for nil.
+    static func double(_ value: Double?) -> SQLValue { value.map(SQLValue.double) ?? .null }
+
+    /// A flag as it is stored, 0 or 1.
+    static func flag(_ value: Bool) -> SQLValue { .int(value ? 1 : 0) }
 }

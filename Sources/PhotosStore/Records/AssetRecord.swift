@@ -1,12 +1,8 @@
 import Foundation
-import GRDB
 import PhotosCore
 
 /// One row of the `asset` table: everything PhotoKit's `PHAsset` exposes, in storage form.
-public struct AssetRecord: Sendable, Hashable, Codable, Identifiable, FetchableRecord, MutablePersistableRecord {
-    /// The table of assets.
-    public static let databaseTableName = "asset"
-
+public struct AssetRecord: Sendable, Hashable, Codable, Identifiable {
     /// The row id; nil until inserted.
     public var id: Int64?
     /// The asset's local identifier (`UUID/L0/001`).
@@ -162,94 +158,68 @@ public struct AssetRecord: Sendable, Hashable, Codable, Identifiable, FetchableR
     /// ``columnNames`` as an SQL result list: `SELECT \(AssetRecord.selectionSQL) FROM asset WHERE ...`.
     public static let selectionSQL = columnNames.joined(separator: ", ")
 
-    /// The columns ``AssetRecord`` reads.
-    public static var databaseSelection: [any SQLSelectable] { columnNames.map { Column($0) } }
+    /// ``columnNames`` after `table.`, for a query that names its tables.
+    static func columns(_ alias: String) -> String { SQLText.list(columnNames, alias: alias) }
 
     /// The record's values for ``columnNames`` after `id`, in their order: what an insert binds.
-    var insertionValues: [(any DatabaseValueConvertible)?] {
+    var values: [SQLValue] {
         [
-            localIdentifier, mediaType, mediaSubtypes, sourceType, pixelWidth, pixelHeight, creationDate,
-            creationDateOffset, creationDateIsFloating, modificationDate, addedDate, latitude, longitude, altitude,
-            duration, isFavorite, isHidden, burstIdentifier, burstSelectionTypes, representsBurst,
-            adjustmentFormatIdentifier, isRAW, rating, isSelfie, originalResourceChoice, make, model,
-            creationDateIsFileTime, speed, course,
+            .text(localIdentifier), .int(Int64(mediaType)), .int(mediaSubtypes), .int(sourceType),
+            .int(Int64(pixelWidth)), .int(Int64(pixelHeight)), .double(creationDate), .int(creationDateOffset),
+            .flag(creationDateIsFloating), .double(modificationDate), .double(addedDate), .double(latitude),
+            .double(longitude), .double(altitude), .double(duration), .flag(isFavorite), .flag(isHidden),
+            .text(burstIdentifier), .int(burstSelectionTypes), .flag(representsBurst),
+            .text(adjustmentFormatIdentifier), .flag(isRAW), .int(rating), .flag(isSelfie),
+            .int(originalResourceChoice), .text(make), .text(model), .flag(creationDateIsFileTime), .double(speed),
+            .double(course),
         ]
-    }
-
-    public mutating func didInsert(_ inserted: InsertionSuccess) {
-        id = inserted.rowID
     }
 
     // Written out rather than derived from Codable, which cost ten times as much as the query
     // in the daemon's path from a file's arrival to its commit.
 
-    /// An asset from a row of the `asset` table.
-    public init(row: Row) throws {
-        id = try row.column("id")
-        localIdentifier = try row.column("localIdentifier")
-        mediaType = try row.column("mediaType")
-        mediaSubtypes = try row.column("mediaSubtypes")
-        sourceType = try row.column("sourceType")
-        pixelWidth = try row.column("pixelWidth")
-        pixelHeight = try row.column("pixelHeight")
-        creationDate = try row.column("creationDate")
-        creationDateOffset = try row.column("creationDateOffset")
-        creationDateIsFloating = try row.column("creationDateIsFloating")
-        creationDateIsFileTime = try row.column("creationDateIsFileTime")
-        modificationDate = try row.column("modificationDate")
-        addedDate = try row.column("addedDate")
-        latitude = try row.column("latitude")
-        longitude = try row.column("longitude")
-        altitude = try row.column("altitude")
-        speed = try row.column("speed")
-        course = try row.column("course")
-        duration = try row.column("duration")
-        isFavorite = try row.column("isFavorite")
-        isHidden = try row.column("isHidden")
-        burstIdentifier = try row.column("burstIdentifier")
-        burstSelectionTypes = try row.column("burstSelectionTypes")
-        representsBurst = try row.column("representsBurst")
-        adjustmentFormatIdentifier = try row.column("adjustmentFormatIdentifier")
-        isRAW = try row.column("isRAW")
-        rating = try row.column("rating")
-        isSelfie = try row.column("isSelfie")
-        originalResourceChoice = try row.column("originalResourceChoice")
-        make = try row.column("make")
-        model = try row.column("model")
+    /// An asset from a row that selected ``selectionSQL`` (or ``columns(_:)``) first.
+    package init(row: StoreRow) throws {
+        try row.expectColumns(Self.columnNames.count, of: "an asset")
+        id = try row.int64(0)
+        localIdentifier = try row.text(1)
+        mediaType = Int(try row.int64(2))
+        mediaSubtypes = try row.int64(3)
+        sourceType = try row.int64(4)
+        pixelWidth = Int(try row.int64(5))
+        pixelHeight = Int(try row.int64(6))
+        creationDate = row.optionalDouble(7)
+        creationDateOffset = row.optionalInt64(8).map(Int.init)
+        creationDateIsFloating = try row.bool(9)
+        modificationDate = row.optionalDouble(10)
+        addedDate = row.optionalDouble(11) ?? 0
+        latitude = row.optionalDouble(12)
+        longitude = row.optionalDouble(13)
+        altitude = row.optionalDouble(14)
+        duration = row.optionalDouble(15) ?? 0
+        isFavorite = try row.bool(16)
+        isHidden = try row.bool(17)
+        burstIdentifier = row.optionalText(18)
+        burstSelectionTypes = try row.int64(19)
+        representsBurst = try row.bool(20)
+        adjustmentFormatIdentifier = row.optionalText(21)
+        isRAW = try row.bool(22)
+        rating = try row.int64(23)
+        isSelfie = try row.bool(24)
+        originalResourceChoice = try row.int64(25)
+        make = row.optionalText(26)
+        model = row.optionalText(27)
+        creationDateIsFileTime = try row.bool(28)
+        speed = row.optionalDouble(29)
+        course = row.optionalDouble(30)
     }
 
-    /// The asset's columns, for inserts and updates.
-    public func encode(to container: inout PersistenceContainer) throws {
-        container["id"] = id
-        container["localIdentifier"] = localIdentifier
-        container["mediaType"] = mediaType
-        container["mediaSubtypes"] = mediaSubtypes
-        container["sourceType"] = sourceType
-        container["pixelWidth"] = pixelWidth
-        container["pixelHeight"] = pixelHeight
-        container["creationDate"] = creationDate
-        container["creationDateOffset"] = creationDateOffset
-        container["creationDateIsFloating"] = creationDateIsFloating
-        container["creationDateIsFileTime"] = creationDateIsFileTime
-        container["modificationDate"] = modificationDate
-        container["addedDate"] = addedDate
-        container["latitude"] = latitude
-        container["longitude"] = longitude
-        container["altitude"] = altitude
-        container["speed"] = speed
-        container["course"] = course
-        container["duration"] = duration
-        container["isFavorite"] = isFavorite
-        container["isHidden"] = isHidden
-        container["burstIdentifier"] = burstIdentifier
-        container["burstSelectionTypes"] = burstSelectionTypes
-        container["representsBurst"] = representsBurst
-        container["adjustmentFormatIdentifier"] = adjustmentFormatIdentifier
-        container["isRAW"] = isRAW
-        container["rating"] = rating
-        container["isSelfie"] = isSelfie
-        container["originalResourceChoice"] = originalResourceChoice
-        container["make"] = make
-        container["model"] = model
+    /// Writes the row's values (by its id); a row that is not there is a ``StoreError`` (`notFound`).
+    func update(in connection: some StoreConnection) throws {
+        guard let id,
+            try connection.execute("UPDATE asset SET \(Self.updateAssignments) WHERE id = ?", values + [.int(id)]) > 0
+        else { throw StoreError(.notFound, "no asset \(localIdentifier) to update") }
     }
+
+    private static let updateAssignments = SQLText.assignments(columnNames.dropFirst())
 }

@@ -152,10 +152,10 @@ extension LibraryTransaction {
         for column in ["source", "destination"] {
             let (under, arguments) = Self.under(old, column: column)
             try db.execute(
-                sql: """
-                    UPDATE fileJournal SET \(column) = ? || substr(\(column), length(?) + 1)
-                        WHERE id > ? AND \(under)
-                    """, arguments: [newPrefix, oldPrefix, id] + arguments)
+                """
+                UPDATE fileJournal SET \(column) = ? || substr(\(column), length(?) + 1)
+                    WHERE id > ? AND \(under)
+                """, [.text(newPrefix), .text(oldPrefix), .int(id)] + arguments)
         }
     }
 }
@@ -166,8 +166,8 @@ extension LibraryTransaction {
     /// change log.
     public func dropAssetMoves(after id: Int64, ofAsset assetID: Int64) throws {
         try db.execute(
-            sql: "DELETE FROM fileJournal WHERE id > ? AND assetId = ? AND operation = ?",
-            arguments: [id, assetID, FileJournalEntry.Operation.rename.rawValue])
+            "DELETE FROM fileJournal WHERE id > ? AND assetId = ? AND operation = ?",
+            [.int(id), .int(assetID), .text(FileJournalEntry.Operation.rename.rawValue)])
     }
 }
 

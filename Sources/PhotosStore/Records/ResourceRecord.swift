@@ -1,12 +1,10 @@
-import GRDB
 import PhotosCore
 
 /// One row of the `resource` table: a file behind an asset (its photo, paired video, RAW...).
 ///
 /// The table keeps a file's directory and name apart (``FileDirectories``): rows are read with
 /// their path joined (`FileDirectories.columns`) and written by ``LibraryTransaction/insertResource(_:)``.
-public struct ResourceRecord: Sendable, Hashable, Codable, FetchableRecord {
-
+public struct ResourceRecord: Sendable, Hashable, Codable {
     /// The row id; nil until inserted.
     public var id: Int64?
     /// The asset this file belongs to.
@@ -64,24 +62,25 @@ public struct ResourceRecord: Sendable, Hashable, Codable, FetchableRecord {
     /// it so that the store can look a file's partners up by index.
     public var pairingName: String { PairingName.of(originalFilename) }
 
-    /// A resource from a row of the `resource` table with its `path` (`FileDirectories.columns`).
-    public init(row: Row) throws {
-        id = try row.column("id")
-        assetId = try row.column("assetId")
-        type = try row.column("type")
-        path = try row.column("path")
-        uniformTypeIdentifier = try row.column("uniformTypeIdentifier")
-        mimeType = try row.column("mimeType")
-        fileSize = try row.column("fileSize")
-        // NULL where it is the file's name.
-        originalFilename = try (row.column("originalFilename") as String?) ?? row.column("name")
-        device = try row.column("device")
-        inode = try row.column("inode")
-        modificationTime = try row.column("modificationTime")
-        contentHash = try row.column("contentHash")
-        contentIdentifier = try row.column("contentIdentifier")
-        isLibraryOwned = try row.column("isLibraryOwned")
-        pixelWidth = try row.column("pixelWidth")
-        pixelHeight = try row.column("pixelHeight")
+    /// A resource from a row that selected ``FileDirectories/columns`` first (its `originalFilename`
+    /// the file's name where the row keeps NULL for it).
+    package init(row: StoreRow) throws {
+        try row.expectColumns(16, of: "a resource")
+        id = try row.int64(0)
+        assetId = try row.int64(1)
+        type = Int(try row.int64(2))
+        path = try row.text(3)
+        uniformTypeIdentifier = row.optionalText(4)
+        mimeType = row.optionalText(5)
+        fileSize = try row.int64(6)
+        originalFilename = try row.text(7)
+        device = row.optionalInt64(8)
+        inode = row.optionalInt64(9)
+        modificationTime = row.optionalDouble(10)
+        contentHash = row.optionalText(11)
+        contentIdentifier = row.optionalText(12)
+        isLibraryOwned = try row.bool(13)
+        pixelWidth = row.optionalInt64(14)
+        pixelHeight = row.optionalInt64(15)
     }
 }

@@ -122,17 +122,16 @@ extension LibraryDatabase {
     public func sidecarNeighbours(inDirectory directory: String) throws -> [SidecarNeighbour] {
         let (condition, arguments) = FileDirectories.directlyIn(directory)
         return try read { db in
-            try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT r.assetId, r.type, r.name, r.uniformTypeIdentifier FROM \(FileDirectories.join)
-                    WHERE \(condition) AND r.type NOT IN \(PHAssetResourceType.editTypesSQL)
-                    ORDER BY r.assetId, r.type
-                    """, arguments: arguments
-            ).map { row in
+            try db.rows(
+                """
+                SELECT r.assetId, r.type, r.name, r.uniformTypeIdentifier FROM \(FileDirectories.join)
+                WHERE \(condition) AND r.type NOT IN \(PHAssetResourceType.editTypesSQL)
+                ORDER BY r.assetId, r.type
+                """, arguments
+            ) { row in
                 SidecarNeighbour(
-                    assetId: row["assetId"], type: row["type"], name: row["name"],
-                    uniformTypeIdentifier: row["uniformTypeIdentifier"])
+                    assetId: try row.int64(0), type: Int(try row.int64(1)), name: try row.text(2),
+                    uniformTypeIdentifier: row.optionalText(3))
             }
         }
     }
@@ -145,14 +144,14 @@ extension ScanReader {
     public func sidecarTimes(inDirectory directory: String) throws -> [String: Double?] {
         let prefix = directory.hasSuffix("/") ? directory : directory + "/"
         // Paths directly in the directory and below it sort between "dir/" and "dir0" ("0" follows "/").
-        let statement = try db.cachedStatement(
-            sql: "SELECT path, modificationTime FROM sidecarBase WHERE path >= ? AND path < ?")
         var times: [String: Double?] = [:]
-        let rows = try Row.fetchCursor(statement, arguments: [prefix, String(prefix.dropLast()) + "0"])
-        while let row = try rows.next() {
-            let path: String = row[0]
-            guard !path.utf8.dropFirst(prefix.utf8.count).contains(UInt8(ascii: "/")) else { continue }
-            times[path] = row[1] as Double?
+        _ = try db.rows(
+            "SELECT path, modificationTime FROM sidecarBase WHERE path >= ? AND path < ?",
+            [.text(prefix), .text(String(prefix.dropLast()) + "0")]
+        ) { row in
+            let path = try row.text(0)
+            guard !path.utf8.dropFirst(prefix.utf8.count).contains(UInt8(ascii: "/")) else { return }
+            times[path] = row.optionalDouble(1)
         }
         return times
     }

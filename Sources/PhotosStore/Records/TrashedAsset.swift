@@ -130,7 +130,7 @@ public enum TrashedFileMatch: Sendable, Hashable {
 extension ScanReader {
     /// Whether the store holds any trashed asset's file (a scan asks before looking files up).
     public func holdsTrashedFiles() throws -> Bool {
-        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM trashedFile)") == true
+        try db.scalarInt64("SELECT 1 FROM trashedFile LIMIT 1") != nil
     }
 
     /// Whether the file at `path` with this device and inode is a trashed asset's file (``TrashedFileMatch``);
@@ -138,12 +138,11 @@ extension ScanReader {
     /// photo back.
     public func trashedFile(path: String, device: Int64, inode: Int64) throws -> TrashedFileMatch? {
         guard !path.lowercased().hasSuffix(".xmp"),
-            let row = try Row.fetchOne(
-                db, sql: "SELECT assetId, trashName FROM trashedFile WHERE inode = ? AND device = ? AND path = ?",
-                arguments: [inode, device, path])
+            let row = try db.firstRow(
+                "SELECT assetId, trashName FROM trashedFile WHERE inode = ? AND device = ? AND path = ?",
+                [.int(inode), .int(device), .text(path)], { (assetId: try $0.int64(0), trashName: $0.optionalText(1)) })
         else { return nil }
-        let name: String? = row["trashName"]
-        return name == nil ? .pending : .restored(assetId: row["assetId"])
+        return row.trashName == nil ? .pending : .restored(assetId: row.assetId)
     }
 }
 
@@ -155,55 +154,59 @@ extension LibraryDatabase {
 
     /// The trashed assets, oldest deletion first, with their files.
     public func trashedAssets() throws -> [TrashedAsset] {
-        try read { db in try Self.trashedAssets(where: "1", [], db) }
+        try read { db in try Self.trashedAssets(where: "1 = 1", [], db) }
     }
 
     /// The kept records of the trashed assets among these row ids, keyed by id.
-    static func trashedRecords(ids: [Int64], _ db: Database) throws -> [Int64: AssetRecord] {
-        let rows = try Row.fetchAll(
-            db, sql: "SELECT assetId, record FROM trashedAsset WHERE assetId IN (SELECT value FROM json_each(?))",
-            arguments: [JSONText.array(ids)])
+    static func trashedRecords(ids: [Int64], _ db: some StoreConnection) throws -> [Int64: AssetRecord] {
+        let rows = try db.rows(
+            """
+            SELECT assetId, record FROM trashedAsset
+            WHERE assetId IN (\(db.dialect.elementsOfJSONArray(wholeNumbers: true)))
+            """, [.text(JSONText.array(ids))]
+        ) { (id: try $0.int64(0), json: try $0.text(1)) }
         let decoder = JSONDecoder()
         var records: [Int64: AssetRecord] = [:]
         for row in rows {
-            var record = try decoder.decode(AssetRecord.self, from: Data((row["record"] as String).utf8))
-            record.id = row["assetId"]
-            records[row["assetId"]] = record
+            var record = try decoder.decode(AssetRecord.self, from: Data(row.json.utf8))
+            record.id = row.id
+            records[row.id] = record
         }
         return records
     }
 
     /// How many assets are trashed: Recently Deleted's `estimatedAssetCount`.
-    static func trashedAssetCount(_ db: Database) throws -> Int {
-        try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM trashedAsset")) ?? 0
+    static func trashedAssetCount(_ db: some StoreConnection) throws -> Int {
+        Int(try db.scalarInt64("SELECT COUNT(*) FROM trashedAsset") ?? 0)
     }
 
     /// The trashed assets with these local identifiers (unknown ones are absent).
     public func trashedAssets(localIdentifiers: [String]) throws -> [TrashedAsset] {
         try read { db in
             try Self.trashedAssets(
-                where: "localIdentifier IN (SELECT value FROM json_each(?))", [JSONText.array(localIdentifiers)], db)
+                where: "localIdentifier IN (\(db.dialect.elementsOfJSONArray()))",
+                [.text(JSONText.array(localIdentifiers))], db)
         }
     }
 
     /// The trashed assets deleted before `date` (seconds since 1970).
     public func trashedAssets(deletedBefore date: Double) throws -> [TrashedAsset] {
-        try read { db in try Self.trashedAssets(where: "trashedDate < ?", [date], db) }
+        try read { db in try Self.trashedAssets(where: "trashedDate < ?", [.double(date)], db) }
     }
 
-    static func trashedAssets(where condition: String, _ arguments: StatementArguments, _ db: Database) throws
+    static func trashedAssets(where condition: String, _ arguments: [SQLValue], _ db: some StoreConnection) throws
         -> [TrashedAsset]
     {
-        let rows = try Row.fetchAll(
-            db,
-            sql: """
-                SELECT assetId, localIdentifier, trashedDate FROM trashedAsset WHERE \(condition)
-                ORDER BY trashedDate, assetId
-                """, arguments: arguments)
+        let rows = try db.rows(
+            """
+            SELECT assetId, localIdentifier, trashedDate FROM trashedAsset WHERE \(condition)
+            ORDER BY trashedDate, assetId
+            """, arguments
+        ) { (id: try $0.int64(0), identifier: try $0.text(1), date: $0.optionalDouble(2) ?? 0) }
         return try rows.map { row in
-            let id: Int64 = row["assetId"]
+            let id = row.id
             return TrashedAsset(
-                assetId: id, localIdentifier: row["localIdentifier"], trashedDate: row["trashedDate"],
+                assetId: id, localIdentifier: row.identifier, trashedDate: row.date,
                 files: try db.rows(
                     "SELECT \(TrashedFile.columns) FROM trashedFile WHERE assetId = ? ORDER BY id", [.int(id)],
                     TrashedFile.init(row:)))
@@ -220,15 +223,13 @@ extension LibraryDatabase {
     public func noteTrashed(_ moves: [(fileID: Int64, name: String, directory: TrashDirectory)]) throws {
         guard !moves.isEmpty else { return }
         _ = try writer.write { db in
-            let statement = try db.cachedStatement(
-                sql:
-                    "UPDATE trashedFile SET trashName = ?, trashDirectory = ?, trashKind = ?, trashTop = ? WHERE id = ?"
-            )
             for move in moves {
-                try statement.execute(arguments: [
-                    move.name, move.directory.path, move.directory.kind.rawValue, move.directory.topDirectory,
-                    move.fileID,
-                ])
+                try db.execute(
+                    "UPDATE trashedFile SET trashName = ?, trashDirectory = ?, trashKind = ?, trashTop = ? WHERE id = ?",
+                    [
+                        .text(move.name), .text(move.directory.path), .text(move.directory.kind.rawValue),
+                        .text(move.directory.topDirectory), .int(move.fileID),
+                    ])
             }
         }
     }

@@ -116,6 +116,10 @@ final class PostgreSQLConnection: StoreConnection, Sendable {
         return try Self.storeRow(row).int64(0)
     }
 
+    func integers(_ sql: String, _ arguments: [SQLValue]) throws -> [Int64] {
+        try rows(sql, arguments) { try $0.int64(0) }
+    }
+
     func rows<Value>(_ sql: String, _ arguments: [SQLValue], _ decode: (StoreRow) throws -> Value) throws -> [Value] {
         try run(sql, arguments).rows.map { try decode(Self.storeRow($0)) }
     }
