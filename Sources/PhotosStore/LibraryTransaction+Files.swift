@@ -352,7 +352,7 @@ extension LibraryTransaction {
     /// a name such as IMG_0001 recurs in thousands of others.
     static func pairingRowsSQL(atPaths: String, directory: String, _ dialect: SQLDialect) -> String {
         """
-        SELECT \(FileDirectories.columns) FROM resource r CROSS JOIN directory d ON d.id = r.directoryId WHERE r.id IN (
+        SELECT \(FileDirectories.columns) FROM resource r \(dialect.orderedJoin) directory d ON d.id = r.directoryId WHERE r.id IN (
             \(atPaths)
             UNION SELECT id FROM resource WHERE directoryId = (SELECT id FROM directory WHERE path = ?)
                 AND pairingName IN (\(dialect.elementsOfJSONArray()))

@@ -50,4 +50,13 @@ package enum SQLDialect: Sendable, Hashable {
         case .postgreSQL: "SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM change_token_seq"
         }
     }
+
+    /// A join whose tables SQLite must take in the order written (`CROSS JOIN ... ON`, which
+    /// PostgreSQL does not accept with a condition; its planner chooses the order itself).
+    var orderedJoin: String {
+        switch self {
+        case .sqlite: "CROSS JOIN"
+        case .postgreSQL: "JOIN"
+        }
+    }
 }

@@ -145,7 +145,7 @@ final class PostgreSQLConnection: StoreConnection, Sendable {
         do {
             return try connection.query(PostgresQuery(unsafeSQL: text, binds: bindings), logger: logger).wait()
         } catch {
-            throw StoreError(postgreSQL: error, address: address)
+            throw StoreError(postgreSQL: error, address: address, statement: text)
         }
     }
 
@@ -189,7 +189,9 @@ final class PostgreSQLConnection: StoreConnection, Sendable {
 extension StoreError {
     /// The store's view of what postgres-nio threw: the code it means for the library (by
     /// PostgreSQL's SQLSTATE where the server answered), and the server's message.
-    init(postgreSQL error: any Error, address: PostgreSQLAddress) {
+    /// `statement`: the SQL that failed, named in the message of an error in the statement itself
+    /// (SQLSTATE class 42: its syntax, a name or a type), which only a bug of the store makes.
+    init(postgreSQL error: any Error, address: PostgreSQLAddress, statement: String? = nil) {
         let subject = "the library at \(address)"
         guard let error = error as? PSQLError else {
             // A connection that could not be made at all (refused, no route, a timeout).
@@ -221,6 +223,9 @@ extension StoreError {
             self.init(.missingColumn, "\(subject): \(said)")
         case _ where state.hasPrefix("08") || state.hasPrefix("57P"):
             self.init(.unreachable, "\(subject) cannot be reached: \(said)")
+        case _ where state.hasPrefix("42") && statement != nil:
+            let shown = statement!.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            self.init(.other, "\(subject): \(said) in: \(shown.prefix(600))")
         default:
             self.init(.other, "\(subject): \(said)")
         }
