@@ -63,7 +63,7 @@ public struct AssetQuery: Sendable, Hashable {
         switch key {
         case "favorite", "isFavorite": "asset.isFavorite"
         case "hidden", "isHidden": "asset.isHidden"
-        case "creationDateHasOffset": "(asset.creationDateIsFloating = 0)"
+        case "creationDateHasOffset": "(CASE WHEN asset.creationDateIsFloating = 0 THEN 1 ELSE 0 END)"
         // The first file's name, the one the JSON's resources list first (the original photo or
         // video); `originalFilename` is NULL when it is the file's name.
         case "filename":
@@ -78,13 +78,16 @@ public struct AssetQuery: Sendable, Hashable {
     }
 
     /// The SELECT statement and its arguments for the row ids this query selects, in order.
-    package func sql(selecting selection: String = "asset.id") -> (sql: String, arguments: [SQLValue]) {
-        let clauses = clauses()
+    package func sql(selecting selection: String = "asset.id", dialect: SQLDialect = .sqlite)
+        -> (sql: String, arguments: [SQLValue])
+    {
+        let clauses = clauses(dialect)
         var sql = clauses.with.map { "WITH \($0) " } ?? ""
         sql += "SELECT \(selection) FROM \(clauses.from)"
         if !clauses.conditions.isEmpty { sql += " WHERE " + clauses.conditions.joined(separator: " AND ") }
         sql +=
-            " ORDER BY " + clauses.order.map { $0.expression + ($0.ascending ? "" : " DESC") }.joined(separator: ", ")
+            " ORDER BY "
+            + clauses.order.map { $0.expression + dialect.direction(ascending: $0.ascending) }.joined(separator: ", ")
         var arguments = clauses.arguments
         if limit > 0 {
             sql += " LIMIT ?"
@@ -108,7 +111,7 @@ public struct AssetQuery: Sendable, Hashable {
     /// Every part names the assets `asset`: the table, or for "Recently Deleted" the trashed
     /// assets' kept records as rows of the same columns (``TrashedAsset/rowsCTE``), so that
     /// predicates and sort keys read them as they read live assets.
-    package func clauses() -> (
+    package func clauses(_ dialect: SQLDialect = .sqlite) -> (
         with: String?, from: String, conditions: [String], arguments: [SQLValue], order: [OrderTerm]
     ) {
         var with: String?
@@ -134,7 +137,7 @@ public struct AssetQuery: Sendable, Hashable {
             if let album = SmartAlbum.album(for: subtype) {
                 if album.readsTrash {
                     // Every trashed asset, burst members included, the latest deletion first.
-                    with = TrashedAsset.rowsCTE
+                    with = TrashedAsset.rowsCTE(dialect)
                     from = TrashedAsset.rowsTable + " AS asset"
                     allBursts = true
                     naturalOrder = [
@@ -142,13 +145,13 @@ public struct AssetQuery: Sendable, Hashable {
                         OrderTerm(expression: "asset.id", ascending: false),
                     ]
                 }
-                conditions.append(album.condition)
+                conditions.append(album.condition(dialect))
                 hiddenAllowed = hiddenAllowed || album.includesHidden
             } else {
-                conditions.append("0")
+                conditions.append(dialect.boolean(false))
             }
         case .localIdentifiers(let identifiers):
-            conditions.append("asset.localIdentifier IN (SELECT value FROM json_each(?))")
+            conditions.append("asset.localIdentifier IN (\(dialect.elementsOfJSONArray()))")
             values.append(.text(JSONText.array(identifiers)))
             naturalOrder = ascending("asset.id")
         case .burst(let identifier):
@@ -157,7 +160,8 @@ public struct AssetQuery: Sendable, Hashable {
             allBursts = true
         case .listed(let ids):
             // The FROM's placeholder is the first: no value is gathered before this switch.
-            from = "json_each(?) AS listed JOIN asset ON asset.id = listed.value"
+            from =
+                "\(dialect.elementsOfJSONArray(as: "listed", wholeNumbers: true)) JOIN asset ON asset.id = listed.value"
             values.append(.text(JSONText.array(ids)))
             naturalOrder = ascending("listed.key", "asset.id")
         }
@@ -176,7 +180,7 @@ public struct AssetQuery: Sendable, Hashable {
                 """
                 asset.id IN (SELECT member.assetId FROM collection_asset member \
                 JOIN collection album ON album.id = member.collectionId \
-                WHERE album.isList = 0 AND album.localIdentifier IN (SELECT value FROM json_each(?)))
+                WHERE album.isList = 0 AND album.localIdentifier IN (\(dialect.elementsOfJSONArray())))
                 """)
             values.append(.text(JSONText.array(albums)))
         }

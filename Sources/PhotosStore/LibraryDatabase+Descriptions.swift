@@ -142,7 +142,7 @@ extension LibraryDatabase {
     /// What `PHAsset.fetchAssets(in: smartAlbum, options: nil).count` counts.
     static func smartAlbumCount(subtype: Int, _ db: some StoreConnection) throws -> Int {
         guard let subtype = PHAssetCollectionSubtype(rawValue: subtype) else { return 0 }
-        let (sql, arguments) = AssetQuery(scope: .smartAlbum(subtype)).sql(selecting: "COUNT(*)")
+        let (sql, arguments) = AssetQuery(scope: .smartAlbum(subtype)).sql(selecting: "COUNT(*)", dialect: db.dialect)
         return Int(try db.scalarInt64(sql, arguments) ?? 0)
     }
 }

@@ -49,16 +49,20 @@ extension LibraryDatabase {
 
     /// The row ids an asset query selects, in order: the snapshot behind a fetch result.
     public func assetIDs(matching query: AssetQuery) throws -> [Int64] {
-        let (sql, arguments) = query.sql()
-        return try read { db in try Self.fetchIDs(db, sql: sql, arguments: arguments) }
+        return try read { db in
+            let (sql, arguments) = query.sql(dialect: db.dialect)
+            return try Self.fetchIDs(db, sql: sql, arguments: arguments)
+        }
     }
 
     /// The number of assets an asset query selects.
     public func countAssets(matching query: AssetQuery) throws -> Int {
         var query = query
         query.sort = []
-        let (sql, arguments) = query.sql(selecting: "COUNT(*)")
-        return try read { db in Int(try db.scalarInt64(sql, arguments) ?? 0) }
+        return try read { db in
+            let (sql, arguments) = query.sql(selecting: "COUNT(*)", dialect: db.dialect)
+            return Int(try db.scalarInt64(sql, arguments) ?? 0)
+        }
     }
 
     /// The row ids a collection query selects, in order.

@@ -39,9 +39,10 @@ public enum SnapshotUpdate: Sendable {
 extension LibraryDatabase {
     /// The row ids an asset query selects, with the token they are current at (one read).
     public func assetSnapshot(matching query: AssetQuery) throws -> AssetSnapshot {
-        let (sql, arguments) = query.sql()
-        return try read { db in
-            AssetSnapshot(ids: try Self.fetchIDs(db, sql: sql, arguments: arguments), token: try Self.newestToken(db))
+        try read { db in
+            let (sql, arguments) = query.sql(dialect: db.dialect)
+            return AssetSnapshot(
+                ids: try Self.fetchIDs(db, sql: sql, arguments: arguments), token: try Self.newestToken(db))
         }
     }
 
@@ -50,8 +51,8 @@ extension LibraryDatabase {
     public func assetSnapshotAndOfflineRoots(matching query: AssetQuery) throws
         -> (snapshot: AssetSnapshot, offlineRoots: [String])
     {
-        let (sql, arguments) = query.sql()
-        return try read { db in
+        try read { db in
+            let (sql, arguments) = query.sql(dialect: db.dialect)
             let snapshot = AssetSnapshot(
                 ids: try Self.fetchIDs(db, sql: sql, arguments: arguments), token: try Self.newestToken(db))
             return (snapshot, try Self.offlineRoots(db))
@@ -171,7 +172,7 @@ struct SnapshotSplicer {
     // MARK: Fetching again
 
     private func refetch(_ changes: LibraryChange?) throws -> SnapshotUpdate {
-        let (sql, arguments) = query.sql()
+        let (sql, arguments) = query.sql(dialect: db.dialect)
         let ids = try LibraryDatabase.fetchIDs(db, sql: sql, arguments: arguments)
         // Without the log, every row counts as changed.
         let changed = try changes.map { try rowIDs($0.asset).updated } ?? Set(ids)
@@ -238,7 +239,7 @@ struct SortKeyReader {
 
     init(db: any StoreConnection, query: AssetQuery) throws {
         self.db = db
-        let clauses = query.clauses()
+        let clauses = query.clauses(db.dialect)
         order = clauses.order
         let select = "SELECT " + clauses.order.map(\.expression).joined(separator: ", ") + " FROM " + clauses.from
         memberSQL = select + " WHERE " + (clauses.conditions + ["asset.id = ?"]).joined(separator: " AND ")

@@ -68,6 +68,14 @@ public struct SmartAlbum: Sendable, Hashable {
         }
     }()
 
+    /// ``condition`` in an engine's SQL.
+    func condition(_ dialect: SQLDialect) -> String {
+        switch subtype {
+        case .smartAlbumRecentlyAdded: "asset.addedDate >= (\(dialect.now) - \(Int(Self.recentlyAddedInterval)))"
+        default: condition == "1" ? dialect.boolean(true) : condition
+        }
+    }
+
     /// The smart album of a subtype, if this library derives it.
     public static func album(for subtype: PHAssetCollectionSubtype) -> SmartAlbum? {
         all.first { $0.subtype == subtype }

@@ -146,8 +146,11 @@ struct PredicateLimitTests {
     }
 
     @Test func emptyCompoundNodesCompileToConstants() throws {
-        let compiler = PredicateCompiler(schema: .asset, format: "", column: { $0 })
+        let compiler = PredicateCompiler(schema: .asset, format: "", column: { $0 }, dialect: .sqlite)
         #expect(try compiler.compile(.and([])).sql == "1")
         #expect(try compiler.compile(.or([])).sql == "0")
+        let postgreSQL = PredicateCompiler(schema: .asset, format: "", column: { $0 }, dialect: .postgreSQL)
+        #expect(try postgreSQL.compile(.and([])).sql == "TRUE")
+        #expect(try postgreSQL.compile(.or([])).sql == "FALSE")
     }
 }

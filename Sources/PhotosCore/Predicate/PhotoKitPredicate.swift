@@ -85,8 +85,15 @@ public struct PhotoKitPredicate: Sendable, Hashable {
     /// `photos_fold` and `photos_like` functions described in `PredicateFunctions`.
     public func sql(for schema: PredicateSchema, column: (String) -> String) throws(PredicateFormatError) -> SQLFragment
     {
+        try sql(for: schema, dialect: .sqlite, column: column)
+    }
+
+    /// Compiles to the SQL of an engine: ``sql(for:column:)`` in `dialect`.
+    package func sql(for schema: PredicateSchema, dialect: SQLDialect, column: (String) -> String)
+        throws(PredicateFormatError) -> SQLFragment
+    {
         let fragment = try withoutActuallyEscaping(column) { column throws(PredicateFormatError) in
-            try PredicateCompiler(schema: schema, format: format, column: column).compile(expression)
+            try PredicateCompiler(schema: schema, format: format, column: column, dialect: dialect).compile(expression)
         }
         // SQLite binds at most 32766 values to one statement (SQLITE_MAX_VARIABLE_NUMBER since 3.32); say so here
         // rather than fail later in the store with a message that does not name the predicate.

@@ -81,11 +81,12 @@ struct PredicateCompiler {
     let schema: PredicateSchema
     let format: String
     let column: (String) -> String
+    let dialect: SQLDialect
 
     func compile(_ node: PredicateNode) throws(PredicateFormatError) -> SQLFragment {
         switch node {
         case .constant(let value):
-            return SQLFragment(sql: value ? "1" : "0")
+            return SQLFragment(sql: dialect.boolean(value))
         case .not(let inner):
             let fragment = try compile(inner)
             return SQLFragment(sql: "NOT (\(fragment.sql))", arguments: fragment.arguments)
@@ -104,7 +105,7 @@ struct PredicateCompiler {
 
     private func join(_ parts: [PredicateNode], with keyword: String) throws(PredicateFormatError) -> SQLFragment {
         // An empty conjunction is true and an empty disjunction false, as in NSCompoundPredicate.
-        guard !parts.isEmpty else { return SQLFragment(sql: keyword == "AND" ? "1" : "0") }
+        guard !parts.isEmpty else { return SQLFragment(sql: dialect.boolean(keyword == "AND")) }
         var fragments: [SQLFragment] = []
         fragments.reserveCapacity(parts.count)
         for part in parts {
@@ -223,7 +224,7 @@ struct PredicateCompiler {
         let rhs = try operandSQL(right, comparedWith: left, options: options)
         // `=` gives NULL when a side is NULL; `IS` keeps the result 0/1 (and nil != "x" true, as in NSPredicate).
         let canBeNull = !left.nullable.isEmpty || !right.nullable.isEmpty
-        let op = canBeNull ? (negated ? "IS NOT" : "IS") : (negated ? "<>" : "=")
+        let op = canBeNull ? dialect.isSame(negated: negated) : (negated ? "<>" : "=")
         return SQLFragment(sql: "\(lhs.sql) \(op) \(rhs.sql)", arguments: lhs.arguments + rhs.arguments)
     }
 
@@ -294,11 +295,12 @@ struct PredicateCompiler {
         }
         if placeholders.isEmpty {
             // SQLite accepts `x IN ()`, but a constant reads better and cannot trip other engines.
-            guard includesNull else { return SQLFragment(sql: "0") }
+            guard includesNull else { return SQLFragment(sql: dialect.boolean(false)) }
             return SQLFragment(sql: "\(left.sql) IS NULL", arguments: left.arguments)
         }
         let list: SQLFragment
-        if placeholders.count > Self.longestPlaceholderList,
+        // PostgreSQL binds up to 65,535 values and compares a bound list by each value's own type.
+        if dialect == .sqlite, placeholders.count > Self.longestPlaceholderList,
             let json = Self.jsonArray(arguments[lhs.arguments.count...])
         {
             // One argument whatever the length: SQLite allows at most 32,766 placeholders in a
@@ -366,15 +368,15 @@ struct PredicateCompiler {
             let length = Int64(needle.unicodeScalars.count)
             switch operatorType {
             case .contains:
-                fragment = SQLFragment(sql: "instr(\(lhs), ?) > 0", arguments: [.text(needle)])
+                fragment = SQLFragment(sql: dialect.contains(lhs), arguments: [.text(needle)])
             case .beginsWith:
-                fragment = SQLFragment(sql: "substr(\(lhs), 1, ?) = ?", arguments: [.int(length), .text(needle)])
+                fragment = dialect.startsWith(lhs, needle, length: length)
             default:
                 // substr(x, -0) would be all of x, so an empty suffix is matched by every string.
                 fragment =
                     length == 0
-                    ? SQLFragment(sql: "1")
-                    : SQLFragment(sql: "substr(\(lhs), ?) = ?", arguments: [.int(-length), .text(needle)])
+                    ? SQLFragment(sql: dialect.boolean(true))
+                    : dialect.endsWith(lhs, needle, length: length)
             }
         }
         return guarded(fragment, left.nullable)

@@ -158,6 +158,31 @@ public struct AssetRecord: Sendable, Hashable, Codable, Identifiable {
     /// ``columnNames`` as an SQL result list: `SELECT \(AssetRecord.selectionSQL) FROM asset WHERE ...`.
     public static let selectionSQL = columnNames.joined(separator: ", ")
 
+    /// How each of ``columnNames`` is kept in a record's JSON form (a tombstone, a trashed asset's
+    /// kept record): what it is read back as.
+    static func jsonKind(of column: String) -> SQLDialect.JSONKind {
+        switch column {
+        case "localIdentifier", "burstIdentifier", "adjustmentFormatIdentifier", "make", "model": .text
+        case "creationDate", "modificationDate", "addedDate", "latitude", "longitude", "altitude", "duration", "speed",
+            "course":
+            .real
+        case "creationDateIsFloating", "isFavorite", "isHidden", "representsBurst", "isRAW", "isSelfie",
+            "creationDateIsFileTime":
+            .flag
+        default: .integer
+        }
+    }
+
+    /// `columns` (of ``columnNames``) read out of a record's JSON form in `json` (an expression),
+    /// each as its name: rows of records kept as JSON, as the `asset` table's.
+    static func columns(_ columns: some Sequence<String>, fromJSON json: String, _ dialect: SQLDialect) -> String {
+        columns.map { "\(dialect.field($0, of: json, as: jsonKind(of: $0))) AS \($0)" }.joined(separator: ", ")
+    }
+
+    /// `isBurstVisible` as the `asset` table derives it, from the other columns of a row.
+    static let burstVisibility =
+        "CASE WHEN burstIdentifier IS NULL OR representsBurst <> 0 OR (burstSelectionTypes & 2) <> 0 THEN 1 ELSE 0 END"
+
     /// ``columnNames`` after `table.`, for a query that names its tables.
     static func columns(_ alias: String) -> String { SQLText.list(columnNames, alias: alias) }
 

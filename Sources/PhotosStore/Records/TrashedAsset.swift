@@ -32,19 +32,19 @@ extension TrashedAsset {
     /// table of that name with the kept resources' type and original name, what a `filename`
     /// predicate or sort key reads (``AssetQuery/column(for:)``). The statement reads nothing else
     /// of `resource`: a trashed asset has no row there.
-    static let rowsCTE: String = {
-        let columns = AssetRecord.columnNames.dropFirst().map { "json_extract(t.record, '$.\($0)') AS \($0)" }
+    static func rowsCTE(_ dialect: SQLDialect) -> String {
+        let columns = AssetRecord.columns(AssetRecord.columnNames.dropFirst(), fromJSON: "t.record", dialect)
         return """
             \(rowsTable) AS (
-                SELECT *, (burstIdentifier IS NULL OR representsBurst OR (burstSelectionTypes & 2) != 0) AS isBurstVisible
-                FROM (SELECT t.assetId AS id, t.trashedDate AS trashedDate, \(columns.joined(separator: ", "))
-                    FROM trashedAsset t)),
+                SELECT *, \(AssetRecord.burstVisibility) AS isBurstVisible
+                FROM (SELECT t.assetId AS id, t.trashedDate AS trashedDate, \(columns) FROM trashedAsset t) AS kept),
             resource AS (
-                SELECT t.assetId AS assetId, json_extract(r.value, '$.id') AS id, json_extract(r.value, '$.type') AS type,
-                    json_extract(r.value, '$.originalFilename') AS originalFilename, NULL AS name
-                FROM trashedAsset t, json_each(t.resources) r)
+                SELECT t.assetId AS assetId, \(dialect.field("id", of: "r.value", as: .integer)) AS id,
+                    \(dialect.field("type", of: "r.value", as: .integer)) AS type,
+                    \(dialect.field("originalFilename", of: "r.value", as: .text)) AS originalFilename, NULL AS name
+                FROM trashedAsset t, \(dialect.elements(ofJSONArray: "t.resources", as: "r")))
             """
-    }()
+    }
 }
 
 /// One file of a trashed asset: where it was, which file it was, and the Trash it goes to.

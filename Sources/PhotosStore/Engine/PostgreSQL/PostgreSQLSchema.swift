@@ -1,4 +1,5 @@
 import Foundation
+import PhotosCore
 
 /// A library's tables in PostgreSQL: the same tables, columns (in the same order), keys and
 /// indexes as SQLite's after all of its migrations (``LibraryDatabase``'s, `v1` to `v32`), so that
@@ -419,6 +420,68 @@ enum PostgreSQLSchema {
         return "CREATE TABLE smart_album_count (id BIGINT PRIMARY KEY CHECK (id = 1)\(columns.joined()))"
     }
 
+    /// The functions compiled predicates call (``PhotosCore/PredicateFunctions``), as SQLite's
+    /// connections register them: `photos_fold` (case by ICU's root locale, diacritics as the
+    /// combining marks NFD splits off, then NFC), `photos_like` (NSPredicate's `*`, `?` and `\`
+    /// on folded sides), `photos_distance` (the same haversine, term for term). Made again (`OR
+    /// REPLACE`) whenever a library is made, so a build's fix reaches libraries made before it.
+    static let functions = [
+        #"""
+        CREATE OR REPLACE FUNCTION photos_fold(value text, flags integer) RETURNS text
+        LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $body$
+            SELECT CASE WHEN flags & 3 = 0 THEN value ELSE normalize(
+                CASE WHEN flags & 2 <> 0
+                THEN regexp_replace(
+                    normalize(CASE WHEN flags & 1 <> 0 THEN lower(value COLLATE "und-x-icu") ELSE value END, NFD),
+                    '[̀-ͯ᪰-᫿᷀-᷿⃐-⃿︠-︯]', '', 'g')
+                ELSE lower(value COLLATE "und-x-icu") END, NFC) END
+        $body$
+        """#,
+        #"""
+        CREATE OR REPLACE FUNCTION photos_like(value text, pattern text, flags integer) RETURNS boolean
+        LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $body$
+        DECLARE
+            folded text := photos_fold(pattern, flags);
+            translated text := '';
+            escaped boolean := false;
+            c text;
+        BEGIN
+            FOREACH c IN ARRAY regexp_split_to_array(folded, '') LOOP
+                IF escaped THEN
+                    translated := translated || CASE WHEN c IN ('%', '_', '') THEN '' || c ELSE c END;
+                    escaped := false;
+                ELSIF c = '' THEN
+                    escaped := true;
+                ELSIF c = '*' THEN
+                    translated := translated || '%';
+                ELSIF c = '?' THEN
+                    translated := translated || '_';
+                ELSIF c IN ('%', '_') THEN
+                    translated := translated || '' || c;
+                ELSE
+                    translated := translated || c;
+                END IF;
+            END LOOP;
+            -- A trailing lone backslash stands for itself.
+            IF escaped THEN translated := translated || '\'; END IF;
+            RETURN photos_fold(value, flags) LIKE translated ESCAPE '';
+        END
+        $body$
+        """#,
+        """
+        CREATE OR REPLACE FUNCTION photos_distance(
+            latitude1 double precision, longitude1 double precision,
+            latitude2 double precision, longitude2 double precision
+        ) RETURNS double precision
+        LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $body$
+            SELECT 2 * \(PredicateFunctions.earthRadius) * asin(least(1, sqrt(
+                sin((latitude2 - latitude1) * (pi() / 180) / 2) * sin((latitude2 - latitude1) * (pi() / 180) / 2)
+                + cos(latitude1 * (pi() / 180)) * cos(latitude2 * (pi() / 180))
+                * sin((longitude2 - longitude1) * (pi() / 180) / 2) * sin((longitude2 - longitude1) * (pi() / 180) / 2))))
+        $body$
+        """,
+    ]
+
     /// Makes a new library in `connection`'s current schema, in one transaction: the baseline's
     /// tables and indexes, its migrations recorded as applied, and the rows a new SQLite library
     /// starts with (its identity, the smart albums, their counts at 0).
@@ -428,7 +491,7 @@ enum PostgreSQLSchema {
 
     /// Makes the schema in the transaction `db` is in; the first rows too unless a copy brings its own.
     static func make(in db: PostgreSQLConnection, withFirstRows: Bool = true) throws {
-        for statement in baseline + [smartAlbumCountTable] + triggers { try db.execute(statement, []) }
+        for statement in baseline + [smartAlbumCountTable] + triggers + functions { try db.execute(statement, []) }
         for identifier in migrations {
             try db.execute("INSERT INTO schema_migration (identifier) VALUES (?)", [.text(identifier)])
         }

@@ -1,0 +1,14 @@
+import PhotosCore
+
+/// SQL of the store's own tables that the engines write differently.
+extension SQLDialect {
+    /// A query of the newest change-log token handed out, committed or not (0 or no row for none):
+    /// one more is the token the transaction's own entry will get, which a write holding the
+    /// library's write lock may name before it appends its entry (its tombstones do).
+    var lastIssuedChangeToken: String {
+        switch self {
+        case .sqlite: "SELECT seq FROM sqlite_sequence WHERE name = 'change'"
+        case .postgreSQL: "SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM change_token_seq"
+        }
+    }
+}
