@@ -96,6 +96,20 @@ public struct AssetQuery: Sendable, Hashable {
         return (sql, arguments)
     }
 
+    /// The statement that counts the assets this query selects (its limit counted, its order not
+    /// asked for: an aggregate with an ORDER BY of other columns is an error on PostgreSQL).
+    package func countSQL(dialect: SQLDialect = .sqlite) -> (sql: String, arguments: [SQLValue]) {
+        guard limit == 0 else {
+            let (sql, arguments) = self.sql(dialect: dialect)
+            return ("SELECT COUNT(*) FROM (\(sql)) AS limited", arguments)
+        }
+        let clauses = clauses(dialect)
+        var sql = clauses.with.map { "WITH \($0) " } ?? ""
+        sql += "SELECT COUNT(*) FROM \(clauses.from)"
+        if !clauses.conditions.isEmpty { sql += " WHERE " + clauses.conditions.joined(separator: " AND ") }
+        return (sql, clauses.arguments)
+    }
+
     /// One term of the ORDER BY: an SQL expression and its direction.
     public struct OrderTerm: Sendable, Hashable {
         /// The SQL expression sorted on.

@@ -61,23 +61,51 @@ public struct AssetRows {
     }
 }
 
-/// A statement's rows, one at a time, each row's columns read in place from SQLite: no row is
-/// copied, no value decoded that is not asked for. Valid inside the read that made it only.
+/// A statement's rows, one at a time. On SQLite each row's columns are read in place from the
+/// statement: no row is copied, no value decoded that is not asked for. Another engine's rows come
+/// read already and are walked the same way. Valid inside the read that made it only.
 public struct RowCursor {
-    private let cursor: GRDB.RowCursor
+    private let cursor: GRDB.RowCursor?
     // Inlinable readers: left generic across modules, each column read went through a witness table.
-    @usableFromInline let handle: SQLiteStatement
+    /// SQLite's statement, stepped in place; nil for rows another engine returned.
+    @usableFromInline let handle: SQLiteStatement?
+    /// Another engine's rows, and the one the cursor is on.
+    @usableFromInline let rows: [[SQLValue]]
+    @usableFromInline var index = 0
+    /// The current row's text columns as bytes, for ``text(_:)`` on rows another engine returned.
+    @usableFromInline let texts: RowTexts?
     /// The leading column of the current row (an asset's position in the list asked for); nil past
     /// the last row.
     public private(set) var position: Int?
 
-    private let statement: Statement
+    private let statement: Statement?
 
     init(_ statement: Statement, arguments: StatementArguments) throws {
         cursor = try Row.fetchCursor(statement, arguments: arguments)
         handle = statement.sqliteStatement
         self.statement = statement
+        (rows, texts) = ([], nil)
         try advance()
+    }
+
+    /// A cursor over rows already read, in their order (another engine's).
+    init(rows: [[SQLValue]]) throws {
+        (cursor, handle, statement) = (nil, nil, nil)
+        self.rows = rows
+        texts = RowTexts()
+        index = -1
+        try advance()
+    }
+
+    /// Runs `sql` on `db` and walks its rows: SQLite's statement stepped in place, another engine's
+    /// rows read first.
+    static func open(_ sql: String, _ arguments: [SQLValue], on db: any StoreConnection) throws -> RowCursor {
+        if let sqlite = db as? Database {
+            return try RowCursor(
+                sqlite.cachedStatement(sql: sql),
+                arguments: StatementArguments(databaseValues: arguments.map(\.databaseValue)))
+        }
+        return try RowCursor(rows: db.rows(sql, arguments, \.values))
     }
 
     /// Steps past the rows of positions before `position`: an asset asked for that has no live
@@ -89,42 +117,59 @@ public struct RowCursor {
     /// Steps to the next row. Throws if the rows' positions went back (see ``AssetRows``).
     public mutating func advance() throws {
         let previous = position ?? 0
-        position = try cursor.next() == nil ? nil : Int(sqlite3_column_int64(handle, 0))
-        if let position, position < previous {
-            throw DatabaseError(
-                resultCode: .SQLITE_INTERNAL, message: "rows came out of the order of the list asked for",
-                sql: statement.sql)
+        if let cursor {
+            position = try cursor.next() == nil ? nil : Int(sqlite3_column_int64(handle, 0))
+        } else {
+            index += 1
+            position = index < rows.count ? rows[index].first?.wholeNumber.map(Int.init) : nil
+            if index < rows.count { texts?.load(rows[index]) }
         }
+        if let position, position < previous {
+            throw StoreError(
+                .other, "rows came out of the order of the list asked for: \(statement?.sql ?? "another engine's")")
+        }
+    }
+
+    /// The current row's value in a column of another engine's rows.
+    @inlinable
+    func value<Column: RawRepresentable<Int32>>(_ column: Column) -> SQLValue {
+        let row = rows[index]
+        let at = Int(column.rawValue)
+        return at < row.count ? row[at] : .null
     }
 
     /// Whether a column is NULL.
     @inlinable
     public func isNull<Column: RawRepresentable<Int32>>(_ column: Column) -> Bool {
-        sqlite3_column_type(handle, column.rawValue) == SQLITE_NULL
+        guard let handle else { return value(column) == .null }
+        return sqlite3_column_type(handle, column.rawValue) == SQLITE_NULL
     }
 
     /// An integer column; 0 for NULL.
     @inlinable
     public func integer<Column: RawRepresentable<Int32>>(_ column: Column) -> Int64 {
-        sqlite3_column_int64(handle, column.rawValue)
+        guard let handle else { return value(column).wholeNumber ?? 0 }
+        return sqlite3_column_int64(handle, column.rawValue)
     }
 
     /// An integer column as a flag: nonzero is true.
     @inlinable
     public func bool<Column: RawRepresentable<Int32>>(_ column: Column) -> Bool {
-        sqlite3_column_int64(handle, column.rawValue) != 0
+        integer(column) != 0
     }
 
     /// A number column; nil for NULL.
     @inlinable
     public func double<Column: RawRepresentable<Int32>>(_ column: Column) -> Double? {
-        isNull(column) ? nil : sqlite3_column_double(handle, column.rawValue)
+        guard let handle else { return value(column).number }
+        return isNull(column) ? nil : sqlite3_column_double(handle, column.rawValue)
     }
 
     /// A text column's UTF-8 bytes, up to a NUL byte as GRDB reads text; nil for NULL. The bytes are
-    /// SQLite's: valid until the cursor advances.
+    /// SQLite's (or the cursor's): valid until the cursor advances.
     @inlinable
     public func text<Column: RawRepresentable<Int32>>(_ column: Column) -> UnsafeBufferPointer<UInt8>? {
+        guard let handle else { return texts?.column(Int(column.rawValue)) }
         guard let bytes = sqlite3_column_text(handle, column.rawValue) else { return nil }
         let count = Int(sqlite3_column_bytes(handle, column.rawValue))
         let end = memchr(bytes, 0, count).map { UnsafePointer<UInt8>($0.assumingMemoryBound(to: UInt8.self)) - bytes }
@@ -138,6 +183,56 @@ public struct RowCursor {
     }
 }
 
+/// The text columns of a row another engine returned, as bytes that stay put until the next row:
+/// what ``RowCursor/text(_:)`` lends, as SQLite lends its own.
+@usableFromInline final class RowTexts {
+    private var columns: [UnsafeMutableBufferPointer<UInt8>?] = []
+
+    /// Holds the bytes of `row`'s text columns, letting go of the previous row's.
+    func load(_ row: [SQLValue]) {
+        release()
+        columns = row.map { value in
+            guard case .text(let text) = value else { return nil }
+            let bytes = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: text.utf8.count)
+            _ = bytes.initialize(from: text.utf8)
+            return bytes
+        }
+    }
+
+    /// The bytes of a text column of the current row; nil for NULL or a value that is no text.
+    @usableFromInline func column(_ index: Int) -> UnsafeBufferPointer<UInt8>? {
+        guard index < columns.count, let bytes = columns[index] else { return nil }
+        return UnsafeBufferPointer(bytes)
+    }
+
+    private func release() {
+        for bytes in columns { bytes?.deallocate() }
+        columns = []
+    }
+
+    deinit { release() }
+}
+
+extension SQLValue {
+    /// The value as a number, if it is one.
+    @usableFromInline var number: Double? {
+        switch self {
+        case .int(let value): Double(value)
+        case .double(let value): value
+        case .null, .text, .blob: nil
+        }
+    }
+
+    /// The value as a whole number, a real one truncated as SQLite reads it; nil for anything else.
+    @usableFromInline var wholeNumber: Int64? {
+        switch self {
+        case .int(let value): value
+        case .double(let value): Int64(exactly: value.rounded(.towardZero))
+        case .null, .text, .blob: nil
+        }
+    }
+}
+
 extension LibraryDatabase {
     /// Reads the rows behind the asset JSON of these assets, in one read transaction, with three
     /// statements whatever their number (never one per asset); a key with no live asset has no row.
@@ -145,47 +240,43 @@ extension LibraryDatabase {
         try read { db in try Self.withAssetRows(ids: keys.rowIDs(in: "asset", db), db, body) }
     }
 
-    private static func withAssetRows<T>(ids: [Int64], _ db: Database, _ body: (inout AssetRows) throws -> T) throws
-        -> T
-    {
-        // json_each's `key` is an element's index: rows keep the order asked for, repeats included.
-        let list: StatementArguments = [JSONText.array(ids)]
+    static func withAssetRows<T>(
+        ids: [Int64], _ db: any StoreConnection, _ body: (inout AssetRows) throws -> T
+    ) throws -> T {
+        // The list's `key` is an element's index: rows keep the order asked for, repeats included.
+        let list: [SQLValue] = [.text(JSONText.array(ids))]
+        let dialect = db.dialect
+        let listed = dialect.elementsOfJSONArray(as: "j", wholeNumbers: true)
         // CROSS JOIN keeps SQLite's join order (the list, then each asset's rows): left to itself it
-        // walked every album and probed each for every asset, 15 µs an asset at 20 albums.
+        // walked every album and probed each for every asset, 15 µs an asset at 20 albums. Another
+        // engine orders its rows by the list.
+        let ordered = dialect == .sqlite ? "" : " ORDER BY j.key"
         var rows = AssetRows(
-            assets: try RowCursor(
-                db.cachedStatement(
-                    sql: """
-                        SELECT j.key, a.localIdentifier, a.mediaType, a.mediaSubtypes, a.pixelWidth, a.pixelHeight,
-                            a.creationDate, a.creationDateOffset, a.creationDateIsFloating, a.modificationDate,
-                            a.latitude, a.longitude, a.altitude, a.duration, a.isFavorite, a.isHidden,
-                            a.burstIdentifier, a.representsBurst, a.rating, a.originalResourceChoice,
-                            a.creationDateIsFileTime
-                        FROM json_each(?) AS j CROSS JOIN asset a ON a.id = j.value
-                        """),
-                arguments: list),
-            albums: try RowCursor(
-                db.cachedStatement(
-                    sql: """
-                        SELECT j.key, c.localIdentifier, c.title, c.path, c.position, c.id FROM json_each(?) AS j
-                        CROSS JOIN collection_asset ca ON ca.assetId = j.value
-                        CROSS JOIN collection c ON c.id = ca.collectionId
-                        WHERE c.isList = 0 AND c.type = \(PHAssetCollectionType.album.rawValue)
-                        """),
-                arguments: list),
-            resources: try RowCursor(
-                db.cachedStatement(
-                    sql: """
-                        SELECT j.key, r.type, d.path || r.name, r.uniformTypeIdentifier, r.mimeType, r.fileSize, r.id
-                        FROM json_each(?) AS j CROSS JOIN resource r ON r.assetId = j.value
-                        JOIN directory d ON d.id = r.directoryId
-                        """),
-                arguments: list),
-            unavailablePaths: try String.fetchAll(
-                db.cachedStatement(
-                    sql:
-                        "SELECT path FROM root WHERE isOffline = 1 UNION SELECT path FROM unreadable_directory ORDER BY 1"
-                )))
+            assets: try RowCursor.open(
+                """
+                SELECT j.key, a.localIdentifier, a.mediaType, a.mediaSubtypes, a.pixelWidth, a.pixelHeight,
+                    a.creationDate, a.creationDateOffset, a.creationDateIsFloating, a.modificationDate,
+                    a.latitude, a.longitude, a.altitude, a.duration, a.isFavorite, a.isHidden,
+                    a.burstIdentifier, a.representsBurst, a.rating, a.originalResourceChoice,
+                    a.creationDateIsFileTime
+                FROM \(listed) \(dialect.orderedJoin) asset a ON a.id = j.value\(ordered)
+                """, list, on: db),
+            albums: try RowCursor.open(
+                """
+                SELECT j.key, c.localIdentifier, c.title, c.path, c.position, c.id FROM \(listed)
+                \(dialect.orderedJoin) collection_asset ca ON ca.assetId = j.value
+                \(dialect.orderedJoin) collection c ON c.id = ca.collectionId
+                WHERE c.isList = 0 AND c.type = \(PHAssetCollectionType.album.rawValue)\(ordered)
+                """, list, on: db),
+            resources: try RowCursor.open(
+                """
+                SELECT j.key, r.type, d.path || r.name, r.uniformTypeIdentifier, r.mimeType, r.fileSize, r.id
+                FROM \(listed) \(dialect.orderedJoin) resource r ON r.assetId = j.value
+                JOIN directory d ON d.id = r.directoryId\(ordered)
+                """, list, on: db),
+            unavailablePaths: try db.rows(
+                "SELECT path FROM root WHERE isOffline = 1 UNION SELECT path FROM unreadable_directory ORDER BY 1", []
+            ) { try $0.text(0) })
         return try body(&rows)
     }
 }

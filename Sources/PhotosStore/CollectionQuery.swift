@@ -58,7 +58,7 @@ public struct CollectionQuery: Sendable, Hashable {
     }
 
     /// The SELECT statement and its arguments for the row ids this query selects, in order.
-    package func sql() -> (sql: String, arguments: [SQLValue]) {
+    package func sql(dialect: SQLDialect = .sqlite) -> (sql: String, arguments: [SQLValue]) {
         var conditions: [String] = []
         var arguments: [SQLValue] = []
         var naturalOrder = "collection.isList DESC, collection.position, collection.id"
@@ -85,7 +85,7 @@ public struct CollectionQuery: Sendable, Hashable {
             kind(isList: true, type: type?.rawValue, subtype: subtype == .any ? nil : subtype?.rawValue)
             naturalOrder = "collection.position, collection.id"
         case .localIdentifiers(let identifiers, let isList):
-            conditions.append("collection.localIdentifier IN (SELECT value FROM json_each(?))")
+            conditions.append("collection.localIdentifier IN (\(dialect.elementsOfJSONArray()))")
             arguments.append(.text(JSONText.array(identifiers)))
             if let isList {
                 conditions.append("collection.isList = ?")
@@ -118,9 +118,10 @@ public struct CollectionQuery: Sendable, Hashable {
             arguments.append(.int(child))
         case .listed(let ids):
             // Row ids are integers the library made: written into the statement, in order.
-            let list = JSONText.array(ids)
-            conditions.append("collection.id IN (SELECT value FROM json_each('\(list)'))")
-            naturalOrder = "(SELECT key FROM json_each('\(list)') WHERE value = collection.id), collection.id"
+            let list = ids.map(String.init).joined(separator: ", ")
+            conditions.append("collection.id IN (\(ids.isEmpty ? "NULL" : list))")
+            let places = ids.enumerated().map { "WHEN \($1) THEN \($0)" }.joined(separator: " ")
+            naturalOrder = ids.isEmpty ? "collection.id" : "CASE collection.id \(places) END, collection.id"
         }
         if let filter {
             conditions.append("(\(filter.sql))")
@@ -133,7 +134,9 @@ public struct CollectionQuery: Sendable, Hashable {
         } else {
             sql +=
                 " ORDER BY "
-                + (sort.map { Self.column(for: $0.key) + ($0.ascending ? "" : " DESC") } + ["collection.id"])
+                + (sort.map { Self.column(for: $0.key) + dialect.direction(ascending: $0.ascending) } + [
+                    "collection.id"
+                ])
                 .joined(separator: ", ")
         }
         if limit > 0 {

@@ -71,15 +71,14 @@ enum CollectionStats {
     }
 
     /// Computes the dirty albums' figures again from their members (at the end of each write).
-    static func refresh(_ db: Database) throws {
-        try db.cachedStatement(
-            sql: """
-                UPDATE collection_stats SET (assetCount, startDate, endDate, dirty) = (
-                    SELECT COUNT(*), MIN(a.creationDate), MAX(a.creationDate), 0
-                    FROM collection_asset ca JOIN asset a ON a.id = ca.assetId
-                    WHERE ca.collectionId = collection_stats.collectionId)
-                WHERE dirty = 1
-                """
-        ).execute()
+    static func refresh(_ db: some StoreConnection) throws {
+        try db.execute(
+            """
+            UPDATE collection_stats SET (assetCount, startDate, endDate, dirty) = (
+                SELECT COUNT(*), MIN(a.creationDate), MAX(a.creationDate), 0
+                FROM collection_asset ca JOIN asset a ON a.id = ca.assetId
+                WHERE ca.collectionId = collection_stats.collectionId)
+            WHERE dirty = 1
+            """, [])
     }
 }

@@ -65,27 +65,27 @@ extension LibraryDatabase {
     }
 
     /// The same, within a read or a transaction already open (GRDB's reads do not nest).
-    static func deletedObjects(localIdentifiers: [String], _ db: Database) throws -> [String: DeletedObject] {
-        let rows = try Row.fetchAll(
-            db,
-            sql: """
-                SELECT isAsset, record, resources, token FROM tombstone
-                WHERE localIdentifier IN (SELECT value FROM json_each(?)) ORDER BY token
-                """, arguments: [JSONText.array(localIdentifiers)])
+    static func deletedObjects(localIdentifiers: [String], _ db: some StoreConnection) throws
+        -> [String: DeletedObject]
+    {
         let decoder = JSONDecoder()
+        let objects = try db.rows(
+            """
+            SELECT isAsset, record, resources, token FROM tombstone
+            WHERE localIdentifier IN (\(db.dialect.elementsOfJSONArray())) ORDER BY token
+            """, [.text(JSONText.array(localIdentifiers))]
+        ) { try Self.deletedObject($0, decoder) }
         var result: [String: DeletedObject] = [:]
         // Oldest first: should an identifier have been deleted twice, the latest deletion wins.
-        for row in rows {
-            let object = try Self.deletedObject(row, decoder)
-            result[object.localIdentifier] = object
-        }
+        for object in objects { result[object.localIdentifier] = object }
         return result
     }
 
-    private static func deletedObject(_ row: Row, _ decoder: JSONDecoder) throws -> DeletedObject {
-        let record = Data((try row.column("record") as String).utf8)
-        let token: Int64 = try row.column("token")
-        guard try row.column("isAsset") as Bool else {
+    /// A row of `isAsset, record, resources, token` of the tombstones.
+    private static func deletedObject(_ row: StoreRow, _ decoder: JSONDecoder) throws -> DeletedObject {
+        let record = Data(try row.text(1).utf8)
+        let token = try row.int64(3)
+        guard try row.bool(0) else {
             let collection = try decoder.decode(CollectionRecord.self, from: record)
             return DeletedObject(
                 localIdentifier: collection.localIdentifier,
@@ -93,7 +93,7 @@ extension LibraryDatabase {
                 path: collection.path, token: token)
         }
         let asset = try decoder.decode(AssetRecord.self, from: record)
-        let resources = try (row.column("resources") as String?).map {
+        let resources = try row.optionalText(2).map {
             try decoder.decode([DeletedObject.Resource].self, from: Data($0.utf8))
         }
         return DeletedObject(

@@ -22,13 +22,16 @@ extension LibraryDatabase {
 
     // MARK: Collections
 
-    private static func collectionDescriptionRows(ids: [Int64], _ db: Database) throws -> CollectionDescriptionRows {
+    static func collectionDescriptionRows(ids: [Int64], _ db: any StoreConnection) throws
+        -> CollectionDescriptionRows
+    {
         var rows = CollectionDescriptionRows(collections: [], smartAlbumCounts: [:], parentIdentifiers: [:])
         guard !ids.isEmpty else { return rows }
-        let list = JSONText.array(ids)
+        let list: [SQLValue] = [.text(JSONText.array(ids))]
+        let listed = db.dialect.elementsOfJSONArray(wholeNumbers: true)
         let records = try db.rows(
-            "SELECT \(CollectionRecord.columns()) FROM collection WHERE id IN (SELECT value FROM json_each(?))",
-            [.text(list)], CollectionRecord.init(row:))
+            "SELECT \(CollectionRecord.columns()) FROM collection WHERE id IN (\(listed))", list,
+            CollectionRecord.init(row:))
         let byID = Dictionary(uniqueKeysWithValues: records.map { ($0.id!, $0) })
 
         // The figures `info(for:)` derives one collection at a time, for all of them: members of the
@@ -38,7 +41,9 @@ extension LibraryDatabase {
             var start: Double?
             var end: Double?
 
-            mutating func add(count: Int, start: Double?, end: Double?) {
+            /// Adds a row of collection id, count, first date, last date (and dirty flag).
+            mutating func add(_ row: StoreRow) {
+                let (count, start, end) = (Int(row.optionalInt64(1) ?? 0), row.optionalDouble(2), row.optionalDouble(3))
                 self.count += count
                 if let start { self.start = self.start.map { min($0, start) } ?? start }
                 if let end { self.end = self.end.map { max($0, end) } ?? end }
@@ -47,49 +52,35 @@ extension LibraryDatabase {
         var figures: [Int64: Figures] = [:]
         // The kept figures (CollectionStats): a row per album. A figure left dirty by a write made
         // outside LibraryDatabase.write sends the listing back to reading the members.
-        let own = try Row.fetchAll(
-            db.cachedStatement(
-                sql: """
-                    SELECT collectionId, assetCount, startDate, endDate, dirty FROM collection_stats
-                    WHERE collectionId IN (SELECT value FROM json_each(?))
-                    """), arguments: [list])
-        let children = try Row.fetchAll(
-            db.cachedStatement(
-                sql: """
-                    SELECT child.parentId, SUM(s.assetCount), MIN(s.startDate), MAX(s.endDate), MAX(s.dirty)
-                    FROM collection child JOIN collection_stats s ON s.collectionId = child.id
-                    WHERE child.parentId IN (SELECT value FROM json_each(?)) GROUP BY child.parentId
-                    """), arguments: [list])
-        if (own + children).contains(where: { $0[4] == true }) {
-            figures = try membersFigures(list, db)
+        let own = try db.rows(
+            """
+            SELECT collectionId, assetCount, startDate, endDate, dirty FROM collection_stats
+            WHERE collectionId IN (\(listed))
+            """, list, \.self)
+        let children = try db.rows(
+            """
+            SELECT child.parentId, SUM(s.assetCount), MIN(s.startDate), MAX(s.endDate), MAX(s.dirty)
+            FROM collection child JOIN collection_stats s ON s.collectionId = child.id
+            WHERE child.parentId IN (\(listed)) GROUP BY child.parentId
+            """, list, \.self)
+        if (own + children).contains(where: { ($0.optionalInt64(4) ?? 0) != 0 }) {
+            // The same figures read from the members.
+            let own = try db.rows(
+                """
+                SELECT ca.collectionId, COUNT(*), MIN(a.creationDate), MAX(a.creationDate)
+                FROM collection_asset ca JOIN asset a ON a.id = ca.assetId
+                WHERE ca.collectionId IN (\(listed)) GROUP BY ca.collectionId
+                """, list, \.self)
+            let children = try db.rows(
+                """
+                SELECT child.parentId, COUNT(*), MIN(a.creationDate), MAX(a.creationDate)
+                FROM collection child JOIN collection_asset ca ON ca.collectionId = child.id
+                JOIN asset a ON a.id = ca.assetId
+                WHERE child.parentId IN (\(listed)) GROUP BY child.parentId
+                """, list, \.self)
+            for row in own + children { figures[try row.int64(0), default: Figures()].add(row) }
         } else {
-            for row in own + children {
-                figures[row[0], default: Figures()].add(count: row[1], start: row[2], end: row[3])
-            }
-        }
-
-        /// The same figures read from the members.
-        func membersFigures(_ list: String, _ db: Database) throws -> [Int64: Figures] {
-            var figures: [Int64: Figures] = [:]
-            let own = try Row.fetchAll(
-                db.cachedStatement(
-                    sql: """
-                        SELECT ca.collectionId, COUNT(*), MIN(a.creationDate), MAX(a.creationDate)
-                        FROM collection_asset ca JOIN asset a ON a.id = ca.assetId
-                        WHERE ca.collectionId IN (SELECT value FROM json_each(?)) GROUP BY ca.collectionId
-                        """), arguments: [list])
-            let children = try Row.fetchAll(
-                db.cachedStatement(
-                    sql: """
-                        SELECT child.parentId, COUNT(*), MIN(a.creationDate), MAX(a.creationDate)
-                        FROM collection child JOIN collection_asset ca ON ca.collectionId = child.id
-                        JOIN asset a ON a.id = ca.assetId
-                        WHERE child.parentId IN (SELECT value FROM json_each(?)) GROUP BY child.parentId
-                        """), arguments: [list])
-            for row in own + children {
-                figures[row[0], default: Figures()].add(count: row[1], start: row[2], end: row[3])
-            }
-            return figures
+            for row in own + children { figures[try row.int64(0), default: Figures()].add(row) }
         }
 
         // Every smart album listed: kept counts, a row each.
@@ -114,14 +105,11 @@ extension LibraryDatabase {
         }
 
         if !parents.isEmpty {
-            let folders = try Row.fetchAll(
-                db.cachedStatement(
-                    sql: """
-                        SELECT id, localIdentifier FROM collection
-                        WHERE isList = 1 AND id IN (SELECT value FROM json_each(?))
-                        """),
-                arguments: [JSONText.array(Array(parents))])
-            for row in folders { rows.parentIdentifiers[row[0]] = row[1] }
+            let folders = try db.rows(
+                "SELECT id, localIdentifier FROM collection WHERE isList = 1 AND id IN (\(listed))",
+                [.text(JSONText.array(Array(parents)))]
+            ) { (try $0.int64(0), try $0.text(1)) }
+            for (id, identifier) in folders { rows.parentIdentifiers[id] = identifier }
         }
         return rows
     }
@@ -130,7 +118,7 @@ extension LibraryDatabase {
     /// smart albums, by subtype: kept by triggers (``SmartAlbumCounts``), else counted in one pass
     /// over the assets (each album's query alone read the whole asset table for most albums: 1.4 s
     /// for the 15 of a million assets); Recently Added through its date index.
-    static func smartAlbumCounts(subtypes: Set<Int>, _ db: Database) throws -> [Int: Int] {
+    static func smartAlbumCounts(subtypes: Set<Int>, _ db: some StoreConnection) throws -> [Int: Int] {
         let kept = try SmartAlbumCounts.read(db) ?? SmartAlbumCounts.countedAgain(db)
         var counts: [Int: Int] = [:]
         for subtype in subtypes {
@@ -142,7 +130,7 @@ extension LibraryDatabase {
     /// What `PHAsset.fetchAssets(in: smartAlbum, options: nil).count` counts.
     static func smartAlbumCount(subtype: Int, _ db: some StoreConnection) throws -> Int {
         guard let subtype = PHAssetCollectionSubtype(rawValue: subtype) else { return 0 }
-        let (sql, arguments) = AssetQuery(scope: .smartAlbum(subtype)).sql(selecting: "COUNT(*)", dialect: db.dialect)
+        let (sql, arguments) = AssetQuery(scope: .smartAlbum(subtype)).countSQL(dialect: db.dialect)
         return Int(try db.scalarInt64(sql, arguments) ?? 0)
     }
 }

@@ -49,7 +49,7 @@ extension LibraryDatabase {
 
     /// The row ids an asset query selects, in order: the snapshot behind a fetch result.
     public func assetIDs(matching query: AssetQuery) throws -> [Int64] {
-        return try read { db in
+        try read { db in
             let (sql, arguments) = query.sql(dialect: db.dialect)
             return try Self.fetchIDs(db, sql: sql, arguments: arguments)
         }
@@ -60,15 +60,17 @@ extension LibraryDatabase {
         var query = query
         query.sort = []
         return try read { db in
-            let (sql, arguments) = query.sql(selecting: "COUNT(*)", dialect: db.dialect)
+            let (sql, arguments) = query.countSQL(dialect: db.dialect)
             return Int(try db.scalarInt64(sql, arguments) ?? 0)
         }
     }
 
     /// The row ids a collection query selects, in order.
     public func collectionIDs(matching query: CollectionQuery) throws -> [Int64] {
-        let (sql, arguments) = query.sql()
-        return try read { db in try Self.fetchIDs(db, sql: sql, arguments: arguments) }
+        try read { db in
+            let (sql, arguments) = query.sql(dialect: db.dialect)
+            return try Self.fetchIDs(db, sql: sql, arguments: arguments)
+        }
     }
 
     /// The assets with these row ids, keyed by id; deleted ones are absent.

@@ -192,7 +192,7 @@ extension LibraryDatabase {
                 }
             }
             try db.execute(
-                sql: "UPDATE library SET hookHistoryLimit = ? WHERE id = 1", arguments: [max(0, historyLimit)])
+                "UPDATE library SET hookHistoryLimit = ? WHERE id = 1", [.int(Int64(max(0, historyLimit)))])
             return try names.map { try HookState.named($0, in: db)! }
         }
     }
@@ -369,19 +369,18 @@ extension LibraryDatabase {
         return try read { db in
             // The tombstones' records, as rows of a table named `asset`, so the compiled predicate
             // reads them as it reads live assets.
-            let columns = try Row.fetchAll(db, sql: "PRAGMA table_info(asset)").map { $0["name"] as String }
-            let projection = columns.map { "json_extract(record, '$.\($0)') AS \($0)" }.joined(separator: ", ")
+            let projection = AssetRecord.columns(AssetRecord.columnNames, fromJSON: "record", db.dialect)
             var sql = """
                 WITH asset AS (SELECT \(projection) FROM tombstone
-                WHERE isAsset = 1 AND localIdentifier IN (SELECT value FROM json_each(?)))
+                WHERE isAsset = 1 AND localIdentifier IN (\(db.dialect.elementsOfJSONArray())))
                 SELECT asset.localIdentifier FROM asset
                 """
-            var arguments: StatementArguments = [JSONText.array(identifiers)]
+            var arguments: [SQLValue] = [.text(JSONText.array(identifiers))]
             if let predicate {
                 sql += " WHERE (\(predicate.sql))"
-                arguments += StatementArguments(databaseValues: predicate.arguments.map { $0.databaseValue })
+                arguments += predicate.arguments
             }
-            var matched = Set(try String.fetchAll(db, sql: sql, arguments: arguments))
+            var matched = Set(try db.rows(sql, arguments) { try $0.text(0) })
             if let directories {
                 let wanted = Set(directories.map(Self.trimmingSlash))
                 let deleted = try Self.deletedObjects(localIdentifiers: Array(matched), db)

@@ -128,40 +128,50 @@ enum SmartAlbumCounts {
         let counts = try countedAgain(db, kept: kept)
         let names = kept.map { ", " + column($0.subtype) }.joined()
         try db.execute(
-            sql: "INSERT INTO smart_album_count (id\(names)) VALUES (1\(String(repeating: ", ?", count: kept.count)))",
-            arguments: StatementArguments(kept.map { counts[$0.subtype] ?? 0 }))
+            "INSERT INTO smart_album_count (id\(names)) VALUES (1\(String(repeating: ", ?", count: kept.count)))",
+            kept.map { .int(counts[$0.subtype] ?? 0) })
         for trigger in triggers(for: kept) { try db.execute(sql: trigger.sql) }
     }
 
-    /// Whether the library's triggers are this build's.
-    static func areCurrent(_ db: Database) throws -> Bool {
-        let stored = try Row.fetchAll(
-            db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'smart_album_count_%'")
-        let found = Dictionary(
-            stored.map { ($0[0] as String, $0[1] as String?) }, uniquingKeysWith: { first, _ in first })
+    /// Whether the library's triggers are this build's. A library in PostgreSQL gets its triggers
+    /// from its schema's baseline and migrations (``PostgreSQLSchema``), never from another build's
+    /// list: they are this build's.
+    static func areCurrent(_ db: some StoreConnection) throws -> Bool {
+        guard db.dialect == .sqlite else { return true }
+        let stored = try db.rows(
+            "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'smart_album_count_%'", []
+        ) { (try $0.text(0), $0.optionalText(1)) }
+        let found = Dictionary(stored, uniquingKeysWith: { first, _ in first })
         return triggers.allSatisfy { found[$0.name] == $0.sql } && found.count == triggers.count
     }
 
     /// The kept counts, by subtype raw value; nil when the library's triggers are not this build's.
-    static func read(_ db: Database) throws -> [Int: Int]? {
-        guard try areCurrent(db), let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM smart_album_count"))
-        else { return nil }
+    static func read(_ db: some StoreConnection) throws -> [Int: Int]? {
+        guard try areCurrent(db) else { return nil }
+        let columns = kept.map { column($0.subtype) }.joined(separator: ", ")
+        guard let row = try db.firstRow("SELECT \(columns) FROM smart_album_count", [], \.values) else { return nil }
         var counts: [Int: Int] = [:]
-        for entry in kept { counts[entry.subtype] = row[column(entry.subtype)] }
+        for (index, entry) in kept.enumerated() {
+            counts[entry.subtype] = StoreRow(values: row).optionalInt64(index).map(Int.init)
+        }
         return counts
     }
 
     /// Every kept album counted from the assets, in one pass.
-    static func countedAgain(_ db: Database) throws -> [Int: Int] {
+    static func countedAgain(_ db: some StoreConnection) throws -> [Int: Int] {
         try countedAgain(db, kept: kept)
     }
 
-    private static func countedAgain(_ db: Database, kept: [(subtype: Int, condition: String)]) throws -> [Int: Int] {
+    private static func countedAgain(_ db: some StoreConnection, kept: [(subtype: Int, condition: String)]) throws
+        -> [Int: Int]
+    {
         guard !kept.isEmpty else { return [:] }
-        let columns = kept.map { "COALESCE(SUM(CASE WHEN \($0.condition) THEN 1 ELSE 0 END), 0)" }
-        let row = try Row.fetchOne(db, sql: "SELECT \(columns.joined(separator: ", ")) FROM asset")
+        let columns = kept.map { "COALESCE(SUM(CASE WHEN \(db.dialect.condition($0.condition)) THEN 1 ELSE 0 END), 0)" }
+        let row = try db.firstRow("SELECT \(columns.joined(separator: ", ")) FROM asset", [], \.values)
         var counts: [Int: Int] = [:]
-        for (index, entry) in kept.enumerated() { counts[entry.subtype] = row?[index] ?? 0 }
+        for (index, entry) in kept.enumerated() {
+            counts[entry.subtype] = row.flatMap { StoreRow(values: $0).optionalInt64(index) }.map(Int.init) ?? 0
+        }
         return counts
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import PhotosCore
 import PhotosWire
 
@@ -17,13 +16,13 @@ extension DescriptionReader {
         guard !ids.isEmpty else { return builder.index }
         try database.read { db in
             // As the asset rows are read: the list first (CROSS JOIN), so the rows come in its order.
-            var rows = try RowCursor(
-                db.cachedStatement(
-                    sql: """
-                        SELECT j.key, a.creationDate, a.creationDateOffset
-                        FROM json_each(?) AS j CROSS JOIN asset a ON a.id = j.value
-                        """),
-                arguments: [JSONText.array(ids)])
+            let dialect = db.dialect
+            var rows = try RowCursor.open(
+                """
+                SELECT j.key, a.creationDate, a.creationDateOffset
+                FROM \(dialect.elementsOfJSONArray(as: "j", wholeNumbers: true)) \(dialect.orderedJoin) asset a
+                    ON a.id = j.value\(dialect == .sqlite ? "" : " ORDER BY j.key")
+                """, [.text(JSONText.array(ids))], on: db)
             // The text is written once a day, not once an asset: the day's number says when it changes.
             var last: (number: Int64, day: Substring)?
             while let position = rows.position {

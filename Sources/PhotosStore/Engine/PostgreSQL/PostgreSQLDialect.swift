@@ -78,9 +78,4 @@ enum PostgreSQLDialect {
         return (String(decoding: output, as: UTF8.self), count)
     }
 
-    /// A condition of the store's SQL as PostgreSQL's: SQLite takes any number for a truth value
-    /// and PostgreSQL only booleans, so the condition that is always met, `1`, is `TRUE`.
-    static func condition(_ condition: String) -> String {
-        condition.trimmingCharacters(in: .whitespaces) == "1" ? "TRUE" : condition
-    }
 }

@@ -369,7 +369,7 @@ enum PostgreSQLSchema {
         let kept = SmartAlbumCounts.keptConditions.map {
             (
                 subtype: $0.subtype,
-                condition: SmartAlbumCounts.conjunction($0.conditions.map(PostgreSQLDialect.condition))
+                condition: SmartAlbumCounts.conjunction($0.conditions.map(SQLDialect.postgreSQL.condition))
             )
         }
         func member(_ condition: String, _ row: String) -> String {

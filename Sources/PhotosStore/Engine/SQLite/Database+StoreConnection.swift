@@ -8,11 +8,12 @@ import PhotosCore
 extension Database: StoreConnection {
     package var dialect: SQLDialect { .sqlite }
 
-    /// A statement with arguments is prepared once per connection (the writes a commit repeats: the
-    /// change log's row, a journal entry); one without, as DDL is, may hold several statements.
+    /// A statement is prepared once per connection (the writes a commit repeats: the change log's
+    /// row, a journal entry, the albums' figures); a script of several (DDL), which has no arguments
+    /// and ends its statements with `;`, is run as it is.
     @discardableResult
     package func execute(_ sql: String, _ arguments: [SQLValue]) throws -> Int {
-        if arguments.isEmpty {
+        if arguments.isEmpty, sql.utf8.contains(UInt8(ascii: ";")) {
             try execute(sql: sql)
         } else {
             try cachedStatement(sql: sql).execute(
