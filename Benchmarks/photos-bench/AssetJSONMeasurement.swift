@@ -175,7 +175,7 @@ struct AssetJSONMeasurement {
     private func prepare() throws {
         if FileManager.default.fileExists(atPath: path) {
             let count = try? LibraryDatabase(path: path).read { db in
-                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM asset") ?? 0
+                Int(try db.scalarInt64("SELECT COUNT(*) FROM asset") ?? 0)
             }
             if count == size {
                 print("  reused")

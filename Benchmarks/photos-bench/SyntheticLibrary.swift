@@ -31,7 +31,7 @@ struct SyntheticLibrary {
         if FileManager.default.fileExists(atPath: path) {
             do {
                 let count = try LibraryDatabase(path: path).read { db in
-                    try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM asset") ?? 0
+                    Int(try db.scalarInt64("SELECT COUNT(*) FROM asset") ?? 0)
                 }
                 if count == size { return nil }
                 print("  \(path) holds \(count) assets, not \(size): rebuilding")

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import PhotosCore
 
 /// What a deleted object was, kept with the change-log entry that deleted it and pruned with it.

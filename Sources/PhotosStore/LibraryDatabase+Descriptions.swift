@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import PhotosCore
 
 /// What the collection JSON of some collections is made from, read in one snapshot.

@@ -146,11 +146,22 @@ public final class LibraryDatabase: Sendable {
         return PredicateFunctions.distance(numbers[0], numbers[1], numbers[2], numbers[3])
     }
 
-    /// Runs `body` in a read transaction: a consistent snapshot of the library.
+    /// Runs `body` in a read transaction: a consistent snapshot of the library, through the
+    /// engine-neutral ``StoreConnection``.
     ///
-    /// SQLite's and the file system's failures are thrown as ``StoreError``. Within the package
+    /// The engine's and the file system's failures are thrown as ``StoreError``. Within the package
     /// only (the store's readers, tests, benchmarks): no engine's type reaches past the store.
-    package func read<T>(_ body: (Database) throws -> T) throws -> T {
+    package func read<T>(_ body: (any StoreConnection) throws -> T) throws -> T {
+        do {
+            return try writer.read { db in try body(db) }
+        } catch {
+            throw StoreError.wrap(error, path: path)
+        }
+    }
+
+    /// Runs `body` in a read transaction of SQLite's own connection: for what only SQLite has (its
+    /// catalogue, its pragmas, its query plans), which tests and benchmarks look at.
+    package func sqliteRead<T>(_ body: (Database) throws -> T) throws -> T {
         do {
             return try writer.read(body)
         } catch {

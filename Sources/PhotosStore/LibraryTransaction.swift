@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import PhotosCore
 
 /// The writes one change block may make, inside one SQLite transaction.

@@ -1,5 +1,3 @@
-import GRDB
-
 /// The objects a read names, in the order given: by the store's row ids (what a fetch result and
 /// the change log hold), or by local identifier (what callers and the API hold). A key with no live
 /// object is skipped; a repeated key is read again.
@@ -18,7 +16,7 @@ public enum ObjectKeys: Sendable, Equatable {
     }
 
     /// The row ids in `table`, in the order given; an identifier with no live row is dropped.
-    func rowIDs(in table: String, _ db: Database) throws -> [Int64] {
+    func rowIDs(in table: String, _ db: some StoreConnection) throws -> [Int64] {
         switch self {
         case .rowIDs(let ids):
             return ids

@@ -1,4 +1,3 @@
-import GRDB
 import PhotosCore
 
 /// A smart album: a collection whose members are computed from the assets' own properties.

@@ -38,8 +38,8 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         case historyExpired
         /// The operation was interrupted (SQLITE_INTERRUPT, SQLITE_ABORT).
         case interrupted
-        /// A row lacks a column its reader needs: a query with a stale column list, or a library
-        /// written by another build (``StoreError/missingColumn(_:in:)``).
+        /// A row lacks a column its reader needs, or holds another kind of value there: a query with a
+        /// stale column list, or a library written by another build.
         case missingColumn
         /// Anything else SQLite reported: a bug here rather than a state of the file.
         case other

@@ -53,8 +53,8 @@ import Testing
 
         #expect(try committedAssets(library) == committedAssets(reference), "as many assets as a scan never killed")
         let duplicated = try PHPhotoLibrary(url: URL(fileURLWithPath: library)).database.read { db in
-            try Int.fetchOne(
-                db, sql: "SELECT COUNT(*) FROM (SELECT 1 FROM resource GROUP BY directoryId, name HAVING COUNT(*) > 1)")
+            try db.scalarInt64(
+                "SELECT COUNT(*) FROM (SELECT 1 FROM resource GROUP BY directoryId, name HAVING COUNT(*) > 1) AS twice")
         }
         #expect(duplicated == 0, "no file is ingested twice")
     }
@@ -64,6 +64,6 @@ import Testing
         // Opening makes a library: leave that to the scanning process, which does it first.
         guard FileManager.default.fileExists(atPath: path + "-wal") else { return 0 }
         let library = try PHPhotoLibrary(url: URL(fileURLWithPath: path))
-        return try library.database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM asset") ?? 0 }
+        return try library.database.read { db in Int(try db.scalarInt64("SELECT COUNT(*) FROM asset") ?? 0) }
     }
 }

@@ -111,7 +111,7 @@ import Testing
         let committed = paths(library)
         // What committed is whole: each batch is all there or absent (no asset without its file row).
         let orphans = try library.database.read { db in
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM asset WHERE id NOT IN (SELECT assetId FROM resource)")
+            try db.scalarInt64("SELECT COUNT(*) FROM asset WHERE id NOT IN (SELECT assetId FROM resource)")
         }
         #expect(orphans == 0)
         #expect(committed.count < 400)

@@ -18,7 +18,7 @@ import Testing
 
     /// What the members say, read the slow way.
     func truth(_ id: Int64) throws -> (count: Int, start: Double?, end: Double?) {
-        try database.read { db in
+        try database.sqliteRead { db in
             let row = try Row.fetchOne(
                 db,
                 sql: """
@@ -99,7 +99,7 @@ import Testing
                 #expect(kept.startDate == expected.start && kept.endDate == expected.end, "seed \(seed) round \(round)")
             }
             // Every write leaves no album dirty: readers never fall back to the members.
-            let dirty = try database.read { db in
+            let dirty = try database.sqliteRead { db in
                 try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM collection_stats WHERE dirty = 1")
             }
             #expect(dirty == 0)

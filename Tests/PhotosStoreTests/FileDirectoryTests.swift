@@ -29,7 +29,7 @@ struct FileDirectoryTests {
     }
 
     static func storedPaths(_ database: LibraryDatabase) throws -> [String: String] {
-        let ids = try database.read { db in try Int64.fetchAll(db, sql: "SELECT id FROM asset") }
+        let ids = try database.sqliteRead { db in try Int64.fetchAll(db, sql: "SELECT id FROM asset") }
         let resources = try database.resources(assetIDs: ids).values.joined()
         return Dictionary(uniqueKeysWithValues: resources.map { ($0.path, $0.originalFilename) })
     }
@@ -70,7 +70,7 @@ struct FileDirectoryTests {
                 == Dictionary(
                     uniqueKeysWithValues: (Self.files + [("/p/2024/a.mov", "a.mov")]).map { ($0.path, $0.original) }))
         // An unedited asset's photo has the asset's size; its movie's is not known.
-        let sizes = try database.read { db in
+        let sizes = try database.sqliteRead { db in
             try Row.fetchAll(
                 db, sql: "SELECT assetId, type, pixelWidth, pixelHeight FROM resource ORDER BY assetId, type")
         }
@@ -83,7 +83,7 @@ struct FileDirectoryTests {
                 #expect(row["pixelWidth"] as Int? == 39 + asset && row["pixelHeight"] as Int? == 30)
             }
         }
-        let (directories, namesKept, indexes) = try database.read { db in
+        let (directories, namesKept, indexes) = try database.sqliteRead { db in
             (
                 try String.fetchAll(db, sql: "SELECT path FROM directory ORDER BY path"),
                 try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM resource WHERE originalFilename IS NOT NULL"),
@@ -129,7 +129,7 @@ struct FileDirectoryTests {
             }
         }.value
         func directories() throws -> [String] {
-            try database.read { db in try String.fetchAll(db, sql: "SELECT path FROM directory ORDER BY path") }
+            try database.sqliteRead { db in try String.fetchAll(db, sql: "SELECT path FROM directory ORDER BY path") }
         }
         #expect(try directories() == ["/p/2024/", "/p/2024/June/"])
 

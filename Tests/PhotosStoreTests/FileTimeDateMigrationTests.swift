@@ -47,12 +47,12 @@ struct FileTimeDateMigrationTests {
             }
         }
         let after = try LibraryDatabase(path: path)
-        let flagged = try after.read { db in
+        let flagged = try after.sqliteRead { db in
             try String.fetchAll(
                 db, sql: "SELECT localIdentifier FROM asset WHERE creationDateIsFileTime ORDER BY localIdentifier")
         }
         #expect(flagged == ["FILE/L0/001"])
-        let version = try after.read { db in try Int.fetchOne(db, sql: "PRAGMA user_version") }
+        let version = try after.sqliteRead { db in try Int.fetchOne(db, sql: "PRAGMA user_version") }
         #expect(version == LibraryDatabase.schemaVersion)
     }
 

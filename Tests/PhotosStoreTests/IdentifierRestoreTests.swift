@@ -39,7 +39,7 @@ import Testing
             try transaction.restoreIdentifiers(logged) { $0 }
         }.value
         #expect(count == 2)
-        let after = try database.read { db in
+        let after = try database.sqliteRead { db in
             try Dictionary(
                 uniqueKeysWithValues: rows.map { name, row in
                     (

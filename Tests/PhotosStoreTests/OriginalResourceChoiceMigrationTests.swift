@@ -26,7 +26,7 @@ struct OriginalResourceChoiceMigrationTests {
             }
         }
         let after = try LibraryDatabase(path: path)
-        let stored = try after.read { db in
+        let stored = try after.sqliteRead { db in
             try db.rows("SELECT \(AssetRecord.selectionSQL) FROM asset", [], AssetRecord.init(row:))
         }
         #expect(stored.map(\.originalResourceChoice) == [0])
@@ -35,11 +35,11 @@ struct OriginalResourceChoiceMigrationTests {
             raw.originalResourceChoice = 1
             try transaction.insertAsset(raw)
         }
-        let choices = try after.read { db in
+        let choices = try after.sqliteRead { db in
             try Int.fetchAll(db, sql: "SELECT originalResourceChoice FROM asset ORDER BY localIdentifier")
         }
         #expect(choices == [0, 1])
-        let version = try after.read { db in try Int.fetchOne(db, sql: "PRAGMA user_version") }
+        let version = try after.sqliteRead { db in try Int.fetchOne(db, sql: "PRAGMA user_version") }
         #expect(version == LibraryDatabase.schemaVersion)
     }
 

@@ -54,7 +54,7 @@ import Testing
         let (condition, arguments) = FileDirectories.directlyIn("/p")
         let (atPaths, pathArguments) = FileDirectories.ids(at: [String](), .sqlite)
         let sql = LibraryTransaction.pairingRowsSQL(atPaths: atPaths, directory: condition, .sqlite)
-        let plan = try database.read { db in
+        let plan = try database.sqliteRead { db in
             try db.rows(
                 "EXPLAIN QUERY PLAN " + sql,
                 pathArguments + arguments + [.text(#"["img_0001"]"#), .text("[]")] + arguments
@@ -98,13 +98,13 @@ import Testing
         }
         try queue.close()
         let migrated = try LibraryDatabase(path: path)
-        let names = try migrated.read { db in
+        let names = try migrated.sqliteRead { db in
             try String.fetchAll(
                 db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'resource'")
         }
         #expect(!names.contains("resource_by_pairing_name"))
         #expect(names.contains("resource_by_directory_pairing_name"))
-        let columns = try migrated.read { db in
+        let columns = try migrated.sqliteRead { db in
             try String.fetchAll(db, sql: "SELECT name FROM pragma_index_info('resource_by_directory_pairing_name')")
         }
         #expect(columns == ["directoryId", "pairingName"])

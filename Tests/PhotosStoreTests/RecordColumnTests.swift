@@ -28,7 +28,7 @@ struct RecordColumnTests {
     /// The error reading `sql` as asset records throws, if any.
     static func assetError(_ database: LibraryDatabase, _ sql: String) -> StoreError? {
         do {
-            _ = try database.read { db in try db.rows(sql, [], AssetRecord.init(row:)) }
+            _ = try database.sqliteRead { db in try db.rows(sql, [], AssetRecord.init(row:)) }
             return nil
         } catch {
             return error as? StoreError
@@ -38,7 +38,7 @@ struct RecordColumnTests {
     @Test func theStoresColumnListReadsEveryColumnBack() throws {
         let directory = try TemporaryDirectory(prefix: "record-columns")
         let database = try Self.library(directory)
-        let assets = try database.read { db in
+        let assets = try database.sqliteRead { db in
             try db.rows("SELECT \(AssetRecord.selectionSQL) FROM asset", [], AssetRecord.init(row:))
         }
         #expect(assets.count == 1)
@@ -46,7 +46,7 @@ struct RecordColumnTests {
         #expect(assets.first?.latitude == 59.3)
         // The generated column is not the record's, and every column the record writes is read.
         #expect(!AssetRecord.columnNames.contains("isBurstVisible"))
-        let tableColumns = try database.read { db in try db.columns(in: "asset").map(\.name) }
+        let tableColumns = try database.sqliteRead { db in try db.columns(in: "asset").map(\.name) }
         #expect(Set(AssetRecord.columnNames) == Set(tableColumns).subtracting(["isBurstVisible"]))
     }
 
@@ -75,14 +75,14 @@ struct RecordColumnTests {
         let database = try Self.library(directory)
         // The table's columns hold a directory's id and a name where the record reads a path.
         let error = #expect(throws: StoreError.self) {
-            try database.read { db in
+            try database.sqliteRead { db in
                 try db.rows(
                     "SELECT r.id, r.assetId, r.type, r.directoryId, r.name FROM resource r", [],
                     ResourceRecord.init(row:))
             }
         }
         #expect(error?.code == .missingColumn)
-        let resources = try database.read { db in
+        let resources = try database.sqliteRead { db in
             try db.rows(
                 "SELECT \(FileDirectories.columns) FROM \(FileDirectories.join)", [], ResourceRecord.init(row:))
         }

@@ -59,7 +59,7 @@ struct SmartAlbumCountTests {
 
         // The kept counts follow updates and deletions, in transactions of several changes each.
         for _ in 0..<6 {
-            let ids = try database.read { try Int64.fetchAll($0, sql: "SELECT id FROM asset") }
+            let ids = try database.sqliteRead { try Int64.fetchAll($0, sql: "SELECT id FROM asset") }
             try database.write { transaction in
                 for id in ids where random.next() % 5 == 0 {
                     var record = try #require(try transaction.asset(id: id))
@@ -86,7 +86,7 @@ struct SmartAlbumCountTests {
     /// Every smart album's listed count against its own query, the kept counts in use.
     static func expectCountsAgree(_ database: LibraryDatabase) throws {
         let all = Set(SmartAlbum.all.map(\.subtype.rawValue) + [9_999])
-        try database.read { db in
+        try database.sqliteRead { db in
             let kept = try SmartAlbumCounts.read(db)
             #expect(kept != nil, "the triggers are this build's")
             let together = try LibraryDatabase.smartAlbumCounts(subtypes: all, db)
@@ -114,21 +114,21 @@ struct SmartAlbumCountTests {
                 }
             }
             let favorites = PHAssetCollectionSubtype.smartAlbumFavorites.rawValue
-            let kept = try database.read { db in try SmartAlbumCounts.read(db) }
+            let kept = try database.sqliteRead { db in try SmartAlbumCounts.read(db) }
             #expect(kept?[favorites] == 10)
             // Another build's: a trigger missing, and a count that is not what the assets say.
             try database.writer.write { db in
                 try db.execute(sql: "DROP TRIGGER smart_album_count_deleted")
                 try db.execute(sql: "UPDATE smart_album_count SET s\(favorites) = 99")
             }
-            let (stale, counted) = try database.read { db in
+            let (stale, counted) = try database.sqliteRead { db in
                 (try SmartAlbumCounts.read(db), try LibraryDatabase.smartAlbumCounts(subtypes: [favorites], db))
             }
             #expect(stale == nil, "another build's triggers are not trusted")
             #expect(counted[favorites] == 10)
         }
         let reopened = try LibraryDatabase(path: path)
-        let remade = try reopened.read { db in try SmartAlbumCounts.read(db) }
+        let remade = try reopened.sqliteRead { db in try SmartAlbumCounts.read(db) }
         #expect(remade?[PHAssetCollectionSubtype.smartAlbumFavorites.rawValue] == 10)
         try Self.expectCountsAgree(reopened)
     }
@@ -158,7 +158,7 @@ struct SmartAlbumCountTests {
                 let columns = try db.columns(in: "smart_album_count").map(\.name)
                 #expect(!columns.contains(SmartAlbumCounts.column(PHAssetCollectionSubtype.smartAlbumSpatial.rawValue)))
             }
-            let (stale, counted) = try database.read { db in
+            let (stale, counted) = try database.sqliteRead { db in
                 let subtypes = Set(added.map(\.rawValue))
                 return (try SmartAlbumCounts.read(db), try LibraryDatabase.smartAlbumCounts(subtypes: subtypes, db))
             }
@@ -166,7 +166,7 @@ struct SmartAlbumCountTests {
             #expect(added.allSatisfy { counted[$0.rawValue] == 4 })
         }
         let reopened = try LibraryDatabase(path: path)
-        let kept = try #require(try reopened.read { db in try SmartAlbumCounts.read(db) })
+        let kept = try #require(try reopened.sqliteRead { db in try SmartAlbumCounts.read(db) })
         #expect(added.allSatisfy { kept[$0.rawValue] == 4 }, "\(kept)")
         #expect(kept[PHAssetCollectionSubtype.smartAlbumFavorites.rawValue] == 4)
         // The new columns follow writes from now on.
@@ -175,7 +175,7 @@ struct SmartAlbumCountTests {
             record.mediaSubtypes = Int64(PHAssetMediaSubtype.videoCinematic.rawValue)
             try transaction.insertAsset(record)
         }
-        let after = try reopened.read { db in try SmartAlbumCounts.read(db) }
+        let after = try reopened.sqliteRead { db in try SmartAlbumCounts.read(db) }
         #expect(after?[PHAssetCollectionSubtype.smartAlbumCinematic.rawValue] == 5)
         try Self.expectCountsAgree(reopened)
     }

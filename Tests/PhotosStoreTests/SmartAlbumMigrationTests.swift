@@ -31,7 +31,7 @@ struct SmartAlbumMigrationTests {
             try db.execute(sql: "PRAGMA user_version = 16")
         }
         let after = try LibraryDatabase(path: path)
-        let smart = try after.read { db in
+        let smart = try after.sqliteRead { db in
             try Row.fetchAll(
                 db,
                 sql: "SELECT subtype, title, position FROM collection WHERE type = 2 AND isList = 0 ORDER BY position")
@@ -39,9 +39,9 @@ struct SmartAlbumMigrationTests {
         #expect(smart.map { $0["subtype"] as Int } == SmartAlbum.all.map(\.subtype.rawValue))
         #expect(smart.map { $0["position"] as Int } == Array(0..<SmartAlbum.all.count))
         #expect(smart.map { $0["title"] as String }.contains("Selfies"))
-        let columns = try after.read { db in try db.columns(in: "asset").map(\.name) }
+        let columns = try after.sqliteRead { db in try db.columns(in: "asset").map(\.name) }
         #expect(columns.contains("isSelfie"))
-        let kept = try after.read { db in try SmartAlbumCounts.read(db) }
+        let kept = try after.sqliteRead { db in try SmartAlbumCounts.read(db) }
         #expect(kept != nil, "the counts are kept again")
     }
 
@@ -71,7 +71,7 @@ struct SmartAlbumMigrationTests {
             }
         }
         let after = try LibraryDatabase(path: path)
-        let smart = try after.read { db in
+        let smart = try after.sqliteRead { db in
             try Row.fetchAll(
                 db,
                 sql: "SELECT subtype, title, position FROM collection WHERE type = 2 AND isList = 0 ORDER BY position")
@@ -80,10 +80,10 @@ struct SmartAlbumMigrationTests {
         #expect(smart.map { $0["position"] as Int } == Array(0..<SmartAlbum.all.count))
         let titles = smart.map { $0["title"] as String }
         #expect(titles.contains("Portrait") && titles.contains("Cinematic") && titles.contains("Spatial"))
-        let kept = try after.read { db in try SmartAlbumCounts.read(db) }
+        let kept = try after.sqliteRead { db in try SmartAlbumCounts.read(db) }
         #expect(kept?[PHAssetCollectionSubtype.smartAlbumDepthEffect.rawValue] == 1)
         #expect(kept?[PHAssetCollectionSubtype.smartAlbumSpatial.rawValue] == 0)
-        let version = try after.read { db in try Int.fetchOne(db, sql: "PRAGMA user_version") }
+        let version = try after.sqliteRead { db in try Int.fetchOne(db, sql: "PRAGMA user_version") }
         #expect(version == LibraryDatabase.schemaVersion)
     }
 }

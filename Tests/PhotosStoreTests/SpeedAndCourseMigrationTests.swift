@@ -28,12 +28,12 @@ struct SpeedAndCourseMigrationTests {
         }
         let after = try LibraryDatabase(path: path)
         let record = try #require(
-            try after.read { db in
+            try after.sqliteRead { db in
                 try db.firstRow("SELECT \(AssetRecord.selectionSQL) FROM asset", [], AssetRecord.init(row:))
             })
         #expect(record.latitude == 51.78 && record.longitude == 8.37 && record.altitude == 93.3)
         #expect(record.speed == nil && record.course == nil)
-        let version = try after.read { db in try Int.fetchOne(db, sql: "PRAGMA user_version") }
+        let version = try after.sqliteRead { db in try Int.fetchOne(db, sql: "PRAGMA user_version") }
         #expect(version == LibraryDatabase.schemaVersion)
     }
 
@@ -45,7 +45,7 @@ struct SpeedAndCourseMigrationTests {
         (record.latitude, record.longitude, record.speed, record.course) = (51.78, 8.37, 0.3056, 89.31)
         try database.write { transaction in _ = try transaction.insertAsset(record) }
         let read = try #require(
-            try database.read { db in
+            try database.sqliteRead { db in
                 try db.firstRow("SELECT \(AssetRecord.selectionSQL) FROM asset", [], AssetRecord.init(row:))
             })
         #expect(read.speed == 0.3056 && read.course == 89.31)

@@ -44,11 +44,10 @@ import Testing
 
     func importedPaths(_ library: PHPhotoLibrary) throws -> [String] {
         try library.database.read { db in
-            try String.fetchAll(
-                db,
-                sql:
-                    "SELECT d.path || r.name AS path FROM resource r JOIN directory d ON d.id = r.directoryId ORDER BY path"
-            )
+            try db.rows(
+                "SELECT d.path || r.name AS path FROM resource r JOIN directory d ON d.id = r.directoryId ORDER BY path",
+                []
+            ) { try $0.text(0) }
         }
     }
 
@@ -312,7 +311,7 @@ import Testing
         }
         #expect(try Data(contentsOf: victim) == photo)
         let recorded = try library.database.read { db in
-            try String.fetchAll(db, sql: "SELECT coalesce(originalFilename, name) FROM resource ORDER BY id")
+            try db.rows("SELECT coalesce(originalFilename, name) FROM resource ORDER BY id", []) { try $0.text(0) }
         }
         #expect(recorded.first == "../../Pictures/precious.jpg", "the name the caller gave is what PhotoKit reports")
     }

@@ -164,7 +164,7 @@ final class AvailabilityRecorder: PHPhotoLibraryAvailabilityObserver {
     }
 
     @Test func aNewLibraryRecordsItsSchemaVersion() throws {
-        let version = try fixture.library.database.read { db in try Int.fetchOne(db, sql: "PRAGMA user_version") }
+        let version = try fixture.library.database.sqliteRead { db in try Int.fetchOne(db, sql: "PRAGMA user_version") }
         #expect(version == LibraryDatabase.schemaVersion)
     }
 

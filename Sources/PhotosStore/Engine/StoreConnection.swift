@@ -42,12 +42,12 @@ package protocol StoreConnection {
 
 extension StoreConnection {
     /// Runs an `INSERT` of one row into a table whose key is a generated `id`; returns that id.
-    func insert(_ sql: String, _ arguments: [SQLValue]) throws -> Int64 {
+    package func insert(_ sql: String, _ arguments: [SQLValue]) throws -> Int64 {
         try insert(sql, arguments, key: "id")
     }
 
     /// The first row of a query, made into a value; nil when there is none.
-    func firstRow<Value>(_ sql: String, _ arguments: [SQLValue], _ decode: (StoreRow) throws -> Value) throws
+    package func firstRow<Value>(_ sql: String, _ arguments: [SQLValue], _ decode: (StoreRow) throws -> Value) throws
         -> Value?
     {
         try rows(sql + " LIMIT 1", arguments, decode).first
@@ -55,12 +55,12 @@ extension StoreConnection {
 
     /// The first column of a query's first row as a whole number (a count, a maximum); nil when
     /// there is no row or it holds NULL.
-    func scalarInt64(_ sql: String, _ arguments: [SQLValue] = []) throws -> Int64? {
+    package func scalarInt64(_ sql: String, _ arguments: [SQLValue] = []) throws -> Int64? {
         try rows(sql, arguments) { $0.optionalInt64(0) }.first ?? nil
     }
 
     /// The first column of a query's first row as text; nil when there is no row or it holds NULL.
-    func scalarText(_ sql: String, _ arguments: [SQLValue] = []) throws -> String? {
+    package func scalarText(_ sql: String, _ arguments: [SQLValue] = []) throws -> String? {
         try rows(sql, arguments) { $0.optionalText(0) }.first ?? nil
     }
 }

@@ -1,4 +1,3 @@
-import GRDB
 import PhotosCore
 
 /// One row of the `fileJournal` table: work on disk that a committed change block still owes.
