@@ -57,11 +57,7 @@ extension LibraryDatabase {
     /// objects deleted by them. Returns the number of entries removed.
     @discardableResult
     public func pruneHistory(keeping entries: Int) throws -> Int {
-        do {
-            return try writer.write { db in try Self.prune(db, keeping: entries) }
-        } catch {
-            throw StoreError.wrap(error, path: path)
-        }
+        try bookkeeping { db in try Self.prune(db, keeping: entries) }
     }
 
     static func prune(_ db: some StoreConnection, keeping entries: Int) throws -> Int {

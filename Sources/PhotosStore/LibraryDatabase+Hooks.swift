@@ -180,7 +180,7 @@ extension LibraryDatabase {
     /// no longer configured stop holding history. Returns the states of `names`, in that order.
     @discardableResult
     public func enrollHooks(_ names: [String], historyLimit: Int) throws -> [HookState] {
-        try hookWrite { db in
+        try bookkeeping { db in
             let newest = try Self.newestToken(db)
             try db.execute("UPDATE hook SET enabled = 0", [])
             for name in names {
@@ -204,7 +204,7 @@ extension LibraryDatabase {
     public func acknowledgeHook(
         _ name: String, through token: Int64, generation: Int, objects: Int, run: HookRunRecord?
     ) throws -> Bool {
-        try hookWrite { db in
+        try bookkeeping { db in
             guard var state = try HookState.named(name, in: db), state.generation == generation else {
                 return false
             }
@@ -228,7 +228,7 @@ extension LibraryDatabase {
     public func recordHookFailure(_ name: String, generation: Int, run: HookRunRecord, maxFailures: Int) throws
         -> HookState?
     {
-        try hookWrite { db in
+        try bookkeeping { db in
             guard var state = try HookState.named(name, in: db), state.generation == generation else {
                 return nil
             }
@@ -254,7 +254,7 @@ extension LibraryDatabase {
     /// Throws `StoreError.Code.notFound` for a hook the library has never seen.
     @discardableResult
     public func resumeHook(_ name: String) throws -> HookState {
-        try hookWrite { db in
+        try bookkeeping { db in
             guard var state = try HookState.named(name, in: db) else { throw Self.unknownHook(name) }
             state.parkedAt = nil
             state.parkedReason = nil
@@ -269,7 +269,7 @@ extension LibraryDatabase {
     /// and unparks it. A token older than the kept history gives the hook an `expired` run.
     @discardableResult
     public func moveHookCursor(_ name: String, to token: Int64) throws -> HookState {
-        try hookWrite { db in
+        try bookkeeping { db in
             guard var state = try HookState.named(name, in: db) else { throw Self.unknownHook(name) }
             state.cursor = max(0, min(token, try Self.newestToken(db)))
             state.parkedAt = nil
@@ -291,14 +291,6 @@ extension LibraryDatabase {
         guard let lowest = try db.scalarInt64("SELECT MIN(cursor) FROM hook WHERE enabled = 1") else { return cutoff }
         let limit = try db.scalarInt64("SELECT hookHistoryLimit FROM library WHERE id = 1") ?? 0
         return min(cutoff, max(lowest, newest - limit))
-    }
-
-    private func hookWrite<T>(_ body: (Database) throws -> T) throws -> T {
-        do {
-            return try writer.write(body)
-        } catch {
-            throw StoreError.wrap(error, path: path)
-        }
     }
 
     private static func unknownHook(_ name: String) -> StoreError {

@@ -8,7 +8,7 @@ extension LibraryDatabase {
     /// into a root; returns them with their ids. Bookkeeping, outside the change log: the files'
     /// assets arrive by the scan that follows.
     public func journalImports(_ entries: [FileJournalEntry]) throws -> [FileJournalEntry] {
-        try writer.write { db in
+        try bookkeeping { db in
             // One statement text for the batch: the connection prepares it once.
             let insert = SQLText.insert(into: "fileJournal", FileJournalEntry.columnNames.dropFirst())
             return try entries.map { entry in
@@ -47,7 +47,7 @@ extension LibraryDatabase {
 
     /// Records a resource's content hash, once computed (outside the change log).
     public func noteContentHash(_ hash: String, forResource id: Int64) throws {
-        _ = try writer.write { db in
+        _ = try bookkeeping { db in
             try db.execute("UPDATE resource SET contentHash = ? WHERE id = ?", [.text(hash), .int(id)])
         }
     }
@@ -71,7 +71,7 @@ extension LibraryDatabase {
     public func noteImportedContent(_ taken: [ImportedContent]) throws {
         guard !taken.isEmpty else { return }
         let now = Date().timeIntervalSince1970
-        try writer.write { db in
+        try bookkeeping { db in
             let sql = """
                 INSERT INTO importedContent (contentHash, fileSize, source, destination, importedDate)
                 VALUES (?, ?, ?, ?, ?)

@@ -19,7 +19,7 @@ extension LibraryDatabase {
     /// another file system, which is a new inode with the same bytes and times), so that the scanner
     /// knows it as the same file. Bookkeeping, outside the change log.
     public func noteFileIdentity(at path: String, device: Int64, inode: Int64) throws {
-        _ = try writer.write { db in
+        _ = try bookkeeping { db in
             let (ids, arguments) = FileDirectories.ids(at: [path], db.dialect)
             try db.execute(
                 "UPDATE resource SET device = ?, inode = ? WHERE id IN (\(ids))",

@@ -138,7 +138,7 @@ extension LibraryDatabase {
             id: id, name: name, level: level.rawValue, albumList: albumList,
             secretHash: AccessToken.hash(ofSecret: secret), createdAt: now.timeIntervalSince1970,
             expiresAt: expiresAt?.timeIntervalSince1970, lastUsedAt: nil, owner: owner)
-        _ = try tokenWrite { db in
+        _ = try bookkeeping { db in
             try db.execute(
                 SQLText.insert(into: "accessToken", AccessToken.columnNames), token.values)
         }
@@ -167,7 +167,7 @@ extension LibraryDatabase {
 
     /// Records that a request used the token.
     public func touchAccessToken(_ id: String, at now: Date = Date()) throws {
-        _ = try tokenWrite { db in
+        _ = try bookkeeping { db in
             try db.execute(
                 "UPDATE accessToken SET lastUsedAt = ? WHERE id = ?", [.double(now.timeIntervalSince1970), .text(id)])
         }
@@ -175,7 +175,7 @@ extension LibraryDatabase {
 
     /// Revokes (deletes) a token: its secret stops working at once. Throws `notFound` for an unknown id.
     public func revokeAccessToken(_ id: String) throws {
-        try tokenWrite { db in
+        try bookkeeping { db in
             guard try db.execute("DELETE FROM accessToken WHERE id = ?", [.text(id)]) > 0 else {
                 throw StoreError(.notFound, "no token \(id) (see `photos token list`)")
             }
@@ -187,7 +187,7 @@ extension LibraryDatabase {
     /// an unknown id.
     public func setAccessTokenAlbums(_ id: String, albums: [String]) throws {
         let albumList = String(decoding: try JSONEncoder().encode(albums), as: UTF8.self)
-        try tokenWrite { db in
+        try bookkeeping { db in
             guard
                 try db.execute("UPDATE accessToken SET albumList = ? WHERE id = ?", [.text(albumList), .text(id)]) > 0
             else { throw StoreError(.notFound, "no token \(id) (see `photos token list`)") }
@@ -197,18 +197,8 @@ extension LibraryDatabase {
     /// Revokes every token made for `owner` (a hook's, when the daemon starts again); returns how many.
     @discardableResult
     public func revokeAccessTokens(owner: String) throws -> Int {
-        try tokenWrite { db in
+        try bookkeeping { db in
             try db.execute("DELETE FROM accessToken WHERE owner = ?", [.text(owner)])
-        }
-    }
-
-    private func tokenWrite<T>(_ body: (Database) throws -> T) throws -> T {
-        do {
-            return try writer.write(body)
-        } catch let error as StoreError {
-            throw error
-        } catch {
-            throw StoreError.wrap(error, path: path)
         }
     }
 }

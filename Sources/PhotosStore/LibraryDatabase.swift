@@ -208,6 +208,20 @@ public final class LibraryDatabase: Sendable {
         return result
     }
 
+    /// Runs `body` in one write transaction that appends no change-log entry: the store's
+    /// bookkeeping (the file journal, hooks' cursors, access tokens, merge bases, imports'
+    /// records), which is not library content and which observers are not told of.
+    ///
+    /// The engine's and the file system's failures are thrown as ``StoreError``, the body's own as
+    /// they are.
+    func bookkeeping<T>(_ body: (any StoreConnection) throws -> T) throws -> T {
+        do {
+            return try writer.write { db in try body(db) }
+        } catch {
+            throw StoreError.wrap(error, path: path)
+        }
+    }
+
     /// The token of the newest change-log entry (0 for a library never written to).
     public func currentToken() throws -> Int64 {
         try read { db in try Self.newestToken(db) }

@@ -172,7 +172,7 @@ extension LibraryDatabase {
     /// Records the device and inode of the directory the library made for the album at `path`, so
     /// that the mirror follows it when renamed. Bookkeeping, outside the change log.
     public func noteMadeDirectory(at path: String, device: Int64, inode: Int64) throws {
-        _ = try writer.write { db in
+        _ = try bookkeeping { db in
             try db.execute(
                 "UPDATE collection SET device = ?, inode = ? WHERE path = ? AND madeDirectory = 1",
                 [.int(device), .int(inode), .text(path)])

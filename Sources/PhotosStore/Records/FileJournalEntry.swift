@@ -186,7 +186,7 @@ extension LibraryDatabase {
     public func claimJournalEntry(
         _ id: Int64, owner: Int64, mayTakeOver: (Int64) -> Bool
     ) throws -> FileJournalEntry? {
-        try writer.write { db in
+        try bookkeeping { db in
             guard
                 var entry = try db.firstRow(
                     "SELECT \(FileJournalEntry.columns) FROM fileJournal WHERE id = ?", [.int(id)],
@@ -207,7 +207,7 @@ extension LibraryDatabase {
     /// Deletes entries whose work is done, in one transaction.
     public func finishJournalEntries(_ ids: [Int64]) throws {
         guard !ids.isEmpty else { return }
-        _ = try writer.write { db in
+        _ = try bookkeeping { db in
             // In slices: a statement takes a bounded number of arguments.
             var start = 0
             while start < ids.count {

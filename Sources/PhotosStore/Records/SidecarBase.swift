@@ -89,7 +89,7 @@ extension LibraryDatabase {
 
     /// Stores an asset's merge base, replacing the one before; nothing when the asset is gone.
     public func setSidecarBase(_ base: SidecarBase) throws {
-        try writer.write { db in
+        try bookkeeping { db in
             guard try db.firstRow("SELECT id FROM asset WHERE id = ?", [.int(base.assetId)], { _ in true }) != nil
             else { return }
             try base.save(in: db)

@@ -221,7 +221,7 @@ extension LibraryDatabase {
     /// Records where the file journal moved each of a batch of trashed files, in one transaction.
     public func noteTrashed(_ moves: [(fileID: Int64, name: String, directory: TrashDirectory)]) throws {
         guard !moves.isEmpty else { return }
-        _ = try writer.write { db in
+        _ = try bookkeeping { db in
             for move in moves {
                 try db.execute(
                     "UPDATE trashedFile SET trashName = ?, trashDirectory = ?, trashKind = ?, trashTop = ? WHERE id = ?",
