@@ -3,20 +3,40 @@ import GRDB
 import PhotosCore
 import Synchronization
 
-/// The SQLite file that holds one photo library: assets, resources, collections and the change log.
+/// The store of one photo library: assets, resources, collections and the change log.
 ///
-/// One library is one SQLite file in WAL mode, so several processes (the daemon, the CLI, apps) can
-/// read while one writes. Every write goes through ``write(_:)``, which appends one change-log entry
-/// in the same transaction (docs/architecture.md, "Invariants").
+/// A library is one SQLite file in WAL mode, so several processes (the daemon, the CLI, apps) can
+/// read while one writes; or, opened within the package (``init(postgreSQL:historyLimit:)``), a
+/// PostgreSQL database that several hosts share. Either engine is reached only through ``read(_:)``,
+/// ``write(_:)`` and the bookkeeping writes, with the engine-neutral ``StoreConnection``. Every
+/// write goes through ``write(_:)``, which appends one change-log entry in the same transaction
+/// (docs/architecture.md, "Invariants").
 ///
 /// ```swift
 /// let database = try LibraryDatabase(path: "/tmp/library.sqlite")
-/// let ids = try database.read { try AssetQuery().fetchIDs($0) }
+/// let ids = try database.assetIDs(matching: AssetQuery())
 /// ```
 public final class LibraryDatabase: Sendable {
-    /// The library file, or nil for an in-memory library.
+    /// The library file, or nil for an in-memory library or one kept in PostgreSQL.
     public let path: String?
-    let writer: any DatabaseWriter
+    /// The engine the library is kept in, chosen when it was opened.
+    let engine: Engine
+    /// The engines a library is kept in.
+    enum Engine: Sendable {
+        /// A SQLite file (or memory), through GRDB.
+        case sqlite(any DatabaseWriter)
+        /// A PostgreSQL database or schema.
+        case postgreSQL(PostgreSQLLibrary)
+    }
+
+    /// SQLite's writer, for what only a library file has (its migrations, its checkpoints, its
+    /// copy); a library kept in PostgreSQL has none, and asking for it is a programming error.
+    package var writer: any DatabaseWriter {
+        guard case .sqlite(let writer) = engine else {
+            preconditionFailure("a library kept in PostgreSQL has no SQLite writer")
+        }
+        return writer
+    }
     /// Checkpoints the library file's log off the commit path (nil in memory).
     let checkpointer: WALCheckpointer?
     /// How many change-log entries are kept (older ones are pruned as new ones come); tokens
@@ -60,18 +80,19 @@ public final class LibraryDatabase: Sendable {
         let directory = (path as NSString).deletingLastPathComponent
         do {
             if !directory.isEmpty { try PrivateFiles.makeDirectory(directory) }
-            writer = try PrivateFiles.withLock(onDirectory: directory) {
-                // A file already in WAL mode is not written by opening the pool (`migrate` checks the
-                // schema before any write); any other is checked through a connection of its own
-                // first, since switching it to WAL mode would write to it.
-                if try !PrivateFiles.createFile(path), !Self.isInWALMode(path) {
-                    try Self.checkSchema(ofExistingFile: path, busyTimeout: busyTimeout)
-                }
-                let pool = try DatabasePool(path: path, configuration: Self.configuration(busyTimeout: busyTimeout))
-                try Self.migrate(pool, path: path)
-                try pool.writeWithoutTransaction { checkpointer.attach(to: $0) }
-                return pool
-            }
+            engine = .sqlite(
+                try PrivateFiles.withLock(onDirectory: directory) {
+                    // A file already in WAL mode is not written by opening the pool (`migrate` checks the
+                    // schema before any write); any other is checked through a connection of its own
+                    // first, since switching it to WAL mode would write to it.
+                    if try !PrivateFiles.createFile(path), !Self.isInWALMode(path) {
+                        try Self.checkSchema(ofExistingFile: path, busyTimeout: busyTimeout)
+                    }
+                    let pool = try DatabasePool(path: path, configuration: Self.configuration(busyTimeout: busyTimeout))
+                    try Self.migrate(pool, path: path)
+                    try pool.writeWithoutTransaction { checkpointer.attach(to: $0) }
+                    return pool
+                })
         } catch {
             throw StoreError.wrap(error, path: path)
         }
@@ -91,13 +112,29 @@ public final class LibraryDatabase: Sendable {
         path = nil
         self.historyLimit = max(1, historyLimit)
         checkpointer = nil
-        writer = try DatabaseQueue(configuration: Self.configuration(busyTimeout: Self.defaultBusyTimeout))
-        try Self.migrate(writer, path: nil)
+        let queue = try DatabaseQueue(configuration: Self.configuration(busyTimeout: Self.defaultBusyTimeout))
+        try Self.migrate(queue, path: nil)
+        engine = .sqlite(queue)
+    }
+
+    /// Opens (making it if its schema holds none) the library kept in PostgreSQL at `location`, a
+    /// `postgresql://` URL (``PostgreSQLAddress``: `?schema=` for a schema of its own). Throws a
+    /// ``StoreError``: `.unreachable` for a server that is not there, `.newerSchema` for a library
+    /// made by a newer build...
+    ///
+    /// Within the package: the store reads and writes such a library as it does a file, held to
+    /// the same behaviour by the contract tests; `photos` and photosd do not open one yet.
+    package init(postgreSQL location: String, historyLimit: Int = LibraryDatabase.defaultHistoryLimit) throws {
+        path = nil
+        self.historyLimit = max(1, historyLimit)
+        checkpointer = nil
+        engine = .postgreSQL(try PostgreSQLLibrary.open(PostgreSQLAddress(location)))
     }
 
     deinit {
         // No commit comes after this: the writer is this library's alone.
         checkpointer?.close()
+        if case .postgreSQL(let library) = engine { library.close() }
     }
 
     private static func configuration(busyTimeout: TimeInterval) -> Configuration {
@@ -153,7 +190,10 @@ public final class LibraryDatabase: Sendable {
     /// only (the store's readers, tests, benchmarks): no engine's type reaches past the store.
     package func read<T>(_ body: (any StoreConnection) throws -> T) throws -> T {
         do {
-            return try writer.read { db in try body(db) }
+            switch engine {
+            case .sqlite(let writer): return try writer.read { db in try body(db) }
+            case .postgreSQL(let library): return try library.read(body)
+            }
         } catch {
             throw StoreError.wrap(error, path: path)
         }
@@ -185,19 +225,15 @@ public final class LibraryDatabase: Sendable {
     }
 
     private func unwrappedWrite<T>(_ body: (LibraryTransaction) throws -> T) throws -> (value: T, token: Int64?) {
-        let (value, entry): (T, LibraryChange?) = try writer.write { db in
-            let transaction = LibraryTransaction(db: db)
-            let rowsChanged = db.totalChangesCount
-            let value = try body(transaction)
-            // Albums whose dates a removal or a date change may have moved, computed once each
-            // (a transaction that wrote no row can have made none dirty).
-            if db.totalChangesCount != rowsChanged { try CollectionStats.refresh(db) }
-            let entry = try transaction.changes.append(to: db)
-            // Prune now and then, in the same transaction, so the log stays bounded.
-            if let token = entry?.token, token % Int64(min(1024, historyLimit)) == 0 {
-                _ = try Self.prune(db, keeping: historyLimit)
+        let (value, entry): (T, LibraryChange?)
+        switch engine {
+        case .sqlite(let writer):
+            (value, entry) = try writer.write { db in
+                let rowsChanged = db.totalChangesCount
+                return try commit(body, in: db) { db.totalChangesCount != rowsChanged }
             }
-            return (value, entry)
+        case .postgreSQL(let library):
+            (value, entry) = try library.write { db in try commit(body, in: db) { true } }
         }
         let result = (value: value, token: entry?.token)
         if let entry {
@@ -208,6 +244,23 @@ public final class LibraryDatabase: Sendable {
         return result
     }
 
+    /// The work of one ``write(_:)`` inside its transaction: the body, the albums' figures it may
+    /// have made dirty (`wroteRows`: whether it wrote any row), its change-log entry, and now and
+    /// then a pruning of the log, so that it stays bounded.
+    private func commit<T>(
+        _ body: (LibraryTransaction) throws -> T, in db: any StoreConnection, wroteRows: () -> Bool
+    ) throws -> (T, LibraryChange?) {
+        let transaction = LibraryTransaction(db: db)
+        let value = try body(transaction)
+        // Albums whose dates a removal or a date change may have moved, computed once each.
+        if wroteRows() { try CollectionStats.refresh(db) }
+        let entry = try transaction.changes.append(to: db)
+        if let token = entry?.token, token % Int64(min(1024, historyLimit)) == 0 {
+            _ = try Self.prune(db, keeping: historyLimit)
+        }
+        return (value, entry)
+    }
+
     /// Runs `body` in one write transaction that appends no change-log entry: the store's
     /// bookkeeping (the file journal, hooks' cursors, access tokens, merge bases, imports'
     /// records), which is not library content and which observers are not told of.
@@ -216,7 +269,10 @@ public final class LibraryDatabase: Sendable {
     /// they are.
     func bookkeeping<T>(_ body: (any StoreConnection) throws -> T) throws -> T {
         do {
-            return try writer.write { db in try body(db) }
+            switch engine {
+            case .sqlite(let writer): return try writer.write { db in try body(db) }
+            case .postgreSQL(let library): return try library.bookkeeping(body)
+            }
         } catch {
             throw StoreError.wrap(error, path: path)
         }

@@ -85,9 +85,10 @@ final class PostgreSQLConnection: StoreConnection, Sendable {
         if !connection.isClosed, MultiThreadedEventLoopGroup.currentEventLoop == nil { close() }
     }
 
-    /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
-    func transaction<Value>(_ body: (PostgreSQLConnection) throws -> Value) throws -> Value {
-        try execute("BEGIN", [])
+    /// Runs `body` in a transaction: committed when it returns, rolled back when it throws. A
+    /// read-only one sees one snapshot throughout (`REPEATABLE READ`).
+    func transaction<Value>(readOnly: Bool = false, _ body: (PostgreSQLConnection) throws -> Value) throws -> Value {
+        try execute(readOnly ? "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" : "BEGIN", [])
         let value: Value
         do {
             value = try body(self)

@@ -1,0 +1,100 @@
+import Foundation
+import Synchronization
+
+/// A library kept in PostgreSQL, as a ``LibraryDatabase`` holds it: its address, the lock and
+/// channel its commits share with every host (``PostgreSQLCommits``), and connections kept for
+/// the next transaction.
+///
+/// Reads are transactions of a consistent snapshot (`REPEATABLE READ`, read-only); a write holds the
+/// library's advisory lock to its COMMIT, so that change tokens commit in order from every host;
+/// bookkeeping writes (no change-log entry) take row locks only.
+final class PostgreSQLLibrary: Sendable {
+    /// Where the library is.
+    let address: PostgreSQLAddress
+    /// Its commits' lock and channel.
+    let commits: PostgreSQLCommits
+    private let idle = Mutex<[PostgreSQLConnection]>([])
+
+    private init(address: PostgreSQLAddress) {
+        self.address = address
+        commits = address.commits
+    }
+
+    /// Opens the library at `address`, making it where its schema holds none (in one transaction,
+    /// under the library's lock, so that hosts opening a new library at once make it once). A
+    /// library made by a newer build is refused (`newerSchema`); the predicate functions are made
+    /// again, so that a build's fix reaches a library made before it.
+    static func open(_ address: PostgreSQLAddress) throws -> PostgreSQLLibrary {
+        let library = PostgreSQLLibrary(address: address)
+        try library.withConnection { db in
+            try db.transaction { db in
+                try db.execute("SELECT pg_advisory_xact_lock(?)", [.int(library.commits.lockKey)])
+                try PostgreSQLSchema.open(in: db, address: address)
+            }
+        }
+        return library
+    }
+
+    /// Runs `body` in a read-only transaction of one snapshot.
+    func read<T>(_ body: (any StoreConnection) throws -> T) throws -> T {
+        try withConnection { db in try db.transaction(readOnly: true) { try body($0) } }
+    }
+
+    /// Runs `body` in a write transaction holding the library's lock, and tells every host's
+    /// followers of the newest token when it commits.
+    func write<T>(_ body: (any StoreConnection) throws -> T) throws -> T {
+        try withConnection { db in try db.write(commits) { try body($0) } }
+    }
+
+    /// Runs `body` in a write transaction that takes no lock of the library's.
+    func bookkeeping<T>(_ body: (any StoreConnection) throws -> T) throws -> T {
+        try withConnection { db in try db.transaction { try body($0) } }
+    }
+
+    /// Closes the connections kept.
+    func close() {
+        let connections = idle.withLock { kept in
+            defer { kept = [] }
+            return kept
+        }
+        for connection in connections { connection.close() }
+    }
+
+    deinit { close() }
+
+    /// A kept connection, or a new one, for `body`; kept again afterwards unless it closed.
+    private func withConnection<T>(_ body: (PostgreSQLConnection) throws -> T) throws -> T {
+        let connection = try idle.withLock { $0.popLast() } ?? PostgreSQLConnection.connect(to: address)
+        defer { if !connection.connection.isClosed { idle.withLock { $0.append(connection) } } }
+        return try body(connection)
+    }
+}
+
+extension PostgreSQLSchema {
+    /// Makes the library in the transaction `db` is in where its schema holds none; else checks
+    /// that this build knows every migration it had (a newer build's library is refused) and has
+    /// them all, and makes the functions again.
+    static func open(in db: PostgreSQLConnection, address: PostgreSQLAddress) throws {
+        let made =
+            try db.scalarInt64(
+                """
+                SELECT 1 FROM information_schema.tables
+                WHERE table_schema = current_schema() AND table_name = 'schema_migration'
+                """) != nil
+        guard made else { return try make(in: db) }
+        let applied = try db.rows("SELECT identifier FROM schema_migration", []) { try $0.text(0) }
+        if let unknown = applied.first(where: { !migrations.contains($0) }) {
+            throw StoreError(
+                .newerSchema,
+                "the library at \(address) was made by a newer build (its migration \"\(unknown)\" is unknown "
+                    + "here): it is refused, not opened")
+        }
+        guard Set(applied) == Set(migrations) else {
+            throw StoreError(
+                .corrupt,
+                "the library at \(address) lacks migrations this build's schema begins with: "
+                    + migrations.filter { !applied.contains($0) }.joined(separator: ", "))
+        }
+        for statement in functions { try db.execute(statement, []) }
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import PhotosCore
+import PhotosTestSupport
+import Testing
+
+@testable import PhotosStore
+
+/// A library opened on each engine and used through ``LibraryDatabase`` alone, as the rest of the
+/// program uses it: change blocks and their tokens, a fetch result's snapshot brought up to date,
+/// the change log, hooks' cursors, access tokens, the file journal and the Trash must tell the
+/// same story. Two libraries opened on one PostgreSQL schema are two hosts: each sees the other's
+/// commits, and their writes at once are serialised, none lost, tokens in order.
+@Suite(.enabled(if: PostgreSQLTestServer.isAvailable, "needs PHOTOS_TEST_POSTGRESQL"))
+struct LibraryEngineContractTests {
+    @Test func aLibraryInPostgreSQLBehavesAsALibraryFile() throws {
+        let sqlite = try Self.story(try LibraryDatabase())
+        let postgreSQL = try Self.inNewSchema { url in try Self.story(try LibraryDatabase(postgreSQL: url)) }
+        #expect(sqlite.count == postgreSQL.count && sqlite.count > 10)
+        for (ours, theirs) in zip(postgreSQL, sqlite) { #expect(ours == theirs) }
+    }
+
+    @Test func twoHostsShareOneLibraryAndTheirWritesAreSerialised() throws {
+        try Self.inNewSchema { url in
+            let (first, second) = (try LibraryDatabase(postgreSQL: url), try LibraryDatabase(postgreSQL: url))
+            let token = try #require(
+                try first.write { try $0.insertAsset(AssetRecord(localIdentifier: "H1/L0/001", mediaType: .image)) }
+                    .token)
+            #expect(try second.currentToken() == token)
+            #expect(try second.changes(after: token - 1).first?.asset.inserted == ["H1/L0/001"])
+
+            // Each host writes 20 blocks at once with the other: every block commits, under its own
+            // token, in order, none lost.
+            let rounds = 20
+            DispatchQueue.concurrentPerform(iterations: 2) { host in
+                let library = host == 0 ? first : second
+                for round in 0..<rounds {
+                    _ = try? library.write { transaction in
+                        try transaction.insertAsset(
+                            AssetRecord(localIdentifier: "H\(host)/L0/\(1_000 + round)", mediaType: .image))
+                    }
+                }
+            }
+            let entries = try first.changes(after: token)
+            #expect(entries.count == 2 * rounds)
+            #expect(entries.map(\.token) == Array((token + 1)...(token + Int64(2 * rounds))))
+            #expect(Set(entries.flatMap(\.asset.inserted)).count == 2 * rounds)
+            #expect(try second.countAssets(matching: AssetQuery()) == 2 * rounds + 1)
+        }
+    }
+
+    @Test func aNewerBuildsLibraryIsRefused() throws {
+        try Self.inNewSchema { url in
+            _ = try LibraryDatabase(postgreSQL: url)
+            let connection = try PostgreSQLConnection.connect(to: PostgreSQLAddress(url))
+            defer { connection.close() }
+            try connection.execute("INSERT INTO schema_migration (identifier) VALUES ('v99: from the future')", [])
+            let error = #expect(throws: StoreError.self) { try LibraryDatabase(postgreSQL: url) }
+            #expect(error?.code == .newerSchema && error?.message.contains("v99") == true)
+        }
+    }
+
+    /// Runs `body` with the URL of a schema of its own, dropped afterwards.
+    static func inNewSchema<T>(_ body: (String) throws -> T) throws -> T {
+        let url = try #require(PostgreSQLTestServer.url)
+        let schema = PostgreSQLTestServer.uniqueName("library")
+        let connection = try PostgreSQLConnection.connect(to: PostgreSQLAddress(url))
+        defer { connection.close() }
+        try connection.execute("CREATE SCHEMA \(schema)", [])
+        defer { _ = try? connection.execute("DROP SCHEMA \(schema) CASCADE", []) }
+        return try body(url + (url.contains("?") ? "&" : "?") + "schema=\(schema)")
+    }
+
+    /// What a program sees of the library as it uses it, a line per observation.
+    static func story(_ database: LibraryDatabase) throws -> [String] {
+        var story: [String] = []
+        func tell(_ line: String) { story.append(line) }
+        let start = try database.currentToken()
+        let made = try database.write { try FetchContract.makeLibrary($0.db) }
+        tell("made \(made.token.map { $0 - start } ?? -1)")
+        var query = AssetQuery()
+        query.sort = [SortKey(key: "creationDate", ascending: false)]
+        let snapshot = try database.assetSnapshot(matching: query)
+        tell("snapshot \(snapshot.ids.count) at \(snapshot.token - start)")
+
+        // A favorite (nothing moves), then a date (a row moves), each brought into the snapshot.
+        let favorite = try database.write { transaction in
+            try transaction.updateAsset(
+                localIdentifier: FetchContract.identifier(1), setting: [("isFavorite", .int(1))],
+                properties: ["isFavorite"])
+        }
+        let edited = try database.update(snapshot, query: query)
+        if case .edited(let indexes) = edited.update {
+            tell("edited \(Array(indexes))")
+        } else {
+            tell("\(edited.update)")
+        }
+        try database.write { transaction in
+            try transaction.updateAsset(
+                localIdentifier: FetchContract.identifier(1), setting: [("creationDate", .double(1_000))],
+                properties: ["creationDate"])
+        }
+        let moved = try database.update(snapshot, query: query)
+        if case .spliced(let ids, _, _, let changed) = moved.update {
+            tell("spliced \(ids == snapshot.ids) \(changed.count) first \(ids.first == snapshot.ids[4])")
+        } else {
+            tell("\(moved.update)")
+        }
+        tell("current \(try database.assetIDs(matching: query).count)")
+
+        // The log, and a token from before it all.
+        let entries = try database.changes(after: start)
+        tell("entries \(entries.map { $0.token - start }) \(entries.map(\.asset.updated))")
+        tell("favorite entry \(favorite.token.map { $0 - start } ?? -1)")
+        tell("count \(try database.countAssets(matching: AssetQuery()))")
+        tell("deleted \(try database.deletedObjects(localIdentifiers: [FetchContract.identifier(9)]).keys.sorted())")
+        tell("trash \(try database.trashedAssets().map(\.localIdentifier))")
+
+        // Hooks, access tokens, the file journal: the store's bookkeeping.
+        let hooks = try database.enrollHooks(["sync"], historyLimit: 10)
+        tell("hooks \(hooks.map { "\($0.name) \($0.cursor - start) \($0.enabled)" })")
+        let (token, secret) = try database.createAccessToken(level: .readOnly, name: "laptop")
+        tell("token \(try database.accessToken(secret: secret)?.id == token.id) \(try database.accessTokens().count)")
+        let journaled = try database.journalImports([
+            FileJournalEntry(operation: .importFile, destination: "/p/new.jpg", owner: 7)
+        ])
+        tell("journal \(journaled.map(\.destination)) \(try database.fileJournal().map(\.operation.rawValue))")
+        try database.finishJournalEntries(journaled.compactMap(\.id))
+        tell("journal after \(try database.fileJournal().count)")
+        tell("pruned \(try database.pruneHistory(keeping: 1)) oldest \((try database.oldestToken() ?? 0) - start)")
+        let expired = #expect(throws: StoreError.self) { try database.changes(after: start) }
+        tell("expired \(expired?.code == .historyExpired)")
+        return story
+    }
+}
