@@ -145,7 +145,7 @@ public struct ChangeFeed: AsyncSequence, Sendable {
             }
             // Nobody else can write an in-memory library: its own commits are all there is.
             follower =
-                database.path == nil
+                database.isPrivate
                 ? nil
                 : database.followCommits {
                     _ = counter.increment()

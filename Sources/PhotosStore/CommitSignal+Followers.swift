@@ -19,7 +19,17 @@ extension LibraryDatabase {
     /// for await _ in wakeups { print(try database.changes(after: token)) }
     /// ```
     public func followCommits(_ handler: @escaping @Sendable () -> Void) -> CommitFollower {
-        commitFollowers.follow(path: path, handler)
+        switch engine {
+        case .sqlite: commitFollowers.follow(path: path, handler)
+        case .postgreSQL(let library): commitFollowers.follow(library.address, library.commits, handler)
+        }
+    }
+
+    /// Whether only this process can write the library (one in memory): its own commits are all
+    /// there is to follow.
+    var isPrivate: Bool {
+        guard case .sqlite = engine else { return false }
+        return path == nil
     }
 
     /// What the shared commit signal uses now, or nil when nothing follows this database's commits.
@@ -54,6 +64,7 @@ public final class CommitFollower: Sendable {
 final class CommitFollowers: Sendable {
     private struct State {
         var signal: CommitSignal?
+        var listener: PostgreSQLFollower?
         var handlers: [Int: @Sendable () -> Void] = [:]
         var next = 0
     }
@@ -76,7 +87,25 @@ final class CommitFollowers: Sendable {
     }
 
     /// What the signal uses, while there is one.
-    var mechanism: CommitSignal.Mechanism? { state.withLock { $0.signal?.mechanism } }
+    /// ``follow(path:_:)`` for a library kept in PostgreSQL: the first follower starts one LISTEN on
+    /// its commits' channel, which every host's commit notifies.
+    func follow(
+        _ address: PostgreSQLAddress, _ commits: PostgreSQLCommits, _ handler: @escaping @Sendable () -> Void
+    ) -> CommitFollower {
+        let subscription = state.withLock { state in
+            state.next += 1
+            state.handlers[state.next] = handler
+            if state.listener == nil {
+                state.listener = PostgreSQLFollower(address, commits) { [weak self] in self?.signalled() }
+            }
+            return state.next
+        }
+        return CommitFollower { [self] in unfollow(subscription) }
+    }
+
+    var mechanism: CommitSignal.Mechanism? {
+        state.withLock { $0.listener != nil ? .notify : $0.signal?.mechanism }
+    }
 
     /// Calls every follower's handler (outside the lock: a handler may follow or cancel).
     private func signalled() {
@@ -86,11 +115,46 @@ final class CommitFollowers: Sendable {
 
     /// Removes a follower; the last one cancels the signal.
     private func unfollow(_ subscription: Int) {
-        let signal = state.withLock { state -> CommitSignal? in
-            guard state.handlers.removeValue(forKey: subscription) != nil, state.handlers.isEmpty else { return nil }
-            defer { state.signal = nil }
-            return state.signal
+        let (signal, listener) = state.withLock { state -> (CommitSignal?, PostgreSQLFollower?) in
+            guard state.handlers.removeValue(forKey: subscription) != nil, state.handlers.isEmpty else {
+                return (nil, nil)
+            }
+            defer { (state.signal, state.listener) = (nil, nil) }
+            return (state.signal, state.listener)
         }
         signal?.cancel()
+        listener?.cancel()
     }
+}
+
+/// One LISTEN on a PostgreSQL library's commits for this process's followers: `handler` runs for
+/// each commit any host notifies. Where the server cannot be reached the follower tries again,
+/// a second apart, and runs the handler once it listens again (commits made meanwhile are in the
+/// log, which the followers read).
+final class PostgreSQLFollower: Sendable {
+    private let task: Task<Void, Never>
+
+    init(_ address: PostgreSQLAddress, _ commits: PostgreSQLCommits, handler: @escaping @Sendable () -> Void) {
+        task = Task.detached {
+            while !Task.isCancelled {
+                do {
+                    let listener = try await PostgreSQLCommitListener.start(address, commits)
+                    handler()
+                    await withTaskCancellationHandler {
+                        for await _ in listener.tokens { handler() }
+                    } onCancel: {
+                        listener.stop()
+                    }
+                    listener.stop()
+                } catch {
+                    try? await Task.sleep(for: .seconds(1))
+                }
+            }
+        }
+    }
+
+    /// Stops listening.
+    func cancel() { task.cancel() }
+
+    deinit { cancel() }
 }

@@ -47,6 +47,8 @@ public final class CommitSignal: Sendable {
         case inotify
         /// A timer every ``CommitSignal/fallbackInterval``, where inotify cannot be used.
         case timer
+        /// PostgreSQL's LISTEN on the library's channel, which every host's commit notifies.
+        case notify
     }
 
     /// How often the handler runs when inotify cannot be used.

@@ -48,6 +48,40 @@ struct LibraryEngineContractTests {
         }
     }
 
+    @Test func aChangeFeedOnOneHostFollowsCommitsOnAnother() async throws {
+        let url = try #require(PostgreSQLTestServer.url)
+        let schema = PostgreSQLTestServer.uniqueName("feed")
+        let admin = try PostgreSQLConnection.connect(to: PostgreSQLAddress(url))
+        defer { admin.close() }
+        try admin.execute("CREATE SCHEMA \(schema)", [])
+        defer { _ = try? admin.execute("DROP SCHEMA \(schema) CASCADE", []) }
+        let location = url + (url.contains("?") ? "&" : "?") + "schema=\(schema)"
+        let (writer, reader) = (try LibraryDatabase(postgreSQL: location), try LibraryDatabase(postgreSQL: location))
+        let start = try reader.currentToken()
+        let follower = Task { () -> [String] in
+            var seen: [String] = []
+            for try await entry in reader.changeFeed(after: start) {
+                seen += entry.asset.inserted
+                if seen.count == 3 { break }
+            }
+            return seen
+        }
+        // The reader's feed listens before the writer commits: each commit wakes it, none is polled.
+        try await waitUntil("the feed to listen", timeout: .seconds(30)) { reader.commitSignalMechanism == .notify }
+        for index in 1...3 {
+            try writer.write { transaction in
+                try transaction.insertAsset(AssetRecord(localIdentifier: "F\(index)/L0/001", mediaType: .image))
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        let watchdog = Task {
+            try await Task.sleep(for: .seconds(60))
+            follower.cancel()
+        }
+        defer { watchdog.cancel() }
+        #expect(try await follower.value == ["F1/L0/001", "F2/L0/001", "F3/L0/001"])
+    }
+
     @Test func aNewerBuildsLibraryIsRefused() throws {
         try Self.inNewSchema { url in
             _ = try LibraryDatabase(postgreSQL: url)
