@@ -1,4 +1,5 @@
 import Foundation
+import PhotosStore
 
 /// The throwaway PostgreSQL server the tests of the store's second engine use: its URL in
 /// `PHOTOS_TEST_POSTGRESQL`, as `scripts/postgres-server start DIR` prints it (`.ci/run` starts one
@@ -20,5 +21,17 @@ public enum PostgreSQLTestServer {
     /// A name no other test uses (a schema of its own), made of lower-case letters, digits and `_`.
     public static func uniqueName(_ prefix: String) -> String {
         "\(prefix)_\(UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: ""))"
+    }
+
+    /// Runs `body` with the URL of a schema of its own on the server (`?schema=`), dropped
+    /// afterwards: a new library there is made by the first `LibraryDatabase(postgreSQL:)`.
+    public static func inNewSchema<T>(_ body: (String) throws -> T) throws -> T {
+        guard let url else { throw StoreError(.unreachable, "no PostgreSQL server: PHOTOS_TEST_POSTGRESQL is not set") }
+        let schema = uniqueName("library")
+        let connection = try PostgreSQLConnection.connect(to: PostgreSQLAddress(url))
+        defer { connection.close() }
+        try connection.execute("CREATE SCHEMA \(schema)", [])
+        defer { _ = try? connection.execute("DROP SCHEMA \(schema) CASCADE", []) }
+        return try body(url + (url.contains("?") ? "&" : "?") + "schema=\(schema)")
     }
 }

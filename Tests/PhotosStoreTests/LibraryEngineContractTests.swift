@@ -14,13 +14,15 @@ import Testing
 struct LibraryEngineContractTests {
     @Test func aLibraryInPostgreSQLBehavesAsALibraryFile() throws {
         let sqlite = try Self.story(try LibraryDatabase())
-        let postgreSQL = try Self.inNewSchema { url in try Self.story(try LibraryDatabase(postgreSQL: url)) }
+        let postgreSQL = try PostgreSQLTestServer.inNewSchema { url in
+            try Self.story(try LibraryDatabase(postgreSQL: url))
+        }
         #expect(sqlite.count == postgreSQL.count && sqlite.count > 10)
         for (ours, theirs) in zip(postgreSQL, sqlite) { #expect(ours == theirs) }
     }
 
     @Test func twoHostsShareOneLibraryAndTheirWritesAreSerialised() throws {
-        try Self.inNewSchema { url in
+        try PostgreSQLTestServer.inNewSchema { url in
             let (first, second) = (try LibraryDatabase(postgreSQL: url), try LibraryDatabase(postgreSQL: url))
             let token = try #require(
                 try first.write { try $0.insertAsset(AssetRecord(localIdentifier: "H1/L0/001", mediaType: .image)) }
@@ -83,7 +85,7 @@ struct LibraryEngineContractTests {
     }
 
     @Test func aNewerBuildsLibraryIsRefused() throws {
-        try Self.inNewSchema { url in
+        try PostgreSQLTestServer.inNewSchema { url in
             _ = try LibraryDatabase(postgreSQL: url)
             let connection = try PostgreSQLConnection.connect(to: PostgreSQLAddress(url))
             defer { connection.close() }
@@ -91,17 +93,6 @@ struct LibraryEngineContractTests {
             let error = #expect(throws: StoreError.self) { try LibraryDatabase(postgreSQL: url) }
             #expect(error?.code == .newerSchema && error?.message.contains("v99") == true)
         }
-    }
-
-    /// Runs `body` with the URL of a schema of its own, dropped afterwards.
-    static func inNewSchema<T>(_ body: (String) throws -> T) throws -> T {
-        let url = try #require(PostgreSQLTestServer.url)
-        let schema = PostgreSQLTestServer.uniqueName("library")
-        let connection = try PostgreSQLConnection.connect(to: PostgreSQLAddress(url))
-        defer { connection.close() }
-        try connection.execute("CREATE SCHEMA \(schema)", [])
-        defer { _ = try? connection.execute("DROP SCHEMA \(schema) CASCADE", []) }
-        return try body(url + (url.contains("?") ? "&" : "?") + "schema=\(schema)")
     }
 
     /// What a program sees of the library as it uses it, a line per observation.

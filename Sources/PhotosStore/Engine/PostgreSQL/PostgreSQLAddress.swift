@@ -14,7 +14,7 @@ import Foundation
 /// address.port         // 5433
 /// address.description  // "postgresql://photos@127.0.0.1:5433/photos", never with the password
 /// ```
-struct PostgreSQLAddress: Sendable, Hashable, CustomStringConvertible {
+package struct PostgreSQLAddress: Sendable, Hashable, CustomStringConvertible {
     /// The role connected as.
     var user: String
     /// The role's password, if the URL gives one.
@@ -38,7 +38,7 @@ struct PostgreSQLAddress: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Reads a URL; a ``StoreError`` (`notFound`) says what is wrong with one that cannot be used.
-    init(_ text: String) throws(StoreError) {
+    package init(_ text: String) throws(StoreError) {
         func refuse(_ reason: String) -> StoreError {
             StoreError(.notFound, "\(Self.redacted(text)) is not a PostgreSQL library's address: \(reason)")
         }
@@ -95,7 +95,7 @@ struct PostgreSQLAddress: Sendable, Hashable, CustomStringConvertible {
     var socketPath: String? { socketDirectory.map { "\($0)/.s.PGSQL.\(port)" } }
 
     /// The URL without its password: what messages and logs show.
-    var description: String {
+    package var description: String {
         let server = host.map { "\($0):\(port)" } ?? ""
         var parameters = socketDirectory.map { ["host=\($0)", "port=\(port)"] } ?? []
         if let schema { parameters.append("schema=\(schema)") }

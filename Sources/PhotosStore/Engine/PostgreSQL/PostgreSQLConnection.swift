@@ -21,7 +21,7 @@ import PostgresNIO
 ///     try db.execute("UPDATE hook SET enabled = ? WHERE name = ?", [.int(0), .text(name)])
 /// }
 /// ```
-final class PostgreSQLConnection: StoreConnection, Sendable {
+package final class PostgreSQLConnection: StoreConnection, Sendable {
     /// Where the connection goes.
     let address: PostgreSQLAddress
     /// postgres-nio's connection, for what the store's statements do not cover (a LISTEN).
@@ -36,7 +36,7 @@ final class PostgreSQLConnection: StoreConnection, Sendable {
 
     /// Connects to the server at `address`; a server that is not there, a refused role or a
     /// missing database is a ``StoreError`` naming the address (without its password).
-    static func connect(
+    package static func connect(
         to address: PostgreSQLAddress, logger: Logger = Logger(label: "photos.store.postgresql"),
         timeout: TimeAmount = .seconds(10)
     ) throws(StoreError) -> PostgreSQLConnection {
@@ -74,7 +74,7 @@ final class PostgreSQLConnection: StoreConnection, Sendable {
     }
 
     /// Closes the connection; statements after this fail.
-    func close() {
+    package func close() {
         guard !connection.isClosed else { return }
         try? connection.close().wait()
     }
@@ -102,14 +102,14 @@ final class PostgreSQLConnection: StoreConnection, Sendable {
 
     // MARK: StoreConnection
 
-    var dialect: SQLDialect { .postgreSQL }
+    package var dialect: SQLDialect { .postgreSQL }
 
     @discardableResult
-    func execute(_ sql: String, _ arguments: [SQLValue]) throws -> Int {
+    package func execute(_ sql: String, _ arguments: [SQLValue]) throws -> Int {
         try run(sql, arguments).metadata.rows ?? 0
     }
 
-    func insert(_ sql: String, _ arguments: [SQLValue], key: String) throws -> Int64 {
+    package func insert(_ sql: String, _ arguments: [SQLValue], key: String) throws -> Int64 {
         let result = try run(sql + " RETURNING \(key)", arguments)
         guard let row = result.rows.first else {
             throw StoreError(.other, "\(address): an INSERT returned no \(key): \(sql)")
@@ -117,11 +117,13 @@ final class PostgreSQLConnection: StoreConnection, Sendable {
         return try Self.storeRow(row).int64(0)
     }
 
-    func integers(_ sql: String, _ arguments: [SQLValue]) throws -> [Int64] {
+    package func integers(_ sql: String, _ arguments: [SQLValue]) throws -> [Int64] {
         try rows(sql, arguments) { try $0.int64(0) }
     }
 
-    func rows<Value>(_ sql: String, _ arguments: [SQLValue], _ decode: (StoreRow) throws -> Value) throws -> [Value] {
+    package func rows<Value>(_ sql: String, _ arguments: [SQLValue], _ decode: (StoreRow) throws -> Value) throws
+        -> [Value]
+    {
         try run(sql, arguments).rows.map { try decode(Self.storeRow($0)) }
     }
 

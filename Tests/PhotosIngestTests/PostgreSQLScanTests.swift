@@ -1,0 +1,71 @@
+import Foundation
+import PhotosCore
+import PhotosIngest
+import PhotosTestSupport
+import PhotosWire
+import Testing
+
+@testable import PhotosStore
+
+/// The shared corpus scanned into a library kept in PostgreSQL and into a library file: the same
+/// assets with the same metadata, files, Live Photo and RAW pairs, bursts and directory albums, and
+/// a rescan of either finds nothing to do.
+@Suite(
+    .enabled(if: PostgreSQLTestServer.isAvailable, "needs PHOTOS_TEST_POSTGRESQL"),
+    .enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))
+struct PostgreSQLScanTests {
+    @Test func theCorpusScansIntoPostgreSQLAsIntoAFile() throws {
+        let root = try #require(Corpus.root).path
+        let zone = try #require(TimeZone(identifier: "Europe/Stockholm"))
+        let sqlite = try LibraryDatabase()
+        let sqliteReport = try FolderScanner(database: sqlite, timeZone: zone, quietTime: 0).scan(roots: [root])
+        try PostgreSQLTestServer.inNewSchema { url in
+            let postgreSQL = try LibraryDatabase(postgreSQL: url)
+            let report = try FolderScanner(database: postgreSQL, timeZone: zone, quietTime: 0).scan(roots: [root])
+            #expect(report.ingested == sqliteReport.ingested && report.ingested > 50, "\(report)")
+            #expect(report.rejected == sqliteReport.rejected, "\(report)")
+            let ours = try Self.assets(postgreSQL, zone)
+            let theirs = try Self.assets(sqlite, zone)
+            #expect(ours.count == theirs.count)
+            for (mine, other) in zip(ours, theirs) { #expect(mine == other) }
+            #expect(try Self.albums(postgreSQL) == Self.albums(sqlite))
+
+            let again = try FolderScanner(database: postgreSQL, timeZone: zone, quietTime: 0).scan(roots: [root])
+            #expect(again.ingested == 0 && again.removed == 0, "a rescan finds nothing new: \(again)")
+        }
+    }
+
+    /// Every asset's description without what each library makes its own (identifiers, the dates
+    /// of the scan), by the path of its first file.
+    static func assets(_ database: LibraryDatabase, _ zone: TimeZone) throws -> [String] {
+        let ids = try database.assetIDs(
+            matching: {
+                var query = AssetQuery()
+                (query.includeHidden, query.includeAllBursts) = (true, true)
+                return query
+            }())
+        return try DescriptionReader(database: database, timeZone: zone).assets(.rowIDs(ids)).map { asset in
+            var asset = asset
+            asset.localIdentifier = ""
+            asset.modificationDate = nil
+            asset.albums = asset.albums.map { album in
+                var album = album
+                album.localIdentifier = ""
+                return album
+            }
+            return "\(asset.resources.first?.path ?? "") \(asset)"
+        }.sorted()
+    }
+
+    /// The directory albums and folders, by path, with their member counts.
+    static func albums(_ database: LibraryDatabase) throws -> [String] {
+        try database.read { db in
+            try db.rows(
+                """
+                SELECT c.path, c.isList, c.title, (SELECT COUNT(*) FROM collection_asset ca WHERE ca.collectionId = c.id)
+                FROM collection c WHERE c.path IS NOT NULL ORDER BY c.path, c.isList
+                """, []
+            ) { "\(try $0.text(0)) \(try $0.int64(1)) \($0.optionalText(2) ?? "") \(try $0.int64(3))" }
+        }
+    }
+}
