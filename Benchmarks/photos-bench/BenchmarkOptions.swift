@@ -5,6 +5,7 @@ import Foundation
 /// ```
 /// photos-bench [--smoke] [--sizes 100000,1000000] [--dir DIR] [--iterations N] [--changes SIZE] [--json N]
 ///              [--api SIZE] [--thumbnails ROUNDS] [--large-side PIXELS] [--sidecars TOGGLES]
+///              [--postgresql URL]
 /// ```
 struct BenchmarkOptions: Sendable {
     /// Library sizes to measure, in assets, smallest first.
@@ -27,6 +28,8 @@ struct BenchmarkOptions: Sendable {
     var thumbnailRounds: Int? = nil
     /// Favorite toggles written through to an XMP sidecar, in process; nil to skip the sidecar measure.
     var sidecarToggles: Int? = nil
+    /// A PostgreSQL server's URL to measure the smallest library in, beside its file; nil to skip.
+    var postgreSQL: String? = nil
     /// The side in pixels of the square JPEG whose thumbnail's peak memory the thumbnail measure takes.
     var largeSide = 10_000
     /// A smoke run (``smokeArguments``): every measure on a tiny library in a directory of its own,
@@ -45,7 +48,7 @@ struct BenchmarkOptions: Sendable {
     static let usage = """
         usage: photos-bench [--smoke] [--sizes 100000,1000000] [--dir DIR] [--iterations N] [--changes SIZE]
                             [--json N] [--api SIZE] [--thumbnails ROUNDS] [--large-side PIXELS]
-                            [--sidecars TOGGLES]
+                            [--sidecars TOGGLES] [--postgresql URL]
 
           --smoke       every measure on a tiny library, to check that each still runs (CI runs it):
                         --sizes 1000 --iterations 10 --changes 1000 --json 200 --api 1000 --thumbnails 1
@@ -69,6 +72,10 @@ struct BenchmarkOptions: Sendable {
           --sidecars    favorite toggles of a corpus JPEG under a root with write = "sidecars", each
                         through PhotoKit to its XMP sidecar on disk, beside the same toggle under
                         write = "none" and a bare durable write of the sidecar's bytes (default: not
+                        measured)
+          --postgresql  a PostgreSQL server (postgresql://user@host:port/db) to copy the smallest library
+                        into, in a schema of its own dropped at the end: a fetch of 50 and a commit until
+                        another host's follower is woken, beside the same on the file (default: not
                         measured)
         """
 
@@ -114,6 +121,11 @@ struct BenchmarkOptions: Sendable {
                     throw UsageError(message: "--api wants a number of assets, or 0, got \(value)")
                 }
                 apiSize = size == 0 ? nil : size
+            case "--postgresql":
+                guard value.hasPrefix("postgres") else {
+                    throw UsageError(message: "--postgresql wants a postgresql:// URL, got \(value)")
+                }
+                postgreSQL = value
             case "--large-side":
                 guard let side = Int(value), side >= 256 else {
                     throw UsageError(message: "--large-side wants a number of pixels of at least 256, got \(value)")

@@ -56,6 +56,12 @@ struct PhotosBenchmark {
         if let toggles = options.sidecarToggles {
             try SidecarMeasurement(toggles: toggles, directory: options.directory, table: table).run()
         }
+        if let url = options.postgreSQL, let size = options.sizes.first {
+            try PostgreSQLMeasurement(
+                url: url, path: SyntheticLibrary(size: size, directory: options.directory).path, size: size,
+                iterations: options.iterations, table: table
+            ).run()
+        }
         if let size = options.jsonSize {
             try AssetJSONMeasurement(size: size, directory: options.directory, rounds: 5, table: table).run()
         }
@@ -68,6 +74,7 @@ struct PhotosBenchmark {
         printAssetJSONSummary()
         printThumbnailSummary()
         printSidecarSummary()
+        printPostgreSQLSummary()
         print()
         print("rerun: \(options.commandLine)")
     }
@@ -175,6 +182,25 @@ struct PhotosBenchmark {
                 + "\(ResultTable.format(row.p99)) ms (goal <= \(SidecarMeasurement.goalP99) ms); p50 "
                 + "\(ResultTable.format(row.p50)) ms, library only p50 \(alone.map { ResultTable.format($0.p50) } ?? "?") ms, "
                 + "a bare durable write p50 \(ResultTable.format(row.floorP50 ?? 0)) ms")
+    }
+
+    private func printPostgreSQLSummary() {
+        let size = options.sizes.first ?? 0
+        guard let fetch = table.row(PostgreSQLMeasurement.fetch, size: size),
+            let notified = table.row(PostgreSQLMeasurement.notified, size: size),
+            let file = table.row(PostgreSQLMeasurement.notifiedFile, size: size)
+        else { return }
+        print()
+        print("postgresql (\(size) assets, beside the same library file):")
+        print(
+            "  \(verdict(fetch.p50 <= PostgreSQLMeasurement.fetchGoalP50))  fetch of 50 p50 "
+                + "\(ResultTable.format(fetch.p50)) ms (goal <= \(PostgreSQLMeasurement.fetchGoalP50) ms; the file "
+                + "\(ResultTable.format(fetch.floorP50 ?? 0)) ms)")
+        print(
+            "  \(verdict(notified.p99 <= PostgreSQLMeasurement.notifiedGoalP99))  commit -> other host p99 "
+                + "\(ResultTable.format(notified.p99)) ms (goal <= \(PostgreSQLMeasurement.notifiedGoalP99) ms; "
+                + "p50 \(ResultTable.format(notified.p50)) ms; the file through inotify p50 "
+                + "\(ResultTable.format(file.p50)) / p99 \(ResultTable.format(file.p99)) ms)")
     }
 
     /// A goal's verdict; a smoke run's tiny library judges nothing.

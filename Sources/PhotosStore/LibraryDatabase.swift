@@ -29,6 +29,15 @@ public final class LibraryDatabase: Sendable {
         case postgreSQL(PostgreSQLLibrary)
     }
 
+    /// The SQL the library's engine speaks, for SQL made outside a transaction (a predicate compiled
+    /// for it).
+    package var dialect: SQLDialect {
+        switch engine {
+        case .sqlite: .sqlite
+        case .postgreSQL: .postgreSQL
+        }
+    }
+
     /// SQLite's writer, for what only a library file has (its migrations, its checkpoints, its
     /// copy); a library kept in PostgreSQL has none, and asking for it is a programming error.
     package var writer: any DatabaseWriter {
