@@ -24,13 +24,12 @@ struct PostgreSQLMeasurement {
     let table: ResultTable
 
     func run() throws {
-        let schema = PostgreSQLTestServer.uniqueName("bench")
-        let admin = try PostgreSQLConnection.connect(to: PostgreSQLAddress(url))
-        defer { admin.close() }
-        try admin.execute("CREATE SCHEMA \(schema)", [])
-        defer { _ = try? admin.execute("DROP SCHEMA \(schema) CASCADE", []) }
-        let location = url + (url.contains("?") ? "&" : "?") + "schema=\(schema)"
-        print("postgresql: \(size) assets copied into \(schema)")
+        try PostgreSQLTestServer.inNewSchema(on: url) { location in try run(in: location) }
+    }
+
+    private func run(in location: String) throws {
+        print(
+            "postgresql: \(size) assets copied into \((try? PostgreSQLAddress(location).description) ?? "PostgreSQL")")
         let copied = try timed { try LibraryCopy.copy(from: path, to: location) }
         table.add(
             ResultRow(

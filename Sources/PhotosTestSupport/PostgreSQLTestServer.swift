@@ -23,15 +23,39 @@ public enum PostgreSQLTestServer {
         "\(prefix)_\(UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: ""))"
     }
 
-    /// Runs `body` with the URL of a schema of its own on the server (`?schema=`), dropped
-    /// afterwards: a new library there is made by the first `LibraryDatabase(postgreSQL:)`.
-    public static func inNewSchema<T>(_ body: (String) throws -> T) throws -> T {
-        guard let url else { throw StoreError(.unreachable, "no PostgreSQL server: PHOTOS_TEST_POSTGRESQL is not set") }
+    /// Runs `body` with the URL of a schema of its own on `server` (the tests' by default), as
+    /// `?schema=`, dropped afterwards: a new library there is made by the first
+    /// `LibraryDatabase(postgreSQL:)`.
+    public static func inNewSchema<T>(on server: String? = url, _ body: (String) throws -> T) throws -> T {
+        let (location, drop) = try newSchema(on: server)
+        defer { drop() }
+        return try body(location)
+    }
+
+    /// ``inNewSchema(on:_:)`` for a body that waits.
+    public static func inNewSchema<T>(on server: String? = url, _ body: (String) async throws -> T) async throws -> T {
+        let (location, drop) = try newSchema(on: server)
+        defer { drop() }
+        return try await body(location)
+    }
+
+    /// Makes a schema on `server`; returns its URL and what drops it.
+    private static func newSchema(on server: String?) throws -> (String, () -> Void) {
+        guard let server else {
+            throw StoreError(.unreachable, "no PostgreSQL server: PHOTOS_TEST_POSTGRESQL is not set")
+        }
         let schema = uniqueName("library")
-        let connection = try PostgreSQLConnection.connect(to: PostgreSQLAddress(url))
-        defer { connection.close() }
-        try connection.execute("CREATE SCHEMA \(schema)", [])
-        defer { _ = try? connection.execute("DROP SCHEMA \(schema) CASCADE", []) }
-        return try body(url + (url.contains("?") ? "&" : "?") + "schema=\(schema)")
+        let connection = try PostgreSQLConnection.connect(to: PostgreSQLAddress(server))
+        do {
+            try connection.execute("CREATE SCHEMA \(schema)", [])
+        } catch {
+            connection.close()
+            throw error
+        }
+        let drop = {
+            _ = try? connection.execute("DROP SCHEMA \(schema) CASCADE", [])
+            connection.close()
+        }
+        return (server + (server.contains("?") ? "&" : "?") + "schema=\(schema)", drop)
     }
 }

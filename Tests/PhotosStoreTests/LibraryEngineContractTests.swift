@@ -51,13 +51,11 @@ struct LibraryEngineContractTests {
     }
 
     @Test func aChangeFeedOnOneHostFollowsCommitsOnAnother() async throws {
-        let url = try #require(PostgreSQLTestServer.url)
-        let schema = PostgreSQLTestServer.uniqueName("feed")
-        let admin = try PostgreSQLConnection.connect(to: PostgreSQLAddress(url))
-        defer { admin.close() }
-        try admin.execute("CREATE SCHEMA \(schema)", [])
-        defer { _ = try? admin.execute("DROP SCHEMA \(schema) CASCADE", []) }
-        let location = url + (url.contains("?") ? "&" : "?") + "schema=\(schema)"
+        try await PostgreSQLTestServer.inNewSchema { location in try await Self.follow(location) }
+    }
+
+    /// A feed on one library of `location` and three blocks written on another.
+    static func follow(_ location: String) async throws {
         let (writer, reader) = (try LibraryDatabase(postgreSQL: location), try LibraryDatabase(postgreSQL: location))
         let start = try reader.currentToken()
         let follower = Task { () -> [String] in
