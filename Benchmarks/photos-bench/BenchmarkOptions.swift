@@ -1,4 +1,5 @@
 import Foundation
+import PhotosStore
 
 /// The command line of `photos-bench`.
 ///
@@ -169,6 +170,8 @@ struct BenchmarkOptions: Sendable {
             + (thumbnailRounds.map { " --thumbnails \($0)" } ?? "")
             + (largeSide == 10_000 ? "" : " --large-side \(largeSide)")
             + (sidecarToggles.map { " --sidecars \($0)" } ?? "")
+            // The server's URL without its password.
+            + (postgreSQL.map { " --postgresql \((try? PostgreSQLAddress($0).description) ?? "URL")" } ?? "")
     }
 }
 
