@@ -229,7 +229,8 @@ let package = Package(
         .executableTarget(
             name: "photosd",
             dependencies: [
-                "PhotosDaemon", "PhotosConfig", "PhotosHooks", "PhotosImaging", "Photos", "PhotosServer", "PhotosWire",
+                "PhotosDaemon", "PhotosConfig", "PhotosHooks", "PhotosImaging", "PhotosIngest", "Photos",
+                "PhotosServer", "PhotosStore", "PhotosWire",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),

@@ -52,7 +52,7 @@ extension PHPhotoLibrary {
         configuration.logger.error(
             "the photo library cannot be read",
             metadata: [
-                "library.path": "\(database.path ?? "memory")", "action": "\(action)",
+                "library.path": "\(database.location)", "action": "\(action)",
                 "error.code": "\(photosError.code.rawValue)", "error": "\(photosError)",
             ])
         if availability.fail(photosError) {

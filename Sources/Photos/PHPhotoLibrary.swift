@@ -106,29 +106,45 @@ public final class PHPhotoLibrary: Sendable {
     /// `invalidResource` for a damaged file, `changeNotSupported` for a library made by a newer
     /// build (refused, not opened), `accessRestricted` for permissions, `libraryVolumeOffline` for
     /// a path that cannot be reached, `notEnoughSpace` for a full disk.
-    public init(url: URL, configuration: Configuration = Configuration()) throws {
+    ///
+    /// A `postgresql://` URL opens (or makes) a library kept in PostgreSQL, which photosd on several
+    /// hosts may share: `PHPhotoLibrary(url: URL(string: "postgresql://me@nas/photos")!)`. This
+    /// host's import folder is then under `$XDG_DATA_HOME/photosd/postgresql/`
+    /// (`LibraryDatabase.localPath(forLibrary:)`).
+    public convenience init(url: URL, configuration: Configuration = Configuration()) throws {
         do {
-            database = try LibraryDatabase(
-                path: url.path, historyLimit: configuration.changeHistoryLimit, busyTimeout: configuration.busyTimeout)
+            try self.init(location: Self.location(of: url), creating: true, configuration: configuration)
         } catch {
             throw Self.photosError(error)
         }
+    }
+
+    /// Opens the library at `location` (a file's path or a `postgresql://` URL) as
+    /// ``init(url:configuration:)`` does, making it only if `creating`; throws the store's errors
+    /// as they are (`StoreError` `.notFound` where there is no library and not `creating`).
+    package init(location: String, creating: Bool, configuration: Configuration = Configuration()) throws {
+        database = try LibraryDatabase(
+            location: location, creating: creating, historyLimit: configuration.changeHistoryLimit,
+            busyTimeout: configuration.busyTimeout)
         self.configuration = configuration
         importDirectory =
             configuration.importDirectory
-            ?? URL(fileURLWithPath: Self.defaultImportDirectory(forLibraryAt: url.path), isDirectory: true)
-        do {
-            try fileJournal.recover()
-        } catch {
-            throw Self.photosError(error)
-        }
+            ?? URL(fileURLWithPath: Self.defaultImportDirectory(forLibraryAt: location), isDirectory: true)
+        try fileJournal.recover()
         eraseExpiredTrash()
     }
 
-    /// The import folder of the library file at `path` when the configuration names none: `Imports`
-    /// beside the file. It holds the files the library places (creations, edits' renders).
-    package static func defaultImportDirectory(forLibraryAt path: String) -> String {
-        (path as NSString).deletingLastPathComponent + "/Imports"
+    /// The import folder of the library at `location` when the configuration names none: `Imports`
+    /// beside the library file, or beside this host's stand-in for a library kept in PostgreSQL
+    /// (`LibraryDatabase.localPath(forLibrary:)`). It holds the files the library places
+    /// (creations, edits' renders).
+    package static func defaultImportDirectory(forLibraryAt location: String) -> String {
+        (LibraryDatabase.localPath(forLibrary: location) as NSString).deletingLastPathComponent + "/Imports"
+    }
+
+    /// The library `url` names: a `postgresql://` (or `postgres://`) URL as it is, else a file's path.
+    static func location(of url: URL) -> String {
+        url.isFileURL || url.scheme == nil ? url.path : url.absoluteString
     }
 
     /// A library over a store this process already has open (photosd's API serves the daemon's
@@ -141,8 +157,9 @@ public final class PHPhotoLibrary: Sendable {
         self.configuration = configuration
         importDirectory =
             configuration.importDirectory
-            ?? URL(fileURLWithPath: database.path ?? NSTemporaryDirectory()).deletingLastPathComponent()
-            .appendingPathComponent("Imports", isDirectory: true)
+            ?? (database.path == nil && !LibraryDatabase.isPostgreSQL(database.location)
+                ? URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("Imports", isDirectory: true)
+                : URL(fileURLWithPath: Self.defaultImportDirectory(forLibraryAt: database.location), isDirectory: true))
     }
 
     /// Opens a private in-memory library (for tests and scratch work).
@@ -166,7 +183,7 @@ public final class PHPhotoLibrary: Sendable {
         do {
             return try PHPhotoLibrary(url: url)
         } catch {
-            fatalError("cannot open the photo library at \(url.path): \(error)")
+            fatalError("cannot open the photo library at \(LibraryDatabase.shown(location(of: url))): \(error)")
         }
     }()
 
@@ -182,8 +199,10 @@ public final class PHPhotoLibrary: Sendable {
 
     /// Where the default library lives: `$PHOTOS_LIBRARY`, else `$XDG_DATA_HOME/photosd/library.sqlite`
     /// (`~/.local/share/photosd/library.sqlite`).
+    /// A `postgresql://` URL in `$PHOTOS_LIBRARY` names a library kept in PostgreSQL.
     public class func defaultLibraryURL(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
         if let path = environment["PHOTOS_LIBRARY"], !path.isEmpty {
+            if LibraryDatabase.isPostgreSQL(path), let url = URL(string: path) { return url }
             return URL(fileURLWithPath: path)
         }
         let dataHome =
@@ -199,8 +218,13 @@ public final class PHPhotoLibrary: Sendable {
     /// it can be made there); `.restricted` when they can be read but not written (fetches work,
     /// changes cannot be saved, and nothing the app asks can change that); `.denied` when the file
     /// cannot be read, or cannot be made. Linux has no prompt: `.notDetermined` is never given.
+    ///
+    /// A library kept in PostgreSQL is `.authorized`: its server, not the file system, decides, and
+    /// says so when the library is opened.
     public class func authorizationStatus(for accessLevel: PHAccessLevel) -> PHAuthorizationStatus {
-        authorizationStatus(ofLibraryAt: defaultLibraryURL().path, for: accessLevel)
+        let url = defaultLibraryURL()
+        guard url.isFileURL else { return .authorized }
+        return authorizationStatus(ofLibraryAt: url.path, for: accessLevel)
     }
 
     /// The status for `.readWrite` (PhotoKit's deprecated form).

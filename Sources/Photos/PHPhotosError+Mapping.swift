@@ -20,7 +20,7 @@ import PhotosStore
 /// | anything else (a bug, not a state of the library) | `internalError` (-1), the cause in `userInfo` |
 extension PHPhotoLibrary {
     /// Any error as the `PHPhotosError` the public API throws, its cause in `userInfo`.
-    static func photosError(_ error: any Error) -> PHPhotosError {
+    package static func photosError(_ error: any Error) -> PHPhotosError {
         switch error {
         case let error as PHPhotosError:
             return error

@@ -3,6 +3,7 @@ import Foundation
 import Photos
 import PhotosClient
 import PhotosConfig
+import PhotosStore
 import PhotosWire
 
 /// Where a listing command reads: photosd's socket when the daemon answers for this library, else
@@ -79,7 +80,7 @@ struct DaemonOptions: ParsableArguments {
             (try? connection.send("GET", "/v1/health", headers: authorization).status) == 200,
             let body = try? connection.readAll(),
             let health = try? JSONDecoder().decode(API.Health.self, from: Data(body)),
-            let served = health.library, Self.sameFile(served, location.path)
+            let served = health.library, Self.sameLibrary(served, location.path)
         else { return nil }
         return DaemonSource(socket: socket, authorization: authorization, peers: peers)
     }
@@ -102,7 +103,12 @@ struct DaemonOptions: ParsableArguments {
         return health.library
     }
 
-    static func sameFile(_ a: String, _ b: String) -> Bool {
+    /// Whether `a` and `b` name one library: one file however reached, or one PostgreSQL address
+    /// (with or without its password).
+    static func sameLibrary(_ a: String, _ b: String) -> Bool {
+        if LibraryDatabase.isPostgreSQL(a) || LibraryDatabase.isPostgreSQL(b) {
+            return LibraryDatabase.shown(a) == LibraryDatabase.shown(b)
+        }
         var first = stat()
         var second = stat()
         return stat(a, &first) == 0 && stat(b, &second) == 0 && first.st_dev == second.st_dev

@@ -49,7 +49,7 @@ struct ImportsCommand: ParsableCommand {
                 imports = try JSONDecoder().decode(ImportListing.self, from: Data(reply.body)).imports
             } else {
                 let location = try options.locate()
-                let path = LibraryLocation.statusPath(forLibrary: location.path)
+                let path = LibraryLocation.statusPath(forLibrary: location.localPath)
                 guard FileManager.default.fileExists(atPath: path) else {
                     throw CLIError("no status at \(path): photosd has not run on the library \(location)")
                 }

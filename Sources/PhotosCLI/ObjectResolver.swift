@@ -310,7 +310,7 @@ struct ObjectResolver {
     private func requireAvailable(_ library: PHPhotoLibrary) throws {
         guard let reason = library.unavailabilityReason else { return }
         if let error = reason as? PHPhotosError, error.code == .libraryVolumeOffline { return }
-        throw CLIError("cannot read the library at \(library.database.path ?? "memory"): \(reason)")
+        throw CLIError("cannot read the library at \(library.database.location): \(reason)")
     }
 }
 

@@ -85,10 +85,9 @@ struct LibraryOptions: ParsableArguments {
     ) throws -> PHPhotoLibrary {
         let config = try configFile(environment: environment)
         let location = Self.locate(library: library, config: config, environment: environment)
-        if LibraryDatabase.isPostgreSQL(location.path) {
-            throw CLIError("\(LibraryDatabase.notOpenedYet(location.path).message) (\(location.how))")
-        }
-        guard creating || FileManager.default.fileExists(atPath: location.path) else {
+        // A file is looked for here; a library kept in PostgreSQL is asked of its server below.
+        let kept = LibraryDatabase.isPostgreSQL(location.path)
+        guard creating || kept || FileManager.default.fileExists(atPath: location.path) else {
             throw CLIError(
                 Self.missing(location, socket: DaemonOptions.usualSocket(config.file, environment: environment)))
         }
@@ -100,9 +99,12 @@ struct LibraryOptions: ParsableArguments {
         configuration.roots = config.file?.libraryRoots ?? []
         configuration.trashDays = config.file?.trashDays ?? configuration.trashDays
         do {
-            return try PHPhotoLibrary(url: URL(fileURLWithPath: location.path), configuration: configuration)
+            return try PHPhotoLibrary(location: location.path, creating: creating, configuration: configuration)
+        } catch let error as StoreError where kept && error.code == .notFound {
+            throw CLIError(
+                Self.missing(location, socket: DaemonOptions.usualSocket(config.file, environment: environment)))
         } catch {
-            throw CLIError("cannot open the library at \(location): \(error)")
+            throw CLIError("cannot open the library at \(location): \(PHPhotoLibrary.photosError(error))")
         }
     }
 
@@ -135,7 +137,7 @@ struct LibraryOptions: ParsableArguments {
             FileHandle.standardError.write(Data("warning: \(error.message)\n".utf8))
             return
         }
-        throw CLIError("cannot read the library at \(library.database.path ?? "memory"): \(reason)")
+        throw CLIError("cannot read the library at \(library.database.location): \(reason)")
     }
 
     /// The asset `text` names (``ObjectResolver``: an identifier, a unique prefix, or one of its

@@ -80,6 +80,11 @@ extension PhotosCommand {
                 throw CLIError(
                     "no roots to rebuild from: name them (photos rebuild DIR...) or list them in \(configFile.path)")
             }
+            guard !LibraryDatabase.isPostgreSQL(location.path) else {
+                throw CLIError(
+                    "a rebuild replaces a library file, and \(location) is kept in PostgreSQL: rebuild into a file "
+                        + "(--library FILE) and copy it there with `photos library copy FILE URL`")
+            }
             let socket = DaemonOptions.usualSocket(configFile.file)
             if DaemonOptions.servedLibrary(socket: socket) == location.path {
                 throw CLIError(

@@ -62,13 +62,12 @@ extension PhotosCommand {
             } catch {
                 throw CLIError("\(error)")
             }
-            let url = URL(fileURLWithPath: LibraryOptions.locate(library: library, config: configFile).path)
-            let isNew = !FileManager.default.fileExists(atPath: url.path)
+            let location = LibraryOptions.locate(library: library, config: configFile)
             let database: LibraryDatabase
             do {
-                database = try LibraryDatabase(path: url.path)
+                database = try LibraryDatabase(location: location.path)
             } catch {
-                throw CLIError("cannot open the library at \(url.path): \(error)")
+                throw CLIError("cannot open the library at \(location): \(error)")
             }
             let interactive = isatty(STDERR_FILENO) == 1
             let start = ContinuousClock.now
@@ -109,7 +108,7 @@ extension PhotosCommand {
             // A library this scan made takes back what the roots keep of the one before it, as a rebuild
             // does: its photos' identifiers from the identifier logs, its user albums from the manifests.
             // Otherwise the catch-up below would write the new identifiers over the logged ones.
-            if isNew { restoreFromRoots(database, at: url.path, timeZone: zone) }
+            if database.isNew { restoreFromRoots(database, at: location.path, timeZone: zone) }
             // Each root that keeps user state notes where its photos now are, under which identifiers,
             // so that a rebuild gives them back (after the scan's commits, never inside them).
             for outcome in IdentifierLogSync(database: database).catchUp(policies) {

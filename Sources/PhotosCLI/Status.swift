@@ -17,10 +17,10 @@ extension PhotosCommand {
 
         func run() throws {
             let location = try options.locate()
-            let url = URL(fileURLWithPath: location.path)
-            let path = LibraryLocation.statusPath(forLibrary: url.path)
+            let local = location.localPath
+            let path = LibraryLocation.statusPath(forLibrary: local)
             // photosd's startup crawl, while it runs: the status file is written once it is done.
-            if let progress = Self.startupProgress(library: url.path, statusPath: path) {
+            if let progress = Self.startupProgress(library: local, statusPath: path) {
                 if options.json {
                     try Output.jsonLine(progress)
                 } else {
@@ -38,7 +38,7 @@ extension PhotosCommand {
                 throw CLIError("cannot read the status at \(path): \(error)")
             }
             // The hooks' cursors live in the library (any process can read them).
-            if let database = try? LibraryDatabase(existingAt: url.path) { status.addHooks(from: database) }
+            if let database = try? LibraryDatabase(existingAt: location.path) { status.addHooks(from: database) }
             let running = kill(status.pid, 0) == 0
             // The library cannot be used: say so, and exit 1 for scripts, after the status itself.
             let unavailable = status.library.map { $0.state != "available" } ?? false

@@ -1,9 +1,10 @@
 import Foundation
+import PhotosStore
 
 /// Which library a program uses, and how it was found: the one rule of photosd and of every
 /// `photos` command.
 ///
-/// 1. `--library FILE`;
+/// 1. `--library FILE` (or a `postgresql://` URL: a library kept in PostgreSQL);
 /// 2. else `$PHOTOS_LIBRARY`;
 /// 3. else the config's `library =` (the file `--config` names, else the default config if present);
 /// 4. else, for `photos`, the library photosd serves on its usual socket (the config's `socket`, else
@@ -30,7 +31,7 @@ public struct LibraryLocation: Sendable, Hashable, CustomStringConvertible {
         case standard
     }
 
-    /// The library file.
+    /// The library file, or a `postgresql://` URL.
     public var path: String
     /// How it was found.
     public var source: Source
@@ -68,10 +69,16 @@ public struct LibraryLocation: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// The path and how it was found.
-    public var description: String { "\(path) (\(how))" }
+    /// The path (a PostgreSQL URL without its password) and how it was found.
+    public var description: String { "\(LibraryDatabase.shown(path)) (\(how))" }
 
-    /// Where photosd writes its status for a library, read by `photos status`: `<library>.status.json`.
+    /// Where this host keeps its own files of the library (photosd's status and lock, the import
+    /// folder): the library file itself, or for a library kept in PostgreSQL a stand-in under
+    /// `$XDG_DATA_HOME/photosd/postgresql/` (`LibraryDatabase.localPath(forLibrary:)`).
+    public var localPath: String { LibraryDatabase.localPath(forLibrary: path) }
+
+    /// Where photosd writes its status for a library, read by `photos status`: `<library>.status.json`,
+    /// `libraryPath` being the library's ``localPath``.
     public static func statusPath(forLibrary libraryPath: String) -> String {
         libraryPath + ".status.json"
     }

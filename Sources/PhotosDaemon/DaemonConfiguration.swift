@@ -3,11 +3,16 @@ import PhotosConfig
 import PhotosCore
 import PhotosHooks
 import PhotosIngest
+import PhotosStore
 
 /// What the daemon watches and how: from the command line and the config file.
 public struct DaemonConfiguration: Sendable {
-    /// The library file.
+    /// The library file, or a `postgresql://` URL.
     public var libraryPath: String
+    /// Where this host keeps its own files of the library, named after it (the lock, the startup
+    /// progress; the status file by default): the library file, or for a library kept in PostgreSQL
+    /// a stand-in under `$XDG_DATA_HOME/photosd/postgresql/` (`LibraryDatabase.localPath(forLibrary:)`).
+    public var localPath: String { LibraryDatabase.localPath(forLibrary: libraryPath) }
     /// The directories to watch.
     public var roots: [String]
     /// What the library may write under each root (the config's `write`); a root not here writes nothing.
@@ -44,8 +49,9 @@ public struct DaemonConfiguration: Sendable {
         statusPath = Self.statusPath(forLibrary: libraryPath)
     }
 
-    /// The status file of a library: `<library>.status.json` (``LibraryLocation/statusPath(forLibrary:)``).
+    /// The status file of a library: `<library>.status.json` beside its local path
+    /// (``LibraryLocation/statusPath(forLibrary:)``).
     public static func statusPath(forLibrary libraryPath: String) -> String {
-        LibraryLocation.statusPath(forLibrary: libraryPath)
+        LibraryLocation.statusPath(forLibrary: LibraryDatabase.localPath(forLibrary: libraryPath))
     }
 }

@@ -39,10 +39,9 @@ public struct LibraryOpener: Sendable {
         let startedAt = Date().timeIntervalSince1970
         while true {
             do {
-                let database = try LibraryDatabase(path: configuration.libraryPath)
+                let database = try LibraryDatabase(location: configuration.libraryPath)
                 if backoff.failures > 0 {
-                    logger.info(
-                        "the library can be used again", metadata: ["library.path": "\(configuration.libraryPath)"])
+                    logger.info("the library can be used again", metadata: ["library.path": "\(database.location)"])
                 }
                 return database
             } catch  where Self.isWorthRetrying(error) {
@@ -50,7 +49,7 @@ public struct LibraryOpener: Sendable {
                 logger.error(
                     "cannot open the library; trying again",
                     metadata: [
-                        "library.path": "\(configuration.libraryPath)", "error": "\(error)",
+                        "library.path": "\(LibraryDatabase.shown(configuration.libraryPath))", "error": "\(error)",
                         "retry.seconds": "\(delay.seconds)", "failures": "\(backoff.failures)",
                     ])
                 let now = Date().timeIntervalSince1970

@@ -144,7 +144,8 @@ public final class FolderScanner: Sendable {
         return report
     }
 
-    static func normalize(_ path: String) -> String {
+    /// A root as scans name it: absolute, standardized, its symbolic links resolved, no trailing `/`.
+    public static func normalize(_ path: String) -> String {
         var url = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath()
         if url.path != "/" && url.path.hasSuffix("/") { url = url.deletingLastPathComponent() }
         return url.path
@@ -262,6 +263,8 @@ public final class FolderScanner: Sendable {
             var stored: [StoredFile] = []
             var rejected: [String: RejectedFile] = [:]
             var known: [String] = []
+            // Another host's root (a library several hosts share) is not this host's to compare.
+            try transaction.claimRoot(root)
             let online = try transaction.isOnlineRoot(root)
             for directory in directories {
                 known += try transaction.unreadableDirectories(under: directory).filter { $0 == directory }

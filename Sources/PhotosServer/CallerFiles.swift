@@ -230,7 +230,13 @@ final class CallerFile: Sendable {
     /// The library's own places: what no client may name.
     static func libraryFolders(_ library: PHPhotoLibrary) -> [String] {
         var folders: [String] = [library.importDirectory.standardizedFileURL.path]
-        if let database = library.database.path { folders.append(database) }
+        if let database = library.database.path {
+            folders.append(database)
+        } else if library.database.dialect == .postgreSQL {
+            // This host's files of a shared library (photosd's status, the import folder).
+            let local = LibraryDatabase.localPath(forLibrary: library.database.location)
+            folders.append((local as NSString).deletingLastPathComponent)
+        }
         if let cache = library.configuration.thumbnailCacheDirectory { folders.append(cache) }
         // Each as the kernel resolves it, and as written (a folder not made yet resolves to nothing).
         return folders + folders.compactMap(realPath)

@@ -37,7 +37,7 @@ struct OperationsRoutes: Sendable {
             do {
                 token = try database.currentToken()
             } catch {
-                throw APIError(.serviceUnavailable, "cannot read the library \(database.path ?? "in memory"): \(error)")
+                throw APIError(.serviceUnavailable, "cannot read the library \(database.location): \(error)")
             }
             // A status file that cannot be read says nothing either way: the library answered.
             let current = try? status()
@@ -47,9 +47,11 @@ struct OperationsRoutes: Sendable {
             case .unavailable(let reason):
                 throw APIError(.serviceUnavailable, reason)
             case .serving(let state, let warnings):
+                // A library file by its path, one kept in PostgreSQL by its URL (no password).
+                let library = database.path ?? (database.dialect == .postgreSQL ? database.location : nil)
                 return try APIServer.json(
                     API.Health(
-                        status: state, token: token, library: database.path, version: PhotosVersion.current,
+                        status: state, token: token, library: library, version: PhotosVersion.current,
                         warnings: warnings.isEmpty ? nil : warnings))
             }
         }

@@ -73,10 +73,11 @@ public struct ChangeScope: Sendable, Hashable {
         ChangeScope(objects: [.asset, .assetCollection], albums: albums, bound: .albumsAndTheirAssets)
     }
 
-    /// The predicate compiled for the store; throws what is wrong with it.
-    public func compiledPredicate() throws(PredicateFormatError) -> SQLFragment? {
+    /// The predicate compiled for a store of `dialect`; throws what is wrong with it.
+    package func compiledPredicate(dialect: SQLDialect = .sqlite) throws(PredicateFormatError) -> SQLFragment? {
         guard let predicate else { return nil }
-        return try PhotoKitPredicate(format: predicate, arguments: []).sql(for: .asset, column: AssetQuery.column(for:))
+        return try PhotoKitPredicate(format: predicate, arguments: []).sql(
+            for: .asset, dialect: dialect, column: AssetQuery.column(for:))
     }
 
     /// A selector of this scope over `database`. Throws `PredicateFormatError` for a predicate
@@ -99,7 +100,7 @@ public struct ChangeScope: Sendable, Hashable {
         init(scope: ChangeScope, database: LibraryDatabase) throws {
             self.scope = scope
             self.database = database
-            predicate = try scope.compiledPredicate()
+            predicate = try scope.compiledPredicate(dialect: database.dialect)
             if scope.bound == .albumsAndTheirAssets {
                 seen = try database.assetIdentifiers(inAlbums: scope.albums)
             }

@@ -375,13 +375,32 @@ extension LibraryDatabase {
     /// URL) rather than a file.
     public static func isPostgreSQL(_ location: String) -> Bool { PostgreSQLAddress.isPostgreSQL(location) }
 
-    /// Why a library in PostgreSQL is not opened: this build copies one (``LibraryCopy``) but does
-    /// not open it yet. Says how to make a file of it; the URL without its password.
-    public static func notOpenedYet(_ location: String) -> StoreError {
-        let shown = (try? PostgreSQLAddress(location).description) ?? PostgreSQLAddress.redacted(location)
-        return StoreError(
-            .unreachable,
-            "the library at \(shown) is kept in PostgreSQL, which this build copies but does not open yet "
-                + "(`photos library copy \(shown) FILE` makes a library file of it)")
+    /// `location` as messages name it: a file's path as it is, a PostgreSQL URL without its password.
+    public static func shown(_ location: String) -> String {
+        guard isPostgreSQL(location) else { return location }
+        return (try? PostgreSQLAddress(location).description) ?? PostgreSQLAddress.redacted(location)
+    }
+
+    /// Where this host keeps its own files of the library at `location`, as if it were the library's
+    /// file: photosd's lock, status and startup progress are named after it (`<path>.status.json`)
+    /// and the import folder is `Imports/` beside it.
+    ///
+    /// A library file's is its own path. A library kept in PostgreSQL, which several hosts share,
+    /// gets one per host and library: `$XDG_DATA_HOME/photosd/postgresql/<address>/library`, the
+    /// address without its password, its `/` and other signs written `_`.
+    public static func localPath(
+        forLibrary location: String, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> String {
+        guard isPostgreSQL(location) else { return location }
+        let address = shown(location)
+        let name = String(
+            address.drop(while: { $0 != "/" }).drop(while: { $0 == "/" }).map { character -> Character in
+                character.isASCII && (character.isLetter || character.isNumber || "@.:-".contains(character))
+                    ? character : "_"
+            })
+        let dataHome =
+            environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.local/share"
+        return "\(dataHome)/photosd/postgresql/\(name)/library"
     }
 }

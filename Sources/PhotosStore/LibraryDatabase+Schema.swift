@@ -607,6 +607,11 @@ extension LibraryDatabase {
             try db.execute(sql: "ALTER TABLE asset ADD COLUMN speed REAL")
             try db.execute(sql: "ALTER TABLE asset ADD COLUMN course REAL")
         }
+        migrator.registerMigration("v33: roots by host") { db in
+            // In a library several hosts share, the host whose disk holds each root (NULL: none
+            // has scanned it there; always so in a library file).
+            try db.execute(sql: "ALTER TABLE root ADD COLUMN host TEXT")
+        }
         return migrator
     }
 

@@ -19,6 +19,17 @@ import Synchronization
 public final class LibraryDatabase: Sendable {
     /// The library file, or nil for an in-memory library or one kept in PostgreSQL.
     public let path: String?
+    /// Where the library is, as messages and logs name it: its file, its PostgreSQL URL without the
+    /// password, or "memory".
+    public let location: String
+    /// Whether opening made the library (a new file, or a PostgreSQL schema that held none): a new
+    /// library takes back what the roots keep of the one before it.
+    public let isNew: Bool
+    /// The host this process writes as, in a library several hosts share (one kept in PostgreSQL):
+    /// `$PHOTOS_HOST`, else the machine's host name. Each root belongs to the first host that scans
+    /// it, and another host's scan of it is refused (``LibraryTransaction/claimRoot(_:)``). Nil for
+    /// a library file, which one machine holds.
+    public let host: String?
     /// The engine the library is kept in, chosen when it was opened.
     let engine: Engine
     /// The engines a library is kept in.
@@ -81,44 +92,69 @@ public final class LibraryDatabase: Sendable {
         busyTimeout: TimeInterval = LibraryDatabase.defaultBusyTimeout
     ) throws {
         // Never a file named after a URL (a directory "postgresql:" where the program runs).
-        guard !Self.isPostgreSQL(path) else { throw Self.notOpenedYet(path) }
+        guard !Self.isPostgreSQL(path) else {
+            throw StoreError(.notFound, "\(Self.shown(path)) is a PostgreSQL library, not a file: open it by location")
+        }
         self.path = path
+        location = path
+        host = nil
         self.historyLimit = max(1, historyLimit)
         let checkpointer = WALCheckpointer(path: path)
         self.checkpointer = checkpointer
         let directory = (path as NSString).deletingLastPathComponent
         do {
             if !directory.isEmpty { try PrivateFiles.makeDirectory(directory) }
-            engine = .sqlite(
-                try PrivateFiles.withLock(onDirectory: directory) {
-                    // A file already in WAL mode is not written by opening the pool (`migrate` checks the
-                    // schema before any write); any other is checked through a connection of its own
-                    // first, since switching it to WAL mode would write to it.
-                    if try !PrivateFiles.createFile(path), !Self.isInWALMode(path) {
-                        try Self.checkSchema(ofExistingFile: path, busyTimeout: busyTimeout)
-                    }
-                    let pool = try DatabasePool(path: path, configuration: Self.configuration(busyTimeout: busyTimeout))
-                    try Self.migrate(pool, path: path)
-                    try pool.writeWithoutTransaction { checkpointer.attach(to: $0) }
-                    return pool
-                })
+            (engine, isNew) = try PrivateFiles.withLock(onDirectory: directory) {
+                // A file already in WAL mode is not written by opening the pool (`migrate` checks the
+                // schema before any write); any other is checked through a connection of its own
+                // first, since switching it to WAL mode would write to it.
+                let created = try PrivateFiles.createFile(path)
+                if !created, !Self.isInWALMode(path) {
+                    try Self.checkSchema(ofExistingFile: path, busyTimeout: busyTimeout)
+                }
+                let pool = try DatabasePool(path: path, configuration: Self.configuration(busyTimeout: busyTimeout))
+                try Self.migrate(pool, path: path)
+                try pool.writeWithoutTransaction { checkpointer.attach(to: $0) }
+                return (.sqlite(pool), created)
+            }
         } catch {
             throw StoreError.wrap(error, path: path)
         }
     }
 
-    /// Opens an existing library at `path` without creating it; throws `StoreError` `.notFound` if
-    /// there is no library there.
-    public convenience init(existingAt path: String) throws {
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw StoreError(.notFound, "no library at \(path)", path: path, errno: ENOENT)
+    /// Opens the library at `location`: a library file's path, or a `postgresql://` URL
+    /// (``PostgreSQLAddress``). Where there is no library there, one is made, unless `creating` is
+    /// false: then `StoreError` `.notFound` is thrown.
+    ///
+    /// ```swift
+    /// let shared = try LibraryDatabase(location: "postgresql://photos@nas/photos", creating: false)
+    /// ```
+    public convenience init(
+        location: String, creating: Bool = true, historyLimit: Int = LibraryDatabase.defaultHistoryLimit,
+        busyTimeout: TimeInterval = LibraryDatabase.defaultBusyTimeout
+    ) throws {
+        if Self.isPostgreSQL(location) {
+            try self.init(postgreSQL: location, creating: creating, historyLimit: historyLimit)
+        } else {
+            guard creating || FileManager.default.fileExists(atPath: location) else {
+                throw StoreError(.notFound, "no library at \(location)", path: location, errno: ENOENT)
+            }
+            try self.init(path: location, historyLimit: historyLimit, busyTimeout: busyTimeout)
         }
-        try self.init(path: path)
+    }
+
+    /// Opens an existing library at `location` (a file or a `postgresql://` URL) without creating
+    /// it; throws `StoreError` `.notFound` if there is no library there.
+    public convenience init(existingAt location: String) throws {
+        try self.init(location: location, creating: false)
     }
 
     /// Opens a private in-memory library, for tests and transient work.
     public init(historyLimit: Int = LibraryDatabase.defaultHistoryLimit) throws {
         path = nil
+        location = "memory"
+        isNew = true
+        host = nil
         self.historyLimit = max(1, historyLimit)
         checkpointer = nil
         let queue = try DatabaseQueue(configuration: Self.configuration(busyTimeout: Self.defaultBusyTimeout))
@@ -126,18 +162,35 @@ public final class LibraryDatabase: Sendable {
         engine = .sqlite(queue)
     }
 
-    /// Opens (making it if its schema holds none) the library kept in PostgreSQL at `location`, a
-    /// `postgresql://` URL (``PostgreSQLAddress``: `?schema=` for a schema of its own). Throws a
-    /// ``StoreError``: `.unreachable` for a server that is not there, `.newerSchema` for a library
-    /// made by a newer build...
+    /// Opens the library kept in PostgreSQL at `location`, a `postgresql://` URL
+    /// (``PostgreSQLAddress``: `?schema=` for a schema of its own), making it if its schema holds
+    /// none and `creating`. Throws a ``StoreError``: `.notFound` for no library and not `creating`,
+    /// `.unreachable` for a server that is not there, `.newerSchema` for a library made by a newer
+    /// build...
     ///
-    /// Within the package: the store reads and writes such a library as it does a file, held to
-    /// the same behaviour by the contract tests; `photos` and photosd do not open one yet.
-    package init(postgreSQL location: String, historyLimit: Int = LibraryDatabase.defaultHistoryLimit) throws {
+    /// The store reads and writes such a library as it does a file, held to the same behaviour by
+    /// the contract tests; several hosts may open one at once, each as its ``host``.
+    package init(
+        postgreSQL location: String, creating: Bool = true, historyLimit: Int = LibraryDatabase.defaultHistoryLimit,
+        host: String = LibraryDatabase.thisHost()
+    ) throws {
         path = nil
+        let address = try PostgreSQLAddress(location)
+        self.location = address.description
+        self.host = host
         self.historyLimit = max(1, historyLimit)
         checkpointer = nil
-        engine = .postgreSQL(try PostgreSQLLibrary.open(PostgreSQLAddress(location)))
+        let (library, made) = try PostgreSQLLibrary.open(address, creating: creating)
+        engine = .postgreSQL(library)
+        isNew = made
+    }
+
+    /// This machine's name in a library several hosts share: `$PHOTOS_HOST`, else its host name.
+    public static func thisHost(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if let named = environment["PHOTOS_HOST"], !named.isEmpty { return named }
+        var name = [CChar](repeating: 0, count: 256)
+        guard gethostname(&name, name.count - 1) == 0 else { return "localhost" }
+        return String(cString: name)
     }
 
     deinit {
@@ -259,7 +312,7 @@ public final class LibraryDatabase: Sendable {
     private func commit<T>(
         _ body: (LibraryTransaction) throws -> T, in db: any StoreConnection, wroteRows: () -> Bool
     ) throws -> (T, LibraryChange?) {
-        let transaction = LibraryTransaction(db: db)
+        let transaction = LibraryTransaction(db: db, host: host)
         let value = try body(transaction)
         // Albums whose dates a removal or a date change may have moved, computed once each.
         if wroteRows() { try CollectionStats.refresh(db) }

@@ -242,18 +242,55 @@ extension LibraryTransaction {
         try db.scalarInt64("SELECT isOffline FROM root WHERE path = ?", [.text(path)]) == 0
     }
 
-    /// Marks a root as reachable or offline and notes when it was scanned.
+    /// Marks a root as reachable or offline and notes when it was scanned; in a library several
+    /// hosts share, the root becomes this host's, and another host's is refused (``claimRoot(_:)``).
     public func setRoot(_ path: String, offline: Bool) throws {
+        try claimRoot(path)
         try db.execute(
             """
-            INSERT INTO root (path, isOffline, lastScanDate) VALUES (?, ?, ?)
+            INSERT INTO root (path, isOffline, lastScanDate, host) VALUES (?, ?, ?, ?)
             ON CONFLICT(path) DO UPDATE SET isOffline = excluded.isOffline,
-                lastScanDate = CASE WHEN excluded.isOffline <> 0 THEN root.lastScanDate ELSE excluded.lastScanDate END
-            """, [.text(path), .flag(offline), .double(Date().timeIntervalSince1970)])
+                lastScanDate = CASE WHEN excluded.isOffline <> 0 THEN root.lastScanDate ELSE excluded.lastScanDate END,
+                host = COALESCE(excluded.host, root.host)
+            """, [.text(path), .flag(offline), .double(Date().timeIntervalSince1970), host.map(SQLValue.text) ?? .null])
+    }
+
+    /// Throws where, in a library several hosts share, another host holds the root at `path` (or a
+    /// root around or inside it): its files are on that host's disk, and a scan here, finding none,
+    /// would take its photos out of the library. A root no host holds yet (a library copied from a
+    /// file) is this host's once scanned.
+    public func claimRoot(_ path: String) throws {
+        guard let host else { return }
+        let (under, arguments) = Self.under(path, column: "path")
+        let holders = try db.rows(
+            """
+            SELECT path, host FROM root
+            WHERE host IS NOT NULL AND host <> ?
+                AND (path = ? OR \(under) OR substr(?, 1, length(path) + 1) = path || '/')
+            ORDER BY path
+            """, [.text(host), .text(path)] + arguments + [.text(path)]
+        ) { (try $0.text(0), try $0.text(1)) }
+        guard let (root, holder) = holders.first else { return }
+        throw StoreError(
+            .other,
+            "the root \(root) is host \(holder)'s in this library: its photos are on that host's disk, and "
+                + "\(host) does not scan it (roots are named by path: give this host's photos another path)",
+            path: path)
     }
 }
 
 extension LibraryDatabase {
+    /// Throws where, in a library several hosts share, another host holds one of `roots` (or a root
+    /// around or inside one): what a photosd checks before it watches them
+    /// (``LibraryTransaction/claimRoot(_:)``).
+    public func checkRootsAreThisHosts(_ roots: [String]) throws {
+        guard host != nil else { return }
+        try read { db in
+            let transaction = LibraryTransaction(db: db, host: host)
+            for root in roots { try transaction.claimRoot(root) }
+        }
+    }
+
     /// The roots last found unreadable (unmounted, removed): their assets are kept, unavailable.
     public func offlineRoots() throws -> [String] {
         try read { db in try Self.offlineRoots(db) }

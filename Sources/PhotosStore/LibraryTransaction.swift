@@ -11,9 +11,13 @@ public final class LibraryTransaction {
     /// Whether this transaction journaled file work that any process may do once it commits
     /// (``FileJournalEntry/anyOwner``): the files of deleted assets and of dropped edits.
     public internal(set) var owesFileWork = false
+    /// The host writing, in a library several hosts share (``LibraryDatabase/host``): the roots it
+    /// scans are its own.
+    let host: String?
 
-    init(db: any StoreConnection) {
+    init(db: any StoreConnection, host: String? = nil) {
         self.db = db
+        self.host = host
     }
 
     // MARK: Assets

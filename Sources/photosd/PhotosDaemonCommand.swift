@@ -6,6 +6,7 @@ import PhotosConfig
 import PhotosDaemon
 import PhotosHooks
 import PhotosImaging
+import PhotosIngest
 import PhotosServer
 import PhotosWire
 import PhotosStore
@@ -132,10 +133,6 @@ struct PhotosDaemonCommand: AsyncParsableCommand {
         let path =
             (LibraryLocation.named(option: library, config: found, configPath: configPath)
             ?? LibraryLocation(path: PHPhotoLibrary.defaultLibraryURL().path, source: .standard)).path
-        if LibraryDatabase.isPostgreSQL(path) {
-            FileHandle.standardError.write(Data("photosd: \(LibraryDatabase.notOpenedYet(path).message)\n".utf8))
-            throw ExitCode(78)
-        }
         let roots = watch.isEmpty ? file.roots : watch
         guard !roots.isEmpty else {
             throw ValidationError(
@@ -160,16 +157,33 @@ struct PhotosDaemonCommand: AsyncParsableCommand {
         configuration.libraryRoots = Self.libraryRoots(watch: watch, file: file)
         configuration.hookHistoryLimit = file.hookHistoryLimit ?? DaemonConfiguration.defaultHookHistoryLimit
 
-        // One photosd per library: a second one stops here, before its status file or hooks could
-        // stand in for the first's. A library whose directory is not there yet (a volume not
-        // mounted) is locked once it opens.
-        let libraryDirectory = (path as NSString).deletingLastPathComponent
-        var lock = FileManager.default.fileExists(atPath: libraryDirectory) ? try Self.locking(path) : nil
-        // A library that is not there is made, and its albums come back from the roots' manifests.
-        configuration.restoresAlbums = !FileManager.default.fileExists(atPath: path)
-        // A library that cannot be opened yet (volume not mounted, disk full) is waited for.
+        // One photosd per library (per host, for a library kept in PostgreSQL): a second one stops
+        // here, before its status file or hooks could stand in for the first's. A library whose
+        // directory is not there yet (a volume not mounted) is locked once it opens.
+        let local = configuration.localPath
+        let localDirectory = (local as NSString).deletingLastPathComponent
+        if LibraryDatabase.isPostgreSQL(path) {
+            do {
+                try PrivateFiles.makeDirectory(localDirectory)
+            } catch {
+                FileHandle.standardError.write(Data("photosd: cannot make \(localDirectory): \(error)\n".utf8))
+                throw ExitCode(73)
+            }
+        }
+        var lock = FileManager.default.fileExists(atPath: localDirectory) ? try Self.locking(local) : nil
+        // A library that cannot be opened yet (volume not mounted, disk full, server down) is waited for.
         let database = try await LibraryOpener(configuration: configuration, logger: logger).open()
-        if lock == nil { lock = try Self.locking(path) }
+        if lock == nil { lock = try Self.locking(local) }
+        // A library made now takes its albums back from the roots' manifests.
+        configuration.restoresAlbums = database.isNew
+        // In a library several hosts share, another host's root is not watched here: finding none of
+        // its photos on this disk, the scan would take them out of the library.
+        do {
+            try database.checkRootsAreThisHosts(roots.map { FolderScanner.normalize($0) })
+        } catch {
+            FileHandle.standardError.write(Data("photosd: \(error)\n".utf8))
+            throw ExitCode(78)
+        }
         // The hooks' albums need the library: checked (and named by identifier) before any service starts.
         configuration.hooks = try Self.readingConfig {
             try file.hooksResolvingAlbums(in: database, watchedRoots: roots)
@@ -296,7 +310,7 @@ struct PhotosDaemonCommand: AsyncParsableCommand {
             libraryConfiguration.roots = configuration.libraryRoots
             libraryConfiguration.trashDays = file.trashDays ?? libraryConfiguration.trashDays
             let statusPath = configuration.statusPath
-            let startupPath = StartupProgress.path(forLibrary: configuration.libraryPath)
+            let startupPath = StartupProgress.path(forLibrary: configuration.localPath)
             let library = PHPhotoLibrary(database: database, configuration: libraryConfiguration)
             // A deletion a killed photosd or photos left halfway has its files moved to the Trash now, and
             // deleted assets past trash_days are erased.

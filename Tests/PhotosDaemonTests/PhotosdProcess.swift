@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import PhotosDaemon
+import PhotosStore
 import PhotosTestSupport
 
 /// The built `photosd` run as a child process: started and ready once its startup scan wrote the
@@ -12,17 +13,20 @@ final class PhotosdProcess {
     let log: URL?
 
     /// Starts `photosd` with `arguments` (at warning level, without its API unless they name a
-    /// `--socket`) and waits for the status file of `library`. Its standard error goes to `log`
+    /// `--socket`) and waits for the status file of `library` (a file, or a `postgresql://` URL). Its standard error goes to `log`
     /// when given; `arguments` may name another `--log-level`.
     /// Its cache home (`XDG_CACHE_HOME`, the thumbnail cache's) is the test run's own
     /// (``BuiltProducts/cacheHome``) unless `environment` names one.
     init(arguments: [String], library: String, environment: [String: String] = [:], log: URL? = nil) throws {
         self.log = log
-        let statusPath = DaemonConfiguration.statusPath(forLibrary: library)
+        let merged = ProcessInfo.processInfo.environment
+            .merging(["XDG_CACHE_HOME": BuiltProducts.cacheHome]) { $1 }.merging(environment) { $1 }
+        // Beside the library file, or for a library kept in PostgreSQL in the daemon's data home.
+        let statusPath = DaemonConfiguration.statusPath(
+            forLibrary: LibraryDatabase.localPath(forLibrary: library, environment: merged))
         try? FileManager.default.removeItem(atPath: statusPath)
         process.executableURL = BuiltProducts.directory.appendingPathComponent("photosd")
-        process.environment = ProcessInfo.processInfo.environment
-            .merging(["XDG_CACHE_HOME": BuiltProducts.cacheHome]) { $1 }.merging(environment) { $1 }
+        process.environment = merged
         // No API unless the test asks for one: parallel daemons would all want the default socket.
         let socket = arguments.contains("--socket") ? [] : ["--socket", ""]
         let level = arguments.contains("--log-level") ? [] : ["--log-level", "warning"]

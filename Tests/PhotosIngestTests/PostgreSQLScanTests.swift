@@ -35,6 +35,29 @@ struct PostgreSQLScanTests {
         }
     }
 
+    @Test func aRootAnotherHostHoldsIsNotScannedAndKeepsItsPhotos() throws {
+        let directory = try TemporaryDirectory(prefix: "postgresql-roots")
+        let root = directory.path("Pictures").path
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        for name in ["FurnaceCreekInn.jpg", "FurnaceCreekInn2.jpg"] {
+            let source = try #require(Corpus.file("Camera/2008/Death Valley/\(name)"))
+            try FileManager.default.copyItem(atPath: source.path, toPath: root + "/" + name)
+        }
+        try PostgreSQLTestServer.inNewSchema { url in
+            let nas = try LibraryDatabase(postgreSQL: url, host: "nas")
+            let laptop = try LibraryDatabase(postgreSQL: url, host: "laptop")
+            #expect(try FolderScanner(database: nas, quietTime: 0).scan(roots: [root]).ingested == 2)
+            // The laptop, whose disk has no such photo, must not take the NAS's out of the library.
+            try FileManager.default.removeItem(atPath: root + "/FurnaceCreekInn2.jpg")
+            let error = #expect(throws: StoreError.self) {
+                try FolderScanner(database: laptop, quietTime: 0).scan(roots: [root])
+            }
+            #expect(error?.message.contains("is host nas's") == true, "\(String(describing: error))")
+            #expect(try nas.countAssets(matching: AssetQuery()) == 2)
+            #expect(try FolderScanner(database: nas, quietTime: 0).scan(roots: [root]).removed == 1)
+        }
+    }
+
     /// Every asset's description without what each library makes its own (identifiers, the dates
     /// of the scan), by the path of its first file.
     static func assets(_ database: LibraryDatabase, _ zone: TimeZone) throws -> [String] {

@@ -93,6 +93,46 @@ struct LibraryEngineContractTests {
         }
     }
 
+    @Test func aLibraryMadeBeforeALaterMigrationIsGivenItWhenOpened() throws {
+        try PostgreSQLTestServer.inNewSchema { url in
+            _ = try LibraryDatabase(postgreSQL: url)
+            let connection = try PostgreSQLConnection.connect(to: PostgreSQLAddress(url))
+            defer { connection.close() }
+            try connection.execute("ALTER TABLE root DROP COLUMN host", [])
+            try connection.execute("DELETE FROM schema_migration WHERE identifier = 'v33: roots by host'", [])
+            let reopened = try LibraryDatabase(postgreSQL: url, host: "nas")
+            try reopened.write { try $0.setRoot("/srv/photos", offline: false) }
+            #expect(try connection.scalarText("SELECT host FROM root WHERE path = '/srv/photos'") == "nas")
+            let applied = try connection.rows("SELECT identifier FROM schema_migration", []) { try $0.text(0) }
+            #expect(Set(applied) == Set(PostgreSQLSchema.migrations))
+        }
+    }
+
+    @Test func eachRootIsTheHostsThatFirstScannedIt() throws {
+        try PostgreSQLTestServer.inNewSchema { url in
+            let nas = try LibraryDatabase(postgreSQL: url, host: "nas")
+            let laptop = try LibraryDatabase(postgreSQL: url, host: "laptop")
+            try nas.write { try $0.setRoot("/home/me/Pictures", offline: false) }
+            for taken in ["/home/me/Pictures", "/home/me/Pictures/2024", "/home/me", "/"] {
+                let error = #expect(throws: StoreError.self) {
+                    try laptop.write { try $0.setRoot(taken, offline: false) }
+                }
+                #expect(error?.message.contains("the root /home/me/Pictures is host nas's") == true, "\(taken)")
+            }
+            // A neighbour whose name only begins the same is another root; the holder goes on.
+            try laptop.write { try $0.setRoot("/home/me/Pictures-laptop", offline: false) }
+            try nas.write { try $0.setRoot("/home/me/Pictures", offline: true) }
+            // A root no host holds (a library copied from a file) is the first scanner's.
+            _ = try nas.bookkeeping { try $0.execute("INSERT INTO root (path, isOffline) VALUES ('/mnt/card', 0)", []) }
+            try laptop.write { try $0.setRoot("/mnt/card", offline: false) }
+            #expect(throws: StoreError.self) { try nas.write { try $0.claimRoot("/mnt/card") } }
+            // A library file has one host: its roots are nobody's.
+            let file = try LibraryDatabase()
+            #expect(file.host == nil)
+            try file.write { try $0.setRoot("/home/me/Pictures", offline: false) }
+        }
+    }
+
     /// What a program sees of the library as it uses it, a line per observation.
     static func story(_ database: LibraryDatabase) throws -> [String] {
         var story: [String] = []

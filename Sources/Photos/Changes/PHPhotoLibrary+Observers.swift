@@ -177,7 +177,7 @@ final class ObserverCenter: Sendable {
                     // date, by fetching again.
                     library.configuration.logger.warning(
                         "change observers fell behind the history kept; going on from the newest change",
-                        metadata: ["library.path": "\(database.path ?? "memory")", "change.token": "\(token ?? 0)"])
+                        metadata: ["library.path": "\(database.location)", "change.token": "\(token ?? 0)"])
                     token = nil
                     continue
                 }

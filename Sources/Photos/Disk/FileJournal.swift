@@ -39,7 +39,7 @@ struct FileJournal {
     /// the same process. An entry of this process that is not here was left by an interrupted block.
     private static let inFlight = Mutex<Set<String>>([])
 
-    private func key(_ id: Int64) -> String { "\(database.path ?? "memory")#\(id)" }
+    private func key(_ id: Int64) -> String { "\(database.location)#\(id)" }
 
     /// Marks entries as worked on by this process (called inside the block's transaction).
     func begin(_ ids: [Int64]) {

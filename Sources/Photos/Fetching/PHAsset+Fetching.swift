@@ -67,7 +67,7 @@ extension PHAsset {
         _ scope: AssetQuery.Scope, mediaType: PHAssetMediaType?, options: PHFetchOptions?, library: PHPhotoLibrary?
     ) -> PHFetchResult<PHAsset> {
         let library = options?.photoLibrary ?? library ?? PHPhotoLibrary.current
-        let query = (options ?? PHFetchOptions()).assetQuery(scope: scope, mediaType: mediaType)
+        let query = (options ?? PHFetchOptions()).assetQuery(scope: scope, mediaType: mediaType, in: library)
         let result = library.fetchAssets(query)
         result.wantsIncrementalChangeDetails = options?.wantsIncrementalChangeDetails ?? true
         return result
@@ -86,18 +86,19 @@ extension PHCollection {
                 transient.allSatisfy({ $0.library === library })
             else { return PHFetchResult(objects: transient) }
             return library.fetchCollections(
-                (options ?? PHFetchOptions()).collectionQuery(scope: .listed(rows), schema: .collection))
+                (options ?? PHFetchOptions()).collectionQuery(scope: .listed(rows), schema: .collection, in: library))
         }
         let library = options?.photoLibrary ?? collectionList.library ?? PHPhotoLibrary.current
         let query = (options ?? PHFetchOptions()).collectionQuery(
-            scope: .children(of: collectionList.rowID ?? -1), schema: .collection)
+            scope: .children(of: collectionList.rowID ?? -1), schema: .collection, in: library)
         return library.fetchCollections(query)
     }
 
     /// The user's albums and folders that are not inside a folder.
     public class func fetchTopLevelUserCollections(with options: PHFetchOptions?) -> PHFetchResult<PHCollection> {
         let library = options?.photoLibrary ?? PHPhotoLibrary.current
-        let query = (options ?? PHFetchOptions()).collectionQuery(scope: .children(of: nil), schema: .collection)
+        let query = (options ?? PHFetchOptions()).collectionQuery(
+            scope: .children(of: nil), schema: .collection, in: library)
         return library.fetchCollections(query)
     }
 }
@@ -142,7 +143,7 @@ extension PHAssetCollection {
             // The smart albums holding it, fetched with the options (predicate, sort, limit) as
             // any collections are: in their own order unless sorted.
             let query = (options ?? PHFetchOptions()).collectionQuery(
-                scope: .listed(matching.compactMap(\.rowID)), schema: .assetCollection)
+                scope: .listed(matching.compactMap(\.rowID)), schema: .assetCollection, in: library)
             return library.fetchCollections(query)
         }
         return fetch(.containingAsset(asset.rowID ?? -1, type: type), options: options, library: library)
@@ -164,7 +165,7 @@ extension PHAssetCollection {
         -> PHFetchResult<PHAssetCollection>
     {
         let library = options?.photoLibrary ?? library ?? PHPhotoLibrary.current
-        let query = (options ?? PHFetchOptions()).collectionQuery(scope: scope, schema: .assetCollection)
+        let query = (options ?? PHFetchOptions()).collectionQuery(scope: scope, schema: .assetCollection, in: library)
         return library.fetchCollections(query)
     }
 }
@@ -207,7 +208,7 @@ extension PHCollectionList {
         -> PHFetchResult<PHCollectionList>
     {
         let library = options?.photoLibrary ?? library ?? PHPhotoLibrary.current
-        let query = (options ?? PHFetchOptions()).collectionQuery(scope: scope, schema: .collectionList)
+        let query = (options ?? PHFetchOptions()).collectionQuery(scope: scope, schema: .collectionList, in: library)
         return library.fetchCollections(query)
     }
 }

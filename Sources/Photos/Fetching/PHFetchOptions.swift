@@ -69,9 +69,9 @@ public final class PHFetchOptions: NSCopying, @unchecked Sendable {
         _ = try sortKeys(for: schema)
     }
 
-    func compiledPredicate(for schema: PredicateSchema, column: (String) -> String) throws(PredicateFormatError)
-        -> SQLFragment?
-    {
+    func compiledPredicate(
+        for schema: PredicateSchema, dialect: SQLDialect = .sqlite, column: (String) -> String
+    ) throws(PredicateFormatError) -> SQLFragment? {
         guard let predicate else { return nil }
         guard let format = predicate as? PHFormatPredicate else {
             throw PredicateFormatError(
@@ -79,7 +79,7 @@ public final class PHFetchOptions: NSCopying, @unchecked Sendable {
                 format: predicate.predicateFormat)
         }
         // Compiling checks every key against the schema: validating first compiled twice.
-        return try format.parsed.get().sql(for: schema, column: column)
+        return try format.parsed.get().sql(for: schema, dialect: dialect, column: column)
     }
 
     func sortKeys(for schema: PredicateSchema) throws(PredicateFormatError) -> [SortKey] {
@@ -98,7 +98,11 @@ public final class PHFetchOptions: NSCopying, @unchecked Sendable {
 
     /// The asset query these options describe over a scope. Stops the program on an invalid predicate,
     /// as PhotoKit raises; call ``validate(for:)`` first to get the error instead.
-    func assetQuery(scope: AssetQuery.Scope, mediaType: PHAssetMediaType? = nil) -> AssetQuery {
+    /// The predicate is compiled to the SQL of `library`'s engine.
+    func assetQuery(scope: AssetQuery.Scope, mediaType: PHAssetMediaType? = nil, in library: PHPhotoLibrary)
+        -> AssetQuery
+    {
+        let dialect = library.database.dialect
         var query = AssetQuery(scope: scope)
         query.mediaType = mediaType
         query.limit = max(0, fetchLimit)
@@ -107,7 +111,7 @@ public final class PHFetchOptions: NSCopying, @unchecked Sendable {
         query.sourceTypes = includeAssetSourceTypes
         query.albums = restrictedToAlbums
         do {
-            query.filter = try compiledPredicate(for: .asset, column: AssetQuery.column(for:))
+            query.filter = try compiledPredicate(for: .asset, dialect: dialect, column: AssetQuery.column(for:))
             query.sort = try sortKeys(for: .asset)
         } catch {
             preconditionFailure("Unsupported fetch options for PHAsset: \(error)")
@@ -115,12 +119,15 @@ public final class PHFetchOptions: NSCopying, @unchecked Sendable {
         return query
     }
 
-    /// The collection query these options describe over a scope (see ``assetQuery(scope:mediaType:)``).
-    func collectionQuery(scope: CollectionQuery.Scope, schema: PredicateSchema) -> CollectionQuery {
+    /// The collection query these options describe over a scope (see ``assetQuery(scope:mediaType:in:)``).
+    func collectionQuery(scope: CollectionQuery.Scope, schema: PredicateSchema, in library: PHPhotoLibrary)
+        -> CollectionQuery
+    {
+        let dialect = library.database.dialect
         var query = CollectionQuery(scope: scope)
         query.limit = max(0, fetchLimit)
         do {
-            query.filter = try compiledPredicate(for: schema, column: CollectionQuery.column(for:))
+            query.filter = try compiledPredicate(for: schema, dialect: dialect, column: CollectionQuery.column(for:))
             query.sort = try sortKeys(for: schema)
         } catch {
             preconditionFailure("Unsupported fetch options for \(schema.className): \(error)")

@@ -75,11 +75,12 @@ public struct DaemonServices: Sendable {
         let scanner = FolderScanner(
             database: database, timeZone: configuration.timeZone, rules: configuration.rules, quietTime: 0)
         let progress = StartupProgressReporter(
-            path: StartupProgress.path(forLibrary: configuration.libraryPath), board: board, notifier: notifier,
+            path: StartupProgress.path(forLibrary: configuration.localPath), board: board, notifier: notifier,
             logger: named("scans"))
         scanRunner = ScanRunner(
             scanner: scanner, database: database, queue: scans, board: board, backoff: configuration.retryBackoff,
-            libraryPath: configuration.libraryPath, logger: named("scans"), startupProgress: progress,
+            libraryPath: LibraryDatabase.shown(configuration.libraryPath), logger: named("scans"),
+            startupProgress: progress,
             policies: LibraryRoots(configuration.libraryRoots), restoresAlbums: configuration.restoresAlbums,
             restoreEdits: restoreEdits, walks: walks
         ) { outcome in

@@ -24,15 +24,27 @@ final class PostgreSQLLibrary: Sendable {
     /// under the library's lock, so that hosts opening a new library at once make it once). A
     /// library made by a newer build is refused (`newerSchema`); the predicate functions are made
     /// again, so that a build's fix reaches a library made before it.
-    static func open(_ address: PostgreSQLAddress) throws -> PostgreSQLLibrary {
+    ///
+    /// Where the schema holds no library and `creating` is false, throws `notFound`. Returns the
+    /// library and whether this opening made it.
+    static func open(_ address: PostgreSQLAddress, creating: Bool = true) throws -> (
+        library: PostgreSQLLibrary, made: Bool
+    ) {
         let library = PostgreSQLLibrary(address: address)
-        try library.withConnection { db in
+        let made = try library.withConnection { db in
             try db.transaction { db in
                 try db.execute("SELECT pg_advisory_xact_lock(?)", [.int(library.commits.lockKey)])
-                try PostgreSQLSchema.open(in: db, address: address)
+                // A schema named in the URL is made when missing, as a copy makes it: only a name space
+                // (asked first: CREATE SCHEMA needs a right on the database even where the schema is there).
+                if creating, let schema = address.schema,
+                    try db.scalarInt64("SELECT 1 FROM pg_namespace WHERE nspname = ?", [.text(schema)]) == nil
+                {
+                    try db.execute("CREATE SCHEMA \"\(schema)\"", [])
+                }
+                return try PostgreSQLSchema.open(in: db, address: address, creating: creating)
             }
         }
-        return library
+        return (library, made)
     }
 
     /// Runs `body` in a read-only transaction of one snapshot.
@@ -73,15 +85,20 @@ final class PostgreSQLLibrary: Sendable {
 extension PostgreSQLSchema {
     /// Makes the library in the transaction `db` is in where its schema holds none; else checks
     /// that this build knows every migration it had (a newer build's library is refused) and has
-    /// them all, and makes the functions again.
-    static func open(in db: PostgreSQLConnection, address: PostgreSQLAddress) throws {
+    /// them all, and makes the functions again. Returns whether it made the library; where there is
+    /// none and `creating` is false, throws `notFound`.
+    static func open(in db: PostgreSQLConnection, address: PostgreSQLAddress, creating: Bool) throws -> Bool {
         let made =
             try db.scalarInt64(
                 """
                 SELECT 1 FROM information_schema.tables
                 WHERE table_schema = current_schema() AND table_name = 'schema_migration'
                 """) != nil
-        guard made else { return try make(in: db) }
+        guard made else {
+            guard creating else { throw StoreError(.notFound, "no library at \(address)") }
+            try make(in: db)
+            return true
+        }
         let applied = try db.rows("SELECT identifier FROM schema_migration", []) { try $0.text(0) }
         if let unknown = applied.first(where: { !migrations.contains($0) }) {
             throw StoreError(
@@ -89,12 +106,18 @@ extension PostgreSQLSchema {
                 "the library at \(address) was made by a newer build (its migration \"\(unknown)\" is unknown "
                     + "here): it is refused, not opened")
         }
-        guard Set(applied) == Set(migrations) else {
+        guard Set(baselineMigrations).isSubset(of: applied) else {
             throw StoreError(
                 .corrupt,
                 "the library at \(address) lacks migrations this build's schema begins with: "
-                    + migrations.filter { !applied.contains($0) }.joined(separator: ", "))
+                    + baselineMigrations.filter { !applied.contains($0) }.joined(separator: ", "))
+        }
+        // What later migrations it lacks, it is given now, in order (under the library's lock).
+        for migration in later where !applied.contains(migration.identifier) {
+            for statement in migration.statements { try db.execute(statement, []) }
+            try db.execute("INSERT INTO schema_migration (identifier) VALUES (?)", [.text(migration.identifier)])
         }
         for statement in functions { try db.execute(statement, []) }
+        return false
     }
 }

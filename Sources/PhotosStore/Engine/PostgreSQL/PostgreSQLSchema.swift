@@ -2,9 +2,10 @@ import Foundation
 import PhotosCore
 
 /// A library's tables in PostgreSQL: the same tables, columns (in the same order), keys and
-/// indexes as SQLite's after all of its migrations (``LibraryDatabase``'s, `v1` to `v32`), so that
-/// the store's SQL reads and writes both alike. Made whole at once (the baseline); what a later
-/// migration changes, it changes on both engines, and the tests compare the two schemas.
+/// indexes as SQLite's after all of its migrations (``LibraryDatabase``'s), so that the store's SQL
+/// reads and writes both alike. A new library is made whole at once: the baseline (SQLite's `v1` to
+/// `v32`), then each later migration (``later``), which changes both engines alike; a library made
+/// before a later migration gets it when it is next opened. The tests compare the two schemas.
 ///
 /// What differs, and why:
 /// - Whole numbers are `BIGINT` (SQLite's INTEGER is 64 bits), numbers `DOUBLE PRECISION`, bytes
@@ -20,11 +21,17 @@ import PhotosCore
 /// the directory table tidy. Each is a PL/pgSQL function of the same name, run for each row;
 /// PostgreSQL's trigger conditions hold no subquery, so a SQLite `WHEN NOT EXISTS (…)` is an `IF`
 /// in the function.
-///
-/// A library in PostgreSQL is not opened by the store yet: this is the schema it will open.
 enum PostgreSQLSchema {
+    /// Every migration this build's schema holds: the baseline's, then the later ones.
+    static let migrations = baselineMigrations + later.map(\.identifier)
+
+    /// The migrations after the baseline, in order: SQLite's identifier and the same change here.
+    static let later: [(identifier: String, statements: [String])] = [
+        ("v33: roots by host", [#"ALTER TABLE root ADD COLUMN host TEXT COLLATE "C""#])
+    ]
+
     /// The migrations the baseline stands for: SQLite's identifiers, recorded as applied.
-    static let migrations = [
+    static let baselineMigrations = [
         "v1", "v2: visible assets by date", "v3: files and directories on disk", "v4: change history bounds",
         "v5: all assets by date", "v6: tombstones by identifier", "v7: row ids are never reused",
         "v8: the file journal", "v9: unreadable directories", "v10: what deleted objects were", "v11: hook cursors",
@@ -491,7 +498,9 @@ enum PostgreSQLSchema {
 
     /// Makes the schema in the transaction `db` is in; the first rows too unless a copy brings its own.
     static func make(in db: PostgreSQLConnection, withFirstRows: Bool = true) throws {
-        for statement in baseline + [smartAlbumCountTable] + triggers + functions { try db.execute(statement, []) }
+        for statement in baseline + [smartAlbumCountTable] + triggers + functions + later.flatMap(\.statements) {
+            try db.execute(statement, [])
+        }
         for identifier in migrations {
             try db.execute("INSERT INTO schema_migration (identifier) VALUES (?)", [.text(identifier)])
         }
