@@ -29,7 +29,10 @@ struct PhotosCommand: AsyncParsableCommand {
 
 /// Options every subcommand shares.
 struct LibraryOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("The library file.", valueName: "file"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The library file, or a postgresql:// URL for a library kept in PostgreSQL.", valueName: "file"))
     var library: String?
 
     @Option(

@@ -24,7 +24,9 @@ extension PhotosCommand {
                 a library before it, as photos rebuild does: identifiers, user albums and edits.
                 """)
 
-        @Option(name: .long, help: ArgumentHelp("The library file (created if missing).", valueName: "file"))
+        @Option(
+            name: .long,
+            help: ArgumentHelp("The library file, or a postgresql:// URL (created if missing).", valueName: "file"))
         var library: String?
 
         @Option(

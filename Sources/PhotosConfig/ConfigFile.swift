@@ -49,7 +49,7 @@ import TOMLKit
 /// of its configuration. Albums are checked against a library separately
 /// (``validateAlbums(in:watchedRoots:)``): parsing needs no library.
 public struct ConfigFile: Sendable, Hashable {
-    /// The library file (`library`).
+    /// The library file, or a `postgresql://` URL (`library`).
     public var library: String?
     /// The directories to watch and what the library may write under each (`roots`: a directory, or a
     /// table `{ path = "…", write = "none" | "sidecars" | "files" }`; `[[roots]]` tables too).

@@ -55,7 +55,8 @@ public enum API {
         public var status: String
         /// The newest change-log token.
         public var token: Int64
-        /// The library file the daemon serves: `photos` uses the socket only for that library.
+        /// The library file the daemon serves (a library kept in PostgreSQL: its URL without the
+        /// password): `photos` uses the socket only for that library.
         public var library: String?
         /// The daemon's version (``PhotosCore/PhotosVersion/current``).
         public var version: String?

@@ -30,7 +30,11 @@ struct PhotosDaemonCommand: AsyncParsableCommand {
             """,
         version: "photosd \(PhotosVersion.current)")
 
-    @Option(name: .long, help: ArgumentHelp("The library file (created if missing).", valueName: "file"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The library file, or a postgresql:// URL for one several hosts share (created if missing).",
+            valueName: "file"))
     var library: String?
 
     @Option(
