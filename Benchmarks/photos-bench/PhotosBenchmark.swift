@@ -61,6 +61,10 @@ struct PhotosBenchmark {
                 url: url, path: SyntheticLibrary(size: size, directory: options.directory).path, size: size,
                 iterations: options.iterations, table: table
             ).run()
+            try PostgreSQLScanMeasurement(
+                url: url, directory: options.directory, copies: options.smoke ? 1 : 10, rounds: options.smoke ? 1 : 3,
+                table: table
+            ).run()
         }
         if let size = options.jsonSize {
             try AssetJSONMeasurement(size: size, directory: options.directory, rounds: 5, table: table).run()
@@ -201,6 +205,18 @@ struct PhotosBenchmark {
                 + "\(ResultTable.format(notified.p99)) ms (goal <= \(PostgreSQLMeasurement.notifiedGoalP99) ms; "
                 + "p50 \(ResultTable.format(notified.p50)) ms; the file through inotify p50 "
                 + "\(ResultTable.format(file.p50)) / p99 \(ResultTable.format(file.p99)) ms)")
+        if let scan = table.rows.first(where: { $0.measure == PostgreSQLScanMeasurement.scan }),
+            let hosts = table.rows.first(where: { $0.measure == PostgreSQLScanMeasurement.hosts })
+        {
+            print(
+                "  \(verdict((scan.ratio ?? 0) >= PostgreSQLScanMeasurement.scanGoal))  first scan "
+                    + "\(Int(scan.p50)) files/s, \(ResultTable.format((scan.ratio ?? 0) * 100))% of the file's "
+                    + "\(Int(scan.floorP50 ?? 0)) files/s (goal >= \(Int(PostgreSQLScanMeasurement.scanGoal * 100))%)")
+            print(
+                "  \(verdict((hosts.ratio ?? 0) >= PostgreSQLScanMeasurement.hostsGoal))  3 hosts at once "
+                    + "\(Int(hosts.p50)) files/s, \(ResultTable.format(hosts.ratio ?? 0))x one host alone "
+                    + "(goal >= \(ResultTable.format(PostgreSQLScanMeasurement.hostsGoal))x)")
+        }
     }
 
     /// A goal's verdict; a smoke run's tiny library judges nothing.

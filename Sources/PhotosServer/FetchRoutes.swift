@@ -174,6 +174,20 @@ struct FetchRoutes: Sendable {
         return Self.json(writer.bytes)
     }
 
+    /// Refuses a file another host's disk holds (a library several hosts share) with 421 Misdirected
+    /// Request naming that host, whose photosd serves it; a file of this host's is left to the caller.
+    func requireHere(_ path: String, of identifier: String) throws {
+        let holder: String?
+        do {
+            holder = try library.database.hostHolding(file: path)
+        } catch {
+            throw APIError(.serviceUnavailable, "cannot read the library \(library.database.location): \(error)")
+        }
+        guard let holder else { return }
+        throw APIError(
+            .misdirectedRequest, "the file of asset \(identifier) is on host \(holder): ask its photosd for it")
+    }
+
     /// The asset's JSON description, hidden or not; a 404 for an unknown identifier, and for one a
     /// limited client does not see (as if it were not there).
     func description(ofAsset identifier: String, access: ClientAccess = .owner) throws -> AssetDescription {

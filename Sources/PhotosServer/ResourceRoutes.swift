@@ -32,6 +32,7 @@ struct ResourceRoutes: Sendable {
             let types = asset.resources.map(\.type).joined(separator: ", ")
             throw APIError(.notFound, "asset \(identifier) has no \(type ?? "") resource (it has: \(types))")
         }
+        try fetches.requireHere(resource.path, of: identifier)
         var info = stat()
         guard stat(resource.path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
             throw APIError(.notFound, "the file of asset \(identifier) is not there: \(resource.path) (errno \(errno))")

@@ -237,11 +237,13 @@ extension LibraryDatabase {
     /// Reads the rows behind the asset JSON of these assets, in one read transaction, with three
     /// statements whatever their number (never one per asset); a key with no live asset has no row.
     public func withAssetRows<T>(_ keys: ObjectKeys, _ body: (inout AssetRows) throws -> T) throws -> T {
-        try read { db in try Self.withAssetRows(ids: keys.rowIDs(in: "asset", db), db, body) }
+        try read { db in
+            try Self.withAssetRows(ids: keys.rowIDs(in: "asset", db), db, host: host, schema: schema, body)
+        }
     }
 
     static func withAssetRows<T>(
-        ids: [Int64], _ db: any StoreConnection, _ body: (inout AssetRows) throws -> T
+        ids: [Int64], _ db: any StoreConnection, host: String?, schema: String?, _ body: (inout AssetRows) throws -> T
     ) throws -> T {
         // The list's `key` is an element's index: rows keep the order asked for, repeats included.
         let list: [SQLValue] = [.text(JSONText.array(ids))]
@@ -251,6 +253,7 @@ extension LibraryDatabase {
         // walked every album and probed each for every asset, 15 µs an asset at 20 albums. Another
         // engine orders its rows by the list.
         let ordered = dialect == .sqlite ? "" : " ORDER BY j.key"
+        let unavailable = dialect.unavailablePaths(host: host, schema: schema)
         var rows = AssetRows(
             assets: try RowCursor.open(
                 """
@@ -274,9 +277,7 @@ extension LibraryDatabase {
                 FROM \(listed) \(dialect.orderedJoin) resource r ON r.assetId = j.value
                 JOIN directory d ON d.id = r.directoryId\(ordered)
                 """, list, on: db),
-            unavailablePaths: try db.rows(
-                "SELECT path FROM root WHERE isOffline = 1 UNION SELECT path FROM unreadable_directory ORDER BY 1", []
-            ) { try $0.text(0) })
+            unavailablePaths: try db.rows(unavailable.sql, unavailable.arguments) { try $0.text(0) })
         return try body(&rows)
     }
 }

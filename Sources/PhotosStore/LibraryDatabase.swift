@@ -175,7 +175,11 @@ public final class LibraryDatabase: Sendable {
         host: String = LibraryDatabase.thisHost()
     ) throws {
         path = nil
-        let address = try PostgreSQLAddress(location)
+        var address = try PostgreSQLAddress(location)
+        // The server names each connection after the program, its host and the library: how other
+        // hosts know whether this host's photosd is connected to it (``unavailablePaths()``).
+        address.applicationName = Self.presenceName(
+            program: ProcessInfo.processInfo.processName, host: host, schema: address.schema)
         self.location = address.description
         self.host = host
         self.historyLimit = max(1, historyLimit)
@@ -183,6 +187,19 @@ public final class LibraryDatabase: Sendable {
         let (library, made) = try PostgreSQLLibrary.open(address, creating: creating)
         engine = .postgreSQL(library)
         isNew = made
+    }
+
+    /// The name a process's connections to a library kept in PostgreSQL give the server
+    /// (`application_name`, at most 63 bytes as the server keeps it): `photosd@nas family` for
+    /// photosd on the host `nas` with the library in the schema `family`.
+    static func presenceName(program: String, host: String, schema: String?) -> String {
+        String(decoding: Array("\(program)@\(host) \(schema ?? "")".utf8.prefix(63)), as: UTF8.self)
+    }
+
+    /// The schema a library kept in PostgreSQL is in ("" for the database's own), nil for a file.
+    var schema: String? {
+        guard case .postgreSQL(let library) = engine else { return nil }
+        return library.address.schema ?? ""
     }
 
     /// This machine's name in a library several hosts share: `$PHOTOS_HOST`, else its host name.

@@ -76,13 +76,39 @@ extension LibraryDatabase {
         }
     }
 
-    /// The paths under which files cannot be read now: offline roots and unreadable directories.
-    /// An asset with a file under one of them is unavailable (kept, not readable).
+    /// The paths under which files cannot be read now: offline roots and unreadable directories,
+    /// and in a library several hosts share, the roots of another host whose photosd is not
+    /// connected. An asset with a file under one of them is unavailable (kept, not readable).
     public func unavailablePaths() throws -> [String] {
         try read { db in
-            try db.rows(
-                "SELECT path FROM root WHERE isOffline = 1 UNION SELECT path FROM unreadable_directory ORDER BY 1", []
-            ) { try $0.text(0) }
+            let (sql, arguments) = db.dialect.unavailablePaths(host: host, schema: schema)
+            return try db.rows(sql, arguments) { try $0.text(0) }
         }
+    }
+
+    /// In a library several hosts share, the roots other hosts hold: their files are on those hosts'
+    /// disks, not this one's. Empty for a library file.
+    public func otherHostsRoots() throws -> [String] {
+        guard let host else { return [] }
+        return try read { db in
+            try db.rows("SELECT path FROM root WHERE host IS NOT NULL AND host <> ? ORDER BY path", [.text(host)]) {
+                try $0.text(0)
+            }
+        }
+    }
+
+    /// In a library several hosts share, the host whose disk holds the file at `path` when that is
+    /// another host than this one: it reads the file, and serves it. Nil for a file of this host's
+    /// roots, of no host's, or in a library file.
+    public func hostHolding(file path: String) throws -> String? {
+        guard let host else { return nil }
+        let holder = try read { db in
+            try db.scalarText(
+                """
+                SELECT host FROM root WHERE host IS NOT NULL AND substr(?, 1, length(path) + 1) = path || '/'
+                ORDER BY length(path) DESC LIMIT 1
+                """, [.text(path)])
+        }
+        return holder == host ? nil : holder
     }
 }

@@ -8,8 +8,10 @@ import Testing
 /// "host" is a photosd with a data home of its own (where its lock, status file and import folder
 /// are), its own root and its own API socket, against one schema of the tests' server. A photo
 /// dropped on either host is listed through the other host's API; a second photosd on one host
-/// stops at that host's lock, and one on another host refuses the first host's root; a host killed with SIGKILL and restarted takes what arrived while it
-/// was down, once, and the library then holds every host's photos, each once.
+/// stops at that host's lock, and one on another host refuses the first host's root. A host killed
+/// with SIGKILL leaves its photos in the library, unavailable, and restarted takes what arrived
+/// while it was down, once; a host whose database connections are cut while it takes in photos
+/// connects again and takes each, once. The library then holds every host's photos, each once.
 @Suite(.enabled(if: PostgreSQLTestServer.isAvailable, "needs PHOTOS_TEST_POSTGRESQL"))
 struct PostgreSQLDaemonTests {
     /// One host: its root, its photosd's environment and its API socket.
@@ -25,28 +27,51 @@ struct PostgreSQLDaemonTests {
             socket = directory.path("\(name)/photosd.sock").path
         }
 
-        func start(_ url: String) async throws -> PhotosdProcess {
-            try await offPool {
-                try PhotosdProcess(
-                    arguments: ["--library", url, "--watch", root.path, "--settle", "0", "--socket", socket],
-                    library: url, environment: environment)
-            }
+        /// Starts this host's photosd and waits for its startup scan (blocking: call it off the pool).
+        func start(_ url: String) throws -> PhotosdProcess {
+            try PhotosdProcess(
+                arguments: ["--library", url, "--watch", root.path, "--settle", "0", "--socket", socket],
+                library: url, environment: environment)
         }
 
         /// The file names of the assets `photos assets` lists through this host's photosd.
         func listed(_ url: String) throws -> [String] {
+            try assets(url).map(\.name)
+        }
+
+        /// The assets `photos assets` lists through this host's photosd: each one's file name,
+        /// whether it is available and its identifier, by name.
+        func assets(_ url: String) throws -> [(name: String, available: Bool, identifier: String)] {
             let result = try BuiltProducts.run(
                 "photos", ["assets", "--json", "--library", url, "--socket", socket], environment: environment)
             guard result.status == 0 else { throw DaemonError("photos assets: \(result.stderr)") }
-            return try Self.filenames(result.stdout)
+            return try Self.assets(result.stdout)
         }
 
-        static func filenames(_ lines: String) throws -> [String] {
+        /// A GET of the API through this host's socket, with curl: the status and the body.
+        func get(_ target: String) throws -> (status: Int, body: String) {
+            let curl = TestProcess()
+            curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+            curl.arguments = [
+                "-s", "--max-time", "60", "--unix-socket", socket, "-w", "\n%{http_code}", "http://photosd" + target,
+            ]
+            let output = Pipe()
+            curl.standardOutput = output
+            try curl.run()
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            curl.waitUntilExit()
+            let text = String(decoding: data, as: UTF8.self)
+            let status = Int(text.split(separator: "\n").last ?? "") ?? 0
+            return (status, String(text.dropLast(String(status).count)))
+        }
+
+        static func assets(_ lines: String) throws -> [(name: String, available: Bool, identifier: String)] {
             try lines.split(separator: "\n").map { line in
                 let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
                 let resources = object?["resources"] as? [[String: Any]]
-                return ((resources?.first?["path"] as? String ?? "") as NSString).lastPathComponent
-            }.sorted()
+                let name = ((resources?.first?["path"] as? String ?? "") as NSString).lastPathComponent
+                return (name, object?["isAvailable"] as? Bool ?? false, object?["localIdentifier"] as? String ?? "")
+            }.sorted { $0.name < $1.name }
         }
     }
 
@@ -54,55 +79,100 @@ struct PostgreSQLDaemonTests {
         let photo = try #require(Corpus.file("Camera/2008/Death Valley/FurnaceCreekInn.jpg"))
         let other = try #require(Corpus.file("Camera/2008/Death Valley/FurnaceCreekInn2.jpg"))
         try #require(FileManager.default.fileExists(atPath: photo.path), "needs ../shared/corpus")
-        try await PostgreSQLTestServer.inNewSchema { url in
-            let directory = try TemporaryDirectory(prefix: "photosd-postgresql")
-            let nas = try Host("nas", in: directory)
-            let laptop = try Host("laptop", in: directory)
-            var first = try await nas.start(url)
-            let second = try await laptop.start(url)
+        // Blocking throughout (processes, waits): off the shared pool, which other tests need.
+        try await PostgreSQLTestServer.inNewSchema { url in try await offPool { try Self.twoHosts(url, photo, other) } }
+    }
 
-            // One photosd per host: a second one on the NAS stops at its lock, naming the first.
-            let again = try BuiltProducts.run(
-                "photosd", ["--library", url, "--watch", nas.root.path, "--socket", ""], environment: nas.environment)
-            #expect(again.status == 75 && again.stderr.contains("\(first.process.processIdentifier)"), "\(again)")
-            let local = LibraryDatabase.localPath(forLibrary: url, environment: nas.environment)
-            #expect(FileManager.default.fileExists(atPath: local + ".status.json"))
-            // Nor does another host watch the NAS's root: finding none of its photos, it would drop them.
-            let elsewhere = ["PHOTOS_HOST": "laptop", "XDG_DATA_HOME": directory.path("elsewhere").path]
-            let intruder = try BuiltProducts.run(
-                "photosd", ["--library", url, "--watch", nas.root.path, "--socket", ""], environment: elsewhere)
-            #expect(intruder.status == 78 && intruder.stderr.contains("is host nas's"), "\(intruder)")
+    /// The story of the test above, on the library at `url`.
+    static func twoHosts(_ url: String, _ photo: URL, _ other: URL) throws {
+        let directory = try TemporaryDirectory(prefix: "photosd-postgresql")
+        let nas = try Host("nas", in: directory)
+        let laptop = try Host("laptop", in: directory)
+        var first = try nas.start(url)
+        let second = try laptop.start(url)
 
-            // A photo dropped on each host is listed through the other's API.
-            try FileManager.default.copyItem(at: photo, to: nas.root.appendingPathComponent("nas.jpg"))
-            try FileManager.default.copyItem(at: other, to: laptop.root.appendingPathComponent("laptop.jpg"))
-            try await offPool {
-                try second.waitWhileRunning("the laptop's API to list the NAS's photo") {
-                    try laptop.listed(url) == ["laptop.jpg", "nas.jpg"]
-                }
-                try first.waitWhileRunning("the NAS's API to list the laptop's photo") {
-                    try nas.listed(url) == ["laptop.jpg", "nas.jpg"]
-                }
-            }
+        // One photosd per host: a second one on the NAS stops at its lock, naming the first.
+        let again = try BuiltProducts.run(
+            "photosd", ["--library", url, "--watch", nas.root.path, "--socket", ""], environment: nas.environment)
+        #expect(again.status == 75 && again.stderr.contains("\(first.process.processIdentifier)"), "\(again)")
+        let local = LibraryDatabase.localPath(forLibrary: url, environment: nas.environment)
+        #expect(FileManager.default.fileExists(atPath: local + ".status.json"))
+        // Nor does another host watch the NAS's root: finding none of its photos, it would drop them.
+        let elsewhere = ["PHOTOS_HOST": "laptop", "XDG_DATA_HOME": directory.path("elsewhere").path]
+        let intruder = try BuiltProducts.run(
+            "photosd", ["--library", url, "--watch", nas.root.path, "--socket", ""], environment: elsewhere)
+        #expect(intruder.status == 78 && intruder.stderr.contains("is host nas's"), "\(intruder)")
 
-            // The NAS dies; a photo arrives while it is down; restarted, it takes it, once.
-            kill(first.process.processIdentifier, SIGKILL)
-            first.process.waitUntilExit()
-            try FileManager.default.copyItem(at: other, to: nas.root.appendingPathComponent("while-down.jpg"))
-            first = try await nas.start(url)
-            let expected = ["laptop.jpg", "nas.jpg", "while-down.jpg"]
-            try await offPool {
-                try second.waitWhileRunning("the laptop's API to list what the NAS took after its restart") {
-                    try laptop.listed(url) == expected
-                }
-            }
-            let direct = try BuiltProducts.run(
-                "photos", ["assets", "--json", "--library", url, "--no-daemon"], environment: nas.environment)
-            #expect(try Host.filenames(direct.stdout) == expected, "\(direct.stderr)")
-            try await offPool {
-                try first.stop()
-                try second.stop()
-            }
+        // A photo dropped on each host is listed through the other's API.
+        try FileManager.default.copyItem(at: photo, to: nas.root.appendingPathComponent("nas.jpg"))
+        try FileManager.default.copyItem(at: other, to: laptop.root.appendingPathComponent("laptop.jpg"))
+        try second.waitWhileRunning("the laptop's API to list the NAS's photo") {
+            try laptop.listed(url) == ["laptop.jpg", "nas.jpg"]
         }
+        try first.waitWhileRunning("the NAS's API to list the laptop's photo") {
+            try nas.listed(url) == ["laptop.jpg", "nas.jpg"]
+        }
+
+        // The laptop's API does not read the NAS's files: it names the host that serves them.
+        let theirs = try #require(try laptop.assets(url).first { $0.name == "nas.jpg" }?.identifier)
+        for resource in ["original", "thumbnail"] {
+            let fetched = try laptop.get("/v1/assets/\(theirs)/\(resource)")
+            #expect(fetched.status == 421 && fetched.body.contains("is on host nas"), "\(fetched)")
+        }
+        let ours = try #require(try laptop.assets(url).first { $0.name == "laptop.jpg" }?.identifier)
+        #expect(try laptop.get("/v1/assets/\(ours)/original").status == 200)
+
+        // The NAS dies: its photos stay, unavailable, as an offline disk's do. A photo arrives
+        // while it is down; restarted, it takes it, once, and its photos are available again.
+        kill(first.process.processIdentifier, SIGKILL)
+        first.process.waitUntilExit()
+        try second.waitWhileRunning("the laptop's API to show the NAS's photo unavailable") {
+            try laptop.assets(url).map { "\($0.name) \($0.available)" } == ["laptop.jpg true", "nas.jpg false"]
+        }
+        try FileManager.default.copyItem(at: other, to: nas.root.appendingPathComponent("while-down.jpg"))
+        first = try nas.start(url)
+        var expected = ["laptop.jpg", "nas.jpg", "while-down.jpg"]
+        try second.waitWhileRunning("the laptop's API to list what the NAS took after its restart") {
+            try laptop.assets(url).map { "\($0.name) \($0.available)" } == expected.map { "\($0) true" }
+        }
+
+        // The laptop's connections to the database are cut while it takes in 30 photos: it
+        // connects again and takes each of them, once.
+        let server = try #require(PostgreSQLTestServer.url)
+        // photosd's connections name its host and the library's schema.
+        let schema = try #require(URLComponents(string: url)?.queryItems?.first { $0.name == "schema" }?.value)
+        let names = (0..<30).map { String(format: "burst-%02d.jpg", $0) }
+        for name in names {
+            try FileManager.default.copyItem(at: photo, to: laptop.root.appendingPathComponent(name))
+        }
+        var cuts = 0
+        for _ in 0..<5 {
+            let cut = TestProcess()
+            cut.executableURL = URL(fileURLWithPath: "/usr/bin/psql")
+            cut.arguments = [
+                server, "-qtAc",
+                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                    + "WHERE application_name = 'photosd@laptop \(schema)'",
+            ]
+            let output = Pipe()
+            cut.standardOutput = output
+            try cut.run()
+            cut.waitUntilExit()
+            cuts +=
+                Int(
+                    String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                        .trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        #expect(cuts > 0, "the laptop's photosd was connected, as photosd@laptop \(schema)")
+        expected = (expected + names).sorted()
+        try first.waitWhileRunning("the NAS's API to list the laptop's 30 photos") {
+            try nas.listed(url) == expected
+        }
+        let direct = try BuiltProducts.run(
+            "photos", ["assets", "--json", "--library", url, "--no-daemon"], environment: nas.environment)
+        #expect(try Host.assets(direct.stdout).map(\.name) == expected, "\(direct.stderr)")
+        try first.stop()
+        try second.stop()
     }
 }

@@ -133,6 +133,41 @@ struct LibraryEngineContractTests {
         }
     }
 
+    @Test func anotherHostsRootsAreAvailableWhileItsPhotosdIsConnected() throws {
+        try PostgreSQLTestServer.inNewSchema { url in
+            let nas = try LibraryDatabase(postgreSQL: url, host: "nas")
+            let laptop = try LibraryDatabase(postgreSQL: url, host: "laptop")
+            try nas.write { try $0.setRoot("/srv/nas", offline: false) }
+            // The files are the NAS's: it names them here, and reads them itself.
+            #expect(try laptop.hostHolding(file: "/srv/nas/2024/a.jpg") == "nas")
+            #expect(try laptop.hostHolding(file: "/srv/nasty/a.jpg") == nil)
+            #expect(try nas.hostHolding(file: "/srv/nas/2024/a.jpg") == nil)
+            #expect(try laptop.otherHostsRoots() == ["/srv/nas"] && nas.otherHostsRoots().isEmpty)
+            // No photosd of the NAS is connected to this library: its root is offline elsewhere.
+            #expect(try laptop.unavailablePaths() == ["/srv/nas"])
+            #expect(try nas.unavailablePaths().isEmpty)
+            // One connects, named as photosd names its connections; then it goes.
+            var address = try PostgreSQLAddress(url)
+            address.applicationName = LibraryDatabase.presenceName(
+                program: "photosd", host: "nas", schema: address.schema)
+            let photosd = try PostgreSQLConnection.connect(to: address)
+            #expect(try laptop.unavailablePaths().isEmpty)
+            photosd.close()
+            try blockUntil("the NAS's photosd to be gone", timeout: .seconds(30)) {
+                (try? laptop.unavailablePaths()) == ["/srv/nas"]
+            }
+            // Another library's photosd of the same host says nothing of this one.
+            try PostgreSQLTestServer.inNewSchema { other in
+                var elsewhere = try PostgreSQLAddress(other)
+                elsewhere.applicationName = LibraryDatabase.presenceName(
+                    program: "photosd", host: "nas", schema: elsewhere.schema)
+                let connection = try PostgreSQLConnection.connect(to: elsewhere)
+                defer { connection.close() }
+                #expect(try laptop.unavailablePaths() == ["/srv/nas"])
+            }
+        }
+    }
+
     /// What a program sees of the library as it uses it, a line per observation.
     static func story(_ database: LibraryDatabase) throws -> [String] {
         var story: [String] = []

@@ -65,6 +65,7 @@ struct PostgreSQLPhotoLibraryTests {
             let theirs = try #require(
                 PHAsset.fetchAssets(withLocalIdentifiers: [created], options: other.options()).firstObject)
             try other.performChangesAndWait { PHAssetChangeRequest(for: theirs).isFavorite = false }
+            // Suspended, not blocked: the LISTEN that hears the other host runs on the shared pool.
             try await recorder.waitFor(1)
             let change = try #require(recorder.changes.withLock { $0.first })
             let details = try #require(change.changeDetails(for: favored))

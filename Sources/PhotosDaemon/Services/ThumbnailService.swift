@@ -158,8 +158,13 @@ public final class ThumbnailService: Service, Sendable {
 
     /// The picture of each image or video asset among these: a photo's file (its photo, else
     /// full-size photo, else alternate photo), a video's movie: what `PHImageManager` renders.
+    ///
+    /// In a library several hosts share, the pictures on other hosts' disks are left to their photosd.
     func pictures(_ keys: ObjectKeys) throws -> [Picture] {
-        try database.withAssetRows(keys) { rows in try Self.pictures(&rows) }
+        let pictures = try database.withAssetRows(keys) { rows in try Self.pictures(&rows) }
+        let elsewhere = try database.otherHostsRoots().map { $0.hasSuffix("/") ? $0 : $0 + "/" }
+        guard !elsewhere.isEmpty else { return pictures }
+        return pictures.filter { picture in !elsewhere.contains { picture.path.hasPrefix($0) } }
     }
 
     private static func pictures(_ rows: inout AssetRows) throws -> [Picture] {

@@ -30,6 +30,9 @@ package struct PostgreSQLAddress: Sendable, Hashable, CustomStringConvertible {
     /// The schema of the database the library's tables are in, when not the role's default: lower
     /// case letters, digits and `_` (quoted where it is used: `check` or `user` are names too).
     var schema: String?
+    /// The name the server shows for this program's connections (`pg_stat_activity`): the program
+    /// and its host, `photosd@nas`, by which other hosts tell whether a host's photosd is connected.
+    var applicationName = "photos"
 
     /// Whether `text` is a URL this engine opens (`postgresql:` or `postgres:`), however well formed.
     static func isPostgreSQL(_ text: String) -> Bool {

@@ -4,6 +4,7 @@ import NIOCore
 import NIOPosix
 import PhotosCore
 import PostgresNIO
+import Synchronization
 
 /// One connection to a library kept in PostgreSQL (postgres-nio's `PostgresConnection`), as the
 /// store's engine-neutral ``StoreConnection``: the store's SQL, with its `?` placeholders numbered
@@ -51,7 +52,7 @@ package final class PostgreSQLConnection: StoreConnection, Sendable {
                 password: address.password, database: address.database, tls: .disable)
         }
         configuration.options.connectTimeout = timeout
-        configuration.options.additionalStartupParameters = [("application_name", "photos")]
+        configuration.options.additionalStartupParameters = [("application_name", address.applicationName)]
         do {
             let connection = try PostgresConnection.connect(
                 on: MultiThreadedEventLoopGroup.singleton.next(), configuration: configuration, id: 1, logger: logger
@@ -145,10 +146,23 @@ package final class PostgreSQLConnection: StoreConnection, Sendable {
             case .blob(let bytes): bindings.append(ByteBuffer(bytes: bytes))
             }
         }
-        do {
-            return try connection.query(PostgresQuery(unsafeSQL: text, binds: bindings), logger: logger).wait()
-        } catch {
-            throw StoreError(postgreSQL: error, address: address, statement: text)
+        let lost = StoreError(.unreachable, "the connection to the library at \(address) was lost")
+        guard !connection.isClosed else { throw lost }
+        // postgres-nio never answers a query written to a connection that closed before it got
+        // there: the wait looks each second whether the connection is still open.
+        let answer = Mutex<Result<PostgresQueryResult, any Error>?>(nil)
+        let answered = DispatchSemaphore(value: 0)
+        connection.query(PostgresQuery(unsafeSQL: text, binds: bindings), logger: logger).whenComplete { result in
+            answer.withLock { $0 = result }
+            answered.signal()
+        }
+        while answered.wait(timeout: .now() + 1) == .timedOut {
+            if connection.isClosed, answered.wait(timeout: .now() + 1) == .timedOut { throw lost }
+        }
+        switch answer.withLock({ $0 }) {
+        case .success(let result): return result
+        case .failure(let error): throw StoreError(postgreSQL: error, address: address, statement: text)
+        case nil: throw lost
         }
     }
 
@@ -202,7 +216,10 @@ extension StoreError {
             return
         }
         guard let info = error.serverInfo, let state = info[.sqlState] else {
-            let cause = error.underlying.map { "\($0)" } ?? "\(error.code)"
+            // A PSQLError describes itself only by its code ("Generic description to prevent
+            // accidental leakage…" otherwise): its own, and what lies under it.
+            let under = error.underlying.map { ($0 as? PSQLError).map { "\($0.code)" } ?? "\($0)" }
+            let cause = "\(error.code)" + (under.map { " (\($0))" } ?? "")
             self.init(.unreachable, "\(subject) cannot be reached: \(cause)")
             return
         }

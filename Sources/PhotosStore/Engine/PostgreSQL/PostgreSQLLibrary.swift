@@ -74,9 +74,16 @@ final class PostgreSQLLibrary: Sendable {
 
     deinit { close() }
 
-    /// A kept connection, or a new one, for `body`; kept again afterwards unless it closed.
+    /// A kept connection, or a new one, for `body`; kept again afterwards unless it closed. A kept
+    /// one the server closed meanwhile (restarted, or the backend terminated) is let go, not used.
     private func withConnection<T>(_ body: (PostgreSQLConnection) throws -> T) throws -> T {
-        let connection = try idle.withLock { $0.popLast() } ?? PostgreSQLConnection.connect(to: address)
+        let kept = idle.withLock { idle -> PostgreSQLConnection? in
+            while let connection = idle.popLast() {
+                if !connection.connection.isClosed { return connection }
+            }
+            return nil
+        }
+        let connection = try kept ?? PostgreSQLConnection.connect(to: address)
         defer { if !connection.connection.isClosed { idle.withLock { $0.append(connection) } } }
         return try body(connection)
     }
