@@ -29,10 +29,16 @@ package final class PostgreSQLConnection: StoreConnection, Sendable {
     let connection: PostgresConnection
     private let logger: Logger
 
+    /// The answer the statement running now waits for: failed by the connection's closing, which
+    /// postgres-nio does not tell a query written to a connection that had already closed.
+    private let pending = Mutex<EventLoopPromise<PostgresQueryResult>?>(nil)
+
     private init(address: PostgreSQLAddress, connection: PostgresConnection, logger: Logger) {
         self.address = address
         self.connection = connection
         self.logger = logger
+        let lost = StoreError(.unreachable, "the connection to the library at \(address) was lost")
+        connection.closeFuture.whenComplete { [weak self] _ in self?.pending.withLock { $0?.fail(lost) } }
     }
 
     /// Connects to the server at `address`; a server that is not there, a refused role or a
@@ -146,23 +152,22 @@ package final class PostgreSQLConnection: StoreConnection, Sendable {
             case .blob(let bytes): bindings.append(ByteBuffer(bytes: bytes))
             }
         }
-        let lost = StoreError(.unreachable, "the connection to the library at \(address) was lost")
-        guard !connection.isClosed else { throw lost }
         // postgres-nio never answers a query written to a connection that closed before it got
-        // there: the wait looks each second whether the connection is still open.
-        let answer = Mutex<Result<PostgresQueryResult, any Error>?>(nil)
-        let answered = DispatchSemaphore(value: 0)
-        connection.query(PostgresQuery(unsafeSQL: text, binds: bindings), logger: logger).whenComplete { result in
-            answer.withLock { $0 = result }
-            answered.signal()
+        // there: the answer waited for is this promise, which the connection's closing fails too.
+        let answer = connection.eventLoop.makePromise(of: PostgresQueryResult.self)
+        pending.withLock { $0 = answer }
+        defer { pending.withLock { $0 = nil } }
+        if connection.isClosed {
+            answer.fail(StoreError(.unreachable, "the connection to the library at \(address) was lost"))
+        } else {
+            connection.query(PostgresQuery(unsafeSQL: text, binds: bindings), logger: logger).cascade(to: answer)
         }
-        while answered.wait(timeout: .now() + 1) == .timedOut {
-            if connection.isClosed, answered.wait(timeout: .now() + 1) == .timedOut { throw lost }
-        }
-        switch answer.withLock({ $0 }) {
-        case .success(let result): return result
-        case .failure(let error): throw StoreError(postgreSQL: error, address: address, statement: text)
-        case nil: throw lost
+        do {
+            return try answer.futureResult.wait()
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError(postgreSQL: error, address: address, statement: text)
         }
     }
 
