@@ -97,6 +97,10 @@ struct PostgreSQLDaemonTests {
         #expect(again.status == 75 && again.stderr.contains("\(first.process.processIdentifier)"), "\(again)")
         let local = LibraryDatabase.localPath(forLibrary: url, environment: nas.environment)
         #expect(FileManager.default.fileExists(atPath: local + ".status.json"))
+        // `photos status` on each host reads that host's status: its own root.
+        let status = try BuiltProducts.run("photos", ["status", "--library", url], environment: laptop.environment)
+        #expect(status.status == 0 && status.stdout.contains(laptop.root.path), "\(status)")
+        #expect(!status.stdout.contains(nas.root.path), "\(status.stdout)")
         // Nor does another host watch the NAS's root: finding none of its photos, it would drop them.
         let elsewhere = ["PHOTOS_HOST": "laptop", "XDG_DATA_HOME": directory.path("elsewhere").path]
         let intruder = try BuiltProducts.run(
