@@ -252,7 +252,7 @@ extension LibraryDatabase {
         // CROSS JOIN keeps SQLite's join order (the list, then each asset's rows): left to itself it
         // walked every album and probed each for every asset, 15 µs an asset at 20 albums. Another
         // engine orders its rows by the list.
-        let ordered = dialect == .sqlite ? "" : " ORDER BY j.key"
+        let ordered = dialect.inListOrder("j.key")
         let unavailable = dialect.unavailablePaths(host: host, schema: schema)
         var rows = AssetRows(
             assets: try RowCursor.open(

@@ -56,6 +56,16 @@ package enum SQLDialect: Sendable, Hashable {
         }
     }
 
+    /// What makes the rows of an ``orderedJoin`` that starts from a list come in the list's order
+    /// (`key` its elements' index): nothing on SQLite, which reads the list first and keeps its
+    /// order; an `ORDER BY` elsewhere, where the planner may read the tables in any order.
+    package func inListOrder(_ key: String) -> String {
+        switch self {
+        case .sqlite: ""
+        case .postgreSQL: " ORDER BY \(key)"
+        }
+    }
+
     /// A condition that always holds (`true`) or never does.
     package func boolean(_ value: Bool) -> String {
         switch self {

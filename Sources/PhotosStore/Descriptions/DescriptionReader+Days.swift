@@ -21,7 +21,7 @@ extension DescriptionReader {
                 """
                 SELECT j.key, a.creationDate, a.creationDateOffset
                 FROM \(dialect.elementsOfJSONArray(as: "j", wholeNumbers: true)) \(dialect.orderedJoin) asset a
-                    ON a.id = j.value\(dialect == .sqlite ? "" : " ORDER BY j.key")
+                    ON a.id = j.value\(dialect.inListOrder("j.key"))
                 """, [.text(JSONText.array(ids))], on: db)
             // The text is written once a day, not once an asset: the day's number says when it changes.
             var last: (number: Int64, day: Substring)?
