@@ -6,14 +6,15 @@ import PhotosCore
 extension LibraryDatabase {
     /// Records, in one transaction, the `import` entries of the files about to be linked or copied
     /// into a root; returns them with their ids. Bookkeeping, outside the change log: the files'
-    /// assets arrive by the scan that follows.
+    /// assets arrive by the scan that follows. They are this host's (``host``), as a change block's are.
     public func journalImports(_ entries: [FileJournalEntry]) throws -> [FileJournalEntry] {
-        try bookkeeping { db in
+        let host = host.map(SQLValue.text) ?? .null
+        return try bookkeeping { db in
             // One statement text for the batch: the connection prepares it once.
-            let insert = SQLText.insert(into: "fileJournal", FileJournalEntry.columnNames.dropFirst())
+            let insert = SQLText.insert(into: "fileJournal", FileJournalEntry.columnNames.dropFirst() + ["host"])
             return try entries.map { entry in
                 var entry = entry
-                entry.id = try db.insert(insert, entry.values)
+                entry.id = try db.insert(insert, entry.values + [host])
                 return entry
             }
         }

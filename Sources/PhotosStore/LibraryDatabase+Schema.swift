@@ -612,6 +612,11 @@ extension LibraryDatabase {
             // has scanned it there; always so in a library file).
             try db.execute(sql: "ALTER TABLE root ADD COLUMN host TEXT")
         }
+        migrator.registerMigration("v34: file work by host") { db in
+            // The host whose disk a file journal entry's paths are on: only that host's processes
+            // read, take over and carry out the entry (NULL in a library file, which one machine holds).
+            try db.execute(sql: "ALTER TABLE fileJournal ADD COLUMN host TEXT")
+        }
         return migrator
     }
 

@@ -20,6 +20,8 @@ public struct DirectoryRows: Sendable {
 /// what the scan read. Obtain one with ``LibraryDatabase/scanReader(_:)``.
 public struct ScanReader {
     let db: any StoreConnection
+    /// The host scanning, in a library several hosts share (``LibraryDatabase/host``).
+    var host: String? = nil
 
     /// The store's rows for the files in `ranges`: those directly in the directory, and those
     /// under subdirectories the ranges do not step over (gone from disk).
@@ -75,13 +77,14 @@ public struct ScanReader {
         )
     }
 
-    /// The destinations of the file journal's `import` entries, with the process placing each: files
-    /// an import puts in place and scans itself. Read in the scan's own read transaction, so that a
-    /// file listed after its entry committed is known to be an import's.
+    /// The destinations of this host's file journal's `import` entries, with the process placing
+    /// each: files an import puts in place and scans itself. Read in the scan's own read transaction,
+    /// so that a file listed after its entry committed is known to be an import's.
     public func importDestinations() throws -> [(destination: String, owner: Int64)] {
-        try db.rows(
-            "SELECT destination, owner FROM fileJournal WHERE operation = ?",
-            [.text(FileJournalEntry.Operation.importFile.rawValue)]
+        let mine = FileJournalEntry.ofHost(host)
+        return try db.rows(
+            "SELECT destination, owner FROM fileJournal WHERE operation = ? AND \(mine.condition)",
+            [.text(FileJournalEntry.Operation.importFile.rawValue)] + mine.arguments
         ) { (try $0.text(0), try $0.int64(1)) }
     }
 
@@ -95,7 +98,7 @@ public struct ScanReader {
 extension LibraryDatabase {
     /// Runs `body` with a ``ScanReader`` in one read transaction.
     public func scanReader<T>(_ body: (ScanReader) throws -> T) throws -> T {
-        try read { db in try body(ScanReader(db: db)) }
+        try read { db in try body(ScanReader(db: db, host: host)) }
     }
 }
 

@@ -133,12 +133,25 @@ extension FileJournalEntry {
 }
 
 extension LibraryTransaction {
-    /// Records work owed on disk once this transaction commits; returns the entry with its id.
+    /// Records work owed on disk once this transaction commits; returns the entry with its id. The
+    /// entry is this host's (``host``): only processes on this host see it, take it over or carry it
+    /// out, since the paths it names are on this host's disk.
     public func journal(_ entry: FileJournalEntry) throws -> FileJournalEntry {
         var entry = entry
         entry.id = try db.insert(
-            SQLText.insert(into: "fileJournal", FileJournalEntry.columnNames.dropFirst()), entry.values)
+            SQLText.insert(into: "fileJournal", FileJournalEntry.columnNames.dropFirst() + ["host"]),
+            entry.values + [host.map(SQLValue.text) ?? .null])
         return entry
+    }
+}
+
+extension FileJournalEntry {
+    /// The condition that keeps a host's entries: those it journaled (`host` NULL in a library file,
+    /// which one machine holds). Another host's entries name paths on another disk: a process never
+    /// reads, takes over or carries them out, whether or not their owner's process id is alive here.
+    static func ofHost(_ host: String?) -> (condition: String, arguments: [SQLValue]) {
+        guard let host else { return ("host IS NULL", []) }
+        return ("host = ?", [.text(host)])
     }
 }
 
@@ -148,13 +161,14 @@ extension LibraryTransaction {
     /// under its old name, where the library now records it). Bookkeeping, outside the change log.
     public func rebaseJournalEntries(after id: Int64, from old: String, to new: String) throws {
         let (oldPrefix, newPrefix) = (old + "/", new + "/")
+        let mine = FileJournalEntry.ofHost(host)
         for column in ["source", "destination"] {
             let (under, arguments) = Self.under(old, column: column)
             try db.execute(
                 """
                 UPDATE fileJournal SET \(column) = ? || substr(\(column), length(?) + 1)
-                    WHERE id > ? AND \(under)
-                """, [.text(newPrefix), .text(oldPrefix), .int(id)] + arguments)
+                    WHERE id > ? AND \(mine.condition) AND \(under)
+                """, [.text(newPrefix), .text(oldPrefix), .int(id)] + mine.arguments + arguments)
         }
     }
 }
@@ -164,18 +178,22 @@ extension LibraryTransaction {
     /// album's directory was taken back: the files left stay where they are). Bookkeeping, outside the
     /// change log.
     public func dropAssetMoves(after id: Int64, ofAsset assetID: Int64) throws {
+        let mine = FileJournalEntry.ofHost(host)
         try db.execute(
-            "DELETE FROM fileJournal WHERE id > ? AND assetId = ? AND operation = ?",
-            [.int(id), .int(assetID), .text(FileJournalEntry.Operation.rename.rawValue)])
+            "DELETE FROM fileJournal WHERE id > ? AND assetId = ? AND operation = ? AND \(mine.condition)",
+            [.int(id), .int(assetID), .text(FileJournalEntry.Operation.rename.rawValue)] + mine.arguments)
     }
 }
 
 extension LibraryDatabase {
-    /// Every entry still in the journal, oldest first.
+    /// Every entry still in the journal for this host (``host``), oldest first. Other hosts'
+    /// entries, about files on their disks, are theirs to finish.
     public func fileJournal() throws -> [FileJournalEntry] {
-        try read { db in
+        let mine = FileJournalEntry.ofHost(host)
+        return try read { db in
             try db.rows(
-                "SELECT \(FileJournalEntry.columns) FROM fileJournal ORDER BY id", [], FileJournalEntry.init(row:))
+                "SELECT \(FileJournalEntry.columns) FROM fileJournal WHERE \(mine.condition) ORDER BY id",
+                mine.arguments, FileJournalEntry.init(row:))
         }
     }
 
@@ -186,11 +204,12 @@ extension LibraryDatabase {
     public func claimJournalEntry(
         _ id: Int64, owner: Int64, mayTakeOver: (Int64) -> Bool
     ) throws -> FileJournalEntry? {
-        try bookkeeping { db in
+        let mine = FileJournalEntry.ofHost(host)
+        return try bookkeeping { db in
             guard
                 var entry = try db.firstRow(
-                    "SELECT \(FileJournalEntry.columns) FROM fileJournal WHERE id = ?", [.int(id)],
-                    FileJournalEntry.init(row:)),
+                    "SELECT \(FileJournalEntry.columns) FROM fileJournal WHERE id = ? AND \(mine.condition)",
+                    [.int(id)] + mine.arguments, FileJournalEntry.init(row:)),
                 mayTakeOver(entry.owner)
             else { return nil }
             entry.owner = owner

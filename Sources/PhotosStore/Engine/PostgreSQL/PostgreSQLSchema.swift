@@ -27,7 +27,8 @@ enum PostgreSQLSchema {
 
     /// The migrations after the baseline, in order: SQLite's identifier and the same change here.
     static let later: [(identifier: String, statements: [String])] = [
-        ("v33: roots by host", [#"ALTER TABLE root ADD COLUMN host TEXT COLLATE "C""#])
+        ("v33: roots by host", [#"ALTER TABLE root ADD COLUMN host TEXT COLLATE "C""#]),
+        ("v34: file work by host", [#"ALTER TABLE fileJournal ADD COLUMN host TEXT COLLATE "C""#]),
     ]
 
     /// The migrations the baseline stands for: SQLite's identifiers, recorded as applied.
