@@ -97,17 +97,18 @@ extension LibraryDatabase {
         }
     }
 
-    /// In a library several hosts share, the host whose disk holds the file at `path` when that is
-    /// another host than this one: it reads the file, and serves it. Nil for a file of this host's
+    /// In a library several hosts share, the host whose disk holds the file at `path` (or the root or
+    /// directory `path`) when that is another host than this one: it reads the file, serves it, and
+    /// alone may change it. Nil for a file of this host's
     /// roots, of no host's, or in a library file.
     public func hostHolding(file path: String) throws -> String? {
         guard let host else { return nil }
         let holder = try read { db in
             try db.scalarText(
                 """
-                SELECT host FROM root WHERE host IS NOT NULL AND substr(?, 1, length(path) + 1) = path || '/'
+                SELECT host FROM root WHERE host IS NOT NULL AND (path = ? OR substr(?, 1, length(path) + 1) = path || '/')
                 ORDER BY length(path) DESC LIMIT 1
-                """, [.text(path)])
+                """, [.text(path), .text(path)])
         }
         return holder == host ? nil : holder
     }

@@ -69,4 +69,41 @@ struct PostgreSQLFileJournalTests {
             #expect(try nas.fileJournal().count == 2)
         }
     }
+
+    @Test func aChangeToAnotherHostsFilesIsRefusedNamingTheHost() throws {
+        try PostgreSQLTestServer.inNewSchema { url in
+            let directory = try TemporaryDirectory(prefix: "journal-roots")
+            let root = directory.path("Pictures").path
+            let mine = directory.path("Mine").path
+            for path in [root, mine] {
+                try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+            }
+            let here = LibraryDatabase.thisHost()
+            let otherName = here == "nas" ? "nas2" : "nas"
+            let nas = try LibraryDatabase(postgreSQL: url, host: otherName)
+            _ = try nas.write { try $0.setRoot(root, offline: false) }
+
+            // A program here whose configuration names the NAS's root (the same path exists here).
+            var configuration = PHPhotoLibrary.Configuration()
+            configuration.importDirectory = directory.path("Imports")
+            configuration.thumbnailCacheDirectory = nil
+            configuration.roots = [LibraryRoot(path: root, write: .files), LibraryRoot(path: mine, write: .files)]
+            let library = try PHPhotoLibrary(location: url, creating: false, configuration: configuration)
+            #expect(library.writePolicy(at: root + "/IMG_1.JPG") == .none)
+            #expect(!library.mayWrite(.files, at: root + "/IMG_1.JPG"))
+            #expect(throws: PHPhotosError.self) {
+                try library.requireWrite(.files, at: root + "/IMG_1.JPG", for: "delete IMG_1.JPG")
+            }
+            do {
+                try library.requireWrite(.files, at: root, for: "rename Pictures")
+                Issue.record("another host's root was writable here")
+            } catch let error as PHPhotosError {
+                #expect(error.code == .accessRestricted)
+                #expect("\(error)".contains("host \(otherName)'s disk"), "\(error)")
+            }
+            // This host's own root is its to write.
+            #expect(library.writePolicy(at: mine + "/IMG_2.JPG") == .files)
+            #expect(library.mayWrite(.files, at: mine + "/IMG_2.JPG"))
+        }
+    }
 }

@@ -8,17 +8,30 @@ extension PHPhotoLibrary {
     /// The configured roots, with their policies (``Configuration/roots``).
     package var roots: LibraryRoots { LibraryRoots(configuration.roots) }
 
-    /// What may be written at `path` (`.none` outside every configured root).
-    package func writePolicy(at path: String) -> RootWritePolicy { roots.policy(for: path) }
+    /// What may be written at `path` (`.none` outside every configured root, and under another
+    /// host's root in a library several hosts share).
+    package func writePolicy(at path: String) -> RootWritePolicy {
+        let policy = roots.policy(for: path)
+        guard policy != .none, (try? database.hostHolding(file: path)) ?? nil == nil else { return .none }
+        return policy
+    }
 
     /// Checks that a change may write `needed` at `path` (a file or directory under a root) and that
     /// the disk lets it; returns the root. Fails with `accessRestricted` naming the path, its root and
-    /// the reason: the root's policy does not allow it, or the directory cannot be written (a read-only
-    /// mount, permissions). `what` says what the change is, for the message ("delete IMG_1.JPG").
+    /// the reason: the root's policy does not allow it, the root is another host's in a library
+    /// several hosts share (its files are on that host's disk), or the directory cannot be written (a
+    /// read-only mount, permissions). `what` says what the change is, for the message ("delete IMG_1.JPG").
     @discardableResult
     package func requireWrite(
         _ needed: RootWritePolicy, at path: String, for what: String, localIdentifiers: [String] = []
     ) throws -> LibraryRoot {
+        if let holder = try database.hostHolding(file: path) {
+            throw PHPhotosError(
+                .accessRestricted,
+                "cannot \(what): \(path) is on host \(holder)'s disk, whose root it is in this library; "
+                    + "make the change through photosd on \(holder)",
+                localIdentifiers: localIdentifiers)
+        }
         guard let root = roots.root(of: path) else {
             throw PHPhotosError(
                 .accessRestricted,
