@@ -163,7 +163,7 @@ public enum LibraryCopy {
             let address = try PostgreSQLAddress(location)
             let connection = try PostgreSQLConnection.connect(to: address)
             defer { connection.close() }
-            return try connection.write(address.commits) { db in
+            let value = try connection.write(address.commits) { db in
                 // A schema named in the URL is made when missing: it is only a name space.
                 if let schema = address.schema { try db.execute("CREATE SCHEMA IF NOT EXISTS \"\(schema)\"", []) }
                 if try db.scalarText("SELECT to_regclass('schema_migration')::text") != nil {
@@ -173,6 +173,10 @@ public enum LibraryCopy {
                 try PostgreSQLSchema.make(in: db, withFirstRows: false)
                 return try body(db, address.description)
             }
+            // The planner's statistics of the tables just filled, which autovacuum would gather only
+            // later: until then it takes them for empty and plans a sorted fetch as if so.
+            try connection.execute("ANALYZE " + tables.map(\.name).joined(separator: ", "), [])
+            return value
         }
         guard !FileManager.default.fileExists(atPath: location) else {
             throw StoreError(

@@ -87,7 +87,7 @@ extension LibraryDatabase {
         let rows = try db.rows(
             """
             SELECT \(FileDirectories.columns) FROM \(FileDirectories.join)
-            WHERE r.assetId IN (\(db.dialect.elementsOfJSONArray(wholeNumbers: true))) ORDER BY r.type, r.id
+            WHERE \(db.dialect.isInWholeNumberList("r.assetId")) ORDER BY r.type, r.id
             """, [.text(JSONText.array(assetIDs))], ResourceRecord.init(row:))
         return Dictionary(grouping: rows, by: \.assetId)
     }
@@ -96,7 +96,7 @@ extension LibraryDatabase {
     public func collections(ids: [Int64]) throws -> [Int64: CollectionInfo] {
         try read { db in
             let records = try db.rows(
-                "SELECT \(CollectionRecord.columns()) FROM collection WHERE id IN (\(db.dialect.elementsOfJSONArray(wholeNumbers: true)))",
+                "SELECT \(CollectionRecord.columns()) FROM collection WHERE \(db.dialect.isInWholeNumberList("id"))",
                 [.text(JSONText.array(ids))], CollectionRecord.init(row:))
             var result: [Int64: CollectionInfo] = [:]
             for record in records {
@@ -153,7 +153,7 @@ extension LibraryDatabase {
         let records = try db.rows(
             """
             SELECT \(AssetRecord.selectionSQL) FROM asset
-            WHERE id IN (\(db.dialect.elementsOfJSONArray(wholeNumbers: true)))
+            WHERE \(db.dialect.isInWholeNumberList("id"))
             """, [.text(JSONText.array(ids))], AssetRecord.init(row:))
         return Dictionary(uniqueKeysWithValues: records.map { ($0.id!, $0) })
     }
@@ -164,7 +164,7 @@ extension LibraryDatabase {
         let rows = try db.rows(
             """
             SELECT rowId, record FROM tombstone
-            WHERE isAsset = ? AND rowId IN (\(db.dialect.elementsOfJSONArray(wholeNumbers: true)))
+            WHERE isAsset = ? AND \(db.dialect.isInWholeNumberList("rowId"))
             """, [.flag(isAsset), .text(JSONText.array(ids))]
         ) { (id: try $0.int64(0), json: try $0.text(1)) }
         let decoder = JSONDecoder()

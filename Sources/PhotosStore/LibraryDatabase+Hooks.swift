@@ -343,7 +343,7 @@ extension LibraryDatabase {
             if let albums {
                 sql += """
                      AND EXISTS (SELECT 1 FROM collection_asset WHERE collection_asset.assetId = asset.id
-                    AND collection_asset.collectionId IN (\(db.dialect.elementsOfJSONArray(wholeNumbers: true))))
+                    AND \(db.dialect.isInWholeNumberList("collection_asset.collectionId")))
                     """
                 arguments.append(.text(JSONText.array(albums)))
             }

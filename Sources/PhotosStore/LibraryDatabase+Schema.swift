@@ -617,6 +617,11 @@ extension LibraryDatabase {
             // read, take over and carry out the entry (NULL in a library file, which one machine holds).
             try db.execute(sql: "ALTER TABLE fileJournal ADD COLUMN host TEXT")
         }
+        migrator.registerMigration("v35: sort indexes in the order reads sort") { _ in
+            // PostgreSQL's sort indexes are made again NULLs first, as SQLite orders them, with the
+            // row id last (PostgreSQLSchema.sortIndexes). A file's indexes already are: a NULL sorts
+            // first in SQLite, and every index ends with the row id. Nothing changes here.
+        }
         return migrator
     }
 

@@ -27,7 +27,7 @@ extension LibraryTransaction {
         try journalRemoval(of: rows)
         try db.execute(
             """
-            DELETE FROM resource WHERE id IN (\(db.dialect.elementsOfJSONArray(wholeNumbers: true)))
+            DELETE FROM resource WHERE \(db.dialect.isInWholeNumberList("id"))
                 AND type IN \(PHAssetResourceType.editTypesSQL)
             """, [.text(JSONText.array(rows.compactMap(\.id)))])
     }

@@ -23,7 +23,7 @@ extension LibraryTransaction {
         _ = try db.rows(
             """
             SELECT collectionId, assetId, position FROM collection_asset
-            WHERE assetId IN (\(db.dialect.elementsOfJSONArray(wholeNumbers: true)))
+            WHERE \(db.dialect.isInWholeNumberList("assetId"))
             """, [.text(JSONText.array(ids))]
         ) { row in
             memberships[try row.int64(1), default: []].append(

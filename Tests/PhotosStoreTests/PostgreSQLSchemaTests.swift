@@ -69,6 +69,38 @@ struct PostgreSQLSchemaTests {
         }
     }
 
+    /// The timeline's fetches read an index in the order they ask for, with nothing left to sort:
+    /// the indexes hold NULLs where the store's sort puts them (first ascending, as SQLite does) and
+    /// the row id that breaks ties. With sorting turned off, PostgreSQL still sorts where no index
+    /// gives the order, so a Sort in the plan is an index that does not match.
+    @Test(arguments: [
+        ("favorite == YES AND mediaType == 1", "creationDate", false),
+        ("mediaType == 2", "creationDate", true),
+        (nil, "creationDate", false),
+        (nil, "creationDate", true),
+        (nil, "addedDate", false),
+    ] as [(String?, String, Bool)])
+    func timelineFetchesReadAnIndexInOrder(predicate: String?, key: String, ascending: Bool) throws {
+        try PostgreSQLConnectionTests.inSchema { db in
+            try PostgreSQLSchema.create(in: db)
+            var query = AssetQuery()
+            if let predicate {
+                query.filter = try PhotoKitPredicate(format: predicate, arguments: [])
+                    .sql(for: .asset, dialect: .postgreSQL, column: AssetQuery.column(for:))
+            }
+            query.sort = [SortKey(key: key, ascending: ascending)]
+            query.limit = 50
+            let (sql, arguments) = query.sql(dialect: .postgreSQL)
+            let plan = try db.transaction { db in
+                try db.execute("SET LOCAL enable_sort = off", [])
+                try db.execute("SET LOCAL enable_seqscan = off", [])
+                return try db.rows("EXPLAIN " + sql, arguments) { try $0.text(0) }.joined(separator: "\n")
+            }
+            #expect(plan.contains("Index"), "\(plan)")
+            #expect(!plan.contains("Sort"), "\(sql)\n\(plan)")
+        }
+    }
+
     @Test func aNewLibraryStartsWithTheSameRowsOnBothEngines() throws {
         let sqlite = try LibraryDatabase()
         let collections =

@@ -23,6 +23,18 @@ package enum SQLDialect: Sendable, Hashable {
         }
     }
 
+    /// The condition that `column` is one of the whole numbers of a JSON array bound at its one `?`
+    /// (`id IN (…)` with a list of any length in one argument). PostgreSQL reads it as `= ANY` of an
+    /// array made once, which it plans in a few microseconds and answers from the column's index;
+    /// `IN` over a set-returning function was planned as a join, 0.9 ms for a page of 50 ids.
+    package func isInWholeNumberList(_ column: String) -> String {
+        switch self {
+        case .sqlite: "\(column) IN (SELECT value FROM json_each(?))"
+        case .postgreSQL:
+            "\(column) = ANY(CAST(ARRAY(SELECT jsonb_array_elements_text(CAST(? AS jsonb))) AS bigint[]))"
+        }
+    }
+
     /// A table of the elements of a JSON array bound at its one `?`, for a FROM clause: each row
     /// has the element as `alias.value` (JSON where it is an array or object: ``element(_:of:)``
     /// reads into it) and its place in the array, from 0, as `alias.key`.

@@ -161,7 +161,7 @@ extension LibraryDatabase {
         let rows = try db.rows(
             """
             SELECT assetId, record FROM trashedAsset
-            WHERE assetId IN (\(db.dialect.elementsOfJSONArray(wholeNumbers: true)))
+            WHERE \(db.dialect.isInWholeNumberList("assetId"))
             """, [.text(JSONText.array(ids))]
         ) { (id: try $0.int64(0), json: try $0.text(1)) }
         let decoder = JSONDecoder()

@@ -29,7 +29,31 @@ enum PostgreSQLSchema {
     static let later: [(identifier: String, statements: [String])] = [
         ("v33: roots by host", [#"ALTER TABLE root ADD COLUMN host TEXT COLLATE "C""#]),
         ("v34: file work by host", [#"ALTER TABLE fileJournal ADD COLUMN host TEXT COLLATE "C""#]),
+        ("v35: sort indexes in the order reads sort", sortIndexes),
     ]
+
+    /// The indexes a sorted fetch reads in order, made again in the order the store sorts in: NULLs
+    /// first ascending and last descending, as SQLite sorts (``SQLDialect``'s sort clause), then the
+    /// row id that breaks ties. PostgreSQL's default order puts NULLs last ascending, so a fetch of
+    /// the newest 50 read an index it could not follow and sorted every match (4.7 ms at 100,000
+    /// assets, 0.15 ms read in order). SQLite's indexes need no change: a NULL sorts first there,
+    /// and every index ends with the row id.
+    static let sortIndexes = [
+        ("asset_by_mediaType_creationDate", "asset(mediaType, creationDate NULLS FIRST, id NULLS FIRST)"),
+        (
+            "asset_visible_by_creationDate",
+            "asset(creationDate NULLS FIRST, id NULLS FIRST) WHERE isHidden = 0 AND isBurstVisible = 1"
+        ),
+        ("asset_by_creationDate_only", "asset(creationDate NULLS FIRST, id NULLS FIRST)"),
+        (
+            "asset_visible_by_favorite_creationDate",
+            "asset(isFavorite, creationDate NULLS FIRST, id NULLS FIRST) WHERE isHidden = 0 AND isBurstVisible = 1"
+        ),
+        (
+            "asset_visible_by_addedDate",
+            "asset(addedDate NULLS FIRST, id NULLS FIRST) WHERE isHidden = 0 AND isBurstVisible = 1"
+        ),
+    ].flatMap { name, definition in ["DROP INDEX \(name)", "CREATE INDEX \(name) ON \(definition)"] }
 
     /// The migrations the baseline stands for: SQLite's identifiers, recorded as applied.
     static let baselineMigrations = [
