@@ -73,13 +73,14 @@ struct PostgreSQLSchemaTests {
     /// the indexes hold NULLs where the store's sort puts them (first ascending, as SQLite does) and
     /// the row id that breaks ties. With sorting turned off, PostgreSQL still sorts where no index
     /// gives the order, so a Sort in the plan is an index that does not match.
-    @Test(arguments: [
-        ("favorite == YES AND mediaType == 1", "creationDate", false),
-        ("mediaType == 2", "creationDate", true),
-        (nil, "creationDate", false),
-        (nil, "creationDate", true),
-        (nil, "addedDate", false),
-    ] as [(String?, String, Bool)])
+    @Test(
+        arguments: [
+            ("favorite == YES AND mediaType == 1", "creationDate", false),
+            ("mediaType == 2", "creationDate", true),
+            (nil, "creationDate", false),
+            (nil, "creationDate", true),
+            (nil, "addedDate", false),
+        ] as [(String?, String, Bool)])
     func timelineFetchesReadAnIndexInOrder(predicate: String?, key: String, ascending: Bool) throws {
         try PostgreSQLConnectionTests.inSchema { db in
             try PostgreSQLSchema.create(in: db)
