@@ -207,12 +207,26 @@ struct DirectoryMirror {
     private mutating func settle(_ transaction: LibraryTransaction) throws {
         guard let tree = madeLayout() else { return }
         var assetsByDirectory: [String: [Int64]] = [:]
-        for index in tree.directories.indices where !tree.isUnreadable(index) {
-            let directory = tree.directories[index].path
-            let ranges = DirectoryRanges(
-                directory: directory, subdirectories: tree.children[index].map { tree.directories[$0].path })
-            let assets = try transaction.primaryAssets(in: ranges)
-            if !assets.isEmpty { assetsByDirectory[directory] = assets }
+        let readable = tree.directories.indices.filter { !tree.isUnreadable($0) }
+        if transaction.statementsAreRoundTrips {
+            // A statement for a few dozen directories: a server's round trip each would cost more
+            // than their reads.
+            var start = 0
+            while start < readable.count {
+                let slice = readable[start..<min(start + 64, readable.count)]
+                assetsByDirectory.merge(
+                    try transaction.primaryAssets(inDirectories: slice.map { tree.directories[$0].path }),
+                    uniquingKeysWith: { first, _ in first })
+                start += slice.count
+            }
+        } else {
+            for index in readable {
+                let directory = tree.directories[index].path
+                let ranges = DirectoryRanges(
+                    directory: directory, subdirectories: tree.children[index].map { tree.directories[$0].path })
+                let assets = try transaction.primaryAssets(in: ranges)
+                if !assets.isEmpty { assetsByDirectory[directory] = assets }
+            }
         }
         // Every album's members are compared: read them all at once, not album by album.
         let members = Members(

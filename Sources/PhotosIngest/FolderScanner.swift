@@ -163,7 +163,9 @@ public final class FolderScanner: Sendable {
         let ranges = Self.ranges(of: tree)
         let directories = tree.directories.map(\.path).sorted()
         let (hadFiles, held) = try database.scanReader { reader in
-            (try reader.hasFiles(under: root), try directories.filter { try reader.holdsMedia(in: ranges[$0]!) })
+            // A root the store has no file under (a first scan) has no directory with media in it.
+            let hadFiles = try reader.hasFiles(under: root)
+            return (hadFiles, hadFiles ? try directories.filter { try reader.holdsMedia(in: ranges[$0]!) } : [])
         }
         var mirror = DirectoryMirror(
             root: root, directories: tree.directories, unreadable: tree.unreadable.map(\.directory))

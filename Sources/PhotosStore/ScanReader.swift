@@ -29,10 +29,21 @@ public struct ScanReader {
         var stored: [StoredFile] = []
         var rejected: [String: RejectedFile] = [:]
         let rejections = "SELECT \(RejectedFile.columns) FROM rejected WHERE path >= ? AND path < ?"
-        for values in ranges.values {
-            // Directory paths end with "/": those of the directory and of its subdirectories gone
-            // from disk lie in the ranges, as the paths of their files do.
-            stored += try LibraryTransaction.storedFiles(db, where: "d.path >= ? AND d.path < ?", values)
+        // Directory paths end with "/": those of the directory and of its subdirectories gone from
+        // disk lie in the ranges, as the paths of their files do.
+        let inRange = "d.path >= ? AND d.path < ?"
+        let values = ranges.values
+        if db.dialect.statementsAreRoundTrips, values.count > 1 {
+            // One statement for every range (a search of the index each), not one a range.
+            let arguments = values.flatMap { $0 }
+            let condition = "(" + Array(repeating: "(\(inRange))", count: values.count).joined(separator: " OR ") + ")"
+            stored = try LibraryTransaction.storedFiles(db, where: condition, arguments)
+            let union = Array(repeating: rejections, count: values.count).joined(separator: " UNION ALL ")
+            for file in try db.rows(union, arguments, RejectedFile.init(row:)) { rejected[file.path] = file }
+            return DirectoryRows(stored: stored, rejected: rejected)
+        }
+        for values in values {
+            stored += try LibraryTransaction.storedFiles(db, where: inRange, values)
             for file in try db.rows(rejections, values, RejectedFile.init(row:)) { rejected[file.path] = file }
         }
         return DirectoryRows(stored: stored, rejected: rejected)
@@ -112,5 +123,29 @@ extension LibraryTransaction {
             WHERE \(DirectoryRanges.primaryCondition) GROUP BY a.id ORDER BY coalesce(a.creationDate, 0), a.id
             """, ranges.primaryArguments
         ) { try $0.int64(0) }
+    }
+
+    /// ``primaryAssets(in:)`` of several directories in one statement, by directory (one with none
+    /// is absent): for an engine whose statements are round trips, a few dozen directories at a time.
+    public func primaryAssets(inDirectories directories: [String]) throws -> [String: [Int64]] {
+        guard !directories.isEmpty else { return [:] }
+        // The directory table's paths end with "/"; each is given back as the caller named it.
+        var named: [String: String] = [:]
+        for directory in directories { named[directory.hasSuffix("/") ? directory : directory + "/"] = directory }
+        let paths = Array(named.keys)
+        let rows = try db.rows(
+            """
+            SELECT d.path, a.id FROM \(FileDirectories.join) JOIN asset a ON a.id = r.assetId
+            WHERE d.path IN (\(db.dialect.elementsOfJSONArray())) AND r.type IN (?, ?)
+            GROUP BY d.path, a.id ORDER BY d.path, coalesce(a.creationDate, 0), a.id
+            """,
+            [
+                .text(JSONText.array(paths)), .int(Int64(PHAssetResourceType.photo.rawValue)),
+                .int(Int64(PHAssetResourceType.video.rawValue)),
+            ]
+        ) { (path: try $0.text(0), id: try $0.int64(1)) }
+        var assets: [String: [Int64]] = [:]
+        for row in rows { assets[named[row.path] ?? row.path, default: []].append(row.id) }
+        return assets
     }
 }

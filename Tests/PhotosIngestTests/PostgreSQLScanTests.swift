@@ -80,6 +80,41 @@ struct PostgreSQLScanTests {
         }.sorted()
     }
 
+    @Test func aTreeOfManyAlbumsGetsTheSameMembersInTheSameOrder() throws {
+        // More directories than the engine's album members are read at once (64 a statement).
+        let photo = try #require(Corpus.file("Camera/2008/Death Valley/FurnaceCreekInn.jpg"))
+        let tree = try TemporaryDirectory(prefix: "many-albums")
+        for index in 0..<150 {
+            let directory = tree.path(String(format: "Trips/%03d", index)).path
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            for name in ["b.jpg", "a.jpg"].prefix(index % 3 == 0 ? 2 : 1) {
+                try FileManager.default.linkItem(atPath: photo.path, toPath: directory + "/" + name)
+            }
+        }
+        let sqlite = try LibraryDatabase()
+        _ = try FolderScanner(database: sqlite, quietTime: 0).scan(roots: [tree.url.path])
+        try PostgreSQLTestServer.inNewSchema { url in
+            let postgreSQL = try LibraryDatabase(postgreSQL: url)
+            _ = try FolderScanner(database: postgreSQL, quietTime: 0).scan(roots: [tree.url.path])
+            let members = try Self.members(postgreSQL)
+            #expect(members.count == 200, "every photo is in its directory's album")
+            #expect(members == (try Self.members(sqlite)))
+        }
+    }
+
+    /// Each directory album's members in order, as album path and file name.
+    static func members(_ database: LibraryDatabase) throws -> [String] {
+        try database.read { db in
+            try db.rows(
+                """
+                SELECT c.path, r.name FROM collection c JOIN collection_asset ca ON ca.collectionId = c.id
+                JOIN resource r ON r.assetId = ca.assetId
+                WHERE c.isList = 0 AND c.path IS NOT NULL ORDER BY c.path, ca.position, r.name
+                """, []
+            ) { "\(try $0.text(0)) \(try $0.text(1))" }
+        }
+    }
+
     /// The directory albums and folders, by path, with their member counts.
     static func albums(_ database: LibraryDatabase) throws -> [String] {
         try database.read { db in
