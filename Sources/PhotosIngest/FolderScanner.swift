@@ -204,8 +204,9 @@ public final class FolderScanner: Sendable {
                 continue
             }
             try database.scanReader { reader in
-                try reconciliation.compare(
-                    ScanUnit(files: files, rows: reader.rows(in: ranges[directory]!)), reader: reader)
+                var reader = reader
+                let rows = try reader.readDirectory(ranges[directory]!)
+                try reconciliation.compare(ScanUnit(files: files, rows: rows), reader: reader)
             }
             reconciliation.sources.lookahead?.compared.insert(directory)
             try reconciliation.flush()

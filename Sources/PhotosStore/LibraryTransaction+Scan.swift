@@ -57,11 +57,7 @@ extension LibraryTransaction {
     /// ``setMembers(ofCollection:to:)`` does for an album that has none, without reading them.
     public func setMembers(ofNewCollection collection: CollectionRecord, to assetIDs: [Int64]) throws {
         guard let id = collection.id, !assetIDs.isEmpty else { return }
-        for (position, assetID) in assetIDs.enumerated() {
-            try db.execute(
-                "INSERT INTO collection_asset (collectionId, assetId, position) VALUES (?, ?, ?)",
-                [.int(id), .int(assetID), .int(Int64(position))])
-        }
+        try insertMembers(assetIDs, into: id, from: 0)
         changes.recorder.updated(.assetCollection, collection.localIdentifier, properties: ["assets"])
     }
 }

@@ -299,11 +299,8 @@ public final class LibraryTransaction {
         // An empty album is new or emptied: the directory decides.
         guard let last, let first = rows.first else { return false }
         guard (last.date, last.id) < (first.date, first.id) else { return false }
-        var position = Int(last.position)
-        for arrival in rows {
-            position += 1
-            try insertMember(arrival.id, into: id, at: position)
-        }
+        let start = Int(last.position) + 1
+        try insertMembers(rows.map(\.id), into: id, from: start)
         changes.recorder.updated(.assetCollection, album.localIdentifier, properties: ["assets"])
         return true
     }
@@ -313,6 +310,32 @@ public final class LibraryTransaction {
         try db.execute(
             "INSERT INTO collection_asset (collectionId, assetId, position) VALUES (?, ?, ?)",
             [.int(collectionID), .int(assetID), .int(Int64(position))])
+    }
+
+    /// Inserts the memberships of `assetIDs` in `collectionID`, at positions from `start` on: one row
+    /// a statement on SQLite, whose statements run in the process; up to 1,000 rows a statement
+    /// where each statement is a round trip to a server (a new album of a first scan is one or two
+    /// statements, not one a photo).
+    func insertMembers(_ assetIDs: [Int64], into collectionID: Int64, from start: Int) throws {
+        guard db.dialect.statementsAreRoundTrips, assetIDs.count > 1 else {
+            for (offset, assetID) in assetIDs.enumerated() {
+                try insertMember(assetID, into: collectionID, at: start + offset)
+            }
+            return
+        }
+        var first = 0
+        while first < assetIDs.count {
+            let slice = assetIDs[first..<min(first + 1_000, assetIDs.count)]
+            var arguments: [SQLValue] = []
+            arguments.reserveCapacity(slice.count * 3)
+            for (offset, assetID) in slice.enumerated() {
+                arguments += [.int(collectionID), .int(assetID), .int(Int64(start + first + offset))]
+            }
+            try db.execute(
+                "INSERT INTO collection_asset (collectionId, assetId, position) VALUES "
+                    + Array(repeating: "(?, ?, ?)", count: slice.count).joined(separator: ", "), arguments)
+            first += slice.count
+        }
     }
 
     /// The child collection row ids of a folder (nil: the top level of user collections), in order.

@@ -22,6 +22,67 @@ public struct ScanReader {
     let db: any StoreConnection
     /// The host scanning, in a library several hosts share (``LibraryDatabase/host``).
     var host: String? = nil
+    /// The import destinations ``readDirectory(_:)`` read with a directory's rows, which
+    /// ``importDestinations()`` gives instead of asking again.
+    private var importsRead: [(destination: String, owner: Int64)]?
+
+    init(db: any StoreConnection, host: String? = nil) {
+        self.db = db
+        self.host = host
+    }
+
+    /// ``rows(in:)``, and what ``importDestinations()`` will answer in this reader: in one
+    /// statement where each statement is a round trip to a server (three statements' answers, in
+    /// the read transaction's one snapshot as before), else as those two.
+    public mutating func readDirectory(_ ranges: DirectoryRanges) throws -> DirectoryRows {
+        guard db.dialect.statementsAreRoundTrips else { return try rows(in: ranges) }
+        let values = ranges.values
+        func inRanges(_ column: String) -> String {
+            values.isEmpty
+                ? db.dialect.boolean(false)
+                : values.map { _ in "(\(column) >= ? AND \(column) < ?)" }.joined(separator: " OR ")
+        }
+        let bounds = values.flatMap { $0 }
+        let mine = FileJournalEntry.ofHost(host)
+        // One row shape for the three: what kind of row (0 a stored file, 1 a rejection, 2 an import
+        // being placed), then the columns each kind fills.
+        let rows = try db.rows(
+            """
+            SELECT 0, r.id, r.assetId, r.type, d.path || r.name, r.device, r.inode, r.fileSize, r.modificationTime,
+                NULL, NULL, NULL
+            FROM \(FileDirectories.join) WHERE (\(inRanges("d.path"))) AND r.type NOT IN \(PHAssetResourceType.editTypesSQL)
+            UNION ALL
+            SELECT 1, NULL, NULL, NULL, path, NULL, NULL, fileSize, modificationTime, code, reason, rejectedDate
+            FROM rejected WHERE \(inRanges("path"))
+            UNION ALL
+            SELECT 2, NULL, owner, NULL, destination, NULL, NULL, NULL, NULL, NULL, NULL, NULL
+            FROM fileJournal WHERE operation = ? AND \(mine.condition)
+            """,
+            bounds + bounds + [.text(FileJournalEntry.Operation.importFile.rawValue)] + mine.arguments
+        ) { $0 }
+        var stored: [StoredFile] = []
+        var rejected: [String: RejectedFile] = [:]
+        var imports: [(destination: String, owner: Int64)] = []
+        for row in rows {
+            switch try row.int64(0) {
+            case 0:
+                stored.append(
+                    StoredFile(
+                        resourceID: try row.int64(1), assetID: try row.int64(2), type: Int(try row.int64(3)),
+                        path: try row.text(4), device: row.optionalInt64(5), inode: row.optionalInt64(6),
+                        fileSize: try row.int64(7), modificationTime: row.optionalDouble(8)))
+            case 1:
+                let path = try row.text(4)
+                rejected[path] = RejectedFile(
+                    path: path, code: try row.text(9), reason: try row.text(10), fileSize: try row.int64(7),
+                    modificationTime: row.optionalDouble(8) ?? 0, rejectedDate: row.optionalDouble(11) ?? 0)
+            default:
+                imports.append((try row.text(4), try row.int64(2)))
+            }
+        }
+        importsRead = imports
+        return DirectoryRows(stored: stored, rejected: rejected)
+    }
 
     /// The store's rows for the files in `ranges`: those directly in the directory, and those
     /// under subdirectories the ranges do not step over (gone from disk).
@@ -92,6 +153,7 @@ public struct ScanReader {
     /// each: files an import puts in place and scans itself. Read in the scan's own read transaction,
     /// so that a file listed after its entry committed is known to be an import's.
     public func importDestinations() throws -> [(destination: String, owner: Int64)] {
+        if let importsRead { return importsRead }
         let mine = FileJournalEntry.ofHost(host)
         return try db.rows(
             "SELECT destination, owner FROM fileJournal WHERE operation = ? AND \(mine.condition)",
