@@ -18,6 +18,8 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         // The store's second engine: a library kept in PostgreSQL (PhotosStore/Engine/PostgreSQL).
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        // Its connections' TLS (sslmode, sslrootcert), through postgres-nio's own dependency.
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         // The `photos` command line.
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         // The daemon: one ServiceGroup with graceful SIGTERM/SIGINT, and structured logs.
@@ -147,6 +149,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 // A library in PostgreSQL: the engine's connection (Engine/PostgreSQL).
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             swiftSettings: settings
         ),

@@ -110,12 +110,69 @@ import Testing
         #expect(
             PostgreSQLAddress.isPostgreSQL("PostgreSQL://x") && !PostgreSQLAddress.isPostgreSQL("/tmp/library.sqlite"))
         for bad in [
-            "postgresql://me@host/photos?sslmode=require", "postgresql://me@host:0/photos", "postgresql://me@/photos",
+            "postgresql://me@host/photos?sslmode=allow", "postgresql://me@host/photos?sslrootcert=",
+            "postgresql://me@host:0/photos", "postgresql://me@/photos",
             "postgresql://me:pw@host/photos?colour=blue", "/tmp/library.sqlite",
         ] {
             let error = #expect(throws: StoreError.self, "\(bad)") { try PostgreSQLAddress(bad) }
             #expect(error?.code == .notFound && error?.message.contains("pw@") == false, "\(String(describing: error))")
         }
+    }
+
+    @Test func tlsIsReadAsLibpqReadsIt() throws {
+        #expect(try PostgreSQLAddress("postgresql://me@db/photos").tlsMode == .prefer)
+        let full = try PostgreSQLAddress("postgresql://me@db/photos?sslmode=verify-full&sslrootcert=/etc/ca.pem")
+        #expect(full.tlsMode == .verifyFull && full.rootCertificates == "/etc/ca.pem")
+        // Not part of which library it is: the same library's lock and files whatever the TLS.
+        #expect(full.description == "postgresql://me@db:5432/photos")
+        #expect(try PostgreSQLAddress("postgresql://me@db/photos?sslmode=disable").tlsMode == .disable)
+        let missing = try PostgreSQLAddress("postgresql://me@db/photos?sslmode=verify-ca&sslrootcert=/nonexistent.pem")
+        let error = #expect(throws: StoreError.self) { try PostgreSQLConnection.tls(for: missing) }
+        #expect(error?.message.contains("/nonexistent.pem") == true, "\(String(describing: error))")
+    }
+
+    /// The test server speaks TLS with a self-signed certificate (scripts/postgres-server): each
+    /// `sslmode` encrypts or not as libpq's does, and checks the certificate where it says so.
+    @Test(.enabled(if: PostgreSQLTestServer.isAvailable, "needs PHOTOS_TEST_POSTGRESQL"))
+    func connectionsAreEncryptedAsTheirSSLModeSays() throws {
+        let url = try #require(PostgreSQLTestServer.url)
+        let probe = try PostgreSQLConnection.connect(to: PostgreSQLAddress(url + "?sslmode=disable"))
+        defer { probe.close() }
+        guard try probe.scalarText("SHOW ssl") == "on" else {
+            // CI's server has it (openssl is installed there); a server started without openssl has not.
+            #expect(
+                ProcessInfo.processInfo.environment["PHOTOS_TEST_POSTGRESQL_REQUIRED"] != "1",
+                "the test server speaks no TLS: is openssl installed?")
+            return
+        }
+        let given = try #require(try probe.scalarText("SHOW ssl_cert_file"))
+        let certificate =
+            given.hasPrefix("/") ? given : (try #require(try probe.scalarText("SHOW data_directory"))) + "/" + given
+        func encrypted(_ parameters: String) throws -> Bool {
+            let connection = try PostgreSQLConnection.connect(to: PostgreSQLAddress(url + "?" + parameters))
+            defer { connection.close() }
+            return try connection.scalarInt64(
+                "SELECT CASE WHEN ssl THEN 1 ELSE 0 END FROM pg_stat_ssl WHERE pid = pg_backend_pid()") == 1
+        }
+        #expect(try !encrypted("sslmode=disable"))
+        #expect(try encrypted("sslmode=prefer"))
+        #expect(try encrypted("sslmode=require"))
+        #expect(try encrypted("sslmode=verify-full&sslrootcert=\(certificate)"))
+        #expect(try encrypted("sslmode=verify-ca&sslrootcert=\(certificate)"))
+        // The certificate is for 127.0.0.1 and localhost: checked against the system's roots, which
+        // do not hold it, it is refused.
+        let refused = #expect(throws: StoreError.self) {
+            try PostgreSQLConnection.connect(to: PostgreSQLAddress(url + "?sslmode=verify-full"))
+        }
+        #expect(refused?.message.contains("127.0.0.1") == true, "\(String(describing: refused))")
+        #expect(refused?.message.contains("sslrootcert=FILE") == true, "\(String(describing: refused))")
+        // A library opened with TLS is the same library.
+        let schema = PostgreSQLTestServer.uniqueName("tls")
+        let library = try LibraryDatabase(
+            postgreSQL: url + "?schema=\(schema)&sslmode=verify-full&sslrootcert=\(certificate)")
+        defer { _ = try? probe.execute("DROP SCHEMA \(schema) CASCADE", []) }
+        _ = try library.write { try $0.setRoot("/srv/tls", offline: false) }
+        #expect(try probe.scalarText("SELECT path FROM \(schema).root") == "/srv/tls")
     }
 
     @Test func placeholdersAreNumberedOutsideLiteralsNamesAndComments() {

@@ -5,9 +5,10 @@ import Foundation
 ///
 /// A server's Unix socket is named by a `host` parameter that is a directory, as with libpq:
 /// `postgresql://me@/photos?host=/run/postgresql` connects to `/run/postgresql/.s.PGSQL.5432`.
-/// Connections are not encrypted: `sslmode` may only be `disable` (or absent) for now. A
-/// `schema` parameter (not libpq's) puts the library in that schema of the database, so that one
-/// database can hold several: `postgresql://me@nas/photos?schema=family`.
+/// `sslmode` and `sslrootcert` say how a TCP connection is encrypted, as libpq reads them
+/// (``TLSMode``; `prefer` when absent); a Unix socket's never is. A `schema` parameter (not
+/// libpq's) puts the library in that schema of the database, so that one database can hold
+/// several: `postgresql://me@nas/photos?schema=family`.
 ///
 /// ```swift
 /// let address = try PostgreSQLAddress("postgresql://photos@127.0.0.1:5433/photos")
@@ -33,6 +34,26 @@ package struct PostgreSQLAddress: Sendable, Hashable, CustomStringConvertible {
     /// The name the server shows for this program's connections (`pg_stat_activity`): the program
     /// and its host, `photosd@nas`, by which other hosts tell whether a host's photosd is connected.
     var applicationName = "photos"
+    /// How a TCP connection is encrypted (`sslmode`).
+    var tlsMode = TLSMode.prefer
+    /// The certificates a server's is checked against (`sslrootcert`), when not the default ones:
+    /// `~/.postgresql/root.crt` where it exists, else the system's.
+    var rootCertificates: String?
+
+    /// libpq's `sslmode`, as far as this engine goes.
+    enum TLSMode: String, Sendable, Hashable, CaseIterable {
+        /// Never encrypted.
+        case disable
+        /// Encrypted where the server offers it, the certificate not checked (the default).
+        case prefer
+        /// Always encrypted, the certificate not checked, unless `sslrootcert` names the
+        /// certificates to check it against (then as `verify-ca`, as libpq does).
+        case require
+        /// Always encrypted, the certificate checked against the root certificates.
+        case verifyCA = "verify-ca"
+        /// Always encrypted, the certificate checked, and the host name (or address) in it.
+        case verifyFull = "verify-full"
+    }
 
     /// Whether `text` is a URL this engine opens (`postgresql:` or `postgres:`), however well formed.
     static func isPostgreSQL(_ text: String) -> Bool {
@@ -50,12 +71,20 @@ package struct PostgreSQLAddress: Sendable, Hashable, CustomStringConvertible {
         }
         var parameters: [String: String] = [:]
         for item in components.queryItems ?? [] { parameters[item.name] = item.value ?? "" }
-        let known: Set = ["host", "port", "user", "password", "dbname", "sslmode", "schema"]
+        let known: Set = ["host", "port", "user", "password", "dbname", "sslmode", "sslrootcert", "schema"]
         if let unknown = parameters.keys.sorted().first(where: { !known.contains($0) }) {
             throw refuse("unknown parameter \(unknown)")
         }
-        if let mode = parameters["sslmode"], mode != "disable" {
-            throw refuse("sslmode=\(mode) is not supported yet; connections are not encrypted (sslmode=disable)")
+        if let mode = parameters["sslmode"] {
+            guard let known = TLSMode(rawValue: mode) else {
+                let modes = TLSMode.allCases.map(\.rawValue).joined(separator: ", ")
+                throw refuse("sslmode=\(mode) is not one of \(modes)")
+            }
+            tlsMode = known
+        }
+        if let file = parameters["sslrootcert"] {
+            guard !file.isEmpty else { throw refuse("sslrootcert names no file") }
+            rootCertificates = file
         }
         let user = parameters["user"] ?? components.user ?? ProcessInfo.processInfo.environment["USER"] ?? ""
         guard !user.isEmpty else { throw refuse("no user") }

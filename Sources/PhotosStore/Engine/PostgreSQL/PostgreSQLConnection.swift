@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import NIOCore
 import NIOPosix
+import NIOSSL
 import PhotosCore
 import PostgresNIO
 import Synchronization
@@ -55,7 +56,7 @@ package final class PostgreSQLConnection: StoreConnection, Sendable {
         } else {
             configuration = .init(
                 host: address.host ?? "localhost", port: address.port, username: address.user,
-                password: address.password, database: address.database, tls: .disable)
+                password: address.password, database: address.database, tls: try tls(for: address))
         }
         configuration.options.connectTimeout = timeout
         configuration.options.additionalStartupParameters = [("application_name", address.applicationName)]
@@ -77,6 +78,38 @@ package final class PostgreSQLConnection: StoreConnection, Sendable {
             throw error
         } catch {
             throw StoreError(postgreSQL: error, address: address)
+        }
+    }
+
+    /// The TLS of a TCP connection to `address`, as its `sslmode` and `sslrootcert` say (libpq's
+    /// meanings): a root certificate file that cannot be read is a ``StoreError`` naming it.
+    static func tls(
+        for address: PostgreSQLAddress, home: String = NSHomeDirectory()
+    ) throws(StoreError) -> PostgresConnection.Configuration.TLS {
+        var mode = address.tlsMode
+        if mode == .disable { return .disable }
+        // libpq checks a `require` connection's certificate when it is given the roots to check it by.
+        if mode == .require, address.rootCertificates != nil { mode = .verifyCA }
+        var configuration = TLSConfiguration.makeClientConfiguration()
+        switch mode {
+        case .disable, .prefer, .require: configuration.certificateVerification = .none
+        case .verifyCA: configuration.certificateVerification = .noHostnameVerification
+        case .verifyFull: configuration.certificateVerification = .fullVerification
+        }
+        if mode == .verifyCA || mode == .verifyFull {
+            let fallback = home + "/.postgresql/root.crt"
+            if let file = address.rootCertificates ?? (FileManager.default.fileExists(atPath: fallback) ? fallback : nil) {
+                guard FileManager.default.isReadableFile(atPath: file) else {
+                    throw StoreError(.notFound, "\(address): cannot read the root certificates \(file) (sslrootcert)")
+                }
+                configuration.trustRoots = .file(file)
+            }
+        }
+        do {
+            let context = try NIOSSLContext(configuration: configuration)
+            return mode == .prefer ? .prefer(context) : .require(context)
+        } catch {
+            throw StoreError(.other, "\(address): the TLS settings cannot be used: \(error)")
         }
     }
 
@@ -225,7 +258,15 @@ extension StoreError {
             // accidental leakage…" otherwise): its own, and what lies under it.
             let under = error.underlying.map { ($0 as? PSQLError).map { "\($0.code)" } ?? "\($0)" }
             let cause = "\(error.code)" + (under.map { " (\($0))" } ?? "")
-            self.init(.unreachable, "\(subject) cannot be reached: \(cause)")
+            // TLS that cannot be had, said plainly before the library's own words for it.
+            var hint = ""
+            if error.code == .sslUnsupported {
+                hint = "the server offers no TLS, which its sslmode requires: "
+            } else if under?.contains("CERTIFICATE_VERIFY_FAILED") == true {
+                hint = "the server's TLS certificate is not one the root certificates vouch for "
+                    + "(sslrootcert=FILE names them), or not for this host: "
+            }
+            self.init(.unreachable, "\(subject) cannot be reached: \(hint)\(cause)")
             return
         }
         let message = info[.message] ?? "\(error.code)"
