@@ -98,7 +98,9 @@ package final class PostgreSQLConnection: StoreConnection, Sendable {
         }
         if mode == .verifyCA || mode == .verifyFull {
             let fallback = home + "/.postgresql/root.crt"
-            if let file = address.rootCertificates ?? (FileManager.default.fileExists(atPath: fallback) ? fallback : nil) {
+            if let file = address.rootCertificates
+                ?? (FileManager.default.fileExists(atPath: fallback) ? fallback : nil)
+            {
                 guard FileManager.default.isReadableFile(atPath: file) else {
                     throw StoreError(.notFound, "\(address): cannot read the root certificates \(file) (sslrootcert)")
                 }
@@ -263,7 +265,8 @@ extension StoreError {
             if error.code == .sslUnsupported {
                 hint = "the server offers no TLS, which its sslmode requires: "
             } else if under?.contains("CERTIFICATE_VERIFY_FAILED") == true {
-                hint = "the server's TLS certificate is not one the root certificates vouch for "
+                hint =
+                    "the server's TLS certificate is not one the root certificates vouch for "
                     + "(sslrootcert=FILE names them), or not for this host: "
             }
             self.init(.unreachable, "\(subject) cannot be reached: \(hint)\(cause)")
