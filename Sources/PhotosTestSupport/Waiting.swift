@@ -52,17 +52,25 @@ let waitInterval: Duration = .milliseconds(10)
 /// ```
 ///
 /// It suspends between looks, so it does not hold a thread of the shared pool; the condition runs on
-/// the caller's actor and must not block (wrap blocking work in ``offPool(_:)``).
+/// the caller's actor and must not block (wrap blocking work in ``offPool(_:)``). Time in which the
+/// wait itself could not run (every thread of the pool held by other tests) does not count towards
+/// `timeout`: the awaited work, on the same pool, could not run either.
 public func waitUntil(
     _ what: @autoclosure () -> String, timeout: Duration = defaultWaitTimeout, whileRunning process: TestProcess? = nil,
     isolation: isolated (any Actor)? = #isolation, _ condition: () async throws -> Bool
 ) async throws {
-    let deadline = ContinuousClock.now + timeout
+    var deadline = ContinuousClock.now + timeout
     while try await !condition() {
         // The condition is looked at once more after an exit: the process may have made it and gone.
         if let process, !process.isRunning, try await condition() { return }
         try WaitFailed.check(what, deadline: deadline, timeout: timeout, process: process)
+        let asleep = ContinuousClock.now
         try await Task.sleep(for: waitInterval)
+        // Time this wait could not run is time the awaited work (on the same shared pool) could not
+        // either: other tests' blocking work held every thread. The deadline is for the work, so it
+        // moves by that time; a wait that runs on time keeps its deadline.
+        let late = ContinuousClock.now - asleep - waitInterval
+        if late > .milliseconds(500) { deadline += late }
     }
 }
 
