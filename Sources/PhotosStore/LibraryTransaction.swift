@@ -142,21 +142,35 @@ public final class LibraryTransaction {
     /// Adds a resource to an existing asset.
     public func insertResource(_ resource: ResourceRecord) throws {
         let (directory, name) = FileDirectories.split(resource.path)
-        try db.execute(
-            """
+        let rest: [SQLValue] = [
+            .text(name), .text(resource.uniformTypeIdentifier), .text(resource.mimeType), .int(resource.fileSize),
+            .text(resource.originalFilename == name ? nil : resource.originalFilename),
+            .text(resource.pairingName), .int(resource.device), .int(resource.inode),
+            .double(resource.modificationTime), .text(resource.contentHash), .text(resource.contentIdentifier),
+            .flag(resource.isLibraryOwned), .int(resource.pixelWidth), .int(resource.pixelHeight),
+        ]
+        let columns = """
             INSERT INTO resource (assetId, type, directoryId, name, uniformTypeIdentifier, mimeType, fileSize,
                 originalFilename, pairingName, device, inode, modificationTime, contentHash, contentIdentifier,
                 isLibraryOwned, pixelWidth, pixelHeight)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """
+        let values = "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?"
+        guard db.dialect.statementsAreRoundTrips else {
+            let directoryID = try FileDirectories.id(of: directory, db)
+            try db.execute(
+                "\(columns) VALUES (?, ?, ?, \(values), ?)",
+                [.int(resource.assetId), .int(Int64(resource.type)), .int(directoryID)] + rest)
+            return
+        }
+        // Where each statement is a round trip, the directory's row is found or made in the same
+        // statement: the row this statement makes, else the one there before it.
+        try db.execute(
+            """
+            WITH made AS (INSERT INTO directory (path) VALUES (?) ON CONFLICT (path) DO NOTHING RETURNING id)
+            \(columns) VALUES (?, ?,
+                COALESCE((SELECT id FROM made), (SELECT id FROM directory WHERE path = ?)), \(values), ?)
             """,
-            [
-                .int(resource.assetId), .int(Int64(resource.type)), .int(try FileDirectories.id(of: directory, db)),
-                .text(name), .text(resource.uniformTypeIdentifier), .text(resource.mimeType), .int(resource.fileSize),
-                .text(resource.originalFilename == name ? nil : resource.originalFilename),
-                .text(resource.pairingName), .int(resource.device), .int(resource.inode),
-                .double(resource.modificationTime), .text(resource.contentHash), .text(resource.contentIdentifier),
-                .flag(resource.isLibraryOwned), .int(resource.pixelWidth), .int(resource.pixelHeight),
-            ])
+            [.text(directory), .int(resource.assetId), .int(Int64(resource.type)), .text(directory)] + rest)
     }
 
     // MARK: Collections
