@@ -23,6 +23,21 @@ public struct StoredFile: Sendable, Hashable {
     public var modificationTime: Double?
 }
 
+extension StoredFile {
+    /// A stored file from a row whose columns from `first` on are the resource id, asset id, type,
+    /// path, device, inode, size and modification time (``LibraryTransaction/storedFiles``' order).
+    init(row: StoreRow, from first: Int) throws {
+        resourceID = try row.int64(first)
+        assetID = try row.int64(first + 1)
+        type = Int(try row.int64(first + 2))
+        path = try row.text(first + 3)
+        device = row.optionalInt64(first + 4)
+        inode = row.optionalInt64(first + 5)
+        fileSize = try row.int64(first + 6)
+        modificationTime = row.optionalDouble(first + 7)
+    }
+}
+
 /// Reads and writes for mirroring directories: files under a root, rejections, directory collections.
 extension LibraryTransaction {
     /// The SQL condition and arguments for paths strictly under `root`.
@@ -67,12 +82,7 @@ extension LibraryTransaction {
             WHERE \(condition) AND r.type NOT IN \(PHAssetResourceType.editTypesSQL)
             """
         if let sqlite = db as? Database { return try storedFiles(sqlite, sql, arguments) }
-        return try db.rows(sql, arguments) { row in
-            StoredFile(
-                resourceID: try row.int64(0), assetID: try row.int64(1), type: Int(try row.int64(2)),
-                path: try row.text(3), device: row.optionalInt64(4), inode: row.optionalInt64(5),
-                fileSize: try row.int64(6), modificationTime: row.optionalDouble(7))
-        }
+        return try db.rows(sql, arguments) { row in try StoredFile(row: row, from: 0) }
     }
 
     /// Read column by column from SQLite's own row: a rescan reads every file's row, and GRDB's

@@ -66,11 +66,7 @@ public struct ScanReader {
         for row in rows {
             switch try row.int64(0) {
             case 0:
-                stored.append(
-                    StoredFile(
-                        resourceID: try row.int64(1), assetID: try row.int64(2), type: Int(try row.int64(3)),
-                        path: try row.text(4), device: row.optionalInt64(5), inode: row.optionalInt64(6),
-                        fileSize: try row.int64(7), modificationTime: row.optionalDouble(8)))
+                stored.append(try StoredFile(row: row, from: 1))
             case 1:
                 let path = try row.text(4)
                 rejected[path] = RejectedFile(
@@ -90,21 +86,10 @@ public struct ScanReader {
         var stored: [StoredFile] = []
         var rejected: [String: RejectedFile] = [:]
         let rejections = "SELECT \(RejectedFile.columns) FROM rejected WHERE path >= ? AND path < ?"
-        // Directory paths end with "/": those of the directory and of its subdirectories gone from
-        // disk lie in the ranges, as the paths of their files do.
-        let inRange = "d.path >= ? AND d.path < ?"
-        let values = ranges.values
-        if db.dialect.statementsAreRoundTrips, values.count > 1 {
-            // One statement for every range (a search of the index each), not one a range.
-            let arguments = values.flatMap { $0 }
-            let condition = "(" + Array(repeating: "(\(inRange))", count: values.count).joined(separator: " OR ") + ")"
-            stored = try LibraryTransaction.storedFiles(db, where: condition, arguments)
-            let union = Array(repeating: rejections, count: values.count).joined(separator: " UNION ALL ")
-            for file in try db.rows(union, arguments, RejectedFile.init(row:)) { rejected[file.path] = file }
-            return DirectoryRows(stored: stored, rejected: rejected)
-        }
-        for values in values {
-            stored += try LibraryTransaction.storedFiles(db, where: inRange, values)
+        for values in ranges.values {
+            // Directory paths end with "/": those of the directory and of its subdirectories gone
+            // from disk lie in the ranges, as the paths of their files do.
+            stored += try LibraryTransaction.storedFiles(db, where: "d.path >= ? AND d.path < ?", values)
             for file in try db.rows(rejections, values, RejectedFile.init(row:)) { rejected[file.path] = file }
         }
         return DirectoryRows(stored: stored, rejected: rejected)
