@@ -216,12 +216,13 @@ extension LibraryTransaction {
 
     /// Records (or refreshes) a rejection.
     public func reject(_ file: RejectedFile) throws {
-        let assignments = SQLText.assignments(RejectedFile.columnNames.dropFirst())
-        let updated = try db.execute(
-            "UPDATE rejected SET \(assignments) WHERE path = ?", Array(file.values.dropFirst()) + [.text(file.path)])
-        guard updated == 0 else { return }
-        try db.execute(SQLText.insert(into: "rejected", RejectedFile.columnNames), file.values)
+        try db.execute(Self.rejectSQL, file.values)
     }
+
+    /// A rejection's row, in place of the one for the same path: one statement.
+    private static let rejectSQL =
+        SQLText.insert(into: "rejected", RejectedFile.columnNames) + " ON CONFLICT(path) DO UPDATE SET "
+        + RejectedFile.columnNames.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
 
     /// Forgets rejections (the files are gone, or now read fine).
     public func forgetRejections(_ paths: [String]) throws {

@@ -28,11 +28,23 @@ public final class LibraryTransaction {
 
     /// The insert of an asset row: every column of ``AssetRecord/columnNames`` but the row id.
     private static let insertAssetSQL = SQLText.insert(into: "asset", AssetRecord.columnNames.dropFirst())
+    /// The same with the row id, for a key taken ahead.
+    private static let laterAssetInsert = LaterInsert(
+        table: "asset", columns: SQLText.list(AssetRecord.columnNames),
+        row: "(\(SQLText.placeholders(AssetRecord.columnNames.count)))")
 
     /// Inserts an asset and its resources, returning the asset's row id.
     @discardableResult
     public func insertAsset(_ asset: AssetRecord, resources: [ResourceRecord] = []) throws -> Int64 {
-        let id = try db.insert(Self.insertAssetSQL, asset.values)
+        let id: Int64
+        if let key = try db.reservedKey(of: "asset") {
+            // Known by its key before it is inserted: inserted with the transaction's next
+            // statement, beside the other rows held until then (a scan's batch, many to a statement).
+            id = key
+            try db.insertLater(Self.laterAssetInsert, [.int(key)] + asset.values)
+        } else {
+            id = try db.insert(Self.insertAssetSQL, asset.values)
+        }
         for var resource in resources {
             resource.assetId = id
             try insertResource(resource)
@@ -150,28 +162,33 @@ public final class LibraryTransaction {
             .flag(resource.isLibraryOwned), .int(resource.pixelWidth), .int(resource.pixelHeight),
         ]
         let columns = """
-            INSERT INTO resource (assetId, type, directoryId, name, uniformTypeIdentifier, mimeType, fileSize,
-                originalFilename, pairingName, device, inode, modificationTime, contentHash, contentIdentifier,
-                isLibraryOwned, pixelWidth, pixelHeight)
+            assetId, type, directoryId, name, uniformTypeIdentifier, mimeType, fileSize, originalFilename,
+            pairingName, device, inode, modificationTime, contentHash, contentIdentifier, isLibraryOwned,
+            pixelWidth, pixelHeight
             """
         let values = "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?"
         guard db.dialect.statementsAreRoundTrips else {
             let directoryID = try FileDirectories.id(of: directory, db)
             try db.execute(
-                "\(columns) VALUES (?, ?, ?, \(values), ?)",
+                "INSERT INTO resource (\(columns)) VALUES (?, ?, ?, \(values), ?)",
                 [.int(resource.assetId), .int(Int64(resource.type)), .int(directoryID)] + rest)
             return
         }
-        // Where each statement is a round trip, the directory's row is found or made in the same
-        // statement: the row this statement makes, else the one there before it.
-        try db.execute(
-            """
-            WITH made AS (INSERT INTO directory (path) VALUES (?) ON CONFLICT (path) DO NOTHING RETURNING id)
-            \(columns) VALUES (?, ?,
-                COALESCE((SELECT id FROM made), (SELECT id FROM directory WHERE path = ?)), \(values), ?)
-            """,
-            [.text(directory), .int(resource.assetId), .int(Int64(resource.type)), .text(directory)] + rest)
+        // Where each statement is a round trip, the directory's row and the resource's are held
+        // and inserted with the transaction's next statement, a batch's many to a statement: the
+        // directories' first, each found by its path in the resources' insert.
+        try db.insertLater(Self.laterDirectoryInsert, [.text(directory)])
+        try db.insertLater(
+            LaterInsert(
+                table: "resource", columns: columns,
+                row: "(?, ?, (SELECT id FROM directory WHERE path = ?), \(values), ?)",
+                dependsOn: ["asset", "directory"]),
+            [.int(resource.assetId), .int(Int64(resource.type)), .text(directory)] + rest)
     }
+
+    /// A directory's row, where it has none yet.
+    private static let laterDirectoryInsert = LaterInsert(
+        table: "directory", columns: "path", row: "(?)", ignoringConflictsOn: "path")
 
     // MARK: Collections
 
@@ -327,30 +344,26 @@ public final class LibraryTransaction {
     }
 
     /// Inserts the memberships of `assetIDs` in `collectionID`, at positions from `start` on: one row
-    /// a statement on SQLite, whose statements run in the process; up to 1,000 rows a statement
-    /// where each statement is a round trip to a server (a new album of a first scan is one or two
-    /// statements, not one a photo).
+    /// a statement on SQLite, whose statements run in the process; held where each statement is a
+    /// round trip to a server, and inserted with the next statement, many to a statement (a first
+    /// scan's new albums' members are one or two statements, not one a photo).
     func insertMembers(_ assetIDs: [Int64], into collectionID: Int64, from start: Int) throws {
-        guard db.dialect.statementsAreRoundTrips, assetIDs.count > 1 else {
+        guard db.dialect.statementsAreRoundTrips else {
             for (offset, assetID) in assetIDs.enumerated() {
                 try insertMember(assetID, into: collectionID, at: start + offset)
             }
             return
         }
-        var first = 0
-        while first < assetIDs.count {
-            let slice = assetIDs[first..<min(first + 1_000, assetIDs.count)]
-            var arguments: [SQLValue] = []
-            arguments.reserveCapacity(slice.count * 3)
-            for (offset, assetID) in slice.enumerated() {
-                arguments += [.int(collectionID), .int(assetID), .int(Int64(start + first + offset))]
-            }
-            try db.execute(
-                "INSERT INTO collection_asset (collectionId, assetId, position) VALUES "
-                    + Array(repeating: "(?, ?, ?)", count: slice.count).joined(separator: ", "), arguments)
-            first += slice.count
+        for (offset, assetID) in assetIDs.enumerated() {
+            try db.insertLater(
+                Self.laterMemberInsert, [.int(collectionID), .int(assetID), .int(Int64(start + offset))])
         }
     }
+
+    /// A membership, held to be inserted with the transaction's next statement.
+    private static let laterMemberInsert = LaterInsert(
+        table: "collection_asset", columns: "collectionId, assetId, position", row: "(?, ?, ?)",
+        dependsOn: ["collection", "asset"])
 
     /// The child collection row ids of a folder (nil: the top level of user collections), in order.
     public func children(ofList id: Int64?) throws -> [Int64] {

@@ -38,9 +38,66 @@ package protocol StoreConnection {
     /// anything else there is a ``StoreError``): the row ids of a fetch, read without a row value
     /// per row.
     func integers(_ sql: String, _ arguments: [SQLValue]) throws -> [Int64]
+
+    /// Inserts one row, now or later: where statements are round trips (PostgreSQL), the row is
+    /// held until the connection's next statement or its transaction's commit, and the rows held
+    /// are then inserted many to a statement. Rows of one table go in the order given; a row goes
+    /// after every row held before it of the tables it names as depending on
+    /// (``LaterInsert/dependsOn``: a resource on assets and directories). A held row's failure (a
+    /// constraint) is the failure of that next statement or of the commit.
+    func insertLater(_ insert: LaterInsert, _ arguments: [SQLValue]) throws
+
+    /// A key a row of `table` (its generated `id`) may be inserted with, taken ahead from the
+    /// table's generator where the engine can (PostgreSQL's identity columns): a row given to
+    /// ``insertLater(_:_:)`` with its key is then known by that key before it is inserted. Nil
+    /// where keys are made only by inserting (SQLite).
+    func reservedKey(of table: String) throws -> Int64?
+}
+
+/// The shape of a row for ``StoreConnection/insertLater(_:_:)``: `INSERT INTO table (columns)
+/// VALUES row`, and `ON CONFLICT (target) DO NOTHING` when the row is skipped where it conflicts.
+///
+/// ```swift
+/// let directory = LaterInsert(table: "directory", columns: "path", row: "(?)", ignoringConflictsOn: "path")
+/// try db.insertLater(directory, [.text("/p/2024")])
+/// ```
+package struct LaterInsert: Hashable, Sendable {
+    let table: String
+    /// The columns, as the statement lists them.
+    let columns: String
+    /// One row's values: placeholders, or expressions of them.
+    let row: String
+    /// The unique columns whose conflict skips the row, if any.
+    let ignoringConflictsOn: String?
+    /// The tables whose rows held before a row of this shape it may refer to.
+    let dependsOn: Set<String>
+
+    package init(
+        table: String, columns: String, row: String, ignoringConflictsOn: String? = nil, dependsOn: Set<String> = []
+    ) {
+        self.table = table
+        self.columns = columns
+        self.row = row
+        self.ignoringConflictsOn = ignoringConflictsOn
+        self.dependsOn = dependsOn
+    }
+
+    /// The statement inserting `count` rows of this shape.
+    func sql(rows count: Int) -> String {
+        "INSERT INTO \(table) (\(columns)) VALUES "
+            + repeatElement(row, count: count).joined(separator: ", ")
+            + (ignoringConflictsOn.map { " ON CONFLICT (\($0)) DO NOTHING" } ?? "")
+    }
 }
 
 extension StoreConnection {
+    /// Inserts the row now: an engine whose statements are not round trips gains nothing by waiting.
+    package func insertLater(_ insert: LaterInsert, _ arguments: [SQLValue]) throws {
+        try execute(insert.sql(rows: 1), arguments)
+    }
+
+    package func reservedKey(of table: String) throws -> Int64? { nil }
+
     /// Runs an `INSERT` of one row into a table whose key is a generated `id`; returns that id.
     package func insert(_ sql: String, _ arguments: [SQLValue]) throws -> Int64 {
         try insert(sql, arguments, key: "id")

@@ -89,8 +89,18 @@ extension CollectionRecord {
         ]
     }
 
+    /// The row with its id, held to be inserted later (a folder before the collections in it).
+    private static let laterInsert = LaterInsert(
+        table: "collection", columns: SQLText.list(columnNames), row: "(\(SQLText.placeholders(columnNames.count)))",
+        dependsOn: ["collection"])
+
     /// Adds the row, with its id when it has one (a collection put back as it was); returns the id.
     func insert(in connection: some StoreConnection) throws -> Int64 {
+        if id == nil, let key = try connection.reservedKey(of: "collection") {
+            // Known by its key now, inserted with the transaction's next statement.
+            try connection.insertLater(Self.laterInsert, [.int(key)] + values)
+            return key
+        }
         let names = id == nil ? Array(Self.columnNames.dropFirst()) : Self.columnNames
         return try connection.insert(
             SQLText.insert(into: "collection", names), (id.map { [SQLValue.int($0)] } ?? []) + values)

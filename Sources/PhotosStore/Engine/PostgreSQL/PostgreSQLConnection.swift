@@ -33,6 +33,8 @@ package final class PostgreSQLConnection: StoreConnection, Sendable {
     /// The answer the statement running now waits for: failed by the connection's closing, which
     /// postgres-nio does not tell a query written to a connection that had already closed.
     private let pending = Mutex<EventLoopPromise<PostgresQueryResult>?>(nil)
+    /// Rows held for inserting later and keys taken ahead, in the transaction running now.
+    private let held = Mutex(HeldRows())
 
     private init(address: PostgreSQLAddress, connection: PostgresConnection, logger: Logger) {
         self.address = address
@@ -131,15 +133,63 @@ package final class PostgreSQLConnection: StoreConnection, Sendable {
     /// read-only one sees one snapshot throughout (`REPEATABLE READ`).
     func transaction<Value>(readOnly: Bool = false, _ body: (PostgreSQLConnection) throws -> Value) throws -> Value {
         try execute(readOnly ? "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" : "BEGIN", [])
+        held.withLock { $0 = HeldRows(inTransaction: true) }
+        defer { held.withLock { $0 = HeldRows() } }
         let value: Value
         do {
             value = try body(self)
+            try insertHeldRows()
         } catch {
+            held.withLock { $0 = HeldRows(inTransaction: true) }
             _ = try? execute("ROLLBACK", [])
             throw error
         }
         try execute("COMMIT", [])
         return value
+    }
+
+    /// The rows ``insertLater(_:_:)`` holds, and the keys ``reservedKey(of:)`` took ahead, for the
+    /// transaction running now.
+    private struct HeldRows {
+        var inTransaction = false
+        /// Rows of one shape each, to insert in this order.
+        var runs: [(shape: LaterInsert, rows: [[SQLValue]])] = []
+        /// Keys taken ahead and not yet given, by table, the next one last.
+        var keys: [String: [Int64]] = [:]
+        /// How many keys the next taking of each table takes: more each time, as a transaction
+        /// inserting many rows goes on; the keys left at its end are never used.
+        var keysTaken: [String: Int] = [:]
+
+        /// Holds a row: with the last run of its shape, unless a run after that one holds rows of
+        /// a table it depends on; then in a run of its own, last.
+        mutating func hold(_ shape: LaterInsert, _ row: [SQLValue]) {
+            if let last = runs.lastIndex(where: { $0.shape == shape }),
+                !runs[(last + 1)...].contains(where: { shape.dependsOn.contains($0.shape.table) })
+            {
+                // The same row again, skipped where it conflicts (a directory for each of its
+                // files), would be skipped at the insert.
+                if shape.ignoringConflictsOn != nil, runs[last].rows.last == row { return }
+                runs[last].rows.append(row)
+            } else {
+                runs.append((shape, [row]))
+            }
+        }
+    }
+
+    /// Inserts the rows held, many to a statement (at most 1,000 rows or 65,535 values a
+    /// statement, PostgreSQL's limit of parameters).
+    private func insertHeldRows() throws(StoreError) {
+        let runs = held.withLock { held in
+            defer { held.runs = [] }
+            return held.runs
+        }
+        for (shape, rows) in runs {
+            let perStatement = max(1, min(1_000, 65_535 / max(1, rows[0].count)))
+            for start in stride(from: 0, to: rows.count, by: perStatement) {
+                let chunk = rows[start..<min(start + perStatement, rows.count)]
+                _ = try run(shape.sql(rows: chunk.count), Array(chunk.joined()))
+            }
+        }
     }
 
     // MARK: StoreConnection
@@ -163,6 +213,35 @@ package final class PostgreSQLConnection: StoreConnection, Sendable {
         try rows(sql, arguments) { try $0.int64(0) }
     }
 
+    package func insertLater(_ insert: LaterInsert, _ arguments: [SQLValue]) throws {
+        let held = held.withLock { held in
+            guard held.inTransaction else { return false }
+            held.hold(insert, arguments)
+            return true
+        }
+        // Outside a transaction there may be no next statement to insert it before.
+        if !held { try execute(insert.sql(rows: 1), arguments) }
+    }
+
+    package func reservedKey(of table: String) throws -> Int64? {
+        let (key, count) = held.withLock { held -> (Int64?, Int) in
+            guard held.inTransaction else { return (nil, 0) }
+            if let key = held.keys[table]?.popLast() { return (key, 0) }
+            let count = min((held.keysTaken[table] ?? 4) * 4, 1_024)
+            held.keysTaken[table] = count
+            return (nil, count)
+        }
+        if let key { return key }
+        guard count > 0 else { return nil }
+        let keys = try integers(
+            "SELECT nextval(pg_get_serial_sequence(?, 'id')) FROM generate_series(1, ?) ORDER BY 1",
+            [.text(table), .int(Int64(count))])
+        return held.withLock { held in
+            held.keys[table] = keys.dropFirst().reversed()
+            return keys.first
+        }
+    }
+
     package func rows<Value>(_ sql: String, _ arguments: [SQLValue], _ decode: (StoreRow) throws -> Value) throws
         -> [Value]
     {
@@ -171,6 +250,7 @@ package final class PostgreSQLConnection: StoreConnection, Sendable {
 
     /// Runs one statement and waits for all of its rows.
     private func run(_ sql: String, _ arguments: [SQLValue]) throws(StoreError) -> PostgresQueryResult {
+        if held.withLock({ !$0.runs.isEmpty }) { try insertHeldRows() }
         let (text, count) = PostgreSQLDialect.numberingPlaceholders(sql)
         guard count == arguments.count else {
             throw StoreError(
