@@ -622,6 +622,11 @@ extension LibraryDatabase {
             // row id last (PostgreSQLSchema.sortIndexes). A file's indexes already are: a NULL sorts
             // first in SQLite, and every index ends with the row id. Nothing changes here.
         }
+        migrator.registerMigration("v36: counts kept once a statement") { _ in
+            // PostgreSQL's counting triggers become statement triggers, for inserts of many rows a
+            // statement (PostgreSQLSchema.statementTriggersAgain). SQLite has no statement
+            // triggers, and its inserts are one row each: nothing changes here.
+        }
         return migrator
     }
 

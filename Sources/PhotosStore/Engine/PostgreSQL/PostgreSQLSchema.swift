@@ -30,7 +30,20 @@ enum PostgreSQLSchema {
         ("v33: roots by host", [#"ALTER TABLE root ADD COLUMN host TEXT COLLATE "C""#]),
         ("v34: file work by host", [#"ALTER TABLE fileJournal ADD COLUMN host TEXT COLLATE "C""#]),
         ("v35: sort indexes in the order reads sort", sortIndexes),
+        ("v36: counts kept once a statement", statementTriggersAgain),
     ]
+
+    /// The triggers that count what a statement inserts (and the smart albums' what it deletes
+    /// and updates), made again as statement triggers: a first scan inserts a batch's assets and
+    /// memberships hundreds to a statement, and a row trigger updated the one row of counts (or an
+    /// album's figures) once per row, each update a new version of that row for the next to find.
+    static let statementTriggersAgain =
+        (["collection_stats_member_added"] + smartAlbumCountTriggerNames).flatMap {
+            [
+                "DROP TRIGGER \($0) ON \($0 == "collection_stats_member_added" ? "collection_asset" : "asset")",
+                "DROP FUNCTION \($0)()",
+            ]
+        } + [memberAddedTrigger].flatMap { $0 } + smartAlbumCountTriggers.flatMap { $0 }
 
     /// The indexes a sorted fetch reads in order, made again in the order the store sorts in: NULLs
     /// first ascending and last descending, as SQLite sorts (``SQLDialect``'s sort clause), then the
@@ -357,10 +370,7 @@ enum PostgreSQLSchema {
 
     private static let triggerStatements: [[String]] =
         [
-            trigger(
-                "collection_stats_member_added", "AFTER INSERT ON collection_asset",
-                "INSERT INTO collection_stats (collectionId) VALUES (NEW.collectionId) ON CONFLICT DO NOTHING;\n"
-                    + CollectionStats.memberAdded),
+            memberAddedTrigger,
             trigger(
                 "collection_stats_member_removed", "AFTER DELETE ON collection_asset",
                 """
@@ -396,7 +406,38 @@ enum PostgreSQLSchema {
                 """),
         ] + smartAlbumCountTriggers
 
-    /// The smart album counts' triggers, made from the albums' conditions as SQLite's are.
+    /// The figures of the albums a statement gave members (SQLite's row trigger,
+    /// ``CollectionStats/memberAdded``, for all the statement's rows at once): each album's count
+    /// grows by its new members, its first and last dates take in theirs.
+    static var memberAddedTrigger: [String] {
+        statementTrigger(
+            "collection_stats_member_added", "AFTER INSERT ON collection_asset", referencing: "NEW TABLE AS added",
+            """
+            INSERT INTO collection_stats (collectionId) SELECT DISTINCT collectionId FROM added ON CONFLICT DO NOTHING;
+            UPDATE collection_stats SET
+                assetCount = collection_stats.assetCount + m.count,
+                startDate = CASE
+                    WHEN m.first IS NULL THEN collection_stats.startDate
+                    WHEN collection_stats.startDate IS NULL OR m.first < collection_stats.startDate THEN m.first
+                    ELSE collection_stats.startDate END,
+                endDate = CASE
+                    WHEN m.last IS NULL THEN collection_stats.endDate
+                    WHEN collection_stats.endDate IS NULL OR m.last > collection_stats.endDate THEN m.last
+                    ELSE collection_stats.endDate END
+            FROM (
+                SELECT added.collectionId, count(*) AS count, min(a.creationDate) AS first, max(a.creationDate) AS last
+                FROM added LEFT JOIN asset a ON a.id = added.assetId GROUP BY added.collectionId
+            ) m
+            WHERE collection_stats.collectionId = m.collectionId;
+            """)
+    }
+
+    static let smartAlbumCountTriggerNames = [
+        "smart_album_count_inserted", "smart_album_count_deleted", "smart_album_count_updated",
+    ]
+
+    /// The smart album counts' triggers, made from the albums' conditions as SQLite's are: each
+    /// statement's rows counted at once, the one row of counts updated once a statement.
     static var smartAlbumCountTriggers: [[String]] {
         let kept = SmartAlbumCounts.keptConditions.map {
             (
@@ -404,25 +445,46 @@ enum PostgreSQLSchema {
                 condition: SmartAlbumCounts.conjunction($0.conditions.map(SQLDialect.postgreSQL.condition))
             )
         }
-        func member(_ condition: String, _ row: String) -> String {
-            "(CASE WHEN \(SmartAlbumCounts.reading(condition, from: row)) THEN 1 ELSE 0 END)"
+        /// Each album's count of the rows of the transition table `rows`, in a row named `alias`.
+        func counts(_ rows: String, as alias: String) -> String {
+            let columns = kept.map {
+                "count(*) FILTER (WHERE \(SmartAlbumCounts.reading($0.condition, from: rows))) AS "
+                    + SmartAlbumCounts.column($0.subtype)
+            }
+            return "(SELECT \(columns.joined(separator: ", ")) FROM \(rows)) \(alias)"
         }
         func assignments(_ change: (String) -> String) -> String {
             kept.map {
-                "\(SmartAlbumCounts.column($0.subtype)) = \(SmartAlbumCounts.column($0.subtype)) + \(change($0.condition))"
+                let column = SmartAlbumCounts.column($0.subtype)
+                return "\(column) = smart_album_count.\(column) \(change(column))"
             }.joined(separator: ", ")
         }
         return [
-            trigger(
-                "smart_album_count_inserted", "AFTER INSERT ON asset",
-                "UPDATE smart_album_count SET \(assignments { member($0, "NEW") }) WHERE id = 1;"),
-            trigger(
-                "smart_album_count_deleted", "AFTER DELETE ON asset",
-                "UPDATE smart_album_count SET \(assignments { "-" + member($0, "OLD") }) WHERE id = 1;"),
-            trigger(
-                "smart_album_count_updated", "AFTER UPDATE ON asset",
-                "UPDATE smart_album_count SET \(assignments { member($0, "NEW") + " - " + member($0, "OLD") }) WHERE id = 1;"
+            statementTrigger(
+                "smart_album_count_inserted", "AFTER INSERT ON asset", referencing: "NEW TABLE AS added",
+                "UPDATE smart_album_count SET \(assignments { "+ n.\($0)" }) FROM \(counts("added", as: "n")) WHERE id = 1;"
             ),
+            statementTrigger(
+                "smart_album_count_deleted", "AFTER DELETE ON asset", referencing: "OLD TABLE AS removed",
+                "UPDATE smart_album_count SET \(assignments { "- o.\($0)" }) FROM \(counts("removed", as: "o")) WHERE id = 1;"
+            ),
+            statementTrigger(
+                "smart_album_count_updated", "AFTER UPDATE ON asset",
+                referencing: "OLD TABLE AS before NEW TABLE AS after",
+                "UPDATE smart_album_count SET \(assignments { "+ n.\($0) - o.\($0)" }) "
+                    + "FROM \(counts("after", as: "n")), \(counts("before", as: "o")) WHERE id = 1;"),
+        ]
+    }
+
+    /// A statement trigger `name` (`event`: `AFTER INSERT ON table`) running `body`, a PL/pgSQL
+    /// function of the same name, with the statement's rows as the transition tables `referencing`
+    /// names: the function's statement, then the trigger's.
+    private static func statementTrigger(_ name: String, _ event: String, referencing: String, _ body: String)
+        -> [String]
+    {
+        [
+            function(name, body),
+            "CREATE TRIGGER \(name) \(event) REFERENCING \(referencing) FOR EACH STATEMENT EXECUTE FUNCTION \(name)()",
         ]
     }
 
@@ -432,17 +494,19 @@ enum PostgreSQLSchema {
         -> [String]
     {
         let when = condition.map { " WHEN (\($0))" } ?? ""
-        return [
-            """
-            CREATE FUNCTION \(name)() RETURNS trigger LANGUAGE plpgsql AS $body$
-            BEGIN
-            \(body)
-            RETURN NULL;
-            END
-            $body$
-            """,
-            "CREATE TRIGGER \(name) \(event) FOR EACH ROW\(when) EXECUTE FUNCTION \(name)()",
-        ]
+        return [function(name, body), "CREATE TRIGGER \(name) \(event) FOR EACH ROW\(when) EXECUTE FUNCTION \(name)()"]
+    }
+
+    /// A trigger's PL/pgSQL function `name` running `body`.
+    private static func function(_ name: String, _ body: String) -> String {
+        """
+        CREATE FUNCTION \(name)() RETURNS trigger LANGUAGE plpgsql AS $body$
+        BEGIN
+        \(body)
+        RETURN NULL;
+        END
+        $body$
+        """
     }
 
     /// The table of the kept smart album counts: a column for each album this build keeps
