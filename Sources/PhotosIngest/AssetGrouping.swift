@@ -26,6 +26,9 @@ struct AssetGrouping {
     let timeZone: TimeZone
     /// Files an import placed, with where they came from (``FolderScanner``'s `origins`).
     var origins: [String: String] = [:]
+    /// Whether the caller knows the store has no file in the directory (a first scan's new
+    /// directory): then it is not asked.
+    var storedNothing = false
 
     /// One file of the directory: read now, or known from the store.
     private enum Member {
@@ -48,7 +51,7 @@ struct AssetGrouping {
         // the store has nothing in (a new one: every directory of a first scan) has none, and is
         // not looked up by name: a name such as IMG_0001 recurs in thousands of other directories.
         let inDirectory =
-            try transaction.hasFiles(under: directory)
+            try !storedNothing && transaction.hasFiles(under: directory)
             ? transaction.resources(
                 at: freshPaths, inDirectory: directory, pairingWith: Set(fresh.map { PairingName.of($0.0.name) }),
                 contentIdentifiers: Set(fresh.compactMap(\.1.contentIdentifier)))

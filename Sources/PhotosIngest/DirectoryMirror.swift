@@ -348,6 +348,7 @@ struct DirectoryMirror {
         }
 
         var positions: [Int?: Int] = [:]
+        var newAlbums: [(album: CollectionRecord, directory: String)] = []
         for index in visit.sorted(by: { tree.ranks[$0] < tree.ranks[$1] }) {
             let directory = tree.directories[index]
             let title = PathName.name(of: directory.path)
@@ -377,8 +378,23 @@ struct DirectoryMirror {
             if !unreadable, mediaDirectories.contains(directory.path), members.includes(directory.path),
                 let album = state.albums[index]
             {
-                try members.set(album, new: newAlbum, directory: directory.path, transaction)
+                if newAlbum, members.byDirectory == nil, transaction.statementsAreRoundTrips {
+                    newAlbums.append((album, directory.path))
+                } else {
+                    try members.set(album, new: newAlbum, directory: directory.path, transaction)
+                }
             }
+        }
+        // Where each statement is a round trip, new albums' members are read a few dozen
+        // directories a statement, after the pass, rather than one album at a time.
+        var start = 0
+        while start < newAlbums.count {
+            let slice = newAlbums[start..<min(start + 64, newAlbums.count)]
+            let assets = try transaction.primaryAssets(inDirectories: slice.map(\.directory))
+            for (album, directory) in slice {
+                try transaction.setMembers(ofNewCollection: album, to: assets[directory] ?? [])
+            }
+            start += slice.count
         }
         lastPass = Pass(wholeTree: changed == nil, directories: visit.count)
     }

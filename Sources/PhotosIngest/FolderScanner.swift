@@ -176,7 +176,7 @@ public final class FolderScanner: Sendable {
             crawled: Set(directories), frozen: FrozenPaths(unreadable.map(\.path)), rules: crawler.rules)
         var reconciliation = Reconciliation(
             scanner: self, root: root, report: report,
-            sources: MoveSources(root: root, lookahead: hadFiles ? lookahead : nil),
+            sources: MoveSources(root: root, lookahead: hadFiles ? lookahead : nil), rootHadFiles: hadFiles,
             place: { transaction, arrivals in
                 let touched = Set(arrivals.keys)
                 mediaDirectories.formUnion(touched)
@@ -187,30 +187,42 @@ public final class FolderScanner: Sendable {
         let listings = ListingsAhead(directories, crawler: crawler, limit: listingAhead, watching: watching)
         defer { listings.stop() }
         let crawled = watching == nil ? [] : Set(directories).union(tree.unreadable.map(\.directory.path))
-        for directory in directories {
-            let files: [CrawledFile]
-            let listing = listings.next()
-            reconciliation.heldAhead = listings.filesListedAhead
-            switch listing {
-            case .success(let found):
-                files = found.files
-                if watching != nil, found.subdirectories.contains(where: { !crawled.contains($0) }) { appeared = true }
-            case .failure(let error):
-                // Readable a moment ago: what it holds is kept as it is, as under any unreadable directory.
-                let failed = UnreadableDirectory(path: directory, code: error.code)
-                unreadable.append(failed)
-                reconciliation.report.unreadableDirectories.append(failed)
-                reconciliation.sources.lookahead?.frozen = FrozenPaths(unreadable.map(\.path))
-                continue
+        // Where each statement is a round trip, the rows of up to 64 directories listed are read in
+        // one statement (of one snapshot, taken after their listings, as one directory's is).
+        let perRead = database.dialect.statementsAreRoundTrips ? 64 : 1
+        var next = 0
+        while next < directories.count {
+            var listed: [(directory: String, files: [CrawledFile])] = []
+            while next < directories.count, listed.count < perRead {
+                let directory = directories[next]
+                next += 1
+                let listing = listings.next()
+                reconciliation.heldAhead = listings.filesListedAhead
+                switch listing {
+                case .success(let found):
+                    listed.append((directory, found.files))
+                    if watching != nil, found.subdirectories.contains(where: { !crawled.contains($0) }) {
+                        appeared = true
+                    }
+                case .failure(let error):
+                    // Readable a moment ago: what it holds is kept as it is, as under any unreadable directory.
+                    let failed = UnreadableDirectory(path: directory, code: error.code)
+                    unreadable.append(failed)
+                    reconciliation.report.unreadableDirectories.append(failed)
+                    reconciliation.sources.lookahead?.frozen = FrozenPaths(unreadable.map(\.path))
+                }
             }
+            guard !listed.isEmpty else { continue }
             try database.scanReader { reader in
                 var reader = reader
-                let rows = try reader.readDirectory(ranges[directory]!)
-                try reconciliation.compare(ScanUnit(files: files, rows: rows), reader: reader)
+                let rows = try reader.readDirectories(listed.map { ranges[$0.directory]! })
+                for ((directory, files), rows) in zip(listed, rows) {
+                    try reconciliation.compare(ScanUnit(files: files, rows: rows), reader: reader)
+                    reconciliation.sources.lookahead?.compared.insert(directory)
+                }
             }
-            reconciliation.sources.lookahead?.compared.insert(directory)
             try reconciliation.flush()
-            compared += 1
+            compared += listed.count
             if let progress {
                 let report = reconciliation.report
                 progress(

@@ -69,9 +69,15 @@ struct Reconciliation {
     /// or directories reads the rows before its compare): left to their imports as those each
     /// compare finds are.
     var leftToImports: Set<String> = []
+    /// Whether the store had files under the root when the scan began (every scan but a first
+    /// one's). Where it had none, a directory no batch of this scan has written, and with no moves
+    /// found, has none: its new files are grouped without asking the store what else is there.
+    private let rootHadFiles: Bool
+    /// The directories whose files this scan's batches have grouped into assets.
+    private var grouped: Set<String> = []
 
     init(
-        scanner: FolderScanner, root: String, report: ScanReport, sources: MoveSources,
+        scanner: FolderScanner, root: String, report: ScanReport, sources: MoveSources, rootHadFiles: Bool = true,
         place: @escaping (LibraryTransaction, _ arrivals: [String: [String]]) throws -> Void,
         committed: @escaping (_ token: Int64?) -> Void = { _ in }
     ) {
@@ -79,6 +85,7 @@ struct Reconciliation {
         self.root = root
         self.report = report
         self.sources = sources
+        self.rootHadFiles = rootHadFiles
         self.place = place
         self.committed = committed
     }
@@ -299,6 +306,8 @@ struct Reconciliation {
         var removed = false
         var stillChanging: [ScanItem] = []
         let (place, timeZone, origins) = (place, scanner.extractor.timeZone, scanner.origins)
+        let storedNothing = rootHadFiles ? [] : Set(batch.map(\.file.directory)).subtracting(grouped)
+        let nothingMoved = moved.isEmpty && revived.isEmpty
         let token = try scanner.database.write { transaction in
             var fine: [String] = []
             var media: [String: [(CrawledFile, FileMetadata)]] = [:]
@@ -336,7 +345,7 @@ struct Reconciliation {
                 bursts.formUnion(
                     try AssetGrouping(
                         directory: directory, fresh: files, transaction: transaction, timeZone: timeZone,
-                        origins: origins
+                        origins: origins, storedNothing: nothingMoved && storedNothing.contains(directory)
                     ).apply())
             }
             try transaction.pickBurstRepresentatives(bursts)
@@ -344,6 +353,7 @@ struct Reconciliation {
             if !media.isEmpty { try place(transaction, media.mapValues { $0.map(\.0.path) }) }
         }.token
         committed(token)
+        grouped.formUnion(batch.map(\.file.directory))
         unplaced = unplaced || removed
         changing += stillChanging
         report.skipped += counts.skipped

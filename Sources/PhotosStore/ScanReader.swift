@@ -35,8 +35,15 @@ public struct ScanReader {
     /// statement where each statement is a round trip to a server (three statements' answers, in
     /// the read transaction's one snapshot as before), else as those two.
     public mutating func readDirectory(_ ranges: DirectoryRanges) throws -> DirectoryRows {
-        guard db.dialect.statementsAreRoundTrips else { return try rows(in: ranges) }
-        let values = ranges.values
+        try readDirectories([ranges])[0]
+    }
+
+    /// ``readDirectory(_:)`` for several directories, their rows in the same order: one statement
+    /// for all of them where each statement is a round trip. Each row goes to the directory whose
+    /// ranges hold its path.
+    public mutating func readDirectories(_ directories: [DirectoryRanges]) throws -> [DirectoryRows] {
+        guard db.dialect.statementsAreRoundTrips else { return try directories.map(rows(in:)) }
+        let values = directories.flatMap(\.values)
         func inRanges(_ column: String) -> String {
             values.isEmpty
                 ? db.dialect.boolean(false)
@@ -60,16 +67,21 @@ public struct ScanReader {
             """,
             bounds + bounds + [.text(FileJournalEntry.Operation.importFile.rawValue)] + mine.arguments
         ) { $0 }
-        var stored: [StoredFile] = []
-        var rejected: [String: RejectedFile] = [:]
+        var read = directories.map { _ in DirectoryRows(stored: [], rejected: [:]) }
+        /// The directory whose ranges hold `path`: the only one, when one is read.
+        func directory(of path: String) -> Int? {
+            directories.count == 1 ? 0 : directories.firstIndex { $0.contains(path) }
+        }
         var imports: [(destination: String, owner: Int64)] = []
         for row in rows {
             switch try row.int64(0) {
             case 0:
-                stored.append(try StoredFile(row: row, from: 1))
+                let file = try StoredFile(row: row, from: 1)
+                if let index = directory(of: file.path) { read[index].stored.append(file) }
             case 1:
                 let path = try row.text(4)
-                rejected[path] = RejectedFile(
+                guard let index = directory(of: path) else { continue }
+                read[index].rejected[path] = RejectedFile(
                     path: path, code: try row.text(9), reason: try row.text(10), fileSize: try row.int64(7),
                     modificationTime: row.optionalDouble(8) ?? 0, rejectedDate: row.optionalDouble(11) ?? 0)
             default:
@@ -77,7 +89,7 @@ public struct ScanReader {
             }
         }
         importsRead = imports
-        return DirectoryRows(stored: stored, rejected: rejected)
+        return read
     }
 
     /// The store's rows for the files in `ranges`: those directly in the directory, and those

@@ -102,6 +102,42 @@ struct PostgreSQLScanTests {
         }
     }
 
+    @Test func aRescanOfManyDirectoriesFindsEachFileInItsOwn() throws {
+        // More directories than are read at once (64 a statement), some with a subdirectory, a
+        // file that is not a photo, or both; then a subdirectory and a photo go from disk. Each row
+        // read must go to the directory whose ranges hold it (a gone subdirectory's to its parent).
+        let photo = try #require(Corpus.file("Camera/2008/Death Valley/FurnaceCreekInn.jpg"))
+        let tree = try TemporaryDirectory(prefix: "many-directories")
+        for index in 0..<150 {
+            let directory = tree.path(String(format: "Trips/%03d", index)).path
+            try FileManager.default.createDirectory(atPath: directory + "/Sub", withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: photo.path, toPath: directory + "/a.jpg")
+            if index % 10 == 0 {
+                try FileManager.default.copyItem(atPath: photo.path, toPath: directory + "/Sub/c.jpg")
+            }
+            if index % 7 == 0 { try Data("not a photo".utf8).write(to: URL(fileURLWithPath: directory + "/bad.jpg")) }
+        }
+        let root = tree.url.path
+        let sqlite = try LibraryDatabase()
+        try PostgreSQLTestServer.inNewSchema { url in
+            let postgreSQL = try LibraryDatabase(postgreSQL: url)
+            for database in [sqlite, postgreSQL] {
+                let first = try FolderScanner(database: database, quietTime: 0).scan(roots: [root])
+                #expect(first.ingested == 165 && first.rejected == 22, "\(first)")
+                let again = try FolderScanner(database: database, quietTime: 0).scan(roots: [root])
+                #expect(again.unchanged == 165 && again.ingested == 0 && again.removed == 0, "\(again)")
+                #expect(again.rejected == 22, "the rejections are still there: \(again)")
+            }
+            try FileManager.default.removeItem(atPath: tree.path("Trips/070/Sub").path)
+            try FileManager.default.removeItem(atPath: tree.path("Trips/100/a.jpg").path)
+            for database in [sqlite, postgreSQL] {
+                let after = try FolderScanner(database: database, quietTime: 0).scan(roots: [root])
+                #expect(after.removed == 2 && after.unchanged == 163 && after.ingested == 0, "\(after)")
+            }
+            #expect(try Self.albums(postgreSQL) == Self.albums(sqlite))
+        }
+    }
+
     /// Each directory album's members in order, as album path and file name.
     static func members(_ database: LibraryDatabase) throws -> [String] {
         try database.read { db in
