@@ -44,28 +44,31 @@ public struct ScanReader {
     public mutating func readDirectories(_ directories: [DirectoryRanges]) throws -> [DirectoryRows] {
         guard db.dialect.statementsAreRoundTrips else { return try directories.map(rows(in:)) }
         let values = directories.flatMap(\.values)
-        func inRanges(_ column: String) -> String {
+        // The ranges as a table the paths' indexes are searched from, one search a range: a
+        // condition of a hundred ORs cost more to plan than to run.
+        let ranges =
             values.isEmpty
-                ? db.dialect.boolean(false)
-                : values.map { _ in "(\(column) >= ? AND \(column) < ?)" }.joined(separator: " OR ")
-        }
-        let bounds = values.flatMap { $0 }
+            ? "SELECT NULL, NULL WHERE \(db.dialect.boolean(false))"
+            : "VALUES " + values.map { _ in "(?, ?)" }.joined(separator: ", ")
         let mine = FileJournalEntry.ofHost(host)
         // One row shape for the three: what kind of row (0 a stored file, 1 a rejection, 2 an import
         // being placed), then the columns each kind fills.
         let rows = try db.rows(
             """
+            WITH bounds (lower, upper) AS (\(ranges))
             SELECT 0, r.id, r.assetId, r.type, d.path || r.name, r.device, r.inode, r.fileSize, r.modificationTime,
                 NULL, NULL, NULL
-            FROM \(FileDirectories.join) WHERE (\(inRanges("d.path"))) AND r.type NOT IN \(PHAssetResourceType.editTypesSQL)
+            FROM bounds JOIN directory d ON d.path >= bounds.lower AND d.path < bounds.upper
+            JOIN resource r ON r.directoryId = d.id
+            WHERE r.type NOT IN \(PHAssetResourceType.editTypesSQL)
             UNION ALL
             SELECT 1, NULL, NULL, NULL, path, NULL, NULL, fileSize, modificationTime, code, reason, rejectedDate
-            FROM rejected WHERE \(inRanges("path"))
+            FROM bounds JOIN rejected ON rejected.path >= bounds.lower AND rejected.path < bounds.upper
             UNION ALL
             SELECT 2, NULL, owner, NULL, destination, NULL, NULL, NULL, NULL, NULL, NULL, NULL
             FROM fileJournal WHERE operation = ? AND \(mine.condition)
             """,
-            bounds + bounds + [.text(FileJournalEntry.Operation.importFile.rawValue)] + mine.arguments
+            values.flatMap { $0 } + [.text(FileJournalEntry.Operation.importFile.rawValue)] + mine.arguments
         ) { $0 }
         var read = directories.map { _ in DirectoryRows(stored: [], rejected: [:]) }
         /// The directory whose ranges hold `path`: the only one, when one is read.
