@@ -23,6 +23,26 @@ public enum PostgreSQLTestServer {
         "\(prefix)_\(UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: ""))"
     }
 
+    /// `url` (a schema on the tests' server) through the server's Unix socket instead of TCP: the
+    /// way to it from a process in a network namespace of its own, whose loopback is not the
+    /// server's. Nil when the server has no socket.
+    public static func throughSocket(_ url: String) throws -> String? {
+        guard var components = URLComponents(string: url), let port = components.port else { return nil }
+        let connection = try PostgreSQLConnection.connect(to: PostgreSQLAddress(url))
+        defer { connection.close() }
+        guard
+            let directory = try connection.scalarText("SHOW unix_socket_directories")?
+                .split(separator: ",").first.map({ $0.trimmingCharacters(in: .whitespaces) }), directory.hasPrefix("/")
+        else { return nil }
+        components.host = ""
+        components.port = nil
+        components.queryItems =
+            (components.queryItems ?? []) + [
+                URLQueryItem(name: "host", value: directory), URLQueryItem(name: "port", value: String(port)),
+            ]
+        return components.string
+    }
+
     /// Runs `body` with the URL of a schema of its own on `server` (the tests' by default), as
     /// `?schema=`, dropped afterwards: a new library there is made by the first
     /// `LibraryDatabase(postgreSQL:)`.

@@ -17,7 +17,13 @@ final class PhotosdProcess {
     /// when given; `arguments` may name another `--log-level`.
     /// Its cache home (`XDG_CACHE_HOME`, the thumbnail cache's) is the test run's own
     /// (``BuiltProducts/cacheHome``) unless `environment` names one.
-    init(arguments: [String], library: String, environment: [String: String] = [:], log: URL? = nil) throws {
+    ///
+    /// `isolatedNetwork` runs it in a network namespace of its own (`unshare --net`, where
+    /// ``networkNamespacesWork``): no interface but a loopback of its own, as on another machine.
+    init(
+        arguments: [String], library: String, environment: [String: String] = [:], log: URL? = nil,
+        isolatedNetwork: Bool = false
+    ) throws {
         self.log = log
         let merged = ProcessInfo.processInfo.environment
             .merging(["XDG_CACHE_HOME": BuiltProducts.cacheHome]) { $1 }.merging(environment) { $1 }
@@ -25,12 +31,19 @@ final class PhotosdProcess {
         let statusPath = DaemonConfiguration.statusPath(
             forLibrary: LibraryDatabase.localPath(forLibrary: library, environment: merged))
         try? FileManager.default.removeItem(atPath: statusPath)
-        process.executableURL = BuiltProducts.directory.appendingPathComponent("photosd")
+        let photosd = BuiltProducts.directory.appendingPathComponent("photosd")
         process.environment = merged
         // No API unless the test asks for one: parallel daemons would all want the default socket.
         let socket = arguments.contains("--socket") ? [] : ["--socket", ""]
         let level = arguments.contains("--log-level") ? [] : ["--log-level", "warning"]
-        process.arguments = arguments + socket + level
+        if isolatedNetwork {
+            // unshare execs photosd in the new namespace: the process is photosd's, the same pid.
+            process.executableURL = URL(fileURLWithPath: Self.unshare)
+            process.arguments = ["--net", "--", photosd.path] + arguments + socket + level
+        } else {
+            process.executableURL = photosd
+            process.arguments = arguments + socket + level
+        }
         if let log {
             FileManager.default.createFile(atPath: log.path, contents: nil)
             process.standardError = try FileHandle(forWritingTo: log)
@@ -40,6 +53,26 @@ final class PhotosdProcess {
         try waitWhileRunning("photosd to write its status file (its startup scan done)" + logged()) {
             FileManager.default.fileExists(atPath: statusPath)
         }
+    }
+
+    private static let unshare = "/usr/bin/unshare"
+
+    /// Whether this machine lets the tests make network namespaces (util-linux's `unshare --net`,
+    /// as root or where unprivileged user namespaces are allowed).
+    static let networkNamespacesWork: Bool = {
+        guard FileManager.default.isExecutableFile(atPath: unshare) else { return false }
+        let probe = TestProcess()
+        probe.executableURL = URL(fileURLWithPath: unshare)
+        probe.arguments = ["--net", "--", "/bin/true"]
+        probe.standardError = FileHandle.nullDevice
+        guard (try? probe.run()) != nil else { return false }
+        probe.waitUntilExit()
+        return probe.terminationStatus == 0
+    }()
+
+    /// The network namespace the process is in (`net:[inode]`), or nil once it has exited.
+    var networkNamespace: String? {
+        try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(process.processIdentifier)/ns/net")
     }
 
     /// Waits (blocking: call it off the shared pool) until `condition` holds; throws naming `what`

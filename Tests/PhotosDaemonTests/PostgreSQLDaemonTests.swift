@@ -8,7 +8,8 @@ import Testing
 /// "host" is a photosd with a data home of its own (where its lock, status file and import folder
 /// are), its own root and its own API socket, against one schema of the tests' server. A photo
 /// dropped on either host is listed through the other host's API; a second photosd on one host
-/// stops at that host's lock, and one on another host refuses the first host's root. A host killed
+/// stops at that host's lock, and one on another host refuses the first host's root. Where the
+/// machine allows, each host's photosd runs in a network namespace of its own. A host killed
 /// with SIGKILL leaves its photos in the library, unavailable, and restarted takes what arrived
 /// while it was down, once; a host whose database connections are cut while it takes in photos
 /// connects again and takes each, once. The library then holds every host's photos, each once.
@@ -27,11 +28,12 @@ struct PostgreSQLDaemonTests {
             socket = directory.path("\(name)/photosd.sock").path
         }
 
-        /// Starts this host's photosd and waits for its startup scan (blocking: call it off the pool).
+        /// Starts this host's photosd and waits for its startup scan (blocking: call it off the pool),
+        /// in a network namespace of its own where the machine allows it.
         func start(_ url: String) throws -> PhotosdProcess {
             try PhotosdProcess(
                 arguments: ["--library", url, "--watch", root.path, "--settle", "0", "--socket", socket],
-                library: url, environment: environment)
+                library: url, environment: environment, isolatedNetwork: PostgreSQLDaemonTests.isolated)
         }
 
         /// The file names of the assets `photos assets` lists through this host's photosd.
@@ -75,12 +77,28 @@ struct PostgreSQLDaemonTests {
         }
     }
 
+    /// Whether each host's photosd runs in a network namespace of its own: where the machine lets
+    /// the tests make them (CI runs as root). Each then has no network but a loopback of its own,
+    /// as on machines of their own, and reaches the database through the server's Unix socket.
+    static let isolated: Bool = {
+        guard PhotosdProcess.networkNamespacesWork else {
+            FileHandle.standardError.write(
+                Data("⚠️  no network namespaces here (unshare --net): the hosts' photosd share this one\n".utf8))
+            return false
+        }
+        return true
+    }()
+
     @Test func photosdOnTwoHostsSharesOneLibrary() async throws {
         let photo = try #require(Corpus.file("Camera/2008/Death Valley/FurnaceCreekInn.jpg"))
         let other = try #require(Corpus.file("Camera/2008/Death Valley/FurnaceCreekInn2.jpg"))
         try #require(FileManager.default.fileExists(atPath: photo.path), "needs ../shared/corpus")
         // Blocking throughout (processes, waits): off the shared pool, which other tests need.
-        try await PostgreSQLTestServer.inNewSchema { url in try await offPool { try Self.twoHosts(url, photo, other) } }
+        try await PostgreSQLTestServer.inNewSchema { url in
+            // A host in a network namespace of its own reaches the server through its socket.
+            let url = Self.isolated ? try #require(try PostgreSQLTestServer.throughSocket(url)) : url
+            try await offPool { try Self.twoHosts(url, photo, other) }
+        }
     }
 
     /// The story of the test above, on the library at `url`.
@@ -90,6 +108,11 @@ struct PostgreSQLDaemonTests {
         let laptop = try Host("laptop", in: directory)
         var first = try nas.start(url)
         let second = try laptop.start(url)
+        if isolated {
+            let ours = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/ns/net")
+            let theirs = [first.networkNamespace, second.networkNamespace]
+            #expect(Set(theirs + [ours]).count == 3, "each host's photosd has a network of its own: \(theirs), \(ours)")
+        }
 
         // One photosd per host: a second one on the NAS stops at its lock, naming the first.
         let again = try BuiltProducts.run(
