@@ -174,21 +174,43 @@ public final class LibraryTransaction {
                 [.int(resource.assetId), .int(Int64(resource.type)), .int(directoryID)] + rest)
             return
         }
-        // Where each statement is a round trip, the directory's row and the resource's are held
-        // and inserted with the transaction's next statement, a batch's many to a statement: the
-        // directories' first, each found by its path in the resources' insert.
-        try db.insertLater(Self.laterDirectoryInsert, [.text(directory)])
+        // Where each statement is a round trip, the resource's row is held and inserted with the
+        // transaction's next statement, a batch's many to a statement that finds or makes their
+        // directories' rows by path.
         try db.insertLater(
-            LaterInsert(
-                table: "resource", columns: columns,
-                row: "(?, ?, (SELECT id FROM directory WHERE path = ?), \(values), ?)",
-                dependsOn: ["asset", "directory"]),
-            [.int(resource.assetId), .int(Int64(resource.type)), .text(directory)] + rest)
+            Self.laterResourceInsert, [.int(resource.assetId), .int(Int64(resource.type)), .text(directory)] + rest)
     }
 
-    /// A directory's row, where it has none yet.
-    private static let laterDirectoryInsert = LaterInsert(
-        table: "directory", columns: "path", row: "(?)", ignoringConflictsOn: "path")
+    /// A resource's row, held, with its directory's path where its directory's id goes: the
+    /// statement makes the directories that have no row (one per path), finds the others, and
+    /// inserts the resources in the order they came. Each value is cast in its row, for a column of
+    /// NULLs alone still has a type.
+    private static let laterResourceInsert = LaterInsert(
+        table: "resource",
+        columns: "assetId, type, directory, name, uniformTypeIdentifier, mimeType, fileSize, originalFilename, "
+            + "pairingName, device, inode, modificationTime, contentHash, contentIdentifier, isLibraryOwned, "
+            + "pixelWidth, pixelHeight",
+        row: "(?::bigint, ?::bigint, ?::text, ?::text, ?::text, ?::text, ?::bigint, ?::text, ?::text, ?::bigint, "
+            + "?::bigint, ?::float8, ?::text, ?::text, ?::bigint, ?::bigint, ?::bigint)",
+        dependsOn: ["asset"],
+        statement: """
+            WITH v (position, assetId, type, directory, name, uniformTypeIdentifier, mimeType, fileSize,
+                originalFilename, pairingName, device, inode, modificationTime, contentHash, contentIdentifier,
+                isLibraryOwned, pixelWidth, pixelHeight) AS (VALUES {rows}),
+            made AS (
+                INSERT INTO directory (path) SELECT DISTINCT directory FROM v ON CONFLICT (path) DO NOTHING
+                RETURNING id, path),
+            found AS (
+                SELECT id, path FROM made
+                UNION ALL SELECT d.id, d.path FROM directory d WHERE d.path IN (SELECT directory FROM v))
+            INSERT INTO resource (assetId, type, directoryId, name, uniformTypeIdentifier, mimeType, fileSize,
+                originalFilename, pairingName, device, inode, modificationTime, contentHash, contentIdentifier,
+                isLibraryOwned, pixelWidth, pixelHeight)
+            SELECT v.assetId, v.type, found.id, v.name, v.uniformTypeIdentifier, v.mimeType, v.fileSize,
+                v.originalFilename, v.pairingName, v.device, v.inode, v.modificationTime, v.contentHash,
+                v.contentIdentifier, v.isLibraryOwned, v.pixelWidth, v.pixelHeight
+            FROM v JOIN found ON found.path = v.directory ORDER BY v.position
+            """)
 
     // MARK: Collections
 

@@ -71,22 +71,33 @@ package struct LaterInsert: Hashable, Sendable {
     let ignoringConflictsOn: String?
     /// The tables whose rows held before a row of this shape it may refer to.
     let dependsOn: Set<String>
+    /// Where the rows are not inserted as they are: the statement that inserts them, in which
+    /// `{rows}` stands for the rows, each with its position first (`(0, …), (1, …)`), so that the
+    /// statement can keep their order (`ORDER BY`). For rows whose values a statement works out
+    /// from them (a resource's directory, found or made by its path).
+    let statement: String?
 
     package init(
-        table: String, columns: String, row: String, ignoringConflictsOn: String? = nil, dependsOn: Set<String> = []
+        table: String, columns: String, row: String, ignoringConflictsOn: String? = nil, dependsOn: Set<String> = [],
+        statement: String? = nil
     ) {
         self.table = table
         self.columns = columns
         self.row = row
         self.ignoringConflictsOn = ignoringConflictsOn
         self.dependsOn = dependsOn
+        self.statement = statement
     }
 
     /// The statement inserting `count` rows of this shape.
     func sql(rows count: Int) -> String {
-        "INSERT INTO \(table) (\(columns)) VALUES "
-            + repeatElement(row, count: count).joined(separator: ", ")
-            + (ignoringConflictsOn.map { " ON CONFLICT (\($0)) DO NOTHING" } ?? "")
+        guard let statement else {
+            return "INSERT INTO \(table) (\(columns)) VALUES "
+                + repeatElement(row, count: count).joined(separator: ", ")
+                + (ignoringConflictsOn.map { " ON CONFLICT (\($0)) DO NOTHING" } ?? "")
+        }
+        let numbered = (0..<count).map { "(\($0), " + row.dropFirst() }.joined(separator: ", ")
+        return statement.replacingOccurrences(of: "{rows}", with: numbered)
     }
 }
 
