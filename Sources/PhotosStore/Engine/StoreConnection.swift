@@ -55,11 +55,13 @@ package protocol StoreConnection {
 }
 
 /// The shape of a row for ``StoreConnection/insertLater(_:_:)``: `INSERT INTO table (columns)
-/// VALUES row`, and `ON CONFLICT (target) DO NOTHING` when the row is skipped where it conflicts.
+/// VALUES row`, or a statement of its own that inserts the rows.
 ///
 /// ```swift
-/// let directory = LaterInsert(table: "directory", columns: "path", row: "(?)", ignoringConflictsOn: "path")
-/// try db.insertLater(directory, [.text("/p/2024")])
+/// let member = LaterInsert(
+///     table: "collection_asset", columns: "collectionId, assetId, position", row: "(?, ?, ?)",
+///     dependsOn: ["collection", "asset"])
+/// try db.insertLater(member, [.int(album), .int(asset), .int(0)])
 /// ```
 package struct LaterInsert: Hashable, Sendable {
     let table: String
@@ -67,8 +69,6 @@ package struct LaterInsert: Hashable, Sendable {
     let columns: String
     /// One row's values: placeholders, or expressions of them.
     let row: String
-    /// The unique columns whose conflict skips the row, if any.
-    let ignoringConflictsOn: String?
     /// The tables whose rows held before a row of this shape it may refer to.
     let dependsOn: Set<String>
     /// Where the rows are not inserted as they are: the statement that inserts them, in which
@@ -78,13 +78,11 @@ package struct LaterInsert: Hashable, Sendable {
     let statement: String?
 
     package init(
-        table: String, columns: String, row: String, ignoringConflictsOn: String? = nil, dependsOn: Set<String> = [],
-        statement: String? = nil
+        table: String, columns: String, row: String, dependsOn: Set<String> = [], statement: String? = nil
     ) {
         self.table = table
         self.columns = columns
         self.row = row
-        self.ignoringConflictsOn = ignoringConflictsOn
         self.dependsOn = dependsOn
         self.statement = statement
     }
@@ -92,9 +90,7 @@ package struct LaterInsert: Hashable, Sendable {
     /// The statement inserting `count` rows of this shape.
     func sql(rows count: Int) -> String {
         guard let statement else {
-            return "INSERT INTO \(table) (\(columns)) VALUES "
-                + repeatElement(row, count: count).joined(separator: ", ")
-                + (ignoringConflictsOn.map { " ON CONFLICT (\($0)) DO NOTHING" } ?? "")
+            return "INSERT INTO \(table) (\(columns)) VALUES " + repeatElement(row, count: count).joined(separator: ", ")
         }
         let numbered = (0..<count).map { "(\($0), " + row.dropFirst() }.joined(separator: ", ")
         return statement.replacingOccurrences(of: "{rows}", with: numbered)

@@ -89,10 +89,10 @@ extension CollectionRecord {
         ]
     }
 
-    /// The row with its id, held to be inserted later (a folder before the collections in it).
+    /// The row with its id, held to be inserted later (a folder before the collections in it, as
+    /// one table's rows keep their order).
     private static let laterInsert = LaterInsert(
-        table: "collection", columns: SQLText.list(columnNames), row: "(\(SQLText.placeholders(columnNames.count)))",
-        dependsOn: ["collection"])
+        table: "collection", columns: SQLText.list(columnNames), row: "(\(SQLText.placeholders(columnNames.count)))")
 
     /// Adds the row, with its id when it has one (a collection put back as it was); returns the id.
     func insert(in connection: some StoreConnection) throws -> Int64 {

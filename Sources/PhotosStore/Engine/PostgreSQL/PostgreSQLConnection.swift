@@ -167,9 +167,6 @@ package final class PostgreSQLConnection: StoreConnection, Sendable {
             if let last = runs.lastIndex(where: { $0.shape == shape }),
                 !runs[(last + 1)...].contains(where: { shape.dependsOn.contains($0.shape.table) })
             {
-                // The same row again, skipped where it conflicts (a directory for each of its
-                // files), would be skipped at the insert.
-                if shape.ignoringConflictsOn != nil, runs[last].rows.last == row { return }
                 runs[last].rows.append(row)
             } else {
                 runs.append((shape, [row]))
