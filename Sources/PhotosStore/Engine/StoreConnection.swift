@@ -90,7 +90,8 @@ package struct LaterInsert: Hashable, Sendable {
     /// The statement inserting `count` rows of this shape.
     func sql(rows count: Int) -> String {
         guard let statement else {
-            return "INSERT INTO \(table) (\(columns)) VALUES " + repeatElement(row, count: count).joined(separator: ", ")
+            return "INSERT INTO \(table) (\(columns)) VALUES "
+                + repeatElement(row, count: count).joined(separator: ", ")
         }
         let numbered = (0..<count).map { "(\($0), " + row.dropFirst() }.joined(separator: ", ")
         return statement.replacingOccurrences(of: "{rows}", with: numbered)
