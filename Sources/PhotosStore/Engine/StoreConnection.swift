@@ -50,7 +50,8 @@ package protocol StoreConnection {
     /// A key a row of `table` (its generated `id`) may be inserted with, taken ahead from the
     /// table's generator where the engine can (PostgreSQL's identity columns): a row given to
     /// ``insertLater(_:_:)`` with its key is then known by that key before it is inserted. Nil
-    /// where keys are made only by inserting (SQLite).
+    /// where keys are made only by inserting (SQLite), and for a table's first row in a
+    /// transaction, which then is inserted at once: one row alone gains nothing by waiting.
     func reservedKey(of table: String) throws -> Int64?
 }
 

@@ -156,9 +156,10 @@ package final class PostgreSQLConnection: StoreConnection, Sendable {
         var runs: [(shape: LaterInsert, rows: [[SQLValue]])] = []
         /// Keys taken ahead and not yet given, by table, the next one last.
         var keys: [String: [Int64]] = [:]
-        /// How many keys the last taking of each table took: the next takes four times as many, up
-        /// to 256, as a transaction inserting many rows goes on; the keys left at its end are
-        /// never used (each key taken is a `nextval`, which costs the server more than a gap).
+        /// How many keys the last taking of each table took (4 after its first row, inserted at
+        /// once): the next takes four times as many, up to 256, as a transaction inserting many
+        /// rows goes on; the keys left at its end are never used (each key taken is a `nextval`,
+        /// which costs the server more than a gap).
         var keysTaken: [String: Int] = [:]
 
         /// Holds a row: with the last run of its shape, unless a run after that one holds rows of
@@ -225,7 +226,13 @@ package final class PostgreSQLConnection: StoreConnection, Sendable {
         let (key, count) = held.withLock { held -> (Int64?, Int) in
             guard held.inTransaction else { return (nil, 0) }
             if let key = held.keys[table]?.popLast() { return (key, 0) }
-            let count = min((held.keysTaken[table] ?? 4) * 4, 256)
+            // A table's first row in a transaction is inserted at once: a transaction of one row
+            // (a photo arriving) would spend a statement taking its key.
+            guard let taken = held.keysTaken[table] else {
+                held.keysTaken[table] = 4
+                return (nil, 0)
+            }
+            let count = min(taken * 4, 256)
             held.keysTaken[table] = count
             return (nil, count)
         }
