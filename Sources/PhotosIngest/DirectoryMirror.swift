@@ -211,14 +211,7 @@ struct DirectoryMirror {
         if transaction.statementsAreRoundTrips {
             // A statement for a few dozen directories: a server's round trip each would cost more
             // than their reads.
-            var start = 0
-            while start < readable.count {
-                let slice = readable[start..<min(start + 64, readable.count)]
-                assetsByDirectory.merge(
-                    try transaction.primaryAssets(inDirectories: slice.map { tree.directories[$0].path }),
-                    uniquingKeysWith: { first, _ in first })
-                start += slice.count
-            }
+            assetsByDirectory = try transaction.primaryAssets(inDirectories: readable.map { tree.directories[$0].path })
         } else {
             for index in readable {
                 let directory = tree.directories[index].path
@@ -387,14 +380,11 @@ struct DirectoryMirror {
         }
         // Where each statement is a round trip, new albums' members are read a few dozen
         // directories a statement, after the pass, rather than one album at a time.
-        var start = 0
-        while start < newAlbums.count {
-            let slice = newAlbums[start..<min(start + 64, newAlbums.count)]
-            let assets = try transaction.primaryAssets(inDirectories: slice.map(\.directory))
-            for (album, directory) in slice {
+        if !newAlbums.isEmpty {
+            let assets = try transaction.primaryAssets(inDirectories: newAlbums.map(\.directory))
+            for (album, directory) in newAlbums {
                 try transaction.setMembers(ofNewCollection: album, to: assets[directory] ?? [])
             }
-            start += slice.count
         }
         lastPass = Pass(wholeTree: changed == nil, directories: visit.count)
     }

@@ -22,7 +22,7 @@ public struct ScanReader {
     let db: any StoreConnection
     /// The host scanning, in a library several hosts share (``LibraryDatabase/host``).
     var host: String? = nil
-    /// The import destinations ``readDirectory(_:)`` read with a directory's rows, which
+    /// The import destinations ``readDirectories(_:)`` read with the directories' rows, which
     /// ``importDestinations()`` gives instead of asking again.
     private var importsRead: [(destination: String, owner: Int64)]?
 
@@ -31,16 +31,10 @@ public struct ScanReader {
         self.host = host
     }
 
-    /// ``rows(in:)``, and what ``importDestinations()`` will answer in this reader: in one
-    /// statement where each statement is a round trip to a server (three statements' answers, in
-    /// the read transaction's one snapshot as before), else as those two.
-    public mutating func readDirectory(_ ranges: DirectoryRanges) throws -> DirectoryRows {
-        try readDirectories([ranges])[0]
-    }
-
-    /// ``readDirectory(_:)`` for several directories, their rows in the same order: one statement
-    /// for all of them where each statement is a round trip. Each row goes to the directory whose
-    /// ranges hold its path.
+    /// ``rows(in:)`` of several directories, their rows in the same order, and what
+    /// ``importDestinations()`` will answer in this reader. Where each statement is a round trip to
+    /// a server, all of it is one statement, in the read transaction's one snapshot, each row given
+    /// to the directory whose ranges hold its path; else ``rows(in:)`` for each directory.
     public mutating func readDirectories(_ directories: [DirectoryRanges]) throws -> [DirectoryRows] {
         guard db.dialect.statementsAreRoundTrips else { return try directories.map(rows(in:)) }
         let values = directories.flatMap(\.values)
@@ -187,9 +181,21 @@ extension LibraryTransaction {
         ) { try $0.int64(0) }
     }
 
-    /// ``primaryAssets(in:)`` of several directories in one statement, by directory (one with none
-    /// is absent): for an engine whose statements are round trips, a few dozen directories at a time.
+    /// ``primaryAssets(in:)`` of several directories, by directory (one with none is absent): for
+    /// an engine whose statements are round trips, 64 directories a statement.
     public func primaryAssets(inDirectories directories: [String]) throws -> [String: [Int64]] {
+        var assets: [String: [Int64]] = [:]
+        var start = 0
+        while start < directories.count {
+            let slice = directories[start..<min(start + 64, directories.count)]
+            assets.merge(try primaryAssets(inFewDirectories: Array(slice)), uniquingKeysWith: { first, _ in first })
+            start += slice.count
+        }
+        return assets
+    }
+
+    /// ``primaryAssets(inDirectories:)`` in one statement.
+    private func primaryAssets(inFewDirectories directories: [String]) throws -> [String: [Int64]] {
         guard !directories.isEmpty else { return [:] }
         // The directory table's paths end with "/"; each is given back as the caller named it.
         var named: [String: String] = [:]

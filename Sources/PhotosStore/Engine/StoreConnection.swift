@@ -6,12 +6,9 @@ import PhotosCore
 ///
 /// The seam a second engine plugs into: the store's code written against it names no engine's
 /// type. SQLite's connection (GRDB's `Database`) and PostgreSQL's (``PostgreSQLConnection``)
-/// conform, held to the same contract by the tests. The store's records move onto it one at a
-/// time: hooks' cursors (``HookState``) and albums, access tokens and what a limited one sees,
-/// rejections, sidecar merge bases, the file journal, imports' records, trashed files,
-/// collections, user albums' manifests, unreadable directories and the change log (its writer,
-/// reader and pruning) have; assets and resources still use GRDB's record protocols, and a
-/// library is opened in SQLite only. Where the engines' SQL differs, the code asks ``dialect``.
+/// conform, held to the same contract by the tests. Where the engines' SQL differs, the code asks
+/// ``dialect``; where each statement is a round trip (PostgreSQL), rows a transaction inserts may
+/// be held and sent many to a statement (``insertLater(_:_:)``, ``reservedKey(of:)``).
 ///
 /// ```swift
 /// let states = try connection.rows("SELECT \(HookState.columns) FROM hook ORDER BY name") {
@@ -66,7 +63,8 @@ package protocol StoreConnection {
 /// ```
 package struct LaterInsert: Hashable, Sendable {
     let table: String
-    /// The columns, as the statement lists them.
+    /// The columns, as the statement lists them (or, where ``statement`` inserts the rows, the
+    /// names of a row's values).
     let columns: String
     /// One row's values: placeholders, or expressions of them.
     let row: String

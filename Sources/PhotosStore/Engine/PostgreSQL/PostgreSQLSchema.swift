@@ -38,12 +38,9 @@ enum PostgreSQLSchema {
     /// memberships hundreds to a statement, and a row trigger updated the one row of counts (or an
     /// album's figures) once per row, each update a new version of that row for the next to find.
     static let statementTriggersAgain =
-        (["collection_stats_member_added"] + smartAlbumCountTriggerNames).flatMap {
-            [
-                "DROP TRIGGER \($0) ON \($0 == "collection_stats_member_added" ? "collection_asset" : "asset")",
-                "DROP FUNCTION \($0)()",
-            ]
-        } + [memberAddedTrigger].flatMap { $0 } + smartAlbumCountTriggers.flatMap { $0 }
+        ([("collection_stats_member_added", "collection_asset")] + smartAlbumCountTriggerNames.map { ($0, "asset") })
+        .flatMap { name, table in ["DROP TRIGGER \(name) ON \(table)", "DROP FUNCTION \(name)()"] }
+        + memberAddedTrigger + smartAlbumCountTriggers.flatMap { $0 }
 
     /// The indexes a sorted fetch reads in order, made again in the order the store sorts in: NULLs
     /// first ascending and last descending, as SQLite sorts (``SQLDialect``'s sort clause), then the
