@@ -278,7 +278,7 @@ public final class FolderScanner: Sendable {
             var stored: [StoredFile] = []
             var rejected: [String: RejectedFile] = [:]
             var known: [String] = []
-            // Another host's root (a library several hosts share) is not this host's to compare.
+            // What a library copied from a file holds here for no host is this host's to compare.
             try transaction.claimRoot(root)
             let online = try transaction.isOnlineRoot(root)
             for directory in directories {

@@ -177,13 +177,7 @@ struct FetchRoutes: Sendable {
     /// Refuses a file another host's disk holds (a library several hosts share) with 421 Misdirected
     /// Request naming that host, whose photosd serves it; a file of this host's is left to the caller.
     func requireHere(_ path: String, of identifier: String) throws {
-        let holder: String?
-        do {
-            holder = try library.database.hostHolding(file: path)
-        } catch {
-            throw APIError(.serviceUnavailable, "cannot read the library \(library.database.location): \(error)")
-        }
-        guard let holder else { return }
+        guard let holder = library.database.hostHolding(file: path) else { return }
         throw APIError(
             .misdirectedRequest, "the file of asset \(identifier) is on host \(holder): ask its photosd for it")
     }

@@ -238,12 +238,12 @@ extension LibraryDatabase {
     /// statements whatever their number (never one per asset); a key with no live asset has no row.
     public func withAssetRows<T>(_ keys: ObjectKeys, _ body: (inout AssetRows) throws -> T) throws -> T {
         try read { db in
-            try Self.withAssetRows(ids: keys.rowIDs(in: "asset", db), db, host: host, schema: schema, body)
+            try Self.withAssetRows(ids: keys.rowIDs(in: "asset", db), db, schema: schema, body)
         }
     }
 
     static func withAssetRows<T>(
-        ids: [Int64], _ db: any StoreConnection, host: String?, schema: String?, _ body: (inout AssetRows) throws -> T
+        ids: [Int64], _ db: any StoreConnection, schema: String?, _ body: (inout AssetRows) throws -> T
     ) throws -> T {
         // The list's `key` is an element's index: rows keep the order asked for, repeats included.
         let list: [SQLValue] = [.text(JSONText.array(ids))]
@@ -253,7 +253,7 @@ extension LibraryDatabase {
         // walked every album and probed each for every asset, 15 µs an asset at 20 albums. Another
         // engine orders its rows by the list.
         let ordered = dialect.inListOrder("j.key")
-        let unavailable = dialect.unavailablePaths(host: host, schema: schema)
+        let unavailable = dialect.unavailablePaths(schema: schema)
         var rows = AssetRows(
             assets: try RowCursor.open(
                 """
@@ -266,14 +266,14 @@ extension LibraryDatabase {
                 """, list, on: db),
             albums: try RowCursor.open(
                 """
-                SELECT j.key, c.localIdentifier, c.title, c.path, c.position, c.id FROM \(listed)
+                SELECT j.key, c.localIdentifier, c.title, \(dialect.hostedPath("c")), c.position, c.id FROM \(listed)
                 \(dialect.orderedJoin) collection_asset ca ON ca.assetId = j.value
                 \(dialect.orderedJoin) collection c ON c.id = ca.collectionId
                 WHERE c.isList = 0 AND c.type = \(PHAssetCollectionType.album.rawValue)\(ordered)
                 """, list, on: db),
             resources: try RowCursor.open(
                 """
-                SELECT j.key, r.type, d.path || r.name, r.uniformTypeIdentifier, r.mimeType, r.fileSize, r.id
+                SELECT j.key, r.type, \(FileDirectories.path(dialect)), r.uniformTypeIdentifier, r.mimeType, r.fileSize, r.id
                 FROM \(listed) \(dialect.orderedJoin) resource r ON r.assetId = j.value
                 JOIN directory d ON d.id = r.directoryId\(ordered)
                 """, list, on: db),

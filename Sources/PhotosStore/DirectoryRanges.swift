@@ -75,7 +75,9 @@ public struct DirectoryRanges: Sendable, Hashable {
     /// The condition on `FileDirectories.join` for a photo or video directly in the directory (an
     /// album's members), bound with ``primaryArguments``: the store keeps each directory's files
     /// apart, so this needs no range.
-    static let primaryCondition = "d.path = ? AND r.type IN (?, ?)"
+    static func primaryCondition(_ dialect: SQLDialect) -> String {
+        "d.path = ? AND \(dialect.isThisHost("d.host")) AND r.type IN (?, ?)"
+    }
 
     /// The arguments of ``primaryCondition``.
     var primaryArguments: [SQLValue] {

@@ -10,23 +10,30 @@ import PhotosCore
 /// by path is an index on (directory, name).
 ///
 /// SQL that reads resources joins the two as `resource r JOIN directory d ON d.id = r.directoryId`
-/// (``join``) and reads a file's path as `d.path || r.name` (``path``). Conditions on where files
+/// (``join``) and reads a file's path as `d.path || r.name` (``path(_:)``; another host's file as
+/// `nas:/srv/photos/IMG_1.JPG`, ``RootHosts``). Conditions on where files
 /// are go on `d.path`: the directory paths end with "/", so a range of paths under a root is the
-/// same range of directory paths.
+/// same range of directory paths. In a library several hosts share, a path is found on this host
+/// (``RootHosts``): the conditions here keep to its directories.
 enum FileDirectories {
     /// The resources with their directories.
     static let join = "resource r JOIN directory d ON d.id = r.directoryId"
 
-    /// A file's path, in SQL over ``join``.
-    static let path = "d.path || r.name"
+    /// A file's path, in SQL over ``join``: in a library several hosts share, another host's file
+    /// is named by its host, `nas:/srv/photos/IMG_1.JPG` (``RootHosts``).
+    static func path(_ dialect: SQLDialect) -> String {
+        "\(dialect.hostedPath("d")) || r.name"
+    }
 
-    /// Every column of a resource row, its path in place of its directory and name, in the order
-    /// ``ResourceRecord/init(row:)`` reads them.
-    static let columns = """
-        r.id, r.assetId, r.type, d.path || r.name, r.uniformTypeIdentifier, r.mimeType, r.fileSize,
+    /// Every column of a resource row, its path (``path(_:)``) in place of its directory and name,
+    /// in the order ``ResourceRecord/init(row:)`` reads them.
+    static func columns(_ dialect: SQLDialect) -> String {
+        """
+        r.id, r.assetId, r.type, \(path(dialect)), r.uniformTypeIdentifier, r.mimeType, r.fileSize,
         COALESCE(r.originalFilename, r.name), r.device, r.inode, r.modificationTime, r.contentHash,
         r.contentIdentifier, r.isLibraryOwned, r.pixelWidth, r.pixelHeight
         """
+    }
 
     /// Splits a path at its last "/": the directory with its "/", and the name after it.
     static func split(_ path: String) -> (directory: String, name: String) {
@@ -37,14 +44,18 @@ enum FileDirectories {
     }
 
     /// The condition on ``join`` for files directly in `directory`, not below it.
-    static func directlyIn(_ directory: String) -> (String, [SQLValue]) {
-        ("d.path = ?", [.text(directory.hasSuffix("/") ? directory : directory + "/")])
+    static func directlyIn(_ directory: String, _ dialect: SQLDialect) -> (String, [SQLValue]) {
+        (
+            "d.path = ? AND \(dialect.isThisHost("d.host"))",
+            [.text(directory.hasSuffix("/") ? directory : directory + "/")]
+        )
     }
 
     /// The condition on ``join`` for files under `root`, at any depth: one range of the index on
     /// directory paths.
-    static func under(_ root: String) -> (String, [SQLValue]) {
-        LibraryTransaction.under(root, column: "d.path")
+    static func under(_ root: String, _ dialect: SQLDialect) -> (String, [SQLValue]) {
+        let (range, arguments) = LibraryTransaction.under(root, column: "d.path")
+        return ("\(range) AND \(dialect.isThisHost("d.host"))", arguments)
     }
 
     /// A query of the row ids of the resources at these paths, for `id IN (...)`: a search of the
@@ -57,7 +68,7 @@ enum FileDirectories {
         return (
             """
             SELECT fr.id FROM \(dialect.elementsOfJSONArray(as: "fj"))
-                JOIN directory fd ON fd.path = \(dialect.element(0, of: "fj.value"))
+                JOIN directory fd ON fd.path = \(dialect.element(0, of: "fj.value")) AND \(dialect.isThisHost("fd.host"))
                 JOIN resource fr ON fr.directoryId = fd.id AND fr.name = \(dialect.element(1, of: "fj.value"))
             """,
             [.text("[" + pairs.joined(separator: ",") + "]")]
@@ -66,7 +77,11 @@ enum FileDirectories {
 
     /// The row of `directory` (a path ending with "/"), inserted if the library has no file there yet.
     static func id(of directory: String, _ db: some StoreConnection) throws -> Int64 {
-        if let id = try db.scalarInt64("SELECT id FROM directory WHERE path = ?", [.text(directory)]) { return id }
+        if let id = try db.scalarInt64(
+            "SELECT id FROM directory WHERE path = ? AND \(db.dialect.isThisHost("host"))", [.text(directory)])
+        {
+            return id
+        }
         return try db.insert("INSERT INTO directory (path) VALUES (?)", [.text(directory)])
     }
 

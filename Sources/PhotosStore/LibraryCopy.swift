@@ -43,8 +43,8 @@ public enum LibraryCopy {
         Table(name: "library", key: ["id"]), Table(name: "asset", key: ["id"]),
         Table(name: "collection", key: ["id"]), Table(name: "collection_asset", key: ["collectionId", "assetId"]),
         Table(name: "change", key: ["token"]), Table(name: "tombstone", key: ["isAsset", "rowId"]),
-        Table(name: "rejected", key: ["path"]), Table(name: "root", key: ["path"]),
-        Table(name: "unreadable_directory", key: ["path"]), Table(name: "hook", key: ["name"]),
+        Table(name: "rejected", key: ["path", "host"]), Table(name: "root", key: ["path", "host"]),
+        Table(name: "unreadable_directory", key: ["path", "host"]), Table(name: "hook", key: ["name"]),
         Table(name: "accessToken", key: ["id"]), Table(name: "directory", key: ["id"]),
         Table(name: "resource", key: ["id"]), Table(name: "trashedAsset", key: ["assetId"]),
         Table(name: "trashedFile", key: ["id"]), Table(name: "sidecarBase", key: ["assetId"]),
@@ -71,7 +71,8 @@ public enum LibraryCopy {
             throw StoreError(.other, "the source and the destination are the same library: \(source)")
         }
         return try withSource(source) { reader, sourceName, sequences in
-            try withDestination(destination) { writer, destinationName in
+            if !PostgreSQLAddress.isPostgreSQL(destination) { try checkOneMachines(reader, destination) }
+            return try withDestination(destination) { writer, destinationName in
                 var rows: [String: Int] = [:]
                 var largest: [String: Int64] = [:]
                 for table in tables {
@@ -94,6 +95,7 @@ public enum LibraryCopy {
                     rows[table.name] = count
                     progress?(table.name, count)
                 }
+                if writer.dialect == .sqlite { try makeOneMachines(writer) }
                 var next: [String: Int64] = [:]
                 for (table, _) in counted {
                     next[table] = max(sequences[table] ?? 0, largest[table] ?? 0)
@@ -207,6 +209,30 @@ public enum LibraryCopy {
             throw StoreError(posix: errno, "cannot put the copy at \(location)", path: location)
         }
         return value
+    }
+
+    /// Refuses a source that two hosts hold one path of: a library file is one machine's, its paths
+    /// named by path alone (``RootHosts``), so no file holds both.
+    private static func checkOneMachines(_ reader: any StoreConnection, _ destination: String) throws {
+        for table in RootHosts.hostedTables + ["root"] {
+            if let path = try reader.scalarText(
+                "SELECT path FROM \(table) WHERE path IS NOT NULL GROUP BY path HAVING COUNT(*) > 1 ORDER BY path LIMIT 1",
+                [])
+            {
+                throw StoreError(
+                    .other,
+                    "two hosts of the library hold \(path): a library file holds one machine's paths, so \(destination) "
+                        + "cannot hold both (copy the library into PostgreSQL instead)", path: destination)
+            }
+        }
+    }
+
+    /// Makes the rows a file was given this machine's (``RootHosts``): in PostgreSQL again, the
+    /// first host to scan each root takes it.
+    private static func makeOneMachines(_ writer: any StoreConnection) throws {
+        for table in RootHosts.hostedTables + ["root"] {
+            try writer.execute("UPDATE \(table) SET host = '' WHERE host <> ''", [])
+        }
     }
 
     /// Sets each table's id counter to the last value handed out (`values`: by table), so that no

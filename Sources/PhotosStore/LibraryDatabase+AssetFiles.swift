@@ -18,19 +18,21 @@ public struct AssetFile: Sendable, Hashable {
 extension LibraryDatabase {
     /// The path of asset `a`'s first original (photo before video, then the oldest), in SQL: the file
     /// an album manifest and an identifier log name it by.
-    static let firstOriginal = """
-        (SELECT \(FileDirectories.path) FROM \(FileDirectories.join)
+    static func firstOriginal(_ dialect: SQLDialect) -> String {
+        """
+        (SELECT \(FileDirectories.path(dialect)) FROM \(FileDirectories.join)
             WHERE r.assetId = a.id AND r.type IN (1, 2, 3, 4) ORDER BY r.type, r.id LIMIT 1)
         """
+    }
 
     /// Every asset with a file under `root`, with the path of its first original, and the newest
     /// change-log token, read together: the files are those of that token.
     public func assetFiles(under root: String) throws -> (files: [AssetFile], token: Int64) {
         try read { db in
-            let (condition, arguments) = FileDirectories.under(root)
+            let (condition, arguments) = FileDirectories.under(root, db.dialect)
             let files = try db.rows(
                 """
-                SELECT a.localIdentifier, \(Self.firstOriginal) AS file FROM asset a
+                SELECT a.localIdentifier, \(Self.firstOriginal(db.dialect)) AS file FROM asset a
                 WHERE a.id IN (SELECT r.assetId FROM \(FileDirectories.join) WHERE \(condition))
                 """, arguments, Self.assetFile)
             return (files.compactMap { $0 }, try Self.newestToken(db))
@@ -43,7 +45,7 @@ extension LibraryDatabase {
         return try read { db in
             try db.rows(
                 """
-                SELECT a.localIdentifier, \(Self.firstOriginal) AS file FROM asset a
+                SELECT a.localIdentifier, \(Self.firstOriginal(db.dialect)) AS file FROM asset a
                 WHERE a.localIdentifier IN (\(db.dialect.elementsOfJSONArray()))
                 """, [.text(JSONText.array(localIdentifiers))], Self.assetFile
             ).compactMap { $0 }
@@ -53,7 +55,7 @@ extension LibraryDatabase {
     /// How many assets have a file under `root`.
     public func assetCount(under root: String) throws -> Int {
         try read { db in
-            let (condition, arguments) = FileDirectories.under(root)
+            let (condition, arguments) = FileDirectories.under(root, db.dialect)
             return Int(
                 try db.scalarInt64(
                     "SELECT COUNT(DISTINCT r.assetId) FROM \(FileDirectories.join) WHERE \(condition)", arguments) ?? 0)

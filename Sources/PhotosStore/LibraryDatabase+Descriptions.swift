@@ -29,7 +29,7 @@ extension LibraryDatabase {
         let list: [SQLValue] = [.text(JSONText.array(ids))]
         let listed = db.dialect.elementsOfJSONArray(wholeNumbers: true)
         let records = try db.rows(
-            "SELECT \(CollectionRecord.columns()) FROM collection WHERE id IN (\(listed))", list,
+            "SELECT \(CollectionRecord.columns(db.dialect)) FROM collection WHERE id IN (\(listed))", list,
             CollectionRecord.init(row:))
         let byID = Dictionary(uniqueKeysWithValues: records.map { ($0.id!, $0) })
 

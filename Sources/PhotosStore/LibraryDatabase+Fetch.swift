@@ -86,7 +86,7 @@ extension LibraryDatabase {
     static func resources(assetIDs: [Int64], _ db: some StoreConnection) throws -> [Int64: [ResourceRecord]] {
         let rows = try db.rows(
             """
-            SELECT \(FileDirectories.columns) FROM \(FileDirectories.join)
+            SELECT \(FileDirectories.columns(db.dialect)) FROM \(FileDirectories.join)
             WHERE \(db.dialect.isInWholeNumberList("r.assetId")) ORDER BY r.type, r.id
             """, [.text(JSONText.array(assetIDs))], ResourceRecord.init(row:))
         return Dictionary(grouping: rows, by: \.assetId)
@@ -96,7 +96,7 @@ extension LibraryDatabase {
     public func collections(ids: [Int64]) throws -> [Int64: CollectionInfo] {
         try read { db in
             let records = try db.rows(
-                "SELECT \(CollectionRecord.columns()) FROM collection WHERE \(db.dialect.isInWholeNumberList("id"))",
+                "SELECT \(CollectionRecord.columns(db.dialect)) FROM collection WHERE \(db.dialect.isInWholeNumberList("id"))",
                 [.text(JSONText.array(ids))], CollectionRecord.init(row:))
             var result: [Int64: CollectionInfo] = [:]
             for record in records {

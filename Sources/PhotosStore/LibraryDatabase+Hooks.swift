@@ -310,7 +310,10 @@ extension LibraryDatabase {
             var missing: [String] = []
             for entry in entries {
                 let row = try db.firstRow(
-                    "SELECT id, path FROM collection WHERE isList = 0 AND (localIdentifier = ? OR path = ?)",
+                    """
+                    SELECT id, path FROM collection
+                    WHERE isList = 0 AND (localIdentifier = ? OR (path = ? AND \(db.dialect.isThisHost("host"))))
+                    """,
                     [.text(entry), .text(Self.trimmingSlash(entry))]
                 ) { (try $0.int64(0), $0.optionalText(1)) }
                 guard let row else {

@@ -34,7 +34,7 @@ extension LibraryDatabase {
         guard !sizes.isEmpty else { return [:] }
         return try read { db in
             let sql = """
-                SELECT r.id, \(FileDirectories.path) AS path, r.contentHash FROM \(FileDirectories.join)
+                SELECT r.id, \(FileDirectories.path(db.dialect)) AS path, r.contentHash FROM \(FileDirectories.join)
                 WHERE r.fileSize = ? AND r.assetId IS NOT NULL
                 """
             var files: [Int64: [(id: Int64, path: String, contentHash: String?)]] = [:]

@@ -627,6 +627,17 @@ extension LibraryDatabase {
             // statement (PostgreSQLSchema.statementTriggersAgain). SQLite has no statement
             // triggers, and its inserts are one row each: nothing changes here.
         }
+        migrator.registerMigration("v37: roots named by host and path") { db in
+            // In a library several hosts share, two hosts' /home/me/Pictures are two roots: each
+            // row kept by path names the host whose disk the path is on ("" for none: a library
+            // file's, or one copied from a file, which the first host to scan its root takes). A
+            // library file keeps its paths unique alone; the (path, host) indexes give both engines
+            // the same conflict targets.
+            for table in RootHosts.hostedTables {
+                try db.execute(sql: "ALTER TABLE \(table) ADD COLUMN host TEXT NOT NULL DEFAULT ''")
+            }
+            for statement in RootHosts.migration { try db.execute(sql: statement) }
+        }
         return migrator
     }
 

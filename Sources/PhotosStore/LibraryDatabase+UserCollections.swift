@@ -64,7 +64,7 @@ extension LibraryDatabase {
             let parentColumn = CollectionRecord.columnNames.count
             let rows = try db.rows(
                 """
-                SELECT \(CollectionRecord.columns("c")), p.localIdentifier AS parentIdentifier FROM collection c
+                SELECT \(CollectionRecord.columns(db.dialect, alias: "c")), p.localIdentifier AS parentIdentifier FROM collection c
                 LEFT JOIN collection p ON p.id = c.parentId
                 WHERE \(Self.userCollectionCondition)
                 ORDER BY c.isList DESC, c.position, c.id
@@ -73,7 +73,7 @@ extension LibraryDatabase {
             let members = try db.rows(
                 """
                 SELECT ca.collectionId, a.localIdentifier,
-                    (SELECT \(FileDirectories.path) FROM \(FileDirectories.join)
+                    (SELECT \(FileDirectories.path(db.dialect)) FROM \(FileDirectories.join)
                         WHERE r.assetId = a.id AND r.type IN (1, 2, 3, 4) ORDER BY r.type, r.id LIMIT 1) AS file
                 FROM collection_asset ca
                 JOIN asset a ON a.id = ca.assetId
@@ -151,7 +151,10 @@ extension LibraryTransaction {
         let (directory, name) = FileDirectories.split(file)
         guard
             let id = try db.scalarInt64(
-                "SELECT r.assetId FROM \(FileDirectories.join) WHERE d.path = ? AND r.name = ? LIMIT 1",
+                """
+                SELECT r.assetId FROM \(FileDirectories.join)
+                WHERE d.path = ? AND \(db.dialect.isThisHost("d.host")) AND r.name = ? LIMIT 1
+                """,
                 [.text(directory), .text(name)])
         else { return nil }
         try db.execute("UPDATE asset SET localIdentifier = ? WHERE id = ?", [.text(member.localIdentifier), .int(id)])

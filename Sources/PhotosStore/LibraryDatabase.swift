@@ -26,9 +26,9 @@ public final class LibraryDatabase: Sendable {
     /// library takes back what the roots keep of the one before it.
     public let isNew: Bool
     /// The host this process writes as, in a library several hosts share (one kept in PostgreSQL):
-    /// `$PHOTOS_HOST`, else the machine's host name. Each root belongs to the first host that scans
-    /// it, and another host's scan of it is refused (``LibraryTransaction/claimRoot(_:)``). Nil for
-    /// a library file, which one machine holds.
+    /// `$PHOTOS_HOST`, else the machine's host name. Its roots are named by it and their paths
+    /// (``RootHosts``): another host's root at the same path is another root. Nil for a library
+    /// file, which one machine holds.
     public let host: String?
     /// The engine the library is kept in, chosen when it was opened.
     let engine: Engine
@@ -180,6 +180,7 @@ public final class LibraryDatabase: Sendable {
         // hosts know whether this host's photosd is connected to it (``unavailablePaths()``).
         address.applicationName = Self.presenceName(
             program: ProcessInfo.processInfo.processName, host: host, schema: address.schema)
+        address.libraryHost = host
         self.location = address.description
         self.host = host
         self.historyLimit = max(1, historyLimit)

@@ -28,9 +28,9 @@ extension LibraryTransaction {
     /// readable again. A directory already known keeps the date it was first found unreadable.
     public func setUnreadableDirectories(_ directories: [UnreadableDirectoryRecord], under root: String) throws {
         let (condition, arguments) = Self.under(root, column: "path")
-        let known = try db.rows("SELECT path FROM unreadable_directory WHERE \(condition)", arguments) {
-            try $0.text(0)
-        }
+        let known = try db.rows(
+            "SELECT path FROM unreadable_directory WHERE \(condition) AND \(db.dialect.isThisHost("host"))", arguments
+        ) { try $0.text(0) }
         let now = Set(directories.map(\.path))
         try markReadable(known.filter { !now.contains($0) })
         for directory in directories { try markUnreadable(directory) }
@@ -41,7 +41,7 @@ extension LibraryTransaction {
         try db.execute(
             """
             INSERT INTO unreadable_directory (path, code, reason, since) VALUES (?, ?, ?, ?)
-            ON CONFLICT(path) DO UPDATE SET code = excluded.code, reason = excluded.reason
+            ON CONFLICT(path, host) DO UPDATE SET code = excluded.code, reason = excluded.reason
             """,
             [.text(directory.path), .int(Int64(directory.code)), .text(directory.reason), .double(directory.since)])
     }
@@ -50,7 +50,10 @@ extension LibraryTransaction {
     public func markReadable(_ paths: [String]) throws {
         guard !paths.isEmpty else { return }
         try db.execute(
-            "DELETE FROM unreadable_directory WHERE path IN (\(db.dialect.elementsOfJSONArray()))",
+            """
+            DELETE FROM unreadable_directory
+            WHERE path IN (\(db.dialect.elementsOfJSONArray())) AND \(db.dialect.isThisHost("host"))
+            """,
             [.text(JSONText.array(paths))])
     }
 
@@ -58,7 +61,10 @@ extension LibraryTransaction {
     public func unreadableDirectories(under path: String) throws -> [String] {
         let (condition, arguments) = Self.under(path, column: "path")
         return try db.rows(
-            "SELECT path FROM unreadable_directory WHERE path = ? OR (\(condition)) ORDER BY path",
+            """
+            SELECT path FROM unreadable_directory
+            WHERE (path = ? OR (\(condition))) AND \(db.dialect.isThisHost("host")) ORDER BY path
+            """,
             [.text(path)] + arguments
         ) { try $0.text(0) }
     }
@@ -81,35 +87,16 @@ extension LibraryDatabase {
     /// connected. An asset with a file under one of them is unavailable (kept, not readable).
     public func unavailablePaths() throws -> [String] {
         try read { db in
-            let (sql, arguments) = db.dialect.unavailablePaths(host: host, schema: schema)
+            let (sql, arguments) = db.dialect.unavailablePaths(schema: schema)
             return try db.rows(sql, arguments) { try $0.text(0) }
         }
     }
 
-    /// In a library several hosts share, the roots other hosts hold: their files are on those hosts'
-    /// disks, not this one's. Empty for a library file.
-    public func otherHostsRoots() throws -> [String] {
-        guard let host else { return [] }
-        return try read { db in
-            try db.rows("SELECT path FROM root WHERE host IS NOT NULL AND host <> ? ORDER BY path", [.text(host)]) {
-                try $0.text(0)
-            }
-        }
-    }
-
-    /// In a library several hosts share, the host whose disk holds the file at `path` (or the root or
-    /// directory `path`) when that is another host than this one: it reads the file, serves it, and
-    /// alone may change it. Nil for a file of this host's
-    /// roots, of no host's, or in a library file.
-    public func hostHolding(file path: String) throws -> String? {
-        guard let host else { return nil }
-        let holder = try read { db in
-            try db.scalarText(
-                """
-                SELECT host FROM root WHERE host IS NOT NULL AND (path = ? OR substr(?, 1, length(path) + 1) = path || '/')
-                ORDER BY length(path) DESC LIMIT 1
-                """, [.text(path), .text(path)])
-        }
-        return holder == host ? nil : holder
+    /// In a library several hosts share, the host whose disk holds the file at `path` (or the
+    /// directory `path`), as the store gave it back, when that is another host than this one: it
+    /// reads the file, serves it, and alone may change it (``RootHosts/holder(of:)``). Nil for an
+    /// absolute path: this host's, or a library file's.
+    public func hostHolding(file path: String) -> String? {
+        RootHosts.holder(of: path)
     }
 }

@@ -16,32 +16,33 @@ extension LibraryTransaction {
     @discardableResult
     public func moveDirectory(from old: String, to new: String) throws -> [CollectionRecord] {
         let (oldPrefix, newPrefix) = (old + "/", new + "/")
-        let (underNew, newArguments) = Self.under(new, column: "path")
+        let (newRange, newArguments) = Self.under(new, column: "path")
+        let (underNew, here) = (newRange, db.dialect.isThisHost("host"))
         // Directory rows left behind by files that are gone hold the destination's paths for nothing.
         try db.execute(
             """
-            DELETE FROM directory WHERE \(underNew)
+            DELETE FROM directory WHERE \(underNew) AND \(here)
                 AND NOT EXISTS (SELECT 1 FROM resource WHERE directoryId = directory.id)
             """, newArguments)
-        if try db.scalarInt64("SELECT 1 FROM directory WHERE \(underNew) LIMIT 1", newArguments) != nil {
+        if try db.scalarInt64("SELECT 1 FROM directory WHERE \(underNew) AND \(here) LIMIT 1", newArguments) != nil {
             throw StoreError(.other, "the library already has files under \(new)")
         }
         let (underOld, oldArguments) = Self.under(old, column: "d.path")
         let assets = try db.rows(
             """
             SELECT DISTINCT a.localIdentifier FROM directory d JOIN resource r ON r.directoryId = d.id
-                JOIN asset a ON a.id = r.assetId WHERE \(underOld)
+                JOIN asset a ON a.id = r.assetId WHERE \(underOld) AND \(db.dialect.isThisHost("d.host"))
             """, oldArguments
         ) { try $0.text(0) }
         let (underOldDirectories, arguments) = Self.under(old, column: "path")
         try db.execute(
-            "UPDATE directory SET path = ? || substr(path, length(?) + 1) WHERE \(underOldDirectories)",
+            "UPDATE directory SET path = ? || substr(path, length(?) + 1) WHERE \(underOldDirectories) AND \(here)",
             [.text(newPrefix), .text(oldPrefix)] + arguments)
         for identifier in assets { changes.recorder.updated(.asset, identifier, properties: ["resources"]) }
 
         let (underOldCollections, collectionArguments) = Self.under(old, column: "path")
         let moved = try db.rows(
-            "SELECT \(CollectionRecord.columns()) FROM collection WHERE path = ? OR (\(underOldCollections))",
+            "SELECT \(CollectionRecord.columns(db.dialect)) FROM collection WHERE (path = ? OR (\(underOldCollections))) AND \(here)",
             [.text(old)] + collectionArguments, CollectionRecord.init(row:))
         var renamed: [CollectionRecord] = []
         for var record in moved {
@@ -65,7 +66,7 @@ extension LibraryTransaction {
     public func rankDirectoryChildren(of folderID: Int64) throws {
         guard let folder = try collection(id: folderID), let folderPath = folder.path else { return }
         let children = try db.rows(
-            "SELECT \(CollectionRecord.columns()) FROM collection WHERE parentId = ? ORDER BY position, id",
+            "SELECT \(CollectionRecord.columns(db.dialect)) FROM collection WHERE parentId = ? ORDER BY position, id",
             [.int(folderID)], CollectionRecord.init(row:))
         let ranked = children.sorted { left, right in
             let (leftOwn, rightOwn) = (left.path == folderPath, right.path == folderPath)
@@ -94,7 +95,9 @@ extension LibraryTransaction {
 
     /// Whether a directory-backed album or folder records `path` as its directory.
     public func directoryCollectionExists(at path: String) throws -> Bool {
-        try db.scalarInt64("SELECT 1 FROM collection WHERE path = ? LIMIT 1", [.text(path)]) != nil
+        try db.scalarInt64(
+            "SELECT 1 FROM collection WHERE path = ? AND \(db.dialect.isThisHost("host")) LIMIT 1", [.text(path)])
+            != nil
     }
 }
 
@@ -162,7 +165,10 @@ extension LibraryTransaction {
         let (condition, arguments) = Self.under(root, column: "path")
         return Set(
             try db.rows(
-                "SELECT path FROM collection WHERE madeDirectory = 1 AND isList = 0 AND (path = ? OR (\(condition)))",
+                """
+                SELECT path FROM collection
+                WHERE madeDirectory = 1 AND isList = 0 AND (path = ? OR (\(condition))) AND \(db.dialect.isThisHost("host"))
+                """,
                 [.text(root)] + arguments
             ) { try $0.text(0) })
     }
@@ -174,7 +180,7 @@ extension LibraryDatabase {
     public func noteMadeDirectory(at path: String, device: Int64, inode: Int64) throws {
         _ = try bookkeeping { db in
             try db.execute(
-                "UPDATE collection SET device = ?, inode = ? WHERE path = ? AND madeDirectory = 1",
+                "UPDATE collection SET device = ?, inode = ? WHERE path = ? AND madeDirectory = 1 AND \(db.dialect.isThisHost("host"))",
                 [.int(device), .int(inode), .text(path)])
         }
     }

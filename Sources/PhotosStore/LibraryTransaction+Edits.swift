@@ -12,7 +12,7 @@ extension LibraryTransaction {
     public func editResources(ofAsset assetID: Int64) throws -> [ResourceRecord] {
         try db.rows(
             """
-            SELECT \(FileDirectories.columns) FROM \(FileDirectories.join)
+            SELECT \(FileDirectories.columns(db.dialect)) FROM \(FileDirectories.join)
             WHERE r.assetId = ? AND r.type IN \(PHAssetResourceType.editTypesSQL) ORDER BY r.type, r.id
             """, [.int(assetID)], ResourceRecord.init(row:))
     }

@@ -49,7 +49,7 @@ extension LibraryTransaction {
 
     /// Every resource whose file lies under `root`.
     public func storedFiles(under root: String) throws -> [StoredFile] {
-        let (condition, arguments) = FileDirectories.under(root)
+        let (condition, arguments) = FileDirectories.under(root, db.dialect)
         return try storedFiles(where: condition, arguments)
     }
 
@@ -61,7 +61,7 @@ extension LibraryTransaction {
 
     /// Every resource whose file is directly in `directory`, as the scanner compares it.
     public func storedFiles(inDirectory directory: String) throws -> [StoredFile] {
-        let (condition, arguments) = FileDirectories.directlyIn(directory)
+        let (condition, arguments) = FileDirectories.directlyIn(directory, db.dialect)
         return try storedFiles(where: condition, arguments)
     }
 
@@ -120,7 +120,8 @@ extension LibraryTransaction {
     /// The directory-backed album of a directory, if any.
     public func directoryAlbum(at path: String) throws -> CollectionRecord? {
         try db.firstRow(
-            "SELECT \(CollectionRecord.columns()) FROM collection WHERE path = ? AND isList = 0", [.text(path)],
+            "SELECT \(CollectionRecord.columns(db.dialect)) FROM collection WHERE path = ? AND isList = 0 AND \(db.dialect.isThisHost("host"))",
+            [.text(path)],
             CollectionRecord.init(row:))
     }
 
@@ -186,7 +187,7 @@ extension LibraryTransaction {
     /// The resources of an asset.
     public func resources(ofAsset assetID: Int64) throws -> [ResourceRecord] {
         try db.rows(
-            "SELECT \(FileDirectories.columns) FROM \(FileDirectories.join) WHERE r.assetId = ? ORDER BY r.type",
+            "SELECT \(FileDirectories.columns(db.dialect)) FROM \(FileDirectories.join) WHERE r.assetId = ? ORDER BY r.type",
             [.int(assetID)], ResourceRecord.init(row:))
     }
 
@@ -202,14 +203,18 @@ extension LibraryTransaction {
     public func rejectedFiles(under root: String) throws -> [String: RejectedFile] {
         let (condition, arguments) = Self.under(root, column: "path")
         let rows = try db.rows(
-            "SELECT \(RejectedFile.columns) FROM rejected WHERE \(condition)", arguments, RejectedFile.init(row:))
+            "SELECT \(RejectedFile.columns) FROM rejected WHERE \(condition) AND \(db.dialect.isThisHost("host"))",
+            arguments, RejectedFile.init(row:))
         return Dictionary(uniqueKeysWithValues: rows.map { ($0.path, $0) })
     }
 
     /// The rejections of files at these paths, by path.
     public func rejectedFiles(atPaths paths: Set<String>) throws -> [String: RejectedFile] {
         let rows = try db.rows(
-            "SELECT \(RejectedFile.columns) FROM rejected WHERE path IN (\(db.dialect.elementsOfJSONArray()))",
+            """
+            SELECT \(RejectedFile.columns) FROM rejected
+            WHERE path IN (\(db.dialect.elementsOfJSONArray())) AND \(db.dialect.isThisHost("host"))
+            """,
             [.text(JSONText.array(Array(paths)))], RejectedFile.init(row:))
         return Dictionary(uniqueKeysWithValues: rows.map { ($0.path, $0) })
     }
@@ -221,14 +226,15 @@ extension LibraryTransaction {
 
     /// A rejection's row, in place of the one for the same path: one statement.
     private static let rejectSQL =
-        SQLText.insert(into: "rejected", RejectedFile.columnNames) + " ON CONFLICT(path) DO UPDATE SET "
+        SQLText.insert(into: "rejected", RejectedFile.columnNames) + " ON CONFLICT(path, host) DO UPDATE SET "
         + RejectedFile.columnNames.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
 
     /// Forgets rejections (the files are gone, or now read fine).
     public func forgetRejections(_ paths: [String]) throws {
         guard !paths.isEmpty else { return }
         try db.execute(
-            "DELETE FROM rejected WHERE path IN (\(db.dialect.elementsOfJSONArray()))", [.text(JSONText.array(paths))])
+            "DELETE FROM rejected WHERE path IN (\(db.dialect.elementsOfJSONArray())) AND \(db.dialect.isThisHost("host"))",
+            [.text(JSONText.array(paths))])
     }
 
     // MARK: Directory collections
@@ -237,78 +243,69 @@ extension LibraryTransaction {
     public func directoryCollections(under root: String) throws -> [CollectionRecord] {
         let (condition, arguments) = Self.under(root, column: "path")
         return try db.rows(
-            "SELECT \(CollectionRecord.columns()) FROM collection WHERE path = ? OR (\(condition))",
-            [.text(root)] + arguments, CollectionRecord.init(row:))
+            """
+            SELECT \(CollectionRecord.columns(db.dialect)) FROM collection
+            WHERE (path = ? OR (\(condition))) AND \(db.dialect.isThisHost("host"))
+            """, [.text(root)] + arguments, CollectionRecord.init(row:))
     }
 
     /// The directory-backed collection list of a directory, if any.
     public func directoryCollection(at path: String) throws -> CollectionRecord? {
         try db.firstRow(
-            "SELECT \(CollectionRecord.columns()) FROM collection WHERE path = ? AND isList = 1", [.text(path)],
+            "SELECT \(CollectionRecord.columns(db.dialect)) FROM collection WHERE path = ? AND isList = 1 AND \(db.dialect.isThisHost("host"))",
+            [.text(path)],
             CollectionRecord.init(row:))
     }
 
     /// Whether the library knows `path` as a root, online: scanned, and not found gone since.
     public func isOnlineRoot(_ path: String) throws -> Bool {
-        try db.scalarInt64("SELECT isOffline FROM root WHERE path = ?", [.text(path)]) == 0
+        try db.scalarInt64(
+            "SELECT isOffline FROM root WHERE path = ? AND \(db.dialect.isThisHost("host"))", [.text(path)]) == 0
     }
 
     /// Marks a root as reachable or offline and notes when it was scanned; in a library several
-    /// hosts share, the root becomes this host's, and another host's is refused (``claimRoot(_:)``).
+    /// hosts share, the root is this host's, and what a library file left there becomes this host's
+    /// (``claimRoot(_:)``).
     public func setRoot(_ path: String, offline: Bool) throws {
         try claimRoot(path)
         try db.execute(
             """
             INSERT INTO root (path, isOffline, lastScanDate, host) VALUES (?, ?, ?, ?)
-            ON CONFLICT(path) DO UPDATE SET isOffline = excluded.isOffline,
-                lastScanDate = CASE WHEN excluded.isOffline <> 0 THEN root.lastScanDate ELSE excluded.lastScanDate END,
-                host = COALESCE(excluded.host, root.host)
-            """, [.text(path), .flag(offline), .double(Date().timeIntervalSince1970), host.map(SQLValue.text) ?? .null])
+            ON CONFLICT(path, host) DO UPDATE SET isOffline = excluded.isOffline,
+                lastScanDate = CASE WHEN excluded.isOffline <> 0 THEN root.lastScanDate ELSE excluded.lastScanDate END
+            """, [.text(path), .flag(offline), .double(Date().timeIntervalSince1970), .text(host ?? "")])
     }
 
-    /// Throws where, in a library several hosts share, another host holds the root at `path` (or a
-    /// root around or inside it): its files are on that host's disk, and a scan here, finding none,
-    /// would take its photos out of the library. A root no host holds yet (a library copied from a
-    /// file) is this host's once scanned.
+    /// In a library several hosts share, makes this host's what the library holds at or under the
+    /// root `path` for no host (``RootHosts``): a library copied from a file names no host, and its
+    /// photos are on the disk of the first host that scans their root. Another host's root at the
+    /// same path is another root, left alone.
     public func claimRoot(_ path: String) throws {
-        guard let host else { return }
+        guard let host,
+            try db.scalarInt64("SELECT 1 FROM root WHERE path = ? AND host = ''", [.text(path)]) != nil
+        else { return }
         let (under, arguments) = Self.under(path, column: "path")
-        let holders = try db.rows(
-            """
-            SELECT path, host FROM root
-            WHERE host IS NOT NULL AND host <> ?
-                AND (path = ? OR \(under) OR substr(?, 1, length(path) + 1) = path || '/')
-            ORDER BY path
-            """, [.text(host), .text(path)] + arguments + [.text(path)]
-        ) { (try $0.text(0), try $0.text(1)) }
-        guard let (root, holder) = holders.first else { return }
-        throw StoreError(
-            .other,
-            "the root \(root) is host \(holder)'s in this library: its photos are on that host's disk, and "
-                + "\(host) does not scan it (roots are named by path: give this host's photos another path)",
-            path: path)
+        try db.execute("DELETE FROM root WHERE path = ? AND host = ''", [.text(path)])
+        for table in RootHosts.hostedTables {
+            // A directory's path ends with "/": the root's own is under it.
+            try db.execute(
+                "UPDATE \(table) SET host = ? WHERE host = '' AND (path = ? OR \(under))",
+                [.text(host), .text(path)] + arguments)
+        }
     }
 }
 
 extension LibraryDatabase {
-    /// Throws where, in a library several hosts share, another host holds one of `roots` (or a root
-    /// around or inside one): what a photosd checks before it watches them
-    /// (``LibraryTransaction/claimRoot(_:)``).
-    public func checkRootsAreThisHosts(_ roots: [String]) throws {
-        guard host != nil else { return }
-        try read { db in
-            let transaction = LibraryTransaction(db: db, host: host)
-            for root in roots { try transaction.claimRoot(root) }
-        }
-    }
-
-    /// The roots last found unreadable (unmounted, removed): their assets are kept, unavailable.
+    /// This host's roots last found unreadable (unmounted, removed): their assets are kept,
+    /// unavailable.
     public func offlineRoots() throws -> [String] {
         try read { db in try Self.offlineRoots(db) }
     }
 
     static func offlineRoots(_ db: some StoreConnection) throws -> [String] {
-        try db.rows("SELECT path FROM root WHERE isOffline = 1 ORDER BY path", []) { try $0.text(0) }
+        try db.rows(
+            "SELECT path FROM root WHERE isOffline = 1 AND \(db.dialect.isThisHost("host")) ORDER BY path", []
+        ) { try $0.text(0) }
     }
 
     /// Every rejected file, by path.
@@ -321,11 +318,13 @@ extension LibraryDatabase {
 
 /// Content hashes and duplicates.
 extension LibraryTransaction {
-    /// Resources with no content hash yet whose size another resource shares: the ones worth hashing.
+    /// Resources with no content hash yet whose size another resource shares: the ones worth hashing
+    /// (in a library several hosts share, this host's: the others' files are on their disks).
     public func resourcesNeedingHash() throws -> [(id: Int64, path: String)] {
         try db.rows(
             """
-            SELECT r.id, \(FileDirectories.path) FROM \(FileDirectories.join) WHERE r.contentHash IS NULL
+            SELECT r.id, d.path || r.name FROM \(FileDirectories.join)
+            WHERE r.contentHash IS NULL AND \(db.dialect.isThisHost("d.host"))
             AND r.fileSize IN (SELECT fileSize FROM resource GROUP BY fileSize HAVING COUNT(*) > 1)
             """, []
         ) { (id: try $0.int64(0), path: try $0.text(1)) }
@@ -343,7 +342,7 @@ extension LibraryDatabase {
         try read { db in
             let rows = try db.rows(
                 """
-                SELECT r.contentHash, \(FileDirectories.path) AS path, a.localIdentifier
+                SELECT r.contentHash, \(FileDirectories.path(db.dialect)) AS path, a.localIdentifier
                 FROM \(FileDirectories.join) JOIN asset a ON a.id = r.assetId
                 WHERE r.contentHash IN (
                     SELECT contentHash FROM resource WHERE contentHash IS NOT NULL
@@ -367,7 +366,7 @@ extension LibraryTransaction {
         at paths: Set<String>, inDirectory directory: String, pairingWith names: Set<String>,
         contentIdentifiers: Set<String>
     ) throws -> [ResourceRecord] {
-        let (condition, arguments) = FileDirectories.directlyIn(directory)
+        let (condition, arguments) = FileDirectories.directlyIn(directory, db.dialect)
         let (atPaths, pathArguments) = FileDirectories.ids(at: paths, db.dialect)
         let sql = Self.pairingRowsSQL(atPaths: atPaths, directory: condition, db.dialect)
         var names = names
@@ -400,9 +399,10 @@ extension LibraryTransaction {
     /// a name such as IMG_0001 recurs in thousands of others.
     static func pairingRowsSQL(atPaths: String, directory: String, _ dialect: SQLDialect) -> String {
         """
-        SELECT \(FileDirectories.columns) FROM resource r \(dialect.orderedJoin) directory d ON d.id = r.directoryId WHERE r.id IN (
+        SELECT \(FileDirectories.columns(dialect)) FROM resource r \(dialect.orderedJoin) directory d ON d.id = r.directoryId WHERE r.id IN (
             \(atPaths)
-            UNION SELECT id FROM resource WHERE directoryId = (SELECT id FROM directory WHERE path = ?)
+            UNION SELECT id FROM resource
+            WHERE directoryId = (SELECT id FROM directory WHERE path = ? AND \(dialect.isThisHost("host")))
                 AND pairingName IN (\(dialect.elementsOfJSONArray()))
             UNION SELECT id FROM resource WHERE contentIdentifier IN (\(dialect.elementsOfJSONArray())))
         AND \(directory)

@@ -20,7 +20,7 @@ extension LibraryTransaction {
     }
 
     static func hasFiles(_ db: some StoreConnection, under directory: String) throws -> Bool {
-        let (condition, arguments) = FileDirectories.under(directory)
+        let (condition, arguments) = FileDirectories.under(directory, db.dialect)
         return try db.scalarInt64("SELECT 1 FROM directory d WHERE \(condition) LIMIT 1", arguments) != nil
     }
 
@@ -47,7 +47,8 @@ extension LibraryTransaction {
         _ = try db.rows(
             """
             SELECT ca.collectionId, ca.assetId FROM collection c JOIN collection_asset ca ON ca.collectionId = c.id
-            WHERE c.isList = 0 AND (c.path = ? OR (\(condition))) ORDER BY ca.collectionId, ca.position
+            WHERE c.isList = 0 AND (c.path = ? OR (\(condition))) AND \(db.dialect.isThisHost("c.host"))
+            ORDER BY ca.collectionId, ca.position
             """, [.text(root)] + arguments
         ) { members[try $0.int64(0), default: []].append(try $0.int64(1)) }
         return members

@@ -120,7 +120,7 @@ public final class LibraryTransaction {
             try journalRemoval(
                 of: db.rows(
                     """
-                    SELECT \(FileDirectories.columns) FROM \(FileDirectories.join)
+                    SELECT \(FileDirectories.columns(db.dialect)) FROM \(FileDirectories.join)
                     WHERE r.assetId IN (\(listed)) AND r.isLibraryOwned = 1
                     """, list, ResourceRecord.init(row:)))
         }
@@ -198,11 +198,12 @@ public final class LibraryTransaction {
                 originalFilename, pairingName, device, inode, modificationTime, contentHash, contentIdentifier,
                 isLibraryOwned, pixelWidth, pixelHeight) AS (VALUES {rows}),
             made AS (
-                INSERT INTO directory (path) SELECT DISTINCT directory FROM v ON CONFLICT (path) DO NOTHING
+                INSERT INTO directory (path) SELECT DISTINCT directory FROM v ON CONFLICT (path, host) DO NOTHING
                 RETURNING id, path),
             found AS (
                 SELECT id, path FROM made
-                UNION ALL SELECT d.id, d.path FROM directory d WHERE d.path IN (SELECT directory FROM v))
+                UNION ALL SELECT d.id, d.path FROM directory d
+                WHERE d.path IN (SELECT directory FROM v) AND d.host = \(RootHosts.thisHostPostgreSQL))
             INSERT INTO resource (assetId, type, directoryId, name, uniformTypeIdentifier, mimeType, fileSize,
                 originalFilename, pairingName, device, inode, modificationTime, contentHash, contentIdentifier,
                 isLibraryOwned, pixelWidth, pixelHeight)
@@ -260,7 +261,7 @@ public final class LibraryTransaction {
             of: try db.rows(
                 """
                 WITH RECURSIVE tree(id) AS (SELECT CAST(? AS BIGINT) UNION ALL SELECT c.id FROM collection c JOIN tree ON c.parentId = tree.id)
-                SELECT \(CollectionRecord.columns("collection")) FROM collection JOIN tree ON collection.id = tree.id
+                SELECT \(CollectionRecord.columns(db.dialect, alias: "collection")) FROM collection JOIN tree ON collection.id = tree.id
                 """, [.int(id)], CollectionRecord.init(row:)),
             isAsset: false)
         try db.execute("DELETE FROM collection WHERE id = ?", [.int(id)])
@@ -274,14 +275,16 @@ public final class LibraryTransaction {
     /// The collection with a local identifier, if it exists.
     public func collection(withLocalIdentifier identifier: String) throws -> CollectionRecord? {
         try db.firstRow(
-            "SELECT \(CollectionRecord.columns()) FROM collection WHERE localIdentifier = ?", [.text(identifier)],
+            "SELECT \(CollectionRecord.columns(db.dialect)) FROM collection WHERE localIdentifier = ?",
+            [.text(identifier)],
             CollectionRecord.init(row:))
     }
 
     /// The collection with a row id, if it exists.
     public func collection(id: Int64) throws -> CollectionRecord? {
         try db.firstRow(
-            "SELECT \(CollectionRecord.columns()) FROM collection WHERE id = ?", [.int(id)], CollectionRecord.init(row:)
+            "SELECT \(CollectionRecord.columns(db.dialect)) FROM collection WHERE id = ?", [.int(id)],
+            CollectionRecord.init(row:)
         )
     }
 

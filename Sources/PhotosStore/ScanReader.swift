@@ -54,10 +54,11 @@ public struct ScanReader {
                 NULL, NULL, NULL
             FROM bounds JOIN directory d ON d.path >= bounds.lower AND d.path < bounds.upper
             JOIN resource r ON r.directoryId = d.id
-            WHERE r.type NOT IN \(PHAssetResourceType.editTypesSQL)
+            WHERE r.type NOT IN \(PHAssetResourceType.editTypesSQL) AND \(db.dialect.isThisHost("d.host"))
             UNION ALL
             SELECT 1, NULL, NULL, NULL, path, NULL, NULL, fileSize, modificationTime, code, reason, rejectedDate
             FROM bounds JOIN rejected ON rejected.path >= bounds.lower AND rejected.path < bounds.upper
+                AND \(db.dialect.isThisHost("rejected.host"))
             UNION ALL
             SELECT 2, NULL, owner, NULL, destination, NULL, NULL, NULL, NULL, NULL, NULL, NULL
             FROM fileJournal WHERE operation = ? AND \(mine.condition)
@@ -94,11 +95,13 @@ public struct ScanReader {
     public func rows(in ranges: DirectoryRanges) throws -> DirectoryRows {
         var stored: [StoredFile] = []
         var rejected: [String: RejectedFile] = [:]
-        let rejections = "SELECT \(RejectedFile.columns) FROM rejected WHERE path >= ? AND path < ?"
+        let rejections =
+            "SELECT \(RejectedFile.columns) FROM rejected WHERE path >= ? AND path < ? AND \(db.dialect.isThisHost("host"))"
         for values in ranges.values {
             // Directory paths end with "/": those of the directory and of its subdirectories gone
             // from disk lie in the ranges, as the paths of their files do.
-            stored += try LibraryTransaction.storedFiles(db, where: "d.path >= ? AND d.path < ?", values)
+            stored += try LibraryTransaction.storedFiles(
+                db, where: "d.path >= ? AND d.path < ? AND \(db.dialect.isThisHost("d.host"))", values)
             for file in try db.rows(rejections, values, RejectedFile.init(row:)) { rejected[file.path] = file }
         }
         return DirectoryRows(stored: stored, rejected: rejected)
@@ -107,14 +110,14 @@ public struct ScanReader {
     /// Whether a photo or video is directly in the directory of `ranges`: whether it has an album.
     public func holdsMedia(in ranges: DirectoryRanges) throws -> Bool {
         try db.scalarInt64(
-            "SELECT 1 FROM \(FileDirectories.join) WHERE \(DirectoryRanges.primaryCondition) LIMIT 1",
+            "SELECT 1 FROM \(FileDirectories.join) WHERE \(DirectoryRanges.primaryCondition(db.dialect)) LIMIT 1",
             ranges.primaryArguments) != nil
     }
 
     /// The files under `root` on device `device` with inode `inode`: where a file new at its path
     /// may have been before it moved.
     public func files(device: Int64, inode: Int64, under root: String) throws -> [StoredFile] {
-        let (condition, arguments) = FileDirectories.under(root)
+        let (condition, arguments) = FileDirectories.under(root, db.dialect)
         return try LibraryTransaction.storedFiles(
             db, where: "r.device = ? AND r.inode = ? AND \(condition)", [.int(device), .int(inode)] + arguments)
     }
@@ -122,7 +125,7 @@ public struct ScanReader {
     /// The files under `root` of `size` bytes last modified at `modificationTime`: where a file
     /// new at its path may have been before it was moved across devices (`mv` keeps both).
     public func files(size: Int64, modificationTime: Double, under root: String) throws -> [StoredFile] {
-        let (condition, arguments) = FileDirectories.under(root)
+        let (condition, arguments) = FileDirectories.under(root, db.dialect)
         return try LibraryTransaction.storedFiles(
             db, where: "r.fileSize = ? AND r.modificationTime = ? AND \(condition)",
             [.int(size), .double(modificationTime)] + arguments)
@@ -176,7 +179,7 @@ extension LibraryTransaction {
         try db.rows(
             """
             SELECT a.id FROM \(FileDirectories.join) JOIN asset a ON a.id = r.assetId
-            WHERE \(DirectoryRanges.primaryCondition) GROUP BY a.id ORDER BY coalesce(a.creationDate, 0), a.id
+            WHERE \(DirectoryRanges.primaryCondition(db.dialect)) GROUP BY a.id ORDER BY coalesce(a.creationDate, 0), a.id
             """, ranges.primaryArguments
         ) { try $0.int64(0) }
     }
@@ -204,7 +207,8 @@ extension LibraryTransaction {
         let rows = try db.rows(
             """
             SELECT d.path, a.id FROM \(FileDirectories.join) JOIN asset a ON a.id = r.assetId
-            WHERE d.path IN (\(db.dialect.elementsOfJSONArray())) AND r.type IN (?, ?)
+            WHERE d.path IN (\(db.dialect.elementsOfJSONArray())) AND \(db.dialect.isThisHost("d.host"))
+                AND r.type IN (?, ?)
             GROUP BY d.path, a.id ORDER BY d.path, coalesce(a.creationDate, 0), a.id
             """,
             [

@@ -1,4 +1,5 @@
 import Foundation
+import PhotosCore
 import PhotosStore
 
 /// The throwaway PostgreSQL server the tests of the store's second engine use: its URL in
@@ -77,5 +78,23 @@ public enum PostgreSQLTestServer {
             connection.close()
         }
         return (server + (server.contains("?") ? "&" : "?") + "schema=\(schema)", drop)
+    }
+
+    /// Inserts a photo whose file is `path` on `database`'s host, as a scan of it would (the file
+    /// need not exist: the host may be another machine); returns its local identifier.
+    @discardableResult
+    public static func insertPhoto(at path: String, in database: LibraryDatabase) throws -> String {
+        let identifier = UUID().uuidString + "/L0/001"
+        try database.write { transaction in
+            try transaction.insertAsset(
+                AssetRecord(localIdentifier: identifier, mediaType: .image),
+                resources: [
+                    ResourceRecord(
+                        assetId: 0, type: PHAssetResourceType.photo.rawValue, path: path,
+                        uniformTypeIdentifier: "public.jpeg", mimeType: "image/jpeg", fileSize: 1,
+                        originalFilename: (path as NSString).lastPathComponent)
+                ])
+        }
+        return identifier
     }
 }

@@ -180,14 +180,6 @@ struct PhotosDaemonCommand: AsyncParsableCommand {
         if lock == nil { lock = try Self.locking(local) }
         // A library made now takes its albums back from the roots' manifests.
         configuration.restoresAlbums = database.isNew
-        // In a library several hosts share, another host's root is not watched here: finding none of
-        // its photos on this disk, the scan would take them out of the library.
-        do {
-            try database.checkRootsAreThisHosts(roots.map { FolderScanner.normalize($0) })
-        } catch {
-            FileHandle.standardError.write(Data("photosd: \(error)\n".utf8))
-            throw ExitCode(78)
-        }
         // The hooks' albums need the library: checked (and named by identifier) before any service starts.
         configuration.hooks = try Self.readingConfig {
             try file.hooksResolvingAlbums(in: database, watchedRoots: roots)

@@ -20,9 +20,11 @@ final class PhotosdProcess {
     ///
     /// `isolatedNetwork` runs it in a network namespace of its own (`unshare --net`, where
     /// ``networkNamespacesWork``): no interface but a loopback of its own, as on another machine.
+    /// `disk` gives it a mount namespace of its own too, where the directory `disk.source` is
+    /// bind-mounted at `disk.at`: another machine's disk at a path this one has too.
     init(
         arguments: [String], library: String, environment: [String: String] = [:], log: URL? = nil,
-        isolatedNetwork: Bool = false
+        isolatedNetwork: Bool = false, disk: (source: String, at: String)? = nil
     ) throws {
         self.log = log
         let merged = ProcessInfo.processInfo.environment
@@ -36,7 +38,13 @@ final class PhotosdProcess {
         // No API unless the test asks for one: parallel daemons would all want the default socket.
         let socket = arguments.contains("--socket") ? [] : ["--socket", ""]
         let level = arguments.contains("--log-level") ? [] : ["--log-level", "warning"]
-        if isolatedNetwork {
+        if let disk {
+            // The shell mounts the disk in the new namespaces, then execs photosd: the same pid.
+            process.executableURL = URL(fileURLWithPath: Self.unshare)
+            process.arguments =
+                ["--net", "--mount", "--", "/bin/sh", "-c", #"mount --bind "$1" "$2" && shift 2 && exec "$@""#, "sh"]
+                + [disk.source, disk.at, photosd.path] + arguments + socket + level
+        } else if isolatedNetwork {
             // unshare execs photosd in the new namespace: the process is photosd's, the same pid.
             process.executableURL = URL(fileURLWithPath: Self.unshare)
             process.arguments = ["--net", "--", photosd.path] + arguments + socket + level
@@ -64,6 +72,24 @@ final class PhotosdProcess {
         let probe = TestProcess()
         probe.executableURL = URL(fileURLWithPath: unshare)
         probe.arguments = ["--net", "--", "/bin/true"]
+        probe.standardError = FileHandle.nullDevice
+        guard (try? probe.run()) != nil else { return false }
+        probe.waitUntilExit()
+        return probe.terminationStatus == 0
+    }()
+
+    /// Whether this machine lets the tests give a process a mount namespace of its own with a
+    /// directory bind-mounted in it (`unshare --mount` and `mount --bind`, as root).
+    static let mountNamespacesWork: Bool = {
+        guard networkNamespacesWork, let directory = try? TemporaryDirectory(prefix: "mount-probe") else {
+            return false
+        }
+        let probe = TestProcess()
+        probe.executableURL = URL(fileURLWithPath: unshare)
+        probe.arguments = [
+            "--net", "--mount", "--", "/bin/sh", "-c", #"mount --bind "$1" "$2""#, "sh", directory.url.path,
+            directory.url.path,
+        ]
         probe.standardError = FileHandle.nullDevice
         guard (try? probe.run()) != nil else { return false }
         probe.waitUntilExit()

@@ -35,26 +35,51 @@ struct PostgreSQLScanTests {
         }
     }
 
-    @Test func aRootAnotherHostHoldsIsNotScannedAndKeepsItsPhotos() throws {
+    @Test func twoHostsRootsAtOnePathAreTwoRootsAndKeepEachOthersPhotos() throws {
         let directory = try TemporaryDirectory(prefix: "postgresql-roots")
         let root = directory.path("Pictures").path
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-        for name in ["FurnaceCreekInn.jpg", "FurnaceCreekInn2.jpg"] {
-            let source = try #require(Corpus.file("Camera/2008/Death Valley/\(name)"))
+        func put(_ corpus: String, as name: String) throws {
+            let source = try #require(Corpus.file(corpus))
             try FileManager.default.copyItem(atPath: source.path, toPath: root + "/" + name)
+        }
+        for name in ["FurnaceCreekInn.jpg", "FurnaceCreekInn2.jpg"] {
+            try put("Camera/2008/Death Valley/\(name)", as: name)
         }
         try PostgreSQLTestServer.inNewSchema { url in
             let nas = try LibraryDatabase(postgreSQL: url, host: "nas")
             let laptop = try LibraryDatabase(postgreSQL: url, host: "laptop")
             #expect(try FolderScanner(database: nas, quietTime: 0).scan(roots: [root]).ingested == 2)
-            // The laptop, whose disk has no such photo, must not take the NAS's out of the library.
+            // The laptop's disk at the same path: one photo of the same name, one of its own, and
+            // none of the NAS's other. Its scan takes its own two and leaves the NAS's alone.
             try FileManager.default.removeItem(atPath: root + "/FurnaceCreekInn2.jpg")
-            let error = #expect(throws: StoreError.self) {
-                try FolderScanner(database: laptop, quietTime: 0).scan(roots: [root])
+            try put("Camera/2007/Fujifilm/DSCF1234.JPG", as: "DSCF1234.JPG")
+            let scanned = try FolderScanner(database: laptop, quietTime: 0).scan(roots: [root])
+            #expect(scanned.ingested == 2 && scanned.removed == 0, "\(scanned)")
+            #expect(try nas.countAssets(matching: AssetQuery()) == 4)
+            // Each host's directory is an album of its own.
+            let albums = try nas.read { db in
+                try db.rows("SELECT host FROM collection WHERE path = ? AND isList = 0 ORDER BY host", [.text(root)]) {
+                    try $0.text(0)
+                }
             }
-            #expect(error?.message.contains("is host nas's") == true, "\(String(describing: error))")
-            #expect(try nas.countAssets(matching: AssetQuery()) == 2)
-            #expect(try FolderScanner(database: nas, quietTime: 0).scan(roots: [root]).removed == 1)
+            #expect(albums == ["laptop", "nas"])
+            // Each host's rescan compares its own rows with the disk (here one directory for both):
+            // the NAS lost a photo and gained one, the laptop nothing.
+            let rescanned = try FolderScanner(database: nas, quietTime: 0).scan(roots: [root])
+            #expect(rescanned.removed == 1 && rescanned.ingested == 1, "\(rescanned)")
+            let again = try FolderScanner(database: laptop, quietTime: 0).scan(roots: [root])
+            #expect(again.removed == 0 && again.ingested == 0, "\(again)")
+            let paths = try laptop.read { db in
+                try db.rows("SELECT \(FileDirectories.path(db.dialect)) FROM \(FileDirectories.join) ORDER BY 1", []) {
+                    try $0.text(0)
+                }
+            }
+            #expect(
+                paths == [
+                    root + "/DSCF1234.JPG", root + "/FurnaceCreekInn.jpg", "nas:" + root + "/DSCF1234.JPG",
+                    "nas:" + root + "/FurnaceCreekInn.jpg",
+                ])
         }
     }
 

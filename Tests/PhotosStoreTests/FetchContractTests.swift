@@ -77,7 +77,7 @@ struct DescriptionContractTests {
     static func descriptions(_ db: any StoreConnection) throws -> (assets: [AssetDescription], collections: [String]) {
         let zone = try #require(TimeZone(identifier: "Europe/Stockholm"))
         let ids = try db.rows("SELECT id FROM asset ORDER BY id", []) { try $0.int64(0) }
-        let assets = try LibraryDatabase.withAssetRows(ids: ids + [999, ids[0]], db, host: nil, schema: nil) { rows in
+        let assets = try LibraryDatabase.withAssetRows(ids: ids + [999, ids[0]], db, schema: nil) { rows in
             try AssetRowJSON.describe(&rows, timeZone: zone)
         }
         let collections = try db.rows("SELECT id FROM collection ORDER BY id", []) { try $0.int64(0) }

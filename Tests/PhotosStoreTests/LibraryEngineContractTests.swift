@@ -98,38 +98,108 @@ struct LibraryEngineContractTests {
             _ = try LibraryDatabase(postgreSQL: url)
             let connection = try PostgreSQLConnection.connect(to: PostgreSQLAddress(url))
             defer { connection.close() }
-            try connection.execute("ALTER TABLE root DROP COLUMN host", [])
-            try connection.execute("DELETE FROM schema_migration WHERE identifier = 'v33: roots by host'", [])
-            let reopened = try LibraryDatabase(postgreSQL: url, host: "nas")
+            // The library as v36 left it: paths named alone, each root held by the first host to
+            // scan it (the NAS's /srv/photos) or by none (a card copied from a file).
+            for statement in [
+                "DROP INDEX directory_by_path_host, root_by_path_host, rejected_by_path_host, "
+                    + "unreadable_directory_by_path_host, collection_by_path",
+                "ALTER TABLE directory DROP COLUMN host", "ALTER TABLE collection DROP COLUMN host",
+                "ALTER TABLE rejected DROP COLUMN host", "ALTER TABLE unreadable_directory DROP COLUMN host",
+                "ALTER TABLE directory ADD CONSTRAINT directory_path_key UNIQUE (path)",
+                "ALTER TABLE root ADD PRIMARY KEY (path)", "ALTER TABLE rejected ADD PRIMARY KEY (path)",
+                "ALTER TABLE unreadable_directory ADD PRIMARY KEY (path)",
+                "CREATE INDEX collection_by_path ON collection(path) WHERE path IS NOT NULL",
+                "DELETE FROM schema_migration WHERE identifier = 'v37: roots named by host and path'",
+                "INSERT INTO root (path, isOffline, host) VALUES ('/srv/photos', 0, 'nas'), ('/mnt/card', 0, NULL)",
+                "INSERT INTO directory (path) VALUES ('/srv/photos/2024/'), ('/mnt/card/DCIM/'), ('/srv/photos-old/')",
+                "INSERT INTO rejected (path, code, reason, fileSize, modificationTime, rejectedDate) "
+                    + "VALUES ('/srv/photos/bad.jpg', 'corrupt', 'x', 1, 0, 0)",
+            ] { try connection.execute(statement, []) }
+            let reopened = try LibraryDatabase(postgreSQL: url, host: "laptop")
+            let hosts = try connection.rows(
+                "SELECT path, host FROM directory UNION ALL SELECT path, host FROM rejected "
+                    + "UNION ALL SELECT path, host FROM root ORDER BY 1", []
+            ) { "\(try $0.text(0)) \(try $0.text(1))" }
+            #expect(
+                hosts == [
+                    "/mnt/card ", "/mnt/card/DCIM/ ", "/srv/photos nas", "/srv/photos-old/ ", "/srv/photos/2024/ nas",
+                    "/srv/photos/bad.jpg nas",
+                ])
+            // The laptop's /srv/photos is another root than the NAS's.
             try reopened.write { try $0.setRoot("/srv/photos", offline: false) }
-            #expect(try connection.scalarText("SELECT host FROM root WHERE path = '/srv/photos'") == "nas")
+            #expect(
+                try connection.rows("SELECT host FROM root WHERE path = '/srv/photos' ORDER BY host", []) {
+                    try $0.text(0)
+                } == ["laptop", "nas"])
             let applied = try connection.rows("SELECT identifier FROM schema_migration", []) { try $0.text(0) }
             #expect(Set(applied) == Set(PostgreSQLSchema.migrations))
         }
     }
 
-    @Test func eachRootIsTheHostsThatFirstScannedIt() throws {
+    @Test func twoHostsPicturesAtOnePathAreTwoRoots() throws {
         try PostgreSQLTestServer.inNewSchema { url in
             let nas = try LibraryDatabase(postgreSQL: url, host: "nas")
             let laptop = try LibraryDatabase(postgreSQL: url, host: "laptop")
-            try nas.write { try $0.setRoot("/home/me/Pictures", offline: false) }
-            for taken in ["/home/me/Pictures", "/home/me/Pictures/2024", "/home/me", "/"] {
-                let error = #expect(throws: StoreError.self) {
-                    try laptop.write { try $0.setRoot(taken, offline: false) }
+            let (root, photo) = ("/home/me/Pictures", "/home/me/Pictures/2024/IMG_0001.JPG")
+            for host in [nas, laptop] { try host.write { try $0.setRoot(root, offline: false) } }
+            let onNAS = try PostgreSQLTestServer.insertPhoto(at: photo, in: nas)
+            let onLaptop = try PostgreSQLTestServer.insertPhoto(at: photo, in: laptop)
+            for host in [nas, laptop] {
+                try host.write { transaction in
+                    try transaction.reject(
+                        RejectedFile(
+                            path: root + "/bad.jpg", code: "corrupt", reason: host.host!, fileSize: 1,
+                            modificationTime: 0, rejectedDate: 0))
+                    try transaction.markUnreadable(
+                        UnreadableDirectoryRecord(path: root + "/locked", code: 13, reason: "x"))
                 }
-                #expect(error?.message.contains("the root /home/me/Pictures is host nas's") == true, "\(taken)")
             }
-            // A neighbour whose name only begins the same is another root; the holder goes on.
-            try laptop.write { try $0.setRoot("/home/me/Pictures-laptop", offline: false) }
-            try nas.write { try $0.setRoot("/home/me/Pictures", offline: true) }
-            // A root no host holds (a library copied from a file) is the first scanner's.
-            _ = try nas.bookkeeping { try $0.execute("INSERT INTO root (path, isOffline) VALUES ('/mnt/card', 0)", []) }
+            // Each host's scan sees its own files, rejections and unreadable directories there.
+            for (host, own) in [(nas, onNAS), (laptop, onLaptop)] {
+                let seen = try host.write { transaction in
+                    (
+                        try transaction.storedFiles(under: root).map(\.assetID),
+                        try transaction.storedFiles(atPaths: [photo]).count,
+                        try transaction.rejectedFiles(under: root)[root + "/bad.jpg"]?.reason,
+                        try transaction.unreadableDirectories(under: root), try transaction.isOnlineRoot(root)
+                    )
+                }.value
+                let ownID = try host.read { db in
+                    try db.scalarInt64("SELECT id FROM asset WHERE localIdentifier = ?", [.text(own)])
+                }
+                #expect(seen.0 == [ownID!] && seen.1 == 1 && seen.2 == host.host, "\(host.host!): \(seen)")
+                #expect(seen.3 == [root + "/locked"] && seen.4, "\(host.host!): \(seen)")
+            }
+            // What either reads of the other's photo names the host whose disk holds it.
+            let files = try laptop.read { db in
+                try db.rows(
+                    "SELECT \(FileDirectories.path(db.dialect)) FROM \(FileDirectories.join) ORDER BY 1", []
+                ) { try $0.text(0) }
+            }
+            #expect(files == [photo, "nas:" + photo])
+            #expect(laptop.hostHolding(file: "nas:" + photo) == "nas" && laptop.hostHolding(file: photo) == nil)
+            // One host's root going offline is not the other's.
+            try nas.write { try $0.setRoot(root, offline: true) }
+            #expect(try nas.offlineRoots() == [root] && laptop.offlineRoots().isEmpty)
+            #expect(try laptop.write { try $0.isOnlineRoot(root) }.value)
+            // A root no host holds (a library copied from a file) is the first scanner's, its rows too.
+            _ = try nas.bookkeeping { db in
+                try db.execute("INSERT INTO root (path, isOffline, host) VALUES ('/mnt/card', 0, '')", [])
+                try db.execute("INSERT INTO directory (path, host) VALUES ('/mnt/card/DCIM/', '')", [])
+            }
             try laptop.write { try $0.setRoot("/mnt/card", offline: false) }
-            #expect(throws: StoreError.self) { try nas.write { try $0.claimRoot("/mnt/card") } }
+            let hosts = try laptop.read { db in
+                try db.rows(
+                    "SELECT host FROM root WHERE path = '/mnt/card' UNION ALL SELECT host FROM directory "
+                        + "WHERE path = '/mnt/card/DCIM/'", []
+                ) { try $0.text(0) }
+            }
+            #expect(hosts == ["laptop", "laptop"])
             // A library file has one host: its roots are nobody's.
             let file = try LibraryDatabase()
             #expect(file.host == nil)
-            try file.write { try $0.setRoot("/home/me/Pictures", offline: false) }
+            try file.write { try $0.setRoot(root, offline: false) }
+            #expect(try file.read { db in try db.scalarText("SELECT host FROM root", []) } == "")
         }
     }
 
@@ -138,13 +208,9 @@ struct LibraryEngineContractTests {
             let nas = try LibraryDatabase(postgreSQL: url, host: "nas")
             let laptop = try LibraryDatabase(postgreSQL: url, host: "laptop")
             try nas.write { try $0.setRoot("/srv/nas", offline: false) }
-            // The files are the NAS's: it names them here, and reads them itself.
-            #expect(try laptop.hostHolding(file: "/srv/nas/2024/a.jpg") == "nas")
-            #expect(try laptop.hostHolding(file: "/srv/nasty/a.jpg") == nil)
-            #expect(try nas.hostHolding(file: "/srv/nas/2024/a.jpg") == nil)
-            #expect(try laptop.otherHostsRoots() == ["/srv/nas"] && nas.otherHostsRoots().isEmpty)
-            // No photosd of the NAS is connected to this library: its root is offline elsewhere.
-            #expect(try laptop.unavailablePaths() == ["/srv/nas"])
+            // No photosd of the NAS is connected to this library: its root is offline elsewhere,
+            // named by its host.
+            #expect(try laptop.unavailablePaths() == ["nas:/srv/nas"])
             #expect(try nas.unavailablePaths().isEmpty)
             // One connects, named as photosd names its connections; then it goes.
             var address = try PostgreSQLAddress(url)
@@ -154,7 +220,7 @@ struct LibraryEngineContractTests {
             #expect(try laptop.unavailablePaths().isEmpty)
             photosd.close()
             try blockUntil("the NAS's photosd to be gone", timeout: .seconds(30)) {
-                (try? laptop.unavailablePaths()) == ["/srv/nas"]
+                (try? laptop.unavailablePaths()) == ["nas:/srv/nas"]
             }
             // Another library's photosd of the same host says nothing of this one.
             try PostgreSQLTestServer.inNewSchema { other in
@@ -163,7 +229,7 @@ struct LibraryEngineContractTests {
                     program: "photosd", host: "nas", schema: elsewhere.schema)
                 let connection = try PostgreSQLConnection.connect(to: elsewhere)
                 defer { connection.close() }
-                #expect(try laptop.unavailablePaths() == ["/srv/nas"])
+                #expect(try laptop.unavailablePaths() == ["nas:/srv/nas"])
             }
         }
     }

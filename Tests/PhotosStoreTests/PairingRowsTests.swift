@@ -51,7 +51,7 @@ import Testing
     /// among every file of that name: a camera's IMG_0001 is in thousands of folders.
     @Test func namesAreSearchedWithinTheDirectory() throws {
         for directory in ["/p", "/q", "/r"] { try insert("\(directory)/IMG_0001.JPG") }
-        let (condition, arguments) = FileDirectories.directlyIn("/p")
+        let (condition, arguments) = FileDirectories.directlyIn("/p", .sqlite)
         let (atPaths, pathArguments) = FileDirectories.ids(at: [String](), .sqlite)
         let sql = LibraryTransaction.pairingRowsSQL(atPaths: atPaths, directory: condition, .sqlite)
         let plan = try database.sqliteRead { db in

@@ -84,7 +84,8 @@ struct RecordColumnTests {
         #expect(error?.code == .missingColumn)
         let resources = try database.sqliteRead { db in
             try db.rows(
-                "SELECT \(FileDirectories.columns) FROM \(FileDirectories.join)", [], ResourceRecord.init(row:))
+                "SELECT \(FileDirectories.columns(.sqlite)) FROM \(FileDirectories.join)", [], ResourceRecord.init(row:)
+            )
         }
         #expect(resources.map(\.path) == ["/p/2024/a.jpg"])
     }

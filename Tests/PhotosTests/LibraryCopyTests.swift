@@ -100,6 +100,41 @@ struct LibraryCopyTests {
             noLibrary?.code == .notFound && !FileManager.default.fileExists(atPath: directory.path("y.sqlite").path))
     }
 
+    @Test func aLibraryOfSeveralHostsGoesIntoAFileAsOneMachinesOrNotAtAll() throws {
+        let directory = try TemporaryDirectory(prefix: "library-copy-hosts")
+        try PostgreSQLTestServer.inNewSchema { url in
+            let nas = try LibraryDatabase(postgreSQL: url, host: "nas")
+            let laptop = try LibraryDatabase(postgreSQL: url, host: "laptop")
+            try nas.write { try $0.setRoot("/srv/photos", offline: false) }
+            try laptop.write { try $0.setRoot("/home/me/Pictures", offline: false) }
+            try PostgreSQLTestServer.insertPhoto(at: "/srv/photos/a.jpg", in: nas)
+            try PostgreSQLTestServer.insertPhoto(at: "/home/me/Pictures/b.jpg", in: laptop)
+            // A file is one machine's: its paths are named by path alone, no host.
+            let one = directory.path("one.sqlite")
+            _ = try LibraryCopy.copy(from: url, to: one.path)
+            let (hosts, paths) = try LibraryDatabase(path: one.path).read { db in
+                (
+                    try db.rows("SELECT host FROM directory UNION SELECT host FROM root", []) { try $0.text(0) },
+                    try db.rows(
+                        "SELECT \(FileDirectories.path(db.dialect)) FROM \(FileDirectories.join) ORDER BY 1", []
+                    ) {
+                        try $0.text(0)
+                    }
+                )
+            }
+            #expect(hosts == [""] && paths == ["/home/me/Pictures/b.jpg", "/srv/photos/a.jpg"])
+            // Two hosts holding one path: no file holds both, and none is left behind.
+            try laptop.write { try $0.setRoot("/srv/photos", offline: false) }
+            try PostgreSQLTestServer.insertPhoto(at: "/srv/photos/c.jpg", in: laptop)
+            let two = directory.path("two.sqlite")
+            let refused = #expect(throws: StoreError.self) { try LibraryCopy.copy(from: url, to: two.path) }
+            #expect(
+                refused?.message.contains("two hosts of the library hold /srv/photos") == true,
+                "\(String(describing: refused))")
+            #expect(!FileManager.default.fileExists(atPath: two.path))
+        }
+    }
+
     @Test func aCopyThatFailsHalfwayLeavesNoLibrary() throws {
         let directory = try TemporaryDirectory(prefix: "library-copy-halfway")
         let original = directory.path("original.sqlite")

@@ -74,36 +74,40 @@ struct PostgreSQLFileJournalTests {
         try PostgreSQLTestServer.inNewSchema { url in
             let directory = try TemporaryDirectory(prefix: "journal-roots")
             let root = directory.path("Pictures").path
-            let mine = directory.path("Mine").path
-            for path in [root, mine] {
-                try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-            }
+            try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+            // This host's photo, at the path where the NAS's root holds a photo of its own.
+            let photo = root + "/IMG_1.JPG"
+            try Data("this host's photo".utf8).write(to: URL(fileURLWithPath: photo))
             let here = LibraryDatabase.thisHost()
             let otherName = here == "nas" ? "nas2" : "nas"
             let nas = try LibraryDatabase(postgreSQL: url, host: otherName)
             _ = try nas.write { try $0.setRoot(root, offline: false) }
+            let theirs = try PostgreSQLTestServer.insertPhoto(at: photo, in: nas)
 
-            // A program here whose configuration names the NAS's root (the same path exists here).
             var configuration = PHPhotoLibrary.Configuration()
             configuration.importDirectory = directory.path("Imports")
             configuration.thumbnailCacheDirectory = nil
-            configuration.roots = [LibraryRoot(path: root, write: .files), LibraryRoot(path: mine, write: .files)]
+            configuration.roots = [LibraryRoot(path: root, write: .files)]
             let library = try PHPhotoLibrary(location: url, creating: false, configuration: configuration)
-            #expect(library.writePolicy(at: root + "/IMG_1.JPG") == .none)
-            #expect(!library.mayWrite(.files, at: root + "/IMG_1.JPG"))
-            #expect(throws: PHPhotosError.self) {
-                try library.requireWrite(.files, at: root + "/IMG_1.JPG", for: "delete IMG_1.JPG")
-            }
+            let options = PHFetchOptions()
+            options.photoLibrary = library
+            let asset = try #require(PHAsset.fetchAssets(withLocalIdentifiers: [theirs], options: options).firstObject)
+            // What this host reads of the NAS's photo names the NAS, and no root here holds it.
+            let resource = try #require(PHAssetResource.assetResources(for: asset).first)
+            #expect(resource.host == otherName && resource.fileURL.relativePath == "\(otherName):\(photo)")
+            #expect(library.writePolicy(at: resource.fileURL.relativePath) == .none)
             do {
-                try library.requireWrite(.files, at: root, for: "rename Pictures")
-                Issue.record("another host's root was writable here")
+                try library.performChangesAndWait { PHAssetChangeRequest.deleteAssets([asset] as NSArray) }
+                Issue.record("another host's photo was deleted here")
             } catch let error as PHPhotosError {
                 #expect(error.code == .accessRestricted)
                 #expect("\(error)".contains("host \(otherName)'s disk"), "\(error)")
             }
-            // This host's own root is its to write.
-            #expect(library.writePolicy(at: mine + "/IMG_2.JPG") == .files)
-            #expect(library.mayWrite(.files, at: mine + "/IMG_2.JPG"))
+            // This host's file at the same path is untouched, and its root is its own to write.
+            #expect(try String(contentsOfFile: photo, encoding: .utf8) == "this host's photo")
+            #expect(try nas.read { db in try db.scalarInt64("SELECT COUNT(*) FROM asset", []) } == 1)
+            #expect(library.writePolicy(at: photo) == .files)
+            #expect(library.mayWrite(.files, at: photo))
         }
     }
 }

@@ -12,7 +12,7 @@ extension PHPhotoLibrary {
     /// host's root in a library several hosts share).
     package func writePolicy(at path: String) -> RootWritePolicy {
         let policy = roots.policy(for: path)
-        guard policy != .none, (try? database.hostHolding(file: path)) ?? nil == nil else { return .none }
+        guard policy != .none, database.hostHolding(file: path) == nil else { return .none }
         return policy
     }
 
@@ -25,7 +25,7 @@ extension PHPhotoLibrary {
     package func requireWrite(
         _ needed: RootWritePolicy, at path: String, for what: String, localIdentifiers: [String] = []
     ) throws -> LibraryRoot {
-        if let holder = try database.hostHolding(file: path) {
+        if let holder = database.hostHolding(file: path) {
             throw PHPhotosError(
                 .accessRestricted,
                 "cannot \(what): \(path) is on host \(holder)'s disk, whose root it is in this library; "

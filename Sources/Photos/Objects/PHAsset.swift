@@ -124,7 +124,8 @@ public final class PHAsset: PHObject, @unchecked Sendable {  // Immutable after 
         }
         guard !unavailable.isEmpty else { return true }
         return !PHAssetResource.assetResources(for: self).contains { resource in
-            unavailable.contains { resource.fileURL.path.hasPrefix($0 == "/" ? "/" : $0 + "/") }
+            // Another host's file is named by it, as its unavailable roots are (`nas:/srv/photos`).
+            unavailable.contains { resource.fileURL.relativePath.hasPrefix($0 == "/" ? "/" : $0 + "/") }
         }
     }
 

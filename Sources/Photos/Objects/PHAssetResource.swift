@@ -17,7 +17,10 @@ public final class PHAssetResource: NSObject, Sendable {
     public let uniformTypeIdentifier: String
     /// The file's name when it was added.
     public let originalFilename: String
-    /// The absolute path of the file (not in PhotoKit's API; Linux has no sandbox to hide it).
+    /// The absolute path of the file (not in PhotoKit's API; Linux has no sandbox to hide it). In a
+    /// library several hosts share, a file on another host's disk has a relative URL naming that
+    /// host, whose `relativePath` is `nas:/srv/photos/IMG_1.JPG` (see ``host``): no root of this
+    /// host's holds it, so nothing here reads or writes it.
     public let fileURL: URL
     /// The file's MIME type (not in PhotoKit's API).
     public let mimeType: String?
@@ -30,6 +33,10 @@ public final class PHAssetResource: NSObject, Sendable {
     public let pixelWidth: Int
     /// The height in pixels of the file's picture or movie as displayed (see ``pixelWidth``).
     public let pixelHeight: Int
+
+    /// In a library several hosts share, the host whose disk holds the file when it is not this
+    /// host's (not in PhotoKit's API): its photosd serves it. Nil for a file on this host's disk.
+    public var host: String? { RootHosts.holder(of: fileURL.relativePath) }
 
     init(record: ResourceRecord, assetLocalIdentifier: String) {
         type = PHAssetResourceType(rawValue: record.type) ?? .photo

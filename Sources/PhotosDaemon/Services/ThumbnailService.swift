@@ -161,10 +161,8 @@ public final class ThumbnailService: Service, Sendable {
     ///
     /// In a library several hosts share, the pictures on other hosts' disks are left to their photosd.
     func pictures(_ keys: ObjectKeys) throws -> [Picture] {
-        let pictures = try database.withAssetRows(keys) { rows in try Self.pictures(&rows) }
-        let elsewhere = try database.otherHostsRoots().map { $0.hasSuffix("/") ? $0 : $0 + "/" }
-        guard !elsewhere.isEmpty else { return pictures }
-        return pictures.filter { picture in !elsewhere.contains { picture.path.hasPrefix($0) } }
+        try database.withAssetRows(keys) { rows in try Self.pictures(&rows) }
+            .filter { database.hostHolding(file: $0.path) == nil }
     }
 
     private static func pictures(_ rows: inout AssetRows) throws -> [Picture] {

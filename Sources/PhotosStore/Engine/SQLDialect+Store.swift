@@ -10,23 +10,25 @@ extension SQLDialect {
         condition.trimmingCharacters(in: .whitespaces) == "1" ? boolean(true) : condition
     }
 
-    /// The paths under which files cannot be read now (a sorted column of `path`): offline roots and
-    /// unreadable directories, and in a library several hosts share, the roots of every other host
-    /// whose photosd is not connected to this library (`host`: this process's; `schema`: the
-    /// library's, "" for the database's own), as an offline disk's are. A photosd is known by the
-    /// name its connections give the server (``LibraryDatabase/presenceName(program:host:schema:)``).
-    func unavailablePaths(host: String?, schema: String?) -> (sql: String, arguments: [SQLValue]) {
+    /// The paths under which files cannot be read now (a sorted column of paths as the store gives
+    /// them back, another host's named by it, ``RootHosts``): offline roots and unreadable
+    /// directories, and in a library several hosts share, the roots of every other host whose
+    /// photosd is not connected to this library (`schema`: the library's, "" for the database's
+    /// own), as an offline disk's are. A photosd is known by the name its connections give the
+    /// server (``LibraryDatabase/presenceName(program:host:schema:)``).
+    func unavailablePaths(schema: String?) -> (sql: String, arguments: [SQLValue]) {
         switch self {
         case .sqlite:
             ("SELECT path FROM root WHERE isOffline = 1 UNION SELECT path FROM unreadable_directory ORDER BY 1", [])
         case .postgreSQL:
             (
                 """
-                SELECT path FROM root WHERE isOffline = 1 OR (host IS NOT NULL AND host IS DISTINCT FROM ? AND NOT EXISTS (
+                SELECT \(hostedPath("root")) FROM root
+                WHERE isOffline = 1 OR (host <> '' AND NOT \(isThisHost("host")) AND NOT EXISTS (
                     SELECT 1 FROM pg_stat_activity WHERE datname = current_database()
                         AND application_name = left('photosd@' || root.host || ' ' || ?, 63)))
-                UNION SELECT path FROM unreadable_directory ORDER BY 1
-                """, [host.map(SQLValue.text) ?? .null, .text(schema ?? "")]
+                UNION SELECT \(hostedPath("unreadable_directory")) FROM unreadable_directory ORDER BY 1
+                """, [.text(schema ?? "")]
             )
         }
     }

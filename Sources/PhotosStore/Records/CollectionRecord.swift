@@ -18,7 +18,8 @@ public struct CollectionRecord: Sendable, Hashable, Codable, Identifiable {
     public var parentId: Int64?
     /// The order among the parent's children.
     public var position: Int
-    /// The directory behind a directory-backed album or folder.
+    /// The directory behind a directory-backed album or folder; in a library several hosts share,
+    /// another host's directory is named by its host, `nas:/srv/photos/2024` (``RootHosts``).
     public var path: String?
     /// When the collection was created, seconds since 1970.
     public var createdDate: Double
@@ -57,9 +58,12 @@ extension CollectionRecord {
     ]
 
     /// The columns of a collection's row, in the order ``init(row:)`` reads them, each after
-    /// `alias.` when a query names the table so.
-    static func columns(_ alias: String? = nil) -> String {
-        SQLText.list(columnNames, alias: alias)
+    /// `alias.` when a query names the table so; the path as the store gives it back
+    /// (``SQLDialect/hostedPath(_:)``).
+    static func columns(_ dialect: SQLDialect, alias: String? = nil) -> String {
+        columnNames.map { name in
+            name == "path" ? dialect.hostedPath(alias ?? "collection") : alias.map { "\($0).\(name)" } ?? name
+        }.joined(separator: ", ")
     }
 
     /// A collection from a row that selected ``columns(_:)`` first.
@@ -79,12 +83,14 @@ extension CollectionRecord {
         madeDirectory = row.optionalInt64(12).map { $0 != 0 }
     }
 
-    /// The row's values but its id, in the order of ``columnNames`` after `id`.
+    /// The row's values but its id, in the order of ``columnNames`` after `id`: the path as it is
+    /// on its host, whose name the row keeps (``RootHosts``).
     var values: [SQLValue] {
         [
             .text(localIdentifier), .int(isList ? 1 : 0), .int(Int64(type)), .int(Int64(subtype)),
             title.map(SQLValue.text) ?? .null, parentId.map(SQLValue.int) ?? .null, .int(Int64(position)),
-            path.map(SQLValue.text) ?? .null, .double(createdDate), device.map(SQLValue.int) ?? .null,
+            path.map { .text(RootHosts.pathOnItsHost($0)) } ?? .null, .double(createdDate),
+            device.map(SQLValue.int) ?? .null,
             inode.map(SQLValue.int) ?? .null, madeDirectory.map { .int($0 ? 1 : 0) } ?? .null,
         ]
     }

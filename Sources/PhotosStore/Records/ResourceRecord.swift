@@ -3,7 +3,7 @@ import PhotosCore
 /// One row of the `resource` table: a file behind an asset (its photo, paired video, RAW...).
 ///
 /// The table keeps a file's directory and name apart (``FileDirectories``): rows are read with
-/// their path joined (`FileDirectories.columns`) and written by ``LibraryTransaction/insertResource(_:)``.
+/// their path joined (`FileDirectories.columns(db.dialect)`) and written by ``LibraryTransaction/insertResource(_:)``.
 public struct ResourceRecord: Sendable, Hashable, Codable {
     /// The row id; nil until inserted.
     public var id: Int64?

@@ -120,9 +120,9 @@ public struct SidecarNeighbour: Sendable, Hashable {
 extension LibraryDatabase {
     /// The originals (not edits) the library has directly in `directory`, in type order per asset.
     public func sidecarNeighbours(inDirectory directory: String) throws -> [SidecarNeighbour] {
-        let (condition, arguments) = FileDirectories.directlyIn(directory)
-        return try read { db in
-            try db.rows(
+        try read { db in
+            let (condition, arguments) = FileDirectories.directlyIn(directory, db.dialect)
+            return try db.rows(
                 """
                 SELECT r.assetId, r.type, r.name, r.uniformTypeIdentifier FROM \(FileDirectories.join)
                 WHERE \(condition) AND r.type NOT IN \(PHAssetResourceType.editTypesSQL)
@@ -145,9 +145,17 @@ extension ScanReader {
         let prefix = directory.hasSuffix("/") ? directory : directory + "/"
         // Paths directly in the directory and below it sort between "dir/" and "dir0" ("0" follows "/").
         var times: [String: Double?] = [:]
+        // In a library several hosts share, the bases of this host's photos (a sidecar is beside
+        // its photo): another host's sidecar at the same path is another file (``RootHosts``).
+        var (onThisHost, hostArguments) = ("", [SQLValue]())
+        if db.dialect != .sqlite {
+            let (condition, arguments) = FileDirectories.directlyIn(directory, db.dialect)
+            onThisHost = " AND assetId IN (SELECT r.assetId FROM \(FileDirectories.join) WHERE \(condition))"
+            hostArguments = arguments
+        }
         _ = try db.rows(
-            "SELECT path, modificationTime FROM sidecarBase WHERE path >= ? AND path < ?",
-            [.text(prefix), .text(String(prefix.dropLast()) + "0")]
+            "SELECT path, modificationTime FROM sidecarBase WHERE path >= ? AND path < ?\(onThisHost)",
+            [.text(prefix), .text(String(prefix.dropLast()) + "0")] + hostArguments
         ) { row in
             let path = try row.text(0)
             guard !path.utf8.dropFirst(prefix.utf8.count).contains(UInt8(ascii: "/")) else { return }

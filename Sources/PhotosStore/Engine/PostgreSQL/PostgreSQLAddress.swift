@@ -34,6 +34,9 @@ package struct PostgreSQLAddress: Sendable, Hashable, CustomStringConvertible {
     /// The name the server shows for this program's connections (`pg_stat_activity`): the program
     /// and its host, `photosd@nas`, by which other hosts tell whether a host's photosd is connected.
     var applicationName = "photos"
+    /// The host whose paths this connection reads and writes (``RootHosts``), given to the server as
+    /// the `photos.host` setting; nil for none (a copy's, a test's: the rows of no host).
+    var libraryHost: String?
     /// How a TCP connection is encrypted (`sslmode`).
     var tlsMode = TLSMode.prefer
     /// The certificates a server's is checked against (`sslrootcert`), when not the default ones:

@@ -61,7 +61,8 @@ package final class PostgreSQLConnection: StoreConnection, Sendable {
                 password: address.password, database: address.database, tls: try tls(for: address))
         }
         configuration.options.connectTimeout = timeout
-        configuration.options.additionalStartupParameters = [("application_name", address.applicationName)]
+        configuration.options.additionalStartupParameters =
+            [("application_name", address.applicationName)] + (address.libraryHost.map { [("photos.host", $0)] } ?? [])
         do {
             let connection = try PostgresConnection.connect(
                 on: MultiThreadedEventLoopGroup.singleton.next(), configuration: configuration, id: 1, logger: logger

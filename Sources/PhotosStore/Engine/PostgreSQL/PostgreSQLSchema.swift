@@ -31,6 +31,7 @@ enum PostgreSQLSchema {
         ("v34: file work by host", [#"ALTER TABLE fileJournal ADD COLUMN host TEXT COLLATE "C""#]),
         ("v35: sort indexes in the order reads sort", sortIndexes),
         ("v36: counts kept once a statement", statementTriggersAgain),
+        ("v37: roots named by host and path", RootHosts.postgreSQLMigration),
     ]
 
     /// The triggers that count what a statement inserts (and the smart albums' what it deletes
