@@ -46,6 +46,18 @@ struct PostgreSQLDaemonTests {
                 disk: PostgreSQLDaemonTests.ownDisks ? (disk.path, root.path) : nil)
         }
 
+        /// Starts `photos changes --follow` through this host's photosd, its lines written to `output`.
+        func follow(_ url: String, into output: URL) throws -> TestProcess {
+            FileManager.default.createFile(atPath: output.path, contents: nil)
+            let follower = TestProcess()
+            follower.executableURL = BuiltProducts.directory.appendingPathComponent("photos")
+            follower.arguments = ["changes", "--follow", "--library", url, "--socket", socket]
+            follower.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+            follower.standardOutput = try FileHandle(forWritingTo: output)
+            try follower.run()
+            return follower
+        }
+
         /// The path, as this host's photosd reads it, of the photo `name` on `host`'s disk.
         func path(of name: String, on host: Host, named hostName: String) -> String {
             let path = host.root.appendingPathComponent(name).path
@@ -159,7 +171,11 @@ struct PostgreSQLDaemonTests {
 
         // A photo dropped on each host's disk is listed through the other's API, named by the
         // host that holds it: two hosts' Pictures at one path are two roots, neither taking the
-        // other's photos for gone.
+        // other's photos for gone. The laptop's change stream tells of the NAS's photo.
+        let followed = directory.path("laptop-changes.txt")
+        let follower = try laptop.follow(url, into: followed)
+        defer { if follower.isRunning { follower.terminate() } }
+        Thread.sleep(forTimeInterval: 0.5)
         try FileManager.default.copyItem(at: photo, to: nas.disk.appendingPathComponent("nas.jpg"))
         try FileManager.default.copyItem(at: other, to: laptop.disk.appendingPathComponent("laptop.jpg"))
         try second.waitWhileRunning("the laptop's API to list the NAS's photo") {
@@ -175,6 +191,17 @@ struct PostgreSQLDaemonTests {
             ]
             #expect(try reader.assets(url).map(\.path) == expected)
         }
+        try second.waitWhileRunning("the laptop's change stream to tell of both photos") {
+            let lines = (try? String(contentsOf: followed, encoding: .utf8))?.split(separator: "\n") ?? []
+            let inserted = lines.filter { $0.contains("\tinserted\tasset\t") }.compactMap {
+                $0.split(separator: "\t").last
+            }
+            return Set(inserted) == [
+                Substring(laptop.path(of: "nas.jpg", on: nas, named: "nas")),
+                Substring(laptop.path(of: "laptop.jpg", on: laptop, named: "laptop")),
+            ]
+        }
+        follower.terminate()
 
         // The laptop's API does not read the NAS's files: it names the host that serves them.
         let theirs = try #require(try laptop.assets(url).first { $0.name == "nas.jpg" }?.identifier)
@@ -235,6 +262,14 @@ struct PostgreSQLDaemonTests {
         let direct = try BuiltProducts.run(
             "photos", ["assets", "--json", "--library", url, "--no-daemon"], environment: nas.environment)
         #expect(try Host.assets(direct.stdout).map(\.name) == expected, "\(direct.stderr)")
+        // The library against every host's disk, as the NAS names them: each file once, none else.
+        var onDisks: [String] = []
+        for (host, name) in [(nas, "nas"), (laptop, "laptop")] {
+            for file in try FileManager.default.contentsOfDirectory(atPath: host.disk.path) {
+                onDisks.append(nas.path(of: file, on: host, named: name))
+            }
+        }
+        #expect(try Host.assets(direct.stdout).map(\.path).sorted() == onDisks.sorted())
         try first.stop()
         try second.stop()
     }
