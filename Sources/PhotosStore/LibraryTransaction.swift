@@ -203,7 +203,7 @@ public final class LibraryTransaction {
             found AS (
                 SELECT id, path FROM made
                 UNION ALL SELECT d.id, d.path FROM directory d
-                WHERE d.path IN (SELECT directory FROM v) AND d.host = \(RootHosts.thisHostPostgreSQL))
+                WHERE d.path IN (SELECT directory FROM v) AND \(SQLDialect.postgreSQL.isThisHost("d.host")))
             INSERT INTO resource (assetId, type, directoryId, name, uniformTypeIdentifier, mimeType, fileSize,
                 originalFilename, pairingName, device, inode, modificationTime, contentHash, contentIdentifier,
                 isLibraryOwned, pixelWidth, pixelHeight)

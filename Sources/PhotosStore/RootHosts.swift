@@ -35,8 +35,14 @@ public enum RootHosts {
         return String(path.dropFirst(host.count + 1))
     }
 
-    /// This connection's host in PostgreSQL's SQL: the `photos.host` setting, "" where unset.
+    /// This connection's host in PostgreSQL's SQL: the `photos.host` setting, "" where unset (a
+    /// new row's default).
     static let thisHostPostgreSQL = "COALESCE(current_setting('photos.host', true), '')"
+
+    /// ``thisHostPostgreSQL`` in a condition: a subquery, which the server reads once a statement
+    /// and can search the (path, host) indexes with, where the call itself would be made again for
+    /// every row compared.
+    static let thisHostInConditions = "(SELECT \(thisHostPostgreSQL))"
 
     /// The rest of schema v37 after the columns, the same on both engines: each row takes the host of
     /// the root that holds it (the innermost root a host holds), roots held by none name "", and
@@ -85,7 +91,7 @@ extension SQLDialect {
     func isThisHost(_ column: String) -> String {
         switch self {
         case .sqlite: "1"
-        case .postgreSQL: "\(column) = \(RootHosts.thisHostPostgreSQL)"
+        case .postgreSQL: "\(column) = \(RootHosts.thisHostInConditions)"
         }
     }
 
