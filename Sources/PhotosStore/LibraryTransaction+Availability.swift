@@ -71,10 +71,13 @@ extension LibraryTransaction {
 }
 
 extension LibraryDatabase {
-    /// Every directory found unreadable at its root's last scan, by path.
+    /// Every directory of this host's roots found unreadable at its root's last scan, by path.
     public func unreadableDirectories() throws -> [UnreadableDirectoryRecord] {
         try read { db in
-            try db.rows("SELECT path, code, reason, since FROM unreadable_directory ORDER BY path", []) {
+            try db.rows(
+                "SELECT path, code, reason, since FROM unreadable_directory WHERE \(db.dialect.isThisHost("host")) ORDER BY path",
+                []
+            ) {
                 UnreadableDirectoryRecord(
                     path: try $0.text(0), code: Int32(truncatingIfNeeded: try $0.int64(1)), reason: try $0.text(2),
                     since: $0.optionalDouble(3) ?? 0)

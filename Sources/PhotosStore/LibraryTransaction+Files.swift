@@ -308,10 +308,14 @@ extension LibraryDatabase {
         ) { try $0.text(0) }
     }
 
-    /// Every rejected file, by path.
+    /// Every rejected file, by path; in a library several hosts share, another host's named by it
+    /// (`nas:/srv/photos/bad.jpg`, ``RootHosts``).
     public func rejectedFiles() throws -> [RejectedFile] {
         try read { db in
-            try db.rows("SELECT \(RejectedFile.columns) FROM rejected ORDER BY path", [], RejectedFile.init(row:))
+            let columns = RejectedFile.columnNames.dropFirst().map { "rejected.\($0)" }.joined(separator: ", ")
+            return try db.rows(
+                "SELECT \(db.dialect.hostedPath("rejected")) AS path, \(columns) FROM rejected ORDER BY 1, rejected.host",
+                [], RejectedFile.init(row:))
         }
     }
 }

@@ -177,6 +177,8 @@ struct LibraryEngineContractTests {
                 ) { try $0.text(0) }
             }
             #expect(files == [photo, "nas:" + photo])
+            #expect(try laptop.rejectedFiles().map(\.path) == [root + "/bad.jpg", "nas:" + root + "/bad.jpg"])
+            #expect(try laptop.unreadableDirectories().map(\.path) == [root + "/locked"])
             #expect(laptop.hostHolding(file: "nas:" + photo) == "nas" && laptop.hostHolding(file: photo) == nil)
             // One host's root going offline is not the other's.
             try nas.write { try $0.setRoot(root, offline: true) }
