@@ -308,6 +308,7 @@ extension OpenAPIDocument {
                   ]
                 },
                 "path": {
+                  "description": "The file's absolute path; in a library several hosts share, a file on another host's disk is HOST:PATH (nas:/srv/photos/IMG_1.JPG).",
                   "type": "string"
                 },
                 "type": {
