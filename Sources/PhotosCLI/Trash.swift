@@ -155,7 +155,7 @@ struct TrashCommand: ParsableCommand {
             let library = try options.open()
             var chosen: [TrashedAsset]
             if assets.isEmpty {
-                chosen = expired ? try library.expiredTrashedAssets() : try library.trashedAssets()
+                chosen = expired ? try library.expiredTrashedAssets() : try library.trashedAssetsHere()
             } else {
                 chosen = try library.trashedAssets(localIdentifiers: try resolve(assets, in: library))
                 if expired {

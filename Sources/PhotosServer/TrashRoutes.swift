@@ -42,7 +42,7 @@ struct TrashRoutes: Sendable {
             let erased = try await Self.offLoop {
                 let chosen =
                     try body.identifiers.map { try library.trashedAssets(localIdentifiers: $0) }
-                    ?? library.trashedAssets()
+                    ?? library.trashedAssetsHere()
                 return try library.eraseTrashedAssets(chosen, dryRun: dryRun)
             }
             return try APIServer.json(API.TrashResult(dryRun: dryRun, handled: erased))

@@ -230,7 +230,7 @@ public enum LibraryCopy {
     /// Makes the rows a file was given this machine's (``RootHosts``): in PostgreSQL again, the
     /// first host to scan each root takes it.
     private static func makeOneMachines(_ writer: any StoreConnection) throws {
-        for table in RootHosts.hostedTables + ["root"] {
+        for table in RootHosts.tablesGivenAHost + ["root"] {
             try writer.execute("UPDATE \(table) SET host = '' WHERE host <> ''", [])
         }
     }

@@ -633,7 +633,7 @@ extension LibraryDatabase {
             // file's, or one copied from a file, which the first host to scan its root takes). A
             // library file keeps its paths unique alone; the (path, host) indexes give both engines
             // the same conflict targets.
-            for table in RootHosts.hostedTables {
+            for table in RootHosts.tablesGivenAHost {
                 try db.execute(sql: "ALTER TABLE \(table) ADD COLUMN host TEXT NOT NULL DEFAULT ''")
             }
             for statement in RootHosts.migration { try db.execute(sql: statement) }

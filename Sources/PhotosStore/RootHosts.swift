@@ -21,6 +21,10 @@ public enum RootHosts {
     /// one already (v33).
     static let hostedTables = ["directory", "collection", "rejected", "unreadable_directory"]
 
+    /// The tables with a `host` column made in schema v37: ``hostedTables``, and `trashedAsset`,
+    /// whose files are in the Trash of the host that deleted it.
+    static let tablesGivenAHost = hostedTables + ["trashedAsset"]
+
     /// The host whose disk holds the file or directory at `path` as the store gives it back: the
     /// host it names (`nas` of `nas:/srv/photos/IMG_1.JPG`), or nil for an absolute path, which is on
     /// this host's disk (or is a library file's).
@@ -48,6 +52,7 @@ public enum RootHosts {
     /// the root that holds it (the innermost root a host holds), roots held by none name "", and
     /// each table gains the index that finds a path on a host.
     static let migration: [String] = {
+        /// The host of the innermost root a host holds around the path `column`, or "".
         func holder(of column: String) -> String {
             """
             COALESCE((SELECT holding.host FROM root holding
@@ -62,6 +67,11 @@ public enum RootHosts {
             "UPDATE collection SET host = \(holder(of: "collection.path")) WHERE path IS NOT NULL",
             "UPDATE rejected SET host = \(holder(of: "rejected.path"))",
             "UPDATE unreadable_directory SET host = \(holder(of: "unreadable_directory.path"))",
+            """
+            UPDATE trashedAsset SET host = \(holder(of: """
+                (SELECT f.path FROM trashedFile f WHERE f.assetId = trashedAsset.assetId ORDER BY f.id LIMIT 1)
+                """))
+            """,
             "CREATE UNIQUE INDEX directory_by_path_host ON directory(path, host)",
             "CREATE UNIQUE INDEX root_by_path_host ON root(path, host)",
             "CREATE UNIQUE INDEX rejected_by_path_host ON rejected(path, host)",
@@ -74,7 +84,7 @@ public enum RootHosts {
     /// Schema v37 on PostgreSQL: the columns, ``migration``, then the keys by path alone give way to
     /// the (path, host) indexes, and new rows take the connection's host.
     static let postgreSQLMigration: [String] =
-        hostedTables.map { #"ALTER TABLE \#($0) ADD COLUMN host TEXT COLLATE "C" NOT NULL DEFAULT ''"# }
+        tablesGivenAHost.map { #"ALTER TABLE \#($0) ADD COLUMN host TEXT COLLATE "C" NOT NULL DEFAULT ''"# }
         + migration
         + [
             "ALTER TABLE directory DROP CONSTRAINT directory_path_key",
@@ -82,7 +92,7 @@ public enum RootHosts {
             "ALTER TABLE rejected DROP CONSTRAINT rejected_pkey",
             "ALTER TABLE unreadable_directory DROP CONSTRAINT unreadable_directory_pkey",
         ]
-        + hostedTables.map { "ALTER TABLE \($0) ALTER COLUMN host SET DEFAULT \(thisHostPostgreSQL)" }
+        + tablesGivenAHost.map { "ALTER TABLE \($0) ALTER COLUMN host SET DEFAULT \(thisHostPostgreSQL)" }
 }
 
 extension SQLDialect {

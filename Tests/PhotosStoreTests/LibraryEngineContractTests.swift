@@ -105,6 +105,7 @@ struct LibraryEngineContractTests {
                     + "unreadable_directory_by_path_host, collection_by_path",
                 "ALTER TABLE directory DROP COLUMN host", "ALTER TABLE collection DROP COLUMN host",
                 "ALTER TABLE rejected DROP COLUMN host", "ALTER TABLE unreadable_directory DROP COLUMN host",
+                "ALTER TABLE trashedAsset DROP COLUMN host",
                 "ALTER TABLE directory ADD CONSTRAINT directory_path_key UNIQUE (path)",
                 "ALTER TABLE root ADD PRIMARY KEY (path)", "ALTER TABLE rejected ADD PRIMARY KEY (path)",
                 "ALTER TABLE unreadable_directory ADD PRIMARY KEY (path)",

@@ -103,9 +103,38 @@ struct PostgreSQLFileJournalTests {
                 #expect(error.code == .accessRestricted)
                 #expect("\(error)".contains("host \(otherName)'s disk"), "\(error)")
             }
+            #expect(try nas.read { db in try db.scalarInt64("SELECT COUNT(*) FROM asset", []) } == 1)
+            // Deleted on the NAS, the photo is in the NAS's Trash: listed here, named by its host, and
+            // restored or erased only there.
+            let trashedID = try #require(try nas.assetIDs(forLocalIdentifiers: [theirs])[theirs])
+            try nas.write { transaction in
+                try transaction.trashAssets(
+                    [trashedID],
+                    files: [
+                        TrashedFile(
+                            assetId: trashedID, path: photo, device: 1, inode: 2, trashDirectory: "/nas/.Trash-0",
+                            trashKind: "top", trashTop: "/nas", trashName: "IMG_1.JPG")
+                    ], date: 0)
+            }
+            let trashed = try library.trashedAssets()
+            #expect(trashed.map(\.host) == [otherName] && trashed.first?.files.map(\.path) == ["\(otherName):\(photo)"])
+            #expect(try library.trashedAssetsHere().isEmpty && library.expiredTrashedAssets().isEmpty)
+            for attempt in ["restore", "erase"] {
+                do {
+                    if attempt == "restore" {
+                        try library.restoreTrashedAssets([theirs])
+                    } else {
+                        try library.eraseTrashedAssets(trashed)
+                    }
+                    Issue.record("another host's trashed photo was handled here: \(attempt)")
+                } catch let error as PHPhotosError {
+                    #expect(
+                        error.code == .accessRestricted && "\(error)".contains("host \(otherName)'s Trash"), "\(error)")
+                }
+            }
+            #expect(try nas.trashedAssets().count == 1 && nas.trashedAssets(deletedBefore: 1).count == 1)
             // This host's file at the same path is untouched, and its root is its own to write.
             #expect(try String(contentsOfFile: photo, encoding: .utf8) == "this host's photo")
-            #expect(try nas.read { db in try db.scalarInt64("SELECT COUNT(*) FROM asset", []) } == 1)
             #expect(library.writePolicy(at: photo) == .files)
             #expect(library.mayWrite(.files, at: photo))
         }

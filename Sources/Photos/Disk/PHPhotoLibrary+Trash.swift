@@ -124,6 +124,7 @@ extension PHPhotoLibrary {
     @discardableResult
     package func restoreTrashedAssets(_ identifiers: [String], dryRun: Bool = false) throws -> [(String, [String])] {
         let trashed = try trashedAssets(localIdentifiers: identifiers)
+        for asset in trashed { try requireOwnTrash(asset, "restore") }
         var restored: [(String, [String])] = []
         for asset in trashed {
             var paths: [String] = []
@@ -157,6 +158,7 @@ extension PHPhotoLibrary {
     /// `dryRun`, what would be erased, and nothing is.
     @discardableResult
     package func eraseTrashedAssets(_ assets: [TrashedAsset], dryRun: Bool = false) throws -> [(String, [String])] {
+        for asset in assets { try requireOwnTrash(asset, "erase") }
         var erased: [(String, [String])] = []
         for asset in assets {
             var paths: [String] = []
@@ -181,6 +183,22 @@ extension PHPhotoLibrary {
             erased.append((asset.localIdentifier, paths))
         }
         return erased
+    }
+
+    /// Refuses, with `accessRestricted` naming the host, a trashed asset whose files are in another
+    /// host's Trash (a library several hosts share): that host alone restores or erases them.
+    private func requireOwnTrash(_ asset: TrashedAsset, _ what: String) throws {
+        guard let host = asset.host else { return }
+        throw PHPhotosError(
+            .accessRestricted,
+            "cannot \(what) \(asset.localIdentifier): its files are in host \(host)'s Trash; \(what) it through "
+                + "photosd on \(host)",
+            localIdentifiers: [asset.localIdentifier])
+    }
+
+    /// The trashed assets whose files are in this host's Trash: what emptying the Trash erases.
+    package func trashedAssetsHere() throws -> [TrashedAsset] {
+        try trashedAssets().filter { $0.host == nil }
     }
 
     /// The trashed assets with these identifiers; `identifierNotFound` names any that is not trashed.

@@ -17,8 +17,12 @@ public struct TrashedAsset: Sendable, Hashable {
     public var localIdentifier: String
     /// When it was deleted (seconds since 1970).
     public var trashedDate: Double
-    /// Its files and where they went.
+    /// Its files and where they went; in a library several hosts share, another host's named by
+    /// it (`nas:/srv/photos/IMG_1.JPG`, ``RootHosts``).
     public var files: [TrashedFile]
+    /// In a library several hosts share, the host whose Trash holds its files when it is not this
+    /// one: it alone restores or erases them. Nil for this host's, or in a library file.
+    public var host: String? = nil
 }
 
 extension TrashedAsset {
@@ -188,9 +192,13 @@ extension LibraryDatabase {
         }
     }
 
-    /// The trashed assets deleted before `date` (seconds since 1970).
+    /// The trashed assets deleted before `date` (seconds since 1970) whose files are in this host's
+    /// Trash (or no host's: a library file's).
     public func trashedAssets(deletedBefore date: Double) throws -> [TrashedAsset] {
-        try read { db in try Self.trashedAssets(where: "trashedDate < ?", [.double(date)], db) }
+        try read { db in
+            try Self.trashedAssets(
+                where: "trashedDate < ? AND (host = '' OR \(db.dialect.isThisHost("host")))", [.double(date)], db)
+        }
     }
 
     static func trashedAssets(where condition: String, _ arguments: [SQLValue], _ db: some StoreConnection) throws
@@ -198,17 +206,24 @@ extension LibraryDatabase {
     {
         let rows = try db.rows(
             """
-            SELECT assetId, localIdentifier, trashedDate FROM trashedAsset WHERE \(condition)
+            SELECT assetId, localIdentifier, trashedDate,
+                CASE WHEN host = '' OR \(db.dialect.isThisHost("host")) THEN NULL ELSE host END
+            FROM trashedAsset WHERE \(condition)
             ORDER BY trashedDate, assetId
             """, arguments
-        ) { (id: try $0.int64(0), identifier: try $0.text(1), date: $0.optionalDouble(2) ?? 0) }
+        ) {
+            (id: try $0.int64(0), identifier: try $0.text(1), date: $0.optionalDouble(2) ?? 0, host: $0.optionalText(3))
+        }
         return try rows.map { row in
             let id = row.id
+            var files = try db.rows(
+                "SELECT \(TrashedFile.columns) FROM trashedFile WHERE assetId = ? ORDER BY id", [.int(id)],
+                TrashedFile.init(row:))
+            if let host = row.host {
+                for index in files.indices { files[index].path = host + ":" + files[index].path }
+            }
             return TrashedAsset(
-                assetId: id, localIdentifier: row.identifier, trashedDate: row.date,
-                files: try db.rows(
-                    "SELECT \(TrashedFile.columns) FROM trashedFile WHERE assetId = ? ORDER BY id", [.int(id)],
-                    TrashedFile.init(row:)))
+                assetId: id, localIdentifier: row.identifier, trashedDate: row.date, files: files, host: row.host)
         }
     }
 
