@@ -6,7 +6,8 @@ import PhotosCore
 ///
 /// Each row the store keeps by path (``hostedTables`` and `root`) has a `host` column: the host whose
 /// disk the path is on, or "" for none (a library file's rows, and those of a library copied from
-/// a file until a host scans their root and takes them, ``LibraryTransaction/claimRoot(_:)``).
+/// a file until a host scans their root and takes them, ``LibraryTransaction/claimRoot(_:)``). A
+/// trashed asset names the host whose Trash holds its files (``tablesGivenAHost``).
 ///
 /// A PostgreSQL connection names its host to the server (the `photos.host` setting, given at
 /// connect): new rows take it by default, and reads by path keep to it (``SQLDialect/isThisHost(_:)``).
