@@ -78,15 +78,6 @@ extension LibraryDatabase {
         }
     }
 
-    /// The merge bases stored for a sidecar path (normally one asset).
-    public func sidecarBases(atPath path: String) throws -> [SidecarBase] {
-        try read { db in
-            try db.rows(
-                "SELECT \(SidecarBase.columns) FROM sidecarBase WHERE path = ? ORDER BY assetId", [.text(path)],
-                SidecarBase.init(row:))
-        }
-    }
-
     /// Stores an asset's merge base, replacing the one before; nothing when the asset is gone.
     public func setSidecarBase(_ base: SidecarBase) throws {
         try bookkeeping { db in
