@@ -221,8 +221,25 @@ extension LibraryTransaction {
 
     /// Records (or refreshes) a rejection.
     public func reject(_ file: RejectedFile) throws {
-        try db.execute(Self.rejectSQL, file.values)
+        guard db.dialect.statementsAreRoundTrips else {
+            try db.execute(Self.rejectSQL, file.values)
+            return
+        }
+        // Held and sent with the transaction's next statement: a batch's rejections, many to a statement.
+        try db.insertLater(Self.laterReject, file.values)
     }
+
+    /// Rejections held for later: each in place of the one for the same path, the last given
+    /// where one transaction rejects a path twice.
+    private static let laterReject = LaterInsert(
+        table: "rejected", columns: RejectedFile.columns,
+        row: "(?::text, ?::text, ?::text, ?::bigint, ?::float8, ?::float8)",
+        statement: """
+            INSERT INTO rejected (\(RejectedFile.columns))
+            SELECT DISTINCT ON (path) \(RejectedFile.columns) FROM ({rows}) AS v (position, \(RejectedFile.columns))
+            ORDER BY path, position DESC
+            ON CONFLICT (path, host) DO UPDATE SET
+            """ + " " + RejectedFile.columnNames.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", "))
 
     /// A rejection's row, in place of the one for the same path: one statement.
     private static let rejectSQL =

@@ -196,7 +196,7 @@ public final class LibraryTransaction {
         statement: """
             WITH v (position, assetId, type, directory, name, uniformTypeIdentifier, mimeType, fileSize,
                 originalFilename, pairingName, device, inode, modificationTime, contentHash, contentIdentifier,
-                isLibraryOwned, pixelWidth, pixelHeight) AS (VALUES {rows}),
+                isLibraryOwned, pixelWidth, pixelHeight) AS ({rows}),
             made AS (
                 INSERT INTO directory (path) SELECT DISTINCT directory FROM v ON CONFLICT (path, host) DO NOTHING
                 RETURNING id, path),

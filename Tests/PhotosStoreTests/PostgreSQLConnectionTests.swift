@@ -62,7 +62,7 @@ import Testing
             let named = LaterInsert(
                 table: "child", columns: "parent, name", row: "(?::text, ?::text)", dependsOn: ["parent"],
                 statement: """
-                    WITH v (position, parent, name) AS (VALUES {rows})
+                    WITH v (position, parent, name) AS ({rows})
                     INSERT INTO child (parentId, name) SELECT parent.id, v.name FROM v JOIN parent ON parent.name = v.parent
                     ORDER BY v.position
                     """)
@@ -118,6 +118,45 @@ import Testing
             try db.insertLater(child, [.int(old), .text("alone")])
             #expect(try db.reservedKey(of: "parent") == nil)
             #expect(try db.scalarInt64("SELECT count(*) FROM child WHERE name = 'alone'") == 1)
+        }
+    }
+
+    @Test(.enabled(if: PostgreSQLTestServer.isAvailable, "needs PHOTOS_TEST_POSTGRESQL"))
+    func rowsHeldGoAsColumnsWithEveryKindOfValueAndAsValuesWhereTheyCannot() throws {
+        try Self.inSchema { db in
+            try db.execute("CREATE TABLE item (id BIGINT, size DOUBLE PRECISION, name TEXT, data BYTEA)", [])
+            let item = LaterInsert(table: "item", columns: "id, size, name, data", row: "(?, ?, ?, ?)")
+            let rows: [[SQLValue]] = [
+                [.int(1), .int(3), .text("été 📷"), .blob([0, 255, 7])],
+                [.null, .double(2.5), .null, .null],
+                [.int(-Int64.max), .null, .text(""), .blob([])],
+            ]
+            // A row that is more than placeholders is sent as VALUES.
+            let folded = LaterInsert(table: "item", columns: "id, name", row: "(?, lower(?))")
+            try db.transaction { db in
+                for row in rows { try db.insertLater(item, row) }
+                for id in [4, 5] { try db.insertLater(folded, [.int(Int64(id)), .text("LOUD")]) }
+            }
+            let stored = try db.rows("SELECT id, size, name, data FROM item ORDER BY id NULLS FIRST", []) { $0.values }
+            #expect(
+                stored == [
+                    [.null, .double(2.5), .null, .null],
+                    [.int(-Int64.max), .null, .text(""), .blob([])],
+                    [.int(1), .double(3), .text("été 📷"), .blob([0, 255, 7])],
+                    [.int(4), .null, .text("loud"), .null], [.int(5), .null, .text("loud"), .null],
+                ])
+            // The columns came as one statement each: the three rows share a command id.
+            #expect(try db.scalarInt64("SELECT count(DISTINCT cmin::text) FROM item WHERE id IS NULL OR id < 4") == 1)
+            #expect(PostgreSQLColumns(item, rows)?.arrays.map(\.element) == [.bigint, .float8, .text, .bytea])
+            // Text among numbers cannot be a column: sent as VALUES, it is the server's error it always was.
+            #expect(PostgreSQLColumns(item, [[.int(1), .text("x"), .null, .null], rows[0]]) == nil)
+            #expect(throws: StoreError.self) {
+                try db.transaction { db in
+                    try db.insertLater(item, [.int(1), .text("big"), .null, .null])
+                    try db.insertLater(item, rows[0])
+                }
+            }
+            #expect(try db.scalarInt64("SELECT count(*) FROM item") == 5)
         }
     }
 

@@ -71,9 +71,10 @@ package struct LaterInsert: Hashable, Sendable {
     /// The tables whose rows held before a row of this shape it may refer to.
     let dependsOn: Set<String>
     /// Where the rows are not inserted as they are: the statement that inserts them, in which
-    /// `{rows}` stands for the rows, each with its position first (`(0, …), (1, …)`), so that the
-    /// statement can keep their order (`ORDER BY`). For rows whose values a statement works out
-    /// from them (a resource's directory, found or made by its path).
+    /// `{rows}` stands for a query of the rows, each with its position first (`VALUES (0, …), (1,
+    /// …)`, or the same as columns), so that the statement can keep their order (`ORDER BY`). For
+    /// rows whose values a statement works out from them (a resource's directory, found or made by
+    /// its path).
     let statement: String?
 
     package init(
@@ -93,7 +94,7 @@ package struct LaterInsert: Hashable, Sendable {
                 + repeatElement(row, count: count).joined(separator: ", ")
         }
         let numbered = (0..<count).map { "(\($0), " + row.dropFirst() }.joined(separator: ", ")
-        return statement.replacingOccurrences(of: "{rows}", with: numbered)
+        return statement.replacingOccurrences(of: "{rows}", with: "VALUES " + numbered)
     }
 }
 

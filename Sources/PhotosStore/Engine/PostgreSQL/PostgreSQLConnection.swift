@@ -176,19 +176,38 @@ package final class PostgreSQLConnection: StoreConnection, Sendable {
         }
     }
 
-    /// Inserts the rows held, many to a statement (at most 1,000 rows or 65,535 values a
-    /// statement, PostgreSQL's limit of parameters).
+    /// Inserts the rows held, many to a statement: as columns (``PostgreSQLColumns``), up to 10,000
+    /// rows a statement; else as `VALUES`, at most 1,000 rows or 65,535 values a statement
+    /// (PostgreSQL's limit of parameters).
     private func insertHeldRows() throws(StoreError) {
         let runs = held.withLock { held in
             defer { held.runs = [] }
             return held.runs
         }
         for (shape, rows) in runs {
-            let perStatement = max(1, min(1_000, 65_535 / max(1, rows[0].count)))
-            for start in stride(from: 0, to: rows.count, by: perStatement) {
-                let chunk = rows[start..<min(start + perStatement, rows.count)]
-                _ = try run(shape.sql(rows: chunk.count), Array(chunk.joined()))
+            if rows.count > 1, PostgreSQLColumns.casts(of: shape.row) != nil {
+                for start in stride(from: 0, to: rows.count, by: 10_000) {
+                    let chunk = rows[start..<min(start + 10_000, rows.count)]
+                    if let columns = PostgreSQLColumns(shape, chunk) {
+                        var bindings = PostgresBindings(capacity: columns.arrays.count)
+                        for array in columns.arrays { bindings.append(array) }
+                        _ = try run(columns.sql, bindings, count: columns.arrays.count)
+                    } else {
+                        try insert(chunk, of: shape)
+                    }
+                }
+            } else {
+                try insert(rows[...], of: shape)
             }
+        }
+    }
+
+    /// Inserts rows of `shape` as `VALUES`.
+    private func insert(_ rows: ArraySlice<[SQLValue]>, of shape: LaterInsert) throws(StoreError) {
+        let perStatement = max(1, min(1_000, 65_535 / max(1, rows.first?.count ?? 1)))
+        for start in stride(from: rows.startIndex, to: rows.endIndex, by: perStatement) {
+            let chunk = rows[start..<min(start + perStatement, rows.endIndex)]
+            _ = try run(shape.sql(rows: chunk.count), Array(chunk.joined()))
         }
     }
 
@@ -256,13 +275,6 @@ package final class PostgreSQLConnection: StoreConnection, Sendable {
 
     /// Runs one statement and waits for all of its rows.
     private func run(_ sql: String, _ arguments: [SQLValue]) throws(StoreError) -> PostgresQueryResult {
-        if held.withLock({ !$0.runs.isEmpty }) { try insertHeldRows() }
-        let (text, count) = PostgreSQLDialect.numberingPlaceholders(sql)
-        guard count == arguments.count else {
-            throw StoreError(
-                .other, "\(address): a statement with \(count) placeholders was given \(arguments.count) values: \(sql)"
-            )
-        }
         var bindings = PostgresBindings(capacity: arguments.count)
         for argument in arguments {
             switch argument {
@@ -272,6 +284,19 @@ package final class PostgreSQLConnection: StoreConnection, Sendable {
             case .text(let text): bindings.append(text)
             case .blob(let bytes): bindings.append(ByteBuffer(bytes: bytes))
             }
+        }
+        return try run(sql, bindings, count: arguments.count)
+    }
+
+    /// Runs one statement with its values bound (`count` of them) and waits for all of its rows.
+    private func run(_ sql: String, _ bindings: PostgresBindings, count bound: Int) throws(StoreError)
+        -> PostgresQueryResult
+    {
+        if held.withLock({ !$0.runs.isEmpty }) { try insertHeldRows() }
+        let (text, count) = PostgreSQLDialect.numberingPlaceholders(sql)
+        guard count == bound else {
+            throw StoreError(
+                .other, "\(address): a statement with \(count) placeholders was given \(bound) values: \(sql)")
         }
         // postgres-nio never answers a query written to a connection that closed before it got
         // there: the answer waited for is this promise, which the connection's closing fails too.
