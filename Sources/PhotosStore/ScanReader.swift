@@ -207,11 +207,13 @@ extension LibraryTransaction {
         var named: [String: String] = [:]
         for directory in directories { named[directory.hasSuffix("/") ? directory : directory + "/"] = directory }
         let paths = Array(named.keys)
+        // This host's directories by path, found first: their ids are what the resources' index is searched by.
+        let directoriesNamed =
+            "SELECT id FROM directory WHERE path IN (\(db.dialect.elementsOfJSONArray())) AND \(db.dialect.isThisHost("host"))"
         let rows = try db.rows(
             """
             SELECT d.path, a.id FROM \(FileDirectories.join) JOIN asset a ON a.id = r.assetId
-            WHERE d.path IN (\(db.dialect.elementsOfJSONArray())) AND \(db.dialect.isThisHost("d.host"))
-                AND r.type IN (?, ?)
+            WHERE \(db.dialect.isIn("d.id", query: directoriesNamed)) AND r.type IN (?, ?)
             GROUP BY d.path, a.id ORDER BY d.path, coalesce(a.creationDate, 0), a.id
             """,
             [
