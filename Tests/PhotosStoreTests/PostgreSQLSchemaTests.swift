@@ -248,3 +248,48 @@ struct PostgreSQLSchemaTests {
     }
 
 }
+
+/// The planner's statistics of a new library's tables, which autovacuum gathers only a minute or
+/// more after a first scan began.
+@Suite(.enabled(if: PostgreSQLTestServer.isAvailable, "needs PHOTOS_TEST_POSTGRESQL"))
+struct PostgreSQLStatisticsTests {
+    @Test func aBatchGathersTheStatisticsOfTablesPastAFewPagesAndNotOfSmallerOnes() throws {
+        try PostgreSQLTestServer.inNewSchema { location in
+            let database = try LibraryDatabase(postgreSQL: location, host: "host0")
+            func analysed() throws -> [String: Bool] {
+                try database.read { db in
+                    try db.rows(
+                        """
+                        SELECT relname, reltuples >= 0 FROM pg_class
+                        WHERE relnamespace = current_schema()::regnamespace AND relname IN ('rejected', 'directory')
+                        """, []
+                    ) { (try $0.text(0), try $0.bool(1)) }
+                }.reduce(into: [:]) { $0[$1.0] = $1.1 }
+            }
+            #expect(try analysed() == ["rejected": false, "directory": false])
+            // A few rows: no statistics yet, whose plans would read a table of a few rows through.
+            try database.write { transaction in
+                for index in 0..<200 { try transaction.reject(Self.rejection(index)) }
+            }
+            #expect(try analysed() == ["rejected": false, "directory": false])
+            // Past a few pages, the rejections' table has them; the directories' has none yet (no row).
+            try database.write { transaction in
+                for index in 200..<3_000 { try transaction.reject(Self.rejection(index)) }
+            }
+            #expect(try analysed() == ["rejected": true, "directory": false])
+            let rejected = try database.read {
+                try $0.scalarInt64(
+                    "SELECT reltuples::bigint FROM pg_class WHERE relname = 'rejected' AND relnamespace = current_schema()::regnamespace"
+                )
+            }
+            #expect(rejected == 3_000)
+        }
+    }
+
+    static func rejection(_ index: Int) -> RejectedFile {
+        RejectedFile(
+            path: "/photos/an album with a long name/IMG_\(index).JPG", code: "corrupt",
+            reason: "the JPEG stream ends before its first scan: truncated", fileSize: 4_096,
+            modificationTime: 1_700_000_000, rejectedDate: 1_700_000_100)
+    }
+}

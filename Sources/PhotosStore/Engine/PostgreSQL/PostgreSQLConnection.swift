@@ -35,6 +35,8 @@ package final class PostgreSQLConnection: StoreConnection, Sendable {
     private let pending = Mutex<EventLoopPromise<PostgresQueryResult>?>(nil)
     /// Rows held for inserting later and keys taken ahead, in the transaction running now.
     private let held = Mutex(HeldRows())
+    /// How many held rows the last transaction that committed inserted.
+    private let rowsSentByLastCommit = Mutex(0)
 
     private init(address: PostgreSQLAddress, connection: PostgresConnection, logger: Logger) {
         self.address = address
@@ -145,14 +147,22 @@ package final class PostgreSQLConnection: StoreConnection, Sendable {
             _ = try? execute("ROLLBACK", [])
             throw error
         }
+        let sent = held.withLock { $0.sent }
         try execute("COMMIT", [])
+        rowsSentByLastCommit.withLock { $0 = sent }
         return value
     }
+
+    /// How many rows held for later (``insertLater(_:_:)``) the last transaction committed: a
+    /// batch's, when it was a scan's.
+    var rowsHeldByLastCommit: Int { rowsSentByLastCommit.withLock { $0 } }
 
     /// The rows ``insertLater(_:_:)`` holds, and the keys ``reservedKey(of:)`` took ahead, for the
     /// transaction running now.
     private struct HeldRows {
         var inTransaction = false
+        /// How many held rows have been inserted.
+        var sent = 0
         /// Rows of one shape each, to insert in this order.
         var runs: [(shape: LaterInsert, rows: [[SQLValue]])] = []
         /// Keys taken ahead and not yet given, by table, the next one last.
@@ -182,6 +192,7 @@ package final class PostgreSQLConnection: StoreConnection, Sendable {
     private func insertHeldRows() throws(StoreError) {
         let runs = held.withLock { held in
             defer { held.runs = [] }
+            held.sent += held.runs.reduce(0) { $0 + $1.rows.count }
             return held.runs
         }
         for (shape, rows) in runs {

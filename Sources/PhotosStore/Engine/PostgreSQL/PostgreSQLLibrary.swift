@@ -14,6 +14,8 @@ final class PostgreSQLLibrary: Sendable {
     /// Its commits' lock and channel.
     let commits: PostgreSQLCommits
     private let idle = Mutex<[PostgreSQLConnection]>([])
+    /// Whether every table a scan fills has statistics, gathered or found.
+    private let statisticsLookedFor = Mutex(false)
 
     private init(address: PostgreSQLAddress) {
         self.address = address
@@ -55,8 +57,44 @@ final class PostgreSQLLibrary: Sendable {
     /// Runs `body` in a write transaction holding the library's lock, and tells every host's
     /// followers of the newest token when it commits.
     func write<T>(_ body: (any StoreConnection) throws -> T) throws -> T {
-        try withConnection { db in try db.write(commits) { try body($0) } }
+        try withConnection { db in
+            let value = try db.write(commits) { try body($0) }
+            if db.rowsHeldByLastCommit >= Self.manyRows, !statisticsLookedFor.withLock({ $0 }) {
+                try gatherMissingStatistics(db)
+            }
+            return value
+        }
     }
+
+    /// The rows a write holds and sends many to a statement past which the tables' statistics are
+    /// looked for: a scan's batch, not a photo arriving.
+    static let manyRows = 100
+
+    /// The tables a scan fills.
+    static let scannedTables = ["asset", "resource", "directory", "collection", "collection_asset", "rejected"]
+
+    /// Gathers the planner's statistics of the tables a scan fills that have none yet (a new
+    /// library's) once they hold a few pages, after the commit, in a few milliseconds: until
+    /// autovacuum comes by (a minute or more later) the server takes such a table for a few rows
+    /// and plans a join of two as a loop over both, a first scan's reads slower with each batch.
+    /// Never sooner: statistics of a table of a few rows have the server check each reference to
+    /// its rows (a foreign key) by reading all of them, the plan kept as the table grows.
+    private func gatherMissingStatistics(_ db: PostgreSQLConnection) throws {
+        let names = Self.scannedTables.map { "'\($0)'" }.joined(separator: ", ")
+        let tables = try db.rows(
+            """
+            SELECT c.relname, pg_relation_size(c.oid) >= ? FROM pg_class c
+            WHERE c.relnamespace = current_schema()::regnamespace AND c.relname IN (\(names)) AND c.reltuples < 0
+            """, [.int(Self.pagesForStatistics * 8192)]
+        ) { (name: try $0.text(0), large: try $0.bool(1)) }
+        let large = tables.filter(\.large).map(\.name)
+        if !large.isEmpty { try db.execute("ANALYZE " + large.joined(separator: ", "), []) }
+        if large.count == tables.count { statisticsLookedFor.withLock { $0 = true } }
+    }
+
+    /// The pages a table holds before its first statistics are gathered: past this, the server
+    /// finds a row by its key from the key's index, whatever the table's size then.
+    static let pagesForStatistics: Int64 = 16
 
     /// Runs `body` in a write transaction that takes no lock of the library's.
     func bookkeeping<T>(_ body: (any StoreConnection) throws -> T) throws -> T {
