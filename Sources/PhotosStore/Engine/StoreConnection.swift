@@ -37,12 +37,11 @@ package protocol StoreConnection {
     func integers(_ sql: String, _ arguments: [SQLValue]) throws -> [Int64]
 
     /// Inserts one row, now or later: where statements are round trips (PostgreSQL), the row is
-    /// held until the connection's next statement or its transaction's commit, or until a few
-    /// hundred are held, and the rows held are then sent many to a statement (those sent ahead of a
-    /// statement are inserted while the transaction goes on). Rows of one table go in the order
-    /// given; a row goes after every row held before it of the tables it names as depending on
+    /// held until the connection's next statement or its transaction's commit, and the rows held
+    /// are then inserted many to a statement. Rows of one table go in the order given; a row goes
+    /// after every row held before it of the tables it names as depending on
     /// (``LaterInsert/dependsOn``: a resource on assets and directories). A held row's failure (a
-    /// constraint) is the failure of the next statement waited for or of the commit.
+    /// constraint) is the failure of that next statement or of the commit.
     func insertLater(_ insert: LaterInsert, _ arguments: [SQLValue]) throws
 
     /// A key a row of `table` (its generated `id`) may be inserted with, taken ahead from the

@@ -30,11 +30,9 @@ package final class PostgreSQLConnection: StoreConnection, Sendable {
     let connection: PostgresConnection
     private let logger: Logger
 
-    /// The statements sent and not yet waited for, oldest first: the one running now, and rows
-    /// held for later and keys taken ahead, sent while the transaction goes on. Their answers are
-    /// failed by the connection's closing, which postgres-nio does not tell a query written to a
-    /// connection that had already closed.
-    private let sent = Mutex<[Sent]>([])
+    /// The answer the statement running now waits for: failed by the connection's closing, which
+    /// postgres-nio does not tell a query written to a connection that had already closed.
+    private let pending = Mutex<EventLoopPromise<PostgresQueryResult>?>(nil)
     /// Rows held for inserting later and keys taken ahead, in the transaction running now.
     private let held = Mutex(HeldRows())
     /// How many held rows the last transaction that committed inserted.
@@ -45,9 +43,7 @@ package final class PostgreSQLConnection: StoreConnection, Sendable {
         self.connection = connection
         self.logger = logger
         let lost = StoreError(.unreachable, "the connection to the library at \(address) was lost")
-        connection.closeFuture.whenComplete { [weak self] _ in
-            self?.sent.withLock { sent in for statement in sent { statement.answer.fail(lost) } }
-        }
+        connection.closeFuture.whenComplete { [weak self] _ in self?.pending.withLock { $0?.fail(lost) } }
     }
 
     /// Connects to the server at `address`; a server that is not there, a refused role or a
@@ -145,7 +141,7 @@ package final class PostgreSQLConnection: StoreConnection, Sendable {
         let value: Value
         do {
             value = try body(self)
-            try sendHeldRows()
+            try insertHeldRows()
         } catch {
             held.withLock { $0 = HeldRows(inTransaction: true) }
             _ = try? execute("ROLLBACK", [])
@@ -161,22 +157,14 @@ package final class PostgreSQLConnection: StoreConnection, Sendable {
     /// batch's, when it was a scan's.
     var rowsHeldByLastCommit: Int { rowsSentByLastCommit.withLock { $0 } }
 
-    /// A statement sent: its text as the server got it, and its answer.
-    private struct Sent {
-        let statement: String
-        let answer: EventLoopPromise<PostgresQueryResult>
-    }
-
     /// The rows ``insertLater(_:_:)`` holds, and the keys ``reservedKey(of:)`` took ahead, for the
     /// transaction running now.
     private struct HeldRows {
         var inTransaction = false
-        /// How many held rows have been sent.
+        /// How many held rows have been inserted.
         var sent = 0
         /// Rows of one shape each, to insert in this order.
         var runs: [(shape: LaterInsert, rows: [[SQLValue]])] = []
-        /// How many rows ``runs`` holds.
-        var count = 0
         /// Keys taken ahead and not yet given, by table, the next one last.
         var keys: [String: [Int64]] = [:]
         /// How many keys the last taking of each table took (4 after its first row, inserted at
@@ -184,8 +172,6 @@ package final class PostgreSQLConnection: StoreConnection, Sendable {
         /// rows goes on; the keys left at its end are never used (each key taken is a `nextval`,
         /// which costs the server more than a gap).
         var keysTaken: [String: Int] = [:]
-        /// The next keys of a table, asked for while the last quarter of its keys are given.
-        var keysAsked: [String: EventLoopFuture<PostgresQueryResult>] = [:]
 
         /// Holds a row: with the last run of its shape, unless a run after that one holds rows of
         /// a table it depends on; then in a run of its own, last.
@@ -197,22 +183,16 @@ package final class PostgreSQLConnection: StoreConnection, Sendable {
             } else {
                 runs.append((shape, [row]))
             }
-            count += 1
         }
     }
 
-    /// The rows held past which they are sent, without waiting for their answer, while the
-    /// transaction goes on: the server inserts them as the next rows are made.
-    static let rowsSentAhead = 256
-
-    /// Sends the rows held, many to a statement, without waiting for the answers (the next
-    /// statement waits for them): as columns (``PostgreSQLColumns``), up to 10,000 rows a statement;
-    /// else as `VALUES`, at most 1,000 rows or 65,535 values a statement (PostgreSQL's limit of
-    /// parameters).
-    private func sendHeldRows() throws(StoreError) {
+    /// Inserts the rows held, many to a statement: as columns (``PostgreSQLColumns``), up to 10,000
+    /// rows a statement; else as `VALUES`, at most 1,000 rows or 65,535 values a statement
+    /// (PostgreSQL's limit of parameters).
+    private func insertHeldRows() throws(StoreError) {
         let runs = held.withLock { held in
-            defer { (held.runs, held.count) = ([], 0) }
-            held.sent += held.count
+            defer { held.runs = [] }
+            held.sent += held.runs.reduce(0) { $0 + $1.rows.count }
             return held.runs
         }
         for (shape, rows) in runs {
@@ -222,24 +202,23 @@ package final class PostgreSQLConnection: StoreConnection, Sendable {
                     if let columns = PostgreSQLColumns(shape, chunk) {
                         var bindings = PostgresBindings(capacity: columns.arrays.count)
                         for array in columns.arrays { bindings.append(array) }
-                        _ = try send(columns.sql, bindings, count: columns.arrays.count)
+                        _ = try run(columns.sql, bindings, count: columns.arrays.count)
                     } else {
-                        try send(chunk, of: shape)
+                        try insert(chunk, of: shape)
                     }
                 }
             } else {
-                try send(rows[...], of: shape)
+                try insert(rows[...], of: shape)
             }
         }
     }
 
-    /// Sends rows of `shape` as `VALUES`.
-    private func send(_ rows: ArraySlice<[SQLValue]>, of shape: LaterInsert) throws(StoreError) {
+    /// Inserts rows of `shape` as `VALUES`.
+    private func insert(_ rows: ArraySlice<[SQLValue]>, of shape: LaterInsert) throws(StoreError) {
         let perStatement = max(1, min(1_000, 65_535 / max(1, rows.first?.count ?? 1)))
         for start in stride(from: rows.startIndex, to: rows.endIndex, by: perStatement) {
             let chunk = rows[start..<min(start + perStatement, rows.endIndex)]
-            let arguments = Array(chunk.joined())
-            _ = try send(shape.sql(rows: chunk.count), Self.bindings(arguments), count: arguments.count)
+            _ = try run(shape.sql(rows: chunk.count), Array(chunk.joined()))
         }
     }
 
@@ -265,70 +244,39 @@ package final class PostgreSQLConnection: StoreConnection, Sendable {
     }
 
     package func insertLater(_ insert: LaterInsert, _ arguments: [SQLValue]) throws {
-        let (held, many) = held.withLock { held in
-            guard held.inTransaction else { return (false, false) }
+        let held = held.withLock { held in
+            guard held.inTransaction else { return false }
             held.hold(insert, arguments)
-            return (true, held.count >= Self.rowsSentAhead)
+            return true
         }
         // Outside a transaction there may be no next statement to insert it before.
         if !held { try execute(insert.sql(rows: 1), arguments) }
-        if many { try sendHeldRows() }
     }
 
     package func reservedKey(of table: String) throws -> Int64? {
-        enum Next {
-            case none
-            case key(Int64, askingFor: Int)
-            case asked(EventLoopFuture<PostgresQueryResult>)
-            case take(Int)
-        }
-        let next = held.withLock { held -> Next in
-            guard held.inTransaction else { return .none }
-            if let key = held.keys[table]?.popLast() {
-                // With a quarter of the keys left, the next are asked for, to be there when needed.
-                let (left, taken) = (held.keys[table]!.count, held.keysTaken[table] ?? 0)
-                guard left == taken / 4, held.keysAsked[table] == nil else { return .key(key, askingFor: 0) }
-                let count = min(taken * 4, 256)
-                held.keysTaken[table] = count
-                return .key(key, askingFor: count)
-            }
-            if let asked = held.keysAsked.removeValue(forKey: table) { return .asked(asked) }
+        let (key, count) = held.withLock { held -> (Int64?, Int) in
+            guard held.inTransaction else { return (nil, 0) }
+            if let key = held.keys[table]?.popLast() { return (key, 0) }
             // A table's first row in a transaction is inserted at once: a transaction of one row
             // (a photo arriving) would spend a statement taking its key.
             guard let taken = held.keysTaken[table] else {
                 held.keysTaken[table] = 4
-                return .none
+                return (nil, 0)
             }
             let count = min(taken * 4, 256)
             held.keysTaken[table] = count
-            return .take(count)
+            return (nil, count)
         }
-        let keys: [Int64]
-        switch next {
-        case .none:
-            return nil
-        case .key(let key, let count):
-            if count > 0 {
-                let asked = try send(Self.takingKeys, Self.bindings([.text(table), .int(Int64(count))]), count: 2)
-                held.withLock { $0.keysAsked[table] = asked }
-            }
-            return key
-        case .asked(let asked):
-            // What was sent before it failed first, if anything did: that is the failure.
-            try waitForSent(through: asked)
-            keys = try Self.result(of: asked, Self.takingKeys, address).rows.map { try Self.storeRow($0).int64(0) }
-        case .take(let count):
-            keys = try integers(Self.takingKeys, [.text(table), .int(Int64(count))])
-        }
+        if let key { return key }
+        guard count > 0 else { return nil }
+        let keys = try integers(
+            "SELECT nextval(pg_get_serial_sequence(?, 'id')) FROM generate_series(1, ?) ORDER BY 1",
+            [.text(table), .int(Int64(count))])
         return held.withLock { held in
             held.keys[table] = keys.dropFirst().reversed()
             return keys.first
         }
     }
-
-    /// Takes keys from a table's generator (`?`: the table, the count), smallest first.
-    private static let takingKeys =
-        "SELECT nextval(pg_get_serial_sequence(?, 'id')) FROM generate_series(1, ?) ORDER BY 1"
 
     package func rows<Value>(_ sql: String, _ arguments: [SQLValue], _ decode: (StoreRow) throws -> Value) throws
         -> [Value]
@@ -338,11 +286,6 @@ package final class PostgreSQLConnection: StoreConnection, Sendable {
 
     /// Runs one statement and waits for all of its rows.
     private func run(_ sql: String, _ arguments: [SQLValue]) throws(StoreError) -> PostgresQueryResult {
-        try run(sql, Self.bindings(arguments), count: arguments.count)
-    }
-
-    /// The values bound to a statement's placeholders.
-    private static func bindings(_ arguments: [SQLValue]) -> PostgresBindings {
         var bindings = PostgresBindings(capacity: arguments.count)
         for argument in arguments {
             switch argument {
@@ -353,71 +296,35 @@ package final class PostgreSQLConnection: StoreConnection, Sendable {
             case .blob(let bytes): bindings.append(ByteBuffer(bytes: bytes))
             }
         }
-        return bindings
+        return try run(sql, bindings, count: arguments.count)
     }
 
-    /// Runs one statement with its values bound (`count` of them), after the rows held, and waits
-    /// for all of its rows. A statement sent before it that failed (a held row's constraint) is
-    /// its failure.
-    private func run(_ sql: String, _ bindings: PostgresBindings, count: Int) throws(StoreError)
+    /// Runs one statement with its values bound (`count` of them) and waits for all of its rows.
+    private func run(_ sql: String, _ bindings: PostgresBindings, count bound: Int) throws(StoreError)
         -> PostgresQueryResult
     {
-        if held.withLock({ !$0.runs.isEmpty }) { try sendHeldRows() }
-        let answer = try send(sql, bindings, count: count)
-        try waitForSent()
-        return try Self.result(of: answer, sql, address)
-    }
-
-    /// Sends one statement with its values bound (`count` of them) and returns its answer, without
-    /// waiting for it.
-    private func send(_ sql: String, _ bindings: PostgresBindings, count bound: Int) throws(StoreError)
-        -> EventLoopFuture<PostgresQueryResult>
-    {
+        if held.withLock({ !$0.runs.isEmpty }) { try insertHeldRows() }
         let (text, count) = PostgreSQLDialect.numberingPlaceholders(sql)
         guard count == bound else {
             throw StoreError(
                 .other, "\(address): a statement with \(count) placeholders was given \(bound) values: \(sql)")
         }
+        // postgres-nio never answers a query written to a connection that closed before it got
+        // there: the answer waited for is this promise, which the connection's closing fails too.
         let answer = connection.eventLoop.makePromise(of: PostgresQueryResult.self)
-        sent.withLock { $0.append(Sent(statement: text, answer: answer)) }
+        pending.withLock { $0 = answer }
+        defer { pending.withLock { $0 = nil } }
         if connection.isClosed {
             answer.fail(StoreError(.unreachable, "the connection to the library at \(address) was lost"))
         } else {
             connection.query(PostgresQuery(unsafeSQL: text, binds: bindings), logger: logger).cascade(to: answer)
         }
-        return answer.futureResult
-    }
-
-    /// Waits for every statement sent, in order, or for those sent up to and with `last`; throws
-    /// the first one's failure (those after it fail for the transaction it ended).
-    private func waitForSent(through last: EventLoopFuture<PostgresQueryResult>? = nil) throws(StoreError) {
-        let statements = sent.withLock { sent in
-            // A `last` no longer there was waited for with all before it.
-            let end = last.map { last in sent.firstIndex { $0.answer.futureResult === last }.map { $0 + 1 } ?? 0 }
-            defer { sent.removeFirst(end ?? sent.count) }
-            return sent[..<(end ?? sent.count)]
-        }
-        var failure: StoreError?
-        for statement in statements {
-            do throws(StoreError) {
-                _ = try Self.result(of: statement.answer.futureResult, statement.statement, address)
-            } catch {
-                failure = failure ?? error
-            }
-        }
-        if let failure { throw failure }
-    }
-
-    /// The answer to `statement`, waited for; what postgres-nio threw, as the store's error.
-    private static func result(
-        of answer: EventLoopFuture<PostgresQueryResult>, _ statement: String, _ address: PostgreSQLAddress
-    ) throws(StoreError) -> PostgresQueryResult {
         do {
-            return try answer.wait()
+            return try answer.futureResult.wait()
         } catch let error as StoreError {
             throw error
         } catch {
-            throw StoreError(postgreSQL: error, address: address, statement: statement)
+            throw StoreError(postgreSQL: error, address: address, statement: text)
         }
     }
 
