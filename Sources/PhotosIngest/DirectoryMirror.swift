@@ -209,9 +209,10 @@ struct DirectoryMirror {
         var assetsByDirectory: [String: [Int64]] = [:]
         let readable = tree.directories.indices.filter { !tree.isUnreadable($0) }
         if transaction.statementsAreRoundTrips {
-            // A statement for a few dozen directories: a server's round trip each would cost more
-            // than their reads.
-            assetsByDirectory = try transaction.primaryAssets(inDirectories: readable.map { tree.directories[$0].path })
+            // One statement for the tree: a server's round trip each would cost more than their
+            // reads. What lies in no readable directory of the tree is not an album's.
+            let readablePaths = Set(readable.map { tree.directories[$0].path })
+            assetsByDirectory = try transaction.primaryAssets(under: root).filter { readablePaths.contains($0.key) }
         } else {
             for index in readable {
                 let directory = tree.directories[index].path

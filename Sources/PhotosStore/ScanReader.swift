@@ -200,6 +200,26 @@ extension LibraryTransaction {
         return assets
     }
 
+    /// ``primaryAssets(in:)`` of every directory at or under `root`, by directory (one with none
+    /// is absent), in one statement: a whole tree's albums, where a statement is a round trip.
+    public func primaryAssets(under root: String) throws -> [String: [Int64]] {
+        let (condition, arguments) = FileDirectories.under(root, db.dialect)
+        let rows = try db.rows(
+            """
+            SELECT d.path, a.id FROM \(FileDirectories.join) JOIN asset a ON a.id = r.assetId
+            WHERE \(condition) AND r.type IN (?, ?)
+            GROUP BY d.path, a.id ORDER BY d.path, coalesce(a.creationDate, 0), a.id
+            """,
+            arguments + [
+                .int(Int64(PHAssetResourceType.photo.rawValue)), .int(Int64(PHAssetResourceType.video.rawValue)),
+            ]
+        ) { (path: try $0.text(0), id: try $0.int64(1)) }
+        var assets: [String: [Int64]] = [:]
+        // The directory table's paths end with "/"; a directory is named without it.
+        for row in rows { assets[row.path == "/" ? "/" : String(row.path.dropLast()), default: []].append(row.id) }
+        return assets
+    }
+
     /// ``primaryAssets(inDirectories:)`` in one statement.
     private func primaryAssets(inFewDirectories directories: [String]) throws -> [String: [Int64]] {
         guard !directories.isEmpty else { return [:] }
