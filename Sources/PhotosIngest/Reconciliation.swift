@@ -210,11 +210,25 @@ struct Reconciliation {
 
     /// Sends the queued files to be read once there are a batch's worth (or whatever there is,
     /// when `all`), committing the batch read before.
+    ///
+    /// A scan's first batch is a fifth of the others: nothing commits while it is read, and the
+    /// sooner it is read, the sooner a commit runs beside the reading of the next batch. Where
+    /// commits take longer than reads (a server's round trips), a scan takes the first batch's
+    /// read and then its commits, one after the other.
     mutating func flush(all: Bool = false) throws {
-        guard !pending.isEmpty, all || pending.count >= scanner.batchSize else { return }
-        let queued = pending.sorted { $0.file.path < $1.file.path }
+        let first = readAny ? nil : max(1, scanner.batchSize / 5)
+        guard !pending.isEmpty, all || pending.count >= first ?? scanner.batchSize else { return }
+        var queued = pending.sorted { $0.file.path < $1.file.path }
         pending = []
-        let batches = Self.batches(queued, size: scanner.batchSize)
+        let batches: [[ScanItem]]
+        if let first, !all {
+            // The first batch alone: the rest wait for a whole batch's worth.
+            batches = Array(Self.batches(queued, size: first).prefix(1))
+            queued.removeFirst(batches[0].count)
+            pending = queued
+        } else {
+            batches = Self.batches(queued, size: scanner.batchSize)
+        }
         for batch in batches {
             readAny = true
             // The last batch with nothing committing beside it (the daemon's few files) is read on
