@@ -13,7 +13,9 @@ import PostgresNIO
 ///
 /// ```swift
 /// if let columns = PostgreSQLColumns(shape, rows) {
-///     try run(columns.sql, columns.bindings)
+///     var bindings = PostgresBindings(capacity: columns.arrays.count)
+///     for array in columns.arrays { bindings.append(array) }
+///     // columns.sql: "INSERT INTO asset (…) SELECT * FROM unnest($1::bigint[], $2::text[], …)"
 /// }
 /// ```
 struct PostgreSQLColumns {

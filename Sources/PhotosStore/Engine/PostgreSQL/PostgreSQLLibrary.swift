@@ -15,7 +15,7 @@ final class PostgreSQLLibrary: Sendable {
     let commits: PostgreSQLCommits
     private let idle = Mutex<[PostgreSQLConnection]>([])
     /// Whether every table a scan fills has statistics, gathered or found.
-    private let statisticsLookedFor = Mutex(false)
+    private let everyTableHasStatistics = Mutex(false)
 
     private init(address: PostgreSQLAddress) {
         self.address = address
@@ -59,8 +59,9 @@ final class PostgreSQLLibrary: Sendable {
     func write<T>(_ body: (any StoreConnection) throws -> T) throws -> T {
         try withConnection { db in
             let value = try db.write(commits) { try body($0) }
-            if db.rowsHeldByLastCommit >= Self.manyRows, !statisticsLookedFor.withLock({ $0 }) {
-                try gatherMissingStatistics(db)
+            // Only a help to the planner, after the commit: a failure is not the write's.
+            if db.rowsHeldByLastCommit >= Self.manyRows, !everyTableHasStatistics.withLock({ $0 }) {
+                try? gatherMissingStatistics(db)
             }
             return value
         }
@@ -89,7 +90,7 @@ final class PostgreSQLLibrary: Sendable {
         ) { (name: try $0.text(0), large: try $0.bool(1)) }
         let large = tables.filter(\.large).map(\.name)
         if !large.isEmpty { try db.execute("ANALYZE " + large.joined(separator: ", "), []) }
-        if large.count == tables.count { statisticsLookedFor.withLock { $0 = true } }
+        if large.count == tables.count { everyTableHasStatistics.withLock { $0 = true } }
     }
 
     /// The pages a table holds before its first statistics are gathered: past this, the server
