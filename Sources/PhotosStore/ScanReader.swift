@@ -204,6 +204,29 @@ extension LibraryTransaction {
     /// is absent), in one statement: a whole tree's albums, where a statement is a round trip.
     public func primaryAssets(under root: String) throws -> [String: [Int64]] {
         let (condition, arguments) = FileDirectories.under(root, db.dialect)
+        // The directory table's paths end with "/"; a directory is named without it.
+        return try primaryAssets(where: condition, arguments) { $0 == "/" ? "/" : String($0.dropLast()) }
+    }
+
+    /// ``primaryAssets(inDirectories:)`` in one statement.
+    private func primaryAssets(inFewDirectories directories: [String]) throws -> [String: [Int64]] {
+        guard !directories.isEmpty else { return [:] }
+        // The directory table's paths end with "/"; each is given back as the caller named it.
+        var named: [String: String] = [:]
+        for directory in directories { named[directory.hasSuffix("/") ? directory : directory + "/"] = directory }
+        // This host's directories by path, found first: their ids are what the resources' index is searched by.
+        let directoriesNamed =
+            "SELECT id FROM directory WHERE path IN (\(db.dialect.elementsOfJSONArray())) AND \(db.dialect.isThisHost("host"))"
+        return try primaryAssets(
+            where: db.dialect.isIn("d.id", query: directoriesNamed), [.text(JSONText.array(Array(named.keys)))]
+        ) { named[$0] ?? $0 }
+    }
+
+    /// The photos and videos of the directories `condition` (over `d`, the directory, with its
+    /// `arguments`) selects, oldest first, by directory as `name` names each directory's path.
+    private func primaryAssets(where condition: String, _ arguments: [SQLValue], name: (String) -> String) throws
+        -> [String: [Int64]]
+    {
         let rows = try db.rows(
             """
             SELECT d.path, a.id FROM \(FileDirectories.join) JOIN asset a ON a.id = r.assetId
@@ -215,34 +238,7 @@ extension LibraryTransaction {
             ]
         ) { (path: try $0.text(0), id: try $0.int64(1)) }
         var assets: [String: [Int64]] = [:]
-        // The directory table's paths end with "/"; a directory is named without it.
-        for row in rows { assets[row.path == "/" ? "/" : String(row.path.dropLast()), default: []].append(row.id) }
-        return assets
-    }
-
-    /// ``primaryAssets(inDirectories:)`` in one statement.
-    private func primaryAssets(inFewDirectories directories: [String]) throws -> [String: [Int64]] {
-        guard !directories.isEmpty else { return [:] }
-        // The directory table's paths end with "/"; each is given back as the caller named it.
-        var named: [String: String] = [:]
-        for directory in directories { named[directory.hasSuffix("/") ? directory : directory + "/"] = directory }
-        let paths = Array(named.keys)
-        // This host's directories by path, found first: their ids are what the resources' index is searched by.
-        let directoriesNamed =
-            "SELECT id FROM directory WHERE path IN (\(db.dialect.elementsOfJSONArray())) AND \(db.dialect.isThisHost("host"))"
-        let rows = try db.rows(
-            """
-            SELECT d.path, a.id FROM \(FileDirectories.join) JOIN asset a ON a.id = r.assetId
-            WHERE \(db.dialect.isIn("d.id", query: directoriesNamed)) AND r.type IN (?, ?)
-            GROUP BY d.path, a.id ORDER BY d.path, coalesce(a.creationDate, 0), a.id
-            """,
-            [
-                .text(JSONText.array(paths)), .int(Int64(PHAssetResourceType.photo.rawValue)),
-                .int(Int64(PHAssetResourceType.video.rawValue)),
-            ]
-        ) { (path: try $0.text(0), id: try $0.int64(1)) }
-        var assets: [String: [Int64]] = [:]
-        for row in rows { assets[named[row.path] ?? row.path, default: []].append(row.id) }
+        for row in rows { assets[name(row.path), default: []].append(row.id) }
         return assets
     }
 }

@@ -36,7 +36,7 @@ package final class PostgreSQLConnection: StoreConnection, Sendable {
     /// Rows held for inserting later and keys taken ahead, in the transaction running now.
     private let held = Mutex(HeldRows())
     /// How many held rows the last transaction that committed inserted.
-    private let rowsSentByLastCommit = Mutex(0)
+    private let lastCommitsHeldRows = Mutex(0)
 
     private init(address: PostgreSQLAddress, connection: PostgresConnection, logger: Logger) {
         self.address = address
@@ -149,13 +149,13 @@ package final class PostgreSQLConnection: StoreConnection, Sendable {
         }
         let sent = held.withLock { $0.sent }
         try execute("COMMIT", [])
-        rowsSentByLastCommit.withLock { $0 = sent }
+        lastCommitsHeldRows.withLock { $0 = sent }
         return value
     }
 
     /// How many rows held for later (``insertLater(_:_:)``) the last transaction committed: a
     /// batch's, when it was a scan's.
-    var rowsHeldByLastCommit: Int { rowsSentByLastCommit.withLock { $0 } }
+    var rowsHeldByLastCommit: Int { lastCommitsHeldRows.withLock { $0 } }
 
     /// The rows ``insertLater(_:_:)`` holds, and the keys ``reservedKey(of:)`` took ahead, for the
     /// transaction running now.
@@ -196,19 +196,15 @@ package final class PostgreSQLConnection: StoreConnection, Sendable {
             return held.runs
         }
         for (shape, rows) in runs {
-            if rows.count > 1, PostgreSQLColumns.casts(of: shape.row) != nil {
-                for start in stride(from: 0, to: rows.count, by: 10_000) {
-                    let chunk = rows[start..<min(start + 10_000, rows.count)]
-                    if let columns = PostgreSQLColumns(shape, chunk) {
-                        var bindings = PostgresBindings(capacity: columns.arrays.count)
-                        for array in columns.arrays { bindings.append(array) }
-                        _ = try run(columns.sql, bindings, count: columns.arrays.count)
-                    } else {
-                        try insert(chunk, of: shape)
-                    }
+            for start in stride(from: 0, to: rows.count, by: 10_000) {
+                let chunk = rows[start..<min(start + 10_000, rows.count)]
+                if chunk.count > 1, let columns = PostgreSQLColumns(shape, chunk) {
+                    var bindings = PostgresBindings(capacity: columns.arrays.count)
+                    for array in columns.arrays { bindings.append(array) }
+                    _ = try run(columns.sql, bindings, count: columns.arrays.count)
+                } else {
+                    try insert(chunk, of: shape)
                 }
-            } else {
-                try insert(rows[...], of: shape)
             }
         }
     }
