@@ -160,6 +160,32 @@ import Testing
     }
 
     @Test(.enabled(if: PostgreSQLTestServer.isAvailable, "needs PHOTOS_TEST_POSTGRESQL"))
+    func rowsHeldAreInsertedByAStatementTheConnectionPreparesOnce() throws {
+        try Self.inSchema { db in
+            try db.execute("CREATE TABLE item (id BIGINT PRIMARY KEY, name TEXT)", [])
+            let item = LaterInsert(table: "item", columns: "id, name", row: "(?, ?)")
+            func insert(_ ids: Range<Int>) throws {
+                try db.transaction { db in
+                    for id in ids { try db.insertLater(item, [.int(Int64(id)), .text("item \(id)")]) }
+                }
+            }
+            try insert(0..<10)
+            try insert(10..<20)
+            // A refused row is the server's error, as from any statement, and the statement stays
+            // prepared for the next transaction.
+            let failure = #expect(throws: StoreError.self) { try insert(15..<25) }
+            #expect(failure?.message.contains("PostgreSQL 23505") == true, "\(String(describing: failure))")
+            try insert(20..<30)
+            #expect(try db.scalarInt64("SELECT count(*) FROM item") == 30)
+            let prepared = try db.rows(
+                "SELECT statement, generic_plans + custom_plans FROM pg_prepared_statements", []
+            ) { (statement: try $0.text(0), runs: try $0.int64(1)) }
+            #expect(prepared.count == 1 && prepared.first?.statement.hasPrefix("INSERT INTO item") == true)
+            #expect(prepared.first?.runs == 4)
+        }
+    }
+
+    @Test(.enabled(if: PostgreSQLTestServer.isAvailable, "needs PHOTOS_TEST_POSTGRESQL"))
     func rowsHeldGoAsColumnsWithEveryKindOfValueAndAsValuesWhereTheyCannot() throws {
         try Self.inSchema { db in
             try db.execute("CREATE TABLE item (id BIGINT, size DOUBLE PRECISION, name TEXT, data BYTEA)", [])

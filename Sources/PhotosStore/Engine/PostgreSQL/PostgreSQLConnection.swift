@@ -32,18 +32,21 @@ package final class PostgreSQLConnection: StoreConnection, Sendable {
 
     /// The answer the statement running now waits for: failed by the connection's closing, which
     /// postgres-nio does not tell a query written to a connection that had already closed.
-    private let pending = Mutex<EventLoopPromise<PostgresQueryResult>?>(nil)
+    private let pending = Mutex<(@Sendable (StoreError) -> Void)?>(nil)
     /// Rows held for inserting later and keys taken ahead, in the transaction running now.
     private let held = Mutex(HeldRows())
     /// How many held rows the last transaction that committed inserted.
     private let lastCommitsHeldRows = Mutex(0)
+    /// The statements inserting held rows that this connection has prepared, by their SQL
+    /// (``insertHeldRows()``).
+    private let prepared = Mutex<[String: PreparedQuery]>([:])
 
     private init(address: PostgreSQLAddress, connection: PostgresConnection, logger: Logger) {
         self.address = address
         self.connection = connection
         self.logger = logger
         let lost = StoreError(.unreachable, "the connection to the library at \(address) was lost")
-        connection.closeFuture.whenComplete { [weak self] _ in self?.pending.withLock { $0?.fail(lost) } }
+        connection.closeFuture.whenComplete { [weak self] _ in self?.pending.withLock { $0?(lost) } }
     }
 
     /// Connects to the server at `address`; a server that is not there, a refused role or a
@@ -199,14 +202,35 @@ package final class PostgreSQLConnection: StoreConnection, Sendable {
             for start in stride(from: 0, to: rows.count, by: 10_000) {
                 let chunk = rows[start..<min(start + 10_000, rows.count)]
                 if chunk.count > 1, let columns = PostgreSQLColumns(shape, chunk) {
-                    var bindings = PostgresBindings(capacity: columns.arrays.count)
-                    for array in columns.arrays { bindings.append(array) }
-                    _ = try run(columns.sql, bindings, count: columns.arrays.count)
+                    try runPrepared(columns)
                 } else {
                     try insert(chunk, of: shape)
                 }
             }
         }
+    }
+
+    /// Runs the statement inserting `columns` as a statement this connection prepared the first
+    /// time its SQL came (a shape's columns are the same text every batch): parsing and planning
+    /// a held insert took the server as long as running it, where a prepared one is planned a few
+    /// times and then kept as a generic plan, which PostgreSQL itself makes again when a table's
+    /// statistics change. Every placeholder of the SQL is cast to its array's type
+    /// (``PostgreSQLColumns``), which is what the server takes each value for.
+    private func runPrepared(_ columns: PostgreSQLColumns) throws(StoreError) {
+        let (text, _) = PostgreSQLDialect.numberingPlaceholders(columns.sql)
+        let statement: PreparedQuery
+        if let known = prepared.withLock({ $0[columns.sql] }) {
+            statement = known
+        } else {
+            statement = try answer(to: text) { $0.prepare(query: text) }
+            prepared.withLock { $0[columns.sql] = statement }
+        }
+        let values = columns.arrays.map { array in
+            var bytes = ByteBuffer()
+            array.encode(into: &bytes, context: .default)
+            return PostgresData(type: array.psqlType, formatCode: .binary, value: bytes)
+        }
+        _ = try answer(to: text) { _ in statement.execute(values) }
     }
 
     /// Inserts rows of `shape` as `VALUES`.
@@ -310,22 +334,32 @@ package final class PostgreSQLConnection: StoreConnection, Sendable {
             throw StoreError(
                 .other, "\(address): a statement with \(count) placeholders was given \(bound) values: \(sql)")
         }
-        // postgres-nio never answers a query written to a connection that closed before it got
-        // there: the answer waited for is this promise, which the connection's closing fails too.
-        let answer = connection.eventLoop.makePromise(of: PostgresQueryResult.self)
-        pending.withLock { $0 = answer }
+        return try answer(to: text) { [logger] in
+            $0.query(PostgresQuery(unsafeSQL: text, binds: bindings), logger: logger)
+        }
+    }
+
+    /// Waits for what `ask` asks postgres-nio for `statement` (the SQL named in an error).
+    ///
+    /// postgres-nio never answers a query written to a connection that closed before it got
+    /// there: the answer waited for is a promise of this connection's, which its closing fails too.
+    private func answer<Value: Sendable>(
+        to statement: String, _ ask: (PostgresConnection) -> EventLoopFuture<Value>
+    ) throws(StoreError) -> Value {
+        let answer = connection.eventLoop.makePromise(of: Value.self)
+        pending.withLock { $0 = { answer.fail($0) } }
         defer { pending.withLock { $0 = nil } }
         if connection.isClosed {
             answer.fail(StoreError(.unreachable, "the connection to the library at \(address) was lost"))
         } else {
-            connection.query(PostgresQuery(unsafeSQL: text, binds: bindings), logger: logger).cascade(to: answer)
+            ask(connection).cascade(to: answer)
         }
         do {
             return try answer.futureResult.wait()
         } catch let error as StoreError {
             throw error
         } catch {
-            throw StoreError(postgreSQL: error, address: address, statement: text)
+            throw StoreError(postgreSQL: error, address: address, statement: statement)
         }
     }
 
@@ -373,6 +407,13 @@ extension StoreError {
     /// (SQLSTATE class 42: its syntax, a name or a type), which only a bug of the store makes.
     init(postgreSQL error: any Error, address: PostgreSQLAddress, statement: String? = nil) {
         let subject = "the library at \(address)"
+        // postgres-nio's prepared queries give the server's error in its older form.
+        if case .server(let said) = error as? PostgresError, let state = said.fields[.sqlState] {
+            self.init(
+                state: state, message: said.fields[.message] ?? "\(said)", detail: said.fields[.detail],
+                address: address, statement: statement)
+            return
+        }
         guard let error = error as? PSQLError else {
             // A connection that could not be made at all (refused, no route, a timeout).
             self.init(.unreachable, "\(subject) cannot be reached: \(error)")
@@ -395,9 +436,16 @@ extension StoreError {
             self.init(.unreachable, "\(subject) cannot be reached: \(hint)\(cause)")
             return
         }
-        let message = info[.message] ?? "\(error.code)"
-        let detail = info[.detail].map { " (\($0))" } ?? ""
-        let said = "PostgreSQL \(state): \(message)\(detail)"
+        self.init(
+            state: state, message: info[.message] ?? "\(error.code)", detail: info[.detail], address: address,
+            statement: statement)
+    }
+
+    /// The store's view of an error the server answered with: its SQLSTATE `state`, `message` and
+    /// `detail`, about `statement` (``init(postgreSQL:address:statement:)``).
+    private init(state: String, message: String, detail: String?, address: PostgreSQLAddress, statement: String?) {
+        let subject = "the library at \(address)"
+        let said = "PostgreSQL \(state): \(message)\(detail.map { " (\($0))" } ?? "")"
         switch state {
         case "28000", "28P01", "42501":
             self.init(.permissionDenied, "no permission to use \(subject): \(said)")
