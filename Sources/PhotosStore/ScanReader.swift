@@ -188,12 +188,13 @@ extension LibraryTransaction {
     }
 
     /// ``primaryAssets(in:)`` of several directories, by directory (one with none is absent): for
-    /// an engine whose statements are round trips, 64 directories a statement.
+    /// an engine whose statements are round trips, 1,024 directories a statement (a batch's new
+    /// albums, mostly in one).
     public func primaryAssets(inDirectories directories: [String]) throws -> [String: [Int64]] {
         var assets: [String: [Int64]] = [:]
         var start = 0
         while start < directories.count {
-            let slice = directories[start..<min(start + 64, directories.count)]
+            let slice = directories[start..<min(start + 1_024, directories.count)]
             assets.merge(try primaryAssets(inFewDirectories: Array(slice)), uniquingKeysWith: { first, _ in first })
             start += slice.count
         }

@@ -37,6 +37,10 @@ package final class PostgreSQLConnection: StoreConnection, Sendable {
     private let held = Mutex(HeldRows())
     /// How many held rows the last transaction that committed inserted.
     private let lastCommitsHeldRows = Mutex(0)
+    /// How many rows of each table asked for a key (``reservedKey(of:)``) in the last transaction
+    /// that committed asking for any: what the next is likely to ask for, a scan's batch after
+    /// a batch.
+    private let lastCommitsKeys = Mutex<[String: Int]>([:])
     /// The statements inserting held rows that this connection has prepared, by their SQL
     /// (``insertHeldRows()``).
     private let prepared = Mutex<[String: PreparedQuery]>([:])
@@ -139,7 +143,8 @@ package final class PostgreSQLConnection: StoreConnection, Sendable {
     /// read-only one sees one snapshot throughout (`REPEATABLE READ`).
     func transaction<Value>(readOnly: Bool = false, _ body: (PostgreSQLConnection) throws -> Value) throws -> Value {
         try execute(readOnly ? "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" : "BEGIN", [])
-        held.withLock { $0 = HeldRows(inTransaction: true) }
+        let expected = lastCommitsKeys.withLock { $0 }
+        held.withLock { $0 = HeldRows(inTransaction: true, keysExpected: expected) }
         defer { held.withLock { $0 = HeldRows() } }
         let value: Value
         do {
@@ -150,9 +155,10 @@ package final class PostgreSQLConnection: StoreConnection, Sendable {
             _ = try? execute("ROLLBACK", [])
             throw error
         }
-        let sent = held.withLock { $0.sent }
+        let (sent, keysAsked) = held.withLock { ($0.sent, $0.keysAsked) }
         try execute("COMMIT", [])
         lastCommitsHeldRows.withLock { $0 = sent }
+        if !keysAsked.isEmpty { lastCommitsKeys.withLock { $0 = keysAsked } }
         return value
     }
 
@@ -171,10 +177,16 @@ package final class PostgreSQLConnection: StoreConnection, Sendable {
         /// Keys taken ahead and not yet given, by table, the next one last.
         var keys: [String: [Int64]] = [:]
         /// How many keys the last taking of each table took (4 after its first row, inserted at
-        /// once): the next takes four times as many, up to 256, as a transaction inserting many
+        /// once): the next takes four times as many, up to 1,024, as a transaction inserting many
         /// rows goes on; the keys left at its end are never used (each key taken is a `nextval`,
         /// which costs the server more than a gap).
         var keysTaken: [String: Int] = [:]
+        /// How many rows of each table the connection's last transaction asked keys for: a table
+        /// that had more than one takes as many at its first row (up to 1,024), in one statement
+        /// where growing fourfold from 4 took five, and as many held inserts between them.
+        var keysExpected: [String: Int] = [:]
+        /// How many rows of each table asked for a key in this transaction.
+        var keysAsked: [String: Int] = [:]
 
         /// Holds a row: with the last run of its shape, unless a run after that one holds rows of
         /// a table it depends on; then in a run of its own, last.
@@ -276,14 +288,17 @@ package final class PostgreSQLConnection: StoreConnection, Sendable {
     package func reservedKey(of table: String) throws -> Int64? {
         let (key, count) = held.withLock { held -> (Int64?, Int) in
             guard held.inTransaction else { return (nil, 0) }
+            held.keysAsked[table, default: 0] += 1
             if let key = held.keys[table]?.popLast() { return (key, 0) }
-            // A table's first row in a transaction is inserted at once: a transaction of one row
-            // (a photo arriving) would spend a statement taking its key.
+            // A table's first row in a transaction is inserted at once, unless the last
+            // transaction asked for many keys: a transaction of one row (a photo arriving) would
+            // spend a statement taking its key.
             guard let taken = held.keysTaken[table] else {
-                held.keysTaken[table] = 4
-                return (nil, 0)
+                let expected = min(held.keysExpected[table] ?? 0, 1_024)
+                held.keysTaken[table] = max(expected, 4)
+                return (nil, expected > 1 ? expected : 0)
             }
-            let count = min(taken * 4, 256)
+            let count = min(taken * 4, 1_024)
             held.keysTaken[table] = count
             return (nil, count)
         }
