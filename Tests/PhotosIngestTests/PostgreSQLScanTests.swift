@@ -83,6 +83,46 @@ struct PostgreSQLScanTests {
         }
     }
 
+    @Test func anotherHostsTrashedFileIsNotThisHostsFileBack() throws {
+        // Two machines made from one disk image have the same devices and inodes: a file at a
+        // path another host trashed, with the device and inode it had there, is this host's own.
+        let directory = try TemporaryDirectory(prefix: "postgresql-trash-hosts")
+        let root = directory.path("Pictures").path
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        let path = root + "/FurnaceCreekInn.jpg"
+        try FileManager.default.copyItem(
+            atPath: try #require(Corpus.file("Camera/2008/Death Valley/FurnaceCreekInn.jpg")).path, toPath: path)
+        var info = stat()
+        #expect(stat(path, &info) == 0)
+        try PostgreSQLTestServer.inNewSchema { url in
+            let nas = try LibraryDatabase(postgreSQL: url, host: "nas")
+            let laptop = try LibraryDatabase(postgreSQL: url, host: "laptop")
+            #expect(try FolderScanner(database: nas, quietTime: 0).scan(roots: [root]).ingested == 1)
+            let id = try #require(try nas.assetIDs(matching: AssetQuery()).first)
+            // The NAS deleted its photo to its Trash (the file's move is what its journal does).
+            try nas.write { transaction in
+                try transaction.trashAssets(
+                    [id],
+                    files: [
+                        TrashedFile(
+                            assetId: id, path: path, device: Int64(info.st_dev), inode: Int64(info.st_ino),
+                            trashDirectory: "/home/me/.local/share/Trash", trashKind: "home", trashTop: "/",
+                            trashName: "FurnaceCreekInn.jpg")
+                    ], date: 1_700_000_000)
+            }
+            // The laptop's file is a photo of its own, not the NAS's back from its Trash.
+            let scanned = try FolderScanner(database: laptop, quietTime: 0).scan(roots: [root])
+            #expect(scanned.ingested == 1 && scanned.restored == 0, "\(scanned)")
+            #expect(try nas.trashedAssets().map(\.assetId) == [id])
+            // A trash still to be moved on the NAS does not hide the laptop's file either.
+            let laptops = try laptop.assetIDs(matching: AssetQuery())
+            #expect(laptops.count == 1)
+            try laptop.write { try $0.deleteAssets(laptops) }
+            try nas.write { _ = try $0.db.execute("UPDATE trashedFile SET trashName = NULL", []) }
+            #expect(try FolderScanner(database: laptop, quietTime: 0).scan(roots: [root]).ingested == 1)
+        }
+    }
+
     /// Every asset's description without what each library makes its own (identifiers, the dates
     /// of the scan), by the path of its first file.
     static func assets(_ database: LibraryDatabase, _ zone: TimeZone) throws -> [String] {

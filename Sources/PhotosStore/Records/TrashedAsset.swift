@@ -138,11 +138,16 @@ extension ScanReader {
 
     /// Whether the file at `path` with this device and inode is a trashed asset's file (``TrashedFileMatch``);
     /// nil when it is not. A sidecar (`.xmp`) is never one: a sidecar back alone does not bring its
-    /// photo back.
+    /// photo back. In a library several hosts share, only this host's Trash is looked in: machines
+    /// made from one disk image have the same devices and inodes, and another host's trashed file
+    /// at the same path is not this one back.
     public func trashedFile(path: String, device: Int64, inode: Int64) throws -> TrashedFileMatch? {
         guard !path.lowercased().hasSuffix(".xmp"),
             let row = try db.firstRow(
-                "SELECT assetId, trashName FROM trashedFile WHERE inode = ? AND device = ? AND path = ?",
+                """
+                SELECT f.assetId, f.trashName FROM trashedFile f JOIN trashedAsset t ON t.assetId = f.assetId
+                WHERE f.inode = ? AND f.device = ? AND f.path = ? AND (t.host = '' OR \(db.dialect.isThisHost("t.host")))
+                """,
                 [.int(inode), .int(device), .text(path)], { (assetId: try $0.int64(0), trashName: $0.optionalText(1)) })
         else { return nil }
         return row.trashName == nil ? .pending : .restored(assetId: row.assetId)
