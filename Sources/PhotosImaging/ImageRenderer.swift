@@ -72,6 +72,7 @@ public struct ImageRenderer: Sendable {
     /// The header of encoded image data.
     public func header(of data: [UInt8]) throws(ImagingError) -> ImageHeader {
         try Vips.start()
+        try Self.checkChunks(data, path: nil)
         var header = cphotos_vips_header()
         let status = data.withUnsafeBytes { buffer -> Int32 in
             guard let base = buffer.baseAddress else { return -1 }
@@ -344,6 +345,7 @@ public struct ImageRenderer: Sendable {
     private func decode(_ data: [UInt8], orientation: Int, size: PixelSize?, path: String?) throws(ImagingError)
         -> VipsObject
     {
+        try Self.checkChunks(data, path: path)
         let decoded = data.withUnsafeBytes { buffer -> UnsafeMutableRawPointer? in
             guard let base = buffer.baseAddress else { return nil }
             return cphotos_vips_decode_buffer(
@@ -352,6 +354,13 @@ public struct ImageRenderer: Sendable {
         }
         guard let decoded else { throw ImagingError(.undecodable, Vips.reason("libvips cannot decode it"), path: path) }
         return VipsObject(decoded)
+    }
+
+    /// Refuses encoded `data` that is a PNG with a chunk past its end (``PNGChunks``).
+    private static func checkChunks(_ data: [UInt8], path: String?) throws(ImagingError) {
+        if let overrun = data.withUnsafeBytes({ PNGChunks.overrun(in: $0) }) {
+            throw ImagingError(.undecodable, "not a whole PNG: " + overrun, path: path)
+        }
     }
 
     private func encode(_ image: VipsObject, _ format: ImageFormat, quality: Int, path: String?) throws(ImagingError)
@@ -428,6 +437,11 @@ private struct OpenImage {
         self.path = path
         let descriptor = try OpenFile.descriptor(path)
         defer { close(descriptor) }
+        if let size = try? Syscall.regularFileSize(descriptor).size,
+            let overrun = PNGChunks.overrun(descriptor: descriptor, size: size)
+        {
+            throw ImagingError(.undecodable, "not a whole PNG: " + overrun, path: path)
+        }
         guard let source = cphotos_vips_source(descriptor) else {
             throw ImagingError(.unreadable, Vips.reason("libvips cannot read it"), path: path)
         }

@@ -23,6 +23,21 @@ public enum TestImages {
         return png
     }
 
+    /// A PNG of 213 bytes whose text chunk (`iTXt`) claims 1,986,621,555 bytes, as a fuzzer made
+    /// it: libpng allocated and filled that much before finding the file's end.
+    public static func overclaimingPNG() -> Data {
+        var png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+        var header = Data()
+        header.append(bigEndian: UInt32(45))
+        header.append(bigEndian: UInt32(28))
+        header.append(contentsOf: [8, 6, 0, 0, 0])  // 8 bits, RGBA, deflate, no filter, no interlace
+        png.append(chunk("IHDR", header))
+        png.append(bigEndian: UInt32(0x7669_7073))
+        png.append(Data("iTXtRaw profile type exif".utf8))
+        png.append(Data(repeating: 0x4E, count: 213 - png.count))
+        return png
+    }
+
     private static func chunk(_ type: String, _ payload: Data) -> Data {
         var chunk = Data()
         chunk.append(bigEndian: UInt32(payload.count))

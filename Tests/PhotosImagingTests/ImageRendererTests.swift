@@ -224,6 +224,35 @@ struct ImageRendererTests {
         let inMemory = #expect(throws: ImagingError.self) { try renderer.pixels(of: [UInt8](TestImages.bombPNG())) }
         #expect(inMemory?.code == .undecodable || inMemory?.code == .tooLarge)
     }
+
+    @Test func aPNGWhoseChunkClaimsMoreThanTheFileHoldsIsRefusedBeforeDecoding() throws {
+        // libpng allocated such a chunk's claimed length (1.9 GB for this 213-byte file) before
+        // finding the file's end; every way in refuses it first, naming the chunk.
+        let directory = try TemporaryDirectory()
+        let file = directory.path("overclaiming.png")
+        let data = TestImages.overclaimingPNG()
+        try data.write(to: file)
+        #expect(data.count == 213)
+        let reason = "its iTXt chunk at byte 33 claims 1986621555 bytes, past the end of the 213-byte file"
+        let errors = [
+            #expect(throws: ImagingError.self) { try renderer.header(ofFileAt: file.path) },
+            #expect(throws: ImagingError.self) { try renderer.render(fileAt: file.path, ImageRequest()) },
+            #expect(throws: ImagingError.self) { try renderer.renderPreview(fileAt: file.path, ImageRequest()) },
+            #expect(throws: ImagingError.self) { try renderer.header(of: [UInt8](data)) },
+            #expect(throws: ImagingError.self) { try renderer.pixels(of: [UInt8](data)) },
+        ]
+        for error in errors {
+            #expect(
+                error?.code == .undecodable && error?.message.hasSuffix(reason) == true, "\(String(describing: error))")
+        }
+        // A whole PNG, its chunks walked to its end, is read as before, from a file and from memory.
+        let png = try renderer.render(
+            fileAt: Self.chart(1), ImageRequest(target: PixelSize(width: 64, height: 64), format: .png))
+        let whole = directory.path("whole.png")
+        try Data(png.data).write(to: whole)
+        #expect(try renderer.header(ofFileAt: whole.path).storedSize == PixelSize(width: 64, height: 48))
+        #expect(try renderer.pixels(of: png.data).size == PixelSize(width: 64, height: 48))
+    }
 }
 
 /// Every image of the corpus that libvips reads, against `truth.json`'s displayed size.
