@@ -435,11 +435,9 @@ private struct OpenImage {
     init(path: String) throws(ImagingError) {
         try Vips.start()
         self.path = path
-        let descriptor = try OpenFile.descriptor(path)
+        let (descriptor, size) = try OpenFile.open(path)
         defer { close(descriptor) }
-        if let size = try? Syscall.regularFileSize(descriptor).size,
-            let overrun = PNGChunks.overrun(descriptor: descriptor, size: size)
-        {
+        if let overrun = PNGChunks.overrun(descriptor: descriptor, size: size) {
             throw ImagingError(.undecodable, "not a whole PNG: " + overrun, path: path)
         }
         guard let source = cphotos_vips_source(descriptor) else {
@@ -462,6 +460,11 @@ enum OpenFile {
     /// A descriptor of `path`, opened read-only. A name that is not a regular file (a FIFO would
     /// block; a directory has no pixels) or an empty file is refused before a decoder sees it.
     static func descriptor(_ path: String) throws(ImagingError) -> Int32 {
+        try open(path).descriptor
+    }
+
+    /// ``descriptor(_:)`` with the file's size in bytes, as the check of its type found it.
+    static func open(_ path: String) throws(ImagingError) -> (descriptor: Int32, size: Int) {
         let descriptor: Int32
         do {
             descriptor = try Syscall.openForReading(path)
@@ -476,7 +479,7 @@ enum OpenFile {
             Syscall.close(descriptor)
             throw ImagingError(.undecodable, "the file is empty", path: path)
         }
-        return descriptor
+        return (descriptor, file.size)
     }
 }
 

@@ -18,36 +18,40 @@ enum PNGChunks {
     /// Why `data`, a PNG, cannot be whole (a chunk that runs past its end); nil when each fits,
     /// or when `data` is not a PNG.
     static func overrun(in data: UnsafeRawBufferPointer) -> String? {
-        overrun(size: data.count) { offset, count in
-            offset + count <= data.count ? Array(data[offset..<(offset + count)]) : nil
+        overrun(size: data.count) { offset, into in
+            guard offset + into.count <= data.count else { return false }
+            into.copyMemory(from: UnsafeRawBufferPointer(rebasing: data[offset..<(offset + into.count)]))
+            return true
         }
     }
 
     /// ``overrun(in:)`` of the file open as `descriptor`, `size` bytes long, read a chunk's header
     /// at a time (a few thousand reads for a large picture's `IDAT` chunks, against its decoding).
     static func overrun(descriptor: Int32, size: Int) -> String? {
-        overrun(size: size) { offset, count in
-            var bytes = [UInt8](repeating: 0, count: count)
-            let read = bytes.withUnsafeMutableBytes { try? Syscall.read(descriptor, into: $0, at: offset) }
-            return read == count ? bytes : nil
+        overrun(size: size) { offset, into in
+            (try? Syscall.read(descriptor, into: into, at: offset)) == into.count
         }
     }
 
-    /// The walk itself: `read(offset, count)` gives `count` bytes at `offset`, or nil past the end.
-    private static func overrun(size: Int, read: (Int, Int) -> [UInt8]?) -> String? {
-        guard size >= 8, read(0, 8) == signature else { return nil }
-        var offset = 8
-        // A header (length, type) and a CRC each, until IEND; a truncated tail is libpng's to judge.
-        while offset + 8 <= size, let header = read(offset, 8) {
-            let length = header[0..<4].reduce(0) { $0 << 8 | Int($1) }
-            let type = String(decoding: header[4..<8], as: UTF8.self)
-            guard offset + 12 + length <= size else {
-                return "its \(type) chunk at byte \(offset) claims \(length) bytes, past the end of the "
-                    + "\(size)-byte file"
+    /// The walk itself, through one 8-byte buffer: `read(offset, buffer)` fills the buffer with the
+    /// bytes at `offset`, or answers false past the end.
+    private static func overrun(size: Int, read: (Int, UnsafeMutableRawBufferPointer) -> Bool) -> String? {
+        var header = [UInt8](repeating: 0, count: 8)
+        return header.withUnsafeMutableBytes { bytes -> String? in
+            guard size >= 8, read(0, bytes), bytes.elementsEqual(signature) else { return nil }
+            var offset = 8
+            // A header (length, type) and a CRC each, until IEND; a truncated tail is libpng's to judge.
+            while offset + 8 <= size, read(offset, bytes) {
+                let length = bytes[0..<4].reduce(0) { $0 << 8 | Int($1) }
+                let type = String(decoding: bytes[4..<8], as: UTF8.self)
+                guard offset + 12 + length <= size else {
+                    return "its \(type) chunk at byte \(offset) claims \(length) bytes, past the end of the "
+                        + "\(size)-byte file"
+                }
+                if type == "IEND" { return nil }
+                offset += 12 + length
             }
-            if type == "IEND" { return nil }
-            offset += 12 + length
+            return nil
         }
-        return nil
     }
 }

@@ -106,6 +106,15 @@ extension SQLDialect {
         }
     }
 
+    /// The condition that the row's `column` names this connection's host or no host (a row a
+    /// library file brought, which the first host to need it takes). Always true in a library file.
+    func isThisHostOrNone(_ column: String) -> String {
+        switch self {
+        case .sqlite: "1"
+        case .postgreSQL: "(\(column) = '' OR \(isThisHost(column)))"
+        }
+    }
+
     /// The `path` of the row `alias` of a hosted table (``RootHosts``) as the store gives it back:
     /// as it is on this host or no host, `host:path` on another (`nas:/srv/photos/`).
     func hostedPath(_ alias: String) -> String {
@@ -113,7 +122,7 @@ extension SQLDialect {
         case .sqlite: "\(alias).path"
         case .postgreSQL:
             """
-            CASE WHEN \(alias).host = '' OR \(isThisHost("\(alias).host")) THEN \(alias).path \
+            CASE WHEN \(isThisHostOrNone("\(alias).host")) THEN \(alias).path \
             ELSE \(alias).host || ':' || \(alias).path END
             """
         }

@@ -146,7 +146,7 @@ extension ScanReader {
             let row = try db.firstRow(
                 """
                 SELECT f.assetId, f.trashName FROM trashedFile f JOIN trashedAsset t ON t.assetId = f.assetId
-                WHERE f.inode = ? AND f.device = ? AND f.path = ? AND (t.host = '' OR \(db.dialect.isThisHost("t.host")))
+                WHERE f.inode = ? AND f.device = ? AND f.path = ? AND \(db.dialect.isThisHostOrNone("t.host"))
                 """,
                 [.int(inode), .int(device), .text(path)], { (assetId: try $0.int64(0), trashName: $0.optionalText(1)) })
         else { return nil }
@@ -202,7 +202,7 @@ extension LibraryDatabase {
     public func trashedAssets(deletedBefore date: Double) throws -> [TrashedAsset] {
         try read { db in
             try Self.trashedAssets(
-                where: "trashedDate < ? AND (host = '' OR \(db.dialect.isThisHost("host")))", [.double(date)], db)
+                where: "trashedDate < ? AND \(db.dialect.isThisHostOrNone("host"))", [.double(date)], db)
         }
     }
 
@@ -212,7 +212,7 @@ extension LibraryDatabase {
         let rows = try db.rows(
             """
             SELECT assetId, localIdentifier, trashedDate,
-                CASE WHEN host = '' OR \(db.dialect.isThisHost("host")) THEN NULL ELSE host END
+                CASE WHEN \(db.dialect.isThisHostOrNone("host")) THEN NULL ELSE host END
             FROM trashedAsset WHERE \(condition)
             ORDER BY trashedDate, assetId
             """, arguments

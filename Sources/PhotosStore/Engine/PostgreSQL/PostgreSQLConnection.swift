@@ -41,9 +41,9 @@ package final class PostgreSQLConnection: StoreConnection, Sendable {
     /// that committed asking for any: what the next is likely to ask for, a scan's batch after
     /// a batch.
     private let lastCommitsKeys = Mutex<[String: Int]>([:])
-    /// The statements inserting held rows that this connection has prepared, by their SQL
-    /// (``insertHeldRows()``).
-    private let prepared = Mutex<[String: PreparedQuery]>([:])
+    /// The statements inserting held rows that this connection has prepared, with their text as
+    /// the server got it, by their SQL (``insertHeldRows()``).
+    private let prepared = Mutex<[String: (statement: PreparedQuery, text: String)]>([:])
 
     private init(address: PostgreSQLAddress, connection: PostgresConnection, logger: Logger) {
         self.address = address
@@ -229,13 +229,13 @@ package final class PostgreSQLConnection: StoreConnection, Sendable {
     /// statistics change. Every placeholder of the SQL is cast to its array's type
     /// (``PostgreSQLColumns``), which is what the server takes each value for.
     private func runPrepared(_ columns: PostgreSQLColumns) throws(StoreError) {
-        let (text, _) = PostgreSQLDialect.numberingPlaceholders(columns.sql)
-        let statement: PreparedQuery
+        let (statement, text): (PreparedQuery, String)
         if let known = prepared.withLock({ $0[columns.sql] }) {
-            statement = known
+            (statement, text) = known
         } else {
+            text = PostgreSQLDialect.numberingPlaceholders(columns.sql).sql
             statement = try answer(to: text) { $0.prepare(query: text) }
-            prepared.withLock { $0[columns.sql] = statement }
+            prepared.withLock { $0[columns.sql] = (statement, text) }
         }
         let values = columns.arrays.map { array in
             var bytes = ByteBuffer()
