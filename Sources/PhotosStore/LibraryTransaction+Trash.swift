@@ -29,9 +29,13 @@ extension LibraryTransaction {
             memberships[try row.int64(1), default: []].append(
                 TrashedMembership(collectionId: try row.int64(0), position: try row.int64(2)))
         }
+        // The record's JSON is the tombstone's too.
+        var encoded: [Int64: String] = [:]
         for id in ids {
             guard let record = records[id] else { continue }
             let kept = memberships[id] ?? []
+            let json = String(decoding: try encoder.encode(record), as: UTF8.self)
+            encoded[id] = json
             try db.execute(
                 """
                 INSERT INTO trashedAsset (assetId, localIdentifier, trashedDate, record, resources, memberships)
@@ -39,13 +43,12 @@ extension LibraryTransaction {
                 """,
                 [
                     .int(id), .text(record.localIdentifier), .double(date),
-                    .text(String(decoding: try encoder.encode(record), as: UTF8.self)),
-                    .text(String(decoding: try encoder.encode(resources[id] ?? []), as: UTF8.self)),
+                    .text(json), .text(String(decoding: try encoder.encode(resources[id] ?? []), as: UTF8.self)),
                     .text(String(decoding: try encoder.encode(kept), as: UTF8.self)),
                 ])
         }
         for file in files { try file.insert(in: db) }
-        try deleteAssets(ids, removingLibraryFiles: false)
+        try deleteAssets(ids, removingLibraryFiles: false, encoded: encoded)
     }
 
     /// Puts a trashed asset back as it was: the same row id and local identifier, its properties,

@@ -97,6 +97,12 @@ public final class LibraryTransaction {
     /// library placed for them are journaled for removal unless `removingLibraryFiles` is false (a
     /// trashed asset keeps them until it is erased: ``trashAssets(_:files:date:)``).
     public func deleteAssets(_ ids: [Int64], removingLibraryFiles: Bool = true) throws {
+        try deleteAssets(ids, removingLibraryFiles: removingLibraryFiles, encoded: [:])
+    }
+
+    /// ``deleteAssets(_:removingLibraryFiles:)`` with the JSON of some of the assets' records made
+    /// already (`encoded`, by row id), for their tombstones.
+    func deleteAssets(_ ids: [Int64], removingLibraryFiles: Bool, encoded: [Int64: String]) throws {
         guard !ids.isEmpty else { return }
         let list: [SQLValue] = [.text(JSONText.array(ids))]
         let listed = db.dialect.elementsOfJSONArray(wholeNumbers: true)
@@ -113,7 +119,7 @@ public final class LibraryTransaction {
         try keepTombstones(
             of: try db.rows(
                 "SELECT \(AssetRecord.selectionSQL) FROM asset WHERE id IN (\(listed))", list, AssetRecord.init(row:)),
-            isAsset: true)
+            isAsset: true, encoded: encoded)
         // Files the library placed for these assets (imported copies, edits) go after the commit,
         // whoever deletes them: a change block, or the scanner when an edited photo's file is gone.
         if removingLibraryFiles {
@@ -441,15 +447,16 @@ public final class LibraryTransaction {
     /// Keeps the last state of objects about to be deleted, with an asset's files (their rows go
     /// with it): what ``LibraryDatabase/deletedObjects(localIdentifiers:)`` tells. The token is the
     /// one this transaction's change-log entry will get, so tombstones can be pruned with the log.
-    private func keepTombstones<Record: Encodable & Identifiable>(of records: [Record], isAsset: Bool) throws
-    where Record.ID == Int64? {
+    private func keepTombstones<Record: Encodable & Identifiable>(
+        of records: [Record], isAsset: Bool, encoded: [Int64: String] = [:]
+    ) throws where Record.ID == Int64? {
         guard !records.isEmpty else { return }
         let token = (try db.scalarInt64(db.dialect.lastIssuedChangeToken) ?? 0) + 1
         let encoder = JSONEncoder()
         let files = isAsset ? try resources(assetIDs: records.compactMap(\.id)) : [:]
         for record in records {
             guard let id = record.id else { continue }
-            let json = String(decoding: try encoder.encode(record), as: UTF8.self)
+            let json = try encoded[id] ?? String(decoding: encoder.encode(record), as: UTF8.self)
             let identifier = (record as? AssetRecord)?.localIdentifier ?? (record as? CollectionRecord)?.localIdentifier
             var resources: String?
             if isAsset {

@@ -425,6 +425,39 @@ import Testing
         #expect(contents(inTrash) == "x")
     }
 
+    @Test func manyFilesAtOnceAreCheckedEachAsOneAloneThoughEachFolderIsLookedUpOnce() throws {
+        let fixture = try TrashFixture()
+        let first = try fixture.write("2024/IMG_1.JPG", "first")
+        let second = try fixture.write("2024/IMG_2.JPG", "second")
+        let third = try fixture.write("2024/IMG_3.JPG", "third")
+        let inTrash = try fixture.write("files/x.jpg", "x", under: fixture.homeTrash)
+        let linked = fixture.photos + "/linked"
+        #expect(symlink(fixture.photos + "/2024", linked) == 0)
+        // The folder seen twice, once through a link, and files the checks refuse after it was seen.
+        let paths = [
+            first, fixture.photos + "/2024/missing.jpg", inTrash, fixture.homeTrash, linked + "/IMG_3.JPG", second,
+            "/proc",
+        ]
+        let codes: [TrashError.Code?] = [nil, .notFound, .notTrashable, .notTrashable, nil, nil, .notTrashable]
+
+        func code(_ result: Result<some Any, any Error>) -> TrashError.Code? {
+            guard case .failure(let error) = result else { return nil }
+            return (error as? TrashError)?.code ?? .systemCallFailed
+        }
+        let alone = paths.map { path in Result { try fixture.trash.directory(for: path) } }
+        let together = fixture.trash.directories(for: paths)
+        #expect(alone.map(code) == codes)
+        #expect(together.map(code) == codes)
+        #expect(together.map { try? $0.get() } == alone.map { try? $0.get() })
+
+        let results = try fixture.trash.trash(paths)
+        #expect(results.map(code) == codes)
+        // Path= holds the folder's real path, whichever way it was named.
+        #expect((try? results[4].get())?.info.path == third)
+        #expect([first, second, third].allSatisfy { identity($0) == nil })
+        #expect(contents(inTrash) == "x")
+    }
+
     @Test func aNameThatIsNotUTF8GoesAndComesBackByteForByte() throws {
         let fixture = try TrashFixture()
         let name = PathBytes.string([0x63, 0x61, 0x66, 0xE9, 0x2E, 0x6A, 0x70, 0x67])  // "caf\xE9.jpg"

@@ -219,18 +219,19 @@ final class AssetDeletionRequest: PHChangeRequest, @unchecked Sendable {  // Imm
         let ids = identifiers.compactMap { found[$0] }
         let resources = try context.transaction.resources(assetIDs: ids)
         var placed: [Int64] = []
-        var trashed: [Int64] = []
-        var files: [TrashedFile] = []
+        var trashing: [PHPhotoLibrary.TrashPlanItem] = []
+        var seen = Set<Int64>()
         for identifier in identifiers {
-            guard let id = found[identifier], !placed.contains(id), !trashed.contains(id) else { continue }
+            guard let id = found[identifier], seen.insert(id).inserted else { continue }
             let own = resources[id] ?? []
             if own.allSatisfy(\.isLibraryOwned) {
                 placed.append(id)
             } else {
-                trashed.append(id)
-                files += try context.library.trashPlan(forAsset: id, identifier: identifier, files: own)
+                trashing.append(PHPhotoLibrary.TrashPlanItem(assetId: id, identifier: identifier, files: own))
             }
         }
+        let trashed = trashing.map(\.assetId)
+        let files = try context.library.trashPlan(trashing)
         try context.transaction.deleteAssets(placed)
         try context.transaction.trashAssets(trashed, files: files, date: Date().timeIntervalSince1970)
         for file in files { context.trash(file) }

@@ -278,14 +278,15 @@ extension ApplyContext {
                 localIdentifiers: identifiers)
         }
         var assetIDs: [Int64] = []
-        for file in stored where !assetIDs.contains(file.assetID) { assetIDs.append(file.assetID) }
+        var seen = Set<Int64>()
+        for file in stored where seen.insert(file.assetID).inserted { assetIDs.append(file.assetID) }
         let records = try transaction.assets(ids: assetIDs)
         let resources = try transaction.resources(assetIDs: assetIDs)
-        var files: [TrashedFile] = []
-        for id in assetIDs {
-            files += try library.trashPlan(
-                forAsset: id, identifier: records[id]?.localIdentifier ?? "", files: resources[id] ?? [])
-        }
+        let files = try library.trashPlan(
+            assetIDs.map {
+                PHPhotoLibrary.TrashPlanItem(
+                    assetId: $0, identifier: records[$0]?.localIdentifier ?? "", files: resources[$0] ?? [])
+            })
         try transaction.trashAssets(assetIDs, files: files, date: Date().timeIntervalSince1970)
         for file in files { trash(file) }
         deletedCollections.formUnion(try transaction.deleteCollection(record))

@@ -25,6 +25,19 @@ extension PHPhotoLibrary {
     package func requireWrite(
         _ needed: RootWritePolicy, at path: String, for what: String, localIdentifiers: [String] = []
     ) throws -> LibraryRoot {
+        var restrictions: [String: String?] = [:]
+        return try requireWrite(
+            needed, at: path, for: what, localIdentifiers: localIdentifiers, restrictions: &restrictions)
+    }
+
+    /// ``requireWrite(_:at:for:localIdentifiers:)`` for one of many files of a change: whether each
+    /// directory can be written is asked of the disk once and kept in `restrictions` (by directory;
+    /// nil: it can).
+    @discardableResult
+    func requireWrite(
+        _ needed: RootWritePolicy, at path: String, for what: String, localIdentifiers: [String],
+        restrictions: inout [String: String?]
+    ) throws -> LibraryRoot {
         if let holder = database.hostHolding(file: path) {
             throw PHPhotosError(
                 .accessRestricted,
@@ -45,10 +58,17 @@ extension PHPhotoLibrary {
                     + "(\"\(needed)\" is needed)",
                 localIdentifiers: localIdentifiers)
         }
-        if let reason = FileOperations.writeRestriction(ofDirectory: (path as NSString).deletingLastPathComponent) {
+        let directory = (path as NSString).deletingLastPathComponent
+        let restriction: String?
+        if let known = restrictions[directory] {
+            restriction = known
+        } else {
+            restriction = FileOperations.writeRestriction(ofDirectory: directory)
+            restrictions[directory] = restriction
+        }
+        if let restriction {
             throw PHPhotosError(
-                .accessRestricted, "cannot \(what): \((path as NSString).deletingLastPathComponent) is \(reason)",
-                localIdentifiers: localIdentifiers)
+                .accessRestricted, "cannot \(what): \(directory) is \(restriction)", localIdentifiers: localIdentifiers)
         }
         return root
     }

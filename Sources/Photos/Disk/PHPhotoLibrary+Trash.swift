@@ -8,52 +8,71 @@ import PhotosWire
 /// of their file system and the asset waits in "Recently Deleted" (``PhotosStore/TrashedAsset``)
 /// until it is restored or erased.
 extension PHPhotoLibrary {
-    /// The files a deletion of the asset `assetId` moves to the Trash: its files that the library did
-    /// not place (the photo, a Live Photo's movie, a RAW+JPEG partner) and their sidecars, each checked
-    /// now: its root allows `files`, the disk lets it be written, and a trash exists on its file system
-    /// (never a copy to another). A file already gone from disk has nothing to move (its root must
-    /// still allow `files`).
-    func trashPlan(forAsset assetId: Int64, identifier: String, files resources: [ResourceRecord]) throws
-        -> [TrashedFile]
-    {
-        var paths: [String] = []
-        for resource in resources where !resource.isLibraryOwned && !paths.contains(resource.path) {
-            paths.append(resource.path)
+    /// An asset to delete, with its files, as ``trashPlan(_:)`` plans it.
+    struct TrashPlanItem {
+        var assetId: Int64
+        var identifier: String
+        var files: [ResourceRecord]
+    }
+
+    /// The files a deletion of these assets moves to the Trash, asset after asset: each asset's files
+    /// that the library did not place (the photo, a Live Photo's movie, a RAW+JPEG partner) and their
+    /// sidecars, each checked now: its root allows `files`, the disk lets it be written, and a trash
+    /// exists on its file system (never a copy to another). A file already gone from disk has nothing
+    /// to move (its root must still allow `files`). Each directory is checked, and its trash found,
+    /// once for the whole plan.
+    func trashPlan(_ assets: [TrashPlanItem]) throws -> [TrashedFile] {
+        struct Present {
+            var assetId: Int64
+            var identifier: String
+            var path: String
+            var identity: FileIdentity
         }
-        paths += Self.sidecars(of: paths)
-        var planned: [TrashedFile] = []
-        for path in paths {
-            let name = (path as NSString).lastPathComponent
-            guard let identity = try FileOperations.identity(path) else {
-                // Already gone from disk (its directory too, maybe): nothing to move, but the root must
-                // still allow deleting files.
-                if writePolicy(at: path) != .files {
-                    try requireWrite(.files, at: path, for: "delete \(name)", localIdentifiers: [identifier])
-                }
-                continue
+        var present: [Present] = []
+        var restrictions: [String: String?] = [:]
+        for asset in assets {
+            var paths: [String] = []
+            for resource in asset.files where !resource.isLibraryOwned && !paths.contains(resource.path) {
+                paths.append(resource.path)
             }
-            try requireWrite(.files, at: path, for: "delete \(name)", localIdentifiers: [identifier])
+            paths += Self.sidecars(of: paths)
+            for path in paths {
+                let name = PathName.name(of: path)
+                guard let identity = try FileOperations.identity(path) else {
+                    // Already gone from disk (its directory too, maybe): nothing to move, but the root must
+                    // still allow deleting files.
+                    if writePolicy(at: path) != .files {
+                        try requireWrite(.files, at: path, for: "delete \(name)", localIdentifiers: [asset.identifier])
+                    }
+                    continue
+                }
+                try requireWrite(
+                    .files, at: path, for: "delete \(name)", localIdentifiers: [asset.identifier],
+                    restrictions: &restrictions)
+                present.append(
+                    Present(assetId: asset.assetId, identifier: asset.identifier, path: path, identity: identity))
+            }
+        }
+        let directories = configuration.trash.directories(for: present.map(\.path))
+        return try zip(present, directories).map { file, found in
             let directory: TrashDirectory
             do {
-                directory = try configuration.trash.directory(for: path)
+                directory = try found.get()
             } catch {
                 let reason = (error as? TrashError)?.message ?? "\(error)"
                 throw PHPhotosError(
                     .accessRestricted,
-                    "cannot delete \(name): \(path) has no Trash on its file system, and the library never copies a "
-                        + "photo to another (\(reason))",
-                    localIdentifiers: [identifier])
+                    "cannot delete \(PathName.name(of: file.path)): \(file.path) has no Trash on its file system, and "
+                        + "the library never copies a photo to another (\(reason))",
+                    localIdentifiers: [file.identifier])
             }
-            planned.append(
-                TrashedFile(
-                    assetId: assetId, path: path, device: identity.device, inode: identity.inode,
-                    trashDirectory: directory.path, trashKind: directory.kind.rawValue,
-                    trashTop: directory.topDirectory))
+            return TrashedFile(
+                assetId: file.assetId, path: file.path, device: file.identity.device, inode: file.identity.inode,
+                trashDirectory: directory.path, trashKind: directory.kind.rawValue, trashTop: directory.topDirectory)
         }
-        return planned
     }
 
-    /// Whether a deletion may take the file at `path` now, as ``trashPlan(forAsset:identifier:files:)``
+    /// Whether a deletion may take the file at `path` now, as ``trashPlan(_:)``
     /// checks it (a trash on its file system aside, which is made when first needed): its root allows
     /// `files` and, when it is still there, its directory can be written.
     func mayDelete(_ path: String) -> Bool {
@@ -270,11 +289,19 @@ extension PHPhotoLibrary {
                     .identifierNotFound, "cannot delete unknown asset \(missing[0])", localIdentifiers: missing)
             }
             let resources = try database.resources(assetIDs: Array(ids.values))
-            return try identifiers.map { identifier in
+            var seen = Set<Int64>()
+            let trashing = identifiers.compactMap { identifier -> TrashPlanItem? in
+                let id = ids[identifier]!
+                let own = resources[id] ?? []
+                guard !own.allSatisfy(\.isLibraryOwned), seen.insert(id).inserted else { return nil }
+                return TrashPlanItem(assetId: id, identifier: identifier, files: own)
+            }
+            let trashed = Dictionary(grouping: try trashPlan(trashing), by: \.assetId)
+            return identifiers.map { identifier in
                 let id = ids[identifier]!
                 let own = resources[id] ?? []
                 if own.allSatisfy(\.isLibraryOwned) { return (identifier, own.map(\.path), false) }
-                return (identifier, try trashPlan(forAsset: id, identifier: identifier, files: own).map(\.path), true)
+                return (identifier, (trashed[id] ?? []).map(\.path), true)
             }
         } catch {
             throw Self.photosError(error)

@@ -110,8 +110,9 @@ public struct Trash: Sendable {
     /// `files/` without its `.trashinfo`, since no rename is issued before step 2 is done.
     public func trash(_ paths: [String]) throws -> [Result<TrashEntry, any Error>] {
         var results = [Result<TrashEntry, any Error>?](repeating: nil, count: paths.count)
-        // One mount table for the batch: mounts do not change under one deletion.
-        let table = mounts()
+        // One mount table and one look-up a directory for the batch: mounts do not change under one
+        // deletion.
+        let locator = Locator(self, mounts: mounts())
         var start = 0
         while start < paths.count {
             let end = min(start + Self.batchSize, paths.count)
@@ -120,7 +121,7 @@ public struct Trash: Sendable {
             // A name taken in files/ between its check and the rename (another tool) is tried again
             // under the next name, as one file alone would be.
             while !todo.isEmpty {
-                todo = try trashBatch(todo, of: paths, mounts: table, attempts: &attempts, into: &results)
+                todo = try trashBatch(todo, of: paths, locator: locator, attempts: &attempts, into: &results)
             }
             start = end
         }
@@ -144,7 +145,7 @@ public struct Trash: Sendable {
     /// One round of a batch (the steps of `trash(_:)` of many paths) over the paths at `indices`;
     /// returns those to try again under a later name (their rename found the name taken).
     private func trashBatch(
-        _ indices: [Int], of paths: [String], mounts table: MountTable, attempts: inout [Int],
+        _ indices: [Int], of paths: [String], locator: Locator, attempts: inout [Int],
         into results: inout [Result<TrashEntry, any Error>?]
     ) throws -> [Int] {
         var claims: [Claim] = []
@@ -156,7 +157,7 @@ public struct Trash: Sendable {
         // 1. The .trashinfo files.
         for index in indices {
             do {
-                let located = try locate(paths[index], mounts: table)
+                let located = try locator.locate(paths[index])
                 let claim = try writeInfo(index, located, date: date, attempt: &attempts[index])
                 claims.append(claim)
             } catch {
@@ -290,7 +291,7 @@ public struct Trash: Sendable {
     /// The trash directory a file at `path` would go to, made (with its `files/` and `info/`) if
     /// missing. Throws as ``trash(_:)`` does when there is none.
     public func directory(for path: String) throws -> TrashDirectory {
-        try locate(path).directory
+        try Locator(self, mounts: mounts()).locate(path).directory
     }
 
     // MARK: Listing, restoring, erasing
@@ -453,109 +454,6 @@ public struct Trash: Sendable {
     }
 
     // MARK: Finding the trash
-
-    /// A file to trash and its trash.
-    struct Located {
-        var directory: TrashDirectory
-        /// The file's path with its parent's links resolved (as it goes into `Path=`).
-        var originalPath: String
-        var status: TrashFiles.Status
-    }
-
-    func locate(_ path: String, mounts table: MountTable? = nil) throws -> Located {
-        let absolute = Self.normalized(
-            path.hasPrefix("/") ? path : (FileManager.default.currentDirectoryPath + "/" + path))
-        let name = String(absolute[absolute.index(after: absolute.lastIndex(of: "/")!)...])
-        guard Self.isValidName(name) else {
-            throw TrashError(code: .notTrashable, message: "\(path) cannot be trashed", path: path)
-        }
-        let parentPath = Self.parent(of: absolute)
-        guard let parent = FileOperations.resolved(parentPath) else {
-            throw TrashError(code: .notFound, message: "cannot trash \(path): there is no such file", path: path)
-        }
-        let original = Self.join(parent, name)
-        let file: TrashFiles.Status
-        let parentStatus: TrashFiles.Status
-        do {
-            guard let found = try TrashFiles.status(original), let above = try TrashFiles.status(parent) else {
-                throw TrashError(code: .notFound, message: "cannot trash \(path): there is no such file", path: path)
-            }
-            file = found
-            parentStatus = above
-        } catch {
-            throw TrashError.failed("trash \(original)", path: original, error)
-        }
-        let table = table ?? mounts()
-        let parentMount = table.mount(containing: parent).flatMap { $0.device == file.device ? $0 : nil }
-        if file.device != parentStatus.device || table.mounts.contains(where: { $0.mountPoint == original }) {
-            throw TrashError(
-                code: .notTrashable, message: "cannot trash \(original): it is a mount point", path: original)
-        }
-        var reasons: [String] = []
-
-        if let homeTrash {
-            if MountTable.isInside(original, homeTrash)
-                || FileOperations.resolved(homeTrash).map({ MountTable.isInside(original, $0) }) == true
-            {
-                throw TrashError(
-                    code: .notTrashable, message: "cannot trash \(original): it is in the trash \(homeTrash)",
-                    path: original)
-            }
-            let (device, existing) = Self.nearestExisting(homeTrash)
-            let homeMount = existing.flatMap { FileOperations.resolved($0) }.flatMap { table.mount(containing: $0) }
-            if device == file.device && (homeMount == nil || parentMount == nil || homeMount?.id == parentMount?.id) {
-                let directory = TrashDirectory(
-                    path: homeTrash, kind: .home, topDirectory: homeMount?.mountPoint ?? "/")
-                do {
-                    try Self.makeDirectories(homeTrash)
-                    if let problem = try Self.prepare(directory) { throw TrashError(code: .noTrash, message: problem) }
-                    return Located(directory: directory, originalPath: original, status: file)
-                } catch {
-                    let reason =
-                        (error as? TrashError)?.message ?? (error as? SystemCallError)?.description ?? "\(error)"
-                    reasons.append("the home trash \(homeTrash) cannot be used: \(reason)")
-                }
-            } else {
-                reasons.append("the home trash \(homeTrash) is on another file system")
-            }
-        } else {
-            reasons.append("there is no home trash (neither XDG_DATA_HOME nor HOME is set)")
-        }
-
-        let top = parentMount?.mountPoint ?? Self.topByDevice(parent, device: file.device)
-        for trashName in [".Trash", ".Trash-\(userID)"] where MountTable.isInside(original, Self.join(top, trashName)) {
-            throw TrashError(
-                code: .notTrashable,
-                message: "cannot trash \(original): it is in the trash \(Self.join(top, trashName))",
-                path: original)
-        }
-        switch sharedTrash(top) {
-        case .absent: break
-        case .refused(let reason): reasons.append(reason)
-        case .usable:
-            let path = Self.join(top, ".Trash/\(userID)")
-            if let problem = makeOwnTrash(path, device: file.device) {
-                reasons.append(problem)
-            } else {
-                return Located(
-                    directory: TrashDirectory(path: path, kind: .shared, topDirectory: top), originalPath: original,
-                    status: file)
-            }
-        }
-        let path = Self.join(top, ".Trash-\(userID)")
-        if let problem = makeOwnTrash(path, device: file.device) {
-            reasons.append(problem)
-        } else {
-            return Located(
-                directory: TrashDirectory(path: path, kind: .user, topDirectory: top), originalPath: original,
-                status: file)
-        }
-        throw TrashError(
-            code: .noTrash,
-            message: "cannot trash \(original): no trash can be used on its file system (mounted at \(top)); it "
-                + "is left where it is, never copied to another: " + reasons.joined(separator: "; "),
-            path: original)
-    }
 
     /// What `$topdir/.Trash` is to this user.
     enum SharedTrash: Equatable {
