@@ -40,7 +40,8 @@ struct Remove: ParsableCommand {
         }
         let plan: [(identifier: String, files: [String], trashes: Bool)]
         do {
-            plan = try library.deletionPlan(localIdentifiers: identifiers)
+            // A deletion checks its files itself: the plan needs them only to show a dry run.
+            plan = try library.deletionPlan(localIdentifiers: identifiers, checkingFiles: dryRun)
         } catch {
             throw CLIError("\(error)")
         }

@@ -277,8 +277,10 @@ extension PHPhotoLibrary {
 
     /// What deleting these assets does to their files, checked as the deletion checks them (the same
     /// errors): for each identifier, the files that go to the Trash, or, for an asset the library
-    /// placed, the files it removes (`trashes` false).
-    package func deletionPlan(localIdentifiers identifiers: [String]) throws
+    /// placed, the files it removes (`trashes` false). Without `checkingFiles`, only which assets go
+    /// to the Trash is told (their `files` empty): for a caller about to delete them, whose change
+    /// makes the checks.
+    package func deletionPlan(localIdentifiers identifiers: [String], checkingFiles: Bool = true) throws
         -> [(identifier: String, files: [String], trashes: Bool)]
     {
         do {
@@ -293,7 +295,7 @@ extension PHPhotoLibrary {
             let trashing = identifiers.compactMap { identifier -> TrashPlanItem? in
                 let id = ids[identifier]!
                 let own = resources[id] ?? []
-                guard !own.allSatisfy(\.isLibraryOwned), seen.insert(id).inserted else { return nil }
+                guard checkingFiles, !own.allSatisfy(\.isLibraryOwned), seen.insert(id).inserted else { return nil }
                 return TrashPlanItem(assetId: id, identifier: identifier, files: own)
             }
             let trashed = Dictionary(grouping: try trashPlan(trashing), by: \.assetId)
