@@ -13,9 +13,23 @@ extension LibraryDatabase {
     /// `user_version` is above ``schemaVersion``, was made by a newer build: opening it would read
     /// tables whose meaning changed, and a migration here could damage it. It is refused with
     /// `StoreError.Code.newerSchema`, untouched.
-    static func migrate(_ writer: any DatabaseWriter, path: String?) throws {
+    ///
+    /// A file that holds nothing yet is given the schema at once from ``LibrarySchemaSnapshot``
+    /// while it stands for this build's migrations (`fromSnapshot`; false runs the migrations).
+    static func migrate(_ writer: any DatabaseWriter, path: String?, fromSnapshot: Bool = true) throws {
         let migrator = Self.migrator
-        let applied = try writer.read { db in try checkSchema(db, path: path) }
+        var applied = try writer.read { db in try checkSchema(db, path: path) }
+        if applied == 0, fromSnapshot, LibrarySchemaSnapshot.standsFor(migrator.migrations) {
+            // Checked again in the write: another process may have made the library meanwhile (the
+            // migrator then finds what it made).
+            let made = try writer.write { db -> Bool in
+                guard try LibrarySchemaSnapshot.isEmpty(db) else { return false }
+                try LibrarySchemaSnapshot.make(db)
+                try db.execute(sql: "PRAGMA user_version = \(schemaVersion)")
+                return true
+            }
+            if made { applied = migrator.migrations.count }
+        }
         if applied < migrator.migrations.count {
             try migrator.migrate(writer)
             try writer.write { db in try db.execute(sql: "PRAGMA user_version = \(schemaVersion)") }
