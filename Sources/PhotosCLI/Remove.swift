@@ -23,7 +23,9 @@ struct Remove: ParsableCommand {
     var dryRun = false
 
     @Argument(
-        help: ArgumentHelp("The assets: identifiers (or unique prefixes) or paths of their files.", valueName: "asset"))
+        help: ArgumentHelp(
+            "The assets: identifiers (or unique prefixes) or paths of their files; - reads them from standard "
+                + "input, one a line.", valueName: "asset"))
     var assets: [String]
 
     func validate() throws {
@@ -35,7 +37,8 @@ struct Remove: ParsableCommand {
         let resolver = ObjectResolver(.library(library))
         var identifiers: [String] = []
         var seen: Set<String> = []
-        for identifier in try resolver.assets(assets) where seen.insert(identifier).inserted {
+        for identifier in try resolver.assets(try StandardInputList.expanding(assets))
+        where seen.insert(identifier).inserted {
             identifiers.append(identifier)
         }
         let plan: [(identifier: String, files: [String], trashes: Bool)]

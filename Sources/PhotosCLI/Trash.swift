@@ -34,7 +34,8 @@ struct TrashCommand: ParsableCommand {
     }
 
     /// The trashed assets `texts` name: identifiers, unique prefixes, or the original paths of their files.
-    static func resolve(_ texts: [String], in library: PHPhotoLibrary) throws -> [String] {
+    static func resolve(_ arguments: [String], in library: PHPhotoLibrary) throws -> [String] {
+        let texts = try StandardInputList.expanding(arguments)
         let trashed = try library.trashedAssets()
         var identifiers: [String] = []
         for text in texts {
@@ -101,7 +102,8 @@ struct TrashCommand: ParsableCommand {
 
         @Argument(
             help: ArgumentHelp(
-                "Deleted assets: identifiers (or unique prefixes) or the original paths of their files.",
+                "Deleted assets: identifiers (or unique prefixes) or the original paths of their files; - reads "
+                    + "them from standard input, one a line.",
                 valueName: "asset"))
         var assets: [String]
 
@@ -148,7 +150,9 @@ struct TrashCommand: ParsableCommand {
         var expired = false
 
         @Argument(
-            help: ArgumentHelp("Deleted assets to erase (default: every one).", valueName: "asset"))
+            help: ArgumentHelp(
+                "Deleted assets to erase (default: every one); - reads them from standard input, one a line.",
+                valueName: "asset"))
         var assets: [String] = []
 
         func run() throws {

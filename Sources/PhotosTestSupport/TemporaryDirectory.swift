@@ -70,11 +70,19 @@ public enum BuiltProducts {
     }()
 
     /// Runs a built executable and returns its exit status, standard output and standard error.
-    /// Unless `environment` says otherwise, its `XDG_CACHE_HOME` is ``cacheHome``.
+    /// Unless `environment` says otherwise, its `XDG_CACHE_HOME` is ``cacheHome``. `input` is its
+    /// standard input when given (else the test's).
     public static func run(
-        _ name: String, _ arguments: [String], environment: [String: String] = [:]
+        _ name: String, _ arguments: [String], environment: [String: String] = [:], input: String? = nil
     ) throws -> (status: Int32, stdout: String, stderr: String) {
         let process = TestProcess()
+        if let input {
+            // A file rather than a pipe: nothing to write while the output is read.
+            let path = NSTemporaryDirectory() + "photos-test-input-\(getpid())-\(UUID().uuidString)"
+            try Data(input.utf8).write(to: URL(fileURLWithPath: path))
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            process.standardInput = FileHandle(forReadingAtPath: path)
+        }
         process.executableURL = directory.appendingPathComponent(name)
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment

@@ -66,11 +66,34 @@ struct RemoveAndTrashCommandTests {
         #expect(!FileManager.default.fileExists(atPath: trashed) && !FileManager.default.fileExists(atPath: photo))
         #expect(try photos(["trash", "list", "--json"]).stdout.isEmpty)
 
-        // A root that does not allow it: refused, naming the file and the root.
-        try FileManager.default.copyItem(
-            atPath: try #require(Corpus.file("Camera/2008/Death Valley/FurnaceCreekInn.jpg")).path, toPath: photo)
+        // Many assets, named on standard input (`-`), one a line.
+        let second = root + "/2024/IMG_0002.JPG"
+        for path in [photo, second] {
+            try FileManager.default.copyItem(
+                atPath: try #require(Corpus.file("Camera/2008/Death Valley/FurnaceCreekInn.jpg")).path, toPath: path)
+        }
         #expect(
             try BuiltProducts.run("photos", ["scan", "--library", library, root], environment: environment).status == 0)
+        let both = try photos(["assets", "--json"]).stdout.split(separator: "\n").compactMap {
+            (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["localIdentifier"] as? String
+        }
+        #expect(both.count == 2)
+        let piped = try BuiltProducts.run(
+            "photos", ["rm", "-", "--library", library, "--config", config], environment: environment,
+            input: both.joined(separator: "\n") + "\n")
+        #expect(piped.status == 0, "\(piped.stderr)")
+        #expect(piped.stdout.split(separator: "\n").count == 2, "\(piped.stdout)")
+        #expect(!FileManager.default.fileExists(atPath: photo) && !FileManager.default.fileExists(atPath: second))
+        let back = try BuiltProducts.run(
+            "photos", ["trash", "restore", "-", "--library", library, "--config", config], environment: environment,
+            input: both.joined(separator: "\n"))
+        #expect(back.status == 0, "\(back.stderr)")
+        #expect(FileManager.default.fileExists(atPath: photo) && FileManager.default.fileExists(atPath: second))
+        try FileManager.default.removeItem(atPath: second)
+        #expect(
+            try BuiltProducts.run("photos", ["scan", "--library", library, root], environment: environment).status == 0)
+
+        // A root that does not allow it: refused, naming the file and the root.
         try Data("roots = [\"\(root)\"]\n".utf8).write(to: URL(fileURLWithPath: config))
         let refused = try photos(["rm", photo])
         #expect(refused.status != 0)
