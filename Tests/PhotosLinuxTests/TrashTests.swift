@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import PhotosCore
 import PhotosTestSupport
+import Synchronization
 import Testing
 
 @testable import PhotosLinux
@@ -456,6 +457,21 @@ import Testing
         #expect((try? results[4].get())?.info.path == third)
         #expect([first, second, third].allSatisfy { identity($0) == nil })
         #expect(contents(inTrash) == "x")
+    }
+
+    @Test func manyFilesAtOnceReadTheMountTableOnce() throws {
+        let fixture = try TrashFixture()
+        let paths = try (0..<20).map { try fixture.write("2024/IMG_\($0).JPG", "\($0)") }
+        let reads = Mutex(0)
+        var trash = fixture.trash
+        trash.mounts = {
+            reads.withLock { $0 += 1 }
+            return MountTable.current()
+        }
+        #expect(trash.directories(for: paths).allSatisfy { (try? $0.get()) != nil })
+        #expect(reads.withLock { $0 } == 1)
+        #expect(try trash.trash(paths).allSatisfy { (try? $0.get()) != nil })
+        #expect(reads.withLock { $0 } == 2, "one read for the plan, one for the moves")
     }
 
     @Test func aNameThatIsNotUTF8GoesAndComesBackByteForByte() throws {
