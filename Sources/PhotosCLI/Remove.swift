@@ -41,6 +41,8 @@ struct Remove: ParsableCommand {
         where seen.insert(identifier).inserted {
             identifiers.append(identifier)
         }
+        // Only `-` can name none (an empty standard input, as a query that matched nothing gives).
+        guard !identifiers.isEmpty else { return }
         let plan: [(identifier: String, files: [String], trashes: Bool)]
         do {
             // A deletion checks its files itself: the plan needs them only to show a dry run.

@@ -78,6 +78,9 @@ struct RemoveAndTrashCommandTests {
             (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["localIdentifier"] as? String
         }
         #expect(both.count == 2)
+        let none = try BuiltProducts.run(
+            "photos", ["rm", "-", "--library", library, "--config", config], environment: environment, input: "")
+        #expect(none.status == 0 && none.stdout.isEmpty, "nothing on standard input deletes nothing: \(none.stderr)")
         let piped = try BuiltProducts.run(
             "photos", ["rm", "-", "--library", library, "--config", config], environment: environment,
             input: both.joined(separator: "\n") + "\n")

@@ -14,6 +14,8 @@ extension Trash {
     /// mount table is read once and each directory's trash found once, so that planning the
     /// deletion of a thousand photos of one folder looks up one trash.
     public func directories(for paths: [String]) -> [Result<TrashDirectory, any Error>] {
+        // Nothing to find: the mount table is not read (a deletion of imported photos alone).
+        guard !paths.isEmpty else { return [] }
         let locator = Locator(self, mounts: mounts())
         return paths.map { path in Result { try locator.locate(path).directory } }
     }
@@ -211,6 +213,7 @@ extension Trash {
             return problem
         }
 
+        /// What `$topdir/.Trash` is at `top`, found once.
         private func sharedTrash(_ top: String) -> SharedTrash {
             if let known = shared[top] { return known }
             let found = trash.sharedTrash(top)
