@@ -65,7 +65,7 @@ public struct AssetRows {
 /// statement: no row is copied, no value decoded that is not asked for. Another engine's rows come
 /// read already and are walked the same way. Valid inside the read that made it only.
 public struct RowCursor {
-    private let cursor: GRDB.RowCursor?
+    private let steps: SQLiteSteps?
     // Inlinable readers: left generic across modules, each column read went through a witness table.
     /// SQLite's statement, stepped in place; nil for rows another engine returned.
     @usableFromInline let handle: SQLiteStatement?
@@ -78,19 +78,20 @@ public struct RowCursor {
     /// the last row.
     public private(set) var position: Int?
 
-    private let statement: Statement?
+    /// The statement's text, for errors.
+    private let sql: String?
 
-    init(_ statement: Statement, arguments: StatementArguments) throws {
-        cursor = try Row.fetchCursor(statement, arguments: arguments)
-        handle = statement.sqliteStatement
-        self.statement = statement
+    init(_ steps: SQLiteSteps, sql: String) throws {
+        self.steps = steps
+        handle = steps.handle
+        self.sql = sql
         (rows, texts) = ([], nil)
         try advance()
     }
 
     /// A cursor over rows already read, in their order (another engine's).
     init(rows: [[SQLValue]]) throws {
-        (cursor, handle, statement) = (nil, nil, nil)
+        (steps, handle, sql) = (nil, nil, nil)
         self.rows = rows
         texts = RowTexts()
         index = -1
@@ -101,9 +102,7 @@ public struct RowCursor {
     /// rows read first.
     static func open(_ sql: String, _ arguments: [SQLValue], on db: any StoreConnection) throws -> RowCursor {
         if let sqlite = db as? Database {
-            return try RowCursor(
-                sqlite.cachedStatement(sql: sql),
-                arguments: StatementArguments(databaseValues: arguments.map(\.databaseValue)))
+            return try RowCursor(SQLiteSteps(sqlite, sql, arguments), sql: sql)
         }
         return try RowCursor(rows: db.rows(sql, arguments, \.values))
     }
@@ -117,8 +116,8 @@ public struct RowCursor {
     /// Steps to the next row. Throws if the rows' positions went back (see ``AssetRows``).
     public mutating func advance() throws {
         let previous = position ?? 0
-        if let cursor {
-            position = try cursor.next() == nil ? nil : Int(sqlite3_column_int64(handle, 0))
+        if let steps {
+            position = try steps.next() ? Int(sqlite3_column_int64(handle, 0)) : nil
         } else {
             index += 1
             position = index < rows.count ? rows[index].first?.wholeNumber.map(Int.init) : nil
@@ -126,7 +125,7 @@ public struct RowCursor {
         }
         if let position, position < previous {
             throw StoreError(
-                .other, "rows came out of the order of the list asked for: \(statement?.sql ?? "another engine's")")
+                .other, "rows came out of the order of the list asked for: \(sql ?? "another engine's")")
         }
     }
 

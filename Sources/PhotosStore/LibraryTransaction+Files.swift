@@ -88,15 +88,13 @@ extension LibraryTransaction {
     /// Read column by column from SQLite's own row: a rescan reads every file's row, and GRDB's
     /// row decoding cost a sixth of a rescan of a million files.
     private static func storedFiles(_ db: Database, _ sql: String, _ arguments: [SQLValue]) throws -> [StoredFile] {
-        let statement = try db.cachedStatement(sql: sql)
-        let cursor = try Row.fetchCursor(
-            statement, arguments: StatementArguments(databaseValues: arguments.map(\.databaseValue)))
-        let row = statement.sqliteStatement
+        let steps = try SQLiteSteps(db, sql, arguments)
+        let row = steps.handle
         func integer(_ column: Int32) -> Int64? {
             sqlite3_column_type(row, column) == SQLITE_NULL ? nil : sqlite3_column_int64(row, column)
         }
         var files: [StoredFile] = []
-        while try cursor.next() != nil {
+        while try steps.next() {
             let path = sqlite3_column_text(row, 3).map { text in
                 String(
                     decoding: UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(row, 3))), as: UTF8.self)

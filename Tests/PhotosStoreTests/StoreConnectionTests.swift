@@ -66,8 +66,12 @@ enum ConnectionContract {
         let rows = try db.rows("SELECT ?, ?, ?, ?, ?, ?", values) { $0.values }
         #expect(rows == [values])
         // Extremes and text that looks like SQL.
-        let edges: [SQLValue] = [.int(.min), .double(-0.125), .text("it's a ? 'quoted' \"name\""), .blob([])]
-        #expect(try db.rows("SELECT ?, ?, ?, ?", edges) { $0.values } == [edges])
+        let edges: [SQLValue] = [
+            .int(.min), .double(-0.125), .text("it's a ? 'quoted' \"name\""), .blob([]), .text(""),
+        ]
+        #expect(try db.rows("SELECT ?, ?, ?, ?, ?", edges) { $0.values } == [edges])
+        // An empty text is no NULL.
+        #expect(try db.rows("SELECT ? IS NULL", [.text("")]) { try $0.int64(0) } == [0])
     }
 
     /// `table`: the engine's DDL for `item (id, name UNIQUE, size, data)` with a generated id.

@@ -13,11 +13,15 @@ extension Database: StoreConnection {
     /// and ends its statements with `;`, is run as it is.
     @discardableResult
     package func execute(_ sql: String, _ arguments: [SQLValue]) throws -> Int {
-        if arguments.isEmpty, sql.utf8.contains(UInt8(ascii: ";")) {
-            try execute(sql: sql)
+        if arguments.isEmpty {
+            // Through GRDB, which follows the transactions a BEGIN or COMMIT opens and ends.
+            if sql.utf8.contains(UInt8(ascii: ";")) {
+                try execute(sql: sql)
+            } else {
+                try cachedStatement(sql: sql).execute()
+            }
         } else {
-            try cachedStatement(sql: sql).execute(
-                arguments: StatementArguments(databaseValues: arguments.map(\.databaseValue)))
+            try SQLiteSteps(self, sql, arguments).run()
         }
         return changesCount
     }
@@ -33,15 +37,13 @@ extension Database: StoreConnection {
     package func rows<Value>(_ sql: String, _ arguments: [SQLValue], _ decode: (StoreRow) throws -> Value) throws
         -> [Value]
     {
-        let statement = try cachedStatement(sql: sql)
-        statement.arguments = StatementArguments(databaseValues: arguments.map(\.databaseValue))
-        let cursor = try Row.fetchCursor(statement)
-        let handle = statement.sqliteStatement
+        let steps = try SQLiteSteps(self, sql, arguments)
+        let handle = steps.handle
         let count = sqlite3_column_count(handle)
         var buffer: [SQLValue] = []
         buffer.reserveCapacity(Int(count))
         var values: [Value] = []
-        while try cursor.next() != nil {
+        while try steps.next() {
             buffer.removeAll(keepingCapacity: true)
             for column in 0..<count { buffer.append(SQLValue(handle, column)) }
             values.append(try decode(StoreRow(values: buffer)))
@@ -51,12 +53,10 @@ extension Database: StoreConnection {
 
     /// Read with SQLite's C API: a snapshot of a whole library's ids is a hundred thousand rows.
     package func integers(_ sql: String, _ arguments: [SQLValue]) throws -> [Int64] {
-        let statement = try cachedStatement(sql: sql)
-        statement.arguments = StatementArguments(databaseValues: arguments.map(\.databaseValue))
-        let cursor = try Row.fetchCursor(statement)
-        let handle = statement.sqliteStatement
+        let steps = try SQLiteSteps(self, sql, arguments)
+        let handle = steps.handle
         var values: [Int64] = []
-        while try cursor.next() != nil {
+        while try steps.next() {
             guard sqlite3_column_type(handle, 0) == SQLITE_INTEGER else {
                 values.append(try StoreRow(values: [SQLValue(handle, 0)]).int64(0))
                 continue
@@ -88,29 +88,6 @@ extension SQLValue {
             }
             self = .blob(Array(UnsafeRawBufferPointer(start: bytes, count: count)))
         default: self = .null
-        }
-    }
-}
-
-extension StatementArguments {
-    /// Arguments of values already converted. GRDB's initializer for a sequence of one
-    /// convertible type maps it with a key path, which the runtime instantiates on every call: a
-    /// twelfth of a fetch's time in the API.
-    init(databaseValues values: [DatabaseValue]) {
-        let boxed: [(any DatabaseValueConvertible)?] = values.map { $0 }
-        self.init(boxed)
-    }
-}
-
-extension SQLValue {
-    /// The GRDB value to bind.
-    var databaseValue: DatabaseValue {
-        switch self {
-        case .null: .null
-        case .int(let value): value.databaseValue
-        case .double(let value): value.databaseValue
-        case .text(let value): value.databaseValue
-        case .blob(let bytes): Data(bytes).databaseValue
         }
     }
 }
