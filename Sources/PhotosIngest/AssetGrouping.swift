@@ -29,6 +29,9 @@ struct AssetGrouping {
     /// Whether the caller knows the store has no file in the directory (a first scan's new
     /// directory): then it is not asked.
     var storedNothing = false
+    /// The sidecars' names in the directory, when its listing in this scan gave them all: a new
+    /// asset's sidecars are looked for there, not on disk.
+    var listedSidecars: Set<String>?
 
     /// One file of the directory: read now, or known from the store.
     private enum Member {
@@ -102,6 +105,18 @@ struct AssetGrouping {
         }
     }
 
+    /// The sidecars that can belong to a new file: from the directory's listing, or a few lstat
+    /// calls, not a listing of its directory per file that arrives. An imported file's sidecars are
+    /// the ones its import placed beside it: an import gives a group a name no file of its folder
+    /// starts with, so nothing else can be there.
+    private func sidecars(of file: CrawledFile) -> [String] {
+        if origins[file.path] != nil {
+            return SidecarSync.sidecarNames(of: file.path).filter { origins[directory + "/" + $0] != nil }
+        }
+        guard let listedSidecars else { return SidecarSync.sidecarsBeside(file.path) }
+        return listedSidecars.isEmpty ? [] : SidecarSync.sidecarNames(of: file.path).filter(listedSidecars.contains)
+    }
+
     /// What a member is, for owning a sidecar (``PhotosSidecars/SidecarNames``).
     private func sidecarEntry(_ member: Member) -> SidecarNames.Entry {
         let entry = entry(member)
@@ -158,15 +173,7 @@ struct AssetGrouping {
             try transaction.replaceResources(ofAsset: target, with: resources)
         } else {
             var ingested: SidecarSync.Ingested?
-            // A few lstat calls per new asset, not a listing of its directory per file that arrives.
-            // An imported file's sidecars are the ones its import placed beside it: an import gives a
-            // group a name no file of its folder starts with, so nothing else can be there.
-            if case .fresh(let file, _) = primary,
-                case let sidecars = origins[file.path] == nil
-                    ? SidecarSync.sidecarsBeside(file.path)
-                    : SidecarSync.sidecarNames(of: file.path).filter { origins[directory + "/" + $0] != nil },
-                !sidecars.isEmpty
-            {
+            if case .fresh(let file, _) = primary, case let sidecars = sidecars(of: file), !sidecars.isEmpty {
                 let entries =
                     sidecarEntries ?? Dictionary(grouping: members.map(sidecarEntry)) { PairingName.of($0.name) }
                 sidecarEntries = entries

@@ -217,7 +217,8 @@ public final class FolderScanner: Sendable {
                 var reader = reader
                 let rows = try reader.readDirectories(listed.map { ranges[$0.directory]! })
                 for ((directory, files), rows) in zip(listed, rows) {
-                    try reconciliation.compare(ScanUnit(files: files, rows: rows), reader: reader)
+                    try reconciliation.compare(
+                        ScanUnit(files: files, rows: rows, isWholeDirectory: true), reader: reader)
                     reconciliation.sources.lookahead?.compared.insert(directory)
                 }
             }

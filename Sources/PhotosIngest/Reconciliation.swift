@@ -12,6 +12,9 @@ import Synchronization
 struct ScanUnit {
     var files: [CrawledFile]
     var rows: DirectoryRows
+    /// Whether `files` are the whole listing of one directory (a scan of a whole root's), not some
+    /// paths: then the sidecars among them are all the directory's.
+    var isWholeDirectory = false
 }
 
 /// A file to read, with what the store had for it.
@@ -75,6 +78,9 @@ struct Reconciliation {
     private let rootHadFiles: Bool
     /// The directories whose files this scan's batches have grouped into assets.
     private var grouped: Set<String> = []
+    /// The sidecars' names each directory listed whole holds, for its new files' assets until they
+    /// commit: a new asset takes its sidecar's state, and the listing says which are there.
+    private var listedSidecars: [String: Set<String>] = [:]
 
     init(
         scanner: FolderScanner, root: String, report: ScanReport, sources: MoveSources, rootHadFiles: Bool = true,
@@ -171,6 +177,9 @@ struct Reconciliation {
             }
         }
         if !sidecars.isEmpty { try noteSidecars(sidecars, besideNew: fresh, reader: reader) }
+        if unit.isWholeDirectory, let directory = fresh.first?.directory {
+            listedSidecars[directory] = Set(sidecars.map(\.name))
+        }
     }
 
     /// Whether a file is an XMP sidecar, by its name: `.xmp` in any case after at least one
@@ -322,6 +331,7 @@ struct Reconciliation {
         let (place, timeZone, origins) = (place, scanner.extractor.timeZone, scanner.origins)
         let storedNothing = rootHadFiles ? [] : Set(batch.map(\.file.directory)).subtracting(grouped)
         let nothingMoved = moved.isEmpty && revived.isEmpty
+        let listedSidecars = listedSidecars
         let token = try scanner.database.write { transaction in
             var fine: [String] = []
             var media: [String: [(CrawledFile, FileMetadata)]] = [:]
@@ -359,7 +369,8 @@ struct Reconciliation {
                 bursts.formUnion(
                     try AssetGrouping(
                         directory: directory, fresh: files, transaction: transaction, timeZone: timeZone,
-                        origins: origins, storedNothing: nothingMoved && storedNothing.contains(directory)
+                        origins: origins, storedNothing: nothingMoved && storedNothing.contains(directory),
+                        listedSidecars: listedSidecars[directory]
                     ).apply())
             }
             try transaction.pickBurstRepresentatives(bursts)
@@ -368,6 +379,8 @@ struct Reconciliation {
         }.token
         committed(token)
         grouped.formUnion(batch.map(\.file.directory))
+        // A file read again later (it was being written) looks for its sidecars itself.
+        for file in batch.map(\.file) { self.listedSidecars[file.directory] = nil }
         unplaced = unplaced || removed
         changing += stillChanging
         report.skipped += counts.skipped
