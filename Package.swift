@@ -113,7 +113,7 @@ let package = Package(
         // CPhotosRaw: the RAW families no parser reads, through LibRaw (opened on the first such file).
         .target(
             name: "PhotosMetadata",
-            dependencies: ["PhotosCore", "PhotosLinux", "CExif", "CMagic", "CZlib", "CPhotosRaw"],
+            dependencies: ["PhotosCore", "PhotosLinux", "CPhotosLinux", "CExif", "CMagic", "CZlib", "CPhotosRaw"],
             swiftSettings: settings),
         // XMP sidecars: which sidecar a photo has, the user state read from it (the library's fields and
         // other tools' for the same facts), the merge that writes only the library's own properties

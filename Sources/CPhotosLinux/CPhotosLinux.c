@@ -67,3 +67,7 @@ int cphotos_start_writeback(int fd) {
 int cphotos_sync_file_system(int fd) {
     return syncfs(fd) == 0 ? 0 : errno;
 }
+
+const void *cphotos_find_bytes(const void *haystack, size_t haystack_length, const void *needle, size_t needle_length) {
+    return memmem(haystack, haystack_length, needle, needle_length);
+}

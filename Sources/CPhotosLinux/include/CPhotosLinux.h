@@ -1,5 +1,6 @@
 #ifndef PHOTOSD_CPHOTOSLINUX_H
 #define PHOTOSD_CPHOTOSLINUX_H
+#include <stddef.h>
 #include <sys/vfs.h>
 
 /// The file system magic number (statfs f_type) of the file system holding `path`, or -1.
@@ -60,4 +61,9 @@ int cphotos_sync_file_system(int fd);
 /// Puts the calling thread in SCHED_IDLE, the lowest scheduling class (it runs only when nothing
 /// else wants the processor); 0 or the error number.
 int cphotos_idle_this_thread(void);
+
+/// The first occurrence of `needle` in `haystack` (memmem, a GNU extension Glibc's Swift module
+/// leaves out, searching by whole needle rather than byte by byte), or NULL.
+const void *_Nullable cphotos_find_bytes(
+    const void *_Nonnull haystack, size_t haystack_length, const void *_Nonnull needle, size_t needle_length);
 #endif

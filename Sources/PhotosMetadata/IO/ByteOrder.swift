@@ -58,7 +58,13 @@ extension ArraySlice<UInt8> {
     func fourCC(at offset: Int) -> String? {
         guard offset >= 0, offset <= count - 4 else { return nil }
         let start = startIndex + offset
-        return String(String.UnicodeScalarView(self[start..<(start + 4)].map { Unicode.Scalar($0) }))
+        let code = self[start..<(start + 4)]
+        // ASCII, as nearly every box's: four bytes of UTF-8, made in place (a parser asks for one a box).
+        if code.allSatisfy({ $0 < 0x80 }) {
+            return String(unsafeUninitializedCapacity: 4) { buffer in buffer.initialize(from: code).1 }
+        }
+        // Latin-1 beyond, as QuickTime's `©nam`.
+        return String(String.UnicodeScalarView(code.map { Unicode.Scalar($0) }))
     }
 
     /// The sub-slice `offset ..< offset + length`, or `nil` when it does not fit.

@@ -1,4 +1,4 @@
-import Glibc
+import CPhotosLinux
 
 /// Simple property values of an XMP packet, found without a full RDF parser.
 ///
@@ -19,15 +19,32 @@ enum XMPProperties {
         return value(ofExactly: "xap:" + property.dropFirst(4), in: packet)
     }
 
-    /// The value of `property` under exactly that prefix.
+    /// The value of `property` under exactly that prefix: as an attribute in double quotes, else in
+    /// single quotes, else as an element, each at its first place in the packet. One pass over the
+    /// places the name occurs, whose neighbours tell the forms apart.
     private static func value(ofExactly property: String, in packet: ArraySlice<UInt8>) -> String? {
-        for quote in [UInt8(ascii: "\""), UInt8(ascii: "'")] {
-            if let start = find(Array(property.utf8) + [UInt8(ascii: "="), quote], in: packet) {
-                let rest = packet[start...]
-                if let end = rest.firstIndex(of: quote) { return String(decoding: rest[..<end], as: UTF8.self) }
+        let name = Array(property.utf8)
+        var singleQuoted: String?
+        var element: Int?
+        var rest = packet
+        while let start = find(name, in: rest, returningStart: true) {
+            let end = start + name.count
+            rest = packet[(start + 1)...]
+            if end + 1 < packet.endIndex, packet[end] == UInt8(ascii: "=") {
+                let quote = packet[end + 1]
+                guard quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else { continue }
+                let value = packet[(end + 2)...]
+                guard let close = value.firstIndex(of: quote) else { continue }
+                if quote == UInt8(ascii: "\"") { return String(decoding: value[..<close], as: UTF8.self) }
+                if singleQuoted == nil { singleQuoted = String(decoding: value[..<close], as: UTF8.self) }
+            } else if element == nil, start > packet.startIndex, packet[start - 1] == UInt8(ascii: "<"),
+                end < packet.endIndex, packet[end] == UInt8(ascii: ">")
+            {
+                element = end + 1
             }
         }
-        guard let open = find(Array("<\(property)>".utf8), in: packet),
+        if let singleQuoted { return singleQuoted }
+        guard let open = element,
             let close = find(Array("</\(property)>".utf8), in: packet[open...], returningStart: true)
         else { return nil }
         let content = packet[open..<close]
@@ -45,19 +62,11 @@ enum XMPProperties {
         guard !needle.isEmpty, haystack.count >= needle.count else { return nil }
         return haystack.withUnsafeBytes { hay -> Int? in
             needle.withUnsafeBytes { pin -> Int? in
-                let first = Int32(pin[0])
-                var offset = 0
-                let last = hay.count - pin.count
-                while offset <= last {
-                    // memchr finds candidates for the first byte; memcmp checks the rest.
-                    guard let hit = memchr(hay.baseAddress! + offset, first, last - offset + 1) else { return nil }
-                    let at = hay.baseAddress!.distance(to: UnsafeRawPointer(hit))
-                    if memcmp(hay.baseAddress! + at, pin.baseAddress!, pin.count) == 0 {
-                        return haystack.startIndex + at + (returningStart ? 0 : needle.count)
-                    }
-                    offset = at + 1
+                guard let hit = cphotos_find_bytes(hay.baseAddress!, hay.count, pin.baseAddress!, pin.count) else {
+                    return nil
                 }
-                return nil
+                let at = hay.baseAddress!.distance(to: UnsafeRawPointer(hit))
+                return haystack.startIndex + at + (returningStart ? 0 : needle.count)
             }
         }
     }
