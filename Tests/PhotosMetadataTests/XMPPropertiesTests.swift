@@ -44,12 +44,4 @@ import Testing
         #expect(XMPProperties.find(Array("aab".utf8), in: packet) == nil)
         #expect(XMPProperties.find(Array("\">".utf8), in: packet) == packet.endIndex)
     }
-
-    @Test func fourCharacterCodesReadEachByteAsOneCharacter() {
-        let bytes = ArraySlice([0, 0x66, 0x74, 0x79, 0x70, 0xA9, 0x6E, 0x61, 0x6D] as [UInt8])[1...]
-        #expect(bytes.fourCC(at: 0) == "ftyp")
-        #expect(bytes.fourCC(at: 4) == "©nam")
-        #expect(bytes.fourCC(at: 5) == nil)
-        #expect(bytes.fourCC(at: -1) == nil)
-    }
 }

@@ -2,15 +2,14 @@
 /// and rate; and checks that the frames (the `movi` list) are in the file.
 enum AVIParser {
     static func parse(_ reader: FileReader) throws(MetadataError) -> ContainerInfo {
-        let head = reader.head[...]
+        // The header list's chunks looked at lie in the first 16 KB and a chunk after.
+        let head = try reader.read(at: 0, count: 16 * 1024 + 72)
         guard head.matches(ascii: "RIFF"), head.matches(ascii: "AVI ", at: 8) else {
             throw reader.corrupt("the file does not start with a RIFF AVI header")
         }
         // `avih` is the first chunk of the first LIST (hdrl); look for it near the start.
-        let searchEnd = min(head.count - 4, 4096)
-        guard searchEnd > 12,
-            let found = (12..<searchEnd).first(where: { head.matches(ascii: "avih", at: $0) }),
-            let fields = head.slice(at: found + 8, count: 40)
+        guard let found = head.dropFirst(12).offset(of: Array("avih".utf8), before: min(head.count - 4, 4096) - 12),
+            let fields = head.slice(at: 12 + found + 8, count: 40)
         else { throw reader.corrupt("AVI has no main header (avih)") }
         var info = ContainerInfo()
         let microsecondsPerFrame = Int(fields.u32(at: 0, .littleEndian) ?? 0)
@@ -31,9 +30,9 @@ enum AVIParser {
     /// cameras write as C's `ctime` text (`MON SEP 10 20:52:00 2012`) or as EXIF does (`2009/10/27 12:14:34`, with
     /// slashes or colons); wall-clock time, no offset.
     static func digitizationDate(in head: ArraySlice<UInt8>) -> CapturedDate? {
-        let searchEnd = min(head.count - 8, 16 * 1024)
-        guard searchEnd > 12,
-            let found = (12..<searchEnd).first(where: { head.matches(ascii: "IDIT", at: $0) }),
+        guard
+            let offset = head.dropFirst(12).offset(of: Array("IDIT".utf8), before: min(head.count - 8, 16 * 1024) - 12),
+            case let found = 12 + offset,
             let size = head.u32(at: found + 4, .littleEndian).map(Int.init), size > 0, size <= 64,
             let bytes = head.slice(at: found + 8, count: size)
         else { return nil }

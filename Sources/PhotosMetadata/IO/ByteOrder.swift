@@ -1,3 +1,5 @@
+import CPhotosLinux
+
 /// The byte order of a multi-byte field.
 enum ByteOrder: Sendable {
     case bigEndian, littleEndian
@@ -49,6 +51,20 @@ extension ArraySlice<UInt8> {
     /// Whether the bytes at `offset` spell the ASCII text `signature`.
     func matches(ascii signature: String, at offset: Int = 0) -> Bool {
         matches(Array(signature.utf8), at: offset)
+    }
+
+    /// The offset of the first `signature` that starts before `end` (relative, as every accessor's),
+    /// found with memmem rather than a comparison at each offset.
+    func offset(of signature: [UInt8], before end: Int) -> Int? {
+        let region = prefix(Swift.max(0, end) + signature.count - 1)
+        guard !signature.isEmpty, region.count >= signature.count else { return nil }
+        return region.withUnsafeBytes { bytes in
+            signature.withUnsafeBytes { needle in
+                cphotos_find_bytes(bytes.baseAddress!, bytes.count, needle.baseAddress!, needle.count).map {
+                    bytes.baseAddress!.distance(to: $0)
+                }
+            }
+        }
     }
 
     /// Four bytes at `offset` as text (a RIFF chunk or ISO-BMFF box type), or `nil`.
