@@ -166,6 +166,13 @@ public struct ScanReader {
     public func hasFiles(under root: String) throws -> Bool {
         try LibraryTransaction.hasFiles(db, under: root)
     }
+
+    /// Whether the store holds a rejection of a file under `root`, at any depth.
+    public func hasRejections(under root: String) throws -> Bool {
+        let (condition, arguments) = LibraryTransaction.under(root, column: "path")
+        return try db.scalarInt64(
+            "SELECT 1 FROM rejected WHERE \(condition) AND \(db.dialect.isThisHost("host")) LIMIT 1", arguments) != nil
+    }
 }
 
 extension LibraryDatabase {

@@ -350,6 +350,23 @@ import Testing
         #expect(rejected["cut.dng"]?.reason.contains("past the end of the file") == true)
     }
 
+    /// A root whose files were all rejected holds no asset, yet its rejections are rows of the
+    /// store: the next scan compares them and reads nothing again (a first scan's shortcut, which
+    /// reads no rows where the store holds nothing under the root, is not taken).
+    @Test(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))
+    func aRootOfRejectedFilesIsNotReadAgain() throws {
+        let tree = try Tree()
+        try tree.copy("Bad/exif_only_no_image.jpg", to: "a/no-image.jpg")
+        try tree.copy("Bad/exif_only_no_image.jpg", to: "b/no-image.jpg")
+        #expect(try tree.scan().rejected == 2)
+        let first = try tree.library.database.rejectedFiles()
+        Thread.sleep(forTimeInterval: 0.01)
+        let again = try tree.scan()
+        #expect(again.rejected == 2 && again.ingested == 0, "\(again)")
+        // A file read again is rejected anew, at a later date.
+        #expect(try tree.library.database.rejectedFiles() == first, "the rejected files were read again")
+    }
+
     @Test(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))
     func aFileStillBeingWrittenIsLeftForLater() throws {
         let tree = try Tree()
