@@ -94,6 +94,9 @@ let package = Package(
 
         // Linux calls Glibc's module does not import (statfs, eventfd, GNU thread calls), for PhotosLinux.
         .target(name: "CPhotosLinux"),
+        // SQLite's start-time configuration (a variadic call), for PhotosStore; SQLite itself comes
+        // with GRDB's GRDBSQLite.
+        .target(name: "CPhotosSQLite"),
 
         // The layers, each only on those before it (docs/architecture.md draws the graph):
         // PhotosCore, PhotosPlaces (pure) <- PhotosLinux (the operating system), PhotosWire (the JSON
@@ -144,7 +147,7 @@ let package = Package(
             dependencies: [
                 // PhotosLinux: the commit signal's inotify watch on the library's directory.
                 "PhotosCore", "PhotosLinux", "PhotosWire", .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"), "CPhotosSQLite",
                 // Access tokens are stored as their SHA-256.
                 .product(name: "Crypto", package: "swift-crypto"),
                 // A library in PostgreSQL: the engine's connection (Engine/PostgreSQL).
