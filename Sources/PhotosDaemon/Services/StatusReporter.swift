@@ -9,8 +9,8 @@ import ServiceLifecycle
 /// Writes the ``StatusBoard`` to the status file for `photos status`: after the startup scan,
 /// after published changes (at most every ``minimumInterval``: a stream of arrivals makes a few
 /// writes a second, not one fsync'd file per file), and once more when the daemon stops. A change
-/// is written ``delay`` after it is published, not at once: a scan publishes as it commits, and
-/// the commit's observers and hooks get the cores first.
+/// after the first write is written ``delay`` after it is published, not at once: a scan publishes
+/// as it commits, and the commit's observers and hooks get the cores first.
 ///
 /// The file is ``DaemonStatus`` as JSON with each of the board's ``StatusBoard/Board/sections``
 /// as one more top-level key. No file exists before the startup scan is done, so that scripts
@@ -49,10 +49,14 @@ public final class StatusReporter: Service, Sendable {
 
     public func run() async throws {
         await cancelWhenGracefulShutdown { [changes] in
+            // The first write, the file's appearance that says "ready", is made at once: what waits
+            // for it (scripts, tests, `photos status`) waits for nothing else.
+            var ready = false
             for await _ in changes where self.board.read(\.isReady) {
-                try? await Task.sleep(for: Self.delay)
+                if ready { try? await Task.sleep(for: Self.delay) }
                 self.write()
-                try? await Task.sleep(for: Self.minimumInterval - Self.delay)
+                try? await Task.sleep(for: Self.minimumInterval - (ready ? Self.delay : .zero))
+                ready = true
             }
         }
         // The last word: the totals and root states at exit.
