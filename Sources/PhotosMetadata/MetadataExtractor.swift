@@ -1,4 +1,5 @@
 public import Foundation
+import PhotosCore
 import Synchronization
 
 /// Describes a photo or video file: type, displayed size, orientation, creation date, location,
@@ -96,7 +97,7 @@ public struct MetadataExtractor: Sendable {
     /// XMP. The fuzz targets call this with the type fixed, so that every input reaches a parser.
     func extract(_ reader: FileReader, type: FileType) throws(MetadataError) -> FileMetadata {
         let info = try containerInfo(reader, type: type)
-        return describe(type: type, info: info, name: reader.path.split(separator: "/").last.map(String.init) ?? "")
+        return describe(type: type, info: info, name: PathName.name(of: reader.path))
     }
 
     /// What the container parser for `type` reads from the file's headers, checked.

@@ -35,30 +35,31 @@ struct CapturedDate: Sendable, Hashable {
             }
             return digits == 0 ? nil : value
         }
-        func skip(_ separators: Set<Unicode.Scalar>) -> Bool {
-            guard cursor < scalars.count, separators.contains(scalars[cursor]) else { return false }
+        // Two scalars, not a set: a set literal was built at each call, for every date of every file.
+        func skip(_ separator: Unicode.Scalar, or other: Unicode.Scalar? = nil) -> Bool {
+            guard cursor < scalars.count, scalars[cursor] == separator || scalars[cursor] == other else { return false }
             cursor += 1
             return true
         }
 
-        guard let year = number(maxDigits: 4), skip([":", "-"]), let month = number(maxDigits: 2),
-            skip([":", "-"]), let day = number(maxDigits: 2)
+        guard let year = number(maxDigits: 4), skip(":", or: "-"), let month = number(maxDigits: 2),
+            skip(":", or: "-"), let day = number(maxDigits: 2)
         else { return nil }
         var hour = 0
         var minute = 0
         var second = 0
         var fraction = 0.0
-        if skip([" ", "T"]) {
-            while skip([" "]) {}
-            guard let parsedHour = number(maxDigits: 2), skip([":"]), let parsedMinute = number(maxDigits: 2) else {
+        if skip(" ", or: "T") {
+            while skip(" ") {}
+            guard let parsedHour = number(maxDigits: 2), skip(":"), let parsedMinute = number(maxDigits: 2) else {
                 return nil
             }
             hour = parsedHour
             minute = parsedMinute
-            if skip([":"]) {
+            if skip(":") {
                 guard let parsedSecond = number(maxDigits: 2) else { return nil }
                 second = parsedSecond
-                if skip([".", ","]) {
+                if skip(".", or: ",") {
                     let start = cursor
                     _ = number(maxDigits: 9)
                     fraction = Self.fraction(String(String.UnicodeScalarView(scalars[start..<cursor]))) ?? 0
