@@ -84,7 +84,7 @@ public final class FolderScanner: Sendable {
     /// files a whole-root scan lists ahead of the directory it compares.
     public init(
         database: LibraryDatabase, timeZone: TimeZone = .current, rules: IgnoreRules = IgnoreRules(),
-        batchSize: Int = 500, listingAhead: Int = 1024, quietTime: Double = 0.5,
+        batchSize: Int = 1000, listingAhead: Int = 1024, quietTime: Double = 0.5,
         directoryReader: @escaping Crawler.DirectoryReader = Crawler.readDirectory, origins: [String: String] = [:],
         known: [String: FileMetadata] = [:]
     ) {
