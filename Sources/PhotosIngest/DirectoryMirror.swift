@@ -362,15 +362,16 @@ struct DirectoryMirror {
             if !unreadable, mediaDirectories.contains(directory.path), members.includes(directory.path),
                 let album = state.albums[index]
             {
-                if newAlbum, members.byDirectory == nil, transaction.statementsAreRoundTrips {
+                if newAlbum, members.byDirectory == nil {
                     newAlbums.append((album, directory.path))
                 } else {
                     try members.set(album, new: newAlbum, directory: directory.path, transaction)
                 }
             }
         }
-        // Where each statement is a round trip, new albums' members are read a few dozen
-        // directories a statement, after the pass, rather than one album at a time.
+        // New albums' members are read after the pass, a thousand directories a statement, rather
+        // than one album at a time: a round trip each where statements are, and on SQLite 2,000
+        // statements of a first scan of the bench tree.
         if !newAlbums.isEmpty {
             let assets = try transaction.primaryAssets(inDirectories: newAlbums.map(\.directory))
             for (album, directory) in newAlbums {
