@@ -380,7 +380,7 @@ struct Reconciliation {
         committed(token)
         grouped.formUnion(batch.map(\.file.directory))
         // A file read again later (it was being written) looks for its sidecars itself.
-        for file in batch.map(\.file) { self.listedSidecars[file.directory] = nil }
+        for item in batch { self.listedSidecars[item.file.directory] = nil }
         unplaced = unplaced || removed
         changing += stillChanging
         report.skipped += counts.skipped

@@ -80,6 +80,7 @@ public enum BuiltProducts {
             // A file rather than a pipe: nothing to write while the output is read.
             let path = NSTemporaryDirectory() + "photos-test-input-\(getpid())-\(UUID().uuidString)"
             try Data(input.utf8).write(to: URL(fileURLWithPath: path))
+            // Removed once opened: the open handle keeps the file's content for the process.
             defer { try? FileManager.default.removeItem(atPath: path) }
             process.standardInput = FileHandle(forReadingAtPath: path)
         }

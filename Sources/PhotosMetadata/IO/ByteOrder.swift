@@ -53,18 +53,22 @@ extension ArraySlice<UInt8> {
         matches(Array(signature.utf8), at: offset)
     }
 
-    /// The offset of the first `signature` that starts before `end` (relative, as every accessor's),
-    /// found with memmem rather than a comparison at each offset.
-    func offset(of signature: [UInt8], before end: Int) -> Int? {
-        let region = prefix(Swift.max(0, end) + signature.count - 1)
-        guard !signature.isEmpty, region.count >= signature.count else { return nil }
-        return region.withUnsafeBytes { bytes in
+    /// The offset of the first `signature` (relative, as every accessor's), found with memmem
+    /// rather than a comparison at each offset; nil when it is not there or is empty.
+    func offset(of signature: [UInt8]) -> Int? {
+        guard !signature.isEmpty, count >= signature.count else { return nil }
+        return withUnsafeBytes { bytes in
             signature.withUnsafeBytes { needle in
                 cphotos_find_bytes(bytes.baseAddress!, bytes.count, needle.baseAddress!, needle.count).map {
                     bytes.baseAddress!.distance(to: $0)
                 }
             }
         }
+    }
+
+    /// The offset of the first `signature` that starts before `end`.
+    func offset(of signature: [UInt8], before end: Int) -> Int? {
+        prefix(Swift.max(0, end) + signature.count - 1).offset(of: signature)
     }
 
     /// Four bytes at `offset` as text (a RIFF chunk or ISO-BMFF box type), or `nil`.

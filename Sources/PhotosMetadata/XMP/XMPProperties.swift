@@ -1,5 +1,3 @@
-import CPhotosLinux
-
 /// Simple property values of an XMP packet, found without a full RDF parser.
 ///
 /// XMP writes a property either as an attribute (`GPano:UsePanoramaViewer="True"`) or as an
@@ -59,15 +57,6 @@ enum XMPProperties {
 
     /// The index just after the first occurrence of `needle` in `haystack` (or where it starts).
     static func find(_ needle: [UInt8], in haystack: ArraySlice<UInt8>, returningStart: Bool = false) -> Int? {
-        guard !needle.isEmpty, haystack.count >= needle.count else { return nil }
-        return haystack.withUnsafeBytes { hay -> Int? in
-            needle.withUnsafeBytes { pin -> Int? in
-                guard let hit = cphotos_find_bytes(hay.baseAddress!, hay.count, pin.baseAddress!, pin.count) else {
-                    return nil
-                }
-                let at = hay.baseAddress!.distance(to: UnsafeRawPointer(hit))
-                return haystack.startIndex + at + (returningStart ? 0 : needle.count)
-            }
-        }
+        haystack.offset(of: needle).map { haystack.startIndex + $0 + (returningStart ? 0 : needle.count) }
     }
 }
