@@ -26,14 +26,26 @@ public final class LibraryTransaction {
 
     // MARK: Assets
 
-    /// The insert of an asset row: every column of ``AssetRecord/columnNames`` but the row id.
-    private static let insertAssetSQL = SQLText.insert(into: "asset", AssetRecord.columnNames.dropFirst())
+    /// The insert of an asset row, every column of ``AssetRecord/columnNames`` but the row id; on
+    /// SQLite without the statement journal its smart album counts' trigger would need
+    /// (``SQLDialect/insertFailingTransaction``).
+    private static func insertAssetSQL(_ dialect: SQLDialect) -> String {
+        switch dialect {
+        case .sqlite: insertAssetSQLite
+        case .postgreSQL: insertAssetPostgreSQL
+        }
+    }
+    private static let insertAssetSQLite = SQLText.insert(
+        into: "asset", AssetRecord.columnNames.dropFirst(), verb: SQLDialect.sqlite.insertFailingTransaction)
+    private static let insertAssetPostgreSQL = SQLText.insert(
+        into: "asset", AssetRecord.columnNames.dropFirst(), verb: SQLDialect.postgreSQL.insertFailingTransaction)
     /// The same with the row id, for a key taken ahead.
     private static let laterAssetInsert = LaterInsert(
         table: "asset", columns: SQLText.list(AssetRecord.columnNames),
         row: "(\(SQLText.placeholders(AssetRecord.columnNames.count)))")
 
-    /// Inserts an asset and its resources, returning the asset's row id.
+    /// Inserts an asset and its resources, returning the asset's row id. A failed insert fails the
+    /// block, whose transaction the engine has already undone: let the error end the block.
     @discardableResult
     public func insertAsset(_ asset: AssetRecord, resources: [ResourceRecord] = []) throws -> Int64 {
         let id: Int64
@@ -43,7 +55,7 @@ public final class LibraryTransaction {
             id = key
             try db.insertLater(Self.laterAssetInsert, [.int(key)] + asset.values)
         } else {
-            id = try db.insert(Self.insertAssetSQL, asset.values)
+            id = try db.insert(Self.insertAssetSQL(db.dialect), asset.values)
         }
         for var resource in resources {
             resource.assetId = id

@@ -48,6 +48,36 @@ import Testing
         #expect(try database.currentToken() == 0)
     }
 
+    /// An asset's insert that fails fails its whole block: SQLite undoes the transaction itself
+    /// (`INSERT OR ROLLBACK`, which spares the statement journal), the error that comes out is the
+    /// insert's, nothing of the block stays (the smart albums' counts included), and the next
+    /// block writes as before.
+    @Test func aFailedAssetInsertTakesBackItsWholeBlock() throws {
+        let database = try LibraryDatabase()
+        let photo = AssetRecord(localIdentifier: "A/L0/001", mediaType: .image)
+        let error = #expect(throws: StoreError.self) {
+            try database.write { transaction in
+                let file = ResourceRecord(
+                    assetId: 0, type: 1, path: "/p/a.jpg", uniformTypeIdentifier: "public.jpeg", mimeType: "image/jpeg",
+                    fileSize: 1, originalFilename: "a.jpg")
+                try transaction.insertAsset(photo, resources: [file])
+                try transaction.insertAsset(AssetRecord(localIdentifier: "B/L0/001", mediaType: .image))
+                try transaction.insertAsset(photo)
+            }
+        }
+        // SQLITE_CONSTRAINT_UNIQUE, not a failed ROLLBACK of a transaction SQLite had already undone.
+        #expect(error?.sqliteCode == 2067, "\(String(describing: error))")
+        #expect(try database.assetIDs(matching: AssetQuery()).isEmpty)
+        #expect(try database.currentToken() == 0)
+        let allPhotos = "SELECT s209 FROM smart_album_count"
+        #expect(try database.sqliteRead { try Int.fetchOne($0, sql: allPhotos) } == 0)
+
+        let written = try database.write { try $0.insertAsset(photo) }
+        #expect(written.token == 1)
+        #expect(try database.assetIDs(matching: AssetQuery()).count == 1)
+        #expect(try database.sqliteRead { try Int.fetchOne($0, sql: allPhotos) } == 1)
+    }
+
     @Test func everyCommittedWriteAppendsOneEntryWithGrowingTokens() throws {
         let database = try LibraryDatabase()
         let first = try database.write {

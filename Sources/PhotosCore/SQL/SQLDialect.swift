@@ -89,6 +89,19 @@ package enum SQLDialect: Sendable, Hashable {
         }
     }
 
+    /// `INSERT INTO`, where a failed insert fails its whole transaction: SQLite's `INSERT OR
+    /// ROLLBACK INTO`, as every failed statement does on PostgreSQL. SQLite then keeps no
+    /// statement journal to undo the statement alone, which a statement that fires triggers
+    /// otherwise fills with every page it touches: an asset's insert, which counts the smart
+    /// albums by trigger, cost 19 µs with the journal and 13 without. The triggers it fires take
+    /// its conflict policy: only for tables whose insert triggers hold no `OR IGNORE` of their own.
+    package var insertFailingTransaction: String {
+        switch self {
+        case .sqlite: "INSERT OR ROLLBACK INTO"
+        case .postgreSQL: "INSERT INTO"
+        }
+    }
+
     /// What makes the rows of an ``orderedJoin`` that starts from a list come in the list's order
     /// (`key` its elements' index): nothing on SQLite, which reads the list first and keeps its
     /// order; an `ORDER BY` elsewhere, where the planner may read the tables in any order.

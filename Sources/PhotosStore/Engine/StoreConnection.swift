@@ -219,9 +219,10 @@ enum SQLText {
         names.map { "\($0) = ?" }.joined(separator: ", ")
     }
 
-    /// `INSERT INTO table (a, b) VALUES (?, ?)`.
-    static func insert(into table: String, _ names: some Collection<String>) -> String {
-        "INSERT INTO \(table) (\(list(names))) VALUES (\(placeholders(names.count)))"
+    /// `INSERT INTO table (a, b) VALUES (?, ?)`, or another `verb` in place of `INSERT INTO`
+    /// (``SQLDialect/insertFailingTransaction``).
+    static func insert(into table: String, _ names: some Collection<String>, verb: String = "INSERT INTO") -> String {
+        "\(verb) \(table) (\(list(names))) VALUES (\(placeholders(names.count)))"
     }
 }
 
