@@ -19,6 +19,18 @@ struct LocalIdentifierTests {
         }
     }
 
+    @Test func aUUIDIsWrittenAsFoundationWritesIt() {
+        let uuids =
+            [UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))]
+            + [UUID(uuid: (255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255))]
+            + (0..<1_000).map { _ in UUID() } + (0..<1_000).map { _ in TimeOrderedUUID.next() }
+        for uuid in uuids {
+            for type in [PHObjectType.asset, .assetCollection, .collectionList] {
+                #expect(LocalIdentifier.identifier(uuid, type) == uuid.uuidString + LocalIdentifier.suffix(type))
+            }
+        }
+    }
+
     @Test func theTimeComesFirstInMilliseconds() throws {
         // Later than any other test of this process asks for: the generator never goes back.
         let moment = Date(timeIntervalSince1970: 3_900_000_000.375)

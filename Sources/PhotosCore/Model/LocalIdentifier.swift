@@ -12,8 +12,37 @@ import Synchronization
 public enum LocalIdentifier {
     /// A new identifier for an object of `type`.
     public static func make(_ type: PHObjectType) -> String {
-        TimeOrderedUUID.next().uuidString + suffix(type)
+        identifier(TimeOrderedUUID.next(), type)
     }
+
+    /// The identifier of `uuid` for an object of `type`: the UUID as Foundation writes it (upper
+    /// case), then the type's suffix, written into one string. `uuidString` formats each byte with
+    /// `snprintf`: a first scan makes a few thousand identifiers on its committing thread, and
+    /// that was 2% of the thread.
+    public static func identifier(_ uuid: UUID, _ type: PHObjectType) -> String {
+        let suffix = suffix(type).utf8
+        return withUnsafeBytes(of: uuid.uuid) { bytes in
+            String(unsafeUninitializedCapacity: 36 + suffix.count) { text in
+                var end = 0
+                for (index, byte) in bytes.enumerated() {
+                    if index == 4 || index == 6 || index == 8 || index == 10 {
+                        text[end] = UInt8(ascii: "-")
+                        end += 1
+                    }
+                    text[end] = hexDigits[Int(byte >> 4)]
+                    text[end + 1] = hexDigits[Int(byte & 0xF)]
+                    end += 2
+                }
+                for byte in suffix {
+                    text[end] = byte
+                    end += 1
+                }
+                return end
+            }
+        }
+    }
+
+    private static let hexDigits = Array("0123456789ABCDEF".utf8)
 
     /// The suffix PhotoKit gives identifiers of `type`.
     public static func suffix(_ type: PHObjectType) -> String {

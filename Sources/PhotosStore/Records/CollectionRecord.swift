@@ -107,16 +107,18 @@ extension CollectionRecord {
             try connection.insertLater(Self.laterInsert, [.int(key)] + values)
             return key
         }
-        let names = id == nil ? Array(Self.columnNames.dropFirst()) : Self.columnNames
-        return try connection.insert(
-            SQLText.insert(into: "collection", names), (id.map { [SQLValue.int($0)] } ?? []) + values)
+        guard let id else { return try connection.insert(Self.insertSQL, values) }
+        return try connection.insert(Self.insertWithIDSQL, [.int(id)] + values)
     }
 
     /// Writes the row's values (by its id); a row that is not there is a ``StoreError`` (`notFound`).
     func update(in connection: some StoreConnection) throws {
-        let assignments = SQLText.assignments(Self.columnNames.dropFirst())
-        guard let id,
-            try connection.execute("UPDATE collection SET \(assignments) WHERE id = ?", values + [.int(id)]) > 0
+        guard let id, try connection.execute(Self.updateSQL, values + [.int(id)]) > 0
         else { throw StoreError(.notFound, "no collection \(localIdentifier) to update") }
     }
+
+    // The statements, made once: a first scan inserts a row for each of thousands of folders.
+    private static let insertSQL = SQLText.insert(into: "collection", columnNames.dropFirst())
+    private static let insertWithIDSQL = SQLText.insert(into: "collection", columnNames)
+    private static let updateSQL = "UPDATE collection SET \(SQLText.assignments(columnNames.dropFirst())) WHERE id = ?"
 }
