@@ -1,4 +1,5 @@
 import Foundation
+import PhotosTestSupport
 import Testing
 
 @testable import PhotosMetadata
@@ -47,22 +48,52 @@ import Testing
     func aTypeSettledBySignatureIsTheTypeLibmagicGives(record: Corpus.Record) throws {
         let reader = try FileReader(path: record.url.path)
         let head = reader.head[...]
-        guard let settled = TypeClassifier.settledBySignature(head: head) else { return }
+        let fileExtension = MediaSniffer.fileExtension(of: record.url.path)
+        guard let settled = TypeClassifier.settledBySignature(head: head, fileExtension: fileExtension) else { return }
         let byMagic = TypeClassifier.classify(
-            magicMIMEType: Self.sniffer.magicMIMEType(head), head: head,
-            fileExtension: MediaSniffer.fileExtension(of: record.url.path))
+            magicMIMEType: Self.sniffer.magicMIMEType(head), head: head, fileExtension: fileExtension)
         #expect(settled == byMagic, "\(record.path)")
     }
 
     @Test func theSignaturesSettleTheirTypesAndLeaveTheRestToLibmagic() {
-        #expect(TypeClassifier.settledBySignature(head: [0xFF, 0xD8, 0xFF, 0xE1, 0, 0][...]) == .jpeg)
-        #expect(TypeClassifier.settledBySignature(head: [0x89] + Array("PNG\r\n".utf8) + [0x1A, 0x0A, 0][...]) == .png)
-        #expect(TypeClassifier.settledBySignature(head: Array("GIF89a".utf8)[...]) == .gif)
-        #expect(TypeClassifier.settledBySignature(head: Array("RIFF\u{0}\u{0}\u{0}\u{0}WEBPVP8 ".utf8)[...]) == .webp)
-        // TIFF is left to libmagic and the extension: a RAW family shares its signature.
-        #expect(TypeClassifier.settledBySignature(head: [0x49, 0x49, 0x2A, 0x00, 8, 0, 0, 0][...]) == nil)
-        #expect(TypeClassifier.settledBySignature(head: Array("RIFF\u{0}\u{0}\u{0}\u{0}AVI LIST".utf8)[...]) == nil)
-        #expect(TypeClassifier.settledBySignature(head: [][...]) == nil)
+        func settled(_ head: [UInt8], _ fileExtension: String = "") -> FileType? {
+            TypeClassifier.settledBySignature(head: head[...], fileExtension: fileExtension)
+        }
+        #expect(settled([0xFF, 0xD8, 0xFF, 0xE1, 0, 0]) == .jpeg)
+        #expect(settled([0x89] + Array("PNG\r\n".utf8) + [0x1A, 0x0A, 0]) == .png)
+        #expect(settled(Array("GIF89a".utf8)) == .gif)
+        #expect(settled(Array("RIFF\u{0}\u{0}\u{0}\u{0}WEBPVP8 ".utf8)) == .webp)
+        #expect(settled(Array("RIFF\u{0}\u{0}\u{0}\u{0}AVI LIST".utf8)) == .avi)
+        // A TIFF header is a TIFF, or the RAW family its extension names.
+        #expect(settled([0x49, 0x49, 0x2A, 0x00, 8, 0, 0, 0], "tif") == .tiff)
+        #expect(settled([0x4D, 0x4D, 0x00, 0x2A, 0, 0, 0, 8], "NEF") == .nef)
+        #expect(settled([0x49, 0x49, 0x2A, 0x00, 0x10, 0, 0, 0, 0x43, 0x52, 2, 0], "tif") == .cr2)
+        // Matroska and WebM differ past their signature, where libmagic reads the document type.
+        #expect(settled([0x1A, 0x45, 0xDF, 0xA3, 0x01, 0, 0, 0]) == nil)
+        #expect(settled(Array("RIFF\u{0}\u{0}\u{0}\u{0}WAVEfmt ".utf8)) == nil)
+        #expect(settled([]) == nil)
+    }
+
+    /// libmagic answers what ``TypeClassifier/magicMIMEType(bySignature:)`` says it does for every
+    /// head that starts with one of its signatures, whatever follows: 150 heads a signature, of
+    /// seeded random bytes of several lengths after it.
+    @Test func libmagicAnswersWhatEachSignatureIsTakenToSay() {
+        var random = SplitMix64(seed: 35)
+        let signatures: [[UInt8]] = [
+            [0x49, 0x49, 0x2A, 0x00, 0x10, 0x00, 0x00, 0x00, 0x43, 0x52], [0x49, 0x49, 0x2A, 0x00],
+            [0x4D, 0x4D, 0x00, 0x2A], Array("RIFF".utf8) + [1, 2, 3, 4] + Array("AVI ".utf8),
+            Array("FUJIFILMCCD-RAW ".utf8), [0x49, 0x49, 0x1A, 0x00, 0x00, 0x00] + Array("HEAPCCDR".utf8),
+            [0xFF, 0x0A],
+        ]
+        for signature in signatures {
+            for index in 0..<150 {
+                let length = [0, 4, 12, 60, 500, 4_000][index % 6]
+                let head = signature + (0..<length).map { _ in UInt8.random(in: 0...255, using: &random) }
+                let taken = TypeClassifier.magicMIMEType(bySignature: head[...])
+                #expect(taken != nil)
+                #expect(taken == Self.sniffer.magicMIMEType(head[...]), "\(head.prefix(16))")
+            }
+        }
     }
 
     /// Sniffing reads only the first 64 KiB; libmagic must still say what `file --mime-type` says

@@ -62,10 +62,9 @@ public final class MediaSniffer: Sendable {
 
     /// The type of a file whose first bytes are `head` and whose path is `path`.
     func fileType(head: ArraySlice<UInt8>, path: String) -> FileType {
-        if let settled = TypeClassifier.settledBySignature(head: head) { return settled }
-        return TypeClassifier.classify(
-            magicMIMEType: magicMIMEType(head), head: head, fileExtension: Self.fileExtension(of: path)
-        )
+        let fileExtension = Self.fileExtension(of: path)
+        if let settled = TypeClassifier.settledBySignature(head: head, fileExtension: fileExtension) { return settled }
+        return TypeClassifier.classify(magicMIMEType: magicMIMEType(head), head: head, fileExtension: fileExtension)
     }
 
     /// libmagic's MIME type for `bytes`.
