@@ -49,6 +49,13 @@ struct DirectoryMirror {
     private var checkedToken: Int64?
     /// What the last pass looked at (tests count it).
     private(set) var lastPass = Pass(wholeTree: false, directories: 0)
+    /// Whether every collection under the root is one this mirror's batches placed: the first
+    /// batch's pass found none in the library to take, and each later one went on from the one
+    /// before (no other writer between). When every file under the root came with those batches (a
+    /// first scan), a settling pass would find each collection where they left it, with its members.
+    private(set) var placedEverything = false
+    /// Whether a batch's pass has run.
+    private var passedABatch = false
 
     /// A pass's work: over the whole tree or not, and how many directories it placed collections for.
     struct Pass: Equatable {
@@ -153,7 +160,12 @@ struct DirectoryMirror {
         placed = nil
         guard let tree = madeLayout() else { return }
         let remembered = state?.token == newest && directories != nil
-        if !remembered { state = Placement(tree, pool: try pool(tree, transaction)) }
+        if !remembered {
+            let pool = try pool(tree, transaction)
+            placedEverything = !passedABatch && pool.isEmpty
+            state = Placement(tree, pool: pool)
+        }
+        passedABatch = true
         try pass(
             tree, &state!, changed: remembered ? directories : nil, mediaDirectories: known, members: members,
             transaction)
@@ -474,6 +486,9 @@ struct CollectionPool {
     private let byInode: [Inode: [Int]]
     private let frozen: FrozenPaths
     private var taken = Set<Int64>()
+
+    /// Whether the library had no collection for the tree.
+    var isEmpty: Bool { records.isEmpty }
 
     init(_ records: [CollectionRecord], frozen: FrozenPaths) {
         self.records = records

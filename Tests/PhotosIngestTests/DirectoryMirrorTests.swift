@@ -221,6 +221,52 @@ import Testing
         return (entries, placed)
     }
 
+    /// A first scan places its collections batch by batch and settles nothing at its end: every
+    /// file came with its batches, and the collections from none. A settling pass over the library
+    /// afterwards writes nothing (the corpus twice, nested, in batches of five files).
+    @Test(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))
+    func aFirstScanLeavesASettlingPassNothingToDo() throws {
+        let tree = try Tree()
+        let corpus = try #require(Corpus.root)
+        for place in ["a", "b/c"] {
+            let destination = tree.root.appendingPathComponent(place)
+            try FileManager.default.createDirectory(
+                at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: corpus, to: destination)
+        }
+        let database = tree.library.database
+        let report = try FolderScanner(database: database, batchSize: 5, quietTime: 0).scan(roots: [tree.root.path])
+        #expect(report.ingested > 150, "\(report)")
+        let albums = try Self.rows(database, under: tree.root.path)
+        #expect(albums.count > 20)
+
+        let root = tree.root.path
+        var settling = DirectoryMirror(root: root) { Crawler().crawl(root) }
+        let token = try database.write { try settling.place(nil, in: $0) }.token
+        #expect(token == nil, "the settling pass found something to change")
+        #expect(try Self.rows(database, under: root) == albums)
+    }
+
+    /// Where the library had a collection for the tree before its first scan (here an album of a
+    /// directory gone from disk), the scan settles: the album goes.
+    @Test(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))
+    func aFirstScanSettlesCollectionsTheLibraryHadBefore() throws {
+        let tree = try Tree()
+        try tree.copy("Camera/2008/Death Valley/FurnaceCreekInn.jpg", to: "Trip/a.jpg")
+        let gone = tree.root.appendingPathComponent("Gone").path
+        try tree.library.database.write { transaction in
+            let album = CollectionRecord(
+                localIdentifier: LocalIdentifier.make(.assetCollection), isList: false,
+                type: PHAssetCollectionType.album.rawValue, subtype: PHAssetCollectionSubtype.albumRegular.rawValue,
+                title: "Gone", path: gone, createdDate: 0)
+            _ = try transaction.insertCollection(album, in: nil)
+        }
+        #expect(try tree.scan().ingested == 1)
+        let paths = try Self.rows(tree.library.database, under: tree.root.path)
+        #expect(tree.album(at: "Trip") != nil)
+        #expect(!paths.contains { $0.contains(gone) }, "\(paths)")
+    }
+
     /// Every directory collection as stored, every column.
     static func rows(_ database: LibraryDatabase, under root: String) throws -> [String] {
         try database.write { try $0.directoryCollections(under: root) }.value.map { "\($0)" }.sorted()
