@@ -224,6 +224,9 @@ struct Reconciliation {
     /// sooner it is read, the sooner a commit runs beside the reading of the next batch. Where
     /// commits take longer than reads (a server's round trips), a scan takes the first batch's
     /// read and then its commits, one after the other.
+    /// How many more files queued would make ``flush(all:)`` send a batch to be read.
+    var filesUntilBatch: Int { (readAny ? scanner.batchSize : max(1, scanner.batchSize / 5)) - pending.count }
+
     mutating func flush(all: Bool = false) throws {
         let first = readAny ? nil : max(1, scanner.batchSize / 5)
         guard !pending.isEmpty, all || pending.count >= first ?? scanner.batchSize else { return }
