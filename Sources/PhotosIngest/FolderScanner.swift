@@ -187,6 +187,14 @@ public final class FolderScanner: Sendable {
             },
             committed: { mirror.committed(token: $0) })
         var compared = 0
+        func reportProgress() {
+            guard let progress else { return }
+            let report = reconciliation.report
+            progress(
+                ScanProgress(
+                    root: root, directoriesDone: compared, directories: directories.count, seen: report.seen,
+                    read: reconciliation.filesRead, ingested: report.ingested, rejected: report.rejected))
+        }
         let listings = ListingsAhead(directories, crawler: crawler, limit: listingAhead, watching: watching)
         defer { listings.stop() }
         let crawled = watching == nil ? [] : Set(directories).union(tree.unreadable.map(\.directory.path))
@@ -237,17 +245,13 @@ public final class FolderScanner: Sendable {
                     try reconciliation.compare(
                         ScanUnit(files: files, rows: rows, isWholeDirectory: true), reader: reader)
                     reconciliation.sources.lookahead?.compared.insert(directory)
+                    // Directory by directory, also where several share a read.
+                    compared += 1
+                    if listed.count > 1 { reportProgress() }
                 }
             }
             try reconciliation.flush()
-            compared += listed.count
-            if let progress {
-                let report = reconciliation.report
-                progress(
-                    ScanProgress(
-                        root: root, directoriesDone: compared, directories: directories.count, seen: report.seen,
-                        read: reconciliation.filesRead, ingested: report.ingested, rejected: report.rejected))
-            }
+            reportProgress()
         }
         let failed = unreadable
         return try reconciliation.finish(finishAlways: true) { transaction, filesChanged in
