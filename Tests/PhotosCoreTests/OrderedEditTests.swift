@@ -73,4 +73,17 @@ import Testing
         #expect(PHAssetResourceType.pairedVideo.rawValue == 9)
         #expect(PHAssetMediaSubtype([.photoLive, .photoHDR]).names == ["photoHDR", "photoLive"])
     }
+
+    /// The names JSON uses are the Swift case names, written out (no reflection at run time).
+    @Test func everyCaseIsNamedAsSwiftNamesIt() {
+        func check<T: CaseIterable>(_ type: T.Type, _ name: (T) -> String) {
+            for value in T.allCases { #expect(name(value) == String(describing: value), "\(T.self).\(value)") }
+        }
+        check(PHAssetCollectionType.self, \.name)
+        check(PHAssetCollectionSubtype.self, \.name)
+        check(PHCollectionListType.self, \.name)
+        check(PHCollectionListSubtype.self, \.name)
+        check(PHAssetResourceType.self, \.name)
+        for type in PHAssetResourceType.allCases { #expect(PHAssetResourceType(name: type.name) == type) }
+    }
 }

@@ -60,10 +60,42 @@ public enum PHAssetCollectionSubtype: Int, Sendable, Hashable, CaseIterable, Cod
     case any = 9_223_372_036_854_775_807
 
     /// The PhotoKit case name, as used in JSON (`"smartAlbumFavorites"`).
-    public var name: String { Self.names[self] ?? String(describing: self) }
-    /// Each case's name, made once: `String(describing:)` reflects on the value (a Mirror), about a
-    /// microsecond a call, and every asset's JSON names its resources' types.
-    private static let names = Dictionary(uniqueKeysWithValues: allCases.map { ($0, String(describing: $0)) })
+    public var name: String {
+        // Written out, as every enum's `name` here: `String(describing:)` reflects on the value,
+        // and a command's first use of the names cost its start 0.4 ms.
+        switch self {
+        case .albumRegular: "albumRegular"
+        case .albumSyncedEvent: "albumSyncedEvent"
+        case .albumSyncedFaces: "albumSyncedFaces"
+        case .albumSyncedAlbum: "albumSyncedAlbum"
+        case .albumImported: "albumImported"
+        case .albumMyPhotoStream: "albumMyPhotoStream"
+        case .albumCloudShared: "albumCloudShared"
+        case .smartAlbumGeneric: "smartAlbumGeneric"
+        case .smartAlbumPanoramas: "smartAlbumPanoramas"
+        case .smartAlbumVideos: "smartAlbumVideos"
+        case .smartAlbumFavorites: "smartAlbumFavorites"
+        case .smartAlbumTimelapses: "smartAlbumTimelapses"
+        case .smartAlbumAllHidden: "smartAlbumAllHidden"
+        case .smartAlbumRecentlyAdded: "smartAlbumRecentlyAdded"
+        case .smartAlbumBursts: "smartAlbumBursts"
+        case .smartAlbumSlomoVideos: "smartAlbumSlomoVideos"
+        case .smartAlbumUserLibrary: "smartAlbumUserLibrary"
+        case .smartAlbumSelfPortraits: "smartAlbumSelfPortraits"
+        case .smartAlbumScreenshots: "smartAlbumScreenshots"
+        case .smartAlbumDepthEffect: "smartAlbumDepthEffect"
+        case .smartAlbumLivePhotos: "smartAlbumLivePhotos"
+        case .smartAlbumAnimated: "smartAlbumAnimated"
+        case .smartAlbumLongExposures: "smartAlbumLongExposures"
+        case .smartAlbumUnableToUpload: "smartAlbumUnableToUpload"
+        case .smartAlbumRAW: "smartAlbumRAW"
+        case .smartAlbumCinematic: "smartAlbumCinematic"
+        case .smartAlbumSpatial: "smartAlbumSpatial"
+        case .smartAlbumScreenRecordings: "smartAlbumScreenRecordings"
+        case .smartAlbumRecentlyDeleted: "smartAlbumRecentlyDeleted"
+        case .any: "any"
+        }
+    }
 }
 
 /// The major kind of a collection list.
@@ -76,10 +108,13 @@ public enum PHCollectionListType: Int, Sendable, Hashable, CaseIterable, Codable
     case smartFolder = 3
 
     /// The PhotoKit case name, as used in JSON.
-    public var name: String { Self.names[self] ?? String(describing: self) }
-    /// Each case's name, made once: `String(describing:)` reflects on the value (a Mirror), about a
-    /// microsecond a call, and every asset's JSON names its resources' types.
-    private static let names = Dictionary(uniqueKeysWithValues: allCases.map { ($0, String(describing: $0)) })
+    public var name: String {
+        switch self {
+        case .momentList: "momentList"
+        case .folder: "folder"
+        case .smartFolder: "smartFolder"
+        }
+    }
 }
 
 /// The minor kind of a collection list. Raw values are PhotoKit's.
@@ -96,10 +131,17 @@ public enum PHCollectionListSubtype: Int, Sendable, Hashable, CaseIterable, Coda
     case any = 9_223_372_036_854_775_807
 
     /// The PhotoKit case name, as used in JSON.
-    public var name: String { Self.names[self] ?? String(describing: self) }
-    /// Each case's name, made once: `String(describing:)` reflects on the value (a Mirror), about a
-    /// microsecond a call, and every asset's JSON names its resources' types.
-    private static let names = Dictionary(uniqueKeysWithValues: allCases.map { ($0, String(describing: $0)) })
+    public var name: String {
+        switch self {
+        case .momentListCluster: "momentListCluster"
+        case .momentListYear: "momentListYear"
+        case .regularFolder: "regularFolder"
+        case .rootFolder: "rootFolder"
+        case .smartFolderEvents: "smartFolderEvents"
+        case .smartFolderFaces: "smartFolderFaces"
+        case .any: "any"
+        }
+    }
 }
 
 /// The kinds of object the persistent change history reports on.
@@ -167,10 +209,23 @@ public enum PHAssetResourceType: Int, Sendable, Hashable, CaseIterable, Codable 
         "(" + editTypes.map(\.rawValue).sorted().map(String.init).joined(separator: ", ") + ")"
 
     /// The PhotoKit case name, as used in JSON (`"pairedVideo"`).
-    public var name: String { Self.names[self] ?? String(describing: self) }
-    /// Each case's name, made once: `String(describing:)` reflects on the value (a Mirror), about a
-    /// microsecond a call, and every asset's JSON names its resources' types.
-    private static let names = Dictionary(uniqueKeysWithValues: allCases.map { ($0, String(describing: $0)) })
+    public var name: String {
+        switch self {
+        case .photo: "photo"
+        case .video: "video"
+        case .audio: "audio"
+        case .alternatePhoto: "alternatePhoto"
+        case .fullSizePhoto: "fullSizePhoto"
+        case .fullSizeVideo: "fullSizeVideo"
+        case .adjustmentData: "adjustmentData"
+        case .adjustmentBasePhoto: "adjustmentBasePhoto"
+        case .pairedVideo: "pairedVideo"
+        case .fullSizePairedVideo: "fullSizePairedVideo"
+        case .adjustmentBasePairedVideo: "adjustmentBasePairedVideo"
+        case .adjustmentBaseVideo: "adjustmentBaseVideo"
+        case .photoProxy: "photoProxy"
+        }
+    }
 
     /// The case whose `name` this is.
     public init?(name: String) {
