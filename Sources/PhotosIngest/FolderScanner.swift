@@ -201,12 +201,10 @@ public final class FolderScanner: Sendable {
         // Where each statement is a round trip, the rows of up to 64 directories listed are read in
         // one statement (of one snapshot, taken after their listings, as one directory's is). Where
         // the store held nothing under the root (a first scan), a directory not compared yet has no
-        // rows either (batches commit only directories compared): none are read. (Reading no rows,
-        // 64 directories to a read transaction took less CPU but longer: the first batch waited.)
-        //
-        // Where it held nothing, the directories compared until the next batch is due share one
-        // read (of the running imports and the Trash), not a read each: GRDB's read of a snapshot
-        // was a tenth of the bench tree's committing thread, 3,051 times.
+        // rows either (batches commit only directories compared): none are read, and the
+        // directories compared until the next batch is due share one read (of the running imports
+        // and the Trash). A read each was a tenth of the bench tree's committing thread; a fixed 64
+        // a read made the first batch wait.
         let perRead = database.dialect.statementsAreRoundTrips ? 64 : 1
         var next = 0
         while next < directories.count {
@@ -261,8 +259,8 @@ public final class FolderScanner: Sendable {
             // A first scan whose batches placed every collection, with no directory unreadable,
             // leaves a settling pass nothing to find (it read every file and album again: 5% of
             // the bench tree's scan).
-            let settled = mirrored && heldNothing && failed.isEmpty && mirror.placedEverything
-            if (filesChanged || !mirrored) && !settled { try mirror.place(nil, in: transaction) }
+            let settled = heldNothing && failed.isEmpty && mirror.placedEverything
+            if !mirrored || (filesChanged && !settled) { try mirror.place(nil, in: transaction) }
         }
     }
 

@@ -217,6 +217,13 @@ struct Reconciliation {
         }
     }
 
+    /// How many files queued make the next batch: a fifth of a batch for the first (``flush(all:)``
+    /// says why), a batch after it.
+    private var nextBatchSize: Int { readAny ? scanner.batchSize : max(1, scanner.batchSize / 5) }
+
+    /// How many more files queued would make ``flush(all:)`` send a batch to be read.
+    var filesUntilBatch: Int { nextBatchSize - pending.count }
+
     /// Sends the queued files to be read once there are a batch's worth (or whatever there is,
     /// when `all`), committing the batch read before.
     ///
@@ -224,12 +231,9 @@ struct Reconciliation {
     /// sooner it is read, the sooner a commit runs beside the reading of the next batch. Where
     /// commits take longer than reads (a server's round trips), a scan takes the first batch's
     /// read and then its commits, one after the other.
-    /// How many more files queued would make ``flush(all:)`` send a batch to be read.
-    var filesUntilBatch: Int { (readAny ? scanner.batchSize : max(1, scanner.batchSize / 5)) - pending.count }
-
     mutating func flush(all: Bool = false) throws {
-        let first = readAny ? nil : max(1, scanner.batchSize / 5)
-        guard !pending.isEmpty, all || pending.count >= first ?? scanner.batchSize else { return }
+        let first = readAny ? nil : nextBatchSize
+        guard !pending.isEmpty, all || pending.count >= nextBatchSize else { return }
         var queued = pending.sorted { $0.file.path < $1.file.path }
         pending = []
         let batches: [[ScanItem]]

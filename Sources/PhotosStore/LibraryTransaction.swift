@@ -15,10 +15,6 @@ public final class LibraryTransaction {
     /// scans are its own.
     let host: String?
 
-    /// Whether each statement is a round trip to a server (``SQLDialect/statementsAreRoundTrips``):
-    /// where it is, callers gather reads into fewer statements.
-    public var statementsAreRoundTrips: Bool { db.dialect.statementsAreRoundTrips }
-
     init(db: any StoreConnection, host: String? = nil) {
         self.db = db
         self.host = host
