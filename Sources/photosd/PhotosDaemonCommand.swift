@@ -308,6 +308,7 @@ struct PhotosDaemonCommand: AsyncParsableCommand {
             let statusPath = configuration.statusPath
             let startupPath = StartupProgress.path(forLibrary: configuration.localPath)
             let library = PHPhotoLibrary(database: database, configuration: libraryConfiguration)
+            let statusFile = StatusFileReader(path: statusPath) { try DaemonStatus.read(from: $0) }
             // A deletion a killed photosd or photos left halfway has its files moved to the Trash now, and
             // deleted assets past trash_days are erased.
             do {
@@ -322,10 +323,7 @@ struct PhotosDaemonCommand: AsyncParsableCommand {
                 APIServer(
                     socketPath: socketPath,
                     library: library,
-                    status: {
-                        FileManager.default.fileExists(atPath: statusPath)
-                            ? try DaemonStatus.read(from: statusPath) : nil
-                    },
+                    status: { try statusFile.value() },
                     startup: { [pid = getpid()] in
                         // This process's crawl only: a file a killed photosd left says nothing of this one.
                         (try? StartupProgress.read(from: startupPath)).flatMap { $0.pid == pid ? $0 : nil }

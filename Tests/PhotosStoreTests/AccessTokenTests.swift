@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import PhotosCore
 import PhotosTestSupport
 import Testing
@@ -117,6 +118,41 @@ import Testing
         #expect { try database.setAccessTokenAlbums("tok-none", albums: []) } throws: {
             ($0 as? StoreError)?.code == .notFound
         }
+    }
+
+    /// A request's look-up (a connection of its own, not the reader pool) reads every field as the
+    /// pool does, sees another process's changes at its next look-up, and keeps no snapshot of the
+    /// log between look-ups, which would stop the log from being checkpointed and restarted.
+    @Test func aLookUpReadsTheTokenAsItIsNowAndHoldsNothingAfter() throws {
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        let trip = try album("trip", members: ["beach"])
+        let limited = try database.createAccessToken(
+            level: .limited, albums: [trip.album], name: "frame", expiresAt: now.addingTimeInterval(3600),
+            owner: "hook:frame", now: now)
+        let plain = try database.createAccessToken(level: .readOnly, now: now)
+        try database.touchAccessToken(plain.token.id, at: now.addingTimeInterval(5))
+        let listed = Dictionary(uniqueKeysWithValues: try database.accessTokens().map { ($0.id, $0) })
+        for secret in [limited.secret, plain.secret] {
+            let found = try #require(try database.accessToken(secret: secret, now: now))
+            #expect(found == listed[found.id])
+        }
+        #expect(try database.accessToken(secret: plain.secret, now: now)?.name == nil)
+
+        // Another process narrows one token and revokes the other: the next look-ups see it.
+        let other = try LibraryDatabase(existingAt: directory.path("library.sqlite").path)
+        try other.setAccessTokenAlbums(limited.token.id, albums: [])
+        try other.revokeAccessToken(plain.token.id)
+        #expect(try database.accessToken(secret: plain.secret, now: now) == nil)
+        // Last, a look-up that finds its row (one that finds none ends its read by itself).
+        #expect(try database.accessToken(secret: limited.secret, now: now)?.albums == [])
+
+        // The log can be copied back whole and restarted: no look-up left a read open.
+        let row = try #require(
+            try database.writer.writeWithoutTransaction { db in
+                try Row.fetchOne(db, sql: "PRAGMA main.wal_checkpoint(TRUNCATE)")
+            })
+        let (busy, logPages, copied): (Int, Int, Int) = (row[0], row[1], row[2])
+        #expect(busy == 0 && logPages == copied)
     }
 
     @Test func aLevelThisBuildDoesNotKnowAllowsNothing() throws {

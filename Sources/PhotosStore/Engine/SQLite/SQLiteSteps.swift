@@ -68,22 +68,22 @@ final class SQLiteSteps {
             return text.withUTF8 { bytes in
                 // A null pointer would bind NULL, not an empty text.
                 guard let start = bytes.baseAddress, !bytes.isEmpty else {
-                    return sqlite3_bind_text(handle, index, "", 0, transient)
+                    return sqlite3_bind_text(handle, index, "", 0, sqliteTransient)
                 }
                 return sqlite3_bind_text64(
                     handle, index, UnsafeRawPointer(start).assumingMemoryBound(to: CChar.self), UInt64(bytes.count),
-                    transient, UInt8(SQLITE_UTF8))
+                    sqliteTransient, UInt8(SQLITE_UTF8))
             }
         case .blob(let bytes):
             return bytes.withUnsafeBytes { bytes in
                 guard let start = bytes.baseAddress, !bytes.isEmpty else {
                     return sqlite3_bind_zeroblob(handle, index, 0)
                 }
-                return sqlite3_bind_blob64(handle, index, start, UInt64(bytes.count), transient)
+                return sqlite3_bind_blob64(handle, index, start, UInt64(bytes.count), sqliteTransient)
             }
         }
     }
 }
 
 /// SQLite's `SQLITE_TRANSIENT`: the value is copied before the bind returns.
-private let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
