@@ -50,17 +50,20 @@ struct APIMeasurement {
                 name: "50 newest favorites",
                 target: "/v1/assets?predicate=favorite+%3D%3D+YES&sort=-creationDate&limit=50"
             ) { library in
-                let options = PHFetchOptions()
-                options.photoLibrary = library
-                options.predicate = NSPredicate(format: "favorite == YES")
-                options.sortDescriptors = [NSSortDescriptor(key: "creationDate", ascending: false)]
-                options.fetchLimit = 50
-                let result = PHAsset.fetchAssets(with: options)
-                var writer = WireJSONWriter()
-                writer.beginListing("assets")
-                try result.writeAssetJSON(in: 0..<50, as: .element, into: &writer)
-                writer.endListing(next: nil)
-                return writer.bytes
+                // In one read transaction, as the API reads a listing's fetch and first page.
+                try library.database.withinOneRead {
+                    let options = PHFetchOptions()
+                    options.photoLibrary = library
+                    options.predicate = NSPredicate(format: "favorite == YES")
+                    options.sortDescriptors = [NSSortDescriptor(key: "creationDate", ascending: false)]
+                    options.fetchLimit = 50
+                    let result = PHAsset.fetchAssets(with: options)
+                    var writer = WireJSONWriter()
+                    writer.beginListing("assets")
+                    try result.writeAssetJSON(in: 0..<50, as: .element, into: &writer)
+                    writer.endListing(next: nil)
+                    return writer.bytes
+                }
             },
             // As photosd reads one asset: its JSON straight from the store's rows, in one read.
             Case(name: "one asset by identifier", target: "/v1/assets/\(favorite)") { library in

@@ -17,14 +17,23 @@ struct FetchRoutes: Sendable {
     static let maximumPageSize = 10_000
 
     func add(to router: Router<APIContext>) {
+        // A listing's fetch and its first page's rows are read in one transaction: one snapshot, and
+        // one transaction opened instead of two.
+        let database = library.database
         router.get("/v1/assets") { request, context in
-            try self.assets(Query(request.uri.query), lines: Self.wantsLines(request), access: context.access)
+            try database.withinOneRead {
+                try self.assets(Query(request.uri.query), lines: Self.wantsLines(request), access: context.access)
+            }
         }
         router.get("/v1/albums") { request, context in
-            try self.albums(Query(request.uri.query), lines: Self.wantsLines(request), access: context.access)
+            try database.withinOneRead {
+                try self.albums(Query(request.uri.query), lines: Self.wantsLines(request), access: context.access)
+            }
         }
         router.get("/v1/folders") { request, context in
-            try self.folders(Query(request.uri.query), lines: Self.wantsLines(request), access: context.access)
+            try database.withinOneRead {
+                try self.folders(Query(request.uri.query), lines: Self.wantsLines(request), access: context.access)
+            }
         }
         let resources = ResourceRoutes(fetches: self)
         let thumbnails = ThumbnailRoutes(fetches: self, manager: PHImageManager())
