@@ -1,5 +1,6 @@
 import Foundation
 import PhotosCore
+import PhotosLinux
 import PhotosTestSupport
 import Synchronization
 import Testing
@@ -43,13 +44,8 @@ import Testing
             try addAsset("third")
             // A read on another thread is its own, and sees both.
             let elsewhere = Count()
-            let finished = DispatchSemaphore(value: 0)
-            let thread = Thread {
-                elsewhere.value.withLock { $0 = try? self.assetCount() }
-                finished.signal()
-            }
-            thread.start()
-            finished.wait()
+            let count = { @Sendable in try self.assetCount() }
+            try SystemThread(name: "one-read-other") { elsewhere.value.withLock { $0 = try? count() } }.join()
             return (
                 [before, try assetCount(), try database.withinOneRead { try assetCount() }],
                 elsewhere.value.withLock { $0 }
