@@ -313,15 +313,17 @@ public final class LibraryDatabase: Sendable {
         guard case .sqlite(let writer) = engine, SharedReads.shared.connection(of: self) == nil else {
             return try body()
         }
-        let outcome: Result<T, any Error>
+        var outcome: Result<T, any Error>?
         do {
-            outcome = try writer.read { db in
-                Result { try SharedReads.shared.with(db, of: self, body) }
-            }
+            try writer.read { db in outcome = Result { try SharedReads.shared.with(db, of: self, body) } }
         } catch {
+            // A transaction that could not be opened (the file gone, locked, damaged): the block's
+            // reads then fail one by one as they would alone, each where its caller handles it.
+            guard let outcome else { return try body() }
+            _ = try outcome.get()
             throw StoreError.wrap(error, path: path)
         }
-        return try outcome.get()
+        return try outcome!.get()
     }
 
     /// Runs `body` in a read transaction of SQLite's own connection: for what only SQLite has (its

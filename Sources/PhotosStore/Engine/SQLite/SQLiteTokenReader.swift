@@ -104,7 +104,8 @@ final class SQLiteTokenReader: Sendable {
     private static func token(_ statement: OpaquePointer) -> AccessToken {
         func text(_ column: Int32) -> String? {
             guard let bytes = sqlite3_column_text(statement, column) else { return nil }
-            return String(cString: bytes)
+            let count = Int(sqlite3_column_bytes(statement, column))
+            return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
         }
         func double(_ column: Int32) -> Double? {
             sqlite3_column_type(statement, column) == SQLITE_NULL ? nil : sqlite3_column_double(statement, column)
