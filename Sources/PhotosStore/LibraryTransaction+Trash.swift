@@ -34,7 +34,7 @@ extension LibraryTransaction {
         for id in ids {
             guard let record = records[id] else { continue }
             let kept = memberships[id] ?? []
-            let json = String(decoding: try encoder.encode(record), as: UTF8.self)
+            let json = try record.keptJSON()
             encoded[id] = json
             try db.execute(
                 """

@@ -464,7 +464,9 @@ public final class LibraryTransaction {
         let files = isAsset ? try resources(assetIDs: records.compactMap(\.id)) : [:]
         for record in records {
             guard let id = record.id else { continue }
-            let json = try encoded[id] ?? String(decoding: encoder.encode(record), as: UTF8.self)
+            let json =
+                try encoded[id] ?? (record as? AssetRecord)?.keptJSON()
+                ?? String(decoding: encoder.encode(record), as: UTF8.self)
             let identifier = (record as? AssetRecord)?.localIdentifier ?? (record as? CollectionRecord)?.localIdentifier
             var resources: String?
             if isAsset {
