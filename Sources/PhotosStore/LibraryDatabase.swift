@@ -301,7 +301,8 @@ public final class LibraryDatabase: Sendable {
     /// µs each through the reader pool under load: a tenth of an API page, which fetches and then
     /// reads its rows). For a few reads in a row, as a request makes; a write inside commits as
     /// ever, and the reads after it still see the snapshot from before it. A library kept in
-    /// PostgreSQL runs `body` as it is.
+    /// PostgreSQL, or a transaction that cannot be opened, runs `body` as it is (each read then on
+    /// its own, failing where its caller handles it).
     ///
     /// ```swift
     /// try database.withinOneRead {

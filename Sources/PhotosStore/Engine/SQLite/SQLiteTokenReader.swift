@@ -14,7 +14,7 @@ import Synchronization
 /// between requests. One look-up at a time: each takes microseconds.
 ///
 /// ```swift
-/// let reader = SQLiteTokenReader(path: path)
+/// let reader = SQLiteTokenReader(path: path, busyTimeout: 10)
 /// let token = try reader.token(secretHash: AccessToken.hash(ofSecret: secret))
 /// ```
 final class SQLiteTokenReader: Sendable {
