@@ -79,6 +79,9 @@ extension AccessToken {
     /// ``columnNames`` as a result list.
     static let columns = SQLText.list(columnNames)
 
+    /// The token whose `secretHash` is the one parameter: what each request's look-up runs.
+    static let selectBySecretHash = "SELECT \(columns) FROM accessToken WHERE secretHash = ?"
+
     /// A token from a row that selected ``columns``.
     init(row: StoreRow) throws {
         id = try row.text(0)
@@ -167,9 +170,7 @@ extension LibraryDatabase {
             }
         } else {
             token = try read { db in
-                try db.firstRow(
-                    "SELECT \(AccessToken.columns) FROM accessToken WHERE secretHash = ?", [.blob(Array(hash))],
-                    AccessToken.init(row:))
+                try db.firstRow(AccessToken.selectBySecretHash, [.blob(Array(hash))], AccessToken.init(row:))
             }
         }
         guard let token, !token.isExpired(at: now) else { return nil }

@@ -59,7 +59,8 @@ final class SQLiteSteps {
     /// Steps past every row (a write's, or a statement run for what it does).
     func run() throws { while try next() {} }
 
-    private static func bind(_ value: SQLValue, to handle: SQLiteStatement, at index: Int32) -> Int32 {
+    /// Binds `value` to the statement's parameter `index` (from 1); SQLite's result code.
+    static func bind(_ value: SQLValue, to handle: SQLiteStatement, at index: Int32) -> Int32 {
         switch value {
         case .null: return sqlite3_bind_null(handle, index)
         case .int(let integer): return sqlite3_bind_int64(handle, index, integer)
@@ -68,22 +69,22 @@ final class SQLiteSteps {
             return text.withUTF8 { bytes in
                 // A null pointer would bind NULL, not an empty text.
                 guard let start = bytes.baseAddress, !bytes.isEmpty else {
-                    return sqlite3_bind_text(handle, index, "", 0, sqliteTransient)
+                    return sqlite3_bind_text(handle, index, "", 0, transient)
                 }
                 return sqlite3_bind_text64(
                     handle, index, UnsafeRawPointer(start).assumingMemoryBound(to: CChar.self), UInt64(bytes.count),
-                    sqliteTransient, UInt8(SQLITE_UTF8))
+                    transient, UInt8(SQLITE_UTF8))
             }
         case .blob(let bytes):
             return bytes.withUnsafeBytes { bytes in
                 guard let start = bytes.baseAddress, !bytes.isEmpty else {
                     return sqlite3_bind_zeroblob(handle, index, 0)
                 }
-                return sqlite3_bind_blob64(handle, index, start, UInt64(bytes.count), sqliteTransient)
+                return sqlite3_bind_blob64(handle, index, start, UInt64(bytes.count), transient)
             }
         }
     }
 }
 
 /// SQLite's `SQLITE_TRANSIENT`: the value is copied before the bind returns.
-let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+private let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)

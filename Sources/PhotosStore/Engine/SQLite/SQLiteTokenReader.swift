@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import GRDBSQLite
+import PhotosCore
 import Synchronization
 
 /// Looks access tokens up by their secret's hash, for every request a client sends with a token,
@@ -53,12 +54,11 @@ final class SQLiteTokenReader: Sendable {
                 sqlite3_reset(statement)
                 sqlite3_clear_bindings(statement)
             }
-            let bound = secretHash.withUnsafeBytes { bytes in
-                sqlite3_bind_blob(statement, 1, bytes.baseAddress, Int32(bytes.count), sqliteTransient)
-            }
-            try check(bound, state.connection)
+            try check(SQLiteSteps.bind(.blob(Array(secretHash)), to: statement!, at: 1), state.connection)
             switch sqlite3_step(statement) {
-            case SQLITE_ROW: return Self.token(statement!)
+            case SQLITE_ROW:
+                let columns = 0..<sqlite3_column_count(statement)
+                return try AccessToken(row: StoreRow(values: columns.map { SQLValue(statement!, $0) }))
             case SQLITE_DONE: return nil
             case let code:
                 try check(code, state.connection)
@@ -86,34 +86,17 @@ final class SQLiteTokenReader: Sendable {
             state.connection = opened
         }
         var statement: OpaquePointer?
-        let sql = "SELECT \(AccessToken.columns) FROM accessToken WHERE secretHash = ?"
-        try check(
-            sqlite3_prepare_v3(state.connection, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil),
-            state.connection)
+        let prepared = sqlite3_prepare_v3(
+            state.connection, AccessToken.selectBySecretHash, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+        try check(prepared, state.connection)
         state.statement = statement
         return statement
     }
 
+    /// Throws SQLite's error for a code other than `SQLITE_OK`, with the connection's message.
     private func check(_ code: Int32, _ connection: OpaquePointer?) throws {
         guard code != SQLITE_OK else { return }
         throw DatabaseError(
             resultCode: ResultCode(rawValue: code), message: connection.map { String(cString: sqlite3_errmsg($0)) })
-    }
-
-    /// The token in the statement's current row, its columns in ``AccessToken/columnNames``' order.
-    private static func token(_ statement: OpaquePointer) -> AccessToken {
-        func text(_ column: Int32) -> String? {
-            guard let bytes = sqlite3_column_text(statement, column) else { return nil }
-            let count = Int(sqlite3_column_bytes(statement, column))
-            return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
-        }
-        func double(_ column: Int32) -> Double? {
-            sqlite3_column_type(statement, column) == SQLITE_NULL ? nil : sqlite3_column_double(statement, column)
-        }
-        let hashBytes = sqlite3_column_blob(statement, 4)
-        let hash = hashBytes.map { Data(bytes: $0, count: Int(sqlite3_column_bytes(statement, 4))) } ?? Data()
-        return AccessToken(
-            id: text(0) ?? "", name: text(1), level: text(2) ?? "", albumList: text(3) ?? "[]", secretHash: hash,
-            createdAt: double(5) ?? 0, expiresAt: double(6), lastUsedAt: double(7), owner: text(8))
     }
 }
