@@ -82,8 +82,11 @@ extension LibraryDatabase {
 
     /// The token of the newest change-log entry (0 for a library never written to).
     static func newestToken(_ db: some StoreConnection) throws -> Int64 {
-        try db.scalarInt64("SELECT MAX(token) FROM change") ?? 0
+        try db.scalarInt64(newestTokenSQL) ?? 0
     }
+
+    /// The query of ``newestToken(_:)``: one row, NULL for an empty log.
+    static let newestTokenSQL = "SELECT MAX(token) FROM change"
 }
 
 /// The work of one ``LibraryDatabase/update(_:query:)``, inside its read transaction.

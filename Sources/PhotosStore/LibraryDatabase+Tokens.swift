@@ -162,9 +162,9 @@ extension LibraryDatabase {
     public func accessToken(secret: String, now: Date = Date()) throws -> AccessToken? {
         let hash = AccessToken.hash(ofSecret: secret)
         let token: AccessToken?
-        if let tokenReader {
+        if let lookups {
             do {
-                token = try tokenReader.token(secretHash: hash)
+                token = try lookups.token(secretHash: hash)
             } catch {
                 throw StoreError.wrap(error, path: path)
             }

@@ -60,8 +60,9 @@ public final class LibraryDatabase: Sendable {
     }
     /// Checkpoints the library file's log off the commit path (nil in memory).
     let checkpointer: WALCheckpointer?
-    /// Reads access tokens for the API's requests, outside the reader pool (a file's library only).
-    let tokenReader: SQLiteTokenReader?
+    /// The API's one-row reads (a request's access token, the newest change token), outside the
+    /// reader pool (a file's library only).
+    let lookups: SQLiteLookups?
     /// How many change-log entries are kept (older ones are pruned as new ones come); tokens
     /// older than what is kept expire (`persistentChangeTokenExpired`).
     public static let defaultHistoryLimit = 100_000
@@ -111,7 +112,7 @@ public final class LibraryDatabase: Sendable {
         self.historyLimit = max(1, historyLimit)
         let checkpointer = WALCheckpointer(path: path)
         self.checkpointer = checkpointer
-        tokenReader = SQLiteTokenReader(path: path, busyTimeout: busyTimeout)
+        lookups = SQLiteLookups(path: path, busyTimeout: busyTimeout)
         let directory = (path as NSString).deletingLastPathComponent
         do {
             if !directory.isEmpty { try PrivateFiles.makeDirectory(directory) }
@@ -169,7 +170,7 @@ public final class LibraryDatabase: Sendable {
         host = nil
         self.historyLimit = max(1, historyLimit)
         checkpointer = nil
-        tokenReader = nil
+        lookups = nil
         let queue = try DatabaseQueue(configuration: Self.configuration(busyTimeout: Self.defaultBusyTimeout))
         try Self.migrate(queue, path: nil)
         engine = .sqlite(queue)
@@ -198,7 +199,7 @@ public final class LibraryDatabase: Sendable {
         self.host = host
         self.historyLimit = max(1, historyLimit)
         checkpointer = nil
-        tokenReader = nil
+        lookups = nil
         let (library, made) = try PostgreSQLLibrary.open(address, creating: creating)
         engine = .postgreSQL(library)
         isNew = made
@@ -228,7 +229,7 @@ public final class LibraryDatabase: Sendable {
     deinit {
         // No commit comes after this: the writer is this library's alone.
         checkpointer?.close()
-        tokenReader?.close()
+        lookups?.close()
         if case .postgreSQL(let library) = engine { library.close() }
     }
 
@@ -407,8 +408,16 @@ public final class LibraryDatabase: Sendable {
         }
     }
 
-    /// The token of the newest change-log entry (0 for a library never written to).
+    /// The token of the newest change-log entry (0 for a library never written to), committed by
+    /// any process. Inside ``withinOneRead(_:)``, the newest its snapshot holds.
     public func currentToken() throws -> Int64 {
-        try read { db in try Self.newestToken(db) }
+        guard let lookups, SharedReads.shared.connection(of: self) == nil else {
+            return try read { db in try Self.newestToken(db) }
+        }
+        do {
+            return try lookups.newestToken()
+        } catch {
+            throw StoreError.wrap(error, path: path)
+        }
     }
 }

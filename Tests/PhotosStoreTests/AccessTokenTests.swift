@@ -155,6 +155,32 @@ import Testing
         #expect(busy == 0 && logPages == copied)
     }
 
+    /// The newest change token, read on the look-ups' connection for every `GET /v1/health`: 0
+    /// for an empty log, another process's commit at the next read, the snapshot's own inside
+    /// `withinOneRead`, and no read left open after it.
+    @Test func theNewestTokenIsReadAsItIsNowAndHoldsNothingAfter() throws {
+        #expect(try database.currentToken() == 0)
+        let other = try LibraryDatabase(existingAt: directory.path("library.sqlite").path)
+        try other.write { try $0.insertAsset(AssetRecord(localIdentifier: "A/L0/001", mediaType: .image)) }
+        #expect(try database.currentToken() == 1)
+        try database.withinOneRead {
+            #expect(try database.assetIDs(matching: AssetQuery()).count == 1)
+            try other.write { try $0.insertAsset(AssetRecord(localIdentifier: "B/L0/001", mediaType: .image)) }
+            #expect(try database.currentToken() == 1)
+        }
+        #expect(try database.currentToken() == 2)
+
+        let row = try #require(
+            try database.writer.writeWithoutTransaction { db in
+                try Row.fetchOne(db, sql: "PRAGMA main.wal_checkpoint(TRUNCATE)")
+            })
+        let (busy, logPages, copied): (Int, Int, Int) = (row[0], row[1], row[2])
+        #expect(busy == 0 && logPages == copied)
+        // Its failures are the store's errors, as the pool's are.
+        database.lookups?.close()
+        #expect(throws: StoreError.self) { try database.currentToken() }
+    }
+
     @Test func aLevelThisBuildDoesNotKnowAllowsNothing() throws {
         var (token, _) = try database.createAccessToken(level: .readOnly)
         token.level = "admin"
