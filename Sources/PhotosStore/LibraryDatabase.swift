@@ -60,9 +60,12 @@ public final class LibraryDatabase: Sendable {
     }
     /// Checkpoints the library file's log off the commit path (nil in memory).
     let checkpointer: WALCheckpointer?
-    /// The API's one-row reads (a request's access token, the newest change token), outside the
-    /// reader pool (a file's library only).
+    /// The API's one-row reads (a request's access token, the newest change token), on a
+    /// connection of their own (a file's library only).
     let lookups: SQLiteLookups?
+    /// The connections every read transaction runs on (a file's library only; one in memory reads
+    /// through its queue).
+    let readConnections: ReadConnections?
     /// How many change-log entries are kept (older ones are pruned as new ones come); tokens
     /// older than what is kept expire (`persistentChangeTokenExpired`).
     public static let defaultHistoryLimit = 100_000
@@ -113,6 +116,7 @@ public final class LibraryDatabase: Sendable {
         let checkpointer = WALCheckpointer(path: path)
         self.checkpointer = checkpointer
         lookups = SQLiteLookups(path: path, busyTimeout: busyTimeout)
+        readConnections = ReadConnections(path: path, configuration: Self.configuration(busyTimeout: busyTimeout))
         let directory = (path as NSString).deletingLastPathComponent
         do {
             if !directory.isEmpty { try PrivateFiles.makeDirectory(directory) }
@@ -171,6 +175,7 @@ public final class LibraryDatabase: Sendable {
         self.historyLimit = max(1, historyLimit)
         checkpointer = nil
         lookups = nil
+        readConnections = nil
         let queue = try DatabaseQueue(configuration: Self.configuration(busyTimeout: Self.defaultBusyTimeout))
         try Self.migrate(queue, path: nil)
         engine = .sqlite(queue)
@@ -200,6 +205,7 @@ public final class LibraryDatabase: Sendable {
         self.historyLimit = max(1, historyLimit)
         checkpointer = nil
         lookups = nil
+        readConnections = nil
         let (library, made) = try PostgreSQLLibrary.open(address, creating: creating)
         engine = .postgreSQL(library)
         isNew = made
@@ -289,7 +295,7 @@ public final class LibraryDatabase: Sendable {
             switch engine {
             case .sqlite(let writer):
                 if let shared = SharedReads.shared.connection(of: self) { return try body(shared) }
-                return try writer.read { db in try body(db) }
+                return try readTransaction(writer) { db in try body(db) }
             case .postgreSQL(let library): return try library.read(body)
             }
         } catch {
@@ -298,9 +304,9 @@ public final class LibraryDatabase: Sendable {
     }
 
     /// Runs `body` with every read of this library that it makes on this thread in one read
-    /// transaction: they see one snapshot, and open one transaction instead of one each (about 50
-    /// µs each through the reader pool under load: a tenth of an API page, which fetches and then
-    /// reads its rows). For a few reads in a row, as a request makes; a write inside commits as
+    /// transaction: they see one snapshot, and open one transaction instead of one each (a tenth of
+    /// an API page's time under load, when each went through GRDB's reader pool; a page fetches and
+    /// then reads its rows). For a few reads in a row, as a request makes; a write inside commits as
     /// ever, and the reads after it still see the snapshot from before it. A library kept in
     /// PostgreSQL, or a transaction that cannot be opened, runs `body` as it is (each read then on
     /// its own, failing where its caller handles it).
@@ -317,7 +323,7 @@ public final class LibraryDatabase: Sendable {
         }
         var outcome: Result<T, any Error>?
         do {
-            try writer.read { db in outcome = Result { try SharedReads.shared.with(db, of: self, body) } }
+            try readTransaction(writer) { db in outcome = Result { try SharedReads.shared.with(db, of: self, body) } }
         } catch {
             // A transaction that could not be opened (the file gone, locked, damaged): the block's
             // reads then fail one by one as they would alone, each where its caller handles it.
@@ -333,10 +339,17 @@ public final class LibraryDatabase: Sendable {
     package func sqliteRead<T>(_ body: (Database) throws -> T) throws -> T {
         do {
             if let shared = SharedReads.shared.connection(of: self) { return try body(shared) }
-            return try writer.read(body)
+            return try readTransaction(writer, body)
         } catch {
             throw StoreError.wrap(error, path: path)
         }
+    }
+
+    /// Runs `body` in a read transaction of SQLite's: on a connection of ``readConnections`` (a
+    /// file's library), else of `writer`'s (one in memory). Throws SQLite's errors as they are.
+    private func readTransaction<T>(_ writer: any DatabaseWriter, _ body: (Database) throws -> T) throws -> T {
+        guard let readConnections else { return try writer.read(body) }
+        return try readConnections.read(body)
     }
 
     /// Runs `body` in one write transaction and appends one change-log entry for what it changed.

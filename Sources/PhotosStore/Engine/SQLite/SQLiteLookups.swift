@@ -110,7 +110,7 @@ final class SQLiteLookups: Sendable {
                 sqlite3_close_v2(opened)
                 throw DatabaseError(resultCode: ResultCode(rawValue: code), message: message)
             }
-            // The writer may hold the log's recovery lock for a moment; wait as the pool's readers do.
+            // The writer may hold the log's recovery lock for a moment; wait as the read connections do.
             sqlite3_busy_timeout(opened, Int32(busyTimeout * 1000))
             state.connection = opened
         }

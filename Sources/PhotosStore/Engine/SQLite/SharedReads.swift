@@ -3,10 +3,10 @@ import GRDB
 
 /// The read transaction a thread's reads of one library share while
 /// ``LibraryDatabase/withinOneRead(_:)`` runs: each of them runs on that transaction's connection
-/// instead of taking one of the pool's and opening its own.
+/// instead of taking a connection of their own and opening a transaction there.
 ///
 /// Kept per thread (a POSIX thread-specific value), not per task: the connection may only be used
-/// inside the pool's block that opened the transaction, which runs on one thread, and a task made
+/// inside the block that opened the transaction, which runs on one thread, and a task made
 /// inside it may run elsewhere.
 ///
 /// ```swift
