@@ -235,7 +235,9 @@ public final class LibraryDatabase: Sendable {
     deinit {
         // No commit comes after this: the writer is this library's alone.
         checkpointer?.close()
+        // The read-only connections before the writer, which then checkpoints the log and removes it.
         lookups?.close()
+        readConnections?.close()
         if case .postgreSQL(let library) = engine { library.close() }
     }
 

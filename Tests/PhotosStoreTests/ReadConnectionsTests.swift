@@ -86,6 +86,23 @@ import Testing
         #expect(try logCheckpointsWhole())
     }
 
+    /// The last connection to a file in WAL mode checkpoints the log and removes it, which a
+    /// read-only one cannot: the writer closes last, and a released library leaves its file alone.
+    @Test func aReleasedLibraryLeavesNoLogBehind() throws {
+        let directory = try TemporaryDirectory(prefix: "reads-released")
+        let path = directory.path("library.sqlite").path
+        do {
+            let library = try LibraryDatabase(path: path)
+            try insert("a", into: library)
+            #expect(try library.assetIDs(matching: AssetQuery()).count == 1)
+            #expect(try library.withinOneRead { try library.currentToken() } == 1)
+            #expect(FileManager.default.fileExists(atPath: path + "-wal"))
+        }
+        #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+        #expect(!FileManager.default.fileExists(atPath: path + "-shm"))
+        #expect(try LibraryDatabase(existingAt: path).assetIDs(matching: AssetQuery()).count == 1)
+    }
+
     final class Counted: Sendable {
         let value = Mutex(0)
     }

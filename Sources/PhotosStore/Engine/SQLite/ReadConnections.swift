@@ -35,6 +35,13 @@ final class ReadConnections: Sendable {
         self.configuration = configuration
     }
 
+    /// Closes the idle connections. The library's writer closes last: the last connection to a file
+    /// in WAL mode checkpoints it and removes its `-wal` and `-shm` files, which a read-only one
+    /// cannot.
+    func close() {
+        idle.withLock { $0.removeAll() }
+    }
+
     /// Runs `body` in a read transaction (one snapshot of the file) on a connection of its own.
     /// Throws SQLite's errors (GRDB's `DatabaseError`) as they are, and `body`'s.
     func read<T>(_ body: (Database) throws -> T) throws -> T {
