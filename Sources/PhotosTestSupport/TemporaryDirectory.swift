@@ -1,6 +1,9 @@
 import Foundation
+import Synchronization
 
-/// A fresh directory under the system's temporary directory, removed when released.
+/// A fresh directory under the system's temporary directory, removed when released, or when the
+/// test process exits if it never is (a suite's shared fixture in a `static let`) or its removal
+/// failed (a file made in it while it was being removed).
 public final class TemporaryDirectory: Sendable {
     /// The directory.
     public let url: URL
@@ -9,12 +12,38 @@ public final class TemporaryDirectory: Sendable {
     public init(prefix: String = "photos-test") throws {
         url = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        LeftBehind.shared.add(url.path)
     }
 
     /// A path inside the directory.
     public func path(_ name: String) -> URL { url.appendingPathComponent(name) }
 
-    deinit { try? FileManager.default.removeItem(at: url) }
+    deinit {
+        if (try? FileManager.default.removeItem(at: url)) != nil { LeftBehind.shared.remove(url.path) }
+    }
+}
+
+/// Directories the test process made and has not removed yet, removed as it exits.
+public final class LeftBehind: Sendable {
+    /// The process's one list; its exit handler is installed with it.
+    public static let shared: LeftBehind = {
+        let list = LeftBehind()
+        atexit { LeftBehind.shared.removeAll() }
+        return list
+    }()
+
+    private let paths = Mutex<Set<String>>([])
+
+    /// Removes `path` (a directory or a file) when the process exits, unless ``remove(_:)`` says it is gone.
+    public func add(_ path: String) { _ = paths.withLock { $0.insert(path) } }
+
+    /// `path` is removed already.
+    public func remove(_ path: String) { _ = paths.withLock { $0.remove(path) } }
+
+    /// Removes what is left.
+    func removeAll() {
+        for path in paths.withLock({ $0 }) { try? FileManager.default.removeItem(atPath: path) }
+    }
 }
 
 /// The shared test corpus, `../shared/corpus` beside the package, and its oracle `truth.json`.
@@ -66,6 +95,7 @@ public enum BuiltProducts {
     public static let cacheHome: String = {
         let path = NSTemporaryDirectory() + "photos-test-cache-\(getpid())"
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        LeftBehind.shared.add(path)
         return path
     }()
 

@@ -6,6 +6,7 @@ Shared by the browser tests (Tests/Browser/test_web.py) and the page's benchmark
 library is made by photosd's own scan of the folder, and the login is `photos open`'s URL.
 """
 
+import atexit
 import http.client
 import json
 import os
@@ -198,7 +199,11 @@ def browser(width: int = 1280, height: int = 900):
                      "--metrics-recording-only", "--no-default-browser-check", "--password-store=basic"]:
         options.add_argument(argument)
     options.set_capability("goog:loggingPrefs", {"performance": "ALL", "browser": "ALL"})
-    service = Service(shutil.which("chromedriver") or "/usr/bin/chromedriver")
+    # Chromium's profile and singleton socket go in $TMPDIR, and a killed or headless one leaves
+    # them there: a directory of the run's own, removed as the run ends.
+    scratch = tempfile.mkdtemp(prefix="photos-chromium-")
+    atexit.register(shutil.rmtree, scratch, True)
+    service = Service(shutil.which("chromedriver") or "/usr/bin/chromedriver", env=dict(os.environ, TMPDIR=scratch))
     return webdriver.Chrome(service=service, options=options)
 
 

@@ -16,10 +16,9 @@ import Testing
     }
 
     @Test func exitStatusAndInputArrive() async throws {
-        let directory = try FileManager.default.url(
-            for: .itemReplacementDirectory, in: .userDomainMask, appropriateFor: URL(fileURLWithPath: "/tmp"),
-            create: true)
-        let copy = directory.appendingPathComponent("payload").path
+        let directory = try TemporaryDirectory(prefix: "hook-process")
+        defer { withExtendedLifetime(directory) {} }
+        let copy = directory.path("payload").path
         let outcome = await process("cat > '\(copy)'; exit 3").run(input: Array("{\"hello\":1}".utf8))
         #expect(outcome.termination == .exited(3))
         #expect(try String(contentsOfFile: copy, encoding: .utf8) == "{\"hello\":1}")
@@ -51,11 +50,10 @@ import Testing
     /// The hook, and what it starts, run below the daemon's priority by the hook's `nice`, set as
     /// soon as the run's task gets to it (the hook waits for that: on a busy machine it is late).
     @Test func theHookAndItsChildrenRunAtTheirNiceness() async throws {
-        let directory = try FileManager.default.url(
-            for: .itemReplacementDirectory, in: .userDomainMask, appropriateFor: URL(fileURLWithPath: "/tmp"),
-            create: true)
-        let own = directory.appendingPathComponent("own").path
-        let child = directory.appendingPathComponent("child").path
+        let directory = try TemporaryDirectory(prefix: "hook-process")
+        defer { withExtendedLifetime(directory) {} }
+        let own = directory.path("own").path
+        let child = directory.path("child").path
         errno = 0
         let daemon = Int(getpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(getpid())))
         #expect(errno == 0)
