@@ -105,34 +105,9 @@ public enum BuiltProducts {
     public static func run(
         _ name: String, _ arguments: [String], environment: [String: String] = [:], input: String? = nil
     ) throws -> (status: Int32, stdout: String, stderr: String) {
-        let process = TestProcess()
-        if let input {
-            // A file rather than a pipe: nothing to write while the output is read.
-            let path = NSTemporaryDirectory() + "photos-test-input-\(getpid())-\(UUID().uuidString)"
-            try Data(input.utf8).write(to: URL(fileURLWithPath: path))
-            // Removed once opened: the open handle keeps the file's content for the process.
-            defer { try? FileManager.default.removeItem(atPath: path) }
-            process.standardInput = FileHandle(forReadingAtPath: path)
-        }
-        process.executableURL = directory.appendingPathComponent(name)
-        process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         env["XDG_CACHE_HOME"] = cacheHome
         env.merge(environment) { $1 }
-        process.environment = env
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        // Both pipes are read while it runs (stderr on a thread of its own), so that a full one cannot stop it.
-        let errorDrain = PipeDrain(err)
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = errorDrain.wait()
-        process.waitUntilExit()
-        return (
-            process.terminationStatus, String(decoding: outData, as: UTF8.self),
-            String(decoding: errData, as: UTF8.self)
-        )
+        return try TestProcess.run(directory.appendingPathComponent(name), arguments, environment: env, input: input)
     }
 }

@@ -287,3 +287,39 @@ public final class TestProcess: @unchecked Sendable {
         return closefromAction(&actions, lowest)
     }
 }
+
+extension TestProcess {
+    /// Runs `executable` to its end and returns its exit status, standard output and standard error
+    /// (blocking: call it through ``offPool(_:)`` from async code). Both pipes are read while it runs,
+    /// standard error on a thread of its own, so that a full one cannot stop it. `environment` is its
+    /// whole environment (nil: the test's); `input`, when given, its standard input (else the test's).
+    public static func run(
+        _ executable: URL, _ arguments: [String], environment: [String: String]? = nil, input: String? = nil
+    ) throws -> (status: Int32, stdout: String, stderr: String) {
+        let process = TestProcess()
+        if let input {
+            // A file rather than a pipe: nothing to write while the output is read.
+            let path = NSTemporaryDirectory() + "photos-test-input-\(getpid())-\(UUID().uuidString)"
+            try Data(input.utf8).write(to: URL(fileURLWithPath: path))
+            // Removed once opened: the open handle keeps the file's content for the process.
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            process.standardInput = FileHandle(forReadingAtPath: path)
+        }
+        process.executableURL = executable
+        process.arguments = arguments
+        process.environment = environment
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let errorDrain = PipeDrain(err)
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = errorDrain.wait()
+        process.waitUntilExit()
+        return (
+            process.terminationStatus, String(decoding: outData, as: UTF8.self),
+            String(decoding: errData, as: UTF8.self)
+        )
+    }
+}

@@ -52,33 +52,10 @@ struct InstallScriptTests {
         }
     }
 
-    static func run(_ executable: String, _ arguments: [String], environment: [String: String]) throws
-        -> (status: Int32, stdout: String, stderr: String)
-    {
-        let process = TestProcess()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.environment = environment
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        // Both pipes are read while it runs (stderr on a thread of its own), so that a full one cannot stop it.
-        let errorDrain = PipeDrain(err)
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = errorDrain.wait()
-        process.waitUntilExit()
-        return (
-            process.terminationStatus, String(decoding: outData, as: UTF8.self),
-            String(decoding: errData, as: UTF8.self)
-        )
-    }
-
     static func install(_ arguments: [String], _ environment: [String: String]) async throws
         -> (status: Int32, stdout: String, stderr: String)
     {
-        try await offPool { try run(script, arguments, environment: environment) }
+        try await offPool { try TestProcess.run(URL(fileURLWithPath: script), arguments, environment: environment) }
     }
 
     static func modificationDates(_ paths: [String]) -> [String: Date] {
@@ -117,7 +94,7 @@ struct InstallScriptTests {
                 FileManager.default.contentsEqual(
                     atPath: installed.path, andPath: Self.builtDebug.appendingPathComponent(name).path))
             #expect(FileManager.default.isExecutableFile(atPath: installed.path))
-            let version = try await offPool { try Self.run(installed.path, ["--version"], environment: environment) }
+            let version = try await offPool { try TestProcess.run(installed, ["--version"], environment: environment) }
             #expect(version.status == 0)
             #expect(version.stdout.hasPrefix("\(name) "), "\(version.stdout)")
         }
@@ -134,8 +111,8 @@ struct InstallScriptTests {
         let bash = try String(
             contentsOf: home.data.appendingPathComponent("bash-completion/completions/photos"), encoding: .utf8)
         let printed = try await offPool {
-            try Self.run(
-                home.prefix.appendingPathComponent("bin/photos").path, ["completion", "bash"], environment: environment)
+            try TestProcess.run(
+                home.prefix.appendingPathComponent("bin/photos"), ["completion", "bash"], environment: environment)
         }
         #expect(bash == printed.stdout)
         // The man page renders, when man is there.
@@ -144,7 +121,7 @@ struct InstallScriptTests {
             var manEnvironment = environment
             manEnvironment["MANWIDTH"] = "120"
             let rendered = try await offPool {
-                try Self.run(man, ["-l", "-P", "cat", page], environment: manEnvironment)
+                try TestProcess.run(URL(fileURLWithPath: man), ["-l", "-P", "cat", page], environment: manEnvironment)
             }
             #expect(rendered.status == 0, "\(rendered.stderr)")
             for word in ["NAME", "SYNOPSIS", "assets", "--library", "completion"] {

@@ -111,28 +111,8 @@ enum TrashTools {
         _ tool: String, _ arguments: [String], input: String = "", environment: [String: String]
     ) async throws -> (status: Int32, stdout: String, stderr: String) {
         try await offPool {
-            let process = TestProcess()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/" + tool)
-            process.arguments = arguments
-            process.environment = environment
-            let stdin = Pipe()
-            let stdout = Pipe()
-            let stderr = Pipe()
-            process.standardInput = stdin
-            process.standardOutput = stdout
-            process.standardError = stderr
-            try process.run()
-            stdin.fileHandleForWriting.write(Data(input.utf8))
-            try stdin.fileHandleForWriting.close()
-            // Both pipes are read while it runs (stderr on a thread of its own), so that a full one cannot stop it.
-            let errorDrain = PipeDrain(stderr)
-            let output = stdout.fileHandleForReading.readDataToEndOfFile()
-            let errors = errorDrain.wait()
-            process.waitUntilExit()
-            return (
-                process.terminationStatus, String(decoding: output, as: UTF8.self),
-                String(decoding: errors, as: UTF8.self)
-            )
+            try TestProcess.run(
+                URL(fileURLWithPath: "/usr/bin/" + tool), arguments, environment: environment, input: input)
         }
     }
 }

@@ -271,20 +271,6 @@ struct Prometheus: Sendable {
 
     /// Runs a program to its end (blocking: call through ``offPool(_:)``).
     static func run(_ command: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-        let process = TestProcess()
-        process.executableURL = URL(fileURLWithPath: command[0])
-        process.arguments = Array(command.dropFirst())
-        let (out, err) = (Pipe(), Pipe())
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        // Both pipes are read while it runs (stderr on a thread of its own), so that a full one cannot stop it.
-        let errorDrain = PipeDrain(err)
-        let output = out.fileHandleForReading.readDataToEndOfFile()
-        let errors = errorDrain.wait()
-        process.waitUntilExit()
-        return (
-            process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: errors, as: UTF8.self)
-        )
+        try TestProcess.run(URL(fileURLWithPath: command[0]), Array(command.dropFirst()))
     }
 }
