@@ -326,12 +326,27 @@ extension LibraryDatabase {
     /// Every rejected file, by path; in a library several hosts share, another host's named by it
     /// (`nas:/srv/photos/bad.jpg`, ``RootHosts``).
     public func rejectedFiles() throws -> [RejectedFile] {
-        try read { db in
-            let columns = RejectedFile.columnNames.dropFirst().map { "rejected.\($0)" }.joined(separator: ", ")
-            return try db.rows(
-                "SELECT \(db.dialect.hostedPath("rejected")) AS path, \(columns) FROM rejected ORDER BY 1, rejected.host",
-                [], RejectedFile.init(row:))
-        }
+        try read { db in try Self.rejectedFiles(db, first: nil).files }
+    }
+
+    /// The first `limit` rejected files by path, as ``rejectedFiles()`` names them, and how many
+    /// there are in all: for a page that shows some and counts the rest.
+    public func rejectedFiles(first limit: Int) throws -> (files: [RejectedFile], total: Int) {
+        try read { db in try Self.rejectedFiles(db, first: limit) }
+    }
+
+    /// The rejected files by path on `db`, the first `limit` of them (all: nil), and how many in all.
+    static func rejectedFiles(_ db: some StoreConnection, first limit: Int?) throws -> (
+        files: [RejectedFile], total: Int
+    ) {
+        let columns = RejectedFile.columnNames.dropFirst().map { "rejected.\($0)" }.joined(separator: ", ")
+        let files = try db.rows(
+            "SELECT \(db.dialect.hostedPath("rejected")) AS path, \(columns) FROM rejected ORDER BY 1, rejected.host"
+                + (limit.map { " LIMIT \($0)" } ?? ""),
+            [], RejectedFile.init(row:))
+        // A short first page is all of them.
+        guard let limit, files.count == limit else { return (files, files.count) }
+        return (files, Int(try db.scalarInt64("SELECT COUNT(*) FROM rejected") ?? 0))
     }
 }
 

@@ -372,7 +372,16 @@ class WebPageTests(unittest.TestCase):
         self.driver.get(self.daemon.origin + "/web/health")
         self.wait(lambda: self.css("[data-health] table"), "the roots' table")
         self.assertIn(str(self.daemon.pictures), self.css("[data-health] table")[0].text)
-        self.shot("health")
+        # A file that is not what its name says, dropped while the page is open, is named with why.
+        broken = self.daemon.pictures / "not a photo.jpg"
+        broken.write_text("hello, not a JPEG\n")
+        try:
+            self.wait(lambda: any("not a photo.jpg" in row.text and "(notMedia)" in row.text
+                                  for row in self.css("[data-health] table.rejected tr")),
+                      "the dropped file and why on the health page")
+            self.shot("health")
+        finally:
+            broken.unlink()
 
     def test_7b_phone_width_and_dark(self):
         self.login()

@@ -263,3 +263,52 @@ import Testing
         }
     }
 }
+
+/// The health page names the files the library could not read, with the reason, so that "7 rejected"
+/// is not a number alone.
+@Suite struct HealthPageRejectedFilesTests {
+    func page(rejecting count: Int) throws -> String {
+        let fixture = try LibraryFixture()
+        try fixture.library.database.write { transaction in
+            for index in 0..<count {
+                try transaction.reject(
+                    RejectedFile(
+                        path: String(format: "/photos/bad %03d <b>.jpg", index), code: "truncated",
+                        reason: "the JPEG ends inside its image data", fileSize: 10, modificationTime: 0,
+                        rejectedDate: 0))
+            }
+        }
+        let pages = WebPages(library: fixture.library, status: { nil }, startup: { nil })
+        return try pages.render(
+            .health, query: Query(""), access: ClientAccess(level: .readOnly, albums: [], tokenID: "t"))
+    }
+
+    @Test func eachRejectedFileIsNamedWithItsReason() throws {
+        let html = try page(rejecting: 2)
+        #expect(html.contains("Files that could not be read"))
+        #expect(html.contains("2 files look like photos or videos but could not be read"))
+        // The name is escaped: a file's name is never markup.
+        #expect(html.contains("<code>/photos/bad 000 &lt;b&gt;.jpg</code>"), "\(html)")
+        #expect(html.contains("<code>/photos/bad 001 &lt;b&gt;.jpg</code>"))
+        #expect(html.contains("the JPEG ends inside its image data"))
+        #expect(!html.contains("more: <code>photos rejected</code>"))
+    }
+
+    @Test func theFirstHundredAreNamedAndTheRestCounted() throws {
+        let html = try page(rejecting: WebPages.rejectedShown + 3)
+        #expect(html.contains("\(WebPages.rejectedShown + 3) files look like photos or videos"))
+        #expect(html.contains("bad 099 &lt;b&gt;.jpg"))
+        #expect(!html.contains("bad 100 &lt;b&gt;.jpg"))
+        #expect(html.contains("And 3 more: <code>photos rejected</code> lists every one."))
+    }
+
+    @Test func noRejectedFileNoSection() throws {
+        let html = try page(rejecting: 0)
+        #expect(html.contains("<h1>Health</h1>"))
+        #expect(!html.contains("Files that could not be read"))
+    }
+
+    @Test func oneIsOneFile() throws {
+        #expect(try page(rejecting: 1).contains("1 file looks like a photo or a video but could not be read"))
+    }
+}

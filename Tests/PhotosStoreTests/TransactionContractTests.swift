@@ -34,7 +34,7 @@ import Testing
 /// block appends. Returns one line per observation.
 enum TransactionContract {
     /// How many observations the scenario makes.
-    static let steps = 25
+    static let steps = 26
 
     static func scenario(_ db: any StoreConnection) throws -> [String] {
         var story: [String] = []
@@ -118,7 +118,13 @@ enum TransactionContract {
         again.reason = "still truncated"
         try transaction.reject(again)
         tell("rejected \(try transaction.rejectedFiles(atPaths: ["/p/broken.jpg"]).mapValues(\.reason))")
-        try transaction.forgetRejections(["/p/broken.jpg"])
+        var first = bad
+        first.path = "/p/a.jpg"
+        try transaction.reject(first)
+        let page = try LibraryDatabase.rejectedFiles(db, first: 1)
+        #expect(page.files.map(\.path) == ["/p/a.jpg"] && page.total == 2)
+        tell("first rejected \(page.files.map(\.path)) of \(page.total)")
+        try transaction.forgetRejections(["/p/broken.jpg", "/p/a.jpg"])
         tell("forgotten \(try transaction.rejectedFiles(under: "/p").count)")
         try transaction.setRoot("/p", offline: true)
         let offline = try transaction.isOnlineRoot("/p")

@@ -199,8 +199,29 @@ struct WebPages: Sendable {
 
     // MARK: Health
 
-    /// The daemon's roots, startup crawl, thumbnails and hooks.
+    /// How many rejected files the health page names; the rest are counted.
+    static let rejectedShown = 100
+
+    /// The daemon's roots, startup crawl, thumbnails and hooks, and the files it could not read.
     private func health() throws -> [String: Any] {
+        var values = try daemonHealth()
+        let rejected = try library.database.rejectedFiles(first: Self.rejectedShown)
+        if !rejected.files.isEmpty {
+            values["rejectedFiles"] = rejected.files.map { ["path": $0.path, "reason": $0.reason, "code": $0.code] }
+            values["rejectedSummary"] =
+                rejected.total == 1
+                ? "1 file looks like a photo or a video but could not be read"
+                : "\(rejected.total) files look like photos or videos but could not be read"
+            values["hasRejected"] = true
+            if rejected.total > rejected.files.count {
+                values["rejectedMore"] = ["count": rejected.total - rejected.files.count]
+            }
+        }
+        return values
+    }
+
+    /// The daemon's roots, startup crawl, thumbnails and hooks.
+    private func daemonHealth() throws -> [String: Any] {
         guard var status = try status() else {
             let progress = startup()
             return ["starting": progress?.summary ?? "photosd has no status yet"]

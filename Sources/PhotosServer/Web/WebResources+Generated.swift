@@ -1295,6 +1295,20 @@ export class Viewer {
 </section>
 {{/hasErrors}}
 {{/starting}}
+{{#hasRejected}}
+<section aria-labelledby="rejected-head">
+<h2 id="rejected-head">Files that could not be read</h2>
+<p>{{rejectedSummary}}; each is read again when it changes.</p>
+<table class="rejected">
+<thead><tr><th scope="col">File</th><th scope="col">Why</th></tr></thead>
+<tbody>
+{{#rejectedFiles}}<tr><td><code>{{path}}</code></td><td>{{reason}} <span class="meta">({{code}})</span></td></tr>
+{{/rejectedFiles}}
+</tbody>
+</table>
+{{#rejectedMore}}<p class="meta">And {{count}} more: <code>photos rejected</code> lists every one.</p>{{/rejectedMore}}
+</section>
+{{/hasRejected}}
 </div>
 
 """####,
