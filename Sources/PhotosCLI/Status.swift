@@ -69,7 +69,8 @@ extension PhotosCommand {
             print("queue: \(status.queueDepth) changes waiting to settle")
             print(
                 "since start: \(status.ingested) ingested, \(status.updated) updated, \(status.moved) moved, "
-                    + "\(status.removed) removed, \(status.rejected) rejected")
+                    + "\(status.removed) removed, \(status.rejected) rejected"
+                    + (status.rejected > 0 ? " (photos rejected says which and why)" : ""))
             if let startup = status.startup { print(startup.summary) }
             if !status.lastErrors.isEmpty {
                 print("last errors:")

@@ -131,6 +131,7 @@ struct DaemonOperationsTests: DaemonSuite {
         let status = try await offPool { try BuiltProducts.run("photos", ["status", "--library", library]) }
         #expect(
             status.stdout.contains(" directories, 25 files seen, 24 ingested, 1 rejected, done in"), "\(status.stdout)")
+        #expect(status.stdout.contains(" 1 rejected (photos rejected says which and why)\n"), "\(status.stdout)")
         #expect(!FileManager.default.fileExists(atPath: StartupProgress.path(forLibrary: library)))
     }
 
