@@ -6,6 +6,7 @@ import Photos
 import PhotosConfig
 import PhotosIngest
 import PhotosStore
+import PhotosWire
 
 extension PhotosCommand {
     /// `photos scan`: make the library match directories on disk, once.
@@ -238,7 +239,7 @@ extension PhotosCommand {
             let files = try library.database.rejectedFiles()
             if options.json {
                 for file in files {
-                    try Output.jsonLine(["path": file.path, "reason": file.reason, "code": file.code])
+                    try Output.jsonLine(API.RejectedFile(path: file.path, code: file.code, reason: file.reason))
                 }
                 return
             }

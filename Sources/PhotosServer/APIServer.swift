@@ -181,6 +181,7 @@ public struct APIServer: Service {
         LiveQueryRoutes(library: library, fetches: fetches, streams: streams).add(to: router)
         ChangeBatchRoutes(library: library, uploads: uploads).add(to: router)
         TrashRoutes(library: library).add(to: router)
+        RejectedRoutes(database: library.database).add(to: router)
         DayIndexRoutes(fetches: fetches).add(to: router)
         HookRoutes(database: library.database).add(to: router)
         uploads.add(to: router)
@@ -230,7 +231,7 @@ public struct APIServer: Service {
     /// Each path the API serves, and the methods it answers there.
     static let methods: [(path: String, methods: [HTTPRequest.Method])] = [
         ("/", [.get]), ("/v1/version", [.get]), ("/v1/openapi.json", [.get]), ("/metrics", [.get]),
-        ("/v1/health", [.get]), ("/v1/status", [.get]), ("/v1/imports", [.get]),
+        ("/v1/health", [.get]), ("/v1/status", [.get]), ("/v1/imports", [.get]), ("/v1/rejected", [.get]),
         ("/v1/assets", [.get]), ("/v1/albums", [.get]), ("/v1/folders", [.get]),
         ("/v1/assets/**", [.get]), ("/v1/albums/**", [.get]), ("/v1/folders/**", [.get]),
         ("/v1/changes", [.get, .post]), ("/v1/queries", [.post]), ("/v1/uploads", [.post]),

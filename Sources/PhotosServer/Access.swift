@@ -206,7 +206,7 @@ struct AccessMiddleware: RouterMiddleware {
     /// | read-write | nothing |
     /// | read-only | `POST /v1/changes`, `POST /v1/uploads`, `POST /v1/trash/…`, `/v1/hooks/…`, `POST /v1/logins` |
     /// | add-only | everything but the open paths, `POST /v1/changes` and `POST /v1/uploads` |
-    /// | limited | `GET /v1/status`, `GET /v1/imports`, `GET /metrics`, `/web/health` (the daemon's roots, imports and hooks are not its albums'), trash, `/v1/hooks/…`, `POST /v1/logins` |
+    /// | limited | `GET /v1/status`, `GET /v1/imports`, `GET /v1/rejected`, `GET /metrics`, `/web/health` (the daemon's roots, imports, hooks and rejected files are not its albums'), trash, `/v1/hooks/…`, `POST /v1/logins` |
     ///
     /// "Trash" is `/v1/trash` and the paths under it, and the page `/web/trash`: deleted assets are in
     /// no album. A login
@@ -239,9 +239,10 @@ struct AccessMiddleware: RouterMiddleware {
             if trash { return "a \(level) client sees only its albums' assets; deleted assets are in no album" }
             if hooks { return "a \(level) client sees only its albums' assets; hooks are the daemon's" }
             if logins { return "a \(level) client cannot make logins (tokens)" }
-            let daemon = ["/v1/status", "/v1/imports", "/metrics", "/web/health"]
+            let daemon = ["/v1/status", "/v1/imports", "/v1/rejected", "/metrics", "/web/health"]
             guard daemon.contains(path) else { return nil }
-            return "a \(level) client sees only its albums' assets, not the daemon's status, imports or metrics"
+            return "a \(level) client sees only its albums' assets, not the daemon's status, imports, rejected files "
+                + "or metrics"
         }
     }
 

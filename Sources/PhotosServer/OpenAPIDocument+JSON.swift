@@ -1474,6 +1474,51 @@ extension OpenAPIDocument {
         "pattern": "^[A-Za-z][A-Za-z0-9_.-]{0,63}$",
         "type": "string"
       },
+      "RejectedFile": {
+        "additionalProperties": false,
+        "description": "A file that looks like a photo or a video but could not be read (a line of `photos rejected --json`).",
+        "properties": {
+          "code": {
+            "description": "The kind of failure: truncated, corrupt, notMedia, empty, tooLarge, unreadable...",
+            "type": "string"
+          },
+          "path": {
+            "description": "Its absolute path; another host's named by it (`nas:/srv/photos/bad.jpg`).",
+            "type": "string"
+          },
+          "reason": {
+            "description": "What is wrong, for people.",
+            "type": "string"
+          }
+        },
+        "required": [
+          "path",
+          "code",
+          "reason"
+        ],
+        "type": "object"
+      },
+      "RejectedListing": {
+        "additionalProperties": false,
+        "properties": {
+          "files": {
+            "items": {
+              "$ref": "#/components/schemas/RejectedFile"
+            },
+            "type": "array"
+          },
+          "total": {
+            "description": "How many rejected files the library holds in all.",
+            "minimum": 0,
+            "type": "integer"
+          }
+        },
+        "required": [
+          "files",
+          "total"
+        ],
+        "type": "object"
+      },
       "RemoveFromAlbumOperation": {
         "additionalProperties": false,
         "description": "Takes assets out of the album (they stay in the library).",
@@ -3037,6 +3082,63 @@ extension OpenAPIDocument {
           }
         },
         "summary": "A live query: the fetch's result, then PhotoKit's change details for each change that touches it."
+      }
+    },
+    "/v1/rejected": {
+      "get": {
+        "description": "By path, `limit` of them from the `offset`-th, and how many there are in all. A file is read\nagain when it changes (its size or modification time). For read-only and read-write clients:\nthe paths are anywhere under the roots, not in a limited client's albums (403).\n",
+        "operationId": "listRejected",
+        "parameters": [
+          {
+            "description": "The 0-based position of the first file. Past the end, no files.",
+            "in": "query",
+            "name": "offset",
+            "schema": {
+              "default": 0,
+              "minimum": 0,
+              "type": "integer"
+            }
+          },
+          {
+            "description": "The most files in the answer.",
+            "in": "query",
+            "name": "limit",
+            "schema": {
+              "default": 1000,
+              "maximum": 10000,
+              "minimum": 1,
+              "type": "integer"
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/RejectedListing"
+                }
+              }
+            },
+            "description": "The window of rejected files asked for, and their count."
+          },
+          "400": {
+            "$ref": "#/components/responses/Error"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "403": {
+            "$ref": "#/components/responses/Error"
+          },
+          "500": {
+            "$ref": "#/components/responses/Error"
+          },
+          "503": {
+            "$ref": "#/components/responses/Error"
+          }
+        },
+        "summary": "What `photos rejected` lists: the files that look like photos or videos but could not be read, and why."
       }
     },
     "/v1/status": {

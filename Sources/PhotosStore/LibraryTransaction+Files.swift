@@ -329,23 +329,25 @@ extension LibraryDatabase {
         try read { db in try Self.rejectedFiles(db, first: nil).files }
     }
 
-    /// The first `limit` rejected files by path, as ``rejectedFiles()`` names them, and how many
-    /// there are in all: for a page that shows some and counts the rest.
-    public func rejectedFiles(first limit: Int) throws -> (files: [RejectedFile], total: Int) {
-        try read { db in try Self.rejectedFiles(db, first: limit) }
+    /// `limit` rejected files by path from the `offset`-th (0: the first), as ``rejectedFiles()``
+    /// names them, and how many there are in all: for a page that shows some and counts the rest.
+    public func rejectedFiles(from offset: Int = 0, first limit: Int) throws -> (files: [RejectedFile], total: Int) {
+        try read { db in try Self.rejectedFiles(db, from: offset, first: limit) }
     }
 
-    /// The rejected files by path on `db`, the first `limit` of them (all: nil), and how many in all.
-    static func rejectedFiles(_ db: some StoreConnection, first limit: Int?) throws -> (
+    /// The rejected files by path on `db`, `limit` of them from the `offset`-th (all: nil), and how
+    /// many in all.
+    static func rejectedFiles(_ db: some StoreConnection, from offset: Int = 0, first limit: Int?) throws -> (
         files: [RejectedFile], total: Int
     ) {
         let columns = RejectedFile.columnNames.dropFirst().map { "rejected.\($0)" }.joined(separator: ", ")
+        let window = limit.map { " LIMIT \(max(0, $0)) OFFSET \(max(0, offset))" } ?? ""
         let files = try db.rows(
             "SELECT \(db.dialect.hostedPath("rejected")) AS path, \(columns) FROM rejected ORDER BY 1, rejected.host"
-                + (limit.map { " LIMIT \($0)" } ?? ""),
+                + window,
             [], RejectedFile.init(row:))
-        // A short first page is all of them.
-        guard let limit, files.count == limit else { return (files, files.count) }
+        // A short first window is all of them.
+        guard let limit, offset > 0 || files.count == limit else { return (files, files.count) }
         return (files, Int(try db.scalarInt64("SELECT COUNT(*) FROM rejected") ?? 0))
     }
 }

@@ -344,6 +344,8 @@ import Testing
             (.addOnly, "GET", "/v1/openapi.json", true), (.limited, "GET", "/v1/openapi.json", true),
             (.readOnly, "GET", "/metrics", true), (.addOnly, "GET", "/metrics", false),
             (.limited, "GET", "/metrics", false),
+            (.readOnly, "GET", "/v1/rejected", true), (.addOnly, "GET", "/v1/rejected", false),
+            (.limited, "GET", "/v1/rejected", false),
         ]
         for (level, method, path, allowed) in rows {
             let access = ClientAccess(level: level, albums: [], tokenID: "t")

@@ -1,5 +1,6 @@
 import Foundation
 import Photos
+import PhotosStore
 import PhotosTestSupport
 import Testing
 
@@ -14,6 +15,12 @@ import Testing
             let asset = try #require(fixture.assets["beach.jpg"])
             let album = try #require(fixture.collections["Trip"])
             let folder = try #require(fixture.collections["2020"])
+            try fixture.library.database.write { transaction in
+                try transaction.reject(
+                    RejectedFile(
+                        path: "/photos/cut.jpg", code: "truncated", reason: "JPEG ends inside the scan data",
+                        fileSize: 10, modificationTime: 0, rejectedDate: 0))
+            }
             let gets: [(template: String, target: String, status: Int)] = [
                 ("/v1/health", "/v1/health", 200),
                 ("/", "/", 200),
@@ -24,6 +31,8 @@ import Testing
                 ("/metrics", "/metrics", 404),
                 ("/v1/status", "/v1/status", 503),
                 ("/v1/imports", "/v1/imports", 503),
+                ("/v1/rejected", "/v1/rejected?limit=5", 200),
+                ("/v1/rejected", "/v1/rejected?limit=0", 400),
                 ("/v1/assets", "/v1/assets?sort=-creationDate&includeHidden=true&includeAllBursts=true", 200),
                 ("/v1/assets", "/v1/assets?pageSize=2", 200),
                 ("/v1/assets", "/v1/assets?predicate=colour", 400),

@@ -312,3 +312,39 @@ import Testing
         #expect(try page(rejecting: 1).contains("1 file looks like a photo or a video but could not be read"))
     }
 }
+
+/// `GET /v1/rejected`: the same files, by path, a window at a time, with their count.
+@Suite struct RejectedRouteTests {
+    @Test func aWindowOfTheRejectedFilesByPathAndTheirCount() async throws {
+        try await APIServerTests.withServer { socket, fixture in
+            try fixture.library.database.write { transaction in
+                for name in ["c.jpg", "a.jpg", "b.jpg"] {
+                    try transaction.reject(
+                        RejectedFile(
+                            path: "/photos/\(name)", code: "corrupt", reason: "no frame header in \(name)",
+                            fileSize: 1, modificationTime: 0, rejectedDate: 0))
+                }
+            }
+            func listing(_ target: String) async throws -> API.RejectedListing {
+                let reply = try await APIServerTests.get(socket, target)
+                #expect(reply.status == 200, "\(target): \(String(decoding: reply.body, as: UTF8.self))")
+                return try JSONDecoder().decode(API.RejectedListing.self, from: Data(reply.body))
+            }
+            let all = try await listing("/v1/rejected")
+            #expect(all.total == 3)
+            #expect(all.files.map(\.path) == ["/photos/a.jpg", "/photos/b.jpg", "/photos/c.jpg"])
+            #expect(
+                all.files[0]
+                    == API.RejectedFile(path: "/photos/a.jpg", code: "corrupt", reason: "no frame header in a.jpg"))
+            let window = try await listing("/v1/rejected?offset=1&limit=1")
+            #expect(window.files.map(\.path) == ["/photos/b.jpg"] && window.total == 3)
+            let past = try await listing("/v1/rejected?offset=7")
+            #expect(past.files.isEmpty && past.total == 3)
+            for bad in [
+                "/v1/rejected?limit=0", "/v1/rejected?limit=10001", "/v1/rejected?offset=-1", "/v1/rejected?colour=1",
+            ] {
+                #expect(try await APIServerTests.get(socket, bad).status == 400, "\(bad)")
+            }
+        }
+    }
+}
