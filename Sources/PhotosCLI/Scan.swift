@@ -239,7 +239,7 @@ extension PhotosCommand {
             let files = try library.database.rejectedFiles()
             if options.json {
                 for file in files {
-                    try Output.jsonLine(API.RejectedFile(path: file.path, code: file.code, reason: file.reason))
+                    try Output.jsonLine(API.RejectedFile(file))
                 }
                 return
             }

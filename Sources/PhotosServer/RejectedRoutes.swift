@@ -30,10 +30,3 @@ struct RejectedRoutes: Sendable {
             API.RejectedListing(files: files.map { API.RejectedFile($0) }, total: total))
     }
 }
-
-extension API.RejectedFile {
-    /// The wire shape of the library's record of a rejection.
-    init(_ file: PhotosStore.RejectedFile) {
-        self.init(path: file.path, code: file.code, reason: file.reason)
-    }
-}

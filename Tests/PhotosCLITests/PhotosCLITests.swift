@@ -196,6 +196,8 @@ import Testing
         let rejected = try jsonLines(try run(["rejected", "--library", library, "--json"]).stdout)
         #expect(rejected.map { $0["path"] as? String } == [root.appendingPathComponent("broken.jpg").path])
         #expect((rejected.first?["reason"] as? String)?.isEmpty == false)
+        // The shape GET /v1/rejected answers with, each file's keys and nothing more.
+        #expect(rejected.map { Set($0.keys) } == [["code", "path", "reason"]])
 
         let groups = try run(["duplicates", "--library", library, "--json"]).stdout.split(separator: "\n")
         #expect(groups.count == 1 && groups[0].contains("copy.jpg") && groups[0].contains("a.jpg"))
