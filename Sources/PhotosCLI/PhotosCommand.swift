@@ -25,6 +25,20 @@ struct PhotosCommand: AsyncParsableCommand {
             WatchQuery.self, Status.self, Hooks.self, Token.self, Open.self, Completion.self,
         ]
     )
+
+    /// Parses the command line (a long list of names through ``LongCommandLine``) and runs the command.
+    static func main() async {
+        do {
+            var command = try await LongCommandLine.parse(Array(CommandLine.arguments.dropFirst()), as: Self.self)
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
 }
 
 /// Options every subcommand shares.
