@@ -159,8 +159,8 @@ enum Tour {
         try Data(script.utf8).write(to: scriptFile)
         let stdoutFile = outputs.path("tour.stdout")
         let stderrFile = outputs.path("tour.stderr")
-        FileManager.default.createFile(atPath: stdoutFile.path, contents: nil)
-        FileManager.default.createFile(atPath: stderrFile.path, contents: nil)
+        try Data().write(to: stdoutFile)
+        try Data().write(to: stderrFile)
         let process = TestProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
         // --wait: setsid forks when it already leads a process group (as TestProcess starts it) and
