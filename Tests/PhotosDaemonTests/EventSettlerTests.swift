@@ -97,6 +97,17 @@ import Testing
                 (0, file("/a/x.jpg", .movedFrom(cookie: 1)))
             ], at: 200, due: changes(["/p": ["/p/a/x.jpg"]])),
         Row(
+            name: "a file put where one moved out of the roots went is looked at (a deletion to the Trash, then a copy)",
+            events: [
+                (0, file("/a/x.jpg", .movedFrom(cookie: 1))), (1, file("/a/x.jpg", .created)),
+                (2, file("/a/x.jpg", .closedWrite)),
+            ], at: 500, due: changes(["/p": ["/p/a/x.jpg"]])),
+        Row(
+            name: "and a file restored from the Trash at once (moved out, then moved back in)",
+            events: [
+                (0, file("/a/x.jpg", .movedFrom(cookie: 1))), (1, file("/a/x.jpg", .movedTo(cookie: 2))),
+            ], at: 500, due: changes(["/p": ["/p/a/x.jpg"]])),
+        Row(
             name: "a move in from outside is a creation", events: [(0, file("/a/x.jpg", .movedTo(cookie: 9)))], at: 200,
             due: changes(["/p": ["/p/a/x.jpg"]])),
         Row(

@@ -135,14 +135,17 @@ public struct EventSettler: Sendable {
     /// is pending.
     public mutating func take(at now: ContinuousClock.Instant) -> ScanWork? {
         guard let dueAt, now >= dueAt else { return nil }
-        // A move whose arrival never came left the watched trees: its source is gone.
-        for source in movedFrom.values { coalescer.record(.deleted, at: source) }
+        // A move whose arrival never came left the watched trees: its source is gone, and is looked
+        // at whatever came to that path after it. Recorded now as a deletion, it would cancel a file
+        // put there since (a photo deleted to the Trash, then a copy under its name, or trash-cli
+        // restoring it at once), as though that file had been created first and then moved away.
+        let departed = Set(movedFrom.values)
         movedFrom = [:]
         // A file created and never closed (a hard link, a file found in a new directory) is
         // scanned after the grace; if it is still being written, the scan says so.
         writing = []
         var files: [String: Set<String>] = [:]
-        for path in coalescer.drain() {
+        for path in coalescer.drain().union(departed) {
             if let root = roots.root(of: path) { files[root, default: []].insert(path) }
         }
         // A root removed by a reload while its rescan waited is not scanned: it is no longer watched.
