@@ -673,3 +673,52 @@ extension FolderImportTests {
             ])
     }
 }
+
+extension FolderImportTests {
+    /// A RAW+JPEG pair is a duplicate only when both of its files are: a new RAW beside a JPEG the
+    /// library already has is left in the drop folder with both files and why, never trashed with
+    /// it; once the library has the RAW too, `duplicates = "trash"` trashes the pair.
+    @Test func aPairIsADuplicateOnlyWhenEachOfItsFilesIs() throws {
+        let directory = try TemporaryDirectory(prefix: "photos-import-pair")
+        let pictures = directory.path("Pictures").path
+        let drop = directory.path("Drop").path
+        let manager = FileManager.default
+        try manager.createDirectory(atPath: pictures + "/Old", withIntermediateDirectories: true)
+        try manager.createDirectory(atPath: drop, withIntermediateDirectories: true)
+        let jpeg = try #require(Corpus.file("Camera/2008/Misc/Canon_40D.jpg")).path
+        let raw = try #require(Corpus.file("Camera/RAW/IMG_0350.CR2")).path
+        try manager.copyItem(atPath: jpeg, toPath: pictures + "/Old/Canon_40D.jpg")
+        try manager.copyItem(atPath: jpeg, toPath: drop + "/IMG_9000.JPG")
+        try manager.copyItem(atPath: raw, toPath: drop + "/IMG_9000.CR2")
+        var configuration = PHPhotoLibrary.Configuration()
+        configuration.thumbnailCacheDirectory = nil
+        configuration.roots = [LibraryRoot(path: pictures, write: .files)]
+        configuration.timeZone = TimeZone(identifier: "UTC")!
+        configuration.trash = Trash(environment: ["XDG_DATA_HOME": directory.path("data").path])
+        let library = try PHPhotoLibrary(url: directory.path("library.sqlite"), configuration: configuration)
+        _ = try FolderScanner(database: library.database, quietTime: 0).scan(roots: [pictures])
+        let importer = FolderImport(
+            library: library,
+            definition: ImportDefinition(from: drop, to: pictures, layout: try ImportLayout(), duplicates: .trash),
+            timeZone: TimeZone(identifier: "UTC")!)
+        let files = { (path: String) in ((try? manager.contentsOfDirectory(atPath: path)) ?? []).sorted() }
+
+        let plan = try importer.plan([drop])
+        #expect(plan.duplicates.isEmpty && plan.groups.isEmpty)
+        #expect(plan.left.map { PathName.name(of: $0.path) }.sorted() == ["IMG_9000.CR2", "IMG_9000.JPG"])
+        #expect(plan.left.allSatisfy { $0.reason.contains("IMG_9000.CR2 is not") }, "\(plan.left)")
+        let report = try importer.run(plan)
+        #expect(report.trashed.isEmpty && report.failed.isEmpty, "\(report.failed)")
+        #expect(files(drop) == ["IMG_9000.CR2", "IMG_9000.JPG"])
+        #expect(files(directory.path("data/Trash/files").path).isEmpty)
+        #expect(try library.database.assetCount(under: pictures) == 1)
+
+        // The library gets the RAW too: now the pair is the library's, and goes to the Trash.
+        try manager.copyItem(atPath: raw, toPath: pictures + "/Old/IMG_0350.CR2")
+        _ = try FolderScanner(database: library.database, quietTime: 0).scan(roots: [pictures])
+        let again = try importer.run(try importer.plan([drop]))
+        #expect(again.failed.isEmpty, "\(again.failed)")
+        #expect(again.trashed.map { PathName.name(of: $0.source) }.sorted() == ["IMG_9000.CR2", "IMG_9000.JPG"])
+        #expect(files(drop).isEmpty)
+    }
+}

@@ -53,6 +53,9 @@ package struct FolderImport {
         package var existing: String
         /// Every file of the group (the primary first): what `duplicates = "trash"` trashes.
         package var files: [String] = []
+        /// The group's partners (a Live Photo's movie, a RAW+JPEG pair's RAW), each with the library's
+        /// file of the same content: a group is a duplicate only when all of it is.
+        package var partners: [String: String] = [:]
     }
 
     /// What an import will do: the groups it places, and what it leaves.
@@ -268,10 +271,19 @@ package struct FolderImport {
         let metadata = Dictionary(media.map { ($0.path, $0.metadata) }, uniquingKeysWith: { first, _ in first })
         plan.metadata.merge(metadata) { first, _ in first }
         let identities = try groups.map { try FileOperations.identity($0.primary) }
-        // The library's files of each size the folder's photos have, read at once.
+        var partnerSizes: [String: Int64] = [:]
+        if definition.duplicates != .keep {
+            for member in groups.flatMap(\.members) where member.role == .pairedVideo || member.role == .alternatePhoto
+            {
+                partnerSizes[member.path] = try FileOperations.identity(member.path)?.size
+            }
+        }
+        // The library's files of each size the folder's photos and movies have, read at once.
         let candidates =
             definition.duplicates == .keep
-            ? [:] : try library.database.assetFiles(ofSizes: Set(identities.compactMap { $0?.size }))
+            ? [:]
+            : try library.database.assetFiles(
+                ofSizes: Set(identities.compactMap { $0?.size }).union(partnerSizes.values))
         var placed: [ImportGroupPlan] = []
         for (group, identity) in zip(groups, identities) {
             guard let primary = metadata[group.primary], let identity else { continue }
@@ -280,8 +292,31 @@ package struct FolderImport {
                     of: group.primary, size: identity.size, candidates: candidates[identity.size] ?? [],
                     planned: &planning.planned, hashes: &plan.contentHashes)
             {
+                // A pair is the library's only when each of its files is: a new RAW beside a JPEG the
+                // library has is neither imported as a duplicate would be nor trashed with it.
+                var partners: [String: String] = [:]
+                var new: [String] = []
+                for member in group.members where member.role == .pairedVideo || member.role == .alternatePhoto {
+                    if let size = partnerSizes[member.path],
+                        let same = try duplicate(
+                            of: member.path, size: size, candidates: candidates[size] ?? [],
+                            planned: &planning.planned, hashes: &plan.contentHashes)
+                    {
+                        partners[member.path] = same
+                    } else {
+                        new.append(PathName.name(of: member.path))
+                    }
+                }
+                guard new.isEmpty else {
+                    let reason =
+                        "\(PathName.name(of: group.primary)) is already in the library (\(existing)), "
+                        + "\(new.joined(separator: ", ")) is not: the group is left for you to sort out"
+                    plan.left += group.members.map { LeftFile(path: $0.path, reason: reason) }
+                    continue
+                }
                 plan.duplicates.append(
-                    Duplicate(path: group.primary, existing: existing, files: group.members.map(\.path)))
+                    Duplicate(
+                        path: group.primary, existing: existing, files: group.members.map(\.path), partners: partners))
                 continue
             }
             do {
@@ -520,15 +555,17 @@ package struct FolderImport {
     }
 
     /// Moves a duplicate's files to the Trash (`duplicates = "trash"`, moving imports only: a copying
-    /// import never touches the drop folder), once its primary is checked byte for byte against the
-    /// library's file (a content hash says "probably", the bytes say "the same"); a group that is not
-    /// the same after all, or that cannot be trashed, stays and is reported.
+    /// import never touches the drop folder), once its primary and its partners are each checked byte
+    /// for byte against the library's file (a content hash says "probably", the bytes say "the
+    /// same"); a group that is not the same after all, or that cannot be trashed, stays and is
+    /// reported.
     private func trash(_ duplicate: Duplicate, into report: inout Report) {
         do {
-            guard try FileOperations.sameContent(duplicate.path, duplicate.existing) else {
-                report.failed.append(
-                    LeftFile(path: duplicate.path, reason: "not the same bytes as \(duplicate.existing): left"))
-                return
+            for (path, existing) in [(duplicate.path, duplicate.existing)] + duplicate.partners.sorted(by: <) {
+                guard try FileOperations.sameContent(path, existing) else {
+                    report.failed.append(LeftFile(path: path, reason: "not the same bytes as \(existing): left"))
+                    return
+                }
             }
             for (path, result) in zip(duplicate.files, try library.configuration.trash.trash(duplicate.files)) {
                 switch result {
