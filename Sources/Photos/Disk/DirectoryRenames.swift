@@ -1,5 +1,6 @@
 import Foundation
 import PhotosCore
+import PhotosIngest
 import PhotosLinux
 import PhotosStore
 
@@ -131,6 +132,9 @@ enum DirectoryName {
         if name.utf8.contains(UInt8(ascii: "/")) { return "it holds a '/'" }
         if name.utf8.contains(0) { return "it holds a NUL character" }
         if name.utf8.count > 255 { return "it is longer than 255 bytes" }
+        if IgnoreRules().isIgnoredName(name) {
+            return "the scanner passes such names over (hidden, temporary or a backup's), and its photos with them"
+        }
         return nil
     }
 }
