@@ -30,7 +30,7 @@ struct PhotosCommand: AsyncParsableCommand {
     static func main() async {
         do {
             var command = try await LongCommandLine.parse(Array(CommandLine.arguments.dropFirst()), as: Self.self)
-            if var asyncCommand = command as? AsyncParsableCommand {
+            if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
                 try command.run()
