@@ -291,7 +291,7 @@ public struct SidecarSync: Sendable {
     public func sidecarPath(forPhoto photo: String) throws -> String {
         let directory = (photo as NSString).deletingLastPathComponent
         let name = (photo as NSString).lastPathComponent
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        let names = (try? FileOperations.names(in: directory)) ?? []
         var entries = names.filter { $0.lowercased().hasSuffix(".xmp") }.map { SidecarNames.Entry($0, .other) }
         var kind = SidecarNames.Kind.other
         for neighbour in try database.sidecarNeighbours(inDirectory: directory) {

@@ -70,6 +70,27 @@ public enum FileOperations {
             isRegularFile: (info.st_mode & S_IFMT) == S_IFREG)
     }
 
+    /// The names in a directory (`opendir(3)`, `readdir(3)`), without `.` and `..`, read as bytes
+    /// (``PhotosCore/PathBytes``): a name that is not UTF-8 is listed and can be opened, which
+    /// `FileManager` cannot do. A `readdir` that fails part way fails the listing: a half-read
+    /// directory never looks emptied.
+    public static func names(in directory: String) throws -> [String] {
+        guard let stream = PathBytes.withCString(directory, { opendir($0) }) else {
+            throw SystemCallError(call: "opendir", path: directory, errno: errno)
+        }
+        defer { closedir(stream) }
+        var names: [String] = []
+        while true {
+            errno = 0
+            guard let entry = readdir(stream) else {
+                if errno != 0 { throw SystemCallError(call: "readdir", path: directory, errno: errno) }
+                return names
+            }
+            let name = PathBytes.name(ofEntry: entry)
+            if name != "." && name != ".." { names.append(name) }
+        }
+    }
+
     /// `mkdir(2)` with `mode` (0700 unless said; the umask applies); returns false when a directory is
     /// already there (not made here).
     public static func makeDirectory(_ path: String, mode: mode_t = 0o700) throws -> Bool {

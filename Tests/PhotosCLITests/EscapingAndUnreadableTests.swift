@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Photos
+import PhotosLinux
 import PhotosTestSupport
 import Testing
 
@@ -178,5 +179,65 @@ import Testing
         #expect(report["removed"] as? Int == 0 && (report["unreadableDirectories"] as? [Any])?.isEmpty == true)
         let after = try assets()
         #expect(after[a]?.id == before[a]?.id && after[a]?.available == true)
+    }
+}
+
+extension EscapingAndUnreadableTests {
+    /// A photo whose name is not UTF-8 keeps its sidecar beside it: `photos rate` writes it, and
+    /// `photos mv` and `photos rm` take it along (their listing of the folder reads names as bytes).
+    @Test(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))
+    func aPhotoWhoseNameIsNotUTF8TakesItsSidecarAlong() throws {
+        let directory = try TemporaryDirectory(prefix: "photos-cli-byte-sidecar")
+        let root = directory.path("Pictures").path
+        try FileManager.default.createDirectory(atPath: root + "/A", withIntermediateDirectories: true)
+        // The album to move into is a folder whose name is not UTF-8 either ("B\xE9").
+        #expect(
+            (Array(root.utf8) + Array("/B".utf8) + [0xE9, 0]).withUnsafeBufferPointer {
+                $0.withMemoryRebound(to: CChar.self) { mkdir($0.baseAddress!, 0o755) }
+            } == 0)
+        let folder = root + "/B\u{EFE9}"
+        let jpeg = try Data(contentsOf: try #require(Corpus.file("Camera/2008/Death Valley/FurnaceCreekInn.jpg")))
+        let other = try Data(contentsOf: try #require(Corpus.file("Camera/1997/Ricoh/RIMG0001.JPG")))
+        let name = Array("caf".utf8) + [0xE9] + Array(".jpg".utf8)
+        try Self.write(jpeg, to: Array(root.utf8) + Array("/A/".utf8) + name)
+        try Self.write(other, to: Array(root.utf8) + Array("/B".utf8) + [0xE9] + Array("/keep.jpg".utf8))
+        let config = directory.path("config.toml").path
+        try Data("roots = [{ path = \"\(root)\", write = \"files\" }]\nsocket = \"\"\n".utf8)
+            .write(to: URL(fileURLWithPath: config))
+        let library = directory.path("library.sqlite").path
+        let environment = [
+            "XDG_DATA_HOME": directory.path("data").path, "HOME": directory.url.path,
+            "XDG_CONFIG_HOME": directory.path("config-home").path, "XDG_RUNTIME_DIR": directory.path("run").path,
+        ]
+        func photos(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+            let result = try BuiltProducts.run(
+                "photos", arguments + ["--library", library, "--config", config], environment: environment)
+            #expect(result.status == 0, "photos \(arguments): \(result.stderr)")
+            return result
+        }
+        Thread.sleep(forTimeInterval: 0.6)  // A one-off scan waits for files changed in the last half second.
+        _ = try photos(["scan", root])
+        let photo = root + "/A/caf\u{EFE9}.jpg"
+        let identifier = try #require(
+            try jsonLines(try photos(["assets", "--json"]).stdout).first {
+                ($0["resources"] as? [[String: Any]])?.first?["path"] as? String == photo
+            }?["localIdentifier"] as? String)
+        _ = try photos(["rate", identifier, "4"])
+        func names(_ folder: String) -> [String] {
+            ((try? FileOperations.names(in: folder)) ?? []).map { PathBytes.displayed($0) }.sorted()
+        }
+        #expect(names(root + "/A") == ["caf\\xE9.jpg", "caf\\xE9.jpg.xmp"])
+
+        let album = try #require(
+            try jsonLines(try photos(["albums", "--user", "--json"]).stdout).first {
+                $0["localizedTitle"] as? String == "B\u{EFE9}"
+            }?["localIdentifier"] as? String)
+        _ = try photos(["mv", identifier, album])
+        #expect(names(root + "/A").isEmpty, "the sidecar moved with its photo")
+        #expect(names(folder) == ["caf\\xE9.jpg", "caf\\xE9.jpg.xmp", "keep.jpg"])
+
+        _ = try photos(["rm", identifier])
+        #expect(names(folder) == ["keep.jpg"], "the sidecar went to the Trash with its photo")
+        #expect(names(directory.path("data/Trash/files").path) == ["caf\\xE9.jpg", "caf\\xE9.jpg.xmp"])
     }
 }

@@ -169,7 +169,7 @@ extension ApplyContext {
         let disk = diskPath(of: albumPath)
         var entries: [String] = []
         do {
-            entries = try FileManager.default.contentsOfDirectory(atPath: disk)
+            entries = try FileOperations.names(in: disk)
         } catch {
             // A directory this block makes holds nothing yet.
             if !makesDirectory(albumPath) {
@@ -264,7 +264,7 @@ extension ApplyContext {
             (stored.map(\.path) + PHPhotoLibrary.sidecars(of: stored.map(\.path))).map { PathName.name(of: $0) })
         let entries: [String]
         do {
-            entries = try FileManager.default.contentsOfDirectory(atPath: path)
+            entries = try FileOperations.names(in: path)
         } catch {
             throw PHPhotosError(.accessRestricted, "cannot delete \(name): \(path) cannot be read (\(error))")
         }
@@ -472,7 +472,7 @@ extension FileJournal {
         guard let current = try FileOperations.identity(path), !current.isRegularFile,
             current.device == entry.device, current.inode == entry.inode
         else { return }
-        let left = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+        let left = (try? FileOperations.names(in: path)) ?? []
         guard left.isEmpty else {
             throw UndoneOperation(
                 error: PHPhotosError(

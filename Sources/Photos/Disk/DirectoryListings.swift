@@ -1,5 +1,6 @@
 import Foundation
 import PhotosCore
+import PhotosLinux
 import Synchronization
 
 /// Listings of directories as sidecar rules read them, reused while a directory has not changed.
@@ -38,14 +39,14 @@ final class DirectoryListings: Sendable {
     /// The listing of `directory`, from the cache when it is still true; nil when it cannot be read.
     func listing(of directory: String) -> Listing? {
         var info = stat()
-        guard stat(directory, &info) == 0 else { return nil }
+        guard PathBytes.withCString(directory, { stat($0, &info) }) == 0 else { return nil }
         if let cached = cache.withLock({ $0[directory] }), cached.device == UInt64(info.st_dev),
             cached.inode == UInt64(info.st_ino), cached.modified.tv_sec == info.st_mtim.tv_sec,
             cached.modified.tv_nsec == info.st_mtim.tv_nsec
         {
             return cached.listing
         }
-        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return nil }
+        guard let entries = try? FileOperations.names(in: directory) else { return nil }
         var sidecars: [String: [String]] = [:]
         var media: [String: [String]] = [:]
         for name in entries {

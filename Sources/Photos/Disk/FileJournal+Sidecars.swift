@@ -37,7 +37,7 @@ extension FileJournal {
     static func removeAbandonedTemporaries(of path: String) {
         let directory = (path as NSString).deletingLastPathComponent
         let prefix = "." + (path as NSString).lastPathComponent + ".photosd-"
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+        guard let names = try? FileOperations.names(in: directory) else { return }
         for name in names where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
             let rest = name.dropFirst(prefix.count)
             guard let pid = rest.split(separator: "-").first.flatMap({ Int64($0) }),

@@ -151,7 +151,7 @@ package struct FolderImport {
             extractor: MetadataExtractor(timeZone: timeZone),
             planner: ImportPlanner(
                 destination: definition.to, layout: definition.layout, timeZone: timeZone,
-                existingNames: { (try? FileManager.default.contentsOfDirectory(atPath: $0)) ?? [] }))
+                existingNames: { (try? FileOperations.names(in: $0)) ?? [] }))
         let quietSeconds = Double(quiet.components.seconds) + Double(quiet.components.attoseconds) / 1e18
         let settledBefore = Date().timeIntervalSince1970 - quietSeconds
         for (_, files) in Self.files(under: sources).sorted(by: { $0.key < $1.key }) {

@@ -60,23 +60,12 @@ enum TrashFiles {
         }
     }
 
-    /// The names in a directory (`readdir(3)`), without `.` and `..`; nil when there is no directory.
+    /// The names in a directory (``FileOperations/names(in:)``); nil when there is no directory.
     static func names(in directory: String) throws -> [String]? {
-        guard let stream = PathBytes.withCString(directory, { opendir($0) }) else {
-            let code = errno
-            if code == ENOENT || code == ENOTDIR { return nil }
-            throw SystemCallError(call: "opendir", path: directory, errno: code)
-        }
-        defer { closedir(stream) }
-        var names: [String] = []
-        while true {
-            errno = 0
-            guard let entry = readdir(stream) else {
-                if errno != 0 { throw SystemCallError(call: "readdir", path: directory, errno: errno) }
-                return names
-            }
-            let name = PathBytes.name(ofEntry: entry)
-            if name != "." && name != ".." { names.append(name) }
+        do {
+            return try FileOperations.names(in: directory)
+        } catch let error as SystemCallError where error.errno == ENOENT || error.errno == ENOTDIR {
+            return nil
         }
     }
 
