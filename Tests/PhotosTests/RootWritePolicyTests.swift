@@ -61,7 +61,7 @@ import Testing
         }
         #expect(refused?.code == .accessRestricted)
         #expect(
-            refused?.message.contains("cannot delete a.jpg: \(disk.url.path) is a read-only file system")
+            refused?.message.contains("cannot delete a.jpg: \(disk.url.path): a read-only file system")
                 == true)
     }
 }

@@ -297,7 +297,7 @@ final class SidecarWriteBackTests {
             try library.performChangesAndWait { PHAssetChangeRequest(for: asset).isFavorite = true }
         }
         #expect(refused?.code == .accessRestricted)
-        #expect(refused?.message.contains("\(disk.url.path) is a read-only file system") == true)
+        #expect(refused?.message.contains("\(disk.url.path): a read-only file system") == true)
         #expect(refused?.localIdentifiers == [asset.localIdentifier])
         #expect(try !onlyAsset(library).isFavorite, "the block did not commit")
         #expect(try library.database.fileJournal().isEmpty)

@@ -68,7 +68,7 @@ extension PHPhotoLibrary {
         }
         if let restriction {
             throw PHPhotosError(
-                .accessRestricted, "cannot \(what): \(directory) is \(restriction)", localIdentifiers: localIdentifiers)
+                .accessRestricted, "cannot \(what): \(directory): \(restriction)", localIdentifiers: localIdentifiers)
         }
         return root
     }
