@@ -128,6 +128,11 @@ public struct ChangeScope: Sendable, Hashable {
                 if scope.objects.contains(.collectionList), scope.bound == .assets {
                     kept.collectionList = keep(entry.collectionList) { _, _ in true }
                 }
+                // Where the kept assets came from, and the sidecar edits they settled: only theirs.
+                let keptAssets = Set(kept.asset.inserted + kept.asset.updated)
+                kept.imports = entry.imports?.filter { keptAssets.contains($0.localIdentifier) }.nilIfEmpty
+                kept.sidecarConflicts =
+                    entry.sidecarConflicts?.filter { keptAssets.contains($0.localIdentifier) }.nilIfEmpty
                 if kept.objectCount > 0 { selected.append(kept) }
             }
             return selected
@@ -184,4 +189,9 @@ public struct ChangeScope: Sendable, Hashable {
             return kept
         }
     }
+}
+
+extension Array {
+    /// Nil for an empty array: a change entry's optional lists are absent, never empty.
+    fileprivate var nilIfEmpty: [Element]? { isEmpty ? nil : self }
 }

@@ -162,6 +162,29 @@ import Testing
         #expect(try selector.select([row.entry]) == (row.kept.map { [$0] } ?? []))
     }
 
+    /// An entry's import origins and sidecar conflicts pass with their assets, and only theirs: a
+    /// hook is told where its photos came from, a limited scope nothing of another album's.
+    @Test func importsAndSidecarConflictsPassWithTheirAssets() throws {
+        var entry = Self.everything
+        entry.imports = ["beach", "cat"].map {
+            ImportOrigin(localIdentifier: Self.id($0), source: "/drop/\($0).jpg", path: "/p/x/\($0).jpg")
+        }
+        entry.sidecarConflicts = ["dune", "cat"].map {
+            SidecarConflict(
+                localIdentifier: Self.id($0), sidecar: "/p/x/\($0).jpg.xmp", field: "rating", libraryValue: "2",
+                sidecarValue: "4", kept: .sidecar)
+        }
+        var all = try ChangeScope().selector(in: database)
+        #expect(try all.select([entry]) == [entry])
+        var trip = try ChangeScope.limited(toAlbums: [Self.trip]).selector(in: database)
+        let kept = try #require(try trip.select([entry]).first)
+        #expect(kept.imports?.map(\.localIdentifier) == [Self.id("beach")])
+        #expect(kept.sidecarConflicts?.map(\.localIdentifier) == [Self.id("dune")])
+        var albumsOnly = try ChangeScope(objects: [.assetCollection]).selector(in: database)
+        let albums = try #require(try albumsOnly.select([entry]).first)
+        #expect(albums.imports == nil && albums.sidecarConflicts == nil)
+    }
+
     @Test func entriesAreSelectedOneByOneInOrder() throws {
         var selector = try ChangeScope(objects: [.asset], albums: ["/p/home"]).selector(in: database)
         var first = Self.entry(assets: ObjectChanges(inserted: Self.ids("cat")))
