@@ -63,13 +63,7 @@ struct ChangeRoutes: Sendable {
         }
         // Checked before the stream starts, so that it is an HTTP status.
         do {
-            let floor = try database.prunedThrough()
-            guard since >= floor else {
-                throw StoreError(
-                    .historyExpired,
-                    "changes since token \(since) are no longer kept (history starts after \(floor)); fetch everything again"
-                )
-            }
+            try database.requireHistory(after: since)
         } catch {
             throw APIError.from(error)
         }

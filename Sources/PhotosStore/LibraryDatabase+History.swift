@@ -26,14 +26,33 @@ extension LibraryDatabase {
     /// entries are read in one read transaction, so pruning cannot slip between them.
     public func changes(after token: Int64, limit: Int = 0) throws -> [LibraryChange] {
         try read { db in
-            let floor = try Self.prunedThrough(db)
-            guard token >= floor else {
-                throw StoreError(
-                    .historyExpired,
-                    "changes since token \(token) are no longer kept (history starts after \(floor)); fetch everything again"
-                )
-            }
+            try Self.requireHistory(after: token, db)
             return try Self.entries(after: token, limit: limit, db)
+        }
+    }
+
+    /// Throws `historyExpired` unless the changes after `token` can be told: the log is pruned past
+    /// it, or it is past the log's newest token (no commit of this library made it: it is another
+    /// library's, or this one was made again; followed from it, the changes up to it would be
+    /// skipped without a word). A change stream checks before it starts.
+    public func requireHistory(after token: Int64) throws {
+        try read { db in try Self.requireHistory(after: token, db) }
+    }
+
+    static func requireHistory(after token: Int64, _ db: some StoreConnection) throws {
+        let floor = try Self.prunedThrough(db)
+        guard token >= floor else {
+            throw StoreError(
+                .historyExpired,
+                "changes since token \(token) are no longer kept (history starts after \(floor)); fetch everything again"
+            )
+        }
+        let newest = max(try newestToken(db), floor)
+        guard token <= newest else {
+            throw StoreError(
+                .historyExpired,
+                "token \(token) is past this library's newest change (\(newest)): it is another library's, "
+                    + "or this one was made again; fetch everything again")
         }
     }
 

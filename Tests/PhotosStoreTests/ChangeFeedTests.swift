@@ -42,6 +42,19 @@ import Testing
         #expect(entries.map(\.asset.inserted) == [["b/L0/001"], ["c/L0/001"], ["d/L0/001"]])
     }
 
+    /// A token past the newest (another library's, or this one's before it was made again) is
+    /// refused as an expired one is: followed, it would skip every change up to it without a word.
+    @Test func aTokenPastTheNewestExpiresInsteadOfWaitingForItsNumber() async throws {
+        let database = try LibraryDatabase()
+        let newest = try insert(database, "a")
+        #expect(try database.changes(after: newest).isEmpty)
+        let error = #expect(throws: StoreError.self) { try database.changes(after: newest + 1) }
+        #expect(error?.code == .historyExpired && error?.message.contains("past this library's newest") == true)
+        var iterator = database.changeFeed(after: newest + 1000).makeAsyncIterator()
+        let followed = await #expect(throws: StoreError.self) { _ = try await iterator.next() }
+        #expect(followed?.code == .historyExpired)
+    }
+
     @Test func aTokenOlderThanTheHistoryExpiresInsteadOfSkippingAhead() async throws {
         let database = try LibraryDatabase(historyLimit: 2)
         for name in ["a", "b", "c", "d", "e"] { _ = try insert(database, name) }
