@@ -28,9 +28,25 @@ public final class DaemonLock: Sendable {
         close(descriptor)
     }
 
-    /// The lock file of a library: `<library>.photosd.lock`.
+    /// The lock file of a library: `<library>.photosd.lock`, beside the file the path leads to, its
+    /// symbolic links followed (the library's own, or a folder's on the way): a second photosd
+    /// given a link to the library takes the same lock.
     public static func path(forLibrary libraryPath: String) -> String {
-        libraryPath + ".photosd.lock"
+        resolved(libraryPath) + ".photosd.lock"
+    }
+
+    /// `path` with its symbolic links resolved (`realpath(3)`); for a file not made yet, its folder's
+    /// resolved; as given when neither exists.
+    static func resolved(_ path: String) -> String {
+        func real(_ path: String) -> String? {
+            guard let resolved = realpath(path, nil) else { return nil }
+            defer { free(resolved) }
+            return String(cString: resolved)
+        }
+        if let file = real(path) { return file }
+        let folder = (path as NSString).deletingLastPathComponent
+        guard let directory = real(folder.isEmpty ? "." : folder) else { return path }
+        return (directory as NSString).appendingPathComponent((path as NSString).lastPathComponent)
     }
 
     /// Takes the library's lock, or throws ``DaemonLockError`` naming the process that holds it.

@@ -63,6 +63,24 @@ struct DaemonStartupTests: DaemonSuite {
         try await offPool { try next.stop() }
     }
 
+    /// A link to the library, or to its folder, is the same library: the second photosd is refused
+    /// (it ran beside the first, and every hook ran twice).
+    @Test func aLinkToTheLibraryIsTheSameLibrary() async throws {
+        let first = try await offPool { try self.daemon() }
+        let link = directory.path("alias.sqlite").path
+        let folderLink = directory.path("folder-link").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: library)
+        try FileManager.default.createSymbolicLink(
+            atPath: folderLink, withDestinationPath: (library as NSString).deletingLastPathComponent)
+        for path in [link, folderLink + "/" + (library as NSString).lastPathComponent] {
+            let second = try await offPool { try self.runToExit(["--library", path, "--watch", directory.url.path]) }
+            #expect(second.status == 75, "\(path): \(second.stderr)")
+            #expect(second.stderr.contains("already serves the library"), "\(second.stderr)")
+        }
+        #expect(first.process.isRunning)
+        try await offPool { try first.stop() }
+    }
+
     @Test func aDaemonKilledWithoutWarningLeavesNoStaleLock() async throws {
         let first = try await offPool { try self.daemon() }
         try await offPool { first.kill9() }
