@@ -132,6 +132,10 @@ extension PhotosCommand {
             let moves: [AssetFileMove]
             do {
                 moves = try options.open().plannedAssetMoves([asset], intoAlbum: album)
+            } catch let error as PHPhotosError where error.code != .accessRestricted {
+                // Not a policy this command may not know of: no photosd moves it either (an album that
+                // mirrors no directory would take the photo as a member, and nothing would move).
+                throw CLIError("\(error)")
             } catch  where !dryRun && !submitter.isLibraryFile {
                 // photosd applies its own roots' policies, which this command's configuration (or the
                 // library file it finds) may not hold: it decides, and what moved is read back afterwards.

@@ -108,5 +108,21 @@ import Testing
         #expect(afterMade.count == 1, "the arrival alone: the empty album is kept")
         #expect(afterMade.allSatisfy { $0.assetCollection.deleted.isEmpty })
         #expect(try await listed("/v1/albums?type=album", "albums")["Birds"] == birds)
+
+        // `photos mv` of a photo into a user album, through this photosd: refused as without it (no
+        // directory to move into), never turned into adding the photo to the album.
+        let created = try await post(#"{"changes": [{"op": "createAlbum", "title": "Best", "ref": "best"}]}"#)
+        let best = try #require(created.created["best"])
+        let mv = try await offPool {
+            try BuiltProducts.run(
+                "photos",
+                [
+                    "mv", "--library", directory.path("library.sqlite").path, "--config", config.path, "--socket",
+                    socket, inn, best,
+                ])
+        }
+        #expect(mv.status != 0 && mv.stderr.contains("mirrors no directory"), "\(mv.stdout)\(mv.stderr)")
+        let album = try await get("/v1/albums/\(best)")
+        #expect(try album.object()["estimatedAssetCount"] as? Int == 0, "\(album.text)")
     }
 }
