@@ -86,7 +86,11 @@ struct ChangeBatchRoutes: Sendable {
             if files.isEmpty == false,
                 answer.body.error.message.contains(library.importDirectory.standardizedFileURL.path)
             {
-                answer.body.error.message = "the new assets' files cannot be placed (PhotoKit \(error.code.rawValue))"
+                // Said without the import folder's paths: the operation when the batch has one
+                // creation, and what is wrong with the file.
+                let creations = files.files.keys.sorted()
+                let place = creations.count == 1 ? "changes[\(creations[0])] (createAsset)" : "createAsset"
+                answer.body.error.message = "\(place): \(Self.plainReason(error.code))"
             }
             throw answer
         } catch {
@@ -100,15 +104,18 @@ struct ChangeBatchRoutes: Sendable {
     /// A `createAsset` failure said without the paths it names (the staging folder's, with the
     /// daemon's process id; the upload's): what is wrong with the file, by PhotoKit's code.
     static func plainMessage(_ failure: ChangeBatchApplier.Failure) -> String {
-        let what =
-            switch failure.error.code {
-            case .invalidResource: "the file is not a photo, video or audio file the library can read"
-            case .missingResource: "the file is gone"
-            case .notEnoughSpace: "the library's disk is full"
-            case .accessRestricted, .accessUserDenied: "the file cannot be taken"
-            default: "the file cannot be added"
-            }
-        return "changes[\(failure.index)] (createAsset): \(what)"
+        "changes[\(failure.index)] (createAsset): \(plainReason(failure.error.code))"
+    }
+
+    /// What is wrong with a new asset's file, by PhotoKit's code, in words.
+    static func plainReason(_ code: PHPhotosError.Code) -> String {
+        switch code {
+        case .invalidResource: "the file is not a photo, video or audio file the library can read"
+        case .missingResource: "the file is gone"
+        case .notEnoughSpace: "the library's disk is full"
+        case .accessRestricted, .accessUserDenied: "the file cannot be taken"
+        default: "the file cannot be added (PhotoKit \(code.rawValue))"
+        }
     }
 }
 

@@ -329,8 +329,12 @@ import Testing
     func pathsThatAreNoRegularFileAreOne403AndFilesThatAreNotMediaAre422() async throws {
         try await APIServerTests.withServer { socket, fixture in
             let document = try Self.userFile("Bad/document.pdf", in: fixture.directory, as: "document.pdf")
-            try Self.error(
+            let notMedia = try Self.error(
                 try await Self.post(socket, [.createAsset(.init(path: document.path, move: true))]), 422, photos: 3302)
+            // Said without the import folder's paths, naming the operation and what is wrong.
+            #expect(
+                notMedia
+                    == "changes[0] (createAsset): the file is not a photo, video or audio file the library can read")
             // Not there, a directory, a FIFO (never opened: it would wait for a writer): one answer,
             // which tells none of them apart.
             let fifo = fixture.directory.path("user/pipe.jpg").path
