@@ -142,8 +142,13 @@ struct HookProcess: Sendable {
                     }
                     // The timer runs on a dispatch queue of its own, not the shared pool: a
                     // pool kept busy elsewhere must not let a hook outlive its timeout.
+                    // Marked before the signal: the hook may end, and the run read the mark, before
+                    // stopIfRunning returns (a timeout was reported as "signal 15").
                     let timer = DispatchWorkItem {
-                        if Self.stopIfRunning(group: group) { capture.timedOut.store(true, ordering: .relaxed) }
+                        capture.timedOut.store(true, ordering: .sequentiallyConsistent)
+                        if !Self.stopIfRunning(group: group) {
+                            capture.timedOut.store(false, ordering: .sequentiallyConsistent)
+                        }
                     }
                     Self.signals.asyncAfter(deadline: .now() + timeout.timeInterval, execute: timer)
                     defer { timer.cancel() }
@@ -159,7 +164,7 @@ struct HookProcess: Sendable {
             let termination: Termination
             if Task.isCancelled {
                 termination = .cancelled
-            } else if capture.timedOut.load(ordering: .relaxed) {
+            } else if capture.timedOut.load(ordering: .sequentiallyConsistent) {
                 termination = .timedOut(timeout)
             } else {
                 switch result.terminationStatus {
