@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PhotosConfig
 import PhotosClient
 import PhotosWire
 
@@ -28,8 +29,17 @@ extension PhotosCommand {
                 photosd stops.
                 """)
 
-        @Option(help: ArgumentHelp("photosd's socket (default: $XDG_RUNTIME_DIR/photosd.sock).", valueName: "path"))
+        @Option(
+            help: ArgumentHelp(
+                "photosd's socket (default: the config's socket, else $XDG_RUNTIME_DIR/photosd.sock).",
+                valueName: "path"))
         var socket: String?
+
+        @Option(
+            help: ArgumentHelp(
+                "photosd's config file, for its socket (default: $XDG_CONFIG_HOME/photosd/config.toml).",
+                valueName: "file"))
+        var config: String?
 
         @Option(
             help: ArgumentHelp(
@@ -74,7 +84,12 @@ extension PhotosCommand {
 
         func run() throws {
             unblockTerminationSignals()
-            let path = socket ?? API.defaultSocketPath()
+            let path: String
+            do {
+                path = try socket ?? DaemonOptions.usualSocket(ConfigFile.load(named: config).file)
+            } catch {
+                throw CLIError("\(error)")
+            }
             let connection: APIConnection
             let head: (status: Int, headers: [String: String])
             do {

@@ -64,6 +64,20 @@ struct LibraryLocationCLITests {
         #expect(fallback.stderr.contains("(the default library)"), "\(fallback.stderr)")
     }
 
+    /// `photos watch-query` asks photosd on the config's socket, as every other command does.
+    @Test func aLiveQueryAsksTheConfigsSocket() async throws {
+        let socket = directory.path("run/elsewhere.sock").path
+        let other = directory.path("other.toml").path
+        try Data("library = \"\(configured)\"\nsocket = \"\(socket)\"\n".utf8).write(to: URL(fileURLWithPath: other))
+        let named = try await offPool { try self.photos(["watch-query", "--config", other]) }
+        #expect(named.status != 0 && named.stderr.contains("photosd is not running on \(socket)"), "\(named.stderr)")
+        try FileManager.default.copyItem(atPath: other, toPath: directory.path("config/photosd/other.toml").path)
+        try FileManager.default.removeItem(atPath: config)
+        try FileManager.default.moveItem(atPath: directory.path("config/photosd/other.toml").path, toPath: config)
+        let usual = try await offPool { try self.photos(["watch-query"]) }
+        #expect(usual.status != 0 && usual.stderr.contains("photosd is not running on \(socket)"), "\(usual.stderr)")
+    }
+
     @Test func withoutAnyNameTheLibraryPhotosdServesIsUsedAndNamedInErrors() async throws {
         let scan = try await offPool { try self.photos(["scan", "--library", configured, root]) }
         #expect(scan.status == 0, "\(scan.stderr)")
