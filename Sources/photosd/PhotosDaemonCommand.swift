@@ -159,6 +159,18 @@ struct PhotosDaemonCommand: AsyncParsableCommand {
         if let zone = (timeZone ?? file.timeZone).flatMap(TimeZone.init(identifier:)) { configuration.timeZone = zone }
         configuration.rules.patterns = file.ignore
         configuration.libraryRoots = Self.libraryRoots(watch: watch, file: file)
+        // A drop folder files what arrives under a root that allows files; --watch replaces the
+        // config's roots, and may leave one without: said now, not at every arrival.
+        let policies = LibraryRoots(configuration.libraryRoots)
+        let stranded = file.imports.filter { policies.policy(for: $0.to) != .files }
+        if !stranded.isEmpty {
+            let listed = stranded.map { "\($0.from) -> \($0.to)" }.joined(separator: ", ")
+            FileHandle.standardError.write(
+                Data(
+                    ("photosd: [[imports]] \(listed): no watched root with write = \"files\" holds the destination"
+                        + " (--watch replaces the config's roots: watch the destination's root too)\n").utf8))
+            throw ExitCode(78)
+        }
         configuration.hookHistoryLimit = file.hookHistoryLimit ?? DaemonConfiguration.defaultHookHistoryLimit
 
         // One photosd per library (per host, for a library kept in PostgreSQL): a second one stops

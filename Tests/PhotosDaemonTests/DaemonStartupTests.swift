@@ -63,6 +63,34 @@ struct DaemonStartupTests: DaemonSuite {
         try await offPool { try next.stop() }
     }
 
+    /// `--watch` replacing the config's roots leaves a drop folder's destination under no root that
+    /// allows files: refused at once, saying why (every import failed, naming a made-up path).
+    @Test func aDropFolderWhoseDestinationWatchLeftOutIsRefusedAtOnce() async throws {
+        let drop = directory.path("Drop").path
+        let other = directory.path("Other").path
+        for folder in [drop, other] {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        }
+        try writeConfig(
+            """
+            roots = [{ path = "\(root.path)", write = "files" }]
+            [[imports]]
+            from = "\(drop)"
+            to = "\(root.path)"
+            """)
+        let refused = try await offPool {
+            try self.runToExit(["--library", library, "--config", config.path, "--watch", other])
+        }
+        #expect(refused.status == 78, "\(refused.stderr)")
+        #expect(refused.stderr.contains("[[imports]] \(drop) -> \(root.path): no watched root"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("--watch replaces the config's roots"), "\(refused.stderr)")
+        // Watching the destination's root too is enough.
+        let daemon = try await offPool {
+            try fixture.start(["--config", config.path, "--watch", other, "--watch", root.path])
+        }
+        try await offPool { try daemon.stop() }
+    }
+
     /// A link to the library, or to its folder, is the same library: the second photosd is refused
     /// (it ran beside the first, and every hook ran twice).
     @Test func aLinkToTheLibraryIsTheSameLibrary() async throws {
