@@ -32,6 +32,9 @@ struct Remove: ParsableCommand {
         if assets.isEmpty { throw ValidationError("name at least one asset to delete") }
     }
 
+    /// What deleting an asset whose files are all gone from disk does.
+    static let noFile = "none of its files is on disk, so nothing goes to the Trash"
+
     func run() throws {
         let library = try options.open()
         let resolver = ObjectResolver(.library(library))
@@ -52,6 +55,7 @@ struct Remove: ParsableCommand {
         }
         if dryRun {
             for (identifier, files, trashes) in plan {
+                if files.isEmpty { print("\(identifier)  would delete it: \(Self.noFile)") }
                 for file in files {
                     print("\(identifier)  \(trashes ? "would trash" : "would remove") \(Output.escaped(file))")
                 }
@@ -68,7 +72,13 @@ struct Remove: ParsableCommand {
                 for file in files { print("\(identifier)  removed \(Output.escaped(file))") }
                 continue
             }
-            for file in trashed[identifier]?.files ?? [] {
+            guard let kept = trashed[identifier], !kept.files.isEmpty else {
+                // Nothing of it was left on disk to move.
+                let waits = trashed[identifier] != nil ? " (it waits in Recently Deleted: photos trash)" : ""
+                print("\(identifier)  deleted: \(Self.noFile)\(waits)")
+                continue
+            }
+            for file in kept.files {
                 let destination = file.trashName.map { file.trashDirectory + "/files/" + $0 } ?? "(pending)"
                 print("\(identifier)  trashed \(Output.escaped(file.path)) -> \(Output.escaped(destination))")
             }

@@ -105,3 +105,47 @@ struct RemoveAndTrashCommandTests {
         #expect(FileManager.default.fileExists(atPath: photo))
     }
 }
+
+extension RemoveAndTrashCommandTests {
+    /// An asset whose file is already gone from disk is deleted with nothing to trash, and `photos rm`
+    /// says so (it printed nothing and exited 0), as its dry run does beforehand; it waits in Recently
+    /// Deleted with no file.
+    @Test func anAssetWhoseFileIsGoneIsDeletedSayingSo() throws {
+        let directory = try TemporaryDirectory(prefix: "photos-rm-gone")
+        let root = directory.path("Pictures").path
+        let photo = root + "/IMG_0001.JPG"
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            atPath: try #require(Corpus.file("Camera/2008/Death Valley/FurnaceCreekInn.jpg")).path, toPath: photo)
+        let config = directory.path("config.toml").path
+        try Data("roots = [{ path = \"\(root)\", write = \"files\" }]\nsocket = \"\"\n".utf8)
+            .write(to: URL(fileURLWithPath: config))
+        let library = directory.path("library.sqlite").path
+        let environment = [
+            "XDG_DATA_HOME": directory.path("data").path, "HOME": directory.url.path,
+            "XDG_CONFIG_HOME": directory.path("config-home").path, "XDG_RUNTIME_DIR": directory.path("run").path,
+        ]
+        func photos(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+            try BuiltProducts.run(
+                "photos", arguments + ["--library", library, "--config", config], environment: environment)
+        }
+        #expect(try photos(["scan", root]).status == 0)
+        let listed = try photos(["assets", "--json"])
+        let asset = try #require(
+            try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [String: Any], "\(listed.stdout)")
+        let identifier = try #require(asset["localIdentifier"] as? String)
+        try FileManager.default.removeItem(atPath: photo)
+
+        let dry = try photos(["rm", "--dry-run", identifier])
+        #expect(dry.status == 0, "\(dry.stderr)")
+        #expect(dry.stdout.hasPrefix("\(identifier)  would delete it: none of its files is on disk"), "\(dry.stdout)")
+        let removed = try photos(["rm", identifier])
+        #expect(removed.status == 0, "\(removed.stderr)")
+        #expect(
+            removed.stdout
+                == "\(identifier)  deleted: none of its files is on disk, so nothing goes to the Trash (it waits in "
+                + "Recently Deleted: photos trash)\n", "\(removed.stdout)")
+        #expect(try photos(["assets", "--json"]).stdout.isEmpty)
+        #expect(try photos(["trash", "list", "--json"]).stdout.contains(identifier))
+    }
+}
