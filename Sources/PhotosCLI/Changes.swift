@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Photos
+import PhotosClient
 import PhotosCore
 import PhotosStore
 import PhotosWire
@@ -58,11 +59,12 @@ extension PhotosCommand {
         }
 
         /// The same entries, asked of photosd (its change feed, for --follow).
+        ///
+        /// Following, from a token known at the start (the newest, without --since): when photosd
+        /// stops or restarts, the stream ends, and the follower says so on standard error, waits for
+        /// photosd to listen again and resumes after the last entry it printed: nothing is missed or
+        /// printed twice across a restart, as when it reads the library file.
         func run(through source: DaemonSource) throws {
-            if follow { unblockTerminationSignals() }
-            // Without --since, photosd follows from now (and lists from the start).
-            var query = since.map { [("since", "\($0)")] } ?? []
-            if follow { query.append(("follow", "true")) }
             let decoder = JSONDecoder()
             let lines =
                 options.json
@@ -70,14 +72,44 @@ extension PhotosCommand {
                 : ChangeLines(
                     zone: LibraryOptions.timeZone(try options.configFile().file),
                     paths: ChangeLines.paths(through: source))
-            try source.eachLine("/v1/changes", query, follow: follow) { line in
-                if let lines {
-                    try lines.print(try decoder.decode(LibraryChange.self, from: Data(line.utf8)))
-                } else {
-                    Swift.print(line)
-                }
-                if follow { fflush(nil) }
+            func output(_ line: String) throws -> LibraryChange {
+                let entry = try decoder.decode(LibraryChange.self, from: Data(line.utf8))
+                if let lines { try lines.print(entry) } else { Swift.print(line) }
+                return entry
             }
+            guard follow else {
+                // Without --since, the whole log.
+                try source.eachLine("/v1/changes", since.map { [("since", "\($0)")] } ?? []) { _ = try output($0) }
+                return
+            }
+            unblockTerminationSignals()
+            var last = try since ?? source.newestToken()
+            var waiting = false
+            while true {
+                do {
+                    try source.eachLine("/v1/changes", [("since", "\(last)"), ("follow", "true")], follow: true) {
+                        line in
+                        if waiting {
+                            Self.say("photosd is back: following after token \(last)")
+                            waiting = false
+                        }
+                        last = try output(line).token
+                        fflush(nil)
+                    }
+                } catch let error as APIConnection.ConnectionError where !error.untrustedPeer {
+                    // The stream broke, or nothing listens yet: photosd stopped or is starting again.
+                }
+                if !waiting {
+                    Self.say("photosd stopped: waiting for it, to follow on after token \(last)")
+                    waiting = true
+                }
+                usleep(250_000)
+            }
+        }
+
+        /// A line on standard error, for the person watching.
+        private static func say(_ text: String) {
+            FileHandle.standardError.write(Data("photos: \(text)\n".utf8))
         }
     }
 }

@@ -165,6 +165,13 @@ struct DaemonSource {
         }
     }
 
+    /// The newest change token photosd's library holds (its health answer).
+    func newestToken() throws -> Int64 {
+        let reply = try APIConnection.request(socket, "GET", "/v1/health", headers: authorization, trusting: peers)
+        guard reply.status == 200 else { throw CLIError("photosd on \(socket): \(reply.errorMessage)") }
+        return try JSONDecoder().decode(API.Health.self, from: Data(reply.body)).token
+    }
+
     /// Prints each line of the answer as it is, in large writes.
     func copyLines(_ path: String, _ query: [(String, String)]) throws {
         var pending: [UInt8] = []
