@@ -97,7 +97,7 @@ import Testing
                 (0, file("/a/x.jpg", .movedFrom(cookie: 1)))
             ], at: 200, due: changes(["/p": ["/p/a/x.jpg"]])),
         Row(
-            name: "a file put where one moved out of the roots went is looked at (a deletion to the Trash, then a copy)",
+            name: "a file put where one left the roots is looked at (a deletion to the Trash, then a copy)",
             events: [
                 (0, file("/a/x.jpg", .movedFrom(cookie: 1))), (1, file("/a/x.jpg", .created)),
                 (2, file("/a/x.jpg", .closedWrite)),
