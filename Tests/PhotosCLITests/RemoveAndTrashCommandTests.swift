@@ -149,3 +149,41 @@ extension RemoveAndTrashCommandTests {
         #expect(try photos(["trash", "list", "--json"]).stdout.contains(identifier))
     }
 }
+
+extension RemoveAndTrashCommandTests {
+    /// A restore's dry run refuses what the restore would: a file is at the photo's path again.
+    @Test func aRestoresDryRunRefusesAPathThatIsTakenAgain() throws {
+        let directory = try TemporaryDirectory(prefix: "photos-restore-taken")
+        let root = directory.path("Pictures").path
+        let photo = root + "/IMG_0001.JPG"
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            atPath: try #require(Corpus.file("Camera/2008/Death Valley/FurnaceCreekInn.jpg")).path, toPath: photo)
+        let config = directory.path("config.toml").path
+        try Data("roots = [{ path = \"\(root)\", write = \"files\" }]\nsocket = \"\"\n".utf8)
+            .write(to: URL(fileURLWithPath: config))
+        let library = directory.path("library.sqlite").path
+        let environment = [
+            "XDG_DATA_HOME": directory.path("data").path, "HOME": directory.url.path,
+            "XDG_CONFIG_HOME": directory.path("config-home").path, "XDG_RUNTIME_DIR": directory.path("run").path,
+        ]
+        func photos(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+            try BuiltProducts.run(
+                "photos", arguments + ["--library", library, "--config", config], environment: environment)
+        }
+        #expect(try photos(["scan", root]).status == 0)
+        #expect(try photos(["rm", photo]).status == 0)
+        try Data("someone else's".utf8).write(to: URL(fileURLWithPath: photo))
+        let listed = try photos(["trash", "list", "--json"]).stdout
+        let entry = try #require(try JSONSerialization.jsonObject(with: Data(listed.utf8)) as? [String: Any])
+        let identifier = try #require(entry["localIdentifier"] as? String)
+        for dryRun in [true, false] {
+            let refused = try photos(["trash", "restore", identifier] + (dryRun ? ["--dry-run"] : []))
+            #expect(refused.status != 0 && refused.stderr.contains("a file is already there"), "\(refused.stderr)")
+        }
+        #expect(try String(contentsOfFile: photo, encoding: .utf8) == "someone else's")
+        try FileManager.default.removeItem(atPath: photo)
+        let dry = try photos(["trash", "restore", "--dry-run", identifier])
+        #expect(dry.status == 0 && dry.stdout == "\(identifier)  would restore \(photo)\n", "\(dry.stderr)")
+    }
+}

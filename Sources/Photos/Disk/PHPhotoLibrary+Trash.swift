@@ -149,7 +149,15 @@ extension PHPhotoLibrary {
             var paths: [String] = []
             for file in asset.files {
                 paths.append(file.path)
-                guard !dryRun, let entry = try trashEntry(of: file) else { continue }
+                guard let entry = try trashEntry(of: file) else { continue }
+                // A dry run refuses what the restore would: a file is at the path again.
+                if dryRun {
+                    guard try FileOperations.identity(file.path) != nil else { continue }
+                    throw PHPhotosError(
+                        .accessRestricted,
+                        "cannot restore \(file.path) from \(entry.filePath): a file is already there (it is not "
+                            + "replaced)", localIdentifiers: [asset.localIdentifier])
+                }
                 do {
                     try configuration.trash.restore(entry, to: file.path)
                 } catch {
