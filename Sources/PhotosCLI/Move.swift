@@ -61,9 +61,11 @@ extension PhotosCommand {
                 collection.description.path ?? collection.description.localizedTitle ?? collection.localIdentifier
             let operation: API.ChangeOperation
             let plan: String
+            var folder: String?
             if ObjectResolver.existingPath(destination, directory: true) != nil {
-                let folder = try resolver.folder(destination)
-                operation = .addToFolder(.init(folder: folder, collections: [collection.localIdentifier]))
+                let into = try resolver.folder(destination)
+                folder = into
+                operation = .addToFolder(.init(folder: into, collections: [collection.localIdentifier]))
                 plan = "move \(kind) \(Output.escaped(before)) into \(Output.escaped(destination))"
             } else {
                 guard !destination.contains("/") else {
@@ -77,7 +79,16 @@ extension PhotosCommand {
                 plan = "rename \(kind) \(Output.escaped(before)) to \(Output.escaped(destination))"
             }
             if dryRun {
-                print("would \(plan) (a name already taken would get a suffix)")
+                // Planned against the library file as the change checks it: refused where it would be,
+                // with the name it would take.
+                let planned: String?
+                do {
+                    planned = try options.open().plannedDirectoryChange(
+                        of: collection.localIdentifier, renamedTo: folder == nil ? destination : nil, into: folder)
+                } catch {
+                    throw CLIError("\(error)")
+                }
+                print("would \(plan)" + (planned.map { ": \(Output.escaped($0))" } ?? ""))
                 return
             }
             let result = try submitter.submit(API.ChangeBatch(changes: [operation]))

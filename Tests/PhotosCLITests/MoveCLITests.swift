@@ -36,7 +36,13 @@ struct MoveCLITests {
     @Test func renamesThenMovesAnAlbumsDirectoryAndSaysWhereItWent() throws {
         let dry = try photos(["mv", root + "/2024/Zoo", "Aquarium", "--config", config, "--dry-run"])
         #expect(dry.status == 0, "\(dry.stderr)")
-        #expect(dry.stdout.hasPrefix("would rename album \(root)/2024/Zoo to Aquarium"))
+        #expect(dry.stdout == "would rename album \(root)/2024/Zoo to Aquarium: \(root)/2024/Aquarium\n")
+        #expect(entries("2024") == ["Trip", "Zoo"], "a dry run changes nothing")
+        // A dry run plans as the change checks: a taken name's suffix, a root that cannot be renamed.
+        let taken = try photos(["mv", root + "/2024/Zoo", "Trip", "--config", config, "--dry-run"])
+        #expect(taken.stdout == "would rename album \(root)/2024/Zoo to Trip: \(root)/2024/Trip (2)\n", "\(taken)")
+        let whole = try photos(["mv", root, "Renamed", "--config", config, "--dry-run"])
+        #expect(whole.status != 0 && whole.stderr.contains("is the watched root"), "\(whole.stderr)")
         #expect(entries("2024") == ["Trip", "Zoo"], "a dry run changes nothing")
 
         let renamed = try photos(["mv", root + "/2024/Zoo", "Aquarium", "--config", config])
@@ -55,9 +61,11 @@ struct MoveCLITests {
     }
 
     @Test func withoutAFilesRootNothingMovesAndTheErrorSaysWhy() throws {
-        let refused = try photos(["mv", root + "/2024/Zoo", "Aquarium"])
-        #expect(refused.status != 0)
-        #expect(refused.stderr.contains("is in no watched root with write = \"files\""), "\(refused.stderr)")
+        for dryRun in [true, false] {
+            let refused = try photos(["mv", root + "/2024/Zoo", "Aquarium"] + (dryRun ? ["--dry-run"] : []))
+            #expect(refused.status != 0)
+            #expect(refused.stderr.contains("is in no watched root with write = \"files\""), "\(refused.stderr)")
+        }
         #expect(entries("2024") == ["Trip", "Zoo"])
         let unknown = try photos(["mv", root + "/2024/Zoo", root + "/Nowhere/Else", "--config", config])
         #expect(unknown.status != 0 && unknown.stderr.contains("no such directory"), "\(unknown.stderr)")

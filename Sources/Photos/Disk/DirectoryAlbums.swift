@@ -302,6 +302,32 @@ extension ApplyContext {
 extension PHPhotoLibrary {
     /// What adding the assets `identifiers` to the directory-backed album `albumIdentifier` moves, checked
     /// as the change checks it (the same errors), and nothing done: for `photos mv` and its dry run.
+    /// Where the directory of the album or folder `identifier` would be after it is renamed to `title`
+    /// or moved into the folder `folder` (one of the two), checked as the change checks it (the
+    /// root's policy, the disk, one file system, a free name); nil for a collection that mirrors no
+    /// directory. Nothing changes: what `photos mv --dry-run` says.
+    package func plannedDirectoryChange(of identifier: String, renamedTo title: String?, into folder: String?)
+        throws -> String?
+    {
+        struct Planned: Error { let path: String? }
+        let context = ApplyContext(library: self)
+        do {
+            _ = try database.write { transaction in
+                context.transaction = transaction
+                let record = try context.collection(identifier)
+                if let title { try context.renameDirectory(of: record, to: title) }
+                if let folder { try context.moveDirectory(of: record, into: try context.collection(folder)) }
+                // Rolled back: a plan changes nothing.
+                throw Planned(path: try transaction.collection(withLocalIdentifier: identifier)?.path)
+            }
+        } catch let planned as Planned {
+            return planned.path
+        } catch {
+            throw Self.photosError(error)
+        }
+        return nil
+    }
+
     package func plannedAssetMoves(_ identifiers: [String], intoAlbum albumIdentifier: String) throws
         -> [AssetFileMove]
     {
