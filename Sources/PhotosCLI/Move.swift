@@ -86,7 +86,7 @@ extension PhotosCommand {
                     planned = try options.open().plannedDirectoryChange(
                         of: collection.localIdentifier, renamedTo: folder == nil ? destination : nil, into: folder)
                 } catch {
-                    throw CLIError("\(error)")
+                    throw CLIError(refusal: error)
                 }
                 print("would \(plan)" + (planned.map { ": \(Output.escaped($0))" } ?? ""))
                 return
@@ -146,14 +146,14 @@ extension PhotosCommand {
             } catch let error as PHPhotosError where error.code != .accessRestricted {
                 // Not a policy this command may not know of: no photosd moves it either (an album that
                 // mirrors no directory would take the photo as a member, and nothing would move).
-                throw CLIError("\(error)")
+                throw CLIError(refusal: error)
             } catch  where !dryRun && !submitter.isLibraryFile {
                 // photosd applies its own roots' policies, which this command's configuration (or the
                 // library file it finds) may not hold: it decides, and what moved is read back afterwards.
                 try moveThroughDaemon(asset, into: album, submitter)
                 return
             } catch {
-                throw CLIError("\(error)")
+                throw CLIError(refusal: error)
             }
             if moves.isEmpty {
                 print("\(asset) is in \(Output.escaped(destination)) already: nothing moves")

@@ -179,6 +179,12 @@ struct LibraryOptions: ParsableArguments {
 struct CLIError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
+
+    /// A change refused (or its plan, a dry run's): its message as the change's refusal reads,
+    /// whether the library file or photosd refused it, without PhotoKit's code.
+    init(refusal error: any Error) {
+        description = (error as? PHPhotosError)?.message ?? "\(error)"
+    }
 }
 
 /// Writes JSON lines or aligned tables to standard output.

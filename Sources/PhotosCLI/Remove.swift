@@ -51,7 +51,7 @@ struct Remove: ParsableCommand {
             // A deletion checks its files itself: the plan needs them only to show a dry run.
             plan = try library.deletionPlan(localIdentifiers: identifiers, checkingFiles: dryRun)
         } catch {
-            throw CLIError("\(error)")
+            throw CLIError(refusal: error)
         }
         if dryRun {
             for (identifier, files, trashes) in plan {

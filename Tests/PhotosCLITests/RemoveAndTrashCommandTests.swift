@@ -187,3 +187,35 @@ extension RemoveAndTrashCommandTests {
         #expect(dry.status == 0 && dry.stdout == "\(identifier)  would restore \(photo)\n", "\(dry.stderr)")
     }
 }
+
+extension RemoveAndTrashCommandTests {
+    /// A deletion refused reads the same in its dry run as in the change (the dry run added
+    /// PhotoKit's code in front).
+    @Test func aRefusedDeletionReadsTheSameInItsDryRun() throws {
+        let directory = try TemporaryDirectory(prefix: "photos-rm-refused")
+        let root = directory.path("Pictures").path
+        let photo = root + "/IMG_0001.JPG"
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            atPath: try #require(Corpus.file("Camera/2008/Death Valley/FurnaceCreekInn.jpg")).path, toPath: photo)
+        let config = directory.path("config.toml").path
+        try Data("roots = [{ path = \"\(root)\", write = \"sidecars\" }]\nsocket = \"\"\n".utf8)
+            .write(to: URL(fileURLWithPath: config))
+        let library = directory.path("library.sqlite").path
+        let environment = [
+            "XDG_DATA_HOME": directory.path("data").path, "HOME": directory.url.path,
+            "XDG_CONFIG_HOME": directory.path("config-home").path, "XDG_RUNTIME_DIR": directory.path("run").path,
+        ]
+        func photos(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+            try BuiltProducts.run(
+                "photos", arguments + ["--library", library, "--config", config], environment: environment)
+        }
+        #expect(try photos(["scan", root]).status == 0)
+        let dry = try photos(["rm", "--dry-run", photo])
+        let real = try photos(["rm", photo])
+        #expect(dry.status != 0 && real.status != 0)
+        #expect(real.stderr.hasPrefix("Error: cannot delete IMG_0001.JPG: "), "\(real.stderr)")
+        #expect(dry.stderr == real.stderr)
+        #expect(FileManager.default.fileExists(atPath: photo))
+    }
+}
