@@ -139,6 +139,7 @@ struct Reconciliation {
                 rejection.modificationTime == file.modificationTime
             {
                 report.rejected += 1
+                report.rejectedBefore += 1
             } else {
                 added.append(file)
             }

@@ -15,6 +15,9 @@ public struct ScanReport: Sendable, Hashable, Codable {
     public var restored = 0
     /// Files that look like media but could not be read (see `photos rejected`).
     public var rejected = 0
+    /// Of ``rejected``, those rejected before and unchanged since (not read again): a daemon's
+    /// totals count a file once, not at every rescan. Not part of the JSON report.
+    public var rejectedBefore = 0
     /// Files not read again because size and modification time did not change.
     public var unchanged = 0
     /// Files that are not media (text, PDF, sidecars), left alone.

@@ -373,7 +373,7 @@ public final class ScanRunner: Service, Sendable {
             board.totals.updated += report.updated
             board.totals.moved += report.moved
             board.totals.removed += report.removed
-            board.totals.rejected += report.rejected
+            board.totals.rejected += report.rejected - report.rejectedBefore
         }
         self.report(
             Outcome(offlineRoots: report.offlineRoots, unreadable: unreadable, stillChanging: report.stillChanging))
@@ -383,12 +383,15 @@ public final class ScanRunner: Service, Sendable {
                 "scan.reason": "\(reason)", "scan.whole": "\(wholeRoots)", "seen": "\(report.seen)",
                 "unchanged": "\(report.unchanged)",
             ])
-        if report.ingested + report.updated + report.moved + report.removed + report.rejected > 0 {
+        if report.ingested + report.updated + report.moved + report.removed + report.rejected - report.rejectedBefore
+            > 0
+        {
             logger.info(
                 "applied changes",
                 metadata: [
                     "scan.reason": "\(reason)", "ingested": "\(report.ingested)", "updated": "\(report.updated)",
-                    "moved": "\(report.moved)", "removed": "\(report.removed)", "rejected": "\(report.rejected)",
+                    "moved": "\(report.moved)", "removed": "\(report.removed)",
+                    "rejected": "\(report.rejected - report.rejectedBefore)",
                 ])
         }
         return .success(report)
