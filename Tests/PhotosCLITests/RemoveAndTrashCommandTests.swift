@@ -111,24 +111,8 @@ extension RemoveAndTrashCommandTests {
     /// says so (it printed nothing and exited 0), as its dry run does beforehand; it waits in Recently
     /// Deleted with no file.
     @Test func anAssetWhoseFileIsGoneIsDeletedSayingSo() throws {
-        let directory = try TemporaryDirectory(prefix: "photos-rm-gone")
-        let root = directory.path("Pictures").path
-        let photo = root + "/IMG_0001.JPG"
-        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(
-            atPath: try #require(Corpus.file("Camera/2008/Death Valley/FurnaceCreekInn.jpg")).path, toPath: photo)
-        let config = directory.path("config.toml").path
-        try Data("roots = [{ path = \"\(root)\", write = \"files\" }]\nsocket = \"\"\n".utf8)
-            .write(to: URL(fileURLWithPath: config))
-        let library = directory.path("library.sqlite").path
-        let environment = [
-            "XDG_DATA_HOME": directory.path("data").path, "HOME": directory.url.path,
-            "XDG_CONFIG_HOME": directory.path("config-home").path, "XDG_RUNTIME_DIR": directory.path("run").path,
-        ]
-        func photos(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-            try BuiltProducts.run(
-                "photos", arguments + ["--library", library, "--config", config], environment: environment)
-        }
+        let one = try OnePhoto(prefix: "photos-rm-gone", write: "files")
+        let (root, photo, photos) = (one.root, one.photo, one.photos)
         #expect(try photos(["scan", root]).status == 0)
         let listed = try photos(["assets", "--json"])
         let asset = try #require(
@@ -153,24 +137,8 @@ extension RemoveAndTrashCommandTests {
 extension RemoveAndTrashCommandTests {
     /// A restore's dry run refuses what the restore would: a file is at the photo's path again.
     @Test func aRestoresDryRunRefusesAPathThatIsTakenAgain() throws {
-        let directory = try TemporaryDirectory(prefix: "photos-restore-taken")
-        let root = directory.path("Pictures").path
-        let photo = root + "/IMG_0001.JPG"
-        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(
-            atPath: try #require(Corpus.file("Camera/2008/Death Valley/FurnaceCreekInn.jpg")).path, toPath: photo)
-        let config = directory.path("config.toml").path
-        try Data("roots = [{ path = \"\(root)\", write = \"files\" }]\nsocket = \"\"\n".utf8)
-            .write(to: URL(fileURLWithPath: config))
-        let library = directory.path("library.sqlite").path
-        let environment = [
-            "XDG_DATA_HOME": directory.path("data").path, "HOME": directory.url.path,
-            "XDG_CONFIG_HOME": directory.path("config-home").path, "XDG_RUNTIME_DIR": directory.path("run").path,
-        ]
-        func photos(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-            try BuiltProducts.run(
-                "photos", arguments + ["--library", library, "--config", config], environment: environment)
-        }
+        let one = try OnePhoto(prefix: "photos-restore-taken", write: "files")
+        let (root, photo, photos) = (one.root, one.photo, one.photos)
         #expect(try photos(["scan", root]).status == 0)
         #expect(try photos(["rm", photo]).status == 0)
         try Data("someone else's".utf8).write(to: URL(fileURLWithPath: photo))
@@ -192,24 +160,8 @@ extension RemoveAndTrashCommandTests {
     /// A deletion refused reads the same in its dry run as in the change (the dry run added
     /// PhotoKit's code in front).
     @Test func aRefusedDeletionReadsTheSameInItsDryRun() throws {
-        let directory = try TemporaryDirectory(prefix: "photos-rm-refused")
-        let root = directory.path("Pictures").path
-        let photo = root + "/IMG_0001.JPG"
-        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(
-            atPath: try #require(Corpus.file("Camera/2008/Death Valley/FurnaceCreekInn.jpg")).path, toPath: photo)
-        let config = directory.path("config.toml").path
-        try Data("roots = [{ path = \"\(root)\", write = \"sidecars\" }]\nsocket = \"\"\n".utf8)
-            .write(to: URL(fileURLWithPath: config))
-        let library = directory.path("library.sqlite").path
-        let environment = [
-            "XDG_DATA_HOME": directory.path("data").path, "HOME": directory.url.path,
-            "XDG_CONFIG_HOME": directory.path("config-home").path, "XDG_RUNTIME_DIR": directory.path("run").path,
-        ]
-        func photos(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-            try BuiltProducts.run(
-                "photos", arguments + ["--library", library, "--config", config], environment: environment)
-        }
+        let one = try OnePhoto(prefix: "photos-rm-refused", write: "sidecars")
+        let (root, photo, photos) = (one.root, one.photo, one.photos)
         #expect(try photos(["scan", root]).status == 0)
         let dry = try photos(["rm", "--dry-run", photo])
         let real = try photos(["rm", photo])
@@ -217,5 +169,40 @@ extension RemoveAndTrashCommandTests {
         #expect(real.stderr.hasPrefix("Error: cannot delete IMG_0001.JPG: "), "\(real.stderr)")
         #expect(dry.stderr == real.stderr)
         #expect(FileManager.default.fileExists(atPath: photo))
+    }
+}
+
+/// One photo (`Pictures/IMG_0001.JPG`) under a root with the `write` policy given, a config with no
+/// socket, a library, a Trash and an environment of the test's own; `photos` runs the built binary
+/// on them.
+struct OnePhoto {
+    let directory: TemporaryDirectory
+    var root: String { directory.path("Pictures").path }
+    var photo: String { root + "/IMG_0001.JPG" }
+
+    init(prefix: String, write: String) throws {
+        directory = try TemporaryDirectory(prefix: prefix)
+        try FileManager.default.createDirectory(
+            atPath: directory.path("Pictures").path, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            atPath: try #require(Corpus.file("Camera/2008/Death Valley/FurnaceCreekInn.jpg")).path,
+            toPath: directory.path("Pictures/IMG_0001.JPG").path)
+        try Data(
+            "roots = [{ path = \"\(directory.path("Pictures").path)\", write = \"\(write)\" }]\nsocket = \"\"\n".utf8
+        )
+        .write(to: directory.path("config.toml"))
+    }
+
+    func photos(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+        let environment = [
+            "XDG_DATA_HOME": directory.path("data").path, "HOME": directory.url.path,
+            "XDG_CONFIG_HOME": directory.path("config-home").path, "XDG_RUNTIME_DIR": directory.path("run").path,
+        ]
+        return try BuiltProducts.run(
+            "photos",
+            arguments + [
+                "--library", directory.path("library.sqlite").path, "--config", directory.path("config.toml").path,
+            ],
+            environment: environment)
     }
 }
