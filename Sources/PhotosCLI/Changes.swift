@@ -72,15 +72,22 @@ extension PhotosCommand {
                 : ChangeLines(
                     zone: LibraryOptions.timeZone(try options.configFile().file),
                     paths: ChangeLines.paths(through: source))
-            func output(_ line: String) throws -> LibraryChange {
+            guard follow else {
+                // Without --since, the whole log; JSON as photosd wrote it.
+                try source.eachLine("/v1/changes", since.map { [("since", "\($0)")] } ?? []) { line in
+                    if let lines {
+                        try lines.print(try decoder.decode(LibraryChange.self, from: Data(line.utf8)))
+                    } else {
+                        Swift.print(line)
+                    }
+                }
+                return
+            }
+            /// Prints an entry; its token, where the follower resumes.
+            func output(_ line: String) throws -> Int64 {
                 let entry = try decoder.decode(LibraryChange.self, from: Data(line.utf8))
                 if let lines { try lines.print(entry) } else { Swift.print(line) }
-                return entry
-            }
-            guard follow else {
-                // Without --since, the whole log.
-                try source.eachLine("/v1/changes", since.map { [("since", "\($0)")] } ?? []) { _ = try output($0) }
-                return
+                return entry.token
             }
             unblockTerminationSignals()
             var last = try since ?? source.newestToken()
@@ -93,7 +100,7 @@ extension PhotosCommand {
                             Self.say("photosd is back: following after token \(last)")
                             waiting = false
                         }
-                        last = try output(line).token
+                        last = try output(line)
                         fflush(nil)
                     }
                 } catch let error as APIConnection.ConnectionError where !error.untrustedPeer {
