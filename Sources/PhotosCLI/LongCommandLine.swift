@@ -3,8 +3,16 @@ import ArgumentParser
 /// A command whose last argument is a list a shell can make long: `photos import DCIM/*/*`,
 /// `photos rm $(…)`, `photos favorite` of a query's identifiers.
 protocol EndsInAList: ParsableCommand {
+    /// The property holding the list's values, in the order given.
+    static var list: WritableKeyPath<Self, [String]> { get }
+}
+
+extension EndsInAList {
     /// The list's values, in the order given.
-    var listed: [String] { get set }
+    var listed: [String] {
+        get { self[keyPath: Self.list] }
+        set { self[keyPath: Self.list] = newValue }
+    }
 }
 
 /// Parses a command line whose list of names is long without the argument parser's square cost.
@@ -54,58 +62,11 @@ enum LongCommandLine {
 
 // The commands whose last argument is a list of names.
 
-extension Remove: EndsInAList {
-    var listed: [String] {
-        get { assets }
-        set { assets = newValue }
-    }
-}
-
-extension TrashCommand.Restore: EndsInAList {
-    var listed: [String] {
-        get { assets }
-        set { assets = newValue }
-    }
-}
-
-extension TrashCommand.Empty: EndsInAList {
-    var listed: [String] {
-        get { assets }
-        set { assets = newValue }
-    }
-}
-
-extension PhotosCommand.Favorite: EndsInAList {
-    var listed: [String] {
-        get { assets }
-        set { assets = newValue }
-    }
-}
-
-extension PhotosCommand.Export: EndsInAList {
-    var listed: [String] {
-        get { identifiers }
-        set { identifiers = newValue }
-    }
-}
-
-extension PhotosCommand.Import: EndsInAList {
-    var listed: [String] {
-        get { sources }
-        set { sources = newValue }
-    }
-}
-
-extension PhotosCommand.Scan: EndsInAList {
-    var listed: [String] {
-        get { roots }
-        set { roots = newValue }
-    }
-}
-
-extension PhotosCommand.Rebuild: EndsInAList {
-    var listed: [String] {
-        get { roots }
-        set { roots = newValue }
-    }
-}
+extension Remove: EndsInAList { static var list: WritableKeyPath<Self, [String]> { \.assets } }
+extension TrashCommand.Restore: EndsInAList { static var list: WritableKeyPath<Self, [String]> { \.assets } }
+extension TrashCommand.Empty: EndsInAList { static var list: WritableKeyPath<Self, [String]> { \.assets } }
+extension PhotosCommand.Favorite: EndsInAList { static var list: WritableKeyPath<Self, [String]> { \.assets } }
+extension PhotosCommand.Export: EndsInAList { static var list: WritableKeyPath<Self, [String]> { \.identifiers } }
+extension PhotosCommand.Import: EndsInAList { static var list: WritableKeyPath<Self, [String]> { \.sources } }
+extension PhotosCommand.Scan: EndsInAList { static var list: WritableKeyPath<Self, [String]> { \.roots } }
+extension PhotosCommand.Rebuild: EndsInAList { static var list: WritableKeyPath<Self, [String]> { \.roots } }
