@@ -113,9 +113,23 @@ public final class FolderScanner: Sendable {
         roots: [String], progress: (@Sendable (ScanProgress) -> Void)? = nil,
         watching: [String: any WatchProgress] = [:]
     ) throws -> ScanReport {
+        var report = try scan(roots: roots, progress: progress, watching: watching, holdingLast: false)
+        try settleDepartures(&report)
+        return report
+    }
+
+    /// ``scan(roots:progress:watching:)`` but for the files gone, which are kept in the report
+    /// (``ScanReport/departuresHeld``) where a later root may hold them: every root's but the last's,
+    /// and the last's too when `holdingLast`.
+    private func scan(
+        roots: [String], progress: (@Sendable (ScanProgress) -> Void)?, watching: [String: any WatchProgress],
+        holdingLast: Bool
+    ) throws -> ScanReport {
         var report = ScanReport()
-        for given in roots {
+        for (index, given) in roots.enumerated() {
             let root = Self.normalize(given)
+            // A photo gone from this root may be in a later one, moved: it keeps its asset there.
+            let holding = holdingLast || index < roots.count - 1
             // A root named otherwise than the watcher names it (a symbolic link) waits for the whole walk.
             var walk = watching[given]
             if root != given, let whole = walk {
@@ -133,7 +147,8 @@ public final class FolderScanner: Sendable {
                 let before = report
                 var appeared = false
                 report = try scan(
-                    root: root, tree: tree, report: report, progress: progress, watching: walk, appeared: &appeared)
+                    root: root, tree: tree, report: report, progress: progress, watching: walk, holding: holding,
+                    appeared: &appeared)
                 if passes > 0 { report.countingLastPassTree(start: start, before: before) }
                 passes += 1
                 guard appeared, passes < 3 else { break }
@@ -142,6 +157,17 @@ public final class FolderScanner: Sendable {
             }
         }
         return report
+    }
+
+    /// Removes what a scan of several roots found gone from one and kept (``ScanReport/departuresHeld``)
+    /// in case a later root held it, moved: the files no root claimed, by a look at their paths
+    /// alone, which also settles their directories' albums.
+    private func settleDepartures(_ report: inout ScanReport) throws {
+        let held = report.departuresHeld
+        report.departuresHeld = [:]
+        for (root, paths) in held.sorted(by: { $0.key < $1.key }) {
+            report.addChanges(of: try scan(root: root, files: paths))
+        }
     }
 
     /// A root as scans name it: absolute, standardized, its symbolic links resolved, no trailing `/`.
@@ -155,19 +181,19 @@ public final class FolderScanner: Sendable {
     /// since), under a walk (`watching`) that may have watched it too late for the crawl.
     private func scan(
         root: String, tree: CrawledTree, report: ScanReport, progress: (@Sendable (ScanProgress) -> Void)?,
-        watching: (any WatchProgress)? = nil, appeared: inout Bool
+        watching: (any WatchProgress)? = nil, holding: Bool, appeared: inout Bool
     ) throws -> ScanReport {
         var report = report
         var unreadable = tree.unreadable.map(\.error)
         report.unreadableDirectories += unreadable
         let ranges = Self.ranges(of: tree)
         let directories = tree.directories.map(\.path).sorted()
-        let (hadFiles, held, heldNothing) = try database.scanReader { reader in
+        let (hadFiles, held, heldNothing, elsewhere) = try database.scanReader { reader in
             // A root the store has no file under (a first scan) has no directory with media in it.
             let hadFiles = try reader.hasFiles(under: root)
             return (
                 hadFiles, hadFiles ? try directories.filter { try reader.holdsMedia(in: ranges[$0]!) } : [],
-                try !hadFiles && !reader.hasRejections(under: root)
+                try !hadFiles && !reader.hasRejections(under: root), try reader.onlineRoots(besides: root)
             )
         }
         var mirror = DirectoryMirror(
@@ -179,7 +205,8 @@ public final class FolderScanner: Sendable {
             crawled: Set(directories), frozen: FrozenPaths(unreadable.map(\.path)), rules: crawler.rules)
         var reconciliation = Reconciliation(
             scanner: self, root: root, report: report,
-            sources: MoveSources(root: root, lookahead: hadFiles ? lookahead : nil), rootHadFiles: hadFiles,
+            sources: MoveSources(root: root, lookahead: hadFiles ? lookahead : nil, elsewhere: elsewhere),
+            rootHadFiles: hadFiles, holdsDepartures: holding,
             place: { transaction, arrivals in
                 let touched = Set(arrivals.keys)
                 mediaDirectories.formUnion(touched)
@@ -283,6 +310,12 @@ public final class FolderScanner: Sendable {
     /// directories gained its first media or lost its last; otherwise only their albums' members
     /// are updated. Moves between the directories keep identity, as in a full scan.
     public func scan(root: String, directories: Set<String>) throws -> ScanReport {
+        try scan(root: root, directories: directories, holding: false)
+    }
+
+    /// ``scan(root:directories:)``, keeping the files found gone when `holding` (another root is
+    /// still to be looked at).
+    private func scan(root: String, directories: Set<String>, holding: Bool) throws -> ScanReport {
         let root = Self.normalize(root)
         var report = ScanReport()
         var files: [CrawledFile] = []
@@ -319,11 +352,11 @@ public final class FolderScanner: Sendable {
         }.value
         // A directory readable again may hold a whole subtree kept while it was not: scan the root.
         if known.contains(where: { !unreadablePaths.contains($0) }) {
-            return try scan(roots: [root])
+            return try scan(roots: [root], progress: nil, watching: [:], holdingLast: holding)
         }
         try reconcile(
             directories: directories, of: root, files: files, stored: stored, rejected: rejected, online: online,
-            unreadable: unreadable, leftToImports: leftToImports, report: &report)
+            unreadable: unreadable, leftToImports: leftToImports, holding: holding, report: &report)
         return report
     }
 
@@ -334,17 +367,36 @@ public final class FolderScanner: Sendable {
     /// store knows unreadable) sends those directories to ``scan(root:directories:)``. Moves between
     /// the paths keep identity, as in any scan.
     public func scan(root: String, files paths: Set<String>) throws -> ScanReport {
+        try scan(files: [root: paths])
+    }
+
+    /// ``scan(root:files:)`` of the files of several roots (what the daemon's events named in each),
+    /// one root after the other: a photo moved from one root to another keeps its asset, its albums
+    /// and its favorite, whichever root is looked at first.
+    public func scan(files byRoot: [String: Set<String>]) throws -> ScanReport {
+        var report = ScanReport()
+        let roots = byRoot.keys.sorted()
+        for (index, root) in roots.enumerated() {
+            report.add(try scan(root: root, files: byRoot[root]!, holding: index < roots.count - 1))
+        }
+        try settleDepartures(&report)
+        return report
+    }
+
+    /// ``scan(root:files:)``, keeping the files found gone when `holding` (another root is still to
+    /// be looked at).
+    private func scan(root: String, files paths: Set<String>, holding: Bool) throws -> ScanReport {
         let root = Self.normalize(root)
         let directories = Set(paths.map(PathName.directory(of:)))
         if directories.contains(where: crawler.isExcludedByMarker(directory:)) {
-            return try scan(root: root, directories: directories)
+            return try scan(root: root, directories: directories, holding: holding)
         }
         var files: [CrawledFile] = []
         for path in paths.sorted() {
             switch crawler.crawlFile(at: path) {
             case .success(let file?): files.append(file)
             case .success(nil): continue
-            case .failure: return try scan(root: root, directories: directories)
+            case .failure: return try scan(root: root, directories: directories, holding: holding)
             }
         }
         // The paths live imports place are read with the stored rows, in the same snapshot: a file
@@ -354,11 +406,11 @@ public final class FolderScanner: Sendable {
             (try filesBeingImported(reader), try reader.filesAt(paths, directories: directories, root: root))
         }
         let (stored, rejected, unreadable, online) = rows
-        guard unreadable.isEmpty else { return try scan(root: root, directories: directories) }
+        guard unreadable.isEmpty else { return try scan(root: root, directories: directories, holding: holding) }
         var report = ScanReport()
         try reconcile(
             directories: directories, of: root, files: files, stored: stored, rejected: rejected, online: online,
-            unreadable: [], leftToImports: leftToImports, report: &report)
+            unreadable: [], leftToImports: leftToImports, holding: holding, report: &report)
         return report
     }
 
@@ -372,15 +424,19 @@ public final class FolderScanner: Sendable {
     private func reconcile(
         directories: Set<String>, of root: String, files: [CrawledFile], stored: [StoredFile],
         rejected: [String: RejectedFile], online: Bool, unreadable: [UnreadableDirectory], leftToImports: Set<String>,
-        report: inout ScanReport
+        holding: Bool, report: inout ScanReport
     ) throws {
         var mirror = DirectoryMirror(root: root) { [crawler] in crawler.crawl(root) }
         var reconciliation = Reconciliation(
             scanner: self, root: root, report: report, sources: MoveSources(root: root, lookahead: nil),
+            holdsDepartures: holding,
             place: { transaction, arrivals in try mirror.place(Set(arrivals.keys), in: transaction, arrivals: arrivals)
             })
         reconciliation.leftToImports = leftToImports
         try database.scanReader { reader in
+            // A file new here may have left another root.
+            reconciliation.sources = MoveSources(
+                root: root, lookahead: nil, elsewhere: try reader.onlineRoots(besides: root))
             try reconciliation.compare(
                 ScanUnit(files: files, rows: DirectoryRows(stored: stored, rejected: rejected)), reader: reader)
         }

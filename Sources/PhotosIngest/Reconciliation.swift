@@ -41,6 +41,10 @@ struct Reconciliation {
     var sources: MoveSources
     let place: (LibraryTransaction, _ arrivals: [String: [String]]) throws -> Void
     let committed: (_ token: Int64?) -> Void
+    /// Whether another root of the same scan is still to be compared: the files gone from this
+    /// one are then not removed but kept in the report's ``ScanReport/departuresHeld``, for that
+    /// root to claim where they moved to it (``FolderScanner`` removes the rest at the end).
+    let holdsDepartures: Bool
 
     /// Files found at a new path, with the store's row for where they were.
     private(set) var moved: [(CrawledFile, StoredFile)] = []
@@ -84,10 +88,12 @@ struct Reconciliation {
 
     init(
         scanner: FolderScanner, root: String, report: ScanReport, sources: MoveSources, rootHadFiles: Bool = true,
+        holdsDepartures: Bool = false,
         place: @escaping (LibraryTransaction, _ arrivals: [String: [String]]) throws -> Void,
         committed: @escaping (_ token: Int64?) -> Void = { _ in }
     ) {
         self.scanner = scanner
+        self.holdsDepartures = holdsDepartures
         self.root = root
         self.report = report
         self.sources = sources
@@ -307,16 +313,26 @@ struct Reconciliation {
         }
         // What a root's scan could not read settled joins what earlier roots' could not.
         report.stillChanging += changing.map(\.file.path)
-        let vanished = sources.unclaimed
+        var vanished = sources.unclaimed
+        if holdsDepartures && !vanished.isEmpty {
+            report.departuresHeld[root, default: []].formUnion(vanished.map(\.path))
+            vanished = []
+        }
         if !finishAlways && !unplaced && moved.isEmpty && vanished.isEmpty && gone.isEmpty && revived.isEmpty {
             return report
         }
-        let (moved, gone, root, revived) = (moved, gone, root, revived)
+        let (moved, gone, root, revived, crawler) = (moved, gone, root, revived, scanner.crawler)
         let filesChanged = readAny || !moved.isEmpty || !vanished.isEmpty || !revived.isEmpty
+        let leftElsewhere = sources.leftElsewhere
         try scanner.database.write { transaction in
             for id in revived { try transaction.restoreTrashedAsset(id) }
             for (file, known) in moved {
                 try transaction.moveResource(known, to: file.path, name: file.name)
+            }
+            // The albums of the directories files left under other roots lose them in the same change.
+            for (other, directories) in leftElsewhere.sorted(by: { $0.key < $1.key }) {
+                var mirror = DirectoryMirror(root: other) { crawler.crawl(other) }
+                try mirror.place(directories, in: transaction)
             }
             try transaction.deleteResources(vanished)
             try transaction.forgetRejections(gone)
@@ -462,7 +478,8 @@ private final class PendingRead: Sendable {
 }
 
 /// Where a file new at its path may have come from: a file the store has under the root that the
-/// scan finds gone from disk. Each is claimed by one new path at most.
+/// scan finds gone from disk, or one under another of the host's roots that is gone from disk
+/// (moved from one watched folder to another). Each is claimed by one new path at most.
 ///
 /// The device and inode decide, not the watcher's move events: the daemon's settler only names
 /// both ends of a move as paths to look at, so a move whose events a queue overflow lost, or that
@@ -483,14 +500,19 @@ struct MoveSources {
 
     let root: String
     var lookahead: Lookahead?
+    /// The host's other roots that are online: a file gone from one of them may be the new file.
+    let elsewhere: [String]
     /// What the store had and the scan did not find, so far.
     private var vanished: [StoredFile] = []
     private var vanishedIDs = Set<Int64>()
     private var claimed = Set<Int64>()
+    /// The claimed files that were under another root: by that root, the directories they left.
+    private(set) var leftElsewhere: [String: Set<String>] = [:]
 
-    init(root: String, lookahead: Lookahead?) {
+    init(root: String, lookahead: Lookahead?, elsewhere: [String] = []) {
         self.root = root
         self.lookahead = lookahead
+        self.elsewhere = elsewhere
     }
 
     /// Files the store had where the scan found none.
@@ -505,22 +527,40 @@ struct MoveSources {
     /// size), else, across devices, one with its name, size and modification time; nil when none
     /// is gone from disk.
     mutating func claim(for file: CrawledFile, reader: ScanReader) throws -> StoredFile? {
-        guard lookahead != nil || !vanished.isEmpty else { return nil }
-        let byInode = try reader.files(device: file.device, inode: file.inode, under: root)
+        guard lookahead != nil || !vanished.isEmpty || !elsewhere.isEmpty else { return nil }
+        let under = elsewhere.isEmpty ? root : nil
+        let byInode = try reader.files(device: file.device, inode: file.inode, under: under)
             .first { $0.fileSize == file.size && isSource($0, of: file) }
         let name = file.name
         let source =
             try byInode
-            ?? reader.files(size: file.size, modificationTime: file.modificationTime, under: root)
+            ?? reader.files(size: file.size, modificationTime: file.modificationTime, under: under)
             .first { PathName.name(of: $0.path) == name && isSource($0, of: file) }
-        if let source { claimed.insert(source.resourceID) }
+        guard let source else { return nil }
+        claimed.insert(source.resourceID)
+        if let other = otherRoot(of: source.path) {
+            leftElsewhere[other, default: []].insert(PathName.directory(of: source.path))
+        }
         return source
+    }
+
+    /// The root of `elsewhere` that holds `path`, when `root` does not.
+    private func otherRoot(of path: String) -> String? {
+        guard !PathName.isWithin(path, root) else { return nil }
+        return elsewhere.first { PathName.isWithin(path, $0) }
     }
 
     /// Whether `stored` is gone from disk and not claimed by another path.
     private func isSource(_ stored: StoredFile, of file: CrawledFile) -> Bool {
         guard stored.path != file.path, !claimed.contains(stored.resourceID) else { return false }
         if vanishedIDs.contains(stored.resourceID) { return true }
+        if !PathName.isWithin(stored.path, root) {
+            // Under another root, still there (not unmounted), and gone from it.
+            guard let other = otherRoot(of: stored.path), case .success(let info) = Crawler.lstatus(other),
+                info.st_mode & S_IFMT == S_IFDIR
+            else { return false }
+            return Self.isGone(stored.path)
+        }
         guard let lookahead else { return false }
         let directory = PathName.directory(of: stored.path)
         if lookahead.compared.contains(directory) || lookahead.frozen.contains(stored.path) { return false }
@@ -528,7 +568,12 @@ struct MoveSources {
         if !lookahead.crawled.contains(directory) || lookahead.rules.isIgnoredName(PathName.name(of: stored.path)) {
             return true
         }
-        switch Crawler.lstatus(stored.path) {
+        return Self.isGone(stored.path)
+    }
+
+    /// Whether no file is at `path` any more (a directory there, or nothing), as far as can be told.
+    private static func isGone(_ path: String) -> Bool {
+        switch Crawler.lstatus(path) {
         case .success(let info): return info.st_mode & S_IFMT != S_IFREG
         case .failure(let error): return UnreadableDirectory.meansGone(error.code)
         }

@@ -34,8 +34,37 @@ public struct ScanReport: Sendable, Hashable, Codable {
     /// their assets (`SidecarSync.syncChangedSidecar(at:mayWrite:)`). Not part of the JSON report.
     public var sidecarsToSync: [String] = []
 
+    /// Paths of files gone from a root, by root, that a scan of several roots keeps until it has
+    /// compared the last: a later root may hold them, moved. Empty once the scan returns.
+    var departuresHeld: [String: Set<String>] = [:]
+
     /// An empty report.
     public init() {}
+
+    /// Adds another scan's report: the scan of several roots, one at a time.
+    mutating func add(_ other: ScanReport) {
+        seen += other.seen
+        unchanged += other.unchanged
+        skipped += other.skipped
+        offlineRoots += other.offlineRoots
+        addChanges(of: other)
+    }
+
+    /// Adds what a later look at some paths of the same scan changed, not what it found unchanged
+    /// (counted once already).
+    mutating func addChanges(of later: ScanReport) {
+        departuresHeld.merge(later.departuresHeld) { $0.union($1) }
+        ingested += later.ingested
+        updated += later.updated
+        moved += later.moved
+        removed += later.removed
+        restored += later.restored
+        rejected += later.rejected
+        rejectedBefore += later.rejectedBefore
+        stillChanging += later.stillChanging
+        unreadableDirectories += later.unreadableDirectories
+        sidecarsToSync += later.sidecarsToSync
+    }
 
     /// After another pass over a root's tree, added to `before` (the report before that pass;
     /// `start`, before the first): the files found and skipped are the last pass's (the tree as it

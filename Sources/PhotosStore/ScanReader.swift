@@ -117,21 +117,38 @@ public struct ScanReader {
             ranges.primaryArguments) != nil
     }
 
-    /// The files under `root` on device `device` with inode `inode`: where a file new at its path
-    /// may have been before it moved.
-    public func files(device: Int64, inode: Int64, under root: String) throws -> [StoredFile] {
-        let (condition, arguments) = FileDirectories.under(root, db.dialect)
+    /// The files under `root` (under any root of this host's, when nil) on device `device` with
+    /// inode `inode`: where a file new at its path may have been before it moved.
+    public func files(device: Int64, inode: Int64, under root: String?) throws -> [StoredFile] {
+        let (condition, arguments) = Self.under(root, db.dialect)
         return try LibraryTransaction.storedFiles(
             db, where: "r.device = ? AND r.inode = ? AND \(condition)", [.int(device), .int(inode)] + arguments)
     }
 
-    /// The files under `root` of `size` bytes last modified at `modificationTime`: where a file
-    /// new at its path may have been before it was moved across devices (`mv` keeps both).
-    public func files(size: Int64, modificationTime: Double, under root: String) throws -> [StoredFile] {
-        let (condition, arguments) = FileDirectories.under(root, db.dialect)
+    /// The files under `root` (under any root of this host's, when nil) of `size` bytes last
+    /// modified at `modificationTime`: where a file new at its path may have been before it was
+    /// moved across devices (`mv` keeps both).
+    public func files(size: Int64, modificationTime: Double, under root: String?) throws -> [StoredFile] {
+        let (condition, arguments) = Self.under(root, db.dialect)
         return try LibraryTransaction.storedFiles(
             db, where: "r.fileSize = ? AND r.modificationTime = ? AND \(condition)",
             [.int(size), .double(modificationTime)] + arguments)
+    }
+
+    /// The condition on a file's directory `d` that keeps this host's files under `root`, or all of
+    /// them.
+    private static func under(_ root: String?, _ dialect: SQLDialect) -> (String, [SQLValue]) {
+        guard let root else { return (dialect.isThisHost("d.host"), []) }
+        return FileDirectories.under(root, dialect)
+    }
+
+    /// This host's roots that are online, but `root`: where else a file new under `root` may have
+    /// come from.
+    public func onlineRoots(besides root: String) throws -> [String] {
+        try db.rows(
+            "SELECT path FROM root WHERE isOffline = 0 AND path <> ? AND \(db.dialect.isThisHost("host")) ORDER BY path",
+            [.text(root)]
+        ) { try $0.text(0) }
     }
 
     /// The store's rows for the files at `paths` (the daemon's look at the files its events

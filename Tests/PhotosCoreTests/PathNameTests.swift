@@ -18,4 +18,15 @@ import Testing
         #expect(PathName.directory(of: "IMG_0001.JPG") == "")
         #expect(PathName.name(of: "IMG_0001.JPG") == "IMG_0001.JPG")
     }
+
+    @Test func aPathIsWithinItsDirectoriesAndNotBesideThem() {
+        #expect(PathName.isWithin("/p/a/b.jpg", "/p/a"))
+        #expect(PathName.isWithin("/p/a", "/p/a"))
+        #expect(PathName.isWithin("/p/a/b.jpg", "/p/a/"))
+        #expect(PathName.isWithin("/p/a", "/"))
+        #expect(!PathName.isWithin("/p/ab/c.jpg", "/p/a"))
+        #expect(!PathName.isWithin("/p", "/p/a"))
+        // Byte by byte: the same name in another Unicode normalization is another directory.
+        #expect(!PathName.isWithin("/p/e\u{301}t\u{E9}/x.jpg", "/p/\u{E9}t\u{E9}"))
+    }
 }

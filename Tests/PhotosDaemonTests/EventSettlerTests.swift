@@ -92,6 +92,14 @@ import Testing
                 (1, file("/b/x.jpg", .movedFrom(cookie: 2))), (1, file("/a/x.jpg", .movedTo(cookie: 2))),
             ], at: 500, due: nil),
         Row(
+            name: "a move's departure waits the write grace for its arrival",
+            events: [(0, file("/a/x.jpg", .movedFrom(cookie: 1)))], at: 99, due: nil, settle: 0),
+        Row(
+            name: "which makes it due at once with settle 0",
+            events: [
+                (0, file("/a/x.jpg", .movedFrom(cookie: 1))), (1, file("/b/x.jpg", .movedTo(cookie: 1))),
+            ], at: 1, due: changes(["/p": ["/p/a/x.jpg", "/p/b/x.jpg"]]), settle: 0),
+        Row(
             name: "a move out of the roots is a deletion at its source",
             events: [
                 (0, file("/a/x.jpg", .movedFrom(cookie: 1)))
@@ -163,10 +171,12 @@ import Testing
         settler.record(FileEvent(path: "/p/a.jpg", kind: .closedWrite), at: now)
         settler.record(FileEvent(path: "/p/b.jpg", kind: .movedFrom(cookie: 3)), at: now)
         #expect(settler.queueDepth == 2)
-        #expect(settler.dueAt == now, "settle 0: due at once")
-        #expect(settler.take(at: now) == Self.changes(["/p": ["/p/a.jpg", "/p/b.jpg"]]))
+        #expect(settler.dueAt == now + settler.writeGrace, "settle 0: due once the move's arrival cannot come")
+        #expect(settler.isAwaitingEvents)
+        let due = now + settler.writeGrace
+        #expect(settler.take(at: due) == Self.changes(["/p": ["/p/a.jpg", "/p/b.jpg"]]))
         #expect(settler.queueDepth == 0 && settler.dueAt == nil && !settler.hasPending)
-        #expect(settler.take(at: now + .seconds(1)) == nil)
+        #expect(settler.take(at: due + .seconds(1)) == nil)
     }
 
     @Test func stillChangingFilesAreLookedAtAgainOnceQuiet() {

@@ -25,6 +25,16 @@ public enum PathName {
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
+    /// Whether `path` is `directory` or lies under it (`/a/b` is within `/a`; `/ab` is not),
+    /// compared byte by byte: two names that differ only in Unicode normalization are different
+    /// files on Linux.
+    public static func isWithin(_ path: String, _ directory: String) -> Bool {
+        if path.utf8.elementsEqual(directory.utf8) { return true }
+        guard path.utf8.starts(with: directory.utf8) else { return false }
+        if directory.utf8.last == UInt8(ascii: "/") { return true }
+        return path.utf8.dropFirst(directory.utf8.count).first == UInt8(ascii: "/")
+    }
+
     private static func lastSlash(in path: String) -> String.Index? {
         path.utf8.lastIndex(of: UInt8(ascii: "/"))
     }

@@ -38,7 +38,10 @@ public struct EventSettler: Sendable {
     public let settle: Duration
     /// How long to wait, at least, while a file was created or written and not yet closed: a
     /// scan that reads it mid-write finds it still changing and waits half a second to look again
-    /// (with `--settle 0` that was the p99 of close() → library).
+    /// (with `--settle 0` that was the p99 of close() → library). A move whose arrival has not come
+    /// waits as long: the kernel queues both ends of a rename at once, but the watcher may hand
+    /// them on one at a time, and a departure scanned alone loses its photo's asset (the arrival
+    /// is then a new photo).
     public let writeGrace: Duration
 
     private var coalescer = ChangeCoalescer()
@@ -64,15 +67,16 @@ public struct EventSettler: Sendable {
     /// Whether anything waits to be scanned.
     public var hasPending: Bool { !pendingRoots.isEmpty || !coalescer.pending.isEmpty || !movedFrom.isEmpty }
 
-    /// Whether a file being written holds the work back: its `closedWrite` makes ``dueAt``
-    /// earlier, so a sleeper until ``dueAt`` should look again soon.
-    public var isWaitingForWrites: Bool { hasPending && !writing.isEmpty }
+    /// Whether a file being written, or a move's arrival, holds the work back: the `closedWrite`
+    /// or the arrival makes ``dueAt`` earlier, so a sleeper until ``dueAt`` should look again soon.
+    public var isAwaitingEvents: Bool { hasPending && (!writing.isEmpty || !movedFrom.isEmpty) }
 
     /// When what is pending is due, if anything is: the settle period after the last event (at
-    /// least ``writeGrace`` while a file being written has not been closed).
+    /// least ``writeGrace`` while a file being written has not been closed, or a move's arrival
+    /// has not come).
     public var dueAt: ContinuousClock.Instant? {
         guard hasPending, let lastEvent else { return nil }
-        return lastEvent + (writing.isEmpty ? settle : max(settle, writeGrace))
+        return lastEvent + (writing.isEmpty && movedFrom.isEmpty ? settle : max(settle, writeGrace))
     }
 
     /// Folds an event that arrived at `now` into what is pending.

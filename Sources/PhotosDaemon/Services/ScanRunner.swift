@@ -187,26 +187,22 @@ public final class ScanRunner: Service, Sendable {
                 }
             }
         }
+        var files: [String: Set<String>] = [:]
         for (root, changed) in work.partialFiles.sorted(by: { $0.key < $1.key }) {
-            let scanner = self.scanner
             // Sidecars are no media: another tool's edit is merged into their assets.
             let sidecars = changed.filter { $0.lowercased().hasSuffix(".xmp") }
-            let files = changed.subtracting(sidecars)
             if !sidecars.isEmpty { await merge(sidecars: sidecars.sorted()) }
-            guard !files.isEmpty else { continue }
-            switch await scan(
-                reason: reason, wholeRoots: false,
-                {
-                    try scanner.scan(root: root, files: files)
-                })
-            {
-            case .failure(let error):
-                let rest = ScanWork(files: work.partialFiles.filter { $0.key >= root })
-                return Failure(error: error, reason: reason, retry: rest.wholeRoots)
-            case .success(let report):
-                // A directory that arrived whole (moved in) brings its sidecars.
-                if !report.sidecarsToSync.isEmpty { await merge(sidecars: report.sidecarsToSync) }
-            }
+            if changed.count > sidecars.count { files[root] = changed.subtracting(sidecars) }
+        }
+        guard !files.isEmpty else { return nil }
+        let scanner = self.scanner
+        // One scan of every root's files: a photo moved from one root to another keeps its asset.
+        switch await scan(reason: reason, wholeRoots: false, { [files] in try scanner.scan(files: files) }) {
+        case .failure(let error):
+            return Failure(error: error, reason: reason, retry: ScanWork(files: work.partialFiles).wholeRoots)
+        case .success(let report):
+            // A directory that arrived whole (moved in) brings its sidecars.
+            if !report.sidecarsToSync.isEmpty { await merge(sidecars: report.sidecarsToSync) }
         }
         return nil
     }

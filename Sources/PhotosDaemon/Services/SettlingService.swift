@@ -86,10 +86,11 @@ public final class SettlingService: Service, Sendable {
     private func settle() async throws {
         var wakes = self.wakes.makeAsyncIterator()
         while !Task.isCancelled {
-            if let (due, waitingForWrites) = settler.withLock({ s in s.dueAt.map { ($0, s.isWaitingForWrites) } }) {
-                // A due time only moves later, except when the close of a file being written
-                // brings it forward: then look again every millisecond (writes close within one).
-                let until = waitingForWrites ? min(due, .now + .milliseconds(1)) : due
+            if let (due, awaiting) = settler.withLock({ s in s.dueAt.map { ($0, s.isAwaitingEvents) } }) {
+                // A due time only moves later, except when the close of a file being written or a
+                // move's arrival brings it forward: then look again every millisecond (writes close
+                // within one, and a move's arrival follows its departure).
+                let until = awaiting ? min(due, .now + .milliseconds(1)) : due
                 if until > .now { try await Task.sleep(until: until, clock: .continuous) }
                 if until < due { continue }
             } else {
