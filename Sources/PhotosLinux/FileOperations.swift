@@ -91,6 +91,15 @@ public enum FileOperations {
         }
     }
 
+    /// Whether a directory is at `path` (through a symbolic link only when `followingLinks`).
+    public static func isDirectory(_ path: String, followingLinks: Bool = false) -> Bool {
+        var info = stat()
+        guard PathBytes.withCString(path, { followingLinks ? stat($0, &info) : lstat($0, &info) }) == 0 else {
+            return false
+        }
+        return (info.st_mode & S_IFMT) == S_IFDIR
+    }
+
     /// `mkdir(2)` with `mode` (0700 unless said; the umask applies); returns false when a directory is
     /// already there (not made here).
     public static func makeDirectory(_ path: String, mode: mode_t = 0o700) throws -> Bool {

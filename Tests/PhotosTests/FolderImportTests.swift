@@ -292,6 +292,32 @@ struct FolderImportTests {
         #expect(setup.files(setup.drop) == before)
     }
 
+    /// Names that are not UTF-8 (a Windows card's Latin-1 names, a folder named with byte 0xFF)
+    /// are imported byte for byte, the folder's photos with them; they were passed over in silence.
+    @Test func namesThatAreNotUTF8AreImportedByteForByte() throws {
+        let setup = try Setup()
+        let library = try setup.open()
+        let folder = PathBytes.string(Array(setup.drop.utf8) + [0x2F, 0xFF] + Array("older".utf8))
+        #expect(try FileOperations.makeDirectory(folder))
+        let latin1 = PathBytes.string(Array("caf".utf8) + [0xE9] + Array(".jpg".utf8))
+        for (corpus, path) in [
+            ("Camera/2008/Death Valley/FurnaceCreekInn.jpg", setup.drop + "/" + latin1),
+            ("Camera/1997/Ricoh/RIMG0001.JPG", folder + "/RIMG0001.JPG"),
+        ] {
+            try FileOperations.write(try Data(contentsOf: try #require(Corpus.file(corpus))), to: path)
+        }
+
+        let (_, report) = try setup.run(library)
+
+        #expect(report.placed.count == 15 && report.failed.isEmpty, "\(report.failed)")
+        let landed = setup.pictures + "/2008/2008-05-08/" + latin1
+        #expect(report.placed.contains { $0.destination == landed })
+        #expect(try FileOperations.identity(landed)?.isRegularFile == true, "its name is the card's bytes")
+        #expect(try FileOperations.identity(setup.pictures + "/1997/1997-01-28/RIMG0001.JPG") != nil)
+        #expect(try FileOperations.names(in: folder).isEmpty, "moved out of the folder named with 0xFF")
+        #expect(try !FileOperations.names(in: setup.drop).contains(latin1))
+    }
+
     /// A drop folder on another file system: each file is copied, synced, verified and renamed into
     /// place, and only then its original removed.
     @Test(.enabled(if: SecondFileSystem.isAvailable, SecondFileSystem.skipReason))

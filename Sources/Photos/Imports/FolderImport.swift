@@ -154,7 +154,9 @@ package struct FolderImport {
                 existingNames: { (try? FileOperations.names(in: $0)) ?? [] }))
         let quietSeconds = Double(quiet.components.seconds) + Double(quiet.components.attoseconds) / 1e18
         let settledBefore = Date().timeIntervalSince1970 - quietSeconds
-        for (_, files) in Self.files(under: sources).sorted(by: { $0.key < $1.key }) {
+        let found = Self.files(under: sources)
+        plan.left += found.unreadable
+        for (_, files) in found.byFolder.sorted(by: { $0.key < $1.key }) {
             if quietSeconds > 0 {
                 // The status change time, not the modification time: a sync tool or `cp -a` keeps
                 // a file's old modification time, but its arrival changes its status.
@@ -332,26 +334,41 @@ package struct FolderImport {
         return placed
     }
 
-    /// The regular files under `sources`, by folder, names sorted; hidden names (and what is inside
-    /// hidden folders) passed over, as a scan passes them over.
-    static func files(under sources: [String]) -> [String: [String]] {
+    /// The regular files of `sources` (files, or folders walked whole; hidden names and symbolic
+    /// links are passed over), by folder, each folder's sorted; and the folders that could not be
+    /// listed, with why. Names are the disk's bytes: a name that is not UTF-8 is imported like any
+    /// other.
+    static func files(under sources: [String]) -> (byFolder: [String: [String]], unreadable: [LeftFile]) {
         var byFolder: [String: [String]] = [:]
+        var unreadable: [LeftFile] = []
         func add(_ path: String) {
             guard let identity = try? FileOperations.identity(path), identity.isRegularFile else { return }
             byFolder[PathName.directory(of: path), default: []].append(path)
         }
         for source in sources.map({ URL(fileURLWithPath: $0).standardizedFileURL.path }) {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: source, isDirectory: &isDirectory) else { continue }
-            guard isDirectory.boolValue else {
+            guard FileOperations.isDirectory(source, followingLinks: true) else {
                 add(source)
                 continue
             }
-            let walker = FileManager.default.enumerator(
-                at: URL(fileURLWithPath: source), includingPropertiesForKeys: nil, options: [.skipsHiddenFiles])
-            while let url = walker?.nextObject() as? URL { add(url.standardizedFileURL.path) }
+            var folders = [source]
+            while let folder = folders.popLast() {
+                let names: [String]
+                do {
+                    names = try FileOperations.names(in: folder)
+                } catch let error as SystemCallError {
+                    unreadable.append(LeftFile(path: folder, reason: "cannot be listed: \(error.reason)"))
+                    continue
+                } catch {
+                    unreadable.append(LeftFile(path: folder, reason: "cannot be listed: \(error)"))
+                    continue
+                }
+                for name in names where !name.hasPrefix(".") {
+                    let path = folder == "/" ? "/" + name : folder + "/" + name
+                    if FileOperations.isDirectory(path) { folders.append(path) } else { add(path) }
+                }
+            }
         }
-        return byFolder.mapValues { $0.sorted() }
+        return (byFolder.mapValues { $0.sorted() }, unreadable)
     }
 
     /// Where the library, this run or (for a copying import) an earlier import already has the
