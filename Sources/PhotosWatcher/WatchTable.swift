@@ -1,3 +1,5 @@
+import PhotosCore
+
 /// Which directory each inotify watch descriptor stands for, both ways.
 ///
 /// The kernel names events by watch descriptor and entry name; this table turns the descriptor
@@ -61,10 +63,7 @@ extension String {
     /// Whether this path is `directory` or lies under it (`/a/b` is within `/a`; `/ab` is not).
     /// Compared byte by byte: two names that differ only in Unicode normalization are different
     /// files on Linux.
-    func isWithin(_ directory: String) -> Bool {
-        let prefix = directory.hasSuffix("/") ? directory : directory + "/"
-        return utf8.elementsEqual(directory.utf8) || utf8.starts(with: prefix.utf8)
-    }
+    func isWithin(_ directory: String) -> Bool { PathName.isWithin(self, directory) }
 
     /// This path with its leading `old` (a directory this path is within) replaced by `new`.
     func replacingPrefix(_ old: String, with new: String) -> String {

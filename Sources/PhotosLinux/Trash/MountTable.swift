@@ -72,10 +72,7 @@ struct MountTable: Sendable {
     }
 
     /// Whether `path` is `directory` or inside it.
-    static func isInside(_ path: String, _ directory: String) -> Bool {
-        if directory == "/" { return path.hasPrefix("/") }
-        return path == directory || path.hasPrefix(directory + "/")
-    }
+    static func isInside(_ path: String, _ directory: String) -> Bool { PathName.isWithin(path, directory) }
 
     /// glibc's `makedev`: the `dev_t` of `major:minor`, as `stat` reports it.
     static func device(major: UInt64, minor: UInt64) -> Int64 {
