@@ -156,7 +156,11 @@ extension PhotosCommand {
                 throw CLIError(refusal: error)
             }
             if moves.isEmpty {
-                print("\(asset) is in \(Output.escaped(destination)) already: nothing moves")
+                // The album as the library names it, not as typed (`Trip/.`, `./Trip/`).
+                let named = (try? submitter.resolver.collection(album).description).flatMap {
+                    $0.path ?? $0.localizedTitle
+                }
+                print("\(asset) is in \(Output.escaped(named ?? destination)) already: nothing moves")
                 return
             }
             if dryRun {

@@ -90,6 +90,11 @@ struct MoveCLITests {
         }.flatMap { $0 }
         #expect(paths.contains("\(root)/2024/Trip/photo (2).jpg"), "the library follows: \(assets.stdout)")
 
+        // Into the album it is in, named as typed: nothing moves, and the album is named as the library names it.
+        let again = try photos(["mv", "\(root)/2024/Trip/photo (2).jpg", root + "/2024/Trip/.", "--config", config])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stdout.hasSuffix(" is in \(root)/2024/Trip already: nothing moves\n"), "\(again.stdout)")
+
         // Without a files root: refused, naming the directory.
         let refused = try photos(["mv", root + "/Animals/Cats/photo.jpg", root + "/2024/Trip"])
         #expect(refused.status != 0 && refused.stderr.contains(root + "/2024/Trip"), "\(refused.stderr)")
