@@ -22,10 +22,10 @@ import UnixSignals
 ///    crawled; a removed one stops being watched and its assets stay, as an offline root's do.
 ///    Roots given on the command line (`--watch`) override the file's, as at startup: then the
 ///    file's roots are not looked at.
-/// 3. Import folders, once the config has them, are one more step here, applied like roots.
 ///
-/// Keys read only at startup (the library, the socket, settle and poll times…) are named in the
-/// log when they changed: they take effect at the next start. One line says what changed.
+/// Keys read only at startup (the library, the socket, settle and poll times, the watched import
+/// folders…) are named in the log when they changed: they take effect at the next start. One line
+/// says what changed.
 ///
 /// ```swift
 /// let reloader = ConfigReloader(path: configPath, rootsOverride: watch.isEmpty ? nil : watch, current: file, ...)
@@ -148,7 +148,6 @@ public final class ConfigReloader: Service, Sendable {
                     "cannot mark a removed root offline", metadata: ["root.path": "\(root)", "error": "\(error)"])
             }
         }
-        // Import folders, once the config has them, are applied here, like the roots.
         current.withLock { $0 = file }
         logger.notice("configuration reloaded", metadata: Self.metadata(summary, path: path))
         return summary
