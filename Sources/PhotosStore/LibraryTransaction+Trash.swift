@@ -5,6 +5,14 @@ import PhotosCore
 struct TrashedMembership: Codable {
     var collectionId: Int64
     var position: Int64
+
+    /// Its JSON form as `JSONEncoder` writes it.
+    func keptJSON() throws -> [UInt8] {
+        var object = KeptJSON(capacity: 48)
+        try object.add("collectionId", .int(collectionId))
+        try object.add("position", .int(position))
+        return object.finished
+    }
 }
 
 extension LibraryTransaction {
@@ -14,7 +22,6 @@ extension LibraryTransaction {
     /// Files the library placed for them (edits) stay until the asset is erased.
     public func trashAssets(_ ids: [Int64], files: [TrashedFile], date: Double) throws {
         guard !ids.isEmpty else { return }
-        let encoder = JSONEncoder()
         let records = try assets(ids: ids)
         let resources = try resources(assetIDs: ids)
         // Each asset's memberships, grouped once (filtered per asset, a thousand deletions read a
@@ -43,8 +50,8 @@ extension LibraryTransaction {
                 """,
                 [
                     .int(id), .text(record.localIdentifier), .double(date),
-                    .text(json), .text(String(decoding: try encoder.encode(resources[id] ?? []), as: UTF8.self)),
-                    .text(String(decoding: try encoder.encode(kept), as: UTF8.self)),
+                    .text(json), .text(KeptJSON.array(try (resources[id] ?? []).map { try $0.keptJSON() })),
+                    .text(KeptJSON.array(try kept.map { try $0.keptJSON() })),
                 ])
         }
         for file in files { try file.insert(in: db) }

@@ -71,6 +71,36 @@ struct AssetRecordJSONTests {
         #expect(fields["id"] == nil && fields["latitude"] == nil && fields["make"] == nil)
     }
 
+    /// A trashed asset's resources and albums, kept the same way.
+    @Test func keptResourcesAndMembershipsReadBackAsTheyWereWithTheFieldsJSONEncoderWrites() throws {
+        var full = ResourceRecord(
+            assetId: 9, type: 1, path: "/p/caf\u{EFE9} \"1\"\\.jpg", uniformTypeIdentifier: "public.jpeg",
+            mimeType: "image/jpeg", fileSize: 1 << 40, originalFilename: "IMG\t1.JPG")
+        full.id = 3
+        full.device = -1
+        full.inode = Int64.max
+        full.modificationTime = 1_700_000_000.123456
+        full.contentHash = "ab12"
+        full.contentIdentifier = "C-1"
+        full.isLibraryOwned = true
+        full.pixelWidth = 4032
+        full.pixelHeight = 3024
+        let plain = ResourceRecord(
+            assetId: 1, type: 2, path: "/p/a.mov", uniformTypeIdentifier: nil, mimeType: nil, fileSize: 0,
+            originalFilename: "a.mov")
+        let json = Data(KeptJSON.array([try full.keptJSON(), try plain.keptJSON()]).utf8)
+        #expect(try JSONDecoder().decode([ResourceRecord].self, from: json) == [full, plain])
+        for record in [full, plain] {
+            let ours = try Self.fields(Data(try record.keptJSON()))
+            #expect(Set(ours.keys) == Set(try Self.fields(try JSONEncoder().encode(record)).keys))
+        }
+        let memberships = [TrashedMembership(collectionId: 4, position: -2), .init(collectionId: 5, position: 0)]
+        let kept = Data(KeptJSON.array(try memberships.map { try $0.keptJSON() }).utf8)
+        let read = try JSONDecoder().decode([TrashedMembership].self, from: kept)
+        #expect(read.map(\.collectionId) == [4, 5] && read.map(\.position) == [-2, 0])
+        #expect(KeptJSON.array([]) == "[]")
+    }
+
     @Test func aNumberJSONCannotHoldIsRefusedAsJSONEncoderRefusesIt() throws {
         for value in [Double.nan, .infinity, -.infinity] {
             var record = AssetRecord(localIdentifier: "X/L0/001", mediaType: .image)
