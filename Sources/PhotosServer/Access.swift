@@ -24,6 +24,27 @@ struct ClientAccess: Sendable, Hashable {
 
     /// Whether the client sees only its albums' assets.
     var isLimited: Bool { level == .limited }
+
+    /// The client's access now, its token looked up again: what a stream asks before each thing
+    /// it sends, so that a token revoked or expired while the stream is open ends it (with the 401
+    /// its next request would get) before anything more is sent, and a limited token's albums are
+    /// its albums now. A client without a token (the socket's owner) keeps its access.
+    func renewed(in database: LibraryDatabase) throws -> ClientAccess {
+        guard let tokenID else { return self }
+        let found: AccessToken?
+        do {
+            found = try database.accessToken(id: tokenID)
+        } catch {
+            throw APIError(.serviceUnavailable, "cannot read the library's tokens: \(error)")
+        }
+        guard let token = found, let level = token.accessLevel else {
+            throw APIError.unauthorized("the token is unknown, revoked or expired", invalid: true)
+        }
+        var renewed = self
+        renewed.level = level
+        renewed.albums = token.albums
+        return renewed
+    }
 }
 
 /// The request context of the API's routes: Hummingbird's, the connection (for the peer's

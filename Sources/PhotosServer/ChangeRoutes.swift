@@ -74,6 +74,7 @@ struct ChangeRoutes: Sendable {
             defer { slot?.close() }
             try await LeavingClient.cancelling(on: follow ? channel : nil) {
                 do {
+                    var access = access
                     let limited = access.isLimited ? ChangeScope.limited(toAlbums: access.albums) : nil
                     var scope = try limited?.selector(in: database)
                     if follow {
@@ -83,6 +84,12 @@ struct ChangeRoutes: Sendable {
                         let stop = FeedStop()
                         try await withGracefulShutdownHandler {
                             for try await entry in database.changeFeed(after: since, stoppedBy: stop) {
+                                // The token may have been revoked, or a limited one's albums changed.
+                                let now = try access.renewed(in: database)
+                                if now.isLimited, now.albums != access.albums {
+                                    scope = try ChangeScope.limited(toAlbums: now.albums).selector(in: database)
+                                }
+                                access = now
                                 for entry in try scope?.select([entry]) ?? [entry] {
                                     try await writer.write(ByteBuffer(bytes: try Self.record(entry, format)))
                                 }

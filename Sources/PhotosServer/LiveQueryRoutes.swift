@@ -80,11 +80,13 @@ struct LiveQueryRoutes: Sendable {
         case "albums":
             // A smart album's members are its assets' doing: PhotoKit reports no change of the album
             // when they change, but its count and dates do.
-            return try follow(.albums(limited: access.isLimited), format: format, channel: context.channel) {
+            return try follow(
+                .albums(limited: access.isLimited), format: format, access: access, channel: context.channel
+            ) {
                 try fetches.fetchAlbums(posted, access: access).map { ($0.result, derived: $0.type == .smartAlbum) }
             }
         case "folders":
-            return try follow(.folders, format: format, channel: context.channel) {
+            return try follow(.folders, format: format, access: access, channel: context.channel) {
                 // A limited client's listing of folders is empty; following them, it is refused.
                 if access.isLimited {
                     throw APIError(.forbidden, "a limited client sees only its albums: it cannot follow folders")
@@ -92,7 +94,9 @@ struct LiveQueryRoutes: Sendable {
                 return [(try fetches.fetchFolders(posted, access: access), false)]
             }
         default:
-            return try follow(.assets(naming: access.namedAlbums), format: format, channel: context.channel) {
+            return try follow(
+                .assets(naming: access.namedAlbums), format: format, access: access, channel: context.channel
+            ) {
                 [(try fetches.fetchAssets(posted, access: access), false)]
             }
         }
@@ -103,9 +107,14 @@ struct LiveQueryRoutes: Sendable {
     ///
     /// `derived`: the result's descriptions follow from assets, not from its objects' own changes
     /// (smart albums' counts and dates): the observer compares them at each change of assets.
+    ///
+    /// `access` is looked up again before each change is sent: a token revoked or expired since the
+    /// query began ends the stream with the 401 its next request would get, and a limited token
+    /// whose albums changed ends it with a 409, to be asked again (its result was fetched for the
+    /// albums it had).
     private func follow<Object: PHObject, Description: Hashable & Sendable>(
-        _ kind: LiveKind<Object, Description>, format: StreamFormat, channel: (any Channel)? = nil,
-        fetch: () throws -> [(PHFetchResult<Object>, derived: Bool)]
+        _ kind: LiveKind<Object, Description>, format: StreamFormat, access: ClientAccess,
+        channel: (any Channel)? = nil, fetch: () throws -> [(PHFetchResult<Object>, derived: Bool)]
     ) throws -> Response {
         // The client's leaving ends the stream at once (``LeavingClient``), its slot first.
         let slot = try streams.open(for: channel)
@@ -142,6 +151,11 @@ struct LiveQueryRoutes: Sendable {
                         // Its records end when the daemon starts stopping: the response ends properly.
                         try await withGracefulShutdownHandler {
                             for await record in observer.records {
+                                let now = try access.renewed(in: library.database)
+                                if now.isLimited, now.albums != access.albums {
+                                    throw APIError(
+                                        .conflict, "the token's albums changed since the query began: ask again")
+                                }
                                 try await writer.write(ByteBuffer(bytes: format.record(try record.get())))
                             }
                         } onGracefulShutdown: {

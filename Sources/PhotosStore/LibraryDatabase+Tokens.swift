@@ -177,6 +177,17 @@ extension LibraryDatabase {
         return token
     }
 
+    /// The token with this id, unless it is unknown, revoked or expired at `now`: what a stream
+    /// opened with it asks before each thing it sends.
+    public func accessToken(id: String, now: Date = Date()) throws -> AccessToken? {
+        let token = try read { db in
+            try db.firstRow(
+                "SELECT \(AccessToken.columns) FROM accessToken WHERE id = ?", [.text(id)], AccessToken.init(row:))
+        }
+        guard let token, !token.isExpired(at: now) else { return nil }
+        return token
+    }
+
     /// Records that a request used the token.
     public func touchAccessToken(_ id: String, at now: Date = Date()) throws {
         _ = try bookkeeping { db in

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import PhotosCore
 import PhotosTestSupport
 import PhotosWire
 import Testing
@@ -53,6 +54,51 @@ import Testing
             #expect(try BuiltProducts.run("photos", ["token", "revoke", id, "--library", library]).status == 0)
         }
         #expect(try await UnixHTTPClient.tcp(port, "GET", "/v1/assets", headers: bearer).status == 401)
+    }
+
+    /// A token revoked while its streams are open ends them before they send anything more: the
+    /// change stream and a live query each end with the 401 the token's next request gets, when
+    /// the next change comes; a stream of another token goes on.
+    @Test(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))
+    func aRevokedTokensOpenStreamsEndBeforeTheirNextChange() async throws {
+        let directory = try TemporaryDirectory(prefix: "photos-revoke")
+        let root = directory.path("Pictures")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        let daemon = try await APIDaemon(directory: directory, root: root)
+        let library = directory.path("library.sqlite").path
+        let revoked = ["Authorization": "Bearer \(try Self.token(library, ["--access", "read-only"]))"]
+        let kept = ["Authorization": "Bearer \(try Self.token(library, ["--access", "read-only"]))"]
+        let (changes, query, other) = (
+            try UnixHTTPClient(socket: daemon.socket), try UnixHTTPClient(socket: daemon.socket),
+            try UnixHTTPClient(socket: daemon.socket)
+        )
+        let opened = try await offPool {
+            [
+                try changes.send("GET", "/v1/changes?follow=true", headers: revoked).status,
+                try query.send("POST", "/v1/queries", headers: revoked, body: Array("{}".utf8)).status,
+                try other.send("GET", "/v1/changes?follow=true", headers: kept).status,
+            ]
+        }
+        #expect(opened == [200, 200, 200])
+        let result = try await offPool { try query.nextLine() }
+        #expect(result?.contains("\"assets\"") == true, "the query's first result: \(result ?? "none")")
+        let listed = try BuiltProducts.run("photos", ["token", "list", "--json", "--library", library])
+        let first = try #require(listed.stdout.split(separator: "\n").first)
+        let id = try JSONDecoder().decode(API.TokenDescription.self, from: Data(first.utf8)).id
+        #expect(try BuiltProducts.run("photos", ["token", "revoke", id, "--library", library]).status == 0)
+
+        let photo = root.appendingPathComponent("after-revoke.jpg")
+        try FileManager.default.copyItem(
+            at: try #require(Corpus.file("Camera/2008/Death Valley/FurnaceCreekInn.jpg")), to: photo)
+        for stream in [changes, query] {
+            let line = try #require(try await offPool { try stream.nextLine() }, "\(daemon.logText)")
+            #expect(!line.contains("after-revoke"), "nothing of the new photo: \(line)")
+            let error = try JSONDecoder().decode(API.ErrorBody.self, from: Data(line.utf8)).error
+            #expect(error.code == 401, "\(line)")
+            #expect(try await offPool { try stream.nextLine() } == nil, "the stream ended")
+        }
+        let line = try #require(try await offPool { try other.nextLine() })
+        #expect(try JSONDecoder().decode(LibraryChange.self, from: Data(line.utf8)).asset.inserted.count == 1)
     }
 
     /// A port another program holds is a startup error (exit 78) with the reason, not a daemon that
