@@ -27,13 +27,7 @@ struct AssetMetadataRoutes: Sendable {
             throw APIError(.notFound, "asset \(identifier) has no file")
         }
         // As for the original's bytes: a file gone is 404 with its path, one photosd may not read 403.
-        var info = stat()
-        guard stat(resource.path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
-            throw APIError(.notFound, "the file of asset \(identifier) is not there: \(resource.path) (errno \(errno))")
-        }
-        guard access(resource.path, R_OK) == 0 else {
-            throw APIError(.forbidden, "photosd cannot read \(resource.path)")
-        }
+        _ = try OpenedFile(resource.path, of: identifier)
         let exposure: ExposureInfo
         do {
             exposure = try extractor.exposure(path: resource.path)

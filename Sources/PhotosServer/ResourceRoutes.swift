@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Photos
+import PhotosCore
 import PhotosWire
 
 /// `GET /v1/assets/{id}/original` and `/v1/assets/{id}/resources/{type}`: a resource's bytes, from
@@ -33,13 +34,8 @@ struct ResourceRoutes: Sendable {
             throw APIError(.notFound, "asset \(identifier) has no \(type ?? "") resource (it has: \(types))")
         }
         try fetches.requireHere(resource.path, of: identifier)
-        var info = stat()
-        guard stat(resource.path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
-            throw APIError(.notFound, "the file of asset \(identifier) is not there: \(resource.path) (errno \(errno))")
-        }
-        guard access(resource.path, R_OK) == 0 else {
-            throw APIError(.forbidden, "photosd cannot read \(resource.path)")
-        }
+        let file = try OpenedFile(resource.path, of: identifier)
+        let info = file.info
         let size = Int(info.st_size)
         let modified = Date(
             timeIntervalSince1970: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1_000_000_000)
@@ -74,7 +70,13 @@ struct ResourceRoutes: Sendable {
         }
         headers[.contentLength] = "\(part.count)"
         if range != nil { headers[.contentRange] = "bytes \(part.lowerBound)-\(part.upperBound)/\(size)" }
-        let body = try await FileIO().loadFile(path: resource.path, range: part, context: context)
+        // Read through the descriptor opened above, named so that FileIO can open it (a path whose
+        // name is not UTF-8 has no String FileIO could pass to the kernel); kept open until written.
+        let contents = try await FileIO().loadFile(path: file.name, range: part, context: context)
+        let body = ResponseBody(contentLength: part.count) { writer in
+            defer { withExtendedLifetime(file) {} }
+            try await contents.write(writer)
+        }
         return Response(status: range != nil ? .partialContent : .ok, headers: headers, body: body)
     }
 
@@ -123,4 +125,36 @@ enum HTTPDate {
 
     static func string(_ date: Date) -> String { lock.withLock { formatter.string(from: date) } }
     static func parse(_ text: String) -> Date? { lock.withLock { formatter.date(from: text) } }
+}
+
+/// A resource's file opened for reading by its path's bytes (``PathBytes``: a name that is not
+/// UTF-8 is the file it names), with what `fstat` says of it; closed when released. ``name`` names
+/// the open file for APIs that take a path (`/proc/self/fd/N`), which opens this file even if it
+/// was renamed or replaced since.
+final class OpenedFile: Sendable {
+    let descriptor: Int32
+    let info: stat
+
+    /// Opens `path`: a 404 naming it when it is not there or not a regular file, a 403 when photosd
+    /// may not read it.
+    init(_ path: String, of identifier: String) throws {
+        let descriptor = PathBytes.withCString(path) { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
+        guard descriptor >= 0 else {
+            let code = errno
+            if code == EACCES || code == EPERM { throw APIError(.forbidden, "photosd cannot read \(path)") }
+            throw APIError(.notFound, "the file of asset \(identifier) is not there: \(path) (errno \(code))")
+        }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            close(descriptor)
+            throw APIError(.notFound, "the file of asset \(identifier) is not a file: \(path)")
+        }
+        self.descriptor = descriptor
+        self.info = info
+    }
+
+    /// The open file's name in `/proc/self/fd`.
+    var name: String { "/proc/self/fd/\(descriptor)" }
+
+    deinit { close(descriptor) }
 }

@@ -110,4 +110,44 @@ import Testing
         #expect(process.terminationStatus == 0, "\(daemonLog())")
         #expect(!FileManager.default.fileExists(atPath: socket))
     }
+
+    /// A photo whose name, and whose folder's, are not UTF-8 (`caf\xE9.jpg` in a folder named with
+    /// 0xFF) has its original, its file's ranges and its camera details served, as any photo has.
+    @Test(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))
+    func aPhotoNamedWithBytesThatAreNotUTF8IsServedWhole() async throws {
+        let directory = try TemporaryDirectory(prefix: "photos-api-bytes")
+        let root = directory.path("Pictures")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        let folder = PathBytes.string(Array(root.path.utf8) + [0x2F, 0xFF] + Array("older".utf8))
+        #expect(PathBytes.withCString(folder) { mkdir($0, 0o755) } == 0)
+        let path = folder + "/" + PathBytes.string(Array("caf".utf8) + [0xE9] + Array(".jpg".utf8))
+        let bytes = try Data(contentsOf: try #require(Corpus.file("Camera/2008/Death Valley/FurnaceCreekInn.jpg")))
+        let descriptor = PathBytes.withCString(path) { open($0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644) }
+        try #require(descriptor >= 0)
+        #expect(bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) } == bytes.count)
+        close(descriptor)
+        let daemon = try await APIDaemon(directory: directory, root: root)
+        let socket = daemon.socket
+
+        let listing = try await offPool { try UnixHTTPClient.request(socket, "GET", "/v1/assets") }
+        let page = try JSONDecoder().decode([String: [AssetDescription]].self, from: Data(listing.body))
+        let asset = try #require(page["assets"]?.first, "\(listing.text)")
+        let identifier = asset.localIdentifier
+        let original = try await offPool {
+            try UnixHTTPClient.request(socket, "GET", "/v1/assets/\(identifier)/original")
+        }
+        #expect(original.status == 200, "\(original.text)")
+        #expect(Data(original.body) == bytes)
+        let part = try await offPool {
+            try UnixHTTPClient.request(
+                socket, "GET", "/v1/assets/\(identifier)/resources/photo", headers: ["Range": "bytes=10-19"])
+        }
+        #expect(part.status == 206 && Data(part.body) == bytes[10..<20], "\(part.text)")
+        let metadata = try await offPool {
+            try UnixHTTPClient.request(socket, "GET", "/v1/assets/\(identifier)/metadata")
+        }
+        #expect(metadata.status == 200, "\(metadata.text)")
+        let camera = try JSONDecoder().decode(API.AssetMetadata.self, from: Data(metadata.body)).camera
+        #expect(camera.model == "Canon PowerShot S5 IS", "the file's EXIF, read: \(metadata.text)")
+    }
 }
