@@ -188,6 +188,9 @@ public final class FolderScanner: Sendable {
         report.unreadableDirectories += unreadable
         let ranges = Self.ranges(of: tree)
         let directories = tree.directories.map(\.path).sorted()
+        // What a library copied from a file holds under the root for no host is this host's to
+        // compare, before its rows are read (a batch would make this host's rows beside them).
+        if database.host != nil { try database.write { try $0.claimRoot(root) } }
         let (hadFiles, held, heldNothing, elsewhere) = try database.scanReader { reader in
             // A root the store has no file under (a first scan) has no directory with media in it.
             let hadFiles = try reader.hasFiles(under: root)

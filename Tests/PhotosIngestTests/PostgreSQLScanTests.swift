@@ -35,6 +35,36 @@ struct PostgreSQLScanTests {
         }
     }
 
+    /// A library file copied into PostgreSQL names no host: the first host to scan a root takes it,
+    /// with its photos, their identifiers and favorites; nothing is ingested again.
+    @Test func aLibraryCopiedFromAFileIsTakenByTheFirstHostThatScansItsRoot() throws {
+        let directory = try TemporaryDirectory(prefix: "postgresql-copied")
+        let root = directory.path("Pictures").path
+        try FileManager.default.createDirectory(atPath: root + "/Trip", withIntermediateDirectories: true)
+        for name in ["FurnaceCreekInn.jpg", "FurnaceCreekInn2.jpg"] {
+            let source = try #require(Corpus.file("Camera/2008/Death Valley/\(name)"))
+            try FileManager.default.copyItem(atPath: source.path, toPath: root + "/Trip/" + name)
+        }
+        let file = directory.path("library.sqlite").path
+        let original = try LibraryDatabase(path: file)
+        #expect(try FolderScanner(database: original, quietTime: 0).scan(roots: [root]).ingested == 2)
+        let before = try original.assetFiles(under: root).files.map(\.localIdentifier).sorted()
+        try PostgreSQLTestServer.inNewSchema { url in
+            _ = try LibraryCopy.copy(from: file, to: url)
+            let nas = try LibraryDatabase(postgreSQL: url, host: "nas")
+            let report = try FolderScanner(database: nas, quietTime: 0).scan(roots: [root])
+            #expect(report.ingested == 0 && report.removed == 0 && report.unchanged == 2, "\(report)")
+            #expect(try nas.countAssets(matching: AssetQuery()) == 2)
+            #expect(try nas.assetFiles(under: root).files.map(\.localIdentifier).sorted() == before)
+            let hosts = try nas.read { db in
+                try db.rows("SELECT DISTINCT host FROM directory UNION SELECT DISTINCT host FROM root", []) {
+                    try $0.text(0)
+                }
+            }
+            #expect(hosts == ["nas"], "the root and its directories are the host's now")
+        }
+    }
+
     @Test func twoHostsRootsAtOnePathAreTwoRootsAndKeepEachOthersPhotos() throws {
         let directory = try TemporaryDirectory(prefix: "postgresql-roots")
         let root = directory.path("Pictures").path
