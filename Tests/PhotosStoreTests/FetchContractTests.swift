@@ -192,6 +192,9 @@ enum FetchContract {
         let formats: [(String, [Any])] = [
             ("make CONTAINS[c] 'canon'", []), ("make == 'Canon'", []), ("make != 'Canon'", []), ("make == nil", []),
             ("filename LIKE[cd] '*ecole*'", []), ("filename LIKE 'img_000?.heic'", []),
+            // SQL's own wildcards are plain characters in a LIKE pattern; a backslash escapes the next one.
+            ("filename LIKE 'burst_1.jpg'", []), ("filename LIKE '*%*'", []), ("filename LIKE 'Paris\\\\.jpg'", []),
+            ("filename LIKE 'Pari\\\\?.jpg'", []),
             ("filename BEGINSWITH[c] 'img_'", []), ("filename ENDSWITH[c] '.HEIC'", []),
             ("filename CONTAINS[cd] 'creme'", []), ("filename ==[cd] 'zurich.png'", []),
             ("favorite == YES", []), ("NOT (favorite == YES)", []), ("creationDate == nil", []),
@@ -242,6 +245,10 @@ enum FetchContract {
         "make CONTAINS[c] 'canon'": [5, 0].map(identifier),
         "make == nil": [8, 6].map(identifier),
         "filename LIKE[cd] '*ecole*'": [1].map(identifier),
+        "filename LIKE 'burst_1.jpg'": [],
+        "filename LIKE '*%*'": [],
+        "filename LIKE 'Paris\\\\.jpg'": [8].map(identifier),
+        "filename LIKE 'Pari\\\\?.jpg'": [],
         "filename ENDSWITH[c] '.HEIC'": [2, 3].map(identifier),
         "filename CONTAINS[cd] 'creme'": [0].map(identifier),
         "creationDate == nil": [2, 8].map(identifier),

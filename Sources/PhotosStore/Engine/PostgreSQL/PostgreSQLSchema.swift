@@ -542,23 +542,23 @@ enum PostgreSQLSchema {
         BEGIN
             FOREACH c IN ARRAY regexp_split_to_array(folded, '') LOOP
                 IF escaped THEN
-                    translated := translated || CASE WHEN c IN ('%', '_', '') THEN '' || c ELSE c END;
+                    translated := translated || CASE WHEN c IN ('%', '_', '\') THEN '\' || c ELSE c END;
                     escaped := false;
-                ELSIF c = '' THEN
+                ELSIF c = '\' THEN
                     escaped := true;
                 ELSIF c = '*' THEN
                     translated := translated || '%';
                 ELSIF c = '?' THEN
                     translated := translated || '_';
                 ELSIF c IN ('%', '_') THEN
-                    translated := translated || '' || c;
+                    translated := translated || '\' || c;
                 ELSE
                     translated := translated || c;
                 END IF;
             END LOOP;
             -- A trailing lone backslash stands for itself.
-            IF escaped THEN translated := translated || '\'; END IF;
-            RETURN photos_fold(value, flags) LIKE translated ESCAPE '';
+            IF escaped THEN translated := translated || '\\'; END IF;
+            RETURN photos_fold(value, flags) LIKE translated ESCAPE '\';
         END
         $body$
         """#,
