@@ -212,11 +212,15 @@ public enum LibraryCopy {
     }
 
     /// Refuses a source that two hosts hold one path of: a library file is one machine's, its paths
-    /// named by path alone (``RootHosts``), so no file holds both.
+    /// named by path alone (``RootHosts``), so no file holds both. (One host holds a folder and an
+    /// album at one path, a directory with photos beside its subdirectories: one machine's.)
     private static func checkOneMachines(_ reader: any StoreConnection, _ destination: String) throws {
         for table in RootHosts.hostedTables + ["root"] {
             if let path = try reader.scalarText(
-                "SELECT path FROM \(table) WHERE path IS NOT NULL GROUP BY path HAVING COUNT(*) > 1 ORDER BY path LIMIT 1",
+                """
+                SELECT path FROM \(table) WHERE path IS NOT NULL GROUP BY path HAVING COUNT(DISTINCT host) > 1
+                ORDER BY path LIMIT 1
+                """,
                 [])
             {
                 throw StoreError(

@@ -136,6 +136,32 @@ struct LibraryCopyTests {
         }
     }
 
+    /// A root with photos at its top and in a folder below is a folder and an album at one path:
+    /// one machine's, which a file holds, copied from a file or from PostgreSQL.
+    @Test func aRootThatIsAFolderAndAnAlbumIsCopiedIntoAFile() throws {
+        let directory = try TemporaryDirectory(prefix: "library-copy-root-album")
+        let root = directory.path("Pictures").path
+        try FileManager.default.createDirectory(atPath: root + "/Trip", withIntermediateDirectories: true)
+        let photo = try #require(Corpus.file("Camera/2008/Death Valley/FurnaceCreekInn.jpg")).path
+        for path in [root + "/top.jpg", root + "/Trip/below.jpg"] {
+            try FileManager.default.copyItem(atPath: photo, toPath: path)
+        }
+        let original = directory.path("original.sqlite").path
+        #expect(
+            try FolderScanner(database: LibraryDatabase(path: original), quietTime: 0).scan(roots: [root]).ingested == 2
+        )
+        let copy = directory.path("copy.sqlite").path
+        #expect(try LibraryCopy.copy(from: original, to: copy).rows["asset"] == 2)
+        let schema = try PostgreSQLDatabaseSchema()
+        _ = try LibraryCopy.copy(from: original, to: schema.url)
+        let back = directory.path("back.sqlite").path
+        #expect(
+            try LibraryCopy.copy(from: schema.url, to: back).rows["collection"]
+                == (try Self.rows(
+                    of: "collection", order: "id", in: original
+                ).count))
+    }
+
     @Test func aCopyThatFailsHalfwayLeavesNoLibrary() throws {
         let directory = try TemporaryDirectory(prefix: "library-copy-halfway")
         let original = directory.path("original.sqlite")
