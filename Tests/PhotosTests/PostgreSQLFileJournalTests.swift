@@ -2,6 +2,7 @@ import Foundation
 import PhotosLinux
 import PhotosStore
 import PhotosTestSupport
+import PhotosWire
 import Testing
 
 @testable import Photos
@@ -95,6 +96,10 @@ struct PostgreSQLFileJournalTests {
             // What this host reads of the NAS's photo names the NAS, and no root here holds it.
             let resource = try #require(PHAssetResource.assetResources(for: asset).first)
             #expect(resource.host == otherName && resource.fileURL.relativePath == "\(otherName):\(photo)")
+            // Its URL leads nowhere here: not to a file of that name under the current directory.
+            #expect(!FileManager.default.fileExists(atPath: resource.fileURL.path))
+            #expect(!resource.fileURL.path.hasPrefix(FileManager.default.currentDirectoryPath + "/"))
+            #expect(AssetDescription(asset).resources.first?.path == "\(otherName):\(photo)", "as photosd names it")
             #expect(library.writePolicy(at: resource.fileURL.relativePath) == .none)
             do {
                 try library.performChangesAndWait { PHAssetChangeRequest.deleteAssets([asset] as NSArray) }

@@ -34,7 +34,8 @@ extension AssetDescription {
             representsBurst: asset.representsBurst, isAvailable: asset.isAvailable,
             resources: PHAssetResource.assetResources(for: asset).map {
                 Resource(
-                    type: $0.type.name, path: $0.fileURL.path, uniformTypeIdentifier: $0.uniformTypeIdentifier,
+                    // Another host's file as `nas:/srv/…`, as the store and photosd name it.
+                    type: $0.type.name, path: $0.fileURL.relativePath, uniformTypeIdentifier: $0.uniformTypeIdentifier,
                     mimeType: $0.mimeType, fileSize: $0.fileSize)
             },
             albums: asset.library == nil

@@ -43,11 +43,23 @@ public final class PHAssetResource: NSObject, Sendable {
         self.assetLocalIdentifier = assetLocalIdentifier
         uniformTypeIdentifier = record.uniformTypeIdentifier ?? "public.data"
         originalFilename = record.originalFilename
-        fileURL = URL(fileURLWithPath: record.path)
+        fileURL = Self.fileURL(of: record.path)
         mimeType = record.mimeType
         fileSize = record.fileSize
         pixelWidth = Int(record.pixelWidth ?? 0)
         pixelHeight = Int(record.pixelHeight ?? 0)
+    }
+
+    /// Where nothing is: the base of another host's files' URLs (procfs makes no such entry).
+    static let anotherHostsFiles = URL(fileURLWithPath: "/proc/self/photosd-file-of-another-host/", isDirectory: true)
+
+    /// The URL of the file at `path` as the store gives it back. Another host's (`nas:/srv/IMG_1.JPG`)
+    /// is relative to ``anotherHostsFiles``: its `relativePath` is the host's path, and its `path`
+    /// leads nowhere on this host's disk, so nothing here is read or written for it (a URL of that
+    /// path alone would be relative to the current directory, where a file of that name may be).
+    static func fileURL(of path: String) -> URL {
+        guard RootHosts.holder(of: path) != nil else { return URL(fileURLWithPath: path) }
+        return URL(fileURLWithPath: path, relativeTo: anotherHostsFiles)
     }
 
     /// A resource of a file that is in no library (a ``PHLivePhoto`` made from files), its type
