@@ -174,7 +174,8 @@ extension PhotosCommand {
                 for (file, target) in zip(files, targets) {
                     if let host = file.resource.host {
                         throw CLIError(
-                            "\(Output.escaped(file.resource.fileURL.relativePath)) is on \(host)'s disk: export it there")
+                            "\(Output.escaped(file.resource.fileURL.relativePath)) is on \(host)'s disk: export it there"
+                        )
                     }
                     try ResourceFileCopy.copy(file.resource.fileURL.path, to: target, preservingAttributes: true)
                     written.append(Copy(resource: file.resource, path: target, renamed: number > 0))
