@@ -113,7 +113,21 @@ public final class FolderScanner: Sendable {
         roots: [String], progress: (@Sendable (ScanProgress) -> Void)? = nil,
         watching: [String: any WatchProgress] = [:]
     ) throws -> ScanReport {
-        var report = try scan(roots: roots, progress: progress, watching: watching, holdingLast: false)
+        try scan(roots: roots, files: [:], progress: progress, watching: watching)
+    }
+
+    /// Scans `roots` whole, then the `files` of other roots (``scan(files:)``), as one scan: a photo
+    /// moved from any of these roots to another keeps its asset (the daemon's work when one root
+    /// needs a rescan, after a directory changed, while files changed in others).
+    public func scan(
+        roots: [String], files byRoot: [String: Set<String>], progress: (@Sendable (ScanProgress) -> Void)? = nil,
+        watching: [String: any WatchProgress] = [:]
+    ) throws -> ScanReport {
+        var report = try scan(roots: roots, progress: progress, watching: watching, holdingLast: !byRoot.isEmpty)
+        let partial = byRoot.keys.sorted()
+        for (index, root) in partial.enumerated() {
+            report.add(try scan(root: root, files: byRoot[root]!, holding: index < partial.count - 1))
+        }
         try settleDepartures(&report)
         return report
     }
@@ -377,13 +391,7 @@ public final class FolderScanner: Sendable {
     /// one root after the other: a photo moved from one root to another keeps its asset, its albums
     /// and its favorite, whichever root is looked at first.
     public func scan(files byRoot: [String: Set<String>]) throws -> ScanReport {
-        var report = ScanReport()
-        let roots = byRoot.keys.sorted()
-        for (index, root) in roots.enumerated() {
-            report.add(try scan(root: root, files: byRoot[root]!, holding: index < roots.count - 1))
-        }
-        try settleDepartures(&report)
-        return report
+        try scan(roots: [], files: byRoot)
     }
 
     /// ``scan(root:files:)``, keeping the files found gone when `holding` (another root is still to

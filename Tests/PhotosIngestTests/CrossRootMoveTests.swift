@@ -134,6 +134,32 @@ struct CrossRootMoveTests {
         #expect(roots.album(at: "\(destination)/Later")?.estimatedAssetCount == 1)
     }
 
+    /// The daemon's look when one root needs a rescan (a directory made there as the photo left
+    /// it) and the other's paths are looked at: whichever is the root rescanned whole.
+    @Test(arguments: [true, false])
+    func aRootRescannedWholeBesideTheOthersPathsKeepsTheAsset(sourceWhole: Bool) throws {
+        let roots = try TwoRoots()
+        try roots.copy("Camera/2008/Death Valley/FurnaceCreekInn.jpg", to: "A/Trip/a.jpg")
+        try roots.copy("Camera/2002/Fujifilm/DSCF0001.JPG", to: "B/b.jpg")
+        try roots.scan()
+        let before = try #require(roots.asset(at: "A/Trip/a.jpg"))
+        let best = try roots.favoriteInUserAlbum("A/Trip/a.jpg")
+        try roots.move("A/Trip/a.jpg", to: "B/Later/a.jpg")
+        try FileManager.default.createDirectory(atPath: roots.path("A/New"), withIntermediateDirectories: true)
+
+        let scanner = FolderScanner(database: roots.library.database)
+        let report =
+            sourceWhole
+            ? try scanner.scan(roots: [roots.path("A")], files: [roots.path("B"): [roots.path("B/Later/a.jpg")]])
+            : try scanner.scan(roots: [roots.path("B")], files: [roots.path("A"): [roots.path("A/Trip/a.jpg")]])
+
+        #expect(report.moved == 1 && report.removed == 0 && report.ingested == 0, "\(report)")
+        let after = try #require(roots.asset(at: "B/Later/a.jpg"))
+        #expect(after.localIdentifier == before.localIdentifier && after.isFavorite)
+        #expect(try roots.members(ofUserAlbum: best) == [after])
+        #expect(roots.album(at: "A/Trip") == nil)
+    }
+
     /// Moved while nothing watched, and only the root it went to is scanned.
     @Test func aScanOfTheDestinationAloneKeepsTheAsset() throws {
         let roots = try TwoRoots()

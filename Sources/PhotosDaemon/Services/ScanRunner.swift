@@ -155,38 +155,11 @@ public final class ScanRunner: Service, Sendable {
         var retry: ScanWork
     }
 
-    /// Scans the roots of `work` whole, then the files of the others; nil when
+    /// Scans the roots of `work` whole, then the files of the others, as one scan (a photo moved
+    /// from one root to another keeps its asset whichever of the two is rescanned whole); nil when
     /// all went well.
     private func perform(_ work: ScanWork) async -> Failure? {
         let reason = Self.reason(work)
-        if !work.roots.isEmpty {
-            let roots = work.roots.sorted()
-            let scanner = self.scanner
-            var onProgress: (@Sendable (ScanProgress) -> Void)?
-            if work.isStartup, let reporter = startupProgress { onProgress = { reporter.report($0) } }
-            let progress = onProgress
-            let watching = walks.going(in: roots)
-            switch await scan(
-                reason: reason, wholeRoots: true,
-                {
-                    try scanner.scan(roots: roots, progress: progress, watching: watching)
-                })
-            {
-            case .failure(let error):
-                // What was not done yet is done again whole.
-                return Failure(error: error, reason: reason, retry: work.wholeRoots)
-            case .success(let report):
-                // Sidecars other tools wrote or changed while photosd did not watch.
-                if !report.sidecarsToSync.isEmpty { await merge(sidecars: report.sidecarsToSync) }
-            }
-            if work.isStartup, restoresAlbums {
-                await onScanQueue {
-                    self.restoreIdentifiers(from: roots)
-                    self.restoreAlbums(from: roots)
-                    self.restoreEditsIfAny()
-                }
-            }
-        }
         var files: [String: Set<String>] = [:]
         for (root, changed) in work.partialFiles.sorted(by: { $0.key < $1.key }) {
             // Sidecars are no media: another tool's edit is merged into their assets.
@@ -194,15 +167,33 @@ public final class ScanRunner: Service, Sendable {
             if !sidecars.isEmpty { await merge(sidecars: sidecars.sorted()) }
             if changed.count > sidecars.count { files[root] = changed.subtracting(sidecars) }
         }
-        guard !files.isEmpty else { return nil }
+        let roots = work.roots.sorted()
+        guard !roots.isEmpty || !files.isEmpty else { return nil }
         let scanner = self.scanner
-        // One scan of every root's files: a photo moved from one root to another keeps its asset.
-        switch await scan(reason: reason, wholeRoots: false, { [files] in try scanner.scan(files: files) }) {
+        var onProgress: (@Sendable (ScanProgress) -> Void)?
+        if work.isStartup, let reporter = startupProgress { onProgress = { reporter.report($0) } }
+        let progress = onProgress
+        let watching = walks.going(in: roots)
+        switch await scan(
+            reason: reason, wholeRoots: !roots.isEmpty,
+            { [files] in
+                try scanner.scan(roots: roots, files: files, progress: progress, watching: watching)
+            })
+        {
         case .failure(let error):
-            return Failure(error: error, reason: reason, retry: ScanWork(files: work.partialFiles).wholeRoots)
+            // What was not done yet is done again whole.
+            return Failure(error: error, reason: reason, retry: work.wholeRoots)
         case .success(let report):
-            // A directory that arrived whole (moved in) brings its sidecars.
+            // Sidecars other tools wrote or changed while photosd did not watch, and those a
+            // directory that arrived whole (moved in) brought.
             if !report.sidecarsToSync.isEmpty { await merge(sidecars: report.sidecarsToSync) }
+        }
+        if work.isStartup, restoresAlbums, !roots.isEmpty {
+            await onScanQueue {
+                self.restoreIdentifiers(from: roots)
+                self.restoreAlbums(from: roots)
+                self.restoreEditsIfAny()
+            }
         }
         return nil
     }
