@@ -49,18 +49,24 @@ import Testing
         ("predicate=pixelWidth+>+4000&favorites=yes", "favorite == YES AND (pixelWidth > 4000)"),
     ])
     func theSearchFormBecomesOnePredicate(query: String, predicate: String) throws {
-        let form = SearchForm(Query(query))
+        let form = SearchForm(Query(query), timeZone: .current)
         #expect(form.values["errors"] as? [String] == [])
         #expect(form.values["query"] as? String == predicate)
     }
 
-    @Test func aDateRangeCoversWholeDaysOfThisMachine() throws {
-        let form = SearchForm(Query("from=2024-05-03&to=2024-05-03"))
+    /// Whole days of the library's time zone, as the timeline's days are, not of the machine's.
+    @Test func aDateRangeCoversWholeDaysOfTheLibrarysTimeZone() throws {
+        let tokyo = try #require(TimeZone(identifier: "Asia/Tokyo"))
+        let form = SearchForm(Query("from=2024-05-03&to=2024-05-03"), timeZone: tokyo)
         let predicate = try #require(form.values["query"] as? String)
-        let from = try #require(SearchForm.day("2024-05-03", adding: 0))
-        let to = try #require(SearchForm.day("2024-05-03", adding: 1))
-        #expect(predicate == #"creationDate >= CAST("\#(from)", "NSDate") AND creationDate < CAST("\#(to)", "NSDate")"#)
-        #expect(from.hasPrefix("2024-05-03T00:00:00") && to.hasPrefix("2024-05-04T00:00:00"))
+        #expect(
+            predicate
+                == #"creationDate >= CAST("2024-05-03T00:00:00+09:00", "NSDate") AND creationDate < CAST("2024-05-04T00:00:00+09:00", "NSDate")"#
+        )
+        let paris = try #require(TimeZone(identifier: "Europe/Paris"))
+        #expect(
+            SearchForm.day("2024-03-31", adding: 1, in: paris) == "2024-04-01T00:00:00+02:00",
+            "after the clocks changed")
     }
 
     @Test(arguments: [
@@ -69,7 +75,7 @@ import Testing
         ("predicate=colour+==+1", "colour"),
     ])
     func aBadFieldIsSaidAndNothingIsSearched(query: String, message: String) {
-        let form = SearchForm(Query(query))
+        let form = SearchForm(Query(query), timeZone: .current)
         let errors = form.values["errors"] as? [String] ?? []
         #expect(errors.contains { $0.contains(message) }, "\(errors)")
         #expect(form.values["searched"] as? Bool == false)

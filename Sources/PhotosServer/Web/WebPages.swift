@@ -69,7 +69,7 @@ struct WebPages: Sendable {
             values = ["identifier": identifier]
         case .search:
             (template, title) = ("search", "Search")
-            values = SearchForm(query).values
+            values = SearchForm(query, timeZone: library.configuration.timeZone).values
         case .trash:
             (template, title) = ("trash", "Recently Deleted")
             values = try trash()
@@ -263,7 +263,9 @@ struct WebPages: Sendable {
 struct SearchForm {
     var values: [String: Any] = [:]
 
-    init(_ query: Query) {
+    /// `timeZone`: the library's, in which the timeline's days of photos that state no offset are
+    /// days (a day searched is the same day the timeline shows).
+    init(_ query: Query, timeZone: TimeZone) {
         let text = { (name: String) in (query[name] ?? "").trimmingCharacters(in: .whitespaces) }
         let (type, name, camera, from, to, raw) = (
             text("type"), text("name"), text("camera"), text("from"), text("to"), text("predicate")
@@ -284,7 +286,7 @@ struct SearchForm {
             )
         }
         for (field, text, op, days) in [("from", from, ">=", 0), ("to", to, "<", 1)] where !text.isEmpty {
-            guard let date = Self.day(text, adding: days) else {
+            guard let date = Self.day(text, adding: days, in: timeZone) else {
                 errors.append("\(field) must be a date written YYYY-MM-DD, not '\(text)'")
                 continue
             }
@@ -309,17 +311,17 @@ struct SearchForm {
         ]
     }
 
-    /// Midnight starting `YYYY-MM-DD` plus `days`, in this machine's time zone, as ISO 8601.
-    static func day(_ text: String, adding days: Int) -> String? {
+    /// Midnight starting `YYYY-MM-DD` plus `days`, in `timeZone` (the library's), as ISO 8601.
+    static func day(_ text: String, adding days: Int, in timeZone: TimeZone) -> String? {
         let parts = text.split(separator: "-").compactMap { Int($0) }
         guard parts.count == 3, text.count == 10 else { return nil }
         var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = .current
+        calendar.timeZone = timeZone
         guard
             let start = calendar.date(from: DateComponents(year: parts[0], month: parts[1], day: parts[2])),
             calendar.component(.day, from: start) == parts[2], calendar.component(.month, from: start) == parts[1],
             let date = calendar.date(byAdding: .day, value: days, to: start)
         else { return nil }
-        return ISO8601.string(date, offset: TimeZone.current.secondsFromGMT(for: date))
+        return ISO8601.string(date, offset: timeZone.secondsFromGMT(for: date))
     }
 }
