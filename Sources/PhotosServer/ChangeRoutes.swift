@@ -82,6 +82,8 @@ struct ChangeRoutes: Sendable {
                         // stream never holds up shutdown. (Not `cancelOnGracefulShutdown()`: its merge
                         // holds a lock across a suspension, which can stop the thread its holder needs.)
                         let stop = FeedStop()
+                        let start = format.start(after: since)
+                        if !start.isEmpty { try await writer.write(ByteBuffer(bytes: start)) }
                         try await withGracefulShutdownHandler {
                             for try await entry in database.changeFeed(after: since, stoppedBy: stop) {
                                 // The token may have been revoked, or a limited one's albums changed.

@@ -16,6 +16,13 @@ enum StreamFormat: Sendable {
     /// The headers of a stream's answer.
     var headers: HTTPFields { [.contentType: contentType, .cacheControl: "no-cache"] }
 
+    /// Where a stream starts, for an EventSource that reconnects before any change came: an event
+    /// of an `id:` alone, which sets the client's last event id without dispatching anything (so
+    /// that its `Last-Event-ID` resumes here, not "from now"). Nothing for NDJSON.
+    func start(after token: Int64) -> [UInt8] {
+        self == .events ? Array("id: \(token)\n\n".utf8) : []
+    }
+
     /// `json` as one record: a line, or an event (with its `id:` and `event:` fields when given).
     func record(_ json: some Collection<UInt8>, id: Int64? = nil, event: String? = nil) -> [UInt8] {
         guard self == .events else { return Array(json) + [10] }

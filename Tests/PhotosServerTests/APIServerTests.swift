@@ -212,6 +212,7 @@ import Testing
         #expect(text(StreamFormat.events.record(json)) == "data: {\"a\":1}\n\n")
         #expect(
             text(StreamFormat.events.record(json, id: 3, event: "error")) == "id: 3\nevent: error\ndata: {\"a\":1}\n\n")
+        #expect(text(StreamFormat.events.start(after: 7)) == "id: 7\n\n" && StreamFormat.lines.start(after: 7).isEmpty)
         #expect(StreamFormat.events.contentType == "text/event-stream")
         #expect(StreamFormat.lines.contentType == "application/x-ndjson")
     }
@@ -375,6 +376,8 @@ import Testing
             _ = try await offPool {
                 try events.send("GET", "/v1/changes?since=\(token)&follow=1", headers: ["Accept": "text/event-stream"])
             }
+            // An event of its start alone first: an EventSource that reconnects resumes there.
+            #expect(try await offPool { [try events.nextLine(), try events.nextLine()] } == ["id: \(token)", ""])
             let beach = fixture.asset("beach.jpg")
             try fixture.library.performChangesAndWait {
                 PHAssetChangeRequest(for: beach).isHidden = true

@@ -34,7 +34,8 @@ import Testing
                     headers: ["Accept": "text/event-stream", "Last-Event-ID": "\(token - 1)"])
             }
             #expect(head.status == 200)
-            // The entry it missed first, then the new one.
+            // Where it resumes, then the entry it missed, then the new one.
+            #expect(try await offPool { [try events.nextLine(), try events.nextLine()] } == ["id: \(token - 1)", ""])
             #expect(try await offPool { try events.nextLine() } == "id: \(token)")
             let beach = fixture.asset("beach.jpg")
             try fixture.library.performChangesAndWait { PHAssetChangeRequest(for: beach).isFavorite.toggle() }
@@ -47,6 +48,35 @@ import Testing
             let bad = try await APIServerTests.get(
                 socket, "/v1/changes", headers: ["Accept": "text/event-stream", "Last-Event-ID": "yesterday"])
             #expect(bad.status == 400)
+        }
+    }
+
+    /// A page whose stream dropped before any change came (photosd restarted) resumes where its
+    /// stream began: the changes made meanwhile come, not only those after it reconnects.
+    @Test func anEventSourceThatSawNoChangeResumesWhereItsStreamBegan() async throws {
+        try await APIServerTests.withServer { socket, fixture in
+            let token = try fixture.library.database.currentToken()
+            let first = try UnixHTTPClient(socket: socket)
+            _ = try await offPool {
+                try first.send("GET", "/v1/changes?follow=true", headers: ["Accept": "text/event-stream"])
+            }
+            let start = try #require(try await offPool { try first.nextLine() })
+            #expect(start == "id: \(token)")
+            first.cancel()
+            let beach = fixture.asset("beach.jpg")
+            try fixture.library.performChangesAndWait { PHAssetChangeRequest(for: beach).isFavorite.toggle() }
+            // The EventSource sends the last id it was given.
+            let again = try UnixHTTPClient(socket: socket)
+            _ = try await offPool {
+                try again.send(
+                    "GET", "/v1/changes?follow=true",
+                    headers: ["Accept": "text/event-stream", "Last-Event-ID": String(start.dropFirst(4))])
+            }
+            var ids: [String] = []
+            while ids.count < 2, let line = try await offPool({ try again.nextLine() }) {
+                if line.hasPrefix("id: ") { ids.append(line) }
+            }
+            #expect(ids == ["id: \(token)", "id: \(token + 1)"], "the change made while it was away")
         }
     }
 }
