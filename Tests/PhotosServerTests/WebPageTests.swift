@@ -266,7 +266,27 @@ import Testing
             ] {
                 #expect(try await post(body).status == 400, "\(body)")
             }
+            // Too large: a 413 with the API's error body, as every other route gives it.
+            let large = try await post(#"{"name":""# + String(repeating: "x", count: 70_000) + #""}"#)
+            #expect(large.status == 413, "\(large.text)")
+            #expect(try JSONDecoder().decode(API.ErrorBody.self, from: Data(large.body)).error.code == 413)
         }
+    }
+
+    /// An album page offers a read-write session to rename the album, but not a smart album's.
+    @Test func aSmartAlbumsPageOffersNoRename() throws {
+        let fixture = try LibraryFixture()
+        let pages = WebPages(library: fixture.library, status: { nil }, startup: { nil })
+        let writer = ClientAccess(level: .readWrite, albums: [], tokenID: "t")
+        let options = PHFetchOptions()
+        options.photoLibrary = fixture.library
+        let favorites = try #require(
+            PHAssetCollection.fetchAssetCollections(with: .smartAlbum, subtype: .smartAlbumFavorites, options: options)
+                .firstObject)
+        let trip = try #require(fixture.collections["Trip"])
+        #expect(try pages.render(.album(trip), query: Query(""), access: writer).contains("data-rename"))
+        let smart = try pages.render(.album(favorites.localIdentifier), query: Query(""), access: writer)
+        #expect(smart.contains("Favorites") && !smart.contains("data-rename"))
     }
 }
 

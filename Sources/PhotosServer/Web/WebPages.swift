@@ -63,7 +63,8 @@ struct WebPages: Sendable {
             let album = try self.album(identifier, access: access)
             (template, title) = ("album", album["title"] as? String ?? "Album")
             values = album
-            values["canChange"] = access.level == .readWrite
+            // A smart album's title is PhotoKit's: it offers no rename.
+            values["canChange"] = access.level == .readWrite && album["smart"] == nil
         case .asset(let identifier):
             (template, title) = ("asset", "Photo")
             values = ["identifier": identifier]
@@ -171,6 +172,7 @@ struct WebPages: Sendable {
             "id": album.localIdentifier, "title": album.localizedTitle ?? "", "count": count(of: album),
         ]
         if let path = album.directoryPath { values["path"] = path }
+        if album.assetCollectionType == .smartAlbum { values["smart"] = true }
         if !album.localizedLocationNames.isEmpty {
             values["places"] = album.localizedLocationNames.joined(separator: ", ")
         }

@@ -124,7 +124,12 @@ struct WebRoutes: Sendable {
         if context.access.csrf != nil {
             throw APIError(.forbidden, "a browser session cannot make logins; run photos open")
         }
-        let body = try await request.body.collect(upTo: 64 * 1024)
+        let body: ByteBuffer
+        do {
+            body = try await request.body.collect(upTo: 64 * 1024)
+        } catch {
+            throw APIError(.contentTooLarge, "a login request is at most 64 KiB of JSON")
+        }
         let asked: LoginRequest
         do {
             asked = body.readableBytes == 0 ? LoginRequest() : try JSONDecoder().decode(LoginRequest.self, from: body)
