@@ -118,6 +118,11 @@ struct LibraryOptions: ParsableArguments {
         do {
             return try PHPhotoLibrary(location: location.path, creating: creating, configuration: configuration)
         } catch let error as StoreError where kept && error.code == .notFound {
+            // The server's reason when it gave one (no such database, a schema name it cannot be):
+            // "no library" alone sent people to make one where the address was wrong.
+            guard error.message.hasPrefix("no library at ") else {
+                throw CLIError("cannot open the library at \(location): \(error.message)")
+            }
             throw CLIError(
                 Self.missing(location, socket: DaemonOptions.usualSocket(config.file, environment: environment)))
         } catch {

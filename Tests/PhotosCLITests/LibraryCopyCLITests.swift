@@ -67,6 +67,25 @@ import Testing
         #expect(!made.contains { $0.hasPrefix("postgres") }, "\(made)")
     }
 
+    /// A command that reads says why the address names no library (no such database, a schema
+    /// name that cannot be one), not only that there is none to list.
+    @Test(.enabled(if: PostgreSQLTestServer.isAvailable, "needs PHOTOS_TEST_POSTGRESQL"))
+    func aWrongAddressSaysWhatIsWrongWithIt() throws {
+        try PostgreSQLTestServer.inNewSchema { url in
+            var components = try #require(URLComponents(string: url))
+            components.path = "/no_such_database"
+            components.query = nil
+            let noDatabase = try BuiltProducts.run(
+                "photos", ["assets", "--library", try #require(components.string), "--no-daemon"])
+            #expect(noDatabase.status == 1 && noDatabase.stderr.contains("does not exist"), "\(noDatabase)")
+            components = try #require(URLComponents(string: url))
+            components.query = "schema=a-b"
+            let badSchema = try BuiltProducts.run(
+                "photos", ["assets", "--library", try #require(components.string), "--no-daemon"])
+            #expect(badSchema.status == 1 && badSchema.stderr.contains("a schema is named with"), "\(badSchema)")
+        }
+    }
+
     @Test(.enabled(if: PostgreSQLTestServer.isAvailable, "needs PHOTOS_TEST_POSTGRESQL"))
     func photosScansIntoPostgreSQLAndListsWhatAFileLists() throws {
         let corpus = try #require(Corpus.file("Camera/2008"))
