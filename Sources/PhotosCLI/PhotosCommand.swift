@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Photos
 import PhotosConfig
+import PhotosCore
 import PhotosStore
 import PhotosWire
 
@@ -29,7 +30,12 @@ struct PhotosCommand: AsyncParsableCommand {
     /// Parses the command line (a long list of names through ``LongCommandLine``) and runs the command.
     static func main() async {
         do {
-            var command = try await LongCommandLine.parse(Array(CommandLine.arguments.dropFirst()), as: Self.self)
+            // Each argument as its bytes say (``PathBytes``), not as `CommandLine.arguments` repairs
+            // them: a path whose name is not UTF-8 (`caf\xE9.jpg`) names its file.
+            let arguments = (1..<Int(CommandLine.argc)).compactMap { index in
+                CommandLine.unsafeArgv[index].map { PathBytes.string(cString: $0) }
+            }
+            var command = try await LongCommandLine.parse(arguments, as: Self.self)
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

@@ -88,6 +88,44 @@ import Testing
         #expect(Set(paths.map(PathBytes.bytes)).contains(base + Array("caf".utf8) + [0xE9] + Array(".jpg".utf8)))
     }
 
+    /// A file whose name is not UTF-8 named on the command line is that file (its bytes, not a
+    /// repaired name with U+FFFD that names nothing), as the source and as the output alike.
+    @Test(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))
+    func aPathThatIsNotUTF8NamesItsFileOnTheCommandLine() throws {
+        let directory = try TemporaryDirectory(prefix: "photos-cli-argv")
+        let root = directory.path("Pictures").path
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        let jpeg = try Data(contentsOf: try #require(Corpus.file("Camera/2008/Death Valley/FurnaceCreekInn.jpg")))
+        try Self.write(jpeg, to: Array(root.utf8) + Array("/caf".utf8) + [0xE9] + Array(".jpg".utf8))
+        Thread.sleep(forTimeInterval: 0.6)  // Kept: a one-off scan waits for files written in the last half second.
+        let library = directory.path("library.sqlite").path
+        #expect(try run(["scan", "--library", library, root]).status == 0)
+        // The shell's printf makes the byte; Swift's strings would re-encode it.
+        let photos = BuiltProducts.directory.appendingPathComponent("photos").path
+        let script = #"""
+            "$0" favorite --library "$1" "$(printf '%s/caf\351.jpg' "$2")" &&
+            "$0" thumbnail --library "$1" "$(printf '%s/caf\351.jpg' "$2")" --output "$(printf '%s/t\351.jpg' "$3")"
+            """#
+        let process = TestProcess()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", script, photos, library, root, directory.url.path]
+        let output = Pipe()
+        process.standardError = output
+        process.standardOutput = output
+        try process.run()
+        let said = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(said)")
+        let favorites = try run(["assets", "--library", library, "--predicate", "favorite == YES", "--json"])
+        #expect(try jsonLines(favorites.stdout).count == 1, "\(favorites)")
+        let thumbnail = Array(directory.url.path.utf8) + Array("/t".utf8) + [0xE9] + Array(".jpg".utf8)
+        var info = stat()
+        let found = (thumbnail + [0]).withUnsafeBufferPointer {
+            $0.withMemoryRebound(to: CChar.self) { stat($0.baseAddress!, &info) }
+        }
+        #expect(found == 0 && info.st_size > 0, "the thumbnail written under the name given")
+    }
+
     /// Runs `photos` as the unprivileged user `nobody` (root reads any directory whatever its mode).
     func runAsNobody(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
         let photos = BuiltProducts.directory.appendingPathComponent("photos").path
