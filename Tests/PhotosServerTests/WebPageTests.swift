@@ -247,6 +247,13 @@ import Testing
             #expect(try await UnixHTTPClient.tcp(port, "GET", "/web/trash", headers: headers).status == 403)
             #expect(try await UnixHTTPClient.tcp(port, "GET", "/web/albums/\(winter)", headers: headers).status == 404)
             #expect(try await UnixHTTPClient.tcp(port, "GET", "/web/albums/\(trip)", headers: headers).status == 200)
+            // A photo's page: its albums' photos only, and nothing for one that is not there.
+            let beach = try #require(fixture.assets["beach.jpg"])
+            let sunset = try #require(fixture.assets["sunset.heic"])
+            #expect(try await UnixHTTPClient.tcp(port, "GET", "/web/assets/\(beach)", headers: headers).status == 200)
+            #expect(try await UnixHTTPClient.tcp(port, "GET", "/web/assets/\(sunset)", headers: headers).status == 404)
+            #expect(
+                try await UnixHTTPClient.tcp(port, "GET", "/web/assets/NOPE/L0/001", headers: headers).status == 404)
         }
     }
 

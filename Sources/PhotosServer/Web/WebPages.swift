@@ -66,6 +66,7 @@ struct WebPages: Sendable {
             // A smart album's title is PhotoKit's: it offers no rename.
             values["canChange"] = access.level == .readWrite && album["smart"] == nil
         case .asset(let identifier):
+            try requireVisible(asset: identifier, access)
             (template, title) = ("asset", "Photo")
             values = ["identifier": identifier]
         case .search:
@@ -118,6 +119,23 @@ struct WebPages: Sendable {
         let options = PHFetchOptions()
         options.photoLibrary = library
         return options
+    }
+
+    /// A 404 for an asset the library does not hold, or a limited client does not see (in none of
+    /// its albums), as the album pages and the API answer: the page of a photo that is not there
+    /// is not a page.
+    private func requireVisible(asset identifier: String, _ access: ClientAccess) throws {
+        let options = self.options()
+        options.includeHiddenAssets = true
+        options.includeAllBurstAssets = true
+        guard let asset = PHAsset.fetchAssets(withLocalIdentifiers: [identifier], options: options).firstObject else {
+            throw APIError(.notFound, "no asset \(identifier)")
+        }
+        guard access.isLimited else { return }
+        let albums = PHAssetCollection.fetchAssetCollectionsContaining(asset, with: .album, options: self.options())
+        guard albums.contains(where: { access.albums.contains($0.localIdentifier) }) else {
+            throw APIError(.notFound, "no asset \(identifier)")
+        }
     }
 
     /// The folder tree as the disk and the user made it, the smart albums with their counts; for a
