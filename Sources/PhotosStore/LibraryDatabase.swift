@@ -197,8 +197,8 @@ public final class LibraryDatabase: Sendable {
         var address = try PostgreSQLAddress(location)
         // The server names each connection after the program, its host and the library: how other
         // hosts know whether this host's photosd is connected to it (``unavailablePaths()``).
-        address.applicationName = Self.presenceName(
-            program: ProcessInfo.processInfo.processName, host: host, schema: address.schema)
+        let program = ProcessInfo.processInfo.processName
+        address.applicationName = Self.presenceName(program: program, host: host, schema: address.schema)
         address.libraryHost = host
         self.location = address.description
         self.host = host
@@ -206,22 +206,26 @@ public final class LibraryDatabase: Sendable {
         checkpointer = nil
         lookups = nil
         readConnections = nil
-        let (library, made) = try PostgreSQLLibrary.open(address, creating: creating)
+        let (library, made) = try PostgreSQLLibrary.open(address, creating: creating) { schema in
+            Self.presenceName(program: program, host: host, schema: schema)
+        }
         engine = .postgreSQL(library)
         isNew = made
     }
 
     /// The name a process's connections to a library kept in PostgreSQL give the server
     /// (`application_name`, at most 63 bytes as the server keeps it): `photosd@nas family` for
-    /// photosd on the host `nas` with the library in the schema `family`.
+    /// photosd on the host `nas` with the library in the schema `family`, `photosd@nas ` with it in
+    /// `public`.
     static func presenceName(program: String, host: String, schema: String?) -> String {
         String(decoding: Array("\(program)@\(host) \(schema ?? "")".utf8.prefix(63)), as: UTF8.self)
     }
 
-    /// The schema a library kept in PostgreSQL is in ("" for the database's own), nil for a file.
+    /// The schema a library kept in PostgreSQL is in, as the server resolved its address's ("" for
+    /// the database's own, `public`), nil for a file.
     var schema: String? {
         guard case .postgreSQL(let library) = engine else { return nil }
-        return library.address.schema ?? ""
+        return library.schema
     }
 
     /// This machine's name in a library several hosts share: `$PHOTOS_HOST`, else its host name.

@@ -237,6 +237,53 @@ struct LibraryEngineContractTests {
         }
     }
 
+    /// A library in a database's own schema, opened by one host as `?schema=public` and by another
+    /// without a schema: one library, whose hosts see each other's photosd, and whose writers take
+    /// one lock.
+    @Test func aLibraryInTheDatabasesOwnSchemaIsOneHoweverItsAddressIsWritten() throws {
+        let server = try #require(PostgreSQLTestServer.url)
+        let name = PostgreSQLTestServer.uniqueName("spelling")
+        let admin = try PostgreSQLConnection.connect(to: PostgreSQLAddress(server))
+        defer { admin.close() }
+        try admin.execute("CREATE DATABASE \(name)", [])
+        defer { _ = try? admin.execute("DROP DATABASE \(name) WITH (FORCE)", []) }
+        var components = try #require(URLComponents(string: server))
+        components.path = "/" + name
+        let bare = try #require(components.string)
+        let spelled = bare + (bare.contains("?") ? "&" : "?") + "schema=public"
+        let nas = try LibraryDatabase(postgreSQL: bare, host: "nas")
+        let laptop = try LibraryDatabase(postgreSQL: spelled, host: "laptop")
+        #expect(nas.schema == "" && laptop.schema == "")
+        try nas.write { try $0.setRoot("/srv/nas", offline: false) }
+        try laptop.write { try $0.setRoot("/home/me/Pictures", offline: false) }
+        // Each host's photosd, named as it names its connections through its own spelling.
+        func photosd(_ url: String, _ host: String) throws -> PostgreSQLConnection {
+            var address = try PostgreSQLAddress(url)
+            address.applicationName = LibraryDatabase.presenceName(program: "photosd", host: host, schema: "")
+            return try PostgreSQLConnection.connect(to: address)
+        }
+        let (nasDaemon, laptopDaemon) = (try photosd(bare, "nas"), try photosd(spelled, "laptop"))
+        defer { for connection in [nasDaemon, laptopDaemon] { connection.close() } }
+        #expect(try laptop.unavailablePaths().isEmpty)
+        #expect(try nas.unavailablePaths().isEmpty)
+        guard case .postgreSQL(let one) = nas.engine, case .postgreSQL(let other) = laptop.engine else {
+            Issue.record("not libraries in PostgreSQL")
+            return
+        }
+        #expect(one.commits == other.commits)
+        // The library's own connections are named alike through either spelling.
+        let named = try admin.rows(
+            "SELECT DISTINCT application_name FROM pg_stat_activity WHERE datname = ? AND application_name LIKE '%@laptop%'",
+            [.text(name)]
+        ) { try $0.text(0) }
+        let program = ProcessInfo.processInfo.processName
+        #expect(
+            Set(named) == [
+                LibraryDatabase.presenceName(program: program, host: "laptop", schema: ""),
+                LibraryDatabase.presenceName(program: "photosd", host: "laptop", schema: ""),
+            ])
+    }
+
     /// What a program sees of the library as it uses it, a line per observation.
     static func story(_ database: LibraryDatabase) throws -> [String] {
         var story: [String] = []

@@ -236,5 +236,46 @@ struct PostgreSQLCommitTests {
         #expect(one.channel == "photos_commit_library_one" && one.lockKey != two.lockKey)
         #expect(PostgreSQLCommits(schema: "library_one") == one)
         #expect(PostgreSQLCommits.library.channel == "photos_commit")
+        let long = PostgreSQLCommits(schema: String(repeating: "a", count: 63))
+        #expect(long.channel.utf8.count <= PostgreSQLCommits.longestChannel && long.channel.hasPrefix("photos_commit_"))
+        #expect(long != PostgreSQLCommits(schema: String(repeating: "a", count: 62)))
+    }
+
+    /// An address without a schema lands in `public`: its lock is the one `?schema=public` takes,
+    /// and a host's two spellings of one library's address are one library, whose writers wait
+    /// for each other.
+    @Test func everySpellingOfOneLibrarysAddressTakesOneLock() throws {
+        let server = try #require(PostgreSQLTestServer.url)
+        func schema(_ url: String) throws -> String {
+            let address = try PostgreSQLAddress(url)
+            let connection = try PostgreSQLConnection.connect(to: address)
+            defer { connection.close() }
+            return try PostgreSQLLibrary.resolvedSchema(connection, address)
+        }
+        let separator = server.contains("?") ? "&" : "?"
+        #expect(try schema(server) == "")
+        #expect(try schema(server + separator + "schema=public") == "")
+        #expect(try schema(server + separator + "schema=PUBLIC") == "")
+        let named = PostgreSQLTestServer.uniqueName("spelled")
+        #expect(try schema(server + separator + "schema=\(named)") == named)
+        #expect(PostgreSQLCommits(schema: "public") == .library)
+    }
+
+    /// A schema of the longest name an address takes (63 bytes) is a library that writes: its
+    /// channel fits PostgreSQL's names, where `photos_commit_<schema>` would not.
+    @Test func aLibraryInASchemaOfTheLongestNameWritesAndIsHeard() async throws {
+        let server = try #require(PostgreSQLTestServer.url)
+        let schema = PostgreSQLTestServer.uniqueName(String(repeating: "l", count: 30))
+        #expect(schema.utf8.count == 63)
+        let url = server + (server.contains("?") ? "&" : "?") + "schema=\(schema)"
+        let database = try LibraryDatabase(postgreSQL: url)
+        defer {
+            if let cleanup = try? PostgreSQLConnection.connect(to: PostgreSQLAddress(server)) {
+                _ = try? cleanup.execute("DROP SCHEMA \(schema) CASCADE", [])
+                cleanup.close()
+            }
+        }
+        let identifier = try PostgreSQLTestServer.insertPhoto(at: "/photos/long.jpg", in: database)
+        #expect(try database.changes(after: 0).contains { $0.asset.inserted.contains(identifier) })
     }
 }

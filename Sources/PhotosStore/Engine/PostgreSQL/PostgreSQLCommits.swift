@@ -30,15 +30,29 @@ struct PostgreSQLCommits: Sendable, Hashable {
     static let library = PostgreSQLCommits(channel: "photos_commit", lockKey: 0x7068_6f74_6f73)
 
     /// The channel and lock of the library in `schema`, one of several in a database: its own, so
-    /// that the others' writers neither wait for it nor wake its followers. `schema` is a plain name
-    /// (letters, digits, `_`).
+    /// that the others' writers neither wait for it nor wake its followers. The lock's key is a
+    /// hash of the name (the same on every host); the channel is `photos_commit_<schema>`, or the
+    /// hash in hexadecimal where that would be longer than a channel's name may be (63 bytes).
+    /// `public`, the schema an address without one lands in, is ``library``: however the address
+    /// is written, one library has one lock.
     init(schema: String) {
-        precondition(schema.utf8.allSatisfy { $0 == UInt8(ascii: "_") || ($0 < 0x80 && isalnum(Int32($0)) != 0) })
+        guard schema != "public" else {
+            self = .library
+            return
+        }
         // FNV-1a of the name: the same key on every host.
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in schema.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        self.init(channel: "photos_commit_\(schema)", lockKey: Int64(bitPattern: hash))
+        let plain = schema.utf8.allSatisfy { $0 == UInt8(ascii: "_") || ($0 < 0x80 && isalnum(Int32($0)) != 0) }
+        let named = "photos_commit_\(schema)"
+        let channel =
+            plain && named.utf8.count <= Self.longestChannel
+            ? named : "photos_commit_" + String(hash, radix: 16)
+        self.init(channel: channel, lockKey: Int64(bitPattern: hash))
     }
+
+    /// The longest name a channel may have: PostgreSQL's identifiers' (NAMEDATALEN - 1).
+    static let longestChannel = 63
 
     init(channel: String, lockKey: Int64) {
         self.channel = channel

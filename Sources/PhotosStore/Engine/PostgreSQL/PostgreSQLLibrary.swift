@@ -11,15 +11,20 @@ import Synchronization
 final class PostgreSQLLibrary: Sendable {
     /// Where the library is.
     let address: PostgreSQLAddress
+    /// The schema the library is in, as the server resolved the address's (``resolvedSchema(_:_:)``):
+    /// "" for the database's own (`public`).
+    let schema: String
     /// Its commits' lock and channel.
     let commits: PostgreSQLCommits
     private let idle = Mutex<[PostgreSQLConnection]>([])
     /// Whether every table a scan fills has statistics, gathered or found.
     private let everyTableHasStatistics = Mutex(false)
 
-    private init(address: PostgreSQLAddress) {
+    private init(address: PostgreSQLAddress, schema: String, connection: PostgreSQLConnection) {
         self.address = address
-        commits = address.commits
+        self.schema = schema
+        commits = schema.isEmpty ? .library : PostgreSQLCommits(schema: schema)
+        idle.withLock { $0 = [connection] }
     }
 
     /// Opens the library at `address`, making it where its schema holds none (in one transaction,
@@ -27,12 +32,30 @@ final class PostgreSQLLibrary: Sendable {
     /// library made by a newer build is refused (`newerSchema`); the predicate functions are made
     /// again, so that a build's fix reaches a library made before it.
     ///
+    /// `presence` names this program's connections (`application_name`) after the schema the
+    /// address resolved to ("" for `public`), so that every spelling of one library's address
+    /// names a host's photosd alike.
+    ///
     /// Where the schema holds no library and `creating` is false, throws `notFound`. Returns the
     /// library and whether this opening made it.
-    static func open(_ address: PostgreSQLAddress, creating: Bool = true) throws -> (
-        library: PostgreSQLLibrary, made: Bool
-    ) {
-        let library = PostgreSQLLibrary(address: address)
+    static func open(
+        _ address: PostgreSQLAddress, creating: Bool = true, presence: ((String) -> String)? = nil
+    ) throws -> (library: PostgreSQLLibrary, made: Bool) {
+        var address = address
+        let connection = try PostgreSQLConnection.connect(to: address)
+        let schema: String
+        do {
+            schema = try resolvedSchema(connection, address)
+            if let presence, presence(schema) != address.applicationName {
+                address.applicationName = presence(schema)
+                try connection.execute(
+                    "SELECT set_config('application_name', ?, false)", [.text(address.applicationName)])
+            }
+        } catch {
+            connection.close()
+            throw error
+        }
+        let library = PostgreSQLLibrary(address: address, schema: schema, connection: connection)
         let made = try library.withConnection { db in
             try db.transaction { db in
                 try db.execute("SELECT pg_advisory_xact_lock(?)", [.int(library.commits.lockKey)])
@@ -47,6 +70,17 @@ final class PostgreSQLLibrary: Sendable {
             }
         }
         return (library, made)
+    }
+
+    /// The schema `address` leads to, asked of the server through `db`, "" for `public`: an
+    /// address without a schema lands in the first of the search path's that exists (`public`,
+    /// usually), so that `?schema=public` and no schema are one library with one lock
+    /// (``PostgreSQLCommits``), as are the spellings of one server (`localhost`, `127.0.0.1`). A
+    /// schema not made yet is the one named.
+    static func resolvedSchema(_ db: PostgreSQLConnection, _ address: PostgreSQLAddress) throws -> String {
+        let current = try db.rows("SELECT current_schema()", []) { $0.optionalText(0) }.first ?? nil
+        let schema = current ?? address.schema ?? ""
+        return schema == "public" ? "" : schema
     }
 
     /// Runs `body` in a read-only transaction of one snapshot.
