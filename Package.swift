@@ -237,6 +237,8 @@ let package = Package(
             dependencies: [
                 "PhotosDaemon", "PhotosConfig", "PhotosHooks", "PhotosImaging", "PhotosIngest", "Photos",
                 "PhotosServer", "PhotosStore", "PhotosWire",
+                // PhotosLinux: the library's lock (DaemonLock), one photosd per library.
+                "PhotosLinux",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
@@ -266,7 +268,8 @@ let package = Package(
             dependencies: [
                 "Photos", "PhotosStore", "PhotosIngest", "PhotosConfig", "PhotosWatcher", "PhotosWire", "PhotosHooks",
                 "PhotosClient", .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                // PhotosLinux: `photos rebuild` puts the new library file in place, never over another.
+                // PhotosLinux: `photos rebuild` puts the new library file in place, never over another,
+                // holding photosd's lock on the library meanwhile (DaemonLock).
                 "PhotosLinux",
             ],
             swiftSettings: settings
@@ -386,7 +389,7 @@ let package = Package(
             name: "PhotosDaemonTests",
             dependencies: [
                 "PhotosDaemon", "PhotosWatcher", "PhotosStore", "PhotosWire", "Photos", "PhotosTestSupport", "photosd",
-                "PhotosCLI",
+                "PhotosCLI", "PhotosLinux",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ],

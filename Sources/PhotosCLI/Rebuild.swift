@@ -91,6 +91,18 @@ extension PhotosCommand {
                     "photosd is serving \(location.path) (\(socket)); stop it first: the rebuild replaces the file")
             }
             let target = location.path
+            // photosd's own lock on the library, held until the new file is in place: a photosd
+            // serving it without a socket is found, and none starts on the file being replaced.
+            let lock: DaemonLock?
+            do {
+                lock = dryRun ? nil : try DaemonLock.acquire(forLibrary: target, holder: "photos rebuild")
+            } catch {
+                guard case .held = error.code else { throw CLIError("\(error)") }
+                throw CLIError(
+                    "\(error.holder)\(error.pid.map { " (pid \($0))" } ?? "") is serving \(target); stop it first: the "
+                        + "rebuild replaces the file")
+            }
+            defer { withExtendedLifetime(lock) {} }
             let directory = (target as NSString).deletingLastPathComponent
             let temporary =
                 directory + "/." + (target as NSString).lastPathComponent + ".rebuild-\(getpid())"

@@ -7,6 +7,7 @@ import PhotosDaemon
 import PhotosHooks
 import PhotosImaging
 import PhotosIngest
+import PhotosLinux
 import PhotosServer
 import PhotosWire
 import PhotosStore

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import PhotosCore
 import PhotosDaemon
+import PhotosLinux
 import PhotosTestSupport
 import PhotosWire
 import Testing
@@ -107,6 +108,33 @@ struct DaemonStartupTests: DaemonSuite {
         }
         #expect(first.process.isRunning)
         try await offPool { try first.stop() }
+    }
+
+    /// `photos rebuild` replaces the library file: refused while photosd serves it, found by its
+    /// lock even where the command cannot reach its socket; and photosd does not start on a library
+    /// being rebuilt (it would serve the file the rebuild puts aside).
+    @Test func aRebuildAndPhotosdNeverHaveTheLibraryAtOnce() async throws {
+        let first = try await offPool { try self.daemon() }
+        let environment = ["XDG_RUNTIME_DIR": directory.path("elsewhere").path]
+        let refused = try await offPool {
+            try BuiltProducts.run(
+                "photos", ["rebuild", "--library", self.library, self.root.path], environment: environment)
+        }
+        #expect(refused.status != 0)
+        #expect(
+            refused.stderr.contains("photosd (pid \(first.process.processIdentifier)) is serving \(library)"),
+            "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: library + ".before-rebuild"), "the library was not replaced")
+        #expect(first.process.isRunning)
+        try await offPool { try first.stop() }
+
+        let rebuilding = try DaemonLock.acquire(forLibrary: library, holder: "photos rebuild")
+        let second = try await offPool { try self.runToExit(["--library", library, "--watch", root.path]) }
+        #expect(second.status == 75, "\(second.stderr)")
+        #expect(
+            second.stderr.contains("photos rebuild (pid \(getpid())) is rebuilding the library at \(library)"),
+            "\(second.stderr)")
+        withExtendedLifetime(rebuilding) {}
     }
 
     @Test func aDaemonKilledWithoutWarningLeavesNoStaleLock() async throws {

@@ -2,7 +2,8 @@ import Foundation
 import Glibc
 
 /// One photosd per library: an exclusive lock on `<library>.photosd.lock`, held for the daemon's
-/// life, with the holder's PID written in the file.
+/// life, with the holder's PID and name written in the file. `photos rebuild` holds it too while it
+/// replaces the library file, so that no photosd serves the file it replaces.
 ///
 /// Two daemons on one library would both run the hooks and overwrite each other's status file, so
 /// that `photos status` reported the wrong process and roots. The second one now stops before it
@@ -49,8 +50,11 @@ public final class DaemonLock: Sendable {
         return (directory as NSString).appendingPathComponent((path as NSString).lastPathComponent)
     }
 
-    /// Takes the library's lock, or throws ``DaemonLockError`` naming the process that holds it.
-    public static func acquire(forLibrary libraryPath: String) throws(DaemonLockError) -> DaemonLock {
+    /// Takes the library's lock for `holder` (the program, as messages name it), or throws
+    /// ``DaemonLockError`` naming the process that holds it.
+    public static func acquire(
+        forLibrary libraryPath: String, holder: String = "photosd"
+    ) throws(DaemonLockError) -> DaemonLock {
         let path = path(forLibrary: libraryPath)
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else {
@@ -60,31 +64,35 @@ public final class DaemonLock: Sendable {
         repeat { result = flock(descriptor, LOCK_EX | LOCK_NB) } while result != 0 && errno == EINTR
         guard result == 0 else {
             let number = errno
-            let holder = readPID(descriptor)
+            let (pid, name) = readHolder(descriptor)
             close(descriptor)
             guard number == EWOULDBLOCK else {
                 throw DaemonLockError(
                     .unusable, library: libraryPath, path: path, reason: String(cString: strerror(number)))
             }
-            throw DaemonLockError(.held(pid: holder), library: libraryPath, path: path, reason: nil)
+            throw DaemonLockError(.held(pid: pid), library: libraryPath, path: path, reason: nil, holder: name)
         }
-        // The holder's PID, for the next one's message (and for people): written whole, once locked.
-        let text = Array("\(getpid())\n".utf8)
+        // The holder's PID and name, for the next one's message (and for people): written whole, once locked.
+        let text = Array("\(getpid())\n\(holder)\n".utf8)
         _ = ftruncate(descriptor, 0)
         _ = text.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
         return DaemonLock(path: path, descriptor: descriptor)
     }
 
-    /// The PID written in a lock file, if it holds one.
-    private static func readPID(_ descriptor: Int32) -> Int32? {
-        var buffer = [UInt8](repeating: 0, count: 32)
+    /// The PID and the program's name written in a lock file, when it holds them (a file of an older
+    /// build holds the PID alone: photosd's).
+    private static func readHolder(_ descriptor: Int32) -> (pid: Int32?, name: String) {
+        var buffer = [UInt8](repeating: 0, count: 256)
         let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
-        guard count > 0 else { return nil }
-        return Int32(String(decoding: buffer[..<count], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+        guard count > 0 else { return (nil, "photosd") }
+        let lines = String(decoding: buffer[..<count], as: UTF8.self).split(separator: "\n")
+        let name = lines.count > 1 ? lines[1].trimmingCharacters(in: .whitespaces) : ""
+        return (lines.first.flatMap { Int32($0.trimmingCharacters(in: .whitespaces)) }, name.isEmpty ? "photosd" : name)
     }
 }
 
-/// photosd cannot take its library's lock: another photosd holds it, or the lock file cannot be made.
+/// photosd (or `photos rebuild`) cannot take its library's lock: another process holds it, or the
+/// lock file cannot be made.
 public struct DaemonLockError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Why the lock was not taken.
     public enum Code: Sendable, Hashable {
@@ -102,20 +110,29 @@ public struct DaemonLockError: Error, Sendable, Hashable, CustomStringConvertibl
     public let path: String
     /// The system's reason, for ``Code/unusable``.
     public let reason: String?
+    /// The program that holds it, for ``Code/held(pid:)``: `photosd`, `photos rebuild`.
+    public let holder: String
+    /// The PID of the process that holds it, when the lock file names one.
+    public var pid: Int32? {
+        guard case .held(let pid) = code else { return nil }
+        return pid
+    }
 
-    init(_ code: Code, library: String, path: String, reason: String?) {
+    init(_ code: Code, library: String, path: String, reason: String?, holder: String = "photosd") {
         self.code = code
         self.library = library
         self.path = path
         self.reason = reason
+        self.holder = holder
     }
 
     /// What happened and what to do, in a sentence.
     public var description: String {
         switch code {
         case .held(let pid):
-            let who = pid.map { "photosd (pid \($0))" } ?? "another photosd"
-            return "\(who) already serves the library at \(library) (it holds \(path)); stop it first, "
+            let who = pid.map { "\(holder) (pid \($0))" } ?? "another \(holder)"
+            let doing = holder == "photosd" ? "already serves" : "is rebuilding"
+            return "\(who) \(doing) the library at \(library) (it holds \(path)); stop it first, "
                 + "or give this one another --library"
         case .unusable:
             return "cannot lock \(path) to serve the library at \(library) alone: \(reason ?? "unknown error")"
