@@ -145,6 +145,27 @@ struct DirectoryAlbumTests {
         #expect(tree.asset("2024/Zoo/a.jpg")?.localIdentifier == photo.localIdentifier)
     }
 
+    /// Another program saved over the photo since the library read it (a new file renamed over it,
+    /// as editors save): adding the asset to an album fails naming the file, and nothing moves.
+    @Test func aPhotoSavedOverSinceTheScanDoesNotMoveIntoAnAlbum() throws {
+        let tree = try Tree()
+        let zoo = try #require(tree.album("Zoo"))
+        let photo = try #require(tree.asset("2024/Trip/a.jpg"))
+        let path = tree.pictures + "/2024/Trip/a.jpg"
+        let saved = Data("another program's picture".utf8)
+        try saved.write(to: URL(fileURLWithPath: path + ".part"))
+        #expect(rename(path + ".part", path) == 0)
+
+        let refused = #expect(throws: PHPhotosError.self) { try Self.add(photo, to: zoo, in: tree.library) }
+        #expect(refused?.code == .invalidResource)
+        #expect(
+            refused?.message.contains("\(path) is not the file the library read there") == true,
+            "\(String(describing: refused?.message))")
+        #expect(FileManager.default.contents(atPath: path) == saved, "left where it is")
+        #expect(tree.entries("2024/Zoo") == ["c.jpg"])
+        #expect(try tree.library.database.fileJournal().isEmpty)
+    }
+
     @Test func aLivePhotoAndARawPairMoveWholeAndATakenNameSuffixesTheGroup() throws {
         let live = try #require(Corpus.file("Phone/DCIM/100APPLE/IMG_5195.HEIC"))
         let movie = try #require(Corpus.file("Phone/DCIM/100APPLE/IMG_5195.MOV"))

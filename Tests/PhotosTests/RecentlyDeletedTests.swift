@@ -134,6 +134,76 @@ struct RecentlyDeletedTests {
         #expect(PHAsset.fetchAssets(with: options(library)).count == 2)
     }
 
+    /// The Trash emptied by another tool, then another file trashed under the photo's name: a
+    /// restore fails naming the photo, before anything moves; the other file stays in the Trash
+    /// with its `.trashinfo`, and the asset in Recently Deleted.
+    @Test func aRestoreNeverTakesAnotherFileOfTheSameNameFromTheTrash() throws {
+        let (library, identifier) = try makeLibrary()
+        let asset = try #require(assetAt(photoPath, in: library))
+        try library.performChangesAndWait { PHAssetChangeRequest.deleteAssets([asset] as NSArray) }
+        for name in [
+            "files/IMG_0001.JPG", "files/IMG_0001.JPG.xmp", "info/IMG_0001.JPG.trashinfo",
+            "info/IMG_0001.JPG.xmp.trashinfo",
+        ] {
+            try FileManager.default.removeItem(atPath: homeTrash + "/" + name)
+        }
+        for dryRun in [true, false] {
+            let gone = #expect(throws: PHPhotosError.self) {
+                try library.restoreTrashedAssets([identifier], dryRun: dryRun)
+            }
+            #expect(gone?.code == .missingResource)
+            #expect(
+                gone?.message.contains("cannot restore \(photoPath): it is no longer in the Trash") == true,
+                "\(String(describing: gone?.message))")
+        }
+        #expect(!exists(photoPath))
+
+        // trash-cli's way: the file under its name, its .trashinfo naming where it came from.
+        let theirs = Data("another program's file".utf8)
+        try theirs.write(to: URL(fileURLWithPath: homeTrash + "/files/IMG_0001.JPG"))
+        let info =
+            "[Trash Info]\nPath=\(directory.path("Documents").path)/IMG_0001.JPG\nDeletionDate=2026-12-01T10:00:00\n"
+        try Data(info.utf8).write(to: URL(fileURLWithPath: homeTrash + "/info/IMG_0001.JPG.trashinfo"))
+        let refused = #expect(throws: PHPhotosError.self) { try library.restoreTrashedAssets([identifier]) }
+        #expect(refused?.code == .missingResource)
+        #expect(!exists(photoPath), "their file did not come out of the Trash")
+        #expect(FileManager.default.contents(atPath: homeTrash + "/files/IMG_0001.JPG") == theirs)
+        #expect(FileManager.default.contents(atPath: homeTrash + "/info/IMG_0001.JPG.trashinfo") == Data(info.utf8))
+        #expect(try library.trashedAssets().map(\.localIdentifier) == [identifier], "still in Recently Deleted")
+        // Emptying the Trash forgets the asset and leaves their file alone.
+        try library.eraseTrashedAssets(try library.trashedAssets())
+        #expect(FileManager.default.contents(atPath: homeTrash + "/files/IMG_0001.JPG") == theirs)
+        #expect(try library.trashedAssets().isEmpty)
+    }
+
+    /// Another program saved over the photo since the scan (a new file renamed over it): deleting
+    /// the asset fails naming the file, which stays where it is with the asset; once a scan has
+    /// read it, it goes to the Trash.
+    @Test func aFileSavedOverThePhotoSinceItsScanIsNotTrashedUntilReadAgain() throws {
+        let (library, identifier) = try makeLibrary()
+        let asset = try #require(assetAt(photoPath, in: library))
+        let saved = photo + Data("saved again".utf8)
+        try saved.write(to: URL(fileURLWithPath: photoPath + ".part"))
+        #expect(rename(photoPath + ".part", photoPath) == 0)
+
+        let refused = #expect(throws: PHPhotosError.self) {
+            try library.performChangesAndWait { PHAssetChangeRequest.deleteAssets([asset] as NSArray) }
+        }
+        #expect(refused?.code == .invalidResource)
+        #expect(
+            refused?.message.contains("\(photoPath) is not the file the library read there") == true,
+            "\(String(describing: refused?.message))")
+        #expect(FileManager.default.contents(atPath: photoPath) == saved && exists(sidecarPath))
+        #expect(trashContents().files.isEmpty && trashContents().info.isEmpty)
+        #expect(assetAt(photoPath, in: library)?.localIdentifier == identifier)
+        #expect(try library.trashedAssets().isEmpty && library.database.fileJournal().isEmpty)
+
+        _ = try FolderScanner(database: library.database, quietTime: 0).scan(roots: [root])
+        let read = try #require(assetAt(photoPath, in: library))
+        try library.performChangesAndWait { PHAssetChangeRequest.deleteAssets([read] as NSArray) }
+        #expect(trashContents().files.contains("IMG_0001.JPG") && !exists(photoPath))
+    }
+
     @Test func deletingUnderARootThatMayNotWriteFilesFailsAndKeepsEverything() throws {
         let (library, identifier) = try makeLibrary(write: .sidecars)
         let asset = try #require(assetAt(photoPath, in: library))

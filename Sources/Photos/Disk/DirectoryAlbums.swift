@@ -108,6 +108,11 @@ extension ApplyContext {
                     .identifierNotFound, "\(file.disk) of \(identifier) is no longer there",
                     localIdentifiers: identifiers)
             }
+            if var resource = resources.first(where: { $0.path == file.library }) {
+                resource.path = file.disk
+                try PHPhotoLibrary.requireRecordedFile(
+                    resource, identity, for: "move \(fileName) into \(albumName)", identifier)
+            }
             identities.append(identity)
         }
         let names = try freeNames(for: group.map { PathName.name(of: $0.library) }, in: albumPath)

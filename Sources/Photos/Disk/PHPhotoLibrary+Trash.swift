@@ -32,8 +32,10 @@ extension PHPhotoLibrary {
         var restrictions: [String: String?] = [:]
         for asset in assets {
             var paths: [String] = []
+            var recorded: [String: ResourceRecord] = [:]
             for resource in asset.files where !resource.isLibraryOwned && !paths.contains(resource.path) {
                 paths.append(resource.path)
+                recorded[resource.path] = resource
             }
             paths += Self.sidecars(of: paths)
             for path in paths {
@@ -49,6 +51,9 @@ extension PHPhotoLibrary {
                 try requireWrite(
                     .files, at: path, for: "delete \(name)", localIdentifiers: [asset.identifier],
                     restrictions: &restrictions)
+                if let resource = recorded[path] {
+                    try Self.requireRecordedFile(resource, identity, for: "delete \(name)", asset.identifier)
+                }
                 present.append(
                     Present(assetId: asset.assetId, identifier: asset.identifier, path: path, identity: identity))
             }
@@ -70,6 +75,27 @@ extension PHPhotoLibrary {
                 assetId: file.assetId, path: file.path, device: file.identity.device, inode: file.identity.inode,
                 trashDirectory: directory.path, trashKind: directory.kind.rawValue, trashTop: directory.topDirectory)
         }
+    }
+
+    /// Throws `invalidResource` unless `identity`, the file at `resource`'s path now, is the file the
+    /// library read there: the same device and inode, or (on a file system whose inode numbers do
+    /// not last from one mount to the next, as FAT's) the same size and modification time. A file
+    /// another program saved over it since, which no scan has read, is never deleted or moved as
+    /// the asset's.
+    static func requireRecordedFile(
+        _ resource: ResourceRecord, _ identity: FileIdentity, for what: String, _ identifier: String
+    ) throws {
+        guard let device = resource.device, let inode = resource.inode else { return }
+        if identity.device == device && identity.inode == inode { return }
+        if identity.size == resource.fileSize, let time = resource.modificationTime,
+            abs(time - identity.modificationTime) < 0.000_001
+        {
+            return
+        }
+        throw PHPhotosError(
+            .invalidResource,
+            "cannot \(what): \(resource.path) is not the file the library read there (another was saved over it "
+                + "since); a scan reads it first", localIdentifiers: [identifier])
     }
 
     /// Whether a deletion may take the file at `path` now, as ``trashPlan(_:)``
@@ -109,6 +135,10 @@ extension PHPhotoLibrary {
         return found
     }
 
+    /// Whether a trashed file is a sidecar ``sidecars(of:)`` took along with its photo (`.xmp`):
+    /// one an asset can come back without.
+    static func isSidecar(_ path: String) -> Bool { path.lowercased().hasSuffix(".xmp") }
+
     // MARK: Recently Deleted
 
     /// The assets in "Recently Deleted", oldest deletion first, with their files.
@@ -132,24 +162,63 @@ extension PHPhotoLibrary {
         return try configuration.trash.listing(of: directory).entries.first { $0.name == name }
     }
 
+    /// Where a trashed file is now, as restoring it finds it.
+    enum TrashedFileState {
+        /// In the Trash, as the library put it there: moved back by a restore.
+        case inTrash(TrashEntry)
+        /// At its path again, the same file (another tool restored it): left where it is.
+        case back
+        /// Neither: the Trash was emptied, or the entry of its name or the file at its path is
+        /// another file.
+        case gone
+    }
+
+    /// Where `file` is now: its trash entry only while that is still the file the library put
+    /// there (its `Path=`, device and inode: an inode number is given again to the next file made
+    /// once the Trash is emptied), as at its path; never another tool's file of the same name.
+    func state(of file: TrashedFile) throws -> TrashedFileState {
+        func isTheFile(_ identity: FileIdentity?) -> Bool {
+            identity?.device == file.device && identity?.inode == file.inode
+        }
+        if let entry = try trashEntry(of: file), entry.originalPath == file.path, isTheFile(entry.file) {
+            return .inTrash(entry)
+        }
+        return isTheFile(try FileOperations.identity(file.path)) ? .back : .gone
+    }
+
     /// Brings trashed assets back: each file is moved from the Trash to where it was (never over
     /// another file), then the asset returns with its identifier, properties and albums. A file that
     /// is back already (restored by another tool) is left where it is. Returns the restored files'
     /// paths by identifier; with `dryRun`, what would be restored, and nothing moves.
     ///
-    /// Fails with `identifierNotFound` for an identifier that is not in "Recently Deleted", and with
-    /// `accessRestricted` naming the file when one cannot go back (its path taken by another file);
-    /// the asset then stays trashed, its files restored so far where they are.
+    /// Fails with `identifierNotFound` for an identifier that is not in "Recently Deleted"; with
+    /// `accessRestricted` naming the file when one cannot go back (its path taken by another file),
+    /// the asset then staying trashed with its files restored so far where they are; and with
+    /// `missingResource`, before any file moves, for an asset whose photo or movie is gone (the
+    /// Trash emptied by another tool): only its sidecars may be missing. A file of the Trash or at
+    /// the path that is not the one the library deleted (device, inode) is never taken for it.
     @discardableResult
     package func restoreTrashedAssets(_ identifiers: [String], dryRun: Bool = false) throws -> [(String, [String])] {
         let trashed = try trashedAssets(localIdentifiers: identifiers)
         for asset in trashed { try requireOwnTrash(asset, "restore") }
         var restored: [(String, [String])] = []
         for asset in trashed {
+            let states = try asset.files.map { try state(of: $0) }
+            for (file, state) in zip(asset.files, states) {
+                guard case .gone = state, !Self.isSidecar(file.path) else { continue }
+                throw PHPhotosError(
+                    .missingResource,
+                    "cannot restore \(file.path): it is no longer in the Trash (emptied, or its entry taken by "
+                        + "another file) nor back at its path; `photos trash empty` forgets the asset",
+                    localIdentifiers: [asset.localIdentifier])
+            }
             var paths: [String] = []
-            for file in asset.files {
+            for (file, state) in zip(asset.files, states) {
+                guard case .inTrash(let entry) = state else {
+                    if case .back = state { paths.append(file.path) }
+                    continue
+                }
                 paths.append(file.path)
-                guard let entry = try trashEntry(of: file) else { continue }
                 // A dry run refuses what the restore would: a file is at the path again.
                 if dryRun {
                     guard try FileOperations.identity(file.path) != nil else { continue }
@@ -190,9 +259,7 @@ extension PHPhotoLibrary {
         for asset in assets {
             var paths: [String] = []
             for file in asset.files {
-                guard let entry = try trashEntry(of: file), entry.file?.device == file.device,
-                    entry.file?.inode == file.inode
-                else { continue }
+                guard case .inTrash(let entry) = try state(of: file) else { continue }
                 paths.append(entry.filePath)
                 if !dryRun { try configuration.trash.erase(entry) }
             }
