@@ -193,7 +193,9 @@ let package = Package(
         .target(
             name: "PhotosConfig",
             dependencies: [
-                "PhotosCore", "PhotosStore", "PhotosHooks", .product(name: "TOMLKit", package: "TOMLKit"),
+                // PhotosLinux: a drop folder is checked against the roots as its links lead.
+                "PhotosCore", "PhotosLinux", "PhotosStore", "PhotosHooks",
+                .product(name: "TOMLKit", package: "TOMLKit"),
             ],
             swiftSettings: settings),
         // The daemon's services: watch, settle, ingest; systemd notification; status.

@@ -1,5 +1,6 @@
 import Foundation
 import PhotosCore
+import PhotosLinux
 
 extension ConfigFile {
     /// One `[[imports]]` table: a drop folder (`from`) filed into a root (`to`).
@@ -96,17 +97,28 @@ extension ConfigFile.TopLevel {
                     "the root \(to) has write = \"\(root.write.rawValue)\": an import files photos only into a root "
                         + "with write = \"files\"")
             }
+            // As written, and as the links on the way lead (a drop folder that is a link into a root
+            // would take the root's own photos for new ones).
             let from = ConfigError.quote(definition.from)
-            if let holder = roots.first(where: { LibraryRoots.path(definition.from, isWithin: $0.path) }) {
+            let resolvedFrom = FileOperations.resolvedAsFarAsItExists(definition.from)
+            let via = resolvedFrom == definition.from ? "" : " (through its links, \(ConfigError.quote(resolvedFrom)))"
+            func within(_ path: String, _ directory: String) -> Bool {
+                LibraryRoots.path(path, isWithin: directory)
+                    || LibraryRoots.path(
+                        FileOperations.resolvedAsFarAsItExists(path),
+                        isWithin: FileOperations.resolvedAsFarAsItExists(directory))
+            }
+            if let holder = roots.first(where: { within(definition.from, $0.path) }) {
                 throw problem(
                     .invalidValue, index, .from,
-                    "\(from) is inside the root \(ConfigError.quote(holder.path)): a drop folder lies outside every root"
+                    "\(from)\(via) is inside the root \(ConfigError.quote(holder.path)): a drop folder lies outside every root"
                 )
             }
-            if let inside = roots.first(where: { LibraryRoots.path($0.path, isWithin: definition.from) }) {
+            if let inside = roots.first(where: { within($0.path, definition.from) }) {
                 throw problem(
                     .invalidValue, index, .from,
-                    "\(from) holds the root \(ConfigError.quote(inside.path)): a drop folder lies outside every root")
+                    "\(from)\(via) holds the root \(ConfigError.quote(inside.path)): a drop folder lies outside every root"
+                )
             }
             for (earlier, other) in imports[..<index].enumerated() {
                 let shared =

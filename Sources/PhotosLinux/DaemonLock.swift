@@ -37,17 +37,10 @@ public final class DaemonLock: Sendable {
     }
 
     /// `path` with its symbolic links resolved (`realpath(3)`); for a file not made yet, its folder's
-    /// resolved; as given when neither exists.
+    /// resolved (``FileOperations/resolvedAsFarAsItExists(_:)``).
     static func resolved(_ path: String) -> String {
-        func real(_ path: String) -> String? {
-            guard let resolved = realpath(path, nil) else { return nil }
-            defer { free(resolved) }
-            return String(cString: resolved)
-        }
-        if let file = real(path) { return file }
-        let folder = (path as NSString).deletingLastPathComponent
-        guard let directory = real(folder.isEmpty ? "." : folder) else { return path }
-        return (directory as NSString).appendingPathComponent((path as NSString).lastPathComponent)
+        FileOperations.resolvedAsFarAsItExists(
+            path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path)
     }
 
     /// Takes the library's lock for `holder` (the program, as messages name it), or throws

@@ -443,6 +443,23 @@ public enum FileOperations {
         return PathBytes.string(cString: resolved)
     }
 
+    /// `path` with the symbolic links of as much of it as exists resolved (``resolved(_:)``), and
+    /// the rest as given: where a file not made yet, or a folder not mounted, would be. Two paths
+    /// that name one place through links resolve alike; a relative path is taken as given.
+    ///
+    /// ```swift
+    /// // ~/drop -> ~/Pictures/Inbox
+    /// FileOperations.resolvedAsFarAsItExists("/home/me/drop/new")  // "/home/me/Pictures/Inbox/new"
+    /// ```
+    public static func resolvedAsFarAsItExists(_ path: String) -> String {
+        if let whole = resolved(path) { return whole }
+        let name = PathName.name(of: path)
+        let directory = PathName.directory(of: path)
+        guard path.hasPrefix("/"), !directory.isEmpty, directory != path, name != "..", name != "." else { return path }
+        let parent = directory == "/" ? "/" : resolvedAsFarAsItExists(directory)
+        return parent == "/" ? "/" + name : parent + "/" + name
+    }
+
     /// Why this process cannot make, rename or remove entries in `directory`, in words (nil when it
     /// can): "a read-only file system" (`statvfs`'s `ST_RDONLY`), "no permission to write"
     /// (`access(W_OK|X_OK)`), "missing", or "not a directory". A root's policy is checked against

@@ -311,6 +311,15 @@ extension LibraryTransaction {
 }
 
 extension LibraryDatabase {
+    /// This host's roots, online or not: the folders whose files are the library's where they lie.
+    public func rootPaths() throws -> [String] {
+        try read { db in
+            try db.rows("SELECT path FROM root WHERE \(db.dialect.isThisHost("host")) ORDER BY path", []) {
+                try $0.text(0)
+            }
+        }
+    }
+
     /// This host's roots last found unreadable (unmounted, removed): their assets are kept,
     /// unavailable.
     public func offlineRoots() throws -> [String] {

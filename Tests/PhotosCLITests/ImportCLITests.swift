@@ -94,6 +94,43 @@ struct ImportCLITests {
         #expect(setup.names(setup.drop) == ["IMG_5195.HEIC", "IMG_5195.MOV", "notes.txt"])
     }
 
+    /// A source that holds the root, lies inside it (or inside another root the library scanned),
+    /// or leads into it through a link is refused before anything moves: its photos are the
+    /// library's where they lie, and `--duplicates trash` took each for its own duplicate and
+    /// trashed the only copy.
+    @Test func aSourceThatHoldsOrLiesInARootIsRefusedBeforeAnythingMoves() throws {
+        let setup = try Setup()
+        let trip = setup.root + "/Trip"
+        let archive = setup.directory.path("Archive").path
+        try FileManager.default.createDirectory(atPath: trip, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: archive, withIntermediateDirectories: true)
+        for name in ["IMG_0004.JPG", "IMG_5195.HEIC"] {
+            try FileManager.default.moveItem(atPath: setup.drop + "/" + name, toPath: trip + "/" + name)
+        }
+        try FileManager.default.moveItem(atPath: setup.drop + "/IMG_5195.MOV", toPath: archive + "/IMG_5195.MOV")
+        #expect(try setup.photos(["scan", setup.root]).status == 0)
+        #expect(try setup.photos(["scan", archive]).status == 0)
+        let link = setup.directory.path("link").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: trip)
+        let tree = setup.names(setup.directory.url.path)
+        for (source, how) in [
+            (setup.directory.url.path, "it holds the root \(setup.root)"),
+            (trip, "it is inside the root \(setup.root)"),
+            (link, "it is inside the root \(setup.root)"),
+            (archive, "it is inside the root \(archive)"),
+        ] {
+            for extra in [["--duplicates", "trash"], ["--duplicates", "keep"], ["--dry-run"]] {
+                let refused = try setup.photos(["import", source, "--to", setup.root] + extra)
+                #expect(refused.status != 0, "\(source) \(extra)")
+                #expect(
+                    refused.stderr.contains("cannot import from \(source): \(how)"), "\(source): \(refused.stderr)")
+            }
+        }
+        #expect(setup.names(setup.directory.url.path) == tree, "nothing moved")
+        let assets = try setup.photos(["assets", "--json"])
+        #expect(assets.stdout.split(separator: "\n").count == 3, "\(assets.stdout)")
+    }
+
     @Test func aBadTemplateAndARootThatMayNotBeWrittenAreRefusedBeforeAnythingMoves() throws {
         let setup = try Setup()
         let bad = try setup.photos(["import", setup.drop, "--to", setup.root, "--name", "{orignal}"])

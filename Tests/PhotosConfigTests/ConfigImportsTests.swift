@@ -1,6 +1,7 @@
 import Foundation
 import PhotosConfig
 import PhotosCore
+import PhotosTestSupport
 import Testing
 
 /// `[[imports]]` tables: every key and its default, and every problem named by file, line and key.
@@ -154,6 +155,42 @@ import Testing
         } catch {
             #expect(error.description == message)
             #expect(error.code == code, "\(error)")
+        }
+    }
+
+    /// A drop folder that is a link into a root, or to a folder holding one, is the root's own
+    /// folder: refused as its path would be (photosd would import, or trash as duplicates, the
+    /// root's own photos).
+    @Test func aDropFolderThatLeadsIntoARootThroughALinkIsRefused() throws {
+        let directory = try TemporaryDirectory(prefix: "config-drop-link")
+        let root = directory.path("Pictures").path
+        try FileManager.default.createDirectory(atPath: root + "/Inbox", withIntermediateDirectories: true)
+        let into = directory.path("drop").path
+        let above = directory.path("everything").path
+        try FileManager.default.createSymbolicLink(atPath: into, withDestinationPath: root + "/Inbox")
+        try FileManager.default.createSymbolicLink(atPath: above, withDestinationPath: directory.url.path)
+        let resolvedRoot = try #require(
+            realpath(root, nil).map { pointer in
+                defer { free(pointer) }
+                return String(cString: pointer)
+            })
+        for (from, how) in [
+            (into, "is inside the root \"\(root)\""), (into + "/Phone", "is inside the root \"\(root)\""),
+            (above, "holds the root \"\(root)\""),
+        ] {
+            let text = """
+                roots = [{ path = "\(root)", write = "files" }]
+                [[imports]]
+                from = "\(from)"
+                to = "\(root)"
+                """
+            let error = #expect(throws: ConfigError.self) { try ConfigFile.parse(text) }
+            #expect(error?.code == .invalidValue)
+            #expect(
+                error?.description.contains("imports[0].from: \"\(from)\" (through its links, ") == true,
+                "\(String(describing: error))")
+            #expect(error?.description.contains(how) == true, "\(String(describing: error))")
+            #expect(error?.description.contains(resolvedRoot) == true, "\(String(describing: error))")
         }
     }
 

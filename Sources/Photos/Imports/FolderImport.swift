@@ -126,6 +126,37 @@ package struct FolderImport {
 
     // MARK: Planning
 
+    /// Throws `accessRestricted` for a source that lies in a root of the library, or holds one, as
+    /// the links on the way lead: a root's photos are the library's where they lie, and an import
+    /// of them would take each for its own duplicate (and trash the only copy with `duplicates =
+    /// "trash"`) or file it again as a second asset. The roots are the configuration's, the
+    /// destination's, and those the library has scanned.
+    func requireOutsideRoots(_ sources: [String]) throws {
+        let scanned: [String]
+        do { scanned = try library.database.rootPaths() } catch { throw PHPhotoLibrary.photosError(error) }
+        var roots: [String] = []
+        for root in library.configuration.roots.map(\.path) + [definition.to] + scanned where !roots.contains(root) {
+            roots.append(root)
+        }
+        let resolvedRoots = roots.map(FileOperations.resolvedAsFarAsItExists)
+        for source in sources {
+            let resolved = FileOperations.resolvedAsFarAsItExists(source)
+            for (root, resolvedRoot) in zip(roots, resolvedRoots) {
+                let how: String
+                if PathName.isWithin(resolved, resolvedRoot) {
+                    how =
+                        "it is inside the root \(root), whose photos are the library's where they lie (`photos mv` "
+                        + "files them)"
+                } else if PathName.isWithin(resolvedRoot, resolved) {
+                    how = "it holds the root \(root), whose photos are the library's already"
+                } else {
+                    continue
+                }
+                throw PHPhotosError(.accessRestricted, "cannot import from \(source): \(how)")
+            }
+        }
+    }
+
     /// Plans the import of `sources` (files, or folders walked whole; hidden names are passed over).
     /// A folder holding a file changed less than `quiet` ago waits whole (``Plan/waiting``): its
     /// groups may still be arriving. Fails before planning anything when `to` may not be written (its
@@ -146,6 +177,7 @@ package struct FolderImport {
     func plan(_ sources: [String], quiet: Duration, ready: (PlannedBatch) throws -> Void) throws -> Plan {
         try library.requireWrite(
             .files, at: (definition.to as NSString).appendingPathComponent("_"), for: "import into \(definition.to)")
+        try requireOutsideRoots(sources)
         var plan = Plan()
         var planning = Planning(
             extractor: MetadataExtractor(timeZone: timeZone),
