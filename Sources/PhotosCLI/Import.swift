@@ -117,9 +117,11 @@ extension PhotosCommand {
             }
             if interactive { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
             printLeft(plan)
+            // An original a read-only card kept was copied, in effect.
+            let kept = Set(report.keptOriginals.map(\.path))
             for (source, destination) in report.placed {
-                print(
-                    "\(mode == .move ? "moved" : "copied") \(Output.escaped(source)) -> \(Output.escaped(destination))")
+                let verb = mode == .move && !kept.contains(source) ? "moved" : "copied"
+                print("\(verb) \(Output.escaped(source)) -> \(Output.escaped(destination))")
             }
             for (source, trashPath) in report.trashed {
                 print("trashed \(Output.escaped(source)) -> \(Output.escaped(trashPath))")
@@ -127,6 +129,12 @@ extension PhotosCommand {
             for failure in report.failed {
                 FileHandle.standardError.write(
                     Data("cannot import \(Output.escaped(failure.path)): \(failure.reason)\n".utf8))
+            }
+            for kept in report.keptOriginals {
+                FileHandle.standardError.write(
+                    Data(
+                        ("kept \(Output.escaped(kept.path)): imported, but it cannot be removed (\(kept.reason)); "
+                            + "it is a duplicate now\n").utf8))
             }
             print(
                 summary(

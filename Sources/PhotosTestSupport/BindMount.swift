@@ -30,10 +30,17 @@ public enum BindMount {
     public static let skipReason =
         "SKIPPED, NOT TESTED: this needs a bind mount, which this process may not make (not root?)"
 
-    /// Mounts `source` at `target` (both directories).
-    public static func mount(_ source: String, at target: String) throws {
+    /// Mounts `source` at `target` (both directories); `readOnly`, as a card whose write-protect
+    /// tab is on: its files can be read, and nothing in it removed (`EROFS`).
+    public static func mount(_ source: String, at target: String, readOnly: Bool = false) throws {
         guard Glibc.mount(source, target, nil, UInt(MS_BIND), nil) == 0 else {
             throw SystemCallError(call: "mount", path: target, errno: errno)
+        }
+        guard readOnly else { return }
+        guard Glibc.mount(source, target, nil, UInt(MS_BIND | MS_REMOUNT | MS_RDONLY), nil) == 0 else {
+            let code = errno
+            unmount(target)
+            throw SystemCallError(call: "mount", path: target, errno: code)
         }
     }
 

@@ -298,7 +298,8 @@ struct PhotosDaemonCommand: AsyncParsableCommand {
                         return ImportRunSummary(
                             imported: plan.groups.count - report.failed.count, files: report.placed.count,
                             duplicates: plan.duplicates.count, rejected: plan.rejected.count, left: plan.left.count,
-                            waiting: plan.waiting.count, failed: report.failed.map { "\($0.path): \($0.reason)" })
+                            waiting: plan.waiting.count, failed: report.failed.map { "\($0.path): \($0.reason)" },
+                            keptOriginals: report.keptOriginals.map { "\($0.path): \($0.reason)" })
                     }, logger: Logger(label: "photosd.imports"), board: daemon.board))
         }
         // What image decodes may take at once, for every renderer of the process.

@@ -517,6 +517,37 @@ extension FolderImportTests {
 }
 
 extension FolderImportTests {
+    /// A move from a card whose write-protect tab is on (a read-only mount): every photo is
+    /// imported, the originals the system would not let go are named with why and stay on the card,
+    /// and the library opens afterwards (it failed at every opening, retrying the removal).
+    @Test(.enabled(if: BindMount.isAvailable, "\(BindMount.skipReason)"))
+    func aMoveFromAReadOnlyCardImportsEverythingAndKeepsTheOriginals() throws {
+        let setup = try Setup()
+        let card = setup.directory.path("card").path
+        try FileManager.default.moveItem(atPath: setup.drop, toPath: card)
+        try FileManager.default.createDirectory(atPath: setup.drop, withIntermediateDirectories: false)
+        try BindMount.mount(card, at: setup.drop, readOnly: true)
+        defer { BindMount.unmount(setup.drop) }
+        let cardFiles = setup.files(card)
+        do {
+            let library = try setup.open()
+            let (plan, report) = try setup.run(library)
+            #expect(report.failed.isEmpty, "\(report.failed)")
+            let placed = Set(report.placed.map(\.source))
+            #expect(!placed.isEmpty && Set(report.keptOriginals.map(\.path)) == placed)
+            #expect(report.keptOriginals.allSatisfy { $0.reason == "Read-only file system" }, "\(report.keptOriginals)")
+            #expect(report.assets > 0 && plan.groups.count > 0)
+            #expect(try library.database.fileJournal().isEmpty)
+        }
+        #expect(setup.files(card) == cardFiles, "nothing was removed from the card")
+        // The library opens again, and the card read again is all duplicates.
+        let library = try setup.open()
+        let (again, report) = try setup.run(library)
+        #expect(again.groups.isEmpty && !again.duplicates.isEmpty && report.placed.isEmpty)
+    }
+}
+
+extension FolderImportTests {
     /// A photo's XMP sidecar travels with it and the asset takes what it says (another tool's rating),
     /// read from beside the photo's new place.
     @Test func aSidecarTravelsWithItsPhotoAndTheAssetTakesItsRating() throws {

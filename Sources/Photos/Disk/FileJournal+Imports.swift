@@ -133,7 +133,13 @@ extension FileJournal {
         }
         for folder in folders.sorted() { try FileOperations.sync(folder, directory: true) }
         scanImportedFiles(entries.filter { !takenBack.contains($0.id ?? -1) })
-        for entry in entries { try finishImportedFile(entry) }
+        for entry in entries {
+            if case .kept(let reason) = try finishImportedFile(entry), let source = entry.source {
+                logger.warning(
+                    "a stopped import's original stays: it cannot be removed",
+                    metadata: ["file": "\(source)", "place": "\(entry.destination)", "reason": "\(reason)"])
+            }
+        }
     }
 
     /// Whether `original` is still the file `entry` journaled: the same device, inode, size and
@@ -217,28 +223,46 @@ extension FileJournal {
         }
     }
 
+    /// What step 4 did with a file's original.
+    enum OriginalOutcome: Equatable {
+        /// Nothing to do: a copy, a file never placed, or an original that is another file now.
+        case left
+        /// Removed.
+        case removed
+        /// Could not be removed (a card whose write-protect tab is on, a read-only mount, an
+        /// immutable file), the system's reason given: it stays beside its place, which holds
+        /// the photo the library has.
+        case kept(reason: String)
+    }
+
     /// Step 4 for one file: a temporary copy a stopped run left is removed; for a move whose file is
     /// in place, the original is removed if it is still the file that was placed. A file never placed
-    /// stays where it is, and so does anything at the place that is not this file. Returns whether an
-    /// original was removed (its folder is then to be synced: here, unless `placedByThisRun`, whose
-    /// caller syncs each folder once). `placedByThisRun`: this process linked or copied and verified
-    /// the file a moment ago, so its place is checked by identity and size, not read again.
+    /// stays where it is, and so does anything at the place that is not this file; an original the
+    /// system does not let go (`EROFS`, `EACCES`, `EPERM`) stays too, and the import goes on:
+    /// the photo is in its place and in the library, as a copy's would be. An original removed
+    /// has its folder synced (here, unless `placedByThisRun`, whose caller syncs each folder once).
+    /// `placedByThisRun`: this process linked or copied and verified the file a moment ago, so its
+    /// place is checked by identity and size, not read again.
     @discardableResult
-    func finishImportedFile(_ entry: FileJournalEntry, placedByThisRun: Bool = false) throws -> Bool {
-        guard let source = entry.source else { return false }
+    func finishImportedFile(_ entry: FileJournalEntry, placedByThisRun: Bool = false) throws -> OriginalOutcome {
+        guard let source = entry.source else { return .left }
         // A copy this run made was renamed into place or removed by the copy itself.
         if !placedByThisRun { try FileOperations.unlink(Self.temporaryCopy(of: entry.destination, for: entry)) }
-        guard entry.removeSource else { return false }
+        guard entry.removeSource else { return .left }
         let holds: Bool
         if placedByThisRun, let placed = try FileOperations.identity(entry.destination) {
             holds = (placed.device == entry.device && placed.inode == entry.inode) || placed.size == entry.fileSize
         } else {
             holds = try holdsImportedFile(entry, at: entry.destination)
         }
-        guard holds, Self.isJournaledOriginal(try FileOperations.identity(source), of: entry) else { return false }
-        try FileOperations.unlink(source)
+        guard holds, Self.isJournaledOriginal(try FileOperations.identity(source), of: entry) else { return .left }
+        do {
+            try FileOperations.unlink(source)
+        } catch let error as SystemCallError where [EROFS, EACCES, EPERM].contains(error.errno) {
+            return .kept(reason: error.reason)
+        }
         if !placedByThisRun { try FileOperations.sync(PathName.directory(of: source), directory: true) }
         try FaultInjection.reach(.importSourceRemoved, in: importDirectory)
-        return true
+        return .removed
     }
 }

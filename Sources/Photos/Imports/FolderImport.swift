@@ -88,6 +88,9 @@ package struct FolderImport {
         package var assets = 0
         /// Groups that could not be placed, and why; their files are where they were.
         package var failed: [LeftFile] = []
+        /// Originals of a move that the system would not let go (a write-protected card), and why:
+        /// each is imported, and stays where it was too.
+        package var keptOriginals: [LeftFile] = []
     }
 
     let library: PHPhotoLibrary
@@ -801,8 +804,11 @@ package struct FolderImport {
         // 4. The originals removed (a move), their folders synced once each; or what was copied remembered.
         var sourceFolders = Set<String>()
         for entry in kept {
-            if try journal.finishImportedFile(entry, placedByThisRun: true), let source = entry.source {
-                sourceFolders.insert(PathName.directory(of: source))
+            guard let source = entry.source else { continue }
+            switch try journal.finishImportedFile(entry, placedByThisRun: true) {
+            case .removed: sourceFolders.insert(PathName.directory(of: source))
+            case .kept(let reason): report.keptOriginals.append(LeftFile(path: source, reason: reason))
+            case .left: break
             }
         }
         for folder in sourceFolders.sorted() { try FileOperations.sync(folder, directory: true) }

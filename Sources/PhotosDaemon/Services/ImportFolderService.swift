@@ -24,12 +24,16 @@ public struct ImportRunSummary: Sendable, Hashable {
     public var waiting = 0
     /// Photos that could not be placed, with why; their files stay.
     public var failed: [String] = []
+    /// Originals of a move the system would not let go (a read-only card), with why: imported, and
+    /// still in the drop folder.
+    public var keptOriginals: [String] = []
 
     /// A summary.
     public init(
         imported: Int = 0, files: Int = 0, duplicates: Int = 0, rejected: Int = 0, left: Int = 0, waiting: Int = 0,
-        failed: [String] = []
+        failed: [String] = [], keptOriginals: [String] = []
     ) {
+        self.keptOriginals = keptOriginals
         self.imported = imported
         self.files = files
         self.duplicates = duplicates
@@ -251,6 +255,11 @@ public final class ImportFolderService: Service, Sendable {
             }
             for failure in summary.failed {
                 logger.error("a photo could not be imported; its files stay", metadata: ["reason": "\(failure)"])
+            }
+            for kept in summary.keptOriginals {
+                logger.warning(
+                    "an imported photo's original cannot be removed from the drop folder; it stays there",
+                    metadata: ["reason": "\(kept)"])
             }
             // A run that only finds what earlier runs left says so quietly.
             logger.log(
