@@ -77,8 +77,9 @@ extension PhotosCommand {
             if !missing.isEmpty {
                 throw CLIError("no such file or folder: \(missing.map(Output.escaped).joined(separator: ", "))")
             }
-            // A library not made yet is made, as `photos scan` makes one.
-            let library = try options.open(creating: true)
+            // A library not made yet is made, as `photos scan` makes one; a dry run plans against an
+            // empty one and makes none.
+            let library = try options.open(creating: !dryRun, orEmpty: dryRun)
             let definition = ImportDefinition(
                 from: Self.absolute(sources[0]), to: root, layout: template, mode: mode,
                 duplicates: duplicates)

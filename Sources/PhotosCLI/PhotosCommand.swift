@@ -103,14 +103,18 @@ struct LibraryOptions: ParsableArguments {
 
     /// Opens the library, refusing to create one that does not exist unless `creating`: the error
     /// says which library it looked for, how it found it, and which one a running photosd serves.
+    /// `orEmpty`: a library file that does not exist is an empty library in memory, made for a
+    /// command that writes nothing (`photos import --dry-run`), and no file is made.
     func open(
-        creating: Bool = false, environment: [String: String] = ProcessInfo.processInfo.environment
+        creating: Bool = false, orEmpty: Bool = false,
+        environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws -> PHPhotoLibrary {
         let config = try configFile(environment: environment)
         let location = Self.locate(library: library, config: config, environment: environment)
         // A file is looked for here; a library kept in PostgreSQL is asked of its server below.
         let kept = LibraryDatabase.isPostgreSQL(location.path)
-        guard creating || kept || FileManager.default.fileExists(atPath: location.path) else {
+        let exists = kept || FileManager.default.fileExists(atPath: location.path)
+        guard creating || orEmpty || exists else {
             throw CLIError(
                 Self.missing(location, socket: DaemonOptions.usualSocket(config.file, environment: environment)))
         }
@@ -121,6 +125,10 @@ struct LibraryOptions: ParsableArguments {
         // What the library may write under each root: the config's, as photosd reads it.
         configuration.roots = config.file?.libraryRoots ?? []
         configuration.trashDays = config.file?.trashDays ?? configuration.trashDays
+        if orEmpty, !exists {
+            configuration.thumbnailCacheDirectory = nil
+            return PHPhotoLibrary(database: try LibraryDatabase(), configuration: configuration)
+        }
         do {
             return try PHPhotoLibrary(location: location.path, creating: creating, configuration: configuration)
         } catch let error as StoreError where kept && error.code == .notFound {

@@ -1,4 +1,5 @@
 import Foundation
+import PhotosStore
 import PhotosTestSupport
 import Testing
 
@@ -65,6 +66,7 @@ struct ImportCLITests {
 
                 """)
         #expect(setup.names(setup.root).isEmpty, "a dry run moves nothing")
+        #expect(!FileManager.default.fileExists(atPath: setup.library), "nor makes a library")
 
         let run = try setup.photos(["import", setup.drop, "--to", setup.root, "--name", "{yyyyMMdd-HHmmss}"])
         #expect(run.status == 0, "\(run.stderr)")
@@ -88,8 +90,20 @@ struct ImportCLITests {
                 atPath: try #require(Corpus.file("Phone/DCIM/100APPLE/" + name)).path,
                 toPath: setup.drop + "/" + name)
         }
+        // A dry run finds them so without writing to the library (the content hashes it computes
+        // of the library's files are the run's alone); the run keeps them for the next.
+        func hashed() throws -> Int64? {
+            try LibraryDatabase(path: setup.library).read { db in
+                try db.scalarInt64("SELECT COUNT(*) FROM resource WHERE contentHash IS NOT NULL", [])
+            }
+        }
+        let hashedBefore = try hashed()
+        let dryAgain = try setup.photos(["import", setup.drop, "--to", setup.root, "--dry-run"])
+        #expect(dryAgain.stdout.contains("duplicate \(setup.drop)/IMG_5195.HEIC"), "\(dryAgain.stdout)")
+        #expect(try hashed() == hashedBefore)
         let again = try setup.photos(["import", setup.drop, "--to", setup.root])
         #expect(again.status == 0, "\(again.stderr)")
+        #expect(try hashed() ?? 0 > hashedBefore ?? 0, "the run keeps what it hashed")
         #expect(again.stdout.contains("duplicate \(setup.drop)/IMG_5195.HEIC (the library has \(live).HEIC)"))
         #expect(setup.names(setup.drop) == ["IMG_5195.HEIC", "IMG_5195.MOV", "notes.txt"])
     }

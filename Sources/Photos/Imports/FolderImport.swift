@@ -100,6 +100,9 @@ package struct FolderImport {
     let batchSize: Int
     /// How many files of a folder are read before their groups are planned (``plan(_:quiet:ready:)``).
     let planningChunk: Int
+    /// Whether planning leaves the library as it is (a plan that is not run: `--dry-run`): the
+    /// content hashes of the library's files it computes are not kept for the next import.
+    private var writesNothing = false
 
     /// An import by `definition` into `library`; dates without their own offset are read in
     /// `timeZone`; `batchSize` groups are placed and scanned together (``defaultBatchSize(for:)``
@@ -165,7 +168,9 @@ package struct FolderImport {
     /// groups may still be arriving. Fails before planning anything when `to` may not be written (its
     /// root's policy is not `files`, or the disk refuses).
     package func plan(_ sources: [String], quiet: Duration = .zero) throws -> Plan {
-        try plan(sources, quiet: quiet) { _ in }
+        var planOnly = self
+        planOnly.writesNothing = true
+        return try planOnly.plan(sources, quiet: quiet) { _ in }
     }
 
     /// Plans as ``plan(_:quiet:)`` does, giving `ready` the groups as they are planned, in the
@@ -426,7 +431,7 @@ package struct FolderImport {
         for candidate in candidates {
             var known = candidate.contentHash
             if known == nil, let computed = ContentHash.of(path: candidate.path) {
-                try database.noteContentHash(computed, forResource: candidate.id)
+                if !writesNothing { try database.noteContentHash(computed, forResource: candidate.id) }
                 known = computed
             }
             if known == hash { return candidate.path }
