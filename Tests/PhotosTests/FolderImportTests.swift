@@ -777,5 +777,21 @@ extension FolderImportTests {
         #expect(again.failed.isEmpty, "\(again.failed)")
         #expect(again.trashed.map { PathName.name(of: $0.source) }.sorted() == ["IMG_9000.CR2", "IMG_9000.JPG"])
         #expect(files(drop).isEmpty)
+
+        // The other way round: a new JPEG beside a RAW the library has is left too, with why (it
+        // was imported, and the RAW's bytes were in the root twice).
+        let other = try #require(Corpus.file("Camera/2008/Death Valley/FurnaceCreekInn.jpg")).path
+        try manager.copyItem(atPath: other, toPath: drop + "/IMG_9001.JPG")
+        try manager.copyItem(atPath: raw, toPath: drop + "/IMG_9001.CR2")
+        let mirrored = try importer.plan([drop])
+        #expect(mirrored.duplicates.isEmpty && mirrored.groups.isEmpty)
+        #expect(mirrored.left.map { PathName.name(of: $0.path) }.sorted() == ["IMG_9001.CR2", "IMG_9001.JPG"])
+        #expect(
+            mirrored.left.allSatisfy {
+                $0.reason.contains("IMG_9001.CR2 is already in the library (\(pictures)/Old/IMG_0350.CR2)")
+                    && $0.reason.contains("IMG_9001.JPG is not")
+            }, "\(mirrored.left)")
+        let kept = try importer.run(mirrored)
+        #expect(kept.placed.isEmpty && kept.trashed.isEmpty && files(drop) == ["IMG_9001.CR2", "IMG_9001.JPG"])
     }
 }

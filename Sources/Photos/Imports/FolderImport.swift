@@ -329,17 +329,19 @@ package struct FolderImport {
         var placed: [ImportGroupPlan] = []
         for (group, identity) in zip(groups, identities) {
             guard let primary = metadata[group.primary], let identity else { continue }
-            if definition.duplicates != .keep,
+            if definition.duplicates != .keep {
                 let existing = try duplicate(
                     of: group.primary, size: identity.size, candidates: candidates[identity.size] ?? [],
                     planned: &planning.planned, hashes: &plan.contentHashes)
-            {
-                // A pair is the library's only when each of its files is: a new RAW beside a JPEG the
-                // library has is neither imported as a duplicate would be nor trashed with it.
+                // A pair is the library's only when each of its files is, and new only when each is: a
+                // new RAW beside a JPEG the library has (or a new JPEG beside its RAW) is neither
+                // imported whole, as the known file would be twice, nor trashed with it.
                 var partners: [String: String] = [:]
-                var new: [String] = []
+                var new: [String] = existing == nil ? [PathName.name(of: group.primary)] : []
                 for member in group.members where member.role == .pairedVideo || member.role == .alternatePhoto {
-                    if let size = partnerSizes[member.path],
+                    // Beside a new primary, only a partner of a size the library has can be known (a
+                    // copying import would hash each one else).
+                    if let size = partnerSizes[member.path], existing != nil || candidates[size]?.isEmpty == false,
                         let same = try duplicate(
                             of: member.path, size: size, candidates: candidates[size] ?? [],
                             planned: &planning.planned, hashes: &plan.contentHashes)
@@ -349,17 +351,24 @@ package struct FolderImport {
                         new.append(PathName.name(of: member.path))
                     }
                 }
-                guard new.isEmpty else {
+                if let existing, new.isEmpty {
+                    plan.duplicates.append(
+                        Duplicate(
+                            path: group.primary, existing: existing, files: group.members.map(\.path),
+                            partners: partners))
+                    continue
+                }
+                let known =
+                    existing.map { [(PathName.name(of: group.primary), $0)] } ?? []
+                    + partners.sorted { $0.key < $1.key }.map { (PathName.name(of: $0.key), $0.value) }
+                if !known.isEmpty {
                     let reason =
-                        "\(PathName.name(of: group.primary)) is already in the library (\(existing)), "
-                        + "\(new.joined(separator: ", ")) is not: the group is left for you to sort out"
+                        known.map { "\($0.0) is already in the library (\($0.1))" }.joined(separator: ", ")
+                        + ", \(new.joined(separator: ", ")) \(new.count == 1 ? "is" : "are") not: the group is left for "
+                        + "you to sort out"
                     plan.left += group.members.map { LeftFile(path: $0.path, reason: reason) }
                     continue
                 }
-                plan.duplicates.append(
-                    Duplicate(
-                        path: group.primary, existing: existing, files: group.members.map(\.path), partners: partners))
-                continue
             }
             do {
                 let named = try planning.planner.plan(
