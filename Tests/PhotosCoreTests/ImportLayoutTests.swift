@@ -198,22 +198,42 @@ import Testing
         #expect(SafeNames.sanitized(name, fallback: "fallback") == safe)
     }
 
-    static let stems: [(String, String, String)] = [
-        ("IMG_1.JPG", "img_1", "IMG_1 (2).JPG"),
-        ("IMG_1.JPG.xmp", "img_1", "IMG_1 (2).JPG.xmp"),
-        ("README", "readme", "README (2)"),
-        (".hidden.jpg", ".hidden", ".hidden (2).jpg"),
+    static let stems: [([String], [String], [String])] = [
+        (["IMG_1.JPG", "IMG_1.JPG.xmp"], ["IMG_1", "IMG_1"], ["IMG_1 (2).JPG", "IMG_1 (2).JPG.xmp"]),
+        (
+            ["IMG_1.HEIC", "IMG_1.MOV", "IMG_1.xmp"], ["IMG_1", "IMG_1", "IMG_1"],
+            ["IMG_1 (2).HEIC", "IMG_1 (2).MOV", "IMG_1 (2).xmp"]
+        ),
+        (
+            ["2024.05.01-IMG_7.JPG", "2024.05.01-IMG_7.xmp"], ["2024.05.01-IMG_7", "2024.05.01-IMG_7"],
+            ["2024.05.01-IMG_7 (2).JPG", "2024.05.01-IMG_7 (2).xmp"]
+        ),
+        (["trip.day1.JPG"], ["trip.day1"], ["trip.day1 (2).JPG"]),
+        (["README"], ["README"], ["README (2)"]),
+        ([".hidden.jpg"], [".hidden"], [".hidden (2).jpg"]),
     ]
 
     @Test(arguments: stems)
-    func aGroupsStemAndSuffixGoBeforeTheFirstDot(name: String, stem: String, suffixed: String) {
-        #expect(GroupNames.stem(of: name) == stem)
-        #expect(GroupNames.suffixed(name, 2) == suffixed)
+    func aGroupsStemIsItsNamesWithoutTheirExtensionAndTheSuffixFollowsIt(
+        names: [String], stems: [String], suffixed: [String]
+    ) {
+        #expect(GroupNames.split(names).map(\.stem) == stems)
+        #expect(GroupNames.free(GroupNames.split(names), besides: Set(stems.map { $0.lowercased() })) == suffixed)
+    }
+
+    /// A name takes each stem it starts with up to a dot: a file named so would pair with the
+    /// group's, or be taken for its sidecar; a dot inside a stem is the stem's.
+    @Test func aNameTakesTheStemsItStartsWith() {
+        #expect(GroupNames.prefixes(of: "IMG_1.JPG.xmp") == ["img_1", "img_1.jpg", "img_1.jpg.xmp"])
+        let day = Set(["2017.04.09-IMG_3001.JPG", "trip.day1.JPG"].flatMap(GroupNames.prefixes(of:)))
+        #expect(GroupNames.free([("2017.04.09-IMG_3002", ".JPG")], besides: day) == ["2017.04.09-IMG_3002.JPG"])
+        #expect(GroupNames.free([("trip.day2", ".JPG")], besides: day) == ["trip.day2.JPG"])
+        #expect(GroupNames.free([("trip", ".JPG")], besides: day) == ["trip (2).JPG"], "trip.xmp would be its sidecar")
     }
 
     @Test func aGroupTakesOneSuffixWhenAnyOfItsStemsIsTaken() {
-        let names = ["IMG_1.HEIC", "IMG_1.MOV"]
-        #expect(GroupNames.free(names, besides: []) == names)
+        let names = GroupNames.split(["IMG_1.HEIC", "IMG_1.MOV"])
+        #expect(GroupNames.free(names, besides: []) == ["IMG_1.HEIC", "IMG_1.MOV"])
         #expect(GroupNames.free(names, besides: ["img_1"]) == ["IMG_1 (2).HEIC", "IMG_1 (2).MOV"])
         #expect(GroupNames.free(names, besides: ["img_1", "img_1 (2)"]) == ["IMG_1 (3).HEIC", "IMG_1 (3).MOV"])
         #expect(GroupNames.free(names, besides: ["img_1", "img_1 (2)"], attempts: 2) == nil)

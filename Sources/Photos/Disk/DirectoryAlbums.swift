@@ -165,10 +165,11 @@ extension ApplyContext {
     }
 
     /// The names a group of files (an asset's) takes in the directory `albumPath` (the library's
-    /// path): their own, or each with the same suffix (`IMG_1 (2).JPG`, `IMG_1 (2).MOV`,
-    /// `IMG_1 (2).JPG.xmp`) when any name there, on disk, in the library or moved there earlier in
-    /// this block, starts as one of them does up to its first dot: a name is never taken over, and a
-    /// file never pairs with another asset's (`IMG_1.JPG` beside someone's `IMG_1.CR2`).
+    /// path): their own, or each with the same suffix after its stem (`IMG_1 (2).JPG`,
+    /// `IMG_1 (2).MOV`, `IMG_1 (2).JPG.xmp`) when any name there, on disk, in the library or moved
+    /// there earlier in this block, is one of their stems or starts with it and a dot
+    /// (``GroupNames``): a name is never taken over, and a file never pairs with another asset's
+    /// (`IMG_1.JPG` beside someone's `IMG_1.CR2`).
     private func freeNames(for names: [String], in albumPath: String) throws -> [String] {
         var taken = Set<String>()
         let disk = diskPath(of: albumPath)
@@ -181,14 +182,14 @@ extension ApplyContext {
                 throw PHPhotosError(.accessRestricted, "cannot read the directory \(disk): \(error)")
             }
         }
-        for entry in entries { taken.insert(GroupNames.stem(of: entry)) }
+        for entry in entries { taken.formUnion(GroupNames.prefixes(of: entry)) }
         for file in try transaction.storedFiles(inDirectory: albumPath) {
-            taken.insert(GroupNames.stem(of: PathName.name(of: file.path)))
+            taken.formUnion(GroupNames.prefixes(of: PathName.name(of: file.path)))
         }
         for move in assetMoves where PathName.directory(of: move.to) == albumPath {
-            taken.insert(GroupNames.stem(of: PathName.name(of: move.to)))
+            taken.formUnion(GroupNames.prefixes(of: PathName.name(of: move.to)))
         }
-        if let free = GroupNames.free(names, besides: taken) { return free }
+        if let free = GroupNames.free(GroupNames.split(names), besides: taken) { return free }
         throw PHPhotosError(.changeNotSupported, "no free name for \(names[0]) in \(disk)")
     }
 }
@@ -436,9 +437,8 @@ extension FileJournal {
     private func takeBackMove(ofAsset assetID: Int64, failed: FileJournalEntry) throws {
         guard let source = failed.source else { return }
         let (from, to) = (PathName.directory(of: source), PathName.directory(of: failed.destination))
-        let (oldStem, newStem) = (
-            Self.stemPart(PathName.name(of: source)), Self.stemPart(PathName.name(of: failed.destination))
-        )
+        let (oldStem, newStem) = Self.stems(
+            renamed: PathName.name(of: source), as: PathName.name(of: failed.destination))
         try database.write { transaction in
             try transaction.moveAssetFile(ofAsset: assetID, from: failed.destination, to: source)
             let moved = try transaction.resources(ofAsset: assetID).map(\.path).filter {
@@ -458,11 +458,17 @@ extension FileJournal {
         }
     }
 
-    /// A name up to its first dot (a leading dot aside), as it is: what a group's suffix follows.
-    static func stemPart(_ name: String) -> String {
-        let start = name.hasPrefix(".") ? name.index(after: name.startIndex) : name.startIndex
-        guard let dot = name[start...].firstIndex(of: ".") else { return name }
-        return String(name[..<dot])
+    /// The stems of a file's name and of the name a move gave it with a clash's suffix
+    /// (``GroupNames``): `IMG_1.JPG` and `IMG_1 (2).JPG` → `IMG_1`, `IMG_1 (2)`; a name the move
+    /// kept → two empty stems (every name goes back as it is). What its group's other files are
+    /// renamed back by.
+    static func stems(renamed old: String, as new: String) -> (old: String, new: String) {
+        let (a, b) = (Array(old), Array(new))
+        var common = 0
+        while common < a.count, common < b.count, a[common] == b[common] { common += 1 }
+        let inserted = b.count - a.count
+        guard inserted > 0, new.hasSuffix(String(a[common...])) else { return ("", "") }
+        return (String(a[..<common]), String(b[..<(common + inserted)]))
     }
 
     /// Makes the directory of an album created inside a directory-backed folder (`mkdir` entries),

@@ -111,9 +111,9 @@ public struct ImportPlanError: Error, Sendable, Hashable, CustomStringConvertibl
 ///
 /// Each file keeps its own extension (and a sidecar the part after its owner's stem), so a group's
 /// files still pair after the move. A clash follows the rule of album moves (``GroupNames``): the
-/// group's names are taken when a name in the folder, on disk or planned earlier in this run, has
-/// the stem of one of them (without case, up to the first dot); then the whole group takes one
-/// suffix, `IMG_1 (2).HEIC`, `IMG_1 (2).MOV`. With `{counter:N}` the number is what changes
+/// group's names are taken when a name in the folder, on disk or planned earlier in this run, is
+/// its new stem or starts with it and a dot (without case, ``GroupNames``); then the whole group
+/// takes one suffix, `IMG_1 (2).HEIC`, `IMG_1 (2).MOV`. With `{counter:N}` the number is what changes
 /// instead: it counts per folder within the run, starting after the highest number the folder
 /// holds for that name.
 ///
@@ -189,7 +189,7 @@ public struct ImportPlanner: Sendable {
             for number in start..<(start + Self.attempts) {
                 let numbered = before + ImportLayout.Context.padded(number, width) + after
                 let candidates = rests.map { numbered + $0 }
-                if !candidates.contains(where: { takenHere.contains(GroupNames.stem(of: $0)) }) {
+                if !takenHere.contains(numbered.lowercased()) {
                     found = (number, candidates)
                     stem = numbered
                     break
@@ -201,7 +201,8 @@ public struct ImportPlanner: Sendable {
             nextCounter[folderPath] = number + 1
             names = candidates
         } else {
-            guard let free = GroupNames.free(rests.map { stem + $0 }, besides: takenHere, attempts: Self.attempts)
+            guard
+                let free = GroupNames.free(rests.map { (stem, $0) }, besides: takenHere, attempts: Self.attempts)
             else { throw fail(.noFreeName, "no free name for \(stem) in \(folderPath)") }
             names = free
             stem = String(free[0].dropLast(rests[0].count))
@@ -209,7 +210,7 @@ public struct ImportPlanner: Sendable {
         if let long = names.first(where: { $0.utf8.count > SafeNames.maximumLength }) {
             throw fail(.nameTooLong, "the name \(long) is longer than \(SafeNames.maximumLength) bytes")
         }
-        taken[folderPath, default: []].formUnion(names.map(GroupNames.stem(of:)))
+        taken[folderPath, default: []].formUnion(names.flatMap(GroupNames.prefixes(of:)))
         let moves = zip(group.members, names).map { member, name in
             ImportGroupPlan.Move(
                 source: member.path, destination: (folder.isEmpty ? "" : folder) + "/" + name, role: member.role)
@@ -256,7 +257,7 @@ public struct ImportPlanner: Sendable {
         if listed[folder] == nil {
             let names = existingNames(folder)
             listed[folder] = names
-            taken[folder, default: []].formUnion(names.map(GroupNames.stem(of:)))
+            taken[folder, default: []].formUnion(names.flatMap(GroupNames.prefixes(of:)))
         }
         return taken[folder] ?? []
     }
