@@ -8,7 +8,8 @@ import Synchronization
 /// How photosd writes its log on standard error: one record per line, whatever a message holds.
 public enum LogFormat: String, Sendable, CaseIterable {
     /// `2026-01-02T10:00:00.250+01:00 info photosd : key=value [PhotosDaemon] message`, newlines
-    /// and backslashes in the message and values written `\n` and `\\`.
+    /// and backslashes in the message and values written `\n` and `\\`, other control characters
+    /// `\xNN`.
     case text
     /// One JSON object a line: `time` (ISO 8601), `level`, `label`, `message`, `metadata` (an object
     /// of the record's keys), `source` (the module that logged).
@@ -141,22 +142,12 @@ public struct DaemonLogHandler: LogHandler {
         }
     }
 
-    /// Text on one line: backslash, newline, carriage return and tab written as `\\`, `\n`, `\r`, `\t`.
-    static func escaped(_ text: String) -> String {
-        guard text.utf8.contains(where: { $0 == 0x5C || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) else { return text }
-        var result = ""
-        result.reserveCapacity(text.utf8.count + 8)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
-    }
+    /// Text on one line that a terminal shows as it is: backslash, newline, carriage return and tab
+    /// written as `\\`, `\n`, `\r`, `\t`, and every other control character (an escape sequence's
+    /// ESC is `\x1B`, DEL `\x7F`, a C1 control its UTF-8 bytes) as `\xNN`, as `photos` tables show
+    /// names (``PathBytes/displayed(_:)``): what a hook prints can neither split a record nor erase
+    /// or forge one on the terminal showing the log.
+    static func escaped(_ text: String) -> String { PathBytes.displayed(text) }
 
     /// Serializes whole lines onto standard error: records from several threads never interleave.
     private static let lock = Mutex(())

@@ -22,6 +22,21 @@ struct DaemonLogHandlerTests {
         #expect(line.filter { $0 == "\n" }.count == 1)
     }
 
+    /// A hook that prints an escape sequence (erase the line, back to its start, then a record of its
+    /// own) shows it as text: no raw control character reaches the terminal showing the log.
+    @Test(arguments: [
+        ("\u{1B}[2K\u{1B}[1G2026-01-01 notice photosd : done", #"\x1B[2K\x1B[1G2026-01-01 notice photosd : done"#),
+        ("bell\u{07} nul\u{00} del\u{7F}", #"bell\x07 nul\x00 del\x7F"#),
+        ("csi\u{9B}2K", #"csi\xC2\x9B2K"#),
+        ("caf\u{E9} \u{1F4F7}", "caf\u{E9} \u{1F4F7}"),
+    ])
+    func aTextRecordShowsAHooksControlCharactersAsEscapes(printed: String, logged: String) {
+        let line = Self.record(.text, "hook's standard output", ["hook.stdout": .string(printed)])
+        #expect(line.hasSuffix(" hook.stdout=\(logged) [PhotosHooks] hook's standard output\n"), "\(line)")
+        let raw = line.dropLast().unicodeScalars.filter { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }
+        #expect(raw.isEmpty, "\(line)")
+    }
+
     @Test func aJSONRecordIsOneObjectALineWithEveryField() throws {
         let line = Self.record(
             .json, "said \"hi\"\nthen left",
