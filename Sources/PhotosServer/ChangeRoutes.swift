@@ -50,12 +50,13 @@ struct ChangeRoutes: Sendable {
         let format = StreamFormat(request)
         // Following starts now, as `tail -f` does; `since` resumes after a token, and so does the
         // `Last-Event-ID` an EventSource sends when it reconnects (each event's id is its token).
+        // The header wins: an EventSource reconnects to the URL it was opened with, `since`
+        // included, so `since` says where the stream first began and the header how far it got.
         let resumed = try Self.lastEventID(request, format)
         let since: Int64
         do {
-            since =
-                try query.integer("since", in: 0...Int64.max, default: nil) ?? resumed
-                ?? (follow ? try database.currentToken() : 0)
+            let asked = try query.integer("since", in: 0...Int64.max, default: nil)
+            since = try resumed ?? asked ?? (follow ? database.currentToken() : 0)
         } catch let error as APIError {
             throw error
         } catch {

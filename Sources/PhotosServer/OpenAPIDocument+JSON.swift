@@ -2450,7 +2450,7 @@ extension OpenAPIDocument {
     },
     "/v1/changes": {
       "get": {
-        "description": "NDJSON, one change-log entry per line, oldest first; or Server-Sent Events (`id:` the\ntoken, `data:` the entry) when the request accepts `text/event-stream`. Without `follow`\nthe answer ends at the newest entry. A followed SSE stream begins with an event of an\n`id:` alone, the token it starts after, which dispatches nothing: an EventSource that\nreconnects before any change came resumes there. A stream that falls behind the kept\nhistory ends with one error record, as does one whose token is revoked or expires (401).\nA token older than the kept history is a 410 with PhotoKit's 3105, never a gap.\n",
+        "description": "NDJSON, one change-log entry per line, oldest first; or Server-Sent Events (`id:` the\ntoken, `data:` the entry) when the request accepts `text/event-stream`. Without `follow`\nthe answer ends at the newest entry. A followed SSE stream begins with an event of an\n`id:` alone, the token it starts after, which dispatches nothing: an EventSource that\nreconnects before any change came resumes there. A `Last-Event-ID` header (what an\nEventSource sends when it reconnects, to the URL it was opened with) resumes after that\ntoken, in place of `since`. A stream that falls behind the kept\nhistory ends with one error record, as does one whose token is revoked or expires (401).\nA token older than the kept history is a 410 with PhotoKit's 3105, never a gap.\n",
         "operationId": "changes",
         "parameters": [
           {

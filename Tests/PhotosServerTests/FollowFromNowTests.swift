@@ -51,6 +51,34 @@ import Testing
         }
     }
 
+    /// An EventSource reconnects to the URL it was opened with, `since` included: the
+    /// `Last-Event-ID` it sends, not `since`, says where it resumes, so nothing comes twice.
+    @Test func anEventSourceOpenedWithSinceResumesAfterItsLastEventIDNotSince() async throws {
+        try await APIServerTests.withServer { socket, fixture in
+            // Two entries at least, so that resuming after the first differs from starting at 0.
+            let beach = fixture.asset("beach.jpg")
+            try fixture.library.performChangesAndWait { PHAssetChangeRequest(for: beach).isFavorite.toggle() }
+            let token = try fixture.library.database.currentToken()
+            #expect(token >= 2)
+            let events = try UnixHTTPClient(socket: socket)
+            let head = try await offPool {
+                try events.send(
+                    "GET", "/v1/changes?since=0&follow=true",
+                    headers: ["Accept": "text/event-stream", "Last-Event-ID": "\(token - 1)"])
+            }
+            #expect(head.status == 200)
+            // Where it resumes, then only the entry it missed.
+            #expect(try await offPool { [try events.nextLine(), try events.nextLine()] } == ["id: \(token - 1)", ""])
+            #expect(try await offPool { try events.nextLine() } == "id: \(token)")
+            // Without the header, `since` is where it starts.
+            let fresh = try UnixHTTPClient(socket: socket)
+            _ = try await offPool {
+                try fresh.send("GET", "/v1/changes?since=0&follow=true", headers: ["Accept": "text/event-stream"])
+            }
+            #expect(try await offPool { try fresh.nextLine() } == "id: 0")
+        }
+    }
+
     /// A page whose stream dropped before any change came (photosd restarted) resumes where its
     /// stream began: the changes made meanwhile come, not only those after it reconnects.
     @Test func anEventSourceThatSawNoChangeResumesWhereItsStreamBegan() async throws {
