@@ -286,20 +286,18 @@ public final class APIConnection: @unchecked Sendable {
         let request = Array((text + "\r\n").utf8) + body
         var sent = 0
         while sent < request.count { sent += try request[sent...].withUnsafeBytes { try write($0) } }
-        let statusLine = try readLine()
-        let parts = statusLine.split(separator: " ", maxSplits: 2)
-        guard parts.count >= 2, let status = Int(parts[1]) else {
-            throw ConnectionError("bad status line \(statusLine)")
-        }
-        var fields: [String: String] = [:]
-        while true {
-            let line = try readLine()
-            if line.isEmpty { break }
-            if let colon = line.firstIndex(of: ":") {
-                fields[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
-                    in: .whitespaces)
+        // Interim answers (`100 Continue`, `103 Early Hints`) may come first, each with a header
+        // block of its own: the request's answer is the first final one.
+        var status: Int
+        var fields: [String: String]
+        repeat {
+            let statusLine = try readLine()
+            guard let code = Self.status(ofStatusLine: statusLine) else {
+                throw ConnectionError("not an HTTP/1.x status line: \"\(statusLine.prefix(100))\"")
             }
-        }
+            status = code
+            fields = try readHeaderFields()
+        } while Self.isInterim(status)
         chunked = fields["transfer-encoding"]?.lowercased() == "chunked"
         if !chunked, let length = fields["content-length"].flatMap(Int.init) {
             chunkLeft = length
@@ -308,6 +306,35 @@ public final class APIConnection: @unchecked Sendable {
         }
         if !chunked, chunkLeft == 0 { ended = true }
         return (status, fields)
+    }
+
+    /// The status code of an HTTP/1.x status line (`HTTP/1.1 200 OK`, the reason optional), nil for
+    /// any other line: a reply that is not HTTP (`NOTHTTP 200 yes`) has no status.
+    public static func status(ofStatusLine line: String) -> Int? {
+        let bytes = Array(line.utf8)
+        let digit = { (byte: UInt8) in (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
+        guard bytes.count >= 12, bytes.starts(with: "HTTP/1.".utf8), digit(bytes[7]), bytes[8] == UInt8(ascii: " "),
+            bytes[9..<12].allSatisfy(digit), bytes.count == 12 || bytes[12] == UInt8(ascii: " ")
+        else { return nil }
+        let status = bytes[9..<12].reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
+        return (100...599).contains(status) ? status : nil
+    }
+
+    /// Whether `status` is an interim answer that the final one follows on the same connection: any
+    /// 1xx but `101 Switching Protocols`, which ends HTTP on it (never asked for here).
+    static func isInterim(_ status: Int) -> Bool { (100..<200).contains(status) && status != 101 }
+
+    /// A header block, up to its empty line: names in lower case.
+    private func readHeaderFields() throws -> [String: String] {
+        var fields: [String: String] = [:]
+        while true {
+            let line = try readLine()
+            if line.isEmpty { return fields }
+            if let colon = line.firstIndex(of: ":") {
+                fields[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
+                    in: .whitespaces)
+            }
+        }
     }
 
     /// The rest of the body.

@@ -20,6 +20,8 @@ final class LoopbackHTTPServer: Sendable {
         case status(Int, body: String)
         /// Reads the request and answers nothing, until the client closes the connection.
         case silence
+        /// These bytes exactly, whatever they are (interim answers, a reply that is not HTTP).
+        case raw(String)
     }
 
     let port: Int
@@ -151,6 +153,10 @@ final class LoopbackHTTPServer: Sendable {
             let answer = Array(
                 "HTTP/1.1 \(status) Status\r\nContent-Length: \(text.utf8.count)\r\nConnection: close\r\n\r\n\(text)"
                     .utf8)
+            _ = answer.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            close(connection)
+        case .raw(let text):
+            let answer = Array(text.utf8)
             _ = answer.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             close(connection)
         }

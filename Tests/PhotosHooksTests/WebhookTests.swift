@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Photos
+import PhotosClient
 import PhotosStore
 import PhotosTestSupport
 import Testing
@@ -187,6 +188,40 @@ import Testing
         defer { server.stop() }
         let outcome = try await Self.post(to: server.port).run(input: Array("{}".utf8), since: 0, until: 1)
         #expect(outcome.termination == .answered(302) && !outcome.termination.isSuccess)
+    }
+
+    /// Interim answers (`100 Continue`, `103 Early Hints` with its headers) come before the real one.
+    @Test func interimAnswersBeforeTheFinalOneAreSkipped() async throws {
+        let server = try LoopbackHTTPServer(
+            reply: .raw(
+                "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 103 Early Hints\r\nLink: </style.css>\r\n\r\n"
+                    + "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n"))
+        defer { server.stop() }
+        let outcome = try await Self.post(to: server.port).run(input: Array("{}".utf8), since: 0, until: 1)
+        #expect(outcome.termination == .answered(200) && outcome.termination.isSuccess, "\(outcome.termination)")
+    }
+
+    /// A reply that is not HTTP is no success, whatever number it holds: the run fails naming what came.
+    @Test func aReplyThatIsNotHTTPIsAFailedRunNamingWhatCame() async throws {
+        let server = try LoopbackHTTPServer(reply: .raw("NOTHTTP 200 yes\r\n\r\n"))
+        defer { server.stop() }
+        let outcome = try await Self.post(to: server.port).run(input: Array("{}".utf8), since: 0, until: 1)
+        guard case .unreachable(let reason) = outcome.termination else {
+            Issue.record("\(outcome.termination)")
+            return
+        }
+        #expect(reason.contains(#"not an HTTP/1.x status line: "NOTHTTP 200 yes""#), "\(reason)")
+    }
+
+    @Test(
+        arguments: [
+            ("HTTP/1.1 200 OK", 200), ("HTTP/1.0 204", 204), ("HTTP/1.1 100 Continue", 100),
+            ("HTTP/1.1 503 Service Unavailable", 503), ("NOTHTTP 200 yes", nil), ("HTTP/2 200", nil),
+            ("HTTP/1.1 2000 OK", nil), ("HTTP/1.1 20 OK", nil), ("HTTP/1.1 abc", nil), ("http/1.1 200 OK", nil),
+            ("HTTP/1.1 099 Low", nil), ("", nil),
+        ] as [(String, Int?)])
+    func aStatusLineIsHTTP1WithThreeDigits(line: String, status: Int?) {
+        #expect(APIConnection.status(ofStatusLine: line) == status)
     }
 
     @Test func aRefusedConnectionIsAFailedRun() async throws {
