@@ -5,11 +5,15 @@
 #include <malloc.h>
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/eventfd.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "CPhotosLinux.h"
@@ -70,4 +74,79 @@ int cphotos_sync_file_system(int fd) {
 
 const void *cphotos_find_bytes(const void *haystack, size_t haystack_length, const void *needle, size_t needle_length) {
     return memmem(haystack, haystack_length, needle, needle_length);
+}
+
+// The reaper runs in a child forked from a multithreaded process that never execs: from fork on
+// it calls only async-signal-safe functions (and prctl, a plain system call), and allocates nothing.
+#define CPHOTOS_REAPER_GROUPS 4096
+
+static void cphotos_close_all_but(int kept) {
+#ifdef SYS_close_range
+    if (syscall(SYS_close_range, 0U, (unsigned)kept - 1, 0U) == 0
+        && syscall(SYS_close_range, (unsigned)kept + 1, ~0U, 0U) == 0) {
+        return;
+    }
+#endif
+    for (int fd = 0; fd < 65536; fd++) {
+        if (fd != kept) { close(fd); }
+    }
+}
+
+static _Noreturn void cphotos_reap_groups(int channel) {
+    // A session of its own: a signal to photosd's process group (a shell job's Ctrl-C or
+    // `kill -9 %1`) does not end the reaper with photosd, and so leave the hooks running.
+    setsid();
+    prctl(PR_SET_NAME, (unsigned long)"hook-reaper", 0, 0, 0);
+    const int ignored[] = {SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGPIPE, SIGALRM};
+    struct sigaction ignore = {0};
+    ignore.sa_handler = SIG_IGN;
+    for (size_t i = 0; i < sizeof ignored / sizeof ignored[0]; i++) { sigaction(ignored[i], &ignore, NULL); }
+    cphotos_close_all_but(channel);
+    static pid_t groups[CPHOTOS_REAPER_GROUPS];
+    int count = 0;
+    for (;;) {
+        pid_t record = 0;
+        ssize_t got = recv(channel, &record, sizeof record, 0);
+        if (got < 0 && errno == EINTR) { continue; }
+        // 0: every copy of the other end is closed, photosd has exited (or was killed).
+        if (got <= 0) { break; }
+        if (got != sizeof record || record == 0) { continue; }
+        if (record > 0) {
+            if (count < CPHOTOS_REAPER_GROUPS) { groups[count++] = record; }
+        } else {
+            for (int i = 0; i < count; i++) {
+                if (groups[i] == -record) {
+                    groups[i] = groups[--count];
+                    break;
+                }
+            }
+        }
+    }
+    for (int i = 0; i < count; i++) { kill(-groups[i], SIGKILL); }
+    _exit(0);
+}
+
+int cphotos_start_group_reaper(int *reaper) {
+    int ends[2];
+    if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, ends) != 0) { return -1; }
+    pid_t child = fork();
+    if (child < 0) {
+        int error = errno;
+        close(ends[0]);
+        close(ends[1]);
+        errno = error;
+        return -1;
+    }
+    if (child == 0) { cphotos_reap_groups(ends[1]); }
+    close(ends[1]);
+    if (reaper != NULL) { *reaper = child; }
+    return ends[0];
+}
+
+int cphotos_tell_group_reaper(int channel, int record) {
+    ssize_t sent;
+    do {
+        sent = send(channel, &record, sizeof record, MSG_NOSIGNAL);
+    } while (sent < 0 && errno == EINTR);
+    return sent == (ssize_t)sizeof record ? 0 : errno;
 }

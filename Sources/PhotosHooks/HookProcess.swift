@@ -20,7 +20,8 @@ import Synchronization
 /// may also seek or map it), the output is drained, and a run that outlives its timeout (or the
 /// daemon) gets SIGTERM, then SIGKILL, sent to its group. When the hook's own process has ended,
 /// however it ended, whatever is left in its group is killed (SIGKILL): a background job a hook
-/// started does not outlive its run.
+/// started does not outlive its run. If photosd itself is killed (SIGKILL, a crash), the group is
+/// killed by ``HookGroupReaper``: nothing of the run outlives photosd either.
 struct HookProcess: Sendable {
     /// How a run ended.
     enum Termination: Sendable, Hashable {
@@ -118,9 +119,15 @@ struct HookProcess: Sendable {
                 output: .sequence, error: .sequence
             ) { execution in
                 let group = execution.processIdentifier.value
+                // Killed with photosd if photosd is killed (SIGKILL) before the run ends.
+                if let error = HookGroupReaper.watch(group) {
+                    logger.warning(
+                        "the hook would outlive photosd if photosd were killed: its reaper is missing",
+                        metadata: ["error": "\(error)"])
+                }
+                capture.group.store(group, ordering: .relaxed)
                 Self.lowerPriority(of: group, by: niceness, logger: logger)
                 started()
-                capture.group.store(group, ordering: .relaxed)
                 try await withTaskCancellationHandler {
                     // The output is read by tasks of their own, not children of this one: a
                     // cancelled run still reads what the hook writes as it stops (to its exit,
@@ -211,9 +218,11 @@ struct HookProcess: Sendable {
         return file
     }
 
-    /// SIGKILL to what is left of a hook's process group.
+    /// SIGKILL to what is left of a hook's process group, which the reaper then no longer watches.
     static func killGroup(_ group: pid_t) {
-        if group > 0 { kill(-group, SIGKILL) }
+        guard group > 0 else { return }
+        kill(-group, SIGKILL)
+        HookGroupReaper.forget(group)
     }
 
     /// What the run's concurrent tasks record.

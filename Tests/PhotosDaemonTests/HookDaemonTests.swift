@@ -180,7 +180,8 @@ struct HookDaemonTests: DaemonSuite {
         let since = try String(contentsOfFile: output.appendingPathComponent("hung.since").path, encoding: .utf8)
             .trimmingCharacters(in: .whitespacesAndNewlines)
         daemon.kill9()
-        // The orphaned run is stopped too (in life it would finish; its batch is not acknowledged).
+        // The run goes with photosd (its reaper kills the group: `HookProcessGroupDaemonTests`); killed
+        // here too, so that this test does not depend on it.
         if let pid = Int32(
             try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines))
         {

@@ -66,4 +66,20 @@ int cphotos_idle_this_thread(void);
 /// leaves out, searching by whole needle rather than byte by byte), or NULL.
 const void *_Nullable cphotos_find_bytes(
     const void *_Nonnull haystack, size_t haystack_length, const void *_Nonnull needle, size_t needle_length);
+
+/// Forks the hook reaper: a process that outlives this one only to SIGKILL the process groups this
+/// one told it about (``cphotos_tell_group_reaper``), once this one has exited, however it ended
+/// (SIGKILL and crashes included). It learns that from the end of its socket: the returned
+/// descriptor (close-on-exec, a SOCK_SEQPACKET socket) is the only other end, so it closes only
+/// when this process is gone. The reaper is in a session of its own, ignores the terminal's and
+/// the usual stop signals (it leaves on its own), keeps no other descriptor, and is named
+/// `hook-reaper` in /proc/PID/comm. Returns the descriptor and sets `*reaper` to its pid; -1 and
+/// errno on failure.
+int cphotos_start_group_reaper(int *_Nullable reaper);
+
+/// Tells the reaper of ``cphotos_start_group_reaper`` (its descriptor `channel`) a process group
+/// to kill if this process dies (`record` = the group's id) or to forget (`record` = minus it);
+/// 0 or the error number (EPIPE once the reaper is gone: never SIGPIPE).
+int cphotos_tell_group_reaper(int channel, int record);
+
 #endif
