@@ -109,7 +109,7 @@ extension PhotosCommand {
             defer { Self.removeDatabase(at: temporary) }
             let summary = try build(
                 at: temporary, from: roots, zone: LibraryOptions.timeZone(configFile.file),
-                policies: LibraryRoots(configFile.file?.libraryRoots ?? []))
+                policies: LibraryRoots(configFile.file?.libraryRoots ?? []), historyAfter: Self.historyStart())
             var result = summary
             result.library = target
             result.dryRun = dryRun
@@ -120,15 +120,24 @@ extension PhotosCommand {
             if !summary.offlineRoots.isEmpty { throw ExitCode(1) }
         }
 
+        /// The token a rebuilt library's history starts after: the milliseconds since 1970, past
+        /// every token a program may have kept of the library it replaces (lost, damaged, or
+        /// never read: opening it could write to it), whose tokens count its commits from 1, or
+        /// from an earlier rebuild's start, and no library commits once a millisecond for long.
+        static func historyStart(now: Date = Date()) -> Int64 {
+            Int64(now.timeIntervalSince1970 * 1000)
+        }
+
         /// Scans `roots` into a new library at `path` and brings back their photos' identifiers, their
         /// user albums and the edits the library's folder keeps; unless a dry run, writes the identifier logs of the roots that keep user
         /// state (`policies`) from the new library.
-        private func build(at path: String, from roots: [String], zone: TimeZone, policies: LibraryRoots) throws
-            -> Summary
-        {
+        private func build(
+            at path: String, from roots: [String], zone: TimeZone, policies: LibraryRoots, historyAfter token: Int64
+        ) throws -> Summary {
             let database: LibraryDatabase
             do {
                 database = try LibraryDatabase(path: path)
+                try database.startHistory(after: token)
             } catch {
                 throw CLIError("cannot make a library at \(path): \(error)")
             }

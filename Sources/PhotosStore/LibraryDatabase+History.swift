@@ -13,6 +13,24 @@ extension LibraryDatabase {
         try read { db in try Self.prunedThrough(db) }
     }
 
+    /// Starts the history of a library file not written to yet after `token`: its first change is
+    /// `token + 1`, and every token up to `token` is expired (``requireHistory(after:)``). What a
+    /// library made again from the disk (`photos rebuild`) does, so that a token a program kept of
+    /// the library it replaces is refused, never taken for one of its own.
+    package func startHistory(after token: Int64) throws {
+        guard case .sqlite = engine else {
+            throw StoreError(.other, "only a library file's history starts after a token")
+        }
+        try bookkeeping { db in
+            guard try Self.newestToken(db) == 0 else {
+                throw StoreError(.other, "the history of a library written to already cannot start again")
+            }
+            try db.execute("DELETE FROM sqlite_sequence WHERE name = 'change'", [])
+            try db.execute("INSERT INTO sqlite_sequence (name, seq) VALUES ('change', ?)", [.int(token)])
+            try db.execute("UPDATE library SET prunedThrough = ? WHERE id = 1", [.int(token)])
+        }
+    }
+
     static func prunedThrough(_ db: some StoreConnection) throws -> Int64 {
         try db.scalarInt64("SELECT prunedThrough FROM library WHERE id = 1") ?? 0
     }

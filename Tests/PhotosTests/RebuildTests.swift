@@ -180,6 +180,10 @@ struct RebuildTests {
         #expect(scanned.status == 0, "\(scanned.stderr)")
         #expect(FileManager.default.fileExists(atPath: IdentifierLog.path(inRoot: root)))
 
+        // A token a program kept of the library.
+        let kept = try LibraryDatabase(path: libraryURL.path).currentToken()
+        #expect(kept > 0)
+
         // The database is lost.
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: libraryURL.path + suffix) }
 
@@ -199,6 +203,14 @@ struct RebuildTests {
 
         let database = try LibraryDatabase(path: libraryURL.path)
         let after = (assets: try Self.assets(database), collections: try Self.collections(database))
+        // The kept token is another library's: expired, never taken for one of the rebuilt one's
+        // (its tokens start after the moment of the rebuild).
+        let expired = #expect(throws: StoreError.self) { try database.requireHistory(after: kept) }
+        #expect(expired?.code == .historyExpired)
+        let start = try database.prunedThrough()
+        #expect(start > Int64(Date().timeIntervalSince1970 * 1000) - 600_000, "\(start)")
+        #expect(try database.currentToken() > start)
+        #expect(try !database.changes(after: start).isEmpty, "the rebuilt library's own history is there")
         #expect(Set(after.assets.keys) == Set(before.assets.keys), "the same photos")
         // Every field of every asset is back, its identifier too: from its sidecar (written at its
         // first edit), its user album (whose manifest names it), or else the root's identifier log.
