@@ -63,6 +63,10 @@ public final class PHPhotoLibrary: Sendable {
         /// How many days a deleted asset stays in "Recently Deleted", restorable, before it is erased
         /// for good with its files in the Trash (default 30; the config's `trash_days`).
         public var trashDays = 30
+        /// Shell patterns of names the scanner passes over (the config's `ignore`, `Thumbs.db`,
+        /// `Private*`): a directory-backed album or folder is never renamed to such a name, which
+        /// would take it, and its photos, out of the library.
+        public var ignore: [String] = []
 
         /// The defaults.
         public init() {}

@@ -125,6 +125,7 @@ struct LibraryOptions: ParsableArguments {
         // What the library may write under each root: the config's, as photosd reads it.
         configuration.roots = config.file?.libraryRoots ?? []
         configuration.trashDays = config.file?.trashDays ?? configuration.trashDays
+        configuration.ignore = config.file?.ignore ?? []
         if orEmpty, !exists {
             configuration.thumbnailCacheDirectory = nil
             return PHPhotoLibrary(database: try LibraryDatabase(), configuration: configuration)

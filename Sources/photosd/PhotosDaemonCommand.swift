@@ -281,6 +281,7 @@ struct PhotosDaemonCommand: AsyncParsableCommand {
             var importing = PHPhotoLibrary.Configuration()
             importing.timeZone = configuration.timeZone
             importing.roots = configuration.libraryRoots
+            importing.ignore = file.ignore
             let library = PHPhotoLibrary(database: database, configuration: importing)
             // An import a killed photosd left halfway lands now: its groups whole, its originals removed.
             do {
@@ -319,6 +320,7 @@ struct PhotosDaemonCommand: AsyncParsableCommand {
             libraryConfiguration.thumbnailCacheBytes = thumbnailBytes
             libraryConfiguration.roots = configuration.libraryRoots
             libraryConfiguration.trashDays = file.trashDays ?? libraryConfiguration.trashDays
+            libraryConfiguration.ignore = file.ignore
             let statusPath = configuration.statusPath
             let startupPath = StartupProgress.path(forLibrary: configuration.localPath)
             let library = PHPhotoLibrary(database: database, configuration: libraryConfiguration)

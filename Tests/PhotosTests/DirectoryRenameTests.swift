@@ -183,6 +183,33 @@ struct DirectoryRenameTests {
         #expect(tree.entries("2024") == ["Trip", "Trip (2)", "Trip (3)"], "nothing moved")
     }
 
+    /// A name one of the configuration's `ignore` patterns matches is refused too, naming the
+    /// pattern: the next scan would have dropped the album and its photos (favorites, albums and
+    /// all) from the library.
+    @Test func aNameTheConfigurationIgnoresIsRefusedNamingThePattern() throws {
+        let tree = try Tree()
+        var configuration = tree.library.configuration
+        configuration.ignore = ["Thumbs.db", "Private*"]
+        let library = try PHPhotoLibrary(url: tree.directory.path("library.sqlite"), configuration: configuration)
+        let options = PHFetchOptions()
+        options.photoLibrary = library
+        let zoo = try #require(
+            PHAssetCollection.fetchAssetCollections(with: .album, subtype: .any, options: options)
+                .first { $0.localizedTitle == "Zoo" })
+        let error = #expect(throws: PHPhotosError.self) {
+            try library.performChangesAndWait { PHAssetCollectionChangeRequest(for: zoo)?.title = "PrivateZoo" }
+        }
+        #expect(error?.code == .changeNotSupported)
+        #expect(
+            error?.message.contains(
+                "'PrivateZoo' cannot name a directory: the configuration's ignore pattern 'Private*' matches it")
+                == true,
+            "\(String(describing: error?.message))")
+        #expect(tree.entries("2024") == ["Trip", "Zoo"], "nothing moved")
+        try library.performChangesAndWait { PHAssetCollectionChangeRequest(for: zoo)?.title = "Zoo Days" }
+        #expect(tree.entries("2024") == ["Trip", "Zoo Days"])
+    }
+
     @Test(arguments: [RootWritePolicy.none, .sidecars])
     func aRootThatDoesNotAllowFilesKeepsItsAlbumsNames(write: RootWritePolicy) throws {
         let tree = try Tree(write: write)

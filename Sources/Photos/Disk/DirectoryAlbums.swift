@@ -204,7 +204,7 @@ extension ApplyContext {
         guard let folderPath = folder.path else { return }
         let title = album.title ?? ""
         let identifiers = [album.localIdentifier]
-        if let problem = DirectoryName.problem(with: title) {
+        if let problem = DirectoryName.problem(with: title, ignoring: library.configuration.ignore) {
             throw PHPhotosError(
                 .changeNotSupported, "'\(title)' cannot name a directory: \(problem)", localIdentifiers: identifiers)
         }

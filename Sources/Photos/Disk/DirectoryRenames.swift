@@ -15,7 +15,7 @@ extension ApplyContext {
     /// `changeNotSupported` for a watched root or a title that cannot be a directory's name.
     func renameDirectory(of record: CollectionRecord, to title: String) throws {
         guard let databasePath = record.path else { return }
-        if let problem = DirectoryName.problem(with: title) {
+        if let problem = DirectoryName.problem(with: title, ignoring: library.configuration.ignore) {
             throw PHPhotosError(
                 .changeNotSupported, "'\(title)' cannot name a directory: \(problem)",
                 localIdentifiers: [record.localIdentifier])
@@ -123,10 +123,11 @@ extension ApplyContext {
     }
 }
 
-/// What makes a title unusable as a directory's name on Linux.
+/// What makes a title unusable as a directory's name on Linux, or in the library.
 enum DirectoryName {
-    /// Why `name` cannot be a directory's name, or nil when it can.
-    static func problem(with name: String) -> String? {
+    /// Why `name` cannot be a directory's name, or nil when it can: among the reasons, a name the
+    /// scanner passes over, by its own rules or by one of the configuration's `ignore` patterns.
+    static func problem(with name: String, ignoring patterns: [String] = []) -> String? {
         if name.isEmpty { return "it is empty" }
         if name == "." || name == ".." { return "it is '\(name)'" }
         if name.utf8.contains(UInt8(ascii: "/")) { return "it holds a '/'" }
@@ -134,6 +135,14 @@ enum DirectoryName {
         if name.utf8.count > 255 { return "it is longer than 255 bytes" }
         if IgnoreRules().isIgnoredName(name) {
             return "the scanner passes such names over (hidden, temporary or a backup's), and its photos with them"
+        }
+        var rules = IgnoreRules()
+        for pattern in patterns {
+            rules.patterns = [pattern]
+            if rules.isIgnoredName(name) {
+                return "the configuration's ignore pattern '\(pattern)' matches it: the scanner would pass it over, "
+                    + "and its photos with them"
+            }
         }
         return nil
     }
