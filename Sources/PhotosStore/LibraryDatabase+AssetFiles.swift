@@ -74,8 +74,11 @@ extension LibraryTransaction {
     /// identifier) those identifiers back (a library rebuilt from the disk, where a root's identifier
     /// log names them), in path order, except where no asset has a file at the path, another asset
     /// has that identifier, the asset already took one, or the asset's own identifier is the one its
-    /// sidecar names (`sidecarIdentifier` reads that from the sidecar's merge base). Returns how many
-    /// it gave back.
+    /// sidecar names (`sidecarIdentifier` reads that from the sidecar's merge base). Where two
+    /// sidecars name one identifier (a photo copied with its sidecar), the log says whose it is: the
+    /// asset the scan gave it to, whose path the log names another identifier for, takes that one
+    /// (or a new one, where it is taken), and the other asset the identifier. Returns how many
+    /// identifiers it gave.
     ///
     /// Like the album manifest's ``restoreUserCollection(_:)``, this is a rebuild's bookkeeping: it
     /// records no change.
@@ -99,6 +102,23 @@ extension LibraryTransaction {
             ) { try $0.text(0) })
         var changed: Set<Int64> = []
         var count = 0
+        // Two sidecars that name one identifier (a photo copied with its sidecar): the scan gave it
+        // to the first it read. The log, which names each path's own, says whose it is: the holder
+        // the log names another identifier for gives it up for that one (or a new one), first.
+        for (path, identifier) in identifiers.sorted(by: { $0.key < $1.key }) {
+            guard let asset = assets[path], asset.current != identifier, used.contains(identifier),
+                let state = asset.state, sidecarIdentifier(state) == identifier,
+                let (holderPath, holder) = assets.first(where: { $0.value.current == identifier }),
+                let own = identifiers[holderPath], own != identifier, !changed.contains(holder.id)
+            else { continue }
+            let replacement = used.contains(own) ? LocalIdentifier.make(.asset) : own
+            try db.execute("UPDATE asset SET localIdentifier = ? WHERE id = ?", [.text(replacement), .int(holder.id)])
+            assets[holderPath]?.current = replacement
+            used.insert(replacement)
+            used.remove(identifier)
+            changed.insert(holder.id)
+            count += 1
+        }
         for (path, identifier) in identifiers.sorted(by: { $0.key < $1.key }) {
             guard let asset = assets[path], asset.current != identifier, !used.contains(identifier),
                 !changed.contains(asset.id)

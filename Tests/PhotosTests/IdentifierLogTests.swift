@@ -127,6 +127,37 @@ struct IdentifierLogTests {
         #expect(taken.identifiers.count == Self.layout.count)
     }
 
+    /// A favorite photo copied with its sidecar into a folder the scan reads first: the copy is a
+    /// new asset, but its sidecar names the original's identifier. The rebuild gives each its own,
+    /// as the log names them: it had given the original's identifier, and its albums, to the copy.
+    @Test func aPhotoCopiedWithItsSidecarKeepsItsOwnIdentifierThroughARebuild() async throws {
+        let setup = try Setup("photos-idlog-copy")
+        #expect(try await setup.scan().status == 0)
+        let original = setup.root + "/2020/October/20201027_132333.jpg"
+        let favorite = try await setup.photos(["favorite", original])
+        #expect(favorite.status == 0, "\(favorite.stderr)")
+        #expect(FileManager.default.fileExists(atPath: original + ".xmp"), "the favorite wrote its sidecar")
+        let copy = setup.root + "/0000 Copies/20201027_132333.jpg"
+        try FileManager.default.createDirectory(
+            atPath: (copy as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        for suffix in ["", ".xmp"] {
+            try FileManager.default.copyItem(atPath: original + suffix, toPath: copy + suffix)
+        }
+        #expect(try await setup.scan().status == 0)
+        let before = try RebuildTests.assets(LibraryDatabase(path: setup.library))
+        let (originalIdentifier, copyIdentifier) = (
+            try #require(before[original]?["localIdentifier"]), try #require(before[copy]?["localIdentifier"])
+        )
+        #expect(originalIdentifier != copyIdentifier)
+        setup.loseTheDatabase()
+
+        let rebuilt = try await setup.photos(["rebuild"])
+        #expect(rebuilt.status == 0, "\(rebuilt.stderr)")
+        let after = try RebuildTests.assets(LibraryDatabase(path: setup.library))
+        #expect(after[original]?["localIdentifier"] == originalIdentifier)
+        #expect(after[copy]?["localIdentifier"] == copyIdentifier)
+    }
+
     /// `photos scan` into a library it makes (the old one lost, and no `rebuild` typed) takes the
     /// logged identifiers back before it brings the logs up to date, so the logs keep them.
     @Test func aScanIntoANewLibraryTakesTheLoggedIdentifiersBackRatherThanWritingOverThem() async throws {
