@@ -32,6 +32,10 @@ extension PhotosCommand {
         @Flag(help: "Keep running and print new entries as they are committed (by any process).")
         var follow = false
 
+        func validate() throws {
+            if let since, since < 0 { throw ValidationError("--since takes a token: a whole number from 0") }
+        }
+
         func run() async throws {
             if let source = try daemon.daemon(for: options) { return try run(through: source) }
             let library = try options.open()

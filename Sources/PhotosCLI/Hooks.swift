@@ -157,6 +157,10 @@ extension PhotosCommand.Hooks {
         @Option(name: .long, help: ArgumentHelp("The token to give changes after.", valueName: "token"))
         var since: Int64
 
+        func validate() throws {
+            if since < 0 { throw ValidationError("--since takes a token: a whole number from 0") }
+        }
+
         func run() throws {
             let library = try options.library.open()
             let state: HookState

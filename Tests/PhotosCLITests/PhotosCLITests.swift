@@ -121,6 +121,9 @@ import Testing
         let updated = try #require(since.first?["asset"] as? [String: Any])
         #expect(updated["updated"] as? [String] == [fixture.assets["pano.jpg"]!])
         #expect((updated["changedProperties"] as? [String: [String]])?[fixture.assets["pano.jpg"]!] == ["isHidden"])
+        // A token is a whole number from 0, as the API has it.
+        let negative = try BuiltProducts.run("photos", ["changes", "--library", fixture.libraryURL.path, "--since=-1"])
+        #expect(negative.status == 64 && negative.stderr.contains("--since takes a token"), "\(negative.stderr)")
     }
 
     @Test func followPrintsEachCommitOfAnotherProcessAsItLands() async throws {
