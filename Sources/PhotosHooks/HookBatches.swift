@@ -25,19 +25,21 @@ struct HookBatches {
     }
 
     /// The next batch: waits for a commit unless an entry held back from the last batch starts
-    /// this one, lets `settle` pass for more to come, then takes what is committed. Nil once the
-    /// task is cancelled; throws `CancellationError` when it is cancelled while settling.
+    /// this one, takes what is committed, and unless that fills the batch (a backlog being worked
+    /// through) lets `settle` pass for more to come and takes that too. Nil once the task is
+    /// cancelled; throws `CancellationError` when it is cancelled while settling.
     mutating func next(settle: Duration) async throws -> Batch? {
         do {
             if batcher.isEmpty {
                 guard let entry = try await feed.next() else { return nil }
                 batcher.offer(entry)
             }
+            while batcher.wantsMore, let entry = try feed.nextCommitted() { batcher.offer(entry) }
         } catch let error as StoreError where error.code == .historyExpired {
             batcher.reset()
             return .expired
         }
-        if settle > .zero { try await Task.sleep(for: settle) }
+        if settle > .zero, batcher.wantsMore { try await Task.sleep(for: settle) }
         return try ready()
     }
 

@@ -67,6 +67,24 @@ import Testing
         try fixture.library.performChangesAndWait { PHAssetChangeRequest(for: asset).isFavorite = true }
     }
 
+    /// A backlog is worked through without settling before each batch: `settle_ms` waits for
+    /// changes still to come, not for those committed already, which fill the batch.
+    @Test func aBatchTheBacklogFillsDoesNotWaitToSettle() async throws {
+        let database = try LibraryDatabase()
+        for _ in 0..<5 { try PostgreSQLTestServer.insertPhoto(at: "/photos/\(UUID().uuidString).jpg", in: database) }
+        var batches = HookBatches(database: database, after: 0, limit: 2)
+        let clock = ContinuousClock()
+        let started = clock.now
+        for _ in 0..<2 {
+            guard case .changes(let entries) = try await batches.next(settle: .seconds(30)) else {
+                Issue.record("no batch")
+                return
+            }
+            #expect(entries.count == 2)
+        }
+        #expect(clock.now - started < .seconds(15), "two full batches of the backlog, without settling")
+    }
+
     @Test func aChangeReachesTheHookAndMovesItsCursor() async throws {
         let fixture = try LibraryFixture()
         let output = try TemporaryDirectory(prefix: "hook-out")
