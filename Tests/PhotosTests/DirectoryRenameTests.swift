@@ -183,6 +183,21 @@ struct DirectoryRenameTests {
         #expect(tree.entries("2024") == ["Trip", "Trip (2)", "Trip (3)"], "nothing moved")
     }
 
+    /// A directory-backed folder moved into itself (`photos mv Trips Trips`) is refused as such, not
+    /// as an album holding its folder's own photos.
+    @Test func aFolderMovedIntoItselfIsRefusedSayingSo() throws {
+        let tree = try Tree()
+        let year = try #require(tree.folder("2024"))
+        let error = #expect(throws: PHPhotosError.self) {
+            try tree.library.performChangesAndWait {
+                PHCollectionListChangeRequest(for: year)?.addChildCollections([year] as NSArray)
+            }
+        }
+        #expect(error?.code == .changeNotSupported)
+        #expect(error?.message.contains("'2024' cannot be put inside itself") == true, "\(String(describing: error))")
+        #expect(tree.entries("2024") == ["Trip", "Zoo"])
+    }
+
     /// A name one of the configuration's `ignore` patterns matches is refused too, naming the
     /// pattern: the next scan would have dropped the album and its photos (favorites, albums and
     /// all) from the library.

@@ -31,6 +31,11 @@ extension ApplyContext {
     func moveDirectory(of record: CollectionRecord, into folder: CollectionRecord) throws {
         guard let databasePath = record.path, let folderPath = folder.path else { return }
         let identifiers = [record.localIdentifier]
+        if record.localIdentifier == folder.localIdentifier {
+            throw PHPhotosError(
+                .changeNotSupported, "'\(record.title ?? "")' cannot be put inside itself",
+                localIdentifiers: identifiers)
+        }
         if databasePath == folderPath
             || record.parentId.flatMap({ try? transaction.collection(id: $0) })?.path
                 == databasePath
