@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Synchronization
 
 /// One photosd per library: an exclusive lock on `<library>.photosd.lock`, held for the daemon's
 /// life, with the holder's PID and name written in the file. `photos rebuild` holds it too while it
@@ -14,19 +15,53 @@ import Glibc
 /// ```
 /// The lock is `flock(2)`'s: the kernel drops it when the process ends however it ends, so a killed
 /// daemon leaves no stale lock (the file stays, unlocked, and is reused). The descriptor is
-/// close-on-exec: hooks and other children never hold it.
+/// close-on-exec: hooks and other children never hold it. The library file itself, when it exists,
+/// is locked the same way (SQLite's own locks are `fcntl`'s, which `flock` leaves alone), so that a
+/// second photosd given another hard link to it, whose lock file is another, stops too.
 public final class DaemonLock: Sendable {
     /// The lock file.
     public let path: String
     private let descriptor: Int32
+    /// The library file's, held as long (-1 while there was no file to lock).
+    private let libraryDescriptor: Mutex<Int32>
+    /// The library's path, as given.
+    private let library: String
 
-    private init(path: String, descriptor: Int32) {
+    private init(path: String, descriptor: Int32, library: String, libraryDescriptor: Int32) {
         self.path = path
         self.descriptor = descriptor
+        self.library = library
+        self.libraryDescriptor = Mutex(libraryDescriptor)
     }
 
     deinit {
         close(descriptor)
+        libraryDescriptor.withLock { if $0 >= 0 { close($0) } }
+    }
+
+    /// Locks the library file too, when the lock was taken before the file was made (photosd
+    /// making a new library): from then on, another name of the file is the same library.
+    public func lockLibraryFile() throws(DaemonLockError) {
+        let taken = libraryDescriptor.withLock { $0 >= 0 }
+        guard !taken else { return }
+        let descriptor = try Self.lockFile(library, lockPath: path)
+        libraryDescriptor.withLock { $0 = descriptor }
+    }
+
+    /// Opens and locks the library file at `library` (`-1` when there is none yet).
+    private static func lockFile(_ library: String, lockPath: String) throws(DaemonLockError) -> Int32 {
+        let descriptor = open(resolved(library), O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard descriptor >= 0 else { return -1 }
+        var result: Int32
+        repeat { result = flock(descriptor, LOCK_EX | LOCK_NB) } while result != 0 && errno == EINTR
+        guard result != 0 else { return descriptor }
+        let number = errno
+        close(descriptor)
+        guard number == EWOULDBLOCK else {
+            throw DaemonLockError(
+                .unusable, library: library, path: lockPath, reason: String(cString: strerror(number)))
+        }
+        throw DaemonLockError(.heldThroughAnotherName, library: library, path: lockPath, reason: nil)
     }
 
     /// The lock file of a library: `<library>.photosd.lock`, beside the file the path leads to, its
@@ -65,11 +100,19 @@ public final class DaemonLock: Sendable {
             }
             throw DaemonLockError(.held(pid: pid), library: libraryPath, path: path, reason: nil, holder: name)
         }
+        // The library file under every name it has (a hard link's lock file is another).
+        let library: Int32
+        do {
+            library = try lockFile(libraryPath, lockPath: path)
+        } catch {
+            close(descriptor)
+            throw error
+        }
         // The holder's PID and name, for the next one's message (and for people): written whole, once locked.
         let text = Array("\(getpid())\n\(holder)\n".utf8)
         _ = ftruncate(descriptor, 0)
         _ = text.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
-        return DaemonLock(path: path, descriptor: descriptor)
+        return DaemonLock(path: path, descriptor: descriptor, library: libraryPath, libraryDescriptor: library)
     }
 
     /// The PID and the program's name written in a lock file, when it holds them (a file of an older
@@ -91,6 +134,9 @@ public struct DaemonLockError: Error, Sendable, Hashable, CustomStringConvertibl
     public enum Code: Sendable, Hashable {
         /// Another process holds it; its PID when the file names one.
         case held(pid: Int32?)
+        /// Another process serves the library file through another of its names (a hard link),
+        /// whose lock file is another.
+        case heldThroughAnotherName
         /// The lock file cannot be opened or locked (the reason says why).
         case unusable
     }
@@ -127,6 +173,9 @@ public struct DaemonLockError: Error, Sendable, Hashable, CustomStringConvertibl
             let doing = holder == "photosd" ? "already serves" : "is rebuilding"
             return "\(who) \(doing) the library at \(library) (it holds \(path)); stop it first, "
                 + "or give this one another --library"
+        case .heldThroughAnotherName:
+            return "another photosd already serves the library at \(library) through another of its names (a hard "
+                + "link to the file); stop it first, or give this one another --library"
         case .unusable:
             return "cannot lock \(path) to serve the library at \(library) alone: \(reason ?? "unknown error")"
         }

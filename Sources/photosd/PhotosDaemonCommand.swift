@@ -191,6 +191,13 @@ struct PhotosDaemonCommand: AsyncParsableCommand {
         // A library that cannot be opened yet (volume not mounted, disk full, server down) is waited for.
         let database = try await LibraryOpener(configuration: configuration, logger: logger).open()
         if lock == nil { lock = try Self.locking(local) }
+        // A library made now is locked under every name it has from now on.
+        do {
+            try lock?.lockLibraryFile()
+        } catch {
+            FileHandle.standardError.write(Data("photosd: \(error)\n".utf8))
+            throw ExitCode(75)
+        }
         // A library made now takes its albums back from the roots' manifests.
         configuration.restoresAlbums = database.isNew
         // The hooks' albums need the library: checked (and named by identifier) before any service starts.

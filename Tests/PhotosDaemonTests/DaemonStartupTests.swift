@@ -92,8 +92,8 @@ struct DaemonStartupTests: DaemonSuite {
         try await offPool { try daemon.stop() }
     }
 
-    /// A link to the library, or to its folder, is the same library: the second photosd is refused
-    /// (it ran beside the first, and every hook ran twice).
+    /// A link to the library, or to its folder, or a hard link to its file, is the same library: the
+    /// second photosd is refused (it ran beside the first, and every hook ran twice).
     @Test func aLinkToTheLibraryIsTheSameLibrary() async throws {
         let first = try await offPool { try self.daemon() }
         let link = directory.path("alias.sqlite").path
@@ -101,7 +101,11 @@ struct DaemonStartupTests: DaemonSuite {
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: library)
         try FileManager.default.createSymbolicLink(
             atPath: folderLink, withDestinationPath: (library as NSString).deletingLastPathComponent)
-        for path in [link, folderLink + "/" + (library as NSString).lastPathComponent] {
+        // A hard link has a lock file of its own, but is the same file: SQLite, which names its
+        // journal after the path, would have written two journals of one database.
+        let hardLink = directory.path("hard.sqlite").path
+        #expect(Glibc.link(library, hardLink) == 0)
+        for path in [link, folderLink + "/" + (library as NSString).lastPathComponent, hardLink] {
             let second = try await offPool { try self.runToExit(["--library", path, "--watch", directory.url.path]) }
             #expect(second.status == 75, "\(path): \(second.stderr)")
             #expect(second.stderr.contains("already serves the library"), "\(second.stderr)")
