@@ -72,6 +72,12 @@ extension PhotosCommand.Token {
                     throw CLIError("no album \(resolved.missing.joined(separator: ", ")) in the library")
                 }
                 identifiers = try database.albumIdentifiers(rowIDs: resolved.ids)
+                let smart = Set(SmartAlbum.all.map(\.localIdentifier))
+                if let album = identifiers.first(where: smart.contains) {
+                    throw CLIError(
+                        "\(album) is a smart album: a limited token sees the members of albums of the library or of "
+                            + "directories")
+                }
             }
             let expiry = expires.flatMap(Duration.seconds).map { Date().addingTimeInterval($0) }
             let (token, secret) = try database.createAccessToken(

@@ -359,14 +359,12 @@ struct FetchRoutes: Sendable {
     }
 
     /// The albums a limited client's asset fetch is bounded to (nil: the fetch needs no bound):
-    /// its albums. `album`, the fetch's `in`, must be one of them (else 404, as if absent); the
-    /// album itself is then the bound.
+    /// its albums, whose members it sees. `album`, the fetch's `in`, must be one of them (else 404,
+    /// as if absent), and the bound stays: a smart album's members are not its to see (a token
+    /// naming "Recents" would have listed every asset through `?in=`).
     func assetRestriction(_ access: ClientAccess, album: String?) throws -> [String]? {
         guard access.isLimited else { return nil }
-        if let album {
-            guard access.albums.contains(album) else { throw APIError(.notFound, "no album \(album)") }
-            return nil
-        }
+        if let album, !access.albums.contains(album) { throw APIError(.notFound, "no album \(album)") }
         return access.albums
     }
 

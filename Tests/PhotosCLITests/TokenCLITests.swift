@@ -63,10 +63,15 @@ import Testing
         for bad in [
             ["--access", "limited"], ["--access", "read-only", "--album", trip], ["--access", "everything"],
             ["--access", "limited", "--album", "no-such-album"], ["--access", "read-write", "--expires", "soon"],
+            ["--access", "limited", "--album", "00000000-0000-0000-0000-000000000209/L0/040"],
         ] {
             let refused = try run(["token", "create"] + bad)
             #expect(refused.status != 0, "\(bad) was accepted")
         }
+        let smart = try run([
+            "token", "create", "--access", "limited", "--album", "00000000-0000-0000-0000-000000000209/L0/040",
+        ])
+        #expect(smart.stderr.contains("is a smart album"), "\(smart.stderr)")
         #expect(try fixture.library.database.accessTokens().count == 1)
     }
 

@@ -285,6 +285,22 @@ import Testing
         }
     }
 
+    /// A limited token naming a smart album (stored by a program, as the CLI refuses it) sees
+    /// nothing through `?in=`: a smart album's members are not its albums' members, and the
+    /// token's bound stays on the fetch (it listed every asset of the library, paths and places).
+    @Test func aLimitedTokenOfASmartAlbumSeesNothingThroughIt() async throws {
+        try await APIServerTests.withServer { socket, fixture in
+            let recents = try #require(SmartAlbum.album(for: .smartAlbumRecentlyAdded)).localIdentifier
+            let secret = try fixture.library.database.createAccessToken(level: .limited, albums: [recents]).secret
+            let reply = try await Self.send(
+                socket, Endpoint(method: "GET", target: "/v1/assets?in=\(recents)", expected: [:]),
+                headers: ["Authorization": "Bearer \(secret)"])
+            #expect(reply.status == 200, "\(reply.body)")
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(reply.body.utf8)) as? [String: Any])
+            #expect((object["assets"] as? [Any])?.isEmpty == true, "\(reply.body)")
+        }
+    }
+
     /// A limited token none of whose albums exists (a hook's, before the scan that makes them)
     /// sees nothing: empty listings and streams, every object absent, no change allowed.
     @Test func aLimitedClientOfNoAlbumSeesNothing() async throws {
