@@ -517,6 +517,89 @@ extension FolderImportTests {
 }
 
 extension FolderImportTests {
+    /// A root's directory mounted elsewhere (a bind mount) is the root: refused as a source, and a
+    /// mount of a folder inside it finds its files to be the library's own (the same files), which
+    /// stay: the first run had moved them and the second trashed them as their own duplicates.
+    @Test(.enabled(if: BindMount.isAvailable, "\(BindMount.skipReason)"))
+    func aRootMountedElsewhereIsNotADropFolder() throws {
+        let directory = try TemporaryDirectory(prefix: "photos-import-bind")
+        let pictures = directory.path("Pictures").path
+        let manager = FileManager.default
+        try manager.createDirectory(atPath: pictures + "/Trip", withIntermediateDirectories: true)
+        for name in ["IMG_0004.JPG", "IMG_5195.HEIC"] {
+            try manager.copyItem(
+                atPath: try #require(Corpus.file("Phone/DCIM/100APPLE/" + name)).path,
+                toPath: pictures + "/Trip/" + name)
+        }
+        var configuration = PHPhotoLibrary.Configuration()
+        configuration.thumbnailCacheDirectory = nil
+        configuration.roots = [LibraryRoot(path: pictures, write: .files)]
+        configuration.trash = Trash(environment: ["XDG_DATA_HOME": directory.path("data").path])
+        let library = try PHPhotoLibrary(url: directory.path("library.sqlite"), configuration: configuration)
+        _ = try FolderScanner(database: library.database, quietTime: 0).scan(roots: [pictures])
+        let (whole, trip) = (directory.path("drop").path, directory.path("card").path)
+        for mount in [whole, trip] { try manager.createDirectory(atPath: mount, withIntermediateDirectories: false) }
+        try BindMount.mount(pictures, at: whole)
+        defer { BindMount.unmount(whole) }
+        try BindMount.mount(pictures + "/Trip", at: trip)
+        defer { BindMount.unmount(trip) }
+        func importer(from drop: String) -> FolderImport {
+            FolderImport(
+                library: library,
+                definition: ImportDefinition(from: drop, to: pictures, layout: try! ImportLayout(), duplicates: .trash),
+                timeZone: TimeZone(identifier: "UTC")!)
+        }
+        let refused = #expect(throws: PHPhotosError.self) { try importer(from: whole).plan([whole]) }
+        #expect(
+            refused?.message.contains("it is inside the root \(pictures)") == true, "\(String(describing: refused))")
+        let holding = #expect(throws: PHPhotosError.self) {
+            try importer(from: directory.url.path).plan([directory.url.path])
+        }
+        #expect(holding?.message.contains("it holds the root \(pictures)") == true, "\(String(describing: holding))")
+
+        let plan = try importer(from: trip).plan([trip])
+        #expect(plan.groups.isEmpty && plan.duplicates.isEmpty)
+        #expect(plan.left.map { PathName.name(of: $0.path) }.sorted() == ["IMG_0004.JPG", "IMG_5195.HEIC"])
+        #expect(
+            plan.left.allSatisfy { $0.reason.contains("is the library's own file \(pictures)/Trip/") }, "\(plan.left)")
+        let report = try importer(from: trip).run(plan)
+        #expect(report.trashed.isEmpty && report.placed.isEmpty)
+        #expect(
+            try manager.contentsOfDirectory(atPath: pictures + "/Trip").sorted() == ["IMG_0004.JPG", "IMG_5195.HEIC"])
+    }
+
+    /// One RAW twice in a run, alone and beside a new JPEG: imported once; the pair, whose RAW the
+    /// run has already, stays with why.
+    @Test func aRawTheRunImportsAloneIsAKnownPartnerOfAPairLaterInTheRun() throws {
+        let directory = try TemporaryDirectory(prefix: "photos-import-raw-twice")
+        let pictures = directory.path("Pictures").path
+        let card = directory.path("card").path
+        let manager = FileManager.default
+        for folder in [pictures, card + "/A", card + "/B"] {
+            try manager.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        }
+        let raw = try #require(Corpus.file("Camera/RAW/IMG_0350.CR2")).path
+        try manager.copyItem(atPath: raw, toPath: card + "/A/IMG_0350.CR2")
+        try manager.copyItem(atPath: raw, toPath: card + "/B/IMG_0350.CR2")
+        try manager.copyItem(
+            atPath: try #require(Corpus.file("Camera/2008/Misc/Canon_40D.jpg")).path, toPath: card + "/B/IMG_0350.JPG")
+        var configuration = PHPhotoLibrary.Configuration()
+        configuration.thumbnailCacheDirectory = nil
+        configuration.roots = [LibraryRoot(path: pictures, write: .files)]
+        let library = try PHPhotoLibrary(url: directory.path("library.sqlite"), configuration: configuration)
+        let importer = FolderImport(
+            library: library,
+            definition: ImportDefinition(from: card, to: pictures, layout: try ImportLayout(), mode: .copy),
+            timeZone: TimeZone(identifier: "UTC")!)
+        let plan = try importer.plan([card])
+        #expect(plan.groups.map { PathName.name(of: $0.moves[0].source) } == ["IMG_0350.CR2"], "\(plan.groups)")
+        #expect(plan.left.map { PathName.name(of: $0.path) }.sorted() == ["IMG_0350.CR2", "IMG_0350.JPG"])
+        #expect(plan.left.allSatisfy { $0.reason.contains("IMG_0350.JPG is not") }, "\(plan.left)")
+    }
+
+}
+
+extension FolderImportTests {
     /// A move from a card whose write-protect tab is on (a read-only mount): every photo is
     /// imported, the originals the system would not let go are named with why and stay on the card,
     /// and the library opens afterwards (it failed at every opening, retrying the removal).

@@ -132,35 +132,62 @@ package struct FolderImport {
 
     // MARK: Planning
 
+    /// A directory as the kernel knows it, whatever path reaches it (a link, a bind mount).
+    struct DirectoryKey: Hashable {
+        var device: Int64
+        var inode: Int64
+
+        init?(_ path: String) {
+            guard let identity = try? FileOperations.identity(path, followingLinks: true) else { return nil }
+            (device, inode) = (identity.device, identity.inode)
+        }
+    }
+
     /// Throws `accessRestricted` for a source that lies in a root of the library, or holds one, as
-    /// the links on the way lead: a root's photos are the library's where they lie, and an import
-    /// of them would take each for its own duplicate (and trash the only copy with `duplicates =
-    /// "trash"`) or file it again as a second asset. The roots are the configuration's, the
-    /// destination's, and those the library has scanned.
-    func requireOutsideRoots(_ sources: [String]) throws {
+    /// the links on the way lead, or a mount of a root's directory elsewhere (a bind mount) does: a
+    /// root's photos are the library's where they lie, and an import of them would take each for
+    /// its own duplicate (and trash the only copy with `duplicates = "trash"`) or file it again as
+    /// a second asset. The roots are the configuration's, the destination's, and those the library
+    /// has scanned. Returns the roots' directories by their keys, for the walk of the sources to
+    /// refuse one it meets below them (``files(under:roots:)``).
+    func requireOutsideRoots(_ sources: [String]) throws -> [DirectoryKey: String] {
         let scanned: [String]
         do { scanned = try library.database.rootPaths() } catch { throw PHPhotoLibrary.photosError(error) }
         var roots: [String] = []
         for root in library.configuration.roots.map(\.path) + [definition.to] + scanned where !roots.contains(root) {
             roots.append(root)
         }
+        var keys: [DirectoryKey: String] = [:]
+        for root in roots { if let key = DirectoryKey(root) { keys[key] = root } }
         let resolvedRoots = roots.map(FileOperations.resolvedAsFarAsItExists)
         for source in sources {
             let resolved = FileOperations.resolvedAsFarAsItExists(source)
-            for (root, resolvedRoot) in zip(roots, resolvedRoots) {
-                let how: String
-                if PathName.isWithin(resolved, resolvedRoot) {
-                    how =
-                        "it is inside the root \(root), whose photos are the library's where they lie (`photos mv` "
-                        + "files them)"
-                } else if PathName.isWithin(resolvedRoot, resolved) {
-                    how = "it holds the root \(root), whose photos are the library's already"
-                } else {
-                    continue
-                }
-                throw PHPhotosError(.accessRestricted, "cannot import from \(source): \(how)")
+            var inside = zip(roots, resolvedRoots).first { PathName.isWithin(resolved, $0.1) }?.0
+            // The same directory under another mount: the source, or a folder it lies in, is a root's.
+            var ancestor = resolved
+            while inside == nil, !ancestor.isEmpty {
+                inside = DirectoryKey(ancestor).flatMap { keys[$0] }
+                if ancestor == "/" { break }
+                ancestor = PathName.directory(of: ancestor)
+            }
+            if let root = inside {
+                throw PHPhotosError(
+                    .accessRestricted,
+                    "cannot import from \(source): it is inside the root \(root), whose photos are the library's "
+                        + "where they lie (`photos mv` files them)")
+            }
+            if let root = zip(roots, resolvedRoots).first(where: { PathName.isWithin($0.1, resolved) })?.0 {
+                throw Self.holdsRoot(source, root)
             }
         }
+        return keys
+    }
+
+    /// The refusal of a source that holds `root`.
+    static func holdsRoot(_ source: String, _ root: String) -> PHPhotosError {
+        PHPhotosError(
+            .accessRestricted,
+            "cannot import from \(source): it holds the root \(root), whose photos are the library's already")
     }
 
     /// Plans the import of `sources` (files, or folders walked whole; hidden names are passed over).
@@ -185,7 +212,7 @@ package struct FolderImport {
     func plan(_ sources: [String], quiet: Duration, ready: (PlannedBatch) throws -> Void) throws -> Plan {
         try library.requireWrite(
             .files, at: (definition.to as NSString).appendingPathComponent("_"), for: "import into \(definition.to)")
-        try requireOutsideRoots(sources)
+        let rootKeys = try requireOutsideRoots(sources)
         var plan = Plan()
         var planning = Planning(
             extractor: MetadataExtractor(timeZone: timeZone),
@@ -194,7 +221,8 @@ package struct FolderImport {
                 existingNames: { (try? FileOperations.names(in: $0)) ?? [] }))
         let quietSeconds = Double(quiet.components.seconds) + Double(quiet.components.attoseconds) / 1e18
         let settledBefore = Date().timeIntervalSince1970 - quietSeconds
-        let found = Self.files(under: sources)
+        let found = Self.files(under: sources, roots: rootKeys)
+        if let (source, root) = found.heldRoot { throw Self.holdsRoot(source, root) }
         plan.left += found.unreadable
         for (_, files) in found.byFolder.sorted(by: { $0.key < $1.key }) {
             if quietSeconds > 0 {
@@ -313,22 +341,37 @@ package struct FolderImport {
         let metadata = Dictionary(media.map { ($0.path, $0.metadata) }, uniquingKeysWith: { first, _ in first })
         plan.metadata.merge(metadata) { first, _ in first }
         let identities = try groups.map { try FileOperations.identity($0.primary) }
-        var partnerSizes: [String: Int64] = [:]
-        if definition.duplicates != .keep {
-            for member in groups.flatMap(\.members) where member.role == .pairedVideo || member.role == .alternatePhoto
-            {
-                partnerSizes[member.path] = try FileOperations.identity(member.path)?.size
-            }
+        var partnerFiles: [String: FileIdentity] = [:]
+        for member in groups.flatMap(\.members) where member.role == .pairedVideo || member.role == .alternatePhoto {
+            partnerFiles[member.path] = try FileOperations.identity(member.path)
         }
+        let partnerSizes = partnerFiles.mapValues(\.size)
         // The library's files of each size the folder's photos and movies have, read at once.
-        let candidates =
-            definition.duplicates == .keep
-            ? [:]
-            : try library.database.assetFiles(
-                ofSizes: Set(identities.compactMap { $0?.size }).union(partnerSizes.values))
+        let candidates = try library.database.assetFiles(
+            ofSizes: Set(identities.compactMap { $0?.size }).union(partnerSizes.values))
         var placed: [ImportGroupPlan] = []
         for (group, identity) in zip(groups, identities) {
             guard let primary = metadata[group.primary], let identity else { continue }
+            // The library's own file, reached through another mount of its directory (a bind mount)
+            // or another name: never imported, moved or trashed as if it were new.
+            let members =
+                [(group.primary, identity)]
+                + group.members.compactMap { member in
+                    partnerFiles[member.path].map { (member.path, $0) }
+                }
+            if let (path, own) = members.lazy.compactMap({ path, identity in
+                (candidates[identity.size] ?? []).first { candidate in
+                    (try? FileOperations.identity(candidate.path)).map {
+                        $0.device == identity.device && $0.inode == identity.inode
+                    } == true
+                }.map { (path, $0.path) }
+            }).first {
+                let reason =
+                    "\(PathName.name(of: path)) is the library's own file \(own) (the same file, through another "
+                    + "mount or name): the group stays"
+                plan.left += group.members.map { LeftFile(path: $0.path, reason: reason) }
+                continue
+            }
             if definition.duplicates != .keep {
                 let existing = try duplicate(
                     of: group.primary, size: identity.size, candidates: candidates[identity.size] ?? [],
@@ -341,7 +384,8 @@ package struct FolderImport {
                 for member in group.members where member.role == .pairedVideo || member.role == .alternatePhoto {
                     // Beside a new primary, only a partner of a size the library has can be known (a
                     // copying import would hash each one else).
-                    if let size = partnerSizes[member.path], existing != nil || candidates[size]?.isEmpty == false,
+                    if let size = partnerSizes[member.path],
+                        existing != nil || candidates[size]?.isEmpty == false || planning.planned.has(size: size),
                         let same = try duplicate(
                             of: member.path, size: size, candidates: candidates[size] ?? [],
                             planned: &planning.planned, hashes: &plan.contentHashes)
@@ -375,6 +419,13 @@ package struct FolderImport {
                     group, facts: ImportGrouping.facts(primary, modificationTime: identity.modificationTime))
                 placed.append(named)
                 planning.planned.add(group.primary, size: identity.size, destination: named.moves[0].destination)
+                // Its partners too: the same RAW or movie later in the run (alone, or in another pair)
+                // is a duplicate of this one's.
+                for move in named.moves where move.role == .pairedVideo || move.role == .alternatePhoto {
+                    if let size = partnerSizes[move.source] {
+                        planning.planned.add(move.source, size: size, destination: move.destination)
+                    }
+                }
             } catch {
                 plan.left += group.members.map { LeftFile(path: $0.path, reason: error.message) }
             }
@@ -387,7 +438,11 @@ package struct FolderImport {
     /// links are passed over), by folder, each folder's sorted; and the folders that could not be
     /// listed, with why. Names are the disk's bytes: a name that is not UTF-8 is imported like any
     /// other.
-    static func files(under sources: [String]) -> (byFolder: [String: [String]], unreadable: [LeftFile]) {
+    /// A folder met whose directory is one of `roots` (a root mounted inside a source) stops the
+    /// walk: ``heldRoot`` names the source and the root.
+    static func files(under sources: [String], roots: [DirectoryKey: String] = [:]) -> (
+        byFolder: [String: [String]], unreadable: [LeftFile], heldRoot: (source: String, root: String)?
+    ) {
         var byFolder: [String: [String]] = [:]
         var unreadable: [LeftFile] = []
         func add(_ path: String) {
@@ -413,11 +468,18 @@ package struct FolderImport {
                 }
                 for name in names where !name.hasPrefix(".") {
                     let path = folder == "/" ? "/" + name : folder + "/" + name
-                    if FileOperations.isDirectory(path) { folders.append(path) } else { add(path) }
+                    guard FileOperations.isDirectory(path) else {
+                        add(path)
+                        continue
+                    }
+                    if !roots.isEmpty, let key = DirectoryKey(path), let root = roots[key] {
+                        return ([:], [], (source, root))
+                    }
+                    folders.append(path)
                 }
             }
         }
-        return (byFolder.mapValues { $0.sorted() }, unreadable)
+        return (byFolder.mapValues { $0.sorted() }, unreadable, nil)
     }
 
     /// Where the library, this run or (for a copying import) an earlier import already has the
