@@ -176,6 +176,32 @@ struct RecentlyDeletedTests {
         #expect(try library.trashedAssets().isEmpty)
     }
 
+    /// Two assets restored at once, one of whose photos is gone from the Trash: neither comes back
+    /// (the first did, and the command failed saying nothing of it); and a file at the photo's path
+    /// with its inode but not its size (a new file given the freed inode) is not taken for it.
+    @Test func aRestoreOfSeveralAssetsMovesNothingWhenOneCannotComeBack() throws {
+        let (library, identifier) = try makeLibrary()
+        let other = try #require(assetAt(otherPath, in: library))
+        let photo = try #require(assetAt(photoPath, in: library))
+        try library.performChangesAndWait { PHAssetChangeRequest.deleteAssets([photo, other] as NSArray) }
+        try FileManager.default.removeItem(atPath: homeTrash + "/files/IMG_0002.JPG")
+        let refused = #expect(throws: PHPhotosError.self) {
+            try library.restoreTrashedAssets([identifier, other.localIdentifier])
+        }
+        #expect(refused?.code == .missingResource && refused?.localIdentifiers == [other.localIdentifier])
+        #expect(!exists(photoPath) && exists(homeTrash + "/files/IMG_0001.JPG"), "the first stayed in the Trash")
+        #expect(try library.trashedAssets().count == 2)
+
+        // Its inode back at the path, another size: another file.
+        #expect(rename(homeTrash + "/files/IMG_0001.JPG", photoPath) == 0)
+        try FileManager.default.removeItem(atPath: homeTrash + "/info/IMG_0001.JPG.trashinfo")
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: photoPath))
+        try handle.truncate(atOffset: 10)
+        try handle.close()
+        let notIt = #expect(throws: PHPhotosError.self) { try library.restoreTrashedAssets([identifier]) }
+        #expect(notIt?.code == .missingResource)
+    }
+
     /// Another program saved over the photo since the scan (a new file renamed over it): deleting
     /// the asset fails naming the file, which stays where it is with the asset; once a scan has
     /// read it, it goes to the Trash.

@@ -175,15 +175,17 @@ extension PHPhotoLibrary {
 
     /// Where `file` is now: its trash entry only while that is still the file the library put
     /// there (its `Path=`, device and inode: an inode number is given again to the next file made
-    /// once the Trash is emptied), as at its path; never another tool's file of the same name.
-    func state(of file: TrashedFile) throws -> TrashedFileState {
+    /// once the Trash is emptied), as at its path (there its size too, when `size` is known: the
+    /// file at the path may be a new one that was given the inode); never another tool's file.
+    func state(of file: TrashedFile, size: Int64? = nil) throws -> TrashedFileState {
         func isTheFile(_ identity: FileIdentity?) -> Bool {
             identity?.device == file.device && identity?.inode == file.inode
         }
         if let entry = try trashEntry(of: file), entry.originalPath == file.path, isTheFile(entry.file) {
             return .inTrash(entry)
         }
-        return isTheFile(try FileOperations.identity(file.path)) ? .back : .gone
+        let there = try FileOperations.identity(file.path)
+        return isTheFile(there) && (size == nil || there?.size == size) ? .back : .gone
     }
 
     /// Brings trashed assets back: each file is moved from the Trash to where it was (never over
@@ -194,16 +196,25 @@ extension PHPhotoLibrary {
     /// Fails with `identifierNotFound` for an identifier that is not in "Recently Deleted"; with
     /// `accessRestricted` naming the file when one cannot go back (its path taken by another file),
     /// the asset then staying trashed with its files restored so far where they are; and with
-    /// `missingResource`, before any file moves, for an asset whose photo or movie is gone (the
-    /// Trash emptied by another tool): only its sidecars may be missing. A file of the Trash or at
+    /// `missingResource`, before any file of any of the assets moves, for an asset whose photo or
+    /// movie is gone (the Trash emptied by another tool): only its sidecars may be missing. A file of the Trash or at
     /// the path that is not the one the library deleted (device, inode) is never taken for it.
     @discardableResult
     package func restoreTrashedAssets(_ identifiers: [String], dryRun: Bool = false) throws -> [(String, [String])] {
         let trashed = try trashedAssets(localIdentifiers: identifiers)
         for asset in trashed { try requireOwnTrash(asset, "restore") }
-        var restored: [(String, [String])] = []
+        // Every asset's files found before any moves: one that cannot come back fails them all.
+        var found: [[TrashedFileState]] = []
         for asset in trashed {
-            let states = try asset.files.map { try state(of: $0) }
+            let sizes: [String: Int64]
+            do {
+                sizes = Dictionary(
+                    try database.keptResources(ofTrashedAsset: asset.assetId).map { ($0.path, $0.fileSize) }
+                ) { first, _ in first }
+            } catch {
+                throw Self.photosError(error)
+            }
+            let states = try asset.files.map { try state(of: $0, size: sizes[$0.path]) }
             for (file, state) in zip(asset.files, states) {
                 guard case .gone = state, !Self.isSidecar(file.path) else { continue }
                 throw PHPhotosError(
@@ -212,6 +223,10 @@ extension PHPhotoLibrary {
                         + "another file) nor back at its path; `photos trash empty` forgets the asset",
                     localIdentifiers: [asset.localIdentifier])
             }
+            found.append(states)
+        }
+        var restored: [(String, [String])] = []
+        for (asset, states) in zip(trashed, found) {
             var paths: [String] = []
             for (file, state) in zip(asset.files, states) {
                 guard case .inTrash(let entry) = state else {

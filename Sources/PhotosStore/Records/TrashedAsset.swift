@@ -188,6 +188,18 @@ extension LibraryDatabase {
         Int(try db.scalarInt64("SELECT COUNT(*) FROM trashedAsset") ?? 0)
     }
 
+    /// The resources a trashed asset had, as kept for its restoring (their sizes and times among
+    /// them: what tells its file from another made since with the inode it freed); empty for an
+    /// asset not trashed.
+    public func keptResources(ofTrashedAsset assetId: Int64) throws -> [ResourceRecord] {
+        guard
+            let text = try read({ db in
+                try db.scalarText("SELECT resources FROM trashedAsset WHERE assetId = ?", [.int(assetId)])
+            })
+        else { return [] }
+        return try JSONDecoder().decode([ResourceRecord].self, from: Data(text.utf8))
+    }
+
     /// The trashed assets with these local identifiers (unknown ones are absent).
     public func trashedAssets(localIdentifiers: [String]) throws -> [TrashedAsset] {
         try read { db in
