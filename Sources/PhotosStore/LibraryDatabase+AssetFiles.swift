@@ -76,8 +76,8 @@ extension LibraryTransaction {
     /// has that identifier, the asset already took one, or the asset's own identifier is the one its
     /// sidecar names (`sidecarIdentifier` reads that from the sidecar's merge base). Where two
     /// sidecars name one identifier (a photo copied with its sidecar), the log says whose it is: the
-    /// asset the scan gave it to, whose path the log names another identifier for, takes that one
-    /// (or a new one, where it is taken), and the other asset the identifier. Returns how many
+    /// asset the scan gave it to, whose path the log names another identifier for (or none: a copy
+    /// made since the last scan), takes that one (or a new one), and the other asset the identifier. Returns how many
     /// identifiers it gave.
     ///
     /// Like the album manifest's ``restoreUserCollection(_:)``, this is a rebuild's bookkeeping: it
@@ -107,16 +107,24 @@ extension LibraryTransaction {
         // the log names another identifier for gives it up for that one (or a new one), first.
         for (path, identifier) in identifiers.sorted(by: { $0.key < $1.key }) {
             guard let asset = assets[path], asset.current != identifier, used.contains(identifier),
-                let state = asset.state, sidecarIdentifier(state) == identifier,
-                let (holderPath, holder) = assets.first(where: { $0.value.current == identifier }),
-                let own = identifiers[holderPath], own != identifier, !changed.contains(holder.id)
+                let state = asset.state, sidecarIdentifier(state) == identifier
             else { continue }
-            let replacement = used.contains(own) ? LocalIdentifier.make(.asset) : own
-            try db.execute("UPDATE asset SET localIdentifier = ? WHERE id = ?", [.text(replacement), .int(holder.id)])
-            assets[holderPath]?.current = replacement
+            // The holder: at a path the log names another identifier for, or none (a copy made
+            // since the last scan).
+            let logged = assets.first { $0.value.current == identifier }
+            guard
+                let holder = try logged?.value.id
+                    ?? db.scalarInt64("SELECT id FROM asset WHERE localIdentifier = ?", [.text(identifier)]),
+                !changed.contains(holder)
+            else { continue }
+            let own = logged.flatMap { identifiers[$0.key] }
+            guard own != identifier else { continue }
+            let replacement = own.flatMap { used.contains($0) ? nil : $0 } ?? LocalIdentifier.make(.asset)
+            try db.execute("UPDATE asset SET localIdentifier = ? WHERE id = ?", [.text(replacement), .int(holder)])
+            if let (holderPath, _) = logged { assets[holderPath]?.current = replacement }
             used.insert(replacement)
             used.remove(identifier)
-            changed.insert(holder.id)
+            changed.insert(holder)
             count += 1
         }
         for (path, identifier) in identifiers.sorted(by: { $0.key < $1.key }) {

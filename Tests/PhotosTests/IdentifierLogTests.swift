@@ -156,6 +156,17 @@ struct IdentifierLogTests {
         let after = try RebuildTests.assets(LibraryDatabase(path: setup.library))
         #expect(after[original]?["localIdentifier"] == originalIdentifier)
         #expect(after[copy]?["localIdentifier"] == copyIdentifier)
+
+        // A second copy, made since the last scan (the log has never seen it): a new identifier.
+        let another = setup.root + "/0000 Copies/again.jpg"
+        for suffix in ["", ".xmp"] {
+            try FileManager.default.copyItem(atPath: original + suffix, toPath: another + suffix)
+        }
+        setup.loseTheDatabase()
+        #expect(try await setup.photos(["rebuild"]).status == 0)
+        let again = try RebuildTests.assets(LibraryDatabase(path: setup.library))
+        #expect(again[original]?["localIdentifier"] == originalIdentifier)
+        #expect(again[another]?["localIdentifier"].map { $0 != originalIdentifier && $0 != copyIdentifier } == true)
     }
 
     /// `photos scan` into a library it makes (the old one lost, and no `rebuild` typed) takes the
