@@ -53,7 +53,9 @@ struct DaemonOptions: ParsableArguments {
             do {
                 let reply = try APIConnection.request(
                     socket, "GET", "/v1/health", headers: authorization, trusting: peers)
-                guard reply.status == 200 else { throw CLIError("photosd on \(socket): \(reply.errorMessage)") }
+                guard reply.status == 200 || Self.onlyRootsOffline(reply) else {
+                    throw CLIError("photosd on \(socket): \(reply.errorMessage)")
+                }
             } catch let error as APIConnection.ConnectionError {
                 throw CLIError(error.notListening ? "photosd is not running on \(socket)" : error.description)
             }
@@ -83,6 +85,15 @@ struct DaemonOptions: ParsableArguments {
             let served = health.library, Self.sameLibrary(served, location.path)
         else { return nil }
         return DaemonSource(socket: socket, authorization: authorization, peers: peers)
+    }
+
+    /// Whether a health answer that is not 200 says only that no root is followed (every one
+    /// offline: 3114): photosd still serves the library, whose assets it lists as unavailable, as
+    /// the library file would.
+    static func onlyRootsOffline(_ reply: APIConnection.Reply) -> Bool {
+        reply.status == 503
+            && (try? JSONDecoder().decode(API.ErrorBody.self, from: Data(reply.body)).error.code)
+                == PHPhotosError.Code.libraryVolumeOffline.rawValue
     }
 
     /// photosd's usual socket: the config's `socket`, else `$XDG_RUNTIME_DIR/photosd.sock` (or its fallback).

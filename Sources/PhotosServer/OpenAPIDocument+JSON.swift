@@ -2748,7 +2748,7 @@ extension OpenAPIDocument {
     },
     "/v1/health": {
       "get": {
-        "description": "200 while the library can be read and at least one root is followed (watched or polled):\n`ok`, or `starting` while the startup scan runs; `warnings` name the roots that are\noffline meanwhile. 503 with the reason in the error's message while the library cannot\nbe read or is unavailable (scans fail: a full disk, a lock, a damaged file), or while no\nroot is followed (every one offline). Open to every client that may use the API; roots\nare named only to clients that may read `/v1/status` (others are told \"a root is offline\").\n",
+        "description": "200 while the library can be read and at least one root is followed (watched or polled):\n`ok`, or `starting` while the startup scan runs; `warnings` name the roots that are\noffline meanwhile. 503 with the reason in the error's message while the library cannot\nbe read or is unavailable (scans fail: a full disk, a lock, a damaged file), or while no\nroot is followed (every one offline: code 3114, `libraryVolumeOffline`; the listings still\nanswer). Open to every client that may use the API; roots\nare named only to clients that may read `/v1/status` (others are told \"a root is offline\").\n",
         "operationId": "health",
         "responses": {
           "200": {

@@ -46,6 +46,8 @@ struct OperationsRoutes: Sendable {
             switch HealthCheck.judge(current, namingRoots: naming) {
             case .unavailable(let reason):
                 throw APIError(.serviceUnavailable, reason)
+            case .rootsOffline(let reason):
+                throw APIError(.serviceUnavailable, photos: .libraryVolumeOffline, reason)
             case .serving(let state, let warnings):
                 // A library file by its path, one kept in PostgreSQL by its URL (no password).
                 let library = database.path ?? (database.dialect == .postgreSQL ? database.location : nil)
@@ -70,7 +72,7 @@ struct OperationsRoutes: Sendable {
 /// |---|---|
 /// | none yet (the startup scan runs) | 200, `starting` |
 /// | library `unavailable` (scans fail: a full disk, a lock, a damaged file) | 503, its reason |
-/// | no root `watching` or `polling` (every one offline, or waiting for the library) | 503, each root's state |
+/// | no root `watching` or `polling` (every one offline, or waiting for the library) | 503 (3114, `libraryVolumeOffline`), each root's state |
 /// | some roots offline, others followed | 200, `ok`, a warning per offline root |
 /// | every root followed | 200, `ok` |
 ///
@@ -81,6 +83,9 @@ enum HealthCheck: Equatable {
     case serving(state: String, warnings: [String])
     /// photosd cannot serve, for `reason`.
     case unavailable(String)
+    /// No root is followed (every one offline, or waiting), for `reason`: the library answers, its
+    /// assets are listed (unavailable), but nothing new comes in.
+    case rootsOffline(String)
 
     /// The root states that mean a root is followed (see ``DaemonStatus/Root/state``).
     static let followed: Set<String> = ["watching", "polling"]
@@ -98,7 +103,7 @@ enum HealthCheck: Equatable {
             ? lost.map { root in "\(root.path) is \(root.state)" + (root.reason.map { ": \($0)" } ?? "") }
             : lost.map { "a root is \($0.state)" }
         if !status.roots.isEmpty, lost.count == status.roots.count {
-            return .unavailable("no root is followed: " + described.joined(separator: "; "))
+            return .rootsOffline("no root is followed: " + described.joined(separator: "; "))
         }
         return .serving(state: "ok", warnings: described)
     }

@@ -71,6 +71,21 @@ import Testing
         }
     }
 
+    /// Every root offline (a disk unplugged): photosd's health is 503 (3114), but it serves the
+    /// library, and `--socket` lists the assets, unavailable, as the file does.
+    @Test func listingsGoOnThroughTheSocketWhenEveryRootIsOffline() async throws {
+        guard let running = try await running() else { return }
+        try FileManager.default.moveItem(at: running.root, to: running.directory.path("Unplugged"))
+        try await waitUntil("photosd to find its root offline") { [socket = running.daemon.socket] in
+            try await offPool { (try? UnixHTTPClient.request(socket, "GET", "/v1/health").status) == 503 }
+        }
+        let file = try photos(["assets", "--json", "--library", running.library])
+        let socket = try await offPool { try photos(["assets", "--json", "--socket", running.daemon.socket]) }
+        #expect(socket.status == 0, "\(socket.stderr)")
+        #expect(socket.stdout == file.stdout)
+        #expect(socket.stdout.split(separator: "\n").count == 3 && socket.stdout.contains("\"isAvailable\":false"))
+    }
+
     /// All albums: the directories' (two), and the smart albums, in the file's order.
     @Test func allAlbumsThroughTheSocket() async throws {
         guard let running = try await running() else { return }

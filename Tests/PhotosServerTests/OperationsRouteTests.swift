@@ -32,7 +32,7 @@ import Testing
             ),
             (
                 Self.status(roots: [("/a", "offline"), ("/b", "waiting")]),
-                .unavailable("no root is followed: /a is offline: gone; /b is waiting")
+                .rootsOffline("no root is followed: /a is offline: gone; /b is waiting")
             ),
             (
                 Self.status(roots: [("/a", "watching")], libraryFailure: "disk full"),
@@ -44,7 +44,7 @@ import Testing
         }
         // A client that may not read the daemon's status is not told which roots.
         let unnamed = HealthCheck.judge(Self.status(roots: [("/a", "offline"), ("/b", "waiting")]), namingRoots: false)
-        #expect(unnamed == .unavailable("no root is followed: a root is offline; a root is waiting"))
+        #expect(unnamed == .rootsOffline("no root is followed: a root is offline; a root is waiting"))
         let warned = HealthCheck.judge(Self.status(roots: [("/a", "watching"), ("/b", "offline")]), namingRoots: false)
         #expect(warned == .serving(state: "ok", warnings: ["a root is offline"]))
     }
