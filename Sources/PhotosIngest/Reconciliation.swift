@@ -113,9 +113,10 @@ struct Reconciliation {
         let importing = try scanner.filesBeingImported(reader).union(leftToImports)
         if !importing.isEmpty { unit.files.removeAll { importing.contains($0.path) } }
         let stored = unit.rows.stored
-        var storedByPath = [String: Int](minimumCapacity: stored.count)
-        for (index, file) in stored.enumerated() where storedByPath[file.path] == nil {
-            storedByPath[file.path] = index
+        // By the paths' bytes: two names that differ only in their Unicode normalization are two files.
+        var storedByPath = [ExactPath: Int](minimumCapacity: stored.count)
+        for (index, file) in stored.enumerated() where storedByPath[ExactPath(file.path)] == nil {
+            storedByPath[ExactPath(file.path)] = index
         }
         // Which stored files are on disk: by index, so that each path is hashed once.
         var found = [Bool](repeating: false, count: stored.count)
@@ -131,7 +132,7 @@ struct Reconciliation {
         report.skipped += sidecars.count
         for file in unit.files where sidecars.isEmpty || !Self.isSidecar(file.name) {
             if !unit.rows.rejected.isEmpty { foundPaths.insert(file.path) }
-            if let index = storedByPath[file.path] {
+            if let index = storedByPath[ExactPath(file.path)] {
                 found[index] = true
                 let known = stored[index]
                 if known.fileSize == file.size && known.modificationTime == file.modificationTime {
@@ -151,7 +152,7 @@ struct Reconciliation {
             }
         }
         // What was stored and is not on disk (every row of a path stored twice, as one).
-        sources.vanish(stored.filter { !found[storedByPath[$0.path]!] })
+        sources.vanish(stored.filter { !found[storedByPath[ExactPath($0.path)]!] })
         gone += unit.rows.rejected.keys.filter { !foundPaths.contains($0) }
         footprint.note(
             files: unit.files.count + pending.count + (reading?.batch.count ?? 0) + heldAhead,
