@@ -123,11 +123,16 @@ extension PhotosCommand {
             // A root that cannot be read (mistyped, not mounted) was not scanned: the others were
             // committed, and the exit status says that one was not.
             let failed = report.offlineRoots.isEmpty ? nil : ExitCode(1)
+            // A root the library knows is kept, offline; a path it never read is no root of it.
+            let known = report.offlineRoots.isEmpty ? [] : Set((try? database.rootPaths()) ?? [])
+            func offline(_ root: String) -> String {
+                known.contains(root)
+                    ? "offline: \(Output.escaped(root)) \(Self.why(root)); its assets are kept\n"
+                    : "not scanned: \(Output.escaped(root)) \(Self.why(root)) (it is not made a root)\n"
+            }
             if json {
                 try Output.jsonLine(report)
-                for root in report.offlineRoots {
-                    FileHandle.standardError.write(Data("offline: \(Output.escaped(root)) \(Self.why(root))\n".utf8))
-                }
+                for root in report.offlineRoots { FileHandle.standardError.write(Data(offline(root).utf8)) }
                 if let failed { throw failed }
                 return
             }
@@ -147,10 +152,7 @@ extension PhotosCommand {
                     FileHandle.standardError.write(Data("  \(Output.escaped(path))\n".utf8))
                 }
             }
-            for root in report.offlineRoots {
-                FileHandle.standardError.write(
-                    Data("offline: \(Output.escaped(root)) \(Self.why(root)); its assets are kept\n".utf8))
-            }
+            for root in report.offlineRoots { FileHandle.standardError.write(Data(offline(root).utf8)) }
             for directory in report.unreadableDirectories {
                 FileHandle.standardError.write(
                     Data(

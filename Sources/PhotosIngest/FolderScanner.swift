@@ -155,7 +155,9 @@ public final class FolderScanner: Sendable {
             while true {
                 guard let tree = crawler.crawl(root) else {
                     report.offlineRoots.append(root)
-                    try database.write { try $0.setRoot(root, offline: true) }
+                    // A root the library knows is offline; a path it never read (mistyped, or a
+                    // file) is not made one, which would stay offline in every listing after.
+                    try database.write { try $0.markRootOffline(root) }
                     break
                 }
                 let before = report

@@ -291,6 +291,13 @@ extension LibraryTransaction {
             """, [.text(path), .flag(offline), .double(Date().timeIntervalSince1970), .text(host ?? "")])
     }
 
+    /// Marks this host's root `path` offline, when the library knows it (a root it has read);
+    /// a path it never read is not made a root.
+    public func markRootOffline(_ path: String) throws {
+        try claimRoot(path)
+        try db.execute("UPDATE root SET isOffline = 1 WHERE path = ? AND host = ?", [.text(path), .text(host ?? "")])
+    }
+
     /// In a library several hosts share, makes this host's what the library holds at or under the
     /// root `path` for no host (``RootHosts``): a library copied from a file names no host, and its
     /// photos are on the disk of the first host that scans their root. Another host's root at the

@@ -29,14 +29,24 @@ struct ScanAndFollowCLITests {
                 "photos", ["scan", "--library", self.library, missing, self.directory.path("Pictures").path])
         }
         #expect(scan.status == 1, "\(scan.stderr)")
-        #expect(scan.stderr.contains("offline: \(missing) does not exist"), "\(scan.stderr)")
+        #expect(
+            scan.stderr.contains("not scanned: \(missing) does not exist (it is not made a root)"), "\(scan.stderr)")
         #expect(scan.stderr.contains("1 ingested"), "\(scan.stderr)")
+        // A path the library never read is no root of it: no warning of an offline root after.
+        let listed = try await offPool { try BuiltProducts.run("photos", ["assets", "--library", self.library]) }
+        #expect(listed.status == 0 && !listed.stderr.contains("offline"), "\(listed.stderr)")
         // JSON too: the report on standard output, the reason on standard error, the status 1.
         let json = try await offPool {
             try BuiltProducts.run("photos", ["scan", "--json", "--library", self.library, missing])
         }
         #expect(json.status == 1 && json.stdout.contains("\"offlineRoots\""), "\(json.stdout)")
-        #expect(json.stderr.contains("offline: \(missing) does not exist"), "\(json.stderr)")
+        #expect(json.stderr.contains("not scanned: \(missing) does not exist"), "\(json.stderr)")
+        // A root the library read, gone: offline, its assets kept.
+        let pictures = directory.path("Pictures").path
+        try FileManager.default.moveItem(atPath: pictures, toPath: directory.path("Unplugged").path)
+        let gone = try await offPool { try BuiltProducts.run("photos", ["scan", "--library", self.library, pictures]) }
+        #expect(gone.stderr.contains("offline: \(pictures) does not exist; its assets are kept"), "\(gone.stderr)")
+        try FileManager.default.moveItem(atPath: directory.path("Unplugged").path, toPath: pictures)
         let fine = try await offPool {
             try BuiltProducts.run("photos", ["scan", "--library", self.library, self.directory.path("Pictures").path])
         }
