@@ -131,6 +131,10 @@ extension PhotosCommand {
                 FileHandle.standardError.write(
                     Data("cannot import \(Output.escaped(failure.path)): \(failure.reason)\n".utf8))
             }
+            for left in report.untrashed {
+                FileHandle.standardError.write(
+                    Data("cannot trash the duplicate \(Output.escaped(left.path)): \(left.reason) (it stays)\n".utf8))
+            }
             for kept in report.keptOriginals {
                 FileHandle.standardError.write(
                     Data(
@@ -141,7 +145,7 @@ extension PhotosCommand {
                 summary(
                     plan, photos: plan.groups.count - report.failed.count, files: report.placed.count,
                     imported: "imported"))
-            if !report.failed.isEmpty { throw ExitCode.failure }
+            if !report.failed.isEmpty || !report.untrashed.isEmpty { throw ExitCode.failure }
         }
 
         /// The duplicates, rejected and left files, a line each.

@@ -306,7 +306,9 @@ struct PhotosDaemonCommand: AsyncParsableCommand {
                         return ImportRunSummary(
                             imported: plan.groups.count - report.failed.count, files: report.placed.count,
                             duplicates: plan.duplicates.count, rejected: plan.rejected.count, left: plan.left.count,
-                            waiting: plan.waiting.count, failed: report.failed.map { "\($0.path): \($0.reason)" },
+                            waiting: plan.waiting.count,
+                            failed: report.failed.map { "\($0.path): \($0.reason)" }
+                                + report.untrashed.map { "\($0.path) (a duplicate, not trashed): \($0.reason)" },
                             keptOriginals: report.keptOriginals.map { "\($0.path): \($0.reason)" })
                     }, logger: Logger(label: "photosd.imports"), board: daemon.board))
         }

@@ -91,6 +91,9 @@ package struct FolderImport {
         /// Originals of a move that the system would not let go (a write-protected card), and why:
         /// each is imported, and stays where it was too.
         package var keptOriginals: [LeftFile] = []
+        /// Duplicates' files that `duplicates = "trash"` could not move to the Trash (or whose bytes
+        /// were not the library's file's after all), and why: they stay in the drop folder.
+        package var untrashed: [LeftFile] = []
     }
 
     let library: PHPhotoLibrary
@@ -691,18 +694,18 @@ package struct FolderImport {
         do {
             for (path, existing) in [(duplicate.path, duplicate.existing)] + duplicate.partners.sorted(by: <) {
                 guard try FileOperations.sameContent(path, existing) else {
-                    report.failed.append(LeftFile(path: path, reason: "not the same bytes as \(existing): left"))
+                    report.untrashed.append(LeftFile(path: path, reason: "not the same bytes as \(existing): left"))
                     return
                 }
             }
             for (path, result) in zip(duplicate.files, try library.configuration.trash.trash(duplicate.files)) {
                 switch result {
                 case .success(let entry): report.trashed.append((path, entry.filePath))
-                case .failure(let error): report.failed.append(LeftFile(path: path, reason: "\(error)"))
+                case .failure(let error): report.untrashed.append(LeftFile(path: path, reason: "\(error)"))
                 }
             }
         } catch {
-            report.failed.append(LeftFile(path: duplicate.path, reason: "\(error)"))
+            report.untrashed.append(LeftFile(path: duplicate.path, reason: "\(error)"))
         }
     }
 
