@@ -43,7 +43,8 @@ struct Open: ParsableCommand {
         if access == "limited", albums.isEmpty { throw ValidationError("a limited session names at least one --album") }
         if access != "limited", !albums.isEmpty { throw ValidationError("--album is for limited sessions only") }
         if let expires, Duration.seconds(expires) == nil {
-            throw ValidationError("--expires must be a number with s, m, h, d or w (30d, 12h), not '\(expires)'")
+            throw ValidationError(
+                "--expires must be a number with s, m, h, d or w (30d, 12h), at most 100 years, not '\(expires)'")
         }
     }
 

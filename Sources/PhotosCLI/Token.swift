@@ -55,7 +55,8 @@ extension PhotosCommand.Token {
             if level == .limited, albums.isEmpty { throw ValidationError("a limited token names at least one --album") }
             if level != .limited, !albums.isEmpty { throw ValidationError("--album is for limited tokens only") }
             if let expires, Duration.seconds(expires) == nil {
-                throw ValidationError("--expires must be a number with s, m, h, d or w (30d, 12h), not '\(expires)'")
+                throw ValidationError(
+                    "--expires must be a number with s, m, h, d or w (30d, 12h), at most 100 years, not '\(expires)'")
             }
         }
 
@@ -144,12 +145,15 @@ extension PhotosCommand.Token {
 }
 
 extension Duration {
-    /// Seconds in `30d`, `12h`, `15m`, `90s`, `2w`; nil for anything else.
+    /// Seconds in `30d`, `12h`, `15m`, `90s`, `2w`, at most ``longestExpiry``; nil for anything else.
     static func seconds(_ text: String) -> TimeInterval? {
         let units: [Character: TimeInterval] = ["s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604_800]
         guard let unit = text.last.flatMap({ units[$0] }), let count = Double(text.dropLast()), count > 0,
-            count.isFinite
+            count.isFinite, count * unit <= longestExpiry
         else { return nil }
         return count * unit
     }
+
+    /// The longest a token may last: 100 years (a date past it is no date a token means).
+    static let longestExpiry: TimeInterval = 100 * 365.25 * 86400
 }

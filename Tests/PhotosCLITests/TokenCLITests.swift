@@ -64,6 +64,7 @@ import Testing
             ["--access", "limited"], ["--access", "read-only", "--album", trip], ["--access", "everything"],
             ["--access", "limited", "--album", "no-such-album"], ["--access", "read-write", "--expires", "soon"],
             ["--access", "limited", "--album", "00000000-0000-0000-0000-000000000209/L0/040"],
+            ["--access", "read-only", "--expires", "99999999999999d"], ["--access", "read-only", "--expires", "5300w"],
         ] {
             let refused = try run(["token", "create"] + bad)
             #expect(refused.status != 0, "\(bad) was accepted")
