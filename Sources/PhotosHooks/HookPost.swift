@@ -53,20 +53,22 @@ struct HookPost: Sendable {
         let timer = DispatchWorkItem { attempt.stop(timedOut: true) }
         HookProcess.signals.asyncAfter(deadline: .now() + timeout.timeInterval, execute: timer)
         defer { timer.cancel() }
-        let answer: Answer = await withTaskCancellationHandler {
+        // The answer with whether the run was stopped when it came: the task that awaits it may
+        // resume later than that (Swift's pool busy), and a quick failure is not a timeout.
+        let (answer, stopped): (Answer, (timedOut: Bool, cancelled: Bool)) = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 Thread {
-                    continuation.resume(
-                        returning: Self.post(
-                            input, to: url, caFile: caFile, headers: headers, seconds: seconds, attempt: attempt,
-                            logger: logger))
+                    let answer = Self.post(
+                        input, to: url, caFile: caFile, headers: headers, seconds: seconds, attempt: attempt,
+                        logger: logger)
+                    continuation.resume(returning: (answer, attempt.stopped))
                 }.start()
             }
         } onCancel: {
             attempt.stop(timedOut: false)
         }
         let termination: HookProcess.Termination
-        let (timedOut, cancelled) = attempt.stopped
+        let (timedOut, cancelled) = stopped
         if let status = answer.status {
             // An answer counts even if the run was stopped while its body was read.
             termination = .answered(status)
