@@ -34,7 +34,7 @@ struct HookBatches {
                 guard let entry = try await feed.next() else { return nil }
                 batcher.offer(entry)
             }
-            while batcher.wantsMore, let entry = try feed.nextCommitted() { batcher.offer(entry) }
+            try takeCommitted()
         } catch let error as StoreError where error.code == .historyExpired {
             batcher.reset()
             return .expired
@@ -46,12 +46,17 @@ struct HookBatches {
     /// The batch of what is committed now, without waiting; nil when nothing is.
     mutating func ready() throws -> Batch? {
         do {
-            while batcher.wantsMore, let entry = try feed.nextCommitted() { batcher.offer(entry) }
+            try takeCommitted()
         } catch let error as StoreError where error.code == .historyExpired {
             batcher.reset()
             return .expired
         }
         return batcher.isEmpty ? nil : .changes(batcher.take())
+    }
+
+    /// Adds to the batch what is committed now, while it takes more.
+    private mutating func takeCommitted() throws {
+        while batcher.wantsMore, let entry = try feed.nextCommitted() { batcher.offer(entry) }
     }
 
     /// Reads the log again after `cursor`: what came after it is given again.

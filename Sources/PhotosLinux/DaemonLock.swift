@@ -48,14 +48,19 @@ public final class DaemonLock: Sendable {
         libraryDescriptor.withLock { $0 = descriptor }
     }
 
+    /// `flock(LOCK_EX | LOCK_NB)` of `descriptor`, again when a signal cut it: nil once locked,
+    /// else `errno` (`EWOULDBLOCK`: another process holds it).
+    private static func lockExclusively(_ descriptor: Int32) -> Int32? {
+        var result: Int32
+        repeat { result = flock(descriptor, LOCK_EX | LOCK_NB) } while result != 0 && errno == EINTR
+        return result == 0 ? nil : errno
+    }
+
     /// Opens and locks the library file at `library` (`-1` when there is none yet).
     private static func lockFile(_ library: String, lockPath: String) throws(DaemonLockError) -> Int32 {
         let descriptor = open(resolved(library), O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         guard descriptor >= 0 else { return -1 }
-        var result: Int32
-        repeat { result = flock(descriptor, LOCK_EX | LOCK_NB) } while result != 0 && errno == EINTR
-        guard result != 0 else { return descriptor }
-        let number = errno
+        guard let number = lockExclusively(descriptor) else { return descriptor }
         close(descriptor)
         guard number == EWOULDBLOCK else {
             throw DaemonLockError(
@@ -88,10 +93,7 @@ public final class DaemonLock: Sendable {
         guard descriptor >= 0 else {
             throw DaemonLockError(.unusable, library: libraryPath, path: path, reason: String(cString: strerror(errno)))
         }
-        var result: Int32
-        repeat { result = flock(descriptor, LOCK_EX | LOCK_NB) } while result != 0 && errno == EINTR
-        guard result == 0 else {
-            let number = errno
+        if let number = lockExclusively(descriptor) {
             let (pid, name) = readHolder(descriptor)
             close(descriptor)
             guard number == EWOULDBLOCK else {
