@@ -297,8 +297,13 @@ struct ObjectResolver {
     /// Whether `text` may be (the start of) a local identifier: letters, digits, `-` and `/`.
     static func couldBeIdentifier(_ text: String) -> Bool {
         !text.isEmpty
-            && text.unicodeScalars.allSatisfy {
-                $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "/" || $0 == "_")
+            && text.utf8.allSatisfy {
+                switch $0 {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                    UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "/"), UInt8(ascii: "_"):
+                    true
+                default: false
+                }
             }
     }
 

@@ -110,6 +110,20 @@ import Testing
         #expect(Trash.trashName("IMG_1.JPG", attempt: attempt) == name)
     }
 
+    @Test(arguments: [
+        ("/a/b", "/a/b"), ("/a//b", "/a/b"), ("//a/b", "/a/b"), ("/a/./b", "/a/b"), ("/a/b/", "/a/b"),
+        ("/a/b/.", "/a/b"), ("/", "/"), ("/.", "/"), ("//", "/"), ("/./a", "/a"), ("/.a/b.", "/.a/b."),
+        ("/a/../b", "/a/../b"), ("/a/..", "/a/.."), ("/a/.b/c", "/a/.b/c"), ("/a./b", "/a./b"), ("/é/./ü", "/é/ü"),
+    ])
+    func pathsAreTidiedWithoutResolvingParents(path: String, tidy: String) {
+        #expect(Trash.normalized(path) == tidy)
+    }
+
+    @Test(arguments: [("IMG_1.JPG", true), ("", false), (".", false), ("..", false), ("a/b", false), ("...", true)])
+    func aNameIsOneComponent(name: String, valid: Bool) {
+        #expect(Trash.isValidName(name) == valid)
+    }
+
     @Test func namesAreShortenedSoThatTheirInformationFileFits() {
         let long = String(repeating: "é", count: 200)  // 400 bytes
         for attempt in [0, 5, 150] {
