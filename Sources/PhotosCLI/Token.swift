@@ -68,17 +68,9 @@ extension PhotosCommand.Token {
             if !albums.isEmpty {
                 // Each as every command reads an album (a prefix too); the store then checks each is an album.
                 let resolver = ObjectResolver(.library(library))
-                let resolved = try database.resolveAlbums(try albums.map { try resolver.album($0) })
-                guard resolved.missing.isEmpty else {
-                    throw CLIError("no album \(resolved.missing.joined(separator: ", ")) in the library")
-                }
-                identifiers = try database.albumIdentifiers(rowIDs: resolved.ids)
-                let smart = Set(SmartAlbum.all.map(\.localIdentifier))
-                if let album = identifiers.first(where: smart.contains) {
-                    throw CLIError(
-                        "\(album) is a smart album: a limited token sees the members of albums of the library or of "
-                            + "directories")
-                }
+                let checked = try database.limitedTokenAlbums(try albums.map { try resolver.album($0) })
+                if let refusal = checked.refusal { throw CLIError(refusal) }
+                identifiers = checked.identifiers
             }
             let expiry = expires.flatMap(Duration.seconds).map { Date().addingTimeInterval($0) }
             let (token, secret) = try database.createAccessToken(

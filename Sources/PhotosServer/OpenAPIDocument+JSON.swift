@@ -838,7 +838,7 @@ extension OpenAPIDocument {
             "$ref": "#/components/schemas/ObjectName"
           },
           "creationDate": {
-            "description": "ISO 8601 with a UTC offset; null clears it.",
+            "description": "RFC 3339 with a UTC offset (a date that exists, an offset up to 14:00); the offset is kept and decides the photo's day. null clears it.",
             "type": [
               "string",
               "null"
@@ -3220,7 +3220,7 @@ extension OpenAPIDocument {
     },
     "/v1/trash/empty": {
       "post": {
-        "description": "Without `identifiers` (or with no body) every asset of Recently Deleted is erased. Only\nTrash entries that are still the files the library put there are erased; an asset whose\nfiles another tool took out of the Trash is forgotten with none. With `\"dryRun\": true` the\nanswer says which files would be erased, and nothing is. For read-write clients. 404 with\n3201 an identifier that is not in Recently Deleted.\n",
+        "description": "Without `identifiers` (or with no body) every asset of Recently Deleted is erased; a\nfield other than `identifiers` and `dryRun` is a 400, never skipped. Only\nTrash entries that are still the files the library put there are erased; an asset whose\nfiles another tool took out of the Trash is forgotten with none. With `\"dryRun\": true` the\nanswer says which files would be erased, and nothing is. For read-write clients. 404 with\n3201 an identifier that is not in Recently Deleted.\n",
         "operationId": "emptyTrash",
         "requestBody": {
           "content": {

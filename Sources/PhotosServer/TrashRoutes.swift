@@ -62,7 +62,9 @@ struct TrashRoutes: Sendable {
             return try JSONDecoder().decode(API.TrashRequest.self, from: Data(buffer: body))
         } catch {
             throw APIError(
-                .badRequest, "the body is not a trash request ({\"identifiers\": [...], \"dryRun\": false}): \(error)")
+                .badRequest,
+                "the body is not a trash request ({\"identifiers\": [...], \"dryRun\": false}): "
+                    + StrictFields.message(error))
         }
     }
 

@@ -230,6 +230,27 @@ extension LibraryDatabase {
 
 extension LibraryDatabase {
     /// The local identifiers of these albums' rows, in order (rows that are gone are left out).
+    /// The albums a limited token may name, as stored: each of `entries` (an album's local
+    /// identifier, or a directory album's path) as its album's local identifier; or why not, for
+    /// an entry that names no album of the library, or a smart album (whose members a limited
+    /// token never sees): the reason `photos token create` and `POST /v1/logins` give.
+    public func limitedTokenAlbums(_ entries: [String]) throws -> (identifiers: [String], refusal: String?) {
+        let resolved = try resolveAlbums(entries)
+        guard resolved.missing.isEmpty else {
+            return ([], "no album \(resolved.missing.joined(separator: ", ")) in the library")
+        }
+        let identifiers = try albumIdentifiers(rowIDs: resolved.ids)
+        let smart = Set(SmartAlbum.all.map(\.localIdentifier))
+        if let album = identifiers.first(where: smart.contains) {
+            return (
+                [],
+                "\(album) is a smart album: a limited token sees the members of albums of the library or of "
+                    + "directories"
+            )
+        }
+        return (identifiers, nil)
+    }
+
     public func albumIdentifiers(rowIDs: [Int64]) throws -> [String] {
         try read { db in
             try rowIDs.compactMap { id in

@@ -65,6 +65,19 @@ extension API {
             self.identifiers = identifiers
             self.dryRun = dryRun
         }
+
+        private enum CodingKeys: String, CodingKey, CaseIterable {
+            case identifiers, dryRun
+        }
+
+        /// Strict: a field it does not know is refused, never skipped (a misspelt `identifiers`
+        /// would otherwise make an emptying of some trashed assets an emptying of all of them).
+        public init(from decoder: any Decoder) throws {
+            try StrictFields.check(decoder, allowed: CodingKeys.allCases.map(\.rawValue), in: "a trash request")
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            identifiers = try container.decodeIfPresent([String].self, forKey: .identifiers)
+            dryRun = try container.decodeIfPresent(Bool.self, forKey: .dryRun)
+        }
     }
 
     /// What `POST /v1/trash/restore` or `POST /v1/trash/empty` did (or, with `dryRun`, would do),

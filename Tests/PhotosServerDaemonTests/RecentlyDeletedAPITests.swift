@@ -190,6 +190,14 @@ struct RecentlyDeletedAPITests {
         #expect(cliDry.status == 0, "\(cliDry.stderr)")
         #expect(cliDry.stdout == "\(secondID)  would erase \(trash)/files/second.jpg\n")
 
+        // A misspelt field is refused, never skipped: without its identifiers the request would
+        // empty everything.
+        let misspelt = try await request(
+            "POST", "/v1/trash/empty", #"{"identifier": ["\#(secondID)"], "dryrun": true}"#)
+        #expect(misspelt.status == 400, "\(misspelt.text)")
+        #expect(misspelt.text.contains("unknown fields dryrun, identifier in a trash request"), "\(misspelt.text)")
+        #expect(FileManager.default.fileExists(atPath: trash + "/files/second.jpg"))
+
         // Emptying: the rest is erased from the Trash, and the library forgets it.
         let emptied = try await request("POST", "/v1/trash/empty")
         #expect(emptied.status == 200, "\(emptied.text)")

@@ -273,6 +273,17 @@ import Testing
             ] {
                 #expect(try await post(body).status == 400, "\(body)")
             }
+            // A misspelt field is refused, never skipped; a limited login names albums of the library
+            // that are not smart albums, as `photos token create` does.
+            let favorites = try #require(SmartAlbum.all.first { $0.subtype == .smartAlbumFavorites }).localIdentifier
+            for (body, reason) in [
+                (#"{"acces":"read-write"}"#, "unknown field acces in a login request"),
+                (#"{"access":"limited","albums":["\#(favorites)"]}"#, "\(favorites) is a smart album"),
+                (#"{"access":"limited","albums":["NOPE/L0/040"]}"#, "no album NOPE/L0/040 in the library"),
+            ] {
+                let refused = try await post(body)
+                #expect(refused.status == 400 && refused.text.contains(reason), "\(body): \(refused.text)")
+            }
             // Too large: a 413 with the API's error body, as every other route gives it.
             let large = try await post(#"{"name":""# + String(repeating: "x", count: 70_000) + #""}"#)
             #expect(large.status == 413, "\(large.text)")

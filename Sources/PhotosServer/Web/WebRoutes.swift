@@ -117,6 +117,22 @@ struct WebRoutes: Sendable {
         var expiresIn: Double?
         /// The token's name in `photos token list`.
         var name: String?
+
+        private enum CodingKeys: String, CodingKey, CaseIterable {
+            case access, albums, expiresIn, name
+        }
+
+        init() {}
+
+        /// Strict: a field it does not know (a misspelt `albums`) is refused, never skipped.
+        init(from decoder: any Decoder) throws {
+            try StrictFields.check(decoder, allowed: CodingKeys.allCases.map(\.rawValue), in: "a login request")
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            access = try container.decodeIfPresent(String.self, forKey: .access)
+            albums = try container.decodeIfPresent([String].self, forKey: .albums)
+            expiresIn = try container.decodeIfPresent(Double.self, forKey: .expiresIn)
+            name = try container.decodeIfPresent(String.self, forKey: .name)
+        }
     }
 
     /// `POST /v1/logins`: makes a token for a browser session and a one-time URL that sets it.
@@ -134,15 +150,20 @@ struct WebRoutes: Sendable {
         do {
             asked = body.readableBytes == 0 ? LoginRequest() : try JSONDecoder().decode(LoginRequest.self, from: body)
         } catch {
-            throw APIError(.badRequest, "the body is not a login request: \(error)")
+            throw APIError(.badRequest, "the body is not a login request: \(StrictFields.message(error))")
         }
         let levelName = asked.access ?? AccessLevel.readOnly.rawValue
         guard let level = AccessLevel(rawValue: levelName), level != .addOnly else {
             throw APIError(.badRequest, "access must be read-only, read-write or limited, not '\(levelName)'")
         }
-        let albums = asked.albums ?? []
+        var albums = asked.albums ?? []
         if level == .limited, albums.isEmpty { throw APIError(.badRequest, "a limited login names its albums") }
         if level != .limited, !albums.isEmpty { throw APIError(.badRequest, "only a limited login names albums") }
+        if !albums.isEmpty {
+            let checked = try library.database.limitedTokenAlbums(albums)
+            if let refusal = checked.refusal { throw APIError(.badRequest, refusal) }
+            albums = checked.identifiers
+        }
         let lifetime = asked.expiresIn ?? Self.defaultSessionLifetime
         guard lifetime >= 60, lifetime <= 366 * 86_400 else {
             throw APIError(.badRequest, "expiresIn must be from 60 seconds to a year")

@@ -82,29 +82,6 @@ extension API.ChangeOperation: Codable {
     }
 }
 
-/// Strict objects: a key the shape does not know is an error, not something to skip.
-enum StrictFields {
-    private struct AnyKey: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
-
-    static func check(_ decoder: any Decoder, allowed: [String], in name: String) throws {
-        let container = try decoder.container(keyedBy: AnyKey.self)
-        let unknown = container.allKeys.map(\.stringValue).filter { !allowed.contains($0) }.sorted()
-        guard unknown.isEmpty else {
-            throw DecodingError.dataCorrupted(
-                .init(
-                    codingPath: decoder.codingPath,
-                    debugDescription:
-                        "unknown field\(unknown.count == 1 ? "" : "s") \(unknown.joined(separator: ", ")) "
-                        + "in \(name) (known: \(allowed.sorted().joined(separator: ", ")))"))
-        }
-    }
-}
-
 extension API.ChangeOperation.EditAsset {
     /// Decodes `null` as "clear" and an absent key as "unchanged"; an edit of nothing is an error.
     public init(from decoder: any Decoder) throws {
