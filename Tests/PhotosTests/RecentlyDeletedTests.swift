@@ -202,6 +202,53 @@ struct RecentlyDeletedTests {
         #expect(notIt?.code == .missingResource)
     }
 
+    /// A sidecar's path taken by another file since the deletion: the restore of both assets is
+    /// refused before any file moves (never half a restore: the photo back, its sidecar left in
+    /// the Trash with no asset to own it); the other file is untouched.
+    @Test func aRestoreWhoseSidecarPathIsTakenMovesNothing() throws {
+        let (library, identifier) = try makeLibrary()
+        let other = try #require(assetAt(otherPath, in: library))
+        let photo = try #require(assetAt(photoPath, in: library))
+        try library.performChangesAndWait { PHAssetChangeRequest.deleteAssets([other, photo] as NSArray) }
+        #expect(trashContents().files.sorted() == ["IMG_0001.JPG", "IMG_0001.JPG.xmp", "IMG_0002.JPG"])
+        try Data("another program's sidecar".utf8).write(to: URL(fileURLWithPath: sidecarPath))
+
+        for dryRun in [true, false] {
+            let refused = #expect(throws: PHPhotosError.self) {
+                try library.restoreTrashedAssets([other.localIdentifier, identifier], dryRun: dryRun)
+            }
+            #expect(refused?.code == .accessRestricted && refused?.localIdentifiers == [identifier])
+            #expect(refused?.message.contains("\(sidecarPath) from") == true, "\(String(describing: refused?.message))")
+        }
+        #expect(!exists(photoPath) && !exists(otherPath), "nothing came back")
+        #expect(trashContents().files.sorted() == ["IMG_0001.JPG", "IMG_0001.JPG.xmp", "IMG_0002.JPG"])
+        #expect(FileManager.default.contents(atPath: sidecarPath) == Data("another program's sidecar".utf8))
+        #expect(try library.trashedAssets().count == 2)
+    }
+
+    /// The photo was moved away by another program (not yet seen) when its asset was deleted: only
+    /// its sidecar went to the Trash. Restoring it is refused as missing, never an asset without its
+    /// file; once the photo is back at its path, the asset comes back with it.
+    @Test func anAssetWhosePhotoWasGoneWhenDeletedComesBackOnlyWithIt() throws {
+        let (library, identifier) = try makeLibrary()
+        let photo = try #require(assetAt(photoPath, in: library))
+        let away = root + "/2024/IMG_0001-renamed.JPG"
+        #expect(rename(photoPath, away) == 0)
+        try library.performChangesAndWait { PHAssetChangeRequest.deleteAssets([photo] as NSArray) }
+        #expect(trashContents().files == ["IMG_0001.JPG.xmp"])
+
+        let refused = #expect(throws: PHPhotosError.self) { try library.restoreTrashedAssets([identifier]) }
+        #expect(refused?.code == .missingResource && refused?.localIdentifiers == [identifier])
+        #expect(refused?.message.contains(photoPath) == true, "\(String(describing: refused?.message))")
+        #expect(trashContents().files == ["IMG_0001.JPG.xmp"] && !exists(sidecarPath))
+        #expect(try library.trashedAssets().map(\.localIdentifier) == [identifier])
+
+        #expect(rename(away, photoPath) == 0)
+        try library.restoreTrashedAssets([identifier])
+        #expect(assetAt(photoPath, in: library)?.localIdentifier == identifier && exists(sidecarPath))
+        #expect(try library.trashedAssets().isEmpty)
+    }
+
     /// Another program saved over the photo since the scan (a new file renamed over it): deleting
     /// the asset fails naming the file, which stays where it is with the asset; once a scan has
     /// read it, it goes to the Trash.

@@ -193,12 +193,15 @@ extension PHPhotoLibrary {
     /// is back already (restored by another tool) is left where it is. Returns the restored files'
     /// paths by identifier; with `dryRun`, what would be restored, and nothing moves.
     ///
-    /// Fails with `identifierNotFound` for an identifier that is not in "Recently Deleted"; with
-    /// `accessRestricted` naming the file when one cannot go back (its path taken by another file),
-    /// the asset then staying trashed with its files restored so far where they are; and with
-    /// `missingResource`, before any file of any of the assets moves, for an asset whose photo or
-    /// movie is gone (the Trash emptied by another tool): only its sidecars may be missing. A file of the Trash or at
-    /// the path that is not the one the library deleted (device, inode) is never taken for it.
+    /// Fails, before any file of any of the assets moves, with `identifierNotFound` for an
+    /// identifier that is not in "Recently Deleted"; with `accessRestricted` naming the file when
+    /// one cannot go back (its path taken by another file, a sidecar's too); and with
+    /// `missingResource` for an asset whose photo or movie is gone (the Trash emptied by another
+    /// tool, or the file already gone from its path when the asset was deleted, and not back): only
+    /// its sidecars may be missing. A file taking a path between the check and the move (a race)
+    /// fails the restore there, the asset staying trashed with its files restored so far where they
+    /// are. A file of the Trash or at the path that is not the one the library deleted (device,
+    /// inode) is never taken for it.
     @discardableResult
     package func restoreTrashedAssets(_ identifiers: [String], dryRun: Bool = false) throws -> [(String, [String])] {
         let trashed = try trashedAssets(localIdentifiers: identifiers)
@@ -206,21 +209,41 @@ extension PHPhotoLibrary {
         // Every asset's files found before any moves: one that cannot come back fails them all.
         var found: [[TrashedFileState]] = []
         for asset in trashed {
-            let sizes: [String: Int64]
+            let kept: [ResourceRecord]
             do {
-                sizes = Dictionary(
-                    try database.keptResources(ofTrashedAsset: asset.assetId).map { ($0.path, $0.fileSize) }
-                ) { first, _ in first }
+                kept = try database.keptResources(ofTrashedAsset: asset.assetId)
             } catch {
                 throw Self.photosError(error)
             }
+            let sizes = Dictionary(kept.map { ($0.path, $0.fileSize) }) { first, _ in first }
             let states = try asset.files.map { try state(of: $0, size: sizes[$0.path]) }
             for (file, state) in zip(asset.files, states) {
-                guard case .gone = state, !Self.isSidecar(file.path) else { continue }
+                switch state {
+                case .gone where !Self.isSidecar(file.path):
+                    throw PHPhotosError(
+                        .missingResource,
+                        "cannot restore \(file.path): it is no longer in the Trash (emptied, or its entry taken by "
+                            + "another file) nor back at its path; `photos trash empty` forgets the asset",
+                        localIdentifiers: [asset.localIdentifier])
+                case .inTrash(let entry) where try FileOperations.identity(file.path) != nil:
+                    // Refused before anything moves, for every asset: never half a restore.
+                    throw PHPhotosError(
+                        .accessRestricted,
+                        "cannot restore \(file.path) from \(entry.filePath): a file is already there (it is not "
+                            + "replaced)", localIdentifiers: [asset.localIdentifier])
+                default: break
+                }
+            }
+            // A photo or movie that was already gone from its path when the asset was deleted (moved
+            // away by another program, not yet seen) never went to the Trash: the asset comes back
+            // only if its file is back at its path, never as an asset without its file.
+            let trashedPaths = Set(asset.files.map(\.path))
+            for resource in kept where !resource.isLibraryOwned && !trashedPaths.contains(resource.path) {
+                guard try FileOperations.identity(resource.path) == nil else { continue }
                 throw PHPhotosError(
                     .missingResource,
-                    "cannot restore \(file.path): it is no longer in the Trash (emptied, or its entry taken by "
-                        + "another file) nor back at its path; `photos trash empty` forgets the asset",
+                    "cannot restore \(resource.path): it was gone from its path when the asset was deleted, so it "
+                        + "is not in the Trash, and it is not back; `photos trash empty` forgets the asset",
                     localIdentifiers: [asset.localIdentifier])
             }
             found.append(states)
@@ -234,14 +257,7 @@ extension PHPhotoLibrary {
                     continue
                 }
                 paths.append(file.path)
-                // A dry run refuses what the restore would: a file is at the path again.
-                if dryRun {
-                    guard try FileOperations.identity(file.path) != nil else { continue }
-                    throw PHPhotosError(
-                        .accessRestricted,
-                        "cannot restore \(file.path) from \(entry.filePath): a file is already there (it is not "
-                            + "replaced)", localIdentifiers: [asset.localIdentifier])
-                }
+                if dryRun { continue }
                 do {
                     try configuration.trash.restore(entry, to: file.path)
                 } catch {
