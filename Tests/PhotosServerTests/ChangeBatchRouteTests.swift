@@ -106,6 +106,7 @@ import Testing
             #expect(!edited.isFavorite)
             #expect(edited.rating == .unset && fixture.asset(identifier: secret).rating == .four)
             #expect(edited.creationDate == date)
+            #expect(edited.creationDateUTCOffset == 7200, "the offset given: the photo's local day")
             #expect(edited.location?.coordinate == CLLocationCoordinate2D(latitude: 59.33, longitude: 18.07))
             #expect(edited.location?.altitude == 12)
             let shown = fixture.asset(identifier: secret)

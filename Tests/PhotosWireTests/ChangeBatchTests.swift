@@ -12,6 +12,31 @@ import Testing
         try JSONDecoder().decode(API.ChangeBatch.self, from: Data(json.utf8))
     }
 
+    /// A creation date is a date that exists, at an offset some zone has; Foundation's formatter
+    /// would roll `2020-02-30` over to March and read `+25:00` as `+02:00`.
+    @Test(arguments: [
+        "2020-02-30T12:00:00Z", "2021-02-29T12:00:00Z", "2020-01-01T24:00:00Z", "2020-01-01T12:60:00Z",
+        "2020-01-01T12:00:60Z", "2020-01-01T12:00:00+25:00", "2020-01-01T12:00:00+99:99", "2020-01-01T12:00:00+14:01",
+        "0000-01-01T00:00:00Z", "-0001-01-01T00:00:00Z", "2020-13-01T00:00:00Z", "2020-00-10T00:00:00Z",
+        "2020-01-01T12:00:00", "2020-01-01T12:00:00.Z", "2020-01-01 12:00:00Z", "2020-1-01T12:00:00Z",
+    ])
+    func aCreationDateThatDoesNotExistIsRefused(text: String) {
+        let json = #"{"changes": [{"op": "editAsset", "asset": "A/L0/001", "creationDate": "\#(text)"}]}"#
+        #expect(throws: (any Error).self, "\(text)") { try Self.decode(json) }
+    }
+
+    /// The offset a creation date is written with is kept (the photo's local day), and written back.
+    @Test func aCreationDateKeepsItsOffset() throws {
+        let batch = try Self.decode(
+            #"{"changes": [{"op": "editAsset", "asset": "A/L0/001", "creationDate": "2020-01-01T02:00:00.5+05:30"}]}"#)
+        let edit = API.ChangeOperation.EditAsset(
+            asset: "A/L0/001", creationDate: .some(Date(timeIntervalSince1970: 1_577_824_200.5)),
+            creationDateOffset: 19_800)
+        #expect(batch.changes == [.editAsset(edit)])
+        let written = String(decoding: try JSONEncoder().encode(edit), as: UTF8.self)
+        #expect(written.contains(#""creationDate":"2020-01-01T02:00:00.500+05:30""#), "\(written)")
+    }
+
     @Test func everyOperationDecodesFromItsJSON() throws {
         let batch = try Self.decode(
             #"""
@@ -43,7 +68,7 @@ import Testing
                 .editAsset(
                     .init(
                         asset: "$pic", isFavorite: true, isHidden: false, creationDate: .some(date),
-                        location: .some(.init(latitude: 59.3, longitude: 18.1)))),
+                        creationDateOffset: 7200, location: .some(.init(latitude: 59.3, longitude: 18.1)))),
                 .editAsset(.init(asset: "A/L0/001", creationDate: .some(nil), location: .some(nil))),
                 .deleteAssets(.init(assets: ["B/L0/001"])),
                 .createFolder(.init(title: "2024", ref: "year")),

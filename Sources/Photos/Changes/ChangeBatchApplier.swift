@@ -71,7 +71,10 @@ package final class ChangeBatchApplier {
             if let value = fields.isFavorite { request.isFavorite = value }
             if let value = fields.isHidden { request.isHidden = value }
             if let value = fields.rating { request.rating = PHAssetRating(rawValue: value) ?? .unset }
-            if let value = fields.creationDate { request.creationDate = value }
+            if let value = fields.creationDate {
+                request.creationDate = value
+                request.newCreationDateOffset = value == nil ? nil : fields.creationDateOffset
+            }
             if let value = fields.location {
                 request.location = value.map { place in
                     CLLocation(

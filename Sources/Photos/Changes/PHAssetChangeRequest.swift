@@ -20,6 +20,10 @@ public class PHAssetChangeRequest: PHChangeRequest, @unchecked Sendable {
     let targetIdentifier: String
     private var changedProperties: [String] = []
     private var newCreationDate: Date??
+    /// The UTC offset, in seconds east, of a new creation date given as a local time with its
+    /// offset (the API's `editAsset`): its day is that local time's. nil: the date is UTC's, as a
+    /// `Date` alone says (PhotoKit's `creationDate`).
+    var newCreationDateOffset: Int?
     private var newLocation: CLLocation??
     private var newFavorite: Bool?
     private var newHidden: Bool?
@@ -160,7 +164,8 @@ public class PHAssetChangeRequest: PHChangeRequest, @unchecked Sendable {
         var columns: [(column: String, value: SQLValue)] = []
         if let newCreationDate {
             columns += [
-                ("creationDate", real(newCreationDate?.timeIntervalSince1970)), ("creationDateOffset", .null),
+                ("creationDate", real(newCreationDate?.timeIntervalSince1970)),
+                ("creationDateOffset", newCreationDateOffset.map { .int(Int64($0)) } ?? .null),
                 ("creationDateIsFloating", .int(0)), ("creationDateIsFileTime", .int(0)),
             ]
         }

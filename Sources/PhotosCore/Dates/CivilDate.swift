@@ -23,3 +23,28 @@ public enum CivilDate {
         return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 }
+
+extension CivilDate {
+    /// The days since 1970-01-01 (negative before it) of a proleptic Gregorian year, month (1-12) and
+    /// day: Howard Hinnant's `days_from_civil`, the inverse of ``from(daysSince1970:)``.
+    /// ```swift
+    /// CivilDate.daysSince1970(year: 2022, month: 1, day: 8)  // 19_000
+    /// ```
+    public static func daysSince1970(year: Int, month: Int, day: Int) -> Int {
+        let shiftedYear = month <= 2 ? year - 1 : year
+        let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
+        let yearOfEra = shiftedYear - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    /// The number of days of a month (1-12) of a proleptic Gregorian year.
+    public static func daysInMonth(year: Int, month: Int) -> Int {
+        switch month {
+        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+}

@@ -99,13 +99,15 @@ extension API.ChangeOperation.EditAsset {
                 creationDate = .some(nil)
             } else {
                 let text = try container.decode(String.self, forKey: .creationDate)
-                guard let date = ISO8601Dates.date(from: text) else {
+                guard let (date, offset) = ISO8601Dates.dateAndOffset(from: text) else {
                     throw DecodingError.dataCorruptedError(
                         forKey: .creationDate, in: container,
                         debugDescription:
-                            "'\(text)' is not an ISO 8601 date with a UTC offset (2024-05-01T12:00:00+02:00)")
+                            "'\(text)' is not an ISO 8601 date with a UTC offset (2024-05-01T12:00:00+02:00) "
+                            + "that exists")
                 }
                 creationDate = .some(date)
+                creationDateOffset = offset
             }
         }
         if container.contains(.location) {
@@ -132,7 +134,8 @@ extension API.ChangeOperation.EditAsset {
         switch creationDate {
         case nil: break
         case .some(nil): try container.encodeNil(forKey: .creationDate)
-        case .some(let date?): try container.encode(ISO8601.string(date, offset: 0), forKey: .creationDate)
+        case .some(let date?):
+            try container.encode(ISO8601.string(date, offset: creationDateOffset ?? 0), forKey: .creationDate)
         }
         switch location {
         case nil: break

@@ -50,19 +50,23 @@ extension API.ChangeOperation {
         public var rating: Int?
         /// nil: unchanged; `.some(nil)`: cleared. ISO 8601 with an offset on the wire.
         public var creationDate: Date??
+        /// The UTC offset `creationDate` was written with, in seconds east: the local time the photo
+        /// was taken at, which decides its day. nil with no date, or for UTC.
+        public var creationDateOffset: Int?
         /// nil: unchanged; `.some(nil)`: cleared.
         public var location: Location??
 
         /// An `editAsset` operation; give at least one property.
         public init(
             asset: String, isFavorite: Bool? = nil, isHidden: Bool? = nil, creationDate: Date?? = nil,
-            location: Location?? = nil, rating: Int? = nil
+            creationDateOffset: Int? = nil, location: Location?? = nil, rating: Int? = nil
         ) {
             self.asset = asset
             self.rating = rating
             self.isFavorite = isFavorite
             self.isHidden = isHidden
             self.creationDate = creationDate
+            self.creationDateOffset = creationDateOffset
             self.location = location
         }
 
