@@ -108,6 +108,14 @@ extension PhotosCommand {
                         Data("cannot merge the sidecar \(Output.escaped(sidecar)): \(error)\n".utf8))
                 }
             }
+            for file in report.movedFiles {
+                do {
+                    _ = try sync.syncMovedPhoto(at: file) { policies.policy(for: $0) != .none }
+                } catch {
+                    FileHandle.standardError.write(
+                        Data("cannot write the sidecar of \(Output.escaped(file)): \(error)\n".utf8))
+                }
+            }
             // A library this scan made takes back what the roots keep of the one before it, as a rebuild
             // does: its photos' identifiers from the identifier logs, its user albums from the manifests.
             // Otherwise the catch-up below would write the new identifiers over the logged ones.

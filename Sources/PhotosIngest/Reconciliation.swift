@@ -342,6 +342,7 @@ struct Reconciliation {
         }
         report.restored += revived.count
         report.moved += moved.count
+        report.movedFiles += moved.map(\.0.path)
         report.removed += vanished.count
         scanner.metrics.moved.increment(by: moved.count)
         scanner.metrics.removed.increment(by: vanished.count)

@@ -33,6 +33,11 @@ public struct ScanReport: Sendable, Hashable, Codable {
     /// changed since the last sync, or moved here with their photo): what the caller merges into
     /// their assets (`SidecarSync.syncChangedSidecar(at:mayWrite:)`). Not part of the JSON report.
     public var sidecarsToSync: [String] = []
+    /// Files of known assets this scan found moved, at their new paths: an asset's state that never
+    /// reached a sidecar (an edit made while its photo was away from the path the library knew) is
+    /// written beside them where the root allows (`SidecarSync.syncMovedPhoto(at:mayWrite:)`). Not
+    /// part of the JSON report.
+    public var movedFiles: [String] = []
 
     /// Paths of files gone from a root, by root, that a scan of several roots keeps until it has
     /// compared the last: a later root may hold them, moved. Empty once the scan returns.
@@ -64,6 +69,7 @@ public struct ScanReport: Sendable, Hashable, Codable {
         stillChanging += later.stillChanging
         unreadableDirectories += later.unreadableDirectories
         sidecarsToSync += later.sidecarsToSync
+        movedFiles += later.movedFiles
     }
 
     /// After another pass over a root's tree, added to `before` (the report before that pass;

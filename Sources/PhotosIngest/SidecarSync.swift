@@ -150,6 +150,30 @@ public struct SidecarSync: Sendable {
         return outcomes
     }
 
+    /// Writes the sidecar beside a photo found moved to `path`, when its asset's state never reached
+    /// one: an edit made while the photo was away from the path the library knew (moved by another
+    /// program, not yet seen) had no photo to write beside. Nothing when `mayWrite` refuses the path,
+    /// when a sidecar is there already (its own sync takes it), when `path` is not an asset's photo,
+    /// or when the asset has nothing a sidecar keeps (no favorite, hidden flag or stars, and never
+    /// synced before).
+    public func syncMovedPhoto(at path: String, mayWrite: (String) -> Bool) throws -> Outcome? {
+        guard mayWrite(path), !Reconciliation.isSidecar((path as NSString).lastPathComponent) else { return nil }
+        let directory = (path as NSString).deletingLastPathComponent
+        let name = (path as NSString).lastPathComponent
+        let neighbours = try database.sidecarNeighbours(inDirectory: directory)
+        guard
+            let assetID = Dictionary(grouping: neighbours, by: \.assetId).first(where: { _, files in
+                Self.primaryFile(of: files.map { ($0.type, $0.name) }) == name
+            })?.key,
+            try FileOperations.identity(try sidecarPath(forPhoto: path), followingLinks: true) == nil,
+            let asset = try database.assets(ids: [assetID])[assetID]
+        else { return nil }
+        let kept = asset.isFavorite || asset.isHidden || asset.rating != 0
+        let synced = try database.sidecarBase(ofAsset: assetID) != nil
+        guard kept || synced else { return nil }
+        return try sync(assetID: assetID, photo: path, mayWrite: true)
+    }
+
     // MARK: The library's side
 
     /// The library's state of `asset` as a sidecar holds it. Fields the library does not keep per

@@ -1,5 +1,6 @@
 import Foundation
 import PhotosIngest
+import PhotosSidecars
 import PhotosStore
 import PhotosTestSupport
 import Testing
@@ -98,6 +99,34 @@ final class SidecarWriteBackTests {
     /// The library and another tool both change the rating after they last agreed: the newer write
     /// wins, and the change that settles it carries the conflict with both values, for observers
     /// (`PHPersistentChange`, `PHChange`) and in the change JSON.
+    /// An edit made while another program had moved the photo away (the library not told yet) has
+    /// no photo to write a sidecar beside; once a scan finds the photo at its new path, the state is
+    /// written there, where a rebuild finds it. Where the root may not write, nothing is.
+    @Test func anEditMadeWhileThePhotoWasAwayReachesItsSidecarOnceTheMoveIsSeen() throws {
+        let library = try openLibrary()
+        let asset = try onlyAsset(library)
+        let moved = pictures.path + "/IMG_1-renamed.jpg"
+        #expect(rename(pictures.path + "/IMG_1.jpg", moved) == 0)
+        try library.performChangesAndWait {
+            let request = PHAssetChangeRequest(for: asset)
+            request.isFavorite = true
+            request.rating = .five
+        }
+        #expect(!FileManager.default.fileExists(atPath: sidecar))
+        #expect(!FileManager.default.fileExists(atPath: moved + ".xmp"))
+
+        let report = try FolderScanner(database: library.database, quietTime: 0).scan(roots: [pictures.path])
+        #expect(report.moved == 1 && report.movedFiles == [moved])
+        let sync = SidecarSync(database: library.database)
+        #expect(try sync.syncMovedPhoto(at: moved) { _ in false } == nil)
+        #expect(!FileManager.default.fileExists(atPath: moved + ".xmp"))
+        let outcome = try #require(try sync.syncMovedPhoto(at: moved) { _ in true })
+        #expect(outcome.wrote && outcome.sidecar == moved + ".xmp")
+        let state = try #require(try SidecarFile.read(moved + ".xmp")?.state)
+        #expect(state.isFavorite == true && state.rating == 5 && state.localIdentifier == asset.localIdentifier)
+        #expect(try sync.syncMovedPhoto(at: moved) { _ in true } == nil, "its sidecar is there now")
+    }
+
     @Test func aConflictWithAnotherToolIsSettledByTheNewerWriteAndCarriedByTheChange() throws {
         let library = try openLibrary()
         let asset = try onlyAsset(library)

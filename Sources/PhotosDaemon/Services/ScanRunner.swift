@@ -186,7 +186,9 @@ public final class ScanRunner: Service, Sendable {
         case .success(let report):
             // Sidecars other tools wrote or changed while photosd did not watch, and those a
             // directory that arrived whole (moved in) brought.
-            if !report.sidecarsToSync.isEmpty { await merge(sidecars: report.sidecarsToSync) }
+            if !report.sidecarsToSync.isEmpty || !report.movedFiles.isEmpty {
+                await merge(sidecars: report.sidecarsToSync, movedFiles: report.movedFiles)
+            }
         }
         if work.isStartup, restoresAlbums, !roots.isEmpty {
             await onScanQueue {
@@ -287,8 +289,9 @@ public final class ScanRunner: Service, Sendable {
     }
 
     /// Merges sidecars other tools changed into their assets (``PhotosIngest/SidecarSync``), on the
-    /// scan queue; each applied field is an ordinary change, each conflict a log line.
-    private func merge(sidecars: [String]) async {
+    /// scan queue; each applied field is an ordinary change, each conflict a log line. Then writes
+    /// the sidecars of moved photos whose state never reached one (`movedFiles`).
+    private func merge(sidecars: [String], movedFiles: [String] = []) async {
         let sync = SidecarSync(database: database, timeZone: scanner.timeZone)
         let policies = self.policies
         let logger = self.logger
@@ -314,6 +317,21 @@ public final class ScanRunner: Service, Sendable {
                         }
                     } catch {
                         logger.error("cannot merge a sidecar", metadata: ["sidecar": "\(path)", "error": "\(error)"])
+                    }
+                }
+                for file in movedFiles {
+                    do {
+                        if let outcome = try sync.syncMovedPhoto(
+                            at: file, mayWrite: { policies.policy(for: $0) != .none }),
+                            outcome.wrote
+                        {
+                            logger.info(
+                                "wrote the sidecar of a moved photo", metadata: ["sidecar": "\(outcome.sidecar)"])
+                        }
+                    } catch {
+                        logger.error(
+                            "cannot write the sidecar of a moved photo",
+                            metadata: ["photo": "\(file)", "error": "\(error)"])
                     }
                 }
                 continuation.resume()
