@@ -233,6 +233,10 @@ extension OpenAPIDocument {
           "isHidden": {
             "type": "boolean"
           },
+          "isLibraryOwned": {
+            "description": "The library placed every file of the asset in its import folder (an upload, an import into the library): deleteAssets erases them at once, and the asset is not kept in Recently Deleted. False for the files of watched folders, which go to the Trash.",
+            "type": "boolean"
+          },
           "localIdentifier": {
             "type": "string"
           },

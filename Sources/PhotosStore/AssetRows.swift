@@ -57,7 +57,7 @@ public struct AssetRows {
 
     /// Columns of ``resources``' rows.
     public enum ResourceColumn: Int32 {
-        case type = 1, path, uniformTypeIdentifier, mimeType, fileSize, id
+        case type = 1, path, uniformTypeIdentifier, mimeType, fileSize, id, isLibraryOwned
     }
 }
 
@@ -272,7 +272,8 @@ extension LibraryDatabase {
                 """, list, on: db),
             resources: try RowCursor.open(
                 """
-                SELECT j.key, r.type, \(FileDirectories.path(dialect)), r.uniformTypeIdentifier, r.mimeType, r.fileSize, r.id
+                SELECT j.key, r.type, \(FileDirectories.path(dialect)), r.uniformTypeIdentifier, r.mimeType, r.fileSize, r.id,
+                    r.isLibraryOwned
                 FROM \(listed) \(dialect.orderedJoin) resource r ON r.assetId = j.value
                 JOIN directory d ON d.id = r.directoryId\(ordered)
                 """, list, on: db),

@@ -124,6 +124,11 @@ public struct AssetDescription: Codable, Sendable, Hashable {
     public var rating: Int
     /// False while the asset's root is offline (its files cannot be read; the asset is kept).
     public var isAvailable: Bool
+    /// True when the library placed every file of the asset in its import folder (an upload, an
+    /// import into the library, a creation request): deleting the asset erases them at once, and it
+    /// is not kept in Recently Deleted. False for the files of watched folders, which are the user's
+    /// and go to the Trash.
+    public var isLibraryOwned: Bool
     /// The files behind the asset, photo or video first.
     public var resources: [Resource]
     /// The albums that hold the asset (user and directory albums, not smart albums), in PhotoKit's
@@ -135,7 +140,7 @@ public struct AssetDescription: Codable, Sendable, Hashable {
         localIdentifier: String, mediaType: String, mediaSubtypes: [String], pixelWidth: Int, pixelHeight: Int,
         creationDate: String?, creationDateHasOffset: Bool, modificationDate: String?, duration: Double,
         location: Location?, isFavorite: Bool, isHidden: Bool, burstIdentifier: String?, representsBurst: Bool,
-        isAvailable: Bool, resources: [Resource], albums: [Album], rating: Int = 0,
+        isAvailable: Bool, isLibraryOwned: Bool = false, resources: [Resource], albums: [Album], rating: Int = 0,
         creationDateIsFileTime: Bool = false
     ) {
         self.localIdentifier = localIdentifier
@@ -154,6 +159,7 @@ public struct AssetDescription: Codable, Sendable, Hashable {
         self.burstIdentifier = burstIdentifier
         self.representsBurst = representsBurst
         self.isAvailable = isAvailable
+        self.isLibraryOwned = isLibraryOwned
         self.resources = resources
         self.albums = albums
         self.rating = rating
@@ -163,7 +169,7 @@ public struct AssetDescription: Codable, Sendable, Hashable {
         case localIdentifier, mediaType, mediaSubtypes, pixelWidth, pixelHeight, creationDate, creationDateHasOffset,
             creationDateIsFileTime, modificationDate, duration, location, isFavorite, isHidden, burstIdentifier,
             representsBurst,
-            isAvailable, resources, albums, rating
+            isAvailable, isLibraryOwned, resources, albums, rating
     }
 
     /// The description naming only `albums` of the albums that hold the asset (nil: all of them): a
@@ -176,8 +182,8 @@ public struct AssetDescription: Codable, Sendable, Hashable {
         return kept
     }
 
-    /// Reads an asset description; `albums`, `rating` and `creationDateIsFileTime` may be absent
-    /// (JSON written before they were added).
+    /// Reads an asset description; `albums`, `rating`, `creationDateIsFileTime` and `isLibraryOwned`
+    /// may be absent (JSON written before they were added).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         localIdentifier = try container.decode(String.self, forKey: .localIdentifier)
@@ -197,6 +203,7 @@ public struct AssetDescription: Codable, Sendable, Hashable {
         burstIdentifier = try container.decodeIfPresent(String.self, forKey: .burstIdentifier)
         representsBurst = try container.decode(Bool.self, forKey: .representsBurst)
         isAvailable = try container.decode(Bool.self, forKey: .isAvailable)
+        isLibraryOwned = try container.decodeIfPresent(Bool.self, forKey: .isLibraryOwned) ?? false
         resources = try container.decode([Resource].self, forKey: .resources)
         albums = try container.decodeIfPresent([Album].self, forKey: .albums) ?? []
         rating = try container.decodeIfPresent(Int.self, forKey: .rating) ?? 0
@@ -221,6 +228,7 @@ public struct AssetDescription: Codable, Sendable, Hashable {
         try container.encode(burstIdentifier, forKey: .burstIdentifier)
         try container.encode(representsBurst, forKey: .representsBurst)
         try container.encode(isAvailable, forKey: .isAvailable)
+        try container.encode(isLibraryOwned, forKey: .isLibraryOwned)
         try container.encode(resources, forKey: .resources)
         try container.encode(albums, forKey: .albums)
         try container.encode(rating, forKey: .rating)

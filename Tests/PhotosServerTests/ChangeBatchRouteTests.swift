@@ -257,6 +257,16 @@ import Testing
             for path in imported where path.hasSuffix(".jpg") {
                 #expect(try Data(contentsOf: fixture.library.importDirectory.appendingPathComponent(path)) == bytes)
             }
+            // The asset says the library placed its files, which a deletion erases; a watched
+            // folder's photo is the user's, which goes to the Trash.
+            let beach = try #require(fixture.assets["beach.jpg"])
+            for (identifier, placed) in [
+                (result.created["copy"]!, true), (result.created["taken"]!, true), (beach, false),
+            ] {
+                let reply = try await APIServerTests.get(socket, "/v1/assets/\(identifier)")
+                #expect(
+                    try JSONDecoder().decode(AssetDescription.self, from: Data(reply.body)).isLibraryOwned == placed)
+            }
         }
     }
 

@@ -34,8 +34,8 @@ import Testing
             location: maybe(
                 AssetDescription.Location(latitude: number(), longitude: number(), altitude: maybe(number()))),
             isFavorite: random.next() % 2 == 0, isHidden: random.next() % 2 == 0, burstIdentifier: maybe(text()),
-            representsBurst: random.next() % 2 == 0, isAvailable: random.next() % 2 == 0, resources: resources,
-            albums: albums)
+            representsBurst: random.next() % 2 == 0, isAvailable: random.next() % 2 == 0,
+            isLibraryOwned: random.next() % 2 == 0, resources: resources, albums: albums)
     }
 
     /// Asset JSON is written from the store's rows (`AssetRowJSONTests` holds those bytes to the
@@ -84,7 +84,7 @@ import Testing
                 == """
                 {"albums":[{"localIdentifier":"B/L0/040","localizedTitle":null,"path":null}],"burstIdentifier":null,\
                 "creationDate":null,"creationDateHasOffset":true,"creationDateIsFileTime":false,"duration":0,"isAvailable":true,"isFavorite":false,\
-                "isHidden":false,"localIdentifier":"A/L0/001","location":null,"mediaSubtypes":[],"mediaType":"image",\
+                "isHidden":false,"isLibraryOwned":false,"localIdentifier":"A/L0/001","location":null,"mediaSubtypes":[],"mediaType":"image",\
                 "modificationDate":null,"pixelHeight":0,"pixelWidth":0,"rating":0,"representsBurst":false,"resources":[]}
                 """)
         // JSON written before `albums` existed still reads.

@@ -32,6 +32,7 @@ extension AssetDescription {
             },
             isFavorite: asset.isFavorite, isHidden: asset.isHidden, burstIdentifier: asset.burstIdentifier,
             representsBurst: asset.representsBurst, isAvailable: asset.isAvailable,
+            isLibraryOwned: asset.isLibraryOwned,
             resources: PHAssetResource.assetResources(for: asset).map {
                 Resource(
                     // Another host's file as `nas:/srv/…`, as the store and photosd name it.

@@ -194,4 +194,13 @@ extension PHAsset {
         else { return true }
         return (resources[rowID] ?? []).allSatisfy { $0.isLibraryOwned || library.mayDelete($0.path) }
     }
+
+    /// Whether the library placed every file of the asset (its import folder): a deletion erases
+    /// them with the asset, which then waits in no Recently Deleted (``AssetDeletionRequest``'s rule).
+    var isLibraryOwned: Bool {
+        guard let library, let rowID,
+            let resources = try? library.database.resources(assetIDs: [rowID])
+        else { return false }
+        return (resources[rowID] ?? []).allSatisfy(\.isLibraryOwned)
+    }
 }

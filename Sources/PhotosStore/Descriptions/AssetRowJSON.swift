@@ -107,9 +107,11 @@ enum AssetRowJSON {
             try rows.resources.skip(before: position)
             var resources: [(key: (Int64, Int64), resource: AssetDescription.Resource)] = []
             var isAvailable = true
+            var isLibraryOwned = true
             while rows.resources.position == position {
                 let file = rows.resources
                 if isUnavailable(file.text(Resource.path), under: prefixes) { isAvailable = false }
+                if !file.bool(Resource.isLibraryOwned) { isLibraryOwned = false }
                 resources.append(
                     (
                         resourceOrder(file),
@@ -144,7 +146,8 @@ enum AssetRowJSON {
                     isFavorite: row.bool(Asset.isFavorite), isHidden: row.bool(Asset.isHidden),
                     burstIdentifier: row.string(Asset.burstIdentifier),
                     representsBurst: row.bool(Asset.representsBurst),
-                    isAvailable: isAvailable, resources: resources.sorted { $0.key < $1.key }.map(\.resource),
+                    isAvailable: isAvailable, isLibraryOwned: isLibraryOwned,
+                    resources: resources.sorted { $0.key < $1.key }.map(\.resource),
                     albums: albums.sorted { $0.key < $1.key }.map(\.album),
                     rating: Int(truncatingIfNeeded: row.integer(Asset.rating)),
                     creationDateIsFileTime: row.bool(Asset.creationDateIsFileTime)))
@@ -213,10 +216,11 @@ extension WireJSONWriter {
             albums.append(to: &bytes)
 
             // The files, last of the keys, written aside first: whether the asset is available
-            // (a key before them) depends on their paths.
+            // and whether the library placed them (keys before them) depend on the files.
             try rows.resources.skip(before: position)
             files.removeAll()
             var isAvailable = true
+            var isLibraryOwned = true
             while rows.resources.position == position {
                 let file = rows.resources
                 let type = AssetRowJSON.resourceTypeName(file)
@@ -224,6 +228,7 @@ extension WireJSONWriter {
                 let uniformType = file.text(Resource.uniformTypeIdentifier)
                 let mimeType = file.text(Resource.mimeType)
                 if AssetRowJSON.isUnavailable(path, under: prefixes) { isAvailable = false }
+                if !file.bool(Resource.isLibraryOwned) { isLibraryOwned = false }
                 let bound =
                     128 + type.utf8.count
                     + JSONText.stringBound((path?.count ?? 0) + (uniformType?.count ?? 0) + (mimeType?.count ?? 0))
@@ -285,6 +290,8 @@ extension WireJSONWriter {
                 out.putBool(row.bool(Asset.isFavorite))
                 out.put(#","isHidden":"#)
                 out.putBool(row.bool(Asset.isHidden))
+                out.put(#","isLibraryOwned":"#)
+                out.putBool(isLibraryOwned)
                 out.put(#","localIdentifier":"#)
                 out.putString(identifier ?? UnsafeBufferPointer(start: nil, count: 0))
                 out.put(#","location":"#)
