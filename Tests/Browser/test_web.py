@@ -309,6 +309,33 @@ class WebPageTests(unittest.TestCase):
         self.wait(lambda: self.css("h1")[0].text == "Death Valley 2008", "the page says so")
         self.shot("album-renamed")
 
+    def test_4c2_renaming_to_a_taken_name_shows_the_title_the_album_got(self):
+        # A directory's name already taken beside it gets a suffix ("Trip (2)"): the page shows that one.
+        self.login("read-write")
+        albums = [a for a in self.daemon.api("GET", "/v1/albums?type=album")[1]["albums"] if a.get("path")]
+        # Two directories side by side, the renamed one holding no other (not a folder's own album).
+        leaves = [a for a in albums if not any(Path(b["path"]).parent == Path(a["path"]) for b in albums)]
+        renamed, taken = next((a, b) for a in leaves for b in albums
+                              if a is not b and Path(a["path"]).parent == Path(b["path"]).parent)
+        old = renamed["localizedTitle"]
+        self.driver.get(self.daemon.origin + "/web/albums/" + renamed["localIdentifier"])
+        field = self.css("form[data-rename] input[name=title]")[0]
+        field.clear()
+        field.send_keys(taken["localizedTitle"])
+        self.css("form[data-rename] button")[0].click()
+        try:
+            self.wait(lambda: self.daemon.api("GET", "/v1/albums/" + renamed["localIdentifier"])[1]["localizedTitle"]
+                      != old, "the album is renamed")
+            title = self.daemon.api("GET", "/v1/albums/" + renamed["localIdentifier"])[1]["localizedTitle"]
+            self.assertNotEqual(title, taken["localizedTitle"], "a taken name gets a suffix")
+            self.wait(lambda: self.css("h1")[0].text == title, f"the page says {title}")
+            self.assertEqual(self.driver.title, f"{title} · photosd")
+            self.assertEqual(self.css("form[data-rename] [role=status]")[0].text,
+                             f"Renamed “{title}”: the name “{taken['localizedTitle']}” is taken")
+        finally:
+            body = harness.json.dumps({"changes": [{"op": "renameAlbum", "album": renamed["localIdentifier"], "title": old}]})
+            self.assertEqual(self.daemon.api("POST", "/v1/changes", body.encode())[0], 200)
+
     def test_5_a_copied_photo_appears_and_a_deleted_one_goes_without_a_reload(self):
         self.login()
         self.driver.execute_script("window.notReloaded = true")

@@ -88,7 +88,7 @@ export function thumbnailURL(identifier, size = 256) {
 
 """####),
         "app.js": File(
-            contentType: "text/javascript; charset=utf-8", etag: "\"f85c936ad0f3a22dbdad\"",
+            contentType: "text/javascript; charset=utf-8", etag: "\"75b1e08e33f2b1bbebb2\"",
             body: ####"""
 // The page's entry: finds what the server rendered (a grid, one asset, the health page), brings it
 // to life, and keeps it live with the library's change stream.
@@ -96,7 +96,7 @@ export function thumbnailURL(identifier, size = 256) {
 import { assetPath, change, get, post } from "./api.js";
 import { Grid } from "./grid.js";
 import { follow } from "./live.js";
-import { touchesGrid } from "./layout.js";
+import { identifierPath, touchesGrid } from "./layout.js";
 import { Viewer } from "./viewer.js";
 
 /**
@@ -208,9 +208,14 @@ function startRename(form) {
     const title = form.elements.title.value.trim();
     try {
       await change([{ op: "renameAlbum", album: form.dataset.rename, title }]);
-      document.querySelector("h1").textContent = title;
-      document.title = `${title} · photosd`;
-      status.textContent = "Renamed";
+      // The title it got, which is not always the one asked for: a directory's name already taken
+      // beside it gets a suffix ("Trip (2)").
+      const album = await get(`/v1/albums/${identifierPath(form.dataset.rename)}`);
+      const renamed = album.localizedTitle ?? title;
+      document.querySelector("h1").textContent = renamed;
+      document.title = `${renamed} · photosd`;
+      form.elements.title.value = renamed;
+      status.textContent = renamed === title ? "Renamed" : `Renamed “${renamed}”: the name “${title}” is taken`;
     } catch (error) {
       status.textContent = error.message;
     }

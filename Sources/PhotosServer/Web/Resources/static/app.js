@@ -4,7 +4,7 @@
 import { assetPath, change, get, post } from "./api.js";
 import { Grid } from "./grid.js";
 import { follow } from "./live.js";
-import { touchesGrid } from "./layout.js";
+import { identifierPath, touchesGrid } from "./layout.js";
 import { Viewer } from "./viewer.js";
 
 /**
@@ -116,9 +116,14 @@ function startRename(form) {
     const title = form.elements.title.value.trim();
     try {
       await change([{ op: "renameAlbum", album: form.dataset.rename, title }]);
-      document.querySelector("h1").textContent = title;
-      document.title = `${title} · photosd`;
-      status.textContent = "Renamed";
+      // The title it got, which is not always the one asked for: a directory's name already taken
+      // beside it gets a suffix ("Trip (2)").
+      const album = await get(`/v1/albums/${identifierPath(form.dataset.rename)}`);
+      const renamed = album.localizedTitle ?? title;
+      document.querySelector("h1").textContent = renamed;
+      document.title = `${renamed} · photosd`;
+      form.elements.title.value = renamed;
+      status.textContent = renamed === title ? "Renamed" : `Renamed “${renamed}”: the name “${title}” is taken`;
     } catch (error) {
       status.textContent = error.message;
     }
