@@ -336,6 +336,36 @@ class WebPageTests(unittest.TestCase):
             body = harness.json.dumps({"changes": [{"op": "renameAlbum", "album": renamed["localIdentifier"], "title": old}]})
             self.assertEqual(self.daemon.api("POST", "/v1/changes", body.encode())[0], 200)
 
+    def test_4d_hide_then_next_shows_the_photo_after_it(self):
+        # The timeline reloads without the hidden photo: → goes on from where it was, skipping nothing.
+        from selenium.webdriver.common.keys import Keys
+        self.login("read-write")
+        self.wait(lambda: len(self.in_order()) > 5, "cells")
+        order = self.in_order()
+        name = lambda identifier: Path(self.daemon.api("GET", "/v1/assets/" + identifier)[1]["resources"][0]["path"]).name
+        # Three in a row with different names: the title tells which is shown.
+        first = next(p for p in range(len(order) - 2) if len({name(order[p + i]) for i in range(3)}) == 3)
+        shown, after = order[first], order[first + 1]
+        self.css(f'.cell[data-id="{shown}"]')[0].click()
+        self.wait(lambda: self.css(".viewer:not([hidden]) .hide-toggle"), "the viewer opens")
+        try:
+            self.css(".hide-toggle")[0].click()
+            self.wait(lambda: self.daemon.api("GET", "/v1/assets/" + shown)[1]["isHidden"], "the library hides it")
+            self.wait(lambda: shown not in self.cells(), "the timeline reloads without it")
+            self.css("body")[0].send_keys(Keys.ARROW_RIGHT)
+            self.wait(lambda: self.css(".viewer-title")[0].text != name(shown), "→ shows another photo")
+            self.assertEqual(self.css(".viewer-title")[0].text, name(after), "the photo that followed it")
+        finally:
+            body = harness.json.dumps({"changes": [{"op": "editAsset", "asset": shown, "isHidden": False}]})
+            self.assertEqual(self.daemon.api("POST", "/v1/changes", body.encode())[0], 200)
+            self.css("body")[0].send_keys(Keys.ESCAPE)
+
+    def in_order(self):
+        """The identifiers of the cells drawn, in the grid's order."""
+        return self.driver.execute_script(
+            "return [...document.querySelectorAll('.cell[data-id]')]"
+            ".sort((a, b) => a.dataset.position - b.dataset.position).map(cell => cell.dataset.id)")
+
     def test_5_a_copied_photo_appears_and_a_deleted_one_goes_without_a_reload(self):
         self.login()
         self.driver.execute_script("window.notReloaded = true")

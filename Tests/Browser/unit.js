@@ -3,7 +3,7 @@
 
 import {
   altText, basename, dateLabel, dayLabel, durationLabel, firstRowBelow, identifierPath, layoutRows, monthLabel,
-  pagesFor, parseDay, sizeLabel, touchesGrid, visibleRows,
+  pagesFor, parseDay, relocate, sizeLabel, stepTarget, touchesGrid, visibleRows,
 } from "/Sources/PhotosServer/Web/Resources/static/layout.js";
 
 const tests = [];
@@ -120,6 +120,20 @@ test("a change touches the grid when assets or albums change", () => {
   equal(Boolean(touchesGrid({ asset: { inserted: ["a"], updated: [], deleted: [] } })), true);
   equal(Boolean(touchesGrid({ assetCollection: { updated: [{ localIdentifier: "x" }] } })), true);
   equal(Boolean(touchesGrid({ asset: { inserted: [], updated: [], deleted: [] }, collectionList: { inserted: ["f"] } })), false);
+});
+
+test("the viewer finds its asset again in a grid that changed, and steps from there", () => {
+  // Still listed, one place later (a photo came before it): the steps are from its place now.
+  const moved = relocate(["a", "x", "b", "c"], 10, "b", "c");
+  equal(moved, { position: 12, listed: true });
+  equal([stepTarget(moved, 1), stepTarget(moved, -1)], [13, 11]);
+  // Hidden, it left the timeline: → shows the photo that followed it, ← the one before it.
+  const left = relocate(["a", "c", "d"], 10, "b", "c");
+  equal(left, { position: 11, listed: false });
+  equal([stepTarget(left, 1), stepTarget(left, -1)], [11, 10]);
+  // Neither it nor the photo after it is near: the caller decides.
+  equal(relocate(["a", "d"], 0, "b", "c"), null);
+  equal(relocate(["a", "d"], 0, "b", null), null);
 });
 
 let passed = 0;

@@ -500,7 +500,7 @@ export class Grid {
 
 """####),
         "layout.js": File(
-            contentType: "text/javascript; charset=utf-8", etag: "\"a02b4e9b9bc1fbb84dd6\"",
+            contentType: "text/javascript; charset=utf-8", etag: "\"6d815042a056cf65ce8b\"",
             body: ####"""
 // Pure functions of the page: no DOM, no network. Unit-tested in the browser (Tests/Browser/unit.html).
 
@@ -638,6 +638,27 @@ export function touchesGrid(entry) {
   const parts = [entry.asset, entry.assetCollection];
   return parts.some((part) => part && (part.inserted?.length || part.deleted?.length || part.updated?.length));
 }
+
+/**
+ * Where the asset shown stands in a grid's listing that may have changed since it was opened (a
+ * hidden photo leaves the timeline): `identifiers` are those of positions [start, …). Found, it is
+ * {position, listed: true}; gone from the listing, it is {position, listed: false} with `position`
+ * that of the asset that followed it (`following`), which the next step shows. Null when neither
+ * is there.
+ */
+export function relocate(identifiers, start, shown, following) {
+  const index = identifiers.indexOf(shown);
+  if (index >= 0) return { position: start + index, listed: true };
+  const after = following ? identifiers.indexOf(following) : -1;
+  return after >= 0 ? { position: start + after, listed: false } : null;
+}
+
+/** The position a step of `delta` (±1) goes to from a place `relocate` gave. */
+export function stepTarget(place, delta) {
+  if (place.listed) return place.position + delta;
+  return delta > 0 ? place.position : place.position - 1;
+}
+
 
 """####),
         "live-worker.js": File(
@@ -891,14 +912,17 @@ body.viewing { overflow: hidden; }
 
 """####),
         "viewer.js": File(
-            contentType: "text/javascript; charset=utf-8", etag: "\"5ad85c869b7457e4bfc0\"",
+            contentType: "text/javascript; charset=utf-8", etag: "\"af960487093f6d1a643f\"",
             body: ####"""
 // One asset at a time: the picture at screen size (the original on zoom), a video with seeking,
 // a Live Photo's movie while pointed at or pressed, what a photographer looks at, and the actions
 // the session allows. Arrows step through the grid it was opened from, Esc closes, f favorites.
 
 import { assetPath, canChange, change, get, thumbnailURL } from "./api.js";
-import { basename, dateLabel, durationLabel, identifierPath, sizeLabel } from "./layout.js";
+import { basename, dateLabel, durationLabel, identifierPath, relocate, sizeLabel, stepTarget } from "./layout.js";
+
+/** How far from where it was the viewer looks for its asset in a grid that changed. */
+const NEARBY = 100;
 
 const BROWSER_IMAGES = new Set(["image/jpeg", "image/png", "image/gif", "image/webp", "image/avif", "image/svg+xml"]);
 
@@ -935,7 +959,11 @@ export class Viewer {
     const asset = await this.source.asset(position);
     if (!asset) return;
     this.position = position;
+    this.following = null;
     this.show(asset);
+    // Where → goes should the asset leave the grid (hidden, deleted) before the next step.
+    const following = await this.source.asset(position + 1);
+    if (this.asset === asset) this.following = following?.localIdentifier ?? null;
   }
 
   show(asset) {
@@ -970,9 +998,26 @@ export class Viewer {
 
   async step(delta) {
     if (this.standalone || this.position < 0) return;
-    const next = this.position + delta;
+    const next = stepTarget(await this.place(), delta);
     if (next < 0 || next >= this.source.count()) return;
     await this.open(next);
+  }
+
+  /**
+   * Where the asset shown is in the grid now: the grid reloads when the library changes, and the
+   * asset may have moved or left it (hidden from the timeline). Found by its identifier near
+   * where it was; gone, the asset that followed it is next.
+   */
+  async place() {
+    const count = this.source.count();
+    const start = Math.max(0, Math.min(this.position, count) - NEARBY);
+    const end = Math.min(count, this.position + NEARBY + 1);
+    const identifiers = [];
+    for (let position = start; position < end; position++) {
+      identifiers.push((await this.source.asset(position))?.localIdentifier);
+    }
+    return relocate(identifiers, start, this.asset.localIdentifier, this.following)
+      ?? { position: Math.min(this.position, count), listed: false };
   }
 
   /**

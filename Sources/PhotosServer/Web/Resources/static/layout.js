@@ -134,3 +134,24 @@ export function touchesGrid(entry) {
   const parts = [entry.asset, entry.assetCollection];
   return parts.some((part) => part && (part.inserted?.length || part.deleted?.length || part.updated?.length));
 }
+
+/**
+ * Where the asset shown stands in a grid's listing that may have changed since it was opened (a
+ * hidden photo leaves the timeline): `identifiers` are those of positions [start, …). Found, it is
+ * {position, listed: true}; gone from the listing, it is {position, listed: false} with `position`
+ * that of the asset that followed it (`following`), which the next step shows. Null when neither
+ * is there.
+ */
+export function relocate(identifiers, start, shown, following) {
+  const index = identifiers.indexOf(shown);
+  if (index >= 0) return { position: start + index, listed: true };
+  const after = following ? identifiers.indexOf(following) : -1;
+  return after >= 0 ? { position: start + after, listed: false } : null;
+}
+
+/** The position a step of `delta` (±1) goes to from a place `relocate` gave. */
+export function stepTarget(place, delta) {
+  if (place.listed) return place.position + delta;
+  return delta > 0 ? place.position : place.position - 1;
+}
+

@@ -3,7 +3,10 @@
 // the session allows. Arrows step through the grid it was opened from, Esc closes, f favorites.
 
 import { assetPath, canChange, change, get, thumbnailURL } from "./api.js";
-import { basename, dateLabel, durationLabel, identifierPath, sizeLabel } from "./layout.js";
+import { basename, dateLabel, durationLabel, identifierPath, relocate, sizeLabel, stepTarget } from "./layout.js";
+
+/** How far from where it was the viewer looks for its asset in a grid that changed. */
+const NEARBY = 100;
 
 const BROWSER_IMAGES = new Set(["image/jpeg", "image/png", "image/gif", "image/webp", "image/avif", "image/svg+xml"]);
 
@@ -40,7 +43,11 @@ export class Viewer {
     const asset = await this.source.asset(position);
     if (!asset) return;
     this.position = position;
+    this.following = null;
     this.show(asset);
+    // Where → goes should the asset leave the grid (hidden, deleted) before the next step.
+    const following = await this.source.asset(position + 1);
+    if (this.asset === asset) this.following = following?.localIdentifier ?? null;
   }
 
   show(asset) {
@@ -75,9 +82,26 @@ export class Viewer {
 
   async step(delta) {
     if (this.standalone || this.position < 0) return;
-    const next = this.position + delta;
+    const next = stepTarget(await this.place(), delta);
     if (next < 0 || next >= this.source.count()) return;
     await this.open(next);
+  }
+
+  /**
+   * Where the asset shown is in the grid now: the grid reloads when the library changes, and the
+   * asset may have moved or left it (hidden from the timeline). Found by its identifier near
+   * where it was; gone, the asset that followed it is next.
+   */
+  async place() {
+    const count = this.source.count();
+    const start = Math.max(0, Math.min(this.position, count) - NEARBY);
+    const end = Math.min(count, this.position + NEARBY + 1);
+    const identifiers = [];
+    for (let position = start; position < end; position++) {
+      identifiers.push((await this.source.asset(position))?.localIdentifier);
+    }
+    return relocate(identifiers, start, this.asset.localIdentifier, this.following)
+      ?? { position: Math.min(this.position, count), listed: false };
   }
 
   /**
