@@ -257,7 +257,9 @@ class WebPageTests(unittest.TestCase):
         self.css(f'.cell[data-id="{identifier}"]')[0].click()
         self.wait(lambda: self.css(".viewer:not([hidden]) .delete"), "a Delete button")
         self.css(".viewer .delete")[0].click()
-        self.driver.switch_to.alert.accept()
+        alert = self.driver.switch_to.alert
+        self.assertEqual(alert.text, f"Move {path.name} to the Trash? It stays in Recently Deleted until its days are up.")
+        alert.accept()
         self.wait(lambda: not path.exists(), f"{path} goes to the Trash")
         self.wait(lambda: identifier not in self.cells(), "the photo leaves the timeline")
         self.driver.get(self.daemon.origin + "/web/trash")
@@ -289,6 +291,72 @@ class WebPageTests(unittest.TestCase):
             status, _ = self.daemon.api("POST", "/v1/trash/restore",
                                         harness.json.dumps({"identifiers": [shown, standalone]}).encode())
             self.assertIn(status, (200, 204))
+
+    def test_4b3_deleting_a_photo_the_library_imported_says_it_is_erased_not_trashed(self):
+        # An upload's file is the library's own (its import folder): deleting it erases it, and
+        # nothing waits in Recently Deleted to be restored.
+        self.login("read-write")
+        source = harness.CORPUS / "Downloads" / "no-exif-data.jpg"
+        # Bytes after the JPEG's end: a file of its own, not a copy of the corpus's.
+        identifier = self.upload("holiday.jpg", source.read_bytes() + b"page test " + str(time.time()).encode())
+        status, asset = self.daemon.api("GET", "/v1/assets/" + identifier)
+        self.assertEqual(status, 200, asset)
+        path = Path(asset["resources"][0]["path"])
+        self.assertTrue(asset["isLibraryOwned"])
+        self.driver.get(self.daemon.origin + "/web/assets/" + identifier)
+        self.wait(lambda: self.css(".viewer.standalone .delete"), "a Delete button")
+        self.css(".viewer .delete")[0].click()
+        alert = self.driver.switch_to.alert
+        question = alert.text
+        alert.accept()
+        self.assertEqual(question, f"Delete {path.name} for good? The library placed its file in its own folder: "
+                         "it is erased at once, not kept in Recently Deleted.")
+        self.wait(lambda: self.css(".viewer-status")[0].text == "Deleted", "the page says it is deleted")
+        self.wait(lambda: not path.exists(), f"{path} is erased")
+        self.assertNotIn(identifier, [item["localIdentifier"] for item in self.daemon.api("GET", "/v1/trash")[1]["assets"]])
+        self.assertTrue(all(control.get_attribute("disabled") is not None for control in self.css(".viewer .action")),
+                        "nothing more to do with it")
+
+    def test_4b4_a_photo_whose_file_is_moved_away_says_so_and_offers_nothing(self):
+        # Another program takes the file out of the watched folders: nothing went to the Trash.
+        self.login("read-write")
+        identifier = self.one_file_photo()
+        path = Path(self.daemon.api("GET", "/v1/assets/" + identifier)[1]["resources"][0]["path"])
+        self.driver.get(self.daemon.origin + "/web/assets/" + identifier)
+        self.wait(lambda: self.css(".viewer.standalone .rating"), "the photo's own page")
+        away = self.daemon.directory / path.name
+        path.rename(away)
+        try:
+            self.wait(lambda: self.css(".viewer-status")[0].text
+                      == "No longer in the library: its file was deleted or moved out of the watched folders",
+                      "the page says the photo left the library, not that it went to the Trash")
+            controls = self.css(".viewer .action")
+            self.assertEqual(len(controls), 5)
+            self.assertTrue(all(control.get_attribute("disabled") is not None for control in controls),
+                            "nothing more to do with it")
+        finally:
+            away.rename(path)
+
+    def one_file_photo(self):
+        """A photo of the timeline with one file: moved away, nothing of its asset is left behind."""
+        self.wait(lambda: self.cells(), "a cell")
+        return next(i for i in self.cells() if len(self.daemon.api("GET", "/v1/assets/" + i)[1]["resources"]) == 1)
+
+    def upload(self, name, data):
+        """A new asset made from `data` through an upload, as a client without a server-side path makes one."""
+        connection = harness.UnixConnection(str(self.daemon.socket))
+        try:
+            connection.request("POST", f"/v1/uploads?filename={name}", body=data,
+                               headers={"Content-Type": "application/octet-stream"})
+            response = connection.getresponse()
+            answer = harness.json.loads(response.read())
+        finally:
+            connection.close()
+        self.assertEqual(response.status, 201, answer)
+        body = harness.json.dumps({"changes": [{"op": "createAsset", "upload": answer["upload"], "ref": "new"}]})
+        status, created = self.daemon.api("POST", "/v1/changes", body.encode())
+        self.assertEqual(status, 200, created)
+        return created["created"]["new"]
 
     def delete_elsewhere(self, identifier):
         body = harness.json.dumps({"changes": [{"op": "deleteAssets", "assets": [identifier]}]}).encode()

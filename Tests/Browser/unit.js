@@ -2,8 +2,8 @@
 // Results: one <li> per test in #results, and body[data-done], body[data-passed], body[data-failed].
 
 import {
-  altText, basename, dateLabel, dayLabel, durationLabel, firstRowBelow, identifierPath, layoutRows, monthLabel,
-  pagesFor, parseDay, relocate, sizeLabel, stepTarget, touchesGrid, visibleRows,
+  altText, basename, dateLabel, dayLabel, deletionQuestion, durationLabel, firstRowBelow, goneMessage, identifierPath,
+  layoutRows, monthLabel, pagesFor, parseDay, relocate, sizeLabel, stepTarget, touchesGrid, visibleRows,
 } from "/Sources/PhotosServer/Web/Resources/static/layout.js";
 
 const tests = [];
@@ -134,6 +134,23 @@ test("the viewer finds its asset again in a grid that changed, and steps from th
   // Neither it nor the photo after it is near: the caller decides.
   equal(relocate(["a", "d"], 0, "b", "c"), null);
   equal(relocate(["a", "d"], 0, "b", null), null);
+});
+
+test("Delete says what becomes of the photo: the Trash, or erased when the library placed its file", () => {
+  const folder = { resources: [{ path: "/home/me/Pictures/Trip/inn.jpg" }], isLibraryOwned: false };
+  const imported = { resources: [{ path: "/home/me/.local/share/photos/Imports/2024/holiday.jpg" }], isLibraryOwned: true };
+  equal(deletionQuestion(folder), "Move inn.jpg to the Trash? It stays in Recently Deleted until its days are up.");
+  equal(deletionQuestion(imported), "Delete holiday.jpg for good? The library placed its file in its own folder: "
+    + "it is erased at once, not kept in Recently Deleted.");
+  if (deletionQuestion(imported).includes("Trash")) throw new Error("an imported photo goes to no Trash");
+});
+
+test("a photo's page says where the photo went as Recently Deleted tells it", () => {
+  equal(goneMessage(true, true), "Moved to the Trash");
+  equal(goneMessage(true, false), "Moved to the Trash");
+  equal(goneMessage(false, true), "Deleted");
+  equal(goneMessage(false, false), "No longer in the library: its file was deleted or moved out of the watched folders");
+  equal(goneMessage(null, false), "No longer in the library");
 });
 
 let passed = 0;

@@ -500,7 +500,7 @@ export class Grid {
 
 """####),
         "layout.js": File(
-            contentType: "text/javascript; charset=utf-8", etag: "\"6d815042a056cf65ce8b\"",
+            contentType: "text/javascript; charset=utf-8", etag: "\"069144e7468eefaaceb0\"",
             body: ####"""
 // Pure functions of the page: no DOM, no network. Unit-tested in the browser (Tests/Browser/unit.html).
 
@@ -659,6 +659,29 @@ export function stepTarget(place, delta) {
   return delta > 0 ? place.position : place.position - 1;
 }
 
+/**
+ * What Delete asks before it deletes `asset`: the files the library placed in its own folder (an
+ * upload, an import into the library; `isLibraryOwned`) are erased with the asset, a watched
+ * folder's file goes to the Trash and the asset to Recently Deleted.
+ */
+export function deletionQuestion(asset) {
+  const name = basename(asset.resources?.[0]?.path) || "this photo";
+  return asset.isLibraryOwned
+    ? `Delete ${name} for good? The library placed its file in its own folder: it is erased at once, `
+      + "not kept in Recently Deleted."
+    : `Move ${name} to the Trash? It stays in Recently Deleted until its days are up.`;
+}
+
+/**
+ * What the page of an asset says once the library no longer has it: `trashed` is whether Recently
+ * Deleted holds it (null when that cannot be asked), `deletedHere` whether this page deleted it.
+ */
+export function goneMessage(trashed, deletedHere) {
+  if (trashed) return "Moved to the Trash";
+  if (deletedHere) return "Deleted";
+  if (trashed === false) return "No longer in the library: its file was deleted or moved out of the watched folders";
+  return "No longer in the library";
+}
 
 """####),
         "live-worker.js": File(
@@ -912,14 +935,16 @@ body.viewing { overflow: hidden; }
 
 """####),
         "viewer.js": File(
-            contentType: "text/javascript; charset=utf-8", etag: "\"af960487093f6d1a643f\"",
+            contentType: "text/javascript; charset=utf-8", etag: "\"0c3eeb8e20bab6228cef\"",
             body: ####"""
 // One asset at a time: the picture at screen size (the original on zoom), a video with seeking,
 // a Live Photo's movie while pointed at or pressed, what a photographer looks at, and the actions
 // the session allows. Arrows step through the grid it was opened from, Esc closes, f favorites.
 
-import { assetPath, canChange, change, get, thumbnailURL } from "./api.js";
-import { basename, dateLabel, durationLabel, identifierPath, relocate, sizeLabel, stepTarget } from "./layout.js";
+import { access, assetPath, canChange, change, get, thumbnailURL } from "./api.js";
+import {
+  basename, dateLabel, deletionQuestion, durationLabel, goneMessage, identifierPath, relocate, sizeLabel, stepTarget,
+} from "./layout.js";
 
 /** How far from where it was the viewer looks for its asset in a grid that changed. */
 const NEARBY = 100;
@@ -978,12 +1003,25 @@ export class Viewer {
 
   close() {
     if (this.standalone) return;
+    this.stopLoading();
     this.root.hidden = true;
     this.root.replaceChildren();
     document.body.classList.remove("viewing");
     document.removeEventListener("keydown", this.keys);
     this.lastFocus?.focus?.();
     this.lastFocus = null;
+  }
+
+  /**
+   * Stops the requests for the asset's picture and movie still under way: the library may no
+   * longer have it (a 404 the console would show), and a closed viewer wants nothing.
+   */
+  stopLoading() {
+    for (const media of this.root.querySelectorAll("img, video")) {
+      if (media.tagName === "IMG" && media.complete) continue;
+      media.removeAttribute("src");
+      if (media.tagName === "VIDEO") media.load();
+    }
   }
 
   key(event) {
@@ -1021,17 +1059,31 @@ export class Viewer {
   }
 
   /**
-   * A commit deleted these identifiers: the asset shown among them is closed (the page of one
-   * asset says so) without asking for it, since the library answers 404 for it now.
+   * A commit deleted these identifiers: the asset shown among them is closed without asking for
+   * it, since the library answers 404 for it now. The page of one asset stays, says what became of
+   * it (Recently Deleted says whether it went to the Trash) and offers nothing more to do with it.
    */
-  gone(identifiers) {
-    if (!this.asset || this.root.hidden || !identifiers.includes(this.asset.localIdentifier)) return;
+  async gone(identifiers) {
+    const asset = this.asset;
+    if (!asset || this.root.hidden || this.removed || !identifiers.includes(asset.localIdentifier)) return;
     if (!this.standalone) {
       this.close();
       return;
     }
     this.removed = true;
-    this.say("Moved to the Trash");
+    this.stopLoading();
+    for (const control of this.root.querySelectorAll(".action")) control.disabled = true;
+    let trashed = null;
+    // A limited session may not read Recently Deleted: its deleted assets are in no album.
+    if (access !== "limited") {
+      try {
+        const trash = await get("/v1/trash");
+        trashed = trash.assets.some((item) => item.localIdentifier === asset.localIdentifier);
+      } catch {
+        // Said without knowing where it went.
+      }
+    }
+    this.say(goneMessage(trashed, this.deleting === asset.localIdentifier));
   }
 
   /** Shows the asset again as the library has it now (after a change). */
@@ -1047,6 +1099,7 @@ export class Viewer {
 
   async edit(fields) {
     const asset = this.asset;
+    if (this.removed) return;
     try {
       await change([{ op: "editAsset", asset: asset.localIdentifier, ...fields }]);
       Object.assign(asset, fields);
@@ -1162,14 +1215,19 @@ export class Viewer {
       }
       album.value = "";
     });
-    const remove = element("button", { type: "button", class: "action delete", text: "Delete", title: "Move to the Trash" });
+    const remove = element("button", {
+      type: "button", class: "action delete", text: "Delete",
+      title: asset.isLibraryOwned ? "Delete for good" : "Move to the Trash",
+    });
     remove.addEventListener("click", async () => {
-      const name = basename(asset.resources?.[0]?.path) || "this photo";
-      if (!confirm(`Move ${name} to the Trash? It stays in Recently Deleted until its days are up.`)) return;
+      if (!confirm(deletionQuestion(asset))) return;
+      // The change stream may tell of the deletion before the answer comes: either says it.
+      this.deleting = asset.localIdentifier;
       try {
         await change([{ op: "deleteAssets", assets: [asset.localIdentifier] }]);
-        this.gone([asset.localIdentifier]);
+        await this.gone([asset.localIdentifier]);
       } catch (error) {
+        this.deleting = null;
         this.say(error.message);
       }
     });

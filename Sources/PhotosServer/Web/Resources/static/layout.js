@@ -155,3 +155,26 @@ export function stepTarget(place, delta) {
   return delta > 0 ? place.position : place.position - 1;
 }
 
+/**
+ * What Delete asks before it deletes `asset`: the files the library placed in its own folder (an
+ * upload, an import into the library; `isLibraryOwned`) are erased with the asset, a watched
+ * folder's file goes to the Trash and the asset to Recently Deleted.
+ */
+export function deletionQuestion(asset) {
+  const name = basename(asset.resources?.[0]?.path) || "this photo";
+  return asset.isLibraryOwned
+    ? `Delete ${name} for good? The library placed its file in its own folder: it is erased at once, `
+      + "not kept in Recently Deleted."
+    : `Move ${name} to the Trash? It stays in Recently Deleted until its days are up.`;
+}
+
+/**
+ * What the page of an asset says once the library no longer has it: `trashed` is whether Recently
+ * Deleted holds it (null when that cannot be asked), `deletedHere` whether this page deleted it.
+ */
+export function goneMessage(trashed, deletedHere) {
+  if (trashed) return "Moved to the Trash";
+  if (deletedHere) return "Deleted";
+  if (trashed === false) return "No longer in the library: its file was deleted or moved out of the watched folders";
+  return "No longer in the library";
+}

@@ -2,8 +2,10 @@
 // a Live Photo's movie while pointed at or pressed, what a photographer looks at, and the actions
 // the session allows. Arrows step through the grid it was opened from, Esc closes, f favorites.
 
-import { assetPath, canChange, change, get, thumbnailURL } from "./api.js";
-import { basename, dateLabel, durationLabel, identifierPath, relocate, sizeLabel, stepTarget } from "./layout.js";
+import { access, assetPath, canChange, change, get, thumbnailURL } from "./api.js";
+import {
+  basename, dateLabel, deletionQuestion, durationLabel, goneMessage, identifierPath, relocate, sizeLabel, stepTarget,
+} from "./layout.js";
 
 /** How far from where it was the viewer looks for its asset in a grid that changed. */
 const NEARBY = 100;
@@ -62,12 +64,25 @@ export class Viewer {
 
   close() {
     if (this.standalone) return;
+    this.stopLoading();
     this.root.hidden = true;
     this.root.replaceChildren();
     document.body.classList.remove("viewing");
     document.removeEventListener("keydown", this.keys);
     this.lastFocus?.focus?.();
     this.lastFocus = null;
+  }
+
+  /**
+   * Stops the requests for the asset's picture and movie still under way: the library may no
+   * longer have it (a 404 the console would show), and a closed viewer wants nothing.
+   */
+  stopLoading() {
+    for (const media of this.root.querySelectorAll("img, video")) {
+      if (media.tagName === "IMG" && media.complete) continue;
+      media.removeAttribute("src");
+      if (media.tagName === "VIDEO") media.load();
+    }
   }
 
   key(event) {
@@ -105,17 +120,31 @@ export class Viewer {
   }
 
   /**
-   * A commit deleted these identifiers: the asset shown among them is closed (the page of one
-   * asset says so) without asking for it, since the library answers 404 for it now.
+   * A commit deleted these identifiers: the asset shown among them is closed without asking for
+   * it, since the library answers 404 for it now. The page of one asset stays, says what became of
+   * it (Recently Deleted says whether it went to the Trash) and offers nothing more to do with it.
    */
-  gone(identifiers) {
-    if (!this.asset || this.root.hidden || !identifiers.includes(this.asset.localIdentifier)) return;
+  async gone(identifiers) {
+    const asset = this.asset;
+    if (!asset || this.root.hidden || this.removed || !identifiers.includes(asset.localIdentifier)) return;
     if (!this.standalone) {
       this.close();
       return;
     }
     this.removed = true;
-    this.say("Moved to the Trash");
+    this.stopLoading();
+    for (const control of this.root.querySelectorAll(".action")) control.disabled = true;
+    let trashed = null;
+    // A limited session may not read Recently Deleted: its deleted assets are in no album.
+    if (access !== "limited") {
+      try {
+        const trash = await get("/v1/trash");
+        trashed = trash.assets.some((item) => item.localIdentifier === asset.localIdentifier);
+      } catch {
+        // Said without knowing where it went.
+      }
+    }
+    this.say(goneMessage(trashed, this.deleting === asset.localIdentifier));
   }
 
   /** Shows the asset again as the library has it now (after a change). */
@@ -131,6 +160,7 @@ export class Viewer {
 
   async edit(fields) {
     const asset = this.asset;
+    if (this.removed) return;
     try {
       await change([{ op: "editAsset", asset: asset.localIdentifier, ...fields }]);
       Object.assign(asset, fields);
@@ -246,14 +276,19 @@ export class Viewer {
       }
       album.value = "";
     });
-    const remove = element("button", { type: "button", class: "action delete", text: "Delete", title: "Move to the Trash" });
+    const remove = element("button", {
+      type: "button", class: "action delete", text: "Delete",
+      title: asset.isLibraryOwned ? "Delete for good" : "Move to the Trash",
+    });
     remove.addEventListener("click", async () => {
-      const name = basename(asset.resources?.[0]?.path) || "this photo";
-      if (!confirm(`Move ${name} to the Trash? It stays in Recently Deleted until its days are up.`)) return;
+      if (!confirm(deletionQuestion(asset))) return;
+      // The change stream may tell of the deletion before the answer comes: either says it.
+      this.deleting = asset.localIdentifier;
       try {
         await change([{ op: "deleteAssets", assets: [asset.localIdentifier] }]);
-        this.gone([asset.localIdentifier]);
+        await this.gone([asset.localIdentifier]);
       } catch (error) {
+        this.deleting = null;
         this.say(error.message);
       }
     });
