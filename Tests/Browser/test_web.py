@@ -337,6 +337,28 @@ class WebPageTests(unittest.TestCase):
         finally:
             away.rename(path)
 
+    def test_4b5_a_refused_rating_leaves_the_stars_the_photo_has(self):
+        from selenium.webdriver.support.ui import Select
+        self.login("read-write")
+        identifier = self.one_file_photo()
+        self.driver.get(self.daemon.origin + "/web/assets/" + identifier)
+        self.wait(lambda: self.css(".viewer.standalone .rating"), "the photo's own page")
+        before = Select(self.css(".rating")[0]).first_selected_option.get_attribute("value")
+        # The library refuses the change (409), as it would a photo it no longer has.
+        self.driver.execute_script("""
+            window.realFetch = window.fetch;
+            window.fetch = (path, options) => path === '/v1/changes'
+              ? Promise.resolve(new Response(JSON.stringify({error: {code: 3300, message: 'refused in the test'}}),
+                  {status: 409, headers: {'Content-Type': 'application/json'}}))
+              : window.realFetch(path, options);""")
+        try:
+            Select(self.css(".rating")[0]).select_by_value("5" if before != "5" else "4")
+            self.wait(lambda: self.css(".viewer-status")[0].text == "refused in the test", "the refusal is said")
+            self.assertEqual(Select(self.css(".rating")[0]).first_selected_option.get_attribute("value"), before,
+                             "the select shows the stars the photo has")
+        finally:
+            self.driver.execute_script("window.fetch = window.realFetch")
+
     def one_file_photo(self):
         """A photo of the timeline with one file: moved away, nothing of its asset is left behind."""
         self.wait(lambda: self.cells(), "a cell")

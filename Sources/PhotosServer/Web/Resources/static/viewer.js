@@ -158,15 +158,18 @@ export class Viewer {
     }
   }
 
+  /** Changes the asset shown; false (and the refusal said) when the library refused. */
   async edit(fields) {
     const asset = this.asset;
-    if (this.removed) return;
+    if (this.removed) return false;
     try {
       await change([{ op: "editAsset", asset: asset.localIdentifier, ...fields }]);
       Object.assign(asset, fields);
       if (asset === this.asset) this.render();
+      return true;
     } catch (error) {
       this.say(error.message);
+      return false;
     }
   }
 
@@ -262,7 +265,10 @@ export class Viewer {
     for (let stars = 0; stars <= 5; stars++) {
       rating.append(element("option", { value: String(stars), selected: (asset.rating ?? 0) === stars, text: stars ? "★".repeat(stars) : "No rating" }));
     }
-    rating.addEventListener("change", () => this.edit({ rating: Number(rating.value) }));
+    rating.addEventListener("change", async () => {
+      // Refused, the select shows again the stars the asset has.
+      if (!(await this.edit({ rating: Number(rating.value) }))) rating.value = String(asset.rating ?? 0);
+    });
     const album = element("select", { class: "action add-to-album", "aria-label": "Add to album" },
       element("option", { value: "", text: "Add to album…" }));
     album.addEventListener("focus", () => this.albums(album), { once: true });
