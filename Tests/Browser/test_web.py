@@ -5,8 +5,11 @@ against a real photosd serving a copy of the shared corpus.
     python3 Tests/Browser/test_web.py [--bin .build/debug] [--artifacts DIR]
 
 Logs in through `photos open`'s one-time URL; checks the timeline is grouped by day as the
-library says, an asset's metadata, search by camera, favoriting (found again in Favorites), a
-photo copied into a watched folder appearing without a reload (and going when deleted), that a
+library says, an asset's metadata, search by camera, favoriting (found again in Favorites),
+deleting (to the Trash, and an upload erased for good) with what each dialog and page says, a
+photo's page after its file is moved away, a refused rating, renaming an album to a taken name,
+→ after hiding a photo, a photo copied into a watched folder appearing without a reload (and
+going when deleted), that a
 read-only session has no favorite button and the API refuses it, that no request leaves
 loopback and the page logs no error (no CSP violation); runs the page's JavaScript unit tests
 (Tests/Browser/unit.html) in the same browser; and keeps a screenshot of each page in
