@@ -60,6 +60,13 @@ extension ConfigFile {
         _ entry: String, in database: LibraryDatabase, watchedRoots: [String] = []
     ) throws -> Result<HookAlbumReference, AlbumNotFound> {
         guard entry.hasPrefix("/") else {
+            if let smart = SmartAlbum.all.first(where: { $0.localIdentifier == entry }) {
+                // Its members are a query, not rows a hook's changes can be matched with.
+                return .failure(
+                    AlbumNotFound(
+                        "\(ConfigError.quote(entry)) is the smart album \(smart.title): a hook's albums are albums of the "
+                            + "library or of directories (a hook's predicate chooses assets as a smart album does)"))
+            }
             if try !database.collectionIDs(matching: CollectionQuery(scope: .localIdentifiers([entry], isList: false)))
                 .isEmpty
             {

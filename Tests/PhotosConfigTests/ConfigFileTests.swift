@@ -678,6 +678,7 @@ import Testing
     }
 
     @Test func anAlbumMissingFromTheLibraryNamesItsLineAndEntry() throws {
+        let favorites = try #require(SmartAlbum.all.first { $0.subtype == .smartAlbumFavorites }).localIdentifier
         let cases: [(String, String)] = [
             (
                 root + "/Famly",
@@ -695,6 +696,11 @@ import Testing
                 "Family",
                 "\"Family\" is not the local identifier of an album in the library "
                     + "(give a directory as an absolute path)"
+            ),
+            (
+                favorites,
+                "\"\(favorites)\" is the smart album Favorites: a hook's albums are albums of the library or of "
+                    + "directories (a hook's predicate chooses assets as a smart album does)"
             ),
         ]
         for (entry, message) in cases {
