@@ -71,6 +71,12 @@ public struct AssetQuery: Sendable, Hashable {
             (SELECT COALESCE(resource.originalFilename, resource.name) FROM resource WHERE resource.assetId = asset.id \
             ORDER BY resource.type, resource.id LIMIT 1)
             """
+        // Whether the library placed every file of the asset (the asset JSON's key of that name).
+        case "isLibraryOwned":
+            """
+            (CASE WHEN EXISTS (SELECT 1 FROM resource WHERE resource.assetId = asset.id \
+            AND resource.isLibraryOwned = 0) THEN 0 ELSE 1 END)
+            """
         // Whether there is a location: the latitude and longitude are NULL together.
         case "location": "asset.latitude"
         default: "asset." + key

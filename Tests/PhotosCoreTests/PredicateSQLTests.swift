@@ -357,8 +357,8 @@ struct PredicateSQLTests {
             PredicateSchema.asset.keys.map(\.name) == [
                 "localIdentifier", "creationDate", "modificationDate", "mediaType", "mediaSubtypes", "duration",
                 "pixelWidth", "pixelHeight", "favorite", "hidden", "burstIdentifier", "adjustmentFormatIdentifier",
-                "rating", "representsBurst", "creationDateHasOffset", "creationDateIsFileTime", "filename", "make",
-                "model", "location",
+                "rating", "representsBurst", "creationDateHasOffset", "creationDateIsFileTime", "isLibraryOwned",
+                "filename", "make", "model", "location",
             ])
         #expect(
             PredicateSchema.assetCollection.keys.map(\.name) == [

@@ -267,6 +267,11 @@ import Testing
                 #expect(
                     try JSONDecoder().decode(AssetDescription.self, from: Data(reply.body)).isLibraryOwned == placed)
             }
+            // And a predicate chooses them by it.
+            let owned = PHAsset.fetchAssets(
+                with: fixture.options { $0.predicate = NSPredicate(format: "isLibraryOwned == YES") })
+            #expect(
+                Set(owned.map(\.localIdentifier)) == Set(["copy", "clip", "taken"].compactMap { result.created[$0] }))
         }
     }
 

@@ -55,6 +55,7 @@ public struct PredicateSchema: Sendable {
             PredicateKey(name: "representsBurst", type: .bool),
             PredicateKey(name: "creationDateHasOffset", type: .bool),
             PredicateKey(name: "creationDateIsFileTime", type: .bool),
+            PredicateKey(name: "isLibraryOwned", type: .bool),
             PredicateKey(name: "filename", aliases: ["originalFilename"], type: .string),
             PredicateKey(name: "make", type: .string),
             PredicateKey(name: "model", type: .string),
