@@ -226,6 +226,34 @@ struct RecentlyDeletedTests {
         #expect(try library.trashedAssets().count == 2)
     }
 
+    /// A photo deleted, another saved under its name and deleted too: both are in the Trash under
+    /// two names, and cannot both come back to the one path. Restoring them together is refused
+    /// before either moves.
+    @Test func twoTrashedFilesOfOnePathAreNotRestoredTogether() throws {
+        let (library, identifier) = try makeLibrary()
+        let first = try #require(assetAt(photoPath, in: library))
+        try library.performChangesAndWait { PHAssetChangeRequest.deleteAssets([first] as NSArray) }
+        try FileManager.default.copyItem(
+            at: try #require(Corpus.file("Test charts/Orientation/landscape_1.jpg")),
+            to: URL(fileURLWithPath: photoPath))
+        _ = try FolderScanner(database: library.database, quietTime: 0).scan(roots: [root])
+        let second = try #require(assetAt(photoPath, in: library))
+        #expect(second.localIdentifier != identifier)
+        try library.performChangesAndWait { PHAssetChangeRequest.deleteAssets([second] as NSArray) }
+        #expect(trashContents().files.filter { $0.hasPrefix("IMG_0001.JPG") && !$0.hasSuffix(".xmp") }.count == 2)
+
+        for dryRun in [true, false] {
+            let refused = #expect(throws: PHPhotosError.self) {
+                try library.restoreTrashedAssets([identifier, second.localIdentifier], dryRun: dryRun)
+            }
+            #expect(refused?.code == .accessRestricted && refused?.localIdentifiers == [second.localIdentifier])
+        }
+        #expect(!exists(photoPath), "neither came back")
+        #expect(try library.trashedAssets().count == 2)
+        try library.restoreTrashedAssets([identifier])
+        #expect(assetAt(photoPath, in: library)?.localIdentifier == identifier)
+    }
+
     /// The photo was moved away by another program (not yet seen) when its asset was deleted: only
     /// its sidecar went to the Trash. Restoring it is refused as missing, never an asset without its
     /// file; once the photo is back at its path, the asset comes back with it.
@@ -242,6 +270,13 @@ struct RecentlyDeletedTests {
         #expect(refused?.message.contains(photoPath) == true, "\(String(describing: refused?.message))")
         #expect(trashContents().files == ["IMG_0001.JPG.xmp"] && !exists(sidecarPath))
         #expect(try library.trashedAssets().map(\.localIdentifier) == [identifier])
+
+        // Another photo saved under its name is not it.
+        try Data(self.photo.reversed()).write(to: URL(fileURLWithPath: photoPath))
+        let another = #expect(throws: PHPhotosError.self) { try library.restoreTrashedAssets([identifier]) }
+        #expect(another?.code == .missingResource, "\(String(describing: another?.message))")
+        #expect(try library.trashedAssets().map(\.localIdentifier) == [identifier] && !exists(sidecarPath))
+        try FileManager.default.removeItem(atPath: photoPath)
 
         #expect(rename(away, photoPath) == 0)
         try library.restoreTrashedAssets([identifier])

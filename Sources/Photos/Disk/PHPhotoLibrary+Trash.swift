@@ -208,6 +208,9 @@ extension PHPhotoLibrary {
         for asset in trashed { try requireOwnTrash(asset, "restore") }
         // Every asset's files found before any moves: one that cannot come back fails them all.
         var found: [[TrashedFileState]] = []
+        // The paths files of the assets before go back to: two trashed files of one path (a photo
+        // deleted, another saved under its name and deleted too) cannot both come back.
+        var destinations = Set<String>()
         for asset in trashed {
             let kept: [ResourceRecord]
             do {
@@ -225,12 +228,15 @@ extension PHPhotoLibrary {
                         "cannot restore \(file.path): it is no longer in the Trash (emptied, or its entry taken by "
                             + "another file) nor back at its path; `photos trash empty` forgets the asset",
                         localIdentifiers: [asset.localIdentifier])
-                case .inTrash(let entry) where try FileOperations.identity(file.path) != nil:
+                case .inTrash(let entry):
                     // Refused before anything moves, for every asset: never half a restore.
-                    throw PHPhotosError(
-                        .accessRestricted,
-                        "cannot restore \(file.path) from \(entry.filePath): a file is already there (it is not "
-                            + "replaced)", localIdentifiers: [asset.localIdentifier])
+                    if try FileOperations.identity(file.path) != nil || !destinations.insert(file.path).inserted {
+                        throw PHPhotosError(
+                            .accessRestricted,
+                            "cannot restore \(file.path) from \(entry.filePath): a file is already there, or another "
+                                + "of the assets restored goes there (it is not replaced)",
+                            localIdentifiers: [asset.localIdentifier])
+                    }
                 default: break
                 }
             }
@@ -239,11 +245,18 @@ extension PHPhotoLibrary {
             // only if its file is back at its path, never as an asset without its file.
             let trashedPaths = Set(asset.files.map(\.path))
             for resource in kept where !resource.isLibraryOwned && !trashedPaths.contains(resource.path) {
-                guard try FileOperations.identity(resource.path) == nil else { continue }
+                // Back only when it is the file the library read (device and inode, or size and
+                // time where inodes do not last), never another file saved under its name.
+                if let there = try FileOperations.identity(resource.path),
+                    (try? Self.requireRecordedFile(resource, there, for: "restore", asset.localIdentifier)) != nil
+                {
+                    continue
+                }
                 throw PHPhotosError(
                     .missingResource,
                     "cannot restore \(resource.path): it was gone from its path when the asset was deleted, so it "
-                        + "is not in the Trash, and it is not back; `photos trash empty` forgets the asset",
+                        + "is not in the Trash, and it is not back (another file there is not taken for it); "
+                        + "`photos trash empty` forgets the asset",
                     localIdentifiers: [asset.localIdentifier])
             }
             found.append(states)
