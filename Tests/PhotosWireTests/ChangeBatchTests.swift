@@ -1,4 +1,5 @@
 import Foundation
+import PhotosCore
 import PhotosWire
 import Testing
 
@@ -23,6 +24,25 @@ import Testing
     func aCreationDateThatDoesNotExistIsRefused(text: String) {
         let json = #"{"changes": [{"op": "editAsset", "asset": "A/L0/001", "creationDate": "\#(text)"}]}"#
         #expect(throws: (any Error).self, "\(text)") { try Self.decode(json) }
+    }
+
+    /// A date the library writes is read back the same, before 1583 too (ICU's Julian calendar, which
+    /// the writer uses there); fractions past the millisecond are dropped, never carried into the
+    /// next second and day.
+    @Test(arguments: [
+        ("1500-06-15T12:00:00+00:00", "1500-06-15T12:00:00+00:00"),
+        ("1500-02-29T12:00:00+00:00", "1500-02-29T12:00:00+00:00"),
+        ("0001-01-01T00:00:00Z", "0001-01-01T00:00:00+00:00"),
+        ("1582-12-01T08:30:00+02:00", "1582-12-01T08:30:00+02:00"),
+        ("2024-12-31T23:59:59.9999999999Z", "2024-12-31T23:59:59.999+00:00"),
+        ("2024-05-01T23:59:59.99999999-03:00", "2024-05-01T23:59:59.999-03:00"),
+        ("2024-05-01T12:00:00.5+05:30", "2024-05-01T12:00:00.500+05:30"),
+        ("9999-12-31T23:59:59.999-14:00", "9999-12-31T23:59:59.999-14:00"),
+    ])
+    func aDateReadIsWrittenBackAsItWasGiven(text: String, written: String) throws {
+        let read = try #require(ISO8601Dates.dateAndOffset(from: text), "\(text)")
+        #expect(ISO8601.string(read.date, offset: read.offset) == written)
+        #expect(ISO8601Dates.dateAndOffset(from: written)?.date == read.date, "\(written)")
     }
 
     /// The offset a creation date is written with is kept (the photo's local day), and written back.

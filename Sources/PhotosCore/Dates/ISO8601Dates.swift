@@ -18,22 +18,25 @@ public enum ISO8601Dates {
     /// Foundation's formatter, which rolls `2020-02-30` over to March, reads `+25:00` as `+02:00`
     /// and year 0 as year 1: a year is 0001 to 9999, a month and a day exist in it, an hour is 00
     /// to 23, a minute and a second 00 to 59, an offset at most 14:00 (the widest of any time zone).
+    /// Fractions are kept to the millisecond (truncated). Years before 1583 are read in the Julian
+    /// calendar, as ICU (and so the library's writer) reads and writes them.
     public static func dateAndOffset(from text: String) -> (date: Date, offset: Int)? {
         var scanner = DigitScanner(Array(text.utf8))
         guard let year = scanner.number(4), scanner.skip("-"), let month = scanner.number(2), scanner.skip("-"),
             let day = scanner.number(2), scanner.skip("T") || scanner.skip("t"), let hour = scanner.number(2),
             scanner.skip(":"), let minute = scanner.number(2), scanner.skip(":"), let second = scanner.number(2)
         else { return nil }
-        var fraction = 0.0
+        // Milliseconds, as the library writes dates: further digits are dropped, never rounded up
+        // into the next second (and day).
+        var milliseconds = 0
         if scanner.skip(".") {
-            var scale = 0.1
             var digits = 0
             while let digit = scanner.number(1) {
-                fraction += Double(digit) * scale
-                scale /= 10
+                if digits < 3 { milliseconds = milliseconds * 10 + digit }
                 digits += 1
             }
             guard digits > 0 else { return nil }
+            for _ in digits..<max(digits, 3) { milliseconds *= 10 }
         }
         let offset: Int
         if scanner.skip("Z") || scanner.skip("z") {
@@ -53,12 +56,37 @@ public enum ISO8601Dates {
             offset = sign * (hours * 3600 + minutes * 60)
         }
         guard scanner.isAtEnd, (1...9999).contains(year), (1...12).contains(month),
-            (1...CivilDate.daysInMonth(year: year, month: month)).contains(day), hour <= 23, minute <= 59,
-            second <= 59
+            (1...daysInMonth(year: year, month: month)).contains(day), hour <= 23, minute <= 59, second <= 59
         else { return nil }
-        let days = CivilDate.daysSince1970(year: year, month: month, day: day)
-        let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offset
-        return (Date(timeIntervalSince1970: Double(seconds) + fraction), offset)
+        if year >= julianBefore {
+            let days = CivilDate.daysSince1970(year: year, month: month, day: day)
+            let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offset
+            return (Date(timeIntervalSince1970: Double(seconds) + Double(milliseconds) / 1000), offset)
+        }
+        // Before 1583 the dates the library writes are ICU's, in the Julian calendar
+        // (`PhotosWire.ISO8601`): read by the same calendar, a date written is read back the same.
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        let whole = String(decoding: Array(text.utf8).prefix(19), as: UTF8.self).uppercased()
+        let zone =
+            offset == 0
+            ? "Z"
+            : (offset < 0 ? "-" : "+") + Self.twoDigits(abs(offset) / 3600) + ":"
+                + Self.twoDigits(abs(offset) % 3600 / 60)
+        guard let date = formatter.date(from: whole + zone) else { return nil }
+        return (date.addingTimeInterval(Double(milliseconds) / 1000), offset)
+    }
+
+    private static func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+
+    /// The first year read in the Gregorian calendar; years before it are ICU's Julian ones.
+    private static let julianBefore = 1583
+
+    /// The days of a month as the calendar of its year counts them: Julian before 1583 (a leap
+    /// year every fourth), Gregorian after.
+    private static func daysInMonth(year: Int, month: Int) -> Int {
+        if year < julianBefore, month == 2 { return year % 4 == 0 ? 29 : 28 }
+        return CivilDate.daysInMonth(year: year, month: month)
     }
 
     /// Reads ASCII digits and punctuation from the front of some bytes.
