@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Photos
 import PhotosIngest
+import PhotosLinux
 
 extension PhotosCommand {
     /// `photos favorite ASSET... [--off]`: marks assets as favorites, or not.
@@ -61,13 +62,24 @@ enum SidecarReport {
             let resources = PHAssetResource.assetResources(for: asset)
             let photo = SidecarSync.primaryFile(of: resources.map { ($0.type.rawValue, $0.fileURL.path) })
             var sidecar: String?
+            var away = false
             if let photo, library.writePolicy(at: photo) != .none {
-                sidecar = (try? sync.sidecarPath(forPhoto: photo)) ?? photo + ".xmp"
+                // Said written only when it was: a photo away from its path (moved by another program,
+                // not yet seen) has no sidecar beside it until the move is seen.
+                if (try? FileOperations.identity(photo)) ?? nil == nil {
+                    away = true
+                } else {
+                    sidecar = (try? sync.sidecarPath(forPhoto: photo)) ?? photo + ".xmp"
+                }
             }
             if json {
                 try Output.jsonLine(Line(localIdentifier: asset.localIdentifier, change: what, sidecar: sidecar))
             } else if let sidecar {
                 print("\(asset.localIdentifier): \(what), written to \(Output.escaped(sidecar))")
+            } else if away, let photo {
+                print(
+                    "\(asset.localIdentifier): \(what), in the library; \(Output.escaped(photo)) is not there now, so its "
+                        + "sidecar is written once the photo is found again")
             } else {
                 print("\(asset.localIdentifier): \(what), in the library only (its root's write policy is \"none\")")
             }

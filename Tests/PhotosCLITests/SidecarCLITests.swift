@@ -57,6 +57,17 @@ struct SidecarCLITests {
         #expect(wrong.stderr.contains("stars: 7 is not a rating; give 0 (none) to 5"), "\(wrong.stderr)")
         let unknown = try await photos(["favorite", directory.path("nothing.jpg").path])
         #expect(unknown.status != 0 && !unknown.stderr.isEmpty)
+
+        // The photo moved away by another program, not scanned since: no sidecar is said written,
+        // and the next scan writes it beside the photo where it is now.
+        let identifier = try #require(lines.first.map { String($0.prefix { $0 != ":" }) })
+        #expect(rename(written + "/IMG_1.jpg", written + "/IMG_2.jpg") == 0)
+        let away = try await photos(["favorite", identifier])
+        #expect(
+            away.stdout == "\(identifier): favorite, in the library; \(written)/IMG_1.jpg is not there now, so its "
+                + "sidecar is written once the photo is found again\n", "\(away.stdout)")
+        #expect(try await photos(["scan", written]).status == 0)
+        #expect(try String(contentsOfFile: written + "/IMG_2.jpg.xmp", encoding: .utf8).contains("<fstop:favorite>1<"))
     }
 
     /// `photos scan` of a tree it scanned before takes what another tool wrote into a sidecar
