@@ -119,6 +119,14 @@ import Testing
         #expect(Trash.normalized(path) == tidy)
     }
 
+    /// One `syncfs` for a batch where it syncs: here (ext4 or tmpfs), not on FUSE (by its magic).
+    @Test func aBatchIsSyncedByItsFileSystemWhereSyncfsReachesIt() {
+        let directory = NSTemporaryDirectory()
+        #expect(Trash.syncfsSyncs(directory))
+        #expect(!Trash.syncfsSyncs(directory + "/missing-\(UUID())/deeper"), "cannot be told: an fsync each")
+        #expect(Trash.fuseMagic == 0x6573_5546)
+    }
+
     @Test(arguments: [("IMG_1.JPG", true), ("", false), (".", false), ("..", false), ("a/b", false), ("...", true)])
     func aNameIsOneComponent(name: String, valid: Bool) {
         #expect(Trash.isValidName(name) == valid)

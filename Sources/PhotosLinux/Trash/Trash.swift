@@ -238,16 +238,27 @@ public struct Trash: Sendable {
     /// few files keep their own `fsync`s, which never wait for other programs' writes.
     static let syncFileSystemFrom = 16
 
+    /// Whether `syncfs(2)` makes the file system holding `path` durable: not FUSE's (ntfs-3g,
+    /// exfat-fuse, sshfs), whose `syncfs` the kernel answers without asking the file system, while
+    /// each `fsync` reaches it; nor a file system that cannot be told.
+    static func syncfsSyncs(_ path: String) -> Bool {
+        guard let type = Syscall.fileSystemType(path) else { return false }
+        return type != fuseMagic
+    }
+
+    /// `FUSE_SUPER_MAGIC`, the `f_type` of every FUSE file system.
+    static let fuseMagic: UInt64 = 0x6573_5546
+
     /// Makes the open `.trashinfo` files of `claims` durable, name and content (each `info/`
     /// directory is synced after): returns the error of each that failed, by position, nil for the
     /// others. The claims of a trash with ``syncFileSystemFrom`` or more files share one `syncfs(2)`
-    /// (its failure fails them all); the others are `fsync`ed one by one, their writeback started
-    /// together first (`sync_file_range`, a hint).
+    /// (its failure fails them all) where it syncs (``syncfsSyncs(_:)``); the others are `fsync`ed
+    /// one by one, their writeback started together first (`sync_file_range`, a hint).
     private static func sync(_ claims: [Claim]) -> [(any Error)?] {
         var failures = [(any Error)?](repeating: nil, count: claims.count)
         let byTrash = Dictionary(grouping: claims.indices) { claims[$0].located.directory.infoDirectory }
         for (infoDirectory, positions) in byTrash {
-            if positions.count >= syncFileSystemFrom {
+            if positions.count >= syncFileSystemFrom, Self.syncfsSyncs(infoDirectory) {
                 do {
                     try FileOperations.syncFileSystem(containing: infoDirectory)
                 } catch {
