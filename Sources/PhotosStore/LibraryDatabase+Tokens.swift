@@ -229,7 +229,6 @@ extension LibraryDatabase {
 // MARK: What a limited token sees
 
 extension LibraryDatabase {
-    /// The local identifiers of these albums' rows, in order (rows that are gone are left out).
     /// The albums a limited token may name, as stored: each of `entries` (an album's local
     /// identifier, or a directory album's path) as its album's local identifier; or why not, for
     /// an entry that names no album of the library, or a smart album (whose members a limited
@@ -251,6 +250,7 @@ extension LibraryDatabase {
         return (identifiers, nil)
     }
 
+    /// The local identifiers of these albums' rows, in order (rows that are gone are left out).
     public func albumIdentifiers(rowIDs: [Int64]) throws -> [String] {
         try read { db in
             try rowIDs.compactMap { id in
