@@ -57,7 +57,7 @@ enum SidecarReport {
         } catch {
             throw CLIError("\(error)")
         }
-        let sync = SidecarSync(database: library.database)
+        let sync = SidecarSync(database: library.database).batched()
         for asset in assets {
             let resources = PHAssetResource.assetResources(for: asset)
             let photo = SidecarSync.primaryFile(of: resources.map { ($0.type.rawValue, $0.fileURL.path) })

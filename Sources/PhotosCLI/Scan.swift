@@ -99,7 +99,7 @@ extension PhotosCommand {
             // What other tools wrote into the sidecars of known photos is taken, as photosd takes it;
             // a sidecar is written back only under a root whose config allows it.
             let policies = LibraryRoots(configFile.file?.libraryRoots ?? [])
-            let sync = SidecarSync(database: database, timeZone: zone)
+            let sync = SidecarSync(database: database, timeZone: zone).batched()
             for sidecar in report.sidecarsToSync {
                 do {
                     _ = try sync.syncChangedSidecar(at: sidecar) { policies.policy(for: $0) != .none }
@@ -108,10 +108,10 @@ extension PhotosCommand {
                         Data("cannot merge the sidecar \(Output.escaped(sidecar)): \(error)\n".utf8))
                 }
             }
-            for file in report.movedFiles {
-                do {
-                    _ = try sync.syncMovedPhoto(at: file) { policies.policy(for: $0) != .none }
-                } catch {
+            for (file, outcome) in sync.syncMovedPhotos(
+                at: report.movedFiles, mayWrite: { policies.policy(for: $0) != .none })
+            {
+                if case .failure(let error) = outcome {
                     FileHandle.standardError.write(
                         Data("cannot write the sidecar of \(Output.escaped(file)): \(error)\n".utf8))
                 }

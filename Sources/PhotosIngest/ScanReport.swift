@@ -35,7 +35,7 @@ public struct ScanReport: Sendable, Hashable, Codable {
     public var sidecarsToSync: [String] = []
     /// Files of known assets this scan found moved, at their new paths: an asset's state that never
     /// reached a sidecar (an edit made while its photo was away from the path the library knew) is
-    /// written beside them where the root allows (`SidecarSync.syncMovedPhoto(at:mayWrite:)`). Not
+    /// written beside them where the root allows (`SidecarSync.syncMovedPhotos(at:mayWrite:)`). Not
     /// part of the JSON report.
     public var movedFiles: [String] = []
 

@@ -27,11 +27,40 @@ public struct SidecarSync: Sendable {
     /// The time zone floating dates (no UTC offset) are read in, as the scanner reads files.
     public var timeZone: TimeZone
 
+    /// The folders a run of syncs keeps listed (``batched()``); nil: each sync lists its folder.
+    private let folders: SidecarFolders?
+
     /// A sync of `database`'s assets.
     public init(database: LibraryDatabase, timeZone: TimeZone = .current) {
         self.database = database
         self.timeZone = timeZone
+        self.folders = nil
     }
+
+    private init(_ sync: SidecarSync, folders: SidecarFolders) {
+        self.database = sync.database
+        self.timeZone = sync.timeZone
+        self.folders = folders
+    }
+
+    /// The same sync for a run of many (a change block's sidecars, a scan's moved photos or changed
+    /// sidecars): each folder's names and the library's files there are listed once a second at most,
+    /// however many of its photos the run syncs, and the sidecars it writes are noted in them.
+    /// Without it a run over a folder of N photos lists the folder N times.
+    public func batched() -> SidecarSync { SidecarSync(self, folders: SidecarFolders()) }
+
+    /// What decides the sidecars in `directory`: kept by a batched run while fresh, else listed now.
+    func folder(_ directory: String) throws -> SidecarFolder {
+        if let kept = folders?.fresh(directory) { return kept }
+        let folder = SidecarFolder(
+            names: (try? FileOperations.names(in: directory)) ?? [],
+            neighbours: try database.sidecarNeighbours(inDirectory: directory))
+        folders?.keep(folder, for: directory)
+        return folder
+    }
+
+    /// The names in `directory`, as a batched run last listed them (or listed now).
+    public func names(inDirectory directory: String) throws -> [String] { try folder(directory).names }
 
     /// The points a sync passes, for tests that stop it there as a killed process would stop.
     public enum Step: String, Sendable, CaseIterable {
@@ -107,6 +136,7 @@ public struct SidecarSync: Sendable {
         let wrote = mayWrite && (merge.needsWrite || lacking)
         if wrote {
             identity = try SidecarFile.write(merge.result, to: sidecar, expecting: .some(contents?.identity)).identity
+            if contents == nil { folders?.noteWritten(sidecar) }
             try checkpoint(.written)
         }
         // The base is what the sidecar now says: the merge when written, else what was read
@@ -125,23 +155,18 @@ public struct SidecarSync: Sendable {
     public func syncChangedSidecar(at path: String, mayWrite: (String) -> Bool) throws -> [Outcome] {
         // A sidecar removed is no edit: the library keeps its state (and does not make the file again).
         guard try FileOperations.identity(path, followingLinks: true) != nil else { return [] }
-        let directory = (path as NSString).deletingLastPathComponent
-        let name = (path as NSString).lastPathComponent.lowercased()
+        let directory = PathName.directory(of: path)
+        let name = PathName.name(of: path).lowercased()
         guard name.hasSuffix(".xmp") else { return [] }
+        // The assets whose photo is named so or has that stem, or with any file of that name.
+        let folder = try folder(directory)
         let named = String(name.dropLast(4))
-        var photos: [Int64: String] = [:]
-        let neighbours = try database.sidecarNeighbours(inDirectory: directory)
-        for (assetID, files) in Dictionary(grouping: neighbours, by: \.assetId) {
-            guard let primary = Self.primaryFile(of: files.map { ($0.type, $0.name) }) else { continue }
-            let lowered = primary.lowercased()
-            if lowered == named || PairingName.of(primary) == named
-                || files.contains(where: { $0.name.lowercased() == named })
-            {
-                photos[assetID] = directory + "/" + primary
-            }
+        var candidates: [Int64: String] = [:]
+        for assetID in folder.assetsByName[named] ?? [] {
+            if let photo = folder.photoNames[assetID] { candidates[assetID] = directory + "/" + photo }
         }
         var outcomes: [Outcome] = []
-        for (assetID, photo) in photos.sorted(by: { $0.key < $1.key }) {
+        for (assetID, photo) in candidates.sorted(by: { $0.key < $1.key }) {
             guard try sidecarPath(forPhoto: photo) == path else { continue }
             if let outcome = try sync(assetID: assetID, photo: photo, mayWrite: mayWrite(photo)) {
                 outcomes.append(outcome)
@@ -150,28 +175,32 @@ public struct SidecarSync: Sendable {
         return outcomes
     }
 
-    /// Writes the sidecar beside a photo found moved to `path`, when its asset's state never reached
-    /// one: an edit made while the photo was away from the path the library knew (moved by another
-    /// program, not yet seen) had no photo to write beside. Nothing when `mayWrite` refuses the path,
-    /// when a sidecar is there already (its own sync takes it), when `path` is not an asset's photo,
-    /// or when the asset has nothing a sidecar keeps (no favorite, hidden flag or stars, and never
-    /// synced before).
-    public func syncMovedPhoto(at path: String, mayWrite: (String) -> Bool) throws -> Outcome? {
-        guard mayWrite(path), !Reconciliation.isSidecar((path as NSString).lastPathComponent) else { return nil }
-        let directory = (path as NSString).deletingLastPathComponent
-        let name = (path as NSString).lastPathComponent
-        let neighbours = try database.sidecarNeighbours(inDirectory: directory)
-        guard
-            let assetID = Dictionary(grouping: neighbours, by: \.assetId).first(where: { _, files in
-                Self.primaryFile(of: files.map { ($0.type, $0.name) }) == name
-            })?.key,
-            try FileOperations.identity(try sidecarPath(forPhoto: path), followingLinks: true) == nil,
-            let asset = try database.assets(ids: [assetID])[assetID]
-        else { return nil }
-        let kept = asset.isFavorite || asset.isHidden || asset.rating != 0
-        let synced = try database.sidecarBase(ofAsset: assetID) != nil
-        guard kept || synced else { return nil }
-        return try sync(assetID: assetID, photo: path, mayWrite: true)
+    /// Writes the sidecars beside photos a scan found moved to `paths`, where their assets' state
+    /// never reached one: an edit made while a photo was away from the path the library knew (moved by
+    /// another program, not yet seen) had no photo to write beside. Nothing for a path `mayWrite`
+    /// refuses, one with a sidecar there already (its own sync takes it), one that is not an asset's
+    /// photo, or one whose asset has nothing a sidecar keeps (no favorite, hidden flag or stars, and
+    /// never synced before). Each folder's files are listed once, however many photos moved into it.
+    /// Returns what each sync did, or why it failed, in the order of `paths`.
+    public func syncMovedPhotos(
+        at paths: [String], mayWrite: (String) -> Bool
+    ) -> [(photo: String, outcome: Result<Outcome?, any Error>)] {
+        let run = folders == nil ? batched() : self
+        return paths.map { path in
+            let outcome = Result { () throws -> Outcome? in
+                let name = PathName.name(of: path)
+                guard mayWrite(path), !Reconciliation.isSidecar(name),
+                    let assetID = try run.folder(PathName.directory(of: path)).photos[name],
+                    let asset = try database.assets(ids: [assetID])[assetID]
+                else { return nil }
+                let kept = asset.isFavorite || asset.isHidden || asset.rating != 0
+                guard try kept || database.sidecarBase(ofAsset: assetID) != nil,
+                    try FileOperations.identity(try run.sidecarPath(forPhoto: path), followingLinks: true) == nil
+                else { return nil }
+                return try run.sync(assetID: assetID, photo: path, mayWrite: true)
+            }
+            return (path, outcome)
+        }
     }
 
     // MARK: The library's side
@@ -313,22 +342,17 @@ public struct SidecarSync: Sendable {
     /// The sidecar of the photo at `photo` (``PhotosSidecars/SidecarNames``): `IMG_1.JPG.xmp`, or an
     /// `IMG_1.xmp` that belongs to it, among the directory's sidecars and the library's files there.
     public func sidecarPath(forPhoto photo: String) throws -> String {
-        let directory = (photo as NSString).deletingLastPathComponent
-        let name = (photo as NSString).lastPathComponent
-        let names = (try? FileOperations.names(in: directory)) ?? []
-        var entries = names.filter { $0.lowercased().hasSuffix(".xmp") }.map { SidecarNames.Entry($0, .other) }
-        var kind = SidecarNames.Kind.other
-        for neighbour in try database.sidecarNeighbours(inDirectory: directory) {
-            let entryKind = Self.kind(of: neighbour)
-            if neighbour.name == name { kind = max(kind, entryKind) }
-            entries.append(SidecarNames.Entry(neighbour.name, entryKind))
-        }
+        let directory = PathName.directory(of: photo)
+        let name = PathName.name(of: photo)
+        let folder = try folder(directory)
+        let entries = folder.entries(near: name)
         let stem = PairingName.of(name) + ".xmp"
         // A stem sidecar that cannot be read says nothing about whose it is.
         let stemSidecarFor = entries.first { $0.name.lowercased() == stem }.flatMap {
             (try? SidecarFile.read(directory + "/" + $0.name))?.sidecarForExtension
         }
-        let choice = SidecarNames.sidecar(for: name, kind: kind, among: entries, stemSidecarFor: stemSidecarFor)
+        let choice = SidecarNames.sidecar(
+            for: name, kind: folder.kinds[name] ?? .other, among: entries, stemSidecarFor: stemSidecarFor)
         return directory + "/" + choice.name
     }
 

@@ -118,13 +118,54 @@ final class SidecarWriteBackTests {
         let report = try FolderScanner(database: library.database, quietTime: 0).scan(roots: [pictures.path])
         #expect(report.moved == 1 && report.movedFiles == [moved])
         let sync = SidecarSync(database: library.database)
-        #expect(try sync.syncMovedPhoto(at: moved) { _ in false } == nil)
+        #expect(try sync.syncMovedPhotos(at: [moved]) { _ in false }.first?.outcome.get() == nil)
         #expect(!FileManager.default.fileExists(atPath: moved + ".xmp"))
-        let outcome = try #require(try sync.syncMovedPhoto(at: moved) { _ in true })
+        let outcome = try #require(try sync.syncMovedPhotos(at: [moved]) { _ in true }.first?.outcome.get())
         #expect(outcome.wrote && outcome.sidecar == moved + ".xmp")
         let state = try #require(try SidecarFile.read(moved + ".xmp")?.state)
         #expect(state.isFavorite == true && state.rating == 5 && state.localIdentifier == asset.localIdentifier)
-        #expect(try sync.syncMovedPhoto(at: moved) { _ in true } == nil, "its sidecar is there now")
+        #expect(
+            try sync.syncMovedPhotos(at: [moved]) { _ in true }.first?.outcome.get() == nil, "its sidecar is there now")
+    }
+
+    /// Photos moved together into one folder each get their own sidecar (the folder's files listed
+    /// once for all of them); one whose asset keeps nothing gets none.
+    @Test func photosMovedTogetherEachGetTheirOwnSidecar() throws {
+        for name in ["IMG_2.jpg", "IMG_3.jpg"] {
+            try FileManager.default.copyItem(at: Self.photo, to: pictures.appendingPathComponent(name))
+        }
+        let library = try openLibrary()
+        let options = PHFetchOptions()
+        options.photoLibrary = library
+        let fetched = PHAsset.fetchAssets(with: options)
+        var byName: [String: PHAsset] = [:]
+        fetched.enumerateObjects { asset, _, _ in
+            if let name = PHAssetResource.assetResources(for: asset).first?.originalFilename { byName[name] = asset }
+        }
+        try #require(byName.count == 3)
+        let trip = pictures.path + "/Trip"
+        try FileManager.default.createDirectory(atPath: trip, withIntermediateDirectories: false)
+        for name in ["IMG_1.jpg", "IMG_2.jpg", "IMG_3.jpg"] {
+            #expect(rename(pictures.path + "/" + name, trip + "/" + name) == 0)
+        }
+        try library.performChangesAndWait {
+            PHAssetChangeRequest(for: byName["IMG_1.jpg"]!).isFavorite = true
+            PHAssetChangeRequest(for: byName["IMG_2.jpg"]!).rating = .three
+        }
+
+        let report = try FolderScanner(database: library.database, quietTime: 0).scan(roots: [pictures.path])
+        #expect(Set(report.movedFiles) == Set(["IMG_1.jpg", "IMG_2.jpg", "IMG_3.jpg"].map { trip + "/" + $0 }))
+        let outcomes = SidecarSync(database: library.database).syncMovedPhotos(at: report.movedFiles.sorted()) { _ in
+            true
+        }
+        #expect(outcomes.map(\.photo) == report.movedFiles.sorted())
+        let wrote = try outcomes.map { try $0.outcome.get()?.wrote ?? false }
+        #expect(wrote == [true, true, false])
+        let first = try #require(try SidecarFile.read(trip + "/IMG_1.jpg.xmp")?.state)
+        #expect(first.isFavorite == true && first.localIdentifier == byName["IMG_1.jpg"]!.localIdentifier)
+        let second = try #require(try SidecarFile.read(trip + "/IMG_2.jpg.xmp")?.state)
+        #expect(second.rating == 3 && second.localIdentifier == byName["IMG_2.jpg"]!.localIdentifier)
+        #expect(!FileManager.default.fileExists(atPath: trip + "/IMG_3.jpg.xmp"))
     }
 
     @Test func aConflictWithAnotherToolIsSettledByTheNewerWriteAndCarriedByTheChange() throws {

@@ -12,11 +12,15 @@ extension FileJournal {
     ///
     /// An entry finished at the next open after a crash does the same: the merge finds what the
     /// interrupted run already wrote. Temporary files a stopped process left beside the sidecar go.
-    func updateSidecar(_ entry: FileJournalEntry) throws {
+    ///
+    /// `sync` is the run's (``PhotosIngest/SidecarSync/batched()``) when the entry is one of several in
+    /// a row, so that a folder of thousands of edited photos is not listed once per photo.
+    func updateSidecar(_ entry: FileJournalEntry, using sync: SidecarSync? = nil) throws {
         guard let assetID = entry.assetId else { return }
-        let sync = SidecarSync(database: database)
+        let sync = sync ?? SidecarSync(database: database)
         let sidecar = try sync.sidecarPath(forPhoto: entry.destination)
-        Self.removeAbandonedTemporaries(of: sidecar)
+        Self.removeAbandonedTemporaries(
+            of: sidecar, among: try sync.names(inDirectory: PathName.directory(of: sidecar)))
         do {
             try sync.sync(assetID: assetID, photo: entry.destination, mayWrite: true) { step in
                 switch step {
@@ -34,10 +38,11 @@ extension FileJournal {
 
     /// Removes `.NAME.photosd-PID-N.tmp` beside `path` (``PhotosLinux/FileOperations/replace(_:with:expecting:)``'s
     /// temporary names) of processes that are gone: a write that stopped before its rename.
-    static func removeAbandonedTemporaries(of path: String) {
+    /// `names` is what the directory holds, when the caller listed it already.
+    static func removeAbandonedTemporaries(of path: String, among names: [String]? = nil) {
         let directory = (path as NSString).deletingLastPathComponent
         let prefix = "." + (path as NSString).lastPathComponent + ".photosd-"
-        guard let names = try? FileOperations.names(in: directory) else { return }
+        guard let names = names ?? (try? FileOperations.names(in: directory)) else { return }
         for name in names where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
             let rest = name.dropFirst(prefix.count)
             guard let pid = rest.split(separator: "-").first.flatMap({ Int64($0) }),

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import PhotosIngest
 import PhotosLinux
 import PhotosStore
 import Synchronization
@@ -62,17 +63,26 @@ struct FileJournal {
         // the others; the first such is reported once they are done.
         var reported: (any Error)?
         var pending = entries[...]
+        // Sidecars one after another are written by one sync, which lists each folder once for them
+        // (only while nothing else moves files there).
+        var sidecars: SidecarSync?
         while let entry = pending.first {
             // Deleted assets' files one after another go to the Trash as one batch.
             let run = pending.prefix(while: Self.trashesAssetFile)
             if !run.isEmpty {
                 if let failure = try trash(Array(run)).first { throw failure.error }
                 pending.removeFirst(run.count)
+                sidecars = nil
                 continue
             }
             pending.removeFirst()
+            if entry.operation == .sidecar {
+                sidecars = sidecars ?? SidecarSync(database: database).batched()
+            } else {
+                sidecars = nil
+            }
             do {
-                try perform(entry)
+                try perform(entry, sidecars: sidecars)
             } catch let error as UndoneOperation {
                 reported = reported ?? error
                 // Taking a change back points the later entries at a directory's old name, or drops an
@@ -192,9 +202,9 @@ struct FileJournal {
         return finished
     }
 
-    private func perform(_ entry: FileJournalEntry) throws {
+    private func perform(_ entry: FileJournalEntry, sidecars: SidecarSync? = nil) throws {
         do {
-            try performWork(entry)
+            try performWork(entry, sidecars: sidecars)
         } catch let undone as UndoneOperation {
             // Taken back in the library: nothing is left to do for this entry.
             if let id = entry.id { try database.finishJournalEntry(id) }
@@ -203,7 +213,7 @@ struct FileJournal {
         if let id = entry.id { try database.finishJournalEntry(id) }
     }
 
-    private func performWork(_ entry: FileJournalEntry) throws {
+    private func performWork(_ entry: FileJournalEntry, sidecars: SidecarSync?) throws {
         switch entry.operation {
         case .place: try place(entry)
         case .remove: try remove(entry)
@@ -216,7 +226,7 @@ struct FileJournal {
             }
         // With an asset: its file moved into an album's directory; without: a directory renamed.
         case .rename: try entry.assetId == nil ? rename(entry) : moveAssetFile(entry)
-        case .sidecar: try updateSidecar(entry)
+        case .sidecar: try updateSidecar(entry, using: sidecars)
         case .manifest: try writeManifest(entry)
         case .mkdir: try makeAlbumDirectory(entry)
         case .importFile: try resumeImportedFile(entry)  // Finished in runs: ``resumeImports(_:)``.

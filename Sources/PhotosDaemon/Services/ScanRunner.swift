@@ -292,7 +292,7 @@ public final class ScanRunner: Service, Sendable {
     /// scan queue; each applied field is an ordinary change, each conflict a log line. Then writes
     /// the sidecars of moved photos whose state never reached one (`movedFiles`).
     private func merge(sidecars: [String], movedFiles: [String] = []) async {
-        let sync = SidecarSync(database: database, timeZone: scanner.timeZone)
+        let sync = SidecarSync(database: database, timeZone: scanner.timeZone).batched()
         let policies = self.policies
         let logger = self.logger
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
@@ -319,16 +319,13 @@ public final class ScanRunner: Service, Sendable {
                         logger.error("cannot merge a sidecar", metadata: ["sidecar": "\(path)", "error": "\(error)"])
                     }
                 }
-                for file in movedFiles {
-                    do {
-                        if let outcome = try sync.syncMovedPhoto(
-                            at: file, mayWrite: { policies.policy(for: $0) != .none }),
-                            outcome.wrote
-                        {
-                            logger.info(
-                                "wrote the sidecar of a moved photo", metadata: ["sidecar": "\(outcome.sidecar)"])
-                        }
-                    } catch {
+                let moved = sync.syncMovedPhotos(at: movedFiles) { policies.policy(for: $0) != .none }
+                for (file, outcome) in moved {
+                    switch outcome {
+                    case .success(let outcome?) where outcome.wrote:
+                        logger.info("wrote the sidecar of a moved photo", metadata: ["sidecar": "\(outcome.sidecar)"])
+                    case .success: break
+                    case .failure(let error):
                         logger.error(
                             "cannot write the sidecar of a moved photo",
                             metadata: ["photo": "\(file)", "error": "\(error)"])
