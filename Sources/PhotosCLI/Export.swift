@@ -60,6 +60,7 @@ extension PhotosCommand {
         var output: String
 
         func validate() throws {
+            try PathArguments.requireNonEmpty([output], "--output")
             let selecting = query.predicate != nil || query.album != nil
             if identifiers.isEmpty, !selecting {
                 throw ValidationError("name the assets to export, or select them with --predicate or --album")

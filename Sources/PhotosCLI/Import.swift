@@ -60,6 +60,8 @@ extension PhotosCommand {
 
         func validate() throws {
             if sources.isEmpty { throw ValidationError("name at least one file or folder to import") }
+            try PathArguments.requireNonEmpty(sources, "a file or folder to import")
+            try PathArguments.requireNonEmpty([to], "--to")
             if duplicates == .trash, mode == .copy {
                 throw ValidationError("--duplicates trash needs --move: a copy never touches the originals")
             }
@@ -92,16 +94,17 @@ extension PhotosCommand {
                 } catch {
                     throw CLIError("\(error)")
                 }
-                printLeft(plan)
+                try printLeft(plan)
                 for group in plan.groups {
                     for move in group.moves {
-                        print(
-                            "would \(mode.rawValue) \(Output.escaped(move.source)) -> \(Output.escaped(move.destination))"
-                        )
+                        try say(
+                            mode.rawValue, "would \(mode.rawValue)", from: move.source, to: move.destination)
                     }
                 }
                 let files = plan.groups.reduce(0) { $0 + $1.moves.count }
-                print(summary(plan, photos: plan.groups.count, files: files, imported: "would import"))
+                if !options.json {
+                    print(summary(plan, photos: plan.groups.count, files: files, imported: "would import"))
+                }
                 return
             }
             // Placed while the rest is read: what stays is listed once the import is over.
@@ -117,15 +120,15 @@ extension PhotosCommand {
                 throw CLIError("\(error)")
             }
             if interactive { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
-            printLeft(plan)
+            try printLeft(plan)
             // An original a read-only card kept was copied, in effect.
             let kept = Set(report.keptOriginals.map(\.path))
             for (source, destination) in report.placed {
-                let verb = mode == .move && !kept.contains(source) ? "moved" : "copied"
-                print("\(verb) \(Output.escaped(source)) -> \(Output.escaped(destination))")
+                let moved = mode == .move && !kept.contains(source)
+                try say(moved ? "move" : "copy", moved ? "moved" : "copied", from: source, to: destination)
             }
             for (source, trashPath) in report.trashed {
-                print("trashed \(Output.escaped(source)) -> \(Output.escaped(trashPath))")
+                try say("trash", "trashed", from: source, to: trashPath)
             }
             for failure in report.failed {
                 FileHandle.standardError.write(
@@ -141,22 +144,51 @@ extension PhotosCommand {
                         ("kept \(Output.escaped(kept.path)): imported, but it cannot be removed (\(kept.reason)); "
                             + "it is a duplicate now\n").utf8))
             }
-            print(
-                summary(
-                    plan, photos: plan.groups.count - report.failed.count, files: report.placed.count,
-                    imported: "imported"))
+            if !options.json {
+                print(
+                    summary(
+                        plan, photos: plan.groups.count - report.failed.count, files: report.placed.count,
+                        imported: "imported"))
+            }
             if !report.failed.isEmpty || !report.untrashed.isEmpty { throw ExitCode.failure }
         }
 
         /// The duplicates, rejected and left files, a line each.
-        private func printLeft(_ plan: FolderImport.Plan) {
+        private func printLeft(_ plan: FolderImport.Plan) throws {
             for duplicate in plan.duplicates {
-                print(
-                    "duplicate \(Output.escaped(duplicate.path)) (the library has \(Output.escaped(duplicate.existing)))"
-                )
+                guard options.json else {
+                    print(
+                        "duplicate \(Output.escaped(duplicate.path)) (the library has "
+                            + "\(Output.escaped(duplicate.existing)))")
+                    continue
+                }
+                try Output.jsonLine(
+                    FileActionLine(
+                        action: "skip", from: duplicate.path, reason: "a duplicate of \(duplicate.existing)",
+                        dryRun: dryRun))
             }
-            for file in plan.rejected { print("rejected \(Output.escaped(file.path)): \(file.reason)") }
-            for file in plan.left { print("left \(Output.escaped(file.path)): \(file.reason)") }
+            for file in plan.rejected {
+                guard options.json else {
+                    print("rejected \(Output.escaped(file.path)): \(file.reason)")
+                    continue
+                }
+                try Output.jsonLine(
+                    FileActionLine(action: "reject", from: file.path, reason: file.reason, dryRun: dryRun))
+            }
+            for file in plan.left {
+                guard options.json else {
+                    print("left \(Output.escaped(file.path)): \(file.reason)")
+                    continue
+                }
+                try Output.jsonLine(
+                    FileActionLine(action: "leave", from: file.path, reason: file.reason, dryRun: dryRun))
+            }
+        }
+
+        /// A file placed (or to be): `VERB FROM -> TO`, or with `--json` a ``FileActionLine``.
+        private func say(_ action: String, _ verb: String, from: String, to: String) throws {
+            guard options.json else { return print("\(verb) \(Output.escaped(from)) -> \(Output.escaped(to))") }
+            try Output.jsonLine(FileActionLine(action: action, from: from, to: to, dryRun: dryRun))
         }
 
         /// `imported N photos (M files), D duplicates, R rejected, L left`.

@@ -35,6 +35,11 @@ struct LibraryCommand: ParsableCommand {
         @Flag(help: "Print what was copied as JSON.")
         var json = false
 
+        func validate() throws {
+            try PathArguments.requireNonEmpty([source], "the source")
+            try PathArguments.requireNonEmpty([destination], "the destination")
+        }
+
         func run() throws {
             let started = Date()
             let report: LibraryCopy.Report

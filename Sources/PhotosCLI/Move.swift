@@ -48,6 +48,11 @@ extension PhotosCommand {
         @Flag(help: "Say what would be done; change nothing.")
         var dryRun = false
 
+        func validate() throws {
+            try PathArguments.requireNonEmpty([source], "the source")
+            try PathArguments.requireNonEmpty([destination], "the destination")
+        }
+
         func run() throws {
             let submitter = try ChangeSubmitter(options: options, daemon: daemon)
             let resolver = submitter.resolver
@@ -88,19 +93,24 @@ extension PhotosCommand {
                 } catch {
                     throw CLIError(refusal: error)
                 }
-                print("would \(plan)" + (planned.map { ": \(Output.escaped($0))" } ?? ""))
+                if options.json {
+                    try Output.jsonLine(
+                        FileActionLine(
+                            action: folder == nil ? "rename" : "move", localIdentifier: collection.localIdentifier,
+                            from: before, to: planned ?? destination, dryRun: true))
+                } else {
+                    print("would \(plan)" + (planned.map { ": \(Output.escaped($0))" } ?? ""))
+                }
                 return
             }
             let result = try submitter.submit(API.ChangeBatch(changes: [operation]))
             let after = try? submitter.resolver.collection(collection.localIdentifier).description
             let now = after?.path ?? after?.localizedTitle ?? destination
             if options.json {
-                let line: [String: Any] = [
-                    "localIdentifier": collection.localIdentifier, "from": before, "to": now, "token": result.token,
-                ]
-                let data = try JSONSerialization.data(
-                    withJSONObject: line, options: [.sortedKeys, .withoutEscapingSlashes])
-                print(String(decoding: data, as: UTF8.self))
+                try Output.jsonLine(
+                    FileActionLine(
+                        action: folder == nil ? "rename" : "move", localIdentifier: collection.localIdentifier,
+                        from: before, to: now, dryRun: false, token: result.token))
             } else {
                 print("\(collection.isFolder ? "folder" : "album") \(Output.escaped(before)) -> \(Output.escaped(now))")
             }
@@ -125,14 +135,7 @@ extension PhotosCommand {
                 API.ChangeBatch(changes: [.addToAlbum(.init(album: album, assets: [asset]))]))
             let after = try submitter.resolver.files(ofAsset: asset)
             for (from, to) in zip(before, after) where from != to {
-                if options.json {
-                    let line: [String: Any] = ["localIdentifier": asset, "from": from, "to": to, "token": result.token]
-                    let data = try JSONSerialization.data(
-                        withJSONObject: line, options: [.sortedKeys, .withoutEscapingSlashes])
-                    print(String(decoding: data, as: UTF8.self))
-                } else {
-                    print("\(asset)  moved \(Output.escaped(from)) -> \(Output.escaped(to))")
-                }
+                try say(asset, moved: from, to: to, token: result.token)
             }
         }
 
@@ -160,29 +163,32 @@ extension PhotosCommand {
                 let named = (try? submitter.resolver.collection(album).description).flatMap {
                     $0.path ?? $0.localizedTitle
                 }
-                print("\(asset) is in \(Output.escaped(named ?? destination)) already: nothing moves")
-                return
+                guard options.json else {
+                    return print("\(asset) is in \(Output.escaped(named ?? destination)) already: nothing moves")
+                }
+                return try Output.jsonLine(
+                    FileActionLine(
+                        action: "leave", localIdentifier: asset,
+                        reason: "in \(named ?? destination) already: nothing moves", dryRun: dryRun))
             }
             if dryRun {
-                for move in moves {
-                    print("\(asset)  would move \(Output.escaped(move.from)) -> \(Output.escaped(move.to))")
-                }
+                for move in moves { try say(asset, moved: move.from, to: move.to, token: nil) }
                 return
             }
             let result = try submitter.submit(
                 API.ChangeBatch(changes: [.addToAlbum(.init(album: album, assets: [asset]))]))
-            for move in moves {
-                if options.json {
-                    let line: [String: Any] = [
-                        "localIdentifier": asset, "from": move.from, "to": move.to, "token": result.token,
-                    ]
-                    let data = try JSONSerialization.data(
-                        withJSONObject: line, options: [.sortedKeys, .withoutEscapingSlashes])
-                    print(String(decoding: data, as: UTF8.self))
-                } else {
-                    print("\(asset)  moved \(Output.escaped(move.from)) -> \(Output.escaped(move.to))")
-                }
+            for move in moves { try say(asset, moved: move.from, to: move.to, token: result.token) }
+        }
+
+        /// A file of `asset` moved (or, in a dry run, to move): a line, or with `--json` a ``FileActionLine``.
+        private func say(_ asset: String, moved from: String, to: String, token: Int64?) throws {
+            guard options.json else {
+                let verb = dryRun ? "would move" : "moved"
+                return print("\(asset)  \(verb) \(Output.escaped(from)) -> \(Output.escaped(to))")
             }
+            try Output.jsonLine(
+                FileActionLine(action: "move", localIdentifier: asset, from: from, to: to, dryRun: dryRun, token: token)
+            )
         }
     }
 }

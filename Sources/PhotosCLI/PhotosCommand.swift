@@ -65,6 +65,11 @@ struct LibraryOptions: ParsableArguments {
     @Flag(name: .long, help: "Print one JSON object per line instead of a table.")
     var json = false
 
+    func validate() throws {
+        try PathArguments.requireNonEmpty(library.map { [$0] } ?? [], "--library")
+        try PathArguments.requireNonEmpty(config.map { [$0] } ?? [], "--config")
+    }
+
     /// The config file (``ConfigFile/load(named:environment:)``): `--config`, else the default one if present.
     func configFile(environment: [String: String] = ProcessInfo.processInfo.environment) throws
         -> (file: ConfigFile?, path: String)
@@ -205,6 +210,27 @@ struct CLIError: Error, CustomStringConvertible {
     init(refusal error: any Error) {
         description = (error as? PHPhotosError)?.message ?? "\(error)"
     }
+}
+
+/// What `--json` prints for each file a command moves, removes or leaves, or would with `--dry-run`
+/// (`photos rm`, `mv`, `import`, `trash restore` and `trash empty`): one object a line.
+struct FileActionLine: Encodable {
+    /// What happens to the file: `trash`, `remove`, `delete` (an asset none of whose files is on
+    /// disk), `restore`, `erase`, `forget` (a deleted asset with nothing left in the Trash), `move`,
+    /// `copy`, `rename`, `skip` (a duplicate), `reject`, `leave`.
+    var action: String
+    /// The asset or album, when the file is one's.
+    var localIdentifier: String?
+    /// The file or directory as it is (or was).
+    var from: String?
+    /// Where it goes.
+    var to: String?
+    /// Why it stays where it is (`skip`, `reject`, `leave`), or what it is a duplicate of.
+    var reason: String?
+    /// Whether nothing was done: a `--dry-run`'s plan.
+    var dryRun: Bool
+    /// The change token of the change that did it, where the command knows it.
+    var token: Int64?
 }
 
 /// Writes JSON lines or aligned tables to standard output.

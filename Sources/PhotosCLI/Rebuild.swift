@@ -45,6 +45,8 @@ extension PhotosCommand {
         @Argument(help: ArgumentHelp("Roots to rebuild from (default: the config's roots).", valueName: "root"))
         var roots: [String] = []
 
+        func validate() throws { try PathArguments.requireNonEmpty(roots, "a root to rebuild from") }
+
         /// What a rebuild made.
         struct Summary: Encodable {
             var library: String
@@ -103,6 +105,13 @@ extension PhotosCommand {
                         + "rebuild replaces the file")
             }
             defer { withExtendedLifetime(lock) {} }
+            // A root that cannot be read (a drive not mounted, a misspelt name) would be rebuilt empty:
+            // the library is replaced only by one made from every root it is to hold.
+            if !dryRun, let (root, reason) = Self.unreadableRoot(roots) {
+                throw CLIError(
+                    "cannot read the root \(Output.escaped(root)) (\(reason)): nothing was rebuilt, \(target) is as "
+                        + "it was; mount it, or name the roots to rebuild from without it (photos rebuild ROOT...)")
+            }
             let directory = (target as NSString).deletingLastPathComponent
             let temporary =
                 directory + "/." + (target as NSString).lastPathComponent + ".rebuild-\(getpid())"
@@ -113,11 +122,33 @@ extension PhotosCommand {
             var result = summary
             result.library = target
             result.dryRun = dryRun
+            // A root that went away during the scan leaves the library as it was, too.
+            if !dryRun, let root = summary.offlineRoots.first {
+                throw CLIError(
+                    "the root \(Output.escaped(root)) could not be read: nothing was rebuilt, \(target) is as it was")
+            }
             if !dryRun {
                 result.keptAs = try Self.replace(target, with: temporary)
             }
             try report(result)
             if !summary.offlineRoots.isEmpty { throw ExitCode(1) }
+        }
+
+        /// The first of `roots` that is not a directory this process can list, with why.
+        static func unreadableRoot(_ roots: [String]) -> (root: String, reason: String)? {
+            for root in roots {
+                do {
+                    guard FileOperations.isDirectory(root, followingLinks: true) else {
+                        return (
+                            root, FileManager.default.fileExists(atPath: root) ? "not a directory" : "no such directory"
+                        )
+                    }
+                    _ = try FileOperations.names(in: root)
+                } catch {
+                    return (root, "\(error)")
+                }
+            }
+            return nil
         }
 
         /// The token a rebuilt library's history starts after: the milliseconds since 1970, past

@@ -55,9 +55,13 @@ struct Remove: ParsableCommand {
         }
         if dryRun {
             for (identifier, files, trashes) in plan {
-                if files.isEmpty { print("\(identifier)  would delete it: \(Self.noFile)") }
+                if files.isEmpty {
+                    try say(identifier, "delete", text: "would delete it: \(Self.noFile)", reason: Self.noFile)
+                }
                 for file in files {
-                    print("\(identifier)  \(trashes ? "would trash" : "would remove") \(Output.escaped(file))")
+                    try say(
+                        identifier, trashes ? "trash" : "remove",
+                        text: "\(trashes ? "would trash" : "would remove") \(Output.escaped(file))", from: file)
                 }
             }
             return
@@ -69,19 +73,34 @@ struct Remove: ParsableCommand {
             (try? library.trashedAssets().map { ($0.localIdentifier, $0) }) ?? [], uniquingKeysWith: { a, _ in a })
         for (identifier, files, trashes) in plan {
             guard trashes else {
-                for file in files { print("\(identifier)  removed \(Output.escaped(file))") }
+                for file in files { try say(identifier, "remove", text: "removed \(Output.escaped(file))", from: file) }
                 continue
             }
             guard let kept = trashed[identifier], !kept.files.isEmpty else {
                 // Nothing of it was left on disk to move.
                 let waits = trashed[identifier] != nil ? " (it waits in Recently Deleted: photos trash)" : ""
-                print("\(identifier)  deleted: \(Self.noFile)\(waits)")
+                try say(identifier, "delete", text: "deleted: \(Self.noFile)\(waits)", reason: Self.noFile)
                 continue
             }
             for file in kept.files {
-                let destination = file.trashName.map { file.trashDirectory + "/files/" + $0 } ?? "(pending)"
-                print("\(identifier)  trashed \(Output.escaped(file.path)) -> \(Output.escaped(destination))")
+                let destination = file.trashName.map { file.trashDirectory + "/files/" + $0 }
+                try say(
+                    identifier, "trash",
+                    text: "trashed \(Output.escaped(file.path)) -> \(Output.escaped(destination ?? "(pending)"))",
+                    from: file.path, to: destination)
             }
         }
+    }
+
+    /// One line of what happened to an asset's file: `text` after its identifier, or with `--json`
+    /// a ``FileActionLine``.
+    private func say(
+        _ identifier: String, _ action: String, text: String, from: String? = nil, to: String? = nil,
+        reason: String? = nil
+    ) throws {
+        guard options.json else { return print("\(identifier)  \(text)") }
+        try Output.jsonLine(
+            FileActionLine(
+                action: action, localIdentifier: identifier, from: from, to: to, reason: reason, dryRun: dryRun))
     }
 }

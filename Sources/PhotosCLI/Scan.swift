@@ -53,6 +53,7 @@ extension PhotosCommand {
 
         func validate() throws {
             guard !roots.isEmpty else { throw ValidationError("name at least one directory to scan") }
+            try PathArguments.requireNonEmpty(roots, "a directory to scan")
             if let timeZone, TimeZone(identifier: timeZone) == nil {
                 throw ValidationError("unknown time zone '\(timeZone)' (use an identifier such as Europe/Paris)")
             }

@@ -39,6 +39,7 @@ extension PhotosCommand {
         var output: String
 
         func validate() throws {
+            try PathArguments.requireNonEmpty([output], "--output")
             guard Self.parse(size: size) != nil else {
                 throw ValidationError("--size must be WIDTHxHEIGHT or one number, each 1 to 100000: '\(size)'")
             }

@@ -129,7 +129,15 @@ struct TrashCommand: ParsableCommand {
             }
             for asset in restored.assets {
                 for path in asset.files {
-                    print("\(asset.localIdentifier)  \(dryRun ? "would restore" : "restored") \(Output.escaped(path))")
+                    if options.json {
+                        try Output.jsonLine(
+                            FileActionLine(
+                                action: "restore", localIdentifier: asset.localIdentifier, to: path, dryRun: dryRun))
+                    } else {
+                        print(
+                            "\(asset.localIdentifier)  \(dryRun ? "would restore" : "restored") \(Output.escaped(path))"
+                        )
+                    }
                 }
             }
         }
@@ -185,6 +193,19 @@ struct TrashCommand: ParsableCommand {
             }
             for asset in erased.assets {
                 let identifier = asset.localIdentifier
+                if options.json {
+                    if asset.files.isEmpty {
+                        try Output.jsonLine(
+                            FileActionLine(
+                                action: "forget", localIdentifier: identifier, reason: "no file left in the Trash",
+                                dryRun: dryRun))
+                    }
+                    for path in asset.files {
+                        try Output.jsonLine(
+                            FileActionLine(action: "erase", localIdentifier: identifier, from: path, dryRun: dryRun))
+                    }
+                    continue
+                }
                 if asset.files.isEmpty {
                     print("\(identifier)  \(dryRun ? "would forget" : "forgot") (no file left in the Trash)")
                 }

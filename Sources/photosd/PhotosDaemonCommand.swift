@@ -100,6 +100,10 @@ struct PhotosDaemonCommand: AsyncParsableCommand {
     var logFormat: String = "text"
 
     func validate() throws {
+        // An empty path (a variable never set) would be read as the working directory.
+        for (name, value) in [("--library", library), ("--config", config)] where value == "" {
+            throw ValidationError("\(name) is an empty path (an unset variable?): name a file")
+        }
         if let settle, settle < 0 { throw ValidationError("--settle must be 0 or more") }
         if let pollInterval, pollInterval <= 0 { throw ValidationError("--poll-interval must be more than 0") }
         if let timeZone, TimeZone(identifier: timeZone) == nil {

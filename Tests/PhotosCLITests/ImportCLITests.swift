@@ -67,6 +67,17 @@ struct ImportCLITests {
                 """)
         #expect(setup.names(setup.root).isEmpty, "a dry run moves nothing")
         #expect(!FileManager.default.fileExists(atPath: setup.library), "nor makes a library")
+        // With --json, one object a file and no summary.
+        let dryJSON = try setup.photos([
+            "import", setup.drop, "--to", setup.root, "--name", "{yyyyMMdd-HHmmss}", "--dry-run", "--json",
+        ])
+        let lines = dryJSON.stdout.split(separator: "\n").map {
+            (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any]
+        }
+        #expect(lines.count == 4 && lines.allSatisfy { $0?["dryRun"] as? Bool == true }, "\(dryJSON.stdout)")
+        #expect(lines.map { $0?["action"] as? String } == ["leave", "move", "move", "move"])
+        #expect(lines.last??["from"] as? String == "\(setup.drop)/IMG_5195.MOV")
+        #expect(lines.last??["to"] as? String == "\(live).MOV")
 
         let run = try setup.photos(["import", setup.drop, "--to", setup.root, "--name", "{yyyyMMdd-HHmmss}"])
         #expect(run.status == 0, "\(run.stderr)")

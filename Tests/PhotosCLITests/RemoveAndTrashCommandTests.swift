@@ -37,6 +37,11 @@ struct RemoveAndTrashCommandTests {
         #expect(dry.status == 0, "\(dry.stderr)")
         #expect(dry.stdout == "\(identifier)  would trash \(photo)\n")
         #expect(FileManager.default.fileExists(atPath: photo), "a dry run moves nothing")
+        // With --json, one object a file, the action named and the dry run said.
+        let dryJSON = try photos(["rm", "--dry-run", "--json", photo])
+        #expect(
+            dryJSON.stdout == #"{"action":"trash","dryRun":true,"from":"\#(photo)","localIdentifier":"\#(identifier)"}"#
+                + "\n")
 
         let removed = try photos(["rm", photo])
         #expect(removed.status == 0, "\(removed.stderr)")
@@ -50,13 +55,25 @@ struct RemoveAndTrashCommandTests {
         #expect(entry["localIdentifier"] as? String == identifier)
         #expect((entry["files"] as? [[String: Any]])?.first?["trashPath"] as? String == trashed)
 
+        let wouldRestore = try photos(["trash", "restore", "--dry-run", "--json", identifier])
+        #expect(
+            wouldRestore.stdout
+                == #"{"action":"restore","dryRun":true,"localIdentifier":"\#(identifier)","to":"\#(photo)"}"# + "\n")
         let restored = try photos(["trash", "restore", String(identifier.prefix(8))])
         #expect(restored.status == 0, "\(restored.stderr)")
         #expect(restored.stdout == "\(identifier)  restored \(photo)\n")
         #expect(FileManager.default.fileExists(atPath: photo) && !FileManager.default.fileExists(atPath: trashed))
         #expect(try photos(["assets", "--json"]).stdout.contains(identifier), "the same asset is back")
 
-        #expect(try photos(["rm", identifier]).status == 0)
+        let removedJSON = try photos(["rm", "--json", identifier])
+        #expect(
+            removedJSON.stdout
+                == #"{"action":"trash","dryRun":false,"from":"\#(photo)","localIdentifier":"\#(identifier)","to":"\#(trashed)"}"#
+                + "\n", "\(removedJSON.stderr)")
+        let wouldEraseJSON = try photos(["trash", "empty", "--dry-run", "--json"])
+        #expect(
+            wouldEraseJSON.stdout
+                == #"{"action":"erase","dryRun":true,"from":"\#(trashed)","localIdentifier":"\#(identifier)"}"# + "\n")
         let wouldErase = try photos(["trash", "empty", "--dry-run"])
         #expect(wouldErase.stdout == "\(identifier)  would erase \(trashed)\n")
         #expect(FileManager.default.fileExists(atPath: trashed))

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import PhotosLinux
 import PhotosTestSupport
 import Testing
 
@@ -51,6 +52,48 @@ struct ScanAndFollowCLITests {
             try BuiltProducts.run("photos", ["scan", "--library", self.library, self.directory.path("Pictures").path])
         }
         #expect(fine.status == 0, "\(fine.stderr)")
+    }
+
+    /// A rebuild from roots one of which cannot be read (a drive not mounted, a misspelt name) would
+    /// make a library without that root's photos: it stops before anything is written.
+    @Test func aRebuildWithARootThatCannotBeReadLeavesTheLibraryAsItWas() async throws {
+        let pictures = directory.path("Pictures").path
+        let scan = try await offPool {
+            try BuiltProducts.run("photos", ["scan", "--library", self.library, pictures])
+        }
+        #expect(scan.status == 0, "\(scan.stderr)")
+        let before = try FileOperations.identity(library)
+        for roots in [[pictures, directory.path("Usb").path], [directory.path("Pictur").path]] {
+            let rebuild = try await offPool {
+                try BuiltProducts.run("photos", ["rebuild", "--library", self.library] + roots)
+            }
+            #expect(rebuild.status == 1, "\(rebuild.stdout)")
+            #expect(
+                rebuild.stderr.contains("cannot read the root \(roots.last!) (no such directory): nothing was rebuilt"),
+                "\(rebuild.stderr)")
+            #expect(try FileOperations.identity(library)?.inode == before?.inode, "the library is the same file")
+            #expect(!FileManager.default.fileExists(atPath: library + ".before-rebuild"))
+        }
+        let listed = try await offPool { try BuiltProducts.run("photos", ["assets", "--library", self.library]) }
+        #expect(listed.stdout.contains("FurnaceCreekInn.jpg"), "\(listed.stdout)")
+    }
+
+    /// An empty path (in a script, a variable never set) is refused before anything runs: it would
+    /// otherwise be the working directory, and `photos import` would move what lies there.
+    @Test func anEmptyPathIsRefusedRatherThanReadAsTheWorkingDirectory() async throws {
+        let pictures = directory.path("Pictures").path
+        let libraryOption = ["--library", self.library]
+        let commands: [[String]] = [
+            ["import", "", "--to", pictures] + libraryOption, ["import", pictures, "--to", ""] + libraryOption,
+            ["scan", ""] + libraryOption, ["rebuild", ""] + libraryOption, ["assets", "--library", ""],
+            ["assets", "--config", ""] + libraryOption, ["library", "copy", "", self.library],
+        ]
+        for arguments in commands {
+            let run = try await offPool { try BuiltProducts.run("photos", arguments) }
+            #expect(run.status == 64, "\(arguments): \(run.stderr)")
+            #expect(run.stderr.contains("is an empty path (an unset variable?)"), "\(arguments): \(run.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: library), "nothing ran")
     }
 
     @Test func followingStartsAtTheNextCommitAndSinceResumes() async throws {
