@@ -92,7 +92,18 @@ extension ConfigFile {
             let source = ConfigSource(decoder)
             let keys = try decoder.strictContainer(keyedBy: Key.self)
             config.source = source
-            config.library = try keys.decodeIfPresent(String.self, forKey: .library)
+            if let library = try keys.decodeIfPresent(String.self, forKey: .library) {
+                // A relative path would name another library in each directory a command is run
+                // from; `~` is no shell's to expand here.
+                let lowered = library.lowercased()
+                guard library.hasPrefix("/") || lowered.hasPrefix("postgresql://") || lowered.hasPrefix("postgres://")
+                else {
+                    throw keys.problem(
+                        .invalidValue, .library,
+                        "must be an absolute path or a postgresql:// URL, not \(ConfigError.quote(library))")
+                }
+                config.library = library
+            }
             config.libraryRoots = try keys.decodeIfPresent([RootTable].self, forKey: .roots)?.map(\.root) ?? []
             config.ignore = try keys.decodeIfPresent([String].self, forKey: .ignore) ?? []
             config.settleMilliseconds = try keys.number(.settle)

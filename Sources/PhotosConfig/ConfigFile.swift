@@ -115,7 +115,19 @@ public struct ConfigFile: Sendable, Hashable {
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
-            let reason = (error as NSError).localizedDescription
+            var isDirectory: ObjCBool = false
+            let reason =
+                if path.isEmpty {
+                    "the path is empty"
+                } else if !FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+                    "no such file"
+                } else if isDirectory.boolValue {
+                    "it is a directory"
+                } else if !FileManager.default.isReadableFile(atPath: path) {
+                    "permission denied"
+                } else {
+                    (error as NSError).localizedDescription
+                }
             throw ConfigError(
                 .unreadable, path: path, line: nil, key: nil, message: "cannot read the file: \(reason)",
                 cause: error)

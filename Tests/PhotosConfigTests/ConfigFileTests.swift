@@ -254,6 +254,14 @@ import Testing
             "config.toml:2: hook_history_limit: must be a whole number of change-log entries, 1 or more, not 0"
         ),
         (
+            "library = \"~/photos.sqlite\"", .invalidValue,
+            "config.toml:1: library: must be an absolute path or a postgresql:// URL, not \"~/photos.sqlite\""
+        ),
+        (
+            "\nlibrary = \"library.sqlite\"", .invalidValue,
+            "config.toml:2: library: must be an absolute path or a postgresql:// URL, not \"library.sqlite\""
+        ),
+        (
             "socket = \"run/photosd.sock\"", .invalidValue,
             "config.toml:1: socket: must be an absolute path, or \"\" to turn the API off, not \"run/photosd.sock\""
         ),
@@ -457,7 +465,7 @@ import Testing
         ),
         // Lines are found past multi-line arrays and strings that hold text looking like keys.
         (
-            "roots = [\n  \"/a\",\n  \"/b\",\n]\nlibrary = '''\nname = 1\n'''\n"
+            "roots = [\n  \"/a\",\n  \"/b\",\n]\nlibrary = '''\n/name = 1\n'''\n"
                 + "[[hooks]]\nname = \"x\"\ncommand = [\"/x\"]\nbatch = 0",
             .invalidValue, "config.toml:11: hooks[0].batch: must be a whole number of objects, 1 or more, not 0"
         ),
@@ -597,7 +605,13 @@ import Testing
         } throws: { error in
             guard let error = error as? ConfigError else { return false }
             return error.code == .unreadable && error.line == nil
-                && error.description.hasPrefix("\(missing): cannot read the file: ")
+                && error.description == "\(missing): cannot read the file: no such file"
+        }
+        // A directory given for the file says so, rather than a Foundation error number.
+        #expect {
+            try ConfigFile.read(path: directory.url.path)
+        } throws: { error in
+            (error as? ConfigError)?.description == "\(directory.url.path): cannot read the file: it is a directory"
         }
         let latin1 = directory.path("latin1.toml")
         try Data([0x6C, 0x69, 0x62, 0x72, 0x61, 0x72, 0x79, 0x3D, 0x22, 0xE9, 0x22]).write(to: latin1)
