@@ -59,6 +59,13 @@ public final class FolderScanner: Sendable {
 
     func noteFootprint(_ footprint: ScanFootprint) { footprints.withLock { $0 = footprint } }
 
+    private let stopping = Atomic<Bool>(false)
+
+    /// Asks the scans of this scanner to stop (photosd stopping): a scan going on commits the batch
+    /// it is reading and throws ``ScanStopped``; later scans stop at their first batch. What was
+    /// not compared yet is left as the library had it (nothing counts as gone), for the next scan.
+    public func requestStop() { stopping.store(true, ordering: .relaxed) }
+
     /// The files live imports are placing under their final names and will scan themselves (the
     /// `import` entries of the file journal whose process runs): another scan leaves them to it, so
     /// that their assets arrive once, with their origin. An import's process that stopped leaves its
@@ -296,6 +303,10 @@ public final class FolderScanner: Sendable {
             }
             try reconciliation.flush()
             reportProgress()
+            if stopping.load(ordering: .relaxed) {
+                try reconciliation.stop()
+                throw ScanStopped()
+            }
         }
         let failed = unreadable
         return try reconciliation.finish(finishAlways: true) { transaction, filesChanged in
@@ -569,4 +580,9 @@ struct FrozenPaths {
 extension UnreadableDirectory {
     /// The store's record of it.
     var record: UnreadableDirectoryRecord { UnreadableDirectoryRecord(path: path, code: code, reason: reason) }
+}
+
+/// A scan stopped before its end because its process is stopping (``FolderScanner/requestStop()``).
+public struct ScanStopped: Error, CustomStringConvertible {
+    public var description: String { "the scan was stopped before its end; the next one finishes it" }
 }

@@ -284,6 +284,17 @@ struct Reconciliation {
         return batches
     }
 
+    /// Ends a scan asked to stop: the batch being read is committed (what was read is kept);
+    /// nothing else is settled (no file counts as gone, no move is made), so the next scan finds
+    /// the rest as it was.
+    mutating func stop() throws {
+        defer { scanner.noteFootprint(footprint) }
+        if let last = reading {
+            reading = nil
+            try commit(last.batch, last.outcomes())
+        }
+    }
+
     /// Commits what is still being read, reads again what was still being written, and settles
     /// moves, deletions and forgotten rejections in a last transaction (left out when
     /// `finishAlways` is false and it has nothing to do). `finish` brings collections up to date

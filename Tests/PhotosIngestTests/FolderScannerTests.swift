@@ -444,6 +444,30 @@ import Testing
         let report = try tree.scan()
         #expect(report.seen == 1 && report.ingested == 1, "\(report)")
     }
+
+    /// A scan asked to stop (photosd stopping in the middle of a startup crawl) stops at its next
+    /// batch, keeping what it committed and taking nothing away; the next scan finishes the job.
+    @Test(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))
+    func aScanAskedToStopKeepsItsBatchesAndTheNextOneFinishes() throws {
+        let tree = try Tree()
+        for folder in 0..<6 {
+            for photo in 0..<10 {
+                try tree.copy("Camera/2008/Death Valley/FurnaceCreekInn.jpg", to: "day\(folder)/IMG_\(photo).jpg")
+            }
+        }
+        let scanner = FolderScanner(database: tree.library.database, batchSize: 5, quietTime: 0)
+        #expect(throws: ScanStopped.self) {
+            try scanner.scan(roots: [tree.root.path]) { progress in
+                if progress.ingested > 0 { scanner.requestStop() }
+            }
+        }
+        let kept = PHAsset.fetchAssets(with: tree.options).count
+        #expect(kept > 0 && kept < 60, "\(kept) assets after the stop")
+
+        let report = try FolderScanner(database: tree.library.database, quietTime: 0).scan(roots: [tree.root.path])
+        #expect(report.ingested == 60 - kept && report.removed == 0, "\(report)")
+        #expect(PHAsset.fetchAssets(with: tree.options).count == 60)
+    }
 }
 
 /// A temporary directory tree scanned into a temporary library.

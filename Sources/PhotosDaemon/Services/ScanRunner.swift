@@ -91,11 +91,13 @@ public final class ScanRunner: Service, Sendable {
     }
 
     public func run() async throws {
-        // Graceful shutdown ends the wakes: the runner stops after the scan in flight.
+        // Graceful shutdown ends the wakes, and stops the scan in flight at its next batch (a
+        // startup crawl of a million files would otherwise hold the stop for minutes).
         await withGracefulShutdownHandler {
             await runScans()
-        } onGracefulShutdown: { [queue] in
+        } onGracefulShutdown: { [queue, scanner] in
             queue.finish()
+            scanner.requestStop()
         }
     }
 
@@ -108,6 +110,10 @@ public final class ScanRunner: Service, Sendable {
                 continue
             }
             if let failed = await perform(work) {
+                if failed.error is ScanStopped {
+                    logger.info("scan stopped: photosd is stopping", metadata: ["scan.reason": "\(failed.reason)"])
+                    return
+                }
                 let delay = backoff.failed()
                 let failures = backoff.failures
                 board.update { board in
