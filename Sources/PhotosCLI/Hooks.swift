@@ -219,12 +219,12 @@ extension PhotosCommand.Hooks {
 enum HookStatusTable {
     static func print(_ statuses: [HookStatus]) {
         Output.table(
-            ["HOOK", "STATE", "CURSOR", "LAG", "RUNS", "LAST RUN", "LAST EXIT"],
+            ["HOOK", "STATE", "CURSOR", "LAG", "RUNS OK", "FAILED IN A ROW", "LAST RUN", "LAST EXIT"],
             statuses.map { status in
                 [
                     status.name, status.state, status.cursor.map(String.init) ?? "-",
                     status.lag.map(String.init) ?? "-",
-                    "\(status.runs)", status.lastRunAt ?? "-",
+                    "\(status.runs)", "\(status.failures)", status.lastRunAt ?? "-",
                     status.lastOutcome ?? "-",
                 ]
             })

@@ -40,6 +40,7 @@ extension PhotosCommand {
             // The hooks' cursors live in the library (any process can read them).
             if let database = try? LibraryDatabase(existingAt: location.path) { status.addHooks(from: database) }
             let running = kill(status.pid, 0) == 0
+            status.running = running
             // The library cannot be used: say so, and exit 1 for scripts, after the status itself.
             let unavailable = status.library.map { $0.state != "available" } ?? false
             if options.json {
@@ -48,14 +49,17 @@ extension PhotosCommand {
                 return
             }
             let updated = Date(timeIntervalSince1970: status.updatedAt)
-            print("photosd \(running ? "running" : "not running") (pid \(status.pid)), status of \(updated)")
+            print(
+                running
+                    ? "photosd running (pid \(status.pid)), status of \(updated)"
+                    : "photosd not running (pid \(status.pid)); its last status, of \(updated), says what it was doing")
             if let library = status.library, library.state != "available" {
                 let retry = library.retryAt.map { " next try at \(Date(timeIntervalSince1970: $0))" } ?? ""
                 print("library: \(library.state) after \(library.consecutiveFailures) failed scans;\(retry)")
                 print("  \(library.reason ?? "unknown reason")")
             }
             Output.table(
-                ["ROOT", "STATE", "REASON", "WRITE"],
+                ["ROOT", running ? "STATE" : "LAST STATE", "REASON", "WRITE"],
                 status.roots.map { root in
                     let write = root.write ?? "none"
                     return [

@@ -221,10 +221,13 @@ public enum FileOperations {
         }
     }
 
-    /// Creates a new file at `path` (which must not exist), lets `fill` write to it, then `fsync`s
-    /// it. On failure the partial file is removed: it is the library's own, made here.
-    private static func createFile(at path: String, syncing: Bool = true, _ fill: (Int32) throws -> Void) throws {
-        let output = try createExclusively(path)
+    /// Creates a new file at `path` (which must not exist) with `mode` (less the umask), lets `fill`
+    /// write to it, then `fsync`s it. On failure the partial file is removed: it is the library's
+    /// own, made here.
+    private static func createFile(
+        at path: String, mode: mode_t = 0o600, syncing: Bool = true, _ fill: (Int32) throws -> Void
+    ) throws {
+        let output = try createExclusively(path, mode: mode)
         do {
             try fill(output)
             if syncing { _ = try retrying("fsync", path) { fsync(output) } }
@@ -246,7 +249,8 @@ public enum FileOperations {
     /// Without `syncing`, the copy is not synced: the caller syncs many at once
     /// (``syncFileSystem(containing:)``) before it trusts any of them.
     public static func copy(
-        _ source: String, to destination: String, preservingAttributes: Bool = false, syncing: Bool = true
+        _ source: String, to destination: String, preservingAttributes: Bool = false, mode: mode_t = 0o600,
+        syncing: Bool = true
     ) throws {
         let input = try retrying("open", source) {
             PathBytes.withCString(source) { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY) }
@@ -256,7 +260,7 @@ public enum FileOperations {
         _ = try retrying("fstat", source) { fstat(input, &info) }
         let size = off_t(info.st_size)
         let seekData: Int32 = 3, seekHole: Int32 = 4  // Linux's SEEK_DATA and SEEK_HOLE.
-        try createFile(at: destination, syncing: syncing) { output in
+        try createFile(at: destination, mode: mode, syncing: syncing) { output in
             let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
             defer { buffer.deallocate() }
             var offset: off_t = 0
@@ -340,8 +344,8 @@ public enum FileOperations {
     }
 
     /// Writes `data` to a new file at `destination` (which must not exist), then `fsync`s it.
-    public static func write(_ data: Data, to destination: String) throws {
-        try createFile(at: destination) { output in
+    public static func write(_ data: Data, to destination: String, mode: mode_t = 0o600) throws {
+        try createFile(at: destination, mode: mode) { output in
             try data.withUnsafeBytes { bytes in try write(output, bytes, path: destination) }
         }
     }

@@ -89,6 +89,10 @@ public struct DaemonStatus: Sendable, Codable, Hashable {
     /// The watched import folders (a section the daemon's import service adds, when the config has
     /// `[[imports]]`).
     public var imports: [ImportStatus]? = nil
+    /// Whether the photosd that wrote this status still runs, as its reader found (`photos status`);
+    /// not in the file photosd writes. A status of a photosd that stopped is its last: its roots'
+    /// states are what they were.
+    public var running: Bool? = nil
 
     /// A status with every value given.
     public init(

@@ -30,6 +30,15 @@ struct ThumbnailCLITests {
         let data = try Data(contentsOf: output)
         #expect(data.prefix(3) == Data([0xFF, 0xD8, 0xFF]), "a JPEG")
         #expect(UIImage(data: data)?.size == CGSize(width: 120, height: 90), "upright: wider than tall")
+        // The user's file, made as `cp` makes one: 0666 less the umask (the test process's, which
+        // the command inherits), not the library's private 0600.
+        let status = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
+        let umask = try #require(
+            status.split(separator: "\n").first { $0.hasPrefix("Umask:") }.flatMap {
+                Int($0.dropFirst("Umask:".count).trimmingCharacters(in: .whitespaces), radix: 8)
+            })
+        let mode = try FileManager.default.attributesOfItem(atPath: output.path)[.posixPermissions] as? Int
+        #expect(mode == 0o666 & ~umask, "\(String(mode ?? 0, radix: 8)) with umask \(String(umask, radix: 8))")
     }
 
     @Test func fillAndFormats() throws {

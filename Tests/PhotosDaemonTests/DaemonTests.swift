@@ -233,7 +233,15 @@ struct DaemonTests: DaemonSuite {
         #expect(status.ingested == 1 && status.watches >= 1)
         let printed = try BuiltProducts.run("photos", ["status", "--library", libraryURL.path])
         #expect(printed.stdout.contains("photosd running") && printed.stdout.contains("watching"), "\(printed.stdout)")
+        let json = try BuiltProducts.run("photos", ["status", "--library", libraryURL.path, "--json"])
+        #expect(try JSONDecoder().decode(DaemonStatus.self, from: Data(json.stdout.utf8)).running == true)
         try daemon.stop()
+        // Stopped, its last status says so: a monitoring script is not shown a root being watched.
+        let stopped = try BuiltProducts.run("photos", ["status", "--library", libraryURL.path])
+        #expect(stopped.stdout.contains("photosd not running (pid "), "\(stopped.stdout)")
+        #expect(stopped.stdout.contains("LAST STATE"), "\(stopped.stdout)")
+        let stoppedJSON = try BuiltProducts.run("photos", ["status", "--library", libraryURL.path, "--json"])
+        #expect(try JSONDecoder().decode(DaemonStatus.self, from: Data(stoppedJSON.stdout.utf8)).running == false)
     }
 }
 

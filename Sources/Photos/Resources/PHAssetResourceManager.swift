@@ -154,21 +154,26 @@ public final class PHAssetResourceManager: NSObject, Sendable {
 /// new temporary file beside the destination (`O_CREAT | O_EXCL`, flushed), then linked under its
 /// name (`link` fails if the name is taken, even when another program takes it meanwhile) and the
 /// temporary name removed. `photos export`, `photos thumbnail` and
-/// ``PHAssetResourceManager/writeData(for:toFile:options:completionHandler:)`` write with it.
+/// ``PHAssetResourceManager/writeData(for:toFile:options:completionHandler:)`` write with it. The
+/// files are the user's: made as `cp` makes them, `0666` less the umask.
 public enum ResourceFileCopy {
+    /// The mode a new file is made with, less the umask.
+    static let userFileMode: mode_t = 0o666
+
     /// Copies `source` to `destination`; throws a `PHPhotosError` naming the file and the reason.
     /// With `preservingAttributes`, the copy keeps the source's mode and its access and
     /// modification times (`cp -p`; `photos export`).
     public static func copy(_ source: String, to destination: String, preservingAttributes: Bool = false) throws {
         try place(destination) { temporary in
-            try FileOperations.copy(source, to: temporary, preservingAttributes: preservingAttributes)
+            try FileOperations.copy(
+                source, to: temporary, preservingAttributes: preservingAttributes, mode: userFileMode)
         }
     }
 
     /// Writes `bytes` as a new file at `destination`; throws a `PHPhotosError` if the name is
     /// taken or the file cannot be written.
     public static func create(_ destination: String, bytes: Data) throws {
-        try place(destination) { temporary in try FileOperations.write(bytes, to: temporary) }
+        try place(destination) { temporary in try FileOperations.write(bytes, to: temporary, mode: userFileMode) }
     }
 
     /// Removes a file one of these calls made (a copy of a run that failed later): never another.
