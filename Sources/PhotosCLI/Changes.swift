@@ -26,7 +26,10 @@ extension PhotosCommand {
         @OptionGroup var options: LibraryOptions
         @OptionGroup var daemon: DaemonOptions
 
-        @Option(help: "Only entries after this token (default: from the start; with --follow, from now).")
+        // Unconditional: `--since -1` is a value to refuse with its reason, not a missing one.
+        @Option(
+            parsing: .unconditional,
+            help: "Only entries after this token (default: from the start; with --follow, from now).")
         var since: Int64?
 
         @Flag(help: "Keep running and print new entries as they are committed (by any process).")

@@ -154,7 +154,9 @@ extension PhotosCommand.Hooks {
         @Argument(help: "The hook's name.")
         var name: String
 
-        @Option(name: .long, help: ArgumentHelp("The token to give changes after.", valueName: "token"))
+        @Option(
+            name: .long, parsing: .unconditional,
+            help: ArgumentHelp("The token to give changes after.", valueName: "token"))
         var since: Int64
 
         func validate() throws {

@@ -44,6 +44,8 @@ struct ObjectResolver {
             return try asset(atPath: file, given: text)
         }
         guard Self.couldBeIdentifier(text), !Self.looksLikePath(text) else {
+            // A file another program moved or deleted still names the asset the library has there.
+            if let owner = try? asset(atPath: Self.absolutePath(text), given: text) { return owner }
             throw CLIError("no asset \(Output.escaped(text)): no such file, and not an identifier")
         }
         if let exact = try assets(matching: "localIdentifier == \(PhotoKitPredicate.stringLiteral(text))", limit: 1)
@@ -155,6 +157,9 @@ struct ObjectResolver {
             return found.localIdentifier
         }
         guard Self.couldBeIdentifier(text), !Self.looksLikePath(text) else {
+            // A directory moved away still names the album the library keeps for it until a scan.
+            let path = Self.absolutePath(text)
+            if let found = try listing(nil).first(where: { $0.path == path }) { return found.localIdentifier }
             throw CLIError("no \(kind) \(Output.escaped(text)): no such directory, and not an identifier")
         }
         if let exact = try listing("localIdentifier == \(PhotoKitPredicate.stringLiteral(text))").first {
@@ -280,6 +285,12 @@ struct ObjectResolver {
         guard PathBytes.withCString(absolute, { stat($0, &status) }) == 0 else { return nil }
         let isDirectory = (status.st_mode & 0o170000) == 0o040000  // S_IFMT, S_IFDIR
         guard isDirectory == directory else { return nil }
+        return (absolute as NSString).standardizingPath
+    }
+
+    /// `text` as an absolute, tidy path, whether or not anything is there.
+    static func absolutePath(_ text: String) -> String {
+        let absolute = text.hasPrefix("/") ? text : FileManager.default.currentDirectoryPath + "/" + text
         return (absolute as NSString).standardizingPath
     }
 

@@ -30,13 +30,18 @@ struct Open: ParsableCommand {
             valueName: "id"))
     var albums: [String] = []
 
-    @Option(help: ArgumentHelp("How long the session lasts: 30d, 12h, 2w (default 30d).", valueName: "duration"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("How long the session lasts: 30d, 12h, 2w (default 30d).", valueName: "duration"))
     var expires: String?
 
     @Flag(name: .customLong("no-browser"), help: "Print the link only; do not run xdg-open.")
     var noBrowser = false
 
     func validate() throws {
+        if daemon.noDaemon {
+            throw ValidationError("photos open asks photosd for the link: --no-daemon leaves nothing to ask")
+        }
         guard ["read-only", "read-write", "limited"].contains(access) else {
             throw ValidationError("--access must be read-only, read-write or limited, not '\(access)'")
         }

@@ -16,7 +16,8 @@ struct QueryOptions: ParsableArguments {
         help: ArgumentHelp("Sort by a key; prefix - for descending. Repeatable.", valueName: "[-]key"))
     var sort: [String] = []
 
-    @Option(help: "At most this many assets (0: all).")
+    // Unconditional: `--limit -1` is a value to refuse with its reason, not a missing one.
+    @Option(parsing: .unconditional, help: "At most this many assets (0: all).")
     var limit: Int = 0
 
     @Flag(help: "Include hidden assets.")

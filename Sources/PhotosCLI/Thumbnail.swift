@@ -24,6 +24,7 @@ extension PhotosCommand {
         var identifier: String
 
         @Option(
+            parsing: .unconditional,
             help: ArgumentHelp("The box to fit or fill, WIDTHxHEIGHT (or one number for a square).", valueName: "size"))
         var size: String = "256x256"
 

@@ -41,6 +41,7 @@ extension PhotosCommand.Token {
         var albums: [String] = []
 
         @Option(
+            parsing: .unconditional,
             help: ArgumentHelp(
                 "How long it lasts: 30d, 12h, 15m, 90s, 2w (default: until revoked).", valueName: "duration"))
         var expires: String?

@@ -140,7 +140,12 @@ extension RemoveAndTrashCommandTests {
         let dry = try photos(["rm", "--dry-run", identifier])
         #expect(dry.status == 0, "\(dry.stderr)")
         #expect(dry.stdout.hasPrefix("\(identifier)  would delete it: none of its files is on disk"), "\(dry.stdout)")
-        let removed = try photos(["rm", identifier])
+        // The path the library has for it still names it, its file gone; another path does not.
+        let byPath = try photos(["rm", "--dry-run", photo])
+        #expect(byPath.status == 0 && byPath.stdout == dry.stdout, "\(byPath.stderr)")
+        let elsewhere = try photos(["rm", "--dry-run", photo + ".not"])
+        #expect(elsewhere.status != 0 && elsewhere.stderr.contains("no such file, and not an identifier"))
+        let removed = try photos(["rm", photo])
         #expect(removed.status == 0, "\(removed.stderr)")
         #expect(
             removed.stdout
