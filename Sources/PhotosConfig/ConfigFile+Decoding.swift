@@ -105,6 +105,16 @@ extension ConfigFile {
                 config.library = library
             }
             config.libraryRoots = try keys.decodeIfPresent([RootTable].self, forKey: .roots)?.map(\.root) ?? []
+            // The same root twice is a slip (two write policies for one folder, or a copy left behind).
+            var indexByRoot: [String: Int] = [:]
+            for (index, root) in config.libraryRoots.enumerated() {
+                if let earlier = indexByRoot[root.path] {
+                    throw ConfigProblem(
+                        code: .invalidValue, codingPath: [Key.roots, AnyKey(index: index)],
+                        message: "\(ConfigError.quote(root.path)) is already roots[\(earlier)]")
+                }
+                indexByRoot[root.path] = index
+            }
             config.ignore = try keys.decodeIfPresent([String].self, forKey: .ignore) ?? []
             config.settleMilliseconds = try keys.number(.settle)
             config.pollIntervalSeconds = try keys.number(.pollInterval)

@@ -237,7 +237,8 @@ struct PhotosDaemonCommand: AsyncParsableCommand {
                 return try ListenAddress(text)
             } catch {
                 let path = config ?? ConfigFile.defaultPath()
-                throw ConfigError(.invalidValue, path: path, line: nil, key: "listen", message: "\(error)")
+                throw ConfigError(
+                    .invalidValue, path: path, line: file.line(of: "listen"), key: "listen", message: "\(error)")
             }
         }
         // A listener that cannot be had (its directory missing, the socket another program's, the

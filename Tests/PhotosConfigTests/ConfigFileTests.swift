@@ -254,6 +254,9 @@ import Testing
             "config.toml:2: hook_history_limit: must be a whole number of change-log entries, 1 or more, not 0"
         ),
         (
+            "roots = [\"/a\", \"/a\"]", .invalidValue, "config.toml:1: roots[1]: \"/a\" is already roots[0]"
+        ),
+        (
             "library = \"~/photos.sqlite\"", .invalidValue,
             "config.toml:1: library: must be an absolute path or a postgresql:// URL, not \"~/photos.sqlite\""
         ),
