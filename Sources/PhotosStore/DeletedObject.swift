@@ -55,6 +55,38 @@ public struct DeletedObject: Sendable, Hashable, Codable {
     }
 }
 
+extension DeletedObject {
+    /// A deleted asset's file as its tombstone keeps it: the ``Resource`` a consumer reads (which
+    /// ignores the rest), and what a hook's predicate reads of a deleted asset's files as it reads
+    /// the `resource` table of a live one (``LibraryDatabase/deletedAssetIdentifiers(among:matching:inDirectories:)``).
+    struct KeptResource: Codable {
+        var type: String
+        var path: String
+        /// Its place among the asset's files, in type order (the `resource` table's `type, id` order).
+        var order: Int
+        /// The file's original name: the `filename` a predicate reads.
+        var filename: String
+        var isLibraryOwned: Bool
+
+        /// The tombstones' files as rows of a table named `resource`, for the `asset` rows made of
+        /// those tombstones (`tombstone` rows whose `localIdentifier` is in the JSON array bound
+        /// first): what ``PhotosStore/AssetQuery/column(for:)`` reads for `filename` and `isLibraryOwned`.
+        /// Tombstones kept before these fields were have none: no name to match, owned by nobody.
+        static func rowsCTE(_ dialect: SQLDialect) -> String {
+            """
+            resource AS (
+                SELECT t.rowId AS assetId, \(dialect.field("order", of: "r.value", as: .integer)) AS id,
+                    \(dialect.field("order", of: "r.value", as: .integer)) AS type,
+                    \(dialect.field("filename", of: "r.value", as: .text)) AS originalFilename, NULL AS name,
+                    \(dialect.field("isLibraryOwned", of: "r.value", as: .flag)) AS isLibraryOwned
+                FROM tombstone t, \(dialect.elements(ofJSONArray: "t.resources", as: "r"))
+                WHERE t.isAsset = 1 AND t.resources IS NOT NULL
+                    AND t.localIdentifier IN (\(dialect.elementsOfJSONArray())))
+            """
+        }
+    }
+}
+
 extension LibraryDatabase {
     /// What the deleted objects with these identifiers were, keyed by identifier. Identifiers of
     /// objects never deleted, or whose deletion was pruned from the history, are absent.

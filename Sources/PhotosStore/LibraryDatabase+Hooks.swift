@@ -365,12 +365,14 @@ extension LibraryDatabase {
             // The tombstones' records, as rows of a table named `asset`, so the compiled predicate
             // reads them as it reads live assets.
             let projection = AssetRecord.columns(AssetRecord.columnNames, fromJSON: "record", db.dialect)
+            // Their files, as rows of a table named `resource`, for `filename` and `isLibraryOwned`.
             var sql = """
                 WITH asset AS (SELECT \(projection) FROM tombstone
-                WHERE isAsset = 1 AND localIdentifier IN (\(db.dialect.elementsOfJSONArray())))
+                WHERE isAsset = 1 AND localIdentifier IN (\(db.dialect.elementsOfJSONArray()))),
+                \(DeletedObject.KeptResource.rowsCTE(db.dialect))
                 SELECT asset.localIdentifier FROM asset
                 """
-            var arguments: [SQLValue] = [.text(JSONText.array(identifiers))]
+            var arguments: [SQLValue] = [.text(JSONText.array(identifiers)), .text(JSONText.array(identifiers))]
             if let predicate {
                 sql += " WHERE (\(predicate.sql))"
                 arguments += predicate.arguments

@@ -471,9 +471,10 @@ public final class LibraryTransaction {
             var resources: String?
             if isAsset {
                 // In type order: the photo or video first.
-                let described = (files[id] ?? []).map {
-                    DeletedObject.Resource(
-                        type: PHAssetResourceType(rawValue: $0.type)?.name ?? "\($0.type)", path: $0.path)
+                let described = (files[id] ?? []).enumerated().map { order, file in
+                    DeletedObject.KeptResource(
+                        type: PHAssetResourceType(rawValue: file.type)?.name ?? "\(file.type)", path: file.path,
+                        order: order, filename: file.originalFilename, isLibraryOwned: file.isLibraryOwned)
                 }
                 resources = String(decoding: try encoder.encode(described), as: UTF8.self)
             }

@@ -210,6 +210,20 @@ import Testing
         #expect(try favorites.select([beach]).first?.asset.deleted == Self.ids("beach"))
     }
 
+    /// A predicate on the files (`filename`, `isLibraryOwned`) reads a deleted asset's files from its
+    /// tombstone, as it reads a live asset's rows: a hook on some names hears of their deletion.
+    @Test func aHooksPredicateOnFilesReadsTheDeletedAssetsFiles() throws {
+        try delete(["dune", "cat", "loose"])
+        let deleted = Self.entry(assets: ObjectChanges(deleted: Self.ids("dune", "cat", "loose")))
+        var named = try ChangeScope(predicate: "filename BEGINSWITH 'du'").selector(in: database)
+        #expect(try named.select([deleted]).first?.asset.deleted == Self.ids("dune"))
+        // Files the scanner found, not placed by the library.
+        var found = try ChangeScope(predicate: "isLibraryOwned == NO").selector(in: database)
+        #expect(try found.select([deleted]).first?.asset.deleted == Self.ids("dune", "cat", "loose"))
+        var placed = try ChangeScope(predicate: "isLibraryOwned == YES").selector(in: database)
+        #expect(try placed.select([deleted]).isEmpty)
+    }
+
     @Test
     func aHooksUserAlbumCannotTellItsDeletedAssets() throws {
         let kept = try Self.insertAsset("kept", in: "/q", database)

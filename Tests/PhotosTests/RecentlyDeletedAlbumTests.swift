@@ -88,6 +88,9 @@ extension RecentlyDeletedTests {
         #expect(fetch { $0.predicate = NSPredicate(format: "favorite == YES") } == [first])
         #expect(fetch { $0.predicate = NSPredicate(format: "filename == %@", "IMG_0002.JPG") } == [second])
         #expect(fetch { $0.predicate = NSPredicate(format: "filename BEGINSWITH %@", "IMG_") } == [second, first])
+        // The files' ownership too: these are the scanner's finds, not placed by the library.
+        #expect(fetch { $0.predicate = NSPredicate(format: "isLibraryOwned == NO") } == [second, first])
+        #expect(fetch { $0.predicate = NSPredicate(format: "isLibraryOwned == YES") } == [])
         #expect(
             fetch { $0.sortDescriptors = [NSSortDescriptor(key: "creationDate", ascending: false)] } == [first, second])
         #expect(fetch { $0.sortDescriptors = [NSSortDescriptor(key: "filename", ascending: true)] } == [first, second])

@@ -32,8 +32,8 @@ extension TrashedAsset {
     /// Common table expressions that let an ``AssetQuery`` read the trashed assets as it reads the
     /// `asset` table: `trashed_asset_row` has every column of `asset` (the kept record's values,
     /// `isBurstVisible` derived as the table derives it) plus `trashedDate`; `resource` shadows the
-    /// table of that name with the kept resources' type and original name, what a `filename`
-    /// predicate or sort key reads (``AssetQuery/column(for:)``). The statement reads nothing else
+    /// table of that name with the kept resources' type, original name and ownership, what a
+    /// `filename` or `isLibraryOwned` predicate or sort key reads (``AssetQuery/column(for:)``). The statement reads nothing else
     /// of `resource`: a trashed asset has no row there.
     static func rowsCTE(_ dialect: SQLDialect) -> String {
         let columns = AssetRecord.columns(AssetRecord.columnNames.dropFirst(), fromJSON: "t.record", dialect)
@@ -44,7 +44,8 @@ extension TrashedAsset {
             resource AS (
                 SELECT t.assetId AS assetId, \(dialect.field("id", of: "r.value", as: .integer)) AS id,
                     \(dialect.field("type", of: "r.value", as: .integer)) AS type,
-                    \(dialect.field("originalFilename", of: "r.value", as: .text)) AS originalFilename, NULL AS name
+                    \(dialect.field("originalFilename", of: "r.value", as: .text)) AS originalFilename, NULL AS name,
+                    \(dialect.field("isLibraryOwned", of: "r.value", as: .flag)) AS isLibraryOwned
                 FROM trashedAsset t, \(dialect.elements(ofJSONArray: "t.resources", as: "r")))
             """
     }
