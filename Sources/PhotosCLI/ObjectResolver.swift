@@ -92,6 +92,20 @@ struct ObjectResolver {
     /// first file's name starts as this file's does (a Live Photo's movie is found by its still).
     private func asset(atPath path: String, given text: String) throws -> String {
         let paths = Self.spellings(of: path)
+        if case .library(let library) = source {
+            // The library file: the files' rows, by path, in one indexed look-up.
+            let owners: [String: String]
+            do {
+                owners = try library.database.assetIdentifiers(ofFilesAt: paths.sorted())
+            } catch {
+                throw CLIError("cannot read the library at \(library.database.location): \(error)")
+            }
+            guard let owner = paths.sorted().lazy.compactMap({ owners[$0] }).first else {
+                throw CLIError(
+                    "no asset has the file \(Output.escaped(text)) (\(Output.escaped(path)) is not in the library)")
+            }
+            return owner
+        }
         let name = (path as NSString).lastPathComponent
         let stem = (name as NSString).deletingPathExtension
         let candidates = try assets(

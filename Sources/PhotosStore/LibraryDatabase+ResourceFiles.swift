@@ -15,6 +15,23 @@ extension LibraryDatabase {
         }
     }
 
+    /// The local identifiers of the assets whose files (any of them) are at `paths`, by path: what
+    /// names an asset by one of its files (`photos rm IMG_1.JPG`), in one indexed look-up per path
+    /// rather than a search through every asset's names.
+    public func assetIdentifiers(ofFilesAt paths: [String]) throws -> [String: String] {
+        guard !paths.isEmpty else { return [:] }
+        return try read { db in
+            let (ids, arguments) = FileDirectories.ids(at: paths, db.dialect)
+            let rows = try db.rows(
+                """
+                SELECT \(FileDirectories.path(db.dialect)), a.localIdentifier FROM \(FileDirectories.join)
+                JOIN asset a ON a.id = r.assetId WHERE r.id IN (\(ids))
+                """, arguments
+            ) { (path: try $0.text(0), identifier: try $0.text(1)) }
+            return Dictionary(rows.map { ($0.path, $0.identifier) }, uniquingKeysWith: { first, _ in first })
+        }
+    }
+
     /// Records the device and inode of the file at `path` (a file the library copied there from
     /// another file system, which is a new inode with the same bytes and times), so that the scanner
     /// knows it as the same file. Bookkeeping, outside the change log.
