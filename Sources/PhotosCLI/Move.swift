@@ -88,7 +88,7 @@ extension PhotosCommand {
                 // with the name it would take.
                 let planned: String?
                 do {
-                    planned = try options.open().plannedDirectoryChange(
+                    planned = try planningLibrary(submitter).plannedDirectoryChange(
                         of: collection.localIdentifier, renamedTo: folder == nil ? destination : nil, into: folder)
                 } catch {
                     throw CLIError(refusal: error)
@@ -145,7 +145,7 @@ extension PhotosCommand {
         private func move(_ asset: String, into album: String, _ submitter: ChangeSubmitter) throws {
             let moves: [AssetFileMove]
             do {
-                moves = try options.open().plannedAssetMoves([asset], intoAlbum: album)
+                moves = try planningLibrary(submitter).plannedAssetMoves([asset], intoAlbum: album)
             } catch let error as PHPhotosError where error.code != .accessRestricted {
                 // Not a policy this command may not know of: no photosd moves it either (an album that
                 // mirrors no directory would take the photo as a member, and nothing would move).
@@ -178,6 +178,19 @@ extension PhotosCommand {
             let result = try submitter.submit(
                 API.ChangeBatch(changes: [.addToAlbum(.init(album: album, assets: [asset]))]))
             for move in moves { try say(asset, moved: move.from, to: move.to, token: result.token) }
+        }
+
+        /// The library a plan is read from: the file the change goes to, or the one photosd serves,
+        /// never another the options would name (the default library, beside a daemon serving
+        /// another one, knows none of its albums).
+        private func planningLibrary(_ submitter: ChangeSubmitter) throws -> PHPhotoLibrary {
+            guard case .daemon(let source) = submitter.target else { return try options.open() }
+            guard let served = DaemonOptions.servedLibrary(socket: source.socket) else {
+                throw CLIError("photosd on \(source.socket) does not say which library it serves")
+            }
+            var serving = options
+            serving.library = served
+            return try serving.open()
         }
 
         /// A file of `asset` moved (or, in a dry run, to move): a line, or with `--json` a ``FileActionLine``.

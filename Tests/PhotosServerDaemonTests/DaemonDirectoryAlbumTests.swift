@@ -1,5 +1,6 @@
 import Foundation
 import PhotosCore
+import PhotosStore
 import PhotosTestSupport
 import PhotosWire
 import Testing
@@ -84,10 +85,16 @@ import Testing
         #expect(try await assets()[root.path + "/Zoo/inn.jpg"] == inn, "the same asset")
 
         // `photos mv` through the daemon (--socket), whose roots' policies apply: it says what moved.
+        // Its plan is read from the library photosd serves, not from another one the command would
+        // find by default (here a user's default library, which knows none of these albums).
         let road = try #require(try await assets()[root.path + "/Trip/road.jpg"])
+        let dataHome = directory.path("data-home").path
+        try FileManager.default.createDirectory(atPath: dataHome + "/photosd", withIntermediateDirectories: true)
+        _ = try LibraryDatabase(path: dataHome + "/photosd/library.sqlite")
         let cli = try await offPool {
             try BuiltProducts.run(
-                "photos", ["mv", root.path + "/Trip/road.jpg", root.path + "/Zoo", "--socket", socket])
+                "photos", ["mv", root.path + "/Trip/road.jpg", root.path + "/Zoo", "--socket", socket],
+                environment: ["XDG_DATA_HOME": dataHome])
         }
         #expect(cli.status == 0, "\(cli.stderr)\n\(daemon.logText)")
         #expect(
