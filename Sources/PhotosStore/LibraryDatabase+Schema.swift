@@ -652,8 +652,24 @@ extension LibraryDatabase {
             }
             for statement in RootHosts.migration { try db.execute(sql: statement) }
         }
+        migrator.registerMigration(Self.filesBySizeAndTime.identifier) { db in
+            for statement in Self.filesBySizeAndTime.statements { try db.execute(sql: statement) }
+        }
         return migrator
     }
+
+    /// A file new at a path that is no known file's is looked for among the files of the same size
+    /// and modification time (a copy moved across devices keeps its asset): with an index on the
+    /// size alone, every file of that size was read for each new file, and a folder of files of one
+    /// size (uncompressed RAWs, the same picture copied) scanned in quadratic time, 20,000 new files
+    /// beside 10,000 known ones in 54 s. Both engines make the same index.
+    static let filesBySizeAndTime = (
+        identifier: "v38: files by size and time",
+        statements: [
+            "DROP INDEX resource_by_size",
+            "CREATE INDEX resource_by_size_time ON resource(fileSize, modificationTime)",
+        ]
+    )
 
     /// Rebuilds a table as its `id INTEGER PRIMARY KEY AUTOINCREMENT` twin, keeping its rows, ids
     /// and indexes (SQLite's way to change a table's definition; foreign keys are off during

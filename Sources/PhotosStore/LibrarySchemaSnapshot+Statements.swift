@@ -39,6 +39,7 @@ extension LibrarySchemaSnapshot {
         #"v35: sort indexes in the order reads sort"#,
         #"v36: counts kept once a statement"#,
         #"v37: roots named by host and path"#,
+        #"v38: files by size and time"#,
     ]
 
     static let statements: [String] = [
@@ -326,9 +327,6 @@ extension LibrarySchemaSnapshot {
         CREATE INDEX resource_by_inode ON resource(device, inode) WHERE inode IS NOT NULL
         """#,
         #"""
-        CREATE INDEX resource_by_size ON resource(fileSize)
-        """#,
-        #"""
         CREATE INDEX resource_by_hash ON resource(contentHash) WHERE contentHash IS NOT NULL
         """#,
         #"""
@@ -366,6 +364,9 @@ extension LibrarySchemaSnapshot {
         """#,
         #"""
         CREATE INDEX collection_by_path ON collection(path, host) WHERE path IS NOT NULL
+        """#,
+        #"""
+        CREATE INDEX resource_by_size_time ON resource(fileSize, modificationTime)
         """#,
         #"""
         CREATE TRIGGER collection_stats_member_added AFTER INSERT ON collection_asset BEGIN
@@ -541,6 +542,9 @@ extension LibrarySchemaSnapshot {
         """#,
         #"""
         INSERT INTO "grdb_migrations" ("identifier") VALUES ('v37: roots named by host and path')
+        """#,
+        #"""
+        INSERT INTO "grdb_migrations" ("identifier") VALUES ('v38: files by size and time')
         """#,
         #"""
         INSERT INTO "collection" ("id", "localIdentifier", "isList", "type", "subtype", "title", "parentId", "position", "path", "createdDate", "device", "inode", "madeDirectory", "host") VALUES (1, '00000000-0000-0000-0000-000000000209/L0/040', 0, 2, 209, 'Recents', NULL, 0, NULL, 0.0, NULL, NULL, NULL, '')

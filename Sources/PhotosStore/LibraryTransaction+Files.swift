@@ -76,13 +76,18 @@ extension LibraryTransaction {
     static func storedFiles(
         _ db: some StoreConnection, where condition: String, _ arguments: [SQLValue]
     ) throws -> [StoredFile] {
-        let sql = """
-            SELECT r.id, r.assetId, r.type, d.path || r.name, r.device, r.inode, r.fileSize, r.modificationTime
-            FROM \(FileDirectories.join)
-            WHERE \(condition) AND r.type NOT IN \(PHAssetResourceType.editTypesSQL)
-            """
+        let sql = storedFilesSQL(where: condition)
         if let sqlite = db as? Database { return try storedFiles(sqlite, sql, arguments) }
         return try db.rows(sql, arguments) { row in try StoredFile(row: row, from: 0) }
+    }
+
+    /// The statement of ``storedFiles(_:where:_:)``.
+    static func storedFilesSQL(where condition: String) -> String {
+        """
+        SELECT r.id, r.assetId, r.type, d.path || r.name, r.device, r.inode, r.fileSize, r.modificationTime
+        FROM \(FileDirectories.join)
+        WHERE \(condition) AND r.type NOT IN \(PHAssetResourceType.editTypesSQL)
+        """
     }
 
     /// Read column by column from SQLite's own row: a rescan reads every file's row, and GRDB's

@@ -129,10 +129,19 @@ public struct ScanReader {
     /// modified at `modificationTime`: where a file new at its path may have been before it was
     /// moved across devices (`mv` keeps both).
     public func files(size: Int64, modificationTime: Double, under root: String?) throws -> [StoredFile] {
-        let (condition, arguments) = Self.under(root, db.dialect)
-        return try LibraryTransaction.storedFiles(
-            db, where: "r.fileSize = ? AND r.modificationTime = ? AND \(condition)",
-            [.int(size), .double(modificationTime)] + arguments)
+        let (condition, arguments) = Self.bySizeAndTime(size, modificationTime, under: root, db.dialect)
+        return try LibraryTransaction.storedFiles(db, where: condition, arguments)
+    }
+
+    /// The condition of ``files(size:modificationTime:under:)``, on the index of sizes and times.
+    static func bySizeAndTime(_ size: Int64, _ modificationTime: Double, under root: String?, _ dialect: SQLDialect)
+        -> (String, [SQLValue])
+    {
+        let (condition, arguments) = under(root, dialect)
+        return (
+            "r.fileSize = ? AND r.modificationTime = ? AND \(condition)",
+            [.int(size), .double(modificationTime)] + arguments
+        )
     }
 
     /// The condition on a file's directory `d` that keeps this host's files under `root`, or all of

@@ -47,6 +47,21 @@ import Testing
         #expect(try rows(names: ["nothing"]).isEmpty)
     }
 
+    /// A file new at a path is looked for among the files of its size and time by the index on both:
+    /// with one on the size alone, every file of that size was read for each new file (a folder of
+    /// files of one size scanned in quadratic time).
+    @Test func filesOfASizeAndTimeAreFoundByTheIndexOnBoth() throws {
+        let (condition, arguments) = ScanReader.bySizeAndTime(1, 1_700_000_000, under: "/p", .sqlite)
+        let plan = try database.sqliteRead { db in
+            try db.rows("EXPLAIN QUERY PLAN " + LibraryTransaction.storedFilesSQL(where: condition), arguments) {
+                try $0.text(3)
+            }
+        }
+        #expect(
+            plan.contains { $0.contains("USING INDEX resource_by_size_time (fileSize=? AND modificationTime=?)") },
+            "\(plan)")
+    }
+
     /// Names are searched in the directory's part of the index on (directory, pairing name), not
     /// among every file of that name: a camera's IMG_0001 is in thousands of folders.
     @Test func namesAreSearchedWithinTheDirectory() throws {

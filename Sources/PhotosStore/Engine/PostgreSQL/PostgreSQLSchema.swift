@@ -32,6 +32,7 @@ enum PostgreSQLSchema {
         ("v35: sort indexes in the order reads sort", sortIndexes),
         ("v36: counts kept once a statement", statementTriggersAgain),
         ("v37: roots named by host and path", RootHosts.postgreSQLMigration),
+        LibraryDatabase.filesBySizeAndTime,
     ]
 
     /// The triggers that count what a statement inserts (and the smart albums' what it deletes
