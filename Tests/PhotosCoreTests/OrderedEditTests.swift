@@ -50,6 +50,51 @@ import Testing
         }
     }
 
+    /// `h` and `i` are members the app does not see (hidden, a burst frame): it sees a, b, c.
+    static let members = ["h", "a", "b", "i", "c"]
+    static let seen = ["a", "b", "c"]
+
+    static let countedInWhatIsSeen: [(OrderedEdit<String>, members: [String], seen: [String])] = [
+        (.removeAt(IndexSet([0])), ["h", "b", "i", "c"], ["b", "c"]),
+        (.removeAt(IndexSet([1, 2])), ["h", "a", "i"], ["a"]),
+        (.replace(IndexSet([0]), with: ["x"]), ["h", "x", "b", "i", "c"], ["x", "b", "c"]),
+        (.insert(["x"], at: IndexSet([0])), ["h", "x", "a", "b", "i", "c"], ["x", "a", "b", "c"]),
+        (.insert(["x"], at: IndexSet([2])), ["h", "a", "b", "i", "x", "c"], ["a", "b", "x", "c"]),
+        (.insert(["x", "y"], at: IndexSet([3, 4])), ["h", "a", "b", "i", "c", "x", "y"], ["a", "b", "c", "x", "y"]),
+        (.move(IndexSet([0]), to: 2), ["h", "b", "i", "c", "a"], ["b", "c", "a"]),
+        (.move(IndexSet([2]), to: 0), ["h", "c", "a", "b", "i"], ["c", "a", "b"]),
+        (.move(IndexSet([0, 1]), to: 1), ["h", "i", "c", "a", "b"], ["c", "a", "b"]),
+        (.remove(["h"]), ["a", "b", "i", "c"], ["a", "b", "c"]),
+        (.add(["i", "x"]), ["h", "a", "b", "i", "c", "x"], ["a", "b", "c", "i", "x"]),
+    ]
+
+    @Test(arguments: 0..<countedInWhatIsSeen.count)
+    func indexesCountOnlyWhatTheAppSeesAndUnseenMembersKeepTheirPlaces(index: Int) throws {
+        let (edit, members, seen) = Self.countedInWhatIsSeen[index]
+        let result = try edit.apply(to: Self.members, seeing: Self.seen, describing: "test")
+        #expect(result.members == members)
+        #expect(result.seen == seen)
+    }
+
+    static let rejectedInWhatIsSeen: [(OrderedEdit<String>, String)] = [
+        (.removeAt(IndexSet([3])), "index 3 is out of range for test (3 members)"),
+        (.insert(["h"], at: IndexSet([0])), "h is already in test"),
+        (.replace(IndexSet([0]), with: ["i"]), "the same object twice"),
+        (.move(IndexSet([0]), to: 3), "move destination 3 is beyond the end"),
+    ]
+
+    @Test(arguments: 0..<rejectedInWhatIsSeen.count)
+    func anIndexBeyondWhatTheAppSeesOrAnUnseenMemberTwiceIsRejected(index: Int) {
+        let (edit, message) = Self.rejectedInWhatIsSeen[index]
+        do {
+            _ = try edit.apply(to: Self.members, seeing: Self.seen, describing: "test")
+            Issue.record("\(edit) should be rejected")
+        } catch {
+            #expect(error.code == .changeNotSupported)
+            #expect(error.message.contains(message), "\(error.message)")
+        }
+    }
+
     @Test func photosErrorCodesMatchPhotoKit() {
         #expect(PHPhotosError.Code.persistentChangeTokenExpired.rawValue == 3105)
         #expect(PHPhotosError.Code.changeNotSupported.rawValue == 3300)

@@ -250,6 +250,86 @@ import Testing
         #expect(try library.database.currentToken() == tokenBefore)
     }
 
+    /// An album of five whose first member is hidden and third a burst frame that does not represent
+    /// its burst: the app sees beach, pano and movie.
+    private func albumWithMembersTheAppDoesNotSee() throws -> PHAssetCollection {
+        var identifier: String?
+        try library.performChangesAndWait {
+            let request = PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "Mixed")
+            let names = ["secret.jpg", "beach.jpg", "burst2.jpg", "pano.jpg", "movie.mov"]
+            request.addAssets(names.map { fixture.asset($0) } as NSArray)
+            identifier = request.placeholderForCreatedAssetCollection.localIdentifier
+        }
+        return try #require(
+            PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: [identifier!], options: fixture.options())
+                .firstObject)
+    }
+
+    @Test(
+        arguments: [
+            ("removeAt", ["secret.jpg", "burst2.jpg", "pano.jpg", "movie.mov"]),
+            ("insert", ["secret.jpg", "beach.jpg", "burst2.jpg", "live.heic", "pano.jpg", "movie.mov"]),
+            ("move", ["secret.jpg", "burst2.jpg", "pano.jpg", "movie.mov", "beach.jpg"]),
+            ("replace", ["secret.jpg", "live.heic", "burst2.jpg", "pano.jpg", "movie.mov"]),
+        ], [true, false])
+    func albumIndexesCountOnlyTheAssetsTheAppSees(edit: (name: String, expected: [String]), givesFetchResult: Bool)
+        throws
+    {
+        let album = try albumWithMembersTheAppDoesNotSee()
+        let visible = PHAsset.fetchAssets(in: album, options: fixture.options())
+        #expect(fixture.names(visible) == ["beach.jpg", "pano.jpg", "movie.mov"])
+        let live = fixture.asset("live.heic")
+        try library.performChangesAndWait {
+            let request =
+                givesFetchResult
+                ? PHAssetCollectionChangeRequest(for: album, assets: visible)!
+                : PHAssetCollectionChangeRequest(for: album)!
+            switch edit.name {
+            case "removeAt": request.removeAssets(at: IndexSet([0]))
+            case "insert": request.insertAssets([live] as NSArray, at: IndexSet([1]))
+            case "move": request.moveAssets(at: IndexSet([0]), to: 2)
+            default: request.replaceAssets(at: IndexSet([0]), withAssets: [live] as NSArray)
+            }
+        }
+        let everything = fixture.options {
+            $0.includeHiddenAssets = true
+            $0.includeAllBurstAssets = true
+        }
+        #expect(fixture.names(PHAsset.fetchAssets(in: album, options: everything)) == edit.expected)
+    }
+
+    @Test func albumIndexesCountHiddenAssetsWhenTheGivenFetchResultShowsThem() throws {
+        let album = try albumWithMembersTheAppDoesNotSee()
+        let withHidden = PHAsset.fetchAssets(in: album, options: fixture.options { $0.includeHiddenAssets = true })
+        #expect(fixture.names(withHidden) == ["secret.jpg", "beach.jpg", "pano.jpg", "movie.mov"])
+        try library.performChangesAndWait {
+            PHAssetCollectionChangeRequest(for: album, assets: withHidden)!.removeAssets(at: IndexSet([0, 3]))
+        }
+        let everything = fixture.options {
+            $0.includeHiddenAssets = true
+            $0.includeAllBurstAssets = true
+        }
+        #expect(
+            fixture.names(PHAsset.fetchAssets(in: album, options: everything)) == [
+                "beach.jpg", "burst2.jpg", "pano.jpg",
+            ])
+    }
+
+    @Test func anIndexBeyondWhatTheAppSeesFailsTheBlock() throws {
+        let album = try albumWithMembersTheAppDoesNotSee()
+        let visible = PHAsset.fetchAssets(in: album, options: fixture.options())
+        #expect(throws: PHPhotosError.self) {
+            try library.performChangesAndWait {
+                PHAssetCollectionChangeRequest(for: album, assets: visible)!.removeAssets(at: IndexSet([3]))
+            }
+        }
+        let everything = fixture.options {
+            $0.includeHiddenAssets = true
+            $0.includeAllBurstAssets = true
+        }
+        #expect(PHAsset.fetchAssets(in: album, options: everything).count == 5)
+    }
+
     @Test func addingADeletedAssetFailsWithIdentifierNotFound() throws {
         let trip: PHAssetCollection = fixture.collection("Trip")
         let live = fixture.asset("live.heic")

@@ -8,7 +8,11 @@ import PhotosStore
 /// a directory unless their root has `write = "files"`: then they can be renamed, given assets (their
 /// files move into the directory) and deleted (the directory goes to the Trash), never have assets
 /// removed (see "Edit operations" in docs/photokit.md). Index-based edits follow `NSMutableArray`'s
-/// rules; indexes that do not fit fail the whole block with `PHPhotosError.changeNotSupported`.
+/// rules, counted in the assets the app sees: the fetch result given to `init(for:assets:)`, else
+/// what `PHAsset.fetchAssets(in:options: nil)` shows (no hidden asset, of a burst only the frame
+/// that represents it). Members the app does not see keep their places and are never removed,
+/// replaced or moved by an index. Indexes that do not fit fail the whole block with
+/// `PHPhotosError.changeNotSupported`.
 /// ```swift
 /// PHPhotoLibrary.shared().performChanges({
 ///     let album = PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "Trip")
@@ -21,6 +25,8 @@ public final class PHAssetCollectionChangeRequest: PHChangeRequest, @unchecked S
     private let targetIdentifier: String
     private var newTitle: String?
     private var edits: [OrderedEdit<String>] = []
+    /// The fetch result the index-based edits count in; nil: the album's default fetch.
+    private var indexedAssets: PHFetchResult<PHAsset>?
 
     /// For a creation request, the placeholder of the album it creates.
     public let placeholderForCreatedAssetCollection: PHObjectPlaceholder!
@@ -44,9 +50,12 @@ public final class PHAssetCollectionChangeRequest: PHChangeRequest, @unchecked S
 
     /// A request to edit an album, with the fetch result its index-based edits refer to.
     ///
-    /// Indexes are checked against the album as it is when the block commits.
+    /// Indexes count the assets of `assets` that are still in the album when the block commits, in
+    /// the result's order: a result fetched with `includeHiddenAssets` counts hidden members, one
+    /// fetched without leaves them where they are. Nil counts what the album's default fetch shows.
     public convenience init?(for assetCollection: PHAssetCollection, assets: PHFetchResult<PHAsset>?) {
         self.init(for: assetCollection)
+        indexedAssets = assets
     }
 
     /// A request to create a user album with a title (titles may repeat).
@@ -141,14 +150,29 @@ public final class PHAssetCollectionChangeRequest: PHChangeRequest, @unchecked S
             return
         }
         let ids = try context.transaction.members(ofCollection: record.id!)
-        let identifiersByID = try context.transaction.assets(ids: ids).mapValues(\.localIdentifier)
-        var members = ids.compactMap { identifiersByID[$0] }
+        let records = try context.transaction.assets(ids: ids)
+        var members = ids.compactMap { records[$0]?.localIdentifier }
+        var seen = seenMembers(ids, records, context)
         for edit in edits {
             try Self.require(Self.operation(of: edit), on: record, name)
-            members = try edit.apply(to: members, describing: name)
+            (members, seen) = try edit.apply(to: members, seeing: seen, describing: name)
         }
         let newIDs = try members.map { try context.assetID($0) }
         try context.transaction.setMembers(ofCollection: record, to: newIDs)
+    }
+
+    /// The members the app's indexes count, in its order: those of the fetch result given to
+    /// `init(for:assets:)` still in the album, else those its default fetch shows.
+    private func seenMembers(_ ids: [Int64], _ records: [Int64: AssetRecord], _ context: ApplyContext) -> [String] {
+        guard let indexedAssets else {
+            return ids.compactMap { records[$0].flatMap { $0.isShownByDefault ? $0.localIdentifier : nil } }
+        }
+        if indexedAssets.library === context.library, case .rows(let rows, _) = indexedAssets.storage {
+            // The app's snapshot by row: nothing to load.
+            return rows.compactMap { records[$0]?.localIdentifier }
+        }
+        let members = Set(records.values.map(\.localIdentifier))
+        return indexedAssets.map(\.localIdentifier).filter(members.contains)
     }
 
     static func operation<Element>(of edit: OrderedEdit<Element>) -> PHCollectionEditOperation {

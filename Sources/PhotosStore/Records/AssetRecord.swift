@@ -192,6 +192,13 @@ public struct AssetRecord: Sendable, Hashable, Codable, Identifiable {
         return String(decoding: object.finished, as: UTF8.self)
     }
 
+    /// Whether a fetch with PhotoKit's default options shows it: not hidden and, of a burst, only
+    /// the frame that represents it or one the user picked (the table's `isBurstVisible`).
+    public var isShownByDefault: Bool {
+        let userPick = Int64(PHAssetBurstSelectionType.userPick.rawValue)
+        return !isHidden && (burstIdentifier == nil || representsBurst || burstSelectionTypes & userPick != 0)
+    }
+
     /// `isBurstVisible` as the `asset` table derives it, from the other columns of a row.
     static let burstVisibility =
         "CASE WHEN burstIdentifier IS NULL OR representsBurst <> 0 OR (burstSelectionTypes & 2) <> 0 THEN 1 ELSE 0 END"
