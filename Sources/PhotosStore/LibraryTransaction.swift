@@ -419,11 +419,15 @@ public final class LibraryTransaction {
 
     /// Makes `childIDs` the children of a folder (nil: the top level), in that order.
     ///
-    /// A collection has one parent: a child taken from another folder leaves it.
+    /// A collection has one parent: a child taken from another folder leaves it. A folder whose
+    /// children change is updated with `collections`; the top level is no object that could be, so
+    /// there each child that changes its place among the others is updated with `position`.
     public func setChildren(ofList list: CollectionRecord?, to childIDs: [Int64]) throws {
         let parentId = list?.id
         let before = try children(ofList: parentId)
         guard before != childIDs else { return }
+        let reordered =
+            list == nil ? Set(OrderedDiff(from: before, to: childIDs).moves.map { before[$0.from] }) : []
         let kept = Set(childIDs)
         for removed in before where !kept.contains(removed) {
             guard var child = try collection(id: removed) else { continue }
@@ -447,6 +451,10 @@ public final class LibraryTransaction {
                 changes.recorder.updated(
                     child.isList ? .collectionList : .assetCollection, child.localIdentifier,
                     properties: ["parent"])
+            } else if reordered.contains(childID) {
+                changes.recorder.updated(
+                    child.isList ? .collectionList : .assetCollection, child.localIdentifier,
+                    properties: ["position"])
             }
         }
         if let list { changes.recorder.updated(.collectionList, list.localIdentifier, properties: ["collections"]) }

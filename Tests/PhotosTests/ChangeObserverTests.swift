@@ -108,6 +108,55 @@ final class Recorder: PHPhotoLibraryChangeObserver, @unchecked Sendable {
         #expect(change.changeDetails(for: inTrip) == nil, "renaming an album does not change its assets")
     }
 
+    @Test func reorderingTheTopLevelIsAChangeObserversAndPersistentChangesSee() async throws {
+        let fixture = try LibraryFixture()
+        let library = fixture.library
+        try library.performChangesAndWait {
+            _ = PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "Third")
+        }
+        let topLevel = PHCollection.fetchTopLevelUserCollections(with: fixture.options())
+        #expect(topLevel.map(\.localizedTitle) == ["Trip", "2020", "Third"])
+        let token = library.currentChangeToken
+        let recorder = Recorder()
+        library.register(recorder)
+        defer { library.unregisterChangeObserver(recorder) }
+        try library.performChangesAndWait {
+            PHCollectionListChangeRequest(forTopLevelCollectionListUserCollections: topLevel)!
+                .moveChildCollections(at: IndexSet([0]), to: 2)
+        }
+        try await recorder.waitFor(1)
+        let change = try #require(recorder.changes.withLock { $0.first })
+        let details = try #require(change.changeDetails(for: topLevel))
+        #expect(details.fetchResultAfterChanges.map(\.localizedTitle) == ["2020", "Third", "Trip"])
+        var moves: [[Int]] = []
+        details.enumerateMoves { moves.append([$0, $1]) }
+        #expect(moves == [[0, 2]])
+        #expect(details.removedIndexes!.isEmpty && details.insertedIndexes!.isEmpty)
+        #expect(details.changedIndexes!.isEmpty, "a collection that moved did not change")
+        #expect(library.currentChangeToken != token)
+        let persistent = Array(try library.fetchPersistentChanges(since: token))
+        #expect(persistent.count == 1)
+        let albums = try #require(try persistent.first?.changeDetails(for: .assetCollection))
+        #expect(albums.updatedLocalIdentifiers == [fixture.collections["Trip"]!])
+        #expect(albums.changedProperties[fixture.collections["Trip"]!] == ["position"])
+    }
+
+    @Test func removingFromTheTopLevelLeavesItAsItIsAndRecordsNothing() throws {
+        let fixture = try LibraryFixture()
+        let library = fixture.library
+        let token = library.currentChangeToken
+        try library.performChangesAndWait {
+            let topLevel = PHCollectionListChangeRequest(forTopLevelCollectionListUserCollections: nil)!
+            topLevel.removeChildCollections(at: IndexSet([0]))
+            topLevel.removeChildCollections([fixture.collection("2020") as PHCollectionList] as NSArray)
+        }
+        #expect(
+            PHCollection.fetchTopLevelUserCollections(with: fixture.options()).map(\.localizedTitle) == [
+                "Trip", "2020",
+            ])
+        #expect(library.currentChangeToken == token)
+    }
+
     @Test func wantsIncrementalChangeDetailsFalseGivesOnlyTheNewResult() async throws {
         let fixture = try LibraryFixture()
         let all = PHAsset.fetchAssets(with: fixture.options { $0.wantsIncrementalChangeDetails = false })

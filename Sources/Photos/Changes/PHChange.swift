@@ -111,8 +111,11 @@ public final class PHChange: NSObject, Sendable {
                 : ObjectChanges(
                     inserted: entry.assetCollection.inserted + entry.collectionList.inserted,
                     updated: entry.assetCollection.updated + entry.collectionList.updated,
-                    deleted: entry.assetCollection.deleted + entry.collectionList.deleted)
-        let touched = Set(kind.updated)
+                    deleted: entry.assetCollection.deleted + entry.collectionList.deleted,
+                    changedProperties: entry.assetCollection.changedProperties.merging(
+                        entry.collectionList.changedProperties, uniquingKeysWith: +))
+        // A collection that only took another place among the top level moved: it did not change.
+        let touched = Set(kind.updated.filter { kind.changedProperties[$0] != ["position"] })
         let before = fetchResult.rowIDs
         let rows: [Int64]
         do {

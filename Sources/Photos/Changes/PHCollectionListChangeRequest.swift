@@ -50,6 +50,9 @@ public final class PHCollectionListChangeRequest: PHChangeRequest, @unchecked Se
     }
 
     /// A request to rearrange the top level of the user's albums and folders.
+    ///
+    /// The top level holds every album and folder that is in no folder, so nothing leaves it but by
+    /// going into a folder or being deleted: `removeChildCollections` changes nothing here.
     public convenience init?(forTopLevelCollectionListUserCollections childCollections: PHFetchResult<PHCollection>?) {
         self.init(target: .topLevel, title: nil)
     }
@@ -84,12 +87,13 @@ public final class PHCollectionListChangeRequest: PHChangeRequest, @unchecked Se
         edits.append(.insert(Self.identifiers(collections), at: indexes))
     }
 
-    /// Takes collections out of the folder, to the top level.
+    /// Takes collections out of the folder, to the top level (on the top level itself, nothing).
     public func removeChildCollections(_ collections: any NSFastEnumeration) {
         edits.append(.remove(Self.identifiers(collections)))
     }
 
-    /// Takes the collections at some indexes out of the folder.
+    /// Takes the collections at some indexes out of the folder, to the top level (on the top level
+    /// itself, nothing: the indexes are checked, and nothing moves).
     public func removeChildCollections(at indexes: IndexSet) {
         edits.append(.removeAt(indexes))
     }
@@ -148,7 +152,10 @@ public final class PHCollectionListChangeRequest: PHChangeRequest, @unchecked Se
             if let list, !(list.path != nil && operation == .addContent) {
                 try PHAssetCollectionChangeRequest.require(operation, on: list, name)
             }
-            children = try edit.apply(to: children, describing: name)
+            let edited = try edit.apply(to: children, describing: name)
+            // What leaves the top level stays in it: only a folder or a deletion takes it from there.
+            if list == nil, operation == .removeContent { continue }
+            children = edited
         }
         var newIDs: [Int64] = []
         var leftFolders = Set<Int64>()
