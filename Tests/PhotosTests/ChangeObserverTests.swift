@@ -157,6 +157,40 @@ final class Recorder: PHPhotoLibraryChangeObserver, @unchecked Sendable {
         #expect(library.currentChangeToken == token)
     }
 
+    @Test func aChangeOfOneLibraryHasNoDetailsForAnothersResultsOrObjects() async throws {
+        let first = try LibraryFixture()
+        let second = try LibraryFixture()
+        let fromFirst = PHAsset.fetchAssets(with: first.options())
+        let fromSecond = PHAsset.fetchAssets(with: second.options())
+        // Another PHPhotoLibrary on the second library's file is that library.
+        let again = try PHPhotoLibrary(url: second.libraryURL)
+        let options = PHFetchOptions()
+        options.photoLibrary = again
+        let fromAgain = PHAsset.fetchAssets(with: options)
+        // One identifier in both (a library copied, then changed apart), inserted in each: the
+        // first library's insertion is a change its own observers are told of.
+        let shared = "SHARED/L0/001"
+        for fixture in [first, second] {
+            try fixture.library.database.write {
+                try $0.insertAsset(AssetRecord(localIdentifier: shared, mediaType: .image))
+            }
+        }
+        let sharedInFirst = first.asset(identifier: shared)
+        let recorder = Recorder()
+        second.library.register(recorder)
+        defer { second.library.unregisterChangeObserver(recorder) }
+        try second.library.performChangesAndWait {
+            PHAssetChangeRequest(for: second.asset(identifier: shared)).isFavorite = true
+        }
+        try await recorder.waitFor(1)
+        let change = try #require(recorder.changes.withLock { $0.last })
+        #expect(change.changeDetails(for: fromSecond)?.insertedObjects.map(\.localIdentifier) == [shared])
+        #expect(change.changeDetails(for: fromAgain)?.insertedObjects.map(\.localIdentifier) == [shared])
+        #expect(change.changeDetails(for: fromFirst) == nil, "the first library's insertion is not this change")
+        #expect(change.changeDetails(for: second.asset(identifier: shared))?.objectAfterChanges?.isFavorite == true)
+        #expect(change.changeDetails(for: sharedInFirst) == nil, "the first library's asset did not change")
+    }
+
     @Test func wantsIncrementalChangeDetailsFalseGivesOnlyTheNewResult() async throws {
         let fixture = try LibraryFixture()
         let all = PHAsset.fetchAssets(with: fixture.options { $0.wantsIncrementalChangeDetails = false })

@@ -50,8 +50,10 @@ public final class PHChange: NSObject, Sendable {
     public var imports: [ImportOrigin] { entry.imports ?? [] }
 
     /// What happened to one object, or nil when this change did not touch it. A change to an
-    /// album's assets is a change of the album, not of its assets.
+    /// album's assets is a change of the album, not of its assets. An object of another library
+    /// gets nil: a change tells of its own library's commit.
     public func changeDetails<T: PHObject>(for object: T) -> PHObjectChangeDetails<T>? {
+        if let other = object.library, !isOfThisLibrary(other) { return nil }
         let changes = changes(for: object)
         let identifier = object.localIdentifier
         let deleted = changes.deleted.contains(identifier)
@@ -63,6 +65,16 @@ public final class PHChange: NSObject, Sendable {
         return PHObjectChangeDetails(
             objectBeforeChanges: object, objectAfterChanges: after, assetContentChanged: properties.contains("content"),
             objectWasDeleted: deleted)
+    }
+
+    /// Whether `other` is this change's library: the same object, or another one opened on the same
+    /// library (the same file or database, which names itself with one identifier).
+    private func isOfThisLibrary(_ other: PHPhotoLibrary) -> Bool {
+        if other === library { return true }
+        guard let theirs = try? other.database.libraryIdentifier(),
+            let ours = try? library.database.libraryIdentifier()
+        else { return false }
+        return theirs == ours
     }
 
     private func reload<T: PHObject>(_ object: T) -> T? {
@@ -89,9 +101,12 @@ public final class PHChange: NSObject, Sendable {
     ///
     /// The details cover every commit after the fetch result was made, up to the library's
     /// current state: a result kept from an earlier change gets that change's effect too, and a
-    /// result already past this change gets nil.
+    /// result already past this change gets nil, as does a result of another library (its own
+    /// observers are told of its commits).
     public func changeDetails<T: PHObject>(for fetchResult: PHFetchResult<T>) -> PHFetchResultChangeDetails<T>? {
-        guard let origin = fetchResult.origin, let library = fetchResult.library else { return nil }
+        guard let origin = fetchResult.origin, let library = fetchResult.library, isOfThisLibrary(library) else {
+            return nil
+        }
         if case .assets(let query) = origin, T.self == PHAsset.self, let token = fetchResult.token {
             return assetDetails(for: fetchResult, query: query, token: token, library: library)
         }
