@@ -37,15 +37,26 @@ struct TrashCommand: ParsableCommand {
     static func resolve(_ arguments: [String], in library: PHPhotoLibrary) throws -> [String] {
         let texts = try StandardInputList.expanding(arguments)
         let trashed = try library.trashedAssets()
+        // Indexed once: a restore of thousands names each by its path or its whole identifier.
+        var byPath: [String: [Int]] = [:]
+        var byIdentifier: [String: Int] = [:]
+        for (index, asset) in trashed.enumerated() {
+            byIdentifier[asset.localIdentifier.lowercased()] = index
+            for path in Set(asset.files.map(\.path)) { byPath[path, default: []].append(index) }
+        }
         var identifiers: [String] = []
+        var seen: Set<String> = []
         for text in texts {
             let absolute = text.hasPrefix("/") ? text : FileManager.default.currentDirectoryPath + "/" + text
-            let byPath = trashed.filter { asset in
-                asset.files.contains { $0.path == (absolute as NSString).standardizingPath }
-            }
+            let lowered = text.lowercased()
             let matches =
-                byPath.isEmpty
-                ? trashed.filter { $0.localIdentifier.lowercased().hasPrefix(text.lowercased()) } : byPath
+                if let indexes = byPath[(absolute as NSString).standardizingPath] {
+                    indexes.map { trashed[$0] }
+                } else if let index = byIdentifier[lowered] {
+                    [trashed[index]]
+                } else {
+                    trashed.filter { $0.localIdentifier.lowercased().hasPrefix(lowered) }
+                }
             guard let first = matches.first else {
                 throw CLIError("no asset \(Output.escaped(text)) in Recently Deleted (see photos trash list)")
             }
@@ -54,7 +65,7 @@ struct TrashCommand: ParsableCommand {
                     "\(Output.escaped(text)) names several deleted assets: "
                         + matches.prefix(10).map(\.localIdentifier).joined(separator: ", "))
             }
-            if !identifiers.contains(first.localIdentifier) { identifiers.append(first.localIdentifier) }
+            if seen.insert(first.localIdentifier).inserted { identifiers.append(first.localIdentifier) }
         }
         return identifiers
     }

@@ -153,13 +153,14 @@ extension PHPhotoLibrary {
     }
 
     /// Where a trashed file is in its trash, when it is there (nil: not moved yet, or taken out of the
-    /// trash by another tool).
+    /// trash by another tool). Reads its `.trashinfo` alone, not the whole trash: a restore or an
+    /// erase of thousands looks each up.
     package func trashEntry(of file: TrashedFile) throws -> TrashEntry? {
         guard let name = file.trashName else { return nil }
         let directory = TrashDirectory(
             path: file.trashDirectory, kind: TrashDirectory.Kind(rawValue: file.trashKind) ?? .user,
             topDirectory: file.trashTop)
-        return try configuration.trash.listing(of: directory).entries.first { $0.name == name }
+        return try configuration.trash.entry(named: name, in: directory)
     }
 
     /// Where a trashed file is now, as restoring it finds it.

@@ -359,12 +359,10 @@ public struct Trash: Sendable {
                     throw TrashError(code: .invalidEntry, message: "no name before .trashinfo")
                 }
                 named.insert(name)
-                guard let status = try TrashFiles.status(infoPath), status.isRegularFile else {
+                guard let entry = try Self.readEntry(named: name, in: directory) else {
                     throw TrashError(code: .invalidEntry, message: "not a regular file")
                 }
-                let info = try TrashInfo(parsing: TrashFiles.read(infoPath, limit: 1 << 20))
-                let file = try FileOperations.identity(directory.filePath(of: name))
-                entries.append(TrashEntry(directory: directory, name: name, info: info, file: file))
+                entries.append(entry)
             } catch {
                 let reason = (error as? TrashError)?.message ?? (error as? SystemCallError)?.reason ?? "\(error)"
                 unreadable.append(
@@ -375,6 +373,30 @@ public struct Trash: Sendable {
         }
         let unlisted = fileNames.filter { !named.contains($0) }.sorted()
         return TrashListing(entries: entries, unreadable: unreadable, unlisted: unlisted)
+    }
+
+    /// The entry `name` of the trash `directory`, as ``listing(of:)`` would list it, reading its
+    /// `.trashinfo` alone: nil when there is none, or one that cannot be read as trash information;
+    /// throws when the trash itself cannot be read. A look-up of one file that costs the same in a
+    /// trash of a million entries as in one of ten.
+    public func entry(named name: String, in directory: TrashDirectory) throws -> TrashEntry? {
+        guard Self.isValidName(name) else { return nil }
+        let infoPath = directory.infoDirectory + "/" + name + ".trashinfo"
+        do {
+            _ = try TrashFiles.status(infoPath)
+        } catch {
+            throw TrashError.failed("read the trash \(directory.path)", path: directory.path, error)
+        }
+        return try? Self.readEntry(named: name, in: directory)
+    }
+
+    /// The entry `name` read from its `.trashinfo`; nil when that is not a regular file.
+    private static func readEntry(named name: String, in directory: TrashDirectory) throws -> TrashEntry? {
+        let infoPath = directory.infoDirectory + "/" + name + ".trashinfo"
+        guard let status = try TrashFiles.status(infoPath), status.isRegularFile else { return nil }
+        let info = try TrashInfo(parsing: TrashFiles.read(infoPath, limit: 1 << 20))
+        let file = try FileOperations.identity(directory.filePath(of: name))
+        return TrashEntry(directory: directory, name: name, info: info, file: file)
     }
 
     /// The user's trash directories that exist now: the home trash, then each mount's
