@@ -302,6 +302,10 @@ package struct FolderImport {
         let extractor: MetadataExtractor
         var planner: ImportPlanner
         var planned = PlannedContent()
+        /// The content hashes of the library's files this run computed, by resource row: each file is
+        /// hashed once a run (files of one size, uncompressed RAWs, were hashed again for every new
+        /// file of that size).
+        var libraryHashes: [Int64: String] = [:]
     }
 
     /// Reads the media files of `paths` on every core, as a scan reads (the extractor is shared by
@@ -352,6 +356,13 @@ package struct FolderImport {
         // The library's files of each size the folder's photos and movies have, read at once.
         let candidates = try library.database.assetFiles(
             ofSizes: Set(identities.compactMap { $0?.size }).union(partnerSizes.values))
+        // The library's files of those sizes by device and inode, each looked at once a chunk.
+        var libraryFiles: [FileKey: String] = [:]
+        for candidate in candidates.values.joined() {
+            if let file = try? FileOperations.identity(candidate.path) {
+                libraryFiles[FileKey(device: file.device, inode: file.inode)] = candidate.path
+            }
+        }
         var placed: [ImportGroupPlan] = []
         for (group, identity) in zip(groups, identities) {
             guard let primary = metadata[group.primary], let identity else { continue }
@@ -363,11 +374,7 @@ package struct FolderImport {
                     partnerFiles[member.path].map { (member.path, $0) }
                 }
             if let (path, own) = members.lazy.compactMap({ path, identity in
-                (candidates[identity.size] ?? []).first { candidate in
-                    (try? FileOperations.identity(candidate.path)).map {
-                        $0.device == identity.device && $0.inode == identity.inode
-                    } == true
-                }.map { (path, $0.path) }
+                libraryFiles[FileKey(device: identity.device, inode: identity.inode)].map { (path, $0) }
             }).first {
                 let reason =
                     "\(PathName.name(of: path)) is the library's own file \(own) (the same file, through another "
@@ -378,7 +385,7 @@ package struct FolderImport {
             if definition.duplicates != .keep {
                 let existing = try duplicate(
                     of: group.primary, size: identity.size, candidates: candidates[identity.size] ?? [],
-                    planned: &planning.planned, hashes: &plan.contentHashes)
+                    planning: &planning, hashes: &plan.contentHashes)
                 // A pair is the library's only when each of its files is, and new only when each is: a
                 // new RAW beside a JPEG the library has (or a new JPEG beside its RAW) is neither
                 // imported whole, as the known file would be twice, nor trashed with it.
@@ -391,7 +398,7 @@ package struct FolderImport {
                         existing != nil || candidates[size]?.isEmpty == false || planning.planned.has(size: size),
                         let same = try duplicate(
                             of: member.path, size: size, candidates: candidates[size] ?? [],
-                            planned: &planning.planned, hashes: &plan.contentHashes)
+                            planning: &planning, hashes: &plan.contentHashes)
                     {
                         partners[member.path] = same
                     } else {
@@ -491,21 +498,22 @@ package struct FolderImport {
     /// it remembers what it took.
     private func duplicate(
         of path: String, size: Int64, candidates: [(id: Int64, path: String, contentHash: String?)],
-        planned: inout PlannedContent, hashes: inout [String: String]
+        planning: inout Planning, hashes: inout [String: String]
     ) throws -> String? {
         let database = library.database
-        guard !candidates.isEmpty || planned.has(size: size) || definition.mode == .copy,
+        guard !candidates.isEmpty || planning.planned.has(size: size) || definition.mode == .copy,
             let hash = ContentHash.of(path: path)
         else { return nil }
         hashes[path] = hash
-        if let earlier = planned.destination(ofContent: hash, size: size) { return earlier }
+        if let earlier = planning.planned.destination(ofContent: hash, size: size) { return earlier }
         if definition.mode == .copy, let earlier = try database.importedContent(hash: hash, size: size) {
             return earlier
         }
         for candidate in candidates {
-            var known = candidate.contentHash
+            var known = candidate.contentHash ?? planning.libraryHashes[candidate.id]
             if known == nil, let computed = ContentHash.of(path: candidate.path) {
                 if !writesNothing { try database.noteContentHash(computed, forResource: candidate.id) }
+                planning.libraryHashes[candidate.id] = computed
                 known = computed
             }
             if known == hash { return candidate.path }
@@ -1003,4 +1011,10 @@ private final class Landing: Sendable {
         thread.join()
         return try outcome.value.withLock { $0! }.get()
     }
+}
+
+/// A file by device and inode: the same file whatever name or mount reaches it.
+private struct FileKey: Hashable {
+    var device: Int64
+    var inode: Int64
 }
