@@ -167,21 +167,15 @@ extension PhotosCommand {
                         action: "skip", from: duplicate.path, reason: "a duplicate of \(duplicate.existing)",
                         dryRun: dryRun))
             }
-            for file in plan.rejected {
-                guard options.json else {
-                    print("rejected \(Output.escaped(file.path)): \(file.reason)")
-                    continue
+            for (files, action, verb) in [(plan.rejected, "reject", "rejected"), (plan.left, "leave", "left")] {
+                for file in files {
+                    guard options.json else {
+                        print("\(verb) \(Output.escaped(file.path)): \(file.reason)")
+                        continue
+                    }
+                    try Output.jsonLine(
+                        FileActionLine(action: action, from: file.path, reason: file.reason, dryRun: dryRun))
                 }
-                try Output.jsonLine(
-                    FileActionLine(action: "reject", from: file.path, reason: file.reason, dryRun: dryRun))
-            }
-            for file in plan.left {
-                guard options.json else {
-                    print("left \(Output.escaped(file.path)): \(file.reason)")
-                    continue
-                }
-                try Output.jsonLine(
-                    FileActionLine(action: "leave", from: file.path, reason: file.reason, dryRun: dryRun))
             }
         }
 

@@ -584,5 +584,6 @@ extension UnreadableDirectory {
 
 /// A scan stopped before its end because its process is stopping (``FolderScanner/requestStop()``).
 public struct ScanStopped: Error, CustomStringConvertible {
+    /// What the log says of the stop.
     public var description: String { "the scan was stopped before its end; the next one finishes it" }
 }
