@@ -172,9 +172,11 @@ struct ChangeLines {
             if !assets.isEmpty {
                 // The first file, as the asset JSON lists it first; not the whole description (its
                 // dates through Foundation's formatter, its albums): a table of 30,000 lines took 16 s.
-                PHAsset.fetchAssets(withLocalIdentifiers: assets, options: options).enumerateObjects { asset, _, _ in
-                    found[asset.localIdentifier] =
-                        PHAssetResource.assetResources(for: asset).first?.fileURL.relativePath
+                // All the entry's assets' files in one read: one a file took 2 s for 20,000 lines.
+                let result = PHAsset.fetchAssets(withLocalIdentifiers: assets, options: options)
+                let fetched = result.objects(at: IndexSet(integersIn: 0..<result.count))
+                for (id, resources) in PHAssetResource.assetResources(for: fetched) {
+                    found[id] = resources.first?.fileURL.relativePath
                 }
             }
             let plain = PHFetchOptions()
@@ -197,6 +199,14 @@ struct ChangeLines {
         }
     }
 
+    /// What the table reads of an asset's JSON: its first file. Decoding whole descriptions (dates,
+    /// places, albums) took most of a 20,000-line table's 2.6 s.
+    private struct FirstFile: Decodable {
+        struct Resource: Decodable { let path: String }
+        let localIdentifier: String
+        let resources: [Resource]
+    }
+
     /// Paths asked of photosd (its listings, a few hundred identifiers a request); a deleted object,
     /// which its listings no longer hold, by its tombstone in the library file photosd serves, when
     /// this user may read that file (else its path is `-`).
@@ -212,7 +222,7 @@ struct ChangeLines {
                     if endpoint == "/v1/assets" { query += [("includeHidden", "true"), ("includeAllBursts", "true")] }
                     try source.eachLine(endpoint, query) { line in
                         if endpoint == "/v1/assets" {
-                            let asset = try decoder.decode(AssetDescription.self, from: Data(line.utf8))
+                            let asset = try decoder.decode(FirstFile.self, from: Data(line.utf8))
                             found[asset.localIdentifier] = asset.resources.first?.path
                         } else {
                             let collection = try decoder.decode(CollectionDescription.self, from: Data(line.utf8))

@@ -71,6 +71,21 @@ struct LivePhotoTests {
         return try collector.wait()
     }
 
+    @Test func manyAssetsResourcesReadAtOnceAreEachAssetsOwn() {
+        let assets = [library.asset(Self.still), library.asset(Self.photo)]
+        let together = PHAssetResource.assetResources(for: assets)
+        #expect(together.count == 2)
+        for asset in assets {
+            let alone = PHAssetResource.assetResources(for: asset)
+            let read = together[asset.localIdentifier] ?? []
+            #expect(read.map(\.type) == alone.map(\.type))
+            #expect(read.map(\.fileURL) == alone.map(\.fileURL))
+        }
+        #expect(together[assets[0].localIdentifier]?.map(\.type) == [.photo, .pairedVideo])
+        #expect(together[assets[0].localIdentifier]?.first?.fileURL.path == Self.still.path)
+        #expect(PHAssetResource.assetResources(for: []).isEmpty)
+    }
+
     @Test func opportunisticGivesADegradedLivePhotoThenTheFinalOne() throws {
         let deliveries = try request(Self.still)
         #expect(deliveries.map(\.degraded) == [true, false])

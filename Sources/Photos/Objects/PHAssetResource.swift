@@ -58,8 +58,9 @@ public final class PHAssetResource: NSObject, Sendable {
     /// leads nowhere on this host's disk, so nothing here is read or written for it (a URL of that
     /// path alone would be relative to the current directory, where a file of that name may be).
     static func fileURL(of path: String) -> URL {
-        guard RootHosts.holder(of: path) != nil else { return URL(fileURLWithPath: path) }
-        return URL(fileURLWithPath: path, relativeTo: anotherHostsFiles)
+        // A resource is a file: said, so that the URL is made without a `stat` to ask.
+        guard RootHosts.holder(of: path) != nil else { return URL(fileURLWithPath: path, isDirectory: false) }
+        return URL(fileURLWithPath: path, isDirectory: false, relativeTo: anotherHostsFiles)
     }
 
     /// A resource of a file that is in no library (a ``PHLivePhoto`` made from files), its type
@@ -92,6 +93,24 @@ public final class PHAssetResource: NSObject, Sendable {
             try library.database.resources(assetIDs: [rowID])[rowID] ?? []
         }
         return records.map { PHAssetResource(record: $0, assetLocalIdentifier: asset.localIdentifier) }
+    }
+
+    /// The resources of many assets, read at once (one statement, however many assets), by local
+    /// identifier, each list photo first as ``assetResources(for:)-(PHAsset)`` gives it: for a tool
+    /// that lists thousands of assets' files. Assets of another library, or not saved, are absent.
+    package class func assetResources(for assets: [PHAsset]) -> [String: [PHAssetResource]] {
+        guard let library = assets.lazy.compactMap(\.library).first else { return [:] }
+        let owned = assets.filter { $0.library === library && $0.rowID != nil }
+        let records = library.fetching("reading resources", fallback: [:]) {
+            try library.database.resources(assetIDs: owned.map { $0.rowID! })
+        }
+        var found: [String: [PHAssetResource]] = [:]
+        for asset in owned {
+            found[asset.localIdentifier] = (records[asset.rowID!] ?? []).map {
+                PHAssetResource(record: $0, assetLocalIdentifier: asset.localIdentifier)
+            }
+        }
+        return found
     }
 
     /// The resources of a Live Photo: its photo, then its paired video.
