@@ -218,7 +218,8 @@ let package = Package(
             dependencies: [
                 // PhotosMetadata: a posted file's resource type, sniffed when the batch does not name it.
                 // PhotosImaging: the thumbnails' formats and the renderer's version (their ETags).
-                "Photos", "PhotosCore", "PhotosStore", "PhotosWire", "PhotosMetadata", "PhotosImaging",
+                // PhotosLinux: an asset's file opened with no symbolic link on its way.
+                "Photos", "PhotosCore", "PhotosStore", "PhotosWire", "PhotosMetadata", "PhotosImaging", "PhotosLinux",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),

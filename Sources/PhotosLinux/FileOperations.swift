@@ -248,13 +248,15 @@ public enum FileOperations {
     /// execute for owner, group and others) and its access and modification times, as `cp -p` does.
     /// Without `syncing`, the copy is not synced: the caller syncs many at once
     /// (``syncFileSystem(containing:)``) before it trusts any of them.
+    ///
+    /// Without `followingLinks`, a symbolic link at `source`'s name is not followed (`ELOOP`): what
+    /// copies an asset's file copies that file, not what a link swapped in at its name points to.
     public static func copy(
         _ source: String, to destination: String, preservingAttributes: Bool = false, mode: mode_t = 0o600,
-        syncing: Bool = true
+        syncing: Bool = true, followingLinks: Bool = true
     ) throws {
-        let input = try retrying("open", source) {
-            PathBytes.withCString(source) { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY) }
-        }
+        let flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | (followingLinks ? 0 : O_NOFOLLOW)
+        let input = try retrying("open", source) { PathBytes.withCString(source) { open($0, flags) } }
         defer { close(input) }
         var info = stat()
         _ = try retrying("fstat", source) { fstat(input, &info) }

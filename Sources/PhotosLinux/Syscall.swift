@@ -7,15 +7,45 @@ import PhotosCore
 /// A bad descriptor here is a bug in the caller, not bad input, hence the preconditions. Paths are
 /// `PathBytes` strings: a name that is not UTF-8 reaches the kernel as its own bytes.
 public enum Syscall {
-    /// `open(2)` read-only, close-on-exec, and non-blocking so that a FIFO cannot hang the caller.
+    /// `open(2)` read-only, close-on-exec, and non-blocking so that a FIFO cannot hang the caller;
+    /// never through a symbolic link at `path`'s name (`O_NOFOLLOW`: `ELOOP`). What the reading
+    /// modules open is a library's file, found by a crawl that follows no link: a link there since
+    /// would have them read another file than the asset's.
     public static func openForReading(_ path: String) throws(SystemCallError) -> Int32 {
         while true {
-            let fd = PathBytes.withCString(path) { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY) }
+            let fd = PathBytes.withCString(path) { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | O_NOFOLLOW) }
             if fd >= 0 { return fd }
             let code = errno
             if code == EINTR { continue }
             throw SystemCallError(call: "open", path: path, errno: code)
         }
+    }
+
+    /// ``openForReading(_:)``, and with `wholePath` no symbolic link in a directory on the way
+    /// either: the descriptor's real path (`/proc/self/fd`) must be `path` itself, else `ELOOP`.
+    ///
+    /// For a root's files, whose paths hold no link (roots are resolved, the crawl follows none): a
+    /// folder swapped for a link to another folder would otherwise have the library read, and its
+    /// API serve, a file of that folder that no asset has (`~/.ssh/id_rsa` behind a folder of a
+    /// shared root whose asset had that name).
+    public static func openForReading(_ path: String, wholePath: Bool) throws(SystemCallError) -> Int32 {
+        let fd = try openForReading(path)
+        guard wholePath, !isOpened(fd, at: path) else { return fd }
+        close(fd)
+        throw SystemCallError(call: "open", path: path, errno: ELOOP)
+    }
+
+    /// Whether the kernel's name for the open file `fd` is `path`, byte for byte; when `/proc` is
+    /// not there to ask, whether `path` resolves to itself.
+    private static func isOpened(_ fd: Int32, at path: String) -> Bool {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink("/proc/self/fd/\(fd)", &buffer, buffer.count - 1)
+        if count >= 0 {
+            return PathBytes.withCString(path) { strlen($0) == count && memcmp($0, buffer, count) == 0 }
+        }
+        guard let resolved = PathBytes.withCString(path, { realpath($0, nil) }) else { return false }
+        defer { free(resolved) }
+        return PathBytes.withCString(path) { strcmp($0, resolved) == 0 }
     }
 
     /// `fstat(2)`: whether the descriptor is a regular file, and its size in bytes.

@@ -29,7 +29,11 @@ public struct SystemCallError: Error, Sendable, Hashable, CustomStringConvertibl
     }
 
     /// The system's text for ``errno`` (`strerror`): "No space left on device".
-    public var reason: String { strerror(errno).map { String(cString: $0) } ?? "unknown error" }
+    public var reason: String {
+        // What `O_NOFOLLOW` and the reading modules' path check say with it (see `Syscall`).
+        if call == "open" && errno == ELOOP { return "a symbolic link on the way, which the library does not follow" }
+        return strerror(errno).map { String(cString: $0) } ?? "unknown error"
+    }
 
     /// `"inotify_add_watch: No space left on device (errno 28)"`, with the path after the call
     /// when there is one (`"link /a/b.jpg: File exists (errno 17)"`).

@@ -27,7 +27,7 @@ struct AssetMetadataRoutes: Sendable {
             throw APIError(.notFound, "asset \(identifier) has no file")
         }
         // As for the original's bytes: a file gone is 404 with its path, one photosd may not read 403.
-        _ = try OpenedFile(resource.path, of: identifier)
+        _ = try fetches.open(resource.path, of: identifier)
         let exposure: ExposureInfo
         do {
             exposure = try extractor.exposure(path: resource.path)

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Photos
 import PhotosCore
+import PhotosLinux
 import PhotosMetadata
 import PhotosStore
 import PhotosWire
@@ -185,6 +186,31 @@ struct FetchRoutes: Sendable {
 
     /// Refuses a file another host's disk holds (a library several hosts share) with 421 Misdirected
     /// Request naming that host, whose photosd serves it; a file of this host's is left to the caller.
+    /// Opens an asset's file to read or serve (``OpenedFile``): a root's file with no symbolic link
+    /// anywhere on its path, one in the library's own folders (an import, an edit's render, under a
+    /// data folder that may be reached through a link) with none at its name.
+    func open(_ path: String, of identifier: String) throws -> OpenedFile {
+        try OpenedFile(path, of: identifier, wholePath: isRootFile(path))
+    }
+
+    /// A 404 (`missingResource`) when a symbolic link is on the way to an asset's file (as ``open(_:of:)``
+    /// sees it), for what reads the file by its path afterwards (the renderer, which follows no link
+    /// at the name but cannot tell a folder swapped for one). Anything else is left to that reader.
+    func refuseLinks(_ path: String, of identifier: String) throws {
+        do {
+            Syscall.close(try Syscall.openForReading(path, wholePath: isRootFile(path)))
+        } catch  where error.errno == ELOOP {
+            throw APIError(
+                .notFound, photos: .missingResource,
+                "the file of asset \(identifier) is not at \(path): \(error.reason)")
+        } catch {}
+    }
+
+    /// Whether `path` is a root's file (not under the library's own folders), whose path holds no link.
+    private func isRootFile(_ path: String) -> Bool {
+        !CallerFile.isUnder(path, CallerFile.libraryFolders(library))
+    }
+
     func requireHere(_ path: String, of identifier: String) throws {
         guard let holder = library.database.hostHolding(file: path) else { return }
         throw APIError(

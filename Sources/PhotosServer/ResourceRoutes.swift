@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import Photos
 import PhotosCore
+import PhotosLinux
 import PhotosWire
 
 /// `GET /v1/assets/{id}/original` and `/v1/assets/{id}/resources/{type}`: a resource's bytes, from
@@ -34,7 +35,7 @@ struct ResourceRoutes: Sendable {
             throw APIError(.notFound, "asset \(identifier) has no \(type ?? "") resource (it has: \(types))")
         }
         try fetches.requireHere(resource.path, of: identifier)
-        let file = try OpenedFile(resource.path, of: identifier)
+        let file = try fetches.open(resource.path, of: identifier)
         let info = file.info
         let size = Int(info.st_size)
         let modified = Date(
@@ -136,12 +137,19 @@ final class OpenedFile: Sendable {
     let info: stat
 
     /// Opens `path`: a 404 naming it when it is not there or not a regular file, a 403 when photosd
-    /// may not read it.
-    init(_ path: String, of identifier: String) throws {
-        let descriptor = PathBytes.withCString(path) { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
-        guard descriptor >= 0 else {
-            let code = errno
+    /// may not read it. A symbolic link is never followed: one at the file's name, nor, with
+    /// `wholePath` (a root's file), one in a directory on the way (``PhotosLinux/Syscall``): a link
+    /// swapped in would have the API serve a file that is no asset's.
+    init(_ path: String, of identifier: String, wholePath: Bool) throws {
+        let descriptor: Int32
+        do {
+            descriptor = try Syscall.openForReading(path, wholePath: wholePath)
+        } catch {
+            let code = error.errno
             if code == EACCES || code == EPERM { throw APIError(.forbidden, "photosd cannot read \(path)") }
+            if code == ELOOP {
+                throw APIError(.notFound, "the file of asset \(identifier) is not at \(path): \(error.reason)")
+            }
             throw APIError(.notFound, "the file of asset \(identifier) is not there: \(path) (errno \(code))")
         }
         var info = stat()

@@ -91,6 +91,7 @@ struct ThumbnailRoutes: Sendable {
             throw APIError(.notFound, "asset \(identifier) has no picture to make a thumbnail of")
         }
         try fetches.requireHere(file.path, of: identifier)
+        try fetches.refuseLinks(file.path, of: identifier)
         let tag = wanted.tag(ofFileAt: file.path)
         if let tag, request.headers[.ifNoneMatch] == tag {
             return Response(status: .notModified, headers: [.eTag: tag, .cacheControl: "private, no-cache"])

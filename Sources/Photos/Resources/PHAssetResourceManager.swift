@@ -126,7 +126,8 @@ public final class PHAssetResourceManager: NSObject, Sendable {
         let isCancelled: @Sendable () -> Bool
 
         func read() -> (any Error)? {
-            let descriptor = PathBytes.withCString(path) { open($0, O_RDONLY | O_CLOEXEC) }
+            // An asset's file, never what a link swapped in at its name points to.
+            let descriptor = PathBytes.withCString(path) { open($0, O_RDONLY | O_CLOEXEC | O_NOFOLLOW) }
             guard descriptor >= 0 else { return ResourceFileCopy.error(errno, reading: path) }
             defer { close(descriptor) }
             var status = stat()
@@ -165,8 +166,10 @@ public enum ResourceFileCopy {
     /// modification times (`cp -p`; `photos export`).
     public static func copy(_ source: String, to destination: String, preservingAttributes: Bool = false) throws {
         try place(destination) { temporary in
+            // An asset's file, never what a link swapped in at its name points to.
             try FileOperations.copy(
-                source, to: temporary, preservingAttributes: preservingAttributes, mode: userFileMode)
+                source, to: temporary, preservingAttributes: preservingAttributes, mode: userFileMode,
+                followingLinks: false)
         }
     }
 
@@ -203,7 +206,7 @@ public enum ResourceFileCopy {
     static func error(_ code: Int32, reading path: String) -> PHPhotosError {
         PHPhotosError(
             code == ENOENT ? .missingResource : .invalidResource,
-            "cannot read \(PathBytes.displayed(path)): \(String(cString: strerror(code)))",
+            "cannot read \(PathBytes.displayed(path)): \(SystemCallError(call: "open", errno: code).reason)",
             userInfo: [NSFilePathErrorKey: path])
     }
 
