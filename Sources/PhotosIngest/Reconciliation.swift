@@ -336,6 +336,7 @@ struct Reconciliation {
         let (moved, gone, root, revived, crawler) = (moved, gone, root, revived, scanner.crawler)
         let filesChanged = readAny || !moved.isEmpty || !vanished.isEmpty || !revived.isEmpty
         let leftElsewhere = sources.leftElsewhere
+        var partners: [StoredFile] = []
         try scanner.database.write { transaction in
             for id in revived { try transaction.restoreTrashedAsset(id) }
             for (file, known) in moved {
@@ -346,10 +347,20 @@ struct Reconciliation {
                 var mirror = DirectoryMirror(root: other) { crawler.crawl(other) }
                 try mirror.place(directories, in: transaction)
             }
-            try transaction.deleteResources(vanished)
+            partners = try transaction.deleteResources(vanished)
             try transaction.forgetRejections(gone)
             try transaction.setRoot(root, offline: false)
             try finish(transaction, filesChanged)
+        }
+        // What is left of an asset whose other files went is read again and grouped anew, keeping
+        // the asset: a Live Photo's movie without its still is a video, a RAW without its JPEG a photo.
+        let again = partners.compactMap { partner -> ScanItem? in
+            guard case .success(let file?) = crawler.crawlFile(at: partner.path) else { return nil }
+            return ScanItem(file: file, known: partner, wasRejected: false)
+        }
+        if !again.isEmpty {
+            try commit(again, scanner.read(again.map(\.file)))
+            report.updated -= again.count
         }
         report.restored += revived.count
         report.moved += moved.count

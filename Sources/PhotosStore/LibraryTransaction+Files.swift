@@ -142,9 +142,13 @@ extension LibraryTransaction {
         }
     }
 
-    /// Removes resources; assets left with no resource are deleted.
-    public func deleteResources(_ files: [StoredFile]) throws {
-        guard !files.isEmpty else { return }
+    /// Removes resources; assets left with no resource are deleted. An asset that keeps some of its
+    /// files changed (`resources`); those files are returned, for the scanner to read again: what is
+    /// left may make another asset of it (a Live Photo's movie without its still is a video, the RAW
+    /// of a RAW+JPEG pair without its JPEG a photo).
+    @discardableResult
+    public func deleteResources(_ files: [StoredFile]) throws -> [StoredFile] {
+        guard !files.isEmpty else { return [] }
         let removed = SQLValue.text(JSONText.array(files.map(\.resourceID)))
         let affected = SQLValue.text(JSONText.array(Array(Set(files.map(\.assetID)))))
         let listed = db.dialect.elementsOfJSONArray(wholeNumbers: true)
@@ -174,6 +178,15 @@ extension LibraryTransaction {
             asset.mediaSubtypes &= ~Int64(PHAssetMediaSubtype.photoLive.rawValue)
             try updateAsset(asset, properties: ["mediaSubtypes"])
         }
+        let kept = Set(files.map(\.assetID)).subtracting(orphans)
+        guard !kept.isEmpty else { return [] }
+        let keptList: [SQLValue] = [.text(JSONText.array(Array(kept)))]
+        for identifier in try db.rows(
+            "SELECT localIdentifier FROM asset WHERE id IN (\(listed))", keptList, { try $0.text(0) })
+        {
+            changes.recorder.updated(.asset, identifier, properties: ["resources"])
+        }
+        return try storedFiles(where: "r.assetId IN (\(listed))", keptList)
     }
 
     /// Replaces an asset's resources; its edit's files (``PhotosCore/PHAssetResourceType/editTypes``) stay.

@@ -90,6 +90,8 @@ extension LibraryTransaction {
         try db.execute("DELETE FROM tombstone WHERE isAsset = 1 AND rowId = ?", [.int(assetId)])
         try db.execute("DELETE FROM trashedAsset WHERE assetId = ?", [.int(assetId)])
         changes.recorder.inserted(.asset, record.localIdentifier)
+        // Back as the representative it was, beside the one picked when it left: one of them stays.
+        if let burst = record.burstIdentifier { try pickBurstRepresentatives([burst]) }
         return record.localIdentifier
     }
 

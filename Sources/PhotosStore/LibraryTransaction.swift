@@ -124,10 +124,9 @@ public final class LibraryTransaction {
             WHERE ca.assetId IN (\(listed))
             """, list
         ) { try $0.text(0) }
-        try keepTombstones(
-            of: try db.rows(
-                "SELECT \(AssetRecord.selectionSQL) FROM asset WHERE id IN (\(listed))", list, AssetRecord.init(row:)),
-            isAsset: true, encoded: encoded)
+        let records = try db.rows(
+            "SELECT \(AssetRecord.selectionSQL) FROM asset WHERE id IN (\(listed))", list, AssetRecord.init(row:))
+        try keepTombstones(of: records, isAsset: true, encoded: encoded)
         // Files the library placed for these assets (imported copies, edits) go after the commit,
         // whoever deletes them: a change block, or the scanner when an edited photo's file is gone.
         if removingLibraryFiles {
@@ -141,6 +140,9 @@ public final class LibraryTransaction {
         try db.execute("DELETE FROM asset WHERE id IN (\(listed))", list)
         for identifier in identifiers { changes.recorder.deleted(.asset, identifier) }
         for album in albums { changes.recorder.updated(.assetCollection, album, properties: ["assets"]) }
+        // A burst whose representative went is represented by its earliest frame left: else a
+        // default fetch, which shows representatives only, would show none of the burst.
+        try pickBurstRepresentatives(Set(records.filter(\.representsBurst).compactMap(\.burstIdentifier)))
     }
 
     /// The asset with a local identifier, if it exists.
