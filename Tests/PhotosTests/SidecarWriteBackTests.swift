@@ -373,6 +373,30 @@ final class SidecarWriteBackTests {
         #expect(try library.database.fileJournal().isEmpty)
     }
 
+    @Test(.enabled(if: SmallFileSystem.isAvailable, "needs root and tmpfs"))
+    func aSidecarAFullDiskRefusedIsWrittenAtTheNextOpenOnceThereIsRoom() async throws {
+        let disk = try SmallFileSystem(megabytes: 4)
+        try FileManager.default.copyItem(at: Self.photo, to: disk.url.appendingPathComponent("IMG_1.jpg"))
+        let library = try openLibrary(root: disk.url)
+        let asset = try onlyAsset(library)
+        try disk.fill()
+        let failed = #expect(throws: PHPhotosError.self) {
+            try library.performChangesAndWait { PHAssetChangeRequest(for: asset).isFavorite = true }
+        }
+        #expect(failed?.message.contains("kept: written at the next open") == true, "\(String(describing: failed))")
+        #expect(try onlyAsset(library).isFavorite, "the block committed: the library has the state")
+        #expect(try library.database.fileJournal().count == 1, "the sidecar's write is kept")
+        let sidecar = disk.url.appendingPathComponent("IMG_1.jpg.xmp").path
+        #expect(!FileManager.default.fileExists(atPath: sidecar))
+
+        try disk.free()
+        let reopened = try openLibrary(root: disk.url, scan: false)
+        #expect(try reopened.database.fileJournal().isEmpty, "the next open wrote it")
+        let tags = try await Self.exiftoolTags(sidecar)
+        #expect(tags["XMP-photosd:Favorite"] as? Bool == true)
+        #expect(tags["XMP-photosd:LocalIdentifier"] as? String == asset.localIdentifier)
+    }
+
     @Test func aScanReadsTheSidecarBesideANewPhotoIntoItsAsset() async throws {
         let identifier = UUID().uuidString + "/L0/001"
         try Data(

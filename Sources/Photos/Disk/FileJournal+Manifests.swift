@@ -17,8 +17,10 @@ extension FileJournal {
             try ManifestSync(database: database).write(toRoot: entry.destination)
             try FaultInjection.reach(.manifestWritten, in: importDirectory)
         } catch let error where !error.isSimulatedCrash {
-            if let id = entry.id { try database.finishJournalEntry(id) }
-            throw UserStateWriteFailure(file: path, what: "album manifest", cause: error)
+            // As for a sidecar: kept for the next open when the disk is full or read-only.
+            let passing = Self.isPassing(error)
+            if let id = entry.id, !passing { try database.finishJournalEntry(id) }
+            throw UserStateWriteFailure(file: path, what: "album manifest", cause: error, kept: passing)
         }
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import PhotosCore
 import PhotosIngest
 import PhotosLinux
+import PhotosSidecars
 import PhotosStore
 
 extension FileJournal {
@@ -30,10 +31,22 @@ extension FileJournal {
             }
         } catch let error where !error.isSimulatedCrash {
             // A sidecar that cannot be merged (not XMP, unreadable, a directory that cannot be
-            // written) is reported, not retried at every open: the library keeps the state.
-            if let id = entry.id { try database.finishJournalEntry(id) }
-            throw UserStateWriteFailure(file: sidecar, what: "sidecar", cause: error)
+            // written) is reported, not retried at every open: the library keeps the state. One
+            // that could not be written for want of room or of a writable disk is kept, and written
+            // at the next open once the disk allows: else the state never reached its sidecar, and
+            // a rebuild from the disk lost it.
+            let passing = Self.isPassing(error)
+            if let id = entry.id, !passing { try database.finishJournalEntry(id) }
+            throw UserStateWriteFailure(file: sidecar, what: "sidecar", cause: error, kept: passing)
         }
+    }
+
+    /// Whether a sidecar's write failed for a reason that passes: a full disk or quota, a file
+    /// system mounted read-only, an I/O error of a failing or disconnected disk.
+    static func isPassing(_ error: any Error) -> Bool {
+        let cause = (error as? SidecarError)?.cause ?? error
+        guard let code = (cause as? SystemCallError)?.errno else { return false }
+        return [ENOSPC, EDQUOT, EROFS, EIO].contains(code)
     }
 
     /// Removes `.NAME.photosd-PID-N.tmp` beside `path` (``PhotosLinux/FileOperations/replace(_:with:expecting:)``'s

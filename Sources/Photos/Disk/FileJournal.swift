@@ -429,12 +429,18 @@ extension Error {
 
 /// A sidecar or album manifest that could not be brought up to date (it is not ours to write over,
 /// or cannot be written): the library keeps the state, the entry is done, and the error is
-/// reported rather than retried at every open.
+/// reported rather than retried at every open; unless `kept` (a full or read-only disk): then the
+/// entry stays, and the next open writes it.
 struct UserStateWriteFailure: Error, CustomStringConvertible {
     /// The file.
     let file: String
     /// What it is: `sidecar`, `album manifest`.
     let what: String
     let cause: any Error
-    var description: String { "cannot update the \(what) \(file): \(cause)" }
+    /// Whether the write is kept for the next open.
+    var kept = false
+    var description: String {
+        "cannot update the \(what) \(file): \(cause)"
+            + (kept ? " (kept: written at the next open of the library once its disk allows)" : "")
+    }
 }
