@@ -353,7 +353,8 @@ struct PhotosDaemonCommand: AsyncParsableCommand {
                 APIServer(
                     socketPath: socketPath,
                     library: library,
-                    status: { try statusFile.value() },
+                    // The file, unless the daemon could not write it (a full disk): then the status now.
+                    status: { try daemon.status(readingFile: statusFile.value) },
                     startup: { [pid = getpid()] in
                         // This process's crawl only: a file a killed photosd left says nothing of this one.
                         (try? StartupProgress.read(from: startupPath)).flatMap { $0.pid == pid ? $0 : nil }

@@ -205,4 +205,32 @@ struct ScanRunnerTests {
         #expect(try DaemonStatus.read(from: path).moved == 5, "the last status is written on the way out")
         #expect(try DaemonStatus.read(from: path).roots.map { [$0.path, $0.state] } == [["/p", "watching"]])
     }
+
+    @Test func aStatusFileThatCouldNotBeWrittenIsNotToldAsTheStatus() throws {
+        let directory = try TemporaryDirectory(prefix: "status-reporter")
+        let path = directory.path("status.json").path
+        let board = StatusBoard()
+        let reporter = StatusReporter(
+            board: board, roots: WatchedRoots(["/p"]), monitor: FakeMonitor(), path: path, logger: Logger(label: "test")
+        )
+        board.update { $0.isReady = true }
+        reporter.write()
+        let read = { try DaemonStatus.read(from: path) }
+        #expect(try reporter.status(readingFile: read)?.library?.state == "available")
+
+        // The library's disk fills: scans fail, and the file cannot be written (a directory took its name).
+        board.update { $0.libraryFailure = "database or disk is full (SQLite 13)" }
+        try FileManager.default.removeItem(atPath: path)
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+        reporter.write()
+        let told = try reporter.status(readingFile: { nil })
+        #expect(told?.library?.state == "unavailable")
+        #expect(told?.library?.reason == "database or disk is full (SQLite 13)")
+
+        // Written again: the file is the status once more.
+        try FileManager.default.removeItem(atPath: path)
+        reporter.write()
+        #expect(try reporter.status(readingFile: read)?.library?.state == "unavailable")
+        #expect(try reporter.status(readingFile: { nil }) == nil, "the file's, not the status now")
+    }
 }

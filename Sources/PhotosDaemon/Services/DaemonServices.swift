@@ -108,4 +108,10 @@ public struct DaemonServices: Sendable {
 
     /// The daemon's status now, as `photos status` shows it.
     public var status: DaemonStatus { reporter.status }
+
+    /// The status the API tells: the status file's, as `read` reads it, unless it could not be
+    /// written (``StatusReporter/status(readingFile:)``).
+    public func status(readingFile read: () throws -> DaemonStatus?) throws -> DaemonStatus? {
+        try reporter.status(readingFile: read)
+    }
 }

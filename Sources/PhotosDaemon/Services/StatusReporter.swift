@@ -5,6 +5,7 @@ import PhotosStore
 import PhotosWire
 import PhotosWatcher
 import ServiceLifecycle
+import Synchronization
 
 /// Writes the ``StatusBoard`` to the status file for `photos status`: after the startup scan,
 /// after published changes (at most every ``minimumInterval``: a stream of arrivals makes a few
@@ -67,9 +68,26 @@ public final class StatusReporter: Service, Sendable {
     public func write() {
         do {
             try StatusDocument(status: status, sections: board.read(\.sections)).write(to: path)
+            writeFailed.withLock { $0 = false }
         } catch {
+            writeFailed.withLock { $0 = true }
             logger.warning("cannot write status", metadata: ["file.path": "\(path)", "error": "\(error)"])
         }
+    }
+
+    /// Whether the last write of the file failed (its disk full or read-only): the file then says
+    /// what was, not what is.
+    private let writeFailed = Mutex(false)
+
+    /// The status to tell a client: the file's, as `read` reads it, unless the reporter could not
+    /// write it last time, and then the status now, with the hooks' rows as the file last had them.
+    /// A library whose disk is full fails its scans and cannot write the file either: its health
+    /// must not say "ok" from the file written before.
+    public func status(readingFile read: () throws -> DaemonStatus?) throws -> DaemonStatus? {
+        guard writeFailed.withLock({ $0 }) else { return try read() }
+        var now = status
+        now.hooks = (try? read())?.hooks ?? now.hooks
+        return now
     }
 }
 
