@@ -216,7 +216,8 @@ struct CLIError: Error, CustomStringConvertible {
 /// (`photos rm`, `mv`, `import`, `trash restore` and `trash empty`): one object a line.
 struct FileActionLine: Encodable {
     /// What happens to the file: `trash`, `remove`, `delete` (an asset none of whose files is on
-    /// disk), `restore`, `erase`, `forget` (a deleted asset with nothing left in the Trash), `move`,
+    /// disk), `restore`, `erase`, `forget` (a deleted asset with nothing left in the Trash), `keep`
+    /// (a deleted asset whose photo is back at its path, not erased), `move`,
     /// `copy`, `rename`, `skip` (a duplicate), `reject`, `leave`.
     var action: String
     /// The asset or album, when the file is one's.

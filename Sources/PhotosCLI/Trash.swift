@@ -202,6 +202,19 @@ struct TrashCommand: ParsableCommand {
                     throw CLIError("\(error)")
                 }
             }
+            let handled = Set(erased.assets.map(\.localIdentifier))
+            for asset in chosen where !handled.contains(asset.localIdentifier) {
+                let reason = "its photo is back at its path (a restore that stopped), so it is not erased"
+                if options.json {
+                    try Output.jsonLine(
+                        FileActionLine(
+                            action: "keep", localIdentifier: asset.localIdentifier, reason: reason, dryRun: dryRun))
+                } else {
+                    print(
+                        "\(asset.localIdentifier)  kept: \(reason); photos trash restore \(asset.localIdentifier) "
+                            + "brings it back")
+                }
+            }
             for asset in erased.assets {
                 let identifier = asset.localIdentifier
                 if options.json {

@@ -369,6 +369,27 @@ struct RecentlyDeletedTests {
         #expect(try library.trashedAssets().isEmpty)
     }
 
+    @Test func emptyingTheTrashKeepsAnAssetWhosePhotoAStoppedRestoreBroughtBack() throws {
+        let (library, identifier) = try makeLibrary()
+        let asset = try #require(assetAt(photoPath, in: library))
+        try library.performChangesAndWait { PHAssetChangeRequest.deleteAssets([asset] as NSArray) }
+        // A restore stopped after moving the photo back, before its sidecar and its commit.
+        let trashed = try #require(try library.trashedAssets().first)
+        let photoFile = try #require(trashed.files.first { $0.path == photoPath })
+        let trashName = try #require(photoFile.trashName)
+        #expect(rename(homeTrash + "/files/" + trashName, photoPath) == 0)
+        try FileManager.default.removeItem(atPath: homeTrash + "/info/" + trashName + ".trashinfo")
+
+        let erased = try library.eraseTrashedAssets(try library.trashedAssets())
+        #expect(erased.isEmpty, "\(erased)")
+        #expect(try library.trashedAssets().map(\.localIdentifier) == [identifier], "still in Recently Deleted")
+        #expect(exists(photoPath))
+        let report = try FolderScanner(database: library.database, quietTime: 0).scan(roots: [root])
+        #expect(report.restored == 1 && report.ingested == 0, "\(report)")
+        let back = try #require(assetAt(photoPath, in: library))
+        #expect(back.localIdentifier == identifier && back.isFavorite, "the same asset, its state kept")
+    }
+
     /// Where a deletion can stop: the commit (the journal written, nothing moved), then, the two
     /// files going to the Trash as one batch, each one's `.trashinfo` written, each file moved, and
     /// where they went recorded (one transaction for the batch).

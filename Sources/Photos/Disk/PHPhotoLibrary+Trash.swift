@@ -296,12 +296,23 @@ extension PHPhotoLibrary {
     /// Erases trashed assets for good: their files are erased from the Trash (only entries that are
     /// still the files the library put there), then the assets are forgotten and the files the library
     /// placed for them (edits) removed. Returns the erased files' trash paths by identifier; with
-    /// `dryRun`, what would be erased, and nothing is.
+    /// `dryRun`, what would be erased, and nothing is. An asset whose photo or movie is back at its
+    /// path is neither erased nor returned: it is on disk, and comes back.
     @discardableResult
     package func eraseTrashedAssets(_ assets: [TrashedAsset], dryRun: Bool = false) throws -> [(String, [String])] {
         for asset in assets { try requireOwnTrash(asset, "erase") }
         var erased: [(String, [String])] = []
         for asset in assets {
+            // A photo or movie back at its path (a restore that stopped halfway, a file manager's) is
+            // on disk, not in the Trash: forgetting its asset would make it a new one at the next
+            // scan, without its identifier, favorites and albums. It is kept for the scan, or
+            // `photos trash restore`, to bring back.
+            if try asset.files.contains(where: { file in
+                guard !Self.isSidecar(file.path), case .back = try state(of: file) else { return false }
+                return true
+            }) {
+                continue
+            }
             var paths: [String] = []
             for file in asset.files {
                 guard case .inTrash(let entry) = try state(of: file) else { continue }
