@@ -113,8 +113,9 @@ extension PhotosCommand {
                         + "it was; mount it, or name the roots to rebuild from without it (photos rebuild ROOT...)")
             }
             let directory = (target as NSString).deletingLastPathComponent
-            let temporary =
-                directory + "/." + (target as NSString).lastPathComponent + ".rebuild-\(getpid())"
+            let prefix = "." + (target as NSString).lastPathComponent + ".rebuild-"
+            Self.removeAbandonedRebuilds(in: directory, prefix: prefix)
+            let temporary = directory + "/" + prefix + "\(getpid())"
             defer { Self.removeDatabase(at: temporary) }
             let summary = try build(
                 at: temporary, from: roots, zone: LibraryOptions.timeZone(configFile.file),
@@ -268,7 +269,22 @@ extension PhotosCommand {
 
         /// Removes a library file this command made, with its WAL and shared memory, if still there.
         static func removeDatabase(at path: String) {
-            for name in [path, path + "-wal", path + "-shm"] { try? FileOperations.unlink(name) }
+            for name in [path, path + "-wal", path + "-shm", path + "-journal"] { try? FileOperations.unlink(name) }
+        }
+
+        /// Removes the libraries rebuilds that were stopped (killed, the machine off) left in
+        /// `directory` (`prefix` then their pid, and their `-wal`, `-shm` and `-journal`): a
+        /// process that is gone finishes nothing there. A running one's is left alone.
+        static func removeAbandonedRebuilds(in directory: String, prefix: String) {
+            guard let names = try? FileOperations.names(in: directory) else { return }
+            for name in names where name.hasPrefix(prefix) {
+                let rest = name.dropFirst(prefix.count)
+                guard let pid = Int64(rest.prefix(while: \.isNumber)), rest.prefix(while: \.isNumber).count > 0,
+                    ["", "-wal", "-shm", "-journal"].contains(String(rest.drop(while: \.isNumber))),
+                    !FileOperations.processIsAlive(pid)
+                else { continue }
+                try? FileOperations.unlink(directory + "/" + name)
+            }
         }
     }
 }

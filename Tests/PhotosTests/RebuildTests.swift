@@ -195,11 +195,19 @@ struct RebuildTests {
         #expect(dry.stdout.contains("3 user albums, 2 user folders"), "\(dry.stdout)")
         #expect(!FileManager.default.fileExists(atPath: libraryURL.path), "a dry run writes no library")
 
+        // What a killed rebuild left (a pid no process has), and a running one's (this test's pid).
+        let leftover = libraryURL.deletingLastPathComponent().path + "/." + libraryURL.lastPathComponent + ".rebuild-"
+        let abandoned = ["4194303", "4194303-wal", "4194303-journal"].map { leftover + $0 }
+        for path in abandoned + [leftover + "\(getpid())"] {
+            FileManager.default.createFile(atPath: path, contents: Data("half a library".utf8))
+        }
         let rebuilt = try await offPool {
             try BuiltProducts.run("photos", ["rebuild", "--library", libraryURL.path, "--config", config])
         }
         #expect(rebuilt.status == 0, "\(rebuilt.stderr)")
         #expect(rebuilt.stdout.contains("rebuilt \(libraryURL.path)"), "\(rebuilt.stdout)")
+        #expect(abandoned.allSatisfy { !FileManager.default.fileExists(atPath: $0) }, "a stopped rebuild's files go")
+        #expect(FileManager.default.fileExists(atPath: leftover + "\(getpid())"), "a running one's stay")
 
         let database = try LibraryDatabase(path: libraryURL.path)
         let after = (assets: try Self.assets(database), collections: try Self.collections(database))
