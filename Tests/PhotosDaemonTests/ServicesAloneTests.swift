@@ -2,6 +2,7 @@ import PhotosWire
 import Foundation
 import Glibc
 import Logging
+import PhotosCore
 import PhotosDaemon
 import PhotosIngest
 import PhotosStore
@@ -204,6 +205,25 @@ struct ScanRunnerTests {
         }
         #expect(try DaemonStatus.read(from: path).moved == 5, "the last status is written on the way out")
         #expect(try DaemonStatus.read(from: path).roots.map { [$0.path, $0.state] } == [["/p", "watching"]])
+    }
+
+    @Test(.enabled(if: SmallFileSystem.isAvailable, "needs root and tmpfs"))
+    func aRootRemountedReadOnlyIsSaidUnwritableWithoutAnyOtherChange() async throws {
+        let directory = try TemporaryDirectory(prefix: "status-reporter")
+        let path = directory.path("status.json").path
+        let disk = try SmallFileSystem(megabytes: 1)
+        let board = StatusBoard()
+        let reporter = StatusReporter(
+            board: board, roots: WatchedRoots([disk.url.path]),
+            policies: LibraryRoots([LibraryRoot(path: disk.url.path, write: .files)]), monitor: FakeMonitor(),
+            path: path, logger: Logger(label: "test"), restrictionInterval: .milliseconds(20))
+        func restriction() -> String?? { (try? DaemonStatus.read(from: path))?.roots.first?.writeRestriction }
+        try await withGroup([reporter]) {
+            board.update { $0.isReady = true }
+            try await waitUntil("the status file") { restriction() == .some(nil) }
+            try disk.makeReadOnly()
+            try await waitUntil("the root said read-only") { restriction()??.contains("read-only") == true }
+        }
     }
 
     @Test func aStatusFileThatCouldNotBeWrittenIsNotToldAsTheStatus() throws {

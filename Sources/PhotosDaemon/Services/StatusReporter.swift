@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PhotosCore
+import PhotosLinux
 import PhotosStore
 import PhotosWire
 import PhotosWatcher
@@ -25,11 +26,13 @@ public final class StatusReporter: Service, Sendable {
     let logger: Logger
     private let changes: AsyncStream<Void>
 
-    /// A reporter writing `board` to `path`.
+    /// A reporter writing `board` to `path`; the roots' writability is looked at every
+    /// `restrictionInterval`.
     public init(
         board: StatusBoard, roots: WatchedRoots, policies: LibraryRoots = LibraryRoots([]), monitor: any FileMonitor,
-        path: String, logger: Logger
+        path: String, logger: Logger, restrictionInterval: Duration = .seconds(5)
     ) {
+        self.restrictionInterval = restrictionInterval
         self.board = board
         self.roots = roots
         self.policies = policies
@@ -50,18 +53,46 @@ public final class StatusReporter: Service, Sendable {
 
     public func run() async throws {
         await cancelWhenGracefulShutdown { [changes] in
-            // The first write, the file's appearance that says "ready", is made at once: what waits
-            // for it (scripts, tests, `photos status`) waits for nothing else.
-            var ready = false
-            for await _ in changes where self.board.read(\.isReady) {
-                if ready { try? await Task.sleep(for: Self.delay) }
-                self.write()
-                try? await Task.sleep(for: Self.minimumInterval - (ready ? Self.delay : .zero))
-                ready = true
+            await withDiscardingTaskGroup { group in
+                group.addTask { await self.followWriteRestrictions() }
+                // The first write, the file's appearance that says "ready", is made at once: what
+                // waits for it (scripts, tests, `photos status`) waits for nothing else.
+                var ready = false
+                for await _ in changes where self.board.read(\.isReady) {
+                    if ready { try? await Task.sleep(for: Self.delay) }
+                    self.write()
+                    try? await Task.sleep(for: Self.minimumInterval - (ready ? Self.delay : .zero))
+                    ready = true
+                }
+                group.cancelAll()
             }
         }
         // The last word: the totals and root states at exit.
         write()
+    }
+
+    /// How often the roots that may be written are looked at for whether they can be (a disk
+    /// remounted read-only, or back, tells the daemon nothing).
+    let restrictionInterval: Duration
+
+    /// Publishes a change whenever a root that may be written becomes unwritable or writable
+    /// again, so that the status file's `WRITE` column says so within ``restrictionInterval``.
+    private func followWriteRestrictions() async {
+        var last = writeRestrictions()
+        while !Task.isCancelled {
+            try? await Task.sleep(for: restrictionInterval)
+            let now = writeRestrictions()
+            if now != last { board.update { _ in } }
+            last = now
+        }
+    }
+
+    /// Why each root that may be written cannot be now (nil: it can), as the status says it.
+    private func writeRestrictions() -> [String?] {
+        roots.paths.map { path in
+            let policy = policies.roots.first { $0.path == path }?.write ?? .none
+            return policy == .none ? nil : FileOperations.writeRestriction(ofDirectory: path)
+        }
     }
 
     /// Writes the file now.
