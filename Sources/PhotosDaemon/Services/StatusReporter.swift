@@ -78,14 +78,17 @@ public final class StatusReporter: Service, Sendable {
     /// Publishes a change whenever a root that may be written becomes unwritable or writable
     /// again, so that the status file's `WRITE` column says so within ``restrictionInterval``.
     private func followWriteRestrictions() async {
-        var last = writeRestrictions()
         while !Task.isCancelled {
             try? await Task.sleep(for: restrictionInterval)
-            let now = writeRestrictions()
-            if now != last { board.update { _ in } }
-            last = now
+            // Against what the file says, not what this loop saw before: a change between the
+            // file's write and this loop's start is caught too.
+            guard let written = writtenRestrictions.withLock({ $0 }) else { continue }
+            if writeRestrictions() != written { board.update { _ in } }
         }
     }
+
+    /// The write restrictions of the roots as the file last written says them (nil: none written).
+    private let writtenRestrictions = Mutex<[String?]?>(nil)
 
     /// Why each root that may be written cannot be now (nil: it can), as the status says it.
     private func writeRestrictions() -> [String?] {
@@ -97,9 +100,11 @@ public final class StatusReporter: Service, Sendable {
 
     /// Writes the file now.
     public func write() {
+        let status = self.status
         do {
             try StatusDocument(status: status, sections: board.read(\.sections)).write(to: path)
             writeFailed.withLock { $0 = false }
+            writtenRestrictions.withLock { $0 = status.roots.map(\.writeRestriction) }
         } catch {
             writeFailed.withLock { $0 = true }
             logger.warning("cannot write status", metadata: ["file.path": "\(path)", "error": "\(error)"])
