@@ -92,10 +92,13 @@ enum GIFParser {
     }
 
     /// The offset after the block terminator of the sub-blocks starting at `position`, or `nil` when the
-    /// file ends first.
+    /// file ends first. Sub-blocks may be of any length from 1 to 255 (XMP as Adobe and ExifTool write
+    /// it is read as sub-blocks of its own bytes' values; some writers cut image data into 16-byte
+    /// ones), so their number is not bounded by the file's size over 256: each step moves forward by
+    /// at least one byte, which bounds the walk by the file's size.
     private static func skipSubBlocks(from position: Int, in reader: FileReader) throws(MetadataError) -> Int? {
         var position = position
-        for _ in 0..<(reader.size / 256 + 2) {
+        while position < reader.size {
             guard let length = try reader.read(at: position, count: 1).first else { return nil }
             position += 1 + Int(length)
             if length == 0 { return position }
