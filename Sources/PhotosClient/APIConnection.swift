@@ -305,6 +305,8 @@ public final class APIConnection: @unchecked Sendable {
             chunkLeft = Int.max
         }
         if !chunked, chunkLeft == 0 { ended = true }
+        // No body follows a reply to HEAD, or a 204 or 304, whatever its framing headers say (RFC 9112 6.3).
+        if method == "HEAD" || status == 204 || status == 304 { ended = true }
         return (status, fields)
     }
 

@@ -233,7 +233,7 @@ public struct APIServer: Service {
         ("/", [.get]), ("/v1/version", [.get]), ("/v1/openapi.json", [.get]), ("/metrics", [.get]),
         ("/v1/health", [.get]), ("/v1/status", [.get]), ("/v1/imports", [.get]), ("/v1/rejected", [.get]),
         ("/v1/assets", [.get]), ("/v1/albums", [.get]), ("/v1/folders", [.get]),
-        ("/v1/assets/**", [.get]), ("/v1/albums/**", [.get]), ("/v1/folders/**", [.get]),
+        ("/v1/assets/**", [.get, .head]), ("/v1/albums/**", [.get]), ("/v1/folders/**", [.get]),
         ("/v1/changes", [.get, .post]), ("/v1/queries", [.post]), ("/v1/uploads", [.post]),
         ("/v1/trash", [.get]), ("/v1/trash/restore", [.post]), ("/v1/trash/empty", [.post]),
         ("/v1/days", [.get]), ("/v1/hooks/{name}/resume", [.post]),
@@ -265,7 +265,8 @@ public struct APIServer: Service {
 }
 
 /// Turns whatever a route throws into the API's error body: ``APIError``s as they are, anything
-/// else through ``APIError/from(_:)``, and an unknown path into a 404 with the same shape.
+/// else through ``APIError/from(_:)``, and an unknown path into a 404 with the same shape. A `HEAD`
+/// request's error is its status and headers without the body (RFC 9110 9.3.2).
 struct ErrorMiddleware: RouterMiddleware {
     typealias Context = APIContext
 
@@ -274,17 +275,26 @@ struct ErrorMiddleware: RouterMiddleware {
     {
         do {
             return try await next(request, context)
-        } catch let error as HTTPError {
+        } catch {
+            let error = Self.apiError(error, request)
+            guard request.method == .head else { throw error }
+            return try error.response(from: request, context: context).createHeadResponse()
+        }
+    }
+
+    private static func apiError(_ error: any Error, _ request: Request) -> any HTTPResponseError {
+        switch error {
+        case let error as HTTPError:
             // The router found no route: for a path it serves with other methods, that is a 405.
             if error.status == .notFound, let allowed = APIServer.allowedMethods(at: request.uri.path) {
-                throw APIError.methodNotAllowed(request.method, path: request.uri.path, allowed: allowed)
+                return APIError.methodNotAllowed(request.method, path: request.uri.path, allowed: allowed)
             }
-            throw APIError(error.status, error.body ?? error.status.reasonPhrase)
-        } catch let error as any HTTPResponseError {
+            return APIError(error.status, error.body ?? error.status.reasonPhrase)
+        case let error as any HTTPResponseError:
             // The API's own (APIError, APIRangeError): already in its shape.
-            throw error
-        } catch {
-            throw APIError.from(error)
+            return error
+        default:
+            return APIError.from(error)
         }
     }
 }

@@ -39,7 +39,7 @@ struct FetchRoutes: Sendable {
         let resources = ResourceRoutes(fetches: self)
         let thumbnails = ThumbnailRoutes(fetches: self, manager: PHImageManager())
         let metadata = AssetMetadataRoutes(fetches: self, extractor: MetadataExtractor())
-        router.get("/v1/assets/**") { request, context in
+        let asset: @Sendable (Request, APIContext) async throws -> Response = { request, context in
             let path = Self.identifier(context)
             if let identifier = ThumbnailRoutes.thumbnail(in: path) {
                 return try await thumbnails.serve(identifier: identifier, request: request, context: context)
@@ -52,6 +52,10 @@ struct FetchRoutes: Sendable {
             }
             return try self.asset(path, access: context.access)
         }
+        router.get("/v1/assets/**", use: asset)
+        // HEAD, which RFC 9110 asks of every resource that answers GET: GET's answer without its
+        // body. A resource's file is not read for it (ResourceRoutes looks at the method).
+        router.head("/v1/assets/**") { request, context in try await asset(request, context).createHeadResponse() }
         router.get("/v1/albums/**") { _, context in
             try self.collection(Self.identifier(context), list: false, access: context.access)
         }

@@ -67,7 +67,7 @@ extension OpenAPIDocument {
         }
       },
       "range": {
-        "description": "One byte range: bytes=A-B, bytes=A- or bytes=-N (several ranges are refused with 416).",
+        "description": "One byte range: bytes=A-B, bytes=A- or bytes=-N (416 when it starts past the file's end). Another unit, a range that does not parse, and several ranges are ignored: the whole file is sent (200).",
         "in": "header",
         "name": "Range",
         "schema": {
@@ -2226,6 +2226,32 @@ extension OpenAPIDocument {
           }
         },
         "summary": "One asset by local identifier (hidden and burst members included)."
+      },
+      "head": {
+        "operationId": "headAsset",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/id"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "As GET, without the body."
+          },
+          "401": {
+            "description": "As GET."
+          },
+          "403": {
+            "description": "As GET."
+          },
+          "404": {
+            "description": "As GET."
+          },
+          "503": {
+            "description": "As GET."
+          }
+        },
+        "summary": "GET's status and headers without the body."
       }
     },
     "/v1/assets/{id}/metadata": {
@@ -2264,6 +2290,35 @@ extension OpenAPIDocument {
           }
         },
         "summary": "The camera, lens and exposure read from the asset's first resource when asked (the library keeps make and model only). A key the file does not state is absent; a picture whose EXIF states nothing, or a video whose container states nothing, answers an empty camera."
+      },
+      "head": {
+        "operationId": "headAssetMetadata",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/id"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "As GET, without the body."
+          },
+          "401": {
+            "description": "As GET."
+          },
+          "403": {
+            "description": "As GET."
+          },
+          "404": {
+            "description": "As GET."
+          },
+          "422": {
+            "description": "As GET."
+          },
+          "503": {
+            "description": "As GET."
+          }
+        },
+        "summary": "GET's status and headers without the body."
       }
     },
     "/v1/assets/{id}/original": {
@@ -2304,6 +2359,44 @@ extension OpenAPIDocument {
           }
         },
         "summary": "The asset's original file (its first resource), read from where the library records it."
+      },
+      "head": {
+        "operationId": "headOriginal",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/id"
+          },
+          {
+            "$ref": "#/components/parameters/range"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "As GET, without the body."
+          },
+          "206": {
+            "description": "As GET, without the body."
+          },
+          "304": {
+            "description": "Unchanged since the ETag or date the request gave."
+          },
+          "401": {
+            "description": "As GET."
+          },
+          "403": {
+            "description": "As GET."
+          },
+          "404": {
+            "description": "As GET."
+          },
+          "416": {
+            "description": "As GET."
+          },
+          "503": {
+            "description": "As GET."
+          }
+        },
+        "summary": "GET's status and headers (Content-Length, ETag, Content-Range...) without the body; the file is not read."
       }
     },
     "/v1/assets/{id}/resources/{type}": {
@@ -2352,6 +2445,52 @@ extension OpenAPIDocument {
           }
         },
         "summary": "One of the asset's resources by type: photo, video, pairedVideo, alternatePhoto..."
+      },
+      "head": {
+        "operationId": "headResource",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/id"
+          },
+          {
+            "in": "path",
+            "name": "type",
+            "required": true,
+            "schema": {
+              "type": "string"
+            }
+          },
+          {
+            "$ref": "#/components/parameters/range"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "As GET, without the body."
+          },
+          "206": {
+            "description": "As GET, without the body."
+          },
+          "304": {
+            "description": "Unchanged since the ETag or date the request gave."
+          },
+          "401": {
+            "description": "As GET."
+          },
+          "403": {
+            "description": "As GET."
+          },
+          "404": {
+            "description": "As GET."
+          },
+          "416": {
+            "description": "As GET."
+          },
+          "503": {
+            "description": "As GET."
+          }
+        },
+        "summary": "GET's status and headers without the body; the file is not read."
       }
     },
     "/v1/assets/{id}/thumbnail": {
@@ -2396,6 +2535,7 @@ extension OpenAPIDocument {
             }
           },
           {
+            "description": "ETags (a list, weak or not) or `*`: 304 when one names the answer's.",
             "in": "header",
             "name": "If-None-Match",
             "schema": {
@@ -2450,6 +2590,80 @@ extension OpenAPIDocument {
           }
         },
         "summary": "The asset's picture (a video's poster frame) scaled into a box, upright and in sRGB, through PHImageManager and its disk cache. ETag names the file as it is now and the request."
+      },
+      "head": {
+        "operationId": "headThumbnail",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/id"
+          },
+          {
+            "in": "query",
+            "name": "size",
+            "schema": {
+              "pattern": "^[0-9]{1,4}(x[0-9]{1,4})?$",
+              "type": "string"
+            }
+          },
+          {
+            "in": "query",
+            "name": "mode",
+            "schema": {
+              "enum": [
+                "fit",
+                "fill"
+              ],
+              "type": "string"
+            }
+          },
+          {
+            "in": "query",
+            "name": "format",
+            "schema": {
+              "default": "jpeg",
+              "enum": [
+                "jpeg",
+                "png",
+                "webp"
+              ],
+              "type": "string"
+            }
+          },
+          {
+            "in": "header",
+            "name": "If-None-Match",
+            "schema": {
+              "type": "string"
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "As GET, without the body."
+          },
+          "304": {
+            "description": "Unchanged since the ETag the request gave."
+          },
+          "400": {
+            "description": "As GET."
+          },
+          "401": {
+            "description": "As GET."
+          },
+          "403": {
+            "description": "As GET."
+          },
+          "404": {
+            "description": "As GET."
+          },
+          "422": {
+            "description": "As GET."
+          },
+          "503": {
+            "description": "As GET."
+          }
+        },
+        "summary": "GET's status and headers without the body, Content-Length the image's (made, or read from the cache, as for GET; a matching If-None-Match is a 304 without a decode)."
       }
     },
     "/v1/changes": {

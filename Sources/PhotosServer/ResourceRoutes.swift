@@ -8,8 +8,8 @@ import PhotosWire
 
 /// `GET /v1/assets/{id}/original` and `/v1/assets/{id}/resources/{type}`: a resource's bytes, from
 /// the file the library records for it, with `Range` (one range), `ETag`, `Last-Modified`,
-/// `If-None-Match` and `If-Modified-Since`. Only files that are resources of the library's assets
-/// are served, and only read.
+/// `If-None-Match` and `If-Modified-Since`; `HEAD` gives the same headers without reading the file.
+/// Only files that are resources of the library's assets are served, and only read.
 struct ResourceRoutes: Sendable {
     let fetches: FetchRoutes
 
@@ -40,13 +40,14 @@ struct ResourceRoutes: Sendable {
         let size = Int(info.st_size)
         let modified = Date(
             timeIntervalSince1970: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1_000_000_000)
+        let tag = "\"\(info.st_ino)-\(size)-\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)\""
         var headers: HTTPFields = [
             .contentType: resource.mimeType ?? "application/octet-stream",
-            .eTag: "\"\(info.st_ino)-\(size)-\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)\"",
+            .eTag: tag,
             .lastModified: HTTPDate.string(modified),
             .acceptRanges: "bytes",
         ]
-        if let match = request.headers[.ifNoneMatch], match == headers[.eTag] || match == "*" {
+        if let match = request.headers[.ifNoneMatch], EntityTag.anyMatches(match, tag) {
             return Response(status: .notModified, headers: headers)
         }
         if request.headers[.ifNoneMatch] == nil, let since = request.headers[.ifModifiedSince].flatMap(HTTPDate.parse),
@@ -58,11 +59,13 @@ struct ResourceRoutes: Sendable {
         if let header = request.headers[.range],
             request.headers[.ifRange].map({ $0 == headers[.eTag] || $0 == headers[.lastModified] }) ?? true
         {
-            guard let wanted = Self.byteRange(header, size: size) else {
+            switch Self.byteRange(header, size: size) {
+            case .range(let wanted): range = wanted
+            case .ignored: break
+            case .unsatisfiable:
                 headers[.contentRange] = "bytes */\(size)"
                 throw APIRangeError(headers: headers, size: size)
             }
-            range = wanted
         }
         let whole = size > 0 ? 0...(size - 1) : nil
         guard let part = range ?? whole else {
@@ -71,6 +74,9 @@ struct ResourceRoutes: Sendable {
         }
         headers[.contentLength] = "\(part.count)"
         if range != nil { headers[.contentRange] = "bytes \(part.lowerBound)-\(part.upperBound)/\(size)" }
+        let status: HTTPResponse.Status = range != nil ? .partialContent : .ok
+        // HEAD: what GET would send, but not the file (its body is dropped by the route).
+        if request.method == .head { return Response(status: status, headers: headers) }
         // Read through the descriptor opened above, named so that FileIO can open it (a path whose
         // name is not UTF-8 has no String FileIO could pass to the kernel); kept open until written.
         let contents = try await FileIO().loadFile(path: file.name, range: part, context: context)
@@ -78,24 +84,71 @@ struct ResourceRoutes: Sendable {
             defer { withExtendedLifetime(file) {} }
             try await contents.write(writer)
         }
-        return Response(status: range != nil ? .partialContent : .ok, headers: headers, body: body)
+        return Response(status: status, headers: headers, body: body)
     }
 
-    /// One range of `bytes=a-b`, `bytes=a-` or `bytes=-n`, within a file of `size` bytes; nil when
-    /// it cannot be satisfied (or names several ranges).
-    static func byteRange(_ header: String, size: Int) -> ClosedRange<Int>? {
-        guard header.hasPrefix("bytes="), size > 0 else { return nil }
-        let spec = header.dropFirst("bytes=".count).trimmingCharacters(in: .whitespaces)
-        guard !spec.contains(","), let dash = spec.firstIndex(of: "-") else { return nil }
+    /// What a `Range` header asks of a file (RFC 9110 14.1.2, 14.2).
+    enum RangeRequest: Equatable {
+        /// The range to send (206).
+        case range(ClosedRange<Int>)
+        /// The whole file (200): a unit other than `bytes`, a range that does not parse, or several
+        /// ranges (which this server does not answer as `multipart/byteranges`; RFC 9110 lets it
+        /// ignore them).
+        case ignored
+        /// A valid single range that is not within the file (416).
+        case unsatisfiable
+    }
+
+    /// What `bytes=a-b`, `bytes=a-` or `bytes=-n` asks of a file of `size` bytes:
+    ///
+    /// | header (size 10) | answer |
+    /// |---|---|
+    /// | `bytes=2-4`, `bytes=8-100`, `bytes=-3`, `bytes=-30` | that range, cut to the file |
+    /// | `bytes=10-`, `bytes=-0`, any range of an empty file | unsatisfiable |
+    /// | `items=0-5`, `bytes=5-2`, `bytes=x-1`, `bytes=0-0,5-9` | ignored |
+    static func byteRange(_ header: String, size: Int) -> RangeRequest {
+        // Range units are case-insensitive (RFC 9110 14.1).
+        guard let equals = header.firstIndex(of: "="), header[..<equals].lowercased() == "bytes" else {
+            return .ignored
+        }
+        let specs = header[header.index(after: equals)...].split(separator: ",")
+            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        guard specs.count == 1, let spec = specs.first, let dash = spec.firstIndex(of: "-") else { return .ignored }
         let first = spec[..<dash], last = spec[spec.index(after: dash)...]
         if first.isEmpty {
-            guard let count = Int(last), count > 0 else { return nil }
-            return max(0, size - count)...(size - 1)
+            guard let count = position(last) else { return .ignored }
+            guard count > 0, size > 0 else { return .unsatisfiable }
+            return .range(max(0, size - count)...(size - 1))
         }
-        guard let start = Int(first), start >= 0, start < size else { return nil }
-        if last.isEmpty { return start...(size - 1) }
-        guard let end = Int(last), end >= start else { return nil }
-        return start...min(end, size - 1)
+        guard let start = position(first) else { return .ignored }
+        guard let end = last.isEmpty ? Int.max : position(last), end >= start else { return .ignored }
+        guard start < size else { return .unsatisfiable }
+        return .range(start...min(end, size - 1))
+    }
+
+    /// A range's position or length: digits alone (no sign, no blank); one too large for an `Int`
+    /// is past any file's end.
+    private static func position(_ text: Substring) -> Int? {
+        guard !text.isEmpty, text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else {
+            return nil
+        }
+        return Int(text) ?? Int.max
+    }
+}
+
+/// Entity tags as a client lists them in `If-None-Match` (RFC 9110 8.8.3, 13.1.2).
+enum EntityTag {
+    /// Whether `header` names `tag`: `*` names any; otherwise any listed tag whose opaque part
+    /// (`"..."`, with or without `W/`) is `tag`'s, the weak comparison `If-None-Match` asks for.
+    /// Tags are split at commas: the server's own tags hold none, so a listed tag that does cannot
+    /// match by being cut.
+    static func anyMatches(_ header: String, _ tag: String) -> Bool {
+        let opaque = tag.hasPrefix("W/") ? tag.dropFirst(2) : tag[...]
+        if header.trimmingCharacters(in: .whitespaces) == "*" { return true }
+        return header.split(separator: ",").contains { listed in
+            let listed = listed.trimmingCharacters(in: .whitespaces)
+            return (listed.hasPrefix("W/") ? listed.dropFirst(2) : listed[...]) == opaque
+        }
     }
 }
 

@@ -9,7 +9,9 @@ import PhotosWire
 /// `GET /v1/assets/{id}/thumbnail?size=256&mode=fill&format=webp`: the asset's picture (a video's
 /// poster frame) scaled into a box, through `PHImageManager`, so the disk cache (and photosd's
 /// thumbnails made ahead) serve it. `ETag` names the file as it is now and the request; a client
-/// that sends it back gets 304 without a decode.
+/// that sends it back (in an `If-None-Match` list, weak or not, or `*`) gets 304 without a decode.
+/// `HEAD` gives GET's headers, its `Content-Length` the image's (made, or read from the cache, as for
+/// GET), without the image.
 struct ThumbnailRoutes: Sendable {
     let fetches: FetchRoutes
     let manager: PHImageManager
@@ -93,7 +95,7 @@ struct ThumbnailRoutes: Sendable {
         try fetches.requireHere(file.path, of: identifier)
         try fetches.refuseLinks(file.path, of: identifier)
         let tag = wanted.tag(ofFileAt: file.path)
-        if let tag, request.headers[.ifNoneMatch] == tag {
+        if let tag, let match = request.headers[.ifNoneMatch], EntityTag.anyMatches(match, tag) {
             return Response(status: .notModified, headers: [.eTag: tag, .cacheControl: "private, no-cache"])
         }
         let data = try await render(asset, wanted)

@@ -498,7 +498,7 @@ import Testing
 
     @Test(arguments: [
         ("PUT", "/v1/changes", "GET, POST"), ("DELETE", "/v1/changes", "GET, POST"), ("GET", "/v1/queries", "POST"),
-        ("POST", "/v1/health", "GET"), ("DELETE", "/v1/assets/A/L0/001", "GET"), ("PATCH", "/v1/albums", "GET"),
+        ("POST", "/v1/health", "GET"), ("DELETE", "/v1/assets/A/L0/001", "GET, HEAD"), ("PATCH", "/v1/albums", "GET"),
         ("TRACE", "/v1/status", "GET"), ("QUERY", "/v1/assets", "GET"), ("PUT", "/v1/folders/F/L0/020", "GET"),
     ])
     func aKnownPathAskedWithAnotherMethodIs405WithAllow(method: String, target: String, allow: String) async throws {

@@ -92,7 +92,7 @@ import Testing
             let document = try OpenAPISchema.document()
             let paths = try #require(document["paths"] as? [String: [String: Any]])
             let operations = paths.flatMap { path, operations in
-                operations.keys.filter { ["get", "post"].contains($0) }.map { "\($0.uppercased()) \(path)" }
+                operations.keys.filter { ["get", "head", "post"].contains($0) }.map { "\($0.uppercased()) \(path)" }
             }
             #expect(Set(index.endpoints) == Set(operations) && index.endpoints.count == operations.count)
             #expect(

@@ -69,6 +69,29 @@ struct ThumbnailRouteTests {
         }
     }
 
+    /// RFC 9110 13.1.2: `If-None-Match` lists tags and compares them weakly, and `*` names any
+    /// picture there is; `HEAD` answers GET's headers without the image.
+    @Test func anIfNoneMatchListWeakTagOrStarIsA304AndHEADGivesGETsHeaders() async throws {
+        try await withServer { socket in
+            let target = target(Self.photo, "?size=64")
+            let first = try await APIServerTests.get(socket, target)
+            let tag = try #require(first.headers["etag"])
+            for header in ["\"x\", \(tag)", "\(tag), \"x\"", "W/\(tag)", "*"] {
+                let reply = try await APIServerTests.get(socket, target, headers: ["If-None-Match": header])
+                #expect(reply.status == 304 && reply.body.isEmpty, "If-None-Match: \(header)")
+            }
+            let head = try await offPool { try UnixHTTPClient.request(socket, "HEAD", target) }
+            #expect(head.status == 200 && head.body.isEmpty)
+            for name in ["content-type", "content-length", "etag", "cache-control"] {
+                #expect(head.headers[name] != nil && head.headers[name] == first.headers[name], "\(name)")
+            }
+            let unchanged = try await offPool {
+                try UnixHTTPClient.request(socket, "HEAD", target, headers: ["If-None-Match": tag])
+            }
+            #expect(unchanged.status == 304)
+        }
+    }
+
     /// A RAW+JPEG pair whose chosen original is its RAW: the thumbnail is the RAW's (1224x816, not
     /// the JPEG's 640x480), and once the choice goes back to the JPEG the old ETag is stale.
     @Test func aPairsThumbnailAndETagFollowItsChosenOriginal() async throws {
