@@ -228,10 +228,13 @@ public struct AssetQuery: Sendable, Hashable {
     /// Whether changing these PhotoKit properties of some assets can change which assets this
     /// query selects or their order. `false` lets change details skip fetching again.
     public func depends(onProperties properties: Set<String>) -> Bool {
+        // An edit of a property (a change request, a sidecar's merge) sets `modificationDate` too:
+        // a query sorted or filtered on it sees the edited asset move, arrive or leave.
         let columns: [String: [String]] = [
-            "isFavorite": ["isFavorite"], "isHidden": ["isHidden"],
-            "location": ["latitude", "longitude", "altitude", "speed", "course"],
-            "creationDate": ["creationDate"], "representsBurst": ["representsBurst", "isBurstVisible"],
+            "isFavorite": ["isFavorite", "modificationDate"], "isHidden": ["isHidden", "modificationDate"],
+            "location": ["latitude", "longitude", "altitude", "speed", "course", "modificationDate"],
+            "creationDate": ["creationDate", "modificationDate"],
+            "representsBurst": ["representsBurst", "isBurstVisible"],
         ]
         let (sql, _) = self.sql()
         for property in properties {

@@ -101,6 +101,50 @@ import Testing
         }
     }
 
+    /// Every edit sets the asset's modificationDate: a query sorted or filtered on it sees the
+    /// edited asset move or arrive, whatever property the edit was of.
+    @Test(arguments: [
+        (#"{"sort": ["-modificationDate"]}"#, "sort=-modificationDate"),
+        (
+            #"{"predicate": "modificationDate > CAST(\"2025-01-01T00:00:00Z\", \"NSDate\")"}"#,
+            "predicate=" + #"modificationDate > CAST("2025-01-01T00:00:00Z", "NSDate")"#
+                .addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+        ),
+    ])
+    func aQueryOnModificationDateFollowsEveryEdit(query: String, listing: String) async throws {
+        try await APIServerTests.withServer { socket, fixture in
+            let fresh = {
+                let reply = try await APIServerTests.get(socket, "/v1/assets?" + listing)
+                return try #require(try reply.object()["assets"] as? [[String: Any]]).map {
+                    "\($0["localIdentifier"] ?? "-")"
+                }
+            }
+            let stream = try await LiveCollectionQueryTests.Stream(socket, query)
+            let first = try #require(
+                try JSONSerialization.jsonObject(with: Data(try await stream.nextLine().utf8)) as? [String: Any])
+            var held = try #require((first["initial"] as? [String: Any])?["assets"] as? [[String: Any]]).map {
+                "\($0["localIdentifier"] ?? "-")"
+            }
+            #expect(held == (try await fresh()))
+            let edits: [(String, (PHAssetChangeRequest) -> Void)] = [
+                ("beach.jpg", { $0.isFavorite.toggle() }),
+                ("pano.jpg", { $0.location = CLLocation(latitude: 48.85, longitude: 2.35) }),
+                ("sunset.heic", { $0.creationDate = Date(timeIntervalSince1970: 1_000_000_000) }),
+                ("secret.jpg", { $0.isHidden = false }),
+                ("movie.mov", { $0.isFavorite = true }),
+            ]
+            for (name, edit) in edits {
+                let asset = fixture.asset(name)
+                try fixture.library.performChangesAndWait { edit(PHAssetChangeRequest(for: asset)) }
+                let record = try #require(
+                    try JSONSerialization.jsonObject(with: Data(try await stream.nextLine().utf8)) as? [String: Any])
+                try Self.apply(record, to: &held)
+                #expect(held == (try await fresh()), "after editing \(name): \(record)")
+                #expect(held.contains(fixture.assets[name]!), "an edited asset is modified lately")
+            }
+        }
+    }
+
     @Test(arguments: [
         (#"{"predicate": "colour == 1"}"#, 400), (#"{"colour": 1}"#, 400), ("not json", 400),
         (#"{"limit": -1}"#, 400), (#"{"sort": ["flavour"]}"#, 400), (#"{"in": "nope"}"#, 404),

@@ -111,6 +111,22 @@ import Testing
         #expect(indexes == IndexSet([3]))
     }
 
+    /// Each edit of a property sets `modificationDate` too: a query sorted or filtered on it may
+    /// see the edited row move, arrive or leave, whatever the property; one on neither may not.
+    @Test(arguments: ["isFavorite", "isHidden", "location", "creationDate"])
+    func everyEditCanMoveARowOfAQueryOnModificationDate(property: String) {
+        var sorted = AssetQuery()
+        sorted.sort = [SortKey(key: "modificationDate", ascending: false)]
+        var filtered = AssetQuery()
+        filtered.filter = SQLFragment(sql: "asset.modificationDate > ?", arguments: [.double(1_750_000_000)])
+        filtered.sort = [SortKey(key: "pixelWidth", ascending: true)]
+        var neither = AssetQuery()
+        neither.sort = [SortKey(key: "pixelWidth", ascending: true)]
+        #expect(sorted.depends(onProperties: [property]))
+        #expect(filtered.depends(onProperties: [property]))
+        #expect(neither.depends(onProperties: [property]) == (property == "isHidden"), "hidden assets are left out")
+    }
+
     @Test func sortKeysCompareAsSQLiteOrdersThem() throws {
         // NULL < numbers (integers and reals together) < text (by bytes) < blobs.
         let values: [SQLValue] = [

@@ -57,6 +57,26 @@ import Testing
                         })
                 }
             ),
+            // Every edit sets the asset's modificationDate: it moves in, out and around these.
+            (
+                "last modified first",
+                { library, _ in
+                    PHAsset.fetchAssets(
+                        with: options(library) {
+                            $0.sortDescriptors = [NSSortDescriptor(key: "modificationDate", ascending: false)]
+                        })
+                }
+            ),
+            (
+                "modified lately",
+                { library, _ in
+                    PHAsset.fetchAssets(
+                        with: options(library) {
+                            $0.predicate = NSPredicate(
+                                format: "modificationDate > %@", Date(timeIntervalSince1970: 1_750_000_000) as NSDate)
+                        })
+                }
+            ),
             ("album", { library, album in PHAsset.fetchAssets(in: album, options: options(library)) }),
             (
                 "favorites smart album",
