@@ -78,12 +78,12 @@ struct LiveQueryRoutes: Sendable {
         let access = context.access
         switch kind {
         case "albums":
-            // A smart album's members are its assets' doing: PhotoKit reports no change of the album
-            // when they change, but its count and dates do.
+            // An album's count and dates follow its assets: PhotoKit reports no change of the album
+            // when a member's date changes (nor of a smart album when its members do), but they do.
             return try follow(
                 .albums(limited: access.isLimited), format: format, access: access, channel: context.channel
             ) {
-                try fetches.fetchAlbums(posted, access: access).map { ($0.result, derived: $0.type == .smartAlbum) }
+                try fetches.fetchAlbums(posted, access: access).map { ($0.result, derived: true) }
             }
         case "folders":
             return try follow(.folders, format: format, access: access, channel: context.channel) {
@@ -91,7 +91,8 @@ struct LiveQueryRoutes: Sendable {
                 if access.isLimited {
                     throw APIError(.forbidden, "a limited client sees only its albums: it cannot follow folders")
                 }
-                return [(try fetches.fetchFolders(posted, access: access), false)]
+                // A folder's dates are its albums' assets': they change with no change of the folder.
+                return [(try fetches.fetchFolders(posted, access: access), true)]
             }
         default:
             return try follow(
@@ -106,7 +107,8 @@ struct LiveQueryRoutes: Sendable {
     /// then those of the next, as `GET /v1/albums` without `type` lists regular and smart albums.
     ///
     /// `derived`: the result's descriptions follow from assets, not from its objects' own changes
-    /// (smart albums' counts and dates): the observer compares them at each change of assets.
+    /// (albums' and folders' counts and dates): the observer compares them at each change of assets
+    /// or albums.
     ///
     /// `access` is looked up again before each change is sent: a token revoked or expired since the
     /// query began ends the stream with the 401 its next request would get, and a limited token
@@ -356,8 +358,8 @@ final class QueryObserver<Object: PHObject, Description: Hashable & Sendable>: P
     /// One fetch result of the query, as the client holds it.
     private struct Section {
         var result: PHFetchResult<Object>
-        /// For objects whose descriptions follow from assets (smart albums): each one's description as
-        /// the client holds it, by identifier; nil when the objects' own changes say it all.
+        /// For objects whose descriptions follow from assets (albums, folders): each one's description
+        /// as the client holds it, by identifier; nil when the objects' own changes say it all.
         var sent: [String: Description]?
     }
 
@@ -410,8 +412,12 @@ final class QueryObserver<Object: PHObject, Description: Hashable & Sendable>: P
     private func details(of section: inout Section, _ changeInstance: PHChange) -> PHFetchResultChangeDetails<Object>? {
         let current = section.result
         var details = changeInstance.changeDetails(for: current)
-        if let held = section.sent, !changeInstance.entry.asset.isEmpty, details?.hasIncrementalChanges ?? true {
-            // Objects whose description the change of assets made stale are changed objects.
+        let entry = changeInstance.entry
+        if let held = section.sent, !(entry.asset.isEmpty && entry.assetCollection.isEmpty),
+            details?.hasIncrementalChanges ?? true
+        {
+            // Objects whose description the change of assets (or of a folder's albums) made stale
+            // are changed objects.
             let after = details?.fetchResultAfterChanges ?? current
             let now = describedAll(after)
             let stale = (0..<after.count).map(after.object(at:)).filter { object in

@@ -32,7 +32,7 @@ import Testing
 
     /// An object as the client holds it: what a changed record must bring up to date.
     static func summary(_ object: [String: Any]) -> String {
-        ["localIdentifier", "localizedTitle", "estimatedAssetCount", "parentLocalIdentifier"]
+        ["localIdentifier", "localizedTitle", "estimatedAssetCount", "parentLocalIdentifier", "startDate", "endDate"]
             .map { "\(object[$0] ?? "-")" }.joined(separator: "|")
     }
 
@@ -109,6 +109,47 @@ import Testing
         }
     }
 
+    /// A regular album's count and dates follow its members: a member's new date is no change of
+    /// the album in PhotoKit's terms, yet the album's JSON changed, and comes as `changed`.
+    @Test func aRegularAlbumComesAsChangedWhenAMembersDateMovesItsDates() async throws {
+        try await APIServerTests.withServer { socket, fixture in
+            let stream = try await Stream(socket, #"{"of": "albums", "type": "album", "sort": ["startDate"]}"#)
+            let initial = try #require(try await stream.next().initial)
+            #expect(initial.albums?.map(\.localizedTitle) == ["Trip", "Winter"])
+            // Winter's one photo, taken before Trip's first: Winter moves ahead, with its new dates.
+            try fixture.library.performChangesAndWait {
+                PHAssetChangeRequest(for: fixture.asset("sunset.heic")).creationDate = Date(
+                    timeIntervalSince1970: 978_350_400)
+            }
+            var record = try await stream.next()
+            #expect(record.moves?.count == 1)
+            #expect(record.changed?.map(\.index) == [0])
+            #expect(record.changed?.first?.album?.localizedTitle == "Winter")
+            #expect(record.changed?.first?.album?.startDate?.hasPrefix("2001-01-01T") == true)
+            #expect(record.changed?.first?.album?.endDate?.hasPrefix("2001-01-01T") == true)
+            // Trip's last photo taken later: its end date changes, and its place does not.
+            try fixture.library.performChangesAndWait {
+                PHAssetChangeRequest(for: fixture.asset("movie.mov")).creationDate = Date(
+                    timeIntervalSince1970: 1_893_499_200)
+            }
+            record = try await stream.next()
+            #expect(record.moves == [] && record.inserted == [] && record.removed == [])
+            #expect(record.changed?.map(\.index) == [1])
+            #expect(record.changed?.first?.album?.endDate?.hasPrefix("2030-01-01T") == true)
+            // A change of an asset in no album leaves every album as it was: nothing is sent, and the
+            // next record is the next real one.
+            try fixture.library.performChangesAndWait {
+                PHAssetChangeRequest(for: fixture.asset("screen.png")).creationDate = Date(
+                    timeIntervalSince1970: 946_684_800)
+            }
+            try fixture.library.performChangesAndWait {
+                PHAssetCollectionChangeRequest(for: fixture.collection("Winter"))!.title = "Winter 2001"
+            }
+            record = try await stream.next()
+            #expect(record.changed?.first?.album?.localizedTitle == "Winter 2001")
+        }
+    }
+
     @Test func aFolderQueryFollowsCreationRenamingAndDeletion() async throws {
         try await APIServerTests.withServer { socket, fixture in
             let stream = try await Stream(socket, #"{"of": "folders", "sort": ["title"]}"#)
@@ -136,6 +177,29 @@ import Testing
             }
             record = try await stream.next()
             #expect(record.removed == [0] && record.count == 1)
+        }
+    }
+
+    /// A folder's dates are those of its albums' photos: a photo's new date, or one that joins an
+    /// album of the folder, changes the folder's JSON, though not the folder in PhotoKit's terms.
+    @Test func aFolderComesAsChangedWhenItsAlbumsDatesMove() async throws {
+        try await APIServerTests.withServer { socket, fixture in
+            let stream = try await Stream(socket, #"{"of": "folders"}"#)
+            let initial = try #require(try await stream.next().initial)
+            #expect(initial.folders?.first?.startDate?.hasPrefix("2020-06-01T") == true)
+            try fixture.library.performChangesAndWait {
+                PHAssetChangeRequest(for: fixture.asset("sunset.heic")).creationDate = Date(
+                    timeIntervalSince1970: 978_350_400)
+            }
+            var record = try await stream.next()
+            #expect(record.changed?.map(\.index) == [0])
+            #expect(record.changed?.first?.folder?.startDate?.hasPrefix("2001-01-01T") == true)
+            try fixture.library.performChangesAndWait {
+                PHAssetCollectionChangeRequest(for: fixture.collection("Winter"))!.addAssets(
+                    [fixture.asset("slomo.mov")] as NSArray)
+            }
+            record = try await stream.next()
+            #expect(record.changed?.first?.folder?.endDate?.hasPrefix("2023-01-01T") == true)
         }
     }
 
@@ -215,7 +279,7 @@ import Testing
                 let asset = fixture.asset(identifier: assets[Int(random.next() % UInt64(assets.count))].localIdentifier)
                 let album = albums.count == 0 ? nil : albums.object(at: Int(random.next() % UInt64(albums.count)))
                 // Albums' own changes, and changes of assets, which smart albums' counts follow.
-                let choice = album == nil ? random.next() % 3 * 3 : random.next() % 7
+                let choice = album == nil ? random.next() % 3 * 3 : random.next() % 8
                 try fixture.library.performChangesAndWait {
                     switch choice {
                     case 0: _ = PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: title)
@@ -224,7 +288,11 @@ import Testing
                     case 3: PHAssetChangeRequest(for: asset).isFavorite = !asset.isFavorite
                     case 4: PHAssetCollectionChangeRequest(for: album!)?.addAssets([asset] as NSArray)
                     case 5: PHAssetCollectionChangeRequest(for: album!)?.removeAssets([asset] as NSArray)
-                    default: PHAssetChangeRequest(for: asset).isHidden = !asset.isHidden
+                    case 6: PHAssetChangeRequest(for: asset).isHidden = !asset.isHidden
+                    // A member's new date moves its albums' dates.
+                    default:
+                        PHAssetChangeRequest(for: asset).creationDate = Date(
+                            timeIntervalSince1970: 1_000_000_000 + Double(random.next() % 1_000_000_000))
                     }
                 }
                 // Read diffs until the client holds the fresh listing.
