@@ -95,8 +95,10 @@ struct LiveQueryRoutes: Sendable {
                 return [(try fetches.fetchFolders(posted, access: access), true)]
             }
         default:
+            // An asset's JSON names its albums: a change of albums alone alters it.
             return try follow(
-                .assets(naming: access.namedAlbums), format: format, access: access, channel: context.channel
+                .assets(naming: access.namedAlbums), format: format, access: access, channel: context.channel,
+                followingAlbumsOfAssets: true
             ) {
                 [(try fetches.fetchAssets(posted, access: access), false)]
             }
@@ -110,13 +112,18 @@ struct LiveQueryRoutes: Sendable {
     /// (albums' and folders' counts and dates): the observer compares them at each change of assets
     /// or albums.
     ///
+    /// `followingAlbumsOfAssets`: the objects are assets, whose JSON names the albums holding them;
+    /// the observer keeps the albums' members (``AlbumMembers``) to send the assets a change of
+    /// albums altered as changed.
+    ///
     /// `access` is looked up again before each change is sent: a token revoked or expired since the
     /// query began ends the stream with the 401 its next request would get, and a limited token
     /// whose albums changed ends it with a 409, to be asked again (its result was fetched for the
     /// albums it had).
     private func follow<Object: PHObject, Description: Hashable & Sendable>(
         _ kind: LiveKind<Object, Description>, format: StreamFormat, access: ClientAccess,
-        channel: (any Channel)? = nil, fetch: () throws -> [(PHFetchResult<Object>, derived: Bool)]
+        channel: (any Channel)? = nil, followingAlbumsOfAssets: Bool = false,
+        fetch: () throws -> [(PHFetchResult<Object>, derived: Bool)]
     ) throws -> Response {
         // The client's leaving ends the stream at once (``LeavingClient``), its slot first.
         let slot = try streams.open(for: channel)
@@ -126,7 +133,10 @@ struct LiveQueryRoutes: Sendable {
         library.register(observer)
         let sections: [(PHFetchResult<Object>, derived: Bool)]
         let token: Int64
+        let members: AlbumMembers?
         do {
+            // Read before the fetch: a change in between then names an asset too many, never one too few.
+            members = followingAlbumsOfAssets ? try AlbumMembers(library.database) : nil
             token = try library.database.currentToken()
             sections = try fetch()
         } catch {
@@ -134,7 +144,7 @@ struct LiveQueryRoutes: Sendable {
             slot.close()
             throw APIError.from(error)
         }
-        observer.follow(sections)
+        observer.follow(sections, albumMembers: members)
         let results = sections.map(\.0)
         let library = self.library
         return Response(
@@ -295,6 +305,16 @@ struct LiveChange: Sendable, Hashable {
         }
         details = joined
     }
+
+    /// Adds objects at `positions` (after the change) as changed, but those it inserted, whose
+    /// descriptions come with them: objects whose descriptions changed though their details do
+    /// not say so (assets whose albums changed). Nothing for a change sent in full.
+    mutating func addChanged(_ positions: [Int]) {
+        guard var joined = details, !positions.isEmpty else { return }
+        let inserted = Set(joined.inserted)
+        joined.changed = Set(joined.changed).union(positions.filter { !inserted.contains($0) }).sorted()
+        details = joined
+    }
 }
 
 /// What a live query follows: the names its records give the objects, and how they are described.
@@ -366,6 +386,8 @@ final class QueryObserver<Object: PHObject, Description: Hashable & Sendable>: P
     private let lock = NSLock()
     private let kind: LiveKind<Object, Description>
     private var sections: [Section] = []
+    /// For a query of assets: the albums' members, to tell whose `albums` a change altered.
+    private var albumMembers: AlbumMembers?
     let records: AsyncStream<Result<[UInt8], any Error>>
     private let continuation: AsyncStream<Result<[UInt8], any Error>>.Continuation
 
@@ -375,9 +397,11 @@ final class QueryObserver<Object: PHObject, Description: Hashable & Sendable>: P
     }
 
     /// Starts following `results` (each `derived` when its objects' descriptions follow from
-    /// assets); changes before them are in them.
-    func follow(_ results: [(PHFetchResult<Object>, derived: Bool)]) {
+    /// assets); changes before them are in them. `albumMembers`: for assets, their albums' members,
+    /// read before the results.
+    func follow(_ results: [(PHFetchResult<Object>, derived: Bool)], albumMembers: AlbumMembers? = nil) {
         lock.withLock {
+            self.albumMembers = albumMembers
             sections = results.map { result, derived in
                 Section(result: result, sent: derived ? describedAll(result) : nil)
             }
@@ -393,16 +417,33 @@ final class QueryObserver<Object: PHObject, Description: Hashable & Sendable>: P
         let token = changeInstance.entry.token
         lock.withLock {
             guard !sections.isEmpty else { return }
+            let altered: Set<Int64>
+            do {
+                altered = try albumMembers?.assetsWhoseAlbumsChanged(in: changeInstance.entry) ?? []
+            } catch {
+                continuation.yield(.failure(error))
+                return
+            }
             let changes = sections.indices.map { index in
                 (before: sections[index].result, details: details(of: &sections[index], changeInstance))
             }
-            guard changes.contains(where: { $0.details != nil }) else { return }
             for (index, change) in changes.enumerated() {
                 if let details = change.details { sections[index].result = details.fetchResultAfterChanges }
             }
             let after = sections.map(\.result)
+            var change = LiveChange(changes)
+            if !altered.isEmpty {
+                var start = 0
+                change.addChanged(
+                    after.flatMap { section in
+                        defer { start += section.count }
+                        return section.positions(ofRows: altered).map { start + $0 }
+                    })
+            }
+            guard changes.contains(where: { $0.details != nil }) || change.details?.changed.isEmpty == false else {
+                return
+            }
             // Described now, while the objects are as this change left them.
-            let change = LiveChange(changes)
             continuation.yield(Result { try LiveQueryRoutes.diff(change, after: after, kind, token: token) })
         }
     }

@@ -119,6 +119,35 @@ extension LibraryDatabase {
         }
     }
 
+    /// The members (asset row ids) of the albums an asset's JSON names (`albums`: the regular albums,
+    /// directory-backed and user ones), by the album's local identifier: of the albums `identifiers`
+    /// names, or of every one (nil). An album with no member has an empty set.
+    ///
+    /// A live query of assets keeps them, to tell which assets' `albums` a change of albums altered.
+    public func albumMembers(_ identifiers: [String]? = nil) throws -> [String: Set<Int64>] {
+        try read { db in
+            var albums = "isList = 0 AND type = \(PHAssetCollectionType.album.rawValue)"
+            var arguments: [SQLValue] = []
+            if let identifiers {
+                albums += " AND localIdentifier IN (\(db.dialect.elementsOfJSONArray()))"
+                arguments.append(.text(JSONText.array(identifiers)))
+            }
+            let ids = try db.rows("SELECT id, localIdentifier FROM collection WHERE \(albums)", arguments) {
+                (try $0.int64(0), try $0.text(1))
+            }
+            var members = Dictionary(uniqueKeysWithValues: ids.map { ($0.0, Set<Int64>()) })
+            // Row ids only: a library's every membership is read when a query starts.
+            let pairs = try db.rows(
+                """
+                SELECT collectionId, assetId FROM collection_asset
+                WHERE collectionId IN (SELECT id FROM collection WHERE \(albums))
+                """, arguments
+            ) { (try $0.int64(0), try $0.int64(1)) }
+            for (album, asset) in pairs { members[album]?.insert(asset) }
+            return Dictionary(uniqueKeysWithValues: ids.map { ($0.1, members[$0.0] ?? []) })
+        }
+    }
+
     /// The oldest token still in the change log (nil when the log is empty).
     public func oldestToken() throws -> Int64? {
         try read { db in try db.scalarInt64("SELECT MIN(token) FROM change") }

@@ -1,5 +1,6 @@
 import Foundation
 import Photos
+import PhotosStore
 import PhotosTestSupport
 import Testing
 
@@ -141,6 +142,87 @@ import Testing
                 try Self.apply(record, to: &held)
                 #expect(held == (try await fresh()), "after editing \(name): \(record)")
                 #expect(held.contains(fixture.assets[name]!), "an edited asset is modified lately")
+            }
+        }
+    }
+
+    /// An asset's `albums` (each album holding it, with its title and path) changes when an album
+    /// gains or loses it, is renamed, moved or deleted: no change of the asset in PhotoKit's terms,
+    /// yet its JSON changed, and it comes as `changed`.
+    @Test func anAssetQueryFollowsTheAlbumsOfItsAssets() async throws {
+        try await APIServerTests.withServer { socket, fixture in
+            let summary: ([String: Any]) -> String = { asset in
+                let albums = (asset["albums"] as? [[String: Any]] ?? []).map {
+                    "\($0["localizedTitle"] ?? "-") \($0["path"] ?? "-")"
+                }
+                return "\(asset["localIdentifier"] ?? "-")|" + albums.joined(separator: ",")
+            }
+            let fresh = {
+                let reply = try await APIServerTests.get(socket, "/v1/assets?sort=creationDate")
+                return try #require(try reply.object()["assets"] as? [[String: Any]]).map(summary)
+            }
+            let stream = try await LiveCollectionQueryTests.Stream(socket, #"{"sort": ["creationDate"]}"#)
+            let first = try #require(
+                try JSONSerialization.jsonObject(with: Data(try await stream.nextLine().utf8)) as? [String: Any])
+            var held = try #require((first["initial"] as? [String: Any])?["assets"] as? [[String: Any]]).map(summary)
+            #expect(held == (try await fresh()))
+
+            let beach = fixture.asset("beach.jpg")
+            let trip: PHAssetCollection = fixture.collection("Trip")
+            let winter = try #require(fixture.collections["Winter"])
+            let changes: [(String, () throws -> Void)] = [
+                (
+                    "an album made with beach in it",
+                    {
+                        try fixture.library.performChangesAndWait {
+                            PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "Best")
+                                .addAssets([beach] as NSArray)
+                        }
+                    }
+                ),
+                (
+                    "beach taken out of Trip",
+                    {
+                        try fixture.library.performChangesAndWait {
+                            PHAssetCollectionChangeRequest(for: trip)!.removeAssets([beach] as NSArray)
+                        }
+                    }
+                ),
+                (
+                    "Trip renamed",
+                    {
+                        try fixture.library.performChangesAndWait {
+                            PHAssetCollectionChangeRequest(for: trip)!.title = "Alps"
+                        }
+                    }
+                ),
+                (
+                    // What the directory mirror records when an album's directory moves.
+                    "Winter's directory moved",
+                    {
+                        let id = try #require(try fixture.library.database.collectionID(forLocalIdentifier: winter))
+                        try fixture.library.database.write { transaction in
+                            var record = try #require(try transaction.collection(id: id))
+                            record.path = "/fixture/2024/Winter"
+                            try transaction.updateCollection(record, properties: [])
+                        }
+                    }
+                ),
+                (
+                    "Trip deleted",
+                    {
+                        try fixture.library.performChangesAndWait {
+                            PHAssetCollectionChangeRequest.deleteAssetCollections([trip] as NSArray)
+                        }
+                    }
+                ),
+            ]
+            for (name, change) in changes {
+                try change()
+                let record = try #require(
+                    try JSONSerialization.jsonObject(with: Data(try await stream.nextLine().utf8)) as? [String: Any])
+                try Self.apply(record, to: &held, summary: summary)
+                #expect(held == (try await fresh()), "\(name): \(record)")
             }
         }
     }

@@ -151,6 +151,14 @@ extension PHFetchResult where ObjectType: PHCollection {
 }
 
 extension PHFetchResult where ObjectType: PHObject {
+    /// The positions of the objects with these row ids, ascending (a live query's assets whose
+    /// JSON a change of their albums altered; not in PhotoKit's API). One pass over the result.
+    package func positions(ofRows rows: Set<Int64>) -> [Int] {
+        guard !rows.isEmpty else { return [] }
+        let ids = rowIDs
+        return ids.indices.filter { rows.contains(ids[$0]) }
+    }
+
     /// Whether the result is of Recently Deleted's assets, whose rows are out of the asset table.
     var readsTrash: Bool {
         guard case .assets(let query) = origin, case .smartAlbum(let subtype) = query.scope else { return false }
