@@ -1,6 +1,5 @@
 import Foundation
 import Photos
-import PhotosStore
 import PhotosTestSupport
 import Testing
 
@@ -147,7 +146,7 @@ import Testing
     }
 
     /// An asset's `albums` (each album holding it, with its title and path) changes when an album
-    /// gains or loses it, is renamed, moved or deleted: no change of the asset in PhotoKit's terms,
+    /// gains or loses it, is renamed or deleted: no change of the asset in PhotoKit's terms,
     /// yet its JSON changed, and it comes as `changed`.
     @Test func anAssetQueryFollowsTheAlbumsOfItsAssets() async throws {
         try await APIServerTests.withServer { socket, fixture in
@@ -169,7 +168,6 @@ import Testing
 
             let beach = fixture.asset("beach.jpg")
             let trip: PHAssetCollection = fixture.collection("Trip")
-            let winter = try #require(fixture.collections["Winter"])
             let changes: [(String, () throws -> Void)] = [
                 (
                     "an album made with beach in it",
@@ -193,18 +191,6 @@ import Testing
                     {
                         try fixture.library.performChangesAndWait {
                             PHAssetCollectionChangeRequest(for: trip)!.title = "Alps"
-                        }
-                    }
-                ),
-                (
-                    // What the directory mirror records when an album's directory moves.
-                    "Winter's directory moved",
-                    {
-                        let id = try #require(try fixture.library.database.collectionID(forLocalIdentifier: winter))
-                        try fixture.library.database.write { transaction in
-                            var record = try #require(try transaction.collection(id: id))
-                            record.path = "/fixture/2024/Winter"
-                            try transaction.updateCollection(record, properties: [])
                         }
                     }
                 ),
