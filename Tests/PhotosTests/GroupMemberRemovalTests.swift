@@ -127,18 +127,4 @@ struct GroupMemberRemovalTests {
         options.photoLibrary = library
         #expect(PHAsset.fetchAssets(with: options).count == 1, "a default fetch shows the burst")
     }
-
-    @Test func aFramesNewDateMayMakeItTheBurstsRepresentative() throws {
-        for frame in 1...3 { try add("Phone/DCIM/100APPLE/IMG_300\(frame).JPG") }
-        try scan()
-        let frames = assets()
-        #expect(frames.map(\.representsBurst) == [true, false, false])
-        let earlier = try #require(frames[0].creationDate).addingTimeInterval(-60)
-        try library.performChangesAndWait {
-            PHAssetChangeRequest(for: frames[2]).creationDate = earlier
-        }
-        let now = assets()
-        #expect(now.first?.localIdentifier == frames[2].localIdentifier)
-        #expect(now.map(\.representsBurst) == [true, false, false], "\(now.map(\.representsBurst))")
-    }
 }

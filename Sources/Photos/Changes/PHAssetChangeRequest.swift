@@ -187,10 +187,6 @@ public class PHAssetChangeRequest: PHChangeRequest, @unchecked Sendable {
         // One UPDATE of these columns, without reading the row: blocks of thousands of edits.
         try context.transaction.updateAsset(
             localIdentifier: targetIdentifier, setting: columns, properties: changedProperties)
-        // The earliest frame represents a burst: a frame's new date may make another the earliest.
-        if newCreationDate != nil, let burst = asset?.burstIdentifier {
-            try context.transaction.pickBurstRepresentatives([burst])
-        }
         // User state an existing photo's sidecar holds goes there too, where its root allows.
         if asset != nil, changedProperties.contains(where: Self.sidecarProperties.contains) {
             try context.syncSidecar(ofAsset: targetIdentifier)
