@@ -279,8 +279,9 @@ extension PhotosCommand {
             guard let names = try? FileOperations.names(in: directory) else { return }
             for name in names where name.hasPrefix(prefix) {
                 let rest = name.dropFirst(prefix.count)
-                guard let pid = Int64(rest.prefix(while: \.isNumber)), rest.prefix(while: \.isNumber).count > 0,
-                    ["", "-wal", "-shm", "-journal"].contains(String(rest.drop(while: \.isNumber))),
+                let digits = rest.prefix(while: \.isNumber)
+                guard let pid = Int64(digits),
+                    ["", "-wal", "-shm", "-journal"].contains(String(rest.dropFirst(digits.count))),
                     !FileOperations.processIsAlive(pid)
                 else { continue }
                 try? FileOperations.unlink(directory + "/" + name)

@@ -28,9 +28,9 @@ public struct SystemCallError: Error, Sendable, Hashable, CustomStringConvertibl
         self.errno = errno
     }
 
-    /// The system's text for ``errno`` (`strerror`): "No space left on device".
+    /// The system's text for ``errno`` (`strerror`): "No space left on device"; for an `open` that
+    /// met a symbolic link it did not follow (`ELOOP`, see ``Syscall``), that in words.
     public var reason: String {
-        // What `O_NOFOLLOW` and the reading modules' path check say with it (see `Syscall`).
         if call == "open" && errno == ELOOP { return "a symbolic link on the way, which the library does not follow" }
         return strerror(errno).map { String(cString: $0) } ?? "unknown error"
     }

@@ -188,8 +188,6 @@ struct FetchRoutes: Sendable {
         return Self.json(writer.bytes)
     }
 
-    /// Refuses a file another host's disk holds (a library several hosts share) with 421 Misdirected
-    /// Request naming that host, whose photosd serves it; a file of this host's is left to the caller.
     /// Opens an asset's file to read or serve (``OpenedFile``): a root's file with no symbolic link
     /// anywhere on its path, one in the library's own folders (an import, an edit's render, under a
     /// data folder that may be reached through a link) with none at its name.
@@ -215,6 +213,8 @@ struct FetchRoutes: Sendable {
         !CallerFile.isUnder(path, CallerFile.libraryFolders(library))
     }
 
+    /// Refuses a file another host's disk holds (a library several hosts share) with 421 Misdirected
+    /// Request naming that host, whose photosd serves it; a file of this host's is left to the caller.
     func requireHere(_ path: String, of identifier: String) throws {
         guard let holder = library.database.hostHolding(file: path) else { return }
         throw APIError(

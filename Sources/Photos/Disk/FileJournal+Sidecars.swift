@@ -41,8 +41,8 @@ extension FileJournal {
         }
     }
 
-    /// Whether a sidecar's write failed for a reason that passes: a full disk or quota, a file
-    /// system mounted read-only, an I/O error of a failing or disconnected disk.
+    /// Whether a sidecar's or album manifest's write failed for a reason that passes: a full disk or
+    /// quota, a file system mounted read-only, an I/O error of a failing or disconnected disk.
     static func isPassing(_ error: any Error) -> Bool {
         let cause = (error as? SidecarError)?.cause ?? error
         guard let code = (cause as? SystemCallError)?.errno else { return false }
