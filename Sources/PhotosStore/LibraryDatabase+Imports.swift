@@ -1,25 +1,10 @@
 import Foundation
 import PhotosCore
 
-/// What imports from drop folders keep in the library: their journal entries, the files of the
-/// library that may hold an arriving file's content, and what a copying import took.
+/// What imports from drop folders read and keep in the library: the files of the library that may
+/// hold an arriving file's content, and what a copying import took (their journal entries are
+/// recorded by ``LibraryDatabase/journalAhead(_:)``).
 extension LibraryDatabase {
-    /// Records, in one transaction, the `import` entries of the files about to be linked or copied
-    /// into a root; returns them with their ids. Bookkeeping, outside the change log: the files'
-    /// assets arrive by the scan that follows. They are this host's (``host``), as a change block's are.
-    public func journalImports(_ entries: [FileJournalEntry]) throws -> [FileJournalEntry] {
-        let host = host.map(SQLValue.text) ?? .null
-        return try bookkeeping { db in
-            // One statement text for the batch: the connection prepares it once.
-            let insert = SQLText.insert(into: "fileJournal", FileJournalEntry.columnNames.dropFirst() + ["host"])
-            return try entries.map { entry in
-                var entry = entry
-                entry.id = try db.insert(insert, entry.values + [host])
-                return entry
-            }
-        }
-    }
-
     /// The library's files of `size` bytes that belong to an asset, with their content hash where
     /// one was computed: the only files that can hold the content of a file of that size.
     public func assetFiles(ofSize size: Int64) throws -> [(id: Int64, path: String, contentHash: String?)] {

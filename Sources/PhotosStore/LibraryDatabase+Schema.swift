@@ -655,6 +655,47 @@ extension LibraryDatabase {
         migrator.registerMigration(Self.filesBySizeAndTime.identifier) { db in
             for statement in Self.filesBySizeAndTime.statements { try db.execute(sql: statement) }
         }
+        migrator.registerMigration(Self.restoresJournaled) { db in
+            // A restore from the Trash is journaled too (`restore`): the table is made again for the
+            // new operation (SQLite cannot change a CHECK constraint in place), keeping its rows, its
+            // host column and its id sequence.
+            let sequence = try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'fileJournal'")
+            try db.execute(
+                sql: """
+                    CREATE TABLE fileJournal_new (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        operation TEXT NOT NULL
+                            CHECK (operation IN (\(Self.journalOperations))),
+                        destination TEXT NOT NULL,
+                        staged TEXT,
+                        source TEXT,
+                        removeSource INTEGER NOT NULL DEFAULT 0,
+                        device INTEGER,
+                        inode INTEGER,
+                        fileSize INTEGER,
+                        modificationTime REAL,
+                        owner INTEGER NOT NULL,
+                        assetId INTEGER,
+                        host TEXT
+                    );
+                    INSERT INTO fileJournal_new (id, operation, destination, staged, source, removeSource, device,
+                        inode, fileSize, modificationTime, owner, assetId, host)
+                    SELECT id, operation, destination, staged, source, removeSource, device, inode, fileSize,
+                        modificationTime, owner, assetId, host FROM fileJournal;
+                    DROP TABLE fileJournal;
+                    ALTER TABLE fileJournal_new RENAME TO fileJournal;
+                    """)
+            if let sequence {
+                try db.execute(
+                    sql: """
+                        INSERT INTO sqlite_sequence (name, seq) SELECT 'fileJournal', ?
+                        WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'fileJournal')
+                        """, arguments: [sequence])
+                try db.execute(
+                    sql: "UPDATE sqlite_sequence SET seq = MAX(seq, ?) WHERE name = 'fileJournal'",
+                    arguments: [sequence])
+            }
+        }
         return migrator
     }
 
@@ -670,6 +711,13 @@ extension LibraryDatabase {
             "CREATE INDEX resource_by_size_time ON resource(fileSize, modificationTime)",
         ]
     )
+
+    /// The migration that journals restores from the Trash (`restore`, a new operation).
+    static let restoresJournaled = "v39: restores journaled"
+
+    /// The file journal's operations, as its CHECK constraint lists them (both engines).
+    static let journalOperations = FileJournalEntry.Operation.allCases.map { "'\($0.rawValue)'" }
+        .joined(separator: ", ")
 
     /// Rebuilds a table as its `id INTEGER PRIMARY KEY AUTOINCREMENT` twin, keeping its rows, ids
     /// and indexes (SQLite's way to change a table's definition; foreign keys are off during

@@ -40,6 +40,7 @@ extension LibrarySchemaSnapshot {
         #"v36: counts kept once a statement"#,
         #"v37: roots named by host and path"#,
         #"v38: files by size and time"#,
+        #"v39: restores journaled"#,
     ]
 
     static let statements: [String] = [
@@ -265,8 +266,7 @@ extension LibrarySchemaSnapshot {
         CREATE TABLE "fileJournal" (
             id INTEGER PRIMARY KEY AUTOINCREMENT,
             operation TEXT NOT NULL
-                CHECK (operation IN (
-                    'place', 'remove', 'trash', 'rename', 'sidecar', 'manifest', 'mkdir', 'import')),
+                CHECK (operation IN ('place', 'remove', 'trash', 'rename', 'sidecar', 'manifest', 'mkdir', 'import', 'restore')),
             destination TEXT NOT NULL,
             staged TEXT,
             source TEXT,
@@ -276,8 +276,9 @@ extension LibrarySchemaSnapshot {
             fileSize INTEGER,
             modificationTime REAL,
             owner INTEGER NOT NULL,
-            assetId INTEGER
-        , host TEXT)
+            assetId INTEGER,
+            host TEXT
+        )
         """#,
         #"""
         CREATE INDEX collection_asset_by_position ON collection_asset(collectionId, position)
@@ -545,6 +546,9 @@ extension LibrarySchemaSnapshot {
         """#,
         #"""
         INSERT INTO "grdb_migrations" ("identifier") VALUES ('v38: files by size and time')
+        """#,
+        #"""
+        INSERT INTO "grdb_migrations" ("identifier") VALUES ('v39: restores journaled')
         """#,
         #"""
         INSERT INTO "collection" ("id", "localIdentifier", "isList", "type", "subtype", "title", "parentId", "position", "path", "createdDate", "device", "inode", "madeDirectory", "host") VALUES (1, '00000000-0000-0000-0000-000000000209/L0/040', 0, 2, 209, 'Recents', NULL, 0, NULL, 0.0, NULL, NULL, NULL, '')

@@ -30,7 +30,7 @@ struct ImportedFileScanTests {
             .scan(root: root, files: [photo])
         #expect(imported.ingested == 1)
         // Its journal entry is not finished yet: this process, the importer, runs.
-        _ = try library.journalImports([
+        _ = try library.journalAhead([
             FileJournalEntry(
                 operation: .importFile, destination: photo, source: source, removeSource: true,
                 owner: FileOperations.processID)

@@ -15,7 +15,7 @@ import Testing
                 operation: .importFile, destination: "/root/2024/IMG_1.MOV", staged: "/root/2024/.IMG_1.MOV.part",
                 source: "/drop/IMG_1.MOV", removeSource: false, owner: 4242, assetId: 7),
         ]
-        let journaled = try database.journalImports(written)
+        let journaled = try database.journalAhead(written)
         #expect(journaled.compactMap(\.id).count == 2)
         #expect(Set(journaled.compactMap(\.id)).count == 2)
         var expected = written

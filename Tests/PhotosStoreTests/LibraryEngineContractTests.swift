@@ -334,7 +334,7 @@ struct LibraryEngineContractTests {
         tell("hooks \(hooks.map { "\($0.name) \($0.cursor - start) \($0.enabled)" })")
         let (token, secret) = try database.createAccessToken(level: .readOnly, name: "laptop")
         tell("token \(try database.accessToken(secret: secret)?.id == token.id) \(try database.accessTokens().count)")
-        let journaled = try database.journalImports([
+        let journaled = try database.journalAhead([
             FileJournalEntry(operation: .importFile, destination: "/p/new.jpg", owner: 7)
         ])
         tell("journal \(journaled.map(\.destination)) \(try database.fileJournal().map(\.operation.rawValue))")

@@ -453,6 +453,57 @@ struct RecentlyDeletedTests {
         #expect(trashContents().files.isEmpty && trashContents().info.isEmpty)
     }
 
+    /// Where a restore can stop: its files journaled (nothing moved), the photo back (its
+    /// `.trashinfo` still there), the sidecar back too, the asset back in the library (the journal
+    /// not yet cleared); and the photo back with a scan before the next open (photosd running).
+    static let restoreStops: [(step: FaultInjection.Step, time: Int, scanFirst: Bool)] = [
+        (.restoreJournaled, 1, false), (.untrashed, 1, false), (.untrashed, 2, false), (.restoreCommitted, 1, false),
+        (.untrashed, 1, true),
+    ]
+
+    @Test(arguments: 0..<restoreStops.count)
+    func aRestoreKilledAtAnyStepIsFinishedAtTheNextOpen(stop: Int) throws {
+        let (step, time, scanFirst) = Self.restoreStops[stop]
+        let identifier: String
+        do {
+            let (library, id) = try makeLibrary()
+            identifier = id
+            let asset = try #require(assetAt(photoPath, in: library))
+            try library.performChangesAndWait { PHAssetChangeRequest.deleteAssets([asset] as NSArray) }
+            let imports = library.importDirectory.standardizedFileURL.path
+            FaultInjection.stop(at: step, time: time, in: imports)
+            defer { FaultInjection.clear(in: imports) }
+            let interrupted = #expect(throws: PHPhotosError.self) { try library.restoreTrashedAssets([identifier]) }
+            #expect(interrupted?.code == .operationInterrupted, "\(step) \(time)")
+            #expect(try !library.database.fileJournal().isEmpty, "the restore is journaled")
+            // Every file is somewhere: at its path or in the trash, once.
+            for name in ["IMG_0001.JPG", "IMG_0001.JPG.xmp"] {
+                let places = [root + "/2024/" + name, homeTrash + "/files/" + name].filter(exists)
+                #expect(places.count == 1, "\(name) after a stop at \(step) \(time): \(places)")
+            }
+            if scanFirst {
+                let report = try FolderScanner(database: library.database, quietTime: 0).scan(roots: [root])
+                #expect(report.restored == 1 && report.ingested == 0, "\(report)")
+            }
+        }
+        let reopened = try open()
+        #expect(try reopened.database.fileJournal().isEmpty, "the journal is finished")
+        #expect(exists(photoPath) && exists(sidecarPath), "every file back at its path")
+        let trash = trashContents()
+        #expect(trash.files.isEmpty && trash.info.isEmpty, "nothing left in the trash: \(trash)")
+        #expect(try reopened.trashedAssets().isEmpty)
+        let back = try #require(assetAt(photoPath, in: reopened))
+        #expect(back.localIdentifier == identifier && back.isFavorite, "the same asset, its state kept")
+        #expect(
+            PHAsset.fetchAssets(in: try album(reopened), options: options(reopened)).map(\.localIdentifier) == [
+                identifier
+            ])
+        // The library equals the disk.
+        let report = try FolderScanner(database: reopened.database, quietTime: 0).scan(roots: [root])
+        #expect(report.ingested == 0 && report.restored == 0 && report.removed == 0, "\(report)")
+        #expect(PHAsset.fetchAssets(with: options(reopened)).count == 2)
+    }
+
     /// Where a deletion of four assets (five files, one batch) is stopped: halfway through the
     /// `.trashinfo` files, after the last of them (before any move), halfway through the moves, after
     /// the last move (before the records), after the records (before the journal is cleared).

@@ -1,3 +1,4 @@
+import Foundation
 import PhotosCore
 import PhotosLinux
 import PhotosStore
@@ -103,5 +104,80 @@ extension FileJournal {
                 topDirectory: file.trashTop)
             _ = try? trash.repair(directory)
         }
+    }
+}
+
+extension FileJournal {
+    /// The `restore` entries of one asset (its files brought back from the Trash), in the order they
+    /// were journaled; the run `entries` holds, grouped by asset (one after another in the journal).
+    static func restoresByAsset(_ entries: [FileJournalEntry]) -> [[FileJournalEntry]] {
+        var groups: [[FileJournalEntry]] = []
+        for entry in entries {
+            if let last = groups.last?.last, last.assetId == entry.assetId {
+                groups[groups.count - 1].append(entry)
+            } else {
+                groups.append([entry])
+            }
+        }
+        return groups
+    }
+
+    /// Brings one deleted asset's files back from the Trash (`restore` entries of one asset, or none
+    /// when its files are all back already: then `assetId` names it): each is
+    /// renamed back to its path (never over another file) if it is still the file the library put
+    /// there (device, inode), and its `.trashinfo` removed; then, in one transaction, the asset leaves
+    /// Recently Deleted, if every photo and movie of it journaled is at its path (a sidecar that
+    /// cannot come back does not keep it away). Its entries are then deleted, done or not. Returns the
+    /// entries that could not be done, with why: the asset stays in Recently Deleted when one of them
+    /// is a photo or movie, the files moved back so far at their paths (`photos trash restore` or
+    /// the scan, which takes a file back at its path for its asset, finish it).
+    ///
+    /// Each step can be interrupted and done again: a file already back is not moved again, a
+    /// `.trashinfo` left behind is removed, an asset restored meanwhile (by the scan) is not restored
+    /// twice. Throws only a stop of the whole restore (the database, a test's simulated crash).
+    func restoreAsset(_ entries: [FileJournalEntry], assetId: Int64? = nil) throws
+        -> [(entry: FileJournalEntry, error: any Error)]
+    {
+        var failures: [(entry: FileJournalEntry, error: any Error)] = []
+        var trash = self.trash
+        let importDirectory = importDirectory
+        trash.stopHook = { step in
+            if step == .restored { try FaultInjection.reach(.untrashed, in: importDirectory) }
+        }
+        for entry in entries {
+            do {
+                try restoreFile(entry, using: trash)
+            } catch let error where !error.isSimulatedCrash {
+                failures.append((entry, error))
+            }
+        }
+        let keptAway = failures.contains { !PHPhotoLibrary.isSidecar($0.entry.destination) }
+        if !keptAway, let assetId = assetId ?? entries.first?.assetId {
+            try database.write { try $0.restoreTrashedAsset(assetId) }
+            try FaultInjection.reach(.restoreCommitted, in: importDirectory)
+        }
+        try database.finishJournalEntries(entries.compactMap(\.id))
+        return failures
+    }
+
+    /// One file of a `restore` entry back at its path, its `.trashinfo` removed.
+    private func restoreFile(_ entry: FileJournalEntry, using trash: Trash) throws {
+        guard let source = entry.source else { return }
+        func isTheFile(_ identity: FileIdentity?) -> Bool {
+            identity?.device == entry.device && identity?.inode == entry.inode
+        }
+        if isTheFile(try FileOperations.identity(entry.destination)) {
+            // Moved back by a process stopped before it could remove the `.trashinfo`.
+            try trash.finishRestore(of: source)
+            return
+        }
+        guard isTheFile(try FileOperations.identity(source)) else {
+            throw TrashError(
+                code: .notFound,
+                message: "cannot restore \(entry.destination): \(source) is no longer the file deleted from there "
+                    + "(the Trash was emptied, or the entry taken by another file)",
+                path: source)
+        }
+        try trash.restore(file: source, to: entry.destination)
     }
 }

@@ -24,6 +24,10 @@ import Synchronization
 /// `trashedFile`, then the entry is deleted. A deleted album's directory (`trash` without an asset,
 /// DirectoryAlbums) follows its files the same way; an asset's file moved into an album's directory
 /// (`rename` with an asset) is renamed there, then the entry is deleted.
+///
+/// For a restore from the Trash (`restore`, FileJournal+Trash), journaled before anything moves: each
+/// file of an asset is renamed back to its path and its `.trashinfo` removed, then the asset leaves
+/// Recently Deleted, then its entries are deleted.
 struct FileJournal {
     let database: LibraryDatabase
     let importDirectory: String
@@ -73,6 +77,14 @@ struct FileJournal {
                 if let failure = try trash(Array(run)).first { throw failure.error }
                 pending.removeFirst(run.count)
                 sidecars = nil
+                continue
+            }
+            if entry.operation == .restore {
+                // An asset's files back from the Trash, then the asset back in the library.
+                let run = Self.restoresByAsset(Array(pending.prefix(while: { $0.operation == .restore })))[0]
+                pending.removeFirst(run.count)
+                sidecars = nil
+                if let failure = try restoreAsset(run).first { throw failure.error }
                 continue
             }
             pending.removeFirst()
@@ -167,6 +179,22 @@ struct FileJournal {
                 }
                 continue
             }
+            if entry.operation == .restore {
+                // A stopped restore's assets, each finished as its run would have: its files back,
+                // then the asset. One that cannot come back now stays in Recently Deleted, where
+                // `photos trash restore` says why; it must not keep the library from opening.
+                let claimed = try claimRun(from: entry) { $0.operation == .restore }
+                let ids = claimed.compactMap(\.id)
+                begin(ids)
+                defer { end(ids) }
+                for asset in Self.restoresByAsset(claimed) {
+                    for failure in try restoreAsset(asset) {
+                        logger.warning("a stopped restore could not finish: \(failure.error)")
+                    }
+                }
+                finished += claimed.count
+                continue
+            }
             if entry.operation == .importFile {
                 // A stopped import's files, finished together as its run would have: placed, taken
                 // by the library, and only then their originals removed.
@@ -230,6 +258,8 @@ struct FileJournal {
         case .manifest: try writeManifest(entry)
         case .mkdir: try makeAlbumDirectory(entry)
         case .importFile: try resumeImportedFile(entry)  // Finished in runs: ``resumeImports(_:)``.
+        case .restore:  // Finished in runs, asset by asset: ``restoreAsset(_:)``.
+            if let failure = try restoreAsset([entry]).first { throw failure.error }
         }
     }
 
@@ -372,6 +402,12 @@ enum FaultInjection {
         case trashed
         /// Where the file went is recorded; the journal entry is not yet deleted.
         case trashRecorded
+        /// A restore's files are journaled; none has moved.
+        case restoreJournaled
+        /// A file of a restored asset is back at its path; its `.trashinfo` is still in the Trash.
+        case untrashed
+        /// A restored asset is back in the library; its journal entries are not yet deleted.
+        case restoreCommitted
         /// An import's group is journaled; none of its files is placed.
         case importJournaled
         /// One file of an import's group is linked or copied to its place; its original is still there.

@@ -262,31 +262,66 @@ extension PHPhotoLibrary {
             }
             found.append(states)
         }
-        var restored: [(String, [String])] = []
-        for (asset, states) in zip(trashed, found) {
-            var paths: [String] = []
-            for (file, state) in zip(asset.files, states) {
-                guard case .inTrash(let entry) = state else {
-                    if case .back = state { paths.append(file.path) }
-                    continue
-                }
-                paths.append(file.path)
-                if dryRun { continue }
-                do {
-                    try configuration.trash.restore(entry, to: file.path)
-                } catch {
-                    throw PHPhotosError(
-                        .accessRestricted,
-                        "cannot restore \(file.path) from \(entry.filePath): \((error as? TrashError)?.message ?? "\(error)")",
-                        localIdentifiers: [asset.localIdentifier])
+        let paths = zip(trashed, found).map { asset, states in
+            zip(asset.files, states).compactMap { file, state -> String? in
+                switch state {
+                case .inTrash, .back: file.path
+                case .gone: nil
                 }
             }
-            if !dryRun {
-                do {
-                    try database.write { try $0.restoreTrashedAsset(asset.assetId) }
-                } catch {
-                    throw Self.photosError(error)
-                }
+        }
+        if dryRun { return zip(trashed, paths).map { ($0.localIdentifier, $1) } }
+        // Every file to move is journaled (one transaction) before any moves, then each asset's files
+        // come back and the asset with them: a process stopped halfway is finished at the next open.
+        let me = FileOperations.processID
+        let entries = zip(trashed, found).flatMap { asset, states in
+            zip(asset.files, states).compactMap { file, state -> FileJournalEntry? in
+                guard case .inTrash(let entry) = state else { return nil }
+                return FileJournalEntry(
+                    operation: .restore, destination: file.path, source: entry.filePath, device: file.device,
+                    inode: file.inode, owner: me, assetId: asset.assetId)
+            }
+        }
+        var journaled: ArraySlice<FileJournalEntry>
+        do {
+            journaled = try database.journalAhead(entries)[...]
+        } catch {
+            throw Self.photosError(error)
+        }
+        let ids = journaled.compactMap(\.id)
+        fileJournal.begin(ids)
+        defer { fileJournal.end(ids) }
+        /// A stop once the restore is journaled is finished at the next open, and says so.
+        func interrupted(_ error: any Error) -> PHPhotosError {
+            guard error.isSimulatedCrash else { return Self.photosError(error) }
+            return PHPhotosError(
+                .operationInterrupted,
+                "the restore stopped; it is journaled and finished the next time the library is opened: \(error)")
+        }
+        do {
+            try FaultInjection.reach(.restoreJournaled, in: fileJournal.importDirectory)
+        } catch {
+            throw interrupted(error)
+        }
+        var restored: [(String, [String])] = []
+        for (asset, paths) in zip(trashed, paths) {
+            let entries = Array(journaled.prefix { $0.assetId == asset.assetId })
+            journaled.removeFirst(entries.count)
+            let failures: [(entry: FileJournalEntry, error: any Error)]
+            do {
+                failures = try fileJournal.restoreAsset(entries, assetId: asset.assetId)
+            } catch {
+                throw interrupted(error)
+            }
+            if let failure = failures.first {
+                // A file taking a path since the check (a race): this asset and those after stay in
+                // Recently Deleted, the files moved back so far where they are.
+                try? database.finishJournalEntries(journaled.compactMap(\.id))
+                throw PHPhotosError(
+                    .accessRestricted,
+                    "cannot restore \(failure.entry.destination) from \(failure.entry.source ?? "the Trash"): "
+                        + "\((failure.error as? TrashError)?.message ?? "\(failure.error)")",
+                    localIdentifiers: [asset.localIdentifier])
             }
             restored.append((asset.localIdentifier, paths))
         }

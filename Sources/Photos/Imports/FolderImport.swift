@@ -762,7 +762,7 @@ package struct FolderImport {
             entries += files
         }
         guard !entries.isEmpty else { return nil }
-        entries = try library.database.journalImports(entries)
+        entries = try library.database.journalAhead(entries)
         let ids = entries.compactMap(\.id)
         journal.begin(ids)
         var handedOver = false

@@ -447,6 +447,55 @@ public struct Trash: Sendable {
             throw Self.taken(source, target, cause: nil)
         }
         let isDirectory = (try? TrashFiles.status(source))?.isDirectory ?? false
+        try moveBack(source, to: target)
+        try removeInfo(of: entry, after: "restored \(target)")
+        if isDirectory { try? DirectorySizes.remove(entry.name, in: entry.directory) }
+        return target
+    }
+
+    /// Moves the trashed file `files/NAME` at `filePath` back to `destination` (making missing parent
+    /// directories; never replacing anything: a taken path is ``TrashError/Code/destinationTaken``),
+    /// then removes its `.trashinfo`: ``restore(_:to:)`` for a caller that knows the file by its
+    /// place in the trash (a journal) and has checked it is the file it wants. What a process
+    /// stopped between the two steps leaves is finished by ``finishRestore(of:)``.
+    public func restore(file filePath: String, to destination: String) throws {
+        let name = Self.lastComponent(filePath)
+        guard Self.isValidName(name), Self.lastComponent(Self.parent(of: filePath)) == "files" else {
+            throw TrashError(
+                code: .invalidEntry, message: "\(filePath) is not a file of a trash's files/ directory", path: filePath)
+        }
+        try moveBack(filePath, to: Self.normalized(destination))
+        try finishRestore(of: filePath)
+    }
+
+    /// Removes the `.trashinfo` of the trashed file `files/NAME` at `filePath` once it is gone from
+    /// `files/` (restored): what a restore stopped after its move leaves. While `files/NAME` is there,
+    /// or with no `.trashinfo`, nothing is done. The name cannot be another file's meanwhile: the
+    /// `.trashinfo` holds it (every writer makes it with `O_EXCL` first).
+    public func finishRestore(of filePath: String) throws {
+        let name = Self.lastComponent(filePath)
+        let filesDirectory = Self.parent(of: filePath)
+        guard Self.isValidName(name), Self.lastComponent(filesDirectory) == "files", !TrashFiles.exists(filePath)
+        else { return }
+        // Only its `info/` is used: the kind and top directory say how `Path=` is read.
+        let directory = TrashDirectory(path: Self.parent(of: filesDirectory), kind: .user, topDirectory: "/")
+        let infoPath = directory.infoPath(of: name)
+        guard TrashFiles.exists(infoPath) else { return }
+        do {
+            try FileOperations.unlink(infoPath)
+        } catch {
+            let reason = (error as? SystemCallError)?.reason ?? "\(error)"
+            throw TrashError(
+                code: .systemCallFailed,
+                message: "restored \(filePath), but its trash information \(infoPath) could not be removed: \(reason)",
+                path: infoPath, cause: error)
+        }
+        try? FileOperations.sync(directory.infoDirectory, directory: true)
+    }
+
+    /// Renames `source`, in a trash's `files/`, to `target`, never over anything, its parent synced;
+    /// the `.trashinfo` is still there after.
+    private func moveBack(_ source: String, to target: String) throws {
         do {
             try Self.makeParents(of: target)
             try FileOperations.renameWithoutReplacing(source, target)
@@ -457,9 +506,6 @@ public struct Trash: Sendable {
         }
         try? FileOperations.sync(Self.parent(of: target), directory: true)
         try stopHook?(.restored)
-        try removeInfo(of: entry, after: "restored \(target)")
-        if isDirectory { try? DirectorySizes.remove(entry.name, in: entry.directory) }
-        return target
     }
 
     /// Removes the entry for good: `files/NAME` and everything under it (symbolic links are removed,
@@ -723,6 +769,12 @@ public struct Trash: Sendable {
     static func parent(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return "/" }
         return String(path[..<slash])
+    }
+
+    /// The last component of `path` (`path` itself when it has no `/`).
+    static func lastComponent(_ path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return path }
+        return String(path[path.index(after: slash)...])
     }
 
     /// `directory/name` without a double slash at the root.

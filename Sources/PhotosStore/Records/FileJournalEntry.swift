@@ -9,7 +9,7 @@ import PhotosCore
 /// never removed before the library's copy of it is complete under its final name.
 public struct FileJournalEntry: Sendable, Hashable, Codable {
     /// What an entry asks for.
-    public enum Operation: String, Sendable, Codable {
+    public enum Operation: String, Sendable, Codable, CaseIterable {
         /// Put a file in the import folder at `destination`: link `staged` (the library's complete
         /// copy) there, or, with no staged copy, link the caller's `source` there (same file system).
         case place
@@ -37,6 +37,11 @@ public struct FileJournalEntry: Sendable, Hashable, Codable {
         /// `source` is removed if it is still that file (`device`, `inode`, `fileSize`,
         /// `modificationTime`) and `destination` holds it.
         case importFile = "import"
+        /// Bring `source`, a deleted asset's file in the Trash (`files/NAME`), back to `destination`,
+        /// its path, if `source` is still that file (`device`, `inode`) and nothing is at
+        /// `destination` (never replaced); then remove its `.trashinfo`. Once every file of the asset
+        /// `assetId` journaled to come back is back, the asset leaves Recently Deleted.
+        case restore
     }
 
     /// The row id; nil until inserted.
@@ -186,6 +191,24 @@ extension LibraryTransaction {
 }
 
 extension LibraryDatabase {
+    /// Records entries in one transaction of their own, before the work they describe begins (the
+    /// files of an import about to be linked or copied into a root, the files of a restore about to
+    /// leave the Trash); returns them with their ids. Bookkeeping, outside the change log: what the
+    /// work changes in the library is committed by it. They are this host's (``host``), as a change
+    /// block's are.
+    public func journalAhead(_ entries: [FileJournalEntry]) throws -> [FileJournalEntry] {
+        let host = host.map(SQLValue.text) ?? .null
+        return try bookkeeping { db in
+            // One statement text for the batch: the connection prepares it once.
+            let insert = SQLText.insert(into: "fileJournal", FileJournalEntry.columnNames.dropFirst() + ["host"])
+            return try entries.map { entry in
+                var entry = entry
+                entry.id = try db.insert(insert, entry.values + [host])
+                return entry
+            }
+        }
+    }
+
     /// Every entry still in the journal for this host (``host``), oldest first. Other hosts'
     /// entries, about files on their disks, are theirs to finish.
     public func fileJournal() throws -> [FileJournalEntry] {

@@ -33,6 +33,16 @@ enum PostgreSQLSchema {
         ("v36: counts kept once a statement", statementTriggersAgain),
         ("v37: roots named by host and path", RootHosts.postgreSQLMigration),
         LibraryDatabase.filesBySizeAndTime,
+        (
+            LibraryDatabase.restoresJournaled,
+            [
+                "ALTER TABLE fileJournal DROP CONSTRAINT filejournal_operation_check",
+                """
+                ALTER TABLE fileJournal ADD CONSTRAINT filejournal_operation_check
+                    CHECK (operation IN (\(LibraryDatabase.journalOperations)))
+                """,
+            ]
+        ),
     ]
 
     /// The triggers that count what a statement inserts (and the smart albums' what it deletes
