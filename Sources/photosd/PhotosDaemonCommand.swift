@@ -346,9 +346,14 @@ struct PhotosDaemonCommand: AsyncParsableCommand {
             } catch {
                 logger.warning("cannot finish the file work a stopped process left", metadata: ["error": "\(error)"])
             }
-            // And every hour after, while the daemon runs.
+            // And while the daemon runs: the expiry every hour, another process's stopped work (a
+            // `photos rm` killed halfway) within half a minute.
             services.append(
-                TrashExpiryService(logger: Logger(label: "photosd.trash")) { library.eraseExpiredTrash() })
+                PacedService.trashExpiry(logger: Logger(label: "photosd.trash")) { library.eraseExpiredTrash() })
+            services.append(
+                PacedService.stoppedFileWork(logger: Logger(label: "photosd.journal")) {
+                    library.finishOtherProcessesStoppedFileWork()
+                })
             services.append(
                 APIServer(
                     socketPath: socketPath,

@@ -133,18 +133,22 @@ struct FileJournal {
     }
 
     /// Finishes the entries of processes that stopped, and removes staged files nobody will place.
-    /// Run when a library is opened. Returns how many entries it finished.
+    /// Run when a library is opened (with this process's own entries that no block is working on:
+    /// left by a block that failed), and by photosd while it runs (`onlyOtherProcesses`: an entry
+    /// this process journaled ahead of its work may not be marked as worked on yet). Returns how many
+    /// entries it finished.
     @discardableResult
-    func recover() throws -> Int {
+    func recover(onlyOtherProcesses: Bool = false) throws -> Int {
         var finished = 0
         let me = FileOperations.processID
         let entries = try database.fileJournal()
+        guard !onlyOtherProcesses || entries.contains(where: { $0.owner != me }) else { return 0 }
         repairTrashes(for: entries)
         func claim(_ entry: FileJournalEntry) throws -> FileJournalEntry? {
             guard let id = entry.id else { return nil }
             return try database.claimJournalEntry(id, owner: me) { owner in
                 owner == me
-                    ? !Self.inFlight.withLock { $0.contains(key(id)) }
+                    ? !onlyOtherProcesses && !Self.inFlight.withLock { $0.contains(key(id)) }
                     : !FileOperations.processIsAlive(owner)
             }
         }

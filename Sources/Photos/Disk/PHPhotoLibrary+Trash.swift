@@ -418,6 +418,21 @@ extension PHPhotoLibrary {
         eraseExpiredTrash()
     }
 
+    /// Finishes the file work that other processes of this host journaled and left when they stopped
+    /// (a `photos rm` or `photos trash restore` killed halfway): what the next opening of the library
+    /// would do, done by photosd while it runs. This process's own entries are left to it. A failure
+    /// is logged and left for the next round. Returns how many journal entries were finished.
+    @discardableResult
+    package func finishOtherProcessesStoppedFileWork() -> Int {
+        do {
+            return try fileJournal.recover(onlyOtherProcesses: true)
+        } catch {
+            fileJournal.logger.warning(
+                "cannot finish the file work a stopped process left", metadata: ["error": "\(error)"])
+            return 0
+        }
+    }
+
     /// Erases the assets deleted more than ``Configuration/trashDays`` days ago, with their files in
     /// the Trash; a failure is logged and left for the next time (the next opening, or photosd's
     /// next round). Returns how many assets were erased.

@@ -10,13 +10,16 @@ import Testing
 
 @testable import Photos
 
-/// photosd erases what has been in Recently Deleted longer than `trash_days` while it runs, not
-/// only when it starts: ``TrashExpiryService`` paces the library's expiry (every hour in photosd;
-/// every few milliseconds here).
+/// photosd erases what has been in Recently Deleted longer than `trash_days`, and finishes the file
+/// work another process left when it stopped halfway, while it runs, not only when it starts:
+/// ``PacedService`` paces both (every hour and every half minute in photosd; every few milliseconds
+/// here).
 @Suite(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))
-struct TrashExpiryServiceTests {
+struct PacedServiceTests {
     /// A library whose root allows `files`, with one photo deleted into a Trash of the test's own.
-    func deletedPhoto(trashDays: Int, in directory: TemporaryDirectory) throws -> (PHPhotoLibrary, trashed: String) {
+    func deletedPhoto(trashDays: Int, in directory: TemporaryDirectory, stoppedAt: FaultInjection.Step? = nil) throws
+        -> (PHPhotoLibrary, trashed: String)
+    {
         let root = directory.path("Pictures").path
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         let sample = try #require(Corpus.file("Camera/2008/Death Valley/FurnaceCreekInn.jpg"))
@@ -31,8 +34,19 @@ struct TrashExpiryServiceTests {
         let options = PHFetchOptions()
         options.photoLibrary = library
         let asset = try #require(PHAsset.fetchAssets(with: options).firstObject)
-        try library.performChangesAndWait { PHAssetChangeRequest.deleteAssets([asset] as NSArray) }
         let trashed = directory.path("data/Trash/files/IMG_0001.JPG").path
+        if let stoppedAt {
+            // The deletion committed, its files still to move: as a process killed there leaves it.
+            let imports = library.importDirectory.standardizedFileURL.path
+            FaultInjection.stop(at: stoppedAt, time: 1, in: imports)
+            defer { FaultInjection.clear(in: imports) }
+            #expect(throws: PHPhotosError.self) {
+                try library.performChangesAndWait { PHAssetChangeRequest.deleteAssets([asset] as NSArray) }
+            }
+            try #require(!FileManager.default.fileExists(atPath: trashed))
+            return (library, trashed)
+        }
+        try library.performChangesAndWait { PHAssetChangeRequest.deleteAssets([asset] as NSArray) }
         try #require(FileManager.default.fileExists(atPath: trashed))
         try #require(try library.trashedAssets().count == 1)
         return (library, trashed)
@@ -43,7 +57,7 @@ struct TrashExpiryServiceTests {
         // No day at all: past its days as soon as it is deleted, yet kept until the service's round.
         let (library, trashed) = try deletedPhoto(trashDays: 0, in: directory)
         let rounds = Atomic(0)
-        let service = TrashExpiryService(interval: .milliseconds(20), logger: Logger(label: "test")) {
+        let service = PacedService.trashExpiry(interval: .milliseconds(20), logger: Logger(label: "test")) {
             rounds.add(1, ordering: .relaxed)
             return library.eraseExpiredTrash()
         }
@@ -59,7 +73,7 @@ struct TrashExpiryServiceTests {
         let directory = try TemporaryDirectory(prefix: "trash-expiry")
         let (library, trashed) = try deletedPhoto(trashDays: 30, in: directory)
         let rounds = Atomic(0)
-        let service = TrashExpiryService(interval: .milliseconds(10), logger: Logger(label: "test")) {
+        let service = PacedService.trashExpiry(interval: .milliseconds(10), logger: Logger(label: "test")) {
             rounds.add(1, ordering: .relaxed)
             return library.eraseExpiredTrash()
         }
@@ -75,7 +89,7 @@ struct TrashExpiryServiceTests {
 
     @Test func theServiceStopsAtOnceWhenTheDaemonShutsDown() async throws {
         let rounds = Atomic(0)
-        let service = TrashExpiryService(logger: Logger(label: "test")) {
+        let service = PacedService.trashExpiry(logger: Logger(label: "test")) {
             rounds.add(1, ordering: .relaxed)
             return 0
         }
@@ -85,5 +99,38 @@ struct TrashExpiryServiceTests {
         try await withGroup([service]) {}
         #expect(ContinuousClock.now - started < .seconds(1800))
         #expect(rounds.load(ordering: .relaxed) == 0, "the first round comes an interval after the start")
+    }
+
+    @Test func aDeletionAStoppedProcessLeftIsFinishedWhileTheServiceRuns() async throws {
+        let directory = try TemporaryDirectory(prefix: "stopped-work")
+        let (library, trashed) = try deletedPhoto(trashDays: 30, in: directory, stoppedAt: .committed)
+        let photo = directory.path("Pictures/IMG_0001.JPG").path
+        let rounds = Atomic(0)
+        let service = PacedService.stoppedFileWork(interval: .milliseconds(10), logger: Logger(label: "test")) {
+            rounds.add(1, ordering: .relaxed)
+            return library.finishOtherProcessesStoppedFileWork()
+        }
+        // This process's own entry is its to finish (a block may still be at work on it): left alone.
+        try await withGroup([service]) {
+            try await waitUntil("three rounds") { rounds.load(ordering: .relaxed) >= 3 }
+        }
+        #expect(FileManager.default.fileExists(atPath: photo) && !FileManager.default.fileExists(atPath: trashed))
+        #expect(try !library.database.fileJournal().isEmpty, "the deletion's work is still journaled")
+
+        // The entries as another process, since gone, would have left them.
+        let exited = TestProcess()
+        exited.executableURL = URL(fileURLWithPath: "/bin/true")
+        try exited.run()
+        exited.waitUntilExit()
+        let gone = Int64(exited.processIdentifier)
+        for entry in try library.database.fileJournal() {
+            _ = try library.database.claimJournalEntry(try #require(entry.id), owner: gone) { _ in true }
+        }
+        try await withGroup([service]) {
+            try await waitUntil("the stopped deletion finished") { try library.database.fileJournal().isEmpty }
+        }
+        #expect(!FileManager.default.fileExists(atPath: photo), "the photo left its folder")
+        #expect(FileManager.default.fileExists(atPath: trashed), "for the Trash")
+        #expect(try library.trashedAssets().first?.files.allSatisfy { $0.trashName != nil } == true)
     }
 }
