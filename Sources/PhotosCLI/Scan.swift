@@ -146,12 +146,14 @@ extension PhotosCommand {
                 return
             }
             let elapsed = ContinuousClock.now - start
+            // Deleted assets whose files are back (another tool's restore), said only when there are.
+            let restored = report.restored > 0 ? ", \(report.restored) restored from the Trash" : ""
             FileHandle.standardError.write(
                 Data(
                     """
                     scanned \(report.seen) files in \(elapsed): \(report.ingested) ingested, \(report.updated) updated, \
                     \(report.moved) moved, \(report.removed) removed, \(report.rejected) rejected, \
-                    \(report.unchanged) unchanged, \(report.skipped) not media
+                    \(report.unchanged) unchanged, \(report.skipped) not media\(restored)
 
                     """.utf8))
             if !report.stillChanging.isEmpty {

@@ -204,7 +204,9 @@ struct TrashCommand: ParsableCommand {
             }
             let handled = Set(erased.assets.map(\.localIdentifier))
             for asset in chosen where !handled.contains(asset.localIdentifier) {
-                let reason = "its photo is back at its path (a restore that stopped), so it is not erased"
+                let reason =
+                    "a photo or movie of it is back at its path (a restore that stopped, or another tool's), "
+                    + "so it is not erased"
                 if options.json {
                     try Output.jsonLine(
                         FileActionLine(

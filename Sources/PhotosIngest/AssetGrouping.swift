@@ -79,11 +79,8 @@ struct AssetGrouping {
                     },
                 ].compactMap { $0 }
             guard roles.contains(where: { if case .fresh = members[$0.0] { true } else { false } }) else { continue }
-            if let burst = try apply(
-                group: roles, members: members, owners: ownerByPath, sidecarEntries: &sidecarEntries)
-            {
-                bursts.insert(burst)
-            }
+            bursts.formUnion(
+                try apply(group: roles, members: members, owners: ownerByPath, sidecarEntries: &sidecarEntries))
         }
         return bursts
     }
@@ -125,12 +122,14 @@ struct AssetGrouping {
         return SidecarNames.Entry(name, kind)
     }
 
-    /// Gives one group one asset; returns its burst identifier. A new asset takes the user state of
-    /// the sidecar beside its primary file, and that sidecar's state becomes the base of later merges.
+    /// Gives one group one asset; returns the bursts whose representative may have changed: its burst,
+    /// and the one it was in before when its file now says another or none (a frame replaced by
+    /// another photo under its name). A new asset takes the user state of the sidecar beside its
+    /// primary file, and that sidecar's state becomes the base of later merges.
     private func apply(
         group roles: [(Int, PHAssetResourceType?)], members: [Member], owners: [String: Int64],
         sidecarEntries: inout [String: [SidecarNames.Entry]]?
-    ) throws -> String? {
+    ) throws -> [String] {
         let primary = members[roles[0].0]
         let ownerIDs = roles.compactMap { owners[members[$0.0].path] }
         let target = owners[primary.path] ?? ownerIDs.first
@@ -160,9 +159,12 @@ struct AssetGrouping {
         } else {
             record = AssetRecord(localIdentifier: LocalIdentifier.make(.asset), mediaType: .image)
         }
+        let formerBurst = record.burstIdentifier
         if case .fresh(let file, let metadata) = primary {
             AssetFactory.apply(metadata, file: file, timeZone: timeZone, to: &record)
         }
+        // Out of every burst, it represents none: its former burst picks another representative.
+        if record.burstIdentifier == nil { record.representsBurst = false }
         let live = roles.contains { $0.1 == .pairedVideo }
         let liveBit = Int64(PHAssetMediaSubtype.photoLive.rawValue)
         record.mediaSubtypes = live ? record.mediaSubtypes | liveBit : record.mediaSubtypes & ~liveBit
@@ -198,6 +200,6 @@ struct AssetGrouping {
         for other in Set(ownerIDs) where other != target {
             try transaction.removeResources(ofAsset: other, atPaths: paths)
         }
-        return record.burstIdentifier
+        return [record.burstIdentifier, formerBurst == record.burstIdentifier ? nil : formerBurst].compactMap { $0 }
     }
 }

@@ -158,8 +158,10 @@ struct Reconciliation {
             files: unit.files.count + pending.count + (reading?.batch.count ?? 0) + heldAhead,
             rows: unit.rows.stored.count + unit.rows.rejected.count)
         // A trashed asset's file back at its path (restored by trash-cli, a file manager, `photos
-        // trash restore`) brings the asset back; one a committed deletion still has to move to the
-        // Trash is not a new file.
+        // trash restore`) brings the asset back once each of its photos and movies is back (a Live
+        // Photo's movie back alone would make an asset without its still): until then it waits,
+        // not a new file, the asset in Recently Deleted, where `photos trash restore` brings the
+        // rest. One a committed deletion still has to move to the Trash is not a new file either.
         if !added.isEmpty, holdsTrashedFiles ?? true {
             if holdsTrashedFiles == nil { holdsTrashedFiles = try reader.holdsTrashedFiles() }
             if holdsTrashedFiles == true {
@@ -167,8 +169,12 @@ struct Reconciliation {
                     switch try reader.trashedFile(path: file.path, device: file.device, inode: file.inode) {
                     case nil: return true
                     case .pending: return false
-                    case .restored(let assetId):
-                        if !revived.contains(assetId) { revived.append(assetId) }
+                    case .restored(let assetId, let others):
+                        let allBack = try others.allSatisfy { other in
+                            let there = try FileOperations.identity(other.path)
+                            return there?.device == other.device && there?.inode == other.inode
+                        }
+                        if allBack, !revived.contains(assetId) { revived.append(assetId) }
                         return false
                     }
                 }
@@ -353,15 +359,8 @@ struct Reconciliation {
             try finish(transaction, filesChanged)
         }
         // What is left of an asset whose other files went is read again and grouped anew, keeping
-        // the asset: a Live Photo's movie without its still is a video, a RAW without its JPEG a photo.
-        let again = partners.compactMap { partner -> ScanItem? in
-            guard case .success(let file?) = crawler.crawlFile(at: partner.path) else { return nil }
-            return ScanItem(file: file, known: partner, wasRejected: false)
-        }
-        if !again.isEmpty {
-            try commit(again, scanner.read(again.map(\.file)))
-            report.updated -= again.count
-        }
+        // the asset.
+        try readAgain(partners)
         report.restored += revived.count
         report.moved += moved.count
         report.movedFiles += moved.map(\.0.path)
@@ -380,6 +379,9 @@ struct Reconciliation {
         let storedNothing = rootHadFiles ? [] : Set(batch.map(\.file.directory)).subtracting(grouped)
         let nothingMoved = moved.isEmpty && revived.isEmpty
         let listedSidecars = listedSidecars
+        // The other files of assets a file of which stopped being media (made unreadable, replaced
+        // by something else): read again after the commit, as a deletion's survivors are.
+        var partners: [StoredFile] = []
         let token = try scanner.database.write { transaction in
             var fine: [String] = []
             var media: [String: [(CrawledFile, FileMetadata)]] = [:]
@@ -393,7 +395,7 @@ struct Reconciliation {
                 case .notMedia:
                     counts.skipped += 1
                     if let known = item.known {
-                        try transaction.deleteResources([known])
+                        partners += try transaction.deleteResources([known])
                         removed = true
                     }
                 case .rejected(let error):
@@ -403,7 +405,7 @@ struct Reconciliation {
                             path: file.path, code: error.code.description, reason: error.message, fileSize: file.size,
                             modificationTime: file.modificationTime, rejectedDate: Date().timeIntervalSince1970))
                     if let known = item.known {
-                        try transaction.deleteResources([known])
+                        partners += try transaction.deleteResources([known])
                         removed = true
                     }
                 case .media(let metadata):
@@ -439,6 +441,22 @@ struct Reconciliation {
         scanner.metrics.updated.increment(by: counts.updated)
         scanner.metrics.ingested.increment(by: counts.ingested)
         filesRead += batch.count
+        let inBatch = Set(batch.map(\.file.path))
+        try readAgain(partners.filter { !inBatch.contains($0.path) })
+    }
+
+    /// Reads again what is left of assets whose other files went (deleted, or no longer media), and
+    /// groups it anew in the same asset: a Live Photo's movie without its still is a video, a RAW
+    /// without its JPEG a photo. Not counted as updated: the report counts what changed on disk.
+    private mutating func readAgain(_ partners: [StoredFile]) throws {
+        let crawler = scanner.crawler
+        let again = partners.compactMap { partner -> ScanItem? in
+            guard case .success(let file?) = crawler.crawlFile(at: partner.path) else { return nil }
+            return ScanItem(file: file, known: partner, wasRejected: false)
+        }
+        guard !again.isEmpty else { return }
+        try commit(again, scanner.read(again.map(\.file)))
+        report.updated -= again.count
     }
 }
 

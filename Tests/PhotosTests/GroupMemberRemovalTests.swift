@@ -127,4 +127,71 @@ struct GroupMemberRemovalTests {
         options.photoLibrary = library
         #expect(PHAsset.fetchAssets(with: options).count == 1, "a default fetch shows the burst")
     }
+
+    /// Writes `text` over a file of the folder, in place (same name): what a broken copy or another
+    /// program's mistake leaves.
+    func overwrite(_ name: String, with text: String) throws {
+        try Data(text.utf8).write(to: pictures.appendingPathComponent(name))
+    }
+
+    @Test func aPairWhoseMainFileIsNoLongerAPhotoKeepsItsOtherFileAsTheSameAsset() throws {
+        // In a folder of the root: its album.
+        try FileManager.default.createDirectory(
+            at: pictures.appendingPathComponent("A"), withIntermediateDirectories: true)
+        try add("Phone/DCIM/100APPLE/IMG_5195.HEIC", as: "A/IMG_5195.HEIC")
+        try add("Phone/DCIM/100APPLE/IMG_5195.MOV", as: "A/IMG_5195.MOV")
+        try add("Camera/RAW/IMG_0350.CR2", as: "A/IMG_0350.CR2")
+        try add("Camera/2008/Misc/Canon_40D.jpg", as: "A/IMG_0350.JPG")
+        try scan()
+        let before = assets()
+        #expect(before.count == 2)
+        let live = try #require(before.first { $0.mediaSubtypes.contains(.photoLive) })
+        let pair = try #require(before.first { types($0) == [.photo, .alternatePhoto] })
+        let options = PHFetchOptions()
+        options.photoLibrary = library
+        let album = try #require(
+            PHAssetCollection.fetchAssetCollections(with: .album, subtype: .any, options: options).first {
+                $0.localizedTitle == "A"
+            })
+        #expect(PHAsset.fetchAssets(in: album, options: options).count == 2)
+        let token = try library.database.currentToken()
+
+        try overwrite("A/IMG_5195.HEIC", with: "not a photo any more")
+        try overwrite("A/IMG_0350.JPG", with: "x")
+        let report = try scan()
+        #expect(report.rejected == 2, "\(report)")
+        let left = assets()
+        #expect(left.count == 2)
+        let movie = try #require(left.first { $0.localIdentifier == live.localIdentifier }, "the same asset")
+        #expect(movie.mediaType == .video && !movie.mediaSubtypes.contains(.photoLive) && types(movie) == [.video])
+        let raw = try #require(left.first { $0.localIdentifier == pair.localIdentifier }, "the same asset")
+        #expect(
+            types(raw) == [.photo] && PHAssetResource.assetResources(for: raw).first?.originalFilename == "IMG_0350.CR2"
+        )
+        #expect(try updated(after: token)[live.localIdentifier]?.contains("resources") == true)
+        // Both stay in their folder's album.
+        let members = PHAsset.fetchAssets(in: album, options: options).map(\.localIdentifier)
+        #expect(Set(members) == Set(left.map(\.localIdentifier)), "\(members)")
+    }
+
+    @Test func aBurstFrameReplacedByAnotherPhotoHandsOnItsRepresentation() throws {
+        for frame in 1...4 { try add("Phone/DCIM/100APPLE/IMG_300\(frame).JPG") }
+        try scan()
+        #expect(assets().first?.representsBurst == true)
+
+        // The representative's name now holds a photo of no burst.
+        try remove("IMG_3001.JPG")
+        try add("Camera/2008/Misc/Canon_40D.jpg", as: "IMG_3001.JPG")
+        try scan()
+        let all = assets()
+        #expect(all.count == 4)
+        let replaced = try #require(
+            all.first { PHAssetResource.assetResources(for: $0).first?.originalFilename == "IMG_3001.JPG" })
+        #expect(replaced.burstIdentifier == nil && !replaced.representsBurst)
+        let frames = all.filter { $0.burstIdentifier != nil }
+        #expect(frames.count == 3 && frames.filter(\.representsBurst).count == 1, "\(frames.map(\.representsBurst))")
+        let options = PHFetchOptions()
+        options.photoLibrary = library
+        #expect(PHAsset.fetchAssets(with: options).count == 2, "the burst, and the photo now at its name")
+    }
 }

@@ -369,6 +369,39 @@ struct RecentlyDeletedTests {
         #expect(try library.trashedAssets().isEmpty)
     }
 
+    @Test func aLivePhotosMovieRestoredAloneByAnotherToolWaitsForItsStill() throws {
+        try FileManager.default.createDirectory(atPath: root + "/2024", withIntermediateDirectories: true)
+        for name in ["IMG_5195.HEIC", "IMG_5195.MOV"] {
+            try FileManager.default.copyItem(
+                at: try #require(Corpus.file("Phone/DCIM/100APPLE/" + name)),
+                to: URL(fileURLWithPath: root + "/2024/" + name))
+        }
+        let library = try open()
+        _ = try FolderScanner(database: library.database, quietTime: 0).scan(roots: [root])
+        let still = root + "/2024/IMG_5195.HEIC"
+        let movie = root + "/2024/IMG_5195.MOV"
+        let live = try #require(assetAt(still, in: library))
+        #expect(live.mediaSubtypes.contains(.photoLive))
+        try library.performChangesAndWait { PHAssetChangeRequest.deleteAssets([live] as NSArray) }
+        #expect(!exists(still) && !exists(movie))
+
+        // Another tool (trash-cli's trash-restore) brings back the movie alone.
+        #expect(rename(homeTrash + "/files/IMG_5195.MOV", movie) == 0)
+        try FileManager.default.removeItem(atPath: homeTrash + "/info/IMG_5195.MOV.trashinfo")
+        var report = try FolderScanner(database: library.database, quietTime: 0).scan(roots: [root])
+        #expect(report.restored == 0 && report.ingested == 0, "\(report)")
+        #expect(try library.trashedAssets().map(\.localIdentifier) == [live.localIdentifier], "still deleted")
+        #expect(assetAt(movie, in: library) == nil, "neither a new video nor a Live Photo without its still")
+
+        // `photos trash restore` brings the rest: the same Live Photo.
+        try library.restoreTrashedAssets([live.localIdentifier])
+        let back = try #require(assetAt(still, in: library))
+        #expect(back.localIdentifier == live.localIdentifier && back.mediaSubtypes.contains(.photoLive))
+        #expect(exists(still) && exists(movie) && trashContents().files.isEmpty && trashContents().info.isEmpty)
+        report = try FolderScanner(database: library.database, quietTime: 0).scan(roots: [root])
+        #expect(report.ingested == 0 && report.restored == 0 && report.removed == 0, "\(report)")
+    }
+
     @Test func emptyingTheTrashKeepsAnAssetWhosePhotoAStoppedRestoreBroughtBack() throws {
         let (library, identifier) = try makeLibrary()
         let asset = try #require(assetAt(photoPath, in: library))

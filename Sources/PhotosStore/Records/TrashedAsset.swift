@@ -127,8 +127,16 @@ extension TrashedFile {
 public enum TrashedFileMatch: Sendable, Hashable {
     /// The file is still to be moved to the Trash by a committed deletion: not a new file.
     case pending
-    /// The same file (device and inode) is back at its path: the asset comes back.
-    case restored(assetId: Int64)
+    /// The same file (device and inode) is back at its path: the asset comes back once every
+    /// photo and movie of it is back (`others`: the rest of them, where they were).
+    case restored(assetId: Int64, others: [TrashedFilePlace])
+}
+
+/// Where a trashed asset's file was, and which file it was.
+public struct TrashedFilePlace: Sendable, Hashable {
+    public var path: String
+    public var device: Int64
+    public var inode: Int64
 }
 
 extension ScanReader {
@@ -137,8 +145,8 @@ extension ScanReader {
         try db.scalarInt64("SELECT 1 FROM trashedFile LIMIT 1") != nil
     }
 
-    /// Whether the file at `path` with this device and inode is a trashed asset's file (``TrashedFileMatch``);
-    /// nil when it is not. A sidecar (`.xmp`) is never one: a sidecar back alone does not bring its
+    /// Whether the file at `path` with this device and inode is a trashed asset's file (``TrashedFileMatch``,
+    /// with the asset's other photos and movies when it is back); nil when it is not. A sidecar (`.xmp`) is never one: a sidecar back alone does not bring its
     /// photo back. In a library several hosts share, only this host's Trash is looked in: machines
     /// made from one disk image have the same devices and inodes, and another host's trashed file
     /// at the same path is not this one back.
@@ -151,7 +159,12 @@ extension ScanReader {
                 """,
                 [.int(inode), .int(device), .text(path)], { (assetId: try $0.int64(0), trashName: $0.optionalText(1)) })
         else { return nil }
-        return row.trashName == nil ? .pending : .restored(assetId: row.assetId)
+        guard row.trashName != nil else { return .pending }
+        let others = try db.rows(
+            "SELECT path, device, inode FROM trashedFile WHERE assetId = ? AND path <> ? ORDER BY id",
+            [.int(row.assetId), .text(path)]
+        ) { TrashedFilePlace(path: try $0.text(0), device: try $0.int64(1), inode: try $0.int64(2)) }
+        return .restored(assetId: row.assetId, others: others.filter { !$0.path.lowercased().hasSuffix(".xmp") })
     }
 }
 
