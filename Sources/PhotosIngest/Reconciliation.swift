@@ -343,6 +343,7 @@ struct Reconciliation {
         let filesChanged = readAny || !moved.isEmpty || !vanished.isEmpty || !revived.isEmpty
         let leftElsewhere = sources.leftElsewhere
         var partners: [StoredFile] = []
+        var apart: [StoredFile] = []
         try scanner.database.write { transaction in
             for id in revived { try transaction.restoreTrashedAsset(id) }
             for (file, known) in moved {
@@ -354,13 +355,25 @@ struct Reconciliation {
                 try mirror.place(directories, in: transaction)
             }
             partners = try transaction.deleteResources(vanished)
+            // An asset of several files one of which moved to another folder keeps the files beside
+            // its photo (or video); the others leave it, to be read as new files: a scan of the tree
+            // into a new library, which pairs files of one folder only, would make two assets.
+            apart = try transaction.filesApartFromTheirPrimary(ofAssets: Set(moved.map(\.1.assetID)))
+            let apartIDs = Set(apart.map(\.resourceID))
+            let left = try transaction.deleteResources(apart)
+            var seen = Set<Int64>()
+            partners = (partners + left).filter {
+                !apartIDs.contains($0.resourceID) && seen.insert($0.resourceID).inserted
+            }
             try transaction.forgetRejections(gone)
             try transaction.setRoot(root, offline: false)
             try finish(transaction, filesChanged)
         }
-        // What is left of an asset whose other files went is read again and grouped anew, keeping
-        // the asset.
-        try readAgain(partners)
+        // What is left of an asset whose other files went or moved apart is read again and grouped
+        // anew, keeping the asset. The files that moved apart from it are read as new: assets of
+        // their own, or of the files they pair with where they are now.
+        try readAgain(partners, apart: apart)
+        if !apart.isEmpty { try placeApart(apart, crawler: crawler) }
         report.restored += revived.count
         report.moved += moved.count
         report.movedFiles += moved.map(\.0.path)
@@ -368,6 +381,24 @@ struct Reconciliation {
         scanner.metrics.moved.increment(by: moved.count)
         scanner.metrics.removed.increment(by: vanished.count)
         return report
+    }
+
+    /// Places the albums of the directories under other roots that files moved apart from their
+    /// asset are in (its photo moved here from there): the batch that read them placed this root's.
+    private func placeApart(_ apart: [StoredFile], crawler: Crawler) throws {
+        var byRoot: [String: Set<String>] = [:]
+        for file in apart where !PathName.isWithin(file.path, root) {
+            guard let other = sources.elsewhere.first(where: { PathName.isWithin(file.path, $0) }) else { continue }
+            byRoot[other, default: []].insert(PathName.directory(of: file.path))
+        }
+        guard !byRoot.isEmpty else { return }
+        let token = try scanner.database.write { transaction in
+            for (other, directories) in byRoot.sorted(by: { $0.key < $1.key }) {
+                var mirror = DirectoryMirror(root: other) { crawler.crawl(other) }
+                try mirror.place(directories, in: transaction)
+            }
+        }.token
+        committed(token)
     }
 
     /// Commits one batch, with its directories placed in their albums.
@@ -447,16 +478,24 @@ struct Reconciliation {
 
     /// Reads again what is left of assets whose other files went (deleted, or no longer media), and
     /// groups it anew in the same asset: a Live Photo's movie without its still is a video, a RAW
-    /// without its JPEG a photo. Not counted as updated: the report counts what changed on disk.
-    private mutating func readAgain(_ partners: [StoredFile]) throws {
+    /// without its JPEG a photo; and, as new files, those that moved apart from their asset
+    /// (`apart`). Not counted as read: the report counts them as what changed on disk (moved,
+    /// removed, rejected) already.
+    private mutating func readAgain(_ partners: [StoredFile], apart: [StoredFile] = []) throws {
         let crawler = scanner.crawler
-        let again = partners.compactMap { partner -> ScanItem? in
-            guard case .success(let file?) = crawler.crawlFile(at: partner.path) else { return nil }
-            return ScanItem(file: file, known: partner, wasRejected: false)
-        }
+        let again =
+            partners.compactMap { partner -> ScanItem? in
+                guard case .success(let file?) = crawler.crawlFile(at: partner.path) else { return nil }
+                return ScanItem(file: file, known: partner, wasRejected: false)
+            }
+            + apart.compactMap { file -> ScanItem? in
+                guard case .success(let found?) = crawler.crawlFile(at: file.path) else { return nil }
+                return ScanItem(file: found, known: nil, wasRejected: false)
+            }
         guard !again.isEmpty else { return }
+        let (updated, ingested) = (report.updated, report.ingested)
         try commit(again, scanner.read(again.map(\.file)))
-        report.updated -= again.count
+        (report.updated, report.ingested) = (updated, ingested)
     }
 }
 

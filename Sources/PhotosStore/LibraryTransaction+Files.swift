@@ -189,6 +189,28 @@ extension LibraryTransaction {
         return try storedFiles(where: "r.assetId IN (\(listed))", keptList)
     }
 
+    /// The files of these assets that lie in another directory than the asset's photo or video (its
+    /// primary resource): the movie of a Live Photo or one half of a RAW+JPEG pair after one of the
+    /// asset's files was moved to another folder. Files pair only within a directory, so these are no
+    /// longer the asset's: ``deleteResources(_:)`` takes them off it, and the scanner reads them again
+    /// as the new files a scan of their folder would find. An edit's files are the library's, and stay.
+    public func filesApartFromTheirPrimary(ofAssets assetIDs: Set<Int64>) throws -> [StoredFile] {
+        guard !assetIDs.isEmpty else { return [] }
+        let listed = db.dialect.elementsOfJSONArray(wholeNumbers: true)
+        let files = try storedFiles(where: "r.assetId IN (\(listed))", [.text(JSONText.array(Array(assetIDs)))])
+        let primaryTypes = Set([PHAssetResourceType.photo, .video, .audio].map(\.rawValue))
+        var apart: [StoredFile] = []
+        for ofAsset in Dictionary(grouping: files, by: \.assetID).values {
+            guard
+                let primary = ofAsset.filter({ primaryTypes.contains($0.type) })
+                    .min(by: { ($0.type, $0.path) < ($1.type, $1.path) })
+            else { continue }
+            let directory = PathName.directory(of: primary.path)
+            apart += ofAsset.filter { PathName.directory(of: $0.path) != directory }
+        }
+        return apart.sorted { $0.path < $1.path }
+    }
+
     /// Replaces an asset's resources; its edit's files (``PhotosCore/PHAssetResourceType/editTypes``) stay.
     public func replaceResources(ofAsset assetID: Int64, with resources: [ResourceRecord]) throws {
         try db.execute(

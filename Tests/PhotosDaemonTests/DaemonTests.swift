@@ -77,6 +77,35 @@ struct DaemonTests: DaemonSuite {
         try daemon.stop()
     }
 
+    @Test func aLivePhotosStillMovedToAnotherFolderLeavesItsMovieAVideoOfItsOwn() throws {
+        try put("Phone/DCIM/100APPLE/IMG_5195.HEIC", at: "A/IMG_5195.HEIC")
+        try put("Phone/DCIM/100APPLE/IMG_5195.MOV", at: "A/IMG_5195.MOV")
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("B"), withIntermediateDirectories: true)
+        let daemon = try Daemon(test: self)
+        try daemon.wait("startup scan") { $0.count == 1 }
+        let live = try #require(try daemon.asset(at: "A/IMG_5195.HEIC"))
+        try daemon.library.performChangesAndWait { PHAssetChangeRequest(for: live).isFavorite = true }
+        try FileManager.default.moveItem(
+            at: root.appendingPathComponent("A/IMG_5195.HEIC"), to: root.appendingPathComponent("B/IMG_5195.HEIC"))
+        try daemon.wait("the movie apart from its still") { _ in
+            try daemon.asset(at: "A/IMG_5195.MOV")?.mediaType == .video
+        }
+        let kept = try #require(try daemon.asset(at: "B/IMG_5195.HEIC"))
+        #expect(kept.localIdentifier == live.localIdentifier && kept.isFavorite)
+        #expect(!kept.mediaSubtypes.contains(.photoLive))
+        #expect(PHAssetResource.assetResources(for: kept).map(\.type) == [.photo])
+        let video = try #require(try daemon.asset(at: "A/IMG_5195.MOV"))
+        #expect(video.localIdentifier != live.localIdentifier)
+        let options = PHFetchOptions()
+        options.photoLibrary = daemon.library
+        for (folder, asset) in [("A", video), ("B", kept)] {
+            let album = try #require(daemon.album(at: folder), "the album of \(folder)")
+            let members = PHAsset.fetchAssets(in: album, options: options)
+            #expect(members.count == 1 && members.firstObject?.localIdentifier == asset.localIdentifier)
+        }
+        try daemon.stop()
+    }
+
     @Test func aSlowlyWrittenFileIsIngestedOnceComplete() throws {
         let daemon = try Daemon(test: self)
         let content = try Data(contentsOf: try #require(Corpus.file(Self.photo)))
