@@ -1,3 +1,4 @@
+import Foundation
 import PhotosCore
 
 /// A directory tree the library itself renames or moves on disk (a directory-backed album or folder
@@ -140,6 +141,45 @@ extension LibraryTransaction {
             try deleteCollection(album)
             try deleteDirectoryFoldersIfEmpty(from: album.parentId, roots: roots)
         }
+    }
+
+    /// Puts back the album of the directory `directory` as it was before a move of its photos left it
+    /// empty and deleted it (the move taken back, its photos back in the directory): the same row id
+    /// and local identifier, from its tombstone (the last album that mirrored the directory), with
+    /// the folders above it that went with it, each placed among its siblings as the mirror places
+    /// them. Observers see them inserted. Nothing is done while the directory has an album, holds
+    /// no photo, or when a tombstone is gone (the history pruned): the directory mirror makes a new
+    /// album then. Returns whether the album came back.
+    @discardableResult
+    public func restoreDirectoryAlbum(at directory: String) throws -> Bool {
+        guard try directoryAlbum(at: directory) == nil, try !primaryAssets(inDirectory: directory).isEmpty else {
+            return false
+        }
+        let path = db.dialect.field("path", of: "record", as: .text)
+        let isList = db.dialect.field("isList", of: "record", as: .flag)
+        guard
+            let album = try db.firstRow(
+                "SELECT record FROM tombstone WHERE isAsset = 0 AND \(path) = ? AND \(isList) = 0 "
+                    + "ORDER BY token DESC, rowId DESC",
+                [.text(directory)], { try JSONDecoder().decode(CollectionRecord.self, from: Data(try $0.text(0).utf8)) }
+            )
+        else { return false }
+        // The album, then each folder above it that is gone too, outermost last.
+        var chain = [album]
+        while let parentID = chain.last?.parentId, try collection(id: parentID) == nil {
+            let kept = try LibraryDatabase.tombstones(CollectionRecord.self, isAsset: false, ids: [parentID], db)
+            guard let folder = kept[parentID] else { return false }
+            chain.append(folder)
+        }
+        if try chain.contains(where: { try collection(withLocalIdentifier: $0.localIdentifier) != nil }) {
+            return false
+        }
+        for record in chain.reversed() {
+            try insertCollection(record)
+            try db.execute("DELETE FROM tombstone WHERE isAsset = 0 AND rowId = ?", [.int(record.id!)])
+            if let parentID = record.parentId { try rankDirectoryChildren(of: parentID) }
+        }
+        return true
     }
 
     /// Deletes the directory-backed folder `folderID` when it holds no collection, and then each

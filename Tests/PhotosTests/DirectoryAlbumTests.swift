@@ -296,6 +296,48 @@ struct DirectoryAlbumTests {
         #expect(try tree.library.database.fileJournal().isEmpty)
     }
 
+    @Test func aMoveTakenBackLeavesTheAlbumItEmptiedAndItsFolderWithTheirIdentifiers() throws {
+        let live = try #require(Corpus.file("Phone/DCIM/100APPLE/IMG_5195.HEIC"))
+        let movie = try #require(Corpus.file("Phone/DCIM/100APPLE/IMG_5195.MOV"))
+        // The Live Photo is all of 2023/Live, and Live all of 2023: the move empties both.
+        let tree = try Tree(more: [("2023/Live/IMG_5195.HEIC", live), ("2023/Live/IMG_5195.MOV", movie)])
+        let zoo = try #require(tree.album("Zoo"))
+        let liveAlbum = try #require(tree.album("Live"))
+        let year = try #require(folder("2023", tree))
+        let livePhoto = try #require(tree.asset("2023/Live/IMG_5195.HEIC"))
+        let root = try #require(PHCollectionList.fetchTopLevelUserCollections(with: tree.options()).firstObject)
+        let order = PHCollection.fetchCollections(in: try #require(root as? PHCollectionList), options: tree.options())
+            .map(\.localIdentifier)
+        let imports = tree.library.importDirectory.standardizedFileURL.path
+        // Another program takes the movie's name after the commit, once the still has moved.
+        FaultInjection.set(in: imports) { step in
+            if step == .assetFileMoved {
+                try? Data("theirs".utf8).write(to: URL(fileURLWithPath: tree.pictures + "/2024/Zoo/IMG_5195.MOV"))
+            }
+            return false
+        }
+        defer { FaultInjection.clear(in: imports) }
+        let before = tree.library.currentChangeToken
+        let error = #expect(throws: PHPhotosError.self) { try Self.add(livePhoto, to: zoo, in: tree.library) }
+        #expect(error?.message.contains("the library keeps the photo where it is") == true)
+
+        #expect(tree.entries("2023/Live") == ["IMG_5195.HEIC", "IMG_5195.MOV"])
+        #expect(tree.album("Live")?.localIdentifier == liveAlbum.localIdentifier, "the same album, not a new one")
+        #expect(tree.members(try #require(tree.album("Live"))) == [livePhoto.localIdentifier])
+        #expect(folder("2023", tree)?.localIdentifier == year.localIdentifier)
+        #expect(
+            PHCollection.fetchCollections(in: try #require(root as? PHCollectionList), options: tree.options())
+                .map(\.localIdentifier) == order, "in its place")
+        // Observers saw the album go with the move and come back with the take-back.
+        let changes = Array(try tree.library.fetchPersistentChanges(since: before))
+        #expect(
+            try changes.last?.changeDetails(for: .assetCollection).insertedLocalIdentifiers == [
+                liveAlbum.localIdentifier
+            ])
+        #expect(try tree.rescanChanges() == 0, "the library says what the disk holds")
+        #expect(try tree.rescanChanges(in: tree.reopened()) == 0)
+    }
+
     // MARK: Deleting
 
     @Test func deletingADirectoryAlbumTrashesItsDirectoryAndItsPhotosWaitInRecentlyDeleted() throws {

@@ -433,7 +433,9 @@ extension FileJournal {
     /// Puts back what a move of the asset `assetID` did before `failed` could not be done: each of its
     /// files the library records in the album's directory (and their sidecars) goes back under its
     /// old name (the group's suffix taken off), never over anything; the library records each file
-    /// where it then is, and both directories' albums their members.
+    /// where it then is, and both directories' albums their members. The album of the directory the
+    /// photo came from, deleted by the move when it left the directory empty, comes back with its
+    /// identifier (``LibraryTransaction/restoreDirectoryAlbum(at:)``).
     private func takeBackMove(ofAsset assetID: Int64, failed: FileJournalEntry) throws {
         guard let source = failed.source else { return }
         let (from, to) = (PathName.directory(of: source), PathName.directory(of: failed.destination))
@@ -452,6 +454,8 @@ extension FileJournal {
                     try transaction.moveAssetFile(ofAsset: assetID, from: path, to: back)
                 }
             }
+            // The move deleted the album of a directory it emptied: the album comes back as it was.
+            try transaction.restoreDirectoryAlbum(at: from)
             try transaction.settleDirectoryAlbums([from, to], deletingEmpty: false, roots: [])
             // The asset's files not moved yet stay where they are.
             if let id = failed.id { try transaction.dropAssetMoves(after: id, ofAsset: assetID) }
