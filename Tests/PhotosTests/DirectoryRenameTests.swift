@@ -292,4 +292,33 @@ struct DirectoryRenameTests {
         #expect(tree.album("Zoo")?.directoryPath == tree.pictures + "/2024/Zoo")
         #expect(try tree.library.database.fileJournal().isEmpty)
     }
+
+    @Test func aMoveIntoAFolderTheDiskRefusesIsTakenBackAndTheErrorNamesTheFolder() throws {
+        let tree = try Tree(more: [("2023/Beach", ["d.jpg"])])
+        let zoo = try #require(tree.album("Zoo"))
+        let year2023 = try #require(tree.folder("2023"))
+        let imports = tree.library.importDirectory.standardizedFileURL.path
+        // Another program takes the name in the folder between the commit and the move.
+        FaultInjection.set(in: imports) { step in
+            if step == .committed {
+                try? FileManager.default.createDirectory(
+                    atPath: tree.pictures + "/2023/Zoo", withIntermediateDirectories: false)
+            }
+            return false
+        }
+        defer { FaultInjection.clear(in: imports) }
+        let error = #expect(throws: PHPhotosError.self) {
+            try tree.library.performChangesAndWait {
+                PHCollectionListChangeRequest(for: year2023)?.addChildCollections([zoo] as NSArray)
+            }
+        }
+        #expect(
+            error?.message.contains("\(tree.pictures)/2024/Zoo could not be moved into \(tree.pictures)/2023 (")
+                == true, "\(String(describing: error))")
+        #expect(error?.message.contains("the library keeps it where it is") == true)
+        #expect(tree.entries("2023") == ["Beach", "Zoo"] && tree.entries("2023/Zoo") == [], "nothing replaced")
+        #expect(tree.entries("2024/Zoo") == ["c.jpg"])
+        #expect(tree.album("Zoo")?.directoryPath == tree.pictures + "/2024/Zoo")
+        #expect(try tree.library.database.fileJournal().isEmpty)
+    }
 }

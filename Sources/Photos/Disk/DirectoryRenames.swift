@@ -178,15 +178,26 @@ extension FileJournal {
                 }
             }
             throw UndoneOperation(
-                error: PHPhotosError(
-                    .operationInterrupted,
-                    "\(source) could not be renamed to \(PathName.name(of: entry.destination)) (\(error)); "
-                        + "the library keeps its old name"))
+                error: PHPhotosError(.operationInterrupted, Self.refusal(source, entry.destination, error)))
         }
         try FaultInjection.reach(.renamed, in: importDirectory)
         let (from, to) = (PathName.directory(of: source), PathName.directory(of: entry.destination))
         try FileOperations.sync(to, directory: true)
         if from != to { try FileOperations.sync(from, directory: true) }
+    }
+}
+
+extension FileJournal {
+    /// What a user is told when the disk refuses to rename the directory `source` to `destination`:
+    /// a rename in place names the new name; a move into another folder names that folder's
+    /// directory (and the new name, when a taken one gave it a suffix).
+    static func refusal(_ source: String, _ destination: String, _ error: any Error) -> String {
+        let (name, parent) = (PathName.name(of: destination), PathName.directory(of: destination))
+        guard parent != PathName.directory(of: source) else {
+            return "\(source) could not be renamed to \(name) (\(error)); the library keeps its old name"
+        }
+        let renamed = name == PathName.name(of: source) ? "" : " as \(name)"
+        return "\(source) could not be moved into \(parent)\(renamed) (\(error)); the library keeps it where it is"
     }
 }
 
