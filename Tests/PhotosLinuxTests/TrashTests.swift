@@ -365,6 +365,25 @@ import Testing
         #expect(contents(path) == "photo")
     }
 
+    @Test func aRestoreByPathStoppedAfterItsMoveIsFinishedAndLeavesAnotherToolsInformation() throws {
+        let fixture = try TrashFixture()
+        let path = try fixture.write("IMG_1.JPG", "photo")
+        let entry = try fixture.trash.trash(path)
+        var trash = fixture.trash
+        trash.stopHook = { step in throw SimulatedCrash(step: step) }
+
+        #expect(throws: SimulatedCrash(step: .restored)) { try trash.restore(file: entry.filePath, to: path) }
+        #expect(contents(path) == "photo" && identity(entry.infoPath) != nil)
+        try fixture.trash.finishRestore(of: entry.filePath)
+        #expect(identity(entry.infoPath) == nil, "the library's own information goes")
+
+        // Another tool's information for a new file of that name, its move not made yet, stays.
+        let other = "[Trash Info]\nPath=/elsewhere/IMG_1.JPG\nDeletionDate=2026-12-02T10:00:00\n"
+        try Data(other.utf8).write(to: URL(fileURLWithPath: entry.infoPath))
+        try fixture.trash.finishRestore(of: entry.filePath)
+        #expect(identity(entry.infoPath) != nil, "another tool's information is not the library's to remove")
+    }
+
     @Test func anEraseStoppedHalfwayLeavesAnOrphanThatEraseFinishes() throws {
         let fixture = try TrashFixture()
         let path = try fixture.write("IMG_1.JPG", "photo")

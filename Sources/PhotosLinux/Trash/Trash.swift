@@ -469,9 +469,10 @@ public struct Trash: Sendable {
     }
 
     /// Removes the `.trashinfo` of the trashed file `files/NAME` at `filePath` once it is gone from
-    /// `files/` (restored): what a restore stopped after its move leaves. While `files/NAME` is there,
-    /// or with no `.trashinfo`, nothing is done. The name cannot be another file's meanwhile: the
-    /// `.trashinfo` holds it (every writer makes it with `O_EXCL` first).
+    /// `files/` (restored): what a restore stopped after its move leaves. Only this library's own
+    /// `.trashinfo` (`X-Photosd-Process=`) goes: another tool's, written for a new file of the same
+    /// name whose move has not happened yet, stays. While `files/NAME` is there, or with no
+    /// `.trashinfo`, nothing is done.
     public func finishRestore(of filePath: String) throws {
         let name = Self.lastComponent(filePath)
         let filesDirectory = Self.parent(of: filePath)
@@ -480,7 +481,9 @@ public struct Trash: Sendable {
         // Only its `info/` is used: the kind and top directory say how `Path=` is read.
         let directory = TrashDirectory(path: Self.parent(of: filesDirectory), kind: .user, topDirectory: "/")
         let infoPath = directory.infoPath(of: name)
-        guard TrashFiles.exists(infoPath) else { return }
+        guard TrashFiles.exists(infoPath), (try? Self.readEntry(named: name, in: directory))?.isOwn == true else {
+            return
+        }
         do {
             try FileOperations.unlink(infoPath)
         } catch {
