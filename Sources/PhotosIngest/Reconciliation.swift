@@ -55,6 +55,11 @@ struct Reconciliation {
     private var holdsTrashedFiles: Bool?
     /// Rejections of paths no longer on disk.
     private var gone: [String] = []
+    /// Files at a known path that is not theirs (another inode): read as that path's file written
+    /// anew at the end, or as new files where their path's file turned up at a new path.
+    private var replaced: [ScanItem] = []
+    /// New files at paths whose stored file moved elsewhere: read once the moves are made.
+    private var newAfterMoves: [ScanItem] = []
     /// Files to read, not yet in a batch: whole directories, so a Live Photo's halves or a RAW+JPEG
     /// pair are grouped in the same transaction.
     private var pending: [ScanItem] = []
@@ -130,11 +135,27 @@ struct Reconciliation {
         // Sidecars are no media: never read as files, compared with what the library last synced.
         let sidecars = unit.files.filter { Self.isSidecar($0.name) }
         report.skipped += sidecars.count
+        // Paths that hold another file than the one stored there (another inode).
+        var replacedHere: [(file: CrawledFile, index: Int)] = []
+        // Paths whose stored file moved elsewhere in this scan: a new file there is read once the
+        // move is made, the path free.
+        var takenPaths: Set<String> = []
         for file in unit.files where sidecars.isEmpty || !Self.isSidecar(file.name) {
             if !unit.rows.rejected.isEmpty { foundPaths.insert(file.path) }
             if let index = storedByPath[ExactPath(file.path)] {
-                found[index] = true
                 let known = stored[index]
+                // Its file moved to a path compared before this one: what is here is another file.
+                if sources.isClaimed(known) {
+                    added.append(file)
+                    takenPaths.insert(file.path)
+                    continue
+                }
+                // The device is left out: a disk mounted again may have another number.
+                if let inode = known.inode, inode != file.inode {
+                    replacedHere.append((file, index))
+                    continue
+                }
+                found[index] = true
                 if known.fileSize == file.size && known.modificationTime == file.modificationTime {
                     report.unchanged += 1
                 } else {
@@ -149,6 +170,24 @@ struct Reconciliation {
                 report.rejectedBefore += 1
             } else {
                 added.append(file)
+            }
+        }
+        // A path that holds another file: a known file moved here (names swapped, a file moved
+        // over another), and the one stored here is gone unless a path claims it; else the same
+        // file written anew (an editor saving through a temporary file, a copy put in its place),
+        // unless its file turns up at a new path in this scan (the folder renamed, and a copy made
+        // at the old name): decided at the end, see ``replaced``.
+        for (file, index) in replacedHere {
+            let known = stored[index]
+            if sources.isClaimed(known) {
+                added.append(file)
+                takenPaths.insert(file.path)
+            } else if let source = try sources.claimMovedOver(for: file, reader: reader) {
+                moved.append((file, source))
+            } else {
+                found[index] = true
+                replaced.append(ScanItem(file: file, known: known, wasRejected: false))
+                sources.noteReplaced(known)
             }
         }
         // What was stored and is not on disk (every row of a path stored twice, as one).
@@ -187,7 +226,8 @@ struct Reconciliation {
                 moved.append((file, source))
             } else {
                 fresh.append(file)
-                pending.append(ScanItem(file: file, known: nil, wasRejected: unit.rows.rejected[file.path] != nil))
+                let item = ScanItem(file: file, known: nil, wasRejected: unit.rows.rejected[file.path] != nil)
+                if takenPaths.contains(file.path) { newAfterMoves.append(item) } else { pending.append(item) }
             }
         }
         if !sidecars.isEmpty { try noteSidecars(sidecars, besideNew: fresh, reader: reader) }
@@ -309,6 +349,19 @@ struct Reconciliation {
         finishAlways: Bool, _ finish: (LibraryTransaction, _ filesChanged: Bool) throws -> Void
     ) throws -> ScanReport {
         defer { scanner.noteFootprint(footprint) }
+        // A path whose file turned up at a new path holds a new file, read once the move is made;
+        // the others hold their file written anew, read again (also with the same size and time,
+        // a backup restored over it: the store learns its inode, and the next scan asks no more).
+        var newAfterMoves = newAfterMoves
+        for item in replaced {
+            guard let known = item.known else { continue }
+            if sources.isClaimed(known) {
+                newAfterMoves.append(ScanItem(file: item.file, known: nil, wasRejected: false))
+            } else {
+                pending.append(item)
+            }
+        }
+        replaced = []
         try flush(all: true)
         if let last = reading {
             reading = nil
@@ -374,6 +427,7 @@ struct Reconciliation {
         // their own, or of the files they pair with where they are now.
         try readAgain(partners, apart: apart)
         if !apart.isEmpty { try placeApart(apart, crawler: crawler) }
+        if !newAfterMoves.isEmpty { try commit(newAfterMoves, scanner.read(newAfterMoves.map(\.file))) }
         report.restored += revived.count
         report.moved += moved.count
         report.movedFiles += moved.map(\.0.path)
@@ -596,6 +650,16 @@ struct MoveSources {
         self.elsewhere = elsewhere
     }
 
+    /// Stored files whose path holds another file (another inode) that is not known to have
+    /// moved: their own file may turn up at a new path, which then claims them.
+    private var replaced = Set<Int64>()
+
+    /// Whether a new path claimed `file` (it moved there).
+    func isClaimed(_ file: StoredFile) -> Bool { !claimed.isEmpty && claimed.contains(file.resourceID) }
+
+    /// Notes a stored file whose path holds another file.
+    mutating func noteReplaced(_ file: StoredFile) { replaced.insert(file.resourceID) }
+
     /// Files the store had where the scan found none.
     mutating func vanish(_ files: [StoredFile]) {
         for file in files where vanishedIDs.insert(file.resourceID).inserted { vanished.append(file) }
@@ -625,6 +689,25 @@ struct MoveSources {
         return source
     }
 
+    /// The stored file that moved over the known path `file` is at (names swapped, a file moved
+    /// over another), claimed for it: one with its device and inode, size and modification time
+    /// (what a rename keeps), no longer at its own path. Nil when none: the path's own file
+    /// written anew.
+    mutating func claimMovedOver(for file: CrawledFile, reader: ScanReader) throws -> StoredFile? {
+        let under = elsewhere.isEmpty ? root : nil
+        let source = try reader.files(device: file.device, inode: file.inode, under: under).first {
+            $0.path != file.path && !claimed.contains($0.resourceID) && $0.fileSize == file.size
+                && $0.modificationTime == file.modificationTime
+                && hasLeft($0.path, device: file.device, inode: file.inode)
+        }
+        guard let source else { return nil }
+        claimed.insert(source.resourceID)
+        if let other = otherRoot(of: source.path) {
+            leftElsewhere[other, default: []].insert(PathName.directory(of: source.path))
+        }
+        return source
+    }
+
     /// The root of `elsewhere` that holds `path`, when `root` does not.
     private func otherRoot(of path: String) -> String? {
         guard !PathName.isWithin(path, root) else { return nil }
@@ -635,6 +718,8 @@ struct MoveSources {
     private func isSource(_ stored: StoredFile, of file: CrawledFile) -> Bool {
         guard stored.path != file.path, !claimed.contains(stored.resourceID) else { return false }
         if vanishedIDs.contains(stored.resourceID) { return true }
+        // Its path holds another file now, and this is its own (same inode, as a rename leaves it).
+        if replaced.contains(stored.resourceID) || isMovedAway(stored, to: file) { return true }
         if !PathName.isWithin(stored.path, root) {
             // Under another root, still there (not unmounted), and gone from it.
             guard let other = otherRoot(of: stored.path), case .success(let info) = Crawler.lstatus(other),
@@ -650,6 +735,34 @@ struct MoveSources {
             return true
         }
         return Self.isGone(stored.path)
+    }
+
+    /// Whether `stored` is `file`, renamed, and its path holds another file now (a folder renamed
+    /// and another made with its name): the same device and inode, size and modification time.
+    private func isMovedAway(_ stored: StoredFile, to file: CrawledFile) -> Bool {
+        guard stored.inode == file.inode, stored.device == file.device, stored.fileSize == file.size,
+            stored.modificationTime == file.modificationTime,
+            PathName.isWithin(stored.path, root) || otherRoot(of: stored.path) != nil,
+            case .success(let info) = Crawler.lstatus(stored.path)
+        else { return false }
+        return info.st_mode & S_IFMT == S_IFREG
+            && (Int64(info.st_dev) != file.device || Int64(info.st_ino) != file.inode)
+    }
+
+    /// Whether the file with `device` and `inode` is no longer at `path`: another file is there, or
+    /// none, under a root that is there (not unmounted).
+    private func hasLeft(_ path: String, device: Int64, inode: Int64) -> Bool {
+        switch Crawler.lstatus(path) {
+        case .success(let info):
+            return info.st_mode & S_IFMT != S_IFREG || Int64(info.st_dev) != device || Int64(info.st_ino) != inode
+        case .failure(let error):
+            guard UnreadableDirectory.meansGone(error.code) else { return false }
+            if PathName.isWithin(path, root) { return true }
+            guard let other = otherRoot(of: path), case .success(let info) = Crawler.lstatus(other) else {
+                return false
+            }
+            return info.st_mode & S_IFMT == S_IFDIR
+        }
     }
 
     /// Whether no file is at `path` any more (a directory there, or nothing), as far as can be told.

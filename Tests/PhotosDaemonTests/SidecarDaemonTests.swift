@@ -144,6 +144,51 @@ struct SidecarDaemonTests: DaemonSuite {
         try await offPool { try daemon.stop() }
     }
 
+    /// Two photos' names swapped with their sidecars (as a renaming tool does) while photosd
+    /// watches: each photo keeps its asset, and each sidecar meets its own photo's asset, not the
+    /// one the library had at its name a moment before. The six renames fall within one settle
+    /// time (with none, photosd could look between two of them, when a sidecar is another photo's).
+    @Test func namesSwappedWithTheirSidecarsKeepEachPhotosState() async throws {
+        try put(Self.photo, at: "A.JPG")
+        try put("Camera/2002/Fujifilm/DSCF0001.JPG", at: "B.JPG")
+        #expect(try await exiftool(["-XMP:Rating=5", "A.JPG.xmp"]) == 0)
+        #expect(try await exiftool(["-XMP:Rating=1", "B.JPG.xmp"]) == 0)
+        let daemon = try await offPool { [fixture] in
+            try fixture.start(["--watch", fixture.root.path, "--settle", "500"])
+        }
+        let library = try PHPhotoLibrary(url: libraryURL)
+        let options = PHFetchOptions()
+        options.photoLibrary = library
+        func asset(named name: String) -> PHAsset? {
+            PHAsset.fetchAssets(with: options).first { asset in
+                PHAssetResource.assetResources(for: asset).first?.fileURL.lastPathComponent == name
+            }
+        }
+        let a = try #require(asset(named: "A.JPG"))
+        let b = try #require(asset(named: "B.JPG"))
+        #expect(a.rating == .five && b.rating == .one)
+
+        let root = self.root
+        func rename(_ from: String, _ to: String) throws {
+            try FileManager.default.moveItem(
+                at: root.appendingPathComponent(from), to: root.appendingPathComponent(to))
+        }
+        for suffix in ["JPG.xmp", "JPG"] {
+            try rename("A.\(suffix)", "T.\(suffix)")
+            try rename("B.\(suffix)", "A.\(suffix)")
+            try rename("T.\(suffix)", "B.\(suffix)")
+        }
+        try await waitUntil("the swap seen", whileRunning: daemon.process) {
+            asset(named: "B.JPG")?.localIdentifier == a.localIdentifier
+                && asset(named: "A.JPG")?.localIdentifier == b.localIdentifier
+        }
+        try await offPool { try daemon.stop() }
+        func rating(of asset: PHAsset) -> PHAssetRating? {
+            PHAsset.fetchAssets(withLocalIdentifiers: [asset.localIdentifier], options: options).firstObject?.rating
+        }
+        #expect(rating(of: a) == .five && rating(of: b) == .one)
+    }
+
     /// photosd started on a library that is not there makes it and brings the user albums and
     /// folders back from the roots' album manifests after its startup scan, with their identifiers
     /// and photos: a photo without a sidecar is found by its file and takes its identifier back.

@@ -167,14 +167,20 @@ public final class ScanRunner: Service, Sendable {
     private func perform(_ work: ScanWork) async -> Failure? {
         let reason = Self.reason(work)
         var files: [String: Set<String>] = [:]
+        // Sidecars are no media: another tool's edit is merged into their assets, after the scan
+        // of the files that changed with them: a photo renamed with its sidecar (names swapped)
+        // is at its new path by then, and the sidecar meets its own asset.
+        var sidecars: [String] = []
         for (root, changed) in work.partialFiles.sorted(by: { $0.key < $1.key }) {
-            // Sidecars are no media: another tool's edit is merged into their assets.
-            let sidecars = changed.filter { $0.lowercased().hasSuffix(".xmp") }
-            if !sidecars.isEmpty { await merge(sidecars: sidecars.sorted()) }
-            if changed.count > sidecars.count { files[root] = changed.subtracting(sidecars) }
+            let changedSidecars = changed.filter { $0.lowercased().hasSuffix(".xmp") }
+            sidecars += changedSidecars.sorted()
+            if changed.count > changedSidecars.count { files[root] = changed.subtracting(changedSidecars) }
         }
         let roots = work.roots.sorted()
-        guard !roots.isEmpty || !files.isEmpty else { return nil }
+        guard !roots.isEmpty || !files.isEmpty else {
+            if !sidecars.isEmpty { await merge(sidecars: sidecars) }
+            return nil
+        }
         let scanner = self.scanner
         var onProgress: (@Sendable (ScanProgress) -> Void)?
         if work.isStartup, let reporter = startupProgress { onProgress = { reporter.report($0) } }
@@ -190,10 +196,12 @@ public final class ScanRunner: Service, Sendable {
             // What was not done yet is done again whole.
             return Failure(error: error, reason: reason, retry: work.wholeRoots)
         case .success(let report):
-            // Sidecars other tools wrote or changed while photosd did not watch, and those a
-            // directory that arrived whole (moved in) brought.
-            if !report.sidecarsToSync.isEmpty || !report.movedFiles.isEmpty {
-                await merge(sidecars: report.sidecarsToSync, movedFiles: report.movedFiles)
+            // With the sidecars that changed, those other tools wrote or changed while photosd did
+            // not watch, and those a directory that arrived whole (moved in) brought.
+            let changed = Set(sidecars)
+            let toSync = sidecars + report.sidecarsToSync.filter { !changed.contains($0) }
+            if !toSync.isEmpty || !report.movedFiles.isEmpty {
+                await merge(sidecars: toSync, movedFiles: report.movedFiles)
             }
         }
         if work.isStartup, restoresAlbums, !roots.isEmpty {
