@@ -125,7 +125,8 @@ struct AssetGrouping {
     /// Gives one group one asset; returns the bursts whose representative may have changed: its burst,
     /// and the one it was in before when its file now says another or none (a frame replaced by
     /// another photo under its name). A new asset takes the user state of the sidecar beside its
-    /// primary file, and that sidecar's state becomes the base of later merges.
+    /// primary file, and that sidecar's state becomes the base of later merges; its other files'
+    /// own sidecars fill what that one does not say.
     private func apply(
         group roles: [(Int, PHAssetResourceType?)], members: [Member], owners: [String: Int64],
         sidecarEntries: inout [String: [SidecarNames.Entry]]?
@@ -174,18 +175,31 @@ struct AssetGrouping {
             try transaction.updateAsset(record, properties: ["content"])
             try transaction.replaceResources(ofAsset: target, with: resources)
         } else {
+            // The sidecar of each new file of the group, the primary's first (the asset's).
+            var read: [SidecarSync.Ingested] = []
             var ingested: SidecarSync.Ingested?
-            if case .fresh(let file, _) = primary, case let sidecars = sidecars(of: file), !sidecars.isEmpty {
+            for (index, _) in roles {
+                guard case .fresh(let file, _) = members[index], case let sidecars = sidecars(of: file),
+                    !sidecars.isEmpty
+                else { continue }
                 let entries =
                     sidecarEntries ?? Dictionary(grouping: members.map(sidecarEntry)) { PairingName.of($0.name) }
                 sidecarEntries = entries
-                ingested = SidecarSync.read(
-                    for: file.name, kind: sidecarEntry(primary).kind, in: directory, sidecars: sidecars,
-                    files: entries[PairingName.of(file.name)] ?? [])
-                if let ingested {
-                    try SidecarSync.take(ingested.state, into: &record, timeZone: timeZone) {
-                        try transaction.asset(withLocalIdentifier: $0) == nil
-                    }
+                if let found = SidecarSync.read(
+                    for: file.name, kind: sidecarEntry(members[index]).kind, in: directory, sidecars: sidecars,
+                    files: entries[PairingName.of(file.name)] ?? []), !read.contains(where: { $0.path == found.path })
+                {
+                    read.append(found)
+                    if index == roles[0].0 { ingested = found }
+                }
+            }
+            // The primary's sidecar is the asset's; a partner's own (a RAW's `IMG_1.CR2.xmp`, written
+            // while it was an asset of its own) fills what that one does not say, so a pair made of
+            // two assets' files (a rebuild, a JPEG put beside a lone RAW) keeps the state of both.
+            if var state = read.first?.state {
+                for partner in read.dropFirst() { state = SidecarSync.filled(state, from: partner.state) }
+                try SidecarSync.take(state, into: &record, timeZone: timeZone) {
+                    try transaction.asset(withLocalIdentifier: $0) == nil
                 }
             }
             let id = try transaction.insertAsset(record, resources: resources)
