@@ -168,7 +168,10 @@ public struct APIServer: Service {
         transport: Transport, fetches: FetchRoutes, streams: StreamCount, uses: TokenUses, uploads: Uploads,
         codes: LoginCodes
     ) -> Router<APIContext> {
-        let router = Router(context: APIContext.self)
+        // HEAD wherever GET, as RFC 9110 9.3.2 asks: GET's status and headers without its body. The
+        // paths with a HEAD route of their own (an asset's file and thumbnail, which then read no
+        // file) keep it.
+        let router = Router(context: APIContext.self, options: .autoGenerateHeadEndpoints)
         // Outermost: a request's time and answer as the client gets them, refusals and errors included.
         router.add(middleware: RequestMetricsMiddleware())
         router.add(middleware: ErrorMiddleware())
@@ -245,9 +248,9 @@ public struct APIServer: Service {
 
     /// The methods the API answers at `path`, if it serves that path at all: asked with another
     /// method, a known path is a 405 naming them (`Allow`), not a 404 saying it does not exist.
-    /// A `{name}` segment of a pattern stands for any one segment.
+    /// `HEAD` wherever `GET` (the router makes those routes).
     static func allowedMethods(at path: String) -> [HTTPRequest.Method]? {
-        methods.first { pattern, _ in
+        let routed = methods.first { pattern, _ in
             if pattern.contains("{") {
                 let wanted = pattern.split(separator: "/"), given = path.split(separator: "/")
                 return wanted.count == given.count
@@ -257,6 +260,8 @@ public struct APIServer: Service {
             let prefix = pattern.dropLast(2)
             return path.hasPrefix(prefix) && path.count > prefix.count
         }?.methods
+        guard let routed else { return nil }
+        return routed.contains(.get) && !routed.contains(.head) ? routed + [.head] : routed
     }
 
     static func json(_ value: some Encodable) throws -> Response {

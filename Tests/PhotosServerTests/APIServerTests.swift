@@ -78,6 +78,28 @@ import Testing
         }
     }
 
+    /// Every path that answers GET answers HEAD (RFC 9110 9.3.2): GET's status and headers, no
+    /// body; a 405 names HEAD beside GET.
+    @Test func everyPathThatAnswersGETAnswersHEAD() async throws {
+        let status = OperationsRouteTests.status(roots: [("/p", "watching")])
+        try await Self.withServer(status: status) { socket, _ in
+            for target in [
+                "/v1/health", "/v1/version", "/v1/status", "/v1/assets?limit=2", "/v1/albums", "/v1/folders",
+                "/v1/openapi.json", "/metrics", "/v1/trash", "/v1/days", "/v1/nothing-here",
+            ] {
+                let get = try await Self.get(socket, target)
+                let head = try await offPool { try UnixHTTPClient.request(socket, "HEAD", target) }
+                #expect(head.status == get.status && head.body.isEmpty, "HEAD \(target): \(head.status)")
+                #expect(head.headers["content-type"] == get.headers["content-type"], "HEAD \(target)")
+                if let length = head.headers["content-length"], get.headers["transfer-encoding"] == nil {
+                    #expect(length == "\(get.body.count)", "HEAD \(target)")
+                }
+            }
+            let refused = try await offPool { try UnixHTTPClient.request(socket, "DELETE", "/v1/health") }
+            #expect(refused.status == 405 && refused.headers["allow"] == "GET, HEAD", "\(refused.headers)")
+        }
+    }
+
     @Test func assetsListTheFetchWithPredicateSortAndLimit() async throws {
         try await Self.withServer { socket, fixture in
             // The same fetch in process, described as the CLI's --json describes it.

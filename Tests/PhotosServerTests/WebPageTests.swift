@@ -118,9 +118,9 @@ import Testing
     }
 
     @Test func aWrongMethodOnAPageOrAStaticFileIsA405() {
-        #expect(APIServer.allowedMethods(at: "/web/static/app.js") == [.get])
+        #expect(APIServer.allowedMethods(at: "/web/static/app.js") == [.get, .head])
         #expect(APIServer.allowedMethods(at: "/web/static/a/b.js") == nil)
-        #expect(APIServer.allowedMethods(at: "/web/assets/X/L0/001") == [.get])
+        #expect(APIServer.allowedMethods(at: "/web/assets/X/L0/001") == [.get, .head])
         #expect(APIServer.allowedMethods(at: "/v1/logins") == [.post])
     }
 
