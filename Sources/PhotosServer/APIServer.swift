@@ -261,7 +261,7 @@ public struct APIServer: Service {
             return path.hasPrefix(prefix) && path.count > prefix.count
         }?.methods
         guard let routed else { return nil }
-        return routed.contains(.get) && !routed.contains(.head) ? routed + [.head] : routed
+        return routed.contains(.head) ? routed : routed.flatMap { $0 == .get ? [.get, .head] : [$0] }
     }
 
     static func json(_ value: some Encodable) throws -> Response {

@@ -497,9 +497,12 @@ import Testing
     }
 
     @Test(arguments: [
-        ("PUT", "/v1/changes", "GET, POST"), ("DELETE", "/v1/changes", "GET, POST"), ("GET", "/v1/queries", "POST"),
-        ("POST", "/v1/health", "GET"), ("DELETE", "/v1/assets/A/L0/001", "GET, HEAD"), ("PATCH", "/v1/albums", "GET"),
-        ("TRACE", "/v1/status", "GET"), ("QUERY", "/v1/assets", "GET"), ("PUT", "/v1/folders/F/L0/020", "GET"),
+        ("PUT", "/v1/changes", "GET, HEAD, POST"), ("DELETE", "/v1/changes", "GET, HEAD, POST"),
+        ("GET", "/v1/queries", "POST"), ("POST", "/v1/health", "GET, HEAD"),
+        ("DELETE", "/v1/assets/A/L0/001", "GET, HEAD"),
+        ("PATCH", "/v1/albums", "GET, HEAD"), ("TRACE", "/v1/status", "GET, HEAD"),
+        ("QUERY", "/v1/assets", "GET, HEAD"),
+        ("PUT", "/v1/folders/F/L0/020", "GET, HEAD"),
     ])
     func aKnownPathAskedWithAnotherMethodIs405WithAllow(method: String, target: String, allow: String) async throws {
         try await APIServerTests.withServer { socket, _ in
