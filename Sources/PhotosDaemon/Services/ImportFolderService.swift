@@ -261,14 +261,16 @@ public final class ImportFolderService: Service, Sendable {
                     "an imported photo's original cannot be removed from the drop folder; it stays there",
                     metadata: ["reason": "\(kept)"])
             }
-            // A run that only finds what earlier runs left says so quietly.
+            // A run that only finds what earlier runs left says so quietly; one whose photos could
+            // not be placed says how many (each was logged above) beside what it did.
             logger.log(
-                level: summary.imported + summary.duplicates > 0 ? .notice : .debug,
+                level: !summary.failed.isEmpty
+                    ? .warning : summary.imported + summary.duplicates > 0 ? .notice : .debug,
                 "imported from a drop folder",
                 metadata: [
                     "from": "\(definition.from)", "to": "\(definition.to)", "imported": "\(summary.imported)",
                     "files": "\(summary.files)", "duplicates": "\(summary.duplicates)",
-                    "rejected": "\(summary.rejected)", "left": "\(summary.left)",
+                    "rejected": "\(summary.rejected)", "left": "\(summary.left)", "failed": "\(summary.failed.count)",
                 ])
         case .failure(let error):
             updateStatus { statuses in
