@@ -137,9 +137,13 @@ extension LibraryTransaction {
                 .int(try FileDirectories.id(of: directory, db)), .text(fileName), .text(name == fileName ? nil : name),
                 .text(PairingName.of(name)), .int(file.resourceID),
             ])
-        if let identifier = try db.scalarText("SELECT localIdentifier FROM asset WHERE id = ?", [.int(file.assetID)]) {
-            changes.recorder.updated(.asset, identifier, properties: ["resources"])
-        }
+        let asset = try db.rows(
+            "SELECT localIdentifier, burstIdentifier FROM asset WHERE id = ?", [.int(file.assetID)]
+        ) { row in (try row.text(0), row.optionalText(1)) }.first
+        guard let (identifier, burst) = asset else { return }
+        changes.recorder.updated(.asset, identifier, properties: ["resources"])
+        // A burst is a directory's: the frame's old and new directories each keep a representative.
+        if let burst { try pickBurstRepresentatives([burst]) }
     }
 
     /// Removes resources; assets left with no resource are deleted. An asset that keeps some of its
@@ -501,14 +505,27 @@ extension LibraryTransaction {
         """
     }
 
-    /// Makes the earliest member of each burst its representative, and the others not.
+    /// Makes the earliest member of each burst in each directory its representative, and the others
+    /// not. A burst is a directory's: a folder of burst frames copied to another folder is two
+    /// bursts of one identifier, each with its representative, so that neither folder's frames
+    /// are all hidden from a fetch that shows only representatives. The library's own files
+    /// (created assets, a folder each in the import folder) are one place.
     public func pickBurstRepresentatives(_ burstIdentifiers: Set<String>) throws {
         for burst in burstIdentifiers.sorted() {
+            // Each member with the directory of its first original (photo before video, then the
+            // oldest), -1 for the library's own.
             let members = try db.rows(
-                "SELECT \(AssetRecord.selectionSQL) FROM asset WHERE burstIdentifier = ? ORDER BY creationDate, id",
-                [.text(burst)], AssetRecord.init(row:))
-            for (index, var member) in members.enumerated() where member.representsBurst != (index == 0) {
-                member.representsBurst = index == 0
+                """
+                SELECT \(AssetRecord.selectionSQL), (SELECT CASE WHEN r.isLibraryOwned != 0 THEN -1 ELSE r.directoryId END
+                    FROM resource r WHERE r.assetId = asset.id AND r.type IN (1, 2, 3, 4) ORDER BY r.type, r.id LIMIT 1)
+                FROM asset WHERE burstIdentifier = ? ORDER BY creationDate, id
+                """, [.text(burst)]
+            ) { row in (try AssetRecord(row: row), row.optionalInt64(AssetRecord.columnNames.count)) }
+            var represented = Set<Int64?>()
+            for (var member, directory) in members {
+                let represents = represented.insert(directory).inserted
+                guard member.representsBurst != represents else { continue }
+                member.representsBurst = represents
                 try updateAsset(member, properties: ["representsBurst"])
             }
         }
