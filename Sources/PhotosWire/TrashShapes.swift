@@ -98,20 +98,69 @@ extension API {
             }
         }
 
+        /// An asset a restore could not bring back: it stays in Recently Deleted.
+        public struct Failure: Sendable, Codable, Hashable {
+            /// The asset's local identifier.
+            public var localIdentifier: String
+            /// The file that could not go back, where it was to go.
+            public var path: String?
+            /// Where that file is in the Trash.
+            public var trashPath: String?
+            /// Why, as the API's errors say it (a `PHPhotosError` code, its domain, the message).
+            public var error: ErrorBody.Detail
+
+            /// A failure with every value given.
+            public init(localIdentifier: String, path: String?, trashPath: String?, error: ErrorBody.Detail) {
+                self.localIdentifier = localIdentifier
+                self.path = path
+                self.trashPath = trashPath
+                self.error = error
+            }
+        }
+
         /// Whether nothing was done (the request's `dryRun`).
         public var dryRun: Bool
         /// The assets, in the order they were handled.
         public var assets: [Asset]
+        /// Restore: the identifiers named that were not in Recently Deleted because they are in the
+        /// library (restored already: a restore that stopped, another tool, the scan); absent when none.
+        public var alreadyRestored: [String]?
+        /// Restore: the assets that could not come back (a file taking a path after the restore
+        /// checked it), each with why; absent when none. The others were restored.
+        public var failed: [Failure]?
 
         /// A result with every value given.
-        public init(dryRun: Bool, assets: [Asset]) {
+        public init(dryRun: Bool, assets: [Asset], alreadyRestored: [String]? = nil, failed: [Failure]? = nil) {
             self.dryRun = dryRun
             self.assets = assets
+            self.alreadyRestored = alreadyRestored
+            self.failed = failed
         }
 
         /// A result from what the library handled: each asset's identifier and its files' paths.
         public init(dryRun: Bool, handled: [(String, [String])]) {
             self.init(dryRun: dryRun, assets: handled.map { Asset(localIdentifier: $0.0, files: $0.1) })
+        }
+    }
+
+    /// The answer of `POST /v1/trash/restore` when an asset could not come back: the API's error
+    /// (``ErrorBody``, the first failure's) with what the restore did all the same, `result`.
+    ///
+    /// ```json
+    /// {"error": {"code": 3310, "domain": "PHPhotosErrorDomain", "message": "cannot restore …"},
+    ///  "result": {"dryRun": false, "assets": [{"localIdentifier": "…/L0/001", "files": ["…"]}],
+    ///             "failed": [{"localIdentifier": "…/L0/002", "path": "…", "error": {…}}]}}
+    /// ```
+    public struct TrashRestoreFailure: Sendable, Codable, Hashable {
+        /// The first failure, as every error of the API is said.
+        public var error: ErrorBody.Detail
+        /// The assets restored, those restored already, and every failure.
+        public var result: TrashResult
+
+        /// A failure with every value given.
+        public init(error: ErrorBody.Detail, result: TrashResult) {
+            self.error = error
+            self.result = result
         }
     }
 }

@@ -254,6 +254,76 @@ struct RecentlyDeletedTests {
         #expect(assetAt(photoPath, in: library)?.localIdentifier == identifier)
     }
 
+    /// Another program makes a file at the second of three photos' paths once the restore has
+    /// checked them (a race no check can close): that asset stays in Recently Deleted and the error
+    /// names its file, whose bytes are left as they are; the other two come back and are said to
+    /// have (the restore threw, saying nothing of the first). The same restore run again once the
+    /// file is gone brings the second, and says the others are restored already (it failed: "not in
+    /// Recently Deleted"); an identifier the library never had is still refused, naming it.
+    @Test func aPathTakenDuringARestoreKeepsThatAssetAloneAndTheSameRestoreAgainBringsIt() throws {
+        let (library, _) = try makeLibrary()
+        let thirdPath = root + "/2024/IMG_0003.JPG"
+        try photo.write(to: URL(fileURLWithPath: thirdPath))
+        _ = try FolderScanner(database: library.database, quietTime: 0).scan(roots: [root])
+        let assets = try [photoPath, otherPath, thirdPath].map { try #require(assetAt($0, in: library)) }
+        try library.performChangesAndWait { PHAssetChangeRequest.deleteAssets(assets as NSArray) }
+        // The order the restore takes them in: the second of them is the one blocked.
+        let order = try library.trashedAssets().map(\.localIdentifier)
+        let ids = assets.map(\.localIdentifier)
+        #expect(Set(order) == Set(ids))
+        let paths = Dictionary(uniqueKeysWithValues: zip(ids, [photoPath, otherPath, thirdPath]))
+        let blocked = try #require(paths[order[1]])
+        let theirs = Data("another program's file, made after the check".utf8)
+        let imports = library.importDirectory.standardizedFileURL.path
+        FaultInjection.set(in: imports) { step in
+            if step == .restoreJournaled {
+                FileManager.default.createFile(atPath: blocked, contents: theirs)
+            }
+            return false
+        }
+        let first: PHPhotoLibrary.TrashRestore
+        do {
+            defer { FaultInjection.clear(in: imports) }
+            first = try library.restoreFromTrash(ids)
+        }
+        #expect(first.restored.map(\.0) == [order[0], order[2]], "the others come back and are said to")
+        #expect(first.restored.first?.1.contains(paths[order[0]] ?? "") == true)
+        #expect(first.alreadyRestored.isEmpty)
+        let failure = try #require(first.failures.first)
+        #expect(first.failures.count == 1)
+        #expect(failure.localIdentifier == order[1] && failure.path == blocked)
+        #expect(failure.error.code == .accessRestricted && failure.error.localIdentifiers == [order[1]])
+        #expect(
+            failure.error.message.contains("cannot restore \(blocked) from ")
+                && failure.error.message.contains("a file is already there"), "\(failure.error.message)")
+        #expect(FileManager.default.contents(atPath: blocked) == theirs, "their file is untouched")
+        #expect(try library.trashedAssets().map(\.localIdentifier) == [order[1]], "it alone stays deleted")
+        #expect(try library.database.fileJournal().isEmpty, "each asset's journal is finished")
+        for id in [order[0], order[2]] {
+            #expect(assetAt(try #require(paths[id]), in: library)?.localIdentifier == id)
+        }
+        // The library's own wrapper throws it, once the others are back.
+        #expect(throws: PHPhotosError.self) { try library.restoreTrashedAssets([order[1]]) }
+        #expect(FileManager.default.contents(atPath: blocked) == theirs)
+
+        // An identifier the library never had: refused before anything moves, named.
+        let unknown = "00000000-0000-0000-0000-000000000000/L0/001"
+        let refused = #expect(throws: PHPhotosError.self) { try library.restoreFromTrash(ids + [unknown]) }
+        #expect(refused?.code == .identifierNotFound && refused?.localIdentifiers == [unknown])
+        #expect(refused?.message.contains(unknown) == true)
+
+        try FileManager.default.removeItem(atPath: blocked)
+        let dry = try library.restoreFromTrash(ids, dryRun: true)
+        #expect(dry.restored.map(\.0) == [order[1]] && Set(dry.alreadyRestored) == [order[0], order[2]])
+        #expect(!exists(blocked), "a dry run moves nothing")
+        let again = try library.restoreFromTrash(ids)
+        #expect(again.restored.map(\.0) == [order[1]] && again.failures.isEmpty)
+        #expect(Set(again.alreadyRestored) == [order[0], order[2]], "the first restore's, said restored already")
+        #expect(assetAt(blocked, in: library)?.localIdentifier == order[1])
+        #expect(try library.trashedAssets().isEmpty)
+        #expect(trashContents().files.isEmpty && trashContents().info.isEmpty)
+    }
+
     /// The photo was moved away by another program (not yet seen) when its asset was deleted: only
     /// its sidecar went to the Trash. Restoring it is refused as missing, never an asset without its
     /// file; once the photo is back at its path, the asset comes back with it.

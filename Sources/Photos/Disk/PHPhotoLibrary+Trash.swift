@@ -189,23 +189,74 @@ extension PHPhotoLibrary {
         return isTheFile(there) && (size == nil || there?.size == size) ? .back : .gone
     }
 
+    /// What ``restoreFromTrash(_:dryRun:)`` did, asset by asset: what `photos trash restore` prints
+    /// and `POST /v1/trash/restore` answers, a failure among them or not.
+    package struct TrashRestore: Sendable {
+        /// An asset whose file could not go back: it stays in Recently Deleted.
+        package struct Failure: Sendable {
+            /// The asset's local identifier.
+            package var localIdentifier: String
+            /// The file that could not go back, where it was to go.
+            package var path: String
+            /// Where that file is in the Trash.
+            package var trashPath: String?
+            /// Why (`accessRestricted` naming the file and the reason).
+            package var error: PHPhotosError
+        }
+
+        /// The assets brought back (with `dryRun`, that would be), in order, with their files' paths.
+        package var restored: [(String, [String])] = []
+        /// The identifiers named that are not in Recently Deleted because they are in the library:
+        /// restored already (a restore that stopped and was finished, another tool's, the scan's).
+        package var alreadyRestored: [String] = []
+        /// The assets that could not come back, in order.
+        package var failures: [Failure] = []
+    }
+
+    /// Brings trashed assets back, as ``restoreFromTrash(_:dryRun:)`` does, and returns the restored
+    /// files' paths by identifier; throws the first failure, once the other assets are restored.
+    @discardableResult
+    package func restoreTrashedAssets(_ identifiers: [String], dryRun: Bool = false) throws -> [(String, [String])] {
+        let done = try restoreFromTrash(identifiers, dryRun: dryRun)
+        if let failure = done.failures.first { throw failure.error }
+        return done.restored
+    }
+
     /// Brings trashed assets back: each file is moved from the Trash to where it was (never over
     /// another file), then the asset returns with its identifier, properties and albums. A file that
     /// is back already (restored by another tool) is left where it is. Returns the restored files'
-    /// paths by identifier; with `dryRun`, what would be restored, and nothing moves.
+    /// paths by identifier; with `dryRun`, what would be restored, and nothing moves. An identifier
+    /// of an asset in the library (restored already: the same restore run again once what stopped
+    /// it is fixed) is returned as such, and nothing is done for it.
     ///
     /// Fails, before any file of any of the assets moves, with `identifierNotFound` for an
-    /// identifier that is not in "Recently Deleted"; with `accessRestricted` naming the file when
-    /// one cannot go back (its path taken by another file, a sidecar's too); and with
-    /// `missingResource` for an asset whose photo or movie is gone (the Trash emptied by another
-    /// tool, or the file already gone from its path when the asset was deleted, and not back): only
-    /// its sidecars may be missing. A file taking a path between the check and the move (a race)
-    /// fails the restore there, the asset staying trashed with its files restored so far where they
-    /// are. A file of the Trash or at the path that is not the one the library deleted (device,
-    /// inode) is never taken for it.
-    @discardableResult
-    package func restoreTrashedAssets(_ identifiers: [String], dryRun: Bool = false) throws -> [(String, [String])] {
-        let trashed = try trashedAssets(localIdentifiers: identifiers)
+    /// identifier that is neither in "Recently Deleted" nor in the library; with `accessRestricted`
+    /// naming the file when one cannot go back (its path taken by another file, a sidecar's too);
+    /// and with `missingResource` for an asset whose photo or movie is gone (the Trash emptied by
+    /// another tool, or the file already gone from its path when the asset was deleted, and not
+    /// back): only its sidecars may be missing. A file taking a path between the check and the move
+    /// (a race) fails that asset alone (``TrashRestore/failures``), which stays trashed with its
+    /// files restored so far where they are; the others come back. A file of the Trash or at the
+    /// path that is not the one the library deleted (device, inode) is never taken for it.
+    package func restoreFromTrash(_ identifiers: [String], dryRun: Bool = false) throws -> TrashRestore {
+        var report = TrashRestore()
+        let trashed: [TrashedAsset]
+        do {
+            trashed = try database.trashedAssets(localIdentifiers: identifiers)
+            let known = Set(trashed.map(\.localIdentifier))
+            var seen = Set<String>()
+            let missing = identifiers.filter { !known.contains($0) && seen.insert($0).inserted }
+            let inLibrary = missing.isEmpty ? [:] : try database.assetIDs(forLocalIdentifiers: missing)
+            let unknown = missing.filter { inLibrary[$0] == nil }
+            guard unknown.isEmpty else {
+                throw PHPhotosError(
+                    .identifierNotFound, "\(unknown[0]) is neither in Recently Deleted nor in the library",
+                    localIdentifiers: unknown)
+            }
+            report.alreadyRestored = missing
+        } catch {
+            throw Self.photosError(error)
+        }
         for asset in trashed { try requireOwnTrash(asset, "restore") }
         // Every asset's files found before any moves: one that cannot come back fails them all.
         var found: [[TrashedFileState]] = []
@@ -270,7 +321,10 @@ extension PHPhotoLibrary {
                 }
             }
         }
-        if dryRun { return zip(trashed, paths).map { ($0.localIdentifier, $1) } }
+        if dryRun {
+            report.restored = zip(trashed, paths).map { ($0.localIdentifier, $1) }
+            return report
+        }
         // Every file to move is journaled (one transaction) before any moves, then each asset's files
         // come back and the asset with them: a process stopped halfway is finished at the next open.
         let me = FileOperations.processID
@@ -303,7 +357,6 @@ extension PHPhotoLibrary {
         } catch {
             throw interrupted(error)
         }
-        var restored: [(String, [String])] = []
         for (asset, paths) in zip(trashed, paths) {
             let entries = Array(journaled.prefix { $0.assetId == asset.assetId })
             journaled.removeFirst(entries.count)
@@ -313,19 +366,30 @@ extension PHPhotoLibrary {
             } catch {
                 throw interrupted(error)
             }
-            if let failure = failures.first {
-                // A file taking a path since the check (a race): this asset and those after stay in
-                // Recently Deleted, the files moved back so far where they are.
-                try? database.finishJournalEntries(journaled.compactMap(\.id))
-                throw PHPhotosError(
+            // A file taking a path since the check (a race) keeps its asset in Recently Deleted, the
+            // files moved back so far where they are; a sidecar alone does not, and stays in the
+            // Trash. The other assets come back all the same (each journaled, and finished, apart):
+            // the restore says which, and a rerun once the path is free brings this one.
+            let keptAway = failures.first { !Self.isSidecar($0.entry.destination) }
+            if let failure = keptAway ?? failures.first {
+                let reason = (failure.error as? TrashError)?.message ?? "\(failure.error)"
+                let source = failure.entry.source ?? "the Trash"
+                let sidecarOnly = " (the asset is back without this sidecar, which stays in the Trash)"
+                let error = PHPhotosError(
                     .accessRestricted,
-                    "cannot restore \(failure.entry.destination) from \(failure.entry.source ?? "the Trash"): "
-                        + "\((failure.error as? TrashError)?.message ?? "\(failure.error)")",
+                    "cannot restore \(failure.entry.destination) from \(source): \(reason)"
+                        + (keptAway == nil ? sidecarOnly : ""),
                     localIdentifiers: [asset.localIdentifier])
+                report.failures.append(
+                    TrashRestore.Failure(
+                        localIdentifier: asset.localIdentifier, path: failure.entry.destination,
+                        trashPath: failure.entry.source, error: error))
             }
-            restored.append((asset.localIdentifier, paths))
+            guard keptAway == nil else { continue }
+            let left = Set(failures.map(\.entry.destination))
+            report.restored.append((asset.localIdentifier, paths.filter { !left.contains($0) }))
         }
-        return restored
+        return report
     }
 
     /// Erases trashed assets for good: their files are erased from the Trash (only entries that are
@@ -489,5 +553,25 @@ extension PHPhotoLibrary {
         } catch {
             throw Self.photosError(error)
         }
+    }
+}
+
+extension API.TrashResult {
+    /// What a restore did (``PHPhotoLibrary/restoreFromTrash(_:dryRun:)``) as `POST /v1/trash/restore`
+    /// answers it and `photos trash restore` prints it, through photosd or not: the assets restored,
+    /// the identifiers restored already, and the assets that could not come back, each with its error.
+    package init(dryRun: Bool, restore: PHPhotoLibrary.TrashRestore) {
+        self.init(dryRun: dryRun, handled: restore.restored)
+        alreadyRestored = restore.alreadyRestored.isEmpty ? nil : restore.alreadyRestored
+        failed =
+            restore.failures.isEmpty
+            ? nil
+            : restore.failures.map { failure in
+                Failure(
+                    localIdentifier: failure.localIdentifier, path: failure.path, trashPath: failure.trashPath,
+                    error: API.ErrorBody.Detail(
+                        code: failure.error.code.rawValue, domain: PHPhotosError.errorDomain,
+                        message: failure.error.message))
+            }
     }
 }
