@@ -1806,9 +1806,33 @@ extension OpenAPIDocument {
         },
         "type": "object"
       },
+      "TrashRestoreFailure": {
+        "additionalProperties": false,
+        "description": "A restore some of whose assets could not come back: the first one's error, and what was done all the same.",
+        "properties": {
+          "error": {
+            "$ref": "#/components/schemas/Error/properties/error"
+          },
+          "result": {
+            "$ref": "#/components/schemas/TrashResult"
+          }
+        },
+        "required": [
+          "error",
+          "result"
+        ],
+        "type": "object"
+      },
       "TrashResult": {
         "additionalProperties": false,
         "properties": {
+          "alreadyRestored": {
+            "description": "Restore: the identifiers named that are in the library, not in Recently Deleted (restored already); absent when none.",
+            "items": {
+              "type": "string"
+            },
+            "type": "array"
+          },
           "assets": {
             "items": {
               "additionalProperties": false,
@@ -1835,6 +1859,34 @@ extension OpenAPIDocument {
           "dryRun": {
             "description": "Whether nothing was done.",
             "type": "boolean"
+          },
+          "failed": {
+            "description": "Restore: the assets that could not come back (a path taken after the check); they stay in Recently Deleted. Absent when none.",
+            "items": {
+              "additionalProperties": false,
+              "properties": {
+                "error": {
+                  "$ref": "#/components/schemas/Error/properties/error"
+                },
+                "localIdentifier": {
+                  "type": "string"
+                },
+                "path": {
+                  "description": "The file that could not go back, where it was to go.",
+                  "type": "string"
+                },
+                "trashPath": {
+                  "description": "Where that file is in the Trash.",
+                  "type": "string"
+                }
+              },
+              "required": [
+                "localIdentifier",
+                "error"
+              ],
+              "type": "object"
+            },
+            "type": "array"
           }
         },
         "required": [
@@ -3488,7 +3540,7 @@ extension OpenAPIDocument {
     },
     "/v1/trash/restore": {
       "post": {
-        "description": "Each file is moved from the Trash to where it was, never over another file; a file already\nback (restored by another tool) stays where it is. With `\"dryRun\": true` the answer says\nwhich files would go back, and nothing moves. For read-write clients. 404 with 3201 an\nidentifier that is not in Recently Deleted; 403 with 3310 a file that cannot go back (its\npath taken): that asset stays deleted, the assets before it are restored.\n",
+        "description": "Each file is moved from the Trash to where it was, never over another file; a file already\nback (restored by another tool) stays where it is. With `\"dryRun\": true` the answer says\nwhich files would go back, and nothing moves. For read-write clients. An identifier of an\nasset that is in the library, not in Recently Deleted (restored already: the same request\nsent again), is listed in `alreadyRestored` and is no error. 404 with 3201 an identifier\nthat is neither in Recently Deleted nor in the library; 403 with 3310 a file that cannot go\nback (its path taken), and nothing moves. A path taken by another program after that check\nkeeps its asset alone in Recently Deleted: the others are restored, and the answer is 403\nwith the error of the first such asset and `result`, the TrashResult with every one of them\nin `failed`.\n",
         "operationId": "restoreTrash",
         "requestBody": {
           "content": {
@@ -3518,7 +3570,21 @@ extension OpenAPIDocument {
             "$ref": "#/components/responses/Unauthorized"
           },
           "403": {
-            "$ref": "#/components/responses/Error"
+            "content": {
+              "application/json": {
+                "schema": {
+                  "oneOf": [
+                    {
+                      "$ref": "#/components/schemas/Error"
+                    },
+                    {
+                      "$ref": "#/components/schemas/TrashRestoreFailure"
+                    }
+                  ]
+                }
+              }
+            },
+            "description": "A file that cannot go back (or a client that may not restore); with `result` when others were restored."
           },
           "404": {
             "$ref": "#/components/responses/Error"

@@ -31,10 +31,20 @@ struct TrashRoutes: Sendable {
                 throw APIError(.badRequest, "identifiers: name at least one asset of Recently Deleted to restore")
             }
             let dryRun = body.dryRun ?? false
-            let restored = try await Self.offLoop {
-                try library.restoreTrashedAssets(identifiers, dryRun: dryRun)
+            let restore = try await Self.offLoop {
+                try library.restoreFromTrash(identifiers, dryRun: dryRun)
             }
-            return try APIServer.json(API.TrashResult(dryRun: dryRun, handled: restored))
+            let result = API.TrashResult(dryRun: dryRun, restore: restore)
+            // An asset that could not come back is the first failure's error, as before, with what
+            // was done all the same: the assets restored are not left unsaid.
+            guard let first = restore.failures.first else { return try APIServer.json(result) }
+            let error = APIError.refusedChange(first.error, where: "")
+            return Response(
+                status: error.status, headers: [.contentType: "application/json"],
+                body: ResponseBody(
+                    byteBuffer: ByteBuffer(
+                        bytes: try WireJSON.makeEncoder().encode(
+                            API.TrashRestoreFailure(error: error.body.error, result: result)))))
         }
         router.post("/v1/trash/empty") { request, _ in
             let body = try await Self.decode(request)

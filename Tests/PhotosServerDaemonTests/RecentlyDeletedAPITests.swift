@@ -168,8 +168,19 @@ struct RecentlyDeletedAPITests {
             try await identifiers("/v1/assets") == [firstID]
         }
         #expect(try await identifiers("/v1/assets?in=\(albumID)") == [secondID])
+        // The same request again: restored already, said so, and no error (it was a 404); an
+        // identifier the library never had still is one.
         let again = try await request("POST", "/v1/trash/restore", #"{"identifiers": ["\#(firstID)"]}"#)
-        #expect(again.status == 404, "no longer in Recently Deleted: \(again.text)")
+        #expect(again.status == 200, "restored already: \(again.text)")
+        try expectConforms(again, "TrashResult")
+        #expect(
+            try JSONDecoder().decode(API.TrashResult.self, from: Data(again.body))
+                == API.TrashResult(dryRun: false, assets: [], alreadyRestored: [firstID]))
+        let never = "00000000-0000-0000-0000-000000000000/L0/001"
+        let unknown = try await request(
+            "POST", "/v1/trash/restore", #"{"identifiers": ["\#(firstID)", "\#(never)"]}"#)
+        #expect(unknown.status == 404, "\(unknown.text)")
+        #expect(unknown.text.contains(never), "\(unknown.text)")
 
         // `photos trash empty` goes through photosd when given its socket: a read-only token is refused
         // there (the library file would have let it), and a dry run says what photosd would erase.
