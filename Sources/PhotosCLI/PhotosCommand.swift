@@ -218,7 +218,8 @@ struct FileActionLine: Encodable {
     /// What happens to the file: `trash`, `remove`, `delete` (an asset none of whose files is on
     /// disk), `restore`, `erase`, `forget` (a deleted asset with nothing left in the Trash), `keep`
     /// (a deleted asset whose photo is back at its path, not erased), `move`,
-    /// `copy`, `rename`, `skip` (a duplicate), `reject`, `leave`.
+    /// `copy`, `rename`, `skip` (a duplicate; an asset a restore finds in the library already),
+    /// `reject`, `leave` (a file that stays: a restore's that could not go back stays in the Trash).
     var action: String
     /// The asset or album, when the file is one's.
     var localIdentifier: String?

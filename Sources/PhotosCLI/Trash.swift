@@ -23,18 +23,32 @@ struct TrashCommand: ParsableCommand {
     }
 
     /// Sends a restore or an empty to photosd (`POST /v1/trash/restore` or `/empty`), which moves
-    /// the files with its own Trash and roots; its errors are the API's words.
+    /// the files with its own Trash and roots; its errors are the API's words. A restore some of whose
+    /// assets could not come back answers what it did all the same (``API/TrashRestoreFailure``):
+    /// that result is returned, its failures in it.
     static func submit(_ request: API.TrashRequest, to path: String, _ source: DaemonSource) throws -> API.TrashResult {
         let reply = try APIConnection.request(
             source.socket, "POST", path,
             headers: source.authorization.merging(["Content-Type": "application/json"]) { $1 },
             body: Array(try JSONEncoder().encode(request)), trusting: source.peers)
-        guard reply.status == 200 else { throw CLIError(reply.errorMessage) }
+        guard reply.status == 200 else {
+            if let partial = try? JSONDecoder().decode(API.TrashRestoreFailure.self, from: Data(reply.body)),
+                partial.result.failed?.isEmpty == false
+            {
+                return partial.result
+            }
+            throw CLIError(reply.errorMessage)
+        }
         return try JSONDecoder().decode(API.TrashResult.self, from: Data(reply.body))
     }
 
-    /// The trashed assets `texts` name: identifiers, unique prefixes, or the original paths of their files.
-    static func resolve(_ arguments: [String], in library: PHPhotoLibrary) throws -> [String] {
+    /// The trashed assets `texts` name: identifiers, unique prefixes, or the original paths of their
+    /// files. With `orInLibrary`, a text that names no trashed asset may name an asset of the library
+    /// (restored already: a restore run again), as ``ObjectResolver`` reads it; it is an error only
+    /// when it names neither.
+    static func resolve(_ arguments: [String], in library: PHPhotoLibrary, orInLibrary: Bool = false) throws
+        -> [String]
+    {
         let texts = try StandardInputList.expanding(arguments)
         let trashed = try library.trashedAssets()
         // Indexed once: a restore of thousands names each by its path or its whole identifier.
@@ -44,8 +58,9 @@ struct TrashCommand: ParsableCommand {
             byIdentifier[asset.localIdentifier.lowercased()] = index
             for path in Set(asset.files.map(\.path)) { byPath[path, default: []].append(index) }
         }
-        var identifiers: [String] = []
-        var seen: Set<String> = []
+        // Each text's identifier, or nil for one that names no trashed asset (looked up in the
+        // library afterwards, all at once: a rerun of a restore of thousands names them so).
+        var resolved: [String?] = []
         for text in texts {
             let absolute = text.hasPrefix("/") ? text : FileManager.default.currentDirectoryPath + "/" + text
             let lowered = text.lowercased()
@@ -58,14 +73,39 @@ struct TrashCommand: ParsableCommand {
                     trashed.filter { $0.localIdentifier.lowercased().hasPrefix(lowered) }
                 }
             guard let first = matches.first else {
-                throw CLIError("no asset \(Output.escaped(text)) in Recently Deleted (see photos trash list)")
+                guard orInLibrary else {
+                    throw CLIError("no asset \(Output.escaped(text)) in Recently Deleted (see photos trash list)")
+                }
+                resolved.append(nil)
+                continue
             }
             guard matches.count == 1 else {
                 throw CLIError(
                     "\(Output.escaped(text)) names several deleted assets: "
                         + matches.prefix(10).map(\.localIdentifier).joined(separator: ", "))
             }
-            if seen.insert(first.localIdentifier).inserted { identifiers.append(first.localIdentifier) }
+            resolved.append(first.localIdentifier)
+        }
+        let others = zip(texts, resolved).compactMap { $1 == nil ? $0 : nil }
+        var inLibrary: [String] = []
+        if !others.isEmpty {
+            let resolver = ObjectResolver(.library(library))
+            do {
+                inLibrary = try resolver.assets(others)
+            } catch {
+                // Named as the restore names it: the first text that names no asset at all.
+                let unknown = others.first { (try? resolver.asset($0)) == nil } ?? others[0]
+                throw CLIError(
+                    "no asset \(Output.escaped(unknown)) in Recently Deleted (see photos trash list), nor in the "
+                        + "library: \(error)")
+            }
+        }
+        var identifiers: [String] = []
+        var seen: Set<String> = []
+        var next = inLibrary.makeIterator()
+        for identifier in resolved {
+            guard let identifier = identifier ?? next.next() else { continue }
+            if seen.insert(identifier).inserted { identifiers.append(identifier) }
         }
         return identifiers
     }
@@ -124,7 +164,9 @@ struct TrashCommand: ParsableCommand {
 
         func run() throws {
             let library = try options.open()
-            let identifiers = try resolve(assets, in: library)
+            // An asset back in the library already (this restore run again, once what stopped it is
+            // fixed) is said so, and the rest restored.
+            let identifiers = try resolve(assets, in: library, orInLibrary: true)
             let restored: API.TrashResult
             // Through photosd when it serves this library (its roots and its Trash), else the file.
             if let source = try daemon.daemon(for: options) {
@@ -133,9 +175,24 @@ struct TrashCommand: ParsableCommand {
             } else {
                 do {
                     restored = API.TrashResult(
-                        dryRun: dryRun, handled: try library.restoreTrashedAssets(identifiers, dryRun: dryRun))
+                        dryRun: dryRun, restore: try library.restoreFromTrash(identifiers, dryRun: dryRun))
                 } catch {
                     throw CLIError("\(error)")
+                }
+            }
+            try report(restored)
+        }
+
+        /// Prints what the restore did, asset by asset, then fails if an asset could not come back:
+        /// what was restored is said either way.
+        func report(_ restored: API.TrashResult) throws {
+            for identifier in restored.alreadyRestored ?? [] {
+                let reason = "already restored: not in Recently Deleted, it is in the library"
+                if options.json {
+                    try Output.jsonLine(
+                        FileActionLine(action: "skip", localIdentifier: identifier, reason: reason, dryRun: dryRun))
+                } else {
+                    print("\(identifier)  \(reason)")
                 }
             }
             for asset in restored.assets {
@@ -151,6 +208,24 @@ struct TrashCommand: ParsableCommand {
                     }
                 }
             }
+            let failed = restored.failed ?? []
+            for failure in failed {
+                if options.json {
+                    try Output.jsonLine(
+                        FileActionLine(
+                            action: "leave", localIdentifier: failure.localIdentifier, from: failure.trashPath,
+                            to: failure.path, reason: failure.error.message, dryRun: dryRun))
+                } else if failed.count > 1 {
+                    // Each one named; the error at the end counts them.
+                    let line = "\(failure.localIdentifier)  not restored: \(Output.escaped(failure.error.message))\n"
+                    FileHandle.standardError.write(Data(line.utf8))
+                }
+            }
+            guard let first = failed.first else { return }
+            guard failed.count > 1 else { throw CLIError(first.error.message) }
+            throw CLIError(
+                "\(failed.count) of the assets were not restored and stay in Recently Deleted; the first: "
+                    + first.error.message)
         }
     }
 

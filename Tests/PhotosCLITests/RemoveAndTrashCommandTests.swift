@@ -179,6 +179,73 @@ extension RemoveAndTrashCommandTests {
 }
 
 extension RemoveAndTrashCommandTests {
+    /// A restore that another program's file refuses (at the second of three photos' paths) moves
+    /// nothing and names the file, which is left as it is; the first photo restored alone, the same
+    /// command with all three is run again: the first is said restored already and the others come
+    /// back (it failed: "no asset … in Recently Deleted"). An identifier the library never had is
+    /// still an error naming it.
+    @Test func theSameRestoreRunAgainSaysWhatIsRestoredAlreadyAndBringsTheRest() throws {
+        let one = try OnePhoto(prefix: "photos-restore-again", write: "files")
+        let (root, photos) = (one.root, one.photos)
+        let paths = [one.photo, root + "/IMG_0002.JPG", root + "/IMG_0003.JPG"]
+        for path in paths.dropFirst() { try FileManager.default.copyItem(atPath: one.photo, toPath: path) }
+        #expect(try photos(["scan", root]).status == 0)
+        var ids: [String] = []
+        for path in paths {
+            let listed = try photos([
+                "assets", "--json", "--predicate", "filename == '\((path as NSString).lastPathComponent)'",
+            ])
+            let asset = try #require(
+                try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [String: Any], "\(listed.stdout)")
+            ids.append(try #require(asset["localIdentifier"] as? String))
+        }
+        #expect(try photos(["rm"] + ids).status == 0)
+
+        let theirs = "another program's file"
+        try Data(theirs.utf8).write(to: URL(fileURLWithPath: paths[1]))
+        let refused = try photos(["trash", "restore"] + ids)
+        #expect(refused.status != 0 && refused.stdout.isEmpty, "\(refused.stdout)")
+        #expect(
+            refused.stderr.contains("cannot restore \(paths[1]) from ")
+                && refused.stderr.contains("a file is already there"), "\(refused.stderr)")
+        #expect(try String(contentsOfFile: paths[1], encoding: .utf8) == theirs, "their file is untouched")
+        #expect(!FileManager.default.fileExists(atPath: paths[0]), "checked before anything moves")
+        try FileManager.default.removeItem(atPath: paths[1])
+
+        let first = try photos(["trash", "restore", ids[0]])
+        #expect(first.status == 0 && first.stdout == "\(ids[0])  restored \(paths[0])\n", "\(first.stderr)")
+        let dry = try photos(["trash", "restore", "--dry-run"] + ids)
+        #expect(dry.status == 0, "\(dry.stderr)")
+        #expect(
+            dry.stdout.split(separator: "\n").sorted()
+                == [
+                    "\(ids[0])  already restored: not in Recently Deleted, it is in the library",
+                    "\(ids[1])  would restore \(paths[1])", "\(ids[2])  would restore \(paths[2])",
+                ].sorted(), "\(dry.stdout)")
+        let again = try photos(["trash", "restore"] + ids)
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(
+            again.stdout.split(separator: "\n").sorted()
+                == [
+                    "\(ids[0])  already restored: not in Recently Deleted, it is in the library",
+                    "\(ids[1])  restored \(paths[1])", "\(ids[2])  restored \(paths[2])",
+                ].sorted(), "\(again.stdout)")
+        #expect(paths.allSatisfy { FileManager.default.fileExists(atPath: $0) })
+        #expect(try photos(["trash", "list", "--json"]).stdout.isEmpty)
+        let json = try photos(["trash", "restore", "--json", ids[2]])
+        #expect(
+            json.stdout
+                == #"{"action":"skip","dryRun":false,"localIdentifier":"\#(ids[2])","reason":"already restored: not in Recently Deleted, it is in the library"}"#
+                + "\n", "\(json.stderr)")
+
+        let unknown = "00000000-0000-0000-0000-000000000000/L0/001"
+        let none = try photos(["trash", "restore", ids[0], unknown])
+        #expect(none.status != 0 && none.stdout.isEmpty)
+        #expect(none.stderr.contains("no asset \(unknown) in Recently Deleted"), "\(none.stderr)")
+    }
+}
+
+extension RemoveAndTrashCommandTests {
     /// A deletion refused reads the same in its dry run as in the change (the dry run added
     /// PhotoKit's code in front).
     @Test func aRefusedDeletionReadsTheSameInItsDryRun() throws {
