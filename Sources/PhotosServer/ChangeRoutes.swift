@@ -68,6 +68,11 @@ struct ChangeRoutes: Sendable {
         } catch {
             throw APIError.from(error)
         }
+        // HEAD asks what GET would answer, not for the stream: no slot is taken, nothing is read.
+        if request.method == .head {
+            if follow { try streams.checkRoom() }
+            return Response(status: .ok, headers: format.headers)
+        }
         let database = self.database
         // A follow stream holds a connection for as long as the client stays: there is a bound.
         let slot = follow ? try streams.open(for: channel) : nil
@@ -147,12 +152,19 @@ final class StreamCount: Sendable {
             open += 1
             return true
         }
-        guard taken else {
-            throw APIError(.serviceUnavailable, "too many streams: \(limit) are open; try again when one ends")
-        }
+        guard taken else { throw Self.full(limit) }
         let slot = Slot(count: self)
         channel?.closeFuture.whenComplete { _ in slot.close() }
         return slot
+    }
+
+    /// Throws the 503 that `open(for:)` would, taking no slot: what a HEAD is told.
+    func checkRoom() throws {
+        guard count.withLock({ $0 < limit }) else { throw Self.full(limit) }
+    }
+
+    private static func full(_ limit: Int) -> APIError {
+        APIError(.serviceUnavailable, "too many streams: \(limit) are open; try again when one ends")
     }
 
     fileprivate func release() { count.withLock { $0 -= 1 } }

@@ -215,6 +215,20 @@ import Testing
 
         deinit { close(descriptor) }
 
+        /// What the server sent, read until `done` says it is all or 10 seconds passed.
+        func received(until done: (String) -> Bool) throws -> String {
+            var limit = timeval(tv_sec: 10, tv_usec: 0)
+            setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+            var received: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while !done(String(decoding: received, as: UTF8.self)) {
+                let count = read(descriptor, &buffer, buffer.count)
+                guard count > 0 else { break }
+                received += buffer.prefix(count)
+            }
+            return String(decoding: received, as: UTF8.self)
+        }
+
         /// Whether the server closed the connection (end of file, or a reset) within `seconds`,
         /// having answered nothing.
         func waitForClose(seconds: Int) throws -> Bool {
@@ -440,6 +454,30 @@ import Testing
                 if head.status == 200 { streams.append(again) }
                 return head.status == 200
             }
+        }
+    }
+
+    /// HEAD of a follow stream answers its head and takes no place among the streams, however
+    /// long its connection stays open.
+    @Test func aHeadOfAFollowStreamTakesNoPlace() async throws {
+        try await Self.withServer(maximumStreams: 1) { socket, _ in
+            // Three HEADs on one kept-alive connection that stays open.
+            let request = "HEAD /v1/changes?follow=true HTTP/1.1\r\nHost: photosd\r\n\r\n"
+            let asking = try StalledClient(socket: socket, sending: String(repeating: request, count: 3))
+            let answers = try await offPool {
+                try asking.received(until: { $0.components(separatedBy: "\r\n\r\n").count > 3 })
+            }
+            let heads = answers.components(separatedBy: "\r\n\r\n").dropLast()
+            #expect(heads.count == 3 && heads.allSatisfy { $0.hasPrefix("HTTP/1.1 200") }, "\(answers)")
+            #expect(heads.allSatisfy { $0.lowercased().contains("content-type: application/x-ndjson") })
+
+            let stream = try UnixHTTPClient(socket: socket)
+            #expect(try await offPool { try stream.send("GET", "/v1/changes?follow=true") }.status == 200)
+            // HEAD says what GET says, the refusal of one stream too many included.
+            let refused = try await offPool { try UnixHTTPClient.request(socket, "HEAD", "/v1/changes?follow=true") }
+            #expect(refused.status == 503 && refused.body.isEmpty)
+            #expect(
+                try await offPool { try UnixHTTPClient.request(socket, "HEAD", "/v1/changes?since=-1") }.status == 400)
         }
     }
 
