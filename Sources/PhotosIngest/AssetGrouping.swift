@@ -46,8 +46,17 @@ struct AssetGrouping {
         }
     }
 
-    /// Applies the grouping; returns the burst identifiers of the assets it touched.
-    func apply() throws -> Set<String> {
+    /// What applying a grouping touched beyond its assets.
+    struct Applied {
+        /// The burst identifiers of the assets it touched.
+        var bursts = Set<String>()
+        /// Sidecars of new assets that name another asset's identifier (copied with their photo):
+        /// to be synced, which writes the new asset's own identifier where the root allows.
+        var sidecarsNamingOthers: [String] = []
+    }
+
+    /// Applies the grouping.
+    func apply() throws -> Applied {
         let freshPaths = Set(fresh.map(\.0.path))
         // Only files that can pair with these (and their own stored rows) can change group: a file
         // arriving in a directory of thousands reads a handful of rows, not thousands. A directory
@@ -64,7 +73,7 @@ struct AssetGrouping {
         let ownerByPath = Dictionary(inDirectory.map { ($0.path, $0.assetId) }, uniquingKeysWith: { first, _ in first })
         let groups = Grouper.group(members.map(entry))
         // Only groups with a file read now can have changed.
-        var bursts = Set<String>()
+        var applied = Applied()
         // The directory's files as sidecar rules see them, by pairing name (a sidecar's owner is among
         // the files of its stem): made once, at the first new asset with a sidecar. Made per asset,
         // they cost a directory of 500 photos with sidecars 250,000 entries.
@@ -79,10 +88,10 @@ struct AssetGrouping {
                     },
                 ].compactMap { $0 }
             guard roles.contains(where: { if case .fresh = members[$0.0] { true } else { false } }) else { continue }
-            bursts.formUnion(
-                try apply(group: roles, members: members, owners: ownerByPath, sidecarEntries: &sidecarEntries))
+            try apply(
+                group: roles, members: members, owners: ownerByPath, sidecarEntries: &sidecarEntries, to: &applied)
         }
-        return bursts
+        return applied
     }
 
     private func entry(_ member: Member) -> GroupEntry {
@@ -122,15 +131,15 @@ struct AssetGrouping {
         return SidecarNames.Entry(name, kind)
     }
 
-    /// Gives one group one asset; returns the bursts whose representative may have changed: its burst,
-    /// and the one it was in before when its file now says another or none (a frame replaced by
-    /// another photo under its name). A new asset takes the user state of the sidecar beside its
-    /// primary file, and that sidecar's state becomes the base of later merges; its other files'
-    /// own sidecars fill what that one does not say.
+    /// Gives one group one asset; adds to `applied` the bursts whose representative may have
+    /// changed: its burst, and the one it was in before when its file now says another or none (a
+    /// frame replaced by another photo under its name). A new asset takes the user state of the
+    /// sidecar beside its primary file, and that sidecar's state becomes the base of later merges;
+    /// its other files' own sidecars fill what that one does not say.
     private func apply(
         group roles: [(Int, PHAssetResourceType?)], members: [Member], owners: [String: Int64],
-        sidecarEntries: inout [String: [SidecarNames.Entry]]?
-    ) throws -> [String] {
+        sidecarEntries: inout [String: [SidecarNames.Entry]]?, to applied: inout Applied
+    ) throws {
         let primary = members[roles[0].0]
         let ownerIDs = roles.compactMap { owners[members[$0.0].path] }
         let target = owners[primary.path] ?? ownerIDs.first
@@ -198,9 +207,10 @@ struct AssetGrouping {
             // two assets' files (a rebuild, a JPEG put beside a lone RAW) keeps the state of both.
             if var state = read.first?.state {
                 for partner in read.dropFirst() { state = SidecarSync.filled(state, from: partner.state) }
-                try SidecarSync.take(state, into: &record, timeZone: timeZone) {
+                let namesAnother = try SidecarSync.take(state, into: &record, timeZone: timeZone) {
                     try transaction.asset(withLocalIdentifier: $0) == nil
                 }
+                if namesAnother, let ingested { applied.sidecarsNamingOthers.append(ingested.path) }
             }
             let id = try transaction.insertAsset(record, resources: resources)
             if let ingested { try transaction.setSidecarBase(SidecarSync.base(assetID: id, ingested: ingested)) }
@@ -214,6 +224,8 @@ struct AssetGrouping {
         for other in Set(ownerIDs) where other != target {
             try transaction.removeResources(ofAsset: other, atPaths: paths)
         }
-        return [record.burstIdentifier, formerBurst == record.burstIdentifier ? nil : formerBurst].compactMap { $0 }
+        for burst in [record.burstIdentifier, formerBurst == record.burstIdentifier ? nil : formerBurst] {
+            if let burst { applied.bursts.insert(burst) }
+        }
     }
 }

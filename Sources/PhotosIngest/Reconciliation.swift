@@ -467,6 +467,8 @@ struct Reconciliation {
         // The other files of assets a file of which stopped being media (made unreadable, replaced
         // by something else): read again after the commit, as a deletion's survivors are.
         var partners: [StoredFile] = []
+        // Sidecars copied with their photo, naming the original's identifier: synced after the scan.
+        var namingOthers: [String] = []
         let token = try scanner.database.write { transaction in
             var fine: [String] = []
             var media: [String: [(CrawledFile, FileMetadata)]] = [:]
@@ -501,12 +503,13 @@ struct Reconciliation {
             }
             var bursts = Set<String>()
             for (directory, files) in media.sorted(by: { $0.key < $1.key }) {
-                bursts.formUnion(
-                    try AssetGrouping(
-                        directory: directory, fresh: files, transaction: transaction, timeZone: timeZone,
-                        origins: origins, storedNothing: nothingMoved && storedNothing.contains(directory),
-                        listedSidecars: listedSidecars[directory]
-                    ).apply())
+                let applied = try AssetGrouping(
+                    directory: directory, fresh: files, transaction: transaction, timeZone: timeZone,
+                    origins: origins, storedNothing: nothingMoved && storedNothing.contains(directory),
+                    listedSidecars: listedSidecars[directory]
+                ).apply()
+                bursts.formUnion(applied.bursts)
+                namingOthers += applied.sidecarsNamingOthers
             }
             try transaction.pickBurstRepresentatives(bursts)
             try transaction.forgetRejections(fine)
@@ -522,6 +525,10 @@ struct Reconciliation {
         report.rejected += counts.rejected
         report.updated += counts.updated
         report.ingested += counts.ingested
+        // Not in a root's first scan (a rebuild, a library made new): which of two photos an
+        // identifier was is for the roots' identifier logs, read after the scan, to say; until then
+        // no sidecar is written with the other's.
+        if rootHadFiles { report.sidecarsToSync += namingOthers }
         scanner.metrics.rejected.increment(by: counts.rejected)
         scanner.metrics.updated.increment(by: counts.updated)
         scanner.metrics.ingested.increment(by: counts.ingested)

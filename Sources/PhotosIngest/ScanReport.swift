@@ -30,7 +30,8 @@ public struct ScanReport: Sendable, Hashable, Codable {
     /// mount): their assets, albums and folders are kept, unavailable, until they read again.
     public var unreadableDirectories: [UnreadableDirectory] = []
     /// XMP sidecars the library has not synced as they are now (new beside a photo it knows,
-    /// changed since the last sync, or moved here with their photo): what the caller merges into
+    /// changed since the last sync, moved here with their photo, or copied with it and naming the
+    /// original's identifier, which its sync replaces with the copy's): what the caller merges into
     /// their assets (`SidecarSync.syncChangedSidecar(at:mayWrite:)`). Not part of the JSON report.
     public var sidecarsToSync: [String] = []
     /// Files of known assets this scan found moved, at their new paths: an asset's state that never

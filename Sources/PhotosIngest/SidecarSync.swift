@@ -489,11 +489,14 @@ extension SidecarSync {
     }
 
     /// Gives a new asset the user state its sidecar holds (rating, favorite, hidden, date, place),
-    /// and its identifier when no other asset has it (the same asset after a rebuild).
+    /// and its identifier when no other asset has it (the same asset after a rebuild). Returns
+    /// whether the sidecar names an identifier the asset could not take (another asset's: the photo
+    /// and its sidecar were copied), so that the sidecar is synced to name the asset's own.
+    @discardableResult
     static func take(
         _ state: SidecarState, into record: inout AssetRecord, timeZone: TimeZone,
         identifierIsFree: (String) throws -> Bool
-    ) rethrows {
+    ) rethrows -> Bool {
         let fields = Set(SidecarField.allCases).subtracting([.localIdentifier])
         let (columns, _) = Self.columns(for: fields, from: state, asset: record, timeZone: timeZone)
         for (column, value) in columns {
@@ -522,10 +525,12 @@ extension SidecarSync {
         }
         let suffix = LocalIdentifier.suffix(.asset)
         if let identifier = state.localIdentifier, identifier.hasSuffix(suffix),
-            UUID(uuidString: String(identifier.dropLast(suffix.count))) != nil, try identifierIsFree(identifier)
+            UUID(uuidString: String(identifier.dropLast(suffix.count))) != nil
         {
+            guard try identifierIsFree(identifier) else { return true }
             record.localIdentifier = identifier
         }
+        return false
     }
 
     /// The base stored for a sidecar read at ingest: what it said.

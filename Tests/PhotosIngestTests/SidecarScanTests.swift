@@ -1,5 +1,6 @@
 import Foundation
 import PhotosIngest
+import PhotosSidecars
 import PhotosStore
 import PhotosTestSupport
 import Testing
@@ -68,5 +69,35 @@ struct SidecarScanTests {
 
         let json = try JSONSerialization.jsonObject(with: JSONEncoder().encode(later)) as? [String: Any]
         #expect(json?["sidecarsToSync"] == nil, "not part of the JSON report")
+    }
+
+    /// A photo copied with its sidecar (`cp -p IMG_1.jpg IMG_1.jpg.xmp ../b/`) is a new asset, whose
+    /// sidecar names the original's identifier: the scan hands it back, and its sync writes the
+    /// copy's own identifier there, keeping the rating; the original's sidecar is left as it was.
+    @Test func aSidecarCopiedWithItsPhotoIsSyncedToNameTheCopy() throws {
+        let original = "00000000-0000-4000-8000-00000000C0DE/L0/001"
+        try put("a/IMG_1.jpg")
+        try SidecarFile.write(SidecarState(localIdentifier: original, rating: 4), to: root + "/a/IMG_1.jpg.xmp")
+        _ = try scan()
+        #expect(try database.assetIdentifiers(ofFilesAt: [root + "/a/IMG_1.jpg"]) == [root + "/a/IMG_1.jpg": original])
+        let originalSidecar = try Data(contentsOf: URL(fileURLWithPath: root + "/a/IMG_1.jpg.xmp"))
+
+        try FileManager.default.createDirectory(atPath: root + "/b", withIntermediateDirectories: true)
+        for name in ["IMG_1.jpg", "IMG_1.jpg.xmp"] {
+            try FileManager.default.copyItem(atPath: root + "/a/" + name, toPath: root + "/b/" + name)
+        }
+        let report = try scan()
+        #expect(report.ingested == 1 && report.sidecarsToSync == [root + "/b/IMG_1.jpg.xmp"], "\(report)")
+        let copy = try #require(
+            try database.assetIdentifiers(ofFilesAt: [root + "/b/IMG_1.jpg"])[root + "/b/IMG_1.jpg"])
+        #expect(copy != original)
+
+        let sync = SidecarSync(database: database)
+        let outcomes = try sync.syncChangedSidecar(at: root + "/b/IMG_1.jpg.xmp") { _ in true }
+        #expect(outcomes.map(\.wrote) == [true])
+        let written = try #require(try SidecarFile.read(root + "/b/IMG_1.jpg.xmp")).state
+        #expect(written.localIdentifier == copy && written.rating == 4)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: root + "/a/IMG_1.jpg.xmp")) == originalSidecar)
+        #expect(try scan().sidecarsToSync.isEmpty, "synced: not handed back again")
     }
 }
