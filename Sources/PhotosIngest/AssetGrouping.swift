@@ -102,13 +102,34 @@ struct AssetGrouping {
                 name: file.name, isImage: metadata.kind == .image, isVideo: metadata.kind == .video, isRAW: isRAW,
                 contentIdentifier: metadata.contentIdentifier, duration: metadata.duration)
         case .stored(let resource):
-            let type = PHAssetResourceType(rawValue: resource.type) ?? .photo
-            let isVideo = type == .video || type == .pairedVideo
-            return GroupEntry(
-                name: resource.originalFilename, isImage: !isVideo, isVideo: isVideo,
-                isRAW: resource.uniformTypeIdentifier.map(RAWTypes.contains) ?? false,
-                contentIdentifier: resource.contentIdentifier, duration: nil)
+            return Self.entry(resource)
         }
+    }
+
+    /// A stored file as the grouping sees it (its movie's length unknown).
+    private static func entry(_ resource: ResourceRecord) -> GroupEntry {
+        let type = PHAssetResourceType(rawValue: resource.type) ?? .photo
+        let isVideo = type == .video || type == .pairedVideo
+        return GroupEntry(
+            name: resource.originalFilename, isImage: !isVideo, isVideo: isVideo,
+            isRAW: resource.uniformTypeIdentifier.map(RAWTypes.contains) ?? false,
+            contentIdentifier: resource.contentIdentifier, duration: nil)
+    }
+
+    /// The paths of the files among a directory's `stored` ones that would group with files of
+    /// another asset: after files moved into the directory (a JPEG put beside its RAW, a Live
+    /// Photo's movie brought back to its still), what to read again so that the grouping joins them
+    /// as a scan of the folder would. A movie's length is not stored, so a long movie named as a
+    /// still is named here too; its reading then leaves the two apart.
+    static func filesJoiningOtherAssets(_ stored: [ResourceRecord]) -> [String] {
+        let groups = Grouper.group(stored.map(entry))
+        var paths: [String] = []
+        for group in groups {
+            let members = [group.primary, group.pairedVideo, group.alternatePhoto].compactMap { $0 }
+            guard Set(members.map { stored[$0].assetId }).count > 1 else { continue }
+            paths += members.map { stored[$0].path }
+        }
+        return paths
     }
 
     /// The sidecars that can belong to a new file: from the directory's listing, or a few lstat
@@ -219,10 +240,10 @@ struct AssetGrouping {
                     ImportOrigin(localIdentifier: record.localIdentifier, source: source, path: primary.path))
             }
         }
-        // Assets whose files joined this group are absorbed.
+        // Assets whose files joined this group are absorbed, with what the user set on them.
         let paths = Set(roles.map { members[$0.0].path })
-        for other in Set(ownerIDs) where other != target {
-            try transaction.removeResources(ofAsset: other, atPaths: paths)
+        for other in Set(ownerIDs).sorted() where other != target {
+            try transaction.removeResources(ofAsset: other, atPaths: paths, absorbedInto: target)
         }
         for burst in [record.burstIdentifier, formerBurst == record.burstIdentifier ? nil : formerBurst] {
             if let burst { applied.bursts.insert(burst) }

@@ -399,6 +399,7 @@ struct Reconciliation {
         var apart: [StoredFile] = []
         try scanner.database.write { transaction in
             for id in revived { try transaction.restoreTrashedAsset(id) }
+            let meeting = try Self.directoriesWhereFilesMayMeet(moved, in: transaction)
             for (file, known) in moved {
                 try transaction.moveResource(known, to: file.path, name: file.name)
             }
@@ -414,8 +415,11 @@ struct Reconciliation {
             apart = try transaction.filesApartFromTheirPrimary(ofAssets: Set(moved.map(\.1.assetID)))
             let apartIDs = Set(apart.map(\.resourceID))
             let left = try transaction.deleteResources(apart)
+            // A file moved beside files of another asset it pairs with is grouped with them again.
+            let joining = try Self.filesMeetingPartners(
+                moved.map(\.0).filter { meeting.contains($0.directory) }, in: transaction)
             var seen = Set<Int64>()
-            partners = (partners + left).filter {
+            partners = (partners + left + joining).filter {
                 !apartIDs.contains($0.resourceID) && seen.insert($0.resourceID).inserted
             }
             try transaction.forgetRejections(gone)
@@ -435,6 +439,39 @@ struct Reconciliation {
         scanner.metrics.moved.increment(by: moved.count)
         scanner.metrics.removed.increment(by: vanished.count)
         return report
+    }
+
+    /// The directories files moved to where they may meet files of other assets, asked before the
+    /// moves: one that held files, or that files came to from several directories (or from within
+    /// it). A folder renamed or moved whole brings its groups as they were, and is not looked at.
+    private static func directoriesWhereFilesMayMeet(
+        _ moved: [(CrawledFile, StoredFile)], in transaction: LibraryTransaction
+    ) throws -> Set<String> {
+        var meeting = Set<String>()
+        for (directory, files) in Dictionary(grouping: moved, by: \.0.directory) {
+            let origins = Set(files.map { PathName.directory(of: $0.1.path) })
+            if try origins.count > 1 || origins.contains(directory) || transaction.hasFiles(under: directory) {
+                meeting.insert(directory)
+            }
+        }
+        return meeting
+    }
+
+    /// The files moved beside files of another asset they pair with (a JPEG put beside its RAW, a
+    /// Live Photo's halves moved one at a time), and those files: read again, they are grouped as a
+    /// scan of the folder groups them, one asset taking the other in with what the user set on it.
+    /// One look-up per directory the files moved to.
+    private static func filesMeetingPartners(_ moved: [CrawledFile], in transaction: LibraryTransaction) throws
+        -> [StoredFile]
+    {
+        var paths = Set<String>()
+        for (directory, files) in Dictionary(grouping: moved, by: \.directory) {
+            let stored = try transaction.resources(
+                at: Set(files.map(\.path)), inDirectory: directory,
+                pairingWith: Set(files.map { PairingName.of($0.name) }), contentIdentifiers: [])
+            paths.formUnion(AssetGrouping.filesJoiningOtherAssets(stored))
+        }
+        return paths.isEmpty ? [] : try transaction.storedFiles(atPaths: paths)
     }
 
     /// Places the albums of the directories under other roots that files moved apart from their

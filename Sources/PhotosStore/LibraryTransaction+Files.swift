@@ -535,7 +535,14 @@ extension LibraryTransaction {
 extension LibraryTransaction {
     /// Removes some of an asset's resources; the asset goes too when it has none left but its
     /// edit's files.
-    public func removeResources(ofAsset assetID: Int64, atPaths paths: Set<String>) throws {
+    ///
+    /// `absorbedInto`: the asset those files joined (a scan grouped them with its files: a JPEG put
+    /// beside its RAW, a Live Photo's movie brought back to its still). An asset left with nothing
+    /// gives it what the user set first (``absorbUserState(of:into:)``), so joining two assets into
+    /// one loses neither's favorite, stars or albums.
+    public func removeResources(ofAsset assetID: Int64, atPaths paths: Set<String>, absorbedInto: Int64? = nil)
+        throws
+    {
         let (removed, arguments) = FileDirectories.ids(at: paths, db.dialect)
         let kept = try db.scalarInt64(
             """
@@ -543,7 +550,46 @@ extension LibraryTransaction {
             AND type NOT IN \(PHAssetResourceType.editTypesSQL)
             """, [.int(assetID)] + arguments)
         // An asset left with nothing is deleted with its rows, which its tombstone describes.
-        guard kept != 0 else { return try deleteAssets([assetID]) }
+        guard kept != 0 else {
+            if let absorbedInto { try absorbUserState(of: assetID, into: absorbedInto) }
+            return try deleteAssets([assetID])
+        }
         try db.execute("DELETE FROM resource WHERE assetId = ? AND id IN (\(removed))", [.int(assetID)] + arguments)
+    }
+
+    /// Gives asset `target` what the user set on asset `assetID`, which is about to go: its favorite
+    /// and hidden flags where `target` lacks them, its stars where `target` has none, and its places
+    /// in user albums `target` is not in (the same position; an album holding both keeps
+    /// `target`'s). Each change is recorded: observers see `target` and the albums change.
+    public func absorbUserState(of assetID: Int64, into target: Int64) throws {
+        guard assetID != target, let absorbed = try asset(id: assetID), var kept = try asset(id: target) else { return }
+        var properties: [String] = []
+        if absorbed.isFavorite && !kept.isFavorite {
+            kept.isFavorite = true
+            properties.append("isFavorite")
+        }
+        if absorbed.isHidden && !kept.isHidden {
+            kept.isHidden = true
+            properties.append("isHidden")
+        }
+        if kept.rating == 0 && absorbed.rating != 0 {
+            kept.rating = absorbed.rating
+            properties.append("rating")
+        }
+        if !properties.isEmpty { try updateAsset(kept, properties: properties) }
+        let albums = try db.rows(
+            """
+            SELECT c.id, c.localIdentifier FROM collection_asset ca JOIN collection c ON c.id = ca.collectionId
+            WHERE ca.assetId = ? AND \(LibraryDatabase.userCollectionCondition)
+            AND NOT EXISTS (SELECT 1 FROM collection_asset t WHERE t.collectionId = c.id AND t.assetId = ?)
+            ORDER BY c.id
+            """, [.int(assetID), .int(target)]
+        ) { (id: try $0.int64(0), localIdentifier: try $0.text(1)) }
+        for album in albums {
+            try db.execute(
+                "UPDATE collection_asset SET assetId = ? WHERE collectionId = ? AND assetId = ?",
+                [.int(target), .int(album.id), .int(assetID)])
+            changes.recorder.updated(.assetCollection, album.localIdentifier, properties: ["assets"])
+        }
     }
 }
