@@ -33,7 +33,8 @@ extension PhotosCommand {
             let library = try options.open()
             let found = try options.asset(asset, in: library)
             let rating = PHAssetRating(rawValue: stars) ?? .unset
-            try SidecarReport.change([found], in: library, what: "\(stars) stars", json: options.json) { asset in
+            let what = stars == 1 ? "1 star" : "\(stars) stars"
+            try SidecarReport.change([found], in: library, what: what, json: options.json) { asset in
                 PHAssetChangeRequest(for: asset).rating = rating
             }
         }
