@@ -109,8 +109,9 @@ extension PhotosCommand {
                         Data("cannot merge the sidecar \(Output.escaped(sidecar)): \(error)\n".utf8))
                 }
             }
-            for (file, outcome) in sync.syncMovedPhotos(
-                at: report.movedFiles, mayWrite: { policies.policy(for: $0) != .none })
+            let mayWrite = { (path: String) in policies.policy(for: path) != .none }
+            for (file, outcome) in sync.syncMovedPhotos(at: report.movedFiles, mayWrite: mayWrite)
+                + sync.syncJoinedPhotos(at: report.joinedPhotos, mayWrite: mayWrite)
             {
                 if case .failure(let error) = outcome {
                     FileHandle.standardError.write(

@@ -53,6 +53,9 @@ struct AssetGrouping {
         /// Sidecars of new assets that name another asset's identifier (copied with their photo):
         /// to be synced, which writes the new asset's own identifier where the root allows.
         var sidecarsNamingOthers: [String] = []
+        /// Primary files of assets that took another in (its files joined their group): their
+        /// sidecars are to be synced, to hold the state the asset took.
+        var joinedPhotos: [String] = []
     }
 
     /// Applies the grouping.
@@ -242,9 +245,11 @@ struct AssetGrouping {
         }
         // Assets whose files joined this group are absorbed, with what the user set on them.
         let paths = Set(roles.map { members[$0.0].path })
+        var joined = false
         for other in Set(ownerIDs).sorted() where other != target {
-            try transaction.removeResources(ofAsset: other, atPaths: paths, absorbedInto: target)
+            joined = try transaction.removeResources(ofAsset: other, atPaths: paths, absorbedInto: target) || joined
         }
+        if joined { applied.joinedPhotos.append(primary.path) }
         for burst in [record.burstIdentifier, formerBurst == record.burstIdentifier ? nil : formerBurst] {
             if let burst { applied.bursts.insert(burst) }
         }

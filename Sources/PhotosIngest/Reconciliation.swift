@@ -506,6 +506,8 @@ struct Reconciliation {
         var partners: [StoredFile] = []
         // Sidecars copied with their photo, naming the original's identifier: synced after the scan.
         var namingOthers: [String] = []
+        // Photos whose assets took another in: their sidecars are synced after the scan.
+        var joined: [String] = []
         let token = try scanner.database.write { transaction in
             var fine: [String] = []
             var media: [String: [(CrawledFile, FileMetadata)]] = [:]
@@ -547,6 +549,7 @@ struct Reconciliation {
                 ).apply()
                 bursts.formUnion(applied.bursts)
                 namingOthers += applied.sidecarsNamingOthers
+                joined += applied.joinedPhotos
             }
             try transaction.pickBurstRepresentatives(bursts)
             try transaction.forgetRejections(fine)
@@ -566,6 +569,7 @@ struct Reconciliation {
         // identifier was is for the roots' identifier logs, read after the scan, to say; until then
         // no sidecar is written with the other's.
         if rootHadFiles { report.sidecarsToSync += namingOthers }
+        report.joinedPhotos += joined
         scanner.metrics.rejected.increment(by: counts.rejected)
         scanner.metrics.updated.increment(by: counts.updated)
         scanner.metrics.ingested.increment(by: counts.ingested)

@@ -39,6 +39,11 @@ public struct ScanReport: Sendable, Hashable, Codable {
     /// written beside them where the root allows (`SidecarSync.syncMovedPhotos(at:mayWrite:)`). Not
     /// part of the JSON report.
     public var movedFiles: [String] = []
+    /// Photos whose assets took in another asset this scan (a file moved beside its partner): the
+    /// state they took is written to their sidecars where the root allows
+    /// (`SidecarSync.syncJoinedPhotos(at:mayWrite:)`), so that a rebuild finds it there. Not part of
+    /// the JSON report.
+    public var joinedPhotos: [String] = []
 
     /// Paths of files gone from a root, by root, that a scan of several roots keeps until it has
     /// compared the last: a later root may hold them, moved. Empty once the scan returns.
@@ -71,6 +76,7 @@ public struct ScanReport: Sendable, Hashable, Codable {
         unreadableDirectories += later.unreadableDirectories
         sidecarsToSync += later.sidecarsToSync
         movedFiles += later.movedFiles
+        joinedPhotos += later.joinedPhotos
     }
 
     /// After another pass over a root's tree, added to `before` (the report before that pass;

@@ -203,6 +203,29 @@ public struct SidecarSync: Sendable {
         }
     }
 
+    /// Writes to the sidecars of photos whose assets took another in (a file moved beside its
+    /// partner: ``ScanReport/joinedPhotos``) the state they took, where `mayWrite` allows: a sidecar
+    /// there is synced (the other asset's favorite, stars and albums reach it, and a rebuild finds
+    /// them), and where there is none one is written as for a moved photo
+    /// (``syncMovedPhotos(at:mayWrite:)``: only when the asset has something a sidecar keeps).
+    /// Returns what each sync did, or why it failed, in the order of `paths`.
+    public func syncJoinedPhotos(
+        at paths: [String], mayWrite: (String) -> Bool
+    ) -> [(photo: String, outcome: Result<Outcome?, any Error>)] {
+        let run = folders == nil ? batched() : self
+        return paths.map { path in
+            let outcome = Result { () throws -> Outcome? in
+                guard mayWrite(path),
+                    let assetID = try run.folder(PathName.directory(of: path)).photos[PathName.name(of: path)]
+                else { return nil }
+                guard try FileOperations.identity(try run.sidecarPath(forPhoto: path), followingLinks: true) != nil
+                else { return try run.syncMovedPhotos(at: [path], mayWrite: mayWrite).first?.outcome.get() }
+                return try run.sync(assetID: assetID, photo: path, mayWrite: true)
+            }
+            return (path, outcome)
+        }
+    }
+
     // MARK: The library's side
 
     /// The library's state of `asset` as a sidecar holds it. Fields the library does not keep per

@@ -539,9 +539,10 @@ extension LibraryTransaction {
     /// `absorbedInto`: the asset those files joined (a scan grouped them with its files: a JPEG put
     /// beside its RAW, a Live Photo's movie brought back to its still). An asset left with nothing
     /// gives it what the user set first (``absorbUserState(of:into:)``), so joining two assets into
-    /// one loses neither's favorite, stars or albums.
+    /// one loses neither's favorite, stars or albums. Returns whether the asset went.
+    @discardableResult
     public func removeResources(ofAsset assetID: Int64, atPaths paths: Set<String>, absorbedInto: Int64? = nil)
-        throws
+        throws -> Bool
     {
         let (removed, arguments) = FileDirectories.ids(at: paths, db.dialect)
         let kept = try db.scalarInt64(
@@ -552,9 +553,11 @@ extension LibraryTransaction {
         // An asset left with nothing is deleted with its rows, which its tombstone describes.
         guard kept != 0 else {
             if let absorbedInto { try absorbUserState(of: assetID, into: absorbedInto) }
-            return try deleteAssets([assetID])
+            try deleteAssets([assetID])
+            return true
         }
         try db.execute("DELETE FROM resource WHERE assetId = ? AND id IN (\(removed))", [.int(assetID)] + arguments)
+        return false
     }
 
     /// Gives asset `target` what the user set on asset `assetID`, which is about to go: its favorite

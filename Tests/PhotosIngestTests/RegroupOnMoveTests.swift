@@ -1,6 +1,7 @@
 import Foundation
 import Photos
 import PhotosIngest
+import PhotosSidecars
 import PhotosTestSupport
 import Testing
 
@@ -109,5 +110,37 @@ struct RegroupOnMoveTests {
         all.includeHiddenAssets = true
         #expect(PHAsset.fetchAssets(in: kept, options: all).map(\.localIdentifier) == [live.localIdentifier])
         #expect(PHAsset.fetchAssets(with: all).count == 1)
+    }
+
+    /// The state the asset took reaches its photo's sidecar, so that a rebuild finds it: the still's
+    /// sidecar said no stars, the movie's five; once joined, the still's says five, and a scan of
+    /// the folder into a new library gives the Live Photo its five stars.
+    @Test func theJoinedStateReachesThePhotosSidecar() throws {
+        let tree = try Tree()
+        try tree.copy("Phone/DCIM/100APPLE/IMG_5195.HEIC", to: "b/IMG_5195.HEIC")
+        try tree.copy("Phone/DCIM/100APPLE/IMG_5195.MOV", to: "c/IMG_5195.MOV")
+        let still = tree.root.appendingPathComponent("b/IMG_5195.HEIC.xmp").path
+        try SidecarFile.write(SidecarState(rating: 0, isFavorite: false), to: still)
+        try SidecarFile.write(SidecarState(rating: 5), to: tree.root.appendingPathComponent("c/IMG_5195.MOV.xmp").path)
+        try tree.scan()
+        #expect(tree.asset(at: "c/IMG_5195.MOV")?.rating == .five)
+
+        try move("c/IMG_5195.MOV", "b/IMG_5195.MOV", in: tree)
+        try move("c/IMG_5195.MOV.xmp", "b/IMG_5195.MOV.xmp", in: tree)
+        let report = try tree.scan()
+        let photo = tree.root.appendingPathComponent("b/IMG_5195.HEIC").path
+        #expect(report.joinedPhotos == [photo], "\(report.joinedPhotos)")
+        #expect(tree.asset(at: "b/IMG_5195.HEIC")?.rating == .five)
+        let sync = SidecarSync(database: tree.library.database)
+        let outcomes = sync.syncJoinedPhotos(at: report.joinedPhotos) { _ in true }
+        #expect(try outcomes.map { try $0.outcome.get()?.wrote } == [true])
+        #expect(try SidecarFile.read(still)?.state.rating == 5)
+
+        let fresh = try Tree()
+        try FileManager.default.removeItem(at: fresh.root)
+        try FileManager.default.copyItem(at: tree.root, to: fresh.root)
+        try fresh.scan()
+        let rebuilt = try #require(fresh.asset(at: "b/IMG_5195.MOV"))
+        #expect(rebuilt.mediaSubtypes.contains(.photoLive) && rebuilt.rating == .five)
     }
 }

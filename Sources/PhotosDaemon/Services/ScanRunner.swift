@@ -200,8 +200,8 @@ public final class ScanRunner: Service, Sendable {
             // not watch, and those a directory that arrived whole (moved in) brought.
             let changed = Set(sidecars)
             let toSync = sidecars + report.sidecarsToSync.filter { !changed.contains($0) }
-            if !toSync.isEmpty || !report.movedFiles.isEmpty {
-                await merge(sidecars: toSync, movedFiles: report.movedFiles)
+            if !toSync.isEmpty || !report.movedFiles.isEmpty || !report.joinedPhotos.isEmpty {
+                await merge(sidecars: toSync, movedFiles: report.movedFiles, joinedPhotos: report.joinedPhotos)
             }
         }
         if work.isStartup, restoresAlbums, !roots.isEmpty {
@@ -304,8 +304,9 @@ public final class ScanRunner: Service, Sendable {
 
     /// Merges sidecars other tools changed into their assets (``PhotosIngest/SidecarSync``), on the
     /// scan queue; each applied field is an ordinary change, each conflict a log line. Then writes
-    /// the sidecars of moved photos whose state never reached one (`movedFiles`).
-    private func merge(sidecars: [String], movedFiles: [String] = []) async {
+    /// the sidecars of moved photos whose state never reached one (`movedFiles`), and of photos
+    /// whose assets took another in (`joinedPhotos`).
+    private func merge(sidecars: [String], movedFiles: [String] = [], joinedPhotos: [String] = []) async {
         let sync = SidecarSync(database: database, timeZone: scanner.timeZone).batched()
         let policies = self.policies
         let logger = self.logger
@@ -333,15 +334,19 @@ public final class ScanRunner: Service, Sendable {
                         logger.error("cannot merge a sidecar", metadata: ["sidecar": "\(path)", "error": "\(error)"])
                     }
                 }
-                let moved = sync.syncMovedPhotos(at: movedFiles) { policies.policy(for: $0) != .none }
-                for (file, outcome) in moved {
+                let mayWrite = { (path: String) in policies.policy(for: path) != .none }
+                let written =
+                    sync.syncMovedPhotos(at: movedFiles, mayWrite: mayWrite).map { ($0, $1, "moved") }
+                    + sync.syncJoinedPhotos(at: joinedPhotos, mayWrite: mayWrite).map { ($0, $1, "took another in") }
+                for (file, outcome, how) in written {
                     switch outcome {
                     case .success(let outcome?) where outcome.wrote:
-                        logger.info("wrote the sidecar of a moved photo", metadata: ["sidecar": "\(outcome.sidecar)"])
+                        logger.info(
+                            "wrote the sidecar of a photo that \(how)", metadata: ["sidecar": "\(outcome.sidecar)"])
                     case .success: break
                     case .failure(let error):
                         logger.error(
-                            "cannot write the sidecar of a moved photo",
+                            "cannot write the sidecar of a photo that \(how)",
                             metadata: ["photo": "\(file)", "error": "\(error)"])
                     }
                 }
