@@ -198,6 +198,32 @@ struct DirectoryRenameTests {
         #expect(tree.entries("2024") == ["Trip", "Zoo"])
     }
 
+    /// A folder holding another watched root is neither renamed nor moved: the inner root's files
+    /// keep its policy (a `none` root is never written) and its place in the configuration.
+    @Test func aFolderHoldingAnotherRootStaysWhereItIs() throws {
+        let tree = try Tree()
+        var configuration = PHPhotoLibrary.Configuration()
+        configuration.thumbnailCacheDirectory = nil
+        configuration.roots = [
+            LibraryRoot(path: tree.pictures, write: .files), LibraryRoot(path: tree.pictures + "/2024/Zoo", write: .none),
+        ]
+        let library = try PHPhotoLibrary(url: tree.directory.path("library.sqlite"), configuration: configuration)
+        let options = PHFetchOptions()
+        options.photoLibrary = library
+        let year = try #require(
+            PHCollectionList.fetchCollectionLists(with: .folder, subtype: .any, options: options)
+                .first { $0.localizedTitle == "2024" })
+        let error = #expect(throws: PHPhotosError.self) {
+            try library.performChangesAndWait { PHCollectionListChangeRequest(for: year)?.title = "Year 2024" }
+        }
+        #expect(error?.code == .changeNotSupported)
+        #expect(
+            error?.message.contains("holds the watched root \(tree.pictures)/2024/Zoo") == true,
+            "\(String(describing: error))")
+        #expect(tree.entries("") == ["2024"] && tree.entries("2024") == ["Trip", "Zoo"])
+        #expect(tree.entries("2024/Zoo") == ["c.jpg"])
+    }
+
     /// A name one of the configuration's `ignore` patterns matches is refused too, naming the
     /// pattern: the next scan would have dropped the album and its photos (favorites, albums and
     /// all) from the library.

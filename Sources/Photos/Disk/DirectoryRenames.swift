@@ -76,6 +76,18 @@ extension ApplyContext {
                 "'\(record.title ?? "")' is the watched root \(databasePath): \(what) it on disk and in the configuration",
                 localIdentifiers: identifiers)
         }
+        // A root inside it keeps its own policy (a "none" root is never written) and its place in the
+        // configuration: moving the directory would move that root's files and leave it missing.
+        let nested = library.roots.roots.map(\.path).filter {
+            $0 != databasePath && LibraryRoots.path($0, isWithin: databasePath)
+        }
+        if let inside = nested.sorted().first {
+            throw PHPhotosError(
+                .changeNotSupported,
+                "cannot \(what) '\(record.title ?? "")': \(databasePath) holds the watched root \(inside); "
+                    + "\(what) it on disk and in the configuration, or take that root out of the configuration first",
+                localIdentifiers: identifiers)
+        }
         // Where the directory is on disk now: an earlier rename in this block may not have happened yet.
         let path = diskPath(of: databasePath)
         try library.requireWrite(
