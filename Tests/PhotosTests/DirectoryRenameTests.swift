@@ -205,7 +205,8 @@ struct DirectoryRenameTests {
         var configuration = PHPhotoLibrary.Configuration()
         configuration.thumbnailCacheDirectory = nil
         configuration.roots = [
-            LibraryRoot(path: tree.pictures, write: .files), LibraryRoot(path: tree.pictures + "/2024/Zoo", write: .none),
+            LibraryRoot(path: tree.pictures, write: .files),
+            LibraryRoot(path: tree.pictures + "/2024/Zoo", write: .none),
         ]
         let library = try PHPhotoLibrary(url: tree.directory.path("library.sqlite"), configuration: configuration)
         let options = PHFetchOptions()
