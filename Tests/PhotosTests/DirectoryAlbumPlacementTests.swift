@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import PhotosIngest
 import PhotosLinux
 import PhotosStore
@@ -392,6 +393,45 @@ struct DirectoryAlbumCrossDeviceTests {
         #expect(try String(contentsOfFile: zooPath + "/x.jpg", encoding: .utf8) == "theirs")
         #expect(setup.asset(at: setup.card.path + "/DCIM/x.jpg")?.localIdentifier == photo.localIdentifier)
         #expect(try setup.library.database.fileJournal().isEmpty)
+    }
+
+    /// A move onto another file system whose second file cannot take its name: the first, already
+    /// copied there and its original removed, is copied back, so the photo and its sidecar stay
+    /// together where they were (a rename back cannot cross file systems).
+    @Test(.enabled(if: SecondFileSystem.isAvailable, SecondFileSystem.skipReason))
+    func aMoveAcrossFileSystemsStoppedAtItsSecondFileBringsTheFirstBack() throws {
+        let setup = try Setup()
+        let zoo = try #require(setup.album("Zoo"))
+        let dcim = setup.card.path + "/DCIM"
+        let photo = try #require(setup.asset(at: dcim + "/x.jpg"))
+        let imports = setup.library.importDirectory.standardizedFileURL.path
+        let zooPath = setup.pictures + "/2024/Zoo"
+        let copies = Mutex(0)
+        // Another program takes the second file's name once its copy is made, before it is renamed.
+        FaultInjection.set(in: imports) { step in
+            let count = copies.withLock { count in
+                count += step == .copiedAcross ? 1 : 0
+                return count
+            }
+            guard step == .copiedAcross, count == 2 else { return false }
+            for name in ["x.jpg", "x.jpg.xmp"] where !FileManager.default.fileExists(atPath: zooPath + "/" + name) {
+                try? Data("theirs".utf8).write(to: URL(fileURLWithPath: zooPath + "/" + name))
+            }
+            return false
+        }
+        defer { FaultInjection.clear(in: imports) }
+        let error = #expect(throws: PHPhotosError.self) { try setup.add(photo, to: zoo) }
+        #expect(
+            error?.message.contains("the library keeps the photo where it is") == true, "\(String(describing: error))")
+        #expect(setup.entries(dcim) == ["x.jpg", "x.jpg.xmp"], "both back on the card")
+        #expect(sameBytes(atPath: dcim + "/x.jpg", andPath: DirectoryAlbumTests.photo.path))
+        #expect(try String(contentsOfFile: dcim + "/x.jpg.xmp", encoding: .utf8).contains("other:Mark='kept'"))
+        let theirs = setup.entries(zooPath).filter { $0 != "c.jpg" }
+        #expect(theirs.count == 1, "only the other program's file, no copy of ours: \(theirs)")
+        #expect(try theirs.allSatisfy { try String(contentsOfFile: zooPath + "/" + $0, encoding: .utf8) == "theirs" })
+        #expect(setup.asset(at: dcim + "/x.jpg")?.localIdentifier == photo.localIdentifier)
+        #expect(try setup.library.database.fileJournal().isEmpty)
+        #expect(try setup.rescanChanges(in: setup.library) == 0, "the library says what the disk holds")
     }
 
     @Test(

@@ -389,12 +389,12 @@ extension FileJournal {
             // device, but `rename` refuses to cross mounts.
             return try moveAcrossDevices(entry, source: source, assetID: assetID)
         } catch let error as SystemCallError where !error.isSimulatedCrash {
-            try takeBackMove(ofAsset: assetID, failed: entry)
+            let stranded = try takeBackMove(ofAsset: assetID, failed: entry)
             throw UndoneOperation(
                 error: PHPhotosError(
                     .operationInterrupted,
-                    "\(source) could not be moved to \(entry.destination) (\(error)); the library keeps "
-                        + "the photo where it is"))
+                    "\(source) could not be moved to \(entry.destination) (\(error)); "
+                        + Self.takenBack(stranded)))
         }
         try FaultInjection.reach(.assetFileMoved, in: importDirectory)
         try FileOperations.sync(to, directory: true)
@@ -412,12 +412,12 @@ extension FileJournal {
                 _ = try copyAcrossDevices(source, to: destination, for: entry)
             }
         } catch let error as SystemCallError where !error.isSimulatedCrash {
-            try takeBackMove(ofAsset: assetID, failed: entry)
+            let stranded = try takeBackMove(ofAsset: assetID, failed: entry)
             throw UndoneOperation(
                 error: PHPhotosError(
                     .operationInterrupted,
-                    "\(source) could not be copied to \(destination) on its file system (\(error)); the library keeps "
-                        + "the photo where it is"))
+                    "\(source) could not be copied to \(destination) on its file system (\(error)); "
+                        + Self.takenBack(stranded)))
         }
         try FaultInjection.reach(.copiedIntoPlace, in: importDirectory)
         if let current = try FileOperations.identity(source), current.device == entry.device,
@@ -435,12 +435,17 @@ extension FileJournal {
     /// old name (the group's suffix taken off), never over anything; the library records each file
     /// where it then is, and both directories' albums their members. The album of the directory the
     /// photo came from, deleted by the move when it left the directory empty, comes back with its
-    /// identifier (``LibraryTransaction/restoreDirectoryAlbum(at:)``).
-    private func takeBackMove(ofAsset assetID: Int64, failed: FileJournalEntry) throws {
-        guard let source = failed.source else { return }
+    /// identifier (``LibraryTransaction/restoreDirectoryAlbum(at:)``). A file that went onto another
+    /// file system comes back the way it went: copied back whole, and only then is the copy the move
+    /// made removed. Returns the files that could not come back (where they stay, recorded there).
+    @discardableResult
+    private func takeBackMove(ofAsset assetID: Int64, failed: FileJournalEntry) throws -> [String] {
+        guard let source = failed.source else { return [] }
         let (from, to) = (PathName.directory(of: source), PathName.directory(of: failed.destination))
         let (oldStem, newStem) = Self.stems(
             renamed: PathName.name(of: source), as: PathName.name(of: failed.destination))
+        var stranded: [String] = []
+        var copiedBack: [(path: String, identity: FileIdentity)] = []
         try database.write { transaction in
             try transaction.moveAssetFile(ofAsset: assetID, from: failed.destination, to: source)
             let moved = try transaction.resources(ofAsset: assetID).map(\.path).filter {
@@ -450,8 +455,14 @@ extension FileJournal {
                 let name = PathName.name(of: path)
                 guard name.hasPrefix(newStem) else { continue }
                 let back = from + "/" + oldStem + name.dropFirst(newStem.count)
-                if (try? FileOperations.renameWithoutReplacing(path, back)) != nil {
+                switch putBack(path, at: back, for: failed) {
+                case .renamed:
                     try transaction.moveAssetFile(ofAsset: assetID, from: path, to: back)
+                case .copied(let identity):
+                    try transaction.moveAssetFile(ofAsset: assetID, from: path, to: back)
+                    copiedBack.append((back, identity))
+                case .stayed:
+                    if FileManager.default.fileExists(atPath: path) { stranded.append(path) }
                 }
             }
             // The move deleted the album of a directory it emptied: the album comes back as it was.
@@ -460,6 +471,49 @@ extension FileJournal {
             // The asset's files not moved yet stay where they are.
             if let id = failed.id { try transaction.dropAssetMoves(after: id, ofAsset: assetID) }
         }
+        for (path, identity) in copiedBack {
+            try database.noteFileIdentity(at: path, device: identity.device, inode: identity.inode)
+        }
+        return stranded
+    }
+
+    /// How a file a move took came back.
+    private enum PutBack {
+        case renamed
+        /// Copied back from another file system: the copy's identity.
+        case copied(FileIdentity)
+        case stayed
+    }
+
+    /// Puts a file a move took to `path` back at `back`, never over anything: renamed, or from
+    /// another file system copied back whole (``copyAcrossDevices(_:to:for:recording:syncingDirectory:)``,
+    /// the way it went) and then the library's copy at `path` removed, if it is still that file.
+    private func putBack(_ path: String, at back: String, for entry: FileJournalEntry) -> PutBack {
+        do {
+            try FileOperations.renameWithoutReplacing(path, back)
+            return .renamed
+        } catch let error as SystemCallError where error.errno == EXDEV {
+            do {
+                guard let moved = try FileOperations.identity(path) else { return .stayed }
+                let copy = try copyAcrossDevices(path, to: back, for: entry, recording: false)
+                if let now = try FileOperations.identity(path), now.device == moved.device, now.inode == moved.inode {
+                    try FileOperations.unlink(path)
+                    try FileOperations.sync(PathName.directory(of: path), directory: true)
+                }
+                return .copied(copy)
+            } catch {
+                return .stayed
+            }
+        } catch {
+            return .stayed
+        }
+    }
+
+    /// The end of the message of a move taken back: where the photo is.
+    private static func takenBack(_ stranded: [String]) -> String {
+        guard !stranded.isEmpty else { return "the library keeps the photo where it is" }
+        return "the library keeps the photo where it is but for \(stranded.joined(separator: ", ")), "
+            + "which could not be put back and stays there, recorded"
     }
 
     /// The stems of a file's name and of the name a move gave it with a clash's suffix
