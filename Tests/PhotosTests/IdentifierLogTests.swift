@@ -31,7 +31,7 @@ struct IdentifierLogTests {
         let library: String
         var log: String { IdentifierLog.path(inRoot: root) }
 
-        init(_ name: String) throws {
+        init(_ name: String, write: String = "sidecars") throws {
             directory = try TemporaryDirectory(prefix: name)
             root = directory.path("Pictures").path
             readOnlyRoot = directory.path("Mirror").path
@@ -49,7 +49,7 @@ struct IdentifierLogTests {
                 toPath: readOnlyRoot + "/PANO_20200524_115521.jpg")
             try Data(
                 """
-                roots = [{ path = "\(root)", write = "sidecars" }, { path = "\(readOnlyRoot)", write = "none" }]
+                roots = [{ path = "\(root)", write = "\(write)" }, { path = "\(readOnlyRoot)", write = "none" }]
                 library = "\(library)"
 
                 """.utf8
@@ -125,6 +125,27 @@ struct IdentifierLogTests {
         let taken = try #require(try IdentifierLog.read(setup.log))
         #expect(taken.checkpoint?.library == (try LibraryDatabase(path: setup.library).libraryIdentifier()))
         #expect(taken.identifiers.count == Self.layout.count)
+    }
+
+    /// A photo moved by `photos mv`, with no scan after it, keeps its identifier through a rebuild:
+    /// the change itself brings the log up to date.
+    @Test func aPhotoMovedByTheLibraryKeepsItsIdentifierThroughARebuild() async throws {
+        let setup = try Setup("photos-idlog-mv", write: "files")
+        #expect(try await setup.scan().status == 0)
+        let from = setup.root + "/2018/20180530_212539.jpg"
+        let identifier = try #require(
+            try RebuildTests.assets(LibraryDatabase(path: setup.library))[from]?["localIdentifier"])
+        let moved = try await setup.photos(["mv", from, setup.root + "/2019/May/Trip"])
+        #expect(moved.status == 0, "\(moved.stderr)")
+        let to = setup.root + "/2019/May/Trip/20180530_212539.jpg"
+        #expect(FileManager.default.fileExists(atPath: to))
+        let log = try #require(try IdentifierLog.read(setup.log))
+        #expect(log.identifiers["2019/May/Trip/20180530_212539.jpg"] == identifier, "\(log.identifiers)")
+
+        setup.loseTheDatabase()
+        let rebuilt = try await setup.photos(["rebuild"])
+        #expect(rebuilt.status == 0, "\(rebuilt.stderr)")
+        #expect(try RebuildTests.assets(LibraryDatabase(path: setup.library))[to]?["localIdentifier"] == identifier)
     }
 
     /// A favorite photo copied with its sidecar into a folder the scan reads first: the copy is a

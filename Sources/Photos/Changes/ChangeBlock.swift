@@ -64,6 +64,14 @@ final class ChangeBlock: @unchecked Sendable {
             if !error.isSimulatedCrash { context.staging.discard() }
             throw PHPhotoLibrary.photosError(error)
         }
+        // Photos this block moves on disk, or places in a root (a created asset added to a
+        // directory-backed album), keep their identifiers in the roots' identifier logs, for a
+        // rebuild; the logs are caught up once the files are in place or taken back.
+        let roots = library.roots
+        let moves = entries.contains {
+            $0.operation == .rename || ($0.operation == .place && roots.root(of: $0.destination) != nil)
+        }
+        defer { if moves { library.catchUpIdentifierLogs() } }
         do {
             try journal.finish(entries)
             // Files of deleted assets and dropped edits, journaled by the store for any process.
