@@ -34,4 +34,22 @@ import Testing
         #expect(listings.listing(of: folder)?.sidecarsByBase["img_3.jpg"] == ["IMG_3.jpg.xmp"])
         #expect(PHPhotoLibrary.sidecars(of: [folder + "/IMG_3.jpg"]) == [folder + "/IMG_3.jpg.xmp"])
     }
+
+    /// Only a regular file is a photo's sidecar: a directory or a symbolic link of that name is the
+    /// user's, and never moves or goes to the Trash with the photo.
+    @Test func aDirectoryOrALinkNamedAsASidecarIsNotOne() throws {
+        let directory = try TemporaryDirectory(prefix: "photos-listings-kinds")
+        let folder = directory.path("album").path
+        try FileManager.default.createDirectory(atPath: folder + "/x.jpg.xmp", withIntermediateDirectories: true)
+        try Data("notes".utf8).write(to: URL(fileURLWithPath: folder + "/x.jpg.xmp/notes.txt"))
+        try FileManager.default.createSymbolicLink(atPath: folder + "/y.jpg.xmp", withDestinationPath: "x.jpg.xmp")
+        for name in ["x.jpg", "y.jpg", "z.jpg", "z.jpg.xmp"] {
+            if !FileManager.default.fileExists(atPath: folder + "/" + name) {
+                try Data().write(to: URL(fileURLWithPath: folder + "/" + name))
+            }
+        }
+        #expect(PHPhotoLibrary.sidecars(of: [folder + "/x.jpg"]).isEmpty, "a directory")
+        #expect(PHPhotoLibrary.sidecars(of: [folder + "/y.jpg"]).isEmpty, "a symbolic link")
+        #expect(PHPhotoLibrary.sidecars(of: [folder + "/z.jpg"]) == [folder + "/z.jpg.xmp"])
+    }
 }

@@ -129,7 +129,10 @@ extension PHPhotoLibrary {
                     let sharers = listing.mediaByStem[base.lowercased()] ?? []
                     belongs = !sharers.isEmpty && sharers.allSatisfy(names.contains)
                 }
-                if belongs { found.append(directory + "/" + sidecar) }
+                // Only a regular file is a sidecar: a directory or a link of that name is not the
+                // photo's, and never moves or goes to the Trash with it.
+                let path = directory + "/" + sidecar
+                if belongs, (try? FileOperations.identity(path))??.isRegularFile == true { found.append(path) }
             }
         }
         return found
