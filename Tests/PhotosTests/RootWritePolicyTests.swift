@@ -45,6 +45,23 @@ import Testing
         #expect(!library.mayWrite(.files, at: archive + "/c.jpg") && library.mayWrite(.files, at: files + "/e.jpg"))
     }
 
+    /// A root configured through a symbolic link is the directory it leads to, where the scan
+    /// records the photos: their paths are within it, and its policy is theirs.
+    @Test func aRootReachedThroughALinkHasItsPolicyForThePathsTheScanRecords() throws {
+        let directory = try TemporaryDirectory(prefix: "photos-roots-link")
+        let real = directory.path("real").path
+        let linked = directory.path("Pictures").path
+        try FileManager.default.createDirectory(atPath: real + "/A", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: linked, withDestinationPath: "real")
+        var configuration = PHPhotoLibrary.Configuration()
+        configuration.roots = [LibraryRoot(path: linked, write: .files)]
+        let library = try PHPhotoLibrary(inMemoryWith: configuration)
+        #expect(library.writePolicy(at: real + "/A/a.jpg") == .files)
+        #expect(try library.requireWrite(.files, at: real + "/A/a.jpg", for: "delete a.jpg").path == real)
+        // Under a linked parent too.
+        #expect(LibraryRoot(path: linked + "/A", write: .files).path == real + "/A")
+    }
+
     @Test(.enabled(if: SmallFileSystem.isAvailable, "needs root and tmpfs"))
     func aRootOnAReadOnlyMountSaysSoAndRefusesTheChange() throws {
         let disk = try SmallFileSystem(megabytes: 1)

@@ -29,9 +29,11 @@ public struct LibraryRoot: Sendable, Hashable, Codable {
     /// What the library may write under it.
     public var write: RootWritePolicy
 
-    /// A root; `path` is standardized (no `.`, `..` or trailing slash).
+    /// A root; `path` is standardized (no `.`, `..` or trailing slash), and a root reached through a
+    /// symbolic link (itself one, or under one) is the directory it leads to, where the scan records
+    /// its photos: their paths are within it, and its policy is theirs.
     public init(path: String, write: RootWritePolicy = .none) {
-        self.path = URL(fileURLWithPath: path).standardizedFileURL.path
+        self.path = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
         self.write = write
     }
 }
