@@ -91,7 +91,7 @@ extension PhotosCommand.Hooks {
                         hook.changes.map(\.rawValue).sorted().joined(separator: ","),
                         ([hook.predicate].compactMap { $0 } + hook.albums.map { "in \($0)" }).joined(separator: "; "),
                         hook.url.map { "POST \($0)" } ?? hook.command.joined(separator: " "),
-                    ].map { $0.isEmpty ? "-" : Output.escaped($0) }
+                    ].map { $0.isEmpty ? "-" : $0 }
                 })
         }
     }

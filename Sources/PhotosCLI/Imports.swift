@@ -20,7 +20,7 @@ struct ImportsCommand: ParsableCommand {
             ],
             imports.map { entry in
                 [
-                    Output.escaped(entry.from), Output.escaped(entry.to), entry.mode,
+                    entry.from, entry.to, entry.mode,
                     entry.reason.map { "\(entry.state) (\($0))" } ?? entry.state, "\(entry.imported)",
                     "\(entry.duplicates)", "\(entry.rejected)", "\(entry.left)", "\(entry.pending)",
                     entry.lastRun.map { ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: $0)) } ?? "-",

@@ -251,6 +251,8 @@ enum Output {
     /// `text` as a table cell or a line of output shows it: one line, no terminal controls.
     static func escaped(_ text: String) -> String { PathBytes.displayed(text) }
 
+    /// A table of `rows` under `header`, columns aligned; each cell is escaped here (``escaped(_:)``),
+    /// so callers give the text as it is.
     static func table(_ header: [String], _ rows: [[String]]) {
         let rows = rows.map { $0.map(escaped) }
         var widths = header.map(PathBytes.columns)

@@ -12,13 +12,10 @@ struct TrashCommand: ParsableCommand {
         abstract: "List, restore or erase deleted assets (Recently Deleted) and their files in the Trash.",
         subcommands: [List.self, Restore.self, Empty.self])
 
-    /// One asset of Recently Deleted, as printed: a line per file.
+    /// One asset of Recently Deleted, as printed: a line per file (the table escapes each cell).
     static func lines(_ asset: API.TrashedAsset) -> [[String]] {
         asset.files.map { file in
-            [
-                asset.localIdentifier, asset.deletionDate, Output.escaped(file.path),
-                Output.escaped(file.trashPath ?? "(not moved yet)"),
-            ]
+            [asset.localIdentifier, asset.deletionDate, file.path, file.trashPath ?? "(not moved yet)"]
         }
     }
 

@@ -127,6 +127,32 @@ extension RemoveAndTrashCommandTests {
     /// An asset whose file is already gone from disk is deleted with nothing to trash, and `photos rm`
     /// says so (it printed nothing and exited 0), as its dry run does beforehand; it waits in Recently
     /// Deleted with no file.
+    /// The table of `photos trash list` shows a path as `rm` printed it: escaped once, so that a
+    /// backslash in a name reads as one escaped backslash, not two.
+    @Test func trashListShowsANameWithABackslashAsRmPrintedIt() throws {
+        let directory = try TemporaryDirectory(prefix: "photos-rm-escaped")
+        let root = directory.path("Pictures").path
+        let photo = root + "/back\\slash.jpg"
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            atPath: try #require(Corpus.file("Camera/2008/Death Valley/FurnaceCreekInn.jpg")).path, toPath: photo)
+        let config = directory.path("config.toml").path
+        try Data("roots = [{ path = \"\(root)\", write = \"files\" }]\n".utf8).write(to: URL(fileURLWithPath: config))
+        let environment = ["XDG_DATA_HOME": directory.path("data").path, "HOME": directory.url.path]
+        func photos(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+            try BuiltProducts.run(
+                "photos", arguments + ["--library", directory.path("library.sqlite").path, "--config", config],
+                environment: environment)
+        }
+        #expect(try photos(["scan", root]).status == 0)
+        let removed = try photos(["rm", photo])
+        #expect(removed.status == 0, "\(removed.stderr)")
+        #expect(removed.stdout.contains("/back\\\\slash.jpg -> "), "\(removed.stdout)")
+        let listed = try photos(["trash", "list"])
+        #expect(listed.stdout.contains(root + "/back\\\\slash.jpg "), "\(listed.stdout)")
+        #expect(!listed.stdout.contains("\\\\\\\\"), "escaped twice: \(listed.stdout)")
+    }
+
     @Test func anAssetWhoseFileIsGoneIsDeletedSayingSo() throws {
         let one = try OnePhoto(prefix: "photos-rm-gone", write: "files")
         let (root, photo, photos) = (one.root, one.photo, one.photos)
