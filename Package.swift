@@ -92,7 +92,8 @@ let package = Package(
         // `photos` command. Its headers need no pkg-config path, as OpenSSL's do not for CPhotosTLS.
         .target(name: "CPhotosXMP", dependencies: ["CPhotosLoader"]),
 
-        // Linux calls Glibc's module does not import (statfs, eventfd, GNU thread calls), for PhotosLinux.
+        // Linux calls Glibc's module does not import (statfs, eventfd, pipe2, pidfd_open, FIONREAD, GNU thread
+        // calls), for PhotosLinux.
         .target(name: "CPhotosLinux"),
         // SQLite's start-time configuration (a variadic call), for PhotosStore; SQLite itself comes
         // with GRDB's GRDBSQLite.
@@ -177,8 +178,8 @@ let package = Package(
             name: "PhotosHooks",
             dependencies: [
                 // PhotosClient: webhooks POST with the HTTP client `photos` uses.
-                // PhotosLinux: the payloads' worker thread. CPhotosLinux: a hook's payload in memory
-                // (memfd) and its process group's exit.
+                // PhotosLinux: the payloads' worker thread, and the thread and pipes that read a hook's
+                // output. CPhotosLinux: a hook's payload in memory (memfd) and its process group's exit.
                 "PhotosCore", "PhotosStore", "PhotosWire", "PhotosLinux", "CPhotosLinux", "PhotosClient",
                 .product(name: "Subprocess", package: "swift-subprocess"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -46,6 +47,36 @@ int cphotos_release_free_memory(void) {
 
 int cphotos_event_counter(void) {
     return eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+}
+
+int cphotos_pipe(int ends[2]) {
+    if (pipe2(ends, O_CLOEXEC) != 0) { return -1; }
+    // Only the reading end: the writing end's flags are the writer's (a hook's standard output),
+    // and the file status flags belong to each end's own open file description.
+    int flags = fcntl(ends[0], F_GETFL);
+    if (flags < 0 || fcntl(ends[0], F_SETFL, flags | O_NONBLOCK) != 0) {
+        int error = errno;
+        close(ends[0]);
+        close(ends[1]);
+        errno = error;
+        return -1;
+    }
+    return 0;
+}
+
+int cphotos_readable_bytes(int fd) {
+    int count = 0;
+    return ioctl(fd, FIONREAD, &count) == 0 ? count : -1;
+}
+
+int cphotos_process_descriptor(int pid) {
+#ifdef SYS_pidfd_open
+    // pidfds are always close-on-exec.
+    return (int)syscall(SYS_pidfd_open, (pid_t)pid, 0);
+#else
+    errno = ENOSYS;
+    return -1;
+#endif
 }
 
 int cphotos_name_this_thread(const char *name) {

@@ -40,6 +40,19 @@ int cphotos_release_free_memory(void);
 /// errno on failure. Glibc's Swift module leaves out <sys/eventfd.h>.
 int cphotos_event_counter(void);
 
+/// A pipe whose two ends are closed on exec (pipe2 with O_CLOEXEC, a GNU extension Glibc's Swift
+/// module leaves out), its reading end also non-blocking: `ends[0]` reads, `ends[1]` writes. 0, or
+/// -1 and errno.
+int cphotos_pipe(int ends[_Nonnull 2]);
+
+/// How many bytes the pipe (or socket) `fd` holds, ready to be read (the FIONREAD ioctl, which
+/// Swift cannot call: ioctl is variadic); -1 and errno.
+int cphotos_readable_bytes(int fd);
+
+/// A descriptor for the process `pid` (pidfd_open, close-on-exec), readable once it has exited;
+/// -1 and errno (ENOSYS before Linux 5.3, ESRCH when there is no such process).
+int cphotos_process_descriptor(int pid);
+
 /// Names the calling thread for top -H, gdb and /proc/PID/task/*/comm (pthread_setname_np, a GNU
 /// extension; at most 15 bytes are kept); 0 or the error number.
 int cphotos_name_this_thread(const char *_Nonnull name);
