@@ -17,8 +17,9 @@ import Synchronization
 /// A program that never reads its input, writes megabytes, exits at once or hangs costs the
 /// daemon nothing but this task: the payload is an in-memory file on its standard input (written
 /// before the start, so nothing waits on the hook to read it; the hook reads it as any stdin, and
-/// may also seek or map it), the output is drained, and a run that outlives its timeout (or the
-/// daemon) gets SIGTERM, then SIGKILL, sent to its group. When the hook's own process has ended,
+/// may also seek or map it), the output is drained on a thread of the run's own (``HookOutput``:
+/// a shared pool kept busy elsewhere does not slow the hook), and a run that outlives its timeout
+/// (or the daemon) gets SIGTERM, then SIGKILL, sent to its group, even one that closed its output. When the hook's own process has ended,
 /// however it ended, whatever is left in its group is killed (SIGKILL): a background job a hook
 /// started does not outlive its run. If photosd itself is killed (SIGKILL, a crash), the group is
 /// killed by ``HookGroupReaper``: nothing of the run outlives photosd either.
@@ -113,10 +114,19 @@ struct HookProcess: Sendable {
         let logger = self.logger
         do {
             let payload = try Self.payloadFile(holding: input)
+            // The output's pipes, made here and read on a thread of the run's own (HookOutput), not
+            // by Subprocess's streams, whose reads wait for the shared pool.
+            let pipes: HookOutput.Pipes
+            do { pipes = try HookOutput.Pipes() } catch {
+                try? payload.close()
+                throw error
+            }
+            defer { capture.cancelTimer() }
             let result = try await Subprocess.run(
                 executable, arguments: Arguments(Array(command.dropFirst())), environment: environment,
                 platformOptions: options, input: .fileDescriptor(payload, closeAfterSpawningProcess: true),
-                output: .sequence, error: .sequence
+                output: .fileDescriptor(FileDescriptor(rawValue: pipes.outputWriting), closeAfterSpawningProcess: true),
+                error: .fileDescriptor(FileDescriptor(rawValue: pipes.errorWriting), closeAfterSpawningProcess: true)
             ) { execution in
                 let group = execution.processIdentifier.value
                 // Killed with photosd if photosd is killed (SIGKILL) before the run ends.
@@ -127,44 +137,34 @@ struct HookProcess: Sendable {
                 }
                 capture.group.store(group, ordering: .relaxed)
                 Self.lowerPriority(of: group, by: niceness, logger: logger)
-                started()
-                try await withTaskCancellationHandler {
-                    // The output is read by tasks of their own, not children of this one: a
-                    // cancelled run still reads what the hook writes as it stops (to its exit,
-                    // which Subprocess reports even where a grandchild keeps the pipe open).
-                    let output = Task {
-                        try await Self.drain(execution.standardOutput, level: .info, logger: logger) { count in
-                            capture.outputBytes.add(count, ordering: .relaxed)
-                        }
-                    }
-                    let errors = Task {
-                        try await Self.drain(execution.standardError, level: .warning, logger: logger) { count in
-                            capture.outputBytes.add(count, ordering: .relaxed)
-                        } keep: { bytes in
-                            capture.tail.withLock { kept in
-                                kept.append(contentsOf: bytes)
-                                if kept.count > Self.tailBytes { kept.removeFirst(kept.count - Self.tailBytes) }
-                            }
-                        }
-                    }
-                    // The timer runs on a dispatch queue of its own, not the shared pool: a
-                    // pool kept busy elsewhere must not let a hook outlive its timeout.
-                    // Marked before the signal: the hook may end, and the run read the mark, before
-                    // stopIfRunning returns (a timeout was reported as "signal 15").
-                    let timer = DispatchWorkItem {
+                // The timer runs on a dispatch queue of its own, not the shared pool: a pool kept
+                // busy elsewhere must not let a hook outlive its timeout. It stays armed until the
+                // hook has exited (after this body), so that a hook that closed its output and runs
+                // on is stopped too.
+                // Marked before the signal: the hook may end, and the run read the mark, before
+                // stopIfRunning returns (a timeout was reported as "signal 15").
+                capture.arm(
+                    DispatchWorkItem {
                         capture.timedOut.store(true, ordering: .sequentiallyConsistent)
                         if !Self.stopIfRunning(group: group) {
                             capture.timedOut.store(false, ordering: .sequentiallyConsistent)
                         }
-                    }
-                    Self.signals.asyncAfter(deadline: .now() + timeout.timeInterval, execute: timer)
-                    defer { timer.cancel() }
-                    try await output.value
-                    try await errors.value
+                    }, at: .now() + timeout.timeInterval)
+                started()
+                // Not stopped by a cancelled run: it still reads what the hook writes as it stops,
+                // to its exit.
+                return await withTaskCancellationHandler {
+                    await HookOutput.read(pipes, process: group)
                 } onCancel: {
                     Self.stop(group: group)
                 }
             }
+            let written = result.closureResult
+            written.log(to: logger)
+            if let failure = written.failure {
+                logger.warning("the hook's output was not read to its end", metadata: ["error": "\(failure)"])
+            }
+            capture.cancelTimer()
             // The hook has exited or been killed: what it left in its group (`sleep 300 &`) goes
             // too, however the run ended, so nothing it started outlives it or the daemon.
             Self.killGroup(capture.group.load(ordering: .relaxed))
@@ -180,16 +180,14 @@ struct HookProcess: Sendable {
                 }
             }
             return Outcome(
-                termination: termination, errorTail: String(decoding: capture.tail.withLock { $0 }, as: UTF8.self),
-                outputBytes: capture.outputBytes.load(ordering: .relaxed), startedAt: startedAt,
-                duration: clock.now - begin)
+                termination: termination, errorTail: String(decoding: written.errorTail, as: UTF8.self),
+                outputBytes: written.bytes, startedAt: startedAt, duration: clock.now - begin)
         } catch {
             Self.killGroup(capture.group.load(ordering: .relaxed))
             let reason = (error as? SubprocessError).map { "\($0)" } ?? "\(error)"
             return Outcome(
-                termination: Task.isCancelled ? .cancelled : .cannotStart(reason), errorTail: "",
-                outputBytes: capture.outputBytes.load(ordering: .relaxed), startedAt: startedAt,
-                duration: clock.now - begin)
+                termination: Task.isCancelled ? .cancelled : .cannotStart(reason), errorTail: "", outputBytes: 0,
+                startedAt: startedAt, duration: clock.now - begin)
         }
     }
 
@@ -225,12 +223,28 @@ struct HookProcess: Sendable {
         HookGroupReaper.forget(group)
     }
 
-    /// What the run's concurrent tasks record.
+    /// What the run's body and its timer record.
     private final class Capture: Sendable {
         let group = Atomic<pid_t>(0)
         let timedOut = Atomic<Bool>(false)
-        let tail = Mutex<[UInt8]>([])
-        let outputBytes = Atomic<Int>(0)
+        private let timer = Mutex<Timer?>(nil)
+
+        /// A work item may be cancelled from any thread; Dispatch does not mark it `Sendable`.
+        private struct Timer: @unchecked Sendable {
+            let item: DispatchWorkItem
+        }
+
+        /// Runs `timer` on ``HookProcess/signals`` at `deadline` unless ``cancelTimer()`` comes first.
+        func arm(_ timer: DispatchWorkItem, at deadline: DispatchTime) {
+            let armed = Timer(item: timer)
+            self.timer.withLock { $0 = armed }
+            HookProcess.signals.asyncAfter(deadline: deadline, execute: timer)
+        }
+
+        /// The hook has exited: no timeout is due.
+        func cancelTimer() {
+            timer.withLock { $0?.item.cancel() }
+        }
     }
 
     /// A hook that exits before reading all its input closes the pipe under our writer: that must be
@@ -272,36 +286,6 @@ struct HookProcess: Sendable {
     static func stop(group: pid_t) {
         kill(-group, SIGTERM)
         signals.asyncAfter(deadline: .now() + killGrace.timeInterval) { kill(-group, SIGKILL) }
-    }
-
-    /// Reads a stream to its end and logs what it held as one record, up to ``logBytes``; the rest is counted.
-    private static func drain(
-        _ stream: SubprocessOutputSequence, level: Logger.Level, logger: Logger, count: (Int) -> Void,
-        keep: ([UInt8]) -> Void = { _ in }
-    ) async throws {
-        var kept: [UInt8] = []
-        var dropped = 0
-        for try await buffer in stream {
-            let bytes = buffer.withUnsafeBytes { Array($0) }
-            count(bytes.count)
-            keep(bytes)
-            let room = max(0, logBytes - kept.count)
-            kept.append(contentsOf: bytes.prefix(room))
-            dropped += max(0, bytes.count - room)
-        }
-        if kept.last == UInt8(ascii: "\n") { kept.removeLast() }
-        guard !kept.isEmpty || dropped > 0 else { return }
-        // One record for the whole run, its lines kept together: the log handler writes a record
-        // on one line (newlines escaped in text, inside the string in JSON), so a hook's output
-        // never passes for photosd's own records.
-        let stream = level == .info ? "standard output" : "standard error"
-        let key = level == .info ? "hook.stdout" : "hook.stderr"
-        var metadata: Logger.Metadata = [key: "\(String(decoding: kept, as: UTF8.self))"]
-        if dropped > 0 { metadata["hook.dropped.bytes"] = "\(dropped)" }
-        logger.log(
-            level: level,
-            dropped > 0 ? "hook's \(stream) (the log keeps \(logBytes) bytes per run)" : "hook's \(stream)",
-            metadata: metadata)
     }
 }
 

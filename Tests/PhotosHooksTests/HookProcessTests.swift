@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PhotosTestSupport
+import Synchronization
 import Testing
 
 @testable import PhotosHooks
@@ -9,10 +10,10 @@ import Testing
 @Suite struct HookProcessTests {
     let logger = Logger(label: "test")
 
-    func process(_ script: String, timeout: Duration = .seconds(30)) -> HookProcess {
+    func process(_ script: String, timeout: Duration = .seconds(30), logger: Logger? = nil) -> HookProcess {
         HookProcess(
             command: ["/bin/sh", "-c", script], environment: ["PATH": "/usr/bin:/bin"], timeout: timeout,
-            logger: logger)
+            logger: logger ?? self.logger)
     }
 
     @Test func exitStatusAndInputArrive() async throws {
@@ -83,19 +84,44 @@ import Testing
         #expect(outcome.termination == .exited(0))
     }
 
-    @Test func megabytesOfOutputAreDrainedAndCapped() async {
-        // The drain reads on the shared pool, which a full `swift test` on 2 cores keeps busy until
-        // most of the suite is done: 30 s ran out at 5 of the 8 MB, and 180 s at 64 KB (both CI, the
-        // suite 280 s long). What is checked here is that every byte is read and counted, not how
-        // fast: the timeout outlasts the suite.
+    /// Every byte is read and counted, the log keeps the first 64 KB of each stream and the parked
+    /// reason the last 2 KB of standard error.
+    @Test func megabytesOfOutputAreDrainedAndCapped() async throws {
+        // `tr '\0' x` in the shell: NULs become x. (Written `'\\\\0'` here, the shell got `'\\0'`,
+        // which tr reads as a backslash and a 0: the NULs went through untranslated.)
+        let records = LogRecords()
         let outcome = await process(
-            "head -c 8000000 /dev/zero | tr '\\\\0' x; head -c 5000 /dev/zero | tr '\\\\0' e >&2",
-            timeout: .seconds(900)
+            "head -c 8000000 /dev/zero | tr '\\0' x; head -c 5000 /dev/zero | tr '\\0' e >&2",
+            timeout: .seconds(30), logger: records.logger
         )
         .run(input: [])
         #expect(outcome.termination == .exited(0))
         #expect(outcome.outputBytes == 8_005_000)
-        #expect(outcome.errorTail.utf8.count == HookProcess.tailBytes)
+        #expect(outcome.errorTail == String(repeating: "e", count: HookProcess.tailBytes))
+        let output = try #require(records.first { $0.metadata["hook.stdout"] != nil })
+        #expect(output.metadata["hook.stdout"] == "\(String(repeating: "x", count: HookProcess.logBytes))")
+        #expect(output.metadata["hook.dropped.bytes"] == "\(8_000_000 - HookProcess.logBytes)")
+        let errors = try #require(records.first { $0.metadata["hook.stderr"] != nil })
+        #expect(errors.metadata["hook.stderr"] == "\(String(repeating: "e", count: 5000))")
+        #expect(errors.metadata["hook.dropped.bytes"] == nil)
+    }
+
+    /// Told to stop, the reader reads what the pipes hold and ends, though their writers are open.
+    @Test func theOutputReaderStopsWithWhatThePipesHold() async throws {
+        let pipes = try HookOutput.Pipes()
+        defer {
+            close(pipes.outputWriting)
+            close(pipes.errorWriting)
+        }
+        #expect(write(pipes.outputWriting, "out\n", 4) == 4)
+        #expect(write(pipes.errorWriting, "err", 3) == 3)
+        pipes.stopReading()
+        // This process never exits: only the stop ends the read.
+        let written = await HookOutput.read(pipes, process: getpid())
+        #expect(written.bytes == 7)
+        #expect(written.standardOutput.kept == Array("out\n".utf8))
+        #expect(written.errorTail == Array("err".utf8))
+        #expect(written.failure == nil)
     }
 
     @Test func aHangingHookAndWhatItForkedAreKilledAtTheTimeout() async throws {
@@ -210,4 +236,41 @@ extension HookProcessTests {
             Int32(try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
         try await Self.waitForDeath(of: child)
     }
+}
+
+/// The records a logger was given, for tests that read what a run logged.
+final class LogRecords: Sendable {
+    struct Record: Sendable {
+        var level: Logger.Level
+        var message: String
+        var metadata: Logger.Metadata
+    }
+
+    private struct Handler: LogHandler {
+        let records: LogRecords
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level = .trace
+
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+
+        func log(
+            level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String, file: String,
+            function: String, line: UInt
+        ) {
+            let record = Record(
+                level: level, message: "\(message)", metadata: self.metadata.merging(metadata ?? [:]) { $1 })
+            records.all.withLock { $0.append(record) }
+        }
+    }
+
+    private let all = Mutex<[Record]>([])
+
+    /// A logger that records here.
+    var logger: Logger { Logger(label: "test", factory: { [self] _ in Handler(records: self) }) }
+
+    /// The first record that matches.
+    func first(where matches: (Record) -> Bool) -> Record? { all.withLock { $0.first(where: matches) } }
 }
