@@ -106,6 +106,65 @@ import Testing
         #expect(errors.metadata["hook.dropped.bytes"] == nil)
     }
 
+    /// The output is read on a thread of the run's own: a shared pool kept busy by other work (a
+    /// scan, a full test run) does not stop the hook. Read on the pool, every 64 KB waited for a
+    /// thread: with the pool held for 6 s, the hook took those 6 s to write its 4 MB (see the commit).
+    @Test func aHookIsNotSlowedByABusySharedPool() async throws {
+        let directory = try TemporaryDirectory(prefix: "hook-process")
+        defer { withExtendedLifetime(directory) {} }
+        let (go, began, ended) = (directory.path("go").path, directory.path("began").path, directory.path("ended").path)
+        // (The hook's wait is kept: it writes once the pool is held, not before.) Its 64 KB of log
+        // go to a logger that keeps them, not to the test's output.
+        let hook = process(
+            """
+            while [ ! -e '\(go)' ]; do sleep 0.01; done
+            date +%s%N > '\(began)'; head -c 4000000 /dev/zero; date +%s%N > '\(ended)'
+            """, logger: LogRecords().logger)
+        let running = Atomic<Bool>(false)
+        let run = Task { await hook.run(input: []) { running.store(true, ordering: .relaxed) } }
+        try await waitUntil("the hook to start") { running.load(ordering: .relaxed) }
+        Self.holdTheSharedPool(until: .now + .seconds(6))
+        #expect(FileManager.default.createFile(atPath: go, contents: nil))
+        let outcome = await run.value
+        #expect(outcome.termination == .exited(0))
+        #expect(outcome.outputBytes == 4_000_000)
+        let nanoseconds = try [began, ended].map { path in
+            try #require(
+                Int(try String(contentsOfFile: path, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        }
+        let took = Duration.nanoseconds(nanoseconds[1] - nanoseconds[0])
+        #expect(took < .seconds(3), "the hook took \(took) to write its output")
+    }
+
+    /// Holds every thread of the shared pool until `deadline`: tasks that never suspend, twice as
+    /// many as the pool has threads. They wait in a system call rather than spin: a pool held is
+    /// what is tested, and spinning both cores for seconds slowed the other suites' processes (a
+    /// daemon test of a photosd killed with -9 failed beside it).
+    static func holdTheSharedPool(until deadline: ContinuousClock.Instant) {
+        for _ in 0..<(2 * ProcessInfo.processInfo.activeProcessorCount) {
+            Task.detached(priority: Task.currentPriority) {
+                while ContinuousClock.now < deadline { usleep(10_000) }
+            }
+        }
+    }
+
+    /// A hook that closes its standard output and error, then hangs: its output is at its end, its
+    /// run is not, and the timeout still stops it. (The timer used to go with the output's end: the
+    /// run waited for the hook to end by itself.) No time limit: a full test run can hold the shared
+    /// pool that resumes this test for minutes.
+    @Test func aHookThatClosesItsOutputAndHangsIsKilledAtTheTimeout() async throws {
+        let pidFile = "/tmp/photos-hook-closed-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        defer { unlink(pidFile) }
+        // (The sleep is kept: a hook that hangs is what is tested.)
+        let outcome = await process(
+            "echo $$ > \(pidFile); exec >&- 2>&-; exec sleep 600", timeout: .milliseconds(300)
+        ).run(input: [])
+        #expect(outcome.termination == .timedOut(.milliseconds(300)))
+        let hook = try #require(
+            Int32(try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        try await Self.waitForDeath(of: hook)
+    }
+
     /// Told to stop, the reader reads what the pipes hold and ends, though their writers are open.
     @Test func theOutputReaderStopsWithWhatThePipesHold() async throws {
         let pipes = try HookOutput.Pipes()
