@@ -165,6 +165,21 @@ import Testing
         try await Self.waitForDeath(of: hook)
     }
 
+    /// Without a pidfd for the process (here: no such child), the reader asks whether it has
+    /// exited instead; it has, so the reader takes what the pipes hold and ends, writers open or not.
+    @Test func theOutputReaderWithoutAPidfdEndsWhenTheProcessIsGone() async throws {
+        let pipes = try HookOutput.Pipes()
+        defer {
+            close(pipes.outputWriting)
+            close(pipes.errorWriting)
+        }
+        #expect(write(pipes.errorWriting, "last words", 10) == 10)
+        let written = await HookOutput.read(pipes, process: Int32.max)
+        #expect(written.bytes == 10)
+        #expect(written.errorTail == Array("last words".utf8))
+        #expect(written.failure == nil)
+    }
+
     /// Told to stop, the reader reads what the pipes hold and ends, though their writers are open.
     @Test func theOutputReaderStopsWithWhatThePipesHold() async throws {
         let pipes = try HookOutput.Pipes()
@@ -287,9 +302,13 @@ extension HookProcessTests {
         // (The job's sleep is kept: a job left running is what is tested.) A run that waited for the
         // job would be stopped by the timeout, long before the job ends: `timedOut`, not `exited(0)`.
         // The bound is generous: a full `swift test` on 2 cores was seen to take 330 s for this run.
-        let outcome = await process("sleep 3600\(redirect) & echo $! > \(pidFile); exit 0", timeout: .seconds(1200))
-            .run(input: [])
+        // What the hook wrote before it exited is read, though the job may hold the pipes open.
+        let outcome = await process(
+            "sleep 3600\(redirect) & echo $! > \(pidFile); echo bye >&2; exit 0", timeout: .seconds(1200)
+        )
+        .run(input: [])
         #expect(outcome.termination == .exited(0))
+        #expect(outcome.errorTail == "bye\n")
         #expect(clock.now - start < .seconds(1200))
         let child = try #require(
             Int32(try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
