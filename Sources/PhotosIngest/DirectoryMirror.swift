@@ -526,3 +526,18 @@ struct CollectionPool {
     /// The collections no directory took, in the store's order.
     var untaken: [CollectionRecord] { records.filter { !taken.contains($0.id!) } }
 }
+
+/// Places directories in their albums outside a scan, as the directory mirror's pass does: for
+/// changes the library makes itself that leave a directory of photos without its album (an asset
+/// restored from the Trash to a directory whose album was renamed away meanwhile).
+public enum DirectoryAlbumPlacement {
+    /// Gives each of `directories` under `root` the album the mirror gives it (one is made, with its
+    /// folders, where none is), crawling `root` only when the pass needs to.
+    public static func place(_ directories: Set<String>, under root: String, in transaction: LibraryTransaction)
+        throws
+    {
+        let crawler = Crawler()
+        var mirror = DirectoryMirror(root: root) { crawler.crawl(root) }
+        try mirror.place(directories, in: transaction)
+    }
+}

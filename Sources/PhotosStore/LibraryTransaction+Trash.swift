@@ -59,7 +59,9 @@ extension LibraryTransaction {
     }
 
     /// Puts a trashed asset back as it was: the same row id and local identifier, its properties,
-    /// its resources at their paths and its memberships of the albums that still exist. Observers
+    /// its resources at their paths and its memberships of the albums that still exist; of a
+    /// directory's album only while it still mirrors a directory of the asset's files (one renamed
+    /// away meanwhile is not the files' album: the caller places their directories). Observers
     /// see it inserted and its albums updated. Returns its local identifier; nil when it is not
     /// trashed (restored already, or erased).
     @discardableResult
@@ -78,8 +80,10 @@ extension LibraryTransaction {
             resource.assetId = assetId
             try insertResource(resource)
         }
+        let directories = Set(resources.map { PathName.directory(of: $0.path) })
         for membership in memberships {
             guard let collection = try collection(id: membership.collectionId) else { continue }
+            if let path = collection.path, !directories.contains(path) { continue }
             try db.execute(
                 """
                 INSERT INTO collection_asset (collectionId, assetId, position) VALUES (?, ?, ?)

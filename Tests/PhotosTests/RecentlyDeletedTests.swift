@@ -134,6 +134,37 @@ struct RecentlyDeletedTests {
         #expect(PHAsset.fetchAssets(with: options(library)).count == 2)
     }
 
+    /// A photo restored after its folder's album was renamed goes back to its old path (as the Trash
+    /// records it): the library files it in an album of that directory, not in the renamed one
+    /// whose directory does not hold it, and the user's album keeps it.
+    @Test func aPhotoRestoredAfterItsAlbumWasRenamedIsInTheAlbumOfItsDirectory() throws {
+        let (library, identifier) = try makeLibrary()
+        let asset = try #require(assetAt(photoPath, in: library))
+        let year = try #require(
+            PHAssetCollection.fetchAssetCollections(with: .album, subtype: .any, options: options(library))
+                .first { $0.directoryPath == root + "/2024" })
+        try library.performChangesAndWait { PHAssetChangeRequest.deleteAssets([asset] as NSArray) }
+        try library.performChangesAndWait { PHAssetCollectionChangeRequest(for: year)?.title = "Year" }
+        #expect(exists(root + "/Year/IMG_0002.JPG") && !exists(root + "/2024"))
+
+        _ = try library.restoreTrashedAssets([identifier])
+        #expect(exists(photoPath))
+        let albums = PHAssetCollection.fetchAssetCollections(with: .album, subtype: .any, options: options(library))
+        let renamed = try #require(albums.first { $0.directoryPath == root + "/Year" })
+        #expect(
+            !PHAsset.fetchAssets(in: renamed, options: options(library)).map(\.localIdentifier).contains(identifier))
+        let again = try #require(albums.first { $0.directoryPath == root + "/2024" }, "the directory has its album")
+        #expect(PHAsset.fetchAssets(in: again, options: options(library)).map(\.localIdentifier) == [identifier])
+        #expect(
+            PHAsset.fetchAssets(in: try album(library), options: options(library)).map(\.localIdentifier) == [
+                identifier
+            ])
+        // The library says what the disk holds: a scan changes nothing.
+        let token = library.currentChangeToken
+        _ = try FolderScanner(database: library.database, quietTime: 0).scan(roots: [root])
+        #expect(Array(try library.fetchPersistentChanges(since: token)).isEmpty)
+    }
+
     /// The Trash emptied by another tool, then another file trashed under the photo's name: a
     /// restore fails naming the photo, before anything moves; the other file stays in the Trash
     /// with its `.trashinfo`, and the asset in Recently Deleted.

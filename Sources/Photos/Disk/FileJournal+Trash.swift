@@ -1,5 +1,6 @@
 import Foundation
 import PhotosCore
+import PhotosIngest
 import PhotosLinux
 import PhotosStore
 
@@ -153,7 +154,22 @@ extension FileJournal {
         }
         let keptAway = failures.contains { !PHPhotoLibrary.isSidecar($0.entry.destination) }
         if !keptAway, let assetId = assetId ?? entries.first?.assetId {
-            try database.write { try $0.restoreTrashedAsset(assetId) }
+            let roots = self.roots
+            try database.write { transaction in
+                guard try transaction.restoreTrashedAsset(assetId) != nil else { return }
+                // Each directory the files came back to has its album, as a scan would give it: the
+                // album it had may have been renamed away, and the directory made again.
+                let directories = Set(
+                    entries.filter { !PHPhotoLibrary.isSidecar($0.destination) }.map {
+                        PathName.directory(of: $0.destination)
+                    })
+                for directory in directories.sorted() {
+                    guard try transaction.directoryAlbum(at: directory) == nil,
+                        let root = roots.root(of: directory)?.path
+                    else { continue }
+                    try DirectoryAlbumPlacement.place([directory], under: root, in: transaction)
+                }
+            }
             try FaultInjection.reach(.restoreCommitted, in: importDirectory)
         }
         try database.finishJournalEntries(entries.compactMap(\.id))
