@@ -722,8 +722,12 @@ struct MoveSources {
     mutating func claim(for file: CrawledFile, reader: ScanReader) throws -> StoredFile? {
         guard lookahead != nil || !vanished.isEmpty || !elsewhere.isEmpty else { return nil }
         let under = elsewhere.isEmpty ? root : nil
+        // A rename keeps the size and the modification time; a file that only has the inode number
+        // of one that went (ext4 gives a freed inode to the next file made) is another photo.
         let byInode = try reader.files(device: file.device, inode: file.inode, under: under)
-            .first { $0.fileSize == file.size && isSource($0, of: file) }
+            .first {
+                $0.fileSize == file.size && $0.modificationTime == file.modificationTime && isSource($0, of: file)
+            }
         let name = file.name
         let source =
             try byInode
