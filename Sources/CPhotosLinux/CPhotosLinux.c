@@ -14,7 +14,9 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "CPhotosLinux.h"
@@ -93,6 +95,38 @@ int cphotos_idle_this_thread(void) {
 
 int cphotos_rename_noreplace(const char *from, const char *to) {
     return renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE) == 0 ? 0 : errno;
+}
+
+int cphotos_file_status(int directory, const char *name, struct stat *info, long long *birth) {
+    *birth = 0;
+    struct statx x;
+    int flags = AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT;
+    if (statx(directory, name, flags, STATX_BASIC_STATS | STATX_BTIME, &x) != 0) {
+        if (errno != ENOSYS) { return errno; }
+        return fstatat(directory, name, info, AT_SYMLINK_NOFOLLOW) == 0 ? 0 : errno;
+    }
+    // As glibc fills a stat from a statx where the kernel has no stat of its own.
+    memset(info, 0, sizeof *info);
+    info->st_dev = makedev(x.stx_dev_major, x.stx_dev_minor);
+    info->st_ino = x.stx_ino;
+    info->st_mode = x.stx_mode;
+    info->st_nlink = x.stx_nlink;
+    info->st_uid = x.stx_uid;
+    info->st_gid = x.stx_gid;
+    info->st_rdev = makedev(x.stx_rdev_major, x.stx_rdev_minor);
+    info->st_size = (off_t)x.stx_size;
+    info->st_blksize = (blksize_t)x.stx_blksize;
+    info->st_blocks = (blkcnt_t)x.stx_blocks;
+    info->st_atim.tv_sec = x.stx_atime.tv_sec;
+    info->st_atim.tv_nsec = x.stx_atime.tv_nsec;
+    info->st_mtim.tv_sec = x.stx_mtime.tv_sec;
+    info->st_mtim.tv_nsec = x.stx_mtime.tv_nsec;
+    info->st_ctim.tv_sec = x.stx_ctime.tv_sec;
+    info->st_ctim.tv_nsec = x.stx_ctime.tv_nsec;
+    if ((x.stx_mask & STATX_BTIME) && (x.stx_btime.tv_sec != 0 || x.stx_btime.tv_nsec != 0)) {
+        *birth = (long long)x.stx_btime.tv_sec * 1000000000LL + x.stx_btime.tv_nsec;
+    }
+    return 0;
 }
 
 int cphotos_start_writeback(int fd) {

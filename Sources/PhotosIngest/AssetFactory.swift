@@ -76,9 +76,11 @@ public enum AssetFactory {
     }
 
     static func resource(for file: CrawledFile, metadata: FileMetadata, type: PHAssetResourceType) -> ResourceRecord {
-        resource(
+        var record = resource(
             path: file.path, name: file.name, device: file.device, inode: file.inode, size: file.size,
             modificationTime: file.modificationTime, metadata: metadata, type: type)
+        record.birthTime = file.birthTime
+        return record
     }
 
     /// The resource row of a file: where it is, what it is, and how to know it again after a move.

@@ -17,6 +17,10 @@ public struct CrawledFile: Sendable, Hashable {
     public var size: Int64
     /// Seconds since 1970.
     public var modificationTime: Double
+    /// When the file was made, in nanoseconds since 1970 (``FileStatus/birthTime``): with the
+    /// device and inode, what tells the file from another given its inode number. Nil where the
+    /// file system keeps none.
+    public var birthTime: Int64? = nil
 
     /// The file name.
     public var name: String { PathName.name(of: path) }
@@ -141,11 +145,24 @@ public struct Crawler: Sendable {
         return result == 0 ? .success(info) : .failure(DirectoryReadError(code: errno))
     }
 
-    /// `fstatat` of a name in the directory open as `directory`, not following a symbolic link.
-    static func lstatus(_ name: String, in directory: Int32) -> Result<stat, DirectoryReadError> {
-        var info = stat()
-        let result = PathBytes.withCString(name) { fstatat(directory, $0, &info, AT_SYMLINK_NOFOLLOW) }
-        return result == 0 ? .success(info) : .failure(DirectoryReadError(code: errno))
+    /// `statx` of a name in the directory open as `directory` (of a whole path with `AT_FDCWD`),
+    /// not following a symbolic link: `lstat`'s answer and the birth time.
+    static func status(_ name: String, in directory: Int32 = AT_FDCWD) -> Result<FileStatus, DirectoryReadError> {
+        do {
+            return .success(try FileStatus.of(name, in: directory))
+        } catch {
+            return .failure(DirectoryReadError(code: error.errno))
+        }
+    }
+
+    /// The file `info` and `birthTime` describe, at `path` in `directory`.
+    static func file(at path: String, in directory: String, _ status: FileStatus) -> CrawledFile {
+        let info = status.info
+        return CrawledFile(
+            path: path, directory: directory, device: Int64(info.st_dev), inode: Int64(info.st_ino),
+            size: Int64(info.st_size),
+            modificationTime: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1_000_000_000,
+            birthTime: status.birthTime)
     }
 
     /// Every directory under `root`, without looking at its files: `readdir`'s types tell the
@@ -245,23 +262,17 @@ public struct Crawler: Sendable {
         var entries: [Entry] = []
         for name in names where !rules.isIgnoredName(name) {
             let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
-            let info: stat
-            switch handle >= 0 ? Self.lstatus(name, in: handle) : Self.lstatus(path) {
-            case .success(let found): info = found
+            let status: FileStatus
+            switch handle >= 0 ? Self.status(name, in: handle) : Self.status(path) {
+            case .success(let found): status = found
             case .failure(let error) where UnreadableDirectory.meansGone(error.code): continue  // Removed meanwhile.
             case .failure(let error): return .failure(error)
             }
-            switch info.st_mode & S_IFMT {
+            switch status.info.st_mode & S_IFMT {
             case S_IFDIR:
-                entries.append(.directory(path, info))
+                entries.append(.directory(path, status.info))
             case S_IFREG:
-                entries.append(
-                    .file(
-                        CrawledFile(
-                            path: path, directory: directory, device: Int64(info.st_dev), inode: Int64(info.st_ino),
-                            size: Int64(info.st_size),
-                            modificationTime: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1_000_000_000
-                        )))
+                entries.append(.file(Self.file(at: path, in: directory, status)))
             default:
                 continue  // Links, devices, sockets: not media.
             }
@@ -276,16 +287,12 @@ extension Crawler {
     public func crawlFile(at path: String) -> Result<CrawledFile?, DirectoryReadError> {
         let directory = PathName.directory(of: path)
         guard !rules.isIgnoredName(PathName.name(of: path)) else { return .success(nil) }
-        switch Self.lstatus(path) {
+        switch Self.status(path) {
         case .failure(let error) where UnreadableDirectory.meansGone(error.code): return .success(nil)
         case .failure(let error): return .failure(error)
-        case .success(let info):
-            guard info.st_mode & S_IFMT == S_IFREG else { return .success(nil) }
-            return .success(
-                CrawledFile(
-                    path: path, directory: directory, device: Int64(info.st_dev), inode: Int64(info.st_ino),
-                    size: Int64(info.st_size),
-                    modificationTime: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1_000_000_000))
+        case .success(let status):
+            guard status.info.st_mode & S_IFMT == S_IFREG else { return .success(nil) }
+            return .success(Self.file(at: path, in: directory, status))
         }
     }
 

@@ -73,6 +73,8 @@ struct Reconciliation {
     /// Files read so far, and whether any were.
     private(set) var filesRead = 0
     private var readAny = false
+    /// Birth times of unchanged files the store knew without one, by resource id, to record.
+    private var learntBirthTimes: [(resourceID: Int64, birthTime: Int64)] = []
     /// Whether a batch removed resources of known files (no longer media) without placing them.
     private var unplaced = false
     /// The most files and store rows held at once so far.
@@ -150,12 +152,16 @@ struct Reconciliation {
                     takenPaths.insert(file.path)
                     continue
                 }
-                // The device is left out: a disk mounted again may have another number.
-                if let inode = known.inode, inode != file.inode {
+                // The device is left out: a disk mounted again may have another number. The same
+                // inode number born at another time is another file, given the number after it went.
+                if let inode = known.inode, inode != file.inode || Self.isBornAgain(known, file) {
                     replacedHere.append((file, index))
                     continue
                 }
                 found[index] = true
+                if known.birthTime == nil, let birth = file.birthTime {
+                    learntBirthTimes.append((known.resourceID, birth))
+                }
                 if known.fileSize == file.size && known.modificationTime == file.modificationTime {
                     report.unchanged += 1
                 } else {
@@ -231,9 +237,26 @@ struct Reconciliation {
             }
         }
         if !sidecars.isEmpty { try noteSidecars(sidecars, besideNew: fresh, reader: reader) }
+        try noteBirthTimes(atLeast: 5_000)
         if unit.isWholeDirectory, let directory = fresh.first?.directory {
             listedSidecars[directory] = Set(sidecars.map(\.name))
         }
+    }
+
+    /// Whether the file at a known path has the stored file's inode number but was made at another
+    /// time: another file, given the number after the stored one went.
+    static func isBornAgain(_ known: StoredFile, _ file: CrawledFile) -> Bool {
+        guard let born = known.birthTime, let birth = file.birthTime else { return false }
+        return born != birth
+    }
+
+    /// Records the birth times learnt of unchanged files (the store knew them without one) once
+    /// there are `atLeast` of them: a library kept before birth times were learns them in its
+    /// next scan, a few thousand to a statement.
+    private mutating func noteBirthTimes(atLeast: Int = 1) throws {
+        guard learntBirthTimes.count >= atLeast else { return }
+        try scanner.database.noteBirthTimes(learntBirthTimes)
+        learntBirthTimes = []
     }
 
     /// Whether a file is an XMP sidecar, by its name: `.xmp` in any case after at least one
@@ -335,6 +358,7 @@ struct Reconciliation {
     /// the rest as it was.
     mutating func stop() throws {
         defer { scanner.noteFootprint(footprint) }
+        try noteBirthTimes()
         if let last = reading {
             reading = nil
             try commit(last.batch, last.outcomes())
@@ -349,6 +373,7 @@ struct Reconciliation {
         finishAlways: Bool, _ finish: (LibraryTransaction, _ filesChanged: Bool) throws -> Void
     ) throws -> ScanReport {
         defer { scanner.noteFootprint(footprint) }
+        try noteBirthTimes()
         // A path whose file turned up at a new path holds a new file, read once the move is made;
         // the others hold their file written anew, read again (also with the same size and time,
         // a backup restored over it: the store learns its inode, and the next scan asks no more).
@@ -397,6 +422,14 @@ struct Reconciliation {
         let leftElsewhere = sources.leftElsewhere
         var partners: [StoredFile] = []
         var apart: [StoredFile] = []
+        // A file known by its birth time may have been written since it moved (renamed, then saved
+        // in place): it is read again where it is now, its asset kept.
+        let writtenSinceMoved = moved.compactMap { file, known -> StoredFile? in
+            guard file.size != known.fileSize || file.modificationTime != known.modificationTime else { return nil }
+            var there = known
+            there.path = file.path
+            return there
+        }
         try scanner.database.write { transaction in
             for id in revived { try transaction.restoreTrashedAsset(id) }
             let meeting = try Self.directoriesWhereFilesMayMeet(moved, in: transaction)
@@ -419,7 +452,7 @@ struct Reconciliation {
             let joining = try Self.filesMeetingPartners(
                 moved.map(\.0).filter { meeting.contains($0.directory) }, in: transaction)
             var seen = Set<Int64>()
-            partners = (partners + left + joining).filter {
+            partners = (partners + left + joining + writtenSinceMoved).filter {
                 !apartIDs.contains($0.resourceID) && seen.insert($0.resourceID).inserted
             }
             try transaction.forgetRejections(gone)
@@ -716,18 +749,14 @@ struct MoveSources {
     /// The vanished files no new path claimed: what left the disk.
     var unclaimed: [StoredFile] { vanished.filter { !claimed.contains($0.resourceID) } }
 
-    /// The stored file `file` moved from, claimed for it: one with its device and inode (and
-    /// size), else, across devices, one with its name, size and modification time; nil when none
-    /// is gone from disk.
+    /// The stored file `file` moved from, claimed for it: the same file (``isSameFile(_:_:)``),
+    /// else, across devices, one with its name, size and modification time; nil when none is gone
+    /// from disk.
     mutating func claim(for file: CrawledFile, reader: ScanReader) throws -> StoredFile? {
         guard lookahead != nil || !vanished.isEmpty || !elsewhere.isEmpty else { return nil }
         let under = elsewhere.isEmpty ? root : nil
-        // A rename keeps the size and the modification time; a file that only has the inode number
-        // of one that went (ext4 gives a freed inode to the next file made) is another photo.
         let byInode = try reader.files(device: file.device, inode: file.inode, under: under)
-            .first {
-                $0.fileSize == file.size && $0.modificationTime == file.modificationTime && isSource($0, of: file)
-            }
+            .first { Self.isSameFile($0, file) && isSource($0, of: file) }
         let name = file.name
         let source =
             try byInode
@@ -742,14 +771,12 @@ struct MoveSources {
     }
 
     /// The stored file that moved over the known path `file` is at (names swapped, a file moved
-    /// over another), claimed for it: one with its device and inode, size and modification time
-    /// (what a rename keeps), no longer at its own path. Nil when none: the path's own file
-    /// written anew.
+    /// over another), claimed for it: the same file (``isSameFile(_:_:)``), no longer at its own
+    /// path. Nil when none: the path's own file written anew.
     mutating func claimMovedOver(for file: CrawledFile, reader: ScanReader) throws -> StoredFile? {
         let under = elsewhere.isEmpty ? root : nil
         let source = try reader.files(device: file.device, inode: file.inode, under: under).first {
-            $0.path != file.path && !claimed.contains($0.resourceID) && $0.fileSize == file.size
-                && $0.modificationTime == file.modificationTime
+            $0.path != file.path && !claimed.contains($0.resourceID) && Self.isSameFile($0, file)
                 && hasLeft($0.path, device: file.device, inode: file.inode)
         }
         guard let source else { return nil }
@@ -764,6 +791,17 @@ struct MoveSources {
     private func otherRoot(of path: String) -> String? {
         guard !PathName.isWithin(path, root) else { return nil }
         return elsewhere.first { PathName.isWithin(path, $0) }
+    }
+
+    /// Whether `stored` is the file `file` is, wherever each is: the same device and inode, and,
+    /// where both have one, the same birth time, which a rename and an edit in place keep (the
+    /// file is then read again); without one, the same size and modification time, as a rename
+    /// keeps them. A file given the inode number of one that went (ext4 gives a freed inode to the
+    /// next file made: a backup restored, a copy) is another photo.
+    static func isSameFile(_ stored: StoredFile, _ file: CrawledFile) -> Bool {
+        guard stored.device == file.device, stored.inode == file.inode else { return false }
+        if let born = stored.birthTime, let birth = file.birthTime { return born == birth }
+        return stored.fileSize == file.size && stored.modificationTime == file.modificationTime
     }
 
     /// Whether `stored` is gone from disk and not claimed by another path.
@@ -790,10 +828,9 @@ struct MoveSources {
     }
 
     /// Whether `stored` is `file`, renamed, and its path holds another file now (a folder renamed
-    /// and another made with its name): the same device and inode, size and modification time.
+    /// and another made with its name).
     private func isMovedAway(_ stored: StoredFile, to file: CrawledFile) -> Bool {
-        guard stored.inode == file.inode, stored.device == file.device, stored.fileSize == file.size,
-            stored.modificationTime == file.modificationTime,
+        guard Self.isSameFile(stored, file),
             PathName.isWithin(stored.path, root) || otherRoot(of: stored.path) != nil,
             case .success(let info) = Crawler.lstatus(stored.path)
         else { return false }

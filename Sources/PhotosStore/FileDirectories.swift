@@ -31,7 +31,7 @@ enum FileDirectories {
         """
         r.id, r.assetId, r.type, \(path(dialect)), r.uniformTypeIdentifier, r.mimeType, r.fileSize,
         COALESCE(r.originalFilename, r.name), r.device, r.inode, r.modificationTime, r.contentHash,
-        r.contentIdentifier, r.isLibraryOwned, r.pixelWidth, r.pixelHeight
+        r.contentIdentifier, r.isLibraryOwned, r.pixelWidth, r.pixelHeight, r.birthTime
         """
     }
 

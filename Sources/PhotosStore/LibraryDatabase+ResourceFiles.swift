@@ -34,13 +34,31 @@ extension LibraryDatabase {
 
     /// Records the device and inode of the file at `path` (a file the library copied there from
     /// another file system, which is a new inode with the same bytes and times), so that the scanner
-    /// knows it as the same file. Bookkeeping, outside the change log.
+    /// knows it as the same file; its birth time is the copy's, learnt at the next scan.
+    /// Bookkeeping, outside the change log.
     public func noteFileIdentity(at path: String, device: Int64, inode: Int64) throws {
         _ = try bookkeeping { db in
             let (ids, arguments) = FileDirectories.ids(at: [path], db.dialect)
             try db.execute(
-                "UPDATE resource SET device = ?, inode = ? WHERE id IN (\(ids))",
+                "UPDATE resource SET device = ?, inode = ?, birthTime = NULL WHERE id IN (\(ids))",
                 [.int(device), .int(inode)] + arguments)
+        }
+    }
+
+    /// Records the birth times of files the store knew without one (kept since before birth times
+    /// were, or copied by the library) as a scan found them unchanged: by resource id. Bookkeeping,
+    /// outside the change log; one statement for all.
+    public func noteBirthTimes(_ times: [(resourceID: Int64, birthTime: Int64)]) throws {
+        guard !times.isEmpty else { return }
+        let pairs = "[" + times.map { "[\($0.resourceID),\($0.birthTime)]" }.joined(separator: ",") + "]"
+        _ = try bookkeeping { db in
+            let dialect = db.dialect
+            try db.execute(
+                """
+                UPDATE resource SET birthTime = CAST(\(dialect.element(1, of: "t.value")) AS BIGINT)
+                FROM \(dialect.elementsOfJSONArray(as: "t"))
+                WHERE resource.id = CAST(\(dialect.element(0, of: "t.value")) AS BIGINT) AND resource.birthTime IS NULL
+                """, [.text(pairs)])
         }
     }
 }

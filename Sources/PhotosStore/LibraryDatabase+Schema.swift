@@ -696,6 +696,9 @@ extension LibraryDatabase {
                     arguments: [sequence])
             }
         }
+        migrator.registerMigration(Self.birthTimes.identifier) { db in
+            for statement in Self.birthTimes.sqlite { try db.execute(sql: statement) }
+        }
         return migrator
     }
 
@@ -714,6 +717,15 @@ extension LibraryDatabase {
 
     /// The migration that journals restores from the Trash (`restore`, a new operation).
     static let restoresJournaled = "v39: restores journaled"
+
+    /// The migration that keeps each file's birth time (nanoseconds since 1970; NULL where the file
+    /// system keeps none, and for files stored before it, until a scan sees them): with the device
+    /// and inode, what tells a file from one given its inode number after it went.
+    static let birthTimes = (
+        identifier: "v40: files by birth time",
+        sqlite: ["ALTER TABLE resource ADD COLUMN birthTime INTEGER"],
+        postgreSQL: ["ALTER TABLE resource ADD COLUMN birthTime BIGINT"]
+    )
 
     /// The file journal's operations, as its CHECK constraint lists them (both engines).
     static let journalOperations = FileJournalEntry.Operation.allCases.map { "'\($0.rawValue)'" }

@@ -41,6 +41,7 @@ extension LibrarySchemaSnapshot {
         #"v37: roots named by host and path"#,
         #"v38: files by size and time"#,
         #"v39: restores journaled"#,
+        #"v40: files by birth time"#,
     ]
 
     static let statements: [String] = [
@@ -219,7 +220,7 @@ extension LibrarySchemaSnapshot {
             -- The file's displayed size (PHAssetResource.pixelWidth), NULL when not known.
             pixelWidth INTEGER,
             pixelHeight INTEGER
-        )
+        , birthTime INTEGER)
         """#,
         #"""
         CREATE TABLE trashedAsset (
@@ -549,6 +550,9 @@ extension LibrarySchemaSnapshot {
         """#,
         #"""
         INSERT INTO "grdb_migrations" ("identifier") VALUES ('v39: restores journaled')
+        """#,
+        #"""
+        INSERT INTO "grdb_migrations" ("identifier") VALUES ('v40: files by birth time')
         """#,
         #"""
         INSERT INTO "collection" ("id", "localIdentifier", "isList", "type", "subtype", "title", "parentId", "position", "path", "createdDate", "device", "inode", "madeDirectory", "host") VALUES (1, '00000000-0000-0000-0000-000000000209/L0/040', 0, 2, 209, 'Recents', NULL, 0, NULL, 0.0, NULL, NULL, NULL, '')

@@ -21,11 +21,15 @@ public struct StoredFile: Sendable, Hashable {
     public var fileSize: Int64
     /// The file's modification time when last read.
     public var modificationTime: Double?
+    /// The file's birth time (nanoseconds since 1970) when last seen; nil where its file system
+    /// keeps none, or the store has not learnt it yet.
+    public var birthTime: Int64? = nil
 }
 
 extension StoredFile {
     /// A stored file from a row whose columns from `first` on are the resource id, asset id, type,
-    /// path, device, inode, size and modification time (``LibraryTransaction/storedFiles``' order).
+    /// path, device, inode, size, modification time and birth time (``LibraryTransaction/storedFiles``'
+    /// order).
     init(row: StoreRow, from first: Int) throws {
         resourceID = try row.int64(first)
         assetID = try row.int64(first + 1)
@@ -35,6 +39,7 @@ extension StoredFile {
         inode = row.optionalInt64(first + 5)
         fileSize = try row.int64(first + 6)
         modificationTime = row.optionalDouble(first + 7)
+        birthTime = row.optionalInt64(first + 8)
     }
 }
 
@@ -84,7 +89,8 @@ extension LibraryTransaction {
     /// The statement of ``storedFiles(_:where:_:)``.
     static func storedFilesSQL(where condition: String) -> String {
         """
-        SELECT r.id, r.assetId, r.type, d.path || r.name, r.device, r.inode, r.fileSize, r.modificationTime
+        SELECT r.id, r.assetId, r.type, d.path || r.name, r.device, r.inode, r.fileSize, r.modificationTime,
+            r.birthTime
         FROM \(FileDirectories.join)
         WHERE \(condition) AND r.type NOT IN \(PHAssetResourceType.editTypesSQL)
         """
@@ -109,7 +115,8 @@ extension LibraryTransaction {
                     resourceID: sqlite3_column_int64(row, 0), assetID: sqlite3_column_int64(row, 1),
                     type: Int(sqlite3_column_int64(row, 2)), path: path ?? "", device: integer(4), inode: integer(5),
                     fileSize: sqlite3_column_int64(row, 6),
-                    modificationTime: sqlite3_column_type(row, 7) == SQLITE_NULL ? nil : sqlite3_column_double(row, 7)))
+                    modificationTime: sqlite3_column_type(row, 7) == SQLITE_NULL ? nil : sqlite3_column_double(row, 7),
+                    birthTime: integer(8)))
         }
         return files
     }

@@ -176,13 +176,14 @@ public final class LibraryTransaction {
             .text(resource.pairingName), .int(resource.device), .int(resource.inode),
             .double(resource.modificationTime), .text(resource.contentHash), .text(resource.contentIdentifier),
             .flag(resource.isLibraryOwned), .int(resource.pixelWidth), .int(resource.pixelHeight),
+            .int(resource.birthTime),
         ]
         let columns = """
             assetId, type, directoryId, name, uniformTypeIdentifier, mimeType, fileSize, originalFilename,
             pairingName, device, inode, modificationTime, contentHash, contentIdentifier, isLibraryOwned,
-            pixelWidth, pixelHeight
+            pixelWidth, pixelHeight, birthTime
             """
-        let values = "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?"
+        let values = "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?"
         guard db.dialect.statementsAreRoundTrips else {
             let directoryID = try FileDirectories.id(of: directory, db)
             try db.execute(
@@ -205,14 +206,14 @@ public final class LibraryTransaction {
         table: "resource",
         columns: "assetId, type, directory, name, uniformTypeIdentifier, mimeType, fileSize, originalFilename, "
             + "pairingName, device, inode, modificationTime, contentHash, contentIdentifier, isLibraryOwned, "
-            + "pixelWidth, pixelHeight",
+            + "pixelWidth, pixelHeight, birthTime",
         row: "(?::bigint, ?::bigint, ?::text, ?::text, ?::text, ?::text, ?::bigint, ?::text, ?::text, ?::bigint, "
-            + "?::bigint, ?::float8, ?::text, ?::text, ?::bigint, ?::bigint, ?::bigint)",
+            + "?::bigint, ?::float8, ?::text, ?::text, ?::bigint, ?::bigint, ?::bigint, ?::bigint)",
         dependsOn: ["asset"],
         statement: """
             WITH v (position, assetId, type, directory, name, uniformTypeIdentifier, mimeType, fileSize,
                 originalFilename, pairingName, device, inode, modificationTime, contentHash, contentIdentifier,
-                isLibraryOwned, pixelWidth, pixelHeight) AS ({rows}),
+                isLibraryOwned, pixelWidth, pixelHeight, birthTime) AS ({rows}),
             made AS (
                 INSERT INTO directory (path) SELECT DISTINCT directory FROM v ON CONFLICT (path, host) DO NOTHING
                 RETURNING id, path),
@@ -222,10 +223,10 @@ public final class LibraryTransaction {
                 WHERE d.path IN (SELECT directory FROM v) AND \(SQLDialect.postgreSQL.isThisHost("d.host")))
             INSERT INTO resource (assetId, type, directoryId, name, uniformTypeIdentifier, mimeType, fileSize,
                 originalFilename, pairingName, device, inode, modificationTime, contentHash, contentIdentifier,
-                isLibraryOwned, pixelWidth, pixelHeight)
+                isLibraryOwned, pixelWidth, pixelHeight, birthTime)
             SELECT v.assetId, v.type, found.id, v.name, v.uniformTypeIdentifier, v.mimeType, v.fileSize,
                 v.originalFilename, v.pairingName, v.device, v.inode, v.modificationTime, v.contentHash,
-                v.contentIdentifier, v.isLibraryOwned, v.pixelWidth, v.pixelHeight
+                v.contentIdentifier, v.isLibraryOwned, v.pixelWidth, v.pixelHeight, v.birthTime
             FROM v JOIN found ON found.path = v.directory ORDER BY v.position
             """)
 

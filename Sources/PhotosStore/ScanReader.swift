@@ -54,16 +54,17 @@ public struct ScanReader {
             """
             WITH bounds (lower, upper) AS (\(ranges))
             SELECT 0, r.id, r.assetId, r.type, d.path || r.name, r.device, r.inode, r.fileSize, r.modificationTime,
-                NULL, NULL, NULL, \(db.dialect.isThisHost("d.host"))
+                r.birthTime, NULL, NULL, NULL, \(db.dialect.isThisHost("d.host"))
             FROM bounds JOIN directory d ON d.path >= bounds.lower AND d.path < bounds.upper
             JOIN resource r ON r.directoryId = d.id
             WHERE r.type NOT IN \(PHAssetResourceType.editTypesSQL)
             UNION ALL
-            SELECT 1, NULL, NULL, NULL, path, NULL, NULL, fileSize, modificationTime, code, reason, rejectedDate,
+            SELECT 1, NULL, NULL, NULL, path, NULL, NULL, fileSize, modificationTime, NULL, code, reason, rejectedDate,
                 \(db.dialect.isThisHost("rejected.host"))
             FROM bounds JOIN rejected ON rejected.path >= bounds.lower AND rejected.path < bounds.upper
             UNION ALL
-            SELECT 2, NULL, owner, NULL, destination, NULL, NULL, NULL, NULL, NULL, NULL, NULL, \(db.dialect.boolean(true))
+            SELECT 2, NULL, owner, NULL, destination, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+                \(db.dialect.boolean(true))
             FROM fileJournal WHERE operation = ? AND \(mine.condition)
             """,
             values.flatMap { $0 } + [.text(FileJournalEntry.Operation.importFile.rawValue)] + mine.arguments
@@ -74,7 +75,7 @@ public struct ScanReader {
             directories.count == 1 ? 0 : directories.firstIndex { $0.contains(path) }
         }
         var imports: [(destination: String, owner: Int64)] = []
-        for row in rows where try row.bool(12) {
+        for row in rows where try row.bool(13) {
             switch try row.int64(0) {
             case 0:
                 let file = try StoredFile(row: row, from: 1)
@@ -83,8 +84,8 @@ public struct ScanReader {
                 let path = try row.text(4)
                 guard let index = directory(of: path) else { continue }
                 read[index].rejected[path] = RejectedFile(
-                    path: path, code: try row.text(9), reason: try row.text(10), fileSize: try row.int64(7),
-                    modificationTime: row.optionalDouble(8) ?? 0, rejectedDate: row.optionalDouble(11) ?? 0)
+                    path: path, code: try row.text(10), reason: try row.text(11), fileSize: try row.int64(7),
+                    modificationTime: row.optionalDouble(8) ?? 0, rejectedDate: row.optionalDouble(12) ?? 0)
             default:
                 imports.append((try row.text(4), try row.int64(2)))
             }

@@ -1,7 +1,8 @@
 import Foundation
 import Glibc
 import Photos
-import PhotosIngest
+@testable import PhotosIngest
+@testable import PhotosStore
 import PhotosTestSupport
 import Testing
 
@@ -121,9 +122,128 @@ import Testing
         #expect(again.unchanged == 1 && again.updated == 0, "the new inode is known: \(again)")
     }
 
+    /// Sets the birth time the store keeps for every file (nil: none, as a file system without
+    /// birth times, or a library kept before they were, has).
+    private func storeBirthTimes(_ time: Int64?, in tree: Tree) throws {
+        _ = try tree.library.database.bookkeeping { db in
+            try db.execute("UPDATE resource SET birthTime = ?", [.int(time)])
+        }
+    }
+
+    private func storedBirthTimes(in tree: Tree) throws -> [Int64?] {
+        try tree.library.database.bookkeeping { db in
+            try db.rows("SELECT birthTime FROM resource ORDER BY id", []) { $0.optionalInt64(0) }
+        }
+    }
+
+    /// Overwrites `relative`'s bytes in place (the same inode, as an editor saving into the file
+    /// does), one byte of its picture changed, and dates it an hour later.
+    private func editInPlace(_ relative: String, in tree: Tree) throws {
+        let path = tree.root.appendingPathComponent(relative).path
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        bytes[bytes.count - 100] ^= 0xFF
+        bytes.append(contentsOf: [0xFF, 0xD9])  // Another size too: bytes after the picture's end.
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try handle.write(contentsOf: bytes)
+        try handle.close()
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(3600)], ofItemAtPath: path)
+    }
+
+    /// The crawl gives each file its birth time, which a rename keeps and a copy does not.
+    @Test(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))
+    func aFilesBirthTimeFollowsItThroughARenameNotIntoACopy() throws {
+        let tree = try Tree()
+        try tree.copy(Self.first, to: "x/a.jpg")
+        let path = tree.root.appendingPathComponent("x/a.jpg").path
+        guard case .success(let file?) = Crawler().crawlFile(at: path), let born = file.birthTime else {
+            Issue.record("no birth time for \(path): the tests' file system keeps them (ext4, tmpfs)")
+            return
+        }
+        let now = Int64(Date().timeIntervalSince1970 * 1e9)
+        #expect(abs(now - born) < 60_000_000_000, "born now: \(born) against \(now)")
+        try rename(tree, "x/a.jpg", "x/b.jpg")
+        let renamed = Crawler().crawlFile(at: tree.root.appendingPathComponent("x/b.jpg").path)
+        #expect((try? renamed.get())??.birthTime == born)
+        try tree.copy(Self.first, to: "x/c.jpg")
+        let copy = Crawler().crawlFile(at: tree.root.appendingPathComponent("x/c.jpg").path)
+        #expect((try? copy.get())??.birthTime != born)
+    }
+
+    /// A photo renamed, then saved in place by an editor (other bytes, another size and time, the
+    /// same inode): its birth time says it is the same file, so its asset follows it, with its
+    /// favorite and its user album, and is read again.
+    @Test(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))
+    func aPhotoRenamedThenEditedInPlaceKeepsItsAsset() throws {
+        let tree = try Tree()
+        try tree.copy(Self.first, to: "x/a.jpg")
+        try tree.scan()
+        let a = try #require(tree.asset(at: "x/a.jpg"))
+        try favorite(a, in: tree)
+        var albumID = ""
+        try tree.library.performChangesAndWait {
+            let request = PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "Keep")
+            request.addAssets([a] as NSArray)
+            albumID = request.placeholderForCreatedAssetCollection.localIdentifier
+        }
+
+        try rename(tree, "x/a.jpg", "x/n.jpg")
+        try editInPlace("x/n.jpg", in: tree)
+        let report = try tree.scan()
+        #expect(report.moved == 1 && report.ingested == 0 && report.removed == 0, "\(report)")
+        let n = try #require(tree.asset(at: "x/n.jpg"))
+        #expect(n.localIdentifier == a.localIdentifier && n.isFavorite)
+        let album = try #require(
+            PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: [albumID], options: tree.options).firstObject)
+        #expect(PHAsset.fetchAssets(in: album, options: tree.options).firstObject?.localIdentifier == a.localIdentifier)
+        let again = try tree.scan()
+        #expect(again.unchanged == 1 && again.updated == 0 && again.moved == 0, "read again after the move: \(again)")
+    }
+
+    /// A photo gone, and a new file at another path with its inode number, its size and its
+    /// modification time, but born at another time: a file given the freed inode (ext4 hands one
+    /// to the next file made), such as a backup restored with `cp -p` or rsync. Another photo,
+    /// read as new, not the gone one moved. (Made here by renaming the photo and giving the store
+    /// another birth time for it: the inode, size and time are then the same for sure.)
+    @Test(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))
+    func aFileGivenAGonePhotosInodeIsAnotherPhotoThoughItsSizeAndTimeAreTheSame() throws {
+        let tree = try Tree()
+        try tree.copy(Self.first, to: "x/a.jpg")
+        try tree.scan()
+        let a = try #require(tree.asset(at: "x/a.jpg"))
+        try favorite(a, in: tree)
+        let born = try #require(try storedBirthTimes(in: tree).first ?? nil)
+        try storeBirthTimes(born - 86_400_000_000_000, in: tree)
+
+        try rename(tree, "x/a.jpg", "x/n.jpg")
+        let report = try tree.scan()
+        #expect(report.moved == 0 && report.removed == 1 && report.ingested == 1, "\(report)")
+        let n = try #require(tree.asset(at: "x/n.jpg"))
+        #expect(n.localIdentifier != a.localIdentifier && !n.isFavorite)
+    }
+
+    /// A library that kept no birth times (made before they were kept, or moved from a file
+    /// system without them) learns each unchanged file's in its next scan, as bookkeeping.
+    @Test(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))
+    func aScanLearnsTheBirthTimesTheStoreLacks() throws {
+        let tree = try Tree()
+        try tree.copy(Self.first, to: "x/a.jpg")
+        try tree.copy(Self.second, to: "y/b.jpg")
+        try tree.scan()
+        let born = try storedBirthTimes(in: tree)
+        #expect(born.count == 2 && born.allSatisfy { $0 != nil })
+        try storeBirthTimes(nil, in: tree)
+        let token = tree.library.currentChangeToken
+
+        let report = try tree.scan()
+        #expect(report.unchanged == 2, "\(report)")
+        #expect(try storedBirthTimes(in: tree) == born)
+        #expect(tree.library.currentChangeToken == token, "bookkeeping, no change")
+    }
+
     /// A photo gone, and a new file at another path that has its inode number (ext4 hands a freed
-    /// inode to the next file made), its size, but another time: another photo, read as new, not
-    /// the gone one moved. (Made here with a link, so that the inode is the same for sure.)
+    /// inode to the next file made), its size, but another time, where no birth time tells them
+    /// apart (a file system without them): another photo, read as new, not the gone one moved.
+    /// (Made here with a link, so that the inode is the same for sure.)
     @Test(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))
     func aNewFileWithAGonePhotosInodeButAnotherTimeIsNotThatPhoto() throws {
         let tree = try Tree()
@@ -131,6 +251,7 @@ import Testing
         try tree.scan()
         let a = try #require(tree.asset(at: "x/a.jpg"))
         try favorite(a, in: tree)
+        try storeBirthTimes(nil, in: tree)
 
         let (old, new) = (
             tree.root.appendingPathComponent("x/a.jpg").path, tree.root.appendingPathComponent("x/n.jpg").path

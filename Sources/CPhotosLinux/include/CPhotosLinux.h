@@ -1,6 +1,7 @@
 #ifndef PHOTOSD_CPHOTOSLINUX_H
 #define PHOTOSD_CPHOTOSLINUX_H
 #include <stddef.h>
+#include <sys/stat.h>
 #include <sys/vfs.h>
 
 /// The file system magic number (statfs f_type) of the file system holding `path`, or -1.
@@ -61,6 +62,13 @@ int cphotos_name_this_thread(const char *_Nonnull name);
 /// extension Glibc's Swift module leaves out): 0, or the error number (EEXIST when `to` is taken;
 /// EINVAL where the file system cannot promise it).
 int cphotos_rename_noreplace(const char *_Nonnull from, const char *_Nonnull to);
+
+/// What lstat gives of `name` in the directory open as `directory` (or of the path `name`, with
+/// AT_FDCWD), from one statx call, with the file's birth time in nanoseconds since 1970 in `*birth`
+/// (0 where the file system keeps none, or records 0: an image made without them). A rename and an
+/// edit in place keep a file's birth time; a copy, a restore or a new file given a freed inode's
+/// number does not. Falls back to fstatat (no birth time) on a kernel without statx. 0 or the error number.
+int cphotos_file_status(int directory, const char *_Nonnull name, struct stat *_Nonnull info, long long *_Nonnull birth);
 
 /// Starts writing `fd`'s dirty pages to disk without waiting (sync_file_range with
 /// SYNC_FILE_RANGE_WRITE, a GNU extension): a hint before an fsync of many files, never a promise

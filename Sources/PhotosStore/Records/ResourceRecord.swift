@@ -27,6 +27,10 @@ public struct ResourceRecord: Sendable, Hashable, Codable {
     public var inode: Int64? = nil
     /// The file's modification time (seconds since 1970) when it was last read.
     public var modificationTime: Double? = nil
+    /// The file's birth time (nanoseconds since 1970) when it was last seen: with the device and
+    /// inode, what tells it from a file given its inode number later; nil where the file system
+    /// keeps none.
+    public var birthTime: Int64? = nil
     /// A hash of the whole content, where another file of the same size made it worth computing.
     public var contentHash: String? = nil
     /// Apple's content identifier (Live Photo pairing), when the file has one.
@@ -65,7 +69,7 @@ public struct ResourceRecord: Sendable, Hashable, Codable {
     /// A resource from a row that selected ``FileDirectories/columns`` first (its `originalFilename`
     /// the file's name where the row keeps NULL for it).
     package init(row: StoreRow) throws {
-        try row.expectColumns(16, of: "a resource")
+        try row.expectColumns(17, of: "a resource")
         id = try row.int64(0)
         assetId = try row.int64(1)
         type = Int(try row.int64(2))
@@ -82,5 +86,6 @@ public struct ResourceRecord: Sendable, Hashable, Codable {
         isLibraryOwned = try row.bool(13)
         pixelWidth = row.optionalInt64(14)
         pixelHeight = row.optionalInt64(15)
+        birthTime = row.optionalInt64(16)
     }
 }

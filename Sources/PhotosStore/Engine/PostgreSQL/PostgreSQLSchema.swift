@@ -43,6 +43,7 @@ enum PostgreSQLSchema {
                 """,
             ]
         ),
+        (LibraryDatabase.birthTimes.identifier, LibraryDatabase.birthTimes.postgreSQL),
     ]
 
     /// The triggers that count what a statement inserts (and the smart albums' what it deletes
