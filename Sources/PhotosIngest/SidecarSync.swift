@@ -112,10 +112,15 @@ public struct SidecarSync: Sendable {
         // What the sidecar says; a field it does not state (no file, or a tool that dropped the
         // library's properties when it rewrote the file) is no edit: it counts as the base.
         let said = contents?.state ?? SidecarState()
+        // A sidecar that names another asset was that asset's (a photo moved over another's name
+        // left that one's sidecar there): nothing in it is an edit of this photo, and the library's
+        // state is written over the library's fields; other tools' bytes stay.
+        let namesAnother = said.localIdentifier.map { $0 != asset.localIdentifier } ?? false
         let base =
-            stored.flatMap { $0.path == sidecar ? SidecarBaseCoding.decode($0.state) : nil }
-            ?? Self.firstBase(
-                ours: state(of: asset, passingThrough: said), theirs: said)
+            namesAnother
+            ? said
+            : stored.flatMap { $0.path == sidecar ? SidecarBaseCoding.decode($0.state) : nil }
+                ?? Self.firstBase(ours: state(of: asset, passingThrough: said), theirs: said)
         let theirs = Self.filled(said, from: base)
         let ours = state(of: asset, passingThrough: theirs)
         let merge = SidecarMerge(
@@ -177,10 +182,12 @@ public struct SidecarSync: Sendable {
 
     /// Writes the sidecars beside photos a scan found moved to `paths`, where their assets' state
     /// never reached one: an edit made while a photo was away from the path the library knew (moved by
-    /// another program, not yet seen) had no photo to write beside. Nothing for a path `mayWrite`
-    /// refuses, one with a sidecar there already (its own sync takes it), one that is not an asset's
-    /// photo, or one whose asset has nothing a sidecar keeps (no favorite, hidden flag or stars, and
-    /// never synced before). Each folder's files are listed once, however many photos moved into it.
+    /// another program, not yet seen) had no photo to write beside. A sidecar there that names
+    /// another asset (that photo's, left behind when this one was moved over it) is made this
+    /// one's, the library's state winning. Nothing for a path `mayWrite` refuses, one with its own
+    /// sidecar there already (its own sync takes it), one that is not an asset's photo, or one
+    /// whose asset has nothing a sidecar keeps (no favorite, hidden flag or stars, and never synced
+    /// before). Each folder's files are listed once, however many photos moved into it.
     /// Returns what each sync did, or why it failed, in the order of `paths`.
     public func syncMovedPhotos(
         at paths: [String], mayWrite: (String) -> Bool
@@ -193,10 +200,17 @@ public struct SidecarSync: Sendable {
                     let assetID = try run.folder(PathName.directory(of: path)).photos[name],
                     let asset = try database.assets(ids: [assetID])[assetID]
                 else { return nil }
+                let sidecar = try run.sidecarPath(forPhoto: path)
+                if try FileOperations.identity(sidecar, followingLinks: true) != nil {
+                    // Another photo's sidecar at this name (`mv a.jpg b.jpg` left b.xmp): made this
+                    // one's, or a rebuild would give this photo that one's identifier and state.
+                    guard let named = try SidecarFile.read(sidecar)?.state.localIdentifier,
+                        named != asset.localIdentifier
+                    else { return nil }
+                    return try run.sync(assetID: assetID, photo: path, mayWrite: true)
+                }
                 let kept = asset.isFavorite || asset.isHidden || asset.rating != 0
-                guard try kept || database.sidecarBase(ofAsset: assetID) != nil,
-                    try FileOperations.identity(try run.sidecarPath(forPhoto: path), followingLinks: true) == nil
-                else { return nil }
+                guard try kept || database.sidecarBase(ofAsset: assetID) != nil else { return nil }
                 return try run.sync(assetID: assetID, photo: path, mayWrite: true)
             }
             return (path, outcome)

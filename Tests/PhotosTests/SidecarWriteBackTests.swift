@@ -128,6 +128,44 @@ final class SidecarWriteBackTests {
             try sync.syncMovedPhotos(at: [moved]) { _ in true }.first?.outcome.get() == nil, "its sidecar is there now")
     }
 
+    /// `mv IMG_1.jpg IMG_2.jpg`, the sidecars left where they were: IMG_2's sidecar names IMG_2's
+    /// asset, gone with its photo, and says its state. The scan that finds the move makes that
+    /// sidecar the moved photo's, the library's state written over it and nothing taken from it,
+    /// so a rebuild gives the photo its own identifier and state, not the one it replaced.
+    @Test func aSidecarLeftAtTheNameAPhotoWasMovedToBecomesItsOwn() throws {
+        try FileManager.default.copyItem(at: Self.photo, to: pictures.appendingPathComponent("IMG_2.jpg"))
+        let library = try openLibrary()
+        let options = PHFetchOptions()
+        options.photoLibrary = library
+        var byName: [String: PHAsset] = [:]
+        PHAsset.fetchAssets(with: options).enumerateObjects { asset, _, _ in
+            if let name = PHAssetResource.assetResources(for: asset).first?.originalFilename { byName[name] = asset }
+        }
+        let (first, second) = (try #require(byName["IMG_1.jpg"]), try #require(byName["IMG_2.jpg"]))
+        try library.performChangesAndWait {
+            PHAssetChangeRequest(for: first).rating = .two
+            let other = PHAssetChangeRequest(for: second)
+            other.isFavorite = true
+            other.rating = .five
+        }
+        let left = pictures.path + "/IMG_2.jpg.xmp"
+        #expect(try SidecarFile.read(left)?.state.localIdentifier == second.localIdentifier)
+
+        let moved = pictures.path + "/IMG_2.jpg"
+        #expect(rename(pictures.path + "/IMG_1.jpg", moved) == 0)
+        let report = try FolderScanner(database: library.database, quietTime: 0).scan(roots: [pictures.path])
+        #expect(report.moved == 1 && report.removed == 1 && report.movedFiles == [moved], "\(report)")
+        let sync = SidecarSync(database: library.database)
+        let outcome = try #require(try sync.syncMovedPhotos(at: [moved]) { _ in true }.first?.outcome.get())
+        #expect(outcome.wrote && outcome.sidecar == left && outcome.taken.isEmpty && outcome.conflicts.isEmpty)
+        let state = try #require(try SidecarFile.read(left)?.state)
+        #expect(state.localIdentifier == first.localIdentifier && state.rating == 2 && state.isFavorite == false)
+        let now = try #require(PHAsset.fetchAssets(withLocalIdentifiers: [first.localIdentifier], options: options).firstObject)
+        #expect(now.rating == .two && !now.isFavorite, "nothing taken from the other photo's sidecar")
+        #expect(
+            try sync.syncMovedPhotos(at: [moved]) { _ in true }.first?.outcome.get() == nil, "its own sidecar now")
+    }
+
     /// Photos moved together into one folder each get their own sidecar (the folder's files listed
     /// once for all of them); one whose asset keeps nothing gets none.
     @Test func photosMovedTogetherEachGetTheirOwnSidecar() throws {
