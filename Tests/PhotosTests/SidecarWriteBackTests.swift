@@ -160,7 +160,8 @@ final class SidecarWriteBackTests {
         #expect(outcome.wrote && outcome.sidecar == left && outcome.taken.isEmpty && outcome.conflicts.isEmpty)
         let state = try #require(try SidecarFile.read(left)?.state)
         #expect(state.localIdentifier == first.localIdentifier && state.rating == 2 && state.isFavorite == false)
-        let now = try #require(PHAsset.fetchAssets(withLocalIdentifiers: [first.localIdentifier], options: options).firstObject)
+        let now = try #require(
+            PHAsset.fetchAssets(withLocalIdentifiers: [first.localIdentifier], options: options).firstObject)
         #expect(now.rating == .two && !now.isFavorite, "nothing taken from the other photo's sidecar")
         #expect(
             try sync.syncMovedPhotos(at: [moved]) { _ in true }.first?.outcome.get() == nil, "its own sidecar now")
