@@ -434,6 +434,51 @@ struct DirectoryAlbumCrossDeviceTests {
         #expect(try setup.rescanChanges(in: setup.library) == 0, "the library says what the disk holds")
     }
 
+    /// Where the take-back of a move across file systems is stopped: its copy of the photo made on
+    /// the card but not yet renamed (the third copy: the move's photo and sidecar came first), and
+    /// renamed but the album's copy not yet removed.
+    static let takeBackStops: [(FaultInjection.Step, Int)] = [(.copiedAcross, 3), (.copiedIntoPlace, 2)]
+
+    /// The move of ``aMoveAcrossFileSystemsStoppedAtItsSecondFileBringsTheFirstBack``, its take-back
+    /// killed at each step: at the next open the take-back is finished, and the photo is on the card
+    /// once, with no copy left in the album nor a temporary one anywhere.
+    @Test(
+        .enabled(if: SecondFileSystem.isAvailable, SecondFileSystem.skipReason), arguments: 0..<takeBackStops.count)
+    func aTakeBackAcrossFileSystemsKilledAtEachStepLosesNothingAndDuplicatesNothing(stop: Int) throws {
+        let (stopStep, stopTime) = Self.takeBackStops[stop]
+        let setup = try Setup()
+        let zoo = try #require(setup.album("Zoo"))
+        let dcim = setup.card.path + "/DCIM"
+        let photo = try #require(setup.asset(at: dcim + "/x.jpg"))
+        let imports = setup.library.importDirectory.standardizedFileURL.path
+        let zooPath = setup.pictures + "/2024/Zoo"
+        let reached = Mutex<[FaultInjection.Step: Int]>([:])
+        FaultInjection.set(in: imports) { step in
+            let count = reached.withLock { counts in
+                counts[step, default: 0] += 1
+                return counts[step]!
+            }
+            // Another program takes the sidecar's name once its copy is made, before it is renamed.
+            if step == .copiedAcross, count == 2 {
+                try? Data("theirs".utf8).write(to: URL(fileURLWithPath: zooPath + "/x.jpg.xmp"))
+            }
+            return step == stopStep && count == stopTime
+        }
+        #expect(throws: PHPhotosError.self) { try setup.add(photo, to: zoo) }
+        FaultInjection.clear(in: imports)
+        #expect(reached.withLock { $0[stopStep] } == stopTime, "stopped in the take-back")
+
+        let reopened = try setup.reopened()
+        #expect(try reopened.database.fileJournal().isEmpty, "the journal is finished")
+        #expect(setup.entries(dcim) == ["x.jpg", "x.jpg.xmp"], "back on the card once, no temporary copy")
+        #expect(sameBytes(atPath: dcim + "/x.jpg", andPath: DirectoryAlbumTests.photo.path))
+        #expect(try String(contentsOfFile: dcim + "/x.jpg.xmp", encoding: .utf8).contains("other:Mark='kept'"))
+        #expect(setup.entries(zooPath) == ["c.jpg", "x.jpg.xmp"], "only the other program's file left there")
+        #expect(try String(contentsOfFile: zooPath + "/x.jpg.xmp", encoding: .utf8) == "theirs")
+        #expect(setup.asset(at: dcim + "/x.jpg", in: reopened)?.localIdentifier == photo.localIdentifier)
+        #expect(try setup.rescanChanges(in: reopened) == 0, "the library says what the disk holds")
+    }
+
     @Test(
         .enabled(if: SecondFileSystem.isAvailable, SecondFileSystem.skipReason),
         arguments: [nil, .committed, .copiedAcross, .linked, .placed] as [FaultInjection.Step?])

@@ -455,7 +455,7 @@ extension FileJournal {
                 let name = PathName.name(of: path)
                 guard name.hasPrefix(newStem) else { continue }
                 let back = from + "/" + oldStem + name.dropFirst(newStem.count)
-                switch putBack(path, at: back, for: failed) {
+                switch try putBack(path, at: back, for: failed) {
                 case .renamed:
                     try transaction.moveAssetFile(ofAsset: assetID, from: path, to: back)
                 case .copied(let identity):
@@ -487,24 +487,34 @@ extension FileJournal {
 
     /// Puts a file a move took to `path` back at `back`, never over anything: renamed, or from
     /// another file system copied back whole (``copyAcrossDevices(_:to:for:recording:syncingDirectory:)``,
-    /// the way it went) and then the library's copy at `path` removed, if it is still that file.
-    private func putBack(_ path: String, at back: String, for entry: FileJournalEntry) -> PutBack {
+    /// the way it went) and then the library's copy at `path` removed, if it is still that file. A
+    /// copy a stopped take-back already put at `back` (the same bytes) is taken, not made again
+    /// beside it. Only a stop (a simulated crash) is thrown: the take-back runs again at the next open.
+    private func putBack(_ path: String, at back: String, for entry: FileJournalEntry) throws -> PutBack {
         do {
             try FileOperations.renameWithoutReplacing(path, back)
             return .renamed
         } catch let error as SystemCallError where error.errno == EXDEV {
             do {
                 guard let moved = try FileOperations.identity(path) else { return .stayed }
-                let copy = try copyAcrossDevices(path, to: back, for: entry, recording: false)
+                let copy: FileIdentity
+                if let there = try FileOperations.identity(back), there.isRegularFile,
+                    try FileOperations.sameContent(path, back)
+                {
+                    copy = there
+                } else {
+                    copy = try copyAcrossDevices(path, to: back, for: entry, recording: false)
+                }
+                try FaultInjection.reach(.copiedIntoPlace, in: importDirectory)
                 if let now = try FileOperations.identity(path), now.device == moved.device, now.inode == moved.inode {
                     try FileOperations.unlink(path)
                     try FileOperations.sync(PathName.directory(of: path), directory: true)
                 }
                 return .copied(copy)
-            } catch {
+            } catch let error where !error.isSimulatedCrash {
                 return .stayed
             }
-        } catch {
+        } catch let error where !error.isSimulatedCrash {
             return .stayed
         }
     }
