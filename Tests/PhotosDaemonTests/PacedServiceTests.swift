@@ -87,6 +87,35 @@ struct PacedServiceTests {
         #expect(try library.trashedAssets().isEmpty && !FileManager.default.fileExists(atPath: trashed))
     }
 
+    /// A photo the user took out of the Trash by hand (moved elsewhere, not restored): at its
+    /// expiry the asset is forgotten, and the library's `.trashinfo`, which describes nothing now,
+    /// goes with it; the photo where the user put it is untouched.
+    @Test func anExpiredAssetWhosePhotoWasTakenOutOfTheTrashLeavesNoTrashInfo() throws {
+        let directory = try TemporaryDirectory(prefix: "trash-expiry")
+        let (library, trashed) = try deletedPhoto(trashDays: 30, in: directory)
+        let kept = directory.path("kept.jpg").path
+        #expect(rename(trashed, kept) == 0)
+        let info = directory.path("data/Trash/info/IMG_0001.JPG.trashinfo").path
+        #expect(FileManager.default.fileExists(atPath: info))
+
+        #expect(library.eraseExpiredTrash(now: Date().addingTimeInterval(31 * 86_400)) == 1)
+        #expect(try library.trashedAssets().isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: info), "no .trashinfo describing nothing")
+        #expect(FileManager.default.fileExists(atPath: kept), "the photo where the user put it")
+    }
+
+    /// A photo put back at its path by hand keeps its asset past its days, for the scan to bring
+    /// back: the round erases nothing and says so.
+    @Test func anExpiredAssetWhosePhotoIsBackIsKeptAndNotCounted() throws {
+        let directory = try TemporaryDirectory(prefix: "trash-expiry")
+        let (library, trashed) = try deletedPhoto(trashDays: 30, in: directory)
+        #expect(rename(trashed, directory.path("Pictures/IMG_0001.JPG").path) == 0)
+
+        #expect(library.eraseExpiredTrash(now: Date().addingTimeInterval(31 * 86_400)) == 0)
+        #expect(try library.trashedAssets().count == 1)
+        #expect(FileManager.default.fileExists(atPath: directory.path("Pictures/IMG_0001.JPG").path))
+    }
+
     @Test func theServiceStopsAtOnceWhenTheDaemonShutsDown() async throws {
         let rounds = Atomic(0)
         let service = PacedService.trashExpiry(logger: Logger(label: "test")) {

@@ -417,7 +417,14 @@ extension PHPhotoLibrary {
             }
             var paths: [String] = []
             for file in asset.files {
-                guard case .inTrash(let entry) = try state(of: file) else { continue }
+                guard case .inTrash(let entry) = try state(of: file) else {
+                    // Taken out of the Trash by hand: the library's `.trashinfo` left there describes
+                    // nothing now, and goes with the asset (another tool's stays).
+                    if !dryRun, let entry = try trashEntry(of: file), entry.isOrphan, entry.originalPath == file.path {
+                        try configuration.trash.finishRestore(of: entry.filePath)
+                    }
+                    continue
+                }
                 paths.append(entry.filePath)
                 if !dryRun { try configuration.trash.erase(entry) }
             }
@@ -502,17 +509,20 @@ extension PHPhotoLibrary {
 
     /// Erases the assets deleted more than ``Configuration/trashDays`` days ago, with their files in
     /// the Trash; a failure is logged and left for the next time (the next opening, or photosd's
-    /// next round). Returns how many assets were erased.
+    /// next round). Returns how many assets were erased (not those whose photo is back on disk,
+    /// which are kept for the scan to bring back).
     @discardableResult
     package func eraseExpiredTrash(now: Date = Date()) -> Int {
         do {
             let expired = try expiredTrashedAssets(now: now)
             guard !expired.isEmpty else { return 0 }
-            try eraseTrashedAssets(expired)
+            // Those whose photo is back on disk are kept for the scan to bring back: not counted.
+            let erased = try eraseTrashedAssets(expired).count
+            guard erased > 0 else { return 0 }
             configuration.logger.info(
                 "erased the assets deleted more than \(configuration.trashDays) days ago",
-                metadata: ["assets.count": "\(expired.count)"])
-            return expired.count
+                metadata: ["assets.count": "\(erased)"])
+            return erased
         } catch {
             configuration.logger.warning(
                 "cannot erase the assets deleted more than \(configuration.trashDays) days ago",
