@@ -441,6 +441,7 @@ struct Reconciliation {
                 var mirror = DirectoryMirror(root: other) { crawler.crawl(other) }
                 try mirror.place(directories, in: transaction)
             }
+            try Self.passUserStateToOtherNames(of: vanished, in: transaction)
             partners = try transaction.deleteResources(vanished)
             // An asset of several files one of which moved to another folder keeps the files beside
             // its photo (or video); the others leave it, to be read as new files: a scan of the tree
@@ -472,6 +473,59 @@ struct Reconciliation {
         scanner.metrics.moved.increment(by: moved.count)
         scanner.metrics.removed.increment(by: vanished.count)
         return report
+    }
+
+    /// Gives what the user set on the assets of files gone from their paths to the assets of other
+    /// names the same files still have (hard links: `ln a.jpg b.jpg`, both scanned, then `rm a.jpg`):
+    /// the file is still there, so its favorite, stars and user albums stay with it. Only for an
+    /// asset losing every file; one query a device for all the files.
+    private static func passUserStateToOtherNames(of vanished: [StoredFile], in transaction: LibraryTransaction)
+        throws
+    {
+        var inodes: [Int64: Set<Int64>] = [:]
+        for file in vanished {
+            if let device = file.device, let inode = file.inode { inodes[device, default: []].insert(inode) }
+        }
+        let gone = Set(vanished.map(\.resourceID))
+        let others = try inodes.flatMap { device, inodes in
+            try transaction.storedFiles(device: device, inodes: inodes.sorted())
+        }.filter { !gone.contains($0.resourceID) }
+        guard !others.isEmpty else { return }
+        var goneByAsset: [Int64: Int] = [:]
+        for file in vanished { goneByAsset[file.assetID, default: 0] += 1 }
+        var heirs: [Int64: Int64] = [:]
+        for file in vanished where heirs[file.assetID] == nil {
+            guard
+                let other = others.first(where: { other in
+                    other.assetID != file.assetID && isSameFile(file, other) && isStill(other)
+                })
+            else { continue }
+            let files = try transaction.resources(ofAsset: file.assetID).filter { resource in
+                !PHAssetResourceType.editTypes.contains { $0.rawValue == resource.type }
+            }
+            guard files.count == goneByAsset[file.assetID] else { continue }  // The asset stays.
+            heirs[file.assetID] = other.assetID
+        }
+        for (asset, heir) in heirs.sorted(by: { $0.key < $1.key }) {
+            try transaction.absorbUserState(of: asset, into: heir)
+        }
+    }
+
+    /// Whether two stored files are one file under two names: the same device and inode, and the
+    /// same birth time where both have one, else the same size and modification time.
+    private static func isSameFile(_ file: StoredFile, _ other: StoredFile) -> Bool {
+        guard let device = file.device, let inode = file.inode, other.device == device, other.inode == inode else {
+            return false
+        }
+        if let born = file.birthTime, let birth = other.birthTime { return born == birth }
+        return file.fileSize == other.fileSize && file.modificationTime == other.modificationTime
+    }
+
+    /// Whether `file`'s path still holds the file the store knows there (its device and inode).
+    private static func isStill(_ file: StoredFile) -> Bool {
+        guard case .success(let info) = Crawler.lstatus(file.path) else { return false }
+        return Int64(info.st_dev) == file.device && Int64(info.st_ino) == file.inode
+            && info.st_mode & S_IFMT == S_IFREG
     }
 
     /// The directories files moved to where they may meet files of other assets, asked before the

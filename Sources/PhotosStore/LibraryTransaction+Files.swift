@@ -64,6 +64,16 @@ extension LibraryTransaction {
         return try storedFiles(where: "r.id IN (\(ids))", arguments)
     }
 
+    /// The resources whose files are on `device` with one of these inode numbers, as the scanner
+    /// compares them: where another name of a file gone from its path may be (a hard link). Read
+    /// from the index of devices and inodes.
+    public func storedFiles(device: Int64, inodes: [Int64]) throws -> [StoredFile] {
+        guard !inodes.isEmpty else { return [] }
+        return try storedFiles(
+            where: "r.device = ? AND \(db.dialect.isInWholeNumberList("r.inode"))",
+            [.int(device), .text(JSONText.array(inodes))])
+    }
+
     /// Every resource whose file is directly in `directory`, as the scanner compares it.
     public func storedFiles(inDirectory directory: String) throws -> [StoredFile] {
         let (condition, arguments) = FileDirectories.directlyIn(directory, db.dialect)

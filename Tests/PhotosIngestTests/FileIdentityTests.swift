@@ -221,6 +221,44 @@ import Testing
         #expect(n.localIdentifier != a.localIdentifier && !n.isFavorite)
     }
 
+    /// `ln a.jpg b.jpg` (another folder), both scanned: two assets of one file. Then `rm a.jpg`:
+    /// the file is still there under b.jpg, so what the user set on a's asset (its favorite, stars
+    /// and user album) passes to b's as a's goes.
+    @Test(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))
+    func aHardLinkedPhotoRemovedUnderOneNameKeepsItsStateUnderTheOther() throws {
+        let tree = try Tree()
+        try tree.copy(Self.first, to: "x/a.jpg")
+        try FileManager.default.createDirectory(
+            at: tree.root.appendingPathComponent("y"), withIntermediateDirectories: true)
+        try tree.scan()
+        let a = try #require(tree.asset(at: "x/a.jpg"))
+        var albumID = ""
+        try tree.library.performChangesAndWait {
+            let request = PHAssetChangeRequest(for: a)
+            request.isFavorite = true
+            request.rating = .four
+            let album = PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "Keep")
+            album.addAssets([a] as NSArray)
+            albumID = album.placeholderForCreatedAssetCollection.localIdentifier
+        }
+        let (path, link) = (
+            tree.root.appendingPathComponent("x/a.jpg").path, tree.root.appendingPathComponent("y/b.jpg").path
+        )
+        #expect(Glibc.link(path, link) == 0)
+        #expect(try tree.scan().ingested == 1)
+        let b = try #require(tree.asset(at: "y/b.jpg"))
+        #expect(b.localIdentifier != a.localIdentifier && !b.isFavorite)
+
+        #expect(unlink(path) == 0)
+        let report = try tree.scan()
+        #expect(report.removed == 1 && report.ingested == 0, "\(report)")
+        let kept = try #require(tree.asset(at: "y/b.jpg"))
+        #expect(kept.localIdentifier == b.localIdentifier && kept.isFavorite && kept.rating == .four)
+        let album = try #require(
+            PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: [albumID], options: tree.options).firstObject)
+        #expect(PHAsset.fetchAssets(in: album, options: tree.options).firstObject?.localIdentifier == b.localIdentifier)
+    }
+
     /// A library that kept no birth times (made before they were kept, or moved from a file
     /// system without them) learns each unchanged file's in its next scan, as bookkeeping.
     @Test(.enabled(if: Corpus.isAvailable, "needs ../shared/corpus"))
